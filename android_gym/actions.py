@@ -1,0 +1,271 @@
+"""Actions: AndroidWorld's JSONAction vocabulary, parsing, the Gymnasium ``Dict`` space, and execution.
+
+An action arrives as an ``Action``, a JSON string (what LLM agents write), a plain dict, or a sample of
+``action_space()``. Anything that cannot be executed raises ``InvalidActionError`` with a reason the env
+puts in ``info["invalid_action"]``.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from enum import Enum
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from android_gym.device.base import Device
+from android_gym.errors import InvalidActionError
+from android_gym.sim import keycodes
+from android_gym.ui import UIElement
+
+MAX_UI_ELEMENTS = 512
+MAX_TEXT_LENGTH = 1000
+DIRECTIONS = ("up", "down", "left", "right")
+GOAL_STATUSES = ("complete", "infeasible")
+#: The printable ASCII an RL policy may type through the ``Dict`` space (JSON actions may type any text).
+TYPEABLE = string.digits + string.ascii_letters + string.punctuation + " "
+SWIPE_MS = 500
+LONG_PRESS_MS = 1000  # AndroidWorld: `input swipe x y x y 1000`
+
+#: Names an agent may use in ``open_app`` (lower case) → package. A package name works too.
+KNOWN_APPS = {
+    "simple sms messenger": "com.simplemobiletools.smsmessenger",
+    "sms messenger": "com.simplemobiletools.smsmessenger",
+    "messages": "com.simplemobiletools.smsmessenger",
+    "sms": "com.simplemobiletools.smsmessenger",
+}
+
+
+class ActionType(str, Enum):
+    """AndroidWorld's action types (``json_action.py``)."""
+
+    CLICK = "click"
+    DOUBLE_TAP = "double_tap"
+    LONG_PRESS = "long_press"
+    SCROLL = "scroll"
+    SWIPE = "swipe"
+    INPUT_TEXT = "input_text"
+    NAVIGATE_HOME = "navigate_home"
+    NAVIGATE_BACK = "navigate_back"
+    KEYBOARD_ENTER = "keyboard_enter"
+    OPEN_APP = "open_app"
+    STATUS = "status"
+    WAIT = "wait"
+    ANSWER = "answer"
+    UNKNOWN = "unknown"
+
+
+ACTION_TYPES = tuple(ActionType)
+_POINTING = {ActionType.CLICK, ActionType.DOUBLE_TAP, ActionType.LONG_PRESS}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One agent action, field for field AndroidWorld's JSONAction (``index`` and ``x``/``y`` exclude each other)."""
+
+    action_type: ActionType
+    index: int | None = None
+    x: int | None = None
+    y: int | None = None
+    text: str | None = None
+    direction: str | None = None
+    goal_status: str | None = None
+    app_name: str | None = None
+    keycode: str | None = None
+    clear_text: bool | None = None
+
+    @classmethod
+    def parse(cls, value: Action | str | Mapping[str, Any]) -> Action:
+        """An ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if malformed."""
+        if isinstance(value, Action):
+            return value
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError as error:
+                raise InvalidActionError(f"action is not valid JSON: {error}") from error
+        if not isinstance(value, Mapping):
+            raise InvalidActionError(f"an action must be a JSON object or mapping, not {type(value).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(value) - known)
+        if unknown:
+            raise InvalidActionError(f"unknown action field(s) {unknown}; known: {sorted(known)}")
+        data = {key: val for key, val in value.items() if val is not None}
+        try:
+            data["action_type"] = ActionType(data.get("action_type"))
+        except ValueError:
+            raise InvalidActionError(f"action_type must be one of {[t.value for t in ACTION_TYPES]}, "
+                                     f"got {value.get('action_type')!r}") from None
+        for name in ("index", "x", "y"):
+            if name in data:
+                if isinstance(data[name], bool) or not isinstance(data[name], (int, float, np.integer)):
+                    raise InvalidActionError(f"{name} must be a number, got {data[name]!r}")
+                data[name] = int(data[name])
+        for name in ("text", "direction", "goal_status", "app_name", "keycode"):
+            if name in data and not isinstance(data[name], str):
+                raise InvalidActionError(f"{name} must be a string, got {data[name]!r}")
+        return cls(**data)
+
+    def to_json(self) -> str:
+        """AndroidWorld's JSON form (``None`` fields left out)."""
+        data = {key: val for key, val in asdict(self).items() if val is not None}
+        data["action_type"] = self.action_type.value
+        return json.dumps(data, ensure_ascii=False)
+
+    @property
+    def ends_episode(self) -> bool:
+        """Whether the agent declares itself done (``status`` or ``answer``)."""
+        return self.action_type in (ActionType.STATUS, ActionType.ANSWER)
+
+
+def action_space(max_elements: int = MAX_UI_ELEMENTS) -> spaces.Dict:
+    """The Gymnasium space mirroring JSONAction.
+
+    ``index`` −1 means "no element": pointing actions then use ``touch_position`` (normalized x, y),
+    ``scroll`` scrolls the whole screen and ``input_text`` types into the focused field.
+    """
+    return spaces.Dict({
+        "action_type": spaces.Discrete(len(ACTION_TYPES)),
+        "index": spaces.Discrete(max_elements + 1, start=-1),
+        "touch_position": spaces.Box(0.0, 1.0, shape=(2,), dtype=np.float32),
+        "direction": spaces.Discrete(len(DIRECTIONS)),
+        "text": spaces.Text(MAX_TEXT_LENGTH, min_length=0, charset=TYPEABLE),
+        "app_name": spaces.Text(64, min_length=0, charset=TYPEABLE),
+    })
+
+
+def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Action:
+    """An ``Action`` from a sample of ``action_space()``."""
+    try:
+        action_type = ACTION_TYPES[int(sample["action_type"])]
+        index = int(sample.get("index", -1))
+        direction = DIRECTIONS[int(sample.get("direction", 0))]
+        point = np.asarray(sample.get("touch_position", (0.5, 0.5)), dtype=np.float64).reshape(2)
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        raise InvalidActionError(f"malformed action dict: {error!r}") from error
+    if not np.all(np.isfinite(point)) or np.any(point < 0) or np.any(point > 1):
+        raise InvalidActionError(f"touch_position must lie in [0, 1]², got {point.tolist()}")
+    width, height = screen_size
+    x, y = min(int(point[0] * width), width - 1), min(int(point[1] * height), height - 1)
+    use_point = action_type in _POINTING and index < 0
+    return Action(
+        action_type=action_type,
+        index=index if index >= 0 else None,
+        x=x if use_point else None,
+        y=y if use_point else None,
+        text=str(sample.get("text", "")) if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
+        direction=direction if action_type in (ActionType.SCROLL, ActionType.SWIPE) else None,
+        goal_status="complete" if action_type is ActionType.STATUS else None,
+        app_name=str(sample.get("app_name", "")) if action_type is ActionType.OPEN_APP else None,
+    )
+
+
+def _target(action: Action, elements: Sequence[UIElement], screen_size: tuple[int, int]) -> tuple[int, int]:
+    if action.index is not None:
+        if not 0 <= action.index < len(elements):
+            raise InvalidActionError(f"index {action.index} is out of range: the screen has {len(elements)} "
+                                     "elements (info['ui_elements'])")
+        return elements[action.index].bbox_pixels.center
+    if action.x is None or action.y is None:
+        raise InvalidActionError(f"{action.action_type.value} needs an element index or both x and y")
+    width, height = screen_size
+    if not (0 <= action.x < width and 0 <= action.y < height):
+        raise InvalidActionError(f"point ({action.x}, {action.y}) is off the {width}x{height} screen")
+    return action.x, action.y
+
+
+def resolve_package(app_name: str) -> str:
+    """The package ``open_app`` starts for an app name (or a package name)."""
+    name = app_name.strip().lower()
+    if name in KNOWN_APPS:
+        return KNOWN_APPS[name]
+    if "." in name and all(part.isidentifier() for part in name.split(".")):
+        return app_name.strip()
+    raise InvalidActionError(f"unknown app {app_name!r}; known apps: {sorted(KNOWN_APPS)}")
+
+
+def execute(action: Action, device: Device, elements: Sequence[UIElement]) -> None:
+    """Perform ``action`` on ``device`` the way AndroidWorld's actuation does (``status``/``answer`` do nothing)."""
+    kind, size = action.action_type, device.screen_size
+    if kind in (ActionType.CLICK, ActionType.DOUBLE_TAP):
+        x, y = _target(action, elements, size)
+        for _ in range(2 if kind is ActionType.DOUBLE_TAP else 1):
+            device.tap(x, y)
+    elif kind is ActionType.LONG_PRESS:
+        device.long_press(*_target(action, elements, size))
+    elif kind is ActionType.SCROLL:
+        _scroll(action, device, elements)
+    elif kind is ActionType.SWIPE:
+        _swipe(action, device)
+    elif kind is ActionType.INPUT_TEXT:
+        _input_text(action, device, elements)
+    elif kind is ActionType.NAVIGATE_HOME:
+        device.key(keycodes.HOME)
+    elif kind is ActionType.NAVIGATE_BACK:
+        device.key(keycodes.BACK)
+    elif kind is ActionType.KEYBOARD_ENTER:
+        device.key(keycodes.ENTER)
+    elif kind is ActionType.OPEN_APP:
+        package = resolve_package(action.app_name or "")
+        result = device.shell(f"monkey -p {shlex.quote(package)} -c android.intent.category.LAUNCHER 1")
+        if not result.ok:
+            raise InvalidActionError(f"cannot open {action.app_name!r}: {package} is not installed")
+    elif kind is ActionType.WAIT:
+        device.shell("sleep 1")
+    elif kind is ActionType.STATUS:
+        if action.goal_status not in GOAL_STATUSES:
+            raise InvalidActionError(f"goal_status must be one of {GOAL_STATUSES}, got {action.goal_status!r}")
+    elif kind is ActionType.UNKNOWN:
+        raise InvalidActionError("action_type 'unknown' does nothing")
+
+
+def _direction(action: Action) -> str:
+    if action.direction not in DIRECTIONS:
+        raise InvalidActionError(f"direction must be one of {DIRECTIONS}, got {action.direction!r}")
+    return action.direction
+
+
+def _scroll(action: Action, device: Device, elements: Sequence[UIElement]) -> None:
+    """Drag from the element's (or screen's) centre toward the edge opposite to the content wanted."""
+    width, height = device.screen_size
+    if action.index is not None:
+        _target(action, elements, (width, height))
+        box = elements[action.index].bbox_pixels
+        x1, y1, x2, y2 = max(box.x_min, 0), max(box.y_min, 0), min(box.x_max, width), min(box.y_max, height)
+    else:
+        x1, y1, x2, y2 = 0, 0, width, height
+    cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
+    end = {"down": (cx, y1), "up": (cx, y2 - 1), "right": (x1, cy), "left": (x2 - 1, cy)}[_direction(action)]
+    device.swipe(cx, cy, *end, SWIPE_MS)
+
+
+def _swipe(action: Action, device: Device) -> None:
+    """An edge-to-edge finger movement in ``direction``."""
+    width, height = device.screen_size
+    cx, cy = width // 2, height // 2
+    start, end = {
+        "up": ((cx, height - 1), (cx, 0)), "down": ((cx, 0), (cx, height - 1)),
+        "left": ((width - 1, cy), (0, cy)), "right": ((0, cy), (width - 1, cy)),
+    }[_direction(action)]
+    device.swipe(*start, *end, SWIPE_MS)
+
+
+def _input_text(action: Action, device: Device, elements: Sequence[UIElement]) -> None:
+    """Focus the target (if given), optionally clear it, type the text, press ENTER."""
+    text = action.text or ""
+    if not text:
+        raise InvalidActionError("input_text needs a non-empty text")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise InvalidActionError(f"text is {len(text)} characters long; the limit is {MAX_TEXT_LENGTH}")
+    if action.index is not None or (action.x is not None and action.y is not None):
+        device.tap(*_target(action, elements, device.screen_size))
+    if action.clear_text:
+        device.shell(f"input keycombination {keycodes.CTRL_LEFT} {keycodes.A}")
+        device.key(keycodes.DEL)
+    device.input_text(text)
+    device.key(keycodes.ENTER)

@@ -1,0 +1,105 @@
+"""State helpers for tasks, built only on the Device protocol so they work on every backend.
+
+SQLite databases are read the way AndroidWorld does: pull the database with its ``-wal`` and ``-shm`` files
+into a private temporary directory and query the copy locally, always with bound parameters.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sqlite3
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from android_gym.errors import RemoteFileNotFoundError
+
+from .base import Device
+
+_DB_SIDE_FILES = ("-wal", "-shm")
+# `mCurrentFocus=Window{48b4735 u0 pkg/pkg.MainActivity}` (dumpsys window) and
+# `topResumedActivity=ActivityRecord{hash u0 pkg/.Act tN}` (dumpsys activity activities, Android 10+).
+_FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ u\d+ ([^\s/}]+)/")
+_RESUMED = re.compile(r"(?:topResumedActivity|ResumedActivity)[=:] ?ActivityRecord\{\S+ u\d+ ([^\s/}]+)/")
+
+
+def _pull_database(device: Device, db_path: str, into: Path) -> Path:
+    local = into / Path(db_path).name
+    local.write_bytes(device.pull(db_path))
+    for suffix in _DB_SIDE_FILES:
+        try:
+            (into / (local.name + suffix)).write_bytes(device.pull(db_path + suffix))
+        except RemoteFileNotFoundError:
+            pass
+    return local
+
+
+def sqlite_query(device: Device, db_path: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """Rows of ``sql`` (with ``params`` bound) run on a local copy of the device database, as dicts."""
+    with tempfile.TemporaryDirectory(prefix="android-gym-db-") as tmp:
+        connection = sqlite3.connect(_pull_database(device, db_path, Path(tmp)))
+        try:
+            connection.row_factory = sqlite3.Row
+            return [dict(row) for row in connection.execute(sql, tuple(params))]
+        finally:
+            connection.close()
+
+
+def sqlite_execute(device: Device, db_path: str, sql: str, params: Sequence[Any] = ()) -> int:
+    """Run a modifying statement on a pulled copy and push the result back; returns the changed row count.
+
+    The device's stale ``-wal``/``-shm`` files are removed so the app reopens the pushed database. Stop the
+    owning app first (``am force-stop``) so it does not write over the change.
+    """
+    with tempfile.TemporaryDirectory(prefix="android-gym-db-") as tmp:
+        local = _pull_database(device, db_path, Path(tmp))
+        connection = sqlite3.connect(local)
+        try:
+            changed = connection.execute(sql, tuple(params)).rowcount
+            connection.commit()
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            connection.close()
+        side_files = " ".join(shlex.quote(db_path + suffix) for suffix in _DB_SIDE_FILES)
+        device.shell(f"rm -f {side_files}")
+        device.push(local.read_bytes(), db_path)
+    return changed
+
+
+def read_file(device: Device, path: str) -> bytes:
+    """Contents of a device file."""
+    return device.pull(path)
+
+
+def write_file(device: Device, path: str, data: bytes | str) -> None:
+    """Write a device file (text is UTF-8 encoded), creating parent directories."""
+    device.push(data.encode() if isinstance(data, str) else data, path)
+
+
+def list_dir(device: Device, path: str) -> list[str]:
+    """Entry names of a device directory; raises ``RemoteFileNotFoundError`` if it does not exist."""
+    result = device.shell(f"ls -1 {shlex.quote(path)}")
+    if not result.ok:
+        raise RemoteFileNotFoundError(f"{path}: {result.output.strip()}")
+    return [line for line in result.output.splitlines() if line]
+
+
+def settings_get(device: Device, namespace: str, key: str) -> str | None:
+    """``settings get``; ``None`` for a missing key."""
+    value = device.shell(f"settings get {shlex.quote(namespace)} {shlex.quote(key)}").output.strip()
+    return None if value == "null" else value
+
+
+def settings_put(device: Device, namespace: str, key: str, value: str) -> None:
+    """``settings put``."""
+    device.shell(f"settings put {shlex.quote(namespace)} {shlex.quote(key)} {shlex.quote(str(value))}")
+
+
+def foreground_package(device: Device) -> str | None:
+    """Package of the focused window, from ``dumpsys window`` (else ``dumpsys activity activities``)."""
+    match = _FOCUS.search(device.shell("dumpsys window").output)
+    if match is None:
+        match = _RESUMED.search(device.shell("dumpsys activity activities").output)
+    return match.group(1) if match else None

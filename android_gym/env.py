@@ -1,0 +1,189 @@
+"""``AndroidEnv``: one task on one device as a Gymnasium environment."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from android_gym import actions
+from android_gym.actions import Action
+from android_gym.device import Device, open_device
+from android_gym.errors import AndroidGymError, DeviceError, InvalidActionError
+from android_gym.tasks import Task, get_task
+from android_gym.ui import UIElement, parse_ui_dump
+
+#: Observation text is ASCII: every other character of the UI appears as an XML character reference.
+TEXT_CHARSET = string.printable
+MAX_TREE_CHARS = 1 << 20
+MAX_GOAL_CHARS = 2048
+
+
+def to_ascii_xml(xml: str) -> str:
+    """The same XML with every non-ASCII character written as a numeric character reference (lossless)."""
+    return xml.encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
+class AndroidEnv(gym.Env):
+    """An Android app task on a simulated or real phone.
+
+    ## Description
+    The agent operates a phone through AndroidWorld-style actions to reach a goal given in words, e.g. "Send a
+    text message using Simple SMS Messenger to +14155550123 with message: See you at 6." Each reset draws new
+    task parameters from the env's seed, writes the apps' initial state over the device protocol and starts
+    on the home screen. The default device is the built-in simulated phone; no emulator is needed.
+
+    ## Action Space
+    ``Dict(action_type: Discrete(14), index: Discrete(513, start=-1), touch_position: Box(0, 1, (2,)),
+    direction: Discrete(4), text: Text(1000), app_name: Text(64))`` mirroring AndroidWorld's JSONAction
+    (see ``android_gym.actions``). ``step`` also accepts an ``Action`` or an AndroidWorld JSON action string.
+    An ``index`` refers to ``info["ui_elements"]`` of the current observation.
+
+    ## Observation Space
+    ``Dict(pixels: Box(0, 255, (H, W, 3), uint8), a11y_tree: Text, goal: Text)``: the screen, the uiautomator
+    XML of the foreground window (ASCII, non-ASCII characters as XML character references, so it is lossless),
+    and the goal. ``pixels=False`` leaves the pixels out.
+
+    ## Rewards
+    The increase of the task score (in [0, 1]) since the previous step; an episode that solves the task sums
+    to 1.
+
+    ## Starting State
+    The task's initial app state, device clock at the task's device time (2023-10-15 15:34 UTC), home screen.
+
+    ## Episode End
+    Terminated when the score reaches 1 or the agent ends the episode (``status`` / ``answer``); truncated by
+    the registered step budget (10 × task complexity) or when the device fails (``info["backend_error"]``;
+    the next reset reconnects).
+
+    ## Arguments
+    ``task``: registered task name. ``device``: ``"sim"`` (default), ``"sim:WIDTHxHEIGHT"`` or a ``Device``.
+    ``pixels``: include the screen in observations. ``render_mode``: ``None`` or ``"rgb_array"``.
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(self, task: str, device: str | Device | None = None, pixels: bool = True,
+                 render_mode: str | None = None) -> None:
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise AndroidGymError(f"render_mode {render_mode!r} is not supported; use None or 'rgb_array'")
+        self.task_class: type[Task] = get_task(task)
+        self.render_mode = render_mode
+        self._device_spec = device
+        self._pixels = pixels
+        self._device: Device | None = open_device(device)
+        width, height = self._device.screen_size
+        observation = {
+            "a11y_tree": spaces.Text(MAX_TREE_CHARS, min_length=0, charset=TEXT_CHARSET),
+            "goal": spaces.Text(MAX_GOAL_CHARS, min_length=0, charset=TEXT_CHARSET),
+        }
+        if pixels:
+            observation = {"pixels": spaces.Box(0, 255, (height, width, 3), np.uint8), **observation}
+        self.observation_space = spaces.Dict(observation)
+        self.action_space = actions.action_space()
+        self.task: Task | None = None
+        self._elements: list[UIElement] = []
+        self._score = 0.0
+        self._healthy = True
+
+    @property
+    def device(self) -> Device:
+        """The device the env drives (reopened after a failure at the next reset)."""
+        if self._device is None:
+            raise AndroidGymError("the env is closed")
+        return self._device
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Tear down the previous task, draw parameters (``options["params"]`` pins them) and set up the next."""
+        super().reset(seed=seed)
+        if not self._healthy or self._device is None:
+            self._reconnect()
+        if self.task is not None:
+            self.task.teardown(self.device)
+        params = self.task_class.generate_params(self.np_random)
+        params.update((options or {}).get("params", {}))
+        self.task = self.task_class(params)
+        self.task.initialize(self.device)
+        observation = self._observe()
+        self._score = self.task.is_successful(self.device)
+        return observation, self._info(None, None)
+
+    def step(self, action: Any):
+        """Execute one action; invalid actions are reported in ``info["invalid_action"]`` and change nothing."""
+        if self.task is None:
+            raise AndroidGymError("call reset() before step()")
+        invalid = backend_error = None
+        parsed: Action | None = None
+        try:
+            parsed = self._parse(action)
+            if parsed.action_type is actions.ActionType.ANSWER:
+                self.task.answer = parsed.text or ""
+            actions.execute(parsed, self.device, self._elements)
+        except InvalidActionError as error:
+            invalid, parsed = str(error), None
+        except DeviceError as error:
+            backend_error = str(error)
+        if backend_error is None:
+            try:
+                observation = self._observe()
+                score = self.task.is_successful(self.device)
+            except DeviceError as error:
+                backend_error = str(error)
+        if backend_error is not None:
+            self._healthy = False
+            observation, score = self._blank_observation(), self._score
+        reward = float(score - self._score)
+        self._score = score
+        terminated = score >= 1.0 or (parsed is not None and parsed.ends_episode)
+        return observation, reward, terminated, backend_error is not None, self._info(invalid, backend_error)
+
+    def render(self) -> np.ndarray | None:
+        """The current screen for ``render_mode="rgb_array"``."""
+        if self.render_mode == "rgb_array":
+            return self.device.screenshot()
+        return None
+
+    def close(self) -> None:
+        """Close the device if this env opened it. Idempotent."""
+        if self._device is not None and self._device is not self._device_spec:
+            self._device.close()
+        self._device = None
+
+    # ----- internals ---------------------------------------------------------------------------------------
+    def _parse(self, action: Any) -> Action:
+        if isinstance(action, dict) and "action_type" in action and not isinstance(action["action_type"], str):
+            return actions.from_space(action, self.device.screen_size)
+        return Action.parse(action)
+
+    def _observe(self) -> dict[str, Any]:
+        xml = self.device.ui_dump()
+        self._elements = parse_ui_dump(xml)
+        observation: dict[str, Any] = {"a11y_tree": to_ascii_xml(xml)[:MAX_TREE_CHARS],
+                                       "goal": to_ascii_xml(self.task.goal if self.task else "")}
+        if self._pixels:
+            observation = {"pixels": self.device.screenshot(), **observation}
+        return observation
+
+    def _blank_observation(self) -> dict[str, Any]:
+        self._elements = []
+        observation: dict[str, Any] = {"a11y_tree": "", "goal": to_ascii_xml(self.task.goal if self.task else "")}
+        if self._pixels:
+            observation = {"pixels": np.zeros(self.observation_space["pixels"].shape, np.uint8), **observation}
+        return observation
+
+    def _info(self, invalid: str | None, backend_error: str | None) -> dict[str, Any]:
+        return {"ui_elements": list(self._elements), "score": self._score,
+                "params": dict(self.task.params) if self.task else {},
+                "invalid_action": invalid, "backend_error": backend_error}
+
+    def _reconnect(self) -> None:
+        if self._device is not None and self._device is not self._device_spec:
+            self._device.close()
+        self._device = open_device(self._device_spec)
+        self._healthy = True

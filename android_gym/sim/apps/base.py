@@ -1,0 +1,102 @@
+"""What every simulated app is made of: an ``App`` (package, label, activities) and ``Screen``s (activities)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from android_gym.sim.ui.views import View
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+
+@dataclass
+class Intent:
+    """The parts of an Android Intent that ``am start`` and apps use."""
+
+    action: str = ""
+    data: str = ""
+    mime_type: str = ""
+    component: str = ""
+    categories: tuple[str, ...] = ()
+    extras: dict[str, str] = field(default_factory=dict)
+
+
+class Screen:
+    """One activity instance. ``build`` returns a fresh view tree from the app's state on every frame.
+
+    The window manager keeps the focused field (``focus_key``), whether the soft keyboard is up, and list
+    scroll positions (``scroll``) here, so they survive rebuilds. A screen that opens with a field focused and
+    the keyboard up (as a compose screen does) sets both in its ``__init__``.
+    """
+
+    #: Fully qualified activity class name, as ``dumpsys`` and ``am start -n`` show it.
+    activity: ClassVar[str] = ""
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        self.app = app
+        self.intent = intent
+        self.focus_key = ""
+        self.keyboard_shown = False
+        self.scroll: dict[str, int] = {}
+
+    @property
+    def phone(self) -> Phone:
+        """The phone the app runs on."""
+        return self.app.phone
+
+    def build(self) -> View:
+        """The screen's view tree for the current state."""
+        raise NotImplementedError
+
+    def on_back(self) -> bool:
+        """Handle BACK inside the screen (close a dialog, ...); ``False`` lets the activity finish."""
+        return False
+
+    def finish(self) -> None:
+        """Close this activity, as ``Activity.finish()`` does."""
+        self.phone.activities.finish(self)
+
+    def start(self, screen_class: type[Screen], intent: Intent | None = None) -> Screen:
+        """Start another activity of the same app on top of this one."""
+        return self.phone.activities.push(self.app, screen_class, intent or Intent())
+
+
+class App:
+    """An installed package: label, launcher activity and activities.
+
+    Subclasses set ``package``, ``label``, ``screens`` (the first one is the launcher activity) and may
+    override ``on_clear`` (``pm clear``) and ``resolve`` (implicit intents such as ``sms:`` URIs).
+    """
+
+    package: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    screens: ClassVar[tuple[type[Screen], ...]] = ()
+    #: False for system packages that have no launcher icon.
+    launchable: ClassVar[bool] = True
+
+    def __init__(self, phone: Phone) -> None:
+        self.phone = phone
+
+    @property
+    def data_dir(self) -> str:
+        """The app's private directory ``/data/data/<package>``."""
+        return f"/data/data/{self.package}"
+
+    def screen_class(self, activity: str) -> type[Screen] | None:
+        """The activity class named ``activity`` (full name, or ``.Short`` relative to the package)."""
+        name = self.package + activity if activity.startswith(".") else activity
+        return next((screen for screen in self.screens if screen.activity == name), None)
+
+    def resolve(self, intent: Intent) -> type[Screen] | None:
+        """The activity that handles an implicit ``intent``, or ``None``."""
+        if intent.action in ("", "android.intent.action.MAIN"):
+            return self.screens[0] if self.screens else None
+        return None
+
+    def on_clear(self) -> None:
+        """Called after ``pm clear`` deleted the app's data."""
+
+    def on_force_stop(self) -> None:
+        """Called when the app's process is killed (``am force-stop``)."""

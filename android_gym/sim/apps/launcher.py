@@ -1,0 +1,50 @@
+"""The home screen (Pixel Launcher): a grid with a shortcut for every installed app that has a launcher icon."""
+
+from __future__ import annotations
+
+from android_gym.sim.apps.base import App, Screen
+from android_gym.sim.ui.views import View, app_icon, column, row, text_view
+
+_COLUMNS = 4
+_ICON_COLORS = ((25, 118, 210), (56, 142, 60), (245, 124, 0), (123, 31, 162), (211, 47, 47), (0, 121, 107))
+
+
+class LauncherScreen(Screen):
+    """``com.google.android.apps.nexuslauncher.NexusLauncherActivity``."""
+
+    activity = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+
+    def build(self) -> View:
+        apps = self.phone.packages.launchable()
+        icons = [
+            app_icon(app.label, (lambda app=app: self.phone.activities.launch(app)),
+                     _ICON_COLORS[i % len(_ICON_COLORS)], width=270)
+            for i, app in enumerate(apps)
+        ]
+        grid = [row(*icons[i:i + _COLUMNS]) for i in range(0, len(icons), _COLUMNS)]
+        date = self.phone.clock.now().strftime("%a, %b %-d")
+        return column(
+            text_view(date, content_desc=date, resource_id="com.google.android.apps.nexuslauncher:id/clock",
+                      text_size=48, padding=60),
+            column(*grid, resource_id="com.google.android.apps.nexuslauncher:id/workspace", weight=1),
+        )
+
+
+class Launcher(App):
+    """The launcher package."""
+
+    package = "com.google.android.apps.nexuslauncher"
+    label = "Pixel Launcher"
+    screens = (LauncherScreen,)
+    launchable = False
+
+
+class SystemPackage(App):
+    """A package without activities we simulate (a content provider, the system UI, the keyboard)."""
+
+    launchable = False
+
+
+def system_package(name: str) -> type[App]:
+    """An installable ``App`` class for the system package ``name``."""
+    return type(name.rsplit(".", 1)[-1].title() + "Package", (SystemPackage,), {"package": name, "label": name})

@@ -1,0 +1,134 @@
+"""The simulated phone: file system, settings, packages, activities, telephony, windows and shell in one object.
+
+Each ``Phone`` owns a private temporary directory (removed by ``close``) and shares no state with any other
+phone, so many can live in one process.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from android_gym.sim.apps.sms import SimpleSmsMessenger
+from android_gym.sim.system.shell import Shell, ShellOutput
+from android_gym.sim.system.telephony import Telephony
+
+from android_gym.sim import keycodes
+from android_gym.sim.apps.launcher import Launcher, system_package
+from android_gym.sim.system.activities import ActivityManager
+from android_gym.sim.system.clock import VirtualClock
+from android_gym.sim.system.fs import FileSystem
+from android_gym.sim.system.packages import PackageManager
+from android_gym.sim.system.settings import Settings
+from android_gym.sim.ui.window import WindowManager
+
+# Device time each input event takes (a tap is ~100 ms of finger time plus the app's reaction).
+INPUT_EVENT_MS = 1000
+
+SYSTEM_PACKAGES = (
+    "android",
+    "com.android.providers.telephony",
+    "com.android.providers.settings",
+    "com.android.systemui",
+    "com.google.android.inputmethod.latin",
+)
+
+#: ``getprop`` values of the Pixel 6 / API 33 image AndroidWorld uses.
+DEFAULT_PROPS = {
+    "ro.product.name": "sdk_gphone64_x86_64",
+    "ro.product.model": "sdk_gphone64_x86_64",
+    "ro.product.device": "emu64xa",
+    "ro.product.manufacturer": "Google",
+    "ro.product.brand": "google",
+    "ro.build.version.sdk": "33",
+    "ro.build.version.release": "13",
+    "ro.build.type": "userdebug",
+    "ro.debuggable": "1",
+    "ro.kernel.qemu": "1",
+    "ro.hardware": "ranchu",
+    "ro.serialno": "EMULATOR33X1X1X0",
+    "sys.boot_completed": "1",
+    "persist.sys.timezone": "UTC",
+    "ro.sf.lcd_density": "420",
+}
+
+
+class Phone:
+    """A simulated Android 13 phone (Pixel 6 geometry by default)."""
+
+    def __init__(self, width: int = 1080, height: int = 2400) -> None:
+        self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-"))
+        self.fs = FileSystem(self._tmp)
+        self.clock = VirtualClock()
+        self.settings = Settings()
+        self.props = dict(DEFAULT_PROPS)
+        self.clipboard = ""
+        self.packages = PackageManager(self)
+        launcher = self.packages.install(Launcher)
+        for name in SYSTEM_PACKAGES:
+            self.packages.install(system_package(name))
+        self.telephony = Telephony(self)
+        self.packages.install(SimpleSmsMessenger)
+        self.window = WindowManager(self, width, height)
+        self.activities = ActivityManager(self, launcher)
+        self.shell = Shell(self)
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        """``(width, height)`` in pixels."""
+        return self.window.width, self.window.height
+
+    def invalidate(self) -> None:
+        """Something visible may have changed: rebuild the frame before the next look at the screen."""
+        if hasattr(self, "window"):
+            self.window.invalidate()
+
+    def run(self, command: str, stdin: bytes = b"") -> ShellOutput:
+        """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``)."""
+        result = self.shell.run(command, stdin)
+        self.invalidate()
+        return result
+
+    # Input, as the touch screen and keys deliver it; each event takes device time.
+    def tap(self, x: float, y: float) -> None:
+        """Touch and release at screen coordinates."""
+        self.clock.advance(INPUT_EVENT_MS)
+        self.window.tap(x, y)
+
+    def long_press(self, x: float, y: float) -> None:
+        """Touch and hold at screen coordinates."""
+        self.clock.advance(INPUT_EVENT_MS)
+        self.window.long_press(x, y)
+
+    def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300) -> None:
+        """Drag from one point to another."""
+        self.clock.advance(INPUT_EVENT_MS + duration_ms)
+        self.window.swipe(x1, y1, x2, y2, duration_ms)
+
+    def input_text(self, text: str) -> None:
+        """Commit text into the focused field (what ``input text`` and an IME do)."""
+        self.clock.advance(INPUT_EVENT_MS)
+        self.window.type_text(text)
+
+    def key(self, code: int, meta: frozenset[int] = frozenset()) -> None:
+        """Press a key (``keycodes``), optionally with meta keys held."""
+        self.clock.advance(INPUT_EVENT_MS // 4)
+        self.window.key(code, meta)
+
+    def screenshot(self) -> np.ndarray:
+        """The screen, ``(H, W, 3)`` uint8."""
+        return self.window.screenshot()
+
+    def ui_dump(self) -> str:
+        """The uiautomator XML of the foreground window."""
+        return self.window.ui_dump()
+
+    def press_home(self) -> None:
+        """Go to the home screen."""
+        self.key(keycodes.HOME)
+
+    def close(self) -> None:
+        """Delete the phone's storage. Idempotent."""
+        shutil.rmtree(self._tmp, ignore_errors=True)

@@ -1,0 +1,116 @@
+"""The activity manager: a stack of tasks (one per app), each a stack of activities, with BACK and HOME.
+
+Simplified from Android's ActivityTaskManager: one task per package, the launcher's task at the bottom, HOME
+brings the launcher to front without destroying other tasks, BACK finishes the top activity.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from android_gym.sim.apps.base import App, Intent, Screen
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+
+class ActivityManager:
+    """Tasks ordered back to front; ``top`` is the resumed activity."""
+
+    def __init__(self, phone: Phone, launcher: App) -> None:
+        self._phone = phone
+        self.launcher = launcher
+        self._tasks: list[list[Screen]] = []
+        self.home()
+
+    @property
+    def top(self) -> Screen:
+        """The resumed (foreground) activity."""
+        return self._tasks[-1][-1]
+
+    def home(self) -> None:
+        """Bring the launcher's task to front (KEYCODE_HOME)."""
+        task = self._task_of(self.launcher.package)
+        if task is None:
+            task = [self.launcher.screens[0](self.launcher, Intent(categories=("android.intent.category.HOME",)))]
+        else:
+            self._tasks.remove(task)
+            del task[1:]
+        self._tasks.append(task)
+        self._changed()
+
+    def launch(self, app: App, screen_class: type[Screen] | None = None, intent: Intent | None = None,
+               new_task: bool = False) -> Screen:
+        """Start an activity of ``app``: resume its task when launched from the launcher, else push a new one."""
+        intent = intent or Intent(action="android.intent.action.MAIN",
+                                  categories=("android.intent.category.LAUNCHER",))
+        task = self._task_of(app.package)
+        if task is not None:
+            self._tasks.remove(task)
+            self._tasks.append(task)
+            is_launch = screen_class is None or screen_class is app.screens[0]
+            if is_launch and not new_task and "android.intent.category.LAUNCHER" in intent.categories:
+                self._changed()
+                return task[-1]
+            if new_task:
+                task.clear()
+        else:
+            task = []
+            self._tasks.append(task)
+        screen = (screen_class or app.screens[0])(app, intent)
+        task.append(screen)
+        self._changed()
+        return screen
+
+    def push(self, app: App, screen_class: type[Screen], intent: Intent) -> Screen:
+        """Start an activity on top of the foreground task."""
+        screen = screen_class(app, intent)
+        self._tasks[-1].append(screen)
+        self._changed()
+        return screen
+
+    def back(self) -> None:
+        """KEYCODE_BACK: let the screen handle it, else finish the top activity (never the launcher)."""
+        if self.top.on_back():
+            self._changed()
+            return
+        if self.top.app is not self.launcher:
+            self.finish(self.top)
+
+    def finish(self, screen: Screen) -> None:
+        """Remove an activity; an emptied task disappears and the next task comes to front."""
+        for task in self._tasks:
+            if screen in task:
+                task.remove(screen)
+                if not task:
+                    self._tasks.remove(task)
+                break
+        if not self._tasks:
+            self.home()
+        self._changed()
+
+    def force_stop(self, package: str) -> None:
+        """``am force-stop``: destroy every activity of the package."""
+        task = self._task_of(package)
+        if task is not None and package != self.launcher.package:
+            self._tasks.remove(task)
+            if not self._tasks:
+                self.home()
+        app = self._phone.packages.get(package)
+        if app is not None:
+            app.on_force_stop()
+        self._changed()
+
+    def foreground(self) -> tuple[str, str]:
+        """``(package, activity class)`` of the resumed activity."""
+        return self.top.app.package, self.top.activity
+
+    def task_stacks(self) -> list[list[Screen]]:
+        """All tasks, front first (what ``dumpsys activity activities`` walks)."""
+        return [list(task) for task in reversed(self._tasks)]
+
+    def _task_of(self, package: str) -> list[Screen] | None:
+        return next((task for task in self._tasks if task[0].app.package == package), None)
+
+    def _changed(self) -> None:
+        self._phone.invalidate()

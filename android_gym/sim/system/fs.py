@@ -1,0 +1,105 @@
+"""The simulated phone's file system: Android paths mapped into a private host directory.
+
+Every Android path is resolved under the phone's own root, so nothing the device does can touch the host
+outside it. ``/sdcard`` and ``/storage/self/primary`` are the aliases of ``/storage/emulated/0`` that Android
+itself exposes (AOSP ``system/core/rootdir/init.rc`` symlinks).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import shutil
+from pathlib import Path
+
+EXTERNAL_STORAGE = "/storage/emulated/0"
+_ALIASES = {"/sdcard": EXTERNAL_STORAGE, "/storage/self/primary": EXTERNAL_STORAGE, "/mnt/sdcard": EXTERNAL_STORAGE}
+
+#: Directories every booted Android 13 image has (AOSP init.rc / vold), created on a fresh phone.
+_BOOT_DIRS = (
+    "/data/data",
+    "/data/local/tmp",
+    "/data/system",
+    "/system/bin",
+    "/proc",
+    "/dev",
+    EXTERNAL_STORAGE + "/Alarms",
+    EXTERNAL_STORAGE + "/DCIM",
+    EXTERNAL_STORAGE + "/Documents",
+    EXTERNAL_STORAGE + "/Download",
+    EXTERNAL_STORAGE + "/Movies",
+    EXTERNAL_STORAGE + "/Music",
+    EXTERNAL_STORAGE + "/Notifications",
+    EXTERNAL_STORAGE + "/Pictures",
+    EXTERNAL_STORAGE + "/Podcasts",
+    EXTERNAL_STORAGE + "/Ringtones",
+    EXTERNAL_STORAGE + "/Android/data",
+)
+
+
+def normalize(path: str, cwd: str = "/") -> str:
+    """Absolute, normalized Android path with aliases of external storage replaced by the real path."""
+    path = posixpath.normpath(posixpath.join(cwd, path))
+    if path.startswith("//"):
+        path = path[1:]
+    for alias, target in _ALIASES.items():
+        if path == alias or path.startswith(alias + "/"):
+            return target + path[len(alias):]
+    return path
+
+
+class FileSystem:
+    """Android paths backed by files under ``root`` on the host."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        for directory in _BOOT_DIRS:
+            self.host_path(directory).mkdir(parents=True, exist_ok=True)
+
+    def host_path(self, path: str, cwd: str = "/") -> Path:
+        """Host path of an Android path (never outside ``root``: ``..`` stops at ``/``)."""
+        return self.root / normalize(path, cwd).lstrip("/")
+
+    def exists(self, path: str) -> bool:
+        """Whether the Android path exists."""
+        return self.host_path(path).exists()
+
+    def is_dir(self, path: str) -> bool:
+        """Whether the Android path is a directory."""
+        return self.host_path(path).is_dir()
+
+    def read_bytes(self, path: str) -> bytes:
+        """Contents of a file; raises ``FileNotFoundError``/``IsADirectoryError`` as the host does."""
+        return self.host_path(path).read_bytes()
+
+    def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
+        """Write (or append to) a file; the parent directory must exist, as on Android."""
+        with open(self.host_path(path), "ab" if append else "wb") as handle:
+            handle.write(data)
+
+    def makedirs(self, path: str) -> None:
+        """``mkdir -p``."""
+        self.host_path(path).mkdir(parents=True, exist_ok=True)
+
+    def listdir(self, path: str) -> list[str]:
+        """Sorted entry names of a directory."""
+        return sorted(os.listdir(self.host_path(path)))
+
+    def remove_tree(self, path: str) -> None:
+        """Remove a file or a directory tree; missing paths are ignored."""
+        host = self.host_path(path)
+        if host.is_dir() and not host.is_symlink():
+            shutil.rmtree(host)
+        elif host.exists():
+            host.unlink()
+
+    def clear_dir(self, path: str) -> None:
+        """Remove everything inside a directory but keep the directory."""
+        host = self.host_path(path)
+        if not host.is_dir():
+            return
+        for child in host.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()

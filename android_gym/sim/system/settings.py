@@ -1,0 +1,55 @@
+"""The three settings namespaces of Android's SettingsProvider, as strings keyed by name."""
+
+from __future__ import annotations
+
+NAMESPACES = ("global", "system", "secure")
+
+# Values a fresh API-33 emulator image reports (``settings list <ns>`` on a Pixel 6 AVD).
+_DEFAULTS: dict[str, dict[str, str]] = {
+    "global": {
+        "airplane_mode_on": "0",
+        "auto_time": "1",
+        "auto_time_zone": "1",
+        "bluetooth_on": "1",
+        "wifi_on": "1",
+        "mobile_data": "1",
+        "device_provisioned": "1",
+        "window_animation_scale": "1.0",
+        "transition_animation_scale": "1.0",
+        "animator_duration_scale": "1.0",
+    },
+    "system": {
+        "screen_brightness": "102",
+        "screen_brightness_mode": "0",
+        "screen_off_timeout": "60000",
+        "font_scale": "1.0",
+    },
+    "secure": {
+        "default_input_method": "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME",
+        "location_mode": "3",
+        "user_setup_complete": "1",
+    },
+}
+
+
+class Settings:
+    """``settings get|put|delete|list`` storage: missing keys read as ``None`` (printed ``null``)."""
+
+    def __init__(self) -> None:
+        self._values = {namespace: dict(values) for namespace, values in _DEFAULTS.items()}
+
+    def get(self, namespace: str, key: str) -> str | None:
+        """Value of ``key`` or ``None``."""
+        return self._values[namespace].get(key)
+
+    def put(self, namespace: str, key: str, value: str) -> None:
+        """Store ``value`` under ``key``."""
+        self._values[namespace][key] = str(value)
+
+    def delete(self, namespace: str, key: str) -> bool:
+        """Remove ``key``; whether it existed."""
+        return self._values[namespace].pop(key, None) is not None
+
+    def items(self, namespace: str) -> list[tuple[str, str]]:
+        """All ``(key, value)`` pairs of a namespace, sorted by key as ``settings list`` prints them."""
+        return sorted(self._values[namespace].items())

@@ -1,0 +1,174 @@
+"""Pillow renderer: draws laid-out view trees into one persistent frame, redrawing only windows that changed.
+
+Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from android_gym.sim.ui.layout import font, line_height, wrap
+from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
+
+_SINGLE_LINE = {"button", "switch"}
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
+    """An ``L`` mask of one line of text (bold is drawn with a 1 px stroke)."""
+    face = font(size)
+    left, top, right, bottom = face.getbbox(text, stroke_width=1 if bold else 0)
+    mask = Image.new("L", (max(right, 1), line_height(size)), 0)
+    ImageDraw.Draw(mask).text((0, 0), text, font=face, fill=255, stroke_width=1 if bold else 0)
+    return mask
+
+
+def signature(root: View) -> tuple:
+    """Everything about a laid-out tree that affects its pixels."""
+    return tuple(
+        (v.kind, v.bounds, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled, v.background,
+         v.text_color, v.text_size, v.bold, v.padding, v.multiline)
+        for v in root.walk()
+    )
+
+
+class Renderer:
+    """Keeps the last frame and the signature of each window drawn into it."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.image = Image.new("RGB", (width, height), WHITE)
+        self._draw = ImageDraw.Draw(self.image)
+        self._signatures: dict[str, tuple] = {}
+        self._array: np.ndarray | None = None
+
+    def render(self, windows: dict[str, tuple[View, Color]]) -> np.ndarray:
+        """Draw ``{name: (laid-out root, background)}``; returns the frame (shared; callers copy it)."""
+        for name, (root, background) in windows.items():
+            sig = (signature(root), background)
+            if self._signatures.get(name) == sig:
+                continue
+            self._signatures[name] = sig
+            self._draw.rectangle(_box(root.bounds), fill=background)
+            for view in root.walk():
+                self._draw_view(view)
+            self._array = None
+        if self._array is None:
+            self._array = np.asarray(self.image)
+        return self._array
+
+    def _draw_view(self, view: View) -> None:
+        x1, y1, x2, y2 = view.bounds
+        if x2 <= x1 or y2 <= y1:
+            return
+        draw = self._draw
+        if view.kind == "fab":
+            draw.ellipse(_box(view.bounds), fill=view.background)
+            _draw_icon(draw, view.hint, view.bounds, view.text_color)
+            return
+        if view.kind == "app_icon":
+            cx, r = (x1 + x2) // 2, min(x2 - x1, y2 - y1) // 3
+            draw.ellipse((cx - r, y1 + 20, cx + r, y1 + 20 + 2 * r), fill=view.background)
+            self._text_line(view.text[:1].upper(), view, cx, y1 + 20 + r - line_height(view.text_size) // 2,
+                            centered=True, color=WHITE)
+            self._text_line(view.text, view, cx, y1 + 40 + 2 * r, centered=True, max_width=x2 - x1)
+            return
+        if view.kind == "button":
+            draw.rounded_rectangle(_box(view.bounds), radius=24, fill=view.background if view.enabled else DIVIDER)
+            self._text_line(view.text, view, (x1 + x2) // 2, (y1 + y2 - line_height(view.text_size)) // 2,
+                            centered=True)
+            return
+        if view.background is not None:
+            draw.rectangle(_box(view.bounds), fill=view.background)
+        if view.kind == "icon":
+            _draw_icon(draw, view.hint, view.bounds, view.text_color)
+        elif view.kind == "edit":
+            draw.line((x1 + 12, y2 - 12, x2 - 12, y2 - 12), fill=PRIMARY if view.focused else TEXT_SECONDARY,
+                      width=4 if view.focused else 2)
+            empty = view.text == view.hint
+            self._text_block(view, TEXT_SECONDARY if empty else view.text_color)
+            if view.focused:
+                last = wrap(view.text, view.text_size, x2 - x1 - 2 * view.padding)[-1] if not empty else ""
+                lines = 1 if not view.multiline or empty else len(wrap(view.text, view.text_size,
+                                                                      x2 - x1 - 2 * view.padding))
+                cx = x1 + view.padding + int(font(view.text_size).getlength(last)) + 2
+                cy = y1 + view.padding + (lines - 1) * line_height(view.text_size)
+                draw.line((cx, cy, cx, cy + line_height(view.text_size)), fill=PRIMARY, width=3)
+        elif view.kind == "switch":
+            self._text_line(view.content_desc, view, x1 + view.padding, (y1 + y2 - line_height(view.text_size)) // 2)
+            track = (x2 - view.padding - 120, (y1 + y2) // 2 - 24, x2 - view.padding, (y1 + y2) // 2 + 24)
+            draw.rounded_rectangle(track, radius=24, fill=(144, 202, 249) if view.checked else (189, 189, 189))
+            knob_x = track[2] - 30 if view.checked else track[0] + 30
+            draw.ellipse((knob_x - 30, track[1] - 6, knob_x + 30, track[3] + 6),
+                         fill=PRIMARY if view.checked else (245, 245, 245), outline=DIVIDER)
+        elif view.kind == "text":
+            self._text_block(view, view.text_color)
+
+    def _text_block(self, view: View, color: Color) -> None:
+        x1, y1, x2, y2 = view.bounds
+        width = x2 - x1 - 2 * view.padding
+        lines = wrap(view.text, view.text_size, width) if view.multiline or view.kind == "text" else (view.text,)
+        step = line_height(view.text_size)
+        for i, line in enumerate(lines):
+            top = y1 + view.padding + i * step
+            if top + step > y2:
+                break
+            self._text_line(line, view, x1 + view.padding, top, color=color, max_width=width)
+
+    def _text_line(self, text: str, view: View, x: int, y: int, *, centered: bool = False,
+                   color: Color | None = None, max_width: int | None = None) -> None:
+        if not text:
+            return
+        mask = _text_mask(text, view.text_size, view.bold)
+        if max_width is not None and mask.width > max_width:
+            mask = mask.crop((0, 0, max_width, mask.height))
+        if centered:
+            x -= mask.width // 2
+        self.image.paste(color or view.text_color, (x, y, x + mask.width, y + mask.height), mask)
+
+
+def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    x1, y1, x2, y2 = bounds
+    return (x1, y1, x2 - 1, y2 - 1)
+
+
+def _draw_icon(draw: ImageDraw.ImageDraw, icon: str, bounds: tuple[int, int, int, int], color: Color) -> None:
+    """Material-style glyphs drawn with primitives: plus, send, back, home, recents, search, delete, more."""
+    x1, y1, x2, y2 = bounds
+    cx, cy, r = (x1 + x2) // 2, (y1 + y2) // 2, min(x2 - x1, y2 - y1) // 4
+    if icon == "plus":
+        draw.line((cx - r, cy, cx + r, cy), fill=color, width=8)
+        draw.line((cx, cy - r, cx, cy + r), fill=color, width=8)
+    elif icon == "send":
+        draw.polygon([(cx - r, cy - r), (cx + r, cy), (cx - r, cy + r), (cx - r // 2, cy)], fill=color)
+    elif icon == "back":
+        draw.polygon([(cx + r // 2, cy - r), (cx - r // 2, cy), (cx + r // 2, cy + r)], outline=color, width=6)
+    elif icon == "arrow_back":
+        draw.line((cx - r, cy, cx + r, cy), fill=color, width=6)
+        draw.line((cx - r, cy, cx, cy - r), fill=color, width=6)
+        draw.line((cx - r, cy, cx, cy + r), fill=color, width=6)
+    elif icon == "home":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=color, width=6)
+    elif icon == "recents":
+        draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline=color, width=6)
+    elif icon == "search":
+        draw.ellipse((cx - r, cy - r, cx + r // 2, cy + r // 2), outline=color, width=6)
+        draw.line((cx + r // 3, cy + r // 3, cx + r, cy + r), fill=color, width=8)
+    elif icon == "delete":
+        draw.rectangle((cx - r // 2 - 4, cy - r // 2, cx + r // 2 + 4, cy + r), outline=color, width=5)
+        draw.line((cx - r, cy - r // 2 - 8, cx + r, cy - r // 2 - 8), fill=color, width=5)
+    elif icon == "more":
+        for dy in (-r, 0, r):
+            draw.ellipse((cx - 6, cy + dy - 6, cx + 6, cy + dy + 6), fill=color)
+    elif icon == "backspace":
+        draw.polygon([(cx - r, cy), (cx - r // 2, cy - r // 2), (cx + r, cy - r // 2), (cx + r, cy + r // 2),
+                      (cx - r // 2, cy + r // 2)], outline=color, width=4)
+    elif icon == "enter":
+        draw.line((cx + r, cy - r, cx + r, cy), fill=color, width=6)
+        draw.line((cx - r, cy, cx + r, cy), fill=color, width=6)
+        draw.line((cx - r, cy, cx - r // 2, cy - r // 2), fill=color, width=6)
+        draw.line((cx - r, cy, cx - r // 2, cy + r // 2), fill=color, width=6)
+    elif icon:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)

@@ -1,0 +1,181 @@
+"""The simulated phone's view toolkit: one ``View`` node type and factories for the widgets apps use.
+
+A screen builds a fresh tree of views from its state on every frame (like a declarative UI); the same laid-out
+tree is drawn into pixels and dumped as the uiautomator hierarchy, so the two never disagree. Each factory sets
+the Android widget class the real app would have, so the dump reads like a real device's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+Callback = Callable[[], None]
+Color = tuple[int, int, int]
+
+WHITE: Color = (255, 255, 255)
+BLACK: Color = (0, 0, 0)
+TEXT: Color = (33, 33, 33)
+TEXT_SECONDARY: Color = (117, 117, 117)
+PRIMARY: Color = (25, 118, 210)
+DIVIDER: Color = (224, 224, 224)
+SURFACE: Color = (250, 250, 250)
+
+
+@dataclass(eq=False)
+class View:
+    """A node of the view tree: accessibility properties, layout parameters, style and callbacks.
+
+    ``width``/``height`` of ``None`` mean match-parent width / wrap-content height. ``weight`` shares the
+    space a Column or Row has left over. ``gravity`` places a child inside a Frame (``"top"``, ``"bottom"``,
+    ``"bottom_end"``, ``"center"``). ``key`` identifies an editable or scrollable view across rebuilds.
+    """
+
+    kind: str = "view"
+    class_name: str = "android.view.View"
+    resource_id: str = ""
+    text: str = ""
+    content_desc: str = ""
+    hint: str = ""
+    checkable: bool = False
+    checked: bool = False
+    clickable: bool = False
+    long_clickable: bool = False
+    focusable: bool = False
+    focused: bool = False
+    scrollable: bool = False
+    enabled: bool = True
+    selected: bool = False
+    password: bool = False
+    children: list[View] = field(default_factory=list)
+    on_click: Callback | None = None
+    on_long_click: Callback | None = None
+    on_text: Callable[[str], None] | None = None
+    on_submit: Callback | None = None
+    key: str = ""
+    multiline: bool = False
+    value: str = ""
+    width: int | None = None
+    height: int | None = None
+    weight: float = 0.0
+    padding: int = 0
+    spacing: int = 0
+    gravity: str = "top"
+    margin: int = 0
+    text_size: int = 42
+    text_color: Color = TEXT
+    background: Color | None = None
+    bold: bool = False
+    scroll_offset: int = 0
+    bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def editable(self) -> bool:
+        """Whether the view takes typed text (an EditText)."""
+        return self.on_text is not None
+
+    def walk(self):
+        """This view and all descendants, pre-order."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+def column(*children: View, **props) -> View:
+    """A vertical LinearLayout."""
+    return View(kind="column", class_name="android.widget.LinearLayout", children=list(children), **props)
+
+
+def row(*children: View, **props) -> View:
+    """A horizontal LinearLayout; children without a width share the row by weight."""
+    return View(kind="row", class_name="android.widget.LinearLayout", children=list(children), **props)
+
+
+def frame(*children: View, **props) -> View:
+    """A FrameLayout: children stacked on top of each other, placed by their ``gravity``."""
+    return View(kind="frame", class_name="android.widget.FrameLayout", children=list(children), **props)
+
+
+def text_view(text: str, **props) -> View:
+    """A TextView that wraps its text."""
+    props.setdefault("padding", 12)
+    return View(kind="text", class_name="android.widget.TextView", text=text, **props)
+
+
+def button(text: str, on_click: Callback, **props) -> View:
+    """A Button with a label."""
+    props.setdefault("height", 132)
+    props.setdefault("padding", 24)
+    props.setdefault("text_color", WHITE)
+    props.setdefault("background", PRIMARY)
+    return View(kind="button", class_name="android.widget.Button", text=text, clickable=True, focusable=True,
+                on_click=on_click, **props)
+
+
+def image_button(content_desc: str, icon: str, on_click: Callback, **props) -> View:
+    """An ImageButton drawn as an icon glyph (``icon``), described by ``content_desc``."""
+    props.setdefault("width", 132)
+    props.setdefault("height", 132)
+    return View(kind="icon", class_name="android.widget.ImageButton", text="", content_desc=content_desc,
+                clickable=True, focusable=True, on_click=on_click, hint=icon, **props)
+
+
+def fab(content_desc: str, icon: str, on_click: Callback, **props) -> View:
+    """A floating action button at the bottom end of its Frame."""
+    props.setdefault("width", 168)
+    props.setdefault("height", 168)
+    props.setdefault("gravity", "bottom_end")
+    props.setdefault("margin", 48)
+    props.setdefault("background", PRIMARY)
+    props.setdefault("text_color", WHITE)
+    return View(kind="fab", class_name="android.widget.ImageButton", content_desc=content_desc, hint=icon,
+                clickable=True, focusable=True, on_click=on_click, **props)
+
+
+def edit_text(value: str, hint: str, key: str, on_text: Callable[[str], None], *, focused: bool = False,
+              **props) -> View:
+    """An EditText bound to ``value``; ``on_text`` receives the new full value on every edit.
+
+    As on Android, an empty field's node text is its hint.
+    """
+    props.setdefault("padding", 24)
+    return View(kind="edit", class_name="android.widget.EditText", text=value or hint, value=value, hint=hint, key=key,
+                on_text=on_text, clickable=True, focusable=True, focused=focused, long_clickable=True, **props)
+
+
+def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
+    """A Switch widget with its label."""
+    props.setdefault("height", 150)
+    props.setdefault("padding", 36)
+    return View(kind="switch", class_name="android.widget.Switch", text="ON" if checked else "OFF",
+                content_desc=label, checkable=True, checked=checked, clickable=True, focusable=True,
+                on_click=on_click, **props)
+
+
+def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:
+    """A RecyclerView: a vertical list that scrolls; only items inside its bounds are kept."""
+    return View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", children=list(children),
+                key=key, scroll_offset=scroll_offset, scrollable=True, focusable=True, **props)
+
+
+def toolbar(title: str, *actions: View, navigation: View | None = None, **props) -> View:
+    """An app bar: optional navigation button, title, then action buttons."""
+    props.setdefault("height", 168)
+    props.setdefault("background", PRIMARY)
+    items = ([navigation] if navigation else []) + [
+        text_view(title, weight=1, text_color=WHITE, text_size=54, bold=True, padding=40)
+    ] + list(actions)
+    return View(kind="row", class_name="android.view.ViewGroup", children=items, **props)
+
+
+def divider() -> View:
+    """A one-line separator."""
+    return View(kind="view", class_name="android.view.View", height=2, background=DIVIDER)
+
+
+def app_icon(label: str, on_click: Callback, color: Color, **props) -> View:
+    """A launcher shortcut: a round icon in ``color`` above the label; a TextView, as on the Pixel launcher."""
+    props.setdefault("height", 260)
+    return View(kind="app_icon", class_name="android.widget.TextView", text=label, content_desc=label,
+                clickable=True, focusable=True, long_clickable=True, on_click=on_click, background=color,
+                text_size=36, **props)

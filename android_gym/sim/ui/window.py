@@ -1,0 +1,303 @@
+"""The window manager: status bar, the foreground activity's window, the soft keyboard and the navigation bar.
+
+It builds and lays out every window once per change of state, hands the same trees to the renderer and the
+uiautomator dump, and routes touches and keys: keyboard first, then the navigation bar, then the app.
+Apps are laid out at a design width of 1080 px; other screen widths scale the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PIL import Image
+
+from android_gym.sim import keycodes
+from android_gym.sim.ui import hierarchy
+from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.views import (
+    TEXT,
+    WHITE,
+    View,
+    button,
+    column,
+    frame,
+    image_button,
+    row,
+    text_view,
+)
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+DESIGN_WIDTH = 1080
+STATUS_BAR_HEIGHT = 118  # Pixel 6: 24 dp + display cutout at 420 dpi
+NAV_BAR_HEIGHT = 126  # 48 dp at 420 dpi (three-button navigation)
+KEYBOARD_HEIGHT = 760
+_KEY_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEYBOARD_BG = (232, 234, 237)
+_NAV_BG = (245, 245, 245)
+LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
+
+
+@dataclass
+class Frame:
+    """Laid-out windows of one state of the screen (design coordinates)."""
+
+    status_bar: View
+    app: View
+    keyboard: View | None
+    nav_bar: View
+
+    def windows(self) -> Iterator[View]:
+        """Windows from top of the z-order (first to receive touches) to bottom."""
+        if self.keyboard is not None:
+            yield self.keyboard
+        yield self.nav_bar
+        yield self.status_bar
+        yield self.app
+
+
+class WindowManager:
+    """Builds frames from the phone's state and dispatches input to them."""
+
+    def __init__(self, phone: Phone, width: int, height: int) -> None:
+        self._phone = phone
+        self.width, self.height = width, height
+        self.scale = width / DESIGN_WIDTH
+        self.design_height = round(height / self.scale)
+        self._renderer = Renderer(DESIGN_WIDTH, self.design_height)
+        self._frame: Frame | None = None
+        self._select_all = False
+        self._shift = False
+
+    # ----- frames -------------------------------------------------------------------------------------------
+    def invalidate(self) -> None:
+        """Drop the cached frame: state changed."""
+        self._frame = None
+
+    def frame(self) -> Frame:
+        """The current laid-out frame (built at most once per state)."""
+        if self._frame is None:
+            self._frame = self._build()
+        return self._frame
+
+    def _build(self) -> Frame:
+        screen = self._phone.activities.top
+        keyboard_shown = bool(screen.focus_key) and screen.keyboard_shown
+        bottom = self.design_height - NAV_BAR_HEIGHT
+        content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
+
+        content = screen.build()
+        content.gravity = "fill"  # the activity's root view is match_parent in its window
+        for view in content.walk():
+            if view.editable:
+                view.focused = view.key == screen.focus_key
+            elif view.kind == "list":
+                view.scroll_offset = screen.scroll.get(view.key, 0)
+        decor = frame(frame(content, resource_id="android:id/content", gravity="fill"))
+        layout(decor, 0, 0, DESIGN_WIDTH, self.design_height)
+        layout(decor.children[0], 0, STATUS_BAR_HEIGHT, DESIGN_WIDTH, content_bottom - STATUS_BAR_HEIGHT)
+        for view in content.walk():
+            if view.kind == "list":
+                screen.scroll[view.key] = view.scroll_offset
+
+        status = self._status_bar()
+        layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
+        keyboard = None
+        if keyboard_shown:
+            keyboard = self._keyboard()
+            layout(keyboard, 0, content_bottom, DESIGN_WIDTH, KEYBOARD_HEIGHT)
+        nav = self._nav_bar()
+        layout(nav, 0, bottom, DESIGN_WIDTH, NAV_BAR_HEIGHT)
+        return Frame(status, decor, keyboard, nav)
+
+    def _status_bar(self) -> View:
+        settings = self._phone.settings
+        icons = []
+        if settings.get("global", "bluetooth_on") == "1":
+            icons.append(text_view("BT", text_size=32, padding=16, content_desc="Bluetooth on"))
+        if settings.get("global", "airplane_mode_on") == "1":
+            icons.append(text_view("✈", text_size=32, padding=16, content_desc="Airplane mode"))
+        elif settings.get("global", "wifi_on") in ("1", "2"):
+            icons.append(text_view("WiFi", text_size=32, padding=16, content_desc="Wifi signal full."))
+        icons.append(text_view("100%", text_size=32, padding=16, content_desc="Battery 100 percent."))
+        clock = text_view(self._phone.clock.now().strftime("%H:%M"), text_size=36, padding=32, weight=1,
+                          resource_id="com.android.systemui:id/clock")
+        return row(clock, *icons, background=WHITE)
+
+    def _nav_bar(self) -> View:
+        def key(code: int):
+            return lambda: self.key(code)
+
+        return row(
+            View(weight=1), image_button("Back", "back", key(keycodes.BACK), width=200, text_color=TEXT),
+            View(width=80), image_button("Home", "home", key(keycodes.HOME), width=200, text_color=TEXT),
+            View(width=80), image_button("Overview", "recents", lambda: None, width=200, text_color=TEXT),
+            View(weight=1), background=_NAV_BG)
+
+    def _keyboard(self) -> View:
+        def typer(char: str):
+            def type_char() -> None:
+                self.type_text(char.upper() if self._shift else char)
+                self._shift = False
+            return type_char
+
+        def key_button(label: str, action, width: int | None = None, weight: float = 1.0) -> View:
+            return button(label, action, width=width, weight=0 if width else weight, height=150, padding=0,
+                          background=WHITE, text_color=TEXT, text_size=44, content_desc=label)
+
+        def toggle_shift() -> None:
+            self._shift = not self._shift
+            self.invalidate()
+
+        rows = [row(*[key_button(c.upper() if self._shift and c.isalpha() else c, typer(c)) for c in keys],
+                    spacing=12, height=150) for keys in _KEY_ROWS]
+        rows[3].children.insert(0, key_button("shift", toggle_shift, width=140))
+        rows[3].children.append(key_button("del", lambda: self.key(keycodes.DEL), width=140))
+        rows.append(row(key_button(",", typer(","), width=120), key_button("@", typer("@"), width=120),
+                        key_button("space", typer(" "), weight=1), key_button(".", typer("."), width=120),
+                        key_button("enter", lambda: self.key(keycodes.ENTER), width=180), spacing=12, height=150))
+        return column(*rows, padding=12, spacing=0, background=_KEYBOARD_BG)
+
+    # ----- output ------------------------------------------------------------------------------------------
+    def screenshot(self) -> np.ndarray:
+        """The screen as an ``(H, W, 3)`` uint8 array (a fresh copy)."""
+        f = self.frame()
+        windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], WHITE),
+                   "nav": (f.nav_bar, _NAV_BG)}
+        if f.keyboard is not None:
+            windows["keyboard"] = (f.keyboard, _KEYBOARD_BG)
+        pixels = self._renderer.render(windows)
+        if self.scale == 1:
+            return pixels.copy()
+        return np.asarray(Image.fromarray(pixels).resize((self.width, self.height), Image.BILINEAR))
+
+    def ui_dump(self) -> str:
+        """The uiautomator XML of the foreground activity's window, in screen coordinates."""
+        app = self.frame().app
+        if self.scale != 1:
+            app = _scaled(app, self.scale)
+        return hierarchy.dump(app, self._phone.activities.top.app.package)
+
+    # ----- input -------------------------------------------------------------------------------------------
+    def _to_design(self, x: float, y: float) -> tuple[float, float]:
+        return x / self.scale, y / self.scale
+
+    def _hit(self, x: float, y: float, wanted) -> View | None:
+        """The topmost enabled view at ``(x, y)`` (design coords) for which ``wanted(view)`` holds."""
+        for window in self.frame().windows():
+            if not _contains(window.bounds, x, y):
+                continue
+            found = None
+            for view in window.walk():
+                if wanted(view) and view.enabled and _contains(view.bounds, x, y):
+                    found = view
+            return found
+        return None
+
+    def tap(self, x: float, y: float) -> None:
+        """A short touch at screen coordinates."""
+        x, y = self._to_design(x, y)
+        target = self._hit(x, y, lambda v: v.clickable or v.editable)
+        if target is None:
+            return
+        if target.editable:
+            screen = self._phone.activities.top
+            screen.focus_key = target.key
+            screen.keyboard_shown = True
+            self._select_all = False
+            self.invalidate()
+        if target.on_click is not None:
+            target.on_click()
+            self.invalidate()
+
+    def long_press(self, x: float, y: float) -> None:
+        """A touch held for at least the long-press timeout."""
+        x, y = self._to_design(x, y)
+        target = self._hit(x, y, lambda v: v.long_clickable or v.clickable)
+        if target is not None and target.on_long_click is not None:
+            target.on_long_click()
+            self.invalidate()
+        elif target is not None:
+            self.tap(x * self.scale, y * self.scale)
+
+    def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int) -> None:
+        """A drag: scrolls the list under the start point, or is a long press if it does not move."""
+        if abs(x2 - x1) < 10 and abs(y2 - y1) < 10:
+            if duration_ms >= LONG_PRESS_MS:
+                self.long_press(x1, y1)
+            else:
+                self.tap(x1, y1)
+            return
+        dx, dy = self._to_design(x1, y1)
+        target = self._hit(dx, dy, lambda v: v.scrollable and v.kind == "list")
+        if target is None:
+            return
+        screen = self._phone.activities.top
+        screen.scroll[target.key] = max(0, screen.scroll.get(target.key, 0) + round((y1 - y2) / self.scale))
+        self.invalidate()
+
+    def _focused_field(self) -> View | None:
+        screen = self._phone.activities.top
+        if not screen.focus_key:
+            return None
+        return next((v for v in self.frame().app.walk() if v.editable and v.key == screen.focus_key), None)
+
+    def type_text(self, text: str) -> None:
+        """Commit ``text`` into the focused field (dropped when nothing has focus, as on Android)."""
+        field = self._focused_field()
+        if field is None or field.on_text is None:
+            return
+        value = "" if self._select_all else field.value
+        self._select_all = False
+        if not field.multiline:
+            text = text.replace("\n", " ")
+        field.on_text(value + text)
+        self.invalidate()
+
+    def key(self, code: int, meta: frozenset[int] = frozenset()) -> None:
+        """A key press: HOME, BACK, ENTER, DEL, CTRL+A, or a character key typed into the focused field."""
+        activities = self._phone.activities
+        screen = activities.top
+        if code == keycodes.HOME:
+            screen.keyboard_shown = False
+            activities.home()
+        elif code == keycodes.BACK:
+            if screen.focus_key and screen.keyboard_shown:
+                screen.keyboard_shown = False
+            else:
+                activities.back()
+        elif code == keycodes.A and keycodes.CTRL_LEFT in meta:
+            self._select_all = self._focused_field() is not None
+        elif code == keycodes.DEL:
+            field = self._focused_field()
+            if field is not None and field.on_text is not None:
+                field.on_text("" if self._select_all else field.value[:-1])
+            self._select_all = False
+        elif code == keycodes.ENTER:
+            field = self._focused_field()
+            if field is not None and field.multiline:
+                self.type_text("\n")
+            elif field is not None and field.on_submit is not None:
+                field.on_submit()
+        elif code in keycodes.CHARS:
+            self.type_text(keycodes.CHARS[code].upper() if keycodes.SHIFT_LEFT in meta else keycodes.CHARS[code])
+        self.invalidate()
+
+
+def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:
+    x1, y1, x2, y2 = bounds
+    return x1 <= x < x2 and y1 <= y < y2
+
+
+def _scaled(view: View, scale: float) -> View:
+    """A copy of a laid-out tree with bounds in screen pixels."""
+    from dataclasses import replace
+
+    x1, y1, x2, y2 = view.bounds
+    return replace(view, bounds=(round(x1 * scale), round(y1 * scale), round(x2 * scale), round(y2 * scale)),
+                   children=[_scaled(child, scale) for child in view.children])

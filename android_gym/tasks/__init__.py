@@ -1,0 +1,6 @@
+"""Task framework: the Task base class, oracles, parameter generators, validators and the registry."""
+
+from android_gym.tasks.base import Task
+from android_gym.tasks.registry import get_task, register_task, task_names
+
+__all__ = ["Task", "get_task", "register_task", "task_names"]

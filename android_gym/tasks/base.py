@@ -1,0 +1,84 @@
+"""The Task contract (AndroidWorld's TaskEval semantics, Gymnasium-friendly seeding)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shlex
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from android_gym.device.base import Device
+from android_gym.errors import TaskSetupError
+from android_gym.sim import keycodes
+from android_gym.tasks.oracle import OracleStep
+
+#: AndroidWorld's device time for every task: 2023-10-15 15:34:00 UTC.
+DEVICE_TIME = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)
+
+
+class Task:
+    """A parameterized task: goal template, seeded parameters, setup, success check, teardown and oracle.
+
+    Subclasses set the class attributes and implement ``generate_params``, ``is_successful`` and ``oracle``;
+    they extend ``initialize``/``teardown`` (calling ``super()``) to write and clean app state. Everything they
+    do goes through the ``Device`` protocol, so a task runs unchanged on the simulator and a real phone.
+    """
+
+    name: ClassVar[str] = ""
+    app_packages: ClassVar[tuple[str, ...]] = ()
+    template: ClassVar[str] = ""
+    complexity: ClassVar[float] = 1.0
+    device_time: ClassVar[dt.datetime] = DEVICE_TIME
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = dict(params)
+        self.answer: str | None = None
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Draw the task's parameters from ``rng`` (the env's ``np_random``)."""
+        raise NotImplementedError
+
+    @classmethod
+    def max_steps(cls) -> int:
+        """Step budget: 10 × complexity, as AndroidWorld."""
+        return int(10 * cls.complexity)
+
+    @property
+    def goal(self) -> str:
+        """The instruction shown to the agent."""
+        return self.template.format(**self.params)
+
+    def initialize(self, device: Device) -> None:
+        """Fix the device clock at ``device_time``, stop the task's apps and go to the home screen."""
+        commands = ["settings put global auto_time 0", "settings put global auto_time_zone 0",
+                    "settings put system time_12_24 24",
+                    f"date {self.device_time.astimezone(dt.timezone.utc).strftime('%m%d%H%M%Y.%S')}"]
+        commands += [f"am force-stop {shlex.quote(package)}" for package in self.app_packages]
+        for command in commands:
+            self.run(device, command)
+        device.key(keycodes.HOME)
+
+    def is_successful(self, device: Device) -> float:
+        """Score in [0, 1] for the current device state."""
+        raise NotImplementedError
+
+    def teardown(self, device: Device) -> None:
+        """Leave the device clean for the next task (default: stop the task's apps, go home)."""
+        for package in self.app_packages:
+            self.run(device, f"am force-stop {shlex.quote(package)}")
+        device.key(keycodes.HOME)
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """The UI steps a competent user takes to solve the task (see ``android_gym.tasks.oracle``)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def run(device: Device, command: str) -> str:
+        """Run a setup command; a non-zero exit raises ``TaskSetupError`` with the device's message."""
+        result = device.shell(command)
+        if not result.ok:
+            raise TaskSetupError(f"`{command}` failed (exit {result.exit_code}): {result.output.strip()}")
+        return result.output

@@ -1,0 +1,109 @@
+"""UI elements read from a uiautomator dump (field names follow AndroidWorld's ``UIElement``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True, recover=False)
+
+
+@dataclass(frozen=True)
+class BoundingBox:
+    """A rectangle in screen pixels: ``[x_min, x_max) × [y_min, y_max)``."""
+
+    x_min: int
+    y_min: int
+    x_max: int
+    y_max: int
+
+    @property
+    def center(self) -> tuple[int, int]:
+        """The point a tap on the element uses."""
+        return (self.x_min + self.x_max) // 2, (self.y_min + self.y_max) // 2
+
+    @property
+    def area(self) -> int:
+        """Width × height (0 for an empty box)."""
+        return max(self.x_max - self.x_min, 0) * max(self.y_max - self.y_min, 0)
+
+
+@dataclass(frozen=True)
+class UIElement:
+    """One node of the UI hierarchy; ``index`` is its position in ``info["ui_elements"]``."""
+
+    index: int
+    text: str
+    content_description: str
+    class_name: str
+    resource_name: str
+    package_name: str
+    bbox_pixels: BoundingBox
+    is_checkable: bool
+    is_checked: bool
+    is_clickable: bool
+    is_enabled: bool
+    is_focusable: bool
+    is_focused: bool
+    is_scrollable: bool
+    is_long_clickable: bool
+    is_password: bool
+    is_selected: bool
+    depth: int
+
+    @property
+    def is_editable(self) -> bool:
+        """Whether this is a text field."""
+        return self.class_name.endswith("EditText")
+
+    @property
+    def label(self) -> str:
+        """Text, else content description."""
+        return self.text or self.content_description
+
+
+def _flag(node: etree._Element, name: str) -> bool:
+    return node.get(name) == "true"
+
+
+def parse_ui_dump(xml: str | bytes) -> list[UIElement]:
+    """All nodes of a uiautomator dump (AOSP or androidx format, several windows allowed), in document order.
+
+    Raises ``ValueError`` for input that is not a uiautomator hierarchy.
+    """
+    data = xml.encode("utf-8") if isinstance(xml, str) else xml
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except etree.XMLSyntaxError as error:
+        raise ValueError(f"not a uiautomator dump: {error}") from error
+    if root.tag != "hierarchy":
+        raise ValueError(f"not a uiautomator dump: root element is <{root.tag}>, expected <hierarchy>")
+    elements = []
+    for node in root.iter("node"):
+        match = _BOUNDS.fullmatch(node.get("bounds", ""))
+        box = BoundingBox(*map(int, match.groups())) if match else BoundingBox(0, 0, 0, 0)
+        depth = sum(1 for _ in node.iterancestors("node"))
+        elements.append(UIElement(
+            index=len(elements),
+            text=node.get("text", ""),
+            content_description=node.get("content-desc", ""),
+            class_name=node.get("class", ""),
+            resource_name=node.get("resource-id", ""),
+            package_name=node.get("package", ""),
+            bbox_pixels=box,
+            is_checkable=_flag(node, "checkable"),
+            is_checked=_flag(node, "checked"),
+            is_clickable=_flag(node, "clickable"),
+            is_enabled=_flag(node, "enabled"),
+            is_focusable=_flag(node, "focusable"),
+            is_focused=_flag(node, "focused"),
+            is_scrollable=_flag(node, "scrollable"),
+            is_long_clickable=_flag(node, "long-clickable"),
+            is_password=_flag(node, "password"),
+            is_selected=_flag(node, "selected"),
+            depth=depth,
+        ))
+    return elements

@@ -1,0 +1,225 @@
+"""Simple SMS Messenger tasks (AndroidWorld ``task_evals/single/sms.py`` semantics).
+
+Success is read from the system SMS store (``mmssms.db``), so it does not depend on how the message was sent,
+and, as in AndroidWorld, also requires the SMS app to be in front. AndroidWorld's name-based variants refer to
+contacts; until the Contacts app lands, ``SimpleSmsResend`` and ``SimpleSmsSendReceivedAddress`` name people by
+their phone numbers.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from android_gym.actions import Action, ActionType
+from android_gym.device import state
+from android_gym.device.base import Device
+from android_gym.tasks import Task, register_task
+from android_gym.tasks import params as gen
+from android_gym.tasks.oracle import OracleStep, Selector, act, complete, open_app, tap, type_into
+from android_gym.tasks.validators import (
+    SMS_DB,
+    SMS_TYPE_SENT,
+    device_time_ms,
+    fuzzy_match,
+    same_number,
+    sms_messages,
+    was_sent,
+)
+
+PACKAGE = "com.simplemobiletools.smsmessenger"
+APP_NAME = "Simple SMS Messenger"
+ADDRESSES = (  # AndroidWorld's event addresses
+    "123 Main St Girdwood, AK, 99587", "6 Elm St, Birmingham, AL, 35217", "789 E Oak St, Phoenix AZ 85006",
+    "1011 S Maple St, Little Rock, AR, 72204", "1415 W Cedar Ave Denver, CO, 80223",
+    "968 Spruce St, Hartford, CT, 06103", "1819 Birch Ct, Dover, DE, 19901", "2021 Poplar St, Atlanta, GA, 30340",
+)
+RESEND_REQUEST = "Sorry, there was a glitch, what was the last message you sent me?"
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+NEW_CONVERSATION = Selector(resource_id=_id("conversations_fab"))
+ADDRESS_FIELD = Selector(resource_id=_id("new_conversation_address"))
+MESSAGE_FIELD = Selector(resource_id=_id("thread_type_message"))
+SEND_BUTTON = Selector(resource_id=_id("thread_send_message"))
+
+
+def _conversation(number: str) -> Selector:
+    return Selector(text=number, resource_id=_id("conversation_address"))
+
+
+def _send_steps(number: str, message: str) -> list[OracleStep]:
+    """From the conversation list: start a conversation with ``number``, type ``message``, send it."""
+    return [tap(NEW_CONVERSATION), type_into(ADDRESS_FIELD, number), type_into(MESSAGE_FIELD, message),
+            tap(SEND_BUTTON), complete()]
+
+
+def _reply_steps(number: str, message: str) -> list[OracleStep]:
+    """Open the app, open the conversation with ``number``, type and send ``message``."""
+    return [open_app(APP_NAME), tap(_conversation(number)), type_into(MESSAGE_FIELD, message), tap(SEND_BUTTON),
+            complete()]
+
+
+class _SmsTask(Task):
+    """Clears the SMS store at start; succeeds when the message was sent and the SMS app is in front."""
+
+    app_packages = (PACKAGE,)
+    complexity = 1.0
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """A recipient number and a message."""
+        return {"number": gen.phone_number(rng), "message": gen.message(rng)}
+
+    def initialize(self, device: Device) -> None:
+        """Airplane mode off, empty SMS store, then the task's own messages (``setup_messages``)."""
+        super().initialize(device)
+        self.run(device, "settings put global airplane_mode_on 0")
+        self.run(device, f"sqlite3 {shlex.quote(SMS_DB)} 'DELETE FROM sms; DELETE FROM threads;'")
+        self.setup_messages(device)
+
+    def setup_messages(self, device: Device) -> None:
+        """Put the task's initial messages into the store (none by default)."""
+
+    def is_successful(self, device: Device) -> float:
+        """1.0 when the expected message was sent and the SMS app is in front."""
+        if state.foreground_package(device) != PACKAGE:
+            return 0.0
+        return 1.0 if was_sent(device, self.params["number"], self.params["message"],
+                               device_time_ms(device)) else 0.0
+
+
+@register_task
+class SimpleSmsSend(_SmsTask):
+    """Send a given text to a given number."""
+
+    name = "SimpleSmsSend"
+    template = "Send a text message using Simple SMS Messenger to {number} with message: {message}"
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Start a conversation, enter the number, type the message, send."""
+        return [open_app(APP_NAME), *_send_steps(self.params["number"], self.params["message"])]
+
+
+register_task(SimpleSmsSend, "SendSms")
+
+
+@register_task
+class SimpleSmsReply(_SmsTask):
+    """Reply to one of several received conversations."""
+
+    name = "SimpleSmsReply"
+    template = "Reply to {number} with message: {message} in Simple SMS Messenger"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The target, 1–5 other senders, and where the target's text falls among theirs."""
+        params = super().generate_params(rng)
+        others = [gen.phone_number(rng) for _ in range(int(rng.integers(1, 6)))]
+        texts = [gen.message(rng) for _ in range(len(others) + 1)]
+        return {**params, "other_numbers": others, "received": texts,
+                "target_position": int(rng.integers(len(others) + 1))}
+
+    def setup_messages(self, device: Device) -> None:
+        """Incoming texts from the other numbers with the target's text among them."""
+        senders = list(self.params["other_numbers"])
+        senders.insert(self.params["target_position"], self.params["number"])
+        for sender, text in zip(senders, self.params["received"]):
+            device.receive_sms(sender, text)
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Open the target's conversation and reply."""
+        return _reply_steps(self.params["number"], self.params["message"])
+
+
+@register_task
+class SimpleSmsReplyMostRecent(_SmsTask):
+    """Reply to whoever texted last."""
+
+    name = "SimpleSmsReplyMostRecent"
+    template = "Reply to the most recent text message using Simple SMS Messenger with message: {message}"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The last sender (``number``), 0–5 earlier senders and their texts (never the goal message)."""
+        params = super().generate_params(rng)
+        others = [gen.phone_number(rng) for _ in range(int(rng.integers(0, 6)))]
+        texts = [gen.message(rng, exclude=(params["message"],)) for _ in range(len(others) + 1)]
+        return {**params, "other_numbers": others, "received": texts}
+
+    def setup_messages(self, device: Device) -> None:
+        """Texts from the other numbers, then the most recent one from ``number``."""
+        for sender, text in zip([*self.params["other_numbers"], self.params["number"]], self.params["received"]):
+            device.receive_sms(sender, text)
+            device.shell("sleep 1")  # distinct arrival times, newest last
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """The newest conversation is the first row; reply there."""
+        return _reply_steps(self.params["number"], self.params["message"])
+
+
+@register_task
+class SimpleSmsResend(_SmsTask):
+    """Send the last sent message once more."""
+
+    name = "SimpleSmsResend"
+    template = "Resend the message I just sent to {number} in Simple SMS Messenger"
+
+    def setup_messages(self, device: Device) -> None:
+        """A message sent to ``number``, then their request to repeat it; remembers the sent messages."""
+        now = device_time_ms(device)
+        self.run(device, "content insert --uri content://sms/sent"
+                 f" --bind address:s:{shlex.quote(self.params['number'])}"
+                 f" --bind body:s:{shlex.quote(self.params['message'])}"
+                 f" --bind date:l:{now - 60_000} --bind read:i:1 --bind seen:i:1")
+        device.shell("sleep 3")
+        device.receive_sms(self.params["number"], RESEND_REQUEST)
+        self.sent_before = len(sms_messages(device, SMS_TYPE_SENT))
+
+    def is_successful(self, device: Device) -> float:
+        """Exactly one new sent message, equal (address, fuzzy body) to the one sent before."""
+        if state.foreground_package(device) != PACKAGE:
+            return 0.0
+        sent = sms_messages(device, SMS_TYPE_SENT)
+        if len(sent) != self.sent_before + 1:
+            return 0.0
+        newest = sent[0]
+        return 1.0 if (same_number(newest["address"] or "", self.params["number"])
+                       and fuzzy_match(newest["body"] or "", self.params["message"])) else 0.0
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Open the conversation and send the same text again."""
+        return _reply_steps(self.params["number"], self.params["message"])
+
+
+@register_task
+class SimpleSmsSendReceivedAddress(_SmsTask):
+    """Forward an address someone texted to someone else."""
+
+    name = "SimpleSmsSendReceivedAddress"
+    complexity = 2.0
+    template = "Text the address of the event to {number} that {sender} just sent me in Simple SMS Messenger"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Recipient ``number``, the ``sender`` of the address, and the address as ``message``."""
+        number = gen.phone_number(rng)
+        sender = gen.phone_number(rng)
+        while sender == number:
+            sender = gen.phone_number(rng)
+        return {"number": number, "sender": sender, "message": ADDRESSES[int(rng.integers(len(ADDRESSES)))]}
+
+    def setup_messages(self, device: Device) -> None:
+        """The sender's text holding the address."""
+        device.receive_sms(self.params["sender"], self.params["message"])
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the address in the sender's conversation, then send it to the recipient."""
+        return [open_app(APP_NAME), tap(_conversation(self.params["sender"])), act(Action(ActionType.NAVIGATE_BACK)),
+                *_send_steps(self.params["number"], self.params["message"])]

@@ -1,0 +1,246 @@
+"""The Gymnasium contract of every registered env, determinism, invalid input and the SendSms task end to end."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import android_gym
+from android_gym import Action, ActionType
+from android_gym.device import state
+from android_gym.tasks.oracle import OraclePolicy
+from android_gym.tasks.validators import SMS_DB
+
+ALL_IDS = sorted(env_id for env_id in gym.registry if env_id.startswith("AndroidWorld/"))
+SMS_TASKS = ["SimpleSmsSend", "SimpleSmsReply", "SimpleSmsReplyMostRecent", "SimpleSmsResend",
+             "SimpleSmsSendReceivedAddress"]
+
+
+def test_every_sms_task_is_registered():
+    for name in [*SMS_TASKS, "SendSms"]:
+        spec = gym.spec(android_gym.env_id(name))
+        assert spec.entry_point == "android_gym.env:AndroidEnv"
+        assert spec.max_episode_steps == 10 * android_gym.get_task(name).complexity
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_check_env(env_id):
+    env = gym.make(env_id).unwrapped
+    try:
+        check_env(env, skip_render_check=False)
+    finally:
+        env.close()
+
+
+def test_observation_shape_and_goal(make_env):
+    env = make_env()
+    obs, info = env.reset(seed=0)
+    assert set(obs) == {"pixels", "a11y_tree", "goal"}
+    assert obs["pixels"].shape == (2400, 1080, 3) and obs["pixels"].dtype == np.uint8
+    assert obs["goal"] == env.unwrapped.task.goal
+    assert obs["goal"].startswith("Send a text message using Simple SMS Messenger to +1")
+    assert obs in env.observation_space
+    assert info["score"] == 0.0 and info["invalid_action"] is None and info["backend_error"] is None
+    assert info["ui_elements"] and info["ui_elements"][0].bbox_pixels.x_max == 1080
+
+
+def test_same_seed_same_episode(make_env):
+    first, second = make_env(), make_env()
+    obs1, info1 = first.reset(seed=7)
+    obs2, info2 = second.reset(seed=7)
+    assert obs1["goal"] == obs2["goal"] and info1["params"] == info2["params"]
+    assert np.array_equal(obs1["pixels"], obs2["pixels"]) and obs1["a11y_tree"] == obs2["a11y_tree"]
+    # After a different episode, the same seed restores the same state.
+    first.reset(seed=8)
+    obs3, info3 = first.reset(seed=7)
+    assert info3["params"] == info1["params"] and np.array_equal(obs3["pixels"], obs1["pixels"])
+    assert make_env().reset(seed=9)[1]["params"] != info1["params"]
+
+
+def test_same_seed_same_initial_state(make_env):
+    """Two envs seeded alike hold identical SMS stores after reset (including row ids and dates)."""
+    rows = []
+    for _ in range(2):
+        env = make_env("AndroidWorld/SimpleSmsReply-v0")
+        env.reset(seed=3)
+        rows.append(state.sqlite_query(env.unwrapped.device, SMS_DB,
+                                       "SELECT _id, thread_id, address, body, date, type, read FROM sms"))
+    assert rows[0] == rows[1] and len(rows[0]) >= 2
+
+
+def test_params_can_be_pinned(make_env):
+    env = make_env()
+    obs, info = env.reset(seed=0, options={"params": {"number": "+15550001111", "message": "pinned"}})
+    assert info["params"]["number"] == "+15550001111"
+    assert obs["goal"].endswith("to +15550001111 with message: pinned")
+
+
+@pytest.mark.parametrize("task", SMS_TASKS)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_oracle_solves_task(make_env, task, seed):
+    env = make_env(android_gym.env_id(task), pixels=False)
+    obs, info = env.reset(seed=seed)
+    policy = OraclePolicy(env.unwrapped.task.oracle())
+    total, done = 0.0, False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
+        assert info["invalid_action"] is None, info["invalid_action"]
+        total += reward
+        done = terminated or truncated
+    assert info["score"] == 1.0 and total == pytest.approx(1.0) and terminated and not truncated
+
+
+@pytest.mark.parametrize("task", SMS_TASKS)
+def test_doing_nothing_scores_zero(make_env, task):
+    env = make_env(android_gym.env_id(task), pixels=False)
+    env.reset(seed=0)
+    for _ in range(3):
+        obs, reward, terminated, truncated, info = env.step(Action(ActionType.WAIT))
+        assert reward == 0.0 and not terminated
+    obs, reward, terminated, truncated, info = env.step(Action(ActionType.STATUS, goal_status="complete"))
+    assert terminated and info["score"] == 0.0
+
+
+def test_random_policy_scores_zero(make_env):
+    env = make_env(pixels=False)
+    env.action_space.seed(0)
+    for episode in range(3):
+        obs, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+            done = terminated or truncated
+        assert info["score"] == 0.0
+
+
+@pytest.mark.parametrize("action, reason", [
+    ("{not json", "not valid JSON"),
+    ('{"action_type": "fly"}', "action_type must be one of"),
+    ({"action_type": "click", "x": 5000, "y": 10}, "off the 1080x2400 screen"),
+    ({"action_type": "click", "x": -1, "y": 10}, "off the 1080x2400 screen"),
+    ({"action_type": "click", "index": 10_000}, "out of range"),
+    ({"action_type": "click"}, "needs an element index or both x and y"),
+    ({"action_type": "scroll", "direction": "sideways"}, "direction must be one of"),
+    ({"action_type": "open_app", "app_name": "Nonexistent App"}, "unknown app"),
+    ({"action_type": "input_text", "text": "x" * 5000}, "limit is 1000"),
+    ({"action_type": "click", "x": "ten", "y": 3}, "x must be a number"),
+    ({"action_type": "click", "bogus": 1}, "unknown action field"),
+    (42, "must be a JSON object"),
+    ({"action_type": 0, "index": -1, "touch_position": np.array([1.5, 0.2]), "direction": 0, "text": "",
+      "app_name": ""}, "touch_position must lie in"),
+])
+def test_invalid_actions_are_reported_not_raised(make_env, action, reason):
+    env = make_env(pixels=False)
+    obs, info = env.reset(seed=0)
+    before = obs["a11y_tree"]
+    obs, reward, terminated, truncated, info = env.step(action)
+    assert reason in info["invalid_action"]
+    assert reward == 0.0 and not terminated and not truncated and obs["a11y_tree"] == before
+
+
+def test_json_actions_as_androidworld_writes_them(make_env):
+    env = make_env(pixels=False)
+    obs, info = env.reset(seed=0)
+    obs, *_ , info = env.step('{"action_type": "open_app", "app_name": "Simple SMS Messenger"}')
+    assert info["invalid_action"] is None
+    assert state.foreground_package(env.unwrapped.device) == "com.simplemobiletools.smsmessenger"
+    obs, *_, info = env.step(json.dumps({"action_type": "navigate_home"}))
+    assert state.foreground_package(env.unwrapped.device) == "com.google.android.apps.nexuslauncher"
+    assert Action.parse('{"action_type": "click", "index": 3}') == Action(ActionType.CLICK, index=3)
+    assert json.loads(Action(ActionType.INPUT_TEXT, text="hé", index=2).to_json()) == {
+        "action_type": "input_text", "text": "hé", "index": 2}
+
+
+def test_dict_actions_from_the_space(make_env):
+    env = make_env(pixels=False)
+    obs, info = env.reset(seed=0)
+    icon = next(e for e in info["ui_elements"] if e.text == "SMS Messenger" or "SMS" in e.text)
+    click = {"action_type": list(ActionType).index(ActionType.CLICK), "index": icon.index,
+             "touch_position": np.zeros(2, np.float32), "direction": 0, "text": "", "app_name": ""}
+    assert click in env.action_space
+    obs, reward, terminated, truncated, info = env.step(click)
+    assert info["invalid_action"] is None
+    assert state.foreground_package(env.unwrapped.device) == "com.simplemobiletools.smsmessenger"
+
+
+def test_hostile_text_is_stored_verbatim_and_runs_nothing(make_env):
+    hostile = "'; rm -rf /sdcard; \"$(reboot)\" `id` && echo pwned > /sdcard/x; DROP TABLE sms;--"
+    env = make_env(pixels=False)
+    obs, info = env.reset(seed=0, options={"params": {"message": hostile}})
+    device = env.unwrapped.device
+    state.write_file(device, "/sdcard/Download/keep.txt", "still here")
+    policy = OraclePolicy(env.unwrapped.task.oracle())
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
+        done = terminated or truncated
+    assert info["score"] == 1.0
+    bodies = [row["body"] for row in state.sqlite_query(device, SMS_DB, "SELECT body FROM sms WHERE type = 2")]
+    assert bodies == [hostile]
+    assert state.read_file(device, "/sdcard/Download/keep.txt") == b"still here"
+    assert "x" not in state.list_dir(device, "/sdcard")
+
+
+def test_non_ascii_goal_and_tree_are_lossless(make_env):
+    env = make_env(pixels=False)
+    message = "Café ☕ at 5? 日本語 😀"
+    obs, info = env.reset(seed=0, options={"params": {"message": message}})
+    assert obs["goal"].isascii() and obs in env.observation_space
+    assert "&#x1f600;" in obs["goal"].lower()
+    policy = OraclePolicy(env.unwrapped.task.oracle())
+    for _ in range(4):  # open app, new conversation, number, message typed
+        obs, reward, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
+    assert obs["a11y_tree"].isascii() and obs in env.observation_space
+    texts = [e.text for e in android_gym.ui.parse_ui_dump(obs["a11y_tree"])]
+    assert any(message in text for text in texts)
+
+
+def test_envs_are_isolated(make_env):
+    a, b = make_env(pixels=False), make_env(pixels=False)
+    a.reset(seed=0)
+    b.reset(seed=0)
+    state.write_file(a.unwrapped.device, "/sdcard/Download/only-in-a.txt", "a")
+    assert "only-in-a.txt" not in state.list_dir(b.unwrapped.device, "/sdcard/Download")
+
+
+def test_close_removes_the_phone(make_env):
+    env = make_env(pixels=False)
+    env.reset(seed=0)
+    root = env.unwrapped.device.phone.fs.root
+    assert root.exists()
+    env.close()
+    env.close()
+    assert not root.exists()
+
+
+def test_render_rgb_array(make_env):
+    env = make_env(render_mode="rgb_array", pixels=False)
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (2400, 1080, 3) and frame.dtype == np.uint8
+
+
+def test_smaller_screen(make_env):
+    env = make_env(device="sim:540x1200")
+    obs, info = env.reset(seed=0)
+    assert obs["pixels"].shape == (1200, 540, 3)
+    assert max(e.bbox_pixels.x_max for e in info["ui_elements"]) <= 540
+    policy = OraclePolicy(env.unwrapped.task.oracle())
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
+        done = terminated or truncated
+    assert info["score"] == 1.0
+
+
+def test_bad_configuration_raises_clear_errors():
+    with pytest.raises(android_gym.errors.UnknownTaskError, match="Did you mean"):
+        android_gym.AndroidEnv(task="SimpleSmsSnd")
+    with pytest.raises(android_gym.errors.DeviceSpecError, match="unknown device"):
+        android_gym.AndroidEnv(task="SendSms", device="floppy")
+    with pytest.raises(android_gym.AndroidGymError, match="render_mode"):
+        android_gym.AndroidEnv(task="SendSms", render_mode="human")

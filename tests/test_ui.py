@@ -1,0 +1,63 @@
+"""The uiautomator parser on real device dumps and on the simulator's own dumps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from android_gym.ui import parse_ui_dump
+
+FIXTURES = sorted((Path(__file__).parent / "fixtures" / "uiautomator").glob("*.xml"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_parses_real_device_dumps(path):
+    elements = parse_ui_dump(path.read_bytes())
+    assert len(elements) == len(etree.parse(str(path)).findall(".//node"))
+    labels = {e.label for e in elements}
+    assert {"Messages", "Chrome"} <= labels
+    chrome = next(e for e in elements if e.text == "Chrome")
+    assert (chrome.bbox_pixels.x_min, chrome.bbox_pixels.y_min) == (641, 1382)
+    assert chrome.is_clickable and chrome.package_name == "com.google.android.apps.nexuslauncher"
+    assert elements[0].bbox_pixels.x_max == 1080 and elements[0].depth == 0
+
+
+def test_rejects_non_dumps():
+    with pytest.raises(ValueError, match="not a uiautomator dump"):
+        parse_ui_dump("<html/>")
+    with pytest.raises(ValueError):
+        parse_ui_dump("not xml at all")
+
+
+def test_sim_dump_is_aosp_format(device):
+    xml = device.ui_dump()
+    assert xml.startswith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">")
+    assert "\n" not in xml and xml.endswith("</hierarchy>")
+    first = etree.fromstring(xml.encode())[0]
+    assert list(first.attrib) == ["index", "text", "resource-id", "class", "package", "content-desc", "checkable",
+                                  "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
+                                  "long-clickable", "password", "selected", "bounds"]
+    assert first.get("bounds") == "[0,0][1080,2400]"
+
+
+def test_dump_bounds_match_rendered_pixels(device):
+    """Every labelled element of the home screen has ink inside its bounds; blank screen areas have none."""
+    pixels = device.screenshot()
+    elements = parse_ui_dump(device.ui_dump())
+    labelled = [e for e in elements if e.text and e.bbox_pixels.area]
+    assert labelled
+    for element in labelled:
+        box = element.bbox_pixels
+        crop = pixels[box.y_min:box.y_max, box.x_min:box.x_max]
+        assert (crop != crop[0, 0]).any(), f"nothing drawn inside {element.text!r} at {box}"
+    covered = np.zeros(pixels.shape[:2], bool)
+    for element in elements[1:]:
+        box = element.bbox_pixels
+        if element.text or element.content_description:
+            covered[box.y_min:box.y_max, box.x_min:box.x_max] = True
+    # Below the status bar and above the navigation bar, nothing is drawn outside labelled elements.
+    body = (slice(130, 2250), slice(0, 1080))
+    assert (pixels[body][~covered[body]] == 255).all()
