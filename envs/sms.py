@@ -46,6 +46,7 @@ def _id(name: str) -> str:
 
 NEW_CONVERSATION = Selector(resource_id=_id("conversations_fab"))
 ADDRESS_FIELD = Selector(resource_id=_id("new_conversation_address"))
+CONFIRM_ADDRESS = Selector(resource_id=_id("new_conversation_confirm"))
 MESSAGE_FIELD = Selector(resource_id=_id("thread_type_message"))
 SEND_BUTTON = Selector(resource_id=_id("thread_send_message"))
 
@@ -56,8 +57,8 @@ def _conversation(number: str) -> Selector:
 
 def _send_steps(number: str, message: str) -> list[OracleStep]:
     """From the conversation list: start a conversation with ``number``, type ``message``, send it."""
-    return [tap(NEW_CONVERSATION), type_into(ADDRESS_FIELD, number), type_into(MESSAGE_FIELD, message),
-            tap(SEND_BUTTON), complete()]
+    return [tap(NEW_CONVERSATION), type_into(ADDRESS_FIELD, number), tap(CONFIRM_ADDRESS),
+            type_into(MESSAGE_FIELD, message), tap(SEND_BUTTON), complete()]
 
 
 def _reply_steps(number: str, message: str) -> list[OracleStep]:

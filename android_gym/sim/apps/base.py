@@ -54,6 +54,12 @@ class Screen:
         """Handle BACK inside the screen (close a dialog, ...); ``False`` lets the activity finish."""
         return False
 
+    def on_resume(self) -> None:
+        """Called when the activity comes to the front (``Activity.onResume``)."""
+
+    def on_pause(self) -> None:
+        """Called when the activity leaves the front: finished, covered, or HOME (``Activity.onPause``)."""
+
     def finish(self) -> None:
         """Close this activity, as ``Activity.finish()`` does."""
         self.phone.activities.finish(self)

@@ -21,6 +21,7 @@ class ActivityManager:
         self._phone = phone
         self.launcher = launcher
         self._tasks: list[list[Screen]] = []
+        self._resumed: Screen | None = None
         self.home()
 
     @property
@@ -113,4 +114,10 @@ class ActivityManager:
         return next((task for task in self._tasks if task[0].app.package == package), None)
 
     def _changed(self) -> None:
+        """Run the pause/resume callbacks if the front activity changed, and redraw."""
+        if self._tasks and self._resumed is not self.top:
+            previous, self._resumed = self._resumed, self.top
+            if previous is not None:
+                previous.on_pause()
+            self.top.on_resume()
         self._phone.invalidate()

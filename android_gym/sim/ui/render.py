@@ -135,7 +135,7 @@ def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
 
 
 def _draw_icon(draw: ImageDraw.ImageDraw, icon: str, bounds: tuple[int, int, int, int], color: Color) -> None:
-    """Material-style glyphs drawn with primitives: plus, send, back, home, recents, search, delete, more."""
+    """Material-style glyphs drawn with primitives (plus, send, back, home, recents, search, check, ...)."""
     x1, y1, x2, y2 = bounds
     cx, cy, r = (x1 + x2) // 2, (y1 + y2) // 2, min(x2 - x1, y2 - y1) // 4
     if icon == "plus":
@@ -162,6 +162,8 @@ def _draw_icon(draw: ImageDraw.ImageDraw, icon: str, bounds: tuple[int, int, int
     elif icon == "more":
         for dy in (-r, 0, r):
             draw.ellipse((cx - 6, cy + dy - 6, cx + 6, cy + dy + 6), fill=color)
+    elif icon == "check":
+        draw.line((cx - r, cy, cx - r // 3, cy + r * 2 // 3, cx + r, cy - r * 2 // 3), fill=color, width=8)
     elif icon == "backspace":
         draw.polygon([(cx - r, cy), (cx - r // 2, cy - r // 2), (cx + r, cy - r // 2), (cx + r, cy + r // 2),
                       (cx - r // 2, cy + r // 2)], outline=color, width=4)

@@ -98,9 +98,9 @@ class WindowManager:
                 view.focused = view.key == screen.focus_key
             elif view.kind == "list":
                 view.scroll_offset = screen.scroll.get(view.key, 0)
-        decor = frame(frame(content, resource_id="android:id/content", gravity="fill"))
-        layout(decor, 0, 0, DESIGN_WIDTH, self.design_height)
-        layout(decor.children[0], 0, STATUS_BAR_HEIGHT, DESIGN_WIDTH, content_bottom - STATUS_BAR_HEIGHT)
+        window = frame(content, resource_id="android:id/content")
+        decor = frame(window, bounds=(0, 0, DESIGN_WIDTH, self.design_height))  # the full-screen DecorView
+        layout(window, 0, STATUS_BAR_HEIGHT, DESIGN_WIDTH, content_bottom - STATUS_BAR_HEIGHT)
         for view in content.walk():
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset

@@ -1,0 +1,468 @@
+"""Simple SMS Messenger 5.19.3 (versionCode 85, the build AndroidWorld installs), on the telephony provider.
+
+Resource ids, texts, hints and content descriptions come from github.com/SimpleMobileTools/Simple-SMS-Messenger
+(``app/src/main/res/layout/activity_main.xml``, ``activity_new_conversation.xml``, ``activity_thread.xml``,
+``layout_thread_send_message_holder.xml``, ``item_conversation.xml``, ``item_message.xml``,
+``res/values/strings.xml``) and Simple-Commons at the pinned commit ``b72ded2a75`` (``strings.xml``,
+``menu_search.xml``, ``NavigationIcon.Arrow`` → "Back"). Behaviour follows the activities' Kotlin source.
+
+Every screen reads the telephony database on every build, so state written over the shell shows up at once.
+The app's own cache (``databases/conversations.db``) is not kept: the system store is the truth here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from contextlib import closing
+from typing import TYPE_CHECKING
+from urllib.parse import unquote_plus
+
+from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT
+from android_gym.sim.ui.layout import font, line_height
+from android_gym.sim.ui.views import (
+    DIVIDER,
+    PRIMARY,
+    TEXT,
+    TEXT_SECONDARY,
+    WHITE,
+    View,
+    button,
+    column,
+    divider,
+    edit_text,
+    fab,
+    image_button,
+    row,
+    scroll_list,
+    text_view,
+    toolbar,
+)
+
+if TYPE_CHECKING:
+    from android_gym.sim.system.telephony import Telephony
+
+PACKAGE = "com.simplemobiletools.smsmessenger"
+# Intent extras (helpers/Constants.kt).
+THREAD_ID, THREAD_TITLE, THREAD_TEXT, THREAD_NUMBER = "thread_id", "thread_title", "thread_text", "thread_number"
+# res/values/strings.xml of the app, then of Simple-Commons.
+APP_LAUNCHER_NAME = "SMS Messenger"
+TYPE_A_MESSAGE = "Type a message…"
+NEW_CONVERSATION = "New conversation"
+ADD_CONTACT_OR_NUMBER = "Add Contact or Number…"
+NO_CONVERSATIONS_FOUND = "No stored conversations have been found"
+START_CONVERSATION = "Start a conversation"
+SMS = "SMS"
+SENDING = "Sending…"
+DRAFT_LABEL = "Draft"
+NOT_SENT = "Not sent. Touch to retry."
+OK, BACK, SEARCH = "OK", "Back", "Search"
+NO_CONTACTS_FOUND = "No contacts found"
+NO_ITEMS_FOUND = "No items found."
+TYPE_2_CHARACTERS = "Type in at least 2 characters to start the search."
+MIN_DATE_TIME_DIFF_SECS = 300  # ThreadActivity: a date header when messages are this far apart
+_RECEIVED_BG, _SENT_BG = (238, 238, 238), (255, 224, 178)
+_BIG, _NORMAL, _SMALLER = 47, 40, 34  # big/normal/smaller text sizes in px at 420 dpi
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+def _image(name: str, icon: str = "", content_desc: str = "", **props) -> View:
+    """An ``ImageView`` (not a button: uiautomator reports ``android.widget.ImageView``)."""
+    props.setdefault("width", 126)
+    props.setdefault("height", 126)
+    props.setdefault("text_color", TEXT)
+    return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name), hint=icon,
+                content_desc=content_desc, **props)
+
+
+def _spacer() -> View:
+    return View(weight=1)
+
+
+def _group(kind: str, class_name: str, *children: View, **props) -> View:
+    """A layout (``row``/``column``/``frame``) reported under the widget class the real layout uses."""
+    return View(kind=kind, class_name=class_name, children=list(children), **props)
+
+
+def _draft_of(telephony: Telephony, thread_id: int) -> tuple[int, str] | None:
+    """``getSmsDraft``: the first draft row of the thread (``_id``, body)."""
+    with closing(telephony.connect()) as db:
+        row_ = db.execute("SELECT _id, body FROM sms WHERE type=? AND thread_id=? ORDER BY date DESC",
+                          (DRAFT, thread_id)).fetchone()
+    return (row_[0], row_[1] or "") if row_ else None
+
+
+def format_date_or_time(seconds: int, now: dt.datetime, hide_time_at_other_days: bool,
+                        show_year_even_if_current: bool) -> str:
+    """Commons ``Int.formatDateOrTime`` with the defaults of an en-US device: 12-hour ``hh:mm a`` time and
+    ``dd.MM.yyyy`` dates (``getDefaultDateFormat`` falls back to it for the ``M/d/yy`` locale pattern)."""
+    when = dt.datetime.fromtimestamp(seconds, tz=now.tzinfo)
+    time_text = when.strftime("%I:%M %p")
+    if when.date() == now.date():
+        return time_text
+    text = when.strftime("%d.%m" if not show_year_even_if_current and when.year == now.year else "%d.%m.%Y")
+    return text if hide_time_at_other_days else f"{text}, {time_text}"
+
+
+def _drafts(telephony: Telephony) -> dict[int, str]:
+    """Draft bodies by thread (``getAllDrafts``)."""
+    return {row["thread_id"]: row["body"] for row in telephony.query("content://sms/draft",
+                                                                     ["thread_id", "body"])}
+
+
+class MainScreen(Screen):
+    """``MainActivity``: the search bar, the conversation list and the start-conversation FAB."""
+
+    activity = f"{PACKAGE}.activities.MainActivity"
+    SEARCH_KEY = "top_toolbar_search"
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.search_text = ""
+
+    @property
+    def search_open(self) -> bool:
+        """``MySearchMenu.isSearchOpen``: the search field has focus."""
+        return self.focus_key == self.SEARCH_KEY
+
+    def on_back(self) -> bool:
+        if not self.search_open:
+            return False
+        self.search_text, self.focus_key, self.keyboard_shown = "", "", False
+        return True
+
+    def _set_search(self, text: str) -> None:
+        self.search_text = text
+
+    def _open_thread(self, thread_id: int, title: str) -> None:
+        self.keyboard_shown = False
+        self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: title}))
+
+    def build(self) -> View:
+        telephony = self.phone.telephony
+        search_bar = _group(
+            "row", "android.widget.RelativeLayout",
+            _image("top_toolbar_search_icon", "search", SEARCH, width=110),
+            edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self._set_search,
+                      resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
+            resource_id=_id("top_toolbar_holder"), background=(240, 240, 240), height=126)
+        if self.search_open and self.search_text:
+            body = self._search_results(telephony)
+        else:
+            body = self._conversation_list(telephony)
+        main = View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("main_holder"),
+                    children=[search_bar, body], gravity="fill", padding=0)
+        start = fab("", "plus", lambda: self.start(NewConversationScreen), resource_id=_id("conversations_fab"))
+        return View(kind="frame", class_name="android.view.ViewGroup", resource_id=_id("main_coordinator"),
+                    children=[main, start])
+
+    def _conversation_list(self, telephony: Telephony) -> View:
+        conversations = telephony.conversations()
+        if not conversations:
+            return column(
+                text_view(NO_CONVERSATIONS_FOUND, resource_id=_id("no_conversations_placeholder"),
+                          text_size=_BIG, text_color=TEXT_SECONDARY, padding=52),
+                text_view(START_CONVERSATION, resource_id=_id("no_conversations_placeholder_2"),
+                          text_size=_BIG, text_color=PRIMARY, padding=42, clickable=True, focusable=True,
+                          on_click=lambda: self.start(NewConversationScreen)),
+                weight=1)
+        drafts, now = _drafts(telephony), self.phone.clock.now()
+        items = [self._conversation_item(c, drafts.get(c["thread_id"]), now) for c in conversations]
+        return scroll_list(*items, key="conversations_list", resource_id=_id("conversations_list"), weight=1)
+
+    def _conversation_item(self, conversation: dict, draft: str | None, now: dt.datetime) -> View:
+        title = ", ".join(conversation["addresses"])
+        bold = not conversation["read"]
+        date = conversation["date"] // 1000 if len(str(conversation["date"])) > 10 else conversation["date"]
+        # maxLines="1": one line drawn, the whole text in the accessibility node
+        lines = [text_view(title, resource_id=_id("conversation_address"), text_size=_BIG + 4, bold=bold,
+                           padding=4, height=line_height(_BIG + 4) + 8)]
+        snippet = text_view(draft if draft is not None else conversation["snippet"], padding=4,
+                            resource_id=_id("conversation_body_short"), text_size=_NORMAL, bold=bold,
+                            height=line_height(_NORMAL) + 8)
+        if draft is not None:
+            snippet.weight = 1
+            snippet = row(text_view(DRAFT_LABEL, resource_id=_id("draft_indicator"), text_size=_NORMAL,
+                                    text_color=PRIMARY, padding=4), snippet)
+        lines += [snippet, text_view(format_date_or_time(date, now, True, False), padding=4,
+                                     resource_id=_id("conversation_date"), text_size=_SMALLER,
+                                     text_color=TEXT_SECONDARY)]
+        holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("conversation_holder"),
+                      padding=24, spacing=32, children=[
+                          _image("conversation_image", "avatar", text_color=PRIMARY),
+                          column(*lines, weight=1)])
+        return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("conversation_frame"),
+                    clickable=True, focusable=True, long_clickable=True, children=[holder],
+                    on_click=lambda: self._open_thread(conversation["thread_id"], title))
+
+    def _search_results(self, telephony: Telephony) -> View:
+        """``searchTextChanged``: conversations whose title matches, then messages whose body matches."""
+        text = self.search_text
+        if len(text) < 2:
+            results: list[View] = []
+        else:
+            now, pattern = self.phone.clock.now(), f"%{text}%"
+            results = [self._search_item(", ".join(c["addresses"]), c["addresses"][0], c["date"] // 1000,
+                                         c["thread_id"], now)
+                       for c in telephony.conversations()
+                       if pattern[1:-1].lower() in ", ".join(c["addresses"]).lower()]
+            with closing(telephony.connect()) as db:
+                found = db.execute("SELECT address, body, date, thread_id FROM sms WHERE body LIKE ? AND "
+                                   "address IS NOT NULL ORDER BY _id DESC", (pattern,)).fetchall()
+            results += [self._search_item(a, b, (d or 0) // 1000, t, now) for a, b, d, t in found]
+        children: list[View] = []
+        if not results:
+            children.append(text_view(NO_ITEMS_FOUND, resource_id=_id("search_placeholder"), text_size=_NORMAL,
+                                      text_color=TEXT_SECONDARY, padding=42))
+            if len(text) < 2:
+                children.append(text_view(TYPE_2_CHARACTERS, resource_id=_id("search_placeholder_2"),
+                                          text_size=_NORMAL, text_color=TEXT_SECONDARY, padding=42))
+        else:
+            children.append(scroll_list(*results, key="search_results_list",
+                                        resource_id=_id("search_results_list"), weight=1))
+        return View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("search_holder"),
+                    children=children, weight=1)
+
+    def _search_item(self, title: str, snippet: str, seconds: int, thread_id: int, now: dt.datetime) -> View:
+        lines = column(
+            text_view(title, resource_id=_id("search_result_title"), text_size=_BIG, padding=4),
+            text_view(snippet, resource_id=_id("search_result_snippet"), text_size=_NORMAL, padding=4),
+            text_view(format_date_or_time(seconds, now, True, True), resource_id=_id("search_result_date"),
+                      text_size=_SMALLER, text_color=TEXT_SECONDARY, padding=4), weight=1)
+        return View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("search_result_holder"),
+                    clickable=True, focusable=True, padding=24, spacing=32,
+                    children=[_image("search_result_image", "avatar", text_color=PRIMARY), lines],
+                    on_click=lambda: self._open_thread(thread_id, title))
+
+
+class NewConversationScreen(Screen):
+    """``NewConversationActivity``: a number field focused with the keyboard up, and a confirm check that
+    appears after three characters. It stays on the back stack under the thread it opens, as in the app."""
+
+    activity = f"{PACKAGE}.activities.NewConversationActivity"
+    FIELD = "new_conversation_address"
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.address = ""
+        # SOFT_INPUT_STATE_ALWAYS_VISIBLE + requestFocus() in onCreate.
+        self.focus_key, self.keyboard_shown = self.FIELD, True
+
+    def on_resume(self) -> None:
+        """The window regains focus: ``SOFT_INPUT_STATE_ALWAYS_VISIBLE`` brings the keyboard back."""
+        if self.focus_key:
+            self.keyboard_shown = True
+
+    def _set_address(self, text: str) -> None:
+        self.address = text
+
+    def _confirm(self) -> None:
+        number = self.address.strip()  # MyEditText.value
+        if any(char.isalpha() for char in number):  # isShortCodeWithLetters → toast, field cleared
+            self.address = ""
+            return
+        if not number:  # only blanks: no recipient to open a thread for
+            return
+        self.keyboard_shown = False  # hideKeyboard()
+        thread_id = self.phone.telephony.thread_id_for(number)
+        self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: number,
+                                                THREAD_NUMBER: number}))
+
+    def build(self) -> View:
+        field = edit_text(self.address, ADD_CONTACT_OR_NUMBER, self.FIELD, self._set_address,
+                          resource_id=_id(self.FIELD), weight=1, height=126, text_size=_BIG)
+        entry = [field]
+        if len(self.address) > 2:
+            entry.append(_image("new_conversation_confirm", "check", clickable=True, focusable=True,
+                                on_click=self._confirm))
+        holder = View(kind="column", class_name="android.widget.RelativeLayout",
+                      resource_id=_id("new_conversation_holder"), weight=1, children=[
+                          row(*entry, padding=16),
+                          View(kind="view", class_name="android.widget.ImageView", height=3, background=DIVIDER,
+                               resource_id=_id("add_contact_divider")),
+                          text_view(NO_CONTACTS_FOUND, resource_id=_id("no_contacts_placeholder"), padding=52,
+                                    text_size=_BIG, text_color=TEXT_SECONDARY)])
+        back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
+        return View(kind="column", class_name="android.view.ViewGroup",
+                    resource_id=_id("new_conversation_coordinator"), children=[
+                        toolbar(NEW_CONVERSATION, navigation=back, resource_id=_id("new_conversation_toolbar")),
+                        holder])
+
+
+class _PinnedScroll(dict):
+    """Scroll offsets in which one list sticks to its end (``stackFromEnd``) until the user scrolls it up.
+
+    The window writes each list's clamped offset back right after laying out a frame; any other write is the
+    user's swipe. ``arm`` is called from ``build``.
+    """
+
+    BOTTOM = 1 << 30
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key, self.pinned = key, True
+        self._writeback, self._settled = False, 0
+
+    def arm(self) -> None:
+        if self.pinned:
+            super().__setitem__(self.key, self.BOTTOM)
+        self._writeback = True
+
+    def __setitem__(self, key: str, value: int) -> None:
+        if key == self.key:
+            if self._writeback:
+                self._writeback, self._settled = False, value
+            elif value < self._settled:
+                self.pinned = False
+        super().__setitem__(key, value)
+
+
+class ThreadScreen(Screen):
+    """``ThreadActivity``: the messages of one thread and the compose bar."""
+
+    activity = f"{PACKAGE}.activities.ThreadActivity"
+    FIELD, LIST = "thread_type_message", "thread_messages_list"
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        telephony = self.phone.telephony
+        extras = intent.extras
+        self.scroll = _PinnedScroll(self.LIST)
+        if extras.get(THREAD_ID, "").isdigit():
+            self.thread_id = int(extras[THREAD_ID])
+            number = extras.get(THREAD_NUMBER, "")
+        else:  # sms:/smsto: from NewConversationActivity.isThirdPartyIntent (its prefix quirks included)
+            number = intent.data
+            for prefix in ("sms:", "smsto:", "mms", "mmsto:"):
+                number = number.removeprefix(prefix)
+            number = unquote_plus(number.replace("+", "%2b").strip())
+            self.thread_id = telephony.thread_id_for(number) if number else 0
+        self.title = extras.get(THREAD_TITLE, "")
+        self.fallback_address = number
+        self.text = extras.get(THREAD_TEXT) or extras.get("android.intent.extra.TEXT") or extras.get("sms_body", "")
+        if not telephony.messages(self.thread_id):  # an empty thread opens with the keyboard up
+            self.focus_key, self.keyboard_shown = self.FIELD, True
+        self.on_resume()
+
+    @property
+    def addresses(self) -> list[str]:
+        """The participants' numbers (``getThreadParticipants``), else the number the thread was opened with."""
+        return self.phone.telephony.thread_addresses(self.thread_id) or [self.fallback_address]
+
+    def on_resume(self) -> None:
+        """``onResume``: a saved draft refills the compose field."""
+        draft = _draft_of(self.phone.telephony, self.thread_id)
+        if draft:
+            self.text = draft[1]
+
+    def on_pause(self) -> None:
+        """``onPause``: keep unsent text as the thread's draft (``content://sms/draft``), else drop it."""
+        telephony, value = self.phone.telephony, self.text.strip()
+        draft = _draft_of(telephony, self.thread_id)
+        if draft and not value:
+            telephony.delete(f"content://sms/{draft[0]}")
+        if value:
+            telephony.insert("content://sms/draft", {"body": value, "date": self.phone.clock.now_ms(),
+                                                     "type": DRAFT, "thread_id": self.thread_id},
+                             creator=PACKAGE)
+
+    def _set_text(self, text: str) -> None:
+        self.text = text
+
+    def _send(self) -> None:
+        """``sendMessage``: the trimmed text goes to every participant; blank text only shows an error toast."""
+        value = self.text.strip()
+        if not value:
+            return
+        for address in filter(None, self.addresses):
+            self.phone.telephony.send_sms(address, value)
+        self.text = ""
+        self.scroll.pinned = True  # scrollToBottom()
+
+    def build(self) -> View:
+        telephony = self.phone.telephony
+        messages = telephony.messages(self.thread_id)
+        if any(not m["read"] for m in messages):  # getThreadItems marks what it shows as read
+            telephony.mark_thread_read(self.thread_id)
+        self.scroll.arm()
+        back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
+        title = ", ".join(self.addresses) or self.title
+        send = button(SMS, self._send, resource_id=_id("thread_send_message"), content_desc=OK, width=126,
+                      height=126, padding=0, text_size=_SMALLER, background=WHITE, text_color=TEXT)
+        send.enabled = send.clickable = bool(self.text)  # checkSendMessageAvailability
+        compose = _group(
+            "row", "android.view.ViewGroup",
+            edit_text(self.text, TYPE_A_MESSAGE, self.FIELD, self._set_text, resource_id=_id(self.FIELD),
+                      multiline=True, weight=1, text_size=_NORMAL),  # inputType textCapSentences|textMultiLine
+            send, resource_id=_id("message_holder"), padding=12)
+        return View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("thread_coordinator"),
+                    children=[
+                        toolbar(title, navigation=back, resource_id=_id("thread_toolbar")),
+                        scroll_list(*self._items(messages), key=self.LIST, resource_id=_id(self.LIST), weight=1),
+                        divider(), compose])
+
+    def _items(self, messages: list[dict]) -> list[View]:
+        """``getThreadItems``: date headers, bubbles, sending/failed markers and the last sent message's check."""
+        now, items, previous = self.phone.clock.now(), [], 0
+        for i, message in enumerate(messages):
+            seconds = (message["date"] or 0) // 1000
+            if seconds - previous > MIN_DATE_TIME_DIFF_SECS:
+                items.append(_group("row", "android.widget.RelativeLayout", _spacer(),
+                                    text_view(format_date_or_time(seconds, now, False, False),
+                                              resource_id=_id("thread_date_time"), text_size=_NORMAL,
+                                              text_color=TEXT_SECONDARY),
+                                    _spacer(), resource_id=_id("thread_date_time_holder")))
+                previous = seconds
+            items.append(self._bubble(message))
+            if message["type"] == FAILED:
+                items.append(self._marker("thread_error", NOT_SENT))
+            if message["type"] == OUTBOX:
+                items.append(self._marker("thread_sending", SENDING))
+            if i == len(messages) - 1 and message["type"] == SENT:
+                items.append(_group("row", "android.widget.RelativeLayout", _spacer(),
+                                    _image("thread_success", "check", width=42, height=42), padding=12))
+        return items
+
+    @staticmethod
+    def _marker(name: str, text: str) -> View:
+        return row(_spacer(), text_view(text, resource_id=_id(name), text_size=_NORMAL, text_color=TEXT_SECONDARY))
+
+    @staticmethod
+    def _bubble(message: dict) -> View:
+        body = message["body"] or ""
+        received = message["type"] == INBOX
+        natural = max(font(_NORMAL).getlength(line) for line in body.split("\n")) + 2 * 32
+        width = int(min(natural + 2, 0.8 * 1000))  # layout_constraintWidth_percent="0.8"
+        text = text_view(body, resource_id=_id("thread_message_body"), text_size=_NORMAL, padding=32,
+                         background=_RECEIVED_BG if received else _SENT_BG, clickable=True, long_clickable=True,
+                         focusable=True)
+        wrapper = _group("column", "android.widget.RelativeLayout", *([text] if body else []), width=width,
+                         resource_id=_id("thread_message_wrapper"))  # an empty body is GONE
+        children = [wrapper, _spacer()] if received else [_spacer(), wrapper]
+        return _group("row", "android.view.ViewGroup", *children, resource_id=_id("thread_message_holder"),
+                      padding=20)
+
+
+class SimpleSmsMessenger(App):
+    """``com.simplemobiletools.smsmessenger``; the launcher alias opens ``SplashActivity``, which hands over
+    to ``MainActivity`` at once, so ``MainActivity`` is the first screen."""
+
+    package = PACKAGE
+    label = APP_LAUNCHER_NAME
+    screens = (MainScreen, NewConversationScreen, ThreadScreen)
+
+    def resolve(self, intent: Intent) -> type[Screen] | None:
+        """``SENDTO``/``VIEW``/``SEND`` with ``sms:``, ``smsto:``, ``mms:`` or ``mmsto:`` data open the thread
+        (NewConversationActivity forwards to ThreadActivity and finishes)."""
+        schemes = ("sms:", "smsto:", "mms:", "mmsto:")
+        if intent.action in ("android.intent.action.SENDTO", "android.intent.action.VIEW",
+                             "android.intent.action.SEND") and intent.data.startswith(schemes):
+            return ThreadScreen
+        return super().resolve(intent)
+
+    def on_clear(self) -> None:
+        """``pm clear``: the app's preferences and cache database are gone; it keeps nothing else (messages
+        live in the telephony provider, which ``pm clear`` of this package does not touch)."""

@@ -1,0 +1,546 @@
+"""``am`` (AOSP ``ActivityManagerShellCommand`` + ``Intent.parseCommandArgs``), ``monkey`` (development
+``cmds/monkey``), ``pm`` (``PackageManagerShellCommand``), ``wm`` (``WindowManagerShellCommand``) and ``cmd``.
+
+``am start`` returns 0 even when the activity does not exist (errors go to stderr, or stdout with ``-W``), as
+AOSP does. Launch timings printed by ``-W`` are fixed numbers (cold 250 ms, warm 120 ms, hot 60 ms).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from dataclasses import dataclass, field
+
+from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.system.commands import input as input_commands
+from android_gym.sim.system.commands import settings as settings_commands
+from android_gym.sim.system.commands.base import CommandContext, app_uid
+
+# android.content.Intent flag values.
+FLAG_ACTIVITY_NEW_TASK = 0x10000000
+FLAG_ACTIVITY_CLEAR_TASK = 0x00008000
+FLAG_RECEIVER_FROM_SHELL = 0x00400000
+_FLAG_OPTIONS = {
+    "--grant-read-uri-permission": 0x1, "--grant-write-uri-permission": 0x2,
+    "--grant-persistable-uri-permission": 0x40, "--grant-prefix-uri-permission": 0x80,
+    "--debug-log-resolution": 0x8, "--exclude-stopped-packages": 0x10, "--include-stopped-packages": 0x20,
+    "--activity-brought-to-front": 0x00400000, "--activity-clear-top": 0x04000000,
+    "--activity-clear-when-task-reset": 0x00080000, "--activity-exclude-from-recents": 0x00800000,
+    "--activity-launched-from-history": 0x00100000, "--activity-multiple-task": 0x08000000,
+    "--activity-no-animation": 0x00010000, "--activity-no-history": 0x40000000,
+    "--activity-no-user-action": 0x00040000, "--activity-previous-is-top": 0x01000000,
+    "--activity-reorder-to-front": 0x00020000, "--activity-reset-task-if-needed": 0x00200000,
+    "--activity-single-top": 0x20000000, "--activity-clear-task": FLAG_ACTIVITY_CLEAR_TASK,
+    "--activity-task-on-home": 0x00004000, "--activity-match-external": 0x00000800,
+    "--receiver-registered-only": 0x40000000, "--receiver-replace-pending": 0x20000000,
+    "--receiver-foreground": 0x10000000, "--receiver-no-abort": 0x08000000,
+    "--receiver-include-background": 0x01000000,
+}
+_EXTRA_OPTIONS = {"-e", "--es", "--esn", "--ei", "--eu", "--ecn", "--eia", "--eial", "--el", "--ela", "--elal",
+                  "--ef", "--efa", "--efal", "--ed", "--eda", "--edal", "--esa", "--esal", "--ez"}
+# ``am start`` options that take a value / that stand alone (ActivityManagerShellCommand.makeIntent).
+_AM_VALUE_OPTIONS = {"--user", "-P", "--start-profiler", "--sampling", "--attach-agent", "--attach-agent-bind",
+                     "-R", "--receiver-permission", "--display", "--windowingMode", "--activityType", "--task",
+                     "--splashscreen-show-icon", "--ei-task", "--dismiss-keyguard-if-insecure"}
+_AM_PLAIN_OPTIONS = {"-D", "-N", "-W", "-S", "--streaming", "--track-allocation", "--task-overlay",
+                     "--lock-task", "--allow-background-activity-starts", "--dismiss-keyguard", "--async",
+                     "--background", "--no-window-animation", "--suspend"}
+# Launch timings for ``am start -W`` by launch state (deterministic stand-ins for measured times).
+_TOTAL_TIME = {"COLD": 250, "WARM": 120, "HOT": 60}
+
+
+class _Usage(Exception):
+    """A bad ``am``/``pm`` argument: AOSP prints the exception and exits 255."""
+
+
+@dataclass
+class ShellIntent:
+    """An intent as ``Intent.parseCommandArgs`` builds it, plus the ``am`` options around it."""
+
+    action: str = ""
+    data: str = ""
+    mime_type: str = ""
+    categories: list[str] = field(default_factory=list)
+    component: tuple[str, str] | None = None
+    package: str = ""
+    flags: int = 0
+    extras: dict[str, str] = field(default_factory=dict)
+    options: dict[str, str] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """``Intent.toString()``: ``Intent { act=... cat=[...] dat=... typ=... flg=0x... pkg=... cmp=... }``."""
+        parts = []
+        if self.action:
+            parts.append(f"act={self.action}")
+        if self.categories:
+            parts.append(f"cat=[{','.join(self.categories)}]")
+        if self.data:
+            parts.append(f"dat={safe_uri(self.data)}")
+        if self.mime_type:
+            parts.append(f"typ={self.mime_type}")
+        if self.flags:
+            parts.append(f"flg=0x{self.flags:x}")
+        if self.package:
+            parts.append(f"pkg={self.package}")
+        if self.component:
+            parts.append(f"cmp={short_component(*self.component)}")
+        if self.extras:
+            parts.append("(has extras)")
+        return "Intent { " + " ".join(parts) + " }"
+
+    def to_intent(self) -> Intent:
+        """The simulator's ``Intent`` handed to the started activity."""
+        component = "/".join(self.component) if self.component else ""
+        return Intent(action=self.action, data=self.data, mime_type=self.mime_type, component=component,
+                      categories=tuple(self.categories), extras=dict(self.extras))
+
+
+def short_component(package: str, cls: str) -> str:
+    """``ComponentName.flattenToShortString``: ``pkg/.Act`` when the class is inside the package."""
+    return f"{package}/{cls[len(package):]}" if cls.startswith(package + ".") else f"{package}/{cls}"
+
+
+def safe_uri(uri: str) -> str:
+    """``Uri.toSafeString``: tel:/sms:/mailto: numbers masked with ``x``, web URLs cut to ``//host/...``."""
+    scheme, colon, ssp = uri.partition(":")
+    if not colon:
+        return uri
+    ssp = ssp.split("#", 1)[0]
+    if scheme.lower() in ("tel", "sip", "sms", "smsto", "mailto", "nfc"):
+        return scheme + ":" + "".join(c if c in "-@." else "x" for c in ssp)
+    if scheme.lower() in ("http", "https", "ftp", "rtsp"):
+        authority = ssp[2:].split("/", 1)[0].split("?", 1)[0] if ssp.startswith("//") else ""
+        return f"{scheme}://{authority.rpartition('@')[2]}/..."
+    return f"{scheme}:{ssp}"
+
+
+def _full_class(package: str, cls: str) -> str:
+    return package + cls if cls.startswith(".") else cls
+
+
+def parse_intent(args: list[str]) -> ShellIntent:
+    """``Intent.parseCommandArgs`` plus ``am``'s own options; raises ``_Usage``."""
+    intent = ShellIntent()
+    args = list(args)
+
+    def value(option: str) -> str:
+        if not args:
+            raise _Usage(f'Argument expected after "{option}"')
+        return args.pop(0)
+
+    while args and args[0].startswith("-"):
+        opt = args.pop(0)
+        if opt == "-a":
+            intent.action = value(opt)
+        elif opt == "-d":
+            intent.data = value(opt)
+        elif opt == "-t":
+            intent.mime_type = value(opt)
+        elif opt == "-c":
+            intent.categories.append(value(opt))
+        elif opt == "-n":
+            spec = value(opt)
+            package, slash, cls = spec.partition("/")
+            if not slash or not package or not cls:
+                raise _Usage(f"Bad component name: {spec}")
+            intent.component = (package, _full_class(package, cls))
+        elif opt == "-p":
+            intent.package = value(opt)
+        elif opt == "-f":
+            intent.flags |= int(value(opt), 0)
+        elif opt == "-i":
+            value(opt)
+        elif opt in _EXTRA_OPTIONS:
+            key = value(opt)
+            if opt in ("--esn",):
+                intent.extras[key] = ""
+                continue
+            raw = value(opt)
+            if opt == "--ez":
+                lowered = raw.lower()
+                if lowered not in ("true", "false", "t", "f", "1", "0"):
+                    raise _Usage(f"Invalid boolean value: {raw}")
+                raw = "true" if lowered in ("true", "t", "1") else "false"
+            elif opt in ("--ei", "--el"):
+                int(raw)
+            elif opt in ("--ef", "--ed"):
+                float(raw)
+            intent.extras[key] = raw
+        elif opt in _FLAG_OPTIONS:
+            intent.flags |= _FLAG_OPTIONS[opt]
+        elif opt in _AM_VALUE_OPTIONS:
+            intent.options[opt] = value(opt)
+        elif opt in _AM_PLAIN_OPTIONS:
+            intent.options[opt] = ""
+        else:
+            raise _Usage(f"Unknown option: {opt}")
+    if args:
+        target = args.pop(0)
+        if ":" in target:
+            intent.data = target
+        elif "/" in target:
+            package, _, cls = target.partition("/")
+            intent.component = (package, _full_class(package, cls))
+        else:
+            intent.package = target
+    if args:
+        raise _Usage(f"Unknown option: {args[0]}")
+    if not (intent.action or intent.data or intent.mime_type or intent.categories or intent.component
+            or intent.package or intent.extras):
+        raise _Usage("No intent supplied")
+    return intent
+
+
+def _exception(ctx: CommandContext, command: str, message: str) -> int:
+    """``ShellCommand.exec``'s report of an uncaught exception."""
+    ctx.err(f"Exception occurred while executing '{command}':\njava.lang.IllegalArgumentException: {message}\n")
+    return 255
+
+
+def _resolve(ctx: CommandContext, intent: ShellIntent) -> tuple[App, type[Screen]] | None:
+    packages = ctx.phone.packages
+    candidates = [packages.get(intent.package)] if intent.package else [packages.get(n) for n in packages.names()]
+    for app in candidates:
+        if app is None:
+            continue
+        screen = app.resolve(intent.to_intent())
+        if screen is not None:
+            return app, screen
+    return None
+
+
+def _start(ctx: CommandContext, args: list[str]) -> int:
+    try:
+        intent = parse_intent(args)
+    except (_Usage, ValueError) as error:
+        return _exception(ctx, "start", str(error) if isinstance(error, _Usage) else f"{error}")
+    wait = "-W" in intent.options
+    report = ctx.out if wait else ctx.err
+    activities = ctx.phone.activities
+    if "-S" in intent.options:
+        target = intent.component[0] if intent.component else (intent.package or "")
+        if target:
+            ctx.out(f"Stopping: {target}\n")
+            activities.force_stop(target)
+    ctx.out(f"Starting: {intent.describe()}\n")
+    intent.flags |= FLAG_ACTIVITY_NEW_TASK
+    if intent.component:
+        package, cls = intent.component
+        app = ctx.phone.packages.get(package)
+        screen_class = app.screen_class(cls) if app is not None else None
+        if app is None or screen_class is None:
+            report(f"Error type 3\nError: Activity class {{{package}/{cls}}} does not exist.\n")
+            return 0
+    else:
+        found = _resolve(ctx, intent)
+        if found is None:
+            report(f"Error: Activity not started, unable to resolve {intent.describe()}\n")
+            return 0
+        app, screen_class = found
+    task = next((t for t in activities.task_stacks() if t[0].app is app), None)
+    clear = bool(intent.flags & FLAG_ACTIVITY_CLEAR_TASK)
+    if task is not None and not clear and type(task[0]) is screen_class:
+        activities.launch(app)
+        report("Warning: Activity not started, its current task has been brought to the front\n")
+        state = "HOT"
+    else:
+        activities.launch(app, screen_class, intent.to_intent(), new_task=clear)
+        state = "COLD" if task is None else "WARM"
+    if wait:
+        total = _TOTAL_TIME[state]
+        ctx.out(f"Status: ok\nLaunchState: {state}\nActivity: {short_component(app.package, screen_class.activity)}\n"
+                f"TotalTime: {total}\nWaitTime: {total + 4}\nComplete\n")
+    return 0
+
+
+def _broadcast(ctx: CommandContext, args: list[str]) -> int:
+    try:
+        intent = parse_intent(args)
+    except (_Usage, ValueError) as error:
+        return _exception(ctx, "broadcast", str(error))
+    intent.flags |= FLAG_RECEIVER_FROM_SHELL
+    ctx.out(f"Broadcasting: {intent.describe()}\nBroadcast completed: result=0\n")
+    return 0
+
+
+def am(ctx: CommandContext, argv: list[str]) -> int:
+    """``am start|start-activity|force-stop|kill|kill-all|broadcast|get-current-user|start-service``."""
+    if len(argv) < 2 or argv[1] in ("help", "-h"):
+        ctx.out("Activity manager (activity) commands:\n  help\n      Print this help text.\n"
+                "  start [options] INTENT\n  force-stop [--user <USER_ID> | all | current] <PACKAGE>\n"
+                "  broadcast [--user <USER_ID> | all | current] <INTENT>\n")
+        return 0 if len(argv) > 1 else 255
+    command, args = argv[1], argv[2:]
+    if command in ("start", "start-activity"):
+        return _start(ctx, args)
+    if command in ("force-stop", "kill", "stop-app"):
+        args = [a for i, a in enumerate(args) if a != "--user" and (i == 0 or args[i - 1] != "--user")]
+        if not args:
+            return _exception(ctx, command, f'Argument expected after "{command}"')
+        if command != "kill":
+            ctx.phone.activities.force_stop(args[0])
+        return 0
+    if command == "kill-all":
+        return 0
+    if command in ("broadcast", "send-broadcast"):
+        return _broadcast(ctx, args)
+    if command in ("start-service", "startservice", "start-foreground-service", "startforegroundservice"):
+        try:
+            intent = parse_intent(args)
+        except (_Usage, ValueError) as error:
+            return _exception(ctx, command, str(error))
+        ctx.out(f"Starting service: {intent.describe()}\n")
+        ctx.err("Error: Not found; no service started.\n")
+        return 255
+    if command == "get-current-user":
+        ctx.out("0\n")
+        return 0
+    ctx.out(f"Unknown command: {command}\n")
+    return 255
+
+
+# ----- monkey ------------------------------------------------------------------------------------------------
+def monkey(ctx: CommandContext, argv: list[str]) -> int:
+    """``monkey [-p PKG]... [-c CATEGORY]... [-v] [-s SEED] [--throttle MS] COUNT``: launches the package's
+    launcher activity (the first event); random events after it are not simulated."""
+    args = argv[1:]
+    for arg in args:
+        ctx.out("  bash arg: " + " ".join(arg.split()) + "\n")
+    ctx.err("args: [" + ", ".join(args) + "]\n")
+    for arg in args:
+        ctx.err(f' arg: "{arg}"\n')
+    packages: list[str] = []
+    categories: list[str] = []
+    verbose = 0
+    seed = "0"
+    count: int | None = None
+    queue = list(args)
+    while queue:
+        opt = queue.pop(0)
+        if not opt.startswith("-"):
+            try:
+                count = int(opt)
+            except ValueError:
+                ctx.err(f'** Error: Count is not a number: "{opt}"\n')
+                return 255
+            break
+        if opt == "-v":
+            verbose += 1
+            continue
+        if opt in ("--ignore-crashes", "--ignore-timeouts", "--ignore-security-exceptions", "--hprof",
+                   "--monitor-native-crashes", "--ignore-native-crashes", "--kill-process-after-error",
+                   "--randomize-throttle", "--dbg-no-events", "--wait-dbg", "--permission-target-system"):
+            continue
+        if not queue:
+            ctx.err(f'** Error: java.lang.IllegalArgumentException: Missing argument for option: {opt}\n')
+            return 255
+        data = queue.pop(0)
+        ctx.err(f'data="{data}"\n')
+        if opt == "-p":
+            packages.append(data)
+        elif opt == "-c":
+            categories.append(data)
+        elif opt == "-s":
+            seed = data
+        elif not opt.startswith("--"):
+            ctx.err(f"** Error: Unknown option: {opt}\n")
+            return 255
+    if count is None:
+        ctx.err("** Error: Count not specified\n")
+        return 255
+    categories = categories or ["android.intent.category.LAUNCHER", "android.intent.category.MONKEY"]
+    if verbose:
+        ctx.out(f":Monkey: seed={seed} count={count}\n" + "".join(f":AllowPackage: {p}\n" for p in packages)
+                + "".join(f":IncludeCategory: {c}\n" for c in categories))
+    main_apps = [app for app in ctx.phone.packages.launchable()
+                 if "android.intent.category.LAUNCHER" in categories and (not packages or app.package in packages)]
+    if not main_apps:
+        ctx.out("** No activities found to run, monkey aborted.\n")
+        return 252
+    if count > 0:
+        ctx.phone.activities.launch(main_apps[0])
+    wifi = ctx.phone.settings.get("global", "wifi_on") not in (None, "0")
+    elapsed = 10 + count
+    ctx.out(f"Events injected: {count}\n## Network stats: elapsed time={elapsed}ms (0ms mobile, "
+            f"{elapsed if wifi else 0}ms wifi, {0 if wifi else elapsed}ms not connected)\n")
+    return 0
+
+
+# ----- pm ----------------------------------------------------------------------------------------------------
+def is_system_package(package: str) -> bool:
+    """Whether a package ships in the system image (simplified: Android's and Google's own packages)."""
+    return package == "android" or package.startswith(("com.android.", "com.google.android."))
+
+
+def apk_path(package: str) -> str:
+    """``ApplicationInfo.sourceDir``: ``/data/app/~~<random>==/<pkg>-<random>==/base.apk`` for installed apps
+    (the random parts are a stable hash here), ``/system/priv-app/<Name>/<Name>.apk`` for system ones."""
+    digest = hashlib.sha256(package.encode()).digest()
+    if is_system_package(package):
+        name = package.rsplit(".", 1)[-1].capitalize()
+        return f"/system/priv-app/{name}/{name}.apk"
+    first = base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
+    second = base64.urlsafe_b64encode(digest[16:]).decode().rstrip("=")
+    return f"/data/app/~~{first}==/{package}-{second}==/base.apk"
+
+
+def _strip_user(args: list[str]) -> list[str]:
+    out = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--user":
+            skip = True
+        else:
+            out.append(arg)
+    return out
+
+
+def pm(ctx: CommandContext, argv: list[str]) -> int:
+    """``pm list packages [-3 -s -f -U -i] [FILTER]``, ``pm path|clear|grant|revoke|resolve-activity|dump``."""
+    if len(argv) < 2:
+        ctx.out("Package manager (package) commands:\n  help\n    Print this help text.\n")
+        return 255
+    command, args = argv[1], _strip_user(argv[2:])
+    packages = ctx.phone.packages
+    if command == "list":
+        kind = args[0] if args else ""
+        options = [a for a in args[1:] if a.startswith("-")]
+        filters = [a for a in args[1:] if not a.startswith("-")]
+        if kind in ("packages", "package"):
+            flags = set("".join(o[1:] for o in options))
+            names = sorted(packages.names())
+            for name in names:
+                if ("3" in flags and is_system_package(name)) or ("s" in flags and not is_system_package(name)):
+                    continue
+                if filters and filters[0] not in name:
+                    continue
+                line = "package:" + (f"{apk_path(name)}=" if "f" in flags else "") + name
+                if "i" in flags:
+                    line += "  installer=" + ("null" if is_system_package(name) else "com.android.shell")
+                if "U" in flags:
+                    line += f" uid:{app_uid(ctx.phone, name)}"
+                ctx.out(line + "\n")
+            return 0
+        if kind == "users":
+            ctx.out("Users:\n\tUserInfo{0:Owner:c13} running\n")
+            return 0
+        ctx.err(f"Error: unknown list type '{kind}'\n")
+        return 255
+    if command == "path":
+        if not args or packages.get(args[-1]) is None:
+            return 1
+        ctx.out(f"package:{apk_path(args[-1])}\n")
+        return 0
+    if command == "clear":
+        if not args:
+            return _exception(ctx, command, "Argument expected after \"clear\"")
+        if packages.clear(args[-1]):
+            ctx.out("Success\n")
+            return 0
+        ctx.err("Failed\n")
+        return 1
+    if command in ("grant", "revoke"):
+        if len(args) < 2:
+            return _exception(ctx, command, f'Argument expected after "{args[0] if args else command}"')
+        if packages.get(args[0]) is None:
+            return _exception(ctx, command, f"Unknown package: {args[0]}")
+        return 0
+    if command == "resolve-activity":
+        return _resolve_activity(ctx, args)
+    if command == "dump":
+        from android_gym.sim.system.commands.dumpsys import dump_package
+
+        return dump_package(ctx, args[0] if args else "")
+    ctx.out(f"Unknown command: {command}\n")
+    return 255
+
+
+def _resolve_activity(ctx: CommandContext, args: list[str]) -> int:
+    brief = "--brief" in args
+    rest = [a for a in args if a not in ("--brief", "--components")]
+    try:
+        intent = parse_intent(rest)
+    except (_Usage, ValueError) as error:
+        return _exception(ctx, "resolve-activity", str(error))
+    if intent.component:
+        app = ctx.phone.packages.get(intent.component[0])
+        screen = app.screen_class(intent.component[1]) if app else None
+        found = (app, screen) if app and screen else None
+    else:
+        if not intent.action:
+            intent.action = "android.intent.action.MAIN"
+        found = _resolve(ctx, intent)
+    if found is None:
+        ctx.out("No activity found\n")
+        return 0
+    app, screen = found
+    if brief:
+        ctx.out("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n")
+    ctx.out(f"{app.package}/{screen.activity}\n")
+    return 0
+
+
+# ----- wm, cmd -----------------------------------------------------------------------------------------------
+def wm(ctx: CommandContext, argv: list[str]) -> int:
+    """``wm size``, ``wm density``, ``wm dismiss-keyguard`` (changing size or density is not simulated)."""
+    command = argv[1] if len(argv) > 1 else ""
+    args = argv[2:]
+    if args[:1] == ["-d"]:
+        args = args[2:]
+    if command == "size":
+        if args and args[0] != "reset":
+            return ctx.fail("wm", "changing the display size is not simulated")
+        ctx.out(f"Physical size: {ctx.phone.window.width}x{ctx.phone.window.height}\n")
+        return 0
+    if command == "density":
+        if args and args[0] != "reset":
+            return ctx.fail("wm", "changing the display density is not simulated")
+        ctx.out(f"Physical density: {ctx.phone.props.get('ro.sf.lcd_density', '420')}\n")
+        return 0
+    if command in ("dismiss-keyguard", "user-rotation", "fixed-to-user-rotation"):
+        return 0
+    ctx.out(f"Unknown command: {command}\n" if command else "Window manager (window) commands:\n  help\n")
+    return 255
+
+
+def cmd(ctx: CommandContext, argv: list[str]) -> int:
+    """``cmd SERVICE ...`` for package, activity, settings, input, window, wifi, bluetooth_manager,
+    connectivity and statusbar."""
+    if len(argv) < 2:
+        ctx.err("cmd: No service specified; use -l to list all running services.\n")
+        return 20
+    service, args = argv[1], argv[2:]
+    delegates = {"package": pm, "activity": am, "settings": settings_commands.settings,
+                 "input": input_commands.input_command, "window": wm}
+    if service in delegates:
+        return delegates[service](ctx, [service, *args])
+    action = args[0] if args else ""
+    if service == "wifi" and action == "set-wifi-enabled" and len(args) > 1:
+        settings_commands.set_wifi(ctx, args[1] == "enabled")
+        return 0
+    if service == "wifi" and action == "status":
+        on = ctx.phone.settings.get("global", "wifi_on") not in (None, "0")
+        ctx.out(f"Wifi is {'enabled' if on else 'disabled'}\n")
+        return 0
+    if service == "bluetooth_manager" and action in ("enable", "disable"):
+        settings_commands.set_bluetooth(ctx, action == "enable")
+        return 0
+    if service == "connectivity" and action == "airplane-mode":
+        if len(args) > 1:
+            settings_commands.set_airplane_mode(ctx, args[1] == "enable")
+        else:
+            on = ctx.phone.settings.get("global", "airplane_mode_on") == "1"
+            ctx.out("enabled\n" if on else "disabled\n")
+        return 0
+    if service == "statusbar":
+        return 0
+    if service in ("wifi", "bluetooth_manager", "connectivity"):
+        ctx.out(f"Unknown command: {action}\n")
+        return 255
+    ctx.err(f"cmd: Can't find service: {service}\n")
+    return 20
+
+
+COMMANDS = {"am": am, "monkey": monkey, "pm": pm, "wm": wm, "cmd": cmd}

@@ -1,0 +1,314 @@
+"""``find`` with toybox's expression language (``toys/posix/find.c``): ``-name -iname -path -ipath -type
+-maxdepth -mindepth -mtime -mmin -atime -ctime -newer -size -empty -print -print0 -delete -exec -prune -true
+-false ! -not -a -and -o -or ( )``. Traversal is sorted (a real directory is read in disk order).
+
+toybox's ``-mtime N`` compares ``now - mtime`` with ``N`` days exactly (``-N`` less, ``+N`` more), with the
+phone's clock as "now".
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import stat as st_mode
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from android_gym.sim.system.commands.base import CommandContext, blocks_1k, strerror
+
+
+class _FindError(Exception):
+    """A malformed expression (toybox ``error_exit``)."""
+
+
+@dataclass
+class _Node:
+    """One file being tested."""
+
+    path: str
+    host: Path
+    st: os.stat_result
+    depth: int
+
+
+@dataclass
+class _Expr:
+    kind: str  # "test", "not", "and", "or"
+    name: str = ""
+    arg: object = None
+    children: list[_Expr] = field(default_factory=list)
+
+
+_TESTS_WITH_ARG = {"-name", "-iname", "-path", "-ipath", "-wholename", "-type", "-mtime", "-mmin", "-atime",
+                   "-amin", "-ctime", "-cmin", "-newer", "-size", "-perm", "-user", "-group", "-links",
+                   "-inum", "-context", "-samefile"}
+_TESTS_PLAIN = {"-print", "-print0", "-delete", "-prune", "-true", "-false", "-empty", "-quit", "-depth",
+                "-xdev", "-nouser", "-nogroup", "-executable", "-readable", "-writable"}
+_ACTIONS = {"-print", "-print0", "-delete", "-exec", "-execdir", "-ok", "-okdir", "-quit"}
+
+
+class _Parser:
+    def __init__(self, args: list[str]) -> None:
+        self.args = args
+        self.pos = 0
+        self.has_action = False
+        self.options: dict[str, int] = {}
+
+    def parse(self) -> _Expr:
+        if not self.args:
+            return _Expr("test", "-true")
+        expr = self.or_expr()
+        if self.pos < len(self.args):
+            raise _FindError(f"bad arg '{self.args[self.pos]}'")
+        return expr
+
+    def or_expr(self) -> _Expr:
+        left = self.and_expr()
+        while self.pos < len(self.args) and self.args[self.pos] in ("-o", "-or"):
+            self.pos += 1
+            left = _Expr("or", children=[left, self.and_expr()])
+        return left
+
+    def and_expr(self) -> _Expr:
+        left = self.unary()
+        while self.pos < len(self.args) and self.args[self.pos] not in ("-o", "-or", ")"):
+            if self.args[self.pos] in ("-a", "-and"):
+                self.pos += 1
+            left = _Expr("and", children=[left, self.unary()])
+        return left
+
+    def unary(self) -> _Expr:
+        if self.pos >= len(self.args):
+            raise _FindError("missing expression")
+        arg = self.args[self.pos]
+        self.pos += 1
+        if arg in ("!", "-not"):
+            return _Expr("not", children=[self.unary()])
+        if arg == "(":
+            inner = self.or_expr()
+            if self.pos >= len(self.args) or self.args[self.pos] != ")":
+                raise _FindError("missing ')'")
+            self.pos += 1
+            return inner
+        if arg in ("-maxdepth", "-mindepth"):
+            value = self.value(arg)
+            if not value.isdigit():
+                raise _FindError(f"{value} not [+-]N")
+            self.options[arg] = int(value)
+            return _Expr("test", "-true")
+        if arg in _ACTIONS:
+            self.has_action = True
+        if arg in ("-exec", "-execdir", "-ok", "-okdir"):
+            command = []
+            while self.pos < len(self.args) and self.args[self.pos] not in (";", "+"):
+                command.append(self.args[self.pos])
+                self.pos += 1
+            if self.pos >= len(self.args) or not command:
+                raise _FindError(f"'{arg}' needs 1 arg")
+            batch = self.args[self.pos] == "+"
+            self.pos += 1
+            return _Expr("test", "-exec", (command, batch))
+        if arg in _TESTS_WITH_ARG:
+            return _Expr("test", arg, self.value(arg))
+        if arg in _TESTS_PLAIN:
+            if arg == "-delete":
+                self.options["-depth"] = 1
+            elif arg == "-depth":
+                self.options["-depth"] = 1
+            return _Expr("test", arg)
+        raise _FindError(f"bad arg '{arg}'")
+
+    def value(self, name: str) -> str:
+        if self.pos >= len(self.args):
+            raise _FindError(f"'{name}' needs 1 arg")
+        self.pos += 1
+        return self.args[self.pos - 1]
+
+
+def _compare(value: float, spec: str, unit: float) -> bool:
+    """toybox ``compare_numsign``: ``+N`` more than, ``-N`` less than, ``N`` exactly ``N`` units."""
+    sign = spec[:1] if spec[:1] in "+-" else ""
+    number = spec[len(sign):]
+    if not re.fullmatch(r"\d+", number):
+        raise _FindError(f"{spec} not [+-]N")
+    limit = int(number) * unit
+    return value > limit if sign == "+" else value < limit if sign == "-" else value == limit
+
+
+class _Finder:
+    def __init__(self, ctx: CommandContext, expr: _Expr, options: dict[str, int]) -> None:
+        self.ctx = ctx
+        self.expr = expr
+        self.options = options
+        self.now = ctx.now_ms() / 1000
+        self.pending_exec: dict[int, list[str]] = {}
+        self.status = 0
+        self.quit = False
+        self.pruned = False
+        self.has_action = False
+        self._batches: dict[int, list[str]] = {}
+
+    def evaluate(self, expr: _Expr, node: _Node) -> bool:
+        if expr.kind == "not":
+            return not self.evaluate(expr.children[0], node)
+        if expr.kind == "and":
+            return self.evaluate(expr.children[0], node) and self.evaluate(expr.children[1], node)
+        if expr.kind == "or":
+            return self.evaluate(expr.children[0], node) or self.evaluate(expr.children[1], node)
+        return self.test(expr, node)
+
+    def test(self, expr: _Expr, node: _Node) -> bool:
+        name, arg, ctx = expr.name, expr.arg, self.ctx
+        base = os.path.basename(node.path.rstrip("/")) or node.path
+        if name in ("-true", "-depth", "-xdev", "-readable", "-writable"):
+            return True
+        if name in ("-false", "-nouser", "-nogroup"):
+            return False
+        if name in ("-name", "-iname"):
+            fold = name == "-iname"
+            return fnmatch.fnmatchcase(base.lower() if fold else base, arg.lower() if fold else arg)
+        if name in ("-path", "-ipath", "-wholename"):
+            fold = name == "-ipath"
+            return fnmatch.fnmatchcase(node.path.lower() if fold else node.path, arg.lower() if fold else arg)
+        if name == "-type":
+            kinds = {"f": st_mode.S_ISREG, "d": st_mode.S_ISDIR, "l": st_mode.S_ISLNK, "p": st_mode.S_ISFIFO,
+                     "s": st_mode.S_ISSOCK, "b": st_mode.S_ISBLK, "c": st_mode.S_ISCHR}
+            letters = [c for c in arg if c != ","]
+            for letter in letters:
+                if letter not in kinds:
+                    raise _FindError(f"bad -type '{letter}'")
+            return any(kinds[letter](node.st.st_mode) for letter in letters)
+        if name in ("-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin"):
+            spec, unit = arg, 60 if name.endswith("min") else 86400
+            if spec[-1:].lower() in "dhms" and spec[-1:].isalpha():
+                unit = {"d": 86400, "h": 3600, "m": 60, "s": 1}[spec[-1].lower()]
+                spec = spec[:-1]
+            return _compare(self.now - node.st.st_mtime, spec, unit)
+        if name == "-newer":
+            try:
+                return node.st.st_mtime_ns > ctx.host(arg).stat().st_mtime_ns
+            except OSError as error:
+                raise _FindError(f"'{arg}': {strerror(error)}") from None
+        if name == "-size":
+            match = re.fullmatch(r"([+-]?\d+)([bckMG]?)", arg)
+            if not match:
+                raise _FindError(f"bad -size '{arg}'")
+            unit = {"": 512, "b": 512, "c": 1, "k": 1024, "M": 1024**2, "G": 1024**3}[match.group(2)]
+            size = node.st.st_size if not st_mode.S_ISDIR(node.st.st_mode) else blocks_1k(node.st) * 1024
+            return _compare(-(-size // unit), match.group(1), 1)
+        if name == "-empty":
+            if st_mode.S_ISDIR(node.st.st_mode):
+                return not any(os.scandir(node.host))
+            return st_mode.S_ISREG(node.st.st_mode) and node.st.st_size == 0
+        if name == "-executable":
+            return bool(node.st.st_mode & 0o111)
+        if name in ("-perm", "-user", "-group", "-links", "-inum", "-context", "-samefile"):
+            return name == "-user" and arg == "root"
+        if name in ("-print", "-print0"):
+            ctx.out(node.path + ("\0" if name == "-print0" else "\n"))
+            return True
+        if name == "-delete":
+            try:
+                if st_mode.S_ISDIR(node.st.st_mode) and not st_mode.S_ISLNK(node.st.st_mode):
+                    node.host.rmdir()
+                else:
+                    node.host.unlink()
+            except OSError as error:
+                ctx.err(f"find: '{node.path}': {strerror(error)}\n")
+                self.status = 1
+                return False
+            return True
+        if name == "-prune":
+            self.pruned = True
+            return True
+        if name == "-quit":
+            self.quit = True
+            return True
+        if name == "-exec":
+            command, batch = arg
+            if batch:
+                self.pending_exec.setdefault(id(expr), [])
+                self.pending_exec[id(expr)].append(node.path)
+                self._batches[id(expr)] = command
+                return True
+            return ctx.run_argv([part.replace("{}", node.path) for part in command]) == 0
+        raise _FindError(f"bad arg '{name}'")
+
+    def walk(self, start: str) -> None:
+        host = self.ctx.host(start)
+        try:
+            info = host.lstat() if host.is_symlink() else host.stat()
+        except OSError as error:
+            self.ctx.err(f"find: '{start}': {strerror(error)}\n")
+            self.status = 1
+            return
+        self._visit(_Node(start, host, info, 0))
+        for key, paths in self.pending_exec.items():
+            command = self._batches[key]
+            at = command.index("{}") if "{}" in command else len(command)
+            self.ctx.run_argv(command[:at] + paths + command[at + 1:])
+        self.pending_exec.clear()
+
+    def _visit(self, node: _Node) -> None:
+        if self.quit:
+            return
+        max_depth = self.options.get("-maxdepth")
+        min_depth = self.options.get("-mindepth", 0)
+        depth_first = bool(self.options.get("-depth"))
+        is_dir = st_mode.S_ISDIR(node.st.st_mode)
+        self.pruned = False
+        if not depth_first and node.depth >= min_depth:
+            self._match(node)
+        pruned = self.pruned
+        if is_dir and not pruned and (max_depth is None or node.depth < max_depth):
+            try:
+                names = sorted(os.listdir(node.host))
+            except OSError as error:
+                self.ctx.err(f"find: '{node.path}': {strerror(error)}\n")
+                self.status = 1
+                names = []
+            for name in names:
+                child = node.host / name
+                try:
+                    info = child.lstat()
+                except OSError:
+                    continue
+                path = node.path + name if node.path.endswith("/") else f"{node.path}/{name}"
+                self._visit(_Node(path, child, info, node.depth + 1))
+                if self.quit:
+                    return
+        if depth_first and node.depth >= min_depth:
+            self._match(node)
+
+    def _match(self, node: _Node) -> None:
+        matched = self.evaluate(self.expr, node)
+        if matched and not self.has_action:
+            self.ctx.out(node.path + "\n")
+
+
+def find(ctx: CommandContext, argv: list[str]) -> int:
+    """``find [-HL] [PATH...] [EXPRESSION]`` (default path ``.``, default action ``-print``)."""
+    args = [a for a in argv[1:]]
+    while args and args[0] in ("-H", "-L", "-P"):
+        args.pop(0)
+    split = next((i for i, a in enumerate(args) if a and a[0] in "-!("), len(args))
+    paths, expression = args[:split] or ["."], args[split:]
+    parser = _Parser(expression)
+    try:
+        expr = parser.parse()
+    except _FindError as error:
+        return ctx.fail("find", str(error))
+    finder = _Finder(ctx, expr, parser.options)
+    finder.has_action = parser.has_action
+    try:
+        for path in paths:
+            finder.walk(path)
+            if finder.quit:
+                break
+    except _FindError as error:
+        return ctx.fail("find", str(error))
+    return finder.status
+
+
+COMMANDS = {"find": find}

@@ -1,0 +1,512 @@
+"""The simulated phone's device shell: mksh's language and toybox/AOSP command formats."""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+import time
+
+import pytest
+from lxml import etree
+from PIL import Image
+
+from android_gym.sim.phone import Phone
+from android_gym.sim.system.shell import ShellOutput
+
+SMS = "com.simplemobiletools.smsmessenger"
+SMS_MAIN = f"{SMS}.activities.MainActivity"
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+# The regexes adbutils 2.12 uses in ``app_current`` (adbutils/shell.py).
+FOCUS_RE = re.compile(r"mCurrentFocus=Window{.*\s+(?P<package>[^\s]+)/(?P<activity>[^\s]+)\}")
+RESUMED_RE = re.compile(r"mResumedActivity: ActivityRecord\{.*?\s+(?P<package>[^\s]+)/(?P<activity>[^\s]+)\s.*?\}")
+TOP_RE = re.compile(r"ACTIVITY (?P<package>[^\s]+)/(?P<activity>[^/\s]+) \w+ pid=(?P<pid>\d+)")
+
+
+@pytest.fixture
+def phone():
+    device = Phone()
+    yield device
+    device.close()
+
+
+def sh(phone: Phone, command: str, stdin: bytes = b"") -> ShellOutput:
+    return phone.run(command, stdin)
+
+
+def out(phone: Phone, command: str) -> str:
+    return sh(phone, command).stdout.decode()
+
+
+# ----- language ------------------------------------------------------------------------------------------------
+def test_quoting_follows_posix_sh(phone):
+    result = sh(phone, """printf '[%s]' 'a  $HOME \\n' "b  $HOME \\$x \\"q\\"" c\\ d "" e'f'"g" """)
+    assert result.stdout == b'[a  $HOME \\n][b  / $x "q"][c d][][efg]'
+    assert result.exit_code == 0
+
+
+def test_ansi_c_quotes_and_escapes_in_echo(phone):
+    assert out(phone, "echo $'a\\tb\\x41'") == "a\tbA\n"
+    assert out(phone, "echo 'x\\ny'") == "x\ny\n"  # mksh's echo interprets escapes
+    assert out(phone, "echo -n 1; echo -E 'a\\nb'") == "1a\\nb\n"
+
+
+def test_sequences_and_conditionals(phone):
+    assert out(phone, "false; echo $?; true && echo and; false || echo or; false && echo never") == "1\nand\nor\n"
+    assert out(phone, "! false && echo negated") == "negated\n"
+    assert sh(phone, "true; false").exit_code == 1
+
+
+def test_pipes_feed_stdout_to_stdin(phone):
+    assert out(phone, "printf 'b\\na\\nc\\n' | sort | head -n 2") == "a\nb\n"
+    assert out(phone, "echo hello | grep -c hell") == "1\n"
+    assert sh(phone, "cat", stdin=b"from adb\n").stdout == b"from adb\n"
+
+
+def test_variables_arithmetic_and_substitution(phone):
+    assert out(phone, "echo $EXTERNAL_STORAGE ${ANDROID_DATA} ${NOPE:-dflt} $((3 * (2 + 5) % 4))") == \
+        "/sdcard /data dflt 1\n"
+    assert out(phone, 'x="a   b"; printf "[%s]" $x "$x"') == "[a][b][a   b]"
+    assert out(phone, "echo $(echo $(echo nested)) `echo back`") == "nested back\n"
+    assert out(phone, "echo $((2147483647 + 1))") == "-2147483648\n"  # mksh arithmetic is 32-bit
+
+
+def test_control_flow_and_heredoc(phone):
+    assert out(phone, "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done") == "0\n1\n2\n"
+    assert out(phone, "for f in /sdcard/Mu* /sdcard/Podcasts; do echo $f; done") == "/sdcard/Music\n/sdcard/Podcasts\n"
+    assert out(phone, "if [ -d /sdcard/DCIM ]; then echo yes; else echo no; fi") == "yes\n"
+    assert out(phone, "cat > /sdcard/h.txt <<EOF\nhome=$HOME\nEOF\ncat /sdcard/h.txt") == "home=/\n"
+    assert out(phone, "cat <<'EOF'\n$HOME\nEOF") == "$HOME\n"
+
+
+def test_globbing_uses_the_phone_file_system(phone):
+    sh(phone, "touch /sdcard/Download/a.txt /sdcard/Download/b.txt /sdcard/Download/.hidden.txt")
+    assert out(phone, "echo /sdcard/Download/*.txt") == "/sdcard/Download/a.txt /sdcard/Download/b.txt\n"
+    assert out(phone, "echo /sdcard/Download/*.nothing '/sdcard/Download/*'") == \
+        "/sdcard/Download/*.nothing /sdcard/Download/*\n"
+    assert out(phone, "cd /sdcard/Download && echo ?.txt") == "a.txt b.txt\n"
+
+
+def test_redirections(phone):
+    sh(phone, "echo one > /sdcard/r.txt; echo two >> /sdcard/r.txt")
+    assert phone.fs.read_bytes("/sdcard/r.txt") == b"one\ntwo\n"
+    sh(phone, "echo three > /sdcard/r.txt")
+    assert phone.fs.read_bytes("/storage/emulated/0/r.txt") == b"three\n"
+    result = sh(phone, "ls /nope 2> /sdcard/err.txt; echo $?")
+    assert result.stdout == b"1\n" and result.stderr == b""
+    assert phone.fs.read_bytes("/sdcard/err.txt") == b"ls: /nope: No such file or directory\n"
+    assert sh(phone, "ls /nope 2>&1").stdout == b"ls: /nope: No such file or directory\n"
+    result = sh(phone, "ls /nope 2>&1 >/dev/null")
+    assert result.stdout == b"ls: /nope: No such file or directory\n"
+    assert sh(phone, "echo err >&2").stderr == b"err\n"
+    assert sh(phone, "cat < /sdcard/r.txt").stdout == b"three\n"
+    assert not phone.fs.exists("/dev/null") or phone.fs.read_bytes("/dev/null") == b""
+
+
+def test_redirection_errors_use_mksh_messages(phone):
+    result = sh(phone, "echo x > /no/such/dir/f")
+    assert result.exit_code == 1
+    assert result.stderr == b"/system/bin/sh: can't create /no/such/dir/f: No such file or directory\n"
+    assert sh(phone, "cat < /nope").stderr == b"/system/bin/sh: can't open /nope: No such file or directory\n"
+
+
+def test_unknown_command_exits_127(phone):
+    result = sh(phone, "reboot now")
+    assert result.exit_code == 127
+    assert result.stderr == b"/system/bin/sh: reboot: inaccessible or not found\n"
+    assert sh(phone, "/system/bin/echo hi").stdout == b"hi\n"
+    assert sh(phone, "/data/local/tmp/echo hi").exit_code == 127
+
+
+@pytest.mark.parametrize("command, message", [
+    ("echo 'abc", "/system/bin/sh: no closing quote\n"),
+    ('echo "abc', "/system/bin/sh: no closing quote\n"),
+    ("echo $(date", "/system/bin/sh: no closing quote\n"),
+    ("echo a;;", "/system/bin/sh: syntax error: unexpected ';;'\n"),
+    ("echo a |", "/system/bin/sh: syntax error: unexpected EOF\n"),
+    ("if true; then echo", "/system/bin/sh: syntax error: unmatched 'if'\n"),
+    ("fi", "/system/bin/sh: syntax error: unexpected 'fi'\n"),
+])
+def test_syntax_errors_exit_1_with_nothing_run(phone, command, message):
+    result = sh(phone, "touch /sdcard/ran; " + command)
+    assert (result.stdout, result.stderr, result.exit_code) == (b"", message.encode(), 1)
+    assert not phone.fs.exists("/sdcard/ran")
+
+
+@pytest.mark.parametrize("command", ["", "   ", "\n\n", "${", "$((1/0))", "${x!}", "echo $((", "((((", "<<", "<",
+                                     "echo \x00", "`", "\\", "a=", "eval 'eval \"eval\"'", "exit 300",
+                                     "sh -c 'sh -c \"exit 3\"'", "$(" * 50 + ")" * 50])
+def test_run_never_raises(phone, command):
+    result = sh(phone, command)
+    assert isinstance(result, ShellOutput)
+    assert 0 <= result.exit_code <= 255
+
+
+def test_runaway_loops_end(phone):
+    start = time.monotonic()
+    result = sh(phone, "while true; do :; done")
+    assert result.exit_code == 1 and b"too many commands" in result.stderr
+    assert time.monotonic() - start < 10
+
+
+def test_exit_and_status(phone):
+    assert sh(phone, "echo a; exit 3; echo b") == ShellOutput(b"a\n", b"", 3)
+    assert sh(phone, "sh -c 'exit 4'; echo $?").stdout == b"4\n"
+    assert sh(phone, "(exit 5); echo $?").stdout == b"5\n"
+
+
+# ----- the sandbox ---------------------------------------------------------------------------------------------
+def test_injection_text_is_printed_verbatim_and_runs_nothing(phone):
+    sh(phone, "touch /sdcard/Download/keep.txt")
+    payload = "'; rm -rf /sdcard; \"$(reboot)\""
+    quoted = "'" + payload.replace("'", "'\\''") + "'"
+    result = sh(phone, f"echo {quoted}")
+    assert result == ShellOutput((payload + "\n").encode(), b"", 0)
+    assert phone.fs.exists("/sdcard/Download/keep.txt")
+
+
+def test_command_substitution_runs_only_simulated_commands(phone):
+    result = sh(phone, 'echo "$(reboot)x"')
+    assert result.stdout == b"x\n"
+    assert result.stderr == b"/system/bin/sh: reboot: inaccessible or not found\n"
+    assert out(phone, "echo $(uname -s)") == "Linux\n"
+
+
+def test_paths_cannot_leave_the_sandbox(phone, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("host secret")
+    root = phone.fs.root
+    relative = "/" + "../" * 20 + str(secret).lstrip("/")
+    result = sh(phone, f"cat {relative}")
+    assert result.exit_code == 1 and b"host secret" not in result.stdout
+    assert sh(phone, "cat /../../etc/passwd").stderr == b"cat: /../../etc/passwd: No such file or directory\n"
+    assert out(phone, "cd /../../..; pwd; ls") == "/\n" + "".join(f"{n}\n" for n in sorted(p.name for p in
+                                                                                          root.iterdir()))
+    sh(phone, f"echo pwned > {relative}")
+    assert secret.read_text() == "host secret"
+    result = sh(phone, f"sqlite3 /data/local/tmp/x.db \"ATTACH '{secret}' AS s\"")
+    assert result.exit_code == 1 and result.stderr == b"Error: not authorized\n"
+
+
+# ----- files ---------------------------------------------------------------------------------------------------
+def test_ls_formats(phone):
+    assert "Download\n" in out(phone, "ls /sdcard")
+    listing = out(phone, "ls -l /sdcard")
+    assert listing.startswith("total ")
+    assert re.search(r"^drwx[-rwxs]{6} +\d+ root +sdcard_rw +4096 \d{4}-\d\d-\d\d \d\d:\d\d Download$", listing,
+                     re.M)
+    sh(phone, "echo hello > /sdcard/a.txt")
+    assert re.fullmatch(r"-rw[-rwx]{7} 1 root sdcard_rw 6 2023-10-15 15:34 /sdcard/a.txt\n",
+                        out(phone, "ls -l /sdcard/a.txt"))
+    result = sh(phone, "ls /x")
+    assert (result.stdout, result.stderr, result.exit_code) == (b"", b"ls: /x: No such file or directory\n", 1)
+    assert out(phone, "ls -a /data/local/tmp") == ".\n..\n"
+    assert out(phone, "ls -d /sdcard/DCIM /sdcard/a.txt") == "/sdcard/DCIM\n/sdcard/a.txt\n"
+    sh(phone, "mkdir -p /sdcard/DCIM/Camera && touch /sdcard/DCIM/Camera/p.jpg")
+    assert out(phone, "ls -R /sdcard/DCIM") == "/sdcard/DCIM:\nCamera\n\n/sdcard/DCIM/Camera:\np.jpg\n"
+    assert out(phone, "ls /sdcard/a.txt /sdcard/DCIM") == "/sdcard/a.txt\n\n/sdcard/DCIM:\nCamera\n"
+
+
+def test_cat_rm_mkdir(phone):
+    sh(phone, "echo data > /sdcard/f.txt")
+    assert out(phone, "cat /sdcard/f.txt - /sdcard/f.txt") == "data\ndata\n"
+    assert sh(phone, "cat /sdcard").stderr == b"cat: /sdcard: Is a directory\n"
+    assert sh(phone, "mkdir /sdcard/a/b").stderr == b"mkdir: '/sdcard/a/b': No such file or directory\n"
+    assert sh(phone, "mkdir -p /sdcard/a/b && mkdir /sdcard/a").stderr == b"mkdir: '/sdcard/a': File exists\n"
+    assert phone.fs.is_dir("/sdcard/a/b")
+    assert sh(phone, "rm /sdcard/a").stderr == b"rm: /sdcard/a: Is a directory\n"
+    assert sh(phone, "rm /sdcard/nope").stderr == b"rm: /sdcard/nope: No such file or directory\n"
+    assert sh(phone, "rm -f /sdcard/nope").exit_code == 0
+    assert sh(phone, "rm -rf /sdcard/a /sdcard/f.txt").exit_code == 0
+    assert not phone.fs.exists("/sdcard/a") and not phone.fs.exists("/sdcard/f.txt")
+    assert sh(phone, "rm -rf /").stderr == b"rm: rm /. if you mean it\n"
+    assert phone.fs.is_dir("/sdcard/Download")
+
+
+def test_cp_mv(phone):
+    sh(phone, "echo x > /sdcard/Download/src.txt")
+    assert sh(phone, "cp /sdcard/Download/src.txt /sdcard/Documents/").exit_code == 0
+    assert phone.fs.read_bytes("/sdcard/Documents/src.txt") == b"x\n"
+    assert sh(phone, "cp /sdcard/Download /sdcard/D2").stderr == b"cp: Skipped dir '/sdcard/Download'\n"
+    assert sh(phone, "cp -r /sdcard/Download /sdcard/D2").exit_code == 0
+    assert phone.fs.read_bytes("/sdcard/D2/src.txt") == b"x\n"
+    assert sh(phone, "mv /sdcard/D2/src.txt /sdcard/moved.txt").exit_code == 0
+    assert not phone.fs.exists("/sdcard/D2/src.txt") and phone.fs.exists("/sdcard/moved.txt")
+    assert sh(phone, "cp /nope /sdcard/").stderr == b"cp: bad '/nope': No such file or directory\n"
+    assert sh(phone, "mv /nope /sdcard/").stderr == b"mv: bad '/nope': No such file or directory\n"
+
+
+def test_find(phone):
+    sh(phone, "mkdir -p /sdcard/DCIM/Camera; touch /sdcard/DCIM/Camera/a.jpg /sdcard/DCIM/Camera/b.png "
+              "/sdcard/DCIM/c.jpg")
+    assert out(phone, "find /sdcard/DCIM -name '*.jpg'") == "/sdcard/DCIM/Camera/a.jpg\n/sdcard/DCIM/c.jpg\n"
+    assert out(phone, "find /sdcard/DCIM -type d") == "/sdcard/DCIM\n/sdcard/DCIM/Camera\n"
+    assert out(phone, "find /sdcard/DCIM -maxdepth 1 -type f") == "/sdcard/DCIM/c.jpg\n"
+    assert out(phone, "find /sdcard/DCIM -name '*.png' -o -name 'c*'") == \
+        "/sdcard/DCIM/Camera/b.png\n/sdcard/DCIM/c.jpg\n"
+    assert out(phone, "find /sdcard/DCIM -type f -mmin -1") != ""
+    assert sh(phone, "find /sdcard/DCIM -name '*.jpg' -delete").exit_code == 0
+    assert out(phone, "find /sdcard/DCIM -type f") == "/sdcard/DCIM/Camera/b.png\n"
+    result = sh(phone, "find /nope")
+    assert (result.stderr, result.exit_code) == (b"find: '/nope': No such file or directory\n", 1)
+    assert out(phone, "find /sdcard/DCIM -name b.png -exec cat {} \\;") == ""
+
+
+def test_stat_touch_chmod(phone):
+    sh(phone, "echo 12345 > /sdcard/s.txt")
+    assert out(phone, "stat -c '%n %s %F %U %G %y %Y' /sdcard/s.txt") == \
+        "/sdcard/s.txt 6 regular file root sdcard_rw 2023-10-15 15:34:00.000000000 +0000 1697384040\n"
+    assert sh(phone, "touch -t 202001020304.05 /sdcard/s.txt").exit_code == 0
+    assert out(phone, "stat -c %y /sdcard/s.txt") == "2020-01-02 03:04:05.000000000 +0000\n"
+    assert sh(phone, "chmod 751 /sdcard/s.txt && chmod o+w /sdcard/s.txt").exit_code == 0
+    assert out(phone, "stat -c %a /sdcard/s.txt") == "753\n"
+    assert sh(phone, "chmod 600 /nope").stderr == b"chmod: /nope: No such file or directory\n"
+    assert sh(phone, "chown system:system /sdcard/s.txt && restorecon -R /sdcard").exit_code == 0
+    default = out(phone, "stat /sdcard/s.txt")
+    assert default.startswith("  File: /sdcard/s.txt\n  Size: 6\t") and "Access: (0753/-rwxr-x-wx)" in default
+
+
+# ----- sqlite3 --------------------------------------------------------------------------------------------------
+def test_sqlite3_round_trip(phone):
+    db = "/data/data/com.simplemobiletools.smsmessenger/databases/t.db"
+    sh(phone, f"mkdir -p {db.rsplit('/', 1)[0]}")
+    result = sh(phone, f"sqlite3 {db} \"CREATE TABLE t(a INTEGER, b TEXT, c REAL); "
+                       "INSERT INTO t VALUES (1, 'x|y', NULL); INSERT INTO t VALUES (2, NULL, 2.0); "
+                       "SELECT * FROM t ORDER BY a;\"")
+    assert result == ShellOutput(b"1|x|y|\n2||2.0\n", b"", 0)
+    assert out(phone, f"sqlite3 -header -separator , {db} 'SELECT a, c FROM t WHERE a = 2'") == "a,c\n2,2.0\n"
+    assert out(phone, f"sqlite3 {db} .tables") == "t\n"
+    result = sh(phone, f"sqlite3 {db} 'SELECT * FROM nope'")
+    assert (result.stdout, result.stderr, result.exit_code) == (b"", b"Error: no such table: nope\n", 1)
+    result = sh(phone, f"sqlite3 {db}", stdin=b"SELECT count(*) FROM t;\nSELEC 1;\nSELECT 7;\n")
+    assert result.stdout == b"2\n7\n"
+    assert result.stderr == b'Error: near line 2: near "SELEC": syntax error\n' and result.exit_code == 1
+    import sqlite3
+    with sqlite3.connect(phone.fs.host_path(db)) as con:
+        assert con.execute("SELECT b FROM t WHERE a = 1").fetchone() == ("x|y",)
+
+
+def test_sqlite3_reads_the_telephony_database(phone):
+    phone.telephony.deliver_sms("+15551234567", "hello, there")
+    assert out(phone, f"sqlite3 {phone.telephony.db_path} 'SELECT address, body, type FROM sms'") == \
+        "+15551234567|hello, there|1\n"
+
+
+# ----- settings, properties, time -----------------------------------------------------------------------------
+def test_settings(phone):
+    assert out(phone, "settings get global wifi_on") == "1\n"
+    assert out(phone, "settings get system no_such_key") == "null\n"
+    assert sh(phone, "settings put system screen_brightness 200") == ShellOutput(b"", b"", 0)
+    assert phone.settings.get("system", "screen_brightness") == "200"
+    assert out(phone, "settings --user 0 get system screen_brightness") == "200\n"
+    assert "screen_brightness=200\n" in out(phone, "settings list system")
+    assert out(phone, "settings delete system screen_brightness; settings delete system screen_brightness") == \
+        "Deleted 1 rows\nDeleted 0 rows\n"
+    result = sh(phone, "settings get nowhere x")
+    assert (result.stderr, result.exit_code) == (b"Invalid namespace 'nowhere'\n", 255)
+
+
+def test_svc_toggles_radios_as_settings(phone):
+    assert sh(phone, "svc wifi disable").exit_code == 0
+    assert phone.settings.get("global", "wifi_on") == "0"
+    sh(phone, "svc bluetooth disable; svc wifi enable")
+    assert (phone.settings.get("global", "bluetooth_on"), phone.settings.get("global", "wifi_on")) == ("0", "1")
+    sh(phone, "svc bluetooth enable")
+    assert phone.settings.get("global", "bluetooth_on") == "1"
+    assert sh(phone, "svc wifi sideways").exit_code == 1
+
+
+def test_getprop_setprop(phone):
+    assert out(phone, "getprop ro.build.version.sdk") == "33\n"
+    assert out(phone, "getprop no.such.prop fallback") == "fallback\n"
+    assert "[ro.product.model]: [sdk_gphone64_x86_64]\n" in out(phone, "getprop")
+    assert sh(phone, "setprop debug.x 1 && getprop debug.x").stdout == b"1\n"
+    assert sh(phone, "setprop ro.build.version.sdk 99").exit_code == 1
+
+
+def test_date_prints_and_sets_the_virtual_clock(phone):
+    assert out(phone, "date") == "Sun Oct 15 15:34:00 UTC 2023\n"
+    assert out(phone, "date +%s") == "1697384040\n"
+    assert out(phone, "date '+%Y-%m-%d %H:%M:%S'") == "2023-10-15 15:34:00\n"
+    assert out(phone, "date 010203042024.05") == "Tue Jan  2 03:04:05 UTC 2024\n"
+    assert phone.clock.now_ms() == 1704164645000
+    assert sh(phone, "date 99999999").exit_code == 1
+
+
+def test_sleep_advances_device_time_not_host_time(phone):
+    before = phone.clock.now_ms()
+    start = time.monotonic()
+    assert sh(phone, "sleep 30; sleep 1.5").exit_code == 0
+    assert phone.clock.now_ms() - before == 31500
+    assert time.monotonic() - start < 1
+
+
+def test_identity(phone):
+    assert out(phone, "id").startswith("uid=0(root) gid=0(root) groups=0(root),")
+    assert out(phone, "whoami") == "root\n"
+
+
+# ----- activities and packages ---------------------------------------------------------------------------------
+def test_am_start_and_force_stop(phone):
+    result = sh(phone, f"am start -n {SMS}/.activities.MainActivity")
+    assert result == ShellOutput(f"Starting: Intent {{ cmp={SMS}/.activities.MainActivity }}\n".encode(), b"", 0)
+    assert phone.activities.foreground() == (SMS, SMS_MAIN)
+    assert sh(phone, f"am force-stop {SMS}").exit_code == 0
+    assert phone.activities.foreground()[0] == LAUNCHER
+
+
+def test_am_start_formats(phone):
+    result = sh(phone, "am start -n com.nope/.Main")
+    assert result.stdout == b"Starting: Intent { cmp=com.nope/.Main }\n"
+    assert result.stderr == b"Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n"
+    result = sh(phone, f"am start -W -a android.intent.action.MAIN -c android.intent.category.LAUNCHER "
+                       f"-n {SMS}/{SMS_MAIN}")
+    lines = result.stdout.decode().splitlines()
+    assert lines[0] == ("Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] "
+                        f"cmp={SMS}/.activities.MainActivity }}")
+    assert lines[1:4] == ["Status: ok", "LaunchState: COLD", f"Activity: {SMS}/.activities.MainActivity"]
+    assert re.fullmatch(r"TotalTime: \d+", lines[4]) and re.fullmatch(r"WaitTime: \d+", lines[5])
+    assert lines[6] == "Complete"
+    sh(phone, "input keyevent HOME")
+    result = sh(phone, f"am start -n {SMS}/.activities.MainActivity")
+    assert result.stderr == b"Warning: Activity not started, its current task has been brought to the front\n"
+    assert phone.activities.foreground() == (SMS, SMS_MAIN)
+    assert sh(phone, "am start -a android.intent.action.VIEW -d tel:123").stdout == \
+        b"Starting: Intent { act=android.intent.action.VIEW dat=tel:xxx }\n"
+    result = sh(phone, "am start --bogus")
+    assert result.exit_code == 255 and b"Unknown option: --bogus" in result.stderr
+
+
+def test_am_broadcast(phone):
+    assert out(phone, "am broadcast -a com.example.PING --es k v") == (
+        "Broadcasting: Intent { act=com.example.PING flg=0x400000 (has extras) }\n"
+        "Broadcast completed: result=0\n")
+
+
+def test_monkey_launches_the_launcher_activity(phone):
+    result = sh(phone, f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1")
+    assert result.exit_code == 0
+    assert result.stdout.decode().startswith("  bash arg: -p\n")
+    assert "Events injected: 1\n" in result.stdout.decode()
+    assert phone.activities.foreground() == (SMS, SMS_MAIN)
+    result = sh(phone, "monkey -p com.nope 1")
+    assert result.exit_code == 252
+    assert "** No activities found to run, monkey aborted.\n" in result.stdout.decode()
+
+
+def test_pm(phone):
+    packages = out(phone, "pm list packages").splitlines()
+    assert f"package:{SMS}" in packages and f"package:{LAUNCHER}" in packages
+    assert out(phone, "pm list packages -3") == f"package:{SMS}\n"
+    assert out(phone, "pm list packages sms") == f"package:{SMS}\n"
+    assert f"package:{SMS}" not in out(phone, "pm list packages -s")
+    assert re.fullmatch(rf"package:/data/app/~~[\w-]+==/{SMS}-[\w-]+==/base\.apk\n", out(phone, f"pm path {SMS}"))
+    assert sh(phone, "pm path com.nope") == ShellOutput(b"", b"", 1)
+    sh(phone, f"mkdir -p /data/data/{SMS}/files && echo x > /data/data/{SMS}/files/f; monkey -p {SMS} 1")
+    assert sh(phone, f"pm clear {SMS}").stdout == b"Success\n"
+    assert not phone.fs.exists(f"/data/data/{SMS}/files/f")
+    assert phone.activities.foreground()[0] == LAUNCHER
+    assert sh(phone, "pm clear com.nope") == ShellOutput(b"", b"Failed\n", 1)
+
+
+# ----- dumpsys, wm --------------------------------------------------------------------------------------------
+def test_dumpsys_lines_match_what_tools_parse(phone):
+    sh(phone, f"monkey -p {SMS} 1")
+    windows = out(phone, "dumpsys window windows")
+    focus = FOCUS_RE.search(windows)
+    assert focus and (focus["package"], focus["activity"]) == (SMS, SMS_MAIN)
+    assert re.search(r"^  mFocusedApp=ActivityRecord\{[0-9a-f]+ u0 " + re.escape(SMS) +
+                     r"/\.activities\.MainActivity t\d+\}$", windows, re.M)
+    activities = out(phone, "dumpsys activity activities")
+    resumed = RESUMED_RE.search(activities)
+    assert resumed and resumed["package"] == SMS
+    assert re.search(r"topResumedActivity=ActivityRecord\{[0-9a-f]+ u0 \S+/\.activities\.MainActivity t\d+\}",
+                     activities)
+    assert re.search(r"^  ResumedActivity: ActivityRecord\{", activities, re.M)
+    top = TOP_RE.search(out(phone, "dumpsys activity top"))
+    assert top and (top["package"], top["activity"]) == (SMS, ".activities.MainActivity")
+    assert out(phone, "dumpsys window windows") == windows  # ids are stable
+    sh(phone, "input keyevent KEYCODE_HOME")
+    assert FOCUS_RE.search(out(phone, "dumpsys window"))["package"] == LAUNCHER
+    assert re.search(r"versionName=\S+", out(phone, f"dumpsys package {SMS}"))
+    assert re.search(r"orientation=0", out(phone, "dumpsys display"))
+
+
+def test_wm(phone):
+    assert out(phone, "wm size") == "Physical size: 1080x2400\n"
+    assert out(phone, "wm density") == "Physical density: 420\n"
+
+
+# ----- input, screen -------------------------------------------------------------------------------------------
+def _edit_text(phone: Phone) -> etree._Element:
+    root = etree.fromstring(phone.ui_dump().encode())
+    return next(node for node in root.iter("node") if node.get("class") == "android.widget.EditText")
+
+
+def _center(node: etree._Element) -> tuple[int, int]:
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", node.get("bounds")))
+    return (x1 + x2) // 2, (y1 + y2) // 2
+
+
+def test_input_tap_text_and_keys(phone):
+    sh(phone, f"monkey -p {SMS} 1")
+    x, y = _center(_edit_text(phone))
+    before = phone.clock.now_ms()
+    assert sh(phone, f"input tap {x} {y}").exit_code == 0
+    assert phone.clock.now_ms() > before
+    assert _edit_text(phone).get("focused") == "true"
+    sh(phone, "input text 'hello%sworld'")
+    assert _edit_text(phone).get("text") == "hello world"
+    sh(phone, "input keyevent 67")
+    assert _edit_text(phone).get("text") == "hello worl"
+    sh(phone, "input keycombination 113 29; input text X")
+    assert _edit_text(phone).get("text") == "X"
+    sh(phone, "input keyevent KEYCODE_HOME")
+    assert phone.activities.foreground()[0] == LAUNCHER
+
+
+def test_input_errors(phone):
+    result = sh(phone, "input tap 100")
+    assert result.exit_code == 255
+    assert result.stderr == (b"Exception occurred while executing 'tap':\n"
+                             b"java.lang.IllegalArgumentException: Argument expected after \"100\"\n")
+    assert b"Invalid arguments for command: swipe" in sh(phone, "input swipe a b c d").stderr
+    assert sh(phone, "input touchscreen swipe 500 1500 500 500 200").exit_code == 0
+
+
+def test_screencap_png_has_the_screen_size(phone):
+    result = sh(phone, "screencap -p")
+    assert result.exit_code == 0 and result.stdout.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(io.BytesIO(result.stdout))
+    assert image.size == (1080, 2400)
+    assert (image.convert("RGB").tobytes() == Image.fromarray(phone.screenshot()).tobytes())
+    assert sh(phone, "screencap -p /sdcard/shot.png").exit_code == 0
+    assert Image.open(phone.fs.host_path("/sdcard/shot.png")).size == (1080, 2400)
+    raw = sh(phone, "screencap").stdout
+    assert struct.unpack("<4I", raw[:16])[:3] == (1080, 2400, 1) and len(raw) == 16 + 1080 * 2400 * 4
+
+
+def test_uiautomator_dump_writes_parseable_xml(phone):
+    result = sh(phone, "uiautomator dump")
+    assert result.stdout == b"UI hierchary dumped to: /sdcard/window_dump.xml\n"
+    root = etree.fromstring(phone.fs.read_bytes("/sdcard/window_dump.xml"))
+    assert root.tag == "hierarchy" and root.find("node").get("package") == LAUNCHER
+    result = sh(phone, "rm -f /data/local/tmp/uidump.xml; uiautomator dump /data/local/tmp/uidump.xml && echo success")
+    assert result.stdout.decode().endswith("success\n")
+    assert phone.fs.read_bytes("/data/local/tmp/uidump.xml").startswith(b"<?xml")
+    tty = sh(phone, "uiautomator dump /dev/tty").stdout
+    assert tty.startswith(b"<?xml") and tty.endswith(b"UI hierchary dumped to: /dev/tty\n")
+
+
+# ----- content provider ---------------------------------------------------------------------------------------
+def test_content_query(phone):
+    assert out(phone, "content query --uri content://settings/global --projection name:value "
+                      "--where \"name='wifi_on'\"") == "Row: 0 name=wifi_on, value=1\n"
+    assert out(phone, "content query --uri content://sms") == "No result found.\n"
+    phone.telephony.deliver_sms("+15550001111", "Hi, see you")
+    assert out(phone, "content query --uri content://sms/inbox --projection address:body:person") == \
+        "Row: 0 address=+15550001111, body=Hi, see you, person=NULL\n"
+    result = sh(phone, "content query --uri content://nope")
+    assert result.stderr.startswith(b"Error while accessing provider:nope\n")
+    sh(phone, "content insert --uri content://settings/system --bind name:s:my_key --bind value:i:7")
+    assert phone.settings.get("system", "my_key") == "7"

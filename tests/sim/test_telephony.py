@@ -1,0 +1,186 @@
+"""The telephony provider: AOSP mmssms.db schema and triggers, SMS delivery/sending, content://sms queries."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+
+import pytest
+
+from android_gym.sim.phone import Phone
+from android_gym.sim.system.telephony import DEFAULT_SUB_ID, SMS_APP_PACKAGE, phone_numbers_equal
+
+METACHARACTERS = "'; rm -rf /sdcard; \"$(reboot)\""
+
+
+@pytest.fixture
+def phone():
+    device = Phone()
+    yield device
+    device.close()
+
+
+def raw(phone: Phone) -> sqlite3.Connection:
+    """A plain sqlite3 connection, as the on-device ``sqlite3`` or a pulled copy would open the file."""
+    return sqlite3.connect(phone.fs.host_path(phone.telephony.db_path))
+
+
+def table_info(db: sqlite3.Connection, table: str) -> list[tuple[str, str, str | None]]:
+    return [(name, kind, default) for _, name, kind, _, default, _ in db.execute(f"PRAGMA table_info({table})")]
+
+
+def test_schema_matches_aosp(phone):
+    # MmsSmsDatabaseHelper.CREATE_SMS_TABLE_STRING / createCommonTables, DATABASE_VERSION 69.
+    assert phone.fs.exists("/data/data/com.android.providers.telephony/databases/mmssms.db")
+    with closing(raw(phone)) as db:
+        assert table_info(db, "sms") == [
+            ("_id", "INTEGER", None), ("thread_id", "INTEGER", None), ("address", "TEXT", None),
+            ("person", "INTEGER", None), ("date", "INTEGER", None), ("date_sent", "INTEGER", "0"),
+            ("protocol", "INTEGER", None), ("read", "INTEGER", "0"), ("status", "INTEGER", "-1"),
+            ("type", "INTEGER", None), ("reply_path_present", "INTEGER", None), ("subject", "TEXT", None),
+            ("body", "TEXT", None), ("service_center", "TEXT", None), ("locked", "INTEGER", "0"),
+            ("sub_id", "INTEGER", "-1"), ("error_code", "INTEGER", "-1"), ("creator", "TEXT", None),
+            ("seen", "INTEGER", "0")]
+        assert table_info(db, "threads") == [
+            ("_id", "INTEGER", None), ("date", "INTEGER", "0"), ("message_count", "INTEGER", "0"),
+            ("recipient_ids", "TEXT", None), ("snippet", "TEXT", None), ("snippet_cs", "INTEGER", "0"),
+            ("read", "INTEGER", "1"), ("archived", "INTEGER", "0"), ("type", "INTEGER", "0"),
+            ("error", "INTEGER", "0"), ("has_attachment", "INTEGER", "0"), ("sub_id", "INTEGER", "-1")]
+        assert table_info(db, "canonical_addresses") == [
+            ("_id", "INTEGER", None), ("address", "TEXT", None), ("sub_id", "INTEGER", "-1")]
+        triggers = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+        assert {"sms_update_thread_on_insert", "sms_update_thread_date_subject_on_update",
+                "sms_update_thread_read_on_update", "update_threads_error_on_update_sms"} <= triggers
+        assert db.execute("PRAGMA user_version").fetchone() == (69,)
+        autoincrement = db.execute("SELECT sql FROM sqlite_master WHERE name='threads'").fetchone()[0]
+        assert "AUTOINCREMENT" in autoincrement
+
+
+def test_triggers_keep_threads_in_step_for_raw_sqlite_writers(phone):
+    with closing(raw(phone)) as db, db:
+        db.execute("INSERT INTO canonical_addresses (address) VALUES ('5550001')")
+        db.execute("INSERT INTO threads (recipient_ids) VALUES ('1')")
+        db.execute("INSERT INTO sms (thread_id, address, date, type, body) VALUES (1, '5550001', 1000, 1, 'a')")
+        db.execute("INSERT INTO sms (thread_id, address, date, type, read, body) "
+                   "VALUES (1, '5550001', 2000, 2, 1, 'b')")
+        assert db.execute("SELECT message_count, snippet, date, read FROM threads").fetchone() == (2, "b", 2000, 0)
+        db.execute("UPDATE sms SET type = 3 WHERE body = 'b'")  # a draft is not counted
+        assert db.execute("SELECT message_count FROM threads").fetchone() == (1,)
+        db.execute("UPDATE sms SET read = 1")
+        assert db.execute("SELECT read FROM threads").fetchone() == (1,)
+        db.execute("UPDATE sms SET type = 5 WHERE body = 'a'")
+        assert db.execute("SELECT error FROM threads").fetchone() == (1,)
+
+
+def test_deliver_sms_is_an_unread_inbox_row_in_its_thread(phone):
+    now = phone.clock.now_ms()
+    message_id = phone.telephony.deliver_sms("+15551234567", "hi there")
+    [row] = phone.telephony.query("content://sms/inbox")
+    assert row["_id"] == message_id
+    assert (row["type"], row["read"], row["seen"], row["date"], row["address"], row["body"]) == (
+        1, 0, 0, now, "+15551234567", "hi there")
+    assert row["sub_id"] == DEFAULT_SUB_ID and row["creator"] == SMS_APP_PACKAGE
+    with closing(raw(phone)) as db:
+        thread = db.execute("SELECT _id, message_count, snippet, read, recipient_ids FROM threads").fetchone()
+        assert thread == (row["thread_id"], 1, "hi there", 0, "1")
+        assert db.execute("SELECT address FROM canonical_addresses").fetchall() == [("+15551234567",)]
+    # PhoneNumberUtils-style loose matching: the same number without the country code is the same thread.
+    assert phone.telephony.thread_id_for("5551234567") == row["thread_id"]
+    assert phone.telephony.thread_id_for("5551234568") != row["thread_id"]
+
+
+def test_send_sms_ends_as_a_sent_row_with_the_body_verbatim(phone):
+    message_id = phone.telephony.send_sms("5550100", METACHARACTERS)
+    [row] = phone.telephony.query("content://sms/sent")
+    assert row["_id"] == message_id and row["body"] == METACHARACTERS
+    assert (row["type"], row["read"], row["seen"], row["address"]) == (2, 1, 1, "5550100")
+    assert phone.telephony.query("content://sms/outbox") == []
+    assert phone.telephony.conversations()[0]["snippet"] == METACHARACTERS
+
+
+def test_query_uris_filters_and_sort(phone):
+    tel = phone.telephony
+    tel.deliver_sms("5550001", "first")
+    phone.clock.advance(60_000)
+    tel.send_sms("5550001", "second")
+    phone.clock.advance(60_000)
+    tel.deliver_sms("5550002", "third")
+    assert [r["body"] for r in tel.query("content://sms")] == ["third", "second", "first"]  # date DESC
+    assert [r["body"] for r in tel.query("content://sms", sort="date ASC")] == ["first", "second", "third"]
+    assert [r["body"] for r in tel.query("content://sms/inbox")] == ["third", "first"]
+    assert [r["body"] for r in tel.query("content://sms/sent", ["body"])] == ["second"]
+    assert tel.query("content://sms", ["address", "body"], where="body='first'") == [
+        {"address": "5550001", "body": "first"}]
+    first_id = tel.query("content://sms", ["_id"], where="body='first'")[0]["_id"]
+    assert tel.query(f"content://sms/{first_id}", ["body"]) == [{"body": "first"}]
+    assert tel.query("content://sms/draft") == [] and tel.query("content://sms/failed") == []
+    conversations = tel.query("content://sms/conversations")
+    assert list(conversations[0]) == ["snippet", "thread_id", "null", "msg_count"]  # AOSP HashMap order
+    assert sorted((c["snippet"], c["msg_count"]) for c in conversations) == [("second", 2), ("third", 1)]
+    with pytest.raises(ValueError, match="Unknown URI"):
+        tel.query("content://mms")
+    with pytest.raises(ValueError, match="Invalid column"):
+        tel.query("content://sms", ["body; DROP TABLE sms"])
+
+
+def test_query_where_cannot_write(phone):
+    phone.telephony.deliver_sms("5550001", "x")
+    with pytest.raises(sqlite3.Error):
+        phone.telephony.query("content://sms", where="1); DELETE FROM sms; --")
+    assert len(phone.telephony.query("content://sms")) == 1
+
+
+def test_provider_delete_fixes_threads_like_aosp(phone):
+    tel = phone.telephony
+    tel.deliver_sms("5550001", "old")
+    phone.clock.advance(1000)
+    newest = tel.deliver_sms("5550001", "new")
+    assert tel.delete(f"content://sms/{newest}") == 1
+    assert tel.conversations()[0]["snippet"] == "old"
+    assert tel.delete("content://sms", "address='5550001'") == 1
+    with closing(raw(phone)) as db:  # the emptied thread and its canonical address are gone
+        assert db.execute("SELECT COUNT(*) FROM threads").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM canonical_addresses").fetchone() == (0,)
+
+
+def test_db_recreated_when_deleted_but_not_when_emptied(phone):
+    tel = phone.telephony
+    tel.deliver_sms("5550001", "x")
+    with closing(raw(phone)) as db, db:  # AndroidWorld's clear: DELETE FROM sms; DELETE FROM threads;
+        db.execute("DELETE FROM sms")
+        db.execute("DELETE FROM threads")
+    second = tel.thread_id_for("5550002")
+    assert second == 2  # AUTOINCREMENT survives: the file was kept
+    phone.fs.remove_tree(tel.db_path)
+    assert tel.query("content://sms") == []
+    assert tel.thread_id_for("5550002") == 1
+    with closing(raw(phone)) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (69,)
+
+
+def test_rollback_journal_not_wal(phone):
+    # MmsSmsDatabaseHelper calls setWriteAheadLoggingEnabled(false): the db file alone is complete.
+    phone.telephony.send_sms("5550001", "x")
+    assert not phone.fs.exists(phone.telephony.db_path + "-wal")
+
+
+def test_same_actions_same_database():
+    dumps = []
+    for _ in range(2):
+        device = Phone()
+        try:
+            device.telephony.deliver_sms("5550001", "a")
+            device.clock.advance(5000)
+            device.telephony.send_sms("5550001", "b")
+            with closing(raw(device)) as db:
+                dumps.append(list(db.iterdump()))
+        finally:
+            device.close()
+    assert dumps[0] == dumps[1]
+
+
+@pytest.mark.parametrize(("a", "b", "equal"), [
+    ("+15551234567", "5551234567", True), ("555-123-4567", "(555) 1234567", True),
+    ("4155551234", "6505551234", False), ("12345", "12345", True), ("12345", "2345", False)])
+def test_loose_phone_number_compare(a, b, equal):
+    assert bool(phone_numbers_equal(a, b)) is equal
