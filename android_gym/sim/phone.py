@@ -13,17 +13,17 @@ import weakref
 from pathlib import Path
 
 import numpy as np
-from android_gym.sim.apps.sms import SimpleSmsMessenger
-from android_gym.sim.system.shell import Shell, ShellOutput
-from android_gym.sim.system.telephony import Telephony
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.launcher import Launcher, system_package
+from android_gym.sim.apps.sms import SimpleSmsMessenger
 from android_gym.sim.system.activities import ActivityManager
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.packages import PackageManager
 from android_gym.sim.system.settings import Settings
+from android_gym.sim.system.shell import Shell, ShellOutput
+from android_gym.sim.system.telephony import Telephony
 from android_gym.sim.ui.window import WindowManager
 
 # Device time each input event takes (a tap is ~100 ms of finger time plus the app's reaction).
