@@ -70,8 +70,8 @@ class Phone:
         self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-", dir=_fast_tmp_dir()))
         # Deleted on close(), on garbage collection, or at interpreter exit: nothing is left in /dev/shm.
         self._cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
-        self.fs = FileSystem(self._tmp)
         self.clock = VirtualClock()
+        self.fs = FileSystem(self._tmp, self.clock)
         self.settings = Settings()
         self.props = dict(DEFAULT_PROPS)
         self.clipboard = ""

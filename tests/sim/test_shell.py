@@ -510,3 +510,12 @@ def test_content_query(phone):
     assert result.stderr.startswith(b"Error while accessing provider:nope\n")
     sh(phone, "content insert --uri content://settings/system --bind name:s:my_key --bind value:i:7")
     assert phone.settings.get("system", "my_key") == "7"
+
+
+def test_file_times_are_device_times(phone):
+    """Boot directories, pushed files and shell-written files all carry the virtual clock's time."""
+    phone.fs.write_bytes("/sdcard/Download/pushed.txt", b"x")
+    assert phone.run("echo y > /sdcard/Download/shell.txt").exit_code == 0
+    listing = phone.run("ls -l /sdcard/Download").stdout.decode()
+    assert listing.count("2023-10-15 15:34") == 2, listing
+    assert "2023-10-15" in phone.run("ls -ld /sdcard/DCIM").stdout.decode()

@@ -12,6 +12,8 @@ import posixpath
 import shutil
 from pathlib import Path
 
+from android_gym.sim.system.clock import VirtualClock
+
 EXTERNAL_STORAGE = "/storage/emulated/0"
 _ALIASES = {"/sdcard": EXTERNAL_STORAGE, "/storage/self/primary": EXTERNAL_STORAGE, "/mnt/sdcard": EXTERNAL_STORAGE}
 
@@ -49,12 +51,23 @@ def normalize(path: str, cwd: str = "/") -> str:
 
 
 class FileSystem:
-    """Android paths backed by files under ``root`` on the host."""
+    """Android paths backed by files under ``root`` on the host; files carry device (virtual clock) times."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, clock: VirtualClock) -> None:
         self.root = Path(root)
+        self._clock = clock
         for directory in _BOOT_DIRS:
-            self.host_path(directory).mkdir(parents=True, exist_ok=True)
+            self.makedirs(directory)
+        for host in (self.root, *self.root.rglob("*")):
+            self.stamp(host)
+
+    def stamp(self, host: Path) -> None:
+        """Set a host file's access and modification times to the device time."""
+        ns = self._clock.now_ms() * 1_000_000
+        try:
+            os.utime(host, ns=(ns, ns), follow_symlinks=False)
+        except (OSError, NotImplementedError):
+            pass
 
     def host_path(self, path: str, cwd: str = "/") -> Path:
         """Host path of an Android path (never outside ``root``: ``..`` stops at ``/``)."""
@@ -74,12 +87,18 @@ class FileSystem:
 
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         """Write (or append to) a file; the parent directory must exist, as on Android."""
-        with open(self.host_path(path), "ab" if append else "wb") as handle:
+        host = self.host_path(path)
+        with open(host, "ab" if append else "wb") as handle:
             handle.write(data)
+        self.stamp(host)
 
     def makedirs(self, path: str) -> None:
-        """``mkdir -p``."""
-        self.host_path(path).mkdir(parents=True, exist_ok=True)
+        """``mkdir -p`` (new directories get device time)."""
+        host = self.host_path(path)
+        missing = [host, *(parent for parent in host.parents if not parent.exists())] if not host.exists() else []
+        host.mkdir(parents=True, exist_ok=True)
+        for directory in missing:
+            self.stamp(directory)
 
     def listdir(self, path: str) -> list[str]:
         """Sorted entry names of a directory."""

@@ -935,7 +935,7 @@ class _Interp:
                     with open(sink.host, "ab") as handle:
                         handle.write(sink.data)
                     sink.data.clear()
-                self._stamp(sink.host)
+                self.phone.fs.stamp(sink.host)
         return status
 
     def _special(self, target: str) -> str | None:
@@ -973,13 +973,6 @@ class _Interp:
         except OSError as error:
             io.err += f"{SHELL}: can't open {target}: {strerror(error)}\n".encode()
             return None
-
-    def _stamp(self, host: os.PathLike) -> None:
-        ns = self.phone.clock.now_ms() * 1_000_000
-        try:
-            os.utime(host, ns=(ns, ns))
-        except OSError:
-            pass
 
     # ----- word expansion -----------------------------------------------------------------------------------
     def expand(self, raw: str) -> list[str]:

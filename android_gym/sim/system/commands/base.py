@@ -82,11 +82,7 @@ class CommandContext:
 
     def stamp(self, host: Path) -> None:
         """Set a file's times to device time (files the device writes carry device time, not host time)."""
-        ns = self.now_ms() * 1_000_000
-        try:
-            os.utime(host, ns=(ns, ns), follow_symlinks=False)
-        except (OSError, NotImplementedError):
-            pass
+        self.phone.fs.stamp(host)
 
     def run_script(self, script: str) -> int:
         """Run ``script`` in a child shell writing to this context's streams."""

@@ -284,10 +284,11 @@ def tail(ctx: CommandContext, argv: list[str]) -> int:
             continue
         if len(inputs) > 1 and "q" not in flags or "v" in flags:
             ctx.out(("\n" if index else "") + f"==> {name} <==\n")
-        units: list[bytes] = list(data[i:i + 1] for i in range(len(data))) if "c" in values else \
-            data.splitlines(keepends=True)
-        picked = units[max(count - 1, 0):] if from_start else (units[-count:] if count else [])
-        ctx.out(b"".join(picked))
+        if "c" in values:
+            ctx.out(data[max(count - 1, 0):] if from_start else (data[-count:] if count else b""))
+            continue
+        lines = data.splitlines(keepends=True)
+        ctx.out(b"".join(lines[max(count - 1, 0):] if from_start else (lines[-count:] if count else [])))
     return status
 
 

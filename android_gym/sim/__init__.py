@@ -1,0 +1,1 @@
+"""The simulated phone: system services, view toolkit and apps behind the Device protocol."""

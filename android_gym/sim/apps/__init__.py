@@ -1,0 +1,1 @@
+"""The simulated apps: one module per app, built from the view toolkit."""

@@ -1,0 +1,1 @@
+"""Shell commands of the simulated phone, one module per command family (each exports ``COMMANDS``)."""
