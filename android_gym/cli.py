@@ -12,6 +12,7 @@ from tqdm import tqdm
 import android_gym
 from android_gym.agents import OracleAgent, RandomAgent
 from android_gym.errors import AndroidGymError
+from android_gym.testing import run_episode
 from android_gym.wrappers import RecordTrajectory
 
 
@@ -43,14 +44,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         with tqdm(range(args.episodes), desc=env_id, unit="episode", disable=args.episodes < 2) as bar:
             for episode in bar:
-                observation, info = env.reset(seed=args.seed if episode == 0 else None)
-                agent.reset(env)
-                score, steps, done = info["score"], 0, False
-                while not done:
-                    observation, reward, terminated, truncated, info = env.step(agent.act(observation, info))
-                    score, steps, done = info["score"], steps + 1, terminated or truncated
-                successes += score >= 1.0
-                tqdm.write(f"episode {episode}: score={score:.2f} steps={steps} goal={env.unwrapped.task.goal!r}")
+                result = run_episode(env, agent, seed=args.seed if episode == 0 else None)
+                successes += result.score >= 1.0
+                tqdm.write(f"episode {episode}: score={result.score:.2f} steps={result.steps} "
+                           f"goal={env.unwrapped.task.goal!r}")
                 bar.set_postfix(success_rate=f"{successes / (episode + 1):.2f}")
     finally:
         env.close()

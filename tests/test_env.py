@@ -12,9 +12,11 @@ from gymnasium.utils.env_checker import check_env
 
 import android_gym
 from android_gym import Action, ActionType
+from android_gym.agents import OracleAgent, RandomAgent
 from android_gym.device import state
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB
+from android_gym.testing import run_episode
 
 ALL_IDS = sorted(env_id for env_id in gym.registry if env_id.startswith("AndroidWorld/"))
 SMS_TASKS = ["SimpleSmsSend", "SimpleSmsReply", "SimpleSmsReplyMostRecent", "SimpleSmsResend",
@@ -83,16 +85,10 @@ def test_params_can_be_pinned(make_env):
 @pytest.mark.parametrize("task", SMS_TASKS)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_oracle_solves_task(make_env, task, seed):
-    env = make_env(android_gym.env_id(task), pixels=False)
-    obs, info = env.reset(seed=seed)
-    policy = OraclePolicy(env.unwrapped.task.oracle())
-    total, done = 0.0, False
-    while not done:
-        obs, reward, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
-        assert info["invalid_action"] is None, info["invalid_action"]
-        total += reward
-        done = terminated or truncated
-    assert info["score"] == 1.0 and total == pytest.approx(1.0) and terminated and not truncated
+    result = run_episode(make_env(android_gym.env_id(task), pixels=False), OracleAgent(), seed=seed)
+    assert result.invalid_actions == []
+    assert result.score == 1.0 and result.total_reward == pytest.approx(1.0)
+    assert result.terminated and not result.truncated
 
 
 @pytest.mark.parametrize("task", SMS_TASKS)
@@ -108,14 +104,10 @@ def test_doing_nothing_scores_zero(make_env, task):
 
 def test_random_policy_scores_zero(make_env):
     env = make_env(pixels=False)
-    env.action_space.seed(0)
-    for episode in range(3):
-        obs, info = env.reset(seed=episode)
-        done = False
-        while not done:
-            obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
-            done = terminated or truncated
-        assert info["score"] == 0.0
+    agent = RandomAgent(seed=0)
+    for episode in range(5):
+        result = run_episode(env, agent, seed=episode)
+        assert result.steps >= 1 and result.score == 0.0
 
 
 @pytest.mark.parametrize("action, reason", [
@@ -171,15 +163,9 @@ def test_dict_actions_from_the_space(make_env):
 def test_hostile_text_is_stored_verbatim_and_runs_nothing(make_env):
     hostile = "'; rm -rf /sdcard; \"$(reboot)\" `id` && echo pwned > /sdcard/x; DROP TABLE sms;--"
     env = make_env(pixels=False)
-    obs, info = env.reset(seed=0, options={"params": {"message": hostile}})
     device = env.unwrapped.device
     state.write_file(device, "/sdcard/Download/keep.txt", "still here")
-    policy = OraclePolicy(env.unwrapped.task.oracle())
-    done = False
-    while not done:
-        obs, reward, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
-        done = terminated or truncated
-    assert info["score"] == 1.0
+    assert run_episode(env, OracleAgent(), seed=0, options={"params": {"message": hostile}}).score == 1.0
     bodies = [row["body"] for row in state.sqlite_query(device, SMS_DB, "SELECT body FROM sms WHERE type = 2")]
     assert bodies == [hostile]
     assert state.read_file(device, "/sdcard/Download/keep.txt") == b"still here"
@@ -230,12 +216,7 @@ def test_smaller_screen(make_env):
     obs, info = env.reset(seed=0)
     assert obs["pixels"].shape == (1200, 540, 3)
     assert max(e.bbox_pixels.x_max for e in info["ui_elements"]) <= 540
-    policy = OraclePolicy(env.unwrapped.task.oracle())
-    done = False
-    while not done:
-        obs, reward, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
-        done = terminated or truncated
-    assert info["score"] == 1.0
+    assert run_episode(env, OracleAgent(), seed=0).score == 1.0
 
 
 def test_bad_configuration_raises_clear_errors():
