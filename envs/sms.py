@@ -161,7 +161,7 @@ class SimpleSmsReplyMostRecent(_SmsTask):
             device.shell("sleep 1")  # distinct arrival times, newest last
 
     def oracle(self) -> Sequence[OracleStep]:
-        """The newest conversation is the first row; reply there."""
+        """Reply in the conversation with the newest message (the top row: ``number``)."""
         return _reply_steps(self.params["number"], self.params["message"])
 
 
