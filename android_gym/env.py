@@ -18,7 +18,7 @@ from android_gym.ui import UIElement, parse_ui_dump
 
 #: Observation text is ASCII: every other character of the UI appears as an XML character reference.
 TEXT_CHARSET = string.printable
-MAX_TREE_CHARS = 1 << 20
+MAX_TREE_CHARS = 1 << 22
 MAX_GOAL_CHARS = 2048
 
 
@@ -105,7 +105,10 @@ class AndroidEnv(gym.Env):
         if not self._healthy or self._device is None:
             self._reconnect()
         if self.task is not None:
-            self.task.teardown(self.device)
+            try:
+                self.task.teardown(self.device)
+            except DeviceError:
+                self._reconnect()  # a broken device is replaced; the new one has nothing to tear down
         params = self.task_class.generate_params(self.np_random)
         params.update((options or {}).get("params", {}))
         self.task = self.task_class(params)
@@ -164,7 +167,7 @@ class AndroidEnv(gym.Env):
     def _observe(self) -> dict[str, Any]:
         xml = self.device.ui_dump()
         self._elements = parse_ui_dump(xml)
-        observation: dict[str, Any] = {"a11y_tree": to_ascii_xml(xml)[:MAX_TREE_CHARS],
+        observation: dict[str, Any] = {"a11y_tree": to_ascii_xml(xml),
                                        "goal": to_ascii_xml(self.task.goal if self.task else "")}
         if self._pixels:
             observation = {"pixels": self.device.screenshot(), **observation}

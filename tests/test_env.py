@@ -17,6 +17,7 @@ from android_gym.device import state
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB
 from android_gym.testing import run_episode
+from android_gym.wrappers import RecordTrajectory
 
 ALL_IDS = sorted(env_id for env_id in gym.registry if env_id.startswith("AndroidWorld/"))
 SMS_TASKS = ["SimpleSmsSend", "SimpleSmsReply", "SimpleSmsReplyMostRecent", "SimpleSmsResend",
@@ -226,3 +227,19 @@ def test_bad_configuration_raises_clear_errors():
         android_gym.AndroidEnv(task="SendSms", device="floppy")
     with pytest.raises(android_gym.AndroidGymError, match="render_mode"):
         android_gym.AndroidEnv(task="SendSms", render_mode="human")
+
+
+def test_device_failure_truncates_and_next_reset_reconnects(make_env, tmp_path):
+    env = RecordTrajectory(make_env(pixels=True), tmp_path)
+    env.reset(seed=0)
+    broken = env.unwrapped.device
+    broken.close()  # the phone goes away mid-episode
+    obs, reward, terminated, truncated, info = env.step(Action(ActionType.NAVIGATE_HOME))
+    assert truncated and not terminated and reward == 0.0
+    assert "closed" in info["backend_error"] and obs in env.observation_space
+    obs, info = env.reset(seed=1)
+    assert env.unwrapped.device is not broken and info["backend_error"] is None
+    assert run_episode(env, OracleAgent(), seed=2).score == 1.0
+    env.close()
+    log = (tmp_path / "episode_000" / "trajectory.jsonl").read_text().splitlines()
+    assert len(log) == 1 and json.loads(log[0])["backend_error"]
