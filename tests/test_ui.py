@@ -61,3 +61,24 @@ def test_dump_bounds_match_rendered_pixels(device):
     # Below the status bar and above the navigation bar, nothing is drawn outside labelled elements.
     body = (slice(130, 2250), slice(0, 1080))
     assert (pixels[body][~covered[body]] == 255).all()
+
+
+def test_every_labelled_element_is_drawn_on_sms_screens(make_env):
+    """Along the SendSms oracle, every element with text or a description has ink inside its bounds."""
+    from android_gym.tasks.oracle import OraclePolicy
+
+    env = make_env()
+    obs, info = env.reset(seed=4)
+    policy = OraclePolicy(env.unwrapped.task.oracle())
+    checked = 0
+    while not policy.done:
+        for element in info["ui_elements"]:
+            box = element.bbox_pixels
+            if (element.text or element.content_description) and box.area:
+                crop = obs["pixels"][box.y_min:box.y_max, box.x_min:box.x_max]
+                assert (crop != crop[0, 0]).any(), f"{element.label!r} at {box} is not drawn"
+                checked += 1
+        obs, reward, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
+        if terminated:
+            break
+    assert checked > 20
