@@ -62,6 +62,7 @@ class ActionType(str, Enum):
 
 ACTION_TYPES = tuple(ActionType)
 _POINTING = {ActionType.CLICK, ActionType.DOUBLE_TAP, ActionType.LONG_PRESS}
+_ON_ELEMENT = _POINTING | {ActionType.SCROLL, ActionType.INPUT_TEXT}
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Actio
     use_point = action_type in _POINTING and index < 0
     return Action(
         action_type=action_type,
-        index=index if index >= 0 else None,
+        index=index if index >= 0 and action_type in _ON_ELEMENT else None,
         x=x if use_point else None,
         y=y if use_point else None,
         text=str(sample.get("text", "")) if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,

@@ -10,17 +10,22 @@ import gymnasium as gym
 import numpy as np
 from PIL import Image
 
-from android_gym.actions import Action
+from android_gym.actions import Action, from_space
+from android_gym.errors import InvalidActionError
 
 
-def _action_record(action: Any) -> Any:
-    """A JSON-serializable form of whatever was passed to ``step``."""
-    if isinstance(action, Action):
-        return json.loads(action.to_json())
+def _action_record(action: Any, screen_size: tuple[int, int]) -> Any:
+    """The action as AndroidWorld JSON when it can be read as one, else as passed (made JSON-safe)."""
+    try:
+        if isinstance(action, dict) and not isinstance(action.get("action_type"), str):
+            action = from_space(action, screen_size)
+        return json.loads(Action.parse(action).to_json())
+    except InvalidActionError:
+        pass
     if isinstance(action, dict):
         return {key: (value.tolist() if isinstance(value, np.ndarray) else
                       value.item() if isinstance(value, np.generic) else value) for key, value in action.items()}
-    return action
+    return action if isinstance(action, (str, int, float, list)) else repr(action)
 
 
 class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
@@ -68,7 +73,8 @@ class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
         """Step the env and append the step to the trajectory."""
         observation, reward, terminated, truncated, info = self.env.step(action)
         self._step += 1
-        record = {"step": self._step, "action": _action_record(action), "reward": reward, "score": info["score"],
+        action_json = _action_record(action, self.env.unwrapped.device.screen_size)
+        record = {"step": self._step, "action": action_json, "reward": reward, "score": info["score"],
                   "invalid_action": info["invalid_action"], "backend_error": info["backend_error"],
                   "terminated": terminated, "truncated": truncated}
         if self._log is not None:
