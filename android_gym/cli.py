@@ -57,6 +57,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``android-gym``."""
     parser = argparse.ArgumentParser(prog="android-gym", description=__doc__)
@@ -66,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run an agent on a task")
     run.add_argument("task", help="env id (AndroidWorld/SendSms-v0) or task name (SendSms)")
     run.add_argument("--agent", choices=("oracle", "random"), default="oracle")
-    run.add_argument("--episodes", type=int, default=1)
+    run.add_argument("--episodes", type=_positive_int, default=1)
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--device", default="sim", help="'sim' (default) or 'sim:WIDTHxHEIGHT'")
     run.add_argument("--record", metavar="DIR", help="write goal, JSONL trajectory and GIF per episode here")
