@@ -137,6 +137,30 @@ def parse_flags(argv: list[str], flags: str, with_value: str = "") -> tuple[set[
     return seen, values, operands
 
 
+# ----- format strings -----------------------------------------------------------------------------------------
+def expand_percent(fmt: str, directive: Callable[[str, int], tuple[str, int]]) -> str:
+    """Expand the ``%`` directives of a ``stat -c`` or ``date +`` style format.
+
+    Text is copied, ``%%`` is ``%`` and a ``%`` that ends ``fmt`` stays as it is. For any other ``%``,
+    ``directive(fmt, i)`` gets the index ``i`` after it and returns ``(text, index after the directive)``.
+    """
+    out = []
+    i = 0
+    while i < len(fmt):
+        c = fmt[i]
+        if c != "%" or i + 1 >= len(fmt):
+            out.append(c)
+            i += 1
+            continue
+        if fmt[i + 1] == "%":
+            out.append("%")
+            i += 2
+            continue
+        text, i = directive(fmt, i + 1)
+        out.append(text)
+    return "".join(out)
+
+
 # ----- users and files ----------------------------------------------------------------------------------------
 def app_uid(phone: Phone, package: str) -> int:
     """The package's uid: applications get consecutive uids from 10000 in install order."""

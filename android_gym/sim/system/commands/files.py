@@ -20,6 +20,7 @@ from android_gym.sim.system.commands.base import (
     CommandContext,
     blocks_1k,
     display_size,
+    expand_percent,
     group_of,
     mode_string,
     owner_of,
@@ -475,28 +476,17 @@ def _stat_field(ctx: CommandContext, letter: str, name: str, info: os.stat_resul
 
 
 def _format_stat(ctx: CommandContext, fmt: str, name: str, info: os.stat_result) -> str:
-    out = []
-    i = 0
-    while i < len(fmt):
-        c = fmt[i]
-        if c != "%" or i + 1 >= len(fmt):
-            out.append(c)
-            i += 1
-            continue
-        if fmt[i + 1] == "%":
-            out.append("%")
-            i += 2
-            continue
-        j = i + 1
+    def directive(fmt: str, i: int) -> tuple[str, int]:
+        j = i
         while j < len(fmt) and fmt[j] in "-+ #0'123456789.":
             j += 1
         if j >= len(fmt):
-            raise ValueError(fmt[i:])
-        spec, letter = fmt[i + 1:j].replace("'", ""), fmt[j]
+            raise ValueError(fmt[i - 1:])
+        spec, letter = fmt[i:j].replace("'", ""), fmt[j]
         conversion, value = _stat_field(ctx, letter, name, info)
-        out.append(("%" + spec + conversion) % value if conversion != "s" or spec else str(value))
-        i = j + 1
-    return "".join(out)
+        return ("%" + spec + conversion) % value if conversion != "s" or spec else str(value), j + 1
+
+    return expand_percent(fmt, directive)
 
 
 def stat(ctx: CommandContext, argv: list[str]) -> int:

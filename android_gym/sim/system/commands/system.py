@@ -12,7 +12,7 @@ import posixpath
 import re
 import shlex
 
-from android_gym.sim.system.commands.base import CommandContext, parse_flags, unknown_option
+from android_gym.sim.system.commands.base import CommandContext, expand_percent, parse_flags, unknown_option
 
 # ----- date parsing and formatting (toybox lib/xwrap.c xparsedate, toys/posix/date.c) ---------------------------
 _UTC = dt.timezone.utc
@@ -104,35 +104,24 @@ def parse_date(text: str, now_s: float, endian: bool = True) -> float:
 def format_time(fmt: str, seconds: float) -> str:
     """strftime in UTC plus toybox's ``%N`` (nanoseconds, ``%3N`` for fewer digits), ``%:z`` and ``%s``."""
     when = dt.datetime.fromtimestamp(seconds, _UTC)
-    out = []
-    i = 0
-    while i < len(fmt):
-        c = fmt[i]
-        if c != "%" or i + 1 >= len(fmt):
-            out.append(c)
-            i += 1
-            continue
-        nxt = fmt[i + 1]
-        if nxt.isdigit() and fmt[i + 2:i + 3] == "N":
-            out.append(f"{round(seconds % 1 * 1e9):09d}"[:int(nxt)])
-            i += 3
-            continue
-        if fmt.startswith(":z", i + 1):
-            out.append("+00:00")
-            i += 3
-            continue
-        i += 2
-        special = {"N": lambda: f"{round(seconds % 1 * 1e9):09d}", "s": lambda: str(int(seconds // 1)),
-                   "e": lambda: f"{when.day:2d}", "k": lambda: f"{when.hour:2d}",
-                   "l": lambda: f"{(when.hour % 12) or 12:2d}", "Z": lambda: "UTC", "z": lambda: "+0000",
-                   "P": lambda: when.strftime("%p").lower(), "n": lambda: "\n", "t": lambda: "\t", "%": lambda: "%"}
+    special = {"N": lambda: f"{round(seconds % 1 * 1e9):09d}", "s": lambda: str(int(seconds // 1)),
+               "e": lambda: f"{when.day:2d}", "k": lambda: f"{when.hour:2d}",
+               "l": lambda: f"{(when.hour % 12) or 12:2d}", "Z": lambda: "UTC", "z": lambda: "+0000",
+               "P": lambda: when.strftime("%p").lower(), "n": lambda: "\n", "t": lambda: "\t"}
+
+    def directive(fmt: str, i: int) -> tuple[str, int]:
+        nxt = fmt[i]
+        if nxt.isdigit() and fmt[i + 1:i + 2] == "N":
+            return f"{round(seconds % 1 * 1e9):09d}"[:int(nxt)], i + 2
+        if fmt.startswith(":z", i):
+            return "+00:00", i + 2
         if nxt in special:
-            out.append(special[nxt]())
-        elif nxt.isalpha():
-            out.append(when.strftime("%" + nxt))
-        else:
-            out.append("%" + nxt)
-    return "".join(out)
+            return special[nxt](), i + 1
+        if nxt.isalpha():
+            return when.strftime("%" + nxt), i + 1
+        return "%" + nxt, i + 1
+
+    return expand_percent(fmt, directive)
 
 
 DATE_FORMAT = "%a %b %e %H:%M:%S %Z %Y"

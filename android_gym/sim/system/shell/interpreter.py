@@ -1,0 +1,463 @@
+"""The interpreter: executes parsed trees (lists, pipelines, compound commands), redirections, builtins and
+device commands; ``Shell`` is its public face."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from android_gym.sim.system.commands import activity, content, dumpsys, files, find, settings, sqlite, system
+from android_gym.sim.system.commands import input as input_commands
+from android_gym.sim.system.commands import text as text_commands
+from android_gym.sim.system.commands.base import Command, CommandContext, strerror
+from android_gym.sim.system.fs import normalize
+from android_gym.sim.system.shell.environment import ENVIRONMENT, SHELL
+from android_gym.sim.system.shell.errors import ShellSyntaxError, _Abort, _Exit, _Fatal
+from android_gym.sim.system.shell.expansion import _Expander
+from android_gym.sim.system.shell.parser import (
+    _AndOr,
+    _For,
+    _Group,
+    _If,
+    _Loop,
+    _parse,
+    _Pipeline,
+    _Redir,
+    _Seq,
+    _Simple,
+)
+from android_gym.sim.system.shell.streams import _IO, _FileSink, _Input, _NullSink
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+#: Simple commands one ``run`` may execute (a runaway ``while true`` ends instead of hanging the env).
+MAX_COMMANDS = 50_000
+#: Nesting of ``$(...)``, ``sh -c`` and ``eval``.
+MAX_DEPTH = 32
+_BIN_DIRS = frozenset({"/bin", "/system/bin", "/system/xbin", "/vendor/bin", "/product/bin", "/system_ext/bin",
+                       "/apex/com.android.runtime/bin", "/odm/bin"})
+
+_COMMANDS: dict[str, Command] = {}
+for _module in (files, find, text_commands, system, settings, activity, dumpsys, input_commands, sqlite,
+                content):
+    _COMMANDS.update(_module.COMMANDS)
+
+
+@dataclass(frozen=True)
+class ShellOutput:
+    """What a command line printed and how it exited."""
+
+    stdout: bytes
+    stderr: bytes
+    exit_code: int
+
+
+class _Interp(_Expander):
+    """Executes trees for one shell process; ``$(...)`` and ``sh -c`` get children."""
+
+    def __init__(self, phone: Phone, variables: dict[str, str], cwd: str, depth: int, budget: list[int]) -> None:
+        if depth > MAX_DEPTH:
+            raise _Abort("too deeply nested")
+        self.phone = phone
+        self.vars = variables
+        self.cwd = cwd
+        self.depth = depth
+        self.budget = budget
+        self.status = 0
+        self.subst_status: int | None = None
+        self.err: bytearray = bytearray()
+        self.builtins: dict[str, Callable[[list[str], _IO], int]] = {
+            "cd": self._cd, "exit": self._exit, "export": self._export, "unset": self._unset, ":": self._colon,
+            "eval": self._eval, "exec": self._exec, "read": self._read, "set": self._colon, "which": self._which,
+            "type": self._type, "command": self._command, "pwd": self._pwd,
+        }
+
+    # ----- entry points --------------------------------------------------------------------------------------
+    def run_script(self, script: str, io: _IO) -> int:
+        """Parse and run ``script``; syntax errors and ``exit`` end only this shell."""
+        try:
+            tree = _parse(script)
+        except ShellSyntaxError as error:
+            io.err += f"{SHELL}: {error}\n".encode()
+            return 1
+        try:
+            return self.execute(tree, io)
+        except _Exit as done:
+            return done.status & 0xFF
+        except _Fatal as error:
+            io.err += f"{SHELL}: {error}\n".encode()
+            return 1
+
+    def child(self, cwd: str | None = None) -> _Interp:
+        """A subshell: a copy of the variables and cwd, sharing the command budget."""
+        child = _Interp(self.phone, dict(self.vars), self.cwd if cwd is None else cwd, self.depth + 1, self.budget)
+        child.status = self.status
+        return child
+
+    # ----- tree walking -------------------------------------------------------------------------------------
+    def execute(self, node: object, io: _IO) -> int:
+        self.err = io.err
+        kind = type(node)
+        if kind is _Simple:
+            status = self._simple(node, io)  # type: ignore[arg-type]
+        elif kind is _Seq:
+            status = 0
+            for item in node.items:  # type: ignore[attr-defined]
+                status = self.execute(item, io)
+        elif kind is _AndOr:
+            status = self.execute(node.first, io)  # type: ignore[attr-defined]
+            for op, right in node.rest:  # type: ignore[attr-defined]
+                if (op == "&&") == (status == 0):
+                    status = self.execute(right, io)
+        elif kind is _Pipeline:
+            status = self._pipeline(node, io)  # type: ignore[arg-type]
+        else:
+            status = self._redirected(node.redirs, io, lambda inner: self._compound(node, inner))  # type: ignore
+        self.status = status
+        return status
+
+    def _pipeline(self, node: _Pipeline, io: _IO) -> int:
+        inp = io.inp
+        status = 0
+        for index, command in enumerate(node.commands):
+            last = index == len(node.commands) - 1
+            out = io.out if last else bytearray()
+            status = self.execute(command, _IO(inp, out, io.err))
+            if not last:
+                inp = _Input(bytes(out))
+        return (0 if status else 1) if node.negate else status
+
+    def _compound(self, node: object, io: _IO) -> int:
+        if isinstance(node, _Group):
+            if node.subshell:
+                child = self.child()
+                try:
+                    return child.execute(node.body, io)
+                except _Exit as done:
+                    return done.status & 0xFF
+            return self.execute(node.body, io)
+        if isinstance(node, _If):
+            for cond, body in node.branches:
+                if self.execute(cond, io) == 0:
+                    return self.execute(body, io)
+            return self.execute(node.orelse, io) if node.orelse is not None else 0
+        if isinstance(node, _Loop):
+            status = 0
+            while (self.execute(node.cond, io) == 0) != node.until:
+                self._tick()
+                status = self.execute(node.body, io)
+            return status
+        if isinstance(node, _For):
+            values: list[str] = []
+            for word in node.words or ():
+                values.extend(self.expand(word))
+            status = 0
+            for value in values:
+                self.vars[node.name] = value
+                status = self.execute(node.body, io)
+            return status
+        raise TypeError(f"unknown node {node!r}")
+
+    def _tick(self) -> None:
+        self.budget[0] -= 1
+        if self.budget[0] < 0:
+            raise _Abort("too many commands")
+
+    # ----- simple commands ----------------------------------------------------------------------------------
+    def _simple(self, node: _Simple, io: _IO) -> int:
+        self._tick()
+        self.err = io.err
+        self.subst_status = None
+        argv: list[str] = []
+        for word in node.words:
+            argv.extend(self.expand(word))
+        if not argv:
+            for assignment in node.assigns:
+                name, _, value = assignment.partition("=")
+                self.vars[name] = self.expand_one(value)
+            status = self.subst_status or 0
+            if node.redirs:
+                return self._redirected(node.redirs, io, lambda inner: status)
+            return status
+        return self._redirected(node.redirs, io, lambda inner: self.invoke(argv, inner))
+
+    def invoke(self, argv: list[str], io: _IO) -> int:
+        """Run one command: a shell builtin, else a device command."""
+        name = argv[0]
+        builtin = self.builtins.get(name)
+        if builtin is not None:
+            return builtin(argv, io)
+        command = self.lookup(name)
+        if command is None:
+            io.err += f"{SHELL}: {name}: inaccessible or not found\n".encode()
+            return 127
+        ctx = CommandContext(self.phone, io.inp.take_all, self.cwd, self.vars, self._ctx_script, self._ctx_argv)
+        try:
+            status = command(ctx, argv)
+        except Exception as error:  # a broken command must not take the shell down
+            ctx.err(f"{name}: {type(error).__name__}: {error}\n")
+            status = 1
+        io.out += ctx.stdout
+        io.err += ctx.stderr
+        return status & 0xFF
+
+    def lookup(self, name: str) -> Command | None:
+        """The device command ``name`` (a bare name or a path in one of the bin directories)."""
+        if "/" in name:
+            directory, _, name = name.rpartition("/")
+            if normalize(directory or "/", self.cwd) not in _BIN_DIRS:
+                return None
+        return _COMMANDS.get(name)
+
+    def _ctx_script(self, ctx: CommandContext, script: str) -> int:
+        child = _Interp(self.phone, {**ENVIRONMENT, **self.vars}, ctx.cwd, self.depth + 1, self.budget)
+        io = _IO(_Input(ctx.stdin), ctx.stdout, ctx.stderr)
+        return child.run_script(script, io)
+
+    def _ctx_argv(self, ctx: CommandContext, argv: list[str]) -> int:
+        return self.invoke(argv, _IO(_Input(b""), ctx.stdout, ctx.stderr)) if argv else 0
+
+    # ----- redirections -------------------------------------------------------------------------------------
+    def _redirected(self, redirs: tuple[_Redir, ...], io: _IO, body: Callable[[_IO], int]) -> int:
+        if not redirs:
+            return body(io)
+        sinks: dict[int, object] = {1: io.out, 2: io.err}
+        inp = io.inp
+        files: list[_FileSink] = []
+        for redir in redirs:
+            fd = redir.fd
+            if redir.heredoc is not None:
+                doc = redir.heredoc
+                body_text = doc.body if doc.quoted else self._heredoc_text(doc.body)
+                inp = _Input(body_text.encode())
+                continue
+            target = self.expand_one(redir.target)
+            op = redir.op
+            if op in (">&", "<&") and (target.isdigit() or target == "-"):
+                source = 1 if op == ">&" and fd is None else (0 if fd is None else fd)
+                if target == "-":
+                    sinks[source] = _NullSink()
+                elif op == ">&":
+                    sinks[source] = sinks.get(int(target), _NullSink())
+                continue
+            if op in ("<", "<>", "<&"):
+                data = self._read_redirect(target, io)
+                if data is None:
+                    return 1
+                if fd in (None, 0):
+                    inp = _Input(data)
+                continue
+            sink = self._open_sink(target, append=op == ">>", io=io, sinks=sinks)
+            if sink is None:
+                return 1
+            if isinstance(sink, _FileSink):
+                files.append(sink)
+            if op in ("&>", ">&"):
+                sinks[1] = sinks[2] = sink
+            else:
+                sinks[1 if fd is None else fd] = sink
+        out, err = bytearray(), bytearray()
+        try:
+            status = body(_IO(inp, out, err))
+        finally:
+            for fd, data in ((1, out), (2, err)):
+                sink = sinks.get(fd)
+                if isinstance(sink, bytearray):
+                    sink += data
+                elif isinstance(sink, _FileSink):
+                    sink.data += data
+            for sink in files:
+                if sink.data:
+                    with open(sink.host, "ab") as handle:
+                        handle.write(sink.data)
+                    sink.data.clear()
+                self.phone.fs.stamp(sink.host)
+        return status
+
+    def _special(self, target: str) -> str | None:
+        path = normalize(target, self.cwd)
+        return path if path in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero") else None
+
+    def _open_sink(self, target: str, append: bool, io: _IO, sinks: dict[int, object]) -> object | None:
+        special = self._special(target)
+        if special in ("/dev/null", "/dev/zero"):
+            return _NullSink()
+        if special in ("/dev/stdout", "/dev/tty"):
+            return sinks.get(1)
+        if special == "/dev/stderr":
+            return sinks.get(2)
+        host = self.phone.fs.host_path(target, self.cwd)
+        try:
+            if host.is_dir():
+                raise IsADirectoryError(21, "Is a directory")
+            with open(host, "ab" if append else "wb"):
+                pass
+        except OSError as error:
+            io.err += f"{SHELL}: can't create {target}: {strerror(error)}\n".encode()
+            return None
+        for sink in sinks.values():
+            if isinstance(sink, _FileSink) and sink.host == host:
+                return sink
+        return _FileSink(host, bytearray())
+
+    def _read_redirect(self, target: str, io: _IO) -> bytes | None:
+        special = self._special(target)
+        if special is not None:
+            return b""
+        try:
+            return self.phone.fs.host_path(target, self.cwd).read_bytes()
+        except OSError as error:
+            io.err += f"{SHELL}: can't open {target}: {strerror(error)}\n".encode()
+            return None
+
+    # ----- command substitution (the hook word expansion calls) ---------------------------------------------
+    def _substitute(self, script: str) -> str:
+        """``$(...)``: run ``script`` in a subshell and return its output minus trailing newlines."""
+        out = bytearray()
+        child = self.child()
+        status = child.run_script(script, _IO(_Input(b""), out, self.err))
+        self.subst_status = status
+        self.status = status
+        return out.decode("utf-8", "replace").rstrip("\n")
+
+    # ----- builtins -----------------------------------------------------------------------------------------
+    def _colon(self, argv: list[str], io: _IO) -> int:
+        return 0
+
+    def _cd(self, argv: list[str], io: _IO) -> int:
+        target = argv[1] if len(argv) > 1 else self.vars.get("HOME", "/")
+        if target == "-":
+            target = self.vars.get("OLDPWD", self.cwd)
+        path = posixpath.normpath(posixpath.join(self.cwd, target)).replace("//", "/")
+        host = self.phone.fs.host_path(path)
+        if not host.is_dir():
+            reason = "Not a directory" if host.exists() else "No such file or directory"
+            io.err += f"{SHELL}: cd: {target}: {reason}\n".encode()
+            return 1
+        self.vars["OLDPWD"], self.cwd = self.cwd, path
+        self.vars["PWD"] = path
+        return 0
+
+    def _pwd(self, argv: list[str], io: _IO) -> int:
+        io.out += (self.cwd + "\n").encode()
+        return 0
+
+    def _exit(self, argv: list[str], io: _IO) -> int:
+        raise _Exit(int(argv[1]) if len(argv) > 1 and argv[1].lstrip("-").isdigit() else self.status)
+
+    def _export(self, argv: list[str], io: _IO) -> int:
+        for arg in argv[1:]:
+            name, eq, value = arg.partition("=")
+            if eq:
+                self.vars[name] = value
+        return 0
+
+    def _unset(self, argv: list[str], io: _IO) -> int:
+        for name in argv[1:]:
+            self.vars.pop(name, None)
+        return 0
+
+    def _eval(self, argv: list[str], io: _IO) -> int:
+        script = " ".join(argv[1:])
+        if not script.strip():
+            return 0
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Abort("too deeply nested")
+            return self.execute(_parse(script), io)
+        except ShellSyntaxError as error:
+            io.err += f"{SHELL}: eval: {error}\n".encode()
+            return 1
+        finally:
+            self.depth -= 1
+
+    def _exec(self, argv: list[str], io: _IO) -> int:
+        if len(argv) == 1:
+            return 0
+        raise _Exit(self.invoke(argv[1:], io))
+
+    def _read(self, argv: list[str], io: _IO) -> int:
+        names = [arg for arg in argv[1:] if not arg.startswith("-")] or ["REPLY"]
+        raw_mode = "-r" in argv
+        line = io.inp.take_line()
+        if line is None:
+            for name in names:
+                self.vars[name] = ""
+            return 1
+        text = line.decode("utf-8", "replace").rstrip("\n")
+        if not raw_mode:
+            text = re.sub(r"\\(.)", r"\1", text)
+        parts = text.split(None, len(names) - 1) if text.strip() else []
+        for index, name in enumerate(names):
+            self.vars[name] = parts[index] if index < len(parts) else ""
+        return 0
+
+    def _which(self, argv: list[str], io: _IO) -> int:
+        status = 0
+        for name in argv[1:]:
+            if self.lookup(name) is not None:
+                io.out += f"/system/bin/{name.rpartition('/')[2]}\n".encode()
+            else:
+                status = 1
+        return status
+
+    def _type(self, argv: list[str], io: _IO) -> int:
+        status = 0
+        for name in argv[1:]:
+            if name in self.builtins:
+                io.out += f"{name} is a shell builtin\n".encode()
+            elif self.lookup(name) is not None:
+                io.out += f"{name} is /system/bin/{name.rpartition('/')[2]}\n".encode()
+            else:
+                io.out += f"{name} not found\n".encode()
+                status = 1
+        return status
+
+    def _command(self, argv: list[str], io: _IO) -> int:
+        if len(argv) > 2 and argv[1] in ("-v", "-V"):
+            status = 0
+            for name in argv[2:]:
+                if name in self.builtins:
+                    io.out += f"{name}\n".encode()
+                elif self.lookup(name) is not None:
+                    io.out += f"/system/bin/{name.rpartition('/')[2]}\n".encode()
+                else:
+                    status = 1
+            return status
+        return self.invoke(argv[1:], io) if len(argv) > 1 else 0
+
+
+class Shell:
+    """``/system/bin/sh`` of one phone. ``run`` never raises: errors become stderr and an exit code."""
+
+    def __init__(self, phone: Phone) -> None:
+        self._phone = phone
+
+    @property
+    def commands(self) -> list[str]:
+        """Names of the device commands (``/system/bin``)."""
+        return sorted(_COMMANDS)
+
+    def run(self, command: str, stdin: bytes = b"") -> ShellOutput:
+        """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` on standard input."""
+        out, err = bytearray(), bytearray()
+        try:
+            interp = _Interp(self._phone, dict(ENVIRONMENT), "/", 0, [MAX_COMMANDS])
+            status = interp.run_script(command, _IO(_Input(stdin), out, err))
+        except _Exit as done:
+            status = done.status & 0xFF
+        except _Abort as error:
+            err += f"{SHELL}: {error}\n".encode()
+            status = 1
+        except RecursionError:
+            err += f"{SHELL}: expression too deeply nested\n".encode()
+            status = 1
+        except Exception as error:  # never let a simulator bug escape to the caller
+            err += f"{SHELL}: internal error: {type(error).__name__}: {error}\n".encode()
+            status = 1
+        return ShellOutput(bytes(out), bytes(err), status)

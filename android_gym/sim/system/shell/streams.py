@@ -1,0 +1,49 @@
+"""The standard streams of running commands: shared input, output buffers and redirection sinks."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+class _Input:
+    """Standard input shared by the commands of one stream (``read`` takes a line, ``cat`` takes all)."""
+
+    __slots__ = ("data", "pos")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def take_all(self) -> bytes:
+        rest = self.data[self.pos:]
+        self.pos = len(self.data)
+        return rest
+
+    def take_line(self) -> bytes | None:
+        if self.pos >= len(self.data):
+            return None
+        end = self.data.find(b"\n", self.pos)
+        end = len(self.data) if end < 0 else end + 1
+        line = self.data[self.pos:end]
+        self.pos = end
+        return line
+
+
+@dataclass
+class _IO:
+    inp: _Input
+    out: bytearray
+    err: bytearray
+
+
+class _NullSink:
+    """``/dev/null``."""
+
+
+@dataclass
+class _FileSink:
+    """An output redirection to a sandbox file (created or truncated when the redirection is set up)."""
+
+    host: os.PathLike
+    data: bytearray
