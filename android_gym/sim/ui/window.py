@@ -121,7 +121,7 @@ class WindowManager:
         if settings.get("global", "bluetooth_on") == "1":
             icons.append(text_view("BT", text_size=32, padding=16, content_desc="Bluetooth on"))
         if settings.get("global", "airplane_mode_on") == "1":
-            icons.append(text_view("✈", text_size=32, padding=16, content_desc="Airplane mode"))
+            icons.append(text_view("AIR", text_size=32, padding=16, content_desc="Airplane mode"))
         elif settings.get("global", "wifi_on") in ("1", "2"):
             icons.append(text_view("WiFi", text_size=32, padding=16, content_desc="Wifi signal full."))
         icons.append(text_view("100%", text_size=32, padding=16, content_desc="Battery 100 percent."))
