@@ -18,7 +18,6 @@ KEYCODES: dict[str, int] = {
     **{str(d): 7 + d for d in range(10)},
     **{letter: 29 + i for i, letter in enumerate(string.ascii_uppercase)},
 }
-NAMES: dict[int, str] = {code: name for name, code in KEYCODES.items()}
 
 HOME, BACK, ENTER, DEL, CTRL_LEFT, SHIFT_LEFT, A = (
     KEYCODES[k] for k in ("HOME", "BACK", "ENTER", "DEL", "CTRL_LEFT", "SHIFT_LEFT", "A"))

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 
-from android_gym.sim import keycodes
 from android_gym.sim.apps.launcher import Launcher, system_package
 from android_gym.sim.apps.sms import SimpleSmsMessenger
 from android_gym.sim.system.activities import ActivityManager
@@ -134,10 +133,6 @@ class Phone:
     def ui_dump(self) -> str:
         """The uiautomator XML of the foreground window."""
         return self.window.ui_dump()
-
-    def press_home(self) -> None:
-        """Go to the home screen."""
-        self.key(keycodes.HOME)
 
     def close(self) -> None:
         """Delete the phone's storage. Idempotent."""

@@ -14,12 +14,10 @@ Callback = Callable[[], None]
 Color = tuple[int, int, int]
 
 WHITE: Color = (255, 255, 255)
-BLACK: Color = (0, 0, 0)
 TEXT: Color = (33, 33, 33)
 TEXT_SECONDARY: Color = (117, 117, 117)
 PRIMARY: Color = (25, 118, 210)
 DIVIDER: Color = (224, 224, 224)
-SURFACE: Color = (250, 250, 250)
 
 
 @dataclass(eq=False)

@@ -1,0 +1,39 @@
+"""Seeded parameter generators and validators."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from android_gym.tasks import params
+from android_gym.tasks.validators import fuzzy_match, same_number
+
+
+def test_generators_are_deterministic_and_varied():
+    draws = []
+    for _ in range(2):
+        rng = np.random.default_rng(42)
+        draws.append([(params.phone_number(rng), params.person_name(rng), params.message(rng)) for _ in range(20)])
+    assert draws[0] == draws[1]
+    numbers = {number for number, _, _ in draws[0]}
+    assert len(numbers) == 20 and all(n.startswith("+1") and len(n) == 12 and n[1:].isdigit() for n in numbers)
+    assert len({name for _, name, _ in draws[0]}) > 10
+    assert all(len(name.split()) == 2 for _, name, _ in draws[0])
+
+
+def test_message_excludes():
+    rng = np.random.default_rng(0)
+    excluded = params.MESSAGES[:-1]
+    assert all(params.message(rng, exclude=excluded) == params.MESSAGES[-1] for _ in range(5))
+
+
+def test_fuzzy_match_like_androidworld():
+    assert fuzzy_match("Call me when you land.", "call me when you land")
+    assert fuzzy_match("  See you at the gym at 6. ", "See you at the gym at 6.")
+    assert not fuzzy_match("See you at the gym at 6.", "See you at the pool at 9.")
+
+
+def test_same_number():
+    assert same_number("+1 (415) 555-0123", "4155550123")
+    assert same_number("+14155550123", "+14155550123")
+    assert not same_number("+14155550123", "+14155550124")
+    assert not same_number("", "")
