@@ -31,9 +31,10 @@ def test_every_sms_task_is_registered():
         assert spec.max_episode_steps == 10 * android_gym.get_task(name).complexity
 
 
-@pytest.mark.parametrize("env_id", ALL_IDS)
-def test_check_env(env_id):
-    env = gym.make(env_id).unwrapped
+@pytest.mark.parametrize("env_id, kwargs", [(env_id, {}) for env_id in ALL_IDS]
+                         + [("AndroidWorld/SendSms-v0", {"pixels": False})])
+def test_check_env(env_id, kwargs):
+    env = gym.make(env_id, **kwargs).unwrapped
     try:
         check_env(env, skip_render_check=False)
     finally:
@@ -243,3 +244,18 @@ def test_device_failure_truncates_and_next_reset_reconnects(make_env, tmp_path):
     env.close()
     log = (tmp_path / "episode_000" / "trajectory.jsonl").read_text().splitlines()
     assert len(log) == 1 and json.loads(log[0])["backend_error"]
+
+
+def test_sent_message_reads_back_as_androidworld_parses_it(make_env):
+    """AndroidWorld's check: `content query --uri content://sms/sent`, rows split on ', ' around `body=`."""
+    env = make_env(pixels=False)
+    message = "Hi, it's me, call back"
+    assert run_episode(env, OracleAgent(), seed=5, options={"params": {"message": message}}).score == 1.0
+    output = env.unwrapped.device.shell("content query --uri content://sms/sent").output
+    assert output.startswith("Row: 0 _id=") and output.count("Row: ") == 1
+    fields = dict(part.split("=", 1) for part in output.split(", body=")[0].split(", ") if "=" in part)
+    body = output.split(", body=")[1].rsplit(", service_center=", 1)[0]
+    now_ms = int(env.unwrapped.device.shell("date +%s").output) * 1000
+    assert fields["address"] == env.unwrapped.task.params["number"] and body == message
+    age_ms = now_ms - int(fields["date"])  # `date +%s` is whole seconds: the age can be slightly negative
+    assert fields["type"] == "2" and -1000 < age_ms <= 5 * 60 * 1000

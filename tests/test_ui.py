@@ -37,10 +37,10 @@ def test_sim_dump_is_aosp_format(device):
     assert xml.startswith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">")
     assert "\n" not in xml and xml.endswith("</hierarchy>")
     first = etree.fromstring(xml.encode())[0]
-    assert list(first.attrib) == ["index", "text", "resource-id", "class", "package", "content-desc", "checkable",
-                                  "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
-                                  "long-clickable", "password", "selected", "bounds"]
+    real_device = etree.parse(str(FIXTURES[0])).getroot()[0]
+    assert list(first.attrib) == list(real_device.attrib)  # same attributes in the same order
     assert first.get("bounds") == "[0,0][1080,2400]"
+    assert xml.count(" />") == sum(1 for node in etree.fromstring(xml.encode()).iter("node") if len(node) == 0)
 
 
 def test_dump_bounds_match_rendered_pixels(device):

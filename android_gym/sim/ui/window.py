@@ -158,8 +158,9 @@ class WindowManager:
                     spacing=12, height=150) for keys in _KEY_ROWS]
         rows[3].children.insert(0, key_button("shift", toggle_shift, width=140))
         rows[3].children.append(key_button("del", lambda: self.key(keycodes.DEL), width=140))
-        rows.append(row(key_button(",", typer(","), width=120), key_button("@", typer("@"), width=120),
-                        key_button("space", typer(" "), weight=1), key_button(".", typer("."), width=120),
+        rows.append(row(key_button(",", typer(","), width=110), key_button("@", typer("@"), width=110),
+                        key_button("+", typer("+"), width=110),
+                        key_button("space", typer(" "), weight=1), key_button(".", typer("."), width=110),
                         key_button("enter", lambda: self.key(keycodes.ENTER), width=180), spacing=12, height=150))
         return column(*rows, padding=12, spacing=0, background=_KEYBOARD_BG)
 
