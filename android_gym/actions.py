@@ -104,9 +104,14 @@ class Action:
                                      f"got {value.get('action_type')!r}") from None
         for name in ("index", "x", "y"):
             if name in data:
-                if isinstance(data[name], bool) or not isinstance(data[name], (int, float, np.integer)):
-                    raise InvalidActionError(f"{name} must be a number, got {data[name]!r}")
-                data[name] = int(data[name])
+                number = data[name]
+                if (isinstance(number, bool) or not isinstance(number, (int, float, np.integer, np.floating))
+                        or abs(number) > 2**31 or not np.isfinite(number)):
+                    raise InvalidActionError(f"{name} must be a finite number (a pixel or an element index), "
+                                             f"got {str(number)[:40]}")
+                data[name] = int(number)
+        if "clear_text" in data and not isinstance(data["clear_text"], bool):
+            raise InvalidActionError(f"clear_text must be true or false, got {data['clear_text']!r}")
         for name in ("text", "direction", "goal_status", "app_name", "keycode"):
             if name in data and not isinstance(data[name], str):
                 raise InvalidActionError(f"{name} must be a string, got {data[name]!r}")
@@ -140,15 +145,25 @@ def action_space(max_elements: int = MAX_UI_ELEMENTS) -> spaces.Dict:
     })
 
 
+def _discrete(sample: Mapping[str, Any], key: str, size: int, start: int = 0) -> int:
+    """The integer ``sample[key]`` of a Discrete(size, start) field; ``InvalidActionError`` if outside it."""
+    value = sample.get(key, start)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidActionError(f"{key} must be an integer of the action space, got {str(value)[:40]}")
+    if not start <= value < start + size:
+        raise InvalidActionError(f"{key} must lie in [{start}, {start + size}), got {value}")
+    return int(value)
+
+
 def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Action:
     """An ``Action`` from a sample of ``action_space()``."""
+    action_type = ACTION_TYPES[_discrete(sample, "action_type", len(ACTION_TYPES))]
+    index = _discrete(sample, "index", MAX_UI_ELEMENTS + 1, start=-1)
+    direction = DIRECTIONS[_discrete(sample, "direction", len(DIRECTIONS))]
     try:
-        action_type = ACTION_TYPES[int(sample["action_type"])]
-        index = int(sample.get("index", -1))
-        direction = DIRECTIONS[int(sample.get("direction", 0))]
         point = np.asarray(sample.get("touch_position", (0.5, 0.5)), dtype=np.float64).reshape(2)
-    except (KeyError, IndexError, TypeError, ValueError) as error:
-        raise InvalidActionError(f"malformed action dict: {error!r}") from error
+    except (TypeError, ValueError) as error:
+        raise InvalidActionError(f"touch_position must be two numbers in [0, 1]: {error}") from error
     if not np.all(np.isfinite(point)) or np.any(point < 0) or np.any(point > 1):
         raise InvalidActionError(f"touch_position must lie in [0, 1]², got {point.tolist()}")
     width, height = screen_size

@@ -122,11 +122,19 @@ def test_random_policy_scores_zero(make_env):
     ({"action_type": "scroll", "direction": "sideways"}, "direction must be one of"),
     ({"action_type": "open_app", "app_name": "Nonexistent App"}, "unknown app"),
     ({"action_type": "input_text", "text": "x" * 5000}, "limit is 1000"),
-    ({"action_type": "click", "x": "ten", "y": 3}, "x must be a number"),
+    ({"action_type": "click", "x": "ten", "y": 3}, "x must be a finite number"),
+    ({"action_type": "click", "x": float("nan"), "y": 3}, "x must be a finite number"),
+    ('{"action_type": "click", "x": 5, "y": Infinity}', "y must be a finite number"),
+    ({"action_type": "click", "index": 10**40}, "index must be a finite number"),
+    ({"action_type": "input_text", "text": "a", "clear_text": "yes"}, "clear_text must be true or false"),
     ({"action_type": "click", "bogus": 1}, "unknown action field"),
     (42, "must be a JSON object"),
     ({"action_type": 0, "index": -1, "touch_position": np.array([1.5, 0.2]), "direction": 0, "text": "",
       "app_name": ""}, "touch_position must lie in"),
+    ({"action_type": -1, "index": -1, "touch_position": np.zeros(2), "direction": 0, "text": "", "app_name": ""},
+     "action_type must lie in [0, 14)"),
+    ({"action_type": np.int64(0), "index": 513, "touch_position": np.zeros(2), "direction": 0, "text": "",
+      "app_name": ""}, "index must lie in [-1, 513)"),
 ])
 def test_invalid_actions_are_reported_not_raised(make_env, action, reason):
     env = make_env(pixels=False)
