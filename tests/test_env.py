@@ -134,7 +134,7 @@ def test_random_policy_scores_zero(make_env):
     ({"action_type": -1, "index": -1, "touch_position": np.zeros(2), "direction": 0, "text": "", "app_name": ""},
      "action_type must lie in [0, 14)"),
     ({"action_type": np.int64(0), "index": 513, "touch_position": np.zeros(2), "direction": 0, "text": "",
-      "app_name": ""}, "index must lie in [-1, 513)"),
+      "app_name": ""}, "index must lie in [-1, 512)"),
 ])
 def test_invalid_actions_are_reported_not_raised(make_env, action, reason):
     env = make_env(pixels=False)
