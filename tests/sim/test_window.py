@@ -177,3 +177,13 @@ def test_scaled_screen_keeps_dump_and_pixels_consistent():
         assert phone.activities.foreground()[0] == "com.example.notes"
     finally:
         phone.close()
+
+
+def test_keyboard_pixels_are_redrawn_when_it_comes_back(phone):
+    open_notes(phone)
+    tap(phone, resource_name="com.example.notes:id/title")
+    first = phone.screenshot()
+    phone.key(keycodes.BACK)  # hide the keyboard: the app window is drawn over its area
+    assert not np.array_equal(first, phone.screenshot())
+    tap(phone, resource_name="com.example.notes:id/title")
+    assert np.array_equal(first, phone.screenshot())

@@ -45,7 +45,13 @@ class Renderer:
         self._array: np.ndarray | None = None
 
     def render(self, windows: dict[str, tuple[View, Color]]) -> np.ndarray:
-        """Draw ``{name: (laid-out root, background)}``; returns the frame (shared; callers copy it)."""
+        """Draw ``{name: (laid-out root, background)}``; returns the frame (shared; callers copy it).
+
+        A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
+        was drawn in its place meanwhile.
+        """
+        for name in self._signatures.keys() - windows.keys():
+            del self._signatures[name]
         for name, (root, background) in windows.items():
             sig = (signature(root), background)
             if self._signatures.get(name) == sig:
