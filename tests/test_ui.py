@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from lxml import etree
 
+from android_gym.actions import Action, ActionType
 from android_gym.ui import parse_ui_dump
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "uiautomator").glob("*.xml"))
@@ -82,3 +83,18 @@ def test_every_labelled_element_is_drawn_on_sms_screens(make_env):
         if terminated:
             break
     assert checked > 20
+
+
+def test_incremental_rendering_equals_a_fresh_render(make_env):
+    """After every step of an episode, the cached, partly redrawn frame equals a from-scratch render."""
+    from android_gym.sim.ui.window import WindowManager
+    from android_gym.tasks.oracle import OraclePolicy
+
+    env = make_env("AndroidWorld/SimpleSmsReply-v0")
+    obs, info = env.reset(seed=1)
+    phone = env.unwrapped.device.phone
+    policy = OraclePolicy(env.unwrapped.task.oracle())
+    steps = [*[policy.act] * 3, lambda _: Action(ActionType.NAVIGATE_BACK), lambda _: Action(ActionType.NAVIGATE_HOME)]
+    for step in steps:
+        obs, *_, info = env.step(step(info["ui_elements"]))
+        assert np.array_equal(obs["pixels"], WindowManager(phone, 1080, 2400).screenshot())

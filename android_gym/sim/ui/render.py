@@ -36,11 +36,17 @@ def signature(root: View) -> tuple:
 
 
 class Renderer:
-    """Keeps the last frame and the signature of each window drawn into it."""
+    """Keeps the last frame and the signature of each window drawn into it.
+
+    A changed window is drawn on a canvas of its own size and pasted into the frame, so nothing it draws can
+    spill over a neighbouring window (a caret below the last line, a glyph wider than its view).
+    """
 
     def __init__(self, width: int, height: int) -> None:
         self.image = Image.new("RGB", (width, height), WHITE)
+        self._canvas = self.image
         self._draw = ImageDraw.Draw(self.image)
+        self._origin = (0, 0)
         self._signatures: dict[str, tuple] = {}
         self._array: np.ndarray | None = None
 
@@ -57,22 +63,31 @@ class Renderer:
             if self._signatures.get(name) == sig:
                 continue
             self._signatures[name] = sig
-            self._draw.rectangle(_box(root.bounds), fill=background)
+            x1, y1, x2, y2 = root.bounds
+            self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), background)
+            self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
             for view in root.walk():
                 self._draw_view(view)
+            self.image.paste(self._canvas, (x1, y1))
             self._array = None
         if self._array is None:
             self._array = np.asarray(self.image)
         return self._array
 
-    def _draw_view(self, view: View) -> None:
+    def _local(self, view: View) -> tuple[int, int, int, int]:
+        """The view's bounds on the current window's canvas."""
         x1, y1, x2, y2 = view.bounds
+        ox, oy = self._origin
+        return x1 - ox, y1 - oy, x2 - ox, y2 - oy
+
+    def _draw_view(self, view: View) -> None:
+        bounds = x1, y1, x2, y2 = self._local(view)
         if x2 <= x1 or y2 <= y1:
             return
         draw = self._draw
         if view.kind == "fab":
-            draw.ellipse(_box(view.bounds), fill=view.background)
-            _draw_icon(draw, view.hint, view.bounds, view.text_color)
+            draw.ellipse(_box(bounds), fill=view.background)
+            _draw_icon(draw, view.hint, bounds, view.text_color)
             return
         if view.kind == "app_icon":
             cx, r = (x1 + x2) // 2, min(x2 - x1, y2 - y1) // 3
@@ -82,14 +97,14 @@ class Renderer:
             self._text_line(view.text, view, cx, y1 + 40 + 2 * r, centered=True, max_width=x2 - x1)
             return
         if view.kind == "button":
-            draw.rounded_rectangle(_box(view.bounds), radius=24, fill=view.background if view.enabled else DIVIDER)
+            draw.rounded_rectangle(_box(bounds), radius=24, fill=view.background if view.enabled else DIVIDER)
             self._text_line(view.text, view, (x1 + x2) // 2, (y1 + y2 - line_height(view.text_size)) // 2,
                             centered=True)
             return
         if view.background is not None:
-            draw.rectangle(_box(view.bounds), fill=view.background)
+            draw.rectangle(_box(bounds), fill=view.background)
         if view.kind == "icon":
-            _draw_icon(draw, view.hint, view.bounds, view.text_color)
+            _draw_icon(draw, view.hint, bounds, view.text_color)
         elif view.kind == "edit":
             draw.line((x1 + 12, y2 - 12, x2 - 12, y2 - 12), fill=PRIMARY if view.focused else TEXT_SECONDARY,
                       width=4 if view.focused else 2)
@@ -113,7 +128,7 @@ class Renderer:
             self._text_block(view, view.text_color)
 
     def _text_block(self, view: View, color: Color) -> None:
-        x1, y1, x2, y2 = view.bounds
+        x1, y1, x2, y2 = self._local(view)
         width = x2 - x1 - 2 * view.padding
         lines = wrap(view.text, view.text_size, width) if view.multiline or view.kind == "text" else (view.text,)
         step = line_height(view.text_size)
@@ -132,7 +147,7 @@ class Renderer:
             mask = mask.crop((0, 0, max_width, mask.height))
         if centered:
             x -= mask.width // 2
-        self.image.paste(color or view.text_color, (x, y, x + mask.width, y + mask.height), mask)
+        self._canvas.paste(color or view.text_color, (x, y, x + mask.width, y + mask.height), mask)
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
