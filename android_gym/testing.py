@@ -41,3 +41,47 @@ def run_episode(env: gym.Env, agent: Agent, *, seed: int | None = None,
             result.invalid_actions.append(info["invalid_action"])
     result.score, result.info = info["score"], info
     return result
+
+
+def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs: Any) -> None:
+    """The checks every task must pass, as our tests run them; raises ``AssertionError`` naming what failed.
+
+    * Gymnasium's ``check_env`` passes;
+    * the same seed gives the same goal, parameters, screen and UI tree in two fresh envs;
+    * the task's oracle solves it (score 1.0, rewards summing to 1, no invalid action) for every seed;
+    * a policy that only waits and then declares itself done scores 0.
+    """
+    from gymnasium.utils.env_checker import check_env
+
+    from android_gym import env_id
+    from android_gym.actions import Action, ActionType
+    from android_gym.agents import OracleAgent
+
+    def make() -> gym.Env:
+        return gym.make(env_id(task_name), **env_kwargs)
+
+    env = make()
+    try:
+        check_env(env.unwrapped, skip_render_check=True)
+        twin = make()
+        try:
+            (obs_a, info_a), (obs_b, info_b) = env.reset(seed=seeds[0]), twin.reset(seed=seeds[0])
+            assert info_a["params"] == info_b["params"], f"{task_name}: same seed, different parameters"
+            for key in obs_a:
+                same = (obs_a[key] == obs_b[key]).all() if key == "pixels" else obs_a[key] == obs_b[key]
+                assert same, f"{task_name}: same seed, different initial {key}"
+        finally:
+            twin.close()
+        for seed in seeds:
+            result = run_episode(env, OracleAgent(), seed=seed)
+            assert not result.invalid_actions, f"{task_name} seed {seed}: oracle made invalid actions " \
+                                               f"{result.invalid_actions}"
+            assert result.score == 1.0 and abs(result.total_reward - 1.0) < 1e-9, \
+                f"{task_name} seed {seed}: oracle scored {result.score} (reward {result.total_reward})"
+        env.reset(seed=seeds[0])
+        for _ in range(3):
+            env.step(Action(ActionType.WAIT))
+        *_, info = env.step(Action(ActionType.STATUS, goal_status="complete"))
+        assert info["score"] == 0.0, f"{task_name}: doing nothing scored {info['score']}"
+    finally:
+        env.close()

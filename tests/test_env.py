@@ -16,7 +16,7 @@ from android_gym.agents import OracleAgent, RandomAgent
 from android_gym.device import state
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB
-from android_gym.testing import run_episode
+from android_gym.testing import check_task, run_episode
 from android_gym.wrappers import RecordTrajectory
 
 ALL_IDS = sorted(env_id for env_id in gym.registry if env_id.startswith("AndroidWorld/"))
@@ -84,24 +84,17 @@ def test_params_can_be_pinned(make_env):
     assert obs["goal"].endswith("to +15550001111 with message: pinned")
 
 
-@pytest.mark.parametrize("task", SMS_TASKS)
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_oracle_solves_task(make_env, task, seed):
-    result = run_episode(make_env(android_gym.env_id(task), pixels=False), OracleAgent(), seed=seed)
-    assert result.invalid_actions == []
-    assert result.score == 1.0 and result.total_reward == pytest.approx(1.0)
-    assert result.terminated and not result.truncated
+@pytest.mark.parametrize("task", android_gym.task_names(include_aliases=False))
+def test_task_passes_the_task_checks(task):
+    """Every registered task: check_env, seed determinism, oracle solves 3 seeds, doing nothing scores 0."""
+    check_task(task, seeds=(0, 1, 2), pixels=False)
 
 
-@pytest.mark.parametrize("task", SMS_TASKS)
-def test_doing_nothing_scores_zero(make_env, task):
-    env = make_env(android_gym.env_id(task), pixels=False)
-    env.reset(seed=0)
-    for _ in range(3):
-        obs, reward, terminated, truncated, info = env.step(Action(ActionType.WAIT))
-        assert reward == 0.0 and not terminated
-    obs, reward, terminated, truncated, info = env.step(Action(ActionType.STATUS, goal_status="complete"))
-    assert terminated and info["score"] == 0.0
+def test_check_task_catches_a_broken_oracle(monkeypatch):
+    task_class = android_gym.get_task("SimpleSmsSend")
+    monkeypatch.setattr(task_class, "oracle", lambda self: [])
+    with pytest.raises(AssertionError, match="oracle scored 0.0"):
+        check_task("SimpleSmsSend", seeds=(0,), pixels=False)
 
 
 def test_random_policy_scores_zero(make_env):
