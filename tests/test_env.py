@@ -260,3 +260,28 @@ def test_sent_message_reads_back_as_androidworld_parses_it(make_env):
     assert fields["address"] == env.unwrapped.task.params["number"] and body == message
     age_ms = now_ms - int(fields["date"])  # `date +%s` is whole seconds: the age can be slightly negative
     assert fields["type"] == "2" and -1000 < age_ms <= 5 * 60 * 1000
+
+
+def test_scroll_swipe_and_long_press_actions(make_env):
+    env = make_env(pixels=False)
+    env.reset(seed=0)
+    device = env.unwrapped.device
+    for i in range(25):
+        device.receive_sms(f"+1555010{i:04d}", f"message {i}")
+        device.shell("sleep 1")
+    obs, *_, info = env.step(Action(ActionType.OPEN_APP, app_name="Simple SMS Messenger"))
+
+    def first_conversation(info) -> str:
+        return next(e.text for e in info["ui_elements"] if e.resource_name.endswith("conversation_address"))
+
+    top = first_conversation(info)
+    assert top == "+15550100024"  # newest first
+    listing = next(e for e in info["ui_elements"] if e.resource_name.endswith("conversations_list"))
+    obs, *_, info = env.step({"action_type": "scroll", "direction": "down", "index": listing.index})
+    assert info["invalid_action"] is None and first_conversation(info) != top
+    obs, *_, info = env.step({"action_type": "scroll", "direction": "up"})  # the whole screen
+    assert first_conversation(info) == top
+    obs, *_, info = env.step({"action_type": "swipe", "direction": "left"})
+    assert info["invalid_action"] is None
+    obs, *_, info = env.step({"action_type": "long_press", "index": listing.index + 1})
+    assert info["invalid_action"] is None
