@@ -261,12 +261,13 @@ def _scroll(action: Action, device: Device, elements: Sequence[UIElement]) -> No
 
 
 def _swipe(action: Action, device: Device) -> None:
-    """An edge-to-edge finger movement in ``direction``."""
+    """An edge-to-edge drag, mapped as AndroidWorld's actuation does ("the inverse of scroll"): ``down`` and
+    ``up`` move the finger down/up, ``left`` moves it from the left edge to the right, ``right`` the reverse."""
     width, height = device.screen_size
     cx, cy = width // 2, height // 2
     start, end = {
         "up": ((cx, height - 1), (cx, 0)), "down": ((cx, 0), (cx, height - 1)),
-        "left": ((width - 1, cy), (0, cy)), "right": ((0, cy), (width - 1, cy)),
+        "left": ((0, cy), (width - 1, cy)), "right": ((width - 1, cy), (0, cy)),
     }[_direction(action)]
     device.swipe(*start, *end, SWIPE_MS)
 
