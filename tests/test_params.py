@@ -32,8 +32,9 @@ def test_fuzzy_match_like_androidworld():
     assert not fuzzy_match("See you at the gym at 6.", "See you at the pool at 9.")
 
 
-def test_same_number():
-    assert same_number("+1 (415) 555-0123", "4155550123")
+def test_same_number_as_androidworld():
+    assert same_number("+1 415-555-0123", "+14155550123")
     assert same_number("+14155550123", "+14155550123")
+    assert not same_number("4155550123", "+14155550123")  # AndroidWorld compares the whole number
     assert not same_number("+14155550123", "+14155550124")
     assert not same_number("", "")

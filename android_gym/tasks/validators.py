@@ -21,11 +21,11 @@ def fuzzy_match(a: str, b: str, threshold: float = 0.9) -> bool:
 
 
 def same_number(a: str, b: str) -> bool:
-    """Whether two phone numbers are the same line: equal digits, or equal last 10 digits (country code)."""
-    da, db = "".join(filter(str.isdigit, a)), "".join(filter(str.isdigit, b))
-    if not da or not db:
-        return False
-    return da == db or (min(len(da), len(db)) >= 10 and da[-10:] == db[-10:])
+    """AndroidWorld's address check: equal once spaces and dashes are removed (so "+1" must be typed too)."""
+    def normalize(number: str) -> str:
+        return number.replace("-", "").replace(" ", "")
+
+    return bool(a) and normalize(a) == normalize(b)
 
 
 def sms_messages(device: Device, sms_type: int | None = None) -> list[dict[str, Any]]:
