@@ -37,7 +37,7 @@ def sms_messages(device: Device, sms_type: int | None = None) -> list[dict[str, 
 
 
 def was_sent(device: Device, number: str, body: str, now_ms: int) -> bool:
-    """Whether a sent SMS to ``number`` with a body matching ``body`` exists, at most 5 minutes older than ``now_ms``."""
+    """Whether a sent SMS to ``number`` with a body matching ``body`` exists, at most 5 min older than now."""
     return any(
         same_number(row["address"] or "", number) and fuzzy_match(row["body"] or "", body)
         and now_ms - int(row["date"]) <= SMS_TIME_WINDOW_MS
