@@ -110,7 +110,12 @@ class AndroidEnv(gym.Env):
             except DeviceError:
                 self._reconnect()  # a broken device is replaced; the new one has nothing to tear down
         params = self.task_class.generate_params(self.np_random)
-        params.update((options or {}).get("params", {}))
+        pinned = (options or {}).get("params", {})
+        unknown = sorted(set(pinned) - set(params))
+        if unknown:
+            raise AndroidGymError(f"unknown parameter(s) {unknown} for {self.task_class.name}; "
+                                  f"its parameters are {sorted(params)}")
+        params.update(pinned)
         self.task = self.task_class(params)
         self.task.initialize(self.device)
         observation = self._observe()
@@ -166,7 +171,10 @@ class AndroidEnv(gym.Env):
 
     def _observe(self) -> dict[str, Any]:
         xml = self.device.ui_dump()
-        self._elements = parse_ui_dump(xml)
+        try:
+            self._elements = parse_ui_dump(xml)
+        except ValueError as error:
+            raise DeviceError(f"the device returned an unreadable UI dump: {error}") from error
         observation: dict[str, Any] = {"a11y_tree": to_ascii_xml(xml),
                                        "goal": to_ascii_xml(self.task.goal if self.task else "")}
         if self._pixels:

@@ -222,6 +222,11 @@ def test_smaller_screen(make_env):
     assert run_episode(env, OracleAgent(), seed=0).score == 1.0
 
 
+def test_pinning_an_unknown_parameter_is_an_error(make_env):
+    with pytest.raises(android_gym.AndroidGymError, match=r"unknown parameter\(s\) \['numbr'\] for SimpleSmsSend"):
+        make_env().reset(seed=0, options={"params": {"numbr": "+15550001111"}})
+
+
 def test_bad_configuration_raises_clear_errors():
     with pytest.raises(android_gym.errors.UnknownTaskError, match="Did you mean"):
         android_gym.AndroidEnv(task="SimpleSmsSnd")
@@ -285,3 +290,23 @@ def test_scroll_swipe_and_long_press_actions(make_env):
     assert info["invalid_action"] is None
     obs, *_, info = env.step({"action_type": "long_press", "index": listing.index + 1})
     assert info["invalid_action"] is None
+
+
+def test_unreadable_ui_dump_is_a_backend_error():
+    from android_gym.device.sim import SimDevice
+
+    class GarbledDump(SimDevice):
+        garble = False
+
+        def ui_dump(self) -> str:
+            return "<hierarchy><node" if self.garble else super().ui_dump()
+
+    device = GarbledDump()
+    env = android_gym.AndroidEnv(task="SendSms", device=device, pixels=False)
+    env.reset(seed=0)
+    device.garble = True
+    obs, reward, terminated, truncated, info = env.step(Action(ActionType.WAIT))
+    assert truncated and "unreadable UI dump" in info["backend_error"] and obs["a11y_tree"] == ""
+    env.close()
+    assert device.shell("echo still mine").output == "still mine\n"  # the env does not close a device it was given
+    device.close()
