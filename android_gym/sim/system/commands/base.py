@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import posixpath
 import stat as stat_module
 import zlib
 from collections.abc import Callable
@@ -104,11 +105,20 @@ def unknown_option(ctx: CommandContext, name: str, option: str) -> int:
     return ctx.fail(name, f"Unknown option '{option}' (see \"{name} --help\")")
 
 
+class UnknownOptionError(ValueError):
+    """An option the command does not take; the shell reports it as toybox's ``help_exit`` does."""
+
+    def __init__(self, command: str, option: str) -> None:
+        super().__init__(option)
+        self.command, self.option = command, option
+
+
 def parse_flags(argv: list[str], flags: str, with_value: str = "") -> tuple[set[str], dict[str, str], list[str]]:
     """toybox-style option parsing: ``-abc`` bundles, options anywhere until ``--``.
 
     ``flags`` are boolean letters, ``with_value`` letters take a value (``-n 5`` or ``-n5``). Returns
-    ``(set flags, values, operands)``; raises ``ValueError(letter)`` for an unknown option.
+    ``(set flags, values, operands)``; raises ``UnknownOptionError`` for an unknown option (or a missing
+    value), which the shell reports for the command.
     """
     seen: set[str] = set()
     values: dict[str, str] = {}
@@ -127,11 +137,11 @@ def parse_flags(argv: list[str], flags: str, with_value: str = "") -> tuple[set[
             if letter in with_value:
                 value = arg[i + 1:] or next(args, None)
                 if value is None:
-                    raise ValueError(letter)
+                    raise UnknownOptionError(posixpath.basename(argv[0]), letter)
                 values[letter] = value
                 break
             if letter not in flags:
-                raise ValueError(letter)
+                raise UnknownOptionError(posixpath.basename(argv[0]), letter)
             seen.add(letter)
             i += 1
     return seen, values, operands

@@ -122,10 +122,7 @@ def _read_dir(ctx: CommandContext, path: str, host: Path, flags: set[str]) -> li
 
 def ls(ctx: CommandContext, argv: list[str]) -> int:
     """``ls [-1AaCdFhlnpRrSt] [FILE...]`` (one name per line: stdout is not a tty)."""
-    try:
-        flags, _, operands = parse_flags(argv, "1AaCdFhlnpRrSt")
-    except ValueError as error:
-        return unknown_option(ctx, "ls", str(error))
+    flags, _, operands = parse_flags(argv, "1AaCdFhlnpRrSt")
     if "d" in flags:
         flags.discard("R")
     status = 0
@@ -180,10 +177,7 @@ def _read_input(ctx: CommandContext, name: str) -> bytes:
 
 def cat(ctx: CommandContext, argv: list[str]) -> int:
     """``cat [-nu] [FILE...]``; ``-`` or no file reads stdin."""
-    try:
-        flags, _, operands = parse_flags(argv, "nuv")
-    except ValueError as error:
-        return unknown_option(ctx, "cat", str(error))
+    flags, _, operands = parse_flags(argv, "nuv")
     status = 0
     line_number = 0
     for name in operands or ["-"]:
@@ -229,10 +223,7 @@ def _remove(host: Path) -> None:
 
 def rm(ctx: CommandContext, argv: list[str]) -> int:
     """``rm [-fiRrv] FILE...``."""
-    try:
-        flags, _, operands = parse_flags(argv, "fiRrvd")
-    except ValueError as error:
-        return unknown_option(ctx, "rm", str(error))
+    flags, _, operands = parse_flags(argv, "fiRrvd")
     if not operands and "f" not in flags:
         return ctx.fail("rm", "Needs 1 argument")
     recursive = bool(flags & {"r", "R"})
@@ -285,10 +276,7 @@ def rmdir(ctx: CommandContext, argv: list[str]) -> int:
 
 def mkdir(ctx: CommandContext, argv: list[str]) -> int:
     """``mkdir [-pv] [-m MODE] DIR...``."""
-    try:
-        flags, values, operands = parse_flags(argv, "pv", "mZ")
-    except ValueError as error:
-        return unknown_option(ctx, "mkdir", str(error))
+    flags, values, operands = parse_flags(argv, "pv", "mZ")
     if not operands:
         return ctx.fail("mkdir", "Needs 1 argument")
     status = 0
@@ -399,10 +387,7 @@ def mv(ctx: CommandContext, argv: list[str]) -> int:
 # ----- touch, stat ---------------------------------------------------------------------------------------------
 def touch(ctx: CommandContext, argv: list[str]) -> int:
     """``touch [-acm] [-d DATE] [-t [[CC]YY]MMDDhhmm[.ss]] [-r FILE] FILE...``."""
-    try:
-        flags, values, operands = parse_flags(argv, "acmh", "dtr")
-    except ValueError as error:
-        return unknown_option(ctx, "touch", str(error))
+    flags, values, operands = parse_flags(argv, "acmh", "dtr")
     now_s = ctx.now_ms() / 1000
     try:
         if "r" in values:
@@ -491,10 +476,7 @@ def _format_stat(ctx: CommandContext, fmt: str, name: str, info: os.stat_result)
 
 def stat(ctx: CommandContext, argv: list[str]) -> int:
     """``stat [-tL] [-c FORMAT] FILE...``."""
-    try:
-        flags, values, operands = parse_flags(argv, "tLf", "c")
-    except ValueError as error:
-        return unknown_option(ctx, "stat", str(error))
+    flags, values, operands = parse_flags(argv, "tLf", "c")
     if not operands:
         return ctx.fail("stat", "Needs 1 argument")
     fmt = values.get("c") or (_STAT_TERSE if "t" in flags else _STAT_DEFAULT)

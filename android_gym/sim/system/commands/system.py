@@ -218,10 +218,7 @@ _ROOT_GROUPS = ("0(root),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sd
 
 def id_command(ctx: CommandContext, argv: list[str]) -> int:
     """``id [-Ggnu]`` of adbd running as root."""
-    try:
-        flags, _, _ = parse_flags(argv, "GgnuZ")
-    except ValueError as error:
-        return unknown_option(ctx, "id", str(error))
+    flags, _, _ = parse_flags(argv, "GgnuZ")
     if "u" in flags or "g" in flags:
         ctx.out("root\n" if "n" in flags else "0\n")
     elif "G" in flags:
@@ -244,10 +241,7 @@ def uname(ctx: CommandContext, argv: list[str]) -> int:
     """``uname [-amnorsv]`` of the API-33 x86_64 emulator kernel."""
     fields = {"s": "Linux", "n": "localhost", "r": "5.15.41-android13-8-00055-g4f5025129fe8-ab8949913",
               "v": "#1 SMP PREEMPT Mon Aug 15 18:33:14 UTC 2022", "m": "x86_64", "o": "Toybox"}
-    try:
-        flags, _, _ = parse_flags(argv, "asnrvmpo")
-    except ValueError as error:
-        return unknown_option(ctx, "uname", str(error))
+    flags, _, _ = parse_flags(argv, "asnrvmpo")
     order = "snrvmo" if "a" in flags else "".join(k for k in "snrvmo" if k in flags) or "s"
     ctx.out(" ".join(fields[k] for k in order) + "\n")
     return 0

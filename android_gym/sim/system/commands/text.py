@@ -172,10 +172,7 @@ def _bre(pattern: str) -> str:
 
 def grep(ctx: CommandContext, argv: list[str]) -> int:
     """``grep [-EFHchilnoqsvwx] [-e PATTERN]... [PATTERN] [FILE...]``: 0 on a match, 1 none, 2 error."""
-    try:
-        flags, values, operands = parse_flags(argv, "EFGHchilnoqsvwxrRZz", "em")
-    except ValueError as error:
-        return unknown_option(ctx, "grep", str(error))
+    flags, values, operands = parse_flags(argv, "EFGHchilnoqsvwxrRZz", "em")
     flags |= {"egrep": {"E"}, "fgrep": {"F"}}.get(argv[0], set())
     patterns = [values["e"]] if "e" in values else []
     if not patterns:
@@ -266,10 +263,7 @@ def head(ctx: CommandContext, argv: list[str]) -> int:
 
 def tail(ctx: CommandContext, argv: list[str]) -> int:
     """``tail [-n [+]N] [-c N] [FILE...]`` (``-f`` is accepted and ignored: the shell cannot block)."""
-    try:
-        flags, values, operands = parse_flags(_count_option(argv), "fFqv", "nc")
-    except ValueError as error:
-        return unknown_option(ctx, "tail", str(error))
+    flags, values, operands = parse_flags(_count_option(argv), "fFqv", "nc")
     spec = values.get("n", values.get("c", "10"))
     from_start = spec.startswith("+")
     try:
@@ -295,10 +289,7 @@ def tail(ctx: CommandContext, argv: list[str]) -> int:
 # ----- wc ----------------------------------------------------------------------------------------------------
 def wc(ctx: CommandContext, argv: list[str]) -> int:
     """``wc [-lwcm] [FILE...]`` with toybox's column rules."""
-    try:
-        flags, _, operands = parse_flags(argv, "lwcmL")
-    except ValueError as error:
-        return unknown_option(ctx, "wc", str(error))
+    flags, _, operands = parse_flags(argv, "lwcmL")
     order = [f for f in "lwmc" if f in flags] or ["l", "w", "c"]
     space = 7 if not ((not operands and len(order) == 1) or len(operands) == 1) else 0
     totals = dict.fromkeys(order, 0)
@@ -326,10 +317,7 @@ def _numeric_key(text: str) -> float:
 
 def sort(ctx: CommandContext, argv: list[str]) -> int:
     """``sort [-fnru] [-t SEP] [-k N[,M]] [FILE...]``."""
-    try:
-        flags, values, operands = parse_flags(argv, "bfnrusd", "tko")
-    except ValueError as error:
-        return unknown_option(ctx, "sort", str(error))
+    flags, values, operands = parse_flags(argv, "bfnrusd", "tko")
     lines: list[str] = []
     status = 0
     for _, data in _inputs(ctx, "sort", operands):
@@ -370,10 +358,7 @@ def sort(ctx: CommandContext, argv: list[str]) -> int:
 
 def uniq(ctx: CommandContext, argv: list[str]) -> int:
     """``uniq [-cdu] [FILE]``."""
-    try:
-        flags, _, operands = parse_flags(argv, "cdui")
-    except ValueError as error:
-        return unknown_option(ctx, "uniq", str(error))
+    flags, _, operands = parse_flags(argv, "cdui")
     (_, data), = _inputs(ctx, "uniq", operands[:1])
     if data is None:
         return 1
@@ -446,10 +431,7 @@ def _charset(spec: str) -> str:
 
 def tr(ctx: CommandContext, argv: list[str]) -> int:
     """``tr [-d] SET1 [SET2]``."""
-    try:
-        flags, _, operands = parse_flags(argv, "dsc")
-    except ValueError as error:
-        return unknown_option(ctx, "tr", str(error))
+    flags, _, operands = parse_flags(argv, "dsc")
     if not operands or ("d" not in flags and len(operands) < 2):
         return ctx.fail("tr", "Needs 2 arguments")
     text = ctx.stdin.decode("utf-8", "replace")
@@ -465,10 +447,7 @@ def tr(ctx: CommandContext, argv: list[str]) -> int:
 
 def tee(ctx: CommandContext, argv: list[str]) -> int:
     """``tee [-a] [FILE...]``."""
-    try:
-        flags, _, operands = parse_flags(argv, "ai")
-    except ValueError as error:
-        return unknown_option(ctx, "tee", str(error))
+    flags, _, operands = parse_flags(argv, "ai")
     data = ctx.stdin
     ctx.out(data)
     status = 0

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING
 from android_gym.sim.system.commands import activity, content, dumpsys, files, find, settings, sqlite, system
 from android_gym.sim.system.commands import input as input_commands
 from android_gym.sim.system.commands import text as text_commands
-from android_gym.sim.system.commands.base import Command, CommandContext, strerror
+from android_gym.sim.system.commands.base import (
+    Command,
+    CommandContext,
+    UnknownOptionError,
+    strerror,
+    unknown_option,
+)
 from android_gym.sim.system.fs import normalize
 from android_gym.sim.system.shell.environment import ENVIRONMENT, SHELL
 from android_gym.sim.system.shell.errors import ShellSyntaxError, _Abort, _Exit, _Fatal
@@ -198,6 +204,8 @@ class _Interp(_Expander):
         ctx = CommandContext(self.phone, io.inp.take_all, self.cwd, self.vars, self._ctx_script, self._ctx_argv)
         try:
             status = command(ctx, argv)
+        except UnknownOptionError as error:
+            status = unknown_option(ctx, error.command, error.option)
         except Exception as error:  # a broken command must not take the shell down
             ctx.err(f"{name}: {type(error).__name__}: {error}\n")
             status = 1
