@@ -5,6 +5,7 @@ tee, seq (toybox ``toys/posix``). Files are read through the sandbox; ``-`` or n
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from android_gym.sim.system.commands.base import CommandContext, parse_flags, strerror, unknown_option
 
@@ -238,14 +239,10 @@ def _count_option(argv: list[str]) -> list[str]:
     return [f"-n{arg[1:]}" if re.fullmatch(r"-\d+", arg) else arg for arg in argv]
 
 
-def head(ctx: CommandContext, argv: list[str]) -> int:
-    """``head [-n N] [-c N] [FILE...]``."""
-    try:
-        flags, values, operands = parse_flags(_count_option(argv), "qv", "nc")
-        lines, chars = int(values.get("n", 10)), int(values["c"]) if "c" in values else None
-    except ValueError as error:
-        return unknown_option(ctx, "head", str(error))
-    inputs = _inputs(ctx, "head", operands)
+def _per_input(ctx: CommandContext, command: str, operands: list[str], flags: set[str],
+               part: Callable[[bytes], bytes]) -> int:
+    """Write ``part(data)`` of each input, with ``==> name <==`` headers for several files (or ``-v``)."""
+    inputs = _inputs(ctx, command, operands)
     status = 0
     for index, (name, data) in enumerate(inputs):
         if data is None:
@@ -253,12 +250,21 @@ def head(ctx: CommandContext, argv: list[str]) -> int:
             continue
         if len(inputs) > 1 and "q" not in flags or "v" in flags:
             ctx.out(("\n" if index else "") + f"==> {name} <==\n")
-        if chars is not None:
-            ctx.out(data[:chars] if chars >= 0 else data[:chars])
-        else:
-            kept = data.splitlines(keepends=True)
-            ctx.out(b"".join(kept[:lines] if lines >= 0 else kept[:lines]))
+        ctx.out(part(data))
     return status
+
+
+def head(ctx: CommandContext, argv: list[str]) -> int:
+    """``head [-n N] [-c N] [FILE...]``."""
+    try:
+        flags, values, operands = parse_flags(_count_option(argv), "qv", "nc")
+        lines, chars = int(values.get("n", 10)), int(values["c"]) if "c" in values else None
+    except ValueError as error:
+        return unknown_option(ctx, "head", str(error))
+    if chars is not None:
+        return _per_input(ctx, "head", operands, flags, lambda data: data[:chars])
+    return _per_input(ctx, "head", operands, flags,
+                      lambda data: b"".join(data.splitlines(keepends=True)[:lines]))
 
 
 def tail(ctx: CommandContext, argv: list[str]) -> int:
@@ -270,20 +276,12 @@ def tail(ctx: CommandContext, argv: list[str]) -> int:
         count = abs(int(spec))
     except ValueError:
         return ctx.fail("tail", f"bad number '{spec}'")
-    inputs = _inputs(ctx, "tail", operands)
-    status = 0
-    for index, (name, data) in enumerate(inputs):
-        if data is None:
-            status = 1
-            continue
-        if len(inputs) > 1 and "q" not in flags or "v" in flags:
-            ctx.out(("\n" if index else "") + f"==> {name} <==\n")
-        if "c" in values:
-            ctx.out(data[max(count - 1, 0):] if from_start else (data[-count:] if count else b""))
-            continue
-        lines = data.splitlines(keepends=True)
-        ctx.out(b"".join(lines[max(count - 1, 0):] if from_start else (lines[-count:] if count else [])))
-    return status
+    def kept(items):  # bytes or a list of lines
+        return items[max(count - 1, 0):] if from_start else (items[-count:] if count else items[:0])
+
+    if "c" in values:
+        return _per_input(ctx, "tail", operands, flags, kept)
+    return _per_input(ctx, "tail", operands, flags, lambda data: b"".join(kept(data.splitlines(keepends=True))))
 
 
 # ----- wc ----------------------------------------------------------------------------------------------------
