@@ -8,7 +8,7 @@ Apps are laid out at a design width of 1080 px; other screen widths scale the re
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -297,8 +297,6 @@ def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:
 
 def _scaled(view: View, scale: float) -> View:
     """A copy of a laid-out tree with bounds in screen pixels."""
-    from dataclasses import replace
-
     x1, y1, x2, y2 = view.bounds
     return replace(view, bounds=(round(x1 * scale), round(y1 * scale), round(x2 * scale), round(y2 * scale)),
                    children=[_scaled(child, scale) for child in view.children])
