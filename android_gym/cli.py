@@ -1,4 +1,5 @@
-"""The ``android-gym`` command: list tasks, run an agent on a task (optionally recording every episode)."""
+"""The ``android-gym`` command: list tasks, run an agent on a task (optionally recording every episode), list
+devices, and serve a simulated phone over adb."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tqdm import tqdm
 
 import android_gym
 from android_gym.agents import OracleAgent, RandomAgent
-from android_gym.errors import AndroidGymError
+from android_gym.errors import AdbServerError, AndroidGymError
 from android_gym.testing import run_episode
 from android_gym.wrappers import RecordTrajectory
 
@@ -57,6 +58,59 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_devices(args: argparse.Namespace) -> int:
+    """Print the devices an env can use: the built-in simulated phone, then what the adb server lists."""
+    import adbutils
+
+    from android_gym.device.adb import server_address, server_answers
+
+    print("sim\tsimulated phone (built in)")
+    host, port = server_address()
+    try:
+        devices = adbutils.AdbClient(host, port, socket_timeout=5).list() if server_answers(host, port) else None
+    except adbutils.AdbError as error:
+        raise AdbServerError(f"the adb server on {host}:{port} failed to list devices: {error}") from error
+    if devices is None:
+        print(f"(no adb server on {host}:{port}; start one with `adb -P {port} start-server`)", file=sys.stderr)
+        return 0
+    for info in devices:
+        print(f"adb:{info.serial}\t{info.state}")
+    return 0
+
+
+def cmd_sim_serve(args: argparse.Namespace) -> int:
+    """Serve a simulated phone like an emulator until interrupted or killed through its console."""
+    import asyncio
+
+    from android_gym.sim.phone import Phone
+    from android_gym.sim.server import SimServer
+
+    width, height = args.size
+    server = SimServer(Phone(width, height), adb_port=args.adb_port, console_port=args.console_port,
+                       host=args.host)
+    print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port} "
+          f"(Ctrl-C or `adb -s {server.serial} emu kill` to stop)", flush=True)
+    try:
+        asyncio.run(server.serve())
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, _, height = text.partition("x")
+    if not (width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT like 1080x2400, got {text!r}")
+    return int(width), int(height)
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f"not a TCP port: {value}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -75,9 +129,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--agent", choices=("oracle", "random"), default="oracle")
     run.add_argument("--episodes", type=_positive_int, default=1)
     run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--device", default="sim", help="'sim' (default) or 'sim:WIDTHxHEIGHT'")
+    run.add_argument("--device", default="sim",
+                     help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>' or 'adb:<host>:<port>'")
     run.add_argument("--record", metavar="DIR", help="write goal, JSONL trajectory and GIF per episode here")
     run.set_defaults(func=cmd_run)
+    sub.add_parser("devices", help="list the devices an env can use").set_defaults(func=cmd_devices)
+    sim = sub.add_parser("sim", help="the simulated phone").add_subparsers(dest="sim_command", required=True)
+    serve = sim.add_parser("serve", help="serve a simulated phone like an emulator (adb device + console)")
+    serve.add_argument("--adb-port", type=_port, default=5555, help="adb port (default 5555 → emulator-5554)")
+    serve.add_argument("--console-port", type=_port, help="emulator console port (default: adb port - 1)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
+    serve.add_argument("--size", type=_size, default=(1080, 2400), help="screen WIDTHxHEIGHT (default 1080x2400)")
+    serve.set_defaults(func=cmd_sim_serve)
     return parser
 
 

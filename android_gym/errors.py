@@ -22,6 +22,15 @@ class DeviceError(AndroidGymError):
     """The device failed or became unreachable while in use (the env truncates and reconnects)."""
 
 
+class ConsoleError(DeviceError):
+    """The emulator console could not be reached, refused the auth token, or answered a command with ``KO:``."""
+
+
+class ConsoleCommandError(AndroidGymError, ValueError):
+    """A console command that cannot cross to the emulator as one line (a newline, a NUL, too long, a bad
+    phone number)."""
+
+
 class TaskSetupError(AndroidGymError):
     """A task could not initialize the device (a shell command failed, an app is missing, ...)."""
 
@@ -32,3 +41,19 @@ class RemoteFileNotFoundError(AndroidGymError, FileNotFoundError):
 
 class InvalidActionError(AndroidGymError, ValueError):
     """An action that cannot be executed; the env reports its message in ``info["invalid_action"]``."""
+
+
+class AdbServerError(DeviceError):
+    """No adb server could be reached or started."""
+
+
+class DeviceNotFoundError(DeviceError):
+    """The adb server does not know the requested serial."""
+
+
+class DeviceOfflineError(DeviceError):
+    """The device is known to adb but not usable (offline, unauthorized, ...)."""
+
+
+class NotRootedError(DeviceError):
+    """The device's adbd cannot run as root, which task setup and success checks need."""

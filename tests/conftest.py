@@ -1,12 +1,16 @@
-"""Shared fixtures: fresh simulated phones and envs, closed after each test."""
+"""Shared fixtures: fresh simulated phones and envs, closed after each test; a simulated phone served over adb."""
 
 from __future__ import annotations
 
+import adbutils
 import gymnasium as gym
 import pytest
 
 import android_gym  # noqa: F401  (registers the envs)
 from android_gym.device.sim import SimDevice
+from android_gym.sim.adb_harness import free_emulator_port, private_adb_server
+from android_gym.sim.phone import Phone
+from android_gym.sim.server import SimServer
 
 
 @pytest.fixture
@@ -30,3 +34,25 @@ def make_env():
     yield make
     for env in envs:
         env.close()
+
+
+@pytest.fixture(scope="session")
+def adb_server_port(tmp_path_factory) -> int:
+    """Debian's adb server on a private port, with a private HOME (set for this process while it runs)."""
+    with private_adb_server(tmp_path_factory.mktemp("adb-home")) as port:
+        yield port
+
+
+@pytest.fixture(scope="session")
+def served_phone(adb_server_port) -> SimServer:
+    """A simulated phone served like an emulator; the adb server lists it as ``server.serial``."""
+    with SimServer(adb_port=free_emulator_port()) as server:
+        adbutils.AdbClient("127.0.0.1", adb_server_port).wait_for(server.serial, timeout=60)
+        yield server
+
+
+@pytest.fixture
+def fresh_served_phone(served_phone) -> SimServer:
+    """``served_phone`` with a brand-new phone behind it (the adb transport stays up)."""
+    served_phone.phone_host.replace(Phone()).close()
+    return served_phone

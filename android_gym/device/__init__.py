@@ -14,7 +14,8 @@ _SIM_SPEC = re.compile(r"sim(?::(\d+)x(\d+))?")
 
 
 def open_device(spec: str | Device | None = None) -> Device:
-    """A device from a spec: ``None``/``"sim"`` (simulated Pixel 6), ``"sim:WIDTHxHEIGHT"``, or a Device."""
+    """A device from a spec: ``None``/``"sim"`` (simulated Pixel 6), ``"sim:WIDTHxHEIGHT"``, ``"adb:<serial>"``
+    (an emulator or phone the adb server lists), ``"adb:<host>:<port>"`` (``adb connect`` first), or a Device."""
     if spec is not None and not isinstance(spec, str):
         if isinstance(spec, Device):
             return spec
@@ -25,8 +26,12 @@ def open_device(spec: str | Device | None = None) -> Device:
 
         width, height = match.groups()
         return SimDevice(int(width), int(height)) if width else SimDevice()
-    if spec.startswith(("adb:", "emulator:")):
+    if spec.startswith("adb:") and len(spec) > len("adb:"):
+        from .adb import AdbDevice
+
+        return AdbDevice(spec.removeprefix("adb:"))
+    if spec.startswith("emulator:"):
         raise DeviceSpecError(
-            f"device {spec!r}: the adb backend for real emulators and phones is not part of this release yet; "
-            "use device='sim' (the simulated phone)")
-    raise DeviceSpecError(f"unknown device {spec!r}; use 'sim' or 'sim:WIDTHxHEIGHT' (e.g. 'sim:540x1200')")
+            f"device {spec!r}: the emulator gRPC backend is not part of this release yet; use 'adb:emulator-5554'")
+    raise DeviceSpecError(f"unknown device {spec!r}; use 'sim', 'sim:WIDTHxHEIGHT' (e.g. 'sim:540x1200'), "
+                          "'adb:<serial>' (e.g. 'adb:emulator-5554') or 'adb:<host>:<port>'")

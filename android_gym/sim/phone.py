@@ -10,6 +10,7 @@ import os
 import shutil
 import tempfile
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -94,7 +95,7 @@ class Phone:
         if hasattr(self, "window"):
             self.window.invalidate()
 
-    def run(self, command: str, stdin: bytes = b"") -> ShellOutput:
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput:
         """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``)."""
         result = self.shell.run(command, stdin)
         self.invalidate()

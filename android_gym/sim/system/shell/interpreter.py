@@ -451,21 +451,47 @@ class Shell:
         """Names of the device commands (``/system/bin``)."""
         return sorted(_COMMANDS)
 
-    def run(self, command: str, stdin: bytes = b"") -> ShellOutput:
-        """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` on standard input."""
-        out, err = bytearray(), bytearray()
-        try:
-            interp = _Interp(self._phone, dict(ENVIRONMENT), "/", 0, [MAX_COMMANDS])
-            status = interp.run_script(command, _IO(_Input(stdin), out, err))
-        except _Exit as done:
-            status = done.status & 0xFF
-        except _Abort as error:
-            err += f"{SHELL}: {error}\n".encode()
-            status = 1
-        except RecursionError:
-            err += f"{SHELL}: expression too deeply nested\n".encode()
-            status = 1
-        except Exception as error:  # never let a simulator bug escape to the caller
-            err += f"{SHELL}: internal error: {type(error).__name__}: {error}\n".encode()
-            status = 1
-        return ShellOutput(bytes(out), bytes(err), status)
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput:
+        """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` (bytes, or a callable giving them when a
+        command first reads its input) on standard input."""
+        return _run_guarded(lambda: _Interp(self._phone, dict(ENVIRONMENT), "/", 0, [MAX_COMMANDS]), command, stdin)
+
+    def session(self) -> ShellSession:
+        """An interactive shell (``adb shell`` with no command) whose variables and directory persist."""
+        return ShellSession(self._phone)
+
+
+class ShellSession:
+    """One interactive shell: each ``run`` is a command line typed at its prompt."""
+
+    def __init__(self, phone: Phone) -> None:
+        self._interp = _Interp(phone, dict(ENVIRONMENT), "/", 0, [MAX_COMMANDS])
+
+    @property
+    def cwd(self) -> str:
+        """The working directory (``cd`` persists)."""
+        return self._interp.cwd
+
+    def run(self, line: str) -> ShellOutput:
+        """Run one command line; standard input is the terminal, so commands that read it see end of file."""
+        self._interp.budget[0] = MAX_COMMANDS
+        return _run_guarded(lambda: self._interp, line, b"")
+
+
+def _run_guarded(make_interp: Callable[[], _Interp], command: str, stdin: bytes | Callable[[], bytes]) -> ShellOutput:
+    """Run a script; never raises: errors become stderr and an exit code."""
+    out, err = bytearray(), bytearray()
+    try:
+        status = make_interp().run_script(command, _IO(_Input(stdin), out, err))
+    except _Exit as done:
+        status = done.status & 0xFF
+    except _Abort as error:
+        err += f"{SHELL}: {error}\n".encode()
+        status = 1
+    except RecursionError:
+        err += f"{SHELL}: expression too deeply nested\n".encode()
+        status = 1
+    except Exception as error:  # never let a simulator bug escape to the caller
+        err += f"{SHELL}: internal error: {type(error).__name__}: {error}\n".encode()
+        status = 1
+    return ShellOutput(bytes(out), bytes(err), status)

@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
 class _Input:
-    """Standard input shared by the commands of one stream (``read`` takes a line, ``cat`` takes all)."""
+    """Standard input shared by the commands of one stream (``read`` takes a line, ``cat`` takes all).
 
-    __slots__ = ("data", "pos")
+    The data may be given as a callable, called on first use: adbd's remote standard input is only waited for
+    when a command actually reads it.
+    """
 
-    def __init__(self, data: bytes) -> None:
-        self.data = data
+    __slots__ = ("_data", "_source", "pos")
+
+    def __init__(self, data: bytes | Callable[[], bytes]) -> None:
+        self._data = data if isinstance(data, bytes) else None
+        self._source = None if isinstance(data, bytes) else data
         self.pos = 0
+
+    @property
+    def data(self) -> bytes:
+        if self._data is None:
+            self._data = self._source()
+        return self._data
 
     def take_all(self) -> bytes:
         rest = self.data[self.pos:]

@@ -1,0 +1,279 @@
+"""``AdbDevice``: the Device protocol on a real emulator or phone (or the simulator's adbd) through an adb server.
+
+adbutils talks to the adb server (devices, connect, wait-for, features, root); the per-call services live in
+``adb_services``. Shell commands use the shell v2 protocol when the device offers it (real exit codes, stdin
+closed), else adbutils' exit-code marker. Files move with the sync protocol. Screenshots are ``screencap -p``
+over ``exec:``; the UI hierarchy is ``uiautomator dump`` to a file that is then pulled. Incoming SMS go through
+the emulator console (``sms send``), so ``receive_sms`` needs an ``emulator-N`` serial.
+
+On a broken transport the device reconnects (``adb connect`` again for ``host:port`` serials, then
+``wait-for-device``) and retries once, unless the call may already have run: a shell command that started is
+never repeated.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+from collections.abc import Callable
+from typing import TypeVar
+
+import adbutils
+import numpy as np
+from PIL import Image
+
+from android_gym.errors import (
+    AdbServerError,
+    AndroidGymError,
+    DeviceError,
+    DeviceNotFoundError,
+    DeviceOfflineError,
+    NotRootedError,
+    RemoteFileNotFoundError,
+)
+
+from . import adb_services as services
+from .adb_services import ServiceNotStarted
+from .base import ShellResult
+from .console import send_console_command, sms_send_command
+
+T = TypeVar("T")
+
+DEFAULT_SERVER_PORT = 5037
+UI_DUMP_PATH = "/sdcard/window_dump.xml"
+_SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
+_EMULATOR = re.compile(r"emulator-(\d+)")
+_TRANSPORT_ERRORS = (adbutils.AdbError, OSError)
+# What the adb server answers when the transport, not the request, failed.
+_TRANSPORT_FAILURES = ("offline", "not found", "closed", "no devices", "connection")
+
+
+def _transport_failed(error: Exception) -> bool:
+    """Whether ``error`` means the device link broke (worth a reconnect), not that the request was refused."""
+    return not isinstance(error, adbutils.AdbError) or any(word in str(error) for word in _TRANSPORT_FAILURES)
+
+
+def server_address() -> tuple[str, int]:
+    """The adb server adb itself would use: ``ANDROID_ADB_SERVER_ADDRESS``/``ANDROID_ADB_SERVER_PORT``."""
+    host = os.environ.get("ANDROID_ADB_SERVER_ADDRESS") or os.environ.get("ANDROID_ADB_SERVER_HOST") or "127.0.0.1"
+    port = os.environ.get("ANDROID_ADB_SERVER_PORT", str(DEFAULT_SERVER_PORT))
+    if not port.isdigit():
+        raise AdbServerError(f"ANDROID_ADB_SERVER_PORT={port!r} is not a port number")
+    return host, int(port)
+
+
+def ensure_server(host: str, port: int, timeout: float = 20.0) -> None:
+    """Make sure an adb server answers on ``host:port``, starting a local one with ``adb -P port`` if needed.
+
+    adbutils would run ``adb start-server`` without ``-P`` (so on the wrong port): we start it ourselves.
+    """
+    if server_answers(host, port):
+        return
+    adb = shutil.which("adb")
+    if host not in ("127.0.0.1", "localhost") or adb is None:
+        raise AdbServerError(f"no adb server answers on {host}:{port}; start one with `adb -P {port} start-server`"
+                             + ("" if adb else " (install adb first: `apt-get install -y adb`)"))
+    try:
+        subprocess.run([adb, "-P", str(port), "start-server"], check=True, timeout=timeout, capture_output=True)
+    except (subprocess.SubprocessError, OSError) as error:
+        raise AdbServerError(f"could not start an adb server on port {port}: {error}") from error
+    if not server_answers(host, port):
+        raise AdbServerError(f"`adb -P {port} start-server` ran but nothing answers on {host}:{port}")
+
+
+def server_answers(host: str, port: int) -> bool:
+    """Whether something accepts connections on the adb server's address."""
+    try:
+        with socket.create_connection((host, port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+def escape_input_text(text: str) -> list[str]:
+    """Arguments for successive ``input text`` calls that type ``text`` exactly.
+
+    ``input text`` turns ``%s`` into a space and cannot escape it (AOSP ``InputShellCommand.sendText``), so
+    spaces are sent as ``%s`` and a literal ``%`` followed by ``s`` is split across two calls. Each argument is
+    shell-quoted for the device's ``sh``.
+    """
+    pieces = text.split("%s")
+    chunks = [piece + "%" if i < len(pieces) - 1 else piece for i, piece in enumerate(pieces)]
+    chunks = [chunk if i == 0 else "s" + chunk for i, chunk in enumerate(chunks)]
+    return [shlex.quote(chunk.replace(" ", "%s")) for chunk in chunks if chunk]
+
+
+class AdbDevice:
+    """A device behind an adb server: ``serial`` as ``adb devices`` shows it, or ``host:port`` to connect to."""
+
+    def __init__(self, serial: str, timeout: float = 30.0, server: tuple[str, int] | None = None) -> None:
+        self.serial = serial
+        self.timeout = timeout
+        self._server = server or server_address()
+        ensure_server(*self._server)
+        self._client = adbutils.AdbClient(*self._server, socket_timeout=timeout)
+        self._closed = False
+        self._connect_if_network()
+        self._device = self._client.device(serial)
+        self._check_state()
+        self._shell_v2 = "shell_v2" in self._call(self._device.get_features).split(",")
+        self._ensure_root()
+        self._size = self._read_screen_size()
+
+    # ----- connection management -----------------------------------------------------------------------------
+    def _connect_if_network(self) -> None:
+        if ":" not in self.serial:
+            return
+        try:
+            reply = self._client.connect(self.serial, timeout=self.timeout)
+        except _TRANSPORT_ERRORS as error:
+            raise DeviceNotFoundError(f"adb connect {self.serial} failed: {error}") from error
+        if "connected to" not in reply:
+            raise DeviceNotFoundError(f"adb connect {self.serial}: {reply.strip()}")
+
+    def _check_state(self) -> None:
+        states = {info.serial: info.state for info in self._client.list()}
+        if self.serial not in states:
+            known = ", ".join(f"{serial} ({state})" for serial, state in states.items()) or "none"
+            raise DeviceNotFoundError(f"adb device {self.serial!r} not found on the adb server "
+                                      f"{self._server[0]}:{self._server[1]}; devices: {known}")
+        if states[self.serial] != "device":
+            raise DeviceOfflineError(f"adb device {self.serial} is {states[self.serial]}; "
+                                     "wait for it to boot, accept the debugging prompt, or reconnect it")
+
+    def _reconnect(self) -> None:
+        if ":" in self.serial:
+            self._client.disconnect(self.serial)
+            self._connect_if_network()
+        try:
+            self._client.wait_for(self.serial, state="device", timeout=self.timeout)
+        except _TRANSPORT_ERRORS as error:
+            raise DeviceOfflineError(f"adb device {self.serial} did not come back: {error}") from error
+
+    def _call(self, operation: Callable[[], T], idempotent: bool = True) -> T:
+        """Run an adb operation. On a broken transport, reconnect and try once more if that cannot run anything
+        twice: the operation is idempotent, or the service never started."""
+        if self._closed:
+            raise DeviceError(f"adb device {self.serial} was closed; create a new env or device")
+        for attempt in (1, 2):
+            try:
+                return operation()
+            except AndroidGymError:
+                raise
+            except (TimeoutError, adbutils.AdbTimeout) as error:
+                raise DeviceError(f"adb device {self.serial}: timed out after {self.timeout} s") from error
+            except (adbutils.AdbError, OSError) as error:
+                retry = _transport_failed(error) and (idempotent or isinstance(error, ServiceNotStarted))
+                if attempt == 2 or not retry:
+                    raise DeviceError(f"adb device {self.serial}: {error}") from error
+                self._reconnect()
+        raise AssertionError("unreachable")
+
+    def _ensure_root(self) -> None:
+        if self.shell("id -u").output.strip() == "0":
+            return
+        reply = self._call(self._device.root)
+        reply = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+        if "cannot run as root" in reply:
+            raise NotRootedError(f"adb device {self.serial}: {reply.strip()}. Tasks read app databases under "
+                                 "/data: use an emulator image without Google Play (google_apis) or a userdebug "
+                                 "build")
+        self._reconnect()
+        if self.shell("id -u").output.strip() != "0":
+            raise NotRootedError(f"adb device {self.serial}: adbd still not root after `adb root` ({reply.strip()})")
+
+    def _read_screen_size(self) -> tuple[int, int]:
+        sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE.findall(self.shell("wm size").output)}
+        size = sizes.get("Override") or sizes.get("Physical")
+        if size is None:
+            raise DeviceError(f"adb device {self.serial}: `wm size` printed no display size")
+        return size
+
+    # ----- the Device protocol ---------------------------------------------------------------------------------
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        """``(width, height)`` in pixels (``wm size``, the override when one is set)."""
+        return self._size
+
+    def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
+        """Run ``cmd`` with the device's ``sh``; output is stdout then stderr."""
+        seconds = timeout or self.timeout
+        if not self._shell_v2:  # old devices: adbutils appends `; echo X4EXIT:$?` and parses it
+            result = self._call(lambda: self._device.shell2(cmd, timeout=seconds, rstrip=False), idempotent=False)
+            return ShellResult(result.output, result.returncode)
+        output = self._call(lambda: services.shell_v2(self._client, self.serial, cmd, seconds), idempotent=False)
+        return ShellResult((output.stdout + output.stderr).decode("utf-8", "replace"), output.exit_code)
+
+    def push(self, data: bytes, path: str) -> None:
+        """Write a file with the sync protocol (the device creates missing directories)."""
+        try:
+            self._call(lambda: services.push(self._client, self.serial, data, path, 0o644, self.timeout))
+        except services.SyncFailure as error:
+            raise DeviceError(f"adb device {self.serial}: push to {path} failed: {error}") from None
+
+    def pull(self, path: str) -> bytes:
+        """Read a file with the sync protocol."""
+        try:
+            return self._call(lambda: services.pull(self._client, self.serial, path, self.timeout))
+        except services.SyncFailure as error:  # "open failed: ..." / "read failed: ..."
+            raise RemoteFileNotFoundError(f"{path}: no such file on {self.serial} ({error})") from None
+
+    def screenshot(self) -> np.ndarray:
+        """``screencap -p`` decoded to ``(H, W, 3)`` uint8."""
+        png = self._call(lambda: services.exec_out(self._client, self.serial, "screencap -p", self.timeout))
+        try:
+            with Image.open(io.BytesIO(png)) as image:
+                return np.asarray(image.convert("RGB"))
+        except OSError as error:
+            raise DeviceError(f"adb device {self.serial}: screencap returned no PNG ({png[:80]!r})") from error
+
+    def ui_dump(self) -> str:
+        """``uiautomator dump`` into a file, pulled and decoded."""
+        result = self.shell(f"uiautomator dump {UI_DUMP_PATH}")
+        if not result.ok or "ERROR" in result.output:
+            raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
+        return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
+
+    def _input(self, *args: object) -> None:
+        result = self.shell("input " + " ".join(str(arg) for arg in args))
+        if not result.ok:
+            raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {result.output.strip()}")
+
+    def tap(self, x: int, y: int) -> None:
+        """``input tap``."""
+        self._input("tap", int(x), int(y))
+
+    def long_press(self, x: int, y: int) -> None:
+        """A swipe that does not move for one second (how ``input`` long-presses)."""
+        self._input("swipe", int(x), int(y), int(x), int(y), 1000)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """``input swipe``."""
+        self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms))
+
+    def input_text(self, text: str) -> None:
+        """Type ``text`` into the focused field (see ``escape_input_text``)."""
+        for argument in escape_input_text(text):
+            self._input("text", argument)
+
+    def key(self, code: int) -> None:
+        """``input keyevent``."""
+        self._input("keyevent", int(code))
+
+    def receive_sms(self, sender: str, text: str) -> None:
+        """An incoming SMS through the emulator console's ``sms send`` (emulators only)."""
+        match = _EMULATOR.fullmatch(self.serial)
+        if match is None:
+            raise DeviceError(f"adb device {self.serial} is not an emulator-N serial, so it has no console to "
+                              "deliver an incoming SMS; use the emulator's serial (adb devices)")
+        send_console_command(int(match.group(1)), sms_send_command(sender, text), host=self._server[0],
+                             timeout=self.timeout)
+
+    def close(self) -> None:
+        """Forget the device (the adb server keeps its transport). Idempotent."""
+        self._closed = True

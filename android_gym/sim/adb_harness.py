@@ -1,0 +1,70 @@
+"""A private adb setup for tests and benchmarks: Debian's adb server on a free port, and free emulator ports.
+
+``private_adb_server`` runs the real ``adb`` server with its own ``HOME`` (its key, log and the emulator console
+token stay there) and points this process at it through ``ANDROID_ADB_SERVER_PORT``, so nothing touches the
+user's adb server on 5037.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from android_gym.errors import AdbServerError
+
+#: Odd adb ports an adb server scans for emulators (console port = adb port - 1).
+EMULATOR_ADB_PORTS = range(5555, 5586, 2)
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def free_emulator_port() -> int:
+    """The first emulator adb port whose console port (one below) is free too."""
+    for port in EMULATOR_ADB_PORTS:
+        if _port_free(port) and _port_free(port - 1):
+            return port
+    raise AdbServerError("all emulator ports 5554-5585 are taken; stop some emulators or simulated phones")
+
+
+@contextmanager
+def private_adb_server(home: Path) -> Iterator[int]:
+    """Start ``adb -P <free port> start-server`` with ``HOME=home``; yields the port; kills the server after.
+
+    While it runs, this process's ``HOME`` and ``ANDROID_ADB_SERVER_PORT`` point at it.
+    """
+    adb = shutil.which("adb")
+    if adb is None:
+        raise AdbServerError("the adb command is missing: `apt-get install -y adb`")
+    home.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    saved = {key: os.environ.get(key) for key in ("HOME", "ANDROID_ADB_SERVER_PORT")}
+    os.environ.update(HOME=str(home), ANDROID_ADB_SERVER_PORT=str(port))
+    try:
+        subprocess.run([adb, "-P", str(port), "start-server"], check=True, capture_output=True, timeout=30)
+        yield port
+    finally:
+        subprocess.run([adb, "-P", str(port), "kill-server"], capture_output=True, timeout=30)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value

@@ -1,0 +1,596 @@
+"""adbd for the simulated phone: the adb device protocol over TCP, as an emulator's adbd serves it.
+
+Layout and semantics follow AOSP ``packages/modules/adb`` (``protocol.txt``, ``SERVICES.TXT``, ``SYNC.TXT``,
+``adb.h``, ``file_sync_protocol.h``, ``shell_protocol.h``): 24-byte little-endian packet headers, CNXN with the
+device banner and no authentication, streams with OKAY flow control (one unacknowledged WRTE per stream), and the
+services ``shell:``, ``shell,v2,...:``, ``exec:``, ``sync:``, ``root:`` and ``reboot:``. Anything
+else is refused with CLSE, which the adb client reports as ``error: closed``.
+
+Every command runs through the phone's own shell interpreter, so ``adb shell`` and the in-process ``SimDevice``
+see the same phone. Written by hand: no maintained Python library implements the *device* side of adb.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import stat
+import struct
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from android_gym.sim.host import PhoneHost
+from android_gym.sim.system.shell import ShellOutput
+
+# Packet commands (adb.h), little-endian ASCII.
+A_SYNC, A_CNXN, A_AUTH, A_OPEN = 0x434E5953, 0x4E584E43, 0x48545541, 0x4E45504F
+A_OKAY, A_CLSE, A_WRTE, A_STLS = 0x59414B4F, 0x45534C43, 0x45545257, 0x534C5453
+A_VERSION = 0x01000001  # skips the payload checksum
+MAX_PAYLOAD = 1 << 20
+MAX_CNXN_PAYLOAD = 4096
+FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir")
+
+_HEADER = struct.Struct("<6I")
+# Shell protocol v2 packet ids (shell_protocol.h).
+ID_STDIN, ID_STDOUT, ID_STDERR, ID_EXIT, ID_CLOSE_STDIN, ID_WINDOW_SIZE = range(6)
+# Sync (file_sync_protocol.h).
+SYNC_DATA_MAX = 64 * 1024
+SYNC_PATH_MAX = 1024
+_STAT_V2 = struct.Struct("<4sIQQIIIIQqqq")  # id, error, dev, ino, mode, nlink, uid, gid, size, atime, mtime, ctime
+
+
+class ProtocolError(Exception):
+    """The host sent something that is not the adb protocol; the connection is dropped."""
+
+
+@dataclass(frozen=True)
+class Packet:
+    """One adb packet."""
+
+    command: int
+    arg0: int
+    arg1: int
+    data: bytes = b""
+
+    def encode(self) -> bytes:
+        """Header plus payload; the checksum is sent only on CNXN (later versions ignore it)."""
+        check = sum(self.data) & 0xFFFFFFFF if self.command == A_CNXN else 0
+        header = _HEADER.pack(self.command, self.arg0, self.arg1, len(self.data), check,
+                              self.command ^ 0xFFFFFFFF)
+        return header + self.data
+
+
+async def read_packet(reader: asyncio.StreamReader) -> Packet:
+    """Read one packet; raises ``ProtocolError`` on a bad magic or an oversized payload."""
+    command, arg0, arg1, length, _check, magic = _HEADER.unpack(await reader.readexactly(_HEADER.size))
+    if magic != command ^ 0xFFFFFFFF:
+        raise ProtocolError(f"bad magic {magic:#x} for command {command:#x}")
+    if length > MAX_PAYLOAD:
+        raise ProtocolError(f"payload of {length} bytes exceeds {MAX_PAYLOAD}")
+    return Packet(command, arg0, arg1, await reader.readexactly(length) if length else b"")
+
+
+def banner(props: dict[str, str]) -> bytes:
+    """The device's CNXN payload: the three product properties the host reads, then the features."""
+    fields = ";".join(f"{key}={props.get(key, '')}" for key in
+                      ("ro.product.name", "ro.product.model", "ro.product.device"))
+    return f"device::{fields};features={','.join(FEATURES)}".encode()
+
+
+class Stream:
+    """One adb stream on a connection: buffered host input, flow-controlled output."""
+
+    def __init__(self, connection: _Connection, local_id: int, remote_id: int) -> None:
+        self.connection = connection
+        self.local_id = local_id
+        self.remote_id = remote_id
+        self._input = bytearray()
+        self._input_changed = asyncio.Event()
+        self._acked = asyncio.Event()
+        self._acked.set()
+        self.closed = False
+        # Set (thread-safely) when the host can send no more input: CLSE, or a dropped connection.
+        self.input_done = threading.Event()
+
+    # ----- host → device
+    def feed(self, data: bytes) -> None:
+        """Data from a host WRTE (already acknowledged by the connection)."""
+        self._input += data
+        self._input_changed.set()
+
+    def acknowledge(self) -> None:
+        """The host sent OKAY for our last WRTE."""
+        self._acked.set()
+
+    def host_closed(self) -> None:
+        """The host closed the stream (or the connection went away)."""
+        self.closed = True
+        self.input_done.set()
+        self._input_changed.set()
+        self._acked.set()
+
+    async def read_some(self) -> bytes:
+        """Whatever input is buffered, waiting for some; ``b""`` once the host has closed the stream."""
+        while not self._input and not self.closed:
+            self._input_changed.clear()
+            await self._input_changed.wait()
+        data = bytes(self._input)
+        self._input.clear()
+        return data
+
+    async def read_exactly(self, size: int) -> bytes:
+        """Exactly ``size`` bytes of input; raises ``EOFError`` if the host closes first."""
+        while len(self._input) < size:
+            if self.closed:
+                raise EOFError
+            self._input_changed.clear()
+            await self._input_changed.wait()
+        data = bytes(self._input[:size])
+        del self._input[:size]
+        return data
+
+    # ----- device → host
+    async def write(self, data: bytes) -> None:
+        """Send ``data`` in WRTE packets, waiting for the host's OKAY before each next one."""
+        view = memoryview(data)
+        limit = self.connection.max_payload
+        for start in range(0, len(view), limit):
+            await self._acked.wait()
+            if self.closed:
+                return
+            self._acked.clear()
+            self.connection.send(Packet(A_WRTE, self.local_id, self.remote_id, bytes(view[start:start + limit])))
+
+    async def close(self) -> None:
+        """Close from the device side (CLSE), after the host acknowledged the last write."""
+        if not self.closed:
+            await self._acked.wait()
+            if not self.closed:
+                self.closed = True
+                self.connection.send(Packet(A_CLSE, self.local_id, self.remote_id))
+        self.input_done.set()
+        self.connection.forget(self)
+
+
+Service = Callable[[Stream], Awaitable[None]]
+
+
+class AdbDaemon:
+    """The device side of adb for one ``PhoneHost``; ``handle`` serves one TCP connection from an adb host."""
+
+    def __init__(self, host: PhoneHost, on_reboot: Callable[[], None] | None = None) -> None:
+        self.host = host
+        self._on_reboot = on_reboot
+        self._connections: set[_Connection] = set()
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve a host connection until it closes."""
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(6, 1, 1)  # IPPROTO_TCP, TCP_NODELAY: no 40 ms stall per OKAY round trip
+        connection = _Connection(self, reader, writer)
+        self._connections.add(connection)
+        try:
+            await connection.serve()
+        finally:
+            self._connections.discard(connection)
+
+    def disconnect_all(self) -> None:
+        """Drop every host connection (what a reboot or ``kill`` does to adbd)."""
+        for connection in list(self._connections):
+            connection.drop()
+
+    def service(self, name: str) -> Service | None:
+        """The handler of an OPEN service string, or ``None`` to refuse it."""
+        kind, _, argument = name.partition(":")
+        base, _, options = kind.partition(",")
+        if base == "shell":
+            flags = options.split(",") if options else []
+            protocol = "v2" in flags
+            pty = "pty" in flags or ("raw" not in flags and not argument)
+            return lambda stream: self._shell(stream, argument, protocol, pty)
+        if kind == "exec":
+            return lambda stream: self._shell(stream, argument, protocol=False, pty=False)
+        if name == "sync:":
+            return self._sync
+        if name == "root:":
+            return lambda stream: _reply(stream, b"adbd is already running as root\n")
+        if kind == "reboot":
+            return self._reboot
+        return None
+
+    # ----- shell ---------------------------------------------------------------------------------------------
+    async def _shell(self, stream: Stream, command: str, protocol: bool, pty: bool) -> None:
+        if not command and pty:
+            await _InteractiveShell(self.host, stream, protocol).run()
+            return
+        command = command or "sh"  # no terminal: the shell reads its script from standard input
+        stdin = bytearray()
+        pump = asyncio.create_task(_pump_stdin(stream, protocol, stdin))
+
+        def remote_stdin() -> bytes:
+            with self.host.holding_released():
+                stream.input_done.wait()
+            return bytes(stdin)
+
+        try:
+            result = await self.host.run(self.host.phone.run, command, remote_stdin)
+        finally:
+            pump.cancel()
+        out, err = result.stdout, result.stderr
+        if pty:
+            out, err = out.replace(b"\n", b"\r\n"), err.replace(b"\n", b"\r\n")
+        if protocol:
+            await stream.write(_v2_packets(ID_STDOUT, out, stream.connection.max_payload)
+                               + _v2_packets(ID_STDERR, err, stream.connection.max_payload)
+                               + _v2_packet(ID_EXIT, bytes([result.exit_code & 0xFF])))
+        else:
+            await stream.write(out + err)
+        await stream.close()
+
+    # ----- reboot --------------------------------------------------------------------------------------------
+    async def _reboot(self, stream: Stream) -> None:
+        await stream.close()
+        await self.host.run(self.host.phone.activities.home)
+        self.disconnect_all()
+        if self._on_reboot:
+            self._on_reboot()
+
+    # ----- sync ----------------------------------------------------------------------------------------------
+    async def _sync(self, stream: Stream) -> None:
+        sync = _SyncSession(self.host, stream)
+        with contextlib.suppress(EOFError):
+            await sync.run()
+        await stream.close()
+
+
+async def _reply(stream: Stream, text: bytes) -> None:
+    await stream.write(text)
+    await stream.close()
+
+
+def _v2_packet(packet_id: int, data: bytes) -> bytes:
+    return struct.pack("<BI", packet_id, len(data)) + data
+
+
+def _v2_packets(packet_id: int, data: bytes, max_payload: int) -> bytes:
+    """``data`` as shell-protocol packets that each fit one WRTE."""
+    size = max_payload - 5
+    return b"".join(_v2_packet(packet_id, data[i:i + size]) for i in range(0, len(data), size))
+
+
+async def _pump_stdin(stream: Stream, protocol: bool, stdin: bytearray) -> None:
+    """Collect the host's standard input until it is closed (shell v2 CLOSE_STDIN, or the stream)."""
+    buffer = bytearray()
+    try:
+        while True:
+            data = await stream.read_some()
+            if not data:
+                return
+            if not protocol:
+                stdin += data
+                continue
+            buffer += data
+            while len(buffer) >= 5:
+                packet_id, length = struct.unpack_from("<BI", buffer)
+                if len(buffer) < 5 + length:
+                    break
+                payload = bytes(buffer[5:5 + length])
+                del buffer[:5 + length]
+                if packet_id == ID_STDIN:
+                    stdin += payload
+                elif packet_id == ID_CLOSE_STDIN:
+                    return
+    finally:
+        stream.input_done.set()
+
+
+class _InteractiveShell:
+    """``adb shell`` with no command: a prompt, line editing with echo, one command line at a time."""
+
+    def __init__(self, host: PhoneHost, stream: Stream, protocol: bool) -> None:
+        self.host = host
+        self.stream = stream
+        self.protocol = protocol
+        self.session = host.phone.shell.session()
+        device = host.phone.props.get("ro.product.device", "android")
+        self.prompt = f"{device}:/ # "
+
+    async def send(self, data: bytes) -> None:
+        data = data.replace(b"\n", b"\r\n")
+        await self.stream.write(_v2_packet(ID_STDOUT, data) if self.protocol else data)
+
+    async def run(self) -> None:
+        line = bytearray()
+        pending = bytearray()
+        status = 0
+        await self.send(self._prompt())
+        while True:
+            data = await self.stream.read_some()
+            if not data:
+                break
+            for char in self._keystrokes(pending, data):
+                if char in (b"\r", b"\n"):
+                    await self.send(b"\n")
+                    text = line.decode("utf-8", "replace")
+                    line.clear()
+                    if text.split()[:1] == ["exit"]:
+                        words = text.split()
+                        status = int(words[1]) & 0xFF if len(words) > 1 and words[1].isdigit() else 0
+                        return await self._finish(status)
+                    result = await self.host.run(self._run_line, text)
+                    await self.send(result.stdout + result.stderr + self._prompt())
+                elif char in (b"\x7f", b"\x08"):
+                    if line:
+                        line[:] = line.decode("utf-8", "replace")[:-1].encode()
+                        await self.send(b"\x08 \x08")
+                elif char == b"\x03":
+                    line.clear()
+                    await self.send(b"^C\n" + self._prompt())
+                elif char == b"\x04" and not line:
+                    return await self._finish(status)
+                elif char >= b" ":
+                    line += char
+                    await self.send(char)
+        await self._finish(status)
+
+    def _run_line(self, text: str) -> ShellOutput:
+        result = self.session.run(text)
+        self.host.phone.invalidate()
+        return result
+
+    def _prompt(self) -> bytes:
+        cwd = self.session.cwd
+        return self.prompt.replace(":/ ", f":{cwd} ").encode()
+
+    def _keystrokes(self, pending: bytearray, data: bytes) -> list[bytes]:
+        """Split input into characters, decoding shell-v2 stdin packets first."""
+        if self.protocol:
+            pending += data
+            data = b""
+            while len(pending) >= 5:
+                packet_id, length = struct.unpack_from("<BI", pending)
+                if len(pending) < 5 + length:
+                    break
+                if packet_id == ID_STDIN:
+                    data += pending[5:5 + length]
+                elif packet_id == ID_CLOSE_STDIN:
+                    data += b"\x04"
+                del pending[:5 + length]
+        return [char.encode() for char in data.decode("utf-8", "replace")]
+
+    async def _finish(self, status: int) -> None:
+        if self.protocol:
+            await self.stream.write(_v2_packet(ID_EXIT, bytes([status])))
+        await self.stream.close()
+
+
+class _SyncSession:
+    """The ``sync:`` service: STAT/STA2/LST2, LIST/LIS2, SEND, RECV and QUIT on the phone's file system."""
+
+    def __init__(self, host: PhoneHost, stream: Stream) -> None:
+        self.host = host
+        self.stream = stream
+
+    async def run(self) -> None:
+        while True:
+            request, length = struct.unpack("<4sI", await self.stream.read_exactly(8))
+            if request == b"QUIT":
+                return
+            if length > SYNC_PATH_MAX:
+                await self._fail(f"path too long: {length}")
+                return
+            path = (await self.stream.read_exactly(length)).decode("utf-8", "surrogateescape")
+            handler = {
+                b"STAT": self._stat_v1, b"STA2": self._stat_v2, b"LST2": self._stat_v2,
+                b"LIST": self._list, b"LIS2": self._list, b"SEND": self._send, b"RECV": self._recv,
+            }.get(request)
+            if handler is None:
+                await self._fail(f"unknown command {request.hex()}")
+                return
+            if not await handler(request, path):
+                return
+
+    async def _fail(self, message: str) -> None:
+        data = message.encode()
+        await self.stream.write(struct.pack("<4sI", b"FAIL", len(data)) + data)
+
+    def _lstat(self, path: str, follow: bool = False) -> os.stat_result:
+        host_path = self.host.phone.fs.host_path(path)
+        return host_path.stat() if follow else host_path.lstat()
+
+    async def _try_stat(self, path: str, follow: bool) -> os.stat_result | OSError:
+        try:
+            return await self.host.run(self._lstat, path, follow)
+        except OSError as error:
+            return error
+
+    async def _stat_v1(self, _request: bytes, path: str) -> bool:
+        result = await self._try_stat(path, follow=False)
+        if isinstance(result, OSError):
+            reply = struct.pack("<4sIII", b"STAT", 0, 0, 0)
+        else:
+            reply = struct.pack("<4sIII", b"STAT", result.st_mode, result.st_size & 0xFFFFFFFF,
+                                int(result.st_mtime))
+        await self.stream.write(reply)
+        return True
+
+    async def _stat_v2(self, request: bytes, path: str) -> bool:
+        result = await self._try_stat(path, follow=request == b"STA2")
+        if isinstance(result, OSError):
+            reply = _STAT_V2.pack(request, result.errno or 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        else:
+            reply = _stat_v2(request, result)
+        await self.stream.write(reply)
+        return True
+
+    def _entries(self, path: str) -> list[tuple[str, os.stat_result]]:
+        directory = self.host.phone.fs.host_path(path)
+        names = [".", "..", *sorted(os.listdir(directory))]
+        return [(name, (directory / name).lstat()) for name in names]
+
+    async def _list(self, request: bytes, path: str) -> bool:
+        try:
+            entries = await self.host.run(self._entries, path)
+        except OSError:
+            entries = []
+        chunks = []
+        for name, info in entries:
+            encoded = name.encode("utf-8", "surrogateescape")
+            if request == b"LIST":
+                chunks.append(struct.pack("<4sIIII", b"DENT", info.st_mode, info.st_size & 0xFFFFFFFF,
+                                          int(info.st_mtime), len(encoded)) + encoded)
+            else:
+                chunks.append(_stat_v2(b"DNT2", info) + struct.pack("<I", len(encoded)) + encoded)
+        done = struct.pack("<4s16x", b"DONE") if request == b"LIST" else struct.pack("<4s72x", b"DONE")
+        await self.stream.write(b"".join(chunks) + done)
+        return True
+
+    async def _send(self, _request: bytes, spec: str) -> bool:
+        path, _, mode_text = spec.rpartition(",")
+        if not path:
+            path, mode_text = spec, "420"
+        data = bytearray()
+        while True:
+            chunk_id, length = struct.unpack("<4sI", await self.stream.read_exactly(8))
+            if chunk_id == b"DONE":
+                mtime = length
+                break
+            if chunk_id != b"DATA" or length > SYNC_DATA_MAX:
+                await self._fail(f"invalid data message: expected DATA, got {chunk_id!r} of {length} bytes")
+                return False
+            data += await self.stream.read_exactly(length)
+        mode = int(mode_text) if mode_text.isdigit() else 0o644
+        if stat.S_ISLNK(mode):
+            await self._fail("symlinks are not supported by the simulated device")
+            return True
+        error = await self.host.run(self._write_file, path, bytes(data), mode, mtime)
+        if error:
+            await self._fail(error)
+        else:
+            await self.stream.write(struct.pack("<4sI", b"OKAY", 0))
+        return True
+
+    def _write_file(self, path: str, data: bytes, mode: int, mtime: int) -> str | None:
+        fs = self.host.phone.fs
+        try:
+            fs.makedirs(os.path.dirname(path) or "/")
+            fs.write_bytes(path, data)
+            host_path = fs.host_path(path)
+            os.chmod(host_path, stat.S_IMODE(mode) | 0o600)
+            os.utime(host_path, (mtime, mtime))
+        except OSError as error:
+            return f"couldn't create file: {os.strerror(error.errno or 5)}"
+        self.host.phone.invalidate()
+        return None
+
+    def _read_file(self, path: str) -> bytes | str:
+        try:
+            return self.host.phone.fs.read_bytes(path)
+        except IsADirectoryError:
+            return "read failed: Is a directory"
+        except OSError as error:
+            return f"open failed: {os.strerror(error.errno or 2)}"
+
+    async def _recv(self, _request: bytes, path: str) -> bool:
+        data = await self.host.run(self._read_file, path)
+        if isinstance(data, str):
+            await self._fail(data)
+            return True
+        chunks = [struct.pack("<4sI", b"DATA", len(data[i:i + SYNC_DATA_MAX])) + data[i:i + SYNC_DATA_MAX]
+                  for i in range(0, len(data), SYNC_DATA_MAX)]
+        await self.stream.write(b"".join(chunks) + struct.pack("<4sI", b"DONE", 0))
+        return True
+
+
+def _stat_v2(record_id: bytes, info: os.stat_result) -> bytes:
+    """A ``sync_stat_v2``-layout record (owner shown as root, as adbd on an emulator reports /data)."""
+    return _STAT_V2.pack(record_id, 0, info.st_dev, info.st_ino, info.st_mode, info.st_nlink, 0, 0, info.st_size,
+                         int(info.st_atime), int(info.st_mtime), int(info.st_ctime))
+
+
+class _Connection:
+    """One TCP connection from an adb host: handshake, then packets dispatched to streams."""
+
+    def __init__(self, daemon: AdbDaemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.daemon = daemon
+        self.reader = reader
+        self.writer = writer
+        self.max_payload = MAX_CNXN_PAYLOAD
+        self.streams: dict[int, Stream] = {}
+        self._next_id = 1
+        self._tasks: set[asyncio.Task] = set()
+
+    def send(self, packet: Packet) -> None:
+        """Queue a packet on the socket (never blocks; asyncio buffers)."""
+        if not self.writer.is_closing():
+            self.writer.write(packet.encode())
+
+    def forget(self, stream: Stream) -> None:
+        """The stream is closed on both sides."""
+        self.streams.pop(stream.local_id, None)
+
+    def drop(self) -> None:
+        """Close the socket (the host sees the device go offline)."""
+        self.writer.close()
+
+    async def serve(self) -> None:
+        try:
+            while True:
+                packet = await read_packet(self.reader)
+                self._dispatch(packet)
+        except (asyncio.IncompleteReadError, ConnectionError, ProtocolError, OSError):
+            pass
+        finally:
+            for stream in list(self.streams.values()):
+                stream.host_closed()
+            for task in list(self._tasks):
+                task.cancel()
+            self.writer.close()
+
+    def _dispatch(self, packet: Packet) -> None:
+        if packet.command == A_CNXN:
+            self.max_payload = max(MAX_CNXN_PAYLOAD, min(packet.arg1, MAX_PAYLOAD))
+            self.send(Packet(A_CNXN, A_VERSION, MAX_PAYLOAD, banner(self.daemon.host.phone.props)))
+        elif packet.command == A_OPEN:
+            self._open(packet)
+        elif packet.command == A_WRTE:
+            stream = self.streams.get(packet.arg1)
+            if stream is not None:
+                stream.feed(packet.data)
+                self.send(Packet(A_OKAY, stream.local_id, stream.remote_id))
+        elif packet.command == A_OKAY:
+            stream = self.streams.get(packet.arg1)
+            if stream is not None:
+                stream.acknowledge()
+        elif packet.command == A_CLSE:
+            stream = self.streams.pop(packet.arg1, None)
+            if stream is not None:
+                stream.host_closed()
+        # AUTH and STLS are not offered (no auth, no TLS); SYNC is obsolete: both ignored like unknown ids.
+
+    def _open(self, packet: Packet) -> None:
+        name = packet.data.rstrip(b"\0").decode("utf-8", "surrogateescape")
+        service = self.daemon.service(name)
+        if service is None:
+            self.send(Packet(A_CLSE, 0, packet.arg0))
+            return
+        stream = Stream(self, self._next_id, packet.arg0)
+        self._next_id += 1
+        self.streams[stream.local_id] = stream
+        self.send(Packet(A_OKAY, stream.local_id, stream.remote_id))
+        task = asyncio.create_task(self._run(service, stream))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, service: Service, stream: Stream) -> None:
+        try:
+            await service(stream)
+        except (ConnectionError, EOFError):
+            pass
+        finally:
+            if not stream.closed:
+                await stream.close()

@@ -1,0 +1,140 @@
+"""``SimServer``: a simulated phone served like an emulator — adbd on the adb port, the console one port below.
+
+Like the Android emulator, it announces itself to a running adb server (``host:emulator:<adb port>``), so
+``adb devices`` lists it as ``emulator-<console port>``; adb servers started later find it by scanning the odd
+ports 5555–5585. It listens on loopback unless another ``host`` is given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from android_gym.errors import AndroidGymError
+from android_gym.sim.adbd import AdbDaemon
+from android_gym.sim.console import EmulatorConsole, load_auth_token
+from android_gym.sim.host import PhoneHost
+from android_gym.sim.phone import Phone
+
+
+class ServerError(AndroidGymError):
+    """The simulated phone could not be served (typically: the port is taken)."""
+
+
+class SimServer:
+    """Serve ``phone`` (a fresh one by default) over adb and the emulator console."""
+
+    def __init__(self, phone: Phone | None = None, adb_port: int = 5555, console_port: int | None = None,
+                 host: str = "127.0.0.1", home: Path | None = None, announce: bool = True) -> None:
+        self.adb_port = adb_port
+        self.console_port = adb_port - 1 if console_port is None else console_port
+        self.bind_host = host
+        self.phone_host = PhoneHost(phone or Phone(), avd_name=f"android_gym_sim_{self.console_port}")
+        self.daemon = AdbDaemon(self.phone_host)
+        self.console = EmulatorConsole(self.phone_host, load_auth_token(home), on_kill=self.stop, home=home)
+        self._announce = announce
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopped: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._clients: dict[asyncio.Task, asyncio.StreamWriter] = {}
+
+    @property
+    def phone(self) -> Phone:
+        """The phone being served."""
+        return self.phone_host.phone
+
+    @property
+    def serial(self) -> str:
+        """The serial an adb server gives this device."""
+        return f"emulator-{self.console_port}"
+
+    async def serve(self, ready: threading.Event | None = None) -> None:
+        """Listen on both ports until ``stop`` (or the console's ``kill``)."""
+        self._loop = asyncio.get_running_loop()
+        self._stopped = asyncio.Event()
+        try:
+            adb = await asyncio.start_server(self._tracked(self.daemon.handle), self.bind_host, self.adb_port)
+            console = await asyncio.start_server(self._tracked(self.console.handle), self.bind_host,
+                                                 self.console_port)
+        except OSError as error:
+            raise ServerError(f"cannot listen on {self.bind_host} ports {self.console_port}/{self.adb_port}: "
+                              f"{error.strerror}; pick free ports with --adb-port (console = adb port - 1)") from error
+        async with adb, console:
+            if self._announce:
+                await announce_to_adb_server(self.adb_port)
+            if ready is not None:
+                ready.set()
+            await self._stopped.wait()
+            # End every client connection so its handler returns on its own (none is left to be cancelled).
+            for writer in self._clients.values():
+                writer.close()
+            await asyncio.gather(*self._clients, return_exceptions=True)
+
+    def _tracked(self, handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+                 ) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]:
+        async def run(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            task = asyncio.current_task()
+            self._clients[task] = writer
+            try:
+                await handler(reader, writer)
+            finally:
+                del self._clients[task]
+        return run
+
+    def start(self) -> SimServer:
+        """Serve from a background thread; returns once both ports listen."""
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        def main() -> None:
+            try:
+                asyncio.run(self.serve(ready))
+            except BaseException as error:  # reported to the starting thread
+                failure.append(error)
+                ready.set()
+
+        self._thread = threading.Thread(target=main, name=f"sim-{self.serial}", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failure:
+            raise failure[0]
+        return self
+
+    def stop(self) -> None:
+        """Stop serving (from any thread). Idempotent; the phone stays usable."""
+        if self._loop is not None and self._stopped is not None:
+            with contextlib.suppress(RuntimeError):  # loop already closed
+                self._loop.call_soon_threadsafe(self._stopped.set)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __enter__(self) -> SimServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+async def announce_to_adb_server(adb_port: int) -> bool:
+    """Tell the adb server (``ANDROID_ADB_SERVER_PORT``, default 5037) about an emulator on ``adb_port``.
+
+    Returns whether a server took the announcement; none running is normal.
+    """
+    server_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+    request = f"host:emulator:{adb_port}".encode()
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", server_port), 2)
+    except (OSError, asyncio.TimeoutError):
+        return False
+    try:
+        writer.write(b"%04x" % len(request) + request)
+        await writer.drain()
+        return True
+    except OSError:
+        return False
+    finally:
+        writer.close()
