@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from PIL import Image
 
 from android_gym.cli import main
@@ -47,3 +48,32 @@ def test_console_script_is_installed():
     result = subprocess.run([sys.executable, "-m", "android_gym.cli", "list"], capture_output=True, text=True,
                             check=True)
     assert "AndroidWorld/SimpleSmsSend-v0" in result.stdout
+
+
+def test_devices_lists_the_sim_and_what_adb_sees(served_phone, capsys):
+    assert main(["devices"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("sim\t")
+    assert f"adb:{served_phone.serial}\tdevice" in lines
+
+
+def test_run_on_the_adb_path(fresh_served_phone, capsys):
+    assert main(["run", "SendSms", "--device", f"adb:{fresh_served_phone.serial}", "--episodes", "1"]) == 0
+    assert "success rate: 1/1 = 1.00" in capsys.readouterr().out
+
+
+def test_sim_serve_on_a_taken_port_says_which(served_phone, capsys):
+    assert main(["sim", "serve", "--adb-port", str(served_phone.adb_port)]) == 2
+    assert f"cannot listen on 127.0.0.1 ports {served_phone.console_port}/{served_phone.adb_port}" in \
+        capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--adb-port", "70000"], "not a TCP port: 70000"),
+    (["--size", "wide"], "expected WIDTHxHEIGHT like 1080x2400, got 'wide'"),
+])
+def test_sim_serve_rejects_bad_arguments(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["sim", "serve", *argv])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,196 @@
+"""The simulated phone as an adb device: Debian's ``adb`` command against ``android-gym sim serve`` and the
+session's served phone, and the wire protocol itself from a raw socket."""
+
+from __future__ import annotations
+
+import io
+import socket
+import struct
+import subprocess
+import sys
+
+import adbutils
+import pytest
+from lxml import etree
+from PIL import Image
+
+from android_gym.sim.adb_harness import free_emulator_port
+from android_gym.sim.adbd import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, Packet
+
+SMS = "com.simplemobiletools.smsmessenger"
+
+
+def adb(port: int, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    """Debian's adb command talking to the private adb server."""
+    return subprocess.run(["adb", "-P", str(port), *args], input=stdin, capture_output=True, timeout=60)
+
+
+def test_the_commands_a_user_runs_against_sim_serve(adb_server_port, tmp_path):
+    adb_port = free_emulator_port()
+    serial = f"emulator-{adb_port - 1}"
+    server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port", str(adb_port)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().startswith(f"{serial}: adb on 127.0.0.1:{adb_port}")
+        adbutils.AdbClient("127.0.0.1", adb_server_port).wait_for(serial, timeout=60)
+        assert f"{serial}\tdevice" in adb(adb_server_port, "devices").stdout.decode()
+
+        assert adb(adb_server_port, "-s", serial, "shell", "settings", "get", "global", "wifi_on").stdout == b"1\n"
+
+        png = adb(adb_server_port, "-s", serial, "exec-out", "screencap", "-p").stdout
+        assert Image.open(io.BytesIO(png)).size == (1080, 2400)
+
+        dumped = adb(adb_server_port, "-s", serial, "shell", "uiautomator", "dump")
+        assert dumped.stdout == b"UI hierchary dumped to: /sdcard/window_dump.xml\n"
+        assert adb(adb_server_port, "-s", serial, "pull", "/sdcard/window_dump.xml", str(tmp_path)).returncode == 0
+        assert etree.parse(str(tmp_path / "window_dump.xml")).getroot().tag == "hierarchy"
+
+        assert adb(adb_server_port, "-s", serial, "emu", "sms", "send", "5551234", "hello").returncode == 0
+        inbox = adb(adb_server_port, "-s", serial, "shell", "content", "query", "--uri", "content://sms/inbox",
+                    "--projection", "address:body").stdout.decode()
+        assert inbox == "Row: 0 address=5551234, body=hello\n"
+
+        adb(adb_server_port, "-s", serial, "emu", "kill")
+        assert server.wait(timeout=60) == 0
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_exit_codes_stdin_and_stderr_through_adb(fresh_served_phone, adb_server_port, tmp_path):
+    serial = fresh_served_phone.serial
+    failed = adb(adb_server_port, "-s", serial, "shell", "echo out; echo err >&2; exit 7")
+    assert (failed.returncode, failed.stdout, failed.stderr) == (7, b"out\n", b"err\n")
+
+    piped = adb(adb_server_port, "-s", serial, "shell", "cat > /sdcard/Download/in.bin", stdin=bytes(range(256)))
+    assert piped.returncode == 0
+    assert fresh_served_phone.phone.fs.read_bytes("/sdcard/Download/in.bin") == bytes(range(256))
+
+    script = adb(adb_server_port, "-s", serial, "shell", stdin=b"cd /sdcard\npwd\necho $((6 * 7))\n")
+    assert script.stdout == b"/sdcard\n42\n"
+
+    assert adb(adb_server_port, "-s", serial, "root").stdout == b"adbd is already running as root\n"
+
+
+def test_interactive_shell_keeps_its_directory_and_exit_code(fresh_served_phone, adb_server_port):
+    session = adb(adb_server_port, "-s", fresh_served_phone.serial, "shell", "-tt",
+                  stdin=b"cd /sdcard/Download\npwd\nexit 4\n")
+    assert session.returncode == 4
+    assert b"emu64xa:/sdcard/Download # pwd\r\n/sdcard/Download\r\n" in session.stdout
+
+
+def test_push_pull_and_ls_through_adb(fresh_served_phone, adb_server_port, tmp_path):
+    serial = fresh_served_phone.serial
+    local = tmp_path / "notes.txt"
+    local.write_bytes("naïve café\n".encode() * 10_000)
+    assert adb(adb_server_port, "-s", serial, "push", str(local), "/sdcard/Documents/new/notes.txt").returncode == 0
+    assert fresh_served_phone.phone.fs.read_bytes("/sdcard/Documents/new/notes.txt") == local.read_bytes()
+    assert adb(adb_server_port, "-s", serial, "pull", "/sdcard/Documents/new/notes.txt",
+               str(tmp_path / "back.txt")).returncode == 0
+    assert (tmp_path / "back.txt").read_bytes() == local.read_bytes()
+    listing = adb(adb_server_port, "-s", serial, "ls", "/sdcard/Documents/new").stdout.decode().splitlines()
+    assert [line.split()[-1] for line in listing] == [".", "..", "notes.txt"]
+    size = int(next(line for line in listing if line.endswith("notes.txt")).split()[1], 16)
+    assert size == local.stat().st_size
+    missing = adb(adb_server_port, "-s", serial, "pull", "/sdcard/nothing.txt", str(tmp_path))
+    assert missing.returncode == 1
+    assert b"failed to stat remote object '/sdcard/nothing.txt': No such file or directory" in missing.stdout
+
+
+# ----- the wire protocol, from a raw socket ------------------------------------------------------------------
+class RawHost:
+    """A minimal adb host speaking packets straight to adbd."""
+
+    def __init__(self, port: int, max_payload: int = 1 << 20) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.send(Packet(A_CNXN, A_VERSION, max_payload, b"host::features=shell_v2\0"))
+        self.banner = self.receive()
+
+    def send(self, packet: Packet) -> None:
+        self.sock.sendall(packet.encode())
+
+    def receive(self) -> Packet:
+        header = self._exactly(24)
+        command, arg0, arg1, length, _check, magic = struct.unpack("<6I", header)
+        assert magic == command ^ 0xFFFFFFFF
+        return Packet(command, arg0, arg1, self._exactly(length))
+
+    def _exactly(self, size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = self.sock.recv(size - len(data))
+            if not chunk:
+                raise ConnectionError("adbd closed the connection")
+            data += chunk
+        return data
+
+    def open(self, local_id: int, service: str) -> Packet:
+        self.send(Packet(A_OPEN, local_id, 0, service.encode() + b"\0"))
+        return self.receive()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def raw_host(fresh_served_phone):
+    host = RawHost(fresh_served_phone.adb_port)
+    yield host
+    host.close()
+
+
+def test_banner_names_the_product_and_features(raw_host):
+    assert raw_host.banner.command == A_CNXN
+    assert raw_host.banner.data == (b"device::ro.product.name=sdk_gphone64_x86_64;ro.product.model=sdk_gphone64_x86_64;"
+                                    b"ro.product.device=emu64xa;features=shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir")
+
+
+def test_unknown_services_are_refused_with_clse(raw_host):
+    for local_id, service in enumerate(("jdwp:1234", "tcp:8080", "framebuffer:", "unroot:"), start=1):
+        reply = raw_host.open(local_id, service)
+        assert (reply.command, reply.arg0, reply.arg1) == (A_CLSE, 0, local_id)
+
+
+def test_adbd_waits_for_okay_before_the_next_write(raw_host):
+    """With a 4 KiB payload limit, a large output arrives one WRTE per OKAY, in order, then CLSE."""
+    small = RawHost(raw_host.sock.getpeername()[1], max_payload=4096)
+    try:
+        opened = small.open(1, "shell:seq 1 20000")
+        assert opened.command == A_OKAY
+        device_id = opened.arg0
+        first = small.receive()
+        assert first.command == A_WRTE and len(first.data) == 4096
+        # Before acknowledging, a second stream completes: the first stream sent nothing meanwhile.
+        ping = small.open(2, "shell:echo ping")
+        assert ping.command == A_OKAY
+        assert small.receive().data == b"ping\n"
+        small.send(Packet(A_OKAY, 2, ping.arg0))
+        assert small.receive().command == A_CLSE
+        output = bytearray(first.data)
+        while True:
+            small.send(Packet(A_OKAY, 1, device_id))
+            packet = small.receive()
+            if packet.command == A_CLSE:
+                break
+            assert packet.command == A_WRTE and len(packet.data) <= 4096
+            output += packet.data
+        assert output == "".join(f"{n}\n" for n in range(1, 20001)).encode()
+    finally:
+        small.close()
+
+
+def test_several_hosts_share_one_phone(raw_host, fresh_served_phone):
+    other = RawHost(fresh_served_phone.adb_port)
+    try:
+        assert raw_host.open(1, "shell:settings put global wifi_on 0").command == A_OKAY
+        assert raw_host.receive().command == A_CLSE
+        assert other.open(1, "shell:settings get global wifi_on").command == A_OKAY
+        assert other.receive().data == b"0\n"
+    finally:
+        other.close()
+
+
+def test_bad_magic_drops_the_connection(raw_host):
+    header = struct.pack("<6I", A_OPEN, 1, 0, 0, 0, 0)  # magic should be A_OPEN ^ 0xFFFFFFFF
+    raw_host.sock.sendall(header)
+    assert raw_host.sock.recv(1) == b""

@@ -1,0 +1,63 @@
+"""AdbDevice beyond the contract suite: device selection, clear errors, reconnecting, typing escapes."""
+
+from __future__ import annotations
+
+import pytest
+
+from android_gym.device import open_device
+from android_gym.device.adb import AdbDevice
+from android_gym.errors import AdbServerError, DeviceError, DeviceNotFoundError, DeviceSpecError
+from android_gym.sim.adb_harness import free_port
+from android_gym.sim.phone import Phone
+from android_gym.sim.server import SimServer
+
+
+def test_adb_specs_open_an_adb_device(fresh_served_phone):
+    device = open_device(f"adb:{fresh_served_phone.serial}")
+    try:
+        assert isinstance(device, AdbDevice)
+        assert device.screen_size == (1080, 2400)
+    finally:
+        device.close()
+    with pytest.raises(DeviceSpecError, match="adb:<serial>"):
+        open_device("adb:")
+
+
+def test_unknown_serial_names_the_devices_there_are(served_phone):
+    with pytest.raises(DeviceNotFoundError, match=rf"'emulator-5998' not found .* {served_phone.serial} \(device\)"):
+        AdbDevice("emulator-5998")
+
+
+def test_nothing_listening_at_a_network_serial(adb_server_port):
+    with pytest.raises(DeviceNotFoundError, match="adb connect 127.0.0.1:"):
+        AdbDevice(f"127.0.0.1:{free_port()}")
+
+
+def test_no_adb_server_is_a_clear_error():
+    with pytest.raises(AdbServerError, match="no adb server answers on 192.0.2.1"):
+        AdbDevice("emulator-5554", server=("192.0.2.1", 5037), timeout=1)
+
+
+def test_a_dropped_transport_is_reconnected(adb_server_port):
+    """The phone's adbd goes away and comes back on the same port: the next call reconnects and succeeds."""
+    phone, port = Phone(), free_port()
+    try:
+        with SimServer(phone, adb_port=port, announce=False):
+            device = AdbDevice(f"127.0.0.1:{port}", timeout=20)
+            device.push(b"kept", "/sdcard/Download/kept.txt")
+        with SimServer(phone, adb_port=port, announce=False):
+            assert device.pull("/sdcard/Download/kept.txt") == b"kept"
+            assert device.shell("echo back").output == "back\n"
+    finally:
+        phone.close()
+
+
+def test_sms_needs_an_emulator_console(adb_server_port):
+    phone, port = Phone(), free_port()
+    try:
+        with SimServer(phone, adb_port=port, announce=False):
+            device = AdbDevice(f"127.0.0.1:{port}")
+            with pytest.raises(DeviceError, match="not an emulator-N serial"):
+                device.receive_sms("5551234", "hi")
+    finally:
+        phone.close()
