@@ -36,9 +36,9 @@ def median_ms(operation: Callable[[], object], repeats: int) -> float:
     return 1000 * statistics.median(times)
 
 
-def median_step_ms(device: str, steps: int, seed: int = 0) -> float:
-    """Median wall time of one env step (random policy, pixels and UI tree observed) on ``device``."""
-    env = gym.make("AndroidWorld/SendSms-v0", device=device)
+def median_step_ms(device: str, steps: int, pixels: bool = True, seed: int = 0) -> float:
+    """Median wall time of one env step (random policy; UI tree, and pixels if asked, observed) on ``device``."""
+    env = gym.make("AndroidWorld/SendSms-v0", device=device, pixels=pixels)
     env.action_space.seed(seed)
     env.reset(seed=seed)
     times = []
@@ -73,8 +73,10 @@ def main() -> None:
                 ("AdbDevice.shell('true')", median_ms(lambda: device.shell("true"), args.repeats)),
                 ("AdbDevice.screenshot() (screencap -p)", median_ms(device.screenshot, args.repeats)),
                 ("AdbDevice.ui_dump() (dump + pull)", median_ms(device.ui_dump, args.repeats)),
-                ("env step over adb", median_step_ms(f"adb:{serial}", args.steps)),
-                ("env step in process (sim)", median_step_ms("sim", args.steps)),
+                ("env step over adb, pixels + UI tree", median_step_ms(f"adb:{serial}", args.steps)),
+                ("env step over adb, UI tree only", median_step_ms(f"adb:{serial}", args.steps, pixels=False)),
+                ("env step in process, pixels + UI tree", median_step_ms("sim", args.steps)),
+                ("env step in process, UI tree only", median_step_ms("sim", args.steps, pixels=False)),
             ]
         finally:
             phone.terminate()
