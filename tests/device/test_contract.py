@@ -270,7 +270,6 @@ def test_input_tap_and_text_commands(backend_device):
     assert node(device, resource_id=sms_id("new_conversation_address")).get("text") == "555 0100"
 
 
-@pytest.mark.xfail(strict=True, reason="simulator bug: `input text` types characters the virtual keyboard lacks")
 def test_input_text_command_fails_on_characters_without_a_key(backend_device):
     # InputShellCommand.sendText: KeyCharacterMap.load(VIRTUAL_KEYBOARD).getEvents() returns null for "é", so
     # the command dies with "java.lang.NullPointerException: Attempt to get length of null array", types nothing.
@@ -422,8 +421,6 @@ def test_shell_and_push_see_the_same_files(backend_device):
         device.pull(f"{TMP}/pushed.txt")
 
 
-@pytest.mark.xfail(strict=True, reason="simulator bug: directories made by push and the telephony database "
-                                       "carry the host's wall-clock time, not the device's")
 def test_what_the_device_writes_carries_device_time(backend_device):
     # A directory adbd creates for a push, and a database the telephony provider writes, get the device's
     # "now" as mtime (the host chooses only a pushed *file's* mtime: sync DONE carries it).
@@ -531,7 +528,6 @@ def test_tap_on_a_launcher_icon_opens_the_app_and_home_returns(backend_device):
     assert nodes(device, text=SMS_LABEL)
 
 
-@pytest.mark.xfail(strict=True, reason="simulator bug: its launcher treats a long press on an icon as a tap")
 def test_long_press_on_a_launcher_icon_does_not_open_the_app(backend_device):
     # Launcher3 ItemLongClickListener: a long press on a workspace icon starts a drag and opens the shortcut
     # popup; the app is not launched.
@@ -555,13 +551,16 @@ def test_swipe_scrolls_the_conversation_list(backend_device):
     assert after - before and after <= {f"55501{i}" for i in range(10, 40)}
 
 
-def test_input_text_goes_into_the_focused_field(backend_device):
+@pytest.mark.parametrize("text", [
+    "Ann O'Neil & \"Bo\"; $HOME `id` (x) <y> 100",  # ASCII: what `input text` can type
+    "50%sale", "100% sure", "%s", "a%%sb", " padded ",  # `input text` decodes %s as a space
+])
+def test_input_text_goes_into_the_focused_field(backend_device, text):
     device = backend_device
     launch_sms(device)
     device.tap(*center(node(device, resource_id=sms_id("conversations_fab"))))
     field = node(device, resource_id=sms_id("new_conversation_address"))
     assert field.get("focused") == "true"
-    text = "Ann O'Neil & \"Bo\"; $HOME `id` (x) <y> 100"  # ASCII: what `input text` can type
     device.input_text(text)
     assert node(device, resource_id=sms_id("new_conversation_address")).get("text") == text
 

@@ -465,10 +465,31 @@ def test_input_tap_text_and_keys(phone):
     assert phone.activities.foreground()[0] == LAUNCHER
 
 
+def test_input_text_types_only_what_the_virtual_keyboard_has(phone):
+    # AOSP Virtual.kcm: printable ASCII, "\n", "\t", ç Ç ß, and dead keys for five combining accents.
+    sh(phone, f"monkey -p {SMS} 1")
+    sh(phone, "input tap {} {}".format(*_center(_edit_text(phone))))
+    hint = _edit_text(phone).get("text")
+    for text in ("héllo", "ok😀", "\u00e9"):
+        result = sh(phone, f"input text '{text}'")
+        assert (result.exit_code, result.stderr) == (255, b"\nException occurred while executing 'text':\n"
+                                                          b"java.lang.NullPointerException: Attempt to get length "
+                                                          b"of null array\n")
+        assert _edit_text(phone).get("text") == hint  # getEvents fails before any key is sent
+    assert b"executing 'keyboard'" in sh(phone, "input keyboard text 'é'").stderr  # mCmd: the first argument
+    assert sh(phone, "input text 'Ça%sß'").exit_code == 0
+    assert _edit_text(phone).get("text") == "Ça ß"
+    sh(phone, "input keycombination 113 29")
+    # A dead key shows its accent, then composes with the next key (KeyCharacterMap.getDeadChar: NFC, or the
+    # accent itself before a space or a second press of it); what does not compose stays as typed.
+    assert sh(phone, "input text '\u0301e\u0302o\u0308\u0308\u0301%sx\u0300z\u0303'").exit_code == 0
+    assert _edit_text(phone).get("text") == "éô\u00a8\u00b4x\u02cbz\u02dc"
+
+
 def test_input_errors(phone):
     result = sh(phone, "input tap 100")
     assert result.exit_code == 255
-    assert result.stderr == (b"Exception occurred while executing 'tap':\n"
+    assert result.stderr == (b"\nException occurred while executing 'tap':\n"
                              b"java.lang.IllegalArgumentException: Argument expected after \"100\"\n")
     assert b"Invalid arguments for command: swipe" in sh(phone, "input swipe a b c d").stderr
     assert sh(phone, "input touchscreen swipe 500 1500 500 500 200").exit_code == 0

@@ -79,6 +79,18 @@ def test_launcher_lists_launchable_apps(phone):
     assert "com.android.providers.telephony" not in labels
 
 
+def test_long_press_on_a_launcher_icon_is_consumed_a_tap_opens_the_app(phone):
+    icon = element(phone, text="Notes", class_name="android.widget.TextView")
+    assert icon.is_long_clickable and icon.is_clickable
+    home = phone.activities.foreground()
+    phone.long_press(*icon.bbox_pixels.center)
+    assert phone.activities.foreground() == home
+    phone.swipe(*icon.bbox_pixels.center, *icon.bbox_pixels.center, 1000)  # how `input` long-presses
+    assert phone.activities.foreground() == home
+    phone.tap(*icon.bbox_pixels.center)
+    assert phone.activities.foreground() == ("com.example.notes", NoteScreen.activity)
+
+
 def test_typing_goes_to_the_focused_field_and_the_keyboard_shows(phone):
     screen = open_notes(phone)
     phone.input_text("ignored")  # nothing focused yet: dropped, as on Android

@@ -17,7 +17,7 @@ class LauncherScreen(Screen):
     def build(self) -> View:
         apps = self.phone.packages.launchable()
         icons = [
-            app_icon(app.label, (lambda app=app: self.phone.activities.launch(app)),
+            app_icon(app.label, (lambda app=app: self.phone.activities.launch(app)), self._icon_long_click,
                      _ICON_COLORS[i % len(_ICON_COLORS)], width=270)
             for i, app in enumerate(apps)
         ]
@@ -28,6 +28,10 @@ class LauncherScreen(Screen):
                       text_size=48, padding=60),
             column(*grid, resource_id="com.google.android.apps.nexuslauncher:id/workspace", weight=1),
         )
+
+    def _icon_long_click(self) -> None:
+        """Launcher3 ``ItemLongClickListener.onWorkspaceItemLongClick``: the long press is consumed (a real
+        launcher starts a drag and opens the shortcut popup, which this one does not draw); nothing launches."""
 
 
 class Launcher(App):

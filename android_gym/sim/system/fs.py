@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import posixpath
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from android_gym.sim.system.clock import VirtualClock
@@ -50,12 +52,25 @@ def normalize(path: str, cwd: str = "/") -> str:
     return path
 
 
+def _mtime_ns(host: Path) -> int | None:
+    try:
+        return os.stat(host, follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return None
+
+
 class FileSystem:
-    """Android paths backed by files under ``root`` on the host; files carry device (virtual clock) times."""
+    """Android paths backed by files under ``root`` on the host; files carry device (virtual clock) times.
+
+    The host kernel stamps what it writes with the host's wall clock, including a directory an entry is added
+    to or removed from; the methods here restamp those with device time, so ``stat`` on the device never
+    shows host time.
+    """
 
     def __init__(self, root: Path, clock: VirtualClock) -> None:
         self.root = Path(root)
         self._clock = clock
+        self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
         for host in (self.root, *self.root.rglob("*")):
@@ -85,19 +100,38 @@ class FileSystem:
         """Contents of a file; raises ``FileNotFoundError``/``IsADirectoryError`` as the host does."""
         return self.host_path(path).read_bytes()
 
+    @contextmanager
+    def device_writes(self, *hosts: Path) -> Iterator[None]:
+        """Around a write done with host file APIs (``sqlite3``): afterwards each of ``hosts`` the write
+        created or modified carries device time; the ones it left alone keep their times."""
+        before = [_mtime_ns(host) for host in hosts]
+        try:
+            yield
+        finally:
+            for host, mtime in zip(hosts, before):
+                after = _mtime_ns(host)
+                if after is not None and after != mtime:
+                    self.stamp(host)
+
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
-        """Write (or append to) a file; the parent directory must exist, as on Android."""
+        """Write (or append to) a file; the parent directory must exist, as on Android. A new file changes
+        its directory too (both get device time)."""
         host = self.host_path(path)
+        new = not os.path.lexists(host)
         with open(host, "ab" if append else "wb") as handle:
             handle.write(data)
         self.stamp(host)
+        if new:
+            self.stamp(host.parent)
 
     def makedirs(self, path: str) -> None:
-        """``mkdir -p`` (new directories get device time)."""
+        """``mkdir -p``: new directories, and the existing one the first of them was made in, get device time."""
         host = self.host_path(path)
-        missing = [host, *(parent for parent in host.parents if not parent.exists())] if not host.exists() else []
+        if host.exists():
+            return
+        missing = [host, *(parent for parent in host.parents if not parent.exists())]
         host.mkdir(parents=True, exist_ok=True)
-        for directory in missing:
+        for directory in (*missing, missing[-1].parent):
             self.stamp(directory)
 
     def listdir(self, path: str) -> list[str]:
@@ -105,20 +139,28 @@ class FileSystem:
         return sorted(os.listdir(self.host_path(path)))
 
     def remove_tree(self, path: str) -> None:
-        """Remove a file or a directory tree; missing paths are ignored."""
+        """Remove a file or a directory tree (its directory gets device time); missing paths are ignored."""
         host = self.host_path(path)
         if host.is_dir() and not host.is_symlink():
             shutil.rmtree(host)
-        elif host.exists():
+        elif host.exists() or host.is_symlink():
             host.unlink()
+        else:
+            return
+        if host != self.root:
+            self.stamp(host.parent)
 
     def clear_dir(self, path: str) -> None:
-        """Remove everything inside a directory but keep the directory."""
+        """Remove everything inside a directory but keep the directory (device time, if anything went)."""
         host = self.host_path(path)
         if not host.is_dir():
             return
+        removed = False
         for child in host.iterdir():
             if child.is_dir() and not child.is_symlink():
                 shutil.rmtree(child)
             else:
                 child.unlink()
+            removed = True
+        if removed:
+            self.stamp(host)

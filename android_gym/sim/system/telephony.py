@@ -20,9 +20,13 @@ Deliberate differences, all behavioural:
 
 from __future__ import annotations
 
+import functools
+import posixpath
 import re
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -166,11 +170,11 @@ class Telephony:
         host = self._phone.fs.host_path(self.db_path)
         if host.is_file() and host.stat().st_size > 0:
             return
-        host.parent.mkdir(parents=True, exist_ok=True)
-        for suffix in ("", "-journal", "-wal", "-shm"):
-            host.with_name(host.name + suffix).unlink(missing_ok=True)
-        with closing(self.connect()) as db:
-            with db:
+        self._phone.fs.makedirs(posixpath.dirname(self.db_path))
+        with self._phone.fs.device_writes(*self._files):
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                host.with_name(host.name + suffix).unlink(missing_ok=True)
+            with closing(self.connect()) as db, db:
                 for statement in SCHEMA:
                     db.execute(statement)
 
@@ -181,6 +185,19 @@ class Telephony:
         db.execute("PRAGMA journal_mode=TRUNCATE")
         db.create_function("PHONE_NUMBERS_EQUAL", -1, phone_numbers_equal, deterministic=True)
         return db
+
+    @functools.cached_property
+    def _files(self) -> tuple[Path, ...]:
+        """What a write can change on the host: the database, its journal (or WAL) and their directory."""
+        host = self._phone.fs.host_path(self.db_path)
+        return host, host.with_name(host.name + "-journal"), host.with_name(host.name + "-wal"), host.parent
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A connection in a transaction committed on exit; the files the write changed then carry device
+        time, as the provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
+        with self._phone.fs.device_writes(*self._files), closing(self.connect()) as db, db:
+            yield db
 
     def _now(self) -> int:
         return self._phone.clock.now_ms()
@@ -195,7 +212,7 @@ class Telephony:
         self.ensure_db()
         if not address:
             raise ValueError("Unable to find or allocate a thread ID: empty address")
-        with closing(self.connect()) as db, db:
+        with self._transaction() as db:
             return self._thread_id(db, address)
 
     def _thread_id(self, db: sqlite3.Connection, address: str) -> int:
@@ -247,7 +264,7 @@ class Telephony:
         message_id = self.insert("content://sms", {
             "address": address, "date": self._now(), "read": 1, "seen": 1, "body": body,
             "sub_id": DEFAULT_SUB_ID, "type": OUTBOX, "thread_id": thread_id}, creator=SMS_APP_PACKAGE)
-        with closing(self.connect()) as db, db:
+        with self._transaction() as db:
             db.execute("UPDATE sms SET type=? WHERE _id=?", (SENT, message_id))
         self._changed()
         return message_id
@@ -269,7 +286,7 @@ class Telephony:
         values["creator"] = creator
         if msg_type != INBOX:
             values["read"] = 1
-        with closing(self.connect()) as db, db:
+        with self._transaction() as db:
             if not values.get("thread_id") and values.get("address"):
                 values["thread_id"] = self._thread_id(db, str(values["address"]))
             if int(values["type"]) == DRAFT:
@@ -286,7 +303,7 @@ class Telephony:
         ``where`` is the caller's SQL selection, as the real provider takes it."""
         self.ensure_db()
         path = _path(uri)
-        with closing(self.connect()) as db, db:
+        with self._transaction() as db:
             if path == []:
                 count = db.execute(f"DELETE FROM sms WHERE {where or '1'}").rowcount
                 if count:
@@ -335,7 +352,7 @@ class Telephony:
     def mark_thread_read(self, thread_id: int) -> None:
         """Mark the thread's unread messages read and seen (``ThreadActivity`` → ``markMessageRead``)."""
         self.ensure_db()
-        with closing(self.connect()) as db, db:
+        with self._transaction() as db:
             db.execute("UPDATE sms SET read=1, seen=1 WHERE thread_id=? AND read=0", (thread_id,))
         self._changed()
 

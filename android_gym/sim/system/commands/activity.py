@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.system.commands import input as input_commands
 from android_gym.sim.system.commands import settings as settings_commands
-from android_gym.sim.system.commands.base import CommandContext, app_uid, short_hash
+from android_gym.sim.system.commands.base import CommandContext, app_uid, shell_command_exception, short_hash
 
 if TYPE_CHECKING:
     from android_gym.sim.phone import Phone
@@ -252,9 +252,8 @@ def parse_intent(args: list[str]) -> ShellIntent:
 
 
 def _exception(ctx: CommandContext, command: str, message: str) -> int:
-    """``ShellCommand.exec``'s report of an uncaught exception."""
-    ctx.err(f"Exception occurred while executing '{command}':\njava.lang.IllegalArgumentException: {message}\n")
-    return 255
+    """``ShellCommand.exec``'s report of an uncaught ``IllegalArgumentException``."""
+    return shell_command_exception(ctx, command, f"java.lang.IllegalArgumentException: {message}")
 
 
 def _resolve(ctx: CommandContext, intent: ShellIntent) -> tuple[App, type[Screen]] | None:

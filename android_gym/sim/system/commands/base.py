@@ -100,6 +100,14 @@ def strerror(error: OSError) -> str:
     return os.strerror(error.errno) if error.errno else str(error)
 
 
+def shell_command_exception(ctx: CommandContext, command: str, exception: str) -> int:
+    """How a framework shell command (``cmd``/``am``/``input``: ``BasicShellCommandHandler.exec``) reports an
+    exception its ``onCommand`` threw: an empty line, ``Exception occurred while executing '<first arg>':``
+    and ``printStackTrace`` (here only its first line, ``exception``) on stderr; the status stays -1 (255)."""
+    ctx.err(f"\nException occurred while executing '{command}':\n{exception}\n")
+    return 255
+
+
 def unknown_option(ctx: CommandContext, name: str, option: str) -> int:
     """toybox's ``help_exit("Unknown option ...")``."""
     return ctx.fail(name, f"Unknown option '{option}' (see \"{name} --help\")")

@@ -2,8 +2,10 @@
 ``uiautomator dump`` (``DumpCommand``/``AccessibilityNodeInfoDumper``).
 
 Input goes through the phone's own ``tap``/``swipe``/``input_text``/``key`` so every event takes device time.
-``input text`` types its single argument with ``%s`` turned into spaces; ``keycombination`` holds the leading
-keys as meta state for the keys after them (``input keycombination 113 29`` is Ctrl+A).
+``input text`` types its single argument with ``%s`` turned into spaces, as key presses of the virtual
+keyboard: a character that keyboard has no key for fails the whole command (see ``_key_text``), unlike an IME's
+``commitText`` (``Phone.input_text``), which takes any text. ``keycombination`` holds the leading keys as meta
+state for the keys after them (``input keycombination 113 29`` is Ctrl+A).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import io
 import posixpath
 import struct
+import unicodedata
 import weakref
 from typing import TYPE_CHECKING
 
@@ -18,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from android_gym.sim import keycodes
-from android_gym.sim.system.commands.base import CommandContext, strerror
+from android_gym.sim.system.commands.base import CommandContext, shell_command_exception, strerror
 
 if TYPE_CHECKING:
     from android_gym.sim.phone import Phone
@@ -29,6 +32,16 @@ _SOURCES = ("keyboard", "dpad", "gamepad", "touchscreen", "mouse", "stylus", "tr
 _MODIFIERS = {113: 113, 114: 113, 57: 57, 58: 57, 59: 59, 60: 59, 117: 117, 118: 117}
 _KEYCODE_MAX = 288  # KeyEvent.getMaxKeyCode() on API 33
 _TOUCH_SLOP = 10
+# The characters KeyCharacterMap.load(VIRTUAL_KEYBOARD) has a key for (AOSP frameworks/base/data/keyboards/
+# Virtual.kcm): all printable ASCII (letters, digits and their shifted symbols, the punctuation keys, SPACE),
+# "\n" (ENTER) and "\t" (TAB); "ç", "Ç" and "ß" (alt / shift+alt on C, alt on S); and five combining accents,
+# which are dead keys (alt+GRAVE U+0300, alt+E U+0301, alt+I and alt+shift+6 U+0302, alt+N and alt+shift+GRAVE
+# U+0303, alt+U U+0308). For anything else (é, emoji, CR, other controls) getEvents() returns null.
+_KEYBOARD_CHARACTERS = frozenset(map(chr, range(0x20, 0x7F))) | frozenset("\n\tçÇß")
+# Dead key → the spacing accent a text field shows for it until the next key (KeyCharacterMap
+# sCombiningToAccent: ACCENT_GRAVE, ACCENT_ACUTE, ACCENT_CIRCUMFLEX, ACCENT_TILDE, ACCENT_UMLAUT).
+_DEAD_KEYS = {"\u0300": "\u02cb", "\u0301": "\u00b4", "\u0302": "\u02c6", "\u0303": "\u02dc", "\u0308": "\u00a8"}
+_ACCENT_TO_COMBINING = {accent: combining for combining, accent in _DEAD_KEYS.items()}  # sAccentToCombining
 _pointer_down: weakref.WeakKeyDictionary[Phone, tuple[float, float]] = weakref.WeakKeyDictionary()
 
 _INPUT_USAGE = """Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]
@@ -84,8 +97,42 @@ def keycode_from_string(token: str) -> int:
     return keycodes.parse_keycode(token) or 0
 
 
+class _NullPointerError(Exception):
+    """``java.lang.NullPointerException`` from the shell command."""
+
+
+def _dead_char(accent: str, char: str) -> str | None:
+    """``KeyCharacterMap.getDeadChar``: ``char`` composed with the pending ``accent`` (NFC), or ``None``."""
+    if char in (accent, " "):
+        return accent
+    composed = unicodedata.normalize("NFC", char + _ACCENT_TO_COMBINING[accent])
+    return composed if len(composed) == 1 else None
+
+
+def _key_text(text: str) -> str:
+    """What typing ``text`` on the virtual keyboard puts into a text field (``InputShellCommand.sendText``
+    then the field's ``QwertyKeyListener``): the characters themselves, except that a dead key shows its
+    accent and composes it with the next character when they combine. Raises ``_NullPointerError`` before
+    anything is typed when a character has no key."""
+    if not all(char in _KEYBOARD_CHARACTERS or char in _DEAD_KEYS for char in text):
+        raise _NullPointerError("Attempt to get length of null array")  # sendText: events.length, events null
+    typed: list[str] = []
+    pending = None  # the accent of a dead key just pressed, shown as the last character
+    for char in text:
+        dead = _DEAD_KEYS.get(char)
+        char = dead or char
+        if pending is not None:
+            composed = _dead_char(pending, char)
+            if composed is not None:
+                typed[-1], char, dead = composed, "", None
+        if char:
+            typed.append(char)
+        pending = dead
+    return "".join(typed)
+
+
 def _text(phone: Phone, args: _Args) -> None:
-    phone.input_text(args.required().replace("%s", " "))
+    phone.input_text(_key_text(args.required().replace("%s", " ")))
 
 
 def _keyevent(phone: Phone, args: _Args) -> None:
@@ -192,8 +239,9 @@ def input_command(ctx: CommandContext, argv: list[str]) -> int:
         except ValueError:
             raise _ArgumentError(f"Error: Invalid arguments for command: {arg}") from None
     except _ArgumentError as error:
-        ctx.err(f"Exception occurred while executing '{first}':\njava.lang.IllegalArgumentException: {error}\n")
-        return 255
+        return shell_command_exception(ctx, first, f"java.lang.IllegalArgumentException: {error}")
+    except _NullPointerError as error:
+        return shell_command_exception(ctx, first, f"java.lang.NullPointerException: {error}")
     return 0
 
 
