@@ -36,3 +36,15 @@ def test_adb_and_in_process_envs_observe_the_same_episode(fresh_served_phone):
     finally:
         local.close()
         remote.close()
+
+
+def test_text_the_device_keyboard_cannot_type_is_an_invalid_action(fresh_served_phone):
+    env = gym.make("AndroidWorld/SendSms-v0", device=f"adb:{fresh_served_phone.serial}", pixels=False)
+    try:
+        env.reset(seed=0)
+        _, reward, terminated, truncated, info = env.step('{"action_type": "input_text", "text": "café"}')
+        assert "no key for some of these characters" in info["invalid_action"]
+        assert (reward, terminated, truncated) == (0.0, False, False)
+        assert "backend_error" not in info or info["backend_error"] is None
+    finally:
+        env.close()

@@ -33,6 +33,7 @@ from android_gym.errors import (
     DeviceError,
     DeviceNotFoundError,
     DeviceOfflineError,
+    InvalidActionError,
     NotRootedError,
     RemoteFileNotFoundError,
 )
@@ -257,9 +258,18 @@ class AdbDevice:
         self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms))
 
     def input_text(self, text: str) -> None:
-        """Type ``text`` into the focused field (see ``escape_input_text``)."""
+        """Type ``text`` into the focused field (see ``escape_input_text``).
+
+        ``input text`` can only type what the virtual keyboard has keys for (AOSP ``Virtual.kcm``: ASCII and a
+        few more); for anything else it throws, which is reported as an invalid action, not a device failure.
+        """
         for argument in escape_input_text(text):
-            self._input("text", argument)
+            result = self.shell(f"input text {argument}")
+            if "NullPointerException" in result.output:
+                raise InvalidActionError(f"cannot type {text!r} with `input text` on {self.serial}: its virtual "
+                                         "keyboard has no key for some of these characters")
+            if not result.ok:
+                raise DeviceError(f"adb device {self.serial}: input text failed: {result.output.strip()}")
 
     def key(self, code: int) -> None:
         """``input keyevent``."""

@@ -344,12 +344,18 @@ def test_file_commands(backend_device):
     assert device.shell(f"rm {base}").exit_code == 1
 
 
-def test_sqlite3_reads_a_pushed_database(backend_device, tmp_path):
-    device = backend_device
+def push_notes_db(device, tmp_path) -> str:
+    """Push the ``make_db`` notes database into the SMS app's data; returns its device path."""
     local = tmp_path / "notes.db"
     make_db(local).close()
     remote = f"/data/data/{SMS}/databases/notes.db"
     device.push(local.read_bytes(), remote)
+    return remote
+
+
+def test_sqlite3_reads_a_pushed_database(backend_device, tmp_path):
+    device = backend_device
+    remote = push_notes_db(device, tmp_path)
     # sqlite3 shell list mode: "|" between columns, NULL empty
     assert run(device, f"sqlite3 {remote} 'SELECT id, title, body FROM notes ORDER BY id'") == \
         "1|first|one\n2|second|\n"
@@ -454,10 +460,7 @@ def test_state_file_helpers(backend_device):
 
 def test_state_sqlite_binds_parameters(backend_device, tmp_path):
     device = backend_device
-    local = tmp_path / "notes.db"
-    make_db(local).close()
-    remote = f"/data/data/{SMS}/databases/notes.db"
-    device.push(local.read_bytes(), remote)
+    remote = push_notes_db(device, tmp_path)
     hostile = "x' OR '1'='1'; DROP TABLE notes; --"
     assert state.sqlite_query(device, remote, "SELECT * FROM notes WHERE title = ?", (hostile,)) == []
     assert state.sqlite_query(device, remote, "SELECT id, body FROM notes ORDER BY id") == \
