@@ -7,7 +7,7 @@ import pytest
 from android_gym.device import open_device
 from android_gym.device.adb import AdbDevice
 from android_gym.errors import AdbServerError, DeviceError, DeviceNotFoundError, DeviceSpecError
-from android_gym.sim.adb_harness import free_port
+from android_gym.sim.adb_harness import free_port, free_port_pair
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
 
@@ -40,7 +40,7 @@ def test_no_adb_server_is_a_clear_error():
 
 def test_a_dropped_transport_is_reconnected(adb_server_port):
     """The phone's adbd goes away and comes back on the same port: the next call reconnects and succeeds."""
-    phone, port = Phone(), free_port()
+    phone, port = Phone(), free_port_pair()
     try:
         with SimServer(phone, adb_port=port, announce=False):
             device = AdbDevice(f"127.0.0.1:{port}", timeout=20)
@@ -53,7 +53,7 @@ def test_a_dropped_transport_is_reconnected(adb_server_port):
 
 
 def test_sms_needs_an_emulator_console(adb_server_port):
-    phone, port = Phone(), free_port()
+    phone, port = Phone(), free_port_pair()
     try:
         with SimServer(phone, adb_port=port, announce=False):
             device = AdbDevice(f"127.0.0.1:{port}")

@@ -37,6 +37,15 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def free_port_pair() -> int:
+    """A free port whose neighbour below is free too: an adb port for a phone whose console takes port - 1."""
+    for _ in range(100):
+        port = free_port()
+        if port > 1024 and _port_free(port - 1):
+            return port
+    raise AdbServerError("found no two free neighbouring ports on 127.0.0.1")
+
+
 def free_emulator_port() -> int:
     """The first emulator adb port whose console port (one below) is free too."""
     for port in EMULATOR_ADB_PORTS:
