@@ -110,6 +110,12 @@ def exec_out(client: adbutils.AdbClient, serial: str, command: str, timeout: flo
         return _read_to_end(sock)
 
 
+def sync_data(data: bytes) -> bytes:
+    """``data`` as sync ``DATA`` records of at most ``SYNC_DATA_MAX`` bytes each (both directions use them)."""
+    chunks = (data[i:i + SYNC_DATA_MAX] for i in range(0, len(data), SYNC_DATA_MAX))
+    return b"".join(struct.pack("<4sI", b"DATA", len(chunk)) + chunk for chunk in chunks)
+
+
 def _sync_request(sock: socket.socket, request: bytes, argument: str) -> None:
     data = argument.encode("utf-8")
     sock.sendall(struct.pack("<4sI", request, len(data)) + data)
@@ -142,9 +148,7 @@ def push(client: adbutils.AdbClient, serial: str, data: bytes, path: str, mode: 
     """Write a device file (sync SEND; the device creates missing directories with ``fixed_push_mkdir``)."""
     with open_service(client, serial, "sync:", timeout) as sock:
         _sync_request(sock, b"SEND", f"{path},{0o100000 | mode}")
-        chunks = [data[i:i + SYNC_DATA_MAX] for i in range(0, len(data), SYNC_DATA_MAX)]
-        sock.sendall(b"".join(struct.pack("<4sI", b"DATA", len(chunk)) + chunk for chunk in chunks)
-                     + struct.pack("<4sI", b"DONE", int(time.time())))
+        sock.sendall(sync_data(data) + struct.pack("<4sI", b"DONE", int(time.time())))
         reply, length = struct.unpack("<4sI", _read_exactly(sock, 8))
         if reply == b"FAIL":
             raise _sync_fail(sock, length)

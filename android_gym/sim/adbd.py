@@ -15,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 import stat
 import struct
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from android_gym.device.adb_services import SYNC_DATA_MAX, sync_data
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.system.shell import ShellOutput
 
@@ -36,7 +38,6 @@ _HEADER = struct.Struct("<6I")
 # Shell protocol v2 packet ids (shell_protocol.h).
 ID_STDIN, ID_STDOUT, ID_STDERR, ID_EXIT, ID_CLOSE_STDIN, ID_WINDOW_SIZE = range(6)
 # Sync (file_sync_protocol.h).
-SYNC_DATA_MAX = 64 * 1024
 SYNC_PATH_MAX = 1024
 _STAT_V2 = struct.Struct("<4sIQQIIIIQqqq")  # id, error, dev, ino, mode, nlink, uid, gid, size, atime, mtime, ctime
 
@@ -160,9 +161,8 @@ Service = Callable[[Stream], Awaitable[None]]
 class AdbDaemon:
     """The device side of adb for one ``PhoneHost``; ``handle`` serves one TCP connection from an adb host."""
 
-    def __init__(self, host: PhoneHost, on_reboot: Callable[[], None] | None = None) -> None:
+    def __init__(self, host: PhoneHost) -> None:
         self.host = host
-        self._on_reboot = on_reboot
         self._connections: set[_Connection] = set()
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -170,7 +170,7 @@ class AdbDaemon:
         sock = writer.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
-                sock.setsockopt(6, 1, 1)  # IPPROTO_TCP, TCP_NODELAY: no 40 ms stall per OKAY round trip
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no 40 ms stall per OKAY round trip
         connection = _Connection(self, reader, writer)
         self._connections.add(connection)
         try:
@@ -236,8 +236,6 @@ class AdbDaemon:
         await stream.close()
         await self.host.run(self.host.phone.activities.home)
         self.disconnect_all()
-        if self._on_reboot:
-            self._on_reboot()
 
     # ----- sync ----------------------------------------------------------------------------------------------
     async def _sync(self, stream: Stream) -> None:
@@ -262,28 +260,41 @@ def _v2_packets(packet_id: int, data: bytes, max_payload: int) -> bytes:
     return b"".join(_v2_packet(packet_id, data[i:i + size]) for i in range(0, len(data), size))
 
 
+class _ShellInput:
+    """Decodes what the host sends a shell stream: raw bytes, or shell-v2 STDIN/CLOSE_STDIN packets."""
+
+    def __init__(self, protocol: bool) -> None:
+        self.protocol = protocol
+        self.closed = False
+        self._pending = bytearray()
+
+    def feed(self, data: bytes) -> bytes:
+        """The standard input carried by ``data``; sets ``closed`` on CLOSE_STDIN (later input is dropped)."""
+        if not self.protocol:
+            return data
+        self._pending += data
+        stdin = bytearray()
+        while len(self._pending) >= 5 and not self.closed:
+            packet_id, length = struct.unpack_from("<BI", self._pending)
+            if len(self._pending) < 5 + length:
+                break
+            if packet_id == ID_STDIN:
+                stdin += self._pending[5:5 + length]
+            elif packet_id == ID_CLOSE_STDIN:
+                self.closed = True
+            del self._pending[:5 + length]
+        return bytes(stdin)
+
+
 async def _pump_stdin(stream: Stream, protocol: bool, stdin: bytearray) -> None:
     """Collect the host's standard input until it is closed (shell v2 CLOSE_STDIN, or the stream)."""
-    buffer = bytearray()
+    decoder = _ShellInput(protocol)
     try:
-        while True:
+        while not decoder.closed:
             data = await stream.read_some()
             if not data:
                 return
-            if not protocol:
-                stdin += data
-                continue
-            buffer += data
-            while len(buffer) >= 5:
-                packet_id, length = struct.unpack_from("<BI", buffer)
-                if len(buffer) < 5 + length:
-                    break
-                payload = bytes(buffer[5:5 + length])
-                del buffer[:5 + length]
-                if packet_id == ID_STDIN:
-                    stdin += payload
-                elif packet_id == ID_CLOSE_STDIN:
-                    return
+            stdin += decoder.feed(data)
     finally:
         stream.input_done.set()
 
@@ -296,8 +307,7 @@ class _InteractiveShell:
         self.stream = stream
         self.protocol = protocol
         self.session = host.phone.shell.session()
-        device = host.phone.props.get("ro.product.device", "android")
-        self.prompt = f"{device}:/ # "
+        self.device_name = host.phone.props.get("ro.product.device", "android")
 
     async def send(self, data: bytes) -> None:
         data = data.replace(b"\n", b"\r\n")
@@ -305,20 +315,21 @@ class _InteractiveShell:
 
     async def run(self) -> None:
         line = bytearray()
-        pending = bytearray()
+        decoder = _ShellInput(self.protocol)
         status = 0
         await self.send(self._prompt())
         while True:
             data = await self.stream.read_some()
             if not data:
                 break
-            for char in self._keystrokes(pending, data):
+            typed = decoder.feed(data) + (b"\x04" if decoder.closed else b"")  # closed stdin reads as Ctrl-D
+            for char in (c.encode() for c in typed.decode("utf-8", "replace")):
                 if char in (b"\r", b"\n"):
                     await self.send(b"\n")
                     text = line.decode("utf-8", "replace")
                     line.clear()
-                    if text.split()[:1] == ["exit"]:
-                        words = text.split()
+                    words = text.split()
+                    if words[:1] == ["exit"]:
                         status = int(words[1]) & 0xFF if len(words) > 1 and words[1].isdigit() else 0
                         return await self._finish(status)
                     result = await self.host.run(self._run_line, text)
@@ -343,24 +354,7 @@ class _InteractiveShell:
         return result
 
     def _prompt(self) -> bytes:
-        cwd = self.session.cwd
-        return self.prompt.replace(":/ ", f":{cwd} ").encode()
-
-    def _keystrokes(self, pending: bytearray, data: bytes) -> list[bytes]:
-        """Split input into characters, decoding shell-v2 stdin packets first."""
-        if self.protocol:
-            pending += data
-            data = b""
-            while len(pending) >= 5:
-                packet_id, length = struct.unpack_from("<BI", pending)
-                if len(pending) < 5 + length:
-                    break
-                if packet_id == ID_STDIN:
-                    data += pending[5:5 + length]
-                elif packet_id == ID_CLOSE_STDIN:
-                    data += b"\x04"
-                del pending[:5 + length]
-        return [char.encode() for char in data.decode("utf-8", "replace")]
+        return f"{self.device_name}:{self.session.cwd} # ".encode()
 
     async def _finish(self, status: int) -> None:
         if self.protocol:
@@ -398,13 +392,13 @@ class _SyncSession:
         data = message.encode()
         await self.stream.write(struct.pack("<4sI", b"FAIL", len(data)) + data)
 
-    def _lstat(self, path: str, follow: bool = False) -> os.stat_result:
+    def _stat(self, path: str, follow: bool) -> os.stat_result:
         host_path = self.host.phone.fs.host_path(path)
         return host_path.stat() if follow else host_path.lstat()
 
     async def _try_stat(self, path: str, follow: bool) -> os.stat_result | OSError:
         try:
-            return await self.host.run(self._lstat, path, follow)
+            return await self.host.run(self._stat, path, follow)
         except OSError as error:
             return error
 
@@ -500,9 +494,7 @@ class _SyncSession:
         if isinstance(data, str):
             await self._fail(data)
             return True
-        chunks = [struct.pack("<4sI", b"DATA", len(data[i:i + SYNC_DATA_MAX])) + data[i:i + SYNC_DATA_MAX]
-                  for i in range(0, len(data), SYNC_DATA_MAX)]
-        await self.stream.write(b"".join(chunks) + struct.pack("<4sI", b"DONE", 0))
+        await self.stream.write(sync_data(data) + struct.pack("<4sI", b"DONE", 0))
         return True
 
 
