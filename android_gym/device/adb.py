@@ -168,7 +168,7 @@ class AdbDevice:
                 raise
             except (TimeoutError, adbutils.AdbTimeout) as error:
                 raise DeviceError(f"adb device {self.serial}: timed out after {self.timeout} s") from error
-            except (adbutils.AdbError, OSError) as error:
+            except _TRANSPORT_ERRORS as error:
                 retry = _transport_failed(error) and (idempotent or isinstance(error, ServiceNotStarted))
                 if attempt == 2 or not retry:
                     raise DeviceError(f"adb device {self.serial}: {error}") from error
@@ -264,12 +264,13 @@ class AdbDevice:
         few more); for anything else it throws, which is reported as an invalid action, not a device failure.
         """
         for argument in escape_input_text(text):
-            result = self.shell(f"input text {argument}")
-            if "NullPointerException" in result.output:
+            try:
+                self._input("text", argument)
+            except DeviceError as error:
+                if "NullPointerException" not in str(error):
+                    raise
                 raise InvalidActionError(f"cannot type {text!r} with `input text` on {self.serial}: its virtual "
-                                         "keyboard has no key for some of these characters")
-            if not result.ok:
-                raise DeviceError(f"adb device {self.serial}: input text failed: {result.output.strip()}")
+                                         "keyboard has no key for some of these characters") from None
 
     def key(self, code: int) -> None:
         """``input keyevent``."""
