@@ -562,34 +562,34 @@ def chmod(ctx: CommandContext, argv: list[str]) -> int:
     return status
 
 
+def _existing(ctx: CommandContext, command: str, names: list[str]) -> tuple[list[str], int]:
+    """The ``names`` that exist, and the exit status after reporting each missing one."""
+    found, status = [], 0
+    for name in names:
+        if ctx.host(name).exists():
+            found.append(name)
+        else:
+            status = ctx.fail(command, f"{name}: No such file or directory")
+    return found, status
+
+
 def chown(ctx: CommandContext, argv: list[str]) -> int:
     """``chown``/``chgrp [-hRfv] OWNER[:GROUP] FILE...``: checks the files exist (ownership is simulated)."""
     args = [a for a in argv[1:] if not a.startswith("-")]
     if len(args) < 2:
         return ctx.fail(argv[0], "Needs 2 arguments")
-    status = 0
-    for name in args[1:]:
-        if not ctx.host(name).exists():
-            status = ctx.fail(argv[0], f"{name}: No such file or directory")
-    return status
+    return _existing(ctx, argv[0], args[1:])[1]
 
 
 def restorecon(ctx: CommandContext, argv: list[str]) -> int:
     """``restorecon [-DFnRrv] FILE...``: SELinux labels are not simulated; missing files are reported."""
-    status = 0
-    for name in [a for a in argv[1:] if not a.startswith("-")]:
-        if not ctx.host(name).exists():
-            status = ctx.fail("restorecon", f"{name}: No such file or directory")
-    return status
+    return _existing(ctx, "restorecon", [a for a in argv[1:] if not a.startswith("-")])[1]
 
 
 def realpath(ctx: CommandContext, argv: list[str]) -> int:
     """``realpath FILE...`` (shared-storage aliases resolve to ``/storage/emulated/0``)."""
-    status = 0
-    for name in [a for a in argv[1:] if not a.startswith("-")]:
-        if not ctx.host(name).exists():
-            status = ctx.fail("realpath", f"{name}: No such file or directory")
-            continue
+    found, status = _existing(ctx, "realpath", [a for a in argv[1:] if not a.startswith("-")])
+    for name in found:
         ctx.out(ctx.path(name) + "\n")
     return status
 
