@@ -78,15 +78,10 @@ class _SmsTask(Task):
         """A recipient number and a message."""
         return {"number": gen.phone_number(rng), "message": gen.message(rng)}
 
-    def initialize(self, device: Device) -> None:
-        """Airplane mode off, empty SMS store, then the task's own messages (``setup_messages``)."""
-        super().initialize(device)
+    def clear_state(self, device: Device) -> None:
+        """Airplane mode off and an empty SMS store."""
         self.run(device, "settings put global airplane_mode_on 0")
         self.run(device, f"sqlite3 {shlex.quote(SMS_DB)} 'DELETE FROM sms; DELETE FROM threads;'")
-        self.setup_messages(device)
-
-    def setup_messages(self, device: Device) -> None:
-        """Put the task's initial messages into the store (none by default)."""
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the expected message was sent and the SMS app is in front."""
@@ -127,7 +122,7 @@ class SimpleSmsReply(_SmsTask):
         return {**params, "other_numbers": others, "received": texts,
                 "target_position": int(rng.integers(len(others) + 1))}
 
-    def setup_messages(self, device: Device) -> None:
+    def seed_state(self, device: Device) -> None:
         """Incoming texts from the other numbers with the target's text among them."""
         senders = list(self.params["other_numbers"])
         senders.insert(self.params["target_position"], self.params["number"])
@@ -154,7 +149,7 @@ class SimpleSmsReplyMostRecent(_SmsTask):
         texts = [gen.message(rng, exclude=(params["message"],)) for _ in range(len(others) + 1)]
         return {**params, "other_numbers": others, "received": texts}
 
-    def setup_messages(self, device: Device) -> None:
+    def seed_state(self, device: Device) -> None:
         """Texts from the other numbers, then the most recent one from ``number``."""
         for sender, text in zip([*self.params["other_numbers"], self.params["number"]], self.params["received"]):
             device.receive_sms(sender, text)
@@ -172,7 +167,7 @@ class SimpleSmsResend(_SmsTask):
     name = "SimpleSmsResend"
     template = "Resend the message I just sent to {number} in Simple SMS Messenger"
 
-    def setup_messages(self, device: Device) -> None:
+    def seed_state(self, device: Device) -> None:
         """A message sent to ``number``, then their request to repeat it; remembers the sent messages."""
         now = device_time_ms(device)
         self.run(device, "content insert --uri content://sms/sent"
@@ -216,7 +211,7 @@ class SimpleSmsSendReceivedAddress(_SmsTask):
             sender = gen.phone_number(rng)
         return {"number": number, "sender": sender, "message": ADDRESSES[int(rng.integers(len(ADDRESSES)))]}
 
-    def setup_messages(self, device: Device) -> None:
+    def seed_state(self, device: Device) -> None:
         """The sender's text holding the address."""
         device.receive_sms(self.params["sender"], self.params["message"])
 

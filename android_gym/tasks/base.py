@@ -21,9 +21,12 @@ DEVICE_TIME = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)
 class Task:
     """A parameterized task: goal template, seeded parameters, setup, success check, teardown and oracle.
 
-    Subclasses set the class attributes and implement ``generate_params``, ``is_successful`` and ``oracle``;
-    they extend ``initialize``/``teardown`` (calling ``super()``) to write and clean app state. Everything they
-    do goes through the ``Device`` protocol, so a task runs unchanged on the simulator and a real phone.
+    Subclasses set the class attributes and implement ``generate_params``, ``is_successful`` and ``oracle``.
+    Setup comes in two phases so composed tasks never clobber each other's state: ``clear_state`` wipes what
+    the task's apps hold (destructive), ``seed_state`` adds the task's own data (additive). ``initialize`` runs
+    ``prepare``, then both; a composite runs every part's ``clear_state`` before any part's ``seed_state``.
+    ``teardown`` may be extended (calling ``super()``). Everything goes through the ``Device`` protocol, so a
+    task runs unchanged on the simulator and a real phone.
     """
 
     name: ClassVar[str] = ""
@@ -52,6 +55,12 @@ class Task:
         return self.template.format(**self.params)
 
     def initialize(self, device: Device) -> None:
+        """Set the task up: ``prepare``, ``clear_state``, ``seed_state``. Override the phases, not this."""
+        self.prepare(device)
+        self.clear_state(device)
+        self.seed_state(device)
+
+    def prepare(self, device: Device) -> None:
         """Fix the device clock at ``device_time``, stop the task's apps and go to the home screen."""
         commands = ["settings put global auto_time 0", "settings put global auto_time_zone 0",
                     "settings put system time_12_24 24",
@@ -60,6 +69,12 @@ class Task:
         for command in commands:
             self.run(device, command)
         device.key(keycodes.HOME)
+
+    def clear_state(self, device: Device) -> None:
+        """Wipe the state of the task's apps that the task depends on (default: nothing)."""
+
+    def seed_state(self, device: Device) -> None:
+        """Write the task's initial data, adding to what is there (default: nothing)."""
 
     def is_successful(self, device: Device) -> float:
         """Score in [0, 1] for the current device state."""
