@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import string
 from typing import Any
 
@@ -60,7 +61,7 @@ class AndroidEnv(gym.Env):
     the next reset reconnects).
 
     ## Arguments
-    ``task``: registered task name. ``device``: ``"sim"`` (default), ``"sim:WIDTHxHEIGHT"`` or a ``Device``.
+    ``task``: registered task name, or a ``Task`` class (registered or not). ``device``: ``"sim"`` (default), ``"sim:WIDTHxHEIGHT"`` or a ``Device``.
     ``pixels``: include the screen in observations. ``render_mode``: ``None`` or ``"rgb_array"``.
 
     ## Version History
@@ -69,11 +70,11 @@ class AndroidEnv(gym.Env):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
 
-    def __init__(self, task: str, device: str | Device | None = None, pixels: bool = True,
+    def __init__(self, task: str | type[Task], device: str | Device | None = None, pixels: bool = True,
                  render_mode: str | None = None) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise AndroidGymError(f"render_mode {render_mode!r} is not supported; use None or 'rgb_array'")
-        self.task_class: type[Task] = get_task(task)
+        self.task_class: type[Task] = task if isinstance(task, type) else get_task(task)
         self.render_mode = render_mode
         self._device_spec = device
         self._pixels = pixels
@@ -190,7 +191,7 @@ class AndroidEnv(gym.Env):
 
     def _info(self, invalid: str | None, backend_error: str | None) -> dict[str, Any]:
         return {"ui_elements": list(self._elements), "score": self._score,
-                "params": dict(self.task.params) if self.task else {},
+                "params": copy.deepcopy(self.task.params) if self.task else {},
                 "invalid_action": invalid, "backend_error": backend_error}
 
     def _reconnect(self) -> None:

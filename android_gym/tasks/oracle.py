@@ -14,7 +14,12 @@ from android_gym.actions import Action, ActionType
 from android_gym.errors import AndroidGymError
 from android_gym.ui import UIElement
 
-OracleStep = Callable[[Sequence[UIElement]], Action]
+#: A step returns the action to take, or ``None`` when there is nothing to do (the policy moves on at once).
+OracleStep = Callable[[Sequence[UIElement]], Action | None]
+#: The launcher's package (Pixel Launcher, as on the emulator images AndroidWorld uses).
+LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
+#: Enough BACK presses to leave any app screen the tasks use.
+_MAX_BACKS = 8
 
 
 class OracleError(AndroidGymError):
@@ -65,9 +70,29 @@ def open_app(name: str) -> OracleStep:
     return act(Action(ActionType.OPEN_APP, app_name=name))
 
 
+def _declare_complete(elements: Sequence[UIElement]) -> Action:
+    return Action(ActionType.STATUS, goal_status="complete")
+
+
 def complete() -> OracleStep:
     """Declare the task done."""
-    return act(Action(ActionType.STATUS, goal_status="complete"))
+    return _declare_complete
+
+
+def declares_completion(step: OracleStep) -> bool:
+    """Whether ``step`` is ``complete()`` (a composite drops its parts' ones but the last)."""
+    return step is _declare_complete
+
+
+def _back_unless_home(elements: Sequence[UIElement]) -> Action | None:
+    if any(element.package_name == LAUNCHER_PACKAGE for element in elements):
+        return None
+    return Action(ActionType.NAVIGATE_BACK)
+
+
+def back_to_home() -> list[OracleStep]:
+    """Press BACK until the launcher is in front, as a person leaves an app so it starts afresh next time."""
+    return [_back_unless_home] * _MAX_BACKS
 
 
 class OraclePolicy:
@@ -83,9 +108,12 @@ class OraclePolicy:
         return self._next >= len(self._steps)
 
     def act(self, elements: Sequence[UIElement]) -> Action:
-        """The next action; after the last step it keeps declaring the task complete."""
-        if self.done:
-            return Action(ActionType.STATUS, goal_status="complete")
-        step = self._steps[self._next]
-        self._next += 1
-        return step(elements)
+        """The next action (steps with nothing to do are passed over); after the last step it keeps declaring the
+        task complete."""
+        while not self.done:
+            step = self._steps[self._next]
+            self._next += 1
+            action = step(elements)
+            if action is not None:
+                return action
+        return Action(ActionType.STATUS, goal_status="complete")
