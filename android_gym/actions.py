@@ -38,6 +38,10 @@ KNOWN_APPS = {
     "sms messenger": "com.simplemobiletools.smsmessenger",
     "messages": "com.simplemobiletools.smsmessenger",
     "sms": "com.simplemobiletools.smsmessenger",
+    "settings": "com.android.settings",
+    "clock": "com.google.android.deskclock",
+    "contacts": "com.google.android.contacts",
+    "clipper": "ca.zgrs.clipper",
 }
 
 
