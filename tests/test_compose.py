@@ -98,6 +98,22 @@ def test_a_latched_part_stays_done_when_the_agent_moves_on(latch, score_after_le
         env.close()
 
 
+def test_composites_nest():
+    inner = compose("SimpleSmsReply", "SimpleSmsSend", name="TestInner")
+    outer = compose("TestInner", "SimpleSmsReplyMostRecent", name="T14", register=False)
+    env = _env(outer)
+    try:
+        _, info = env.reset(seed=0)
+        expected = len(info["params"]["TestInner"]["SimpleSmsReply"]["received"]) + len(
+            info["params"]["SimpleSmsReplyMostRecent"]["received"])
+        rows = state.sqlite_query(env.device, SMS_DB, "SELECT COUNT(*) AS n FROM sms WHERE type = 1")
+        assert rows[0]["n"] == expected
+        assert run_episode(env, OracleAgent(), seed=0).score == 1.0
+    finally:
+        env.close()
+    assert issubclass(inner, CompositeTask)
+
+
 def test_the_answer_reaches_every_part():
     task = compose("SimpleSmsSend", "SimpleSmsReply", name="T8", register=False)
     instance = task(task.generate_params(np.random.default_rng(0)))
@@ -134,6 +150,18 @@ def test_bad_compositions_are_clear_errors(kwargs, message):
     kwargs = {"name": "T10", "register": False, **kwargs}
     with pytest.raises(CompositionError, match=message):
         compose("SimpleSmsReply", "SimpleSmsSend", **kwargs)
+
+
+def test_a_part_with_its_own_initialize_cannot_be_interleaved():
+    class Legacy(android_gym.get_task("SimpleSmsSend")):
+        name = "LegacySend"
+
+        def initialize(self, device):
+            super().initialize(device)
+
+    android_gym.register_task(Legacy)
+    with pytest.raises(CompositionError, match="overrides initialize"):
+        compose("LegacySend", "SimpleSmsSend", name="T13", register=False)
 
 
 def test_unknown_parts_and_empty_compositions_are_errors():

@@ -84,11 +84,13 @@ class CompositeTask(Task):
         joined = ", then ".join([goals[0], *map(_lower_first, goals[1:])])
         return joined if joined.endswith((".", "!", "?")) else joined + "."
 
-    def initialize(self, device: Device) -> None:
-        """Prepare once, then every part's ``clear_state``, then every part's ``seed_state``."""
-        self.prepare(device)
+    def clear_state(self, device: Device) -> None:
+        """Every part's ``clear_state``, before any part seeds (``initialize`` runs this phase first)."""
         for task in self.tasks:
             task.clear_state(device)
+
+    def seed_state(self, device: Device) -> None:
+        """Every part's ``seed_state``, in order."""
         for task in self.tasks:
             task.seed_state(device)
 
@@ -127,6 +129,10 @@ def compose(*parts: str, name: str, links: Mapping[str, str] | None = None, temp
     if not parts:
         raise CompositionError("compose() needs at least one task name")
     classes = [get_task(part) for part in parts]
+    for part in classes:
+        if part.initialize is not Task.initialize:
+            raise CompositionError(f"{part.name} overrides initialize(), so its setup cannot be interleaved with "
+                                   "other parts'; move it into clear_state() and seed_state()")
     keys = _part_keys(parts)
     sample = {key: part.generate_params(np.random.default_rng(0)) for key, part in zip(keys, classes)}
     parsed_links = tuple((_param_ref(to, sample), _param_ref(source, sample))
