@@ -1,4 +1,5 @@
-"""The simulated phone: file system, settings, packages, activities, telephony, windows and shell in one object.
+"""The simulated phone: file system, settings, packages, activities, telephony, contacts, windows and shell in one
+object.
 
 Each ``Phone`` owns a private temporary directory (removed by ``close``) and shares no state with any other
 phone, so many can live in one process.
@@ -15,10 +16,17 @@ from pathlib import Path
 
 import numpy as np
 
+from android_gym.sim.apps.clipper import Clipper
+from android_gym.sim.apps.contacts import GoogleContacts
+from android_gym.sim.apps.deskclock import DeskClock
 from android_gym.sim.apps.launcher import Launcher, system_package
+from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.sms import SimpleSmsMessenger
+from android_gym.sim.apps.systemui import SystemUI
 from android_gym.sim.system.activities import ActivityManager
+from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
+from android_gym.sim.system.contacts import ContactsProvider, ContactsProviderPackage
 from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.packages import PackageManager
 from android_gym.sim.system.settings import Settings
@@ -33,7 +41,6 @@ SYSTEM_PACKAGES = (
     "android",
     "com.android.providers.telephony",
     "com.android.providers.settings",
-    "com.android.systemui",
     "com.google.android.inputmethod.latin",
 )
 
@@ -74,13 +81,20 @@ class Phone:
         self.fs = FileSystem(self._tmp, self.clock)
         self.settings = Settings()
         self.props = dict(DEFAULT_PROPS)
-        self.clipboard = ""
+        self.clipboard = Clipboard(self)
         self.packages = PackageManager(self)
         launcher = self.packages.install(Launcher)
         for name in SYSTEM_PACKAGES:
             self.packages.install(system_package(name))
+        self.packages.install(SystemUI)
+        self.packages.install(SettingsApp)
         self.telephony = Telephony(self)
+        self.packages.install(ContactsProviderPackage)
+        self.contacts = ContactsProvider(self)
         self.packages.install(SimpleSmsMessenger)
+        self.packages.install(GoogleContacts)
+        self.packages.install(DeskClock)
+        self.packages.install(Clipper)
         self.window = WindowManager(self, width, height)
         self.activities = ActivityManager(self, launcher)
         self.shell = Shell(self)

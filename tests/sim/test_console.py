@@ -75,12 +75,6 @@ def home(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def phone() -> Iterator[Phone]:
-    device = Phone()
-    yield device
-    device.close()
-
 
 @pytest.fixture
 def killed() -> threading.Event:

@@ -6,7 +6,6 @@ import datetime as dt
 import re
 
 import numpy as np
-import pytest
 from lxml import etree
 
 from android_gym.sim import keycodes
@@ -19,12 +18,6 @@ MAIN = f"{PACKAGE}.activities.MainActivity"
 NEW = f"{PACKAGE}.activities.NewConversationActivity"
 THREAD = f"{PACKAGE}.activities.ThreadActivity"
 
-
-@pytest.fixture
-def phone():
-    device = Phone()
-    yield device
-    device.close()
 
 
 def rid(name: str) -> str:
@@ -222,3 +215,52 @@ def test_date_format_follows_the_app():
     assert format_date_or_time(today - 3 * 86400, now, True, False) == "12.10"
     assert format_date_or_time(today - 3 * 86400, now, False, False) == "12.10, 03:34 PM"
     assert format_date_or_time(today - 400 * 86400, now, True, False) == "10.09.2022"
+
+
+def add_contact(phone: Phone, name: str, number: str) -> None:
+    raw_id = phone.contacts.insert_raw_contact()
+    phone.contacts.insert_data(raw_id, "vnd.android.cursor.item/name", {"data1": name})
+    phone.contacts.insert_data(raw_id, "vnd.android.cursor.item/phone_v2", {"data1": number, "data2": 2})
+
+
+def test_known_numbers_show_contact_names(phone):
+    phone.telephony.deliver_sms("+12025550123", "Dinner at eight")
+    phone.telephony.deliver_sms("+14155550188", "See you")
+    add_contact(phone, "Alice Brown", "(202) 555-0123")  # matched as PhoneLookup does, not by spelling
+    open_app(phone)
+    assert sorted(texts(phone, "conversation_address")) == ["+14155550188", "Alice Brown"]
+    tap(phone, resource_id=rid("top_toolbar_search"))
+    phone.input_text("alice")
+    assert texts(phone, "search_result_title") == ["Alice Brown"]
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    tap(phone, text="Alice Brown", resource_id=rid("conversation_address"))
+    assert phone.activities.foreground() == (PACKAGE, THREAD)
+    assert find(phone, text="Alice Brown", resource_id="") is not None  # the toolbar title
+    phone.run("pm clear com.android.providers.contacts")
+    assert find(phone, text="+12025550123", resource_id="") is not None
+
+
+def test_new_conversation_lists_and_filters_contacts(phone):
+    add_contact(phone, "Bob Chen", "+14155550188")
+    add_contact(phone, "Alice Brown", "+12025550123")
+    phone.telephony.deliver_sms("+12025550123", "Hi")
+    open_app(phone)
+    tap(phone, resource_id=rid("conversations_fab"))
+    assert texts(phone, "no_contacts_placeholder") == []
+    assert texts(phone, "suggested_contact_name") == ["Alice Brown"]  # texted lately
+    assert texts(phone, "item_contact_name") == ["Alice Brown", "Bob Chen"]
+    assert texts(phone, "item_contact_number") == ["+12025550123", "+14155550188"]
+    phone.input_text("b")
+    assert texts(phone, "item_contact_name") == ["Bob Chen", "Alice Brown"]  # names starting with it first
+    phone.input_text("ob")
+    assert texts(phone, "item_contact_name") == ["Bob Chen"]
+    tap(phone, resource_id=rid("item_contact_frame"))
+    assert phone.activities.foreground() == (PACKAGE, THREAD)
+    phone.input_text("hello")
+    tap(phone, resource_id=rid("thread_send_message"))
+    assert [row["address"] for row in phone.telephony.query("content://sms/sent")] == ["+14155550188"]
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    phone.input_text("zzz")
+    assert texts(phone, "no_contacts_placeholder") == ["No contacts found"]

@@ -13,12 +13,6 @@ from android_gym.sim.system.telephony import DEFAULT_SUB_ID, SMS_APP_PACKAGE, ph
 METACHARACTERS = "'; rm -rf /sdcard; \"$(reboot)\""
 
 
-@pytest.fixture
-def phone():
-    device = Phone()
-    yield device
-    device.close()
-
 
 def raw(phone: Phone) -> sqlite3.Connection:
     """A plain sqlite3 connection, as the on-device ``sqlite3`` or a pulled copy would open the file."""

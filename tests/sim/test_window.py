@@ -8,7 +8,8 @@ import pytest
 from android_gym.sim import keycodes
 from android_gym.sim.apps.base import App, Screen
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.views import View, button, column, edit_text, scroll_list, text_view, toolbar
+from android_gym.sim.ui.selection import caret_point
+from android_gym.sim.ui.views import View, button, column, edit_text, scroll_list, seek_bar, text_view, toolbar
 from android_gym.ui import parse_ui_dump
 
 
@@ -191,6 +192,27 @@ def test_scaled_screen_keeps_dump_and_pixels_consistent():
         phone.close()
 
 
+def test_long_press_selects_the_word_under_the_finger_on_a_scaled_screen():
+    phone = Phone(540, 1200)
+    try:
+        phone.packages.install(Notes)
+        screen = open_notes(phone)
+        tap(phone, resource_name="com.example.notes:id/title")
+        phone.input_text("hello world")
+        field = next(v for v in phone.window.frame().app.walk() if v.key == "title")
+        x, y = caret_point(field, 8)  # design point inside "world"
+        phone.long_press(x * phone.window.scale, (y + 10) * phone.window.scale)
+        assert (screen.selection.start, screen.selection.end) == (6, 11)
+        item = element(phone, text="Copy", resource_name="android:id/floating_toolbar_menu_item_text")
+        assert item.bbox_pixels.x_max <= 540
+        phone.tap(*item.bbox_pixels.center)
+        assert phone.clipboard.primary.text == "world" and screen.title == "hello world"
+        phone.key(keycodes.KEYCODES["V"], frozenset({keycodes.CTRL_LEFT}))  # pasted at the caret: the end
+        assert screen.title == "hello worldworld"
+    finally:
+        phone.close()
+
+
 def test_keyboard_pixels_are_redrawn_when_it_comes_back(phone):
     open_notes(phone)
     tap(phone, resource_name="com.example.notes:id/title")
@@ -199,3 +221,70 @@ def test_keyboard_pixels_are_redrawn_when_it_comes_back(phone):
     assert not np.array_equal(first, phone.screenshot())
     tap(phone, resource_name="com.example.notes:id/title")
     assert np.array_equal(first, phone.screenshot())
+
+
+class SliderScreen(Screen):
+    """A SeekBar (0..100, with track padding) above a scrolling list."""
+
+    activity = "com.example.slider.MainActivity"
+
+    def __init__(self, app, intent):
+        super().__init__(app, intent)
+        self.level = 50
+
+    def build(self) -> View:
+        return column(seek_bar(self.level, 100, lambda level: setattr(self, "level", level), padding=40,
+                               resource_id="com.example.slider:id/level"),
+                      scroll_list(*[text_view(f"Item {i}") for i in range(40)], key="items", weight=1,
+                                  resource_id="com.example.slider:id/items"))
+
+
+class Slider(App):
+    package = "com.example.slider"
+    label = "Slider"
+    screens = (SliderScreen,)
+
+
+def test_seek_bar_follows_taps_and_horizontal_drags_and_lists_still_scroll():
+    phone = Phone()
+    try:
+        phone.packages.install(Slider)
+        screen = phone.activities.launch(phone.packages.get("com.example.slider"))
+        bar = element(phone, resource_name="com.example.slider:id/level")
+        assert bar.class_name == "android.widget.SeekBar" and bar.is_focusable and not bar.is_clickable
+        x1, x2, y = bar.bbox_pixels.x_min, bar.bbox_pixels.x_max, bar.bbox_pixels.center[1]
+        track = x2 - x1 - 80  # AbsSeekBar: the track lies between the paddings
+        half = phone.screenshot()
+        phone.tap(x1 + 40 + track * 0.25, y)
+        assert screen.level == 25
+        assert not np.array_equal(half, phone.screenshot())
+        phone.swipe(x1 + 40 + track * 0.25, y, x1 + 40 + track * 0.75, y, 300)  # ends inside: proportional
+        assert screen.level == 75
+        phone.swipe((x1 + x2) / 2, y, x2 - 1, y, 300)  # into the end padding, past the track: the maximum
+        assert screen.level == 100
+        phone.swipe((x1 + x2) / 2, y, 0, y, 300)
+        assert screen.level == 0
+        phone.swipe((x1 + x2) / 2, y, (x1 + x2) / 2 + 30, y + 600, 300)  # mostly vertical: not a seek
+        assert screen.level == 0
+        items = element(phone, resource_name="com.example.slider:id/items").bbox_pixels
+        phone.swipe(540, items.center[1] + 300, 540, items.center[1] - 300, 300)
+        assert screen.scroll["items"] > 0 and screen.level == 0
+        phone.swipe(540, items.center[1], 100, items.center[1], 300)  # horizontal drag on a list: nothing
+        assert screen.level == 0
+    finally:
+        phone.close()
+
+
+def test_a_drag_down_from_the_status_bar_pulls_the_shade_over_the_app(phone):
+    open_notes(phone)
+    before = phone.screenshot()
+    phone.swipe(540, 50, 540, 1200, 300)
+    assert phone.window.frame().shade is not None
+    assert [e.package_name for e in parse_ui_dump(phone.ui_dump())][0] == "com.android.systemui"
+    assert phone.activities.foreground() == ("com.example.notes", NoteScreen.activity)
+    assert not np.array_equal(before, phone.screenshot())
+    phone.tap(540, 2400 - 63)  # the navigation bar stays on top: Home
+    assert phone.window.frame().shade is None
+    assert phone.activities.foreground()[0] == "com.google.android.apps.nexuslauncher"
+    tap(phone, text="Notes", class_name="android.widget.TextView")
+    assert np.array_equal(before, phone.screenshot())  # the app is drawn again where the shade was

@@ -1,4 +1,5 @@
-"""What every simulated app is made of: an ``App`` (package, label, activities) and ``Screen``s (activities)."""
+"""What every simulated app is made of: an ``App`` (package, label, activities, broadcast receivers) and
+``Screen``s (activities)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from android_gym.sim.ui.views import View
 
 if TYPE_CHECKING:
     from android_gym.sim.phone import Phone
+    from android_gym.sim.ui.selection import TextSelection
 
 
 @dataclass
@@ -23,12 +25,22 @@ class Intent:
     extras: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass
+class BroadcastResult:
+    """The result an ordered broadcast carries from receiver to receiver (``BroadcastReceiver.setResultCode`` /
+    ``setResultData``). ``am broadcast`` starts it at code 0 with no data and prints it at the end."""
+
+    code: int = 0
+    data: str | None = None
+
+
 class Screen:
     """One activity instance. ``build`` returns a fresh view tree from the app's state on every frame.
 
-    The window manager keeps the focused field (``focus_key``), whether the soft keyboard is up, and list
-    scroll positions (``scroll``) here, so they survive rebuilds. A screen that opens with a field focused and
-    the keyboard up (as a compose screen does) sets both in its ``__init__``.
+    The window manager keeps the focused field (``focus_key``), whether the soft keyboard is up, list scroll
+    positions (``scroll``) and the focused field's text selection (``selection``) here, so they survive rebuilds.
+    A screen that opens with a field focused and the keyboard up (as a compose screen does) sets both in its
+    ``__init__``.
     """
 
     #: Fully qualified activity class name, as ``dumpsys`` and ``am start -n`` show it.
@@ -40,6 +52,7 @@ class Screen:
         self.focus_key = ""
         self.keyboard_shown = False
         self.scroll: dict[str, int] = {}
+        self.selection: TextSelection | None = None
 
     @property
     def phone(self) -> Phone:
@@ -73,7 +86,8 @@ class App:
     """An installed package: label, launcher activity and activities.
 
     Subclasses set ``package``, ``label``, ``screens`` (the first one is the launcher activity) and may
-    override ``on_clear`` (``pm clear``) and ``resolve`` (implicit intents such as ``sms:`` URIs).
+    override ``on_clear`` (``pm clear``) and ``resolve`` (implicit intents such as ``sms:`` URIs). An app with
+    manifest broadcast receivers lists them in ``receivers`` and handles them in ``on_receive``.
     """
 
     package: ClassVar[str] = ""
@@ -81,6 +95,8 @@ class App:
     screens: ClassVar[tuple[type[Screen], ...]] = ()
     #: False for system packages that have no launcher icon.
     launchable: ClassVar[bool] = True
+    #: Manifest ``<receiver>`` components: class name → the actions its intent filters list (action-only filters).
+    receivers: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def __init__(self, phone: Phone) -> None:
         self.phone = phone
@@ -106,3 +122,6 @@ class App:
 
     def on_force_stop(self) -> None:
         """Called when the app's process is killed (``am force-stop``)."""
+
+    def on_receive(self, receiver: str, intent: Intent, result: BroadcastResult) -> None:
+        """``BroadcastReceiver.onReceive`` of ``receiver`` (a key of ``receivers``); it may set ``result``."""

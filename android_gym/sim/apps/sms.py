@@ -7,17 +7,23 @@ Resource ids, texts, hints and content descriptions come from github.com/SimpleM
 ``menu_search.xml``, ``NavigationIcon.Arrow`` → "Back"). Behaviour follows the activities' Kotlin source.
 
 Every screen reads the telephony database on every build, so state written over the shell shows up at once.
-The app's own cache (``databases/conversations.db``) is not kept: the system store is the truth here.
+The app's own cache (``databases/conversations.db``) is not kept: the system store is the truth here. Contacts
+come from the contacts provider as Simple-Commons ``SimpleContactsHelper`` reads them (``PhoneLookup`` for a
+number's name, ``getAvailableContacts`` for the new-conversation list; its same-name de-duplication and the
+app's private contacts are left out): a conversation with a contact is titled by the contact's name.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from contextlib import closing
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import unquote_plus
 
 from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
+from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
 from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT
 from android_gym.sim.ui.layout import font, line_height
 from android_gym.sim.ui.views import (
@@ -40,6 +46,7 @@ from android_gym.sim.ui.views import (
 )
 
 if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
     from android_gym.sim.system.telephony import Telephony
 
 PACKAGE = "com.simplemobiletools.smsmessenger"
@@ -58,6 +65,7 @@ DRAFT_LABEL = "Draft"
 NOT_SENT = "Not sent. Touch to retry."
 OK, BACK, SEARCH = "OK", "Back", "Search"
 NO_CONTACTS_FOUND = "No contacts found"
+SUGGESTIONS = "Suggestions"
 NO_ITEMS_FOUND = "No items found."
 TYPE_2_CHARACTERS = "Type in at least 2 characters to start the search."
 MIN_DATE_TIME_DIFF_SECS = 300  # ThreadActivity: a date header when messages are this far apart
@@ -105,6 +113,62 @@ def format_date_or_time(seconds: int, now: dt.datetime, hide_time_at_other_days:
         return time_text
     text = when.strftime("%d.%m" if not show_year_even_if_current and when.year == now.year else "%d.%m.%Y")
     return text if hide_time_at_other_days else f"{text}, {time_text}"
+
+
+def _title(addresses: list[str], names: dict[str, str]) -> str:
+    """``getThreadContactNames`` joined: each participant's contact name, else the number."""
+    return ", ".join(names.get(address, address) for address in addresses)
+
+
+@dataclass(frozen=True)
+class SimpleContact:
+    """Commons ``SimpleContact``: a raw contact's full name and its normalized phone numbers."""
+
+    raw_id: int
+    name: str
+    numbers: tuple[str, ...]
+
+
+def available_contacts(phone: Phone) -> list[SimpleContact]:
+    """``SimpleContactsHelper.getAvailableContacts``: contacts with a name (structured name parts joined, or
+    company and title) and at least one number, one per number (its last 9 digits), sorted by name with
+    names that start with a letter first."""
+    contacts = phone.contacts
+    names: dict[int, str] = {}
+    for data in contacts.query(f"content://{CONTACTS_AUTHORITY}/data",
+                               ["raw_contact_id", "mimetype", "data1", "data2", "data3", "data4", "data5", "data6"],
+                               where=f"mimetype = '{NAME}' OR mimetype = '{ORGANIZATION}'", sort="_id"):
+        if data["mimetype"] == NAME:
+            parts = [data["data4"], data["data2"], data["data5"], data["data3"], data["data6"]]
+            full = " ".join(part for part in parts if part) if any(parts[1:4]) else ""
+        else:
+            full = f"{data['data1'] or ''} {data['data4'] or ''}".strip()
+        if full:
+            names.setdefault(data["raw_contact_id"], full)
+    numbers: dict[int, list[str]] = {}
+    for data in contacts.query(f"content://{CONTACTS_AUTHORITY}/data/phones", ["raw_contact_id", "data1", "data4"],
+                               sort="_id"):
+        number = data["data4"] or normalize_number(data["data1"] or "")
+        if number:
+            numbers.setdefault(data["raw_contact_id"], []).append(number)
+    found, seen = [], set()
+    for raw_id, phone_numbers in numbers.items():
+        if names.get(raw_id) and phone_numbers[0][-9:] not in seen:
+            seen.add(phone_numbers[0][-9:])
+            found.append(SimpleContact(raw_id, names[raw_id], tuple(phone_numbers)))
+    return sorted(found, key=lambda c: (not c.name[:1].isalpha(), c.name.lower()))
+
+
+def _suggested_contacts(phone: Phone) -> list[SimpleContact]:
+    """``getSuggestedContacts``: senders and recipients of the 50 newest messages who are contacts."""
+    addresses = [row["address"] for row in phone.telephony.query("content://sms", ["address"], sort="date DESC")
+                 if row["address"]][:50]
+    names = phone.contacts.lookup_names(addresses)
+    suggestions: dict[str, SimpleContact] = {}
+    for address in addresses:
+        if address in names:
+            suggestions.setdefault(address[-9:], SimpleContact(0, names[address], (address,)))
+    return list(suggestions.values())
 
 
 def _drafts(telephony: Telephony) -> dict[int, str]:
@@ -170,11 +234,12 @@ class MainScreen(Screen):
                           on_click=lambda: self.start(NewConversationScreen)),
                 weight=1)
         drafts, now = _drafts(telephony), self.phone.clock.now()
-        items = [self._conversation_item(c, drafts.get(c["thread_id"]), now) for c in conversations]
+        names = self.phone.contacts.lookup_names(a for c in conversations for a in c["addresses"])
+        items = [self._conversation_item(c, _title(c["addresses"], names), drafts.get(c["thread_id"]), now)
+                 for c in conversations]
         return scroll_list(*items, key="conversations_list", resource_id=_id("conversations_list"), weight=1)
 
-    def _conversation_item(self, conversation: dict, draft: str | None, now: dt.datetime) -> View:
-        title = ", ".join(conversation["addresses"])
+    def _conversation_item(self, conversation: dict, title: str, draft: str | None, now: dt.datetime) -> View:
         bold = not conversation["read"]
         date = conversation["date"] // 1000 if len(str(conversation["date"])) > 10 else conversation["date"]
         # maxLines="1": one line drawn, the whole text in the accessibility node
@@ -205,14 +270,16 @@ class MainScreen(Screen):
             results: list[View] = []
         else:
             now, pattern = self.phone.clock.now(), f"%{text}%"
-            results = [self._search_item(", ".join(c["addresses"]), c["addresses"][0], c["date"] // 1000,
-                                         c["thread_id"], now)
-                       for c in telephony.conversations()
-                       if pattern[1:-1].lower() in ", ".join(c["addresses"]).lower()]
+            conversations = telephony.conversations()
             with closing(telephony.connect()) as db:
                 found = db.execute("SELECT address, body, date, thread_id FROM sms WHERE body LIKE ? AND "
                                    "address IS NOT NULL ORDER BY _id DESC", (pattern,)).fetchall()
-            results += [self._search_item(a, b, (d or 0) // 1000, t, now) for a, b, d, t in found]
+            names = self.phone.contacts.lookup_names([*(a for c in conversations for a in c["addresses"]),
+                                                      *(row[0] for row in found)])
+            results = [self._search_item(_title(c["addresses"], names), c["addresses"][0], c["date"] // 1000,
+                                         c["thread_id"], now)
+                       for c in conversations if text.lower() in _title(c["addresses"], names).lower()]
+            results += [self._search_item(names.get(a, a), b, (d or 0) // 1000, t, now) for a, b, d, t in found]
         children: list[View] = []
         if not results:
             children.append(text_view(NO_ITEMS_FOUND, resource_id=_id("search_placeholder"), text_size=_NORMAL,
@@ -239,8 +306,9 @@ class MainScreen(Screen):
 
 
 class NewConversationScreen(Screen):
-    """``NewConversationActivity``: a number field focused with the keyboard up, and a confirm check that
-    appears after three characters. It stays on the back stack under the thread it opens, as in the app."""
+    """``NewConversationActivity``: a number field focused with the keyboard up, a confirm check that appears
+    after three characters, suggested contacts (people texted lately) and the contacts matching the typed text.
+    It stays on the back stack under the thread it opens, as in the app."""
 
     activity = f"{PACKAGE}.activities.NewConversationActivity"
     FIELD = "new_conversation_address"
@@ -266,10 +334,40 @@ class NewConversationScreen(Screen):
             return
         if not number:  # only blanks: no recipient to open a thread for
             return
-        self.keyboard_shown = False  # hideKeyboard()
+        self._launch_thread(number, number)
+
+    def _launch_thread(self, number: str, name: str) -> None:
+        """``launchThreadActivity``: hide the keyboard and open the number's thread titled ``name``."""
+        self.keyboard_shown = False
         thread_id = self.phone.telephony.thread_id_for(number)
-        self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: number,
+        self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: name,
                                                 THREAD_NUMBER: number}))
+
+    def _matching_contacts(self) -> list[SimpleContact]:
+        """The contacts whose name or a number contains the typed text, those whose name starts with it first
+        (a contact with several numbers is texted at its first one)."""
+        text = self.address.lower()
+        found = [c for c in available_contacts(self.phone)
+                 if text in c.name.lower() or any(text in number.lower() for number in c.numbers)]
+        return sorted(found, key=lambda c: not c.name.lower().startswith(text))
+
+    def _contact_item(self, contact: SimpleContact) -> View:
+        """Commons ``item_contact_with_number``."""
+        lines = column(text_view(contact.name, resource_id=_id("item_contact_name"), text_size=_BIG, padding=4),
+                       text_view(", ".join(contact.numbers), resource_id=_id("item_contact_number"),
+                                 text_size=_NORMAL, padding=4), weight=1)
+        return View(kind="row", class_name="androidx.constraintlayout.widget.ConstraintLayout",
+                    resource_id=_id("item_contact_frame"), clickable=True, focusable=True, padding=24, spacing=32,
+                    children=[_image("item_contact_image", "avatar", text_color=PRIMARY), lines],
+                    on_click=lambda: self._launch_thread(contact.numbers[0], contact.name))
+
+    def _suggestion(self, contact: SimpleContact) -> View:
+        """``item_suggested_contact``."""
+        return View(kind="column", class_name="android.widget.RelativeLayout",
+                    resource_id=_id("suggested_contact_holder"), clickable=True, focusable=True, width=250,
+                    on_click=lambda: self._launch_thread(contact.numbers[0], contact.name), children=[
+                        _image("suggested_contact_image", "avatar", text_color=PRIMARY, width=250, height=160),
+                        text_view(contact.name, resource_id=_id("suggested_contact_name"), text_size=_NORMAL)])
 
     def build(self) -> View:
         field = edit_text(self.address, ADD_CONTACT_OR_NUMBER, self.FIELD, self._set_address,
@@ -278,13 +376,26 @@ class NewConversationScreen(Screen):
         if len(self.address) > 2:
             entry.append(_image("new_conversation_confirm", "check", clickable=True, focusable=True,
                                 on_click=self._confirm))
+        children = [row(*entry, padding=16),
+                    View(kind="view", class_name="android.widget.ImageView", height=3, background=DIVIDER,
+                         resource_id=_id("add_contact_divider"))]
+        suggestions = _suggested_contacts(self.phone)
+        if suggestions:
+            children += [text_view(SUGGESTIONS, resource_id=_id("suggestions_label"), text_size=_NORMAL,
+                                   text_color=PRIMARY, padding=24),
+                         View(kind="row", class_name="android.widget.HorizontalScrollView",
+                              resource_id=_id("suggestions_scrollview"), children=[
+                                  row(*(self._suggestion(c) for c in suggestions), spacing=24, padding=12,
+                                      resource_id=_id("suggestions_holder"))])]
+        contacts = self._matching_contacts()
+        if contacts:
+            children.append(scroll_list(*(self._contact_item(c) for c in contacts), key="contacts_list",
+                                        resource_id=_id("contacts_list"), weight=1))
+        else:
+            children.append(text_view(NO_CONTACTS_FOUND, resource_id=_id("no_contacts_placeholder"), padding=52,
+                                      text_size=_BIG, text_color=TEXT_SECONDARY))
         holder = View(kind="column", class_name="android.widget.RelativeLayout",
-                      resource_id=_id("new_conversation_holder"), weight=1, children=[
-                          row(*entry, padding=16),
-                          View(kind="view", class_name="android.widget.ImageView", height=3, background=DIVIDER,
-                               resource_id=_id("add_contact_divider")),
-                          text_view(NO_CONTACTS_FOUND, resource_id=_id("no_contacts_placeholder"), padding=52,
-                                    text_size=_BIG, text_color=TEXT_SECONDARY)])
+                      resource_id=_id("new_conversation_holder"), weight=1, children=children)
         back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
         return View(kind="column", class_name="android.view.ViewGroup",
                     resource_id=_id("new_conversation_coordinator"), children=[
@@ -389,7 +500,8 @@ class ThreadScreen(Screen):
             telephony.mark_thread_read(self.thread_id)
         self.scroll.arm()
         back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
-        title = ", ".join(self.addresses) or self.title
+        addresses = self.addresses
+        title = _title(addresses, self.phone.contacts.lookup_names(addresses)) or self.title
         send = button(SMS, self._send, resource_id=_id("thread_send_message"), content_desc=OK, width=126,
                       height=126, padding=0, text_size=_SMALLER, background=WHITE, text_color=TEXT)
         send.enabled = send.clickable = bool(self.text)  # checkSendMessageAvailability

@@ -20,17 +20,15 @@ Deliberate differences, all behavioural:
 
 from __future__ import annotations
 
-import functools
-import posixpath
 import re
 import sqlite3
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
-from pathlib import Path
+from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
+from android_gym.sim.system.provider import SqliteProvider
+
 if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+    pass
 
 SMS_APP_PACKAGE = "com.simplemobiletools.smsmessenger"
 SHELL_PACKAGE = "com.android.shell"
@@ -154,50 +152,16 @@ def phone_numbers_equal(a: str | None, b: str | None, *_flags: Any) -> int:
     return int(da.endswith(db) or db.endswith(da))
 
 
-class Telephony:
-    """``com.android.providers.telephony``: owns ``mmssms.db`` and answers ``content://sms`` requests."""
+class Telephony(SqliteProvider):
+    """``com.android.providers.telephony``: owns ``mmssms.db`` (rollback journal, ``PHONE_NUMBERS_EQUAL``
+    registered) and answers ``content://sms`` requests."""
 
     db_path = "/data/data/com.android.providers.telephony/databases/mmssms.db"
+    schema = SCHEMA
 
-    def __init__(self, phone: Phone) -> None:
-        self._phone = phone
-        self.ensure_db()
-
-    # ----- the database file ------------------------------------------------------------------------------
-    def ensure_db(self) -> None:
-        """Create the database with the AOSP schema if its file is missing or empty (as the provider's
-        ``onCreate`` does); a database whose tables were merely emptied is kept."""
-        host = self._phone.fs.host_path(self.db_path)
-        if host.is_file() and host.stat().st_size > 0:
-            return
-        self._phone.fs.makedirs(posixpath.dirname(self.db_path))
-        with self._phone.fs.device_writes(*self._files):
-            for suffix in ("", "-journal", "-wal", "-shm"):
-                host.with_name(host.name + suffix).unlink(missing_ok=True)
-            with closing(self.connect()) as db, db:
-                for statement in SCHEMA:
-                    db.execute(statement)
-
-    def connect(self) -> sqlite3.Connection:
-        """A new connection to the host file (rollback journal, ``PHONE_NUMBERS_EQUAL`` registered);
-        the caller closes it."""
-        db = sqlite3.connect(self._phone.fs.host_path(self.db_path), timeout=5)
-        db.execute("PRAGMA journal_mode=TRUNCATE")
+    def on_connect(self, db: sqlite3.Connection) -> None:
+        """``PHONE_NUMBERS_EQUAL``, which the thread lookups use."""
         db.create_function("PHONE_NUMBERS_EQUAL", -1, phone_numbers_equal, deterministic=True)
-        return db
-
-    @functools.cached_property
-    def _files(self) -> tuple[Path, ...]:
-        """What a write can change on the host: the database, its journal (or WAL) and their directory."""
-        host = self._phone.fs.host_path(self.db_path)
-        return host, host.with_name(host.name + "-journal"), host.with_name(host.name + "-wal"), host.parent
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """A connection in a transaction committed on exit; the files the write changed then carry device
-        time, as the provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
-        with self._phone.fs.device_writes(*self._files), closing(self.connect()) as db, db:
-            yield db
 
     def _now(self) -> int:
         return self._phone.clock.now_ms()

@@ -11,6 +11,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from android_gym.sim.ui.layout import font, line_height, wrap
+from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes
 from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
 _SINGLE_LINE = {"button", "switch"}
@@ -20,6 +21,9 @@ _SINGLE_LINE = {"button", "switch"}
 def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     """An ``L`` mask of one line of text (bold is drawn with a 1 px stroke)."""
     face = font(size)
+    text = text.replace("\u2011", "-")  # the bundled font has no non-breaking hyphen (AOSP's "Wi\u2011Fi")
+    text = text.replace("\u2212", "-")  # nor a minus sign (DeskClock's expired timers)
+    text = text.replace("\u200e", "")  # LEFT-TO-RIGHT MARK: zero-width (DeskClock's lap times carry it)
     left, top, right, bottom = face.getbbox(text, stroke_width=1 if bold else 0)
     mask = Image.new("L", (max(right, 1), line_height(size)), 0)
     ImageDraw.Draw(mask).text((0, 0), text, font=face, fill=255, stroke_width=1 if bold else 0)
@@ -30,7 +34,7 @@ def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels."""
     return tuple(
         (v.kind, v.bounds, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled, v.background,
-         v.text_color, v.text_size, v.bold, v.padding, v.multiline)
+         v.text_color, v.text_size, v.bold, v.padding, v.multiline, v.selection, v.progress)
         for v in root.walk()
     )
 
@@ -106,26 +110,38 @@ class Renderer:
         if view.kind == "icon":
             _draw_icon(draw, view.hint, bounds, view.text_color)
         elif view.kind == "edit":
-            draw.line((x1 + 12, y2 - 12, x2 - 12, y2 - 12), fill=PRIMARY if view.focused else TEXT_SECONDARY,
-                      width=4 if view.focused else 2)
-            empty = view.text == view.hint
-            self._text_block(view, TEXT_SECONDARY if empty else view.text_color)
-            if view.focused:
-                last = wrap(view.text, view.text_size, x2 - x1 - 2 * view.padding)[-1] if not empty else ""
-                lines = 1 if not view.multiline or empty else len(wrap(view.text, view.text_size,
-                                                                      x2 - x1 - 2 * view.padding))
-                cx = x1 + view.padding + int(font(view.text_size).getlength(last)) + 2
-                cy = y1 + view.padding + (lines - 1) * line_height(view.text_size)
-                draw.line((cx, cy, cx, cy + line_height(view.text_size)), fill=PRIMARY, width=3)
+            self._draw_edit(view)
         elif view.kind == "switch":
             self._text_line(view.content_desc, view, x1 + view.padding, (y1 + y2 - line_height(view.text_size)) // 2)
-            track = (x2 - view.padding - 120, (y1 + y2) // 2 - 24, x2 - view.padding, (y1 + y2) // 2 + 24)
-            draw.rounded_rectangle(track, radius=24, fill=(144, 202, 249) if view.checked else (189, 189, 189))
-            knob_x = track[2] - 30 if view.checked else track[0] + 30
-            draw.ellipse((knob_x - 30, track[1] - 6, knob_x + 30, track[3] + 6),
-                         fill=PRIMARY if view.checked else (245, 245, 245), outline=DIVIDER)
+            _draw_switch_track(draw, x2 - view.padding, (y1 + y2) // 2, view.checked)
+        elif view.kind == "toggle":
+            _draw_switch_track(draw, (x1 + x2) // 2 + 60, (y1 + y2) // 2, view.checked)
         elif view.kind == "text":
             self._text_block(view, view.text_color)
+        elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
+            self._text_line(view.hint, view, x1 + view.padding, y2 - view.padding - line_height(view.text_size))
+        elif view.kind == "seekbar":
+            cy, r = (y1 + y2) // 2, (y2 - y1) // 4
+            filled = x1 + round((x2 - x1) * view.progress)
+            draw.rounded_rectangle((x1, cy - r, x2 - 1, cy + r), radius=r, fill=DIVIDER)
+            if filled > x1:
+                draw.rounded_rectangle((x1, cy - r, max(filled - 1, x1 + 2 * r), cy + r), radius=r, fill=PRIMARY)
+
+    def _draw_edit(self, view: View) -> None:
+        """An EditText: underline, selection highlight, text (or hint), and the caret when it has no selection."""
+        x1, y1, x2, y2 = self._local(view)
+        ox, oy = self._origin
+        self._draw.line((x1 + 12, y2 - 12, x2 - 12, y2 - 12), fill=PRIMARY if view.focused else TEXT_SECONDARY,
+                        width=4 if view.focused else 2)
+        start, end = view.selection or (len(view.value), len(view.value))
+        if view.focused and start < end:
+            for bx1, by1, bx2, by2 in highlight_boxes(view, start, end):
+                self._draw.rectangle((bx1 - ox, by1 - oy, bx2 - ox - 1, by2 - oy - 1), fill=HIGHLIGHT)
+        self._text_block(view, TEXT_SECONDARY if view.text == view.hint else view.text_color)
+        if view.focused and start == end:
+            cx, cy = caret_point(view, end)
+            cx, cy = cx - ox + 2, cy - oy
+            self._draw.line((cx, cy, cx, cy + line_height(view.text_size)), fill=PRIMARY, width=3)
 
     def _text_block(self, view: View, color: Color) -> None:
         x1, y1, x2, y2 = self._local(view)
@@ -153,6 +169,15 @@ class Renderer:
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     x1, y1, x2, y2 = bounds
     return (x1, y1, x2 - 1, y2 - 1)
+
+
+def _draw_switch_track(draw: ImageDraw.ImageDraw, right: int, cy: int, checked: bool) -> None:
+    """A switch's track ending at ``right`` and its knob (at the end when checked)."""
+    track = (right - 120, cy - 24, right, cy + 24)
+    draw.rounded_rectangle(track, radius=24, fill=(144, 202, 249) if checked else (189, 189, 189))
+    knob_x = track[2] - 30 if checked else track[0] + 30
+    draw.ellipse((knob_x - 30, track[1] - 6, knob_x + 30, track[3] + 6), fill=PRIMARY if checked else (245, 245, 245),
+                 outline=DIVIDER)
 
 
 def _draw_icon(draw: ImageDraw.ImageDraw, icon: str, bounds: tuple[int, int, int, int], color: Color) -> None:
@@ -193,5 +218,12 @@ def _draw_icon(draw: ImageDraw.ImageDraw, icon: str, bounds: tuple[int, int, int
         draw.line((cx - r, cy, cx + r, cy), fill=color, width=6)
         draw.line((cx - r, cy, cx - r // 2, cy - r // 2), fill=color, width=6)
         draw.line((cx - r, cy, cx - r // 2, cy + r // 2), fill=color, width=6)
+    elif icon == "play":
+        draw.polygon([(cx - r * 2 // 3, cy - r), (cx + r, cy), (cx - r * 2 // 3, cy + r)], fill=color)
+    elif icon == "pause":
+        for dx in (-r // 2, r // 2):
+            draw.rectangle((cx + dx - r // 5, cy - r, cx + dx + r // 5, cy + r), fill=color)
+    elif icon == "stop":
+        draw.rectangle((cx - r * 3 // 4, cy - r * 3 // 4, cx + r * 3 // 4, cy + r * 3 // 4), fill=color)
     elif icon:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)

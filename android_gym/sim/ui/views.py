@@ -7,6 +7,7 @@ the Android widget class the real app would have, so the dump reads like a real 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +28,9 @@ class View:
     ``width``/``height`` of ``None`` mean match-parent width / wrap-content height. ``weight`` shares the
     space a Column or Row has left over. ``gravity`` places a child inside a Frame (``"top"``, ``"bottom"``,
     ``"bottom_end"``, ``"center"``). ``key`` identifies an editable or scrollable view across rebuilds.
+    ``selection`` is the focused EditText's ``(start, end)`` selection (equal ends: the caret), set by the window.
+    ``on_seek`` makes a view a SeekBar: the window calls it with the touched fraction of the track (0..1, as
+    ``AbsSeekBar.trackTouchEvent`` computes it); ``progress`` is the fraction drawn as filled.
     """
 
     kind: str = "view"
@@ -50,9 +54,11 @@ class View:
     on_long_click: Callback | None = None
     on_text: Callable[[str], None] | None = None
     on_submit: Callback | None = None
+    on_seek: Callable[[float], None] | None = None
     key: str = ""
     multiline: bool = False
     value: str = ""
+    selection: tuple[int, int] | None = None
     width: int | None = None
     height: int | None = None
     weight: float = 0.0
@@ -64,6 +70,7 @@ class View:
     text_color: Color = TEXT
     background: Color | None = None
     bold: bool = False
+    progress: float = 0.0
     scroll_offset: int = 0
     bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
 
@@ -92,6 +99,12 @@ def row(*children: View, **props) -> View:
 def frame(*children: View, **props) -> View:
     """A FrameLayout: children stacked on top of each other, placed by their ``gravity``."""
     return View(kind="frame", class_name="android.widget.FrameLayout", children=list(children), **props)
+
+
+def group(kind: str, class_name: str, *children: View, **props) -> View:
+    """A ``column``/``row``/``frame``/``list`` layout reported under the widget class the real layout uses
+    (a ``RelativeLayout``, a ``ScrollView``, a ``Switch``-like tile, ...)."""
+    return View(kind=kind, class_name=class_name, children=list(children), **props)
 
 
 def text_view(text: str, **props) -> View:
@@ -148,6 +161,29 @@ def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
     return View(kind="switch", class_name="android.widget.Switch", text="ON" if checked else "OFF",
                 content_desc=label, checkable=True, checked=checked, clickable=True, focusable=True,
                 on_click=on_click, **props)
+
+
+def toggle(checked: bool, **props) -> View:
+    """A bare Switch (no label of its own, as in a preference's widget frame); clickable only if given
+    ``on_click``, otherwise the row around it takes the touch."""
+    props.setdefault("width", 160)
+    props.setdefault("height", 126)
+    clickable = props.get("on_click") is not None
+    return View(kind="toggle", class_name="android.widget.Switch", text="ON" if checked else "OFF", checkable=True,
+                checked=checked, clickable=clickable, focusable=clickable, **props)
+
+
+def seek_bar(progress: int, max_progress: int, on_progress: Callable[[int], None], **props) -> View:
+    """A SeekBar at ``progress`` of ``max_progress``; a touch or drag on it reports the new progress to
+    ``on_progress`` (``AbsSeekBar``: ``Math.round(scale * max)``, the scale clamped to the track)."""
+    props.setdefault("height", 126)  # minHeight 48dp at 420 dpi
+    props.setdefault("focusable", True)
+
+    def seek(scale: float) -> None:
+        on_progress(math.floor(min(max(scale, 0.0), 1.0) * max_progress + 0.5))
+
+    return View(kind="seekbar", class_name="android.widget.SeekBar", on_seek=seek,
+                progress=progress / max_progress if max_progress else 0.0, **props)
 
 
 def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:

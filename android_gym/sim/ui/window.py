@@ -1,8 +1,13 @@
-"""The window manager: status bar, the foreground activity's window, the soft keyboard and the navigation bar.
+"""The window manager: status bar, the foreground activity's window, the soft keyboard, the navigation bar and
+the notification shade.
 
 It builds and lays out every window once per change of state, hands the same trees to the renderer and the
-uiautomator dump, and routes touches and keys: keyboard first, then the navigation bar, then the app.
-Apps are laid out at a design width of 1080 px; other screen widths scale the result.
+uiautomator dump, and routes touches and keys: the shade (when pulled down) first, then the keyboard, the
+navigation bar and the app. A drag starting on a SeekBar moves it; a drag down from the status bar pulls the
+shade down and a drag up on it (or BACK/HOME) closes it; other drags scroll the list under their start.
+Apps are laid out at a design width of 1080 px; other screen widths scale the result. Editing text fields,
+text selection and the floating text-selection toolbar (which is put into the app window's tree) are in
+``selection``.
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ import numpy as np
 from PIL import Image
 
 from android_gym.sim import keycodes
+from android_gym.sim.apps import systemui
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.selection import TextEditor
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -31,6 +38,7 @@ from android_gym.sim.ui.views import (
 )
 
 if TYPE_CHECKING:
+    from android_gym.sim.apps.base import Screen
     from android_gym.sim.phone import Phone
 
 DESIGN_WIDTH = 1080
@@ -41,6 +49,7 @@ _KEY_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
 _KEYBOARD_BG = (232, 234, 237)
 _NAV_BG = (245, 245, 245)
 LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
+_C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 
 
 @dataclass
@@ -51,9 +60,12 @@ class Frame:
     app: View
     keyboard: View | None
     nav_bar: View
+    shade: View | None = None
 
     def windows(self) -> Iterator[View]:
         """Windows from top of the z-order (first to receive touches) to bottom."""
+        if self.shade is not None:
+            yield self.shade
         if self.keyboard is not None:
             yield self.keyboard
         yield self.nav_bar
@@ -71,8 +83,15 @@ class WindowManager:
         self.design_height = round(height / self.scale)
         self._renderer = Renderer(DESIGN_WIDTH, self.design_height)
         self._frame: Frame | None = None
-        self._select_all = False
+        self._frame_time = 0
         self._shift = False
+        self.shade = systemui.NotificationShade(phone)
+        self._editor = TextEditor(phone, self._focused_field)
+        self._text_toolbar: View | None = None  # the floating text-selection toolbar of the current frame
+        self._focused_screen: Screen | None = None
+        # TextView.onKeyShortcut: Ctrl+A/C/X/V.
+        self._shortcuts = {keycodes.A: self._editor.select_all, _C: self._editor.copy, _X: self._editor.cut,
+                           _V: self._editor.paste}
 
     # ----- frames -------------------------------------------------------------------------------------------
     def invalidate(self) -> None:
@@ -80,12 +99,15 @@ class WindowManager:
         self._frame = None
 
     def frame(self) -> Frame:
-        """The current laid-out frame (built at most once per state)."""
-        if self._frame is None:
-            self._frame = self._build()
+        """The current laid-out frame, built at most once per state and device time (the status-bar clock, a
+        running stopwatch or timer change as time passes, even when no input reached an app)."""
+        now = self._phone.clock.now_ms()
+        if self._frame is None or self._frame_time != now:
+            self._frame, self._frame_time = self._build(), now
         return self._frame
 
     def _build(self) -> Frame:
+        self._track_focus()
         screen = self._phone.activities.top
         keyboard_shown = bool(screen.focus_key) and screen.keyboard_shown
         bottom = self.design_height - NAV_BAR_HEIGHT
@@ -96,6 +118,7 @@ class WindowManager:
         for view in content.walk():
             if view.editable:
                 view.focused = view.key == screen.focus_key
+                view.selection = self._editor.span(screen, view) if view.focused else None
             elif view.kind == "list":
                 view.scroll_offset = screen.scroll.get(view.key, 0)
         window = frame(content, resource_id="android:id/content")
@@ -104,6 +127,7 @@ class WindowManager:
         for view in content.walk():
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset
+        self._add_text_toolbar(screen, content, window)
 
         status = self._status_bar()
         layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
@@ -113,7 +137,24 @@ class WindowManager:
             layout(keyboard, 0, content_bottom, DESIGN_WIDTH, KEYBOARD_HEIGHT)
         nav = self._nav_bar()
         layout(nav, 0, bottom, DESIGN_WIDTH, NAV_BAR_HEIGHT)
-        return Frame(status, decor, keyboard, nav)
+        shade = self.shade.window()
+        if shade is not None:
+            layout(shade, 0, 0, DESIGN_WIDTH, bottom)  # full screen above the navigation bar
+        return Frame(status, decor, keyboard, nav, shade)
+
+    def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
+        """Lay the focused field's floating toolbar (if open) over the app window, as its last child."""
+        field = next((v for v in content.walk() if v.editable and v.focused), None)
+        self._text_toolbar = None if field is None else self._editor.toolbar(screen, field, window.bounds)
+        if self._text_toolbar is not None:
+            window.children.append(self._text_toolbar)
+
+    def _track_focus(self) -> None:
+        """Window focus moved to another activity: tell the text editor about the one that lost it."""
+        top = self._phone.activities.top
+        if self._focused_screen is not None and self._focused_screen is not top:
+            self._editor.focus_lost(self._focused_screen)
+        self._focused_screen = top
 
     def _status_bar(self) -> View:
         settings = self._phone.settings
@@ -172,74 +213,102 @@ class WindowManager:
                    "nav": (f.nav_bar, _NAV_BG)}
         if f.keyboard is not None:
             windows["keyboard"] = (f.keyboard, _KEYBOARD_BG)
+        if f.shade is not None:  # it covers everything but the navigation bar
+            windows = {"shade": (f.shade, WHITE), "nav": windows["nav"]}
         pixels = self._renderer.render(windows)
         if self.scale == 1:
             return pixels.copy()
         return np.asarray(Image.fromarray(pixels).resize((self.width, self.height), Image.BILINEAR))
 
     def ui_dump(self) -> str:
-        """The uiautomator XML of the foreground activity's window, in screen coordinates."""
-        app = self.frame().app
+        """The uiautomator XML of the active window, in screen coordinates: the notification shade while it is
+        pulled down (uiautomator dumps the active window), else the foreground activity's window."""
+        f = self.frame()
+        window, package = (f.app, self._phone.activities.top.app.package) if f.shade is None else (
+            f.shade, systemui.PACKAGE)
         if self.scale != 1:
-            app = _scaled(app, self.scale)
-        return hierarchy.dump(app, self._phone.activities.top.app.package)
+            window = _scaled(window, self.scale)
+        return hierarchy.dump(window, package)
 
     # ----- input -------------------------------------------------------------------------------------------
     def _to_design(self, x: float, y: float) -> tuple[float, float]:
         return x / self.scale, y / self.scale
 
+    def _window_at(self, x: float, y: float) -> View | None:
+        """The topmost window at ``(x, y)`` (design coords)."""
+        return next((window for window in self.frame().windows() if _contains(window.bounds, x, y)), None)
+
     def _hit(self, x: float, y: float, wanted) -> View | None:
         """The topmost enabled view at ``(x, y)`` (design coords) for which ``wanted(view)`` holds."""
-        for window in self.frame().windows():
-            if not _contains(window.bounds, x, y):
-                continue
-            found = None
-            for view in window.walk():
-                if wanted(view) and view.enabled and _contains(view.bounds, x, y):
-                    found = view
-            return found
-        return None
+        window = self._window_at(x, y)
+        found = None
+        for view in window.walk() if window is not None else ():
+            if wanted(view) and view.enabled and _contains(view.bounds, x, y):
+                found = view
+        return found
 
     def tap(self, x: float, y: float) -> None:
-        """A short touch at screen coordinates."""
+        """A short touch at screen coordinates; in the app window but off the text-selection toolbar it closes the
+        toolbar (touches on the keyboard or the system bars do not reach the app)."""
         x, y = self._to_design(x, y)
-        target = self._hit(x, y, lambda v: v.clickable or v.editable)
+        target = self._hit(x, y, lambda v: v.clickable or v.editable or v.on_seek is not None)
+        on_toolbar = self._text_toolbar is not None and any(v is target for v in self._text_toolbar.walk())
+        if self._window_at(x, y) is self.frame().app and not on_toolbar and self._editor.end_action_mode():
+            self.invalidate()
         if target is None:
             return
+        if target.on_seek is not None:
+            target.on_seek(_seek_fraction(target, x))
+            self.invalidate()
         if target.editable:
             screen = self._phone.activities.top
             screen.focus_key = target.key
             screen.keyboard_shown = True
-            self._select_all = False
+            screen.selection = None  # the caret goes to the end of the text
             self.invalidate()
         if target.on_click is not None:
             target.on_click()
             self.invalidate()
 
     def long_press(self, x: float, y: float) -> None:
-        """A touch held for at least the long-press timeout."""
+        """A touch held for at least the long-press timeout; on a text field it starts text selection."""
         x, y = self._to_design(x, y)
         target = self._hit(x, y, lambda v: v.long_clickable or v.clickable)
-        if target is not None and target.on_long_click is not None:
+        if target is not None and target.editable:
+            self._editor.long_press(target, x, y)
+            self.invalidate()
+        elif target is not None and target.on_long_click is not None:
             target.on_long_click()
             self.invalidate()
         elif target is not None:
             self.tap(x * self.scale, y * self.scale)
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int) -> None:
-        """A drag: scrolls the list under the start point, or is a long press if it does not move."""
+        """A drag, or a long press/tap if it does not move. A mostly horizontal drag that starts on a SeekBar
+        moves it to where the finger ends (``AbsSeekBar`` tracks the finger even off the bar); one down from
+        the status bar pulls the shade down, one up on the shade closes it; others scroll the list under the
+        start point."""
         if abs(x2 - x1) < 10 and abs(y2 - y1) < 10:
             if duration_ms >= LONG_PRESS_MS:
                 self.long_press(x1, y1)
             else:
                 self.tap(x1, y1)
             return
-        dx, dy = self._to_design(x1, y1)
-        target = self._hit(dx, dy, lambda v: v.scrollable and v.kind == "list")
-        if target is None:
-            return
-        screen = self._phone.activities.top
-        screen.scroll[target.key] = max(0, screen.scroll.get(target.key, 0) + round((y1 - y2) / self.scale))
+        (sx, sy), (ex, ey) = self._to_design(x1, y1), self._to_design(x2, y2)
+        seek_bar = self._hit(sx, sy, lambda v: v.on_seek is not None)
+        window = self._window_at(sx, sy)
+        if seek_bar is not None and seek_bar.on_seek is not None and abs(ex - sx) >= abs(ey - sy):
+            seek_bar.on_seek(_seek_fraction(seek_bar, ex))
+        elif window is not None and window is self.frame().shade and sy - ey > abs(ex - sx):
+            self.shade.collapse()
+        elif window is not None and window is self.frame().status_bar and ey - sy > abs(ex - sx):
+            self.shade.expand()
+        else:
+            target = self._hit(sx, sy, lambda v: v.scrollable and v.kind == "list")
+            if target is None:
+                return
+            screen = self._phone.activities.top
+            screen.scroll[target.key] = max(0, screen.scroll.get(target.key, 0) + round(sy - ey))
         self.invalidate()
 
     def _focused_field(self) -> View | None:
@@ -249,36 +318,33 @@ class WindowManager:
         return next((v for v in self.frame().app.walk() if v.editable and v.key == screen.focus_key), None)
 
     def type_text(self, text: str) -> None:
-        """Commit ``text`` into the focused field (dropped when nothing has focus, as on Android)."""
-        field = self._focused_field()
-        if field is None or field.on_text is None:
-            return
-        value = "" if self._select_all else field.value
-        self._select_all = False
-        if not field.multiline:
-            text = text.replace("\n", " ")
-        field.on_text(value + text)
+        """Commit ``text`` into the focused field over its selection (dropped when nothing has focus, as on
+        Android)."""
+        self._editor.type(text)
         self.invalidate()
 
     def key(self, code: int, meta: frozenset[int] = frozenset()) -> None:
-        """A key press: HOME, BACK, ENTER, DEL, CTRL+A, or a character key typed into the focused field."""
+        """A key press: HOME, BACK, ENTER, DEL, Ctrl+A/C/X/V, or a character key typed into the focused field."""
+        self._track_focus()
         activities = self._phone.activities
         screen = activities.top
         if code == keycodes.HOME:
+            self.shade.collapse()
             screen.keyboard_shown = False
             activities.home()
+        elif code == keycodes.BACK and self.shade.expanded:
+            self.shade.back()
+        elif code == keycodes.BACK and self._editor.end_action_mode():
+            pass  # TextView.onKeyPreIme: an open text-selection toolbar takes BACK before the keyboard does
         elif code == keycodes.BACK:
             if screen.focus_key and screen.keyboard_shown:
                 screen.keyboard_shown = False
             else:
                 activities.back()
-        elif code == keycodes.A and keycodes.CTRL_LEFT in meta:
-            self._select_all = self._focused_field() is not None
+        elif keycodes.CTRL_LEFT in meta and code in self._shortcuts:
+            self._shortcuts[code]()
         elif code == keycodes.DEL:
-            field = self._focused_field()
-            if field is not None and field.on_text is not None:
-                field.on_text("" if self._select_all else field.value[:-1])
-            self._select_all = False
+            self._editor.delete()
         elif code == keycodes.ENTER:
             field = self._focused_field()
             if field is not None and field.multiline:
@@ -293,6 +359,13 @@ class WindowManager:
 def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:
     x1, y1, x2, y2 = bounds
     return x1 <= x < x2 and y1 <= y < y2
+
+
+def _seek_fraction(seek_bar: View, x: float) -> float:
+    """``AbsSeekBar.trackTouchEvent``: where ``x`` falls on the track between the paddings, clamped to 0..1."""
+    x1, _, x2, _ = seek_bar.bounds
+    available = x2 - x1 - 2 * seek_bar.padding
+    return min(max((x - x1 - seek_bar.padding) / available, 0.0), 1.0) if available > 0 else 0.0
 
 
 def _scaled(view: View, scale: float) -> View:

@@ -3,6 +3,8 @@
 
 ``am start`` returns 0 even when the activity does not exist (errors go to stderr, or stdout with ``-W``), as
 AOSP does. Launch timings printed by ``-W`` are fixed numbers (cold 250 ms, warm 120 ms, hot 60 ms).
+``am broadcast`` delivers to the installed apps' manifest receivers (``App.receivers``) as an ordered broadcast
+and prints its result.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.apps.base import App, BroadcastResult, Intent, Screen
 from android_gym.sim.system.commands import input as input_commands
 from android_gym.sim.system.commands import settings as settings_commands
 from android_gym.sim.system.commands.base import CommandContext, app_uid, shell_command_exception, short_hash
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 FLAG_ACTIVITY_NEW_TASK = 0x10000000
 FLAG_ACTIVITY_CLEAR_TASK = 0x00008000
 FLAG_RECEIVER_FROM_SHELL = 0x00400000
+FLAG_RECEIVER_REGISTERED_ONLY = 0x40000000
 _FLAG_OPTIONS = {
     "--grant-read-uri-permission": 0x1, "--grant-write-uri-permission": 0x2,
     "--grant-persistable-uri-permission": 0x40, "--grant-prefix-uri-permission": 0x80,
@@ -38,7 +41,7 @@ _FLAG_OPTIONS = {
     "--activity-reorder-to-front": 0x00020000, "--activity-reset-task-if-needed": 0x00200000,
     "--activity-single-top": 0x20000000, "--activity-clear-task": FLAG_ACTIVITY_CLEAR_TASK,
     "--activity-task-on-home": 0x00004000, "--activity-match-external": 0x00000800,
-    "--receiver-registered-only": 0x40000000, "--receiver-replace-pending": 0x20000000,
+    "--receiver-registered-only": FLAG_RECEIVER_REGISTERED_ONLY, "--receiver-replace-pending": 0x20000000,
     "--receiver-foreground": 0x10000000, "--receiver-no-abort": 0x08000000,
     "--receiver-include-background": 0x01000000,
 }
@@ -313,13 +316,38 @@ def _start(ctx: CommandContext, args: list[str]) -> int:
     return 0
 
 
+def _receivers(ctx: CommandContext, intent: ShellIntent) -> list[tuple[App, str]]:
+    """The manifest receivers ``intent`` reaches: none for ``--receiver-registered-only``, the named component, else
+    every receiver whose filter lists its action (``IntentFilter.match``: an action-only filter takes no intent
+    with data, a type or categories)."""
+    packages = ctx.phone.packages
+    if intent.flags & FLAG_RECEIVER_REGISTERED_ONLY:
+        return []
+    if intent.component:
+        package, cls = intent.component
+        app = packages.get(package)
+        return [(app, cls)] if app is not None and cls in app.receivers else []
+    if intent.data or intent.mime_type or intent.categories:
+        return []
+    apps = [packages.get(name) for name in ([intent.package] if intent.package else packages.names())]
+    return [(app, cls) for app in apps if app is not None
+            for cls, actions in app.receivers.items() if intent.action in actions]
+
+
 def _broadcast(ctx: CommandContext, args: list[str]) -> int:
+    """An ordered broadcast (``am`` passes itself as the result receiver): each receiver in turn may set the
+    result, which ``IntentReceiver.performReceive`` prints as ``result=N`` plus ``, data="…"`` when set."""
     try:
         intent = parse_intent(args)
     except (_Usage, ValueError) as error:
         return _exception(ctx, "broadcast", str(error))
     intent.flags |= FLAG_RECEIVER_FROM_SHELL
-    ctx.out(f"Broadcasting: {intent.describe()}\nBroadcast completed: result=0\n")
+    ctx.out(f"Broadcasting: {intent.describe()}\n")
+    result = BroadcastResult()
+    for app, receiver in _receivers(ctx, intent):
+        app.on_receive(receiver, intent.to_intent(), result)
+    data = "" if result.data is None else f', data="{result.data}"'
+    ctx.out(f"Broadcast completed: result={result.code}{data}\n")
     return 0
 
 

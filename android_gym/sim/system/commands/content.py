@@ -1,5 +1,6 @@
 """``content query|insert|delete|update`` (AOSP ``cmds/content/src/com/android/commands/content/Content.java``)
-for ``content://settings/{system,secure,global}`` and the telephony provider (``content://sms...``).
+for ``content://settings/{system,secure,global}``, the telephony provider (``content://sms...``) and the contacts
+provider (``content://com.android.contacts/...``, legacy ``content://contacts/phones``; writes on the former).
 
 Rows print as ``Row: N col=val, col2=val2`` (NULL as ``NULL``, blobs as ``BLOB``), ``No result found.`` when
 empty. Provider failures print ``Error while accessing provider:<authority>`` and the exception, exit 0, as
@@ -12,6 +13,8 @@ import sqlite3
 from contextlib import closing
 
 from android_gym.sim.system.commands.base import CommandContext
+from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
+from android_gym.sim.system.contacts import LEGACY_AUTHORITY
 from android_gym.sim.system.settings import NAMESPACES
 
 _USAGE = """usage: adb shell content [subcommand] [options]
@@ -22,6 +25,7 @@ usage: adb shell content delete --uri <URI> [--user <userId>] --where <WHERE>
 usage: adb shell content query --uri <URI> [--user <USER_ID>] [--projection <PROJECTION>] [--where <WHERE>] \
 [--sort <SORT_ORDER>]
 """
+_CONTACTS_AUTHORITIES = (CONTACTS_AUTHORITY, LEGACY_AUTHORITY)
 _BIND_TYPES = {"s": str, "i": int, "l": int, "f": float, "d": float,
                "b": lambda v: v.lower() in ("true", "1"), "n": lambda v: None}
 
@@ -66,6 +70,8 @@ def _query(ctx: CommandContext, uri: str, projection: list[str] | None, where: s
                 return [dict(zip(names, row)) for row in cursor.fetchall()]
         if authority in ("sms", "mms-sms"):
             return ctx.phone.telephony.query(uri, projection, where, sort)
+        if authority in _CONTACTS_AUTHORITIES:
+            return ctx.phone.contacts.query(uri, projection, where, sort)
     except ValueError as error:
         raise _ProviderError("java.lang.IllegalArgumentException", str(error)) from None
     except sqlite3.Error as error:
@@ -124,6 +130,15 @@ def _write(ctx: CommandContext, verb: str, uri: str, binds: dict[str, object], w
                 ctx.phone.invalidate()
                 return
             raise _ProviderError("java.lang.UnsupportedOperationException", f"Cannot update URL: {uri}")
+        if authority in _CONTACTS_AUTHORITIES:  # legacy writes are refused as unknown URIs
+            contacts = ctx.phone.contacts
+            if verb == "insert":
+                contacts.insert(uri, binds)
+            elif verb == "delete":
+                contacts.delete(uri, where)
+            else:
+                contacts.update(uri, binds, where)
+            return
     except ValueError as error:
         raise _ProviderError("java.lang.IllegalArgumentException", str(error)) from None
     except sqlite3.Error as error:

@@ -1,12 +1,12 @@
 """``settings`` (AOSP ``SettingsService.MyShellCommand``) and ``svc wifi|data|bluetooth`` (``cmds/svc``).
 
-The radios are settings here: Wi-Fi on is ``global wifi_on`` (``WifiSettingsStore``: 0 off, 1 on, 2 on while
-in airplane mode), Bluetooth ``global bluetooth_on`` (``BluetoothManagerService``: 0 off, 1 on, 2 on in
-airplane mode), mobile data ``global mobile_data``, airplane mode ``global airplane_mode_on``.
+The radios are settings here (``system.radios`` records them as the system services do); mobile data is
+``global mobile_data``.
 """
 
 from __future__ import annotations
 
+from android_gym.sim.system import radios
 from android_gym.sim.system.commands.base import CommandContext
 from android_gym.sim.system.settings import NAMESPACES
 
@@ -82,25 +82,20 @@ def settings(ctx: CommandContext, argv: list[str]) -> int:
     return 0
 
 
-# ----- radios ------------------------------------------------------------------------------------------------
+# ----- radios (``cmd wifi|bluetooth_manager|connectivity`` call these too) -------------------------------------
 def set_wifi(ctx: CommandContext, enabled: bool) -> None:
-    """Turn Wi-Fi on or off as ``WifiSettingsStore.handleWifiToggled`` records it."""
-    airplane = ctx.phone.settings.get("global", "airplane_mode_on") == "1"
-    ctx.phone.settings.put("global", "wifi_on", ("2" if airplane else "1") if enabled else "0")
-    ctx.phone.invalidate()
+    """Turn Wi-Fi on or off (``radios.set_wifi``)."""
+    radios.set_wifi(ctx.phone, enabled)
 
 
 def set_bluetooth(ctx: CommandContext, enabled: bool) -> None:
-    """Turn Bluetooth on or off as ``BluetoothManagerService.persistBluetoothSetting`` records it."""
-    airplane = ctx.phone.settings.get("global", "airplane_mode_on") == "1"
-    ctx.phone.settings.put("global", "bluetooth_on", ("2" if airplane else "1") if enabled else "0")
-    ctx.phone.invalidate()
+    """Turn Bluetooth on or off (``radios.set_bluetooth``)."""
+    radios.set_bluetooth(ctx.phone, enabled)
 
 
 def set_airplane_mode(ctx: CommandContext, enabled: bool) -> None:
-    """``cmd connectivity airplane-mode enable|disable``."""
-    ctx.phone.settings.put("global", "airplane_mode_on", "1" if enabled else "0")
-    ctx.phone.invalidate()
+    """``cmd connectivity airplane-mode enable|disable`` (``radios.set_airplane_mode``)."""
+    radios.set_airplane_mode(ctx.phone, enabled)
 
 
 _SVC_USAGE = {

@@ -1,0 +1,290 @@
+"""SystemUI (``com.android.systemui``) of Android 13: the notification shade with quick settings, the Internet
+dialog, the brightness dialog, and the brightness slider's mapping between slider position and brightness.
+
+Sources: AOSP ``frameworks/base`` ``packages/SystemUI`` (``BrightnessController``, ``BrightnessDialog``,
+``ToggleSeekBar`` — its node text is the slider's accessibility label —, ``QSTileViewImpl``, ``InternetTile``,
+``BluetoothTile``, ``InternetDialog``/``InternetDialogController``), ``SettingsLib`` ``BrightnessUtils``,
+``BrightnessSynchronizer``, and the layouts and strings of the Pixel SystemUI build SQ1D.220205.003
+(``quick_settings_brightness_dialog.xml``, ``brightness_mirror_container.xml``, ``qs_tile_label.xml``,
+``internet_connectivity_dialog.xml``, ``status_bar_no_notifications.xml``, ``tile_states_*``).
+
+Simplified: the shade opens fully expanded in one pull (tiles, brightness slider, "No notifications"); its
+tiles are Internet and Bluetooth only; the Internet tile shows Wi-Fi (connected to the emulator's
+``AndroidWifi`` when on) and never the mobile network; the slider writes ``system screen_brightness`` (the
+display manager's float brightness is not kept separately, so the slider is re-read from that integer).
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.system import radios
+from android_gym.sim.ui.views import (
+    TEXT,
+    TEXT_SECONDARY,
+    WHITE,
+    View,
+    column,
+    frame,
+    group,
+    row,
+    seek_bar,
+    text_view,
+    toggle,
+)
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+PACKAGE = "com.android.systemui"
+SHOW_BRIGHTNESS_DIALOG = "com.android.intent.action.SHOW_BRIGHTNESS_DIALOG"
+# res/values/strings.xml and arrays.xml of SystemUI.
+DISPLAY_BRIGHTNESS = "Display brightness"  # accessibility_brightness
+INTERNET = "Internet"  # quick_settings_internet_label
+BLUETOOTH = "Bluetooth"  # quick_settings_bluetooth_label
+BLUETOOTH_DESC = "Bluetooth."  # accessibility_quick_settings_bluetooth
+WIFI = "Wi‑Fi"  # turn_on_wifi (U+2011 non-breaking hyphen)
+WIFI_IS_OFF = "Wi-Fi is off"  # wifi_is_off
+TAP_A_NETWORK = "Tap a network to connect"  # tap_a_network_to_connect
+DONE = "Done"  # inline_done_button
+NO_NOTIFICATIONS = "No notifications"  # empty_shade_text
+TILE_STATES = ("Unavailable", "Off", "On")  # tile_states_internet / tile_states_bt
+EMULATOR_SSID = "AndroidWifi"  # the emulator's simulated access point
+CONNECTED = "Connected"
+_SHADE_BG, _TILE_ON, _TILE_OFF, _DIALOG_DIM = (241, 243, 244), (211, 227, 253), (225, 227, 230), (96, 96, 96)
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+# ----- brightness (SettingsLib BrightnessUtils, BrightnessSynchronizer; Java float arithmetic) ----------------
+GAMMA_SPACE_MAX = 65535
+#: ``PowerManager.BRIGHTNESS_MIN/MAX``: the emulator's display reports this range in ``BrightnessInfo``.
+BRIGHTNESS_MIN, BRIGHTNESS_MAX = 0.0, 1.0
+_F = np.float32
+_R, _A, _B, _C = _F(0.5), _F(0.17883277), _F(0.28466892), _F(0.55991073)
+
+
+def _lerp(start: float, stop: float, amount: np.float32) -> np.float32:
+    return _F(start) + (_F(stop) - _F(start)) * amount
+
+
+def _norm(start: float, stop: float, value: float) -> np.float32:
+    return (_F(value) - _F(start)) / (_F(stop) - _F(start))
+
+
+def _java_round(value: np.float32) -> int:
+    """``Math.round(float)``: half up."""
+    return math.floor(float(value) + 0.5)
+
+
+def gamma_to_linear(value: int, minimum: float = BRIGHTNESS_MIN, maximum: float = BRIGHTNESS_MAX) -> float:
+    """``BrightnessUtils.convertGammaToLinearFloat``: slider position (0..65535, HLG gamma) → linear brightness."""
+    normalized = _norm(0, GAMMA_SPACE_MAX, value)
+    if normalized <= _R:
+        ret = (normalized / _R) * (normalized / _R)
+    else:
+        ret = _F(math.exp(float((normalized - _C) / _A))) + _B
+    return float(_lerp(minimum, maximum, _F(min(max(ret, _F(0)), _F(12))) / _F(12)))
+
+
+def linear_to_gamma(value: float, minimum: float = BRIGHTNESS_MIN, maximum: float = BRIGHTNESS_MAX) -> int:
+    """``BrightnessUtils.convertLinearToGammaFloat``: linear brightness → slider position (0..65535)."""
+    normalized = _norm(minimum, maximum, value) * _F(12)
+    if normalized <= _F(1):
+        ret = _F(math.sqrt(float(normalized))) * _R
+    else:
+        ret = _A * _F(math.log(float(normalized - _B))) + _C
+    return _java_round(_lerp(0, GAMMA_SPACE_MAX, ret))
+
+
+def _constrained_map(range_min: float, range_max: float, value_min: float, value_max: float,
+                     value: float) -> np.float32:
+    """``MathUtils.constrainedMap``."""
+    amount = _norm(value_min, value_max, value) if value_min != value_max else _F(0)
+    return _lerp(range_min, range_max, _F(min(max(amount, _F(0)), _F(1))))
+
+
+def brightness_int_to_float(value: int) -> float:
+    """``BrightnessSynchronizer.brightnessIntToFloat``: the 1..255 setting → 0..1 (0 is off: -1)."""
+    return -1.0 if value == 0 else float(_constrained_map(0.0, 1.0, 1.0, 255.0, value))
+
+
+def brightness_float_to_int(value: float) -> int:
+    """``BrightnessSynchronizer.brightnessFloatToInt``: 0..1 → the 1..255 ``screen_brightness`` setting."""
+    return 0 if value == -1.0 else _java_round(_constrained_map(1.0, 255.0, 0.0, 1.0, value))
+
+
+def brightness_position(phone: Phone) -> int:
+    """Where the brightness slider stands (0..65535) for the current ``system screen_brightness``."""
+    setting = phone.settings.get("system", "screen_brightness")
+    value = int(setting) if setting and setting.lstrip("-").isdigit() else 102  # config_screenBrightnessSettingDefault
+    return linear_to_gamma(brightness_int_to_float(value))
+
+
+def set_brightness_position(phone: Phone, position: int) -> None:
+    """``BrightnessController.onChanged``: the slider's linear value becomes the display brightness, which
+    ``BrightnessSynchronizer`` writes to ``system screen_brightness`` as 1..255."""
+    linear = min(gamma_to_linear(position), BRIGHTNESS_MAX)
+    phone.settings.put("system", "screen_brightness", str(brightness_float_to_int(linear)))
+    phone.invalidate()
+
+
+def brightness_slider(phone: Phone) -> View:
+    """``quick_settings_brightness_dialog.xml``: a ``BrightnessSliderView`` holding the ``ToggleSeekBar``."""
+    slider = seek_bar(brightness_position(phone), GAMMA_SPACE_MAX,
+                      lambda position: set_brightness_position(phone, position),
+                      text=DISPLAY_BRIGHTNESS, resource_id=_id("slider"))
+    return frame(slider, resource_id=_id("brightness_slider"), content_desc=DISPLAY_BRIGHTNESS, height=126)
+
+
+class BrightnessDialog(Screen):
+    """``settings.brightness.BrightnessDialog``: a slider in a rounded container at the top of the screen
+    (``brightness_mirror_container``, 8 dp margin and padding), started by ``SHOW_BRIGHTNESS_DIALOG``."""
+
+    activity = f"{PACKAGE}.settings.brightness.BrightnessDialog"
+
+    def on_pause(self) -> None:
+        """``android:finishOnCloseSystemDialogs``: HOME (or anything else covering it) closes the dialog."""
+        self.finish()
+
+    def build(self) -> View:
+        container = frame(brightness_slider(self.phone), resource_id=_id("brightness_mirror_container"),
+                          padding=21, background=WHITE)
+        return column(container, View(weight=1), padding=21, background=_SHADE_BG)
+
+
+# ----- the notification shade --------------------------------------------------------------------------------
+def _tile(label: str, content_desc: str, secondary: str, active: bool, on_click: Callable[[], None],
+          on_long_click: Callable[[], None]) -> View:
+    """``QSTileViewImpl`` of a switch-like tile: node class ``Switch``, text ``On``/``Off`` (``switch_bar_on``/
+    ``off``), the tile label and the secondary label (the state text when the tile has none)."""
+    state = TILE_STATES[2 if active else 1]
+    labels = column(text_view(label, resource_id=_id("tile_label"), text_size=40, bold=True, padding=4),
+                    text_view(secondary or state, resource_id=_id("app_label"), text_size=34, padding=4,
+                              text_color=TEXT_SECONDARY), weight=1)
+    icon = View(kind="icon", class_name="android.widget.ImageView", hint="wifi" if label == INTERNET else "bt",
+                width=100, height=100, text_color=TEXT)
+    return group("row", "android.widget.Switch", icon, labels, content_desc=content_desc, text=state, checkable=True,
+                 checked=active, clickable=True, long_clickable=True, focusable=True, on_click=on_click,
+                 on_long_click=on_long_click, background=_TILE_ON if active else _TILE_OFF, height=220, padding=24,
+                 weight=1)
+
+
+class NotificationShade:
+    """The notification shade window (``NotificationShadeWindowView``): quick settings over the notification
+    list, and the Internet dialog the Internet tile opens over it.
+
+    A swipe down from the status bar expands it; BACK, HOME or a swipe up collapses it. While it is expanded
+    the app underneath stays the resumed activity.
+    """
+
+    def __init__(self, phone: Phone) -> None:
+        self.phone = phone
+        self.expanded = False
+        self.internet_dialog = False
+
+    def expand(self) -> None:
+        """Pull the shade down."""
+        self.expanded = True
+        self.phone.invalidate()
+
+    def collapse(self) -> None:
+        """Close the shade (and any dialog opened from it)."""
+        self.expanded = self.internet_dialog = False
+        self.phone.invalidate()
+
+    def back(self) -> None:
+        """BACK: dismiss the Internet dialog if it is up, else collapse the shade."""
+        if self.internet_dialog:
+            self.internet_dialog = False
+            self.phone.invalidate()
+        else:
+            self.collapse()
+
+    def window(self) -> View | None:
+        """The shade's top window, or ``None`` while it is collapsed."""
+        if not self.expanded:
+            return None
+        return self._internet_dialog() if self.internet_dialog else self._panel()
+
+    def _open_settings(self, action: str) -> None:
+        """A tile's long press: collapse and start its settings page (``QSTileImpl.getLongClickIntent``)."""
+        self.collapse()
+        self.phone.run(f"am start -a {shlex.quote(action)}")
+
+    def _panel(self) -> View:
+        phone = self.phone
+        wifi, bluetooth = radios.wifi_enabled(phone), radios.bluetooth_enabled(phone)
+        now = phone.clock.now()
+        header = row(text_view(now.strftime("%H:%M"), resource_id=_id("clock"), text_size=64, padding=24),
+                     text_view(now.strftime("%a, %b %-d"), resource_id=_id("date"), text_size=40, padding=24),
+                     resource_id=_id("header"))
+        ssid = EMULATOR_SSID if wifi else ""
+        tiles = row(
+            _tile(INTERNET, f"{INTERNET},{ssid}", ssid, wifi, self._show_internet_dialog,
+                  lambda: self._open_settings("android.settings.WIFI_SETTINGS")),
+            _tile(BLUETOOTH, BLUETOOTH_DESC, "", bluetooth, lambda: radios.set_bluetooth(phone, not bluetooth),
+                  lambda: self._open_settings("android.settings.BLUETOOTH_SETTINGS")),
+            spacing=24)
+        quick_settings = column(brightness_slider(phone), tiles, resource_id=_id("quick_settings_panel"), spacing=36,
+                                padding=24)
+        notifications = text_view(NO_NOTIFICATIONS, resource_id=_id("no_notifications"), padding=32, text_size=40,
+                                  text_color=TEXT_SECONDARY)
+        return group("column", "android.widget.FrameLayout", header, quick_settings, notifications,
+                     resource_id=_id("notification_panel"), background=_SHADE_BG)
+
+    def _show_internet_dialog(self) -> None:
+        self.internet_dialog = True
+        self.phone.invalidate()
+
+    def _internet_dialog(self) -> View:
+        """``InternetDialog``: title, subtitle (``InternetDialogController.getSubtitleText``), the Wi-Fi
+        toggle, the connected network when Wi-Fi is on, and Done."""
+        phone = self.phone
+        wifi = radios.wifi_enabled(phone)
+        items = [
+            text_view(INTERNET, resource_id=_id("internet_dialog_title"), text_size=63, padding=16),
+            text_view(TAP_A_NETWORK if wifi else WIFI_IS_OFF, resource_id=_id("internet_dialog_subtitle"),
+                      text_size=37, padding=16, text_color=TEXT_SECONDARY),
+            row(text_view(WIFI, resource_id=_id("wifi_toggle_title"), text_size=42, weight=1),
+                toggle(wifi, resource_id=_id("wifi_toggle"), content_desc=WIFI,
+                       on_click=lambda: radios.set_wifi(phone, not wifi)),
+                resource_id=_id("turn_on_wifi_layout"), height=189, padding=16),
+        ]
+        if wifi:
+            items.append(column(text_view(EMULATOR_SSID, resource_id=_id("wifi_connected_title"), text_size=42),
+                                text_view(CONNECTED, resource_id=_id("wifi_connected_summary"), text_size=36,
+                                          text_color=TEXT_SECONDARY),
+                                resource_id=_id("wifi_connected_layout"), padding=16, background=_TILE_ON))
+        done = View(kind="button", class_name="android.widget.Button", text=DONE, height=95, background=WHITE,
+                    text_color=TEXT)  # not clickable itself: its frame takes the touch
+        items.append(row(View(weight=1), frame(done, resource_id=_id("done_layout"), clickable=True,
+                                               focusable=True, on_click=self._dismiss_dialog, width=240)))
+        dialog = column(*items, resource_id=_id("internet_connectivity_dialog"), background=WHITE, padding=40,
+                        gravity="center", margin=48)
+        return frame(dialog, background=_DIALOG_DIM)
+
+    def _dismiss_dialog(self) -> None:
+        self.internet_dialog = False
+        self.phone.invalidate()
+
+
+class SystemUI(App):
+    """``com.android.systemui``: no launcher icon; its one activity here is the brightness dialog."""
+
+    package = PACKAGE
+    label = "System UI"
+    screens = (BrightnessDialog,)
+    launchable = False
+
+    def resolve(self, intent: Intent) -> type[Screen] | None:
+        """``com.android.intent.action.SHOW_BRIGHTNESS_DIALOG`` opens the brightness dialog."""
+        return BrightnessDialog if intent.action == SHOW_BRIGHTNESS_DIALOG else None

@@ -1,0 +1,76 @@
+"""What the SQLite-backed content providers share (telephony's ``mmssms.db``, contacts' ``contacts2.db``).
+
+A provider owns one database file under its package's data directory. The file is created with the provider's
+schema when it is missing or empty (the provider's ``onCreate``), so ``pm clear`` or a deleted file brings back
+an empty database; writes run in transactions whose file changes carry device time, as on the phone.
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+_SIDE_FILES = ("-journal", "-wal", "-shm")
+
+
+class SqliteProvider:
+    """Base of a provider backed by ``db_path``; subclasses set ``db_path``, ``schema`` and ``journal_mode`` and
+    may extend ``on_create`` (rows the provider puts in a new database) and ``on_connect`` (SQL functions)."""
+
+    db_path: ClassVar[str] = ""
+    schema: ClassVar[tuple[str, ...]] = ()
+    #: ``TRUNCATE`` (a rollback journal) or ``WAL``, as the provider's ``SQLiteOpenHelper`` opens it.
+    journal_mode: ClassVar[str] = "TRUNCATE"
+
+    def __init__(self, phone: Phone) -> None:
+        self._phone = phone
+        self.ensure_db()
+
+    def ensure_db(self) -> None:
+        """Create the database with the schema if its file is missing or empty; a database whose tables were
+        merely emptied is kept."""
+        host = self._phone.fs.host_path(self.db_path)
+        if host.is_file() and host.stat().st_size > 0:
+            return
+        self._phone.fs.makedirs(posixpath.dirname(self.db_path))
+        with self._phone.fs.device_writes(*self._files):
+            for suffix in ("", *_SIDE_FILES):
+                host.with_name(host.name + suffix).unlink(missing_ok=True)
+            with closing(self.connect()) as db, db:
+                for statement in self.schema:
+                    db.execute(statement)
+                self.on_create(db)
+
+    def on_create(self, db: sqlite3.Connection) -> None:
+        """Fill a database just created (default: nothing)."""
+
+    def connect(self) -> sqlite3.Connection:
+        """A new connection to the host file in the provider's journal mode; the caller closes it."""
+        db = sqlite3.connect(self._phone.fs.host_path(self.db_path), timeout=5)
+        db.execute(f"PRAGMA journal_mode={self.journal_mode}")
+        self.on_connect(db)
+        return db
+
+    def on_connect(self, db: sqlite3.Connection) -> None:
+        """Register the SQL functions the provider's queries use (default: none)."""
+
+    @functools.cached_property
+    def _files(self) -> tuple[Path, ...]:
+        """What a write can change on the host: the database, its side files and their directory."""
+        host = self._phone.fs.host_path(self.db_path)
+        return (host, *(host.with_name(host.name + suffix) for suffix in _SIDE_FILES), host.parent)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A connection in a transaction committed on exit; the files the write changed then carry device
+        time, as the provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
+        with self._phone.fs.device_writes(*self._files), closing(self.connect()) as db, db:
+            yield db

@@ -1,0 +1,48 @@
+"""Turning the radios on and off, as the system services record it in the ``global`` settings.
+
+One place for every path that toggles a radio: ``svc``/``cmd`` on the shell, the Settings app's switches and the
+quick-settings tiles. Wi-Fi on is ``global wifi_on`` (``WifiSettingsStore.handleWifiToggled``: 0 off, 1 on, 2 on
+while in airplane mode), Bluetooth ``global bluetooth_on`` (``BluetoothManagerService.persistBluetoothSetting``:
+0 off, 1 on, 2 on in airplane mode), airplane mode ``global airplane_mode_on``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+
+def _radio_value(phone: Phone, enabled: bool) -> str:
+    """``1`` on, ``2`` on while airplane mode is on, ``0`` off."""
+    airplane = phone.settings.get("global", "airplane_mode_on") == "1"
+    return ("2" if airplane else "1") if enabled else "0"
+
+
+def wifi_enabled(phone: Phone) -> bool:
+    """Whether Wi-Fi is on (``WifiManager.isWifiEnabled``: ``wifi_on`` is 1 or 2)."""
+    return phone.settings.get("global", "wifi_on") in ("1", "2")
+
+
+def bluetooth_enabled(phone: Phone) -> bool:
+    """Whether Bluetooth is on (``bluetooth_on`` is 1 or 2)."""
+    return phone.settings.get("global", "bluetooth_on") in ("1", "2")
+
+
+def set_wifi(phone: Phone, enabled: bool) -> None:
+    """Turn Wi-Fi on or off as ``WifiSettingsStore.handleWifiToggled`` records it."""
+    phone.settings.put("global", "wifi_on", _radio_value(phone, enabled))
+    phone.invalidate()
+
+
+def set_bluetooth(phone: Phone, enabled: bool) -> None:
+    """Turn Bluetooth on or off as ``BluetoothManagerService.persistBluetoothSetting`` records it."""
+    phone.settings.put("global", "bluetooth_on", _radio_value(phone, enabled))
+    phone.invalidate()
+
+
+def set_airplane_mode(phone: Phone, enabled: bool) -> None:
+    """``cmd connectivity airplane-mode enable|disable``."""
+    phone.settings.put("global", "airplane_mode_on", "1" if enabled else "0")
+    phone.invalidate()

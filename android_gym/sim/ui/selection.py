@@ -1,0 +1,283 @@
+"""Text selection in EditTexts as Android 13 does it (AOSP ``TextView``, ``Editor``, ``WordIterator``,
+``FloatingToolbar``), driven by the window manager.
+
+* A long press on a field's text selects the word under the finger (``Editor.selectCurrentWord``: the word at
+  the offset, else the word ending there, else one character); on empty space or an empty field it puts the
+  caret there (insertion mode). Either way the floating toolbar opens with what
+  ``Editor.TextActionModeCallback.populateMenuWithItems`` adds, in menu order: "Cut" and "Copy" (with a
+  selection), "Paste" (when the clipboard holds a clip), "Select all" (unless all is selected). Nothing to
+  show, nothing opens. "Share", "Autofill" and text-classifier items are not offered.
+* The items and Ctrl+A/C/X/V act as ``TextView.onTextContextMenuItem``: Copy, Cut and Paste end the action
+  mode (the selection collapses to its end); Select all keeps the toolbar open. Typing and Paste replace the
+  selection; DEL deletes it. BACK or a tap outside the toolbar closes it (``handleBackInTextActionModeIfNeeded``,
+  ``stopTextActionMode``). When the activity loses window focus an insertion toolbar closes for good, while a
+  selection's comes back with the focus (``Editor.onWindowFocusChanged``).
+* The caret: a tap on a field puts it at the end of the text (the simulator does not place it under the
+  finger); an edit of a selection leaves it after the edit, and typing goes there, as on Android.
+* Where the toolbar lives: on Android it is a separate ``PopupWindow`` of the app that a ``uiautomator dump`` of
+  the active window leaves out, while AndroidWorld's accessibility forwarder reports every window. Here its
+  nodes go into the app window's tree, as the last child of ``android:id/content``, drawn next to the
+  selection, so an agent reading only that tree can use it. Its nodes follow AOSP ``floating_popup_container.xml``
+  and ``floating_popup_menu_button.xml`` (Android 8+): a LinearLayout described ``floating_toolbar`` holding one
+  clickable LinearLayout per item, described by its title, around a TextView
+  ``android:id/floating_toolbar_menu_item_text`` showing the title, as real dumps show it. The popup's own
+  holder is drawn as its border.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from android_gym.sim.ui.layout import font, layout, line_height, measure_width, wrap
+from android_gym.sim.ui.views import DIVIDER, TEXT, WHITE, Callback, View, text_view
+
+if TYPE_CHECKING:
+    from android_gym.sim.apps.base import Screen
+    from android_gym.sim.phone import Phone
+
+# AOSP core/res/res/values/strings.xml: cut, copy, paste, selectAll.
+CUT, COPY, PASTE, SELECT_ALL = "Cut", "Copy", "Paste", "Select all"
+TOOLBAR_TAG = "floating_toolbar"  # FloatingToolbar.FLOATING_TOOLBAR_TAG, the container's content description
+ITEM_TEXT_ID = "android:id/floating_toolbar_menu_item_text"
+TOOLBAR_HEIGHT = 126  # floating_toolbar_height: 48dp at 420 dpi
+_TEXT_SIZE, _SIDE_PADDING, _MIN_ITEM_WIDTH = 37, 29, 126  # 14sp text; ~11dp side padding; 48dp minimum width
+_EDGE_MARGIN, _GAP, _HANDLE = 42, 24, 64  # 16dp from the window edges; room for the selection handles below
+HIGHLIGHT = (187, 222, 251)
+# ICU word-break MidNumLet characters: they join letters and digits on both sides into one word (UAX #29).
+_JOINERS = ".'\u2019"
+
+
+@dataclass
+class TextSelection:
+    """The focused field's selection (``start == end``: a caret) and whether its floating toolbar is open."""
+
+    start: int
+    end: int
+    toolbar: bool = False
+
+
+# ----- words and geometry ----------------------------------------------------------------------------------
+def _in_word(text: str, i: int) -> bool:
+    char = text[i]
+    if char.isalnum() or char == "_":
+        return True
+    return char in _JOINERS and 0 < i < len(text) - 1 and _in_word(text, i - 1) and _in_word(text, i + 1)
+
+
+def word_at(text: str, offset: int) -> tuple[int, int]:
+    """``Editor.selectCurrentWord``: the word at ``offset``, else the word ending there, else one character."""
+    if offset < len(text) and _in_word(text, offset):
+        start = end = offset
+    elif 0 < offset <= len(text) and _in_word(text, offset - 1):
+        start = end = offset - 1
+    else:
+        return max(min(offset, len(text) - 1), 0), min(offset + 1, len(text))
+    while start > 0 and _in_word(text, start - 1):
+        start -= 1
+    while end < len(text) and _in_word(text, end):
+        end += 1
+    return start, end
+
+
+def text_lines(view: View) -> list[tuple[int, str]]:
+    """The lines a laid-out EditText draws its value in, each with the offset of its first character."""
+    if not view.multiline:
+        return [(0, view.value)]
+    x1, _, x2, _ = view.bounds
+    lines, offset = [], 0
+    for line in wrap(view.value, view.text_size, x2 - x1 - 2 * view.padding):
+        found = view.value.find(line, offset)
+        start = offset if found < 0 else found
+        lines.append((start, line))
+        offset = start + len(line)
+    return lines
+
+
+def offset_at(view: View, x: float, y: float) -> tuple[int, bool]:
+    """``TextView.getOffsetForPosition`` at a design point, and whether the point is on the text
+    (``Editor.isPositionOnText``: inside its line's horizontal extent)."""
+    lines = text_lines(view)
+    row = int((y - view.bounds[1] - view.padding) // line_height(view.text_size))
+    start, line = lines[min(max(row, 0), len(lines) - 1)]
+    measure = font(view.text_size).getlength
+    local = x - view.bounds[0] - view.padding
+    nearest = min(range(len(line) + 1), key=lambda i: abs(measure(line[:i]) - local))
+    return start + nearest, bool(line) and 0 <= local <= measure(line)
+
+
+def caret_point(view: View, offset: int) -> tuple[int, int]:
+    """Design coordinates of the top of the caret placed before ``offset``."""
+    lines = text_lines(view)
+    row = max(i for i, (start, _) in enumerate(lines) if start <= offset or i == 0)
+    start, line = lines[row]
+    return (view.bounds[0] + view.padding + int(font(view.text_size).getlength(line[:offset - start])),
+            view.bounds[1] + view.padding + row * line_height(view.text_size))
+
+
+def highlight_boxes(view: View, start: int, end: int) -> list[tuple[int, int, int, int]]:
+    """Design rectangles that cover the characters ``start:end`` line by line."""
+    measure, step = font(view.text_size).getlength, line_height(view.text_size)
+    boxes = []
+    for row, (first, line) in enumerate(text_lines(view)):
+        a, b = max(start, first) - first, min(end, first + len(line)) - first
+        if a < b:
+            x, y = view.bounds[0] + view.padding, view.bounds[1] + view.padding + row * step
+            boxes.append((x + int(measure(line[:a])), y, x + int(measure(line[:b])), y + step))
+    return boxes
+
+
+# ----- the floating toolbar --------------------------------------------------------------------------------
+def _item(title: str, on_click: Callback) -> View:
+    label = text_view(title, resource_id=ITEM_TEXT_ID, text_size=_TEXT_SIZE, padding=0, text_color=TEXT)
+    return View(kind="row", class_name="android.widget.LinearLayout", content_desc=title, clickable=True,
+                on_click=on_click, height=TOOLBAR_HEIGHT, padding=_SIDE_PADDING, children=[label],
+                width=max(measure_width(label) + 2 * _SIDE_PADDING, _MIN_ITEM_WIDTH))
+
+
+def floating_toolbar(items: list[tuple[str, Callback]], anchor: tuple[int, int, int, int],
+                     area: tuple[int, int, int, int]) -> View:
+    """The laid-out toolbar: centred above ``anchor`` (below it, past the handles, when there is no room),
+    kept inside ``area``."""
+    buttons = [_item(title, on_click) for title, on_click in items]
+    container = View(kind="row", class_name="android.widget.LinearLayout", content_desc=TOOLBAR_TAG,
+                     focusable=True, background=WHITE, children=buttons)
+    holder = View(kind="row", class_name="android.widget.LinearLayout", background=DIVIDER, padding=2,
+                  children=[container])
+    width, height = sum(button.width or 0 for button in buttons) + 4, TOOLBAR_HEIGHT + 4
+    ax1, ay1, ax2, ay2 = anchor
+    x1, y1, x2, y2 = area
+    x = max(min((ax1 + ax2 - width) // 2, x2 - _EDGE_MARGIN - width), x1 + _EDGE_MARGIN)
+    y = ay1 - _GAP - height if ay1 - _GAP - height >= y1 else min(ay2 + _HANDLE, y2 - height)
+    layout(holder, x, y, width, height)
+    return holder
+
+
+# ----- editing -------------------------------------------------------------------------------------------
+class TextEditor:
+    """Edits the focused field of the front activity: typing, deleting and the text-selection actions.
+
+    ``focused_field`` returns the focused EditText of the current frame; every change goes through the field's
+    ``on_text`` and leaves the caret or selection in ``Screen.selection``.
+    """
+
+    def __init__(self, phone: Phone, focused_field: Callable[[], View | None]) -> None:
+        self._phone = phone
+        self._focused_field = focused_field
+
+    @property
+    def _screen(self) -> Screen:
+        return self._phone.activities.top
+
+    @staticmethod
+    def span(screen: Screen, field: View) -> tuple[int, int]:
+        """The field's selection as ``(start, end)``, clamped to its text; the caret is at the end by default."""
+        size, selection = len(field.value), screen.selection
+        if selection is None:
+            return size, size
+        return min(selection.start, size), min(selection.end, size)
+
+    def _edit(self, field: View, start: int, end: int, text: str) -> None:
+        """``Editable.replace(start, end, text)``, the caret after the new text, the action mode over."""
+        value = field.value[:start] + text + field.value[end:]
+        field.on_text(value)
+        caret = start + len(text)
+        self._screen.selection = None if caret == len(value) else TextSelection(caret, caret)
+
+    def type(self, text: str) -> None:
+        """Commit ``text`` over the selection or at the caret (a single-line field takes newlines as spaces)."""
+        field = self._focused_field()
+        if field is not None:
+            self._edit(field, *self.span(self._screen, field), text if field.multiline else text.replace("\n", " "))
+
+    def delete(self) -> None:
+        """KEYCODE_DEL: the selection, else the character before the caret."""
+        field = self._focused_field()
+        if field is not None:
+            start, end = self.span(self._screen, field)
+            self._edit(field, max(start - (start == end), 0), end, "")
+
+    def select_all(self) -> None:
+        """``ID_SELECT_ALL``: select the whole text; an open toolbar stays open."""
+        field = self._focused_field()
+        if field is not None:
+            selection = self._screen.selection
+            self._screen.selection = TextSelection(0, len(field.value), selection is not None and selection.toolbar)
+
+    def _copy_selection(self) -> tuple[View, int, int] | None:
+        """Make the selected text the primary clip (``canCopy``: a selection, no password); returns the field and
+        the selection copied."""
+        field = self._focused_field()
+        start, end = self.span(self._screen, field) if field is not None else (0, 0)
+        if field is None or start == end or field.password:
+            return None
+        self._phone.clipboard.set_text(field.value[start:end])
+        return field, start, end
+
+    def copy(self) -> None:
+        """``ID_COPY``: copy the selection, which collapses to its end."""
+        copied = self._copy_selection()
+        if copied is not None:
+            self._screen.selection = TextSelection(copied[2], copied[2])
+
+    def cut(self) -> None:
+        """``ID_CUT``: copy the selection, then delete it."""
+        copied = self._copy_selection()
+        if copied is not None:
+            self._edit(*copied, "")
+
+    def _clip(self) -> str | None:
+        clip = self._phone.clipboard.clip_for(self._screen.app.package)
+        return None if clip is None else clip.text
+
+    def paste(self) -> None:
+        """``ID_PASTE``: the clip's text replaces the selection (or goes in at the caret)."""
+        text = self._clip()
+        if text is not None:
+            self.type(text)
+
+    def long_press(self, field: View, x: float, y: float) -> None:
+        """``Editor.performLongClick`` on ``field`` at a design point: focus it, select the word under the finger
+        (or put the caret on empty space) and open the toolbar."""
+        screen = self._screen
+        screen.focus_key = field.key
+        offset, on_text = offset_at(field, x, y)
+        start, end = word_at(field.value, offset) if on_text else (offset, offset)
+        screen.selection = TextSelection(start, end, toolbar=True)
+
+    def end_action_mode(self) -> bool:
+        """``stopTextActionMode``: close the toolbar, collapse the selection to its end; whether one was open."""
+        selection = self._screen.selection
+        if selection is None or not selection.toolbar:
+            return False
+        self._screen.selection = TextSelection(selection.end, selection.end)
+        return True
+
+    @staticmethod
+    def focus_lost(screen: Screen) -> None:
+        """The activity's window lost focus: an insertion toolbar closes; a selection keeps its toolbar."""
+        selection = screen.selection
+        if selection is not None and selection.start == selection.end:
+            selection.toolbar = False
+
+    def _items(self, screen: Screen, field: View) -> list[tuple[str, Callback]]:
+        start, end = self.span(screen, field)
+        items = [(CUT, self.cut), (COPY, self.copy)] if start < end and not field.password else []
+        if self._clip() is not None:
+            items.append((PASTE, self.paste))
+        if field.value and not field.password and (start, end) != (0, len(field.value)):
+            items.append((SELECT_ALL, self.select_all))
+        return items
+
+    def toolbar(self, screen: Screen, field: View, area: tuple[int, int, int, int]) -> View | None:
+        """The laid-out floating toolbar for the focused, laid-out ``field``, or ``None`` when it is closed."""
+        selection = screen.selection
+        items = self._items(screen, field) if selection is not None and selection.toolbar else []
+        if not items:
+            return None
+        start, end = self.span(screen, field)
+        (sx, sy), (ex, ey) = caret_point(field, start), caret_point(field, end)
+        bottom = ey + line_height(field.text_size)
+        anchor = (sx, sy, ex, bottom) if sy == ey else (field.bounds[0], sy, field.bounds[2], bottom)
+        return floating_toolbar(items, anchor, area)
