@@ -50,7 +50,8 @@ class AndroidEnv(gym.Env):
 
     ## Rewards
     The increase of the task score (in [0, 1]) since the previous step; an episode that solves the task sums
-    to 1.
+    to 1. Tasks whose check disturbs the device (``scored_at_end``, e.g. reading the clipboard) are scored only
+    on the episode's last step: when the agent ends it, or at the task's step budget (the registered limit).
 
     ## Starting State
     The task's initial app state, device clock at the task's device time (2023-10-15 15:34 UTC), home screen.
@@ -61,7 +62,8 @@ class AndroidEnv(gym.Env):
     the next reset reconnects).
 
     ## Arguments
-    ``task``: registered task name, or a ``Task`` class (registered or not). ``device``: ``"sim"`` (default), ``"sim:WIDTHxHEIGHT"`` or a ``Device``.
+    ``task``: registered task name, or a ``Task`` class (registered or not). ``device``: ``"sim"`` (default),
+    ``"sim:WIDTHxHEIGHT"`` or a ``Device``.
     ``pixels``: include the screen in observations. ``render_mode``: ``None`` or ``"rgb_array"``.
 
     ## Version History
@@ -91,6 +93,7 @@ class AndroidEnv(gym.Env):
         self.task: Task | None = None
         self._elements: list[UIElement] = []
         self._score = 0.0
+        self._steps = 0
         self._healthy = True
 
     @property
@@ -120,7 +123,8 @@ class AndroidEnv(gym.Env):
         self.task = self.task_class(params)
         self.task.initialize(self.device)
         observation = self._observe()
-        self._score = self.task.is_successful(self.device)
+        self._steps = 0
+        self._score = 0.0 if self.task.scored_at_end else self.task.is_successful(self.device)
         return observation, self._info(None, None)
 
     def step(self, action: Any):
@@ -129,6 +133,7 @@ class AndroidEnv(gym.Env):
             raise AndroidGymError("call reset() before step()")
         invalid = backend_error = None
         parsed: Action | None = None
+        self._steps += 1
         try:
             parsed = self._parse(action)
             if parsed.action_type is actions.ActionType.ANSWER:
@@ -141,7 +146,7 @@ class AndroidEnv(gym.Env):
         if backend_error is None:
             try:
                 observation = self._observe()
-                score = self.task.is_successful(self.device)
+                score = self._evaluate(ending=parsed is not None and parsed.ends_episode)
             except DeviceError as error:
                 backend_error = str(error)
         if backend_error is not None:
@@ -169,6 +174,12 @@ class AndroidEnv(gym.Env):
         if isinstance(action, dict) and "action_type" in action and not isinstance(action["action_type"], str):
             return actions.from_space(action, self.device.screen_size)
         return Action.parse(action)
+
+    def _evaluate(self, ending: bool) -> float:
+        """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step."""
+        if self.task.scored_at_end and not ending and self._steps < self.task_class.max_steps():
+            return self._score
+        return self.task.is_successful(self.device)
 
     def _observe(self) -> dict[str, Any]:
         xml = self.device.ui_dump()

@@ -50,16 +50,21 @@ def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs:
     * the same seed gives the same goal, parameters, screen and UI tree in two fresh envs;
     * the task's oracle solves it (score 1.0, rewards summing to 1, no invalid action) for every seed;
     * a policy that only waits and then declares itself done scores 0.
+
+    A task marked ``succeeds_without_action`` (AndroidWorld's ``*Verify`` tasks) must instead score 1.0 from the
+    start: its oracle's rewards sum to 0 and doing nothing scores 1.0.
     """
     from gymnasium.utils.env_checker import check_env
 
     from android_gym import env_id
     from android_gym.actions import Action, ActionType
     from android_gym.agents import OracleAgent
+    from android_gym.tasks import get_task
 
     def make() -> gym.Env:
         return gym.make(env_id(task_name), **env_kwargs)
 
+    free = get_task(task_name).succeeds_without_action
     env = make()
     try:
         check_env(env.unwrapped, skip_render_check=True)
@@ -76,12 +81,12 @@ def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs:
             result = run_episode(env, OracleAgent(), seed=seed)
             assert not result.invalid_actions, f"{task_name} seed {seed}: oracle made invalid actions " \
                                                f"{result.invalid_actions}"
-            assert result.score == 1.0 and abs(result.total_reward - 1.0) < 1e-9, \
+            assert result.score == 1.0 and abs(result.total_reward - (0.0 if free else 1.0)) < 1e-9, \
                 f"{task_name} seed {seed}: oracle scored {result.score} (reward {result.total_reward})"
         env.reset(seed=seeds[0])
         for _ in range(3):
             env.step(Action(ActionType.WAIT))
         *_, info = env.step(Action(ActionType.STATUS, goal_status="complete"))
-        assert info["score"] == 0.0, f"{task_name}: doing nothing scored {info['score']}"
+        assert info["score"] == (1.0 if free else 0.0), f"{task_name}: doing nothing scored {info['score']}"
     finally:
         env.close()

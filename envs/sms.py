@@ -1,9 +1,10 @@
 """Simple SMS Messenger tasks (AndroidWorld ``task_evals/single/sms.py`` semantics).
 
 Success is read from the system SMS store (``mmssms.db``), so it does not depend on how the message was sent,
-and, as in AndroidWorld, also requires the SMS app to be in front. AndroidWorld's name-based variants refer to
-contacts; until the Contacts app lands, ``SimpleSmsResend`` and ``SimpleSmsSendReceivedAddress`` name people by
-their phone numbers.
+and, as in AndroidWorld, also requires the SMS app to be in front. ``SimpleSmsResend`` and
+``SimpleSmsSendReceivedAddress`` name people by contact name, as AndroidWorld does: their setups add the contacts
+(through the contacts provider with ``content insert``, where AndroidWorld fills the Contacts app's insert form)
+and their teardowns delete every contact (``pm clear`` of the provider).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from android_gym.tasks.oracle import OracleStep, Selector, act, complete, open_a
 from android_gym.tasks.validators import (
     SMS_DB,
     SMS_TYPE_SENT,
+    add_contact,
+    clear_contacts,
     device_time_ms,
     fuzzy_match,
     same_number,
@@ -45,14 +48,15 @@ def _id(name: str) -> str:
 
 
 NEW_CONVERSATION = Selector(resource_id=_id("conversations_fab"))
+CONTACT_NAME = "item_contact_name"
 ADDRESS_FIELD = Selector(resource_id=_id("new_conversation_address"))
 CONFIRM_ADDRESS = Selector(resource_id=_id("new_conversation_confirm"))
 MESSAGE_FIELD = Selector(resource_id=_id("thread_type_message"))
 SEND_BUTTON = Selector(resource_id=_id("thread_send_message"))
 
 
-def _conversation(number: str) -> Selector:
-    return Selector(text=number, resource_id=_id("conversation_address"))
+def _conversation(title: str) -> Selector:
+    return Selector(text=title, resource_id=_id("conversation_address"))
 
 
 def _send_steps(number: str, message: str) -> list[OracleStep]:
@@ -61,9 +65,9 @@ def _send_steps(number: str, message: str) -> list[OracleStep]:
             type_into(MESSAGE_FIELD, message), tap(SEND_BUTTON), complete()]
 
 
-def _reply_steps(number: str, message: str) -> list[OracleStep]:
-    """Open the app, open the conversation with ``number``, type and send ``message``."""
-    return [open_app(APP_NAME), tap(_conversation(number)), type_into(MESSAGE_FIELD, message), tap(SEND_BUTTON),
+def _reply_steps(title: str, message: str) -> list[OracleStep]:
+    """Open the app, open the conversation titled ``title`` (a number, or a contact's name), send ``message``."""
+    return [open_app(APP_NAME), tap(_conversation(title)), type_into(MESSAGE_FIELD, message), tap(SEND_BUTTON),
             complete()]
 
 
@@ -160,14 +164,51 @@ class SimpleSmsReplyMostRecent(_SmsTask):
         return _reply_steps(self.params["number"], self.params["message"])
 
 
+class _ContactsSmsTask(_SmsTask):
+    """An SMS task about contacts: at start only the task's own contacts, none left afterwards."""
+
+    def clear_state(self, device: Device) -> None:
+        """Airplane mode off, an empty SMS store, no contacts."""
+        super().clear_state(device)
+        clear_contacts(device)
+
+    def seed_state(self, device: Device) -> None:
+        """The task's contacts (``contacts``: name → number), then its messages (``seed_texts``)."""
+        for name, number in self.contacts().items():
+            add_contact(device, name, number)
+        self.seed_texts(device)
+
+    def contacts(self) -> dict[str, str]:
+        """The contacts the task needs, name → number."""
+        raise NotImplementedError
+
+    def seed_texts(self, device: Device) -> None:
+        """Put the task's initial messages into the store."""
+        raise NotImplementedError
+
+    def teardown(self, device: Device) -> None:
+        """Stop the app, go home, delete the contacts (AndroidWorld's ``adb_utils.delete_contacts``)."""
+        super().teardown(device)
+        clear_contacts(device)
+
+
 @register_task
-class SimpleSmsResend(_SmsTask):
+class SimpleSmsResend(_ContactsSmsTask):
     """Send the last sent message once more."""
 
     name = "SimpleSmsResend"
-    template = "Resend the message I just sent to {number} in Simple SMS Messenger"
+    template = "Resend the message I just sent to {name} in Simple SMS Messenger"
 
-    def seed_state(self, device: Device) -> None:
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The contact's ``name`` and ``number``, and the ``message`` sent to them."""
+        return {"name": gen.person_name(rng), **super().generate_params(rng)}
+
+    def contacts(self) -> dict[str, str]:
+        """The person the message went to."""
+        return {self.params["name"]: self.params["number"]}
+
+    def seed_texts(self, device: Device) -> None:
         """A message sent to ``number``, then their request to repeat it; remembers the sent messages."""
         now = device_time_ms(device)
         self.run(device, "content insert --uri content://sms/sent"
@@ -190,32 +231,42 @@ class SimpleSmsResend(_SmsTask):
                        and fuzzy_match(newest["body"] or "", self.params["message"])) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Open the conversation and send the same text again."""
-        return _reply_steps(self.params["number"], self.params["message"])
+        """Open the conversation (titled by the contact's name) and send the same text again."""
+        return _reply_steps(self.params["name"], self.params["message"])
 
 
 @register_task
-class SimpleSmsSendReceivedAddress(_SmsTask):
+class SimpleSmsSendReceivedAddress(_ContactsSmsTask):
     """Forward an address someone texted to someone else."""
 
     name = "SimpleSmsSendReceivedAddress"
     complexity = 2.0
-    template = "Text the address of the event to {number} that {sender} just sent me in Simple SMS Messenger"
+    template = "Text the address of the event to {name1} that {name2} just sent me in Simple SMS Messenger"
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """Recipient ``number``, the ``sender`` of the address, and the address as ``message``."""
-        number = gen.phone_number(rng)
-        sender = gen.phone_number(rng)
-        while sender == number:
-            sender = gen.phone_number(rng)
-        return {"number": number, "sender": sender, "message": ADDRESSES[int(rng.integers(len(ADDRESSES)))]}
+        """Recipient ``name1`` (at ``number``), ``name2`` (at ``sender_number``) who sent the address, and the
+        address as ``message``."""
+        name1, number = gen.person_name(rng), gen.phone_number(rng)
+        name2, sender_number = name1, number
+        while name2 == name1:
+            name2 = gen.person_name(rng)
+        while sender_number == number:
+            sender_number = gen.phone_number(rng)
+        return {"name1": name1, "number": number, "name2": name2, "sender_number": sender_number,
+                "message": ADDRESSES[int(rng.integers(len(ADDRESSES)))]}
 
-    def seed_state(self, device: Device) -> None:
-        """The sender's text holding the address."""
-        device.receive_sms(self.params["sender"], self.params["message"])
+    def contacts(self) -> dict[str, str]:
+        """Both people."""
+        return {self.params["name1"]: self.params["number"], self.params["name2"]: self.params["sender_number"]}
+
+    def seed_texts(self, device: Device) -> None:
+        """``name2``'s text holding the address."""
+        device.receive_sms(self.params["sender_number"], self.params["message"])
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Read the address in the sender's conversation, then send it to the recipient."""
-        return [open_app(APP_NAME), tap(_conversation(self.params["sender"])), act(Action(ActionType.NAVIGATE_BACK)),
-                *_send_steps(self.params["number"], self.params["message"])]
+        """Read the address in ``name2``'s conversation, then pick ``name1`` among the contacts and send it."""
+        return [open_app(APP_NAME), tap(_conversation(self.params["name2"])), act(Action(ActionType.NAVIGATE_BACK)),
+                tap(NEW_CONVERSATION), type_into(ADDRESS_FIELD, self.params["name1"]),
+                tap(Selector(text=self.params["name1"], resource_id=_id(CONTACT_NAME))),
+                type_into(MESSAGE_FIELD, self.params["message"]), tap(SEND_BUTTON), complete()]

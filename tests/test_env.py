@@ -310,3 +310,78 @@ def test_unreadable_ui_dump_is_a_backend_error():
     env.close()
     assert device.shell("echo still mine").output == "still mine\n"  # the env does not close a device it was given
     device.close()
+
+
+class _CountingCheck(android_gym.Task):
+    """A task whose check disturbs the device, so it is scored at the end; it counts the checks."""
+
+    name = "CountingCheck"
+    scored_at_end = True
+    template = "Wait"
+
+    @classmethod
+    def generate_params(cls, rng):
+        return {}
+
+    def is_successful(self, device):
+        type(self).checks += 1
+        return 1.0
+
+    def oracle(self):
+        return []
+
+
+def test_a_task_scored_at_the_end_is_checked_only_on_the_last_step():
+    _CountingCheck.checks = 0
+    env = android_gym.AndroidEnv(_CountingCheck, pixels=False)
+    try:
+        env.reset(seed=0)
+        _, reward, terminated, _, info = env.step(Action(ActionType.WAIT))
+        assert (_CountingCheck.checks, reward, terminated, info["score"]) == (0, 0.0, False, 0.0)
+        _, reward, terminated, _, info = env.step(Action(ActionType.STATUS, goal_status="complete"))
+        assert (_CountingCheck.checks, reward, terminated, info["score"]) == (1, 1.0, True, 1.0)
+    finally:
+        env.close()
+
+
+def test_a_task_scored_at_the_end_is_checked_when_the_budget_runs_out():
+    """The env checks on the step that uses up the task's budget, where the registered TimeLimit truncates."""
+    _CountingCheck.checks = 0
+    env = android_gym.AndroidEnv(_CountingCheck, pixels=False)
+    try:
+        env.reset(seed=0)
+        for _ in range(_CountingCheck.max_steps() - 1):
+            env.step(Action(ActionType.WAIT))
+        assert _CountingCheck.checks == 0
+        _, reward, _, _, info = env.step(Action(ActionType.WAIT))
+        assert (_CountingCheck.checks, reward, info["score"]) == (1, 1.0, 1.0)
+    finally:
+        env.close()
+
+
+def test_verify_tasks_score_at_reset_and_their_report_variants_need_state_and_answer(make_env):
+    verify = make_env("AndroidWorld/SystemWifiTurnOnVerify-v0", pixels=False)
+    _, info = verify.reset(seed=0)
+    assert info["score"] == 1.0 and android_gym.get_task("SystemWifiTurnOnVerify").succeeds_without_action
+    report = make_env("AndroidWorld/SystemWifiTurnOnVerifyReport-v0", pixels=False)
+    device = report.unwrapped.device
+    report.reset(seed=0, options={"params": {"initially_on": False}})
+    assert state.settings_get(device, "global", "wifi_on") == "0"
+    *_, info = report.step(Action(ActionType.ANSWER, text="yes"))
+    assert info["score"] == 0.0  # the right answer, but Wi-Fi is still off
+    report.reset(seed=0, options={"params": {"initially_on": False}})
+    device.shell("svc wifi enable")
+    *_, info = report.step(Action(ActionType.ANSWER, text="no"))
+    assert info["score"] == 0.0  # on now, but it had to change
+    report.reset(seed=0, options={"params": {"initially_on": False}})
+    device.shell("svc wifi enable")
+    *_, info = report.step(Action(ActionType.ANSWER, text=" Yes."))
+    assert info["score"] == 1.0
+    report.reset(seed=0, options={"params": {"initially_on": True}})
+    *_, info = report.step(Action(ActionType.ANSWER, text="no"))
+    assert info["score"] == 1.0
+    brightness = make_env("AndroidWorld/SystemBrightnessMinVerifyReport-v0", pixels=False)
+    brightness.reset(seed=0, options={"params": {"initial_brightness": 128}})
+    brightness.unwrapped.device.shell("settings put system screen_brightness 1")
+    *_, info = brightness.step(Action(ActionType.ANSWER, text="yes"))
+    assert info["score"] == 1.0

@@ -1,7 +1,9 @@
 """State helpers for tasks, built only on the Device protocol so they work on every backend.
 
 SQLite databases are read the way AndroidWorld does: pull the database with its ``-wal`` and ``-shm`` files
-into a private temporary directory and query the copy locally, always with bound parameters.
+into a private temporary directory and query the copy locally, always with bound parameters. The clipboard is
+read and written through the Clipper app, as AndroidWorld does. Content providers are queried with
+``content query``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from android_gym.errors import RemoteFileNotFoundError
+from android_gym.errors import DeviceError, RemoteFileNotFoundError, TaskSetupError
 
 from .base import Device
 
@@ -23,6 +25,11 @@ _DB_SIDE_FILES = ("-wal", "-shm")
 # `topResumedActivity=ActivityRecord{hash u0 pkg/.Act tN}` (dumpsys activity activities, Android 10+).
 _FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ u\d+ ([^\s/}]+)/")
 _RESUMED = re.compile(r"(?:topResumedActivity|ResumedActivity)[=:] ?ActivityRecord\{\S+ u\d+ ([^\s/}]+)/")
+# Clipper (github.com/majido/clipper), the clipboard's door for adb; `am broadcast` ends with
+# `Broadcast completed: result=N[, data="…"]` (ActivityManagerShellCommand.IntentReceiver).
+CLIPPER_ACTIVITY = "ca.zgrs.clipper/.Main"
+RESULT_OK = -1
+_BROADCAST_RESULT = re.compile(r'Broadcast completed: result=(-?\d+)(?:, data="(.*)")?\s*\Z', re.DOTALL)
 
 
 def _pull_database(device: Device, db_path: str, into: Path) -> Path:
@@ -103,3 +110,68 @@ def foreground_package(device: Device) -> str | None:
     if match is None:
         match = _RESUMED.search(device.shell("dumpsys activity activities").output)
     return match.group(1) if match else None
+
+
+def _clipper_broadcast(device: Device, arguments: str) -> tuple[int, str | None]:
+    """``am broadcast arguments`` with Clipper in front, as AndroidWorld's ``adb_utils`` does it (only the focused
+    app may read the clipboard): start Clipper, broadcast, press BACK. Returns the result code and data."""
+    started = device.shell(f"am start -W -n {CLIPPER_ACTIVITY}")
+    if not started.ok or "Error" in started.output:
+        raise TaskSetupError(f"cannot start Clipper ({CLIPPER_ACTIVITY}); is ca.zgrs.clipper installed? "
+                             f"{started.output.strip()}")
+    try:
+        output = device.shell(f"am broadcast {arguments}").output
+    finally:
+        device.shell("input keyevent KEYCODE_BACK")
+    match = _BROADCAST_RESULT.search(output)
+    if match is None:
+        raise TaskSetupError(f"unexpected `am broadcast` output: {output.strip()!r}")
+    return int(match.group(1)), match.group(2)
+
+
+def clipboard_get(device: Device) -> str | None:
+    """The clipboard's text (``am broadcast -a clipper.get``); ``None`` when it holds none."""
+    code, data = _clipper_broadcast(device, "-a clipper.get")
+    return data if code == RESULT_OK else None
+
+
+def clipboard_set(device: Device, text: str) -> None:
+    """Put ``text`` on the clipboard (``am broadcast -a clipper.set -e text …``)."""
+    code, data = _clipper_broadcast(device, f"-a clipper.set -e text {shlex.quote(text)}")
+    if code != RESULT_OK:
+        raise TaskSetupError(f"Clipper did not set the clipboard (result={code}): {data}")
+
+
+def _content_value(value: str) -> str | None:
+    return None if value == "NULL" else value
+
+
+def content_query(device: Device, uri: str, projection: Sequence[str] = (), where: str | None = None,
+                  sort: str | None = None) -> list[dict[str, str | None]]:
+    """Rows of ``content query`` as dicts of strings (``NULL`` → ``None``).
+
+    The command prints ``Row: N col=val, col2=val2`` and escapes nothing, so with a ``projection`` each row is
+    split at the known column names (a comma or newline inside a value survives); without one, at every
+    ``, name=``. A provider error (printed with exit code 0) raises ``DeviceError``.
+    """
+    command = f"content query --uri {shlex.quote(uri)}"
+    if projection:
+        command += f" --projection {shlex.quote(':'.join(projection))}"
+    if where:
+        command += f" --where {shlex.quote(where)}"
+    if sort:
+        command += f" --sort {shlex.quote(sort)}"
+    output = device.shell(command).output
+    if "Error while accessing provider" in output or "[ERROR]" in output:
+        raise DeviceError(f"`{command}` failed: {output.strip()}")
+    pattern = re.compile(", ".join(f"{re.escape(name)}=(.*?)" for name in projection), re.DOTALL)
+    rows = []
+    for text in re.split(r"(?m)^Row: \d+ ", output)[1:]:
+        text = text.removesuffix("\n")
+        match = pattern.fullmatch(text) if projection else None
+        if match:
+            rows.append({name: _content_value(value) for name, value in zip(projection, match.groups())})
+        else:
+            pairs = (item.partition("=") for item in re.split(r", (?=[A-Za-z_][A-Za-z0-9_]*=)", text))
+            rows.append({name: _content_value(value) for name, _, value in pairs})
+    return rows

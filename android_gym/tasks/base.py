@@ -34,6 +34,12 @@ class Task:
     template: ClassVar[str] = ""
     complexity: ClassVar[float] = 1.0
     device_time: ClassVar[dt.datetime] = DEVICE_TIME
+    #: True for AndroidWorld tasks whose setup already leaves the goal state (the ``*Verify`` tasks): they score
+    #: 1.0 before the agent acts, as in AndroidWorld; kept for compatibility, ``check_task`` expects exactly that.
+    succeeds_without_action: ClassVar[bool] = False
+    #: True when checking success disturbs the device (reading the clipboard brings Clipper to the front), so
+    #: the env checks only when the episode ends: the agent declares it done or answers, or the budget runs out.
+    scored_at_end: ClassVar[bool] = False
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.params = dict(params)

@@ -148,7 +148,8 @@ def compose(*parts: str, name: str, links: Mapping[str, str] | None = None, temp
         "goal_template": template, "app_packages": packages,
         "complexity": sum(part.complexity for part in classes),
         "template": template or ", then ".join(_scoped_template(key, part) for key, part in zip(keys, classes)),
-        "succeeds_without_action": all(getattr(part, "succeeds_without_action", False) for part in classes),
+        "succeeds_without_action": all(part.succeeds_without_action for part in classes),
+        "scored_at_end": any(part.scored_at_end for part in classes),
         "__doc__": f"Composite of {', '.join(parts)} (built by ``android_gym.compose``).",
         "__module__": __name__,
     }

@@ -1,17 +1,27 @@
-"""Checks shared by tasks: AndroidWorld's fuzzy text match, phone-number equality, SMS store lookups."""
+"""Checks shared by tasks: AndroidWorld's fuzzy text match, phone-number equality, SMS store lookups, and the
+contacts helpers of AndroidWorld's ``contacts_utils`` (list, add, clear)."""
 
 from __future__ import annotations
 
 import difflib
+import re
+import shlex
 from typing import Any
 
 from android_gym.device import state
 from android_gym.device.base import Device
+from android_gym.errors import TaskSetupError
 
 SMS_DB = "/data/data/com.android.providers.telephony/databases/mmssms.db"
 SMS_TYPE_INBOX, SMS_TYPE_SENT = 1, 2
 #: AndroidWorld accepts a sent message whose date is within 5 minutes of the device time.
 SMS_TIME_WINDOW_MS = 5 * 60 * 1000
+CONTACTS_PROVIDER = "com.android.providers.contacts"
+#: The legacy ``Contacts.Phones`` URI AndroidWorld lists contacts with.
+CONTACTS_PHONES_URI = "content://contacts/phones/"
+RAW_CONTACTS_URI, DATA_URI = "content://com.android.contacts/raw_contacts", "content://com.android.contacts/data"
+NAME_MIMETYPE, PHONE_MIMETYPE = "vnd.android.cursor.item/name", "vnd.android.cursor.item/phone_v2"
+PHONE_TYPE_MOBILE = 2
 
 
 def fuzzy_match(a: str, b: str, threshold: float = 0.9) -> bool:
@@ -48,3 +58,41 @@ def was_sent(device: Device, number: str, body: str, now_ms: int) -> bool:
 def device_time_ms(device: Device) -> int:
     """The device's current time (``date +%s``) in epoch milliseconds."""
     return int(device.shell("date +%s").output.strip()) * 1000
+
+
+def digits(number: str) -> str:
+    """AndroidWorld's ``clean_phone_number``: the digits only."""
+    return re.sub(r"\D", "", number)
+
+
+def contact_phones(device: Device) -> list[tuple[str, str]]:
+    """AndroidWorld's ``list_contacts``: ``(display name, digits of the number)`` for every contact phone."""
+    rows = state.content_query(device, CONTACTS_PHONES_URI, ("display_name", "number"))
+    return [(row["display_name"] or "", digits(row["number"] or "")) for row in rows]
+
+
+def clear_contacts(device: Device) -> None:
+    """Delete every contact (``pm clear`` of the contacts provider, as AndroidWorld does)."""
+    _checked(device, f"pm clear {CONTACTS_PROVIDER}")
+
+
+def add_contact(device: Device, name: str, number: str) -> None:
+    """A device-local contact ``name`` with the mobile ``number``, written through the contacts provider with
+    ``content insert`` (a raw contact, its structured name and its phone)."""
+    _checked(device, f"content insert --uri {RAW_CONTACTS_URI} --bind account_name:n: --bind account_type:n:")
+    newest = state.content_query(device, RAW_CONTACTS_URI, ("_id",), sort="_id DESC")
+    if not newest:
+        raise TaskSetupError(f"no raw contact was created for {name!r}")
+    raw_id = newest[0]["_id"]
+    for mimetype, values in ((NAME_MIMETYPE, {"data1": ("s", name)}),
+                             (PHONE_MIMETYPE, {"data1": ("s", number), "data2": ("i", str(PHONE_TYPE_MOBILE))})):
+        binds = [f"raw_contact_id:i:{raw_id}", f"mimetype:s:{mimetype}",
+                 *(f"{column}:{kind}:{value}" for column, (kind, value) in values.items())]
+        _checked(device, f"content insert --uri {DATA_URI} " + " ".join(f"--bind {shlex.quote(b)}" for b in binds))
+
+
+def _checked(device: Device, command: str) -> None:
+    """Run a setup command; a failure (``content`` reports provider errors with exit code 0) raises."""
+    result = device.shell(command)
+    if not result.ok or "Error" in result.output or "Failed" in result.output:
+        raise TaskSetupError(f"`{command}` failed (exit {result.exit_code}): {result.output.strip()}")
