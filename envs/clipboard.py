@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from android_gym.actions import Action, ActionType
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.envs.sms import (
@@ -29,9 +28,8 @@ from android_gym.envs.sms import (
     _SmsTask,
 )
 from android_gym.tasks import Task, register_task
-from android_gym.tasks.oracle import OracleStep, Selector, complete, open_app, tap, type_into
+from android_gym.tasks.oracle import OracleStep, Selector, complete, long_press, open_app, replace_text, tap, type_into
 from android_gym.tasks.validators import fuzzy_match
-from android_gym.ui import UIElement
 
 CLIPPER = "ca.zgrs.clipper"
 RESET = "~~~RESET~~~"  # AndroidWorld's "empty" clipboard
@@ -50,21 +48,6 @@ SEARCH_FIELD = Selector(resource_id=f"{PACKAGE}:id/top_toolbar_search")
 # The floating text-selection toolbar's item labels (android:id/floating_toolbar_menu_item_text).
 SELECT_ALL, COPY, PASTE = (Selector(text=title, resource_id="android:id/floating_toolbar_menu_item_text")
                            for title in ("Select all", "Copy", "Paste"))
-
-
-def _long_press(selector: Selector, on_first_word: bool = False) -> OracleStep:
-    """Long-press the element ``selector`` finds: at its centre, or on the first word of its text."""
-    def step(elements: Sequence[UIElement]) -> Action:
-        box = selector.find(elements).bbox_pixels
-        x, y = box.center
-        return Action(ActionType.LONG_PRESS, x=box.x_min + 48 if on_first_word else x, y=y)
-    return step
-
-
-def _replace_text(selector: Selector, text: str) -> OracleStep:
-    """Type ``text`` into the field ``selector`` finds in place of what it holds (``clear_text``)."""
-    return lambda elements: Action(ActionType.INPUT_TEXT, index=selector.find(elements).index, text=text,
-                                   clear_text=True)
 
 
 @register_task
@@ -95,8 +78,8 @@ class SystemCopyToClipboard(Task):
 
     def oracle(self) -> Sequence[OracleStep]:
         """Type the text into a field (the SMS app's search), select it all and copy it."""
-        return [open_app(APP_NAME), _replace_text(SEARCH_FIELD, self.params["clipboard_content"]),
-                _long_press(SEARCH_FIELD, on_first_word=True), tap(SELECT_ALL), tap(COPY), complete()]
+        return [open_app(APP_NAME), replace_text(SEARCH_FIELD, self.params["clipboard_content"]),
+                long_press(SEARCH_FIELD, on_first_word=True), tap(SELECT_ALL), tap(COPY), complete()]
 
 
 @register_task
@@ -115,4 +98,4 @@ class SimpleSmsSendClipboardContent(_SmsTask):
     def oracle(self) -> Sequence[OracleStep]:
         """Start a conversation with the number, paste into the message field, send."""
         return [open_app(APP_NAME), tap(NEW_CONVERSATION), type_into(ADDRESS_FIELD, self.params["number"]),
-                tap(CONFIRM_ADDRESS), _long_press(MESSAGE_FIELD), tap(PASTE), tap(SEND_BUTTON), complete()]
+                tap(CONFIRM_ADDRESS), long_press(MESSAGE_FIELD), tap(PASTE), tap(SEND_BUTTON), complete()]

@@ -27,7 +27,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.tasks import Task, register_task
-from android_gym.tasks.oracle import OracleStep, Selector, act, complete, open_app, tap
+from android_gym.tasks.oracle import OracleStep, Selector, act, complete, drag, open_app, tap
 
 SETTINGS = "com.android.settings"
 SYSTEMUI = "com.android.systemui"
@@ -39,11 +39,6 @@ REPORT = ' Then answer "yes" if you had to change it, or "no" if it already was.
 def _title(text: str) -> Selector:
     """A preference row, by its ``android:id/title``."""
     return Selector(text=text, resource_id="android:id/title")
-
-
-def _drag(selector: Selector, direction: str) -> OracleStep:
-    """AndroidWorld's ``scroll`` on an element: a drag from its centre to its edge (``left`` drags right)."""
-    return lambda elements: Action(ActionType.SCROLL, index=selector.find(elements).index, direction=direction)
 
 
 def _answer(changed: bool) -> OracleStep:
@@ -200,7 +195,7 @@ class _BrightnessTask(_SettingTask):
         steps = [open_app(APP_NAME), tap(_title("Display")), tap(_title("Brightness level"))]
         if self.initial_brightness() != self.target():
             container = Selector(resource_id=f"{SYSTEMUI}:id/brightness_mirror_container")
-            steps.append(_drag(container, "left" if self.goal_max else "right"))
+            steps.append(drag(container, "left" if self.goal_max else "right"))
         return steps
 
     def oracle(self) -> Sequence[OracleStep]:

@@ -60,6 +60,26 @@ def type_into(selector: Selector, text: str) -> OracleStep:
     return lambda elements: Action(ActionType.INPUT_TEXT, index=selector.find(elements).index, text=text)
 
 
+def long_press(selector: Selector, on_first_word: bool = False) -> OracleStep:
+    """Long-press the element ``selector`` finds: at its centre, or on the first word of its text."""
+    def step(elements: Sequence[UIElement]) -> Action:
+        box = selector.find(elements).bbox_pixels
+        x, y = box.center
+        return Action(ActionType.LONG_PRESS, x=box.x_min + 48 if on_first_word else x, y=y)
+    return step
+
+
+def replace_text(selector: Selector, text: str) -> OracleStep:
+    """Type ``text`` into the field ``selector`` finds in place of what it holds (``clear_text``)."""
+    return lambda elements: Action(ActionType.INPUT_TEXT, index=selector.find(elements).index, text=text,
+                                   clear_text=True)
+
+
+def drag(selector: Selector, direction: str) -> OracleStep:
+    """AndroidWorld's ``scroll`` on an element: a drag from its centre to its edge (``left`` drags right)."""
+    return lambda elements: Action(ActionType.SCROLL, index=selector.find(elements).index, direction=direction)
+
+
 def act(action: Action) -> OracleStep:
     """A step that needs nothing from the screen (open an app, go back, answer, ...)."""
     return lambda elements: action
