@@ -288,3 +288,13 @@ def test_a_drag_down_from_the_status_bar_pulls_the_shade_over_the_app(phone):
     assert phone.activities.foreground()[0] == "com.google.android.apps.nexuslauncher"
     tap(phone, text="Notes", class_name="android.widget.TextView")
     assert np.array_equal(before, phone.screenshot())  # the app is drawn again where the shade was
+
+
+def test_status_bar_clock_follows_the_12_24_hour_setting(phone):
+    def status_clock() -> str:
+        bar = phone.window.frame().status_bar
+        return next(v.text for v in bar.walk() if v.resource_id == "com.android.systemui:id/clock")
+
+    assert status_clock() == "3:34"  # a fresh en-US phone: 12-hour
+    phone.run("settings put system time_12_24 24")
+    assert status_clock() == "15:34"

@@ -166,7 +166,9 @@ class WindowManager:
         elif settings.get("global", "wifi_on") in ("1", "2"):
             icons.append(text_view("WiFi", text_size=32, padding=16, content_desc="Wifi signal full."))
         icons.append(text_view("100%", text_size=32, padding=16, content_desc="Battery 100 percent."))
-        clock = text_view(self._phone.clock.now().strftime("%H:%M"), text_size=36, padding=32, weight=1,
+        # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
+        pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
+        clock = text_view(self._phone.clock.now().strftime(pattern), text_size=36, padding=32, weight=1,
                           resource_id="com.android.systemui:id/clock")
         return row(clock, *icons, background=WHITE)
 
