@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from android_gym.sim.apps.base import App, BroadcastResult, Intent, Screen
+from android_gym.sim.system import radios
 from android_gym.sim.system.commands import input as input_commands
 from android_gym.sim.system.commands import settings as settings_commands
 from android_gym.sim.system.commands.base import CommandContext, app_uid, shell_command_exception, short_hash
@@ -607,18 +608,18 @@ def cmd(ctx: CommandContext, argv: list[str]) -> int:
         return delegates[service](ctx, [service, *args])
     action = args[0] if args else ""
     if service == "wifi" and action == "set-wifi-enabled" and len(args) > 1:
-        settings_commands.set_wifi(ctx, args[1] == "enabled")
+        radios.set_wifi(ctx.phone, args[1] == "enabled")
         return 0
     if service == "wifi" and action == "status":
         on = ctx.phone.settings.get("global", "wifi_on") not in (None, "0")
         ctx.out(f"Wifi is {'enabled' if on else 'disabled'}\n")
         return 0
     if service == "bluetooth_manager" and action in ("enable", "disable"):
-        settings_commands.set_bluetooth(ctx, action == "enable")
+        radios.set_bluetooth(ctx.phone, action == "enable")
         return 0
     if service == "connectivity" and action == "airplane-mode":
         if len(args) > 1:
-            settings_commands.set_airplane_mode(ctx, args[1] == "enable")
+            radios.set_airplane_mode(ctx.phone, args[1] == "enable")
         else:
             on = ctx.phone.settings.get("global", "airplane_mode_on") == "1"
             ctx.out("enabled\n" if on else "disabled\n")

@@ -82,22 +82,6 @@ def settings(ctx: CommandContext, argv: list[str]) -> int:
     return 0
 
 
-# ----- radios (``cmd wifi|bluetooth_manager|connectivity`` call these too) -------------------------------------
-def set_wifi(ctx: CommandContext, enabled: bool) -> None:
-    """Turn Wi-Fi on or off (``radios.set_wifi``)."""
-    radios.set_wifi(ctx.phone, enabled)
-
-
-def set_bluetooth(ctx: CommandContext, enabled: bool) -> None:
-    """Turn Bluetooth on or off (``radios.set_bluetooth``)."""
-    radios.set_bluetooth(ctx.phone, enabled)
-
-
-def set_airplane_mode(ctx: CommandContext, enabled: bool) -> None:
-    """``cmd connectivity airplane-mode enable|disable`` (``radios.set_airplane_mode``)."""
-    radios.set_airplane_mode(ctx.phone, enabled)
-
-
 _SVC_USAGE = {
     "wifi": "Control the Wi-Fi manager\n\nusage: svc wifi [enable|disable]\n         Turn Wi-Fi on or off.\n\n",
     "data": "Control mobile data connectivity\n\nusage: svc data [enable|disable]\n"
@@ -128,9 +112,9 @@ def svc(ctx: CommandContext, argv: list[str]) -> int:
         return 1
     enabled = action == "enable"
     if service == "wifi":
-        set_wifi(ctx, enabled)
+        radios.set_wifi(ctx.phone, enabled)
     elif service == "bluetooth":
-        set_bluetooth(ctx, enabled)
+        radios.set_bluetooth(ctx.phone, enabled)
     else:
         ctx.phone.settings.put("global", "mobile_data", "1" if enabled else "0")
         ctx.phone.invalidate()
