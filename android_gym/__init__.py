@@ -8,14 +8,14 @@ Importing the package registers every task as ``AndroidWorld/<TaskName>-v0``::
 
 from __future__ import annotations
 
-from android_gym.actions import Action, ActionType
+from android_gym.actions import Action, ActionType, InvalidAction
 from android_gym.env import AndroidEnv
 from android_gym.errors import AndroidGymError
 from android_gym.tasks import Task, compose, get_task, register_task, task_names
 from android_gym.tasks.registry import NAMESPACE, env_id
 
-__all__ = ["Action", "ActionType", "AndroidEnv", "AndroidGymError", "Task", "compose", "get_task", "register_task",
-           "task_names", "env_id", "NAMESPACE"]
+__all__ = ["Action", "ActionType", "InvalidAction", "AndroidEnv", "AndroidGymError", "Task", "compose", "get_task",
+           "register_task", "task_names", "env_id", "NAMESPACE"]
 __version__ = "0.1.0"
 
 # Importing the catalogue registers every task, and with it its Gymnasium id.

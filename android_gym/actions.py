@@ -133,6 +133,24 @@ class Action:
         return self.action_type in (ActionType.STATUS, ActionType.ANSWER)
 
 
+@dataclass(frozen=True)
+class InvalidAction:
+    """What a wrapper passes on for agent output it could not translate (an unparseable LLM reply, an empty
+    element slot): the env reports ``reason`` in ``info["invalid_action"]``, counts the step and changes nothing."""
+
+    reason: str
+
+
+def to_action(value: Any, screen_size: tuple[int, int]) -> Action:
+    """Whatever ``AndroidEnv.step`` accepts (an Action, JSON, a mapping, a sample of ``action_space()``, an
+    ``InvalidAction``) as an ``Action``; ``InvalidActionError`` if it is not a valid one."""
+    if isinstance(value, InvalidAction):
+        raise InvalidActionError(value.reason)
+    if isinstance(value, Mapping) and "action_type" in value and not isinstance(value["action_type"], str):
+        return from_space(value, screen_size)
+    return Action.parse(value)
+
+
 def action_space(max_elements: int = MAX_UI_ELEMENTS) -> spaces.Dict:
     """The Gymnasium space mirroring JSONAction.
 

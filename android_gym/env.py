@@ -40,8 +40,9 @@ class AndroidEnv(gym.Env):
     ## Action Space
     ``Dict(action_type: Discrete(14), index: Discrete(513, start=-1), touch_position: Box(0, 1, (2,)),
     direction: Discrete(4), text: Text(1000), app_name: Text(64))`` mirroring AndroidWorld's JSONAction
-    (see ``android_gym.actions``). ``step`` also accepts an ``Action`` or an AndroidWorld JSON action string.
-    An ``index`` refers to ``info["ui_elements"]`` of the current observation.
+    (see ``android_gym.actions``). ``step`` also accepts an ``Action``, an AndroidWorld JSON action string, or
+    an ``InvalidAction`` (a wrapper's untranslatable agent output, reported as invalid). An ``index`` refers to
+    ``info["ui_elements"]`` of the current observation.
 
     ## Observation Space
     ``Dict(pixels: Box(0, 255, (H, W, 3), uint8), a11y_tree: Text, goal: Text)``: the screen, the uiautomator
@@ -135,7 +136,7 @@ class AndroidEnv(gym.Env):
         parsed: Action | None = None
         self._steps += 1
         try:
-            parsed = self._parse(action)
+            parsed = actions.to_action(action, self.device.screen_size)
             if parsed.action_type is actions.ActionType.ANSWER:
                 self.task.answer = parsed.text or ""
             actions.execute(parsed, self.device, self._elements)
@@ -170,11 +171,6 @@ class AndroidEnv(gym.Env):
         self._device = None
 
     # ----- internals ---------------------------------------------------------------------------------------
-    def _parse(self, action: Any) -> Action:
-        if isinstance(action, dict) and "action_type" in action and not isinstance(action["action_type"], str):
-            return actions.from_space(action, self.device.screen_size)
-        return Action.parse(action)
-
     def _evaluate(self, ending: bool) -> float:
         """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step."""
         if self.task.scored_at_end and not ending and self._steps < self.task_class.max_steps():

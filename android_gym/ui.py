@@ -60,6 +60,12 @@ class UIElement:
         return self.class_name.endswith("EditText")
 
     @property
+    def is_actionable(self) -> bool:
+        """Whether an agent can act on it: clickable, long-clickable, checkable, scrollable or a text field."""
+        return (self.is_clickable or self.is_long_clickable or self.is_checkable or self.is_scrollable
+                or self.is_editable)
+
+    @property
     def label(self) -> str:
         """Text, else content description."""
         return self.text or self.content_description

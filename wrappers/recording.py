@@ -10,18 +10,18 @@ import gymnasium as gym
 import numpy as np
 from PIL import Image
 
-from android_gym.actions import Action, from_space
+from android_gym.actions import InvalidAction, to_action
 from android_gym.errors import InvalidActionError
 
 
 def _action_record(action: Any, screen_size: tuple[int, int]) -> Any:
     """The action as AndroidWorld JSON when it can be read as one, else as passed (made JSON-safe)."""
     try:
-        if isinstance(action, dict) and not isinstance(action.get("action_type"), str):
-            action = from_space(action, screen_size)
-        return json.loads(Action.parse(action).to_json())
+        return json.loads(to_action(action, screen_size).to_json())
     except InvalidActionError:
         pass
+    if isinstance(action, InvalidAction):
+        return {"invalid_action": action.reason}
     if isinstance(action, dict):
         return {key: (value.tolist() if isinstance(value, np.ndarray) else
                       value.item() if isinstance(value, np.generic) else value) for key, value in action.items()}

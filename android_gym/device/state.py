@@ -23,8 +23,8 @@ from .base import Device
 _DB_SIDE_FILES = ("-wal", "-shm")
 # `mCurrentFocus=Window{48b4735 u0 pkg/pkg.MainActivity}` (dumpsys window) and
 # `topResumedActivity=ActivityRecord{hash u0 pkg/.Act tN}` (dumpsys activity activities, Android 10+).
-_FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ u\d+ ([^\s/}]+)/")
-_RESUMED = re.compile(r"(?:topResumedActivity|ResumedActivity)[=:] ?ActivityRecord\{\S+ u\d+ ([^\s/}]+)/")
+_FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ u\d+ ([^\s/}]+)/([^\s}]+)\}")
+_RESUMED = re.compile(r"(?:topResumedActivity|ResumedActivity)[=:] ?ActivityRecord\{\S+ u\d+ ([^\s/}]+)/(\S+)")
 # Clipper (github.com/majido/clipper), the clipboard's door for adb; `am broadcast` ends with
 # `Broadcast completed: result=N[, data="…"]` (ActivityManagerShellCommand.IntentReceiver).
 CLIPPER_ACTIVITY = "ca.zgrs.clipper/.Main"
@@ -104,12 +104,25 @@ def settings_put(device: Device, namespace: str, key: str, value: str) -> None:
     device.shell(f"settings put {shlex.quote(namespace)} {shlex.quote(key)} {shlex.quote(str(value))}")
 
 
-def foreground_package(device: Device) -> str | None:
-    """Package of the focused window, from ``dumpsys window`` (else ``dumpsys activity activities``)."""
+def _focus(device: Device) -> re.Match[str] | None:
+    """The focused window's package and activity, from ``dumpsys window`` (else ``dumpsys activity activities``)."""
     match = _FOCUS.search(device.shell("dumpsys window").output)
     if match is None:
         match = _RESUMED.search(device.shell("dumpsys activity activities").output)
+    return match
+
+
+def foreground_package(device: Device) -> str | None:
+    """Package of the focused window."""
+    match = _focus(device)
     return match.group(1) if match else None
+
+
+def foreground_activity(device: Device) -> str | None:
+    """The focused activity as ``package/class`` (e.g. ``com.android.settings/com.android.settings.Settings``); when
+    the focused window is no activity's (the notification shade), the resumed activity, as ``dumpsys`` writes it."""
+    match = _focus(device)
+    return f"{match.group(1)}/{match.group(2)}" if match else None
 
 
 def _clipper_broadcast(device: Device, arguments: str) -> tuple[int, str | None]:
