@@ -1,3 +1,3 @@
 """The task catalogue: one module per app; importing a module registers its tasks."""
 
-from android_gym.envs import clipboard, clock, composite, contacts, open_app, sms, system  # noqa: F401
+from android_gym.envs import clipboard, clock, composite, constrained, contacts, open_app, sms, system  # noqa: F401
