@@ -25,10 +25,15 @@ def _env_id(task: str) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Print every registered env id with its step budget and goal template."""
+    """Print every registered env id with its step budget and goal template (constrained variants last)."""
+    from android_gym.envs.constrained import CONSTRAINED_VARIANTS
+
     for name in android_gym.task_names():
         task = android_gym.get_task(name)
         print(f"{android_gym.env_id(name):50s} steps={task.max_steps():3d}  {task.template}")
+    for name, (base, constraints) in CONSTRAINED_VARIANTS.items():
+        rules = " ".join(constraint.describe() for constraint in constraints)
+        print(f"{android_gym.env_id(name):50s} steps={android_gym.get_task(base).max_steps():3d}  {base} + {rules}")
     return 0
 
 

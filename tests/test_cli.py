@@ -40,6 +40,10 @@ def test_list_and_errors(capsys):
     assert main(["list"]) == 0
     listing = capsys.readouterr().out
     assert "AndroidWorld/SendSms-v0" in listing and "AndroidWorld/SimpleSmsReplyMostRecent-v0" in listing
+    variant = next(line for line in listing.splitlines() if "/ClockTimerEntryWithoutStopwatch-v0 " in line)
+    assert variant.split()[1:] == "steps= 10 ClockTimerEntry + Do not tap the Stopwatch tab.".split()
+    assert main(["run", "ClockTimerEntryWithoutStopwatch", "--episodes", "2"]) == 0
+    assert "success rate: 2/2" in capsys.readouterr().out
     assert main(["run", "SendSmz"]) == 2
     assert "Did you mean" in capsys.readouterr().err
 

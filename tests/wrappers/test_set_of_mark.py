@@ -1,0 +1,247 @@
+"""Set-of-Mark: which elements get a mark (on a real device dump), how marks look on light, dark and grey screens
+and at several resolutions, and the wrapper on real envs (oracle still solves; an index on a mark taps it)."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from android_gym.agents import OracleAgent
+from android_gym.device.state import foreground_package
+from android_gym.testing import run_episode
+from android_gym.ui import BoundingBox, UIElement, parse_ui_dump
+from android_gym.wrappers.set_of_mark import STYLES, SetOfMark, SetOfMarkError, draw_marks, label_box, marked_elements
+
+SCREEN = (1080, 1794)  # the fixture's device
+GREEN = (0, 255, 0)
+
+
+def luminance(colour) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    channels = [c / 255 for c in colour[:3]]
+    r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    """WCAG 2 contrast ratio."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def scaled(elements: list[UIElement], factor: float) -> list[UIElement]:
+    """The same elements on a screen ``factor`` times the size."""
+    return [dataclasses.replace(e, bbox_pixels=BoundingBox(*(int(v * factor) for v in dataclasses.astuple(
+        e.bbox_pixels)))) for e in elements]
+
+
+def moved(element: UIElement, *box: int) -> UIElement:
+    return dataclasses.replace(element, bbox_pixels=BoundingBox(*box))
+
+
+def ring_and_inner(label: np.ndarray) -> tuple[tuple, tuple]:
+    """The colour of the label's outermost pixel ring (asserted uniform) and the first other colour met going
+    inward from the middle of its left edge."""
+    ring = np.concatenate([label[0], label[-1], label[:, 0], label[:, -1]])
+    assert (ring == ring[0]).all(), "the label's edge is not one colour"
+    row = label[label.shape[0] // 2]
+    inner = next(tuple(p) for p in row if tuple(p) != tuple(ring[0]))
+    return tuple(ring[0]), inner
+
+
+def interior(label: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The label's fill colour (its most common one) and the part of the label that colour spans, i.e. what
+    lies inside its rings: the fill and the number."""
+    colours, counts = np.unique(label.reshape(-1, 3), axis=0, return_counts=True)
+    fill = colours[counts.argmax()]
+    rows, columns = np.nonzero((label == fill).all(axis=2))
+    return fill, label[rows.min():rows.max() + 1, columns.min():columns.max() + 1]
+
+
+@pytest.fixture(scope="module")
+def launcher(launcher_dump) -> list[UIElement]:
+    return parse_ui_dump(launcher_dump)
+
+
+# ----- which elements get a mark ---------------------------------------------------------------------------
+def test_androidworld_marks_visible_leaves_descriptions_and_scrollables(launcher_dump, launcher):
+    nodes = list(etree.fromstring(launcher_dump.encode()).iter("node"))
+    expected = {i for i, node in enumerate(nodes)
+                if len(node.findall("node")) == 0 or node.get("content-desc") or node.get("scrollable") == "true"}
+    marks = marked_elements(launcher, SCREEN)
+    assert {e.index for e in marks} == expected
+    assert [e.index for e in marks] == sorted(expected)
+    assert {"Messages", "Chrome"} <= {e.text for e in marks} and 0 not in expected  # icons yes, root no
+    leaf = next(e for e in marks if not e.content_description and not e.is_scrollable)
+    hidden = [moved(leaf, 1100, 10, 1200, 50), moved(leaf, 10, -60, 50, 0), moved(leaf, 40, 40, 40, 90)]
+    assert marked_elements(hidden, SCREEN) == []  # off screen to the right, above the top, empty
+
+
+def test_appagent_marks_cover_every_clickable_or_focusable_and_stay_30px_apart(launcher):
+    marks = marked_elements(launcher, SCREEN, "appagent")
+    candidates = [e for e in launcher if e.is_clickable or e.is_focusable]
+    assert marks and set(marks) <= set(candidates) and len(marks) < len(candidates)
+    for element in candidates:
+        assert any(math.dist(element.bbox_pixels.center, m.bbox_pixels.center) <= 30 for m in marks)
+    for a, b in itertools.combinations(marks, 2):
+        assert math.dist(a.bbox_pixels.center, b.bbox_pixels.center) > 30
+    twins = [(a, b) for a, b in itertools.permutations(candidates, 2)
+             if a.bbox_pixels.center == b.bbox_pixels.center and b.is_clickable and not a.is_clickable]
+    assert twins and all(b in marks and a not in marks for a, b in twins)  # a clickable node wins over a focusable
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_the_same_screen_gets_the_same_marks_at_any_resolution(launcher, style):
+    full = [e.index for e in marked_elements(launcher, SCREEN, style)]
+    for factor in (0.5, 2 / 3, 2):
+        size = (int(SCREEN[0] * factor), int(SCREEN[1] * factor))
+        assert [e.index for e in marked_elements(scaled(launcher, factor), size, style)] == full
+
+
+def test_appagent_distance_scales_with_screen_width(launcher):
+    button = next(e for e in launcher if e.is_clickable)
+    near = [moved(button, 100, 100, 200, 200), dataclasses.replace(moved(button, 120, 100, 220, 200), index=99)]
+    assert len(marked_elements(near, (1080, 1920), "appagent")) == 1  # 20 px apart: one mark
+    assert len(marked_elements(near, (540, 960), "appagent")) == 2  # 20 px on a half-size screen: two
+    far = [moved(button, 200, 200, 400, 400), dataclasses.replace(moved(button, 250, 200, 450, 400), index=99)]
+    assert len(marked_elements(far, (2160, 3840), "appagent")) == 1  # 50 px apart, twice the size: one
+
+
+# ----- how marks look ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("shade", [255, 0, 128])
+def test_labels_change_their_area_and_contrast_on_light_dark_and_grey_screens(launcher, style, shade):
+    canvas = np.full((SCREEN[1], SCREEN[0], 3), shade, np.uint8)
+    marks = marked_elements(launcher, SCREEN, style)
+    drawn = draw_marks(canvas, marks, style)
+    assert drawn.shape == canvas.shape and drawn.dtype == np.uint8 and (canvas == shade).all()  # input untouched
+    for element in marks:
+        left, top, right, bottom = label_box(element, SCREEN, style)
+        assert 0 <= left < right <= SCREEN[0] and 0 <= top < bottom <= SCREEN[1]
+        assert (drawn[top:bottom, left:right] != shade).any()
+        alone = draw_marks(canvas, [element], style)[top:bottom, left:right]
+        ring, inner = ring_and_inner(alone)
+        screen = (shade,) * 3
+        # The label is bounded by a contour of contrast >= 4.5: the ring against the screen, or, where the ring
+        # melts into the screen, the ring against the layer inside it.
+        assert contrast(ring, inner) >= 4.5 and max(contrast(ring, screen), contrast(inner, screen)) >= 4.5
+        fill, inside = interior(alone)
+        text = max(map(tuple, inside.reshape(-1, 3)), key=lambda colour: contrast(colour, fill))
+        assert contrast(text, fill) >= 4.5, f"{style} label {element.index} text on {shade}"
+
+
+def ink_height(pixels: np.ndarray, element: UIElement, style: str) -> int:
+    """How many pixel rows of the element's label hold text (pixels far from the label's fill colour)."""
+    left, top, right, bottom = label_box(element, (pixels.shape[1], pixels.shape[0]), style)
+    fill, inside = interior(pixels[top:bottom, left:right])
+    return int((np.abs(inside.astype(int) - fill).sum(axis=2) > 200).any(axis=1).sum())
+
+
+def green_run(pixels: np.ndarray, x: int, y: int) -> int:
+    """Consecutive pure green pixels from (x, y) to the right: a rectangle's line thickness."""
+    row = pixels[y, x:]
+    return int(np.argmin((row == GREEN).all(axis=1)))
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_marks_scale_with_the_screen_and_stay_readable(make_env, style):
+    measured = {}
+    for device in ("sim:1080x2400", "sim:540x1200", "sim:320x640"):
+        env = SetOfMark(make_env(device=device, pixels=True), style=style)
+        observation, info = env.reset(seed=0)
+        som, elements = observation["som_pixels"], info["ui_elements"]
+        height, width = som.shape[:2]
+        boxes = [label_box(elements[i], (width, height), style) for i in info["som_marks"]]
+        clock = next(elements[i] for i in info["som_marks"] if elements[i].text == "Clock")
+        box = clock.bbox_pixels
+        thickness = green_run(som, box.x_min, (box.y_min + box.y_max) // 2)
+        measured[width] = (thickness, max(b[3] - b[1] for b in boxes), ink_height(som, clock, style))
+        assert all(0 <= b[0] and b[2] <= width and 0 <= b[1] and b[3] <= height for b in boxes)
+        assert measured[width][2] >= 8, f"digits {measured[width][2]} px tall at {device}"
+    assert measured[1080][1] > measured[540][1] >= measured[320][1]  # labels shrink with the screen
+    assert measured[1080][2] > measured[540][2] >= measured[320][2]  # and so does the number
+    if style == "androidworld":
+        assert measured[1080][0] == 2 and measured[540][0] == 1 and measured[320][0] == 1
+    else:
+        assert measured[1080][0] == measured[540][0] == 0  # AppAgent draws no rectangles
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_labels_at_the_edges_stay_inside_the_image(launcher, style):
+    size = (SCREEN[0] // 2, SCREEN[1] // 2)
+    canvas = np.full((size[1], size[0], 3), 255, np.uint8)
+    base = next(e for e in launcher if e.is_clickable)
+    corner = dataclasses.replace(moved(base, size[0] - 6, size[1] - 6, size[0] + 40, size[1] + 40), index=123)
+    origin = dataclasses.replace(moved(base, -30, -30, 8, 8), index=45)
+    drawn = draw_marks(canvas, [corner, origin], style)
+    assert drawn[-1, -1].tolist() != [255, 255, 255] and drawn[0, 0].tolist() != [255, 255, 255]
+    for element in (corner, origin):
+        left, top, right, bottom = label_box(element, size, style)
+        assert 0 <= left and right <= size[0] and 0 <= top and bottom <= size[1]
+    assert label_box(corner, size, style)[2:] == size
+
+
+# ----- the wrapper on real envs --------------------------------------------------------------------------
+def test_wrapper_adds_marked_pixels_and_keeps_the_raw_ones(make_env):
+    env = SetOfMark(make_env("AndroidWorld/SendSms-v0"))
+    twin = make_env("AndroidWorld/SendSms-v0")
+    assert set(env.observation_space.spaces) == {"pixels", "a11y_tree", "goal", "som_pixels"}
+    assert env.observation_space["som_pixels"] == twin.observation_space["pixels"]
+    (observation, info), (raw, raw_info) = env.reset(seed=3), twin.reset(seed=3)
+    agent, twin_agent = OracleAgent(), OracleAgent()
+    agent.reset(env)
+    twin_agent.reset(twin)
+    for _ in range(3):
+        assert env.observation_space.contains(observation)
+        assert np.array_equal(observation["pixels"], raw["pixels"])
+        marks, elements = info["som_marks"], info["ui_elements"]
+        assert marks and all(isinstance(i, int) and 0 <= i < len(elements) for i in marks)
+        size = (raw["pixels"].shape[1], raw["pixels"].shape[0])
+        assert marks == [e.index for e in marked_elements(raw_info["ui_elements"], size)]
+        assert np.array_equal(observation["som_pixels"],
+                              draw_marks(raw["pixels"], [raw_info["ui_elements"][i] for i in marks]))
+        assert not np.array_equal(observation["som_pixels"], observation["pixels"])
+        observation, *_, info = env.step(agent.act(observation, info))
+        raw, *_, raw_info = twin.step(twin_agent.act(raw, raw_info))
+    assert env.spec.additional_wrappers[-1].kwargs == {"style": "androidworld", "key": "som_pixels"}
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_oracle_still_solves_the_task_through_the_wrapper(make_env, style):
+    env = SetOfMark(make_env("AndroidWorld/SendSms-v0"), style=style, key="marked")
+    result = run_episode(env, OracleAgent(), seed=5)
+    assert result.score == 1.0 and not result.invalid_actions
+    assert "som_marks" in result.info
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_clicking_a_marked_number_taps_that_element(make_env, style):
+    env = SetOfMark(make_env("AndroidWorld/SendSms-v0", device="sim:540x1200"), style=style)
+    _, info = env.reset(seed=1)
+    assert foreground_package(env.unwrapped.device) != "com.google.android.deskclock"
+    number = next(i for i in info["som_marks"] if info["ui_elements"][i].text == "Clock")
+    _, _, _, _, info = env.step({"action_type": "click", "index": number})
+    assert info["invalid_action"] is None
+    assert foreground_package(env.unwrapped.device) == "com.google.android.deskclock"
+    assert any(info["ui_elements"][i].package_name == "com.google.android.deskclock" for i in info["som_marks"])
+
+
+# ----- configuration errors ------------------------------------------------------------------------------
+def test_configuration_errors_say_what_to_do(make_env, launcher):
+    with pytest.raises(SetOfMarkError, match="pixels=True"):
+        SetOfMark(make_env(pixels=False))
+    with pytest.raises(SetOfMarkError, match="androidworld.*appagent"):
+        SetOfMark(make_env(), style="boxes")
+    with pytest.raises(SetOfMarkError, match="another key"):
+        SetOfMark(make_env(), key="pixels")
+    with pytest.raises(SetOfMarkError, match="androidworld"):
+        marked_elements(launcher, SCREEN, style="grid")
+    with pytest.raises(SetOfMarkError, match=r"\(H, W, 3\) uint8"):
+        draw_marks(np.zeros((10, 10), np.uint8), launcher[:1])
+    with pytest.raises(SetOfMarkError, match=r"\(H, W, 3\) uint8"):
+        draw_marks(np.zeros((10, 10, 3), np.float32), launcher[:1])

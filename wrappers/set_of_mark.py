@@ -1,0 +1,274 @@
+"""Set-of-Mark: numbered labels on the screenshot for the elements an agent can name by index.
+
+The number on a mark is always the element's ``index`` in ``info["ui_elements"]``, the index the env's
+``click``/``long_press``/``scroll``/``input_text`` actions take, so "tap 7" on the picture is
+``{"action_type": "click", "index": 7}``. Two styles, taken from the seeds' code:
+
+* ``"androidworld"`` (default; AndroidWorld's M3A agent, ``android_world/env/representation_utils.py``
+  ``forest_to_ui_elements`` and ``android_world/agents/m3a_utils.py`` ``validate_ui_element`` /
+  ``add_ui_element_mark``): leaf nodes, nodes with a content description and scrollable nodes, when visible;
+  a green rectangle round each, and a white label with the number in black at its top-left corner.
+* ``"appagent"`` (AppAgent, ``scripts/and_controller.py`` ``traverse_tree``, ``scripts/task_executor.py``,
+  ``scripts/utils.py`` ``draw_bbox_multi``, ``MIN_DIST: 30`` in ``config.yaml``): clickable nodes, then focusable
+  ones, dropping any whose centre is within 30 px of one already kept; no rectangles, a label on a translucent
+  dark background with light text whose corner is at the element's centre (the text 10 px further in).
+
+Sizes (rectangle thickness, font, padding, AppAgent's 30 px) are given for a 1080 px wide screen and scale with
+the screen width. Every label is framed by an opaque dark and an opaque light layer next to each other (for
+AndroidWorld the black outline and the white label itself; for AppAgent, whose fill is translucent, a dark and a
+light ring), the two-colour technique of WCAG C40: any screen colour contrasts at least 4.5:1 with one of
+black and white, so the label's edge stays visible on light, dark and mid-grey screens alike.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from PIL import Image, ImageDraw, ImageFont
+
+from android_gym.errors import AndroidGymError
+from android_gym.ui import UIElement
+
+REFERENCE_WIDTH = 1080
+#: AppAgent's ``MIN_DIST`` (pixels at the reference width).
+APPAGENT_MIN_DIST = 30
+BOX_COLOUR = (0, 255, 0)
+BOX_THICKNESS = 2
+FONT_SIZE = 22  # digits 15 px tall, like AndroidWorld's cv2 HERSHEY_SIMPLEX at scale 0.7
+MIN_FONT_SIZE = 12  # digits 8 px tall, the floor for small screens (22 px would scale to 7 at 320 wide)
+DARK = (10, 10, 10)
+LIGHT = (255, 250, 250)
+
+
+@dataclass(frozen=True)
+class _Look:
+    """How one style's labels look: where they sit, their padding (at the reference width) and colours."""
+
+    at_centre: bool
+    padding: int
+    rings: tuple[tuple[int, int, int, int], ...]  # outermost first
+    fill: tuple[int, int, int, int]
+    text: tuple[int, int, int, int]
+    boxes: bool
+
+
+_LOOKS = {
+    # AndroidWorld: white 34x24 label, black text, green box; our black outline keeps it visible on white.
+    "androidworld": _Look(at_centre=False, padding=4, rings=((0, 0, 0, 255),), fill=(255, 255, 255, 255),
+                          text=(0, 0, 0, 255), boxes=True),
+    # AppAgent: pyshine putBText(space=10, alpha=0.5, background (10,10,10), text (255,250,250)). The fill is
+    # 75% opaque instead of 50%, so light text keeps 4.5:1 on a white screen (50% gives 3.7:1).
+    "appagent": _Look(at_centre=True, padding=10, rings=((*DARK, 255), (*LIGHT, 255)), fill=(*DARK, 191),
+                      text=(*LIGHT, 255), boxes=False),
+}
+STYLES = tuple(_LOOKS)
+
+
+class SetOfMarkError(AndroidGymError, ValueError):
+    """A Set-of-Mark configuration or input that cannot work (unknown style, no pixels to draw on, ...)."""
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A style's sizes for one screen width."""
+
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont
+    padding: int
+    ring: int
+    box: int
+
+
+def _look(style: str) -> _Look:
+    if style not in _LOOKS:
+        raise SetOfMarkError(f"unknown Set-of-Mark style {style!r}; use one of {list(STYLES)}")
+    return _LOOKS[style]
+
+
+@lru_cache(maxsize=64)
+def _layout(width: int, style: str) -> _Layout:
+    scale = width / REFERENCE_WIDTH
+    return _Layout(font=ImageFont.load_default(size=max(MIN_FONT_SIZE, round(FONT_SIZE * scale))),
+                   padding=max(2, round(_look(style).padding * scale)),
+                   ring=min(2, max(1, round(2 * scale))),
+                   box=max(1, round(BOX_THICKNESS * scale)))
+
+
+def _is_visible(element: UIElement, screen_size: tuple[int, int]) -> bool:
+    """AndroidWorld's ``validate_ui_element``: a non-empty box that overlaps the screen (uiautomator dumps hold
+    only nodes visible to the user, so the box is all there is to check)."""
+    box, (width, height) = element.bbox_pixels, screen_size
+    return box.x_min < box.x_max and box.y_min < box.y_max and box.x_min < width and box.x_max > 0 \
+        and box.y_min < height and box.y_max > 0
+
+
+def _androidworld(elements: Sequence[UIElement], screen_size: tuple[int, int]) -> list[UIElement]:
+    following_depths = [element.depth for element in elements[1:]] + [-1]
+    return [element for element, following in zip(elements, following_depths)
+            if (following <= element.depth or element.content_description or element.is_scrollable)
+            and _is_visible(element, screen_size)]
+
+
+def _appagent(elements: Sequence[UIElement], screen_size: tuple[int, int]) -> list[UIElement]:
+    min_dist = APPAGENT_MIN_DIST * screen_size[0] / REFERENCE_WIDTH
+    visible = [element for element in elements if _is_visible(element, screen_size)]
+    kept: list[UIElement] = []
+    for candidates in ([e for e in visible if e.is_clickable], [e for e in visible if e.is_focusable]):
+        for element in candidates:
+            centre = element.bbox_pixels.center
+            if all(math.dist(centre, other.bbox_pixels.center) > min_dist for other in kept):
+                kept.append(element)
+    return sorted(kept, key=lambda element: element.index)
+
+
+def marked_elements(elements: Sequence[UIElement], screen_size: tuple[int, int],
+                    style: str = "androidworld") -> list[UIElement]:
+    """The elements that get a mark, in index order.
+
+    ``elements`` is the whole ``info["ui_elements"]`` list in document order (a leaf is a node whose successor
+    is not deeper); ``screen_size`` is ``(width, height)``. Only elements whose box overlaps the screen count.
+
+    * ``"androidworld"``: leaves, nodes with a content description, and scrollable nodes.
+    * ``"appagent"``: clickable nodes, then focusable ones, each in document order, skipping a node whose centre
+      lies within 30 px of an already kept one; the 30 px are for a 1080 px wide screen and scale with the
+      width (15 px at 540), so the same screen gets the same marks at any resolution. AppAgent thins the
+      focusable nodes among themselves before dropping those near a clickable one, so a focusable node can lose
+      its only nearby mark; here every node is compared with the marks kept so far, so each clickable or
+      focusable node lies within 30 px of a mark.
+    """
+    _look(style)
+    return (_androidworld if style == "androidworld" else _appagent)(elements, screen_size)
+
+
+def label_box(element: UIElement, screen_size: tuple[int, int],
+              style: str = "androidworld") -> tuple[int, int, int, int]:
+    """The ``(left, top, right, bottom)`` pixel box (right/bottom exclusive) ``draw_marks`` gives the element's
+    label: at the top-left corner of its box (``"androidworld"``) or at its centre (``"appagent"``), moved
+    inside the screen where it would stick out."""
+    look, layout = _look(style), _layout(screen_size[0], style)
+    left, top, right, bottom = layout.font.getbbox(str(element.index))
+    inset = layout.padding + layout.ring * len(look.rings)
+    width, height = right - left + 2 * inset, bottom - top + 2 * inset
+    box = element.bbox_pixels
+    x, y = box.center if look.at_centre else (box.x_min, box.y_min)
+    x = max(0, min(x, screen_size[0] - width))
+    y = max(0, min(y, screen_size[1] - height))
+    return x, y, x + width, y + height
+
+
+def _draw_box(pixels: np.ndarray, element: UIElement, thickness: int) -> None:
+    """AndroidWorld's green rectangle along the element's box (the part on screen), lines drawn inward."""
+    box, (height, width) = element.bbox_pixels, pixels.shape[:2]
+    left, top, right, bottom = max(box.x_min, 0), max(box.y_min, 0), min(box.x_max, width), min(box.y_max, height)
+    for rows, columns in ((slice(top, top + thickness), slice(left, right)),
+                          (slice(bottom - thickness, bottom), slice(left, right)),
+                          (slice(top, bottom), slice(left, left + thickness)),
+                          (slice(top, bottom), slice(right - thickness, right))):
+        pixels[rows, columns] = BOX_COLOUR
+
+
+def _draw_label(pixels: np.ndarray, element: UIElement, style: str) -> None:
+    """The element's numbered label, drawn with Pillow on its own small patch of ``pixels`` (converting the whole
+    screen to a Pillow image and back would cost more than all the drawing)."""
+    look, layout = _LOOKS[style], _layout(pixels.shape[1], style)
+    left, top, right, bottom = label_box(element, (pixels.shape[1], pixels.shape[0]), style)
+    patch = Image.fromarray(pixels[top:bottom, left:right])
+    draw = ImageDraw.Draw(patch, "RGBA")
+    inset = 0
+    for ring in look.rings:
+        draw.rectangle((inset, inset, patch.width - 1 - inset, patch.height - 1 - inset), outline=ring,
+                       width=layout.ring)
+        inset += layout.ring
+    draw.rectangle((inset, inset, patch.width - 1 - inset, patch.height - 1 - inset), fill=look.fill)
+    ink_left, ink_top, _, _ = layout.font.getbbox(str(element.index))
+    draw.text((inset + layout.padding - ink_left, inset + layout.padding - ink_top), str(element.index),
+              font=layout.font, fill=look.text)
+    pixels[top:bottom, left:right] = np.asarray(patch)
+
+
+def draw_marks(pixels: np.ndarray, elements: Sequence[UIElement], style: str = "androidworld") -> np.ndarray:
+    """A copy of the ``(H, W, 3)`` uint8 screenshot with a numbered mark on each element (``element.index``).
+
+    ``elements`` are the ones to mark, usually ``marked_elements(...)``. Rectangles (AndroidWorld style) are
+    drawn first and labels on top, so no rectangle crosses a number.
+    """
+    look = _look(style)
+    if not (isinstance(pixels, np.ndarray) and pixels.dtype == np.uint8 and pixels.ndim == 3
+            and pixels.shape[2] == 3):
+        shape = getattr(pixels, "shape", None)
+        raise SetOfMarkError(f"draw_marks needs an (H, W, 3) uint8 screenshot, got {type(pixels).__name__} "
+                             f"of shape {shape}")
+    marked = pixels.copy()
+    if look.boxes:
+        thickness = _layout(marked.shape[1], style).box
+        for element in elements:
+            _draw_box(marked, element, thickness)
+    for element in elements:
+        _draw_label(marked, element, style)
+    return marked
+
+
+class SetOfMark(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """Adds a Set-of-Mark screenshot to the observation: the screen with a numbered mark on each element an
+    agent is likely to act on, the number being the element's index for index-based actions.
+
+    The raw ``pixels`` stay (AndroidWorld's M3A agent is shown both) and the marked copy is added under ``key``,
+    a ``Box`` like ``pixels``. ``info["som_marks"]`` lists the marked indices of ``info["ui_elements"]``. See the
+    module docstring for the two styles, ``"androidworld"`` (boxes + labels at the top-left) and ``"appagent"``
+    (labels at the centres, nearby duplicates dropped).
+
+    Example:
+        >>> import gymnasium as gym
+        >>> import android_gym
+        >>> from android_gym.wrappers.set_of_mark import SetOfMark
+        >>> env = SetOfMark(gym.make("AndroidWorld/SendSms-v0"))
+        >>> obs, info = env.reset(seed=0)
+        >>> obs["som_pixels"].shape == obs["pixels"].shape
+        True
+        >>> app = next(i for i in info["som_marks"] if info["ui_elements"][i].text == "Clock")
+        >>> obs, reward, terminated, truncated, info = env.step({"action_type": "click", "index": app})
+        >>> env.close()
+
+    Change logs:
+        * v0.1.0 - Initially added.
+    """
+
+    def __init__(self, env: gym.Env, style: str = "androidworld", key: str = "som_pixels"):
+        """Wrap ``env`` (made with ``pixels=True``); raises ``SetOfMarkError`` for a style or key that cannot
+        work."""
+        gym.utils.RecordConstructorArgs.__init__(self, style=style, key=key)
+        gym.Wrapper.__init__(self, env)
+        _look(style)
+        space = env.observation_space
+        if not isinstance(space, spaces.Dict) or "pixels" not in space.spaces:
+            raise SetOfMarkError("SetOfMark draws on the observation's 'pixels', which this env does not have; "
+                                 "make the env with pixels=True")
+        if key in space.spaces:
+            raise SetOfMarkError(f"the observation already has a {key!r} entry; pass another key=")
+        self.style = style
+        self.key = key
+        self.observation_space = spaces.Dict({**space.spaces, key: space["pixels"]})
+
+    def _mark(self, observation: dict[str, Any], info: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        if "ui_elements" not in info:
+            raise SetOfMarkError("the env's info has no 'ui_elements'; SetOfMark wraps android_gym envs")
+        pixels = observation["pixels"]
+        marks = marked_elements(info["ui_elements"], (pixels.shape[1], pixels.shape[0]), self.style)
+        observation = {**observation, self.key: draw_marks(pixels, marks, self.style)}
+        return observation, {**info, "som_marks": [element.index for element in marks]}
+
+    def reset(self, **kwargs):
+        """Reset the env and mark the first screen."""
+        return self._mark(*self.env.reset(**kwargs))
+
+    def step(self, action):
+        """Step the env and mark the new screen."""
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        observation, info = self._mark(observation, info)
+        return observation, reward, terminated, truncated, info
