@@ -68,9 +68,9 @@ class UINode:
     states: tuple[str, ...]
     children: list[UINode] = field(default_factory=list)
 
-    def line(self) -> str:
+    def line(self, with_id: bool = True) -> str:
         """This node's line of the text form (no indentation)."""
-        parts = [f"[{self.id}]", self.class_name, self.resource_id,
+        parts = [f"[{self.id}]" if with_id else "", self.class_name, self.resource_id,
                  json.dumps(self.text, ensure_ascii=True) if self.text else "",
                  f"<{','.join(self.actions)}>" if self.actions else "",
                  f"({','.join(self.states)})" if self.states else ""]
