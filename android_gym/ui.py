@@ -25,6 +25,10 @@ class BoundingBox:
         """The point a tap on the element uses."""
         return (self.x_min + self.x_max) // 2, (self.y_min + self.y_max) // 2
 
+    def contains(self, x: int, y: int) -> bool:
+        """Whether the pixel ``(x, y)`` lies inside (an empty box contains nothing)."""
+        return self.x_min <= x < self.x_max and self.y_min <= y < self.y_max
+
     @property
     def area(self) -> int:
         """Width × height (0 for an empty box)."""

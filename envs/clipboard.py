@@ -55,6 +55,7 @@ class SystemCopyToClipboard(Task):
     """Put a given text on the clipboard."""
 
     name = "SystemCopyToClipboard"
+    app_packages = (PACKAGE,)  # the app the oracle types and copies in: stopped before each episode
     scored_at_end = True
     template = "Copy the following text to the clipboard: {clipboard_content}"
 

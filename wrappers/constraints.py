@@ -233,7 +233,7 @@ def touched(action: Action | None, elements: Sequence[UIElement]) -> list[UIElem
         position = action.index if 0 <= action.index < len(elements) else None
     elif action.x is not None and action.y is not None:
         position = next((position for position in reversed(range(len(elements)))
-                         if _contains(elements[position], action.x, action.y)), None)
+                         if elements[position].bbox_pixels.contains(action.x, action.y)), None)
     else:
         position = None
     if position is None:
@@ -243,11 +243,6 @@ def touched(action: Action | None, elements: Sequence[UIElement]) -> list[UIElem
         if element.depth < chain[-1].depth:
             chain.append(element)
     return chain
-
-
-def _contains(element: UIElement, x: int, y: int) -> bool:
-    box = element.bbox_pixels
-    return box.area > 0 and box.x_min <= x < box.x_max and box.y_min <= y < box.y_max
 
 
 KINDS: dict[str, type[Constraint]] = {cls.kind: cls for cls in (ForbiddenApp, ForbiddenPage, ForbiddenElement)}

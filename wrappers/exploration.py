@@ -109,16 +109,11 @@ def _label(node: UINode) -> str:
     return replace(node, text=text, actions=(), states=(), children=[]).line()
 
 
-def _contains(element: UIElement, x: int, y: int) -> bool:
-    box = element.bbox_pixels
-    return box.x_min <= x < box.x_max and box.y_min <= y < box.y_max
-
-
 def _node_at(point: tuple[int, int], elements: Sequence[UIElement], compressed: CompressedUI) -> UINode | None:
     """The top-most kept node under ``point`` (the last in document order, as later nodes draw on top) that acts
     on touch, else the top-most of any: as on Android, a view that takes no touch lets it through."""
     hits = [node for node in compressed.nodes.values()
-            if node.index < len(elements) and _contains(elements[node.index], *point)]
+            if node.index < len(elements) and elements[node.index].bbox_pixels.contains(*point)]
     return max(hits, key=lambda node: (bool(node.actions), node.index), default=None)
 
 

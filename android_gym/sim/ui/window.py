@@ -220,7 +220,10 @@ class WindowManager:
         pixels = self._renderer.render(windows)
         if self.scale == 1:
             return pixels.copy()
-        return np.asarray(Image.fromarray(pixels).resize((self.width, self.height), Image.BILINEAR))
+        # reducing_gap: box-average by the whole factor first (2x for 540x1200: 4.6 ms instead of 16 ms), then
+        # bilinear for what is left.
+        image = Image.fromarray(pixels).resize((self.width, self.height), Image.BILINEAR, reducing_gap=1.0)
+        return np.asarray(image)
 
     def ui_dump(self) -> str:
         """The uiautomator XML of the active window, in screen coordinates: the notification shade while it is
