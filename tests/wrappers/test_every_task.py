@@ -1,0 +1,104 @@
+"""Every wrapper on every registered task: the agent-facing stack keeps each task solvable and its outputs valid,
+and the RL adapters keep their spaces and masks honest on every task's screens."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import android_gym
+from android_gym.agents import OracleAgent
+from android_gym.envs.constrained import CONSTRAINED_VARIANTS
+from android_gym.testing import run_episode
+from android_gym.wrappers import (
+    ApplyConstraints,
+    CompressUITree,
+    ElementActions,
+    ElementFeatureObservation,
+    ForbiddenApp,
+    ParseLLMActions,
+    SetOfMark,
+    VisitCountHints,
+)
+
+TASKS = android_gym.task_names(include_aliases=False) + sorted(CONSTRAINED_VARIANTS)
+#: No task uses the camera: forbidding it must change nothing but the goal.
+UNUSED_APP = ForbiddenApp("com.android.camera2", "Camera")
+
+
+class _Checked(gym.Wrapper):
+    """Asserts, at every reset and step, what the stack below promises."""
+
+    def reset(self, **kwargs):
+        observation, info = self.env.reset(**kwargs)
+        self._check(observation, info)
+        return observation, info
+
+    def step(self, action):
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self._check(observation, info)
+        return observation, reward, terminated, truncated, info
+
+    def _check(self, observation, info):
+        assert self.observation_space.contains(observation)
+        elements = info["ui_elements"]
+        kept = {element.index for element in info["ui_nodes"].values()}
+        actionable = {element.index for element in elements if element.is_actionable and element.bbox_pixels.area
+                      and element.package_name != "com.android.systemui"}
+        if all(element.package_name == "com.android.systemui" for element in elements if element.depth == 0):
+            actionable = {element.index for element in elements if element.is_actionable
+                          and element.bbox_pixels.area}
+        assert actionable <= kept, f"compression lost actionable elements {sorted(actionable - kept)}"
+        assert set(info["som_marks"]) <= set(range(len(elements)))
+        assert observation["exploration_hint"].startswith("You have already been in the current state")
+        assert info["constraint_violations"] == []
+        assert observation["goal"].endswith("Do not open the Camera app.")
+
+
+def _agent_stack(task: str) -> gym.Env:
+    env = gym.make(android_gym.env_id(task), device="sim:540x1200")
+    env = ApplyConstraints(env, [UNUSED_APP])
+    env = SetOfMark(CompressUITree(env))
+    env = VisitCountHints(env, per_candidate=True)
+    return ParseLLMActions(_Checked(env), dialect="androidworld")
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_llm_agent_stack_keeps_every_task_solvable(task):
+    """Compression, Set-of-Mark, hints, constraints and the JSON dialect over the oracle's own JSON text."""
+    env = _agent_stack(task)
+    try:
+        oracle = OracleAgent()
+
+        class JsonOracle:
+            def reset(self, env):
+                oracle.reset(env)
+
+            def act(self, observation, info):
+                return f"Reason: the oracle's step.\nAction: {oracle.act(observation, info).to_json()}"
+
+        result = run_episode(env, JsonOracle(), seed=0)
+        assert result.score == 1.0 and not result.invalid_actions, (result.score, result.invalid_actions)
+        assert result.info["invalid_format_count"] == 0
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_rl_adapters_keep_spaces_and_masks_on_every_task(task):
+    """Random masked actions: observations stay in the space, masked-in actions are never invalid."""
+    env = ElementFeatureObservation(ElementActions(gym.make(android_gym.env_id(task), pixels=False)))
+    rng = np.random.default_rng(0)
+    try:
+        observation, info = env.reset(seed=0)
+        for _ in range(12):
+            assert env.observation_space.contains(observation)
+            mask = env.get_wrapper_attr("action_masks")()
+            action = int(rng.choice(np.flatnonzero(mask)))
+            observation, _, terminated, truncated, info = env.step(action)
+            assert info["invalid_action"] is None, (env.get_wrapper_attr("describe")(action), info["invalid_action"])
+            if terminated or truncated:
+                observation, info = env.reset()
+    finally:
+        env.close()
