@@ -50,9 +50,23 @@ class Selector:
         return found[-1]
 
 
+def touch_target(element: UIElement, elements: Sequence[UIElement]) -> UIElement:
+    """The element a tap on ``element`` is for: itself when clickable or checkable, else the nearest clickable
+    ancestor (a list row around its title), so oracle demonstrations name what an agent would act on."""
+    if element.is_clickable or element.is_checkable:
+        return element
+    depth = element.depth
+    for candidate in reversed(elements[:element.index]):
+        if candidate.depth < depth:
+            if candidate.is_clickable:
+                return candidate
+            depth = candidate.depth
+    return element
+
+
 def tap(selector: Selector) -> OracleStep:
-    """Click the element ``selector`` finds."""
-    return lambda elements: Action(ActionType.CLICK, index=selector.find(elements).index)
+    """Click the element ``selector`` finds (through its clickable row, see ``touch_target``)."""
+    return lambda elements: Action(ActionType.CLICK, index=touch_target(selector.find(elements), elements).index)
 
 
 def type_into(selector: Selector, text: str) -> OracleStep:
