@@ -79,11 +79,8 @@ def _flag(node: etree._Element, name: str) -> bool:
     return node.get(name) == "true"
 
 
-def parse_ui_dump(xml: str | bytes) -> list[UIElement]:
-    """All nodes of a uiautomator dump (AOSP or androidx format, several windows allowed), in document order.
-
-    Raises ``ValueError`` for input that is not a uiautomator hierarchy.
-    """
+def parse_hierarchy(xml: str | bytes) -> etree._Element:
+    """The ``<hierarchy>`` element of a uiautomator dump; ``ValueError`` for input that is not one."""
     data = xml.encode("utf-8") if isinstance(xml, str) else xml
     try:
         root = etree.fromstring(data, _PARSER)
@@ -91,6 +88,15 @@ def parse_ui_dump(xml: str | bytes) -> list[UIElement]:
         raise ValueError(f"not a uiautomator dump: {error}") from error
     if root.tag != "hierarchy":
         raise ValueError(f"not a uiautomator dump: root element is <{root.tag}>, expected <hierarchy>")
+    return root
+
+
+def parse_ui_dump(xml: str | bytes) -> list[UIElement]:
+    """All nodes of a uiautomator dump (AOSP or androidx format, several windows allowed), in document order.
+
+    Raises ``ValueError`` for input that is not a uiautomator hierarchy.
+    """
+    root = parse_hierarchy(xml)
     elements = []
     for node in root.iter("node"):
         match = _BOUNDS.fullmatch(node.get("bounds", ""))

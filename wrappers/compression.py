@@ -38,7 +38,7 @@ from gymnasium import spaces
 from lxml import etree
 
 from android_gym.errors import AndroidGymError
-from android_gym.ui import UIElement
+from android_gym.ui import UIElement, parse_hierarchy
 
 SYSTEM_UI_PACKAGE = "com.android.systemui"
 #: Classes whose name says nothing an agent needs: written as no class at all (AndroidArena's list, plus the
@@ -48,7 +48,6 @@ LAYOUT_CLASSES = frozenset({"View", "ViewGroup", "FrameLayout", "LinearLayout", 
 FORMATS = ("text", "json")
 INDENT = "    "
 MAX_TEXT_CHARS = 1 << 20
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
 
 
 @dataclass
@@ -227,13 +226,7 @@ def _top_level(root: etree._Element) -> list[etree._Element]:
 
 def compress_ui(xml: str | bytes) -> CompressedUI:
     """The compressed form of a uiautomator dump; ``ValueError`` if it is not one."""
-    data = xml.encode("utf-8") if isinstance(xml, str) else xml
-    try:
-        root = etree.fromstring(data, _PARSER)
-    except etree.XMLSyntaxError as error:
-        raise ValueError(f"not a uiautomator dump: {error}") from error
-    if root.tag != "hierarchy":
-        raise ValueError(f"not a uiautomator dump: root element is <{root.tag}>, expected <hierarchy>")
+    root = parse_hierarchy(xml)
     builder = _Builder(root)
     windows = _top_level(root)
     roots = [kept for window in windows for kept in builder.build(window)]
