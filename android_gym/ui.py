@@ -79,6 +79,12 @@ def _flag(node: etree._Element, name: str) -> bool:
     return node.get(name) == "true"
 
 
+def parse_bounds(bounds: str) -> BoundingBox:
+    """A uiautomator ``bounds`` attribute (``[x1,y1][x2,y2]``) as a box; an empty box when malformed."""
+    match = _BOUNDS.fullmatch(bounds)
+    return BoundingBox(*map(int, match.groups())) if match else BoundingBox(0, 0, 0, 0)
+
+
 def parse_hierarchy(xml: str | bytes) -> etree._Element:
     """The ``<hierarchy>`` element of a uiautomator dump; ``ValueError`` for input that is not one."""
     data = xml.encode("utf-8") if isinstance(xml, str) else xml
@@ -99,8 +105,7 @@ def parse_ui_dump(xml: str | bytes) -> list[UIElement]:
     root = parse_hierarchy(xml)
     elements = []
     for node in root.iter("node"):
-        match = _BOUNDS.fullmatch(node.get("bounds", ""))
-        box = BoundingBox(*map(int, match.groups())) if match else BoundingBox(0, 0, 0, 0)
+        box = parse_bounds(node.get("bounds", ""))
         depth = sum(1 for _ in node.iterancestors("node"))
         elements.append(UIElement(
             index=len(elements),

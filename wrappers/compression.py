@@ -38,7 +38,7 @@ from gymnasium import spaces
 from lxml import etree
 
 from android_gym.errors import AndroidGymError
-from android_gym.ui import UIElement, parse_hierarchy
+from android_gym.ui import UIElement, parse_bounds, parse_hierarchy
 
 SYSTEM_UI_PACKAGE = "com.android.systemui"
 #: Classes whose name says nothing an agent needs: written as no class at all (AndroidArena's list, plus the
@@ -153,18 +153,9 @@ def _own_text(node: etree._Element) -> str:
     return " ".join(part for part in dict.fromkeys((text, desc)) if part)
 
 
-def _has_area(node: etree._Element) -> bool:
-    bounds = node.get("bounds", "")
-    try:
-        x1, y1, x2, y2 = (int(v) for v in bounds.replace("][", ",").strip("[]").split(","))
-    except ValueError:
-        return False
-    return x2 > x1 and y2 > y1
-
-
 def _keeps(node: etree._Element) -> bool:
     """Whether the node carries something for an agent: text, an action or a state."""
-    if not _has_area(node):
+    if parse_bounds(node.get("bounds", "")).area == 0:
         return False
     return bool(_own_text(node) or _actions(node) or any(_flag(node, name) for name in
                                                           ("checked", "selected", "password")))
@@ -234,6 +225,16 @@ def compress_ui(xml: str | bytes) -> CompressedUI:
     return CompressedUI(package=package, roots=roots, nodes=builder.nodes)
 
 
+def step_compression(observation: dict[str, Any], info: dict[str, Any]) -> CompressedUI:
+    """The compressed screen of a step's ``a11y_tree``, computed once per step: kept in
+    ``info["ui_compressed"]``, where the other wrappers of the same step find it (empty when the tree is, after a
+    device failure)."""
+    if "ui_compressed" not in info:
+        tree = observation["a11y_tree"]
+        info["ui_compressed"] = compress_ui(tree) if tree else CompressedUI(package="", roots=[], nodes={})
+    return info["ui_compressed"]
+
+
 class CompressUITreeError(AndroidGymError):
     """A ``CompressUITree`` configuration that cannot work (unknown format, key already in the observation)."""
 
@@ -247,7 +248,7 @@ class CompressUITree(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     ## Info
     ``info["ui_nodes"]``: ID → ``UIElement`` of the same step's ``info["ui_elements"]`` (so an agent's
-    ``[n51d6]`` resolves to an element index).
+    ``[n51d6]`` resolves to an element index); ``info["ui_compressed"]``: the ``CompressedUI`` itself.
 
     ## Arguments
     ``form``: ``"text"`` (default) or ``"json"``. ``key``: the observation key to add.
@@ -280,8 +281,7 @@ class CompressUITree(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def _add(self, observation: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
         """The observation with the compressed screen; ``info`` gains the ID map."""
-        tree = observation["a11y_tree"]
-        compressed = compress_ui(tree) if tree else CompressedUI(package="", roots=[], nodes={})
+        compressed = step_compression(observation, info)
         elements: list[UIElement] = info.get("ui_elements", [])
         info["ui_nodes"] = {node_id: elements[node.index] for node_id, node in compressed.nodes.items()
                             if node.index < len(elements)}

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from android_gym.actions import MAX_TEXT_LENGTH, Action, ActionType
 from android_gym.errors import InvalidActionError
 from android_gym.ui import UIElement
-from android_gym.wrappers.compression import UINode, compress_ui
+from android_gym.wrappers.compression import CompressedUI, UINode, compress_ui
 
 #: Longer replies are refused unread (a step's reply is a few thousand characters at most).
 MAX_OUTPUT_CHARS = 100_000
@@ -60,15 +60,19 @@ def _has_only(action: Action, *names: str) -> bool:
 @dataclass
 class Screen:
     """The step an LLM acted on: ``info["ui_elements"]``, the observation's ``a11y_tree`` (compressed on first use,
-    for AndroidArena's IDs) and the screen size in pixels (for dialects that point at pixels)."""
+    for AndroidArena's IDs, unless the step's compression is given) and the screen size in pixels (for dialects
+    that point at pixels)."""
 
     elements: Sequence[UIElement]
     xml: str = ""
     screen_size: tuple[int, int] = (0, 0)
+    compressed: CompressedUI | None = None
 
     @cached_property
     def nodes(self) -> dict[str, UINode]:
         """Compression ID → kept node; ``node.index`` is the element's index."""
+        if self.compressed is not None:
+            return self.compressed.nodes
         return compress_ui(self.xml).nodes if self.xml else {}
 
     @cached_property

@@ -36,7 +36,7 @@ from android_gym.actions import DIRECTIONS, Action, ActionType, resolve_package,
 from android_gym.device.state import foreground_activity
 from android_gym.errors import AndroidGymError, DeviceError, InvalidActionError
 from android_gym.ui import UIElement
-from android_gym.wrappers.compression import MAX_TEXT_CHARS, CompressedUI, UINode, compress_ui
+from android_gym.wrappers.compression import MAX_TEXT_CHARS, CompressedUI, UINode, step_compression
 
 INVALID = "invalid"
 #: States of a node that only change when the agent changes something (focus and "disabled" are left out).
@@ -302,8 +302,7 @@ class VisitCountHints(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def _observe(self, observation: dict[str, Any], info: dict[str, Any]) -> _Screen:
         """Key the observed screen and count the visit."""
-        tree = observation["a11y_tree"]
-        compressed = compress_ui(tree) if tree else CompressedUI(package="", roots=[], nodes={})
+        compressed = step_compression(observation, info)
         key = state_key(compressed, self._activity(info), ignore_times=self.ignore_times,
                         ignore_digits=self.ignore_digits)
         self._visits[key] += 1

@@ -88,9 +88,11 @@ class ParseLLMActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         return observation, reward, terminated, truncated, self._annotate(info, reason)
 
     def _observe(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
-        """Remember the screen the next reply will be read against."""
+        """Remember the screen the next reply will be read against (with the step's compression, when a wrapper
+        below already made it)."""
         self.screen = Screen(elements=info.get("ui_elements", []), xml=observation.get("a11y_tree", ""),
-                             screen_size=self.env.unwrapped.device.screen_size)
+                             screen_size=self.env.unwrapped.device.screen_size,
+                             compressed=info.get("ui_compressed"))
 
     def _annotate(self, info: dict[str, Any], reason: str | None) -> dict[str, Any]:
         info["invalid_format"] = reason
