@@ -14,6 +14,7 @@ import os
 import posixpath
 import shutil
 import stat as st_mode
+from collections.abc import Callable
 from pathlib import Path
 
 from android_gym.sim.system.commands.base import (
@@ -175,42 +176,44 @@ def _read_input(ctx: CommandContext, name: str) -> bytes:
     return ctx.host(name).read_bytes()
 
 
-def cat(ctx: CommandContext, argv: list[str]) -> int:
-    """``cat [-nu] [FILE...]``; ``-`` or no file reads stdin."""
-    flags, _, operands = parse_flags(argv, "nuv")
+def _each_input(ctx: CommandContext, command: str, names: list[str], use: Callable[[str, bytes], None]) -> int:
+    """Read each operand (``-`` or none: stdin) and pass it to ``use``; an unreadable one is reported as
+    ``command: NAME: reason`` and makes the status 1."""
     status = 0
-    line_number = 0
-    for name in operands or ["-"]:
+    for name in names or ["-"]:
         try:
             data = _read_input(ctx, name)
         except OSError as error:
-            ctx.err(f"cat: {name}: {strerror(error)}\n")
+            ctx.err(f"{command}: {name}: {strerror(error)}\n")
             status = 1
             continue
+        use(name, data)
+    return status
+
+
+def cat(ctx: CommandContext, argv: list[str]) -> int:
+    """``cat [-nu] [FILE...]``; ``-`` or no file reads stdin."""
+    flags, _, operands = parse_flags(argv, "nuv")
+    line_number = 0
+
+    def write(name: str, data: bytes) -> None:
+        nonlocal line_number
         if "n" in flags:
-            lines = data.splitlines(keepends=True)
             numbered = []
-            for line in lines:
+            for line in data.splitlines(keepends=True):
                 line_number += 1
                 numbered.append(f"{line_number:6d}\t".encode() + line)
             data = b"".join(numbered)
         ctx.out(data)
-    return status
+
+    return _each_input(ctx, "cat", operands, write)
 
 
 def checksum(ctx: CommandContext, argv: list[str]) -> int:
     """``md5sum``/``sha1sum``/``sha256sum [FILE...]``: ``HASH  NAME`` lines."""
     algorithm = argv[0].removesuffix("sum")
-    status = 0
-    for name in argv[1:] or ["-"]:
-        try:
-            data = _read_input(ctx, name)
-        except OSError as error:
-            ctx.err(f"{argv[0]}: {name}: {strerror(error)}\n")
-            status = 1
-            continue
-        ctx.out(f"{hashlib.new(algorithm, data).hexdigest()}  {name}\n")
-    return status
+    return _each_input(ctx, argv[0], argv[1:],
+                       lambda name, data: ctx.out(f"{hashlib.new(algorithm, data).hexdigest()}  {name}\n"))
 
 
 # ----- rm, rmdir, mkdir ----------------------------------------------------------------------------------------
