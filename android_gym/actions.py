@@ -42,6 +42,19 @@ KNOWN_APPS = {
     "clock": "com.google.android.deskclock",
     "contacts": "com.google.android.contacts",
     "clipper": "ca.zgrs.clipper",
+    # AndroidWorld's adb_utils app-name patterns for the productivity apps
+    "simple calendar pro": "com.simplemobiletools.calendar.pro",
+    "simple calendar": "com.simplemobiletools.calendar.pro",
+    "calendar": "com.simplemobiletools.calendar.pro",
+    "tasks": "org.tasks",
+    "tasks app": "org.tasks",
+    "pro expense": "com.arduia.expense",
+    "pro expense app": "com.arduia.expense",
+    "expense": "com.arduia.expense",
+    "broccoli": "com.flauschcode.broccoli",
+    "broccoli app": "com.flauschcode.broccoli",
+    "broccoli recipe app": "com.flauschcode.broccoli",
+    "recipe app": "com.flauschcode.broccoli",
 }
 
 

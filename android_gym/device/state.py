@@ -60,11 +60,17 @@ def sqlite_execute(device: Device, db_path: str, sql: str, params: Sequence[Any]
     The device's stale ``-wal``/``-shm`` files are removed so the app reopens the pushed database. Stop the
     owning app first (``am force-stop``) so it does not write over the change.
     """
+    return sqlite_execute_many(device, db_path, [(sql, params)])
+
+
+def sqlite_execute_many(device: Device, db_path: str, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
+    """``sqlite_execute`` for several ``(sql, params)`` statements in one transaction and one pull/push round
+    trip; returns the total changed row count."""
     with tempfile.TemporaryDirectory(prefix="android-gym-db-") as tmp:
         local = _pull_database(device, db_path, Path(tmp))
         connection = sqlite3.connect(local)
         try:
-            changed = connection.execute(sql, tuple(params)).rowcount
+            changed = sum(connection.execute(sql, tuple(params)).rowcount for sql, params in statements)
             connection.commit()
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:

@@ -28,16 +28,18 @@ class OracleError(AndroidGymError):
 
 @dataclass(frozen=True)
 class Selector:
-    """Matches an element by exact text, content description, resource id and/or class suffix."""
+    """Matches an element by exact text, text part, content description, resource id and/or class suffix."""
 
     text: str | None = None
     content_desc: str | None = None
     resource_id: str | None = None
     class_suffix: str | None = None
+    text_contains: str | None = None
 
     def matches(self, element: UIElement) -> bool:
         """Whether ``element`` has every property this selector names."""
         return ((self.text is None or element.text == self.text)
+                and (self.text_contains is None or self.text_contains in (element.text or ""))
                 and (self.content_desc is None or element.content_description == self.content_desc)
                 and (self.resource_id is None or element.resource_name == self.resource_id)
                 and (self.class_suffix is None or element.class_name.endswith(self.class_suffix)))
@@ -48,6 +50,10 @@ class Selector:
         if not found:
             raise OracleError(f"no element on screen matches {self}")
         return found[-1]
+
+    def present(self, elements: Sequence[UIElement]) -> bool:
+        """Whether a matching element is on screen."""
+        return any(self.matches(element) and element.bbox_pixels.area > 0 for element in elements)
 
 
 def touch_target(element: UIElement, elements: Sequence[UIElement]) -> UIElement:
@@ -92,6 +98,25 @@ def replace_text(selector: Selector, text: str) -> OracleStep:
 def drag(selector: Selector, direction: str) -> OracleStep:
     """AndroidWorld's ``scroll`` on an element: a drag from its centre to its edge (``left`` drags right)."""
     return lambda elements: Action(ActionType.SCROLL, index=selector.find(elements).index, direction=direction)
+
+
+def expect(selector: Selector) -> OracleStep:
+    """Check that ``selector`` is on screen (nothing to do), ``OracleError`` otherwise: an oracle that reads an
+    answer off the screen proves the screen shows it."""
+    def step(elements: Sequence[UIElement]) -> None:
+        selector.find(elements)
+    return step
+
+
+def scroll_to(target: Selector, container: Selector, direction: str = "down",
+              max_scrolls: int = 20) -> list[OracleStep]:
+    """Scroll ``container`` towards ``direction`` until ``target`` is on screen (no step once it is), then
+    ``expect`` it."""
+    def step(elements: Sequence[UIElement]) -> Action | None:
+        if target.present(elements):
+            return None
+        return Action(ActionType.SCROLL, index=container.find(elements).index, direction=direction)
+    return [step] * max_scrolls + [expect(target)]
 
 
 def act(action: Action) -> OracleStep:

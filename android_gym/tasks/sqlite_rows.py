@@ -1,0 +1,119 @@
+"""Tasks over one table of an app's SQLite database: seeding rows, and AndroidWorld's row-integrity checks
+(``sqlite_validators.validate_rows_addition_integrity`` / ``validate_rows_removal_integrity``).
+
+Every check compares the table as the task left it (``before``, read after seeding) with the table now: rows
+the agent should add must appear exactly once each, rows it should delete must be gone, and every other row
+must be untouched. Reads and writes go through ``android_gym.device.state`` (pull, query locally, push back),
+so the same task runs on the simulator and on a real phone.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from android_gym.device import state
+from android_gym.device.base import Device
+from android_gym.tasks.base import Task
+
+Row = dict[str, Any]
+#: Whether an added row (first argument) is the expected one (second argument).
+RowMatch = Callable[[Mapping[str, Any], Mapping[str, Any]], bool]
+
+
+@dataclass(frozen=True)
+class AppTable:
+    """One table of an app's database: where it lives and which column identifies a row."""
+
+    package: str
+    db_path: str
+    table: str
+    id_column: str
+
+    def rows(self, device: Device) -> list[Row]:
+        """Every row, in id order."""
+        return state.sqlite_query(device, self.db_path,
+                                  f'SELECT * FROM "{self.table}" ORDER BY "{self.id_column}"')
+
+    def clear(self, device: Device) -> None:
+        """Stop the app and delete every row (as AndroidWorld's ``delete_all_rows_from_table``)."""
+        self._stop_app(device)
+        state.sqlite_execute(device, self.db_path, f'DELETE FROM "{self.table}"')
+
+    def insert(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Stop the app and insert ``rows`` (column → value; the id column may be left out) in one round trip."""
+        statements = []
+        for row in rows:
+            columns = ", ".join(f'"{column}"' for column in row)
+            marks = ", ".join("?" for _ in row)
+            statements.append((f'INSERT INTO "{self.table}" ({columns}) VALUES ({marks})', tuple(row.values())))
+        if statements:
+            self._stop_app(device)
+            state.sqlite_execute_many(device, self.db_path, statements)
+
+    def _stop_app(self, device: Device) -> None:
+        Task.run(device, f"am force-stop {shlex.quote(self.package)}")
+
+
+def _one_to_one(candidates: Sequence[Row], expected: Sequence[Mapping[str, Any]], matches: RowMatch) -> bool:
+    """Whether every expected row pairs with its own candidate (a perfect bipartite matching, Kuhn's method:
+    greedy pairing fails when two expected rows both fit one candidate)."""
+    if len(candidates) != len(expected):
+        return False
+    fits = [[c for c, candidate in enumerate(candidates) if matches(candidate, wanted)] for wanted in expected]
+    owner: dict[int, int] = {}
+
+    def assign(e: int, seen: set[int]) -> bool:
+        for c in fits[e]:
+            if c not in seen:
+                seen.add(c)
+                if c not in owner or assign(owner[c], seen):
+                    owner[c] = e
+                    return True
+        return False
+
+    return all(assign(e, set()) for e in range(len(expected)))
+
+
+def rows_added_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
+                       expected: Sequence[Mapping[str, Any]], id_column: str, matches: RowMatch) -> bool:
+    """Every row of ``before`` is still there unchanged, and the new rows pair one to one with ``expected``."""
+    old = {row[id_column]: dict(row) for row in before}
+    now = {row[id_column]: dict(row) for row in after}
+    if any(now.get(key) != row for key, row in old.items()):
+        return False
+    return _one_to_one([row for key, row in now.items() if key not in old], expected, matches)
+
+
+def rows_removed_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
+                         removed_ids: Iterable[Any], id_column: str) -> bool:
+    """The rows with ``removed_ids`` are gone, nothing was added, and every other row is unchanged."""
+    removed = set(removed_ids)
+    kept = [dict(row) for row in before if row[id_column] not in removed]
+    return kept == [dict(row) for row in sorted(after, key=lambda row: row[id_column])]
+
+
+class SqliteRowsTask(Task):
+    """A task on one app table: ``clear_state`` empties it, ``seed_state`` inserts ``initial_rows()`` and
+    remembers the table as seeded in ``self.before`` for the success check.
+
+    Subclasses set ``table`` and implement ``initial_rows`` (usually rows kept in ``params``, so pinned
+    parameters pin the whole initial state), ``is_successful`` and ``oracle``.
+    """
+
+    table: ClassVar[AppTable]
+
+    def initial_rows(self) -> list[Row]:
+        """The rows the task starts with (targets and noise)."""
+        return []
+
+    def clear_state(self, device: Device) -> None:
+        """Empty the table."""
+        self.table.clear(device)
+
+    def seed_state(self, device: Device) -> None:
+        """Insert the initial rows and read the table back as the baseline."""
+        self.table.insert(device, self.initial_rows())
+        self.before = self.table.rows(device)
