@@ -35,6 +35,11 @@ class TaskSetupError(AndroidGymError):
     """A task could not initialize the device (a shell command failed, an app is missing, ...)."""
 
 
+class SpecError(AndroidGymError):
+    """A declarative task spec (``task_specs/*.textproto``) is malformed; the message names the file, the line
+    and what to fix."""
+
+
 class RemoteFileNotFoundError(AndroidGymError, FileNotFoundError):
     """A file that does not exist on the device (``pull`` of a missing path)."""
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.tasks.base import Task
+from android_gym.tasks.validators import one_to_one
 
 Row = dict[str, Any]
 #: Whether an added row (first argument) is the expected one (second argument).
@@ -57,26 +58,6 @@ class AppTable:
         Task.run(device, f"am force-stop {shlex.quote(self.package)}")
 
 
-def _one_to_one(candidates: Sequence[Row], expected: Sequence[Mapping[str, Any]], matches: RowMatch) -> bool:
-    """Whether every expected row pairs with its own candidate (a perfect bipartite matching, Kuhn's method:
-    greedy pairing fails when two expected rows both fit one candidate)."""
-    if len(candidates) != len(expected):
-        return False
-    fits = [[c for c, candidate in enumerate(candidates) if matches(candidate, wanted)] for wanted in expected]
-    owner: dict[int, int] = {}
-
-    def assign(e: int, seen: set[int]) -> bool:
-        for c in fits[e]:
-            if c not in seen:
-                seen.add(c)
-                if c not in owner or assign(owner[c], seen):
-                    owner[c] = e
-                    return True
-        return False
-
-    return all(assign(e, set()) for e in range(len(expected)))
-
-
 def rows_added_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
                        expected: Sequence[Mapping[str, Any]], id_column: str, matches: RowMatch) -> bool:
     """Every row of ``before`` is still there unchanged, and the new rows pair one to one with ``expected``."""
@@ -84,7 +65,7 @@ def rows_added_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapp
     now = {row[id_column]: dict(row) for row in after}
     if any(now.get(key) != row for key, row in old.items()):
         return False
-    return _one_to_one([row for key, row in now.items() if key not in old], expected, matches)
+    return one_to_one([row for key, row in now.items() if key not in old], expected, matches)
 
 
 def rows_removed_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],

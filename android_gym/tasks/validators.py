@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from android_gym.device import state
@@ -28,6 +29,26 @@ def fuzzy_match(a: str, b: str, threshold: float = 0.9) -> bool:
     """AndroidWorld's text match: case-insensitive difflib ratio of the stripped texts ≥ ``threshold``."""
     a, b = a.strip().lower(), b.strip().lower()
     return a == b or difflib.SequenceMatcher(None, a, b).ratio() >= threshold
+
+
+def one_to_one(candidates: Sequence[Any], expected: Sequence[Any], matches: Callable[[Any, Any], bool]) -> bool:
+    """Whether every expected item pairs with its own candidate and no candidate is left over: a perfect
+    bipartite matching (Kuhn's method; greedy pairing fails when two expected items both fit one candidate)."""
+    if len(candidates) != len(expected):
+        return False
+    fits = [[c for c, candidate in enumerate(candidates) if matches(candidate, wanted)] for wanted in expected]
+    owner: dict[int, int] = {}
+
+    def assign(e: int, seen: set[int]) -> bool:
+        for c in fits[e]:
+            if c not in seen:
+                seen.add(c)
+                if c not in owner or assign(owner[c], seen):
+                    owner[c] = e
+                    return True
+        return False
+
+    return all(assign(e, set()) for e in range(len(expected)))
 
 
 def same_number(a: str, b: str) -> bool:

@@ -1,0 +1,65 @@
+"""AndroidWorld's row-integrity checks and table seeding, on a real simulated phone database."""
+
+from __future__ import annotations
+
+import pytest
+
+from android_gym.device.sim import SimDevice
+from android_gym.tasks.sqlite_rows import AppTable, rows_added_exactly, rows_removed_exactly
+from android_gym.tasks.validators import one_to_one
+
+BEFORE = [{"id": 1, "name": "Rent", "amount": 100}, {"id": 2, "name": "Food", "amount": 20}]
+
+
+def same_name(row, expected):
+    return row["name"] == expected["name"]
+
+
+def test_rows_added_exactly():
+    after = [*BEFORE, {"id": 3, "name": "Gym", "amount": 5}]
+    assert rows_added_exactly(BEFORE, after, [{"name": "Gym"}], "id", same_name)
+    assert not rows_added_exactly(BEFORE, after, [{"name": "Bus"}], "id", same_name)
+    assert not rows_added_exactly(BEFORE, after, [], "id", same_name)
+    changed = [{"id": 1, "name": "Rent", "amount": 101}, BEFORE[1], after[2]]
+    assert not rows_added_exactly(BEFORE, changed, [{"name": "Gym"}], "id", same_name)
+    assert not rows_added_exactly(BEFORE, after[1:], [{"name": "Gym"}], "id", same_name)
+
+
+def test_duplicates_need_one_row_each():
+    twice = [{"name": "Gym"}, {"name": "Gym"}]
+    once = [*BEFORE, {"id": 3, "name": "Gym", "amount": 5}]
+    assert not rows_added_exactly(BEFORE, once, twice, "id", same_name)
+    assert rows_added_exactly(BEFORE, [*once, {"id": 4, "name": "Gym", "amount": 5}], twice, "id", same_name)
+
+
+def test_one_to_one_is_a_matching_not_a_greedy_pairing():
+    # "a" fits both candidates, "b" only the first: greedy would give the first to "a" and fail.
+    assert one_to_one(["ab", "a"], ["a", "b"], lambda candidate, wanted: wanted in candidate)
+
+
+def test_rows_removed_exactly():
+    assert rows_removed_exactly(BEFORE, BEFORE[1:], [1], "id")
+    assert not rows_removed_exactly(BEFORE, BEFORE[:1], [1], "id")
+    assert not rows_removed_exactly(BEFORE, [], [1], "id")
+    assert not rows_removed_exactly(BEFORE, BEFORE, [1], "id")
+    assert not rows_removed_exactly(BEFORE, [*BEFORE[1:], {"id": 9, "name": "x", "amount": 0}], [1], "id")
+
+
+@pytest.fixture
+def device():
+    device = SimDevice()
+    yield device
+    device.close()
+
+
+def test_app_table_seeds_and_clears_a_device_database(device):
+    path = "/data/data/com.example.notes/databases/notes.db"
+    device.shell(f"mkdir -p /data/data/com.example.notes/databases && sqlite3 {path} "
+                 "'CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT)'")
+    table = AppTable("com.example.notes", path, "notes", "id")
+    hostile = "x'); DROP TABLE notes; --"
+    table.insert(device, [{"title": hostile, "body": "b"}, {"title": "t2", "body": None}])
+    rows = table.rows(device)
+    assert [(row["id"], row["title"], row["body"]) for row in rows] == [(1, hostile, "b"), (2, "t2", None)]
+    table.clear(device)
+    assert table.rows(device) == []
