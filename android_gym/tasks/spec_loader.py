@@ -342,6 +342,11 @@ def _check_expectations(spec: pb.TaskSpec, kind: RecordKind, fail: Callable[...,
                 raise fail(f"transform field {field!r} is not one of {sorted(kind.fields)}", "transform")
             if op == "SUM" and kind.fields[field] not in ("number", "int"):
                 raise fail(f"SUM needs a number field; {field!r} is {kind.fields[field]}", "transform")
+            if op in ("SUM", "COUNT") and match != "NUMBER":
+                raise fail(f"{op} gives a number: match it as NUMBER, not {match}", "match")
+            if op == "IDENTITY" and match in ("DATE", "TIME") and kind.fields[field] != match.lower():
+                raise fail(f"a {match} match needs a {match.lower()} field; {field!r} is {kind.fields[field]}",
+                           "match")
 
 
 def build_task(spec: pb.TaskSpec, kind: RecordKind) -> type[SpecTask]:
