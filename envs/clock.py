@@ -25,7 +25,8 @@ import numpy as np
 from android_gym.actions import Action, ActionType
 from android_gym.device import state
 from android_gym.device.base import Device
-from android_gym.sim.apps.deskclock import PACKAGE, PREFS_PATH, SW_PAUSED, UNUSED, shared_prefs_xml
+from android_gym.sim.apps.deskclock import PACKAGE, PREFS_PATH, SW_PAUSED, UNUSED
+from android_gym.sim.system.prefs import shared_prefs_xml
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.oracle import OracleStep, Selector, act, complete, open_app, tap
 from android_gym.ui import UIElement, parse_ui_dump

@@ -30,7 +30,9 @@ class View:
     ``"bottom_end"``, ``"center"``). ``key`` identifies an editable or scrollable view across rebuilds.
     ``selection`` is the focused EditText's ``(start, end)`` selection (equal ends: the caret), set by the window.
     ``on_seek`` makes a view a SeekBar: the window calls it with the touched fraction of the track (0..1, as
-    ``AbsSeekBar.trackTouchEvent`` computes it); ``progress`` is the fraction drawn as filled.
+    ``AbsSeekBar.trackTouchEvent`` computes it); ``progress`` is the fraction drawn as filled. ``on_fling``
+    takes a mostly horizontal drag that starts on the view, with the way the finger moved (``"left"`` or
+    ``"right"``): a ViewPager turning pages, an ``ItemTouchHelper`` swipe on a list row.
     """
 
     kind: str = "view"
@@ -55,6 +57,7 @@ class View:
     on_text: Callable[[str], None] | None = None
     on_submit: Callback | None = None
     on_seek: Callable[[float], None] | None = None
+    on_fling: Callable[[str], None] | None = None
     key: str = ""
     multiline: bool = False
     value: str = ""

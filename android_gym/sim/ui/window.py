@@ -290,9 +290,9 @@ class WindowManager:
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int) -> None:
         """A drag, or a long press/tap if it does not move. A mostly horizontal drag that starts on a SeekBar
-        moves it to where the finger ends (``AbsSeekBar`` tracks the finger even off the bar); one down from
-        the status bar pulls the shade down, one up on the shade closes it; others scroll the list under the
-        start point."""
+        moves it to where the finger ends (``AbsSeekBar`` tracks the finger even off the bar), one that starts
+        on a view with ``on_fling`` (a pager, a swipeable row) goes to it; one down from the status bar pulls the
+        shade down, one up on the shade closes it; others scroll the list under the start point."""
         if abs(x2 - x1) < 10 and abs(y2 - y1) < 10:
             if duration_ms >= LONG_PRESS_MS:
                 self.long_press(x1, y1)
@@ -301,9 +301,13 @@ class WindowManager:
             return
         (sx, sy), (ex, ey) = self._to_design(x1, y1), self._to_design(x2, y2)
         seek_bar = self._hit(sx, sy, lambda v: v.on_seek is not None)
+        flung = self._hit(sx, sy, lambda v: v.on_fling is not None)
         window = self._window_at(sx, sy)
-        if seek_bar is not None and seek_bar.on_seek is not None and abs(ex - sx) >= abs(ey - sy):
+        horizontal = abs(ex - sx) >= abs(ey - sy)
+        if seek_bar is not None and seek_bar.on_seek is not None and horizontal:
             seek_bar.on_seek(_seek_fraction(seek_bar, ex))
+        elif flung is not None and flung.on_fling is not None and horizontal:
+            flung.on_fling("right" if ex > sx else "left")
         elif window is not None and window is self.frame().shade and sy - ey > abs(ex - sx):
             self.shade.collapse()
         elif window is not None and window is self.frame().status_bar and ey - sy > abs(ex - sx):
