@@ -1,3 +1,16 @@
 """The task catalogue: one module per app; importing a module registers its tasks."""
 
-from android_gym.envs import clipboard, clock, composite, constrained, contacts, open_app, sms, system  # noqa: F401
+from android_gym.envs import (  # noqa: F401
+    calendar,
+    clipboard,
+    clock,
+    composite,
+    constrained,
+    contacts,
+    expense,
+    open_app,
+    recipe,
+    sms,
+    system,
+    tasks_app,
+)

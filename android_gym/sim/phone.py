@@ -16,13 +16,17 @@ from pathlib import Path
 
 import numpy as np
 
+from android_gym.sim.apps.broccoli import Broccoli
+from android_gym.sim.apps.calendar import SimpleCalendarPro
 from android_gym.sim.apps.clipper import Clipper
 from android_gym.sim.apps.contacts import GoogleContacts
 from android_gym.sim.apps.deskclock import DeskClock
+from android_gym.sim.apps.expense import ProExpense
 from android_gym.sim.apps.launcher import Launcher, system_package
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.sms import SimpleSmsMessenger
 from android_gym.sim.apps.systemui import SystemUI
+from android_gym.sim.apps.tasks import TasksApp
 from android_gym.sim.system.activities import ActivityManager
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
@@ -95,6 +99,10 @@ class Phone:
         self.packages.install(GoogleContacts)
         self.packages.install(DeskClock)
         self.packages.install(Clipper)
+        self.packages.install(SimpleCalendarPro)
+        self.packages.install(TasksApp)
+        self.packages.install(ProExpense)
+        self.packages.install(Broccoli)
         self.window = WindowManager(self, width, height)
         self.activities = ActivityManager(self, launcher)
         self.shell = Shell(self)

@@ -1,0 +1,357 @@
+"""Pro Expense on the simulated phone, driven through taps, long presses, typed text and keys."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sqlite3
+from contextlib import closing
+
+from lxml import etree
+
+from android_gym.sim import keycodes
+from android_gym.sim.apps.expense import (
+    ACTIVITY,
+    DB_PATH,
+    IDENTITY_HASH,
+    PACKAGE,
+    format_amount,
+    format_date,
+    parse_amount,
+)
+from android_gym.sim.phone import Phone
+
+UTC = dt.timezone.utc
+NOW = dt.datetime(2023, 10, 15, 15, 34, tzinfo=UTC)
+
+
+def rid(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+def nodes(phone: Phone) -> list[etree._Element]:
+    return list(etree.fromstring(phone.ui_dump().encode()).iter("node"))
+
+
+def find(phone: Phone, **attrs: str) -> etree._Element | None:
+    """The first node whose attributes (``resource_id`` means ``resource-id``) all match."""
+    for node in nodes(phone):
+        if all(node.get(key.replace("_", "-")) == value for key, value in attrs.items()):
+            return node
+    return None
+
+
+def center(node: etree._Element) -> tuple[float, float]:
+    x1, y1, x2, y2 = map(int, re.findall(r"-?\d+", node.get("bounds")))
+    return (x1 + x2) / 2, (y1 + y2) / 2
+
+
+def tap(phone: Phone, **attrs: str) -> None:
+    node = find(phone, **attrs)
+    assert node is not None, f"no node with {attrs}"
+    phone.tap(*center(node))
+
+
+def texts(phone: Phone, name: str) -> list[str]:
+    return [node.get("text") for node in nodes(phone) if node.get("resource-id") == rid(name)]
+
+
+def rows(phone: Phone) -> list[dict]:
+    with closing(sqlite3.connect(phone.fs.host_path(DB_PATH))) as db:
+        db.row_factory = sqlite3.Row
+        return [dict(row) for row in db.execute("SELECT * FROM expense ORDER BY expense_id")]
+
+
+def add(phone: Phone, name: str, cents: int, category: int = 3, note: str = "Urgent",
+        when: dt.datetime = NOW - dt.timedelta(days=3)) -> None:
+    """Insert a row from outside, as a task setup does."""
+    ms = int(when.timestamp() * 1000)
+    with closing(sqlite3.connect(phone.fs.host_path(DB_PATH))) as db, db:
+        db.execute("INSERT INTO expense (name, amount, category, note, created_date, modified_date) "
+                   "VALUES (?, ?, ?, ?, ?, ?)", (name, cents, category, note, ms, ms))
+    phone.invalidate()
+
+
+def open_app(phone: Phone) -> None:
+    tap(phone, text="Pro Expense")
+    assert phone.activities.foreground() == (PACKAGE, ACTIVITY)
+
+
+def open_logs(phone: Phone) -> None:
+    open_app(phone)
+    nav = next(n for n in nodes(phone) if n.get("class") == "android.widget.ImageButton" and not n.get("resource-id"))
+    phone.tap(*center(nav))
+    tap(phone, text="Expense Logs")
+    assert find(phone, resource_id=rid("tb_expense")) is not None
+
+
+def row_of(phone: Phone, name: str) -> dict[str, etree._Element]:
+    """The nodes of the Expense Logs row showing ``name``, by resource id."""
+    label = find(phone, resource_id=rid("tv_name"), text=name)
+    assert label is not None, f"{name!r} is not on screen"
+    y = center(label)[1]
+    found = {}
+    for node in nodes(phone):
+        x1, y1, x2, y2 = map(int, re.findall(r"-?\d+", node.get("bounds")))
+        if y1 <= y < y2 and node.get("resource-id"):
+            found.setdefault(node.get("resource-id").split("/")[-1], node)
+    return found
+
+
+def test_database_has_the_room_schema(phone):
+    with closing(sqlite3.connect(phone.fs.host_path(DB_PATH))) as db:
+        tables = dict(db.execute("SELECT name, sql FROM sqlite_master WHERE type='table'").fetchall())
+        assert db.execute("PRAGMA user_version").fetchone() == (6,)
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert db.execute("SELECT identity_hash FROM room_master_table WHERE id=42").fetchone() == (IDENTITY_HASH,)
+        columns = [(c[1], c[2], c[3], c[5]) for c in db.execute("PRAGMA table_info(expense)")]
+    assert {"expense", "backup", "room_master_table", "android_metadata", "sqlite_sequence"} <= set(tables)
+    assert columns == [("expense_id", "INTEGER", 1, 1), ("name", "TEXT", 0, 0), ("amount", "INTEGER", 1, 0),
+                       ("category", "INTEGER", 1, 0), ("note", "TEXT", 0, 0), ("created_date", "INTEGER", 1, 0),
+                       ("modified_date", "INTEGER", 1, 0)]
+    assert "AUTOINCREMENT" in tables["expense"] and "`worker_id` TEXT NOT NULL" in tables["backup"]
+
+
+def test_pm_clear_leaves_an_empty_database(phone):
+    add(phone, "Coffee", 450)
+    assert phone.run("pm clear com.arduia.expense").stdout.strip() == b"Success"
+    assert rows(phone) == []
+    open_app(phone)
+    assert texts(phone, "tv_recent_lists") == []
+
+
+def test_formats_follow_the_app():
+    assert [format_amount(c) for c in (1000, 12345, 12340, 123456789, 5, -250)] == [
+        "10", "123.45", "123.4", "1,234,567.89", "0.05", "-2.5"]
+    assert format_amount(123456, grouping=False) == "1234.56"
+    assert [parse_amount(t) for t in ("12", "12.5", ".05", "-3.25", "+4", "7.")] == [1200, 1250, 5, -325, 400, 700]
+    assert [parse_amount(t) for t in ("", "-", ".", "+.")] == [None] * 4
+    ms = [int(d.timestamp() * 1000) for d in (NOW.replace(hour=9, minute=5), NOW.replace(day=14, hour=21),
+                                              NOW.replace(day=3), NOW.replace(month=9, day=30),
+                                              NOW.replace(year=2022))]
+    assert [format_date(m, NOW) for m in ms] == ["Today 9:05 AM", "Yesterday 9:34 PM", "2023 Oct 3", "Sep 30",
+                                                 "2022 Oct 15"]
+
+
+def test_home_shows_the_week_totals_and_the_four_newest(phone):
+    add(phone, "Salary", 250000, category=2, when=NOW.replace(hour=9))
+    add(phone, "Coffee", 450, when=NOW.replace(hour=8))
+    add(phone, "Old Rent", 100000, category=4, when=NOW.replace(day=1))
+    for day in (3, 4, 5):
+        add(phone, f"Snack {day}", 300 + day, when=NOW.replace(day=day))
+    open_app(phone)
+    assert texts(phone, "tv_income_value") == ["2,500"] and texts(phone, "tv_outcome_value") == ["4.5"]
+    assert texts(phone, "tv_date_range") == ["OCT 15 - 22", "OCT 15 - 22"]
+    names = [n for n in texts(phone, "tv_name")]
+    assert names[:2] == ["Salary", "Coffee"] and "Old Rent" not in names  # newest four only
+    phone.swipe(540, 1800, 540, 600)
+    assert texts(phone, "tv_name") == ["Salary", "Coffee", "Snack 5", "Snack 4"]
+    assert texts(phone, "tv_date")[:2] == ["Today 9:34 AM", "Today 8:34 AM"]
+    assert find(phone, text="MORE", resource_id=rid("btn_more_logs")) is not None
+    tap(phone, text="MORE")
+    assert len(texts(phone, "tv_name")) == 6 and find(phone, text="Expense Logs") is not None
+
+
+def test_adding_an_expense_through_the_form(phone):
+    open_app(phone)
+    tap(phone, resource_id=rid("fb_main_add"))
+    assert find(phone, text="Expense Entry") is not None
+    assert find(phone, resource_id=rid("edt_name")).get("focused") == "true"  # focused, keyboard down
+    assert not phone.activities.top.keyboard_shown
+    assert texts(phone, "tv_name")[0] == "Food"  # the default category comes first, checked
+    assert find(phone, resource_id=rid("cd_category"), checked="true") is not None
+    tap(phone, resource_id=rid("edt_name"))
+    phone.input_text("A very long expense name indeed")
+    phone.key(keycodes.ENTER)  # actionNext: to the amount
+    phone.input_text("12a.345")  # FloatingInputFilter: digits, one point, two decimals
+    assert texts(phone, "edt_amount") == ["12.34"]
+    tap(phone, resource_id=rid("tv_name"), text="Transportation")
+    tap(phone, resource_id=rid("edt_note"))
+    phone.input_text("Taxi home")
+    phone.key(keycodes.ENTER)  # a multi-line note takes the newline
+    phone.key(keycodes.BACK)  # the keyboard goes down
+    tap(phone, text="SAVE")
+    ms = int(NOW.timestamp() * 1000)
+    [saved] = rows(phone)
+    assert saved["name"] == "A very long expense " and saved["amount"] == 1234 and saved["category"] == 7
+    assert saved["note"] == "Taxi home\n" and ms <= saved["modified_date"] <= saved["created_date"] < ms + 60_000
+    assert find(phone, text="Home") is not None and texts(phone, "tv_amount") == ["12.34"]
+
+
+def test_an_empty_amount_is_refused_and_lock_mode_keeps_the_form(phone):
+    open_app(phone)
+    tap(phone, resource_id=rid("fb_main_add"))
+    tap(phone, text="SAVE")
+    assert texts(phone, "textinput_error") == ["Cost is Empty"] and rows(phone) == []
+    tap(phone, resource_id=rid("cv_lock"))
+    assert find(phone, text="NEXT", resource_id=rid("btn_save")) is not None
+    tap(phone, resource_id=rid("edt_amount"))
+    phone.input_text("5")
+    phone.key(keycodes.BACK)
+    tap(phone, text="NEXT")
+    assert [r["amount"] for r in rows(phone)] == [500]
+    assert texts(phone, "snackbar_text") == ["Saved!"] and texts(phone, "edt_amount") == ["Amount"]  # cleared
+    phone.key(keycodes.BACK)
+    assert find(phone, text="Home") is not None
+
+
+def test_long_press_opens_the_delete_button_and_only_that_row_goes(phone):
+    add(phone, "Coffee", 450, when=NOW.replace(day=10))
+    add(phone, "Groceries", 8999, when=NOW.replace(day=9))
+    add(phone, "Coffee", 450, when=NOW.replace(day=8))
+    open_logs(phone)
+    groceries = row_of(phone, "Groceries")
+    assert groceries["tv_amount"].get("text") == "89.99" and groceries["tv_currency_symbol"].get("text") == "$"
+    phone.tap(*center(groceries["imv_delete_icon"]))  # covered by the row: opens the detail instead
+    assert find(phone, text="Expense Detail") is not None
+    phone.key(keycodes.BACK)
+    phone.long_press(*center(row_of(phone, "Groceries")["view_bg"]))
+    groceries = row_of(phone, "Groceries")
+    assert groceries["cd_expense"].get("bounds").endswith("[870,634]")  # slid left by 80dp
+    phone.tap(*center(groceries["imv_delete_icon"]))
+    assert texts(phone, "tv_items") == ["item "] and texts(phone, "tv_delete_description") == ["will be deleted!"]
+    tap(phone, resource_id=rid("imv_drop_close"))  # cancelled: nothing deleted
+    assert len(rows(phone)) == 3
+    phone.tap(*center(row_of(phone, "Groceries")["imv_delete_icon"]))
+    tap(phone, text="CONFIRM")
+    assert [r["name"] for r in rows(phone)] == ["Coffee", "Coffee"]
+    assert texts(phone, "tv_name") == ["Coffee", "Coffee"]
+
+
+def test_detail_edit_updates_the_row_and_keeps_its_dates(phone):
+    add(phone, "Coffee", 450, category=3, note="", when=NOW.replace(day=10, hour=7, minute=0))
+    open_logs(phone)
+    tap(phone, resource_id=rid("tv_name"), text="Coffee")
+    assert texts(phone, "tv_name_value") == ["Coffee"] and texts(phone, "tv_amount_value") == ["4.5"]
+    assert texts(phone, "tv_date_value") == ["2023 Oct 10"] and texts(phone, "tv_note_value") == []  # empty note
+    tap(phone, text="EDIT")
+    assert find(phone, text="Update Data") is not None and find(phone, text="10 Oct 2023 7:00 AM") is not None
+    assert texts(phone, "edt_amount") == ["4.5"] and find(phone, resource_id=rid("cv_lock")) is None
+    tap(phone, resource_id=rid("edt_amount"))
+    phone.key(keycodes.DEL)
+    phone.input_text("75")
+    phone.key(keycodes.BACK)
+    tap(phone, text="UPDATE")
+    [before] = [r for r in rows(phone)]
+    assert before["amount"] == 475 and before["modified_date"] == before["created_date"] == int(
+        NOW.replace(day=10, hour=7, minute=0).timestamp() * 1000)
+    assert texts(phone, "snackbar_text") == ["Data Updated!"] and texts(phone, "tv_amount") == ["4.75"]
+
+
+def test_deleting_from_home_asks_then_reports(phone):
+    add(phone, "Coffee", 450)
+    add(phone, "Snacks", 300)
+    open_app(phone)
+    tap(phone, resource_id=rid("tv_name"), text="Snacks")
+    tap(phone, resource_id=rid("btn_delete"))
+    tap(phone, text="CONFIRM")
+    assert [r["name"] for r in rows(phone)] == ["Coffee"] and texts(phone, "snackbar_text") == ["Item Deleted"]
+    phone.key(keycodes.HOME)  # a second passes: the snackbar is gone
+    open_app(phone)
+    assert texts(phone, "snackbar_text") == []
+
+
+def test_a_long_list_scrolls_and_rows_written_from_outside_show(phone):
+    for day in range(1, 16):
+        for hour in (8, 20):
+            add(phone, f"Item {day}-{hour}", 1000 + day, when=NOW.replace(day=day, hour=hour))
+    open_logs(phone)
+    assert "Item 15-20" in texts(phone, "tv_name") and "Item 1-8" not in texts(phone, "tv_name")
+    for _ in range(10):
+        phone.swipe(540, 2000, 540, 600)
+    assert texts(phone, "tv_name")[-1] == "Item 1-8"
+    add(phone, "Late Arrival", 999, when=NOW.replace(day=1, hour=7))  # older than the oldest: the filter drops it
+    add(phone, "Inside", 999, when=NOW.replace(day=1, hour=9))
+    assert "Inside" in texts(phone, "tv_name") and "Late Arrival" not in texts(phone, "tv_name")
+
+
+def test_back_and_the_drawer(phone):
+    open_logs(phone)
+    assert find(phone, resource_id=rid("filter"), content_desc="Filter").get("enabled") == "false"  # no expenses
+    assert texts(phone, "tv_no_expense_logs") == ["NO EXPENSE LOGS"]
+    phone.key(keycodes.BACK)
+    assert find(phone, text="Totals") is not None
+    nav = next(n for n in nodes(phone) if n.get("class") == "android.widget.ImageButton" and not n.get("resource-id"))
+    phone.tap(*center(nav))
+    assert find(phone, resource_id=rid("dest_home")).get("checked") == "true"
+    phone.key(keycodes.BACK)  # closes the drawer only
+    assert find(phone, resource_id=rid("nv_main")) is None and phone.activities.foreground()[0] == PACKAGE
+    phone.key(keycodes.BACK)
+    assert phone.activities.foreground()[0] != PACKAGE
+
+
+def drag(phone: Phone, name: str, dx: int) -> None:
+    """Drag the Expense Logs row showing ``name`` sideways by ``dx`` px (ItemTouchHelper's swipe)."""
+    x, y = center(row_of(phone, name)["view_bg"])
+    phone.swipe(x, y, x + dx, y)
+
+
+def title(phone: Phone) -> str:
+    """The Expense Logs toolbar's title."""
+    toolbar = find(phone, resource_id=rid("tb_expense"))
+    return next(node.get("text") for node in toolbar.iter("node") if node.get("text"))
+
+
+def card_bounds(phone: Phone, name: str) -> str:
+    return row_of(phone, name)["cd_expense"].get("bounds")
+
+
+def test_dragging_rows_right_selects_them_and_the_toolbar_counts_them(phone):
+    add(phone, "Coffee", 450, when=NOW.replace(day=10))
+    add(phone, "Groceries", 8999, when=NOW.replace(day=9))
+    add(phone, "Snacks", 300, when=NOW.replace(day=8))
+    open_logs(phone)
+    assert title(phone) == "Expense Logs" and find(phone, resource_id=rid("delete")) is None
+    drag(phone, "Groceries", 400)
+    assert title(phone) == "1 item" and card_bounds(phone, "Groceries").startswith("[121,")  # slid right 46dp
+    assert find(phone, resource_id=rid("filter")) is None  # Delete replaces Filter; the subtitle goes
+    assert find(phone, resource_id=rid("delete"), content_desc="Delete").get("enabled") == "true"
+    assert not [node for node in nodes(phone) if (node.get("text") or "").endswith(". DESC")]
+    drag(phone, "Snacks", 400)
+    assert title(phone) == "2 items"
+    drag(phone, "Groceries", -400)  # any drag on a selected row deselects it
+    assert title(phone) == "1 item" and card_bounds(phone, "Groceries").startswith("[0,")
+    phone.long_press(*center(row_of(phone, "Snacks")["view_bg"]))  # a selected row ignores long presses
+    assert title(phone) == "1 item" and card_bounds(phone, "Snacks").startswith("[121,")
+    back = next(n for n in nodes(phone) if n.get("class") == "android.widget.ImageButton" and not n.get("resource-id"))
+    phone.tap(*center(back))  # clearSelectedItems
+    assert title(phone) == "Expense Logs" and find(phone, resource_id=rid("filter")) is not None
+    assert card_bounds(phone, "Snacks").startswith("[0,") and len(rows(phone)) == 3
+
+
+def test_deleting_the_selection_deletes_exactly_those_rows_after_confirmation(phone):
+    for day, name in ((10, "Coffee"), (9, "Groceries"), (8, "Snacks"), (7, "Taxi")):
+        add(phone, name, 300 + day, when=NOW.replace(day=day))
+    before = rows(phone)
+    open_logs(phone)
+    drag(phone, "Coffee", 400)
+    drag(phone, "Snacks", 400)
+    tap(phone, resource_id=rid("delete"))
+    assert texts(phone, "tv_items") == ["2 items "] and texts(phone, "tv_delete_description") == ["will be deleted!"]
+    tap(phone, resource_id=rid("imv_drop_close"))  # cancelled: nothing deleted, still selected
+    assert rows(phone) == before and title(phone) == "2 items"
+    tap(phone, resource_id=rid("delete"))
+    phone.key(keycodes.BACK)  # BACK dismisses the sheet too
+    assert rows(phone) == before and title(phone) == "2 items"
+    tap(phone, resource_id=rid("delete"))
+    tap(phone, text="CONFIRM")
+    assert rows(phone) == [before[1], before[3]]  # exactly the selected rows are gone, the rest untouched
+    assert title(phone) == "Expense Logs" and texts(phone, "tv_name") == ["Groceries", "Taxi"]
+    assert card_bounds(phone, "Groceries").startswith("[0,")
+
+
+def test_dragging_left_opens_the_delete_button_and_ends_the_selection(phone):
+    add(phone, "Coffee", 450, when=NOW.replace(day=10))
+    add(phone, "Groceries", 8999, when=NOW.replace(day=9))
+    open_logs(phone)
+    drag(phone, "Coffee", 400)
+    drag(phone, "Groceries", -400)  # opened on its delete button: the swipe states are cleared
+    assert card_bounds(phone, "Groceries").endswith("[870,634]") and card_bounds(phone, "Coffee").startswith("[0,")
+    assert title(phone) == "Expense Logs"
+    drag(phone, "Groceries", 400)  # back to idle, not selected
+    assert title(phone) == "Expense Logs" and card_bounds(phone, "Groceries") == "[0,450][1080,634]"
+    drag(phone, "Groceries", 400)
+    tap(phone, resource_id=rid("delete"))
+    assert texts(phone, "tv_items") == ["item "]  # a single item, as the one-row confirmation says it
+    tap(phone, text="CONFIRM")
+    assert [r["name"] for r in rows(phone)] == ["Coffee"]

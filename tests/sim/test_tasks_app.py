@@ -1,0 +1,310 @@
+"""The Tasks app (org.tasks) on the simulated phone: its Room database, the list, the drawer and the editor,
+driven through taps and typing and checked in the rows and the UI dump."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from contextlib import closing
+
+import pytest
+
+from android_gym.envs.tasks_app import task_row
+from android_gym.sim import keycodes
+from android_gym.sim.apps.tasks import DB_PATH, PACKAGE, PREFS_PATH
+from android_gym.sim.phone import Phone
+from android_gym.ui import UIElement, parse_ui_dump
+
+UTC = dt.timezone.utc
+NOW = dt.datetime(2023, 10, 15, 15, 34, tzinfo=UTC)
+# app-schemas.md, as the tasks table must be.
+TASKS_SQL = (
+    "CREATE TABLE `tasks` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `importance` INTEGER NOT "
+    "NULL, `dueDate` INTEGER NOT NULL, `hideUntil` INTEGER NOT NULL, `created` INTEGER NOT NULL, `modified` INTEGER "
+    "NOT NULL, `completed` INTEGER NOT NULL, `deleted` INTEGER NOT NULL, `notes` TEXT, `estimatedSeconds` INTEGER NOT "
+    "NULL, `elapsedSeconds` INTEGER NOT NULL, `timerStart` INTEGER NOT NULL, `notificationFlags` INTEGER NOT NULL, "
+    "`lastNotified` INTEGER NOT NULL, `recurrence` TEXT, `repeat_from` INTEGER NOT NULL DEFAULT 0, `calendarUri` "
+    "TEXT, `remoteId` TEXT, `collapsed` INTEGER NOT NULL, `parent` INTEGER NOT NULL, `order` INTEGER, `read_only` "
+    "INTEGER NOT NULL DEFAULT 0)")
+
+
+@pytest.fixture
+def phone():
+    device = Phone()
+    device.run("settings put system time_12_24 24")
+    yield device
+    device.close()
+
+
+def db(phone: Phone) -> sqlite3.Connection:
+    connection = sqlite3.connect(phone.fs.host_path(DB_PATH))
+    connection.row_factory = sqlite3.Row
+    return connection
+
+
+def insert(phone: Phone, *rows: dict) -> None:
+    with closing(db(phone)) as connection, connection:
+        for row in rows:
+            connection.execute(f"INSERT INTO tasks ({', '.join(f'`{k}`' for k in row)}) "
+                               f"VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+
+
+def rows(phone: Phone, table: str = "tasks") -> list[dict]:
+    with closing(db(phone)) as connection:
+        return [dict(r) for r in connection.execute(f"SELECT * FROM {table} ORDER BY 1")]
+
+
+def launch(phone: Phone) -> None:
+    phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+
+
+def elements(phone: Phone) -> list[UIElement]:
+    return [e for e in parse_ui_dump(phone.ui_dump()) if e.bbox_pixels.area > 0]
+
+
+def find(phone: Phone, **props: object) -> UIElement | None:
+    """The last (top-most) element whose fields all have the given values."""
+    found = [e for e in elements(phone) if all(getattr(e, k) == v for k, v in props.items())]
+    return found[-1] if found else None
+
+
+def tap(phone: Phone, **props: object) -> None:
+    element = find(phone, **props)
+    assert element is not None, f"no element with {props}"
+    phone.tap(*element.bbox_pixels.center)
+
+
+def rid(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+def titles(phone: Phone) -> list[str]:
+    return [e.text for e in elements(phone) if e.resource_name == rid("title") and e.class_name.endswith("TextView")]
+
+
+def due_of(phone: Phone, title: str) -> str | None:
+    """The due-date text on the line of the task titled ``title``."""
+    label = find(phone, resource_name=rid("title"), text=title)
+    assert label is not None, title
+    return next((e.text for e in elements(phone) if e.resource_name == rid("due_date")
+                 and e.bbox_pixels.y_min < label.bbox_pixels.y_max and label.bbox_pixels.y_min < e.bbox_pixels.y_max),
+                None)
+
+
+def priority_radios(phone: Phone) -> list[UIElement]:
+    radios = [e for e in elements(phone) if e.class_name.endswith("RadioButton")]
+    return sorted(radios, key=lambda e: e.bbox_pixels.x_min)
+
+
+def ms(*args: int) -> int:
+    return int(dt.datetime(*args, tzinfo=UTC).timestamp() * 1000)
+
+
+def test_the_database_is_the_apps_room_88_schema_in_wal_mode(phone):
+    with closing(db(phone)) as connection:
+        sql = {name: text for name, text in connection.execute("SELECT name, sql FROM sqlite_master")}
+        assert sql["tasks"] == TASKS_SQL
+        assert sql["t_rid"] == "CREATE UNIQUE INDEX `t_rid` ON `tasks` (`remoteId`)"
+        assert sql["active_and_visible"] == ("CREATE INDEX `active_and_visible` ON `tasks` "
+                                             "(`completed`, `deleted`, `hideUntil`)")
+        assert {"caldav_lists", "caldav_tasks", "caldav_accounts", "alarms", "tags", "tagdata", "notification",
+                "geofences", "places", "filters", "attachment", "attachment_file", "principals",
+                "principal_access", "userActivity", "task_list_metadata", "android_metadata"} <= set(sql)
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 88
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert connection.execute("SELECT identity_hash FROM room_master_table WHERE id = 42").fetchone()[0] == \
+            "a2597380bdfaeeb040d40bab2fc653c1"
+    assert [(r["cdl_account"], r["cdl_name"]) for r in rows(phone, "caldav_lists")] == [("local", "Default list")]
+    assert rows(phone, "caldav_accounts")[0]["cda_account_type"] == 2  # TYPE_LOCAL
+
+
+def test_pm_clear_brings_back_an_empty_database(phone):
+    insert(phone, task_row("Water Plants"))
+    assert phone.run(f"pm clear {PACKAGE}").exit_code == 0
+    assert rows(phone) == [] and len(rows(phone, "caldav_lists")) == 1
+
+
+def test_the_list_sorts_as_the_app_and_shows_due_dates_notes_and_completed_tasks_last(phone):
+    insert(phone,
+           task_row("Low tomorrow", 2, dt.date(2023, 10, 16)),
+           task_row("High on Friday", 0, dt.datetime(2023, 10, 20, 9, 30), notes="Bring the slides."),
+           task_row("No date", 3),
+           task_row("Done long ago", 0, dt.date(2023, 10, 1), completed=dt.datetime(2023, 10, 2, 8, 0)),
+           task_row("Done lately", 3, dt.date(2023, 10, 10), completed=dt.datetime(2023, 10, 14, 8, 0)),
+           task_row("Overdue", 1, dt.date(2023, 10, 14)),
+           task_row("Later", 3, dt.datetime(2023, 10, 25, 14, 0)))
+    launch(phone)
+    assert find(phone, text="My Tasks") is not None
+    # due + 172799999 × importance, a date alone counting as 23:59; completed ones last, newest first
+    assert titles(phone) == ["Overdue", "High on Friday", "Low tomorrow", "Later", "No date", "Done lately",
+                             "Done long ago"]
+    assert [due_of(phone, t) for t in titles(phone)] == ["Yest", "Fri 09:30", "Tmrw", "Oct 25, 2:00 PM", None,
+                                                         "Tue", "Oct 1"]
+    assert find(phone, resource_name=rid("description"), text="Bring the slides.") is not None
+    boxes = [e.is_checked for e in elements(phone) if e.resource_name == rid("completeBox")]
+    assert boxes == [False] * 5 + [True, True]
+
+
+def test_a_long_list_scrolls(phone):
+    insert(phone, *(task_row(f"Task {n:02d}", 3, dt.date(2023, 10, 16) + dt.timedelta(days=n)) for n in range(25)))
+    launch(phone)
+    assert "Task 00" in titles(phone) and "Task 24" not in titles(phone)
+    listing = find(phone, resource_name=rid("recycler_view"))
+    assert listing.is_scrollable
+    for _ in range(6):
+        box = find(phone, resource_name=rid("recycler_view")).bbox_pixels
+        phone.swipe(box.center[0], box.y_max - 10, box.center[0], box.y_min + 10)
+    assert "Task 24" in titles(phone) and "Task 00" not in titles(phone)
+
+
+def test_creating_a_task_writes_the_apps_row(phone):
+    launch(phone)
+    tap(phone, content_description="Create new task")
+    assert find(phone, resource_name=rid("title")).is_focused
+    created = phone.clock.now_ms()
+    phone.input_text("Book flights")
+    tap(phone, text="No due date")
+    tap(phone, content_description="Next month")
+    tap(phone, content_description="03 November 2023")
+    tap(phone, resource_name=rid("evening_button"))
+    tap(phone, resource_name=rid("ok_button"))
+    assert find(phone, text="Friday, November 3 at 5:00 PM") is not None
+    phone.tap(*priority_radios(phone)[2].bbox_pixels.center)  # none, low, medium, high
+    box = find(phone, class_name="android.widget.ScrollView").bbox_pixels
+    phone.swipe(box.center[0], box.y_max - 10, box.center[0], box.y_min + 10)
+    tap(phone, text="Description", class_name="android.widget.EditText")
+    phone.input_text("Window seat")
+    saved = phone.clock.now_ms() + 1000
+    tap(phone, content_description="Save")
+    [task] = rows(phone)
+    assert task == {**task_row("Book flights"), "_id": 1, "importance": 1, "dueDate": ms(2023, 11, 3, 17, 0, 1),
+                    "created": created, "modified": saved, "notes": "Window seat", "remoteId": task["remoteId"]}
+    assert task["remoteId"].isdigit() and int(task["remoteId"]) >= 100_000_000
+    [link] = rows(phone, "caldav_tasks")
+    assert (link["cd_task"], link["cd_calendar"]) == (1, rows(phone, "caldav_lists")[0]["cdl_uuid"])
+    assert [(a["task"], a["time"], a["type"]) for a in rows(phone, "alarms")] == [(1, 0, 2)]
+    assert titles(phone) == ["Book flights"] and due_of(phone, "Book flights") == "Nov 3, 5:00 PM"
+
+
+def test_a_day_without_a_time_is_noon_with_zero_seconds_and_a_typed_time_has_one_second(phone):
+    launch(phone)
+    tap(phone, content_description="Create new task")
+    phone.input_text("Date only")
+    tap(phone, text="No due date")
+    tap(phone, resource_name=rid("tomorrow_button"))
+    tap(phone, resource_name=rid("ok_button"))
+    tap(phone, content_description="Save")
+    tap(phone, content_description="Create new task")
+    phone.input_text("With time")
+    tap(phone, text="No due date")
+    tap(phone, content_description="20 October 2023")
+    tap(phone, resource_name=rid("pick_time_button"))
+    for field, value in (("hour", "14"), ("minute", "30")):  # the fields hold 12 and 00, two digits at most
+        tap(phone, resource_name=rid(f"material_{field}_text_input"))
+        phone.input_text("7")
+        phone.key(keycodes.DEL)
+        phone.key(keycodes.DEL)
+        phone.input_text(value)
+    tap(phone, resource_name=rid("material_timepicker_ok_button"))
+    assert find(phone, resource_name=rid("current_time_selection")).text == "14:30"
+    tap(phone, resource_name=rid("ok_button"))
+    tap(phone, content_description="Save")
+    due = {r["title"]: r["dueDate"] for r in rows(phone)}
+    assert due == {"Date only": ms(2023, 10, 16, 12, 0), "With time": ms(2023, 10, 20, 14, 30, 1)}
+    assert {r["title"]: r["importance"] for r in rows(phone)} == {"Date only": 2, "With time": 2}  # default low
+
+
+def test_the_checkbox_completes_and_reopens_a_task(phone):
+    insert(phone, task_row("Water Plants", 1, dt.date(2023, 10, 16)), task_row("Call Grandma"))
+    launch(phone)
+    before = rows(phone)
+    label = find(phone, resource_name=rid("title"), text="Water Plants")
+    box = next(e for e in elements(phone) if e.resource_name == rid("completeBox")
+               and e.bbox_pixels.y_min < label.bbox_pixels.y_max)
+    phone.tap(*box.bbox_pixels.center)
+    now = phone.clock.now_ms()
+    after = rows(phone)
+    assert after[0] == {**before[0], "completed": now, "modified": now} and after[1] == before[1]
+    assert titles(phone) == ["Call Grandma", "Water Plants"]  # completed tasks go last
+    tap(phone, resource_name=rid("completeBox"), is_checked=True)
+    assert rows(phone)[0]["completed"] == 0
+
+
+def test_editing_a_task_updates_its_row_and_deleting_marks_it_deleted(phone):
+    insert(phone, task_row("Change Air Filter", 3, dt.date(2023, 10, 18), notes="Buy a filter"))
+    launch(phone)
+    original = rows(phone)[0]
+    tap(phone, resource_name=rid("title"), text="Change Air Filter")
+    assert find(phone, text="Wednesday") is not None
+    phone.tap(*priority_radios(phone)[3].bbox_pixels.center)
+    tap(phone, content_description="Save")
+    edited = rows(phone)[0]
+    assert edited == {**original, "importance": 0, "modified": edited["modified"]}
+    assert edited["modified"] > original["modified"]
+    tap(phone, resource_name=rid("title"), text="Change Air Filter")
+    tap(phone, content_description="Delete task")
+    assert find(phone, text="Delete this task?") is not None
+    tap(phone, text="OK")
+    stamp = phone.clock.now_ms() // 1000 * 1000
+    assert rows(phone)[0] == {**edited, "deleted": stamp, "modified": stamp}
+    assert find(phone, text="There are no tasks here.") is not None
+
+
+def test_back_asks_before_discarding_and_an_untouched_new_task_is_not_saved(phone):
+    launch(phone)
+    tap(phone, content_description="Create new task")
+    phone.key(keycodes.BACK)  # hides the keyboard
+    phone.key(keycodes.BACK)  # nothing typed: the editor closes
+    assert rows(phone) == [] and find(phone, text="My Tasks") is not None
+    tap(phone, content_description="Create new task")
+    phone.input_text("Draft")
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    assert find(phone, text="Are you sure you want to discard your changes?") is not None
+    tap(phone, text="Keep editing")
+    assert find(phone, resource_name=rid("title"), text="Draft") is not None
+    phone.key(keycodes.BACK)
+    tap(phone, text="Discard")
+    assert rows(phone) == [] and find(phone, text="There are no tasks here.") is not None
+
+
+def test_the_drawer_filters_today_and_recently_modified_with_counts(phone):
+    insert(phone, task_row("Due today", 3, dt.date(2023, 10, 15)), task_row("Overdue", 3, dt.date(2023, 10, 1)),
+           task_row("Next week", 3, dt.date(2023, 10, 22)),
+           task_row("Touched", 3, modified=NOW - dt.timedelta(hours=2)),
+           task_row("Not started", 3, dt.date(2023, 10, 15), hide_until=dt.date(2023, 10, 20)))
+    launch(phone)
+    bar = find(phone, resource_name=rid("bottomAppBar")).bbox_pixels
+    drawer_button = next(e for e in elements(phone) if e.class_name.endswith("ImageButton")
+                         and not e.content_description and e.bbox_pixels.y_min >= bar.y_min)
+    phone.tap(*drawer_button.bbox_pixels.center)
+    labels = [e.text for e in elements(phone) if e.resource_name == rid("text")]
+    assert labels == ["My Tasks", "Filters", "Today", "Recently modified", "Tags", "Places", "Local lists",
+                      "Default list", "Donate", "Name your price", "Manage drawer", "Settings", "Help & feedback"]
+    counts = [e.text for e in elements(phone) if e.resource_name == rid("size")]
+    assert counts == ["4", "2", "1"]  # active and started: My Tasks, Today, Recently modified
+    tap(phone, resource_name=rid("text"), text="Today")
+    assert find(phone, text="Today", class_name="android.widget.TextView") is not None
+    assert titles(phone) == ["Overdue", "Due today", "Not started"]  # unstarted shown by default
+    phone.tap(*drawer_button.bbox_pixels.center)
+    tap(phone, resource_name=rid("text"), text="Recently modified")
+    assert titles(phone) == ["Touched"]
+    phone.run(f"am force-stop {PACKAGE}")
+    launch(phone)  # the last viewed list comes back
+    assert titles(phone) == ["Touched"]
+
+
+def test_show_completed_and_show_unstarted_are_kept_in_the_preferences(phone):
+    insert(phone, task_row("Open"), task_row("Done", completed=NOW - dt.timedelta(days=1)),
+           task_row("Later", hide_until=dt.date(2023, 10, 30)))
+    launch(phone)
+    assert titles(phone) == ["Later", "Open", "Done"]
+    for item in ("Show completed", "Show unstarted"):
+        tap(phone, content_description="More options")
+        assert find(phone, text=item, resource_name="android:id/title") is not None
+        tap(phone, text=item, resource_name="android:id/title")
+    assert titles(phone) == ["Open"]
+    phone.run(f"am force-stop {PACKAGE}")
+    launch(phone)
+    assert titles(phone) == ["Open"]
+    assert b'name="show_completed_tasks" value="false"' in phone.fs.read_bytes(PREFS_PATH)

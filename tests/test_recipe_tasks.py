@@ -1,0 +1,167 @@
+"""Broccoli recipe tasks: AndroidWorld's parameters and goals, exact success checks (a wrong or extra change scores
+0), noise rows in the UI, and ``reveal_rows`` for the information-retrieval tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import android_gym
+from android_gym.actions import Action, ActionType
+from android_gym.envs.recipe import (
+    RECIPES,
+    add_recipe,
+    delete_open_recipe,
+    open_recipe,
+    random_recipes,
+    recipe_row,
+    recipes_text,
+    reveal_rows,
+)
+from android_gym.tasks.oracle import OracleError, OraclePolicy, OracleStep, complete, open_app
+
+
+@pytest.fixture
+def make():
+    """``make(task, seed, params=None)`` → (env, info) after a reset; envs are closed after the test."""
+    envs = []
+
+    def reset(task: str, seed: int = 0, params: dict | None = None):
+        env = gym.make(android_gym.env_id(task), pixels=False)
+        envs.append(env)
+        _, info = env.reset(seed=seed, options={"params": params} if params else None)
+        return env, info
+
+    yield reset
+    for env in envs:
+        env.close()
+
+
+def play(env: gym.Env, info: dict, steps: Sequence[OracleStep]) -> tuple[dict, list[str]]:
+    """Play ``steps``; the last info (with the number of actions taken in ``"actions"``) and any invalid
+    actions."""
+    policy, invalid, actions = OraclePolicy(steps), [], 0
+    while not policy.done:
+        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
+        actions += 1
+        if info["invalid_action"]:
+            invalid.append(info["invalid_action"])
+    return {**info, "actions": actions}, invalid
+
+
+def params(task: str, seed: int) -> dict:
+    return android_gym.get_task(task).generate_params(np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_parameters_follow_androidworld(seed):
+    single = params("RecipeDeleteSingleWithRecipeWithNoise", seed)
+    titles = [row["title"] for row in single["noise"] + single["targets"]]
+    assert len(single["noise"]) == 29 and len(single["targets"]) == 1 and len(set(titles)) == 30
+    constraint = params("RecipeDeleteMultipleRecipesWithConstraint", seed)
+    ingredient = constraint["ingredient"]
+    assert len(constraint["targets"]) == 3 and len(constraint["noise"]) == 29
+    assert all(ingredient in row["directions"].lower() for row in constraint["targets"])
+    assert all(ingredient not in row["directions"].lower() for row in constraint["noise"])
+    for task, noise in (("RecipeDeleteDuplicateRecipes", 5), ("RecipeDeleteDuplicateRecipes2", 10),
+                        ("RecipeDeleteDuplicateRecipes3", 30)):
+        drawn = params(task, seed)
+        target = drawn["targets"][0]
+        assert drawn["targets"] == [target, target] and len(drawn["noise"]) == noise
+        assert target not in drawn["noise"]
+    look_alikes = params("RecipeDeleteDuplicateRecipes2", seed)
+    assert all(row["title"] == look_alikes["targets"][0]["title"] for row in look_alikes["noise"][6:])
+    hard = params("RecipeDeleteDuplicateRecipes3", seed)
+    key = (hard["targets"][0]["title"], hard["targets"][0]["description"])
+    assert [row["title"] for row in hard["noise"][21:24]] == ["Avocado Toast with Egg"] * 3
+    assert all((row["title"], row["description"]) == key for row in hard["noise"][24:])
+    add = params("RecipeAddMultipleRecipes", seed)
+    assert len(add["recipes"]) == 3 and len(add["noise"]) == 10 and add["text_format"] in ("csv", "text_block")
+    assert params("RecipeAddMultipleRecipes", seed) == add  # seeded
+
+
+def test_goals_are_androidworlds():
+    task_class = android_gym.get_task("RecipeDeleteMultipleRecipes")
+    task = task_class({"noise": [], "targets": [recipe_row("A"), recipe_row("B")]})
+    assert task.goal == "Delete the following recipes from Broccoli app: A, B."
+    row = recipe_row("Soup", "Hot.", "2 servings", "10 mins", "", "n/a", "Boil.")
+    assert recipes_text([row], "csv") == ("title|description|servings|preparationTime|ingredients|directions\n"
+                                          "Soup|Hot.|2 servings|10 mins|n/a|Boil.")
+    assert recipes_text([row, row], "text_block") == (
+        "Recipe: Soup\n description: Hot.\n servings: 2 servings\n preparationTime: 10 mins\n ingredients: n/a\n"
+        " directions: Boil.\n\nRecipe: Soup\n description: Hot.\n servings: 2 servings\n preparationTime: 10 mins\n"
+        " ingredients: n/a\n directions: Boil.\n")
+    add = android_gym.get_task("RecipeAddSingleRecipe")({"recipes": [row], "noise": [], "text_format": "csv"})
+    assert add.goal.startswith("Add the following recipes into the Broccoli app:\ntitle|description|")
+
+
+def test_deleting_the_wrong_recipe_scores_zero(make):
+    env, info = make("RecipeDeleteSingleWithRecipeWithNoise", seed=3)
+    drawn = info["params"]
+    info, invalid = play(env, info, [open_app("Broccoli"), *open_recipe(drawn["noise"][5]), *delete_open_recipe()])
+    assert not invalid and info["score"] == 0.0
+    info, invalid = play(env, info, [*open_recipe(drawn["targets"][0]), *delete_open_recipe()])
+    assert not invalid and info["score"] == 0.0  # the target is gone too, but so is another recipe
+    assert len(RECIPES.rows(env.unwrapped.device)) == 28
+
+
+def test_only_one_copy_of_a_duplicate_may_go(make):
+    env, info = make("RecipeDeleteDuplicateRecipes2", seed=1)
+    target = info["params"]["targets"][0]
+    info, _ = play(env, info, [open_app("Broccoli"), *open_recipe(target), *delete_open_recipe()])
+    assert info["score"] == 1.0
+    info, invalid = play(env, info, [*open_recipe(target), *delete_open_recipe()])
+    assert not invalid and info["score"] == 0.0
+
+
+def test_a_wrong_or_an_extra_recipe_scores_zero(make):
+    env, info = make("RecipeAddSingleRecipe", seed=2)
+    wanted = info["params"]["recipes"][0]
+    wrong = dict(wanted, servings="feeds a crowd")  # "12 servings" would pass: the match is fuzzy
+    info, invalid = play(env, info, [open_app("Broccoli"), *add_recipe(wrong)])
+    assert not invalid and info["score"] == 0.0
+    info, invalid = play(env, info, [lambda _: Action(ActionType.NAVIGATE_BACK), *add_recipe(wanted)])
+    assert not invalid and info["score"] == 0.0  # the right recipe, but an extra one too
+    assert len(RECIPES.rows(env.unwrapped.device)) == 12
+
+
+def test_noise_rows_appear_in_the_list_which_scrolls(make):
+    env, info = make("RecipeDeleteMultipleRecipesWithNoise", seed=0)
+    info, _ = play(env, info, [open_app("Broccoli")])
+    expected = sorted((row["title"] for row in info["params"]["noise"] + info["params"]["targets"]), key=str.lower)
+    seen: list[str] = []
+    for _ in range(20):
+        titles = [e.text for e in info["ui_elements"] if e.resource_name.endswith("card_text_view_title")]
+        seen += [title for title in titles if title not in seen]
+        if seen[-1] == expected[-1]:
+            break
+        lists = [e for e in info["ui_elements"] if e.is_scrollable]
+        _, _, _, _, info = env.step(Action(ActionType.SCROLL, index=lists[0].index, direction="down"))
+    assert len(titles) < 10 and seen == expected
+
+
+def test_reveal_rows_opens_each_rows_details_among_many(make):
+    rng = np.random.default_rng(7)
+    noise = random_recipes(rng, 74) + [recipe_row("Zesty Tofu", "Mine.", "1 serving", "5 mins", "my notes",
+                                                  "1 block tofu\n2 limes", "Press.\nFry.")]
+    env, info = make("RecipeDeleteSingleWithRecipeWithNoise", params={"noise": noise, "targets": noise[:1]})
+    rows = RECIPES.rows(env.unwrapped.device)
+    shown = [rows[-1], rows[40], rows[0], rows[-2]]  # the target (a copy of noise), noise, the hand-made one
+    steps = reveal_rows(shown)
+    info, invalid = play(env, info, steps)
+    assert not invalid
+    details = {e.resource_name.rsplit("/", 1)[-1]: e.text for e in info["ui_elements"]}
+    assert details["details_title"] == shown[-1]["title"]
+    assert details["details_servings"] == shown[-1]["servings"]
+    assert info["actions"] <= 1 + 3 * len(shown) + 2  # open, then search, open (and back) per row
+    info, _ = play(env, info, [complete()])
+    assert info["score"] == 0.0  # only looked
+
+
+def test_reveal_rows_fails_for_a_recipe_that_is_not_there(make):
+    env, info = make("RecipeDeleteSingleRecipe", seed=0)
+    with pytest.raises(OracleError, match="Nowhere Stew"):
+        play(env, info, reveal_rows([recipe_row("Nowhere Stew", "Hidden.")]))
