@@ -11,6 +11,7 @@ from android_gym.envs import (  # noqa: F401
     open_app,
     recipe,
     sms,
+    specs,
     system,
     tasks_app,
 )

@@ -59,7 +59,8 @@ class RecordKind:
     ``state_field`` is the ``State`` field holding them (``events``); ``fields`` maps each record field to a
     ``FIELD_PARSERS`` type; ``to_row`` turns a typed record (missing fields ``None``) into the table's row;
     ``random_record`` draws a noise record as texts; ``reveal`` gives the oracle steps that bring rows on
-    screen; ``noise_count`` is the default number of noise rows.
+    screen; ``noise_count`` is the default number of noise rows; ``reset_app`` (optional) resets what else the
+    app keeps that changes what it shows (view preferences), before the table is emptied.
     """
 
     state_field: str
@@ -69,6 +70,7 @@ class RecordKind:
     random_record: Callable[[np.random.Generator, dt.date], dict[str, str]]
     reveal: Callable[[Sequence[Row]], list[OracleStep]]
     noise_count: int
+    reset_app: Callable[[Device], None] | None = None
 
     def typed(self, record: Mapping[str, str]) -> dict[str, Any]:
         """Every field read as its type; an empty or missing field is ``None``."""
@@ -176,6 +178,12 @@ class SpecTask(SqliteRowsTask):
         items, match = self.expected()
         tolerance = max((e.tolerance for e in self.spec.expectations), default=0.0)
         return 1.0 if answer_matches(self.answer, items, match, tolerance) else 0.0
+
+    def clear_state(self, device: Device) -> None:
+        """Reset the app's view state (if its kind says how), then empty its table."""
+        if self.kind.reset_app is not None:
+            self.kind.reset_app(device)
+        super().clear_state(device)
 
     def teardown(self, device: Device) -> None:
         """Empty the app's table (as AndroidWorld's IR tasks do), then stop the app."""
