@@ -8,6 +8,7 @@ import sqlite3
 from contextlib import closing
 
 from lxml import etree
+from ui_nodes import center, find, nodes, tap
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.expense import (
@@ -27,29 +28,6 @@ NOW = dt.datetime(2023, 10, 15, 15, 34, tzinfo=UTC)
 
 def rid(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
-
-
-def nodes(phone: Phone) -> list[etree._Element]:
-    return list(etree.fromstring(phone.ui_dump().encode()).iter("node"))
-
-
-def find(phone: Phone, **attrs: str) -> etree._Element | None:
-    """The first node whose attributes (``resource_id`` means ``resource-id``) all match."""
-    for node in nodes(phone):
-        if all(node.get(key.replace("_", "-")) == value for key, value in attrs.items()):
-            return node
-    return None
-
-
-def center(node: etree._Element) -> tuple[float, float]:
-    x1, y1, x2, y2 = map(int, re.findall(r"-?\d+", node.get("bounds")))
-    return (x1 + x2) / 2, (y1 + y2) / 2
-
-
-def tap(phone: Phone, **attrs: str) -> None:
-    node = find(phone, **attrs)
-    assert node is not None, f"no node with {attrs}"
-    phone.tap(*center(node))
 
 
 def texts(phone: Phone, name: str) -> list[str]:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 import numpy as np
-from lxml import etree
+from ui_nodes import find, nodes, tap
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.base import Intent
@@ -22,25 +21,6 @@ THREAD = f"{PACKAGE}.activities.ThreadActivity"
 
 def rid(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
-
-
-def nodes(phone: Phone) -> list[etree._Element]:
-    return list(etree.fromstring(phone.ui_dump().encode()).iter("node"))
-
-
-def find(phone: Phone, **attrs: str) -> etree._Element | None:
-    """The first node whose attributes (``resource_id`` means ``resource-id``) all match."""
-    for node in nodes(phone):
-        if all(node.get(key.replace("_", "-")) == value for key, value in attrs.items()):
-            return node
-    return None
-
-
-def tap(phone: Phone, **attrs: str) -> None:
-    node = find(phone, **attrs)
-    assert node is not None, f"no node with {attrs}"
-    x1, y1, x2, y2 = map(int, re.findall(r"\d+", node.get("bounds")))
-    phone.tap((x1 + x2) / 2, (y1 + y2) / 2)
 
 
 def texts(phone: Phone, name: str) -> list[str]:

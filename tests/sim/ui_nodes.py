@@ -1,0 +1,35 @@
+"""Helpers the simulator's app tests share: the phone's uiautomator dump as lxml nodes, found by attribute."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from android_gym.sim.phone import Phone
+
+
+def nodes(phone: Phone) -> list[etree._Element]:
+    """Every ``node`` of the current dump, in document order."""
+    return list(etree.fromstring(phone.ui_dump().encode()).iter("node"))
+
+
+def find(phone: Phone, **attrs: str) -> etree._Element | None:
+    """The first node whose attributes (``resource_id`` means ``resource-id``) all match."""
+    for node in nodes(phone):
+        if all(node.get(key.replace("_", "-")) == value for key, value in attrs.items()):
+            return node
+    return None
+
+
+def center(node: etree._Element) -> tuple[float, float]:
+    """The middle of a node's bounds."""
+    x1, y1, x2, y2 = map(int, re.findall(r"-?\d+", node.get("bounds")))
+    return (x1 + x2) / 2, (y1 + y2) / 2
+
+
+def tap(phone: Phone, **attrs: str) -> None:
+    """Tap the middle of the first node matching ``attrs``."""
+    node = find(phone, **attrs)
+    assert node is not None, f"no node with {attrs}"
+    phone.tap(*center(node))
