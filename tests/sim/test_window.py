@@ -9,7 +9,17 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps.base import App, Screen
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.selection import caret_point
-from android_gym.sim.ui.views import View, button, column, edit_text, scroll_list, seek_bar, text_view, toolbar
+from android_gym.sim.ui.views import (
+    View,
+    button,
+    column,
+    edit_text,
+    frame,
+    scroll_list,
+    seek_bar,
+    text_view,
+    toolbar,
+)
 from android_gym.ui import parse_ui_dump
 
 
@@ -298,3 +308,62 @@ def test_status_bar_clock_follows_the_12_24_hour_setting(phone):
     assert status_clock() == "3:34"  # a fresh en-US phone: 12-hour
     phone.run("settings put system time_12_24 24")
     assert status_clock() == "15:34"
+
+
+class PagerScreen(Screen):
+    """A page that flings, a list, and a dialog whose scrim covers both while it is open."""
+
+    activity = "com.example.pager.MainActivity"
+
+    def __init__(self, app, intent):
+        super().__init__(app, intent)
+        self.page, self.dialog_open = 0, False
+
+    def _fling(self, finger: str) -> None:
+        self.page += 1 if finger == "left" else -1
+
+    def build(self) -> View:
+        pager = View(kind="column", class_name="androidx.viewpager.widget.ViewPager", scrollable=True,
+                     on_fling=self._fling, height=600, children=[text_view(f"Page {self.page}")])
+        rows = scroll_list(*(text_view(f"Item {i}") for i in range(40)), key="items", weight=1)
+        content = column(toolbar("Pager"), button("Open dialog", lambda: setattr(self, "dialog_open", True)),
+                         pager, rows, gravity="fill")
+        if not self.dialog_open:
+            return content
+        scrim = View(gravity="fill", clickable=True, on_click=lambda: setattr(self, "dialog_open", False))
+        return frame(content, scrim, column(text_view("A dialog"), width=600, gravity="center"))
+
+
+class Pager(App):
+    package = "com.example.pager"
+    label = "Pager"
+    screens = (PagerScreen,)
+
+
+def test_flings_turn_pages_but_not_through_a_dialog_scrim():
+    phone = Phone()
+    try:
+        phone.packages.install(Pager)
+        phone.run("am start -n com.example.pager/.MainActivity")
+        screen = phone.activities.top
+        pager = element(phone, class_name="androidx.viewpager.widget.ViewPager")
+        x, y = pager.bbox_pixels.center
+        phone.swipe(x + 300, y, x - 300, y, 300)
+        assert screen.page == 1 and element(phone, text="Page 1")
+        phone.swipe(x - 300, y, x + 300, y, 300)
+        phone.swipe(x - 300, y, x + 300, y, 300)
+        assert screen.page == -1
+        phone.swipe(x, y + 200, x, y - 200, 300)  # mostly vertical: not a page turn
+        assert screen.page == -1
+        items = element(phone, text="Item 0")
+        ix, iy = items.bbox_pixels.center
+        tap(phone, text="Open dialog")
+        phone.swipe(x + 300, y, x - 300, y, 300)
+        phone.swipe(ix, iy + 300, ix, iy - 300, 300)
+        assert screen.page == -1 and screen.scroll.get("items", 0) == 0, "the scrim takes the drags"
+        phone.tap(40, 1200)  # the scrim closes the dialog
+        assert not screen.dialog_open
+        phone.swipe(ix, iy + 300, ix, iy - 300, 300)
+        assert screen.scroll.get("items", 0) > 0
+    finally:
+        phone.close()

@@ -1109,11 +1109,11 @@ class MainScreen(_CalendarScreen):
         ``MyViewPager`` (an ``RtlViewPager``, i.e. androidx ``ViewPager``, whose accessibility delegate reports that
         class, scrollable with its 251 pages) showing one page. The holder gives it the id
         ``System.currentTimeMillis() % 100000``, which has no package byte, so the node has no resource id (``View``
-        names only ids for which ``Resources.resourceHasPackage``). A dialog or the FAB's overlay takes a drag first.
+        names only ids for which ``Resources.resourceHasPackage``). A dialog's or the FAB overlay's scrim on top
+        takes a drag first (the window gives drags to the top-most view that takes touches).
         """
-        blocked = bool(self.popup) or self.extended_fab
         return View(kind="frame", class_name="androidx.viewpager.widget.ViewPager", clickable=True, focusable=True,
-                    scrollable=True, gravity="fill", children=[page], on_fling=None if blocked else self._fling)
+                    scrollable=True, gravity="fill", children=[page], on_fling=self._fling)
 
     def _navigation(self, title: str) -> View:
         """``top_navigation.xml``."""

@@ -252,6 +252,16 @@ class WindowManager:
                 found = view
         return found
 
+    def _drag_target(self, x: float, y: float, wanted) -> View | None:
+        """The view ``_hit`` finds for ``wanted``, unless a view that takes touches and lies outside it is on top at
+        ``(x, y)`` (a dialog's scrim, a FAB): Android gives the drag to the top-most view, so nothing under it
+        moves."""
+        found = self._hit(x, y, wanted)
+        top = self._hit(x, y, _takes_touches)
+        if found is None or top is None or any(view is top for view in found.walk()):
+            return found
+        return None
+
     def tap(self, x: float, y: float) -> None:
         """A short touch at screen coordinates; in the app window but off the text-selection toolbar it closes the
         toolbar (touches on the keyboard or the system bars do not reach the app)."""
@@ -300,8 +310,8 @@ class WindowManager:
                 self.tap(x1, y1)
             return
         (sx, sy), (ex, ey) = self._to_design(x1, y1), self._to_design(x2, y2)
-        seek_bar = self._hit(sx, sy, lambda v: v.on_seek is not None)
-        flung = self._hit(sx, sy, lambda v: v.on_fling is not None)
+        seek_bar = self._drag_target(sx, sy, lambda v: v.on_seek is not None)
+        flung = self._drag_target(sx, sy, lambda v: v.on_fling is not None)
         window = self._window_at(sx, sy)
         horizontal = abs(ex - sx) >= abs(ey - sy)
         if seek_bar is not None and seek_bar.on_seek is not None and horizontal:
@@ -313,7 +323,7 @@ class WindowManager:
         elif window is not None and window is self.frame().status_bar and ey - sy > abs(ex - sx):
             self.shade.expand()
         else:
-            target = self._hit(sx, sy, lambda v: v.scrollable and v.kind == "list")
+            target = self._drag_target(sx, sy, lambda v: v.scrollable and v.kind == "list")
             if target is None:
                 return
             screen = self._phone.activities.top
@@ -368,6 +378,12 @@ class WindowManager:
 def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:
     x1, y1, x2, y2 = bounds
     return x1 <= x < x2 and y1 <= y < y2
+
+
+def _takes_touches(view: View) -> bool:
+    """Whether a view consumes touches that land on it (clicks, typing, scrolling, seeking or flinging)."""
+    return (view.clickable or view.editable or view.scrollable or view.on_seek is not None
+            or view.on_fling is not None)
 
 
 def _seek_fraction(seek_bar: View, x: float) -> float:
