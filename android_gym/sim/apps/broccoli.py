@@ -34,8 +34,8 @@ from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
 from android_gym.sim.apps.base import App, Intent, Screen
-from android_gym.sim.apps.contacts import _dialog, _overlay  # the AlertDialog over an activity
 from android_gym.sim.system.provider import SqliteProvider
+from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, scrim_over
 from android_gym.sim.ui.layout import line_height, measure_height, wrap
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -272,9 +272,8 @@ def _popup_menu(content: View, items: list[tuple[str, Callback]], dismiss: Callb
             for label, action in items]
     panel = View(kind="list", class_name="android.widget.ListView", key="overflow_menu", children=rows,
                  width=560, height=sum(measure_height(item, 560) for item in rows), background=WHITE)
-    scrim = View(gravity="fill", clickable=True, on_click=dismiss)
     anchored = row(View(weight=1), frame(panel, width=568, padding=4, background=DIVIDER), gravity="top")
-    return frame(content, scrim, anchored)
+    return scrim_over(content, anchored, dismiss)
 
 
 # ----- the recipe list ----------------------------------------------------------------------------------------
@@ -431,8 +430,8 @@ class RecipeDetailsScreen(Screen):
             return _popup_menu(content, [(EDIT, self._edit), (DELETE_MENU_ITEM, lambda: self._set_popup("delete"))],
                                lambda: self._set_popup(""))
         if self.popup == "delete":
-            return _overlay(content, _dialog(DELETE_RECIPE_QUESTION, CANCEL, lambda: self._set_popup(""), DELETE,
-                                             self._delete), lambda: self._set_popup(""))
+            dialog = confirm_dialog(DELETE_RECIPE_QUESTION, CANCEL, lambda: self._set_popup(""), DELETE, self._delete)
+            return dialog_over(content, dialog, lambda: self._set_popup(""))
         return content
 
     def _items(self, recipe: dict[str, Any]) -> list[View]:
@@ -559,8 +558,8 @@ class EditRecipeScreen(Screen):
                     scrollable=True, focusable=True, weight=1)
         content = View(kind="column", class_name="android.view.ViewGroup", children=[bar, form], gravity="fill")
         if self.discard_dialog:
-            return _overlay(content, _dialog(DISCARD_CHANGES_QUESTION, CANCEL, self._dismiss, DISCARD, self.finish),
-                            self._dismiss)
+            dialog = confirm_dialog(DISCARD_CHANGES_QUESTION, CANCEL, self._dismiss, DISCARD, self.finish)
+            return dialog_over(content, dialog, self._dismiss)
         return content
 
     @staticmethod

@@ -46,9 +46,9 @@ from zoneinfo import ZoneInfo
 from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
+from android_gym.sim.ui.dialogs import alert_dialog, dialog_button, dialog_over
 from android_gym.sim.ui.layout import font, line_height
 from android_gym.sim.ui.views import (
-    DIVIDER,
     PRIMARY,
     TEXT,
     TEXT_SECONDARY,
@@ -59,7 +59,6 @@ from android_gym.sim.ui.views import (
     divider,
     edit_text,
     fab,
-    frame,
     image_button,
     row,
     scroll_list,
@@ -553,14 +552,6 @@ def _menu_item(name: str, title: str, icon: str, on_click: Callback) -> View:
                 text_color=TEXT)
 
 
-def _text_button(text: str, on_click: Callback, resource_id: str, **props) -> View:
-    """A borderless dialog button."""
-    props.setdefault("height", 126)
-    return View(kind="button", class_name="android.widget.Button", text=text, resource_id=resource_id,
-                clickable=True, focusable=True, on_click=on_click, background=WHITE, text_color=PRIMARY,
-                text_size=_BIG, padding=24, width=max(220, int(font(_BIG).getlength(text)) + 60), **props)
-
-
 def _line(name: str, text: str, on_click: Callback | None = None, **props) -> View:
     """A clickable ``MyTextView`` line of the event form."""
     props.setdefault("text_size", _BIG)
@@ -574,24 +565,6 @@ def _checkbox(name: str, text: str, checked: bool, on_click: Callback, **props) 
     return View(kind="text", class_name="android.widget.CheckBox", resource_id=_id(name), text=text, checkable=True,
                 checked=checked, clickable=True, focusable=True, on_click=on_click, text_size=_BIG, padding=30,
                 background=_CHIP_BG if checked else None, text_color=PRIMARY if checked else TEXT, **props)
-
-
-def overlay(content: View, panel: View, dismiss: Callback | None) -> View:
-    """``content`` with a dialog ``panel`` over it; a touch outside the panel calls ``dismiss`` (``None``: the
-    dialog is not cancelable on touch outside)."""
-    scrim = View(gravity="fill", background=None, clickable=True, on_click=dismiss or (lambda: None))
-    holder = frame(panel, width=(panel.width or 960) + 8, padding=4, background=DIVIDER, gravity="center")
-    return frame(content, scrim, holder)
-
-
-def alert_dialog(body: list[View], buttons: list[tuple[str, str, Callback]], title: str = "") -> View:
-    """An ``AlertDialog``: optional title, the body, then buttons (``button3`` neutral at the start,
-    ``button2``/``button1`` at the end); ``buttons`` holds ``(android id, text, callback)``."""
-    children = [text_view(title, resource_id=_id("alertTitle"), text_size=54, padding=52, bold=True)] if title else []
-    neutral = [_text_button(text, action, _android_id(name)) for name, text, action in buttons if name == "button3"]
-    others = [_text_button(text, action, _android_id(name)) for name, text, action in buttons if name != "button3"]
-    children += [*body, row(*neutral, View(weight=1), *others, padding=24, spacing=12)]
-    return column(*children, width=960, background=WHITE)
 
 
 def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
@@ -641,8 +614,8 @@ class DatePicker:
         letters = row(*(_drawn(letter, 34, TEXT_SECONDARY, weight=1) for letter in WEEK_DAY_LETTERS), padding=12)
         month = View(kind="column", class_name="android.view.View", resource_id=_android_id("month_view"),
                      padding=12, children=self._weeks())
-        buttons = row(View(weight=1), _text_button(CANCEL, self._on_close, _android_id("button2")),
-                      _text_button(OK, self._ok, _android_id("button1")), padding=24, spacing=12)
+        buttons = row(View(weight=1), dialog_button(CANCEL, self._on_close, _android_id("button2")),
+                      dialog_button(OK, self._ok, _android_id("button1")), padding=24, spacing=12)
         return column(header, navigation, letters, month, buttons, width=960, background=WHITE)
 
     def _weeks(self) -> list[View]:
@@ -717,8 +690,8 @@ class TimePicker:
                     content_desc=CLOCK_MODE if self.text_mode else TEXT_INPUT_MODE, hint="recents", clickable=True,
                     focusable=True, on_click=self._toggle_mode, width=_ICON, height=_ICON, text_color=TEXT)
         buttons = row(mode, View(weight=1, resource_id=_id("material_timepicker_mode_cancel_space")),
-                      _text_button(CANCEL, self._on_close, _id("material_timepicker_cancel_button")),
-                      _text_button(OK, self._ok, _id("material_timepicker_ok_button")), padding=24, spacing=12)
+                      dialog_button(CANCEL, self._on_close, _id("material_timepicker_cancel_button")),
+                      dialog_button(OK, self._ok, _id("material_timepicker_ok_button")), padding=24, spacing=12)
         title = text_view(SELECT_TIME, resource_id=_id("header_title"), text_size=_NORMAL, padding=42)
         return column(title, face, buttons, width=960, background=WHITE)
 
@@ -1027,9 +1000,9 @@ class MainScreen(_CalendarScreen):
             current = self.calendar.config.view
             items = [(name, view == current, lambda view=view: self._choose_view(view))
                      for view, name in VIEW_NAMES.items()]
-            return overlay(root, radio_group(items), self._dismiss)
+            return dialog_over(root, radio_group(items), self._dismiss)
         if self.popup == "delete":
-            return overlay(root, self._delete_dialog(), self._dismiss)
+            return dialog_over(root, self._delete_dialog(), self._dismiss)
         return root
 
     def _dismiss(self) -> None:
@@ -1524,7 +1497,7 @@ class EventScreen(_CalendarScreen):
     def build(self) -> View:
         content = column(self._toolbar(), self._form(), gravity="fill", resource_id=_id("event_coordinator"))
         panel, dismiss = self._popup()
-        return content if panel is None else overlay(content, panel, dismiss)
+        return content if panel is None else dialog_over(content, panel, dismiss)
 
     def _popup(self) -> tuple[View | None, Callback | None]:
         """The open dialog's panel and what a touch outside it does."""
@@ -1541,7 +1514,7 @@ class EventScreen(_CalendarScreen):
             return alert_dialog([text_view(REMINDER_WARNING, resource_id=_id("reminder_warning"), text_size=47,
                                            padding=52)],
                                 [("button3", SETTINGS, lambda: None), ("button1", OK, self._warning_ok)],
-                                title=DISCLAIMER), None
+                                title=DISCLAIMER, package=PACKAGE), None
         if self.popup == "delete":
             repeating = bool(self.event and self.event["repeat_interval"])
             return _delete_dialog_view(repeating, self.delete_rule, self._set_delete_rule, self._confirm_delete,

@@ -37,6 +37,7 @@ from android_gym.sim.system.contacts import (
     phone_type_label,
     split_name,
 )
+from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over
 from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -50,7 +51,6 @@ from android_gym.sim.ui.views import (
     column,
     edit_text,
     fab,
-    frame,
     image_button,
     row,
     text_view,
@@ -103,25 +103,6 @@ def _contact_id(uri: str) -> int | None:
 def _names(given: str | None = None, family: str | None = None, middle: str | None = None) -> dict[str, str]:
     """The editor's name fields (the middle name is kept, not shown: the name editor starts collapsed)."""
     return {"given": given or "", "family": family or "", "middle": middle or ""}
-
-
-def _overlay(content: View, panel: View, dismiss: Callback) -> View:
-    """``content`` with a pop-up ``panel`` (in its window's frame) drawn over it; a touch outside the panel calls
-    ``dismiss``."""
-    scrim = View(gravity="fill", clickable=True, on_click=dismiss)
-    return frame(content, scrim, frame(panel, width=panel.width + 8, padding=4, background=DIVIDER, gravity="center"))
-
-
-def _dialog(message: str, negative: str, on_negative: Callback, positive: str, on_positive: Callback) -> View:
-    """An ``AlertDialog`` with a message and two text buttons."""
-    def dialog_button(text: str, action: Callback, name: str) -> View:
-        return button(text, action, resource_id=_android_id(name), background=WHITE, text_color=PRIMARY,
-                      width=260, text_size=_FIELD_TEXT)
-
-    return column(text_view(message, resource_id=_android_id("message"), text_size=_FIELD_TEXT, padding=60),
-                  row(View(weight=1), dialog_button(negative, on_negative, "button2"),
-                      dialog_button(positive, on_positive, "button1"), padding=24, spacing=12),
-                  width=900, background=WHITE)
 
 
 def _popup_list(items: list[View], key: str) -> View:
@@ -218,10 +199,11 @@ class QuickContactScreen(Screen):
         if self.popup == "menu":
             item = text_view(DELETE, resource_id=_android_id("title"), text_size=_FIELD_TEXT, padding=40,
                              clickable=True, focusable=True, on_click=lambda: self._set_popup("delete"))
-            return _overlay(content, _popup_list([item], "overflow_menu"), lambda: self._set_popup(""))
+            return dialog_over(content, _popup_list([item], "overflow_menu"), lambda: self._set_popup(""))
         if self.popup == "delete":
-            return _overlay(content, _dialog(DELETE_CONFIRMATION, CANCEL, lambda: self._set_popup(""),
-                                             DELETE, self._delete), lambda: self._set_popup(""))
+            dialog = confirm_dialog(DELETE_CONFIRMATION, CANCEL, lambda: self._set_popup(""), DELETE, self._delete,
+                                    text_size=_FIELD_TEXT)
+            return dialog_over(content, dialog, lambda: self._set_popup(""))
         return content
 
     @staticmethod
@@ -423,11 +405,12 @@ class ContactEditorScreen(Screen):
                     scrollable=True, focusable=True, weight=1)
         content = column(bar, body, resource_id=_id("fragment_container"), gravity="fill")
         if self.popup == "discard":
-            return _overlay(content, _dialog(DISCARD_CHANGES, CANCEL, self._close_popup, DISCARD, self.finish),
-                            self._close_popup)
+            dialog = confirm_dialog(DISCARD_CHANGES, CANCEL, self._close_popup, DISCARD, self.finish,
+                                    text_size=_FIELD_TEXT)
+            return dialog_over(content, dialog, self._close_popup)
         phone_row = next((p for p in self.phones if p.key == self.popup), None)
         if phone_row is not None:
-            return _overlay(content, self._label_list(phone_row), self._close_popup)
+            return dialog_over(content, self._label_list(phone_row), self._close_popup)
         return content
 
     def _close_popup(self) -> None:

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
+from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, scrim_over
 from android_gym.sim.ui.layout import line_height, measure_height, wrap
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -455,26 +456,6 @@ class TasksDatabase(SqliteProvider):
 
 
 # ----- shared widgets ------------------------------------------------------------------------------------------
-def _overlay(content: View, panel: View, dismiss: Callable[[], None]) -> View:
-    """``content`` with ``panel`` over it (a dialog or bottom sheet); a touch on the scrim calls ``dismiss``."""
-    content.gravity = "fill"
-    scrim = View(gravity="fill", clickable=True, on_click=dismiss)
-    return frame(content, scrim, panel)
-
-
-def _alert(message: str, negative: str, on_negative: Callable[[], None], positive: str,
-           on_positive: Callable[[], None]) -> View:
-    """A Material ``AlertDialog``: the message, then the negative and positive text buttons."""
-    def dialog_button(text: str, action: Callable[[], None], name: str) -> View:
-        return button(text, action, resource_id=f"android:id/{name}", background=WHITE, text_color=PRIMARY,
-                      width=300, text_size=_TEXT_14SP)
-
-    return column(text_view(message, resource_id="android:id/message", text_size=_TEXT_16SP, padding=63),
-                  row(View(weight=1), dialog_button(negative, on_negative, "button2"),
-                      dialog_button(positive, on_positive, "button1"), padding=24, spacing=12),
-                  width=900, background=WHITE, gravity="center")
-
-
 def _bottom_sheet(*children: View, **props) -> View:
     """A ``BottomSheetDialog``'s sheet at the bottom of the window (``design_bottom_sheet``)."""
     return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("design_bottom_sheet"),
@@ -608,12 +589,12 @@ class MainScreen(Screen):
             return self._build_editor(self.editor)
         content = self._build_list()
         if self.popup == "drawer":
-            return _overlay(content, self._drawer(), self._close_popup)
+            return scrim_over(content, self._drawer(), self._close_popup)
         if self.popup == "menu":
-            return _overlay(content, self._overflow_menu(), self._close_popup)
+            return scrim_over(content, self._overflow_menu(), self._close_popup)
         if self.popup == "clear_completed":
-            return _overlay(content, _alert(CLEAR_COMPLETED_CONFIRMATION, CANCEL, self._close_popup, OK,
-                                            self._clear_completed), self._close_popup)
+            dialog = confirm_dialog(CLEAR_COMPLETED_CONFIRMATION, CANCEL, self._close_popup, OK, self._clear_completed)
+            return dialog_over(content, dialog, self._close_popup)
         return content
 
     def _close_popup(self) -> None:
@@ -880,13 +861,14 @@ class MainScreen(Screen):
         if editor.popup == "date" and editor.picker is not None:
             picker = editor.picker
             sheet = self._time_dialog(picker) if picker.time_fields is not None else self._date_sheet(picker)
-            return _overlay(content, sheet, self._send_date if picker.time_fields is None else self._close_time)
+            return scrim_over(content, sheet, self._send_date if picker.time_fields is None else self._close_time)
         if editor.popup == "delete":
-            return _overlay(content, _alert(DELETE_QUESTION, CANCEL, self._close_editor_popup, OK, self._delete),
-                            self._close_editor_popup)
+            dialog = confirm_dialog(DELETE_QUESTION, CANCEL, self._close_editor_popup, OK, self._delete)
+            return dialog_over(content, dialog, self._close_editor_popup)
         if editor.popup == "discard":
-            return _overlay(content, _alert(DISCARD_CONFIRMATION, DISCARD, self._close_editor, KEEP_EDITING,
-                                            self._close_editor_popup), self._close_editor_popup)
+            dialog = confirm_dialog(DISCARD_CONFIRMATION, DISCARD, self._close_editor, KEEP_EDITING,
+                                    self._close_editor_popup)
+            return dialog_over(content, dialog, self._close_editor_popup)
         return content
 
     def _scroll_into_view(self, rows: list[View], header_height: int) -> None:

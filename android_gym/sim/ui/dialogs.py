@@ -1,0 +1,59 @@
+"""Windows over an activity: a panel on a scrim that takes every touch outside it, and AppCompat's AlertDialog.
+
+Ids follow AppCompat's layouts (``abc_alert_dialog_material.xml``): the buttons are ``android:id/button1``
+(positive), ``button2`` (negative) and ``button3`` (neutral), the message ``android:id/message``; the title's
+``alertTitle`` is an AppCompat resource, merged into the app's own package.
+"""
+
+from __future__ import annotations
+
+from android_gym.sim.ui.layout import font
+from android_gym.sim.ui.views import DIVIDER, PRIMARY, WHITE, Callback, View, column, frame, row, text_view
+
+#: Dialog button text size in px (16sp at 420 dpi).
+BUTTON_TEXT = 42
+DIALOG_WIDTH = 960
+
+
+def scrim_over(content: View, panel: View, dismiss: Callback | None) -> View:
+    """``content`` filling the window with ``panel`` over it, placed by the panel's own ``gravity`` (a drawer, a
+    bottom sheet, a centred dialog); a touch on the scrim around the panel calls ``dismiss`` (``None``: a dialog
+    not cancelable on touch outside). The scrim also takes drags, so nothing under it scrolls."""
+    content.gravity = "fill"
+    scrim = View(gravity="fill", clickable=True, on_click=dismiss or (lambda: None))
+    return frame(content, scrim, panel)
+
+
+def dialog_over(content: View, panel: View, dismiss: Callback | None) -> View:
+    """``scrim_over`` with ``panel`` centred in a thin outline, as a dialog window sits over its activity."""
+    outline = frame(panel, width=(panel.width or DIALOG_WIDTH) + 8, padding=4, background=DIVIDER, gravity="center")
+    return scrim_over(content, outline, dismiss)
+
+
+def dialog_button(text: str, on_click: Callback, resource_id: str, text_size: int = BUTTON_TEXT) -> View:
+    """A borderless dialog button, as wide as its text needs."""
+    return View(kind="button", class_name="android.widget.Button", text=text, resource_id=resource_id,
+                clickable=True, focusable=True, on_click=on_click, background=WHITE, text_color=PRIMARY,
+                text_size=text_size, padding=24, height=126,
+                width=max(220, int(font(text_size).getlength(text)) + 60))
+
+
+def alert_dialog(body: list[View], buttons: list[tuple[str, str, Callback]], title: str = "",
+                 package: str = "", text_size: int = BUTTON_TEXT) -> View:
+    """An ``AlertDialog``: an optional title (``<package>:id/alertTitle``), the body, then its buttons, given as
+    ``(android id, text, callback)``: ``button3`` (neutral) at the start, the others at the end."""
+    children = [text_view(title, resource_id=f"{package}:id/alertTitle", text_size=54, padding=52, bold=True)] \
+        if title else []
+    made = [(name, dialog_button(text, action, f"android:id/{name}", text_size)) for name, text, action in buttons]
+    neutral = [button for name, button in made if name == "button3"]
+    others = [button for name, button in made if name != "button3"]
+    children += [*body, row(*neutral, View(weight=1), *others, padding=24, spacing=12)]
+    return column(*children, width=DIALOG_WIDTH, background=WHITE)
+
+
+def confirm_dialog(message: str, negative: str, on_negative: Callback, positive: str, on_positive: Callback,
+                   text_size: int = BUTTON_TEXT) -> View:
+    """An ``AlertDialog`` with a message (``android:id/message``) and a negative and a positive button."""
+    body = [text_view(message, resource_id="android:id/message", text_size=text_size, padding=60)]
+    return alert_dialog(body, [("button2", negative, on_negative), ("button1", positive, on_positive)],
+                        text_size=text_size)
