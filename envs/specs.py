@@ -1,5 +1,6 @@
 """The declarative tasks of ``task_specs/*.textproto``: the apps whose rows specs can hold (one ``RecordKind``
-each: field types, row building, noise records, reveal steps), then every spec file loaded and registered."""
+each: field types, rows from records and back, AndroidWorld's noise rows, reveal steps), then every spec file
+loaded and registered."""
 
 from __future__ import annotations
 
@@ -14,82 +15,58 @@ import numpy as np
 from android_gym.envs import calendar, expense, recipe, tasks_app
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.spec_loader import RecordKind, load_specs, register_record_kind
-from android_gym.tasks.spec_values import DATE_FORMAT, DEFAULT_DURATION, TIME_FORMAT
+from android_gym.tasks.spec_values import DEFAULT_DURATION
 
-# Noise vocabularies: names nobody asks about, so noise never reads like an answer by accident.
-_EVENT_TITLES = ("Gym session", "Grocery run", "Car service", "Piano practice", "Book club", "Haircut",
-                 "Yoga class", "Call with the bank", "Parent-teacher meeting", "Laundry", "Study group",
-                 "Farmers market", "Plumber visit", "Dog grooming", "Budget review", "Volunteer shift")
-_EVENT_DESCRIPTIONS = ("Remember to bring water", "Confirm the time the day before", "Take the receipts",
-                       "Meet at the entrance", "Bring the charger", "")
-_TASK_TITLES = {
-    "Grocery Shopping": "Milk, eggs, bread and snacks for the kids.",
-    "Water Plants": "Check moisture level before watering.",
-    "Call Grandma": "Ask for her cookie recipe.",
-    "Meal Prep for the Week": "Cook chicken and chop veggies on Sunday.",
-    "Schedule Car Maintenance": "Oil change and tire rotation.",
-    "Read a Chapter": "Finish chapter seven.",
-    "Clean Out Fridge": "Throw away expired food.",
-    "Back Up Laptop": "Use the external drive.",
-    "Return Library Books": "Due at the front desk.",
-    "Sort Old Photos": "Start with the 2019 album.",
-}
-_EXPENSE_NAMES = ("Coffee", "Lunch", "Parking", "Movie", "Haircut", "Gas", "Snacks", "Gift card", "Magazine",
-                  "Sandwich", "Bakery", "Laundry", "Printer ink", "Flowers", "Stamps", "Umbrella")
-_RECIPE_TITLES = ("Banana Bread", "Beef Stew", "Caesar Salad", "Garlic Butter Shrimp", "Vegetable Lasagna",
-                  "Pumpkin Pie", "French Toast", "Minestrone", "Fish Tacos", "Chocolate Mousse", "Pad Thai",
-                  "Stuffed Peppers", "Corn Chowder", "Falafel Wrap", "Blueberry Muffins", "Ratatouille")
-_RECIPE_INGREDIENTS = ("flour", "butter", "eggs", "sugar", "onion", "garlic", "tomatoes", "potatoes", "carrots",
-                       "chicken", "rice", "pasta", "milk", "cheddar", "spinach", "lemon", "olive oil", "basil")
+#: The device's time zone (UTC, as AndroidWorld's), in which rows' timestamps are read back as dates and times.
+ZONE = DEVICE_TIME.tzinfo or dt.timezone.utc
 
 
-def _pick(rng: np.random.Generator, values: tuple[str, ...] | list[str]) -> str:
-    return values[int(rng.integers(len(values)))]
+def _moment(seconds: float) -> dt.datetime | None:
+    """A timestamp in seconds as a device-local datetime; ``None`` for 0 (no date)."""
+    return dt.datetime.fromtimestamp(seconds, ZONE) if seconds else None
 
 
-def _random_moment(rng: np.random.Generator, today: dt.date, days_before: int, days_after: int) -> dt.datetime:
-    """A whole-minute moment between ``days_before`` days before ``today`` and ``days_after`` days after it."""
-    day = today + dt.timedelta(days=int(rng.integers(-days_before, days_after + 1)))
-    return dt.datetime.combine(day, dt.time(int(rng.integers(24)), int(rng.integers(60))))
+def _date_time(moment: dt.datetime | None) -> tuple[dt.date | None, dt.time | None]:
+    return (moment.date(), moment.time()) if moment else (None, None)
 
 
-def _random_event(rng: np.random.Generator, today: dt.date) -> dict[str, str]:
-    """AndroidWorld's noise event: within 15 days of today, 15–60 minutes long."""
-    start = _random_moment(rng, today, 15, 15)
-    return {"start_date": start.strftime(DATE_FORMAT), "start_time": start.strftime(TIME_FORMAT),
-            "duration": f"{_pick(rng, ('15', '30', '45', '60'))} m", "title": _pick(rng, _EVENT_TITLES),
-            "description": _pick(rng, _EVENT_DESCRIPTIONS)}
+def _random_event_row(rng: np.random.Generator) -> dict[str, Any]:
+    """AndroidWorld's IR noise event (``generate_random_event``): a generated event starting at a random minute
+    within 15 days of the device's date."""
+    day = DEVICE_TIME.date() + dt.timedelta(days=int(rng.integers(-15, 16)))
+    start = dt.datetime.combine(day, dt.time(int(rng.integers(24)), int(rng.integers(60))), ZONE)
+    return calendar.random_event(rng, int(start.timestamp()))
 
 
-def _random_task(rng: np.random.Generator, today: dt.date) -> dict[str, str]:
-    """AndroidWorld's noise task: any importance, due within 15 days, hidden until days before, half of them
-    completed about two weeks ago, half with notes."""
-    title = _pick(rng, list(_TASK_TITLES))
-    due = _random_moment(rng, today, 15, 15)
-    hide = _random_moment(rng, (due - dt.timedelta(days=6)).date(), 2, 2)
-    record = {"title": title, "importance": str(int(rng.integers(4))), "due_date": due.strftime(DATE_FORMAT),
-              "due_time": due.strftime(TIME_FORMAT), "hide_until_date": hide.strftime(DATE_FORMAT),
-              "hide_until_time": hide.strftime(TIME_FORMAT), "notes": _TASK_TITLES[title] if rng.random() < 0.5 else ""}
-    if rng.random() < 0.5:
-        done = _random_moment(rng, today - dt.timedelta(days=14), 7, 7)
-        record |= {"completed_date": done.strftime(DATE_FORMAT), "completed_time": done.strftime(TIME_FORMAT)}
-    return record
+def _event_record(row: Mapping[str, Any]) -> dict[str, Any]:
+    start_date, start_time = _date_time(_moment(row["start_ts"]))
+    return {"start_date": start_date, "start_time": start_time,
+            "duration": dt.timedelta(seconds=row["end_ts"] - row["start_ts"]), "title": row["title"] or None,
+            "location": row["location"] or None, "description": row["description"] or None}
 
 
-def _random_expense(rng: np.random.Generator, today: dt.date) -> dict[str, str]:
-    """An expense of the last month, 1–200 with cents, in any category."""
-    when = _random_moment(rng, today, 30, 0)
-    return {"name": _pick(rng, _EXPENSE_NAMES), "amount": f"{int(rng.integers(100, 20000)) / 100:.2f}",
-            "category": _pick(rng, expense.CATEGORIES), "date": when.strftime(DATE_FORMAT),
-            "time": when.strftime(TIME_FORMAT)}
+def _task_record(row: Mapping[str, Any]) -> dict[str, Any]:
+    (due_date, due_time), (hide_date, hide_time), (done_date, done_time) = (
+        _date_time(_moment(row[column] / 1000)) for column in ("dueDate", "hideUntil", "completed"))
+    return {"title": row["title"] or None, "importance": row["importance"], "due_date": due_date,
+            "due_time": due_time, "hide_until_date": hide_date, "hide_until_time": hide_time,
+            "completed_date": done_date, "completed_time": done_time, "notes": row["notes"] or None}
 
 
-def _random_recipe(rng: np.random.Generator, today: dt.date) -> dict[str, str]:
-    """A recipe with three to five everyday ingredients."""
-    picks = rng.choice(len(_RECIPE_INGREDIENTS), size=int(rng.integers(3, 6)), replace=False)
-    return {"title": _pick(rng, _RECIPE_TITLES), "servings": str(int(rng.integers(1, 9))),
-            "preparation_time": f"{int(rng.integers(1, 13)) * 5} min",
-            "ingredients": "\n".join(_RECIPE_INGREDIENTS[int(i)] for i in picks)}
+def _expense_record(row: Mapping[str, Any]) -> dict[str, Any]:
+    date, time = _date_time(_moment(row["created_date"] / 1000))
+    return {"name": row["name"] or None, "amount": row["amount"] / 100,
+            "category": expense.CATEGORIES[row["category"] - 1], "note": row["note"] or None, "date": date,
+            "time": time}
+
+
+_RECIPE_COLUMNS = {"title": "title", "description": "description", "servings": "servings",
+                   "preparation_time": "preparationTime", "source": "source", "ingredients": "ingredients",
+                   "directions": "directions"}
+
+
+def _recipe_record(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {field: row[column] or None for field, column in _RECIPE_COLUMNS.items()}
 
 
 def _at(date: dt.date | None, time: dt.time | None) -> dt.datetime | None:
@@ -122,32 +99,32 @@ def _expense_row(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _recipe_row(record: Mapping[str, Any]) -> dict[str, Any]:
-    return recipe.recipe_row(**{field: record[field] or "" for field in (
-        "title", "description", "servings", "preparation_time", "source", "ingredients", "directions")})
+    return recipe.recipe_row(**{field: record[field] or "" for field in _RECIPE_COLUMNS})
 
 
 EVENTS = register_record_kind(RecordKind(
     state_field="events", table=calendar.EVENTS,
     fields={"start_date": "date", "start_time": "time", "duration": "duration", "title": "text",
             "location": "text", "description": "text"},
-    to_row=_event_row, random_record=_random_event, reveal=calendar.reveal_rows, noise_count=75,
-    reset_app=calendar.reset_preferences))
+    to_row=_event_row, from_row=_event_record, random_row=_random_event_row, reveal=calendar.reveal_rows,
+    noise_count=75, reset_app=calendar.reset_preferences))
 TASKS = register_record_kind(RecordKind(
     state_field="tasks", table=tasks_app.TASKS_TABLE,
     fields={"title": "text", "importance": "int", "due_date": "date", "due_time": "time", "hide_until_date": "date",
             "hide_until_time": "time", "completed_date": "date", "completed_time": "time", "notes": "text"},
-    to_row=_task_row, random_record=_random_task, reveal=tasks_app.reveal_rows, noise_count=20,
-    reset_app=tasks_app.reset_view_state))
+    to_row=_task_row, from_row=_task_record, random_row=tasks_app.random_task_row, reveal=tasks_app.reveal_rows,
+    noise_count=20, reset_app=tasks_app.reset_view_state))
 EXPENSES = register_record_kind(RecordKind(
     state_field="expenses", table=expense.EXPENSES,
     fields={"name": "text", "amount": "number", "category": "text", "note": "text", "date": "date", "time": "time"},
-    to_row=_expense_row, random_record=_random_expense,
-    reveal=expense.reveal_rows, noise_count=20))
+    to_row=_expense_row, from_row=_expense_record, random_row=expense.random_expense, reveal=expense.reveal_rows,
+    noise_count=20))
 RECIPES = register_record_kind(RecordKind(
     state_field="recipes", table=recipe.RECIPES,
     fields={"title": "text", "description": "text", "servings": "text", "preparation_time": "text",
             "source": "text", "ingredients": "text", "directions": "text"},
-    to_row=_recipe_row, random_record=_random_recipe, reveal=recipe.reveal_rows, noise_count=20))
+    to_row=_recipe_row, from_row=_recipe_record, random_row=recipe.random_recipe, reveal=recipe.reveal_rows,
+    noise_count=20))
 
 
 def spec_files() -> list[Path]:

@@ -32,6 +32,7 @@ from android_gym.tasks.spec_values import (
     format_date,
     parse_date,
     parse_duration,
+    parse_number,
     parse_time,
     reword_date,
     satisfies,
@@ -41,7 +42,7 @@ from android_gym.tasks.sqlite_rows import AppTable, Row, SqliteRowsTask
 #: Field types a record kind declares: how a field's text is read and compared.
 FIELD_PARSERS: dict[str, Callable[[str], Any]] = {
     "text": str,
-    "number": lambda text: float(text.lstrip("$").replace(",", "")),
+    "number": parse_number,
     "int": int,
     "date": parse_date,
     "time": parse_time,
@@ -57,17 +58,19 @@ class RecordKind:
     """What specs need to know about one app's rows.
 
     ``state_field`` is the ``State`` field holding them (``events``); ``fields`` maps each record field to a
-    ``FIELD_PARSERS`` type; ``to_row`` turns a typed record (missing fields ``None``) into the table's row;
-    ``random_record`` draws a noise record as texts; ``reveal`` gives the oracle steps that bring rows on
-    screen; ``noise_count`` is the default number of noise rows; ``reset_app`` (optional) resets what else the
-    app keeps that changes what it shows (view preferences), before the table is emptied.
+    ``FIELD_PARSERS`` type; ``to_row`` turns a typed record (missing fields ``None``) into the table's row and
+    ``from_row`` reads a row back as one; ``random_row`` draws a noise row (the app's own AndroidWorld generator);
+    ``reveal`` gives the oracle steps that bring rows on screen; ``noise_count`` is the default number of noise
+    rows; ``reset_app`` (optional) resets what else the app keeps that changes what it shows (view preferences),
+    before the table is emptied.
     """
 
     state_field: str
     table: AppTable
     fields: Mapping[str, str]
     to_row: Callable[[Mapping[str, Any]], Row]
-    random_record: Callable[[np.random.Generator, dt.date], dict[str, str]]
+    from_row: Callable[[Row], dict[str, Any]]
+    random_row: Callable[[np.random.Generator], Row]
     reveal: Callable[[Sequence[Row]], list[OracleStep]]
     noise_count: int
     reset_app: Callable[[Device], None] | None = None
@@ -137,27 +140,28 @@ class SpecTask(SqliteRowsTask):
         return [self.kind.typed({name: _fill(text, self.params) for name, text in record.items()})
                 for record in _records(self.spec, self.kind)]
 
-    def noise_records(self) -> list[dict[str, Any]]:
-        """Random records, none satisfying every exclusion condition (drawn from the noise seed)."""
+    def noise_rows(self) -> list[Row]:
+        """Random rows, none whose record satisfies every exclusion condition (drawn from the noise seed)."""
         rng = np.random.default_rng(self.params["noise_seed"])
         conditions = [(c.field, pb.Condition.Operator.Name(c.op), self.kind.condition_value(
             c.field, _fill(c.value, self.params))) for c in self.spec.noise.exclude]
         count = self.spec.noise.count or self.kind.noise_count
-        records = []
+        rows = []
         for _ in range(count):
             for _ in range(_NOISE_TRIES):
-                record = self.kind.typed(self.kind.random_record(rng, self.device_time.date()))
+                row = self.kind.random_row(rng)
+                record = self.kind.from_row(row)
                 if not conditions or not all(satisfies(record[f], op, v) for f, op, v in conditions):
-                    records.append(record)
+                    rows.append(row)
                     break
             else:
                 raise SpecError(f"{self.name}: no noise record escapes the exclusion conditions in "
                                 f"{_NOISE_TRIES} draws; loosen them or set noise.count to 0")
-        return records
+        return rows
 
     def initial_rows(self) -> list[Row]:
         """The relevant rows and the noise rows, shuffled together (row ids give nothing away)."""
-        rows = [self.kind.to_row(record) for record in self.relevant_records() + self.noise_records()]
+        rows = [self.kind.to_row(record) for record in self.relevant_records()] + self.noise_rows()
         order = np.random.default_rng(self.params["noise_seed"] + 1).permutation(len(rows))
         return [rows[int(i)] for i in order]
 

@@ -34,6 +34,11 @@ OPERATORS = {
 }
 
 
+def parse_number(text: str) -> float:
+    """"12.5", "$12.50" or "1,234.5" → float; ``ValueError`` otherwise."""
+    return float(text.strip().lstrip("$").replace(",", ""))
+
+
 def parse_date(text: str) -> dt.date:
     """"October 16 2023" (a comma after the day is accepted) → date; ``ValueError`` otherwise."""
     return dt.datetime.strptime(" ".join(text.replace(",", " ").split()), DATE_FORMAT).date()
@@ -99,7 +104,7 @@ def _cast(text: str, match: str) -> Any:
     """One answer item as the match type reads it; ``ValueError`` when it cannot."""
     text = text.strip()
     if match == "NUMBER":
-        return float(text.lstrip("$").replace(",", ""))
+        return parse_number(text)
     if match == "DATE":
         return parse_date(text)
     if match == "TIME":
