@@ -54,6 +54,7 @@ from android_gym.tasks.oracle import (
     complete,
     expect,
     open_app,
+    scroll_until,
     tap,
     type_into,
 )
@@ -313,20 +314,10 @@ def _open_item(key: tuple[str, str]) -> OracleStep:
     return step
 
 
-def _item_visible(key: tuple[str, str]) -> OracleStep:
-    """Scroll the day view down until the item showing ``key`` is on screen (nothing once it is)."""
-    def step(elements: Sequence[UIElement]) -> Action | None:
-        if any((title, time) == key for _, title, time in _day_items(elements)):
-            return None
-        return Action(ActionType.SCROLL, index=DAY_EVENTS.find(elements).index, direction="down")
-    return step
-
-
-def _expect_item(key: tuple[str, str]) -> OracleStep:
-    def step(elements: Sequence[UIElement]) -> None:
-        if not any((title, time) == key for _, title, time in _day_items(elements)):
-            raise OracleError(f"no day-view item shows {key}")
-    return step
+def _scroll_to_item(key: tuple[str, str]) -> list[OracleStep]:
+    """Scroll the day view down until the item showing ``key`` is on screen, then check that it is."""
+    return scroll_until(lambda elements: any((title, time) == key for _, title, time in _day_items(elements)),
+                        DAY_EVENTS, f"the day-view item {key}", max_scrolls=10)
 
 
 def delete_events_steps(targets: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
@@ -373,7 +364,7 @@ def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
         previous = day
         for row in day_rows:
             key = item_key(row)
-            steps += [*[_item_visible(key)] * 10, _expect_item(key)]
+            steps += _scroll_to_item(key)
             if row["location"]:
                 steps += [_open_item(key), expect(Selector(text=row["location"], resource_id=_rid("event_location"))),
                           act(Action(ActionType.NAVIGATE_BACK))]
@@ -619,5 +610,5 @@ class SimpleCalendarDeleteOneEvent(_DeleteEventsTask):
     def oracle(self) -> Sequence[OracleStep]:
         """Open the event from its day's view and delete it there."""
         key = item_key(self.params["targets"][0])
-        return [open_app(APP_NAME), *open_day(_start(self.params["targets"][0]).date()), *[_item_visible(key)] * 10,
+        return [open_app(APP_NAME), *open_day(_start(self.params["targets"][0]).date()), *_scroll_to_item(key),
                 _open_item(key), tap(DELETE), tap(DIALOG_POSITIVE), complete()]

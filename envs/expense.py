@@ -35,6 +35,7 @@ from android_gym.tasks.oracle import (
     complete,
     open_app,
     scroll_to,
+    scroll_until,
     tap,
     type_into,
 )
@@ -181,16 +182,9 @@ def _row_on_screen(elements: Sequence[UIElement], row: Mapping[str, Any]) -> UIE
 
 def _scroll_to_row(row: Mapping[str, Any]) -> list[OracleStep]:
     """Scroll Expense Logs down until ``row`` is on screen (no step once it is), then check it is."""
-    def scroll(elements: Sequence[UIElement]) -> Action | None:
-        if _row_on_screen(elements, row) is not None:
-            return None
-        return Action(ActionType.SCROLL, index=LOG_LIST.find(elements).index, direction="down")
-
-    def expect(elements: Sequence[UIElement]) -> None:
-        if _row_on_screen(elements, row) is None:
-            raise OracleError(f"the expense {row['name']!r} ({format_amount(row['amount'])}) is not in Expense Logs")
-
-    return [scroll] * _MAX_SCROLLS + [expect]
+    return scroll_until(lambda elements: _row_on_screen(elements, row) is not None, LOG_LIST,
+                        f"the expense {row['name']!r} ({format_amount(row['amount'])}) in Expense Logs",
+                        max_scrolls=_MAX_SCROLLS)
 
 
 def _select_row(row: Mapping[str, Any]) -> OracleStep:

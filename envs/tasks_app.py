@@ -54,6 +54,7 @@ from android_gym.tasks.oracle import (
     Selector,
     complete,
     open_app,
+    scroll_until,
     tap,
     type_into,
 )
@@ -194,16 +195,8 @@ def _find_row(elements: Sequence[UIElement], row: Mapping[str, Any], now: dt.dat
 
 def _scroll_to_row(row: Mapping[str, Any], now: dt.datetime, max_scrolls: int) -> list[OracleStep]:
     """Scroll the list down until ``row`` is on screen, then check that it is."""
-    def step(elements: Sequence[UIElement]) -> Action | None:
-        if _find_row(elements, row, now) is not None:
-            return None
-        return Action(ActionType.SCROLL, index=Selector(resource_id=LIST_ID).find(elements).index, direction="down")
-
-    def check(elements: Sequence[UIElement]) -> None:
-        if _find_row(elements, row, now) is None:
-            raise OracleError(f"the task {row['title']!r} is not on screen")
-
-    return [step] * max_scrolls + [check]
+    return scroll_until(lambda elements: _find_row(elements, row, now) is not None, Selector(resource_id=LIST_ID),
+                        f"the task {row['title']!r}", max_scrolls=max_scrolls)
 
 
 def _show_my_tasks() -> list[OracleStep]:

@@ -108,15 +108,26 @@ def expect(selector: Selector) -> OracleStep:
     return step
 
 
-def scroll_to(target: Selector, container: Selector, direction: str = "down",
-              max_scrolls: int = 20) -> list[OracleStep]:
-    """Scroll ``container`` towards ``direction`` until ``target`` is on screen (no step once it is), then
-    ``expect`` it."""
+def scroll_until(shown: Callable[[Sequence[UIElement]], bool], container: Selector, what: str,
+                 direction: str = "down", max_scrolls: int = 20) -> list[OracleStep]:
+    """Scroll ``container`` towards ``direction`` until ``shown(elements)`` holds (no step once it does), then
+    check that it does: ``OracleError`` naming ``what`` if it never showed."""
     def step(elements: Sequence[UIElement]) -> Action | None:
-        if target.present(elements):
+        if shown(elements):
             return None
         return Action(ActionType.SCROLL, index=container.find(elements).index, direction=direction)
-    return [step] * max_scrolls + [expect(target)]
+
+    def check(elements: Sequence[UIElement]) -> None:
+        if not shown(elements):
+            raise OracleError(f"{what} is not on screen")
+
+    return [step] * max_scrolls + [check]
+
+
+def scroll_to(target: Selector, container: Selector, direction: str = "down",
+              max_scrolls: int = 20) -> list[OracleStep]:
+    """``scroll_until`` an element ``target`` finds is on screen."""
+    return scroll_until(target.present, container, f"an element matching {target}", direction, max_scrolls)
 
 
 def act(action: Action) -> OracleStep:
