@@ -201,6 +201,23 @@ def test_ls_formats(phone):
     assert out(phone, "ls /sdcard/a.txt /sdcard/DCIM") == "/sdcard/a.txt\n\n/sdcard/DCIM:\nCamera\n"
 
 
+def test_ls_full_time_as_androidworld_lists_files(phone):
+    """``ls DIR -ll -au`` (AndroidWorld's ``get_file_list_with_metadata``): nanosecond times with the zone."""
+    sh(phone, "mkdir -p /sdcard/Documents/Markor && echo hi > /sdcard/Documents/Markor/a.md")
+    listing = out(phone, "ls /sdcard/Documents/Markor -ll -au")
+    assert "-rw-r--r-- 1 root sdcard_rw    3 2023-10-15 15:34:00.000000000 +0000 a.md\n" in listing
+    assert out(phone, "ls -l -l /sdcard/Documents/Markor").endswith("2023-10-15 15:34:00.000000000 +0000 a.md\n")
+
+
+def test_new_entries_give_their_directory_device_time(phone):
+    """``mkdir`` (with or without ``-p``) and a redirect that creates a file change the directory they go into:
+    it shows device time, never the host's clock."""
+    phone.clock.advance(86_400_000)  # a day later than every boot directory
+    sh(phone, "mkdir -p /sdcard/Documents/a/b && mkdir /sdcard/Music/c && echo x > /sdcard/Movies/m.txt")
+    for directory in ("/sdcard/Documents", "/sdcard/Documents/a", "/sdcard/Music", "/sdcard/Movies"):
+        assert out(phone, f"ls -ld {directory}").split()[5] == "2023-10-16", directory
+
+
 def test_cat_rm_mkdir(phone):
     sh(phone, "echo data > /sdcard/f.txt")
     assert out(phone, "cat /sdcard/f.txt - /sdcard/f.txt") == "data\ndata\n"

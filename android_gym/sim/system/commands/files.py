@@ -41,6 +41,11 @@ def _time(seconds: float, fmt: str = "%Y-%m-%d %H:%M") -> str:
     return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).strftime(fmt)
 
 
+def _full_time(ns: int) -> str:
+    """``ls -ll`` (``--full-time``): seconds with nanoseconds and the zone, ``2023-10-15 15:34:00.000000000 +0000``."""
+    return f"{_time(ns // 1_000_000_000, '%Y-%m-%d %H:%M:%S')}.{ns % 1_000_000_000:09d} +0000"
+
+
 # ----- ls ------------------------------------------------------------------------------------------------------
 class _Entry:
     __slots__ = ("name", "path", "st", "host")
@@ -94,7 +99,7 @@ def _print_entries(ctx: CommandContext, entries: list[_Entry], flags: set[str]) 
         size = display_size(e.st)
         rows.append((mode_string(e.st.st_mode), str(e.st.st_nlink), str(uid) if numeric else user,
                      str(gid) if numeric else group, _human(size) if "h" in flags else str(size),
-                     _time(e.st.st_mtime), e))
+                     _full_time(e.st.st_mtime_ns) if "ll" in flags else _time(e.st.st_mtime), e))
     widths = [max((len(row[k]) for row in rows), default=0) for k in range(5)]
     for mode, links, user, group, size, when, e in rows:
         name = e.name
@@ -122,8 +127,11 @@ def _read_dir(ctx: CommandContext, path: str, host: Path, flags: set[str]) -> li
 
 
 def ls(ctx: CommandContext, argv: list[str]) -> int:
-    """``ls [-1AaCdFhlnpRrSt] [FILE...]`` (one name per line: stdout is not a tty)."""
-    flags, _, operands = parse_flags(argv, "1AaCdFhlnpRrSt")
+    """``ls [-1AaCcdFhlnpRrStu] [FILE...]`` (one name per line: stdout is not a tty); ``-ll`` shows full times.
+    ``-c``/``-u`` (change/access time) show the modification time, which the phone gives all three."""
+    flags, _, operands = parse_flags(argv, "1AaCcdFhlnpRrStu")
+    if sum(arg.count("l") for arg in argv if arg.startswith("-") and not arg.startswith("--")) > 1:
+        flags.add("ll")
     if "d" in flags:
         flags.discard("R")
     status = 0
@@ -289,15 +297,16 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> int:
             if "p" in flags:
                 if host.exists() and not host.is_dir():
                     raise FileExistsError(17, os.strerror(17))
-                host.mkdir(parents=True, exist_ok=True)
+                ctx.phone.fs.makedirs(ctx.path(arg))  # the new directories and the one they went into: device time
             else:
                 host.mkdir()
+                ctx.stamp(host)
+                ctx.stamp(host.parent)
         except OSError as error:
             status = ctx.fail("mkdir", f"'{arg}': {strerror(error)}")
             continue
         if "m" in values:
             _chmod_host(host, values["m"])
-        ctx.stamp(host)
         if "v" in flags:
             ctx.out(f"mkdir: created directory '{arg}'\n")
     return status

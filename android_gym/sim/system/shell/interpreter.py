@@ -302,8 +302,11 @@ class _Interp(_Expander):
         try:
             if host.is_dir():
                 raise IsADirectoryError(21, "Is a directory")
+            new = not host.exists()
             with open(host, "ab" if append else "wb"):
                 pass
+            if new:
+                self.phone.fs.stamp(host.parent)  # a new entry changes its directory (device time)
         except OSError as error:
             io.err += f"{SHELL}: can't create {target}: {strerror(error)}\n".encode()
             return None
