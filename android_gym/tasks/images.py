@@ -1,0 +1,92 @@
+"""Pictures whose information is only in the pixels: AndroidWorld's text images (``user_data_generation._draw_text``)
+and receipts (``task_evals/utils/receipt_generator.py``), drawn with Pillow from seeded parameters.
+
+Parameters and pictures are kept apart: ``receipt_params`` draws everything random into plain data a task keeps
+in its ``params``; ``receipt_image`` and ``text_image`` render deterministically from that data, so pinned
+params pin the exact bytes pushed to the device. Text uses Pillow's bundled font (AndroidWorld's fallback when
+Arial and friends are missing), the same on every machine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from functools import cache
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from android_gym.tasks.base import DEVICE_TIME
+from android_gym.tasks.user_data import pick
+
+#: Receipt items and their price ranges in dollars (``_random_transaction``).
+RECEIPT_ITEMS = {"USB-C Cable": (5, 20), "Wireless Mouse": (10, 50), "Bluetooth Keyboard": (30, 100),
+                 "External Hard Drive": (50, 150), "Webcam": (20, 70), "Monitor Stand": (15, 60)}
+COMPANIES = ("Tech Gadgets Inc.", "Innovate Solutions Ltd.", "Future Tech LLC", "Gadget Gurus Co.")
+SLOGANS = ("Innovating the Future", "Technology for Tomorrow", "Bringing Ideas to Life", "Innovation and Excellence")
+RECEIPT_HEADER = "Date, Item, Amount"
+_FOOTER = "Thank you for your purchase!\nVisit us at: www.tech-gadgets.com"
+_FIRST_DAY = dt.date(2023, 1, 1)
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def receipt_params(rng: np.random.Generator, transactions: int = 1) -> dict[str, Any]:
+    """A receipt's company, slogan and ``transactions`` rows ``[date, item, "$price"]``: dates in 2023 before the
+    device's date, prices uniform in the item's range."""
+    days = (DEVICE_TIME.date() - _FIRST_DAY).days
+    rows = []
+    for _ in range(transactions):
+        item = pick(rng, tuple(RECEIPT_ITEMS))
+        low, high = RECEIPT_ITEMS[item]
+        date = _FIRST_DAY + dt.timedelta(days=int(rng.integers(days)))
+        rows.append([date.isoformat(), item, f"${rng.uniform(low, high):.2f}"])
+    return {"company": pick(rng, COMPANIES), "slogan": pick(rng, SLOGANS), "transactions": rows}
+
+
+def receipt_lines(receipt: dict[str, Any]) -> list[str]:
+    """The receipt's CSV lines as AndroidWorld's transcription tasks expect them: the header, then one
+    ``date, item, $price`` line per transaction."""
+    return [RECEIPT_HEADER, *(", ".join(row) for row in receipt["transactions"])]
+
+
+def receipt_image(receipt: dict[str, Any]) -> Image.Image:
+    """The receipt drawn as ``create_receipt`` draws it: 500 px wide, company and slogan, the transactions, the
+    footer at the bottom."""
+    rows = receipt["transactions"]
+    height = max(250, 50 * (len(rows) + 4)) * 2
+    image = Image.new("RGB", (500, height), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    draw.text((10, 100), f"{receipt['company']}\n{receipt['slogan']}", fill=(0, 0, 0), font=_font(20))
+    for i, row in enumerate(rows):
+        draw.text((10, 170 + 30 * i), ", ".join(row), fill=(0, 0, 0), font=_font(16))
+    draw.text((10, height - 40), _FOOTER, fill=(0, 0, 0), font=_font(12))
+    return image
+
+
+def text_image(text: str, font_size: int = 24) -> Image.Image:
+    """``_draw_text``: black text on white, one line per line of ``text`` (blank lines half a line high), 10 px
+    margins."""
+    font = _font(font_size)
+    lines = text.split("\n")
+    heights = [font.getbbox(line)[3] if line.strip() else font_size // 2 for line in lines]
+    width = max((font.getbbox(line)[2] for line in lines), default=0)
+    image = Image.new("RGB", (width + 20, sum(heights) + 20), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    y = 10
+    for line, line_height in zip(lines, heights):
+        if line.strip():
+            draw.text((10, y), line, fill=(0, 0, 0), font=font)
+        y += line_height
+    return image
+
+
+def encode(image: Image.Image, file_name: str) -> bytes:
+    """The image as the bytes of the file ``file_name`` (PNG or JPEG, by its extension, as ``Image.save`` picks)."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG" if file_name.lower().endswith(".png") else "JPEG")
+    return buffer.getvalue()
