@@ -40,7 +40,7 @@ from android_gym.tasks.oracle import (
     type_into,
 )
 from android_gym.tasks.sqlite_rows import AppTable, Row, SqliteRowsTask, rows_added_exactly, rows_removed_exactly
-from android_gym.tasks.validators import fuzzy_match
+from android_gym.tasks.validators import fuzzy_match, wrapped
 from android_gym.ui import UIElement
 
 APP_NAME = "pro expense"  # AndroidWorld's _APP_NAME, also in its goals
@@ -130,12 +130,12 @@ def random_expenses(rng: np.random.Generator, count: int, exclude_names: Sequenc
     return rows
 
 
-def rows_as_text(rows: Sequence[Mapping[str, Any]], format_type: str) -> str:
+def rows_as_text(rows: Sequence[Mapping[str, Any]], format_type: str, wrap_width: int | None = None) -> str:
     """``get_text_representation_of_rows`` over name, amount_dollars, category_name and note: a ``|``-separated
-    table, or one "Expense: <name>" block per row."""
+    table, or one "Expense: <name>" block per row (values wrapped at ``wrap_width`` characters, if given)."""
     def fields(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [("amount_dollars", f"${row['amount'] / 100}"), ("category_name", CATEGORY_BY_ID[row["category"]]),
-                ("note", row["note"])]
+                ("note", wrapped(row["note"], wrap_width))]
 
     if format_type == "csv":
         lines = ["name|amount_dollars|category_name|note"]
@@ -237,6 +237,14 @@ def _add_steps(row: Mapping[str, Any]) -> list[OracleStep]:
     if row["category"] != CATEGORIES.index("Food") + 1:
         steps.append(tap(Selector(text=CATEGORY_BY_ID[row["category"]], resource_id=_id("tv_name"))))
     return [*steps, type_into(NOTE_FIELD, row["note"]), *scroll_to(SAVE_BUTTON, ENTRY_FORM), tap(SAVE_BUTTON)]
+
+
+def add_expenses(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
+    """From anywhere: open the app and add ``rows`` with the entry form."""
+    steps = [open_app(APP_NAME)]
+    for row in rows:
+        steps += _add_steps(row)
+    return steps
 
 
 # ----- tasks ------------------------------------------------------------------------------------------------------
@@ -377,7 +385,7 @@ class ExpenseDeleteDuplicates2(_DeleteDuplicates):
         return {"rows": [target, target], "noise": noise + variations}
 
 
-class _AddExpenses(_ExpenseTask):
+class AddExpensesTask(_ExpenseTask):
     """Add the listed expenses (``_ExpenseAddMultiple``), with ten unrelated expenses already there."""
 
     n_rows: ClassVar[int] = 3
@@ -405,14 +413,11 @@ class _AddExpenses(_ExpenseTask):
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the app and add each expense with the entry form."""
-        steps = [open_app(APP_NAME)]
-        for row in self.params["rows"]:
-            steps += _add_steps(row)
-        return [*steps, complete()]
+        return [*add_expenses(self.params["rows"]), complete()]
 
 
 @register_task
-class ExpenseAddSingle(_AddExpenses):
+class ExpenseAddSingle(AddExpensesTask):
     """Add one expense."""
 
     name = "ExpenseAddSingle"
@@ -421,7 +426,7 @@ class ExpenseAddSingle(_AddExpenses):
 
 
 @register_task
-class ExpenseAddMultiple(_AddExpenses):
+class ExpenseAddMultiple(AddExpensesTask):
     """Add three expenses."""
 
     name = "ExpenseAddMultiple"

@@ -44,7 +44,7 @@ from android_gym.tasks.oracle import (
     type_into,
 )
 from android_gym.tasks.sqlite_rows import AppTable, Row, SqliteRowsTask, rows_added_exactly, rows_removed_exactly
-from android_gym.tasks.validators import fuzzy_match
+from android_gym.tasks.validators import fuzzy_match, wrapped
 from android_gym.ui import UIElement
 
 APP_NAME = "Broccoli"
@@ -71,7 +71,7 @@ _INGREDIENT_DESCRIPTORS = (
     "per individual taste", "as desired", "subject to change",
 )
 _SERVINGS = ("1 serving", "2 servings", "3-4 servings", "6 servings", "8 servings")
-_PREP_TIMES = ("10 mins", "20 mins", "30 mins", "45 mins", "1 hrs", "2 hrs", "3 hrs", "4 hrs")
+PREP_TIMES = ("10 mins", "20 mins", "30 mins", "45 mins", "1 hrs", "2 hrs", "3 hrs", "4 hrs")
 _BASE_RECIPES = (
     ("Spicy Tuna Wraps", "Mix canned tuna with mayo and sriracha. Spread on tortillas, add lettuce and cucumber "
      "slices, roll up."),
@@ -189,7 +189,7 @@ def random_recipe(rng: np.random.Generator) -> Row:
     preparation time, ingredients descriptor and an extra sentence of directions."""
     title, directions = _BASE_RECIPES[int(rng.integers(len(_BASE_RECIPES)))]
     return recipe_row(title, description=_pick(rng, _DESCRIPTIONS), servings=_pick(rng, _SERVINGS),
-                      preparation_time=_pick(rng, _PREP_TIMES),
+                      preparation_time=_pick(rng, PREP_TIMES),
                       directions=f"{directions} {_pick(rng, _DIRECTIONS_ADDITIONS)}",
                       ingredients=_pick(rng, _INGREDIENT_DESCRIPTORS))
 
@@ -221,12 +221,13 @@ def _variants_of(rng: np.random.Generator, target: Row, rows: list[Row], count: 
     return rows
 
 
-def recipes_text(rows: Sequence[Mapping[str, Any]], format_type: str) -> str:
+def recipes_text(rows: Sequence[Mapping[str, Any]], format_type: str, wrap_width: int | None = None) -> str:
     """``get_text_representation_of_rows`` over the goal's fields: ``|``-separated CSV with a header, or one
-    "Recipe: <title>" block per recipe."""
+    "Recipe: <title>" block per recipe (values wrapped at ``wrap_width`` characters, if given)."""
     if format_type == "csv":
         return "\n".join(["|".join(GOAL_FIELDS), *("|".join(str(r[f]) for f in GOAL_FIELDS) for r in rows)])
-    blocks = [f"Recipe: {r['title']}\n" + "".join(f" {f}: {r[f]}\n" for f in GOAL_FIELDS[1:]) for r in rows]
+    blocks = [f"Recipe: {r['title']}\n" + "".join(f" {f}: {wrapped(str(r[f]), wrap_width)}\n" for f in GOAL_FIELDS[1:])
+              for r in rows]
     return "\n".join(blocks)
 
 
@@ -354,6 +355,17 @@ def add_recipe(row: Mapping[str, Any]) -> list[OracleStep]:
             field = Selector(resource_id=_id(name))
             steps += [*scroll_to(field, FORM), type_into(field, _typable(row[column]))]
     return [*steps, tap(SAVE)]
+
+
+def add_recipes(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
+    """From anywhere: open the app and add each recipe through the form (SAVE opens its details; BACK returns to
+    the list)."""
+    steps: list[OracleStep] = [open_app(APP_NAME)]
+    for i, row in enumerate(rows):
+        if i:
+            steps.append(act(Action(ActionType.NAVIGATE_BACK)))
+        steps += add_recipe(row)
+    return steps
 
 
 # ----- tasks ----------------------------------------------------------------------------------------------------
@@ -549,7 +561,7 @@ def _same_recipe(candidate: Mapping[str, Any], expected: Mapping[str, Any]) -> b
         fuzzy_match(str(candidate[field] or ""), str(expected[field] or "")) for field in FREE_FORM_FIELDS)
 
 
-class _AddRecipesTask(_RecipeTask):
+class AddRecipesTask(_RecipeTask):
     """``_RecipeAddMultipleRecipes``: add the recipes the goal lists (as CSV or text blocks); ten noise recipes."""
 
     template = "Add the following recipes into the Broccoli app:\n{recipes}"
@@ -577,17 +589,12 @@ class _AddRecipesTask(_RecipeTask):
         return 1.0 if rows_added_exactly(self.before, after, self.params["recipes"], "recipeId", _same_recipe) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Add each recipe through the form (SAVE opens its details; BACK returns to the list)."""
-        steps: list[OracleStep] = [open_app(APP_NAME)]
-        for i, row in enumerate(self.params["recipes"]):
-            if i:
-                steps.append(act(Action(ActionType.NAVIGATE_BACK)))
-            steps += add_recipe(row)
-        return [*steps, complete()]
+        """Add each recipe through the form."""
+        return [*add_recipes(self.params["recipes"]), complete()]
 
 
 @register_task
-class RecipeAddSingleRecipe(_AddRecipesTask):
+class RecipeAddSingleRecipe(AddRecipesTask):
     """Add one recipe."""
 
     name = "RecipeAddSingleRecipe"
@@ -596,7 +603,7 @@ class RecipeAddSingleRecipe(_AddRecipesTask):
 
 
 @register_task
-class RecipeAddMultipleRecipes(_AddRecipesTask):
+class RecipeAddMultipleRecipes(AddRecipesTask):
     """Add three recipes."""
 
     name = "RecipeAddMultipleRecipes"

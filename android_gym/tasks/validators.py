@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +30,12 @@ def fuzzy_match(a: str, b: str, threshold: float = 0.9) -> bool:
     """AndroidWorld's text match: case-insensitive difflib ratio of the stripped texts ≥ ``threshold``."""
     a, b = a.strip().lower(), b.strip().lower()
     return a == b or difflib.SequenceMatcher(None, a, b).ratio() >= threshold
+
+
+def wrapped(text: str, width: int | None) -> str:
+    """``text`` broken into lines of at most ``width`` characters (``textwrap.wrap``, as AndroidWorld's text
+    representations do); unchanged when ``width`` is ``None``."""
+    return text if width is None else "\n".join(textwrap.wrap(text, width))
 
 
 def one_to_one(candidates: Sequence[Any], expected: Sequence[Any], matches: Callable[[Any, Any], bool]) -> bool:
