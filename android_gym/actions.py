@@ -55,6 +55,8 @@ KNOWN_APPS = {
     "broccoli app": "com.flauschcode.broccoli",
     "broccoli recipe app": "com.flauschcode.broccoli",
     "recipe app": "com.flauschcode.broccoli",
+    "files": "com.google.android.documentsui",
+    "files app": "com.google.android.documentsui",
 }
 
 

@@ -8,6 +8,7 @@ from android_gym.envs import (  # noqa: F401
     constrained,
     contacts,
     expense,
+    files,
     open_app,
     recipe,
     sms,

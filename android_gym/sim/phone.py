@@ -22,6 +22,7 @@ from android_gym.sim.apps.clipper import Clipper
 from android_gym.sim.apps.contacts import GoogleContacts
 from android_gym.sim.apps.deskclock import DeskClock
 from android_gym.sim.apps.expense import ProExpense
+from android_gym.sim.apps.files import DocumentsUI
 from android_gym.sim.apps.launcher import Launcher, system_package
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.sms import SimpleSmsMessenger
@@ -103,6 +104,7 @@ class Phone:
         self.packages.install(TasksApp)
         self.packages.install(ProExpense)
         self.packages.install(Broccoli)
+        self.packages.install(DocumentsUI)
         self.window = WindowManager(self, width, height)
         self.activities = ActivityManager(self, launcher)
         self.shell = Shell(self)
