@@ -57,6 +57,8 @@ KNOWN_APPS = {
     "recipe app": "com.flauschcode.broccoli",
     "files": "com.google.android.documentsui",
     "files app": "com.google.android.documentsui",
+    "camera": "com.android.camera2",
+    "audio recorder": "com.dimowner.audiorecorder",
 }
 
 

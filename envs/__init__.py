@@ -1,7 +1,9 @@
 """The task catalogue: one module per app; importing a module registers its tasks."""
 
 from android_gym.envs import (  # noqa: F401
+    audio_recorder,
     calendar,
+    camera,
     clipboard,
     clock,
     composite,

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
+from android_gym.sim.apps.audio_recorder import AudioRecorder
 from android_gym.sim.apps.broccoli import Broccoli
 from android_gym.sim.apps.calendar import SimpleCalendarPro
+from android_gym.sim.apps.camera import Camera
 from android_gym.sim.apps.clipper import Clipper
 from android_gym.sim.apps.contacts import GoogleContacts
 from android_gym.sim.apps.deskclock import DeskClock
@@ -105,6 +107,8 @@ class Phone:
         self.packages.install(ProExpense)
         self.packages.install(Broccoli)
         self.packages.install(DocumentsUI)
+        self.packages.install(Camera)
+        self.packages.install(AudioRecorder)
         self.window = WindowManager(self, width, height)
         self.activities = ActivityManager(self, launcher)
         self.shell = Shell(self)

@@ -210,11 +210,16 @@ def test_ls_full_time_as_androidworld_lists_files(phone):
 
 
 def test_new_entries_give_their_directory_device_time(phone):
-    """``mkdir`` (with or without ``-p``) and a redirect that creates a file change the directory they go into:
-    it shows device time, never the host's clock."""
+    """``mkdir`` (with or without ``-p``), a redirect that creates a file, ``mv`` and ``cp`` change the directories
+    whose entries they change: they show device time, never the host's clock."""
     phone.clock.advance(86_400_000)  # a day later than every boot directory
     sh(phone, "mkdir -p /sdcard/Documents/a/b && mkdir /sdcard/Music/c && echo x > /sdcard/Movies/m.txt")
-    for directory in ("/sdcard/Documents", "/sdcard/Documents/a", "/sdcard/Music", "/sdcard/Movies"):
+    sh(phone, "echo y > /data/local/tmp/y")
+    phone.clock.advance(86_400_000)
+    sh(phone, "mv /sdcard/Movies/m.txt /sdcard/Alarms/ && cp -p /data/local/tmp/y /sdcard/Ringtones/y")
+    for directory in ("/sdcard/Movies", "/sdcard/Alarms", "/sdcard/Ringtones"):
+        assert out(phone, f"ls -ld {directory}").split()[5] == "2023-10-17", directory
+    for directory in ("/sdcard/Documents", "/sdcard/Documents/a", "/sdcard/Music"):
         assert out(phone, f"ls -ld {directory}").split()[5] == "2023-10-16", directory
 
 

@@ -23,8 +23,8 @@ from android_gym.wrappers import (
 )
 
 TASKS = android_gym.task_names(include_aliases=False) + sorted(CONSTRAINED_VARIANTS)
-#: No task uses the camera: forbidding it must change nothing but the goal.
-UNUSED_APP = ForbiddenApp("com.android.camera2", "Camera")
+#: No task uses Chrome: forbidding it must change nothing but the goal.
+UNUSED_APP = ForbiddenApp("com.android.chrome", "Chrome")
 
 
 class _Checked(gym.Wrapper):
@@ -53,7 +53,7 @@ class _Checked(gym.Wrapper):
         assert set(info["som_marks"]) <= set(range(len(elements)))
         assert observation["exploration_hint"].startswith("You have already been in the current state")
         assert info["constraint_violations"] == []
-        assert observation["goal"].endswith("Do not open the Camera app.")
+        assert observation["goal"].endswith("Do not open the Chrome app.")
 
 
 def _agent_stack(task: str) -> gym.Env:

@@ -1,10 +1,13 @@
 """Pillow renderer: draws laid-out view trees into one persistent frame, redrawing only windows that changed.
 
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little.
+Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
+paste.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
@@ -15,6 +18,7 @@ from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes
 from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
 _SINGLE_LINE = {"button", "switch"}
+_SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
 
 
 @lru_cache(maxsize=2048)
@@ -34,7 +38,7 @@ def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels."""
     return tuple(
         (v.kind, v.bounds, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled, v.background,
-         v.text_color, v.text_size, v.bold, v.padding, v.multiline, v.selection, v.progress)
+         v.text_color, v.text_size, v.bold, v.padding, v.multiline, v.selection, v.progress, v.key)
         for v in root.walk()
     )
 
@@ -53,6 +57,7 @@ class Renderer:
         self._origin = (0, 0)
         self._signatures: dict[str, tuple] = {}
         self._array: np.ndarray | None = None
+        self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
 
     def render(self, windows: dict[str, tuple[View, Color]]) -> np.ndarray:
         """Draw ``{name: (laid-out root, background)}``; returns the frame (shared; callers copy it).
@@ -107,6 +112,8 @@ class Renderer:
             return
         if view.background is not None:
             draw.rectangle(_box(bounds), fill=view.background)
+        if view.image is not None:
+            self._draw_image(view)
         if view.kind == "icon":
             _draw_icon(draw, view.hint, bounds, view.text_color)
         elif view.kind == "edit":
@@ -126,6 +133,35 @@ class Renderer:
             draw.rounded_rectangle((x1, cy - r, x2 - 1, cy + r), radius=r, fill=DIVIDER)
             if filled > x1:
                 draw.rounded_rectangle((x1, cy - r, max(filled - 1, x1 + 2 * r), cy + r), radius=r, fill=PRIMARY)
+
+    def _draw_image(self, view: View) -> None:
+        """The view's picture scaled to fit its bounds with its aspect ratio kept, centred (``fitCenter``)."""
+        x1, y1, x2, y2 = self._local(view)
+        scaled = self._fit(view, x2 - x1, y2 - y1)
+        left, top = x1 + (x2 - x1 - scaled.width) // 2, y1 + (y2 - y1 - scaled.height) // 2
+        if scaled.mode == "RGBA":
+            self._canvas.paste(scaled, (left, top), scaled)
+        else:
+            self._canvas.paste(scaled, (left, top))
+
+    def _fit(self, view: View, width: int, height: int) -> Image.Image:
+        """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
+        before (the least recently used entry goes when the cache is full)."""
+        cache_key = (view.key, width, height)
+        scaled = self._scaled.get(cache_key)
+        if scaled is not None:
+            self._scaled.move_to_end(cache_key)
+            return scaled
+        image = view.image
+        assert image is not None
+        image = image.convert("RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB")
+        scale = min(width / image.width, height / image.height)
+        size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        scaled = image if size == image.size else image.resize(size, Image.LANCZOS)
+        self._scaled[cache_key] = scaled
+        if len(self._scaled) > _SCALED_CACHE_SIZE:
+            self._scaled.popitem(last=False)
+        return scaled
 
     def _draw_edit(self, view: View) -> None:
         """An EditText: underline, selection highlight, text (or hint), and the caret when it has no selection."""

@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from PIL import Image
+
 Callback = Callable[[], None]
 Color = tuple[int, int, int]
 
@@ -32,7 +34,10 @@ class View:
     ``on_seek`` makes a view a SeekBar: the window calls it with the touched fraction of the track (0..1, as
     ``AbsSeekBar.trackTouchEvent`` computes it); ``progress`` is the fraction drawn as filled. ``on_fling``
     takes a mostly horizontal drag that starts on the view, with the way the finger moved (``"left"`` or
-    ``"right"``): a ViewPager turning pages, an ``ItemTouchHelper`` swipe on a list row.
+    ``"right"``): a ViewPager turning pages, an ``ItemTouchHelper`` swipe on a list row. ``on_drag`` makes a view a
+    drawing surface: it takes every drag (and tap) that starts on it, in any direction, as ``(x1, y1, x2, y2)`` in
+    the view's own coordinates. ``image`` is a picture the view shows scaled to fit (``fitCenter``); ``key`` then
+    names those pixels (a path and modification time), so the renderer redraws when the picture changes.
     """
 
     kind: str = "view"
@@ -58,6 +63,8 @@ class View:
     on_submit: Callback | None = None
     on_seek: Callable[[float], None] | None = None
     on_fling: Callable[[str], None] | None = None
+    on_drag: Callable[[float, float, float, float], None] | None = None
+    image: Image.Image | None = None
     key: str = ""
     multiline: bool = False
     value: str = ""
@@ -187,6 +194,23 @@ def seek_bar(progress: int, max_progress: int, on_progress: Callable[[int], None
 
     return View(kind="seekbar", class_name="android.widget.SeekBar", on_seek=seek,
                 progress=progress / max_progress if max_progress else 0.0, **props)
+
+
+def image_view(image: Image.Image | None, key: str, **props) -> View:
+    """An ImageView showing ``image`` scaled to fit its bounds, keeping its aspect ratio, centred (``fitCenter``).
+
+    ``key`` must change whenever the pixels do (e.g. the file's path and modification time), so the renderer
+    never compares pixels; ``None`` draws nothing (an image still loading or failing to decode).
+    """
+    return View(kind="image", class_name="android.widget.ImageView", image=image, key=key, **props)
+
+
+def drawing_surface(on_drag: Callable[[float, float, float, float], None], image: Image.Image | None, key: str,
+                    **props) -> View:
+    """A custom View that draws under the finger (a canvas, reported as a plain ``android.view.View``):
+    ``on_drag(x1, y1, x2, y2)`` gets each drag that starts on it, in view coordinates; it shows ``image`` (the
+    drawing so far, named by ``key`` as in ``image_view``)."""
+    return View(kind="view", class_name="android.view.View", on_drag=on_drag, image=image, key=key, **props)
 
 
 def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:

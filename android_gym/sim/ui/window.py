@@ -3,8 +3,9 @@ the notification shade.
 
 It builds and lays out every window once per change of state, hands the same trees to the renderer and the
 uiautomator dump, and routes touches and keys: the shade (when pulled down) first, then the keyboard, the
-navigation bar and the app. A drag starting on a SeekBar moves it; a drag down from the status bar pulls the
-shade down and a drag up on it (or BACK/HOME) closes it; other drags scroll the list under their start.
+navigation bar and the app. A drag starting on a SeekBar moves it; one starting on a drawing surface draws on it;
+a drag down from the status bar pulls the shade down and a drag up on it (or BACK/HOME) closes it; other drags
+scroll the list under their start.
 Apps are laid out at a design width of 1080 px; other screen widths scale the result. Editing text fields,
 text selection and the floating text-selection toolbar (which is put into the app window's tree) are in
 ``selection``.
@@ -266,7 +267,7 @@ class WindowManager:
         """A short touch at screen coordinates; in the app window but off the text-selection toolbar it closes the
         toolbar (touches on the keyboard or the system bars do not reach the app)."""
         x, y = self._to_design(x, y)
-        target = self._hit(x, y, lambda v: v.clickable or v.editable or v.on_seek is not None)
+        target = self._hit(x, y, lambda v: v.clickable or v.editable or v.on_seek is not None or v.on_drag is not None)
         on_toolbar = self._text_toolbar is not None and any(v is target for v in self._text_toolbar.walk())
         if self._window_at(x, y) is self.frame().app and not on_toolbar and self._editor.end_action_mode():
             self.invalidate()
@@ -274,6 +275,9 @@ class WindowManager:
             return
         if target.on_seek is not None:
             target.on_seek(_seek_fraction(target, x))
+            self.invalidate()
+        if target.on_drag is not None:  # a touch that does not move: a dot on a canvas
+            target.on_drag(*_local(target, x, y), *_local(target, x, y))
             self.invalidate()
         if target.editable:
             screen = self._phone.activities.top
@@ -301,8 +305,10 @@ class WindowManager:
     def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int) -> None:
         """A drag, or a long press/tap if it does not move. A mostly horizontal drag that starts on a SeekBar
         moves it to where the finger ends (``AbsSeekBar`` tracks the finger even off the bar), one that starts
-        on a view with ``on_fling`` (a pager, a swipeable row) goes to it; one down from the status bar pulls the
-        shade down, one up on the shade closes it; others scroll the list under the start point."""
+        on a view with ``on_fling`` (a pager, a swipeable row) goes to it; one in any direction that starts on a
+        drawing surface (``on_drag``) goes to it in its own coordinates (the end may lie outside it: the view that
+        took the touch keeps the finger); one down from the status bar pulls the shade down, one up on the shade
+        closes it; others scroll the list under the start point."""
         if abs(x2 - x1) < 10 and abs(y2 - y1) < 10:
             if duration_ms >= LONG_PRESS_MS:
                 self.long_press(x1, y1)
@@ -312,12 +318,15 @@ class WindowManager:
         (sx, sy), (ex, ey) = self._to_design(x1, y1), self._to_design(x2, y2)
         seek_bar = self._drag_target(sx, sy, lambda v: v.on_seek is not None)
         flung = self._drag_target(sx, sy, lambda v: v.on_fling is not None)
+        canvas = self._drag_target(sx, sy, lambda v: v.on_drag is not None)
         window = self._window_at(sx, sy)
         horizontal = abs(ex - sx) >= abs(ey - sy)
         if seek_bar is not None and seek_bar.on_seek is not None and horizontal:
             seek_bar.on_seek(_seek_fraction(seek_bar, ex))
         elif flung is not None and flung.on_fling is not None and horizontal:
             flung.on_fling("right" if ex > sx else "left")
+        elif canvas is not None and canvas.on_drag is not None:
+            canvas.on_drag(*_local(canvas, sx, sy), *_local(canvas, ex, ey))
         elif window is not None and window is self.frame().shade and sy - ey > abs(ex - sx):
             self.shade.collapse()
         elif window is not None and window is self.frame().status_bar and ey - sy > abs(ex - sx):
@@ -381,9 +390,14 @@ def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:
 
 
 def _takes_touches(view: View) -> bool:
-    """Whether a view consumes touches that land on it (clicks, typing, scrolling, seeking or flinging)."""
+    """Whether a view consumes touches that land on it (clicks, typing, scrolling, seeking, flinging or drawing)."""
     return (view.clickable or view.editable or view.scrollable or view.on_seek is not None
-            or view.on_fling is not None)
+            or view.on_fling is not None or view.on_drag is not None)
+
+
+def _local(view: View, x: float, y: float) -> tuple[float, float]:
+    """Design coordinates relative to the view's top left corner."""
+    return x - view.bounds[0], y - view.bounds[1]
 
 
 def _seek_fraction(seek_bar: View, x: float) -> float:

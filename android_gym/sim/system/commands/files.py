@@ -381,6 +381,9 @@ def _copy_or_move(ctx: CommandContext, argv: list[str], move: bool) -> int:
             continue
         if not preserve:
             _stamp_tree(ctx, target)
+        ctx.stamp(target.parent)  # the directories whose entries changed show device time
+        if move:
+            ctx.stamp(src_host.parent)
         if "v" in flags:
             ctx.out(f"{name} '{src}' -> '{target_name}'\n")
     return status
