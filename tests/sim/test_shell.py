@@ -421,8 +421,10 @@ def test_pm(phone):
     assert re.fullmatch(rf"package:/data/app/~~[\w-]+==/{SMS}-[\w-]+==/base\.apk\n", out(phone, f"pm path {SMS}"))
     assert sh(phone, "pm path com.nope") == ShellOutput(b"", b"", 1)
     sh(phone, f"mkdir -p /data/data/{SMS}/files && echo x > /data/data/{SMS}/files/f; monkey -p {SMS} 1")
+    sh(phone, f"mkdir -p /sdcard/Android/data/{SMS}/files && echo x > /sdcard/Android/data/{SMS}/files/g")
     assert sh(phone, f"pm clear {SMS}").stdout == b"Success\n"
     assert not phone.fs.exists(f"/data/data/{SMS}/files/f")
+    assert not phone.fs.exists(f"/sdcard/Android/data/{SMS}")  # its shared-storage folder goes too
     assert phone.activities.foreground()[0] == LAUNCHER
     assert sh(phone, "pm clear com.nope") == ShellOutput(b"", b"Failed\n", 1)
 

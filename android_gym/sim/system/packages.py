@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from android_gym.sim.apps.base import App
+from android_gym.sim.system.fs import EXTERNAL_STORAGE
 
 if TYPE_CHECKING:
     from android_gym.sim.phone import Phone
@@ -38,11 +39,14 @@ class PackageManager:
                       key=lambda app: app.label.lower())
 
     def clear(self, package: str) -> bool:
-        """``pm clear``: stop the app and delete its data; whether the package exists."""
+        """``pm clear``: stop the app and delete its data, including its folder in shared storage
+        (``/storage/emulated/0/Android/data/<package>``, as ``PackageManagerService.clearApplicationUserData``
+        does); whether the package exists."""
         app = self._apps.get(package)
         if app is None:
             return False
         self._phone.activities.force_stop(package)
         self._phone.fs.clear_dir(app.data_dir)
+        self._phone.fs.remove_tree(f"{EXTERNAL_STORAGE}/Android/data/{package}")
         app.on_clear()
         return True
