@@ -57,6 +57,10 @@ KNOWN_APPS = {
     "recipe app": "com.flauschcode.broccoli",
     "files": "com.google.android.documentsui",
     "files app": "com.google.android.documentsui",
+    "simple gallery pro": "com.simplemobiletools.gallery.pro",
+    "simple gallery": "com.simplemobiletools.gallery.pro",
+    "gallery": "com.simplemobiletools.gallery.pro",
+    "simple draw pro": "com.simplemobiletools.draw.pro",
     "camera": "com.android.camera2",
     "audio recorder": "com.dimowner.audiorecorder",
 }

@@ -23,8 +23,10 @@ from android_gym.sim.apps.camera import Camera
 from android_gym.sim.apps.clipper import Clipper
 from android_gym.sim.apps.contacts import GoogleContacts
 from android_gym.sim.apps.deskclock import DeskClock
+from android_gym.sim.apps.draw import SimpleDraw
 from android_gym.sim.apps.expense import ProExpense
 from android_gym.sim.apps.files import DocumentsUI
+from android_gym.sim.apps.gallery import SimpleGallery
 from android_gym.sim.apps.launcher import Launcher, system_package
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.sms import SimpleSmsMessenger
@@ -107,6 +109,8 @@ class Phone:
         self.packages.install(ProExpense)
         self.packages.install(Broccoli)
         self.packages.install(DocumentsUI)
+        self.packages.install(SimpleGallery)
+        self.packages.install(SimpleDraw)
         self.packages.install(Camera)
         self.packages.install(AudioRecorder)
         self.window = WindowManager(self, width, height)

@@ -1,0 +1,460 @@
+"""Simple Draw Pro 6.9.3 (versionCode 79, the build AndroidWorld installs): a canvas that draws under the finger,
+undo/redo, an eraser, the brush size, Clear, and Save.
+
+Facts come from github.com/SimpleMobileTools/Simple-Draw at ``c45bf92`` ("update version to 6.9.3", ``versionCode
+79``) and the Simple-Commons commit it pins (``c09f8dfda1``): ``activity_main.xml``, ``dialog_save_image.xml``,
+``menu/menu.xml``, ``values/strings.xml`` and ``dimens.xml``; ``MainActivity`` (``trySaveImage``,
+``onActivityResult``, ``saveToOutputStream``, ``clearCanvas``, ``onBackPressed``), ``SaveImageDialog``,
+``views/MyCanvas`` (``actionDown``/``actionMove``/``actionUp``: a path of ``moveTo``, ``quadTo`` and ``lineTo``, a
+tap drawn as a dot; strokes with round caps; ``getBitmap`` paints white under the canvas), ``models/Svg``
+(``writeSvg``), ``models/PaintOptions`` and ``helpers/Config`` (brush colour ``color_primary`` #F57C00, brush size
+40 of ``full_brush_size`` 40 dp, white canvas, ``last_save_extension``).
+
+Saving is Android 13's: ``trySaveImage`` on Android Q and later shows "Save as" with the file name and the
+extension only (``hidePath``), then asks DocumentsUI where to create the document (``ACTION_CREATE_DOCUMENT`` with
+``EXTRA_TITLE`` "name.ext"); the app writes the canvas into the created document: a PNG (quality 100), a JPEG
+(quality 70) or the strokes as SVG paths. The picker here is ``CreateDocumentActivity``, DocumentsUI's
+``PickActivity`` in create mode with its ``SaveFragment`` (the document's name and Save); it opens on DocumentsUI's
+default root, Downloads. A name whose extension does not match the MIME type gets the type's extension, and a
+taken name becomes "name (1).ext" (``FileUtils.buildUniqueFile``).
+
+Not simulated: the colour picker, eyedropper and bucket fill (their buttons are left out), Share, the overflow
+menu (open file, background colour, print, settings, about), zooming and moving the canvas, opening images sent
+to the app, the brush size preview's scaling, the brush size and colour surviving a restart, replacing an
+existing document by tapping it in the picker (files are listed disabled), and toasts.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PIL import Image, ImageDraw
+
+from android_gym.sim.apps import files
+from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.apps.gallery import valid_name  # Commons String.isAValidFilename
+from android_gym.sim.system.prefs import SharedPreferences
+from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over
+from android_gym.sim.ui.views import (
+    PRIMARY,
+    TEXT,
+    WHITE,
+    Callback,
+    Color,
+    View,
+    column,
+    drawing_surface,
+    edit_text,
+    row,
+    seek_bar,
+    text_view,
+)
+from android_gym.sim.ui.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+PACKAGE = "com.simplemobiletools.draw.pro"
+PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"  # Commons BaseConfig: PREFS_KEY = "Prefs"
+PNG, SVG, JPG = "png", "svg", "jpg"  # helpers/Constants.kt
+ACTION_CREATE_DOCUMENT, EXTRA_TITLE = "android.intent.action.CREATE_DOCUMENT", "android.intent.extra.TITLE"
+
+# values/strings.xml (the app's and Commons')
+APP_NAME, APP_LAUNCHER_NAME = "Simple Draw", "Draw"
+SAVE, CLEAR, UNDO, REDO, ERASER = "Save", "Clear", "Undo", "Redo", "Eraser"
+SAVE_AS, FILENAME, OK, CANCEL, DISCARD = "Save as", "Filename", "OK", "Cancel", "Discard"
+SAVE_BEFORE_CLOSING = "You have unsaved changes. Save before exit?"
+STROKE_WIDTH = "stroke_width_bar"
+
+BRUSH_COLOR: Color = (0xF5, 0x7C, 0x00)  # Commons color_primary
+FULL_BRUSH_SIZE = 105.0  # full_brush_size 40 dp at 420 dpi
+DEFAULT_BRUSH_SIZE = 40  # Config.brushSize
+MIN_BRUSH_SIZE, MAX_BRUSH_SIZE = 5, 100  # stroke_width_bar min and max
+BACKGROUND: Color = (255, 255, 255)  # Config.canvasBackgroundColor
+JPEG_QUALITY = 70  # saveToOutputStream: PNG at 100, anything else at 70
+MIN_ERASER_WIDTH = 20.0  # MyCanvas
+
+_BAR, _ICON = 147, 126  # actionBarSize 56 dp, normal_icon_size 48 dp
+_BIGGER = 42  # bigger_text_size 16 sp
+_MIME_TYPES = {PNG: "image/png", SVG: "image/svg+xml", JPG: "image/jpg"}  # trySaveImage: "image/$mimetype"
+_EXTENSION_MIME = {"png": "image/png", "svg": "image/svg+xml", "jpg": "image/jpeg", "jpeg": "image/jpeg"}
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+# ----- the drawing ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Stroke:
+    """One finger stroke (``MyPath`` with its ``PaintOptions``): where the finger went down and came up."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+    color: Color
+    width: float
+    eraser: bool = False
+
+    @property
+    def is_dot(self) -> bool:
+        """A touch that did not move: ``drawADot``."""
+        return self.start == self.end
+
+    def svg_path(self) -> str:
+        """The path's ``d`` as ``MyPath`` writes its actions (``M``, ``Q``, ``L``), each followed by a space."""
+        (x1, y1), (x2, y2) = self.start, self.end
+        if self.is_dot:
+            actions = [f"M{_f(x1)},{_f(y1)}", f"L{_f(x1)},{_f(y1)}", f"L{_f(x1)},{_f(y1 + 2)}",
+                       f"L{_f(x1 + 1)},{_f(y1 + 2)}", f"L{_f(x1 + 1)},{_f(y1)}"]
+        else:
+            actions = [f"M{_f(x1)},{_f(y1)}", f"Q{_f(x1)},{_f(y1)} {_f((x1 + x2) / 2)},{_f((y1 + y2) / 2)}",
+                       f"L{_f(x2)},{_f(y2)}"]
+        return "".join(action + " " for action in actions)
+
+
+def _f(value: float) -> str:
+    """A Kotlin ``Float.toString``: always with a fraction (``12.0``)."""
+    return repr(float(value))
+
+
+def _hex(color: Color) -> str:
+    return "#" + "".join(f"{part:02x}" for part in color)
+
+
+def render(strokes: list[Stroke], size: tuple[int, int], background: Color = BACKGROUND) -> Image.Image:
+    """``getBitmap``: the canvas's background and its strokes (round caps; an eraser paints the background)."""
+    image = Image.new("RGB", size, background)
+    draw = ImageDraw.Draw(image)
+    for stroke in strokes:
+        color = background if stroke.eraser else stroke.color
+        width = max(stroke.width, MIN_ERASER_WIDTH) if stroke.eraser else stroke.width
+        radius = width / 2
+        (x1, y1), (x2, y2) = stroke.start, stroke.end
+        if not stroke.is_dot:
+            draw.line((x1, y1, x2, y2), fill=color, width=round(width))
+        for x, y in (stroke.start, stroke.end):
+            draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=color)
+    return image
+
+
+def svg_document(strokes: list[Stroke], size: tuple[int, int], background: Color = BACKGROUND) -> str:
+    """``Svg.writeSvg``: the canvas size, a background ``rect`` and one ``path`` per stroke (an eraser's stroke is
+    ``none``)."""
+    width, height = size
+    parts = [f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
+             f'<rect width="{width}" height="{height}" fill="{_hex(background)}"/>']
+    for stroke in strokes:
+        color = "none" if stroke.eraser else _hex(stroke.color)
+        parts.append(f'<path d="{stroke.svg_path()}" fill="none" stroke="{color}" stroke-width="{_f(stroke.width)}" '
+                     'stroke-linecap="round"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def encode(strokes: list[Stroke], size: tuple[int, int], extension: str) -> bytes:
+    """The document's bytes: SVG text, or the bitmap compressed as PNG or JPEG (``getCompressionFormat``)."""
+    if extension == SVG:
+        return svg_document(strokes, size).encode()
+    buffer = io.BytesIO()
+    image = render(strokes, size)
+    if extension == PNG:
+        image.save(buffer, format="PNG")
+    else:
+        image.save(buffer, format="JPEG", quality=JPEG_QUALITY)
+    return buffer.getvalue()
+
+
+def document_name(display_name: str, mime_type: str) -> str:
+    """``FileUtils.splitFileName``: the display name's extension stays if it maps to the MIME type or is the
+    type's own extension; otherwise the type's extension (if it has one) is appended."""
+    _, dot, extension = display_name.rpartition(".")
+    type_extension = next((ext for ext, mime in _EXTENSION_MIME.items() if mime == mime_type), "")
+    if dot and (_EXTENSION_MIME.get(extension.lower()) == mime_type or extension == type_extension):
+        return display_name
+    return f"{display_name}.{type_extension}" if type_extension else display_name
+
+
+def unique_name(phone: Phone, folder: str, name: str) -> str:
+    """``FileUtils.buildUniqueFile``: ``name (1).ext``, ``name (2).ext``, ... while the name is taken."""
+    stem, dot, extension = name.rpartition(".")
+    stem, suffix = (stem, f".{extension}") if dot else (name, "")
+    candidate, index = name, 1
+    while phone.fs.exists(posixpath.join(folder, candidate)):
+        candidate, index = f"{stem} ({index}){suffix}", index + 1
+    return candidate
+
+
+# ----- DocumentsUI's create-document picker -----------------------------------------------------------------------
+class CreateDocumentActivity(files.PickActivity):
+    """DocumentsUI's ``PickActivity`` for ``ACTION_CREATE_DOCUMENT``: browse the roots that take new documents and
+    create one in the shown folder with ``SaveFragment`` (the name from ``EXTRA_TITLE`` and Save). The starting
+    activity sets ``on_created``, which gets the new document's path."""
+
+    NAME_KEY = "title"
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.display_name = intent.extras.get(EXTRA_TITLE, "")
+        self.on_created: Callback | None = None
+        self.created = ""
+
+    def _set_display_name(self, text: str) -> None:
+        self.display_name = text
+
+    def bottom_bar(self) -> list[View]:
+        """``fragment_save``: the document's icon, its name and Save (enabled where the folder takes new
+        documents)."""
+        field = edit_text(self.display_name, "", self.NAME_KEY, self._set_display_name, resource_id="android:id/title",
+                          weight=1, text_size=_BIGGER)
+        field.on_submit = self._save
+        save = View(kind="button", class_name="android.widget.Button", resource_id="android:id/button1", text=SAVE,
+                    clickable=True, focusable=True, enabled=self.can_create(), on_click=self._save,
+                    background=PRIMARY, text_color=WHITE, text_size=_BIGGER - 5, width=260, height=_BAR - 21)
+        return [row(View(kind="icon", class_name="android.widget.ImageView", resource_id="android:id/icon",
+                         hint="recents", width=_ICON, height=_ICON, text_color=TEXT), field, save,
+                    resource_id=files.PACKAGE + ":id/container_save", padding=26, spacing=21,
+                    background=(248, 249, 250))]
+
+    def _save(self) -> None:
+        """``saveDocument``: create the document in the shown folder (made unique) and hand it to the caller."""
+        if not self.can_create() or not self.display_name:
+            return
+        mime_type = self.intent.mime_type or "application/octet-stream"
+        name = files_safe_name(document_name(self.display_name, mime_type))
+        self.created = posixpath.join(self.folder, unique_name(self.phone, self.folder, name))
+        self.phone.fs.write_bytes(self.created, b"")
+        self.finish()
+        if self.on_created is not None:
+            self.on_created()
+
+
+def files_safe_name(name: str) -> str:
+    """``FileUtils.buildValidFatFilename``: characters FAT does not allow become ``_``."""
+    return "".join("_" if char in '"*/:<>?\\|' or ord(char) < 0x20 or char == "\x7f" else char for char in name)
+
+
+# ----- the app --------------------------------------------------------------------------------------------------
+class MainScreen(Screen):
+    """``MainActivity``: the toolbar (Save, Clear), the canvas with undo/redo, the eraser and the brush size, the
+    "Save as" dialog and the unsaved-changes question on BACK."""
+
+    activity = f"{PACKAGE}.activities.MainActivity"
+    FILENAME_KEY = "save_image_filename"
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.strokes: list[Stroke] = []
+        self.undone: list[Stroke] = []
+        self.eraser = False
+        self.brush_size = DEFAULT_BRUSH_SIZE
+        self.version = 0  # bumped on every change of the drawing (names the canvas's pixels)
+        self.saved_version = 0  # savedPathsHash
+        self.prompted_version = -1  # lastSavePromptTS: the question is asked once per state of the drawing
+        self.popup = ""  # "", "save" or "unsaved"
+        self.filename, self.extension = "", PNG
+        self.default_filename = ""
+        self._image: tuple[int, Image.Image] | None = None
+
+    @property
+    def draw_app(self) -> SimpleDraw:
+        """The app."""
+        assert isinstance(self.app, SimpleDraw)
+        return self.app
+
+    @property
+    def canvas_size(self) -> tuple[int, int]:
+        """``my_canvas``: the screen's width, the height under the toolbar (without the keyboard)."""
+        height = self.phone.window.design_height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - _BAR
+        return 1080, height
+
+    # ----- drawing --------------------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        self.version += 1
+
+    def _drag(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        """A stroke from where the finger went down to where it came up, with the current paint."""
+        width = FULL_BRUSH_SIZE * max(self.brush_size, MIN_BRUSH_SIZE) / 100
+        self.strokes.append(Stroke((x1, y1), (x2, y2), BRUSH_COLOR, width, self.eraser))
+        self.undone.clear()
+        self._changed()
+
+    def _undo(self) -> None:
+        if self.strokes:
+            self.undone.append(self.strokes.pop())
+            self._changed()
+
+    def _redo(self) -> None:
+        if self.undone:
+            self.strokes.append(self.undone.pop())
+            self._changed()
+
+    def _toggle_eraser(self) -> None:
+        self.eraser = not self.eraser
+
+    def _set_brush_size(self, progress: int) -> None:
+        self.brush_size = max(progress, MIN_BRUSH_SIZE)
+
+    def _clear(self) -> None:
+        """``clearCanvas``: the strokes go (undo cannot bring them back here), the save defaults reset."""
+        self.strokes.clear()
+        self.undone.clear()
+        self.default_filename = ""
+        self._changed()
+
+    def picture(self) -> Image.Image:
+        """The canvas as drawn (cached per version)."""
+        if self._image is None or self._image[0] != self.version:
+            self._image = (self.version, render(self.strokes, self.canvas_size))
+        return self._image[1]
+
+    # ----- saving ---------------------------------------------------------------------------------------------
+    def _ask_save(self) -> None:
+        """``SaveImageDialog`` (``hidePath``): the name (``image_<date>`` by default) and the extension."""
+        stamp = self.phone.clock.now().strftime("%Y_%m_%d_%H_%M_%S")
+        self.filename = self.default_filename or f"image_{stamp}"
+        self.extension = self.draw_app.last_save_extension or PNG
+        self.popup = "save"
+        self.focus_key, self.keyboard_shown = self.FILENAME_KEY, True
+
+    def _set_filename(self, text: str) -> None:
+        self.filename = text
+
+    def _close_popup(self) -> None:
+        self.popup = ""
+        self.focus_key, self.keyboard_shown = "", False
+
+    def _confirm_save(self) -> None:
+        """OK: an empty or invalid name keeps the dialog (a toast); otherwise DocumentsUI is asked to create
+        ``name.ext``."""
+        name = f"{self.filename}.{self.extension}"
+        if not self.filename or not valid_name(name):
+            return
+        self.default_filename = self.filename
+        self.draw_app.set_last_save_extension(self.extension)
+        self._close_popup()
+        documents = self.phone.packages.get(files.PACKAGE)
+        assert documents is not None
+        intent = Intent(action=ACTION_CREATE_DOCUMENT, mime_type=_MIME_TYPES[self.extension],
+                        categories=("android.intent.category.OPENABLE",), extras={EXTRA_TITLE: name})
+        picker = self.phone.activities.push(documents, CreateDocumentActivity, intent)
+        assert isinstance(picker, CreateDocumentActivity)
+        extension, drawing = self.extension, list(self.strokes)
+        picker.on_created = lambda: self._write(picker.created, extension, drawing)
+
+    def _write(self, path: str, extension: str, strokes: list[Stroke]) -> None:
+        """``onActivityResult``: the drawing into the created document."""
+        self.phone.fs.write_bytes(path, encode(strokes, self.canvas_size, extension))
+        self.saved_version = self.version
+
+    def on_back(self) -> bool:
+        """A dialog closes; unsaved changes ask "Save before exit?" (``ConfirmationAdvancedDialog``), once: BACK
+        again leaves."""
+        if self.popup:
+            self._close_popup()
+            return True
+        if self.version not in (self.saved_version, self.prompted_version) and self.strokes:
+            self.popup, self.prompted_version = "unsaved", self.version
+            return True
+        return False
+
+    def _discard(self) -> None:
+        self._close_popup()
+        self.finish()
+
+    def _save_from_prompt(self) -> None:
+        self._close_popup()
+        self._ask_save()
+
+    # ----- views ------------------------------------------------------------------------------------------------
+    def build(self) -> View:
+        toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("main_toolbar"), height=_BAR,
+                       background=(0xF5, 0x7C, 0x00), children=[
+                           View(weight=1), _menu_item("menu_save", SAVE, "check", self._ask_save),
+                           _menu_item("clear", CLEAR, "delete", self._clear)])
+        canvas = drawing_surface(self._drag, self.picture(), f"canvas:{hash((tuple(self.strokes), self.canvas_size))}",
+                                 resource_id=_id("my_canvas"), gravity="fill", background=BACKGROUND)
+        tools = [View(weight=1)]
+        if self.undone:
+            tools.append(_image_button("redo", REDO, "arrow_back", self._redo))
+        tools.append(_image_button("eraser", ERASER, "delete", self._toggle_eraser, selected=self.eraser))
+        corner = column(row(*tools), row(View(weight=1), _image_button("undo", UNDO, "back", self._undo))
+                        if self.strokes else View(height=0), gravity="top")
+        size = column(
+            row(View(weight=1), View(kind="icon", class_name="android.widget.ImageView",
+                                     resource_id=_id("stroke_width_preview"), hint="dot", width=105, height=105,
+                                     text_color=BRUSH_COLOR), View(weight=1)),
+            row(View(weight=1), seek_bar(self.brush_size, MAX_BRUSH_SIZE, self._set_brush_size,
+                                         resource_id=_id(STROKE_WIDTH), width=394, padding=21), View(weight=1)),
+            gravity="bottom", margin=31)
+        holder = View(kind="frame", class_name="android.widget.RelativeLayout", resource_id=_id("main_holder"),
+                      weight=1, children=[canvas, corner, size])
+        content = View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
+                       resource_id=_id("main_coordinator"), gravity="fill", children=[toolbar, holder])
+        if self.popup == "save":
+            return dialog_over(content, self._save_dialog(), self._close_popup)
+        if self.popup == "unsaved":
+            return dialog_over(content, confirm_dialog(SAVE_BEFORE_CLOSING, DISCARD, self._discard, SAVE,
+                                                       self._save_from_prompt), self._close_popup)
+        return content
+
+    def _save_dialog(self) -> View:
+        """``dialog_save_image`` with the folder hidden."""
+        field = edit_text(self.filename, FILENAME, self.FILENAME_KEY, self._set_filename,
+                          resource_id=_id(self.FILENAME_KEY), text_size=_BIGGER + 5)
+        radios = [View(kind="text", class_name="android.widget.RadioButton", resource_id=_id(f"save_image_radio_{ext}"),
+                       text=f".{ext}", checkable=True, checked=ext == self.extension, clickable=True, focusable=True,
+                       on_click=lambda ext=ext: setattr(self, "extension", ext), text_size=_BIGGER, padding=26,
+                       text_color=PRIMARY if ext == self.extension else TEXT)
+                  for ext in (PNG, SVG, JPG)]
+        body = [column(text_view(FILENAME, text_size=32, padding=6, text_color=(117, 117, 117)), field,
+                       column(*radios, resource_id=_id("save_image_radio_group")),
+                       resource_id=_id("save_image_holder"), padding=52)]
+        return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._confirm_save)],
+                            title=SAVE_AS, package=PACKAGE)
+
+
+def _menu_item(name: str, title: str, icon: str, on_click: Callback) -> View:
+    """A toolbar action (``ActionMenuItemView``: a Button described by its title)."""
+    return View(kind="icon", class_name="android.widget.Button", resource_id=_id(name), content_desc=title, hint=icon,
+                clickable=True, focusable=True, long_clickable=True, on_click=on_click, width=_ICON, height=_ICON,
+                text_color=WHITE)
+
+
+def _image_button(name: str, content_desc: str, icon: str, on_click: Callback, selected: bool = False) -> View:
+    """One of the canvas's ``ImageView`` tools."""
+    return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name), content_desc=content_desc,
+                hint=icon, clickable=True, focusable=True, long_clickable=True, on_click=on_click, width=_ICON,
+                height=_ICON, selected=selected, text_color=PRIMARY if selected else TEXT)
+
+
+class SimpleDraw(App):
+    """``com.simplemobiletools.draw.pro``; the launcher's ``SplashActivity`` hands over to ``MainActivity``."""
+
+    package = PACKAGE
+    label = APP_LAUNCHER_NAME
+    screens = (MainScreen,)
+
+    def __init__(self, phone: Phone) -> None:
+        super().__init__(phone)
+        self.prefs = SharedPreferences(phone, PREFS_PATH)
+
+    @property
+    def last_save_extension(self) -> str:
+        """``Config.lastSaveExtension`` (``last_save_extension``), empty at first."""
+        return self.prefs.get("last_save_extension", "")
+
+    def set_last_save_extension(self, extension: str) -> None:
+        """Remember the extension picked in "Save as"."""
+        self.prefs.apply({"last_save_extension": ("string", extension)})
+
+    def on_force_stop(self) -> None:
+        """The process dies: the drawing (in its activity) and the in-memory preferences go."""
+        self.prefs.forget()
+
+    def on_clear(self) -> None:
+        """``pm clear``: default preferences."""
+        self.prefs.forget()
+
