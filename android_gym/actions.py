@@ -55,6 +55,7 @@ KNOWN_APPS = {
     "broccoli app": "com.flauschcode.broccoli",
     "broccoli recipe app": "com.flauschcode.broccoli",
     "recipe app": "com.flauschcode.broccoli",
+    "markor": "net.gsantner.markor",
     "files": "com.google.android.documentsui",
     "files app": "com.google.android.documentsui",
     "simple gallery pro": "com.simplemobiletools.gallery.pro",

@@ -13,6 +13,7 @@ from android_gym.envs import (  # noqa: F401
     expense,
     files,
     gallery,
+    markor,
     open_app,
     recipe,
     sms,

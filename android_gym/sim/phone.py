@@ -27,7 +27,9 @@ from android_gym.sim.apps.draw import SimpleDraw
 from android_gym.sim.apps.expense import ProExpense
 from android_gym.sim.apps.files import DocumentsUI
 from android_gym.sim.apps.gallery import SimpleGallery
+from android_gym.sim.apps.intentresolver import IntentResolver
 from android_gym.sim.apps.launcher import Launcher, system_package
+from android_gym.sim.apps.markor import Markor
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.sms import SimpleSmsMessenger
 from android_gym.sim.apps.systemui import SystemUI
@@ -108,6 +110,8 @@ class Phone:
         self.packages.install(TasksApp)
         self.packages.install(ProExpense)
         self.packages.install(Broccoli)
+        self.packages.install(Markor)
+        self.packages.install(IntentResolver)
         self.packages.install(DocumentsUI)
         self.packages.install(SimpleGallery)
         self.packages.install(SimpleDraw)

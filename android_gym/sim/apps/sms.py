@@ -340,8 +340,9 @@ class NewConversationScreen(Screen):
         """``launchThreadActivity``: hide the keyboard and open the number's thread titled ``name``."""
         self.keyboard_shown = False
         thread_id = self.phone.telephony.thread_id_for(number)
+        text = self.intent.extras.get("android.intent.extra.TEXT") or self.intent.extras.get("sms_body", "")
         self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: name,
-                                                THREAD_NUMBER: number}))
+                                                THREAD_NUMBER: number, THREAD_TEXT: text}))
 
     def _matching_contacts(self) -> list[SimpleContact]:
         """The contacts whose name or a number contains the typed text, those whose name starts with it first
@@ -568,11 +569,15 @@ class SimpleSmsMessenger(App):
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """``SENDTO``/``VIEW``/``SEND`` with ``sms:``, ``smsto:``, ``mms:`` or ``mmsto:`` data open the thread
-        (NewConversationActivity forwards to ThreadActivity and finishes)."""
+        (NewConversationActivity forwards to ThreadActivity and finishes); ``SEND`` of any other content (its
+        ``*/*`` filter, e.g. shared ``text/plain``) opens NewConversationActivity, which hands the text to the
+        thread of the number chosen."""
         schemes = ("sms:", "smsto:", "mms:", "mmsto:")
         if intent.action in ("android.intent.action.SENDTO", "android.intent.action.VIEW",
                              "android.intent.action.SEND") and intent.data.startswith(schemes):
             return ThreadScreen
+        if intent.action == "android.intent.action.SEND" and intent.mime_type:
+            return NewConversationScreen
         return super().resolve(intent)
 
     def on_clear(self) -> None:

@@ -1,0 +1,100 @@
+"""Android 13's share sheet: ``com.android.intentresolver/.ChooserActivity`` (the IntentResolver module that
+``Intent.createChooser`` opens on API 33).
+
+Ids follow AOSP ``chooser_grid_preview_text.xml`` (``content_preview_text``, the ``copy_button`` described "Copy")
+and ``resolve_grid_item.xml`` (each target's label in ``android:id/text1`` under its ``android:id/icon``). The
+sheet lists, by label, every installed app whose ``resolve`` accepts the shared intent; choosing one starts that
+app's activity with the intent and closes the sheet, as does BACK or a touch outside it. Copy puts the shared text
+on the clipboard and closes the sheet.
+
+Left out of the real sheet: the title row, direct-share targets (people and conversations) and app predictions,
+the "Nearby" and "Edit" actions, the work/personal profile tabs, pinning and the expanded drawer with its app
+list search, and the caller's own share targets (Markor's "Share into" shows up on a real phone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.ui.dialogs import scrim_over
+from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, WHITE, View, column, image_button, row, text_view
+
+PACKAGE = "com.android.intentresolver"
+EXTRA_TEXT = "android.intent.extra.TEXT"
+COPY = "Copy"  # frameworks/base core/res/res/values/strings.xml: copy
+NO_APPS = "No apps can perform this action."  # noApplications
+_LABEL_SIZE, _PREVIEW_SIZE, _TARGET_WIDTH = 37, 42, 255  # 14sp, 16sp; chooser_target_width 97dp at 420 dpi
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+class ChooserScreen(Screen):
+    """``ChooserActivity`` for the intent it was started with (the intent to share, not the chooser wrapper)."""
+
+    activity = f"{PACKAGE}.ChooserActivity"
+
+    def _targets(self) -> list[tuple[App, type[Screen]]]:
+        """Installed apps that resolve the shared intent (the sheet itself excepted), sorted by label."""
+        packages = self.phone.packages
+        found = []
+        for name in packages.names():
+            app = packages.get(name)
+            screen = app.resolve(replace(self.intent, component="")) if app and name != PACKAGE else None
+            if app is not None and screen is not None:
+                found.append((app, screen))
+        return sorted(found, key=lambda target: target[0].label.lower())
+
+    def _choose(self, app: App, screen: type[Screen]) -> None:
+        """``safelyStartActivity``: the target starts with the shared intent, then the sheet finishes."""
+        self.phone.activities.launch(app, screen, replace(self.intent, component=""))
+        self.finish()
+
+    def _copy(self) -> None:
+        """The copy button: the shared text becomes the primary clip; the sheet closes."""
+        self.phone.clipboard.set_text(self.intent.extras.get(EXTRA_TEXT, ""))
+        self.finish()
+
+    def build(self) -> View:
+        text = self.intent.extras.get(EXTRA_TEXT, "")
+        preview = row(text_view(text, resource_id=_id("content_preview_text"), text_size=_PREVIEW_SIZE, weight=1,
+                                height=min(2, text.count("\n") + 1) * 55 + 24),
+                      image_button(COPY, "copy", self._copy, resource_id=_id("copy_button"), text_color=TEXT_SECONDARY),
+                      resource_id=_id("content_preview_text_layout"), padding=42)
+        targets = [self._target(app, screen) for app, screen in self._targets()]
+        grid = [row(*targets[i:i + 4], spacing=12) for i in range(0, len(targets), 4)] or [
+            text_view(NO_APPS, resource_id="android:id/empty", text_size=_PREVIEW_SIZE, padding=42)]
+        sheet = column(preview, View(height=2, background=DIVIDER), *grid, resource_id=_id("contentPanel"),
+                       background=WHITE, padding=24, gravity="bottom")
+        return scrim_over(View(kind="frame", class_name="android.widget.FrameLayout"), sheet, self.finish)
+
+    def _target(self, app: App, screen: type[Screen]) -> View:
+        """``resolve_grid_item``: the app's icon over its label."""
+        icon = View(kind="icon", class_name="android.widget.ImageView", resource_id="android:id/icon", hint="app",
+                    width=126, height=126, text_color=(25, 118, 210))
+        label = text_view(app.label, resource_id="android:id/text1", text_size=_LABEL_SIZE)
+        return View(kind="column", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
+                    width=_TARGET_WIDTH, padding=24, children=[icon, label],
+                    on_click=lambda: self._choose(app, screen))
+
+
+class IntentResolver(App):
+    """``com.android.intentresolver``: no launcher icon; its sheet is started with ``share``."""
+
+    package = PACKAGE
+    label = "IntentResolver"
+    screens = (ChooserScreen,)
+    launchable = False
+
+    def resolve(self, intent: Intent) -> type[Screen] | None:
+        """Nothing resolves to the sheet implicitly (``Intent.createChooser`` names it)."""
+        return None
+
+
+def share(screen: Screen, intent: Intent) -> None:
+    """``startActivity(Intent.createChooser(intent, null))`` from ``screen``: the sheet opens over it."""
+    resolver = screen.phone.packages.get(PACKAGE)
+    if resolver is not None:
+        screen.phone.activities.push(resolver, ChooserScreen, intent)

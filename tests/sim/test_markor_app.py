@@ -1,0 +1,384 @@
+"""Markor on the simulated phone, driven only through taps, typed text and keys; its notes are plain files that
+the tests write and read from outside, as task setups and checks do."""
+
+from __future__ import annotations
+
+import re
+
+from ui_nodes import center, find, nodes, tap
+
+from android_gym.sim import keycodes
+from android_gym.sim.apps.markor import NOTEBOOK, PACKAGE
+from android_gym.sim.apps.markor_editor import PREFS_PATH
+from android_gym.sim.phone import Phone
+from android_gym.sim.system.telephony import SENT
+
+MAIN = f"{PACKAGE}.activity.MainActivity"
+EDITOR = f"{PACKAGE}.activity.DocumentActivity"
+SMS = "com.simplemobiletools.smsmessenger"
+
+
+def rid(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+def write(phone: Phone, name: str, content: str) -> None:
+    """A note pushed from outside (``echo 'content' > …`` as AndroidWorld writes one)."""
+    phone.run(f"mkdir -p {NOTEBOOK} && echo '{content}' > '{NOTEBOOK}/{name}'")
+
+
+def read(phone: Phone, name: str) -> bytes:
+    return phone.fs.read_bytes(f"{NOTEBOOK}/{name}")
+
+
+def titles(phone: Phone) -> list[str]:
+    return [node.get("text") for node in nodes(phone) if node.get("resource-id") == rid("opoc_filesystem_item__title")]
+
+
+def open_markor(phone: Phone) -> None:
+    tap(phone, text="Markor")
+    assert phone.activities.foreground() == (PACKAGE, MAIN)
+
+
+def editor_text(phone: Phone) -> str:
+    return phone.activities.top.document.text
+
+
+def long_press(phone: Phone, **attrs: str) -> None:
+    node = find(phone, **attrs)
+    assert node is not None, attrs
+    phone.long_press(*center(node))
+
+
+def new_file(phone: Phone, name: str, ext: str | None = None) -> None:
+    """The "+" button, a name (and an extension), OK."""
+    tap(phone, content_desc="Create a new file or folder")
+    phone.input_text(name)
+    if ext is not None:
+        tap(phone, resource_id=rid("new_file_dialog__ext"))
+        phone.key(keycodes.A, frozenset({keycodes.CTRL_LEFT}))
+        phone.input_text(ext)
+    tap(phone, text="OK")
+
+
+def test_the_notebook_lists_folders_first_then_files_by_name_and_is_made_if_missing(phone):
+    assert not phone.fs.exists(NOTEBOOK)
+    open_markor(phone)
+    assert phone.fs.is_dir(NOTEBOOK)
+    assert find(phone, resource_id=rid("empty_hint")) is not None  # only the ".." row
+    write(phone, "beta.md", "b")
+    write(phone, "Alpha.txt", "a")
+    phone.run(f"mkdir {NOTEBOOK}/zoo {NOTEBOOK}/Books")
+    phone.invalidate()
+    assert titles(phone) == ["..", "Books", "zoo", "Alpha.txt", "beta.md"]
+    assert find(phone, resource_id=rid("empty_hint")) is None
+    row = find(phone, content_desc="File beta.md 10/15/2023, 3:34 PM")
+    assert row is not None and row.get("long-clickable") == "true"
+    assert find(phone, content_desc="Folder .. /storage/emulated/0/Documents") is not None
+    assert find(phone, text="Markor") is not None
+
+
+def test_sort_by_date_and_reverse_order_are_kept_in_the_settings(phone):
+    write(phone, "a.md", "1")
+    phone.clock.advance(60_000)
+    write(phone, "b.md", "2")
+    phone.run(f"touch -d '2023-10-01 10:00' {NOTEBOOK}/b.md")
+    open_markor(phone)
+    tap(phone, content_desc="Sort by")
+    tap(phone, text="Date")
+    assert titles(phone) == ["..", "b.md", "a.md"]
+    tap(phone, content_desc="Sort by")
+    tap(phone, text="Reverse order")
+    assert titles(phone) == ["..", "a.md", "b.md"]
+    assert b"pref_key__file_browser__sort_by_type\">MTIME<" in phone.fs.read_bytes(PREFS_PATH)
+
+
+def test_folders_open_and_back_goes_up_then_a_second_back_leaves(phone):
+    phone.run(f"mkdir -p {NOTEBOOK}/Trips && echo x > {NOTEBOOK}/Trips/plan.md")
+    open_markor(phone)
+    tap(phone, text="Trips")
+    assert titles(phone) == ["..", "plan.md"] and find(phone, text="> Trips") is not None
+    phone.key(keycodes.BACK)
+    assert "Trips" in titles(phone) and find(phone, text="Markor") is not None
+    phone.key(keycodes.BACK)
+    assert find(phone, text="Press 'Back' again to exit") is not None
+    assert phone.activities.foreground()[0] == PACKAGE
+    phone.key(keycodes.BACK)
+    assert phone.activities.foreground()[0] != PACKAGE
+
+
+def test_a_new_note_is_an_empty_file_opened_in_the_editor(phone):
+    open_markor(phone)
+    tap(phone, content_desc="Create a new file or folder")
+    field = find(phone, resource_id=rid("new_file_dialog__name"))
+    assert field.get("focused") == "true" and field.get("text") == "my_note"
+    assert find(phone, resource_id=rid("new_file_dialog__ext")).get("text") == ".md"
+    phone.input_text("shop/ping:list")  # the name filter drops "/" and ":"
+    tap(phone, text="OK")
+    assert phone.activities.foreground() == (PACKAGE, EDITOR)
+    assert read(phone, "shoppinglist.md") == b""
+    assert find(phone, resource_id=rid("note__activity__text_note_title")).get("text") == "shoppinglist"
+    editor = find(phone, resource_id=rid("document__fragment__edit__highlighting_editor"))
+    assert editor.get("focused") == "true" and phone.activities.top.keyboard_shown  # stateUnchanged
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    assert read(phone, "shoppinglist.md") == b""  # nothing typed: nothing written
+
+
+def test_a_typed_extension_doubles_and_the_type_spinner_sets_it(phone):
+    open_markor(phone)
+    new_file(phone, "a.md")
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    assert phone.fs.exists(f"{NOTEBOOK}/a.md.md")
+    tap(phone, content_desc="Create a new file or folder")
+    phone.input_text("plain")
+    tap(phone, resource_id=rid("new_file_dialog__type"))
+    tap(phone, text="Plain Text")
+    assert find(phone, resource_id=rid("new_file_dialog__ext")).get("text") == ".txt"
+    tap(phone, text="OK")
+    assert read(phone, "plain.txt") == b""
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    tap(phone, content_desc="Create a new file or folder")  # the last used extension comes back
+    assert find(phone, resource_id=rid("new_file_dialog__ext")).get("text") == ".txt"
+    assert find(phone, resource_id="android:id/text1", text="Plain Text") is not None
+
+
+def test_no_extension_from_the_none_type(phone):
+    open_markor(phone)
+    tap(phone, content_desc="Create a new file or folder")
+    phone.input_text("bare")
+    tap(phone, resource_id=rid("new_file_dialog__type"))
+    tap(phone, text="None")
+    tap(phone, text="OK")
+    assert phone.fs.exists(f"{NOTEBOOK}/bare") and not phone.fs.exists(f"{NOTEBOOK}/bare.md")
+
+
+def test_an_existing_note_is_opened_not_overwritten_and_folder_makes_a_folder(phone):
+    write(phone, "keep.md", "precious")
+    open_markor(phone)
+    new_file(phone, "keep")
+    assert editor_text(phone) == "precious\n" and read(phone, "keep.md") == b"precious\n"
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    tap(phone, content_desc="Create a new file or folder")
+    phone.input_text("Projects")
+    tap(phone, text="FOLDER")
+    assert phone.fs.is_dir(f"{NOTEBOOK}/Projects") and "Projects" in titles(phone)
+
+
+def test_the_editor_saves_exactly_its_text_on_leaving(phone):
+    write(phone, "n.md", "first")
+    open_markor(phone)
+    tap(phone, text="n.md")
+    assert find(phone, content_desc="Save").get("enabled") == "false"
+    tap(phone, resource_id=rid("document__fragment__edit__highlighting_editor"))  # caret at the end
+    phone.input_text("second")
+    assert find(phone, content_desc="Save").get("enabled") == "true"
+    assert read(phone, "n.md") == b"first\n"  # nothing written while typing
+    phone.key(keycodes.BACK)  # the keyboard
+    phone.key(keycodes.BACK)  # the editor: onPause saves
+    assert read(phone, "n.md") == b"first\nsecond"
+    info = phone.run(f"stat -c %Y {NOTEBOOK}/n.md").stdout.decode().strip()
+    assert int(info) == phone.clock.now_ms() // 1000
+
+
+def test_a_long_press_left_of_the_text_puts_the_caret_at_the_start(phone):
+    write(phone, "n.md", "body")
+    open_markor(phone)
+    tap(phone, text="n.md")
+    editor = find(phone, resource_id=rid("document__fragment__edit__highlighting_editor"))
+    x1, y1, *_ = map(int, re.findall(r"\d+", editor.get("bounds")))
+    phone.long_press(x1 + 1, y1 + 1)
+    phone.input_text("Title")
+    phone.key(keycodes.ENTER)
+    assert editor_text(phone) == "Title\nbody\n"
+    tap(phone, content_desc="Undo")
+    assert editor_text(phone) == "Titlebody\n"
+    tap(phone, content_desc="Redo")
+    tap(phone, content_desc="Save")
+    assert read(phone, "n.md") == b"Title\nbody\n"
+
+
+def test_short_texts_are_not_saved_automatically_but_save_writes_them(phone):
+    open_markor(phone)
+    new_file(phone, "tiny")
+    phone.input_text("x")
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    assert read(phone, "tiny.md") == b""
+    tap(phone, text="tiny.md")
+    tap(phone, resource_id=rid("document__fragment__edit__highlighting_editor"))
+    phone.input_text("y")
+    tap(phone, content_desc="Save")
+    assert read(phone, "tiny.md") == b"y"
+
+
+def test_paste_from_the_clipboard_into_a_new_note(phone):
+    phone.clipboard.set_text("from clipboard")
+    open_markor(phone)
+    new_file(phone, "pasted")
+    long_press(phone, resource_id=rid("document__fragment__edit__highlighting_editor"))
+    tap(phone, text="Paste")
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    assert read(phone, "pasted.md") == b"from clipboard"
+
+
+def test_returning_to_the_editor_reloads_a_file_changed_on_disk(phone):
+    write(phone, "n.md", "old")
+    open_markor(phone)
+    tap(phone, text="n.md")
+    phone.key(keycodes.HOME)
+    write(phone, "n.md", "new")
+    open_markor_again = find(phone, text="Markor")
+    phone.tap(*center(open_markor_again))
+    assert editor_text(phone) == "new\n"
+
+
+def test_long_press_selects_and_delete_asks_first(phone):
+    for name in ("a.md", "b.md", "c.md"):
+        write(phone, name, name)
+    open_markor(phone)
+    long_press(phone, text="a.md")
+    assert find(phone, content_desc="Selected a.md 10/15/2023, 3:34 PM") is not None
+    assert find(phone, text="Markor") is None  # the title is emptied
+    assert find(phone, content_desc="Rename") is not None
+    tap(phone, text="c.md")  # a tap adds to the selection
+    assert find(phone, content_desc="Rename") is None and find(phone, content_desc="Delete") is not None
+    tap(phone, content_desc="Delete")
+    message = find(phone, resource_id="android:id/message").get("text")
+    assert message.startswith("Do you really want to delete this Documents?")
+    assert f"{NOTEBOOK}/a.md" in message and f"{NOTEBOOK}/c.md" in message
+    assert find(phone, resource_id=rid("alertTitle")).get("text") == "Confirm Delete"
+    tap(phone, text="CANCEL")
+    assert phone.fs.exists(f"{NOTEBOOK}/a.md")
+    tap(phone, content_desc="Delete")
+    tap(phone, text="OK")
+    assert titles(phone) == ["..", "b.md"]
+    assert find(phone, text="Markor") is not None
+
+
+def test_rename_refuses_a_taken_name_and_keeps_the_content(phone):
+    write(phone, "old.md", "text")
+    write(phone, "other.md", "o")
+    open_markor(phone)
+    long_press(phone, text="old.md")
+    tap(phone, content_desc="Rename")
+    field = find(phone, resource_id=rid("new_name"))
+    assert field.get("text") == "old.md" and field.get("focused") == "true"
+    tap(phone, resource_id=rid("new_name"))
+    phone.key(keycodes.A, frozenset({keycodes.CTRL_LEFT}))
+    phone.input_text("other.md")
+    tap(phone, text="OK")
+    assert find(phone, text="File/folder already exists! Please use a different name") is not None
+    assert find(phone, resource_id="android:id/button1").get("enabled") == "false"
+    phone.key(keycodes.A, frozenset({keycodes.CTRL_LEFT}))
+    phone.input_text("new.md")
+    tap(phone, text="OK")
+    assert not phone.fs.exists(f"{NOTEBOOK}/old.md") and read(phone, "new.md") == b"text\n"
+    assert read(phone, "other.md") == b"o\n"
+
+
+def test_move_and_copy_through_the_folder_picker(phone):
+    phone.run(f"mkdir -p {NOTEBOOK}/From {NOTEBOOK}/To")
+    phone.run(f"echo note > {NOTEBOOK}/From/n.md; echo stay > {NOTEBOOK}/From/s.md")
+    open_markor(phone)
+    tap(phone, text="From")
+    long_press(phone, text="n.md")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Move")
+    assert find(phone, resource_id=rid("ui__filesystem_dialog__title")).get("text") == "Move → From"
+    assert find(phone, text="s.md") is None  # folders only
+    tap(phone, text="..")
+    tap(phone, text="To")
+    assert find(phone, resource_id=rid("ui__filesystem_dialog__title")).get("text") == "Move → To"
+    tap(phone, text="SELECT THIS FOLDER")
+    assert phone.fs.read_bytes(f"{NOTEBOOK}/To/n.md") == b"note\n"
+    assert not phone.fs.exists(f"{NOTEBOOK}/From/n.md") and phone.fs.exists(f"{NOTEBOOK}/From/s.md")
+    assert titles(phone) == ["..", "s.md"]
+    long_press(phone, text="s.md")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Copy")
+    tap(phone, text="SELECT THIS FOLDER")  # a copy onto itself gets a free name
+    assert phone.fs.read_bytes(f"{NOTEBOOK}/From/s_1.md") == b"stay\n"
+
+
+def test_clipboard_copies_a_notes_text(phone):
+    write(phone, "c.md", "copy me")
+    open_markor(phone)
+    long_press(phone, text="c.md")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Clipboard")
+    assert phone.clipboard.primary.text == "copy me\n"
+
+
+def test_share_plain_text_to_sms_messenger(phone):
+    write(phone, "s.md", "Meet at noon")
+    open_markor(phone)
+    tap(phone, text="s.md")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Share")
+    tap(phone, text="Plain Text")
+    assert phone.activities.foreground() == ("com.android.intentresolver",
+                                             "com.android.intentresolver.ChooserActivity")
+    assert find(phone, resource_id="com.android.intentresolver:id/content_preview_text").get("text") == \
+        "Meet at noon "
+    assert [node.get("text") for node in nodes(phone) if node.get("resource-id") == "android:id/text1"] == \
+        ["SMS Messenger"]
+    tap(phone, text="SMS Messenger")
+    assert phone.activities.foreground() == (SMS, f"{SMS}.activities.NewConversationActivity")
+    phone.input_text("+12025550123")
+    tap(phone, resource_id=f"{SMS}:id/new_conversation_confirm")
+    assert find(phone, resource_id=f"{SMS}:id/thread_type_message").get("text") == "Meet at noon "
+    tap(phone, resource_id=f"{SMS}:id/thread_send_message")
+    sent = [m for m in phone.telephony.messages(phone.telephony.thread_id_for("+12025550123"))
+            if m["type"] == SENT]
+    assert [m["body"] for m in sent] == ["Meet at noon"]
+    for _ in range(5):  # keyboards, the thread, the new conversation
+        if phone.activities.foreground()[0] == SMS:
+            phone.key(keycodes.BACK)
+    assert phone.activities.foreground() == (PACKAGE, EDITOR)  # back in the note, not in the chooser
+
+
+def test_sms_messenger_takes_shared_text_from_am_start(phone):
+    phone.run("am start -a android.intent.action.SEND -t text/plain --es android.intent.extra.TEXT hello")
+    assert phone.activities.foreground() == (SMS, f"{SMS}.activities.NewConversationActivity")
+    phone.input_text("5551234")
+    tap(phone, resource_id=f"{SMS}:id/new_conversation_confirm")
+    assert find(phone, resource_id=f"{SMS}:id/thread_type_message").get("text") == "hello"
+
+
+def test_the_chooser_copy_button_and_back(phone):
+    write(phone, "s.md", "words")
+    open_markor(phone)
+    tap(phone, text="s.md")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Share")
+    tap(phone, text="Plain Text")
+    tap(phone, content_desc="Copy")
+    assert phone.clipboard.primary.text == "words\n"
+    assert phone.activities.foreground() == (PACKAGE, EDITOR)
+
+
+def test_quicknote_and_todo_tabs_edit_their_files(phone):
+    open_markor(phone)
+    tap(phone, content_desc="QuickNote")
+    assert find(phone, content_desc="Create a new file or folder") is None
+    tap(phone, resource_id=rid("document__fragment__edit__highlighting_editor"))
+    phone.input_text("remember milk")
+    tap(phone, content_desc="To-Do")
+    assert read(phone, "QuickNote.md") == b"remember milk"
+    assert not phone.fs.exists(f"{NOTEBOOK}/todo.txt")
+    tap(phone, content_desc="Files")
+    assert "QuickNote.md" in titles(phone)
+
+
+def test_force_stop_starts_over_in_the_notebook(phone):
+    phone.run(f"mkdir -p {NOTEBOOK}/Deep")
+    open_markor(phone)
+    tap(phone, text="Deep")
+    phone.run(f"am force-stop {PACKAGE}")
+    open_markor(phone)
+    assert find(phone, text="Markor") is not None and "Deep" in titles(phone)
