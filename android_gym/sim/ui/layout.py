@@ -131,7 +131,9 @@ def _layout_in_frame(child: View, x: int, y: int, width: int, height: int) -> No
 
 
 def _layout_list(view: View, x: int, y: int, width: int, height: int) -> None:
-    """Stack items, scroll by ``scroll_offset`` (clamped) and keep only the items wholly inside the list."""
+    """Stack items, scroll by ``scroll_offset`` (clamped) and keep only the items wholly inside the list; an item
+    taller than the list that has no children of its own (a long text in a ScrollView) is kept while it shows,
+    clipped to the list (``View.clipped_top``)."""
     heights = [measure_height(child, width) for child in view.children]
     content = sum(heights) + view.spacing * max(len(heights) - 1, 0)
     view.scroll_offset = max(0, min(view.scroll_offset, content - height))
@@ -139,6 +141,11 @@ def _layout_list(view: View, x: int, y: int, width: int, height: int) -> None:
     for child, child_h in zip(view.children, heights):
         if top >= y and top + child_h <= y + height:
             layout(child, x, top, width, child_h)
+            visible.append(child)
+        elif child_h > height and not child.children and top < y + height and top + child_h > y:
+            layout(child, x, top, width, child_h)
+            x1, y1, x2, y2 = child.bounds
+            child.clipped_top, child.bounds = y - y1 if y1 < y else 0, (x1, max(y1, y), x2, min(y2, y + height))
             visible.append(child)
         top += child_h + view.spacing
     view.children = visible

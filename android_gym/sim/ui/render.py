@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from android_gym.sim.ui.layout import font, line_height, wrap
-from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes
+from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
 _SINGLE_LINE = {"button", "switch"}
@@ -38,7 +38,7 @@ def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels."""
     return tuple(
         (v.kind, v.bounds, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled, v.background,
-         v.text_color, v.text_size, v.bold, v.padding, v.multiline, v.selection, v.progress, v.key)
+         v.text_color, v.text_size, v.bold, v.padding, v.multiline, v.selection, v.progress, v.key, v.clipped_top)
         for v in root.walk()
     )
 
@@ -184,8 +184,11 @@ class Renderer:
         width = x2 - x1 - 2 * view.padding
         lines = wrap(view.text, view.text_size, width) if view.multiline or view.kind == "text" else (view.text,)
         step = line_height(view.text_size)
+        first = text_top(view) - self._origin[1]
         for i, line in enumerate(lines):
-            top = y1 + view.padding + i * step
+            top = first + i * step
+            if top < y1:
+                continue  # scrolled off above the list
             if top + step > y2:
                 break
             self._text_line(line, view, x1 + view.padding, top, color=color, max_width=width)

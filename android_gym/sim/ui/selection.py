@@ -88,6 +88,8 @@ def text_lines(view: View) -> list[tuple[int, str]]:
     x1, _, x2, _ = view.bounds
     lines, offset = [], 0
     for line in wrap(view.value, view.text_size, x2 - x1 - 2 * view.padding):
+        if lines and view.value[offset:offset + 1] == "\n":
+            offset += 1  # a paragraph break: the next line (even an empty one) starts after it
         found = view.value.find(line, offset)
         start = offset if found < 0 else found
         lines.append((start, line))
@@ -95,11 +97,16 @@ def text_lines(view: View) -> list[tuple[int, str]]:
     return lines
 
 
+def text_top(view: View) -> int:
+    """Design y of the top of a laid-out text view's first line (above its bounds when it is scrolled off)."""
+    return view.bounds[1] + view.padding - view.clipped_top
+
+
 def offset_at(view: View, x: float, y: float) -> tuple[int, bool]:
     """``TextView.getOffsetForPosition`` at a design point, and whether the point is on the text
     (``Editor.isPositionOnText``: inside its line's horizontal extent)."""
     lines = text_lines(view)
-    row = int((y - view.bounds[1] - view.padding) // line_height(view.text_size))
+    row = int((y - text_top(view)) // line_height(view.text_size))
     start, line = lines[min(max(row, 0), len(lines) - 1)]
     measure = font(view.text_size).getlength
     local = x - view.bounds[0] - view.padding
@@ -113,7 +120,7 @@ def caret_point(view: View, offset: int) -> tuple[int, int]:
     row = max(i for i, (start, _) in enumerate(lines) if start <= offset or i == 0)
     start, line = lines[row]
     return (view.bounds[0] + view.padding + int(font(view.text_size).getlength(line[:offset - start])),
-            view.bounds[1] + view.padding + row * line_height(view.text_size))
+            text_top(view) + row * line_height(view.text_size))
 
 
 def highlight_boxes(view: View, start: int, end: int) -> list[tuple[int, int, int, int]]:
@@ -123,7 +130,7 @@ def highlight_boxes(view: View, start: int, end: int) -> list[tuple[int, int, in
     for row, (first, line) in enumerate(text_lines(view)):
         a, b = max(start, first) - first, min(end, first + len(line)) - first
         if a < b:
-            x, y = view.bounds[0] + view.padding, view.bounds[1] + view.padding + row * step
+            x, y = view.bounds[0] + view.padding, text_top(view) + row * step
             boxes.append((x + int(measure(line[:a])), y, x + int(measure(line[:b])), y + step))
     return boxes
 

@@ -38,6 +38,8 @@ class View:
     drawing surface: it takes every drag (and tap) that starts on it, in any direction, as ``(x1, y1, x2, y2)`` in
     the view's own coordinates. ``image`` is a picture the view shows scaled to fit (``fitCenter``); ``key`` then
     names those pixels (a path and modification time), so the renderer redraws when the picture changes.
+    ``clipped_top`` is set by the layout on a list item taller than its list (a long note's EditText in a
+    ScrollView): its ``bounds`` are the visible part and that many px of it lie above them, scrolled off.
     """
 
     kind: str = "view"
@@ -82,6 +84,7 @@ class View:
     bold: bool = False
     progress: float = 0.0
     scroll_offset: int = 0
+    clipped_top: int = 0
     bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     @property

@@ -1,0 +1,40 @@
+"""A text taller than its ScrollView (a long note): laid out clipped to the list and scrolled line by line, with
+the caret and the text lines where the drawn text is."""
+
+from __future__ import annotations
+
+from android_gym.sim.ui.layout import layout, line_height
+from android_gym.sim.ui.selection import caret_point, offset_at, text_lines, text_top
+from android_gym.sim.ui.views import edit_text, scroll_list, text_view
+
+TEXT = "\n".join(f"line {i}" for i in range(100))
+
+
+def _laid_out(scroll: int):
+    field = edit_text(TEXT, "", "note", lambda value: None, multiline=True, padding=20)
+    root = scroll_list(text_view("title"), field, key="scroll", scroll_offset=scroll)
+    layout(root, 0, 100, 1080, 800)
+    return root
+
+
+def test_a_tall_text_stays_in_its_list_clipped_and_scrolled():
+    root = _laid_out(0)
+    field = root.children[-1]
+    assert field.value == TEXT and field.clipped_top == 0  # the whole text, starting below the title
+    assert field.bounds[1] > 100 and field.bounds[3] == 900
+    root = _laid_out(1000)
+    field = root.children[-1]
+    assert [child.text for child in root.children] == [TEXT]  # the title scrolled away, the text is kept
+    assert field.bounds[1::2] == (100, 900) and field.clipped_top > 900
+    assert text_top(field) == 100 + 20 - field.clipped_top
+    row = (100 - text_top(field)) // line_height(field.text_size) + 1  # the first whole line on screen
+    offset, on_text = offset_at(field, 40, text_top(field) + row * line_height(field.text_size) + 5)
+    start = TEXT.index(f"line {row}\n")
+    assert on_text and start < offset < start + len(f"line {row}")  # a touch on a line finds that line
+    assert caret_point(field, offset)[1] == text_top(field) + row * line_height(field.text_size)
+
+
+def test_empty_lines_start_after_their_newline():
+    field = edit_text("ab\n\ncd", "", "k", lambda value: None, multiline=True)
+    layout(field, 0, 0, 1080, 400)
+    assert text_lines(field) == [(0, "ab"), (3, ""), (4, "cd")]
