@@ -9,6 +9,7 @@ from android_gym.envs import (  # noqa: F401
     composite,
     constrained,
     contacts,
+    cross_app,
     draw,
     expense,
     files,
