@@ -12,7 +12,7 @@ from PIL import Image
 from ui_nodes import center, find, tap
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps import draw
+from android_gym.sim.apps import draw, files
 from android_gym.sim.phone import Phone
 
 PKG = draw.PACKAGE
@@ -142,10 +142,10 @@ def test_a_taken_name_is_made_unique_and_a_missing_extension_added(phone):
     save(phone, "sit")
     assert sorted(phone.fs.listdir("/sdcard/Pictures")) == ["sit (1).png", "sit.png"]
     assert phone.fs.read_bytes("/sdcard/Pictures/sit.png") == b"old"
-    assert draw.document_name("amet", "image/png") == "amet.png"
-    assert draw.document_name("amet.png", "image/png") == "amet.png"
-    assert draw.document_name("amet.txt", "image/svg+xml") == "amet.txt.svg"
-    assert draw.document_name("amet.jpg", "image/jpg") == "amet.jpg"
+    assert files.document_name("amet", "image/png") == "amet.png"
+    assert files.document_name("amet.png", "image/png") == "amet.png"
+    assert files.document_name("amet.txt", "image/svg+xml") == "amet.txt.svg"
+    assert files.document_name("amet.jpg", "image/jpg") == "amet.jpg"
 
 
 def test_an_empty_name_keeps_the_dialog_and_cancel_closes_it(phone):

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.system.provider import SqliteProvider
-from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, scrim_over
+from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, popup_menu
 from android_gym.sim.ui.layout import line_height, measure_height, wrap
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -264,18 +264,6 @@ def _bar_title(text: str) -> View:
     return text_view(text, weight=1, text_color=WHITE, text_size=_TITLE, bold=True, padding=40)
 
 
-def _popup_menu(content: View, items: list[tuple[str, Callback]], dismiss: Callback) -> View:
-    """An overflow ``MenuPopupWindow`` under the toolbar's end, over ``content``; a touch outside dismisses it."""
-    rows = [View(kind="row", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
-                 on_click=action, padding=12, children=[
-                     text_view(label, resource_id=_id("title"), text_size=_MEDIUM, padding=36, weight=1)])
-            for label, action in items]
-    panel = View(kind="list", class_name="android.widget.ListView", key="overflow_menu", children=rows,
-                 width=560, height=sum(measure_height(item, 560) for item in rows), background=WHITE)
-    anchored = row(View(weight=1), frame(panel, width=568, padding=4, background=DIVIDER), gravity="top")
-    return scrim_over(content, anchored, dismiss)
-
-
 # ----- the recipe list ----------------------------------------------------------------------------------------
 class RecipesScreen(Screen):
     """``MainActivity`` showing ``RecipeFragment``: the "All recipes" list, its search and the new-recipe FAB."""
@@ -427,8 +415,8 @@ class RecipeDetailsScreen(Screen):
                     weight=1, padding=_TEXT_MARGIN, spacing=_TEXT_MARGIN // 2)
         content = View(kind="column", class_name="android.view.ViewGroup", children=[bar, body], gravity="fill")
         if self.popup == "menu":
-            return _popup_menu(content, [(EDIT, self._edit), (DELETE_MENU_ITEM, lambda: self._set_popup("delete"))],
-                               lambda: self._set_popup(""))
+            return popup_menu(content, [(EDIT, self._edit), (DELETE_MENU_ITEM, lambda: self._set_popup("delete"))],
+                              lambda: self._set_popup(""), PACKAGE, text_size=_MEDIUM, width=560)
         if self.popup == "delete":
             dialog = confirm_dialog(DELETE_RECIPE_QUESTION, CANCEL, lambda: self._set_popup(""), DELETE, self._delete)
             return dialog_over(content, dialog, lambda: self._set_popup(""))

@@ -13,7 +13,7 @@ tap drawn as a dot; strokes with round caps; ``getBitmap`` paints white under th
 Saving is Android 13's: ``trySaveImage`` on Android Q and later shows "Save as" with the file name and the
 extension only (``hidePath``), then asks DocumentsUI where to create the document (``ACTION_CREATE_DOCUMENT`` with
 ``EXTRA_TITLE`` "name.ext"); the app writes the canvas into the created document: a PNG (quality 100), a JPEG
-(quality 70) or the strokes as SVG paths. The picker here is ``CreateDocumentActivity``, DocumentsUI's
+(quality 70) or the strokes as SVG paths. The picker is ``files.CreateDocumentActivity``, DocumentsUI's
 ``PickActivity`` in create mode with its ``SaveFragment`` (the document's name and Save); it opens on DocumentsUI's
 default root, Downloads. A name whose extension does not match the MIME type gets the type's extension, and a
 taken name becomes "name (1).ext" (``FileUtils.buildUniqueFile``).
@@ -27,7 +27,6 @@ existing document by tapping it in the picker (files are listed disabled), and t
 from __future__ import annotations
 
 import io
-import posixpath
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,7 +59,7 @@ if TYPE_CHECKING:
 PACKAGE = "com.simplemobiletools.draw.pro"
 PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"  # Commons BaseConfig: PREFS_KEY = "Prefs"
 PNG, SVG, JPG = "png", "svg", "jpg"  # helpers/Constants.kt
-ACTION_CREATE_DOCUMENT, EXTRA_TITLE = "android.intent.action.CREATE_DOCUMENT", "android.intent.extra.TITLE"
+ACTION_CREATE_DOCUMENT = "android.intent.action.CREATE_DOCUMENT"
 
 # values/strings.xml (the app's and Commons')
 APP_NAME, APP_LAUNCHER_NAME = "Simple Draw", "Draw"
@@ -80,7 +79,6 @@ MIN_ERASER_WIDTH = 20.0  # MyCanvas
 _BAR, _ICON = 147, 126  # actionBarSize 56 dp, normal_icon_size 48 dp
 _BIGGER = 42  # bigger_text_size 16 sp
 _MIME_TYPES = {PNG: "image/png", SVG: "image/svg+xml", JPG: "image/jpg"}  # trySaveImage: "image/$mimetype"
-_EXTENSION_MIME = {"png": "image/png", "svg": "image/svg+xml", "jpg": "image/jpeg", "jpeg": "image/jpeg"}
 
 
 def _id(name: str) -> str:
@@ -165,75 +163,6 @@ def encode(strokes: list[Stroke], size: tuple[int, int], extension: str) -> byte
     else:
         image.save(buffer, format="JPEG", quality=JPEG_QUALITY)
     return buffer.getvalue()
-
-
-def document_name(display_name: str, mime_type: str) -> str:
-    """``FileUtils.splitFileName``: the display name's extension stays if it maps to the MIME type or is the
-    type's own extension; otherwise the type's extension (if it has one) is appended."""
-    _, dot, extension = display_name.rpartition(".")
-    type_extension = next((ext for ext, mime in _EXTENSION_MIME.items() if mime == mime_type), "")
-    if dot and (_EXTENSION_MIME.get(extension.lower()) == mime_type or extension == type_extension):
-        return display_name
-    return f"{display_name}.{type_extension}" if type_extension else display_name
-
-
-def unique_name(phone: Phone, folder: str, name: str) -> str:
-    """``FileUtils.buildUniqueFile``: ``name (1).ext``, ``name (2).ext``, ... while the name is taken."""
-    stem, dot, extension = name.rpartition(".")
-    stem, suffix = (stem, f".{extension}") if dot else (name, "")
-    candidate, index = name, 1
-    while phone.fs.exists(posixpath.join(folder, candidate)):
-        candidate, index = f"{stem} ({index}){suffix}", index + 1
-    return candidate
-
-
-# ----- DocumentsUI's create-document picker -----------------------------------------------------------------------
-class CreateDocumentActivity(files.PickActivity):
-    """DocumentsUI's ``PickActivity`` for ``ACTION_CREATE_DOCUMENT``: browse the roots that take new documents and
-    create one in the shown folder with ``SaveFragment`` (the name from ``EXTRA_TITLE`` and Save). The starting
-    activity sets ``on_created``, which gets the new document's path."""
-
-    NAME_KEY = "title"
-
-    def __init__(self, app: App, intent: Intent) -> None:
-        super().__init__(app, intent)
-        self.display_name = intent.extras.get(EXTRA_TITLE, "")
-        self.on_created: Callback | None = None
-        self.created = ""
-
-    def _set_display_name(self, text: str) -> None:
-        self.display_name = text
-
-    def bottom_bar(self) -> list[View]:
-        """``fragment_save``: the document's icon, its name and Save (enabled where the folder takes new
-        documents)."""
-        field = edit_text(self.display_name, "", self.NAME_KEY, self._set_display_name, resource_id="android:id/title",
-                          weight=1, text_size=_BIGGER)
-        field.on_submit = self._save
-        save = View(kind="button", class_name="android.widget.Button", resource_id="android:id/button1", text=SAVE,
-                    clickable=True, focusable=True, enabled=self.can_create(), on_click=self._save,
-                    background=PRIMARY, text_color=WHITE, text_size=_BIGGER - 5, width=260, height=_BAR - 21)
-        return [row(View(kind="icon", class_name="android.widget.ImageView", resource_id="android:id/icon",
-                         hint="recents", width=_ICON, height=_ICON, text_color=TEXT), field, save,
-                    resource_id=files.PACKAGE + ":id/container_save", padding=26, spacing=21,
-                    background=(248, 249, 250))]
-
-    def _save(self) -> None:
-        """``saveDocument``: create the document in the shown folder (made unique) and hand it to the caller."""
-        if not self.can_create() or not self.display_name:
-            return
-        mime_type = self.intent.mime_type or "application/octet-stream"
-        name = files_safe_name(document_name(self.display_name, mime_type))
-        self.created = posixpath.join(self.folder, unique_name(self.phone, self.folder, name))
-        self.phone.fs.write_bytes(self.created, b"")
-        self.finish()
-        if self.on_created is not None:
-            self.on_created()
-
-
-def files_safe_name(name: str) -> str:
-    """``FileUtils.buildValidFatFilename``: characters FAT does not allow become ``_``."""
-    return "".join("_" if char in '"*/:<>?\\|' or ord(char) < 0x20 or char == "\x7f" else char for char in name)
 
 
 # ----- the app --------------------------------------------------------------------------------------------------
@@ -338,9 +267,9 @@ class MainScreen(Screen):
         documents = self.phone.packages.get(files.PACKAGE)
         assert documents is not None
         intent = Intent(action=ACTION_CREATE_DOCUMENT, mime_type=_MIME_TYPES[self.extension],
-                        categories=("android.intent.category.OPENABLE",), extras={EXTRA_TITLE: name})
-        picker = self.phone.activities.push(documents, CreateDocumentActivity, intent)
-        assert isinstance(picker, CreateDocumentActivity)
+                        categories=("android.intent.category.OPENABLE",), extras={files.EXTRA_TITLE: name})
+        picker = self.phone.activities.push(documents, files.CreateDocumentActivity, intent)
+        assert isinstance(picker, files.CreateDocumentActivity)
         extension, drawing = self.extension, list(self.strokes)
         picker.on_created = lambda: self._write(picker.created, extension, drawing)
 

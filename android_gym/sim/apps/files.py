@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, ClassVar
 from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, FileSystem
 from android_gym.sim.system.prefs import SharedPreferences
-from android_gym.sim.ui.dialogs import alert_dialog, dialog_over, scrim_over
+from android_gym.sim.ui.dialogs import alert_dialog, dialog_over, popup_menu, scrim_over
 from android_gym.sim.ui.layout import measure_width
 from android_gym.sim.ui.selection import TextSelection
 from android_gym.sim.ui.views import (
@@ -68,7 +68,6 @@ from android_gym.sim.ui.views import (
     View,
     column,
     edit_text,
-    frame,
     group,
     row,
     scroll_list,
@@ -89,6 +88,8 @@ DEVICE_NAME = "sdk_gphone_x86_64"
 # Shared.ACTION_PICK_COPY_DESTINATION, FileOperationService.EXTRA_OPERATION_TYPE and its values.
 ACTION_PICK_COPY_DESTINATION = "com.android.documentsui.PICK_COPY_DESTINATION"
 EXTRA_OPERATION_TYPE = "com.android.documentsui.OPERATION_TYPE"
+#: ``ACTION_CREATE_DOCUMENT``'s suggested name (``Intent.EXTRA_TITLE``).
+EXTRA_TITLE = "android.intent.extra.TITLE"
 OPERATION_COPY, OPERATION_MOVE = "1", "4"
 MODE_LIST, MODE_GRID = 1, 2  # State.MODE_*
 VIEW_MODE_PREFIX, SHOW_HIDDEN_FILES = "rootViewMode-", "showHiddenFiles"  # LocalPreferences keys
@@ -102,7 +103,7 @@ NEW_FOLDER, SORT_BY, SELECT_ALL, DESELECT_ALL = "New folder", "Sort by...", "Sel
 COPY_TO, MOVE_TO, RENAME, DELETE = "Copy to\u2026", "Move to\u2026", "Rename", "Delete"
 SHOW_HIDDEN, HIDE_HIDDEN = "Show hidden files", "Don\u2019t show hidden files"
 GRID_VIEW, LIST_VIEW = "Grid view", "List view"
-MOVE, COPY = "Move", "Copy"
+MOVE, COPY, SAVE = "Move", "Copy", "Save"
 NO_ITEMS = "No items"
 NEW_NAME_HINT, FOLDER_NAME_HINT = "New name", "Folder name"
 NAME_CONFLICT, MISSING_RENAME, MISSING_FOLDER_NAME = (
@@ -122,6 +123,7 @@ _DRAWER_WIDTH, _GRID_PAD, _CARD_MARGIN, _ICON = 672, 52, 10, 79  # 256dp, grid_c
 _TITLE, _BODY, _LIST_TITLE, _CAPTION, _SMALL = 52, 37, 42, 32, 29  # 20, 14, 16, 12 and 11 sp
 _SELECTED = (210, 227, 252)  # list_item_selected_background_color
 _PANEL = (248, 249, 250)
+_SAVE_ICON = 126  # the save bar's document icon, 48dp
 
 _RESTRICTED = re.compile(r"^Android/(?:data|obb|sandbox)(?:/.+)?", re.IGNORECASE)  # ExternalStorageProvider
 _FAT_INVALID = re.compile(r'[\x00-\x1f\x7f"*/:<>?\\|]')  # FileUtils.isValidFatFilenameChar
@@ -184,7 +186,8 @@ class Doc:
 _MIME_TYPES = {
     "mp3": "audio/mpeg", "m4a": "audio/mp4", "wav": "audio/x-wav", "ogg": "audio/ogg", "flac": "audio/flac",
     "aac": "audio/aac", "amr": "audio/amr", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png",
-    "gif": "image/gif", "webp": "image/webp", "bmp": "image/bmp", "heic": "image/heic", "mp4": "video/mp4",
+    "gif": "image/gif", "webp": "image/webp", "bmp": "image/bmp", "heic": "image/heic", "svg": "image/svg+xml",
+    "mp4": "video/mp4",
     "3gp": "video/3gpp", "mkv": "video/x-matroska", "webm": "video/webm", "pdf": "application/pdf",
     "zip": "application/zip", "apk": "application/vnd.android.package-archive", "exe": "application/x-msdos-program",
     "txt": "text/plain", "md": "text/markdown", "csv": "text/comma-separated-values", "html": "text/html",
@@ -455,17 +458,6 @@ def _icon_button(description: str, icon: str, on_click: Callback, class_name: st
     return View(kind="icon", class_name=class_name, resource_id=_id(name) if name else "", content_desc=description,
                 hint=icon, clickable=True, focusable=True, on_click=on_click, width=_BAR, height=_BAR,
                 text_color=TEXT)
-
-
-def _popup(content: View, items: list[tuple[str, Callback]], dismiss: Callback) -> View:
-    """A ``MenuPopupWindow`` at the top end over ``content``; a touch outside dismisses it."""
-    rows = [group("row", "android.widget.LinearLayout",
-                  _text(label, "title", _LIST_TITLE, padding=36, weight=1),
-                  clickable=True, focusable=True, on_click=action, height=_BAR)
-            for label, action in items]
-    panel = group("column", "android.widget.ListView", *rows, width=620, background=WHITE)
-    anchored = row(View(weight=1), frame(panel, width=628, padding=4, background=DIVIDER), gravity="top")
-    return scrim_over(content, anchored, dismiss)
 
 
 # ----- the browsing activities ---------------------------------------------------------------------------------
@@ -796,7 +788,8 @@ class _Browser(Screen):
         if self.overlay == "drawer":
             return scrim_over(content, self._drawer(), self.close_overlay)
         if self.overlay in ("menu", "mode_menu"):
-            return _popup(content, self.menu_items(docs), self.close_overlay)
+            return popup_menu(content, self.menu_items(docs), self.close_overlay, PACKAGE, text_size=_LIST_TITLE,
+                              width=620)
         if self.overlay == "sort":
             return scrim_over(content, self._sort_sheet(), self.close_overlay)
         if self.overlay in ("rename", "new_folder"):
@@ -1060,6 +1053,58 @@ class PickActivity(_Browser):
         self.finish()
         if self.on_picked is not None:
             self.on_picked(destination)
+
+
+class CreateDocumentActivity(PickActivity):
+    """``PickActivity`` for ``ACTION_CREATE_DOCUMENT``: browse the roots that take new documents and create one in
+    the shown folder with ``SaveFragment`` (the name from ``EXTRA_TITLE`` and Save). The starting activity sets
+    ``on_created``, which gets the new document's path from ``created``."""
+
+    NAME_KEY = "title"
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.display_name = intent.extras.get(EXTRA_TITLE, "")
+        self.on_created: Callback | None = None
+        self.created = ""
+
+    def _set_display_name(self, text: str) -> None:
+        self.display_name = text
+
+    def bottom_bar(self) -> list[View]:
+        """``fragment_save``: the document's icon, its name and Save (enabled where the folder takes new
+        documents)."""
+        field = edit_text(self.display_name, "", self.NAME_KEY, self._set_display_name, resource_id="android:id/title",
+                          weight=1, text_size=_LIST_TITLE)
+        field.on_submit = self._save
+        save = View(kind="button", class_name="android.widget.Button", resource_id="android:id/button1", text=SAVE,
+                    clickable=True, focusable=True, enabled=self.can_create(), on_click=self._save,
+                    background=PRIMARY, text_color=WHITE, text_size=_LIST_TITLE - 5, width=260, height=_BAR - 21)
+        icon = View(kind="icon", class_name="android.widget.ImageView", resource_id="android:id/icon", hint="recents",
+                    width=_SAVE_ICON, height=_SAVE_ICON, text_color=TEXT)
+        return [row(icon, field, save, resource_id=_id("container_save"), padding=26, spacing=21, background=_PANEL)]
+
+    def _save(self) -> None:
+        """``saveDocument``: create the document in the shown folder (a valid FAT name made unique) and hand it to
+        the caller."""
+        if not self.can_create() or not self.display_name:
+            return
+        name = valid_fat_name(document_name(self.display_name, self.intent.mime_type or "application/octet-stream"))
+        self.created = posixpath.join(self.folder, unique_name(self.phone.fs, self.folder, name, is_dir=False))
+        self.phone.fs.write_bytes(self.created, b"")
+        self.finish()
+        if self.on_created is not None:
+            self.on_created()
+
+
+def document_name(display_name: str, mime: str) -> str:
+    """``FileUtils.splitFileName``: the display name's extension stays if it maps to the MIME type or is the
+    type's own extension; otherwise the type's extension (if it has one) is appended."""
+    _, dot, extension = display_name.rpartition(".")
+    type_extension = _EXTENSIONS.get(mime, "")
+    if dot and (_MIME_TYPES.get(extension.lower()) == mime or extension == type_extension):
+        return display_name
+    return f"{display_name}.{type_extension}" if type_extension else display_name
 
 
 class DocumentsUI(App):

@@ -48,10 +48,8 @@ from PIL import Image, ImageOps
 from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.prefs import SharedPreferences
-from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, dialog_over, scrim_over
-from android_gym.sim.ui.layout import measure_height
+from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, dialog_over, popup_menu
 from android_gym.sim.ui.views import (
-    DIVIDER,
     PRIMARY,
     TEXT,
     TEXT_SECONDARY,
@@ -297,17 +295,6 @@ def _overflow(on_click: Callback, color: Color = TEXT) -> View:
                 text_color=color)
 
 
-def _popup(content: View, items: list[tuple[str, Callback]], dismiss: Callback) -> View:
-    """An overflow ``MenuPopupWindow`` at the toolbar's end; a touch outside dismisses it."""
-    rows = [View(kind="row", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
-                 on_click=action, children=[text_view(label, resource_id="android:id/title", text_size=_BIGGER,
-                                                      padding=42, weight=1)])
-            for label, action in items]
-    panel = View(kind="list", class_name="android.widget.ListView", key="overflow_menu", children=rows, width=560,
-                 height=sum(measure_height(item, 560) for item in rows), background=WHITE)
-    return scrim_over(content, row(View(weight=1), frame(panel, width=568, padding=4, background=DIVIDER)), dismiss)
-
-
 def _search_menu(screen: GalleryScreen, hint: str, arrow: bool, items: list[View]) -> View:
     """Commons ``MySearchMenu``: the search (or back-arrow) icon, the search field and the toolbar's items."""
     def icon_clicked() -> None:
@@ -396,7 +383,7 @@ class PopupMenu(Dialog):
 
     def over(self, content: View) -> View:
         """The popup at the toolbar's end over ``content``."""
-        return _popup(content, self.items, self.close)
+        return popup_menu(content, self.items, self.close, "android", text_size=_BIGGER, width=560)
 
 
 class PickDirectoryDialog(Dialog):

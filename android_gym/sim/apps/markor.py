@@ -53,20 +53,18 @@ from android_gym.sim.apps.markor_editor import (
     Document,
     DocumentScreen,
     MarkorBase,
-    MenuItem,
     action,
     bar,
     bar_title,
     editor_field,
     overflow,
-    popup_menu,
     read_text,
     res_id,
     settings_of,
     viewport,
 )
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
-from android_gym.sim.ui.dialogs import alert_dialog, dialog_over, scrim_over
+from android_gym.sim.ui.dialogs import MenuItem, alert_dialog, dialog_over, popup_menu, scrim_over
 from android_gym.sim.ui.views import (
     TEXT_SECONDARY,
     WHITE,
@@ -620,9 +618,9 @@ class MainScreen(Screen):
     def _with_popup(self, content: View) -> View:
         dismiss = self._close_dialog
         if self.popup == "menu":
-            return popup_menu(content, self._menu_items(), lambda: self._set_popup(""))
+            return popup_menu(content, self._menu_items(), lambda: self._set_popup(""), PACKAGE, text_size=MENU_SIZE)
         if self.popup == "sort":
-            return popup_menu(content, self._sort_items(), lambda: self._set_popup(""))
+            return popup_menu(content, self._sort_items(), lambda: self._set_popup(""), PACKAGE, text_size=MENU_SIZE)
         if self.popup in ("new", "type"):
             layer = dialog_over(content, self._new_dialog(), dismiss)
             if self.popup == "type":

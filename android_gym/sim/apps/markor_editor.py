@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING
 from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.apps.intentresolver import EXTRA_TEXT, share
 from android_gym.sim.system.prefs import SharedPreferences
-from android_gym.sim.ui.dialogs import scrim_over
+from android_gym.sim.ui.dialogs import popup_menu
 from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.selection import TextSelection
-from android_gym.sim.ui.views import DIVIDER, WHITE, Callback, Color, View, column, edit_text, row, text_view
+from android_gym.sim.ui.views import DIVIDER, WHITE, Callback, Color, View, column, edit_text, text_view
 from android_gym.sim.ui.window import KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 
 if TYPE_CHECKING:
@@ -243,26 +243,6 @@ def overflow(on_click: Callback) -> View:
                 text_color=WHITE)
 
 
-MenuItem = tuple[str, Callback] | tuple[str, Callback, bool]
-
-
-def popup_menu(content: View, items: list[MenuItem], dismiss: Callback) -> View:
-    """A ``MenuPopupWindow`` under the toolbar's end (the overflow menu or a submenu) over ``content``; a touch
-    outside closes it. Each row is a ``ListMenuItemView`` with its title in ``id/title``; a checkable item
-    (``(title, on_click, checked)``) has its check box (``id/checkbox``)."""
-    rows = []
-    for title, on_click, *state in items:
-        children = [text_view(title, resource_id=res_id("title"), text_size=MENU_SIZE, padding=36, weight=1)]
-        if state:
-            children.append(View(kind="icon", class_name="android.widget.CheckBox", resource_id=res_id("checkbox"),
-                                 checkable=True, checked=state[0], hint="check" if state[0] else "", width=84,
-                                 height=84, text_color=PRIMARY))
-        rows.append(View(kind="row", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
-                         on_click=on_click, padding=12, children=children))
-    panel = View(kind="list", class_name="android.widget.ListView", key="popup_menu", children=rows, width=600,
-                 height=sum(measure_height(item, 600) for item in rows), background=WHITE)
-    return scrim_over(content, row(View(weight=1), column(panel, padding=4, background=DIVIDER), gravity="top"),
-                      dismiss)
 
 
 def editor_field(document: Document, key: str, height: int) -> View:
@@ -372,7 +352,8 @@ class DocumentScreen(Screen):
         content = column(toolbar, body, gravity="fill")
         if self.popup == "menu":
             return popup_menu(content, [(SHARE, lambda: self._set_popup("share")), (RELOAD, self._reload)],
-                              lambda: self._set_popup(""))
+                              lambda: self._set_popup(""), PACKAGE, text_size=MENU_SIZE)
         if self.popup == "share":
-            return popup_menu(content, [(PLAIN_TEXT, self._share_text)], lambda: self._set_popup(""))
+            return popup_menu(content, [(PLAIN_TEXT, self._share_text)], lambda: self._set_popup(""), PACKAGE,
+                              text_size=MENU_SIZE)
         return content

@@ -7,9 +7,11 @@ Ids follow AppCompat's layouts (``abc_alert_dialog_material.xml``): the buttons 
 
 from __future__ import annotations
 
-from android_gym.sim.ui.layout import font
+from android_gym.sim.ui.layout import font, measure_height
 from android_gym.sim.ui.views import DIVIDER, PRIMARY, WHITE, Callback, View, column, frame, row, text_view
 
+#: A popup menu item: ``(title, on_click)``, or ``(title, on_click, checked)`` for a checkable one.
+MenuItem = tuple[str, Callback] | tuple[str, Callback, bool]
 #: Dialog button text size in px (16sp at 420 dpi).
 BUTTON_TEXT = 42
 DIALOG_WIDTH = 960
@@ -57,3 +59,24 @@ def confirm_dialog(message: str, negative: str, on_negative: Callback, positive:
     body = [text_view(message, resource_id="android:id/message", text_size=text_size, padding=60)]
     return alert_dialog(body, [("button2", negative, on_negative), ("button1", positive, on_positive)],
                         text_size=text_size)
+
+
+def popup_menu(content: View, items: list[MenuItem], dismiss: Callback, package: str, text_size: int = BUTTON_TEXT,
+               width: int = 600) -> View:
+    """AppCompat's ``MenuPopupWindow`` (an overflow menu or a submenu) at the top end over ``content``; a touch
+    outside dismisses it. ``items`` are ``(title, on_click)`` or, for a checkable item, ``(title, on_click,
+    checked)``; each row is a ``ListMenuItemView`` with its title in ``<package>:id/title`` and a checkable item's
+    box in ``<package>:id/checkbox`` (AppCompat's ids, merged into the app's package)."""
+    rows = []
+    for title, on_click, *state in items:
+        children = [text_view(title, resource_id=f"{package}:id/title", text_size=text_size, padding=36, weight=1)]
+        if state:
+            children.append(View(kind="icon", class_name="android.widget.CheckBox", checkable=True, checked=state[0],
+                                 resource_id=f"{package}:id/checkbox", hint="check" if state[0] else "", width=84,
+                                 height=84, text_color=PRIMARY))
+        rows.append(View(kind="row", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
+                         on_click=on_click, padding=12, children=children))
+    panel = View(kind="list", class_name="android.widget.ListView", key="popup_menu", children=rows, width=width,
+                 height=sum(measure_height(item, width) for item in rows), background=WHITE)
+    return scrim_over(content, row(View(weight=1), column(panel, padding=4, background=DIVIDER), gravity="top"),
+                      dismiss)
