@@ -1,16 +1,19 @@
 """Helpers for checking tasks the way our own tests do: play one episode with an agent, collect the outcome.
 
-Task authors can use them in their own test suites: ``run_episode(env, OracleAgent(), seed=0).score == 1.0``.
+Task authors can use them in their own test suites: ``run_episode(env, OracleAgent(), seed=0).score == 1.0``,
+or ``play_steps(env, info, steps)`` to play a few oracle steps into an episode and look at the state they leave.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
 
 from android_gym.agents import Agent
+from android_gym.tasks.oracle import OraclePolicy, OracleStep
 
 
 @dataclass
@@ -41,6 +44,22 @@ def run_episode(env: gym.Env, agent: Agent, *, seed: int | None = None,
             result.invalid_actions.append(info["invalid_action"])
     result.score, result.info = info["score"], info
     return result
+
+
+def play_steps(env: gym.Env, info: dict[str, Any],
+               steps: Sequence[OracleStep]) -> tuple[dict[str, Any], list[str]]:
+    """Play oracle ``steps``, one action per env step, from the screen in ``info["ui_elements"]``.
+
+    Returns the last info, with the number of actions taken under ``"actions"``, and the invalid actions met on
+    the way (the caller decides whether they are allowed). It does not reset the env first.
+    """
+    policy, invalid, actions = OraclePolicy(steps), [], 0
+    while not policy.done:
+        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
+        actions += 1
+        if info["invalid_action"]:
+            invalid.append(info["invalid_action"])
+    return {**info, "actions": actions}, invalid
 
 
 def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs: Any) -> None:

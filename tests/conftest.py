@@ -6,7 +6,7 @@ import adbutils
 import gymnasium as gym
 import pytest
 
-import android_gym  # noqa: F401  (registers the envs)
+import android_gym  # registers the envs
 from android_gym.device.sim import SimDevice
 from android_gym.sim.adb_harness import free_emulator_port, private_adb_server
 from android_gym.sim.phone import Phone
@@ -56,3 +56,16 @@ def fresh_served_phone(served_phone) -> SimServer:
     """``served_phone`` with a brand-new phone behind it (the adb transport stays up)."""
     served_phone.phone_host.replace(Phone()).close()
     return served_phone
+
+
+@pytest.fixture
+def reset_task(make_env):
+    """``reset_task(task, seed=0, params=None, **env_kwargs)`` → (env, info): the task's env (``pixels=False``
+    unless ``env_kwargs`` say otherwise) reset with ``seed`` and, if given, its parameters pinned to ``params``."""
+
+    def reset(task: str, seed: int = 0, params: dict | None = None, **env_kwargs) -> tuple[gym.Env, dict]:
+        env = make_env(android_gym.env_id(task), **{"pixels": False, **env_kwargs})
+        _, info = env.reset(seed=seed, options=None if params is None else {"params": params})
+        return env, info
+
+    return reset

@@ -5,7 +5,6 @@ was left in."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 
 import gymnasium as gym
 import pytest
@@ -17,33 +16,8 @@ from android_gym.sim.apps.camera import PHOTO_MODE, VIDEO_MODE
 from android_gym.sim.system.media import is_mp4, mp4_file
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.files import PHOTOS_DATA, VIDEOS_DATA, list_files
-from android_gym.tasks.oracle import OraclePolicy, OracleStep, complete, open_app, tap
-
-
-@pytest.fixture
-def make():
-    """``make(task)`` → (env, info) after a reset with seed 0; envs are closed after the test."""
-    envs = []
-
-    def reset(task: str):
-        env = gym.make(android_gym.env_id(task), pixels=False)
-        envs.append(env)
-        _, info = env.reset(seed=0)
-        return env, info
-
-    yield reset
-    for env in envs:
-        env.close()
-
-
-def play(env: gym.Env, info: dict, steps: Sequence[OracleStep]) -> dict:
-    """Play ``steps`` (no invalid action allowed); the last info with the number of actions taken."""
-    policy, actions = OraclePolicy(steps), 0
-    while not policy.done:
-        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
-        actions += 1
-        assert not info["invalid_action"], info["invalid_action"]
-    return {**info, "actions": actions}
+from android_gym.tasks.oracle import complete, open_app, tap
+from android_gym.testing import play_steps
 
 
 def names(env: gym.Env, folder: str) -> list[str]:
@@ -56,57 +30,59 @@ VIDEO = [open_app("camera"), *choose_mode(VIDEO_MODE), tap(SHUTTER_BUTTON), tap(
 
 @pytest.mark.parametrize("task, goal", [("CameraTakePhoto", "Take one photo."),
                                         ("CameraTakeVideo", "Take one video.")])
-def test_goals_params_and_budget_follow_androidworld(make, task, goal):
-    env, info = make(task)
+def test_goals_params_and_budget_follow_androidworld(reset_task, task, goal):
+    env, info = reset_task(task)
     assert info["params"] == {} and env.unwrapped.task.goal == goal
     assert android_gym.get_task(task).max_steps() == 10
 
 
-def test_one_photo_succeeds_with_a_jpeg_named_as_camera2_names_it(make):
-    env, info = make("CameraTakePhoto")
-    info = play(env, info, [*PHOTO, complete()])
-    assert info["score"] == 1.0 and info["actions"] <= 10
+def test_one_photo_succeeds_with_a_jpeg_named_as_camera2_names_it(reset_task):
+    env, info = reset_task("CameraTakePhoto")
+    info, invalid = play_steps(env, info, [*PHOTO, complete()])
+    assert not invalid and info["score"] == 1.0 and info["actions"] <= 10
     [photo] = list_files(env.unwrapped.device, PHOTOS_DATA)
     assert photo.name.startswith("IMG_" + DEVICE_TIME.strftime("%Y%m%d_")) and photo.name.endswith(".jpg")
     assert Image.open(io.BytesIO(env.unwrapped.device.pull(photo.path))).format == "JPEG"
     assert names(env, VIDEOS_DATA) == []
 
 
-def test_two_photos_or_a_video_instead_of_a_photo_score_zero(make):
-    env, info = make("CameraTakePhoto")
-    info = play(env, info, [*PHOTO, tap(SHUTTER_BUTTON)])
-    assert len(names(env, PHOTOS_DATA)) == 2 and info["score"] == 0.0
+def test_two_photos_or_a_video_instead_of_a_photo_score_zero(reset_task):
+    env, info = reset_task("CameraTakePhoto")
+    info, invalid = play_steps(env, info, [*PHOTO, tap(SHUTTER_BUTTON)])
+    assert not invalid and len(names(env, PHOTOS_DATA)) == 2 and info["score"] == 0.0
     _, info = env.reset(seed=0)
     assert names(env, PHOTOS_DATA) == [] and names(env, VIDEOS_DATA) == []  # teardown and setup emptied both
-    info = play(env, info, VIDEO)
-    assert len(names(env, VIDEOS_DATA)) == 1 and info["score"] == 0.0
+    info, invalid = play_steps(env, info, VIDEO)
+    assert not invalid and len(names(env, VIDEOS_DATA)) == 1 and info["score"] == 0.0
 
 
-def test_one_video_succeeds_and_a_photo_two_videos_or_a_running_recording_do_not(make):
-    env, info = make("CameraTakeVideo")
-    info = play(env, info, VIDEO)
+def test_one_video_succeeds_and_a_photo_two_videos_or_a_running_recording_do_not(reset_task):
+    env, info = reset_task("CameraTakeVideo")
+    info, invalid = play_steps(env, info, VIDEO)
     [video] = list_files(env.unwrapped.device, VIDEOS_DATA)
-    assert info["score"] == 1.0 and video.name.startswith("VID_") and video.name.endswith(".mp4")
+    assert not invalid and info["score"] == 1.0 and video.name.startswith("VID_") and video.name.endswith(".mp4")
     _, info = env.reset(seed=0)
-    info = play(env, info, [*VIDEO, tap(SHUTTER_BUTTON), tap(SHUTTER_BUTTON)])
-    assert len(names(env, VIDEOS_DATA)) == 2 and info["score"] == 0.0
+    info, invalid = play_steps(env, info, [*VIDEO, tap(SHUTTER_BUTTON), tap(SHUTTER_BUTTON)])
+    assert not invalid and len(names(env, VIDEOS_DATA)) == 2 and info["score"] == 0.0
     _, info = env.reset(seed=0)
-    info = play(env, info, PHOTO)
-    assert info["score"] == 0.0
+    info, invalid = play_steps(env, info, PHOTO)
+    assert not invalid and info["score"] == 0.0
     _, info = env.reset(seed=0)
-    info = play(env, info, VIDEO[:-1])  # started, never stopped: only MediaProvider's hidden pending file
-    assert [name[:9] for name in names(env, VIDEOS_DATA)] == [".pending-"] and info["score"] == 0.0
+    # started, never stopped: only MediaProvider's hidden pending file
+    info, invalid = play_steps(env, info, VIDEO[:-1])
+    assert not invalid and [name[:9] for name in names(env, VIDEOS_DATA)] == [".pending-"] and info["score"] == 0.0
 
 
-def test_the_photo_oracle_copes_with_a_camera_left_in_video_mode(make):
-    env, info = make("CameraTakePhoto")
-    play(env, info, [open_app("camera"), *choose_mode(VIDEO_MODE)])
+def test_the_photo_oracle_copes_with_a_camera_left_in_video_mode(reset_task):
+    env, info = reset_task("CameraTakePhoto")
+    _, invalid = play_steps(env, info, [open_app("camera"), *choose_mode(VIDEO_MODE)])
+    assert not invalid
     _, info = env.reset(seed=0)  # the camera remembers its mode across the restart
-    info = play(env, info, [open_app("camera"), tap(SHUTTER_BUTTON), tap(SHUTTER_BUTTON)])
-    assert names(env, PHOTOS_DATA) == [] and info["score"] == 0.0
+    info, invalid = play_steps(env, info, [open_app("camera"), tap(SHUTTER_BUTTON), tap(SHUTTER_BUTTON)])
+    assert not invalid and names(env, PHOTOS_DATA) == [] and info["score"] == 0.0
     _, info = env.reset(seed=0)
-    info = play(env, info, env.unwrapped.task.oracle())
-    assert info["score"] == 1.0
+    info, invalid = play_steps(env, info, env.unwrapped.task.oracle())
+    assert not invalid and info["score"] == 1.0
 
 
 def test_only_real_jpegs_and_finished_mp4s_count():

@@ -5,32 +5,15 @@ from __future__ import annotations
 
 import io
 
-import gymnasium as gym
 import pytest
 from PIL import Image
 
-import android_gym
 from android_gym.device import state
 from android_gym.envs.cross_app import view_picture
 from android_gym.envs.expense import EXPENSES
 from android_gym.envs.recipe import RECIPES
 from android_gym.tasks import files
-from android_gym.tasks.oracle import OraclePolicy
-
-
-@pytest.fixture
-def make():
-    """``make(task, seed)`` → an env and its reset info; envs are closed after the test."""
-    envs = []
-
-    def reset(task: str, seed: int = 0) -> tuple[gym.Env, dict]:
-        env = gym.make(android_gym.env_id(task), pixels=False)
-        envs.append(env)
-        return env, env.reset(seed=seed)[1]
-
-    yield reset
-    for env in envs:
-        env.close()
+from android_gym.testing import play_steps
 
 
 def _picture(device, path: str) -> Image.Image:
@@ -39,8 +22,8 @@ def _picture(device, path: str) -> Image.Image:
     return picture
 
 
-def test_the_expense_note_marks_the_reimbursable_rows_among_the_noise(make):
-    env, _ = make("ExpenseAddMultipleFromMarkor", seed=1)
+def test_the_expense_note_marks_the_reimbursable_rows_among_the_noise(reset_task):
+    env, _ = reset_task("ExpenseAddMultipleFromMarkor", seed=1)
     task, device = env.unwrapped.task, env.unwrapped.device
     lines = files.file_text(device, f"{files.MARKOR_DATA}/my_expenses.txt").splitlines()
     assert lines[0] == "name|amount_dollars|category_name|note" and len(lines) == 1 + 2 + 100
@@ -55,8 +38,8 @@ def test_the_expense_note_marks_the_reimbursable_rows_among_the_noise(make):
     assert task.is_successful(device) == 1.0
 
 
-def test_recipes_of_the_long_note_are_told_apart_by_preparation_time(make):
-    env, _ = make("RecipeAddMultipleRecipesFromMarkor2", seed=2)
+def test_recipes_of_the_long_note_are_told_apart_by_preparation_time(reset_task):
+    env, _ = reset_task("RecipeAddMultipleRecipesFromMarkor2", seed=2)
     task, device = env.unwrapped.task, env.unwrapped.device
     text = files.file_text(device, f"{files.MARKOR_DATA}/recipes.txt")
     prep_time = task.params["prep_time"]
@@ -73,23 +56,21 @@ def test_recipes_of_the_long_note_are_told_apart_by_preparation_time(make):
     ("RecipeAddMultipleRecipesFromImage", "recipes.jpg", lambda task: [row["title"] for row in task.params["recipes"]]),
     ("MarkorTranscribeReceipt", "receipt.png", lambda task: [row[1] for row in task.params["receipt"]["transactions"]]),
 ])
-def test_pictures_hold_the_data_only_in_their_pixels(make, task_name, picture_name, shown):
+def test_pictures_hold_the_data_only_in_their_pixels(reset_task, task_name, picture_name, shown):
     """The picture is a real image in DCIM; once the oracle has it on screen, the UI tree names none of the rows."""
-    env, info = make(task_name)
+    env, info = reset_task(task_name)
     task, device = env.unwrapped.task, env.unwrapped.device
     picture = _picture(device, f"{files.GALLERY_DATA}/{picture_name}")
     assert picture.format == ("PNG" if picture_name.endswith(".png") else "JPEG") and picture.width >= 300
-    policy = OraclePolicy(view_picture(picture_name))
-    while not policy.done:
-        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
-        assert not info["invalid_action"]
+    _, invalid = play_steps(env, info, view_picture(picture_name))
+    assert not invalid
     dump = device.ui_dump()
     assert "ImageView" in dump
     assert not any(text in dump for text in shown(task))
 
 
-def test_the_receipt_note_must_hold_the_transactions(make):
-    env, _ = make("MarkorTranscribeReceipt", seed=3)
+def test_the_receipt_note_must_hold_the_transactions(reset_task):
+    env, _ = reset_task("MarkorTranscribeReceipt", seed=3)
     task, device = env.unwrapped.task, env.unwrapped.device
     lines = task.params["text"].splitlines()
     assert lines[0] == "Date, Item, Amount" and 1 <= len(lines) - 1 <= 5

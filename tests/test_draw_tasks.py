@@ -5,43 +5,18 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from PIL import Image
 
-import android_gym
 from android_gym.envs.draw import SimpleDrawProCreateDrawing, has_stroke
 from android_gym.sim.apps import draw
-from android_gym.tasks.oracle import OraclePolicy, OracleStep, Selector, complete, replace_text
+from android_gym.tasks.oracle import OracleStep, Selector, complete, replace_text
+from android_gym.testing import play_steps
 
 TASK = "SimpleDrawProCreateDrawing"
-
-
-@pytest.fixture
-def make():
-    """``make(seed, params=None)`` → (env, info) after a reset; envs are closed after the test."""
-    envs = []
-
-    def reset(seed: int = 0, params: dict | None = None):
-        env = gym.make(android_gym.env_id(TASK), pixels=False)
-        envs.append(env)
-        _, info = env.reset(seed=seed, options={"params": params} if params else None)
-        return env, info
-
-    yield reset
-    for env in envs:
-        env.close()
-
-
-def play(env: gym.Env, info: dict, steps: Sequence[OracleStep]) -> dict:
-    policy = OraclePolicy(steps)
-    while not policy.done:
-        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
-        assert not info["invalid_action"]
-    return info
 
 
 def oracle(env: gym.Env) -> list[OracleStep]:
@@ -69,37 +44,40 @@ def test_parameters_and_goal_follow_androidworld(seed):
 
 
 @pytest.mark.parametrize("extension", [".png", ".svg", ".jpg"])
-def test_the_oracle_draws_and_saves_each_type_within_the_budget(make, extension):
-    env, info = make(params={"file_name": f"lorem_happy_fox{extension}", "text": ""})
+def test_the_oracle_draws_and_saves_each_type_within_the_budget(reset_task, extension):
+    env, info = reset_task(TASK, params={"file_name": f"lorem_happy_fox{extension}", "text": ""})
     steps = oracle(env)
-    info = play(env, info, steps)
-    assert info["score"] == 1.0
+    info, invalid = play_steps(env, info, steps)
+    assert not invalid and info["score"] == 1.0
     assert env.unwrapped.device.shell("ls /sdcard/Pictures").output.split() == [f"lorem_happy_fox{extension}"]
 
 
-def test_an_empty_drawing_scores_zero(make):
-    env, info = make(params={"file_name": "sit_blank.png", "text": ""})
+def test_an_empty_drawing_scores_zero(reset_task):
+    env, info = reset_task(TASK, params={"file_name": "sit_blank.png", "text": ""})
     steps = oracle(env)
     del steps[1]  # no stroke
-    assert play(env, info, steps)["score"] == 0.0
+    info, invalid = play_steps(env, info, steps)
+    assert not invalid and info["score"] == 0.0
     assert env.unwrapped.device.pull("/sdcard/Pictures/sit_blank.png")[:4] == b"\x89PNG"
 
 
-def test_a_wrong_name_or_folder_scores_zero(make):
-    env, info = make(params={"file_name": "amet_fox.png", "text": ""})
+def test_a_wrong_name_or_folder_scores_zero(reset_task):
+    env, info = reset_task(TASK, params={"file_name": "amet_fox.png", "text": ""})
     steps = oracle(env)
     steps[3] = replace_text(Selector(resource_id=f"{draw.PACKAGE}:id/save_image_filename"), "amet_fox.png")
-    assert play(env, info, steps)["score"] == 0.0  # the .png radio adds the extension again
+    info, invalid = play_steps(env, info, steps)
+    assert not invalid and info["score"] == 0.0  # the .png radio adds the extension again
     assert env.unwrapped.device.shell("ls /sdcard/Pictures").output.split() == ["amet_fox.png.png"]
-    env, info = make(params={"file_name": "amet_fox.png", "text": ""})
+    env, info = reset_task(TASK, params={"file_name": "amet_fox.png", "text": ""})
     steps = oracle(env)
     del steps[6:-2]  # Save at once: the picker opens on Downloads
-    assert play(env, info, steps)["score"] == 0.0
+    info, invalid = play_steps(env, info, steps)
+    assert not invalid and info["score"] == 0.0
     assert env.unwrapped.device.shell("ls /sdcard/Download").output.split() == ["amet_fox.png"]
 
 
-def test_the_check_wants_a_picture_of_the_named_type_with_a_stroke(make):
-    env, _ = make(params={"file_name": "elit_fox.png", "text": ""})
+def test_the_check_wants_a_picture_of_the_named_type_with_a_stroke(reset_task):
+    env, _ = reset_task(TASK, params={"file_name": "elit_fox.png", "text": ""})
     dev, task = env.unwrapped.device, env.unwrapped.task
     path = "/sdcard/Pictures/elit_fox.png"
     for data in (b"not a picture", picture(None), picture((255, 0, 0), "JPEG")):
@@ -116,6 +94,7 @@ def test_the_check_wants_a_picture_of_the_named_type_with_a_stroke(make):
     assert not has_stroke(draw.svg_document([erased], (100, 100)).encode(), ".svg")
 
 
-def test_doing_nothing_scores_zero(make):
-    env, info = make(seed=1)
-    assert play(env, info, [complete()])["score"] == 0.0
+def test_doing_nothing_scores_zero(reset_task):
+    env, info = reset_task(TASK, seed=1)
+    info, invalid = play_steps(env, info, [complete()])
+    assert not invalid and info["score"] == 0.0

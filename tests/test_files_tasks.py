@@ -3,8 +3,6 @@ a copy instead of a move or a touched noise file all score 0), and oracles that 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -20,22 +18,6 @@ STORAGE = "/storage/emulated/0"
 
 def params(task: str, seed: int) -> dict:
     return android_gym.get_task(task).generate_params(np.random.default_rng(seed))
-
-
-@pytest.fixture
-def env() -> Iterator:
-    """``env(task, params=None, seed=0)`` → the env after a reset; closed after the test."""
-    made = []
-
-    def reset(task: str, pinned: dict | None = None, seed: int = 0) -> gym.Env:
-        env = gym.make(android_gym.env_id(task), pixels=False)
-        made.append(env)
-        env.reset(seed=seed, options={"params": pinned} if pinned else None)
-        return env
-
-    yield reset
-    for env in made:
-        env.close()
 
 
 def sh(env: gym.Env, command: str) -> None:
@@ -62,17 +44,18 @@ def test_parameters_follow_androidworld(seed):
     assert move["file_name"] not in move["noise_files"]
 
 
-def test_goals_are_androidworld_templates(env):
+def test_goals_are_androidworld_templates(reset_task):
     pinned = params("FilesMoveFile", 3)
-    goal = env("FilesMoveFile", pinned).unwrapped.task.goal
+    env, _ = reset_task("FilesMoveFile", params=pinned)
+    goal = env.unwrapped.task.goal
     assert goal == (f"Move the file {pinned['file_name']} from {pinned['source_folder']} within the sdk_gphone_x86_64 "
                     f"storage area to the {pinned['destination_folder']} within the same sdk_gphone_x86_64 storage "
                     "area in the Android filesystem.")
 
 
-def test_delete_setup_writes_the_file_and_noise_with_echo_and_clears_other_files(env):
+def test_delete_setup_writes_the_file_and_noise_with_echo_and_clears_other_files(reset_task):
     pinned = params("FilesDeleteFile", 1)
-    first = env("FilesDeleteFile", pinned)
+    first, _ = reset_task("FilesDeleteFile", params=pinned)
     sh(first, "echo stray > /sdcard/Download/stray.txt")
     first.reset(options={"params": pinned})
     folder = f"{STORAGE}/{pinned['subfolder']}"
@@ -84,11 +67,11 @@ def test_delete_setup_writes_the_file_and_noise_with_echo_and_clears_other_files
     assert score(first) == 0.0
 
 
-def test_deleting_the_file_scores_and_deleting_a_noise_file_instead_does_not(env):
+def test_deleting_the_file_scores_and_deleting_a_noise_file_instead_does_not(reset_task):
     pinned = params("FilesDeleteFile", 2)
     folder = f"{STORAGE}/{pinned['subfolder']}"
     noise = sorted(pinned["noise_files"])[0]
-    task = env("FilesDeleteFile", pinned)
+    task, _ = reset_task("FilesDeleteFile", params=pinned)
     sh(task, f"rm '{folder}/{noise}'")
     assert score(task) == 0.0
     sh(task, f"rm '{folder}/{pinned['file_name']}'")
@@ -100,13 +83,13 @@ def test_deleting_the_file_scores_and_deleting_a_noise_file_instead_does_not(env
     assert score(task) == 0.0  # a changed noise file
 
 
-def test_move_checks_source_destination_and_noise(env):
+def test_move_checks_source_destination_and_noise(reset_task):
     pinned = params("FilesMoveFile", 4)
     source, destination = f"{STORAGE}/{pinned['source_folder']}", f"{STORAGE}/{pinned['destination_folder']}"
     wrong = next(folder for folder in EMULATOR_DIRECTORIES
                  if folder not in (pinned["source_folder"], pinned["destination_folder"]))
     name = pinned["file_name"]
-    task = env("FilesMoveFile", pinned)
+    task, _ = reset_task("FilesMoveFile", params=pinned)
     sh(task, f"mkdir -p '{STORAGE}/{wrong}' && mv '{source}/{name}' '{STORAGE}/{wrong}/'")
     assert score(task) == 0.0  # moved to the wrong folder
     task.reset(options={"params": pinned})
@@ -121,9 +104,9 @@ def test_move_checks_source_destination_and_noise(env):
     assert score(task) == 1.0
 
 
-def test_the_oracle_deletes_through_the_app_and_leaves_the_noise(env):
+def test_the_oracle_deletes_through_the_app_and_leaves_the_noise(reset_task):
     pinned = params("FilesDeleteFile", 5)
-    task = env("FilesDeleteFile", pinned)
+    task, _ = reset_task("FilesDeleteFile", params=pinned)
     folder = f"{STORAGE}/{pinned['subfolder']}"
     before = tree_snapshot(task.unwrapped.device, folder)
     result = run_episode(task, OracleAgent(), options={"params": pinned})
@@ -145,18 +128,18 @@ def last_in_a_full_folder(task: str, seed: int) -> dict:
 
 
 @pytest.mark.parametrize("task", ["FilesDeleteFile", "FilesMoveFile"])
-def test_oracles_scroll_to_a_file_at_the_bottom_of_a_long_folder_within_budget(env, task):
+def test_oracles_scroll_to_a_file_at_the_bottom_of_a_long_folder_within_budget(reset_task, task):
     pinned = last_in_a_full_folder(task, 7)
-    made = env(task, pinned)
+    made, _ = reset_task(task, params=pinned)
     result = run_episode(made, OracleAgent(), options={"params": pinned})
     assert result.score == 1.0 and not result.invalid_actions
     without_scrolling = 8 if task == "FilesDeleteFile" else 12  # taps, the list view switch and a long press
     assert without_scrolling + 2 <= result.steps <= made.unwrapped.task.max_steps()
 
 
-def test_the_move_oracle_uses_the_picker_and_moves_exactly_one_file(env):
+def test_the_move_oracle_uses_the_picker_and_moves_exactly_one_file(reset_task):
     pinned = params("FilesMoveFile", 8)
-    task = env("FilesMoveFile", pinned)
+    task, _ = reset_task("FilesMoveFile", params=pinned)
     device = task.unwrapped.device
     source = f"{STORAGE}/{pinned['source_folder']}"
     result = run_episode(task, OracleAgent(), options={"params": pinned})

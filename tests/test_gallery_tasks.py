@@ -4,41 +4,16 @@ check that wants a byte-identical copy in Download with the original left in DCI
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 import gymnasium as gym
 import numpy as np
 import pytest
 
-import android_gym
 from android_gym.envs.gallery import SaveCopyOfReceiptTaskEval
-from android_gym.tasks.oracle import OraclePolicy, OracleStep, Selector, complete, tap
+from android_gym.tasks.oracle import Selector, complete, tap
+from android_gym.testing import play_steps
 
 TASK = "SaveCopyOfReceiptTaskEval"
-
-
-@pytest.fixture
-def make():
-    """``make(seed, params=None)`` → (env, info) after a reset; envs are closed after the test."""
-    envs = []
-
-    def reset(seed: int = 0, params: dict | None = None):
-        env = gym.make(android_gym.env_id(TASK), pixels=False)
-        envs.append(env)
-        _, info = env.reset(seed=seed, options={"params": params} if params else None)
-        return env, info
-
-    yield reset
-    for env in envs:
-        env.close()
-
-
-def play(env: gym.Env, info: dict, steps: Sequence[OracleStep]) -> dict:
-    policy = OraclePolicy(steps)
-    while not policy.done:
-        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
-        assert not info["invalid_action"]
-    return info
 
 
 def device(env: gym.Env):
@@ -59,36 +34,36 @@ def test_parameters_and_goal_follow_androidworld(seed):
                     "Download")
 
 
-def test_pinned_parameters_pin_the_pictures_bytes(make):
-    env, info = make(seed=3)
+def test_pinned_parameters_pin_the_pictures_bytes(reset_task):
+    env, info = reset_task(TASK, seed=3)
     first = device(env).pull(f"/sdcard/DCIM/{info['params']['file_name']}")
     assert first[:3] == b"\xff\xd8\xff"  # a JPEG
-    other, _ = make(seed=9, params=info["params"])
+    other, _ = reset_task(TASK, seed=9, params=info["params"])
     assert device(other).pull(f"/sdcard/DCIM/{info['params']['file_name']}") == first
 
 
-def test_the_oracle_copies_within_the_budget_and_the_original_stays(make):
-    env, info = make(seed=1)
+def test_the_oracle_copies_within_the_budget_and_the_original_stays(reset_task):
+    env, info = reset_task(TASK, seed=1)
     steps = task(env).oracle()
     assert len(steps) <= SaveCopyOfReceiptTaskEval.max_steps()
-    info = play(env, info, steps)
-    assert info["score"] == 1.0
+    info, invalid = play_steps(env, info, steps)
+    assert not invalid and info["score"] == 1.0
     name = info["params"]["file_name"]
     assert device(env).pull(f"/sdcard/Download/{name}") == device(env).pull(f"/sdcard/DCIM/{name}")
 
 
-def test_moving_instead_of_copying_scores_zero(make):
-    env, info = make(seed=2)
+def test_moving_instead_of_copying_scores_zero(reset_task):
+    env, info = reset_task(TASK, seed=2)
     steps = list(task(env).oracle())
     steps[4] = tap(Selector(text="Move to"))
-    info = play(env, info, steps)
+    info, invalid = play_steps(env, info, steps)
     name = info["params"]["file_name"]
-    assert device(env).pull(f"/sdcard/Download/{name}")  # it is in Download ...
+    assert not invalid and device(env).pull(f"/sdcard/Download/{name}")  # it is in Download ...
     assert info["score"] == 0.0  # ... but DCIM lost it
 
 
-def test_a_wrong_name_or_changed_bytes_score_zero_and_a_plain_copy_scores_one(make):
-    env, info = make(seed=4)
+def test_a_wrong_name_or_changed_bytes_score_zero_and_a_plain_copy_scores_one(reset_task):
+    env, info = reset_task(TASK, seed=4)
     name = info["params"]["file_name"]
     dev = device(env)
     dev.shell(f"cp /sdcard/DCIM/{name} /sdcard/Download/copy_{name}")
@@ -101,6 +76,7 @@ def test_a_wrong_name_or_changed_bytes_score_zero_and_a_plain_copy_scores_one(ma
     assert task(env).is_successful(dev) == 0.0
 
 
-def test_doing_nothing_or_only_declaring_completion_scores_zero(make):
-    env, info = make(seed=5)
-    assert play(env, info, [complete()])["score"] == 0.0
+def test_doing_nothing_or_only_declaring_completion_scores_zero(reset_task):
+    env, info = reset_task(TASK, seed=5)
+    info, invalid = play_steps(env, info, [complete()])
+    assert not invalid and info["score"] == 0.0

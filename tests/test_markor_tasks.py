@@ -29,7 +29,6 @@ from android_gym.envs.markor import (
 )
 from android_gym.tasks.files import MARKOR_DATA, tree_snapshot
 from android_gym.tasks.oracle import (
-    OraclePolicy,
     OracleStep,
     Selector,
     complete,
@@ -39,32 +38,14 @@ from android_gym.tasks.oracle import (
     type_into,
 )
 from android_gym.tasks.user_data import RANDOM_SENTENCES
-
-
-@pytest.fixture
-def make():
-    """``make(task, seed, params=None)`` → (env, info) after a reset; envs are closed after the test."""
-    envs = []
-
-    def reset(task: str, seed: int = 0, params: dict | None = None):
-        env = gym.make(android_gym.env_id(task), pixels=False)
-        envs.append(env)
-        _, info = env.reset(seed=seed, options={"params": params} if params else None)
-        return env, info
-
-    yield reset
-    for env in envs:
-        env.close()
+from android_gym.testing import play_steps
 
 
 def play(env: gym.Env, info: dict, steps: Sequence[OracleStep]) -> dict:
-    """Play ``steps`` (none may be invalid); the last info, with the number of actions in ``"actions"``."""
-    policy, actions = OraclePolicy(steps), 0
-    while not policy.done:
-        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
-        actions += 1
-        assert not info["invalid_action"], info["invalid_action"]
-    return {**info, "actions": actions}
+    """``play_steps`` with no invalid action allowed (used by most tests here)."""
+    info, invalid = play_steps(env, info, steps)
+    assert not invalid, invalid
+    return info
 
 
 def shell(env: gym.Env, command: str) -> str:
@@ -122,16 +103,16 @@ def test_goals_are_androidworlds():
                          "content of the note with the phone number +1 via SMS using Simple SMS Messenger")
 
 
-def test_pinned_parameters_pin_the_files(make):
-    env, info = make("MarkorDeleteNote", seed=3)
+def test_pinned_parameters_pin_the_files(reset_task):
+    env, info = reset_task("MarkorDeleteNote", seed=3)
     first = tree_snapshot(env.unwrapped.device, MARKOR_DATA)
     _, again = env.reset(options={"params": info["params"]})
     assert tree_snapshot(env.unwrapped.device, MARKOR_DATA) == first
     assert len(first) == len(info["params"]["noise_files"]) + 1
 
 
-def test_deleting_the_wrong_note_scores_zero(make):
-    env, info = make("MarkorDeleteNote", seed=1)
+def test_deleting_the_wrong_note_scores_zero(reset_task):
+    env, info = reset_task("MarkorDeleteNote", seed=1)
     noise = sorted(info["params"]["noise_files"])[0]
     info = play(env, info, [open_app(APP_NAME), *delete_note(noise)])
     assert info["score"] == 0.0
@@ -146,9 +127,9 @@ def _far_down(seed: int) -> bool:
     return sorted([*drawn["noise_files"], drawn["file_name"]], key=str.lower).index(drawn["file_name"]) >= 12
 
 
-def test_a_long_list_scrolls_to_the_note(make):
+def test_a_long_list_scrolls_to_the_note(reset_task):
     seed = next(seed for seed in range(100) if _far_down(seed))
-    env, info = make("MarkorDeleteNote", seed=seed)
+    env, info = reset_task("MarkorDeleteNote", seed=seed)
     info = play(env, info, [open_app(APP_NAME)])
     shown = [e.text for e in info["ui_elements"] if e.resource_name.endswith("opoc_filesystem_item__title")]
     assert info["params"]["file_name"] not in shown
@@ -160,8 +141,8 @@ def _footer_seed() -> int:
     return next(seed for seed in range(50) if params("MarkorEditNote", seed)["edit_type"] == "footer")
 
 
-def test_a_noise_note_changed_scores_zero(make):
-    env, info = make("MarkorEditNote", seed=_footer_seed())
+def test_a_noise_note_changed_scores_zero(reset_task):
+    env, info = reset_task("MarkorEditNote", seed=_footer_seed())
     noise = sorted(info["params"]["noise_files"], key=str.lower)[0]
     info = play(env, info, [open_app(APP_NAME), *open_note(noise), type_into(EDITOR, "oops"), *leave_editor()])
     info = play(env, info, [*open_note(info["params"]["file_name"]), type_into(EDITOR, info["params"]["footer"]),
@@ -171,15 +152,15 @@ def test_a_noise_note_changed_scores_zero(make):
     assert info["score"] == 0.0
 
 
-def test_editing_without_leaving_the_editor_saves_nothing(make):
-    env, info = make("MarkorEditNote", seed=_footer_seed())
+def test_editing_without_leaving_the_editor_saves_nothing(reset_task):
+    env, info = reset_task("MarkorEditNote", seed=_footer_seed())
     info = play(env, info, [open_app(APP_NAME), *open_note(info["params"]["file_name"]),
                             type_into(EDITOR, info["params"]["footer"]), complete()])
     assert info["score"] == 0.0  # Markor writes the file when the editor pauses
 
 
-def test_merging_without_blank_lines_scores_zero(make):
-    env, info = make("MarkorMergeNotes", seed=2)
+def test_merging_without_blank_lines_scores_zero(reset_task):
+    env, info = reset_task("MarkorMergeNotes", seed=2)
     drawn = info["params"]
     joined = "\n".join(drawn[f"file{i}_content"] for i in (1, 2, 3))
     info = play(env, info, [open_app(APP_NAME), *new_note(drawn["new_file_name"]), type_into(EDITOR, joined),
@@ -193,8 +174,8 @@ def test_merging_without_blank_lines_scores_zero(make):
     assert score(env) == 0.0  # the merged notes must stay
 
 
-def test_deleting_an_older_note_scores_zero(make):
-    env, info = make("MarkorDeleteNewestNote", seed=4)
+def test_deleting_an_older_note_scores_zero(reset_task):
+    env, info = reset_task("MarkorDeleteNewestNote", seed=4)
     notes, minutes = list(info["params"]["notes"]), info["params"]["minutes"]
     oldest = notes[int(np.argmin(minutes))]
     newest = notes[int(np.argmax(minutes))]
@@ -206,8 +187,8 @@ def test_deleting_an_older_note_scores_zero(make):
     assert info["score"] == 0.0
 
 
-def test_copying_instead_of_moving_or_moving_elsewhere_scores_zero(make):
-    env, info = make("MarkorMoveNote", seed=0)
+def test_copying_instead_of_moving_or_moving_elsewhere_scores_zero(reset_task):
+    env, info = reset_task("MarkorMoveNote", seed=0)
     drawn = info["params"]
     source, destination = (posixpath.join(MARKOR_DATA, drawn[key]) for key in ("source_folder", "destination_folder"))
     name = shlex.quote(drawn["file_name"])
@@ -222,8 +203,8 @@ def test_copying_instead_of_moving_or_moving_elsewhere_scores_zero(make):
     assert score(env) == 1.0
 
 
-def test_a_file_is_not_a_folder_and_the_noise_stays(make):
-    env, info = make("MarkorCreateFolder", seed=1)
+def test_a_file_is_not_a_folder_and_the_noise_stays(reset_task):
+    env, info = reset_task("MarkorCreateFolder", seed=1)
     folder = info["params"]["folder_name"]
     shell(env, f"echo x > {MARKOR_DATA}/{folder}")
     assert score(env) == 0.0
@@ -235,16 +216,16 @@ def test_a_file_is_not_a_folder_and_the_noise_stays(make):
     assert score(env) == 0.0
 
 
-def test_deleting_the_notebook_folder_is_not_deleting_the_notes(make):
-    env, info = make("MarkorDeleteAllNotes", seed=0)
+def test_deleting_the_notebook_folder_is_not_deleting_the_notes(reset_task):
+    env, info = reset_task("MarkorDeleteAllNotes", seed=0)
     shell(env, f"rm -r {MARKOR_DATA}")
     assert score(env) == 0.0
     shell(env, f"mkdir -p {MARKOR_DATA}")
     assert score(env) == 1.0
 
 
-def test_the_header_needs_a_blank_line(make):
-    env, info = make("MarkorAddNoteHeader", seed=0)
+def test_the_header_needs_a_blank_line(reset_task):
+    env, info = reset_task("MarkorAddNoteHeader", seed=0)
     drawn = info["params"]
     original, new = (shlex.quote(posixpath.join(MARKOR_DATA, drawn[key])) for key in ("original_name", "new_name"))
     shell(env, f"printf '%s\\n%s\\n' {shlex.quote(drawn['header'])} {shlex.quote(drawn['original_content'])} > "
@@ -255,8 +236,8 @@ def test_the_header_needs_a_blank_line(make):
     assert score(env) == 1.0
 
 
-def test_renaming_without_the_new_content_scores_zero(make):
-    env, info = make("MarkorChangeNoteContent", seed=0)
+def test_renaming_without_the_new_content_scores_zero(reset_task):
+    env, info = reset_task("MarkorChangeNoteContent", seed=0)
     drawn = info["params"]
     info = play(env, info, [open_app(APP_NAME), *select_note(drawn["original_name"]),
                             tap(Selector(content_desc="Rename"))])
@@ -266,8 +247,8 @@ def test_renaming_without_the_new_content_scores_zero(make):
     assert info["score"] == 0.0
 
 
-def test_a_typed_extension_makes_a_different_note(make):
-    env, info = make("MarkorCreateNote", seed=0)
+def test_a_typed_extension_makes_a_different_note(reset_task):
+    env, info = reset_task("MarkorCreateNote", seed=0)
     drawn = info["params"]
     extension = "." + drawn["file_name"].rpartition(".")[2]
     info = play(env, info, [open_app(APP_NAME), tap(NEW_NOTE), type_into(NAME_FIELD, drawn["file_name"]),
@@ -278,8 +259,8 @@ def test_a_typed_extension_makes_a_different_note(make):
     assert info["score"] == 0.0
 
 
-def test_a_note_without_the_sms_is_half_done(make):
-    env, info = make("MarkorCreateNoteAndSms", seed=1)
+def test_a_note_without_the_sms_is_half_done(reset_task):
+    env, info = reset_task("MarkorCreateNoteAndSms", seed=1)
     drawn = info["params"]
     info = play(env, info, [open_app(APP_NAME), *new_note(drawn["file_name"]), type_into(EDITOR, drawn["text"]),
                             *leave_editor()])

@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -21,35 +18,8 @@ from android_gym.envs.recipe import (
     recipes_text,
     reveal_rows,
 )
-from android_gym.tasks.oracle import OracleError, OraclePolicy, OracleStep, complete, open_app
-
-
-@pytest.fixture
-def make():
-    """``make(task, seed, params=None)`` → (env, info) after a reset; envs are closed after the test."""
-    envs = []
-
-    def reset(task: str, seed: int = 0, params: dict | None = None):
-        env = gym.make(android_gym.env_id(task), pixels=False)
-        envs.append(env)
-        _, info = env.reset(seed=seed, options={"params": params} if params else None)
-        return env, info
-
-    yield reset
-    for env in envs:
-        env.close()
-
-
-def play(env: gym.Env, info: dict, steps: Sequence[OracleStep]) -> tuple[dict, list[str]]:
-    """Play ``steps``; the last info (with the number of actions taken in ``"actions"``) and any invalid
-    actions."""
-    policy, invalid, actions = OraclePolicy(steps), [], 0
-    while not policy.done:
-        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
-        actions += 1
-        if info["invalid_action"]:
-            invalid.append(info["invalid_action"])
-    return {**info, "actions": actions}, invalid
+from android_gym.tasks.oracle import OracleError, complete, open_app
+from android_gym.testing import play_steps
 
 
 def params(task: str, seed: int) -> dict:
@@ -98,39 +68,40 @@ def test_goals_are_androidworlds():
     assert add.goal.startswith("Add the following recipes into the Broccoli app:\ntitle|description|")
 
 
-def test_deleting_the_wrong_recipe_scores_zero(make):
-    env, info = make("RecipeDeleteSingleWithRecipeWithNoise", seed=3)
+def test_deleting_the_wrong_recipe_scores_zero(reset_task):
+    env, info = reset_task("RecipeDeleteSingleWithRecipeWithNoise", seed=3)
     drawn = info["params"]
-    info, invalid = play(env, info, [open_app("Broccoli"), *open_recipe(drawn["noise"][5]), *delete_open_recipe()])
+    steps = [open_app("Broccoli"), *open_recipe(drawn["noise"][5]), *delete_open_recipe()]
+    info, invalid = play_steps(env, info, steps)
     assert not invalid and info["score"] == 0.0
-    info, invalid = play(env, info, [*open_recipe(drawn["targets"][0]), *delete_open_recipe()])
+    info, invalid = play_steps(env, info, [*open_recipe(drawn["targets"][0]), *delete_open_recipe()])
     assert not invalid and info["score"] == 0.0  # the target is gone too, but so is another recipe
     assert len(RECIPES.rows(env.unwrapped.device)) == 28
 
 
-def test_only_one_copy_of_a_duplicate_may_go(make):
-    env, info = make("RecipeDeleteDuplicateRecipes2", seed=1)
+def test_only_one_copy_of_a_duplicate_may_go(reset_task):
+    env, info = reset_task("RecipeDeleteDuplicateRecipes2", seed=1)
     target = info["params"]["targets"][0]
-    info, _ = play(env, info, [open_app("Broccoli"), *open_recipe(target), *delete_open_recipe()])
+    info, _ = play_steps(env, info, [open_app("Broccoli"), *open_recipe(target), *delete_open_recipe()])
     assert info["score"] == 1.0
-    info, invalid = play(env, info, [*open_recipe(target), *delete_open_recipe()])
+    info, invalid = play_steps(env, info, [*open_recipe(target), *delete_open_recipe()])
     assert not invalid and info["score"] == 0.0
 
 
-def test_a_wrong_or_an_extra_recipe_scores_zero(make):
-    env, info = make("RecipeAddSingleRecipe", seed=2)
+def test_a_wrong_or_an_extra_recipe_scores_zero(reset_task):
+    env, info = reset_task("RecipeAddSingleRecipe", seed=2)
     wanted = info["params"]["recipes"][0]
     wrong = dict(wanted, servings="feeds a crowd")  # "12 servings" would pass: the match is fuzzy
-    info, invalid = play(env, info, [open_app("Broccoli"), *add_recipe(wrong)])
+    info, invalid = play_steps(env, info, [open_app("Broccoli"), *add_recipe(wrong)])
     assert not invalid and info["score"] == 0.0
-    info, invalid = play(env, info, [lambda _: Action(ActionType.NAVIGATE_BACK), *add_recipe(wanted)])
+    info, invalid = play_steps(env, info, [lambda _: Action(ActionType.NAVIGATE_BACK), *add_recipe(wanted)])
     assert not invalid and info["score"] == 0.0  # the right recipe, but an extra one too
     assert len(RECIPES.rows(env.unwrapped.device)) == 12
 
 
-def test_noise_rows_appear_in_the_list_which_scrolls(make):
-    env, info = make("RecipeDeleteMultipleRecipesWithNoise", seed=0)
-    info, _ = play(env, info, [open_app("Broccoli")])
+def test_noise_rows_appear_in_the_list_which_scrolls(reset_task):
+    env, info = reset_task("RecipeDeleteMultipleRecipesWithNoise", seed=0)
+    info, _ = play_steps(env, info, [open_app("Broccoli")])
     expected = sorted((row["title"] for row in info["params"]["noise"] + info["params"]["targets"]), key=str.lower)
     seen: list[str] = []
     for _ in range(20):
@@ -143,25 +114,25 @@ def test_noise_rows_appear_in_the_list_which_scrolls(make):
     assert len(titles) < 10 and seen == expected
 
 
-def test_reveal_rows_opens_each_rows_details_among_many(make):
+def test_reveal_rows_opens_each_rows_details_among_many(reset_task):
     rng = np.random.default_rng(7)
     noise = random_recipes(rng, 74) + [recipe_row("Zesty Tofu", "Mine.", "1 serving", "5 mins", "my notes",
                                                   "1 block tofu\n2 limes", "Press.\nFry.")]
-    env, info = make("RecipeDeleteSingleWithRecipeWithNoise", params={"noise": noise, "targets": noise[:1]})
+    env, info = reset_task("RecipeDeleteSingleWithRecipeWithNoise", params={"noise": noise, "targets": noise[:1]})
     rows = RECIPES.rows(env.unwrapped.device)
     shown = [rows[-1], rows[40], rows[0], rows[-2]]  # the target (a copy of noise), noise, the hand-made one
     steps = reveal_rows(shown)
-    info, invalid = play(env, info, steps)
+    info, invalid = play_steps(env, info, steps)
     assert not invalid
     details = {e.resource_name.rsplit("/", 1)[-1]: e.text for e in info["ui_elements"]}
     assert details["details_title"] == shown[-1]["title"]
     assert details["details_servings"] == shown[-1]["servings"]
     assert info["actions"] <= 1 + 3 * len(shown) + 2  # open, then search, open (and back) per row
-    info, _ = play(env, info, [complete()])
+    info, _ = play_steps(env, info, [complete()])
     assert info["score"] == 0.0  # only looked
 
 
-def test_reveal_rows_fails_for_a_recipe_that_is_not_there(make):
-    env, info = make("RecipeDeleteSingleRecipe", seed=0)
+def test_reveal_rows_fails_for_a_recipe_that_is_not_there(reset_task):
+    env, info = reset_task("RecipeDeleteSingleRecipe", seed=0)
     with pytest.raises(OracleError, match="Nowhere Stew"):
-        play(env, info, reveal_rows([recipe_row("Nowhere Stew", "Hidden.")]))
+        play_steps(env, info, reveal_rows([recipe_row("Nowhere Stew", "Hidden.")]))
