@@ -75,14 +75,60 @@ def write_note(name: str, text: str) -> list[OracleStep]:
     return [open_app(markor.APP_NAME), *markor.new_note(name), type_into(markor.EDITOR, text), *markor.leave_editor()]
 
 
-def _push_picture(device: Device, text: str, name: str) -> None:
-    """``write_to_gallery``: ``text`` drawn into ``DCIM/<name>``."""
-    device.push(encode(text_image(text), name), f"{device_files.GALLERY_DATA}/{name}")
+class _FromNote(Task):
+    """Mixin: the data is in a Markor note ``note_name`` (``write_to_markor``), written after the app's rows."""
+
+    note_name: ClassVar[str]
+
+    @property
+    def goal(self) -> str:
+        """AndroidWorld's goal: it names the note, not the data."""
+        return self.template.format(**self.params)
+
+    def note_text(self) -> str:
+        """What the note holds."""
+        raise NotImplementedError
+
+    def clear_state(self, device: Device) -> None:
+        """The base's state and an empty Markor folder."""
+        super().clear_state(device)
+        device_files.clear_directory(device, device_files.MARKOR_DATA)
+
+    def seed_state(self, device: Device) -> None:
+        """The base's rows, then the note."""
+        super().seed_state(device)
+        device.push(self.note_text().encode(), f"{device_files.MARKOR_DATA}/{self.note_name}")
+
+
+class _FromPictures(Task):
+    """Mixin: the data is drawn into pictures in DCIM (``write_to_gallery``), after ``clear_device_storage``."""
+
+    @property
+    def goal(self) -> str:
+        """AndroidWorld's goal: it names the picture, not the data."""
+        return self.template
+
+    def pictures(self) -> dict[str, str]:
+        """The pictures' names and the text each shows."""
+        raise NotImplementedError
+
+    def clear_state(self, device: Device) -> None:
+        """The base's state and no files in external storage."""
+        super().clear_state(device)
+        device_files.clear_device_storage(device)
+
+    def seed_state(self, device: Device) -> None:
+        """The base's rows, then the pictures (each text drawn once)."""
+        super().seed_state(device)
+        drawn: dict[str, bytes] = {}
+        for name, text in self.pictures().items():
+            data = drawn.setdefault(text, encode(text_image(text), name))
+            device.push(data, f"{device_files.GALLERY_DATA}/{name}")
 
 
 # ----- Pro Expense ------------------------------------------------------------------------------------------------
 @register_task
-class ExpenseAddMultipleFromMarkor(expense.AddExpensesTask):
+class ExpenseAddMultipleFromMarkor(_FromNote, expense.AddExpensesTask):
     """Log the reimbursable transactions of a 102-line CSV note in Markor: 2 targets among 100 noise rows, which
     are also in the app already."""
 
@@ -93,7 +139,7 @@ class ExpenseAddMultipleFromMarkor(expense.AddExpensesTask):
     app_packages = (expense.PACKAGE, MARKOR_PACKAGE)
     template = ("Go through the transactions in my_expenses.txt in Markor. Log the reimbursable transactions in the "
                 "pro expense.")
-    file_name: ClassVar[str] = "my_expenses.txt"
+    note_name = "my_expenses.txt"
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -102,37 +148,25 @@ class ExpenseAddMultipleFromMarkor(expense.AddExpensesTask):
         params["file_order"] = [int(i) for i in rng.permutation(cls.n_rows + cls.n_noise)]
         return params
 
-    @property
-    def goal(self) -> str:
-        """AndroidWorld's goal (the rows are in the note, not in the goal)."""
-        return self.template
-
     def file_rows(self) -> list[Row]:
         """The note's rows: the targets with the reimbursable mark, mixed into the noise."""
         marked = [{**row, "note": row["note"] + REIMBURSABLE} for row in self.params["rows"]]
         rows = [*marked, *self.params["noise"]]
         return [rows[i] for i in self.params["file_order"]]
 
-    def clear_state(self, device: Device) -> None:
-        """An empty table and an empty Markor folder."""
-        super().clear_state(device)
-        device_files.clear_directory(device, device_files.MARKOR_DATA)
-
-    def seed_state(self, device: Device) -> None:
-        """The noise rows in the app, the CSV note in Markor."""
-        super().seed_state(device)
-        text = expense.rows_as_text(self.file_rows(), "csv")
-        device.push(text.encode(), f"{device_files.MARKOR_DATA}/{self.file_name}")
+    def note_text(self) -> str:
+        """The rows as CSV."""
+        return expense.rows_as_text(self.file_rows(), "csv")
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the note in Markor, then add each reimbursable row (without the mark) in Pro Expense."""
-        return [*read_note(self.file_name, [expense.rows_as_text([row], "csv").splitlines()[1]
+        return [*read_note(self.note_name, [expense.rows_as_text([row], "csv").splitlines()[1]
                                             for row in self.file_rows() if row["note"].endswith(REIMBURSABLE)]),
                 *expense.add_expenses(self.params["rows"]), complete()]
 
 
 @register_task
-class ExpenseAddMultipleFromGallery(expense.AddExpensesTask):
+class ExpenseAddMultipleFromGallery(_FromPictures, expense.AddExpensesTask):
     """Add the three expenses drawn in ``DCIM/expenses.jpg``; ten older pictures show the noise rows."""
 
     name = "ExpenseAddMultipleFromGallery"
@@ -142,23 +176,11 @@ class ExpenseAddMultipleFromGallery(expense.AddExpensesTask):
     app_packages = (expense.PACKAGE, GALLERY_PACKAGE)
     template = "Add the expenses from expenses.jpg in Simple Gallery Pro to pro expense."
 
-    @property
-    def goal(self) -> str:
-        """AndroidWorld's goal (the rows are in the picture)."""
-        return self.template
-
-    def clear_state(self, device: Device) -> None:
-        """An empty table and no files in external storage (``clear_device_storage``)."""
-        super().clear_state(device)
-        device_files.clear_device_storage(device)
-
-    def seed_state(self, device: Device) -> None:
-        """The noise rows in the app; ``expenses.jpg`` and ``old_expenses_0..9.jpg`` in DCIM."""
-        super().seed_state(device)
-        _push_picture(device, expense.rows_as_text(self.params["rows"], "text_block", IMAGE_WRAP), "expenses.jpg")
-        noise = encode(text_image(expense.rows_as_text(self.params["noise"], "text_block", IMAGE_WRAP)), "x.jpg")
-        for i in range(10):
-            device.push(noise, f"{device_files.GALLERY_DATA}/old_expenses_{i}.jpg")
+    def pictures(self) -> dict[str, str]:
+        """``expenses.jpg`` with the rows, ``old_expenses_0..9.jpg`` each with the noise rows."""
+        noise = expense.rows_as_text(self.params["noise"], "text_block", IMAGE_WRAP)
+        return {"expenses.jpg": expense.rows_as_text(self.params["rows"], "text_block", IMAGE_WRAP),
+                **{f"old_expenses_{i}.jpg": noise for i in range(10)}}
 
     def oracle(self) -> Sequence[OracleStep]:
         """Look at the picture in the gallery, then add each expense in Pro Expense."""
@@ -167,7 +189,7 @@ class ExpenseAddMultipleFromGallery(expense.AddExpensesTask):
 
 # ----- Broccoli ---------------------------------------------------------------------------------------------------
 @register_task
-class RecipeAddMultipleRecipesFromMarkor(recipe.AddRecipesTask):
+class RecipeAddMultipleRecipesFromMarkor(_FromNote, recipe.AddRecipesTask):
     """Add the three recipes listed (CSV or text blocks) in Markor's ``recipes.txt``."""
 
     name = "RecipeAddMultipleRecipesFromMarkor"
@@ -175,32 +197,20 @@ class RecipeAddMultipleRecipesFromMarkor(recipe.AddRecipesTask):
     n_rows = 3
     app_packages = (recipe.PACKAGE, MARKOR_PACKAGE)
     template = "Add the recipes from recipes.txt in Markor to the Broccoli recipe app."
-    file_name: ClassVar[str] = "recipes.txt"
-
-    @property
-    def goal(self) -> str:
-        """AndroidWorld's goal (the recipes are in the note)."""
-        return self.template.format(**self.params)
+    note_name = "recipes.txt"
 
     def file_rows(self) -> list[Row]:
         """The recipes the note lists."""
         return list(self.params["recipes"])
 
-    def clear_state(self, device: Device) -> None:
-        """An empty table and an empty Markor folder."""
-        super().clear_state(device)
-        device_files.clear_directory(device, device_files.MARKOR_DATA)
-
-    def seed_state(self, device: Device) -> None:
-        """The noise recipes in the app, the note in Markor."""
-        super().seed_state(device)
-        text = recipe.recipes_text(self.file_rows(), self.params["text_format"])
-        device.push(text.encode(), f"{device_files.MARKOR_DATA}/{self.file_name}")
+    def note_text(self) -> str:
+        """The recipes in the drawn text format."""
+        return recipe.recipes_text(self.file_rows(), self.params["text_format"])
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the note in Markor, then add each recipe in Broccoli."""
         titles = [row["title"] for row in self.params["recipes"]]
-        return [*read_note(self.file_name, titles), *recipe.add_recipes(self.params["recipes"]), complete()]
+        return [*read_note(self.note_name, titles), *recipe.add_recipes(self.params["recipes"]), complete()]
 
 
 @register_task
@@ -228,7 +238,7 @@ class RecipeAddMultipleRecipesFromMarkor2(RecipeAddMultipleRecipesFromMarkor):
 
 
 @register_task
-class RecipeAddMultipleRecipesFromImage(recipe.AddRecipesTask):
+class RecipeAddMultipleRecipesFromImage(_FromPictures, recipe.AddRecipesTask):
     """Add the three recipes drawn in ``DCIM/recipes.jpg``."""
 
     name = "RecipeAddMultipleRecipesFromImage"
@@ -237,20 +247,9 @@ class RecipeAddMultipleRecipesFromImage(recipe.AddRecipesTask):
     app_packages = (recipe.PACKAGE, GALLERY_PACKAGE)
     template = "Add the recipes from recipes.jpg in Simple Gallery Pro to the Broccoli recipe app."
 
-    @property
-    def goal(self) -> str:
-        """AndroidWorld's goal (the recipes are in the picture)."""
-        return self.template
-
-    def clear_state(self, device: Device) -> None:
-        """An empty table and no files in external storage."""
-        super().clear_state(device)
-        device_files.clear_device_storage(device)
-
-    def seed_state(self, device: Device) -> None:
-        """The noise recipes in the app, the picture in DCIM."""
-        super().seed_state(device)
-        _push_picture(device, recipe.recipes_text(self.params["recipes"], "text_block", IMAGE_WRAP), "recipes.jpg")
+    def pictures(self) -> dict[str, str]:
+        """``recipes.jpg`` with the recipes as text blocks."""
+        return {"recipes.jpg": recipe.recipes_text(self.params["recipes"], "text_block", IMAGE_WRAP)}
 
     def oracle(self) -> Sequence[OracleStep]:
         """Look at the picture in the gallery, then add each recipe in Broccoli."""
