@@ -122,8 +122,9 @@ class _FromPictures(Task):
         super().seed_state(device)
         drawn: dict[str, bytes] = {}
         for name, text in self.pictures().items():
-            data = drawn.setdefault(text, encode(text_image(text), name))
-            device.push(data, f"{device_files.GALLERY_DATA}/{name}")
+            if text not in drawn:
+                drawn[text] = encode(text_image(text), name)
+            device.push(drawn[text], f"{device_files.GALLERY_DATA}/{name}")
 
 
 # ----- Pro Expense ------------------------------------------------------------------------------------------------
