@@ -134,7 +134,7 @@ def test_the_drawer_lists_the_roots_and_opens_the_device_storage(phone):
     assert find(phone, resource_id=rid("drawer_roots")) is None
     assert toolbar_title(phone) == STORAGE
     assert texts(phone, "header_title") == [f"FILES ON {STORAGE.upper()}"]
-    assert titles(phone)[:5] == ["Alarms", "Android", "DCIM", "Documents", "Download"]
+    assert titles(phone)[:5] == ["Alarms", "Android", "Audiobooks", "DCIM", "Documents"]
 
 
 def test_android_data_obb_and_hidden_files_stay_out_of_listings_until_asked(phone):

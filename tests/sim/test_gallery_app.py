@@ -148,7 +148,7 @@ def test_copy_to_another_folder_through_other_folder_is_byte_identical(phone):
         "Internal", "> DCIM"]
     tap(phone, text="Internal")
     names = texts(phone, "list_item_name")
-    assert names[:4] == ["Alarms", "Android", "DCIM", "Documents"] and "Download" in names
+    assert names[:4] == ["Alarms", "Android", "Audiobooks", "DCIM"] and "Download" in names
     tap(phone, text="Download")
     assert find(phone, text="notes.txt") is not None
     tap(phone, text="OK")

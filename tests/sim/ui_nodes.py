@@ -15,9 +15,11 @@ def nodes(phone: Phone) -> list[etree._Element]:
 
 
 def find(phone: Phone, **attrs: str) -> etree._Element | None:
-    """The first node whose attributes (``resource_id`` means ``resource-id``) all match."""
+    """The first node whose attributes (``resource_id`` means ``resource-id``, ``class_name`` means ``class``) all
+    match."""
+    names = {key: "class" if key == "class_name" else key.replace("_", "-") for key in attrs}
     for node in nodes(phone):
-        if all(node.get(key.replace("_", "-")) == value for key, value in attrs.items()):
+        if all(node.get(names[key]) == value for key, value in attrs.items()):
             return node
     return None
 

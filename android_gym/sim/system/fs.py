@@ -19,7 +19,9 @@ from android_gym.sim.system.clock import VirtualClock
 EXTERNAL_STORAGE = "/storage/emulated/0"
 _ALIASES = {"/sdcard": EXTERNAL_STORAGE, "/storage/self/primary": EXTERNAL_STORAGE, "/mnt/sdcard": EXTERNAL_STORAGE}
 
-#: Directories every booted Android 13 image has (AOSP init.rc / vold), created on a fresh phone.
+#: Directories every booted Android 13 image has (AOSP init.rc / vold, and MediaProvider's default folders:
+#: ``Environment.STANDARD_DIRECTORIES``, with Audiobooks since Android 10 and Recordings since 12), created on a
+#: fresh phone.
 _BOOT_DIRS = (
     "/data/data",
     "/data/local/tmp",
@@ -28,6 +30,7 @@ _BOOT_DIRS = (
     "/proc",
     "/dev",
     EXTERNAL_STORAGE + "/Alarms",
+    EXTERNAL_STORAGE + "/Audiobooks",
     EXTERNAL_STORAGE + "/DCIM",
     EXTERNAL_STORAGE + "/Documents",
     EXTERNAL_STORAGE + "/Download",
@@ -36,6 +39,7 @@ _BOOT_DIRS = (
     EXTERNAL_STORAGE + "/Notifications",
     EXTERNAL_STORAGE + "/Pictures",
     EXTERNAL_STORAGE + "/Podcasts",
+    EXTERNAL_STORAGE + "/Recordings",
     EXTERNAL_STORAGE + "/Ringtones",
     EXTERNAL_STORAGE + "/Android/data",
 )
