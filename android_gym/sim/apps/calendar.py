@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.apps.commons import SearchMenuScreen, search_menu
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_button, dialog_over
@@ -812,16 +813,14 @@ class _Fragment:
         self.day = self.anchor = day
 
 
-class MainScreen(_CalendarScreen):
+class MainScreen(SearchMenuScreen, _CalendarScreen):
     """``MainActivity``: the search bar with the view menu, the month/day/list fragment and the new-event button."""
 
     activity = f"{PACKAGE}.activities.MainActivity"
-    SEARCH_KEY = "top_toolbar_search"
 
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self.fragments = [self._base_fragment(self.calendar.config.view)]
-        self.search_text = ""
         self.extended_fab = False
         self.popup = ""  # "", "views" or "delete"
         self.action_mode = False
@@ -843,11 +842,6 @@ class MainScreen(_CalendarScreen):
         """The fragment in front."""
         return self.fragments[-1]
 
-    @property
-    def search_open(self) -> bool:
-        """``MySearchMenu.isSearchOpen``: the search field has focus."""
-        return self.focus_key == self.SEARCH_KEY
-
     # ----- navigation -------------------------------------------------------------------------------------------
     def on_back(self) -> bool:
         """``onBackPressed``: close search, the action mode, the extended button or a dialog, else pop a day
@@ -857,7 +851,7 @@ class MainScreen(_CalendarScreen):
         elif self.action_mode:
             self._finish_action_mode()
         elif self.search_open:
-            self._close_search()
+            self.close_search()
         elif self.extended_fab:
             self.extended_fab = False
         elif len(self.fragments) > 1:
@@ -865,12 +859,6 @@ class MainScreen(_CalendarScreen):
         else:
             return False
         return True
-
-    def _close_search(self) -> None:
-        self.search_text, self.focus_key, self.keyboard_shown = "", "", False
-
-    def _set_search(self, text: str) -> None:
-        self.search_text = text
 
     def _open_day(self, day: dt.date) -> None:
         """``openDayFromMonthly``."""
@@ -898,7 +886,7 @@ class MainScreen(_CalendarScreen):
     def _choose_view(self, view: int) -> None:
         """``updateView``: store the view and show it from scratch."""
         self.popup = ""
-        self._close_search()
+        self.close_search()
         self.calendar.config.set_view(view)
         self.fragments = [self._base_fragment(view)]
 
@@ -1020,17 +1008,13 @@ class MainScreen(_CalendarScreen):
         if not self._is_today_shown() and not self.search_open:
             items.append(_menu_item("go_to_today", GO_TO_TODAY, "home", self._go_to_today))
         items.append(_menu_item("change_view", CHANGE_VIEW, "recents", self._show_views))
-        field = edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self._set_search, resource_id=_id(self.SEARCH_KEY),
+        field = edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search, resource_id=_id(self.SEARCH_KEY),
                           weight=1, text_size=_BIG)
-        toolbar = row(*items, resource_id=_id("top_toolbar"))
-        holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("top_toolbar_holder"),
-                      background=(253, 236, 214), height=140, children=[icon, field, toolbar])
-        return View(kind="column", class_name="android.widget.LinearLayout", resource_id=_id("top_app_bar_layout"),
-                    padding=16, children=[holder])
+        return search_menu(PACKAGE, icon, field, items, (253, 236, 214), 140, 16)
 
     def _search_icon_clicked(self) -> None:
         if self.search_open:
-            self._close_search()
+            self.close_search()
         elif len(self.fragments) > 1:
             self.on_back()
         else:

@@ -34,7 +34,7 @@ from PIL import Image, ImageDraw
 
 from android_gym.sim.apps import files
 from android_gym.sim.apps.base import App, Intent, Screen
-from android_gym.sim.apps.gallery import valid_name  # Commons String.isAValidFilename
+from android_gym.sim.apps.commons import valid_name
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over
 from android_gym.sim.ui.views import (

@@ -45,7 +45,8 @@ from zoneinfo import ZoneInfo
 
 from PIL import Image, ImageOps
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.apps.base import App, Intent
+from android_gym.sim.apps.commons import SearchMenuScreen, search_menu, valid_name
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, dialog_over, popup_menu
@@ -244,11 +245,6 @@ def alternative_name(phone: Phone, folder: str, name: str) -> str:
     return f"{stem}({index}).{extension}"
 
 
-def valid_name(name: str) -> bool:
-    """Commons ``String.isAValidFilename``: none of ``/\\n\\r\\t\\0\\f`?*\\<>|":``, and not "." or ".."."""
-    return bool(name) and name not in (".", "..") and not any(char in name for char in '/\n\r\t\0\f`?*\\<>|":')
-
-
 def copy_file(phone: Phone, source: str, target: str) -> None:
     """``CopyMoveTask.copyFile``: the same bytes, keeping the source's modification time (``keepLastModified``);
     the target's folder gets device time."""
@@ -310,11 +306,7 @@ def _search_menu(screen: GalleryScreen, hint: str, arrow: bool, items: list[View
                  icon_clicked, width=110)
     field = edit_text(screen.search_text, hint, screen.SEARCH_KEY, screen.set_search, weight=1, text_size=_BIG,
                       resource_id=_id(screen.SEARCH_KEY))
-    toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("top_toolbar"), children=items)
-    holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("top_toolbar_holder"),
-                  background=_SEARCH_BG, height=_BAR - 21, children=[icon, field, toolbar])
-    return View(kind="column", class_name="android.widget.LinearLayout", resource_id=_id("top_app_bar_layout"),
-                padding=21, children=[holder])
+    return search_menu(PACKAGE, icon, field, items, _SEARCH_BG, _BAR - 21, 21)
 
 
 def _grid(cells: list[View], columns: int, key: str, name: str, **props) -> View:
@@ -660,15 +652,12 @@ def _file_resolution(phone: Phone, medium: Medium) -> tuple[int, int]:
 
 
 # ----- screens --------------------------------------------------------------------------------------------------
-class GalleryScreen(Screen):
+class GalleryScreen(SearchMenuScreen):
     """What the app's activities share: the search menu's state, a stack of dialogs and the file operations they
     start (delete, rename, copy or move to a picked folder)."""
 
-    SEARCH_KEY = "top_toolbar_search"
-
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
-        self.search_text = ""
         self.dialogs: list[Dialog] = []
 
     @property
@@ -676,19 +665,6 @@ class GalleryScreen(Screen):
         """The app."""
         assert isinstance(self.app, SimpleGallery)
         return self.app
-
-    @property
-    def search_open(self) -> bool:
-        """``MySearchMenu.isSearchOpen``: the search field has focus."""
-        return self.focus_key == self.SEARCH_KEY
-
-    def set_search(self, text: str) -> None:
-        """The search field's text changed."""
-        self.search_text = text
-
-    def close_search(self) -> None:
-        """``closeSearch``: the text is cleared and the keyboard goes."""
-        self.search_text, self.focus_key, self.keyboard_shown = "", "", False
 
     def open_dialog(self, dialog: Dialog) -> None:
         """Show ``dialog`` over the screen (and over any dialog already open)."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote_plus
 
 from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.apps.commons import SearchMenuScreen
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
 from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT
@@ -177,29 +178,17 @@ def _drafts(telephony: Telephony) -> dict[int, str]:
                                                                      ["thread_id", "body"])}
 
 
-class MainScreen(Screen):
+class MainScreen(SearchMenuScreen):
     """``MainActivity``: the search bar, the conversation list and the start-conversation FAB."""
 
     activity = f"{PACKAGE}.activities.MainActivity"
-    SEARCH_KEY = "top_toolbar_search"
-
-    def __init__(self, app: App, intent: Intent) -> None:
-        super().__init__(app, intent)
-        self.search_text = ""
-
-    @property
-    def search_open(self) -> bool:
-        """``MySearchMenu.isSearchOpen``: the search field has focus."""
-        return self.focus_key == self.SEARCH_KEY
 
     def on_back(self) -> bool:
+        """BACK closes an open search."""
         if not self.search_open:
             return False
-        self.search_text, self.focus_key, self.keyboard_shown = "", "", False
+        self.close_search()
         return True
-
-    def _set_search(self, text: str) -> None:
-        self.search_text = text
 
     def _open_thread(self, thread_id: int, title: str) -> None:
         self.keyboard_shown = False
@@ -210,7 +199,7 @@ class MainScreen(Screen):
         search_bar = _group(
             "row", "android.widget.RelativeLayout",
             _image("top_toolbar_search_icon", "search", SEARCH, width=110),
-            edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self._set_search,
+            edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search,
                       resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
             resource_id=_id("top_toolbar_holder"), background=(240, 240, 240), height=126)
         if self.search_open and self.search_text:
