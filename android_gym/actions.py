@@ -64,6 +64,9 @@ KNOWN_APPS = {
     "simple draw pro": "com.simplemobiletools.draw.pro",
     "camera": "com.android.camera2",
     "audio recorder": "com.dimowner.audiorecorder",
+    "vlc": "org.videolan.vlc",
+    "vlc app": "org.videolan.vlc",
+    "vlc player": "org.videolan.vlc",
 }
 
 

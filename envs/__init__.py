@@ -15,6 +15,7 @@ from android_gym.envs import (  # noqa: F401
     files,
     gallery,
     markor,
+    markor_video,
     open_app,
     recipe,
     sms,

@@ -34,6 +34,7 @@ from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.sms import SimpleSmsMessenger
 from android_gym.sim.apps.systemui import SystemUI
 from android_gym.sim.apps.tasks import TasksApp
+from android_gym.sim.apps.vlc import Vlc
 from android_gym.sim.system.activities import ActivityManager
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
@@ -117,6 +118,7 @@ class Phone:
         self.packages.install(SimpleDraw)
         self.packages.install(Camera)
         self.packages.install(AudioRecorder)
+        self.packages.install(Vlc)
         self.window = WindowManager(self, width, height)
         self.activities = ActivityManager(self, launcher)
         self.shell = Shell(self)

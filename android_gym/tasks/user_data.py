@@ -112,6 +112,19 @@ NOUNS = (
 )
 
 
+#: ``user_data_generation.COMMON_GIVEN_NAMES``.
+COMMON_GIVEN_NAMES = (
+    "Abdullah", "Adam", "Ahmed", "Alejandro", "Ali", "Alice", "Amelia", "Amina", "Amir", "Ana", "Anna", "Aria",
+    "Arthur", "Ava", "Camila", "Carlos", "Charlie", "Charlotte", "Daniel", "David", "Elias", "Ella", "Ema", "Emil",
+    "Emilia", "Emily", "Emma", "Eva", "Fatima", "Freya", "Gabriel", "George", "Grace", "Hana", "Hannah", "Henry",
+    "Hugo", "Ian", "Ibrahim", "Isabella", "Isla", "Ivan", "Jack", "James", "Jose", "Juan", "Laura", "Leo", "Leon",
+    "Leonardo", "Liam", "Lily", "Lina", "Louis", "Luca", "Lucas", "Luis", "Luka", "Maria", "Mariam", "Mark",
+    "Martin", "Martina", "Maryam", "Mateo", "Matteo", "Maya", "Mia", "Miguel", "Mila", "Mohammad", "Muhammad",
+    "Nikola", "Noa", "Noah", "Nora", "Oliver", "Olivia", "Omar", "Oscar", "Petar", "Samuel", "Santiago", "Sara",
+    "Sarah", "Sofia", "Sofija", "Sophia", "Sophie", "Theo", "Theodore", "Thiago", "Thomas", "Valentina",
+    "Victoria", "William", "Willow",
+)
+
 _NAME_CHARS = string.ascii_letters + string.digits
 _MODIFICATIONS = ("backup", "copy", "final", "edited")
 _FIRST_DATE, _LAST_DATE = dt.date(2023, 1, 1), dt.date(2023, 10, 14)

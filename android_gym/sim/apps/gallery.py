@@ -116,11 +116,14 @@ def _id(name: str) -> str:
 # ----- files ----------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Medium:
-    """A media file as the MediaStore lists it: path, name, modification time (ns) and size."""
+    """A media file as the MediaStore lists it: path, name, modification time (ns) and size; ``version`` is the
+    host file's change time and inode, which differ whenever the file is rewritten even at the same device time
+    and size (a reset puts the clock back), so a stale picture is never shown."""
 
     path: str
     modified_ns: int
     size: int
+    version: tuple[int, int] = (0, 0)
 
     @property
     def name(self) -> str:
@@ -130,7 +133,7 @@ class Medium:
     @property
     def key(self) -> str:
         """Names this version of the file's pixels (for the renderer and the decode cache)."""
-        return f"{self.path}:{self.modified_ns}:{self.size}"
+        return f"{self.path}:{self.modified_ns}:{self.size}:{self.version[0]}:{self.version[1]}"
 
 
 @dataclass(frozen=True)
@@ -167,7 +170,8 @@ def media_in(phone: Phone, path: str) -> tuple[Medium, ...]:
     for entry in entries:
         if entry.is_file(follow_symlinks=False) and is_media(entry.name):
             info = entry.stat(follow_symlinks=False)
-            found.append(Medium(posixpath.join(path, entry.name), info.st_mtime_ns, info.st_size))
+            found.append(Medium(posixpath.join(path, entry.name), info.st_mtime_ns, info.st_size,
+                                (info.st_ctime_ns, info.st_ino)))
     return _sorted_media(found)
 
 

@@ -1,5 +1,5 @@
-"""Media files the simulated recorders write: an ISO base media file (MP4 / M4A) without samples, as small as a
-valid container can be, and a reader for its top-level boxes.
+"""Media files: what the simulated recorders write (an ISO base media file, MP4 / M4A, without samples, as small as
+a valid container can be), videos whose frames show messages (Motion-JPEG in MP4), and readers for both.
 
 The boxes follow what ``MediaRecorder`` writes for ``OutputFormat.MPEG_4`` (AOSP
 ``frameworks/av/media/libstagefright/MPEG4Writer.cpp``, ``writeFtypBox`` and ``writeMvhdBox``):
@@ -12,17 +12,43 @@ The boxes follow what ``MediaRecorder`` writes for ``OutputFormat.MPEG_4`` (AOSP
 ISO/IEC 14496-12 requires ``ftyp`` first and one ``moov`` with its ``mvhd``; tracks (``trak``) and the sample
 data box (``mdat``) are optional, so the file has none: 140 bytes that any MP4 parser opens as a movie of the
 recorded duration with no tracks. There is no picture or sound in it.
+
+Videos with pictures (``message_video``, AndroidWorld's ``user_data_generation._create_mpeg_with_messages``) are
+MP4 files with one Motion-JPEG video track, laid out as ISO/IEC 14496-12 describes: ``ftyp``, ``mdat`` (the JPEG
+frames back to back), then ``moov`` with ``mvhd`` and one ``trak``: ``tkhd``, ``mdia`` (``mdhd``, ``hdlr``
+``vide``, ``minf`` with ``vmhd``, ``dinf``/``dref`` and ``stbl``: ``stsd`` with a QuickTime ``jpeg`` (Photo - JPEG)
+visual sample entry of the frame size, ``stts`` (each frame's duration), ``stsc`` (all frames in one chunk),
+``stsz`` and ``stco``). ``video_track`` reads those tables back; ``VideoTrack.sample_at`` and ``frame`` give the
+picture shown at a time, so a player's pixels come from the file alone. AndroidWorld encodes MPEG-4 Part 2
+(``mp4v``) at 30 fps; these files hold one frame per second (a message shown for 8 s is 8 frames, each with fresh
+noise, as there), which keeps a task's 25 videos to about a megabyte and tens of milliseconds to make. A
+``frame_s`` as long as the display time gives one frame held for all of it (an ``stts`` duration of that length),
+as the noise videos of ``MarkorTranscribeVideo`` use: AndroidWorld's show their string for 20 to 180 s at 1 fps.
 """
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import io
 import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 #: Seconds from 1904-01-01 (the ISO base media file epoch) to 1970-01-01.
 _EPOCH_1904 = (66 * 365 + 17) * 86400
 _TIME_SCALE = 1000  # MPEG4Writer's default mvhd time scale: milliseconds
 _IDENTITY_MATRIX = (0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000)  # writeCompositionMatrix(0)
+#: ``_create_mpeg_with_messages``: 320x240 frames, the message from (50, height // 2) in (0, 255, 255) BGR.
+VIDEO_SIZE = (320, 240)
+_TEXT_COLOR = (255, 255, 0)
+_FONT_SIZE = 32  # Pillow's bundled font at about the height of cv2's FONT_HERSHEY_SIMPLEX at scale 1
+_JPEG_QUALITY = 30
+_UND = (0x15 << 10) | (0x0E << 5) | 0x04  # ISO 639-2 "und" packed in three 5-bit letters
 
 
 def _box(kind: bytes, payload: bytes) -> bytes:
@@ -34,12 +60,21 @@ def _ftyp() -> bytes:
     return _box(b"ftyp", b"mp42" + struct.pack(">I", 0) + b"isom" + b"mp42")
 
 
-def _mvhd(duration_ms: int, created: dt.datetime) -> bytes:
-    seconds = int(created.timestamp()) + _EPOCH_1904
+def _full_box(kind: bytes, flags: int, payload: bytes) -> bytes:
+    """A full box: version 0 and 24-bit flags before the payload."""
+    return _box(kind, struct.pack(">I", flags) + payload)
+
+
+def _seconds_1904(created: dt.datetime) -> int:
+    return int(created.timestamp()) + _EPOCH_1904
+
+
+def _mvhd(duration_ms: int, created: dt.datetime, next_track: int = 1) -> bytes:
+    seconds = _seconds_1904(created)
     payload = struct.pack(">I4I", 0, seconds, seconds, _TIME_SCALE, max(duration_ms, 0))
     payload += struct.pack(">IH10x", 0x10000, 0x100)  # rate 1.0, volume 1.0, reserved
     payload += struct.pack(">9I", *_IDENTITY_MATRIX) + bytes(24)  # matrix, pre_defined
-    payload += struct.pack(">I", 1)  # next_track_ID: no tracks yet
+    payload += struct.pack(">I", next_track)  # next_track_ID
     return _box(b"mvhd", payload)
 
 
@@ -95,3 +130,209 @@ def is_mp4(data: bytes) -> bool:
     a recording that was stopped, not one cut short before its ``moov`` was written."""
     duration = mp4_duration_ms(data)
     return duration is not None and duration > 0
+
+
+# ----- Motion-JPEG videos -------------------------------------------------------------------------------------
+def _jpeg_sample_entry(width: int, height: int) -> bytes:
+    """``stsd``'s visual sample entry ``jpeg``: data reference 1, the frame size, 72 dpi, one frame per sample,
+    the compressor name "Photo - JPEG", 24-bit colour."""
+    name = b"Photo - JPEG"
+    payload = bytes(6) + struct.pack(">H", 1) + bytes(16) + struct.pack(">HHII", width, height, 0x480000, 0x480000)
+    payload += bytes(4) + struct.pack(">H", 1) + (bytes([len(name)]) + name).ljust(32, b"\0")
+    payload += struct.pack(">Hh", 0x18, -1)
+    return _box(b"jpeg", payload)
+
+
+def _stbl(size: tuple[int, int], durations: Sequence[int], sizes: Sequence[int], offset: int) -> bytes:
+    """The sample tables: equal durations run-length coded in ``stts``, one chunk at ``offset``."""
+    runs: list[list[int]] = []
+    for duration in durations:
+        if runs and runs[-1][1] == duration:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, duration])
+    stts = struct.pack(f">I{2 * len(runs)}I", len(runs), *(value for run in runs for value in run))
+    return _box(b"stbl", b"".join((
+        _full_box(b"stsd", 0, struct.pack(">I", 1) + _jpeg_sample_entry(*size)),
+        _full_box(b"stts", 0, stts),
+        _full_box(b"stsc", 0, struct.pack(">4I", 1, 1, len(sizes), 1)),
+        _full_box(b"stsz", 0, struct.pack(f">II{len(sizes)}I", 0, len(sizes), *sizes)),
+        _full_box(b"stco", 0, struct.pack(">II", 1, offset)))))
+
+
+def _trak(size: tuple[int, int], durations: Sequence[int], sizes: Sequence[int], offset: int,
+          created: dt.datetime) -> bytes:
+    """Track 1: ``tkhd`` (enabled, in the movie), ``mdia`` with a millisecond ``mdhd``, the ``vide`` handler and
+    ``minf``."""
+    seconds, duration, (width, height) = _seconds_1904(created), sum(durations), size
+    tkhd = struct.pack(">5I8x4H", seconds, seconds, 1, 0, duration, 0, 0, 0, 0)  # layer, group, volume 0
+    tkhd += struct.pack(">9I", *_IDENTITY_MATRIX) + struct.pack(">II", width << 16, height << 16)
+    mdhd = struct.pack(">4IHH", seconds, seconds, _TIME_SCALE, duration, _UND, 0)
+    hdlr = struct.pack(">I4s12x", 0, b"vide") + b"VideoHandler\0"
+    dinf = _box(b"dinf", _full_box(b"dref", 0, struct.pack(">I", 1) + _full_box(b"url ", 1, b"")))
+    minf = _box(b"minf", _full_box(b"vmhd", 1, bytes(8)) + dinf + _stbl(size, durations, sizes, offset))
+    mdia = _box(b"mdia", _full_box(b"mdhd", 0, mdhd) + _full_box(b"hdlr", 0, hdlr) + minf)
+    return _box(b"trak", _full_box(b"tkhd", 3, tkhd) + mdia)
+
+
+def mjpeg_mp4(frames: Sequence[tuple[bytes, int]], size: tuple[int, int], created: dt.datetime) -> bytes:
+    """An MP4 of one Motion-JPEG track: ``frames`` are ``(JPEG bytes, duration in ms)`` of pictures ``size``
+    (width, height) big (see the module)."""
+    if not frames:
+        raise ValueError("a video needs at least one frame")
+    head = _ftyp()
+    durations, sizes = [duration for _, duration in frames], [len(jpeg) for jpeg, _ in frames]
+    mdat = _box(b"mdat", b"".join(jpeg for jpeg, _ in frames))
+    moov = _box(b"moov", _mvhd(sum(durations), created, next_track=2)
+                + _trak(size, durations, sizes, len(head) + 8, created))
+    return head + mdat + moov
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _text_mask(message: str, size: tuple[int, int]) -> Image.Image:
+    """Where ``_create_mpeg_with_messages`` draws the message: from (50, height // 2) (its baseline), two pixels
+    thick, antialiased."""
+    mask = Image.new("L", size, 0)
+    ImageDraw.Draw(mask).text((50, size[1] // 2), message, fill=255, font=_font(_FONT_SIZE), anchor="ls",
+                              stroke_width=1, stroke_fill=255)
+    return mask
+
+
+def message_frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int],
+                   frame_s: int = 1) -> list[tuple[Image.Image, int]]:
+    """The frames of a video showing each message in yellow on uniform random noise for ``display_s`` seconds, a
+    new frame (fresh noise) every ``frame_s`` seconds, as ``(picture, duration in ms)``; the noise comes from
+    ``np.random.default_rng(seed)``."""
+    if display_s < 1 or frame_s < 1:
+        raise ValueError("messages show for at least a second, frames last at least a second")
+    rng, (width, height) = np.random.default_rng(seed), VIDEO_SIZE
+    count = -(-display_s // frame_s)
+    durations = [frame_s * 1000] * (count - 1) + [(display_s - (count - 1) * frame_s) * 1000]
+    frames = []
+    for message in messages:
+        mask = _text_mask(message, VIDEO_SIZE)
+        box = mask.getbbox() or (0, 0, 1, 1)
+        text = mask.crop(box)  # blending only where the text is keeps a frame well under a millisecond
+        for duration in durations:
+            picture = Image.fromarray(rng.integers(0, 256, (height, width, 3), dtype=np.uint8))
+            picture.paste(_TEXT_COLOR, box, text)
+            frames.append((picture, duration))
+    return frames
+
+
+def message_video(messages: Sequence[str], display_s: int, seed: int | Sequence[int], created: dt.datetime,
+                  frame_s: int = 1) -> bytes:
+    """``message_frames`` as an MP4 file (JPEG quality 30)."""
+    frames = []
+    for image, duration in message_frames(messages, display_s, seed, frame_s):
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=_JPEG_QUALITY)
+        frames.append((buffer.getvalue(), duration))
+    return mjpeg_mp4(frames, VIDEO_SIZE, created)
+
+
+@dataclass(frozen=True)
+class VideoTrack:
+    """A video track as its sample tables describe it: sample entry type, frame size, duration, and each
+    sample's start time (ms), file offset and size."""
+
+    codec: str
+    width: int
+    height: int
+    duration_ms: int
+    starts_ms: tuple[int, ...]
+    offsets: tuple[int, ...]
+    sizes: tuple[int, ...]
+
+    def sample_at(self, time_ms: int) -> int:
+        """The index of the sample shown at ``time_ms`` (the last one that started by then)."""
+        return max(bisect.bisect_right(self.starts_ms, time_ms) - 1, 0)
+
+    def frame(self, data: bytes, index: int) -> Image.Image | None:
+        """Sample ``index`` of the file ``data`` decoded as a picture; ``None`` if it is not one Pillow reads."""
+        start, end = self.offsets[index], self.offsets[index] + self.sizes[index]
+        if end > len(data):
+            return None
+        try:
+            with Image.open(io.BytesIO(data[start:end])) as image:
+                return image.convert("RGB")
+        except (OSError, ValueError):
+            return None
+
+
+def _child(payload: bytes, kind: str) -> bytes:
+    """The payload of the first child box ``kind``; ``KeyError`` if there is none."""
+    for child, body in boxes(payload):
+        if child == kind:
+            return body
+    raise KeyError(kind)
+
+
+def _table(body: bytes, fields: int) -> list[tuple[int, ...]]:
+    """A full box's ``entry_count`` entries of ``fields`` 32-bit numbers each."""
+    (count,) = struct.unpack_from(">I", body, 4)
+    values = struct.unpack_from(f">{count * fields}I", body, 8)
+    return [values[i:i + fields] for i in range(0, len(values), fields)]
+
+
+def _sample_offsets(stbl: bytes, sizes: Sequence[int]) -> list[int]:
+    """Each sample's file offset from ``stsc`` (samples per chunk) and ``stco``/``co64`` (chunk offsets)."""
+    kinds = dict(boxes(stbl))
+    if "co64" in kinds:
+        (count,) = struct.unpack_from(">I", kinds["co64"], 4)
+        chunks = list(struct.unpack_from(f">{count}Q", kinds["co64"], 8))
+    else:
+        chunks = [offset for (offset,) in _table(kinds["stco"], 1)]
+    runs = _table(kinds["stsc"], 3)
+    offsets: list[int] = []
+    for chunk, offset in enumerate(chunks, start=1):
+        per_chunk = next(samples for first, samples, _ in reversed(runs) if first <= chunk)
+        for _ in range(per_chunk):
+            if len(offsets) == len(sizes):
+                return offsets
+            offsets.append(offset)
+            offset += sizes[len(offsets) - 1]
+    if len(offsets) != len(sizes):
+        raise ValueError("the chunks hold fewer samples than stsz lists")
+    return offsets
+
+
+def _parse_track(trak: bytes) -> VideoTrack | None:
+    """The track's tables, or ``None`` for a track that is not video."""
+    mdia = _child(trak, "mdia")
+    if _child(mdia, "hdlr")[8:12] != b"vide":
+        return None
+    mdhd = _child(mdia, "mdhd")
+    scale, duration = struct.unpack_from(">IQ" if mdhd[0] == 1 else ">II", mdhd, 20 if mdhd[0] == 1 else 12)
+    stbl = _child(_child(mdia, "minf"), "stbl")
+    codec, entry = boxes(_child(stbl, "stsd")[8:])[0]
+    width, height = struct.unpack_from(">HH", entry, 24)
+    fixed, count = struct.unpack_from(">II", _child(stbl, "stsz"), 4)
+    sizes = [fixed] * count if fixed else list(struct.unpack_from(f">{count}I", _child(stbl, "stsz"), 12))
+    starts, time = [], 0
+    for samples, delta in _table(_child(stbl, "stts"), 2):
+        for _ in range(samples):
+            starts.append(time * 1000 // scale)
+            time += delta
+    if not scale or len(starts) != count:
+        raise ValueError("stts and stsz disagree")
+    return VideoTrack(codec, width, height, duration * 1000 // scale, tuple(starts),
+                      tuple(_sample_offsets(stbl, sizes)), tuple(sizes))
+
+
+def video_track(data: bytes) -> VideoTrack | None:
+    """The first video track (handler ``vide``) of an ISO base media file, read from its ``moov``; ``None`` when
+    the file has none or its tables are broken."""
+    try:
+        moov = next(body for kind, body in boxes(data) if kind == "moov")
+        for kind, trak in boxes(moov):
+            track = _parse_track(trak) if kind == "trak" else None
+            if track is not None:
+                return track
+    except (ValueError, KeyError, IndexError, StopIteration, struct.error):
+        return None
+    return None

@@ -1,0 +1,544 @@
+"""VLC for Android 3.5.4 (``org.videolan.vlc``, versionCode 13050408: the x86_64 build AndroidWorld installs as
+``org.videolan.vlc_13050408.apk``): the Video tab, the Browse tab and its file browser, and the video player, which
+shows the frames of the file it plays.
+
+Facts come from code.videolan.org/videolan/vlc-android (its GitHub mirror) at tag ``3.5.4``: ``build.gradle``
+(versionName 3.5.4, versionCode 3050400; ``application/app/build.gradle`` adds 10000000 and the ABI code, 8 for
+x86_64), ``AndroidManifest.xml`` (``StartActivity`` opens ``gui.MainActivity``; ``gui.SecondaryActivity``,
+``gui.video.VideoPlayerActivity``), the layouts ``main.xml``, ``menu/bottom_navigation.xml``, ``toolbar.xml``,
+``video_grid.xml``, ``video_grid_card.xml``, ``main_browser_fragment.xml``, ``card_browser_item.xml``,
+``directory_browser.xml``, ``browser_item.xml``, ``browser_path_item.xml``, ``player.xml``, ``player_hud.xml`` and
+``player_hud_right.xml``, strings from ``application/resources/src/main/res/values/strings.xml``, and behaviour from
+``Navigator`` (the Video tab first), ``VideoListAdapter`` (a card's title and ``Tools.millisToString`` duration),
+``TalkbackUtil`` (``getVideo``, ``getDir``), ``MainBrowserFragment`` and ``FileBrowserProvider.browseRootImpl``
+(Storages: "Internal memory", opened in ``SecondaryActivity``), ``BrowserProvider`` (every file is listed:
+``browser_show_all_files`` defaults to true), ``getFilenameAscComp`` with ``sanitizeStringForAlphaCompare``
+(folders first, then lower-case names with leading numbers zero-padded to the longest), ``BaseBrowserAdapter``
+(a file row shows the file name), ``FileBrowserFragment.getTitle``, ``BaseBrowserFragment.onClick`` (a folder opens
+in place, BACK returns; a video plays alone, ``FORCE_PLAY_ALL_VIDEO`` being off), ``MediaWrapper.getTitle`` (the
+file name without its extension), ``VideoPlayerActivity`` (``seekListener``, ``doPlayPause``: pausing keeps the
+controls up, resuming hides them after 800 ms), ``VideoPlayerOverlayDelegate`` (``showOverlayTimeout``: while
+playing the controls hide after ``Settings.videoHudDelay``, 4 s by default; ``updateOverlayPausePlay``: "Pause" or
+"Play") and ``PlaylistManager`` (``EndReached`` → ``next()`` → ``stop()`` → ``EXIT_PLAYER``: the player closes when
+the video ends).
+
+The player decodes its pictures from the file (``media.video_track``): the frame at the playing position, which
+moves with the device clock while playing. Files are listed on every build, so videos pushed over adb show up at
+once.
+
+Not simulated: the first-run screens and permission prompts (AndroidWorld's setup answers them), the media
+library's grouping of videos by name (the Video tab lists every video, by title), thumbnails, resolution badges,
+the Audio, Playlists and More tabs (Audio and Playlists show their empty text, More nothing), favorites and the
+Local Network section's discovery, folder descriptions (their sub-folder and media counts), file sizes, the
+toolbars' search, sort and overflow menus, multi-selection and context menus, playing files that are not videos,
+audio tracks and the audio player, the player's gestures (double-tap seeking, swipes for volume, brightness and
+seeking), its other controls (lock, tracks, aspect ratio, playlist, options), the tips shown on first playback, the
+time labels' switch to remaining time, resuming from the last position, and toasts. The system bars stay visible
+over the player. A file without a video track (sound only) or that cannot be read closes the player at once (VLC
+would play the sound, or show an error).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from PIL import Image
+
+from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.system.fs import EXTERNAL_STORAGE
+from android_gym.sim.system.media import VideoTrack, video_track
+from android_gym.sim.ui.views import (
+    TEXT,
+    TEXT_SECONDARY,
+    WHITE,
+    Callback,
+    Color,
+    View,
+    column,
+    row,
+    scroll_list,
+    seek_bar,
+    text_view,
+)
+
+if TYPE_CHECKING:
+    from android_gym.sim.phone import Phone
+
+PACKAGE = "org.videolan.vlc"
+MAIN_ACTIVITY = f"{PACKAGE}.gui.MainActivity"
+SECONDARY_ACTIVITY = f"{PACKAGE}.gui.SecondaryActivity"
+PLAYER_ACTIVITY = f"{PACKAGE}.gui.video.VideoPlayerActivity"
+
+# strings.xml
+APP_NAME = "VLC"
+VIDEO, AUDIO, BROWSE, PLAYLISTS, MORE = "Video", "Audio", "Browse", "Playlists", "More"
+STORAGES, LOCAL_NETWORK, INTERNAL_MEMORY = "Storages", "Local Network", "Internal memory"
+PLAY, PAUSE = "Play", "Pause"
+NO_MEDIA = "No media files found, please transfer some files to your device or adjust your preferences."
+NO_PLAYLIST = "No playlist found."
+NAVIGATE_UP = "Navigate up"  # appcompat's abc_action_bar_up_description
+VIDEO_PLAYER = "Video player. Tap to show controls. Tap the back button to hide them"  # talkback_video_player
+TAB_IDS = ("nav_video", "nav_audio", "nav_directories", "nav_playlists", "nav_more")
+TAB_TITLES = (VIDEO, AUDIO, BROWSE, PLAYLISTS, MORE)
+_TAB_ICONS = ("play", "home", "recents", "check", "more")  # glyphs standing in for the menu's drawables
+#: Extensions of the files the media library takes for videos (a common subset of libvlc's demuxers).
+VIDEO_EXTENSIONS = (".3gp", ".avi", ".flv", ".m4v", ".mkv", ".mov", ".mp4", ".mpeg", ".mpg", ".ts", ".webm", ".wmv")
+HUD_DELAY_MS = 4000  # Settings.videoHudDelay (4 s) × 1000
+RESUME_FADE_MS = 800  # doPlayPause: FADE_OUT 800 ms after resuming
+_UNINDEXED = (f"{EXTERNAL_STORAGE}/Android/data", f"{EXTERNAL_STORAGE}/Android/obb")
+
+_ORANGE = (255, 136, 0)  # @color/orange500 (#FF8800), VLC orange
+_BLACK, _HUD = (0, 0, 0), (24, 24, 24)
+_BAR, _NAV, _ROW, _ICON = 147, 147, 147, 126  # 56 dp bars and rows, 48 dp icons at 420 dpi
+_TITLE_SP, _BODY_SP, _SMALL_SP = 42, 37, 32  # 16, 14 and 12 sp
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+def is_video(name: str) -> bool:
+    """Whether a file name has a video extension."""
+    return name.lower().endswith(VIDEO_EXTENSIONS)
+
+
+def title_of(name: str) -> str:
+    """``MediaWrapper.getTitle`` of a file without metadata: its name up to the last dot (a leading dot kept)."""
+    stem, dot, _ = name.rpartition(".")
+    return stem if dot and stem else name
+
+
+def millis_to_string(ms: int) -> str:
+    """``Tools.millisToString``: ``m:ss``, or ``h:mm:ss`` from an hour."""
+    seconds = max(ms, 0) // 1000
+    hours, minutes, seconds = seconds // 3600, seconds // 60 % 60, seconds % 60
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def _talkback_seconds(ms: int) -> str:
+    """``TalkbackUtil.millisToString``: "1 hours 2 minutes 3 seconds", leaving out zero parts."""
+    seconds = ms // 1000
+    parts = [(seconds // 3600, "hours"), (seconds // 60 % 60, "minutes"), (seconds % 60, "seconds")]
+    return " ".join(f"{value} {unit}" for value, unit in parts if value)
+
+
+# ----- files --------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """A file or folder as the browser lists it."""
+
+    path: str
+    is_dir: bool
+
+    @property
+    def name(self) -> str:
+        """The file or folder name."""
+        return posixpath.basename(self.path)
+
+
+def _leading_number_digits(name: str) -> int:
+    """``getStartingNumber().numberOfDigits()``: digits of the number a name starts with, leading zeros dropped (0
+    when there is none, or only zeros)."""
+    digits = len(name) - len(name.lstrip("0123456789"))
+    return len(name[:digits].lstrip("0"))
+
+
+def _sort_key(entry: Entry, width: int) -> tuple[bool, str]:
+    """``getFilenameAscComp``: folders first, then the lower-case name with its leading number padded with zeros to
+    ``width`` digits (``sanitizeStringForAlphaCompare``)."""
+    name = entry.name.lower()
+    if name[:1].isdigit():
+        zeros = len(name) - len(name.lstrip("0"))
+        name = "0" * max(width - zeros - _leading_number_digits(name), 0) + name
+    return not entry.is_dir, name
+
+
+def _scan(phone: Phone, path: str) -> list[Entry]:
+    """The visible entries of a folder (none if it is gone); hidden ones are left out, as
+    ``Settings.showHiddenFiles`` is off."""
+    try:
+        found = list(os.scandir(phone.fs.host_path(path)))
+    except OSError:
+        return []
+    return [Entry(posixpath.join(path, item.name), item.is_dir()) for item in found if not item.name.startswith(".")]
+
+
+def list_folder(phone: Phone, path: str) -> list[Entry]:
+    """The folder's files and sub-folders in the browser's order."""
+    entries = _scan(phone, path)
+    width = max((_leading_number_digits(entry.name) for entry in entries), default=0)  # determineMaxNbOfDigits
+    return sorted(entries, key=lambda entry: _sort_key(entry, width))
+
+
+def library_videos(phone: Phone) -> list[str]:
+    """The videos the media library finds in external storage (no hidden folders, none with ``.nomedia``, nothing in
+    ``Android/data`` or ``Android/obb``), by title."""
+    found, pending = [], [EXTERNAL_STORAGE]
+    while pending:
+        folder = pending.pop()
+        if folder in _UNINDEXED or phone.fs.exists(posixpath.join(folder, ".nomedia")):
+            continue
+        for entry in _scan(phone, folder):
+            if entry.is_dir:
+                pending.append(entry.path)
+            elif is_video(entry.name):
+                found.append(entry.path)
+    return sorted(found, key=lambda path: (title_of(posixpath.basename(path)).lower(), path))
+
+
+Version = tuple[int, int, int, int]
+
+
+@lru_cache(maxsize=64)
+def _track(host: str, version: Version) -> VideoTrack | None:
+    """A video file's track; ``version`` (modification and change times, size, inode) names the file's state."""
+    with open(host, "rb") as file:
+        return video_track(file.read())
+
+
+@lru_cache(maxsize=8)
+def _decoded(host: str, version: Version, index: int) -> Image.Image | None:
+    """Sample ``index`` of the file's track, decoded."""
+    track = _track(host, version)
+    if track is None:
+        return None
+    with open(host, "rb") as file:
+        return track.frame(file.read(), index)
+
+
+class Video:
+    """A video file as the player opens it: its track (``None`` when it has no video track or cannot be read)."""
+
+    def __init__(self, phone: Phone, path: str) -> None:
+        self.path = path
+        host = phone.fs.host_path(path)
+        self._host, self._version, self.track = str(host), (0, 0, 0, 0), None
+        try:
+            info = host.stat()
+            self._version = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
+            self.track = _track(self._host, self._version)
+        except OSError:
+            self.track = None
+
+    @property
+    def duration_ms(self) -> int:
+        """The track's duration (0 without one)."""
+        return self.track.duration_ms if self.track is not None else 0
+
+    def frame(self, position_ms: int) -> tuple[Image.Image | None, str]:
+        """The picture shown at ``position_ms`` and a key naming it (file version and sample index); no picture
+        when there is no track or the file is gone."""
+        if self.track is None:
+            return None, f"{self.path}:none"
+        index = self.track.sample_at(position_ms)
+        try:
+            picture = _decoded(self._host, self._version, index)
+        except OSError:
+            picture = None
+        return picture, f"{self.path}:{self._version}:{index}:{picture is not None}"
+
+
+# ----- shared widgets -----------------------------------------------------------------------------------------------
+def _icon(name: str, content_desc: str, icon: str, on_click: Callback | None, color: Color = TEXT,
+          **props) -> View:
+    """An ``ImageView`` drawn as a glyph, clickable when it has a listener."""
+    props.setdefault("width", _ICON)
+    props.setdefault("height", _ICON)
+    return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name) if name else "",
+                content_desc=content_desc, hint=icon, clickable=on_click is not None, focusable=on_click is not None,
+                on_click=on_click, text_color=color, **props)
+
+
+def _toolbar(*children: View) -> View:
+    """``main_toolbar`` (a MaterialToolbar) in the ``appbar``."""
+    bar = View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("main_toolbar"), height=_BAR,
+               padding=8, children=list(children))
+    return View(kind="column", class_name="android.widget.LinearLayout", resource_id=_id("appbar"), children=[bar],
+                background=WHITE)
+
+
+# ----- MainActivity -------------------------------------------------------------------------------------------------
+class MainScreen(Screen):
+    """``MainActivity``: the VLC toolbar, the selected tab's fragment and the bottom navigation."""
+
+    activity = MAIN_ACTIVITY
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.tab = TAB_IDS[0]
+
+    def build(self) -> View:
+        pages = {"nav_video": self._videos, "nav_directories": self._browse}
+        page = pages.get(self.tab, self._empty)()
+        header = _toolbar(_icon("toolbar_icon", "", "play", None, color=_ORANGE, width=84),
+                          text_view(APP_NAME, resource_id=_id("toolbar_vlc_title"), text_size=50, bold=True,
+                                    padding=40, weight=1))
+        placeholder = View(kind="frame", class_name="android.widget.FrameLayout", weight=1,
+                           resource_id=_id("fragment_placeholder"), children=[page])
+        return View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
+                    resource_id=_id("coordinator"), background=WHITE,
+                    children=[header, placeholder, self._navigation()])
+
+    def _navigation(self) -> View:
+        """``navigation``: the BottomNavigationView of ``menu/bottom_navigation.xml``, labels always shown."""
+        items = []
+        for tab, title, glyph in zip(TAB_IDS, TAB_TITLES, _TAB_ICONS):
+            chosen = tab == self.tab
+            color = _ORANGE if chosen else TEXT_SECONDARY
+            label = text_view(title, text_size=_SMALL_SP, padding=2, text_color=color, bold=chosen,
+                              resource_id=_id("navigation_bar_item_large_label_view" if chosen
+                                              else "navigation_bar_item_small_label_view"))
+            items.append(View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id(tab),
+                              content_desc=title, selected=chosen, clickable=True, focusable=True, weight=1,
+                              on_click=lambda tab=tab: self._select(tab), children=[
+                                  _icon("navigation_bar_item_icon_view", "", glyph, None, color=color, height=70,
+                                        width=None),
+                                  row(View(weight=1), label, View(weight=1))]))
+        return View(kind="row", class_name="android.widget.FrameLayout", resource_id=_id("navigation"), height=_NAV,
+                    background=(250, 250, 250), children=items)
+
+    def _select(self, tab: str) -> None:
+        self.tab = tab
+
+    def _empty(self) -> View:
+        """A tab not simulated: its empty text (``nomedia``, ``noplaylist``), or nothing for More."""
+        text = {"nav_audio": NO_MEDIA, "nav_playlists": NO_PLAYLIST}.get(self.tab, "")
+        return column(text_view(text, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48)
+                      if text else View(), gravity="fill")
+
+    def _videos(self) -> View:
+        """``VideoGridFragment``: a card per video, two columns."""
+        videos = library_videos(self.phone)
+        if not videos:
+            return column(text_view(NO_MEDIA, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48),
+                          resource_id=_id("empty_loading"), gravity="fill")
+        cards = [self._video_card(path) for path in videos]
+        rows = [row(*cards[i:i + 2], *([View(weight=1)] if len(cards[i:i + 2]) == 1 else []))
+                for i in range(0, len(cards), 2)]
+        return scroll_list(*rows, key="video_grid", resource_id=_id("video_grid"), gravity="fill", padding=16)
+
+    def _video_card(self, path: str) -> View:
+        """``video_grid_card``: the 16:10 thumbnail card, the title and the duration."""
+        title, duration = title_of(posixpath.basename(path)), Video(self.phone, path).duration_ms
+        description = f"Video: {title}" + (f", Duration: {_talkback_seconds(duration)}" if duration >= 1000 else "")
+        thumbnail = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("container"),
+                         height=300, background=(66, 66, 66), clickable=True, focusable=True,
+                         on_click=lambda: self.app.play(path))
+        texts = [text_view(title, resource_id=_id("ml_item_title"), text_size=_TITLE_SP, padding=8)]
+        if duration > 0:
+            texts.append(text_view(millis_to_string(duration), resource_id=_id("ml_item_time"),
+                                   text_size=_SMALL_SP, text_color=TEXT_SECONDARY, padding=8))
+        return View(kind="column", class_name="android.view.ViewGroup", content_desc=description, clickable=True,
+                    focusable=True, long_clickable=True, on_click=lambda: self.app.play(path), weight=1, padding=21,
+                    children=[thumbnail, *texts])
+
+    def _browse(self) -> View:
+        """``MainBrowserFragment``: Favorites (gone while there are none), Storages with the internal memory card,
+        Local Network."""
+        card = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("browser_container"),
+                    content_desc=f"Folder: {INTERNAL_MEMORY}", clickable=True, focusable=True, long_clickable=True,
+                    on_click=lambda: self.start(BrowserScreen, Intent(data=EXTERNAL_STORAGE)), width=400,
+                    padding=24, background=(240, 240, 240), children=[
+                        View(kind="frame", class_name="android.widget.FrameLayout", height=180),
+                        text_view(INTERNAL_MEMORY, resource_id=_id("title"), text_size=_BODY_SP, padding=8)])
+        sections = [
+            text_view(STORAGES, resource_id=_id("title"), text_size=_TITLE_SP, bold=True, padding=40),
+            row(card, resource_id=_id("list"), padding=24),
+            text_view(LOCAL_NETWORK, resource_id=_id("title"), text_size=_TITLE_SP, bold=True, padding=40),
+        ]
+        return View(kind="column", class_name="androidx.core.widget.NestedScrollView", gravity="fill",
+                    children=sections)
+
+
+# ----- SecondaryActivity with FileBrowserFragment ------------------------------------------------------------------
+class BrowserScreen(Screen):
+    """``SecondaryActivity`` showing ``FileBrowserFragment``: the folder's title, the path bar (``ariane``) and the
+    entries; opening a folder adds to the fragment back stack, which BACK pops, while "Navigate up" closes the browser
+    (``AudioPlayerContainerActivity``: ``android.R.id.home`` → ``finish()``)."""
+
+    activity = SECONDARY_ACTIVITY
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.stack = [intent.data or EXTERNAL_STORAGE]
+
+    @property
+    def folder(self) -> str:
+        """The folder shown."""
+        return self.stack[-1]
+
+    def on_back(self) -> bool:
+        """BACK pops the fragment back stack; on its first folder the activity finishes."""
+        if len(self.stack) == 1:
+            return False
+        self.stack.pop()
+        self.scroll.pop("network_list", None)
+        return True
+
+
+    def _open(self, entry: Entry) -> None:
+        if entry.is_dir:
+            self.stack.append(entry.path)
+            self.scroll.pop("network_list", None)
+        elif is_video(entry.name):
+            self.app.play(entry.path)
+
+    def _back_to(self, path: str) -> None:
+        """A path bar segment: back to that folder if it is on the back stack, else browse it."""
+        self.stack = self.stack[:self.stack.index(path) + 1] if path in self.stack else [*self.stack, path]
+        self.scroll.pop("network_list", None)
+
+    def build(self) -> View:
+        up = _icon("", NAVIGATE_UP, "arrow_back", self.finish, width=_BAR)
+        header = _toolbar(up, text_view(_folder_title(self.folder), text_size=50, bold=True, padding=24, weight=1))
+        entries = list_folder(self.phone, self.folder)
+        rows = [self._row(entry) for entry in entries]
+        body = (scroll_list(*rows, key="network_list", resource_id=_id("network_list"), weight=1) if rows else
+                text_view(NO_MEDIA, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48, weight=1))
+        return column(header, self._path_bar(), body, background=WHITE)
+
+    def _path_bar(self) -> View:
+        """``ariane``: one ``browser_path_item`` per folder from the storage root down to this one."""
+        paths, path = [], self.folder
+        while path.startswith(EXTERNAL_STORAGE):
+            paths.insert(0, path)
+            path = posixpath.dirname(path)
+        items = [text_view(_folder_title(path), text_size=_BODY_SP, text_color=_ORANGE, padding=16, clickable=True,
+                           focusable=True, on_click=lambda path=path: self._back_to(path)) for path in paths]
+        return View(kind="row", class_name="androidx.recyclerview.widget.RecyclerView", resource_id=_id("ariane"),
+                    padding=8, children=items)
+
+    def _row(self, entry: Entry) -> View:
+        """``browser_item``: the icon and the title (a file's name, a folder's title), described as TalkBack reads
+        it."""
+        title = entry.name if entry.is_dir else title_of(entry.name)
+        description = f"{'Folder' if entry.is_dir else 'File'}: {title}"
+        icon = _icon("item_icon", "", "recents" if entry.is_dir else "play", None, color=_ORANGE)
+        label = text_view(entry.name, resource_id=_id("title"), text_size=_TITLE_SP, padding=32, weight=1)
+        return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("browser_container"),
+                    content_desc=description, clickable=True, focusable=True, long_clickable=True, height=_ROW,
+                    padding=8, on_click=lambda: self._open(entry), children=[icon, label])
+
+
+def _folder_title(path: str) -> str:
+    """``FileBrowserFragment.getTitle``: "Internal memory" for the storage root, else the folder's name."""
+    return INTERNAL_MEMORY if path == EXTERNAL_STORAGE else posixpath.basename(path)
+
+
+# ----- VideoPlayerActivity ------------------------------------------------------------------------------------------
+class PlayerScreen(Screen):
+    """``VideoPlayerActivity`` playing ``intent.data``: the video surface and, while shown, the controls (title,
+    time, length, seek bar, play/pause)."""
+
+    activity = PLAYER_ACTIVITY
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.video = Video(self.phone, intent.data)
+        now = self.phone.clock.now_ms()
+        self.playing, self._position, self._since = True, 0, now
+        self._hud_until: int | None = now + HUD_DELAY_MS  # None: shown until hidden (OVERLAY_INFINITE)
+        self._hud_hidden = False
+
+    def position_ms(self) -> int:
+        """Where playback is: the position at the last play, pause or seek, plus the device time since while
+        playing, at most the duration."""
+        moved = self.phone.clock.now_ms() - self._since if self.playing else 0
+        return min(self._position + moved, self.video.duration_ms)
+
+    def ended(self) -> bool:
+        """Whether playback reached the end (``EndReached``)."""
+        return self.playing and self.position_ms() >= self.video.duration_ms
+
+    def hud_shown(self) -> bool:
+        """Whether the controls are up: shown and not yet faded out."""
+        return not self._hud_hidden and (self._hud_until is None or self.phone.clock.now_ms() < self._hud_until)
+
+    def _show_hud(self, timeout_ms: int = 0) -> None:
+        """``showOverlayTimeout``: up for ``timeout_ms``, or while paused until hidden, or 4 s while playing."""
+        now, self._hud_hidden = self.phone.clock.now_ms(), False
+        if timeout_ms:
+            self._hud_until = now + timeout_ms
+        else:
+            self._hud_until = now + HUD_DELAY_MS if self.playing else None
+
+    def _toggle_hud(self) -> None:
+        """A tap on the video: hide the controls if they are up, else show them."""
+        if self.hud_shown():
+            self._hud_hidden = True
+        else:
+            self._show_hud()
+
+    def play_pause(self) -> None:
+        """``doPlayPause``: pause (the controls stay up) or resume (they fade 800 ms later)."""
+        self._position, self._since = self.position_ms(), self.phone.clock.now_ms()
+        self.playing = not self.playing
+        self._show_hud(0 if not self.playing else RESUME_FADE_MS)
+
+    def seek(self, position_ms: int) -> None:
+        """``seekListener``: go on (playing, or paused) from ``position_ms``; the controls stay up for another 4 s
+        while playing, until hidden while paused."""
+        self._position = min(max(position_ms, 0), self.video.duration_ms)
+        self._since = self.phone.clock.now_ms()
+        self._show_hud()
+
+    def build(self) -> View:
+        if self.ended():
+            return self._exit()
+        image, key = self.video.frame(self.position_ms())
+        surface = View(kind="image", class_name="android.view.SurfaceView", image=image, key=key, gravity="fill")
+        layout = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("video_layout"),
+                      gravity="fill", children=[surface])
+        children = [layout, *self._hud()] if self.hud_shown() else [layout]
+        return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("player_root"),
+                    content_desc=VIDEO_PLAYER, clickable=True, focusable=True, on_click=self._toggle_hud,
+                    background=_BLACK, children=children)
+
+    def _exit(self) -> View:
+        """``EXIT_PLAYER`` at the end of the video: the player finishes and the activity below it shows (this frame
+        is built from it, with its scroll positions)."""
+        self.finish()
+        below = self.phone.activities.top
+        self.scroll = below.scroll
+        return below.build()
+
+    def _hud(self) -> list[View]:
+        """``player_hud_right`` (the title) at the top and ``player_hud`` (times, seek bar, play/pause) at the
+        bottom."""
+        title = text_view(title_of(posixpath.basename(self.video.path)), resource_id=_id("player_overlay_title"),
+                          text_color=WHITE, text_size=_TITLE_SP, padding=42)
+        top = View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("hud_right_overlay"),
+                   background=_HUD, children=[title])
+        position, duration = self.position_ms(), self.video.duration_ms
+        times = row(text_view(millis_to_string(position), resource_id=_id("player_overlay_time"), text_color=WHITE,
+                              text_size=_BODY_SP, padding=24, clickable=True, focusable=True, weight=1),
+                    text_view(millis_to_string(duration), resource_id=_id("player_overlay_length"), text_color=WHITE,
+                              text_size=_BODY_SP, padding=24, clickable=True, focusable=True))
+        bar = seek_bar(position, duration, self.seek, resource_id=_id("player_overlay_seekbar"), height=84)
+        button = _icon("player_overlay_play", PAUSE if self.playing else PLAY, "pause" if self.playing else "play",
+                       self.play_pause, color=WHITE, width=168, height=168)
+        bottom = View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("progress_overlay"),
+                      gravity="bottom", background=_HUD, padding=16,
+                      children=[times, bar, row(View(weight=1), button, View(weight=1))])
+        return [top, bottom]
+
+
+class Vlc(App):
+    """``org.videolan.vlc``: the launcher opens ``MainActivity`` (through ``StartActivity``)."""
+
+    package = PACKAGE
+    label = APP_NAME
+    screens = (MainScreen, BrowserScreen, PlayerScreen)
+
+    def play(self, path: str) -> None:
+        """``MediaUtils.openMedia`` for a video: start the player on it."""
+        self.phone.activities.push(self, PlayerScreen, Intent(action="android.intent.action.VIEW", data=path))
+
+    def screen_class(self, activity: str) -> type[Screen] | None:
+        """``StartActivity`` forwards to ``MainActivity``."""
+        return super().screen_class(MAIN_ACTIVITY if activity in (f"{PACKAGE}.StartActivity", ".StartActivity")
+                                    else activity)

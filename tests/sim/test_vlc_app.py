@@ -1,0 +1,293 @@
+"""VLC on the simulated phone, and the Motion-JPEG videos it plays: the files' boxes and sample tables, the Video
+tab and the file browser, and the player, whose pixels are the file's frame at the playing position."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import struct
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from PIL import Image
+from ui_nodes import center, find, nodes, tap
+
+from android_gym.device.sim import SimDevice
+from android_gym.sim import keycodes
+from android_gym.sim.apps import vlc
+from android_gym.sim.phone import Phone
+from android_gym.sim.system.media import (
+    boxes,
+    message_frames,
+    message_video,
+    mp4_duration_ms,
+    mp4_file,
+    video_track,
+)
+
+PKG = vlc.PACKAGE
+CREATED = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)
+NAMES = ["Olivia", "Mateo", "Alejandro"]
+CLIP = "/sdcard/Download/clip_7_HD.mp4"
+
+
+def rid(name: str) -> str:
+    return f"{PKG}:id/{name}"
+
+
+def child(payload: bytes, kind: str) -> bytes:
+    return next(body for name, body in boxes(payload) if name == kind)
+
+
+def difference(a: Image.Image, b: Image.Image) -> float:
+    """Mean absolute difference of two pictures of the same size, per channel value."""
+    return float(np.abs(np.asarray(a, dtype=int) - np.asarray(b, dtype=int)).mean())
+
+
+# ----- the files ----------------------------------------------------------------------------------------------------
+def test_a_message_video_is_an_mp4_with_one_motion_jpeg_track():
+    data = message_video(NAMES, 8, 5, CREATED)
+    assert [kind for kind, _ in boxes(data)] == ["ftyp", "mdat", "moov"]
+    moov = child(data, "moov")
+    assert [kind for kind, _ in boxes(moov)] == ["mvhd", "trak"]
+    trak = child(moov, "trak")
+    assert [kind for kind, _ in boxes(trak)] == ["tkhd", "mdia"]
+    mdia = child(trak, "mdia")
+    assert [kind for kind, _ in boxes(mdia)] == ["mdhd", "hdlr", "minf"]
+    assert child(mdia, "hdlr")[8:12] == b"vide"
+    minf = child(mdia, "minf")
+    assert [kind for kind, _ in boxes(minf)] == ["vmhd", "dinf", "stbl"]
+    stbl = child(minf, "stbl")
+    assert [kind for kind, _ in boxes(stbl)] == ["stsd", "stts", "stsc", "stsz", "stco"]
+    [(entry, body)] = boxes(child(stbl, "stsd")[8:])
+    assert entry == "jpeg" and struct.unpack_from(">HH", body, 24) == (320, 240)
+    assert struct.unpack(">III", child(stbl, "stts")[4:]) == (1, 24, 1000)  # 24 frames of 1 s: one run
+    tkhd = child(trak, "tkhd")
+    assert struct.unpack_from(">II", tkhd, 76) == (320 << 16, 240 << 16)
+    assert mp4_duration_ms(data) == 24_000
+    # the chunk offset points at the first JPEG in mdat
+    (offset,) = struct.unpack_from(">I", child(stbl, "stco"), 8)
+    assert data[offset:offset + 2] == b"\xff\xd8"
+
+
+def test_the_tables_give_each_frames_time_place_and_size():
+    data = message_video(NAMES, 8, 5, CREATED)
+    track = video_track(data)
+    assert track is not None
+    assert (track.codec, track.width, track.height, track.duration_ms) == ("jpeg", 320, 240, 24_000)
+    assert track.starts_ms == tuple(range(0, 24_000, 1000))
+    assert all(data[o:o + 2] == b"\xff\xd8" and data[o + s - 2:o + s] == b"\xff\xd9"
+               for o, s in zip(track.offsets, track.sizes))
+    assert [track.sample_at(t) for t in (0, 999, 1000, 12_500, 23_999, 99_000)] == [0, 0, 1, 12, 23, 23]
+
+
+def luma_difference(a: Image.Image, b: Image.Image) -> float:
+    """``difference`` of the brightness alone (JPEG keeps it far better than the colour of pixel noise)."""
+    return difference(a.convert("L"), b.convert("L"))
+
+
+def text_mask(rendered: Image.Image) -> np.ndarray:
+    """Where a freshly rendered frame has its message: the pure yellow pixels."""
+    return (np.asarray(rendered) == (255, 255, 0)).all(axis=-1)
+
+
+def yellowness(picture: Image.Image, mask: np.ndarray) -> float:
+    """How yellow the pixels under ``mask`` are on average: red and green over blue (about 0 for noise)."""
+    pixels = np.asarray(picture, dtype=float)[mask]
+    return float((pixels[:, 0] + pixels[:, 1]).mean() / 2 - pixels[:, 2].mean())
+
+
+def test_the_frame_at_a_time_is_the_one_rendered_for_it():
+    data = message_video(NAMES, 8, 5, CREATED)
+    track = video_track(data)
+    rendered = message_frames(NAMES, 8, 5)
+    assert len(rendered) == 24 and all(duration == 1000 for _, duration in rendered)
+    shown = track.frame(data, track.sample_at(12_500))  # second message, its fifth second
+    assert luma_difference(shown, rendered[12][0]) < 35  # the same picture, JPEG aside
+    assert luma_difference(shown, rendered[11][0]) > 45  # the same message on fresh noise
+    mateo, alejandro = text_mask(rendered[12][0]), text_mask(rendered[16][0])
+    beyond = alejandro.copy()
+    beyond[:, :np.nonzero(mateo.any(axis=0))[0].max() + 8] = False  # "Alejandro" right of where "Mateo" ends
+    assert yellowness(shown, mateo) > 150  # "Mateo" is there, in yellow
+    assert abs(yellowness(shown, beyond)) < 40  # the longer name is not
+    assert yellowness(track.frame(data, track.sample_at(16_000)), beyond) > 150
+
+
+def test_a_frame_as_long_as_the_message_is_held_for_all_of_it():
+    data = message_video(["aB3dE5fG7h"], 120, 9, CREATED, frame_s=120)
+    track = video_track(data)
+    assert (track.duration_ms, track.starts_ms, len(track.sizes)) == (120_000, (0,), 1)
+    [(picture, duration)] = message_frames(["aB3dE5fG7h"], 120, 9, frame_s=120)
+    assert duration == 120_000 and luma_difference(track.frame(data, track.sample_at(100_000)), picture) < 35
+
+
+def test_files_without_a_video_track_have_none():
+    assert video_track(mp4_file(5000, CREATED)) is None
+    assert video_track(b"not a video at all") is None
+    data = message_video(["x"], 2, 1, CREATED)
+    assert video_track(data[:-40]) is None  # the moov cut short
+
+
+# ----- the app ------------------------------------------------------------------------------------------------------
+@pytest.fixture
+def device() -> Iterator[SimDevice]:
+    dev = SimDevice()
+    dev.push(message_video(NAMES, 8, 5, CREATED), CLIP)
+    yield dev
+    dev.close()
+
+
+@pytest.fixture
+def phone(device: SimDevice) -> Phone:
+    return device.phone
+
+
+def start(phone: Phone) -> None:
+    phone.run(f"am start -n {PKG}/.gui.MainActivity")
+
+
+def texts(phone: Phone, name: str) -> list[str]:
+    return [n.get("text") for n in nodes(phone) if n.get("resource-id") == rid(name)]
+
+
+def open_download(phone: Phone) -> None:
+    start(phone)
+    tap(phone, text=vlc.BROWSE)
+    tap(phone, text=vlc.INTERNAL_MEMORY)
+    tap(phone, text="Download", resource_id=rid("title"))
+
+
+def play(phone: Phone) -> None:
+    open_download(phone)
+    tap(phone, text="clip_7_HD.mp4")
+    assert phone.activities.foreground() == (PKG, vlc.PLAYER_ACTIVITY)
+
+
+def screen_picture(phone: Phone) -> Image.Image:
+    """The video as drawn: the SurfaceView's fitted picture, cut from the screenshot."""
+    surface = find(phone, class_name="android.view.SurfaceView")
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", surface.get("bounds")))
+    height = round((x2 - x1) * 240 / 320)
+    top = y1 + (y2 - y1 - height) // 2
+    return Image.fromarray(phone.screenshot()[top:top + height, x1:x2])
+
+
+def file_frame(phone: Phone, time_ms: int, size: tuple[int, int]) -> Image.Image:
+    """The file's frame at ``time_ms``, decoded from the file on the phone and scaled to ``size``."""
+    data = phone.fs.read_bytes(CLIP)
+    track = video_track(data)
+    return track.frame(data, track.sample_at(time_ms)).resize(size, Image.LANCZOS)
+
+
+def test_the_app_opens_on_the_video_tab_with_the_videos_found(device, phone):
+    start(phone)
+    assert phone.activities.foreground() == (PKG, vlc.MAIN_ACTIVITY)
+    assert find(phone, resource_id=rid("nav_video")).get("selected") == "true"
+    assert texts(phone, "ml_item_title") == ["clip_7_HD"] and texts(phone, "ml_item_time") == ["0:24"]
+    assert find(phone, content_desc="Video: clip_7_HD, Duration: 24 seconds") is not None
+    device.push(message_video(["Ana"], 3, 1, CREATED), "/sdcard/Movies/a_trip.mp4")
+    device.push(b"hidden", "/sdcard/Movies/.thumbs/hidden.mp4")
+    assert texts(phone, "ml_item_title") == ["a_trip", "clip_7_HD"]  # by title, hidden folders left out
+
+
+def test_the_browser_lists_folders_then_files_by_name_with_numbers_in_order(device, phone):
+    for name in ("9_end.mp4", "10_start.mp4", "Zoo.txt", "alpha.MP4", ".hidden.mp4"):
+        device.push(b"x", f"/sdcard/Download/{name}")
+    phone.run("mkdir /sdcard/Download/zfolder")
+    open_download(phone)
+    assert phone.activities.foreground() == (PKG, vlc.SECONDARY_ACTIVITY)
+    assert texts(phone, "title") == ["zfolder", "9_end.mp4", "10_start.mp4", "alpha.MP4", "clip_7_HD.mp4",
+                                     "Zoo.txt"]
+    assert find(phone, content_desc="File: clip_7_HD") is not None
+    assert find(phone, content_desc="Folder: zfolder") is not None
+    device.push(b"x", "/sdcard/Download/new.mp4")  # pushed over adb: listed at once
+    assert "new.mp4" in texts(phone, "title")
+    tap(phone, text="zfolder")
+    assert texts(phone, "title") == [] and find(phone, text=vlc.NO_MEDIA) is not None
+    phone.key(keycodes.BACK)  # the fragment back stack
+    assert "zfolder" in texts(phone, "title")
+    tap(phone, text="zfolder")
+    tap(phone, content_desc=vlc.NAVIGATE_UP)  # closes the browser, however deep
+    assert phone.activities.foreground() == (PKG, vlc.MAIN_ACTIVITY)
+
+
+def test_the_player_shows_the_files_frame_for_the_playing_position(phone):
+    play(phone)
+    picture = screen_picture(phone)
+    assert difference(picture, file_frame(phone, 0, picture.size)) < 10
+    assert difference(picture, file_frame(phone, 9000, picture.size)) > 40
+    assert texts(phone, "player_overlay_title") == ["clip_7_HD"]
+    assert texts(phone, "player_overlay_time") == ["0:00"] and texts(phone, "player_overlay_length") == ["0:24"]
+    phone.clock.advance(10_500)  # the position moves with device time
+    picture = screen_picture(phone)
+    assert difference(picture, file_frame(phone, 10_500, picture.size)) < 10
+    assert difference(picture, file_frame(phone, 0, picture.size)) > 40
+
+
+def test_the_names_are_only_in_the_pixels(phone):
+    play(phone)
+    dump = phone.ui_dump()
+    assert not any(name in dump for name in NAMES)
+
+
+def test_seeking_shows_the_frame_at_the_new_position(phone):
+    play(phone)
+    bar = find(phone, resource_id=rid("player_overlay_seekbar"))
+    x1, _, x2, _ = map(int, re.findall(r"\d+", bar.get("bounds")))
+    _, y = center(bar)
+    phone.tap(x1 + (x2 - x1) * 0.75, y)  # 18 s of 24
+    assert texts(phone, "player_overlay_time") == ["0:18"]
+    picture = screen_picture(phone)
+    assert difference(picture, file_frame(phone, 18_000, picture.size)) < 10
+    assert difference(picture, file_frame(phone, 1000, picture.size)) > 40
+
+
+def test_pause_stops_the_position_and_play_resumes_it(phone):
+    play(phone)
+    tap(phone, content_desc=vlc.PAUSE)  # one second after opening
+    assert find(phone, resource_id=rid("player_overlay_play")).get("content-desc") == vlc.PLAY
+    before = screen_picture(phone)
+    phone.clock.advance(20_000)
+    assert texts(phone, "player_overlay_time") == ["0:01"]  # the controls stay up while paused
+    assert difference(screen_picture(phone), before) == 0
+    tap(phone, content_desc=vlc.PLAY)
+    assert find(phone, resource_id=rid("player_overlay_play")).get("content-desc") == vlc.PAUSE
+    phone.clock.advance(1000)
+    assert texts(phone, "player_overlay_time") == []  # resuming hides the controls 800 ms later
+    phone.clock.advance(4000)
+    picture = screen_picture(phone)
+    assert difference(picture, file_frame(phone, 6000, picture.size)) < 10  # 1 s before the pause, 5 s after
+
+
+def test_the_controls_hide_while_playing_and_a_tap_brings_them_back(phone):
+    play(phone)
+    phone.clock.advance(3900)
+    assert find(phone, resource_id=rid("player_overlay_seekbar")) is not None
+    phone.clock.advance(200)
+    assert find(phone, resource_id=rid("player_overlay_seekbar")) is None
+    tap(phone, resource_id=rid("player_root"))
+    assert texts(phone, "player_overlay_time") == ["0:05"]
+    tap(phone, resource_id=rid("player_root"))
+    assert find(phone, resource_id=rid("player_overlay_seekbar")) is None
+
+
+def test_the_player_closes_when_the_video_ends(phone):
+    play(phone)
+    phone.clock.advance(23_000)
+    assert phone.activities.foreground() == (PKG, vlc.PLAYER_ACTIVITY)
+    phone.clock.advance(1000)
+    assert "clip_7_HD.mp4" in texts(phone, "title")
+    assert phone.activities.foreground() == (PKG, vlc.SECONDARY_ACTIVITY)
+
+
+def test_back_leaves_the_player_and_a_force_stop_starts_afresh(phone):
+    play(phone)
+    phone.key(keycodes.BACK)
+    assert phone.activities.foreground() == (PKG, vlc.SECONDARY_ACTIVITY)
+    tap(phone, content_desc=vlc.NAVIGATE_UP)
+    tap(phone, text=vlc.PLAYLISTS)
+    assert find(phone, text=vlc.NO_PLAYLIST) is not None
+    phone.run(f"am force-stop {PKG}")
+    start(phone)
+    assert find(phone, resource_id=rid("nav_video")).get("selected") == "true"
