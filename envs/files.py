@@ -34,6 +34,7 @@ from android_gym.tasks.files import (
     EXTERNAL_STORAGE,
     clear_device_storage,
     create_file,
+    files_in,
     path_exists,
     tree_snapshot,
     write_files,
@@ -53,15 +54,10 @@ def _digest(content: str) -> str:
     return hashlib.md5(f"{content}\n".encode()).hexdigest()
 
 
-def _files_only(snapshot: Mapping[str, str]) -> dict[str, str]:
-    """A ``tree_snapshot`` without its folders (empty folders a setup leaves behind do not matter)."""
-    return {path: digest for path, digest in snapshot.items() if digest != "/"}
-
-
 def _holds_exactly(device: Device, folder: str, files: Mapping[str, str]) -> bool:
     """Whether ``folder`` (with everything under it) holds exactly ``files`` ({name: content})."""
     expected = {name: _digest(content) for name, content in files.items()}
-    return _files_only(tree_snapshot(device, folder)) == expected
+    return files_in(tree_snapshot(device, folder)) == expected
 
 
 def _tap_if(condition: Selector, target: Selector, unless: Selector | None = None) -> OracleStep:

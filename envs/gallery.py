@@ -28,7 +28,7 @@ import numpy as np
 from android_gym.device.base import Device
 from android_gym.sim.apps.gallery import COPY_TO, INTERNAL, MORE_OPTIONS, OK, OTHER_FOLDER, PACKAGE
 from android_gym.tasks import Task, register_task
-from android_gym.tasks.files import DOWNLOAD_DATA, GALLERY_DATA, clear_device_storage, tree_snapshot
+from android_gym.tasks.files import DOWNLOAD_DATA, GALLERY_DATA, clear_device_storage, files_in, tree_snapshot
 from android_gym.tasks.images import encode, receipt_image, receipt_params
 from android_gym.tasks.oracle import OracleStep, Selector, complete, open_app, tap
 from android_gym.tasks.user_data import random_file_name
@@ -80,7 +80,7 @@ class SaveCopyOfReceiptTaskEval(Task):
         original."""
         name, digest = self.params["file_name"], hashlib.md5(self.picture).hexdigest()
         copied = tree_snapshot(device, DOWNLOAD_DATA).get(name) == digest
-        kept = {path: md5 for path, md5 in tree_snapshot(device, GALLERY_DATA).items() if md5 != "/"} == {name: digest}
+        kept = files_in(tree_snapshot(device, GALLERY_DATA)) == {name: digest}
         return 1.0 if copied and kept else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:

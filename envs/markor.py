@@ -48,6 +48,7 @@ from android_gym.tasks.files import (
     create_file,
     file_text,
     is_directory,
+    kept,
     list_files,
     path_exists,
     tree_snapshot,
@@ -230,9 +231,7 @@ class _MarkorTask(Task):
     def untouched(self, device: Device, *paths: str) -> bool:
         """Whether every entry the snapshot after setup holds, apart from ``paths`` (relative, with everything
         under them), is still there unchanged; new entries do not matter."""
-        now = tree_snapshot(device, MARKOR_DATA)
-        return all(now.get(path) == digest for path, digest in self.before.items()
-                   if not any(path == changed or path.startswith(changed + "/") for changed in paths))
+        return kept(self.before, tree_snapshot(device, MARKOR_DATA), *paths)
 
     def teardown(self, device: Device) -> None:
         """Stop, go home, empty the notebook."""

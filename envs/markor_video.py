@@ -32,7 +32,7 @@ from android_gym.envs import markor
 from android_gym.sim.apps import vlc
 from android_gym.sim.system.media import message_video
 from android_gym.tasks import register_task
-from android_gym.tasks.files import DOWNLOAD_DATA, tree_snapshot
+from android_gym.tasks.files import DOWNLOAD_DATA, kept, tree_snapshot
 from android_gym.tasks.oracle import OracleStep, Selector, complete, open_app, scroll_to, tap, type_into
 from android_gym.tasks.user_data import COMMON_GIVEN_NAMES, modified_file_name, pick, random_string
 from android_gym.ui import UIElement
@@ -152,8 +152,7 @@ class MarkorTranscribeVideo(markor._CreateNoteTask):
         ``Download`` unchanged."""
         if not super().is_successful(device):
             return 0.0
-        now = tree_snapshot(device, DOWNLOAD_DATA)
-        return 1.0 if all(now.get(path) == digest for path, digest in self.videos_before.items()) else 0.0
+        return 1.0 if kept(self.videos_before, tree_snapshot(device, DOWNLOAD_DATA)) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
         """Watch the video in VLC, then write the names in a new note."""

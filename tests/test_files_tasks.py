@@ -9,7 +9,7 @@ import pytest
 
 import android_gym
 from android_gym.agents import OracleAgent
-from android_gym.tasks.files import tree_snapshot
+from android_gym.tasks.files import files_in, tree_snapshot
 from android_gym.tasks.user_data import EMULATOR_DIRECTORIES
 from android_gym.testing import run_episode
 
@@ -61,7 +61,7 @@ def test_delete_setup_writes_the_file_and_noise_with_echo_and_clears_other_files
     folder = f"{STORAGE}/{pinned['subfolder']}"
     device = first.unwrapped.device
     assert device.pull(f"{folder}/{pinned['file_name']}") == f"{pinned['file_content']}\n".encode()
-    files = {path for path, digest in tree_snapshot(device, folder).items() if digest != "/"}
+    files = set(files_in(tree_snapshot(device, folder)))
     assert files == {pinned["file_name"], *pinned["noise_files"]}
     assert not device.shell("ls /sdcard/Download/stray.txt").ok
     assert score(first) == 0.0
@@ -146,5 +146,5 @@ def test_the_move_oracle_uses_the_picker_and_moves_exactly_one_file(reset_task):
     assert result.score == 1.0
     assert device.pull(f"{STORAGE}/{pinned['destination_folder']}/{pinned['file_name']}") == \
         f"{pinned['file_content']}\n".encode()
-    files = {path for path, digest in tree_snapshot(device, source).items() if digest != "/"}
+    files = set(files_in(tree_snapshot(device, source)))
     assert files == set(pinned["noise_files"])

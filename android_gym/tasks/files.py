@@ -26,6 +26,8 @@ PHOTOS_DATA = "/sdcard/Pictures"
 VIDEOS_DATA = "/sdcard/Movies"
 MUSIC_DATA = "/sdcard/Music"
 AUDIORECORDER_DATA = f"{EXTERNAL_STORAGE}/Android/data/com.dimowner.audiorecorder/files/Music/records"
+#: What ``tree_snapshot`` records for a folder (no digest is ``/``).
+FOLDER = "/"
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def clear_device_storage(device: Device) -> None:
 
 
 def tree_snapshot(device: Device, directory: str) -> dict[str, str]:
-    """Every entry under ``directory`` by path relative to it: a file's MD5 digest, or ``"/"`` for a folder. Two
+    """Every entry under ``directory`` by path relative to it: a file's MD5 digest, or ``FOLDER`` for a folder. Two
     equal snapshots mean nothing inside was added, removed, renamed, moved or changed."""
     if not is_directory(device, directory):
         return {}
@@ -136,10 +138,17 @@ def tree_snapshot(device: Device, directory: str) -> dict[str, str]:
         if separator and len(digest) == 32:
             snapshot[path.removeprefix(prefix)] = digest
         elif line.startswith(prefix):
-            snapshot[line.removeprefix(prefix)] = "/"
+            snapshot[line.removeprefix(prefix)] = FOLDER
     return snapshot
 
 
-def without(snapshot: Mapping[str, str], *paths: str) -> dict[str, str]:
-    """``snapshot`` less the given relative paths (the files a task is about), for comparing the rest."""
-    return {path: digest for path, digest in snapshot.items() if path not in paths}
+def kept(before: Mapping[str, str], now: Mapping[str, str], *paths: str) -> bool:
+    """Whether every entry of the snapshot ``before``, apart from ``paths`` (relative, with everything under
+    them: the files a task is about), is still in ``now`` unchanged; new entries do not matter."""
+    return all(now.get(path) == digest for path, digest in before.items()
+               if not any(path == changed or path.startswith(changed + "/") for changed in paths))
+
+
+def files_in(snapshot: Mapping[str, str]) -> dict[str, str]:
+    """A snapshot's files, without its folders (empty folders a setup leaves behind do not matter)."""
+    return {path: digest for path, digest in snapshot.items() if digest != FOLDER}

@@ -40,7 +40,9 @@ def test_snapshots_see_every_change_and_clearing_keeps_the_folders(backend_devic
     backend_device.shell(f"mv {NOTES}/Sub/c.md {NOTES}/c.md; echo changed > {NOTES}/b.md")
     after = files.tree_snapshot(backend_device, NOTES)
     assert after["c.md"] == before["Sub/c.md"] and after["b.md"] != before["b.md"]
-    assert files.without(after, "c.md", "b.md") == files.without(before, "Sub/c.md", "b.md")
+    assert files.kept(before, after, "Sub/c.md", "b.md") and not files.kept(before, after, "Sub/c.md")
+    assert files.kept(before, after, "Sub", "b.md") and not files.kept(before, after, "b.md")  # a folder covers its files
+    assert files.files_in(after) == {path: md5 for path, md5 in after.items() if path != "Sub"}
     files.clear_device_storage(backend_device)
     assert files.tree_snapshot(backend_device, NOTES) == {"Sub": "/"}
     files.clear_directory(backend_device, NOTES)
