@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from functools import cache
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from android_gym.sim.ui.layout import font
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.user_data import pick
 
@@ -28,11 +28,6 @@ SLOGANS = ("Innovating the Future", "Technology for Tomorrow", "Bringing Ideas t
 RECEIPT_HEADER = "Date, Item, Amount"
 _FOOTER = "Thank you for your purchase!\nVisit us at: www.tech-gadgets.com"
 _FIRST_DAY = dt.date(2023, 1, 1)
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
 
 
 def receipt_params(rng: np.random.Generator, transactions: int = 1) -> dict[str, Any]:
@@ -61,26 +56,26 @@ def receipt_image(receipt: dict[str, Any]) -> Image.Image:
     height = max(250, 50 * (len(rows) + 4)) * 2
     image = Image.new("RGB", (500, height), (255, 255, 255))
     draw = ImageDraw.Draw(image)
-    draw.text((10, 100), f"{receipt['company']}\n{receipt['slogan']}", fill=(0, 0, 0), font=_font(20))
+    draw.text((10, 100), f"{receipt['company']}\n{receipt['slogan']}", fill=(0, 0, 0), font=font(20))
     for i, row in enumerate(rows):
-        draw.text((10, 170 + 30 * i), ", ".join(row), fill=(0, 0, 0), font=_font(16))
-    draw.text((10, height - 40), _FOOTER, fill=(0, 0, 0), font=_font(12))
+        draw.text((10, 170 + 30 * i), ", ".join(row), fill=(0, 0, 0), font=font(16))
+    draw.text((10, height - 40), _FOOTER, fill=(0, 0, 0), font=font(12))
     return image
 
 
 def text_image(text: str, font_size: int = 24) -> Image.Image:
     """``_draw_text``: black text on white, one line per line of ``text`` (blank lines half a line high), 10 px
     margins."""
-    font = _font(font_size)
+    face = font(font_size)
     lines = text.split("\n")
-    heights = [font.getbbox(line)[3] if line.strip() else font_size // 2 for line in lines]
-    width = max((font.getbbox(line)[2] for line in lines), default=0)
+    heights = [face.getbbox(line)[3] if line.strip() else font_size // 2 for line in lines]
+    width = max((face.getbbox(line)[2] for line in lines), default=0)
     image = Image.new("RGB", (width + 20, sum(heights) + 20), (255, 255, 255))
     draw = ImageDraw.Draw(image)
     y = 10
     for line, line_height in zip(lines, heights):
         if line.strip():
-            draw.text((10, y), line, fill=(0, 0, 0), font=font)
+            draw.text((10, y), line, fill=(0, 0, 0), font=face)
         y += line_height
     return image
 

@@ -34,10 +34,11 @@ import io
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from android_gym.sim.ui.layout import font
 
 #: Seconds from 1904-01-01 (the ISO base media file epoch) to 1970-01-01.
 _EPOCH_1904 = (66 * 365 + 17) * 86400
@@ -188,16 +189,11 @@ def mjpeg_mp4(frames: Sequence[tuple[bytes, int]], size: tuple[int, int], create
     return head + mdat + moov
 
 
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
 def _text_mask(message: str, size: tuple[int, int]) -> Image.Image:
     """Where ``_create_mpeg_with_messages`` draws the message: from (50, height // 2) (its baseline), two pixels
     thick, antialiased."""
     mask = Image.new("L", size, 0)
-    ImageDraw.Draw(mask).text((50, size[1] // 2), message, fill=255, font=_font(_FONT_SIZE), anchor="ls",
+    ImageDraw.Draw(mask).text((50, size[1] // 2), message, fill=255, font=font(_FONT_SIZE), anchor="ls",
                               stroke_width=1, stroke_fill=255)
     return mask
 
