@@ -41,6 +41,7 @@ from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps.markor import NEW_FILE_TYPES, PACKAGE
 from android_gym.tasks import Task, register_task
 from android_gym.tasks import params as gen
+from android_gym.tasks.files import FOLDER as FOLDER_ENTRY
 from android_gym.tasks.files import (
     MARKOR_DATA,
     clear_device_storage,
@@ -50,7 +51,6 @@ from android_gym.tasks.files import (
     is_directory,
     kept,
     list_files,
-    path_exists,
     tree_snapshot,
     write_files,
 )
@@ -228,10 +228,14 @@ class _MarkorTask(Task):
     def write(self, device: Device) -> None:
         """The task's files (default: none)."""
 
-    def untouched(self, device: Device, *paths: str) -> bool:
+    def notebook(self, device: Device) -> dict[str, str]:
+        """The notebook now (``tree_snapshot``): a check reads it once for what exists and what was kept."""
+        return tree_snapshot(device, MARKOR_DATA)
+
+    def untouched(self, now: dict[str, str], *paths: str) -> bool:
         """Whether every entry the snapshot after setup holds, apart from ``paths`` (relative, with everything
-        under them), is still there unchanged; new entries do not matter."""
-        return kept(self.before, tree_snapshot(device, MARKOR_DATA), *paths)
+        under them), is still in the notebook ``now`` unchanged; new entries do not matter."""
+        return kept(self.before, now, *paths)
 
     def teardown(self, device: Device) -> None:
         """Stop, go home, empty the notebook."""
@@ -256,8 +260,8 @@ class _CreateNoteTask(_MarkorTask):
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the note exists with the text (``cat``, stripped, fuzzy) and nothing else changed."""
-        name = self.expected_name
-        if not path_exists(device, MARKOR_DATA, name) or not self.untouched(device, name):
+        name, now = self.expected_name, self.notebook(device)
+        if name not in now or not self.untouched(now, name):
             return 0.0
         text = file_text(device, posixpath.join(MARKOR_DATA, name))
         return 1.0 if text is not None and fuzzy_match(text, self.expected_text) else 0.0
@@ -332,8 +336,8 @@ class MarkorCreateFolder(_MarkorTask):
     def is_successful(self, device: Device) -> float:
         """1.0 when the folder exists and the notes are untouched."""
         name = self.params["folder_name"]
-        exists = is_directory(device, posixpath.join(MARKOR_DATA, name))
-        return 1.0 if exists and self.untouched(device, name) else 0.0
+        now = self.notebook(device)
+        return 1.0 if now.get(name) == FOLDER_ENTRY and self.untouched(now, name) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
         """"+", the name, FOLDER."""
@@ -394,7 +398,7 @@ class MarkorEditNote(_MarkorTask):
         """1.0 when the note's text matches and the noise is untouched."""
         name = self.params["file_name"]
         text = file_text(device, posixpath.join(MARKOR_DATA, name))
-        ok = text is not None and fuzzy_match(text, self.expected()) and self.untouched(device, name)
+        ok = text is not None and fuzzy_match(text, self.expected()) and self.untouched(self.notebook(device), name)
         return 1.0 if ok else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
@@ -433,8 +437,8 @@ class MarkorDeleteNote(_MarkorTask):
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the note is gone and every other note is untouched."""
-        name = self.params["file_name"]
-        return 1.0 if not path_exists(device, MARKOR_DATA, name) and self.untouched(device, name) else 0.0
+        name, now = self.params["file_name"], self.notebook(device)
+        return 1.0 if name not in now and self.untouched(now, name) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
         """Select the note, Delete, OK."""
@@ -480,8 +484,8 @@ class MarkorDeleteNewestNote(_MarkorTask):
 
     def is_successful(self, device: Device) -> float:
         """1.0 when exactly the newest note is gone and the others are untouched."""
-        newest = self.newest
-        return 1.0 if not path_exists(device, MARKOR_DATA, newest) and self.untouched(device, newest) else 0.0
+        newest, now = self.newest, self.notebook(device)
+        return 1.0 if newest not in now and self.untouched(now, newest) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
         """Select the newest note (the latest time in the list), Delete, OK."""
@@ -548,9 +552,9 @@ class MarkorMoveNote(_MarkorTask):
         name = self.params["file_name"]
         source = posixpath.join(self.params["source_folder"], name)
         target = posixpath.join(self.params["destination_folder"], name)
-        moved = tree_snapshot(device, MARKOR_DATA).get(target) == self.before.get(source)
-        return 1.0 if moved and path_exists(device, MARKOR_DATA, target) and not path_exists(
-            device, MARKOR_DATA, source) and self.untouched(device, source, target) else 0.0
+        now = self.notebook(device)
+        moved = target in now and now[target] == self.before.get(source)
+        return 1.0 if moved and source not in now and self.untouched(now, source, target) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the source, select the note, overflow, Move, up to the notebook, the destination, SELECT."""
@@ -643,8 +647,9 @@ class _RenameTask(_MarkorTask):
     def is_successful(self, device: Device) -> float:
         """1.0 when the old name is gone, the new one holds the content, and the noise is untouched."""
         original, new = self.params["original_name"], self.params["new_name"]
-        ok = (not path_exists(device, MARKOR_DATA, original) and path_exists(device, MARKOR_DATA, new)
-              and self.content_ok(device) and self.untouched(device, original, new))
+        now = self.notebook(device)
+        ok = (original not in now and new in now and self.content_ok(device)
+              and self.untouched(now, original, new))
         return 1.0 if ok else 0.0
 
 
