@@ -35,6 +35,11 @@ class TaskSetupError(AndroidGymError):
     """A task could not initialize the device (a shell command failed, an app is missing, ...)."""
 
 
+class ProvisionError(AndroidGymError):
+    """A device could not be provisioned (``android-gym setup-device``): an APK that cannot be had or installed,
+    a system app the image lacks, a permission or app-data snapshot the device refuses, a bad app manifest."""
+
+
 class SpecError(AndroidGymError):
     """A declarative task spec (``task_specs/*.textproto``) is malformed; the message names the file, the line
     and what to fix."""
@@ -62,3 +67,32 @@ class DeviceOfflineError(DeviceError):
 
 class NotRootedError(DeviceError):
     """The device's adbd cannot run as root, which task setup and success checks need."""
+
+
+class EmulatorError(AndroidGymError):
+    """An Android emulator could not be started, stopped or reached through its console."""
+
+
+class EmulatorNotFoundError(EmulatorError):
+    """The SDK's ``emulator`` binary is not installed where android_gym looks for it."""
+
+
+class EmulatorBootError(EmulatorError):
+    """An emulator exited before it booted, or did not finish booting in time; the message has its log's tail."""
+
+
+class ConfigError(AndroidGymError, ValueError):
+    """A setting with a value it cannot take (a negative interval, a poll bound below the quiet count, ...); the
+    message names the setting and the values it accepts."""
+
+
+class EmulatorGrpcError(DeviceError):
+    """The emulator's gRPC endpoint is unreachable, or refused or failed a request (a snapshot it cannot load, ...)."""
+
+
+class ServerError(AndroidGymError):
+    """The simulated phone could not be served (typically: the port is taken)."""
+
+
+class SnapshotError(AndroidGymError):
+    """A simulated-phone snapshot that cannot be saved, loaded or deleted (a bad name, no such snapshot)."""

@@ -1,4 +1,5 @@
-"""Regenerate the committed ``*_pb2.py`` modules from their ``.proto`` files (grpcio-tools' protoc).
+"""Regenerate the committed ``*_pb2.py`` (and ``*_pb2_grpc.py``) modules from their ``.proto`` files
+(grpcio-tools' protoc).
 
     python scripts/regenerate_protos.py          # rewrite the modules
     python scripts/regenerate_protos.py --check  # exit 1, naming the stale ones, if a module is out of date
@@ -9,21 +10,47 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
-#: (directory holding the .proto, file name): the _pb2 module is written next to it.
-PROTOS = ((ROOT / "task_specs", "task_spec.proto"),)
+#: protoc's copies of the well-known types (``google/protobuf/empty.proto``).
+WELL_KNOWN = resources.files("grpc_tools") / "_proto"
 
 
-def generate(directory: Path, proto: str, out: Path) -> Path:
-    """Compile ``directory/proto`` into ``out``; returns the generated module's path."""
-    code = protoc.main(["protoc", f"-I{directory}", f"--python_out={out}", proto])
+class Proto(NamedTuple):
+    """A ``.proto`` compiled with ``-I directory``; ``name`` is its path under ``directory``, which also fixes the
+    module that imports it (``android_gym/protos/x.proto`` → ``android_gym.protos.x_pb2``). With ``grpc`` its
+    services get a ``_pb2_grpc`` module too. The modules are written next to the ``.proto``."""
+
+    directory: Path
+    name: str
+    grpc: bool = False
+
+    def modules(self) -> list[str]:
+        """Paths of the generated modules under ``directory``."""
+        stem = self.name.removesuffix(".proto")
+        return [f"{stem}_pb2.py", *([f"{stem}_pb2_grpc.py"] if self.grpc else [])]
+
+
+PROTOS = (
+    Proto(ROOT / "task_specs", "task_spec.proto"),
+    Proto(ROOT, "android_gym/protos/emulator_controller.proto", grpc=True),
+    Proto(ROOT, "android_gym/protos/snapshot.proto"),
+    Proto(ROOT, "android_gym/protos/snapshot_service.proto", grpc=True),
+)
+
+
+def generate(proto: Proto, out: Path) -> None:
+    """Compile ``proto`` into ``out`` (its modules land at ``out / module`` for each of ``proto.modules()``)."""
+    grpc = [f"--grpc_python_out={out}"] if proto.grpc else []
+    code = protoc.main(["protoc", f"-I{proto.directory}", f"-I{WELL_KNOWN}", f"--python_out={out}", *grpc,
+                        proto.name])
     if code != 0:
-        raise SystemExit(f"protoc failed on {directory / proto} (exit {code})")
-    return out / proto.replace(".proto", "_pb2.py")
+        raise SystemExit(f"protoc failed on {proto.directory / proto.name} (exit {code})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,15 +59,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only report modules that are out of date")
     args = parser.parse_args(argv)
     stale = []
-    for directory, proto in PROTOS:
-        committed = directory / proto.replace(".proto", "_pb2.py")
+    for proto in PROTOS:
         with tempfile.TemporaryDirectory() as tmp:
-            fresh = generate(directory, proto, Path(tmp)).read_bytes()
-        if args.check:
-            if not committed.is_file() or committed.read_bytes() != fresh:
+            generate(proto, Path(tmp))
+            fresh = {module: (Path(tmp) / module).read_bytes() for module in proto.modules()}
+        for module, content in fresh.items():
+            committed = proto.directory / module
+            if not args.check:
+                committed.write_bytes(content)
+            elif not committed.is_file() or committed.read_bytes() != content:
                 stale.append(str(committed.relative_to(ROOT)))
-        else:
-            committed.write_bytes(fresh)
     if stale:
         print("out of date (run python scripts/regenerate_protos.py):", *stale, file=sys.stderr)
         return 1

@@ -2,7 +2,8 @@
 
 Like the Android emulator, it announces itself to a running adb server (``host:emulator:<adb port>``), so
 ``adb devices`` lists it as ``emulator-<console port>``; adb servers started later find it by scanning the odd
-ports 5555–5585. It listens on loopback unless another ``host`` is given.
+ports 5555–5585. It listens on loopback unless another ``host`` is given. With ``grpc_port`` it also serves the
+emulator's gRPC services (``grpc_server``); their ``SHUTDOWN`` stops everything.
 """
 
 from __future__ import annotations
@@ -14,28 +15,29 @@ import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from android_gym.errors import AndroidGymError
+from android_gym.errors import ServerError
 from android_gym.sim.adbd import AdbDaemon
 from android_gym.sim.console import EmulatorConsole, load_auth_token
+from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
 
 
-class ServerError(AndroidGymError):
-    """The simulated phone could not be served (typically: the port is taken)."""
-
-
 class SimServer:
-    """Serve ``phone`` (a fresh one by default) over adb and the emulator console."""
+    """Serve ``phone`` (a fresh one by default) over adb and the emulator console, and over the emulator's gRPC
+    services on ``grpc_port`` unless it is ``None``."""
 
     def __init__(self, phone: Phone | None = None, adb_port: int = 5555, console_port: int | None = None,
-                 host: str = "127.0.0.1", home: Path | None = None, announce: bool = True) -> None:
+                 host: str = "127.0.0.1", home: Path | None = None, announce: bool = True,
+                 grpc_port: int | None = None) -> None:
         self.adb_port = adb_port
         self.console_port = adb_port - 1 if console_port is None else console_port
         self.bind_host = host
         self.phone_host = PhoneHost(phone or Phone(), avd_name=f"android_gym_sim_{self.console_port}")
         self.daemon = AdbDaemon(self.phone_host)
         self.console = EmulatorConsole(self.phone_host, load_auth_token(home), on_kill=self.stop, home=home)
+        self.grpc = (None if grpc_port is None
+                     else SimGrpcServer(self.phone_host, grpc_port, host, on_shutdown=self.stop))
         self._announce = announce
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped: asyncio.Event | None = None
@@ -63,16 +65,22 @@ class SimServer:
         except OSError as error:
             raise ServerError(f"cannot listen on {self.bind_host} ports {self.console_port}/{self.adb_port}: "
                               f"{error.strerror}; pick free ports with --adb-port (console = adb port - 1)") from error
-        async with adb, console:
-            if self._announce:
-                await announce_to_adb_server(self.adb_port)
-            if ready is not None:
-                ready.set()
-            await self._stopped.wait()
-            # End every client connection so its handler returns on its own (none is left to be cancelled).
-            for writer in self._clients.values():
-                writer.close()
-            await asyncio.gather(*self._clients, return_exceptions=True)
+        try:
+            async with adb, console:
+                if self.grpc is not None:
+                    self.grpc.start()
+                if self._announce:
+                    await announce_to_adb_server(self.adb_port)
+                if ready is not None:
+                    ready.set()
+                await self._stopped.wait()
+                # End every client connection so its handler returns on its own (none is left to be cancelled).
+                for writer in self._clients.values():
+                    writer.close()
+                await asyncio.gather(*self._clients, return_exceptions=True)
+        finally:  # after adbd and the console stopped listening
+            if self.grpc is not None:
+                self.grpc.stop()
 
     def _tracked(self, handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
                  ) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]:

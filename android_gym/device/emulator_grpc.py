@@ -1,0 +1,166 @@
+"""``EmulatorGrpc``: a client of the Android emulator's gRPC services (``emulator -grpc 8554``).
+
+It covers what android_gym needs from ``EmulatorController`` (status, screenshots, touches, keys, VM state) and
+``SnapshotService`` (list, save, load, delete). The channel is plaintext, as ``-grpc PORT`` serves it, and has no
+message size limit (a 1080×2400 RGB frame is 7.8 MB), as AndroidEnv sets it up. The same client drives
+``android-gym sim serve --grpc-port``.
+
+A real emulator stamps input events when they arrive, so a swipe is paced: the finger's positions are sent one
+``MOVE_INTERVAL_MS`` apart over the swipe's duration (``sleep`` is injectable; the simulated phone needs none).
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import grpc
+import numpy as np
+from google.protobuf import empty_pb2
+from PIL import Image
+
+from android_gym.errors import EmulatorGrpcError
+from android_gym.protos import emulator_controller_pb2 as pb
+from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
+from android_gym.protos import snapshot_service_pb2 as snapshot_pb
+from android_gym.protos import snapshot_service_pb2_grpc as snapshot_grpc
+
+T = TypeVar("T")
+
+#: Time between two reported positions of a swiping finger: one 60 Hz display frame.
+MOVE_INTERVAL_MS = 16
+_CHANNEL_OPTIONS = [("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1)]
+_CHANNELS = {pb.ImageFormat.RGB888: 3, pb.ImageFormat.RGBA8888: 4}
+
+
+@dataclass(frozen=True)
+class EmulatorStatus:
+    """What ``getStatus`` reports: whether Android finished booting, the emulator's uptime and version."""
+
+    booted: bool
+    uptime_ms: int
+    version: str
+
+
+def decode_image(image: pb.Image) -> np.ndarray:
+    """An ``Image`` reply as ``(H, W, 3)`` uint8: RGB888 and RGBA8888 rows from the top, or a PNG file.
+
+    The array is the caller's own (writable, like ``SimDevice``'s frames): a copy of the received bytes.
+    """
+    image_format = image.format.format
+    if image_format == pb.ImageFormat.PNG:
+        with Image.open(io.BytesIO(image.image)) as png:
+            return np.asarray(png.convert("RGB"))
+    width, height, channels = image.format.width, image.format.height, _CHANNELS[image_format]
+    pixels = np.frombuffer(image.image, np.uint8)
+    if pixels.size != width * height * channels:
+        raise EmulatorGrpcError(f"the emulator sent {pixels.size} bytes for a {width}x{height} "
+                                f"{pb.ImageFormat.ImgFormat.Name(image_format)} screenshot")
+    return pixels.reshape(height, width, channels)[:, :, :3].copy()
+
+
+class EmulatorGrpc:
+    """The emulator's gRPC endpoint at ``address``; each call gives up after ``timeout`` seconds."""
+
+    def __init__(self, address: str = "localhost:8554", timeout: float = 10.0,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.address = address
+        self.timeout = timeout
+        self._sleep = sleep
+        self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
+        self._controller = pb_grpc.EmulatorControllerStub(self._channel)
+        self._snapshots = snapshot_grpc.SnapshotServiceStub(self._channel)
+
+    def _call(self, method: Callable[..., T], request: object) -> T:
+        """One RPC; a failure becomes an ``EmulatorGrpcError`` that says what to do."""
+        try:
+            return method(request, timeout=self.timeout)
+        except grpc.RpcError as error:
+            code = error.code() if isinstance(error, grpc.Call) else None
+            if code == grpc.StatusCode.UNAVAILABLE:
+                port = self.address.rpartition(":")[2] or "8554"
+                raise EmulatorGrpcError(f"no emulator gRPC on {self.address}: start the emulator with -grpc {port} "
+                                        f"(or `android-gym sim serve --grpc-port {port}`)") from error
+            if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+                raise EmulatorGrpcError(f"the emulator at {self.address} did not answer within {self.timeout} s "
+                                        "(pass a longer timeout for slow calls such as snapshots)") from error
+            details = error.details() if isinstance(error, grpc.Call) else str(error)
+            raise EmulatorGrpcError(f"the emulator at {self.address} refused the request: "
+                                    f"{code.name if code else 'error'}: {details}") from error
+
+    def status(self) -> EmulatorStatus:
+        """Booted flag, uptime and version (``getStatus``)."""
+        reply = self._call(self._controller.getStatus, empty_pb2.Empty())
+        return EmulatorStatus(reply.booted, reply.uptime, reply.version)
+
+    def screenshot(self, width: int = 0, height: int = 0) -> np.ndarray:
+        """The screen as ``(H, W, 3)`` uint8, scaled to fit ``width``×``height`` keeping its aspect ratio when both
+        are given (else the device's size)."""
+        request = pb.ImageFormat(format=pb.ImageFormat.RGB888, width=width, height=height)
+        return decode_image(self._call(self._controller.getScreenshot, request))
+
+    def _touch(self, x: int, y: int, pressure: int) -> None:
+        event = pb.TouchEvent(touches=[pb.Touch(x=int(x), y=int(y), identifier=0, pressure=pressure)])
+        self._call(self._controller.sendTouch, event)
+
+    def tap(self, x: int, y: int) -> None:
+        """Touch and lift at pixel coordinates."""
+        self._touch(x, y, 1)
+        self._touch(x, y, 0)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """Put a finger down at ``(x1, y1)``, move it to ``(x2, y2)`` one position every ``MOVE_INTERVAL_MS`` over
+        ``duration_ms``, and lift it."""
+        steps = max(1, round(duration_ms / MOVE_INTERVAL_MS))
+        self._touch(x1, y1, 1)
+        for step in range(1, steps + 1):
+            self._sleep(duration_ms / steps / 1000)
+            self._touch(round(x1 + (x2 - x1) * step / steps), round(y1 + (y2 - y1) * step / steps), 1)
+        self._touch(x2, y2, 0)
+
+    def send_key(self, key: str) -> None:
+        """Press and release a key by its W3C name: "GoBack", "GoHome", "AppSwitch", "Power", "Enter", "a", ..."""
+        self._call(self._controller.sendKey, pb.KeyboardEvent(key=key, eventType=pb.KeyboardEvent.keypress))
+
+    def set_vm_state(self, state: str) -> None:
+        """Move the VM to ``state``: "RUNNING", "PAUSED", "RESET", "SHUTDOWN" or "TERMINATE"."""
+        names = pb.VmRunState.RunState.keys()
+        if state not in names:
+            raise EmulatorGrpcError(f"unknown VM state {state!r}: use one of {', '.join(names)}")
+        self._call(self._controller.setVmState, pb.VmRunState(state=pb.VmRunState.RunState.Value(state)))
+
+    def list_snapshots(self) -> list[str]:
+        """Names of the snapshots the emulator has for this AVD."""
+        request = snapshot_pb.SnapshotFilter(statusFilter=snapshot_pb.SnapshotFilter.All)
+        return [details.snapshot_id for details in self._call(self._snapshots.ListSnapshots, request).snapshots]
+
+    def _snapshot(self, method: Callable[..., snapshot_pb.SnapshotPackage], verb: str, name: str) -> None:
+        reply = self._call(method, snapshot_pb.SnapshotPackage(snapshot_id=name))
+        if not reply.success:
+            raise EmulatorGrpcError(f"the emulator at {self.address} could not {verb} snapshot {name!r}: "
+                                    f"{reply.err.decode(errors='replace') or 'no reason given'}")
+
+    def save_snapshot(self, name: str) -> None:
+        """Save the device's state as snapshot ``name`` (replacing one of that name)."""
+        self._snapshot(self._snapshots.SaveSnapshot, "save", name)
+
+    def load_snapshot(self, name: str) -> None:
+        """Restore the device to snapshot ``name``."""
+        self._snapshot(self._snapshots.LoadSnapshot, "load", name)
+
+    def delete_snapshot(self, name: str) -> None:
+        """Delete snapshot ``name``."""
+        self._snapshot(self._snapshots.DeleteSnapshot, "delete", name)
+
+    def close(self) -> None:
+        """Close the channel. Idempotent."""
+        self._channel.close()
+
+    def __enter__(self) -> EmulatorGrpc:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,394 @@
+"""``SimGrpcServer``: the Android emulator's gRPC services for a simulated phone.
+
+It serves ``android.emulation.control.EmulatorController`` (getStatus, getScreenshot, sendTouch, sendKey,
+setVmState, getVmState) and ``SnapshotService`` (ListSnapshots, LoadSnapshot, SaveSnapshot, DeleteSnapshot) with
+the emulator's own message formats (``android_gym/protos``), so a client written for ``emulator -grpc 8554`` works
+unchanged. Every phone access goes through the ``PhoneHost`` lock it shares with adbd and the console.
+
+Where the phone is simpler than an emulator:
+
+* Touches become the phone's taps and swipes when a finger lifts (``TouchGestures``). The phone has no wall
+  clock, so how long a finger stayed down is unknown: a long press cannot be told from a tap (clients keep long
+  presses on ``adb shell input``), and a swipe lasts one nominal frame per reported position.
+* Keys act on key down (``keydown``/``keypress``); ``keyup`` is accepted and does nothing. Names the phone does
+  not know are refused with ``INVALID_ARGUMENT`` where an emulator would drop them silently.
+* While the VM is ``PAUSED``, touches and keys wait and reach the phone on ``RUNNING``, as a paused guest reads
+  its input queue when it resumes. ``RESET`` boots a fresh phone of the same size; ``SHUTDOWN`` and
+  ``TERMINATE`` stop the server (and, through ``on_shutdown``, whatever else serves the phone).
+* Snapshots are whole-phone copies (``snapshot``); loading one shows the home screen.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+import threading
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import numpy as np
+from google.protobuf import empty_pb2
+from PIL import Image
+
+from android_gym import __version__
+from android_gym.errors import ServerError, SnapshotError
+from android_gym.protos import emulator_controller_pb2 as pb
+from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
+from android_gym.protos import snapshot_pb2, snapshot_service_pb2, snapshot_service_pb2_grpc
+from android_gym.sim import keycodes
+from android_gym.sim.host import PhoneHost
+from android_gym.sim.phone import Phone
+from android_gym.sim.snapshot import SnapshotStore
+
+#: ``ViewConfiguration.TOUCH_SLOP`` in dp (AOSP frameworks/base/core/java/android/view/ViewConfiguration.java).
+TOUCH_SLOP_DP = 8
+#: Device time between two reported positions of a moving finger: one 60 Hz display frame.
+FRAME_MS = 16
+#: The hardware a status reports: a Pixel 6 AVD (hardware-qemu.ini keys) on 4 KVM cores with 2 GB.
+CPU_CORES = 4
+RAM_MB = 2048
+#: W3C ``KeyboardEvent.key`` values → Android key names (``keycodes``); the emulator's own list names "GoBack",
+#: "GoHome", "AppSwitch" and "Power" (emulator_controller.proto), the rest follow the W3C key values and AOSP
+#: ``Generic.kl``. A single printable ASCII character types itself.
+W3C_KEYS = {
+    "GoBack": "BACK", "GoHome": "HOME", "AppSwitch": "APP_SWITCH", "Power": "POWER", "Enter": "ENTER",
+    "Backspace": "DEL", "Delete": "FORWARD_DEL", "Tab": "TAB", "Escape": "ESCAPE", "ArrowUp": "DPAD_UP",
+    "ArrowDown": "DPAD_DOWN", "ArrowLeft": "DPAD_LEFT", "ArrowRight": "DPAD_RIGHT", "Home": "MOVE_HOME",
+    "End": "MOVE_END", "PageUp": "PAGE_UP", "PageDown": "PAGE_DOWN", "AudioVolumeUp": "VOLUME_UP",
+    "AudioVolumeDown": "VOLUME_DOWN", "Camera": "CAMERA", "Call": "CALL", "EndCall": "ENDCALL",
+    "ContextMenu": "MENU", "MediaPlayPause": "MEDIA_PLAY_PAUSE", "MediaStop": "MEDIA_STOP", "Shift": "SHIFT_LEFT",
+    "Control": "CTRL_LEFT", "Alt": "ALT_LEFT",
+}
+_MESSAGE_SIZE = [("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1)]
+
+Input = Callable[[Phone], None]
+
+
+def fit_size(width: int, height: int, wanted_width: int, wanted_height: int) -> tuple[int, int]:
+    """The emulator's screenshot size for a request: the device size if either wanted side is 0, else the
+    largest size with the device's aspect ratio inside (or, upscaling, filling) the wanted box
+    (``ScreenshotUtils::resizeKeepAspectRatio``, sizes truncated)."""
+    if wanted_width == 0 or wanted_height == 0:
+        return width, height
+    aspect = width / height
+    if wanted_width / wanted_height > aspect:
+        return int(wanted_height * aspect), wanted_height
+    return wanted_width, int(wanted_width / aspect)
+
+
+def encode_frame(frame: np.ndarray, image_format: int) -> bytes:
+    """An ``(H, W, 3)`` frame as ``Image.image`` bytes: rows from the top, 3 or 4 bytes a pixel, or a PNG file."""
+    if image_format == pb.ImageFormat.RGB888:
+        return frame.tobytes()
+    if image_format == pb.ImageFormat.RGBA8888:
+        rgba = np.empty((*frame.shape[:2], 4), np.uint8)
+        rgba[..., :3] = frame
+        rgba[..., 3] = 255
+        return rgba.tobytes()
+    buffer = io.BytesIO()
+    Image.fromarray(frame).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def density(phone: Phone) -> int:
+    """The screen density in dpi (``ro.sf.lcd_density``)."""
+    return int(phone.props.get("ro.sf.lcd_density", "420"))
+
+
+def key_input(event: pb.KeyboardEvent) -> Input | None:
+    """What a keyboard event does to the phone (``None`` for a key up); ``ValueError`` for one it cannot do."""
+    if event.text:
+        return lambda phone: phone.input_text(event.text)
+    if not event.key:
+        raise ValueError("a KeyboardEvent needs `key` (a W3C key name such as \"GoBack\") or `text`; key codes "
+                         "are not supported by the simulated phone")
+    if event.eventType == pb.KeyboardEvent.keyup:
+        return None
+    if len(event.key) == 1 and " " <= event.key <= "~":
+        return lambda phone: phone.input_text(event.key)
+    name = W3C_KEYS.get(event.key)
+    if name is None:
+        raise ValueError(f"unknown key {event.key!r}: use a W3C key name ({', '.join(W3C_KEYS)}) or one printable "
+                         "ASCII character")
+    code = keycodes.KEYCODES[name]
+    return lambda phone: phone.key(code)
+
+
+@dataclass
+class _Finger:
+    """A finger on the screen: where it went down, where it is, and how many positions it reported since."""
+
+    start: tuple[int, int]
+    position: tuple[int, int]
+    moves: int = 0
+
+
+class TouchGestures:
+    """Turns the emulator's touch contacts into the phone's gestures, finger by finger (``identifier``).
+
+    A contact with pressure > 0 puts a finger down or moves it; pressure 0 lifts it at the contact's position
+    (the emulator reports the position before the lift). A finger that stayed within the touch slop of where it
+    went down taps there; one that went further swipes from there to where it lifted, taking one ``FRAME_MS``
+    per position it reported after going down.
+    """
+
+    def __init__(self) -> None:
+        self._fingers: dict[int, _Finger] = {}
+
+    def feed(self, phone: Phone, touch: pb.Touch) -> None:
+        """Apply one contact."""
+        position = (touch.x, touch.y)
+        finger = self._fingers.get(touch.identifier)
+        if touch.pressure > 0:
+            if finger is None:
+                self._fingers[touch.identifier] = _Finger(position, position)
+            elif position != finger.position:
+                finger.position, finger.moves = position, finger.moves + 1
+            return
+        if finger is None:
+            return
+        del self._fingers[touch.identifier]
+        moves = finger.moves + (position != finger.position)
+        (x1, y1), (x2, y2) = finger.start, position
+        if (x2 - x1) ** 2 + (y2 - y1) ** 2 <= (TOUCH_SLOP_DP * density(phone) / 160) ** 2:
+            phone.tap(x1, y1)
+        else:
+            phone.swipe(x1, y1, x2, y2, moves * FRAME_MS)
+
+    def clear(self) -> None:
+        """Forget every finger (the touch screen was reset)."""
+        self._fingers.clear()
+
+
+class SimGrpcServer:
+    """The emulator's gRPC services for the phone behind ``host``, on ``bind:port`` (0 picks a free port).
+
+    Snapshots live in ``snapshot_dir`` (default: a temporary directory removed by ``stop``). ``SHUTDOWN`` calls
+    ``on_shutdown`` (default: this server's ``stop``) from a thread of its own.
+    """
+
+    def __init__(self, host: PhoneHost, port: int = 0, bind: str = "127.0.0.1", snapshot_dir: Path | None = None,
+                 on_shutdown: Callable[[], None] | None = None) -> None:
+        self.host = host
+        self.port = port
+        self.bind = bind
+        self._own_snapshot_dir = snapshot_dir is None
+        self.snapshots = SnapshotStore(Path(tempfile.mkdtemp(prefix="android-gym-snapshots-"))
+                                       if snapshot_dir is None else snapshot_dir)
+        self._on_shutdown = on_shutdown or self.stop
+        self.gestures = TouchGestures()
+        self.state = pb.VmRunState.RUNNING
+        self._queued: list[Input] = []
+        self._boot = host.locked(lambda: self._boot_of(host.phone))
+        self._server: grpc.Server | None = None
+        self._stopped = threading.Event()
+
+    # ----- lifecycle ---------------------------------------------------------------------------------------
+    def start(self) -> SimGrpcServer:
+        """Listen and serve from a thread pool; ``port`` is the bound port afterwards."""
+        # No SO_REUSEPORT (gRPC's default on Linux): a port another server holds is an error, not a shared port.
+        server = grpc.server(ThreadPoolExecutor(max_workers=4, thread_name_prefix="sim-grpc"),
+                             options=[*_MESSAGE_SIZE, ("grpc.so_reuseport", 0)])
+        pb_grpc.add_EmulatorControllerServicer_to_server(_Controller(self), server)
+        snapshot_service_pb2_grpc.add_SnapshotServiceServicer_to_server(_Snapshots(self), server)
+        address = f"[{self.bind}]:{self.port}" if ":" in self.bind else f"{self.bind}:{self.port}"  # IPv6 in brackets
+        try:
+            self.port = server.add_insecure_port(address)
+        except RuntimeError as error:
+            self.stop()
+            raise ServerError(f"cannot serve gRPC on {address} ({error}); pick a free port with --grpc-port") from error
+        server.start()
+        self._server = server
+        return self
+
+    def stop(self) -> None:
+        """Stop serving (in-flight calls get a second to finish) and drop an owned snapshot directory. Idempotent."""
+        if self._server is not None:
+            self._server.stop(grace=1.0).wait()
+        if self._own_snapshot_dir:
+            shutil.rmtree(self.snapshots.directory, ignore_errors=True)
+        self._stopped.set()
+
+    def wait_stopped(self, timeout: float | None = None) -> bool:
+        """Block until ``stop`` has run (e.g. after a ``SHUTDOWN``); whether it did within ``timeout`` seconds."""
+        return self._stopped.wait(timeout)
+
+    def __enter__(self) -> SimGrpcServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    # ----- VM and phone state ------------------------------------------------------------------------------
+    @staticmethod
+    def _boot_of(phone: Phone) -> tuple[weakref.ref[Phone], int]:
+        return weakref.ref(phone), phone.clock.now_ms()
+
+    def uptime_ms(self) -> int:
+        """Device time since this server first saw the phone (its boot, for a phone served from the start); called
+        holding the phone lock."""
+        phone = self.host.phone
+        if self._boot[0]() is not phone:
+            self._boot = self._boot_of(phone)
+        return max(0, phone.clock.now_ms() - self._boot[1])
+
+    def deliver(self, action: Input) -> None:
+        """Apply input to the phone now, or queue it while the VM is paused; called holding the phone lock."""
+        if self.state == pb.VmRunState.PAUSED:
+            self._queued.append(action)
+        else:
+            action(self.host.phone)
+
+    def resume(self) -> None:
+        """RUNNING: deliver the input queued while paused; called holding the phone lock."""
+        self.state = pb.VmRunState.RUNNING
+        queued, self._queued = self._queued, []
+        for action in queued:
+            action(self.host.phone)
+
+    def reset(self) -> None:
+        """Boot a fresh phone of the same size (and animation setting) in place of the current one."""
+        size, animations = self.host.locked(lambda: (self.host.phone.screen_size, self.host.phone.window.animations))
+        self.host.replace(Phone(*size, animations=animations)).close()
+        self.host.locked(self._after_reset)
+
+    def _after_reset(self) -> None:
+        self.gestures.clear()
+        self._queued.clear()
+        self.state = pb.VmRunState.RUNNING
+        self.snapshots.loaded = None
+        self._boot = self._boot_of(self.host.phone)
+
+    def shutdown(self) -> None:
+        """SHUTDOWN: stop serving once the current call has answered."""
+        threading.Thread(target=self._on_shutdown, name="sim-grpc-shutdown", daemon=True).start()
+
+
+class _Controller(pb_grpc.EmulatorControllerServicer):
+    """``EmulatorController`` on a ``SimGrpcServer``."""
+
+    def __init__(self, server: SimGrpcServer) -> None:
+        self._server = server
+        self._host = server.host
+
+    def getStatus(self, request: empty_pb2.Empty, context: grpc.ServicerContext) -> pb.EmulatorStatus:
+        return self._host.locked(self._status)
+
+    def _status(self) -> pb.EmulatorStatus:
+        phone = self._host.phone
+        width, height = phone.screen_size
+        hardware = {"avd.name": self._host.avd_name, "hw.cpu.arch": "x86_64", "hw.cpu.ncore": str(CPU_CORES),
+                    "hw.ramSize": str(RAM_MB), "hw.lcd.width": str(width), "hw.lcd.height": str(height),
+                    "hw.lcd.density": str(density(phone))}
+        return pb.EmulatorStatus(
+            version=f"{__version__} (android_gym simulated phone)", uptime=self._server.uptime_ms(),
+            booted=phone.props.get("sys.boot_completed") == "1",
+            vmConfig=pb.VmConfiguration(hypervisorType=pb.VmConfiguration.KVM, numberOfCpuCores=CPU_CORES,
+                                        ramSizeBytes=RAM_MB * 1024 * 1024),
+            hardwareConfig=pb.EntryList(entry=[pb.Entry(key=key, value=value) for key, value in hardware.items()]))
+
+    def getScreenshot(self, request: pb.ImageFormat, context: grpc.ServicerContext) -> pb.Image:
+        if request.format not in pb.ImageFormat.ImgFormat.values():
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"unknown image format {request.format}: use PNG, "
+                                                            "RGBA8888 or RGB888")
+        if request.display != 0:  # the emulator answers an empty image for a display that is not there
+            return pb.Image(format=pb.ImageFormat(format=request.format, display=request.display))
+        frame, now_ms = self._host.locked(self._frame)
+        height, width = frame.shape[:2]
+        size = fit_size(width, height, request.width, request.height)
+        if size != (width, height):
+            frame = np.asarray(Image.fromarray(frame).resize(size, Image.Resampling.BILINEAR))
+        # A single screenshot has sequence number 0 (emulator_controller.proto: Image.seq).
+        return pb.Image(format=pb.ImageFormat(format=request.format, width=size[0], height=size[1],
+                                              rotation=pb.Rotation(rotation=pb.Rotation.PORTRAIT)),
+                        image=encode_frame(frame, request.format), seq=0, timestampUs=now_ms * 1000)
+
+    def _frame(self) -> tuple[np.ndarray, int]:
+        phone = self._host.phone
+        return phone.screenshot(), phone.clock.now_ms()
+
+    def sendTouch(self, request: pb.TouchEvent, context: grpc.ServicerContext) -> empty_pb2.Empty:
+        touches = list(request.touches)
+
+        def touch(phone: Phone) -> None:
+            for contact in touches:
+                self._server.gestures.feed(phone, contact)
+
+        self._host.locked(self._server.deliver, touch)
+        return empty_pb2.Empty()
+
+    def sendKey(self, request: pb.KeyboardEvent, context: grpc.ServicerContext) -> empty_pb2.Empty:
+        try:
+            action = key_input(request)
+        except ValueError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        if action is not None:
+            self._host.locked(self._server.deliver, action)
+        return empty_pb2.Empty()
+
+    def setVmState(self, request: pb.VmRunState, context: grpc.ServicerContext) -> empty_pb2.Empty:
+        state = request.state
+        if state == pb.VmRunState.RUNNING:
+            self._host.locked(self._server.resume)
+        elif state == pb.VmRunState.PAUSED:
+            self._host.locked(setattr, self._server, "state", state)
+        elif state == pb.VmRunState.RESET:
+            self._server.reset()
+        elif state in (pb.VmRunState.SHUTDOWN, pb.VmRunState.TERMINATE):
+            self._server.shutdown()
+        else:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"cannot move the VM to {pb.VmRunState.RunState.Name(state)}: use RUNNING, PAUSED, RESET, "
+                          "SHUTDOWN or TERMINATE")
+        return empty_pb2.Empty()
+
+    def getVmState(self, request: empty_pb2.Empty, context: grpc.ServicerContext) -> pb.VmRunState:
+        return pb.VmRunState(state=self._server.state)
+
+
+class _Snapshots(snapshot_service_pb2_grpc.SnapshotServiceServicer):
+    """``SnapshotService`` on a ``SimGrpcServer``: failures answer ``success=false`` with ``err``, as the emulator's
+    do."""
+
+    def __init__(self, server: SimGrpcServer) -> None:
+        self._host = server.host
+        self._store = server.snapshots
+
+    def ListSnapshots(self, request: snapshot_service_pb2.SnapshotFilter, context: grpc.ServicerContext
+                      ) -> snapshot_service_pb2.SnapshotList:
+        return self._host.locked(self._list)
+
+    def _list(self) -> snapshot_service_pb2.SnapshotList:
+        details = snapshot_service_pb2.SnapshotDetails
+        return snapshot_service_pb2.SnapshotList(snapshots=[
+            details(snapshot_id=name, size=self._store.size(name),
+                    status=details.Loaded if name == self._store.loaded else details.Compatible,
+                    details=snapshot_pb2.Snapshot(logical_name=name,
+                                                  creation_time=self._store.saved_clock_ms(name) // 1000))
+            for name in self._store.names()])
+
+    def LoadSnapshot(self, request: snapshot_service_pb2.SnapshotPackage, context: grpc.ServicerContext
+                     ) -> snapshot_service_pb2.SnapshotPackage:
+        return self._run(request, lambda: self._store.load(self._host.phone, request.snapshot_id))
+
+    def SaveSnapshot(self, request: snapshot_service_pb2.SnapshotPackage, context: grpc.ServicerContext
+                     ) -> snapshot_service_pb2.SnapshotPackage:
+        return self._run(request, lambda: self._store.save(self._host.phone, request.snapshot_id))
+
+    def DeleteSnapshot(self, request: snapshot_service_pb2.SnapshotPackage, context: grpc.ServicerContext
+                       ) -> snapshot_service_pb2.SnapshotPackage:
+        return self._run(request, lambda: self._store.delete(request.snapshot_id))
+
+    def _run(self, request: snapshot_service_pb2.SnapshotPackage, operation: Callable[[], None]
+             ) -> snapshot_service_pb2.SnapshotPackage:
+        reply = snapshot_service_pb2.SnapshotPackage(snapshot_id=request.snapshot_id, success=True)
+        try:
+            self._host.locked(operation)
+        except (SnapshotError, OSError) as error:
+            reply.success, reply.err = False, str(error).encode()
+        return reply
