@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs
 
 from android_gym.errors import DeviceSpecError
 
@@ -15,7 +16,13 @@ _SIM_SPEC = re.compile(r"sim(?::(\d+)x(\d+))?")
 
 def open_device(spec: str | Device | None = None) -> Device:
     """A device from a spec: ``None``/``"sim"`` (simulated Pixel 6), ``"sim:WIDTHxHEIGHT"``, ``"adb:<serial>"``
-    (an emulator or phone the adb server lists), ``"adb:<host>:<port>"`` (``adb connect`` first), or a Device."""
+    (an emulator or phone the adb server lists), ``"adb:<host>:<port>"`` (``adb connect`` first),
+    ``"emulator:<AVD>"`` (starts that AVD's emulator with gRPC; closing the device stops it), or a Device.
+
+    An adb spec takes options after ``?``: ``grpc=HOST:PORT`` (the emulator's gRPC service for screenshots and
+    touches) and ``stabilize=off`` (do not wait for the UI to settle after inputs), e.g.
+    ``"adb:emulator-5554?grpc=localhost:8554"``; an emulator spec takes ``stabilize=off``.
+    """
     if spec is not None and not isinstance(spec, str):
         if isinstance(spec, Device):
             return spec
@@ -29,9 +36,30 @@ def open_device(spec: str | Device | None = None) -> Device:
     if spec.startswith("adb:") and len(spec) > len("adb:"):
         from .adb import AdbDevice
 
-        return AdbDevice(spec.removeprefix("adb:"))
-    if spec.startswith("emulator:"):
-        raise DeviceSpecError(
-            f"device {spec!r}: the emulator gRPC backend is not part of this release yet; use 'adb:emulator-5554'")
+        serial, _, query = spec.removeprefix("adb:").partition("?")
+        return AdbDevice(serial, **adb_options(spec, query))
+    if spec.startswith("emulator:") and len(spec) > len("emulator:"):
+        from android_gym.emulator import open_emulator_device
+
+        avd, _, query = spec.removeprefix("emulator:").partition("?")
+        options = adb_options(spec, query)
+        if options["grpc"]:
+            raise DeviceSpecError(f"device {spec!r}: the emulator's gRPC port is picked when it starts; drop grpc=")
+        return open_emulator_device(avd, stabilize=options["stabilize"])
     raise DeviceSpecError(f"unknown device {spec!r}; use 'sim', 'sim:WIDTHxHEIGHT' (e.g. 'sim:540x1200'), "
-                          "'adb:<serial>' (e.g. 'adb:emulator-5554') or 'adb:<host>:<port>'")
+                          "'adb:<serial>' (e.g. 'adb:emulator-5554'), 'adb:<host>:<port>' or 'emulator:<AVD>'")
+
+
+def adb_options(spec: str, query: str) -> dict:
+    """``AdbDevice`` keyword arguments from a spec's ``?grpc=…&stabilize=…`` part."""
+    from .stabilize import Stabilization
+
+    options = {key: values[-1] for key, values in parse_qs(query, keep_blank_values=True).items()}
+    unknown = set(options) - {"grpc", "stabilize"}
+    if unknown:
+        raise DeviceSpecError(f"device {spec!r}: unknown option(s) {', '.join(sorted(unknown))}; "
+                              "adb devices take grpc=HOST:PORT and stabilize=on|off")
+    stabilize = options.get("stabilize", "on")
+    if stabilize not in ("on", "off"):
+        raise DeviceSpecError(f"device {spec!r}: stabilize must be 'on' or 'off', not {stabilize!r}")
+    return {"grpc": options.get("grpc") or None, "stabilize": Stabilization() if stabilize == "on" else None}

@@ -6,6 +6,11 @@ closed), else adbutils' exit-code marker. Files move with the sync protocol. Scr
 over ``exec:``; the UI hierarchy is ``uiautomator dump`` to a file that is then pulled. Incoming SMS go through
 the emulator console (``sms send``), so ``receive_sms`` needs an ``emulator-N`` serial.
 
+Given the emulator's gRPC address (``grpc="localhost:8554"``), screenshots and taps and swipes go through the
+``EmulatorController`` service instead (a frame without a PNG round trip); long presses and keys stay on
+``input``, which holds and maps keys the way the platform does. With ``stabilize``, every input waits until the
+UI dump stops changing (bounded polling, see ``stabilize``) and the settled dump serves the next ``ui_dump``.
+
 On a broken transport the device reconnects (``adb connect`` again for ``host:port`` serials, then
 ``wait-for-device``) and retries once, unless the call may already have run: a shell command that started is
 never repeated.
@@ -42,6 +47,8 @@ from . import adb_services as services
 from .adb_services import ServiceNotStarted
 from .base import ShellResult
 from .console import send_console_command, sms_send_command
+from .emulator_grpc import EmulatorGrpc
+from .stabilize import Stabilization, wait_until_stable
 
 T = TypeVar("T")
 
@@ -110,11 +117,18 @@ def escape_input_text(text: str) -> list[str]:
 
 
 class AdbDevice:
-    """A device behind an adb server: ``serial`` as ``adb devices`` shows it, or ``host:port`` to connect to."""
+    """A device behind an adb server: ``serial`` as ``adb devices`` shows it, or ``host:port`` to connect to.
 
-    def __init__(self, serial: str, timeout: float = 30.0, server: tuple[str, int] | None = None) -> None:
+    ``grpc``: the emulator's gRPC address for screenshots and touches. ``stabilize``: how to wait after each
+    input until the UI stops changing (``None``: do not wait).
+    """
+
+    def __init__(self, serial: str, timeout: float = 30.0, server: tuple[str, int] | None = None,
+                 grpc: str | None = None, stabilize: Stabilization | None = None) -> None:
         self.serial = serial
         self.timeout = timeout
+        self.stabilize = stabilize
+        self._settled_dump: str | None = None
         self._server = server or server_address()
         ensure_server(*self._server)
         self._client = adbutils.AdbClient(*self._server, socket_timeout=timeout)
@@ -125,6 +139,7 @@ class AdbDevice:
         self._shell_v2 = "shell_v2" in self._call(self._device.get_features).split(",")
         self._ensure_root()
         self._size = self._read_screen_size()
+        self._grpc = EmulatorGrpc(grpc, timeout=timeout) if grpc else None
 
     # ----- connection management -----------------------------------------------------------------------------
     def _connect_if_network(self) -> None:
@@ -203,6 +218,7 @@ class AdbDevice:
 
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
         """Run ``cmd`` with the device's ``sh``; output is stdout then stderr."""
+        self._settled_dump = None  # the command may change what is on screen
         seconds = timeout or self.timeout
         if not self._shell_v2:  # old devices: adbutils appends `; echo X4EXIT:$?` and parses it
             result = self._call(lambda: self._device.shell2(cmd, timeout=seconds, rstrip=False), idempotent=False)
@@ -225,7 +241,9 @@ class AdbDevice:
             raise RemoteFileNotFoundError(f"{path}: no such file on {self.serial} ({error})") from None
 
     def screenshot(self) -> np.ndarray:
-        """``screencap -p`` decoded to ``(H, W, 3)`` uint8."""
+        """The screen as ``(H, W, 3)`` uint8: the emulator's gRPC frame, else ``screencap -p`` decoded."""
+        if self._grpc is not None:
+            return self._grpc.screenshot()
         png = self._call(lambda: services.exec_out(self._client, self.serial, "screencap -p", self.timeout))
         try:
             with Image.open(io.BytesIO(png)) as image:
@@ -234,6 +252,11 @@ class AdbDevice:
             raise DeviceError(f"adb device {self.serial}: screencap returned no PNG ({png[:80]!r})") from error
 
     def ui_dump(self) -> str:
+        """The UI dump the last input settled on (if nothing ran since), else a fresh one."""
+        settled, self._settled_dump = self._settled_dump, None
+        return settled if settled is not None else self._fresh_ui_dump()
+
+    def _fresh_ui_dump(self) -> str:
         """``uiautomator dump`` into a file, pulled and decoded."""
         result = self.shell(f"uiautomator dump {UI_DUMP_PATH}")
         if not result.ok or "ERROR" in result.output:
@@ -245,17 +268,33 @@ class AdbDevice:
         if not result.ok:
             raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {result.output.strip()}")
 
+    def _settle(self) -> None:
+        """Wait until the UI stops changing after an input, keeping the settled dump for ``ui_dump``."""
+        if self.stabilize is not None:
+            self._settled_dump = wait_until_stable(self._fresh_ui_dump, self.stabilize).xml
+
     def tap(self, x: int, y: int) -> None:
-        """``input tap``."""
-        self._input("tap", int(x), int(y))
+        """A touch through gRPC, else ``input tap``."""
+        if self._grpc is not None:
+            self._settled_dump = None
+            self._grpc.tap(int(x), int(y))
+        else:
+            self._input("tap", int(x), int(y))
+        self._settle()
 
     def long_press(self, x: int, y: int) -> None:
         """A swipe that does not move for one second (how ``input`` long-presses)."""
         self._input("swipe", int(x), int(y), int(x), int(y), 1000)
+        self._settle()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
-        """``input swipe``."""
-        self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms))
+        """Touches moving through gRPC, else ``input swipe``."""
+        if self._grpc is not None:
+            self._settled_dump = None
+            self._grpc.swipe(int(x1), int(y1), int(x2), int(y2), int(duration_ms))
+        else:
+            self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms))
+        self._settle()
 
     def input_text(self, text: str) -> None:
         """Type ``text`` into the focused field (see ``escape_input_text``).
@@ -271,10 +310,12 @@ class AdbDevice:
                     raise
                 raise InvalidActionError(f"cannot type {text!r} with `input text` on {self.serial}: its virtual "
                                          "keyboard has no key for some of these characters") from None
+        self._settle()
 
     def key(self, code: int) -> None:
         """``input keyevent``."""
         self._input("keyevent", int(code))
+        self._settle()
 
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming SMS through the emulator console's ``sms send`` (emulators only)."""
@@ -286,5 +327,7 @@ class AdbDevice:
                              timeout=self.timeout)
 
     def close(self) -> None:
-        """Forget the device (the adb server keeps its transport). Idempotent."""
+        """Forget the device (the adb server keeps its transport) and close the gRPC channel. Idempotent."""
         self._closed = True
+        if self._grpc is not None:
+            self._grpc.close()

@@ -83,9 +83,10 @@ def _fast_tmp_dir() -> str | None:
 
 
 class Phone:
-    """A simulated Android 13 phone (Pixel 6 geometry by default)."""
+    """A simulated Android 13 phone (Pixel 6 geometry by default). With ``animations``, activity transitions
+    animate over the next looks at the screen, as long as ``transition_animation_scale`` is above 0."""
 
-    def __init__(self, width: int = 1080, height: int = 2400) -> None:
+    def __init__(self, width: int = 1080, height: int = 2400, animations: bool = False) -> None:
         self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-", dir=_fast_tmp_dir()))
         # Deleted on close(), on garbage collection, or at interpreter exit: nothing is left in /dev/shm.
         self._cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
@@ -119,7 +120,7 @@ class Phone:
         self.packages.install(Camera)
         self.packages.install(AudioRecorder)
         self.packages.install(Vlc)
-        self.window = WindowManager(self, width, height)
+        self.window = WindowManager(self, width, height, animations)
         self.activities = ActivityManager(self, launcher)
         self.shell = Shell(self)
 

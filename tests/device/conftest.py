@@ -32,10 +32,11 @@ def _sim() -> Iterator[Backend]:
 
 
 @contextmanager
-def _adb(request: pytest.FixtureRequest) -> Iterator[Backend]:
-    """AdbDevice → Debian's adb server (private port, temp HOME) → the simulator's adbd, on a fresh phone."""
+def _adb(request: pytest.FixtureRequest, grpc: bool = False) -> Iterator[Backend]:
+    """AdbDevice → Debian's adb server (private port, temp HOME) → the simulator's adbd, on a fresh phone; with
+    ``grpc``, screenshots and touches go to the simulator's emulator gRPC service instead."""
     server = request.getfixturevalue("fresh_served_phone")
-    device = AdbDevice(server.serial)
+    device = AdbDevice(server.serial, grpc=f"127.0.0.1:{server.grpc.port}" if grpc else None)
     try:
         yield Backend(device, server.phone)
     finally:
@@ -46,6 +47,7 @@ def _adb(request: pytest.FixtureRequest) -> Iterator[Backend]:
 BACKENDS: dict[str, Callable[[pytest.FixtureRequest], AbstractContextManager[Backend]]] = {
     "sim": lambda _request: _sim(),
     "adb": _adb,
+    "adb+grpc": lambda request: _adb(request, grpc=True),
 }
 
 

@@ -9,10 +9,16 @@ scroll the list under their start.
 Apps are laid out at a design width of 1080 px; other screen widths scale the result. Editing text fields,
 text selection and the floating text-selection toolbar (which is put into the app window's tree) are in
 ``selection``.
+
+With animations on, a change of the foreground activity starts a transition: the incoming window slides in from
+the right over a dark backdrop, one frame per look at the screen (dump or screenshot), for ``TRANSITION_FRAMES``
+frames times the ``transition_animation_scale`` setting. Input goes to the windows' final places (the animation
+moves the window's surface, not its frame).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -50,6 +56,12 @@ _KEY_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
 _KEYBOARD_BG = (232, 234, 237)
 _NAV_BG = (245, 245, 245)
 LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
+TRANSITION_FRAMES = 4  # frames of an activity transition at animation scale 1.0
+# Settings.Global.TRANSITION_ANIMATION_SCALE scales activity transitions; WindowManagerService.fixScale bounds
+# it to [0, 20] (AOSP frameworks/base commit 43ca1914b234).
+TRANSITION_SCALE_SETTING = "transition_animation_scale"
+MAX_ANIMATION_SCALE = 20.0
+_BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 
 
@@ -77,8 +89,12 @@ class Frame:
 class WindowManager:
     """Builds frames from the phone's state and dispatches input to them."""
 
-    def __init__(self, phone: Phone, width: int, height: int) -> None:
+    def __init__(self, phone: Phone, width: int, height: int, animations: bool = False) -> None:
         self._phone = phone
+        self.animations = animations
+        self._shown: Screen | None = None  # the foreground activity of the last frame built
+        self._transition_frames = 0  # length of the running activity transition
+        self._transition_left = 0  # its frames not shown yet
         self.width, self.height = width, height
         self.scale = width / DESIGN_WIDTH
         self.design_height = round(height / self.scale)
@@ -110,6 +126,9 @@ class WindowManager:
     def _build(self) -> Frame:
         self._track_focus()
         screen = self._phone.activities.top
+        if self.animations and self._shown is not None and self._shown is not screen:
+            self._transition_frames = self._transition_left = self._transition_length()
+        self._shown = screen
         keyboard_shown = bool(screen.focus_key) and screen.keyboard_shown
         bottom = self.design_height - NAV_BAR_HEIGHT
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
@@ -156,6 +175,25 @@ class WindowManager:
         if self._focused_screen is not None and self._focused_screen is not top:
             self._editor.focus_lost(self._focused_screen)
         self._focused_screen = top
+
+    def _transition_length(self) -> int:
+        """Frames of an activity transition under the current ``transition_animation_scale`` (a value that is no
+        number reads as 1.0, as ``Settings.Global.getFloat`` with WindowManagerService's default does)."""
+        try:
+            scale = float(self._phone.settings.get("global", TRANSITION_SCALE_SETTING) or "1.0")
+        except ValueError:
+            scale = 1.0
+        scale = min(scale, MAX_ANIMATION_SCALE) if scale > 0 else 0.0  # fixScale; NaN counts as 0
+        return math.ceil(TRANSITION_FRAMES * scale)
+
+    def _next_slide(self) -> int:
+        """How far right (design px) the app window is drawn in this look at the screen; each look shows the next
+        frame of a running transition, 0 when none runs."""
+        if not self._transition_left:
+            return 0
+        slide = round(DESIGN_WIDTH * self._transition_left / (self._transition_frames + 1))
+        self._transition_left -= 1
+        return slide
 
     def _status_bar(self) -> View:
         settings = self._phone.settings
@@ -212,6 +250,7 @@ class WindowManager:
     def screenshot(self) -> np.ndarray:
         """The screen as an ``(H, W, 3)`` uint8 array (a fresh copy)."""
         f = self.frame()
+        slide = self._next_slide()
         windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], WHITE),
                    "nav": (f.nav_bar, _NAV_BG)}
         if f.keyboard is not None:
@@ -219,6 +258,8 @@ class WindowManager:
         if f.shade is not None:  # it covers everything but the navigation bar
             windows = {"shade": (f.shade, WHITE), "nav": windows["nav"]}
         pixels = self._renderer.render(windows)
+        if slide and f.shade is None:
+            pixels = _slid(pixels, f.app.children[0].bounds, slide)
         if self.scale == 1:
             return pixels.copy()
         # reducing_gap: box-average by the whole factor first (2x for 540x1200: 4.6 ms instead of 16 ms), then
@@ -230,8 +271,11 @@ class WindowManager:
         """The uiautomator XML of the active window, in screen coordinates: the notification shade while it is
         pulled down (uiautomator dumps the active window), else the foreground activity's window."""
         f = self.frame()
+        slide = self._next_slide()
         window, package = (f.app, self._phone.activities.top.app.package) if f.shade is None else (
             f.shade, systemui.PACKAGE)
+        if slide and f.shade is None:
+            window = _shifted(window, slide)
         if self.scale != 1:
             window = _scaled(window, self.scale)
         return hierarchy.dump(window, package)
@@ -405,6 +449,23 @@ def _seek_fraction(seek_bar: View, x: float) -> float:
     x1, _, x2, _ = seek_bar.bounds
     available = x2 - x1 - 2 * seek_bar.padding
     return min(max((x - x1 - seek_bar.padding) / available, 0.0), 1.0) if available > 0 else 0.0
+
+
+def _shifted(view: View, dx: int) -> View:
+    """A copy of a laid-out tree moved ``dx`` design px right, bounds cut at the screen's right edge (uiautomator
+    reports visible bounds and leaves out nodes with none)."""
+    x1, y1, x2, y2 = view.bounds
+    return replace(view, bounds=(min(x1 + dx, DESIGN_WIDTH), y1, min(x2 + dx, DESIGN_WIDTH), y2),
+                   children=[_shifted(child, dx) for child in view.children])
+
+
+def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.ndarray:
+    """A copy of ``pixels`` with the window at ``bounds`` moved ``dx`` px right over the backdrop."""
+    x1, y1, x2, y2 = bounds
+    out = pixels.copy()
+    out[y1:y2, x1:x1 + dx] = _BACKDROP
+    out[y1:y2, x1 + dx:x2] = pixels[y1:y2, x1:x2 - dx]
+    return out
 
 
 def _scaled(view: View, scale: float) -> View:
