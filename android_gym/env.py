@@ -13,6 +13,7 @@ from gymnasium import spaces
 from android_gym import actions
 from android_gym.actions import Action
 from android_gym.device import Device, open_device
+from android_gym.device.provision import restore_app_data
 from android_gym.errors import AndroidGymError, DeviceError, InvalidActionError
 from android_gym.tasks import Task, get_task
 from android_gym.ui import UIElement, parse_ui_dump
@@ -56,6 +57,8 @@ class AndroidEnv(gym.Env):
 
     ## Starting State
     The task's initial app state, device clock at the task's device time (2023-10-15 15:34 UTC), home screen.
+    On a device provisioned by ``android-gym setup-device``, the task's apps first get their data back from the
+    snapshots taken then (AndroidWorld's reset), then the task writes its own state.
 
     ## Episode End
     Terminated when the score reaches 1 or the agent ends the episode (``status`` / ``answer``); truncated by
@@ -122,6 +125,7 @@ class AndroidEnv(gym.Env):
                                   f"its parameters are {sorted(params)}")
         params.update(pinned)
         self.task = self.task_class(params)
+        restore_app_data(self.device, self.task_class.app_packages, missing_ok=True)
         self.task.initialize(self.device)
         observation = self._observe()
         self._steps = 0

@@ -16,6 +16,16 @@ from android_gym.tasks.oracle import OracleStep
 
 #: AndroidWorld's device time for every task: 2023-10-15 15:34:00 UTC.
 DEVICE_TIME = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)
+#: AndroidWorld's clock settings ``(namespace, key, value)``: no network time or zone, 24-hour format.
+FIXED_TIME_SETTINGS = (("global", "auto_time", "0"), ("global", "auto_time_zone", "0"), ("system", "time_12_24", "24"))
+
+
+def fixed_time_commands(when: dt.datetime = DEVICE_TIME) -> list[str]:
+    """The shell commands that fix the device clock at ``when`` as AndroidWorld does: ``FIXED_TIME_SETTINGS``,
+    then toybox ``date MMDDhhmmCCYY.ss`` (UTC; setting the date needs root)."""
+    stamp = when.astimezone(dt.timezone.utc).strftime("%m%d%H%M%Y.%S")
+    return [f"settings put {namespace} {key} {value}" for namespace, key, value in FIXED_TIME_SETTINGS] + [
+        f"date {stamp}"]
 
 
 class Task:
@@ -68,9 +78,7 @@ class Task:
 
     def prepare(self, device: Device) -> None:
         """Fix the device clock at ``device_time``, stop the task's apps and go to the home screen."""
-        commands = ["settings put global auto_time 0", "settings put global auto_time_zone 0",
-                    "settings put system time_12_24 24",
-                    f"date {self.device_time.astimezone(dt.timezone.utc).strftime('%m%d%H%M%Y.%S')}"]
+        commands = fixed_time_commands(self.device_time)
         commands += [f"am force-stop {shlex.quote(package)}" for package in self.app_packages]
         for command in commands:
             self.run(device, command)

@@ -483,6 +483,7 @@ class AudioRecorder(App):
 
     package = PACKAGE
     label = APP_NAME
+    version_name, version_code = "0.9.26", 926  # android_gym/device/apps.toml
     screens = (MainScreen, WelcomeScreen, SetupScreen, RecordsScreen)
 
     def __init__(self, phone: Phone) -> None:

@@ -97,6 +97,10 @@ class App:
     launchable: ClassVar[bool] = True
     #: Manifest ``<receiver>`` components: class name → the actions its intent filters list (action-only filters).
     receivers: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: ``versionName``/``versionCode`` of the real build this app simulates, as ``android_gym/device/apps.toml``
+    #: pins them; ``None`` for system apps, whose version is the emulator image's.
+    version_name: ClassVar[str | None] = None
+    version_code: ClassVar[int | None] = None
 
     def __init__(self, phone: Phone) -> None:
         self.phone = phone

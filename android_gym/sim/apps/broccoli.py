@@ -595,6 +595,7 @@ class Broccoli(App):
 
     package = PACKAGE
     label = APP_NAME
+    version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 
     def __init__(self, phone: Phone) -> None:

@@ -1593,6 +1593,7 @@ class SimpleCalendarPro(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml
     screens = (MainScreen, EventScreen)
 
     def __init__(self, phone: Phone) -> None:

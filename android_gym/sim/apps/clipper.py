@@ -49,6 +49,7 @@ class Clipper(App):
 
     package = PACKAGE
     label = APP_NAME
+    version_name, version_code = "1.1", 1  # android_gym/device/apps.toml
     screens = (MainScreen,)
     receivers = {RECEIVER: (*ACTIONS_GET, *ACTIONS_SET)}
 

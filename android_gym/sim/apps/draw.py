@@ -364,6 +364,7 @@ class SimpleDraw(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    version_name, version_code = "6.9.3", 79  # android_gym/device/apps.toml
     screens = (MainScreen,)
 
     def __init__(self, phone: Phone) -> None:

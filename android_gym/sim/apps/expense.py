@@ -899,6 +899,7 @@ class ProExpense(App):
 
     package = PACKAGE
     label = APP_NAME
+    version_name, version_code = "1.0.0-beta05", 11  # android_gym/device/apps.toml
     screens = (MainActivity,)
 
     def __init__(self, phone: Phone) -> None:

@@ -999,6 +999,7 @@ class SimpleGallery(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    version_name, version_code = "6.28.1", 396  # android_gym/device/apps.toml
     screens = (MainScreen, MediaScreen, ViewerScreen)
 
     def __init__(self, phone: Phone) -> None:

@@ -640,4 +640,5 @@ class Markor(MarkorBase):
     ``shared_prefs/app.xml``."""
 
     screens = (MainScreen, DocumentScreen)
+    version_name, version_code = "2.10.9", 146  # android_gym/device/apps.toml
 

@@ -554,6 +554,7 @@ class SimpleSmsMessenger(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml
     screens = (MainScreen, NewConversationScreen, ThreadScreen)
 
     def resolve(self, intent: Intent) -> type[Screen] | None:

@@ -1138,6 +1138,7 @@ class TasksApp(App):
 
     package = PACKAGE
     label = APP_NAME
+    version_name, version_code = "13.6.3", 130605  # android_gym/device/apps.toml
     screens = (MainScreen,)
 
     def __init__(self, phone: Phone) -> None:

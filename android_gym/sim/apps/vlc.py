@@ -532,6 +532,7 @@ class Vlc(App):
 
     package = PACKAGE
     label = APP_NAME
+    version_name, version_code = "3.5.4", 13050408  # android_gym/device/apps.toml
     screens = (MainScreen, BrowserScreen, PlayerScreen)
 
     def play(self, path: str) -> None:

@@ -1,33 +1,157 @@
-"""The package manager: which apps are installed, and ``pm clear``."""
+"""The package manager: installed packages with their uid, version and runtime permissions; ``pm install`` of an
+APK file, ``pm uninstall``, ``pm clear``, ``pm grant``/``revoke``.
+
+An APK whose package is one of the simulated apps installs that app at the APK's version; any other package
+installs as a package without activities (it is listed and has a data directory, but nothing to launch). The
+simulated apps' own manifests are not modelled: until an APK of theirs is installed, any runtime permission may
+be granted to them and ``dumpsys`` lists only the permissions granted or revoked so far.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from android_gym.sim.apps.base import App
+from android_gym.sim.apps.launcher import system_package
+from android_gym.sim.system.apk import ApkInfo
+from android_gym.sim.system.commands.base import FIRST_APPLICATION_UID
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 
 if TYPE_CHECKING:
     from android_gym.sim.phone import Phone
 
+#: Permissions with ``protectionLevel="dangerous"`` on Android 13 (frameworks/base ``core/res/AndroidManifest.xml``):
+#: the runtime permissions ``pm grant`` and ``pm install -g`` grant.
+RUNTIME_PERMISSIONS = frozenset({
+    "android.permission.READ_CALENDAR", "android.permission.WRITE_CALENDAR", "android.permission.CAMERA",
+    "android.permission.READ_CONTACTS", "android.permission.WRITE_CONTACTS", "android.permission.GET_ACCOUNTS",
+    "android.permission.ACCESS_FINE_LOCATION", "android.permission.ACCESS_COARSE_LOCATION",
+    "android.permission.ACCESS_BACKGROUND_LOCATION", "android.permission.RECORD_AUDIO",
+    "android.permission.READ_PHONE_STATE", "android.permission.READ_PHONE_NUMBERS", "android.permission.CALL_PHONE",
+    "android.permission.ANSWER_PHONE_CALLS", "android.permission.READ_CALL_LOG", "android.permission.WRITE_CALL_LOG",
+    "com.android.voicemail.permission.ADD_VOICEMAIL", "android.permission.USE_SIP",
+    "android.permission.PROCESS_OUTGOING_CALLS", "android.permission.ACCEPT_HANDOVER",
+    "android.permission.BODY_SENSORS", "android.permission.BODY_SENSORS_BACKGROUND", "android.permission.SEND_SMS",
+    "android.permission.RECEIVE_SMS", "android.permission.READ_SMS", "android.permission.RECEIVE_WAP_PUSH",
+    "android.permission.RECEIVE_MMS", "android.permission.READ_CELL_BROADCASTS",
+    "android.permission.READ_EXTERNAL_STORAGE", "android.permission.WRITE_EXTERNAL_STORAGE",
+    "android.permission.ACCESS_MEDIA_LOCATION", "android.permission.READ_MEDIA_AUDIO",
+    "android.permission.READ_MEDIA_VIDEO", "android.permission.READ_MEDIA_IMAGES",
+    "android.permission.ACTIVITY_RECOGNITION", "android.permission.BLUETOOTH_SCAN",
+    "android.permission.BLUETOOTH_CONNECT", "android.permission.BLUETOOTH_ADVERTISE", "android.permission.UWB_RANGING",
+    "android.permission.NEARBY_WIFI_DEVICES", "android.permission.POST_NOTIFICATIONS",
+})
+
+
+class InstallError(Exception):
+    """An install the package manager refused: ``code`` is the ``INSTALL_FAILED_*`` constant ``pm`` prints."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code, self.message = code, message
+
+
+class GrantError(Exception):
+    """``pm grant``/``revoke`` refused; the message is the Java exception line the shell prints
+    (``PermissionManagerServiceImpl.grantRuntimePermissionInternal``)."""
+
+
+@dataclass
+class PackageRecord:
+    """What the package manager keeps of an installed package (``PackageSetting``)."""
+
+    uid: int
+    version_code: int
+    version_name: str
+    installed_ms: int
+    min_sdk: int = 21
+    target_sdk: int = 33
+    #: Installed by ``pm install`` (installer ``com.android.shell``) rather than present at boot.
+    from_apk: bool = False
+    #: ``uses-permission`` names of the installed APK; ``None`` while the app's manifest is not modelled.
+    requested: tuple[str, ...] | None = None
+    #: Runtime permission → granted.
+    runtime: dict[str, bool] = field(default_factory=dict)
+    updated_ms: int = 0
+
+    def __post_init__(self) -> None:
+        self.updated_ms = self.updated_ms or self.installed_ms
+
 
 class PackageManager:
-    """Installed packages in install order; each gets its ``/data/data/<package>`` directory."""
+    """Installed packages in install order; each gets a uid and its ``/data/data/<package>`` directory."""
 
     def __init__(self, phone: Phone) -> None:
         self._phone = phone
         self._apps: dict[str, App] = {}
+        self._records: dict[str, PackageRecord] = {}
+        #: The simulated apps by package, so an APK of an uninstalled one installs it again.
+        self._catalogue: dict[str, type[App]] = {}
+        self._next_uid = FIRST_APPLICATION_UID
 
     def install(self, app_class: type[App]) -> App:
-        """Install an app and create its data directory."""
+        """Install a simulated app at its own version and create its data directory."""
+        self._catalogue.setdefault(app_class.package, app_class)
+        return self._add(app_class, app_class.version_code or 1, app_class.version_name or "1.0")
+
+    def _add(self, app_class: type[App], version_code: int, version_name: str) -> App:
         app = app_class(self._phone)
         self._phone.fs.makedirs(app.data_dir)
         self._apps[app.package] = app
+        self._records[app.package] = PackageRecord(self._next_uid, version_code, version_name,
+                                                   self._phone.clock.now_ms())
+        self._next_uid += 1
         return app
+
+    def install_apk(self, info: ApkInfo, allow_downgrade: bool = False, grant_runtime: bool = False) -> App:
+        """``pm install``: a new package, or an update of an installed one (its process is stopped, its data
+        and uid kept); raises ``InstallError`` for a version downgrade without ``allow_downgrade``."""
+        record = self._records.get(info.package)
+        if record is not None and info.version_code < record.version_code and not allow_downgrade:
+            raise InstallError("INSTALL_FAILED_VERSION_DOWNGRADE",  # PackageManagerServiceUtils.checkDowngrade
+                               f"Downgrade detected: Update version code {info.version_code} is older than "
+                               f"current {record.version_code}")
+        version_name = info.version_name or ""
+        if record is None:
+            app = self._add(self._catalogue.get(info.package) or system_package(info.package), info.version_code,
+                            version_name)
+            record = self._records[info.package]
+        else:
+            app = self._apps[info.package]
+            self._phone.activities.force_stop(info.package)
+            record.version_code, record.version_name = info.version_code, version_name
+            record.updated_ms = self._phone.clock.now_ms()
+        record.from_apk, record.requested = True, info.permissions
+        record.min_sdk, record.target_sdk = info.min_sdk or 1, info.target_sdk or info.min_sdk or 1
+        record.runtime = {name: grant_runtime or record.runtime.get(name, False)
+                          for name in info.permissions if name in RUNTIME_PERMISSIONS}
+        return app
+
+    def uninstall(self, package: str) -> bool:
+        """``pm uninstall``: stop the app, forget it and delete its data (``/data/data``, device-protected
+        storage and its folder in shared storage); whether it was installed."""
+        app = self._apps.get(package)
+        if app is None:
+            return False
+        self._phone.activities.force_stop(package)
+        del self._apps[package], self._records[package]
+        for path in (app.data_dir, f"/data/user_de/0/{package}", f"{EXTERNAL_STORAGE}/Android/data/{package}"):
+            self._phone.fs.remove_tree(path)
+        return True
 
     def get(self, package: str) -> App | None:
         """The installed app or ``None``."""
         return self._apps.get(package)
+
+    def record(self, package: str) -> PackageRecord | None:
+        """The package manager's entry for an installed package, or ``None``."""
+        return self._records.get(package)
+
+    def uid(self, package: str) -> int:
+        """The package's uid (``FIRST_APPLICATION_UID`` for an unknown package)."""
+        record = self._records.get(package)
+        return record.uid if record else FIRST_APPLICATION_UID
 
     def names(self) -> list[str]:
         """Installed package names."""
@@ -37,6 +161,23 @@ class PackageManager:
         """Apps with a launcher icon, sorted by label as the app drawer shows them."""
         return sorted((app for app in self._apps.values() if app.launchable and app.screens),
                       key=lambda app: app.label.lower())
+
+    def set_permission(self, package: str, permission: str, granted: bool) -> None:
+        """``pm grant``/``pm revoke`` of a runtime permission; raises ``GrantError`` as the platform refuses."""
+        record = self._records.get(package)
+        if record is None:
+            raise GrantError(f"java.lang.IllegalArgumentException: Unknown package: {package}")
+        known = (permission in RUNTIME_PERMISSIONS or permission.startswith("android.permission.")
+                 or any(permission in (other.requested or ()) for other in self._records.values()))
+        if not known:
+            raise GrantError(f"java.lang.IllegalArgumentException: Unknown permission: {permission}")
+        if record.requested is not None and permission not in record.requested:
+            raise GrantError(f"java.lang.SecurityException: Package {package} has not requested permission "
+                             f"{permission}")
+        if permission not in RUNTIME_PERMISSIONS:
+            raise GrantError(f"java.lang.SecurityException: Permission {permission} requested by {package} is not "
+                             "a changeable permission type")
+        record.runtime[permission] = granted
 
     def clear(self, package: str) -> bool:
         """``pm clear``: stop the app and delete its data, including its folder in shared storage

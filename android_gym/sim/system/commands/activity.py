@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING
 
 from android_gym.sim.apps.base import App, BroadcastResult, Intent, Screen
 from android_gym.sim.system import radios
+from android_gym.sim.system.apk import ApkError, read_apk
 from android_gym.sim.system.commands import input as input_commands
 from android_gym.sim.system.commands import settings as settings_commands
 from android_gym.sim.system.commands.base import CommandContext, app_uid, shell_command_exception, short_hash
+from android_gym.sim.system.packages import GrantError, InstallError
 
 if TYPE_CHECKING:
     from android_gym.sim.phone import Phone
@@ -487,11 +489,77 @@ def _strip_user(args: list[str]) -> list[str]:
     return out
 
 
+_INSTALL_FLAGS = {"-r", "-t", "-g", "-d", "-f", "-l", "-s", "-R", "--dont-kill", "--restrict-permissions",
+                  "--force-queryable", "--instant", "--full", "--wait", "--no-wait", "--staged"}
+_INSTALL_VALUE_OPTIONS = {"-i", "-S", "-p", "--user", "--install-location", "--install-reason",
+                          "--originating-uri", "--referrer", "--abi", "--pkg"}
+
+
+def _install(ctx: CommandContext, args: list[str]) -> int:
+    """``pm install [-r] [-t] [-g] [-d] [-i PKG] [--user U] PATH`` (``PackageManagerShellCommand.runInstall``):
+    ``-r`` and ``-t`` are accepted (replacing is always allowed here), ``-g`` grants every requested runtime
+    permission, ``-d`` allows a version downgrade (the image is debuggable)."""
+    flags, paths, rest = set(), [], list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg in _INSTALL_VALUE_OPTIONS:
+            if not rest:
+                return _exception(ctx, "install", f'Argument expected after "{arg}"')
+            rest.pop(0)
+        elif arg in _INSTALL_FLAGS:
+            flags.add(arg)
+        elif arg.startswith("-"):
+            return _exception(ctx, "install", f"Unknown option {arg}")
+        else:
+            paths.append(arg)
+    if not paths:
+        ctx.err("Error: must either specify a package size or an APK file\n")
+        return 1
+    host = ctx.host(paths[0])
+    if not host.is_file():
+        ctx.err(f"Error: Can't open file: {paths[0]}\n")
+        return _exception(ctx, "install", f"Error: Can't open file: {paths[0]}")
+    data = host.read_bytes()
+    staged = f"/data/app/vmdl{zlib.crc32(data) & 0x7FFFFFFF}.tmp/base.apk"  # the session's copy of the APK
+    try:
+        info = read_apk(data)
+        ctx.phone.packages.install_apk(info, allow_downgrade="-d" in flags, grant_runtime="-g" in flags)
+    except ApkError as error:
+        ctx.out(f"Failure [{error.code}: {error.message(staged)}]\n")
+        return 1
+    except InstallError as error:
+        ctx.out(f"Failure [{error.code}: {error.message}]\n")
+        return 1
+    ctx.out("Success\n")
+    return 0
+
+
+def _uninstall(ctx: CommandContext, args: list[str]) -> int:
+    """``pm uninstall [-k] [--user U] PKG``: a system package can only be removed for a user (``--user``)."""
+    names = _strip_user([arg for arg in args if arg != "-k"])
+    if not names:
+        ctx.err("Error: package name not specified\n")
+        return 1
+    package = names[0]
+    record = ctx.phone.packages.record(package)
+    system = record is not None and is_system_package(package) and not record.from_apk
+    if (system and "--user" not in args) or not ctx.phone.packages.uninstall(package):
+        ctx.out("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
+        return 1
+    ctx.out("Success\n")
+    return 0
+
+
 def pm(ctx: CommandContext, argv: list[str]) -> int:
-    """``pm list packages [-3 -s -f -U -i] [FILTER]``, ``pm path|clear|grant|revoke|resolve-activity|dump``."""
+    """``pm list packages [-3 -s -f -U -i] [FILTER]``, ``pm install|uninstall|path|clear|grant|revoke|
+    resolve-activity|dump``."""
     if len(argv) < 2:
         ctx.out("Package manager (package) commands:\n  help\n    Print this help text.\n")
         return 255
+    if argv[1] == "install":
+        return _install(ctx, argv[2:])
+    if argv[1] == "uninstall":
+        return _uninstall(ctx, argv[2:])
     command, args = argv[1], _strip_user(argv[2:])
     packages = ctx.phone.packages
     if command == "list":
@@ -534,8 +602,10 @@ def pm(ctx: CommandContext, argv: list[str]) -> int:
     if command in ("grant", "revoke"):
         if len(args) < 2:
             return _exception(ctx, command, f'Argument expected after "{args[0] if args else command}"')
-        if packages.get(args[0]) is None:
-            return _exception(ctx, command, f"Unknown package: {args[0]}")
+        try:
+            packages.set_permission(args[0], args[1], granted=command == "grant")
+        except GrantError as error:
+            return shell_command_exception(ctx, command, str(error))
         return 0
     if command == "resolve-activity":
         return _resolve_activity(ctx, args)

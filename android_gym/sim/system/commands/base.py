@@ -181,9 +181,8 @@ def expand_percent(fmt: str, directive: Callable[[str, int], tuple[str, int]]) -
 
 # ----- users and files ----------------------------------------------------------------------------------------
 def app_uid(phone: Phone, package: str) -> int:
-    """The package's uid: applications get consecutive uids from 10000 in install order."""
-    names = phone.packages.names()
-    return FIRST_APPLICATION_UID + (names.index(package) if package in names else 0)
+    """The package's uid: packages get consecutive uids from 10000 as they are installed, kept across updates."""
+    return phone.packages.uid(package)
 
 
 def short_hash(*parts: object) -> str:

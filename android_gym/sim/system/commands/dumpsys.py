@@ -5,7 +5,9 @@ Dumps keep the exact lines tools parse (``WindowManagerService``/``DisplayConten
 ``Task.toString`` of Android 13): ``  mCurrentFocus=Window{<hash> u0 pkg/full.Activity}``,
 ``  mFocusedApp=ActivityRecord{<hash> u0 pkg/.Act t<task>}``, ``topResumedActivity=``, ``ResumedActivity:``,
 ``mResumedActivity:``, ``ACTIVITY pkg/.Act <hash> pid=<pid>``, ``Physical size``, ``orientation=``,
-``versionName=``; everything else in a real dump is abridged. Object hashes, task ids and pids are stable
+``versionCode=``, ``versionName=``, ``lastUpdateTime=`` and the package's permission sections (``requested
+permissions:``, ``install permissions:``, ``runtime permissions:`` with ``NAME: granted=true``); everything else
+in a real dump is abridged. Object hashes, task ids and pids are stable
 per phone (``activity.task_id``/``record_hash``), never derived from host memory addresses.
 """
 
@@ -15,7 +17,6 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from android_gym.sim.apps.base import Screen
-from android_gym.sim.system.clock import DEFAULT_DEVICE_TIME_MS
 from android_gym.sim.system.commands.activity import (
     apk_path,
     is_system_package,
@@ -26,6 +27,7 @@ from android_gym.sim.system.commands.activity import (
     task_id,
 )
 from android_gym.sim.system.commands.base import CommandContext, app_uid, short_hash
+from android_gym.sim.system.packages import RUNTIME_PERMISSIONS, PackageRecord
 
 if TYPE_CHECKING:
     from android_gym.sim.phone import Phone
@@ -188,30 +190,56 @@ def _dump_display(ctx: CommandContext) -> None:
             f"type INTERNAL, state ON, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS}}\n")
 
 
+def _stamp(ms: int) -> str:
+    return dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _permission_lines(record: PackageRecord) -> list[str]:
+    """``requested permissions:``, ``install permissions:`` and the user's ``runtime permissions:``
+    (``PackageManagerService``'s ``dumpPackageLPr``), each left out when empty."""
+    lines = []
+    requested = record.requested or ()
+    if requested:
+        lines += ["    requested permissions:", *(f"      {name}" for name in requested)]
+    install = [name for name in requested if name not in RUNTIME_PERMISSIONS]
+    if install:
+        lines += ["    install permissions:", *(f"      {name}: granted=true" for name in install)]
+    lines.append("    User 0: ceDataInode=0 installed=true hidden=false suspended=false distractionFlags=0 "
+                 "stopped=false notLaunched=false enabled=0 instant=false virtual=false")
+    if record.runtime:
+        lines.append("      runtime permissions:")
+        lines += [f"        {name}: granted={'true' if granted else 'false'}, "
+                  "flags=[ USER_SENSITIVE_WHEN_GRANTED|USER_SENSITIVE_WHEN_DENIED]"
+                  for name, granted in sorted(record.runtime.items())]
+    return lines
+
+
 def dump_package(ctx: CommandContext, package: str) -> int:
-    """``dumpsys package PKG`` (also ``pm dump``): the fields ``adbutils.app_info`` reads."""
-    app = ctx.phone.packages.get(package)
-    if app is None:
+    """``dumpsys package PKG`` (also ``pm dump``): the fields ``adbutils.app_info`` reads, the version and SDK
+    levels, install times, and the permission state."""
+    record = ctx.phone.packages.record(package)
+    if record is None:
         ctx.out(f"Unable to find package: {package}\n")
         return 0
-    installed = dt.datetime.fromtimestamp(DEFAULT_DEVICE_TIME_MS / 1000, dt.timezone.utc)
-    stamp = installed.strftime("%Y-%m-%d %H:%M:%S")
     code_path = apk_path(package).rsplit("/", 1)[0]
-    system = is_system_package(package)
+    system = is_system_package(package) and not record.from_apk
     flags = "SYSTEM HAS_CODE ALLOW_CLEAR_USER_DATA " if system else "HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP "
-    version_name = getattr(app, "version_name", "1.0")
-    version_code = getattr(app, "version_code", 1)
-    ctx.out(f"Packages:\n  Package [{package}] ({short_hash('package', package)}):\n"
-            f"    userId={app_uid(ctx.phone, package)}\n"
-            f"    pkg=Package{{{short_hash('pkg', package)} {package}}}\n"
-            f"    codePath={code_path}\n    resourcePath={code_path}\n"
-            f"    versionCode={version_code} minSdk=21 targetSdk=33\n"
-            f"    versionName={version_name}\n"
-            f"    pkgFlags=[ {flags}]\n"
-            f"    timeStamp={stamp}\n    firstInstallTime={stamp}\n    lastUpdateTime={stamp}\n"
-            f"    installerPackageName={'null' if system else 'com.android.shell'}\n"
-            f"    signatures=PackageSignatures{{{short_hash('sigs', package)} version:2, "
-            f"signatures:[{short_hash('sig', package)}], past signatures:[]}}\n")
+    lines = [
+        "Packages:", f"  Package [{package}] ({short_hash('package', package)}):",
+        f"    userId={record.uid}",
+        f"    pkg=Package{{{short_hash('pkg', package)} {package}}}",
+        f"    codePath={code_path}", f"    resourcePath={code_path}",
+        f"    versionCode={record.version_code} minSdk={record.min_sdk} targetSdk={record.target_sdk}",
+        f"    versionName={record.version_name}",
+        f"    pkgFlags=[ {flags}]",
+        f"    timeStamp={_stamp(record.updated_ms)}", f"    firstInstallTime={_stamp(record.installed_ms)}",
+        f"    lastUpdateTime={_stamp(record.updated_ms)}",
+        f"    installerPackageName={'null' if system else 'com.android.shell'}",
+        f"    signatures=PackageSignatures{{{short_hash('sigs', package)} version:2, "
+        f"signatures:[{short_hash('sig', package)}], past signatures:[]}}",
+        *_permission_lines(record),
+    ]
+    ctx.out("\n".join(lines) + "\n")
     return 0
 
 
