@@ -91,10 +91,11 @@ def cmd_sim_serve(args: argparse.Namespace) -> int:
     from android_gym.sim.server import SimServer
 
     width, height = args.size
-    server = SimServer(Phone(width, height), adb_port=args.adb_port, console_port=args.console_port,
-                       host=args.host)
-    print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port} "
-          f"(Ctrl-C or `adb -s {server.serial} emu kill` to stop)", flush=True)
+    server = SimServer(Phone(width, height, animations=args.animate), adb_port=args.adb_port,
+                       console_port=args.console_port, host=args.host, grpc_port=args.grpc_port)
+    grpc = f", gRPC on {args.host}:{args.grpc_port}" if args.grpc_port is not None else ""
+    print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port}"
+          f"{grpc} (Ctrl-C or `adb -s {server.serial} emu kill` to stop)", flush=True)
     try:
         asyncio.run(server.serve())
     except KeyboardInterrupt:
@@ -123,6 +124,111 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def cmd_emulator_start(args: argparse.Namespace) -> int:
+    """Start an emulator for an AVD, wait until it has booted, and print the device string to use it."""
+    from android_gym.emulator import start_emulator
+
+    emulator = start_emulator(args.avd, console_port=args.console_port, grpc_port=args.grpc_port,
+                              headless=not args.window, boot_timeout=args.timeout)
+    print(f"{emulator.serial} booted (AVD {emulator.avd}, pid {emulator.pid}, log {emulator.log_path}); use "
+          f"device='adb:{emulator.serial}?grpc=localhost:{emulator.grpc_port}'")
+    return 0
+
+
+def cmd_emulator_stop(args: argparse.Namespace) -> int:
+    """Stop one emulator, or every one the adb server lists, through the console's ``kill``."""
+    from android_gym.emulator import list_emulators, stop_emulator
+
+    for serial in [emulator.serial for emulator in list_emulators()] if args.all else [args.serial]:
+        stop_emulator(serial)
+        print(f"{serial} stopped")
+    return 0
+
+
+def cmd_emulator_list(args: argparse.Namespace) -> int:
+    """Print the running emulators: serial, AVD name, console and adb ports."""
+    from android_gym.emulator import list_emulators
+
+    for emulator in list_emulators():
+        print(f"{emulator.serial}\t{emulator.avd or '?'}\tconsole {emulator.console_port}\tadb {emulator.adb_port}")
+    return 0
+
+
+def _add_emulator_commands(sub: argparse._SubParsersAction) -> None:
+    """``android-gym emulator start|stop|list``."""
+    emulator = sub.add_parser("emulator", help="start, stop and list Android emulators (the SDK's emulator binary)")
+    commands = emulator.add_subparsers(dest="emulator_command", required=True)
+    start = commands.add_parser("start", help="start an emulator and wait until it has booted")
+    start.add_argument("avd", help="the AVD's name (`emulator -list-avds`)")
+    start.add_argument("--console-port", type=_port, help="console port (default: first free from 5554; adb: +1)")
+    start.add_argument("--grpc-port", type=_port, help="gRPC port (default: 8554 + the emulator's index)")
+    start.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the boot (default 300)")
+    start.add_argument("--window", action="store_true", help="show the emulator's window (default: headless)")
+    start.set_defaults(func=cmd_emulator_start)
+    stop = commands.add_parser("stop", help="stop emulators through their console")
+    which = stop.add_mutually_exclusive_group(required=True)
+    which.add_argument("serial", nargs="?", help="the emulator's serial, e.g. emulator-5554")
+    which.add_argument("--all", action="store_true", help="stop every emulator the adb server lists")
+    stop.set_defaults(func=cmd_emulator_stop)
+    commands.add_parser("list", help="list the running emulators").set_defaults(func=cmd_emulator_list)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Check a device (and the emulator's gRPC service) and print one line per check with what to fix; exit 1
+    when a check failed (warnings do not count)."""
+    from android_gym.doctor import run_doctor
+
+    checks = run_doctor(args.device, grpc=args.grpc)
+    for check in checks:
+        print(check.line())
+    return 1 if any(check.status == "failed" for check in checks) else 0
+
+
+def _add_doctor_command(sub: argparse._SubParsersAction) -> None:
+    """``android-gym doctor [--device SPEC] [--grpc ADDR]``."""
+    doctor = sub.add_parser("doctor", help="check that a device is ready for the tasks and say what to fix")
+    doctor.add_argument("--device", default="adb:emulator-5554",
+                        help="the device to check: 'adb:<serial>' or 'adb:<host>:<port>' (default adb:emulator-5554)")
+    doctor.add_argument("--grpc", metavar="ADDR", help="also check the emulator's gRPC service, e.g. localhost:8554")
+    doctor.set_defaults(func=cmd_doctor)
+
+
+def cmd_setup_device(args: argparse.Namespace) -> int:
+    """Provision a device for the tasks (apps, permissions, fixed time, no animations, app data snapshots),
+    printing each step."""
+    from pathlib import Path
+
+    from android_gym.device import open_device
+    from android_gym.device.emulator_grpc import EmulatorGrpc
+    from android_gym.device.provision import setup_device
+
+    device = open_device(args.device)
+    grpc = EmulatorGrpc(args.grpc) if args.grpc else None
+    try:
+        report = setup_device(device, apks=Path(args.apks) if args.apks else None, download=not args.no_download,
+                              packages=args.packages, grpc=grpc)
+    finally:
+        device.close()
+        if grpc is not None:
+            grpc.close()
+    print(f"{args.device}: set up" if report.changed else f"{args.device}: already set up, nothing to do")
+    return 0
+
+
+def _add_setup_device_command(sub: argparse._SubParsersAction) -> None:
+    """``android-gym setup-device [--device SPEC] [--apks DIR] [--no-download] [--packages P ...]``."""
+    setup = sub.add_parser("setup-device", help="install the tasks' apps on a device and prepare it for fast resets")
+    setup.add_argument("--device", default="adb:emulator-5554",
+                       help="the device to set up: 'adb:<serial>' or 'adb:<host>:<port>' (default adb:emulator-5554)")
+    setup.add_argument("--apks", metavar="DIR", help="folder of APKs named <package>_<versionCode>.apk or "
+                                                     "<package>.apk, used before downloading")
+    setup.add_argument("--no-download", action="store_true", help="never download APKs (use --apks and the cache)")
+    setup.add_argument("--packages", nargs="+", metavar="P", help="set up only these apps of the manifest")
+    setup.add_argument("--grpc", metavar="ADDR", help="the emulator's gRPC address (localhost:8554): also save the "
+                                                      "set-up emulator as snapshot android_gym_ready")
+    setup.set_defaults(func=cmd_setup_device)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``android-gym``."""
     parser = argparse.ArgumentParser(prog="android-gym", description=__doc__)
@@ -135,7 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--episodes", type=_positive_int, default=1)
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--device", default="sim",
-                     help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>' or 'adb:<host>:<port>'")
+                     help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', 'adb:<host>:<port>' (either with "
+                          "?grpc=HOST:PORT for the emulator's gRPC) or 'emulator:<AVD>'")
     run.add_argument("--record", metavar="DIR", help="write goal, JSONL trajectory and GIF per episode here")
     run.set_defaults(func=cmd_run)
     sub.add_parser("devices", help="list the devices an env can use").set_defaults(func=cmd_devices)
@@ -145,7 +252,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--console-port", type=_port, help="emulator console port (default: adb port - 1)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
     serve.add_argument("--size", type=_size, default=(1080, 2400), help="screen WIDTHxHEIGHT (default 1080x2400)")
+    serve.add_argument("--grpc-port", type=_port, help="also serve the emulator's gRPC services on this port (8554)")
+    serve.add_argument("--animate", action="store_true",
+                       help="animate screen transitions while the animation scale settings are on")
     serve.set_defaults(func=cmd_sim_serve)
+    _add_emulator_commands(sub)
+    _add_doctor_command(sub)
+    _add_setup_device_command(sub)
     return parser
 
 

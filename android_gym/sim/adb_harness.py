@@ -21,7 +21,8 @@ from android_gym.errors import AdbServerError
 EMULATOR_ADB_PORTS = range(5555, 5586, 2)
 
 
-def _port_free(port: int) -> bool:
+def port_free(port: int) -> bool:
+    """Whether nothing listens on ``port`` of 127.0.0.1 right now."""
     with socket.socket() as probe:
         try:
             probe.bind(("127.0.0.1", port))
@@ -41,7 +42,7 @@ def free_port_pair() -> int:
     """A free port whose neighbour below is free too: an adb port for a phone whose console takes port - 1."""
     for _ in range(100):
         port = free_port()
-        if port > 1024 and _port_free(port - 1):
+        if port > 1024 and port_free(port - 1):
             return port
     raise AdbServerError("found no two free neighbouring ports on 127.0.0.1")
 
@@ -49,7 +50,7 @@ def free_port_pair() -> int:
 def free_emulator_port() -> int:
     """The first emulator adb port whose console port (one below) is free too."""
     for port in EMULATOR_ADB_PORTS:
-        if _port_free(port) and _port_free(port - 1):
+        if port_free(port) and port_free(port - 1):
             return port
     raise AdbServerError("all emulator ports 5554-5585 are taken; stop some emulators or simulated phones")
 
