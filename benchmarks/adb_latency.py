@@ -3,6 +3,8 @@
 The phone runs in its own process (``android-gym sim serve``), the adb server on a private port with a private
 HOME, so the figures are what a training script sees against an emulator-like device on this machine.
 
+Env steps over adb stabilize after each input (one more UI dump per step) unless the row says otherwise.
+
 Usage: python benchmarks/adb_latency.py [--repeats 50] [--steps 100]
 """
 
@@ -22,7 +24,7 @@ import gymnasium as gym
 
 import android_gym  # noqa: F401
 from android_gym.device.adb import AdbDevice
-from android_gym.sim.adb_harness import free_emulator_port, private_adb_server
+from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
 
 
 def median_ms(operation: Callable[[], object], repeats: int) -> float:
@@ -60,21 +62,25 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home, private_adb_server(Path(home)) as server_port:
         adb_port = free_emulator_port()
-        serial = f"emulator-{adb_port - 1}"
+        serial, grpc = f"emulator-{adb_port - 1}", f"127.0.0.1:{free_port()}"
         phone = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port",
-                                  str(adb_port)], stdout=subprocess.DEVNULL)
+                                  str(adb_port), "--grpc-port", grpc.rpartition(":")[2]], stdout=subprocess.DEVNULL)
         try:
             adbutils.AdbClient("127.0.0.1", server_port).wait_for(serial, timeout=60)
-            device = AdbDevice(serial)
+            device, device_grpc = AdbDevice(serial), AdbDevice(serial, grpc=grpc)
             adb_cli = ["adb", "-P", str(server_port), "-s", serial, "shell", "true"]
             rows = [
                 ("`adb shell true` (Debian adb command)", median_ms(lambda: subprocess.run(adb_cli, check=True),
                                                                    args.repeats)),
                 ("AdbDevice.shell('true')", median_ms(lambda: device.shell("true"), args.repeats)),
                 ("AdbDevice.screenshot() (screencap -p)", median_ms(device.screenshot, args.repeats)),
+                ("AdbDevice.screenshot() (gRPC RGB888)", median_ms(device_grpc.screenshot, args.repeats)),
                 ("AdbDevice.ui_dump() (dump + pull)", median_ms(device.ui_dump, args.repeats)),
                 ("env step over adb, pixels + UI tree", median_step_ms(f"adb:{serial}", args.steps)),
+                ("env step over adb+gRPC, pixels + UI tree", median_step_ms(f"adb:{serial}?grpc={grpc}", args.steps)),
                 ("env step over adb, UI tree only", median_step_ms(f"adb:{serial}", args.steps, pixels=False)),
+                ("  the same without stabilization", median_step_ms(f"adb:{serial}?stabilize=off", args.steps,
+                                                                    pixels=False)),
                 ("env step in process, pixels + UI tree", median_step_ms("sim", args.steps)),
                 ("env step in process, UI tree only", median_step_ms("sim", args.steps, pixels=False)),
             ]
