@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from android_gym.device import Device, adb_options, open_device
 from android_gym.device.adb import AdbDevice, ensure_server, server_address
 from android_gym.device.emulator_grpc import EmulatorGrpc
-from android_gym.device.provision import ANIMATION_SETTINGS, has_app_snapshot, installed_version, load_manifest
+from android_gym.device.provision import animations_on, has_app_snapshot, installed_version, load_manifest
 from android_gym.device.state import settings_get
 from android_gym.errors import AndroidGymError, DeviceNotFoundError, DeviceOfflineError, NotRootedError
 
@@ -238,18 +238,10 @@ def _time(device: Device, setup: str) -> Check:
 
 
 def _animations(device: Device, setup: str) -> Check:
-    on = [f"{name}={value}" for name in ANIMATION_SETTINGS
-          if not _is_zero(value := settings_get(device, "global", name))]
+    on = [f"{name}={value}" for name, value in animations_on(device).items()]
     if not on:
         return Check("animations", True, "the three animation scales are 0")
     return Check("animations", False, f"{', '.join(on)}: every screen change animates", setup)
-
-
-def _is_zero(value: str | None) -> bool:
-    try:
-        return value is not None and float(value) == 0
-    except ValueError:
-        return False
 
 
 #: The device checks in order: name, function, and whether the later ones need it to pass.

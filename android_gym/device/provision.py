@@ -424,10 +424,18 @@ def _fix_time(device: Device, log: Callable[[str], None]) -> bool:
     return True
 
 
+def animations_on(device: Device) -> dict[str, str | None]:
+    """The animation scales that are not 0, with their values (``None`` where unset, which Android reads as
+    1.0); one round trip."""
+    lines = device.shell("; ".join(f"settings get global {name}" for name in ANIMATION_SETTINGS)).output.splitlines()
+    values = {name: (line.strip() if line.strip() != "null" else None)
+              for name, line in zip(ANIMATION_SETTINGS, lines + [""] * len(ANIMATION_SETTINGS))}
+    return {name: value for name, value in values.items() if not _is_zero(value)}
+
+
 def _disable_animations(device: Device, log: Callable[[str], None]) -> bool:
     """Set the three animation scales to 0 unless they are; whether they were set."""
-    values = device.shell("; ".join(f"settings get global {name}" for name in ANIMATION_SETTINGS)).output.split()
-    if len(values) == len(ANIMATION_SETTINGS) and all(_is_zero(value) for value in values):
+    if not animations_on(device):
         log("[animations] already off")
         return False
     result = device.shell(" && ".join(f"settings put global {name} 0" for name in ANIMATION_SETTINGS))
@@ -437,9 +445,9 @@ def _disable_animations(device: Device, log: Callable[[str], None]) -> bool:
     return True
 
 
-def _is_zero(value: str) -> bool:
+def _is_zero(value: str | None) -> bool:
     try:
-        return float(value) == 0
+        return value is not None and float(value) == 0
     except ValueError:
         return False
 
