@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Callable, Sequence
@@ -182,15 +181,6 @@ def _wait_for_boot(emulator: RunningEmulator, timeout: float, poll_interval: flo
         sleep(poll_interval)
 
 
-def _listening(port: int, host: str = "127.0.0.1") -> bool:
-    """Whether something accepts TCP connections on ``host:port``."""
-    try:
-        with socket.create_connection((host, port), timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
 def stop_emulator(serial: str, timeout: float = 60.0, *, process: subprocess.Popen | None = None,
                   poll_interval: float = 0.2, sleep: Callable[[float], None] = time.sleep,
                   clock: Callable[[], float] = time.monotonic) -> None:
@@ -213,7 +203,7 @@ def stop_emulator(serial: str, timeout: float = 60.0, *, process: subprocess.Pop
         return
     deadline = clock() + timeout
     while True:
-        running = _listening(console_port, host) or (process is not None and process.poll() is None)
+        running = server_answers(host, console_port) or (process is not None and process.poll() is None)
         if not running and not _adb_lists(serial):
             return
         if clock() >= deadline:

@@ -95,7 +95,7 @@ def ensure_server(host: str, port: int, timeout: float = 20.0) -> None:
 
 
 def server_answers(host: str, port: int) -> bool:
-    """Whether something accepts connections on the adb server's address."""
+    """Whether something accepts TCP connections on ``host:port`` (the adb server's address, a console port)."""
     try:
         with socket.create_connection((host, port), timeout=1.0):
             return True
