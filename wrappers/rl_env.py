@@ -1,0 +1,22 @@
+"""The RL view of a task in one call: the stack ``examples/train_ppo.py`` trains on and a saved model expects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+from android_gym.wrappers.rl_actions import ElementActions
+from android_gym.wrappers.rl_observations import ElementFeatureObservation
+
+
+def make_rl_env(env_id: str, device: str | None = None, max_elements: int = 32, text_slots: int = 4,
+                **make_kwargs: Any) -> gym.Env:
+    """``ElementFeatureObservation(ElementActions(gym.make(env_id, pixels=False, device=device)))``.
+
+    A ``Discrete`` action per on-screen element (with ``action_masks()`` for MaskablePPO) and a ``Dict`` of
+    ``Box`` features, the spaces stable-baselines3 takes. ``make_kwargs`` go to ``gym.make`` (e.g.
+    ``max_episode_steps``). The same ``max_elements`` and ``text_slots`` must be used to run a trained model.
+    """
+    env = gym.make(env_id, pixels=False, device=device, **make_kwargs)
+    return ElementFeatureObservation(ElementActions(env, max_elements, text_slots), max_elements, text_slots)
