@@ -15,6 +15,7 @@ from android_gym.actions import Action
 from android_gym.device import Device, open_device
 from android_gym.device.provision import restore_app_data
 from android_gym.errors import AndroidGymError, DeviceError, InvalidActionError
+from android_gym.spaces import SharedText
 from android_gym.tasks import Task, get_task
 from android_gym.ui import UIElement, parse_ui_dump
 
@@ -87,8 +88,8 @@ class AndroidEnv(gym.Env):
         self._device: Device | None = open_device(device)
         width, height = self._device.screen_size
         observation = {
-            "a11y_tree": spaces.Text(MAX_TREE_CHARS, min_length=0, charset=TEXT_CHARSET),
-            "goal": spaces.Text(MAX_GOAL_CHARS, min_length=0, charset=TEXT_CHARSET),
+            "a11y_tree": SharedText(MAX_TREE_CHARS, min_length=0, charset=TEXT_CHARSET),
+            "goal": SharedText(MAX_GOAL_CHARS, min_length=0, charset=TEXT_CHARSET),
         }
         if pixels:
             observation = {"pixels": spaces.Box(0, 255, (height, width, 3), np.uint8), **observation}

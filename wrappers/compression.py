@@ -38,6 +38,7 @@ from gymnasium import spaces
 from lxml import etree
 
 from android_gym.errors import AndroidGymError
+from android_gym.spaces import SharedText
 from android_gym.ui import UIElement, parse_bounds, parse_hierarchy
 
 SYSTEM_UI_PACKAGE = "com.android.systemui"
@@ -266,7 +267,7 @@ class CompressUITree(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self.form, self.key = form, key
         self.observation_space = spaces.Dict({
             **env.observation_space.spaces,
-            key: spaces.Text(MAX_TEXT_CHARS, min_length=0, charset=env.observation_space["a11y_tree"].character_set),
+            key: SharedText(MAX_TEXT_CHARS, min_length=0, charset=env.observation_space["a11y_tree"].character_set),
         })
 
     def reset(self, **kwargs: Any):

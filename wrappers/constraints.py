@@ -30,6 +30,7 @@ from android_gym.actions import Action, ActionType, resolve_package, to_action
 from android_gym.device import state
 from android_gym.env import to_ascii_xml
 from android_gym.errors import AndroidGymError, DeviceError, InvalidActionError
+from android_gym.spaces import SharedText
 from android_gym.tasks.oracle import Selector
 from android_gym.ui import UIElement
 
@@ -339,8 +340,8 @@ class ApplyConstraints(gym.Wrapper, gym.utils.RecordConstructorArgs):
         if missing:
             raise ConstraintError(f"the goal's charset lacks {missing}, used by the constraint sentences; reword "
                                   "the constraints' names")
-        text = spaces.Text(goal.max_length + len(self._suffix), min_length=goal.min_length,
-                           charset=goal.characters)
+        text = SharedText(goal.max_length + len(self._suffix), min_length=goal.min_length,
+                          charset=goal.characters)
         return spaces.Dict({**space.spaces, "goal": text})
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):

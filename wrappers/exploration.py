@@ -35,6 +35,7 @@ from gymnasium import spaces
 from android_gym.actions import DIRECTIONS, Action, ActionType, resolve_package, to_action
 from android_gym.device.state import foreground_activity
 from android_gym.errors import AndroidGymError, DeviceError, InvalidActionError
+from android_gym.spaces import SharedText
 from android_gym.ui import UIElement
 from android_gym.wrappers.compression import MAX_TEXT_CHARS, CompressedUI, UINode, step_compression
 
@@ -241,7 +242,7 @@ class VisitCountHints(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self.ignore_times, self.ignore_digits = ignore_times, ignore_digits
         self.observation_space = spaces.Dict({
             **env.observation_space.spaces,
-            key: spaces.Text(MAX_TEXT_CHARS, min_length=0, charset=env.observation_space["a11y_tree"].character_set),
+            key: SharedText(MAX_TEXT_CHARS, min_length=0, charset=env.observation_space["a11y_tree"].character_set),
         })
         self._visits: Counter[str] = Counter()
         self._taken: Counter[tuple[str, str]] = Counter()
