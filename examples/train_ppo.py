@@ -251,8 +251,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         writer = csv.DictWriter(handle, fieldnames=list(asdict(evaluation.points[0])))
         writer.writeheader()
         writer.writerows(asdict(point) for point in evaluation.points)
-    plot_curve(evaluation.points, args.out / "curve.png",
-               f"{args.algo} on {task}" + (f" after cloning {args.bc_episodes} demos" if args.bc_episodes else ""))
+    cloned = f" after cloning {args.bc_episodes} demos" if args.bc_episodes else ""
+    plot_curve(evaluation.points, args.out / "curve.png", f"{ALGORITHMS[args.algo].__name__} on {task}{cloned}")
     final = evaluation.points[-1]
     summary = {"env_id": env_id, "algo": args.algo, "workers": args.workers, "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_episodes": args.bc_episodes, "bc_accuracy": bc_accuracy,
