@@ -17,8 +17,8 @@ same episodes are played at every evaluation, so the curve compares like with li
 there. Sparse tasks that random exploration never solves (SendSms: 0 of 200 random episodes) need it.
 
 Writes to ``--out``: ``model.zip`` (load with ``MaskablePPO.load`` / ``PPO.load``; run it on ``make_rl_env`` with the
-same ``--max-elements``/``--text-slots``), ``curve.png`` (held-out success rate and training success vs env steps),
-``curve.csv`` and ``summary.json``.
+same ``--max-elements``/``--text-slots``), ``curve.png`` (success rate vs env steps: held-out, greedy and sampling,
+and training), ``curve.csv`` and ``summary.json``.
 """
 
 from __future__ import annotations
@@ -55,32 +55,35 @@ SUCCESS = 1.0 - 1e-6  # an episode succeeds when its rewards (score increases) s
 
 @dataclass
 class CurvePoint:
-    """One evaluation: held-out success after ``env_steps`` training steps, and training episodes since the last."""
+    """One evaluation after ``env_steps`` training steps: held-out success of the greedy policy (always the most
+    likely action; it can loop on a screen forever) and of the sampling one, and training episodes since the last."""
 
     env_steps: int
     wall_seconds: float
     eval_success: float
     eval_mean_steps: float
+    eval_success_sampled: float
     train_success: float | None
     train_episodes: int
 
 
-def act(model: BaseAlgorithm, env: gym.Env, observation: dict[str, np.ndarray]) -> int:
-    """The model's deterministic action, restricted to the action mask for MaskablePPO."""
+def act(model: BaseAlgorithm, env: gym.Env, observation: dict[str, np.ndarray], deterministic: bool) -> int:
+    """The model's action (its most likely one, or a sample), restricted to the action mask for MaskablePPO."""
     masks = env.get_wrapper_attr("action_masks")() if isinstance(model, MaskablePPO) else None
     kwargs = {"action_masks": masks} if masks is not None else {}
-    action, _ = model.predict(observation, deterministic=True, **kwargs)
+    action, _ = model.predict(observation, deterministic=deterministic, **kwargs)
     return int(action)
 
 
-def evaluate(model: BaseAlgorithm, env: gym.Env, seeds: Sequence[int]) -> tuple[float, float]:
-    """Success rate and mean episode length of the deterministic policy, one episode per seed."""
+def evaluate(model: BaseAlgorithm, env: gym.Env, seeds: Sequence[int], deterministic: bool = True
+             ) -> tuple[float, float]:
+    """Success rate and mean episode length of the policy (greedy, or sampling), one episode per seed."""
     successes, lengths = 0, []
     for seed in seeds:
         observation, _ = env.reset(seed=seed)
         total, steps, done = 0.0, 0, False
         while not done:
-            observation, reward, terminated, truncated, _ = env.step(act(model, env, observation))
+            observation, reward, terminated, truncated, _ = env.step(act(model, env, observation, deterministic))
             total, steps, done = total + reward, steps + 1, terminated or truncated
         successes += total >= SUCCESS
         lengths.append(steps)
@@ -151,14 +154,15 @@ class HeldOutEvaluation(BaseCallback):
     def record(self, env_steps: int) -> CurvePoint:
         """Evaluate now and append a curve point."""
         success, mean_steps = evaluate(self.model, self.env, self.seeds)
+        sampled, _ = evaluate(self.model, self.env, self.seeds, deterministic=False)
         train = self._train_results
-        point = CurvePoint(env_steps, round(time.perf_counter() - self.start, 1), success, mean_steps,
+        point = CurvePoint(env_steps, round(time.perf_counter() - self.start, 1), success, mean_steps, sampled,
                            float(np.mean(train)) if train else None, len(train))
         self._train_results = []
         self.points.append(point)
         train_text = "-" if point.train_success is None else f"{point.train_success:.2f} ({len(train)} episodes)"
-        print(f"steps {env_steps:>8,}  held-out success {success:.2f}  mean steps {mean_steps:4.1f}  "
-              f"training success {train_text}  {point.wall_seconds:7.1f} s", flush=True)
+        print(f"steps {env_steps:>8,}  held-out success {success:.2f} (sampling {sampled:.2f})  mean steps "
+              f"{mean_steps:4.1f}  training success {train_text}  {point.wall_seconds:7.1f} s", flush=True)
         return point
 
     def _on_step(self) -> bool:
@@ -180,10 +184,11 @@ def plot_curve(points: Sequence[CurvePoint], path: Path, title: str) -> None:
 
     figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=100)
     steps = [point.env_steps for point in points]
-    axes.plot(steps, [point.eval_success for point in points], marker="o", label="held-out seeds (deterministic)")
+    axes.plot(steps, [point.eval_success for point in points], marker="o", label="held-out seeds, greedy")
+    axes.plot(steps, [point.eval_success_sampled for point in points], marker="s", label="held-out seeds, sampling")
     train = [(point.env_steps, point.train_success) for point in points if point.train_success is not None]
     if train:
-        axes.plot(*zip(*train), marker=".", linestyle="--", label="training episodes (sampled)")
+        axes.plot(*zip(*train), marker=".", linestyle="--", label="training episodes")
     axes.set(xlabel="env steps", ylabel="success rate", ylim=(-0.03, 1.03), title=title)
     axes.grid(alpha=0.3)
     axes.legend(loc="lower right")
@@ -257,12 +262,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     summary = {"env_id": env_id, "algo": args.algo, "workers": args.workers, "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_episodes": args.bc_episodes, "bc_accuracy": bc_accuracy,
                "held_out_seeds": [eval_seeds[0], eval_seeds[-1]], "final_held_out_success": final.eval_success,
+               "final_held_out_success_sampled": final.eval_success_sampled,
                "best_held_out_success": max(point.eval_success for point in evaluation.points),
                "final_mean_steps": final.eval_mean_steps, "seed": args.seed,
                "machine": f"{platform.machine()}, {torch.get_num_threads()} torch threads, "
                           f"python {platform.python_version()}"}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    print(f"done in {wall:.0f} s: held-out success {final.eval_success:.2f} after {model.num_timesteps:,} steps; "
+    print(f"done in {wall:.0f} s: held-out success {final.eval_success:.2f} (sampling "
+          f"{final.eval_success_sampled:.2f}) after {model.num_timesteps:,} steps; "
           f"model, curve.png, curve.csv and summary.json in {args.out}")
     return summary
 
