@@ -1,5 +1,5 @@
-"""The ``android-gym`` command: list tasks, run an agent on a task (optionally recording every episode), list
-devices, and serve a simulated phone over adb."""
+"""The ``android-gym`` command: list tasks, run an agent on a task (optionally recording every episode), record
+oracle demonstrations as a Minari dataset, list devices, and serve a simulated phone over adb."""
 
 from __future__ import annotations
 
@@ -61,6 +61,41 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.record:
         print(f"recorded episodes in {args.record}/")
     return 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Replay the task's oracle over seeds into a Minari dataset and print a summary; exit 1 if seeds were skipped."""
+    from android_gym.datasets import record_dataset
+
+    result = record_dataset(_env_id(args.task), args.episodes, args.seed, dataset_id=args.dataset_id,
+                            view=args.view, device=args.device, pixels=args.pixels, data_path=args.data_path,
+                            overwrite=args.overwrite, author=args.author, author_email=args.author_email,
+                            code_permalink=args.code_permalink)
+    print(result.summary())
+    return 1 if result.skipped else 0
+
+
+def _add_record_command(sub: argparse._SubParsersAction) -> None:
+    """``android-gym record TASK [--episodes N] [--seed S] [--dataset-id ID] [--data-path DIR] [--view rl|raw] ...``."""
+    record = sub.add_parser("record", help="replay the task's oracle over seeds into a Minari dataset (BC/offline RL)")
+    record.add_argument("task", help="env id (AndroidWorld/SendSms-v0) or task name (SendSms)")
+    record.add_argument("--episodes", type=_positive_int, default=100, help="episodes, one per seed (default 100)")
+    record.add_argument("--seed", type=int, default=0, help="episode i resets with seed + i (default 0)")
+    record.add_argument("--dataset-id", help="Minari id (default androidworld/<Task>/oracle-v0, oracle-raw-v0 raw)")
+    record.add_argument("--data-path", metavar="DIR", help="datasets root (default: $MINARI_DATASETS_PATH or "
+                                                           "~/.minari/datasets)")
+    record.add_argument("--view", choices=("rl", "raw"), default="rl",
+                        help="rl: make_rl_env's element ids and features (default); raw: the env's text "
+                             "observations and AndroidWorld JSON actions")
+    record.add_argument("--pixels", action="store_true",
+                        help="raw view: keep the screen (JPEG in the dataset; Minari's metadata.json holds the "
+                             "screen's bounds in full, 74 MB at 1080x2400: use a small --device sim:540x1200)")
+    record.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
+    record.add_argument("--overwrite", action="store_true", help="replace a dataset with the same id")
+    record.add_argument("--author", help="dataset metadata: author")
+    record.add_argument("--author-email", help="dataset metadata: author's email")
+    record.add_argument("--code-permalink", help="dataset metadata: link to the code version that made it")
+    record.set_defaults(func=cmd_record)
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
@@ -245,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "?grpc=HOST:PORT for the emulator's gRPC) or 'emulator:<AVD>'")
     run.add_argument("--record", metavar="DIR", help="write goal, JSONL trajectory and GIF per episode here")
     run.set_defaults(func=cmd_run)
+    _add_record_command(sub)
     sub.add_parser("devices", help="list the devices an env can use").set_defaults(func=cmd_devices)
     sim = sub.add_parser("sim", help="the simulated phone").add_subparsers(dest="sim_command", required=True)
     serve = sim.add_parser("serve", help="serve a simulated phone like an emulator (adb device + console)")
