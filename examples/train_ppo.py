@@ -12,13 +12,15 @@ parameters: worker ``i``'s env is seeded once with ``seed + i`` and each reset d
 stream. Evaluation resets with seeds from ``--eval-seed`` on (10,000 by default), a range training never seeds; the
 same episodes are played at every evaluation, so the curve compares like with like.
 
-``--bc-episodes N`` first clones the task's oracle (the UI steps a person takes) on ``N`` demonstrations (seeds from
-20,000 on): the policy learns the oracle's actions and the value head the discounted return, then PPO goes on from
-there. Sparse tasks that random exploration never solves (SendSms: 0 of 200 random episodes) need it.
+``--bc-episodes N`` first records ``N`` demonstrations of the task's oracle (the UI steps a person takes; seeds from
+20,000 on) with ``android-gym record`` into a Minari dataset in ``OUT/demos`` and clones them: the policy learns
+the oracle's actions (under the same action masks), the value head the discounted return; then PPO goes on from
+there. ``--bc-dataset ID`` clones a dataset recorded before. Sparse tasks that random exploration never solves
+(SendSms: 0 of 200 random episodes) need it.
 
-Writes to ``--out``: ``model.zip`` (load with ``MaskablePPO.load`` / ``PPO.load``; run it on ``make_rl_env`` with the
-same ``--max-elements``/``--text-slots``), ``curve.png`` (success rate vs env steps: held-out, greedy and sampling,
-and training), ``curve.csv`` and ``summary.json``.
+Writes to ``--out``: ``model.zip`` (load with ``MaskablePPO.load`` / ``PPO.load``; run it on ``make_rl_env(env_id)``),
+``curve.png`` (success rate vs env steps: held-out, greedy and sampling, and training), ``curve.csv`` and
+``summary.json``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -46,11 +48,21 @@ from stable_baselines3.common.vec_env import SubprocVecEnv
 from tqdm import tqdm
 
 import android_gym
-from android_gym.agents import OracleAgent
+from android_gym.datasets import datasets_root, default_dataset_id, record_dataset
 from android_gym.wrappers import make_rl_env
 
 ALGORITHMS: dict[str, type[BaseAlgorithm]] = {"maskable": MaskablePPO, "ppo": PPO}
 SUCCESS = 1.0 - 1e-6  # an episode succeeds when its rewards (score increases) sum to 1
+DEMONSTRATION_SEED = 20_000  # --bc-episodes records seeds from here: neither training's streams nor held-out seeds
+
+
+class Demonstration(NamedTuple):
+    """One oracle step for behaviour cloning."""
+
+    observation: dict[str, np.ndarray]
+    action: int
+    mask: np.ndarray
+    value: float  # the discounted return from this step on
 
 
 @dataclass
@@ -90,38 +102,34 @@ def evaluate(model: BaseAlgorithm, env: gym.Env, seeds: Sequence[int], determini
     return successes / len(seeds), float(np.mean(lengths))
 
 
-def oracle_demonstrations(env: gym.Env, seeds: Sequence[int]) -> list[tuple[dict[str, np.ndarray], int, np.ndarray,
-                                                                               float]]:
-    """The oracle's steps on the RL view, one episode per seed: (observation, action id, mask, return to go)."""
-    encode, masks = env.get_wrapper_attr("encode"), env.get_wrapper_attr("action_masks")
-    agent, gamma, samples = OracleAgent(), 0.99, []
-    for seed in tqdm(seeds, desc="oracle demonstrations", unit="episode"):
-        observation, info = env.reset(seed=seed)
-        agent.reset(env)
-        episode, done, total = [], False, 0.0
-        while not done:
-            action = encode(agent.act(observation, info), info["ui_elements"])
-            if action is None:
-                raise SystemExit(f"the oracle's step {len(episode)} (seed {seed}) has no id in the RL action space")
-            episode.append((observation, action, masks()))
-            observation, reward, terminated, truncated, info = env.step(action)
-            total, done = total + reward, terminated or truncated
-        if total < SUCCESS:
-            raise SystemExit(f"the oracle failed on seed {seed}; demonstrations must solve the task")
-        samples += [(obs, action, mask, gamma ** (len(episode) - 1 - t))
-                    for t, (obs, action, mask) in enumerate(episode)]
+def load_demonstrations(dataset_id: str, data_path: Path | None = None, gamma: float = 0.99) -> list[Demonstration]:
+    """Every step of a Minari dataset of the RL view (``android-gym record``'s default): observation, action id,
+    the action mask it was chosen under and the discounted return from there."""
+    import minari
+
+    with datasets_root(data_path):
+        dataset = minari.load_dataset(dataset_id)
+    samples = []
+    for episode in dataset.iterate_episodes():
+        returns = np.zeros(len(episode.actions))
+        for t in reversed(range(len(episode.actions))):
+            returns[t] = episode.rewards[t] + (gamma * returns[t + 1] if t + 1 < len(returns) else 0.0)
+        samples += [Demonstration({key: rows[t] for key, rows in episode.observations.items()},
+                                  int(episode.actions[t]), episode.infos["action_mask"][t], float(returns[t]))
+                    for t in range(len(episode.actions))]
     return samples
 
 
-def behaviour_clone(model: BaseAlgorithm, samples: list, epochs: int, batch_size: int = 64) -> float:
+def behaviour_clone(model: BaseAlgorithm, samples: Sequence[Demonstration], epochs: int, batch_size: int = 64
+                    ) -> float:
     """Fit the policy to the demonstrations' actions (cross-entropy) and the value head to their returns;
     returns the final training accuracy of the greedy action."""
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
-    observations = {key: np.stack([sample[0][key] for sample in samples]) for key in samples[0][0]}
-    actions = torch.as_tensor([sample[1] for sample in samples])
-    masks = np.stack([sample[2] for sample in samples])
-    returns = torch.as_tensor([sample[3] for sample in samples], dtype=torch.float32)
+    observations = {key: np.stack([sample.observation[key] for sample in samples]) for key in samples[0].observation}
+    actions = torch.as_tensor([sample.action for sample in samples])
+    masks = np.stack([sample.mask for sample in samples])
+    returns = torch.as_tensor([sample.value for sample in samples], dtype=torch.float32)
     rng = np.random.default_rng(0)
     masked = isinstance(model, MaskablePPO)
     policy.set_training_mode(True)
@@ -210,12 +218,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--eval-seed", type=int, default=10_000, help="first held-out evaluation seed")
     parser.add_argument("--eval-episodes", type=int, default=50)
     parser.add_argument("--eval-every", type=int, default=5_000, help="env steps between evaluations")
-    parser.add_argument("--bc-episodes", type=int, default=0, help="oracle demonstrations to clone first (0: none)")
+    parser.add_argument("--bc-episodes", type=int, default=0,
+                        help="record this many oracle demonstrations (Minari, in OUT/demos) and clone them first")
+    parser.add_argument("--bc-dataset", help="clone an existing `android-gym record` dataset (Minari id) first")
     parser.add_argument("--bc-epochs", type=int, default=200)
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker")
     parser.add_argument("--ent-coef", type=float, default=0.01)
-    parser.add_argument("--max-elements", type=int, default=32)
-    parser.add_argument("--text-slots", type=int, default=4)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
     return parser.parse_args(argv)
 
@@ -227,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     env_id = android_gym.env_id(android_gym.get_task(task).name)
     args.out.mkdir(parents=True, exist_ok=True)
     # a partial of an importable function pickles by reference, so the subprocess workers can rebuild it
-    make = partial(make_rl_env, env_id, device=args.device, max_elements=args.max_elements, text_slots=args.text_slots)
+    make = partial(make_rl_env, env_id, device=args.device)
     eval_env = make()
     eval_seeds = list(range(args.eval_seed, args.eval_seed + args.eval_episodes))
     start = time.perf_counter()
@@ -236,9 +244,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                                   ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu")
     print(f"{args.algo} on {env_id}: {args.workers} workers, {args.steps:,} steps, "
           f"held-out seeds {eval_seeds[0]}..{eval_seeds[-1]}", flush=True)
-    bc_accuracy = None
+    bc_accuracy, bc_dataset = None, args.bc_dataset
     if args.bc_episodes:
-        demonstrations = oracle_demonstrations(eval_env, range(20_000, 20_000 + args.bc_episodes))
+        bc_dataset = default_dataset_id(env_id)
+        recorded = record_dataset(env_id, args.bc_episodes, seed=DEMONSTRATION_SEED, dataset_id=bc_dataset,
+                                  data_path=args.out / "demos", overwrite=True)
+        print(recorded.summary())
+    if bc_dataset:
+        demonstrations = load_demonstrations(bc_dataset, args.out / "demos" if args.bc_episodes else None)
         bc_accuracy = behaviour_clone(model, demonstrations, args.bc_epochs)
         print(f"behaviour cloning: {len(demonstrations)} oracle steps, training accuracy {bc_accuracy:.3f}")
     evaluation = HeldOutEvaluation(eval_env, eval_seeds, args.eval_every, start)
@@ -256,11 +269,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         writer = csv.DictWriter(handle, fieldnames=list(asdict(evaluation.points[0])))
         writer.writeheader()
         writer.writerows(asdict(point) for point in evaluation.points)
-    cloned = f" after cloning {args.bc_episodes} demos" if args.bc_episodes else ""
+    cloned = f" after cloning {bc_dataset}" if bc_dataset else ""
     plot_curve(evaluation.points, args.out / "curve.png", f"{ALGORITHMS[args.algo].__name__} on {task}{cloned}")
     final = evaluation.points[-1]
     summary = {"env_id": env_id, "algo": args.algo, "workers": args.workers, "env_steps": model.num_timesteps,
-               "wall_seconds": round(wall, 1), "bc_episodes": args.bc_episodes, "bc_accuracy": bc_accuracy,
+               "wall_seconds": round(wall, 1), "bc_dataset": bc_dataset, "bc_accuracy": bc_accuracy,
                "held_out_seeds": [eval_seeds[0], eval_seeds[-1]], "final_held_out_success": final.eval_success,
                "final_held_out_success_sampled": final.eval_success_sampled,
                "best_held_out_success": max(point.eval_success for point in evaluation.points),

@@ -14,6 +14,7 @@ from PIL import Image
 from sb3_contrib import MaskablePPO
 
 import android_gym
+from android_gym.datasets import record_dataset
 from android_gym.wrappers import make_rl_env
 
 SCRIPT = Path(__file__).parent.parent / "examples" / "train_ppo.py"
@@ -29,10 +30,13 @@ def train_ppo():
     del sys.modules["train_ppo"]
 
 
-def test_short_run_writes_model_curve_and_summary(train_ppo, tmp_path):
+def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(train_ppo, tmp_path):
     summary = train_ppo.main(["--task", "OpenAppTaskEval", "--steps", "256", "--n-steps", "64", "--workers", "2",
-                              "--eval-episodes", "3", "--eval-every", "128", "--out", str(tmp_path)])
+                              "--eval-episodes", "3", "--eval-every", "128", "--bc-episodes", "2", "--bc-epochs", "5",
+                              "--out", str(tmp_path)])
     assert summary["env_steps"] == 256 and summary["workers"] == 2
+    assert summary["bc_dataset"] == "androidworld/OpenAppTaskEval/oracle-v0"
+    assert (tmp_path / "demos" / "androidworld" / "OpenAppTaskEval" / "oracle-v0").is_dir()
     assert summary == json.loads((tmp_path / "summary.json").read_text())
     with open(tmp_path / "curve.csv") as handle:
         rows = list(csv.DictReader(handle))
@@ -50,13 +54,18 @@ def test_short_run_writes_model_curve_and_summary(train_ppo, tmp_path):
     env.close()
 
 
-def test_behaviour_cloning_solves_held_out_sendsms(train_ppo):
-    env = make_rl_env(android_gym.env_id("SendSms"))
+def test_behaviour_cloning_of_recorded_demonstrations_solves_held_out_sendsms(train_ppo, tmp_path):
+    env_id = android_gym.env_id("SendSms")
+    record_dataset(env_id, 10, seed=20_000, dataset_id="test/SendSms/oracle-v0", data_path=tmp_path, progress=False)
+    demonstrations = train_ppo.load_demonstrations("test/SendSms/oracle-v0", tmp_path)
+    assert len(demonstrations) == 60  # six UI steps an episode: open, compose, number, next, message, send
+    assert [sample.value for sample in demonstrations[:6]] == pytest.approx([0.99 ** k for k in range(5, -1, -1)])
+    assert all(sample.mask[sample.action] for sample in demonstrations)
+
+    env = make_rl_env(env_id)
     model = MaskablePPO("MultiInputPolicy", env, n_steps=64, seed=0, device="cpu")
     held_out = range(10_000, 10_010)
     assert train_ppo.evaluate(model, env, held_out)[0] == 0.0
-    demonstrations = train_ppo.oracle_demonstrations(env, range(20_000, 20_010))
-    assert len(demonstrations) == 60  # six UI steps an episode: open, compose, number, next, message, send
     assert train_ppo.behaviour_clone(model, demonstrations, epochs=100) == 1.0
     success, mean_steps = train_ppo.evaluate(model, env, held_out)
     assert success >= 0.9 and mean_steps == pytest.approx(6, abs=0.5)
