@@ -109,14 +109,14 @@ def can_long_press(element: UIElement) -> bool:
     return element.is_long_clickable or element.is_editable
 
 
-def _hit(point: tuple[int, int], slots: Sequence[UIElement],
+def _hit(point: tuple[int, int], elements: Sequence[UIElement],
          accepts: Callable[[UIElement], bool]) -> UIElement | None:
-    """The slot a touch at ``point`` reaches: the last (top-most) in document order that contains it and accepts
+    """The element a touch at ``point`` reaches: the last (top-most) in document order that contains it and accepts
     the gesture, as Android hands a touch to the deepest view under the finger that handles it."""
     found = None
-    for slot in slots:
-        if accepts(slot) and slot.bbox_pixels.contains(*point):
-            found = slot
+    for element in elements:
+        if accepts(element) and element.bbox_pixels.contains(*point):
+            found = element
     return found
 
 
@@ -303,8 +303,10 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             element = elements[action.index]
             if element in screen.slots and accepts(element):
                 return action
-            slot = _hit(element.bbox_pixels.center, screen.slots, accepts)
-            if slot is not None and _hit(slot.bbox_pixels.center, screen.slots, accepts) is slot:
+            # the element the touch reaches among *all* elements: an accepting element beyond the K slots must not
+            # pass for the slot around it (tapping that slot's centre would touch something else)
+            slot = _hit(element.bbox_pixels.center, elements, accepts)
+            if slot in screen.slots and _hit(slot.bbox_pixels.center, elements, accepts) is slot:
                 return replace(action, index=slot.index)
         if kind is ActionType.INPUT_TEXT and action.index is None and action.x is None \
                 and screen.typing_slot is not None and screen.slots[screen.typing_slot].is_focused:

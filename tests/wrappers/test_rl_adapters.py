@@ -13,11 +13,13 @@ from stable_baselines3.common.env_checker import check_env
 from android_gym.actions import Action, ActionType
 from android_gym.agents import OracleAgent
 from android_gym.errors import AndroidGymError
+from android_gym.ui import parse_ui_dump
 from android_gym.wrappers.rl_actions import (
     ActionLayout,
     AdapterConfigError,
     ElementActions,
     TouchGridActions,
+    action_slots,
     task_texts,
 )
 from android_gym.wrappers.rl_observations import (
@@ -303,3 +305,28 @@ def test_action_layout_and_grid_without_long_press(make_env):
     layout = ActionLayout([("tap", 4), ("long_press", 0), ("back", 1)])
     assert layout.n == 5 and layout.locate(4) == ("back", 0) and layout.locate(np.int64(3)) == ("tap", 3)
     assert layout.locate(5) is None and layout.locate(True) is None
+
+
+def test_encode_leaves_a_tap_beyond_the_slots_unmatched_rather_than_tapping_its_container(make_env):
+    """A clickable list row beyond the K slots is not the clickable container around it: tapping the container's
+    slot would touch whatever is at the container's centre (AndroidWorld's calendar events, element 121 of 140)."""
+    env = element_env(make_env)
+    env.reset(seed=0)
+    node = ('<node index="0" text="{text}" resource-id="" class="{cls}" package="p" content-desc="" checkable="false" '
+            'checked="false" clickable="{click}" enabled="true" focusable="false" focused="false" scrollable="false" '
+            'long-clickable="false" password="false" selected="false" bounds="{bounds}">{children}</node>')
+    rows = "".join(node.format(text=f"row {i}", cls="android.widget.Button", click="true", children="",
+                               bounds=f"[0,{1250 + 25 * i}][1080,{1270 + 25 * i}]") for i in range(40))
+    label = node.format(text="label", cls="android.widget.TextView", click="false", children="",
+                        bounds="[0,100][540,200]")
+    labelled = node.format(text="", cls="android.widget.LinearLayout", click="true", children=label,
+                           bounds="[0,100][1080,300]")
+    container = node.format(text="", cls="android.widget.FrameLayout", click="true", children=labelled + rows,
+                            bounds="[0,0][1080,2400]")
+    elements = parse_ui_dump(f'<hierarchy rotation="0">{container}</hierarchy>')
+    slots = action_slots(elements, (1080, 2400), env.max_elements)
+    assert len(slots) == env.max_elements and slots[1].text == "" and slots[-1].text == "row 29"
+    beyond = next(element for element in elements if element.text == "row 35")
+    assert env.encode(Action(ActionType.CLICK, index=beyond.index), elements) is None
+    inside = next(element for element in elements if element.text == "label")  # a label inside a slot: that slot
+    assert env.encode(Action(ActionType.CLICK, index=inside.index), elements) == env.layout["tap"][1]
