@@ -1,23 +1,72 @@
-"""Env throughput on the simulated phone: steps/s (pixels on and off), ms per reset and memory per env.
+"""Env throughput on the simulated phone, per screen size: steps/s (pixels on and off), ms per reset and memory per
+env, one process, seeded random policy.
 
-Usage: python benchmarks/throughput.py [--task AndroidWorld/SendSms-v0] [--steps 2000] [--resets 50]
+Usage: python benchmarks/throughput.py [--task AndroidWorld/SendSms-v0] [--screens 1080x2400,540x1200]
+                                       [--steps 2000] [--resets 50] [--memory-envs 8]
+
+Each figure gets a fresh env. Memory is measured in a fresh interpreter per screen (this script with
+``--memory-only``), so what earlier measurements left in the heap does not hide what an env costs.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import re
 import resource
+import subprocess
+import sys
 import time
+from collections.abc import Sequence
+from pathlib import Path
 
 import gymnasium as gym
 
 import android_gym  # noqa: F401
 
+SCREEN = re.compile(r"(\d+)x(\d+)")
+COLUMNS = ("screen", "steps/s a11y only", "steps/s pixels", "reset ms a11y only", "reset ms pixels",
+           "MB/env (pixels)")
 
-def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0) -> float:
+
+def machine() -> str:
+    """One line naming the machine: CPUs usable, CPU model, OS, Python, and the load when the benchmark starts."""
+    model = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            model = next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")), model)
+    except OSError:
+        pass
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    load = f", load average {os.getloadavg()[0]:.1f} at start" if hasattr(os, "getloadavg") else ""
+    return (f"{cpus} CPUs ({model}), {platform.machine()}, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}{load}")
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A Markdown table with padded columns (readable in a terminal, pasteable into the README)."""
+    cells = [list(map(str, header)), *[[str(cell) for cell in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+
+    def line(row: Sequence[str]) -> str:
+        return "| " + " | ".join(cell.rjust(width) if i else cell.ljust(width)
+                                 for i, (cell, width) in enumerate(zip(row, widths))) + " |"
+
+    rule = "|" + "|".join("-" * (width + 2) for width in widths) + "|"
+    return "\n".join([line(cells[0]), rule, *map(line, cells[1:])])
+
+
+def screen_size(text: str) -> str:
+    """``WIDTHxHEIGHT`` (argparse type of one ``--screens`` entry)."""
+    if not SCREEN.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"screen {text!r} is not WIDTHxHEIGHT, e.g. 540x1200")
+    return text
+
+
+def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, device: str = "sim") -> float:
     """Random-policy steps per second, resets included when episodes end (actions sampled beforehand)."""
-    env = gym.make(env_id, pixels=pixels)
+    env = gym.make(env_id, pixels=pixels, device=device)
     env.action_space.seed(seed)
     actions = [env.action_space.sample() for _ in range(steps)]
     env.reset(seed=seed)
@@ -31,9 +80,9 @@ def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0) -> fl
     return steps / elapsed
 
 
-def ms_per_reset(env_id: str, resets: int) -> float:
-    """Mean wall time of ``reset`` (teardown + task initialization + first observation), pixels off."""
-    env = gym.make(env_id, pixels=False)
+def ms_per_reset(env_id: str, resets: int, pixels: bool = False, device: str = "sim") -> float:
+    """Mean wall time of ``reset`` (teardown + task initialization + first observation)."""
+    env = gym.make(env_id, pixels=pixels, device=device)
     env.reset(seed=0)
     start = time.perf_counter()
     for _ in range(resets):
@@ -49,11 +98,14 @@ def _rss_mb() -> float:
         return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
 
 
-def mb_per_env(env_id: str, count: int) -> float:
-    """Resident memory each extra env costs after a reset with pixels on (``count`` envs kept alive)."""
-    gym.make(env_id).close()  # imports, fonts and caches are paid once, before measuring
+def mb_per_env(env_id: str, count: int, device: str = "sim") -> float:
+    """Resident memory each extra env costs after a reset with pixels on (``count`` envs kept alive), measured in
+    this process."""
+    warm = gym.make(env_id, device=device)  # imports, fonts and caches are paid once, before measuring
+    warm.reset(seed=0)
+    warm.close()
     before = _rss_mb()
-    envs = [gym.make(env_id) for _ in range(count)]
+    envs = [gym.make(env_id, device=device) for _ in range(count)]
     for seed, env in enumerate(envs):
         env.reset(seed=seed)
     per_env = (_rss_mb() - before) / count
@@ -62,19 +114,51 @@ def mb_per_env(env_id: str, count: int) -> float:
     return per_env
 
 
-def main() -> None:
-    """Print the figures as a small table."""
-    parser = argparse.ArgumentParser(description=__doc__)
+def mb_per_env_fresh(env_id: str, count: int, screen: str) -> float:
+    """``mb_per_env`` measured in a fresh interpreter (this script with ``--memory-only``)."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--memory-only", "--task", env_id,
+               "--screens", screen, "--memory-envs", str(count)]
+    return float(subprocess.run(command, check=True, capture_output=True, text=True).stdout.strip())
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", default="AndroidWorld/SendSms-v0")
-    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--screens", type=lambda text: [screen_size(item) for item in text.split(",")],
+                        default=["1080x2400", "540x1200"], help="simulated screens WIDTHxHEIGHT, comma-separated")
+    parser.add_argument("--steps", type=int, default=2000, help="steps a11y only (a quarter of them with pixels)")
     parser.add_argument("--resets", type=int, default=50)
-    args = parser.parse_args()
-    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
-    print(f"task: {args.task}, random policy")
-    print(f"{'steps/s, a11y only':28s} {steps_per_second(args.task, False, args.steps):10.1f}")
-    print(f"{'steps/s, 1080x2400 pixels':28s} {steps_per_second(args.task, True, args.steps // 4):10.1f}")
-    print(f"{'ms per reset':28s} {ms_per_reset(args.task, args.resets):10.2f}")
-    print(f"{'MB per env (8 envs, pixels)':28s} {mb_per_env(args.task, 8):10.1f}")
+    parser.add_argument("--memory-envs", type=int, default=8, help="envs kept alive to measure memory per env")
+    parser.add_argument("--memory-only", action="store_true",
+                        help="print only MB per env for the first screen, measured in this process")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> list[dict[str, object]]:
+    """Print the figures as one table (a row per screen); returns the rows."""
+    args = parse_args(argv)
+    if args.memory_only:
+        print(f"{mb_per_env(args.task, args.memory_envs, f'sim:{args.screens[0]}'):.2f}")
+        return []
+    print(f"machine: {machine()}")
+    print(f"task: {args.task}, seeded random policy, one process; steps/s over {args.steps} steps a11y only and "
+          f"{max(1, args.steps // 4)} with pixels, resets included; reset over {args.resets}; memory with "
+          f"{args.memory_envs} envs alive")
+    rows = []
+    for screen in args.screens:
+        device = f"sim:{screen}"
+        figures = (steps_per_second(args.task, False, args.steps, device=device),
+                   steps_per_second(args.task, True, max(1, args.steps // 4), device=device),
+                   ms_per_reset(args.task, args.resets, pixels=False, device=device),
+                   ms_per_reset(args.task, args.resets, pixels=True, device=device),
+                   mb_per_env_fresh(args.task, args.memory_envs, screen))
+        rows.append(dict(zip(COLUMNS, (screen, *figures))))
+    formats = ("{}", "{:,.0f}", "{:,.0f}", "{:.2f}", "{:.2f}", "{:.1f}")
+    print(format_table(COLUMNS, [[spec.format(row[column]) for spec, column in zip(formats, COLUMNS)]
+                                 for row in rows]))
+    return rows
 
 
 if __name__ == "__main__":

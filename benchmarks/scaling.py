@@ -1,0 +1,212 @@
+"""Vector-env scaling on the simulated phone: total env steps/s against the number of envs, for gymnasium's
+``make_vec`` (sync and async) and stable-baselines3's ``SubprocVecEnv`` over ``make_rl_env`` (what
+examples/train_ppo.py trains on).
+
+Usage: python benchmarks/scaling.py [--task AndroidWorld/SendSms-v0] [--envs 1,2,4,8] [--modes sync,async,sb3]
+                                    [--pixels both] [--steps 300] [--plot scaling.png]
+
+Each measurement creates its vector env, resets it and plays a few warm-up steps, then times ``--steps`` vector
+steps of a seeded random policy: env ``i`` plays its own stream of actions sampled beforehand from the single action
+space (seed + i; the vector env's autoreset starts new episodes), and for ``sb3`` a uniformly random *allowed*
+action under the env's action mask, fetched every step as MaskablePPO does. Env steps/s is N x vector steps/s;
+speedup is over the same series at the smallest N. ``make_rl_env`` always drops the screen, so ``sb3`` runs with
+pixels off only. The envs are created as users write them (default multiprocessing context and options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import time
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector.utils import concatenate, create_empty_array
+from throughput import format_table, machine  # the sibling script: run as python benchmarks/scaling.py
+
+import android_gym  # noqa: F401
+from android_gym.errors import AndroidGymError
+from android_gym.wrappers import make_rl_env
+
+MODES = {"sync": "gym sync", "async": "gym async", "sb3": "sb3 SubprocVecEnv"}
+WARMUP_STEPS = 10
+COLUMNS = ("mode", "pixels", "envs", "vector steps/s", "env steps/s", "speedup")
+
+
+class BenchmarkError(AndroidGymError):
+    """A benchmark option that needs a package that is not installed."""
+
+
+def _require_sb3() -> None:
+    try:
+        import stable_baselines3  # noqa: F401
+    except ImportError as error:
+        raise BenchmarkError('--modes sb3 needs stable-baselines3: pip install -e ".[rl]" (or drop sb3 from '
+                             "--modes)") from error
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend, or ``BenchmarkError`` with the install command."""
+    try:
+        import matplotlib
+    except ImportError as error:
+        raise BenchmarkError('--plot needs matplotlib: pip install -e ".[rl]" (or drop --plot)') from error
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _batched_actions(space: gym.Space, num_envs: int, count: int, seed: int) -> list[Any]:
+    """``count`` batched actions: env ``i``'s are samples of ``space`` seeded ``seed + i``."""
+    per_env = []
+    for i in range(num_envs):
+        own = copy.deepcopy(space)
+        own.seed(seed + i)
+        per_env.append([own.sample() for _ in range(count)])
+    return [concatenate(space, [actions[t] for actions in per_env], create_empty_array(space, num_envs))
+            for t in range(count)]
+
+
+def gym_vector_rate(env_id: str, mode: str, num_envs: int, pixels: bool, steps: int, seed: int = 0,
+                    device: str = "sim") -> float:
+    """Vector steps per second of ``gym.make_vec(env_id, num_envs, vectorization_mode=mode)`` (warm)."""
+    envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=mode, pixels=pixels, device=device)
+    try:
+        actions = _batched_actions(envs.single_action_space, num_envs, WARMUP_STEPS + steps, seed)
+        envs.reset(seed=seed)
+        for action in actions[:WARMUP_STEPS]:
+            envs.step(action)
+        start = time.perf_counter()
+        for action in actions[WARMUP_STEPS:]:
+            envs.step(action)
+        return steps / (time.perf_counter() - start)
+    finally:
+        envs.close()
+
+
+def sb3_vector_rate(env_id: str, num_envs: int, steps: int, seed: int = 0, device: str = "sim") -> float:
+    """Vector steps per second of stable-baselines3's ``SubprocVecEnv`` over ``make_rl_env`` (as train_ppo builds
+    it), random allowed actions under the action mask (warm)."""
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    envs = make_vec_env(partial(make_rl_env, env_id, device=device), n_envs=num_envs, seed=seed,
+                        vec_env_cls=SubprocVecEnv)
+    try:
+        draws = np.random.default_rng(seed).random((WARMUP_STEPS + steps, num_envs))
+        envs.reset()
+
+        def step(row: np.ndarray) -> None:
+            masks = envs.env_method("action_masks")  # what MaskablePPO's get_action_masks asks every step
+            allowed = [np.flatnonzero(mask) for mask in masks]
+            envs.step(np.array([ids[int(u * len(ids))] for ids, u in zip(allowed, row)]))
+
+        for row in draws[:WARMUP_STEPS]:
+            step(row)
+        start = time.perf_counter()
+        for row in draws[WARMUP_STEPS:]:
+            step(row)
+        return steps / (time.perf_counter() - start)
+    finally:
+        envs.close()
+
+
+def _comma_list(kind: type, choices: Sequence[str] | None = None) -> Any:
+    """An argparse type: a comma-separated list of ``kind`` (positive ints, or strings among ``choices``)."""
+
+    def parse(text: str) -> list:
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        if not items:
+            raise argparse.ArgumentTypeError("give at least one value")
+        if kind is int:
+            if not all(item.isdigit() and int(item) > 0 for item in items):
+                raise argparse.ArgumentTypeError(f"{text!r}: give positive integers, e.g. 1,2,4,8")
+            return sorted(set(map(int, items)))
+        unknown = [item for item in items if item not in choices]
+        if unknown:
+            raise argparse.ArgumentTypeError(f"unknown {', '.join(unknown)}; choose from {', '.join(choices)}")
+        return list(dict.fromkeys(items))
+
+    return parse
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--task", default="AndroidWorld/SendSms-v0")
+    parser.add_argument("--envs", type=_comma_list(int), default=[1, 2, 4, 8], help="numbers of envs, e.g. 1,2,4,8")
+    parser.add_argument("--modes", type=_comma_list(str, tuple(MODES)), default=list(MODES),
+                        help=f"comma-separated, among {', '.join(MODES)}")
+    parser.add_argument("--pixels", choices=("off", "on", "both"), default="both")
+    parser.add_argument("--steps", type=int, default=300, help="timed vector steps per measurement")
+    parser.add_argument("--device", default="sim", help="device spec of every env, e.g. sim:540x1200")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--plot", type=Path, default=None, help="also save a PNG line plot here")
+    return parser.parse_args(argv)
+
+
+def plot(rows: Sequence[dict[str, Any]], path: Path, title: str) -> None:
+    """Save env steps/s against the number of envs, a line per (mode, pixels) series, as a PNG."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    series: dict[tuple[str, str], list[tuple[int, float]]] = {}
+    for row in rows:
+        series.setdefault((row["mode"], row["pixels"]), []).append((row["envs"], row["env steps/s"]))
+    colours = {mode: f"C{i}" for i, mode in enumerate(MODES.values())}  # a colour per mode, a dash for pixels on
+    for (mode, pixels), points in series.items():
+        axes.plot(*zip(*points), marker="o", color=colours[mode], linestyle="--" if pixels == "on" else "-",
+                  label=f"{mode}, pixels {pixels}")
+    envs = sorted({row["envs"] for row in rows})
+    axes.set_xscale("log", base=2)
+    axes.set_xticks(envs, [str(n) for n in envs])
+    axes.set(xlabel="envs", ylabel="env steps/s (all envs)", ylim=(0, None), title=title)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Measure every (pixels, mode, N), print the table (and save the plot); returns the rows."""
+    args = parse_args(argv)
+    if "sb3" in args.modes:
+        _require_sb3()
+    if args.plot is not None:
+        _pyplot()  # fail before minutes of measuring, not after
+    pixel_settings = {"off": [False], "on": [True], "both": [False, True]}[args.pixels]
+    print(f"machine: {machine()}")
+    print(f"task: {args.task} on {args.device}, seeded random policy, {args.steps} timed vector steps after "
+          f"{WARMUP_STEPS} warm-up steps; speedup over the same series at N={args.envs[0]}")
+    rows: list[dict[str, Any]] = []
+    for pixels in pixel_settings:
+        for mode in args.modes:
+            if mode == "sb3" and pixels:
+                print("sb3 with pixels on: skipped (make_rl_env drops the screen)")
+                continue
+            base = None
+            for num_envs in args.envs:
+                if mode == "sb3":
+                    rate = sb3_vector_rate(args.task, num_envs, args.steps, args.seed, args.device)
+                else:
+                    rate = gym_vector_rate(args.task, mode, num_envs, pixels, args.steps, args.seed, args.device)
+                base = base or num_envs * rate
+                rows.append(dict(zip(COLUMNS, (MODES[mode], "on" if pixels else "off", num_envs, rate,
+                                               num_envs * rate, num_envs * rate / base))))
+    print(format_table(COLUMNS, [[row["mode"], row["pixels"], row["envs"], f"{row['vector steps/s']:,.0f}",
+                                  f"{row['env steps/s']:,.0f}", f"{row['speedup']:.2f}x"] for row in rows]))
+    if args.plot is not None:
+        plot(rows, args.plot, f"{args.task.removeprefix('AndroidWorld/')}: env steps/s vs envs")
+        print(f"plot: {args.plot}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()

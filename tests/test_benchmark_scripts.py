@@ -1,0 +1,106 @@
+"""benchmarks/throughput.py and benchmarks/scaling.py run end to end on tiny sizes: the tables have the rows and
+columns they promise, the figures are consistent with each other, and the plot is a real PNG. No timing asserts."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def scripts():
+    """The two scripts as modules (scaling imports throughput as its sibling, as when run from benchmarks/)."""
+    sys.path.insert(0, str(BENCHMARKS))
+    modules = {}
+    try:
+        for name in ("throughput", "scaling"):
+            spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+            modules[name] = importlib.util.module_from_spec(spec)
+            sys.modules[name] = modules[name]
+            spec.loader.exec_module(modules[name])
+        yield modules
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+        for name in modules:
+            sys.modules.pop(name, None)
+
+
+def table(output: str) -> list[list[str]]:
+    """The Markdown table in ``output``: header then body rows, as stripped cells (the rule line dropped)."""
+    lines = [line for line in output.splitlines() if line.startswith("|") and not line.startswith("|-")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+
+
+def number(cell: str) -> float:
+    return float(cell.replace(",", "").removesuffix("x"))
+
+
+def test_throughput_prints_a_row_per_screen(scripts, capsys):
+    rows = scripts["throughput"].main(["--screens", "1080x2400,540x1200", "--steps", "8", "--resets", "2",
+                                       "--memory-envs", "1"])
+    output = capsys.readouterr().out
+    assert output.startswith("machine: ") and "CPUs" in output and "Python" in output
+    header, *body = table(output)
+    assert header == ["screen", "steps/s a11y only", "steps/s pixels", "reset ms a11y only", "reset ms pixels",
+                      "MB/env (pixels)"]
+    assert [row[0] for row in body] == ["1080x2400", "540x1200"]
+    for printed, returned in zip(body, rows):
+        assert all(number(cell) > 0 for cell in printed[1:])  # an env costs memory, every rate is a rate
+        assert number(printed[1]) == pytest.approx(returned["steps/s a11y only"], abs=0.5)
+
+
+def test_throughput_rejects_a_malformed_screen(scripts, capsys):
+    with pytest.raises(SystemExit):
+        scripts["throughput"].main(["--screens", "540by1200"])
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_scaling_table_and_plot(scripts, tmp_path, capsys):
+    path = tmp_path / "figures" / "scaling.png"
+    rows = scripts["scaling"].main(["--steps", "5", "--envs", "2,1", "--plot", str(path)])
+    output = capsys.readouterr().out
+    assert output.startswith("machine: ")
+    header, *body = table(output)
+    assert header == ["mode", "pixels", "envs", "vector steps/s", "env steps/s", "speedup"]
+    series = [("gym sync", "off"), ("gym async", "off"), ("sb3 SubprocVecEnv", "off"), ("gym sync", "on"),
+              ("gym async", "on")]  # make_rl_env drops the screen: no sb3 row with pixels on
+    assert [tuple(row[:3]) for row in body] == [(*s, n) for s in series for n in ("1", "2")]
+    assert "sb3 with pixels on: skipped" in output
+    for row, result in zip(body, rows):
+        assert number(row[4]) == pytest.approx(int(row[2]) * number(row[3]), rel=0.01, abs=1)
+        assert result["env steps/s"] == pytest.approx(result["envs"] * result["vector steps/s"])
+    assert [row[5] for row in body[::2]] == ["1.00x"] * len(series)
+    with Image.open(path) as image:
+        assert image.format == "PNG" and image.size == (640, 400)
+
+
+def test_scaling_prints_only_without_plot(scripts, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    rows = scripts["scaling"].main(["--steps", "2", "--envs", "1", "--modes", "sync", "--pixels", "off"])
+    assert [(row["mode"], row["pixels"], row["envs"]) for row in rows] == [("gym sync", "off", 1)]
+    assert "plot:" not in capsys.readouterr().out
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [("--envs", "0,2", "positive integers"),
+                                                           ("--modes", "sync,ray", "unknown ray")])
+def test_scaling_rejects_bad_options(scripts, capsys, option, value, message):
+    with pytest.raises(SystemExit):
+        scripts["scaling"].main([option, value])
+    assert message in capsys.readouterr().err
+
+
+def test_scaling_plot_without_matplotlib_fails_before_measuring(scripts, tmp_path, monkeypatch, capsys):
+    from android_gym.errors import AndroidGymError
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
+    with pytest.raises(AndroidGymError, match=r"pip install -e \".\[rl\]\""):
+        scripts["scaling"].main(["--envs", "1", "--plot", str(tmp_path / "scaling.png")])
+    assert capsys.readouterr().out == ""  # nothing was measured
+    assert not any(tmp_path.iterdir())
