@@ -1,10 +1,12 @@
-"""Built-in policies for ``android-gym run``: the task's oracle and a uniformly random policy."""
+"""Built-in policies: the task's oracle and a uniformly random policy (``android-gym run``), and on the RL view
+(``make_rl_env``) a masked random policy and a stable-baselines3 model."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 import gymnasium as gym
+import numpy as np
 
 from android_gym.tasks.oracle import OraclePolicy
 
@@ -52,6 +54,45 @@ class RandomAgent:
         """A uniformly random action."""
         assert self._space is not None, "reset() first"
         return self._space.sample()
+
+
+class MaskedRandomAgent:
+    """Uniform among the action ids ``ElementActions.action_masks()`` allows (on ``make_rl_env``'s stack; seeded)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+        self._masks: Any = None
+
+    def reset(self, env: gym.Env) -> None:
+        """Find the env's action mask."""
+        self._masks = env.get_wrapper_attr("action_masks")
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> int:
+        """A random allowed action id."""
+        assert self._masks is not None, "reset() first"
+        return int(self._rng.choice(np.flatnonzero(self._masks())))
+
+
+class ModelAgent:
+    """A stable-baselines3 model (PPO, MaskablePPO, ...) on ``make_rl_env``'s stack: its most likely action
+    (``deterministic``) or a sample, among the allowed ids of the action mask for MaskablePPO."""
+
+    def __init__(self, model: Any, deterministic: bool = True) -> None:
+        from sb3_contrib import MaskablePPO
+
+        self.model, self.deterministic = model, deterministic
+        self._maskable = isinstance(model, MaskablePPO)
+        self._masks: Any = None
+
+    def reset(self, env: gym.Env) -> None:
+        """Find the env's action mask (used for MaskablePPO)."""
+        self._masks = env.get_wrapper_attr("action_masks") if self._maskable else None
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> int:
+        """The model's action for ``observation``."""
+        kwargs = {"action_masks": self._masks()} if self._masks is not None else {}
+        action, _ = self.model.predict(observation, deterministic=self.deterministic, **kwargs)
+        return int(action)
 
 
 AGENTS = {"oracle": OracleAgent, "random": RandomAgent}

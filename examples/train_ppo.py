@@ -48,11 +48,11 @@ from stable_baselines3.common.vec_env import SubprocVecEnv
 from tqdm import tqdm
 
 import android_gym
-from android_gym.datasets import datasets_root, default_dataset_id, record_dataset
+from android_gym.agents import ModelAgent
+from android_gym.datasets import SUCCESS, datasets_root, default_dataset_id, record_dataset
 from android_gym.wrappers import make_rl_env
 
 ALGORITHMS: dict[str, type[BaseAlgorithm]] = {"maskable": MaskablePPO, "ppo": PPO}
-SUCCESS = 1.0 - 1e-6  # an episode succeeds when its rewards (score increases) sum to 1
 DEMONSTRATION_SEED = 20_000  # --bc-episodes records seeds from here: neither training's streams nor held-out seeds
 
 
@@ -79,23 +79,16 @@ class CurvePoint:
     train_episodes: int
 
 
-def act(model: BaseAlgorithm, env: gym.Env, observation: dict[str, np.ndarray], deterministic: bool) -> int:
-    """The model's action (its most likely one, or a sample), restricted to the action mask for MaskablePPO."""
-    masks = env.get_wrapper_attr("action_masks")() if isinstance(model, MaskablePPO) else None
-    kwargs = {"action_masks": masks} if masks is not None else {}
-    action, _ = model.predict(observation, deterministic=deterministic, **kwargs)
-    return int(action)
-
-
 def evaluate(model: BaseAlgorithm, env: gym.Env, seeds: Sequence[int], deterministic: bool = True
              ) -> tuple[float, float]:
     """Success rate and mean episode length of the policy (greedy, or sampling), one episode per seed."""
-    successes, lengths = 0, []
+    agent, successes, lengths = ModelAgent(model, deterministic), 0, []
     for seed in seeds:
-        observation, _ = env.reset(seed=seed)
+        observation, info = env.reset(seed=seed)
+        agent.reset(env)
         total, steps, done = 0.0, 0, False
         while not done:
-            observation, reward, terminated, truncated, _ = env.step(act(model, env, observation, deterministic))
+            observation, reward, terminated, truncated, info = env.step(agent.act(observation, info))
             total, steps, done = total + reward, steps + 1, terminated or truncated
         successes += total >= SUCCESS
         lengths.append(steps)
