@@ -407,7 +407,7 @@ def init_ray(address: str | None = None, workers: int = 1, cpus_per_worker: floa
                                "leave out the address for a local Ray") from error
 
 
-def _check_places(ray: ModuleType, slots: Sequence[DeviceSlot]) -> None:
+def check_places(ray: ModuleType, slots: Sequence[DeviceSlot]) -> None:
     """``DistributedError`` for a pinned slot whose resource no node of the cluster has."""
     available = ray.cluster_resources()
     nodes = sorted(key.removeprefix("node:") for key in available
@@ -450,7 +450,7 @@ class WorkerPool:
         self.env_id = env_id
         ray = self._ray = require_ray()
         init_ray(address, workers=len(self.slots), cpus_per_worker=cpus_per_worker, quiet=quiet)
-        _check_places(ray, self.slots)
+        check_places(ray, self.slots)
         remote = ray.remote(RolloutWorker)
         policy_spec = ray.put(self.policy)
         self.reports = [ActorReport(index, str(slot)) for index, slot in enumerate(self.slots)]

@@ -3,14 +3,18 @@ seeds.
 
     python examples/train_ppo.py --task OpenAppTaskEval --steps 50000 --out runs/ppo/OpenAppTaskEval
     python examples/train_ppo.py --task SendSms --bc-episodes 100 --steps 50000 --out runs/ppo/SendSms
+    python examples/train_ppo.py --task SendSms --ray --ray-address auto \
+        --devices adb:emulator-5554@10.0.0.7,adb:emulator-5556@10.0.0.7 --out runs/ppo/SendSms-cluster
 
 The agent sees the RL view of ``android_gym.wrappers.make_rl_env``: one ``Discrete`` action per on-screen element
 (tap, long press), keys, scrolls, "type the task's text k", open each app and "complete", with the action mask
 MaskablePPO uses, and a ``Dict`` of element features and hashed goal words. ``--workers`` envs run in
-stable-baselines3's ``SubprocVecEnv``, each its own simulated phone (or ``--device``). Every episode draws fresh task
-parameters: worker ``i``'s env is seeded once with ``seed + i`` and each reset draws the next parameters from that
-stream. Evaluation resets with seeds from ``--eval-seed`` on (10,000 by default), a range training never seeds; the
-same episodes are played at every evaluation, so the curve compares like with like.
+stable-baselines3's ``SubprocVecEnv``, each its own simulated phone (or ``--device``); with ``--ray`` they are Ray
+actors instead (``android_gym.ray_vec_env.RayVecEnv``), one per ``--devices`` entry, on a cluster with
+``--ray-address``. Every episode draws fresh task parameters: worker ``i``'s env is seeded once with ``seed + i``
+and each reset draws the next parameters from that stream. Evaluation resets with seeds from ``--eval-seed`` on
+(10,000 by default), a range training never seeds; the same episodes are played at every evaluation, so the curve
+compares like with like.
 
 ``--bc-episodes N`` first records ``N`` demonstrations of the task's oracle (the UI steps a person takes; seeds from
 20,000 on) with ``android-gym record`` into a Minari dataset in ``OUT/demos`` and clones them: the policy learns
@@ -207,6 +211,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--steps", type=int, default=50_000, help="training env steps (all workers)")
     parser.add_argument("--workers", type=int, default=2, help="SubprocVecEnv workers, one phone each")
     parser.add_argument("--device", default=None, help="device spec of every worker (default: its own sim phone)")
+    parser.add_argument("--ray", action="store_true", help="run the workers as Ray actors (RayVecEnv), e.g. on a "
+                                                          "cluster of emulator hosts; needs the distributed extra")
+    parser.add_argument("--devices", help="with --ray: one actor per device, e.g. adb:emulator-5554@10.0.0.7,sim")
+    parser.add_argument("--ray-address", help="with --ray: the cluster to join (auto, ray://HOST:10001); "
+                                              "default a local Ray")
+    parser.add_argument("--cpus-per-worker", type=float, default=1.0,
+                        help="with --ray: CPUs each actor reserves (0.25 suits actors that drive real emulators)")
     parser.add_argument("--seed", type=int, default=0, help="training seed; worker i's env is seeded seed + i")
     parser.add_argument("--eval-seed", type=int, default=10_000, help="first held-out evaluation seed")
     parser.add_argument("--eval-episodes", type=int, default=50)
@@ -224,6 +235,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Train, evaluate, save; returns the summary it writes."""
     args = parse_args(argv)
+    if (args.devices or args.ray_address) and not args.ray:
+        raise android_gym.AndroidGymError("--devices and --ray-address are for Ray workers: add --ray")
     task = args.task.removeprefix(f"{android_gym.NAMESPACE}/").removesuffix("-v0")
     env_id = android_gym.env_id(android_gym.get_task(task).name)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -232,7 +245,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     eval_env = make()
     eval_seeds = list(range(args.eval_seed, args.eval_seed + args.eval_episodes))
     start = time.perf_counter()
-    workers = make_vec_env(make, n_envs=args.workers, seed=args.seed, vec_env_cls=SubprocVecEnv)
+    if args.ray:
+        from android_gym.ray_vec_env import RayVecEnv
+
+        workers = RayVecEnv(env_id, devices=args.devices, workers=None if args.devices else args.workers,
+                            address=args.ray_address, cpus_per_worker=args.cpus_per_worker)
+        workers.seed(args.seed)
+    else:
+        workers = make_vec_env(make, n_envs=args.workers, seed=args.seed, vec_env_cls=SubprocVecEnv)
     model = ALGORITHMS[args.algo]("MultiInputPolicy", workers, n_steps=args.n_steps, batch_size=64,
                                   ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu")
     print(f"{args.algo} on {env_id}: {args.workers} workers, {args.steps:,} steps, "
@@ -265,7 +285,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     cloned = f" after cloning {bc_dataset}" if bc_dataset else ""
     plot_curve(evaluation.points, args.out / "curve.png", f"{ALGORITHMS[args.algo].__name__} on {task}{cloned}")
     final = evaluation.points[-1]
-    summary = {"env_id": env_id, "algo": args.algo, "workers": args.workers, "env_steps": model.num_timesteps,
+    summary = {"env_id": env_id, "algo": args.algo, "workers": workers.num_envs, "ray": args.ray,
+               "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_dataset": bc_dataset, "bc_accuracy": bc_accuracy,
                "held_out_seeds": [eval_seeds[0], eval_seeds[-1]], "final_held_out_success": final.eval_success,
                "final_held_out_success_sampled": final.eval_success_sampled,

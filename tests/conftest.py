@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import adbutils
 import gymnasium as gym
 import pytest
@@ -70,3 +72,39 @@ def reset_task(make_env):
         return env, info
 
     return reset
+
+
+@pytest.fixture(scope="module")
+def local_ray(adb_server_port):
+    """A local Ray with 2 CPUs for a test module; started after the private adb server, so its workers inherit its
+    address."""
+    import logging
+
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def load_script():
+    """Import a script of the repository (``load_script("examples/train_ppo.py")``) as a module, registered in
+    ``sys.modules`` under its file name while the test module runs (its dataclasses and pickles look it up)."""
+    import importlib.util
+    import sys
+
+    loaded = []
+
+    def load(relative_path: str):
+        path = Path(__file__).parent.parent / relative_path
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module
+        loaded.append(path.stem)
+        spec.loader.exec_module(module)
+        return module
+
+    yield load
+    for name in loaded:
+        sys.modules.pop(name, None)

@@ -3,9 +3,7 @@ env workers as Ray actors on simulated phones and on a phone served over Debian'
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -30,26 +28,12 @@ from android_gym.sim.server import SimServer
 from android_gym.tasks.oracle import OracleError
 from android_gym.wrappers import make_rl_env
 
-SCRIPT = Path(__file__).parent.parent / "examples" / "ray_rollouts.py"
 SEND_SMS = "AndroidWorld/SendSms-v0"
 
 
 @pytest.fixture(scope="module")
-def local_ray(adb_server_port):
-    """A local Ray with 2 CPUs; started after the private adb server, so its workers inherit its address."""
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-    yield ray
-    ray.shutdown()
-
-
-@pytest.fixture(scope="module")
-def ray_rollouts():
-    spec = importlib.util.spec_from_file_location("ray_rollouts", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def ray_rollouts(load_script):
+    return load_script("examples/ray_rollouts.py")
 
 
 def _save(algorithm, path: Path, **sizes) -> None:

@@ -4,10 +4,7 @@ demonstrations solves held-out SendSms seeds that an untrained policy never solv
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -17,17 +14,10 @@ import android_gym
 from android_gym.datasets import record_dataset
 from android_gym.wrappers import make_rl_env
 
-SCRIPT = Path(__file__).parent.parent / "examples" / "train_ppo.py"
-
 
 @pytest.fixture(scope="module")
-def train_ppo():
-    spec = importlib.util.spec_from_file_location("train_ppo", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["train_ppo"] = module  # its dataclass looks its module up
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules["train_ppo"]
+def train_ppo(load_script):
+    return load_script("examples/train_ppo.py")
 
 
 def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(train_ppo, tmp_path):
