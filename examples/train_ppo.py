@@ -54,6 +54,7 @@ from tqdm import tqdm
 import android_gym
 from android_gym.agents import ModelAgent
 from android_gym.datasets import SUCCESS, datasets_root, default_dataset_id, record_dataset
+from android_gym.testing import run_episode
 from android_gym.wrappers import make_rl_env
 
 ALGORITHMS: dict[str, type[BaseAlgorithm]] = {"maskable": MaskablePPO, "ppo": PPO}
@@ -86,17 +87,10 @@ class CurvePoint:
 def evaluate(model: BaseAlgorithm, env: gym.Env, seeds: Sequence[int], deterministic: bool = True
              ) -> tuple[float, float]:
     """Success rate and mean episode length of the policy (greedy, or sampling), one episode per seed."""
-    agent, successes, lengths = ModelAgent(model, deterministic), 0, []
-    for seed in seeds:
-        observation, info = env.reset(seed=seed)
-        agent.reset(env)
-        total, steps, done = 0.0, 0, False
-        while not done:
-            observation, reward, terminated, truncated, info = env.step(agent.act(observation, info))
-            total, steps, done = total + reward, steps + 1, terminated or truncated
-        successes += total >= SUCCESS
-        lengths.append(steps)
-    return successes / len(seeds), float(np.mean(lengths))
+    agent = ModelAgent(model, deterministic)
+    episodes = [run_episode(env, agent, seed=seed) for seed in seeds]
+    successes = sum(episode.total_reward >= SUCCESS for episode in episodes)
+    return successes / len(seeds), float(np.mean([episode.steps for episode in episodes]))
 
 
 def load_demonstrations(dataset_id: str, data_path: Path | None = None, gamma: float = 0.99) -> list[Demonstration]:
