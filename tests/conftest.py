@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import adbutils
@@ -21,6 +22,14 @@ def device():
     dev = SimDevice()
     yield dev
     dev.close()
+
+
+@pytest.fixture
+def phone() -> Iterator[Phone]:
+    """A new simulated phone; modules that need one set up differently override this fixture."""
+    made = Phone()
+    yield made
+    made.close()
 
 
 @pytest.fixture

@@ -15,16 +15,8 @@ from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
 from android_gym.sim.adb_harness import free_port
 from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.host import PhoneHost
-from android_gym.sim.phone import Phone
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
-
-
-@pytest.fixture
-def phone():
-    made = Phone()
-    yield made
-    made.close()
 
 
 @pytest.fixture

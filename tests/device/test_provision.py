@@ -31,7 +31,6 @@ from android_gym.device.provision import (
     setup_device,
     snapshot_app_data,
 )
-from android_gym.device.sim import SimDevice
 from android_gym.device.state import sqlite_execute
 from android_gym.errors import ProvisionError
 from android_gym.sim.adb_harness import free_port
@@ -42,13 +41,6 @@ from android_gym.testing import run_episode
 TASKS = next(spec for spec in load_manifest() if spec.package == "org.tasks")
 EXPENSE_DB = "/data/data/com.arduia.expense/databases/accounting.db"
 CLOCK = "com.google.android.deskclock"
-
-
-@pytest.fixture
-def device():
-    made = SimDevice()
-    yield made
-    made.close()
 
 
 def quiet(_line: str) -> None:

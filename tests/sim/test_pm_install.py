@@ -18,13 +18,6 @@ CAMERA, NOTIFY, INTERNET = ("android.permission.CAMERA", "android.permission.POS
                             "android.permission.INTERNET")
 
 
-@pytest.fixture
-def phone():
-    made = Phone()
-    yield made
-    made.close()
-
-
 def run(phone: Phone, command: str) -> tuple[int, str]:
     result = phone.run(command)
     return result.exit_code, (result.stdout + result.stderr).decode()
