@@ -62,7 +62,7 @@ import numpy as np
 
 import android_gym
 from android_gym.agents import Agent, MaskedRandomAgent, ModelAgent, OracleAgent
-from android_gym.device import _SIM_SPEC, adb_options
+from android_gym.device import parse_device_spec
 from android_gym.errors import AndroidGymError, DeviceSpecError
 from android_gym.tasks.oracle import OracleError
 from android_gym.testing import run_episode
@@ -108,13 +108,17 @@ class DeviceSlot:
         spec, place = spec.strip(), place.strip()
         if at and not place:
             raise DeviceSpecError(f"device {entry!r}: nothing after '@'; give a node IP or a custom resource name")
-        check_device_spec(spec)
+        try:
+            parse_device_spec(spec)
+        except DeviceSpecError as error:
+            raise DeviceSpecError(f"{error} (in the device list, each optionally followed by '@<node IP>' or "
+                                  "'@<custom resource>' to pin its actor)") from None
         return cls(spec, place or None)
 
     @property
     def is_sim(self) -> bool:
         """Whether the actor makes its own simulated phone (so the entry may repeat)."""
-        return _SIM_SPEC.fullmatch(self.spec) is not None
+        return parse_device_spec(self.spec).kind == "sim"
 
     def resources(self) -> dict[str, float]:
         """The Ray resources that put the actor on its place (none when unpinned)."""
@@ -132,23 +136,6 @@ def _is_ip(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def check_device_spec(spec: str) -> None:
-    """Raise ``DeviceSpecError`` unless ``spec`` is a ``device=`` string (``sim``, ``sim:WxH``, ``adb:…``,
-    ``emulator:…``); unlike ``open_device`` it opens nothing."""
-    if _SIM_SPEC.fullmatch(spec):
-        return
-    for prefix in ("adb:", "emulator:"):
-        if spec.startswith(prefix) and len(spec) > len(prefix):
-            target, _, query = spec.removeprefix(prefix).partition("?")
-            if not target:
-                break
-            adb_options(spec, query)
-            return
-    raise DeviceSpecError(f"unknown device {spec!r} in the device list; use 'sim', 'sim:WIDTHxHEIGHT', "
-                          "'adb:<serial>' or 'emulator:<AVD>', optionally followed by '@<node IP>' or "
-                          "'@<custom resource>' to pin its actor")
 
 
 def parse_devices(devices: str | Sequence[str] | None, workers: int | None) -> list[DeviceSlot]:

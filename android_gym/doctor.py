@@ -13,7 +13,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from android_gym.device import Device, adb_options, open_device
+from android_gym.device import Device, open_device, parse_device_spec
 from android_gym.device.adb import AdbDevice, ensure_server, server_address
 from android_gym.device.emulator_grpc import EmulatorGrpc
 from android_gym.device.provision import animations_on, has_app_snapshot, installed_version, load_manifest
@@ -92,13 +92,13 @@ def _open(spec: str, grpc: str | None, timeout: float, checks: list[Check]) -> t
             checks += [Check("device", False, str(error), "give --device adb:SERIAL (see `adb devices`)"),
                        _skipped("no device")]
             return None, grpc
-    serial, _, query = spec.removeprefix("adb:").partition("?")
     try:
-        grpc = grpc or adb_options(spec, query)["grpc"]
+        parsed = parse_device_spec(spec)
     except AndroidGymError as error:
         checks += [Check("device", False, str(error), "give --device adb:SERIAL[?grpc=HOST:PORT]"),
                    _skipped("no device")]
         return None, grpc
+    serial, grpc = parsed.target, grpc or parsed.options["grpc"]
     adb = shutil.which("adb")
     if adb is None:
         checks += [Check("adb", False, "no `adb` command on PATH",

@@ -3,15 +3,47 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
 from android_gym.errors import DeviceSpecError
 
 from .base import Device, ShellResult
 
-__all__ = ["Device", "ShellResult", "open_device"]
+__all__ = ["Device", "DeviceSpec", "ShellResult", "open_device", "parse_device_spec"]
 
 _SIM_SPEC = re.compile(r"sim(?::(\d+)x(\d+))?")
+
+
+@dataclass(frozen=True)
+class DeviceSpec:
+    """A ``device=`` string read without opening anything: its ``kind`` (``sim``, ``adb`` or ``emulator``), the
+    ``target`` (serial or AVD), the screen ``size`` of ``sim:WIDTHxHEIGHT`` and the ``AdbDevice`` keyword
+    ``options`` of its ``?…`` part."""
+
+    kind: str
+    target: str = ""
+    size: tuple[int, int] | None = None
+    options: dict = field(default_factory=dict)
+
+
+def parse_device_spec(spec: str | None) -> DeviceSpec:
+    """Read a ``device=`` string (``None`` is ``"sim"``); ``DeviceSpecError`` for one ``open_device`` refuses."""
+    match = _SIM_SPEC.fullmatch(spec or "sim")
+    if match:
+        width, height = match.groups()
+        return DeviceSpec("sim", size=(int(width), int(height)) if width else None)
+    for kind in ("adb", "emulator"):
+        if not spec.startswith(f"{kind}:"):
+            continue
+        target, _, query = spec.removeprefix(f"{kind}:").partition("?")
+        if target:
+            options = _adb_options(spec, query)
+            if kind == "emulator" and options["grpc"]:
+                raise DeviceSpecError(f"device {spec!r}: the emulator's gRPC port is picked when it starts; drop grpc=")
+            return DeviceSpec(kind, target, options=options)
+    raise DeviceSpecError(f"unknown device {spec!r}; use 'sim', 'sim:WIDTHxHEIGHT' (e.g. 'sim:540x1200'), "
+                          "'adb:<serial>' (e.g. 'adb:emulator-5554'), 'adb:<host>:<port>' or 'emulator:<AVD>'")
 
 
 def open_device(spec: str | Device | None = None) -> Device:
@@ -27,30 +59,21 @@ def open_device(spec: str | Device | None = None) -> Device:
         if isinstance(spec, Device):
             return spec
         raise DeviceSpecError(f"device must be a string like 'sim' or a Device object, not {type(spec).__name__}")
-    match = _SIM_SPEC.fullmatch(spec or "sim")
-    if match:
+    parsed = parse_device_spec(spec)
+    if parsed.kind == "sim":
         from .sim import SimDevice
 
-        width, height = match.groups()
-        return SimDevice(int(width), int(height)) if width else SimDevice()
-    if spec.startswith("adb:") and len(spec) > len("adb:"):
+        return SimDevice(*parsed.size) if parsed.size else SimDevice()
+    if parsed.kind == "adb":
         from .adb import AdbDevice
 
-        serial, _, query = spec.removeprefix("adb:").partition("?")
-        return AdbDevice(serial, **adb_options(spec, query))
-    if spec.startswith("emulator:") and len(spec) > len("emulator:"):
-        from android_gym.emulator import open_emulator_device
+        return AdbDevice(parsed.target, **parsed.options)
+    from android_gym.emulator import open_emulator_device
 
-        avd, _, query = spec.removeprefix("emulator:").partition("?")
-        options = adb_options(spec, query)
-        if options["grpc"]:
-            raise DeviceSpecError(f"device {spec!r}: the emulator's gRPC port is picked when it starts; drop grpc=")
-        return open_emulator_device(avd, stabilize=options["stabilize"])
-    raise DeviceSpecError(f"unknown device {spec!r}; use 'sim', 'sim:WIDTHxHEIGHT' (e.g. 'sim:540x1200'), "
-                          "'adb:<serial>' (e.g. 'adb:emulator-5554'), 'adb:<host>:<port>' or 'emulator:<AVD>'")
+    return open_emulator_device(parsed.target, stabilize=parsed.options["stabilize"])
 
 
-def adb_options(spec: str, query: str) -> dict:
+def _adb_options(spec: str, query: str) -> dict:
     """``AdbDevice`` keyword arguments from a spec's ``?grpc=…&stabilize=…`` part."""
     from .stabilize import Stabilization
 
