@@ -55,6 +55,7 @@ from android_gym.agents import OracleAgent
 from android_gym.errors import AndroidGymError, UnknownTaskError
 from android_gym.tasks.oracle import OracleError
 from android_gym.wrappers import make_rl_env
+from android_gym.wrappers.rl_observations import ELEMENT_FEATURES, TEXT_FEATURES
 
 VIEWS = ("rl", "raw")
 #: An episode succeeds when its final score reaches 1 (rewards, the score's increases, then sum to 1).
@@ -175,8 +176,9 @@ class _View:
         self.env = env
         self.action_space = env.action_space
 
-    def action(self, action: Action, info: dict[str, Any]) -> Any:
-        """The stored (and stepped) form of the oracle's ``action`` on the screen of ``info``."""
+    def actions(self, action: Action, info: dict[str, Any]) -> list[Any]:
+        """The stored (and stepped) form of the oracle's ``action`` on the screen of ``info``: one or more actions
+        of the view's space."""
         raise NotImplementedError
 
     def info(self, info: dict[str, Any]) -> dict[str, Any]:
@@ -195,11 +197,11 @@ class _RLView(_View):
         super().__init__(env)
         self._encode = env.get_wrapper_attr("encode")
 
-    def action(self, action: Action, info: dict[str, Any]) -> int:
+    def actions(self, action: Action, info: dict[str, Any]) -> list[int]:
         encoded = self._encode(action, info["ui_elements"])
         if encoded is None:
             raise _Skip(f"the oracle's action {action.to_json()} has no id in the rl view's action space")
-        return int(encoded)
+        return [int(number) for number in encoded]
 
     def info(self, info: dict[str, Any]) -> dict[str, Any]:
         return {"action_mask": np.asarray(info["action_mask"], dtype=bool), **super().info(info)}
@@ -209,7 +211,7 @@ class _RLView(_View):
         return {"action_layout": {kind: [ids.start, ids.stop] for kind, ids in layout.ranges.items()},
                 "max_elements": self.env.get_wrapper_attr("max_elements"),
                 "text_slots": self.env.get_wrapper_attr("text_slots"),
-                "features": list(self.env.get_wrapper_attr("features"))}
+                "element_features": list(ELEMENT_FEATURES), "text_features": list(TEXT_FEATURES)}
 
 
 class _RawView(_View):
@@ -219,8 +221,8 @@ class _RawView(_View):
         super().__init__(env)
         self.action_space = JSON_ACTION_SPACE
 
-    def action(self, action: Action, info: dict[str, Any]) -> str:
-        return json.dumps(json.loads(action.to_json()))  # ASCII: non-ASCII text as \\u escapes, same action
+    def actions(self, action: Action, info: dict[str, Any]) -> list[str]:
+        return [json.dumps(json.loads(action.to_json()))]  # ASCII: non-ASCII text as \\u escapes, same action
 
     def metadata(self) -> dict[str, Any]:
         return {"action_format": "AndroidWorld JSON action (android_gym.Action.to_json), as env.step takes it"}
@@ -258,19 +260,22 @@ def _play(view: _View, seed: int) -> _Episode:
     while not done:
         step = len(episode.actions)
         try:
-            action = view.action(agent.act(observation, info), info)
+            actions = view.actions(agent.act(observation, info), info)
         except OracleError as error:
             raise _Skip(f"the oracle's step {step} found nothing to act on: {error}") from None
-        observation, reward, terminated, truncated, info = env.step(action)
-        if info["invalid_action"]:
-            raise _Skip(f"the oracle's step {step} ({action!r}) was invalid: {info['invalid_action']}")
-        episode.observations.append(observation)
-        episode.infos.append(view.info(info))
-        episode.actions.append(action)
-        episode.rewards.append(float(reward))
-        episode.terminations.append(bool(terminated))
-        episode.truncations.append(bool(truncated))
-        done = terminated or truncated
+        for action in actions:
+            observation, reward, terminated, truncated, info = env.step(action)
+            if info["invalid_action"]:
+                raise _Skip(f"the oracle's step {step} ({action!r}) was invalid: {info['invalid_action']}")
+            episode.observations.append(observation)
+            episode.infos.append(view.info(info))
+            episode.actions.append(action)
+            episode.rewards.append(float(reward))
+            episode.terminations.append(bool(terminated))
+            episode.truncations.append(bool(truncated))
+            done = terminated or truncated
+            if done:
+                break
     if info.get("backend_error"):
         raise _Skip(f"the device failed: {info['backend_error']}")
     if not (episode.terminations[-1] and info["score"] >= SUCCESS):

@@ -12,8 +12,8 @@ from typing import Any
 
 import gymnasium as gym
 
-from android_gym.agents import Agent
-from android_gym.tasks.oracle import OraclePolicy, OracleStep
+from android_gym.agents import Agent, OracleAgent
+from android_gym.tasks.oracle import OracleError, OraclePolicy, OracleStep
 
 
 @dataclass
@@ -77,7 +77,6 @@ def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs:
 
     from android_gym import env_id
     from android_gym.actions import Action, ActionType
-    from android_gym.agents import OracleAgent
     from android_gym.tasks import get_task
 
     def make() -> gym.Env:
@@ -109,3 +108,35 @@ def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs:
         assert info["score"] == (1.0 if free else 0.0), f"{task_name}: doing nothing scored {info['score']}"
     finally:
         env.close()
+
+
+def replay_oracle_ids(env: gym.Env, seed: int = 0) -> tuple[EpisodeResult, str | None]:
+    """Play the task's oracle through the RL view's ids (``make_rl_env``'s ``encode``); the outcome, and why the
+    replay stopped early (the first oracle action with no id, or an oracle step that found nothing to act on:
+    an earlier id did not do what the oracle's action did), ``None`` when it played to the end."""
+    from android_gym.actions import Action
+
+    encode = env.get_wrapper_attr("encode")
+    observation, info = env.reset(seed=seed)
+    agent = OracleAgent()
+    agent.reset(env)
+    result = EpisodeResult(score=info["score"], total_reward=0.0, steps=0, terminated=False, truncated=False,
+                           info=info)
+    while not (result.terminated or result.truncated):
+        try:
+            action = Action.parse(agent.act(observation, info))
+        except OracleError as error:
+            return result, f"the oracle is stuck: {error}"
+        ids = encode(action, info["ui_elements"])
+        if ids is None:
+            return result, f"no id for {action.to_json()}"
+        for number in ids:
+            observation, reward, result.terminated, result.truncated, info = env.step(number)
+            result.steps += 1
+            result.total_reward += float(reward)
+            result.score, result.info = info["score"], info
+            if info["invalid_action"]:
+                result.invalid_actions.append(info["invalid_action"])
+            if result.terminated or result.truncated:
+                break
+    return result, None

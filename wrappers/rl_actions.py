@@ -2,15 +2,15 @@
 sb3-contrib's MaskablePPO) and AndroidEnv's discretised touch grid (``TouchGridActions``).
 
 Both turn an integer into an env ``Action``; an integer that names nothing (out of range, or masked out: an empty
-element slot, a text the task does not have) becomes an ``InvalidAction`` the env reports in
+element slot, a text the agent has not seen) becomes an ``InvalidAction`` the env reports in
 ``info["invalid_action"]``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
-from typing import Any, NamedTuple
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -19,7 +19,6 @@ from gymnasium import spaces
 from android_gym.actions import (
     DIRECTIONS,
     KNOWN_APPS,
-    MAX_TEXT_LENGTH,
     Action,
     ActionType,
     InvalidAction,
@@ -27,6 +26,8 @@ from android_gym.actions import (
 )
 from android_gym.errors import AndroidGymError, InvalidActionError
 from android_gym.ui import UIElement
+from android_gym.wrappers.rl_screen import RLScreen, ScreenReader, is_slider, number_value
+from android_gym.wrappers.rl_texts import Piece
 
 #: The apps ``ElementActions`` can open by default: every package ``open_app`` knows by name.
 DEFAULT_APPS = tuple(dict.fromkeys(KNOWN_APPS.values()))
@@ -50,63 +51,20 @@ def screen_size(env: gym.Env) -> tuple[int, int]:
     return env.unwrapped.device.screen_size
 
 
-def action_slots(elements: Sequence[UIElement], size: tuple[int, int], k: int) -> list[UIElement]:
-    """The first ``k`` actionable elements (document order) with a non-empty box whose centre is on screen.
-
-    Slot ``i`` is ``action_slots(...)[i]``; the action and the observation adapters both use this.
-    """
-    width, height = size
-
-    def on_screen(element: UIElement) -> bool:
-        x, y = element.bbox_pixels.center
-        return element.bbox_pixels.area > 0 and 0 <= x < width and 0 <= y < height
-
-    return [element for element in elements if element.is_actionable and on_screen(element)][:k]
-
-
-def element_label(element: UIElement, elements: Sequence[UIElement]) -> str:
-    """The element's text or content description, else its descendants' labels joined (a list row's title and
-    summary); ``elements`` is the whole ``info["ui_elements"]`` list the element comes from."""
-    if element.label:
-        return element.label
-    labels = []
-    for other in elements[element.index + 1:]:
-        if other.depth <= element.depth:
-            break
-        if other.label:
-            labels.append(other.label)
-    return " ".join(labels)
-
-
-def _typeable(value: Any) -> Iterator[str]:
-    """The strings and integers (not booleans) in a parameter value, nested mappings by sorted key."""
-    if isinstance(value, Mapping):
-        for key in sorted(value, key=str):
-            yield from _typeable(value[key])
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _typeable(item)
-    elif isinstance(value, str):
-        yield value
-    elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        yield str(value)
-
-
-def task_texts(params: Mapping[str, Any], slots: int) -> list[str]:
-    """The task's typeable parameter values (``info["params"]``): strings and integers, in sorted key-path order
-    (a composite's parts flattened), without empty or over-long ones and without repeats; the first ``slots``."""
-    texts = (text for text in _typeable(params) if 0 < len(text) <= MAX_TEXT_LENGTH)
-    return list(dict.fromkeys(texts))[:slots]
-
-
 def can_tap(element: UIElement) -> bool:
     """Whether a tap on the element does something: clickable, checkable or a text field."""
     return element.is_clickable or element.is_checkable or element.is_editable
 
 
 def can_long_press(element: UIElement) -> bool:
-    """Whether a long press on the element does something: long-clickable or a text field."""
-    return element.is_long_clickable or element.is_editable
+    """Whether a long press on the element may do something: long-clickable, a text field, or clickable (lists
+    that select an item on a long press, as DocumentsUI's, often do not mark it long-clickable)."""
+    return element.is_long_clickable or element.is_editable or element.is_clickable
+
+
+def can_drag(element: UIElement) -> bool:
+    """Whether a drag on the element does something: a list scrolls, a slider seeks, a clickable row follows it."""
+    return element.is_scrollable or element.is_clickable or is_slider(element)
 
 
 def _hit(point: tuple[int, int], elements: Sequence[UIElement],
@@ -151,63 +109,117 @@ class ActionLayout:
         return InvalidAction(f"the action must be an integer in [0, {self.n}), got {str(action)[:40]}")
 
 
-class _Screen(NamedTuple):
-    """What the element actions refer to on the current screen."""
+#: Answer pieces a composed answer can gather; integers ``answer_number`` can give (0 … ``NUMBERS - 1``).
+NUMBERS = 21
 
-    slots: list[UIElement]
-    labels: list[str]
-    texts: list[str]
-    typing_slot: int | None  # the slot typed into: the focused text field, else the first one
+
+def format_number(value: float) -> str:
+    """A number as answers write it: at most two decimals, no trailing zeros ("30.49", "12")."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _press_start(element: UIElement) -> tuple[int, int]:
+    """The point just inside the element's top-left corner (in a text field: before the first character)."""
+    box = element.bbox_pixels
+    return max(box.x_min, 0) + 1, max(box.y_min, 0) + 1
 
 
 class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
-    """A ``Discrete`` action space over the screen's actionable elements, with an action mask.
+    """A ``Discrete`` action space in which every step a person takes on the phone has an id, with an action mask.
 
     ## Action Space
-    ``Discrete(2K + 7 + P + A + 1)``, in this order (``self.layout[kind]`` is each kind's range of ids):
-    ``tap`` slot 0..K-1, ``long_press`` slot 0..K-1, ``back``, ``home``, ``enter``, ``scroll`` up/down/left/right
-    (the whole screen, AndroidWorld's scroll), ``type`` text 0..P-1, ``open_app`` 0..A-1, ``complete``.
-    Slots are ``action_slots(info["ui_elements"], screen, K)``. Text k is ``task_texts(info["params"], P)[k]``,
-    typed (AndroidWorld's ``input_text``: tap, type, ENTER) into the focused text field, else the first one on
-    screen. App j is ``apps[j]`` (default: the apps ``open_app`` knows).
+    ``Discrete(n)``; ``self.layout[kind]`` is each kind's range of ids, in this order (K = ``max_elements``,
+    T = ``text_slots``, A = ``len(apps)``, N = ``NUMBERS``):
 
-    ``action_masks()`` (what MaskablePPO calls) and ``info["action_mask"]`` say which ids do something now: a
-    tap on a clickable, checkable or editable slot, a long press on a long-clickable or editable one, typing a
-    text the task has while a text field is on screen, and every key, scroll, app and ``complete``. A masked-out
-    or out-of-range id is passed on as an ``InvalidAction`` and lands in ``info["invalid_action"]``.
+    =====================  =====  ===============================================================================
+    kind                   ids    does
+    =====================  =====  ===============================================================================
+    ``tap``                K      tap slot i (its centre)
+    ``long_press``         K      long-press slot i (its centre)
+    ``long_press_start``   K      long-press just inside slot i's top-left corner (a text field's caret → start)
+    ``drag``               4K     drag slot i: id ``start + 4·i + d``, d = up/down/left/right (AndroidWorld's
+                                  ``scroll`` on an element: a list scrolls, a slider or a row follows the finger)
+    ``scroll``             4      scroll the whole screen up/down/left/right
+    ``swipe``              4      swipe edge to edge up/down/left/right (``down`` pulls the notification shade)
+    ``back/home/enter``    1 each the keys
+    ``type``               T      type text j, then ENTER: at the caret of the focused field, else into the first
+                                  text field on screen (tapped first)
+    ``replace``            T      the same, clearing the field first
+    ``open_app``           A      open app j
+    ``answer_yes/no``      1 each answer "yes" / "no"
+    ``answer_number``      N      answer the integer n
+    ``answer_text``        T      answer with text j
+    ``collect``            T      add text j to the answer being composed (the phone waits one step)
+    ``answer_collected``   1      answer with the collected texts joined by ", "
+    ``answer_sum``         1      answer with the sum of the collected numbers
+    ``complete``           1      declare the task done
+    =====================  =====  ===============================================================================
 
-    ``describe(id)`` names an action for logs; ``encode(action, elements)`` maps an env ``Action`` (an oracle's)
-    to the id that does the same, for behaviour cloning.
+    Slots are ``action_slots(info["ui_elements"], screen, K)``: actionable elements and sliders in document order.
+    Texts come only from what the agent sees (``rl_screen.ScreenReader``): pieces of the goal, of the current
+    screen's texts and of the texts on earlier screens of the episode — never the task's hidden parameters.
+
+    ``action_masks()`` (what MaskablePPO calls) and ``info["action_mask"]`` say which ids do something now: a tap on
+    a clickable, checkable or editable slot; a long press on a long-clickable, clickable or editable one; a drag on a
+    scrollable, clickable or slider slot; typing an existing text while a text field is on screen; answers only
+    when the goal asks a question (``answers=None``; ``True``/``False`` force them), composing ones only with
+    something collected (numbers only for the sum); keys, screen scrolls and swipes, apps and ``complete`` always.
+    A masked-out or out-of-range id is passed on as an ``InvalidAction`` and lands in ``info["invalid_action"]``.
+
+    ## Rewards
+    The env's (the increase of the task score), minus ``end_penalty`` when the agent ends the episode itself
+    (``complete`` or an answer) without success: giving up early is never free, so a fresh policy does not learn
+    to end every episode at once. ``end_penalty=0`` gives AndroidWorld's reward.
+
+    ``describe(id)`` names an action for logs; ``encode(action, elements)`` maps an env ``Action`` (an oracle's) to
+    the ids that do the same — usually one, two for typing into a field without focus (tap, type) or for a text
+    ending in newlines (type, ENTER…), several for a composed answer (collect…, answer). A drag on a surface that
+    is no slot but covers the screen's centre (a canvas, a camera preview) is the whole-screen ``scroll``.
     """
 
-    def __init__(self, env: gym.Env, max_elements: int = 32, text_slots: int = 4,
-                 apps: Sequence[str] | None = None) -> None:
+    def __init__(self, env: gym.Env, max_elements: int = 64, text_slots: int = 96,
+                 apps: Sequence[str] | None = None, answers: bool | None = None, end_penalty: float = 0.1) -> None:
         apps = DEFAULT_APPS if apps is None else tuple(apps)
         require_sizes(1, max_elements=max_elements)
         require_sizes(0, text_slots=text_slots)
-        gym.utils.RecordConstructorArgs.__init__(self, max_elements=max_elements, text_slots=text_slots, apps=apps)
+        if not (isinstance(end_penalty, (int, float)) and np.isfinite(end_penalty) and end_penalty >= 0):
+            raise AdapterConfigError(f"end_penalty must be a number of at least 0, got {end_penalty!r}")
+        gym.utils.RecordConstructorArgs.__init__(self, max_elements=max_elements, text_slots=text_slots, apps=apps,
+                                                 answers=answers, end_penalty=end_penalty)
         gym.Wrapper.__init__(self, env)
         self.max_elements, self.text_slots, self.apps = max_elements, text_slots, apps
-        self.layout = ActionLayout([("tap", max_elements), ("long_press", max_elements), ("back", 1), ("home", 1),
-                                    ("enter", 1), ("scroll", len(DIRECTIONS)), ("type", text_slots),
-                                    ("open_app", len(apps)), ("complete", 1)])
+        self.end_penalty = float(end_penalty)
+        k, t = max_elements, text_slots
+        self.layout = ActionLayout([
+            ("tap", k), ("long_press", k), ("long_press_start", k), ("drag", 4 * k), ("scroll", 4), ("swipe", 4),
+            ("back", 1), ("home", 1), ("enter", 1), ("type", t), ("replace", t), ("open_app", len(apps)),
+            ("answer_yes", 1), ("answer_no", 1), ("answer_number", NUMBERS), ("answer_text", t), ("collect", t),
+            ("answer_collected", 1), ("answer_sum", 1), ("complete", 1)])
         self.action_space = spaces.Discrete(self.layout.n)
-        self._size = screen_size(env)
-        self._screen = _Screen([], [], [], None)
+        width, height = screen_size(env)
+        self._centre = (width // 2, height // 2)
+        self._reader = ScreenReader((width, height), max_elements, text_slots, answers)
+        self.rl_screen = RLScreen()
         self._mask = np.zeros(self.layout.n, dtype=bool)
 
     # ----- gymnasium ---------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Reset and read the new screen's slots and the task's texts."""
+        """Reset; read the goal's texts and the first screen."""
         observation, info = self.env.reset(seed=seed, options=options)
-        return observation, self._update(info)
+        self._reader.start(observation.get("goal", "") if isinstance(observation, Mapping) else "")
+        return observation, self._update(info, [])
 
     def step(self, action: Any):
         """Step the env with the ``Action`` the id stands for (an ``InvalidAction`` if it stands for none)."""
         located = self.layout.locate(action)
-        inner = self.layout.invalid(action) if located is None else self._decode(*located, self._screen)
+        inner = self.layout.invalid(action) if located is None else self._decode(*located, self.rl_screen)
+        collected = list(self.rl_screen.collected)
+        if located is not None and located[0] == "collect" and isinstance(inner, Action):
+            collected.append(self.rl_screen.texts[located[1]].text)
         observation, reward, terminated, truncated, info = self.env.step(inner)
-        return observation, reward, terminated, truncated, self._update(info)
+        if isinstance(inner, Action) and inner.ends_episode and info.get("score", 0.0) < 1.0:
+            reward = float(reward) - self.end_penalty
+        return observation, reward, terminated, truncated, self._update(info, collected)
 
     def action_masks(self) -> np.ndarray:
         """Which action ids do something on the current screen (bool array of ``action_space.n``)."""
@@ -220,99 +232,229 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         if located is None:
             return f"not an action: {str(action)[:40]}"
         kind, arg = located
-        screen = self._screen
-        if kind in ("tap", "long_press"):
+        screen = self.rl_screen
+        if kind in ("tap", "long_press", "long_press_start"):
             return f"{kind.replace('_', '-')} {self._slot_name(arg)}"
-        if kind == "scroll":
-            return f"scroll {DIRECTIONS[arg]}"
-        if kind == "type":
-            text = repr(screen.texts[arg]) if arg < len(screen.texts) else "(no such text)"
-            into = "" if screen.typing_slot is None else f" into {self._slot_name(screen.typing_slot)}"
-            return f"type {text}{into}"
+        if kind == "drag":
+            return f"drag {self._slot_name(arg // 4)} {DIRECTIONS[arg % 4]}"
+        if kind in ("scroll", "swipe"):
+            return f"{kind} {DIRECTIONS[arg]}"
+        if kind in ("type", "replace", "answer_text", "collect"):
+            text = repr(screen.texts[arg].text) if arg < len(screen.texts) else "(no such text)"
+            return f"{kind.replace('_', ' ')} {text}"
         if kind == "open_app":
             return f"open app {self.apps[arg]}"
-        return "status complete" if kind == "complete" else kind
+        if kind == "answer_number":
+            return f"answer {arg}"
+        return kind.replace("_", " ")
 
-    def encode(self, action: Action | str | Mapping[str, Any], elements: Sequence[UIElement]) -> int | None:
-        """The id that performs ``action`` on the screen ``elements``, or ``None`` when no id does.
+    def encode(self, action: Action | str | Mapping[str, Any],
+               elements: Sequence[UIElement]) -> tuple[int, ...] | None:
+        """The ids that perform ``action`` on the screen ``elements`` (the current step's), or ``None``.
 
-        Matched: a click / long press by index on a slot (or on an element inside one, when the touch at its
-        centre and at the slot's centre both reach that slot), back, home, enter, a whole-screen scroll, typing
-        one of the task's texts into the field typing goes to, opening one of ``apps``, ``status complete``.
-        Texts are those of the current task (the last reset or step).
+        A tap or long press (by index or point) maps to the slot the touch reaches, when a touch at that slot's
+        centre reaches it too (a long press at an element's top-left corner to ``long_press_start``); a scroll
+        of an element to ``drag``; typing to ``type``/``replace`` of the same text (after a ``tap`` when the field
+        has no focus, before an ``enter`` per trailing newline); an answer to yes/no, a number, one text, the
+        texts it lists, or numbers on screen that sum to it; keys, screen scrolls, swipes, apps, ``complete``.
         """
-        screen = self._read_screen(elements, self._screen.texts)
         try:
-            target = self._canonical(Action.parse(action), screen, elements)
+            action = Action.parse(action)
         except InvalidActionError:
             return None
-        return next((index for index in range(self.layout.n)
-                     if self._decode(*self.layout.locate(index), screen) == target), None)
+        screen = self._reader.peek(elements, self.rl_screen.collected)
+        kind, layout = action.action_type, self.layout
+        if kind in (ActionType.CLICK, ActionType.LONG_PRESS):
+            return self._encode_touch(action, screen, elements)
+        if kind is ActionType.SCROLL and action.direction in DIRECTIONS:
+            direction = DIRECTIONS.index(action.direction)
+            if action.index is None:
+                return (layout["scroll"][direction],)
+            element = _element_at(elements, action.index)
+            slot = self._touched_slot(element, None, screen, elements, can_drag)
+            if slot is None and element is not None and element.bbox_pixels.contains(*self._centre):
+                return (layout["scroll"][direction],)  # a surface that is no slot (a canvas, a camera preview)
+            return None if slot is None else (layout["drag"][4 * slot + direction],)
+        if kind is ActionType.SWIPE and action.direction in DIRECTIONS:
+            return (layout["swipe"][DIRECTIONS.index(action.direction)],)
+        if kind is ActionType.INPUT_TEXT:
+            return self._encode_typing(action, screen, elements)
+        if kind is ActionType.ANSWER:
+            return self._encode_answer(action.text or "", screen)
+        if kind is ActionType.OPEN_APP:
+            try:
+                package = resolve_package(action.app_name or "")
+            except InvalidActionError:
+                return None
+            return (layout["open_app"][self.apps.index(package)],) if package in self.apps else None
+        simple = {ActionType.NAVIGATE_BACK: "back", ActionType.NAVIGATE_HOME: "home",
+                  ActionType.KEYBOARD_ENTER: "enter"}
+        if kind in simple:
+            return (layout[simple[kind]][0],)
+        if kind is ActionType.STATUS and action.goal_status == "complete":
+            return (layout["complete"][0],)
+        return None
 
     # ----- internals ---------------------------------------------------------------------------------------
-    def _update(self, info: dict[str, Any]) -> dict[str, Any]:
-        self._screen = self._read_screen(info.get("ui_elements", []),
-                                         task_texts(info.get("params", {}), self.text_slots))
-        self._mask = np.array([isinstance(self._decode(*self.layout.locate(index), self._screen), Action)
+    def _update(self, info: dict[str, Any], collected: list[str]) -> dict[str, Any]:
+        self.rl_screen = self._reader.read(info.get("ui_elements", []), collected)
+        self._mask = np.array([isinstance(self._decode(*self.layout.locate(index), self.rl_screen), Action)
                                for index in range(self.layout.n)], dtype=bool)
         return {**info, "action_mask": self._mask.copy()}
 
-    def _read_screen(self, elements: Sequence[UIElement], texts: list[str]) -> _Screen:
-        slots = action_slots(elements, self._size, self.max_elements)
-        fields = [i for i, slot in enumerate(slots) if slot.is_editable]
-        focused = [i for i in fields if slots[i].is_focused]
-        return _Screen(slots, [element_label(slot, elements) for slot in slots], texts,
-                       (focused or fields or [None])[0])
-
     def _slot_name(self, position: int) -> str:
-        screen = self._screen
+        screen = self.rl_screen
         if position >= len(screen.slots):
             return f"[{position}] (empty)"
         return f"[{position}] {screen.slots[position].class_name.rsplit('.', 1)[-1]} {screen.labels[position]!r}"
 
-    def _decode(self, kind: str, arg: int, screen: _Screen) -> Action | InvalidAction:
-        if kind in ("tap", "long_press"):
-            if arg >= len(screen.slots):
-                return InvalidAction(f"{kind} slot {arg} is empty: the screen has {len(screen.slots)} actionable "
-                                     "element(s)")
-            slot = screen.slots[arg]
-            if not (can_tap if kind == "tap" else can_long_press)(slot):
-                return InvalidAction(f"{kind} slot {arg} ({screen.labels[arg]!r}) does not take a {kind}")
-            return Action(ActionType.CLICK if kind == "tap" else ActionType.LONG_PRESS, index=slot.index)
-        if kind == "scroll":
-            return Action(ActionType.SCROLL, direction=DIRECTIONS[arg])
-        if kind == "type":
-            if arg >= len(screen.texts):
-                return InvalidAction(f"the task has {len(screen.texts)} text(s) to type; there is no text {arg}")
-            if screen.typing_slot is None:
-                return InvalidAction("there is no text field on screen to type into")
-            return Action(ActionType.INPUT_TEXT, index=screen.slots[screen.typing_slot].index, text=screen.texts[arg])
+    def _decode(self, kind: str, arg: int, screen: RLScreen) -> Action | InvalidAction:
+        if kind in ("tap", "long_press", "long_press_start", "drag"):
+            return self._decode_slot(kind, arg, screen)
+        if kind in ("scroll", "swipe"):
+            return Action(ActionType.SCROLL if kind == "scroll" else ActionType.SWIPE, direction=DIRECTIONS[arg])
+        if kind in ("type", "replace", "answer_text", "collect"):
+            return self._decode_text(kind, arg, screen)
         if kind == "open_app":
             return Action(ActionType.OPEN_APP, app_name=self.apps[arg])
+        if kind.startswith("answer"):
+            return self._decode_answer(kind, arg, screen)
         return _KEYS[kind]
 
-    def _canonical(self, action: Action, screen: _Screen, elements: Sequence[UIElement]) -> Action:
-        """``action`` written the way ``_decode`` writes the same action, where there is one."""
-        action = replace(action, clear_text=action.clear_text or None)
-        kind = action.action_type
-        if kind is ActionType.OPEN_APP:
-            return replace(action, app_name=resolve_package(action.app_name or ""))
-        if kind in (ActionType.CLICK, ActionType.LONG_PRESS) and action.index is not None \
-                and 0 <= action.index < len(elements):
-            accepts = can_tap if kind is ActionType.CLICK else can_long_press
-            element = elements[action.index]
-            if element in screen.slots and accepts(element):
-                return action
-            # the element the touch reaches among *all* elements: an accepting element beyond the K slots must not
-            # pass for the slot around it (tapping that slot's centre would touch something else)
-            slot = _hit(element.bbox_pixels.center, elements, accepts)
-            if slot in screen.slots and _hit(slot.bbox_pixels.center, elements, accepts) is slot:
-                return replace(action, index=slot.index)
-        if kind is ActionType.INPUT_TEXT and action.index is None and action.x is None \
-                and screen.typing_slot is not None and screen.slots[screen.typing_slot].is_focused:
-            return replace(action, index=screen.slots[screen.typing_slot].index)
-        return action
+    def _decode_slot(self, kind: str, arg: int, screen: RLScreen) -> Action | InvalidAction:
+        position = arg // 4 if kind == "drag" else arg
+        if position >= len(screen.slots):
+            return InvalidAction(f"{kind} slot {position} is empty: the screen has {len(screen.slots)} actionable "
+                                 "element(s)")
+        slot = screen.slots[position]
+        accepts = {"tap": can_tap, "drag": can_drag}.get(kind, can_long_press)
+        if not accepts(slot):
+            return InvalidAction(f"slot {position} ({screen.labels[position]!r}) does not take a {kind}")
+        if kind == "tap":
+            return Action(ActionType.CLICK, index=slot.index)
+        if kind == "drag":
+            return Action(ActionType.SCROLL, index=slot.index, direction=DIRECTIONS[arg % 4])
+        if kind == "long_press_start":
+            x, y = _press_start(slot)
+            return Action(ActionType.LONG_PRESS, x=x, y=y)
+        return Action(ActionType.LONG_PRESS, index=slot.index)
 
+    def _decode_text(self, kind: str, arg: int, screen: RLScreen) -> Action | InvalidAction:
+        if arg >= len(screen.texts):
+            return InvalidAction(f"there is no text {arg}: the agent has seen {len(screen.texts)} text(s)")
+        text = screen.texts[arg].text
+        if kind in ("answer_text", "collect"):
+            if not screen.answers:
+                return InvalidAction("the goal asks no question to answer")
+            if kind == "collect":
+                return InvalidAction(f"{text!r} is collected already") if text in screen.collected \
+                    else Action(ActionType.WAIT)
+            return Action(ActionType.ANSWER, text=text)
+        if not screen.can_type:
+            return InvalidAction("there is no text field on screen to type into")
+        index = None if screen.focused_field else screen.slots[screen.typing_slot].index
+        return Action(ActionType.INPUT_TEXT, index=index, text=text, clear_text=True if kind == "replace" else None)
+
+    def _decode_answer(self, kind: str, arg: int, screen: RLScreen) -> Action | InvalidAction:
+        if not screen.answers:
+            return InvalidAction("the goal asks no question to answer")
+        if kind in ("answer_yes", "answer_no"):
+            return Action(ActionType.ANSWER, text=kind[len("answer_"):])
+        if kind == "answer_number":
+            return Action(ActionType.ANSWER, text=str(arg))
+        if not screen.collected:
+            return InvalidAction("nothing is collected to answer with")
+        if kind == "answer_collected":
+            return Action(ActionType.ANSWER, text=", ".join(screen.collected))
+        numbers = [number_value(text) for text in screen.collected]
+        if None in numbers:
+            return InvalidAction("a collected text is not a number: there is no sum")
+        return Action(ActionType.ANSWER, text=format_number(sum(numbers)))
+
+    def _touched_slot(self, element: UIElement | None, point: tuple[int, int] | None, screen: RLScreen,
+                      elements: Sequence[UIElement], accepts: Callable[[UIElement], bool]) -> int | None:
+        """The slot a gesture on ``element`` (or at ``point``) reaches, when a gesture at that slot's centre
+        reaches it too."""
+        if element is not None and accepts(element) and screen.slot_of(element) is not None:
+            return screen.slot_of(element)
+        if point is None:
+            if element is None:
+                return None
+            point = element.bbox_pixels.center
+        target = _hit(point, elements, accepts)
+        position = screen.slot_of(target)
+        if position is None or _hit(target.bbox_pixels.center, elements, accepts) is not target:
+            return None
+        return position
+
+    def _encode_touch(self, action: Action, screen: RLScreen,
+                      elements: Sequence[UIElement]) -> tuple[int, ...] | None:
+        long = action.action_type is ActionType.LONG_PRESS
+        accepts = can_long_press if long else can_tap
+        point = None if action.x is None or action.y is None else (action.x, action.y)
+        element = _element_at(elements, action.index)
+        if element is None and point is None:
+            return None
+        slot = self._touched_slot(element, point, screen, elements, accepts)
+        if slot is None:
+            return None
+        if long and point is not None and point == _press_start(screen.slots[slot]):
+            return (self.layout["long_press_start"][slot],)
+        return (self.layout["long_press" if long else "tap"][slot],)
+
+    def _encode_typing(self, action: Action, screen: RLScreen,
+                       elements: Sequence[UIElement]) -> tuple[int, ...] | None:
+        raw = action.text or ""
+        text = raw.rstrip("\n")
+        position = screen.text_index(text)
+        if position is None:
+            return None
+        ids: list[int] = []
+        field = _element_at(elements, action.index)
+        if field is not None and not field.is_focused:
+            slot = self._touched_slot(field, None, screen, elements, can_tap)
+            if slot is None:
+                return None
+            ids.append(self.layout["tap"][slot])
+        elif field is None and not screen.focused_field:
+            return None
+        ids.append(self.layout["replace" if action.clear_text else "type"][position])
+        ids.extend([self.layout["enter"][0]] * (len(raw) - len(text)))
+        return tuple(ids)
+
+    def _encode_answer(self, answer: str, screen: RLScreen) -> tuple[int, ...] | None:
+        layout = self.layout
+        if answer.strip().lower() in ("yes", "no"):
+            return (layout[f"answer_{answer.strip().lower()}"][0],)
+        if answer.isdigit() and int(answer) < NUMBERS:
+            return (layout["answer_number"][int(answer)],)
+        if screen.text_index(answer) is not None:
+            return (layout["answer_text"][screen.text_index(answer)],)
+        parts = answer.split(", ")
+        if len(parts) > 1 and all(screen.text_index(part) is not None for part in parts):
+            return (*(layout["collect"][screen.text_index(part)] for part in parts), layout["answer_collected"][0])
+        addends = _addends(answer, screen.texts)
+        if addends is not None:
+            return (*(layout["collect"][position] for position in addends), layout["answer_sum"][0])
+        return None
+
+
+def _element_at(elements: Sequence[UIElement], index: int | None) -> UIElement | None:
+    return elements[index] if index is not None and 0 <= index < len(elements) else None
+
+
+def _addends(answer: str, texts: Sequence[Piece], most: int = 14) -> tuple[int, ...] | None:
+    """Positions of (at most ``most``) numeric texts whose sum is the number ``answer``, fewest first."""
+    total = number_value(answer)
+    numbers = [(position, number_value(piece.text)) for position, piece in enumerate(texts)
+               if piece.source != "goal" and number_value(piece.text) is not None][:most]
+    if total is None:
+        return None
+    for size in range(1, len(numbers) + 1):
+        for chosen in itertools.combinations(numbers, size):
+            if format_number(sum(value for _, value in chosen)) == format_number(total):
+                return tuple(position for position, _ in chosen)
+    return None
 
 class TouchGridActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
     """AndroidEnv's discretised touch (its ``DiscreteActionWrapper``, default grid 10 × 10): the screen cut into

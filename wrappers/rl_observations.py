@@ -1,6 +1,6 @@
 """Fixed-size observations for RL (stable-baselines3 takes them as they are): the screen scaled down
-(``PixelObservation``, for ``CnnPolicy``) and a table of the screen's actionable elements plus the goal
-(``ElementFeatureObservation``, a flat ``Dict`` of ``Box``/``MultiBinary`` for ``MultiInputPolicy``).
+(``PixelObservation``, for ``CnnPolicy``) and tables of the screen's element slots and typeable texts plus the
+goal (``ElementFeatureObservation``, a flat ``Dict`` of ``Box``/``MultiBinary`` for ``MultiInputPolicy``).
 """
 
 from __future__ import annotations
@@ -17,31 +17,45 @@ from gymnasium import spaces
 from PIL import Image
 
 from android_gym.ui import UIElement
-from android_gym.wrappers.rl_actions import (
-    AdapterConfigError,
-    action_slots,
-    element_label,
-    require_sizes,
-    screen_size,
-    task_texts,
-)
+from android_gym.wrappers.rl_actions import AdapterConfigError, require_sizes, screen_size
+from android_gym.wrappers.rl_screen import RLScreen, is_slider, number_value
+from android_gym.wrappers.rl_texts import Piece, text_pieces
 
-LABEL_BUCKETS = 8
-GOAL_BUCKETS = 64
+LABEL_BUCKETS = 32
+TEXT_BUCKETS = 32
+KEY_BUCKETS = 16
+GOAL_BUCKETS = 128
 _FLAGS = ("clickable", "long_clickable", "checkable", "checked", "editable", "scrollable", "focused", "selected",
-          "enabled", "password", "present")
-#: The columns of an ``elements`` row before the per-text ones (``ElementFeatureObservation.features`` has all):
-#: the box in screen fractions, the element's flags (``present`` is 1 for a filled slot), and its label's words
-#: hashed (CRC-32) into ``LABEL_BUCKETS`` presence bits.
-FEATURES = ("x_min", "y_min", "x_max", "y_max", *_FLAGS, *(f"label_word_{b}" for b in range(LABEL_BUCKETS)))
-_WORD = re.compile(r"\w+")
+          "enabled", "password", "slider", "present")
+#: The columns of ``elements``: the box in screen fractions; the element's flags (``present`` is 1 for a filled
+#: slot); ``typing_target``, 1 for the field a ``type`` id types into; ``in_goal``, 1 when the label (case-folded)
+#: is a piece of the goal, ``goal_words``, the share of the label's words the goal has, ``goal_position``, where
+#: in the goal the label first appears (0..1); the label's words hashed (CRC-32) into ``LABEL_BUCKETS`` bits.
+ELEMENT_FEATURES = ("x_min", "y_min", "x_max", "y_max", *_FLAGS, "typing_target", "in_goal", "goal_words",
+                    "goal_position", *(f"label_word_{b}" for b in range(LABEL_BUCKETS)))
+#: The columns of ``texts`` (row j: the typing vocabulary's text j, ``ElementActions``' ``type``/``answer`` ids):
+#: ``present``; its source (goal, screen, memory); ``number``, 1 if it is a number; ``length``, log-scaled;
+#: ``position``, where it starts in its source text; ``on_screen``, 1 when an element shows exactly it;
+#: ``fits_field``, the share of the typing field's label words found in the text's key ("Amount" ↔
+#: "amount_dollars"); ``collected``, 1 once added to the answer; its words and its key's words hashed.
+TEXT_FEATURES = ("present", "from_goal", "from_screen", "from_memory", "number", "length", "position", "on_screen",
+                 "fits_field", "collected", *(f"text_word_{b}" for b in range(TEXT_BUCKETS)),
+                 *(f"key_word_{b}" for b in range(KEY_BUCKETS)))
+#: ``status``: collected answer pieces (/8, at most 1), answers on, a text field on screen, a field focused.
+STATUS_FEATURES = ("collected", "answers", "field_on_screen", "field_focused")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> list[str]:
+    """The case-folded words of ``text`` (letters and digits; "amount_dollars" is two words)."""
+    return _WORD.findall(text.casefold())
 
 
 def hashed_words(text: str, buckets: int) -> np.ndarray:
-    """A float32 vector of ``buckets`` bits: bit ``crc32(word) % buckets`` is set for each word of ``text``
-    (case-folded); deterministic across processes, unlike ``hash()``."""
+    """A float32 vector of ``buckets`` bits: bit ``crc32(word) % buckets`` is set for each of ``words(text)``;
+    deterministic across processes, unlike ``hash()``."""
     vector = np.zeros(buckets, dtype=np.float32)
-    for word in _WORD.findall(text.casefold()):
+    for word in words(text):
         vector[zlib.crc32(word.encode("utf-8")) % buckets] = 1.0
     return vector
 
@@ -101,74 +115,120 @@ class PixelObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
         return self._resize(observation["pixels"])
 
 
+
 class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
-    """The screen's actionable elements as a fixed table, the goal as hashed words, optionally the screen.
+    """What ``ElementActions``' ids refer to, as fixed-size arrays for SB3's ``MultiInputPolicy``: the element
+    slots, the typing vocabulary, the goal's words, and the state of typing and answering.
 
     ## Observation Space
     ``Dict`` of:
 
-    * ``elements``: ``Box(0, 1, (K, F), float32)``; row ``i`` describes slot ``i`` of ``action_slots`` (the element
-      ``ElementActions`` taps with id ``i``), zeros for an empty slot. Columns (``self.features``): ``FEATURES``,
-      then for each task text k (``task_texts(info["params"], P)``) ``text_k_equals`` / ``text_k_contains``: the
-      element's label (``element_label``) equals / contains it, case-insensitively.
+    * ``elements``: ``Box(0, 1, (K, len(ELEMENT_FEATURES)), float32)``; row ``i`` describes slot ``i`` (what the
+      ``tap``/``long_press``/``drag`` ids of slot ``i`` act on), zeros for an empty slot. ``ELEMENT_FEATURES``
+      says what each column means.
     * ``element_mask``: ``MultiBinary(K)``, 1 for a filled slot.
-    * ``goal``: ``Box(0, 1, (64,), float32)``, the goal's words hashed like the labels'.
+    * ``texts``: ``Box(0, 1, (T, len(TEXT_FEATURES)), float32)``; row ``j`` describes text ``j`` (what the
+      ``type``/``replace``/``answer_text``/``collect`` ids of text ``j`` use). ``TEXT_FEATURES`` has the columns.
+    * ``text_mask``: ``MultiBinary(T)``, 1 for a filled text row.
+    * ``goal``: ``Box(0, 1, (GOAL_BUCKETS,), float32)``, the goal's words hashed like the labels'.
+    * ``status``: ``Box(0, 1, (len(STATUS_FEATURES),), float32)``.
     * ``pixels`` (when ``pixels_shape`` is given; needs ``pixels=True``): the screen as ``PixelObservation``.
+
+    Wraps an ``ElementActions`` (directly or through other wrappers) and reads its ``rl_screen`` each step.
     """
 
-    def __init__(self, env: gym.Env, max_elements: int = 32, text_slots: int = 4,
-                 pixels_shape: tuple[int, int] | None = None) -> None:
-        require_sizes(1, max_elements=max_elements)
-        require_sizes(0, text_slots=text_slots)
+    def __init__(self, env: gym.Env, pixels_shape: tuple[int, int] | None = None) -> None:
         _require_keys(env, ["goal"] + (["pixels"] if pixels_shape is not None else []), "ElementFeatureObservation")
+        try:
+            actions = env.get_wrapper_attr("layout")
+        except AttributeError:
+            actions = None
+        if actions is None or "collect" not in actions.ranges:
+            raise AdapterConfigError("ElementFeatureObservation reads ElementActions' screen: wrap "
+                                     "ElementActions(env), e.g. make_rl_env(env_id)")
         self._resize = None if pixels_shape is None else _Resize(pixels_shape, grayscale=False)
-        gym.utils.RecordConstructorArgs.__init__(self, max_elements=max_elements, text_slots=text_slots,
-                                                 pixels_shape=None if self._resize is None else self._resize.shape)
+        shape = None if self._resize is None else self._resize.shape
+        gym.utils.RecordConstructorArgs.__init__(self, pixels_shape=shape)
         gym.Wrapper.__init__(self, env)
-        self.max_elements, self.text_slots = max_elements, text_slots
-        self.features = FEATURES + tuple(f"text_{k}_{relation}" for k in range(text_slots)
-                                         for relation in ("equals", "contains"))
+        self.max_elements = env.get_wrapper_attr("max_elements")
+        self.text_slots = env.get_wrapper_attr("text_slots")
         observation = {
-            "elements": spaces.Box(0.0, 1.0, (max_elements, len(self.features)), np.float32),
-            "element_mask": spaces.MultiBinary(max_elements),
+            "elements": spaces.Box(0.0, 1.0, (self.max_elements, len(ELEMENT_FEATURES)), np.float32),
+            "element_mask": spaces.MultiBinary(self.max_elements),
+            "texts": spaces.Box(0.0, 1.0, (self.text_slots, len(TEXT_FEATURES)), np.float32),
+            "text_mask": spaces.MultiBinary(self.text_slots),
             "goal": spaces.Box(0.0, 1.0, (GOAL_BUCKETS,), np.float32),
+            "status": spaces.Box(0.0, 1.0, (len(STATUS_FEATURES),), np.float32),
         }
         if self._resize is not None:
             observation = {"pixels": self._resize.space, **observation}
         self.observation_space = spaces.Dict(observation)
         self._size = screen_size(env)
+        self._goal = ""
+        self._goal_pieces: dict[str, float] = {}
+        self._goal_words: set[str] = set()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Reset; the observation of the first screen."""
         observation, info = self.env.reset(seed=seed, options=options)
-        return self._observe(observation, info), info
+        self._goal = html.unescape(observation["goal"])
+        self._goal_words = set(words(self._goal))
+        self._goal_pieces = {}
+        for piece in text_pieces(self._goal, "goal"):
+            self._goal_pieces.setdefault(piece.text.casefold(), piece.position)
+        return self._observe(observation), info
 
     def step(self, action: Any):
         """Step; the observation of the new screen."""
         observation, reward, terminated, truncated, info = self.env.step(action)
-        return self._observe(observation, info), reward, terminated, truncated, info
+        return self._observe(observation), reward, terminated, truncated, info
 
-    def _observe(self, observation: dict[str, Any], info: dict[str, Any]) -> dict[str, np.ndarray]:
-        elements = info.get("ui_elements", [])
-        texts = [text.casefold() for text in task_texts(info.get("params", {}), self.text_slots)]
-        table = np.zeros(self.observation_space["elements"].shape, dtype=np.float32)
-        mask = np.zeros(self.max_elements, dtype=np.int8)
-        for row, slot in enumerate(action_slots(elements, self._size, self.max_elements)):
-            table[row] = self._row(slot, element_label(slot, elements).casefold(), texts)
-            mask[row] = 1
-        result = {"elements": table, "element_mask": mask,
-                  "goal": hashed_words(html.unescape(observation["goal"]), GOAL_BUCKETS)}
+    def _observe(self, observation: dict[str, Any]) -> dict[str, np.ndarray]:
+        screen: RLScreen = self.env.get_wrapper_attr("rl_screen")
+        elements = np.zeros(self.observation_space["elements"].shape, dtype=np.float32)
+        element_mask = np.zeros(self.max_elements, dtype=np.int8)
+        for row, (slot, label) in enumerate(zip(screen.slots, screen.labels)):
+            elements[row] = self._element_row(slot, label, row == screen.typing_slot and not screen.focused_field)
+            element_mask[row] = 1
+        field_words = set()
+        if screen.typing_slot is not None:
+            field_words = set(words(screen.labels[screen.typing_slot]))
+        focused = [slot for slot in screen.slots if slot.is_editable and slot.is_focused]
+        if focused:
+            field_words = set(words(focused[0].label))
+        shown = {label for label in screen.labels}
+        texts = np.zeros(self.observation_space["texts"].shape, dtype=np.float32)
+        text_mask = np.zeros(self.text_slots, dtype=np.int8)
+        for row, piece in enumerate(screen.texts):
+            texts[row] = self._text_row(piece, field_words, piece.text in shown, piece.text in screen.collected)
+            text_mask[row] = 1
+        status = np.array([min(len(screen.collected) / 8, 1.0), screen.answers, screen.typing_slot is not None,
+                           screen.focused_field], dtype=np.float32)
+        result = {"elements": elements, "element_mask": element_mask, "texts": texts, "text_mask": text_mask,
+                  "goal": hashed_words(self._goal, GOAL_BUCKETS), "status": status}
         if self._resize is not None:
             result = {"pixels": self._resize(observation["pixels"]), **result}
         return result
 
-    def _row(self, element: UIElement, label: str, texts: list[str]) -> np.ndarray:
+    def _element_row(self, element: UIElement, label: str, typing_target: bool) -> np.ndarray:
         width, height = self._size
         box = element.bbox_pixels
         corners = np.clip([box.x_min / width, box.y_min / height, box.x_max / width, box.y_max / height], 0.0, 1.0)
         flags = [element.is_clickable, element.is_long_clickable, element.is_checkable, element.is_checked,
                  element.is_editable, element.is_scrollable, element.is_focused, element.is_selected,
-                 element.is_enabled, element.is_password, True]
-        matches = [relation for text in texts for relation in (label == text, text in label)]
-        matches += [False] * (2 * self.text_slots - len(matches))
-        return np.concatenate([corners, flags, hashed_words(label, LABEL_BUCKETS), matches]).astype(np.float32)
+                 element.is_enabled, element.is_password, is_slider(element), True]
+        folded = label.casefold()
+        label_words = words(label)
+        in_goal = folded in self._goal_pieces
+        shared = sum(word in self._goal_words for word in label_words) / len(label_words) if label_words else 0.0
+        goal = [typing_target, in_goal, shared, self._goal_pieces.get(folded, 0.0)]
+        return np.concatenate([corners, flags, goal, hashed_words(label, LABEL_BUCKETS)]).astype(np.float32)
+
+    def _text_row(self, piece: Piece, field_words: set[str], on_screen: bool, collected: bool) -> np.ndarray:
+        key_words = set(words(piece.key))
+        fits = len(field_words & key_words) / len(field_words) if field_words else 0.0
+        head = [True, piece.source == "goal", piece.source == "screen", piece.source == "memory",
+                number_value(piece.text) is not None, min(np.log1p(len(piece.text)) / 7.0, 1.0), piece.position,
+                on_screen, fits, collected]
+        return np.concatenate([head, hashed_words(piece.text, TEXT_BUCKETS),
+                               hashed_words(piece.key, KEY_BUCKETS)]).astype(np.float32)

@@ -1,0 +1,136 @@
+"""What the RL view's ids refer to on the current screen: the element slots, the texts that can be typed or
+answered, where typing goes, and the answer being composed.
+
+``ScreenReader`` keeps the episode's memory (pieces of the texts on earlier screens) and turns each step's
+``info["ui_elements"]`` and the goal into an ``RLScreen``; the action and the observation wrappers both read it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from android_gym.ui import UIElement
+from android_gym.wrappers.rl_texts import Piece, screen_pieces, text_pieces, unique_pieces
+
+_QUESTION = re.compile(r"\?|\banswer\b", re.IGNORECASE)
+_NUMERIC = re.compile(r"^[$€£]?\s*([+-]?\d[\d,]*(?:\.\d+)?)$")
+
+
+def is_slider(element: UIElement) -> bool:
+    """Whether the element is a SeekBar (a slider takes drags even when it is not clickable)."""
+    return element.class_name.endswith("SeekBar")
+
+
+def action_slots(elements: Sequence[UIElement], size: tuple[int, int], k: int) -> list[UIElement]:
+    """The first ``k`` actionable elements and sliders (document order) with a non-empty box whose centre is on
+    screen. Slot ``i`` is ``action_slots(...)[i]``; the action and the observation adapters both use this."""
+    width, height = size
+
+    def on_screen(element: UIElement) -> bool:
+        x, y = element.bbox_pixels.center
+        return element.bbox_pixels.area > 0 and 0 <= x < width and 0 <= y < height
+
+    return [element for element in elements
+            if (element.is_actionable or is_slider(element)) and on_screen(element)][:k]
+
+
+def element_label(element: UIElement, elements: Sequence[UIElement]) -> str:
+    """The element's text or content description, else its descendants' labels joined (a list row's title and
+    summary); ``elements`` is the whole ``info["ui_elements"]`` list the element comes from."""
+    if element.label:
+        return element.label
+    labels = []
+    for other in elements[element.index + 1:]:
+        if other.depth <= element.depth:
+            break
+        if other.label:
+            labels.append(other.label)
+    return " ".join(labels)
+
+
+def number_value(text: str) -> float | None:
+    """The number a text shows ("$1,234.50" → 1234.5), or ``None``."""
+    match = _NUMERIC.match(text.strip())
+    return None if match is None else float(match.group(1).replace(",", ""))
+
+
+def asks_question(goal: str) -> bool:
+    """Whether the goal asks for an answer (a question mark, or the word "answer")."""
+    return bool(_QUESTION.search(goal))
+
+
+@dataclass
+class RLScreen:
+    """One step's referents: ``slots`` (elements) and their ``labels``; ``texts``, the typing vocabulary (the
+    goal's sentences and values, this screen's texts, the goal's words, remembered texts); ``typing_slot``, the
+    slot a ``type`` id taps first when no field has focus (the first text field); ``focused_field``, whether a
+    text field has focus (typing then goes to its caret); ``collected``, the answer pieces gathered so far;
+    ``answers``, whether answer ids are on."""
+
+    slots: list[UIElement] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    texts: list[Piece] = field(default_factory=list)
+    typing_slot: int | None = None
+    focused_field: bool = False
+    collected: list[str] = field(default_factory=list)
+    answers: bool = False
+
+    @property
+    def can_type(self) -> bool:
+        """Whether a ``type`` id has a field to type into."""
+        return self.focused_field or self.typing_slot is not None
+
+    def slot_of(self, element: UIElement | None) -> int | None:
+        """The slot position of ``element``, or ``None``."""
+        for position, slot in enumerate(self.slots):
+            if element is not None and slot.index == element.index:
+                return position
+        return None
+
+    def text_index(self, text: str) -> int | None:
+        """The position of ``text`` in the typing vocabulary, or ``None``."""
+        return next((position for position, piece in enumerate(self.texts) if piece.text == text), None)
+
+
+class ScreenReader:
+    """Reads each screen into an ``RLScreen`` with ``max_elements`` slots and ``text_slots`` texts; remembers the
+    pieces of the texts seen since ``start`` (the newest screen first), as a person remembers what they read."""
+
+    def __init__(self, size: tuple[int, int], max_elements: int, text_slots: int,
+                 answers: bool | None = None) -> None:
+        self.size, self.max_elements, self.text_slots, self.answers = size, max_elements, text_slots, answers
+        self._goal: list[Piece] = []
+        self._goal_words: list[Piece] = []
+        self._memory: list[Piece] = []
+        self._last: list[Piece] = []
+        self._answers = False
+
+    def start(self, goal: str) -> None:
+        """Begin an episode with ``goal``: its pieces, an empty memory."""
+        self._goal = text_pieces(goal, "goal", words=False)
+        coarse = {piece.text for piece in self._goal}
+        self._goal_words = [piece for piece in text_pieces(goal, "goal") if piece.text not in coarse]
+        self._memory, self._last = [], []
+        self._answers = asks_question(goal) if self.answers is None else self.answers
+
+    def read(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
+        """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory."""
+        remembered = [Piece(piece.text, piece.key, "memory", piece.position) for piece in self._last]
+        self._memory = unique_pieces(remembered + self._memory)[:4 * self.text_slots]
+        screen, self._last = self._compose(elements, collected)
+        return screen
+
+    def peek(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
+        """The ``RLScreen`` of ``elements`` as the current screen, remembering nothing."""
+        return self._compose(elements, collected)[0]
+
+    def _compose(self, elements: Sequence[UIElement], collected: Sequence[str]) -> tuple[RLScreen, list[Piece]]:
+        slots = action_slots(elements, self.size, self.max_elements)
+        fields = [position for position, slot in enumerate(slots) if slot.is_editable]
+        focused = any(element.is_editable and element.is_focused for element in elements)
+        here = screen_pieces([element.label for element in elements])
+        texts = unique_pieces(self._goal + here + self._goal_words + self._memory)[:self.text_slots]
+        return RLScreen(slots, [element_label(slot, elements) for slot in slots], texts,
+                        fields[0] if fields else None, focused, list(collected), self._answers), here

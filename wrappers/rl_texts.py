@@ -1,0 +1,174 @@
+"""The RL view's typing vocabulary: pieces of the texts the agent can see — the goal, the current screen, and the
+screens seen earlier in the episode — as a person would copy them from one place to another.
+
+A text is cut into pieces at several grains, coarse first: its lines, ``|`` fields, ``key: value`` values,
+quoted strings, sentences, comma-separated items, the rest of a sentence from a capitalised word on
+("… the note Don't forget …"), then its words (with a price's number, a file name's stem and extension).
+Every piece is folded to the printable ASCII that ``adb shell input text`` can type ("Sauté" → "Saute").
+Nothing here reads the task's hidden parameters.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from android_gym.actions import MAX_TEXT_LENGTH
+
+SOURCES = ("goal", "screen", "memory")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
+_SINGLE_QUOTED = re.compile(r"(?:^|(?<=\s))'(.+?)'(?=[\s.,;:!?]|$)")
+_KEY_VALUE = re.compile(r"^\s*([\w .'-]{1,40}?)\s*:\s+(\S.*)$")
+_TRIM = " \t.,;:!?()[]{}\"'“”‘’"
+_FILE = re.compile(r"^([\w-]+)(\.[A-Za-z0-9]{1,5})$")
+_NUMBER = re.compile(r"^[$€£]?([+-]?\d+(?:[.,:]\d+)*)$")
+_SPACES = re.compile(r"[ \t]+")
+#: Longest screen text cut into pieces (a long note's lines still are).
+_MAX_SCREEN_TEXT = 4000
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One typeable text: ``text`` as typed, the ``key`` that introduced it ("amount_dollars" for
+    "amount_dollars: $160.83", else ""), where it came from (``SOURCES``) and where it starts in its source text
+    (0..1)."""
+
+    text: str
+    key: str
+    source: str
+    position: float
+
+
+def typeable(text: str) -> str:
+    """``text`` as printable ASCII: accents dropped (NFKD), other characters removed, runs of spaces single."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    kept = "".join(char for char in folded if char.isprintable() or char == "\n")
+    return _SPACES.sub(" ", kept).strip()
+
+
+def _lines(text: str) -> Iterator[tuple[str, int]]:
+    offset = 0
+    for line in text.split("\n"):
+        if line.strip():
+            yield line, offset + len(line) - len(line.lstrip())
+        offset += len(line) + 1
+
+
+def _split(text: str, separator: re.Pattern[str] | str, offset: int) -> Iterator[tuple[str, int]]:
+    parts = separator.split(text) if isinstance(separator, re.Pattern) else text.split(separator)
+    position = 0
+    for part in parts:
+        start = text.find(part, position)
+        position = start + len(part)
+        if part.strip():
+            yield part.strip(), offset + start + len(part) - len(part.lstrip())
+
+
+def _structure(line: str, offset: int, suffixes: bool) -> Iterator[tuple[str, str, int]]:
+    """The coarse pieces of one line: ``(text, key, offset)``."""
+    yield line.strip(), "", offset
+    fields = list(_split(line, "|", offset)) if "|" in line else [(line.strip(), offset)]
+    for field, at in fields:
+        yield field, "", at
+        for pattern in (_QUOTED, _SINGLE_QUOTED):
+            for match in pattern.finditer(field):
+                yield match.group(1), _last_words(field[:match.start()]), at + match.start(1)
+        yield from _values(field, at)
+        for sentence, start in _split(field, _SENTENCE_END, at):
+            yield from _clause(sentence, start, suffixes)
+
+
+def _last_words(text: str, count: int = 3) -> str:
+    return " ".join(text.strip(" :").split(" ")[-count:])
+
+
+def _values(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
+    """What follows a ``key: `` in ``text`` (the first and the last such), and its comma items."""
+    colons = [match.end() for match in re.finditer(r":\s+", text)]
+    for end in dict.fromkeys(colons[:1] + colons[-1:]):
+        value = text[end:].strip()
+        yield value, _last_words(text[:end]), offset + end
+        yield from _items(value, offset + end)
+
+
+def _items(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
+    """The comma-separated items of ``text`` (when there are several), each maybe a ``key: value`` pair."""
+    items = list(_split(text, ", ", offset))
+    for item, at in items if len(items) > 1 else []:
+        pair = _KEY_VALUE.match(item)
+        if pair:
+            yield pair.group(2).rstrip("."), pair.group(1), at + pair.start(2)
+        else:
+            yield item, "", at
+            yield item.rstrip("."), "", at
+
+
+def _clause(sentence: str, offset: int, suffixes: bool) -> Iterator[tuple[str, str, int]]:
+    """A sentence, its comma items and (``suffixes``) its endings from a capitalised word on."""
+    yield sentence, "", offset
+    yield from _items(sentence, offset)
+    words = sentence.split(" ")
+    for number, word in enumerate(words[1:] if suffixes else [], start=1):
+        if word[:1].isupper():
+            suffix = " ".join(words[number:])
+            yield suffix, "", offset + sentence.find(suffix)
+
+
+def _words(line: str, offset: int) -> Iterator[tuple[str, str, int]]:
+    """The words of a line; a price's number, a file name's stem and extension."""
+    for word, at in _split(line, re.compile(r"\s+"), offset):
+        word = word.strip(_TRIM)
+        if not word:
+            continue
+        yield word, "", at
+        number, file = _NUMBER.match(word), _FILE.match(word)
+        if number:
+            yield number.group(1), "", at
+        if file:
+            yield file.group(1), "", at
+            yield file.group(2), "", at + len(file.group(1))
+
+
+def text_pieces(text: str, source: str, words: bool = True) -> list[Piece]:
+    """The pieces of ``text`` (HTML entities decoded), coarse ones first, then (``words``: a goal's) sentence
+    endings from a capitalised word on and single words; each once, typeable, non-empty and at most
+    ``MAX_TEXT_LENGTH`` long."""
+    text = html.unescape(text)
+    size = max(len(text), 1)
+    found: list[tuple[str, str, int]] = []
+    lines = list(_lines(text))
+    for line, offset in lines:
+        found.extend(_structure(line, offset, suffixes=words))
+    if words:
+        for line, offset in lines:
+            found.extend(_words(line, offset))
+    return unique_pieces(Piece(typeable(piece), typeable(key), source, min(offset / size, 1.0))
+                         for piece, key, offset in found)
+
+
+def unique_pieces(pieces: Iterable[Piece]) -> list[Piece]:
+    """``pieces`` without empty, over-long or repeated texts (the first of each text kept); a piece that ends in
+    doubled punctuation ("never..", a template's full stop after the text's own) comes with one mark less too."""
+    seen: dict[str, Piece] = {}
+    for piece in pieces:
+        variants = [piece]
+        if piece.text[-2:] in ("..", "!!", "??") and piece.text[-3:-2] != piece.text[-1:]:
+            variants.append(Piece(piece.text[:-1], piece.key, piece.source, piece.position))
+        for variant in variants:
+            if variant.text and len(variant.text) <= MAX_TEXT_LENGTH and variant.text not in seen:
+                seen[variant.text] = variant
+    return list(seen.values())
+
+
+def screen_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
+    """The pieces of a screen's texts (its elements' labels, in document order), coarse grains only: a screen's
+    words would crowd out everything else."""
+    pieces: list[Piece] = []
+    for label in labels:
+        if label and len(label) <= _MAX_SCREEN_TEXT:
+            pieces.extend(text_pieces(label, source, words=False))
+    return unique_pieces(pieces)
