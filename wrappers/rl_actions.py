@@ -298,9 +298,30 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     # ----- internals ---------------------------------------------------------------------------------------
     def _update(self, info: dict[str, Any], collected: list[str]) -> dict[str, Any]:
         self.rl_screen = self._reader.read(info.get("ui_elements", []), collected)
-        self._mask = np.array([isinstance(self._decode(*self.layout.locate(index), self.rl_screen), Action)
-                               for index in range(self.layout.n)], dtype=bool)
+        self._mask = self._allowed(self.rl_screen)
         return {**info, "action_mask": self._mask.copy()}
+
+    def _allowed(self, screen: RLScreen) -> np.ndarray:
+        """The action mask of ``screen``: exactly the ids ``_decode`` turns into an ``Action`` (computed per kind,
+        not id by id: this runs every step)."""
+        layout, mask = self.layout, np.zeros(self.layout.n, dtype=bool)
+        for position, slot in enumerate(screen.slots):
+            mask[layout["tap"][position]] = can_tap(slot)
+            mask[layout["long_press"][position]] = mask[layout["long_press_start"][position]] = can_long_press(slot)
+            mask[layout["drag"][4 * position:4 * position + 4]] = can_drag(slot)
+        for kind in ("scroll", "swipe", "back", "home", "enter", "open_app", "complete"):
+            mask[layout[kind]] = True
+        count = len(screen.texts)
+        mask[layout["type"][:count]] = mask[layout["replace"][:count]] = screen.can_type
+        if screen.answers:
+            for kind in ("answer_yes", "answer_no", "answer_number"):
+                mask[layout[kind]] = True
+            mask[layout["answer_text"][:count]] = True
+            mask[layout["collect"][:count]] = [piece.text not in screen.collected for piece in screen.texts]
+            mask[layout["answer_collected"]] = bool(screen.collected)
+            mask[layout["answer_sum"]] = bool(screen.collected) and all(
+                number_value(text) is not None for text in screen.collected)
+        return mask
 
     def _slot_name(self, position: int) -> str:
         screen = self.rl_screen

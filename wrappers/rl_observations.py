@@ -167,13 +167,14 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._goal = ""
         self._goal_pieces: dict[str, float] = {}
         self._goal_words: set[str] = set()
+        self._piece_rows: dict[Piece, np.ndarray] = {}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Reset; the observation of the first screen."""
         observation, info = self.env.reset(seed=seed, options=options)
         self._goal = html.unescape(observation["goal"])
         self._goal_words = set(words(self._goal))
-        self._goal_pieces = {}
+        self._goal_pieces, self._piece_rows = {}, {}
         for piece in text_pieces(self._goal, "goal"):
             self._goal_pieces.setdefault(piece.text.casefold(), piece.position)
         return self._observe(observation), info
@@ -225,10 +226,15 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         return np.concatenate([corners, flags, goal, hashed_words(label, LABEL_BUCKETS)]).astype(np.float32)
 
     def _text_row(self, piece: Piece, field_words: set[str], on_screen: bool, collected: bool) -> np.ndarray:
+        row = self._piece_rows.get(piece)
+        if row is None:  # the columns that depend on the piece alone, computed once per episode
+            row = np.concatenate([
+                [True, piece.source == "goal", piece.source == "screen", piece.source == "memory",
+                 number_value(piece.text) is not None, min(np.log1p(len(piece.text)) / 7.0, 1.0), piece.position,
+                 False, False, False],
+                hashed_words(piece.text, TEXT_BUCKETS), hashed_words(piece.key, KEY_BUCKETS)]).astype(np.float32)
+            self._piece_rows[piece] = row
+        row = row.copy()
         key_words = set(words(piece.key))
-        fits = len(field_words & key_words) / len(field_words) if field_words else 0.0
-        head = [True, piece.source == "goal", piece.source == "screen", piece.source == "memory",
-                number_value(piece.text) is not None, min(np.log1p(len(piece.text)) / 7.0, 1.0), piece.position,
-                on_screen, fits, collected]
-        return np.concatenate([head, hashed_words(piece.text, TEXT_BUCKETS),
-                               hashed_words(piece.key, KEY_BUCKETS)]).astype(np.float32)
+        row[7:10] = on_screen, len(field_words & key_words) / len(field_words) if field_words else 0.0, collected
+        return row

@@ -5,9 +5,12 @@ fixed."""
 
 from __future__ import annotations
 
+import gymnasium as gym
+import numpy as np
 import pytest
 
 import android_gym
+from android_gym.actions import Action
 from android_gym.envs.constrained import CONSTRAINED_VARIANTS
 from android_gym.testing import replay_oracle_ids
 from android_gym.wrappers import make_rl_env
@@ -54,9 +57,22 @@ def test_known_gaps_are_registered_tasks():
     assert set(KNOWN_GAPS) <= set(TASKS)
 
 
+class _MaskChecked(gym.Wrapper):
+    """Checks at every step that the action mask is exactly the set of ids that decode to an action."""
+
+    def step(self, action):
+        result = self.env.step(action)
+        actions = self.env
+        decoded = [isinstance(actions._decode(*actions.layout.locate(i), actions.rl_screen), Action)
+                   for i in range(actions.layout.n)]
+        assert (actions.action_masks() == np.array(decoded)).all()
+        return result
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_every_oracle_replays_through_the_rl_view(task):
     env = make_rl_env(android_gym.env_id(task))
+    env.env = _MaskChecked(env.env)
     try:
         result, stopped = replay_oracle_ids(env, seed=0)
     finally:
