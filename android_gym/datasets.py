@@ -176,9 +176,9 @@ class _View:
         self.env = env
         self.action_space = env.action_space
 
-    def actions(self, action: Action, info: dict[str, Any]) -> list[Any]:
-        """The stored (and stepped) form of the oracle's ``action`` on the screen of ``info``: one or more actions
-        of the view's space."""
+    def action(self, action: Action, info: dict[str, Any]) -> tuple[Any, list[Action]]:
+        """The stored (and stepped) form of the oracle's ``action`` on the screen of ``info`` — or of its first
+        step — and what remains of it after that step."""
         raise NotImplementedError
 
     def info(self, info: dict[str, Any]) -> dict[str, Any]:
@@ -195,13 +195,14 @@ class _RLView(_View):
 
     def __init__(self, env: gym.Env) -> None:
         super().__init__(env)
-        self._encode = env.get_wrapper_attr("encode")
+        self._encode_next = env.get_wrapper_attr("encode_next")
 
-    def actions(self, action: Action, info: dict[str, Any]) -> list[int]:
-        encoded = self._encode(action, info["ui_elements"])
+    def action(self, action: Action, info: dict[str, Any]) -> tuple[int, list[Action]]:
+        encoded = self._encode_next(action, info["ui_elements"])
         if encoded is None:
-            raise _Skip(f"the oracle's action {action.to_json()} has no id in the rl view's action space")
-        return [int(number) for number in encoded]
+            raise _Skip(f"the oracle's action {Action.parse(action).to_json()} has no id in the rl view's action "
+                        "space")
+        return int(encoded[0]), encoded[1]
 
     def info(self, info: dict[str, Any]) -> dict[str, Any]:
         return {"action_mask": np.asarray(info["action_mask"], dtype=bool), **super().info(info)}
@@ -221,8 +222,8 @@ class _RawView(_View):
         super().__init__(env)
         self.action_space = JSON_ACTION_SPACE
 
-    def actions(self, action: Action, info: dict[str, Any]) -> list[str]:
-        return [json.dumps(json.loads(action.to_json()))]  # ASCII: non-ASCII text as \\u escapes, same action
+    def action(self, action: Action, info: dict[str, Any]) -> tuple[str, list[Action]]:
+        return json.dumps(json.loads(action.to_json())), []  # ASCII: non-ASCII text as \\u escapes, same action
 
     def metadata(self) -> dict[str, Any]:
         return {"action_format": "AndroidWorld JSON action (android_gym.Action.to_json), as env.step takes it"}
@@ -260,10 +261,12 @@ def _play(view: _View, seed: int) -> _Episode:
     while not done:
         step = len(episode.actions)
         try:
-            actions = view.actions(agent.act(observation, info), info)
+            pending = [agent.act(observation, info)]
         except OracleError as error:
             raise _Skip(f"the oracle's step {step} found nothing to act on: {error}") from None
-        for action in actions:
+        while pending and not done:
+            action, rest = view.action(pending.pop(0), info)
+            pending[:0] = rest
             observation, reward, terminated, truncated, info = env.step(action)
             if info["invalid_action"]:
                 raise _Skip(f"the oracle's step {step} ({action!r}) was invalid: {info['invalid_action']}")
@@ -274,8 +277,6 @@ def _play(view: _View, seed: int) -> _Episode:
             episode.terminations.append(bool(terminated))
             episode.truncations.append(bool(truncated))
             done = terminated or truncated
-            if done:
-                break
     if info.get("backend_error"):
         raise _Skip(f"the device failed: {info['backend_error']}")
     if not (episode.terminations[-1] and info["score"] >= SUCCESS):

@@ -111,12 +111,12 @@ def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs:
 
 
 def replay_oracle_ids(env: gym.Env, seed: int = 0) -> tuple[EpisodeResult, str | None]:
-    """Play the task's oracle through the RL view's ids (``make_rl_env``'s ``encode``); the outcome, and why the
-    replay stopped early (the first oracle action with no id, or an oracle step that found nothing to act on:
+    """Play the task's oracle through the RL view's ids (``make_rl_env``'s ``encode_next``); the outcome, and why
+    the replay stopped early (the first oracle action with no id, or an oracle step that found nothing to act on:
     an earlier id did not do what the oracle's action did), ``None`` when it played to the end."""
     from android_gym.actions import Action
 
-    encode = env.get_wrapper_attr("encode")
+    encode_next = env.get_wrapper_attr("encode_next")
     observation, info = env.reset(seed=seed)
     agent = OracleAgent()
     agent.reset(env)
@@ -124,19 +124,20 @@ def replay_oracle_ids(env: gym.Env, seed: int = 0) -> tuple[EpisodeResult, str |
                            info=info)
     while not (result.terminated or result.truncated):
         try:
-            action = Action.parse(agent.act(observation, info))
+            pending = [agent.act(observation, info)]
         except OracleError as error:
             return result, f"the oracle is stuck: {error}"
-        ids = encode(action, info["ui_elements"])
-        if ids is None:
-            return result, f"no id for {action.to_json()}"
-        for number in ids:
+        while pending and not (result.terminated or result.truncated):
+            action = pending.pop(0)
+            encoded = encode_next(action, info["ui_elements"])
+            if encoded is None:
+                return result, f"no id for {Action.parse(action).to_json()}"
+            number, rest = encoded
+            pending[:0] = rest
             observation, reward, result.terminated, result.truncated, info = env.step(number)
             result.steps += 1
             result.total_reward += float(reward)
             result.score, result.info = info["score"], info
             if info["invalid_action"]:
                 result.invalid_actions.append(info["invalid_action"])
-            if result.terminated or result.truncated:
-                break
     return result, None

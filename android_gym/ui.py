@@ -60,8 +60,8 @@ class UIElement:
 
     @property
     def is_editable(self) -> bool:
-        """Whether this is a text field."""
-        return self.class_name.endswith("EditText")
+        """Whether this is a text field (an ``EditText``, or its subclass ``AutoCompleteTextView``: search boxes)."""
+        return self.class_name.endswith(("EditText", "AutoCompleteTextView"))
 
     @property
     def is_actionable(self) -> bool:

@@ -160,6 +160,7 @@ ADD_BUTTON = Selector(resource_id=_id("fb_main_add"))
 NAME_FIELD, AMOUNT_FIELD, NOTE_FIELD = (Selector(resource_id=_id(name)) for name in ("edt_name", "edt_amount",
                                                                                       "edt_note"))
 SAVE_BUTTON = Selector(resource_id=_id("btn_save"))
+EDIT_BUTTON = Selector(resource_id=_id("btn_edit"))  # expense_detail_dialog.xml
 ENTRY_FORM = Selector(resource_id=_id("sv_entry"))
 LOG_LIST = Selector(resource_id=_id("rv_expense"))
 CONFIRM_BUTTON = Selector(resource_id=_id("btn_confirm"))
@@ -187,6 +188,16 @@ def _scroll_to_row(row: Mapping[str, Any]) -> list[OracleStep]:
                         max_scrolls=_MAX_SCROLLS)
 
 
+def _open_row(row: Mapping[str, Any]) -> OracleStep:
+    """Tap the row: its detail sheet opens."""
+    def step(elements: Sequence[UIElement]) -> Action:
+        found = _row_on_screen(elements, row)
+        if found is None:
+            raise OracleError(f"no row for {row['name']!r} to open")
+        return Action(ActionType.CLICK, index=found.index)
+    return step
+
+
 def _select_row(row: Mapping[str, Any]) -> OracleStep:
     """Drag the row to the right (``scroll`` "left" moves the finger rightwards): the row is selected."""
     def step(elements: Sequence[UIElement]) -> Action:
@@ -209,10 +220,13 @@ def open_expense_logs() -> list[OracleStep]:
 
 def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
     """From the home screen: open Pro Expense's Expense Logs and scroll down to each of ``rows`` (``expense``
-    table rows) in list order, checking each is on screen."""
+    table rows) in list order, checking each is on screen. One row is also opened in the edit form: the list and
+    the detail sheet show its category only as an icon, and the list leaves its note out; the form shows both."""
     steps = open_expense_logs()
     for row in _list_order(rows):
         steps += _scroll_to_row(row)
+    if len(rows) == 1:
+        steps += [_open_row(rows[0]), tap(EDIT_BUTTON)]
     return steps
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
@@ -295,6 +296,25 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             return (layout["complete"][0],)
         return None
 
+    def encode_next(self, action: Action | str | Mapping[str, Any],
+                    elements: Sequence[UIElement]) -> tuple[int, list[Action]] | None:
+        """The first id that performs ``action`` on the screen ``elements`` and the actions that remain after it
+        (to encode on the screen that id leads to), or ``None`` when no id does. Play an action with it:
+        ``encode``'s later ids are only right if the screen does not change (a tap focuses a field and the texts
+        on screen change, so the text's id must be read after the tap)."""
+        ids = self.encode(action, elements)
+        if ids is None:
+            return None
+        first, kind = ids[0], self.layout.locate(ids[0])[0]
+        if len(ids) == 1:
+            return first, []
+        action = Action.parse(action)
+        if kind == "tap":  # typing into a field that had no focus: now it has, type at its caret
+            return first, [replace(action, index=None)]
+        if kind in ("type", "replace"):
+            return first, [_KEYS["enter"]] * (len(ids) - 1)
+        return first, [action]  # a composed answer: the collected pieces are part of the next screen's state
+
     # ----- internals ---------------------------------------------------------------------------------------
     def _update(self, info: dict[str, Any], collected: list[str]) -> dict[str, Any]:
         self.rl_screen = self._reader.read(info.get("ui_elements", []), collected)
@@ -444,18 +464,24 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         return tuple(ids)
 
     def _encode_answer(self, answer: str, screen: RLScreen) -> tuple[int, ...] | None:
-        layout = self.layout
-        if answer.strip().lower() in ("yes", "no"):
-            return (layout[f"answer_{answer.strip().lower()}"][0],)
-        if answer.isdigit() and int(answer) < NUMBERS:
-            return (layout["answer_number"][int(answer)],)
-        if screen.text_index(answer) is not None:
-            return (layout["answer_text"][screen.text_index(answer)],)
+        layout, collected = self.layout, screen.collected
+        if not collected:
+            if answer.strip().lower() in ("yes", "no"):
+                return (layout[f"answer_{answer.strip().lower()}"][0],)
+            if answer.isdigit() and int(answer) < NUMBERS:
+                return (layout["answer_number"][int(answer)],)
+            if screen.text_index(answer) is not None:
+                return (layout["answer_text"][screen.text_index(answer)],)
         parts = answer.split(", ")
-        if len(parts) > 1 and all(screen.text_index(part) is not None for part in parts):
-            return (*(layout["collect"][screen.text_index(part)] for part in parts), layout["answer_collected"][0])
-        addends = _addends(answer, screen.texts)
-        if addends is not None:
+        rest = parts[len(collected):]
+        if len(parts) > 1 and parts[:len(collected)] == collected \
+                and all(screen.text_index(part) is not None for part in rest):
+            return (*(layout["collect"][screen.text_index(part)] for part in rest), layout["answer_collected"][0])
+        total, numbers = number_value(answer), [number_value(text) for text in collected]
+        if total is None or None in numbers:
+            return None
+        addends = _addends(total - sum(numbers), screen.texts, exclude=collected)
+        if addends is not None and (addends or collected):
             return (*(layout["collect"][position] for position in addends), layout["answer_sum"][0])
         return None
 
@@ -464,18 +490,17 @@ def _element_at(elements: Sequence[UIElement], index: int | None) -> UIElement |
     return elements[index] if index is not None and 0 <= index < len(elements) else None
 
 
-def _addends(answer: str, texts: Sequence[Piece], most: int = 14) -> tuple[int, ...] | None:
-    """Positions of (at most ``most``) numeric texts whose sum is the number ``answer``, fewest first."""
-    total = number_value(answer)
+def _addends(total: float, texts: Sequence[Piece], exclude: Sequence[str] = (),
+             most: int = 14) -> tuple[int, ...] | None:
+    """Positions of (at most ``most``) numeric texts not in ``exclude`` that sum to ``total``, fewest first."""
     numbers = [(position, number_value(piece.text)) for position, piece in enumerate(texts)
-               if piece.source != "goal" and number_value(piece.text) is not None][:most]
-    if total is None:
-        return None
-    for size in range(1, len(numbers) + 1):
-        for chosen in itertools.combinations(numbers, size):
-            if format_number(sum(value for _, value in chosen)) == format_number(total):
+               if piece.source != "goal" and piece.text not in exclude and number_value(piece.text) is not None]
+    for size in range(len(numbers[:most]) + 1):
+        for chosen in itertools.combinations(numbers[:most], size):
+            if abs(sum(value for _, value in chosen) - total) < 0.005:  # to the cent
                 return tuple(position for position, _ in chosen)
     return None
+
 
 class TouchGridActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
     """AndroidEnv's discretised touch (its ``DiscreteActionWrapper``, default grid 10 × 10): the screen cut into

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from android_gym.ui import UIElement
 from android_gym.wrappers.rl_texts import Piece, screen_pieces, text_pieces, unique_pieces
 
+SYSTEM_UI = "com.android.systemui"
 _QUESTION = re.compile(r"\?|\banswer\b", re.IGNORECASE)
 _NUMERIC = re.compile(r"^[$€£]?\s*([+-]?\d[\d,]*(?:\.\d+)?)$")
 
@@ -56,6 +57,11 @@ def number_value(text: str) -> float | None:
     return None if match is None else float(match.group(1).replace(",", ""))
 
 
+def _front_package(elements: Sequence[UIElement]) -> str:
+    """The package of the window in front: that of the first element outside the system UI."""
+    return next((element.package_name for element in elements if element.package_name != SYSTEM_UI), SYSTEM_UI)
+
+
 def asks_question(goal: str) -> bool:
     """Whether the goal asks for an answer (a question mark, or the word "answer")."""
     return bool(_QUESTION.search(goal))
@@ -96,15 +102,17 @@ class RLScreen:
 
 class ScreenReader:
     """Reads each screen into an ``RLScreen`` with ``max_elements`` slots and ``text_slots`` texts; remembers the
-    pieces of the texts seen since ``start`` (the newest screen first), as a person remembers what they read."""
+    pieces of the texts seen since ``start``, app by app (the newest screen first), as a person remembers what
+    they read. Texts remembered from other apps than the one in front come before the front app's own: they are
+    what one copies from one app into another."""
 
     def __init__(self, size: tuple[int, int], max_elements: int, text_slots: int,
                  answers: bool | None = None) -> None:
         self.size, self.max_elements, self.text_slots, self.answers = size, max_elements, text_slots, answers
         self._goal: list[Piece] = []
         self._goal_words: list[Piece] = []
-        self._memory: list[Piece] = []
-        self._last: list[Piece] = []
+        self._memory: dict[str, list[Piece]] = {}  # package → its remembered pieces; the last updated app last
+        self._last: tuple[str, list[Piece]] = ("", [])
         self._answers = False
 
     def start(self, goal: str) -> None:
@@ -112,14 +120,16 @@ class ScreenReader:
         self._goal = text_pieces(goal, "goal", words=False)
         coarse = {piece.text for piece in self._goal}
         self._goal_words = [piece for piece in text_pieces(goal, "goal") if piece.text not in coarse]
-        self._memory, self._last = [], []
+        self._memory, self._last = {}, ("", [])
         self._answers = asks_question(goal) if self.answers is None else self.answers
 
     def read(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
         """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory."""
-        remembered = [Piece(piece.text, piece.key, "memory", piece.position) for piece in self._last]
-        self._memory = unique_pieces(remembered + self._memory)[:4 * self.text_slots]
-        screen, self._last = self._compose(elements, collected)
+        package, pieces = self._last
+        remembered = [Piece(piece.text, piece.key, "memory", piece.position) for piece in pieces]
+        self._memory[package] = unique_pieces(remembered + self._memory.pop(package, []))[:4 * self.text_slots]
+        screen, here = self._compose(elements, collected)
+        self._last = (_front_package(elements), here)
         return screen
 
     def peek(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
@@ -131,6 +141,9 @@ class ScreenReader:
         fields = [position for position, slot in enumerate(slots) if slot.is_editable]
         focused = any(element.is_editable and element.is_focused for element in elements)
         here = screen_pieces([element.label for element in elements])
-        texts = unique_pieces(self._goal + here + self._goal_words + self._memory)[:self.text_slots]
+        front = _front_package(elements)
+        others = [piece for package in reversed(self._memory) if package != front for piece in self._memory[package]]
+        memory = others + self._memory.get(front, [])
+        texts = unique_pieces(self._goal + here + self._goal_words + memory)[:self.text_slots]
         return RLScreen(slots, [element_label(slot, elements) for slot in slots], texts,
                         fields[0] if fields else None, focused, list(collected), self._answers), here

@@ -22,6 +22,7 @@ SOURCES = ("goal", "screen", "memory")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _SINGLE_QUOTED = re.compile(r"(?:^|(?<=\s))'(.+?)'(?=[\s.,;:!?]|$)")
+_WORD_KEY = re.compile(r"(?:^|(?<=\s))[A-Za-z_]\w*:\s+")
 _KEY_VALUE = re.compile(r"^\s*([\w .'-]{1,40}?)\s*:\s+(\S.*)$")
 _TRIM = " \t.,;:!?()[]{}\"'“”‘’"
 _FILE = re.compile(r"^([\w-]+)(\.[A-Za-z0-9]{1,5})$")
@@ -87,12 +88,17 @@ def _last_words(text: str, count: int = 3) -> str:
 
 
 def _values(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
-    """What follows a ``key: `` in ``text`` (the first and the last such), and its comma items."""
+    """What follows a ``key: `` in ``text``: everything after the first and after the last one, the value of each
+    one-word key up to the next (a dump joins a note's "key: value" lines with spaces), and their comma items."""
     colons = [match.end() for match in re.finditer(r":\s+", text)]
-    for end in dict.fromkeys(colons[:1] + colons[-1:]):
-        value = text[end:].strip()
-        yield value, _last_words(text[:end]), offset + end
-        yield from _items(value, offset + end)
+    spans = [(end, len(text)) for end in dict.fromkeys(colons[:1] + colons[-1:])]
+    keys = list(_WORD_KEY.finditer(text))
+    spans += [(key.end(), following.start()) for key, following in zip(keys, keys[1:])]
+    for start, end in dict.fromkeys(spans):
+        value = text[start:end].strip()
+        yield value, _last_words(text[:start]), offset + start
+        yield value.rstrip("."), _last_words(text[:start]), offset + start
+        yield from _items(value, offset + start)
 
 
 def _items(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
