@@ -10,6 +10,7 @@ Nothing here reads the task's hidden parameters.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -142,7 +143,12 @@ def _words(line: str, offset: int) -> Iterator[tuple[str, str, int]]:
 def text_pieces(text: str, source: str, words: bool = True) -> list[Piece]:
     """The pieces of ``text`` (HTML entities decoded), coarse ones first, then (``words``: a goal's) sentence
     endings from a capitalised word on and single words; each once, typeable, non-empty and at most
-    ``MAX_TEXT_LENGTH`` long."""
+    ``MAX_TEXT_LENGTH`` long. Cached: a screen shows mostly the texts it showed a step before."""
+    return list(_text_pieces(text, source, words))
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_pieces(text: str, source: str, words: bool) -> tuple[Piece, ...]:
     text = html.unescape(text)
     size = max(len(text), 1)
     found: list[tuple[str, str, int]] = []
@@ -152,8 +158,8 @@ def text_pieces(text: str, source: str, words: bool = True) -> list[Piece]:
     if words:
         for line, offset in lines:
             found.extend(_words(line, offset))
-    return unique_pieces(Piece(typeable(piece), typeable(key), source, min(offset / size, 1.0))
-                         for piece, key, offset in found)
+    return tuple(unique_pieces(Piece(typeable(piece), typeable(key), source, min(offset / size, 1.0))
+                               for piece, key, offset in found))
 
 
 def unique_pieces(pieces: Iterable[Piece]) -> list[Piece]:
@@ -173,8 +179,13 @@ def unique_pieces(pieces: Iterable[Piece]) -> list[Piece]:
 def screen_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
     """The pieces of a screen's texts (its elements' labels, in document order), coarse grains only: a screen's
     words would crowd out everything else."""
+    return list(_screen_pieces(tuple(labels), source))
+
+
+@functools.lru_cache(maxsize=1024)
+def _screen_pieces(labels: tuple[str, ...], source: str) -> tuple[Piece, ...]:
     pieces: list[Piece] = []
-    for label in labels:
+    for label in dict.fromkeys(labels):
         if label and len(label) <= _MAX_SCREEN_TEXT:
-            pieces.extend(text_pieces(label, source, words=False))
-    return unique_pieces(pieces)
+            pieces.extend(_text_pieces(label, source, False))
+    return tuple(unique_pieces(pieces))
