@@ -218,7 +218,8 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         if located is not None and located[0] == "collect" and isinstance(inner, Action):
             collected.append(self.rl_screen.texts[located[1]].text)
         observation, reward, terminated, truncated, info = self.env.step(inner)
-        if isinstance(inner, Action) and inner.ends_episode and info.get("score", 0.0) < 1.0:
+        if isinstance(inner, Action) and inner.ends_episode and info.get("invalid_action") is None \
+                and info.get("score", 0.0) < 1.0:
             reward = float(reward) - self.end_penalty
         return observation, reward, terminated, truncated, self._update(info, collected)
 
@@ -465,13 +466,14 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def _encode_answer(self, answer: str, screen: RLScreen) -> tuple[int, ...] | None:
         layout, collected = self.layout, screen.collected
-        if not collected:
-            if answer.strip().lower() in ("yes", "no"):
-                return (layout[f"answer_{answer.strip().lower()}"][0],)
-            if answer.isdigit() and int(answer) < NUMBERS:
-                return (layout["answer_number"][int(answer)],)
-            if screen.text_index(answer) is not None:
-                return (layout["answer_text"][screen.text_index(answer)],)
+        if not screen.answers:
+            return None
+        if answer.strip().lower() in ("yes", "no"):
+            return (layout[f"answer_{answer.strip().lower()}"][0],)
+        if answer.isdigit() and int(answer) < NUMBERS:
+            return (layout["answer_number"][int(answer)],)
+        if screen.text_index(answer) is not None:
+            return (layout["answer_text"][screen.text_index(answer)],)
         parts = answer.split(", ")
         rest = parts[len(collected):]
         if len(parts) > 1 and parts[:len(collected)] == collected \

@@ -19,7 +19,7 @@ from PIL import Image
 from android_gym.ui import UIElement
 from android_gym.wrappers.rl_actions import AdapterConfigError, require_sizes, screen_size
 from android_gym.wrappers.rl_screen import RLScreen, is_slider, number_value
-from android_gym.wrappers.rl_texts import Piece, text_pieces
+from android_gym.wrappers.rl_texts import Piece, text_pieces, typeable
 
 LABEL_BUCKETS = 32
 TEXT_BUCKETS = 32
@@ -218,7 +218,7 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         flags = [element.is_clickable, element.is_long_clickable, element.is_checkable, element.is_checked,
                  element.is_editable, element.is_scrollable, element.is_focused, element.is_selected,
                  element.is_enabled, element.is_password, is_slider(element), True]
-        folded = label.casefold()
+        folded = typeable(label).casefold()
         label_words = words(label)
         in_goal = folded in self._goal_pieces
         shared = sum(word in self._goal_words for word in label_words) / len(label_words) if label_words else 0.0

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from android_gym.tasks.oracle import LAUNCHER_PACKAGE
 from android_gym.ui import UIElement
 from android_gym.wrappers.rl_texts import Piece, screen_pieces, text_pieces, unique_pieces
 
@@ -104,7 +105,7 @@ class ScreenReader:
     """Reads each screen into an ``RLScreen`` with ``max_elements`` slots and ``text_slots`` texts; remembers the
     pieces of the texts seen since ``start``, app by app (the newest screen first), as a person remembers what
     they read. Texts remembered from other apps than the one in front come before the front app's own: they are
-    what one copies from one app into another."""
+    what one copies from one app into another. The launcher's (app names, the date) are not remembered."""
 
     def __init__(self, size: tuple[int, int], max_elements: int, text_slots: int,
                  answers: bool | None = None) -> None:
@@ -126,8 +127,9 @@ class ScreenReader:
     def read(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
         """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory."""
         package, pieces = self._last
-        remembered = [Piece(piece.text, piece.key, "memory", piece.position) for piece in pieces]
-        self._memory[package] = unique_pieces(remembered + self._memory.pop(package, []))[:4 * self.text_slots]
+        if package != LAUNCHER_PACKAGE:  # app names and the date: nothing one copies
+            remembered = [Piece(piece.text, piece.key, "memory", piece.position) for piece in pieces]
+            self._memory[package] = unique_pieces(remembered + self._memory.pop(package, []))[:4 * self.text_slots]
         screen, here = self._compose(elements, collected)
         self._last = (_front_package(elements), here)
         return screen

@@ -28,6 +28,7 @@ _KEY_VALUE = re.compile(r"^\s*([\w .'-]{1,40}?)\s*:\s+(\S.*)$")
 _TRIM = " \t.,;:!?()[]{}\"'“”‘’"
 _FILE = re.compile(r"^([\w-]+)(\.[A-Za-z0-9]{1,5})$")
 _NUMBER = re.compile(r"^[$€£]?([+-]?\d+(?:[.,:]\d+)*)$")
+_WORD_GAP = re.compile(r"[\s|]+")
 _SPACES = re.compile(r"[ \t]+")
 #: Longest screen text cut into pieces (a long note's lines still are).
 _MAX_SCREEN_TEXT = 4000
@@ -125,9 +126,16 @@ def _clause(sentence: str, offset: int, suffixes: bool) -> Iterator[tuple[str, s
             yield suffix, "", offset + sentence.find(suffix)
 
 
+def _endings(text: str) -> Iterator[tuple[str, str, int]]:
+    """The rest of a text of several lines from each capitalised word on (a goal's multi-line note text)."""
+    if "\n" in text.strip():
+        for match in re.finditer(r"(?:^|(?<=\s))[A-Z]", text):
+            yield text[match.start():].strip(), "", match.start()
+
+
 def _words(line: str, offset: int) -> Iterator[tuple[str, str, int]]:
     """The words of a line; a price's number, a file name's stem and extension."""
-    for word, at in _split(line, re.compile(r"\s+"), offset):
+    for word, at in _split(line, _WORD_GAP, offset):
         word = word.strip(_TRIM)
         if not word:
             continue
@@ -156,6 +164,7 @@ def _text_pieces(text: str, source: str, words: bool) -> tuple[Piece, ...]:
     for line, offset in lines:
         found.extend(_structure(line, offset, suffixes=words))
     if words:
+        found.extend(_endings(text))
         for line, offset in lines:
             found.extend(_words(line, offset))
     return tuple(unique_pieces(Piece(typeable(piece), typeable(key), source, min(offset / size, 1.0))

@@ -76,3 +76,17 @@ def test_every_oracle_replays_through_the_rl_view(task):
     assert stopped is None, stopped
     assert not result.invalid_actions, result.invalid_actions
     assert result.score == 1.0, f"replayed through the RL view, the oracle scored {result.score}"
+
+
+@pytest.mark.parametrize("task", ["ExpenseAddSingle", "RecipeAddSingleRecipe", "ContactsNewContactDraft",
+                                  "SimpleCalendarAddOneEvent", "MarkorEditNote", "TasksDueOnDate",
+                                  "ExpenseTotalForCategory"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_typing_and_answers_replay_on_other_seeds_too(task, seed):
+    """Other parameters, other texts: the pieces must still hold what the oracle types or answers."""
+    env = make_rl_env(android_gym.env_id(task))
+    try:
+        result, stopped = replay_oracle_ids(env, seed=seed)
+    finally:
+        env.close()
+    assert stopped is None and not result.invalid_actions and result.score == 1.0, (stopped, result.score)
