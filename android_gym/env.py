@@ -23,6 +23,8 @@ from android_gym.ui import UIElement, parse_ui_dump
 TEXT_CHARSET = string.printable
 MAX_TREE_CHARS = 1 << 22
 MAX_GOAL_CHARS = 2048
+#: ``info["invalid_action"]`` of a step taken after the episode ended.
+EPISODE_ENDED = "the episode has ended: call reset()"
 
 
 def to_ascii_xml(xml: str) -> str:
@@ -64,7 +66,10 @@ class AndroidEnv(gym.Env):
     ## Episode End
     Terminated when the score reaches 1 or the agent ends the episode (``status`` / ``answer``); truncated by
     the registered step budget (10 × task complexity) or when the device fails (``info["backend_error"]``;
-    the next reset reconnects).
+    the next reset reconnects). A step after the env terminated or truncated the episode warns (once per
+    episode), does not act and returns the final observation again with reward 0, the same flags and
+    ``info["invalid_action"]`` saying to call ``reset()``. Truncation by the ``TimeLimit`` wrapper is invisible
+    here: ``max_episode_steps`` may exceed the task's budget, so the env cannot tell that step from any other.
 
     ## Arguments
     ``task``: registered task name, or a ``Task`` class (registered or not). ``device``: ``"sim"`` (default),
@@ -100,6 +105,8 @@ class AndroidEnv(gym.Env):
         self._score = 0.0
         self._steps = 0
         self._healthy = True
+        self._ended: tuple[dict[str, Any], bool, bool] | None = None  # final observation, terminated, truncated
+        self._warned_ended = False
 
     @property
     def device(self) -> Device:
@@ -130,6 +137,7 @@ class AndroidEnv(gym.Env):
         self.task.initialize(self.device)
         observation = self._observe()
         self._steps = 0
+        self._ended, self._warned_ended = None, False
         self._score = 0.0 if self.task.scored_at_end else self.task.is_successful(self.device)
         return observation, self._info(None, None)
 
@@ -137,6 +145,8 @@ class AndroidEnv(gym.Env):
         """Execute one action; invalid actions are reported in ``info["invalid_action"]`` and change nothing."""
         if self.task is None:
             raise AndroidGymError("call reset() before step()")
+        if self._ended is not None:
+            return self._step_after_end()
         invalid = backend_error = None
         parsed: Action | None = None
         self._steps += 1
@@ -161,7 +171,10 @@ class AndroidEnv(gym.Env):
         reward = float(score - self._score)
         self._score = score
         terminated = score >= 1.0 or (parsed is not None and parsed.ends_episode)
-        return observation, reward, terminated, backend_error is not None, self._info(invalid, backend_error)
+        truncated = backend_error is not None
+        if terminated or truncated:
+            self._ended = (observation, terminated, truncated)
+        return observation, reward, terminated, truncated, self._info(invalid, backend_error)
 
     def render(self) -> np.ndarray | None:
         """The current screen for ``render_mode="rgb_array"``."""
@@ -176,6 +189,15 @@ class AndroidEnv(gym.Env):
         self._device = None
 
     # ----- internals ---------------------------------------------------------------------------------------
+    def _step_after_end(self):
+        """A step after the env ended the episode: warn once, act not, repeat the final observation and flags."""
+        if not self._warned_ended:
+            self._warned_ended = True
+            gym.logger.warn("step() was called after the episode ended (terminated or truncated); the action "
+                            "was not executed: call reset() to start a new episode")
+        observation, terminated, truncated = self._ended
+        return copy.deepcopy(observation), 0.0, terminated, truncated, self._info(EPISODE_ENDED, None)
+
     def _evaluate(self, ending: bool) -> float:
         """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step."""
         if self.task.scored_at_end and not ending and self._steps < self.task_class.max_steps():

@@ -5,19 +5,18 @@
                      address="auto")
     MaskablePPO("MultiInputPolicy", envs).learn(100_000)
 
-Each env is ``Monitor(make_rl_env(env_id, device))`` in its own Ray actor, one per entry of ``devices`` (the same
-device list and ``@PLACE`` pinning as ``android_gym.distributed``: a simulated phone, or one adb device of the
-host that has it). It behaves as SB3's ``SubprocVecEnv``: a step steps every actor at once, a finished episode
-resets at once with its last observation in ``info["terminal_observation"]``, ``seed(s)`` seeds env ``i`` with
-``s + i`` at the next reset. The action mask travels with each step's info, so MaskablePPO's per-step
-``env_method("action_masks")`` is answered here without another round trip. Infos come back without
-``ui_elements`` (the parsed screen, large and of no use to a learner). Needs the ``rl`` and ``distributed``
-extras on every host.
+Each env is ``Monitor(make_rl_env(env_id, device, **view_kwargs))`` in its own Ray actor, one per entry of
+``devices`` (the same device list and ``@PLACE`` pinning as ``android_gym.distributed``: a simulated phone, or one
+adb device of the host that has it). It behaves as SB3's ``SubprocVecEnv``: a step steps every actor at once, a
+finished episode resets at once with its last observation in ``info["terminal_observation"]``, ``seed(s)`` seeds env
+``i`` with ``s + i`` at the next reset. The action mask travels with each step's info, so MaskablePPO's per-step
+``env_method("action_masks")`` is answered here without another round trip. Infos come back without ``ui_elements``
+(the parsed screen, large and of no use to a learner). Needs the ``rl`` and ``distributed`` extras on every host.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -38,10 +37,11 @@ def _lean(info: dict[str, Any]) -> dict[str, Any]:
 
 
 class EnvActor:
-    """One RL-view env (``Monitor(make_rl_env(env_id, device))``) stepped the way SB3's subprocess worker does."""
+    """One RL-view env (``Monitor(make_rl_env(env_id, device, **view_kwargs))``) stepped the way SB3's subprocess
+    worker does."""
 
-    def __init__(self, env_id: str, device: str) -> None:
-        self.env = Monitor(make_rl_env(env_id, device=device))
+    def __init__(self, env_id: str, device: str, view_kwargs: Mapping[str, Any]) -> None:
+        self.env = Monitor(make_rl_env(env_id, device=device, **view_kwargs))
 
     def spaces(self) -> tuple[gym.Space, gym.Space]:
         """The observation and action spaces."""
@@ -95,19 +95,21 @@ class EnvActor:
 class RayVecEnv(VecEnv):
     """SB3 ``VecEnv`` over Ray actors, one RL-view env per device of ``devices`` (default: ``workers`` simulated
     phones). ``address`` joins a Ray cluster (else a local Ray is started); ``cpus_per_worker`` is what each actor
-    reserves; actors not running within ``start_timeout`` seconds are a ``DistributedError``. See the module
-    docstring."""
+    reserves; actors not running within ``start_timeout`` seconds are a ``DistributedError``. ``view_kwargs`` go
+    to ``make_rl_env`` (``max_elements``, ``text_slots``, ``end_penalty``). See the module docstring."""
 
     def __init__(self, env_id: str, devices: str | Sequence[str] | None = None, workers: int | None = None,
-                 address: str | None = None, cpus_per_worker: float = 1.0, start_timeout: float = 120.0) -> None:
+                 address: str | None = None, cpus_per_worker: float = 1.0, start_timeout: float = 120.0,
+                 view_kwargs: Mapping[str, Any] | None = None) -> None:
         slots = parse_devices(devices, workers)
         self._ray = ray = require_ray()
         init_ray(address, workers=len(slots), cpus_per_worker=cpus_per_worker)
         check_places(ray, slots)
         remote = ray.remote(EnvActor)
         self.devices = [str(slot) for slot in slots]
-        self.actors = [remote.options(num_cpus=cpus_per_worker, resources=slot.resources()).remote(env_id, slot.spec)
-                       for slot in slots]
+        view_kwargs = dict(view_kwargs or {})
+        self.actors = [remote.options(num_cpus=cpus_per_worker, resources=slot.resources())
+                       .remote(env_id, slot.spec, view_kwargs) for slot in slots]
         started = [actor.spaces.remote() for actor in self.actors]
         ready, _ = ray.wait(started, num_returns=len(started), timeout=start_timeout)
         if len(ready) < len(started):

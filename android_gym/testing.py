@@ -1,7 +1,8 @@
 """Helpers for checking tasks the way our own tests do: play one episode with an agent, collect the outcome.
 
 Task authors can use them in their own test suites: ``run_episode(env, OracleAgent(), seed=0).score == 1.0``,
-or ``play_steps(env, info, steps)`` to play a few oracle steps into an episode and look at the state they leave.
+or ``play_steps(env, info, steps)`` to play a few oracle steps into an episode and look at the state they leave;
+``play_on_device(env, steps)`` goes on past the episode's end (a second photo after the first one succeeded).
 """
 
 from __future__ import annotations
@@ -51,15 +52,30 @@ def play_steps(env: gym.Env, info: dict[str, Any],
     """Play oracle ``steps``, one action per env step, from the screen in ``info["ui_elements"]``.
 
     Returns the last info, with the number of actions taken under ``"actions"``, and the invalid actions met on
-    the way (the caller decides whether they are allowed). It does not reset the env first.
+    the way (the caller decides whether they are allowed). It does not reset the env first, and stops where the
+    episode ends (the env acts no more then).
     """
-    policy, invalid, actions = OraclePolicy(steps), [], 0
-    while not policy.done:
-        _, _, _, _, info = env.step(policy.act(info["ui_elements"]))
-        actions += 1
+    policy, invalid, actions, ended = OraclePolicy(steps), [], 0, False
+    while not (policy.done or ended):
+        _, _, terminated, truncated, info = env.step(policy.act(info["ui_elements"]))
+        actions, ended = actions + 1, terminated or truncated
         if info["invalid_action"]:
             invalid.append(info["invalid_action"])
     return {**info, "actions": actions}, invalid
+
+
+def play_on_device(env: gym.Env, steps: Sequence[OracleStep]) -> float:
+    """Play oracle ``steps`` straight on the env's device, outside the episode (also after it ended), and return
+    the task's score then: for checking a task on states an episode cannot reach, such as a second photo after
+    the first one succeeded. An invalid step raises ``InvalidActionError``."""
+    from android_gym.actions import execute, to_action
+    from android_gym.ui import parse_ui_dump
+
+    device, policy = env.unwrapped.device, OraclePolicy(steps)
+    while not policy.done:
+        elements = parse_ui_dump(device.ui_dump())
+        execute(to_action(policy.act(elements), device.screen_size), device, elements)
+    return env.unwrapped.task.is_successful(device)
 
 
 def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs: Any) -> None:
@@ -102,9 +118,10 @@ def check_task(task_name: str, seeds: tuple[int, ...] = (0, 1, 2), **env_kwargs:
             assert result.score == 1.0 and abs(result.total_reward - (0.0 if free else 1.0)) < 1e-9, \
                 f"{task_name} seed {seed}: oracle scored {result.score} (reward {result.total_reward})"
         env.reset(seed=seeds[0])
-        for _ in range(3):
-            env.step(Action(ActionType.WAIT))
-        *_, info = env.step(Action(ActionType.STATUS, goal_status="complete"))
+        for action in (*[Action(ActionType.WAIT)] * 3, Action(ActionType.STATUS, goal_status="complete")):
+            *_, terminated, truncated, info = env.step(action)
+            if terminated or truncated:  # a task that succeeds without action ends at the first step
+                break
         assert info["score"] == (1.0 if free else 0.0), f"{task_name}: doing nothing scored {info['score']}"
     finally:
         env.close()

@@ -8,23 +8,25 @@ seeds.
 
 The agent sees the RL view of ``android_gym.wrappers.make_rl_env``: one ``Discrete`` action per on-screen element
 (tap, long press), keys, scrolls, "type the task's text k", open each app and "complete", with the action mask
-MaskablePPO uses, and a ``Dict`` of element features and hashed goal words. ``--workers`` envs run in
-stable-baselines3's ``SubprocVecEnv``, each its own simulated phone (or ``--device``); with ``--ray`` they are Ray
-actors instead (``android_gym.ray_vec_env.RayVecEnv``), one per ``--devices`` entry, on a cluster with
-``--ray-address``. Every episode draws fresh task parameters: worker ``i``'s env is seeded once with ``seed + i``
-and each reset draws the next parameters from that stream. Evaluation resets with seeds from ``--eval-seed`` on
-(10,000 by default), a range training never seeds; the same episodes are played at every evaluation, so the curve
-compares like with like.
+MaskablePPO uses, and a ``Dict`` of element features and hashed goal words; ``--max-elements``, ``--text-slots`` and
+``--end-penalty`` are its options. ``--workers`` envs run in stable-baselines3's ``SubprocVecEnv``, each its own
+simulated phone (or ``--device``); with ``--ray`` they are Ray actors instead
+(``android_gym.ray_vec_env.RayVecEnv``), one per ``--devices`` entry, on a cluster with ``--ray-address``. Every
+episode draws fresh task parameters: worker ``i``'s env is seeded once with ``seed + i`` and each reset draws the
+next parameters from that stream. Evaluation resets with seeds from ``--eval-seed`` on (10,000 by default), a range
+training never seeds; the same episodes are played at every evaluation, so the curve compares like with like.
 
 ``--bc-episodes N`` first records ``N`` demonstrations of the task's oracle (the UI steps a person takes; seeds from
 20,000 on) with ``android-gym record`` into a Minari dataset in ``OUT/demos`` and clones them: the policy learns
 the oracle's actions (under the same action masks), the value head the discounted return; then PPO goes on from
 there. ``--bc-dataset ID`` clones a dataset recorded before. Sparse tasks that random exploration never solves
-(SendSms: 0 of 200 random episodes) need it.
+(SendSms: 0 of 200 random episodes) need it. ``android-gym record`` records on ``make_rl_env``'s default sizes, so
+cloning needs ``--max-elements`` and ``--text-slots`` at theirs (other sizes are an error before cloning).
 
-Writes to ``--out``: ``model.zip`` (load with ``MaskablePPO.load`` / ``PPO.load``; run it on ``make_rl_env(env_id)``),
-``curve.png`` (success rate vs env steps: held-out, greedy and sampling, and training), ``curve.csv`` and
-``summary.json``.
+Writes to ``--out``: ``model.zip`` (load with ``MaskablePPO.load`` / ``PPO.load``; run it on the same view,
+``make_rl_env(env_id, **summary["view_kwargs"])``), ``curve.png`` (success rate vs env steps: held-out, greedy and
+sampling, and training), ``curve.csv``, ``summary.json`` and stable-baselines3's training log in ``tb/``
+(TensorBoard event files and ``progress.csv``; the csv alone without the ``tensorboard`` package).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3 import PPO
+from stable_baselines3.common import logger as sb3_logger
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
@@ -111,6 +114,18 @@ def load_demonstrations(dataset_id: str, data_path: Path | None = None, gamma: f
     return samples
 
 
+def check_demonstrations(samples: Sequence[Demonstration], model: BaseAlgorithm, dataset_id: str) -> None:
+    """Raise ``AndroidGymError`` if the demonstrations were recorded on an RL view of other sizes than the model's
+    (their action ids would mean other actions)."""
+    recorded = {key: value.shape for key, value in samples[0].observation.items()}
+    expected = {key: space.shape for key, space in model.observation_space.spaces.items()}
+    if recorded != expected or len(samples[0].mask) != model.action_space.n:
+        raise android_gym.AndroidGymError(
+            f"dataset {dataset_id} was recorded on another RL view ({len(samples[0].mask)} actions, observations "
+            f"{recorded}) than this run's ({model.action_space.n} actions, {expected}): record it with the same "
+            "--max-elements and --text-slots, or train with the sizes it was recorded with")
+
+
 def behaviour_clone(model: BaseAlgorithm, samples: Sequence[Demonstration], epochs: int, batch_size: int = 64
                     ) -> float:
     """Fit the policy to the demonstrations' actions (cross-entropy) and the value head to their returns;
@@ -174,6 +189,17 @@ class HeldOutEvaluation(BaseCallback):
         return True
 
 
+def training_logger(folder: Path) -> sb3_logger.Logger:
+    """stable-baselines3's training log in ``folder`` (replacing a previous run's): ``progress.csv`` and TensorBoard
+    event files, or the csv alone when the ``tensorboard`` package is missing."""
+    for old in folder.glob("events.out.tfevents.*"):
+        old.unlink()
+    if sb3_logger.SummaryWriter is None:
+        print(f"tensorboard is not installed: the training log is {folder / 'progress.csv'} only", flush=True)
+        return sb3_logger.configure(str(folder), ["csv"])
+    return sb3_logger.configure(str(folder), ["csv", "tensorboard"])
+
+
 def plot_curve(points: Sequence[CurvePoint], path: Path, title: str) -> None:
     """Save success rate vs env steps (held-out evaluation, and training episodes) as a PNG."""
     import matplotlib
@@ -199,30 +225,39 @@ def plot_curve(points: Sequence[CurvePoint], path: Path, title: str) -> None:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--task", default="SendSms", help="a registered task name or AndroidWorld/<Task>-v0 id")
-    parser.add_argument("--algo", choices=sorted(ALGORITHMS), default="maskable")
+    parser.add_argument("--algo", choices=sorted(ALGORITHMS), default="maskable",
+                        help="maskable: sb3-contrib's MaskablePPO (uses the action mask); ppo: stable-baselines3's PPO")
     parser.add_argument("--steps", type=int, default=50_000, help="training env steps (all workers)")
     parser.add_argument("--workers", type=int, default=2, help="SubprocVecEnv workers, one phone each")
-    parser.add_argument("--device", default=None, help="device spec of every worker (default: its own sim phone)")
+    parser.add_argument("--device", default=None,
+                        help="device spec of every worker (none: each worker its own simulated phone)")
     parser.add_argument("--ray", action="store_true", help="run the workers as Ray actors (RayVecEnv), e.g. on a "
                                                           "cluster of emulator hosts; needs the distributed extra")
     parser.add_argument("--devices", help="with --ray: one actor per device, e.g. adb:emulator-5554@10.0.0.7,sim")
-    parser.add_argument("--ray-address", help="with --ray: the cluster to join (auto, ray://HOST:10001); "
-                                              "default a local Ray")
+    parser.add_argument("--ray-address", help="with --ray: the cluster to join (auto, ray://HOST:10001; none starts "
+                                              "a local Ray)")
     parser.add_argument("--cpus-per-worker", type=float, default=1.0,
                         help="with --ray: CPUs each actor reserves (0.25 suits actors that drive real emulators)")
+    parser.add_argument("--max-elements", type=int, default=64,
+                        help="on-screen elements the RL view gives actions and features (make_rl_env's max_elements)")
+    parser.add_argument("--text-slots", type=int, default=96,
+                        help="texts the RL view can type (make_rl_env's text_slots)")
+    parser.add_argument("--end-penalty", type=float, default=0.1,
+                        help="reward for ending an episode unsuccessfully is minus this (make_rl_env's end_penalty)")
     parser.add_argument("--seed", type=int, default=0, help="training seed; worker i's env is seeded seed + i")
     parser.add_argument("--eval-seed", type=int, default=10_000, help="first held-out evaluation seed")
-    parser.add_argument("--eval-episodes", type=int, default=50)
+    parser.add_argument("--eval-episodes", type=int, default=50, help="held-out episodes (seeds) per evaluation")
     parser.add_argument("--eval-every", type=int, default=5_000, help="env steps between evaluations")
     parser.add_argument("--bc-episodes", type=int, default=0,
                         help="record this many oracle demonstrations (Minari, in OUT/demos) and clone them first")
     parser.add_argument("--bc-dataset", help="clone an existing `android-gym record` dataset (Minari id) first")
-    parser.add_argument("--bc-epochs", type=int, default=200)
+    parser.add_argument("--bc-epochs", type=int, default=200, help="behaviour cloning epochs over the demonstrations")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker")
-    parser.add_argument("--ent-coef", type=float, default=0.01)
-    parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
+    parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO entropy coefficient")
+    parser.add_argument("--out", type=Path, default=Path("runs/ppo"),
+                        help="output folder: model.zip, curve.png, curve.csv, summary.json, tb/")
     return parser.parse_args(argv)
 
 
@@ -234,8 +269,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     task = args.task.removeprefix(f"{android_gym.NAMESPACE}/").removesuffix("-v0")
     env_id = android_gym.env_id(android_gym.get_task(task).name)
     args.out.mkdir(parents=True, exist_ok=True)
+    view_kwargs = {"max_elements": args.max_elements, "text_slots": args.text_slots, "end_penalty": args.end_penalty}
     # a partial of an importable function pickles by reference, so the subprocess workers can rebuild it
-    make = partial(make_rl_env, env_id, device=args.device)
+    make = partial(make_rl_env, env_id, device=args.device, **view_kwargs)
     eval_env = make()
     eval_seeds = list(range(args.eval_seed, args.eval_seed + args.eval_episodes))
     start = time.perf_counter()
@@ -243,12 +279,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         from android_gym.ray_vec_env import RayVecEnv
 
         workers = RayVecEnv(env_id, devices=args.devices, workers=None if args.devices else args.workers,
-                            address=args.ray_address, cpus_per_worker=args.cpus_per_worker)
+                            address=args.ray_address, cpus_per_worker=args.cpus_per_worker, view_kwargs=view_kwargs)
         workers.seed(args.seed)
     else:
         workers = make_vec_env(make, n_envs=args.workers, seed=args.seed, vec_env_cls=SubprocVecEnv)
     model = ALGORITHMS[args.algo]("MultiInputPolicy", workers, n_steps=args.n_steps, batch_size=64,
                                   ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu")
+    model.set_logger(training_logger(args.out / "tb"))  # else SB3 makes an empty /tmp/SB3-* folder per run
     print(f"{args.algo} on {env_id}: {args.workers} workers, {args.steps:,} steps, "
           f"held-out seeds {eval_seeds[0]}..{eval_seeds[-1]}", flush=True)
     bc_accuracy, bc_dataset = None, args.bc_dataset
@@ -259,12 +296,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         print(recorded.summary())
     if bc_dataset:
         demonstrations = load_demonstrations(bc_dataset, args.out / "demos" if args.bc_episodes else None)
+        check_demonstrations(demonstrations, model, bc_dataset)
         bc_accuracy = behaviour_clone(model, demonstrations, args.bc_epochs)
         print(f"behaviour cloning: {len(demonstrations)} oracle steps, training accuracy {bc_accuracy:.3f}")
     evaluation = HeldOutEvaluation(eval_env, eval_seeds, args.eval_every, start)
     evaluation.init_callback(model)
     evaluation.record(0)
     model.learn(total_timesteps=args.steps, callback=evaluation)
+    model.logger.close()
     if evaluation.points[-1].env_steps != model.num_timesteps:
         evaluation.record(model.num_timesteps)
     wall = time.perf_counter() - start
@@ -280,6 +319,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     plot_curve(evaluation.points, args.out / "curve.png", f"{ALGORITHMS[args.algo].__name__} on {task}{cloned}")
     final = evaluation.points[-1]
     summary = {"env_id": env_id, "algo": args.algo, "workers": workers.num_envs, "ray": args.ray,
+               "view_kwargs": view_kwargs,
                "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_dataset": bc_dataset, "bc_accuracy": bc_accuracy,
                "held_out_seeds": [eval_seeds[0], eval_seeds[-1]], "final_held_out_success": final.eval_success,
@@ -291,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(f"done in {wall:.0f} s: held-out success {final.eval_success:.2f} (sampling "
           f"{final.eval_success_sampled:.2f}) after {model.num_timesteps:,} steps; "
-          f"model, curve.png, curve.csv and summary.json in {args.out}")
+          f"model, curve.png, curve.csv, summary.json and the training log (tb/) in {args.out}")
     return summary
 
 

@@ -13,7 +13,7 @@ from android_gym.envs.audio_recorder import BASE_NAMES, record_steps
 from android_gym.sim.apps.audio_recorder import PACKAGE, WELCOME_ACTIVITY
 from android_gym.tasks.files import AUDIORECORDER_DATA, list_files
 from android_gym.tasks.oracle import Selector, open_app, replace_text, tap
-from android_gym.testing import play_steps
+from android_gym.testing import play_on_device, play_steps
 
 NAME_FIELD = Selector(resource_id=f"{PACKAGE}:id/input_name")
 SAVE, CANCEL = Selector(text="Save"), Selector(text="Cancel")
@@ -57,14 +57,18 @@ def test_every_episode_starts_at_the_first_run_with_an_empty_records_folder(rese
 
 def test_a_recording_counts_under_any_name_but_not_unfinished_or_twice(reset_task):
     env, info = reset_task("AudioRecorderRecordAudio")
-    info, invalid = play_steps(env, info, [*record_steps(), replace_text(NAME_FIELD, "my clip"), tap(SAVE)])
-    assert not invalid and names(env) == ["my clip.m4a"] and info["score"] == 1.0
+    info, invalid = play_steps(env, info, record_steps())
+    assert not invalid and names(env) == ["Record-1.m4a"] and info["score"] == 1.0  # the episode ends here
+    assert play_on_device(env, [replace_text(NAME_FIELD, "my clip"), tap(SAVE)]) == 1.0  # past it, renamed
+    assert names(env) == ["my clip.m4a"]
     _, info = env.reset(seed=0)
     info, invalid = play_steps(env, info, record_steps()[:4])  # recording, never stopped: the file is still empty
     assert not invalid and names(env) == ["Record-1.m4a"] and info["score"] == 0.0
     _, info = env.reset(seed=0)
-    info, invalid = play_steps(env, info, [*record_steps(), tap(CANCEL), tap(RECORD), tap(STOP), tap(CANCEL)])
-    assert not invalid and names(env) == ["Record-1.m4a", "Record-2.m4a"] and info["score"] == 0.0
+    info, invalid = play_steps(env, info, record_steps())
+    assert not invalid and info["score"] == 1.0  # the episode ends here
+    assert play_on_device(env, [tap(CANCEL), tap(RECORD), tap(STOP), tap(CANCEL)]) == 0.0  # a second one, past it
+    assert names(env) == ["Record-1.m4a", "Record-2.m4a"]
 
 
 def test_the_requested_name_with_the_apps_extension_succeeds(reset_task):
@@ -83,10 +87,10 @@ def test_a_wrong_name_scores_zero(reset_task, typed):
 
 def test_the_right_name_with_another_recording_beside_it_or_unfinished_scores_zero(reset_task):
     env, info = reset_task(WITH_NAME, params=PINNED)
-    steps = [*record_steps(), replace_text(NAME_FIELD, PINNED["file_name"]), tap(SAVE), tap(RECORD), tap(STOP),
-             tap(CANCEL)]  # and a second recording
-    info, invalid = play_steps(env, info, steps)
-    assert not invalid and names(env) == ["2023_05_17_memo.m4a.m4a", "Record-2.m4a"] and info["score"] == 0.0
+    info, invalid = play_steps(env, info, [*record_steps(), replace_text(NAME_FIELD, PINNED["file_name"]), tap(SAVE)])
+    assert not invalid and info["score"] == 1.0  # the episode ends here
+    assert play_on_device(env, [tap(RECORD), tap(STOP), tap(CANCEL)]) == 0.0  # a second recording, past the end
+    assert names(env) == ["2023_05_17_memo.m4a.m4a", "Record-2.m4a"]
     env.unwrapped.device.shell(f"rm {AUDIORECORDER_DATA}/Record-2.m4a")
     assert env.unwrapped.task.is_successful(env.unwrapped.device) == 1.0
     env.unwrapped.device.shell(f"echo unfinished > {AUDIORECORDER_DATA}/2023_05_17_memo.m4a.m4a")

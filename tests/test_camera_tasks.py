@@ -17,7 +17,7 @@ from android_gym.sim.system.media import is_mp4, mp4_file
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.files import PHOTOS_DATA, VIDEOS_DATA, list_files
 from android_gym.tasks.oracle import complete, open_app, tap
-from android_gym.testing import play_steps
+from android_gym.testing import play_on_device, play_steps
 
 
 def names(env: gym.Env, folder: str) -> list[str]:
@@ -48,8 +48,9 @@ def test_one_photo_succeeds_with_a_jpeg_named_as_camera2_names_it(reset_task):
 
 def test_two_photos_or_a_video_instead_of_a_photo_score_zero(reset_task):
     env, info = reset_task("CameraTakePhoto")
-    info, invalid = play_steps(env, info, [*PHOTO, tap(SHUTTER_BUTTON)])
-    assert not invalid and len(names(env, PHOTOS_DATA)) == 2 and info["score"] == 0.0
+    info, invalid = play_steps(env, info, PHOTO)
+    assert not invalid and info["score"] == 1.0  # the episode ends here: a second photo is taken past it
+    assert play_on_device(env, [tap(SHUTTER_BUTTON)]) == 0.0 and len(names(env, PHOTOS_DATA)) == 2
     _, info = env.reset(seed=0)
     assert names(env, PHOTOS_DATA) == [] and names(env, VIDEOS_DATA) == []  # teardown and setup emptied both
     info, invalid = play_steps(env, info, VIDEO)
@@ -62,8 +63,10 @@ def test_one_video_succeeds_and_a_photo_two_videos_or_a_running_recording_do_not
     [video] = list_files(env.unwrapped.device, VIDEOS_DATA)
     assert not invalid and info["score"] == 1.0 and video.name.startswith("VID_") and video.name.endswith(".mp4")
     _, info = env.reset(seed=0)
-    info, invalid = play_steps(env, info, [*VIDEO, tap(SHUTTER_BUTTON), tap(SHUTTER_BUTTON)])
-    assert not invalid and len(names(env, VIDEOS_DATA)) == 2 and info["score"] == 0.0
+    info, invalid = play_steps(env, info, VIDEO)
+    assert not invalid and info["score"] == 1.0  # the episode ends here: a second video is taken past it
+    assert play_on_device(env, [tap(SHUTTER_BUTTON), tap(SHUTTER_BUTTON)]) == 0.0
+    assert len(names(env, VIDEOS_DATA)) == 2
     _, info = env.reset(seed=0)
     info, invalid = play_steps(env, info, PHOTO)
     assert not invalid and info["score"] == 0.0

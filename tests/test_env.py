@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import warnings
 
 import gymnasium as gym
 import numpy as np
@@ -311,6 +312,63 @@ def test_unreadable_ui_dump_is_a_backend_error():
     assert device.shell("echo still mine").output == "still mine\n"  # the env does not close a device it was given
     device.close()
 
+
+
+def _steps_after_the_end(env, final_obs, terminated: bool, truncated: bool) -> None:
+    """Two steps after the episode ended: one warning, nothing done on the phone, the final observation again."""
+    device = env.unwrapped.device
+    foreground, dump = state.foreground_package(device), device.ui_dump()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for action in (Action(ActionType.NAVIGATE_HOME), Action(ActionType.OPEN_APP, app_name="Clock")):
+            obs, reward, *flags, info = env.step(action)
+            assert (reward, flags) == (0.0, [terminated, truncated])
+            assert info["invalid_action"] == "the episode has ended: call reset()" and info["backend_error"] is None
+            assert obs.keys() == final_obs.keys() and obs["a11y_tree"] == final_obs["a11y_tree"]
+            assert "pixels" not in obs or np.array_equal(obs["pixels"], final_obs["pixels"])
+    assert [str(warning.message).count("call reset()") for warning in caught] == [1]  # once per episode
+    assert (state.foreground_package(device), device.ui_dump()) == (foreground, dump)
+
+
+def test_stepping_after_termination_warns_and_does_nothing(make_env):
+    env = make_env()  # gym.make's checker, order enforcing and TimeLimit around the env
+    for seed in (0, 1):  # reset starts a new episode, which warns again
+        env.reset(seed=seed)
+        env.step(Action(ActionType.OPEN_APP, app_name="Simple SMS Messenger"))
+        final_obs, reward, terminated, truncated, _ = env.step({"action_type": "status", "goal_status": "complete"})
+        assert terminated and not truncated and reward == 0.0
+        _steps_after_the_end(env, final_obs, terminated=True, truncated=False)
+    env.reset(seed=2)
+    *_, info = env.step(Action(ActionType.OPEN_APP, app_name="Clock"))
+    assert info["invalid_action"] is None
+    assert state.foreground_package(env.unwrapped.device) == "com.google.android.deskclock"
+
+
+def test_stepping_after_the_device_truncated_the_episode_warns_and_does_nothing():
+    from android_gym.device.sim import SimDevice
+
+    class GarbledDump(SimDevice):
+        garble = False
+
+        def ui_dump(self) -> str:
+            return "<hierarchy><node" if self.garble else super().ui_dump()
+
+    device = GarbledDump()
+    env = gym.wrappers.TimeLimit(android_gym.AndroidEnv(task="SendSms", device=device, pixels=False), 10)
+    try:
+        env.reset(seed=0)
+        env.step(Action(ActionType.OPEN_APP, app_name="Simple SMS Messenger"))
+        device.garble = True
+        final_obs, reward, terminated, truncated, info = env.step(Action(ActionType.WAIT))
+        assert truncated and not terminated and info["backend_error"] and final_obs["a11y_tree"] == ""
+        device.garble = False  # the phone answers again, but the episode is over
+        _steps_after_the_end(env, final_obs, terminated=False, truncated=True)
+        env.reset(seed=0)
+        *_, info = env.step(Action(ActionType.NAVIGATE_HOME))
+        assert info["invalid_action"] is None
+    finally:
+        env.close()
+        device.close()
 
 class _CountingCheck(android_gym.Task):
     """A task whose check disturbs the device, so it is scored at the end; it counts the checks."""

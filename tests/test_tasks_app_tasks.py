@@ -143,8 +143,8 @@ def seeded_rows() -> list[dict]:
 
 
 def test_reveal_rows_scrolls_to_each_row_among_noise(env):
-    rows = seeded_rows()
-    _, info = env.reset(seed=0, options={"params": {"title": "Plan team outing", "rows": rows}})
+    rows = seeded_rows()  # the task's target is not done yet, so looking does not end the episode
+    _, info = env.reset(seed=0, options={"params": {"title": "Submit expense report", "rows": rows}})
     stored = TASKS_TABLE.rows(env.unwrapped.device)
     targets = [r for r in stored if r["title"] in ("Submit expense report", "Plan team outing",
                                                    "Send report to manager")]
@@ -171,7 +171,7 @@ def test_noise_rows_are_listed_in_the_app(env):
 
 def test_reveal_rows_fails_for_a_row_the_list_does_not_show(env):
     rows = seeded_rows()
-    env.reset(seed=0, options={"params": {"title": "Plan team outing", "rows": rows}})
+    env.reset(seed=0, options={"params": {"title": "Submit expense report", "rows": rows}})
     ghost = {**task_row("Never stored", 0, dt.date(2023, 10, 17)), "_id": 99}
     policy = OraclePolicy(reveal_rows([ghost]))
     *_, info = env.step(policy.act([]))

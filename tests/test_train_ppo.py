@@ -1,10 +1,12 @@
-"""examples/train_ppo.py: a short run writes a loadable model, a curve and a summary; behaviour cloning on oracle
-demonstrations solves held-out SendSms seeds that an untrained policy never solves."""
+"""examples/train_ppo.py: a short run writes a loadable model, a curve, a summary and a TensorBoard log; behaviour
+cloning on oracle demonstrations solves held-out SendSms seeds that an untrained policy never solves."""
 
 from __future__ import annotations
 
 import csv
 import json
+import re
+import tempfile
 
 import pytest
 from PIL import Image
@@ -20,7 +22,19 @@ def train_ppo(load_script):
     return load_script("examples/train_ppo.py")
 
 
-def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(train_ppo, tmp_path):
+DEFAULT_VIEW = {"max_elements": 64, "text_slots": 96, "end_penalty": 0.1}
+
+
+@pytest.fixture
+def temp_dir(tmp_path, monkeypatch):
+    """The process's temporary folder (``tempfile.gettempdir()``, where SB3 puts a default log), empty."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(train_ppo, tmp_path, temp_dir):
     summary = train_ppo.main(["--task", "OpenAppTaskEval", "--steps", "256", "--n-steps", "64", "--workers", "2",
                               "--eval-episodes", "3", "--eval-every", "128", "--bc-episodes", "2", "--bc-epochs", "5",
                               "--out", str(tmp_path)])
@@ -34,14 +48,45 @@ def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(t
     assert float(rows[-1]["eval_success"]) == summary["final_held_out_success"]
     with Image.open(tmp_path / "curve.png") as image:
         assert image.format == "PNG" and image.size == (640, 400)
+    assert list((tmp_path / "tb").glob("events.out.tfevents.*")) and (tmp_path / "tb" / "progress.csv").is_file()
+    assert not list(temp_dir.glob("SB3-*"))  # no stray default log folder
 
+    assert summary["view_kwargs"] == DEFAULT_VIEW
     model = MaskablePPO.load(tmp_path / "model.zip")  # runs on the RL view, as the docstring says
-    env = make_rl_env(android_gym.env_id("OpenAppTaskEval"))
+    env = make_rl_env(android_gym.env_id("OpenAppTaskEval"), **summary["view_kwargs"])
     observation, _ = env.reset(seed=1)
     masks = env.get_wrapper_attr("action_masks")()
     action, _ = model.predict(observation, deterministic=True, action_masks=masks)
     assert masks[int(action)]
     env.close()
+
+
+def test_without_tensorboard_the_log_is_csv_and_the_view_options_reach_the_envs(train_ppo, tmp_path, temp_dir,
+                                                                                monkeypatch):
+    monkeypatch.setattr(train_ppo.sb3_logger, "SummaryWriter", None)  # as SB3 sets it when tensorboard is missing
+    view = {"max_elements": 16, "text_slots": 8, "end_penalty": 0.25}
+    summary = train_ppo.main(["--task", "OpenAppTaskEval", "--steps", "32", "--n-steps", "16", "--workers", "1",
+                              "--eval-episodes", "1", "--eval-every", "32", "--max-elements", "16", "--text-slots",
+                              "8", "--end-penalty", "0.25", "--out", str(tmp_path)])
+    assert summary["view_kwargs"] == view == json.loads((tmp_path / "summary.json").read_text())["view_kwargs"]
+    with open(tmp_path / "tb" / "progress.csv") as handle:
+        assert [int(row["time/total_timesteps"]) for row in csv.DictReader(handle)] == [16, 32]
+    assert not list((tmp_path / "tb").glob("events.out.tfevents.*")) and not list(temp_dir.glob("SB3-*"))
+    model = MaskablePPO.load(tmp_path / "model.zip")
+    env = make_rl_env(android_gym.env_id("OpenAppTaskEval"), **view)
+    assert (model.observation_space, model.action_space) == (env.observation_space, env.action_space)
+    env.close()
+
+
+def test_help_shows_every_option_with_its_default(train_ppo, capsys):
+    with pytest.raises(SystemExit):
+        train_ppo.parse_args(["--help"])
+    text = capsys.readouterr().out
+    options = re.findall(r"^  (--[a-z-]+)", text, re.MULTILINE)
+    assert {"--max-elements", "--text-slots", "--end-penalty", "--out"} <= set(options)
+    assert text.count("(default:") == len(options)  # a help string on each, with its default
+    assert ("--end-penalty END_PENALTY reward for ending an episode unsuccessfully is minus this "
+            "(make_rl_env's end_penalty) (default: 0.1)") in " ".join(text.split())
 
 
 def test_behaviour_cloning_of_recorded_demonstrations_solves_held_out_sendsms(train_ppo, tmp_path):
@@ -52,11 +97,17 @@ def test_behaviour_cloning_of_recorded_demonstrations_solves_held_out_sendsms(tr
     assert [sample.value for sample in demonstrations[:6]] == pytest.approx([0.99 ** k for k in range(5, -1, -1)])
     assert all(sample.mask[sample.action] for sample in demonstrations)
 
+    smaller = make_rl_env(env_id, max_elements=16, text_slots=8)
+    with pytest.raises(android_gym.AndroidGymError, match="recorded on another RL view"):
+        train_ppo.check_demonstrations(demonstrations, MaskablePPO("MultiInputPolicy", smaller, device="cpu"), "test")
+    smaller.close()
+
     env = make_rl_env(env_id)
     model = MaskablePPO("MultiInputPolicy", env, n_steps=64, seed=0, device="cpu")
+    train_ppo.check_demonstrations(demonstrations, model, "test/SendSms/oracle-v0")
     held_out = range(10_000, 10_010)
     assert train_ppo.evaluate(model, env, held_out)[0] == 0.0
-    assert train_ppo.behaviour_clone(model, demonstrations, epochs=100) == 1.0
+    assert train_ppo.behaviour_clone(model, demonstrations, epochs=400) == 1.0
     success, mean_steps = train_ppo.evaluate(model, env, held_out)
     assert success >= 0.9 and mean_steps == pytest.approx(6, abs=0.5)
     env.close()

@@ -63,6 +63,11 @@ def _front_package(elements: Sequence[UIElement]) -> str:
     return next((element.package_name for element in elements if element.package_name != SYSTEM_UI), SYSTEM_UI)
 
 
+def _in_goal_order(pieces: list[Piece]) -> list[Piece]:
+    """Pieces in the order they start in the goal, longer first."""
+    return sorted(pieces, key=lambda piece: (piece.position, -len(piece.text)))
+
+
 def asks_question(goal: str) -> bool:
     """Whether the goal asks for an answer (a question mark, or the word "answer")."""
     return bool(_QUESTION.search(goal))
@@ -71,7 +76,7 @@ def asks_question(goal: str) -> bool:
 @dataclass
 class RLScreen:
     """One step's referents: ``slots`` (elements) and their ``labels``; ``texts``, the typing vocabulary (the
-    goal's sentences and values, this screen's texts, the goal's words, remembered texts); ``typing_slot``, the
+    goal's pieces in goal order, this screen's texts, remembered texts); ``typing_slot``, the
     slot a ``type`` id taps first when no field has focus (the first text field); ``focused_field``, whether a
     text field has focus (typing then goes to its caret); ``collected``, the answer pieces gathered so far;
     ``answers``, whether answer ids are on."""
@@ -111,16 +116,19 @@ class ScreenReader:
                  answers: bool | None = None) -> None:
         self.size, self.max_elements, self.text_slots, self.answers = size, max_elements, text_slots, answers
         self._goal: list[Piece] = []
-        self._goal_words: list[Piece] = []
         self._memory: dict[str, list[Piece]] = {}  # package → its remembered pieces; the last updated app last
         self._last: tuple[str, list[Piece]] = ("", [])
         self._answers = False
 
     def start(self, goal: str) -> None:
         """Begin an episode with ``goal``: its pieces, an empty memory."""
-        self._goal = text_pieces(goal, "goal", words=False)
-        coarse = {piece.text for piece in self._goal}
-        self._goal_words = [piece for piece in text_pieces(goal, "goal") if piece.text not in coarse]
+        # a text's id depends only on the goal before it, so goals of one template give their values the same
+        # ids; a goal too long for that (several recipes) keeps its sentences and values first, its words after
+        pieces = _in_goal_order(text_pieces(goal, "goal"))
+        if len(pieces) > self.text_slots * 3 // 4:
+            coarse = _in_goal_order(text_pieces(goal, "goal", words=False))
+            pieces = coarse + [piece for piece in pieces if piece not in set(coarse)]
+        self._goal = pieces
         self._memory, self._last = {}, ("", [])
         self._answers = asks_question(goal) if self.answers is None else self.answers
 
@@ -146,6 +154,6 @@ class ScreenReader:
         front = _front_package(elements)
         others = [piece for package in reversed(self._memory) if package != front for piece in self._memory[package]]
         memory = others + self._memory.get(front, [])
-        texts = unique_pieces(self._goal + here + self._goal_words + memory)[:self.text_slots]
+        texts = unique_pieces(self._goal + here + memory)[:self.text_slots]
         return RLScreen(slots, [element_label(slot, elements) for slot in slots], texts,
                         fields[0] if fields else None, focused, list(collected), self._answers), here

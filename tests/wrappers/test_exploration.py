@@ -113,7 +113,7 @@ def test_the_same_screen_in_other_episodes_and_seeds_has_the_same_key_and_new_co
 
 
 def test_flipping_a_switch_is_a_new_state_and_flipping_it_back_the_old_one(make_env):
-    env = _wrap(make_env, "SystemWifiTurnOff", per_candidate=True)
+    env = _wrap(make_env, per_candidate=True)  # not a Wi-Fi task: turning it off would end the episode
     observation, info = env.reset(seed=0)
     observation, _, info = _step(env, Action(ActionType.OPEN_APP, app_name="Settings"))
     for row in ("Network & internet", "Internet"):
