@@ -4,8 +4,10 @@
 
 Each (task, regime) is one ``examples/train_ppo.py`` run in ``OUT/<regime>/<task>``: ``scratch`` trains from a
 fresh policy; ``bc`` first clones ``--bc-episodes`` oracle demonstrations (recorded through the RL view), then
-runs PPO. Prints a markdown table (task, app, regime, held-out success greedy / sampled, env steps, wall-clock)
-and writes it to ``OUT/results.md``; every run keeps its curve, model and summary.
+runs PPO; ``multitask`` is one run over all the tasks (``--task A,B,…``: one policy, each task's demonstrations
+cloned, ``--steps`` times the number of tasks), evaluated on each task alone. Prints a markdown table (task, app,
+regime, held-out success greedy / sampled, env steps, wall-clock) and writes it to ``OUT/results.md``; every run
+keeps its curve, model and summary.
 """
 
 from __future__ import annotations
@@ -36,10 +38,22 @@ def _train_ppo():
     return module
 
 
+def _multitask(train_ppo, args: argparse.Namespace) -> list[dict]:
+    """One policy over every task; a row per task with its own held-out success."""
+    steps = args.steps * len(args.tasks)
+    summary = train_ppo.main(["--task", ",".join(args.tasks), "--steps", str(steps), "--workers", str(args.workers),
+                              "--out", str(args.out / "multitask"), "--eval-episodes", str(args.eval_episodes),
+                              "--eval-every", str(steps), "--bc-episodes", str(args.bc_episodes)])
+    return [{**summary, "task": task, "app": SUITE.get(task, ""), "regime": "multitask (one policy)",
+             "final_held_out_success": result["greedy"], "final_held_out_success_sampled": result["sampled"]}
+            for task, result in zip(args.tasks, summary["per_task"].values())]
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--tasks", nargs="+", default=list(SUITE), help="task names (default: the suite)")
-    parser.add_argument("--regimes", nargs="+", choices=("scratch", "bc"), default=["scratch", "bc"])
+    parser.add_argument("--regimes", nargs="+", choices=("scratch", "bc", "multitask"),
+                        default=["scratch", "bc", "multitask"])
     parser.add_argument("--steps", type=int, default=20_000, help="PPO env steps per run")
     parser.add_argument("--bc-episodes", type=int, default=20, help="oracle demonstrations cloned in the bc regime")
     parser.add_argument("--eval-episodes", type=int, default=30, help="held-out seeds per evaluation")
@@ -53,7 +67,9 @@ def main(argv: Sequence[str] | None = None) -> list[dict]:
     args = parse_args(argv)
     train_ppo, rows = _train_ppo(), []
     for regime in args.regimes:
-        for task in args.tasks:
+        if regime == "multitask":
+            rows += _multitask(train_ppo, args)
+        for task in args.tasks if regime != "multitask" else []:
             out = args.out / regime / task
             run = ["--task", task, "--steps", str(args.steps), "--workers", str(args.workers), "--out", str(out),
                    "--eval-episodes", str(args.eval_episodes), "--eval-every", str(args.steps)]
@@ -61,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict]:
                 run += ["--bc-episodes", str(args.bc_episodes)]
             summary = train_ppo.main(run)
             rows.append({"task": task, "app": SUITE.get(task, ""), "regime": regime, **summary})
-            (args.out / "results.json").write_text(json.dumps(rows, indent=1, default=str))
+        (args.out / "results.json").write_text(json.dumps(rows, indent=1, default=str))
     table = ["| task | app | regime | held-out success greedy / sampled | env steps | wall-clock |",
              "|---|---|---|---|---|---|"]
     for row in rows:

@@ -58,7 +58,7 @@ import android_gym
 from android_gym.agents import ModelAgent
 from android_gym.datasets import SUCCESS, datasets_root, default_dataset_id, record_dataset
 from android_gym.testing import run_episode
-from android_gym.wrappers import make_rl_env
+from android_gym.wrappers import MultiTaskRLEnv, make_rl_env
 
 ALGORITHMS: dict[str, type[BaseAlgorithm]] = {"maskable": MaskablePPO, "ppo": PPO}
 DEMONSTRATION_SEED = 20_000  # --bc-episodes records seeds from here: neither training's streams nor held-out seeds
@@ -94,6 +94,18 @@ def evaluate(model: BaseAlgorithm, env: gym.Env, seeds: Sequence[int], determini
     episodes = [run_episode(env, agent, seed=seed) for seed in seeds]
     successes = sum(episode.total_reward >= SUCCESS for episode in episodes)
     return successes / len(seeds), float(np.mean([episode.steps for episode in episodes]))
+
+
+def per_task_success(model: BaseAlgorithm, env_ids: Sequence[str], seeds: Sequence[int],
+                     view_kwargs: dict[str, Any], device: str | None) -> dict[str, dict[str, float]]:
+    """A multi-task policy's held-out success on each task alone, greedy and sampling."""
+    results = {}
+    for env_id in env_ids:
+        env = make_rl_env(env_id, device=device, **view_kwargs)
+        greedy, sampled = evaluate(model, env, seeds)[0], evaluate(model, env, seeds, deterministic=False)[0]
+        results[env_id] = {"greedy": greedy, "sampled": sampled}
+        env.close()
+    return results
 
 
 def load_demonstrations(dataset_id: str, data_path: Path | None = None, gamma: float = 0.99) -> list[Demonstration]:
@@ -226,7 +238,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--task", default="SendSms", help="a registered task name or AndroidWorld/<Task>-v0 id")
+    parser.add_argument("--task", default="SendSms",
+                        help="a registered task name or AndroidWorld/<Task>-v0 id; several, comma-separated, train "
+                             "one policy on all (MultiTaskRLEnv: one task per episode; held-out success per task)")
     parser.add_argument("--algo", choices=sorted(ALGORITHMS), default="maskable",
                         help="maskable: sb3-contrib's MaskablePPO (uses the action mask); ppo: stable-baselines3's PPO")
     parser.add_argument("--steps", type=int, default=50_000, help="training env steps (all workers)")
@@ -254,6 +268,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="record this many oracle demonstrations (Minari, in OUT/demos) and clone them first")
     parser.add_argument("--bc-dataset", help="clone an existing `android-gym record` dataset (Minari id) first")
     parser.add_argument("--bc-epochs", type=int, default=200, help="behaviour cloning epochs over the demonstrations")
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="PyTorch threads for the policy (1 leaves the other cores to the env workers; more "
+                             "threads than free cores made each PPO update 18x slower on 2 cores)")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker")
     parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO entropy coefficient")
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"),
@@ -266,12 +283,18 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     if (args.devices or args.ray_address) and not args.ray:
         raise android_gym.AndroidGymError("--devices and --ray-address are for Ray workers: add --ray")
-    task = args.task.removeprefix(f"{android_gym.NAMESPACE}/").removesuffix("-v0")
-    env_id = android_gym.env_id(android_gym.get_task(task).name)
+    tasks = [name.strip().removeprefix(f"{android_gym.NAMESPACE}/").removesuffix("-v0")
+             for name in args.task.split(",")]
+    env_ids = [android_gym.env_id(android_gym.get_task(task).name) for task in tasks]
+    env_id, task = env_ids[0], ",".join(tasks)
+    if len(env_ids) > 1 and args.ray:
+        raise android_gym.AndroidGymError("--ray trains one task: give --task a single task")
     args.out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(args.torch_threads)
     view_kwargs = {"max_elements": args.max_elements, "text_slots": args.text_slots, "end_penalty": args.end_penalty}
     # a partial of an importable function pickles by reference, so the subprocess workers can rebuild it
-    make = partial(make_rl_env, env_id, device=args.device, **view_kwargs)
+    make = partial(make_rl_env, env_id, device=args.device, **view_kwargs) if len(env_ids) == 1 else \
+        partial(MultiTaskRLEnv, env_ids, device=args.device, **view_kwargs)
     eval_env = make()
     eval_seeds = list(range(args.eval_seed, args.eval_seed + args.eval_episodes))
     start = time.perf_counter()
@@ -288,14 +311,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     model.set_logger(training_logger(args.out / "tb"))  # else SB3 makes an empty /tmp/SB3-* folder per run
     print(f"{args.algo} on {env_id}: {args.workers} workers, {args.steps:,} steps, "
           f"held-out seeds {eval_seeds[0]}..{eval_seeds[-1]}", flush=True)
-    bc_accuracy, bc_dataset = None, args.bc_dataset
-    if args.bc_episodes:
-        bc_dataset = default_dataset_id(env_id)
-        recorded = record_dataset(env_id, args.bc_episodes, seed=DEMONSTRATION_SEED, dataset_id=bc_dataset,
-                                  data_path=args.out / "demos", overwrite=True)
-        print(recorded.summary())
-    if bc_dataset:
-        demonstrations = load_demonstrations(bc_dataset, args.out / "demos" if args.bc_episodes else None)
+    bc_accuracy, bc_datasets = None, [args.bc_dataset] if args.bc_dataset else []
+    if args.bc_episodes:  # each task's demonstrations, cloned together
+        bc_datasets = [default_dataset_id(one) for one in env_ids]
+        for one, dataset_id in zip(env_ids, bc_datasets):
+            recorded = record_dataset(one, args.bc_episodes, seed=DEMONSTRATION_SEED, dataset_id=dataset_id,
+                                      data_path=args.out / "demos", overwrite=True)
+            print(recorded.summary())
+    bc_dataset = ",".join(bc_datasets) or None
+    if bc_datasets:
+        demonstrations = [sample for dataset_id in bc_datasets for sample in
+                          load_demonstrations(dataset_id, args.out / "demos" if args.bc_episodes else None)]
         check_demonstrations(demonstrations, model, bc_dataset)
         bc_accuracy = behaviour_clone(model, demonstrations, args.bc_epochs)
         print(f"behaviour cloning: {len(demonstrations)} oracle steps, training accuracy {bc_accuracy:.3f}")
@@ -309,6 +335,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     wall = time.perf_counter() - start
     workers.close()
     eval_env.close()
+    per_task = {} if len(env_ids) == 1 else per_task_success(model, env_ids, eval_seeds, view_kwargs, args.device)
 
     model.save(args.out / "model.zip")
     with open(args.out / "curve.csv", "w", newline="") as handle:
@@ -318,7 +345,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     cloned = f" after cloning {bc_dataset}" if bc_dataset else ""
     plot_curve(evaluation.points, args.out / "curve.png", f"{ALGORITHMS[args.algo].__name__} on {task}{cloned}")
     final = evaluation.points[-1]
-    summary = {"env_id": env_id, "algo": args.algo, "workers": workers.num_envs, "ray": args.ray,
+    summary = {"env_id": env_id if len(env_ids) == 1 else env_ids, "per_task": per_task, "algo": args.algo,
+               "workers": workers.num_envs, "ray": args.ray,
                "view_kwargs": view_kwargs,
                "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_dataset": bc_dataset, "bc_accuracy": bc_accuracy,

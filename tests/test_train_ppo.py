@@ -117,3 +117,14 @@ def test_unknown_task_is_a_clear_error(train_ppo, tmp_path):
     with pytest.raises(android_gym.AndroidGymError, match="SendSms"):
         train_ppo.main(["--task", "SendSmss", "--out", str(tmp_path)])
     assert not any(tmp_path.iterdir())
+
+
+def test_several_tasks_train_one_policy_evaluated_on_each(train_ppo, tmp_path):
+    summary = train_ppo.main(["--task", "SendSms,ClockStopWatchRunning", "--steps", "32", "--n-steps", "16",
+                              "--workers", "1", "--eval-episodes", "2", "--eval-every", "32", "--bc-episodes", "2",
+                              "--bc-epochs", "400", "--out", str(tmp_path)])
+    tasks = ["AndroidWorld/SimpleSmsSend-v0", "AndroidWorld/ClockStopWatchRunning-v0"]  # SendSms: an alias
+    assert summary["env_id"] == tasks and list(summary["per_task"]) == tasks
+    assert summary["bc_accuracy"] == 1.0  # both tasks' demonstrations, one policy
+    assert all(set(result) == {"greedy", "sampled"} for result in summary["per_task"].values())
+    assert summary["per_task"][tasks[1]]["greedy"] == 1.0  # the cloned policy starts the stopwatch on its own
