@@ -4,7 +4,8 @@ For LLM agents: ``CompressUITree`` (UI text with stable IDs), ``SetOfMark`` (num
 ``VisitCountHints`` (exploration hints), ``ParseLLMActions`` (AndroidWorld JSON, AndroidArena and AppAgent action
 dialects). For RL: ``ElementActions`` (with an action mask), ``TouchGridActions``, ``PixelObservation``,
 ``ElementFeatureObservation``, ``make_rl_env`` stacking them, ``MultiTaskRLEnv`` (several tasks behind one
-view) and ``make_pixel_env`` (pixels and a touch grid, for CNN policies). For both: ``ApplyConstraints`` (forbidden apps, pages, elements) and ``RecordTrajectory``.
+view) and ``make_pixel_env`` (pixels and a touch grid, for CNN policies). For both: ``ApplyConstraints``
+(forbidden apps, pages, elements) and ``RecordTrajectory``.
 """
 
 from android_gym.wrappers.compression import CompressUITree, compress_ui
@@ -16,8 +17,8 @@ from android_gym.wrappers.recording import RecordTrajectory
 from android_gym.wrappers.rl_actions import ElementActions, TouchGridActions
 from android_gym.wrappers.rl_env import make_rl_env
 from android_gym.wrappers.rl_multitask import MultiTaskRLEnv
-from android_gym.wrappers.rl_pixels import make_pixel_env
 from android_gym.wrappers.rl_observations import ElementFeatureObservation, PixelObservation
+from android_gym.wrappers.rl_pixels import make_pixel_env
 from android_gym.wrappers.set_of_mark import SetOfMark
 
 __all__ = ["AndroidArenaDialect", "AndroidWorldJSON", "AppAgentDialect", "ApplyConstraints", "CompressUITree",
