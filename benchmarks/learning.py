@@ -13,11 +13,12 @@ keeps its curve, model and summary.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from _examples import load_example  # the sibling module: run as python benchmarks/learning.py
 
 #: Twelve tasks from eight apps: SMS, settings, clock, contacts, Pro Expense, Markor, Files, Tasks (a
 #: ``task_specs`` question), plus a composite and the open-app task.
@@ -27,15 +28,6 @@ SUITE = {
     "ExpenseDeleteSingle": "Pro Expense", "MarkorCreateFolder": "Markor", "FilesDeleteFile": "Files",
     "TasksCountHighPriority": "Tasks (question)", "TurnOnWifiAndOpenApp": "composite",
 }
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _train_ppo():
-    spec = importlib.util.spec_from_file_location("train_ppo", ROOT / "examples" / "train_ppo.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 def _multitask(train_ppo, args: argparse.Namespace) -> list[dict]:
@@ -65,7 +57,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> list[dict]:
     """Run every (task, regime); print and write the table."""
     args = parse_args(argv)
-    train_ppo, rows = _train_ppo(), []
+    train_ppo, rows = load_example("train_ppo"), []
     for regime in args.regimes:
         if regime == "multitask":
             rows += _multitask(train_ppo, args)

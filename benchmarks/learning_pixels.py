@@ -18,43 +18,25 @@ import json
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
-import numpy as np
 import torch
+from _examples import load_example  # the sibling modules: run as python benchmarks/learning_pixels.py
 from stable_baselines3 import PPO
-from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import SubprocVecEnv
-from throughput import machine  # the sibling script: run as python benchmarks/learning_pixels.py
+from throughput import machine
 
 import android_gym
-from android_gym.agents import ModelAgent
-from android_gym.testing import run_episode
 from android_gym.wrappers.rl_pixels import DEFAULT_GRID, DEFAULT_SHAPE, make_pixel_env
 
 PPO_ARGS = ("n_steps", "batch_size", "n_epochs", "ent_coef")  # the hyper-parameters the summary records
-SUCCESS = 1.0  # an episode succeeds when its rewards sum to the full task score
 _SIZE = re.compile(r"(\d+)x(\d+)")
-
-
-@dataclass
-class CurvePoint:
-    """One evaluation after ``env_steps`` training steps: held-out success greedy and sampling, and the training
-    episodes finished since the previous point."""
-
-    env_steps: int
-    wall_seconds: float
-    eval_success: float
-    eval_success_sampled: float
-    eval_mean_steps: float
-    train_success: float | None
-    train_episodes: int
+#: examples/train_ppo.py: its curve points, held-out evaluation, plot and success threshold serve here too
+train_ppo = load_example("train_ppo")
 
 
 def size(text: str) -> tuple[int, int]:
@@ -65,70 +47,17 @@ def size(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def evaluate(model: BaseAlgorithm, env: gym.Env, seeds: Sequence[int], deterministic: bool) -> tuple[float, float]:
-    """Success rate and mean episode length of the policy, one episode per seed."""
-    episodes = [run_episode(env, ModelAgent(model, deterministic), seed=seed) for seed in seeds]
-    return (sum(episode.total_reward >= SUCCESS for episode in episodes) / len(seeds),
-            float(np.mean([episode.steps for episode in episodes])))
+class TimedEvaluation(train_ppo.HeldOutEvaluation):
+    """train_ppo's held-out evaluation (greedy and sampling, training episodes since the last point), also adding
+    up the time spent evaluating, to keep it apart from training's."""
 
+    eval_seconds = 0.0
 
-class HeldOutEvaluation(BaseCallback):
-    """Every ``every`` env steps: evaluate on the held-out seeds, note the training episodes' success, and keep
-    the time spent evaluating apart from training's."""
-
-    def __init__(self, env: gym.Env, seeds: Sequence[int], every: int) -> None:
-        super().__init__()
-        self.env, self.seeds, self.every = env, seeds, every
-        self.points: list[CurvePoint] = []
-        self.start = time.perf_counter()
-        self.eval_seconds = 0.0
-        self.train_results: list[bool] = []
-        self._next, self._since = every, 0
-
-    def record(self, env_steps: int) -> CurvePoint:
-        """Evaluate now and append a curve point."""
+    def record(self, env_steps: int) -> train_ppo.CurvePoint:
         begin = time.perf_counter()
-        success, mean_steps = evaluate(self.model, self.env, self.seeds, deterministic=True)
-        sampled, _ = evaluate(self.model, self.env, self.seeds, deterministic=False)
+        point = super().record(env_steps)
         self.eval_seconds += time.perf_counter() - begin
-        recent = self.train_results[self._since:]
-        self._since = len(self.train_results)
-        point = CurvePoint(env_steps, round(time.perf_counter() - self.start, 1), success, sampled, mean_steps,
-                           float(np.mean(recent)) if recent else None, len(recent))
-        self.points.append(point)
-        train = "-" if point.train_success is None else f"{point.train_success:.2f} of {len(recent)}"
-        print(f"steps {env_steps:>8,}  held-out success greedy {success:.2f} sampling {sampled:.2f}  mean steps "
-              f"{mean_steps:4.1f}  training episodes {train}  {point.wall_seconds:7.1f} s", flush=True)
         return point
-
-    def _on_step(self) -> bool:
-        self.train_results += [info["episode"]["r"] >= SUCCESS for info in self.locals["infos"] if "episode" in info]
-        if self.num_timesteps >= self._next:
-            self._next += self.every
-            self.record(self.num_timesteps)
-        return True
-
-
-def plot_curve(points: Sequence[CurvePoint], path: Path, title: str) -> None:
-    """Success rate vs env steps (held-out greedy and sampling, training episodes) as a small PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=100)
-    steps = [point.env_steps for point in points]
-    axes.plot(steps, [point.eval_success for point in points], marker="o", label="held-out seeds, greedy")
-    axes.plot(steps, [point.eval_success_sampled for point in points], marker="s", label="held-out seeds, sampling")
-    train = [(point.env_steps, point.train_success) for point in points if point.train_success is not None]
-    if train:
-        axes.plot(*zip(*train), marker=".", linestyle="--", label="training episodes")
-    axes.set(xlabel="env steps", ylabel="success rate", ylim=(-0.03, 1.03), title=title)
-    axes.grid(alpha=0.3)
-    axes.legend(loc="center right")
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -175,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     workers = make_vec_env(make, n_envs=args.workers, seed=args.seed, vec_env_cls=SubprocVecEnv)
     model = PPO("CnnPolicy", workers, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
                 ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu")
-    evaluation = HeldOutEvaluation(eval_env, seeds, args.eval_every)
+    evaluation = TimedEvaluation(eval_env, seeds, args.eval_every, time.perf_counter())
     evaluation.init_callback(model)
     evaluation.record(0)
     model.learn(total_timesteps=args.steps, callback=evaluation)
@@ -186,10 +115,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     eval_env.close()
 
     model.save(args.out / "model.zip")
-    plot_curve(evaluation.points, args.out / "curve.png",
-               f"PPO CnnPolicy on {task}: {args.shape[0]}x{args.shape[1]} pixels, {args.grid[0]}x{args.grid[1]} grid")
+    title = f"PPO CnnPolicy on {task}: {args.shape[0]}x{args.shape[1]} pixels, {args.grid[0]}x{args.grid[1]} grid"
+    train_ppo.plot_curve(evaluation.points, args.out / "curve.png", title)
     final, train_seconds = evaluation.points[-1], wall - evaluation.eval_seconds
-    solved = [point.env_steps for point in evaluation.points if point.eval_success >= SUCCESS]
+    solved = [point.env_steps for point in evaluation.points if point.eval_success >= train_ppo.SUCCESS]
+    training = [point for point in evaluation.points if point.train_success is not None]
     summary = {"env_id": env_id, "view": view, "device": args.device or "sim (1080x2400)", "workers": args.workers,
                "seed": args.seed, "ppo": {key: getattr(args, key) for key in PPO_ARGS},
                "torch_threads": args.torch_threads, "env_steps": model.num_timesteps,
@@ -199,8 +129,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                "final_held_out_success_sampled": final.eval_success_sampled,
                "final_mean_steps": final.eval_mean_steps,
                "first_steps_greedy_solved": solved[0] if solved else None,
-               "training_episodes": len(evaluation.train_results),
-               "training_episodes_solved": int(sum(evaluation.train_results)),
+               "training_episodes": sum(point.train_episodes for point in training),
+               "training_episodes_solved": round(sum(point.train_success * point.train_episodes
+                                                     for point in training)),
                "machine": host, "curve": [asdict(point) for point in evaluation.points]}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(f"done: {model.num_timesteps:,} env steps in {wall:.0f} s ({evaluation.eval_seconds:.0f} s of it "
