@@ -21,7 +21,7 @@ from pathlib import Path
 from _examples import load_example  # the sibling module: run as python benchmarks/learning.py
 
 #: Twelve tasks from eight apps: SMS, settings, clock, contacts, Pro Expense, Markor, Files, Tasks (a
-#: ``task_specs`` question), plus a composite and the open-app task.
+#: ``task_specs`` question), plus a composite (Wi-Fi on, then open an app).
 SUITE = {
     "SendSms": "SMS", "SimpleSmsReply": "SMS", "SystemWifiTurnOff": "Settings", "SystemBluetoothTurnOn": "Settings",
     "ClockStopWatchRunning": "Clock", "ClockTimerEntry": "Clock", "ContactsAddContact": "Contacts",
@@ -39,6 +39,31 @@ def _multitask(train_ppo, args: argparse.Namespace) -> list[dict]:
     return [{**summary, "task": task, "app": SUITE.get(task, ""), "regime": "multitask (one policy)",
              "final_held_out_success": result["greedy"], "final_held_out_success_sampled": result["sampled"]}
             for task, result in zip(args.tasks, summary["per_task"].values())]
+
+
+def plot_results(rows: Sequence[dict], path: Path) -> None:
+    """Held-out greedy success per task, one bar per regime, as a small PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tasks = list(dict.fromkeys(row["task"] for row in rows))
+    regimes = list(dict.fromkeys(row["regime"] for row in rows))
+    success = {(row["task"], row["regime"]): row["final_held_out_success"] for row in rows}
+    figure, axes = plt.subplots(figsize=(7.0, 0.32 * len(tasks) * len(regimes) + 1.2), dpi=100)
+    height = 0.8 / len(regimes)
+    for number, regime in enumerate(regimes):
+        positions = [index + number * height for index in range(len(tasks))]
+        axes.barh(positions, [success.get((task, regime), 0.0) for task in tasks], height, label=regime)
+    axes.set_yticks([index + 0.4 - height / 2 for index in range(len(tasks))], tasks)
+    axes.invert_yaxis()
+    axes.set(xlabel="held-out success (greedy)", xlim=(0, 1.0), title="MaskablePPO through the RL view")
+    axes.grid(axis="x", alpha=0.3)
+    axes.legend(loc="lower right", fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -78,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict]:
                      f"{row['wall_seconds']:.0f} s |")
     text = "\n".join(table)
     (args.out / "results.md").write_text(text + "\n")
+    plot_results(rows, args.out / "results.png")
     print(text)
     return rows
 

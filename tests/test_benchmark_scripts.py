@@ -1,4 +1,4 @@
-"""benchmarks/throughput.py and benchmarks/scaling.py run end to end on tiny sizes: the tables have the rows and
+"""benchmarks/throughput.py, scaling.py and learning.py run end to end on tiny sizes: the tables have the rows and
 columns they promise, the figures are consistent with each other, and the plot is a real PNG. No timing asserts."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def scripts():
     sys.path.insert(0, str(BENCHMARKS))
     modules = {}
     try:
-        for name in ("throughput", "scaling"):
+        for name in ("throughput", "scaling", "learning"):
             spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
             modules[name] = importlib.util.module_from_spec(spec)
             sys.modules[name] = modules[name]
@@ -104,3 +104,17 @@ def test_scaling_plot_without_matplotlib_fails_before_measuring(scripts, tmp_pat
         scripts["scaling"].main(["--envs", "1", "--plot", str(tmp_path / "scaling.png")])
     assert capsys.readouterr().out == ""  # nothing was measured
     assert not any(tmp_path.iterdir())
+
+
+def test_learning_suite_table_and_figure(scripts, tmp_path, capsys):
+    """One task, two regimes, tiny budgets: a row per (task, regime) with the run's figures, and a real PNG."""
+    rows = scripts["learning"].main(["--tasks", "ClockStopWatchRunning", "SystemWifiTurnOff", "--regimes", "bc",
+                                     "multitask", "--steps", "32", "--bc-episodes", "2", "--eval-episodes", "2",
+                                     "--workers", "1", "--out", str(tmp_path)])
+    body = table(capsys.readouterr().out)[1:]
+    assert [(row[0], row[2]) for row in body] == [("ClockStopWatchRunning", "bc"), ("SystemWifiTurnOff", "bc"),
+                                                  ("ClockStopWatchRunning", "multitask (one policy)"),
+                                                  ("SystemWifiTurnOff", "multitask (one policy)")]
+    assert [row["final_held_out_success"] for row in rows] == [number(row[3].split("/")[0]) for row in body]
+    assert (tmp_path / "results.md").read_text().count("\n") == 6
+    assert Image.open(tmp_path / "results.png").format == "PNG"

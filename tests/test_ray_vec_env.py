@@ -52,7 +52,7 @@ def test_steps_match_dummy_vec_env_field_by_field(ray_envs):
                     assert np.array_equal(ray_info["terminal_observation"]["elements"],
                                           local_info["terminal_observation"]["elements"])
         assert episodes_ended >= 4
-        assert ray_envs.get_attr("max_elements") == [32, 32]
+        assert ray_envs.get_attr("max_elements") == [64, 64]  # make_rl_env's default
         assert ray_envs.env_is_wrapped(Monitor) == [True, True]
         assert ray_envs.has_attr("action_masks") and not ray_envs.has_attr("no_such_attribute")
     finally:
