@@ -74,7 +74,8 @@ def test_episodes_are_oracle_successes_in_the_rl_spaces(load, dataset_id, env_id
     assert dataset.total_steps == steps
     extra = dataset.storage.metadata["android_gym"]
     assert extra["env_id"] == env_id and extra["view"] == "rl" and extra["skipped"] == []
-    assert extra["seeds"] == [seeds[0], seeds[-1]] and extra["action_layout"]["complete"] == [reference.action_space.n - 1, reference.action_space.n]
+    last = reference.action_space.n
+    assert extra["seeds"] == [seeds[0], seeds[-1]] and extra["action_layout"]["complete"] == [last - 1, last]
     reference.close()
 
 
