@@ -15,6 +15,7 @@ import android_gym
 from android_gym import Action, ActionType
 from android_gym.agents import OracleAgent, RandomAgent
 from android_gym.device import state
+from android_gym.device.sim import SimDevice
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB
 from android_gym.testing import check_task, run_episode
@@ -293,15 +294,16 @@ def test_scroll_swipe_and_long_press_actions(make_env):
     assert info["invalid_action"] is None
 
 
+class GarbledDump(SimDevice):
+    """A simulated phone whose UI dump turns unreadable once ``garble`` is set."""
+
+    garble = False
+
+    def ui_dump(self) -> str:
+        return "<hierarchy><node" if self.garble else super().ui_dump()
+
+
 def test_unreadable_ui_dump_is_a_backend_error():
-    from android_gym.device.sim import SimDevice
-
-    class GarbledDump(SimDevice):
-        garble = False
-
-        def ui_dump(self) -> str:
-            return "<hierarchy><node" if self.garble else super().ui_dump()
-
     device = GarbledDump()
     env = android_gym.AndroidEnv(task="SendSms", device=device, pixels=False)
     env.reset(seed=0)
@@ -311,7 +313,6 @@ def test_unreadable_ui_dump_is_a_backend_error():
     env.close()
     assert device.shell("echo still mine").output == "still mine\n"  # the env does not close a device it was given
     device.close()
-
 
 
 def _steps_after_the_end(env, final_obs, terminated: bool, truncated: bool) -> None:
@@ -345,14 +346,6 @@ def test_stepping_after_termination_warns_and_does_nothing(make_env):
 
 
 def test_stepping_after_the_device_truncated_the_episode_warns_and_does_nothing():
-    from android_gym.device.sim import SimDevice
-
-    class GarbledDump(SimDevice):
-        garble = False
-
-        def ui_dump(self) -> str:
-            return "<hierarchy><node" if self.garble else super().ui_dump()
-
     device = GarbledDump()
     env = gym.wrappers.TimeLimit(android_gym.AndroidEnv(task="SendSms", device=device, pixels=False), 10)
     try:
