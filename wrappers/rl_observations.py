@@ -164,7 +164,7 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
             observation = {"pixels": self._resize.space, **observation}
         self.observation_space = spaces.Dict(observation)
         self._size = screen_size(env)
-        self._goal = ""
+        self._goal_hashed = np.zeros(GOAL_BUCKETS, dtype=np.float32)
         self._goal_pieces: dict[str, float] = {}
         self._goal_words: set[str] = set()
         self._piece_rows: dict[Piece, np.ndarray] = {}
@@ -172,10 +172,11 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Reset; the observation of the first screen."""
         observation, info = self.env.reset(seed=seed, options=options)
-        self._goal = html.unescape(observation["goal"])
-        self._goal_words = set(words(self._goal))
+        goal = html.unescape(observation["goal"])
+        self._goal_hashed = hashed_words(goal, GOAL_BUCKETS)  # the goal stays for the episode
+        self._goal_words = set(words(goal))
         self._goal_pieces, self._piece_rows = {}, {}
-        for piece in text_pieces(self._goal, "goal"):
+        for piece in text_pieces(goal, "goal"):
             self._goal_pieces.setdefault(piece.text.casefold(), piece.position)
         return self._observe(observation), info
 
@@ -197,7 +198,7 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         focused = [slot for slot in screen.slots if slot.is_editable and slot.is_focused]
         if focused:
             field_words = set(words(focused[0].label))
-        shown = {label for label in screen.labels}
+        shown = set(screen.labels)
         texts = np.zeros(self.observation_space["texts"].shape, dtype=np.float32)
         text_mask = np.zeros(self.text_slots, dtype=np.int8)
         for row, piece in enumerate(screen.texts):
@@ -206,7 +207,7 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         status = np.array([min(len(screen.collected) / 8, 1.0), screen.answers, screen.typing_slot is not None,
                            screen.focused_field], dtype=np.float32)
         result = {"elements": elements, "element_mask": element_mask, "texts": texts, "text_mask": text_mask,
-                  "goal": hashed_words(self._goal, GOAL_BUCKETS), "status": status}
+                  "goal": self._goal_hashed.copy(), "status": status}
         if self._resize is not None:
             result = {"pixels": self._resize(observation["pixels"]), **result}
         return result
