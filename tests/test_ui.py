@@ -87,7 +87,7 @@ def test_every_labelled_element_is_drawn_on_sms_screens(make_env):
 
 def test_incremental_rendering_equals_a_fresh_render(make_env):
     """After every step of an episode, the cached, partly redrawn frame equals a from-scratch render."""
-    from android_gym.sim.ui.window import WindowManager
+    from android_gym.sim.framework.window import WindowManager
     from android_gym.tasks.oracle import OraclePolicy
 
     env = make_env("AndroidWorld/SimpleSmsReply-v0")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from android_gym.device.adb_services import SYNC_DATA_MAX, sync_data
 from android_gym.sim.host import PhoneHost
-from android_gym.sim.system.shell import ShellOutput
+from android_gym.sim.shell import ShellOutput
 
 # Packet commands (adb.h), little-endian ASCII.
 A_SYNC, A_CNXN, A_AUTH, A_OPEN = 0x434E5953, 0x4E584E43, 0x48545541, 0x4E45504F

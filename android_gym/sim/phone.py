@@ -1,5 +1,8 @@
 """The simulated phone: file system, settings, packages, activities, telephony, contacts, windows and shell in one
-object.
+object — the composition root of ``sim/``, the one module that puts the layers together: the OS services
+(``system/``), the framework's services (``framework/``), the installed apps (``apps.INSTALLED_APPS`` unless
+told otherwise) and the shell (``shell/``). It satisfies the protocols the layers below see it through
+(``SystemServices``, ``Context``, ``ShellDevice``); none of them imports it.
 
 Each ``Phone`` owns a private temporary directory (removed by ``close``) and shares no state with any other
 phone, so many can live in one process.
@@ -11,50 +14,28 @@ import os
 import shutil
 import tempfile
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from android_gym.sim.apps.audio_recorder import AudioRecorder
-from android_gym.sim.apps.broccoli import Broccoli
-from android_gym.sim.apps.calendar import SimpleCalendarPro
-from android_gym.sim.apps.camera import Camera
-from android_gym.sim.apps.clipper import Clipper
-from android_gym.sim.apps.contacts import GoogleContacts
-from android_gym.sim.apps.deskclock import DeskClock
-from android_gym.sim.apps.draw import SimpleDraw
-from android_gym.sim.apps.expense import ProExpense
-from android_gym.sim.apps.files import DocumentsUI
-from android_gym.sim.apps.gallery import SimpleGallery
-from android_gym.sim.apps.intentresolver import IntentResolver
-from android_gym.sim.apps.launcher import Launcher, system_package
-from android_gym.sim.apps.markor import Markor
-from android_gym.sim.apps.settings import SettingsApp
-from android_gym.sim.apps.sms import SimpleSmsMessenger
-from android_gym.sim.apps.systemui import SystemUI
-from android_gym.sim.apps.tasks import TasksApp
-from android_gym.sim.apps.vlc import Vlc
-from android_gym.sim.system.activities import ActivityManager
+from android_gym.errors import ConfigError
+from android_gym.sim.apps import INSTALLED_APPS
+from android_gym.sim.framework.activities import ActivityManager
+from android_gym.sim.framework.app import App
+from android_gym.sim.framework.packages import PackageManager
+from android_gym.sim.framework.window import WindowManager
+from android_gym.sim.shell import Shell, ShellOutput
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
-from android_gym.sim.system.contacts import ContactsProvider, ContactsProviderPackage
+from android_gym.sim.system.contacts import ContactsProvider
 from android_gym.sim.system.fs import FileSystem
-from android_gym.sim.system.packages import PackageManager
 from android_gym.sim.system.settings import Settings
-from android_gym.sim.system.shell import Shell, ShellOutput
 from android_gym.sim.system.telephony import Telephony
-from android_gym.sim.ui.window import WindowManager
 
 # Device time each input event takes (a tap is ~100 ms of finger time plus the app's reaction).
 INPUT_EVENT_MS = 1000
 
-SYSTEM_PACKAGES = (
-    "android",
-    "com.android.providers.telephony",
-    "com.android.providers.settings",
-    "com.google.android.inputmethod.latin",
-)
 
 #: ``getprop`` values of the Pixel 6 / API 33 image AndroidWorld uses.
 DEFAULT_PROPS = {
@@ -83,10 +64,12 @@ def _fast_tmp_dir() -> str | None:
 
 
 class Phone:
-    """A simulated Android 13 phone (Pixel 6 geometry by default). With ``animations``, activity transitions
-    animate over the next looks at the screen, as long as ``transition_animation_scale`` is above 0."""
+    """A simulated Android 13 phone (Pixel 6 geometry by default) with ``apps`` installed in order (one of them
+    the home-screen app). With ``animations``, activity transitions animate over the next looks at the screen, as
+    long as ``transition_animation_scale`` is above 0."""
 
-    def __init__(self, width: int = 1080, height: int = 2400, animations: bool = False) -> None:
+    def __init__(self, width: int = 1080, height: int = 2400, animations: bool = False,
+                 apps: Sequence[type[App]] = INSTALLED_APPS) -> None:
         self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-", dir=_fast_tmp_dir()))
         # Deleted on close(), on garbage collection, or at interpreter exit: nothing is left in /dev/shm.
         self._cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
@@ -94,34 +77,19 @@ class Phone:
         self.fs = FileSystem(self._tmp, self.clock)
         self.settings = Settings()
         self.props = dict(DEFAULT_PROPS)
-        self.clipboard = Clipboard(self)
-        self.packages = PackageManager(self)
-        launcher = self.packages.install(Launcher)
-        for name in SYSTEM_PACKAGES:
-            self.packages.install(system_package(name))
-        self.packages.install(SystemUI)
-        self.packages.install(SettingsApp)
+        self.clipboard = Clipboard(lambda: self.activities.foreground()[0])
         self.telephony = Telephony(self)
-        self.packages.install(ContactsProviderPackage)
         self.contacts = ContactsProvider(self)
-        self.packages.install(SimpleSmsMessenger)
-        self.packages.install(GoogleContacts)
-        self.packages.install(DeskClock)
-        self.packages.install(Clipper)
-        self.packages.install(SimpleCalendarPro)
-        self.packages.install(TasksApp)
-        self.packages.install(ProExpense)
-        self.packages.install(Broccoli)
-        self.packages.install(Markor)
-        self.packages.install(IntentResolver)
-        self.packages.install(DocumentsUI)
-        self.packages.install(SimpleGallery)
-        self.packages.install(SimpleDraw)
-        self.packages.install(Camera)
-        self.packages.install(AudioRecorder)
-        self.packages.install(Vlc)
+        self.packages = PackageManager(self)
+        for app_class in apps:
+            self.packages.install(app_class)
+        home = next((app for app in map(self.packages.get, self.packages.names()) if app is not None and app.home),
+                    None)
+        if home is None:
+            raise ConfigError("Phone(apps=...) needs a home-screen app (an App class with home = True), such as "
+                              "android_gym.sim.apps.launcher.Launcher")
         self.window = WindowManager(self, width, height, animations)
-        self.activities = ActivityManager(self, launcher)
+        self.activities = ActivityManager(self, home)
         self.shell = Shell(self)
 
     @property

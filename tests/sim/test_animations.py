@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from android_gym.sim import keycodes
+from android_gym.sim.framework.window import TRANSITION_FRAMES
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.window import TRANSITION_FRAMES
 from android_gym.ui import parse_ui_dump
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from android_gym.sim.apps.base import App, Screen
+from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over
 from android_gym.sim.ui.views import View, button, column, text_view

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from android_gym.sim.apps.base import App, Screen
+from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.dialogs import scrim_over
 from android_gym.sim.ui.views import (
@@ -19,7 +20,6 @@ from android_gym.sim.ui.views import (
     seek_bar,
     text_view,
 )
-from android_gym.sim.ui.window import STATUS_BAR_HEIGHT
 from android_gym.ui import parse_ui_dump
 
 RED, BLUE = (220, 0, 0), (0, 0, 220)

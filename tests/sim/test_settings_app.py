@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps.systemui import (
+from android_gym.sim.framework.systemui import (
     brightness_float_to_int,
     brightness_int_to_float,
     gamma_to_linear,

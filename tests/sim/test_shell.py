@@ -12,7 +12,7 @@ from lxml import etree
 from PIL import Image
 
 from android_gym.sim.phone import Phone
-from android_gym.sim.system.shell import ShellOutput
+from android_gym.sim.shell import ShellOutput
 
 SMS = "com.simplemobiletools.smsmessenger"
 SMS_MAIN = f"{SMS}.activities.MainActivity"

@@ -8,8 +8,8 @@ import numpy as np
 from ui_nodes import find, nodes, tap
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps.base import Intent
 from android_gym.sim.apps.sms import PACKAGE, SimpleSmsMessenger, ThreadScreen, format_date_or_time
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.phone import Phone
 
 METACHARACTERS = "'; rm -rf /sdcard; \"$(reboot)\""

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps.base import App, Screen
+from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.selection import caret_point
 from android_gym.sim.ui.views import (

@@ -37,9 +37,10 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import mp4_file
 from android_gym.sim.system.prefs import SharedPreferences
@@ -58,9 +59,6 @@ from android_gym.sim.ui.views import (
     row,
     text_view,
 )
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.dimowner.audiorecorder"
 MAIN_ACTIVITY = f"{PACKAGE}.app.main.MainActivity"
@@ -486,7 +484,7 @@ class AudioRecorder(App):
     version_name, version_code = "0.9.26", 926  # android_gym/device/apps.toml
     screens = (MainScreen, WelcomeScreen, SetupScreen, RecordsScreen)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.prefs = SharedPreferences(phone, PREFS_PATH)
         self.database = RecordsDatabase(phone)

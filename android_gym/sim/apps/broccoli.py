@@ -31,9 +31,11 @@ import re
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.window import KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, popup_menu
 from android_gym.sim.ui.layout import line_height, measure_height, wrap
@@ -54,10 +56,6 @@ from android_gym.sim.ui.views import (
     row,
     text_view,
 )
-from android_gym.sim.ui.window import KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.flauschcode.broccoli"
 DB_PATH = f"/data/data/{PACKAGE}/databases/broccoli"
@@ -598,7 +596,7 @@ class Broccoli(App):
     version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.store = RecipeStore(phone)
 

@@ -40,11 +40,12 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.apps.commons import SearchMenuScreen, search_menu
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_button, dialog_over
@@ -65,9 +66,6 @@ from android_gym.sim.ui.views import (
     scroll_list,
     text_view,
 )
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.simplemobiletools.calendar.pro"
 DB_PATH = f"/data/data/{PACKAGE}/databases/events.db"
@@ -387,7 +385,7 @@ class EventsDatabase(SqliteProvider):
 class CalendarConfig:
     """The ``Prefs`` SharedPreferences (Commons ``BaseConfig`` and the app's ``Config``)."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         self.prefs = SharedPreferences(phone, PREFS_PATH)
 
     @property
@@ -1596,7 +1594,7 @@ class SimpleCalendarPro(App):
     version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml
     screens = (MainScreen, EventScreen)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.db = EventsDatabase(phone)
         self.config = CalendarConfig(phone)

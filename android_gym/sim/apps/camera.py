@@ -40,19 +40,16 @@ import io
 import os
 import posixpath
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import mp4_file
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import scrim_over
 from android_gym.sim.ui.views import WHITE, View, column, frame, image_view, row, text_view
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.android.camera2"
 ACTIVITY = "com.android.camera.CameraActivity"
@@ -230,7 +227,7 @@ class Camera(App):
     label = APP_NAME
     screens = (CameraScreen,)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.prefs = SharedPreferences(phone, PREFS_PATH)
         self.recording: Recording | None = None

@@ -12,7 +12,8 @@ the label in a title bar.
 
 from __future__ import annotations
 
-from android_gym.sim.apps.base import App, BroadcastResult, Intent, Screen
+from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.intent import BroadcastResult, Intent
 from android_gym.sim.ui.views import WHITE, View, column, text_view
 
 PACKAGE = "ca.zgrs.clipper"

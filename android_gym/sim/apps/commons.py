@@ -6,7 +6,7 @@ Messenger, Simple Calendar Pro, Simple Gallery Pro, Simple Draw Pro): ``MySearch
 
 from __future__ import annotations
 
-from android_gym.sim.apps.base import Screen
+from android_gym.sim.framework.app import Screen
 from android_gym.sim.ui.views import Color, View
 
 

@@ -26,7 +26,8 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.contacts import (
     AUTHORITY,
     NAME,

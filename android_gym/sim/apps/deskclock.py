@@ -38,9 +38,9 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -55,9 +55,6 @@ from android_gym.sim.ui.views import (
     switch,
     text_view,
 )
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.google.android.deskclock"
 ACTIVITY = "com.android.deskclock.DeskClock"
@@ -190,7 +187,7 @@ class Timer:
 class ClockModel:
     """The app's ``DataModel`` for what it keeps in SharedPreferences: the tab, the stopwatch, laps, timers."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         self._phone = phone
         self.prefs = SharedPreferences(phone, PREFS_PATH)
 
@@ -338,7 +335,7 @@ _ALARMS_SCHEMA = (  # ClockDatabaseHelper, VERSION_8
 class AlarmStore:
     """``ClockProvider`` over ``alarms.db``: read on every query, so changes made from outside show at once."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         self._phone = phone
 
     def _connect(self) -> sqlite3.Connection:
@@ -766,7 +763,7 @@ class DeskClock(App):
     label = APP_LABEL
     screens = (DeskClockScreen,)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         phone.fs.makedirs(DE_DIR)
         self.model = ClockModel(phone)

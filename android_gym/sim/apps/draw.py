@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
 from android_gym.sim.apps import files
-from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.apps.commons import valid_name
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over
 from android_gym.sim.ui.views import (
@@ -51,10 +52,6 @@ from android_gym.sim.ui.views import (
     seek_bar,
     text_view,
 )
-from android_gym.sim.ui.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.simplemobiletools.draw.pro"
 PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"  # Commons BaseConfig: PREFS_KEY = "Prefs"
@@ -367,7 +364,7 @@ class SimpleDraw(App):
     version_name, version_code = "6.9.3", 79  # android_gym/device/apps.toml
     screens = (MainScreen,)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.prefs = SharedPreferences(phone, PREFS_PATH)
 

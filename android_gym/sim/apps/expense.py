@@ -39,15 +39,13 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.layout import measure_width
 from android_gym.sim.ui.views import View, column, edit_text, row, scroll_list, text_view
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.arduia.expense"
 ACTIVITY = f"{PACKAGE}.ui.MainActivity"
@@ -350,7 +348,7 @@ class _Fragment:
         self.host = host
 
     @property
-    def phone(self) -> Phone:
+    def phone(self) -> Context:
         """The phone the app runs on."""
         return self.host.phone
 
@@ -902,7 +900,7 @@ class ProExpense(App):
     version_name, version_code = "1.0.0-beta05", 11  # android_gym/device/apps.toml
     screens = (MainActivity,)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.db = ExpenseDatabase(phone)
 

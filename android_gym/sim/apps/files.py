@@ -50,9 +50,11 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.window import DESIGN_WIDTH
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, FileSystem
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_over, popup_menu, scrim_over
@@ -73,10 +75,6 @@ from android_gym.sim.ui.views import (
     scroll_list,
     text_view,
 )
-from android_gym.sim.ui.window import DESIGN_WIDTH
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.google.android.documentsui"
 FILES_ACTIVITY = "com.android.documentsui.files.FilesActivity"
@@ -159,13 +157,13 @@ DOCUMENTS = Root("com.android.providers.media.documentsdocuments_root", "Documen
 DOWNLOADS = Root("com.android.providers.downloads.documentsdownloads", "Downloads", "downloads", DOWNLOADS_DIR)
 
 
-def storage_root(phone: Phone) -> Root:
+def storage_root(phone: Context) -> Root:
     """``ExternalStorageProvider``'s primary root, titled by the device name."""
     title = phone.settings.get("global", "device_name") or DEVICE_NAME
     return Root("com.android.externalstorage.documentsprimary", title, "storage", EXTERNAL_STORAGE)
 
 
-def drawer_roots(phone: Phone) -> list[Root | None]:
+def drawer_roots(phone: Context) -> list[Root | None]:
     """The drawer's roots in ``RootsFragment.sortLoadResult`` order; ``None`` is the spacer before storage."""
     return [RECENT, IMAGES, VIDEOS, AUDIO, DOCUMENTS, DOWNLOADS, None, storage_root(phone)]
 
@@ -1114,7 +1112,7 @@ class DocumentsUI(App):
     label = APP_LABEL
     screens = (FilesActivity, PickActivity)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.prefs = SharedPreferences(phone, PREFS_PATH)
 

@@ -40,13 +40,13 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from PIL import Image, ImageOps
 
-from android_gym.sim.apps.base import App, Intent
 from android_gym.sim.apps.commons import SearchMenuScreen, search_menu, valid_name
+from android_gym.sim.framework.app import App, Context
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, dialog_over, popup_menu
@@ -67,9 +67,6 @@ from android_gym.sim.ui.views import (
     scroll_list,
     text_view,
 )
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.simplemobiletools.gallery.pro"
 PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"  # Commons BaseConfig: PREFS_KEY = "Prefs"
@@ -159,7 +156,7 @@ def _sorted_media(media: list[Medium]) -> tuple[Medium, ...]:
     return tuple(sorted(media, key=lambda m: (-m.modified_ns, m.name.lower())))
 
 
-def media_in(phone: Phone, path: str) -> tuple[Medium, ...]:
+def media_in(phone: Context, path: str) -> tuple[Medium, ...]:
     """The media files directly in the folder ``path`` (Android path), newest first."""
     host = phone.fs.host_path(path)
     found = []
@@ -175,7 +172,7 @@ def media_in(phone: Phone, path: str) -> tuple[Medium, ...]:
     return _sorted_media(found)
 
 
-def directories(phone: Phone) -> list[Directory]:
+def directories(phone: Context) -> list[Directory]:
     """Every folder of external storage with media, by its newest file, newest first (``directorySorting``)."""
     root = phone.fs.host_path(EXTERNAL_STORAGE)
     found = []
@@ -213,12 +210,12 @@ def _cropped(host: str, key: str) -> Image.Image | None:
     return None if picture is None else ImageOps.fit(picture, (_THUMBNAIL, _THUMBNAIL))
 
 
-def picture(phone: Phone, medium: Medium) -> Image.Image | None:
+def picture(phone: Context, medium: Medium) -> Image.Image | None:
     """The medium's decoded picture."""
     return _decoded(str(phone.fs.host_path(medium.path)), medium.key)
 
 
-def thumbnail(phone: Phone, medium: Medium) -> Image.Image | None:
+def thumbnail(phone: Context, medium: Medium) -> Image.Image | None:
     """The medium's square thumbnail."""
     return _cropped(str(phone.fs.host_path(medium.path)), medium.key)
 
@@ -239,7 +236,7 @@ def humanize_path(path: str) -> str:
     return INTERNAL + path[len(EXTERNAL_STORAGE):] if path.startswith(EXTERNAL_STORAGE) else path
 
 
-def alternative_name(phone: Phone, folder: str, name: str) -> str:
+def alternative_name(phone: Context, folder: str, name: str) -> str:
     """``getAlternativeFile``: ``name(1).ext``, ``name(2).ext``, ... the first that does not exist."""
     stem, dot, extension = name.rpartition(".")
     stem, extension = (stem, extension) if dot else (name, "")
@@ -249,7 +246,7 @@ def alternative_name(phone: Phone, folder: str, name: str) -> str:
     return f"{stem}({index}).{extension}"
 
 
-def copy_file(phone: Phone, source: str, target: str) -> None:
+def copy_file(phone: Context, source: str, target: str) -> None:
     """``CopyMoveTask.copyFile``: the same bytes, keeping the source's modification time (``keepLastModified``);
     the target's folder gets device time."""
     fs = phone.fs
@@ -260,7 +257,7 @@ def copy_file(phone: Phone, source: str, target: str) -> None:
     fs.stamp(target_host.parent)
 
 
-def move_file(phone: Phone, source: str, target: str) -> None:
+def move_file(phone: Context, source: str, target: str) -> None:
     """``File.renameTo`` (a move or rename on internal storage): the file keeps its times, both folders get
     device time."""
     fs = phone.fs
@@ -320,7 +317,7 @@ def _grid(cells: list[View], columns: int, key: str, name: str, **props) -> View
     return scroll_list(*rows, key=key, resource_id=_id(name), **props)
 
 
-def _directory_tile(phone: Phone, directory: Directory, side: int, on_click: Callback) -> View:
+def _directory_tile(phone: Context, directory: Directory, side: int, on_click: Callback) -> View:
     """``directory_item_grid_square``: the cover picture, the folder's name and its media count at the bottom."""
     cover = directory.media[0]
     texts = column(
@@ -335,7 +332,7 @@ def _directory_tile(phone: Phone, directory: Directory, side: int, on_click: Cal
                     texts])
 
 
-def _picked_directories(phone: Phone, query: str) -> list[Directory]:
+def _picked_directories(phone: Context, query: str) -> list[Directory]:
     """The folders whose name contains ``query`` (any case), as the search filters them."""
     return [d for d in directories(phone) if query.lower() in d.name.lower()]
 
@@ -649,7 +646,7 @@ class PropertiesDialog(Dialog):
 
 
 
-def _file_resolution(phone: Phone, medium: Medium) -> tuple[int, int]:
+def _file_resolution(phone: Context, medium: Medium) -> tuple[int, int]:
     """The picture's size in the file (a big one is decoded smaller)."""
     with Image.open(phone.fs.host_path(medium.path)) as image:
         return ImageOps.exif_transpose(image).size
@@ -1002,7 +999,7 @@ class SimpleGallery(App):
     version_name, version_code = "6.28.1", 396  # android_gym/device/apps.toml
     screens = (MainScreen, MediaScreen, ViewerScreen)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.prefs = SharedPreferences(phone, PREFS_PATH)
         self.skip_delete_confirmation = False  # Config.tempSkipDeleteConfirmation: this session only

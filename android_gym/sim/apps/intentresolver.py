@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.ui.dialogs import scrim_over
 from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, WHITE, View, column, image_button, row, text_view
 

@@ -1,8 +1,11 @@
-"""The home screen (Pixel Launcher): a grid with a shortcut for every installed app that has a launcher icon."""
+"""The home screen (Pixel Launcher): a grid with a shortcut for every installed app that has a launcher icon.
+
+An app like the others (on Android the launcher is a replaceable APK): it marks itself ``home``, and the phone
+hands the activity manager the installed home app for the bottom task."""
 
 from __future__ import annotations
 
-from android_gym.sim.apps.base import App, Screen
+from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.ui.views import View, app_icon, column, row, text_view
 
 _COLUMNS = 4
@@ -41,14 +44,5 @@ class Launcher(App):
     label = "Pixel Launcher"
     screens = (LauncherScreen,)
     launchable = False
+    home = True
 
-
-class SystemPackage(App):
-    """A package without activities we simulate (a content provider, the system UI, the keyboard)."""
-
-    launchable = False
-
-
-def system_package(name: str) -> type[App]:
-    """An installable ``App`` class for the system package ``name``."""
-    return type(name.rsplit(".", 1)[-1].title() + "Package", (SystemPackage,), {"package": name, "label": name})

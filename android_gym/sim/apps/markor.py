@@ -42,7 +42,6 @@ import shutil
 import stat
 from dataclasses import dataclass
 
-from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.apps.markor_editor import (
     BAR,
     EXTRA_PATH,
@@ -63,6 +62,8 @@ from android_gym.sim.apps.markor_editor import (
     settings_of,
     viewport,
 )
+from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.ui.dialogs import MenuItem, alert_dialog, dialog_over, popup_menu, scrim_over
 from android_gym.sim.ui.views import (

@@ -29,19 +29,16 @@ toasts. The app has no rename in the editor (rename is in the file browser).
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
 
-from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.apps.intentresolver import EXTRA_TEXT, share
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.window import KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import popup_menu
 from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.selection import TextSelection
 from android_gym.sim.ui.views import DIVIDER, WHITE, Callback, Color, View, column, edit_text, text_view
-from android_gym.sim.ui.window import KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "net.gsantner.markor"
 PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/app.xml"  # GsSharedPreferencesPropertyBackend.SHARED_PREF_APP
@@ -69,7 +66,7 @@ def res_id(name: str) -> str:
 class Settings:
     """``AppSettings`` on ``shared_prefs/app.xml``: the keys the simulated screens read and write."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         self.prefs = SharedPreferences(phone, PREFS_PATH)
 
     def get(self, key: str, default: str | int | bool) -> str | int | bool:
@@ -96,7 +93,7 @@ class MarkorBase(App):
     package = PACKAGE
     label = "Markor"
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.settings = Settings(phone)
 
@@ -120,7 +117,7 @@ def settings_of(screen: Screen) -> Settings:
 _BOM = b"\xef\xbb\xbf"
 
 
-def read_text(phone: Phone, path: str) -> str:
+def read_text(phone: Context, path: str) -> str:
     """``GsFileUtils.readTextFileFast``: the file as UTF-8 without its byte-order mark ("" if unreadable)."""
     try:
         data = phone.fs.read_bytes(path)
@@ -133,7 +130,7 @@ class Document:
     """A text file in an editor: ``Document`` (load, save) with the fragment's save rules and its undo history
     (``TextViewUndoRedo``, one step per edit)."""
 
-    def __init__(self, phone: Phone, path: str) -> None:
+    def __init__(self, phone: Context, path: str) -> None:
         self.phone, self.path = phone, path
         self.text = ""
         self._saved = ""  # the content last loaded or saved (isContentSame)

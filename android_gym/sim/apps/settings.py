@@ -32,8 +32,9 @@ import shlex
 from collections.abc import Callable
 from typing import ClassVar
 
-from android_gym.sim.apps.base import App, Intent, Screen
-from android_gym.sim.apps.systemui import GAMMA_SPACE_MAX, SHOW_BRIGHTNESS_DIALOG, brightness_position
+from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.systemui import GAMMA_SPACE_MAX, SHOW_BRIGHTNESS_DIALOG, brightness_position
 from android_gym.sim.system import radios
 from android_gym.sim.ui.views import (
     PRIMARY,

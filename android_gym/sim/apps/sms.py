@@ -18,14 +18,14 @@ from __future__ import annotations
 import datetime as dt
 from contextlib import closing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from urllib.parse import unquote_plus
 
-from android_gym.sim.apps.base import App, Intent, Screen
 from android_gym.sim.apps.commons import SearchMenuScreen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
-from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT
+from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT, Telephony
 from android_gym.sim.ui.layout import font, line_height
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -45,10 +45,6 @@ from android_gym.sim.ui.views import (
     text_view,
     toolbar,
 )
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
-    from android_gym.sim.system.telephony import Telephony
 
 PACKAGE = "com.simplemobiletools.smsmessenger"
 # Intent extras (helpers/Constants.kt).
@@ -130,7 +126,7 @@ class SimpleContact:
     numbers: tuple[str, ...]
 
 
-def available_contacts(phone: Phone) -> list[SimpleContact]:
+def available_contacts(phone: Context) -> list[SimpleContact]:
     """``SimpleContactsHelper.getAvailableContacts``: contacts with a name (structured name parts joined, or
     company and title) and at least one number, one per number (its last 9 digits), sorted by name with
     names that start with a letter first."""
@@ -160,7 +156,7 @@ def available_contacts(phone: Phone) -> list[SimpleContact]:
     return sorted(found, key=lambda c: (not c.name[:1].isalpha(), c.name.lower()))
 
 
-def _suggested_contacts(phone: Phone) -> list[SimpleContact]:
+def _suggested_contacts(phone: Context) -> list[SimpleContact]:
     """``getSuggestedContacts``: senders and recipients of the 50 newest messages who are contacts."""
     addresses = [row["address"] for row in phone.telephony.query("content://sms", ["address"], sort="date DESC")
                  if row["address"]][:50]

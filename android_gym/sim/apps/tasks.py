@@ -32,9 +32,11 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, scrim_over
@@ -54,10 +56,6 @@ from android_gym.sim.ui.views import (
     row,
     text_view,
 )
-from android_gym.sim.ui.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "org.tasks"
 MAIN_ACTIVITY = "com.todoroo.astrid.activity.MainActivity"
@@ -1141,7 +1139,7 @@ class TasksApp(App):
     version_name, version_code = "13.6.3", 130605  # android_gym/device/apps.toml
     screens = (MainScreen,)
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.db = TasksDatabase(phone)
         self.prefs = SharedPreferences(phone, PREFS_PATH)

@@ -44,11 +44,11 @@ import os
 import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
 from android_gym.sim.ui.views import (
@@ -64,9 +64,6 @@ from android_gym.sim.ui.views import (
     seek_bar,
     text_view,
 )
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "org.videolan.vlc"
 MAIN_ACTIVITY = f"{PACKAGE}.gui.MainActivity"
@@ -157,7 +154,7 @@ def _sort_key(entry: Entry, width: int) -> tuple[bool, str]:
     return not entry.is_dir, name
 
 
-def _scan(phone: Phone, path: str) -> list[Entry]:
+def _scan(phone: Context, path: str) -> list[Entry]:
     """The visible entries of a folder (none if it is gone); hidden ones are left out, as
     ``Settings.showHiddenFiles`` is off."""
     try:
@@ -167,14 +164,14 @@ def _scan(phone: Phone, path: str) -> list[Entry]:
     return [Entry(posixpath.join(path, item.name), item.is_dir()) for item in found if not item.name.startswith(".")]
 
 
-def list_folder(phone: Phone, path: str) -> list[Entry]:
+def list_folder(phone: Context, path: str) -> list[Entry]:
     """The folder's files and sub-folders in the browser's order."""
     entries = _scan(phone, path)
     width = max((_leading_number_digits(entry.name) for entry in entries), default=0)  # determineMaxNbOfDigits
     return sorted(entries, key=lambda entry: _sort_key(entry, width))
 
 
-def library_videos(phone: Phone) -> list[str]:
+def library_videos(phone: Context) -> list[str]:
     """The videos the media library finds in external storage (no hidden folders, none with ``.nomedia``, nothing in
     ``Android/data`` or ``Android/obb``), by title."""
     found, pending = [], [EXTERNAL_STORAGE]
@@ -213,7 +210,7 @@ def _decoded(host: str, version: Version, index: int) -> Image.Image | None:
 class Video:
     """A video file as the player opens it: its track (``None`` when it has no video track or cannot be read)."""
 
-    def __init__(self, phone: Phone, path: str) -> None:
+    def __init__(self, phone: Context, path: str) -> None:
         self.path = path
         host = phone.fs.host_path(path)
         self._host, self._version, self.track = str(host), (0, 0, 0, 0), None

@@ -9,11 +9,8 @@ label.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 
 @dataclass(frozen=True)
@@ -27,8 +24,9 @@ class ClipData:
 class Clipboard:
     """``ClipboardManager`` for every app of one phone: the primary clip and who may read it."""
 
-    def __init__(self, phone: Phone) -> None:
-        self._phone = phone
+    def __init__(self, focused_package: Callable[[], str]) -> None:
+        """``focused_package`` names the package whose window has input focus."""
+        self._focused_package = focused_package
         self.primary: ClipData | None = None
 
     def set_text(self, text: str, label: str = "") -> None:
@@ -37,6 +35,6 @@ class Clipboard:
 
     def clip_for(self, package: str) -> ClipData | None:
         """The primary clip as ``getPrimaryClip`` returns it to ``package``: ``None`` unless that app is focused."""
-        if self._phone.activities.foreground()[0] != package:
+        if self._focused_package() != package:
             return None
         return self.primary

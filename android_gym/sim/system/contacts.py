@@ -31,15 +31,11 @@ import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote
 
-from android_gym.sim.apps.launcher import SystemPackage
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.system.telephony import phone_numbers_equal
-
-if TYPE_CHECKING:
-    pass
 
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 DATABASE_VERSION = 1604
@@ -587,15 +583,3 @@ def _handle(mimetype: str, values: dict[str, Any]) -> dict[str, Any]:
     elif mimetype == PHONE and "data1" in values and "data4" not in values:
         values["data4"] = format_e164(str(values["data1"])) if values["data1"] is not None else None
     return values
-
-
-class ContactsProviderPackage(SystemPackage):
-    """The provider's package: ``pm clear`` deletes ``contacts2.db``; the provider recreates it empty."""
-
-    package = PROVIDER_PACKAGE
-    label = PROVIDER_PACKAGE
-
-    def on_clear(self) -> None:
-        """The provider process restarts and runs ``onCreate`` on a fresh database; apps redraw."""
-        self.phone.contacts.ensure_db()
-        self.phone.invalidate()

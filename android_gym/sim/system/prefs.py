@@ -6,12 +6,11 @@ once per process and written on every change, as ``SharedPreferencesImpl`` does 
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape, quoteattr
 
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.system.services import SystemServices
 
 PrefValue = tuple[str, Any]  # (XML element name: int, long, boolean, string or set, value)
 
@@ -40,7 +39,7 @@ class SharedPreferences:
     Values are ``PrefValue`` pairs; a ``set`` holds a list of strings.
     """
 
-    def __init__(self, phone: Phone, path: str) -> None:
+    def __init__(self, phone: SystemServices, path: str) -> None:
         self._phone = phone
         self.path = path
         self._map: dict[str, PrefValue] | None = None

@@ -13,10 +13,9 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.system.services import SystemServices
 
 _SIDE_FILES = ("-journal", "-wal", "-shm")
 
@@ -30,7 +29,7 @@ class SqliteProvider:
     #: ``TRUNCATE`` (a rollback journal) or ``WAL``, as the provider's ``SQLiteOpenHelper`` opens it.
     journal_mode: ClassVar[str] = "TRUNCATE"
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: SystemServices) -> None:
         self._phone = phone
         self.ensure_db()
 

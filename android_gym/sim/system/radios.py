@@ -8,41 +8,38 @@ while in airplane mode), Bluetooth ``global bluetooth_on`` (``BluetoothManagerSe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.system.services import SystemServices
 
 
-def _radio_value(phone: Phone, enabled: bool) -> str:
+def _radio_value(phone: SystemServices, enabled: bool) -> str:
     """``1`` on, ``2`` on while airplane mode is on, ``0`` off."""
     airplane = phone.settings.get("global", "airplane_mode_on") == "1"
     return ("2" if airplane else "1") if enabled else "0"
 
 
-def wifi_enabled(phone: Phone) -> bool:
+def wifi_enabled(phone: SystemServices) -> bool:
     """Whether Wi-Fi is on (``WifiManager.isWifiEnabled``: ``wifi_on`` is 1 or 2)."""
     return phone.settings.get("global", "wifi_on") in ("1", "2")
 
 
-def bluetooth_enabled(phone: Phone) -> bool:
+def bluetooth_enabled(phone: SystemServices) -> bool:
     """Whether Bluetooth is on (``bluetooth_on`` is 1 or 2)."""
     return phone.settings.get("global", "bluetooth_on") in ("1", "2")
 
 
-def set_wifi(phone: Phone, enabled: bool) -> None:
+def set_wifi(phone: SystemServices, enabled: bool) -> None:
     """Turn Wi-Fi on or off as ``WifiSettingsStore.handleWifiToggled`` records it."""
     phone.settings.put("global", "wifi_on", _radio_value(phone, enabled))
     phone.invalidate()
 
 
-def set_bluetooth(phone: Phone, enabled: bool) -> None:
+def set_bluetooth(phone: SystemServices, enabled: bool) -> None:
     """Turn Bluetooth on or off as ``BluetoothManagerService.persistBluetoothSetting`` records it."""
     phone.settings.put("global", "bluetooth_on", _radio_value(phone, enabled))
     phone.invalidate()
 
 
-def set_airplane_mode(phone: Phone, enabled: bool) -> None:
+def set_airplane_mode(phone: SystemServices, enabled: bool) -> None:
     """``cmd connectivity airplane-mode enable|disable``."""
     phone.settings.put("global", "airplane_mode_on", "1" if enabled else "0")
     phone.invalidate()

@@ -23,12 +23,9 @@ from __future__ import annotations
 import re
 import sqlite3
 from contextlib import closing
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from android_gym.sim.system.provider import SqliteProvider
-
-if TYPE_CHECKING:
-    pass
 
 SMS_APP_PACKAGE = "com.simplemobiletools.smsmessenger"
 SHELL_PACKAGE = "com.android.shell"

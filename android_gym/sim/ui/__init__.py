@@ -1,1 +1,2 @@
-"""The view toolkit: views, layout, Pillow rendering, uiautomator dump, window manager and input."""
+"""The view toolkit: views, layout, dialogs, text selection, Pillow rendering and the uiautomator dump. It knows
+nothing of apps, activities or the phone."""

@@ -17,7 +17,7 @@ import stat as st_mode
 from collections.abc import Callable
 from pathlib import Path
 
-from android_gym.sim.system.commands.base import (
+from android_gym.sim.shell.commands.base import (
     CommandContext,
     blocks_1k,
     display_size,
@@ -29,7 +29,7 @@ from android_gym.sim.system.commands.base import (
     strerror,
     unknown_option,
 )
-from android_gym.sim.system.commands.system import parse_date
+from android_gym.sim.shell.commands.system import parse_date
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 
 #: Directories that are mount points or system roots on a device: ``rm -r`` empties them but keeps them.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from android_gym.sim.system.commands.base import CommandContext, parse_flags, strerror, unknown_option
+from android_gym.sim.shell.commands.base import CommandContext, parse_flags, strerror, unknown_option
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
             "v": "\v", "\\": "\\"}

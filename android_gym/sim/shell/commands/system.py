@@ -12,7 +12,7 @@ import posixpath
 import re
 import shlex
 
-from android_gym.sim.system.commands.base import CommandContext, expand_percent, parse_flags, unknown_option
+from android_gym.sim.shell.commands.base import CommandContext, expand_percent, parse_flags, unknown_option
 
 # ----- date parsing and formatting (toybox lib/xwrap.c xparsedate, toys/posix/date.c) ---------------------------
 _UTC = dt.timezone.utc

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from android_gym.sim.system.shell.errors import _Fatal
+from android_gym.sim.shell.errors import _Fatal
 
 
 class _Arith:

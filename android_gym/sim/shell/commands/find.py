@@ -15,7 +15,7 @@ import stat as st_mode
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from android_gym.sim.system.commands.base import CommandContext, blocks_1k, strerror
+from android_gym.sim.shell.commands.base import CommandContext, blocks_1k, strerror
 
 
 class _FindError(Exception):

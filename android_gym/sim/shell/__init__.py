@@ -1,5 +1,8 @@
 """The device shell: what ``adb shell`` runs as ``/system/bin/sh -c <command>`` on the simulated phone.
 
+The top layer below the phone itself: its commands drive everything (the OS, the framework's services, input
+and the screen) through ``device.ShellDevice``.
+
 Android's shell is mksh. This package implements the part of its language that device automation uses:
 words and POSIX quoting (``'...'`` literal, ``"..."`` with ``\\`` escapes and ``$`` expansion, backslash),
 ``;`` ``&`` ``&&`` ``||`` ``|`` and newlines, redirections (``>`` ``>>`` ``<`` ``2>`` ``2>&1`` ``>&2``
@@ -22,8 +25,8 @@ Modules: ``lexer`` (tokens, quote scanning, here-documents) -> ``parser`` (immut
 ``environment`` (``SHELL``, ``ENVIRONMENT``) and ``errors`` are shared by them.
 """
 
-from android_gym.sim.system.shell.environment import ENVIRONMENT, SHELL
-from android_gym.sim.system.shell.errors import ShellSyntaxError
-from android_gym.sim.system.shell.interpreter import MAX_COMMANDS, MAX_DEPTH, Shell, ShellOutput
+from android_gym.sim.shell.environment import ENVIRONMENT, SHELL
+from android_gym.sim.shell.errors import ShellSyntaxError
+from android_gym.sim.shell.interpreter import MAX_COMMANDS, MAX_DEPTH, Shell, ShellOutput
 
 __all__ = ["ENVIRONMENT", "MAX_COMMANDS", "MAX_DEPTH", "SHELL", "Shell", "ShellOutput", "ShellSyntaxError"]

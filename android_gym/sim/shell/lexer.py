@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from android_gym.sim.system.shell.errors import ShellSyntaxError
+from android_gym.sim.shell.errors import ShellSyntaxError
 
 _OPERATORS = ("&&", "||", ";;", ">>", "<<-", "<<", "&>", ">&", "<&", ">|", "<>", ";", "&", "|", "(", ")", "<",
               ">")

@@ -7,23 +7,33 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from android_gym.sim.system.commands import activity, content, dumpsys, files, find, settings, sqlite, system
-from android_gym.sim.system.commands import input as input_commands
-from android_gym.sim.system.commands import text as text_commands
-from android_gym.sim.system.commands.base import (
+from android_gym.sim.shell.commands import (
+    activity,
+    content,
+    dumpsys,
+    files,
+    find,
+    package,
+    service,
+    settings,
+    sqlite,
+    system,
+)
+from android_gym.sim.shell.commands import input as input_commands
+from android_gym.sim.shell.commands import text as text_commands
+from android_gym.sim.shell.commands.base import (
     Command,
     CommandContext,
     UnknownOptionError,
     strerror,
     unknown_option,
 )
-from android_gym.sim.system.fs import normalize
-from android_gym.sim.system.shell.environment import ENVIRONMENT, SHELL
-from android_gym.sim.system.shell.errors import ShellSyntaxError, _Abort, _Exit, _Fatal
-from android_gym.sim.system.shell.expansion import _Expander
-from android_gym.sim.system.shell.parser import (
+from android_gym.sim.shell.device import ShellDevice
+from android_gym.sim.shell.environment import ENVIRONMENT, SHELL
+from android_gym.sim.shell.errors import ShellSyntaxError, _Abort, _Exit, _Fatal
+from android_gym.sim.shell.expansion import _Expander
+from android_gym.sim.shell.parser import (
     _AndOr,
     _For,
     _Group,
@@ -35,10 +45,8 @@ from android_gym.sim.system.shell.parser import (
     _Seq,
     _Simple,
 )
-from android_gym.sim.system.shell.streams import _IO, _FileSink, _Input, _NullSink
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.shell.streams import _IO, _FileSink, _Input, _NullSink
+from android_gym.sim.system.fs import normalize
 
 #: Simple commands one ``run`` may execute (a runaway ``while true`` ends instead of hanging the env).
 MAX_COMMANDS = 50_000
@@ -48,8 +56,8 @@ _BIN_DIRS = frozenset({"/bin", "/system/bin", "/system/xbin", "/vendor/bin", "/p
                        "/apex/com.android.runtime/bin", "/odm/bin"})
 
 _COMMANDS: dict[str, Command] = {}
-for _module in (files, find, text_commands, system, settings, activity, dumpsys, input_commands, sqlite,
-                content):
+for _module in (files, find, text_commands, system, settings, activity, package, service, dumpsys, input_commands,
+                sqlite, content):
     _COMMANDS.update(_module.COMMANDS)
 
 
@@ -65,7 +73,7 @@ class ShellOutput:
 class _Interp(_Expander):
     """Executes trees for one shell process; ``$(...)`` and ``sh -c`` get children."""
 
-    def __init__(self, phone: Phone, variables: dict[str, str], cwd: str, depth: int, budget: list[int]) -> None:
+    def __init__(self, phone: ShellDevice, variables: dict[str, str], cwd: str, depth: int, budget: list[int]) -> None:
         if depth > MAX_DEPTH:
             raise _Abort("too deeply nested")
         self.phone = phone
@@ -446,7 +454,7 @@ class _Interp(_Expander):
 class Shell:
     """``/system/bin/sh`` of one phone. ``run`` never raises: errors become stderr and an exit code."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: ShellDevice) -> None:
         self._phone = phone
 
     @property
@@ -467,7 +475,7 @@ class Shell:
 class ShellSession:
     """One interactive shell: each ``run`` is a command line typed at its prompt."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: ShellDevice) -> None:
         self._interp = _Interp(phone, dict(ENVIRONMENT), "/", 0, [MAX_COMMANDS])
 
     @property

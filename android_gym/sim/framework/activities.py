@@ -2,22 +2,21 @@
 
 Simplified from Android's ActivityTaskManager: one task per package, the launcher's task at the bottom, HOME
 brings the launcher to front without destroying other tasks, BACK finishes the top activity.
+
+Part of the app framework (``sim/framework``): it creates and finishes ``Screen``s; apps reach it through
+``Context.activities``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from android_gym.sim.apps.base import App, Intent, Screen
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 
 
 class ActivityManager:
     """Tasks ordered back to front; ``top`` is the resumed activity."""
 
-    def __init__(self, phone: Phone, launcher: App) -> None:
+    def __init__(self, phone: Context, launcher: App) -> None:
         self._phone = phone
         self.launcher = launcher
         self._tasks: list[list[Screen]] = []

@@ -15,16 +15,13 @@ import posixpath
 import struct
 import unicodedata
 import weakref
-from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
 
 from android_gym.sim import keycodes
-from android_gym.sim.system.commands.base import CommandContext, shell_command_exception, strerror
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.shell.commands.base import CommandContext, shell_command_exception, strerror
+from android_gym.sim.shell.device import ShellDevice
 
 _SOURCES = ("keyboard", "dpad", "gamepad", "touchscreen", "mouse", "stylus", "trackball", "touchpad",
             "touchnavigation", "joystick")
@@ -42,7 +39,7 @@ _KEYBOARD_CHARACTERS = frozenset(map(chr, range(0x20, 0x7F))) | frozenset("\n\t√
 # sCombiningToAccent: ACCENT_GRAVE, ACCENT_ACUTE, ACCENT_CIRCUMFLEX, ACCENT_TILDE, ACCENT_UMLAUT).
 _DEAD_KEYS = {"\u0300": "\u02cb", "\u0301": "\u00b4", "\u0302": "\u02c6", "\u0303": "\u02dc", "\u0308": "\u00a8"}
 _ACCENT_TO_COMBINING = {accent: combining for combining, accent in _DEAD_KEYS.items()}  # sAccentToCombining
-_pointer_down: weakref.WeakKeyDictionary[Phone, tuple[float, float]] = weakref.WeakKeyDictionary()
+_pointer_down: weakref.WeakKeyDictionary[ShellDevice, tuple[float, float]] = weakref.WeakKeyDictionary()
 
 _INPUT_USAGE = """Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]
 
@@ -131,11 +128,11 @@ def _key_text(text: str) -> str:
     return "".join(typed)
 
 
-def _text(phone: Phone, args: _Args) -> None:
+def _text(phone: ShellDevice, args: _Args) -> None:
     phone.input_text(_key_text(args.required().replace("%s", " ")))
 
 
-def _keyevent(phone: Phone, args: _Args) -> None:
+def _keyevent(phone: ShellDevice, args: _Args) -> None:
     arg = args.required()
     double = False
     while arg.startswith("--"):
@@ -152,7 +149,7 @@ def _keyevent(phone: Phone, args: _Args) -> None:
         arg = args.next()
 
 
-def _swipe(phone: Phone, args: _Args, drag: bool) -> None:
+def _swipe(phone: ShellDevice, args: _Args, drag: bool) -> None:
     x1, y1, x2, y2 = (float(args.required()) for _ in range(4))
     duration_arg = args.next()
     duration = int(duration_arg) if duration_arg is not None else -1
@@ -161,7 +158,7 @@ def _swipe(phone: Phone, args: _Args, drag: bool) -> None:
     phone.swipe(x1, y1, x2, y2, duration + (500 if drag else 0))
 
 
-def _motion(phone: Phone, args: _Args) -> None:
+def _motion(phone: ShellDevice, args: _Args) -> None:
     action = args.required().upper()
     if action not in ("DOWN", "UP", "MOVE", "CANCEL"):
         raise _ArgumentError(f"Unknown action: {action}")
@@ -179,7 +176,7 @@ def _motion(phone: Phone, args: _Args) -> None:
             phone.swipe(x0, y0, x, y, 300)
 
 
-def _keycombination(phone: Phone, args: _Args) -> None:
+def _keycombination(phone: ShellDevice, args: _Args) -> None:
     arg = args.required()
     if arg == "-t":
         int(args.required())
@@ -250,20 +247,20 @@ _COLORSPACE_SRGB = 1  # screencap.cpp dataSpaceToInt(V0_SRGB)
 _PIXEL_FORMAT_RGBA_8888 = 1
 
 
-def _rgba(phone: Phone) -> np.ndarray:
+def _rgba(phone: ShellDevice) -> np.ndarray:
     pixels = phone.screenshot()
     alpha = np.full(pixels.shape[:2] + (1,), 255, dtype=np.uint8)
     return np.concatenate((pixels, alpha), axis=2)
 
 
-def png_bytes(phone: Phone) -> bytes:
+def png_bytes(phone: ShellDevice) -> bytes:
     """The screen as ``screencap -p`` writes it: an 8-bit RGBA PNG."""
     buffer = io.BytesIO()
     Image.fromarray(_rgba(phone), "RGBA").save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
-def raw_bytes(phone: Phone) -> bytes:
+def raw_bytes(phone: ShellDevice) -> bytes:
     """``screencap`` without ``-p``: width, height, format, color space (little-endian u32) and RGBA pixels."""
     pixels = _rgba(phone)
     height, width = pixels.shape[:2]

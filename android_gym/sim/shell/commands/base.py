@@ -14,17 +14,12 @@ import stat as stat_module
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from android_gym.sim.framework.packages import FIRST_APPLICATION_UID
+from android_gym.sim.shell.device import ShellDevice
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, normalize
 
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
-
 Command = Callable[["CommandContext", list[str]], int]
-
-#: First application uid (``android.os.Process.FIRST_APPLICATION_UID``); app N is ``u0_a{N - 10000}``.
-FIRST_APPLICATION_UID = 10000
 
 
 class CommandContext:
@@ -36,7 +31,7 @@ class CommandContext:
     Both write to this context's streams.
     """
 
-    def __init__(self, phone: Phone, stdin: Callable[[], bytes], cwd: str, env: dict[str, str],
+    def __init__(self, phone: ShellDevice, stdin: Callable[[], bytes], cwd: str, env: dict[str, str],
                  run_script: Callable[[CommandContext, str], int],
                  run_argv: Callable[[CommandContext, list[str]], int]) -> None:
         self.phone = phone
@@ -180,7 +175,7 @@ def expand_percent(fmt: str, directive: Callable[[str, int], tuple[str, int]]) -
 
 
 # ----- users and files ----------------------------------------------------------------------------------------
-def app_uid(phone: Phone, package: str) -> int:
+def app_uid(phone: ShellDevice, package: str) -> int:
     """The package's uid: packages get consecutive uids from 10000 as they are installed, kept across updates."""
     return phone.packages.uid(package)
 
@@ -190,7 +185,7 @@ def short_hash(*parts: object) -> str:
     return format(zlib.crc32("/".join(map(str, parts)).encode()) & 0x7FFFFFF | 0x1000000, "x")
 
 
-def owner_of(phone: Phone, android_path: str) -> tuple[int, str]:
+def owner_of(phone: ShellDevice, android_path: str) -> tuple[int, str]:
     """``(uid, user name)`` that a path shows on a device: app data belongs to its app, shared storage to
     ``sdcard_rw``'s owner root, everything else to root (simplified: the sandbox has one host owner)."""
     parts = android_path.strip("/").split("/")
@@ -200,7 +195,7 @@ def owner_of(phone: Phone, android_path: str) -> tuple[int, str]:
     return 0, "root"
 
 
-def group_of(phone: Phone, android_path: str) -> tuple[int, str]:
+def group_of(phone: ShellDevice, android_path: str) -> tuple[int, str]:
     """``(gid, group name)`` shown for a path (``sdcard_rw`` is AID 1015 in AOSP ``android_filesystem_config.h``)."""
     if android_path == EXTERNAL_STORAGE or android_path.startswith(EXTERNAL_STORAGE + "/"):
         return 1015, "sdcard_rw"

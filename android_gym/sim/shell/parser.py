@@ -6,8 +6,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from android_gym.sim.system.shell.errors import ShellSyntaxError
-from android_gym.sim.system.shell.lexer import Token, _HereDoc, _lex
+from android_gym.sim.shell.errors import ShellSyntaxError
+from android_gym.sim.shell.lexer import Token, _HereDoc, _lex
 
 
 @dataclass(frozen=True)

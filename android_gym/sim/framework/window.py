@@ -8,7 +8,10 @@ a drag down from the status bar pulls the shade down and a drag up on it (or BAC
 scroll the list under their start.
 Apps are laid out at a design width of 1080 px; other screen widths scale the result. Editing text fields,
 text selection and the floating text-selection toolbar (which is put into the app window's tree) are in
-``selection``.
+``text_editor`` (the rules) and ``ui.selection`` (geometry and views).
+
+Part of the app framework (``sim/framework``): it builds the front ``Screen``'s views with the toolkit
+(``sim/ui``) and draws the system UI around them.
 
 With animations on, a change of the foreground activity starts a transition: the incoming window slides in from
 the right over a dark backdrop, one frame per look at the screen (dump or screenshot), for ``TRANSITION_FRAMES``
@@ -21,17 +24,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps import systemui
+from android_gym.sim.framework import systemui
+from android_gym.sim.framework.app import Context, Screen
+from android_gym.sim.framework.text_editor import TextEditor
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
-from android_gym.sim.ui.selection import TextEditor
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -43,10 +46,6 @@ from android_gym.sim.ui.views import (
     row,
     text_view,
 )
-
-if TYPE_CHECKING:
-    from android_gym.sim.apps.base import Screen
-    from android_gym.sim.phone import Phone
 
 DESIGN_WIDTH = 1080
 STATUS_BAR_HEIGHT = 118  # Pixel 6: 24 dp + display cutout at 420 dpi
@@ -89,7 +88,7 @@ class Frame:
 class WindowManager:
     """Builds frames from the phone's state and dispatches input to them."""
 
-    def __init__(self, phone: Phone, width: int, height: int, animations: bool = False) -> None:
+    def __init__(self, phone: Context, width: int, height: int, animations: bool = False) -> None:
         self._phone = phone
         self.animations = animations
         self._shown: Screen | None = None  # the foreground activity of the last frame built

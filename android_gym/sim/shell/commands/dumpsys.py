@@ -13,33 +13,26 @@ per phone (``activity.task_id``/``record_hash``), never derived from host memory
 
 from __future__ import annotations
 
-import datetime as dt
-from typing import TYPE_CHECKING
-
-from android_gym.sim.apps.base import Screen
-from android_gym.sim.system.commands.activity import (
-    apk_path,
-    is_system_package,
+from android_gym.sim.framework.app import Screen
+from android_gym.sim.shell.commands.activity import (
     note_tasks,
     pid_of,
     record_hash,
     short_component,
     task_id,
 )
-from android_gym.sim.system.commands.base import CommandContext, app_uid, short_hash
-from android_gym.sim.system.packages import RUNTIME_PERMISSIONS, PackageRecord
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.shell.commands.base import CommandContext, app_uid, short_hash
+from android_gym.sim.shell.commands.package import dump_package
+from android_gym.sim.shell.device import ShellDevice
 
 
-def activity_record(phone: Phone, screen: Screen, task: list[Screen]) -> str:
+def activity_record(phone: ShellDevice, screen: Screen, task: list[Screen]) -> str:
     """``ActivityRecord{hash u0 pkg/.Act tN}``."""
     name = short_component(screen.app.package, screen.activity)
     return f"ActivityRecord{{{record_hash(phone, screen)} u0 {name} t{task_id(phone, task)}}}"
 
 
-def window_name(phone: Phone, screen: Screen) -> str:
+def window_name(phone: ShellDevice, screen: Screen) -> str:
     """``Window{hash u0 pkg/full.Activity}`` (the window's hash differs from its activity record's)."""
     return f"Window{{{short_hash('window', record_hash(phone, screen))} u0 {screen.app.package}/{screen.activity}}}"
 
@@ -188,59 +181,6 @@ def _dump_display(ctx: CommandContext) -> None:
             f"presDeadline 16666666, mode 1, defaultMode 1, modes [{{id=1, width={width}, height={height}, "
             f"fps=60.0}}], rotation 0, density {density} ({density}.0 x {density}.0) dpi, layerStack 0, "
             f"type INTERNAL, state ON, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS}}\n")
-
-
-def _stamp(ms: int) -> str:
-    return dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _permission_lines(record: PackageRecord) -> list[str]:
-    """``requested permissions:``, ``install permissions:`` and the user's ``runtime permissions:``
-    (``PackageManagerService``'s ``dumpPackageLPr``), each left out when empty."""
-    lines = []
-    requested = record.requested or ()
-    if requested:
-        lines += ["    requested permissions:", *(f"      {name}" for name in requested)]
-    install = [name for name in requested if name not in RUNTIME_PERMISSIONS]
-    if install:
-        lines += ["    install permissions:", *(f"      {name}: granted=true" for name in install)]
-    lines.append("    User 0: ceDataInode=0 installed=true hidden=false suspended=false distractionFlags=0 "
-                 "stopped=false notLaunched=false enabled=0 instant=false virtual=false")
-    if record.runtime:
-        lines.append("      runtime permissions:")
-        lines += [f"        {name}: granted={'true' if granted else 'false'}, "
-                  "flags=[ USER_SENSITIVE_WHEN_GRANTED|USER_SENSITIVE_WHEN_DENIED]"
-                  for name, granted in sorted(record.runtime.items())]
-    return lines
-
-
-def dump_package(ctx: CommandContext, package: str) -> int:
-    """``dumpsys package PKG`` (also ``pm dump``): the fields ``adbutils.app_info`` reads, the version and SDK
-    levels, install times, and the permission state."""
-    record = ctx.phone.packages.record(package)
-    if record is None:
-        ctx.out(f"Unable to find package: {package}\n")
-        return 0
-    code_path = apk_path(package).rsplit("/", 1)[0]
-    system = is_system_package(package) and not record.from_apk
-    flags = "SYSTEM HAS_CODE ALLOW_CLEAR_USER_DATA " if system else "HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP "
-    lines = [
-        "Packages:", f"  Package [{package}] ({short_hash('package', package)}):",
-        f"    userId={record.uid}",
-        f"    pkg=Package{{{short_hash('pkg', package)} {package}}}",
-        f"    codePath={code_path}", f"    resourcePath={code_path}",
-        f"    versionCode={record.version_code} minSdk={record.min_sdk} targetSdk={record.target_sdk}",
-        f"    versionName={record.version_name}",
-        f"    pkgFlags=[ {flags}]",
-        f"    timeStamp={_stamp(record.updated_ms)}", f"    firstInstallTime={_stamp(record.installed_ms)}",
-        f"    lastUpdateTime={_stamp(record.updated_ms)}",
-        f"    installerPackageName={'null' if system else 'com.android.shell'}",
-        f"    signatures=PackageSignatures{{{short_hash('sigs', package)} version:2, "
-        f"signatures:[{short_hash('sig', package)}], past signatures:[]}}",
-        *_permission_lines(record),
-    ]
-    ctx.out("\n".join(lines) + "\n")
-    return 0
 
 
 def _dump_power(ctx: CommandContext) -> None:

@@ -6,8 +6,8 @@ The radios are settings here (``system.radios`` records them as the system servi
 
 from __future__ import annotations
 
+from android_gym.sim.shell.commands.base import CommandContext
 from android_gym.sim.system import radios
-from android_gym.sim.system.commands.base import CommandContext
 from android_gym.sim.system.settings import NAMESPACES
 
 _SETTINGS_USAGE = """Settings provider (settings) commands:

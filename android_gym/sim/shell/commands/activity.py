@@ -1,5 +1,5 @@
-"""``am`` (AOSP ``ActivityManagerShellCommand`` + ``Intent.parseCommandArgs``), ``monkey`` (development
-``cmds/monkey``), ``pm`` (``PackageManagerShellCommand``), ``wm`` (``WindowManagerShellCommand``) and ``cmd``.
+"""``am`` (AOSP ``ActivityManagerShellCommand`` + ``Intent.parseCommandArgs``) and ``monkey`` (development
+``cmds/monkey``); the stable task ids and record hashes ``dumpsys`` prints.
 
 ``am start`` returns 0 even when the activity does not exist (errors go to stderr, or stdout with ``-W``), as
 AOSP does. Launch timings printed by ``-W`` are fixed numbers (cold 250 ms, warm 120 ms, hot 60 ms).
@@ -9,23 +9,14 @@ and prints its result.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import weakref
 import zlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from android_gym.sim.apps.base import App, BroadcastResult, Intent, Screen
-from android_gym.sim.system import radios
-from android_gym.sim.system.apk import ApkError, read_apk
-from android_gym.sim.system.commands import input as input_commands
-from android_gym.sim.system.commands import settings as settings_commands
-from android_gym.sim.system.commands.base import CommandContext, app_uid, shell_command_exception, short_hash
-from android_gym.sim.system.packages import GrantError, InstallError
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.intent import BroadcastResult, Intent
+from android_gym.sim.shell.commands.base import CommandContext, shell_command_exception, short_hash
+from android_gym.sim.shell.device import ShellDevice
 
 # android.content.Intent flag values.
 FLAG_ACTIVITY_NEW_TASK = 0x10000000
@@ -72,17 +63,17 @@ class _Ids:
         self.next_record = 0
 
 
-_IDS: weakref.WeakKeyDictionary[Phone, _Ids] = weakref.WeakKeyDictionary()
+_IDS: weakref.WeakKeyDictionary[ShellDevice, _Ids] = weakref.WeakKeyDictionary()
 
 
-def _ids(phone: Phone) -> _Ids:
+def _ids(phone: ShellDevice) -> _Ids:
     ids = _IDS.get(phone)
     if ids is None:
         ids = _IDS[phone] = _Ids()
     return ids
 
 
-def task_id(phone: Phone, task: list[Screen]) -> int:
+def task_id(phone: ShellDevice, task: list[Screen]) -> int:
     """The task's id (``#N`` / ``tN``); the home task is 1, app tasks count up from 10."""
     ids = _ids(phone)
     root = task[0]
@@ -95,7 +86,7 @@ def task_id(phone: Phone, task: list[Screen]) -> int:
     return ids.tasks[root]
 
 
-def record_hash(phone: Phone, screen: Screen) -> str:
+def record_hash(phone: ShellDevice, screen: Screen) -> str:
     """``Integer.toHexString(System.identityHashCode(record))`` stand-in, stable per activity instance."""
     ids = _ids(phone)
     if screen not in ids.records:
@@ -104,7 +95,7 @@ def record_hash(phone: Phone, screen: Screen) -> str:
     return ids.records[screen]
 
 
-def note_tasks(phone: Phone) -> None:
+def note_tasks(phone: ShellDevice) -> None:
     """Give every task an id, oldest first (called whenever tasks may have been created)."""
     for task in reversed(phone.activities.task_stacks()):
         task_id(phone, task)
@@ -115,7 +106,7 @@ def pid_of(package: str) -> int:
     return 1000 + zlib.crc32(package.encode()) % 30000
 
 
-class _Usage(Exception):
+class UsageError(Exception):
     """A bad ``am``/``pm`` argument: AOSP prints the exception and exits 255."""
 
 
@@ -185,13 +176,13 @@ def _full_class(package: str, cls: str) -> str:
 
 
 def parse_intent(args: list[str]) -> ShellIntent:
-    """``Intent.parseCommandArgs`` plus ``am``'s own options; raises ``_Usage``."""
+    """``Intent.parseCommandArgs`` plus ``am``'s own options; raises ``UsageError``."""
     intent = ShellIntent()
     args = list(args)
 
     def value(option: str) -> str:
         if not args:
-            raise _Usage(f'Argument expected after "{option}"')
+            raise UsageError(f'Argument expected after "{option}"')
         return args.pop(0)
 
     while args and args[0].startswith("-"):
@@ -208,7 +199,7 @@ def parse_intent(args: list[str]) -> ShellIntent:
             spec = value(opt)
             package, slash, cls = spec.partition("/")
             if not slash or not package or not cls:
-                raise _Usage(f"Bad component name: {spec}")
+                raise UsageError(f"Bad component name: {spec}")
             intent.component = (package, _full_class(package, cls))
         elif opt == "-p":
             intent.package = value(opt)
@@ -225,7 +216,7 @@ def parse_intent(args: list[str]) -> ShellIntent:
             if opt == "--ez":
                 lowered = raw.lower()
                 if lowered not in ("true", "false", "t", "f", "1", "0"):
-                    raise _Usage(f"Invalid boolean value: {raw}")
+                    raise UsageError(f"Invalid boolean value: {raw}")
                 raw = "true" if lowered in ("true", "t", "1") else "false"
             elif opt in ("--ei", "--el"):
                 int(raw)
@@ -239,7 +230,7 @@ def parse_intent(args: list[str]) -> ShellIntent:
         elif opt in _AM_PLAIN_OPTIONS:
             intent.options[opt] = ""
         else:
-            raise _Usage(f"Unknown option: {opt}")
+            raise UsageError(f"Unknown option: {opt}")
     if args:
         target = args.pop(0)
         if ":" in target:
@@ -250,19 +241,19 @@ def parse_intent(args: list[str]) -> ShellIntent:
         else:
             intent.package = target
     if args:
-        raise _Usage(f"Unknown option: {args[0]}")
+        raise UsageError(f"Unknown option: {args[0]}")
     if not (intent.action or intent.data or intent.mime_type or intent.categories or intent.component
             or intent.package or intent.extras):
-        raise _Usage("No intent supplied")
+        raise UsageError("No intent supplied")
     return intent
 
 
-def _exception(ctx: CommandContext, command: str, message: str) -> int:
+def argument_exception(ctx: CommandContext, command: str, message: str) -> int:
     """``ShellCommand.exec``'s report of an uncaught ``IllegalArgumentException``."""
     return shell_command_exception(ctx, command, f"java.lang.IllegalArgumentException: {message}")
 
 
-def _resolve(ctx: CommandContext, intent: ShellIntent) -> tuple[App, type[Screen]] | None:
+def resolve_activity(ctx: CommandContext, intent: ShellIntent) -> tuple[App, type[Screen]] | None:
     packages = ctx.phone.packages
     candidates = [packages.get(intent.package)] if intent.package else [packages.get(n) for n in packages.names()]
     for app in candidates:
@@ -277,8 +268,8 @@ def _resolve(ctx: CommandContext, intent: ShellIntent) -> tuple[App, type[Screen
 def _start(ctx: CommandContext, args: list[str]) -> int:
     try:
         intent = parse_intent(args)
-    except (_Usage, ValueError) as error:
-        return _exception(ctx, "start", str(error) if isinstance(error, _Usage) else f"{error}")
+    except (UsageError, ValueError) as error:
+        return argument_exception(ctx, "start", str(error) if isinstance(error, UsageError) else f"{error}")
     wait = "-W" in intent.options
     report = ctx.out if wait else ctx.err
     activities = ctx.phone.activities
@@ -297,7 +288,7 @@ def _start(ctx: CommandContext, args: list[str]) -> int:
             report(f"Error type 3\nError: Activity class {{{package}/{cls}}} does not exist.\n")
             return 0
     else:
-        found = _resolve(ctx, intent)
+        found = resolve_activity(ctx, intent)
         if found is None:
             report(f"Error: Activity not started, unable to resolve {intent.describe()}\n")
             return 0
@@ -342,8 +333,8 @@ def _broadcast(ctx: CommandContext, args: list[str]) -> int:
     result, which ``IntentReceiver.performReceive`` prints as ``result=N`` plus ``, data="…"`` when set."""
     try:
         intent = parse_intent(args)
-    except (_Usage, ValueError) as error:
-        return _exception(ctx, "broadcast", str(error))
+    except (UsageError, ValueError) as error:
+        return argument_exception(ctx, "broadcast", str(error))
     intent.flags |= FLAG_RECEIVER_FROM_SHELL
     ctx.out(f"Broadcasting: {intent.describe()}\n")
     result = BroadcastResult()
@@ -367,7 +358,7 @@ def am(ctx: CommandContext, argv: list[str]) -> int:
     if command in ("force-stop", "kill", "stop-app"):
         args = [a for i, a in enumerate(args) if a != "--user" and (i == 0 or args[i - 1] != "--user")]
         if not args:
-            return _exception(ctx, command, f'Argument expected after "{command}"')
+            return argument_exception(ctx, command, f'Argument expected after "{command}"')
         if command != "kill":
             ctx.phone.activities.force_stop(args[0])
         return 0
@@ -378,8 +369,8 @@ def am(ctx: CommandContext, argv: list[str]) -> int:
     if command in ("start-service", "startservice", "start-foreground-service", "startforegroundservice"):
         try:
             intent = parse_intent(args)
-        except (_Usage, ValueError) as error:
-            return _exception(ctx, command, str(error))
+        except (UsageError, ValueError) as error:
+            return argument_exception(ctx, command, str(error))
         ctx.out(f"Starting service: {intent.describe()}\n")
         ctx.err("Error: Not found; no service started.\n")
         return 255
@@ -458,249 +449,4 @@ def monkey(ctx: CommandContext, argv: list[str]) -> int:
     return 0
 
 
-# ----- pm ----------------------------------------------------------------------------------------------------
-def is_system_package(package: str) -> bool:
-    """Whether a package ships in the system image (simplified: Android's and Google's own packages)."""
-    return package == "android" or package.startswith(("com.android.", "com.google.android."))
-
-
-def apk_path(package: str) -> str:
-    """``ApplicationInfo.sourceDir``: ``/data/app/~~<random>==/<pkg>-<random>==/base.apk`` for installed apps
-    (the random parts are a stable hash here), ``/system/priv-app/<Name>/<Name>.apk`` for system ones."""
-    digest = hashlib.sha256(package.encode()).digest()
-    if is_system_package(package):
-        name = package.rsplit(".", 1)[-1].capitalize()
-        return f"/system/priv-app/{name}/{name}.apk"
-    first = base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
-    second = base64.urlsafe_b64encode(digest[16:]).decode().rstrip("=")
-    return f"/data/app/~~{first}==/{package}-{second}==/base.apk"
-
-
-def _strip_user(args: list[str]) -> list[str]:
-    out = []
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg == "--user":
-            skip = True
-        else:
-            out.append(arg)
-    return out
-
-
-_INSTALL_FLAGS = {"-r", "-t", "-g", "-d", "-f", "-l", "-s", "-R", "--dont-kill", "--restrict-permissions",
-                  "--force-queryable", "--instant", "--full", "--wait", "--no-wait", "--staged"}
-_INSTALL_VALUE_OPTIONS = {"-i", "-S", "-p", "--user", "--install-location", "--install-reason",
-                          "--originating-uri", "--referrer", "--abi", "--pkg"}
-
-
-def _install(ctx: CommandContext, args: list[str]) -> int:
-    """``pm install [-r] [-t] [-g] [-d] [-i PKG] [--user U] PATH`` (``PackageManagerShellCommand.runInstall``):
-    ``-r`` and ``-t`` are accepted (replacing is always allowed here), ``-g`` grants every requested runtime
-    permission, ``-d`` allows a version downgrade (the image is debuggable)."""
-    flags, paths, rest = set(), [], list(args)
-    while rest:
-        arg = rest.pop(0)
-        if arg in _INSTALL_VALUE_OPTIONS:
-            if not rest:
-                return _exception(ctx, "install", f'Argument expected after "{arg}"')
-            rest.pop(0)
-        elif arg in _INSTALL_FLAGS:
-            flags.add(arg)
-        elif arg.startswith("-"):
-            return _exception(ctx, "install", f"Unknown option {arg}")
-        else:
-            paths.append(arg)
-    if not paths:
-        ctx.err("Error: must either specify a package size or an APK file\n")
-        return 1
-    host = ctx.host(paths[0])
-    if not host.is_file():
-        ctx.err(f"Error: Can't open file: {paths[0]}\n")
-        return _exception(ctx, "install", f"Error: Can't open file: {paths[0]}")
-    data = host.read_bytes()
-    staged = f"/data/app/vmdl{zlib.crc32(data) & 0x7FFFFFFF}.tmp/base.apk"  # the session's copy of the APK
-    try:
-        info = read_apk(data)
-        ctx.phone.packages.install_apk(info, allow_downgrade="-d" in flags, grant_runtime="-g" in flags)
-    except ApkError as error:
-        ctx.out(f"Failure [{error.code}: {error.message(staged)}]\n")
-        return 1
-    except InstallError as error:
-        ctx.out(f"Failure [{error.code}: {error.message}]\n")
-        return 1
-    ctx.out("Success\n")
-    return 0
-
-
-def _uninstall(ctx: CommandContext, args: list[str]) -> int:
-    """``pm uninstall [-k] [--user U] PKG``: a system package can only be removed for a user (``--user``)."""
-    names = _strip_user([arg for arg in args if arg != "-k"])
-    if not names:
-        ctx.err("Error: package name not specified\n")
-        return 1
-    package = names[0]
-    record = ctx.phone.packages.record(package)
-    system = record is not None and is_system_package(package) and not record.from_apk
-    if (system and "--user" not in args) or not ctx.phone.packages.uninstall(package):
-        ctx.out("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
-        return 1
-    ctx.out("Success\n")
-    return 0
-
-
-def pm(ctx: CommandContext, argv: list[str]) -> int:
-    """``pm list packages [-3 -s -f -U -i] [FILTER]``, ``pm install|uninstall|path|clear|grant|revoke|
-    resolve-activity|dump``."""
-    if len(argv) < 2:
-        ctx.out("Package manager (package) commands:\n  help\n    Print this help text.\n")
-        return 255
-    if argv[1] == "install":
-        return _install(ctx, argv[2:])
-    if argv[1] == "uninstall":
-        return _uninstall(ctx, argv[2:])
-    command, args = argv[1], _strip_user(argv[2:])
-    packages = ctx.phone.packages
-    if command == "list":
-        kind = args[0] if args else ""
-        options = [a for a in args[1:] if a.startswith("-")]
-        filters = [a for a in args[1:] if not a.startswith("-")]
-        if kind in ("packages", "package"):
-            flags = set("".join(o[1:] for o in options))
-            names = sorted(packages.names())
-            for name in names:
-                if ("3" in flags and is_system_package(name)) or ("s" in flags and not is_system_package(name)):
-                    continue
-                if filters and filters[0] not in name:
-                    continue
-                line = "package:" + (f"{apk_path(name)}=" if "f" in flags else "") + name
-                if "i" in flags:
-                    line += "  installer=" + ("null" if is_system_package(name) else "com.android.shell")
-                if "U" in flags:
-                    line += f" uid:{app_uid(ctx.phone, name)}"
-                ctx.out(line + "\n")
-            return 0
-        if kind == "users":
-            ctx.out("Users:\n\tUserInfo{0:Owner:c13} running\n")
-            return 0
-        ctx.err(f"Error: unknown list type '{kind}'\n")
-        return 255
-    if command == "path":
-        if not args or packages.get(args[-1]) is None:
-            return 1
-        ctx.out(f"package:{apk_path(args[-1])}\n")
-        return 0
-    if command == "clear":
-        if not args:
-            return _exception(ctx, command, "Argument expected after \"clear\"")
-        if packages.clear(args[-1]):
-            ctx.out("Success\n")
-            return 0
-        ctx.err("Failed\n")
-        return 1
-    if command in ("grant", "revoke"):
-        if len(args) < 2:
-            return _exception(ctx, command, f'Argument expected after "{args[0] if args else command}"')
-        try:
-            packages.set_permission(args[0], args[1], granted=command == "grant")
-        except GrantError as error:
-            return shell_command_exception(ctx, command, str(error))
-        return 0
-    if command == "resolve-activity":
-        return _resolve_activity(ctx, args)
-    if command == "dump":
-        from android_gym.sim.system.commands.dumpsys import dump_package
-
-        return dump_package(ctx, args[0] if args else "")
-    ctx.out(f"Unknown command: {command}\n")
-    return 255
-
-
-def _resolve_activity(ctx: CommandContext, args: list[str]) -> int:
-    brief = "--brief" in args
-    rest = [a for a in args if a not in ("--brief", "--components")]
-    try:
-        intent = parse_intent(rest)
-    except (_Usage, ValueError) as error:
-        return _exception(ctx, "resolve-activity", str(error))
-    if intent.component:
-        app = ctx.phone.packages.get(intent.component[0])
-        screen = app.screen_class(intent.component[1]) if app else None
-        found = (app, screen) if app and screen else None
-    else:
-        if not intent.action:
-            intent.action = "android.intent.action.MAIN"
-        found = _resolve(ctx, intent)
-    if found is None:
-        ctx.out("No activity found\n")
-        return 0
-    app, screen = found
-    if brief:
-        ctx.out("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n")
-    ctx.out(f"{app.package}/{screen.activity}\n")
-    return 0
-
-
-# ----- wm, cmd -----------------------------------------------------------------------------------------------
-def wm(ctx: CommandContext, argv: list[str]) -> int:
-    """``wm size``, ``wm density``, ``wm dismiss-keyguard`` (changing size or density is not simulated)."""
-    command = argv[1] if len(argv) > 1 else ""
-    args = argv[2:]
-    if args[:1] == ["-d"]:
-        args = args[2:]
-    if command == "size":
-        if args and args[0] != "reset":
-            return ctx.fail("wm", "changing the display size is not simulated")
-        ctx.out(f"Physical size: {ctx.phone.window.width}x{ctx.phone.window.height}\n")
-        return 0
-    if command == "density":
-        if args and args[0] != "reset":
-            return ctx.fail("wm", "changing the display density is not simulated")
-        ctx.out(f"Physical density: {ctx.phone.props.get('ro.sf.lcd_density', '420')}\n")
-        return 0
-    if command in ("dismiss-keyguard", "user-rotation", "fixed-to-user-rotation"):
-        return 0
-    ctx.out(f"Unknown command: {command}\n" if command else "Window manager (window) commands:\n  help\n")
-    return 255
-
-
-def cmd(ctx: CommandContext, argv: list[str]) -> int:
-    """``cmd SERVICE ...`` for package, activity, settings, input, window, wifi, bluetooth_manager,
-    connectivity and statusbar."""
-    if len(argv) < 2:
-        ctx.err("cmd: No service specified; use -l to list all running services.\n")
-        return 20
-    service, args = argv[1], argv[2:]
-    delegates = {"package": pm, "activity": am, "settings": settings_commands.settings,
-                 "input": input_commands.input_command, "window": wm}
-    if service in delegates:
-        return delegates[service](ctx, [service, *args])
-    action = args[0] if args else ""
-    if service == "wifi" and action == "set-wifi-enabled" and len(args) > 1:
-        radios.set_wifi(ctx.phone, args[1] == "enabled")
-        return 0
-    if service == "wifi" and action == "status":
-        on = ctx.phone.settings.get("global", "wifi_on") not in (None, "0")
-        ctx.out(f"Wifi is {'enabled' if on else 'disabled'}\n")
-        return 0
-    if service == "bluetooth_manager" and action in ("enable", "disable"):
-        radios.set_bluetooth(ctx.phone, action == "enable")
-        return 0
-    if service == "connectivity" and action == "airplane-mode":
-        if len(args) > 1:
-            radios.set_airplane_mode(ctx.phone, args[1] == "enable")
-        else:
-            on = ctx.phone.settings.get("global", "airplane_mode_on") == "1"
-            ctx.out("enabled\n" if on else "disabled\n")
-        return 0
-    if service == "statusbar":
-        return 0
-    if service in ("wifi", "bluetooth_manager", "connectivity"):
-        ctx.out(f"Unknown command: {action}\n")
-        return 255
-    ctx.err(f"cmd: Can't find service: {service}\n")
-    return 20
-
-
-COMMANDS = {"am": am, "monkey": monkey, "pm": pm, "wm": wm, "cmd": cmd}
+COMMANDS = {"am": am, "monkey": monkey}

@@ -6,16 +6,13 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from typing import TYPE_CHECKING
 
-from android_gym.sim.system.shell.arith import _Arith
-from android_gym.sim.system.shell.environment import SHELL
-from android_gym.sim.system.shell.errors import _Fatal
-from android_gym.sim.system.shell.lexer import _skip_ansi, _skip_backquote, _skip_dollar, _skip_double, _skip_single
-from android_gym.sim.system.shell.parser import _NAME
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+from android_gym.sim.shell.arith import _Arith
+from android_gym.sim.shell.device import ShellDevice
+from android_gym.sim.shell.environment import SHELL
+from android_gym.sim.shell.errors import _Fatal
+from android_gym.sim.shell.lexer import _skip_ansi, _skip_backquote, _skip_dollar, _skip_double, _skip_single
+from android_gym.sim.shell.parser import _NAME
 
 _PLAIN = re.compile(r"[^\\'\"$`*?\[~]*")
 _IFS = re.compile(r"([ \t\n]+)")
@@ -83,7 +80,7 @@ class _Expander:
     A mixin: the interpreter provides the attributes below and runs command substitutions (``_substitute``).
     """
 
-    phone: Phone
+    phone: ShellDevice
     vars: dict[str, str]
     cwd: str
     status: int

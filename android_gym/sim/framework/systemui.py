@@ -1,6 +1,10 @@
 """SystemUI (``com.android.systemui``) of Android 13: the notification shade with quick settings, the Internet
 dialog, the brightness dialog, and the brightness slider's mapping between slider position and brightness.
 
+It is part of the app framework (``sim/framework``), not an app: the window manager draws its shade on every frame
+and routes touches to it, and no phone is without it. Its package is installed like the others so that ``am``
+resolves its brightness dialog.
+
 Sources: AOSP ``frameworks/base`` ``packages/SystemUI`` (``BrightnessController``, ``BrightnessDialog``,
 ``ToggleSeekBar`` — its node text is the slider's accessibility label —, ``QSTileViewImpl``, ``InternetTile``,
 ``BluetoothTile``, ``InternetDialog``/``InternetDialogController``), ``SettingsLib`` ``BrightnessUtils``,
@@ -19,11 +23,11 @@ from __future__ import annotations
 import math
 import shlex
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from android_gym.sim.apps.base import App, Intent, Screen
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system import radios
 from android_gym.sim.ui.views import (
     TEXT,
@@ -38,9 +42,6 @@ from android_gym.sim.ui.views import (
     text_view,
     toggle,
 )
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
 
 PACKAGE = "com.android.systemui"
 SHOW_BRIGHTNESS_DIALOG = "com.android.intent.action.SHOW_BRIGHTNESS_DIALOG"
@@ -122,14 +123,14 @@ def brightness_float_to_int(value: float) -> int:
     return 0 if value == -1.0 else _java_round(_constrained_map(1.0, 255.0, 0.0, 1.0, value))
 
 
-def brightness_position(phone: Phone) -> int:
+def brightness_position(phone: Context) -> int:
     """Where the brightness slider stands (0..65535) for the current ``system screen_brightness``."""
     setting = phone.settings.get("system", "screen_brightness")
     value = int(setting) if setting and setting.lstrip("-").isdigit() else 102  # config_screenBrightnessSettingDefault
     return linear_to_gamma(brightness_int_to_float(value))
 
 
-def set_brightness_position(phone: Phone, position: int) -> None:
+def set_brightness_position(phone: Context, position: int) -> None:
     """``BrightnessController.onChanged``: the slider's linear value becomes the display brightness, which
     ``BrightnessSynchronizer`` writes to ``system screen_brightness`` as 1..255."""
     linear = min(gamma_to_linear(position), BRIGHTNESS_MAX)
@@ -137,7 +138,7 @@ def set_brightness_position(phone: Phone, position: int) -> None:
     phone.invalidate()
 
 
-def brightness_slider(phone: Phone) -> View:
+def brightness_slider(phone: Context) -> View:
     """``quick_settings_brightness_dialog.xml``: a ``BrightnessSliderView`` holding the ``ToggleSeekBar``."""
     slider = seek_bar(brightness_position(phone), GAMMA_SPACE_MAX,
                       lambda position: set_brightness_position(phone, position),
@@ -186,7 +187,7 @@ class NotificationShade:
     the app underneath stays the resumed activity.
     """
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         self.phone = phone
         self.expanded = False
         self.internet_dialog = False

@@ -1,37 +1,98 @@
-"""What every simulated app is made of: an ``App`` (package, label, activities, broadcast receivers) and
-``Screen``s (activities)."""
+"""The app model, and what an app sees of the phone.
+
+An ``App`` is an installed package (label, activities, broadcast receivers); a ``Screen`` is one activity
+instance, which builds its view tree from the app's state on every frame. Apps reach the phone through
+``Context`` (Android's ``Context``: file system, settings, clock, providers, clipboard, packages, activities,
+the window's size and the shell), a protocol the concrete ``Phone`` satisfies. The framework's services
+(``activities``, ``packages``, ``window``) implement the small interfaces declared here, so nothing in this module
+needs them — or the phone — to be imported.
+
+This module is the framework layer's base: apps build on it, ``system/`` and ``ui/`` sit below it.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
+from android_gym.sim.framework.intent import BroadcastResult, Intent
+from android_gym.sim.system.clipboard import Clipboard
+from android_gym.sim.system.contacts import ContactsProvider
+from android_gym.sim.system.services import SystemServices
+from android_gym.sim.system.telephony import Telephony
+from android_gym.sim.ui.selection import TextSelection
 from android_gym.sim.ui.views import View
 
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
-    from android_gym.sim.ui.selection import TextSelection
+
+class ActivityService(Protocol):
+    """What apps and the window manager ask of the activity manager (``framework.activities``)."""
+
+    @property
+    def top(self) -> Screen:
+        """The resumed (foreground) activity."""
+        ...
+
+    def launch(self, app: App, screen_class: type[Screen] | None = None, intent: Intent | None = None,
+               new_task: bool = False) -> Screen:
+        """Start an activity of ``app`` in its task."""
+        ...
+
+    def push(self, app: App, screen_class: type[Screen], intent: Intent) -> Screen:
+        """Start an activity on top of the foreground task."""
+        ...
+
+    def finish(self, screen: Screen) -> None:
+        """Remove an activity."""
+        ...
+
+    def back(self) -> None:
+        """KEYCODE_BACK."""
+        ...
+
+    def home(self) -> None:
+        """KEYCODE_HOME."""
+        ...
+
+    def force_stop(self, package: str) -> None:
+        """``am force-stop``."""
+        ...
+
+    def foreground(self) -> tuple[str, str]:
+        """``(package, activity class)`` of the resumed activity."""
+        ...
 
 
-@dataclass
-class Intent:
-    """The parts of an Android Intent that ``am start`` and apps use."""
+class PackageService(Protocol):
+    """What apps ask of the package manager (``framework.packages``)."""
 
-    action: str = ""
-    data: str = ""
-    mime_type: str = ""
-    component: str = ""
-    categories: tuple[str, ...] = ()
-    extras: dict[str, str] = field(default_factory=dict)
+    def get(self, package: str) -> App | None:
+        """The installed app or ``None``."""
+        ...
+
+    def launchable(self) -> list[App]:
+        """Apps with a launcher icon, in app-drawer order."""
+        ...
 
 
-@dataclass
-class BroadcastResult:
-    """The result an ordered broadcast carries from receiver to receiver (``BroadcastReceiver.setResultCode`` /
-    ``setResultData``). ``am broadcast`` starts it at code 0 with no data and prints it at the end."""
+class WindowService(Protocol):
+    """What apps read of the window manager (``framework.window``)."""
 
-    code: int = 0
-    data: str | None = None
+    #: The screen height in layout (design) pixels.
+    design_height: int
+
+
+class Context(SystemServices, Protocol):
+    """The phone as an app sees it (``android.content.Context``)."""
+
+    clipboard: Clipboard
+    telephony: Telephony
+    contacts: ContactsProvider
+    packages: PackageService
+    activities: ActivityService
+    window: WindowService
+
+    def run(self, command: str) -> object:
+        """Run a command line in the device shell; returns the shell's ``ShellOutput``."""
+        ...
 
 
 class Screen:
@@ -55,7 +116,7 @@ class Screen:
         self.selection: TextSelection | None = None
 
     @property
-    def phone(self) -> Phone:
+    def phone(self) -> Context:
         """The phone the app runs on."""
         return self.app.phone
 
@@ -95,6 +156,9 @@ class App:
     screens: ClassVar[tuple[type[Screen], ...]] = ()
     #: False for system packages that have no launcher icon.
     launchable: ClassVar[bool] = True
+    #: True for a home-screen app: its launcher activity also handles ``CATEGORY_HOME`` (the activity manager's
+    #: bottom task).
+    home: ClassVar[bool] = False
     #: Manifest ``<receiver>`` components: class name → the actions its intent filters list (action-only filters).
     receivers: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: ``versionName``/``versionCode`` of the real build this app simulates, as ``android_gym/device/apps.toml``
@@ -102,7 +166,7 @@ class App:
     version_name: ClassVar[str | None] = None
     version_code: ClassVar[int | None] = None
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         self.phone = phone
 
     @property
@@ -129,3 +193,4 @@ class App:
 
     def on_receive(self, receiver: str, intent: Intent, result: BroadcastResult) -> None:
         """``BroadcastReceiver.onReceive`` of ``receiver`` (a key of ``receivers``); it may set ``result``."""
+

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 
-from android_gym.sim.system.commands.base import CommandContext
+from android_gym.sim.shell.commands.base import CommandContext
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import LEGACY_AUTHORITY
 from android_gym.sim.system.settings import NAMESPACES

@@ -15,7 +15,7 @@ import re
 import sqlite3
 from urllib.parse import quote
 
-from android_gym.sim.system.commands.base import CommandContext
+from android_gym.sim.shell.commands.base import CommandContext
 
 VERSION = "3.32.2 2020-06-04 12:58:43 ec02243ea6ce33b090870ae55ab8aa2534b54d216d45c4aa2fdbb00e86861e8c"
 

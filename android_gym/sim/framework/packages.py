@@ -1,5 +1,6 @@
 """The package manager: installed packages with their uid, version and runtime permissions; ``pm install`` of an
-APK file, ``pm uninstall``, ``pm clear``, ``pm grant``/``revoke``.
+APK file, ``pm uninstall``, ``pm clear``, ``pm grant``/``revoke``. Part of the app framework (``sim/framework``);
+the phone installs ``apps.INSTALLED_APPS`` through it at boot.
 
 An APK whose package is one of the simulated apps installs that app at the APK's version; any other package
 installs as a package without activities (it is listed and has a data directory, but nothing to launch). The
@@ -10,16 +11,14 @@ be granted to them and ``dumpsys`` lists only the permissions granted or revoked
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from android_gym.sim.apps.base import App
-from android_gym.sim.apps.launcher import system_package
+from android_gym.sim.framework.app import App, Context
+from android_gym.sim.framework.platform import system_package
 from android_gym.sim.system.apk import ApkInfo
-from android_gym.sim.system.commands.base import FIRST_APPLICATION_UID
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 
-if TYPE_CHECKING:
-    from android_gym.sim.phone import Phone
+#: First application uid (``android.os.Process.FIRST_APPLICATION_UID``); app N is ``u0_a{N - 10000}``.
+FIRST_APPLICATION_UID = 10000
 
 #: Permissions with ``protectionLevel="dangerous"`` on Android 13 (frameworks/base ``core/res/AndroidManifest.xml``):
 #: the runtime permissions ``pm grant`` and ``pm install -g`` grant.
@@ -82,7 +81,7 @@ class PackageRecord:
 class PackageManager:
     """Installed packages in install order; each gets a uid and its ``/data/data/<package>`` directory."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Context) -> None:
         self._phone = phone
         self._apps: dict[str, App] = {}
         self._records: dict[str, PackageRecord] = {}
