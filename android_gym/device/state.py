@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError, TaskSetupError
+from android_gym.tempdirs import fast_tmp_dir
 
 from .base import Device
 
@@ -45,7 +46,7 @@ def _pull_database(device: Device, db_path: str, into: Path) -> Path:
 
 def sqlite_query(device: Device, db_path: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
     """Rows of ``sql`` (with ``params`` bound) run on a local copy of the device database, as dicts."""
-    with tempfile.TemporaryDirectory(prefix="android-gym-db-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="android-gym-db-", dir=fast_tmp_dir()) as tmp:
         connection = sqlite3.connect(_pull_database(device, db_path, Path(tmp)))
         try:
             connection.row_factory = sqlite3.Row
@@ -66,10 +67,11 @@ def sqlite_execute(device: Device, db_path: str, sql: str, params: Sequence[Any]
 def sqlite_execute_many(device: Device, db_path: str, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
     """``sqlite_execute`` for several ``(sql, params)`` statements in one transaction and one pull/push round
     trip; returns the total changed row count."""
-    with tempfile.TemporaryDirectory(prefix="android-gym-db-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="android-gym-db-", dir=fast_tmp_dir()) as tmp:
         local = _pull_database(device, db_path, Path(tmp))
         connection = sqlite3.connect(local)
         try:
+            connection.execute("PRAGMA synchronous=OFF")  # a scratch copy: nothing to keep safe from a crash
             changed = sum(connection.execute(sql, tuple(params)).rowcount for sql, params in statements)
             connection.commit()
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -350,7 +350,8 @@ class _InteractiveShell:
 
     def _run_line(self, text: str) -> ShellOutput:
         result = self.session.run(text)
-        self.host.phone.invalidate()
+        if not result.read_only:
+            self.host.phone.invalidate()
         return result
 
     def _prompt(self) -> bytes:

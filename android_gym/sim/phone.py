@@ -10,7 +10,6 @@ phone, so many can live in one process.
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import weakref
@@ -32,6 +31,7 @@ from android_gym.sim.system.contacts import ContactsProvider
 from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.settings import Settings
 from android_gym.sim.system.telephony import Telephony
+from android_gym.tempdirs import fast_tmp_dir
 
 # Device time each input event takes (a tap is ~100 ms of finger time plus the app's reaction).
 INPUT_EVENT_MS = 1000
@@ -57,11 +57,6 @@ DEFAULT_PROPS = {
 }
 
 
-def _fast_tmp_dir() -> str | None:
-    """A memory-backed directory when the host has one (``/dev/shm``): SQLite's fsyncs cost nothing there."""
-    shm = Path("/dev/shm")
-    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
-
 
 class Phone:
     """A simulated Android 13 phone (Pixel 6 geometry by default) with ``apps`` installed in order (one of them
@@ -70,7 +65,7 @@ class Phone:
 
     def __init__(self, width: int = 1080, height: int = 2400, animations: bool = False,
                  apps: Sequence[type[App]] = INSTALLED_APPS) -> None:
-        self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-", dir=_fast_tmp_dir()))
+        self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-", dir=fast_tmp_dir()))
         # Deleted on close(), on garbage collection, or at interpreter exit: nothing is left in /dev/shm.
         self._cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
         self.clock = VirtualClock()
@@ -103,9 +98,11 @@ class Phone:
             self.window.invalidate()
 
     def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput:
-        """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``)."""
+        """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); the screen is redrawn
+        unless the command only read the device."""
         result = self.shell.run(command, stdin)
-        self.invalidate()
+        if not result.read_only:
+            self.invalidate()
         return result
 
     # Input, as the touch screen and keys deliver it; each event takes device time.

@@ -6,6 +6,7 @@ hands the activity manager the installed home app for the bottom task."""
 from __future__ import annotations
 
 from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.ui.views import View, app_icon, column, row, text_view
 
 _COLUMNS = 4
@@ -25,7 +26,7 @@ class LauncherScreen(Screen):
             for i, app in enumerate(apps)
         ]
         grid = [row(*icons[i:i + _COLUMNS]) for i in range(0, len(icons), _COLUMNS)]
-        date = self.phone.clock.now().strftime("%a, %b %-d")
+        date = self.phone.clock.now(DAY_MS).strftime("%a, %b %-d")
         return column(
             text_view(date, content_desc=date, resource_id="com.google.android.apps.nexuslauncher:id/clock",
                       text_size=48, padding=60),

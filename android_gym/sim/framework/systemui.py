@@ -29,6 +29,7 @@ import numpy as np
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system import radios
+from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.ui.views import (
     TEXT,
     TEXT_SECONDARY,
@@ -224,7 +225,7 @@ class NotificationShade:
     def _panel(self) -> View:
         phone = self.phone
         wifi, bluetooth = radios.wifi_enabled(phone), radios.bluetooth_enabled(phone)
-        now = phone.clock.now()
+        now = phone.clock.now(MINUTE_MS)
         header = row(text_view(now.strftime("%H:%M"), resource_id=_id("clock"), text_size=64, padding=24),
                      text_view(now.strftime("%a, %b %-d"), resource_id=_id("date"), text_size=40, padding=24),
                      resource_id=_id("header"))

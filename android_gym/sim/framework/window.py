@@ -32,6 +32,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
 from android_gym.sim.framework.text_editor import TextEditor
+from android_gym.sim.system.clock import MINUTE_MS, UNREAD
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
@@ -100,6 +101,10 @@ class WindowManager:
         self._renderer = Renderer(DESIGN_WIDTH, self.design_height)
         self._frame: Frame | None = None
         self._frame_time = 0
+        self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
+        # The current frame's uiautomator dump and screen pixels, made on the first look at each.
+        self._dump: str | None = None
+        self._pixels: np.ndarray | None = None
         self._shift = False
         self.shade = systemui.NotificationShade(phone)
         self._editor = TextEditor(phone, self._focused_field)
@@ -111,15 +116,21 @@ class WindowManager:
 
     # ----- frames -------------------------------------------------------------------------------------------
     def invalidate(self) -> None:
-        """Drop the cached frame: state changed."""
+        """Drop the cached frame (and its dump and pixels): state changed."""
         self._frame = None
 
     def frame(self) -> Frame:
-        """The current laid-out frame, built at most once per state and device time (the status-bar clock, a
-        running stopwatch or timer change as time passes, even when no input reached an app)."""
-        now = self._phone.clock.now_ms()
-        if self._frame is None or self._frame_time != now:
-            self._frame, self._frame_time = self._build(), now
+        """The current laid-out frame, built once per state: again after ``invalidate``, when the status-bar
+        clock's minute turns, and at every change of device time while the frame shows the time (a running
+        stopwatch, timer or recording read the clock while they were built)."""
+        clock = self._phone.clock
+        now = clock.now_ms()
+        unit = self._frame_time_unit
+        if self._frame is None or now // unit != self._frame_time // unit:
+            clock.finest_read = UNREAD
+            self._frame = self._build()
+            self._frame_time, self._frame_time_unit = now, clock.finest_read
+            self._dump = self._pixels = None
         return self._frame
 
     def _build(self) -> Frame:
@@ -206,7 +217,7 @@ class WindowManager:
         icons.append(text_view("100%", text_size=32, padding=16, content_desc="Battery 100 percent."))
         # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
         pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
-        clock = text_view(self._phone.clock.now().strftime(pattern), text_size=36, padding=32, weight=1,
+        clock = text_view(self._phone.clock.now(MINUTE_MS).strftime(pattern), text_size=36, padding=32, weight=1,
                           resource_id="com.android.systemui:id/clock")
         return row(clock, *icons, background=WHITE)
 
@@ -250,6 +261,15 @@ class WindowManager:
         """The screen as an ``(H, W, 3)`` uint8 array (a fresh copy)."""
         f = self.frame()
         slide = self._next_slide()
+        if slide:
+            return self._render(f, slide).copy()
+        if self._pixels is None:
+            self._pixels = self._render(f, 0)
+        return self._pixels.copy()
+
+    def _render(self, f: Frame, slide: int) -> np.ndarray:
+        """The frame's pixels with the app window ``slide`` design px to the right, at screen size (possibly the
+        renderer's shared array: callers copy it)."""
         windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], WHITE),
                    "nav": (f.nav_bar, _NAV_BG)}
         if f.keyboard is not None:
@@ -260,7 +280,7 @@ class WindowManager:
         if slide and f.shade is None:
             pixels = _slid(pixels, f.app.children[0].bounds, slide)
         if self.scale == 1:
-            return pixels.copy()
+            return pixels
         # reducing_gap: box-average by the whole factor first (2x for 540x1200: 4.6 ms instead of 16 ms), then
         # bilinear for what is left.
         image = Image.fromarray(pixels).resize((self.width, self.height), Image.BILINEAR, reducing_gap=1.0)
@@ -271,13 +291,18 @@ class WindowManager:
         pulled down (uiautomator dumps the active window), else the foreground activity's window."""
         f = self.frame()
         slide = self._next_slide()
-        window, package = (f.app, self._phone.activities.top.app.package) if f.shade is None else (
-            f.shade, systemui.PACKAGE)
-        if slide and f.shade is None:
-            window = _shifted(window, slide)
-        if self.scale != 1:
-            window = _scaled(window, self.scale)
-        return hierarchy.dump(window, package)
+        if slide or self._dump is None:
+            window, package = (f.app, self._phone.activities.top.app.package) if f.shade is None else (
+                f.shade, systemui.PACKAGE)
+            if slide and f.shade is None:
+                window = _shifted(window, slide)
+            if self.scale != 1:
+                window = _scaled(window, self.scale)
+            dump = hierarchy.dump(window, package)
+            if slide:
+                return dump
+            self._dump = dump
+        return self._dump
 
     # ----- input -------------------------------------------------------------------------------------------
     def _to_design(self, x: float, y: float) -> tuple[float, float]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from android_gym.sim.shell.commands import (
     activity,
@@ -61,26 +61,53 @@ for _module in (files, find, text_commands, system, settings, activity, package,
     _COMMANDS.update(_module.COMMANDS)
 
 
+#: Commands that only read the device, and the subcommands that only read for commands that also write. A
+#: command line made only of these (and no redirection into a file) leaves the phone's state as it was.
+_READ_ONLY = frozenset({
+    "basename", "cat", "dirname", "dumpsys", "echo", "getprop", "grep", "head", "id", "ls", "md5sum", "printf",
+    "pwd", "readlink", "realpath", "sha1sum", "sha256sum", "sort", "stat", "tail", "test", "[", "true", "false",
+    "uname", "uniq", "wc", "whoami", "which",
+})
+_READ_ONLY_SUBCOMMANDS = {"settings": frozenset({"get", "list"}), "content": frozenset({"query"}),
+                          "pm": frozenset({"list", "path", "dump", "resolve-activity"})}
+
+
+def _reads_only(argv: list[str]) -> bool:
+    """Whether ``argv`` is known to only read the device (unknown commands may write)."""
+    name = argv[0].rpartition("/")[2]
+    return name in _READ_ONLY or (len(argv) > 1 and argv[1] in _READ_ONLY_SUBCOMMANDS.get(name, ()))
+
+
 @dataclass(frozen=True)
 class ShellOutput:
-    """What a command line printed and how it exited."""
+    """What a command line printed and how it exited; ``read_only`` when every command it ran only read the
+    device (so nothing on screen can have changed)."""
 
     stdout: bytes
     stderr: bytes
     exit_code: int
+    read_only: bool = field(default=False, compare=False)
+
+
+@dataclass
+class _Run:
+    """What the shells of one command line share: the commands left to run, whether one may have written."""
+
+    budget: int = MAX_COMMANDS
+    wrote: bool = False
 
 
 class _Interp(_Expander):
     """Executes trees for one shell process; ``$(...)`` and ``sh -c`` get children."""
 
-    def __init__(self, phone: ShellDevice, variables: dict[str, str], cwd: str, depth: int, budget: list[int]) -> None:
+    def __init__(self, phone: ShellDevice, variables: dict[str, str], cwd: str, depth: int, shared: _Run) -> None:
         if depth > MAX_DEPTH:
             raise _Abort("too deeply nested")
         self.phone = phone
         self.vars = variables
         self.cwd = cwd
         self.depth = depth
-        self.budget = budget
+        self.shared = shared
         self.status = 0
         self.subst_status: int | None = None
         self.err: bytearray = bytearray()
@@ -108,7 +135,7 @@ class _Interp(_Expander):
 
     def child(self, cwd: str | None = None) -> _Interp:
         """A subshell: a copy of the variables and cwd, sharing the command budget."""
-        child = _Interp(self.phone, dict(self.vars), self.cwd if cwd is None else cwd, self.depth + 1, self.budget)
+        child = _Interp(self.phone, dict(self.vars), self.cwd if cwd is None else cwd, self.depth + 1, self.shared)
         child.status = self.status
         return child
 
@@ -177,8 +204,8 @@ class _Interp(_Expander):
         raise TypeError(f"unknown node {node!r}")
 
     def _tick(self) -> None:
-        self.budget[0] -= 1
-        if self.budget[0] < 0:
+        self.shared.budget -= 1
+        if self.shared.budget < 0:
             raise _Abort("too many commands")
 
     # ----- simple commands ----------------------------------------------------------------------------------
@@ -209,6 +236,8 @@ class _Interp(_Expander):
         if command is None:
             io.err += f"{SHELL}: {name}: inaccessible or not found\n".encode()
             return 127
+        if not _reads_only(argv):
+            self.shared.wrote = True
         ctx = CommandContext(self.phone, io.inp.take_all, self.cwd, self.vars, self._ctx_script, self._ctx_argv)
         try:
             status = command(ctx, argv)
@@ -230,7 +259,7 @@ class _Interp(_Expander):
         return _COMMANDS.get(name)
 
     def _ctx_script(self, ctx: CommandContext, script: str) -> int:
-        child = _Interp(self.phone, {**ENVIRONMENT, **self.vars}, ctx.cwd, self.depth + 1, self.budget)
+        child = _Interp(self.phone, {**ENVIRONMENT, **self.vars}, ctx.cwd, self.depth + 1, self.shared)
         io = _IO(_Input(ctx.stdin), ctx.stdout, ctx.stderr)
         return child.run_script(script, io)
 
@@ -307,6 +336,7 @@ class _Interp(_Expander):
         if special == "/dev/stderr":
             return sinks.get(2)
         host = self.phone.fs.host_path(target, self.cwd)
+        self.shared.wrote = True
         try:
             if host.is_dir():
                 raise IsADirectoryError(21, "Is a directory")
@@ -465,7 +495,7 @@ class Shell:
     def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput:
         """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` (bytes, or a callable giving them when a
         command first reads its input) on standard input."""
-        return _run_guarded(lambda: _Interp(self._phone, dict(ENVIRONMENT), "/", 0, [MAX_COMMANDS]), command, stdin)
+        return _run_guarded(_Interp(self._phone, dict(ENVIRONMENT), "/", 0, _Run()), command, stdin)
 
     def session(self) -> ShellSession:
         """An interactive shell (``adb shell`` with no command) whose variables and directory persist."""
@@ -476,7 +506,7 @@ class ShellSession:
     """One interactive shell: each ``run`` is a command line typed at its prompt."""
 
     def __init__(self, phone: ShellDevice) -> None:
-        self._interp = _Interp(phone, dict(ENVIRONMENT), "/", 0, [MAX_COMMANDS])
+        self._interp = _Interp(phone, dict(ENVIRONMENT), "/", 0, _Run())
 
     @property
     def cwd(self) -> str:
@@ -485,15 +515,15 @@ class ShellSession:
 
     def run(self, line: str) -> ShellOutput:
         """Run one command line; standard input is the terminal, so commands that read it see end of file."""
-        self._interp.budget[0] = MAX_COMMANDS
-        return _run_guarded(lambda: self._interp, line, b"")
+        self._interp.shared = _Run()
+        return _run_guarded(self._interp, line, b"")
 
 
-def _run_guarded(make_interp: Callable[[], _Interp], command: str, stdin: bytes | Callable[[], bytes]) -> ShellOutput:
+def _run_guarded(interp: _Interp, command: str, stdin: bytes | Callable[[], bytes]) -> ShellOutput:
     """Run a script; never raises: errors become stderr and an exit code."""
     out, err = bytearray(), bytearray()
     try:
-        status = make_interp().run_script(command, _IO(_Input(stdin), out, err))
+        status = interp.run_script(command, _IO(_Input(stdin), out, err))
     except _Exit as done:
         status = done.status & 0xFF
     except _Abort as error:
@@ -505,4 +535,4 @@ def _run_guarded(make_interp: Callable[[], _Interp], command: str, stdin: bytes 
     except Exception as error:  # never let a simulator bug escape to the caller
         err += f"{SHELL}: internal error: {type(error).__name__}: {error}\n".encode()
         status = 1
-    return ShellOutput(bytes(out), bytes(err), status)
+    return ShellOutput(bytes(out), bytes(err), status, read_only=not interp.shared.wrote)

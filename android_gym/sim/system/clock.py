@@ -8,18 +8,33 @@ import datetime as dt
 DEFAULT_DEVICE_TIME_MS = int(dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc).timestamp() * 1000)
 
 
+MINUTE_MS = 60_000
+DAY_MS = 86_400_000
+#: ``finest_read`` when nobody looked at the time.
+UNREAD = 2**62
+
+
 class VirtualClock:
-    """Milliseconds since the Unix epoch, moved only by ``set``/``advance``."""
+    """Milliseconds since the Unix epoch, moved only by ``set``/``advance``.
+
+    ``finest_read`` is the finest unit anyone read the time in since it was last reset to ``UNREAD``: the window
+    manager resets it before building a frame, so it knows when that frame goes out of date as time passes (a
+    date on screen when the day turns, hours and minutes when the minute turns, a running stopwatch at once).
+    """
 
     def __init__(self, now_ms: int = DEFAULT_DEVICE_TIME_MS) -> None:
         self._now_ms = now_ms
+        self.finest_read = UNREAD
 
     def now_ms(self) -> int:
         """Current device time in epoch milliseconds."""
+        self.finest_read = 1
         return self._now_ms
 
-    def now(self) -> dt.datetime:
-        """Current device time as an aware UTC datetime (the simulated phone's zone is UTC)."""
+    def now(self, resolution_ms: int = 1) -> dt.datetime:
+        """Current device time as an aware UTC datetime (the simulated phone's zone is UTC); ``resolution_ms`` is
+        the unit the caller uses it in (``MINUTE_MS`` to show hours and minutes, ``DAY_MS`` for a date)."""
+        self.finest_read = min(self.finest_read, resolution_ms)
         return dt.datetime.fromtimestamp(self._now_ms / 1000, tz=dt.timezone.utc)
 
     def set(self, now_ms: int) -> None:

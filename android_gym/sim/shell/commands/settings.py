@@ -74,11 +74,12 @@ def settings(ctx: CommandContext, argv: list[str]) -> int:
             ctx.err("Argument expected to be 'default'\n")
             return 255
         store.put(table, rest[0], rest[1])
+        ctx.phone.invalidate()
     elif verb == "delete":
         ctx.out(f"Deleted {int(store.delete(table, rest[0]))} rows\n")
+        ctx.phone.invalidate()
     elif verb == "list":
         ctx.out("".join(f"{key}={value}\n" for key, value in store.items(table)))
-    ctx.phone.invalidate()
     return 0
 
 

@@ -1,0 +1,13 @@
+"""Where android_gym keeps short-lived files: in memory when the host can."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def fast_tmp_dir() -> str | None:
+    """A memory-backed directory when the host has one (``/dev/shm``), else ``None`` (the system's temporary
+    directory): SQLite's fsyncs and the creation and removal of files cost nothing there."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None

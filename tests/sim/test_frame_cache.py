@@ -1,0 +1,93 @@
+"""An unchanged screen is not built, dumped or rendered again, and the cache never shows a stale screen: the same
+episode looks the same, step by step, with and without it."""
+
+from __future__ import annotations
+
+import hashlib
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from android_gym.agents import OracleAgent
+from android_gym.device.sim import SimDevice
+from android_gym.sim.phone import Phone
+from android_gym.testing import run_episode
+from android_gym.ui import parse_ui_dump
+
+
+def test_an_unchanged_screen_is_dumped_once(phone: Phone) -> None:
+    first = phone.ui_dump()
+    phone.clock.advance(1000)  # the launcher shows no time that moves with it
+    phone.run("dumpsys activity activities; settings get global wifi_on; ls /sdcard")  # reads only
+    assert phone.ui_dump() is first
+
+
+def test_a_command_that_writes_redraws(phone: Phone) -> None:
+    first = phone.ui_dump()
+    phone.run("echo note > /sdcard/note.txt")
+    assert phone.ui_dump() is not first
+    second = phone.ui_dump()
+    phone.run("settings put global wifi_on 0")
+    assert phone.ui_dump() is not second
+
+
+def test_the_status_bar_clock_turns_with_the_minute(phone: Phone) -> None:
+    phone.clock.set(phone.clock.now_ms() // 60_000 * 60_000)  # the start of a minute
+    before = phone.screenshot()
+    phone.clock.advance(59_000)
+    assert np.array_equal(phone.screenshot(), before)
+    phone.clock.advance(1_000)
+    assert not np.array_equal(phone.screenshot(), before)
+
+
+def test_a_screen_that_shows_time_is_redrawn_as_time_passes(phone: Phone) -> None:
+    phone.run("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+    phone.tap(*_center(phone, "Stopwatch"))
+    phone.tap(*_center(phone, "Start"))  # the stopwatch runs
+    running = phone.ui_dump()
+    phone.clock.advance(1000)
+    assert phone.ui_dump() != running
+
+
+class _UncachedDevice(SimDevice):
+    """A simulated phone whose every look at the screen builds the frame afresh."""
+
+    def screenshot(self) -> np.ndarray:
+        self.phone.invalidate()
+        return super().screenshot()
+
+    def ui_dump(self) -> str:
+        self.phone.invalidate()
+        return super().ui_dump()
+
+
+def _look_per_step(device: SimDevice, task: str, seed: int) -> list[str]:
+    """Hashes of the pixels and tree after every step of the task's oracle on ``device``."""
+    env = gym.make(f"AndroidWorld/{task}-v0", device=device)
+    looks = []
+    original_step = env.unwrapped.step
+
+    def step(action):
+        observation, *rest = original_step(action)
+        looks.append(hashlib.sha256(observation["pixels"].tobytes() + observation["a11y_tree"].encode()).hexdigest())
+        return (observation, *rest)
+
+    env.unwrapped.step = step
+    result = run_episode(env, OracleAgent(), seed=seed)
+    env.close()
+    assert result.score == 1.0
+    return looks
+
+
+@pytest.mark.parametrize("task", ["SimpleSmsReply", "ExpenseDeleteMultiple2", "ClockStopWatchRunning",
+                                  "MarkorCreateNote", "SystemBrightnessMax"])
+def test_cached_and_uncached_frames_are_the_same(task: str) -> None:
+    cached = _look_per_step(SimDevice(), task, seed=1)
+    assert cached == _look_per_step(_UncachedDevice(), task, seed=1)
+    assert cached == _look_per_step(SimDevice(), task, seed=1)  # and the same pixels run after run
+
+
+def _center(phone: Phone, label: str) -> tuple[float, float]:
+    element = next(e for e in parse_ui_dump(phone.ui_dump()) if label in (e.text, e.content_description))
+    return element.bbox_pixels.center
