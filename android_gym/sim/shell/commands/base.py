@@ -7,6 +7,7 @@ writes bytes to ``ctx.stdout``/``ctx.stderr`` and reads ``ctx.stdin``. Every pat
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import posixpath
@@ -180,6 +181,7 @@ def app_uid(phone: ShellDevice, package: str) -> int:
     return phone.packages.uid(package)
 
 
+@functools.lru_cache(maxsize=4096)
 def short_hash(*parts: object) -> str:
     """A stable object id for dumps (what ``Integer.toHexString(System.identityHashCode(o))`` prints)."""
     return format(zlib.crc32("/".join(map(str, parts)).encode()) & 0x7FFFFFF | 0x1000000, "x")
