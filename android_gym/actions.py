@@ -25,6 +25,8 @@ from android_gym.ui import UIElement
 
 MAX_UI_ELEMENTS = 512
 MAX_TEXT_LENGTH = 1000
+#: Longest integer (in characters) read from a JSON action.
+MAX_JSON_DIGITS = 100
 DIRECTIONS = ("up", "down", "left", "right")
 GOAL_STATUSES = ("complete", "infeasible")
 #: The printable ASCII an RL policy may type through the ``Dict`` space (JSON actions may type any text).
@@ -111,39 +113,42 @@ class Action:
 
     @classmethod
     def parse(cls, value: Action | str | Mapping[str, Any]) -> Action:
-        """An ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if malformed."""
+        """A checked ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if
+        malformed (also an ``Action`` built by hand with fields of the wrong types)."""
         if isinstance(value, Action):
-            return value
-        if isinstance(value, str):
-            try:
-                value = json.loads(value)
-            except json.JSONDecodeError as error:
-                raise InvalidActionError(f"action is not valid JSON: {error}") from error
+            value = {f.name: getattr(value, f.name) for f in fields(value)}
+        elif isinstance(value, str):
+            value = _load_json(value)
         if not isinstance(value, Mapping):
             raise InvalidActionError(f"an action must be a JSON object or mapping, not {type(value).__name__}")
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(value) - known)
+        unknown = set(value) - known
         if unknown:
-            raise InvalidActionError(f"unknown action field(s) {unknown}; known: {sorted(known)}")
+            raise InvalidActionError(f"unknown action field(s) {', '.join(sorted(map(_shown, unknown)))}; "
+                                     f"known: {sorted(known)}")
         data = {key: val for key, val in value.items() if val is not None}
         try:
             data["action_type"] = ActionType(data.get("action_type"))
-        except ValueError:
+        except (ValueError, TypeError):
             raise InvalidActionError(f"action_type must be one of {[t.value for t in ACTION_TYPES]}, "
-                                     f"got {value.get('action_type')!r}") from None
+                                     f"got {_shown(value.get('action_type'))}") from None
         for name in ("index", "x", "y"):
             if name in data:
                 number = data[name]
                 if (isinstance(number, bool) or not isinstance(number, (int, float, np.integer, np.floating))
                         or abs(number) > 2**31 or not np.isfinite(number)):
                     raise InvalidActionError(f"{name} must be a finite number (a pixel or an element index), "
-                                             f"got {str(number)[:40]}")
+                                             f"got {_shown(number)}")
                 data[name] = int(number)
-        if "clear_text" in data and not isinstance(data["clear_text"], bool):
-            raise InvalidActionError(f"clear_text must be true or false, got {data['clear_text']!r}")
+        if "clear_text" in data:
+            if not isinstance(data["clear_text"], (bool, np.bool_)):
+                raise InvalidActionError(f"clear_text must be true or false, got {_shown(data['clear_text'])}")
+            data["clear_text"] = bool(data["clear_text"])
         for name in ("text", "direction", "goal_status", "app_name", "keycode"):
-            if name in data and not isinstance(data[name], str):
-                raise InvalidActionError(f"{name} must be a string, got {data[name]!r}")
+            if name in data:
+                if not isinstance(data[name], str):
+                    raise InvalidActionError(f"{name} must be a string, got {_shown(data[name])}")
+                data[name] = str(data[name])
         return cls(**data)
 
     def to_json(self) -> str:
@@ -156,6 +161,37 @@ class Action:
     def ends_episode(self) -> bool:
         """Whether the agent declares itself done (``status`` or ``answer``)."""
         return self.action_type in (ActionType.STATUS, ActionType.ANSWER)
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages; never raises (an int too long to print
+    gives ``ValueError``)."""
+    try:
+        text = repr(value)
+    except Exception:  # describing a bad value must not fail in its turn
+        return f"a {type(value).__name__} that cannot be shown"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _json_int(digits: str) -> int:
+    """A JSON integer, refused past ``MAX_JSON_DIGITS`` digits (``int`` of a long digit string is slow, and raises
+    ``ValueError`` past ``sys.get_int_max_str_digits()``)."""
+    count = len(digits.lstrip("-"))
+    if count > MAX_JSON_DIGITS:
+        raise InvalidActionError(f"the action JSON has a number of {count} digits; numbers in actions are "
+                                 f"pixels and element indices (at most {MAX_JSON_DIGITS} digits are read)")
+    return int(digits)
+
+
+def _load_json(text: str) -> Any:
+    """``json.loads`` of agent output; ``InvalidActionError`` for malformed JSON, too deep nesting, too long
+    numbers."""
+    try:
+        return json.loads(text, parse_int=_json_int)
+    except json.JSONDecodeError as error:
+        raise InvalidActionError(f"action is not valid JSON: {error}") from error
+    except RecursionError:
+        raise InvalidActionError("the action JSON is nested too deeply: an action is one flat JSON object") from None
 
 
 @dataclass(frozen=True)

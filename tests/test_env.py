@@ -130,6 +130,24 @@ def test_random_policy_scores_zero(make_env):
      "action_type must lie in [0, 14)"),
     ({"action_type": np.int64(0), "index": 513, "touch_position": np.zeros(2), "direction": 0, "text": "",
       "app_name": ""}, "index must lie in [-1, 512)"),
+    ({"action_type": 0, "index": -1, "touch_position": ("x", 1), "direction": 0, "text": "", "app_name": ""},
+     "touch_position must be two numbers"),
+    # JSON the parser cannot take: deep nesting (RecursionError), a number past int's digit limit (ValueError)
+    pytest.param("[" * 100_000, "nested too deeply", id="deeply-nested-json"),
+    pytest.param('{"action_type": "click", "x": ' + "9" * 5000 + ', "y": 1}', "a number of 5000 digits",
+                 id="5000-digit-json-number"),
+    ({"action_type": "click", 1: "a", "b": 2}, "unknown action field(s) 'b', 1;"),  # unsortable field names
+    ({"action_type": "click", "index": 10**5000}, "index must be a finite number"),  # an int too long to print
+    # Actions built by hand with fields of the wrong types
+    (Action(ActionType.INPUT_TEXT, text=5), "text must be a string, got 5"),
+    (Action(ActionType.CLICK, index="a"), "index must be a finite number (a pixel or an element index), got 'a'"),
+    (Action(ActionType.CLICK, x="x", y=1), "x must be a finite number"),
+    (Action(ActionType.SCROLL, direction=None), "direction must be one of"),
+    (Action(ActionType.SCROLL, direction=["up"]), "direction must be a string"),
+    (Action(ActionType.OPEN_APP, app_name=5), "app_name must be a string"),
+    (Action(ActionType.INPUT_TEXT, text="a", clear_text="yes"), "clear_text must be true or false"),
+    (Action("fly"), "action_type must be one of"),
+    (Action(None), "action_type must be one of"),
 ])
 def test_invalid_actions_are_reported_not_raised(make_env, action, reason):
     env = make_env(pixels=False)
