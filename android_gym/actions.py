@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from android_gym.device.base import Device
-from android_gym.errors import InvalidActionError
+from android_gym.device.base import Device, encode_utf8
+from android_gym.errors import InvalidActionError, UnencodableTextError
 from android_gym.sim import keycodes
 from android_gym.ui import UIElement
 
@@ -149,6 +149,10 @@ class Action:
                 if not isinstance(data[name], str):
                     raise InvalidActionError(f"{name} must be a string, got {_shown(data[name])}")
                 data[name] = str(data[name])
+                try:
+                    encode_utf8(data[name], name)  # a lone surrogate would break every app and device protocol
+                except UnencodableTextError as error:
+                    raise InvalidActionError(str(error)) from None
         return cls(**data)
 
     def to_json(self) -> str:

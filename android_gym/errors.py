@@ -82,8 +82,13 @@ class EmulatorBootError(EmulatorError):
 
 
 class ConfigError(AndroidGymError, ValueError):
-    """A setting with a value it cannot take (a negative interval, a poll bound below the quiet count, ...); the
-    message names the setting and the values it accepts."""
+    """A setting with a value it cannot take (a negative interval, a poll bound below the quiet count, reset
+    options that are not a dict, ...); the message names the setting and the values it accepts."""
+
+
+class UnencodableTextError(AndroidGymError, ValueError):
+    """Text for a device (a shell command, a path, text to type) that is not valid Unicode: it holds a lone
+    surrogate such as ``"\\ud800"``, which UTF-8, the encoding every device protocol uses, cannot encode."""
 
 
 class EmulatorGrpcError(DeviceError):

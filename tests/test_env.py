@@ -18,7 +18,7 @@ from android_gym.device import state
 from android_gym.device.sim import SimDevice
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB
-from android_gym.testing import check_task, run_episode
+from android_gym.testing import check_task, play_steps, run_episode
 from android_gym.wrappers import RecordTrajectory
 
 ALL_IDS = sorted(env_id for env_id in gym.registry if env_id.startswith("AndroidWorld/"))
@@ -148,6 +148,10 @@ def test_random_policy_scores_zero(make_env):
     (Action(ActionType.INPUT_TEXT, text="a", clear_text="yes"), "clear_text must be true or false"),
     (Action("fly"), "action_type must be one of"),
     (Action(None), "action_type must be one of"),
+    # Lone surrogates (JSON's "\\ud800" escape decodes to one): not text UTF-8, apps or adb can take
+    ('{"action_type": "input_text", "text": "ok\\ud800"}', "text 'ok\\ud800' is not valid Unicode text"),
+    ({"action_type": "answer", "text": "\udfff"}, "position 0 is a lone surrogate"),
+    (Action(ActionType.OPEN_APP, app_name="Clock\ud83d"), "app_name 'Clock\\ud83d' is not valid Unicode"),
 ])
 def test_invalid_actions_are_reported_not_raised(make_env, action, reason):
     env = make_env(pixels=False)
@@ -156,6 +160,18 @@ def test_invalid_actions_are_reported_not_raised(make_env, action, reason):
     obs, reward, terminated, truncated, info = env.step(action)
     assert reason in info["invalid_action"]
     assert reward == 0.0 and not terminated and not truncated and obs["a11y_tree"] == before
+
+
+def test_a_lone_surrogate_typed_into_an_app_is_an_invalid_action(make_env):
+    """It used to crash the SMS app's search (SQLite cannot bind it); the episode goes on and is still solved."""
+    env = make_env(pixels=False)
+    env.reset(seed=0)
+    *_, info = env.step(Action(ActionType.OPEN_APP, app_name="Simple SMS Messenger"))
+    search = next(e for e in info["ui_elements"] if e.resource_name.endswith("top_toolbar_search"))
+    *_, terminated, truncated, info = env.step(Action(ActionType.INPUT_TEXT, index=search.index, text="ok\ud800"))
+    assert "lone surrogate" in info["invalid_action"] and not (terminated or truncated)
+    info, invalid = play_steps(env, info, env.unwrapped.task.oracle())
+    assert info["score"] == 1.0 and not invalid
 
 
 def test_json_actions_as_androidworld_writes_them(make_env):
