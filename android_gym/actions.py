@@ -19,7 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from android_gym.device.base import Device, encode_utf8
-from android_gym.errors import InvalidActionError, UnencodableTextError
+from android_gym.errors import InvalidActionError, UnencodableTextError, short_repr
 from android_gym.sim import keycodes
 from android_gym.ui import UIElement
 
@@ -124,30 +124,30 @@ class Action:
         known = {f.name for f in fields(cls)}
         unknown = set(value) - known
         if unknown:
-            raise InvalidActionError(f"unknown action field(s) {', '.join(sorted(map(_shown, unknown)))}; "
+            raise InvalidActionError(f"unknown action field(s) {', '.join(sorted(map(short_repr, unknown)))}; "
                                      f"known: {sorted(known)}")
         data = {key: val for key, val in value.items() if val is not None}
         try:
             data["action_type"] = ActionType(data.get("action_type"))
         except (ValueError, TypeError):
             raise InvalidActionError(f"action_type must be one of {[t.value for t in ACTION_TYPES]}, "
-                                     f"got {_shown(value.get('action_type'))}") from None
+                                     f"got {short_repr(value.get('action_type'))}") from None
         for name in ("index", "x", "y"):
             if name in data:
                 number = data[name]
                 if (isinstance(number, bool) or not isinstance(number, (int, float, np.integer, np.floating))
                         or abs(number) > 2**31 or not np.isfinite(number)):
                     raise InvalidActionError(f"{name} must be a finite number (a pixel or an element index), "
-                                             f"got {_shown(number)}")
+                                             f"got {short_repr(number)}")
                 data[name] = int(number)
         if "clear_text" in data:
             if not isinstance(data["clear_text"], (bool, np.bool_)):
-                raise InvalidActionError(f"clear_text must be true or false, got {_shown(data['clear_text'])}")
+                raise InvalidActionError(f"clear_text must be true or false, got {short_repr(data['clear_text'])}")
             data["clear_text"] = bool(data["clear_text"])
         for name in ("text", "direction", "goal_status", "app_name", "keycode"):
             if name in data:
                 if not isinstance(data[name], str):
-                    raise InvalidActionError(f"{name} must be a string, got {_shown(data[name])}")
+                    raise InvalidActionError(f"{name} must be a string, got {short_repr(data[name])}")
                 data[name] = str(data[name])
                 try:
                     encode_utf8(data[name], name)  # a lone surrogate would break every app and device protocol
@@ -165,16 +165,6 @@ class Action:
     def ends_episode(self) -> bool:
         """Whether the agent declares itself done (``status`` or ``answer``)."""
         return self.action_type in (ActionType.STATUS, ActionType.ANSWER)
-
-
-def _shown(value: Any, limit: int = 40) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages; never raises (an int too long to print
-    gives ``ValueError``)."""
-    try:
-        text = repr(value)
-    except Exception:  # describing a bad value must not fail in its turn
-        return f"a {type(value).__name__} that cannot be shown"
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _json_int(digits: str) -> int:

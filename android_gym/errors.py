@@ -5,6 +5,18 @@ Invalid *actions* never raise: the env reports them in ``info["invalid_action"]`
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def short_repr(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about bad input; never raises (``repr``
+    of an int too long to print raises ``ValueError``)."""
+    try:
+        text = repr(value)
+    except Exception:  # describing a bad value must not fail in its turn
+        return f"a {type(value).__name__} that cannot be shown"
+    return text if len(text) <= limit else text[:limit] + "..."
+
 
 class AndroidGymError(Exception):
     """Base class of every error android_gym raises on purpose."""

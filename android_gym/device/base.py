@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from android_gym.errors import UnencodableTextError
+from android_gym.errors import UnencodableTextError, short_repr
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,9 @@ def encode_utf8(text: str, what: str) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as error:
-        shown = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
-        raise UnencodableTextError(f"{what} {shown} is not valid Unicode text: the character at position "
-                                   f"{error.start} is a lone surrogate ({text[error.start]!r}), which UTF-8 cannot "
-                                   "encode") from None
+        raise UnencodableTextError(f"{what} {short_repr(text, 60)} is not valid Unicode text: the character at "
+                                   f"position {error.start} is a lone surrogate ({text[error.start]!r}), which UTF-8 "
+                                   "cannot encode") from None
 
 
 @runtime_checkable
