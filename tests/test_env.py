@@ -258,9 +258,33 @@ def test_smaller_screen(make_env):
     assert run_episode(env, OracleAgent(), seed=0).score == 1.0
 
 
-def test_pinning_an_unknown_parameter_is_an_error(make_env):
-    with pytest.raises(android_gym.AndroidGymError, match=r"unknown parameter\(s\) \['numbr'\] for SimpleSmsSend"):
-        make_env().reset(seed=0, options={"params": {"numbr": "+15550001111"}})
+@pytest.mark.parametrize("kwargs, message", [
+    ({"options": "x"}, r"reset\(options='x'\): options are None or a dict, such as \{'params'"),
+    ({"options": 5}, r"options are None or a dict, .*SimpleSmsSend's parameters are \['message', 'number'\]"),
+    ({"options": {"params": 5}}, r"'params' is a dict of parameter name to value \(SimpleSmsSend's parameters"),
+    ({"options": {"params": None}}, r"reset\(options=\{'params': None\}\): .*leave it out to draw every"),
+    ({"options": {"params": {"numbr": "+15550001111"}}},
+     r"unknown parameter\(s\) \['numbr'\] for SimpleSmsSend; its parameters are \['message', 'number'\]"),
+    ({"options": {"params": {"numbr": 1, 3: 2}}}, r"unknown parameter\(s\) \['numbr', 3\]"),  # unsortable names
+    ({"seed": -1}, r"reset\(seed=-1\): a seed is None or a non-negative Python int"),
+    ({"seed": np.int64(3)}, r"int\(seed\) converts a NumPy integer"),
+    ({"seed": "7"}, r"reset\(seed='7'\)"),
+])
+def test_bad_reset_arguments_raise_a_config_error_and_leave_the_episode_alone(make_env, kwargs, message):
+    env = make_env(pixels=False)
+    env.reset(seed=0)
+    *_, info = env.step(Action(ActionType.OPEN_APP, app_name="Simple SMS Messenger"))
+    with pytest.raises(android_gym.errors.ConfigError, match=message):
+        env.reset(**kwargs)
+    info, invalid = play_steps(env, info, env.unwrapped.task.oracle())  # the episode under way goes on
+    assert info["score"] == 1.0 and not invalid
+
+
+def test_reset_options_for_wrappers_are_left_alone(make_env):
+    """Keys other than "params" belong to wrappers (MultiTaskRLEnv's "task" reaches the env); an empty
+    "params" pins nothing."""
+    env = make_env(pixels=False)
+    assert env.reset(seed=4, options={"task": "x", "params": {}})[1]["params"] == env.reset(seed=4)[1]["params"]
 
 
 def test_bad_configuration_raises_clear_errors():
