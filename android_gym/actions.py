@@ -202,7 +202,7 @@ def to_action(value: Any, screen_size: tuple[int, int]) -> Action:
     if isinstance(value, InvalidAction):
         raise InvalidActionError(value.reason)
     if isinstance(value, Mapping) and "action_type" in value and not isinstance(value["action_type"], str):
-        return from_space(value, screen_size)
+        value = from_space(value, screen_size)
     return Action.parse(value)
 
 
@@ -226,20 +226,20 @@ def _discrete(sample: Mapping[str, Any], key: str, size: int, start: int = 0) ->
     """The integer ``sample[key]`` of a Discrete(size, start) field; ``InvalidActionError`` if outside it."""
     value = sample.get(key, start)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidActionError(f"{key} must be an integer of the action space, got {str(value)[:40]}")
+        raise InvalidActionError(f"{key} must be an integer of the action space, got {short_repr(value)}")
     if not start <= value < start + size:
-        raise InvalidActionError(f"{key} must lie in [{start}, {start + size}), got {value}")
+        raise InvalidActionError(f"{key} must lie in [{start}, {start + size}), got {short_repr(value)}")
     return int(value)
 
 
 def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Action:
-    """An ``Action`` from a sample of ``action_space()``."""
+    """An ``Action`` from a sample of ``action_space()`` (its text fields unchecked: ``to_action`` parses it)."""
     action_type = ACTION_TYPES[_discrete(sample, "action_type", len(ACTION_TYPES))]
     index = _discrete(sample, "index", MAX_UI_ELEMENTS + 1, start=-1)
     direction = DIRECTIONS[_discrete(sample, "direction", len(DIRECTIONS))]
     try:
         point = np.asarray(sample.get("touch_position", (0.5, 0.5)), dtype=np.float64).reshape(2)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise InvalidActionError(f"touch_position must be two numbers in [0, 1]: {error}") from error
     if not np.all(np.isfinite(point)) or np.any(point < 0) or np.any(point > 1):
         raise InvalidActionError(f"touch_position must lie in [0, 1]², got {point.tolist()}")
@@ -251,10 +251,10 @@ def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Actio
         index=index if index >= 0 and action_type in _ON_ELEMENT else None,
         x=x if use_point else None,
         y=y if use_point else None,
-        text=str(sample.get("text", "")) if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
+        text=sample.get("text", "") if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
         direction=direction if action_type in (ActionType.SCROLL, ActionType.SWIPE) else None,
         goal_status="complete" if action_type is ActionType.STATUS else None,
-        app_name=str(sample.get("app_name", "")) if action_type is ActionType.OPEN_APP else None,
+        app_name=sample.get("app_name", "") if action_type is ActionType.OPEN_APP else None,
     )
 
 

@@ -148,6 +148,11 @@ def test_random_policy_scores_zero(make_env):
     (Action(ActionType.INPUT_TEXT, text="a", clear_text="yes"), "clear_text must be true or false"),
     (Action("fly"), "action_type must be one of"),
     (Action(None), "action_type must be one of"),
+    # Samples of the Dict space with values too big to print or convert, text that is not a string or not Unicode
+    ({"action_type": 0, "direction": 10**5000}, "direction must lie in [0, 4), got a"),
+    ({"action_type": 0, "touch_position": 10**5000}, "touch_position must be two numbers"),
+    ({"action_type": 5, "text": 10**5000}, "text must be a string"),
+    ({"action_type": 5, "text": "ok\ud800"}, "text 'ok\\ud800' is not valid Unicode text"),
     # Lone surrogates (JSON's "\\ud800" escape decodes to one): not text UTF-8, apps or adb can take
     ('{"action_type": "input_text", "text": "ok\\ud800"}', "text 'ok\\ud800' is not valid Unicode text"),
     ({"action_type": "answer", "text": "\udfff"}, "position 0 is a lone surrogate"),
