@@ -124,7 +124,7 @@ class Action:
         known = {f.name for f in fields(cls)}
         unknown = set(value) - known
         if unknown:
-            raise InvalidActionError(f"unknown action field(s) {', '.join(sorted(map(short_repr, unknown)))}; "
+            raise InvalidActionError(f"unknown action field(s) [{', '.join(sorted(map(short_repr, unknown)))}]; "
                                      f"known: {sorted(known)}")
         data = {key: val for key, val in value.items() if val is not None}
         try:
