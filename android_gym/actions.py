@@ -18,13 +18,15 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from android_gym.device.base import Device
-from android_gym.errors import InvalidActionError
+from android_gym.device.base import Device, encode_utf8
+from android_gym.errors import InvalidActionError, UnencodableTextError, short_repr
 from android_gym.sim import keycodes
 from android_gym.ui import UIElement
 
 MAX_UI_ELEMENTS = 512
 MAX_TEXT_LENGTH = 1000
+#: Longest integer (in characters) read from a JSON action.
+MAX_JSON_DIGITS = 100
 DIRECTIONS = ("up", "down", "left", "right")
 GOAL_STATUSES = ("complete", "infeasible")
 #: The printable ASCII an RL policy may type through the ``Dict`` space (JSON actions may type any text).
@@ -111,39 +113,46 @@ class Action:
 
     @classmethod
     def parse(cls, value: Action | str | Mapping[str, Any]) -> Action:
-        """An ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if malformed."""
+        """A checked ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if
+        malformed (also an ``Action`` built by hand with fields of the wrong types)."""
         if isinstance(value, Action):
-            return value
-        if isinstance(value, str):
-            try:
-                value = json.loads(value)
-            except json.JSONDecodeError as error:
-                raise InvalidActionError(f"action is not valid JSON: {error}") from error
+            value = {f.name: getattr(value, f.name) for f in fields(value)}
+        elif isinstance(value, str):
+            value = _load_json(value)
         if not isinstance(value, Mapping):
             raise InvalidActionError(f"an action must be a JSON object or mapping, not {type(value).__name__}")
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(value) - known)
+        unknown = set(value) - known
         if unknown:
-            raise InvalidActionError(f"unknown action field(s) {unknown}; known: {sorted(known)}")
+            raise InvalidActionError(f"unknown action field(s) [{', '.join(sorted(map(short_repr, unknown)))}]; "
+                                     f"known: {sorted(known)}")
         data = {key: val for key, val in value.items() if val is not None}
         try:
             data["action_type"] = ActionType(data.get("action_type"))
-        except ValueError:
+        except (ValueError, TypeError):
             raise InvalidActionError(f"action_type must be one of {[t.value for t in ACTION_TYPES]}, "
-                                     f"got {value.get('action_type')!r}") from None
+                                     f"got {short_repr(value.get('action_type'))}") from None
         for name in ("index", "x", "y"):
             if name in data:
                 number = data[name]
                 if (isinstance(number, bool) or not isinstance(number, (int, float, np.integer, np.floating))
                         or abs(number) > 2**31 or not np.isfinite(number)):
                     raise InvalidActionError(f"{name} must be a finite number (a pixel or an element index), "
-                                             f"got {str(number)[:40]}")
+                                             f"got {short_repr(number)}")
                 data[name] = int(number)
-        if "clear_text" in data and not isinstance(data["clear_text"], bool):
-            raise InvalidActionError(f"clear_text must be true or false, got {data['clear_text']!r}")
+        if "clear_text" in data:
+            if not isinstance(data["clear_text"], (bool, np.bool_)):
+                raise InvalidActionError(f"clear_text must be true or false, got {short_repr(data['clear_text'])}")
+            data["clear_text"] = bool(data["clear_text"])
         for name in ("text", "direction", "goal_status", "app_name", "keycode"):
-            if name in data and not isinstance(data[name], str):
-                raise InvalidActionError(f"{name} must be a string, got {data[name]!r}")
+            if name in data:
+                if not isinstance(data[name], str):
+                    raise InvalidActionError(f"{name} must be a string, got {short_repr(data[name])}")
+                data[name] = str(data[name])
+                try:
+                    encode_utf8(data[name], name)  # a lone surrogate would break every app and device protocol
+                except UnencodableTextError as error:
+                    raise InvalidActionError(str(error)) from None
         return cls(**data)
 
     def to_json(self) -> str:
@@ -156,6 +165,27 @@ class Action:
     def ends_episode(self) -> bool:
         """Whether the agent declares itself done (``status`` or ``answer``)."""
         return self.action_type in (ActionType.STATUS, ActionType.ANSWER)
+
+
+def _json_int(digits: str) -> int:
+    """A JSON integer, refused past ``MAX_JSON_DIGITS`` digits (``int`` of a long digit string is slow, and raises
+    ``ValueError`` past ``sys.get_int_max_str_digits()``)."""
+    count = len(digits.lstrip("-"))
+    if count > MAX_JSON_DIGITS:
+        raise InvalidActionError(f"the action JSON has a number of {count} digits; numbers in actions are "
+                                 f"pixels and element indices (at most {MAX_JSON_DIGITS} digits are read)")
+    return int(digits)
+
+
+def _load_json(text: str) -> Any:
+    """``json.loads`` of agent output; ``InvalidActionError`` for malformed JSON, too deep nesting, too long
+    numbers."""
+    try:
+        return json.loads(text, parse_int=_json_int)
+    except json.JSONDecodeError as error:
+        raise InvalidActionError(f"action is not valid JSON: {error}") from error
+    except RecursionError:
+        raise InvalidActionError("the action JSON is nested too deeply: an action is one flat JSON object") from None
 
 
 @dataclass(frozen=True)
@@ -172,7 +202,7 @@ def to_action(value: Any, screen_size: tuple[int, int]) -> Action:
     if isinstance(value, InvalidAction):
         raise InvalidActionError(value.reason)
     if isinstance(value, Mapping) and "action_type" in value and not isinstance(value["action_type"], str):
-        return from_space(value, screen_size)
+        value = from_space(value, screen_size)
     return Action.parse(value)
 
 
@@ -196,20 +226,20 @@ def _discrete(sample: Mapping[str, Any], key: str, size: int, start: int = 0) ->
     """The integer ``sample[key]`` of a Discrete(size, start) field; ``InvalidActionError`` if outside it."""
     value = sample.get(key, start)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidActionError(f"{key} must be an integer of the action space, got {str(value)[:40]}")
+        raise InvalidActionError(f"{key} must be an integer of the action space, got {short_repr(value)}")
     if not start <= value < start + size:
-        raise InvalidActionError(f"{key} must lie in [{start}, {start + size}), got {value}")
+        raise InvalidActionError(f"{key} must lie in [{start}, {start + size}), got {short_repr(value)}")
     return int(value)
 
 
 def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Action:
-    """An ``Action`` from a sample of ``action_space()``."""
+    """An ``Action`` from a sample of ``action_space()`` (its text fields unchecked: ``to_action`` parses it)."""
     action_type = ACTION_TYPES[_discrete(sample, "action_type", len(ACTION_TYPES))]
     index = _discrete(sample, "index", MAX_UI_ELEMENTS + 1, start=-1)
     direction = DIRECTIONS[_discrete(sample, "direction", len(DIRECTIONS))]
     try:
         point = np.asarray(sample.get("touch_position", (0.5, 0.5)), dtype=np.float64).reshape(2)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise InvalidActionError(f"touch_position must be two numbers in [0, 1]: {error}") from error
     if not np.all(np.isfinite(point)) or np.any(point < 0) or np.any(point > 1):
         raise InvalidActionError(f"touch_position must lie in [0, 1]², got {point.tolist()}")
@@ -221,10 +251,10 @@ def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Actio
         index=index if index >= 0 and action_type in _ON_ELEMENT else None,
         x=x if use_point else None,
         y=y if use_point else None,
-        text=str(sample.get("text", "")) if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
+        text=sample.get("text", "") if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
         direction=direction if action_type in (ActionType.SCROLL, ActionType.SWIPE) else None,
         goal_status="complete" if action_type is ActionType.STATUS else None,
-        app_name=str(sample.get("app_name", "")) if action_type is ActionType.OPEN_APP else None,
+        app_name=sample.get("app_name", "") if action_type is ActionType.OPEN_APP else None,
     )
 
 

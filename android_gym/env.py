@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import pickle
 import string
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -15,7 +16,7 @@ from android_gym import actions
 from android_gym.actions import Action
 from android_gym.device import Device, open_device
 from android_gym.device.provision import restore_app_data
-from android_gym.errors import AndroidGymError, DeviceError, InvalidActionError
+from android_gym.errors import AndroidGymError, ConfigError, DeviceError, InvalidActionError, short_repr
 from android_gym.spaces import SharedText
 from android_gym.tasks import Task, get_task
 from android_gym.ui import UIElement, parse_ui_dump
@@ -31,6 +32,26 @@ EPISODE_ENDED = "the episode has ended: call reset()"
 def to_ascii_xml(xml: str) -> str:
     """The same XML with every non-ASCII character written as a numeric character reference (lossless)."""
     return xml.encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
+def _pinned_params(options: Any, params: Mapping[str, Any], task: str) -> Mapping[str, Any]:
+    """The parameters ``reset(options=...)`` pins among the task's ``params``; ``ConfigError`` naming what is
+    accepted unless ``options`` is None or a mapping whose optional ``"params"`` maps parameter names to values."""
+    accepted = f"{task}'s parameters are {sorted(params)}"
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"reset(options={short_repr(options)}): options are None or a dict, such as "
+                          f"{{'params': {{name: value}}}} to pin task parameters ({accepted})")
+    pinned = options.get("params", {})
+    if not isinstance(pinned, Mapping):
+        raise ConfigError(f"reset(options={{'params': {short_repr(pinned)}}}): 'params' is a dict of parameter name "
+                          f"to value ({accepted}); leave it out to draw every parameter from the seed")
+    unknown = set(pinned) - set(params)
+    if unknown:
+        raise ConfigError(f"unknown parameter(s) [{', '.join(sorted(map(short_repr, unknown)))}] for {task}; "
+                          f"its parameters are {sorted(params)}")
+    return pinned
 
 
 class AndroidEnv(gym.Env):
@@ -121,8 +142,18 @@ class AndroidEnv(gym.Env):
         return self._device
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Tear down the previous task, draw parameters (``options["params"]`` pins them) and set up the next."""
+        """Tear down the previous task, draw parameters (``options["params"]`` pins them) and set up the next.
+
+        ``seed`` is None or a non-negative ``int`` (Gymnasium's rule); ``options`` is None or a dict whose
+        ``"params"``, if given, maps some of the task's parameter names to values (other keys are left to
+        wrappers). Anything else raises ``ConfigError`` before the previous episode is touched.
+        """
+        if seed is not None and not (isinstance(seed, int) and seed >= 0):
+            raise ConfigError(f"reset(seed={short_repr(seed)}): a seed is None or a non-negative Python int "
+                              "(int(seed) converts a NumPy integer)")
         super().reset(seed=seed)
+        params = self.task_class.generate_params(self.np_random)
+        params.update(_pinned_params(options, params, self.task_class.name))
         if not self._healthy or self._device is None:
             self._reconnect()
         if self.task is not None:
@@ -130,13 +161,6 @@ class AndroidEnv(gym.Env):
                 self.task.teardown(self.device)
             except DeviceError:
                 self._reconnect()  # a broken device is replaced; the new one has nothing to tear down
-        params = self.task_class.generate_params(self.np_random)
-        pinned = (options or {}).get("params", {})
-        unknown = sorted(set(pinned) - set(params))
-        if unknown:
-            raise AndroidGymError(f"unknown parameter(s) {unknown} for {self.task_class.name}; "
-                                  f"its parameters are {sorted(params)}")
-        params.update(pinned)
         self.task = self.task_class(params)
         restore_app_data(self.device, self.task_class.app_packages, missing_ok=True)
         self.task.initialize(self.device)

@@ -5,6 +5,18 @@ Invalid *actions* never raise: the env reports them in ``info["invalid_action"]`
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def short_repr(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about bad input; never raises (``repr``
+    of an int too long to print raises ``ValueError``)."""
+    try:
+        text = repr(value)
+    except Exception:  # describing a bad value must not fail in its turn
+        return f"a {type(value).__name__} that cannot be shown"
+    return text if len(text) <= limit else text[:limit] + "..."
+
 
 class AndroidGymError(Exception):
     """Base class of every error android_gym raises on purpose."""
@@ -82,8 +94,13 @@ class EmulatorBootError(EmulatorError):
 
 
 class ConfigError(AndroidGymError, ValueError):
-    """A setting with a value it cannot take (a negative interval, a poll bound below the quiet count, ...); the
-    message names the setting and the values it accepts."""
+    """A setting with a value it cannot take (a negative interval, a poll bound below the quiet count, reset
+    options that are not a dict, ...); the message names the setting and the values it accepts."""
+
+
+class UnencodableTextError(AndroidGymError, ValueError):
+    """Text for a device (a shell command, a path, text to type) that is not valid Unicode: it holds a lone
+    surrogate such as ``"\\ud800"``, which UTF-8, the encoding every device protocol uses, cannot encode."""
 
 
 class EmulatorGrpcError(DeviceError):

@@ -18,7 +18,7 @@ from android_gym.device import state
 from android_gym.device.sim import SimDevice
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB
-from android_gym.testing import check_task, run_episode
+from android_gym.testing import check_task, play_steps, run_episode
 from android_gym.wrappers import RecordTrajectory
 
 ALL_IDS = sorted(env_id for env_id in gym.registry if env_id.startswith("AndroidWorld/"))
@@ -130,6 +130,33 @@ def test_random_policy_scores_zero(make_env):
      "action_type must lie in [0, 14)"),
     ({"action_type": np.int64(0), "index": 513, "touch_position": np.zeros(2), "direction": 0, "text": "",
       "app_name": ""}, "index must lie in [-1, 512)"),
+    ({"action_type": 0, "index": -1, "touch_position": ("x", 1), "direction": 0, "text": "", "app_name": ""},
+     "touch_position must be two numbers"),
+    # JSON the parser cannot take: deep nesting (RecursionError), a number past int's digit limit (ValueError)
+    pytest.param("[" * 100_000, "nested too deeply", id="deeply-nested-json"),
+    pytest.param('{"action_type": "click", "x": ' + "9" * 5000 + ', "y": 1}', "a number of 5000 digits",
+                 id="5000-digit-json-number"),
+    ({"action_type": "click", 1: "a", "b": 2}, "unknown action field(s) ['b', 1];"),  # unsortable field names
+    ({"action_type": "click", "index": 10**5000}, "index must be a finite number"),  # an int too long to print
+    # Actions built by hand with fields of the wrong types
+    (Action(ActionType.INPUT_TEXT, text=5), "text must be a string, got 5"),
+    (Action(ActionType.CLICK, index="a"), "index must be a finite number (a pixel or an element index), got 'a'"),
+    (Action(ActionType.CLICK, x="x", y=1), "x must be a finite number"),
+    (Action(ActionType.SCROLL, direction=None), "direction must be one of"),
+    (Action(ActionType.SCROLL, direction=["up"]), "direction must be a string"),
+    (Action(ActionType.OPEN_APP, app_name=5), "app_name must be a string"),
+    (Action(ActionType.INPUT_TEXT, text="a", clear_text="yes"), "clear_text must be true or false"),
+    (Action("fly"), "action_type must be one of"),
+    (Action(None), "action_type must be one of"),
+    # Samples of the Dict space with values too big to print or convert, text that is not a string or not Unicode
+    ({"action_type": 0, "direction": 10**5000}, "direction must lie in [0, 4), got a"),
+    ({"action_type": 0, "touch_position": 10**5000}, "touch_position must be two numbers"),
+    ({"action_type": 5, "text": 10**5000}, "text must be a string"),
+    ({"action_type": 5, "text": "ok\ud800"}, "text 'ok\\ud800' is not valid Unicode text"),
+    # Lone surrogates (JSON's "\\ud800" escape decodes to one): not text UTF-8, apps or adb can take
+    ('{"action_type": "input_text", "text": "ok\\ud800"}', "text 'ok\\ud800' is not valid Unicode text"),
+    ({"action_type": "answer", "text": "\udfff"}, "position 0 is a lone surrogate"),
+    (Action(ActionType.OPEN_APP, app_name="Clock\ud83d"), "app_name 'Clock\\ud83d' is not valid Unicode"),
 ])
 def test_invalid_actions_are_reported_not_raised(make_env, action, reason):
     env = make_env(pixels=False)
@@ -138,6 +165,18 @@ def test_invalid_actions_are_reported_not_raised(make_env, action, reason):
     obs, reward, terminated, truncated, info = env.step(action)
     assert reason in info["invalid_action"]
     assert reward == 0.0 and not terminated and not truncated and obs["a11y_tree"] == before
+
+
+def test_a_lone_surrogate_typed_into_an_app_is_an_invalid_action(make_env):
+    """It used to crash the SMS app's search (SQLite cannot bind it); the episode goes on and is still solved."""
+    env = make_env(pixels=False)
+    env.reset(seed=0)
+    *_, info = env.step(Action(ActionType.OPEN_APP, app_name="Simple SMS Messenger"))
+    search = next(e for e in info["ui_elements"] if e.resource_name.endswith("top_toolbar_search"))
+    *_, terminated, truncated, info = env.step(Action(ActionType.INPUT_TEXT, index=search.index, text="ok\ud800"))
+    assert "lone surrogate" in info["invalid_action"] and not (terminated or truncated)
+    info, invalid = play_steps(env, info, env.unwrapped.task.oracle())
+    assert info["score"] == 1.0 and not invalid
 
 
 def test_json_actions_as_androidworld_writes_them(make_env):
@@ -224,9 +263,33 @@ def test_smaller_screen(make_env):
     assert run_episode(env, OracleAgent(), seed=0).score == 1.0
 
 
-def test_pinning_an_unknown_parameter_is_an_error(make_env):
-    with pytest.raises(android_gym.AndroidGymError, match=r"unknown parameter\(s\) \['numbr'\] for SimpleSmsSend"):
-        make_env().reset(seed=0, options={"params": {"numbr": "+15550001111"}})
+@pytest.mark.parametrize("kwargs, message", [
+    ({"options": "x"}, r"reset\(options='x'\): options are None or a dict, such as \{'params'"),
+    ({"options": 5}, r"options are None or a dict, .*SimpleSmsSend's parameters are \['message', 'number'\]"),
+    ({"options": {"params": 5}}, r"'params' is a dict of parameter name to value \(SimpleSmsSend's parameters"),
+    ({"options": {"params": None}}, r"reset\(options=\{'params': None\}\): .*leave it out to draw every"),
+    ({"options": {"params": {"numbr": "+15550001111"}}},
+     r"unknown parameter\(s\) \['numbr'\] for SimpleSmsSend; its parameters are \['message', 'number'\]"),
+    ({"options": {"params": {"numbr": 1, 3: 2}}}, r"unknown parameter\(s\) \['numbr', 3\]"),  # unsortable names
+    ({"seed": -1}, r"reset\(seed=-1\): a seed is None or a non-negative Python int"),
+    ({"seed": np.int64(3)}, r"int\(seed\) converts a NumPy integer"),
+    ({"seed": "7"}, r"reset\(seed='7'\)"),
+])
+def test_bad_reset_arguments_raise_a_config_error_and_leave_the_episode_alone(make_env, kwargs, message):
+    env = make_env(pixels=False)
+    env.reset(seed=0)
+    *_, info = env.step(Action(ActionType.OPEN_APP, app_name="Simple SMS Messenger"))
+    with pytest.raises(android_gym.errors.ConfigError, match=message):
+        env.reset(**kwargs)
+    info, invalid = play_steps(env, info, env.unwrapped.task.oracle())  # the episode under way goes on
+    assert info["score"] == 1.0 and not invalid
+
+
+def test_reset_options_for_wrappers_are_left_alone(make_env):
+    """Keys other than "params" belong to wrappers (MultiTaskRLEnv's "task" reaches the env); an empty
+    "params" pins nothing."""
+    env = make_env(pixels=False)
+    assert env.reset(seed=4, options={"task": "x", "params": {}})[1]["params"] == env.reset(seed=4)[1]["params"]
 
 
 def test_bad_configuration_raises_clear_errors():

@@ -45,7 +45,7 @@ from android_gym.errors import (
 
 from . import adb_services as services
 from .adb_services import ServiceNotStarted
-from .base import ShellResult
+from .base import ShellResult, encode_utf8
 from .console import send_console_command, sms_send_command
 from .emulator_grpc import EmulatorGrpc
 from .stabilize import Stabilization, wait_until_stable
@@ -218,6 +218,7 @@ class AdbDevice:
 
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
         """Run ``cmd`` with the device's ``sh``; output is stdout then stderr."""
+        encode_utf8(cmd, "shell command")  # checked here for both paths below (adbutils' raises UnicodeEncodeError)
         self._settled_dump = None  # the command may change what is on screen
         seconds = timeout or self.timeout
         if not self._shell_v2:  # old devices: adbutils appends `; echo X4EXIT:$?` and parses it
@@ -301,7 +302,9 @@ class AdbDevice:
 
         ``input text`` can only type what the virtual keyboard has keys for (AOSP ``Virtual.kcm``: ASCII and a
         few more); for anything else it throws, which is reported as an invalid action, not a device failure.
+        Text that is not valid Unicode raises ``UnencodableTextError`` before anything is typed.
         """
+        encode_utf8(text, "text to type")
         for argument in escape_input_text(text):
             try:
                 self._input("text", argument)

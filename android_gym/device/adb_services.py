@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import adbutils
 
+from .base import encode_utf8
+
 SYNC_DATA_MAX = 64 * 1024
 _ID_STDOUT, _ID_STDERR, _ID_EXIT = 1, 2, 3
 
@@ -65,7 +67,7 @@ def _check_okay(sock: socket.socket) -> None:
 
 
 def _request(sock: socket.socket, text: str) -> None:
-    data = text.encode("utf-8")
+    data = encode_utf8(text, "adb service request")
     sock.sendall(b"%04x" % len(data) + data)
     _check_okay(sock)
 
@@ -117,7 +119,7 @@ def sync_data(data: bytes) -> bytes:
 
 
 def _sync_request(sock: socket.socket, request: bytes, argument: str) -> None:
-    data = argument.encode("utf-8")
+    data = encode_utf8(argument, "device path")
     sock.sendall(struct.pack("<4sI", request, len(data)) + data)
 
 

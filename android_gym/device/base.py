@@ -11,6 +11,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from android_gym.errors import UnencodableTextError, short_repr
+
 
 @dataclass(frozen=True)
 class ShellResult:
@@ -23,6 +25,17 @@ class ShellResult:
     def ok(self) -> bool:
         """Whether the command exited with 0."""
         return self.exit_code == 0
+
+
+def encode_utf8(text: str, what: str) -> bytes:
+    """``text`` as UTF-8, the encoding of everything sent to a device; ``UnencodableTextError`` naming ``what``
+    if ``text`` holds a lone surrogate (e.g. from ``json.loads('"\\ud800"')``), which UTF-8 cannot encode."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise UnencodableTextError(f"{what} {short_repr(text, 60)} is not valid Unicode text: the character at "
+                                   f"position {error.start} is a lone surrogate ({text[error.start]!r}), which UTF-8 "
+                                   "cannot encode") from None
 
 
 @runtime_checkable

@@ -9,7 +9,7 @@ import numpy as np
 from android_gym.errors import DeviceError, RemoteFileNotFoundError
 from android_gym.sim.phone import Phone
 
-from .base import ShellResult
+from .base import ShellResult, encode_utf8
 
 
 class SimDevice:
@@ -31,12 +31,14 @@ class SimDevice:
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
         """Run a command line in the phone's shell (``timeout`` is moot: nothing blocks)."""
         self._check_open()
+        encode_utf8(cmd, "shell command")
         result = self.phone.run(cmd)
         return ShellResult((result.stdout + result.stderr).decode("utf-8", "replace"), result.exit_code)
 
     def push(self, data: bytes, path: str) -> None:
         """Write a file, creating its parent directories (adb's ``fixed_push_mkdir``)."""
         self._check_open()
+        encode_utf8(path, "device path")
         self.phone.fs.makedirs(posixpath.dirname(path))
         self.phone.fs.write_bytes(path, data)
         self.phone.invalidate()
@@ -44,6 +46,7 @@ class SimDevice:
     def pull(self, path: str) -> bytes:
         """Read a file from the phone."""
         self._check_open()
+        encode_utf8(path, "device path")
         try:
             return self.phone.fs.read_bytes(path)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
@@ -77,6 +80,7 @@ class SimDevice:
     def input_text(self, text: str) -> None:
         """Type into the focused field."""
         self._check_open()
+        encode_utf8(text, "text to type")
         self.phone.input_text(text)
 
     def key(self, code: int) -> None:
@@ -87,6 +91,8 @@ class SimDevice:
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming text through the simulated modem."""
         self._check_open()
+        encode_utf8(sender, "SMS sender")
+        encode_utf8(text, "SMS text")
         self.phone.telephony.deliver_sms(sender, text)
         self.phone.invalidate()
 

@@ -22,7 +22,7 @@ from PIL import Image
 
 from android_gym.device import state
 from android_gym.device.base import Device
-from android_gym.errors import RemoteFileNotFoundError
+from android_gym.errors import AndroidGymError, RemoteFileNotFoundError
 
 # Package and launcher activity from Simple SMS Messenger's AndroidManifest.xml.
 SMS = "com.simplemobiletools.smsmessenger"
@@ -566,6 +566,29 @@ def test_input_text_goes_into_the_focused_field(backend_device, text):
     assert field.get("focused") == "true"
     device.input_text(text)
     assert node(device, resource_id=sms_id("new_conversation_address")).get("text") == text
+
+
+def test_text_that_is_not_unicode_is_refused_before_it_reaches_the_phone(backend_device):
+    """A lone surrogate (what ``json.loads`` makes of ``"\\ud800"``) has no UTF-8 form: every call that would
+    send one raises a clear ``AndroidGymError`` (a ``ValueError``), never ``UnicodeEncodeError``, and does nothing
+    (``input_text`` does not type the part before it either)."""
+    device = backend_device
+    launch_sms(device)
+    device.tap(*center(node(device, resource_id=sms_id("conversations_fab"))))
+    field = sms_id("new_conversation_address")
+    before, files = node(device, resource_id=field).get("text"), state.list_dir(device, "/sdcard/Download")
+    bad = "/sdcard/Download/50%s off \ud800"
+    with pytest.raises(AndroidGymError, match=r"text to type .* position 26 is a lone surrogate"):
+        device.input_text(bad)
+    for call in (lambda: device.shell(f"touch {shlex.quote(bad)}"), lambda: device.push(b"x", bad),
+                 lambda: device.pull(bad), lambda: device.receive_sms("+15550123", bad),
+                 lambda: device.receive_sms("+1555\ud800", "hi")):
+        with pytest.raises(AndroidGymError) as raised:  # the console's own check names a bad number as such
+            call()
+        assert isinstance(raised.value, ValueError) and not isinstance(raised.value, UnicodeError)
+    assert node(device, resource_id=field).get("text") == before
+    assert state.list_dir(device, "/sdcard/Download") == files
+    assert run(device, "content query --uri content://sms/inbox") == "No result found.\n"
 
 
 def test_receive_sms_lands_in_the_inbox(backend_device):
