@@ -19,7 +19,7 @@ def scripts():
     sys.path.insert(0, str(BENCHMARKS))
     modules = {}
     try:
-        for name in ("throughput", "scaling", "learning"):
+        for name in ("throughput", "scaling", "learning", "resets"):
             spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
             modules[name] = importlib.util.module_from_spec(spec)
             sys.modules[name] = modules[name]
@@ -53,6 +53,21 @@ def test_throughput_prints_a_row_per_screen(scripts, capsys):
     for printed, returned in zip(body, rows):
         assert all(number(cell) > 0 for cell in printed[1:])  # an env costs memory, every rate is a rate
         assert number(printed[1]) == pytest.approx(returned["steps/s a11y only"], abs=0.5)
+
+
+def test_resets_prints_the_catalogue_figures_and_the_slowest_tasks(scripts, capsys):
+    per_task = scripts["resets"].main(["--tasks", "SimpleSmsRe*", "--resets", "1", "--slowest", "2"])
+    output = capsys.readouterr().out
+    assert sorted(per_task) == ["SimpleSmsReply", "SimpleSmsReplyMostRecent", "SimpleSmsResend"]
+    catalogue, slowest = (table(part) for part in output.split("| slowest task"))
+    assert catalogue == [["catalogue", "median reset ms", "worst reset ms"],
+                         ["all tasks", f"{sorted(per_task.values())[1]:.2f}", f"{max(per_task.values()):.2f}"]]
+    assert [row[0] for row in slowest] == sorted(per_task, key=lambda task: -per_task[task])[:2]
+
+
+def test_resets_refuses_a_glob_that_matches_nothing(scripts):
+    with pytest.raises(SystemExit, match="no registered task"):
+        scripts["resets"].main(["--tasks", "NoSuchTask*"])
 
 
 def test_throughput_rejects_a_malformed_screen(scripts, capsys):
