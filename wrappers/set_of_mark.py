@@ -10,7 +10,7 @@ The number on a mark is always the element's ``index`` in ``info["ui_elements"]`
   a green rectangle round each, and a white label with the number in black at a corner of it. AndroidWorld puts
   the label inside the box at its top-left corner, where it covers the first letters of the text it marks ("I
   found" reads "found"); here it goes where it hides the least, as OmniParser's Set-of-Mark renderer places its
-  labels: outside the box at a free corner when there is one, else at the emptiest corner inside
+  labels: at a free corner, above the box when there is room, else inside its top, else below or beside it
   (``label_boxes``).
 * ``"appagent"`` (AppAgent, ``scripts/and_controller.py`` ``traverse_tree``, ``scripts/task_executor.py``,
   ``scripts/utils.py`` ``draw_bbox_multi``, ``MIN_DIST: 30`` in ``config.yaml``): clickable nodes, then focusable
@@ -163,13 +163,13 @@ def _label_size(index: int, width: int, style: str) -> tuple[int, int]:
 
 
 def _candidates(box: tuple[int, int, int, int], size: tuple[int, int]) -> list[tuple[int, int]]:
-    """Top-left corners a label may take, best first: outside the element's box at a corner (above, below, then
-    beside it), then inside it at a corner, top-left first (AndroidWorld's place)."""
+    """Top-left corners a label may take, best first: on the element's top edge (outside above it, then inside
+    below it; left corner first, AndroidWorld's place), then outside below it, beside it, inside at the bottom."""
     left, top, right, bottom = box
     width, height = size
-    return [(left, top - height), (right - width, top - height), (left, bottom), (right - width, bottom),
-            (left - width, top), (right, top),
-            (left, top), (right - width, top), (right - width, bottom - height), (left, bottom - height)]
+    return [(left, top - height), (right - width, top - height), (left, top), (right - width, top),
+            (left, bottom), (right - width, bottom), (left - width, top), (right, top),
+            (right - width, bottom - height), (left, bottom - height)]
 
 
 def _hidden(pixels: np.ndarray, rect: np.ndarray) -> int:
@@ -196,14 +196,14 @@ def label_boxes(pixels: np.ndarray, elements: Sequence[UIElement],
 
     ``"appagent"``: at the element's centre, as AppAgent draws it. ``"androidworld"``: where the label hides the
     least, as published Set-of-Mark renderers place it (OmniParser tries the box's outer corners and drops those
-    that cover other boxes or leave the image): each candidate corner (``_candidates``: outside the element's box
-    first, then inside) is scored by, in turn: whether it covers a label already placed; whether it sticks out of
-    the screen (and so would have to move away from the corner); whether it lies more than 10% inside the box of
-    a marked element that does not contain this one (a person would take it for that element's label); whether
-    it hides screen detail (edge pixels: text, icons); whether, outside its own box, it lies within a label's
-    height of another element's box (it could be read as that one's); then how much detail it hides, unless that
-    is nothing to speak of; ties go to the earlier candidate. So "I found" keeps its "I": the label goes above the
-    row, beside it, or to a blank corner.
+    that cover other boxes or leave the image). Each candidate corner (``_candidates``: on the box's top edge,
+    outside then inside, then the other corners) is scored by, in turn: whether it covers a label already
+    placed; whether it sticks out of the screen (and so would have to move away from the corner); whether it
+    lies more than 10% inside the box of a marked element that does not contain this one (a person would take it
+    for that element's label); whether it hides screen detail (edge pixels: text, icons); whether, outside its
+    own box, it lies within a label's height of another element's box (it could be read as that one's); then how
+    much detail it hides, unless that is nothing to speak of; ties go to the earlier candidate. So "I found"
+    keeps its "I": the label goes above the row, or to its top-right corner when the row above leaves no room.
     Every label lies on the screen.
     """
     height, width = pixels.shape[:2]

@@ -197,7 +197,7 @@ def test_a_label_sits_outside_at_a_free_corner_else_inside_where_it_hides_least(
     assert (left, bottom) == (200, 300)  # above its top-left corner, AndroidWorld's corner, outside the box
     at_top = moved(base, 200, 0, 400, 50)
     (left, top, right, bottom), = label_boxes(canvas, [at_top])
-    assert (left, top) == (200, 50)  # no room above: below the box
+    assert (left, top) == (200, 0)  # no room above: inside, at the top-left corner
     screen = moved(base, 0, 0, 540, 1200)
     assert label_boxes(canvas, [screen])[0][:2] == (0, 0)  # no room outside: inside, top-left
     texted = canvas.copy()
