@@ -154,6 +154,7 @@ def marked_elements(elements: Sequence[UIElement], screen_size: tuple[int, int],
     return (_androidworld if style == "androidworld" else _appagent)(elements, screen_size)
 
 
+@lru_cache(maxsize=4096)
 def _label_size(index: int, width: int, style: str) -> tuple[int, int]:
     """The label's pixel size for the number ``index`` on a screen ``width`` pixels wide."""
     look, layout = _look(style), _layout(width, style)
@@ -210,33 +211,38 @@ def label_boxes(pixels: np.ndarray, elements: Sequence[UIElement],
     sizes = [_label_size(element.index, width, style) for element in elements]
     if _look(style).at_centre:
         return [_clamped(element.bbox_pixels.center, size, (width, height)) for element, size in zip(elements, sizes)]
+    if not elements:
+        return []
     boxes = np.array([[e.bbox_pixels.x_min, e.bbox_pixels.y_min, e.bbox_pixels.x_max, e.bbox_pixels.y_max]
-                      for e in elements], dtype=np.int64).reshape(-1, 4)
+                      for e in elements], dtype=np.int64)
+    size = np.array(sizes, dtype=np.int64)[:, None, :]  # N x 1 x (width, height)
+    corners = np.array([_candidates(tuple(box), tuple(wh)) for box, wh in zip(boxes.tolist(), sizes)])  # N x K x 2
+    start = np.clip(corners, 0, np.array([width, height]) - size)
+    rects = np.concatenate([start, start + size], axis=2)  # N x K x 4, on the screen
+    count, candidates = rects.shape[:2]
+    area = size[:, :, 0] * size[:, :, 1]  # N x 1
+    contains = (boxes[None, :, :2] <= boxes[:, None, :2]).all(axis=2) & \
+        (boxes[None, :, 2:] >= boxes[:, None, 2:]).all(axis=2)  # [i, j]: box j contains box i (i's own included)
+    inside = (rects[:, :, :2] >= boxes[:, None, :2]).all(axis=2) & (rects[:, :, 2:] <= boxes[:, None, 2:]).all(axis=2)
+    margin = size[:, :, 1:2] * np.array([-1, -1, 1, 1])
+    other = ~contains[:, None, :]
+    shared = _overlaps(rects.reshape(-1, 4), boxes).reshape(count, candidates, count)
+    covers_other = ((shared * 10 > area[:, :, None]) & other).any(axis=2)  # N x K
+    grown = _overlaps((rects + margin).reshape(-1, 4), boxes).reshape(count, candidates, count)
+    near = ~inside & ((grown > 0) & other).any(axis=2)
+    moved = (start != corners).any(axis=2)  # moved onto the screen, off its corner
     placed = np.zeros((0, 4), dtype=np.int64)
-    for box, (label_width, label_height) in zip(boxes, sizes):
-        corners = np.array(_candidates(tuple(int(v) for v in box), (label_width, label_height)), dtype=np.int64)
-        x = np.clip(corners[:, 0], 0, width - label_width)
-        y = np.clip(corners[:, 1], 0, height - label_height)
-        rects = np.stack([x, y, x + label_width, y + label_height], axis=1)
-        area = label_width * label_height
-        containing = (boxes[:, :2] <= box[:2]).all(axis=1) & (boxes[:, 2:] >= box[2:]).all(axis=1)
-        others = boxes[~containing]
-        inside = (rects[:, :2] >= box[:2]).all(axis=1) & (rects[:, 2:] <= box[2:]).all(axis=1)
-        margin = np.array([-label_height, -label_height, label_height, label_height])
-        first = np.stack([_overlaps(rects, placed).any(axis=1),  # covers a label
-                          (rects[:, :2] != corners).any(axis=1),  # moved onto the screen, off its corner
-                          (_overlaps(rects, others) * 10 > area).any(axis=1)], axis=1)  # inside another's box
-        near = ~inside & _overlaps(rects + margin, others).any(axis=1)
-        best = min(range(len(rects)), key=lambda k: tuple(first[k]))
-        shortlist = [k for k in range(len(rects)) if (first[k] == first[best]).all()]
-        shortlist.sort(key=lambda k: (near[k], k))
+    for i in range(count):
+        covers_label = _overlaps(rects[i], placed).any(axis=1)
+        first = [(bool(covers_label[k]), bool(moved[i, k]), bool(covers_other[i, k])) for k in range(candidates)]
+        shortlist = sorted((k for k in range(candidates) if first[k] == min(first)), key=lambda k: (near[i, k], k))
         hidden: dict[int, int] = {}
         for k in shortlist:  # the first that hides nothing to speak of wins; else the one hiding least
-            hidden[k] = _hidden(pixels, rects[k])
-            if hidden[k] * HIDDEN_TOLERANCE <= area:
+            hidden[k] = _hidden(pixels, rects[i, k])
+            if hidden[k] * HIDDEN_TOLERANCE <= area[i, 0]:
                 break
-        chosen = min(hidden, key=lambda k: (hidden[k] * HIDDEN_TOLERANCE > area, near[k], hidden[k], k))
-        placed = np.vstack([placed, rects[chosen]])
+        chosen = min(hidden, key=lambda k: (hidden[k] * HIDDEN_TOLERANCE > area[i, 0], near[i, k], hidden[k], k))
+        placed = np.vstack([placed, rects[i, chosen]])
     return [tuple(int(v) for v in rect) for rect in placed]
 
 
