@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ import gymnasium as gym
 
 from android_gym.actions import Action, InvalidAction
 from android_gym.errors import InvalidActionError, LLMConfigError, LLMRequestError
-from android_gym.llm.client import DEFAULT_API_KEY_ENV, ChatClient, Usage, check_prices
+from android_gym.llm.client import ChatClient, Usage
 from android_gym.llm.prompts import png_data_url, reason_of, step_message, summary_messages, system_prompt
 from android_gym.wrappers.compression import CompressedUI, readable, step_compression
 from android_gym.wrappers.dialects import DIALECTS, Dialect, Screen
@@ -114,8 +114,9 @@ class LLMAgent:
         image = self._image(observation, info, compressed) if self.mode == "multimodal" else None
         messages = [{"role": "system", "content": self.system},
                     step_message(self._goal, self._history(), step.ui_text, image)]
-        step.reply = self._ask(messages, step)
+        step.reply = self._ask(messages)
         if step.reply is None:
+            step.error = f"the model could not be asked: {self.errors[-1]}"
             return InvalidAction(f"no action: {step.error}")
         step.reason = reason_of(step.reply)
         try:
@@ -125,14 +126,13 @@ class LLMAgent:
             return InvalidAction(step.error)
         return step.action
 
-    def _ask(self, messages: list[dict[str, Any]], step: Step) -> str | None:
-        """The model's reply (usage counted), or ``None`` with the failure recorded in ``step`` and ``errors``."""
+    def _ask(self, messages: list[dict[str, Any]]) -> str | None:
+        """The model's reply (usage counted), or ``None`` with the failure recorded in ``errors``."""
         try:
             reply = self.client.complete(messages)
         except LLMRequestError as error:
             self.usage.add(Usage(retries=error.attempts - 1, failures=1))
             self.errors.append(str(error))
-            step.error = f"the model could not be asked: {error}"
             return None
         self.usage.add(reply.usage)
         return reply.text
@@ -162,7 +162,7 @@ class LLMAgent:
         else:
             outcome = "The screen did not change." if after == step.ui_text else "The screen changed."
         if self.summarize:
-            summary = self._ask(summary_messages(self._goal, action, step.reason, step.ui_text, after, outcome), step)
+            summary = self._ask(summary_messages(self._goal, action, step.reason, step.ui_text, after, outcome))
             if summary is not None:
                 step.history = f"{action}. {' '.join(summary.split())}"
                 return
@@ -213,7 +213,4 @@ def make_agent(**options: Any) -> LLMAgent:
             except ValueError as error:
                 raise LLMConfigError(f"{variable}={os.environ[variable]!r} cannot be read: {error}") from None
     agent_options = {name: settings.pop(name) for name in ("mode", "dialect", "summarize") if name in settings}
-    settings.setdefault("api_key_env", DEFAULT_API_KEY_ENV)
-    prices: Mapping[str, Any] = check_prices(settings.pop("prices", {}))
-    client = ChatClient(settings.pop("model", ""), prices=prices, **settings)
-    return LLMAgent(client, **agent_options)
+    return LLMAgent(ChatClient(settings.pop("model", ""), **settings), **agent_options)

@@ -127,7 +127,7 @@ class ChatClient:
         openai = _openai()
         self.model, self.timeout, self.max_retries = model, float(timeout), max_retries
         self.backoff, self.max_backoff, self._sleep = float(backoff), float(max_backoff), sleep
-        self.prices = check_prices(prices or {})
+        self.prices = check_prices({} if prices is None else prices)
         self.options: dict[str, Any] = {"temperature": temperature}
         if max_tokens is not None:
             self.options["max_tokens"] = max_tokens

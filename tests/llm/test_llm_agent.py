@@ -199,6 +199,18 @@ def test_summaries_from_a_second_request_make_the_history(make_env):
     assert agent.usage.requests == 3
 
 
+def test_a_failed_summary_request_falls_back_to_the_plain_history_line(make_env):
+    with ChatServer([OPEN_SMS, Failure(401), WAIT]) as server:
+        agent = agent_for(server, summarize=True)
+        env, observation, info = start(make_env, agent)
+        observation, *_, info = env.step(agent.act(observation, info))
+        assert isinstance(agent.act(observation, info), Action)
+    assert "Step 1: {\"action_type\": \"open_app\", \"app_name\": \"Simple SMS Messenger\"}. Reason: the message is " \
+        "sent from the SMS app. The screen changed." in user_text(server.requests[2])
+    assert len(agent.errors) == 1 and "HTTP 401" in agent.errors[0] and agent.steps[0].error is None
+    assert (agent.usage.requests, agent.usage.failures) == (2, 1)
+
+
 def test_a_scripted_model_replaying_the_oracle_solves_the_task_end_to_end(make_env):
     env = make_env("AndroidWorld/SendSms-v0", pixels=False)
 
