@@ -3,6 +3,7 @@ waits), giving up, timeouts, usage and cost, and configuration errors."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
@@ -94,6 +95,8 @@ def test_configuration_errors_say_what_to_fix(monkeypatch):
 
 
 def test_without_the_openai_client_the_error_says_what_to_install(monkeypatch):
+    core = "import sys; sys.modules['openai'] = None; import android_gym.llm, android_gym.wrappers"
+    subprocess.run([sys.executable, "-c", core], check=True, timeout=120)  # the core imports without it
     monkeypatch.setitem(sys.modules, "openai", None)  # import openai now raises ImportError
     with pytest.raises(LLMDependencyError, match=r'pip install -e "\.\[llm\]"') as raised:
         ChatClient("m", api_key="k")
