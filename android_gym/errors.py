@@ -113,3 +113,22 @@ class ServerError(AndroidGymError):
 
 class SnapshotError(AndroidGymError):
     """A simulated-phone snapshot that cannot be saved, loaded or deleted (a bad name, no such snapshot)."""
+
+
+class LLMDependencyError(AndroidGymError, ImportError):
+    """The LLM agent's optional dependency (the ``openai`` client) is not installed; the message says what to
+    install."""
+
+
+class LLMConfigError(ConfigError):
+    """An LLM agent setting that cannot work: no model, no API key, an unknown mode or dialect, a bad price table."""
+
+
+class LLMRequestError(AndroidGymError):
+    """A chat request that failed for good: a refusal (bad request, wrong key, unknown model) or a transient error
+    (rate limit, server error, timeout) that outlasted every retry. The agent records it; the episode goes on."""
+
+    def __init__(self, message: str, attempts: int = 1) -> None:
+        super().__init__(message)
+        #: How many requests were sent before giving up.
+        self.attempts = attempts

@@ -1,91 +1,76 @@
-"""An LLM-agent loop on the simulated phone: build the prompt an LLM sees, read its reply as the action.
+"""An LLM agent plays one task on the simulated phone, through any OpenAI-compatible chat API.
 
-    python examples/llm_agent.py [--task SimpleSmsReply] [--dialect androidarena] [--seed 0] [--show-prompt]
+    pip install -e ".[llm]"
+    export OPENAI_API_KEY=...                        # or --api-key-env NAME for another variable
+    python examples/llm_agent.py --model gpt-4o-mini [--task SendSms] [--mode multimodal] [--dialect appagent]
+    python examples/llm_agent.py --model Qwen/Qwen2.5-VL-7B-Instruct --base-url http://localhost:8000/v1  # vLLM
 
-No language model ships with android_gym, so ``stand_in_model`` plays one: it writes the task oracle's next
-action in the chosen dialect, with a line of reasoning in front, as a model would. Where a dialect cannot say
-an oracle step exactly it does what a model using that dialect must: AndroidArena's ``set_text`` clears the
-field before typing, AppAgent's ``text()`` types into the focused field (so it taps the field first). Replace it
-with a call to your model; everything else stays.
+Settings left out come from the ``ANDROID_GYM_LLM_*`` environment variables (``android_gym.llm.ENV_VARS``), so
+``--agent android_gym.llm:make_agent`` elsewhere reads the same ones. Without a model or a key it says what to
+set and exits with status 2. Each step prints the model's action and what came of it; the end prints the score,
+the tokens and, with ``--prices``, the cost.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from dataclasses import replace
+import json
+import sys
 
 import gymnasium as gym
 
 import android_gym
-from android_gym.actions import Action, ActionType
-from android_gym.tasks.oracle import OraclePolicy
-from android_gym.wrappers import CompressUITree, ParseLLMActions, SetOfMark, VisitCountHints
-
-Model = Callable[[str], str]
+from android_gym.errors import AndroidGymError
+from android_gym.llm import MODES, make_agent
+from android_gym.wrappers import DIALECTS
 
 
-def make_env(task: str, dialect: str) -> gym.Env:
-    """The task with what an LLM agent reads: compressed UI, numbered screenshot, visit-count hints."""
-    env = gym.make(android_gym.env_id(task))
-    env = VisitCountHints(SetOfMark(CompressUITree(env)), per_candidate=True)
-    return ParseLLMActions(env, dialect=dialect)
-
-
-def build_prompt(observation: dict, syntax: str) -> str:
-    """The text part of the prompt (send ``observation["som_pixels"]`` along as the image)."""
-    return (f"You operate an Android phone to reach this goal:\n{observation['goal']}\n\n"
-            f"The screen, as UI text:\n{observation['ui_text']}\n\n{observation['exploration_hint']}\n\n"
-            f"How to write your action:\n{syntax}")
-
-
-def stand_in_model(env: gym.Env) -> Model:
-    """A 'model' that answers every prompt with the oracle's next action in the env's dialect."""
-    wrapper = env  # the ParseLLMActions wrapper: it knows the dialect and the screen the reply is read against
-    policy = OraclePolicy(env.unwrapped.task.oracle())
-    pending: list[Action] = []
-
-    def say(action: Action) -> str | None:
-        return wrapper.dialect.format(action, wrapper.screen)
-
-    def reply(prompt: str) -> str:
-        action = pending.pop() if pending else policy.act(wrapper.screen.elements)
-        written = say(action)
-        if written is None and action.action_type is ActionType.INPUT_TEXT and action.index is not None:
-            written = say(replace(action, clear_text=True))  # AndroidArena: set_text clears, then types
-            if written is None:  # AppAgent: tap the field now, type into it next time
-                pending.append(replace(action, index=None))
-                written = say(Action(ActionType.CLICK, index=action.index))
-        if written is None:
-            return f"I cannot write {action.to_json()} in this dialect."
-        return f"Thought: the next step of the plan.\nAction: {written}"
-
-    return reply
-
-
-def main() -> None:
-    """Run one episode and print each reply with what came of it."""
+def parse_args() -> argparse.Namespace:
+    """The command line; settings not given stay ``None`` so the environment variables apply."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--task", default="SimpleSmsReply")
-    parser.add_argument("--dialect", default="androidarena", choices=("androidworld", "androidarena", "appagent"))
+    parser.add_argument("--task", default="SendSms")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--show-prompt", action="store_true", help="print the first prompt in full")
-    args = parser.parse_args()
-    env = make_env(args.task, args.dialect)
+    parser.add_argument("--model", help="the server's model name (else ANDROID_GYM_LLM_MODEL)")
+    parser.add_argument("--base-url", help="an OpenAI-compatible server, e.g. http://localhost:8000/v1")
+    parser.add_argument("--api-key-env", help="the environment variable holding the key (default OPENAI_API_KEY)")
+    parser.add_argument("--mode", choices=MODES, help="text (default) or multimodal (adds the marked screenshot)")
+    parser.add_argument("--dialect", choices=sorted(DIALECTS), help="action syntax (default androidworld)")
+    parser.add_argument("--summarize", action="store_true", default=None, help="M3A's summary request per step")
+    parser.add_argument("--prices", type=json.loads, help='cost table, e.g. \'{"gpt-4o-mini": [0.15, 0.6]}\' '
+                                                          "(US dollars per million input and output tokens)")
+    return parser.parse_args()
+
+
+def main() -> int:
+    """Run one episode; 2 when the agent cannot be configured."""
+    args = parse_args()
+    settings = {name: value for name, value in vars(args).items() if name not in ("task", "seed") and value is not None}
+    try:
+        agent = make_agent(**settings)
+    except AndroidGymError as error:
+        print(f"cannot start the LLM agent: {error}", file=sys.stderr)
+        return 2
+    env = gym.make(android_gym.env_id(args.task), pixels=agent.mode == "multimodal")
     observation, info = env.reset(seed=args.seed)
-    model = stand_in_model(env)
-    print(f"goal: {env.unwrapped.task.goal}")
-    if args.show_prompt:
-        print(build_prompt(observation, env.prompt))
+    agent.reset(env)
+    print(f"goal: {env.unwrapped.task.goal}\nmodel: {agent.client.model} at {agent.client.base_url} "
+          f"({agent.mode}, {agent.dialect.name} actions)")
     terminated = truncated = False
     while not (terminated or truncated):
-        reply = model(build_prompt(observation, env.prompt))
-        observation, reward, terminated, truncated, info = env.step(reply)
-        print(f"{reply.splitlines()[-1]!s:60.60}  reward={reward:.2f}  invalid={info['invalid_action']}")
-    print(f"score: {info['score']:.2f}  unreadable replies: {info['invalid_format_count']}  "
-          f"invalid actions: {info['invalid_action_count']}")
+        action = agent.act(observation, info)
+        observation, reward, terminated, truncated, info = env.step(action)
+        step = agent.steps[-1]
+        said = step.action.to_json() if step.action is not None else f"(no action: {step.error})"
+        print(f"{len(agent.steps):3d} {said[:100]}  reward={reward:.2f}"
+              + (f"  refused: {info['invalid_action']}" if step.action is not None and info["invalid_action"] else ""))
+    stats = agent.stats()
+    cost = "unknown (no --prices for this model)" if stats["cost_usd"] is None else f"${stats['cost_usd']:.4f}"
+    print(f"score: {info['score']:.2f}  steps: {stats['steps']}  unreadable replies: {stats['unreadable_replies']}  "
+          f"failed requests: {stats['failed_requests']}  tokens: {stats['prompt_tokens']} in, "
+          f"{stats['completion_tokens']} out  cost: {cost}")
     env.close()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

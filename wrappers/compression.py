@@ -21,13 +21,21 @@ Text form, one node per line, four spaces per level::
         [n8e41] Switch switch_widget "Use Wi-Fi" <click,check> (checked)
 
 i.e. ``[id] class resource-id "text" <actions> (states)``, empty parts left out; the class is blank for plain
-layouts and ``View``. Non-ASCII characters are written as backslash escapes (``\\u2026``), so the text is ASCII.
+layouts and ``View``. The text is the screen's own, characters and all (``"49°F"``, ``"C:\\temp"``), as a prompt
+should carry it; only control characters and line separators are escaped (``\\n``), so each node stays one line.
+``to_text(ids="index")`` labels each line with the element's index instead of its ID (``[12]``), the number
+``click`` takes and Set-of-Mark draws on the screenshot, for agents that act by index.
+
+The JSON form (``to_json``) is ASCII with JSON escapes. ``CompressUITree``'s observation is ASCII like every
+observation text of the env: a character outside ASCII appears as a numeric character reference (``49&#176;F``),
+as in ``goal`` and ``a11y_tree``; ``readable`` turns such text back into the characters.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +45,7 @@ import gymnasium as gym
 from gymnasium import spaces
 from lxml import etree
 
+from android_gym.env import to_ascii_xml
 from android_gym.errors import AndroidGymError
 from android_gym.spaces import SharedText
 from android_gym.ui import UIElement, parse_bounds, parse_hierarchy
@@ -47,8 +56,34 @@ SYSTEM_UI_PACKAGE = "com.android.systemui"
 LAYOUT_CLASSES = frozenset({"View", "ViewGroup", "FrameLayout", "LinearLayout", "RelativeLayout",
                             "ConstraintLayout", "CoordinatorLayout"})
 FORMATS = ("text", "json")
+#: How ``to_text`` labels a line: by the node's stable ID, or by the element's index (Set-of-Mark's number).
+ID_STYLES = ("hash", "index")
 INDENT = "    "
 MAX_TEXT_CHARS = 1 << 20
+#: What the text form escapes: control characters and line separators (everything else is written as it is).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+_CHARACTER_REFERENCE = re.compile(r"&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));")
+
+
+def _quoted(text: str) -> str:
+    """``text`` in double quotes, control characters escaped as in JSON (``\\n``), nothing else."""
+    return '"' + _CONTROL.sub(lambda match: json.dumps(match.group())[1:-1], text) + '"'
+
+
+def readable(text: str) -> str:
+    """An observation's ASCII text (``goal``, ``ui_text``, ``exploration_hint``) with its numeric character
+    references (``&#176;``, ``&#xb0;``) read back into the characters. A reference to no character stays; a
+    screen text that itself spells a reference (rare) is read as the character too."""
+
+    def character(match: re.Match[str]) -> str:
+        code = int(match.group(1)) if match.group(1) else int(match.group(2), 16)
+        return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else match.group()
+
+    return _CHARACTER_REFERENCE.sub(character, text)
+
+
+class CompressUITreeError(AndroidGymError):
+    """A compression setting that cannot work (unknown format or ID style, a key already in the observation)."""
 
 
 @dataclass
@@ -68,10 +103,12 @@ class UINode:
     states: tuple[str, ...]
     children: list[UINode] = field(default_factory=list)
 
-    def line(self, with_id: bool = True) -> str:
-        """This node's line of the text form (no indentation)."""
-        parts = [f"[{self.id}]" if with_id else "", self.class_name, self.resource_id,
-                 json.dumps(self.text, ensure_ascii=True) if self.text else "",
+    def line(self, label: str | None = None) -> str:
+        """This node's line of the text form (no indentation), headed ``[label]`` (its ID when ``label`` is
+        ``None``, nothing when it is empty)."""
+        label = self.id if label is None else label
+        parts = [f"[{label}]" if label else "", self.class_name, self.resource_id,
+                 _quoted(self.text) if self.text else "",
                  f"<{','.join(self.actions)}>" if self.actions else "",
                  f"({','.join(self.states)})" if self.states else ""]
         return " ".join(part for part in parts if part)
@@ -104,9 +141,13 @@ class CompressedUI:
             yield depth, node
             stack.extend((depth + 1, child) for child in reversed(node.children))
 
-    def to_text(self) -> str:
-        """The indented text form (see the module docstring)."""
-        lines = [f"App: {self.package}"] + [INDENT * depth + node.line() for depth, node in self.walk()]
+    def to_text(self, ids: str = "hash") -> str:
+        """The indented text form (see the module docstring); ``ids="index"`` heads each line with the element's
+        index instead of its ID."""
+        if ids not in ID_STYLES:
+            raise CompressUITreeError(f"unknown ids {ids!r}; use one of {ID_STYLES}")
+        lines = [f"App: {self.package}"] + [INDENT * depth + node.line(str(node.index) if ids == "index" else None)
+                                            for depth, node in self.walk()]
         return "\n".join(lines)
 
     def to_json(self) -> str:
@@ -236,16 +277,14 @@ def step_compression(observation: dict[str, Any], info: dict[str, Any]) -> Compr
     return info["ui_compressed"]
 
 
-class CompressUITreeError(AndroidGymError):
-    """A ``CompressUITree`` configuration that cannot work (unknown format, key already in the observation)."""
-
-
 class CompressUITree(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Adds the compressed UI text (AndroidArena's compression with stable IDs) to each observation.
 
     ## Observation Space
-    The wrapped env's ``Dict`` plus ``key`` (default ``"ui_text"``): ``Text``, ASCII, the ``text`` or ``json``
-    form of ``compress_ui``. The lossless ``a11y_tree`` stays.
+    The wrapped env's ``Dict`` plus ``key`` (default ``"ui_text"``): ``Text``, the ``text`` or ``json`` form of
+    ``compress_ui``, ASCII like the env's other texts (non-ASCII characters as numeric character references;
+    ``readable`` reads them back, and ``info["ui_compressed"].to_text()`` has them as they are, for prompts). The
+    lossless ``a11y_tree`` stays.
 
     ## Info
     ``info["ui_nodes"]``: ID → ``UIElement`` of the same step's ``info["ui_elements"]`` (so an agent's
@@ -286,5 +325,4 @@ class CompressUITree(gym.Wrapper, gym.utils.RecordConstructorArgs):
         elements: list[UIElement] = info.get("ui_elements", [])
         info["ui_nodes"] = {node_id: elements[node.index] for node_id, node in compressed.nodes.items()
                             if node.index < len(elements)}
-        text = compressed.render(self.form).encode("ascii", "backslashreplace").decode("ascii")
-        return {**observation, self.key: text}
+        return {**observation, self.key: to_ascii_xml(compressed.render(self.form))}

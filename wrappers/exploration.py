@@ -34,6 +34,7 @@ from gymnasium import spaces
 
 from android_gym.actions import DIRECTIONS, Action, ActionType, resolve_package, to_action
 from android_gym.device.state import foreground_activity
+from android_gym.env import to_ascii_xml
 from android_gym.errors import AndroidGymError, DeviceError, InvalidActionError
 from android_gym.spaces import SharedText
 from android_gym.ui import UIElement
@@ -63,7 +64,7 @@ def node_signature(node: UINode, *, ignore_times: bool = True, ignore_digits: bo
     """The node as its compressed-UI line without the ID and volatile detail (field contents, focus, times)."""
     text = "" if "edit" in node.actions else _mask(node.text, ignore_times, ignore_digits)
     stable = tuple(state for state in node.states if state in STABLE_STATES)
-    return replace(node, text=text, states=stable, children=[]).line(with_id=False)
+    return replace(node, text=text, states=stable, children=[]).line(label="")
 
 
 def state_key(compressed: CompressedUI, activity: str | None, *, ignore_times: bool = True,
@@ -331,7 +332,7 @@ class VisitCountHints(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def _with_hint(self, observation: dict[str, Any], screen: _Screen, target: _Target | None,
                    count: int) -> dict[str, Any]:
-        """The observation with the hint text (ASCII: other characters as backslash escapes)."""
+        """The observation with the hint text (ASCII: other characters as numeric character references)."""
         text = f"You have already been in the current state {_times(self._visits[screen.key])} (counting this visit)"
         if target is None:
             text += "."
@@ -340,4 +341,4 @@ class VisitCountHints(gym.Wrapper, gym.utils.RecordConstructorArgs):
                     "you took it."
         if self.per_candidate:
             text = "\n".join([text, *self._candidates(screen)])
-        return {**observation, self.key: text.encode("ascii", "backslashreplace").decode("ascii")}
+        return {**observation, self.key: to_ascii_xml(text)}

@@ -7,7 +7,11 @@ The number on a mark is always the element's ``index`` in ``info["ui_elements"]`
 * ``"androidworld"`` (default; AndroidWorld's M3A agent, ``android_world/env/representation_utils.py``
   ``forest_to_ui_elements`` and ``android_world/agents/m3a_utils.py`` ``validate_ui_element`` /
   ``add_ui_element_mark``): leaf nodes, nodes with a content description and scrollable nodes, when visible;
-  a green rectangle round each, and a white label with the number in black at its top-left corner.
+  a green rectangle round each, and a white label with the number in black at a corner of it. AndroidWorld puts
+  the label inside the box at its top-left corner, where it covers the first letters of the text it marks ("I
+  found" reads "found"); here it goes where it hides the least, as OmniParser's Set-of-Mark renderer places its
+  labels: at a free corner, above the box when there is room, else inside its top, else below or beside it
+  (``label_boxes``).
 * ``"appagent"`` (AppAgent, ``scripts/and_controller.py`` ``traverse_tree``, ``scripts/task_executor.py``,
   ``scripts/utils.py`` ``draw_bbox_multi``, ``MIN_DIST: 30`` in ``config.yaml``): clickable nodes, then focusable
   ones, dropping any whose centre is within 30 px of one already kept; no rectangles, a label on a translucent
@@ -43,6 +47,10 @@ BOX_COLOUR = (0, 255, 0)
 BOX_THICKNESS = 2
 FONT_SIZE = 22  # digits 15 px tall, like AndroidWorld's cv2 HERSHEY_SIMPLEX at scale 0.7
 MIN_FONT_SIZE = 12  # digits 8 px tall, the floor for small screens (22 px would scale to 7 at 320 wide)
+#: A colour step (in any channel) that counts as an edge when weighing what a label would hide.
+EDGE_STEP = 40
+#: A label over fewer edge pixels than 1/50 of its area hides nothing to speak of (a divider line's end).
+HIDDEN_TOLERANCE = 50
 DARK = (10, 10, 10)
 LIGHT = (255, 250, 250)
 
@@ -146,20 +154,103 @@ def marked_elements(elements: Sequence[UIElement], screen_size: tuple[int, int],
     return (_androidworld if style == "androidworld" else _appagent)(elements, screen_size)
 
 
-def label_box(element: UIElement, screen_size: tuple[int, int],
-              style: str = "androidworld") -> tuple[int, int, int, int]:
-    """The ``(left, top, right, bottom)`` pixel box (right/bottom exclusive) ``draw_marks`` gives the element's
-    label: at the top-left corner of its box (``"androidworld"``) or at its centre (``"appagent"``), moved
-    inside the screen where it would stick out."""
-    look, layout = _look(style), _layout(screen_size[0], style)
-    left, top, right, bottom = layout.font.getbbox(str(element.index))
+@lru_cache(maxsize=4096)
+def _label_size(index: int, width: int, style: str) -> tuple[int, int]:
+    """The label's pixel size for the number ``index`` on a screen ``width`` pixels wide."""
+    look, layout = _look(style), _layout(width, style)
+    left, top, right, bottom = layout.font.getbbox(str(index))
     inset = layout.padding + layout.ring * len(look.rings)
-    width, height = right - left + 2 * inset, bottom - top + 2 * inset
-    box = element.bbox_pixels
-    x, y = box.center if look.at_centre else (box.x_min, box.y_min)
-    x = max(0, min(x, screen_size[0] - width))
-    y = max(0, min(y, screen_size[1] - height))
-    return x, y, x + width, y + height
+    return right - left + 2 * inset, bottom - top + 2 * inset
+
+
+def _candidates(box: tuple[int, int, int, int], size: tuple[int, int]) -> list[tuple[int, int]]:
+    """Top-left corners a label may take, best first: on the element's top edge (outside above it, then inside
+    below it; left corner first, AndroidWorld's place), then outside below it, beside it, inside at the bottom."""
+    left, top, right, bottom = box
+    width, height = size
+    return [(left, top - height), (right - width, top - height), (left, top), (right - width, top),
+            (left, bottom), (right - width, bottom), (left - width, top), (right, top),
+            (right - width, bottom - height), (left, bottom - height)]
+
+
+def _hidden(pixels: np.ndarray, rect: np.ndarray) -> int:
+    """How much screen detail (text, icons, pictures) a label at ``rect`` would hide: its edge pixels, those with
+    a colour step to the next pixel right or below."""
+    patch = pixels[rect[1]:rect[3], rect[0]:rect[2]].astype(np.int16)
+    edge = np.zeros(patch.shape[:2], dtype=bool)
+    edge[:, :-1] |= (np.abs(np.diff(patch, axis=1)) > EDGE_STEP).any(axis=2)
+    edge[:-1] |= (np.abs(np.diff(patch, axis=0)) > EDGE_STEP).any(axis=2)
+    return int(edge.sum())
+
+
+def _overlaps(rects: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The area each of ``rects`` (K x 4, left/top/right/bottom) shares with each of ``boxes`` (N x 4): K x N."""
+    width = np.minimum(rects[:, None, 2], boxes[None, :, 2]) - np.maximum(rects[:, None, 0], boxes[None, :, 0])
+    height = np.minimum(rects[:, None, 3], boxes[None, :, 3]) - np.maximum(rects[:, None, 1], boxes[None, :, 1])
+    return np.clip(width, 0, None) * np.clip(height, 0, None)
+
+
+def label_boxes(pixels: np.ndarray, elements: Sequence[UIElement],
+                style: str = "androidworld") -> list[tuple[int, int, int, int]]:
+    """The ``(left, top, right, bottom)`` pixel box (right/bottom exclusive) of each element's label, in the
+    order of ``elements``, as ``draw_marks`` draws them on the ``(H, W, 3)`` screenshot ``pixels``.
+
+    ``"appagent"``: at the element's centre, as AppAgent draws it. ``"androidworld"``: where the label hides the
+    least, as published Set-of-Mark renderers place it (OmniParser tries the box's outer corners and drops those
+    that cover other boxes or leave the image). Each candidate corner (``_candidates``: on the box's top edge,
+    outside then inside, then the other corners) is scored by, in turn: whether it covers a label already
+    placed; whether it sticks out of the screen (and so would have to move away from the corner); whether it
+    lies more than 10% inside the box of a marked element that does not contain this one (a person would take it
+    for that element's label); whether it hides screen detail (edge pixels: text, icons); whether, outside its
+    own box, it lies within a label's height of another element's box (it could be read as that one's); then how
+    much detail it hides, unless that is nothing to speak of; ties go to the earlier candidate. So "I found"
+    keeps its "I": the label goes above the row, or to its top-right corner when the row above leaves no room.
+    Every label lies on the screen.
+    """
+    height, width = pixels.shape[:2]
+    sizes = [_label_size(element.index, width, style) for element in elements]
+    if _look(style).at_centre:
+        return [_clamped(element.bbox_pixels.center, size, (width, height)) for element, size in zip(elements, sizes)]
+    if not elements:
+        return []
+    boxes = np.array([[e.bbox_pixels.x_min, e.bbox_pixels.y_min, e.bbox_pixels.x_max, e.bbox_pixels.y_max]
+                      for e in elements], dtype=np.int64)
+    size = np.array(sizes, dtype=np.int64)[:, None, :]  # N x 1 x (width, height)
+    corners = np.array([_candidates(tuple(box), tuple(wh)) for box, wh in zip(boxes.tolist(), sizes)])  # N x K x 2
+    start = np.clip(corners, 0, np.array([width, height]) - size)
+    rects = np.concatenate([start, start + size], axis=2)  # N x K x 4, on the screen
+    count, candidates = rects.shape[:2]
+    area = size[:, :, 0] * size[:, :, 1]  # N x 1
+    contains = (boxes[None, :, :2] <= boxes[:, None, :2]).all(axis=2) & \
+        (boxes[None, :, 2:] >= boxes[:, None, 2:]).all(axis=2)  # [i, j]: box j contains box i (i's own included)
+    inside = (rects[:, :, :2] >= boxes[:, None, :2]).all(axis=2) & (rects[:, :, 2:] <= boxes[:, None, 2:]).all(axis=2)
+    margin = size[:, :, 1:2] * np.array([-1, -1, 1, 1])
+    other = ~contains[:, None, :]
+    shared = _overlaps(rects.reshape(-1, 4), boxes).reshape(count, candidates, count)
+    covers_other = ((shared * 10 > area[:, :, None]) & other).any(axis=2)  # N x K
+    grown = _overlaps((rects + margin).reshape(-1, 4), boxes).reshape(count, candidates, count)
+    near = ~inside & ((grown > 0) & other).any(axis=2)
+    moved = (start != corners).any(axis=2)  # moved onto the screen, off its corner
+    placed = np.zeros((0, 4), dtype=np.int64)
+    for i in range(count):
+        covers_label = _overlaps(rects[i], placed).any(axis=1)
+        first = [(bool(covers_label[k]), bool(moved[i, k]), bool(covers_other[i, k])) for k in range(candidates)]
+        shortlist = sorted((k for k in range(candidates) if first[k] == min(first)), key=lambda k: (near[i, k], k))
+        hidden: dict[int, int] = {}
+        for k in shortlist:  # the first that hides nothing to speak of wins; else the one hiding least
+            hidden[k] = _hidden(pixels, rects[i, k])
+            if hidden[k] * HIDDEN_TOLERANCE <= area[i, 0]:
+                break
+        chosen = min(hidden, key=lambda k: (hidden[k] * HIDDEN_TOLERANCE > area[i, 0], near[i, k], hidden[k], k))
+        placed = np.vstack([placed, rects[i, chosen]])
+    return [tuple(int(v) for v in rect) for rect in placed]
+
+
+def _clamped(corner: tuple[int, int], size: tuple[int, int], screen: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The box of ``size`` at ``corner``, moved inside the screen where it would stick out."""
+    x = max(0, min(corner[0], screen[0] - size[0]))
+    y = max(0, min(corner[1], screen[1] - size[1]))
+    return x, y, x + size[0], y + size[1]
 
 
 def _draw_box(pixels: np.ndarray, element: UIElement, thickness: int) -> None:
@@ -173,11 +264,11 @@ def _draw_box(pixels: np.ndarray, element: UIElement, thickness: int) -> None:
         pixels[rows, columns] = BOX_COLOUR
 
 
-def _draw_label(pixels: np.ndarray, element: UIElement, style: str) -> None:
-    """The element's numbered label, drawn with Pillow on its own small patch of ``pixels`` (converting the whole
-    screen to a Pillow image and back would cost more than all the drawing)."""
+def _draw_label(pixels: np.ndarray, element: UIElement, box: tuple[int, int, int, int], style: str) -> None:
+    """The element's numbered label in ``box``, drawn with Pillow on its own small patch of ``pixels`` (converting
+    the whole screen to a Pillow image and back would cost more than all the drawing)."""
     look, layout = _LOOKS[style], _layout(pixels.shape[1], style)
-    left, top, right, bottom = label_box(element, (pixels.shape[1], pixels.shape[0]), style)
+    left, top, right, bottom = box
     patch = Image.fromarray(pixels[top:bottom, left:right])
     draw = ImageDraw.Draw(patch, "RGBA")
     inset = 0
@@ -196,7 +287,7 @@ def draw_marks(pixels: np.ndarray, elements: Sequence[UIElement], style: str = "
     """A copy of the ``(H, W, 3)`` uint8 screenshot with a numbered mark on each element (``element.index``).
 
     ``elements`` are the ones to mark, usually ``marked_elements(...)``. Rectangles (AndroidWorld style) are
-    drawn first and labels on top, so no rectangle crosses a number.
+    drawn first and labels on top, so no rectangle crosses a number; ``label_boxes`` says where the labels go.
     """
     look = _look(style)
     if not (isinstance(pixels, np.ndarray) and pixels.dtype == np.uint8 and pixels.ndim == 3
@@ -205,12 +296,13 @@ def draw_marks(pixels: np.ndarray, elements: Sequence[UIElement], style: str = "
         raise SetOfMarkError(f"draw_marks needs an (H, W, 3) uint8 screenshot, got {type(pixels).__name__} "
                              f"of shape {shape}")
     marked = pixels.copy()
+    labels = label_boxes(pixels, elements, style)
     if look.boxes:
         thickness = _layout(marked.shape[1], style).box
         for element in elements:
             _draw_box(marked, element, thickness)
-    for element in elements:
-        _draw_label(marked, element, style)
+    for element, box in zip(elements, labels):
+        _draw_label(marked, element, box, style)
     return marked
 
 
@@ -220,7 +312,7 @@ class SetOfMark(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     The raw ``pixels`` stay (AndroidWorld's M3A agent is shown both) and the marked copy is added under ``key``,
     a ``Box`` like ``pixels``. ``info["som_marks"]`` lists the marked indices of ``info["ui_elements"]``. See the
-    module docstring for the two styles, ``"androidworld"`` (boxes + labels at the top-left) and ``"appagent"``
+    module docstring for the two styles, ``"androidworld"`` (boxes + labels at a free corner) and ``"appagent"``
     (labels at the centres, nearby duplicates dropped).
 
     Example:

@@ -1,7 +1,9 @@
-"""Fixtures of the wrapper tests: the real device dump, and an env that has played a few oracle steps."""
+"""Fixtures of the wrapper tests: real device dumps (``tests/fixtures/uiautomator/README.md`` says where each is
+from)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,4 +14,14 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 @pytest.fixture(scope="session")
 def launcher_dump() -> str:
     """A real ``uiautomator dump`` of the Pixel Launcher home screen (1080x1794)."""
-    return (FIXTURES / "uiautomator" / "pixel_launcher_home_1080x1794.xml").read_text(encoding="utf-8")
+    return _read("pixel_launcher_home_1080x1794")
+
+
+@pytest.fixture(scope="session")
+def real_dump() -> Callable[[str], str]:
+    """``real_dump(name)``: the real ``uiautomator dump`` ``tests/fixtures/uiautomator/<name>.xml``."""
+    return _read
+
+
+def _read(name: str) -> str:
+    return (FIXTURES / "uiautomator" / f"{name}.xml").read_text(encoding="utf-8")

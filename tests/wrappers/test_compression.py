@@ -11,7 +11,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.agents import OracleAgent
 from android_gym.testing import run_episode
 from android_gym.ui import parse_ui_dump
-from android_gym.wrappers.compression import CompressUITree, CompressUITreeError, compress_ui
+from android_gym.wrappers.compression import CompressUITree, CompressUITreeError, compress_ui, readable
 
 
 def _actionable_indices(xml: str) -> set[int]:
@@ -75,7 +75,8 @@ def test_passive_text_merges_into_its_actionable_row_but_not_into_a_list(make_en
     assert row.actions == ("click",) and not row.children
     scroller = next(node for node in compressed.nodes.values() if "scroll" in node.actions)
     assert scroller.text == "" and len(scroller.children) > 5
-    assert f'[{row.id}] "Network & internet Mobile, Wi\\u2011Fi, hotspot" <click>' in observation["ui_text"]
+    assert f'[{row.id}] "Network & internet Mobile, Wi\u2011Fi, hotspot" <click>' in compressed.to_text()
+    assert f'[{row.id}] "Network & internet Mobile, Wi&#8209;Fi, hotspot" <click>' in observation["ui_text"]
 
 
 def test_ids_stay_while_a_switch_flips_and_state_words_follow_it(make_env):
@@ -156,11 +157,50 @@ def test_json_form_nests_the_same_nodes(launcher_dump):
     assert [(n["id"], n["index"]) for n in walk(data["nodes"])] == [(n.id, n.index) for _, n in compressed.walk()]
 
 
+@pytest.mark.parametrize(("dump", "texts", "escaped"), [
+    ("systemui_lockscreen_weather_960x2142", ['"13°C Cloudy 13°C" <click>', '"Fri 20 Mar"'], "13\\u00b0C"),
+    ("futu_trader_rebalance_history_1080x1920",
+     ['"调仓历史" <click>', '"CoreWeave 18.09%->0.00% CRWV 参考成交价 133.785" <click>'], "\\u8c03\\u4ed3"),
+])
+def test_real_dumps_with_non_ascii_text_read_as_their_characters(real_dump, dump, texts, escaped):
+    compressed = compress_ui(real_dump(dump))
+    text = compressed.to_text()
+    assert all(each in text for each in texts), text
+    assert "\\u" not in text and "&#" not in text
+    as_json = compressed.to_json()  # the JSON form stays ASCII, with JSON's escapes
+
+    def walk(nodes):
+        for node in nodes:
+            yield node
+            yield from walk(node.get("children", []))
+
+    assert as_json.isascii() and escaped in as_json
+    assert [n.get("text", "") for n in walk(json.loads(as_json)["nodes"])] == [n.text for _, n in compressed.walk()]
+
+
+def test_the_text_form_escapes_only_what_would_break_a_line():
+    xml = ('<hierarchy><node class="android.widget.TextView" package="p" text="C:\\temp &quot;a&quot;&#10;b&#9;c" '
+           'clickable="true" bounds="[0,0][100,100]"/></hierarchy>')
+    line = compress_ui(xml).to_text().splitlines()[1]
+    assert line.endswith('TextView "C:\\temp "a"\\nb\\tc" <click>'), line
+
+
+def test_index_ids_are_the_element_indices_set_of_mark_draws(launcher_dump):
+    compressed = compress_ui(launcher_dump)
+    by_index = compressed.to_text(ids="index").splitlines()[1:]
+    by_hash = compressed.to_text().splitlines()[1:]
+    for (_, node), indexed, hashed in zip(compressed.walk(), by_index, by_hash, strict=True):
+        assert indexed == hashed.replace(f"[{node.id}]", f"[{node.index}]")
+    with pytest.raises(CompressUITreeError, match="unknown ids 'uuid'"):
+        compressed.to_text(ids="uuid")
+
+
 def test_the_wrapper_adds_ascii_text_and_an_id_map_that_actions_can_use(make_env):
     env = CompressUITree(make_env("AndroidWorld/SendSms-v0", pixels=False))
     observation, info = env.reset(seed=0)
     assert env.observation_space.contains(observation)
     assert observation["ui_text"].isascii() and observation["ui_text"].startswith("App: ")
+    assert readable(observation["ui_text"]) == info["ui_compressed"].to_text()
     sms = next(node_id for node_id, element in info["ui_nodes"].items() if element.text == "SMS Messenger")
     assert f"[{sms}]" in observation["ui_text"]
     observation, *_, info = env.step(Action(ActionType.CLICK, index=info["ui_nodes"][sms].index))

@@ -15,7 +15,7 @@ from android_gym.agents import OracleAgent
 from android_gym.device.state import foreground_package
 from android_gym.testing import run_episode
 from android_gym.ui import BoundingBox, UIElement, parse_ui_dump
-from android_gym.wrappers.set_of_mark import STYLES, SetOfMark, SetOfMarkError, draw_marks, label_box, marked_elements
+from android_gym.wrappers.set_of_mark import STYLES, SetOfMark, SetOfMarkError, draw_marks, label_boxes, marked_elements
 
 SCREEN = (1080, 1794)  # the fixture's device
 GREEN = (0, 255, 0)
@@ -120,10 +120,10 @@ def test_labels_change_their_area_and_contrast_on_light_dark_and_grey_screens(la
     marks = marked_elements(launcher, SCREEN, style)
     drawn = draw_marks(canvas, marks, style)
     assert drawn.shape == canvas.shape and drawn.dtype == np.uint8 and (canvas == shade).all()  # input untouched
-    for element in marks:
-        left, top, right, bottom = label_box(element, SCREEN, style)
+    for element, (left, top, right, bottom) in zip(marks, label_boxes(canvas, marks, style), strict=True):
         assert 0 <= left < right <= SCREEN[0] and 0 <= top < bottom <= SCREEN[1]
         assert (drawn[top:bottom, left:right] != shade).any()
+        left, top, right, bottom = label_boxes(canvas, [element], style)[0]
         alone = draw_marks(canvas, [element], style)[top:bottom, left:right]
         ring, inner = ring_and_inner(alone)
         screen = (shade,) * 3
@@ -135,9 +135,9 @@ def test_labels_change_their_area_and_contrast_on_light_dark_and_grey_screens(la
         assert contrast(text, fill) >= 4.5, f"{style} label {element.index} text on {shade}"
 
 
-def ink_height(pixels: np.ndarray, element: UIElement, style: str) -> int:
-    """How many pixel rows of the element's label hold text (pixels far from the label's fill colour)."""
-    left, top, right, bottom = label_box(element, (pixels.shape[1], pixels.shape[0]), style)
+def ink_height(pixels: np.ndarray, label: tuple[int, int, int, int]) -> int:
+    """How many pixel rows of the label at ``label`` hold text (pixels far from the label's fill colour)."""
+    left, top, right, bottom = label
     fill, inside = interior(pixels[top:bottom, left:right])
     return int((np.abs(inside.astype(int) - fill).sum(axis=2) > 200).any(axis=1).sum())
 
@@ -156,11 +156,12 @@ def test_marks_scale_with_the_screen_and_stay_readable(make_env, style):
         observation, info = env.reset(seed=0)
         som, elements = observation["som_pixels"], info["ui_elements"]
         height, width = som.shape[:2]
-        boxes = [label_box(elements[i], (width, height), style) for i in info["som_marks"]]
-        clock = next(elements[i] for i in info["som_marks"] if elements[i].text == "Clock")
-        box = clock.bbox_pixels
+        marks = [elements[i] for i in info["som_marks"]]
+        boxes = label_boxes(observation["pixels"], marks, style)
+        clock = next(i for i, element in enumerate(marks) if element.text == "Clock")
+        box = marks[clock].bbox_pixels
         thickness = green_run(som, box.x_min, (box.y_min + box.y_max) // 2)
-        measured[width] = (thickness, max(b[3] - b[1] for b in boxes), ink_height(som, clock, style))
+        measured[width] = (thickness, max(b[3] - b[1] for b in boxes), ink_height(som, boxes[clock]))
         assert all(0 <= b[0] and b[2] <= width and 0 <= b[1] and b[3] <= height for b in boxes)
         assert measured[width][2] >= 8, f"digits {measured[width][2]} px tall at {device}"
     assert measured[1080][1] > measured[540][1] >= measured[320][1]  # labels shrink with the screen
@@ -180,10 +181,55 @@ def test_labels_at_the_edges_stay_inside_the_image(launcher, style):
     origin = dataclasses.replace(moved(base, -30, -30, 8, 8), index=45)
     drawn = draw_marks(canvas, [corner, origin], style)
     assert drawn[-1, -1].tolist() != [255, 255, 255] and drawn[0, 0].tolist() != [255, 255, 255]
-    for element in (corner, origin):
-        left, top, right, bottom = label_box(element, size, style)
+    for element, (left, top, right, bottom) in zip((corner, origin), label_boxes(canvas, [corner, origin], style)):
         assert 0 <= left and right <= size[0] and 0 <= top and bottom <= size[1]
-    assert label_box(corner, size, style)[2:] == size
+        box = element.bbox_pixels  # the label touches the part of the element on the screen
+        assert left <= min(box.x_max, size[0]) and right >= max(box.x_min, 0)
+        assert top <= min(box.y_max, size[1]) and bottom >= max(box.y_min, 0)
+
+
+# ----- where labels go ---------------------------------------------------------------------------------
+def test_a_label_sits_outside_at_a_free_corner_else_inside_where_it_hides_least(launcher):
+    canvas = np.full((1200, 540, 3), 255, np.uint8)
+    base = dataclasses.replace(next(e for e in launcher if e.is_clickable), index=7)
+    alone = moved(base, 200, 300, 400, 350)
+    (left, top, right, bottom), = label_boxes(canvas, [alone])
+    assert (left, bottom) == (200, 300)  # above its top-left corner, AndroidWorld's corner, outside the box
+    at_top = moved(base, 200, 0, 400, 50)
+    (left, top, right, bottom), = label_boxes(canvas, [at_top])
+    assert (left, top) == (200, 0)  # no room above: inside, at the top-left corner
+    screen = moved(base, 0, 0, 540, 1200)
+    assert label_boxes(canvas, [screen])[0][:2] == (0, 0)  # no room outside: inside, top-left
+    texted = canvas.copy()
+    texted[10:40, 10:300] = 0  # a text line under the top-left corner
+    left, top, right, bottom = label_boxes(texted, [screen])[0]
+    assert (right, top) == (540, 0)  # the top-right corner hides nothing
+    neighbour = dataclasses.replace(moved(base, 200, 250, 400, 300), index=8)  # a row just above
+    left, top, right, bottom = label_boxes(canvas, [neighbour, alone])[1]
+    assert not (top < 300 and right > 200 and left < 400)  # not inside the row above, where it would read as its
+
+
+@pytest.mark.parametrize("screen", ["sms", "settings"])
+def test_androidworld_labels_hide_no_text_and_never_overlap(make_env, screen):
+    env = SetOfMark(make_env("AndroidWorld/SimpleSmsReply-v0", device="sim:540x1200"))
+    env.reset(seed=0)
+    app = {"sms": "Simple SMS Messenger", "settings": "Settings"}[screen]
+    observation, *_, info = env.step({"action_type": "open_app", "app_name": app})
+    raw, som = observation["pixels"], observation["som_pixels"]
+    marks = [info["ui_elements"][i] for i in info["som_marks"]]
+    labels = label_boxes(raw, marks)
+    for a, b in itertools.combinations(labels, 2):
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], f"labels {a} and {b} overlap"
+    texts = [e for e in marks if e.text]
+    assert len(texts) >= 8
+    for element in texts:
+        box = element.bbox_pixels
+        inner = (slice(box.y_min + 2, box.y_max - 2), slice(box.x_min + 2, box.x_max - 2))  # inside the green line
+        patch = raw[inner].astype(int)
+        colours, counts = np.unique(patch.reshape(-1, 3), axis=0, return_counts=True)
+        ink = np.abs(patch - colours[counts.argmax()]).sum(axis=2) > 150  # the text's pixels
+        assert ink.sum() > 50, element.text
+        assert (som[inner][ink] == raw[inner][ink]).all(), f"a label hides part of {element.text!r}"
 
 
 # ----- the wrapper on real envs --------------------------------------------------------------------------
