@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import pickle
 import string
 from collections.abc import Mapping
@@ -52,6 +53,13 @@ def _pinned_params(options: Any, params: Mapping[str, Any], task: str) -> Mappin
         raise ConfigError(f"unknown parameter(s) [{', '.join(sorted(map(short_repr, unknown)))}] for {task}; "
                           f"its parameters are {sorted(params)}")
     return pinned
+
+
+@functools.lru_cache(maxsize=8)
+def screen_space(height: int, width: int) -> spaces.Box:
+    """The space of a screen's pixels, one per screen size in a process: a ``Box`` keeps four arrays of the
+    screen's shape (its bounds and where they hold; 30 MB at 1080x2400), which every env of that size shares."""
+    return spaces.Box(0, 255, (height, width, 3), np.uint8)
 
 
 class AndroidEnv(gym.Env):
@@ -119,7 +127,7 @@ class AndroidEnv(gym.Env):
             "goal": SharedText(MAX_GOAL_CHARS, min_length=0, charset=TEXT_CHARSET),
         }
         if pixels:
-            observation = {"pixels": spaces.Box(0, 255, (height, width, 3), np.uint8), **observation}
+            observation = {"pixels": screen_space(height, width), **observation}
         self.observation_space = spaces.Dict(observation)
         self.action_space = actions.action_space()
         self.task: Task | None = None

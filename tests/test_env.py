@@ -499,3 +499,11 @@ def test_verify_tasks_score_at_reset_and_their_report_variants_need_state_and_an
     brightness.unwrapped.device.shell("settings put system screen_brightness 1")
     *_, info = brightness.step(Action(ActionType.ANSWER, text="yes"))
     assert info["score"] == 1.0
+
+
+def test_envs_of_one_screen_size_share_the_pixels_space(make_env):
+    """The pixels' Box (four screen-sized arrays, 30 MB at 1080x2400) exists once per screen size."""
+    first, second, small = make_env(), make_env("AndroidWorld/SimpleSmsReply-v0"), make_env(device="sim:540x1200")
+    assert first.observation_space["pixels"] is second.observation_space["pixels"]
+    assert small.observation_space["pixels"].shape == (1200, 540, 3)
+    assert small.observation_space["pixels"] is not first.observation_space["pixels"]
