@@ -11,7 +11,7 @@ import gymnasium as gym
 from tqdm import tqdm
 
 import android_gym
-from android_gym.agents import OracleAgent, RandomAgent
+from android_gym.agents import BUILTIN_AGENTS, load_agent
 from android_gym.errors import AdbServerError, AndroidGymError
 from android_gym.testing import run_episode
 from android_gym.wrappers import RecordTrajectory
@@ -22,6 +22,10 @@ def _env_id(task: str) -> str:
     if "/" in task:
         return task
     return android_gym.env_id(task.removesuffix("-v0"))
+
+
+AGENT_HELP = (f"{', '.join(BUILTIN_AGENTS)} (seeded with --seed), or module:callable, a callable of an importable "
+              "module that takes no argument and returns an agent (android_gym.agents.Agent); default oracle")
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -42,10 +46,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     env_id = _env_id(args.task)
     if env_id not in gym.registry:
         android_gym.get_task(env_id.split("/")[-1].removesuffix("-v0"))  # raises with suggestions
+    agent = load_agent(args.agent, args.seed)
     env = gym.make(env_id, device=args.device, pixels=args.record is not None)
     if args.record:
-        env = RecordTrajectory(env, args.record)
-    agent = OracleAgent() if args.agent == "oracle" else RandomAgent(args.seed)
+        env = RecordTrajectory(env, args.record, frames=args.record_frames)
     successes = 0
     try:
         with tqdm(range(args.episodes), desc=env_id, unit="episode", disable=args.episodes < 2) as bar:
@@ -272,13 +276,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the registered tasks").set_defaults(func=cmd_list)
     run = sub.add_parser("run", help="run an agent on a task")
     run.add_argument("task", help="env id (AndroidWorld/SendSms-v0) or task name (SendSms)")
-    run.add_argument("--agent", choices=("oracle", "random"), default="oracle")
+    run.add_argument("--agent", default="oracle", help=AGENT_HELP)
     run.add_argument("--episodes", type=_positive_int, default=1)
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--device", default="sim",
                      help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', 'adb:<host>:<port>' (either with "
                           "?grpc=HOST:PORT for the emulator's gRPC) or 'emulator:<AVD>'")
-    run.add_argument("--record", metavar="DIR", help="write goal, JSONL trajectory and GIF per episode here")
+    run.add_argument("--record", metavar="DIR", help="write goal, task/seed/params, JSONL trajectory and GIF per "
+                                                     "episode here")
+    run.add_argument("--record-frames", action="store_true", help="with --record: also each step's full-size "
+                                                                  "screen (PNG) and UI tree (XML)")
     run.set_defaults(func=cmd_run)
     _add_record_command(sub)
     sub.add_parser("devices", help="list the devices an env can use").set_defaults(func=cmd_devices)
@@ -300,7 +307,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; configuration errors print a one-line message and exit 2."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "record_frames", False) and not args.record:
+        parser.error("--record-frames needs --record DIR")
     try:
         return args.func(args)
     except AndroidGymError as error:

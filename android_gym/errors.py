@@ -96,3 +96,9 @@ class ServerError(AndroidGymError):
 
 class SnapshotError(AndroidGymError):
     """A simulated-phone snapshot that cannot be saved, loaded or deleted (a bad name, no such snapshot)."""
+
+
+class AgentSpecError(AndroidGymError):
+    """An ``--agent`` that names no agent: not a built-in one, or a ``module:callable`` that cannot be imported,
+    is not callable with no argument, or returns no ``Agent``; the message says what to fix."""
+
