@@ -48,7 +48,7 @@ def _element_record(element: UIElement) -> dict[str, Any]:
 
 class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Records episodes under ``directory/episode_NNN/``: ``goal.txt``, ``episode.json`` (task, env id, seed,
-    options, parameters, goal), ``trajectory.jsonl``, ``screen.gif``; with ``frames=True`` also
+    options, parameters, goal, screen size), ``trajectory.jsonl``, ``screen.gif``; with ``frames=True`` also
     ``frames/step_NNN.png`` (the full-size screen after step NNN; step 000: after the reset) and
     ``ui/step_NNN.xml`` (the UI tree then: what the agent saw when it chose step NNN + 1).
 
@@ -115,7 +115,7 @@ class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
         (episode_dir / "goal.txt").write_text(task.goal + "\n", encoding="utf-8")
         about = {"task": task.name, "env_id": self.env.spec.id if self.env.spec else None,
                  "seed": kwargs.get("seed"), "options": kwargs.get("options"), "params": info.get("params", {}),
-                 "goal": task.goal}
+                 "goal": task.goal, "screen_size": list(self.env.unwrapped.device.screen_size)}
         (episode_dir / EPISODE_FILE).write_text(json.dumps(_json_safe(about), ensure_ascii=False, indent=1) + "\n",
                                                 encoding="utf-8")
         self._log = open(episode_dir / TRAJECTORY_FILE, "w", encoding="utf-8")
