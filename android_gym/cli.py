@@ -4,6 +4,7 @@ oracle demonstrations as a Minari dataset, list devices, and serve a simulated p
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -388,6 +389,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run" and args.record_frames and not args.record:
         parser.error("--record-frames needs --record DIR")
+    if ":" in getattr(args, "agent", ""):  # `--agent my_agents:make`: look in the current folder too, as `python -m`
+        sys.path.insert(0, os.getcwd())
     try:
         return args.func(args)
     except AndroidGymError as error:

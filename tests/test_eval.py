@@ -111,6 +111,11 @@ def test_a_do_nothing_agent_in_two_worker_processes(tmp_path, capsys):
     assert all(record["score"] == 0.0 and not record["success"] and record["steps"] == 3 for record in records)
     assert {record["worker"] for record in records} == {0, 1}
     assert all(record["metrics"]["task_reward"] is None for record in records)  # no oracle replayed
+    for task, seed in EPISODES:  # waiting leaves the screen as it was: the GIF merges those frames, the report not
+        page = html.parse(str(out / "report" / task / f"seed_{seed}.html"))
+        assert len(list(page.iter("img"))) == 4
+        assert [div.text_content() for div in page.iter("div") if div.get("class") == "action"] == \
+            ["wait", "wait", "declare the task complete"]
     assert capsys.readouterr().out.splitlines()[2].split()[:5] == ["overall", "all", "6", "0", "0.00"]
 
 

@@ -48,9 +48,9 @@ def _element_record(element: UIElement) -> dict[str, Any]:
 
 class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Records episodes under ``directory/episode_NNN/``: ``goal.txt``, ``episode.json`` (task, env id, seed,
-    options, parameters, goal, screen size), ``trajectory.jsonl``, ``screen.gif``; with ``frames=True`` also
-    ``frames/step_NNN.png`` (the full-size screen after step NNN; step 000: after the reset) and
-    ``ui/step_NNN.xml`` (the UI tree then: what the agent saw when it chose step NNN + 1).
+    options, parameters, goal, screen size, the GIF's time per screen), ``trajectory.jsonl``, ``screen.gif``; with
+    ``frames=True`` also ``frames/step_NNN.png`` (the full-size screen after step NNN; step 000: after the reset)
+    and ``ui/step_NNN.xml`` (the UI tree then: what the agent saw when it chose step NNN + 1).
 
     A step's line holds the action (AndroidWorld JSON when readable), the reward, score, ``invalid_action`` and
     ``backend_error``, ``terminated``/``truncated``, ``touch`` (the screen points the action touched, in pixels:
@@ -58,7 +58,8 @@ class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
     element an ``index`` named), ``screen_changed`` (AndroidLab's pixel test between the screens before and after)
     and ``agent`` (what the agent said about the action, ``annotate``). Each line is written and flushed at once,
     so a crash loses nothing already done. Screens come from the observation's ``pixels`` (or the device's
-    screenshot), scaled by ``gif_scale`` for the GIF.
+    screenshot), scaled by ``gif_scale`` for the GIF, each shown ``gif_frame_ms``; a screen equal to the one before
+    is merged into it (one GIF frame shown that much longer).
     """
 
     def __init__(self, env: gym.Env, directory: str | Path, gif_scale: float = 0.25, gif_frame_ms: int = 600,
@@ -115,7 +116,8 @@ class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
         (episode_dir / "goal.txt").write_text(task.goal + "\n", encoding="utf-8")
         about = {"task": task.name, "env_id": self.env.spec.id if self.env.spec else None,
                  "seed": kwargs.get("seed"), "options": kwargs.get("options"), "params": info.get("params", {}),
-                 "goal": task.goal, "screen_size": list(self.env.unwrapped.device.screen_size)}
+                 "goal": task.goal, "screen_size": list(self.env.unwrapped.device.screen_size),
+                 "gif_frame_ms": self.gif_frame_ms}
         (episode_dir / EPISODE_FILE).write_text(json.dumps(_json_safe(about), ensure_ascii=False, indent=1) + "\n",
                                                 encoding="utf-8")
         self._log = open(episode_dir / TRAJECTORY_FILE, "w", encoding="utf-8")

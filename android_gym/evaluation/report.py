@@ -44,6 +44,7 @@ th, td.nowrap { white-space: nowrap; }
 .bar { display: inline-block; height: 9px; background: #2da44e; vertical-align: middle; margin-right: 6px; }
 .bar.zero { background: #d0d7de; width: 2px; }
 .facts td:first-child { color: #656d76; white-space: nowrap; }
+.facts-row { display: flex; flex-wrap: wrap; gap: 0 18px; align-items: flex-start; }
 .steps { display: grid; grid-template-columns: repeat(auto-fill, minmax(290px, 1fr)); gap: 14px; margin: 10px 0 40px; }
 .step { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 10px; }
 .step h3 { font-size: 15px; margin: 0 0 6px; display: flex; justify-content: space-between; }
@@ -173,22 +174,29 @@ def write_index(path: Path, rows: Sequence[Row], records: Sequence[dict[str, Any
 
 
 # ----- episode pages -------------------------------------------------------------------------------------------
-def _screens(folder: Path) -> list[Image.Image]:
+def _screens(folder: Path, frame_ms: int) -> list[Image.Image]:
     """The recorded screens, after the reset and after each step: the full-size frames when recorded, else the
-    GIF's, scaled to ``PICTURE_WIDTH``."""
+    GIF's (a frame shown ``k × frame_ms`` stands for ``k`` equal screens), scaled to ``PICTURE_WIDTH``."""
     frames = sorted((folder / "frames").glob("step_*.png")) if (folder / "frames").is_dir() else []
     if frames:
         images = [Image.open(frame) for frame in frames]
     elif (folder / "screen.gif").is_file():
         with Image.open(folder / "screen.gif") as gif:
-            images = [frame.convert("RGB") for frame in ImageSequence.Iterator(gif)]
+            images = [screen for frame in ImageSequence.Iterator(gif) for screen in
+                      [frame.convert("RGB")] * max(1, round(frame.info.get("duration", frame_ms) / frame_ms))]
     else:
         return []
     return [image.resize((PICTURE_WIDTH, round(image.height * PICTURE_WIDTH / image.width)), Image.LANCZOS)
             if image.width != PICTURE_WIDTH else image for image in images]
 
 
+def _table(rows: Sequence[tuple[str, str]]) -> str:
+    return '<table class="facts">' + "".join(f"<tr><td>{name}</td><td>{value}</td></tr>" for name, value in rows) \
+        + "</table>"
+
+
 def _facts(record: dict[str, Any], about: dict[str, Any]) -> str:
+    """The episode's outcome and task beside its metrics, then its parameters (folded)."""
     rows = [("outcome", _outcome(record)), ("steps", str(record["steps"])),
             ("invalid actions", str(record["invalid_actions"])), ("time", f"{record['wall_seconds']:.2f} s")]
     if record.get("tokens"):
@@ -196,15 +204,14 @@ def _facts(record: dict[str, Any], about: dict[str, Any]) -> str:
                                                 for k, v in record["tokens"].items()))))
     if record["error"]:
         rows.append(("error", f'<span class="fail">{escape(record["error"])}</span>'))
-    info = [", ".join(record.get("apps") or []) or "–", record.get("difficulty") or "not an AndroidWorld task",
-            ", ".join(record.get("tags") or []) or "–"]
-    rows += [("apps", escape(info[0])), ("difficulty", escape(info[1])), ("tags", escape(info[2])),
+    rows += [("apps", escape(", ".join(record.get("apps") or []) or "–")),
+             ("difficulty", escape(record.get("difficulty") or "not an AndroidWorld task")),
+             ("tags", escape(", ".join(record.get("tags") or []) or "–")),
              ("agent · device", escape(f"{record.get('agent', '?')} · {record.get('device', '?')}"))]
-    rows += [(METRIC_TITLES[name], _number(record["metrics"].get(name))) for name in METRICS
-             if record["metrics"].get(name) is not None]
-    table = "".join(f"<tr><td>{name}</td><td>{value}</td></tr>" for name, value in rows)
+    metrics = [(METRIC_TITLES[name], _number(record["metrics"].get(name))) for name in METRICS
+               if record["metrics"].get(name) is not None]
     params = escape(json.dumps(about.get("params", record.get("params")), indent=1, ensure_ascii=False))
-    return (f'<table class="facts">{table}</table>'
+    return (f'<div class="facts-row">{_table(rows)}{_table(metrics) if metrics else ""}</div>'
             f"<details><summary>task parameters</summary><pre>{params}</pre></details>")
 
 
@@ -240,7 +247,7 @@ def write_episode(run_dir: Path, report_dir: Path, record: dict[str, Any], nav: 
         about = json.loads((folder / "episode.json").read_text(encoding="utf-8"))
         steps = [json.loads(line) for line in (folder / TRAJECTORY_FILE).read_text(encoding="utf-8").splitlines()
                  if line.strip()]
-        screens = _screens(folder)
+        screens = _screens(folder, about.get("gif_frame_ms", 600))
     screen_size = tuple(about.get("screen_size") or (1080, 2400))
     cards, score = [], 0.0
     for number, screen in enumerate(screens):
