@@ -14,7 +14,7 @@ from PIL import Image
 
 from android_gym.cli import main
 from android_gym.errors import DeviceSpecError, RunDirError, SuiteError
-from android_gym.evaluation import read_results, resolve_suite, task_info, worker_devices
+from android_gym.evaluation import RunFolder, read_results, resolve_suite, task_info, worker_devices
 from android_gym.evaluation.suite import androidworld_metadata
 
 TASKS = ["SimpleSmsSend", "ClockStopWatchRunning", "SystemWifiTurnOn"]
@@ -187,6 +187,12 @@ def test_a_run_folder_keeps_its_agent(oracle_run, capsys):
     out, _ = oracle_run
     assert main(["eval", SUITE, "--agent", "random-valid", "--out", str(out)]) == 2
     assert f"{out} holds a run of --agent oracle, not random-valid; resume it with --agent oracle" in \
+        capsys.readouterr().err
+    with RunFolder(out, "oracle"):  # another evaluation is writing to it
+        assert main(["eval", SUITE, "--out", str(out)]) == 2
+    assert f"another `android-gym eval` is writing to {out}" in capsys.readouterr().err
+    assert main(["eval", SUITE, "--out", str(out / "episodes")]) == 2  # a folder of something else
+    assert "is not empty and holds no `android-gym eval` run (run.json); choose a new or empty folder" in \
         capsys.readouterr().err
     with pytest.raises(RunDirError, match="is not an episode's record"):
         (out.parent / "garbage").mkdir()

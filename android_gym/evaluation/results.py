@@ -73,6 +73,9 @@ class RunFolder:
 
     def _check_agent(self, agent: str) -> None:
         run_file = self.path / RUN_FILE
+        if not run_file.is_file() and any(entry.name != LOCK_FILE for entry in self.path.iterdir()):
+            raise RunDirError(f"{self.path} is not empty and holds no `android-gym eval` run ({RUN_FILE}); choose a "
+                              "new or empty folder for --out")
         if run_file.is_file():
             started = json.loads(run_file.read_text(encoding="utf-8")).get("agent")
             if started != agent:
