@@ -77,7 +77,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         records = evaluation.evaluate(tasks, range(args.seed, args.seed + args.seeds), args.agent, args.out, devices,
                            agent_seed=args.seed, frames=args.record_frames, oracle_metrics=not args.no_oracle_metrics,
-                           limit=args.limit, retry_errors=args.retry_errors)
+                           limit=args.limit, retry_errors=args.retry_errors, ray_address=args.ray_address)
     except KeyboardInterrupt:
         print(f"\ninterrupted: the finished episodes are in {args.out}/results.jsonl; run the same command again to "
               f"go on, or `android-gym report {args.out}` for what is done", file=sys.stderr)
@@ -129,7 +129,11 @@ def _add_eval_commands(sub: argparse._SubParsersAction) -> None:
                          "(default 1: in this process)")
     ev.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
     ev.add_argument("--devices", metavar="LIST",
-                    help="comma-separated devices, one worker each (e.g. adb:emulator-5554,adb:emulator-5556)")
+                    help="comma-separated devices, one worker each (e.g. adb:emulator-5554,adb:emulator-5556); "
+                         "SPEC@PLACE pins one to a Ray node (IP or custom resource) and runs the workers as Ray actors")
+    ev.add_argument("--ray-address", metavar="ADDR",
+                    help="run the workers as actors of this Ray cluster (auto, HOST:6379); the --out folder must be "
+                         "on storage every host shares")
     ev.add_argument("--record-frames", action="store_true",
                     help="also keep each step's full-size screen (PNG) and UI tree (XML)")
     ev.add_argument("--no-oracle-metrics", action="store_true",

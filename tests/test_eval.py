@@ -231,5 +231,17 @@ def test_worker_devices():
     assert worker_devices("sim", 3) == ["sim"] * 3
     assert worker_devices(devices="sim,sim:540x1200,adb:emulator-5554") == ["sim", "sim:540x1200",
                                                                              "adb:emulator-5554"]
-    with pytest.raises(DeviceSpecError, match="pins a device to a Ray node"):
-        worker_devices(devices="adb:emulator-5554@10.0.0.7")
+    assert worker_devices(devices="adb:emulator-5554@10.0.0.7") == ["adb:emulator-5554@10.0.0.7"]
+    with pytest.raises(DeviceSpecError, match="nothing after '@'"):
+        worker_devices(devices="adb:emulator-5554@")
+
+
+def test_workers_as_ray_actors_pinned_to_this_node(local_ray, tmp_path):
+    node = local_ray.util.get_node_ip_address()
+    out = tmp_path / "ray"
+    assert main(["eval", "ClockStopWatchRunning,SystemWifiTurnOn", "--devices", f"sim@{node},sim@{node}",
+                 "--out", str(out)]) == 0
+    records = results(out)
+    assert sorted(record["task"] for record in records) == ["ClockStopWatchRunning", "SystemWifiTurnOn"]
+    assert all(record["success"] and (out / record["episode_dir"] / "screen.gif").is_file() for record in records)
+    assert {record["worker"] for record in records} == {0, 1}

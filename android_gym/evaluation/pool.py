@@ -1,5 +1,6 @@
-"""Workers for an evaluation's device pool: one in this process for a single device, else one process per device
-(spawned: each imports android_gym afresh and owns its phone or device); jobs go to whichever worker is free."""
+"""Workers for an evaluation's device pool: one in this process for a single device, one process per device on this
+machine (spawned: each imports android_gym afresh and owns its phone or device), or one Ray actor per device when
+devices are pinned to hosts of a Ray cluster; jobs go to whichever worker is free."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from android_gym.distributed import DeviceSlot, check_places, init_ray, ray_error_reason, require_ray
 from android_gym.errors import EvalWorkerError
 from android_gym.evaluation.worker import EpisodeWorker, WorkerConfig, episode_record
 
@@ -144,6 +146,62 @@ class ProcessPool(_Pool):
             process.join()
 
 
-def open_pool(devices: Sequence[str], config: WorkerConfig) -> InProcessPool | ProcessPool:
-    """Workers for ``devices``: in this process for one device, else a process per device."""
-    return InProcessPool(devices[0], config) if len(devices) == 1 else ProcessPool(devices, config)
+class RayPool(_Pool):
+    """One Ray actor per device slot, placed where the slot says (``adb:emulator-5554@10.0.0.7``: on that node; see
+    ``android_gym.distributed``), joining the cluster at ``address`` or starting a local Ray. The actors write the
+    recordings into the run folder themselves, so on several hosts it must be on storage they all share. An actor
+    that dies costs its current episode (an error record); the others go on."""
+
+    def __init__(self, slots: Sequence[DeviceSlot], config: WorkerConfig, address: str | None = None) -> None:
+        ray = self._ray = require_ray()
+        init_ray(address, workers=len(slots))
+        check_places(ray, slots)
+        self.config, self.devices = config, [str(slot) for slot in slots]
+        remote = ray.remote(EpisodeWorker)
+        self._actors = {index: remote.options(num_cpus=1, resources=slot.resources()).remote(index, slot.spec,
+                                                                                             config)
+                        for index, slot in enumerate(slots)}
+        try:
+            ray.get([actor.__ray_ready__.remote() for actor in self._actors.values()])
+        except ray.exceptions.RayActorError as error:  # its device or agent could not be opened or made
+            self.close()
+            raise EvalWorkerError(f"a worker could not start: {ray_error_reason(error)}") from None
+
+    def play(self, jobs: Sequence[tuple[str, int]]) -> Iterator[dict[str, Any]]:
+        """Each job's record, as the actors finish them."""
+        ray, waiting, idle = self._ray, list(jobs), list(self._actors)
+        running: dict[Any, tuple[int, tuple[str, int]]] = {}
+        while waiting or running:
+            while idle and waiting:
+                index, job = idle.pop(0), waiting.pop(0)
+                running[self._actors[index].play.remote(*job)] = (index, job)
+            if not running:
+                raise EvalWorkerError(f"every worker died with {len(waiting)} episodes left to play")
+            [ref], _ = ray.wait(list(running), num_returns=1)
+            index, (task, seed) = running.pop(ref)
+            try:
+                record = ray.get(ref)
+            except ray.exceptions.RayActorError as error:
+                del self._actors[index]
+                record = episode_record(self.config, task, seed, folder=None, wall_seconds=0.0, tokens=None,
+                                        error=f"worker {index} died during the episode: {ray_error_reason(error)}",
+                                        worker=index, device=self.devices[index])
+            else:
+                idle.append(index)
+            yield record
+
+    def close(self) -> None:
+        """Kill the actors (an episode under way is lost; its recording stays in the staging folder)."""
+        for actor in self._actors.values():
+            self._ray.kill(actor)
+        self._actors = {}
+
+
+def open_pool(slots: Sequence[DeviceSlot], config: WorkerConfig,
+              ray_address: str | None = None) -> InProcessPool | ProcessPool | RayPool:
+    """Workers for the device ``slots``: Ray actors when a slot is pinned to a place or ``ray_address`` is given,
+    else in this process for one device, else a process per device."""
+    if ray_address is not None or any(slot.place for slot in slots):
+        return RayPool(slots, config, ray_address)
+    specs = [slot.spec for slot in slots]
+    return InProcessPool(specs[0], config) if len(specs) == 1 else ProcessPool(specs, config)
