@@ -75,9 +75,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     tasks = evaluation.resolve_suite(args.suite)
     devices = evaluation.worker_devices(args.device, args.workers, args.devices)
     try:
-        records = evaluation.evaluate(tasks, range(args.seed, args.seed + args.seeds), args.agent, args.out, devices,
-                           agent_seed=args.seed, frames=args.record_frames, oracle_metrics=not args.no_oracle_metrics,
-                           limit=args.limit, retry_errors=args.retry_errors, ray_address=args.ray_address)
+        records = evaluation.evaluate(
+            tasks, range(args.seed, args.seed + args.seeds), args.agent, args.out, devices, agent_seed=args.seed,
+            frames=args.record_frames, oracle_metrics=not args.no_oracle_metrics, limit=args.limit,
+            retry_errors=args.retry_errors, ray_address=args.ray_address)
     except KeyboardInterrupt:
         print(f"\ninterrupted: the finished episodes are in {args.out}/results.jsonl; run the same command again to "
               f"go on, or `android-gym report {args.out}` for what is done", file=sys.stderr)

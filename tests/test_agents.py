@@ -126,6 +126,8 @@ def test_scroll_records_its_drag(make_env, tmp_path):
     env.reset(seed=0)
     env.step({"action_type": "scroll", "direction": "down"})
     env.step({"action_type": "swipe", "direction": "up"})
+    env.step({"action_type": "navigate_home", "index": 999})  # an index home does not use
     env.close()
-    scroll, swipe = [json.loads(line) for line in (tmp_path / "episode_000" / "trajectory.jsonl").open()]
+    scroll, swipe, home = [json.loads(line) for line in (tmp_path / "episode_000" / "trajectory.jsonl").open()]
     assert scroll["touch"] == [[540, 1200], [540, 0]] and swipe["touch"] == [[540, 2399], [540, 0]]
+    assert home["touch"] == [] and "element" not in home and home["invalid_action"] is None

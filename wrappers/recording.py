@@ -140,7 +140,7 @@ class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
                   "backend_error": info["backend_error"], "terminated": terminated, "truncated": truncated}
         if parsed is not None and not info["invalid_action"]:
             record["touch"] = [list(point) for point in touch_points(parsed, elements, screen_size)]
-            if parsed.index is not None:
+            if parsed.index is not None and record["touch"]:  # an index the action used (back ignores one)
                 record["element"] = _element_record(elements[parsed.index])
         self._observe(observation, info)
         if before is not None:

@@ -27,7 +27,8 @@ def element_name(element: dict[str, Any] | None) -> str:
             or element.get("class", "").rpartition(".")[2])
 
 
-def _short(text: str, limit: int = 60) -> str:
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -37,19 +38,19 @@ def describe(step: dict[str, Any]) -> str:
     ``open app Clock``, ``answer "3"``, ``invalid: <reason>`` ..."""
     action = step.get("action")
     if not isinstance(action, dict) or "action_type" not in action:
-        return f"invalid: {_short(step.get('invalid_action') or action, 120)}"
+        return f"invalid: {shorten(step.get('invalid_action') or action, 120)}"
     kind = action["action_type"]
     target = element_name(step.get("element"))
-    where = f' "{_short(target, 40)}"' if target else (f" ({action['x']}, {action['y']})" if "x" in action else "")
+    where = f' "{shorten(target, 40)}"' if target else (f" ({action['x']}, {action['y']})" if "x" in action else "")
     if kind == "input_text":
-        text = f'type "{_short(action.get("text", ""))}"'
+        text = f'type "{shorten(action.get("text", ""))}"'
         return text + (f" into{where}" if where else "")
     if kind in ("scroll", "swipe"):
         return f"{kind} {action.get('direction', '?')}{where if kind == 'scroll' else ''}"
     if kind == "open_app":
-        return f"open app {_short(action.get('app_name', ''), 40)}"
+        return f"open app {shorten(action.get('app_name', ''), 40)}"
     if kind == "answer":
-        return f'answer "{_short(action.get("text", ""), 80)}"'
+        return f'answer "{shorten(action.get("text", ""), 80)}"'
     if kind == "status":
         return f"declare the task {action.get('goal_status', 'complete')}"
     return _VERBS.get(kind, kind) + where
@@ -64,7 +65,7 @@ def _label(draw: ImageDraw.ImageDraw, image: Image.Image, text: str, anchor_y: i
     """A dark label with ``text`` across the image at ``anchor_y`` (kept inside the image)."""
     font = _font(size)
     pad = max(2, size // 3)
-    text = _short(text, 48)
+    text = shorten(text, 48)
     width = min(image.width - 2 * pad, int(draw.textlength(text, font=font)) + 2 * pad)
     height = size + 2 * pad
     top = min(max(0, anchor_y), image.height - height)

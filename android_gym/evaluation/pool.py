@@ -18,18 +18,7 @@ from android_gym.evaluation.worker import EpisodeWorker, WorkerConfig, episode_r
 POLL_SECONDS = 1.0
 
 
-class _Pool:
-    def close(self) -> None:
-        raise NotImplementedError
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-class InProcessPool(_Pool):
+class InProcessPool:
     """One worker, in this process (a Ctrl-C stops it at once)."""
 
     def __init__(self, device: str, config: WorkerConfig) -> None:
@@ -62,7 +51,7 @@ def _serve(index: int, device: str, config: WorkerConfig, jobs: Any, results: An
         worker.close()
 
 
-class ProcessPool(_Pool):
+class ProcessPool:
     """One worker process per device (spawned, so each imports android_gym afresh and owns its phone); jobs go to
     whichever worker is free. A worker that dies costs its current episode (an error record); the others go on."""
 
@@ -146,7 +135,7 @@ class ProcessPool(_Pool):
             process.join()
 
 
-class RayPool(_Pool):
+class RayPool:
     """One Ray actor per device slot, placed where the slot says (``adb:emulator-5554@10.0.0.7``: on that node; see
     ``android_gym.distributed``), joining the cluster at ``address`` or starting a local Ray. The actors write the
     recordings into the run folder themselves, so on several hosts it must be on storage they all share. An actor
@@ -156,7 +145,7 @@ class RayPool(_Pool):
         ray = self._ray = require_ray()
         init_ray(address, workers=len(slots))
         check_places(ray, slots)
-        self.config, self.devices = config, [str(slot) for slot in slots]
+        self.config, self.devices = config, [slot.spec for slot in slots]
         remote = ray.remote(EpisodeWorker)
         self._actors = {index: remote.options(num_cpus=1, resources=slot.resources()).remote(index, slot.spec,
                                                                                              config)

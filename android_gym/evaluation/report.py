@@ -14,9 +14,9 @@ from typing import Any
 
 from PIL import Image, ImageSequence
 
-from android_gym.evaluation.annotate import describe, draw_step
+from android_gym.evaluation.annotate import describe, draw_step, shorten
 from android_gym.evaluation.summary import GROUPS, METRICS, SUMMARY_FILE, Row
-from android_gym.metrics.episode import TRAJECTORY_FILE
+from android_gym.metrics.episode import EPISODE_FILE, TRAJECTORY_FILE
 
 REPORT_DIR = "report"
 #: Width of the step pictures in the report, in pixels (the recording's GIF is 270 px wide at its default scale).
@@ -147,12 +147,8 @@ def _episodes_table(records: Sequence[dict[str, Any]]) -> str:
             f"<td class='nowrap'>{_outcome(record)}</td>"
             f"<td class='num'>{record['steps']}</td><td class='num'>{record['invalid_actions']}</td>"
             f"<td class='num'>{record['wall_seconds']:.1f}</td>"
-            f"<td>{escape(_clip(record.get('goal') or record.get('error') or ''))}</td></tr>")
+            f"<td>{escape(shorten(record.get('goal') or record.get('error') or '', 110))}</td></tr>")
     return f"<table>{head}{''.join(lines)}</table>"
-
-
-def _clip(text: str, limit: int = 110) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def write_index(path: Path, rows: Sequence[Row], records: Sequence[dict[str, Any]], agent: str) -> None:
@@ -179,7 +175,10 @@ def _screens(folder: Path, frame_ms: int) -> list[Image.Image]:
     GIF's (a frame shown ``k × frame_ms`` stands for ``k`` equal screens), scaled to ``PICTURE_WIDTH``."""
     frames = sorted((folder / "frames").glob("step_*.png")) if (folder / "frames").is_dir() else []
     if frames:
-        images = [Image.open(frame) for frame in frames]
+        images = []
+        for frame in frames:
+            with Image.open(frame) as image:
+                images.append(image.convert("RGB"))
     elif (folder / "screen.gif").is_file():
         with Image.open(folder / "screen.gif") as gif:
             images = [screen for frame in ImageSequence.Iterator(gif) for screen in
@@ -215,12 +214,11 @@ def _facts(record: dict[str, Any], about: dict[str, Any]) -> str:
             f"<details><summary>task parameters</summary><pre>{params}</pre></details>")
 
 
-def _step_card(number: int, step: dict[str, Any] | None, picture: str | None, before: float) -> str:
-    image = f'<img src="{escape(picture)}" alt="screen before step {number}" loading="lazy">' if picture else ""
+def _step_card(number: int, step: dict[str, Any] | None, picture: str) -> str:
+    image = f'<img src="{escape(picture)}" alt="screen before step {number}" loading="lazy">'
     if step is None:
         return f'<div class="step"><h3><span>Final screen</span></h3>{image}</div>'
-    reward = step["score"] - before
-    result = f"score {step['score']:.2f}" + (f" ({reward:+.2f})" if reward else "")
+    result = f"score {step['score']:.2f}" + (f" ({step['reward']:+.2f})" if step["reward"] else "")
     parts = [f'<h3><span>Step {number}</span><span class="muted">{result}</span></h3>', image,
              f'<div class="action">{escape(describe(step))}</div>',
              f"<code>{escape(json.dumps(step.get('action'), ensure_ascii=False))}</code>"]
@@ -244,19 +242,16 @@ def write_episode(run_dir: Path, report_dir: Path, record: dict[str, Any], nav: 
     folder = run_dir / record["episode_dir"] if record.get("episode_dir") else None
     about, steps, screens = {}, [], []
     if folder is not None and folder.is_dir():
-        about = json.loads((folder / "episode.json").read_text(encoding="utf-8"))
+        about = json.loads((folder / EPISODE_FILE).read_text(encoding="utf-8"))
         steps = [json.loads(line) for line in (folder / TRAJECTORY_FILE).read_text(encoding="utf-8").splitlines()
                  if line.strip()]
         screens = _screens(folder, about.get("gif_frame_ms", 600))
     screen_size = tuple(about.get("screen_size") or (1080, 2400))
-    cards, score = [], 0.0
+    cards = []
     for number, screen in enumerate(screens):
         step = steps[number] if number < len(steps) else None
-        name = f"{pictures.name}/step_{number:03d}.png"
-        (draw_step(screen, step, screen_size) if step else screen.convert("RGB")).save(
-            pictures / f"step_{number:03d}.png", optimize=True)
-        cards.append(_step_card(number + 1, step, name, score))
-        score = step["score"] if step else score
+        (draw_step(screen, step, screen_size) if step else screen).save(pictures / f"step_{number:03d}.png")
+        cards.append(_step_card(number + 1, step, f"{pictures.name}/step_{number:03d}.png"))
     goal = record.get("goal") or about.get("goal") or ""
     steps_html = (f'<p class="muted">Each picture is the screen the agent acted on, with its action drawn: a red '
                   "ring where it tapped (two for a long press or double tap), an arrow for a scroll or swipe, the "

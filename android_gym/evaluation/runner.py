@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ def evaluate(tasks: Sequence[str], seeds: Sequence[int], agent: str, out: str | 
         done = {episode_key(record) for record in folder.records if not (retry_errors and record["error"])}
         jobs = [(task, seed) for task in tasks for seed in seeds if (task, seed) not in done][:limit]
         if jobs:
-            with open_pool(slots[:len(jobs)], config, ray_address) as pool, \
+            with closing(open_pool(slots[:len(jobs)], config, ray_address)) as pool, \
                     tqdm(total=len(jobs), desc="eval", unit="episode", disable=not progress) as bar:
                 successes = 0
                 for record in pool.play(jobs):
