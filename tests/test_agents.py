@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -131,3 +132,22 @@ def test_scroll_records_its_drag(make_env, tmp_path):
     scroll, swipe, home = [json.loads(line) for line in (tmp_path / "episode_000" / "trajectory.jsonl").open()]
     assert scroll["touch"] == [[540, 1200], [540, 0]] and swipe["touch"] == [[540, 2399], [540, 0]]
     assert home["touch"] == [] and "element" not in home and home["invalid_action"] is None
+
+
+def test_a_recorded_episode_replays_to_the_same_screens(tmp_path, make_env):
+    """What `--record-frames` keeps is enough to replay an episode: its env id, seed and actions give the same
+    screens and UI trees, step by step."""
+    assert main(["run", "MarkorCreateNote", "--agent", "random-valid", "--seed", "2", "--record", str(tmp_path),
+                 "--record-frames"]) == 0
+    folder = tmp_path / "episode_000"
+    about = json.loads((folder / "episode.json").read_text())
+    env = make_env(about["env_id"])
+    observation, _ = env.reset(seed=about["seed"])
+    lines = [json.loads(line) for line in (folder / "trajectory.jsonl").open()]
+    for step, line in enumerate([None, *lines]):
+        if line is not None:
+            observation, *_ = env.step(line["action"])
+        with Image.open(folder / "frames" / f"step_{step:03d}.png") as frame:
+            assert np.array_equal(np.asarray(frame), observation["pixels"]), f"step {step}"
+        assert (folder / "ui" / f"step_{step:03d}.xml").read_text() == observation["a11y_tree"]
+    assert len(lines) == env.unwrapped.task_class.max_steps()
