@@ -54,7 +54,7 @@ def test_the_oracle_solves_every_episode(oracle_run):
         assert len((folder / "trajectory.jsonl").read_text().splitlines()) == record["steps"]
         assert len((folder / "oracle.jsonl").read_text().splitlines()) == record["steps"]
     sms = [record for record in records if record["task"] == "SimpleSmsSend"]
-    assert sms[0]["apps"] == ["SMS Messenger"] and sms[0]["difficulty"] == "medium"
+    assert sms[0]["apps"] == ["SMS Messenger"] and sms[0]["difficulty"] == "medium" and sms[0]["optimal_steps"] == 6
     assert sms[0]["params"] != sms[1]["params"]  # each seed its own parameters
     assert not (out / ".staging").exists()
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 from android_gym.evaluation.report import write_report
 from android_gym.evaluation.results import RESULTS_FILE, RUN_FILE, RunFolder, latest, read_results
 from android_gym.evaluation.runner import evaluate, worker_devices
-from android_gym.evaluation.suite import SUITES, TaskInfo, resolve_suite, task_info
+from android_gym.evaluation.suite import TaskInfo, resolve_suite, task_info
 from android_gym.evaluation.summary import SUMMARY_FILE, Row, format_table, summarize_records, write_csv
 
-__all__ = ["RESULTS_FILE", "RUN_FILE", "SUITES", "SUMMARY_FILE", "Row", "RunFolder", "TaskInfo", "evaluate",
+__all__ = ["RESULTS_FILE", "RUN_FILE", "SUMMARY_FILE", "Row", "RunFolder", "TaskInfo", "evaluate",
            "format_table", "latest", "read_results", "resolve_suite", "summarize_records", "task_info",
            "worker_devices", "write_csv", "write_report"]

@@ -196,7 +196,8 @@ def _table(rows: Sequence[tuple[str, str]]) -> str:
 
 def _facts(record: dict[str, Any], about: dict[str, Any]) -> str:
     """The episode's outcome and task beside its metrics, then its parameters (folded)."""
-    rows = [("outcome", _outcome(record)), ("steps", str(record["steps"])),
+    optimal = f" (a person: {record['optimal_steps']}, AndroidWorld)" if record.get("optimal_steps") else ""
+    rows = [("outcome", _outcome(record)), ("steps", f"{record['steps']}{optimal}"),
             ("invalid actions", str(record["invalid_actions"])), ("time", f"{record['wall_seconds']:.2f} s")]
     if record.get("tokens"):
         rows.append(("tokens", escape(", ".join(f"{k.removesuffix('_tokens')} {v}"

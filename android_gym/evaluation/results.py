@@ -93,11 +93,6 @@ class RunFolder:
             os.truncate(path, data.rfind(b"\n") + 1)
         return _parse(data, path)
 
-    @property
-    def done(self) -> set[tuple[str, int]]:
-        """The (task, seed) of every episode recorded."""
-        return {episode_key(record) for record in self.records}
-
     def append(self, record: dict[str, Any]) -> None:
         """Add one episode's record: one line written with a single ``write`` to the end of the file, then
         synced, so a killed run leaves either the whole line or a torn last line that the next run cuts off."""

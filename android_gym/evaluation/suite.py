@@ -16,8 +16,6 @@ from android_gym.tasks.registry import NAMESPACE
 
 #: AndroidWorld's own metadata of its 116 tasks (source named in the file).
 METADATA_PATH = Path(__file__).with_name("androidworld_tasks.json")
-#: The suites ``resolve_suite`` knows by name.
-SUITES = ("androidworld", "all")
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def episode_record(config: WorkerConfig, task: str, seed: int, *, folder: Path |
                    error: str | None, tokens: dict[str, int] | None, worker: int, device: str) -> dict[str, Any]:
     """One line of ``results.jsonl``: the episode's task, seed, parameters and goal, outcome, cost, error, the
     per-episode metrics of ``android_gym.metrics`` (``None`` where not defined), the task's apps and AndroidWorld
-    difficulty and tags, and where it is recorded (``None``: it never started)."""
+    difficulty, tags and human optimal step count, and where it is recorded (``None``: it never started)."""
     about = json.loads((folder / EPISODE_FILE).read_text(encoding="utf-8")) if folder else {}
     episode = from_jsonl(folder, task=task) if folder else Episode(task, ())
     info = task_info(task)
@@ -59,6 +59,7 @@ def episode_record(config: WorkerConfig, task: str, seed: int, *, folder: Path |
         "tokens": tokens or None, "error": error,
         "metrics": {name: metric(episode) for name, metric in EPISODE_METRICS.items() if name != "score"},
         "apps": list(info.apps), "difficulty": info.difficulty, "tags": list(info.tags),
+        "optimal_steps": info.optimal_steps,
         "episode_dir": folder.relative_to(config.run_dir).as_posix() if folder else None,
         "agent": config.agent, "worker": worker, "device": device,
     }
