@@ -292,9 +292,9 @@ def execute(action: Action, device: Device, elements: Sequence[UIElement]) -> No
     elif kind is ActionType.LONG_PRESS:
         device.long_press(*_target(action, elements, size))
     elif kind is ActionType.SCROLL:
-        _scroll(action, device, elements)
+        device.swipe(*_scroll_points(action, elements, size), SWIPE_MS)
     elif kind is ActionType.SWIPE:
-        _swipe(action, device)
+        device.swipe(*_swipe_points(action, size), SWIPE_MS)
     elif kind is ActionType.INPUT_TEXT:
         _input_text(action, device, elements)
     elif kind is ActionType.NAVIGATE_HOME:
@@ -323,9 +323,26 @@ def _direction(action: Action) -> str:
     return action.direction
 
 
-def _scroll(action: Action, device: Device, elements: Sequence[UIElement]) -> None:
-    """Drag from the element's (or screen's) centre toward the edge opposite to the content wanted."""
-    width, height = device.screen_size
+def touch_points(action: Action, elements: Sequence[UIElement],
+                 screen_size: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """Where ``execute`` touches the screen for ``action``: the point of a tap, double tap, long press or of the
+    field typing focuses, the start and end of a scroll or swipe, nothing for the other actions and for typing
+    into the focused field. ``InvalidActionError`` as ``execute`` would raise it."""
+    kind = action.action_type
+    if kind in _POINTING or (kind is ActionType.INPUT_TEXT
+                             and (action.index is not None or (action.x is not None and action.y is not None))):
+        return (_target(action, elements, screen_size),)
+    if kind in (ActionType.SCROLL, ActionType.SWIPE):
+        x1, y1, x2, y2 = (_scroll_points(action, elements, screen_size) if kind is ActionType.SCROLL else
+                          _swipe_points(action, screen_size))
+        return (x1, y1), (x2, y2)
+    return ()
+
+
+def _scroll_points(action: Action, elements: Sequence[UIElement],
+                   screen_size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """A drag from the element's (or screen's) centre toward the edge opposite to the content wanted."""
+    width, height = screen_size
     if action.index is not None:
         _target(action, elements, (width, height))
         box = elements[action.index].bbox_pixels
@@ -334,19 +351,19 @@ def _scroll(action: Action, device: Device, elements: Sequence[UIElement]) -> No
         x1, y1, x2, y2 = 0, 0, width, height
     cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
     end = {"down": (cx, y1), "up": (cx, y2 - 1), "right": (x1, cy), "left": (x2 - 1, cy)}[_direction(action)]
-    device.swipe(cx, cy, *end, SWIPE_MS)
+    return cx, cy, *end
 
 
-def _swipe(action: Action, device: Device) -> None:
+def _swipe_points(action: Action, screen_size: tuple[int, int]) -> tuple[int, int, int, int]:
     """An edge-to-edge drag, mapped as AndroidWorld's actuation does ("the inverse of scroll"): ``down`` and
     ``up`` move the finger down/up, ``left`` moves it from the left edge to the right, ``right`` the reverse."""
-    width, height = device.screen_size
+    width, height = screen_size
     cx, cy = width // 2, height // 2
     start, end = {
         "up": ((cx, height - 1), (cx, 0)), "down": ((cx, 0), (cx, height - 1)),
         "left": ((0, cy), (width - 1, cy)), "right": ((width - 1, cy), (0, cy)),
     }[_direction(action)]
-    device.swipe(*start, *end, SWIPE_MS)
+    return *start, *end
 
 
 def _input_text(action: Action, device: Device, elements: Sequence[UIElement]) -> None:

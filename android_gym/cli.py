@@ -4,15 +4,18 @@ oracle demonstrations as a Minari dataset, list devices, and serve a simulated p
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import gymnasium as gym
 from tqdm import tqdm
 
 import android_gym
-from android_gym.agents import OracleAgent, RandomAgent
-from android_gym.errors import AdbServerError, AndroidGymError
+from android_gym import evaluation
+from android_gym.agents import BUILTIN_AGENTS, load_agent
+from android_gym.errors import AdbServerError, AndroidGymError, RunDirError
 from android_gym.testing import run_episode
 from android_gym.wrappers import RecordTrajectory
 
@@ -22,6 +25,10 @@ def _env_id(task: str) -> str:
     if "/" in task:
         return task
     return android_gym.env_id(task.removesuffix("-v0"))
+
+
+AGENT_HELP = (f"{', '.join(BUILTIN_AGENTS)} (seeded with --seed), or module:callable, a callable of an importable "
+              "module that takes no argument and returns an agent (android_gym.agents.Agent); default oracle")
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -42,10 +49,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     env_id = _env_id(args.task)
     if env_id not in gym.registry:
         android_gym.get_task(env_id.split("/")[-1].removesuffix("-v0"))  # raises with suggestions
+    agent = load_agent(args.agent, args.seed)
     env = gym.make(env_id, device=args.device, pixels=args.record is not None)
     if args.record:
-        env = RecordTrajectory(env, args.record)
-    agent = OracleAgent() if args.agent == "oracle" else RandomAgent(args.seed)
+        env = RecordTrajectory(env, args.record, frames=args.record_frames)
     successes = 0
     try:
         with tqdm(range(args.episodes), desc=env_id, unit="episode", disable=args.episodes < 2) as bar:
@@ -61,6 +68,85 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.record:
         print(f"recorded episodes in {args.record}/")
     return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Play an agent over a suite × seeds (resuming a run folder), then print and write the summary and report."""
+    tasks = evaluation.resolve_suite(args.suite)
+    devices = evaluation.worker_devices(args.device, args.workers, args.devices)
+    try:
+        records = evaluation.evaluate(
+            tasks, range(args.seed, args.seed + args.seeds), args.agent, args.out, devices, agent_seed=args.seed,
+            frames=args.record_frames, oracle_metrics=not args.no_oracle_metrics, limit=args.limit,
+            retry_errors=args.retry_errors, ray_address=args.ray_address)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: the finished episodes are in {args.out}/results.jsonl; run the same command again to "
+              f"go on, or `android-gym report {args.out}` for what is done", file=sys.stderr)
+        return 130
+    return _summarize(Path(args.out), records, args.agent)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Summarize a run folder again (every episode recorded so far) and rewrite its CSV and HTML report."""
+    import json
+
+    run_dir = Path(args.run_dir)
+    if not (run_dir / evaluation.RUN_FILE).is_file():
+        raise RunDirError(f"{run_dir} is not an `android-gym eval` run folder (it has no {evaluation.RUN_FILE})")
+    agent = json.loads((run_dir / evaluation.RUN_FILE).read_text(encoding="utf-8"))["agent"]
+    return _summarize(run_dir, evaluation.latest(evaluation.read_results(run_dir / evaluation.RESULTS_FILE)), agent)
+
+
+def _summarize(run_dir: Path, records: list[dict], agent: str) -> int:
+    """Print the summary table, write summary.csv and the HTML report."""
+    if not records:
+        print(f"{run_dir}: no episode played yet")
+        return 0
+    rows = evaluation.summarize_records(records)
+    print(evaluation.format_table(rows))
+    csv_path = run_dir / evaluation.SUMMARY_FILE
+    evaluation.write_csv(rows, csv_path)
+    index = evaluation.write_report(run_dir, records, rows, agent)
+    print(f"\nresults: {run_dir / evaluation.RESULTS_FILE}\nsummary: {csv_path}\nreport:  {index}")
+    return 0
+
+
+def _add_eval_commands(sub: argparse._SubParsersAction) -> None:
+    """``android-gym eval SUITE --agent A --seeds N --out DIR [--workers K | --devices LIST] ...`` and
+    ``android-gym report DIR``."""
+    ev = sub.add_parser("eval", help="evaluate an agent over a suite of tasks (resumable; summary, CSV, HTML "
+                                     "report)")
+    ev.add_argument("suite", help="'androidworld' (its tasks registered here), 'all', a glob ('Markor*'), "
+                               "a file listing task names, or task names; comma-separate several")
+    ev.add_argument("--agent", default="oracle", help=AGENT_HELP)
+    ev.add_argument("--out", required=True, metavar="DIR",
+                    help="run folder: results.jsonl, summary.csv, report/, episodes/; an existing one is "
+                         "resumed (same --agent), playing only the episodes it lacks")
+    ev.add_argument("--seeds", type=_positive_int, default=1, help="seeds per task (default 1)")
+    ev.add_argument("--seed", type=int, default=0,
+                    help="first seed: tasks reset with seed, seed + 1, ... (default 0); also seeds the agent")
+    ev.add_argument("--workers", type=_positive_int, default=1,
+                    help="parallel workers on --device, each a process with its own simulated phone "
+                         "(default 1: in this process)")
+    ev.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
+    ev.add_argument("--devices", metavar="LIST",
+                    help="comma-separated devices, one worker each (e.g. adb:emulator-5554,adb:emulator-5556); "
+                         "SPEC@PLACE pins one to a Ray node (IP or custom resource) and runs the workers as Ray actors")
+    ev.add_argument("--ray-address", metavar="ADDR",
+                    help="run the workers as actors of this Ray cluster (auto, HOST:6379); the --out folder must be "
+                         "on storage every host shares")
+    ev.add_argument("--record-frames", action="store_true",
+                    help="also keep each step's full-size screen (PNG) and UI tree (XML)")
+    ev.add_argument("--no-oracle-metrics", action="store_true",
+                    help="do not replay each task's oracle (AndroidArena's task reward, completion and "
+                         "redundancy ratios need it; it costs one more episode each)")
+    ev.add_argument("--limit", type=_positive_int, help="play at most this many new episodes, then stop")
+    ev.add_argument("--retry-errors", action="store_true",
+                    help="play again the episodes recorded with an error (the new record counts)")
+    ev.set_defaults(func=cmd_eval)
+    report = sub.add_parser("report", help="rewrite an eval run folder's summary, CSV and HTML report")
+    report.add_argument("run_dir", help="the --out folder of `android-gym eval`")
+    report.set_defaults(func=cmd_report)
 
 
 def cmd_record(args: argparse.Namespace) -> int:
@@ -272,15 +358,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the registered tasks").set_defaults(func=cmd_list)
     run = sub.add_parser("run", help="run an agent on a task")
     run.add_argument("task", help="env id (AndroidWorld/SendSms-v0) or task name (SendSms)")
-    run.add_argument("--agent", choices=("oracle", "random"), default="oracle")
+    run.add_argument("--agent", default="oracle", help=AGENT_HELP)
     run.add_argument("--episodes", type=_positive_int, default=1)
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--device", default="sim",
                      help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', 'adb:<host>:<port>' (either with "
                           "?grpc=HOST:PORT for the emulator's gRPC) or 'emulator:<AVD>'")
-    run.add_argument("--record", metavar="DIR", help="write goal, JSONL trajectory and GIF per episode here")
+    run.add_argument("--record", metavar="DIR", help="write goal, task/seed/params, JSONL trajectory and GIF per "
+                                                     "episode here")
+    run.add_argument("--record-frames", action="store_true", help="with --record: also each step's full-size "
+                                                                  "screen (PNG) and UI tree (XML)")
     run.set_defaults(func=cmd_run)
     _add_record_command(sub)
+    _add_eval_commands(sub)
     sub.add_parser("devices", help="list the devices an env can use").set_defaults(func=cmd_devices)
     sim = sub.add_parser("sim", help="the simulated phone").add_subparsers(dest="sim_command", required=True)
     serve = sim.add_parser("serve", help="serve a simulated phone like an emulator (adb device + console)")
@@ -300,7 +390,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; configuration errors print a one-line message and exit 2."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "run" and args.record_frames and not args.record:
+        parser.error("--record-frames needs --record DIR")
+    if ":" in getattr(args, "agent", ""):  # `--agent my_agents:make`: look in the current folder too, as `python -m`
+        sys.path.insert(0, os.getcwd())
     try:
         return args.func(args)
     except AndroidGymError as error:

@@ -460,7 +460,7 @@ class WorkerPool:
                 report.node = ray.get(ref)["node"]
                 report.status = "ok"
             except ray.exceptions.RayError as error:
-                self._drop(index, f"failed to start: {_reason(error)}")
+                self._drop(index, f"failed to start: {ray_error_reason(error)}")
         if not self.actors:
             self.close()
             raise WorkerStartError("no worker could start: " + "; ".join(
@@ -521,11 +521,11 @@ class WorkerPool:
                     record: RolloutRecord = ray.get(ref)
                 except ray.exceptions.RayActorError as error:
                     record = RolloutRecord(seed=job.seed, actor=index, device=self.reports[index].device,
-                                           error=f"worker died: {_reason(error)}")
+                                           error=f"worker died: {ray_error_reason(error)}")
                     self._drop(index, record.error)
                 except ray.exceptions.RayError as error:
                     record = RolloutRecord(seed=job.seed, actor=index, device=self.reports[index].device,
-                                           error=_reason(error))
+                                           error=ray_error_reason(error))
                 record.attempts = job.attempts
                 report = self.reports[index]
                 report.episodes += 1
@@ -568,7 +568,7 @@ class WorkerPool:
         self.close()
 
 
-def _reason(error: BaseException) -> str:
+def ray_error_reason(error: BaseException) -> str:
     """The last line of a Ray error (the remote exception's type and message), not its whole traceback."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     return lines[-1] if lines else type(error).__name__

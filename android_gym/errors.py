@@ -132,3 +132,22 @@ class LLMRequestError(AndroidGymError):
         super().__init__(message)
         #: How many requests were sent before giving up.
         self.attempts = attempts
+
+
+class AgentSpecError(AndroidGymError):
+    """An ``--agent`` that names no agent: not a built-in one, or a ``module:callable`` that cannot be imported,
+    is not callable with no argument, or returns no ``Agent``; the message says what to fix."""
+
+
+class SuiteError(AndroidGymError):
+    """An evaluation suite that names no task, or names one that is not registered (a glob matching nothing, a
+    task list file with an unknown name)."""
+
+
+class RunDirError(AndroidGymError):
+    """An evaluation's output folder that cannot be used: it holds another agent's run, a results file that is not
+    an evaluation's, or another evaluation is writing to it."""
+
+
+class EvalWorkerError(AndroidGymError):
+    """Every worker process of an evaluation exited before the episodes were played."""

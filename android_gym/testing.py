@@ -13,7 +13,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from android_gym.agents import Agent, OracleAgent
+from android_gym.agents import Agent, OracleAgent, explain
 from android_gym.tasks.oracle import OracleError, OraclePolicy, OracleStep
 
 
@@ -28,17 +28,28 @@ class EpisodeResult:
     truncated: bool
     invalid_actions: list[str] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
+    #: Token counts the agent reported (``explain()``'s ``*_tokens``), summed over the episode.
+    tokens: dict[str, int] = field(default_factory=dict)
 
 
 def run_episode(env: gym.Env, agent: Agent, *, seed: int | None = None,
                 options: dict[str, Any] | None = None) -> EpisodeResult:
-    """Reset ``env`` (with ``seed``/``options``) and let ``agent`` act until the episode ends."""
+    """Reset ``env`` (with ``seed``/``options``) and let ``agent`` act until the episode ends. What the agent says
+    about each action (``explain()``) goes to a recorder in ``env``'s wrappers (``RecordTrajectory.annotate``)."""
     observation, info = env.reset(seed=seed, options=options)
     agent.reset(env)
+    annotate = env.get_wrapper_attr("annotate") if env.has_wrapper_attr("annotate") else None
     result = EpisodeResult(score=info["score"], total_reward=0.0, steps=0, terminated=False, truncated=False,
                            info=info)
     while not (result.terminated or result.truncated):
-        observation, reward, result.terminated, result.truncated, info = env.step(agent.act(observation, info))
+        action = agent.act(observation, info)
+        notes = explain(agent)
+        if notes and annotate is not None:
+            annotate(notes)
+        for key, value in notes.items():
+            if key.endswith("_tokens"):
+                result.tokens[key] = result.tokens.get(key, 0) + int(value)
+        observation, reward, result.terminated, result.truncated, info = env.step(action)
         result.steps += 1
         result.total_reward += float(reward)
         if info["invalid_action"]:

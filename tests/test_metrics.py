@@ -208,7 +208,7 @@ def test_from_jsonl_reads_what_record_trajectory_writes(tmp_path):
     assert read.steps[0].action == A and read.steps[1].action is None and read.steps[1].key.startswith("raw:")
     assert read.steps[2].action == Action(ActionType.CLICK, index=999) and read.success
     assert invalid_action_ratio(read) == 0.5 and task_reward(read) == 1.0 and reversed_redundancy_ratio(read) == 0.5
-    assert reasonable_operation_ratio(read) is None  # the log records no screen change
+    assert reasonable_operation_ratio(read) is None  # this log records no screen change
 
 
 def test_from_actions_rejects_misaligned_input():
@@ -295,3 +295,5 @@ def test_a_recorded_detour_costs_redundancy_but_not_reward(make_env, tmp_path):
         TASK, actions, scores, oracle, invalid=[True] + [False] * (length + 1), screen_changed=changed
     )
     assert reasonable_operation_ratio(with_screens) == pytest.approx(length / (length + 2))
+    assert [step.screen_changed for step in read.steps] == changed  # the recorder logs the same test
+    assert reasonable_operation_ratio(read) == reasonable_operation_ratio(with_screens)

@@ -3,8 +3,9 @@ only the packages it is told about, so a new subpackage left out would be missin
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).parent.parent
 

@@ -6,7 +6,7 @@ ratio). Each metric's docstring defines it and names its source; ``docs/metrics.
 ```python
 from android_gym import metrics
 oracle = metrics.oracle_actions(gym.make("AndroidWorld/SimpleSmsReply-v0"), seed=0)   # the agent's seed
-episode = metrics.from_jsonl("runs/episode_000", task="SimpleSmsReply", oracle=oracle)   # `android-gym run --record`
+episode = metrics.from_jsonl("runs/episode_000", oracle=oracle)   # `android-gym run --record`
 metrics.summarize([episode])["overall"]["task_reward"]    # {"mean": ..., "n": 1, "interval": (...)}
 ```
 """
@@ -30,6 +30,7 @@ from android_gym.metrics.episode import (
     from_jsonl,
     is_operation,
     oracle_actions,
+    save_oracle,
 )
 from android_gym.metrics.lab import reasonable_operation_ratio, screen_changed, sub_goal_success_rate, success_rate
 from android_gym.metrics.stats import Estimate, bootstrap_interval, wilson_interval
@@ -52,6 +53,7 @@ __all__ = [
     "reasonable_operation_ratio",
     "repeated_action_ratio",
     "reversed_redundancy_ratio",
+    "save_oracle",
     "screen_changed",
     "sub_goal_success_rate",
     "success_rate",

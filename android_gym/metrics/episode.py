@@ -15,6 +15,10 @@ from android_gym.errors import InvalidActionError
 
 #: The name of the log ``RecordTrajectory`` writes in each episode directory.
 TRAJECTORY_FILE = "trajectory.jsonl"
+#: The task, seed, options and parameters of the episode, which ``RecordTrajectory`` writes beside its log.
+EPISODE_FILE = "episode.json"
+#: The oracle's actions for the episode's parameters (``save_oracle``; ``android-gym eval`` writes it).
+ORACLE_FILE = "oracle.jsonl"
 
 
 def action_key(action: Any) -> str:
@@ -123,25 +127,51 @@ def from_actions(
 
 
 def from_jsonl(
-    path: str | Path, task: str, oracle: Sequence[Any] | None = None, subgoals: Sequence[bool] | None = None
+    path: str | Path,
+    task: str | None = None,
+    oracle: Sequence[Any] | None = None,
+    subgoals: Sequence[bool] | None = None,
 ) -> Episode:
     """An ``Episode`` from the ``trajectory.jsonl`` that ``RecordTrajectory`` writes (``path`` is the file or its
-    ``episode_NNN`` directory). The log names neither the task nor its seed, so ``task`` (and the ``oracle`` for
-    the same parameters) come from the caller; it records no screen change, so ``screen_changed`` is ``None``
-    and the reasonable operation ratio is not defined for such an episode. Each line gives the action (as
-    AndroidWorld JSON, or as passed when unreadable), ``invalid_action`` and ``score``."""
+    ``episode_NNN`` directory). Each line gives the action (as AndroidWorld JSON, or as passed when unreadable),
+    ``invalid_action``, ``score`` and, when the screen was recorded, ``screen_changed``.
+
+    ``task`` defaults to the one named in the directory's ``episode.json``, ``oracle`` to the actions in its
+    ``oracle.jsonl`` when there is one (``save_oracle``); ``ValueError`` when no task is given or recorded.
+    Logs written before the recorder kept the screen change leave it ``None``, and the reasonable operation ratio
+    is then not defined.
+    """
     path = Path(path)
     if path.is_dir():
         path = path / TRAJECTORY_FILE
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    about = path.parent / EPISODE_FILE
+    if task is None:
+        if not about.is_file():
+            raise ValueError(f"{path}: no task given and no {EPISODE_FILE} beside it naming one")
+        task = json.loads(about.read_text(encoding="utf-8"))["task"]
+    if oracle is None and (path.parent / ORACLE_FILE).is_file():
+        oracle = _read_jsonl(path.parent / ORACLE_FILE)
+    records = _read_jsonl(path)
     return from_actions(
         task,
         [record["action"] for record in records],
         [record["score"] for record in records],
         oracle,
         invalid=[record["invalid_action"] is not None for record in records],
+        screen_changed=[record.get("screen_changed") for record in records],
         subgoals=subgoals,
     )
+
+
+def _read_jsonl(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def save_oracle(directory: str | Path, oracle: Sequence[Action]) -> None:
+    """Write the oracle's actions for an episode into its directory (``oracle.jsonl``), where ``from_jsonl``
+    finds them."""
+    lines = "".join(action.to_json() + "\n" for action in oracle)
+    (Path(directory) / ORACLE_FILE).write_text(lines, encoding="utf-8")
 
 
 def oracle_actions(env: gym.Env, seed: int | None = None, options: Mapping[str, Any] | None = None) -> list[Action]:
