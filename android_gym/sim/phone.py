@@ -25,11 +25,12 @@ from android_gym.sim.framework.activities import ActivityManager
 from android_gym.sim.framework.app import App
 from android_gym.sim.framework.packages import PackageManager
 from android_gym.sim.framework.window import WindowManager
-from android_gym.sim.shell import Shell, ShellOutput
+from android_gym.sim.shell import LiveOutput, Shell, ShellOutput
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.contacts import ContactsProvider
 from android_gym.sim.system.fs import FileSystem
+from android_gym.sim.system.logd import LogBuffer
 from android_gym.sim.system.settings import Settings
 from android_gym.sim.system.telephony import Telephony
 
@@ -77,6 +78,7 @@ class Phone:
         self.fs = FileSystem(self._tmp, self.clock)
         self.settings = Settings()
         self.props = dict(DEFAULT_PROPS)
+        self.logs = LogBuffer(self.clock)
         self.clipboard = Clipboard(lambda: self.activities.foreground()[0])
         self.telephony = Telephony(self)
         self.contacts = ContactsProvider(self)
@@ -102,9 +104,11 @@ class Phone:
         if hasattr(self, "window"):
             self.window.invalidate()
 
-    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput:
-        """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``)."""
-        result = self.shell.run(command, stdin)
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"", live: LiveOutput | None = None
+            ) -> ShellOutput:
+        """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); ``live`` takes output as
+        it comes (``Shell.run``)."""
+        result = self.shell.run(command, stdin, live)
         self.invalidate()
         return result
 

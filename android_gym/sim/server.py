@@ -81,6 +81,7 @@ class SimServer:
         finally:  # after adbd and the console stopped listening
             if self.grpc is not None:
                 self.grpc.stop()
+            self.phone_host.close()
 
     def _tracked(self, handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
                  ) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]:

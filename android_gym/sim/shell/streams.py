@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 
 class _Input:
@@ -59,3 +61,20 @@ class _FileSink:
 
     host: os.PathLike
     data: bytearray
+
+
+class LiveOutput(Protocol):
+    """Where a command line's output goes while it runs, for a reader that takes it as it comes (adbd's stream).
+
+    A command that runs until its reader goes away (``logcat`` without ``-d``) hands over its output with
+    ``write`` and blocks in ``wait`` for more to do; the shell itself buffers everything else until the line ends.
+    """
+
+    def write(self, stdout: bytes, stderr: bytes) -> bool:
+        """Deliver output now; ``False`` once the reader has gone."""
+        ...
+
+    def wait(self, event: threading.Event) -> bool:
+        """Block until ``event`` is set (``True``) or the reader has gone (``False``), letting the phone serve
+        others meanwhile."""
+        ...

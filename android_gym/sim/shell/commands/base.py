@@ -11,6 +11,7 @@ import math
 import os
 import posixpath
 import stat as stat_module
+import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,8 @@ from android_gym.sim.shell.device import ShellDevice
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, normalize
 
 Command = Callable[["CommandContext", list[str]], int]
+#: Hands a command's output so far to a live reader and waits for an event (``CommandContext.follow``).
+Deliver = Callable[[bytearray, bytearray, threading.Event], bool]
 
 
 class CommandContext:
@@ -28,13 +31,15 @@ class CommandContext:
     ``stdin`` is read lazily so the shell knows whether a command consumed its input (``read`` in a loop
     must not lose the lines a non-reading command left alone). ``run_script`` runs a script in a child
     shell (``sh -c``, ``su``); ``run_argv`` runs one command without word expansion (``find -exec``, ``xargs``).
-    Both write to this context's streams.
+    Both write to this context's streams. ``deliver`` is set when a reader takes the output as it comes
+    (``follow``).
     """
 
     def __init__(self, phone: ShellDevice, stdin: Callable[[], bytes], cwd: str, env: dict[str, str],
                  run_script: Callable[[CommandContext, str], int],
-                 run_argv: Callable[[CommandContext, list[str]], int]) -> None:
+                 run_argv: Callable[[CommandContext, list[str]], int], deliver: Deliver | None = None) -> None:
         self.phone = phone
+        self._deliver = deliver
         self._stdin = stdin
         self.stdout = bytearray()
         self.stderr = bytearray()
@@ -56,6 +61,12 @@ class CommandContext:
     def err(self, text: str | bytes) -> None:
         """Write to stderr."""
         self.stderr += text.encode() if isinstance(text, str) else text
+
+    def follow(self, event: threading.Event) -> bool:
+        """For a command that runs until its reader goes away (``logcat`` without ``-d``): deliver what it wrote
+        so far and wait for ``event``. ``False`` means stop: nobody takes output as it comes (the in-process
+        shell, a pipe, a redirection), or the reader has gone."""
+        return self._deliver is not None and self._deliver(self.stdout, self.stderr, event)
 
     def fail(self, name: str, message: str, status: int = 1) -> int:
         """Print ``name: message`` to stderr (toybox's ``error_msg``) and return ``status``."""
