@@ -101,6 +101,22 @@ class ActivityManager:
             app.on_force_stop()
         self._changed()
 
+    def remove_task(self, root: Screen) -> None:
+        """``ActivityTaskManager.removeTask``: finish every activity of the task rooted at ``root`` and kill its
+        app's process (``removeTask(task, killProcess=true, ...)``). Home is never without its task: the
+        launcher's is kept, back at its root activity."""
+        task = next((task for task in self._tasks if task[0] is root), None)
+        if task is None:
+            return
+        if root.app is self.launcher:
+            del task[1:]
+        else:
+            self._tasks.remove(task)
+            if not self._tasks:
+                self.home()
+            root.app.on_force_stop()
+        self._changed()
+
     def foreground(self) -> tuple[str, str]:
         """``(package, activity class)`` of the resumed activity."""
         return self.top.app.package, self.top.activity

@@ -85,6 +85,24 @@ class Frame:
         yield self.app
 
 
+@dataclass(frozen=True)
+class ScreenWindow:
+    """A window on screen as accessibility services see it (``AccessibilityWindowInfo``): its laid-out root view in
+    screen pixels, the package that owns it, its type (``application``, ``input_method`` or ``system``), title,
+    z-order layer and whether it has input focus."""
+
+    root: View
+    package: str
+    kind: str
+    title: str
+    layer: int
+    focused: bool = False
+
+
+#: The keyboard's package (the emulator image's Gboard).
+IME_PACKAGE = "com.google.android.inputmethod.latin"
+
+
 class WindowManager:
     """Builds frames from the phone's state and dispatches input to them."""
 
@@ -108,6 +126,17 @@ class WindowManager:
         # TextView.onKeyShortcut: Ctrl+A/C/X/V.
         self._shortcuts = {keycodes.A: self._editor.select_all, _C: self._editor.copy, _X: self._editor.cut,
                            _V: self._editor.paste}
+
+    @property
+    def rotation(self) -> int:
+        """The display's rotation (``Surface.ROTATION_0`` … ``ROTATION_270`` as 0–3): ``user_rotation`` while
+        auto-rotate (``accelerometer_rotation``) is off, as ``DisplayRotation.rotationForOrientation`` takes it,
+        else what the sensor proposes, which is upright on a phone nobody turns."""
+        settings = self._phone.settings
+        if settings.get("system", "accelerometer_rotation") == "1":
+            return 0
+        value = settings.get("system", "user_rotation") or "0"
+        return int(value) % 4 if value.lstrip("-").isdigit() else 0
 
     # ----- frames -------------------------------------------------------------------------------------------
     def invalidate(self) -> None:
@@ -278,6 +307,25 @@ class WindowManager:
         if self.scale != 1:
             window = _scaled(window, self.scale)
         return hierarchy.dump(window, package)
+
+    def screen_windows(self) -> list[ScreenWindow]:
+        """The windows on screen, top of the z-order first (``AccessibilityService.getWindows``): the shade or else
+        the keyboard, the navigation and status bars, and the foreground activity's window, in screen pixels."""
+        f = self.frame()
+        top = self._phone.activities.top
+        windows = []
+        if f.shade is not None:
+            windows.append(ScreenWindow(f.shade, systemui.PACKAGE, "system", "Notification Shade", 4, True))
+        elif f.keyboard is not None:
+            windows.append(ScreenWindow(f.keyboard, IME_PACKAGE, "input_method", "InputMethod", 3))
+        windows += [ScreenWindow(f.nav_bar, systemui.PACKAGE, "system", "NavigationBar0", 2),
+                    ScreenWindow(f.status_bar, systemui.PACKAGE, "system", "StatusBar", 1)]
+        if f.shade is None:
+            windows.append(ScreenWindow(f.app, top.app.package, "application", top.activity.rsplit(".", 1)[-1], 0,
+                                        True))
+        if self.scale == 1:
+            return windows
+        return [replace(window, root=_scaled(window.root, self.scale)) for window in windows]
 
     # ----- input -------------------------------------------------------------------------------------------
     def _to_design(self, x: float, y: float) -> tuple[float, float]:
