@@ -43,6 +43,7 @@ PROTOS = (
     Proto(ROOT, "android_gym/protos/emulator_controller.proto", grpc=True, private_pool=True),
     Proto(ROOT, "android_gym/protos/snapshot.proto", private_pool=True),
     Proto(ROOT, "android_gym/protos/snapshot_service.proto", grpc=True, private_pool=True),
+    Proto(ROOT, "android_gym/protos/accessibility_forwarder.proto", grpc=True, private_pool=True),
 )
 _DEFAULT_POOL = "_descriptor_pool.Default()"
 _IMPORTS_END = "# @@protoc_insertion_point(imports)\n"

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from android_gym.errors import ConfigError
-from android_gym.sim.apps import INSTALLED_APPS
+from android_gym.sim.apps import INSTALLABLE_APPS, INSTALLED_APPS
 from android_gym.sim.framework.activities import ActivityManager
 from android_gym.sim.framework.app import App
 from android_gym.sim.framework.packages import PackageManager
@@ -66,11 +66,12 @@ def _fast_tmp_dir() -> str | None:
 
 class Phone:
     """A simulated Android 13 phone (Pixel 6 geometry by default) with ``apps`` installed in order (one of them
-    the home-screen app). With ``animations``, activity transitions animate over the next looks at the screen, as
-    long as ``transition_animation_scale`` is above 0."""
+    the home-screen app); ``installable`` apps are installed when their APK is. With ``animations``, activity
+    transitions animate over the next looks at the screen, as long as ``transition_animation_scale`` is above 0."""
 
     def __init__(self, width: int = 1080, height: int = 2400, animations: bool = False,
-                 apps: Sequence[type[App]] = INSTALLED_APPS) -> None:
+                 apps: Sequence[type[App]] = INSTALLED_APPS,
+                 installable: Sequence[type[App]] = INSTALLABLE_APPS) -> None:
         self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-", dir=_fast_tmp_dir()))
         # Deleted on close(), on garbage collection, or at interpreter exit: nothing is left in /dev/shm.
         self._cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
@@ -82,7 +83,7 @@ class Phone:
         self.clipboard = Clipboard(lambda: self.activities.foreground()[0])
         self.telephony = Telephony(self)
         self.contacts = ContactsProvider(self)
-        self.packages = PackageManager(self)
+        self.packages = PackageManager(self, installable)
         for app_class in apps:
             self.packages.install(app_class)
         home = next((app for app in map(self.packages.get, self.packages.names()) if app is not None and app.home),

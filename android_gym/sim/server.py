@@ -3,7 +3,9 @@
 Like the Android emulator, it announces itself to a running adb server (``host:emulator:<adb port>``), so
 ``adb devices`` lists it as ``emulator-<console port>``; adb servers started later find it by scanning the odd
 ports 5555–5585. It listens on loopback unless another ``host`` is given. With ``grpc_port`` it also serves the
-emulator's gRPC services (``grpc_server``); their ``SHUTDOWN`` stops everything.
+emulator's gRPC services (``grpc_server``); their ``SHUTDOWN`` stops everything. Once AndroidEnv's
+accessibility forwarder is installed and enabled on the phone, the phone sends its trees to the host that asked
+(``a11y_forwarder``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from android_gym.errors import ServerError
+from android_gym.sim.a11y_forwarder import AccessibilityForwarderService
 from android_gym.sim.adbd import AdbDaemon
 from android_gym.sim.console import EmulatorConsole, load_auth_token
 from android_gym.sim.grpc_server import SimGrpcServer
@@ -38,6 +41,7 @@ class SimServer:
         self.console = EmulatorConsole(self.phone_host, load_auth_token(home), on_kill=self.stop, home=home)
         self.grpc = (None if grpc_port is None
                      else SimGrpcServer(self.phone_host, grpc_port, host, on_shutdown=self.stop))
+        self.forwarder = AccessibilityForwarderService(self.phone_host)
         self._announce = announce
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped: asyncio.Event | None = None
@@ -69,6 +73,7 @@ class SimServer:
             async with adb, console:
                 if self.grpc is not None:
                     self.grpc.start()
+                self.forwarder.start()
                 if self._announce:
                     await announce_to_adb_server(self.adb_port)
                 if ready is not None:
@@ -79,6 +84,7 @@ class SimServer:
                     writer.close()
                 await asyncio.gather(*self._clients, return_exceptions=True)
         finally:  # after adbd and the console stopped listening
+            self.forwarder.stop()
             if self.grpc is not None:
                 self.grpc.stop()
             self.phone_host.close()
