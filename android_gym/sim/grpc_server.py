@@ -101,20 +101,32 @@ def density(phone: Phone) -> int:
 
 
 def key_input(event: pb.KeyboardEvent) -> Input | None:
-    """What a keyboard event does to the phone (``None`` for a key up); ``ValueError`` for one it cannot do."""
+    """What a keyboard event does to the phone (``None`` for a key up); ``ValueError`` for one it cannot do.
+
+    A key is named by ``key`` (a W3C name, or one printable ASCII character that types itself), or by ``keyCode``
+    in the ``codeType``'s numbering: ``Evdev`` (Linux input codes) and ``XKB`` (evdev + 8, what AndroidEnv sends
+    from Linux hosts), mapped as the emulator's key layout does (``keycodes.EVDEV_KEYS``)."""
     if event.text:
         return lambda phone: phone.input_text(event.text)
-    if not event.key:
-        raise ValueError("a KeyboardEvent needs `key` (a W3C key name such as \"GoBack\") or `text`; key codes "
-                         "are not supported by the simulated phone")
+    if not event.key and event.codeType not in (pb.KeyboardEvent.Evdev, pb.KeyboardEvent.XKB):
+        kind = pb.KeyboardEvent.KeyCodeType.Name(event.codeType)
+        raise ValueError(f"{kind} key codes are not supported by the simulated phone: name the key in `key` (a W3C "
+                         "key name such as \"GoBack\") or send Evdev or XKB key codes")
     if event.eventType == pb.KeyboardEvent.keyup:
         return None
-    if len(event.key) == 1 and " " <= event.key <= "~":
-        return lambda phone: phone.input_text(event.key)
-    name = W3C_KEYS.get(event.key)
-    if name is None:
-        raise ValueError(f"unknown key {event.key!r}: use a W3C key name ({', '.join(W3C_KEYS)}) or one printable "
-                         "ASCII character")
+    if event.key:
+        if len(event.key) == 1 and " " <= event.key <= "~":
+            return lambda phone: phone.input_text(event.key)
+        name = W3C_KEYS.get(event.key)
+        if name is None:
+            raise ValueError(f"unknown key {event.key!r}: use a W3C key name ({', '.join(W3C_KEYS)}) or one "
+                             "printable ASCII character")
+    else:
+        evdev = event.keyCode - (8 if event.codeType == pb.KeyboardEvent.XKB else 0)
+        name = keycodes.EVDEV_KEYS.get(evdev)
+        if name is None:
+            kind = pb.KeyboardEvent.KeyCodeType.Name(event.codeType)
+            raise ValueError(f"{kind} key code {event.keyCode} has no Android key on the simulated phone")
     code = keycodes.KEYCODES[name]
     return lambda phone: phone.key(code)
 
