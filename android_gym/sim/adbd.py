@@ -183,6 +183,11 @@ class AdbDaemon:
         finally:
             self._connections.discard(connection)
 
+    @property
+    def connected(self) -> bool:
+        """Whether any adb host is connected."""
+        return bool(self._connections)
+
     def disconnect_all(self) -> None:
         """Drop every host connection (what a reboot or ``kill`` does to adbd)."""
         for connection in list(self._connections):
