@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import weakref
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import BroadcastResult, Intent
 from android_gym.sim.shell.commands.base import CommandContext, shell_command_exception, short_hash
 from android_gym.sim.shell.device import ShellDevice
+from android_gym.sim.system.content_types import provider_type
 from android_gym.sim.system.logd import PRIORITIES
 
 # android.content.Intent flag values.
@@ -277,12 +278,17 @@ def argument_exception(ctx: CommandContext, command: str, message: str) -> int:
 
 
 def resolve_activity(ctx: CommandContext, intent: ShellIntent) -> tuple[App, type[Screen]] | None:
+    """The activity an implicit intent starts. Data with no type gets the type its content provider gives it
+    first (``runStartActivity`` asks ``getProviderMimeType``), as package manager resolution matches types."""
     packages = ctx.phone.packages
     candidates = [packages.get(intent.package)] if intent.package else [packages.get(n) for n in packages.names()]
+    resolvable = intent.to_intent()
+    if not intent.mime_type and intent.data.startswith("content:"):
+        resolvable = replace(resolvable, mime_type=provider_type(intent.data) or "")
     for app in candidates:
         if app is None:
             continue
-        screen = app.resolve(intent.to_intent())
+        screen = app.resolve(resolvable)
         if screen is not None:
             return app, screen
     return None
