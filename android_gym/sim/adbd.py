@@ -219,11 +219,15 @@ class AdbDaemon:
             return
         command = command or "sh"  # no terminal: the shell reads its script from standard input
         stdin = bytearray()
-        pump = asyncio.create_task(_pump_stdin(stream, protocol, stdin))
+        arrived = threading.Event()
+        pump = asyncio.create_task(_pump_stdin(stream, protocol, stdin, arrived))
 
-        def remote_stdin() -> bytes:
+        def remote_stdin(size: int | None) -> bytes:
+            """The shell's ``StdinSource``: wait (phone lock released) for ``size`` bytes or the end of input."""
             with self.host.holding_released():
-                stream.input_done.wait()
+                while not stream.input_done.is_set() and (size is None or len(stdin) < size):
+                    arrived.wait()
+                    arrived.clear()
             return bytes(stdin)
 
         live = _StreamOutput(self.host, stream, protocol, pty, asyncio.get_running_loop())
@@ -336,8 +340,9 @@ class _ShellInput:
         return bytes(stdin)
 
 
-async def _pump_stdin(stream: Stream, protocol: bool, stdin: bytearray) -> None:
-    """Collect the host's standard input until it is closed (shell v2 CLOSE_STDIN, or the stream)."""
+async def _pump_stdin(stream: Stream, protocol: bool, stdin: bytearray, arrived: threading.Event) -> None:
+    """Collect the host's standard input until it is closed (shell v2 CLOSE_STDIN, or the stream), setting
+    ``arrived`` after each piece and at the end."""
     decoder = _ShellInput(protocol)
     try:
         while not decoder.closed:
@@ -345,8 +350,10 @@ async def _pump_stdin(stream: Stream, protocol: bool, stdin: bytearray) -> None:
             if not data:
                 return
             stdin += decoder.feed(data)
+            arrived.set()
     finally:
         stream.input_done.set()
+        arrived.set()
 
 
 class _InteractiveShell:

@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +25,7 @@ from android_gym.sim.framework.activities import ActivityManager
 from android_gym.sim.framework.app import App
 from android_gym.sim.framework.packages import PackageManager
 from android_gym.sim.framework.window import WindowManager
-from android_gym.sim.shell import LiveOutput, Shell, ShellOutput
+from android_gym.sim.shell import LiveOutput, Shell, ShellOutput, StdinSource
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.contacts import ContactsProvider
@@ -105,8 +105,7 @@ class Phone:
         if hasattr(self, "window"):
             self.window.invalidate()
 
-    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"", live: LiveOutput | None = None
-            ) -> ShellOutput:
+    def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
         """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); ``live`` takes output as
         it comes (``Shell.run``)."""
         result = self.shell.run(command, stdin, live)

@@ -47,7 +47,7 @@ from android_gym.sim.shell.parser import (
     _Seq,
     _Simple,
 )
-from android_gym.sim.shell.streams import _IO, LiveOutput, _FileSink, _Input, _NullSink
+from android_gym.sim.shell.streams import _IO, LiveOutput, StdinSource, _FileSink, _Input, _NullSink
 from android_gym.sim.system.fs import normalize
 
 #: Simple commands one ``run`` may execute (a runaway ``while true`` ends instead of hanging the env).
@@ -216,7 +216,7 @@ class _Interp(_Expander):
             io.err += f"{SHELL}: {name}: inaccessible or not found\n".encode()
             return 127
         live = self.live if self.live is not None and self.live.owns(io) else None
-        ctx = CommandContext(self.phone, io.inp.take_all, self.cwd, self.vars, self._ctx_script, self._ctx_argv,
+        ctx = CommandContext(self.phone, io.inp, self.cwd, self.vars, self._ctx_script, self._ctx_argv,
                              live and live.deliver)
         try:
             status = command(ctx, argv)
@@ -470,9 +470,8 @@ class Shell:
         """Names of the device commands (``/system/bin``)."""
         return sorted(_COMMANDS)
 
-    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"", live: LiveOutput | None = None
-            ) -> ShellOutput:
-        """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` (bytes, or a callable giving them when a
+    def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
+        """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` (bytes, or a ``StdinSource`` asked when a
         command first reads its input) on standard input. With ``live``, a command writing straight to the
         script's output may deliver it there as it runs; the result holds what was not delivered."""
         out, err = bytearray(), bytearray()
@@ -525,7 +524,7 @@ class _Live:
         return self.output.wait(event)
 
 
-def _run_guarded(make_interp: Callable[[], _Interp], command: str, stdin: bytes | Callable[[], bytes],
+def _run_guarded(make_interp: Callable[[], _Interp], command: str, stdin: bytes | StdinSource,
                  out: bytearray, err: bytearray) -> ShellOutput:
     """Run a script writing into ``out`` and ``err``; never raises: errors become stderr and an exit code."""
     try:

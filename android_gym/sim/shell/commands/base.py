@@ -18,6 +18,7 @@ from pathlib import Path
 
 from android_gym.sim.framework.packages import FIRST_APPLICATION_UID
 from android_gym.sim.shell.device import ShellDevice
+from android_gym.sim.shell.streams import _Input
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, normalize
 
 Command = Callable[["CommandContext", list[str]], int]
@@ -35,7 +36,7 @@ class CommandContext:
     (``follow``).
     """
 
-    def __init__(self, phone: ShellDevice, stdin: Callable[[], bytes], cwd: str, env: dict[str, str],
+    def __init__(self, phone: ShellDevice, stdin: _Input, cwd: str, env: dict[str, str],
                  run_script: Callable[[CommandContext, str], int],
                  run_argv: Callable[[CommandContext, list[str]], int], deliver: Deliver | None = None) -> None:
         self.phone = phone
@@ -51,7 +52,11 @@ class CommandContext:
     @property
     def stdin(self) -> bytes:
         """Everything on standard input (reading it consumes it)."""
-        return self._stdin()
+        return self._stdin.take_all()
+
+    def read_stdin(self, size: int) -> bytes:
+        """The next ``size`` bytes of standard input (fewer at its end), without waiting for its end."""
+        return self._stdin.take(size)
 
     # ----- output -----------------------------------------------------------------------------------------
     def out(self, text: str | bytes) -> None:
