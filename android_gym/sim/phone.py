@@ -142,6 +142,10 @@ class Phone:
         """The screen, ``(H, W, 3)`` uint8."""
         return self.window.screenshot()
 
+    def screenshot_rgba(self) -> bytes:
+        """The screen as RGBA8888 bytes, rows from the top (what the emulator's gRPC screenshots carry)."""
+        return self.window.screenshot_rgba()
+
     def ui_dump(self) -> str:
         """The uiautomator XML of the foreground window."""
         return self.window.ui_dump()

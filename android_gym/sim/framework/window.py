@@ -118,6 +118,7 @@ class WindowManager:
         self._renderer = Renderer(DESIGN_WIDTH, self.design_height)
         self._frame: Frame | None = None
         self._frame_time = 0
+        self._rgba: tuple[int, bytes] | None = None  # the renderer version and RGBA bytes last handed out
         self._shift = False
         self.shade = systemui.NotificationShade(phone)
         self._editor = TextEditor(phone, self._focused_field)
@@ -275,8 +276,9 @@ class WindowManager:
         return column(*rows, padding=12, spacing=0, background=_KEYBOARD_BG)
 
     # ----- output ------------------------------------------------------------------------------------------
-    def screenshot(self) -> np.ndarray:
-        """The screen as an ``(H, W, 3)`` uint8 array (a fresh copy)."""
+    def _rendered(self) -> tuple[np.ndarray, bool]:
+        """Draw the current frame: the renderer's pixels (shared), and whether a running transition moved them
+        (then they are a fresh array, not the renderer's image)."""
         f = self.frame()
         slide = self._next_slide()
         windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], WHITE),
@@ -287,13 +289,34 @@ class WindowManager:
             windows = {"shade": (f.shade, WHITE), "nav": windows["nav"]}
         pixels = self._renderer.render(windows)
         if slide and f.shade is None:
-            pixels = _slid(pixels, f.app.children[0].bounds, slide)
-        if self.scale == 1:
-            return pixels.copy()
+            return _slid(pixels, f.app.children[0].bounds, slide), True
+        return pixels, False
+
+    def _resized(self, image: Image.Image) -> Image.Image:
         # reducing_gap: box-average by the whole factor first (2x for 540x1200: 4.6 ms instead of 16 ms), then
         # bilinear for what is left.
-        image = Image.fromarray(pixels).resize((self.width, self.height), Image.BILINEAR, reducing_gap=1.0)
-        return np.asarray(image)
+        return image.resize((self.width, self.height), Image.BILINEAR, reducing_gap=1.0)
+
+    def screenshot(self) -> np.ndarray:
+        """The screen as an ``(H, W, 3)`` uint8 array (a fresh copy)."""
+        pixels, _ = self._rendered()
+        if self.scale == 1:
+            return pixels.copy()
+        return np.asarray(self._resized(Image.fromarray(pixels)))
+
+    def screenshot_rgba(self) -> bytes:
+        """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image). Taken
+        from Pillow's own pixels, which it keeps as 4 bytes with an opaque padding byte ("RGBX"): one copy, several
+        times faster than widening the RGB array."""
+        pixels, slid = self._rendered()
+        if not slid and self._rgba is not None and self._rgba[0] == self._renderer.version:
+            return self._rgba[1]  # an unchanged screen: the same bytes again
+        image = Image.fromarray(pixels) if slid else self._renderer.image
+        if self.scale != 1:
+            image = self._resized(image)
+        rgba = image.tobytes("raw", "RGBX")
+        self._rgba = None if slid else (self._renderer.version, rgba)
+        return rgba
 
     def ui_dump(self) -> str:
         """The uiautomator XML of the active window, in screen coordinates: the notification shade while it is
