@@ -38,7 +38,7 @@ from android_gym.sim.system.telephony import Telephony
 INPUT_EVENT_MS = 1000
 
 
-#: ``getprop`` values of the Pixel 6 / API 33 image AndroidWorld uses.
+#: ``getprop`` values of the Pixel 6 / API 33 image AndroidWorld uses, booted (the boot animation has exited).
 DEFAULT_PROPS = {
     "ro.product.name": "sdk_gphone64_x86_64",
     "ro.product.model": "sdk_gphone64_x86_64",
@@ -47,6 +47,15 @@ DEFAULT_PROPS = {
     "ro.product.brand": "google",
     "ro.build.version.sdk": "33",
     "ro.build.version.release": "13",
+    "ro.build.version.codename": "REL",
+    "ro.build.tags": "dev-keys",
+    "ro.build.characteristics": "emulator",
+    "ro.product.cpu.abi": "x86_64",
+    "ro.product.locale": "en-US",
+    "ro.boot.qemu": "1",
+    "dev.bootcomplete": "1",
+    "init.svc.bootanim": "stopped",
+    "service.bootanim.exit": "1",
     "ro.build.type": "userdebug",
     "ro.debuggable": "1",
     "ro.kernel.qemu": "1",
