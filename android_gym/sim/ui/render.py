@@ -130,7 +130,8 @@ class Renderer:
             self._text_block(view, view.text_color)
         elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
             self._text_line(view.hint, view, x1 + view.padding, y2 - view.padding - line_height(view.text_size))
-        elif view.kind == "seekbar":
+        elif view.kind == "seekbar":  # the track lies between the horizontal paddings
+            x1, x2 = x1 + view.padding, x2 - view.padding
             cy, r = (y1 + y2) // 2, (y2 - y1) // 4
             filled = x1 + round((x2 - x1) * view.progress)
             draw.rounded_rectangle((x1, cy - r, x2 - 1, cy + r), radius=r, fill=DIVIDER)
