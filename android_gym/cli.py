@@ -208,11 +208,13 @@ def cmd_sim_serve(args: argparse.Namespace) -> int:
     """Serve a simulated phone like an emulator until interrupted or killed through its console."""
     import asyncio
 
+    from android_gym.sim.adb_harness import free_emulator_port
     from android_gym.sim.phone import Phone
     from android_gym.sim.server import SimServer
 
     width, height = args.size
-    server = SimServer(Phone(width, height, animations=args.animate), adb_port=args.adb_port,
+    adb_port = args.adb_port if args.adb_port is not None else free_emulator_port()
+    server = SimServer(Phone(width, height, animations=args.animate), adb_port=adb_port,
                        console_port=args.console_port, host=args.host, grpc_port=args.grpc_port)
     grpc = f", gRPC on {args.host}:{args.grpc_port}" if args.grpc_port is not None else ""
     print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port}"
@@ -374,7 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("devices", help="list the devices an env can use").set_defaults(func=cmd_devices)
     sim = sub.add_parser("sim", help="the simulated phone").add_subparsers(dest="sim_command", required=True)
     serve = sim.add_parser("serve", help="serve a simulated phone like an emulator (adb device + console)")
-    serve.add_argument("--adb-port", type=_port, default=5555, help="adb port (default 5555 → emulator-5554)")
+    serve.add_argument("--adb-port", type=_port,
+                       help="adb port (default: as an emulator, the first free pair from 5554/5555 up to 5584/5585, "
+                            "console on the even port: 5555 → emulator-5554)")
     serve.add_argument("--console-port", type=_port, help="emulator console port (default: adb port - 1)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
     serve.add_argument("--size", type=_size, default=(1080, 2400), help="screen WIDTHxHEIGHT (default 1080x2400)")

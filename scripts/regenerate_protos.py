@@ -29,6 +29,8 @@ class Proto(NamedTuple):
     directory: Path
     name: str
     grpc: bool = False
+    #: Build the descriptors into ``android_gym.protos.POOL`` instead of protobuf's default pool (see there).
+    private_pool: bool = False
 
     def modules(self) -> list[str]:
         """Paths of the generated modules under ``directory``."""
@@ -38,10 +40,13 @@ class Proto(NamedTuple):
 
 PROTOS = (
     Proto(ROOT / "task_specs", "task_spec.proto"),
-    Proto(ROOT, "android_gym/protos/emulator_controller.proto", grpc=True),
-    Proto(ROOT, "android_gym/protos/snapshot.proto"),
-    Proto(ROOT, "android_gym/protos/snapshot_service.proto", grpc=True),
+    Proto(ROOT, "android_gym/protos/emulator_controller.proto", grpc=True, private_pool=True),
+    Proto(ROOT, "android_gym/protos/snapshot.proto", private_pool=True),
+    Proto(ROOT, "android_gym/protos/snapshot_service.proto", grpc=True, private_pool=True),
+    Proto(ROOT, "android_gym/protos/accessibility_forwarder.proto", grpc=True, private_pool=True),
 )
+_DEFAULT_POOL = "_descriptor_pool.Default()"
+_IMPORTS_END = "# @@protoc_insertion_point(imports)\n"
 
 
 def generate(proto: Proto, out: Path) -> None:
@@ -51,6 +56,17 @@ def generate(proto: Proto, out: Path) -> None:
                         proto.name])
     if code != 0:
         raise SystemExit(f"protoc failed on {proto.directory / proto.name} (exit {code})")
+    if proto.private_pool:
+        module = out / proto.modules()[0]
+        module.write_text(use_private_pool(module.read_text()))
+
+
+def use_private_pool(source: str) -> str:
+    """A generated ``_pb2`` module rewritten to add its file to ``android_gym.protos.POOL``."""
+    if source.count(_DEFAULT_POOL) != 1 or source.count(_IMPORTS_END) != 1:
+        raise SystemExit("protoc's output changed shape: update use_private_pool in scripts/regenerate_protos.py")
+    source = source.replace(_DEFAULT_POOL, "_POOL")
+    return source.replace(_IMPORTS_END, _IMPORTS_END + "from android_gym.protos import POOL as _POOL\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -219,7 +219,7 @@ class StalledEmulator:
         self._listener = socket.create_server(("127.0.0.1", self.port))
         self._connections: list[socket.socket] = []
         threading.Thread(target=self._accept, daemon=True).start()
-        asyncio.run(announce_to_adb_server(self.port))
+        asyncio.run(announce_to_adb_server(self.port, int(os.environ["ANDROID_ADB_SERVER_PORT"])))
 
     def _accept(self) -> None:
         while True:

@@ -18,13 +18,14 @@ _runtime_version.ValidateProtobufRuntimeVersion(
     'android_gym/protos/snapshot.proto'
 )
 # @@protoc_insertion_point(imports)
+from android_gym.protos import POOL as _POOL
 
 _sym_db = _symbol_database.Default()
 
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!android_gym/protos/snapshot.proto\x12\x11\x65mulator_snapshot\"]\n\x08Snapshot\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12\x15\n\rcreation_time\x18\x02 \x01(\x03\x12\x14\n\x0clogical_name\x18\x0c \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x0e \x01(\t')
+DESCRIPTOR = _POOL.AddSerializedFile(b'\n!android_gym/protos/snapshot.proto\x12\x11\x65mulator_snapshot\"]\n\x08Snapshot\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12\x15\n\rcreation_time\x18\x02 \x01(\x03\x12\x14\n\x0clogical_name\x18\x0c \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x0e \x01(\t')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)

@@ -13,6 +13,7 @@ see the same phone. Written by hand: no maintained Python library implements the
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import socket
@@ -94,6 +95,8 @@ class Stream:
         self.closed = False
         # Set (thread-safely) when the host can send no more input: CLSE, or a dropped connection.
         self.input_done = threading.Event()
+        #: Events of device-side waiters (a following ``logcat``) to set when the host hangs up.
+        self.hangup_events: set[threading.Event] = set()
 
     # ----- host → device
     def feed(self, data: bytes) -> None:
@@ -111,6 +114,8 @@ class Stream:
         self.input_done.set()
         self._input_changed.set()
         self._acked.set()
+        for event in list(self.hangup_events):
+            event.set()
 
     async def read_some(self) -> bytes:
         """Whatever input is buffered, waiting for some; ``b""`` once the host has closed the stream."""
@@ -178,6 +183,11 @@ class AdbDaemon:
         finally:
             self._connections.discard(connection)
 
+    @property
+    def connected(self) -> bool:
+        """Whether any adb host is connected."""
+        return bool(self._connections)
+
     def disconnect_all(self) -> None:
         """Drop every host connection (what a reboot or ``kill`` does to adbd)."""
         for connection in list(self._connections):
@@ -209,26 +219,24 @@ class AdbDaemon:
             return
         command = command or "sh"  # no terminal: the shell reads its script from standard input
         stdin = bytearray()
-        pump = asyncio.create_task(_pump_stdin(stream, protocol, stdin))
+        arrived = threading.Event()
+        pump = asyncio.create_task(_pump_stdin(stream, protocol, stdin, arrived))
 
-        def remote_stdin() -> bytes:
+        def remote_stdin(size: int | None) -> bytes:
+            """The shell's ``StdinSource``: wait (phone lock released) for ``size`` bytes or the end of input."""
             with self.host.holding_released():
-                stream.input_done.wait()
+                while not stream.input_done.is_set() and (size is None or len(stdin) < size):
+                    arrived.wait()
+                    arrived.clear()
             return bytes(stdin)
 
+        live = _StreamOutput(self.host, stream, protocol, pty, asyncio.get_running_loop())
         try:
-            result = await self.host.run(self.host.phone.run, command, remote_stdin)
+            result = await self.host.run(self.host.phone.run, command, remote_stdin, live)
         finally:
             pump.cancel()
-        out, err = result.stdout, result.stderr
-        if pty:
-            out, err = out.replace(b"\n", b"\r\n"), err.replace(b"\n", b"\r\n")
-        if protocol:
-            await stream.write(_v2_packets(ID_STDOUT, out, stream.connection.max_payload)
-                               + _v2_packets(ID_STDERR, err, stream.connection.max_payload)
-                               + _v2_packet(ID_EXIT, bytes([result.exit_code & 0xFF])))
-        else:
-            await stream.write(out + err)
+        exit_packet = _v2_packet(ID_EXIT, bytes([result.exit_code & 0xFF])) if protocol else b""
+        await stream.write(live.encode(result.stdout, result.stderr) + exit_packet)
         await stream.close()
 
     # ----- reboot --------------------------------------------------------------------------------------------
@@ -260,6 +268,52 @@ def _v2_packets(packet_id: int, data: bytes, max_payload: int) -> bytes:
     return b"".join(_v2_packet(packet_id, data[i:i + size]) for i in range(0, len(data), size))
 
 
+class _StreamOutput:
+    """A shell command's output as adbd sends it: shell-v2 STDOUT/STDERR packets or raw bytes (``\\r\\n`` line ends
+    on a terminal). As the shell's ``LiveOutput`` it lets a command that never ends on its own (``logcat``) send
+    as it goes, from the worker thread running it."""
+
+    def __init__(self, host: PhoneHost, stream: Stream, protocol: bool, pty: bool,
+                 loop: asyncio.AbstractEventLoop) -> None:
+        self.host = host
+        self.stream = stream
+        self.protocol = protocol
+        self.pty = pty
+        self.loop = loop
+
+    def encode(self, stdout: bytes, stderr: bytes) -> bytes:
+        """The bytes that carry ``stdout`` and ``stderr`` on the stream."""
+        if self.pty:
+            stdout, stderr = stdout.replace(b"\n", b"\r\n"), stderr.replace(b"\n", b"\r\n")
+        if not self.protocol:
+            return stdout + stderr
+        limit = self.stream.connection.max_payload
+        return _v2_packets(ID_STDOUT, stdout, limit) + _v2_packets(ID_STDERR, stderr, limit)
+
+    def write(self, stdout: bytes, stderr: bytes) -> bool:
+        """Send now (the phone lock is released while the host takes it); ``False`` once the host hung up."""
+        data = self.encode(stdout, stderr)
+        with self.host.holding_released():
+            if not self.stream.closed:
+                sent = asyncio.run_coroutine_threadsafe(self.stream.write(data), self.loop)
+                while not self.stream.closed:  # a stopped server never runs it: give up once the stream is gone
+                    with contextlib.suppress(concurrent.futures.TimeoutError):
+                        sent.result(timeout=1.0)
+                        break
+        return not self.stream.closed
+
+    def wait(self, event: threading.Event) -> bool:
+        """Block, phone lock released, until ``event`` is set or the host hangs up; ``False`` on a hang-up."""
+        self.stream.hangup_events.add(event)
+        try:
+            with self.host.holding_released():
+                if not self.stream.closed:
+                    event.wait()
+        finally:
+            self.stream.hangup_events.discard(event)
+        return not self.stream.closed
+
+
 class _ShellInput:
     """Decodes what the host sends a shell stream: raw bytes, or shell-v2 STDIN/CLOSE_STDIN packets."""
 
@@ -286,8 +340,9 @@ class _ShellInput:
         return bytes(stdin)
 
 
-async def _pump_stdin(stream: Stream, protocol: bool, stdin: bytearray) -> None:
-    """Collect the host's standard input until it is closed (shell v2 CLOSE_STDIN, or the stream)."""
+async def _pump_stdin(stream: Stream, protocol: bool, stdin: bytearray, arrived: threading.Event) -> None:
+    """Collect the host's standard input until it is closed (shell v2 CLOSE_STDIN, or the stream), setting
+    ``arrived`` after each piece and at the end."""
     decoder = _ShellInput(protocol)
     try:
         while not decoder.closed:
@@ -295,8 +350,10 @@ async def _pump_stdin(stream: Stream, protocol: bool, stdin: bytearray) -> None:
             if not data:
                 return
             stdin += decoder.feed(data)
+            arrived.set()
     finally:
         stream.input_done.set()
+        arrived.set()
 
 
 class _InteractiveShell:

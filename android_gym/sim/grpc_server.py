@@ -86,10 +86,7 @@ def encode_frame(frame: np.ndarray, image_format: int) -> bytes:
     if image_format == pb.ImageFormat.RGB888:
         return frame.tobytes()
     if image_format == pb.ImageFormat.RGBA8888:
-        rgba = np.empty((*frame.shape[:2], 4), np.uint8)
-        rgba[..., :3] = frame
-        rgba[..., 3] = 255
-        return rgba.tobytes()
+        return Image.fromarray(frame).tobytes("raw", "RGBX")
     buffer = io.BytesIO()
     Image.fromarray(frame).save(buffer, "PNG")
     return buffer.getvalue()
@@ -101,22 +98,88 @@ def density(phone: Phone) -> int:
 
 
 def key_input(event: pb.KeyboardEvent) -> Input | None:
-    """What a keyboard event does to the phone (``None`` for a key up); ``ValueError`` for one it cannot do."""
+    """What a keyboard event does to the phone (``None`` for a key up); ``ValueError`` for one it cannot do.
+
+    A key is named by ``key`` (a W3C name, or one printable ASCII character that types itself), or by ``keyCode``
+    in the ``codeType``'s numbering: ``Evdev`` (Linux input codes) and ``XKB`` (evdev + 8, what AndroidEnv sends
+    from Linux hosts), mapped as the emulator's key layout does (``keycodes.EVDEV_KEYS``)."""
     if event.text:
         return lambda phone: phone.input_text(event.text)
-    if not event.key:
-        raise ValueError("a KeyboardEvent needs `key` (a W3C key name such as \"GoBack\") or `text`; key codes "
-                         "are not supported by the simulated phone")
+    if not event.key and event.codeType not in (pb.KeyboardEvent.Evdev, pb.KeyboardEvent.XKB):
+        kind = pb.KeyboardEvent.KeyCodeType.Name(event.codeType)
+        raise ValueError(f"{kind} key codes are not supported by the simulated phone: name the key in `key` (a W3C "
+                         "key name such as \"GoBack\") or send Evdev or XKB key codes")
     if event.eventType == pb.KeyboardEvent.keyup:
         return None
-    if len(event.key) == 1 and " " <= event.key <= "~":
-        return lambda phone: phone.input_text(event.key)
-    name = W3C_KEYS.get(event.key)
-    if name is None:
-        raise ValueError(f"unknown key {event.key!r}: use a W3C key name ({', '.join(W3C_KEYS)}) or one printable "
-                         "ASCII character")
+    if event.key:
+        if len(event.key) == 1 and " " <= event.key <= "~":
+            return lambda phone: phone.input_text(event.key)
+        name = W3C_KEYS.get(event.key)
+        if name is None:
+            raise ValueError(f"unknown key {event.key!r}: use a W3C key name ({', '.join(W3C_KEYS)}) or one "
+                             "printable ASCII character")
+    else:
+        evdev = event.keyCode - (8 if event.codeType == pb.KeyboardEvent.XKB else 0)
+        name = keycodes.EVDEV_KEYS.get(evdev)
+        if name is None:
+            kind = pb.KeyboardEvent.KeyCodeType.Name(event.codeType)
+            raise ValueError(f"{kind} key code {event.keyCode} has no Android key on the simulated phone")
     code = keycodes.KEYCODES[name]
     return lambda phone: phone.key(code)
+
+
+@dataclass(frozen=True)
+class ImageReply:
+    """A ``getScreenshot`` reply whose pixels are written straight after the rest of the ``Image`` message
+    (``_ImageSerializer``): a frame is 10 MB, and copying it into a message and out again costs more than the rest
+    of a step."""
+
+    message: pb.Image
+    pixels: bytes
+
+
+class _ImageSerializer:
+    """Writes ``Image`` replies; an ``ImageReply`` as its message followed by field 4 (``image``), as protobuf
+    readers take fields in any order. The last reply is kept: the same pixels with the same message (a screen
+    looked at again before anything moved the clock) are sent without a new 10 MB copy."""
+
+    def __init__(self) -> None:
+        self._last: tuple[bytes, bytes, bytes] | None = None  # pixels, message, wire bytes
+
+    def __call__(self, reply: pb.Image | ImageReply) -> bytes:
+        if isinstance(reply, pb.Image):
+            return reply.SerializeToString()
+        message = reply.message.SerializeToString()
+        last = self._last
+        if last is not None and last[0] is reply.pixels and last[1] == message:
+            return last[2]
+        size, varint = len(reply.pixels), bytearray()
+        while True:
+            varint.append((size & 0x7F) | (0x80 if size > 0x7F else 0))
+            size >>= 7
+            if not size:
+                break
+        wire = b"".join((message, b"\x22", varint, reply.pixels))  # tag of field 4, length-delimited
+        self._last = (reply.pixels, message, wire)
+        return wire
+
+
+def _message_class(descriptor) -> type:
+    return empty_pb2.Empty if descriptor.full_name == "google.protobuf.Empty" else getattr(pb, descriptor.name)
+
+
+def _controller_handler(controller: pb_grpc.EmulatorControllerServicer) -> grpc.GenericRpcHandler:
+    """``EmulatorController`` as ``add_EmulatorControllerServicer_to_server`` registers it, except that
+    ``getScreenshot`` replies are written by an ``_ImageSerializer``."""
+    write_image = _ImageSerializer()
+    service = pb.DESCRIPTOR.services_by_name["EmulatorController"]
+    handlers = {}
+    for method in service.methods:
+        response = _message_class(method.output_type)
+        handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+            getattr(controller, method.name), request_deserializer=_message_class(method.input_type).FromString,
+            response_serializer=write_image if method.name == "getScreenshot" else response.SerializeToString)
+    return grpc.method_handlers_generic_handler(service.full_name, handlers)
 
 
 @dataclass
@@ -194,7 +257,7 @@ class SimGrpcServer:
         # No SO_REUSEPORT (gRPC's default on Linux): a port another server holds is an error, not a shared port.
         server = grpc.server(ThreadPoolExecutor(max_workers=4, thread_name_prefix="sim-grpc"),
                              options=[*_MESSAGE_SIZE, ("grpc.so_reuseport", 0)])
-        pb_grpc.add_EmulatorControllerServicer_to_server(_Controller(self), server)
+        server.add_generic_rpc_handlers((_controller_handler(_Controller(self)),))
         snapshot_service_pb2_grpc.add_SnapshotServiceServicer_to_server(_Snapshots(self), server)
         address = f"[{self.bind}]:{self.port}" if ":" in self.bind else f"{self.bind}:{self.port}"  # IPv6 in brackets
         try:
@@ -292,25 +355,34 @@ class _Controller(pb_grpc.EmulatorControllerServicer):
                                         ramSizeBytes=RAM_MB * 1024 * 1024),
             hardwareConfig=pb.EntryList(entry=[pb.Entry(key=key, value=value) for key, value in hardware.items()]))
 
-    def getScreenshot(self, request: pb.ImageFormat, context: grpc.ServicerContext) -> pb.Image:
+    def getScreenshot(self, request: pb.ImageFormat, context: grpc.ServicerContext) -> pb.Image | ImageReply:
         if request.format not in pb.ImageFormat.ImgFormat.values():
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"unknown image format {request.format}: use PNG, "
                                                             "RGBA8888 or RGB888")
         if request.display != 0:  # the emulator answers an empty image for a display that is not there
             return pb.Image(format=pb.ImageFormat(format=request.format, display=request.display))
-        frame, now_ms = self._host.locked(self._frame)
-        height, width = frame.shape[:2]
+        width, height = self._host.locked(lambda: self._host.phone.screen_size)
         size = fit_size(width, height, request.width, request.height)
-        if size != (width, height):
-            frame = np.asarray(Image.fromarray(frame).resize(size, Image.Resampling.BILINEAR))
+        if request.format == pb.ImageFormat.RGBA8888 and size == (width, height):  # AndroidEnv's request: fast path
+            image, now_ms = self._host.locked(self._rgba)
+        else:
+            frame, now_ms = self._host.locked(self._frame)
+            if size != (width, height):
+                frame = np.asarray(Image.fromarray(frame).resize(size, Image.Resampling.BILINEAR))
+            image = encode_frame(frame, request.format)
         # A single screenshot has sequence number 0 (emulator_controller.proto: Image.seq).
-        return pb.Image(format=pb.ImageFormat(format=request.format, width=size[0], height=size[1],
-                                              rotation=pb.Rotation(rotation=pb.Rotation.PORTRAIT)),
-                        image=encode_frame(frame, request.format), seq=0, timestampUs=now_ms * 1000)
+        message = pb.Image(format=pb.ImageFormat(format=request.format, width=size[0], height=size[1],
+                                                 rotation=pb.Rotation(rotation=pb.Rotation.PORTRAIT)),
+                           seq=0, timestampUs=now_ms * 1000)
+        return ImageReply(message, image)
 
     def _frame(self) -> tuple[np.ndarray, int]:
         phone = self._host.phone
         return phone.screenshot(), phone.clock.now_ms()
+
+    def _rgba(self) -> tuple[bytes, int]:
+        phone = self._host.phone
+        return phone.screenshot_rgba(), phone.clock.now_ms()
 
     def sendTouch(self, request: pb.TouchEvent, context: grpc.ServicerContext) -> empty_pb2.Empty:
         touches = list(request.touches)

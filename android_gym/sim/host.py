@@ -1,21 +1,26 @@
 """``PhoneHost``: one simulated phone shared by network services (adbd, emulator console).
 
 The phone is not thread-safe, so every access from a service goes through ``run`` (or ``locked``), which
-serializes them with one lock. Services are asyncio coroutines; the phone work runs in worker threads so a
-command that waits for its standard input (``holding_released``) never stalls the event loop.
+serializes them with one lock. Services are asyncio coroutines; the phone work runs in the host's own worker
+threads so a command that waits (for its standard input, or for log entries: ``holding_released``) never stalls
+the event loop, and long-lived ones (a following ``logcat`` per client) never starve the others.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
 
 from android_gym.sim.phone import Phone
 
 T = TypeVar("T")
+#: Worker threads: each running shell command holds one, a following ``logcat`` for as long as its reader stays.
+WORKERS = 64
 
 
 class PhoneHost:
@@ -25,6 +30,7 @@ class PhoneHost:
         self.phone = phone
         self.avd_name = avd_name
         self._lock = threading.Lock()
+        self._workers: ThreadPoolExecutor | None = None
 
     def replace(self, phone: Phone) -> Phone:
         """Serve ``phone`` from now on (like loading a fresh snapshot); returns the previous phone."""
@@ -39,7 +45,16 @@ class PhoneHost:
 
     async def run(self, fn: Callable[..., T], *args: object) -> T:
         """Call ``fn(*args)`` under the phone lock in a worker thread and await its result."""
-        return await asyncio.to_thread(self.locked, fn, *args)
+        if self._workers is None:
+            self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="phone")
+        return await asyncio.get_running_loop().run_in_executor(self._workers, functools.partial(self.locked, fn,
+                                                                                                  *args))
+
+    def close(self) -> None:
+        """Let the worker threads go once their calls return (the phone itself stays usable). Idempotent."""
+        if self._workers is not None:
+            self._workers.shutdown(wait=False, cancel_futures=True)
+            self._workers = None
 
     @contextmanager
     def holding_released(self) -> Iterator[None]:

@@ -34,6 +34,21 @@ CHARS: dict[int, str] = {
 }
 
 
+#: Linux input event codes (``linux/input-event-codes.h``) → Android key names, as AOSP
+#: ``frameworks/base/data/keyboards/Generic.kl`` maps them (XKB key codes are these plus 8).
+EVDEV_KEYS: dict[int, str] = {
+    1: "ESCAPE", **{2 + i: str((i + 1) % 10) for i in range(10)}, 12: "MINUS", 13: "EQUALS", 14: "DEL", 15: "TAB",
+    **{16 + i: letter for i, letter in enumerate("QWERTYUIOP")}, 26: "LEFT_BRACKET", 27: "RIGHT_BRACKET",
+    28: "ENTER", 29: "CTRL_LEFT", **{30 + i: letter for i, letter in enumerate("ASDFGHJKL")}, 39: "SEMICOLON",
+    40: "APOSTROPHE", 41: "GRAVE", 42: "SHIFT_LEFT", 43: "BACKSLASH",
+    **{44 + i: letter for i, letter in enumerate("ZXCVBNM")}, 51: "COMMA", 52: "PERIOD", 53: "SLASH",
+    54: "SHIFT_RIGHT", 56: "ALT_LEFT", 57: "SPACE", 97: "CTRL_RIGHT", 100: "ALT_RIGHT", 102: "MOVE_HOME",
+    103: "DPAD_UP", 104: "PAGE_UP", 105: "DPAD_LEFT", 106: "DPAD_RIGHT", 107: "MOVE_END", 108: "DPAD_DOWN",
+    109: "PAGE_DOWN", 111: "FORWARD_DEL", 114: "VOLUME_DOWN", 115: "VOLUME_UP", 116: "POWER", 139: "MENU",
+    158: "BACK", 172: "HOME", 212: "CAMERA", 217: "SEARCH", 580: "APP_SWITCH",
+}
+
+
 def parse_keycode(token: str) -> int | None:
     """A key code from ``66``, ``KEYCODE_ENTER`` or ``ENTER`` (what ``input keyevent`` accepts); else None."""
     if token.isdigit():

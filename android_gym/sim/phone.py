@@ -13,22 +13,23 @@ from __future__ import annotations
 import shutil
 import tempfile
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from android_gym.errors import ConfigError
-from android_gym.sim.apps import INSTALLED_APPS
+from android_gym.sim.apps import INSTALLABLE_APPS, INSTALLED_APPS
 from android_gym.sim.framework.activities import ActivityManager
 from android_gym.sim.framework.app import App
 from android_gym.sim.framework.packages import PackageManager
 from android_gym.sim.framework.window import WindowManager
-from android_gym.sim.shell import Shell, ShellOutput
+from android_gym.sim.shell import LiveOutput, Shell, ShellOutput, StdinSource
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.contacts import ContactsProvider
 from android_gym.sim.system.fs import FileSystem
+from android_gym.sim.system.logd import LogBuffer
 from android_gym.sim.system.settings import Settings
 from android_gym.sim.system.telephony import Telephony
 from android_gym.tempdirs import fast_tmp_dir
@@ -37,7 +38,7 @@ from android_gym.tempdirs import fast_tmp_dir
 INPUT_EVENT_MS = 1000
 
 
-#: ``getprop`` values of the Pixel 6 / API 33 image AndroidWorld uses.
+#: ``getprop`` values of the Pixel 6 / API 33 image AndroidWorld uses, booted (the boot animation has exited).
 DEFAULT_PROPS = {
     "ro.product.name": "sdk_gphone64_x86_64",
     "ro.product.model": "sdk_gphone64_x86_64",
@@ -46,6 +47,15 @@ DEFAULT_PROPS = {
     "ro.product.brand": "google",
     "ro.build.version.sdk": "33",
     "ro.build.version.release": "13",
+    "ro.build.version.codename": "REL",
+    "ro.build.tags": "dev-keys",
+    "ro.build.characteristics": "emulator",
+    "ro.product.cpu.abi": "x86_64",
+    "ro.product.locale": "en-US",
+    "ro.boot.qemu": "1",
+    "dev.bootcomplete": "1",
+    "init.svc.bootanim": "stopped",
+    "service.bootanim.exit": "1",
     "ro.build.type": "userdebug",
     "ro.debuggable": "1",
     "ro.kernel.qemu": "1",
@@ -60,11 +70,12 @@ DEFAULT_PROPS = {
 
 class Phone:
     """A simulated Android 13 phone (Pixel 6 geometry by default) with ``apps`` installed in order (one of them
-    the home-screen app). With ``animations``, activity transitions animate over the next looks at the screen, as
-    long as ``transition_animation_scale`` is above 0."""
+    the home-screen app); ``installable`` apps are installed when their APK is. With ``animations``, activity
+    transitions animate over the next looks at the screen, as long as ``transition_animation_scale`` is above 0."""
 
     def __init__(self, width: int = 1080, height: int = 2400, animations: bool = False,
-                 apps: Sequence[type[App]] = INSTALLED_APPS) -> None:
+                 apps: Sequence[type[App]] = INSTALLED_APPS,
+                 installable: Sequence[type[App]] = INSTALLABLE_APPS) -> None:
         self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-", dir=fast_tmp_dir()))
         # Deleted on close(), on garbage collection, or at interpreter exit: nothing is left in /dev/shm.
         self._cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
@@ -72,10 +83,11 @@ class Phone:
         self.fs = FileSystem(self._tmp, self.clock)
         self.settings = Settings()
         self.props = dict(DEFAULT_PROPS)
+        self.logs = LogBuffer(self.clock)
         self.clipboard = Clipboard(lambda: self.activities.foreground()[0])
         self.telephony = Telephony(self)
         self.contacts = ContactsProvider(self)
-        self.packages = PackageManager(self)
+        self.packages = PackageManager(self, installable)
         for app_class in apps:
             self.packages.install(app_class)
         home = next((app for app in map(self.packages.get, self.packages.names()) if app is not None and app.home),
@@ -97,10 +109,10 @@ class Phone:
         if hasattr(self, "window"):
             self.window.invalidate()
 
-    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput:
-        """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); the screen is redrawn
-        unless the command only read the device."""
-        result = self.shell.run(command, stdin)
+    def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
+        """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); ``live`` takes output as
+        it comes (``Shell.run``). The screen is redrawn unless the command only read the device."""
+        result = self.shell.run(command, stdin, live)
         if not result.read_only:
             self.invalidate()
         return result
@@ -134,6 +146,10 @@ class Phone:
     def screenshot(self) -> np.ndarray:
         """The screen, ``(H, W, 3)`` uint8."""
         return self.window.screenshot()
+
+    def screenshot_rgba(self) -> bytes:
+        """The screen as RGBA8888 bytes, rows from the top (what the emulator's gRPC screenshots carry)."""
+        return self.window.screenshot_rgba()
 
     def ui_dump(self) -> str:
         """The uiautomator XML of the foreground window."""

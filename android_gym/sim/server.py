@@ -1,9 +1,13 @@
 """``SimServer``: a simulated phone served like an emulator — adbd on the adb port, the console one port below.
 
-Like the Android emulator, it announces itself to a running adb server (``host:emulator:<adb port>``), so
-``adb devices`` lists it as ``emulator-<console port>``; adb servers started later find it by scanning the odd
-ports 5555–5585. It listens on loopback unless another ``host`` is given. With ``grpc_port`` it also serves the
-emulator's gRPC services (``grpc_server``); their ``SHUTDOWN`` stops everything.
+Like the Android emulator, it announces itself to the adb server (``host:emulator:<adb port>`` to
+``ANDROID_ADB_SERVER_PORT``, default 5037), so ``adb devices`` lists it as ``emulator-<console port>``; and, as the
+emulator's adb pipe does whenever it waits for a host, it announces itself again every ``ANNOUNCE_PERIOD_S`` while
+no adb server is connected, so a restarted server (``adb kill-server``/``start-server``) finds it even on ports
+outside the 5555–5585 range adb servers scan at start. It listens on loopback unless another ``host`` is given.
+With ``grpc_port`` it also serves the emulator's gRPC services (``grpc_server``); their ``SHUTDOWN`` stops
+everything. Once AndroidEnv's accessibility forwarder is installed and enabled on the phone, the phone sends its
+trees to the host that asked (``a11y_forwarder``).
 """
 
 from __future__ import annotations
@@ -16,11 +20,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from android_gym.errors import ServerError
+from android_gym.sim.a11y_forwarder import AccessibilityForwarderService
 from android_gym.sim.adbd import AdbDaemon
 from android_gym.sim.console import EmulatorConsole, load_auth_token
 from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
+
+#: How often a phone no adb server is connected to announces itself (seconds).
+ANNOUNCE_PERIOD_S = 1.0
 
 
 class SimServer:
@@ -29,8 +37,10 @@ class SimServer:
 
     def __init__(self, phone: Phone | None = None, adb_port: int = 5555, console_port: int | None = None,
                  host: str = "127.0.0.1", home: Path | None = None, announce: bool = True,
-                 grpc_port: int | None = None) -> None:
+                 grpc_port: int | None = None, adb_server_port: int | None = None) -> None:
         self.adb_port = adb_port
+        self.adb_server_port = (int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")) if adb_server_port is None
+                                else adb_server_port)
         self.console_port = adb_port - 1 if console_port is None else console_port
         self.bind_host = host
         self.phone_host = PhoneHost(phone or Phone(), avd_name=f"android_gym_sim_{self.console_port}")
@@ -38,6 +48,7 @@ class SimServer:
         self.console = EmulatorConsole(self.phone_host, load_auth_token(home), on_kill=self.stop, home=home)
         self.grpc = (None if grpc_port is None
                      else SimGrpcServer(self.phone_host, grpc_port, host, on_shutdown=self.stop))
+        self.forwarder = AccessibilityForwarderService(self.phone_host)
         self._announce = announce
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped: asyncio.Event | None = None
@@ -69,18 +80,32 @@ class SimServer:
             async with adb, console:
                 if self.grpc is not None:
                     self.grpc.start()
+                self.forwarder.start()
+                announcer = None
                 if self._announce:
-                    await announce_to_adb_server(self.adb_port)
+                    await announce_to_adb_server(self.adb_port, self.adb_server_port)
+                    announcer = asyncio.create_task(self._keep_announcing())
                 if ready is not None:
                     ready.set()
                 await self._stopped.wait()
+                if announcer is not None:
+                    announcer.cancel()
                 # End every client connection so its handler returns on its own (none is left to be cancelled).
                 for writer in self._clients.values():
                     writer.close()
                 await asyncio.gather(*self._clients, return_exceptions=True)
         finally:  # after adbd and the console stopped listening
+            self.forwarder.stop()
             if self.grpc is not None:
                 self.grpc.stop()
+            self.phone_host.close()
+
+    async def _keep_announcing(self) -> None:
+        """Announce this phone again whenever no adb server is connected."""
+        while True:
+            await asyncio.sleep(ANNOUNCE_PERIOD_S)
+            if not self.daemon.connected:
+                await announce_to_adb_server(self.adb_port, self.adb_server_port)
 
     def _tracked(self, handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
                  ) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]:
@@ -127,12 +152,12 @@ class SimServer:
         self.stop()
 
 
-async def announce_to_adb_server(adb_port: int) -> bool:
-    """Tell the adb server (``ANDROID_ADB_SERVER_PORT``, default 5037) about an emulator on ``adb_port``.
+async def announce_to_adb_server(adb_port: int, server_port: int) -> bool:
+    """Tell the adb server on ``server_port`` about an emulator on ``adb_port``
+    (``AdbHostServer::notify``: ``host:emulator:<port>`` in adb's request framing).
 
     Returns whether a server took the announcement; none running is normal.
     """
-    server_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
     request = f"host:emulator:{adb_port}".encode()
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", server_port), 2)

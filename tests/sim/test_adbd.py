@@ -4,6 +4,7 @@ session's served phone, and the wire protocol itself from a raw socket."""
 from __future__ import annotations
 
 import io
+import os
 import socket
 import struct
 import subprocess
@@ -14,8 +15,9 @@ import pytest
 from lxml import etree
 from PIL import Image
 
-from android_gym.sim.adb_harness import free_emulator_port
+from android_gym.sim.adb_harness import free_emulator_port, free_port, free_port_pair
 from android_gym.sim.adbd import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, Packet
+from android_gym.sim.server import SimServer
 
 SMS = "com.simplemobiletools.smsmessenger"
 
@@ -95,6 +97,44 @@ def test_push_pull_and_ls_through_adb(fresh_served_phone, adb_server_port, tmp_p
     missing = adb(adb_server_port, "-s", serial, "pull", "/sdcard/nothing.txt", str(tmp_path))
     assert missing.returncode == 1
     assert b"failed to stat remote object '/sdcard/nothing.txt': No such file or directory" in missing.stdout
+
+
+def test_a_restarted_adb_server_finds_the_phone_again(tmp_path):
+    """After ``adb kill-server``/``start-server`` (what AndroidEnv does when an adb command fails) the phone is
+    listed again: it keeps announcing itself while no adb server is connected. The servers here do not scan the
+    emulator ports (``ADB_EMU=0``) and the phone is outside them, so only the announcements can bring it back."""
+    server_port = free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "ADB_EMU": "0", "ANDROID_ADB_SERVER_PORT": str(server_port)}
+
+    def server(command: str) -> None:
+        subprocess.run(["adb", "-P", str(server_port), command], env=env, capture_output=True, timeout=60, check=True)
+
+    server("start-server")
+    try:
+        with SimServer(adb_port=free_port_pair(), adb_server_port=server_port) as phone:
+            client = adbutils.AdbClient("127.0.0.1", server_port)
+            client.wait_for(phone.serial, timeout=30)
+            server("kill-server")
+            server("start-server")
+            client.wait_for(phone.serial, timeout=30)
+            assert client.device(phone.serial).shell("echo back") == "back"
+    finally:
+        server("kill-server")
+
+
+def test_sim_serve_takes_the_first_free_emulator_port_pair(adb_server_port):
+    """Like the emulator, ``sim serve`` without ``--adb-port`` puts its console on the first free even port from
+    5554 and adbd on the next one."""
+    expected = free_emulator_port()
+    server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve"], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith(f"emulator-{expected - 1}: adb on 127.0.0.1:{expected}, console on "
+                               f"127.0.0.1:{expected - 1}")
+    finally:
+        server.kill()
+        server.wait()
 
 
 # ----- the wire protocol, from a raw socket ------------------------------------------------------------------

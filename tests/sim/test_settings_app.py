@@ -134,8 +134,9 @@ def test_brightness_level_opens_systemui_dialog_whose_ends_give_androidworlds_va
     assert container.x_max > slider.bbox_pixels.x_max  # room to drag past the end
     drag(phone, f"{SYSTEMUI}:id/slider", container.x_max - 1)
     assert setting(phone, "system", "screen_brightness") == "255"
-    drag(phone, f"{SYSTEMUI}:id/slider", slider.bbox_pixels.x_max - 1)  # to the last pixel: not quite the end
-    assert setting(phone, "system", "screen_brightness") == "254"
+    drag(phone, f"{SYSTEMUI}:id/slider", container.x_min)
+    phone.tap(slider.bbox_pixels.x_max - 1, slider.bbox_pixels.center[1])  # the end padding (20dp) is the maximum
+    assert setting(phone, "system", "screen_brightness") == "255"
     drag(phone, f"{SYSTEMUI}:id/slider", container.x_min)
     assert setting(phone, "system", "screen_brightness") == "1"
     phone.tap(*slider.bbox_pixels.center)  # the middle of the gamma curve is dim

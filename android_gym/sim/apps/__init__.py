@@ -2,9 +2,10 @@
 
 ``INSTALLED_APPS`` is what a new phone has installed, in install order (which fixes each package's uid): the
 home-screen app, the system image's packages and the apps. Adding an app is one module here plus one line in this
-list.
+list. ``INSTALLABLE_APPS`` are apps a new phone does not have but runs once their APK is installed.
 """
 
+from android_gym.sim.apps.accessibility_forwarder import AccessibilityForwarder
 from android_gym.sim.apps.audio_recorder import AudioRecorder
 from android_gym.sim.apps.broccoli import Broccoli
 from android_gym.sim.apps.calendar import SimpleCalendarPro
@@ -49,4 +50,8 @@ INSTALLED_APPS: tuple[type[App], ...] = (
     Camera,
     AudioRecorder,
     Vlc,
+)
+
+INSTALLABLE_APPS: tuple[type[App], ...] = (
+    AccessibilityForwarder,
 )

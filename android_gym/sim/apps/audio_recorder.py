@@ -505,6 +505,12 @@ class AudioRecorder(App):
         """``setAskToRenameAfterStopRecording``."""
         self.prefs.apply({ASK_RENAME: ("boolean", ask)})
 
+    def on_process_start(self) -> None:
+        """The app's start creates its records folder as well (``FileRepositoryImpl``: ``getExternalFilesDir(
+        DIRECTORY_MUSIC)/records``)."""
+        super().on_process_start()
+        self.phone.fs.makedirs(RECORDS_DIR)
+
     def bind_view(self) -> None:
         """``MainPresenter.bindView``: asking for a name is on unless chosen before; the app's records folder
         exists (``FileRepositoryImpl`` creates it)."""

@@ -1594,6 +1594,22 @@ class SimpleCalendarPro(App):
     version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml
     screens = (MainScreen, EventScreen)
 
+    def resolve(self, intent: Intent) -> type[Screen] | None:
+        """The manifest's filters: ``MainActivity`` takes ``VIEW`` of a ``time/epoch``
+        ``content://com.android.calendar`` URI and of an event item; ``EventActivity`` takes ``EDIT``/``INSERT``
+        of an event item or list. A ``VIEW`` of ``content://com.android.calendar`` itself, which has no type,
+        matches neither."""
+        view, edit = "android.intent.action.VIEW", ("android.intent.action.EDIT", "android.intent.action.INSERT")
+        if intent.action == view and intent.mime_type == "time/epoch" and intent.data.startswith(
+                "content://com.android.calendar"):
+            return MainScreen
+        if intent.action == view and intent.mime_type == "vnd.android.cursor.item/event":
+            return MainScreen
+        if intent.action in edit and intent.mime_type in ("vnd.android.cursor.item/event",
+                                                          "vnd.android.cursor.dir/event"):
+            return EventScreen
+        return super().resolve(intent)
+
     def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.db = EventsDatabase(phone)

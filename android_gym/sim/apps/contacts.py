@@ -61,6 +61,11 @@ from android_gym.sim.ui.views import (
 PACKAGE = "com.google.android.contacts"
 ACTION_INSERT, ACTION_EDIT = "android.intent.action.INSERT", "android.intent.action.EDIT"
 ACTION_VIEW = "android.intent.action.VIEW"
+#: ``PeopleActivity``'s ``VIEW`` filter (AOSP packages/apps/Contacts AndroidManifest.xml): the contact list.
+LIST_TYPES = ("vnd.android.cursor.dir/contact", "vnd.android.cursor.dir/person", "vnd.android.cursor.dir/phone_v2",
+              "vnd.android.cursor.dir/phone", "vnd.android.cursor.dir/postal-address_v2",
+              "vnd.android.cursor.dir/postal-address", "vnd.android.cursor.dir/email_v2",
+              "vnd.android.cursor.dir/group")
 #: ``ContactEditorActivity``'s ``INSERT`` filter.
 INSERT_TYPES = ("vnd.android.cursor.dir/person", "vnd.android.cursor.dir/contact", "vnd.android.cursor.dir/raw_contact")
 CONTACTS_URI = f"content://{AUTHORITY}/contacts"
@@ -460,8 +465,9 @@ class ContactEditorScreen(Screen):
 
 
 class GoogleContacts(App):
-    """``com.google.android.contacts``: the contact list is the launcher activity; ``INSERT`` of a contact
-    type opens the editor, ``EDIT``/``VIEW`` of a contact URI the editor/QuickContact."""
+    """``com.google.android.contacts``: the contact list is the launcher activity and takes ``VIEW`` of a list
+    type (``content://contacts/people/``); ``INSERT`` of a contact type opens the editor, ``EDIT``/``VIEW`` of a
+    contact URI the editor/QuickContact."""
 
     package = PACKAGE
     label = APP_LABEL
@@ -475,4 +481,6 @@ class GoogleContacts(App):
             return ContactEditorScreen
         if intent.action == ACTION_VIEW and _contact_id(intent.data) is not None:
             return QuickContactScreen
+        if intent.action == ACTION_VIEW and intent.mime_type in LIST_TYPES:
+            return PeopleScreen
         return super().resolve(intent)

@@ -21,6 +21,7 @@ class ActivityManager:
         self.launcher = launcher
         self._tasks: list[list[Screen]] = []
         self._resumed: Screen | None = None
+        self._processes: set[str] = set()  # packages whose process runs
         self.home()
 
     @property
@@ -32,6 +33,7 @@ class ActivityManager:
         """Bring the launcher's task to front (KEYCODE_HOME)."""
         task = self._task_of(self.launcher.package)
         if task is None:
+            self._start_process(self.launcher)
             task = [self.launcher.screens[0](self.launcher, Intent(categories=("android.intent.category.HOME",)))]
         else:
             self._tasks.remove(task)
@@ -57,6 +59,7 @@ class ActivityManager:
         else:
             task = []
             self._tasks.append(task)
+        self._start_process(app)
         screen = (screen_class or app.screens[0])(app, intent)
         task.append(screen)
         self._changed()
@@ -64,6 +67,7 @@ class ActivityManager:
 
     def push(self, app: App, screen_class: type[Screen], intent: Intent) -> Screen:
         """Start an activity on top of the foreground task."""
+        self._start_process(app)
         screen = screen_class(app, intent)
         self._tasks[-1].append(screen)
         self._changed()
@@ -97,8 +101,26 @@ class ActivityManager:
             if not self._tasks:
                 self.home()
         app = self._phone.packages.get(package)
+        self._processes.discard(package)
         if app is not None:
             app.on_force_stop()
+        self._changed()
+
+    def remove_task(self, root: Screen) -> None:
+        """``ActivityTaskManager.removeTask``: finish every activity of the task rooted at ``root`` and kill its
+        app's process (``removeTask(task, killProcess=true, ...)``). Home is never without its task: the
+        launcher's is kept, back at its root activity."""
+        task = next((task for task in self._tasks if task[0] is root), None)
+        if task is None:
+            return
+        if root.app is self.launcher:
+            del task[1:]
+        else:
+            self._tasks.remove(task)
+            if not self._tasks:
+                self.home()
+            self._processes.discard(root.app.package)
+            root.app.on_force_stop()
         self._changed()
 
     def foreground(self) -> tuple[str, str]:
@@ -108,6 +130,12 @@ class ActivityManager:
     def task_stacks(self) -> list[list[Screen]]:
         """All tasks, front first (what ``dumpsys activity activities`` walks)."""
         return [list(task) for task in reversed(self._tasks)]
+
+    def _start_process(self, app: App) -> None:
+        """Start the app's process if it is not running."""
+        if app.package not in self._processes:
+            self._processes.add(app.package)
+            app.on_process_start()
 
     def _task_of(self, package: str) -> list[Screen] | None:
         return next((task for task in self._tasks if task[0].app.package == package), None)

@@ -185,6 +185,13 @@ class App:
             return self.screens[0] if self.screens else None
         return None
 
+    def on_process_start(self) -> None:
+        """The app's process starts (its first activity since boot or since it was stopped): as
+        ``ActivityThread.handleBindApplication`` does, its ``cache`` and ``code_cache`` directories exist from now
+        on (``getCacheDir``, ``getCodeCacheDir``). Apps that create more folders at start extend this."""
+        for name in ("cache", "code_cache"):
+            self.phone.fs.makedirs(f"{self.data_dir}/{name}")
+
     def on_clear(self) -> None:
         """Called after ``pm clear`` deleted the app's data."""
 

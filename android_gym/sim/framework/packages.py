@@ -2,14 +2,16 @@
 APK file, ``pm uninstall``, ``pm clear``, ``pm grant``/``revoke``. Part of the app framework (``sim/framework``);
 the phone installs ``apps.INSTALLED_APPS`` through it at boot.
 
-An APK whose package is one of the simulated apps installs that app at the APK's version; any other package
-installs as a package without activities (it is listed and has a data directory, but nothing to launch). The
+An APK whose package is one of the simulated apps (installed at boot, or only known to the phone, such as
+AndroidEnv's accessibility forwarder) installs that app at the APK's version; any other package installs as a
+package without activities (it is listed and has a data directory, but nothing to launch). The
 simulated apps' own manifests are not modelled: until an APK of theirs is installed, any runtime permission may
 be granted to them and ``dumpsys`` lists only the permissions granted or revoked so far.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from android_gym.sim.framework.app import App, Context
@@ -81,12 +83,12 @@ class PackageRecord:
 class PackageManager:
     """Installed packages in install order; each gets a uid and its ``/data/data/<package>`` directory."""
 
-    def __init__(self, phone: Context) -> None:
+    def __init__(self, phone: Context, installable: Sequence[type[App]] = ()) -> None:
         self._phone = phone
         self._apps: dict[str, App] = {}
         self._records: dict[str, PackageRecord] = {}
-        #: The simulated apps by package, so an APK of an uninstalled one installs it again.
-        self._catalogue: dict[str, type[App]] = {}
+        #: The simulated apps by package, so an APK of one that is not installed (any more) installs it.
+        self._catalogue: dict[str, type[App]] = {app.package: app for app in installable}
         self._next_uid = FIRST_APPLICATION_UID
 
     def install(self, app_class: type[App]) -> App:

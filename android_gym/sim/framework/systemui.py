@@ -139,11 +139,17 @@ def set_brightness_position(phone: Context, position: int) -> None:
     phone.invalidate()
 
 
+#: ``ToggleSeekBar``'s horizontal padding: 20dp at 420 dpi (``TypedValue.complexToDimensionPixelSize`` rounds).
+SLIDER_PADDING = 53
+
+
 def brightness_slider(phone: Context) -> View:
-    """``quick_settings_brightness_dialog.xml``: a ``BrightnessSliderView`` holding the ``ToggleSeekBar``."""
+    """``quick_settings_brightness_dialog.xml``: a ``BrightnessSliderView`` holding the ``ToggleSeekBar``, whose
+    ``paddingStart``/``paddingEnd`` of 20dp (53 px at 420 dpi) frame its track: a touch in the end padding is the
+    slider's maximum, in the start padding its minimum (``AbsSeekBar.trackTouchEvent``)."""
     slider = seek_bar(brightness_position(phone), GAMMA_SPACE_MAX,
                       lambda position: set_brightness_position(phone, position),
-                      text=DISPLAY_BRIGHTNESS, resource_id=_id("slider"))
+                      text=DISPLAY_BRIGHTNESS, resource_id=_id("slider"), padding=SLIDER_PADDING)
     return frame(slider, resource_id=_id("brightness_slider"), content_desc=DISPLAY_BRIGHTNESS, height=126)
 
 

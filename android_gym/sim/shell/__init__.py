@@ -28,5 +28,7 @@ Modules: ``lexer`` (tokens, quote scanning, here-documents) -> ``parser`` (immut
 from android_gym.sim.shell.environment import ENVIRONMENT, SHELL
 from android_gym.sim.shell.errors import ShellSyntaxError
 from android_gym.sim.shell.interpreter import MAX_COMMANDS, MAX_DEPTH, Shell, ShellOutput
+from android_gym.sim.shell.streams import LiveOutput, StdinSource
 
-__all__ = ["ENVIRONMENT", "MAX_COMMANDS", "MAX_DEPTH", "SHELL", "Shell", "ShellOutput", "ShellSyntaxError"]
+__all__ = ["ENVIRONMENT", "MAX_COMMANDS", "MAX_DEPTH", "SHELL", "LiveOutput", "Shell", "ShellOutput",
+           "ShellSyntaxError", "StdinSource"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -14,6 +15,7 @@ from android_gym.sim.shell.commands import (
     dumpsys,
     files,
     find,
+    log,
     package,
     service,
     settings,
@@ -45,7 +47,7 @@ from android_gym.sim.shell.parser import (
     _Seq,
     _Simple,
 )
-from android_gym.sim.shell.streams import _IO, _FileSink, _Input, _NullSink
+from android_gym.sim.shell.streams import _IO, LiveOutput, StdinSource, _FileSink, _Input, _NullSink
 from android_gym.sim.system.fs import normalize
 
 #: Simple commands one ``run`` may execute (a runaway ``while true`` ends instead of hanging the env).
@@ -57,14 +59,15 @@ _BIN_DIRS = frozenset({"/bin", "/system/bin", "/system/xbin", "/vendor/bin", "/p
 
 _COMMANDS: dict[str, Command] = {}
 for _module in (files, find, text_commands, system, settings, activity, package, service, dumpsys, input_commands,
-                sqlite, content):
+                sqlite, content, log):
     _COMMANDS.update(_module.COMMANDS)
 
 
 #: Commands that only read the device, and the subcommands that only read for commands that also write. A
 #: command line made only of these (and no redirection into a file) leaves the phone's state as it was.
 _READ_ONLY = frozenset({
-    "basename", "cat", "dirname", "dumpsys", "echo", "getprop", "grep", "head", "id", "ls", "md5sum", "printf",
+    "basename", "cat", "dirname", "dumpsys", "echo", "getprop", "grep", "head", "id", "logcat", "ls", "md5sum",
+    "printf",
     "pwd", "readlink", "realpath", "sha1sum", "sha256sum", "sort", "stat", "tail", "test", "[", "true", "false",
     "uname", "uniq", "wc", "whoami", "which",
 })
@@ -100,10 +103,13 @@ class _Run:
 class _Interp(_Expander):
     """Executes trees for one shell process; ``$(...)`` and ``sh -c`` get children."""
 
-    def __init__(self, phone: ShellDevice, variables: dict[str, str], cwd: str, depth: int, shared: _Run) -> None:
+    def __init__(self, phone: ShellDevice, variables: dict[str, str], cwd: str, depth: int, shared: _Run,
+                 live: _Live | None = None) -> None:
         if depth > MAX_DEPTH:
             raise _Abort("too deeply nested")
         self.phone = phone
+        #: The script's own output buffers and the reader taking them live, if any.
+        self.live = live
         self.vars = variables
         self.cwd = cwd
         self.depth = depth
@@ -135,7 +141,8 @@ class _Interp(_Expander):
 
     def child(self, cwd: str | None = None) -> _Interp:
         """A subshell: a copy of the variables and cwd, sharing the command budget."""
-        child = _Interp(self.phone, dict(self.vars), self.cwd if cwd is None else cwd, self.depth + 1, self.shared)
+        child = _Interp(self.phone, dict(self.vars), self.cwd if cwd is None else cwd, self.depth + 1, self.shared,
+                        self.live)
         child.status = self.status
         return child
 
@@ -238,7 +245,9 @@ class _Interp(_Expander):
             return 127
         if not _reads_only(argv):
             self.shared.wrote = True
-        ctx = CommandContext(self.phone, io.inp.take_all, self.cwd, self.vars, self._ctx_script, self._ctx_argv)
+        live = self.live if self.live is not None and self.live.owns(io) else None
+        ctx = CommandContext(self.phone, io.inp, self.cwd, self.vars, self._ctx_script, self._ctx_argv,
+                             live and live.deliver)
         try:
             status = command(ctx, argv)
         except UnknownOptionError as error:
@@ -492,10 +501,14 @@ class Shell:
         """Names of the device commands (``/system/bin``)."""
         return sorted(_COMMANDS)
 
-    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput:
-        """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` (bytes, or a callable giving them when a
-        command first reads its input) on standard input."""
-        return _run_guarded(_Interp(self._phone, dict(ENVIRONMENT), "/", 0, _Run()), command, stdin)
+    def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
+        """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` (bytes, or a ``StdinSource`` asked when a
+        command first reads its input) on standard input. With ``live``, a command writing straight to the
+        script's output may deliver it there as it runs; the result holds what was not delivered."""
+        out, err = bytearray(), bytearray()
+        session = None if live is None else _Live(live, out, err)
+        return _run_guarded(_Interp(self._phone, dict(ENVIRONMENT), "/", 0, _Run(), session), command, stdin, out,
+                            err)
 
     def session(self) -> ShellSession:
         """An interactive shell (``adb shell`` with no command) whose variables and directory persist."""
@@ -516,12 +529,35 @@ class ShellSession:
     def run(self, line: str) -> ShellOutput:
         """Run one command line; standard input is the terminal, so commands that read it see end of file."""
         self._interp.shared = _Run()
-        return _run_guarded(self._interp, line, b"")
+        return _run_guarded(self._interp, line, b"", bytearray(), bytearray())
 
 
-def _run_guarded(interp: _Interp, command: str, stdin: bytes | Callable[[], bytes]) -> ShellOutput:
-    """Run a script; never raises: errors become stderr and an exit code."""
-    out, err = bytearray(), bytearray()
+class _Live:
+    """A script's own output buffers and the ``LiveOutput`` that takes them as they fill."""
+
+    def __init__(self, output: LiveOutput, out: bytearray, err: bytearray) -> None:
+        self.output = output
+        self.out = out
+        self.err = err
+
+    def owns(self, io: _IO) -> bool:
+        """Whether ``io`` writes straight to the script's output (no pipe, redirection or substitution)."""
+        return io.out is self.out and io.err is self.err
+
+    def deliver(self, stdout: bytearray, stderr: bytearray, event: threading.Event) -> bool:
+        """Hand over what the script and then the running command wrote so far (emptying the buffers) and wait
+        for ``event``; ``False`` once the reader has gone."""
+        out, err = bytes(self.out + stdout), bytes(self.err + stderr)
+        for buffer in (self.out, self.err, stdout, stderr):
+            buffer.clear()
+        if (out or err) and not self.output.write(out, err):
+            return False
+        return self.output.wait(event)
+
+
+def _run_guarded(interp: _Interp, command: str, stdin: bytes | StdinSource, out: bytearray,
+                 err: bytearray) -> ShellOutput:
+    """Run a script writing into ``out`` and ``err``; never raises: errors become stderr and an exit code."""
     try:
         status = interp.run_script(command, _IO(_Input(stdin), out, err))
     except _Exit as done:

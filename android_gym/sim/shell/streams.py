@@ -3,36 +3,52 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
+
+#: A standard input that arrives over time (adbd's stream): ``source(size)`` returns all the input received so far
+#: once it holds at least ``size`` bytes or has ended; ``source(None)`` once it has ended.
+StdinSource = Callable[[int | None], bytes]
 
 
 class _Input:
     """Standard input shared by the commands of one stream (``read`` takes a line, ``cat`` takes all).
 
-    The data may be given as a callable, called on first use: adbd's remote standard input is only waited for
-    when a command actually reads it.
+    The data may be given as a ``StdinSource``, asked on first use: adbd's remote standard input is only waited
+    for when a command actually reads it, and only as far as it reads (``take``).
     """
 
     __slots__ = ("_data", "_source", "pos")
 
-    def __init__(self, data: bytes | Callable[[], bytes]) -> None:
+    def __init__(self, data: bytes | StdinSource) -> None:
         self._data = data if isinstance(data, bytes) else None
         self._source = None if isinstance(data, bytes) else data
         self.pos = 0
 
     @property
     def data(self) -> bytes:
+        """All of the input (waiting for its end)."""
         if self._data is None:
-            self._data = self._source()
+            self._data = self._source(None)
         return self._data
 
+    def take(self, size: int) -> bytes:
+        """The next ``size`` bytes (fewer at the end), waiting only until they have arrived."""
+        data = self._data if self._data is not None else self._source(self.pos + size)
+        chunk = data[self.pos:self.pos + size]
+        self.pos += len(chunk)
+        return chunk
+
     def take_all(self) -> bytes:
+        """The rest of the input."""
         rest = self.data[self.pos:]
         self.pos = len(self.data)
         return rest
 
     def take_line(self) -> bytes | None:
+        """The next line, newline included; ``None`` at the end."""
         if self.pos >= len(self.data):
             return None
         end = self.data.find(b"\n", self.pos)
@@ -59,3 +75,20 @@ class _FileSink:
 
     host: os.PathLike
     data: bytearray
+
+
+class LiveOutput(Protocol):
+    """Where a command line's output goes while it runs, for a reader that takes it as it comes (adbd's stream).
+
+    A command that runs until its reader goes away (``logcat`` without ``-d``) hands over its output with
+    ``write`` and blocks in ``wait`` for more to do; the shell itself buffers everything else until the line ends.
+    """
+
+    def write(self, stdout: bytes, stderr: bytes) -> bool:
+        """Deliver output now; ``False`` once the reader has gone."""
+        ...
+
+    def wait(self, event: threading.Event) -> bool:
+        """Block until ``event`` is set (``True``) or the reader has gone (``False``), letting the phone serve
+        others meanwhile."""
+        ...

@@ -1,8 +1,8 @@
 """``SystemServices``: what a system service sees of the phone it runs in.
 
 The OS layer's services (content providers, shared preferences, radios, telephony, contacts) are built on the
-phone's clock, file system, settings and system properties, and ask the phone to redraw after a change. They see
-it through this protocol, not the concrete ``Phone``, so ``system/`` depends on nothing above it.
+phone's clock, file system, settings, system properties and log buffers, and ask the phone to redraw after a
+change. They see it through this protocol, not the concrete ``Phone``, so ``system/`` depends on nothing above it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Protocol
 
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.fs import FileSystem
+from android_gym.sim.system.logd import LogBuffer
 from android_gym.sim.system.settings import Settings
 
 
@@ -22,6 +23,8 @@ class SystemServices(Protocol):
     settings: Settings
     #: ``getprop`` values.
     props: dict[str, str]
+    #: ``logd``'s buffers.
+    logs: LogBuffer
 
     def invalidate(self) -> None:
         """Something visible may have changed: redraw before the next look at the screen."""

@@ -19,6 +19,8 @@ _DEFAULTS: dict[str, dict[str, str]] = {
         "animator_duration_scale": "1.0",
     },
     "system": {
+        "accelerometer_rotation": "0",
+        "user_rotation": "0",
         "screen_brightness": "102",
         "screen_brightness_mode": "0",
         "screen_off_timeout": "60000",
@@ -28,6 +30,7 @@ _DEFAULTS: dict[str, dict[str, str]] = {
         "default_input_method": "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME",
         "location_mode": "3",
         "user_setup_complete": "1",
+        "zen_duration": "0",
     },
 }
 

@@ -57,6 +57,8 @@ class Renderer:
         self._origin = (0, 0)
         self._signatures: dict[str, tuple] = {}
         self._array: np.ndarray | None = None
+        #: Counts the changes of ``image``: equal versions, equal pixels.
+        self.version = 0
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
 
     def render(self, windows: dict[str, tuple[View, Color]]) -> np.ndarray:
@@ -79,6 +81,7 @@ class Renderer:
                 self._draw_view(view)
             self.image.paste(self._canvas, (x1, y1))
             self._array = None
+            self.version += 1
         if self._array is None:
             self._array = np.asarray(self.image)
         return self._array
@@ -127,7 +130,8 @@ class Renderer:
             self._text_block(view, view.text_color)
         elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
             self._text_line(view.hint, view, x1 + view.padding, y2 - view.padding - line_height(view.text_size))
-        elif view.kind == "seekbar":
+        elif view.kind == "seekbar":  # the track lies between the horizontal paddings
+            x1, x2 = x1 + view.padding, x2 - view.padding
             cy, r = (y1 + y2) // 2, (y2 - y1) // 4
             filled = x1 + round((x2 - x1) * view.progress)
             draw.rounded_rectangle((x1, cy - r, x2 - 1, cy + r), radius=r, fill=DIVIDER)

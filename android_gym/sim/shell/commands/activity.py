@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import weakref
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import BroadcastResult, Intent
 from android_gym.sim.shell.commands.base import CommandContext, shell_command_exception, short_hash
 from android_gym.sim.shell.device import ShellDevice
+from android_gym.sim.system.content_types import provider_type
+from android_gym.sim.system.logd import PRIORITIES
 
 # android.content.Intent flag values.
 FLAG_ACTIVITY_NEW_TASK = 0x10000000
@@ -99,6 +101,28 @@ def note_tasks(phone: ShellDevice) -> None:
     """Give every task an id, oldest first (called whenever tasks may have been created)."""
     for task in reversed(phone.activities.task_stacks()):
         task_id(phone, task)
+
+
+def task_by_id(phone: ShellDevice, wanted: int) -> list[Screen] | None:
+    """The task with id ``wanted``, if any."""
+    return next((task for task in phone.activities.task_stacks() if task_id(phone, task) == wanted), None)
+
+
+def configuration(phone: ShellDevice, activity_type: str = "undefined") -> str:
+    """``Configuration.toString()`` of the display (Pixel 6 at 420 dpi), rotated as the display is."""
+    width, height = phone.window.width, phone.window.height
+    rotation = phone.window.rotation
+    if rotation % 2:
+        width, height = height, width
+    density = int(phone.props.get("ro.sf.lcd_density", "420")) / 160
+    width_dp, height_dp = round(width / density), round(height / density)
+    bounds = f"Rect(0, 0 - {width}, {height})"
+    return (f"{{1.0 310mcc260mnc [en_US] ldltr sw{min(width_dp, height_dp)}dp w{width_dp}dp h{height_dp}dp "
+            f"{phone.props.get('ro.sf.lcd_density', '420')}dpi nrml long {'land' if rotation % 2 else 'port'} "
+            f"finger qwerty/v/v dpad/v winConfig={{ mBounds={bounds} mAppBounds={bounds} mMaxBounds={bounds} "
+            f"mDisplayRotation=ROTATION_{rotation * 90} mWindowingMode=fullscreen mDisplayWindowingMode=fullscreen "
+            f"mActivityType={activity_type} mAlwaysOnTop=undefined mRotation=ROTATION_{rotation * 90}}} s.1 "
+            "fontWeightAdjustment=0}")
 
 
 def pid_of(package: str) -> int:
@@ -254,12 +278,17 @@ def argument_exception(ctx: CommandContext, command: str, message: str) -> int:
 
 
 def resolve_activity(ctx: CommandContext, intent: ShellIntent) -> tuple[App, type[Screen]] | None:
+    """The activity an implicit intent starts. Data with no type gets the type its content provider gives it
+    first (``runStartActivity`` asks ``getProviderMimeType``), as package manager resolution matches types."""
     packages = ctx.phone.packages
     candidates = [packages.get(intent.package)] if intent.package else [packages.get(n) for n in packages.names()]
+    resolvable = intent.to_intent()
+    if not intent.mime_type and intent.data.startswith("content:"):
+        resolvable = replace(resolvable, mime_type=provider_type(intent.data) or "")
     for app in candidates:
         if app is None:
             continue
-        screen = app.resolve(intent.to_intent())
+        screen = app.resolve(resolvable)
         if screen is not None:
             return app, screen
     return None
@@ -377,7 +406,74 @@ def am(ctx: CommandContext, argv: list[str]) -> int:
     if command == "get-current-user":
         ctx.out("0\n")
         return 0
+    if command == "stack":
+        return _stack(ctx, args)
+    if command == "task":
+        return _task(ctx, args)
     ctx.out(f"Unknown command: {command}\n")
+    return 255
+
+
+def _root_task_info(ctx: CommandContext, task: list[Screen], visible: bool) -> str:
+    """``ActivityTaskManager.RootTaskInfo.toString()`` of a task that is its own root (one leaf task), followed by
+    the blank line ``println`` adds."""
+    phone = ctx.phone
+    width, height = phone.window.width, phone.window.height
+    if phone.window.rotation % 2:
+        width, height = height, width
+    ident = task_id(phone, task)
+    root, top = task[0], task[-1]
+    bounds = f"[0,0][{width},{height}]"
+    kind = "home" if root.app is phone.activities.launcher else "standard"
+    return (f"RootTask id={ident} bounds={bounds} displayId=0 userId=0\n"
+            f" configuration={configuration(phone, kind)}\n"
+            f"  taskId={ident}: {root.app.package}/{root.activity} bounds={bounds} userId=0 "
+            f"visible={'true' if visible else 'false'} topActivity=ComponentInfo{{{top.app.package}/{top.activity}}}\n"
+            "\n")
+
+
+def _stack(ctx: CommandContext, args: list[str]) -> int:
+    """``am stack list|info|remove`` (Android 13 ``runRootTaskList``/``Info``/``Remove``: root tasks, which here
+    are the tasks themselves). ``remove`` of an unknown id changes nothing and logs a warning, as
+    ``ActivityTaskManagerService.removeTask`` does."""
+    phone = ctx.phone
+    note_tasks(phone)
+    sub = args[0] if args else ""
+    tasks = phone.activities.task_stacks()
+    if sub == "list":
+        ctx.out("".join(_root_task_info(ctx, task, position == 0) for position, task in enumerate(tasks)))
+        return 0
+    if sub in ("info", "remove"):
+        if len(args) < 2:
+            return argument_exception(ctx, "stack", f"Argument expected after \"{sub}\"")
+        if not args[1].lstrip("-").isdigit():
+            return shell_command_exception(ctx, "stack", f'java.lang.NumberFormatException: For input string: '
+                                                         f'"{args[1]}"')
+        task = task_by_id(phone, int(args[1]))
+        if sub == "info":
+            if task is not None:
+                ctx.out(_root_task_info(ctx, task, task is tasks[0]))
+            else:
+                ctx.out("null\n")
+            return 0
+        if task is None:
+            phone.logs.write(PRIORITIES["W"], "ActivityTaskManager", f"removeTask: No task remove with id={args[1]}",
+                             buffer="system")
+        else:
+            phone.activities.remove_task(task[0])
+        return 0
+    ctx.err(f"Error: unknown command '{sub}'\n")
+    return 255
+
+
+def _task(ctx: CommandContext, args: list[str]) -> int:
+    """``am task lock <TASK_ID>`` / ``am task lock stop``: screen pinning is accepted but not simulated (the pinned
+    task can still be left); ``am task resizeable``/``resize`` are refused."""
+    if args[:1] == ["lock"] and len(args) > 1:
+        if args[1] != "stop" and task_by_id(ctx.phone, int(args[1]) if args[1].isdigit() else -1) is None:
+            return argument_exception(ctx, "task", f"Invalid task id: {args[1]}")
+        return 0
+    ctx.err(f"Error: unknown command '{args[0] if args else ''}'\n")
     return 255
 
 

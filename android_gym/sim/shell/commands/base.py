@@ -12,15 +12,19 @@ import math
 import os
 import posixpath
 import stat as stat_module
+import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 from android_gym.sim.framework.packages import FIRST_APPLICATION_UID
 from android_gym.sim.shell.device import ShellDevice
+from android_gym.sim.shell.streams import _Input
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, normalize
 
 Command = Callable[["CommandContext", list[str]], int]
+#: Hands a command's output so far to a live reader and waits for an event (``CommandContext.follow``).
+Deliver = Callable[[bytearray, bytearray, threading.Event], bool]
 
 
 class CommandContext:
@@ -29,13 +33,15 @@ class CommandContext:
     ``stdin`` is read lazily so the shell knows whether a command consumed its input (``read`` in a loop
     must not lose the lines a non-reading command left alone). ``run_script`` runs a script in a child
     shell (``sh -c``, ``su``); ``run_argv`` runs one command without word expansion (``find -exec``, ``xargs``).
-    Both write to this context's streams.
+    Both write to this context's streams. ``deliver`` is set when a reader takes the output as it comes
+    (``follow``).
     """
 
-    def __init__(self, phone: ShellDevice, stdin: Callable[[], bytes], cwd: str, env: dict[str, str],
+    def __init__(self, phone: ShellDevice, stdin: _Input, cwd: str, env: dict[str, str],
                  run_script: Callable[[CommandContext, str], int],
-                 run_argv: Callable[[CommandContext, list[str]], int]) -> None:
+                 run_argv: Callable[[CommandContext, list[str]], int], deliver: Deliver | None = None) -> None:
         self.phone = phone
+        self._deliver = deliver
         self._stdin = stdin
         self.stdout = bytearray()
         self.stderr = bytearray()
@@ -47,7 +53,11 @@ class CommandContext:
     @property
     def stdin(self) -> bytes:
         """Everything on standard input (reading it consumes it)."""
-        return self._stdin()
+        return self._stdin.take_all()
+
+    def read_stdin(self, size: int) -> bytes:
+        """The next ``size`` bytes of standard input (fewer at its end), without waiting for its end."""
+        return self._stdin.take(size)
 
     # ----- output -----------------------------------------------------------------------------------------
     def out(self, text: str | bytes) -> None:
@@ -57,6 +67,12 @@ class CommandContext:
     def err(self, text: str | bytes) -> None:
         """Write to stderr."""
         self.stderr += text.encode() if isinstance(text, str) else text
+
+    def follow(self, event: threading.Event) -> bool:
+        """For a command that runs until its reader goes away (``logcat`` without ``-d``): deliver what it wrote
+        so far and wait for ``event``. ``False`` means stop: nobody takes output as it comes (the in-process
+        shell, a pipe, a redirection), or the reader has gone."""
+        return self._deliver is not None and self._deliver(self.stdout, self.stderr, event)
 
     def fail(self, name: str, message: str, status: int = 1) -> int:
         """Print ``name: message`` to stderr (toybox's ``error_msg``) and return ``status``."""

@@ -13,8 +13,11 @@ per phone (``activity.task_id``/``record_hash``), never derived from host memory
 
 from __future__ import annotations
 
+import zlib
+
 from android_gym.sim.framework.app import Screen
 from android_gym.sim.shell.commands.activity import (
+    configuration,
     note_tasks,
     pid_of,
     record_hash,
@@ -24,6 +27,7 @@ from android_gym.sim.shell.commands.activity import (
 from android_gym.sim.shell.commands.base import CommandContext, app_uid, short_hash
 from android_gym.sim.shell.commands.package import dump_package
 from android_gym.sim.shell.device import ShellDevice
+from android_gym.sim.ui.views import View
 
 
 def activity_record(phone: ShellDevice, screen: Screen, task: list[Screen]) -> str:
@@ -72,10 +76,7 @@ def _dump_window(ctx: CommandContext, what: str) -> None:
         index += 1
     lines += [
         "",
-        f"  mGlobalConfiguration={{1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h914dp 420dpi nrml long port "
-        f"finger qwerty/v/v dpad/v winConfig={{ mBounds=Rect(0, 0 - {width}, {height}) "
-        f"mAppBounds=Rect(0, 0 - {width}, {height}) mWindowingMode=fullscreen mDisplayWindowingMode=fullscreen "
-        f"mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_0}} s.1 fontWeightAdjustment=0}}",
+        f"  mGlobalConfiguration={configuration(phone)}",
         "  mHasPermanentDpad=false",
         "  mTopFocusedDisplayId=0",
     ]
@@ -86,12 +87,118 @@ def _dump_window(ctx: CommandContext, what: str) -> None:
     lines += [f"  mCurrentFocus={window_name(phone, top)}",
               f"  mFocusedApp={activity_record(phone, top, front)}"]
     if what in ("", "displays", "d", "all", "-a"):
+        rotation = phone.window.rotation
         lines += ["", "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
                   f"  Display: mDisplayId=0 rootTasks={len(tasks)}",
                   f"    init={width}x{height} 420dpi base={width}x{height} 420dpi cur={width}x{height} "
                   f"app={width}x{height} rng=1080x1006-2400x2326",
-                  "    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion()",
-                  "  mDisplayRotation:", "    mRotation=0 mUserRotation=ROTATION_0"]
+                  "    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion()", "",
+                  *_display_rotation(phone, rotation, "    ")]
+    ctx.out("\n".join(lines) + "\n")
+
+
+def _rotation_name(rotation: int) -> str:
+    """``Surface.rotationToString``."""
+    return f"ROTATION_{rotation * 90}"
+
+
+def _display_rotation(phone: ShellDevice, rotation: int, prefix: str) -> list[str]:
+    """``DisplayRotation.dump`` with its ``WindowOrientationListener``, whose ``mCurrentRotation`` is the rotation
+    it was last told (AOSP frameworks/base services/core/java/com/android/server/wm/DisplayRotation.java)."""
+    auto = phone.settings.get("system", "accelerometer_rotation") == "1"
+    user = phone.settings.get("system", "user_rotation") or "0"
+    user_rotation = int(user) % 4 if user.isdigit() else 0
+    return [f"{prefix}DisplayRotation",
+            f"{prefix}  mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED",
+            f"{prefix}  mLastOrientation=-1",
+            f"{prefix}  mRotation={rotation} mDeferredRotationPauseCount=0",
+            f"{prefix}  mLandscapeRotation=ROTATION_90 mSeascapeRotation=ROTATION_270",
+            f"{prefix}  mPortraitRotation=ROTATION_0 mUpsideDownRotation=ROTATION_180",
+            f"{prefix}  mSupportAutoRotation=true",
+            f"{prefix}  WindowOrientationListener",
+            f"{prefix}    mEnabled={'true' if auto else 'false'}",
+            f"{prefix}    mCurrentRotation={_rotation_name(rotation)}",
+            f"{prefix}    mSensorType=null",
+            f"{prefix}    mSensor={{Sensor name=\"Goldfish 3-axis Accelerometer\", vendor=\"The Android Open Source "
+            "Project\", version=1, type=1, maxRange=39.3, resolution=2.480159E-4, power=3.0, minDelay=10000}",
+            f"{prefix}    mRate=2",
+            "",
+            f"{prefix}  mCarDockRotation=unknown mDeskDockRotation=unknown",
+            f"{prefix}  mUserRotationMode={'USER_ROTATION_FREE' if auto else 'USER_ROTATION_LOCKED'} "
+            f"mUserRotation={_rotation_name(user_rotation)} mCameraRotationMode=0 "
+            "mAllowAllRotations=unknown",
+            f"{prefix}  mDemoHdmiRotation=ROTATION_270 mDemoHdmiRotationLock=false mUndockedHdmiRotation=unknown",
+            f"{prefix}  mLidOpenRotation=unknown",
+            f"{prefix}  mFixedToUserRotation=false"]
+
+
+# ----- input -------------------------------------------------------------------------------------------------
+#: The emulator's touch screen (``virtio_input_multi_touch_1``): raw axes 0..32767 (goldfish virtio-input).
+_TOUCH_RAW_MAX = 32767
+
+
+def _dump_input(ctx: CommandContext) -> None:
+    """``InputManagerService.dump`` (abridged): the native input manager state, then the input reader's devices
+    with the touch screen's ``TouchInputMapper::dump`` — its viewport (``DisplayViewport::toString``: the
+    ``logicalFrame`` and ``physicalFrame`` AndroidWorld reads), ``PhysicalWidth`` and ``SurfaceOrientation``
+    (what AndroidEnv's ``get_orientation`` parses) — and the configured viewports
+    (frameworks/native services/inputflinger/reader/mapper/TouchInputMapper.cpp, InputReader.cpp)."""
+    phone = ctx.phone
+    rotation = phone.window.rotation
+    width, height = phone.window.width, phone.window.height
+    if rotation % 2:
+        width, height = height, width
+    show_touches = "true" if phone.settings.get("system", "show_touches") == "1" else "false"
+    viewport = (f"Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, orientation={rotation}, "
+                f"logicalFrame=[0, 0, {width}, {height}], physicalFrame=[0, 0, {width}, {height}], "
+                f"deviceSize=[{width}, {height}], isActive=[1]")
+    axis = f"min=0, max={_TOUCH_RAW_MAX}, flat=0, fuzz=0, resolution=0"
+    lines = [
+        "INPUT MANAGER (dumpsys input)", "",
+        "Input Manager State:", "  Interactive: true", "  System UI Lights Out: false", "  Pointer Speed: 0",
+        "  Pointer Gestures Enabled: true", f"  Show Touches: {show_touches}", "  Pointer Capture: Disabled, seq=0",
+        "",
+        "Event Hub State:", "  BuiltInKeyboardId: -2", "  Devices:",
+        "    -1: Virtual", "      Classes: KEYBOARD | ALPHAKEY | VIRTUAL",
+        "      Path: <virtual>", "      Enabled: true",
+        "    1: virtio_input_multi_touch_1", "      Classes: TOUCH | TOUCH_MT",
+        "      Path: /dev/input/event1", "      Enabled: true", "",
+        "Input Reader State (Nums of device: 2):",
+        "  Device -1: Virtual", "    EventHub Devices: [ -1 ] ", "    Generation: 2", "    IsExternal: false",
+        "    AssociatedDisplayPort: <none>", "    AssociatedDisplayUniqueId: <none>", "    HasMic:     false",
+        "    Sources: 0x00000301", "    KeyboardType: 2", "    ControllerNum: 0",
+        "    Keyboard Input Mapper:", "      Parameters:", "        OrientationAware: false",
+        "        HandlesKeyRepeat: false", "      KeyboardType: 2", "      Orientation: 0", "      KeyDowns: 0 keys "
+        "currently down", "      MetaState: 0x0", "      HidLedState: 0x0",
+        "  Device 1: virtio_input_multi_touch_1", "    EventHub Devices: [ 1 ] ", "    Generation: 4",
+        "    IsExternal: false", "    AssociatedDisplayPort: <none>", "    AssociatedDisplayUniqueId: <none>",
+        "    HasMic:     false", "    Sources: 0x00001002", "    KeyboardType: 0", "    ControllerNum: 0",
+        "    Motion Ranges:",
+        f"      X: source=0x00001002, min=0.000, max={width - 1}.000, flat=0.000, fuzz=0.000, resolution=0.000",
+        f"      Y: source=0x00001002, min=0.000, max={height - 1}.000, flat=0.000, fuzz=0.000, resolution=0.000",
+        "      PRESSURE: source=0x00001002, min=0.000, max=1.000, flat=0.000, fuzz=0.000, resolution=0.000",
+        "    Touch Input Mapper (mode - DIRECT):", "      Parameters:", "        GestureMode: multi-touch",
+        "        DeviceType: touchScreen",
+        "        AssociatedDisplay: hasAssociatedDisplay=true, isExternal=false, displayId=''",
+        "        OrientationAware: true", "      Raw Touch Axes:", f"        X: {axis}", f"        Y: {axis}",
+        "        Pressure: min=0, max=1024, flat=0, fuzz=0, resolution=0", "        TouchMajor: unknown range",
+        "        TouchMinor: unknown range", "        ToolMajor: unknown range", "        ToolMinor: unknown range",
+        "        Orientation: unknown range", "        Distance: unknown range", "        TiltX: unknown range",
+        "        TiltY: unknown range", "        TrackingId: min=0, max=65535, flat=0, fuzz=0, resolution=0",
+        "        Slot: min=0, max=9, flat=0, fuzz=0, resolution=0",
+        f"      {viewport}",
+        f"      RawSurfaceWidth: {width}px", f"      RawSurfaceHeight: {height}px", "      SurfaceLeft: 0",
+        "      SurfaceTop: 0", f"      SurfaceRight: {width}", f"      SurfaceBottom: {height}",
+        f"      PhysicalWidth: {width}px", f"      PhysicalHeight: {height}px", "      PhysicalLeft: 0",
+        "      PhysicalTop: 0", f"      SurfaceOrientation: {rotation}",
+        "      Translation and Scaling Factors:", "        XTranslate: 0.000", "        YTranslate: 0.000",
+        f"        XScale: {width / (_TOUCH_RAW_MAX + 1):0.3f}", f"        YScale: {height / (_TOUCH_RAW_MAX + 1):0.3f}",
+        "  Configuration:", "    ExcludedDeviceNames: []", "    VirtualKeyQuietTime: 0.0ms",
+        "    Viewports:", f"      {viewport}",
+        "",
+        "Input Dispatcher State:", "  DispatchEnabled: true", "  DispatchFrozen: false", "  InputFilterEnabled: false",
+        "  FocusedDisplayId: 0",
+    ]
     ctx.out("\n".join(lines) + "\n")
 
 
@@ -133,37 +240,121 @@ def _dump_activities(ctx: CommandContext) -> None:
     ctx.out("\n".join(lines) + "\n")
 
 
-def _dump_top(ctx: CommandContext) -> None:
+def _dump_activity_client(ctx: CommandContext, task: list[Screen], screen: Screen) -> None:
+    """``ActivityTaskManagerService.dumpActivity``: the task and activity lines, then what the app process dumps
+    (``Activity.dump``): its state and its window's ``View Hierarchy`` (``ViewRootImpl.dump``), which AndroidEnv's
+    app screen checker matches."""
     phone = ctx.phone
-    top = phone.activities.top
-    front = phone.activities.task_stacks()[0]
-    package = top.app.package
-    ctx.out(f"TASK {app_uid(phone, package)}:{package} id={task_id(phone, front)} userId=0\n"
-            f"  ACTIVITY {short_component(package, top.activity)} {record_hash(phone, top)} "
-            f"pid={pid_of(package)}\n"
-            f"    Local Activity {short_hash('local', record_hash(phone, top))} State:\n"
-            f"      mResumed=true mStopped=false mFinished=false\n")
+    package = screen.app.package
+    lines = [f"TASK {app_uid(phone, package)}:{package} id={task_id(phone, task)} userId=0",
+             f"  ACTIVITY {short_component(package, screen.activity)} {record_hash(phone, screen)} "
+             f"pid={pid_of(package)}",
+             f"    Local Activity {short_hash('local', record_hash(phone, screen))} State:",
+             f"      mResumed={'true' if screen is phone.activities.top else 'false'} "
+             f"mStopped={'false' if screen is phone.activities.top else 'true'} mFinished=false"]
+    if screen is phone.activities.top:
+        window = next(w for w in phone.window.screen_windows() if w.kind == "application")
+        lines += ["    ViewRoot:", "      mAdded=true mRemoved=false mStopped=false mPausedForTransition=false",
+                  "    View Hierarchy:",
+                  f"      DecorView@{short_hash('decor', record_hash(phone, screen))}[{window.title}]"]
+        for child in window.root.children:
+            _view_lines(child, window.root.bounds, "        ", lines)
+    ctx.out("\n".join(lines) + "\n")
+
+
+def _view_lines(view: View, parent: tuple[int, int, int, int], prefix: str, out: list[str]) -> None:
+    """``View.toString()`` lines of a laid-out tree (``ViewRootImpl.dumpViewHierarchy``): class, hash, flags,
+    position relative to the parent and the resource id."""
+    x1, y1, x2, y2 = view.bounds
+    flags = ("V" + ("F" if view.focusable else ".") + ("E" if view.enabled else ".") + "D"
+             + "." + ("V" if view.scrollable else ".") + ("C" if view.clickable else ".")
+             + ("L" if view.long_clickable else ".") + ". ." + ("F" if view.focused else ".")
+             + ("S" if view.selected else ".") + ".....")
+    ident = ""
+    if view.resource_id:
+        number = 0x1020002 if view.resource_id == "android:id/content" else 0x7F0A0000 | zlib.crc32(
+            view.resource_id.encode()) & 0xFFFF
+        ident = f" #{number:x} {view.resource_id}"
+    out.append(f"{prefix}{view.class_name}{{{short_hash('view', view.class_name, view.bounds, view.resource_id)} "
+               f"{flags} {x1 - parent[0]},{y1 - parent[1]}-{x2 - parent[0]},{y2 - parent[1]}{ident}}}")
+    for child in view.children:
+        _view_lines(child, view.bounds, prefix + "  ", out)
+
+
+def _intent_string(screen: Screen, package: str) -> str:
+    """``Intent.toString()`` of the activity's launch intent."""
+    intent = screen.intent
+    parts = [f"act={intent.action}"] if intent.action else []
+    if intent.categories:
+        parts.append(f"cat=[{','.join(intent.categories)}]")
+    parts += ["flg=0x10000000", f"cmp={short_component(package, screen.activity)}"]
+    return "Intent { " + " ".join(parts) + " }"
+
+
+def _dump_recents(ctx: CommandContext) -> None:
+    """``RecentTasks.dump`` (dumpAll): the raw recent tasks with their ``Task.dump`` lines, then the visible ones
+    as ``RecentTaskInfo.dump`` prints them, whose `` id=N`` lines AndroidWorld collects to remove every task
+    (frameworks/base services/core/java/com/android/server/wm/RecentTasks.java, ActivityManager.java)."""
+    phone = ctx.phone
+    launcher = phone.activities.launcher
+    tasks = [task for task in phone.activities.task_stacks() if task[0].app is not launcher]
+    uptime = phone.clock.now_ms() - phone.logs.boot_ms
+    lines = ["ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)",
+             f"mRecentsUid={app_uid(phone, launcher.package)}",
+             f"mRecentsComponent=ComponentInfo{{{launcher.package}/{launcher.screens[0].activity}}}",
+             "mFreezeTaskListReordering=false", "mFreezeTaskListReorderingPendingTimeout=false"]
+    if not tasks:
+        ctx.out("\n".join(lines) + "\n  (nothing)\n")
+        return
+    lines.append("  Recent tasks:")
+    for index, task in enumerate(tasks):
+        root, top, package = task[0], task[-1], task[0].app.package
+        ident, uid = task_id(phone, task), app_uid(phone, package)
+        lines += [f"  * Recent #{index}: Task{{{short_hash('task', ident)} #{ident} type=standard A={uid}:{package}}}",
+                  f"    userId=0 effectiveUid=u0a{uid - 10000} mCallingUid=2000 mUserSetupComplete=true "
+                  "mCallingPackage=com.android.shell mCallingFeatureId=null",
+                  f"    affinity={package}",
+                  f"    intent={{{_intent_string(root, package)[9:-2]}}}",
+                  f"    mActivityComponent={short_component(package, root.activity)}",
+                  "    autoRemoveRecents=false isPersistable=true activityType=1",
+                  "    rootWasReset=false mNeverRelinquishIdentity=true mReuseTask=false "
+                  "mLockTaskAuth=LOCK_TASK_AUTH_PINNABLE",
+                  f"    Activities=[{', '.join(activity_record(phone, screen, task) for screen in task)}]",
+                  "    askedCompatMode=false inRecents=true isAvailable=true",
+                  f"    taskId={ident} rootTaskId={ident}"]
+    lines += ["", "  Visible recent tasks (most recent first):"]
+    for index, task in enumerate(tasks):
+        root, top, package = task[0], task[-1], task[0].app.package
+        lines += [f"  * RecentTaskInfo #{index}: ",
+                  f"    id={task_id(phone, task)} userId=0 hasTask=true lastActiveTime={uptime}",
+                  f"    baseIntent={_intent_string(root, package)}",
+                  f"    baseActivity={{{short_component(package, root.activity)}}}",
+                  f"    topActivity={{{short_component(top.app.package, top.activity)}}}",
+                  f"    realActivity={{{short_component(package, root.activity)}}}",
+                  "    isExcluded=false activityType=standard windowingMode=fullscreen "
+                  "supportsSplitScreenMultiWindow=true supportsMultiWindow=true",
+                  "    lastSnapshotData { taskSize=null contentInsets=null bufferSize=null }"]
+    ctx.out("\n".join(lines) + "\n")
 
 
 def _dump_activity(ctx: CommandContext, args: list[str]) -> None:
     what = next((a for a in args if not a.startswith("-")), "")
-    if what in ("top",):
-        _dump_top(ctx)
-    elif what in ("a", "activities", "", "recents", "r"):
+    phone = ctx.phone
+    if what == "top":
+        front = phone.activities.task_stacks()[0]
+        _dump_activity_client(ctx, front, front[-1])
+    elif what in ("a", "activities", ""):
         _dump_activities(ctx)
+    elif what in ("recents", "r"):
+        _dump_recents(ctx)
     else:
-        ctx.out("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n")
-        phone = ctx.phone
-        found = False
-        for task in phone.activities.task_stacks():
-            for screen in task:
-                if what in screen.app.package or what in screen.activity:
-                    ctx.out(f"TASK {screen.app.package} id={task_id(phone, task)}\n  ACTIVITY "
-                            f"{short_component(screen.app.package, screen.activity)} {record_hash(phone, screen)}"
-                            f" pid={pid_of(screen.app.package)}\n")
-                    found = True
+        # ``dumpsys activity <name>``: the activities whose component contains the name (``dumpActivity``).
+        found = [(task, screen) for task in phone.activities.task_stacks() for screen in task
+                 if what in f"{screen.app.package}/{screen.activity}"]
+        for task, screen in found:
+            _dump_activity_client(ctx, task, screen)
         if not found:
-            ctx.out("No activities found\n")
+            ctx.out(f"No activities found for: {what}\n")
 
 
 # ----- display, package, power, battery, input method ---------------------------------------------------------
@@ -217,6 +408,7 @@ _SERVICES = {
     "package": lambda ctx, args: dump_package(ctx, next((a for a in args if not a.startswith("-")), "")),
     "power": lambda ctx, args: _dump_power(ctx),
     "battery": lambda ctx, args: _dump_battery(ctx),
+    "input": lambda ctx, args: _dump_input(ctx),
     "input_method": lambda ctx, args: _dump_input_method(ctx),
     "SurfaceFlinger": lambda ctx, args: _dump_surface_flinger(ctx),
 }

@@ -51,30 +51,38 @@ _INSTALL_VALUE_OPTIONS = {"-i", "-S", "-p", "--user", "--install-location", "--i
 
 
 def _install(ctx: CommandContext, args: list[str]) -> int:
-    """``pm install [-r] [-t] [-g] [-d] [-i PKG] [--user U] PATH`` (``PackageManagerShellCommand.runInstall``):
-    ``-r`` and ``-t`` are accepted (replacing is always allowed here), ``-g`` grants every requested runtime
-    permission, ``-d`` allows a version downgrade (the image is debuggable)."""
-    flags, paths, rest = set(), [], list(args)
+    """``pm install [-r] [-t] [-g] [-d] [-i PKG] [--user U] [-S SIZE] [PATH|-]`` (``PackageManagerShellCommand.
+    runInstall``): ``-r`` and ``-t`` are accepted (replacing is always allowed here), ``-g`` grants every requested
+    runtime permission, ``-d`` allows a version downgrade (the image is debuggable). With ``-S`` and no path (or
+    ``-``) the APK is read from standard input: ``adb install``'s streamed install."""
+    flags, paths, rest, size = set(), [], list(args), None
     while rest:
         arg = rest.pop(0)
         if arg in _INSTALL_VALUE_OPTIONS:
             if not rest:
                 return argument_exception(ctx, "install", f'Argument expected after "{arg}"')
-            rest.pop(0)
+            value = rest.pop(0)
+            if arg == "-S":
+                if not value.isdigit():
+                    return argument_exception(ctx, "install", f"Invalid value for -S: {value}")
+                size = int(value)
         elif arg in _INSTALL_FLAGS:
             flags.add(arg)
-        elif arg.startswith("-"):
+        elif arg.startswith("-") and arg != "-":
             return argument_exception(ctx, "install", f"Unknown option {arg}")
         else:
             paths.append(arg)
-    if not paths:
+    if not paths and size is None:
         ctx.err("Error: must either specify a package size or an APK file\n")
         return 1
-    host = ctx.host(paths[0])
-    if not host.is_file():
-        ctx.err(f"Error: Can't open file: {paths[0]}\n")
-        return argument_exception(ctx, "install", f"Error: Can't open file: {paths[0]}")
-    data = host.read_bytes()
+    if not paths or paths[0] == "-":
+        data = ctx.read_stdin(size) if size is not None else ctx.stdin
+    else:
+        host = ctx.host(paths[0])
+        if not host.is_file():
+            ctx.err(f"Error: Can't open file: {paths[0]}\n")
+            return argument_exception(ctx, "install", f"Error: Can't open file: {paths[0]}")
+        data = host.read_bytes()
     staged = f"/data/app/vmdl{zlib.crc32(data) & 0x7FFFFFFF}.tmp/base.apk"  # the session's copy of the APK
     try:
         info = read_apk(data)
