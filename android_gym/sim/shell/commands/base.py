@@ -72,6 +72,10 @@ class CommandContext:
         """The sandbox file behind an Android path."""
         return self.phone.fs.host_path(android_path, self.cwd)
 
+    def stat(self, host: Path, follow_symlinks: bool = True) -> os.stat_result:
+        """The device's ``stat`` of a sandbox file (no host inode or host-only mode; ``FileSystem.device_stat``)."""
+        return self.phone.fs.device_stat(host, follow_symlinks)
+
     # ----- time and children ------------------------------------------------------------------------------
     def now_ms(self) -> int:
         """Device time in epoch milliseconds."""

@@ -221,7 +221,18 @@ def sqlite3_command(ctx: CommandContext, argv: list[str]) -> int:
             ctx.err(f"{argv[0]}: Error: unknown option: {arg}\nUse -help for a list of options.\n")
             return 1
     filename = positional[0] if positional else ":memory:"
-    sql_args = positional[1:]
+    if filename == ":memory:":
+        return _session(ctx, filename, options, commands_first, positional[1:])
+    # The database, its side files and their directory: what the SQL changed on the host carries device time.
+    with ctx.phone.fs.device_writes(*ctx.phone.fs.sqlite_files(ctx.path(filename))):
+        status = _session(ctx, filename, options, commands_first, positional[1:])
+    ctx.phone.invalidate()  # an app's screen may show what the SQL changed
+    return status
+
+
+def _session(ctx: CommandContext, filename: str, options: _Options, commands_first: list[str],
+             sql_args: list[str]) -> int:
+    """Open ``filename`` and run the ``-cmd`` commands, then the SQL arguments or else standard input."""
     try:
         db = _open(ctx, filename, options.readonly)
     except sqlite3.Error as error:
@@ -240,9 +251,6 @@ def sqlite3_command(ctx: CommandContext, argv: list[str]) -> int:
         return _run(ctx, db, ctx.stdin.decode("utf-8", "replace"), options, from_stdin=True)
     finally:
         db.close()
-        if filename != ":memory:":
-            ctx.stamp(ctx.host(filename))
-            ctx.phone.invalidate()  # an app's screen may show what the SQL changed
 
 
 def _authorize(action: int, *_args: object) -> int:
