@@ -6,6 +6,14 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from android_gym.sim.shell.errors import check_size
+
+
+def append_bounded(buffer: bytearray, data: bytes | bytearray) -> None:
+    """Add ``data`` to an output buffer; raises ``_OutOfMemory`` past ``MAX_BYTES`` (nothing is added then)."""
+    check_size(len(buffer) + len(data))
+    buffer += data
+
 
 class _Input:
     """Standard input shared by the commands of one stream (``read`` takes a line, ``cat`` takes all).

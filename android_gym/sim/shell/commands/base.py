@@ -18,6 +18,7 @@ from pathlib import Path
 
 from android_gym.sim.framework.packages import FIRST_APPLICATION_UID
 from android_gym.sim.shell.device import ShellDevice
+from android_gym.sim.shell.streams import append_bounded
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, normalize
 
 Command = Callable[["CommandContext", list[str]], int]
@@ -51,12 +52,12 @@ class CommandContext:
 
     # ----- output -----------------------------------------------------------------------------------------
     def out(self, text: str | bytes) -> None:
-        """Write to stdout."""
-        self.stdout += text.encode() if isinstance(text, str) else text
+        """Write to stdout (past ``MAX_BYTES`` the shell ends the script, out of memory)."""
+        append_bounded(self.stdout, text.encode() if isinstance(text, str) else text)
 
     def err(self, text: str | bytes) -> None:
-        """Write to stderr."""
-        self.stderr += text.encode() if isinstance(text, str) else text
+        """Write to stderr (past ``MAX_BYTES`` the shell ends the script, out of memory)."""
+        append_bounded(self.stderr, text.encode() if isinstance(text, str) else text)
 
     def fail(self, name: str, message: str, status: int = 1) -> int:
         """Print ``name: message`` to stderr (toybox's ``error_msg``) and return ``status``."""

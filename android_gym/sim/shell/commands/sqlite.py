@@ -16,6 +16,7 @@ import sqlite3
 from urllib.parse import quote
 
 from android_gym.sim.shell.commands.base import CommandContext
+from android_gym.sim.shell.errors import MAX_BYTES
 
 VERSION = "3.32.2 2020-06-04 12:58:43 ec02243ea6ce33b090870ae55ab8aa2534b54d216d45c4aa2fdbb00e86861e8c"
 
@@ -270,6 +271,7 @@ def _open(ctx: CommandContext, filename: str, readonly: bool) -> sqlite3.Connect
     db.set_authorizer(_authorize)
     if hasattr(db, "setlimit"):  # Python >= 3.11
         db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+        db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_BYTES)  # "string or blob too big", not a host-sized value
     db.text_factory = lambda raw: raw.decode("utf-8", "replace")
     return db
 
