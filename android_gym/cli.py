@@ -310,8 +310,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def _add_doctor_command(sub: argparse._SubParsersAction) -> None:
     """``android-gym doctor [--device SPEC] [--grpc ADDR]``."""
     doctor = sub.add_parser("doctor", help="check that a device is ready for the tasks and say what to fix")
-    doctor.add_argument("--device", default="adb:emulator-5554",
-                        help="the device to check: 'adb:<serial>' or 'adb:<host>:<port>' (default adb:emulator-5554)")
+    doctor.add_argument("--device", help="the device to check: 'adb:<serial>' or 'adb:<host>:<port>' (default: the "
+                                          "only device the running adb server lists; doctor starts no server to "
+                                          "find one, and stops one it started for a named device)")
     doctor.add_argument("--grpc", metavar="ADDR", help="also check the emulator's gRPC service, e.g. localhost:8554")
     doctor.set_defaults(func=cmd_doctor)
 

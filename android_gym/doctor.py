@@ -4,7 +4,9 @@ Checks run in order (adb, the adb server, the device, root, boot, Android versio
 snapshots, time, animations, and the emulator's gRPC service when asked); a problem becomes a failed check with
 the command that fixes it, never an exception. When a check fails that later ones depend on (no adb, no device,
 no root, still booting), the rest are reported as skipped. Given a ``Device`` instead of a spec, only the
-device-level checks run.
+device-level checks run. Doctor leaves the machine as it found it: with no device named it checks the one device
+a running adb server lists (and asks for ``--device`` otherwise); an adb server it starts for a named device is
+stopped again.
 """
 
 from __future__ import annotations
@@ -13,12 +15,20 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import adbutils
+
 from android_gym.device import Device, open_device, parse_device_spec
-from android_gym.device.adb import AdbDevice, ensure_server, server_address
+from android_gym.device.adb import AdbDevice, ensure_server, server_address, server_answers, stop_server
 from android_gym.device.emulator_grpc import EmulatorGrpc
 from android_gym.device.provision import animations_on, has_app_snapshot, installed_version, load_manifest
 from android_gym.device.state import settings_get
-from android_gym.errors import AndroidGymError, DeviceNotFoundError, DeviceOfflineError, NotRootedError
+from android_gym.errors import (
+    AdbServerError,
+    AndroidGymError,
+    DeviceNotFoundError,
+    DeviceOfflineError,
+    NotRootedError,
+)
 
 EXPECTED_SDK = "33"  # AndroidWorld's emulator: Pixel 6, API 33 (Android 13)
 EXPECTED_SCREEN = (1080, 2400)
@@ -55,67 +65,90 @@ def _skipped(reason: str, first: str = "root", before: str = "") -> Check:
     return Check("skipped", False, f"{listed} not checked: {reason}", warning=True)
 
 
-def run_doctor(device_spec: str | Device = "adb:emulator-5554", grpc: str | None = None,
+def run_doctor(device_spec: str | Device | None = None, grpc: str | None = None,
                timeout: float = 10.0) -> list[Check]:
     """Check ``device_spec`` (an ``adb:`` spec, another ``device=`` spec, or an open ``Device``) and, with
-    ``grpc`` (or a spec's ``?grpc=``), the emulator's gRPC service at that address."""
+    ``grpc`` (or a spec's ``?grpc=``), the emulator's gRPC service at that address.
+
+    Without ``device_spec`` the device is the only one the running adb server lists; with none or several listed,
+    or no server running, that is a failed check asking for ``--device`` (doctor starts no server to guess one).
+    An adb server doctor starts for a named device is stopped before it returns."""
     checks: list[Check] = []
-    if isinstance(device_spec, str):
-        setup_spec = device_spec.partition("?")[0]
-        device, grpc = _open(device_spec, grpc, timeout, checks)
+    started: int | None = None
+    if device_spec is None or isinstance(device_spec, str):
+        device_spec, device, grpc, started = _open(device_spec, grpc, timeout, checks)
+        setup_spec = (device_spec or "adb:SERIAL").partition("?")[0]
     else:
         setup_spec = f"adb:{device_spec.serial}" if isinstance(device_spec, AdbDevice) else "SPEC"
         device = device_spec
-    if device is not None:
-        try:
-            checks += _device_checks(device, setup_spec)
-        finally:
-            if device is not device_spec:
-                device.close()
+    try:
+        if device is not None:
+            try:
+                checks += _device_checks(device, setup_spec)
+            finally:
+                if device is not device_spec:
+                    device.close()
+    finally:
+        if started is not None:
+            stop_server(started)
     if grpc:
         checks.append(_grpc_check(grpc, timeout))
     return checks
 
 
 # ----- adb and the device ------------------------------------------------------------------------------------
-def _open(spec: str, grpc: str | None, timeout: float, checks: list[Check]) -> tuple[Device | None, str | None]:
-    """Open the device ``spec`` names, appending the adb checks; ``(None, grpc)`` when that failed."""
-    if spec.startswith("emulator:"):
+def _open(spec: str | None, grpc: str | None, timeout: float,
+          checks: list[Check]) -> tuple[str | None, Device | None, str | None, int | None]:
+    """Open the device ``spec`` names (``None``: the one the running adb server lists), appending the adb checks.
+    Returns ``(spec, device or None when that failed, grpc, port of an adb server started for it or None)``."""
+    if spec is not None and spec.startswith("emulator:"):
         checks += [Check("device", False, f"{spec}: doctor checks a running device, it starts none",
                          f"`android-gym emulator start {spec.removeprefix('emulator:')}`, then doctor "
                          "--device adb:emulator-N"), _skipped("no device")]
-        return None, grpc
-    if not spec.startswith("adb:"):
+        return spec, None, grpc, None
+    if spec is not None and not spec.startswith("adb:"):
         try:
-            return open_device(spec), grpc
+            return spec, open_device(spec), grpc, None
         except AndroidGymError as error:
             checks += [Check("device", False, str(error), "give --device adb:SERIAL (see `adb devices`)"),
                        _skipped("no device")]
-            return None, grpc
-    try:
-        parsed = parse_device_spec(spec)
-    except AndroidGymError as error:
-        checks += [Check("device", False, str(error), "give --device adb:SERIAL[?grpc=HOST:PORT]"),
-                   _skipped("no device")]
-        return None, grpc
-    serial, grpc = parsed.target, grpc or parsed.options["grpc"]
+            return spec, None, grpc, None
+    serial = None
+    if spec is not None:
+        try:
+            parsed = parse_device_spec(spec)
+        except AndroidGymError as error:
+            checks += [Check("device", False, str(error), "give --device adb:SERIAL[?grpc=HOST:PORT]"),
+                       _skipped("no device")]
+            return spec, None, grpc, None
+        serial, grpc = parsed.target, grpc or parsed.options["grpc"]
     adb = shutil.which("adb")
     if adb is None:
         checks += [Check("adb", False, "no `adb` command on PATH",
                          "`apt-get install -y adb`, or put the Android SDK's platform-tools on PATH"),
                    _skipped("they need adb", before="the adb server")]
-        return None, grpc
+        return spec, None, grpc, None
     checks.append(Check("adb", True, adb))
     try:
         host, port = server_address()
-        ensure_server(host, port)
+        if serial is None and not server_answers(host, port):
+            raise AdbServerError(f"no adb server answers on {host}:{port} and no device was named; doctor starts "
+                                 "no server to guess which device is meant")
+        started = ensure_server(host, port)
     except AndroidGymError as error:
         checks += [Check("adb server", False, str(error),
                          "`adb start-server` (or `adb -P PORT start-server` for ANDROID_ADB_SERVER_PORT=PORT), and "
-                         "check ANDROID_ADB_SERVER_ADDRESS / ANDROID_ADB_SERVER_PORT"),
+                         "check ANDROID_ADB_SERVER_ADDRESS / ANDROID_ADB_SERVER_PORT; or name the device: "
+                         "--device adb:SERIAL"),
                    _skipped("no adb server")]
-        return None, grpc
-    checks.append(Check("adb server", True, f"answers on {host}:{port}"))
+        return spec, None, grpc, None
+    checks.append(Check("adb server", True, f"answers on {host}:{port}" + (
+        " (started for this check, stopped afterwards)" if started else "")))
+    if serial is None:
+        serial = _only_device(host, port, checks)
+        if serial is None:
+            return spec, None, grpc, None
+        spec = f"adb:{serial}"
     try:
         device = AdbDevice(serial, timeout=timeout, server=(host, port))
     except NotRootedError as error:
@@ -123,13 +156,33 @@ def _open(spec: str, grpc: str | None, timeout: float, checks: list[Check]) -> t
                    Check("root", False, str(error), f"`adb -s {serial} root` works on debuggable images only: run a "
                          "google_apis system image (not google_apis_playstore), as AndroidWorld does"),
                    _skipped("they read /data as root", first="boot")]
-        return None, grpc
+        device = None
     except AndroidGymError as error:
         checks += [Check("device", False, str(error), _device_fix(serial, error)),
                    _skipped("no usable device")]
-        return None, grpc
-    checks.append(Check("device", True, f"{serial} is online"))
-    return device, grpc
+        device = None
+    else:
+        checks.append(Check("device", True, f"{serial} is online"))
+    return spec, device, grpc, port if started else None
+
+
+def _only_device(host: str, port: int, checks: list[Check]) -> str | None:
+    """The serial of the one device the adb server lists; with none or several, a failed check asking for one."""
+    try:
+        serials = [info.serial for info in adbutils.AdbClient(host, port).list()]
+    except (adbutils.AdbError, OSError) as error:
+        serials, problem = [], f"the adb server on {host}:{port} did not list its devices: {error}"
+    else:
+        problem = (f"the adb server on {host}:{port} lists no device" if not serials else
+                   f"the adb server on {host}:{port} lists {len(serials)} devices ({', '.join(serials)}): "
+                   "doctor will not guess which one is meant")
+    if len(serials) == 1:
+        return serials[0]
+    fix = ("name the device: `android-gym doctor --device adb:SERIAL`" if serials else
+           "start the emulator (`android-gym emulator start AVD`) or plug the phone in, or name the device: "
+           "`android-gym doctor --device adb:SERIAL`")
+    checks += [Check("device", False, problem, fix), _skipped("no device named")]
+    return None
 
 
 def _device_fix(serial: str, error: AndroidGymError) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import adbutils
 import gymnasium as gym
 import pytest
+from ray_start import start_local_ray
 
 import android_gym  # registers the envs
 from android_gym.device.sim import SimDevice
@@ -86,14 +89,19 @@ def reset_task(make_env):
 @pytest.fixture(scope="module")
 def local_ray(adb_server_port):
     """A local Ray with 2 CPUs for a test module; started after the private adb server, so its workers inherit its
-    address."""
+    address. It is shut down, and its session files removed, whatever the tests did."""
     import logging
 
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-    yield ray
-    ray.shutdown()
+    temp_dir = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
+    try:
+        start_local_ray(ray, temp_dir, num_cpus=2, include_dashboard=False, log_to_driver=False,
+                        logging_level=logging.ERROR)
+        yield ray
+    finally:
+        ray.shutdown()
+        shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,11 @@ import pytest
 from apk_builder import build_apk
 
 from android_gym.cli import main
-from android_gym.device.adb import AdbDevice
+from android_gym.device.adb import AdbDevice, server_answers
 from android_gym.device.provision import ANIMATION_SETTINGS, load_manifest, setup_device
 from android_gym.device.sim import SimDevice
 from android_gym.doctor import Check, run_doctor
-from android_gym.sim.adb_harness import free_emulator_port, free_port
+from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer, announce_to_adb_server
 
@@ -288,3 +288,50 @@ def test_a_provisioned_phone_over_adb_and_grpc_passes_every_check(grpc_server, c
     grpc_server.phone_host.phone.run("settings put global auto_time 1")
     assert main(["doctor", "--device", f"adb:{grpc_server.serial}"]) == 1
     assert "✗ time: auto_time on" in capsys.readouterr().out
+
+
+# ----- which device, and which adb server ------------------------------------------------------------------------
+def test_without_a_device_named_or_a_server_running_doctor_starts_none(monkeypatch, capsys):
+    port = free_port()
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(port))
+    checks = run_doctor()
+    assert [(c.name, c.status) for c in checks] == [("adb", "ok"), ("adb server", "failed"), ("skipped", "warning")]
+    assert "no device was named" in checks[1].detail and "--device adb:SERIAL" in checks[1].fix
+    assert main(["doctor"]) == 1 and "✗ adb server: no adb server answers" in capsys.readouterr().out
+    assert not server_answers("127.0.0.1", port)
+
+
+def test_a_server_started_for_a_named_device_is_stopped_afterwards(monkeypatch):
+    port = free_port()
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(port))
+    checks = run_doctor("adb:emulator-5598", timeout=5)
+    assert [(c.name, c.status) for c in checks] == [("adb", "ok"), ("adb server", "ok"), ("device", "failed"),
+                                                    ("skipped", "warning")]
+    assert checks[1].detail == f"answers on 127.0.0.1:{port} (started for this check, stopped afterwards)"
+    assert not server_answers("127.0.0.1", port)
+
+
+def test_without_a_device_named_the_only_listed_one_is_checked_and_several_are_not_guessed(monkeypatch, tmp_path):
+    """On a fresh private adb server; a phone another test serves on an emulator port may be listed too, so what
+    doctor does is compared with what the server lists."""
+    monkeypatch.setenv("ADB_LOCAL_TRANSPORT_MAX_PORT", "5554")  # the server scans no emulator port
+    with private_adb_server(tmp_path / "home") as port:
+        client = adbutils.AdbClient("127.0.0.1", port)
+        emulators = []
+        try:
+            for _ in range(2):
+                emulators.append(StalledEmulator(ask_auth=False))
+                emulators[-1].wait_for_state(client, "offline")
+                serials = [info.serial for info in client.list()]
+                check = _named(run_doctor(timeout=5))["device"]
+                if len(serials) == 1:
+                    assert f"{emulators[0].serial} is offline" in check.detail  # the one there is
+                else:
+                    assert check.detail.startswith(f"the adb server on 127.0.0.1:{port} lists {len(serials)} "
+                                                   "devices (")
+                    assert all(serial in check.detail for serial in serials)
+                    assert check.fix == "name the device: `android-gym doctor --device adb:SERIAL`"
+        finally:
+            for emulator in emulators:
+                emulator.close()
+        assert len(serials) >= 2 and server_answers("127.0.0.1", port)  # a server doctor did not start keeps running

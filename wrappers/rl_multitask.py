@@ -3,12 +3,13 @@ single policy learns them all (``examples/train_ppo.py --task A,B,C``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
+from android_gym.errors import ConfigError, short_repr
 from android_gym.wrappers.rl_actions import AdapterConfigError
 from android_gym.wrappers.rl_env import make_rl_env
 
@@ -45,6 +46,10 @@ class MultiTaskRLEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Draw a task (or take ``options["task"]``) and reset it."""
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, Mapping):
+            raise ConfigError(f"reset(options={short_repr(options)}): options are None or a dict, such as "
+                              "{'task': 'SendSms'} to choose the task and {'params': {name: value}} to pin its "
+                              "parameters")
         options = dict(options or {})
         task = options.pop("task", None)
         if task is None:

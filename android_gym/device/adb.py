@@ -75,13 +75,14 @@ def server_address() -> tuple[str, int]:
     return host, int(port)
 
 
-def ensure_server(host: str, port: int, timeout: float = 20.0) -> None:
-    """Make sure an adb server answers on ``host:port``, starting a local one with ``adb -P port`` if needed.
+def ensure_server(host: str, port: int, timeout: float = 20.0) -> bool:
+    """Make sure an adb server answers on ``host:port``, starting a local one with ``adb -P port`` if needed;
+    ``True`` when it started one (``stop_server`` stops it again).
 
     adbutils would run ``adb start-server`` without ``-P`` (so on the wrong port): we start it ourselves.
     """
     if server_answers(host, port):
-        return
+        return False
     adb = shutil.which("adb")
     if host not in ("127.0.0.1", "localhost") or adb is None:
         raise AdbServerError(f"no adb server answers on {host}:{port}; start one with `adb -P {port} start-server`"
@@ -92,6 +93,17 @@ def ensure_server(host: str, port: int, timeout: float = 20.0) -> None:
         raise AdbServerError(f"could not start an adb server on port {port}: {error}") from error
     if not server_answers(host, port):
         raise AdbServerError(f"`adb -P {port} start-server` ran but nothing answers on {host}:{port}")
+    return True
+
+
+def stop_server(port: int, timeout: float = 20.0) -> None:
+    """Stop the local adb server on ``port`` (``adb -P port kill-server``); one already gone is no error."""
+    adb = shutil.which("adb")
+    if adb is not None:
+        try:
+            subprocess.run([adb, "-P", str(port), "kill-server"], timeout=timeout, capture_output=True)
+        except (subprocess.SubprocessError, OSError):
+            pass
 
 
 def server_answers(host: str, port: int) -> bool:

@@ -19,6 +19,7 @@ launcher comes to front, so the restored phone shows the home screen.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -56,6 +57,7 @@ def load_phone(phone: Phone, directory: Path) -> None:
     state kept outside files, and go home."""
     directory = Path(directory)
     state = json.loads((directory / STATE).read_text())
+    _refuse_links(directory / FILES)
     for package in phone.packages.names():
         phone.activities.force_stop(package)
     phone.fs.clear_dir("/")
@@ -73,6 +75,17 @@ def load_phone(phone: Phone, directory: Path) -> None:
     phone.window.shade.collapse()
     phone.activities.home()
     phone.invalidate()
+
+
+def _refuse_links(files: Path) -> None:
+    """Raise ``SnapshotError`` if the file tree holds a symbolic link: the phone never makes one (there is no
+    ``ln``, and its adbd refuses to push links), and one would lead the phone's paths out of its sandbox."""
+    for directory, dirnames, filenames in os.walk(files):
+        for name in dirnames + filenames:
+            if os.path.islink(os.path.join(directory, name)):
+                link = os.path.relpath(os.path.join(directory, name), files)
+                raise SnapshotError(f"snapshot {files.parent} holds a symbolic link, {FILES}/{link}, which the "
+                                    "simulated phone never makes: save the snapshot from a phone again")
 
 
 class SnapshotStore:

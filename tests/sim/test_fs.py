@@ -7,6 +7,7 @@ import os
 import pytest
 
 from android_gym.sim.phone import Phone
+from android_gym.sim.system.clock import DEFAULT_DEVICE_TIME_MS
 
 LATER_MS = 1_800_000_000_000  # a device time far from both the default clock and the host's
 
@@ -60,3 +61,50 @@ def test_telephony_writes_carry_device_time(phone):
     phone.telephony.mark_thread_read(1)
     assert mtime_ms(phone, db) == LATER_MS + 2000
     assert mtime_ms(phone, directory) == LATER_MS + 1000  # the journal is kept (TRUNCATE): no new entry
+
+
+def device_times_ms(phone: Phone) -> dict[str, int]:
+    """Every file's and directory's modification time on the host, in ms, by Android path."""
+    root = phone.fs.root
+    times = {}
+    for directory, dirnames, filenames in os.walk(root):
+        for name in [".", *dirnames, *filenames]:
+            host = os.path.join(directory, name)
+            times["/" + os.path.relpath(host, root).strip(".")] = os.lstat(host).st_mtime_ns // 1_000_000
+    return times
+
+
+def test_listings_show_the_phone_not_the_host(phone):
+    """``..`` of ``/`` is ``/`` itself (mode, links, device time), ``/`` is ``drwxr-xr-x`` whatever the host's
+    temporary directory is, and inode numbers are the phone's own: the same on every run and every host."""
+    listing = phone.run("ls -la /").stdout.decode().splitlines()
+    dot, dotdot = (line for line in listing if line.endswith((" .", " ..")))
+    assert dotdot == dot + "."
+    assert dot.startswith("drwxr-xr-x ") and dot.endswith(" root root 4096 2023-10-15 15:34 .")
+    assert phone.run("stat -c '%i %a %A %h' / /..").stdout.decode().splitlines() == [
+        f"2 755 drwxr-xr-x {os.stat(phone.fs.root).st_nlink}"] * 2
+    assert phone.run("ls -lad /data/..").stdout == phone.run("ls -lad /").stdout.replace(b" /\n", b" /data/..\n")
+    host_inode = os.stat(phone.fs.host_path("/sdcard/Download")).st_ino
+    inode = phone.run("stat -c %i /sdcard/Download").stdout
+    other = Phone()
+    try:
+        assert other.run("stat -c %i /sdcard/Download").stdout == inode != f"{host_inode}\n".encode()
+    finally:
+        other.close()
+    assert phone.run("find /sdcard/Download -maxdepth 0 -inum 1 -o -print").stdout == b"/sdcard/Download\n"
+
+
+def test_sqlite_reads_and_writes_leave_device_time_on_every_file(phone):
+    """WAL databases gain and lose ``-wal``/``-shm`` files on every connection, so their directory changes even
+    on a read: the apps' queries and the ``sqlite3`` command leave device time on it, never the host clock."""
+    start = phone.clock.now_ms()
+    phone.run("mkdir /data/local/tmp/db && sqlite3 /data/local/tmp/db/x.db 'PRAGMA journal_mode=WAL; "
+              "CREATE TABLE t(a); INSERT INTO t VALUES (1)'")
+    phone.run("sqlite3 /data/local/tmp/db/x.db 'SELECT * FROM t'")
+    for package in ("com.simplemobiletools.calendar.pro", "org.tasks", "com.flauschcode.broccoli",
+                    "com.dimowner.audiorecorder", "com.arduia.expense"):
+        assert phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1").exit_code == 0, package
+        phone.screenshot()
+    end = phone.clock.now_ms()
+    assert {path: ms for path, ms in device_times_ms(phone).items()
+            if not (ms <= DEFAULT_DEVICE_TIME_MS or start <= ms <= end)} == {}

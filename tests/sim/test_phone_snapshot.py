@@ -26,6 +26,18 @@ def test_files_and_their_device_times_come_back(phone, tmp_path):
     assert not phone.fs.exists("/sdcard/new.txt") and phone.fs.is_dir("/sdcard/Music")
 
 
+def test_a_snapshot_with_a_symbolic_link_is_refused_and_the_phone_kept(phone, tmp_path):
+    """A link in a snapshot's files would lead the phone's paths to the host (``cat`` would follow it)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("host secret")
+    phone.run("echo kept > /sdcard/kept.txt")
+    save_phone(phone, tmp_path / "snap")
+    os.symlink(secret, tmp_path / "snap" / "files" / "storage" / "emulated" / "0" / "link.txt")
+    with pytest.raises(SnapshotError, match=r"symbolic link, files/storage/emulated/0/link.txt"):
+        load_phone(phone, tmp_path / "snap")
+    assert phone.run("cat /sdcard/kept.txt /sdcard/link.txt").stdout == b"kept\n"
+
+
 def test_state_outside_files_comes_back(phone, tmp_path):
     phone.settings.put("system", "time_12_24", "24")
     phone.clipboard.set_text("copied", "label")

@@ -12,7 +12,7 @@ from lxml import etree
 from PIL import Image
 
 from android_gym.sim.phone import Phone
-from android_gym.sim.shell import ShellOutput
+from android_gym.sim.shell import MAX_BYTES, ShellOutput
 
 SMS = "com.simplemobiletools.smsmessenger"
 SMS_MAIN = f"{SMS}.activities.MainActivity"
@@ -141,6 +141,34 @@ def test_runaway_loops_end(phone):
     result = sh(phone, "while true; do :; done")
     assert result.exit_code == 1 and b"too many commands" in result.stderr
     assert time.monotonic() - start < 10
+
+
+MIB16 = "x=a; for i in $(seq 24); do x=$x$x; done; "  # x holds 16 MiB
+
+
+@pytest.mark.parametrize(("command", "size"), [
+    ("x=a; while true; do x=$x$x; done; echo not reached", 2 * MAX_BYTES),  # a variable
+    ('x=a; while true; do x="$x$x"; done', 2 * MAX_BYTES),
+    (MIB16 + "echo \"$x$x$x\"", 3 * 2**24),  # a word
+    (MIB16 + "cat <<EOF\n$x$x$x\nEOF", 3 * 2**24 + 1),  # a here-document
+    ("while true; do printf '%16777215s\\n' x; done", 3 * 2**24),  # output of many commands
+    ("while true; do printf '%16777215s\\n' >> /data/local/tmp/f; done", 3 * 2**24),  # a file a redirection grows
+    ("printf '%999999999s' x | wc -c", 999_999_999),  # one command's output
+    ("printf '%30000000s' a b | wc -c", 60_000_000),
+])
+def test_values_are_bounded_as_a_device_bounds_memory(phone, command, size):
+    """No value of the shell outgrows ``MAX_BYTES``: the script ends with mksh's allocation failure, status 1, and
+    what ``Phone.run`` returns stays within the bound."""
+    result = sh(phone, command)
+    assert (result.exit_code, result.stderr) == (1, f"internal error: can't allocate {size} data bytes\n".encode())
+    assert len(result.stdout) <= MAX_BYTES
+    assert not phone.fs.exists("/data/local/tmp/f") or len(phone.fs.read_bytes("/data/local/tmp/f")) == MAX_BYTES
+    assert out(phone, "echo still here") == "still here\n"
+
+
+def test_sqlite_values_are_bounded(phone):
+    result = sh(phone, "sqlite3 :memory: 'SELECT length(hex(zeroblob(100000000)))'")
+    assert (result.exit_code, result.stderr) == (1, b"Error: string or blob too big\n")
 
 
 def test_exit_and_status(phone):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from android_gym.errors import ConfigError
 from android_gym.wrappers.rl_actions import AdapterConfigError
 from android_gym.wrappers.rl_multitask import MultiTaskRLEnv
 
@@ -40,6 +41,13 @@ def test_unknown_task_and_empty_list_are_configuration_errors(env):
         env.reset(options={"task": "NoSuchTask"})
     with pytest.raises(AdapterConfigError):
         MultiTaskRLEnv([])
+
+
+@pytest.mark.parametrize("options", ["x", ["task"], 3])
+def test_options_that_are_not_a_dict_are_a_configuration_error(env, options):
+    with pytest.raises(ConfigError, match=r"options are None or a dict, such as \{'task': 'SendSms'\}"):
+        env.reset(options=options)
+    assert env.reset(seed=0, options={"task": "SendSms"})[1]["task"] == TASKS[0]  # and the env still works
 
 
 def test_sb3_accepts_it(env):

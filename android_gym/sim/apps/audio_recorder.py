@@ -35,7 +35,6 @@ import os
 import posixpath
 import sqlite3
 from collections.abc import Callable
-from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,8 +138,7 @@ class RecordsDatabase(SqliteProvider):
 
     def records(self) -> list[dict[str, Any]]:
         """``getRecords`` in the default order (``SORT_DATE``: newest added first)."""
-        self.ensure_db()
-        with closing(self.connect()) as db:
+        with self._reading() as db:
             return [dict(found) for found in db.execute("SELECT * FROM records ORDER BY added DESC")]
 
     def record(self, record_id: int) -> dict[str, Any] | None:

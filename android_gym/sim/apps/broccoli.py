@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
-from contextlib import closing
 from typing import Any
 
 from android_gym.sim.framework.app import App, Context, Screen
@@ -164,8 +163,7 @@ class RecipeStore(SqliteProvider):
         db.execute("PRAGMA foreign_keys = ON")
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        self.ensure_db()
-        with closing(self.connect()) as db:
+        with self._reading() as db:
             return [dict(found) for found in db.execute(sql, params)]
 
     def recipes(self, term: str = "") -> list[dict[str, Any]]:

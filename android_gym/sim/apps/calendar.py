@@ -38,7 +38,6 @@ import datetime as dt
 import hashlib
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -339,8 +338,7 @@ class EventsDatabase(SqliteProvider):
                    (REGULAR_EVENT_TYPE_ID, REGULAR_EVENT, DEFAULT_PRIMARY_COLOR))
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        with closing(self.connect()) as db:
-            db.row_factory = sqlite3.Row
+        with self._reading() as db:
             return [dict(found) for found in db.execute(sql, tuple(params))]
 
     def event(self, event_id: int) -> dict[str, Any] | None:

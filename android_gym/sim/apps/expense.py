@@ -38,7 +38,7 @@ import datetime as dt
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from android_gym.sim.framework.app import App, Context, Screen
@@ -202,15 +202,6 @@ class ExpenseDatabase(SqliteProvider):
     journal_mode = "WAL"
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        """A query-only connection to a database that exists; its side files keep device time."""
-        self.ensure_db()
-        with self._phone.fs.device_writes(*self._files), closing(self.connect()) as db:
-            db.execute("PRAGMA query_only=ON")
-            db.row_factory = sqlite3.Row
-            yield db
-
-    @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """A transaction on a database that exists; the screen redraws afterwards."""
         self.ensure_db()
@@ -221,7 +212,7 @@ class ExpenseDatabase(SqliteProvider):
     def query(self, where: str = "", params: tuple[Any, ...] = (), limit: int = -1) -> list[dict[str, Any]]:
         """Expenses matching the fixed SQL ``where`` clause, newest ``modified_date`` first."""
         sql = f"SELECT * FROM `expense` {where} ORDER BY modified_date DESC LIMIT ?"
-        with self._read() as db:
+        with self._reading() as db:
             return [dict(found) for found in db.execute(sql, (*params, limit))]
 
     def get(self, expense_id: int) -> dict[str, Any] | None:
@@ -231,7 +222,7 @@ class ExpenseDatabase(SqliteProvider):
 
     def date_range(self) -> tuple[int, int]:
         """``getMaxAndMiniDateRange``: the oldest and newest ``modified_date`` (0 when there is none)."""
-        with self._read() as db:
+        with self._reading() as db:
             low, high = db.execute("SELECT MIN(modified_date), MAX(modified_date) FROM `expense`").fetchone()
         return low or 0, high or 0
 

@@ -30,7 +30,6 @@ import datetime as dt
 import hashlib
 import sqlite3
 from collections.abc import Callable, Sequence
-from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -347,9 +346,7 @@ class TasksDatabase(SqliteProvider):
                    (uuid, DEFAULT_LIST))
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        self.ensure_db()
-        with closing(self.connect()) as db:
-            db.row_factory = sqlite3.Row
+        with self._reading() as db:
             return [dict(r) for r in db.execute(sql, tuple(params))]
 
     def lists(self) -> list[dict[str, Any]]:

@@ -17,7 +17,9 @@ as one word, forgets which characters were quoted (globbing and field splitting 
 
 Error messages follow mksh R59c (``external/mksh``): ``/system/bin/sh: NAME: inaccessible or not found``
 (127), ``/system/bin/sh: no closing quote`` and ``/system/bin/sh: syntax error: unexpected 'x'`` (1),
-``/system/bin/sh: can't create FILE: <strerror>`` (1).
+``/system/bin/sh: can't create FILE: <strerror>`` (1). As a device caps a process's memory, no variable, word,
+here-document, command output or file a redirection writes may exceed ``MAX_BYTES`` (32 MiB): the script ends
+as mksh does when an allocation fails, ``internal error: can't allocate N data bytes`` (1).
 
 Modules: ``lexer`` (tokens, quote scanning, here-documents) -> ``parser`` (immutable trees, cached) ->
 ``interpreter`` (execution, redirections, builtins, ``Shell``), which expands words with ``expansion``
@@ -26,9 +28,9 @@ Modules: ``lexer`` (tokens, quote scanning, here-documents) -> ``parser`` (immut
 """
 
 from android_gym.sim.shell.environment import ENVIRONMENT, SHELL
-from android_gym.sim.shell.errors import ShellSyntaxError
+from android_gym.sim.shell.errors import MAX_BYTES, ShellSyntaxError
 from android_gym.sim.shell.interpreter import MAX_COMMANDS, MAX_DEPTH, Shell, ShellOutput
 from android_gym.sim.shell.streams import LiveOutput, StdinSource
 
-__all__ = ["ENVIRONMENT", "MAX_COMMANDS", "MAX_DEPTH", "SHELL", "LiveOutput", "Shell", "ShellOutput",
+__all__ = ["ENVIRONMENT", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "SHELL", "LiveOutput", "Shell", "ShellOutput",
            "ShellSyntaxError", "StdinSource"]

@@ -10,7 +10,7 @@ import re
 from android_gym.sim.shell.arith import _Arith
 from android_gym.sim.shell.device import ShellDevice
 from android_gym.sim.shell.environment import SHELL
-from android_gym.sim.shell.errors import _Fatal
+from android_gym.sim.shell.errors import _Fatal, check_size
 from android_gym.sim.shell.lexer import _skip_ansi, _skip_backquote, _skip_dollar, _skip_double, _skip_single
 from android_gym.sim.shell.parser import _NAME
 
@@ -98,6 +98,7 @@ class _Expander:
         result: list[str] = []
         for field in fields:
             text = "".join(part for part, _ in field)
+            check_size(len(text))
             if any(not quoted and any(c in part for c in "*?[") for part, quoted in field):
                 result.extend(self._glob(field) or [text])
             else:
@@ -108,7 +109,9 @@ class _Expander:
         """Expansion without field splitting or globbing (assignments, redirection targets)."""
         if _PLAIN.fullmatch(raw):
             return raw
-        return "".join(text for text, _, _ in self._pieces(raw))
+        value = "".join(text for text, _, _ in self._pieces(raw))
+        check_size(len(value))
+        return value
 
     def _pieces(self, raw: str) -> list[Piece]:
         pieces: list[Piece] = []
@@ -185,7 +188,9 @@ class _Expander:
             else:
                 out.append(c)
                 i += 1
-        return "".join(out)
+        value = "".join(out)
+        check_size(len(value))
+        return value
 
     def _heredoc_text(self, body: str) -> str:
         """An unquoted here-document: ``$`` expansions and ``\\$ \\` \\\\`` escapes, quotes kept."""

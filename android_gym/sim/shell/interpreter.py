@@ -3,6 +3,7 @@ device commands; ``Shell`` is its public face."""
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import threading
@@ -33,7 +34,7 @@ from android_gym.sim.shell.commands.base import (
 )
 from android_gym.sim.shell.device import ShellDevice
 from android_gym.sim.shell.environment import ENVIRONMENT, SHELL
-from android_gym.sim.shell.errors import ShellSyntaxError, _Abort, _Exit, _Fatal
+from android_gym.sim.shell.errors import ShellSyntaxError, _Abort, _Exit, _Fatal, _OutOfMemory, check_size
 from android_gym.sim.shell.expansion import _Expander
 from android_gym.sim.shell.parser import (
     _AndOr,
@@ -47,7 +48,7 @@ from android_gym.sim.shell.parser import (
     _Seq,
     _Simple,
 )
-from android_gym.sim.shell.streams import _IO, LiveOutput, StdinSource, _FileSink, _Input, _NullSink
+from android_gym.sim.shell.streams import _IO, LiveOutput, StdinSource, _FileSink, _Input, _NullSink, append_bounded
 from android_gym.sim.system.fs import normalize
 
 #: Simple commands one ``run`` may execute (a runaway ``while true`` ends instead of hanging the env).
@@ -129,14 +130,14 @@ class _Interp(_Expander):
         try:
             tree = _parse(script)
         except ShellSyntaxError as error:
-            io.err += f"{SHELL}: {error}\n".encode()
+            append_bounded(io.err, f"{SHELL}: {error}\n".encode())
             return 1
         try:
             return self.execute(tree, io)
         except _Exit as done:
             return done.status & 0xFF
         except _Fatal as error:
-            io.err += f"{SHELL}: {error}\n".encode()
+            append_bounded(io.err, f"{SHELL}: {error}\n".encode())
             return 1
 
     def child(self, cwd: str | None = None) -> _Interp:
@@ -241,7 +242,7 @@ class _Interp(_Expander):
             return builtin(argv, io)
         command = self.lookup(name)
         if command is None:
-            io.err += f"{SHELL}: {name}: inaccessible or not found\n".encode()
+            append_bounded(io.err, f"{SHELL}: {name}: inaccessible or not found\n".encode())
             return 127
         if not _reads_only(argv):
             self.shared.wrote = True
@@ -255,8 +256,8 @@ class _Interp(_Expander):
         except Exception as error:  # a broken command must not take the shell down
             ctx.err(f"{name}: {type(error).__name__}: {error}\n")
             status = 1
-        io.out += ctx.stdout
-        io.err += ctx.stderr
+        append_bounded(io.out, ctx.stdout)
+        append_bounded(io.err, ctx.stderr)
         return status & 0xFF
 
     def lookup(self, name: str) -> Command | None:
@@ -318,19 +319,28 @@ class _Interp(_Expander):
         try:
             status = body(_IO(inp, out, err))
         finally:
+            self._flush(sinks, out, err, files)
+        return status
+
+    def _flush(self, sinks: dict[int, object], out: bytearray, err: bytearray, files: list[_FileSink]) -> None:
+        """Deliver what a redirected command printed to its sinks and write the files; a file would outgrow
+        ``MAX_BYTES``: out of memory. The files carry device time whatever happens."""
+        try:
             for fd, data in ((1, out), (2, err)):
                 sink = sinks.get(fd)
                 if isinstance(sink, bytearray):
-                    sink += data
+                    append_bounded(sink, data)
                 elif isinstance(sink, _FileSink):
-                    sink.data += data
+                    append_bounded(sink.data, data)
             for sink in files:
                 if sink.data:
+                    check_size(os.path.getsize(sink.host) + len(sink.data))
                     with open(sink.host, "ab") as handle:
                         handle.write(sink.data)
                     sink.data.clear()
+        finally:
+            for sink in files:
                 self.phone.fs.stamp(sink.host)
-        return status
 
     def _special(self, target: str) -> str | None:
         path = normalize(target, self.cwd)
@@ -355,7 +365,7 @@ class _Interp(_Expander):
             if new:
                 self.phone.fs.stamp(host.parent)  # a new entry changes its directory (device time)
         except OSError as error:
-            io.err += f"{SHELL}: can't create {target}: {strerror(error)}\n".encode()
+            append_bounded(io.err, f"{SHELL}: can't create {target}: {strerror(error)}\n".encode())
             return None
         for sink in sinks.values():
             if isinstance(sink, _FileSink) and sink.host == host:
@@ -369,7 +379,7 @@ class _Interp(_Expander):
         try:
             return self.phone.fs.host_path(target, self.cwd).read_bytes()
         except OSError as error:
-            io.err += f"{SHELL}: can't open {target}: {strerror(error)}\n".encode()
+            append_bounded(io.err, f"{SHELL}: can't open {target}: {strerror(error)}\n".encode())
             return None
 
     # ----- command substitution (the hook word expansion calls) ---------------------------------------------
@@ -394,14 +404,14 @@ class _Interp(_Expander):
         host = self.phone.fs.host_path(path)
         if not host.is_dir():
             reason = "Not a directory" if host.exists() else "No such file or directory"
-            io.err += f"{SHELL}: cd: {target}: {reason}\n".encode()
+            append_bounded(io.err, f"{SHELL}: cd: {target}: {reason}\n".encode())
             return 1
         self.vars["OLDPWD"], self.cwd = self.cwd, path
         self.vars["PWD"] = path
         return 0
 
     def _pwd(self, argv: list[str], io: _IO) -> int:
-        io.out += (self.cwd + "\n").encode()
+        append_bounded(io.out, (self.cwd + "\n").encode())
         return 0
 
     def _exit(self, argv: list[str], io: _IO) -> int:
@@ -429,7 +439,7 @@ class _Interp(_Expander):
                 raise _Abort("too deeply nested")
             return self.execute(_parse(script), io)
         except ShellSyntaxError as error:
-            io.err += f"{SHELL}: eval: {error}\n".encode()
+            append_bounded(io.err, f"{SHELL}: eval: {error}\n".encode())
             return 1
         finally:
             self.depth -= 1
@@ -459,7 +469,7 @@ class _Interp(_Expander):
         status = 0
         for name in argv[1:]:
             if self.lookup(name) is not None:
-                io.out += f"/system/bin/{name.rpartition('/')[2]}\n".encode()
+                append_bounded(io.out, f"/system/bin/{name.rpartition('/')[2]}\n".encode())
             else:
                 status = 1
         return status
@@ -468,11 +478,11 @@ class _Interp(_Expander):
         status = 0
         for name in argv[1:]:
             if name in self.builtins:
-                io.out += f"{name} is a shell builtin\n".encode()
+                append_bounded(io.out, f"{name} is a shell builtin\n".encode())
             elif self.lookup(name) is not None:
-                io.out += f"{name} is /system/bin/{name.rpartition('/')[2]}\n".encode()
+                append_bounded(io.out, f"{name} is /system/bin/{name.rpartition('/')[2]}\n".encode())
             else:
-                io.out += f"{name} not found\n".encode()
+                append_bounded(io.out, f"{name} not found\n".encode())
                 status = 1
         return status
 
@@ -481,9 +491,9 @@ class _Interp(_Expander):
             status = 0
             for name in argv[2:]:
                 if name in self.builtins:
-                    io.out += f"{name}\n".encode()
+                    append_bounded(io.out, f"{name}\n".encode())
                 elif self.lookup(name) is not None:
-                    io.out += f"/system/bin/{name.rpartition('/')[2]}\n".encode()
+                    append_bounded(io.out, f"/system/bin/{name.rpartition('/')[2]}\n".encode())
                 else:
                     status = 1
             return status
@@ -562,6 +572,9 @@ def _run_guarded(interp: _Interp, command: str, stdin: bytes | StdinSource, out:
         status = interp.run_script(command, _IO(_Input(stdin), out, err))
     except _Exit as done:
         status = done.status & 0xFF
+    except _OutOfMemory as error:
+        err += f"{error}\n".encode()
+        status = 1
     except _Abort as error:
         err += f"{SHELL}: {error}\n".encode()
         status = 1

@@ -8,9 +8,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from android_gym.sim.shell.errors import check_size
+
 #: A standard input that arrives over time (adbd's stream): ``source(size)`` returns all the input received so far
 #: once it holds at least ``size`` bytes or has ended; ``source(None)`` once it has ended.
 StdinSource = Callable[[int | None], bytes]
+
+
+def append_bounded(buffer: bytearray, data: bytes | bytearray) -> None:
+    """Add ``data`` to an output buffer; raises ``_OutOfMemory`` past ``MAX_BYTES`` (nothing is added then)."""
+    check_size(len(buffer) + len(data))
+    buffer += data
 
 
 class _Input:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import posixpath
 import shutil
+import stat as stat_module
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -56,6 +58,18 @@ def normalize(path: str, cwd: str = "/") -> str:
     return path
 
 
+#: ``os.stat_result`` fields beyond its ten tuple items that ``device_stat`` carries over from the host.
+_STAT_EXTRAS = ("st_atime", "st_mtime", "st_ctime", "st_atime_ns", "st_mtime_ns", "st_ctime_ns", "st_blksize",
+                "st_blocks", "st_rdev")
+
+
+def inode_of(path: str) -> int:
+    """A stable inode number for an Android path: ext4's root is inode 2 and the first ordinary one is 11; the
+    others are derived from the path, so listings never show the host's inode numbers and do not change
+    between runs (simplified: a file keeps its number only while it keeps its path)."""
+    return 2 if path == "/" else 11 + zlib.crc32(path.encode()) % 10_000_000
+
+
 def _mtime_ns(host: Path) -> int | None:
     try:
         return os.stat(host, follow_symlinks=False).st_mtime_ns
@@ -92,6 +106,16 @@ class FileSystem:
         """Host path of an Android path (never outside ``root``: ``..`` stops at ``/``)."""
         return self.root / normalize(path, cwd).lstrip("/")
 
+    def device_stat(self, host: Path, follow_symlinks: bool = True) -> os.stat_result:
+        """``stat`` of a sandbox file as the phone shows it: the host's own facts are replaced, the inode by
+        ``inode_of`` and the mode of ``/`` by Android's ``drwxr-xr-x`` (the host directory is private, 0700).
+        Raises ``OSError`` as ``os.stat`` does."""
+        info = os.stat(host, follow_symlinks=follow_symlinks)
+        path = "/" + os.fspath(host)[len(os.fspath(self.root)):].strip("/")
+        mode = stat_module.S_IFDIR | 0o755 if path == "/" else info.st_mode
+        items = (mode, inode_of(path), *tuple(info)[2:])
+        return os.stat_result(items, {name: getattr(info, name) for name in _STAT_EXTRAS if hasattr(info, name)})
+
     def exists(self, path: str) -> bool:
         """Whether the Android path exists."""
         return self.host_path(path).exists()
@@ -116,6 +140,12 @@ class FileSystem:
                 after = _mtime_ns(host)
                 if after is not None and after != mtime:
                     self.stamp(host)
+
+    def sqlite_files(self, path: str) -> tuple[Path, ...]:
+        """What a write to the SQLite database at ``path`` can change on the host (for ``device_writes``): the
+        database, its ``-journal``/``-wal``/``-shm`` side files and its directory, which gains and loses them."""
+        host = self.host_path(path)
+        return (host, *(host.with_name(host.name + suffix) for suffix in ("-journal", "-wal", "-shm")), host.parent)
 
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         """Write (or append to) a file; the parent directory must exist, as on Android. A new file changes

@@ -17,8 +17,6 @@ from typing import ClassVar
 
 from android_gym.sim.system.services import SystemServices
 
-_SIDE_FILES = ("-journal", "-wal", "-shm")
-
 
 class SqliteProvider:
     """Base of a provider backed by ``db_path``; subclasses set ``db_path``, ``schema`` and ``journal_mode`` and
@@ -41,8 +39,8 @@ class SqliteProvider:
             return
         self._phone.fs.makedirs(posixpath.dirname(self.db_path))
         with self._phone.fs.device_writes(*self._files):
-            for suffix in ("", *_SIDE_FILES):
-                host.with_name(host.name + suffix).unlink(missing_ok=True)
+            for file in self._files[:-1]:  # the database and its side files, not their directory
+                file.unlink(missing_ok=True)
             with closing(self.connect()) as db, db:
                 for statement in self.schema:
                     db.execute(statement)
@@ -64,8 +62,17 @@ class SqliteProvider:
     @functools.cached_property
     def _files(self) -> tuple[Path, ...]:
         """What a write can change on the host: the database, its side files and their directory."""
-        host = self._phone.fs.host_path(self.db_path)
-        return (host, *(host.with_name(host.name + suffix) for suffix in _SIDE_FILES), host.parent)
+        return self._phone.fs.sqlite_files(self.db_path)
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A query-only connection (rows as ``sqlite3.Row``) to a database that exists. A read in WAL mode creates
+        and removes side files, which changes their directory: it carries device time, not the host's."""
+        self.ensure_db()
+        with self._phone.fs.device_writes(*self._files), closing(self.connect()) as db:
+            db.execute("PRAGMA query_only=ON")
+            db.row_factory = sqlite3.Row
+            yield db
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from android_gym.sim.framework.packages import FIRST_APPLICATION_UID
 from android_gym.sim.shell.device import ShellDevice
-from android_gym.sim.shell.streams import _Input
+from android_gym.sim.shell.streams import _Input, append_bounded
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, normalize
 
 Command = Callable[["CommandContext", list[str]], int]
@@ -61,12 +61,12 @@ class CommandContext:
 
     # ----- output -----------------------------------------------------------------------------------------
     def out(self, text: str | bytes) -> None:
-        """Write to stdout."""
-        self.stdout += text.encode() if isinstance(text, str) else text
+        """Write to stdout (past ``MAX_BYTES`` the shell ends the script, out of memory)."""
+        append_bounded(self.stdout, text.encode() if isinstance(text, str) else text)
 
     def err(self, text: str | bytes) -> None:
-        """Write to stderr."""
-        self.stderr += text.encode() if isinstance(text, str) else text
+        """Write to stderr (past ``MAX_BYTES`` the shell ends the script, out of memory)."""
+        append_bounded(self.stderr, text.encode() if isinstance(text, str) else text)
 
     def follow(self, event: threading.Event) -> bool:
         """For a command that runs until its reader goes away (``logcat`` without ``-d``): deliver what it wrote
@@ -87,6 +87,10 @@ class CommandContext:
     def host(self, android_path: str) -> Path:
         """The sandbox file behind an Android path."""
         return self.phone.fs.host_path(android_path, self.cwd)
+
+    def stat(self, host: Path, follow_symlinks: bool = True) -> os.stat_result:
+        """The device's ``stat`` of a sandbox file (no host inode or host-only mode; ``FileSystem.device_stat``)."""
+        return self.phone.fs.device_stat(host, follow_symlinks)
 
     # ----- time and children ------------------------------------------------------------------------------
     def now_ms(self) -> int:

@@ -117,12 +117,17 @@ def _read_dir(ctx: CommandContext, path: str, host: Path, flags: set[str]) -> li
     for name in names:
         if name.startswith(".") and not ("a" in flags or "A" in flags):
             continue
-        child = host / name if name not in (".", "..") else (host if name == "." else host.parent)
+        child_path = posixpath.join(path, name)
+        if name in (".", ".."):  # the directory itself and its parent; ``..`` of ``/`` is ``/``, as on Android
+            child_path = ctx.path(child_path)
+            child = ctx.host(child_path)
+        else:
+            child = host / name
         try:
-            info = child.lstat()
+            info = ctx.stat(child, follow_symlinks=False)
         except OSError:
             continue
-        entries.append(_Entry(name, posixpath.join(path, name), info, child))
+        entries.append(_Entry(name, child_path, info, child))
     return entries
 
 
@@ -140,7 +145,7 @@ def ls(ctx: CommandContext, argv: list[str]) -> int:
     for arg in operands or ["."]:
         host = ctx.host(arg)
         try:
-            info = host.stat()
+            info = ctx.stat(host)
         except OSError as error:
             ctx.err(f"ls: {arg}: {strerror(error)}\n")
             status = 1
@@ -499,7 +504,7 @@ def stat(ctx: CommandContext, argv: list[str]) -> int:
     for name in operands:
         host = ctx.host(name)
         try:
-            info = host.stat() if "L" in flags else host.lstat()
+            info = ctx.stat(host, follow_symlinks="L" in flags)
         except OSError as error:
             status = ctx.fail("stat", f"'{name}': {strerror(error)}")
             continue

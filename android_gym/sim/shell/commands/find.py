@@ -238,7 +238,7 @@ class _Finder:
     def walk(self, start: str) -> None:
         host = self.ctx.host(start)
         try:
-            info = host.lstat() if host.is_symlink() else host.stat()
+            info = self.ctx.stat(host, follow_symlinks=False)
         except OSError as error:
             self.ctx.err(f"find: '{start}': {strerror(error)}\n")
             self.status = 1
@@ -271,7 +271,7 @@ class _Finder:
             for name in names:
                 child = node.host / name
                 try:
-                    info = child.lstat()
+                    info = self.ctx.stat(child, follow_symlinks=False)
                 except OSError:
                     continue
                 path = node.path + name if node.path.endswith("/") else f"{node.path}/{name}"

@@ -16,6 +16,7 @@ import sqlite3
 from urllib.parse import quote
 
 from android_gym.sim.shell.commands.base import CommandContext
+from android_gym.sim.shell.errors import MAX_BYTES
 
 VERSION = "3.32.2 2020-06-04 12:58:43 ec02243ea6ce33b090870ae55ab8aa2534b54d216d45c4aa2fdbb00e86861e8c"
 
@@ -221,7 +222,18 @@ def sqlite3_command(ctx: CommandContext, argv: list[str]) -> int:
             ctx.err(f"{argv[0]}: Error: unknown option: {arg}\nUse -help for a list of options.\n")
             return 1
     filename = positional[0] if positional else ":memory:"
-    sql_args = positional[1:]
+    if filename == ":memory:":
+        return _session(ctx, filename, options, commands_first, positional[1:])
+    # The database, its side files and their directory: what the SQL changed on the host carries device time.
+    with ctx.phone.fs.device_writes(*ctx.phone.fs.sqlite_files(ctx.path(filename))):
+        status = _session(ctx, filename, options, commands_first, positional[1:])
+    ctx.phone.invalidate()  # an app's screen may show what the SQL changed
+    return status
+
+
+def _session(ctx: CommandContext, filename: str, options: _Options, commands_first: list[str],
+             sql_args: list[str]) -> int:
+    """Open ``filename`` and run the ``-cmd`` commands, then the SQL arguments or else standard input."""
     try:
         db = _open(ctx, filename, options.readonly)
     except sqlite3.Error as error:
@@ -240,9 +252,6 @@ def sqlite3_command(ctx: CommandContext, argv: list[str]) -> int:
         return _run(ctx, db, ctx.stdin.decode("utf-8", "replace"), options, from_stdin=True)
     finally:
         db.close()
-        if filename != ":memory:":
-            ctx.stamp(ctx.host(filename))
-            ctx.phone.invalidate()  # an app's screen may show what the SQL changed
 
 
 def _authorize(action: int, *_args: object) -> int:
@@ -262,6 +271,7 @@ def _open(ctx: CommandContext, filename: str, readonly: bool) -> sqlite3.Connect
     db.set_authorizer(_authorize)
     if hasattr(db, "setlimit"):  # Python >= 3.11
         db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+        db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_BYTES)  # "string or blob too big", not a host-sized value
     db.text_factory = lambda raw: raw.decode("utf-8", "replace")
     return db
 

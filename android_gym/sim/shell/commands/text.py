@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 
 from android_gym.sim.shell.commands.base import CommandContext, parse_flags, strerror, unknown_option
+from android_gym.sim.shell.errors import check_size
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
             "v": "\v", "\\": "\\"}
@@ -88,21 +89,19 @@ def printf(ctx: CommandContext, argv: list[str]) -> int:
     if len(argv) < 2:
         return ctx.fail("printf", "Needs 1 argument")
     fmt, args = argv[1], argv[2:]
-    out: list[str] = []
     errors_before = len(ctx.stderr)
     while True:
         consumed = 0
         pos = 0
         for match in _CONVERSION.finditer(fmt):
             text, stop = _unescape(fmt[pos:match.start()], printf_style=True)
-            out.append(text)
+            ctx.out(text)
             if stop:
-                ctx.out("".join(out))
                 return 0
             pos = match.end()
             flags, width, precision, conv = match.groups()
             if conv == "%":
-                out.append("%")
+                ctx.out("%")
                 continue
             if width == "*":
                 width = str(_number(ctx, args[consumed], True)) if consumed < len(args) else "0"
@@ -112,25 +111,25 @@ def printf(ctx: CommandContext, argv: list[str]) -> int:
                 consumed += 1
             arg = args[consumed] if consumed < len(args) else None
             consumed += 1
+            check_size(abs(int(width or 0)) + abs(int(precision or 0)))  # a padding no device has memory for
             spec = "%" + flags + (width or "") + (f".{precision}" if precision is not None else "")
             if conv in "sb":
                 value = arg or ""
                 if conv == "b":
                     value, stop = _unescape(value)
-                out.append((spec + "s") % value)
+                ctx.out((spec + "s") % value)
             elif conv == "c":
-                out.append((spec + "s") % (arg or "")[:1])
+                ctx.out((spec + "s") % (arg or "")[:1])
             elif conv in "diouxX":
                 number = _number(ctx, arg, True) if arg else 0
-                out.append((spec + ("d" if conv in "iu" else conv)) % int(number))
+                ctx.out((spec + ("d" if conv in "iu" else conv)) % int(number))
             else:
-                out.append((spec + conv) % float(_number(ctx, arg, False) if arg else 0.0))
+                ctx.out((spec + conv) % float(_number(ctx, arg, False) if arg else 0.0))
         text, stop = _unescape(fmt[pos:], printf_style=True)
-        out.append(text)
+        ctx.out(text)
         if stop or consumed == 0 or consumed >= len(args):
             break
         args = args[consumed:]
-    ctx.out("".join(out))
     return 1 if len(ctx.stderr) > errors_before else 0
 
 
