@@ -22,6 +22,7 @@ from android_gym.device.base import Device, encode_utf8
 from android_gym.errors import InvalidActionError, UnencodableTextError, short_repr
 from android_gym.sim import keycodes
 from android_gym.ui import UIElement
+from android_gym.vector_actions import ActionSpace
 
 MAX_UI_ELEMENTS = 512
 MAX_TEXT_LENGTH = 1000
@@ -206,13 +207,13 @@ def to_action(value: Any, screen_size: tuple[int, int]) -> Action:
     return Action.parse(value)
 
 
-def action_space(max_elements: int = MAX_UI_ELEMENTS) -> spaces.Dict:
-    """The Gymnasium space mirroring JSONAction.
+def action_space(max_elements: int = MAX_UI_ELEMENTS) -> ActionSpace:
+    """The Gymnasium space mirroring JSONAction (its vector batch also takes per-env actions in any form).
 
     ``index`` −1 means "no element": pointing actions then use ``touch_position`` (normalized x, y),
     ``scroll`` scrolls the whole screen and ``input_text`` types into the focused field.
     """
-    return spaces.Dict({
+    return ActionSpace({
         "action_type": spaces.Discrete(len(ACTION_TYPES)),
         "index": spaces.Discrete(max_elements + 1, start=-1),
         "touch_position": spaces.Box(0.0, 1.0, shape=(2,), dtype=np.float32),

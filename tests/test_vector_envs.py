@@ -167,3 +167,32 @@ def test_sb3_subproc_vec_env_matches_single_rl_envs(start_method):
         vector.close()
         for env in singles:
             env.close()
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_vector_envs_take_per_env_actions_in_every_single_env_form(mode):
+    """A list with one action per env, each a JSON string, an Action, a dict or a space sample; a batched dict
+    with only some fields; a malformed action is that env's invalid action while the other env acts."""
+    from android_gym.actions import Action
+
+    vector = gym.make_vec(ENV_ID, num_envs=NUM_ENVS, vectorization_mode=mode)
+    try:
+        vector.reset(seed=3)
+        open_sms = '{"action_type": "open_app", "app_name": "Simple SMS Messenger"}'
+        obs, _, _, _, info = vector.step([open_sms, Action.parse({"action_type": "open_app", "app_name": "Contacts"})])
+        assert list(info["invalid_action"]) == [None, None]
+        assert "com.simplemobiletools.smsmessenger" in obs["a11y_tree"][0]
+        assert "com.google.android.contacts" in obs["a11y_tree"][1]
+        home = ACTION_TYPES.index(ActionType.NAVIGATE_HOME)
+        obs, _, _, _, info = vector.step({"action_type": np.full(NUM_ENVS, home)})  # the other fields: defaults
+        assert list(info["invalid_action"]) == [None, None]
+        assert all("com.google.android.apps.nexuslauncher" in tree for tree in obs["a11y_tree"])
+        sample = {key: value[0] for key, value in vector.action_space.sample().items()}
+        _, _, _, _, info = vector.step([{"action_type": "no_such_action"}, sample])
+        assert "action_type must be one of" in info["invalid_action"][0]
+        with pytest.raises(ValueError, match="one action per env"):
+            vector.step([open_sms])
+        with pytest.raises(TypeError, match="one action per env"):
+            vector.step(open_sms)
+    finally:
+        vector.close()
