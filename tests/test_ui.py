@@ -18,6 +18,12 @@ FIXTURES = sorted((Path(__file__).parent / "fixtures" / "uiautomator").glob("*.x
 def test_parses_real_device_dumps(path):
     elements = parse_ui_dump(path.read_bytes())
     assert len(elements) == len(etree.parse(str(path)).findall(".//node"))
+    assert elements[0].depth == 0
+    assert [element.index for element in elements] == list(range(len(elements)))
+
+
+def test_parses_the_real_launcher_dump():
+    elements = parse_ui_dump((FIXTURES[0].parent / "pixel_launcher_home_1080x1794.xml").read_bytes())
     labels = {e.label for e in elements}
     assert {"Messages", "Chrome"} <= labels
     chrome = next(e for e in elements if e.text == "Chrome")
