@@ -38,10 +38,6 @@ KNOWN_GAPS = {
     "RecipeServingsOfRecipe": _RECIPE_SEARCH,
     "SimpleCalendarNextMeetingWithPerson": "the answer joins a date and a time from different texts in a format "
                                            "(<month> <day> <year> <HH:MM>) no answer id composes",
-    "SystemBrightnessMax": "a drag on the slider ends inside its track (x_max - 1), not beyond it as the oracle's "
-                           "drag of the slider's container does: brightness 254, not 255",
-    "SystemBrightnessMaxWithoutAdaptiveBrightness": "as SystemBrightnessMax",
-    "BrightScreenThenStopwatch": "as SystemBrightnessMax (its first part)",
 }
 
 
