@@ -234,3 +234,42 @@ def test_bad_magic_drops_the_connection(raw_host):
     header = struct.pack("<6I", A_OPEN, 1, 0, 0, 0, 0)  # magic should be A_OPEN ^ 0xFFFFFFFF
     raw_host.sock.sendall(header)
     assert raw_host.sock.recv(1) == b""
+
+
+class SyncStream:
+    """A ``sync:`` stream opened by a ``RawHost``: one request per WRTE, one reply per WRTE."""
+
+    def __init__(self, host: RawHost, local_id: int) -> None:
+        self.host = host
+        self.local_id = local_id
+        opened = host.open(local_id, "sync:")
+        assert opened.command == A_OKAY
+        self.device_id = opened.arg0
+
+    def request(self, data: bytes) -> Packet:
+        """Send ``data``; the device's next packet after acknowledging it (a WRTE is acknowledged in turn)."""
+        self.host.send(Packet(A_WRTE, self.local_id, self.device_id, data))
+        assert self.host.receive().command == A_OKAY
+        reply = self.host.receive()
+        if reply.command == A_WRTE:
+            self.host.send(Packet(A_OKAY, self.local_id, self.device_id))
+        return reply
+
+
+def sync_request(request: bytes, path: bytes) -> bytes:
+    return struct.pack("<4sI", request, len(path)) + path
+
+
+def test_a_sync_path_ends_at_its_first_nul_as_in_adbd(raw_host, caplog):
+    """adbd reads a sync path as a C string: what follows a NUL is ignored, and a SEND whose path then has no
+    ``,<mode>`` fails with adbd's message. The session keeps serving; nothing is logged as an error."""
+    caplog.set_level("ERROR")
+    sync = SyncStream(raw_host, 1)
+    stat_reply = sync.request(sync_request(b"STAT", b"/sdcard\0/junk"))
+    assert stat_reply.data[:4] == b"STAT" and struct.unpack("<I", stat_reply.data[4:8])[0] & 0o170000 == 0o040000
+    missing = sync.request(sync_request(b"RECV", b"/sdcard/none\0/etc/hosts"))
+    assert missing.data == sync_request(b"FAIL", b"open failed: No such file or directory")
+    send = sync.request(sync_request(b"SEND", b"/sdcard/f\0,420"))
+    assert send.data == sync_request(b"FAIL", b"missing , in ID_SEND")
+    assert raw_host.receive().command == A_CLSE
+    assert not [record for record in caplog.records if record.levelno >= 40]
