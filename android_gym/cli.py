@@ -205,8 +205,10 @@ def cmd_devices(args: argparse.Namespace) -> int:
 
 
 def cmd_sim_serve(args: argparse.Namespace) -> int:
-    """Serve a simulated phone like an emulator until interrupted or killed through its console."""
+    """Serve a simulated phone like an emulator until interrupted (SIGINT, SIGTERM) or killed through its console;
+    then stop cleanly, leaving no files behind."""
     import asyncio
+    import signal
 
     from android_gym.sim.adb_harness import free_emulator_port
     from android_gym.sim.phone import Phone
@@ -219,10 +221,17 @@ def cmd_sim_serve(args: argparse.Namespace) -> int:
     grpc = f", gRPC on {args.host}:{args.grpc_port}" if args.grpc_port is not None else ""
     print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port}"
           f"{grpc} (Ctrl-C or `adb -s {server.serial} emu kill` to stop)", flush=True)
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, server.stop)
+        await server.serve()
+
     try:
-        asyncio.run(server.serve())
-    except KeyboardInterrupt:
-        pass
+        asyncio.run(serve())
+    finally:
+        server.phone.close()  # the phone served last (a gRPC RESET replaces it)
     return 0
 
 

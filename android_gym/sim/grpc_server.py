@@ -45,6 +45,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
 from android_gym.sim.snapshot import SnapshotStore
+from android_gym.tempdirs import fast_tmp_dir
 
 #: ``ViewConfiguration.TOUCH_SLOP`` in dp (AOSP frameworks/base/core/java/android/view/ViewConfiguration.java).
 TOUCH_SLOP_DP = 8
@@ -253,7 +254,7 @@ class SimGrpcServer:
         self.port = port
         self.bind = bind
         self._own_snapshot_dir = snapshot_dir is None
-        self.snapshots = SnapshotStore(Path(tempfile.mkdtemp(prefix="android-gym-snapshots-"))
+        self.snapshots = SnapshotStore(Path(tempfile.mkdtemp(prefix="android-gym-snapshots-", dir=fast_tmp_dir()))
                                        if snapshot_dir is None else snapshot_dir)
         self._on_shutdown = on_shutdown or self.stop
         self.gestures = TouchGestures()

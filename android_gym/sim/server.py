@@ -70,13 +70,14 @@ class SimServer:
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
         try:
-            adb = await asyncio.start_server(self._tracked(self.daemon.handle), self.bind_host, self.adb_port)
-            console = await asyncio.start_server(self._tracked(self.console.handle), self.bind_host,
-                                                 self.console_port)
-        except OSError as error:
-            raise ServerError(f"cannot listen on {self.bind_host} ports {self.console_port}/{self.adb_port}: "
-                              f"{error.strerror}; pick free ports with --adb-port (console = adb port - 1)") from error
-        try:
+            try:
+                adb = await asyncio.start_server(self._tracked(self.daemon.handle), self.bind_host, self.adb_port)
+                console = await asyncio.start_server(self._tracked(self.console.handle), self.bind_host,
+                                                     self.console_port)
+            except OSError as error:
+                raise ServerError(f"cannot listen on {self.bind_host} ports {self.console_port}/{self.adb_port}: "
+                                  f"{error.strerror}; pick free ports with --adb-port (console = adb port - 1)"
+                                  ) from error
             async with adb, console:
                 if self.grpc is not None:
                     self.grpc.start()
@@ -94,7 +95,7 @@ class SimServer:
                 for writer in self._clients.values():
                     writer.close()
                 await asyncio.gather(*self._clients, return_exceptions=True)
-        finally:  # after adbd and the console stopped listening
+        finally:  # after adbd and the console stopped listening (or failed to): the gRPC snapshots go too
             self.forwarder.stop()
             if self.grpc is not None:
                 self.grpc.stop()

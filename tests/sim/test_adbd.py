@@ -3,12 +3,15 @@ session's served phone, and the wire protocol itself from a raw socket."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import signal
 import socket
 import struct
 import subprocess
 import sys
+import time
 
 import adbutils
 import pytest
@@ -132,6 +135,32 @@ def test_sim_serve_takes_the_first_free_emulator_port_pair(adb_server_port):
         line = server.stdout.readline()
         assert line.startswith(f"emulator-{expected - 1}: adb on 127.0.0.1:{expected}, console on "
                                f"127.0.0.1:{expected - 1}")
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_sim_serve_stopped_by_a_signal_leaves_no_files(tmp_path, signum):
+    """The phone's storage and the gRPC snapshot directory go away when ``sim serve`` is told to stop."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    port = free_port_pair()
+    env = {**os.environ, "ANDROID_GYM_TMPDIR": str(tmp), "TMPDIR": str(tmp), "HOME": str(tmp_path),
+           "ANDROID_ADB_SERVER_PORT": str(free_port())}
+    server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port", str(port),
+                               "--grpc-port", str(free_port())], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert server.stdout.readline().startswith(f"emulator-{port - 1}: ")
+        for _ in range(600):  # serving (its signal handlers set) once the console answers
+            with contextlib.suppress(ConnectionRefusedError), socket.create_connection(("127.0.0.1", port - 1)):
+                break
+            time.sleep(0.05)
+        assert sorted(path.name.rsplit("-", 1)[0] for path in tmp.iterdir()) == ["android-gym-phone",
+                                                                                 "android-gym-snapshots"]
+        server.send_signal(signum)
+        assert server.wait(timeout=60) == 0
+        assert list(tmp.iterdir()) == []
     finally:
         server.kill()
         server.wait()
