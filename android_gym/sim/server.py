@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import os
 import threading
 from collections.abc import Awaitable, Callable
@@ -151,6 +152,15 @@ class SimServer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+def is_loopback(host: str) -> bool:
+    """Whether listening on ``host`` keeps a server reachable from this machine only (``0.0.0.0`` and ``::``,
+    every address, are not)."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 async def announce_to_adb_server(adb_port: int, server_port: int) -> bool:
