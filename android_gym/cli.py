@@ -15,7 +15,7 @@ from tqdm import tqdm
 import android_gym
 from android_gym import evaluation
 from android_gym.agents import BUILTIN_AGENTS, load_agent
-from android_gym.errors import AdbServerError, AndroidGymError, RunDirError
+from android_gym.errors import AdbServerError, AndroidGymError, RunDirError, ServerError
 from android_gym.testing import run_episode
 from android_gym.wrappers import RecordTrajectory
 
@@ -205,13 +205,22 @@ def cmd_devices(args: argparse.Namespace) -> int:
 
 
 def cmd_sim_serve(args: argparse.Namespace) -> int:
-    """Serve a simulated phone like an emulator until interrupted or killed through its console."""
+    """Serve a simulated phone like an emulator until interrupted (SIGINT, SIGTERM) or killed through its console;
+    then stop cleanly, leaving no files behind."""
     import asyncio
+    import signal
 
     from android_gym.sim.adb_harness import free_emulator_port
     from android_gym.sim.phone import Phone
-    from android_gym.sim.server import SimServer
+    from android_gym.sim.server import SimServer, is_loopback
 
+    if not is_loopback(args.host):
+        exposure = (f"--host {args.host} lets anyone who can reach it use a root adb shell, the emulator console and "
+                    "the gRPC screenshots and input, with no credentials")
+        if not args.insecure:
+            raise ServerError(f"{exposure}; serve on loopback (the default) and forward the ports (ssh -L), or pass "
+                              "--insecure to accept that")
+        print(f"android-gym: warning: {exposure}", file=sys.stderr, flush=True)
     width, height = args.size
     adb_port = args.adb_port if args.adb_port is not None else free_emulator_port()
     server = SimServer(Phone(width, height, animations=args.animate), adb_port=adb_port,
@@ -219,10 +228,17 @@ def cmd_sim_serve(args: argparse.Namespace) -> int:
     grpc = f", gRPC on {args.host}:{args.grpc_port}" if args.grpc_port is not None else ""
     print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port}"
           f"{grpc} (Ctrl-C or `adb -s {server.serial} emu kill` to stop)", flush=True)
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, server.stop)
+        await server.serve()
+
     try:
-        asyncio.run(server.serve())
-    except KeyboardInterrupt:
-        pass
+        asyncio.run(serve())
+    finally:
+        server.phone.close()  # the phone served last (a gRPC RESET replaces it)
     return 0
 
 
@@ -381,7 +397,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="adb port (default: as an emulator, the first free pair from 5554/5555 up to 5584/5585, "
                             "console on the even port: 5555 → emulator-5554)")
     serve.add_argument("--console-port", type=_port, help="emulator console port (default: adb port - 1)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: loopback only; another one needs --insecure)")
+    serve.add_argument("--insecure", action="store_true",
+                       help="allow --host to be a non-loopback address: anyone who reaches it gets a root shell")
     serve.add_argument("--size", type=_size, default=(1080, 2400), help="screen WIDTHxHEIGHT (default 1080x2400)")
     serve.add_argument("--grpc-port", type=_port, help="also serve the emulator's gRPC services on this port (8554)")
     serve.add_argument("--animate", action="store_true",

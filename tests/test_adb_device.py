@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import adbutils
 import pytest
 
 from android_gym.device import open_device
 from android_gym.device.adb import AdbDevice
-from android_gym.errors import AdbServerError, DeviceError, DeviceNotFoundError, DeviceSpecError
+from android_gym.errors import (
+    AdbServerError,
+    DeviceError,
+    DeviceNotFoundError,
+    DeviceOfflineError,
+    DeviceSpecError,
+)
 from android_gym.sim.adb_harness import free_port, free_port_pair
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
@@ -48,6 +55,41 @@ def test_a_dropped_transport_is_reconnected(adb_server_port):
         with SimServer(phone, adb_port=port, announce=False):
             assert device.pull("/sdcard/Download/kept.txt") == b"kept"
             assert device.shell("echo back").output == "back\n"
+    finally:
+        phone.close()
+
+
+def served_once(adb_server_port: int, phone: Phone, port: int, emulator: bool) -> str:
+    """Serve ``phone`` on ``port`` to an ``AdbDevice`` (an ``emulator-N`` or a ``host:port`` serial), then stop;
+    returns the serial, which the adb server still lists as offline."""
+    with SimServer(phone, adb_port=port, announce=emulator) as server:
+        serial = server.serial if emulator else f"127.0.0.1:{port}"
+        AdbDevice(serial, timeout=20).close()
+    events = adbutils.AdbClient("127.0.0.1", adb_server_port, socket_timeout=20).track_devices()
+    next(event for event in events if event.serial == serial and event.status == "offline")
+    events.close()
+    return serial
+
+
+def test_a_device_still_offline_after_a_restart_is_waited_for(adb_server_port):
+    """What a fresh ``gym.make`` or a ``reset`` after a backend error meets once the served phone restarted: the
+    adb server lists the old transport offline until it reconnects. Opening the device waits for that."""
+    phone, port = Phone(), free_port_pair()
+    try:
+        serial = served_once(adb_server_port, phone, port, emulator=False)
+        with SimServer(phone, adb_port=port, announce=False):
+            device = AdbDevice(serial, timeout=20)
+            assert device.shell("echo back").output == "back\n"
+    finally:
+        phone.close()
+
+
+def test_a_device_that_stays_offline_is_a_clear_error(adb_server_port):
+    phone, port = Phone(), free_port_pair()
+    try:
+        serial = served_once(adb_server_port, phone, port, emulator=True)
+        with pytest.raises(DeviceOfflineError, match=rf"{serial} is offline and did not come online within 1 s"):
+            AdbDevice(serial, timeout=1)
     finally:
         phone.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 
@@ -70,6 +71,24 @@ def test_sim_serve_on_a_taken_port_says_which(served_phone, capsys):
     assert main(["sim", "serve", "--adb-port", str(served_phone.adb_port)]) == 2
     assert f"cannot listen on 127.0.0.1 ports {served_phone.console_port}/{served_phone.adb_port}" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.7", "phone.example"])
+def test_sim_serve_refuses_to_expose_the_phone_without_insecure(host, capsys):
+    assert main(["sim", "serve", "--host", host]) == 2
+    assert f"--host {host} lets anyone who can reach it use a root adb shell" in capsys.readouterr().err
+
+
+def test_sim_serve_exposes_the_phone_with_insecure_and_a_warning(capsys):
+    from android_gym.sim.adb_harness import free_port_pair
+
+    # A port taken by this test: serving stops at listening, after the warning.
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", free_port_pair()))
+        port = taken.getsockname()[1]
+        assert main(["sim", "serve", "--host", "0.0.0.0", "--insecure", "--adb-port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert "android-gym: warning: --host 0.0.0.0 lets anyone" in err and "cannot listen on 0.0.0.0" in err
 
 
 @pytest.mark.parametrize("argv, message", [

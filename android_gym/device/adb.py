@@ -13,7 +13,8 @@ UI dump stops changing (bounded polling, see ``stabilize``) and the settled dump
 
 On a broken transport the device reconnects (``adb connect`` again for ``host:port`` serials, then
 ``wait-for-device``) and retries once, unless the call may already have run: a shell command that started is
-never repeated.
+never repeated. Opening a device the adb server still lists as offline (for some seconds after the device
+restarted) waits for it the same way, up to ``timeout``.
 """
 
 from __future__ import annotations
@@ -165,23 +166,31 @@ class AdbDevice:
             raise DeviceNotFoundError(f"adb connect {self.serial}: {reply.strip()}")
 
     def _check_state(self) -> None:
+        """Fail unless the adb server lists the device; one it lists but cannot use yet (``offline`` for a while
+        after the device restarted, ``authorizing``) gets ``timeout`` seconds to come online, as on a reconnect."""
         states = {info.serial: info.state for info in self._client.list()}
         if self.serial not in states:
             known = ", ".join(f"{serial} ({state})" for serial, state in states.items()) or "none"
             raise DeviceNotFoundError(f"adb device {self.serial!r} not found on the adb server "
                                       f"{self._server[0]}:{self._server[1]}; devices: {known}")
         if states[self.serial] != "device":
-            raise DeviceOfflineError(f"adb device {self.serial} is {states[self.serial]}; "
-                                     "wait for it to boot, accept the debugging prompt, or reconnect it")
+            self._wait_online(f"is {states[self.serial]}")
 
     def _reconnect(self) -> None:
         if ":" in self.serial:
             self._client.disconnect(self.serial)
             self._connect_if_network()
+        self._wait_online("went away")
+
+    def _wait_online(self, what: str) -> None:
+        """Wait up to ``timeout`` seconds for the device to be usable; ``DeviceOfflineError`` saying it ``what``
+        and what to do if it is not."""
         try:
             self._client.wait_for(self.serial, state="device", timeout=self.timeout)
         except _TRANSPORT_ERRORS as error:
-            raise DeviceOfflineError(f"adb device {self.serial} did not come back: {error}") from error
+            raise DeviceOfflineError(f"adb device {self.serial} {what} and did not come online within "
+                                     f"{self.timeout:g} s ({error or type(error).__name__}); wait for it to boot, "
+                                     "accept the debugging prompt, or reconnect it") from error
 
     def _call(self, operation: Callable[[], T], idempotent: bool = True) -> T:
         """Run an adb operation. On a broken transport, reconnect and try once more if that cannot run anything

@@ -435,7 +435,8 @@ class _SyncSession:
             if length > SYNC_PATH_MAX:
                 await self._fail(f"path too long: {length}")
                 return
-            path = (await self.stream.read_exactly(length)).decode("utf-8", "surrogateescape")
+            # adbd reads the path into a C string (file_sync_service.cpp): it ends at the first NUL.
+            path = (await self.stream.read_exactly(length)).split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
             handler = {
                 b"STAT": self._stat_v1, b"STA2": self._stat_v2, b"LST2": self._stat_v2,
                 b"LIST": self._list, b"LIS2": self._list, b"SEND": self._send, b"RECV": self._recv,
@@ -502,9 +503,10 @@ class _SyncSession:
         return True
 
     async def _send(self, _request: bytes, spec: str) -> bool:
-        path, _, mode_text = spec.rpartition(",")
-        if not path:
-            path, mode_text = spec, "420"
+        path, comma, mode_text = spec.rpartition(",")
+        if not comma:
+            await self._fail("missing , in ID_SEND")
+            return False
         data = bytearray()
         while True:
             chunk_id, length = struct.unpack("<4sI", await self.stream.read_exactly(8))

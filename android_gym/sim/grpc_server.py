@@ -33,6 +33,7 @@ from pathlib import Path
 import grpc
 import numpy as np
 from google.protobuf import empty_pb2
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from PIL import Image
 
 from android_gym import __version__
@@ -44,6 +45,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
 from android_gym.sim.snapshot import SnapshotStore
+from android_gym.tempdirs import fast_tmp_dir
 
 #: ``ViewConfiguration.TOUCH_SLOP`` in dp (AOSP frameworks/base/core/java/android/view/ViewConfiguration.java).
 TOUCH_SLOP_DP = 8
@@ -71,10 +73,12 @@ Input = Callable[[Phone], None]
 
 def fit_size(width: int, height: int, wanted_width: int, wanted_height: int) -> tuple[int, int]:
     """The emulator's screenshot size for a request: the device size if either wanted side is 0, else the
-    largest size with the device's aspect ratio inside (or, upscaling, filling) the wanted box
-    (``ScreenshotUtils::resizeKeepAspectRatio``, sizes truncated)."""
+    largest size with the device's aspect ratio inside the wanted box, which never grows past the device's size
+    (the emulator scales down only; ``ScreenshotUtils::resizeKeepAspectRatio``, sizes truncated). A side may come
+    out 0 for a box too thin for the aspect ratio."""
     if wanted_width == 0 or wanted_height == 0:
         return width, height
+    wanted_width, wanted_height = min(wanted_width, width), min(wanted_height, height)
     aspect = width / height
     if wanted_width / wanted_height > aspect:
         return int(wanted_height * aspect), wanted_height
@@ -92,6 +96,15 @@ def encode_frame(frame: np.ndarray, image_format: int) -> bytes:
     return buffer.getvalue()
 
 
+def enum_name(enum: EnumTypeWrapper, value: int) -> str:
+    """The name of ``value`` in a protobuf ``enum``, or the number itself for a value the enum does not define
+    (proto3 keeps unknown enum values)."""
+    try:
+        return enum.Name(value)
+    except ValueError:
+        return str(value)
+
+
 def density(phone: Phone) -> int:
     """The screen density in dpi (``ro.sf.lcd_density``)."""
     return int(phone.props.get("ro.sf.lcd_density", "420"))
@@ -106,7 +119,7 @@ def key_input(event: pb.KeyboardEvent) -> Input | None:
     if event.text:
         return lambda phone: phone.input_text(event.text)
     if not event.key and event.codeType not in (pb.KeyboardEvent.Evdev, pb.KeyboardEvent.XKB):
-        kind = pb.KeyboardEvent.KeyCodeType.Name(event.codeType)
+        kind = enum_name(pb.KeyboardEvent.KeyCodeType, event.codeType)
         raise ValueError(f"{kind} key codes are not supported by the simulated phone: name the key in `key` (a W3C "
                          "key name such as \"GoBack\") or send Evdev or XKB key codes")
     if event.eventType == pb.KeyboardEvent.keyup:
@@ -241,7 +254,7 @@ class SimGrpcServer:
         self.port = port
         self.bind = bind
         self._own_snapshot_dir = snapshot_dir is None
-        self.snapshots = SnapshotStore(Path(tempfile.mkdtemp(prefix="android-gym-snapshots-"))
+        self.snapshots = SnapshotStore(Path(tempfile.mkdtemp(prefix="android-gym-snapshots-", dir=fast_tmp_dir()))
                                        if snapshot_dir is None else snapshot_dir)
         self._on_shutdown = on_shutdown or self.stop
         self.gestures = TouchGestures()
@@ -363,6 +376,10 @@ class _Controller(pb_grpc.EmulatorControllerServicer):
             return pb.Image(format=pb.ImageFormat(format=request.format, display=request.display))
         width, height = self._host.locked(lambda: self._host.phone.screen_size)
         size = fit_size(width, height, request.width, request.height)
+        if 0 in size:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"a {request.width}x{request.height} box holds no image of the {width}x{height} screen "
+                          "with its aspect ratio: ask for a larger width and height, or 0 for the screen's size")
         if request.format == pb.ImageFormat.RGBA8888 and size == (width, height):  # AndroidEnv's request: fast path
             image, now_ms = self._host.locked(self._rgba)
         else:
@@ -414,9 +431,9 @@ class _Controller(pb_grpc.EmulatorControllerServicer):
         elif state in (pb.VmRunState.SHUTDOWN, pb.VmRunState.TERMINATE):
             self._server.shutdown()
         else:
+            name = enum_name(pb.VmRunState.RunState, state)
             context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                          f"cannot move the VM to {pb.VmRunState.RunState.Name(state)}: use RUNNING, PAUSED, RESET, "
-                          "SHUTDOWN or TERMINATE")
+                          f"cannot move the VM to {name}: use RUNNING, PAUSED, RESET, SHUTDOWN or TERMINATE")
         return empty_pb2.Empty()
 
     def getVmState(self, request: empty_pb2.Empty, context: grpc.ServicerContext) -> pb.VmRunState:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import os
 import threading
 from collections.abc import Awaitable, Callable
@@ -70,13 +71,14 @@ class SimServer:
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
         try:
-            adb = await asyncio.start_server(self._tracked(self.daemon.handle), self.bind_host, self.adb_port)
-            console = await asyncio.start_server(self._tracked(self.console.handle), self.bind_host,
-                                                 self.console_port)
-        except OSError as error:
-            raise ServerError(f"cannot listen on {self.bind_host} ports {self.console_port}/{self.adb_port}: "
-                              f"{error.strerror}; pick free ports with --adb-port (console = adb port - 1)") from error
-        try:
+            try:
+                adb = await asyncio.start_server(self._tracked(self.daemon.handle), self.bind_host, self.adb_port)
+                console = await asyncio.start_server(self._tracked(self.console.handle), self.bind_host,
+                                                     self.console_port)
+            except OSError as error:
+                raise ServerError(f"cannot listen on {self.bind_host} ports {self.console_port}/{self.adb_port}: "
+                                  f"{error.strerror}; pick free ports with --adb-port (console = adb port - 1)"
+                                  ) from error
             async with adb, console:
                 if self.grpc is not None:
                     self.grpc.start()
@@ -94,7 +96,7 @@ class SimServer:
                 for writer in self._clients.values():
                     writer.close()
                 await asyncio.gather(*self._clients, return_exceptions=True)
-        finally:  # after adbd and the console stopped listening
+        finally:  # after adbd and the console stopped listening (or failed to): the gRPC snapshots go too
             self.forwarder.stop()
             if self.grpc is not None:
                 self.grpc.stop()
@@ -150,6 +152,15 @@ class SimServer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+def is_loopback(host: str) -> bool:
+    """Whether listening on ``host`` keeps a server reachable from this machine only (``0.0.0.0`` and ``::``,
+    every address, are not)."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 async def announce_to_adb_server(adb_port: int, server_port: int) -> bool:

@@ -3,12 +3,15 @@ session's served phone, and the wire protocol itself from a raw socket."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import signal
 import socket
 import struct
 import subprocess
 import sys
+import time
 
 import adbutils
 import pytest
@@ -137,6 +140,32 @@ def test_sim_serve_takes_the_first_free_emulator_port_pair(adb_server_port):
         server.wait()
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_sim_serve_stopped_by_a_signal_leaves_no_files(tmp_path, signum):
+    """The phone's storage and the gRPC snapshot directory go away when ``sim serve`` is told to stop."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    port = free_port_pair()
+    env = {**os.environ, "ANDROID_GYM_TMPDIR": str(tmp), "TMPDIR": str(tmp), "HOME": str(tmp_path),
+           "ANDROID_ADB_SERVER_PORT": str(free_port())}
+    server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port", str(port),
+                               "--grpc-port", str(free_port())], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert server.stdout.readline().startswith(f"emulator-{port - 1}: ")
+        for _ in range(600):  # serving (its signal handlers set) once the console answers
+            with contextlib.suppress(ConnectionRefusedError), socket.create_connection(("127.0.0.1", port - 1)):
+                break
+            time.sleep(0.05)
+        assert sorted(path.name.rsplit("-", 1)[0] for path in tmp.iterdir()) == ["android-gym-phone",
+                                                                                 "android-gym-snapshots"]
+        server.send_signal(signum)
+        assert server.wait(timeout=60) == 0
+        assert list(tmp.iterdir()) == []
+    finally:
+        server.kill()
+        server.wait()
+
+
 # ----- the wire protocol, from a raw socket ------------------------------------------------------------------
 class RawHost:
     """A minimal adb host speaking packets straight to adbd."""
@@ -234,3 +263,42 @@ def test_bad_magic_drops_the_connection(raw_host):
     header = struct.pack("<6I", A_OPEN, 1, 0, 0, 0, 0)  # magic should be A_OPEN ^ 0xFFFFFFFF
     raw_host.sock.sendall(header)
     assert raw_host.sock.recv(1) == b""
+
+
+class SyncStream:
+    """A ``sync:`` stream opened by a ``RawHost``: one request per WRTE, one reply per WRTE."""
+
+    def __init__(self, host: RawHost, local_id: int) -> None:
+        self.host = host
+        self.local_id = local_id
+        opened = host.open(local_id, "sync:")
+        assert opened.command == A_OKAY
+        self.device_id = opened.arg0
+
+    def request(self, data: bytes) -> Packet:
+        """Send ``data``; the device's next packet after acknowledging it (a WRTE is acknowledged in turn)."""
+        self.host.send(Packet(A_WRTE, self.local_id, self.device_id, data))
+        assert self.host.receive().command == A_OKAY
+        reply = self.host.receive()
+        if reply.command == A_WRTE:
+            self.host.send(Packet(A_OKAY, self.local_id, self.device_id))
+        return reply
+
+
+def sync_request(request: bytes, path: bytes) -> bytes:
+    return struct.pack("<4sI", request, len(path)) + path
+
+
+def test_a_sync_path_ends_at_its_first_nul_as_in_adbd(raw_host, caplog):
+    """adbd reads a sync path as a C string: what follows a NUL is ignored, and a SEND whose path then has no
+    ``,<mode>`` fails with adbd's message. The session keeps serving; nothing is logged as an error."""
+    caplog.set_level("ERROR")
+    sync = SyncStream(raw_host, 1)
+    stat_reply = sync.request(sync_request(b"STAT", b"/sdcard\0/junk"))
+    assert stat_reply.data[:4] == b"STAT" and struct.unpack("<I", stat_reply.data[4:8])[0] & 0o170000 == 0o040000
+    missing = sync.request(sync_request(b"RECV", b"/sdcard/none\0/etc/hosts"))
+    assert missing.data == sync_request(b"FAIL", b"open failed: No such file or directory")
+    send = sync.request(sync_request(b"SEND", b"/sdcard/f\0,420"))
+    assert send.data == sync_request(b"FAIL", b"missing , in ID_SEND")
+    assert raw_host.receive().command == A_CLSE
+    assert not [record for record in caplog.records if record.levelno >= 40]

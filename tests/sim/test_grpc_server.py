@@ -128,9 +128,11 @@ def test_screenshot_formats_carry_the_phones_pixels(controller, phone):
 
 @pytest.mark.parametrize(("wanted", "size"), [
     ((0, 0), (1080, 2400)), ((540, 0), (1080, 2400)), ((540, 2000), (540, 1200)), ((1000, 1000), (450, 1000)),
-    ((2160, 4800), (2160, 4800)), ((333, 3000), (333, 740)),
+    ((333, 3000), (333, 740)), ((2160, 4800), (1080, 2400)), ((12000, 12000), (1080, 2400)),
+    ((540, 12000), (540, 1200)),
 ])
 def test_scaling_fits_the_wanted_box_keeping_the_aspect_ratio(controller, wanted, size):
+    """Down only: a box larger than the screen gets the screen's own size, as from the emulator."""
     assert fit_size(1080, 2400, *wanted) == size
     image = controller.getScreenshot(pb.ImageFormat(format=pb.ImageFormat.RGB888, width=wanted[0], height=wanted[1]))
     assert (image.format.width, image.format.height) == size
@@ -141,6 +143,13 @@ def test_a_scaled_screenshot_shows_the_same_screen(controller, phone):
     image = controller.getScreenshot(pb.ImageFormat(format=pb.ImageFormat.RGB888, width=540, height=1200))
     half = np.frombuffer(image.image, np.uint8).reshape(1200, 540, 3).astype(int)
     assert np.abs(half - phone.screenshot()[::2, ::2]).mean() < 8
+
+
+@pytest.mark.parametrize("wanted", [(1, 1), (2000, 1)])
+def test_a_box_too_thin_for_any_pixel_is_an_invalid_argument(controller, wanted):
+    with pytest.raises(grpc.RpcError) as raised:
+        controller.getScreenshot(pb.ImageFormat(width=wanted[0], height=wanted[1]))
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "ask for a larger" in raised.value.details()
 
 
 def test_another_display_gives_an_empty_image(controller):
@@ -203,6 +212,7 @@ def test_text_and_printable_keys_type_into_the_focused_field(controller, phone):
 @pytest.mark.parametrize(("event", "message"), [
     (pb.KeyboardEvent(key="Hyper"), "unknown key 'Hyper'"),
     (pb.KeyboardEvent(keyCode=30), "key codes are not supported"),
+    (pb.KeyboardEvent(codeType=99, keyCode=30), "99 key codes are not supported"),
 ])
 def test_keys_the_phone_cannot_press_are_invalid_arguments(controller, event, message):
     with pytest.raises(grpc.RpcError) as raised:
@@ -240,10 +250,12 @@ def test_reset_keeps_the_screen_and_animation_setting():
     host.phone.close()
 
 
-def test_states_one_cannot_move_to_are_invalid_arguments(controller):
+@pytest.mark.parametrize(("state", "name"), [(pb.VmRunState.SAVE_VM, "SAVE_VM"), (99, "99")])
+def test_states_one_cannot_move_to_are_invalid_arguments(controller, state, name):
     with pytest.raises(grpc.RpcError) as raised:
-        controller.setVmState(pb.VmRunState(state=pb.VmRunState.SAVE_VM))
-    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "SAVE_VM" in raised.value.details()
+        controller.setVmState(pb.VmRunState(state=state))
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert f"cannot move the VM to {name}:" in raised.value.details()
 
 
 def test_a_taken_port_is_a_server_error(server, phone):
