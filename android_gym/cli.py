@@ -184,6 +184,43 @@ def _add_record_command(sub: argparse._SubParsersAction) -> None:
     record.set_defaults(func=cmd_record)
 
 
+def cmd_explore(args: argparse.Namespace) -> int:
+    """Explore an app for ``--steps`` steps and merge what each element did into ``--out/<package>.json``."""
+    from android_gym.appdocs import explore
+
+    store, report = explore(args.app, args.steps, seed=args.seed, device=args.device, writer=_doc_writer(args))
+    print(report.summary())
+    print(f"docs: {store.save(args.out)}")
+    return 0
+
+
+def _doc_writer(args: argparse.Namespace):
+    """The LLM writer when ``--model`` is given, else ``None`` (the rules)."""
+    if not args.model:
+        return None
+    from android_gym.appdocs import LLMWriter
+    from android_gym.llm import ChatClient
+
+    return LLMWriter(ChatClient(args.model, base_url=args.base_url))
+
+
+def _add_explore_command(sub: argparse._SubParsersAction) -> None:
+    """``android-gym explore APP --out DIR [--steps N] [--seed S] [--model M --base-url URL]``."""
+    explore = sub.add_parser("explore", help="explore an app and write what its elements do (AppAgent's docs)")
+    explore.add_argument("app", help="app name (markor, 'pro expense', sms, ...) or package")
+    explore.add_argument("--out", required=True, metavar="DIR", help="docs folder: <package>.json, merged across runs")
+    explore.add_argument("--steps", type=_positive_int, default=100, help="exploration steps (default 100)")
+    explore.add_argument("--seed", type=int, default=0, help="seeds the app's data and the explorer (default 0)")
+    explore.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
+    _add_writer_arguments(explore)
+    explore.set_defaults(func=cmd_explore)
+
+
+def _add_writer_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", help="write the docs with this chat model (default: rules, no model)")
+    parser.add_argument("--base-url", help="the model's OpenAI-compatible API (default: OpenAI's)")
+
+
 def cmd_devices(args: argparse.Namespace) -> int:
     """Print the devices an env can use: the built-in simulated phone, then what the adb server lists."""
     import adbutils
@@ -374,6 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=cmd_run)
     _add_record_command(sub)
     _add_eval_commands(sub)
+    _add_explore_command(sub)
     sub.add_parser("devices", help="list the devices an env can use").set_defaults(func=cmd_devices)
     sim = sub.add_parser("sim", help="the simulated phone").add_subparsers(dest="sim_command", required=True)
     serve = sim.add_parser("serve", help="serve a simulated phone like an emulator (adb device + console)")

@@ -1,0 +1,87 @@
+"""AppAgent-style exploration on the simulated phone: the visit-count explorer documents real elements of real apps
+(deterministically for a seed), docs files merge across runs, the LLM writer asks a chat server on loopback, and
+``android-gym explore`` runs end to end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from chat_server import ChatServer, Failure
+
+from android_gym.appdocs import DocStore, LLMWriter, explore
+from android_gym.appdocs.explorer import app_package
+from android_gym.cli import main
+from android_gym.errors import AppDocsError
+from android_gym.llm.client import ChatClient
+
+EXPENSE = "com.arduia.expense"
+MAIN = f"{EXPENSE}/{EXPENSE}.ui.MainActivity"
+
+
+@pytest.fixture(scope="module")
+def expense_docs() -> tuple[DocStore, object]:
+    return explore("expense", 40, seed=0)
+
+
+def test_exploration_documents_real_elements_of_the_app(expense_docs):
+    store, report = expense_docs
+    assert report.package == EXPENSE and report.steps == 40
+    assert report.elements == len(store) >= 8 and report.screens >= 5
+    add = store.screens[MAIN][f"{EXPENSE}:id/fb_main_add"]
+    assert add.docs["tap"].startswith('Tapping it opens the "Expense Entry" page')
+    name = store.screens[MAIN][f"{EXPENSE}:id/edt_name"]
+    assert "shows the keyboard" in name.docs["text"] and '"test"' in name.docs["text"]
+    assert all(key.startswith(EXPENSE) or not key.startswith(("com.", "net.")) for key in store.screens[MAIN])
+
+
+def test_exploration_is_deterministic_for_a_seed(expense_docs):
+    again, report = explore("expense", 40, seed=0)
+    assert again.to_json() == expense_docs[0].to_json()
+    assert report == expense_docs[1]
+
+
+def test_docs_files_merge_across_runs(expense_docs, tmp_path):
+    store = expense_docs[0]
+    path = store.save(tmp_path)
+    assert path == tmp_path / f"{EXPENSE}.json"
+    store.save(tmp_path)
+    merged = DocStore.load(path)
+    assert merged.to_json()["screens"].keys() == store.to_json()["screens"].keys() and len(merged) == len(store)
+    doc = merged.screens[MAIN][f"{EXPENSE}:id/fb_main_add"]
+    assert doc.seen["tap"] == 2 * store.screens[MAIN][f"{EXPENSE}:id/fb_main_add"].seen["tap"]
+    (tmp_path / "bad.json").write_text('{"screens": {}}')
+    with pytest.raises(AppDocsError, match="not an app docs file"):
+        DocStore.load(tmp_path / "bad.json")
+    with pytest.raises(AppDocsError, match="documents 'com.arduia.expense', not 'net.gsantner.markor'"):
+        DocStore.load(path, "net.gsantner.markor")
+
+
+def test_unknown_apps_are_refused_by_name():
+    assert app_package("Pro Expense") == EXPENSE and app_package(EXPENSE) == EXPENSE
+    with pytest.raises(AppDocsError, match="unknown app 'Snapchat'.*markor"):
+        app_package("Snapchat")
+
+
+def test_the_llm_writer_documents_with_the_models_words_and_falls_back_to_the_rules():
+    replies = ["Documentation: Adds a new expense: opens the entry form.", Failure(400)]
+    with ChatServer(replies + [Failure(400)] * 20) as server:
+        writer = LLMWriter(ChatClient("test-model", base_url=server.base_url, api_key="k", max_retries=0))
+        store, _ = explore("expense", 6, seed=0, writer=writer)
+        prompt = server.requests[0]["messages"][1]["content"]
+    docs = [doc.docs for docs in store.screens.values() for doc in docs.values()]
+    assert {"tap": "Adds a new expense: opens the entry form."} in docs
+    assert writer.failures == len(server.requests) - 1 >= 1
+    assert any(text.startswith(("Tapping it", "Typing into it", "Scrolling it", "Long-pressing it"))
+               for doc in docs for text in doc.values())
+    assert "Screen before:" in prompt and "Screen after:" in prompt and "Changes found" in prompt
+
+
+def test_cli_explore_writes_the_apps_docs(tmp_path, capsys):
+    assert main(["explore", "markor", "--steps", "25", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "net.gsantner.markor: 25 steps" in out and "elements documented" in out
+    value = json.loads((tmp_path / "net.gsantner.markor.json").read_text())
+    assert value["package"] == "net.gsantner.markor" and value["screens"]
+    assert main(["explore", "nosuchapp", "--out", str(tmp_path)]) == 2
+    assert "unknown app 'nosuchapp'" in capsys.readouterr().err
