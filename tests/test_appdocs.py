@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import json
 
+import gymnasium as gym
 import pytest
 from chat_server import ChatServer, Failure
 
-from android_gym.appdocs import DocStore, LLMWriter, explore
-from android_gym.appdocs.explorer import app_package
+import android_gym
+from android_gym.actions import Action, ActionType
+from android_gym.appdocs import DocStore, LLMWriter, element_key, explore
+from android_gym.appdocs.explorer import app_package, app_task
 from android_gym.cli import main
 from android_gym.errors import AppDocsError
+from android_gym.llm import LLMAgent
 from android_gym.llm.client import ChatClient
+from android_gym.wrappers import AppDocs
 
 EXPENSE = "com.arduia.expense"
 MAIN = f"{EXPENSE}/{EXPENSE}.ui.MainActivity"
@@ -85,3 +90,38 @@ def test_cli_explore_writes_the_apps_docs(tmp_path, capsys):
     assert value["package"] == "net.gsantner.markor" and value["screens"]
     assert main(["explore", "nosuchapp", "--out", str(tmp_path)]) == 2
     assert "unknown app 'nosuchapp'" in capsys.readouterr().err
+
+
+def test_the_wrapper_adds_the_docs_of_the_elements_on_screen_only(expense_docs, tmp_path):
+    store = expense_docs[0]
+    env = AppDocs(gym.make(android_gym.env_id(app_task(EXPENSE)), pixels=False), store.save(tmp_path))
+    try:
+        observation, info = env.reset(seed=0)
+        assert info["app_docs"] == {} and observation["app_docs"] == ""  # the launcher: nothing documented
+        observation, *_, info = env.step(Action(ActionType.OPEN_APP, app_name="expense"))
+    finally:
+        env.close()
+    elements = info["ui_elements"]
+    documented = store.screens[MAIN]
+    on_screen = {element.index for element in elements if element_key(element) in documented}
+    assert set(info["app_docs"]) == on_screen and len(on_screen) >= 2
+    add = next(element for element in elements if element.resource_name.endswith("fb_main_add"))
+    assert info["app_docs"][add.index] == documented[element_key(add)].docs
+    assert f"[{add.index}] tap: Tapping it opens the \"Expense Entry\" page" in observation["app_docs"]
+    assert not any(element.resource_name.endswith("edt_name") for element in elements)  # documented, not shown
+    assert "edt_name" not in observation["app_docs"]
+
+
+def test_the_llm_agent_puts_the_docs_of_the_screen_in_its_prompt(expense_docs, make_env):
+    store = expense_docs[0]
+    with ChatServer(['Action: {"action_type": "open_app", "app_name": "expense"}', "Action: FINISH"]) as server:
+        agent = LLMAgent(ChatClient("test-model", base_url=server.base_url, api_key="k"), docs=store)
+        env = make_env(android_gym.env_id(app_task(EXPENSE)), pixels=False)
+        observation, info = env.reset(seed=0)
+        agent.reset(env)
+        observation, *_, info = env.step(agent.act(observation, info))
+        agent.act(observation, info)
+        first, second = (request["messages"][1]["content"] for request in server.requests)
+    add = next(element for element in info["ui_elements"] if element.resource_name.endswith("fb_main_add"))
+    assert "Notes from an earlier exploration" not in first
+    assert f'[{add.index}] tap: Tapping it opens the "Expense Entry" page' in second

@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from android_gym.appdocs.store import NO_CHANGE, element_key
 from android_gym.device.base import Device
 from android_gym.device.state import foreground_activity, keyboard_shown
 from android_gym.errors import LLMRequestError
-from android_gym.llm.client import ChatClient
 from android_gym.ui import UIElement
+
+if TYPE_CHECKING:
+    from android_gym.llm.client import ChatClient
 
 #: Resource-ids of an AlertDialog's buttons and title (AOSP ``com.android.internal.R.id``).
 DIALOG_IDS = frozenset({"android:id/button1", "android:id/button2", "android:id/button3", "android:id/alertTitle"})

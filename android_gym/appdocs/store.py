@@ -11,7 +11,7 @@ id), else its class with its label, else its class with its size; the entries ar
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,4 +173,32 @@ def load_docs(paths: Iterable[str | Path]) -> dict[str, DocStore]:
                 stores[store.package].merge(store)
             else:
                 stores[store.package] = store
+    return stores
+
+
+def render_docs(found: dict[int, dict[str, str]], labels: dict[int, str] | None = None) -> str:
+    """One line per documented verb of the elements of ``found`` (``DocStore.on_screen``), headed by the
+    element's label in ``labels`` (index → label, default ``[index]``); elements without a label are left out."""
+    lines = []
+    for index, docs in sorted(found.items()):
+        label = f"[{index}]" if labels is None else labels.get(index)
+        if label is not None:
+            lines += [f"{label} {verb}: {description}" for verb, description in docs.items()]
+    return "\n".join(lines)
+
+
+def screen_docs(stores: Mapping[str, DocStore], activity: str | None,
+                elements: Iterable[UIElement]) -> dict[int, dict[str, str]]:
+    """Element index → documented verb → text, for the elements on screen that the foreground app's store
+    documents on this activity."""
+    store = stores.get((activity or "").partition("/")[0])
+    return store.on_screen(activity, list(elements)) if store is not None else {}
+
+
+def as_stores(docs: str | Path | DocStore | Iterable[str | Path | DocStore]) -> dict[str, DocStore]:
+    """Package → store, from docs files, folders of them, or stores."""
+    items = [docs] if isinstance(docs, (str, Path, DocStore)) else list(docs)
+    stores = load_docs(item for item in items if not isinstance(item, DocStore))
+    for store in (item for item in items if isinstance(item, DocStore)):
+        stores.setdefault(store.package, DocStore(store.package)).merge(store)
     return stores

@@ -63,10 +63,14 @@ the current screen as a list of UI elements: one line per element, [label] class
 {GUIDELINES}"""
 
 
-def step_message(goal: str, history: Sequence[str], ui_text: str, image_url: str | None) -> Message:
-    """The user message of one step: the goal, the history, the screen (and the screenshot as a data URL)."""
+def step_message(goal: str, history: Sequence[str], ui_text: str, image_url: str | None,
+                 docs: str = "") -> Message:
+    """The user message of one step: the goal, the history, the screen (and the screenshot as a data URL), and
+    what exploration documented about the elements on screen (``docs``, AppAgent's deployment phase)."""
     past = "\n".join(history) if history else "None yet: this is the first step."
-    text = (f"Goal: {goal}\n\nYour steps so far:\n{past}\n\nThe current screen:\n{ui_text}\n\n"
+    notes = (f"Notes from an earlier exploration of this app, on what acting on elements of this screen did (use "
+             f"them to pick the element that serves the goal):\n{docs}\n\n" if docs else "")
+    text = (f"Goal: {goal}\n\nYour steps so far:\n{past}\n\nThe current screen:\n{ui_text}\n\n{notes}"
             f"{'The screenshot of the current screen is attached. ' if image_url else ''}"
             "What is the next action? Reply in the format described.")
     if image_url is None:
