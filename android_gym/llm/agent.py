@@ -31,7 +31,8 @@ from android_gym.errors import InvalidActionError, LLMConfigError, LLMRequestErr
 from android_gym.llm.client import ChatClient, Usage
 from android_gym.llm.prompts import png_data_url, reason_of, step_message, summary_messages, system_prompt
 from android_gym.wrappers.compression import CompressedUI, readable, step_compression
-from android_gym.wrappers.dialects import DIALECTS, Dialect, Screen
+from android_gym.wrappers.dialects import DIALECTS, GRID, Dialect, Screen
+from android_gym.wrappers.grid import Grid, draw_grid
 from android_gym.wrappers.set_of_mark import draw_marks
 
 MODES = ("text", "multimodal")
@@ -100,6 +101,7 @@ class LLMAgent:
         self._goal = ""
         self.docs = as_stores(docs) if docs is not None else {}
         self._device: Any = None
+        self._screen_size = (0, 0)
 
     def reset(self, env: gym.Env) -> None:
         """Start a new episode of ``env`` (already reset): empty history, usage and errors."""
@@ -109,20 +111,24 @@ class LLMAgent:
                                  "make it with pixels=True (the default) or use mode='text'")
         self.usage, self.steps, self.errors = Usage(), [], []
         self._device = env.unwrapped.device if self.docs else None
+        self._screen_size = env.unwrapped.device.screen_size
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Action | InvalidAction:
         """The model's next action for the screen of ``observation``, or an ``InvalidAction`` saying why there
         is none (an unreadable reply, a failed request)."""
         compressed = step_compression(observation, info)
         step = Step(ui_text=compressed.to_text(ids=self._ids),
-                    screen=Screen(elements=info.get("ui_elements", []), compressed=compressed))
+                    screen=Screen(elements=info.get("ui_elements", []), screen_size=self._screen_size,
+                                  compressed=compressed))
         self._goal = readable(observation["goal"])
+        grid = self._grid(info) if self.steps and self.steps[-1].action == GRID else None
         if self.steps and self.steps[-1].history is None:
             self._conclude(self.steps[-1], step.ui_text, info)
         self.steps.append(step)
-        image = self._image(observation, info, compressed) if self.mode == "multimodal" else None
+        image = self._image(observation, info, compressed, grid) if self.mode == "multimodal" else None
         messages = [{"role": "system", "content": self.system},
-                    step_message(self._goal, self._history(), step.ui_text, image, self._docs(info, compressed))]
+                    step_message(self._goal, self._history(), step.ui_text, image, self._docs(info, compressed),
+                                 grid.describe() if grid else "")]
         step.reply = self._ask(messages)
         if step.reply is None:
             step.error = f"the model could not be asked: {self.errors[-1]}"
@@ -157,10 +163,20 @@ class LLMAgent:
         self.usage.add(reply.usage)
         return reply.text
 
-    def _image(self, observation: dict[str, Any], info: dict[str, Any], compressed: CompressedUI) -> str:
-        """The screenshot as a data URL: marked with the UI list's numbers for the index dialects."""
+    def _grid(self, info: dict[str, Any]) -> Grid | None:
+        """AppAgent's grid when the last reply asked for it (``grid()``, in the AppAgent dialect)."""
+        if self.dialect.name != "appagent" or info.get("invalid_action"):
+            return None
+        return Grid(*self._screen_size)
+
+    def _image(self, observation: dict[str, Any], info: dict[str, Any], compressed: CompressedUI,
+               grid: Grid | None) -> str:
+        """The screenshot as a data URL: with AppAgent's grid when asked for, else marked with the UI list's
+        numbers for the index dialects."""
         pixels = observation["pixels"]
-        if self._ids == "index":
+        if grid is not None:
+            pixels = draw_grid(pixels)
+        elif self._ids == "index":
             elements = info.get("ui_elements", [])
             marked = sorted({node.index for node in compressed.nodes.values() if node.index < len(elements)})
             pixels = draw_marks(pixels, [elements[i] for i in marked])
