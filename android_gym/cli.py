@@ -194,6 +194,25 @@ def cmd_explore(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_document(args: argparse.Namespace) -> int:
+    """Write docs from demonstrations (AppAgent's second mode): a task's oracle over seeds, or recorded episodes
+    replayed; merge them into ``--out/<package>.json``."""
+    from android_gym.appdocs import DocStore
+    from android_gym.appdocs.demo import document_oracle, document_recording, recorded_episodes
+
+    writer = _doc_writer(args)
+    if Path(args.source).exists():
+        runs = [document_recording(episode, device=args.device, writer=writer)
+                for episode in recorded_episodes(args.source)]
+    else:
+        task = android_gym.get_task(_env_id(args.source).split("/")[-1].removesuffix("-v0")).name
+        runs = [document_oracle(task, range(args.seed, args.seed + args.seeds), device=args.device, writer=writer)]
+    saved = {store.save(args.out) for stores in runs for store in stores.values()}
+    for path in sorted(saved):
+        print(f"docs: {path} ({len(DocStore.load(path))} elements documented)")
+    return 0
+
+
 def _doc_writer(args: argparse.Namespace):
     """The LLM writer when ``--model`` is given, else ``None`` (the rules)."""
     if not args.model:
@@ -205,7 +224,8 @@ def _doc_writer(args: argparse.Namespace):
 
 
 def _add_explore_command(sub: argparse._SubParsersAction) -> None:
-    """``android-gym explore APP --out DIR [--steps N] [--seed S] [--model M --base-url URL]``."""
+    """``android-gym explore APP --out DIR [--steps N] [--seed S] [--model M --base-url URL]`` and
+    ``android-gym document TASK|RECORDED --out DIR [--seeds N]``."""
     explore = sub.add_parser("explore", help="explore an app and write what its elements do (AppAgent's docs)")
     explore.add_argument("app", help="app name (markor, 'pro expense', sms, ...) or package")
     explore.add_argument("--out", required=True, metavar="DIR", help="docs folder: <package>.json, merged across runs")
@@ -214,6 +234,16 @@ def _add_explore_command(sub: argparse._SubParsersAction) -> None:
     explore.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
     _add_writer_arguments(explore)
     explore.set_defaults(func=cmd_explore)
+    document = sub.add_parser("document", help="write app docs from demonstrations: a task's oracle or recorded "
+                                               "episodes")
+    document.add_argument("source", help="a task (its oracle is the demonstration), or a folder of episodes recorded "
+                                         "by `run --record` or `eval` (replayed from their task and seed)")
+    document.add_argument("--out", required=True, metavar="DIR", help="docs folder: <package>.json, merged")
+    document.add_argument("--seeds", type=_positive_int, default=1, help="oracle episodes, one per seed (default 1)")
+    document.add_argument("--seed", type=int, default=0, help="first seed of the oracle episodes (default 0)")
+    document.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
+    _add_writer_arguments(document)
+    document.set_defaults(func=cmd_document)
 
 
 def _add_writer_arguments(parser: argparse.ArgumentParser) -> None:

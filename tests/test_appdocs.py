@@ -1,6 +1,7 @@
 """AppAgent-style exploration on the simulated phone: the visit-count explorer documents real elements of real apps
-(deterministically for a seed), docs files merge across runs, the LLM writer asks a chat server on loopback, and
-``android-gym explore`` runs end to end."""
+(deterministically for a seed), docs files merge across runs, the LLM writer asks a chat server on loopback,
+``android-gym explore`` and ``document`` run end to end, demonstrations (an oracle, a recorded run) document the
+elements they act on, and the docs of the elements on screen reach the observation and the LLM agent's prompt."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from chat_server import ChatServer, Failure
 import android_gym
 from android_gym.actions import Action, ActionType
 from android_gym.appdocs import DocStore, LLMWriter, element_key, explore
+from android_gym.appdocs.demo import document_oracle, document_recording
 from android_gym.appdocs.explorer import app_package, app_task
 from android_gym.cli import main
 from android_gym.errors import AppDocsError
@@ -125,3 +127,29 @@ def test_the_llm_agent_puts_the_docs_of_the_screen_in_its_prompt(expense_docs, m
     add = next(element for element in info["ui_elements"] if element.resource_name.endswith("fb_main_add"))
     assert "Notes from an earlier exploration" not in first
     assert f'[{add.index}] tap: Tapping it opens the "Expense Entry" page' in second
+
+
+def test_docs_from_an_oracle_demonstration_describe_the_oracles_elements(tmp_path, capsys):
+    assert main(["run", "MarkorCreateNote", "--record", str(tmp_path / "rec")]) == 0
+    episode = tmp_path / "rec" / "episode_000"
+    steps = [json.loads(line) for line in (episode / "trajectory.jsonl").read_text().splitlines()]
+    touched = {step["element"]["resource_id"] for step in steps if "element" in step}
+    oracle = document_oracle("MarkorCreateNote", [0])["net.gsantner.markor"]
+    assert document_recording(episode)["net.gsantner.markor"].to_json() == oracle.to_json()
+    documented = {key.partition("#")[0] for docs in oracle.screens.values() for key in docs}
+    assert documented == touched and len(documented) >= 4
+    main_screen = oracle.screens["net.gsantner.markor/net.gsantner.markor.activity.MainActivity"]
+    fab = main_screen["net.gsantner.markor:id/fab_add_new_item#Create a new file or folder"]
+    assert fab.docs == {"tap": 'Tapping it opens a dialog; shows the keyboard; shows "Name", "Type", "Markdown" and '
+                               '7 more.'}
+    assert "opens the DocumentActivity screen" in main_screen["android:id/button1"].docs["tap"]
+
+    assert main(["document", str(tmp_path / "rec"), "--out", str(tmp_path / "docs")]) == 0
+    assert f"docs: {tmp_path / 'docs' / 'net.gsantner.markor.json'} ({len(oracle)} elements" in capsys.readouterr().out
+    lines = (episode / "trajectory.jsonl").read_text().replace('"class": "android.widget.ImageButton"',
+                                                               '"class": "android.widget.Button"')
+    (episode / "trajectory.jsonl").write_text(lines)
+    with pytest.raises(AppDocsError, match="the replay shows another element at index"):
+        document_recording(episode)
+    assert main(["document", "NoSuchTask", "--out", str(tmp_path / "docs")]) == 2
+    assert "no task named 'NoSuchTask'" in capsys.readouterr().err

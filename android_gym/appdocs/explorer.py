@@ -52,11 +52,12 @@ def app_task(package: str) -> str:
 
 
 class Documenter:
-    """Steps an env and documents each action on an element of ``store``'s app with ``writer``; counts the
-    distinct screens seen (``screens``: state keys of ``android_gym.wrappers.exploration``)."""
+    """Steps an env and documents each action on an element of the apps of ``stores`` (package → store) with
+    ``writer``; counts the distinct screens of those apps seen (``screens``: state keys of
+    ``android_gym.wrappers.exploration``)."""
 
-    def __init__(self, env: AndroidEnv, store: DocStore, writer: DocWriter | None = None) -> None:
-        self.env, self.store, self.writer = env, store, writer or RuleWriter()
+    def __init__(self, env: AndroidEnv, stores: dict[str, DocStore], writer: DocWriter | None = None) -> None:
+        self.env, self.stores, self.writer = env, stores, writer or RuleWriter()
         self.screens: set[str] = set()
         self.activities: set[str] = set()
         self.learned = 0
@@ -65,7 +66,7 @@ class Documenter:
     def observe(self, observation: dict[str, Any], info: dict[str, Any]) -> Snapshot:
         """Take the screen of ``observation`` as the one the next action acts on."""
         self.snapshot = Snapshot.take(self.env.device, info["ui_elements"])
-        if self.snapshot.package == self.store.package:
+        if self.snapshot.package in self.stores:
             self.activities.add(self.snapshot.activity)
             self.screens.add(state_key(compress_ui(observation["a11y_tree"]), self.snapshot.activity))
         return self.snapshot
@@ -78,10 +79,10 @@ class Documenter:
         observation, _, terminated, truncated, info = self.env.step(action)
         after = self.observe(observation, info)
         verb = verb_of(action)
-        if verb and not info["invalid_action"] and before.package == self.store.package:
+        if verb and not info["invalid_action"] and before.package in self.stores:
             element = before.elements[action.index]
-            self.learned += self.store.record(before.activity, element, verb,
-                                              self.writer.describe(verb, element, before, after))
+            self.learned += self.stores[before.package].record(before.activity, element, verb,
+                                                               self.writer.describe(verb, element, before, after))
         return observation, info, terminated or truncated
 
 
@@ -171,7 +172,7 @@ def explore(app: str, steps: int, *, seed: int = 0, device: Any = "sim", writer:
     env = AndroidEnv(app_task(package), device=device, pixels=False)
     store = DocStore(package)
     try:
-        documenter = Documenter(env, store, writer)
+        documenter = Documenter(env, {package: store}, writer)
         explorer = explorer or VisitCountExplorer(package, env.device.screen_size, seed)
         observation, info = env.reset(seed=seed)
         snapshot = documenter.observe(observation, info)
