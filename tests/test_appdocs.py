@@ -105,10 +105,10 @@ def test_the_wrapper_adds_the_docs_of_the_elements_on_screen_only(expense_docs, 
         env.close()
     elements = info["ui_elements"]
     documented = store.screens[MAIN]
-    on_screen = {element.index for element in elements if element_key(element) in documented}
+    on_screen = {element.index for element in elements if element_key(element, elements) in documented}
     assert set(info["app_docs"]) == on_screen and len(on_screen) >= 2
     add = next(element for element in elements if element.resource_name.endswith("fb_main_add"))
-    assert info["app_docs"][add.index] == documented[element_key(add)].docs
+    assert info["app_docs"][add.index] == documented[element_key(add, elements)].docs
     assert f"[{add.index}] tap: Tapping it opens the \"Expense Entry\" page" in observation["app_docs"]
     assert not any(element.resource_name.endswith("edt_name") for element in elements)  # documented, not shown
     assert "edt_name" not in observation["app_docs"]
@@ -140,8 +140,8 @@ def test_docs_from_an_oracle_demonstration_describe_the_oracles_elements(tmp_pat
     assert documented == touched and len(documented) >= 4
     main_screen = oracle.screens["net.gsantner.markor/net.gsantner.markor.activity.MainActivity"]
     fab = main_screen["net.gsantner.markor:id/fab_add_new_item#Create a new file or folder"]
-    assert fab.docs == {"tap": 'Tapping it opens a dialog; shows the keyboard; shows "Name", "Type", "Markdown" and '
-                               '7 more.'}
+    assert fab.docs == {"tap": 'Tapping it opens a dialog; shows the keyboard; shows "Name", "Type", "Markdown", '
+                               '"Template", "Empty file" and 5 more.'}
     assert "opens the DocumentActivity screen" in main_screen["android:id/button1"].docs["tap"]
 
     assert main(["document", str(tmp_path / "rec"), "--out", str(tmp_path / "docs")]) == 0

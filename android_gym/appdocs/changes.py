@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from android_gym.appdocs.store import NO_CHANGE, element_key
+from android_gym.appdocs.store import NO_CHANGE, element_key, inner_label
 from android_gym.device.base import Device
 from android_gym.device.state import foreground_activity, keyboard_shown
 from android_gym.errors import LLMRequestError
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 #: Resource-ids of an AlertDialog's buttons and title (AOSP ``com.android.internal.R.id``).
 DIALOG_IDS = frozenset({"android:id/button1", "android:id/button2", "android:id/button3", "android:id/alertTitle"})
 #: Texts quoted per list in a description.
-QUOTED = 3
+QUOTED = 5
 _GERUND = {"tap": "Tapping", "long_press": "Long-pressing", "text": "Typing into", "scroll": "Scrolling"}
 
 
@@ -65,7 +65,7 @@ def _texts(snapshot: Snapshot) -> Counter[str]:
 
 def _checked(snapshot: Snapshot) -> Counter[str]:
     """The checked elements, by label (else key): a multiset, as list rows share their key."""
-    return Counter(element.label or element_key(element) for element in snapshot.elements
+    return Counter(element.label or element_key(element, snapshot.elements) for element in snapshot.elements
                    if element.is_checkable and element.is_checked)
 
 
@@ -97,8 +97,9 @@ def changes(before: Snapshot, after: Snapshot) -> list[str]:
     found += [f'unchecks "{name}"' for name in sorted(unchecked)]
     fields = {element_key(element): element.text for element in before.elements if element.is_editable}
     for element in after.elements:
-        if element.is_editable and element_key(element) in fields and fields[element_key(element)] != element.text:
-            found.append(f'sets the field {element_key(element)} to "{element.text[:40]}"')
+        key = element_key(element)
+        if element.is_editable and key in fields and fields[key] != element.text:
+            found.append(f'sets the field {key} to "{element.text[:40]}"')
     if appeared:
         found.append(f"shows {_quote(appeared)}")
     if gone:
@@ -144,7 +145,7 @@ class LLMWriter:
 
 def _screen_text(snapshot: Snapshot) -> str:
     lines = [f"app screen {screen_name(snapshot.activity)} ({snapshot.package})"]
-    lines += [f"- {element.class_name.rsplit('.', 1)[-1]} {element_key(element)} \"{element.label[:40]}\""
+    lines += [f"- {element_key(element, snapshot.elements)} \"{inner_label(element, snapshot.elements)[:40]}\""
               for element in snapshot.elements if element.is_actionable or element.label]
     return "\n".join(lines)
 
@@ -158,8 +159,8 @@ def doc_messages(verb: str, element: UIElement, before: Snapshot, after: Snapsho
         {"role": "system", "content": "You write short reference notes on the controls of an Android app, for an "
                                       "assistant that will later operate the app for users."},
         {"role": "user", "content": f"""\
-An explorer {action} this element: {element_key(element)} ({element.class_name.rsplit('.', 1)[-1]}, \
-label "{element.label[:60]}").
+An explorer {action} this element: {element_key(element, before.elements)} \
+({element.class_name.rsplit('.', 1)[-1]}, label "{inner_label(element, before.elements)[:60]}").
 
 Screen before:
 {_screen_text(before)}

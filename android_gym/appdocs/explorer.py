@@ -80,9 +80,9 @@ class Documenter:
         after = self.observe(observation, info)
         verb = verb_of(action)
         if verb and not info["invalid_action"] and before.package in self.stores:
-            element = before.elements[action.index]
-            self.learned += self.stores[before.package].record(before.activity, element, verb,
-                                                               self.writer.describe(verb, element, before, after))
+            description = self.writer.describe(verb, before.elements[action.index], before, after)
+            self.learned += self.stores[before.package].record(before.activity, before.elements, action.index, verb,
+                                                               description)
         return observation, info, terminated or truncated
 
 
@@ -124,7 +124,7 @@ class VisitCountExplorer:
         self._last: tuple[str, int] = ("", 0)
 
     def _key(self, action: Action, elements: Sequence[UIElement]) -> str:
-        target = element_key(elements[action.index]) if action.index is not None else ""
+        target = element_key(elements[action.index], elements) if action.index is not None else ""
         return f"{action.action_type.value} {action.direction or ''} {target}"
 
     def act(self, snapshot: Snapshot, screen: str) -> Action:

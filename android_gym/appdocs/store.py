@@ -4,7 +4,8 @@ AppAgent keeps one document per element, named by the element's uid (its resourc
 its content-desc), with one entry per action (tap, text, long press, vertical and horizontal swipe), and hands the
 documents of the elements on screen to the model at deployment. Here the screen is the foreground activity, the
 element key is its resource-id (plus its content-desc, which tells apart the buttons of a toolbar that share one
-id), else its class with its label, else its class with its size; the entries are ``VERBS``. The file is
+id), else its class with its label (or the first label inside it: a row of a settings list), else its class with its
+size; the entries are ``VERBS``. The file is
 ``<folder>/<package>.json``; ``save`` merges with what the file already holds, so runs add up.
 """
 
@@ -30,13 +31,27 @@ KEY_LABEL_CHARS = 30
 NO_CHANGE = "changes nothing visible"
 
 
-def element_key(element: UIElement) -> str:
-    """The element's stable key: ``resource-id[#content-desc]``, else ``Class "label"``, else ``Class WxH``."""
+def inner_label(element: UIElement, elements: Sequence[UIElement] = ()) -> str:
+    """The element's label, else the first label of the elements inside it (``elements``: its screen's
+    ``info["ui_elements"]``, in document order)."""
+    if element.label or not elements:
+        return element.label
+    for inner in elements[element.index + 1:]:
+        if inner.depth <= element.depth:
+            break
+        if inner.label:
+            return inner.label
+    return ""
+
+
+def element_key(element: UIElement, elements: Sequence[UIElement] = ()) -> str:
+    """The element's stable key: ``resource-id[#content-desc]``, else ``Class "label"`` (its own label or the first
+    one inside it, given its screen's ``elements``), else ``Class WxH``."""
     desc = element.content_description[:KEY_LABEL_CHARS]
     if element.resource_name:
         return f"{element.resource_name}#{desc}" if desc else element.resource_name
     kind = element.class_name.rsplit(".", 1)[-1]
-    label = element.label[:KEY_LABEL_CHARS]
+    label = inner_label(element, elements)[:KEY_LABEL_CHARS]
     if label:
         return f'{kind} "{label}"'
     box = element.bbox_pixels
@@ -89,24 +104,24 @@ class DocStore:
     def __len__(self) -> int:
         return sum(len(elements) for elements in self.screens.values())
 
-    def record(self, screen: str, element: UIElement, verb: str, description: str) -> bool:
-        """Add what ``verb`` on ``element`` of ``screen`` did; returns whether the store learned something."""
+    def record(self, screen: str, elements: Sequence[UIElement], index: int, verb: str, description: str) -> bool:
+        """Add what ``verb`` on element ``index`` of ``screen`` (showing ``elements``) did; returns whether the
+        store learned something."""
         docs = self.screens.setdefault(screen, {})
-        key = element_key(element)
+        element = elements[index]
+        key = element_key(element, elements)
         doc = docs.get(key)
         if doc is None:
-            doc = docs[key] = ElementDoc(element.class_name.rsplit(".", 1)[-1], element.label[:KEY_LABEL_CHARS])
+            doc = docs[key] = ElementDoc(element.class_name.rsplit(".", 1)[-1],
+                                         inner_label(element, elements)[:KEY_LABEL_CHARS])
         return doc.record(verb, description)
-
-    def lookup(self, screen: str | None, element: UIElement) -> ElementDoc | None:
-        """The document of ``element`` on ``screen``, if any."""
-        return self.screens.get(screen or "", {}).get(element_key(element))
 
     def on_screen(self, screen: str | None, elements: Sequence[UIElement]) -> dict[int, dict[str, str]]:
         """Element index → its documented verbs, for the elements of ``elements`` that have a document."""
         found = {}
+        docs = self.screens.get(screen or "", {})
         for element in elements:
-            doc = self.lookup(screen, element)
+            doc = docs.get(element_key(element, elements))
             if doc is not None and doc.docs:
                 found[element.index] = dict(doc.docs)
         return found
