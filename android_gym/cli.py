@@ -1,5 +1,6 @@
 """The ``android-gym`` command: list tasks, run an agent on a task (optionally recording every episode), record
-oracle demonstrations as a Minari dataset, list devices, and serve a simulated phone over adb."""
+oracle demonstrations as a Minari dataset, explore an app or watch demonstrations to document its elements, list
+devices, and serve a simulated phone over adb."""
 
 from __future__ import annotations
 
