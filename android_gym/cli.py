@@ -1,5 +1,6 @@
 """The ``android-gym`` command: list tasks, run an agent on a task (optionally recording every episode), record
-oracle demonstrations as a Minari dataset, list devices, and serve a simulated phone over adb."""
+oracle demonstrations as a Minari dataset, explore an app or watch demonstrations to document its elements, list
+devices, and serve a simulated phone over adb."""
 
 from __future__ import annotations
 
@@ -182,6 +183,73 @@ def _add_record_command(sub: argparse._SubParsersAction) -> None:
     record.add_argument("--author-email", help="dataset metadata: author's email")
     record.add_argument("--code-permalink", help="dataset metadata: link to the code version that made it")
     record.set_defaults(func=cmd_record)
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    """Explore an app for ``--steps`` steps and merge what each element did into ``--out/<package>.json``."""
+    from android_gym.appdocs import explore
+
+    store, report = explore(args.app, args.steps, seed=args.seed, device=args.device, writer=_doc_writer(args))
+    print(report.summary())
+    print(f"docs: {store.save(args.out)}")
+    return 0
+
+
+def cmd_document(args: argparse.Namespace) -> int:
+    """Write docs from demonstrations (AppAgent's second mode): a task's oracle over seeds, or recorded episodes
+    replayed; merge them into ``--out/<package>.json``."""
+    from android_gym.appdocs import DocStore
+    from android_gym.appdocs.demo import document_oracle, document_recording, recorded_episodes
+
+    writer = _doc_writer(args)
+    if Path(args.source).exists():
+        runs = [document_recording(episode, device=args.device, writer=writer)
+                for episode in recorded_episodes(args.source)]
+    else:
+        task = android_gym.get_task(_env_id(args.source).split("/")[-1].removesuffix("-v0")).name
+        runs = [document_oracle(task, range(args.seed, args.seed + args.seeds), device=args.device, writer=writer)]
+    saved = {store.save(args.out) for stores in runs for store in stores.values()}
+    for path in sorted(saved):
+        print(f"docs: {path} ({len(DocStore.load(path))} elements documented)")
+    return 0
+
+
+def _doc_writer(args: argparse.Namespace):
+    """The LLM writer when ``--model`` is given, else ``None`` (the rules)."""
+    if not args.model:
+        return None
+    from android_gym.appdocs import LLMWriter
+    from android_gym.llm import ChatClient
+
+    return LLMWriter(ChatClient(args.model, base_url=args.base_url))
+
+
+def _add_explore_command(sub: argparse._SubParsersAction) -> None:
+    """``android-gym explore APP --out DIR [--steps N] [--seed S] [--model M --base-url URL]`` and
+    ``android-gym document TASK|RECORDED --out DIR [--seeds N]``."""
+    explore = sub.add_parser("explore", help="explore an app and write what its elements do (AppAgent's docs)")
+    explore.add_argument("app", help="app name (markor, 'pro expense', sms, ...) or package")
+    explore.add_argument("--out", required=True, metavar="DIR", help="docs folder: <package>.json, merged across runs")
+    explore.add_argument("--steps", type=_positive_int, default=100, help="exploration steps (default 100)")
+    explore.add_argument("--seed", type=int, default=0, help="seeds the app's data and the explorer (default 0)")
+    explore.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
+    _add_writer_arguments(explore)
+    explore.set_defaults(func=cmd_explore)
+    document = sub.add_parser("document", help="write app docs from demonstrations: a task's oracle or recorded "
+                                               "episodes")
+    document.add_argument("source", help="a task (its oracle is the demonstration), or a folder of episodes recorded "
+                                         "by `run --record` or `eval` (replayed from their task and seed)")
+    document.add_argument("--out", required=True, metavar="DIR", help="docs folder: <package>.json, merged")
+    document.add_argument("--seeds", type=_positive_int, default=1, help="oracle episodes, one per seed (default 1)")
+    document.add_argument("--seed", type=int, default=0, help="first seed of the oracle episodes (default 0)")
+    document.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
+    _add_writer_arguments(document)
+    document.set_defaults(func=cmd_document)
+
+
+def _add_writer_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", help="write the docs with this chat model (default: rules, no model)")
+    parser.add_argument("--base-url", help="the model's OpenAI-compatible API (default: OpenAI's)")
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
@@ -390,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=cmd_run)
     _add_record_command(sub)
     _add_eval_commands(sub)
+    _add_explore_command(sub)
     sub.add_parser("devices", help="list the devices an env can use").set_defaults(func=cmd_devices)
     sim = sub.add_parser("sim", help="the simulated phone").add_subparsers(dest="sim_command", required=True)
     serve = sim.add_parser("serve", help="serve a simulated phone like an emulator (adb device + console)")

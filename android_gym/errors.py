@@ -151,3 +151,8 @@ class RunDirError(AndroidGymError):
 
 class EvalWorkerError(AndroidGymError):
     """Every worker process of an evaluation exited before the episodes were played."""
+
+
+class AppDocsError(AndroidGymError):
+    """Exploration or app documentation that cannot work: an unknown app, an app no task opens, a docs file that is
+    not one, a recorded run without its episode files."""

@@ -1,13 +1,14 @@
 """Gymnasium wrappers for android_gym environments.
 
 For LLM agents: ``CompressUITree`` (UI text with stable IDs), ``SetOfMark`` (numbered screenshot),
-``VisitCountHints`` (exploration hints), ``ParseLLMActions`` (AndroidWorld JSON, AndroidArena and AppAgent action
-dialects). For RL: ``ElementActions`` (with an action mask), ``TouchGridActions``, ``PixelObservation``,
-``ElementFeatureObservation``, ``make_rl_env`` stacking them, ``MultiTaskRLEnv`` (several tasks behind one
-view) and ``make_pixel_env`` (pixels and a touch grid, for CNN policies). For both: ``ApplyConstraints``
-(forbidden apps, pages, elements) and ``RecordTrajectory``.
+``VisitCountHints`` (exploration hints), ``AppDocs`` (AppAgent's element documentation), ``ParseLLMActions``
+(AndroidWorld JSON, AndroidArena and AppAgent action dialects). For RL: ``ElementActions`` (with an action mask),
+``TouchGridActions``, ``PixelObservation``, ``ElementFeatureObservation``, ``make_rl_env`` stacking them,
+``MultiTaskRLEnv`` (several tasks behind one view) and ``make_pixel_env`` (pixels and a touch grid, for CNN
+policies). For both: ``ApplyConstraints`` (forbidden apps, pages, elements) and ``RecordTrajectory``.
 """
 
+from android_gym.wrappers.app_docs import AppDocs
 from android_gym.wrappers.compression import CompressUITree, compress_ui
 from android_gym.wrappers.constraints import ApplyConstraints, ForbiddenApp, ForbiddenElement, ForbiddenPage
 from android_gym.wrappers.dialects import DIALECTS, AndroidArenaDialect, AndroidWorldJSON, AppAgentDialect
@@ -21,7 +22,8 @@ from android_gym.wrappers.rl_observations import ElementFeatureObservation, Pixe
 from android_gym.wrappers.rl_pixels import make_pixel_env
 from android_gym.wrappers.set_of_mark import SetOfMark
 
-__all__ = ["AndroidArenaDialect", "AndroidWorldJSON", "AppAgentDialect", "ApplyConstraints", "CompressUITree",
-           "DIALECTS", "ElementActions", "ElementFeatureObservation", "ForbiddenApp", "ForbiddenElement",
-           "ForbiddenPage", "MultiTaskRLEnv", "ParseLLMActions", "PixelObservation", "RecordTrajectory", "SetOfMark",
-           "TouchGridActions", "VisitCountHints", "compress_ui", "make_pixel_env", "make_rl_env"]
+__all__ = ["AndroidArenaDialect", "AndroidWorldJSON", "AppAgentDialect", "AppDocs", "ApplyConstraints",
+           "CompressUITree", "DIALECTS", "ElementActions", "ElementFeatureObservation", "ForbiddenApp",
+           "ForbiddenElement", "ForbiddenPage", "MultiTaskRLEnv", "ParseLLMActions", "PixelObservation",
+           "RecordTrajectory", "SetOfMark", "TouchGridActions", "VisitCountHints", "compress_ui", "make_pixel_env",
+           "make_rl_env"]

@@ -7,7 +7,7 @@ Three published formats:
 * ``AndroidArenaDialect`` (``"androidarena"``): AndroidArena's agent, ``#click [n51d6]#``; IDs are those of the
   compressed UI text (``android_gym.wrappers.compression``).
 * ``AppAgentDialect`` (``"appagent"``): AppAgent, ``Action: tap(5)``; numbers are the Set-of-Mark labels, which
-  are element indices.
+  are element indices; in grid mode ``tap(12, "top-left")`` names a cell of the numbered grid and a sub-area.
 
 ``parse`` takes the model's whole reply: prose, code fences and ``Action:`` prefixes are fine. It reads the first
 action after the last ``Action:`` marker when there is one there, else the last action of the reply. A reply it
@@ -33,6 +33,7 @@ from android_gym.actions import MAX_TEXT_LENGTH, Action, ActionType
 from android_gym.errors import InvalidActionError
 from android_gym.ui import UIElement
 from android_gym.wrappers.compression import CompressedUI, UINode, compress_ui
+from android_gym.wrappers.grid import SUBAREAS, Grid
 
 #: Longer replies are refused unread (a step's reply is a few thousand characters at most).
 MAX_OUTPUT_CHARS = 100_000
@@ -416,11 +417,18 @@ _APPAGENT_CALL = re.compile(r"""\w+\s*\((?:[^()"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|
 _APPAGENT_PARAMETERS = {
     "tap": ("element",), "long_press": ("element",), "swipe": ("element", "direction", "dist"),
     "text": ("text_input",), "open_app": ("app_name",), "answer": ("text",),
-    "back": (), "home": (), "enter": (), "exit": (),
+    "back": (), "home": (), "enter": (), "exit": (), "grid": (),
 }
+#: Grid mode's forms of the element actions: a cell of the grid and one of its sub-areas.
+_GRID_PARAMETERS = {"tap": ("area", "subarea"), "long_press": ("area", "subarea"),
+                    "swipe": ("area", "subarea", "direction", "dist")}
 _APPAGENT_EXAMPLES = {"tap": "tap(5)", "long_press": "long_press(5)", "swipe": 'swipe(21, "up", "medium")',
                       "text": 'text("Hello, world!")', "open_app": 'open_app("Clock")', "answer": 'answer("42")'}
+_GRID_EXAMPLES = {"tap": 'tap(12, "top-left")', "long_press": 'long_press(12, "center")',
+                  "swipe": 'swipe(21, "center", "up", "medium")'}
 _DISTANCES = ("short", "medium", "long")
+#: ``grid()`` as an ``Action``: a wait (the AppAgent dialect has no other), after which the agent shows the grid.
+GRID = Action(ActionType.WAIT)
 #: Functions without arguments; ``exit()`` (AppAgent's paper) ends the task like ``FINISH``. ``home()`` and
 #: ``enter()`` are ours.
 _APPAGENT_PLAIN = {
@@ -429,9 +437,33 @@ _APPAGENT_PLAIN = {
     "enter": Action(ActionType.KEYBOARD_ENTER),
     "finish": Action(ActionType.STATUS, goal_status="complete"),
     "exit": Action(ActionType.STATUS, goal_status="complete"),
+    "grid": GRID,
 }
 _APPAGENT_PLAIN_CALL = {_APPAGENT_PLAIN["back"]: "back()", _APPAGENT_PLAIN["home"]: "home()",
-                        _APPAGENT_PLAIN["enter"]: "enter()", _APPAGENT_PLAIN["finish"]: "FINISH"}
+                        _APPAGENT_PLAIN["enter"]: "enter()", _APPAGENT_PLAIN["finish"]: "FINISH", GRID: "grid()"}
+
+
+@dataclass(frozen=True)
+class _GridCall:
+    """A well-formed grid-mode action before its cell is turned into a point of the screen."""
+
+    verb: str
+    area: int
+    subarea: str
+    direction: str | None = None
+
+    def resolve(self, screen: Screen) -> Action:
+        """The action at the cell's sub-area: a tap or long press there; a swipe scrolls the innermost scrollable
+        element under the point (the screen when there is none) toward the side opposite to ``direction``."""
+        if min(screen.screen_size) <= 0:
+            raise InvalidActionError("grid actions need the screen's size: read replies with a Screen that has it")
+        x, y = Grid(*screen.screen_size).point(self.area, self.subarea)
+        if self.verb != "swipe":
+            return Action(ActionType.CLICK if self.verb == "tap" else ActionType.LONG_PRESS, x=x, y=y)
+        under = [element for element in screen.elements
+                 if element.is_scrollable and element.bbox_pixels.contains(x, y)]
+        target = max(under, key=lambda element: element.depth, default=None)
+        return Action(ActionType.SCROLL, index=target.index if target else None, direction=_OPPOSITE[self.direction])
 
 
 def _call_arguments(source: str) -> tuple[list[Any], dict[str, Any]]:
@@ -456,7 +488,13 @@ class AppAgentDialect(Dialect):
     by a fraction of the screen width chosen by ``dist``, our ``scroll`` from the element's centre to its edge,
     so ``dist`` (``short``/``medium``/``long``) is checked but has no effect. ``FINISH`` or ``exit()`` completes
     the task. Additions: ``back()`` (AppAgent's paper), ``home()``, ``enter()``, ``open_app("...")`` and
-    ``answer("...")``. Grid mode (``grid()``, ``tap(area, subarea)``) is not supported.
+    ``answer("...")``.
+
+    Grid mode (``android_gym.wrappers.grid``): ``grid()`` reads as ``GRID`` (a wait), after which the LLM agent
+    shows the numbered grid instead of the marks; ``tap(area, subarea)`` and ``long_press(area, subarea)`` act at
+    the sub-area's point of the cell (AppAgent's nine sub-areas, ``"top-left"`` … ``"bottom-right"``);
+    ``swipe(area, subarea, direction, dist)`` scrolls the innermost scrollable element under that point (AppAgent's
+    grid swipe drags from one cell to another, which our actions cannot say). They need the ``Screen``'s size.
     """
 
     name = "appagent"
@@ -480,6 +518,12 @@ enter(): press Enter
 open_app(app_name: str): open an app, e.g. open_app("Clock")
 answer(text: str): answer the user's question, e.g. answer("3 messages")
 FINISH: the task is complete
+grid(): at the next step, show a numbered grid over the screenshot instead of the labels, to reach a spot no
+  label marks; then these functions act in a grid cell, at one of its sub-areas "top-left", "top", "top-right",
+  "left", "center", "right", "bottom-left", "bottom" or "bottom-right":
+  tap(area: int, subarea: str), e.g. tap(12, "top-left")
+  long_press(area: int, subarea: str), e.g. long_press(12, "center")
+  swipe(area: int, subarea: str, direction: str, dist: str), e.g. swipe(21, "center", "up", "medium")
 
 Reply in this format:
 Observation: <what you see on the screenshot>
@@ -488,8 +532,8 @@ Action: <one function call, or FINISH>
 Summary: <your past actions and this one, in one or two sentences, without element numbers>"""
 
     def format(self, action: Action, screen: Screen) -> str | None:
-        """The call for ``action``; ``None`` for points, typing into a given element (AppAgent taps first, then
-        types), swipes of the whole screen, double taps, waiting and ``infeasible``."""
+        """The call for ``action`` (``GRID``, a wait, is ``grid()``); ``None`` for points, typing into a given
+        element (AppAgent taps first, then types), swipes of the whole screen, double taps and ``infeasible``."""
         if action in _APPAGENT_PLAIN_CALL:
             return _APPAGENT_PLAIN_CALL[action]
         kind = action.action_type
@@ -525,16 +569,20 @@ Summary: <your past actions and this one, in one or two sentences, without eleme
             covered = call.end()
         return found
 
+    def _read(self, found: Any, screen: Screen) -> Action:
+        found = super()._read(found, screen)
+        return found.resolve(screen) if isinstance(found, _GridCall) else found
+
     @staticmethod
-    def _action(name: str, source: str) -> Action | str:
-        """The ``Action`` of the call ``source`` to ``name``, or why it is not one."""
+    def _action(name: str, source: str) -> Action | _GridCall | str:
+        """The ``Action`` (``_GridCall`` in grid mode) of the call ``source`` to ``name``, or why it is not one."""
         usage = _APPAGENT_EXAMPLES.get(name, f"{name}()")
-        if name == "grid":
-            return "grid mode is not supported: act on the numbered elements, e.g. tap(5)"
         try:
             args, kwargs = _call_arguments(source)
         except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
             return f"{_snippet(source)} is not a call with literal arguments: expected e.g. {usage}"
+        if name in _GRID_PARAMETERS and len(args) + len(kwargs) == len(_GRID_PARAMETERS[name]):
+            return AppAgentDialect._grid_call(name, source, args, kwargs)
         parameters = _APPAGENT_PARAMETERS[name]
         bound = dict(zip(parameters, args))
         if (len(args) > len(parameters) or set(kwargs) - set(parameters[len(args):])
@@ -562,6 +610,24 @@ Summary: <your past actions and this one, in one or two sentences, without eleme
         if name == "open_app":
             return Action(ActionType.OPEN_APP, app_name=bound["app_name"])
         return Action(ActionType.ANSWER, text=bound["text"])
+
+    @staticmethod
+    def _grid_call(name: str, source: str, args: list[Any], kwargs: dict[str, Any]) -> _GridCall | str:
+        """The grid-mode call ``name(area, subarea[, direction, dist])``, or why it is not one."""
+        parameters, usage = _GRID_PARAMETERS[name], _GRID_EXAMPLES[name]
+        bound = {**dict(zip(parameters, args)), **kwargs}
+        if set(bound) != set(parameters):
+            return (f"{name} takes ({', '.join(parameters)}) in grid mode: expected e.g. {usage}, "
+                    f"found {_snippet(source)}")
+        area, subarea = bound["area"], bound["subarea"]
+        if isinstance(area, bool) or not isinstance(area, int) or not isinstance(subarea, str) \
+                or subarea not in SUBAREAS:
+            return (f"{name}'s area must be a grid cell's number and its subarea one of {', '.join(SUBAREAS)}: "
+                    f"expected e.g. {usage}, found {_snippet(source)}")
+        if name == "swipe" and (bound["direction"] not in _OPPOSITE or bound["dist"] not in _DISTANCES):
+            return (f"swipe's direction must be up, down, left or right and its dist short, medium or long: "
+                    f"expected e.g. {usage}, found {_snippet(source)}")
+        return _GridCall(name, area, subarea, bound.get("direction"))
 
 
 #: Every dialect by name.

@@ -133,6 +133,12 @@ def foreground_activity(device: Device) -> str | None:
     return f"{match.group(1)}/{match.group(2)}" if match else None
 
 
+def keyboard_shown(device: Device) -> bool:
+    """Whether the soft keyboard is up (``mInputShown`` of ``dumpsys input_method``, as AOSP's
+    ``InputMethodManagerService`` dumps it)."""
+    return "mInputShown=true" in device.shell("dumpsys input_method").output
+
+
 def _clipper_broadcast(device: Device, arguments: str) -> tuple[int, str | None]:
     """``am broadcast arguments`` with Clipper in front, as AndroidWorld's ``adb_utils`` does it (only the focused
     app may read the clipboard): start Clipper, broadcast, press BACK. Returns the result code and data."""

@@ -25,11 +25,14 @@ from typing import Any
 import gymnasium as gym
 
 from android_gym.actions import Action, InvalidAction
+from android_gym.appdocs.store import as_stores, render_docs, screen_docs
+from android_gym.device.state import foreground_activity
 from android_gym.errors import InvalidActionError, LLMConfigError, LLMRequestError
 from android_gym.llm.client import ChatClient, Usage
 from android_gym.llm.prompts import png_data_url, reason_of, step_message, summary_messages, system_prompt
 from android_gym.wrappers.compression import CompressedUI, readable, step_compression
-from android_gym.wrappers.dialects import DIALECTS, Dialect, Screen
+from android_gym.wrappers.dialects import DIALECTS, GRID, Dialect, Screen
+from android_gym.wrappers.grid import Grid, draw_grid
 from android_gym.wrappers.set_of_mark import draw_marks
 
 MODES = ("text", "multimodal")
@@ -46,6 +49,7 @@ ENV_VARS = {
     "temperature": "ANDROID_GYM_LLM_TEMPERATURE",
     "max_tokens": "ANDROID_GYM_LLM_MAX_TOKENS",
     "prices": "ANDROID_GYM_LLM_PRICES",
+    "docs": "ANDROID_GYM_LLM_DOCS",
 }
 
 
@@ -72,7 +76,10 @@ class LLMAgent:
     (plus the screenshot, needs ``pixels=True``). ``dialect``: ``"androidworld"`` (AndroidWorld's JSON actions,
     the M3A/T3A baseline), ``"androidarena"`` or ``"appagent"`` (``android_gym.wrappers.dialects``).
     ``summarize``: ask the model for a summary of each step for the history (M3A); without it the history line
-    says the action, the reason given and whether the screen changed.
+    says the action, the reason given and whether the screen changed. ``docs``: app documentation
+    (``android_gym.appdocs``: docs files or folders, or stores) whose entries for the elements on screen go into
+    each step's prompt, as AppAgent's deployment does; an env wrapped in ``AppDocs`` hands them over in
+    ``info["app_docs"]`` instead.
 
     ## Per episode
     ``usage``: tokens, requests, retries, failed requests and cost. ``steps``: every ``Step``. ``errors``: the
@@ -80,7 +87,7 @@ class LLMAgent:
     """
 
     def __init__(self, client: ChatClient, *, mode: str = "text", dialect: str = "androidworld",
-                 summarize: bool = False) -> None:
+                 summarize: bool = False, docs: Any = None) -> None:
         if mode not in MODES:
             raise LLMConfigError(f"unknown mode {mode!r}; use one of {MODES}")
         if dialect not in DIALECTS:
@@ -92,6 +99,9 @@ class LLMAgent:
         self.system = system_prompt(self.dialect, self._ids, image)
         self.usage, self.steps, self.errors = Usage(), [], []
         self._goal = ""
+        self.docs = as_stores(docs) if docs is not None else {}
+        self._device: Any = None
+        self._screen_size = (0, 0)
 
     def reset(self, env: gym.Env) -> None:
         """Start a new episode of ``env`` (already reset): empty history, usage and errors."""
@@ -100,20 +110,25 @@ class LLMAgent:
             raise LLMConfigError("multimodal mode shows the model the screenshot, and this env has no 'pixels': "
                                  "make it with pixels=True (the default) or use mode='text'")
         self.usage, self.steps, self.errors = Usage(), [], []
+        self._device = env.unwrapped.device if self.docs else None
+        self._screen_size = env.unwrapped.device.screen_size
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Action | InvalidAction:
         """The model's next action for the screen of ``observation``, or an ``InvalidAction`` saying why there
         is none (an unreadable reply, a failed request)."""
         compressed = step_compression(observation, info)
         step = Step(ui_text=compressed.to_text(ids=self._ids),
-                    screen=Screen(elements=info.get("ui_elements", []), compressed=compressed))
+                    screen=Screen(elements=info.get("ui_elements", []), screen_size=self._screen_size,
+                                  compressed=compressed))
         self._goal = readable(observation["goal"])
+        grid = self._grid(info) if self.steps and self.steps[-1].action == GRID else None
         if self.steps and self.steps[-1].history is None:
             self._conclude(self.steps[-1], step.ui_text, info)
         self.steps.append(step)
-        image = self._image(observation, info, compressed) if self.mode == "multimodal" else None
+        image = self._image(observation, info, compressed, grid) if self.mode == "multimodal" else None
         messages = [{"role": "system", "content": self.system},
-                    step_message(self._goal, self._history(), step.ui_text, image)]
+                    step_message(self._goal, self._history(), step.ui_text, image, self._docs(info, compressed),
+                                 grid.describe() if grid else "")]
         step.reply = self._ask(messages)
         if step.reply is None:
             step.error = f"the model could not be asked: {self.errors[-1]}"
@@ -126,6 +141,17 @@ class LLMAgent:
             return InvalidAction(step.error)
         return step.action
 
+    def _docs(self, info: dict[str, Any], compressed: CompressedUI) -> str:
+        """The docs of the elements of the UI list, labelled as the list labels them."""
+        found = info.get("app_docs")
+        if found is None and self._device is not None:
+            found = screen_docs(self.docs, foreground_activity(self._device), info.get("ui_elements", []))
+        if not found:
+            return ""
+        labels = {node.index: f"[{node_id if self._ids == 'hash' else node.index}]"
+                  for node_id, node in compressed.nodes.items()}
+        return render_docs(found, labels)
+
     def _ask(self, messages: list[dict[str, Any]]) -> str | None:
         """The model's reply (usage counted), or ``None`` with the failure recorded in ``errors``."""
         try:
@@ -137,10 +163,20 @@ class LLMAgent:
         self.usage.add(reply.usage)
         return reply.text
 
-    def _image(self, observation: dict[str, Any], info: dict[str, Any], compressed: CompressedUI) -> str:
-        """The screenshot as a data URL: marked with the UI list's numbers for the index dialects."""
+    def _grid(self, info: dict[str, Any]) -> Grid | None:
+        """AppAgent's grid when the last reply asked for it (``grid()``, in the AppAgent dialect)."""
+        if self.dialect.name != "appagent" or info.get("invalid_action"):
+            return None
+        return Grid(*self._screen_size)
+
+    def _image(self, observation: dict[str, Any], info: dict[str, Any], compressed: CompressedUI,
+               grid: Grid | None) -> str:
+        """The screenshot as a data URL: with AppAgent's grid when asked for, else marked with the UI list's
+        numbers for the index dialects."""
         pixels = observation["pixels"]
-        if self._ids == "index":
+        if grid is not None:
+            pixels = draw_grid(pixels)
+        elif self._ids == "index":
             elements = info.get("ui_elements", [])
             marked = sorted({node.index for node in compressed.nodes.values() if node.index < len(elements)})
             pixels = draw_marks(pixels, [elements[i] for i in marked])
@@ -189,7 +225,8 @@ def _flag(value: str) -> bool:
 
 #: How each setting is read from its environment variable's text.
 _PARSERS: dict[str, Callable[[str], Any]] = {"summarize": _flag, "timeout": float, "max_retries": int,
-                                             "temperature": float, "max_tokens": int, "prices": json.loads}
+                                             "temperature": float, "max_tokens": int, "prices": json.loads,
+                                             "docs": lambda value: value.split(os.pathsep)}
 
 
 def make_agent(**options: Any) -> LLMAgent:
@@ -198,7 +235,8 @@ def make_agent(**options: Any) -> LLMAgent:
 
     Settings: ``model`` (required), ``base_url``, ``api_key_env`` (the variable holding the key, default
     ``OPENAI_API_KEY``), ``mode``, ``dialect``, ``summarize``, ``timeout``, ``max_retries``, ``temperature``,
-    ``max_tokens``, ``prices`` (model → [input, output] US dollars per million tokens; JSON in the environment).
+    ``max_tokens``, ``prices`` (model → [input, output] US dollars per million tokens; JSON in the environment),
+    ``docs`` (app docs files or folders; in the environment separated by ``os.pathsep``).
     ``LLMConfigError`` for an unknown setting or a value that cannot work; ``LLMDependencyError`` without the
     ``openai`` client.
     """
@@ -212,5 +250,5 @@ def make_agent(**options: Any) -> LLMAgent:
                 settings[name] = _PARSERS.get(name, str)(os.environ[variable])
             except ValueError as error:
                 raise LLMConfigError(f"{variable}={os.environ[variable]!r} cannot be read: {error}") from None
-    agent_options = {name: settings.pop(name) for name in ("mode", "dialect", "summarize") if name in settings}
+    agent_options = {name: settings.pop(name) for name in ("mode", "dialect", "summarize", "docs") if name in settings}
     return LLMAgent(ChatClient(settings.pop("model", ""), **settings), **agent_options)

@@ -63,10 +63,18 @@ the current screen as a list of UI elements: one line per element, [label] class
 {GUIDELINES}"""
 
 
-def step_message(goal: str, history: Sequence[str], ui_text: str, image_url: str | None) -> Message:
-    """The user message of one step: the goal, the history, the screen (and the screenshot as a data URL)."""
+def step_message(goal: str, history: Sequence[str], ui_text: str, image_url: str | None,
+                 docs: str = "", grid: str = "") -> Message:
+    """The user message of one step: the goal, the history, the screen (and the screenshot as a data URL), what
+    exploration documented about the elements on screen (``docs``, AppAgent's deployment phase), and in AppAgent's
+    grid mode the grid drawn on the screenshot (``grid``, its description)."""
     past = "\n".join(history) if history else "None yet: this is the first step."
-    text = (f"Goal: {goal}\n\nYour steps so far:\n{past}\n\nThe current screen:\n{ui_text}\n\n"
+    notes = (f"Notes from an earlier exploration of this app, on what acting on elements of this screen did (use "
+             f"them to pick the element that serves the goal):\n{docs}\n\n" if docs else "")
+    if grid:
+        notes += (f"Grid mode, as you asked with grid(): {grid} Act with tap(area, subarea), "
+                  "long_press(area, subarea) or swipe(area, subarea, direction, dist).\n\n")
+    text = (f"Goal: {goal}\n\nYour steps so far:\n{past}\n\nThe current screen:\n{ui_text}\n\n{notes}"
             f"{'The screenshot of the current screen is attached. ' if image_url else ''}"
             "What is the next action? Reply in the format described.")
     if image_url is None:

@@ -156,8 +156,9 @@ def test_appagent_reads_realistic_replies(reply, expected, launcher):
     ('Action: swipe(3, "sideways", "medium")', "swipe's direction must be up, down, left or right"),
     ('Action: text("unclosed)', "cannot read the arguments of text("),
     ('text(__import__("os").system("true"))', "cannot read the arguments of text("),
-    ("Action: grid()", "grid mode is not supported"),
-    ('Action: tap(3, "center")', "tap takes (element)"),
+    ('Action: tap(3, "middle")', "tap's area must be a grid cell's number and its subarea one of top-left"),
+    ('Action: tap(3, "center", 4)', "tap takes (element)"),
+    ('Action: swipe(3, "center", "up", "far")', "swipe's direction must be up, down, left or right"),
     ("Action: click(3)", "has no function call (such as tap(5)) or FINISH"),
 ])
 def test_appagent_says_why_it_cannot_read_a_reply(reply, reason, launcher):
