@@ -834,7 +834,7 @@ class MainActivity(Screen):
         current = 1 if isinstance(self.top, ExpenseLogsFragment) else 0 if isinstance(self.top, HomeFragment) else -1
         scrim = View(kind="view", class_name="android.view.View", gravity="fill", background=_SCRIM, clickable=True,
                      on_click=self._close_drawer)
-        close = _image("btn_close", "back", class_name="android.widget.ImageButton", on_click=self._close_drawer)
+        close = _image("btn_close", "arrow_back", class_name="android.widget.ImageButton", on_click=self._close_drawer)
         name = column(_text(APP_NAME, "tv_app_name", _TITLE),
                       _text(BETA, size=_CAPTION, color=_SURFACE, background=_WARNING, padding=_dp(4)),
                       resource_id=_id("ln_app_name"), weight=1)
@@ -897,6 +897,7 @@ class ProExpense(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_expense", (2, 136, 209)
     version_name, version_code = "1.0.0-beta05", 11  # android_gym/device/apps.toml
     screens = (MainActivity,)
 

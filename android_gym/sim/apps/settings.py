@@ -386,6 +386,7 @@ class SettingsApp(App):
 
     package = PACKAGE
     label = SETTINGS
+    icon, icon_color = "app_settings", (95, 99, 104)
     screens = (SettingsHomepage, SubSettings, *ACTIONS.values())
 
     def resolve(self, intent: Intent) -> type[Screen] | None:

@@ -550,6 +550,7 @@ class SimpleSmsMessenger(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    icon, icon_color = "app_sms", (245, 124, 0)
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml
     screens = (MainScreen, NewConversationScreen, ThreadScreen)
 

@@ -1063,10 +1063,12 @@ class MainScreen(Screen):
         """``CalendarView`` (``DayPickerView``): the month with previous/next buttons and one node per day
         (text the day's number, description "20 October 2023"), Sunday first (en-US)."""
         year, month = picker.month
-        header = row(image_button(PREVIOUS_MONTH, "back", lambda: self._shift_month(-1), resource_id="android:id/prev",
+        header = row(image_button(PREVIOUS_MONTH, "chevron_left", lambda: self._shift_month(-1),
+                                  resource_id="android:id/prev",
                                   text_color=TEXT, height=126),
                      _label(f"{calendar.month_name[month]} {year}", _TEXT_16SP, TEXT, weight=1),
-                     image_button(NEXT_MONTH, "back", lambda: self._shift_month(1), resource_id="android:id/next",
+                     image_button(NEXT_MONTH, "chevron_right", lambda: self._shift_month(1),
+                                  resource_id="android:id/next",
                                   text_color=TEXT, height=126))
         weekdays = row(*(_label(name, color=TEXT_SECONDARY, weight=1) for name in "SMTWTFS"))
         weeks = []
@@ -1136,6 +1138,7 @@ class TasksApp(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_tasks", (33, 150, 243)
     version_name, version_code = "13.6.3", 130605  # android_gym/device/apps.toml
     screens = (MainScreen,)
 

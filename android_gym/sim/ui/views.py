@@ -237,13 +237,14 @@ def divider() -> View:
     return View(kind="view", class_name="android.view.View", height=2, background=DIVIDER)
 
 
-def app_icon(label: str, on_click: Callback, on_long_click: Callback, color: Color, **props) -> View:
-    """A launcher shortcut: a round icon in ``color`` above the label; a TextView, as on the Pixel launcher.
+def app_icon(label: str, icon: str, color: Color, on_click: Callback, on_long_click: Callback, **props) -> View:
+    """A launcher shortcut: the app's round icon (glyph ``icon`` in white on ``color``) above the label; a
+    TextView, as on the Pixel launcher.
 
     It is long-clickable with its own handler (Launcher3 sets ``ItemLongClickListener`` on every workspace
     item), so a long press never falls through to ``on_click``.
     """
     props.setdefault("height", 260)
-    return View(kind="app_icon", class_name="android.widget.TextView", text=label, content_desc=label,
+    return View(kind="app_icon", class_name="android.widget.TextView", text=label, content_desc=label, hint=icon,
                 clickable=True, focusable=True, long_clickable=True, on_click=on_click,
                 on_long_click=on_long_click, background=color, text_size=36, **props)
