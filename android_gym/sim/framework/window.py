@@ -54,6 +54,9 @@ NAV_BAR_HEIGHT = 126  # 48 dp at 420 dpi (three-button navigation)
 KEYBOARD_HEIGHT = 760
 _KEY_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
 _KEYBOARD_BG = (232, 234, 237)
+_KEY_FUNCTION_BG = (214, 218, 224)
+_KEY_ICONS = {"shift": "shift", "del": "backspace", "enter": "enter"}
+_KEY_HEIGHT = 136  # in a 150 px row: the gap between rows
 _NAV_BG = (243, 243, 243)
 _NAV_INK = (66, 66, 66)
 LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
@@ -250,7 +253,11 @@ class WindowManager:
             return type_char
 
         def key_button(label: str, action, width: int | None = None, weight: float = 1.0) -> View:
-            return button(label, action, width=width, weight=0 if width else weight, height=150, padding=0,
+            if label in _KEY_ICONS:  # Gboard draws its function keys as icons
+                return View(kind="icon", class_name="android.widget.Button", content_desc=label,
+                            hint=_KEY_ICONS[label], clickable=True, focusable=True, on_click=action, width=width,
+                            height=_KEY_HEIGHT, background=_KEY_FUNCTION_BG, corner=18, text_color=TEXT)
+            return button(label, action, width=width, weight=0 if width else weight, height=_KEY_HEIGHT, padding=0,
                           background=WHITE, text_color=TEXT, text_size=44, content_desc=label)
 
         def toggle_shift() -> None:

@@ -22,6 +22,9 @@ _SINGLE_LINE = {"button", "switch"}
 _SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
+_SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
+_SWITCH_TRACK_ON, _SWITCH_TRACK_OFF, _SWITCH_THUMB_OFF = (187, 222, 251), (224, 224, 224), (117, 117, 117)
+_FAB_ELEVATION, _LAUNCHER_ICON_ELEVATION = 16, 8  # 6 dp; a launcher icon's soft shadow
 
 
 @lru_cache(maxsize=2048)
@@ -44,10 +47,9 @@ def icon_size(width: int, height: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _shadow_mask(width: int, height: int, radius: int) -> Image.Image:
-    """The soft shadow a ``width`` x ``height`` rounded shape (corner ``radius``) casts, with a margin of its blur
-    around it (the key light of Material elevation: below the shape, blurred)."""
-    blur = max(height // 12, 4)
+def _shadow_mask(width: int, height: int, radius: int, blur: int) -> Image.Image:
+    """The soft shadow a ``width`` x ``height`` rounded shape (corner ``radius``) casts, blurred by ``blur`` px,
+    with a margin of twice that around it."""
     mask = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
     ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
                                            radius=radius, fill=_SHADOW_ALPHA)
@@ -58,7 +60,8 @@ def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels."""
     return tuple(
         (v.kind, v.bounds, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled, v.background,
-         v.text_color, v.text_size, v.bold, v.padding, v.multiline, v.selection, v.progress, v.key, v.clipped_top)
+         v.text_color, v.text_size, v.bold, v.padding, v.corner, v.elevation, v.multiline, v.selection, v.progress,
+         v.key, v.clipped_top)
         for v in root.walk()
     )
 
@@ -114,8 +117,10 @@ class Renderer:
         if x2 <= x1 or y2 <= y1:
             return
         draw = self._draw
+        if view.elevation:
+            self._shadow(bounds, view.corner, view.elevation)
         if view.kind == "fab":
-            self._shadow((x1, y1, x2, y2), (x2 - x1) // 2)
+            self._shadow(bounds, (x2 - x1) // 2, _FAB_ELEVATION)
             draw.ellipse(_box(bounds), fill=view.background)
             self._icon(view.hint, bounds, view.text_color)
             return
@@ -127,7 +132,11 @@ class Renderer:
             self._text_line(view.text, view, (x1 + x2) // 2, (y1 + y2 - line_height(view.text_size)) // 2,
                             centered=True)
             return
-        if view.background is not None:
+        if view.kind == "scrim":
+            self._canvas.paste((0, 0, 0), (x1, y1, x2, y2), Image.new("L", (x2 - x1, y2 - y1), _SCRIM_ALPHA))
+        if view.background is not None and view.corner:
+            draw.rounded_rectangle(_box(bounds), radius=view.corner, fill=view.background)
+        elif view.background is not None:
             draw.rectangle(_box(bounds), fill=view.background)
         if view.image is not None:
             self._draw_image(view)
@@ -161,12 +170,13 @@ class Renderer:
         left, top = (x1 + x2 - size) // 2, (y1 + y2 - size) // 2
         self._canvas.paste(color, (left, top, left + size, top + size), icon_mask(name, size))
 
-    def _shadow(self, bounds: tuple[int, int, int, int], radius: int) -> None:
-        """The elevation shadow of a shape at ``bounds`` (canvas coordinates), drawn before the shape."""
+    def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int) -> None:
+        """The shadow of a shape at ``bounds`` (canvas coordinates) floating ``elevation`` px high, drawn before the
+        shape: Material's key light, below the shape and blurred by half its elevation."""
         x1, y1, x2, y2 = bounds
-        mask = _shadow_mask(x2 - x1, y2 - y1, radius)
-        margin = (mask.width - (x2 - x1)) // 2
-        left, top = x1 - margin, y1 - margin + (y2 - y1) // 16
+        blur = max(elevation // 2, 2)
+        mask = _shadow_mask(x2 - x1, y2 - y1, radius, blur)
+        left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
         self._canvas.paste((0, 0, 0), (left, top, left + mask.width, top + mask.height), mask)
 
     def _draw_app_icon(self, view: View) -> None:
@@ -174,7 +184,7 @@ class Renderer:
         x1, y1, x2, y2 = self._local(view)
         cx, r = (x1 + x2) // 2, min(x2 - x1, y2 - y1) * 10 // 37
         top = y1 + 24
-        self._shadow((cx - r, top, cx + r, top + 2 * r), r)
+        self._shadow((cx - r, top, cx + r, top + 2 * r), r, _LAUNCHER_ICON_ELEVATION)
         self._draw.ellipse((cx - r, top, cx + r - 1, top + 2 * r - 1), fill=view.background)
         self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
         self._text_line(view.text, view, cx, top + 2 * r + 24, centered=True, max_width=x2 - x1)
@@ -256,9 +266,9 @@ def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
 
 
 def _draw_switch_track(draw: ImageDraw.ImageDraw, right: int, cy: int, checked: bool) -> None:
-    """A switch's track ending at ``right`` and its knob (at the end when checked)."""
-    track = (right - 120, cy - 24, right, cy + 24)
-    draw.rounded_rectangle(track, radius=24, fill=(144, 202, 249) if checked else (189, 189, 189))
-    knob_x = track[2] - 30 if checked else track[0] + 30
-    draw.ellipse((knob_x - 30, track[1] - 6, knob_x + 30, track[3] + 6), fill=PRIMARY if checked else (245, 245, 245),
-                 outline=DIVIDER)
+    """A switch ending at ``right`` as SettingsLib draws it on Android 13: a pill-shaped track with the thumb
+    inside it, at the end and in the accent colour on a light accent track when checked, grey when not."""
+    track = (right - 126, cy - 33, right - 1, cy + 32)
+    draw.rounded_rectangle(track, radius=33, fill=_SWITCH_TRACK_ON if checked else _SWITCH_TRACK_OFF)
+    thumb_x = track[2] - 33 if checked else track[0] + 33
+    draw.ellipse((thumb_x - 24, cy - 24, thumb_x + 23, cy + 23), fill=PRIMARY if checked else _SWITCH_THUMB_OFF)

@@ -40,6 +40,8 @@ class View:
     names those pixels (a path and modification time), so the renderer redraws when the picture changes.
     ``clipped_top`` is set by the layout on a list item taller than its list (a long note's EditText in a
     ScrollView): its ``bounds`` are the visible part and that many px of it lie above them, scrolled off.
+    ``corner`` rounds the background's corners (px); ``elevation`` (px) gives the view Material's shadow, larger
+    the higher it floats (an app bar 4 dp, a dialog 24 dp).
     """
 
     kind: str = "view"
@@ -81,6 +83,8 @@ class View:
     text_size: int = 42
     text_color: Color = TEXT
     background: Color | None = None
+    corner: int = 0
+    elevation: int = 0
     bold: bool = False
     progress: float = 0.0
     scroll_offset: int = 0
@@ -226,6 +230,7 @@ def toolbar(title: str, *actions: View, navigation: View | None = None, **props)
     """An app bar: optional navigation button, title, then action buttons."""
     props.setdefault("height", 168)
     props.setdefault("background", PRIMARY)
+    props.setdefault("elevation", 11)  # AppBarLayout: 4 dp
     items = ([navigation] if navigation else []) + [
         text_view(title, weight=1, text_color=WHITE, text_size=54, bold=True, padding=40)
     ] + list(actions)
