@@ -72,6 +72,8 @@ OTHERS, INCOME, FOOD = 1, 2, 3
 #: ``ExpenseCategoryProviderImpl.getCategoryData`` order (the entry form moves the selected one first).
 CATEGORY_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1)
 AMOUNT_RATE = 100
+_CATEGORY_ICONS = {1: "category", 2: "income", 3: "food", 4: "housing", 5: "social", 6: "entertainment",
+                   7: "transport", 8: "clothes", 9: "health", 10: "education", 11: "donation"}
 
 # res/values/strings.xml (the text as the accessibility node reports it: all-caps styles applied).
 APP_NAME = "Pro Expense"
@@ -322,9 +324,10 @@ def _app_bar(name: str, toolbar: View) -> View:
 
 def _category_icon(category: int, size: int) -> View:
     """``cv_category``: the round card with the category's image (no text, no description)."""
-    icon = _image("imv_category", f"category_{category}", size=_dp(30), text_color=_SURFACE, gravity="center")
+    icon = _image("imv_category", _CATEGORY_ICONS.get(category, "category"), size=_dp(30), text_color=_SURFACE,
+                  gravity="center")
     return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cv_category"),
-                width=size, height=size, background=_CATEGORY_BG, children=[icon])
+                width=size, height=size, background=_CATEGORY_BG, corner=size // 2, children=[icon])
 
 
 def _expense_texts(expense: dict[str, Any], symbol: str, now: dt.datetime) -> tuple[View, View]:

@@ -664,7 +664,7 @@ class MainScreen(Screen):
         if chips:
             lines.append(row(*chips, spacing=21, resource_id=_id("chip_group")))
         box = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("completeBox"),
-                   hint="check" if completed else "recents", checkable=True, checked=completed, clickable=True,
+                   hint="task_done" if completed else "task_open", checkable=True, checked=completed, clickable=True,
                    focusable=True, width=132, height=126, text_color=PRIORITY_COLORS.get(task["importance"], TERTIARY),
                    on_click=lambda: self._toggle_complete(task))
         body = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("rowBody"),

@@ -40,6 +40,11 @@ _GLYPHS = {
     "favorite": "heart", "favorite_border": "heart_outline", "logo": "apps", "video": "movie_open_outline",
     "audio": "music_note", "playlist": "playlist_play", "more_horiz": "dots_horizontal", "todo": "format_list_checks",
     "quicknote": "note_edit_outline",
+    "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
+    # expense categories
+    "income": "cash_plus", "food": "food", "housing": "home_city_outline", "social": "account_group",
+    "entertainment": "movie_open", "transport": "bus", "clothes": "tshirt_crew", "health": "hospital_box_outline",
+    "education": "school", "donation": "hand_heart",
     # settings rows (Android 13's homepage icons)
     "network": "wifi", "devices": "devices", "apps": "apps", "notifications": "bell_outline",
     "battery": "battery_high", "storage": "menu", "sound": "volume_high", "display": "brightness_6",
