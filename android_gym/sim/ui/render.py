@@ -38,7 +38,7 @@ def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     return mask
 
 
-def icon_size(width: int, height: int) -> int:
+def _icon_size(width: int, height: int) -> int:
     """The glyph size of an icon drawn in a ``width`` x ``height`` view: 24 dp in a touch target (a 48 dp
     ImageButton, a 40 dp row icon), the whole view when smaller, about half a larger view (an empty state's
     picture, a FAB)."""
@@ -54,6 +54,12 @@ def _shadow_mask(width: int, height: int, radius: int, blur: int) -> Image.Image
     ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
                                            radius=radius, fill=_SHADOW_ALPHA)
     return mask.filter(ImageFilter.GaussianBlur(blur))
+
+
+@lru_cache(maxsize=8)
+def _scrim_mask(width: int, height: int) -> Image.Image:
+    """The even ``L`` mask a scrim of ``width`` x ``height`` dims with."""
+    return Image.new("L", (width, height), _SCRIM_ALPHA)
 
 
 def signature(root: View) -> tuple:
@@ -133,7 +139,7 @@ class Renderer:
                             centered=True)
             return
         if view.kind == "scrim":
-            self._canvas.paste((0, 0, 0), (x1, y1, x2, y2), Image.new("L", (x2 - x1, y2 - y1), _SCRIM_ALPHA))
+            self._canvas.paste((0, 0, 0), (x1, y1, x2, y2), _scrim_mask(x2 - x1, y2 - y1))
         if view.background is not None and view.corner:
             draw.rounded_rectangle(_box(bounds), radius=view.corner, fill=view.background)
         elif view.background is not None:
@@ -166,7 +172,7 @@ class Renderer:
         if not name:
             return
         x1, y1, x2, y2 = bounds
-        size = icon_size(x2 - x1, y2 - y1)
+        size = _icon_size(x2 - x1, y2 - y1)
         left, top = (x1 + x2 - size) // 2, (y1 + y2 - size) // 2
         self._canvas.paste(color, (left, top, left + size, top + size), icon_mask(name, size))
 
