@@ -841,7 +841,7 @@ class MainActivity(Screen):
         name = column(_text(APP_NAME, "tv_app_name", _TITLE),
                       _text(BETA, size=_CAPTION, color=_SURFACE, background=_WARNING, padding=_dp(4)),
                       resource_id=_id("ln_app_name"), weight=1)
-        header = column(row(View(weight=1), close), row(_image("imv_app_logo", "logo", _dp(60)), name),
+        header = column(row(View(weight=1), close), row(_image("imv_app_logo", "app_expense", _dp(60)), name),
                         padding=_dp(16))
         items = [View(kind="row", class_name="androidx.appcompat.widget.LinearLayoutCompat", resource_id=_id(name),
                       clickable=True, focusable=True, checkable=True, checked=i == current, height=_dp(48),

@@ -16,11 +16,11 @@ from PIL import Image, ImageDraw, ImageFont
 _GLYPHS = {
     # navigation and app bars
     "arrow_back": "arrow_left", "chevron_left": "chevron_left",
-    "chevron_right": "chevron_right", "next": "chevron_right", "prev": "chevron_left", "down": "menu_down",
+    "chevron_right": "chevron_right", "down": "menu_down",
     "menu": "menu", "more": "dots_vertical", "search": "magnify", "close": "close", "check": "check",
     "plus": "plus", "delete": "delete_outline", "edit": "pencil_outline", "save": "content_save_outline",
     "send": "send", "sort": "sort", "filter": "filter_variant", "copy": "content_copy", "undo": "undo", "redo": "redo",
-    "share": "share_variant", "print": "printer_outline", "grid": "view_grid_outline", "list": "format_list_bulleted",
+    "print": "printer_outline", "grid": "view_grid_outline", "list": "format_list_bulleted",
     "info": "information_outline", "link": "link_variant", "label": "label_outline", "dot": "circle_medium",
     "drawer": "menu", "home": "home_outline", "recents": "history", "today": "calendar_today",
     "keyboard": "keyboard_outline", "clear": "close", "eraser": "eraser", "app": "apps",
@@ -28,7 +28,7 @@ _GLYPHS = {
     # system navigation bar (three-button navigation: filled triangle, circle and rounded square)
     "nav_back": "play", "nav_home": "circle", "nav_recents": "square_rounded",
     # status bar and quick settings
-    "wifi": "wifi", "bt": "bluetooth", "bluetooth": "bluetooth", "airplane": "airplane",
+    "wifi": "wifi", "bt": "bluetooth", "airplane": "airplane",
     "signal": "signal_cellular_3", "battery_full": "battery", "vpn": "vpn", "hotspot": "access_point",
     # content
     "avatar": "account_circle", "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
@@ -37,7 +37,7 @@ _GLYPHS = {
     "stopwatch": "timer_outline", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
     "cast": "cast", "category": "shape_outline", "data": "database_outline", "enter": "keyboard_return",
     "backspace": "backspace_outline", "shift": "apple_keyboard_shift", "space": "keyboard_space",
-    "favorite": "heart", "favorite_border": "heart_outline", "logo": "apps", "video": "movie_open_outline",
+    "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline",
     "audio": "music_note", "playlist": "playlist_play", "more_horiz": "dots_horizontal", "todo": "format_list_checks",
     "quicknote": "note_edit_outline",
     "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
@@ -46,11 +46,11 @@ _GLYPHS = {
     "entertainment": "movie_open", "transport": "bus", "clothes": "tshirt_crew", "health": "hospital_box_outline",
     "education": "school", "donation": "hand_heart",
     # settings rows (Android 13's homepage icons)
-    "network": "wifi", "devices": "devices", "apps": "apps", "notifications": "bell_outline",
+    "devices": "devices", "apps": "apps", "notifications": "bell_outline",
     "battery": "battery_high", "storage": "menu", "sound": "volume_high", "display": "brightness_6",
     "accessibility": "human", "security": "lock_outline",
     "privacy": "shield_account_outline", "location": "map_marker_outline", "emergency": "medical_bag",
-    "accounts": "key_outline", "google": "google", "system": "information_outline",
+    "accounts": "key_outline", "system": "information_outline",
     # launcher shortcuts
     "app_audio_recorder": "microphone", "app_recipes": "chef_hat", "app_calendar": "calendar_month",
     "app_camera": "camera", "app_clipper": "clipboard_text_outline", "app_clock": "clock_time_four_outline",
@@ -60,12 +60,14 @@ _GLYPHS = {
 }
 
 
+#: Every icon name views may use.
+NAMES = frozenset(_GLYPHS)
 #: Icons drawn as another glyph turned half a turn (the navigation bar's back triangle points left).
 _TURNED = {"nav_back"}
 
 
 def glyph(name: str) -> str:
-    """The character drawing icon ``name`` in the icon font (a dot for a name without a glyph)."""
+    """The character drawing icon ``name`` in the icon font (a dot for a name not in ``NAMES``)."""
     return getattr(MDI7, _GLYPHS.get(name, "circle_medium"))[-1]  # MDI7's attributes read "mdi7.<char>"
 
 
