@@ -288,7 +288,7 @@ class WindowManager:
     def _render(self, f: Frame, slide: int) -> np.ndarray:
         """The frame's pixels with the app window ``slide`` design px to the right, at screen size (possibly the
         renderer's shared array: callers copy it)."""
-        windows = {"status": (f.status_bar, f.status_bar.background or WHITE), "app": (f.app.children[0], WHITE),
+        windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], WHITE),
                    "nav": (f.nav_bar, _NAV_BG)}
         if f.keyboard is not None:
             windows["keyboard"] = (f.keyboard, _KEYBOARD_BG)
