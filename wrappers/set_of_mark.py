@@ -72,8 +72,9 @@ _LOOKS = {
     "androidworld": _Look(at_centre=False, padding=4, rings=((0, 0, 0, 255),), fill=(255, 255, 255, 255),
                           text=(0, 0, 0, 255), boxes=True),
     # AppAgent: pyshine putBText(space=10, alpha=0.5, background (10,10,10), text (255,250,250)). The fill is
-    # 75% opaque instead of 50%, so light text keeps 4.5:1 on a white screen (50% gives 3.7:1).
-    "appagent": _Look(at_centre=True, padding=10, rings=((*DARK, 255), (*LIGHT, 255)), fill=(*DARK, 191),
+    # opaque instead of 50%, so light text keeps 4.5:1 on a white screen (50% gives 3.7:1) and the number stays
+    # readable over a busy spot (a launcher icon's glyph, a photo), where a see-through fill lets it show through.
+    "appagent": _Look(at_centre=True, padding=10, rings=((*DARK, 255), (*LIGHT, 255)), fill=(*DARK, 255),
                       text=(*LIGHT, 255), boxes=False),
 }
 STYLES = tuple(_LOOKS)

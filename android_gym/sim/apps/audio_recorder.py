@@ -479,6 +479,7 @@ class AudioRecorder(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_audio_recorder", (211, 47, 47)
     version_name, version_code = "0.9.26", 926  # android_gym/device/apps.toml
     screens = (MainScreen, WelcomeScreen, SetupScreen, RecordsScreen)
 

@@ -402,8 +402,9 @@ class RecipeDetailsScreen(Screen):
         self._shown = _store(self).recipe(self.recipe_id) or self._shown
         recipe = self._shown
         favorite = bool(recipe.get("favorite"))
-        like = _action("action_details_unlike", REMOVE_FROM_FAVORITES, "check", self._toggle_favorite) if favorite \
-            else _action("action_details_like", MARK_AS_FAVORITE, "plus", self._toggle_favorite)
+        like = _action("action_details_unlike", REMOVE_FROM_FAVORITES, "favorite", self._toggle_favorite) if favorite \
+            else _action("action_details_like", MARK_AS_FAVORITE, "favorite_border",
+                          self._toggle_favorite)
         bar = _bar(image_button(NAVIGATE_UP, "arrow_back", self.finish, text_color=WHITE, width=_BAR, height=_BAR),
                    View(weight=1), like, _overflow(lambda: self._set_popup("menu")), resource_id=_id("toolbar"))
         body = View(kind="list", class_name="android.widget.ScrollView", key="scroll_view",
@@ -591,6 +592,7 @@ class Broccoli(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_recipes", (67, 160, 71)
     version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 

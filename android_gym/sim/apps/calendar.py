@@ -603,10 +603,10 @@ class DatePicker:
                                   resource_id=_android_id("date_picker_header_date"), text_size=84),
                         resource_id=_android_id("date_picker_header"), background=PRIMARY, padding=40)
         navigation = row(
-            image_button(PREVIOUS_MONTH, "back", lambda: self._move(-1), resource_id=_android_id("prev"),
+            image_button(PREVIOUS_MONTH, "chevron_left", lambda: self._move(-1), resource_id=_android_id("prev"),
                          text_color=TEXT),
             _drawn(f"{MONTHS[self.shown.month - 1]} {self.shown.year}", _BIG, bold=True, weight=1),
-            image_button(NEXT_MONTH, "play", lambda: self._move(1), resource_id=_android_id("next"),
+            image_button(NEXT_MONTH, "chevron_right", lambda: self._move(1), resource_id=_android_id("next"),
                          text_color=TEXT))
         letters = row(*(_drawn(letter, 34, TEXT_SECONDARY, weight=1) for letter in WEEK_DAY_LETTERS), padding=12)
         month = View(kind="column", class_name="android.view.View", resource_id=_android_id("month_view"),
@@ -684,7 +684,8 @@ class TimePicker:
         """The dialog's panel."""
         face = self._text_inputs() if self.text_mode else column(self._display(), self._clock_face())
         mode = View(kind="icon", class_name="android.widget.Button", resource_id=_id("material_timepicker_mode_button"),
-                    content_desc=CLOCK_MODE if self.text_mode else TEXT_INPUT_MODE, hint="recents", clickable=True,
+                    content_desc=CLOCK_MODE if self.text_mode else TEXT_INPUT_MODE,
+                    hint="time" if self.text_mode else "keyboard", clickable=True,
                     focusable=True, on_click=self._toggle_mode, width=_ICON, height=_ICON, text_color=TEXT)
         buttons = row(mode, View(weight=1, resource_id=_id("material_timepicker_mode_cancel_space")),
                       dialog_button(CANCEL, self._on_close, _id("material_timepicker_cancel_button")),
@@ -1002,8 +1003,8 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                       self._search_icon_clicked, width=110)
         items = []
         if not self._is_today_shown() and not self.search_open:
-            items.append(_menu_item("go_to_today", GO_TO_TODAY, "home", self._go_to_today))
-        items.append(_menu_item("change_view", CHANGE_VIEW, "recents", self._show_views))
+            items.append(_menu_item("go_to_today", GO_TO_TODAY, "today", self._go_to_today))
+        items.append(_menu_item("change_view", CHANGE_VIEW, "grid", self._show_views))
         field = edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search, resource_id=_id(self.SEARCH_KEY),
                           weight=1, text_size=_BIG)
         return search_menu(PACKAGE, icon, field, items, (253, 236, 214), 140, 16)
@@ -1036,7 +1037,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
     def _fab(self) -> View:
         if not self.extended_fab:
             return fab(NEW_EVENT, "plus", self._fab_clicked, resource_id=_id("calendar_fab"), margin=42)
-        button = fab(NEW_EVENT, "stop", self._fab_clicked, resource_id=_id("calendar_fab"), gravity="top", margin=0)
+        button = fab(NEW_EVENT, "calendar", self._fab_clicked, resource_id=_id("calendar_fab"), gravity="top", margin=0)
         label = text_view(EVENT_LABEL, resource_id=_id("fab_event_label"), text_size=_BIG, clickable=True,
                           focusable=True, on_click=self._new_event, padding=24)
         task_label = text_view(TASK_LABEL, resource_id=_id("fab_task_label"), text_size=_BIG, clickable=True,
@@ -1071,10 +1072,10 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
     def _navigation(self, title: str) -> View:
         """``top_navigation.xml``."""
         return View(kind="row", class_name="android.widget.RelativeLayout", children=[
-            _image("top_left_arrow", "back", lambda: self._shift(-1)),
+            _image("top_left_arrow", "chevron_left", lambda: self._shift(-1)),
             text_view(title, resource_id=_id("top_value"), content_desc=title, text_size=_MONTH_TEXT, weight=1,
                       padding=30),
-            _image("top_right_arrow", "play", lambda: self._shift(1))])
+            _image("top_right_arrow", "chevron_right", lambda: self._shift(1))])
 
     def _month(self, month: dt.date) -> View:
         """``MonthFragment``: the month's name and the 6 × 7 grid of ``month_view_background`` cells, on which
@@ -1589,6 +1590,7 @@ class SimpleCalendarPro(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    icon, icon_color = "app_calendar", (245, 124, 0)
     version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml
     screens = (MainScreen, EventScreen)
 

@@ -225,6 +225,7 @@ class Camera(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_camera", (69, 90, 100)
     screens = (CameraScreen,)
 
     def __init__(self, phone: Context) -> None:

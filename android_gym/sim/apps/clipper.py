@@ -50,6 +50,7 @@ class Clipper(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_clipper", (121, 85, 72)
     version_name, version_code = "1.1", 1  # android_gym/device/apps.toml
     screens = (MainScreen,)
     receivers = {RECEIVER: (*ACTIONS_GET, *ACTIONS_SET)}

@@ -471,6 +471,7 @@ class GoogleContacts(App):
 
     package = PACKAGE
     label = APP_LABEL
+    icon, icon_color = "app_contacts", (26, 115, 232)
     screens = (PeopleScreen, ContactEditorScreen, QuickContactScreen)
 
     def resolve(self, intent: Intent) -> type[Screen] | None:

@@ -761,6 +761,7 @@ class DeskClock(App):
 
     package = PACKAGE
     label = APP_LABEL
+    icon, icon_color = "app_clock", (66, 133, 244)
     screens = (DeskClockScreen,)
 
     def __init__(self, phone: Context) -> None:

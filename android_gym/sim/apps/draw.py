@@ -304,9 +304,9 @@ class MainScreen(Screen):
                                  resource_id=_id("my_canvas"), gravity="fill", background=BACKGROUND)
         tools = [View(weight=1)]
         if self.undone:
-            tools.append(_image_button("redo", REDO, "arrow_back", self._redo))
-        tools.append(_image_button("eraser", ERASER, "delete", self._toggle_eraser, selected=self.eraser))
-        corner = column(row(*tools), row(View(weight=1), _image_button("undo", UNDO, "back", self._undo))
+            tools.append(_image_button("redo", REDO, "redo", self._redo))
+        tools.append(_image_button("eraser", ERASER, "eraser", self._toggle_eraser, selected=self.eraser))
+        corner = column(row(*tools), row(View(weight=1), _image_button("undo", UNDO, "undo", self._undo))
                         if self.strokes else View(height=0), gravity="top")
         size = column(
             row(View(weight=1), View(kind="icon", class_name="android.widget.ImageView",
@@ -361,6 +361,7 @@ class SimpleDraw(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    icon, icon_color = "app_draw", (245, 124, 0)
     version_name, version_code = "6.9.3", 79  # android_gym/device/apps.toml
     screens = (MainScreen,)
 

@@ -72,6 +72,8 @@ OTHERS, INCOME, FOOD = 1, 2, 3
 #: ``ExpenseCategoryProviderImpl.getCategoryData`` order (the entry form moves the selected one first).
 CATEGORY_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1)
 AMOUNT_RATE = 100
+_CATEGORY_ICONS = {1: "category", 2: "income", 3: "food", 4: "housing", 5: "social", 6: "entertainment",
+                   7: "transport", 8: "clothes", 9: "health", 10: "education", 11: "donation"}
 
 # res/values/strings.xml (the text as the accessibility node reports it: all-caps styles applied).
 APP_NAME = "Pro Expense"
@@ -313,9 +315,10 @@ def _app_bar(name: str, toolbar: View) -> View:
 
 def _category_icon(category: int, size: int) -> View:
     """``cv_category``: the round card with the category's image (no text, no description)."""
-    icon = _image("imv_category", f"category_{category}", size=_dp(30), text_color=_SURFACE, gravity="center")
+    icon = _image("imv_category", _CATEGORY_ICONS.get(category, "category"), size=_dp(30), text_color=_SURFACE,
+                  gravity="center")
     return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cv_category"),
-                width=size, height=size, background=_CATEGORY_BG, children=[icon])
+                width=size, height=size, background=_CATEGORY_BG, corner=size // 2, children=[icon])
 
 
 def _expense_texts(expense: dict[str, Any], symbol: str, now: dt.datetime) -> tuple[View, View]:
@@ -825,11 +828,11 @@ class MainActivity(Screen):
         current = 1 if isinstance(self.top, ExpenseLogsFragment) else 0 if isinstance(self.top, HomeFragment) else -1
         scrim = View(kind="view", class_name="android.view.View", gravity="fill", background=_SCRIM, clickable=True,
                      on_click=self._close_drawer)
-        close = _image("btn_close", "back", class_name="android.widget.ImageButton", on_click=self._close_drawer)
+        close = _image("btn_close", "arrow_back", class_name="android.widget.ImageButton", on_click=self._close_drawer)
         name = column(_text(APP_NAME, "tv_app_name", _TITLE),
                       _text(BETA, size=_CAPTION, color=_SURFACE, background=_WARNING, padding=_dp(4)),
                       resource_id=_id("ln_app_name"), weight=1)
-        header = column(row(View(weight=1), close), row(_image("imv_app_logo", "logo", _dp(60)), name),
+        header = column(row(View(weight=1), close), row(_image("imv_app_logo", "app_expense", _dp(60)), name),
                         padding=_dp(16))
         items = [View(kind="row", class_name="androidx.appcompat.widget.LinearLayoutCompat", resource_id=_id(name),
                       clickable=True, focusable=True, checkable=True, checked=i == current, height=_dp(48),
@@ -888,6 +891,7 @@ class ProExpense(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_expense", (2, 136, 209)
     version_name, version_code = "1.0.0-beta05", 11  # android_gym/device/apps.toml
     screens = (MainActivity,)
 

@@ -1110,6 +1110,7 @@ class DocumentsUI(App):
 
     package = PACKAGE
     label = APP_LABEL
+    icon, icon_color = "app_files", (26, 115, 232)
     screens = (FilesActivity, PickActivity)
 
     def __init__(self, phone: Context) -> None:

@@ -996,6 +996,7 @@ class SimpleGallery(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    icon, icon_color = "app_gallery", (245, 124, 0)
     version_name, version_code = "6.28.1", 396  # android_gym/device/apps.toml
     screens = (MainScreen, MediaScreen, ViewerScreen)
 

@@ -10,7 +10,7 @@ from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.ui.views import View, app_icon, column, row, text_view
 
 _COLUMNS = 4
-_ICON_COLORS = ((25, 118, 210), (56, 142, 60), (245, 124, 0), (123, 31, 162), (211, 47, 47), (0, 121, 107))
+_WALLPAPER = (225, 233, 246)  # a light wallpaper: Launcher3 then draws dark text (``isWorkspaceDarkText``)
 
 
 class LauncherScreen(Screen):
@@ -21,16 +21,17 @@ class LauncherScreen(Screen):
     def build(self) -> View:
         apps = self.phone.packages.launchable()
         icons = [
-            app_icon(app.label, (lambda app=app: self.phone.activities.launch(app)), self._icon_long_click,
-                     _ICON_COLORS[i % len(_ICON_COLORS)], width=270)
-            for i, app in enumerate(apps)
+            app_icon(app.label, app.icon, app.icon_color, (lambda app=app: self.phone.activities.launch(app)),
+                     self._icon_long_click, width=270)
+            for app in apps
         ]
         grid = [row(*icons[i:i + _COLUMNS]) for i in range(0, len(icons), _COLUMNS)]
         date = self.phone.clock.now(DAY_MS).strftime("%a, %b %-d")
         return column(
             text_view(date, content_desc=date, resource_id="com.google.android.apps.nexuslauncher:id/clock",
-                      text_size=48, padding=60),
+                      text_size=66, padding=60),
             column(*grid, resource_id="com.google.android.apps.nexuslauncher:id/workspace", weight=1),
+            background=_WALLPAPER,
         )
 
     def _icon_long_click(self) -> None:

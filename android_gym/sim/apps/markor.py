@@ -259,6 +259,7 @@ class MainScreen(Screen):
     activity = f"{PACKAGE}.activity.MainActivity"
     NAME_FIELD, EXT_FIELD, RENAME_FIELD = "new_file_dialog__name", "new_file_dialog__ext", "new_name"
     TABS = (("nav_notebook", FILES), ("nav_todo", TODO), ("nav_quicknote", QUICKNOTE), ("nav_more", MORE))
+    TAB_ICONS = {"nav_notebook": "folder", "nav_todo": "todo", "nav_quicknote": "quicknote", "nav_more": "more_horiz"}
 
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
@@ -590,7 +591,7 @@ class MainScreen(Screen):
         items = [View(kind="column", class_name="android.widget.FrameLayout", resource_id=res_id(tab),
                       content_desc=title, selected=tab == self.tab, clickable=True, focusable=True, weight=1,
                       on_click=lambda tab=tab: self._switch_tab(tab), children=[
-                          View(kind="icon", class_name="android.widget.ImageView", hint=tab, height=63,
+                          View(kind="icon", class_name="android.widget.ImageView", hint=self.TAB_ICONS[tab], height=63,
                                resource_id=res_id("navigation_bar_item_icon_view"), text_color=WHITE),
                           text_view(title, resource_id=res_id("navigation_bar_item_small_label_view"),
                                     text_size=_CAPTION, text_color=WHITE, padding=4)])

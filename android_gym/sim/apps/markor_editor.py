@@ -92,6 +92,7 @@ class MarkorBase(App):
 
     package = PACKAGE
     label = "Markor"
+    icon, icon_color = "app_markor", (63, 81, 181)
 
     def __init__(self, phone: Context) -> None:
         super().__init__(phone)

@@ -189,11 +189,13 @@ class SettingsHomepage(Screen):
     def build(self) -> View:
         search = group("frame", "android.widget.FrameLayout",
                        group("row", "android.view.ViewGroup",
+                             View(kind="icon", class_name="android.widget.ImageButton", hint="search", width=120,
+                                  height=136, text_color=TEXT_SECONDARY),
                              text_view(SEARCH_SETTINGS, resource_id=_id("search_action_bar_title"), text_size=45,
-                                       text_color=TEXT_SECONDARY, padding=40),
+                                       text_color=TEXT_SECONDARY, padding=16, weight=1),
                              resource_id=_id("search_action_bar"), clickable=True, focusable=True, height=136,
-                             background=(232, 234, 237)),
-                       resource_id=_id("search_bar"), margin=42)
+                             background=(232, 234, 237), corner=68),
+                       resource_id=_id("search_bar"), padding=32)
         header = group("column", "android.widget.LinearLayout",
                        text_view(SETTINGS, resource_id=_id("homepage_title"), text_size=84, padding=42), search,
                        resource_id=_id("app_bar"))
@@ -386,6 +388,7 @@ class SettingsApp(App):
 
     package = PACKAGE
     label = SETTINGS
+    icon, icon_color = "app_settings", (95, 99, 104)
     screens = (SettingsHomepage, SubSettings, *ACTIONS.values())
 
     def resolve(self, intent: Intent) -> type[Screen] | None:

@@ -67,6 +67,7 @@ NO_ITEMS_FOUND = "No items found."
 TYPE_2_CHARACTERS = "Type in at least 2 characters to start the search."
 MIN_DATE_TIME_DIFF_SECS = 300  # ThreadActivity: a date header when messages are this far apart
 _RECEIVED_BG, _SENT_BG = (238, 238, 238), (255, 224, 178)
+_BUBBLE_CORNER = 42  # the bubbles' 16 dp rounded corners
 _BIG, _NORMAL, _SMALLER = 47, 40, 34  # big/normal/smaller text sizes in px at 420 dpi
 
 
@@ -535,8 +536,8 @@ class ThreadScreen(Screen):
         natural = max(font(_NORMAL).getlength(line) for line in body.split("\n")) + 2 * 32
         width = int(min(natural + 2, 0.8 * 1000))  # layout_constraintWidth_percent="0.8"
         text = text_view(body, resource_id=_id("thread_message_body"), text_size=_NORMAL, padding=32,
-                         background=_RECEIVED_BG if received else _SENT_BG, clickable=True, long_clickable=True,
-                         focusable=True)
+                         background=_RECEIVED_BG if received else _SENT_BG, corner=_BUBBLE_CORNER, clickable=True,
+                         long_clickable=True, focusable=True)
         wrapper = _group("column", "android.widget.RelativeLayout", *([text] if body else []), width=width,
                          resource_id=_id("thread_message_wrapper"))  # an empty body is GONE
         children = [wrapper, _spacer()] if received else [_spacer(), wrapper]
@@ -550,6 +551,7 @@ class SimpleSmsMessenger(App):
 
     package = PACKAGE
     label = APP_LAUNCHER_NAME
+    icon, icon_color = "app_sms", (245, 124, 0)
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml
     screens = (MainScreen, NewConversationScreen, ThreadScreen)
 

@@ -661,7 +661,7 @@ class MainScreen(Screen):
         if chips:
             lines.append(row(*chips, spacing=21, resource_id=_id("chip_group")))
         box = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("completeBox"),
-                   hint="check" if completed else "recents", checkable=True, checked=completed, clickable=True,
+                   hint="task_done" if completed else "task_open", checkable=True, checked=completed, clickable=True,
                    focusable=True, width=132, height=126, text_color=PRIORITY_COLORS.get(task["importance"], TERTIARY),
                    on_click=lambda: self._toggle_complete(task))
         body = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("rowBody"),
@@ -1060,10 +1060,12 @@ class MainScreen(Screen):
         """``CalendarView`` (``DayPickerView``): the month with previous/next buttons and one node per day
         (text the day's number, description "20 October 2023"), Sunday first (en-US)."""
         year, month = picker.month
-        header = row(image_button(PREVIOUS_MONTH, "back", lambda: self._shift_month(-1), resource_id="android:id/prev",
+        header = row(image_button(PREVIOUS_MONTH, "chevron_left", lambda: self._shift_month(-1),
+                                  resource_id="android:id/prev",
                                   text_color=TEXT, height=126),
                      _label(f"{calendar.month_name[month]} {year}", _TEXT_16SP, TEXT, weight=1),
-                     image_button(NEXT_MONTH, "back", lambda: self._shift_month(1), resource_id="android:id/next",
+                     image_button(NEXT_MONTH, "chevron_right", lambda: self._shift_month(1),
+                                  resource_id="android:id/next",
                                   text_color=TEXT, height=126))
         weekdays = row(*(_label(name, color=TEXT_SECONDARY, weight=1) for name in "SMTWTFS"))
         weeks = []
@@ -1133,6 +1135,7 @@ class TasksApp(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_tasks", (33, 150, 243)
     version_name, version_code = "13.6.3", 130605  # android_gym/device/apps.toml
     screens = (MainScreen,)
 

@@ -81,7 +81,7 @@ NAVIGATE_UP = "Navigate up"  # appcompat's abc_action_bar_up_description
 VIDEO_PLAYER = "Video player. Tap to show controls. Tap the back button to hide them"  # talkback_video_player
 TAB_IDS = ("nav_video", "nav_audio", "nav_directories", "nav_playlists", "nav_more")
 TAB_TITLES = (VIDEO, AUDIO, BROWSE, PLAYLISTS, MORE)
-_TAB_ICONS = ("play", "home", "recents", "check", "more")  # glyphs standing in for the menu's drawables
+_TAB_ICONS = ("video", "audio", "folder", "playlist", "more_horiz")  # the bottom menu's drawables
 #: Extensions of the files the media library takes for videos (a common subset of libvlc's demuxers).
 VIDEO_EXTENSIONS = (".3gp", ".avi", ".flv", ".m4v", ".mkv", ".mov", ".mp4", ".mpeg", ".mpg", ".ts", ".webm", ".wmv")
 HUD_DELAY_MS = 4000  # Settings.videoHudDelay (4 s) × 1000
@@ -271,7 +271,7 @@ class MainScreen(Screen):
     def build(self) -> View:
         pages = {"nav_video": self._videos, "nav_directories": self._browse}
         page = pages.get(self.tab, self._empty)()
-        header = _toolbar(_icon("toolbar_icon", "", "play", None, color=_ORANGE, width=84),
+        header = _toolbar(_icon("toolbar_icon", "", "app_vlc", None, color=_ORANGE, width=84),
                           text_view(APP_NAME, resource_id=_id("toolbar_vlc_title"), text_size=50, bold=True,
                                     padding=40, weight=1))
         placeholder = View(kind="frame", class_name="android.widget.FrameLayout", weight=1,
@@ -414,7 +414,7 @@ class BrowserScreen(Screen):
         it."""
         title = entry.name if entry.is_dir else title_of(entry.name)
         description = f"{'Folder' if entry.is_dir else 'File'}: {title}"
-        icon = _icon("item_icon", "", "recents" if entry.is_dir else "play", None, color=_ORANGE)
+        icon = _icon("item_icon", "", "folder" if entry.is_dir else "video", None, color=_ORANGE)
         label = text_view(entry.name, resource_id=_id("title"), text_size=_TITLE_SP, padding=32, weight=1)
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("browser_container"),
                     content_desc=description, clickable=True, focusable=True, long_clickable=True, height=_ROW,
@@ -529,6 +529,7 @@ class Vlc(App):
 
     package = PACKAGE
     label = APP_NAME
+    icon, icon_color = "app_vlc", (255, 136, 0)
     version_name, version_code = "3.5.4", 13050408  # android_gym/device/apps.toml
     screens = (MainScreen, BrowserScreen, PlayerScreen)
 

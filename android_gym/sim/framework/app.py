@@ -20,7 +20,7 @@ from android_gym.sim.system.contacts import ContactsProvider
 from android_gym.sim.system.services import SystemServices
 from android_gym.sim.system.telephony import Telephony
 from android_gym.sim.ui.selection import TextSelection
-from android_gym.sim.ui.views import View
+from android_gym.sim.ui.views import Color, View
 
 
 class ActivityService(Protocol):
@@ -156,6 +156,9 @@ class App:
     screens: ClassVar[tuple[type[Screen], ...]] = ()
     #: False for system packages that have no launcher icon.
     launchable: ClassVar[bool] = True
+    #: The launcher icon: an icon name (``ui.icons``) drawn in white on ``icon_color``, the app's brand colour.
+    icon: ClassVar[str] = "app"
+    icon_color: ClassVar[Color] = (96, 125, 139)
     #: True for a home-screen app: its launcher activity also handles ``CATEGORY_HOME`` (the activity manager's
     #: bottom task).
     home: ClassVar[bool] = False

@@ -60,6 +60,7 @@ TILE_STATES = ("Unavailable", "Off", "On")  # tile_states_internet / tile_states
 EMULATOR_SSID = "AndroidWifi"  # the emulator's simulated access point
 CONNECTED = "Connected"
 _SHADE_BG, _TILE_ON, _TILE_OFF, _DIALOG_DIM = (241, 243, 244), (211, 227, 253), (225, 227, 230), (96, 96, 96)
+_TILE_CORNER, _DIALOG_CORNER = 52, 73  # qs_corner_radius 20 dp; a SystemUIDialog's 28 dp
 
 
 def _id(name: str) -> str:
@@ -165,7 +166,7 @@ class BrightnessDialog(Screen):
 
     def build(self) -> View:
         container = frame(brightness_slider(self.phone), resource_id=_id("brightness_mirror_container"),
-                          padding=21, background=WHITE)
+                          padding=21, background=WHITE, corner=_TILE_CORNER)
         return column(container, View(weight=1), padding=21, background=_SHADE_BG)
 
 
@@ -182,8 +183,8 @@ def _tile(label: str, content_desc: str, secondary: str, active: bool, on_click:
                 width=100, height=100, text_color=TEXT)
     return group("row", "android.widget.Switch", icon, labels, content_desc=content_desc, text=state, checkable=True,
                  checked=active, clickable=True, long_clickable=True, focusable=True, on_click=on_click,
-                 on_long_click=on_long_click, background=_TILE_ON if active else _TILE_OFF, height=220, padding=24,
-                 weight=1)
+                 on_long_click=on_long_click, background=_TILE_ON if active else _TILE_OFF, corner=_TILE_CORNER,
+                 height=220, padding=24, weight=1)
 
 
 class NotificationShade:
@@ -271,13 +272,14 @@ class NotificationShade:
             items.append(column(text_view(EMULATOR_SSID, resource_id=_id("wifi_connected_title"), text_size=42),
                                 text_view(CONNECTED, resource_id=_id("wifi_connected_summary"), text_size=36,
                                           text_color=TEXT_SECONDARY),
-                                resource_id=_id("wifi_connected_layout"), padding=16, background=_TILE_ON))
+                                resource_id=_id("wifi_connected_layout"), padding=16, background=_TILE_ON,
+                                corner=_TILE_CORNER))
         done = View(kind="button", class_name="android.widget.Button", text=DONE, height=95, background=WHITE,
                     text_color=TEXT)  # not clickable itself: its frame takes the touch
         items.append(row(View(weight=1), frame(done, resource_id=_id("done_layout"), clickable=True,
                                                focusable=True, on_click=self._dismiss_dialog, width=240)))
         dialog = column(*items, resource_id=_id("internet_connectivity_dialog"), background=WHITE, padding=40,
-                        gravity="center", margin=48)
+                        gravity="center", margin=48, corner=_DIALOG_CORNER, elevation=63)
         return frame(dialog, background=_DIALOG_DIM)
 
     def _dismiss_dialog(self) -> None:

@@ -39,11 +39,11 @@ from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
+    Color,
     View,
     button,
     column,
     frame,
-    image_button,
     row,
     text_view,
 )
@@ -54,7 +54,11 @@ NAV_BAR_HEIGHT = 126  # 48 dp at 420 dpi (three-button navigation)
 KEYBOARD_HEIGHT = 760
 _KEY_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
 _KEYBOARD_BG = (232, 234, 237)
-_NAV_BG = (245, 245, 245)
+_KEY_FUNCTION_BG = (214, 218, 224)
+_KEY_ICONS = {"shift": "shift", "del": "backspace", "enter": "enter"}
+_KEY_HEIGHT = 136  # in a 150 px row: the gap between rows
+_NAV_BG = (243, 243, 243)
+_NAV_INK = (66, 66, 66)
 LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
 TRANSITION_FRAMES = 4  # frames of an activity transition at animation scale 1.0
 # Settings.Global.TRANSITION_ANIMATION_SCALE scales activity transitions; WindowManagerService.fixScale bounds
@@ -189,7 +193,7 @@ class WindowManager:
                 screen.scroll[view.key] = view.scroll_offset
         self._add_text_toolbar(screen, content, window)
 
-        status = self._status_bar()
+        status = self._status_bar(_color_under(content, STATUS_BAR_HEIGHT))
         layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
         keyboard = None
         if keyboard_shown:
@@ -235,31 +239,41 @@ class WindowManager:
         self._transition_left -= 1
         return slide
 
-    def _status_bar(self) -> View:
+    def _status_bar(self, color: Color) -> View:
+        """SystemUI's status bar in ``color`` (the app's colour under it): the clock at the start; Bluetooth,
+        airplane mode or Wi-Fi, the cellular signal and the battery at the end, in dark icons over a light colour
+        and light ones over a dark colour (``APPEARANCE_LIGHT_STATUS_BARS``)."""
         settings = self._phone.settings
-        icons = []
+        ink = TEXT if _luminance(color) > 140 else WHITE
+        names = []
         if settings.get("global", "bluetooth_on") == "1":
-            icons.append(text_view("BT", text_size=32, padding=16, content_desc="Bluetooth on"))
+            names.append(("bt", "Bluetooth on"))
         if settings.get("global", "airplane_mode_on") == "1":
-            icons.append(text_view("AIR", text_size=32, padding=16, content_desc="Airplane mode"))
+            names.append(("airplane", "Airplane mode"))
         elif settings.get("global", "wifi_on") in ("1", "2"):
-            icons.append(text_view("WiFi", text_size=32, padding=16, content_desc="Wifi signal full."))
-        icons.append(text_view("100%", text_size=32, padding=16, content_desc="Battery 100 percent."))
+            names.append(("wifi", "Wifi signal full."))
+        names += [("signal", "Phone signal full."), ("battery_full", "Battery 100 percent.")]
+        icons = [View(kind="icon", class_name="android.widget.ImageView", hint=icon, content_desc=desc, width=54,
+                      height=48, text_color=ink) for icon, desc in names]
         # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
         pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
-        clock = text_view(self._phone.clock.now(MINUTE_MS).strftime(pattern), text_size=36, padding=32, weight=1,
-                          resource_id="com.android.systemui:id/clock")
-        return row(clock, *icons, background=WHITE)
+        clock = text_view(self._phone.clock.now(MINUTE_MS).strftime(pattern), text_size=40, padding=0, weight=1,
+                          text_color=ink, bold=True, resource_id="com.android.systemui:id/clock")
+        return row(View(width=40), clock, *icons, View(width=40), background=color, spacing=6)
 
     def _nav_bar(self) -> View:
         def key(code: int):
             return lambda: self.key(code)
 
+        def nav_button(description: str, icon: str, on_click) -> View:
+            return View(kind="icon", class_name="android.widget.ImageView", content_desc=description, hint=icon,
+                        clickable=True, focusable=True, on_click=on_click, width=200, height=NAV_BAR_HEIGHT,
+                        text_color=_NAV_INK)
+
         return row(
-            View(weight=1), image_button("Back", "back", key(keycodes.BACK), width=200, text_color=TEXT),
-            View(width=80), image_button("Home", "home", key(keycodes.HOME), width=200, text_color=TEXT),
-            View(width=80), image_button("Overview", "recents", lambda: None, width=200, text_color=TEXT),
-            View(weight=1), background=_NAV_BG)
+            View(weight=1), nav_button("Back", "nav_back", key(keycodes.BACK)), View(width=80),
+            nav_button("Home", "nav_home", key(keycodes.HOME)), View(width=80),
+            nav_button("Overview", "nav_recents", lambda: None), View(weight=1), background=_NAV_BG)
 
     def _keyboard(self) -> View:
         def typer(char: str):
@@ -269,7 +283,11 @@ class WindowManager:
             return type_char
 
         def key_button(label: str, action, width: int | None = None, weight: float = 1.0) -> View:
-            return button(label, action, width=width, weight=0 if width else weight, height=150, padding=0,
+            if label in _KEY_ICONS:  # Gboard draws its function keys as icons
+                return View(kind="icon", class_name="android.widget.Button", content_desc=label,
+                            hint=_KEY_ICONS[label], clickable=True, focusable=True, on_click=action, width=width,
+                            height=_KEY_HEIGHT, background=_KEY_FUNCTION_BG, corner=18, text_color=TEXT)
+            return button(label, action, width=width, weight=0 if width else weight, height=_KEY_HEIGHT, padding=0,
                           background=WHITE, text_color=TEXT, text_size=44, content_desc=label)
 
         def toggle_shift() -> None:
@@ -516,6 +534,26 @@ class WindowManager:
         elif code in keycodes.CHARS:
             self.type_text(keycodes.CHARS[code].upper() if keycodes.SHIFT_LEFT in meta else keycodes.CHARS[code])
         self.invalidate()
+
+
+def _luminance(color: Color) -> float:
+    """Perceived brightness of ``color``, 0..255 (ITU-R BT.601 weights)."""
+    r, g, b = color
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def _color_under(content: View, y: int) -> Color:
+    """The colour the status bar takes over an activity: the background of the top-most view drawn at the top
+    centre of its window (row ``y``), as apps colour the bar like their app bar (``statusBarColor``); a saturated
+    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; white where nothing is drawn."""
+    color = WHITE
+    for view in content.walk():
+        x1, y1, x2, y2 = view.bounds
+        if view.background is not None and x1 <= DESIGN_WIDTH // 2 < x2 and y1 <= y < y2:
+            color = view.background
+    if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
+        color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
+    return color
 
 
 def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:

@@ -8,27 +8,32 @@ Ids follow AppCompat's layouts (``abc_alert_dialog_material.xml``): the buttons 
 from __future__ import annotations
 
 from android_gym.sim.ui.layout import font, measure_height
-from android_gym.sim.ui.views import DIVIDER, PRIMARY, WHITE, Callback, View, column, frame, row, text_view
+from android_gym.sim.ui.views import PRIMARY, WHITE, Callback, View, column, frame, row, text_view
 
 #: A popup menu item: ``(title, on_click)``, or ``(title, on_click, checked)`` for a checkable one.
 MenuItem = tuple[str, Callback] | tuple[str, Callback, bool]
 #: Dialog button text size in px (16sp at 420 dpi).
 BUTTON_TEXT = 42
 DIALOG_WIDTH = 960
+DIALOG_CORNER = 42  # 16 dp
 
 
-def scrim_over(content: View, panel: View, dismiss: Callback | None) -> View:
+def scrim_over(content: View, panel: View, dismiss: Callback | None, dim: bool = True) -> View:
     """``content`` filling the window with ``panel`` over it, placed by the panel's own ``gravity`` (a drawer, a
     bottom sheet, a centred dialog); a touch on the scrim around the panel calls ``dismiss`` (``None``: a dialog
-    not cancelable on touch outside). The scrim also takes drags, so nothing under it scrolls."""
+    not cancelable on touch outside). The scrim also takes drags, so nothing under it scrolls. It dims the
+    content (``dim``), as dialogs, drawers and sheets do; a popup menu's does not."""
     content.gravity = "fill"
-    scrim = View(gravity="fill", clickable=True, on_click=dismiss or (lambda: None))
+    scrim = View(kind="scrim" if dim else "view", gravity="fill", clickable=True, on_click=dismiss or (lambda: None))
     return frame(content, scrim, panel)
 
 
 def dialog_over(content: View, panel: View, dismiss: Callback | None) -> View:
-    """``scrim_over`` with ``panel`` centred in a thin outline, as a dialog window sits over its activity."""
-    outline = frame(panel, width=(panel.width or DIALOG_WIDTH) + 8, padding=4, background=DIVIDER, gravity="center")
+    """``scrim_over`` with ``panel`` centred in a frame that floats it (24 dp elevation, rounded corners), as a
+    dialog window sits over its activity."""
+    panel.corner = panel.corner or DIALOG_CORNER
+    outline = frame(panel, width=(panel.width or DIALOG_WIDTH) + 8, padding=4, gravity="center", elevation=63,
+                    corner=DIALOG_CORNER)
     return scrim_over(content, outline, dismiss)
 
 
@@ -78,5 +83,5 @@ def popup_menu(content: View, items: list[MenuItem], dismiss: Callback, package:
                          on_click=on_click, padding=12, children=children))
     panel = View(kind="list", class_name="android.widget.ListView", key="popup_menu", children=rows, width=width,
                  height=sum(measure_height(item, width) for item in rows), background=WHITE)
-    return scrim_over(content, row(View(weight=1), column(panel, padding=4, background=DIVIDER), gravity="top"),
-                      dismiss)
+    return scrim_over(content, row(View(weight=1), column(panel, padding=4, elevation=21), gravity="top"), dismiss,
+                      dim=False)

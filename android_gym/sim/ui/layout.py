@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import fontpkg.pil
 from PIL import ImageFont
 
 from android_gym.sim.ui.views import View
@@ -11,10 +12,17 @@ from android_gym.sim.ui.views import View
 _TEXT_KINDS = {"text", "button", "edit", "switch"}
 
 
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font at ``size`` px (the same on every machine, so pixels are reproducible)."""
-    return ImageFont.load_default(size=size)
+#: Roboto's weights for regular and for bold text: Material's titles, tabs and buttons are Roboto Medium.
+REGULAR, MEDIUM = 400, 500
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """Roboto (Android's system font, from ``fontpkg-roboto``) at ``size`` px, Medium when ``bold``. Opened once per
+    size and weight; laid out without libraqm (``Layout.BASIC``), which not every Pillow build has, so text measures
+    and draws the same everywhere."""
+    return fontpkg.pil.truetype("roboto", size, weight=MEDIUM if bold else REGULAR,
+                                layout_engine=ImageFont.Layout.BASIC)
 
 
 def line_height(size: int) -> int:
@@ -23,9 +31,9 @@ def line_height(size: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def wrap(text: str, size: int, max_width: int) -> tuple[str, ...]:
+def wrap(text: str, size: int, max_width: int, bold: bool = False) -> tuple[str, ...]:
     """Lines of ``text`` broken at spaces (and inside over-long words) to fit ``max_width`` px."""
-    measure = font(size).getlength
+    measure = font(size, bold).getlength
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
@@ -51,7 +59,7 @@ def measure_width(view: View) -> int:
     if view.width is not None:
         return view.width
     if view.kind in _TEXT_KINDS:
-        return int(font(view.text_size).getlength(view.text)) + 2 * view.padding
+        return int(font(view.text_size, view.bold).getlength(view.text)) + 2 * view.padding
     if view.kind == "row":
         return sum(measure_width(child) for child in view.children) + 2 * view.padding
     return max((measure_width(child) for child in view.children), default=0) + 2 * view.padding
@@ -63,7 +71,7 @@ def measure_height(view: View, width: int) -> int:
         return view.height
     inner = max(width - 2 * view.padding, 1)
     if view.kind in _TEXT_KINDS:
-        lines = wrap(view.text, view.text_size, inner) if view.multiline or view.kind == "text" else ("",)
+        lines = wrap(view.text, view.text_size, inner, view.bold) if view.multiline or view.kind == "text" else ("",)
         return len(lines) * line_height(view.text_size) + 2 * view.padding
     if view.kind == "column" or view.kind == "list":
         heights = [measure_height(child, inner) for child in view.children]

@@ -11,34 +11,63 @@ from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
+from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import font, line_height, wrap
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
 _SINGLE_LINE = {"button", "switch"}
 _SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
+ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
+_SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
+_SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
+_SWITCH_TRACK_ON, _SWITCH_TRACK_OFF, _SWITCH_THUMB_OFF = (187, 222, 251), (224, 224, 224), (117, 117, 117)
+_FAB_ELEVATION, _LAUNCHER_ICON_ELEVATION = 16, 8  # 6 dp; a launcher icon's soft shadow
 
 
 @lru_cache(maxsize=2048)
 def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
-    """An ``L`` mask of one line of text (bold is drawn with a 1 px stroke)."""
-    face = font(size)
-    text = text.replace("\u2011", "-")  # the bundled font has no non-breaking hyphen (AOSP's "Wi\u2011Fi")
-    text = text.replace("\u2212", "-")  # nor a minus sign (DeskClock's expired timers)
+    """An ``L`` mask of one line of text, the line's height tall."""
+    face = font(size, bold)
     text = text.replace("\u200e", "")  # LEFT-TO-RIGHT MARK: zero-width (DeskClock's lap times carry it)
-    left, top, right, bottom = face.getbbox(text, stroke_width=1 if bold else 0)
+    left, top, right, bottom = face.getbbox(text)
     mask = Image.new("L", (max(right, 1), line_height(size)), 0)
-    ImageDraw.Draw(mask).text((0, 0), text, font=face, fill=255, stroke_width=1 if bold else 0)
+    ImageDraw.Draw(mask).text((0, (line_height(size) - size) // 4), text, font=face, fill=255)
     return mask
+
+
+def _icon_size(width: int, height: int) -> int:
+    """The glyph size of an icon drawn in a ``width`` x ``height`` view: 24 dp in a touch target (a 48 dp
+    ImageButton, a 40 dp row icon), the whole view when smaller, about half a larger view (an empty state's
+    picture, a FAB)."""
+    side = min(width, height)
+    return max(min(side, ICON_SIZE), round(side * 0.48))
+
+
+@lru_cache(maxsize=64)
+def _shadow_mask(width: int, height: int, radius: int, blur: int) -> Image.Image:
+    """The soft shadow a ``width`` x ``height`` rounded shape (corner ``radius``) casts, blurred by ``blur`` px,
+    with a margin of twice that around it."""
+    mask = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
+                                           radius=radius, fill=_SHADOW_ALPHA)
+    return mask.filter(ImageFilter.GaussianBlur(blur))
+
+
+@lru_cache(maxsize=8)
+def _scrim_mask(width: int, height: int) -> Image.Image:
+    """The even ``L`` mask a scrim of ``width`` x ``height`` dims with."""
+    return Image.new("L", (width, height), _SCRIM_ALPHA)
 
 
 def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels."""
     return tuple(
         (v.kind, v.bounds, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled, v.background,
-         v.text_color, v.text_size, v.bold, v.padding, v.multiline, v.selection, v.progress, v.key, v.clipped_top)
+         v.text_color, v.text_size, v.bold, v.padding, v.corner, v.elevation, v.multiline, v.selection, v.progress,
+         v.key, v.clipped_top)
         for v in root.walk()
     )
 
@@ -97,28 +126,31 @@ class Renderer:
         if x2 <= x1 or y2 <= y1:
             return
         draw = self._draw
+        if view.elevation:
+            self._shadow(bounds, view.corner, view.elevation)
         if view.kind == "fab":
+            self._shadow(bounds, (x2 - x1) // 2, _FAB_ELEVATION)
             draw.ellipse(_box(bounds), fill=view.background)
-            _draw_icon(draw, view.hint, bounds, view.text_color)
+            self._icon(view.hint, bounds, view.text_color)
             return
         if view.kind == "app_icon":
-            cx, r = (x1 + x2) // 2, min(x2 - x1, y2 - y1) // 3
-            draw.ellipse((cx - r, y1 + 20, cx + r, y1 + 20 + 2 * r), fill=view.background)
-            self._text_line(view.text[:1].upper(), view, cx, y1 + 20 + r - line_height(view.text_size) // 2,
-                            centered=True, color=WHITE)
-            self._text_line(view.text, view, cx, y1 + 40 + 2 * r, centered=True, max_width=x2 - x1)
+            self._draw_app_icon(view)
             return
         if view.kind == "button":
             draw.rounded_rectangle(_box(bounds), radius=24, fill=view.background if view.enabled else DIVIDER)
             self._text_line(view.text, view, (x1 + x2) // 2, (y1 + y2 - line_height(view.text_size)) // 2,
                             centered=True)
             return
-        if view.background is not None:
+        if view.kind == "scrim":
+            self._canvas.paste((0, 0, 0), (x1, y1, x2, y2), _scrim_mask(x2 - x1, y2 - y1))
+        if view.background is not None and view.corner:
+            draw.rounded_rectangle(_box(bounds), radius=view.corner, fill=view.background)
+        elif view.background is not None:
             draw.rectangle(_box(bounds), fill=view.background)
         if view.image is not None:
             self._draw_image(view)
         if view.kind == "icon":
-            _draw_icon(draw, view.hint, bounds, view.text_color)
+            self._icon(view.hint, bounds, view.text_color)
         elif view.kind == "edit":
             self._draw_edit(view)
         elif view.kind == "switch":
@@ -137,6 +169,35 @@ class Renderer:
             draw.rounded_rectangle((x1, cy - r, x2 - 1, cy + r), radius=r, fill=DIVIDER)
             if filled > x1:
                 draw.rounded_rectangle((x1, cy - r, max(filled - 1, x1 + 2 * r), cy + r), radius=r, fill=PRIMARY)
+
+    def _icon(self, name: str, bounds: tuple[int, int, int, int], color: Color) -> None:
+        """Icon ``name`` centred in ``bounds`` (canvas coordinates) in ``color``; no name draws nothing (an
+        unchecked CheckBox)."""
+        if not name:
+            return
+        x1, y1, x2, y2 = bounds
+        size = _icon_size(x2 - x1, y2 - y1)
+        left, top = (x1 + x2 - size) // 2, (y1 + y2 - size) // 2
+        self._canvas.paste(color, (left, top, left + size, top + size), icon_mask(name, size))
+
+    def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int) -> None:
+        """The shadow of a shape at ``bounds`` (canvas coordinates) floating ``elevation`` px high, drawn before the
+        shape: Material's key light, below the shape and blurred by half its elevation."""
+        x1, y1, x2, y2 = bounds
+        blur = max(elevation // 2, 2)
+        mask = _shadow_mask(x2 - x1, y2 - y1, radius, blur)
+        left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
+        self._canvas.paste((0, 0, 0), (left, top, left + mask.width, top + mask.height), mask)
+
+    def _draw_app_icon(self, view: View) -> None:
+        """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label."""
+        x1, y1, x2, y2 = self._local(view)
+        cx, r = (x1 + x2) // 2, min(x2 - x1, y2 - y1) * 10 // 37
+        top = y1 + 24
+        self._shadow((cx - r, top, cx + r, top + 2 * r), r, _LAUNCHER_ICON_ELEVATION)
+        self._draw.ellipse((cx - r, top, cx + r - 1, top + 2 * r - 1), fill=view.background)
+        self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
+        self._text_line(view.text, view, cx, top + 2 * r + 24, centered=True, max_width=x2 - x1)
 
     def _draw_image(self, view: View) -> None:
         """The view's picture scaled to fit its bounds with its aspect ratio kept, centred (``fitCenter``)."""
@@ -215,58 +276,9 @@ def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
 
 
 def _draw_switch_track(draw: ImageDraw.ImageDraw, right: int, cy: int, checked: bool) -> None:
-    """A switch's track ending at ``right`` and its knob (at the end when checked)."""
-    track = (right - 120, cy - 24, right, cy + 24)
-    draw.rounded_rectangle(track, radius=24, fill=(144, 202, 249) if checked else (189, 189, 189))
-    knob_x = track[2] - 30 if checked else track[0] + 30
-    draw.ellipse((knob_x - 30, track[1] - 6, knob_x + 30, track[3] + 6), fill=PRIMARY if checked else (245, 245, 245),
-                 outline=DIVIDER)
-
-
-def _draw_icon(draw: ImageDraw.ImageDraw, icon: str, bounds: tuple[int, int, int, int], color: Color) -> None:
-    """Material-style glyphs drawn with primitives (plus, send, back, home, recents, search, check, ...)."""
-    x1, y1, x2, y2 = bounds
-    cx, cy, r = (x1 + x2) // 2, (y1 + y2) // 2, min(x2 - x1, y2 - y1) // 4
-    if icon == "plus":
-        draw.line((cx - r, cy, cx + r, cy), fill=color, width=8)
-        draw.line((cx, cy - r, cx, cy + r), fill=color, width=8)
-    elif icon == "send":
-        draw.polygon([(cx - r, cy - r), (cx + r, cy), (cx - r, cy + r), (cx - r // 2, cy)], fill=color)
-    elif icon == "back":
-        draw.polygon([(cx + r // 2, cy - r), (cx - r // 2, cy), (cx + r // 2, cy + r)], outline=color, width=6)
-    elif icon == "arrow_back":
-        draw.line((cx - r, cy, cx + r, cy), fill=color, width=6)
-        draw.line((cx - r, cy, cx, cy - r), fill=color, width=6)
-        draw.line((cx - r, cy, cx, cy + r), fill=color, width=6)
-    elif icon == "home":
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=color, width=6)
-    elif icon == "recents":
-        draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline=color, width=6)
-    elif icon == "search":
-        draw.ellipse((cx - r, cy - r, cx + r // 2, cy + r // 2), outline=color, width=6)
-        draw.line((cx + r // 3, cy + r // 3, cx + r, cy + r), fill=color, width=8)
-    elif icon == "delete":
-        draw.rectangle((cx - r // 2 - 4, cy - r // 2, cx + r // 2 + 4, cy + r), outline=color, width=5)
-        draw.line((cx - r, cy - r // 2 - 8, cx + r, cy - r // 2 - 8), fill=color, width=5)
-    elif icon == "more":
-        for dy in (-r, 0, r):
-            draw.ellipse((cx - 6, cy + dy - 6, cx + 6, cy + dy + 6), fill=color)
-    elif icon == "check":
-        draw.line((cx - r, cy, cx - r // 3, cy + r * 2 // 3, cx + r, cy - r * 2 // 3), fill=color, width=8)
-    elif icon == "backspace":
-        draw.polygon([(cx - r, cy), (cx - r // 2, cy - r // 2), (cx + r, cy - r // 2), (cx + r, cy + r // 2),
-                      (cx - r // 2, cy + r // 2)], outline=color, width=4)
-    elif icon == "enter":
-        draw.line((cx + r, cy - r, cx + r, cy), fill=color, width=6)
-        draw.line((cx - r, cy, cx + r, cy), fill=color, width=6)
-        draw.line((cx - r, cy, cx - r // 2, cy - r // 2), fill=color, width=6)
-        draw.line((cx - r, cy, cx - r // 2, cy + r // 2), fill=color, width=6)
-    elif icon == "play":
-        draw.polygon([(cx - r * 2 // 3, cy - r), (cx + r, cy), (cx - r * 2 // 3, cy + r)], fill=color)
-    elif icon == "pause":
-        for dx in (-r // 2, r // 2):
-            draw.rectangle((cx + dx - r // 5, cy - r, cx + dx + r // 5, cy + r), fill=color)
-    elif icon == "stop":
-        draw.rectangle((cx - r * 3 // 4, cy - r * 3 // 4, cx + r * 3 // 4, cy + r * 3 // 4), fill=color)
-    elif icon:
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)
+    """A switch ending at ``right`` as SettingsLib draws it on Android 13: a pill-shaped track with the thumb
+    inside it, at the end and in the accent colour on a light accent track when checked, grey when not."""
+    track = (right - 126, cy - 33, right - 1, cy + 32)
+    draw.rounded_rectangle(track, radius=33, fill=_SWITCH_TRACK_ON if checked else _SWITCH_TRACK_OFF)
+    thumb_x = track[2] - 33 if checked else track[0] + 33
+    draw.ellipse((thumb_x - 24, cy - 24, thumb_x + 23, cy + 23), fill=PRIMARY if checked else _SWITCH_THUMB_OFF)

@@ -40,6 +40,8 @@ class View:
     names those pixels (a path and modification time), so the renderer redraws when the picture changes.
     ``clipped_top`` is set by the layout on a list item taller than its list (a long note's EditText in a
     ScrollView): its ``bounds`` are the visible part and that many px of it lie above them, scrolled off.
+    ``corner`` rounds the background's corners (px); ``elevation`` (px) gives the view Material's shadow, larger
+    the higher it floats (an app bar 4 dp, a dialog 24 dp).
     """
 
     kind: str = "view"
@@ -81,6 +83,8 @@ class View:
     text_size: int = 42
     text_color: Color = TEXT
     background: Color | None = None
+    corner: int = 0
+    elevation: int = 0
     bold: bool = False
     progress: float = 0.0
     scroll_offset: int = 0
@@ -226,6 +230,7 @@ def toolbar(title: str, *actions: View, navigation: View | None = None, **props)
     """An app bar: optional navigation button, title, then action buttons."""
     props.setdefault("height", 168)
     props.setdefault("background", PRIMARY)
+    props.setdefault("elevation", 11)  # AppBarLayout: 4 dp
     items = ([navigation] if navigation else []) + [
         text_view(title, weight=1, text_color=WHITE, text_size=54, bold=True, padding=40)
     ] + list(actions)
@@ -237,13 +242,14 @@ def divider() -> View:
     return View(kind="view", class_name="android.view.View", height=2, background=DIVIDER)
 
 
-def app_icon(label: str, on_click: Callback, on_long_click: Callback, color: Color, **props) -> View:
-    """A launcher shortcut: a round icon in ``color`` above the label; a TextView, as on the Pixel launcher.
+def app_icon(label: str, icon: str, color: Color, on_click: Callback, on_long_click: Callback, **props) -> View:
+    """A launcher shortcut: the app's round icon (glyph ``icon`` in white on ``color``) above the label; a
+    TextView, as on the Pixel launcher.
 
     It is long-clickable with its own handler (Launcher3 sets ``ItemLongClickListener`` on every workspace
     item), so a long press never falls through to ``on_click``.
     """
     props.setdefault("height", 260)
-    return View(kind="app_icon", class_name="android.widget.TextView", text=label, content_desc=label,
+    return View(kind="app_icon", class_name="android.widget.TextView", text=label, content_desc=label, hint=icon,
                 clickable=True, focusable=True, long_clickable=True, on_click=on_click,
                 on_long_click=on_long_click, background=color, text_size=36, **props)

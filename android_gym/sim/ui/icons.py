@@ -1,0 +1,87 @@
+"""Material icons: the semantic icon names views use (``View.hint`` of an icon, a FAB or a launcher shortcut) and
+their glyphs in the Material Design Icons font (``fonticon-materialdesignicons7``, the MDI webfont, which carries
+Google's Material icons under their MDI names).
+
+A view that stands for an action keeps the content-desc the real app gives it; the icon is only its pixels.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from fonticon_mdi7 import MDI7
+from PIL import Image, ImageDraw, ImageFont
+
+#: Semantic name → MDI glyph name. Names not listed draw a small dot (``"dot"``).
+_GLYPHS = {
+    # navigation and app bars
+    "arrow_back": "arrow_left", "chevron_left": "chevron_left",
+    "chevron_right": "chevron_right", "down": "menu_down",
+    "menu": "menu", "more": "dots_vertical", "search": "magnify", "close": "close", "check": "check",
+    "plus": "plus", "delete": "delete_outline", "edit": "pencil_outline", "save": "content_save_outline",
+    "send": "send", "sort": "sort", "filter": "filter_variant", "copy": "content_copy", "undo": "undo", "redo": "redo",
+    "print": "printer_outline", "grid": "view_grid_outline", "list": "format_list_bulleted",
+    "info": "information_outline", "link": "link_variant", "label": "label_outline", "dot": "circle_medium",
+    "drawer": "menu", "home": "home_outline", "recents": "history", "today": "calendar_today",
+    "keyboard": "keyboard_outline", "clear": "close", "eraser": "eraser", "app": "apps",
+    "action": "gesture_tap",
+    # system navigation bar (three-button navigation: filled triangle, circle and rounded square)
+    "nav_back": "play", "nav_home": "circle", "nav_recents": "square_rounded",
+    # status bar and quick settings
+    "wifi": "wifi", "bt": "bluetooth", "airplane": "airplane",
+    "signal": "signal_cellular_3", "battery_full": "battery", "vpn": "vpn", "hotspot": "access_point",
+    # content
+    "avatar": "account_circle", "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
+    "file": "file_outline", "photo": "image_outline", "camera": "camera_outline", "calendar": "calendar_blank_outline",
+    "time": "clock_outline", "clock": "clock_outline", "alarm": "alarm", "timer": "timer_sand",
+    "stopwatch": "timer_outline", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
+    "cast": "cast", "category": "shape_outline", "data": "database_outline", "enter": "keyboard_return",
+    "backspace": "backspace_outline", "shift": "apple_keyboard_shift", "space": "keyboard_space",
+    "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline",
+    "audio": "music_note", "playlist": "playlist_play", "more_horiz": "dots_horizontal", "todo": "format_list_checks",
+    "quicknote": "note_edit_outline",
+    "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
+    # expense categories
+    "income": "cash_plus", "food": "food", "housing": "home_city_outline", "social": "account_group",
+    "entertainment": "movie_open", "transport": "bus", "clothes": "tshirt_crew", "health": "hospital_box_outline",
+    "education": "school", "donation": "hand_heart",
+    # settings rows (Android 13's homepage icons)
+    "devices": "devices", "apps": "apps", "notifications": "bell_outline",
+    "battery": "battery_high", "storage": "menu", "sound": "volume_high", "display": "brightness_6",
+    "accessibility": "human", "security": "lock_outline",
+    "privacy": "shield_account_outline", "location": "map_marker_outline", "emergency": "medical_bag",
+    "accounts": "key_outline", "system": "information_outline",
+    # launcher shortcuts
+    "app_audio_recorder": "microphone", "app_recipes": "chef_hat", "app_calendar": "calendar_month",
+    "app_camera": "camera", "app_clipper": "clipboard_text_outline", "app_clock": "clock_time_four_outline",
+    "app_contacts": "account", "app_draw": "brush", "app_files": "folder", "app_gallery": "image",
+    "app_markor": "notebook_edit_outline", "app_expense": "wallet_outline", "app_settings": "cog",
+    "app_sms": "message_processing", "app_tasks": "checkbox_marked_circle_outline", "app_vlc": "vlc",
+}
+
+
+#: Every icon name views may use.
+NAMES = frozenset(_GLYPHS)
+#: Icons drawn as another glyph turned half a turn (the navigation bar's back triangle points left).
+_TURNED = {"nav_back"}
+
+
+def glyph(name: str) -> str:
+    """The character drawing icon ``name`` in the icon font (a dot for a name not in ``NAMES``)."""
+    return getattr(MDI7, _GLYPHS.get(name, "circle_medium"))[-1]  # MDI7's attributes read "mdi7.<char>"
+
+
+@lru_cache(maxsize=64)
+def icon_font(size: int) -> ImageFont.FreeTypeFont:
+    """The icon font at ``size`` px (one glyph fills a ``size`` px square, as a 24 dp icon its 24 dp box)."""
+    return ImageFont.truetype(MDI7.__font_file__, size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=1024)
+def icon_mask(name: str, size: int) -> Image.Image:
+    """An ``L`` mask, ``size`` px square, of icon ``name``'s glyph centred as the font places it in its box."""
+    face = icon_font(size)
+    ascent, descent = face.getmetrics()
+    mask = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(mask).text((0, (size - ascent - descent) // 2), glyph(name), font=face, fill=255)
+    return mask.rotate(180) if name in _TURNED else mask

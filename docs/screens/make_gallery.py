@@ -1,0 +1,89 @@
+"""Write the gallery: a PNG of the home screen and of every launchable app's main screen on the simulated phone.
+
+Usage: python docs/screens/make_gallery.py [--out docs/screens] [--size 540x1200]
+
+Each app gets a fresh phone. Where the catalogue has a task for the app, the task (seed 0) first fills the app's
+storage, so the screen shows conversations, expenses or notes rather than an empty state; then the app is opened
+the way AndroidWorld opens apps (``monkey -p <package> -c android.intent.category.LAUNCHER 1``) and its frame is
+saved, scaled to ``--size`` and optimized (256 colours), named after the package; ``overview.png`` (the README's
+image) puts a few of them side by side. The phone is deterministic, so running the script again writes the same
+pixels.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+import android_gym  # noqa: F401  (registers the task catalogue)
+from android_gym.device.sim import SimDevice
+from android_gym.tasks.registry import get_task
+
+HOME = "home"
+OVERVIEW = "overview"  # the README's image: a strip of a few screens
+OVERVIEW_SCREENS = (HOME, "com.android.settings", "com.simplemobiletools.smsmessenger", "org.tasks",
+                    "com.arduia.expense")
+_GAP = 24
+#: The task whose initial state each app is shown with (apps not listed are shown as installed).
+SHOWCASE = {
+    "com.simplemobiletools.smsmessenger": "SimpleSmsReplyMostRecent",
+    "com.arduia.expense": "ExpenseDeleteMultiple",
+    "net.gsantner.markor": "MarkorDeleteNote",
+    "com.flauschcode.broccoli": "RecipeDeleteMultipleRecipes",
+    "com.simplemobiletools.calendar.pro": "SimpleCalendarDeleteEvents",
+    "org.tasks": "TasksHighPriorityTasks",
+    "com.google.android.documentsui": "FilesDeleteFile",
+    "com.simplemobiletools.gallery.pro": "SaveCopyOfReceiptTaskEval",
+}
+
+
+def app_screen(package: str) -> Image.Image:
+    """The main screen of ``package`` on a fresh phone, with its showcase task's state when it has one."""
+    device = SimDevice()
+    if package in SHOWCASE:
+        task_class = get_task(SHOWCASE[package])
+        task_class(task_class.generate_params(np.random.default_rng(0))).initialize(device)
+    device.shell(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+    return Image.fromarray(device.screenshot())
+
+
+def screens() -> dict[str, Image.Image]:
+    """``{name: screenshot}``: the home screen, then every launchable app's main screen, at full size."""
+    shots = {HOME: Image.fromarray(SimDevice().screenshot())}
+    for app in SimDevice().phone.packages.launchable():
+        shots[app.package] = app_screen(app.package)
+    return shots
+
+
+def overview(shots: dict[str, Image.Image], width: int) -> Image.Image:
+    """``OVERVIEW_SCREENS`` side by side, each ``width`` px wide, on white with a gap between them."""
+    scaled = [shots[name].resize((width, round(shots[name].height * width / shots[name].width)), Image.LANCZOS)
+              for name in OVERVIEW_SCREENS]
+    strip = Image.new("RGB", (len(scaled) * (width + _GAP) - _GAP, scaled[0].height), (255, 255, 255))
+    for i, image in enumerate(scaled):
+        strip.paste(image, (i * (width + _GAP), 0))
+    return strip
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Save the gallery's PNGs."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
+    parser.add_argument("--size", default="540x1200", help="WIDTHxHEIGHT of the saved PNGs")
+    args = parser.parse_args(argv)
+    size = tuple(int(n) for n in args.size.split("x"))
+    args.out.mkdir(parents=True, exist_ok=True)
+    shots = screens()
+    images = {name: image.resize(size, Image.LANCZOS) for name, image in shots.items()}
+    images[OVERVIEW] = overview(shots, size[0] // 2)
+    for name, image in images.items():
+        path = args.out / f"{name}.png"
+        image.quantize(256, dither=Image.Dither.NONE).save(path, optimize=True)  # a 256-colour PNG: a third the bytes
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
