@@ -33,7 +33,7 @@ def no_errors_logged(caplog):
 
 
 def exchange(port: int, data: bytes) -> bytes:
-    """Send ``data`` on a fresh connection, half-close it, and read whatever comes back until adbd closes."""
+    """Send ``data`` on a fresh connection, half-close it, and read whatever comes back until the server closes."""
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
         sock.sendall(data)
         sock.shutdown(socket.SHUT_WR)
@@ -108,25 +108,15 @@ def test_garbage_on_a_sync_stream(fresh_served_phone, no_errors_logged):
     assert b"alive\n" in adb_echo(port)
 
 
-def console_session(port: int, data: bytes) -> bytes:
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-        sock.sendall(data)
-        sock.shutdown(socket.SHUT_WR)
-        received = b""
-        while chunk := sock.recv(65536):
-            received += chunk
-    return received
-
-
 def test_console_garbage(fresh_served_phone, no_errors_logged):
     rng = np.random.default_rng(5)
     port = fresh_served_phone.console_port
     for _ in range(30):
         lines = b"\n".join(rng.bytes(int(rng.integers(0, 200))) for _ in range(3))
-        console_session(port, lines + b"\n")
+        exchange(port, lines + b"\n")
     for data in (b"\0" * 10000 + b"\n", b"x" * 20000, b"sms send 123 \\u", b"GET / HTTP/1.1\r\n", b"help \xff\n"):
-        console_session(port, data)
-    assert b"I am alive!" in console_session(port, b"ping\nquit\n")
+        exchange(port, data)
+    assert b"I am alive!" in exchange(port, b"ping\nquit\n")
 
 
 @pytest.fixture
