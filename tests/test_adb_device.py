@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import struct
+
 import adbutils
+import numpy as np
 import pytest
 
 from android_gym.device import open_device
-from android_gym.device.adb import AdbDevice
+from android_gym.device.adb import AdbDevice, raw_screencap_pixels
 from android_gym.errors import (
     AdbServerError,
     DeviceError,
@@ -103,3 +106,15 @@ def test_sms_needs_an_emulator_console(adb_server_port):
                 device.receive_sms("5551234", "hi")
     finally:
         phone.close()
+
+
+def test_raw_screencap_reads_both_headers_and_declines_what_it_cannot_read():
+    """``screencap`` without ``-p``: width, height, format (+ data space since Android 9), then the rows."""
+    rgba = np.arange(2 * 3 * 4, dtype=np.uint8).reshape(2, 3, 4)
+    for header in (struct.pack("<3I", 3, 2, 1), struct.pack("<4I", 3, 2, 1, 0)):
+        assert np.array_equal(raw_screencap_pixels(header + rgba.tobytes()), rgba[:, :, :3])
+    rgb = rgba[:, :, :3].copy()
+    assert np.array_equal(raw_screencap_pixels(struct.pack("<4I", 3, 2, 3, 0) + rgb.tobytes()), rgb)
+    assert raw_screencap_pixels(struct.pack("<4I", 3, 2, 4, 0) + bytes(12)) is None  # RGB_565: PNG instead
+    assert raw_screencap_pixels(struct.pack("<4I", 3, 2, 1, 0) + bytes(5)) is None  # truncated
+    assert raw_screencap_pixels(b"") is None

@@ -2,9 +2,10 @@
 
 adbutils talks to the adb server (devices, connect, wait-for, features, root); the per-call services live in
 ``adb_services``. Shell commands use the shell v2 protocol when the device offers it (real exit codes, stdin
-closed), else adbutils' exit-code marker. Files move with the sync protocol. Screenshots are ``screencap -p``
-over ``exec:``; the UI hierarchy is ``uiautomator dump`` to a file that is then pulled. Incoming SMS go through
-the emulator console (``sms send``), so ``receive_sms`` needs an ``emulator-N`` serial.
+closed), else adbutils' exit-code marker. Files move with the sync protocol. Screenshots are ``screencap``'s raw
+pixels over ``exec:`` (``-p`` PNG for formats it does not read); the UI hierarchy is ``uiautomator dump`` to a
+file that is then pulled. Incoming SMS go through the emulator console (``sms send``), so ``receive_sms`` needs an
+``emulator-N`` serial.
 
 Given the emulator's gRPC address (``grpc="localhost:8554"``), screenshots and taps and swipes go through the
 ``EmulatorController`` service instead (a frame without a PNG round trip); long presses and keys stay on
@@ -25,6 +26,7 @@ import re
 import shlex
 import shutil
 import socket
+import struct
 import subprocess
 from collections.abc import Callable
 from typing import TypeVar
@@ -127,6 +129,27 @@ def escape_input_text(text: str) -> list[str]:
     chunks = [piece + "%" if i < len(pieces) - 1 else piece for i, piece in enumerate(pieces)]
     chunks = [chunk if i == 0 else "s" + chunk for i, chunk in enumerate(chunks)]
     return [shlex.quote(chunk.replace(" ", "%s")) for chunk in chunks if chunk]
+
+
+#: ``screencap``'s raw pixel formats (``PixelFormat`` of AOSP ``libui``) this reads: bytes per pixel.
+_RAW_FORMATS = {1: 4, 2: 4, 3: 3}  # RGBA_8888, RGBX_8888, RGB_888
+
+
+def raw_screencap_pixels(data: bytes) -> np.ndarray | None:
+    """``(H, W, 3)`` uint8 from ``screencap`` without ``-p`` (AOSP ``cmds/screencap``): little-endian u32 width,
+    height and pixel format, and since Android 9 a data space, then the rows; ``None`` for a format or size this
+    does not read."""
+    if len(data) < 12:
+        return None
+    width, height, pixel_format = struct.unpack_from("<3I", data)
+    bpp = _RAW_FORMATS.get(pixel_format)
+    if bpp is None:
+        return None
+    header = len(data) - width * height * bpp
+    if header not in (12, 16):
+        return None
+    pixels = np.frombuffer(data, np.uint8, offset=header).reshape(height, width, bpp)
+    return np.ascontiguousarray(pixels[:, :, :3])
 
 
 class AdbDevice:
@@ -263,9 +286,15 @@ class AdbDevice:
             raise RemoteFileNotFoundError(f"{path}: no such file on {self.serial} ({error})") from None
 
     def screenshot(self) -> np.ndarray:
-        """The screen as ``(H, W, 3)`` uint8: the emulator's gRPC frame, else ``screencap -p`` decoded."""
+        """The screen as ``(H, W, 3)`` uint8: the emulator's gRPC frame, else ``screencap``'s raw pixels (no PNG to
+        encode on the device and decode here), else ``screencap -p`` for a pixel format the raw path does not
+        read."""
         if self._grpc is not None:
             return self._grpc.screenshot()
+        raw = self._call(lambda: services.exec_out(self._client, self.serial, "screencap", self.timeout))
+        pixels = raw_screencap_pixels(raw)
+        if pixels is not None:
+            return pixels
         png = self._call(lambda: services.exec_out(self._client, self.serial, "screencap -p", self.timeout))
         try:
             with Image.open(io.BytesIO(png)) as image:
