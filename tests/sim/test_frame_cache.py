@@ -91,3 +91,13 @@ def test_cached_and_uncached_frames_are_the_same(task: str) -> None:
 def _center(phone: Phone, label: str) -> tuple[float, float]:
     element = next(e for e in parse_ui_dump(phone.ui_dump()) if label in (e.text, e.content_description))
     return element.bbox_pixels.center
+
+
+@pytest.mark.parametrize("size", [(1080, 2400), (540, 1200)])
+def test_rgba_frames_are_the_screen_and_opaque_at_every_size(size: tuple[int, int]) -> None:
+    phone = Phone(*size)
+    try:
+        rgba = np.frombuffer(phone.screenshot_rgba(), np.uint8).reshape(size[1], size[0], 4)
+        assert np.array_equal(rgba[..., :3], phone.screenshot()) and (rgba[..., 3] == 255).all()
+    finally:
+        phone.close()
