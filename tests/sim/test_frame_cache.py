@@ -17,16 +17,16 @@ from android_gym.ui import parse_ui_dump
 
 
 def test_an_unchanged_screen_is_dumped_once(phone: Phone) -> None:
-    first = phone.ui_dump()
+    first, rgba = phone.ui_dump(), phone.screenshot_rgba()
     phone.clock.advance(1000)  # the launcher shows no time that moves with it
     phone.run("dumpsys activity activities; settings get global wifi_on; ls /sdcard")  # reads only
-    assert phone.ui_dump() is first
+    assert phone.ui_dump() is first and phone.screenshot_rgba() is rgba
 
 
 def test_a_command_that_writes_redraws(phone: Phone) -> None:
-    first = phone.ui_dump()
+    first, rgba = phone.ui_dump(), phone.screenshot_rgba()
     phone.run("echo note > /sdcard/note.txt")
-    assert phone.ui_dump() is not first
+    assert phone.ui_dump() is not first and phone.screenshot_rgba() is not rgba
     second = phone.ui_dump()
     phone.run("settings put global wifi_on 0")
     assert phone.ui_dump() is not second

@@ -124,10 +124,10 @@ class WindowManager:
         self._frame: Frame | None = None
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
-        # The current frame's uiautomator dump and screen pixels, made on the first look at each.
+        # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
         self._dump: str | None = None
         self._pixels: np.ndarray | None = None
-        self._rgba: tuple[int, bytes] | None = None  # the renderer version and RGBA bytes last handed out
+        self._rgba: bytes | None = None
         self._shift = False
         self.shade = systemui.NotificationShade(phone)
         self._editor = TextEditor(phone, self._focused_field)
@@ -164,7 +164,7 @@ class WindowManager:
             clock.finest_read = UNREAD
             self._frame = self._build()
             self._frame_time, self._frame_time_unit = now, clock.finest_read
-            self._dump = self._pixels = None
+            self._dump = self._pixels = self._rgba = None
         return self._frame
 
     def _build(self) -> Frame:
@@ -340,15 +340,18 @@ class WindowManager:
     def screenshot_rgba(self) -> bytes:
         """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), made by
         Pillow from its own pixels (several times faster than widening the RGB array)."""
-        pixels, slid = self._draw(self.frame(), self._next_slide())
-        if not slid and self._rgba is not None and self._rgba[0] == self._renderer.version:
-            return self._rgba[1]  # an unchanged screen: the same bytes again
-        image = Image.fromarray(pixels) if slid else self._renderer.image
-        if self.scale != 1:
-            image = self._resized(image)
-        rgba = image.convert("RGBA").tobytes()  # a resized image's padding byte is 0, so "RGBX" is not opaque
-        self._rgba = None if slid else (self._renderer.version, rgba)
-        return rgba
+        f = self.frame()
+        slide = self._next_slide()
+        if slide or self._rgba is None:
+            pixels, slid = self._draw(f, slide)
+            image = Image.fromarray(pixels) if slid else self._renderer.image
+            if self.scale != 1:
+                image = self._resized(image)
+            rgba = image.convert("RGBA").tobytes()  # a resized image's padding byte is 0, so "RGBX" is not opaque
+            if slid:
+                return rgba
+            self._rgba = rgba
+        return self._rgba
 
     def ui_dump(self) -> str:
         """The uiautomator XML of the active window, in screen coordinates: the notification shade while it is

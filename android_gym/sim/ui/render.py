@@ -86,8 +86,6 @@ class Renderer:
         self._origin = (0, 0)
         self._signatures: dict[str, tuple] = {}
         self._array: np.ndarray | None = None
-        #: Counts the changes of ``image``: equal versions, equal pixels.
-        self.version = 0
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
 
     def render(self, windows: dict[str, tuple[View, Color]]) -> np.ndarray:
@@ -110,7 +108,6 @@ class Renderer:
                 self._draw_view(view)
             self.image.paste(self._canvas, (x1, y1))
             self._array = None
-            self.version += 1
         if self._array is None:
             self._array = np.asarray(self.image)
         return self._array
