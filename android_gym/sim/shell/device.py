@@ -45,8 +45,17 @@ class ShellDevice(Context, Protocol):
         """Press a key, optionally with meta keys held."""
         ...
 
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        """``(width, height)`` in pixels."""
+        ...
+
     def screenshot(self) -> np.ndarray:
         """The screen, ``(H, W, 3)`` uint8."""
+        ...
+
+    def screenshot_rgba(self) -> bytes:
+        """The screen as opaque RGBA8888 bytes, rows from the top."""
         ...
 
     def ui_dump(self) -> str:

@@ -16,7 +16,6 @@ import struct
 import unicodedata
 import weakref
 
-import numpy as np
 from PIL import Image
 
 from android_gym.sim import keycodes
@@ -247,24 +246,17 @@ _COLORSPACE_SRGB = 1  # screencap.cpp dataSpaceToInt(V0_SRGB)
 _PIXEL_FORMAT_RGBA_8888 = 1
 
 
-def _rgba(phone: ShellDevice) -> np.ndarray:
-    pixels = phone.screenshot()
-    alpha = np.full(pixels.shape[:2] + (1,), 255, dtype=np.uint8)
-    return np.concatenate((pixels, alpha), axis=2)
-
-
 def png_bytes(phone: ShellDevice) -> bytes:
     """The screen as ``screencap -p`` writes it: an 8-bit RGBA PNG."""
     buffer = io.BytesIO()
-    Image.fromarray(_rgba(phone), "RGBA").save(buffer, format="PNG", compress_level=1)
+    Image.frombytes("RGBA", phone.screen_size, phone.screenshot_rgba()).save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
 def raw_bytes(phone: ShellDevice) -> bytes:
     """``screencap`` without ``-p``: width, height, format, color space (little-endian u32) and RGBA pixels."""
-    pixels = _rgba(phone)
-    height, width = pixels.shape[:2]
-    return struct.pack("<4I", width, height, _PIXEL_FORMAT_RGBA_8888, _COLORSPACE_SRGB) + pixels.tobytes()
+    width, height = phone.screen_size
+    return struct.pack("<4I", width, height, _PIXEL_FORMAT_RGBA_8888, _COLORSPACE_SRGB) + phone.screenshot_rgba()
 
 
 def screencap(ctx: CommandContext, argv: list[str]) -> int:
