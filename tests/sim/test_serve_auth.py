@@ -1,8 +1,10 @@
 """Credentials on the served phone: adb's RSA key authentication against Debian's adb (its own keys), and the
-emulator's gRPC token, published in the discovery file and found there by ``EmulatorGrpc``."""
+emulator's gRPC token, published in the discovery file and found there by ``EmulatorGrpc``; and what serving
+refuses (off loopback without credentials, a taken port)."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import time
 
@@ -12,9 +14,9 @@ import pytest
 from android_gym.cli import main
 from android_gym.device.discovery import discovery_dir, grpc_token
 from android_gym.device.emulator_grpc import EmulatorGrpc
-from android_gym.errors import EmulatorGrpcError
+from android_gym.errors import EmulatorGrpcError, ServerError
 from android_gym.sim.adb_auth import AdbKeyError, AdbPublicKey, authorized_keys, host_key_files, read_keys
-from android_gym.sim.adb_harness import free_emulator_port, free_port
+from android_gym.sim.adb_harness import free_emulator_port, free_port, port_free
 from android_gym.sim.server import SimServer
 
 
@@ -97,3 +99,13 @@ def test_serving_off_loopback_needs_authentication_or_insecure(adb_host_keys, ca
     refusal = capsys.readouterr().err
     assert "the gRPC screenshots and input" in refusal and "root adb shell" not in refusal
     assert "--grpc-use-token" in refusal
+
+
+def test_a_taken_console_port_gives_the_adb_port_back():
+    adb_port = free_emulator_port()
+    with socket.socket() as console:
+        console.bind(("127.0.0.1", adb_port - 1))
+        console.listen()
+        with pytest.raises(ServerError, match="cannot listen"):
+            SimServer(adb_port=adb_port, announce=False).start()
+    assert port_free(adb_port)
