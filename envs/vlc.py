@@ -13,9 +13,10 @@ The check is AndroidWorld's ``verify_playlist`` on the join of ``PlaylistMediaRe
 ``Media``: the playlist's rows, by position, are exactly the files (``Media.filename``, with its extension) at
 positions 0, 1, …
 
-The oracles work in the Video tab, where the videos are listed by title: for each file in order, its card's More
-Actions, "Add to playlist", then the playlist's name typed into the new-playlist field (ENTER saves it) for the
-first, or the playlist picked under "Add to existing playlist" for the others.
+The oracles work where the goal says the files are, Browse → Internal memory → VLCVideos: for each file in order,
+its row's More Actions, "Add to playlist", then the playlist's name typed into the new-playlist field (ENTER saves
+it) for the first, or the playlist picked under "Add to existing playlist" for the others. (The Video tab's cards
+work too, but two columns of tall cards take more scrolling than the step budget leaves for ten files.)
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from android_gym.tasks.oracle import (
     Selector,
     complete,
     open_app,
+    scroll_to,
     scroll_until,
     tap,
     type_into,
@@ -49,7 +51,15 @@ from android_gym.tasks.oracle import (
 from android_gym.tasks.user_data import pick, random_string
 from android_gym.ui import UIElement
 
-from .markor_video import NOISE_DISPLAY_S, NOISE_LENGTH, VLC_APP, video_file_name
+from .markor_video import (
+    BROWSE_TAB,
+    FILE_LIST,
+    INTERNAL_MEMORY,
+    NOISE_DISPLAY_S,
+    NOISE_LENGTH,
+    VLC_APP,
+    video_file_name,
+)
 
 VIDEOS_PATH = "/storage/emulated/0/VLCVideos"  # apps.VlcApp.videos_path
 #: ``_generate_playlist_name``: "<theme> <qualifier>".
@@ -69,7 +79,6 @@ def _vlc_id(name: str) -> str:
     return f"{vlc.PACKAGE}:id/{name}"
 
 
-VIDEO_GRID = Selector(resource_id=_vlc_id("video_grid"))
 NAME_FIELD = Selector(class_suffix="EditText")
 ADD_TO_PLAYLIST = Selector(text=vlc.ADD_TO_PLAYLIST, resource_id=_vlc_id("context_option_title"))
 PLAYLISTS_TAB = Selector(content_desc=vlc.PLAYLISTS, resource_id=_vlc_id("nav_playlists"))
@@ -120,44 +129,52 @@ def video_specs(rng: np.random.Generator, names: Sequence[str]) -> list[list[Any
     return [[random_string(rng, NOISE_LENGTH), int(rng.integers(low, high + 1))] for _ in names]
 
 
-def _more_button(title: str, elements: Sequence[UIElement]) -> UIElement | None:
-    """The More Actions button on the card of the video ``title``: the one above its title in the same column."""
-    titles = [element for element in elements if element.text == title
-              and element.resource_name == _vlc_id("ml_item_title") and element.bbox_pixels.area > 0]
-    if not titles:
+def _more_beside(title: Selector, elements: Sequence[UIElement]) -> UIElement | None:
+    """The More Actions button in the row of the element ``title`` finds (after it, at the same height)."""
+    if not title.present(elements):
         return None
-    box = titles[-1].bbox_pixels
-    above = [element for element in elements if element.resource_name == _vlc_id("item_more")
-             and element.bbox_pixels.area > 0 and element.bbox_pixels.x_min < box.x_max
-             and element.bbox_pixels.x_max > box.x_min and element.bbox_pixels.y_max <= box.y_min]
-    return max(above, key=lambda element: element.bbox_pixels.y_max, default=None)
+    box = title.find(elements).bbox_pixels
+    return next((element for element in elements if element.resource_name == _vlc_id("item_more")
+                 and element.bbox_pixels.area > 0 and element.bbox_pixels.y_min < box.y_max
+                 and element.bbox_pixels.y_max > box.y_min and element.bbox_pixels.x_min >= box.x_min), None)
 
 
-def tap_more(title: str) -> OracleStep:
-    """Tap the More Actions button of the video ``title``'s card."""
+def tap_more(title: Selector) -> OracleStep:
+    """Tap the More Actions button in the row of the element ``title`` finds."""
     def step(elements: Sequence[UIElement]) -> Action:
-        button = _more_button(title, elements)
+        button = _more_beside(title, elements)
         if button is None:
-            raise OracleError(f"no More Actions button for {title}")
+            raise OracleError(f"no More Actions button beside {title}")
         return Action(ActionType.CLICK, index=button.index)
     return step
 
 
+def file_row(name: str) -> Selector:
+    """A file of VLC's browser, by its name."""
+    return Selector(text=name, resource_id=_vlc_id("title"))
+
+
+def open_videos_folder() -> list[OracleStep]:
+    """Browse → Internal memory → VLCVideos."""
+    folder = file_row(posixpath.basename(VIDEOS_PATH))
+    return [open_app(VLC_APP), tap(BROWSE_TAB), tap(INTERNAL_MEMORY), *scroll_to(folder, FILE_LIST), tap(folder)]
+
+
 def add_files(plan: Sequence[tuple[str, Sequence[str], bool]], order: Sequence[str]) -> list[OracleStep]:
-    """In the Video tab (cards in ``order``, scrolled to the top), for each ``(playlist, files, new)`` add each file
-    to the playlist: the first through the new-playlist field when ``new``, the others (all when not ``new``) by
-    picking the playlist; the grid scrolls towards each card from the last one."""
+    """In the ``VLCVideos`` folder (files in ``order``, scrolled to the top), for each ``(playlist, files, new)``
+    add each file to the playlist: the first through the new-playlist field when ``new``, the others (all when not
+    ``new``) by picking the playlist; the list scrolls towards each file from the last one."""
     steps: list[OracleStep] = []
     position = 0
     for playlist, files, new in plan:
         for index, name in enumerate(files):
-            title = vlc.title_of(name)
             target = order.index(name)
             direction = "up" if target < position else "down"
             position = target
-            steps += scroll_until(lambda elements, title=title: _more_button(title, elements) is not None,
-                                  VIDEO_GRID, f"the card of {title}", direction, max_scrolls=12)
-            steps += [tap_more(title), tap(ADD_TO_PLAYLIST)]
+            row = file_row(name)
+            steps += scroll_until(lambda elements, row=row: _more_beside(row, elements) is not None,
+                                  FILE_LIST, f"the row of {name}", direction, max_scrolls=8)
+            steps += [tap_more(row), tap(ADD_TO_PLAYLIST)]
             if new and index == 0:
                 steps.append(type_into(NAME_FIELD, playlist))
             else:
@@ -165,9 +182,9 @@ def add_files(plan: Sequence[tuple[str, Sequence[str], bool]], order: Sequence[s
     return steps
 
 
-def card_order(names: Sequence[str]) -> list[str]:
-    """The files in the Video tab's order: by title, case folded, then path."""
-    return sorted(names, key=lambda name: (vlc.title_of(name).lower(), name))
+def file_order(names: Sequence[str]) -> list[str]:
+    """The files in the browser's order."""
+    return [entry.name for entry in vlc.browser_order([vlc.Entry(name, False) for name in names])]
 
 
 class _VlcTask(Task):
@@ -230,9 +247,9 @@ class VlcCreatePlaylist(_VlcTask):
             else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        order = card_order(list(self.videos()))
-        return [open_app(VLC_APP), *add_files([(self.params["playlist_name"], self.params["files"], True)], order),
-                complete()]
+        order = file_order(list(self.videos()))
+        return [*open_videos_folder(),
+                *add_files([(self.params["playlist_name"], self.params["files"], True)], order), complete()]
 
 
 @register_task
@@ -270,9 +287,8 @@ class VlcCreateTwoPlaylists(_VlcTask):
                    for k in ("1", "2")) / 2
 
     def oracle(self) -> Sequence[OracleStep]:
-        order = card_order(list(self.videos()))
         plan = [(self.params[f"playlist_name{k}"], self.params[f"files{k}"], True) for k in ("1", "2")]
-        return [open_app(VLC_APP), *add_files(plan, order), complete()]
+        return [*open_videos_folder(), *add_files(plan, file_order(list(self.videos()))), complete()]
 
 
 # ----- our own ------------------------------------------------------------------------------------------------------
@@ -335,22 +351,9 @@ class VlcAddToExistingPlaylist(_ExistingPlaylistsTask):
             else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        order = card_order(list(self.videos()))
-        return [open_app(VLC_APP), *add_files([(self.params["playlist_name"], self.params["files"], False)], order),
-                complete()]
-
-
-def tap_playlist_more(name: str) -> OracleStep:
-    """Tap the More Actions button beside the playlist ``name``'s title in the Playlists tab."""
-    def step(elements: Sequence[UIElement]) -> Action:
-        title = Selector(text=name, resource_id=_vlc_id("title")).find(elements).bbox_pixels
-        for element in elements:
-            box = element.bbox_pixels
-            if element.resource_name == _vlc_id("item_more") and box.y_min < title.y_max and \
-                    box.y_max > title.y_min and box.x_min >= title.x_min:
-                return Action(ActionType.CLICK, index=element.index)
-        raise OracleError(f"no More Actions button for the playlist {name}")
-    return step
+        order = file_order(list(self.videos()))
+        return [*open_videos_folder(),
+                *add_files([(self.params["playlist_name"], self.params["files"], False)], order), complete()]
 
 
 @register_task
@@ -375,6 +378,7 @@ class VlcDeletePlaylist(_ExistingPlaylistsTask):
         return 1.0 if playlist_table(device) == expected else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        return [open_app(VLC_APP), tap(PLAYLISTS_TAB), tap_playlist_more(self.params["playlist_name"]),
+        card = Selector(text=self.params["playlist_name"], resource_id=_vlc_id("title"))
+        return [open_app(VLC_APP), tap(PLAYLISTS_TAB), tap_more(card),
                 tap(Selector(text=vlc.DELETE, resource_id=_vlc_id("context_option_title"))),
                 tap(Selector(text=vlc.DELETE_FOREVER, resource_id=_vlc_id("delete_button"))), complete()]

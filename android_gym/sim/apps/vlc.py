@@ -92,6 +92,9 @@ VIDEO_OPTIONS = ("Play", "Play all", "Play as audio", "Append", "Insert next", "
                  ADD_TO_PLAYLIST, DELETE, "Share", "Create a launcher shortcut", "Mark as played", "Browse parent")
 PLAYLIST_ITEM_OPTIONS = ("Append", "Insert next", "Information", ADD_TO_PLAYLIST, "Set as ringtone", DELETE, "Share",
                          "Create a launcher shortcut")  # CTX_PLAYLIST_ITEM_FLAGS with CTX_SHARE for a file
+#: A video file's options in the browser (``BaseBrowserFragment.onCtxClick``: ``CTX_PLAY_ALL``, ``CTX_APPEND``,
+#: ``CTX_INFORMATION``, ``CTX_ADD_TO_PLAYLIST``, ``CTX_PLAY_AS_AUDIO``, ``CTX_DOWNLOAD_SUBTITLES``).
+FILE_OPTIONS = ("Play all", "Play as audio", "Append", "Download subtitles", "Information", ADD_TO_PLAYLIST)
 PLAYLIST_OPTIONS = ("Play", "Append", "Insert next", "Information", ADD_TO_PLAYLIST, DELETE,
                     "Create a launcher shortcut")
 NAVIGATE_UP = "Navigate up"  # appcompat's abc_action_bar_up_description
@@ -181,11 +184,15 @@ def _scan(phone: Context, path: str) -> list[Entry]:
     return [Entry(posixpath.join(path, item.name), item.is_dir()) for item in found if not item.name.startswith(".")]
 
 
-def list_folder(phone: Context, path: str) -> list[Entry]:
-    """The folder's files and sub-folders in the browser's order."""
-    entries = _scan(phone, path)
+def browser_order(entries: list[Entry]) -> list[Entry]:
+    """Entries of one folder in the browser's order."""
     width = max((_leading_number_digits(entry.name) for entry in entries), default=0)  # determineMaxNbOfDigits
     return sorted(entries, key=lambda entry: _sort_key(entry, width))
+
+
+def list_folder(phone: Context, path: str) -> list[Entry]:
+    """The folder's files and sub-folders in the browser's order."""
+    return browser_order(_scan(phone, path))
 
 
 def library_videos(phone: Context) -> list[str]:
@@ -325,6 +332,12 @@ class LibraryOverlays:
         actions = {"Play": lambda: self._then(lambda: self.screen.app.play(item.path)),
                    ADD_TO_PLAYLIST: lambda: self.add_to_playlist([item.id])}
         self.menu = (item.title, [(title, actions.get(title, self.close)) for title in options])
+
+    def file_menu(self, path: str) -> None:
+        """A video file's options in the browser; Add to playlist acts (``savePlaylist`` takes the library's media
+        of the file, adding it when the library does not have it)."""
+        actions = {ADD_TO_PLAYLIST: lambda: self.add_to_playlist([self.library.media_id(path)])}
+        self.menu = (posixpath.basename(path), [(title, actions.get(title, self.close)) for title in FILE_OPTIONS])
 
     def playlist_menu(self, item: PlaylistItem) -> None:
         """A playlist's options (``CTX_PLAYLIST_ALBUM_FLAGS``); Add to playlist and Delete act."""
@@ -576,6 +589,7 @@ class BrowserScreen(Screen):
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self.stack = [intent.data or EXTERNAL_STORAGE]
+        self.overlays = LibraryOverlays(self)
 
     @property
     def folder(self) -> str:
@@ -583,7 +597,10 @@ class BrowserScreen(Screen):
         return self.stack[-1]
 
     def on_back(self) -> bool:
-        """BACK pops the fragment back stack; on its first folder the activity finishes."""
+        """BACK closes an open sheet or dialog, else pops the fragment back stack; on its first folder the activity
+        finishes."""
+        if self.overlays.back():
+            return True
         if len(self.stack) == 1:
             return False
         self.stack.pop()
@@ -610,7 +627,7 @@ class BrowserScreen(Screen):
         rows = [self._row(entry) for entry in entries]
         body = (scroll_list(*rows, key="network_list", resource_id=_id("network_list"), weight=1) if rows else
                 text_view(NO_MEDIA, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48, weight=1))
-        return column(header, self._path_bar(), body, background=WHITE)
+        return self.overlays.over(column(header, self._path_bar(), body, background=WHITE))
 
     def _path_bar(self) -> View:
         """``ariane``: one ``browser_path_item`` per folder from the storage root down to this one."""
@@ -630,9 +647,12 @@ class BrowserScreen(Screen):
         description = f"{'Folder' if entry.is_dir else 'File'}: {title}"
         icon = _icon("item_icon", "", "folder" if entry.is_dir else "video", None, color=_ORANGE)
         label = text_view(entry.name, resource_id=_id("title"), text_size=_TITLE_SP, padding=32, weight=1)
+        children = [icon, label]
+        if is_video(entry.name):
+            children.append(_icon("item_more", MORE_ACTIONS, "more", lambda: self.overlays.file_menu(entry.path)))
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("browser_container"),
                     content_desc=description, clickable=True, focusable=True, long_clickable=True, height=_ROW,
-                    padding=8, on_click=lambda: self._open(entry), children=[icon, label])
+                    padding=8, on_click=lambda: self._open(entry), children=children)
 
 
 def _empty_text(text: str) -> View:

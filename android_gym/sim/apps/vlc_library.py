@@ -17,8 +17,10 @@ in playlists.
 
 Simplified: the ``Device``, ``MediaGroup``, ``Artist``, ``Genre``, ``Album`` and thumbnail tables, the FTS tables
 and the triggers are left out, so the connection does not turn ``foreign_keys`` on (``SqliteConnection`` does: the
-parents the keys name are missing) and the app does the cascades itself; it also keeps ``Playlist``'s counters (``nb_video``, ``nb_present_video``, ``duration``) and ``Folder.nb_video``
-itself. Positions are packed again (0, 1, …) when a playlist loses a media.
+parents the keys name are missing) and the app does the cascades itself; it also keeps ``Playlist``'s counters
+(``nb_video``, ``nb_present_video``, ``duration``) and ``Folder.nb_video`` itself. Positions are packed again (0,
+1, …) when a playlist loses a media. A file added to a playlist from the browser that the library lacks is added
+as a discovered one (``addMedia`` would mark it External).
 """
 
 from __future__ import annotations
@@ -181,8 +183,8 @@ class MediaLibrary(SqliteProvider):
         return db.execute("INSERT INTO Folder (path, name, is_removable) VALUES (?, ?, 0)",
                           (folder_mrl, posixpath.basename(directory))).lastrowid or 0
 
-    def _add(self, db: sqlite3.Connection, path: str, mtime: int, size: int) -> None:
-        """``Media::create`` and ``Media::addFile`` for a video found in ``folder``."""
+    def _add(self, db: sqlite3.Connection, path: str, mtime: int, size: int) -> int:
+        """``Media::create`` and ``Media::addFile`` for a video found in storage; returns the media's id."""
         name = posixpath.basename(path)
         stem, dot, _ = name.rpartition(".")
         folder_id = self._folder(db, posixpath.dirname(path))
@@ -195,6 +197,7 @@ class MediaLibrary(SqliteProvider):
                    "is_external, is_network) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0)",
                    (media_id, mrl(path), FILE_MAIN, mtime, size, folder_id))
         db.execute("UPDATE Folder SET nb_video = nb_video + 1 WHERE id_folder = ?", (folder_id,))
+        return media_id or 0
 
     def _forget(self, db: sqlite3.Connection, file_id: int, media_id: int | None) -> None:
         """A file that is gone (or whose media is): its ``File`` row, ``Media`` row and places in playlists."""
@@ -209,6 +212,19 @@ class MediaLibrary(SqliteProvider):
         db.execute("DELETE FROM Media WHERE id_media = ?", (media_id,))
         for playlist_id in playlists:
             _pack_positions(db, playlist_id)
+
+    def media_id(self, path: str) -> int:
+        """The id of the library's media of a file, added (``addMedia``) when the library does not have it; 0
+        when the file is gone."""
+        found = self._rows("SELECT media_id FROM File JOIN Media ON id_media = media_id WHERE mrl = ?", (mrl(path),))
+        if found:
+            return found[0][0]
+        info = self._state(path)
+        if info is None:
+            return 0
+        with self._transaction() as db:
+            db.execute("DELETE FROM File WHERE mrl = ?", (mrl(path),))
+            return self._add(db, path, *info)
 
     # ----- reading --------------------------------------------------------------------------------------------------
     def videos(self) -> list[MediaItem]:
