@@ -1,6 +1,8 @@
 """VLC for Android 3.5.4 (``org.videolan.vlc``, versionCode 13050408: the x86_64 build AndroidWorld installs as
-``org.videolan.vlc_13050408.apk``): the Video tab, the Browse tab and its file browser, and the video player, which
-shows the frames of the file it plays.
+``org.videolan.vlc_13050408.apk``): the Video tab, the Browse tab and its file browser, the Playlists tab and a
+playlist's screen, "Add to playlist" from a video's or a file's More Actions, and the video player, which shows the
+frames of the file it plays. The videos and playlists live in the media library (``vlc_library``), which the app
+brings in line with storage whenever its main screen shows.
 
 Facts come from code.videolan.org/videolan/vlc-android (its GitHub mirror) at tag ``3.5.4``: ``build.gradle``
 (versionName 3.5.4, versionCode 3050400; ``application/app/build.gradle`` adds 10000000 and the ABI code, 8 for
@@ -8,7 +10,10 @@ x86_64), ``AndroidManifest.xml`` (``StartActivity`` opens ``gui.MainActivity``; 
 ``gui.video.VideoPlayerActivity``), the layouts ``main.xml``, ``menu/bottom_navigation.xml``, ``toolbar.xml``,
 ``video_grid.xml``, ``video_grid_card.xml``, ``main_browser_fragment.xml``, ``card_browser_item.xml``,
 ``directory_browser.xml``, ``browser_item.xml``, ``browser_path_item.xml``, ``player.xml``, ``player_hud.xml`` and
-``player_hud_right.xml``, strings from ``application/resources/src/main/res/values/strings.xml``, and behaviour from
+``player_hud_right.xml``, ``playlists_fragment.xml``, ``audio_browser_card_item.xml``, ``audio_browser_item.xml``,
+``header_media_list_activity.xml``, ``contextual_sheet.xml``, ``context_item.xml``, ``dialog_playlist.xml``,
+``simple_item.xml`` and ``dialog_confirm_delete.xml``, strings from
+``application/resources/src/main/res/values/strings.xml``, and behaviour from
 ``Navigator`` (the Video tab first), ``VideoListAdapter`` (a card's title and ``Tools.millisToString`` duration),
 ``TalkbackUtil`` (``getVideo``, ``getDir``), ``MainBrowserFragment`` and ``FileBrowserProvider.browseRootImpl``
 (Storages: "Internal memory", opened in ``SecondaryActivity``), ``BrowserProvider`` (every file is listed:
@@ -19,23 +24,29 @@ in place, BACK returns; a video plays alone, ``FORCE_PLAY_ALL_VIDEO`` being off)
 file name without its extension), ``VideoPlayerActivity`` (``seekListener``, ``doPlayPause``: pausing keeps the
 controls up, resuming hides them after 800 ms), ``VideoPlayerOverlayDelegate`` (``showOverlayTimeout``: while
 playing the controls hide after ``Settings.videoHudDelay``, 4 s by default; ``updateOverlayPausePlay``: "Pause" or
-"Play") and ``PlaylistManager`` (``EndReached`` → ``next()`` → ``stop()`` → ``EXIT_PLAYER``: the player closes when
-the video ends).
+"Play"), ``ContextSheet`` (the options in its order; ``CTX_VIDEO_FLAGS``, ``CTX_PLAYLIST_ALBUM_FLAGS``,
+``CTX_PLAYLIST_ITEM_FLAGS``, ``BaseBrowserFragment.onCtxClick`` for a file), ``SavePlaylistDialog`` (a new
+playlist's name, saved by Save or ENTER, refused when a playlist has it: ``playlist_existing``; a tap on an
+existing playlist appends the media), ``PlaylistFragment`` (cards by name; its empty text is ``nomedia``),
+``HeaderMediaListActivity``, ``ConfirmDeleteDialog`` (``confirm_delete_playlist``) and ``PlaylistManager``
+(``EndReached`` → ``next()`` → ``stop()`` → ``EXIT_PLAYER``: the player closes when the video ends).
 
 The player decodes its pictures from the file (``media.video_track``): the frame at the playing position, which
-moves with the device clock while playing. Files are listed on every build, so videos pushed over adb show up at
-once.
+moves with the device clock while playing. Files are listed, and the library rescanned, on every build, so videos
+pushed over adb show up at once.
 
-Not simulated: the first-run screens and permission prompts (AndroidWorld's setup answers them), the media
-library's grouping of videos by name (the Video tab lists every video, by title), thumbnails, resolution badges,
-the Audio, Playlists and More tabs (Audio and Playlists show their empty text, More nothing), favorites and the
-Local Network section's discovery, folder descriptions (their sub-folder and media counts), file sizes, the
-toolbars' search, sort and overflow menus, multi-selection and context menus, playing files that are not videos,
-audio tracks and the audio player, the player's gestures (double-tap seeking, swipes for volume, brightness and
-seeking), its other controls (lock, tracks, aspect ratio, playlist, options), the tips shown on first playback, the
-time labels' switch to remaining time, resuming from the last position, and toasts. The system bars stay visible
-over the player. A file without a video track (sound only) or that cannot be read closes the player at once (VLC
-would play the sound, or show an error).
+Not simulated: the first-run screens and permission prompts (AndroidWorld's setup answers them), the media library's
+grouping of videos by name (the Video tab lists every video, by title), thumbnails, resolution badges, the Audio and
+More tabs (Audio shows its empty text, More nothing), favorites and the Local Network section's discovery, folder
+descriptions (their sub-folder and media counts), file sizes, the toolbars' search, sort and overflow menus,
+multi-selection, the context sheets' other options (they only close the sheet: only Play, Add to playlist and a
+playlist's Delete act), the duplication warning (media already in a playlist are added again), renaming, reordering
+or removing a playlist's items, playing a playlist in order (its Play and its items play one video), playing files
+that are not videos, audio tracks and the audio player, the player's gestures (double-tap seeking, swipes for
+volume, brightness and seeking), its other controls (lock, tracks, aspect ratio, playlist, options), the tips shown
+on first playback, the time labels' switch to remaining time, resuming from the last position, and toasts. The
+system bars stay visible over the player. A file without a video track (sound only) or that cannot be read closes
+the player at once (VLC would play the sound, or show an error).
 """
 
 from __future__ import annotations
