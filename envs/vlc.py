@@ -13,6 +13,12 @@ The check is AndroidWorld's ``verify_playlist`` on the join of ``PlaylistMediaRe
 ``Media``: the playlist's rows, by position, are exactly the files (``Media.filename``, with its extension) at
 positions 0, 1, …
 
+Ours: ``VlcAddToExistingPlaylist`` is ``VlcCreatePlaylist`` with the playlist among 2–3 empty ones setup adds
+(rows of ``Playlist``, as "Add to new playlist" leaves them); it fails if a playlist is added or removed.
+``VlcDeletePlaylist`` adds 2–4 empty playlists and wants exactly the named one gone (Playlists tab → its More
+Actions → Delete → "Delete forever"). (VLC 3.5.4 cannot rename a playlist: ``CTX_PLAYLIST_ALBUM_FLAGS`` has no
+``CTX_RENAME``.)
+
 The oracles work where the goal says the files are, Browse → Internal memory → VLCVideos: for each file in order,
 its row's More Actions, "Add to playlist", then the playlist's name typed into the new-playlist field (ENTER saves
 it) for the first, or the playlist picked under "Add to existing playlist" for the others. (The Video tab's cards
@@ -187,10 +193,32 @@ def file_order(names: Sequence[str]) -> list[str]:
     return [entry.name for entry in vlc.browser_order([vlc.Entry(name, False) for name in names])]
 
 
+def playlist_table(device: Device) -> list[tuple[int, str]]:
+    """Every playlist's id and name, by id."""
+    return [(row["id_playlist"], row["name"]) for row in
+            state.sqlite_query(device, DB_PATH, "SELECT id_playlist, name FROM Playlist ORDER BY id_playlist")]
+
+
+def distinct_playlist_names(rng: np.random.Generator, count: int) -> list[str]:
+    """``count`` different playlist names."""
+    names: list[str] = []
+    while len(names) < count:
+        name = playlist_name(rng)
+        if name not in names:
+            names.append(name)
+    return names
+
+
 class _VlcTask(Task):
-    """AndroidWorld's ``_VLC`` setup and teardown around the files of ``videos``."""
+    """AndroidWorld's ``_VLC`` setup and teardown around the files of ``videos``; the empty playlists the
+    parameter ``playlists`` names (ours) are added after, as "Add to new playlist" leaves them, created at the device
+    time."""
 
     app_packages = (vlc.PACKAGE,)
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        super().__init__(params)
+        self.playlists_before: list[tuple[int, str]] = []
 
     def videos(self) -> dict[str, list[Any]]:
         """Every file the task writes, with its string and duration."""
@@ -202,12 +230,17 @@ class _VlcTask(Task):
         clear_library(device)
 
     def seed_state(self, device: Device) -> None:
-        """The videos in ``VLCVideos``; each frame's noise comes from ``[frame_seed, its index]``."""
+        """The videos in ``VLCVideos`` (each frame's noise from ``[frame_seed, its index]``), then the playlists;
+        the playlist table as setup leaves it is kept for the check."""
         self.run(device, f"mkdir -p {shlex.quote(VIDEOS_PATH)}")
         for index, (name, (message, seconds)) in enumerate(self.videos().items()):
             data = message_video([message], seconds, [self.params["frame_seed"], index], self.device_time,
                                  frame_s=seconds)
             device.push(data, posixpath.join(VIDEOS_PATH, name))
+        created = int(self.device_time.timestamp())
+        state.sqlite_execute_many(device, DB_PATH, [("INSERT INTO Playlist (name, creation_date) VALUES (?, ?)",
+                                                     (name, created)) for name in self.params.get("playlists", [])])
+        self.playlists_before = playlist_table(device)
 
     def teardown(self, device: Device) -> None:
         """The clearing again, then the apps stopped."""
@@ -225,8 +258,25 @@ def _playlist_params(rng: np.random.Generator, taken: Sequence[str] = ()) -> dic
             "specs": video_specs(rng, names)}
 
 
+class _OnePlaylistTask(_VlcTask):
+    """Files into one playlist: a new one (``new``) or one setup made."""
+
+    new: bool = True
+
+    def videos(self) -> dict[str, list[Any]]:
+        return dict(zip([*self.params["files"], *self.params["noise_files"]], self.params["specs"]))
+
+    def is_successful(self, device: Device) -> float:
+        return 1.0 if holds_exactly(playlist_rows(device), self.params["playlist_name"], self.params["files"]) \
+            else 0.0
+
+    def oracle(self) -> Sequence[OracleStep]:
+        plan = [(self.params["playlist_name"], self.params["files"], self.new)]
+        return [*open_videos_folder(), *add_files(plan, file_order(list(self.videos()))), complete()]
+
+
 @register_task
-class VlcCreatePlaylist(_VlcTask):
+class VlcCreatePlaylist(_OnePlaylistTask):
     """Create a playlist holding the given files in order."""
 
     name = "VlcCreatePlaylist"
@@ -238,18 +288,6 @@ class VlcCreatePlaylist(_VlcTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         params = _playlist_params(rng)
         return {**params, "files_text": ", ".join(params["files"]), "frame_seed": int(rng.integers(2**31))}
-
-    def videos(self) -> dict[str, list[Any]]:
-        return dict(zip([*self.params["files"], *self.params["noise_files"]], self.params["specs"]))
-
-    def is_successful(self, device: Device) -> float:
-        return 1.0 if holds_exactly(playlist_rows(device), self.params["playlist_name"], self.params["files"]) \
-            else 0.0
-
-    def oracle(self) -> Sequence[OracleStep]:
-        order = file_order(list(self.videos()))
-        return [*open_videos_folder(),
-                *add_files([(self.params["playlist_name"], self.params["files"], True)], order), complete()]
 
 
 @register_task
@@ -292,73 +330,32 @@ class VlcCreateTwoPlaylists(_VlcTask):
 
 
 # ----- our own ------------------------------------------------------------------------------------------------------
-def playlist_table(device: Device) -> list[tuple[int, str]]:
-    """Every playlist's id and name, by id."""
-    return [(row["id_playlist"], row["name"]) for row in
-            state.sqlite_query(device, DB_PATH, "SELECT id_playlist, name FROM Playlist ORDER BY id_playlist")]
-
-
-def distinct_playlist_names(rng: np.random.Generator, count: int) -> list[str]:
-    """``count`` different playlist names."""
-    names: list[str] = []
-    while len(names) < count:
-        name = playlist_name(rng)
-        if name not in names:
-            names.append(name)
-    return names
-
-
-class _ExistingPlaylistsTask(_VlcTask):
-    """Setup adds the empty playlists ``playlists`` (created at the device time), as the app's "Add to new
-    playlist" leaves them; the check compares the playlist table with the one setup left."""
-
-    def __init__(self, params: dict[str, Any]) -> None:
-        super().__init__(params)
-        self.playlists_before: list[tuple[int, str]] = []
-
-    def seed_state(self, device: Device) -> None:
-        super().seed_state(device)
-        created = int(self.device_time.timestamp())
-        state.sqlite_execute_many(device, DB_PATH, [("INSERT INTO Playlist (name, creation_date) VALUES (?, ?)",
-                                                     (name, created)) for name in self.params["playlists"]])
-        self.playlists_before = playlist_table(device)
-
-
 @register_task
-class VlcAddToExistingPlaylist(_ExistingPlaylistsTask):
+class VlcAddToExistingPlaylist(_OnePlaylistTask):
     """Add files, in order, to a playlist that exists (no new playlist, none removed)."""
 
     name = "VlcAddToExistingPlaylist"
     complexity = 2.8
     template = ('Add the following files to the existing playlist "{playlist_name}" in VLC (located in Internal '
                 "Memory/VLCVideos), in order: {files_text}")
+    new = False
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """``VlcCreatePlaylist``'s parameters, with the playlist among 2–3 existing ones."""
+        """``VlcCreatePlaylist``'s parameters, with the playlist among 2–3 existing (empty) ones."""
         params = _playlist_params(rng)
         playlists = distinct_playlist_names(rng, int(rng.integers(2, 4)))
         return {**params, "playlist_name": playlists[int(rng.integers(len(playlists)))], "playlists": playlists,
                 "files_text": ", ".join(params["files"]), "frame_seed": int(rng.integers(2**31))}
 
-    def videos(self) -> dict[str, list[Any]]:
-        return dict(zip([*self.params["files"], *self.params["noise_files"]], self.params["specs"]))
-
     def is_successful(self, device: Device) -> float:
-        if playlist_table(device) != self.playlists_before:
-            return 0.0
-        return 1.0 if holds_exactly(playlist_rows(device), self.params["playlist_name"], self.params["files"]) \
-            else 0.0
-
-    def oracle(self) -> Sequence[OracleStep]:
-        order = file_order(list(self.videos()))
-        return [*open_videos_folder(),
-                *add_files([(self.params["playlist_name"], self.params["files"], False)], order), complete()]
+        """The files in the playlist, and the playlists as setup left them."""
+        return super().is_successful(device) if playlist_table(device) == self.playlists_before else 0.0
 
 
 @register_task
-class VlcDeletePlaylist(_ExistingPlaylistsTask):
-    """Delete one of 2–4 playlists; the others stay."""
+class VlcDeletePlaylist(_VlcTask):
+    """Delete one of 2–4 (empty) playlists; the others stay."""
 
     name = "VlcDeletePlaylist"
     complexity = 1.2
