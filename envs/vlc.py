@@ -10,8 +10,8 @@ for 20–180 s; here a Motion-JPEG MP4 from ``media.message_video``, the string 
 ``generate_params``, one frame held for the whole time). Teardown repeats the clearing.
 
 The check is AndroidWorld's ``verify_playlist`` on the join of ``PlaylistMediaRelation``, ``Playlist`` and
-``Media``: the playlist's rows, by position, are exactly the files (``Media.filename``, with its extension) at
-positions 0, 1, …
+``Media``: the rows of the playlists whose name fuzzily matches (case ignored) are exactly the files
+(``Media.filename``, with its extension) at positions 0, 1, … (No two of the 112 names match fuzzily.)
 
 Ours: ``VlcAddToExistingPlaylist`` is ``VlcCreatePlaylist`` with the playlist among 2–3 empty ones setup adds
 (rows of ``Playlist``, as "Add to new playlist" leaves them); it fails if a playlist is added or removed.
@@ -55,6 +55,7 @@ from android_gym.tasks.oracle import (
     type_into,
 )
 from android_gym.tasks.user_data import pick, random_string
+from android_gym.tasks.validators import fuzzy_match
 from android_gym.ui import UIElement
 
 from .markor_video import (
@@ -111,9 +112,11 @@ def playlist_rows(device: Device) -> list[dict[str, Any]]:
 
 
 def holds_exactly(rows: Sequence[dict[str, Any]], name: str, files: Sequence[str]) -> bool:
-    """``verify_playlist``: the entries of playlist ``name`` are ``files`` at positions 0, 1, …"""
-    entries = [(row["media_file_name"], row["order_in_playlist"]) for row in rows if row["playlist_name"] == name]
-    return entries == [(file, index) for index, file in enumerate(files)]
+    """``verify_playlist``: the entries of the playlists whose name fuzzily matches ``name`` are ``files`` (exact
+    file names) at positions 0, 1, …"""
+    entries = sorted((row["order_in_playlist"], row["media_file_name"]) for row in rows
+                     if fuzzy_match(row["playlist_name"] or "", name))
+    return entries == list(enumerate(files))
 
 
 def clear_library(device: Device) -> None:
