@@ -22,4 +22,5 @@ from android_gym.envs import (  # noqa: F401
     specs,
     system,
     tasks_app,
+    vlc,
 )
