@@ -296,7 +296,7 @@ class MainScreen(Screen):
                 if self.tab == "action_playlist" else []
             body = column(_toolbar(APP_NAME, *actions), tabs[self.tab](), *self._mini_player(),
                           self._navigation(), gravity="fill")
-        screen = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("mainContent"),
+        screen = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("mainContent"),
                       background=WHITE, children=[body])
         if self.menu is not None:
             return popup_menu(screen, list(self.menu), self._close, PACKAGE)
