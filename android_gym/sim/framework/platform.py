@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from android_gym.sim.framework.app import App
+from android_gym.sim.framework.app import App, Context
 from android_gym.sim.framework.intent import BroadcastResult, Intent
 from android_gym.sim.system import media_store
 from android_gym.sim.system.contacts import PROVIDER_PACKAGE
@@ -55,13 +55,17 @@ class MediaProviderPackage(SystemPackage):
     receivers = {"com.android.providers.media.MediaReceiver": (media_store.ACTION_SCAN_FILE,)}
     receiver_schemes = {"com.android.providers.media.MediaReceiver": ("file",)}
 
+    def __init__(self, phone: Context) -> None:
+        super().__init__(phone)
+        self.store = media_store.MediaStore(phone)  # the provider's database exists from boot
+
     def on_receive(self, receiver: str, intent: Intent, result: BroadcastResult) -> None:
         """Scan the path of the ``file://`` URI; apps redraw with what it found."""
         path = unquote(intent.data.removeprefix("file://"))
         if path.startswith("/"):
-            media_store.MediaStore(self.phone).scan(path)
+            self.store.scan(path)
             self.phone.invalidate()
 
     def on_clear(self) -> None:
         """The provider recreates an empty database."""
-        media_store.MediaStore(self.phone).ensure_db()
+        self.store.ensure_db()
