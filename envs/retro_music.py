@@ -180,8 +180,9 @@ def seed_playlists(device: Device, playlists: dict[str, Sequence[str]]) -> None:
     """Playlists named as the keys, with the songs of those titles in order: ``PlaylistEntity`` and ``SongEntity``
     rows as the app writes them (``songEntity`` copies the MediaStore's row)."""
     songs = media_songs(device)
+    last = sqlite_query(device, retro.PLAYLIST_DB, "SELECT MAX(playlist_id) AS last FROM PlaylistEntity")[0]["last"]
     statements: list[tuple[str, Sequence[Any]]] = []
-    for playlist_id, (name, titles) in enumerate(playlists.items(), start=1):
+    for playlist_id, (name, titles) in enumerate(playlists.items(), start=(last or 0) + 1):
         statements.append(("INSERT INTO PlaylistEntity (playlist_id, playlist_name) VALUES (?, ?)",
                            (playlist_id, name)))
         for title in titles:
@@ -471,7 +472,8 @@ class RetroDeletePlaylist(_SeededPlaylistsTask):
 
     def is_successful(self, device: Device) -> float:
         """The playlist and its songs are gone; the others are as they were."""
-        named = sqlite_query(device, retro.PLAYLIST_DB, "SELECT playlist_id FROM PlaylistEntity WHERE playlist_name = ?",
+        named = sqlite_query(device, retro.PLAYLIST_DB,
+                             "SELECT playlist_id FROM PlaylistEntity WHERE playlist_name = ?",
                              (self.params["playlist_name"],))
         return float(not named and self.contents(device) == self.others())
 
@@ -499,7 +501,8 @@ class RetroRenamePlaylist(_SeededPlaylistsTask):
 
     def is_successful(self, device: Device) -> float:
         """The playlist has the new name (exactly) and its songs; the others are as they were."""
-        expected = {**self.others(), self.params["new_name"]: list(self.params["playlists"][self.params["playlist_name"]])}
+        renamed = self.params["playlists"][self.params["playlist_name"]]
+        expected = {**self.others(), self.params["new_name"]: list(renamed)}
         return float(self.contents(device) == expected)
 
     def oracle(self) -> Sequence[OracleStep]:
