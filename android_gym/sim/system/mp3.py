@@ -5,7 +5,8 @@ The audio is built here, frame by frame, as ISO/IEC 11172-3 (MPEG-1 Audio) §2.4
 
 * a 4-byte header: syncword ``0xFFF``, ID 1 (MPEG-1), layer ``01`` (Layer III), protection bit 1 (no CRC)
   → ``FF FB``; bitrate index ``0001`` (32 kbit/s, the least MPEG-1 has), sampling frequency ``01`` (48 kHz),
-  padding 0, private 0 → ``14``; mode ``11`` (single channel), mode extension 0, copyright 0, original 1, emphasis 0 → ``C4``;
+  padding 0, private 0 → ``14``; mode ``11`` (single channel), mode extension 0, copyright 0, original 1,
+  emphasis 0 → ``C4``;
 * the Layer III side information, 17 bytes for one channel (§2.4.1.7), all zero: ``main_data_begin`` 0,
   ``part2_3_length`` 0 and ``big_values`` 0 in the granules, so a decoder reconstructs zero spectral values — silence;
 * main data filling the frame: 144 × 32000 / 48000 = 96 bytes a frame, each 1152 samples = 24 ms long.
