@@ -35,7 +35,8 @@ from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media_store import AudioRow, MediaStore
 from android_gym.sim.system.provider import SqliteProvider
-from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over, popup_menu
+from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, confirm_dialog, dialog_over, popup_menu
+from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
     TEXT,
     TEXT_SECONDARY,
@@ -213,9 +214,11 @@ def _icon(name: str, description: str, glyph: str, on_click: Callback | None, co
 
 
 def _two_lines(title: str, subtitle: str) -> View:
-    return column(text_view(title, resource_id=_id("title"), text_size=_BODY, padding=4),
-                  text_view(subtitle, resource_id=_id("text"), text_size=_SMALL, text_color=TEXT_SECONDARY,
-                            padding=4), weight=1, padding=8)
+    lines = [text_view(title, resource_id=_id("title"), text_size=_BODY, padding=4)]
+    if subtitle:
+        lines.append(text_view(subtitle, resource_id=_id("text"), text_size=_SMALL, text_color=TEXT_SECONDARY,
+                               padding=4))
+    return column(*lines, weight=1, padding=8, gravity="center")
 
 
 def _list_row(title: str, subtitle: str, glyph: str, on_click: Callback | None, menu: Callback | None,
@@ -247,8 +250,7 @@ class MainScreen(Screen):
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self.tab = "action_home"
-        self.page = ""  # "", "playlist", "player" or "queue"
-        self.playlist_id = 0
+        self.pages: list[tuple[str, int]] = []  # the fragments over the library: ("playlist", id), ("player", 0), …
         self.menu: list[tuple[str, Callback]] | None = None
         self.dialog = ""  # "add", "create", "rename", "delete"
         self.dialog_songs: list[AudioRow] = []
@@ -266,9 +268,8 @@ class MainScreen(Screen):
         if self.menu is not None or self.dialog:
             self._close()
             return True
-        if self.page:
-            self.page = "player" if self.page == "queue" and self.retro.from_player else ""
-            self.retro.from_player = False
+        if self.pages:
+            self.pages.pop()
             return True
         return False
 
@@ -277,11 +278,25 @@ class MainScreen(Screen):
         self.focus_key, self.keyboard_shown = "", False
 
     def _select(self, tab: str) -> None:
-        self.tab, self.page = tab, ""
+        self.tab, self.pages = tab, []
+
+    @property
+    def page(self) -> str:
+        """The fragment in front: "" (the library), "playlist", "player" or "queue"."""
+        return self.pages[-1][0] if self.pages else ""
+
+    @property
+    def playlist_id(self) -> int:
+        """The playlist a "playlist" page shows."""
+        return self.pages[-1][1] if self.pages else 0
 
     def _open(self, page: str, playlist_id: int = 0) -> None:
-        self.retro.from_player = self.page == "player" and page == "queue"
-        self.page, self.playlist_id = page, playlist_id
+        self.pages.append((page, playlist_id))
+
+    def _drop_page(self) -> View:
+        """The page's subject is gone (a deleted playlist, an emptied queue): back to what is under it."""
+        self.pages.pop()
+        return self.build()
 
     # ----- build -----
     def build(self) -> View:
@@ -387,8 +402,7 @@ class MainScreen(Screen):
         """``PlaylistDetailsFragment``: the playlist's songs in order, its menu in the toolbar."""
         playlist = self.retro.playlists.playlist(self.playlist_id)
         if playlist is None:
-            self.page = ""
-            return self.build()
+            return self._drop_page()
         entries = self.retro.playlists.songs(playlist.id)
         songs = [song for _, song in entries]
         keys = {id(song): key for key, song in entries}
@@ -407,8 +421,7 @@ class MainScreen(Screen):
         """The now playing screen (``PlayerFragment``): the song, its time and the controls."""
         current = self.retro.current()
         if current is None:
-            self.page = ""
-            return self.build()
+            return self._drop_page()
         playing = self.retro.playing
         controls = row(View(weight=1), _icon("previousButton", "Previous", "chevron_left", self.retro.previous),
                        _icon("playPauseButton", "Pause" if playing else PLAY, "pause" if playing else "play",
@@ -490,7 +503,8 @@ class MainScreen(Screen):
         rows += [_list_row(p.name, "", "playlist", lambda p=p: self._add_to(p), None)
                  for p in self.retro.playlists.playlists()]
         body = scroll_list(*rows, key="add_playlist_list", resource_id=_id("playlists"),
-                           scroll_offset=self.scroll.get("add_playlist_list", 0), height=min(len(rows), 6) * 190)
+                           scroll_offset=self.scroll.get("add_playlist_list", 0),
+                           height=sum(measure_height(r, DIALOG_WIDTH) for r in rows[:6]))
         return alert_dialog([body], [("button2", CANCEL, self._close)], title=ADD_TO_PLAYLIST, package=PACKAGE)
 
     def _name_field(self) -> View:
@@ -525,8 +539,6 @@ class MainScreen(Screen):
     def _delete(self) -> None:
         if self.dialog_playlist is not None:
             self.retro.playlists.delete(self.dialog_playlist.id)
-            if self.playlist_id == self.dialog_playlist.id:
-                self.page = ""
         self._close()
 
     def _delete_dialog(self) -> View:
@@ -553,7 +565,6 @@ class RetroMusic(App):
         self.queue_store = PlaybackQueue(phone)
         self.position = 0
         self.playing = False
-        self.from_player = False
 
     def on_force_stop(self) -> None:
         self.position, self.playing = 0, False

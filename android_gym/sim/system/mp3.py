@@ -17,7 +17,7 @@ gabriel.mp3-tech.org/mp3infotag.html): ``Info`` at byte 21 (after the mono side 
 ``0x0001 | 0x0002`` (frames and bytes fields), the number of audio frames after it and the file's audio bytes, then
 the LAME extension with encoder delay 0 and the end padding (12 bits each). The padding is what makes the length
 exact: the frames hold ``ceil(ms × 48 / 1152)`` × 1152 samples and the tag says how many of the last frame's samples
-are padding, so a gapless-aware reader (``mutagen``, ``MediaExtractor``'s ``MP3Extractor``) gives ``ms`` exactly.
+are padding, so a reader that honours the LAME tag (``mutagen`` does) gives ``ms`` exactly.
 
 The ID3v2.4 tag in front (``TIT2`` title, ``TPE1`` artist) is written and read with ``mutagen`` (a small, pure-Python,
 well-kept tag library); the frames' durations are read back with it too, so the scanner's numbers come from a real
