@@ -226,3 +226,14 @@ def test_pm_clear_empties_the_databases(phone):
     phone.run(f"pm clear {PKG}")
     assert rows(phone, retro.PLAYLIST_DB, "SELECT COUNT(*) FROM PlaylistEntity") == [(0,)]
     assert rows(phone, retro.PLAYBACK_DB, "SELECT COUNT(*) FROM playing_queue") == [(0,)]
+
+
+def test_content_query_reads_the_audio_collection(phone):
+    scanned(phone)
+    out = phone.run("content query --uri content://media/external/audio/media --projection title:artist:duration "
+                    "--sort duration").stdout.decode()
+    assert out.splitlines() == ["Row: 0 title=Bright Lights, artist=Mateo, duration=181234",
+                                "Row: 1 title=Night Drive, artist=Olivia, duration=200000",
+                                "Row: 2 title=moments, artist=Ana, duration=299999"]
+    bad = phone.run("content query --uri content://media/external/audio/media --projection 'title;drop'")
+    assert b"IllegalArgumentException" in bad.stderr

@@ -22,6 +22,7 @@ provider hears of it through FUSE), and readers skip rows whose file is gone.
 from __future__ import annotations
 
 import posixpath
+import re
 import zlib
 from dataclasses import dataclass
 
@@ -36,6 +37,8 @@ ACTION_SCAN_FILE = "android.intent.action.MEDIA_SCANNER_SCAN_FILE"
 MEDIA_TYPE_AUDIO = 2
 UNKNOWN_STRING = "<unknown>"
 VOLUME_EXTERNAL_PRIMARY = "external_primary"
+AUTHORITY = "media"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NOT_MUSIC = ("Ringtones", "Alarms", "Notifications", "Podcasts", "Audiobooks", "Recordings")
 
 SCHEMA = (
@@ -140,3 +143,22 @@ class MediaStore(SqliteProvider):
                               "date_modified, track, year, album_artist, composer FROM audio WHERE is_music=1 "
                               "ORDER BY _id").fetchall()
         return [AudioRow(*row) for row in rows if self._phone.fs.exists(row["_data"])]
+
+    def query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
+              sort: str | None = None) -> list[dict[str, object]]:
+        """``content query`` of ``content://media/<external|external_primary>/audio/media[/<id>]`` (the ``audio``
+        view); ``where`` and ``sort`` are the caller's SQL, run on a query-only connection. ``ValueError`` for
+        another URI or a bad column name."""
+        path = uri.removeprefix(f"content://{AUTHORITY}/").strip("/").split("/")
+        if path[:3] not in (["external", "audio", "media"], ["external_primary", "audio", "media"]) or len(path) > 4 \
+                or (len(path) == 4 and not path[3].isdigit()):
+            raise ValueError(f"Unknown URI: {uri}")
+        clauses = ([f"_id = {int(path[3])}"] if len(path) == 4 else []) + ([f"({where})"] if where else [])
+        if projection and not all(_IDENTIFIER.fullmatch(column) for column in projection):
+            raise ValueError(f"Invalid column {projection}")
+        sql = (f"SELECT {', '.join(projection) if projection else '*'} FROM audio"
+               + (f" WHERE {' AND '.join(clauses)}" if clauses else "") + (f" ORDER BY {sort}" if sort else ""))
+        with self._reading() as db:
+            cursor = db.execute(sql)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row)) for row in cursor.fetchall()]
