@@ -96,11 +96,11 @@ class MediaStore(SqliteProvider):
         """The ``files`` values ``ModernMediaScanner`` gives an audio file, or ``None`` if it is not one."""
         fs = self._phone.fs
         try:
-            data = fs.read_bytes(path)
             stat = fs.device_stat(fs.host_path(path))
+            with open(fs.host_path(path), "rb") as file:
+                info = read_mp3(file)
         except OSError:
             return None
-        info = read_mp3(data)
         if info is None:
             return None
         folder, name = posixpath.split(path)
@@ -108,8 +108,9 @@ class MediaStore(SqliteProvider):
         album = info.album or posixpath.basename(folder)
         relative = posixpath.relpath(folder, EXTERNAL_STORAGE) + "/" if folder.startswith(EXTERNAL_STORAGE) else None
         top = (relative or "").split("/", 1)[0]
-        return {"_data": path, "_size": len(data), "format": 0x3009, "date_added": self._phone.clock.now_ms() // 1000,
-                "date_modified": stat.st_mtime_ns // 1_000_000_000, "mime_type": MIME_TYPE,
+        return {"_data": path, "_size": stat.st_size, "format": 0x3009,
+                "date_added": self._phone.clock.now_ms() // 1000, "date_modified": stat.st_mtime_ns // 1_000_000_000,
+                "mime_type": MIME_TYPE,
                 "title": info.title or posixpath.splitext(name)[0], "_display_name": name,
                 "media_type": MEDIA_TYPE_AUDIO, "duration": info.duration_ms, "artist": artist,
                 "artist_id": _hash_id(artist), "album": album, "album_id": _hash_id(album), "album_artist": None,

@@ -30,6 +30,8 @@ import io
 import math
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import BinaryIO
 
 from mutagen import MutagenError
 from mutagen.id3 import ID3, TIT2, TPE1, ID3NoHeaderError
@@ -67,14 +69,20 @@ def audio_frames(duration_ms: int) -> bytes:
     return _info_frame(frames, frames * SAMPLES_PER_FRAME - samples) + _silent_frame() * frames
 
 
-def mp3_file(duration_ms: int, title: str, artist: str) -> bytes:
-    """A silent MP3 of exactly ``duration_ms`` with an ID3v2.4 tag holding ``title`` and ``artist``."""
-    buffer = io.BytesIO(audio_frames(duration_ms))
+@lru_cache(maxsize=256)
+def id3_tag(title: str, artist: str) -> bytes:
+    """The ID3v2.4 tag (UTF-8 ``TIT2`` and ``TPE1``, no padding) ``mutagen`` writes in front of the audio."""
+    buffer = io.BytesIO()
     tags = ID3()
     tags.add(TIT2(encoding=3, text=[title]))
     tags.add(TPE1(encoding=3, text=[artist]))
     tags.save(buffer, v2_version=4, padding=lambda info: 0)
     return buffer.getvalue()
+
+
+def mp3_file(duration_ms: int, title: str, artist: str) -> bytes:
+    """A silent MP3 of exactly ``duration_ms`` with an ID3v2.4 tag holding ``title`` and ``artist``."""
+    return id3_tag(title, artist) + audio_frames(duration_ms)
 
 
 @dataclass(frozen=True)
@@ -92,14 +100,17 @@ def _text(tags: ID3 | None, frame: str) -> str:
     return str(found.text[0]) if found is not None and found.text else ""
 
 
-def read_mp3(data: bytes) -> AudioInfo | None:
-    """The tags and duration of an MP3 file's bytes; ``None`` when they hold no MPEG audio frame."""
+def read_mp3(source: bytes | BinaryIO) -> AudioInfo | None:
+    """The tags and duration of an MP3 file (its bytes, or a seekable binary file, of which only the head is read);
+    ``None`` when it holds no MPEG audio frame."""
+    file = io.BytesIO(source) if isinstance(source, bytes) else source
     try:
-        audio = MP3(io.BytesIO(data))
+        audio = MP3(file)
+        file.seek(0)
     except (HeaderNotFoundError, MutagenError, ValueError, struct.error):
         return None
     try:
-        tags = ID3(io.BytesIO(data))
+        tags = ID3(file)
     except (ID3NoHeaderError, MutagenError, ValueError):
         tags = None
     return AudioInfo(_text(tags, "TIT2"), _text(tags, "TPE1"), _text(tags, "TALB"),
