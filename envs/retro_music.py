@@ -17,8 +17,9 @@ i-th (by ``song_key``) with the i-th title. ``RetroSavePlaylist`` adds half a po
 ``/storage/emulated/0/Download/<name>.m3u``; the app's "Save as file" writes ``/storage/emulated/0/Playlists/
 <name>.m3u`` (``PlaylistsUtil``), so its oracle moves the file with the Files app, as a person must.
 
-Ours: ``RetroDeletePlaylist`` and ``RetroRenamePlaylist`` seed playlists (their ``SongEntity`` rows copy the
-MediaStore's rows, read from ``external.db``, as the app does) and check that exactly the wanted change happened.
+Ours: ``RetroDeletePlaylist``, ``RetroRenamePlaylist`` and ``RetroRemoveSongFromPlaylist`` seed playlists (their
+``SongEntity`` rows copy the MediaStore's rows, read from ``external.db``, as the app does) and check that exactly the
+wanted change happened.
 """
 
 from __future__ import annotations
@@ -508,3 +509,30 @@ class RetroRenamePlaylist(_SeededPlaylistsTask):
     def oracle(self) -> Sequence[OracleStep]:
         return [open_app(APP_NAME), *playlist_menu(self.params["playlist_name"], retro.RENAME),
                 replace_text(NAME_FIELD, self.params["new_name"]), tap(POSITIVE), complete()]
+
+
+@register_task
+class RetroRemoveSongFromPlaylist(_SeededPlaylistsTask):
+    """Remove one song from a playlist (ours)."""
+
+    name = "RetroRemoveSongFromPlaylist"
+    complexity = 1.6
+    template = 'Remove the song "{song}" from the playlist "{playlist_name}" in Retro Music.'
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """As the others, and one song of the playlist."""
+        params = super().generate_params(rng)
+        return {**params, "song": pick(rng, params["playlists"][params["playlist_name"]])}
+
+    def is_successful(self, device: Device) -> float:
+        """The playlist holds its other songs in their order; the other playlists are as they were."""
+        kept = [t for t in self.params["playlists"][self.params["playlist_name"]] if t != self.params["song"]]
+        return float(self.contents(device) == {**self.others(), self.params["playlist_name"]: kept})
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Open the playlist, the song's menu, "Remove from playlist", Remove."""
+        name = self.params["playlist_name"]
+        return [open_app(APP_NAME), tap(PLAYLISTS_TAB), *reveal(name),
+                tap(Selector(text=name, resource_id=_rid("title"))),
+                *song_action(self.params["song"], retro.REMOVE_FROM_PLAYLIST), tap(POSITIVE), complete()]

@@ -172,6 +172,20 @@ def test_delete_and_rename_checks(device):
     assert rename.is_successful(device) == 0.0
 
 
+def test_the_remove_song_check(device):
+    task = set_up(device, rm.RetroRemoveSongFromPlaylist, 0)
+    name, song = task.params["playlist_name"], task.params["song"]
+    songs = task.params["playlists"][name]
+    assert song in songs and task.is_successful(device) == 0.0
+    rm.clear_playlists(device)
+    rm.seed_playlists(device, {**task.others(), name: [t for t in songs if t != song]})
+    assert task.is_successful(device) == 1.0
+    rm.clear_playlists(device)
+    noise = next(rm.stem(f) for f in task.params["noise_files"] if rm.stem(f) not in songs)
+    rm.seed_playlists(device, {**task.others(), name: [t for t in songs if t != song] + [noise]})
+    assert task.is_successful(device) == 0.0  # a song added
+
+
 def test_the_goals_are_androidworlds(device):
     p = params(rm.RetroCreatePlaylist, 0)
     titles = ", ".join(rm.stem(f) for f in p["files"])

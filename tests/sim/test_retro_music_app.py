@@ -207,6 +207,19 @@ def test_rename_and_delete_a_playlist(phone):
     assert texts(phone, "emptyText") == [retro.NO_PLAYLISTS]
 
 
+def test_remove_a_song_from_a_playlist_after_confirming(phone):
+    open_app(scanned(phone))
+    create_playlist(phone, "Soul Classics 2", ["moments", "Night Drive", "Bright Lights"])
+    tap(phone, resource_id=rid("action_playlist"))
+    tap(phone, text="Soul Classics 2", resource_id=rid("title"))
+    song_menu(phone, "Night Drive", retro.REMOVE_FROM_PLAYLIST)
+    assert find(phone, text="Remove the song Night Drive from the playlist?") is not None
+    tap(phone, resource_id="android:id/button1")
+    assert texts(phone, "title") == ["moments", "Bright Lights"]
+    assert rows(phone, retro.PLAYLIST_DB, "SELECT title FROM SongEntity ORDER BY song_key") == [
+        ("moments",), ("Bright Lights",)]
+
+
 def test_back_closes_a_menu_then_leaves_the_playlist(phone):
     open_app(scanned(phone))
     create_playlist(phone, "Blues Break 9", ["moments"])

@@ -63,6 +63,7 @@ ADD_TO_PLAYLIST, NEW_PLAYLIST, PLAYLIST_NAME = "Add to playlist", "New playlist"
 CREATE, CANCEL, RENAME, DELETE = "Create", "Cancel", "Rename", "Delete"
 RENAME_PLAYLIST, DELETE_PLAYLIST, SAVE_AS_FILE = "Rename playlist", "Delete playlist", "Save as file"
 REMOVE_FROM_PLAYLIST, REMOVE_FROM_QUEUE = "Remove from playlist", "Remove from playing queue"
+REMOVE, REMOVE_SONG = "Remove", "Remove song from playlist"
 QUEUE, CLEAR_QUEUE, NOW_PLAYING = "Playing Queue", "Clear queue", "Now playing"
 NO_SONGS, NO_PLAYLISTS, EMPTY_PLAYLIST = "You have no songs", "You have no playlists", "Playlist is empty"
 NO_QUEUE, LAST_ADDED, MORE_OPTIONS = "No songs playing", "Last added", "More options"
@@ -254,6 +255,7 @@ class MainScreen(Screen):
         self.menu: list[tuple[str, Callback]] | None = None
         self.dialog = ""  # "add", "create", "rename", "delete"
         self.dialog_songs: list[AudioRow] = []
+        self.song_key = 0  # the SongEntity a "remove" dialog is about
         self.dialog_playlist: Playlist | None = None
         self.name = ""
 
@@ -316,6 +318,7 @@ class MainScreen(Screen):
         if self.menu is not None:
             return popup_menu(screen, list(self.menu), self._close, PACKAGE)
         dialogs = {"add": self._add_dialog, "create": self._create_dialog, "rename": self._rename_dialog,
+                   "remove": self._remove_dialog,
                    "delete": self._delete_dialog}
         if self.dialog in dialogs:
             return dialog_over(screen, dialogs[self.dialog](), self._close)
@@ -407,7 +410,7 @@ class MainScreen(Screen):
         songs = [song for _, song in entries]
         keys = {id(song): key for key, song in entries}
         body = self._song_rows(songs, "playlist_songs", lambda song: [
-            (REMOVE_FROM_PLAYLIST, lambda: self.retro.playlists.remove_song(keys[id(song)]))]) if songs else \
+            (REMOVE_FROM_PLAYLIST, lambda: self._ask_remove(keys[id(song)], song))]) if songs else \
             column(text_view(EMPTY_PLAYLIST, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48),
                    weight=1)
         header = text_view(f"{len(songs)} {'Song' if len(songs) == 1 else 'Songs'} • "
@@ -542,10 +545,28 @@ class MainScreen(Screen):
         self._close()
 
     def _delete_dialog(self) -> View:
+        """``DeletePlaylistDialog``."""
         name = self.dialog_playlist.name if self.dialog_playlist else ""
-        panel = confirm_dialog(f"Delete the playlist {name}?", CANCEL, self._close, DELETE, self._delete)
-        panel.children.insert(0, text_view(DELETE_PLAYLIST, resource_id=_id("alertTitle"), text_size=_TITLE,
-                                           padding=52, bold=True))
+        return self._confirm(DELETE_PLAYLIST, f"Delete the playlist {name}?", DELETE, self._delete)
+
+    def _ask_remove(self, song_key: int, song: AudioRow) -> None:
+        self._ask("remove", None, "", [song])
+        self.song_key = song_key
+
+    def _remove(self) -> None:
+        self.retro.playlists.remove_song(self.song_key)
+        self._close()
+
+    def _remove_dialog(self) -> View:
+        """``RemoveSongFromPlaylistDialog``."""
+        title = self.dialog_songs[0].title if self.dialog_songs else ""
+        return self._confirm(REMOVE_SONG, f"Remove the song {title} from the playlist?", REMOVE, self._remove)
+
+    def _confirm(self, title: str, message: str, positive: str, action: Callback) -> View:
+        """A titled AlertDialog with Cancel and ``positive``."""
+        panel = confirm_dialog(message, CANCEL, self._close, positive, action)
+        panel.children.insert(0, text_view(title, resource_id=_id("alertTitle"), text_size=_TITLE, padding=52,
+                                           bold=True))
         return panel
 
 
