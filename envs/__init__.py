@@ -18,6 +18,7 @@ from android_gym.envs import (  # noqa: F401
     markor_video,
     open_app,
     recipe,
+    retro_music,
     sms,
     specs,
     system,
