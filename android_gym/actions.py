@@ -70,6 +70,7 @@ KNOWN_APPS = {
     "vlc": "org.videolan.vlc",
     "vlc app": "org.videolan.vlc",
     "vlc player": "org.videolan.vlc",
+    "joplin": "net.cozic.joplin",
 }
 
 
