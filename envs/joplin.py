@@ -7,8 +7,8 @@ AndroidWorld's four Joplin tasks (``NotesIsTodo``, ``NotesMeetingAttendeeCount``
 * ``NOTES``, the ``RowTable`` of the app's notes: a row is a ``notes`` row plus ``folder``, its notebook's title.
   ``clear`` empties ``folders``, ``notes`` and ``notes_normalized``; ``insert`` creates each missing notebook
   (uuid4-hex id, the four times at device time − 1 day), inserts the notes with every column AndroidWorld writes
-  (``todo_completed`` 0/1, not a time) and mirrors each into ``notes_normalized`` with its title lowercased, which
-  the app's search reads;
+  (``todo_completed`` 0/1, not a time) and mirrors each into ``notes_normalized`` with its title lowercased (the
+  body as it is, as AndroidWorld writes it; the app's own saves lowercase both), which the app's search reads;
 * ``note_row``: such a row; ``random_note_row``: AndroidWorld's noise note (a notebook among the task's own 30 %
   of the time, else any of the 12; a canned title and body of that notebook; ``is_todo`` and ``todo_completed``
   each a coin toss, the latter for every note, as AndroidWorld's truthiness slip does);
@@ -237,7 +237,8 @@ class JoplinNotes:
                                    (existing[title], title, *(ROW_TIME_MS,) * 4)))
             note = {column: value for column, value in row.items() if column != "folder"}
             note["parent_id"] = existing[title]
-            for table, values in (("notes", note), ("notes_normalized", normalized_row(note))):
+            mirror = {**normalized_row(note), "body": note["body"]}  # AndroidWorld lowercases only the title
+            for table, values in (("notes", note), ("notes_normalized", mirror)):
                 statements.append((f"INSERT INTO {table} ({', '.join(f'`{c}`' for c in values)}) VALUES "
                                    f"({', '.join('?' for _ in values)})", tuple(values.values())))
         state.sqlite_execute_many(device, DB_PATH, statements)

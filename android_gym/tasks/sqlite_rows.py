@@ -102,8 +102,8 @@ class SqliteRowsTask(Task):
     """A task on one app table: ``clear_state`` empties it, ``seed_state`` inserts ``initial_rows()`` and
     remembers the table as seeded in ``self.before`` for the success check.
 
-    Subclasses set ``table`` (an ``AppTable`` or another ``RowTable``) and implement ``initial_rows`` (usually rows kept in ``params``, so pinned
-    parameters pin the whole initial state), ``is_successful`` and ``oracle``.
+    Subclasses set ``table`` (an ``AppTable`` or another ``RowTable``) and implement ``initial_rows`` (usually
+    rows kept in ``params``, so pinned parameters pin the whole initial state), ``is_successful`` and ``oracle``.
     """
 
     table: ClassVar[RowTable]
