@@ -98,7 +98,7 @@ NORMALIZED_COLUMNS = ("id", "title", "body", "user_created_time", "user_updated_
                       "parent_id", "latitude", "longitude", "altitude", "source_url", "todo_due")
 
 _HEADER, _ACCENT, _FADED = (49, 54, 64), (43, 107, 196), (160, 160, 160)  # theme "Light": header, accent, done
-_BAR, _ROW, _TEXT, _SMALL, _H1 = 147, 136, 42, 37, 58  # 56 dp header; 16/14/22 sp at 420 dpi
+_BAR, _ROW, _TEXT, _SMALL, _H1 = 147, 110, 42, 37, 58  # 56 dp header, 42 dp note rows; 16/14/22 sp at 420 dpi
 _CHECKBOX = re.compile(r"^\s*[-*+]\s+\[([ xX])\]\s+(.*)$")
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*)$")
 _NUMBERED = re.compile(r"^\s*(\d+[.)])\s+(.*)$")
@@ -213,8 +213,8 @@ def _store(screen: Screen) -> JoplinStore:
 def _checkbox(checked: bool, on_click: Callback) -> View:
     """A checkbox (a to-do's, or one of a body's "- [ ]" items)."""
     return View(kind="icon", class_name="android.widget.CheckBox", hint="checkbox_on" if checked else "checkbox_off",
-                checkable=True, checked=checked, clickable=True, focusable=True, on_click=on_click, width=110,
-                height=110, text_color=_ACCENT, padding=12)
+                checkable=True, checked=checked, clickable=True, focusable=True, on_click=on_click, width=96,
+                height=96, text_color=_ACCENT, padding=12)
 
 
 def _header(title: str, *buttons: View, navigation: View) -> View:
@@ -390,7 +390,7 @@ class MainScreen(Screen):
         children.append(text_view(note["title"] or UNTITLED, weight=1, text_size=_TEXT, padding=24,
                                   text_color=_FADED if done else TEXT))
         return View(kind="row", class_name="android.view.ViewGroup", clickable=True, focusable=True,
-                    height=_ROW, padding=12, children=children, on_click=lambda: self._open_note(note["id"]),
+                    height=_ROW, padding=6, children=children, on_click=lambda: self._open_note(note["id"]),
                     background=WHITE)
 
     def _action_button(self) -> View:
