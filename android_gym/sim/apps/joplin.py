@@ -232,6 +232,11 @@ def _icon(content_desc: str, icon: str, on_click: Callback) -> View:
 
 
 # ----- the body's Markdown ---------------------------------------------------------------------------------------
+def _list_item(marker: View, text: str) -> View:
+    """A list item: its marker (a bullet, "1.", a checkbox) and its text."""
+    return row(marker, text_view(text.strip(), text_size=_TEXT, weight=1, padding=6), padding=6)
+
+
 def render_markdown(body: str, on_toggle: Callable[[int], None]) -> list[View]:
     """The rendered note body, one view per block: headings, bullets, numbered items, checkboxes (ticking one
     calls ``on_toggle`` with its position among the body's checkboxes) and paragraph lines."""
@@ -245,16 +250,17 @@ def render_markdown(body: str, on_toggle: Callable[[int], None]) -> list[View]:
         if checkbox:
             index = boxes
             boxes += 1
-            views.append(row(_checkbox(checkbox.group(1).lower() == "x", lambda index=index: on_toggle(index)),
-                             text_view(checkbox.group(2).strip(), text_size=_TEXT, weight=1, padding=6)))
+            views.append(_list_item(_checkbox(checkbox.group(1).lower() == "x", lambda index=index: on_toggle(index)),
+                                    checkbox.group(2)))
         elif heading:
             size = max(_H1 - 6 * (len(heading.group(1)) - 1), _TEXT)
             views.append(text_view(heading.group(2).strip(), text_size=size, bold=True, padding=12))
-        elif bullet or numbered:
-            marker = View(kind="icon", hint="dot", width=60, height=60, text_color=TEXT) if bullet \
-                else View(kind="label", hint=numbered.group(1), text_size=_TEXT, width=70, height=60)
-            text = (bullet or numbered).group(bullet and 1 or 2).strip()
-            views.append(row(marker, text_view(text, text_size=_TEXT, weight=1, padding=6), padding=6))
+        elif bullet:
+            views.append(_list_item(View(kind="icon", hint="dot", width=60, height=60, text_color=TEXT),
+                                    bullet.group(1)))
+        elif numbered:
+            views.append(_list_item(View(kind="label", hint=numbered.group(1), text_size=_TEXT, width=70, height=60),
+                                    numbered.group(2)))
         else:
             views.append(text_view(line.strip(), text_size=_TEXT, padding=12))
     return views
