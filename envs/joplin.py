@@ -19,14 +19,15 @@ AndroidWorld cans 19–30 title/body pairs per notebook (``_FOLDERS`` in ``jopli
 here is a representative set of five per notebook in the same style (the Recipes ones are AndroidWorld's own), so
 noise rows differ in wording, not in kind.
 
-``JoplinCreateNote`` and ``JoplinCompleteTodo`` are ours: they prove the editor and the list's checkboxes work
-and are checked on the rows, AndroidWorld style (exactly the wanted change, nothing else touched).
+``JoplinCreateNote``, ``JoplinCompleteTodo`` and ``JoplinTickChecklistItem`` are ours: they prove the editor, the
+list's to-do checkboxes and the rendered Markdown checkboxes work, and are checked on the rows, AndroidWorld style
+(exactly the wanted change, nothing else touched).
 """
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -280,13 +281,13 @@ def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
     return steps
 
 
-def _todo_box(title: str) -> OracleStep:
-    """Tap the checkbox on the list line of the to-do titled ``title``."""
+def box_beside(text: str) -> OracleStep:
+    """Tap the checkbox on the line of ``text`` (a to-do in the list, an item of a rendered checklist)."""
     def step(elements: Sequence[UIElement]) -> Action:
-        label = Selector(text=title).find(elements)
+        label = Selector(text=text).find(elements)
         boxes = [e for e in elements if e.class_name.endswith("CheckBox") and _same_row(e, label)]
         if not boxes:
-            raise OracleError(f"no checkbox beside {title!r}")
+            raise OracleError(f"no checkbox beside {text!r}")
         return Action(ActionType.CLICK, index=boxes[0].index)
     return step
 
@@ -295,6 +296,13 @@ def _todo_box(title: str) -> OracleStep:
 #: Our tasks' targets: none is a noise title.
 TARGET_TITLES = ("Buy concert tickets", "Plan surprise party", "Fix bike brakes", "Order printer ink",
                  "Book hair appointment", "Send wedding RSVP", "Back up laptop", "Water the plants")
+#: Our checklists (title → items), none a noise title.
+CHECKLISTS = {
+    "Weekend errands": ("Buy eggs", "Return library books", "Wash the car", "Pick up the parcel"),
+    "Party prep": ("Order the cake", "Send invitations", "Buy balloons", "Clean the living room"),
+    "Trip packing": ("Passport", "Phone charger", "Sunscreen", "Hiking boots"),
+    "Moving day": ("Label the boxes", "Cancel the internet", "Book the van", "Forward the mail"),
+}
 TARGET_BODIES = ("Ask Sam which date works best.", "Check the price before Friday.", "Keep the receipt.",
                  "Do it after work on Tuesday.", "Remember the discount code.")
 
@@ -308,6 +316,29 @@ class _JoplinTask(SqliteRowsTask):
     def initial_rows(self) -> list[Row]:
         """The rows kept in the parameters."""
         return [dict(row) for row in self.params["rows"]]
+
+
+#: What a save moves besides the edited columns.
+_SAVE_TIMES = ("updated_time", "user_updated_time")
+
+
+def _only_changed(before: Sequence[Row], device: Device, title: str, columns: Sequence[str],
+                  changed: Callable[[Row, Row], bool]) -> bool:
+    """No note was added or removed, every note but the one titled ``title`` is untouched, and that one differs
+    at most in ``columns`` (and the save times), with ``changed(old, new)`` holding."""
+    after = {row["id"]: row for row in NOTES.rows(device)}
+    if set(after) != {row["id"] for row in before}:
+        return False
+    moving = (*columns, *_SAVE_TIMES)
+    for row in before:
+        now = after[row["id"]]
+        if row["title"] != title:
+            if now != row:
+                return False
+        elif ({k: v for k, v in now.items() if k not in moving} != {k: v for k, v in row.items() if k not in moving}
+              or not changed(row, now)):
+            return False
+    return True
 
 
 def _noise(rng: np.random.Generator, count: int, folder: str) -> list[Row]:
@@ -376,22 +407,46 @@ class JoplinCompleteTodo(_JoplinTask):
     def is_successful(self, device: Device) -> float:
         """1.0 when the target's ``todo_completed`` is set (its update times may move) and nothing else
         changed."""
-        after = {row["id"]: row for row in NOTES.rows(device)}
-        if set(after) != {row["id"] for row in self.before}:
-            return 0.0
-        moving = ("todo_completed", "updated_time", "user_updated_time")
-        for row in self.before:
-            now = after[row["id"]]
-            if row["title"] != self.params["title"]:
-                if now != row:
-                    return 0.0
-            elif ({k: v for k, v in now.items() if k not in moving} != {k: v for k, v in row.items()
-                                                                          if k not in moving}
-                  or not now["todo_completed"]):
-                return 0.0
-        return 1.0
+        done = _only_changed(self.before, device, self.params["title"], ("todo_completed",),
+                             lambda old, new: bool(new["todo_completed"]))
+        return 1.0 if done else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
         """"All notes" lists unfinished to-dos first: scroll to the target and tick its checkbox."""
-        return [open_app(APP_NAME), *scroll_to_note(self.params["title"]), _todo_box(self.params["title"]),
+        return [open_app(APP_NAME), *scroll_to_note(self.params["title"]), box_beside(self.params["title"]),
                 complete()]
+
+
+@register_task
+class JoplinTickChecklistItem(_JoplinTask):
+    """Tick one item of a note's Markdown checklist ("- [ ] item" becomes "- [x] item")."""
+
+    name = "JoplinTickChecklistItem"
+    complexity = 1.0
+    template = 'In the Joplin app, tick "{item}" in the checklist of the note "{title}".'
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """A checklist note (one item already ticked, never the asked one) among 10–30 noise notes."""
+        title = list(CHECKLISTS)[int(rng.integers(len(CHECKLISTS)))]
+        items = CHECKLISTS[title]
+        done, item = (items[int(i)] for i in rng.choice(len(items), size=2, replace=False))
+        body = "\n".join(f"- [{'x' if entry == done else ' '}] {entry}" for entry in items)
+        folder = FOLDER_TITLES[int(rng.integers(len(FOLDER_TITLES)))]
+        rows = _noise(rng, int(rng.integers(10, 31)), folder)
+        rows.insert(int(rng.integers(len(rows) + 1)), note_row(title, body, folder, note_id=_random_id(rng)))
+        return {"title": title, "item": item, "rows": rows}
+
+    def is_successful(self, device: Device) -> float:
+        """1.0 when the checklist's body differs only in the item's box, now ticked, and no other note changed."""
+        item = self.params["item"]
+
+        def ticked(old: Row, new: Row) -> bool:
+            return new["body"] == old["body"].replace(f"- [ ] {item}", f"- [x] {item}")
+
+        return 1.0 if _only_changed(self.before, device, self.params["title"], ("body",), ticked) else 0.0
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Open the note from "All notes" and tick the item's checkbox in the rendered body."""
+        return [open_app(APP_NAME), *scroll_to_note(self.params["title"]), tap(Selector(text=self.params["title"])),
+                box_beside(self.params["item"]), complete()]

@@ -16,6 +16,7 @@ from android_gym.envs.joplin import (
     ROW_TIME_MS,
     JoplinCompleteTodo,
     JoplinCreateNote,
+    JoplinTickChecklistItem,
     folder_id,
     note_row,
     random_note_row,
@@ -144,4 +145,19 @@ def test_complete_todo_succeeds_only_when_the_target_alone_is_done(device):
     other = next(row for row in task.before if row["id"] != target["id"])
     _execute(device, "UPDATE notes SET body = 'x' WHERE id = ?", (other["id"],))
     assert task.is_successful(device) == 0.0
+    task.teardown(device)
+
+
+def test_tick_checklist_item_succeeds_only_with_that_box_ticked(device):
+    task = made("JoplinTickChecklistItem", 2)
+    assert isinstance(task, JoplinTickChecklistItem)
+    task.initialize(device)
+    target = next(row for row in task.before if row["title"] == task.params["title"])
+    item = task.params["item"]
+    assert f"- [ ] {item}" in target["body"] and "- [x] " in target["body"] and task.is_successful(device) == 0.0
+    ticked = target["body"].replace(f"- [ ] {item}", f"- [x] {item}")
+    _execute(device, "UPDATE notes SET body = ?, updated_time = 9 WHERE id = ?", (ticked, target["id"]))
+    assert task.is_successful(device) == 1.0
+    _execute(device, "UPDATE notes SET body = ? WHERE id = ?", (ticked.replace("- [ ] ", "- [x] "), target["id"]))
+    assert task.is_successful(device) == 0.0  # ticking every box is not the task
     task.teardown(device)
