@@ -71,6 +71,7 @@ KNOWN_APPS = {
     "vlc app": "org.videolan.vlc",
     "vlc player": "org.videolan.vlc",
     "retro music": "code.name.monkey.retromusic",
+    "joplin": "net.cozic.joplin",
 }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from android_gym.envs import calendar, expense, recipe, tasks_app
+from android_gym.envs import calendar, expense, joplin, recipe, tasks_app
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.spec_loader import RecordKind, load_specs, register_record_kind
 from android_gym.tasks.spec_values import DEFAULT_DURATION
@@ -125,6 +125,19 @@ RECIPES = register_record_kind(RecordKind(
             "source": "text", "ingredients": "text", "directions": "text"},
     to_row=_recipe_row, from_row=_recipe_record, random_row=recipe.random_recipe, reveal=recipe.reveal_rows,
     noise_count=20))
+
+
+
+def _note_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    return joplin.note_row(title=record["title"] or "", body=record["body"] or "", folder=record["folder"] or "",
+                           is_todo=bool(record["is_todo"]), todo_completed=bool(record["todo_completed"]))
+
+
+NOTES = register_record_kind(RecordKind(
+    state_field="notes", table=joplin.NOTES,
+    fields={"title": "text", "body": "text", "folder": "text", "is_todo": "bool", "todo_completed": "bool"},
+    to_row=_note_row, from_row=joplin.note_record, random_row=joplin.random_note_row, reveal=joplin.reveal_rows,
+    noise_count=100, noise_sees_state=True))
 
 
 def spec_files() -> list[Path]:

@@ -29,6 +29,9 @@ _TRIM = " \t.,;:!?()[]{}\"'“”‘’"
 _FILE = re.compile(r"^([\w-]+)(\.[A-Za-z0-9]{1,5})$")
 _NUMBER = re.compile(r"^[$€£]?([+-]?\d+(?:[.,:]\d+)*)$")
 _WORD_GAP = re.compile(r"[\s|]+")
+#: A quantity inside a text: a whole, decimal or fractional number and the lower-case word after it ("45
+#: participants", "1/2 cup"); a number without a word after it (a date's day, a count badge) is none.
+_QUANTITY = re.compile(r"(?<![\w/.,])(\d+(?:\.\d+)?(?:/\d+)?) ([a-z]+)\b")
 _SPACES = re.compile(r"[ \t]+")
 #: Longest screen text cut into pieces (a long note's lines still are).
 _MAX_SCREEN_TEXT = 4000
@@ -189,6 +192,26 @@ def screen_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
     """The pieces of a screen's texts (its elements' labels, in document order), coarse grains only: a screen's
     words would crowd out everything else."""
     return list(_screen_pieces(tuple(labels), source))
+
+
+def quantity_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
+    """The quantities inside a screen's texts, each as its number and as its number with the word after it
+    ("Attended by 45 participants" → "45", "45 participants"; "1/2 cup almond flour" → "1/2", "1/2 cup"): what a
+    person reads off a note to answer "how many" or "what quantity"."""
+    return list(_quantity_pieces(tuple(labels), source))
+
+
+@functools.lru_cache(maxsize=1024)
+def _quantity_pieces(labels: tuple[str, ...], source: str) -> tuple[Piece, ...]:
+    pieces: list[Piece] = []
+    for label in dict.fromkeys(labels):
+        if not label or len(label) > _MAX_SCREEN_TEXT:
+            continue
+        size = max(len(label), 1)
+        for match in _QUANTITY.finditer(label):
+            position = min(match.start() / size, 1.0)
+            pieces += [Piece(match.group(1), "", source, position), Piece(match.group(0), "", source, position)]
+    return tuple(unique_pieces(pieces))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -30,6 +30,7 @@ from android_gym.tasks.spec_values import (
     answer_matches,
     format_answer,
     format_date,
+    parse_bool,
     parse_date,
     parse_duration,
     parse_number,
@@ -37,13 +38,14 @@ from android_gym.tasks.spec_values import (
     reword_date,
     satisfies,
 )
-from android_gym.tasks.sqlite_rows import AppTable, Row, SqliteRowsTask
+from android_gym.tasks.sqlite_rows import Row, RowTable, SqliteRowsTask
 
 #: Field types a record kind declares: how a field's text is read and compared.
 FIELD_PARSERS: dict[str, Callable[[str], Any]] = {
     "text": str,
     "number": parse_number,
     "int": int,
+    "bool": parse_bool,
     "date": parse_date,
     "time": parse_time,
     "duration": parse_duration,
@@ -62,18 +64,20 @@ class RecordKind:
     ``from_row`` reads a row back as one; ``random_row`` draws a noise row (the app's own AndroidWorld generator);
     ``reveal`` gives the oracle steps that bring rows on screen; ``noise_count`` is the default number of noise
     rows; ``reset_app`` (optional) resets what else the app keeps that changes what it shows (view preferences),
-    before the table is emptied.
+    before the table is emptied. With ``noise_sees_state``, ``random_row`` also takes the spec's typed records
+    (AndroidWorld's Joplin noise favours the notebooks they are in). ``table`` may be any ``RowTable``.
     """
 
     state_field: str
-    table: AppTable
+    table: RowTable
     fields: Mapping[str, str]
     to_row: Callable[[Mapping[str, Any]], Row]
     from_row: Callable[[Row], dict[str, Any]]
-    random_row: Callable[[np.random.Generator], Row]
+    random_row: Callable[..., Row]
     reveal: Callable[[Sequence[Row]], list[OracleStep]]
     noise_count: int
     reset_app: Callable[[Device], None] | None = None
+    noise_sees_state: bool = False
 
     def typed(self, record: Mapping[str, str]) -> dict[str, Any]:
         """Every field read as its type; an empty or missing field is ``None``."""
@@ -96,8 +100,25 @@ def register_record_kind(kind: RecordKind) -> RecordKind:
     return kind
 
 
+#: How deep a parameter's value may hold placeholders of other parameters (a recipe body with its quantity).
+_NESTING = 3
+
+
 def _fill(template: str, values: Mapping[str, Any]) -> str:
-    return template.format(**values)
+    """``template`` with its placeholders filled, then those that the values brought in (a drawn body that says
+    "- {ingredient_quantity} {ingredient}"), up to ``_NESTING`` levels; text that is no template stays as it is."""
+    text = template.format(**values)
+    for _ in range(_NESTING):
+        if "{" not in text:
+            break
+        try:
+            nested = text.format(**values)
+        except (KeyError, IndexError, ValueError, AttributeError):
+            break
+        if nested == text:
+            break
+        text = nested
+    return text
 
 
 def _records(spec: pb.TaskSpec, kind: RecordKind) -> list[dict[str, str]]:
@@ -146,10 +167,11 @@ class SpecTask(SqliteRowsTask):
         conditions = [(c.field, pb.Condition.Operator.Name(c.op), self.kind.condition_value(
             c.field, _fill(c.value, self.params))) for c in self.spec.noise.exclude]
         count = self.spec.noise.count or self.kind.noise_count
+        context = (self.relevant_records(),) if self.kind.noise_sees_state else ()
         rows = []
         for _ in range(count):
             for _ in range(_NOISE_TRIES):
-                row = self.kind.random_row(rng)
+                row = self.kind.random_row(rng, *context)
                 record = self.kind.from_row(row)
                 if not conditions or not all(satisfies(record[f], op, v) for f, op, v in conditions):
                     rows.append(row)

@@ -18,6 +18,7 @@ from android_gym.sim.apps.expense import ProExpense
 from android_gym.sim.apps.files import DocumentsUI
 from android_gym.sim.apps.gallery import SimpleGallery
 from android_gym.sim.apps.intentresolver import IntentResolver
+from android_gym.sim.apps.joplin import Joplin
 from android_gym.sim.apps.launcher import Launcher
 from android_gym.sim.apps.markor import Markor
 from android_gym.sim.apps.retro_music import RetroMusic
@@ -53,6 +54,7 @@ INSTALLED_APPS: tuple[type[App], ...] = (
     Vlc,
     MediaProviderPackage,
     RetroMusic,
+    Joplin,
 )
 
 INSTALLABLE_APPS: tuple[type[App], ...] = (

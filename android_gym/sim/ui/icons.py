@@ -41,6 +41,7 @@ _GLYPHS = {
     "audio": "music_note", "playlist": "playlist_play", "more_horiz": "dots_horizontal", "todo": "format_list_checks",
     "quicknote": "note_edit_outline",
     "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
+    "checkbox_off": "checkbox_blank_outline", "checkbox_on": "checkbox_marked",
     # expense categories
     "income": "cash_plus", "food": "food", "housing": "home_city_outline", "social": "account_group",
     "entertainment": "movie_open", "transport": "bus", "clothes": "tshirt_crew", "health": "hospital_box_outline",
@@ -57,6 +58,7 @@ _GLYPHS = {
     "app_contacts": "account", "app_draw": "brush", "app_files": "folder", "app_gallery": "image",
     "app_markor": "notebook_edit_outline", "app_expense": "wallet_outline", "app_settings": "cog",
     "app_sms": "message_processing", "app_tasks": "checkbox_marked_circle_outline", "app_vlc": "vlc",
+    "app_joplin": "notebook",
 }
 
 
