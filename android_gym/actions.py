@@ -70,6 +70,8 @@ KNOWN_APPS = {
     "vlc": "org.videolan.vlc",
     "vlc app": "org.videolan.vlc",
     "vlc player": "org.videolan.vlc",
+    "osmand": "net.osmand",
+    "osmand maps": "net.osmand",
 }
 
 
