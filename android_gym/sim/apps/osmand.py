@@ -172,6 +172,14 @@ def favourite_wpt(point: Favourite, time: dt.datetime) -> etree._Element:
     return wpt
 
 
+def favourites_gpx(points: list[Favourite], time: dt.datetime) -> bytes:
+    """A favorites.gpx holding ``points`` (each added at ``time``)."""
+    root = _new_gpx()
+    for point in points:
+        root.append(favourite_wpt(point, time))
+    return _gpx_bytes(root)
+
+
 def track_gpx(name: str, points: list[geo.LatLon], time: dt.datetime) -> bytes:
     """A saved plan: ``metadata`` and one ``trk`` with one ``trkseg`` of the points in order."""
     root = _new_gpx()
