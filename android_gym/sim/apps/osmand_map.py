@@ -199,13 +199,13 @@ def render(view: Viewport, overlay: Overlay) -> Image.Image:
     for place in PLACES:
         _town(draw, view.to_pixel(place.lat, place.lon), place.name.split(",")[0], place.kind == "City")
     for lat, lon in overlay.favourites:
-        _pin(draw, view.to_pixel(lat, lon), _FAVOURITE, 18)
+        _pin(draw, view.to_pixel(lat, lon), _FAVOURITE, 24)
     for lat, lon in overlay.markers:
-        _pin(draw, view.to_pixel(lat, lon), _MARKER, 18)
+        _pin(draw, view.to_pixel(lat, lon), _MARKER, 24)
     for lat, lon in overlay.route:
         _pin(draw, view.to_pixel(lat, lon), _ROUTE, 14)
     if overlay.selected is not None:
-        _pin(draw, view.to_pixel(*overlay.selected), _SELECTED, 26)
+        _pin(draw, view.to_pixel(*overlay.selected), _SELECTED, 30)
     if overlay.crosshair:
         cx, cy = view.width / 2, view.height / 2
         draw.ellipse((cx - 30, cy - 30, cx + 30, cy + 30), outline=_LABEL, width=4)
