@@ -163,7 +163,28 @@ def track_matches(points: Iterator[tuple[float, float]], waypoints: Sequence[tup
 
 
 class _OsmAndTask(Task):
+    """An OsmAnd task whose state ``clear`` empties at init and again at teardown."""
+
     app_packages = (osmand.PACKAGE,)
+
+    def clear(self, device: Device) -> None:
+        """Empty what the task checks."""
+        raise NotImplementedError
+
+    def clear_state(self, device: Device) -> None:
+        self.clear(device)
+
+    def teardown(self, device: Device) -> None:
+        self.clear(device)
+        super().teardown(device)
+
+
+class _LocationTask(_OsmAndTask):
+    """A task about one location: a place name or its coordinates."""
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        return {"location": random_location(rng)}
 
 
 # ----- AndroidWorld's tasks -----------------------------------------------------------------------------------------
@@ -174,18 +195,14 @@ def _clear_favourites(device: Device) -> None:
 
 
 @register_task
-class OsmAndFavorite(_OsmAndTask):
+class OsmAndFavorite(_LocationTask):
     """Add a favourite for a place (by name or coordinates)."""
 
     name = "OsmAndFavorite"
     complexity = 1.3
     template = "Add a favorite location marker for {location} in the OsmAnd maps app."
 
-    @classmethod
-    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {"location": random_location(rng)}
-
-    def clear_state(self, device: Device) -> None:
+    def clear(self, device: Device) -> None:
         _clear_favourites(device)
 
     def is_successful(self, device: Device) -> float:
@@ -195,10 +212,6 @@ class OsmAndFavorite(_OsmAndTask):
         return float(any(location in point.name or (coords is not None and coords_match((point.lat, point.lon),
                                                                                           coords))
                          for point in points or ()))
-
-    def teardown(self, device: Device) -> None:
-        _clear_favourites(device)
-        super().teardown(device)
 
     def oracle(self) -> Sequence[OracleStep]:
         """Find the place, then Favorite → Save."""
@@ -211,18 +224,14 @@ def _clear_markers(device: Device) -> None:
 
 
 @register_task
-class OsmAndMarker(_OsmAndTask):
+class OsmAndMarker(_LocationTask):
     """Add a map marker for a place (by name or coordinates)."""
 
     name = "OsmAndMarker"
     complexity = 2.0
     template = "Add a location marker for {location} in the OsmAnd maps app."
 
-    @classmethod
-    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {"location": random_location(rng)}
-
-    def clear_state(self, device: Device) -> None:
+    def clear(self, device: Device) -> None:
         _clear_markers(device)
 
     def is_successful(self, device: Device) -> float:
@@ -232,10 +241,6 @@ class OsmAndMarker(_OsmAndTask):
         return float(target is not None and any(
             row["marker_lat"] is not None and row["marker_lon"] is not None
             and coords_match((row["marker_lat"], row["marker_lon"]), target) for row in rows))
-
-    def teardown(self, device: Device) -> None:
-        _clear_markers(device)
-        super().teardown(device)
 
     def oracle(self) -> Sequence[OracleStep]:
         """Find the place, then Marker."""
@@ -265,7 +270,7 @@ class OsmAndTrack(_OsmAndTask):
     def goal(self) -> str:
         return self.template.format(waypoints=", ".join(self.params["waypoints"]))
 
-    def clear_state(self, device: Device) -> None:
+    def clear(self, device: Device) -> None:
         _clear_tracks(device)
 
     def is_successful(self, device: Device) -> float:
@@ -282,10 +287,6 @@ class OsmAndTrack(_OsmAndTask):
             if data is not None and track_matches(track_points(data), targets):  # type: ignore[arg-type]
                 return 1.0
         return 0.0
-
-    def teardown(self, device: Device) -> None:
-        _clear_tracks(device)
-        super().teardown(device)
 
     def oracle(self) -> Sequence[OracleStep]:
         """Menu → Plan a route; for each waypoint search it (the map centres on it) and Add point; Save, Save."""
@@ -312,16 +313,12 @@ class _EditFavouriteTask(_OsmAndTask):
         """The favourites the task starts with."""
         return [osmand.Favourite(name, lat, lon) for name, lat, lon in self.params["favourites"]]
 
-    def clear_state(self, device: Device) -> None:
+    def clear(self, device: Device) -> None:
         _clear_favourites(device)
 
     def seed_state(self, device: Device) -> None:
         self.run(device, f"mkdir -p {shlex.quote(osmand.FILES_DIR)}/favorites")
         write_file(device, osmand.FAVORITES_PATH, osmand.favourites_gpx(self.seeded(), self.device_time))
-
-    def teardown(self, device: Device) -> None:
-        _clear_favourites(device)
-        super().teardown(device)
 
     def expected(self) -> list[osmand.Favourite]:
         """The favourites the goal asks for, in file order."""

@@ -363,8 +363,6 @@ class MapScreen(Screen):
             self.confirm_delete = False
         elif self.save_name is not None:
             self.save_name = None
-        elif self.mode == "editor":
-            self.mode = "map"
         elif self.mode != "map":
             self.mode = "map"
             self._hide_keyboard()
