@@ -126,12 +126,12 @@ def test_coordinates_search_gives_a_location_point(phone: Phone):
     assert row["marker_description"] == "map_marker#47.10262, 9.60831"
 
 
-def test_markers_chain_newest_first_in_the_real_schema(phone: Phone):
+def test_markers_are_a_linked_list_in_the_real_schema(phone: Phone):
     for town in ("Triesen", "Ruggell"):
         open_place(phone, town, f"{town}, Liechtenstein")
         tap(phone, text=osmand.MARKER)
     rows = sorted(markers(phone), key=lambda row: row["marker_added"])
-    assert rows[0]["marker_next_key"] == osmand.TAIL_NEXT and rows[1]["marker_next_key"] == rows[0]["marker_id"]
+    assert rows[0]["marker_next_key"] == rows[1]["marker_id"] and rows[1]["marker_next_key"] == osmand.TAIL_NEXT
     with sqlite3.connect(phone.fs.host_path(osmand.MARKERS_DB)) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == osmand.MARKERS_DB_VERSION
         columns = [row[1] for row in db.execute("PRAGMA table_info(map_markers)")]

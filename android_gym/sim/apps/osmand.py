@@ -8,9 +8,10 @@ State lives where the real app keeps it (AndroidWorld's ``task_evals/single/osma
   (the group) and ``osmand:`` extensions (``icon`` "special_star", ``background`` "circle", ``color`` "#eecc22", the
   default favourite look), in the namespace ``https://osmand.net/docs/technical/osmand-file-formats/osmand-gpx``;
   the app rewrites the file it finds, keeping what else it holds;
-* map markers: ``/data/data/net.osmand/databases/map_markers_db``, table ``map_markers`` (``MapMarkersDbHelper``,
-  DB_VERSION 13): a new marker is active, heads the list (``marker_next_key`` names the marker after it, or
-  ``tail_next``) and describes its point as ``map_marker#<name>`` (``PointDescription.serializeToString``);
+* map markers: ``/data/data/net.osmand/databases/map_markers_db`` (``MapMarkersDbHelper``, DB_VERSION 13: tables
+  ``map_markers`` and ``map_markers_groups``): a new marker is active and is appended to the linked list
+  (``insertLast``: ``marker_next_key`` names the next marker, ``tail_next`` ends the list); it describes its point as
+  ``map_marker#<name>`` (``PointDescription.serializeToString``); the Map markers list shows the newest first;
 * tracks: "Plan a route" → Save writes ``Android/data/net.osmand/files/tracks/<name>.gpx``, a GPX 1.1 ``trk`` with
   one ``trkseg`` of the planned points in order.
 
@@ -22,10 +23,12 @@ finger, or of the bare point; the menu offers Favorite and Marker. Search lists 
 "Plan a route" adds the point under the centre crosshair with "Add point" and saves the track by name.
 
 Simplified: the route between planned points is straight (the track holds just the points); marker ids are the
-device time of their adding (the real app draws a random id); names and resource-ids follow OsmAnd's layouts and
-``strings.xml`` as far as known (the 4.6.13 sources were not at hand; ``map_search_button``, ``map_zoom_in_button``,
-``map_zoom_out_button`` and ``map_menu_button`` are the map HUD's ids); a tap on the map opens the context menu as a
-long press does (the simulator hands a drawn view's long press to its touch handler as a tap).
+device time of their adding (the real app builds them from the name and an OSM short link, ``getMarkerId``). The
+markers database follows ``MapMarkersDbHelper`` as read in OsmAnd's repository; screen labels and resource-ids
+(``map_search_button``, ``map_zoom_in_button``, ``map_zoom_out_button``, ``map_menu_button``, ``context_menu_*``,
+the editor's and plan-a-route's) follow the real app as far as known but were not checked against 4.6.13's
+layouts. A tap on the map opens the context menu as a long press does (the simulator hands a drawn view's long
+press to its touch handler as a tap).
 Not simulated: the first-run and download screens (AndroidWorld's setup skips them), navigation, the real .obf map
 and its POIs, the search categories and history, favourite groups, colours and icons, marker history, sharing, the
 map's last position kept across restarts, plan-route editing (undo, moving and deleting points, route profiles).
@@ -256,6 +259,8 @@ class MarkersDatabase(SqliteProvider):
         "marker_description TEXT, marker_active int, marker_added long, marker_visited long, group_name TEXT, "
         "group_key TEXT, marker_color int, marker_next_key TEXT, marker_disabled int, marker_selected int, "
         "marker_map_object_name TEXT)",
+        "CREATE TABLE IF NOT EXISTS map_markers_groups (group_id TEXT PRIMARY KEY, group_name TEXT, group_type int, "
+        "group_disabled int, group_categories TEXT)",
         "CREATE TABLE android_metadata (locale TEXT)",
         "INSERT INTO android_metadata VALUES ('en_US')",
         f"PRAGMA user_version = {MARKERS_DB_VERSION}",
@@ -268,15 +273,18 @@ class MarkersDatabase(SqliteProvider):
             return [dict(found) for found in rows]
 
     def add(self, name: str, lat: float, lon: float, added_ms: int) -> None:
-        """``addMarker``: an active marker at the head of the list, in the next of the ten marker colours."""
+        """``insertLast``: the marker that ended the list now points at the new one, which ends it (``tail_next``);
+        its colour is the next of the ten marker colours."""
         self.ensure_db()
         with self._transaction() as db:
-            first = db.execute("SELECT marker_id FROM map_markers WHERE marker_active = 1 "
-                               "ORDER BY marker_added DESC LIMIT 1").fetchone()
+            marker_id = str(added_ms)
             count = db.execute("SELECT COUNT(*) FROM map_markers WHERE marker_active = 1").fetchone()[0]
-            db.execute("INSERT OR REPLACE INTO map_markers VALUES (?, ?, ?, ?, 1, ?, 0, NULL, NULL, ?, ?, 0, 0, "
-                       "NULL)", (str(added_ms), lat, lon, f"map_marker#{name}", added_ms, count % 10,
-                                 first[0] if first else TAIL_NEXT))
+            db.execute("UPDATE map_markers SET marker_next_key = ? WHERE marker_next_key = ?", (marker_id, TAIL_NEXT))
+            db.execute("INSERT INTO map_markers (marker_id, marker_lat, marker_lon, marker_description, marker_active, "
+                       "marker_added, marker_visited, group_name, group_key, marker_color, marker_next_key, "
+                       "marker_disabled, marker_selected, marker_map_object_name) "
+                       "VALUES (?, ?, ?, ?, 1, ?, 0, NULL, NULL, ?, ?, 0, 0, NULL)",
+                       (marker_id, lat, lon, f"map_marker#{name}", added_ms, count % 10, TAIL_NEXT))
         self._phone.invalidate()
 
 
