@@ -28,6 +28,7 @@ from lxml import etree
 from android_gym.device.base import Device
 from android_gym.device.state import list_dir, read_file, sqlite_execute, sqlite_query, write_file
 from android_gym.sim.apps import osmand
+from android_gym.sim.apps import osmand_gpx as gpx
 from android_gym.sim.apps.osmand_map import TOWNS
 from android_gym.sim.apps.osmand_map import search as search_places
 from android_gym.tasks import register_task
@@ -47,7 +48,7 @@ FAVOURITE_NAMES = ("Home", "Work", "Bakery", "Ski school", "Dentist", "Gym", "Pa
                    "Hiking start", "Castle view", "Bike shop", "Library")
 NEW_NAMES = ("Climbing hall", "Old town", "Lunch spot", "Swimming pool", "Museum", "Market square")
 _NUMBER = re.compile(r"-?\d*\.?\d+")
-_GPX = {"gpx": osmand.GPX_NS}
+_GPX = {"gpx": gpx.GPX_NS}
 
 
 def _id(name: str) -> str:
@@ -119,18 +120,18 @@ def _read(device: Device, path: str) -> bytes | None:
         return None
 
 
-def favourites(device: Device) -> list[osmand.Favourite] | None:
+def favourites(device: Device) -> list[gpx.Favourite] | None:
     """The favourites in favorites.gpx (``None`` when the file is missing)."""
     data = _read(device, osmand.FAVORITES_PATH)
     if data is None:
         return None
-    return [point for _, point in osmand.favourites_in(osmand.parse_gpx(data))]
+    return [point for _, point in gpx.favourites_in(gpx.parse_gpx(data))]
 
 
 def strip_waypoints(device: Device, path: str) -> None:
     """``_clear_favorites``: remove every ``wpt`` from a GPX file, if it exists."""
     data = _read(device, path)
-    root = osmand.parse_gpx(data) if data is not None else None
+    root = gpx.parse_gpx(data) if data is not None else None
     if root is None:
         return
     for wpt in root.findall("gpx:wpt", _GPX):
@@ -140,7 +141,7 @@ def strip_waypoints(device: Device, path: str) -> None:
 
 def track_points(data: bytes) -> Iterator[tuple[float, float]]:
     """``_track_points``: the ``trk/trkseg/trkpt`` points of a GPX document, in order."""
-    root = osmand.parse_gpx(data)
+    root = gpx.parse_gpx(data)
     if root is None:
         return
     for point in root.findall("gpx:trk/gpx:trkseg/gpx:trkpt", _GPX):
@@ -309,18 +310,18 @@ class _EditFavouriteTask(_OsmAndTask):
         places = [str(place) for place in rng.choice(sorted(LOCATIONS), size=3, replace=False)]
         return {"name": names[int(rng.integers(3))], "favourites": [[n, *LOCATIONS[p]] for n, p in zip(names, places)]}
 
-    def seeded(self) -> list[osmand.Favourite]:
+    def seeded(self) -> list[gpx.Favourite]:
         """The favourites the task starts with."""
-        return [osmand.Favourite(name, lat, lon) for name, lat, lon in self.params["favourites"]]
+        return [gpx.Favourite(name, lat, lon) for name, lat, lon in self.params["favourites"]]
 
     def clear(self, device: Device) -> None:
         _clear_favourites(device)
 
     def seed_state(self, device: Device) -> None:
         self.run(device, f"mkdir -p {shlex.quote(osmand.FILES_DIR)}/favorites")
-        write_file(device, osmand.FAVORITES_PATH, osmand.favourites_gpx(self.seeded(), self.device_time))
+        write_file(device, osmand.FAVORITES_PATH, gpx.favourites_gpx(self.seeded(), self.device_time))
 
-    def expected(self) -> list[osmand.Favourite]:
+    def expected(self) -> list[gpx.Favourite]:
         """The favourites the goal asks for, in file order."""
         raise NotImplementedError
 
@@ -345,7 +346,7 @@ class OsmAndDeleteFavorite(_EditFavouriteTask):
     name = "OsmAndDeleteFavorite"
     template = 'Delete the favorite location "{name}" in the OsmAnd maps app.'
 
-    def expected(self) -> list[osmand.Favourite]:
+    def expected(self) -> list[gpx.Favourite]:
         return [point for point in self.seeded() if point.name != self.params["name"]]
 
     def oracle(self) -> Sequence[OracleStep]:
@@ -364,8 +365,8 @@ class OsmAndRenameFavorite(_EditFavouriteTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         return {**super().generate_params(rng), "new_name": pick(rng, NEW_NAMES)}
 
-    def expected(self) -> list[osmand.Favourite]:
-        return [osmand.Favourite(self.params["new_name"], point.lat, point.lon) if point.name == self.params["name"]
+    def expected(self) -> list[gpx.Favourite]:
+        return [gpx.Favourite(self.params["new_name"], point.lat, point.lon) if point.name == self.params["name"]
                 else point for point in self.seeded()]
 
     def oracle(self) -> Sequence[OracleStep]:

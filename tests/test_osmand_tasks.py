@@ -13,6 +13,7 @@ from android_gym.device.sim import SimDevice
 from android_gym.device.state import sqlite_execute
 from android_gym.envs import osmand as tasks
 from android_gym.sim.apps import osmand
+from android_gym.sim.apps import osmand_gpx as gpx
 
 BALZERS = (47.0688832, 9.5061564)
 MALBUN = (47.1026191, 9.6083057)
@@ -25,9 +26,9 @@ def device() -> Iterator[SimDevice]:
     dev.close()
 
 
-def push_favourites(device: SimDevice, *points: osmand.Favourite) -> None:
+def push_favourites(device: SimDevice, *points: gpx.Favourite) -> None:
     device.shell(f"mkdir -p {osmand.FILES_DIR}/favorites")
-    device.push(osmand.favourites_gpx(list(points), tasks.OsmAndFavorite.device_time), osmand.FAVORITES_PATH)
+    device.push(gpx.favourites_gpx(list(points), tasks.OsmAndFavorite.device_time), osmand.FAVORITES_PATH)
 
 
 def test_locations_are_names_or_float_reprs_about_half_each():
@@ -63,10 +64,10 @@ def test_search_text_is_typeable():
 
 
 @pytest.mark.parametrize(("location", "favourite", "expected"), [
-    ("Balzers, Liechtenstein", osmand.Favourite("Balzers, Liechtenstein", 0.0, 0.0), 1.0),
-    ("Balzers, Liechtenstein", osmand.Favourite("balzers, liechtenstein", *BALZERS), 0.0),  # name only, case counts
-    ("47.0688832, 9.5061564", osmand.Favourite("x", 47.0695, 9.5055), 1.0),
-    ("47.0688832, 9.5061564", osmand.Favourite("x", 47.0699, 9.5061564), 0.0),
+    ("Balzers, Liechtenstein", gpx.Favourite("Balzers, Liechtenstein", 0.0, 0.0), 1.0),
+    ("Balzers, Liechtenstein", gpx.Favourite("balzers, liechtenstein", *BALZERS), 0.0),  # name only, case counts
+    ("47.0688832, 9.5061564", gpx.Favourite("x", 47.0695, 9.5055), 1.0),
+    ("47.0688832, 9.5061564", gpx.Favourite("x", 47.0699, 9.5061564), 0.0),
 ])
 def test_favorite_check(device, location, favourite, expected):
     task = tasks.OsmAndFavorite({"location": location})
@@ -77,12 +78,12 @@ def test_favorite_check(device, location, favourite, expected):
 
 
 def test_favorite_init_strips_waypoints_and_empties_the_backup(device):
-    push_favourites(device, osmand.Favourite("Home", *BALZERS))
+    push_favourites(device, gpx.Favourite("Home", *BALZERS))
     device.shell(f"mkdir -p {tasks.BACKUP_DIR} && echo x > {tasks.BACKUP_DIR}/favourites_2023.gpx.bz2")
     task = tasks.OsmAndFavorite({"location": "Home"})
     task.initialize(device)
     root = etree.fromstring(device.pull(osmand.FAVORITES_PATH))
-    assert etree.QName(root).namespace == osmand.GPX_NS and not root.findall(f"{{{osmand.GPX_NS}}}wpt")
+    assert etree.QName(root).namespace == gpx.GPX_NS and not root.findall(f"{{{gpx.GPX_NS}}}wpt")
     assert device.shell(f"ls {tasks.BACKUP_DIR}").output.strip() == ""
     assert task.is_successful(device) == 0.0
 
@@ -106,11 +107,11 @@ def test_track_check_needs_the_waypoints_in_order(device):
     assert task.is_successful(device) == 0.0
     time = task.device_time
     device.shell(f"mkdir -p {osmand.TRACKS_DIR}")
-    device.push(osmand.track_gpx("back", [MALBUN, BALZERS], time), f"{osmand.TRACKS_DIR}/back.gpx")
+    device.push(gpx.track_gpx("back", [MALBUN, BALZERS], time), f"{osmand.TRACKS_DIR}/back.gpx")
     assert task.is_successful(device) == 0.0
     device.push(b"not xml", f"{osmand.TRACKS_DIR}/junk.gpx")
     assert task.is_successful(device) == 0.0
-    device.push(osmand.track_gpx("there", [(47.0, 9.0), BALZERS, (47.09, 9.55), MALBUN], time),
+    device.push(gpx.track_gpx("there", [(47.0, 9.0), BALZERS, (47.09, 9.55), MALBUN], time),
                 f"{osmand.TRACKS_DIR}/there.gpx")
     assert task.is_successful(device) == 1.0
     task.teardown(device)
@@ -118,10 +119,10 @@ def test_track_check_needs_the_waypoints_in_order(device):
 
 
 def test_track_gpx_is_gpx_1_1():
-    data = osmand.track_gpx("t", [BALZERS, MALBUN], tasks.OsmAndTrack.device_time)
+    data = gpx.track_gpx("t", [BALZERS, MALBUN], tasks.OsmAndTrack.device_time)
     root = etree.fromstring(data)
-    assert root.tag == f"{{{osmand.GPX_NS}}}gpx" and root.get("version") == "1.1"
-    assert root.nsmap["osmand"] == osmand.OSMAND_NS
+    assert root.tag == f"{{{gpx.GPX_NS}}}gpx" and root.get("version") == "1.1"
+    assert root.nsmap["osmand"] == gpx.OSMAND_NS
     assert [etree.QName(child).localname for child in root] == ["metadata", "trk"]
     assert list(tasks.track_points(data)) == [BALZERS, MALBUN]
 
@@ -132,7 +133,7 @@ def test_editing_tasks_check_exactly_the_named_favourite(device):
     rename.initialize(device)
     assert rename.is_successful(device) == 0.0
     seeded = rename.seeded()
-    renamed = [osmand.Favourite(params["new_name"], p.lat, p.lon) if p.name == params["name"] else p for p in seeded]
+    renamed = [gpx.Favourite(params["new_name"], p.lat, p.lon) if p.name == params["name"] else p for p in seeded]
     push_favourites(device, *renamed)
     assert rename.is_successful(device) == 1.0
     push_favourites(device, *[p for p in renamed if p.name == params["new_name"]])

@@ -15,11 +15,12 @@ from ui_nodes import center, find, nodes, tap
 from android_gym.device.sim import SimDevice
 from android_gym.sim import keycodes
 from android_gym.sim.apps import osmand
+from android_gym.sim.apps import osmand_gpx as gpx
 from android_gym.sim.apps import osmand_map as geo
 from android_gym.sim.phone import Phone
 
 PKG = osmand.PACKAGE
-GPX = {"gpx": osmand.GPX_NS, "osmand": osmand.OSMAND_NS}
+GPX = {"gpx": gpx.GPX_NS, "osmand": gpx.OSMAND_NS}
 
 
 def rid(name: str) -> str:
@@ -108,7 +109,7 @@ def test_a_search_result_opens_its_context_menu_and_favorite_writes_gpx_1_1(phon
     assert find(phone, resource_id=rid("name_edit")).get("text") == "Balzers, Liechtenstein"
     tap(phone, text=osmand.SAVE)
     root = favourites_root(phone)
-    assert root.tag == f"{{{osmand.GPX_NS}}}gpx" and root.get("version") == "1.1"
+    assert root.tag == f"{{{gpx.GPX_NS}}}gpx" and root.get("version") == "1.1"
     [wpt] = root.findall("gpx:wpt", GPX)
     assert (wpt.get("lat"), wpt.get("lon")) == ("47.0688832", "9.5061564")
     assert wpt.findtext("gpx:name", namespaces=GPX) == "Balzers, Liechtenstein"
@@ -184,8 +185,8 @@ def test_plan_a_route_saves_a_track_of_the_points_in_order(phone: Phone):
 
 def test_favourites_can_be_renamed_and_deleted_keeping_the_rest_of_the_file(phone: Phone):
     other = b"<extensions xmlns='http://www.topografix.com/GPX/1/1'><x>kept</x></extensions>"
-    points = [osmand.Favourite("Home", 47.1, 9.5), osmand.Favourite("Gym", 47.2, 9.52)]
-    data = osmand.favourites_gpx(points, phone.clock.now()).replace(b"</gpx>", other + b"</gpx>")
+    points = [gpx.Favourite("Home", 47.1, 9.5), gpx.Favourite("Gym", 47.2, 9.52)]
+    data = gpx.favourites_gpx(points, phone.clock.now()).replace(b"</gpx>", other + b"</gpx>")
     phone.fs.makedirs("/sdcard/Android/data/net.osmand/files/favorites")
     phone.fs.write_bytes(osmand.FAVORITES_PATH, data)
     tap(phone, content_desc=osmand.MENU)
@@ -223,7 +224,7 @@ def test_a_broken_favourites_file_never_crashes(phone: Phone):
 
 
 def test_number_format_and_track_names():
-    assert [osmand.number(v) for v in (47.0, 9.5061564, 47.23976, 1.123456789)] == [
+    assert [gpx.number(v) for v in (47.0, 9.5061564, 47.23976, 1.123456789)] == [
         "47.00", "9.5061564", "47.23976", "1.1234568"]
     assert osmand.track_file_name("a/b: c") == "a_b_ c.gpx" and osmand.track_file_name(" ") == "track.gpx"
     assert np.isclose(geo.world_latlon(*geo.world_xy(47.2, 9.5, 11), 11), (47.2, 9.5)).all()

@@ -3,17 +3,14 @@ the map (``MapActivity``), search, the context menu of a point, favourites, map 
 
 State lives where the real app keeps it (AndroidWorld's ``task_evals/single/osmand.py`` and OsmAnd's source):
 
-* favourites: ``Android/data/net.osmand/files/favorites/favorites.gpx``, GPX 1.1 as ``FavouritesFileHelper`` saves
-  it through ``GPXUtilities.writeGpx`` — ``<wpt lat lon>`` with ``time``, ``name``, optional ``desc`` and ``type``
-  (the group) and ``osmand:`` extensions (``icon`` "special_star", ``background`` "circle", ``color`` "#eecc22", the
-  default favourite look), in the namespace ``https://osmand.net/docs/technical/osmand-file-formats/osmand-gpx``;
-  the app rewrites the file it finds, keeping what else it holds;
+* favourites: ``Android/data/net.osmand/files/favorites/favorites.gpx``, GPX 1.1 ``wpt``s as ``FavouritesFileHelper``
+  saves them (``osmand_gpx``); the app rewrites the file it finds, keeping what else it holds;
 * map markers: ``/data/data/net.osmand/databases/map_markers_db`` (``MapMarkersDbHelper``, DB_VERSION 13: tables
   ``map_markers`` and ``map_markers_groups``): a new marker is active and is appended to the linked list
   (``insertLast``: ``marker_next_key`` names the next marker, ``tail_next`` ends the list); it describes its point as
   ``map_marker#<name>`` (``PointDescription.serializeToString``); the Map markers list shows the newest first;
 * tracks: "Plan a route" → Save writes ``Android/data/net.osmand/files/tracks/<name>.gpx``, a GPX 1.1 ``trk`` with
-  one ``trkseg`` of the planned points in order.
+  one ``trkseg`` of the planned points in order (``osmand_gpx``).
 
 The screen: the map fills it (a Web-Mercator picture of Liechtenstein, ``osmand_map``), with the search, zoom and
 menu buttons of ``map_hud`` over it. A tap or long press on the map opens the context menu of the town under the
@@ -44,6 +41,16 @@ from dataclasses import dataclass
 from lxml import etree
 
 from android_gym.sim.apps import osmand_map as geo
+from android_gym.sim.apps.osmand_gpx import (
+    GPX_NS,
+    Favourite,
+    favourite_wpt,
+    favourites_in,
+    gpx_bytes,
+    new_gpx,
+    parse_gpx,
+    track_gpx,
+)
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
@@ -77,13 +84,6 @@ MARKERS_DB = f"/data/data/{PACKAGE}/databases/map_markers_db"
 MARKERS_DB_VERSION = 13  # MapMarkersDbHelper.DB_VERSION
 TAIL_NEXT, HISTORY_NEXT = "tail_next", "history_next"  # MapMarkersDbHelper.TAIL_NEXT_VALUE, HISTORY_NEXT_VALUE
 
-GPX_NS = "http://www.topografix.com/GPX/1/1"
-OSMAND_NS = "https://osmand.net/docs/technical/osmand-file-formats/osmand-gpx"
-XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
-_NSMAP = {None: GPX_NS, "osmand": OSMAND_NS, "xsi": XSI_NS}
-_SCHEMA_LOCATION = "http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd"
-FAVOURITE_LOOK = (("icon", "special_star"), ("background", "circle"), ("color", "#eecc22"))
-
 # strings.xml
 APP_NAME = "OsmAnd"
 SEARCH, ZOOM_IN, ZOOM_OUT, MENU = "Search", "Zoom in", "Zoom out", "Menu"
@@ -106,97 +106,6 @@ def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
 
 
-def number(value: float) -> str:
-    """``GPXUtilities``' lat/lon format ``0.00#####``: two to seven decimals."""
-    text = f"{value:.7f}".rstrip("0")
-    whole, _, decimals = text.partition(".")
-    return f"{whole}.{decimals.ljust(2, '0')}"
-
-
-# ----- GPX ----------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Favourite:
-    """A favourite point as favorites.gpx holds it."""
-
-    name: str
-    lat: float
-    lon: float
-
-
-def _new_gpx() -> etree._Element:
-    """An empty ``<gpx>`` root as ``GPXUtilities.writeGpx`` starts one."""
-    root = etree.Element(f"{{{GPX_NS}}}gpx", nsmap=_NSMAP)
-    root.set("version", "1.1")
-    root.set("creator", f"{APP_NAME} {VERSION_NAME}")
-    root.set(f"{{{XSI_NS}}}schemaLocation", _SCHEMA_LOCATION)
-    return root
-
-
-def _gpx_bytes(root: etree._Element) -> bytes:
-    """The document with OsmAnd's XML declaration (``XmlSerializer.startDocument("UTF-8", true)``)."""
-    etree.indent(root, space="  ")
-    body = etree.tostring(root, encoding="unicode")
-    return ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n" + body + "\n").encode()
-
-
-def parse_gpx(data: bytes) -> etree._Element | None:
-    """A GPX document's root, or ``None`` when it is not XML (no entities or network are resolved)."""
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_blank_text=True)
-    try:
-        return etree.fromstring(data, parser)
-    except etree.XMLSyntaxError:
-        return None
-
-
-def _child_text(element: etree._Element, name: str) -> str:
-    found = element.find(f"{{{GPX_NS}}}{name}")
-    return found.text or "" if found is not None else ""
-
-
-def favourites_in(root: etree._Element | None) -> list[tuple[etree._Element, Favourite]]:
-    """The ``wpt`` elements of a favourites document with what they say (unreadable points left out)."""
-    found = []
-    for wpt in root.findall(f"{{{GPX_NS}}}wpt") if root is not None else ():
-        try:
-            found.append((wpt, Favourite(_child_text(wpt, "name"), float(wpt.get("lat")), float(wpt.get("lon")))))
-        except (TypeError, ValueError):
-            continue
-    return found
-
-
-def favourite_wpt(point: Favourite, time: dt.datetime) -> etree._Element:
-    """``<wpt>`` of a new favourite in the default look."""
-    wpt = etree.Element(f"{{{GPX_NS}}}wpt", lat=number(point.lat), lon=number(point.lon))
-    etree.SubElement(wpt, f"{{{GPX_NS}}}time").text = time.strftime("%Y-%m-%dT%H:%M:%SZ")
-    etree.SubElement(wpt, f"{{{GPX_NS}}}name").text = point.name
-    extensions = etree.SubElement(wpt, f"{{{GPX_NS}}}extensions")
-    for key, value in FAVOURITE_LOOK:
-        etree.SubElement(extensions, f"{{{OSMAND_NS}}}{key}").text = value
-    return wpt
-
-
-def favourites_gpx(points: list[Favourite], time: dt.datetime) -> bytes:
-    """A favorites.gpx holding ``points`` (each added at ``time``)."""
-    root = _new_gpx()
-    for point in points:
-        root.append(favourite_wpt(point, time))
-    return _gpx_bytes(root)
-
-
-def track_gpx(name: str, points: list[geo.LatLon], time: dt.datetime) -> bytes:
-    """A saved plan: ``metadata`` and one ``trk`` with one ``trkseg`` of the points in order."""
-    root = _new_gpx()
-    metadata = etree.SubElement(root, f"{{{GPX_NS}}}metadata")
-    etree.SubElement(metadata, f"{{{GPX_NS}}}name").text = name
-    etree.SubElement(metadata, f"{{{GPX_NS}}}time").text = time.strftime("%Y-%m-%dT%H:%M:%SZ")
-    track = etree.SubElement(root, f"{{{GPX_NS}}}trk")
-    etree.SubElement(track, f"{{{GPX_NS}}}name").text = name
-    segment = etree.SubElement(track, f"{{{GPX_NS}}}trkseg")
-    for lat, lon in points:
-        etree.SubElement(segment, f"{{{GPX_NS}}}trkpt", lat=number(lat), lon=number(lon))
-    return _gpx_bytes(root)
-
-
 class FavouritesFile:
     """favorites.gpx on the phone: read on every look, rewritten on every change."""
 
@@ -215,14 +124,14 @@ class FavouritesFile:
 
     def _save(self, root: etree._Element) -> None:
         self._phone.fs.makedirs(posixpath.dirname(FAVORITES_PATH))
-        self._phone.fs.write_bytes(FAVORITES_PATH, _gpx_bytes(root))
+        self._phone.fs.write_bytes(FAVORITES_PATH, gpx_bytes(root))
         self._phone.invalidate()
 
     def add(self, point: Favourite) -> None:
         """Append a favourite (a file that is missing or not GPX starts afresh)."""
         root = self._root()
         if root is None or etree.QName(root).localname != "gpx":
-            root = _new_gpx()
+            root = new_gpx()
         wpts = root.findall(f"{{{GPX_NS}}}wpt")
         anchor = wpts[-1] if wpts else root.find(f"{{{GPX_NS}}}metadata")
         wpt = favourite_wpt(point, self._phone.clock.now().astimezone(dt.timezone.utc))
