@@ -208,20 +208,17 @@ class OsmAndFavorite(_LocationTask):
 
     def is_successful(self, device: Device) -> float:
         """Some favourite's name contains the location string, or its lat/lon match the location's numbers."""
-        points = favourites(device)
         location, coords = self.params["location"], parse_coords(self.params["location"])
-        return float(any(location in point.name or (coords is not None and coords_match((point.lat, point.lon),
-                                                                                          coords))
-                         for point in points or ()))
+
+        def matches(point: gpx.Favourite) -> bool:
+            return location in point.name or (coords is not None and coords_match((point.lat, point.lon), coords))
+
+        return float(any(matches(point) for point in favourites(device) or ()))
 
     def oracle(self) -> Sequence[OracleStep]:
         """Find the place, then Favorite → Save."""
         return [open_app(APP_NAME), *find_place(self.params["location"]), tap(FAVORITE_BUTTON), tap(SAVE_FAVORITE),
                 complete()]
-
-
-def _clear_markers(device: Device) -> None:
-    sqlite_execute(device, osmand.MARKERS_DB, "DELETE FROM map_markers")
 
 
 @register_task
@@ -233,7 +230,7 @@ class OsmAndMarker(_LocationTask):
     template = "Add a location marker for {location} in the OsmAnd maps app."
 
     def clear(self, device: Device) -> None:
-        _clear_markers(device)
+        sqlite_execute(device, osmand.MARKERS_DB, "DELETE FROM map_markers")
 
     def is_successful(self, device: Device) -> float:
         """Some marker lies within 0.001° of the location."""
@@ -246,10 +243,6 @@ class OsmAndMarker(_LocationTask):
     def oracle(self) -> Sequence[OracleStep]:
         """Find the place, then Marker."""
         return [open_app(APP_NAME), *find_place(self.params["location"]), tap(MARKER_BUTTON), complete()]
-
-
-def _clear_tracks(device: Device) -> None:
-    device.shell(f"rm -rf {shlex.quote(osmand.TRACKS_DIR)}/*")
 
 
 @register_task
@@ -272,7 +265,7 @@ class OsmAndTrack(_OsmAndTask):
         return self.template.format(waypoints=", ".join(self.params["waypoints"]))
 
     def clear(self, device: Device) -> None:
-        _clear_tracks(device)
+        device.shell(f"rm -rf {shlex.quote(osmand.TRACKS_DIR)}/*")
 
     def is_successful(self, device: Device) -> float:
         """Some top-level file in ``tracks`` is GPX whose track points pass the waypoints in order."""
