@@ -11,8 +11,9 @@
 ``{location}`` is a place name ("Balzers, Liechtenstein") or, as often, ``"<lat>, <lon>"`` in Python's float repr.
 A location resolves to the two numbers in it if there are exactly two, else to the place of that exact name.
 
-Ours: ``OsmAndDeleteFavorite`` and ``OsmAndRenameFavorite`` seed three favourites and check that exactly the one
-named changed (deleted, or renamed in place) and the others are as they were.
+Ours: ``OsmAndDeleteFavorite``, ``OsmAndRenameFavorite`` and ``OsmAndMarkFavorite`` seed three favourites and check
+that exactly the one named changed (deleted, or renamed in place) and the others are as they were, or (marking) that
+all are as they were and a map marker lies on the named one.
 """
 
 from __future__ import annotations
@@ -163,6 +164,18 @@ def track_matches(points: Iterator[tuple[float, float]], waypoints: Sequence[tup
     return False
 
 
+def clear_markers(device: Device) -> None:
+    """Empty ``map_markers`` (AndroidWorld's ``SQLiteApp`` clears the table)."""
+    sqlite_execute(device, osmand.MARKERS_DB, "DELETE FROM map_markers")
+
+
+def marker_near(device: Device, target: tuple[float, float]) -> bool:
+    """Whether some ``map_markers`` row (active or not) lies within 0.001° of ``target``."""
+    rows = sqlite_query(device, osmand.MARKERS_DB, "SELECT marker_lat, marker_lon FROM map_markers")
+    return any(row["marker_lat"] is not None and row["marker_lon"] is not None
+               and coords_match((row["marker_lat"], row["marker_lon"]), target) for row in rows)
+
+
 class _OsmAndTask(Task):
     """An OsmAnd task whose state ``clear`` empties at init and again at teardown."""
 
@@ -230,15 +243,12 @@ class OsmAndMarker(_LocationTask):
     template = "Add a location marker for {location} in the OsmAnd maps app."
 
     def clear(self, device: Device) -> None:
-        sqlite_execute(device, osmand.MARKERS_DB, "DELETE FROM map_markers")
+        clear_markers(device)
 
     def is_successful(self, device: Device) -> float:
         """Some marker lies within 0.001° of the location."""
         target = location_coords(self.params["location"])
-        rows = sqlite_query(device, osmand.MARKERS_DB, "SELECT marker_lat, marker_lon FROM map_markers")
-        return float(target is not None and any(
-            row["marker_lat"] is not None and row["marker_lon"] is not None
-            and coords_match((row["marker_lat"], row["marker_lon"]), target) for row in rows))
+        return float(target is not None and marker_near(device, target))
 
     def oracle(self) -> Sequence[OracleStep]:
         """Find the place, then Marker."""
@@ -326,10 +336,10 @@ class _EditFavouriteTask(_OsmAndTask):
         pairs = zip(sorted(points, key=lambda p: p.name), sorted(wanted, key=lambda p: p.name))
         return float(all(p.name == w.name and coords_match((p.lat, p.lon), (w.lat, w.lon)) for p, w in pairs))
 
-    def open_favourite(self) -> list[OracleStep]:
-        """Menu → My places → the favourite → Edit."""
+    def show_favourite(self) -> list[OracleStep]:
+        """Menu → My places → the favourite (its context menu opens)."""
         return [open_app(APP_NAME), tap(MENU_BUTTON), tap(Selector(text=osmand.MY_PLACES, resource_id=_id("title"))),
-                tap(Selector(text=self.params["name"], resource_id=_id("title"))), tap(EDIT_BUTTON)]
+                tap(Selector(text=self.params["name"], resource_id=_id("title")))]
 
 
 @register_task
@@ -344,7 +354,7 @@ class OsmAndDeleteFavorite(_EditFavouriteTask):
 
     def oracle(self) -> Sequence[OracleStep]:
         """Edit the favourite, Delete, confirm."""
-        return [*self.open_favourite(), tap(DELETE_FAVORITE), tap(CONFIRM), complete()]
+        return [*self.show_favourite(), tap(EDIT_BUTTON), tap(DELETE_FAVORITE), tap(CONFIRM), complete()]
 
 
 @register_task
@@ -364,5 +374,29 @@ class OsmAndRenameFavorite(_EditFavouriteTask):
 
     def oracle(self) -> Sequence[OracleStep]:
         """Edit the favourite, replace its name, Save."""
-        return [*self.open_favourite(), replace_text(NAME_FIELD, self.params["new_name"]), tap(SAVE_FAVORITE),
-                complete()]
+        return [*self.show_favourite(), tap(EDIT_BUTTON), replace_text(NAME_FIELD, self.params["new_name"]),
+                tap(SAVE_FAVORITE), complete()]
+
+
+@register_task
+class OsmAndMarkFavorite(_EditFavouriteTask):
+    """Put a map marker on one favourite."""
+
+    name = "OsmAndMarkFavorite"
+    template = 'Add a map marker at the favorite location "{name}" in the OsmAnd maps app.'
+
+    def clear(self, device: Device) -> None:
+        super().clear(device)
+        clear_markers(device)
+
+    def expected(self) -> list[gpx.Favourite]:
+        return self.seeded()
+
+    def is_successful(self, device: Device) -> float:
+        """The favourites are as they were and a marker lies within 0.001° of the named one."""
+        point = next(p for p in self.seeded() if p.name == self.params["name"])
+        return float(super().is_successful(device) == 1.0 and marker_near(device, (point.lat, point.lon)))
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Show the favourite, then Marker."""
+        return [*self.show_favourite(), tap(MARKER_BUTTON), complete()]

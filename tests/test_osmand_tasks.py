@@ -145,3 +145,19 @@ def test_editing_tasks_check_exactly_the_named_favourite(device):
     assert delete.is_successful(device) == 1.0
     push_favourites(device)
     assert delete.is_successful(device) == 0.0
+
+
+def test_marking_a_favourite_needs_a_marker_on_it_and_the_favourites_kept(device):
+    params = tasks.OsmAndMarkFavorite.generate_params(np.random.default_rng(5))
+    task = tasks.OsmAndMarkFavorite(params)
+    task.initialize(device)
+    assert task.is_successful(device) == 0.0
+    named = next(p for p in task.seeded() if p.name == params["name"])
+    other = next(p for p in task.seeded() if p.name != params["name"])
+    insert = "INSERT INTO map_markers (marker_id, marker_lat, marker_lon, marker_active) VALUES (?, ?, ?, 1)"
+    sqlite_execute(device, osmand.MARKERS_DB, insert, ("a", other.lat, other.lon))
+    assert task.is_successful(device) == 0.0
+    sqlite_execute(device, osmand.MARKERS_DB, insert, ("b", named.lat, named.lon))
+    assert task.is_successful(device) == 1.0
+    push_favourites(device, named)
+    assert task.is_successful(device) == 0.0  # the other favourites went missing
