@@ -72,6 +72,8 @@ KNOWN_APPS = {
     "vlc player": "org.videolan.vlc",
     "retro music": "code.name.monkey.retromusic",
     "joplin": "net.cozic.joplin",
+    "osmand": "net.osmand",
+    "osmand maps": "net.osmand",
 }
 
 

@@ -2,8 +2,9 @@
 screens seen earlier in the episode — as a person would copy them from one place to another.
 
 A text is cut into pieces at several grains, coarse first: its lines, ``|`` fields, ``key: value`` values,
-quoted strings, sentences, comma-separated items, the rest of a sentence from a capitalised word on
-("… the note Don't forget …"), then its words (with a price's number, a file name's stem and extension).
+quoted strings, lists of numbers ("47.1, 9.5"), sentences, comma-separated items, the rest of a sentence from a
+capitalised word on ("… the note Don't forget …"), then its words (with a price's number, a file name's stem and
+extension).
 Every piece is folded to the printable ASCII that ``adb shell input text`` can type ("Sauté" → "Saute").
 Nothing here reads the task's hidden parameters.
 """
@@ -28,6 +29,8 @@ _KEY_VALUE = re.compile(r"^\s*([\w .'-]{1,40}?)\s*:\s+(\S.*)$")
 _TRIM = " \t.,;:!?()[]{}\"'“”‘’"
 _FILE = re.compile(r"^([\w-]+)(\.[A-Za-z0-9]{1,5})$")
 _NUMBER = re.compile(r"^[$€£]?([+-]?\d+(?:[.,:]\d+)*)$")
+#: A list of two or more numbers joined by ", " (coordinates "47.1026191, 9.6083057").
+_NUMBER_LIST = re.compile(r"[+-]?\d+(?:\.\d+)?(?:, [+-]?\d+(?:\.\d+)?)+")
 _WORD_GAP = re.compile(r"[\s|]+")
 #: A quantity inside a text: a whole, decimal or fractional number and the lower-case word after it ("45
 #: participants", "1/2 cup"); a number without a word after it (a date's day, a count badge) is none.
@@ -84,6 +87,8 @@ def _structure(line: str, offset: int, suffixes: bool) -> Iterator[tuple[str, st
             for match in pattern.finditer(field):
                 yield match.group(1), _last_words(field[:match.start()]), at + match.start(1)
         yield from _values(field, at)
+        for match in _NUMBER_LIST.finditer(field):
+            yield match.group(), "", at + match.start()
         for sentence, start in _split(field, _SENTENCE_END, at):
             yield from _clause(sentence, start, suffixes)
 

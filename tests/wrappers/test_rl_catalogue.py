@@ -76,7 +76,7 @@ def test_every_oracle_replays_through_the_rl_view(task):
 
 @pytest.mark.parametrize("task", ["ExpenseAddSingle", "RecipeAddSingleRecipe", "ContactsNewContactDraft",
                                   "SimpleCalendarAddOneEvent", "MarkorEditNote", "TasksDueOnDate",
-                                  "ExpenseTotalForCategory"])
+                                  "ExpenseTotalForCategory", "OsmAndFavorite", "OsmAndTrack"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_typing_and_answers_replay_on_other_seeds_too(task, seed):
     """Other parameters, other texts: the pieces must still hold what the oracle types or answers."""

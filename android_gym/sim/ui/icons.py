@@ -59,6 +59,9 @@ _GLYPHS = {
     "app_markor": "notebook_edit_outline", "app_expense": "wallet_outline", "app_settings": "cog",
     "app_sms": "message_processing", "app_tasks": "checkbox_marked_circle_outline", "app_vlc": "vlc",
     "app_joplin": "notebook",
+    "app_osmand": "map_marker_radius",
+    # maps
+    "minus": "minus", "star": "star_outline", "flag": "flag_outline", "route": "map_marker_path",
 }
 
 
