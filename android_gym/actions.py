@@ -70,6 +70,10 @@ KNOWN_APPS = {
     "vlc": "org.videolan.vlc",
     "vlc app": "org.videolan.vlc",
     "vlc player": "org.videolan.vlc",
+    "open tracks sports tracker": "de.dennisguse.opentracks",
+    "activity tracker": "de.dennisguse.opentracks",
+    "open tracks": "de.dennisguse.opentracks",
+    "opentracks": "de.dennisguse.opentracks",
 }
 
 

@@ -20,6 +20,7 @@ from android_gym.sim.apps.gallery import SimpleGallery
 from android_gym.sim.apps.intentresolver import IntentResolver
 from android_gym.sim.apps.launcher import Launcher
 from android_gym.sim.apps.markor import Markor
+from android_gym.sim.apps.opentracks import OpenTracks
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.sms import SimpleSmsMessenger
 from android_gym.sim.apps.tasks import TasksApp
@@ -50,6 +51,7 @@ INSTALLED_APPS: tuple[type[App], ...] = (
     Camera,
     AudioRecorder,
     Vlc,
+    OpenTracks,
 )
 
 INSTALLABLE_APPS: tuple[type[App], ...] = (
