@@ -37,6 +37,7 @@ SHOWCASE = {
     "org.tasks": "TasksHighPriorityTasks",
     "com.google.android.documentsui": "FilesDeleteFile",
     "com.simplemobiletools.gallery.pro": "SaveCopyOfReceiptTaskEval",
+    "de.dennisguse.opentracks": "SportsTrackerTotalDurationForCategoryThisWeek",
 }
 
 

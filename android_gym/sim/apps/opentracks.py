@@ -398,8 +398,9 @@ class TrackListScreen(Screen):
                           _icon("", "gps_off", _nothing, name="sensor_start_button"), View(weight=1),
                           View(kind="fab", class_name="android.widget.ImageButton",
                                resource_id=_id("track_list_fab_action"), content_desc=RECORD, hint="record",
-                               clickable=True, focusable=True, long_clickable=True, on_click=_nothing, width=_BAR,
-                               height=_BAR, background=_RED_DARK, text_color=WHITE, corner=42))
+                               clickable=True, focusable=True, long_clickable=True, on_click=_nothing,
+                               width=_BAR - 21, height=_BAR - 21, margin=10, background=_RED_DARK, text_color=WHITE,
+                               corner=42))
         content = column(toolbar, View(height=2, background=DIVIDER), body, bar, background=WHITE)
         if self.menu_open:
             return popup_menu(content, [(SETTINGS, self._close_menu), (HELP, self._close_menu)], self._close_menu,
@@ -477,11 +478,11 @@ class TrackRecordedScreen(_TrackScreen):
 
     def _tab(self, index: int, title: str) -> View:
         chosen = index == self.tab
-        label = text_view(title.upper(), text_size=_LABEL, padding=0, bold=chosen,
+        label = text_view(title, text_size=_LABEL, padding=0, bold=chosen,
                           text_color=_ORANGE if chosen else TEXT_SECONDARY)
         children = [row(View(weight=1), label, View(weight=1), weight=1, padding=0)]
         children.append(View(height=8, background=_ORANGE if chosen else WHITE))
-        return View(kind="column", class_name="android.widget.LinearLayout", content_desc=title, selected=chosen,
+        return View(kind="column", class_name="android.widget.LinearLayout", selected=chosen,
                     clickable=True, focusable=True, weight=1, on_click=lambda: self._select(index),
                     children=[View(height=42), *children])
 
