@@ -327,14 +327,35 @@ def _nothing() -> None:
     """A button whose action is not simulated."""
 
 
-class _TrackScreen(Screen):
-    """A screen of one track (``EXTRA_TRACK_ID``); it finishes when the track is gone."""
+class _OpenTracksScreen(Screen):
+    """An activity of the app, with an overflow menu that BACK closes first."""
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.menu_open = False
 
     @property
     def opentracks(self) -> OpenTracks:
         """The app and its data."""
         assert isinstance(self.app, OpenTracks)
         return self.app
+
+    def on_back(self) -> bool:
+        """BACK closes the overflow menu first."""
+        if self.menu_open:
+            self.menu_open = False
+            return True
+        return False
+
+    def _open_menu(self) -> None:
+        self.menu_open = True
+
+    def _close_menu(self) -> None:
+        self.menu_open = False
+
+
+class _TrackScreen(_OpenTracksScreen):
+    """A screen of one track (``EXTRA_TRACK_ID``); it finishes when the track is gone."""
 
     @property
     def track_id(self) -> int:
@@ -353,29 +374,12 @@ class _TrackScreen(Screen):
 
 
 # ----- TrackListActivity ------------------------------------------------------------------------------------------
-class TrackListScreen(Screen):
+class TrackListScreen(_OpenTracksScreen):
     """``TrackListActivity``: the toolbar, the tracks (newest first) and the bottom app bar with the record
     button."""
 
     activity = LIST_ACTIVITY
     LIST = "track_list"
-
-    def __init__(self, app: App, intent: Intent) -> None:
-        super().__init__(app, intent)
-        self.menu_open = False
-
-    @property
-    def opentracks(self) -> OpenTracks:
-        """The app and its data."""
-        assert isinstance(self.app, OpenTracks)
-        return self.app
-
-    def on_back(self) -> bool:
-        """BACK closes the overflow menu first."""
-        if self.menu_open:
-            self.menu_open = False
-            return True
-        return False
 
     def build(self) -> View:
         today = self.phone.clock.now().date()
@@ -406,12 +410,6 @@ class TrackListScreen(Screen):
             return popup_menu(content, [(SETTINGS, self._close_menu), (HELP, self._close_menu)], self._close_menu,
                               PACKAGE)
         return content
-
-    def _open_menu(self) -> None:
-        self.menu_open = True
-
-    def _close_menu(self) -> None:
-        self.menu_open = False
 
     def _row(self, track: dict[str, Any], today: dt.date, units: str) -> View:
         """``track_list_item`` as ``TrackListAdapter.ViewHolder.bind`` fills it."""
@@ -447,14 +445,7 @@ class TrackRecordedScreen(_TrackScreen):
 
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
-        self.tab, self.menu_open = 0, False
-
-    def on_back(self) -> bool:
-        """BACK closes the overflow menu first."""
-        if self.menu_open:
-            self.menu_open = False
-            return True
-        return False
+        self.tab = 0
 
     def build(self) -> View:
         track = self.opentracks.db.track(self.track_id)
@@ -488,12 +479,6 @@ class TrackRecordedScreen(_TrackScreen):
 
     def _select(self, index: int) -> None:
         self.tab = index
-
-    def _open_menu(self) -> None:
-        self.menu_open = True
-
-    def _close_menu(self) -> None:
-        self.menu_open = False
 
     def _edit(self) -> None:
         """``track_detail_edit``: open ``TrackEditActivity`` on this track."""
