@@ -17,7 +17,7 @@ the question's rows and 20 noise rows (``activity_app_utils``). This module give
 
 ``SportsTrackerRenameActivity`` and ``SportsTrackerChangeActivityType`` are ours (not AndroidWorld's); they prove
 the app's editor works and are checked on the rows, AndroidWorld style: exactly the wanted change, nothing else
-touched (the speeds the app recomputes on every save aside).
+touched (the speeds and the type id the app recomputes on every save aside).
 """
 
 from __future__ import annotations
@@ -222,8 +222,26 @@ def _list_order(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def _scroll_to_row(row: Mapping[str, Any]) -> list[OracleStep]:
-    return scroll_until(lambda elements: find_row(elements, row) is not None, LIST,
-                        f"the track {row['name']!r}", max_scrolls=30)
+    return scroll_until(lambda elements: find_row(elements, row) is not None, LIST, f"the track {row['name']!r}",
+                        max_scrolls=30)
+
+
+def _raise_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
+    """Scroll on while the highest of ``rows`` on screen sits in the lower half of the list and the list still
+    moves: read from the top, a screenful of tracks is a lot to take in."""
+    seen: dict[str, tuple[str, ...]] = {}
+
+    def step(elements: Sequence[UIElement]) -> Action | None:
+        titles = [title for title in (find_row(elements, row) for row in rows) if title is not None]
+        names = tuple(e.text for e in elements if e.resource_name == NAME_ID and e.bbox_pixels.area > 0)
+        container = LIST.find(elements)
+        box = container.bbox_pixels
+        if not titles or names == seen.get("names") \
+                or min(title.bbox_pixels.y_min for title in titles) < (box.y_min + box.y_max) / 2:
+            return None
+        seen["names"] = names
+        return Action(ActionType.SCROLL, index=container.index, direction="down")
+    return [step] * 3
 
 
 def _open_row(row: Mapping[str, Any]) -> OracleStep:
@@ -242,12 +260,12 @@ def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
     steps: list[OracleStep] = [open_app(APP_NAME)]
     for row in _list_order(rows):
         steps += _scroll_to_row(row)
-    return steps
+    return [*steps, *_raise_rows(rows)]
 
 
 def _open_editor(row: Mapping[str, Any]) -> list[OracleStep]:
     """From the list: scroll to ``row``, open it, then "More options" → "Edit"."""
-    return [*_scroll_to_row(row), _open_row(row), tap(Selector(content_desc="More options")),
+    return [*_scroll_to_row(row), *_raise_rows([row]), _open_row(row), tap(Selector(content_desc="More options")),
             tap(Selector(text="Edit"))]
 
 
@@ -263,8 +281,9 @@ def reveal_details(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
 
 
 # ----- tasks ------------------------------------------------------------------------------------------------------
-#: Columns ``TrackEditActivity``'s save rewrites from the statistics (``ContentProviderUtils.updateTrack``).
-RECOMPUTED = ("avgspeed", "avgmovingspeed", "maxspeed")
+#: Columns ``TrackEditActivity``'s save rewrites from the others (``TrackUtils.updateTrack``): the speeds from
+#: the statistics, and the type id from the category text (AndroidWorld's "snowboarding" becomes "unknown").
+RECOMPUTED = ("avgspeed", "avgmovingspeed", "maxspeed", "activity_type")
 
 
 class _EditTask(SqliteRowsTask):
@@ -300,7 +319,7 @@ class _EditTask(SqliteRowsTask):
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the target row (the one named ``name`` at the start) carries the change, its other columns
-        but the recomputed speeds are as they were, and no other row changed, appeared or went."""
+        but the ``RECOMPUTED`` ones are as they were, and no other row changed, appeared or went."""
         after = {row["_id"]: row for row in self.table.rows(device)}
         if set(after) != {row["_id"] for row in self.before}:
             return 0.0
@@ -350,7 +369,7 @@ class SportsTrackerChangeActivityType(_EditTask):
     """Change one activity's type in OpenTracks' editor."""
 
     name = "SportsTrackerChangeActivityType"
-    template = 'In the OpenTracks app, change the activity type of "{name}" to {new_category}.'
+    template = 'In the OpenTracks app, change the activity type of "{name}" to "{new_category}".'
     changed = ("category", "activity_type")
 
     @classmethod

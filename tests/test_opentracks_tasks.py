@@ -199,8 +199,8 @@ def test_renaming_exactly_the_target_is_the_only_success(device):
     assert task.is_successful(device) == 0.0
     assert task.params["new_name"] in ACTIVITY_NAMES and task.params["new_name"] != task.params["name"]
     target = _edit_target(device, task)
-    update_track(device, target["_id"], name=task.params["new_name"], avgspeed=1.5)
-    assert task.is_successful(device) == 1.0  # the speeds the app recomputes on save do not count
+    update_track(device, target["_id"], name=task.params["new_name"], avgspeed=1.5, activity_type="unknown")
+    assert task.is_successful(device) == 1.0  # what the app recomputes on save does not count
     update_track(device, target["_id"], description="changed too")
     assert task.is_successful(device) == 0.0
     task.initialize(device)
