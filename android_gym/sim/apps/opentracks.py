@@ -404,7 +404,7 @@ class TrackListScreen(_OpenTracksScreen):
                                resource_id=_id("track_list_fab_action"), content_desc=RECORD, hint="record",
                                clickable=True, focusable=True, long_clickable=True, on_click=_nothing,
                                width=_BAR - 21, height=_BAR - 21, margin=10, background=_RED_DARK, text_color=WHITE,
-                               corner=42))
+                               corner=42), View(width=32))
         content = column(toolbar, View(height=2, background=DIVIDER), body, bar, background=WHITE)
         if self.menu_open:
             return popup_menu(content, [(SETTINGS, self._close_menu), (HELP, self._close_menu)], self._close_menu,
