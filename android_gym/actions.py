@@ -74,6 +74,10 @@ KNOWN_APPS = {
     "joplin": "net.cozic.joplin",
     "osmand": "net.osmand",
     "osmand maps": "net.osmand",
+    "open tracks sports tracker": "de.dennisguse.opentracks",
+    "activity tracker": "de.dennisguse.opentracks",
+    "open tracks": "de.dennisguse.opentracks",
+    "opentracks": "de.dennisguse.opentracks",
 }
 
 

@@ -17,6 +17,7 @@ from android_gym.envs import (  # noqa: F401
     markor,
     markor_video,
     open_app,
+    opentracks,
     osmand,
     recipe,
     retro_music,

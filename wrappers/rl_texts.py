@@ -4,7 +4,8 @@ screens seen earlier in the episode — as a person would copy them from one pla
 A text is cut into pieces at several grains, coarse first: its lines, ``|`` fields, ``key: value`` values,
 quoted strings, lists of numbers ("47.1, 9.5"), sentences, comma-separated items, the rest of a sentence from a
 capitalised word on ("… the note Don't forget …"), then its words (with a price's number, a file name's stem and
-extension).
+extension). Quantities are also read as a person converts them to answer "in minutes" or "in meters": an elapsed
+time ("1:30:00", "45:00") as its whole minutes, a distance ("7.46 mi", "1,318.90 ft", "2.5 km") as whole metres.
 Every piece is folded to the printable ASCII that ``adb shell input text`` can type ("Sauté" → "Saute").
 Nothing here reads the task's hidden parameters.
 """
@@ -36,6 +37,11 @@ _WORD_GAP = re.compile(r"[\s|]+")
 #: participants", "1/2 cup"); a number without a word after it (a date's day, a count badge) is none.
 _QUANTITY = re.compile(r"(?<![\w/.,])(\d+(?:\.\d+)?(?:/\d+)?) ([a-z]+)\b")
 _SPACES = re.compile(r"[ \t]+")
+#: An elapsed time "H:MM:SS" or "MM:SS" of whole minutes (not a clock time: no AM/PM after it).
+_ELAPSED = re.compile(r"(?<![\d:.])(?:(\d+):)?(\d{1,2}):00(?![\d:])(?!\s?[AaPp]\.?[Mm])")
+#: A distance with its unit, and the unit in metres.
+_DISTANCE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)\s?(mi|km|ft|m)\b")
+_METRES = {"mi": 1609.344, "km": 1000.0, "ft": 0.3048, "m": 1.0}
 #: Longest screen text cut into pieces (a long note's lines still are).
 _MAX_SCREEN_TEXT = 4000
 
@@ -156,6 +162,16 @@ def _words(line: str, offset: int) -> Iterator[tuple[str, str, int]]:
             yield file.group(2), "", at + len(file.group(1))
 
 
+def _quantities(line: str, offset: int) -> Iterator[tuple[str, str, int]]:
+    """The whole minutes of each elapsed time in ``line`` and the whole metres of each distance."""
+    for match in _ELAPSED.finditer(line):
+        hours, minutes = int(match.group(1) or 0), int(match.group(2))
+        yield str(hours * 60 + minutes), "", offset + match.start()
+    for match in _DISTANCE.finditer(line):
+        metres = float(match.group(1).replace(",", "")) * _METRES[match.group(2)]
+        yield str(round(metres)), "", offset + match.start()
+
+
 def text_pieces(text: str, source: str, words: bool = True) -> list[Piece]:
     """The pieces of ``text`` (HTML entities decoded), coarse ones first, then (``words``: a goal's) sentence
     endings from a capitalised word on and single words; each once, typeable, non-empty and at most
@@ -171,6 +187,7 @@ def _text_pieces(text: str, source: str, words: bool) -> tuple[Piece, ...]:
     lines = list(_lines(text))
     for line, offset in lines:
         found.extend(_structure(line, offset, suffixes=words))
+        found.extend(_quantities(line, offset))
     if words:
         found.extend(_endings(text))
         for line, offset in lines:

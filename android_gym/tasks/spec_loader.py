@@ -9,6 +9,7 @@ on screen); a spec itself needs no Python. A malformed spec fails at load with f
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 import string
@@ -66,6 +67,10 @@ class RecordKind:
     rows; ``reset_app`` (optional) resets what else the app keeps that changes what it shows (view preferences),
     before the table is emptied. With ``noise_sees_state``, ``random_row`` also takes the spec's typed records
     (AndroidWorld's Joplin noise favours the notebooks they are in). ``table`` may be any ``RowTable``.
+    ``number_types`` (optional) are numeric field types of the app's own, by name: text → the number as the app
+    stores it (OpenTracks keeps distances rounded to what it shows in miles); a condition's value is read the same
+    way. ``detail_fields`` are fields the app's list does not show; when an expectation reads one, the oracle uses
+    ``reveal_details`` (steps that open each row) instead of ``reveal``.
     """
 
     state_field: str
@@ -78,17 +83,29 @@ class RecordKind:
     noise_count: int
     reset_app: Callable[[Device], None] | None = None
     noise_sees_state: bool = False
+    number_types: Mapping[str, Callable[[str], float]] = dataclasses.field(default_factory=dict)
+    detail_fields: frozenset[str] = frozenset()
+    reveal_details: Callable[[Sequence[Row]], list[OracleStep]] | None = None
+
+    def parser(self, kind: str) -> Callable[[str], Any]:
+        """How a field of type ``kind`` (``FIELD_PARSERS``' or one of ``number_types``) is read."""
+        return self.number_types[kind] if kind in self.number_types else FIELD_PARSERS[kind]
+
+    def is_number(self, field_name: str) -> bool:
+        """Whether ``field_name`` holds numbers (so answers can sum it)."""
+        kind = self.fields[field_name]
+        return kind in ("number", "int") or kind in self.number_types
 
     def typed(self, record: Mapping[str, str]) -> dict[str, Any]:
         """Every field read as its type; an empty or missing field is ``None``."""
-        return {name: FIELD_PARSERS[kind](record[name]) if record.get(name) else None
+        return {name: self.parser(kind)(record[name]) if record.get(name) else None
                 for name, kind in self.fields.items()}
 
     def condition_value(self, field: str, text: str) -> Any:
         """A condition's value read as ``field``'s type ("0" on a date field: no date)."""
         if self.fields[field] == "date" and text.strip() == "0":
             return None
-        return FIELD_PARSERS[self.fields[field]](text)
+        return self.parser(self.fields[field])(text)
 
 
 _KINDS: dict[str, RecordKind] = {}
@@ -219,7 +236,10 @@ class SpecTask(SqliteRowsTask):
     def oracle(self) -> list[OracleStep]:
         """Bring the relevant rows on screen, then answer."""
         rows = [self.kind.to_row(record) for record in self.relevant_records()]
-        return [*self.kind.reveal(rows), act(Action(ActionType.ANSWER, text=format_answer(*self.expected())))]
+        read = {e.transform.field for e in self.spec.expectations if e.WhichOneof("expected") == "transform"}
+        reveal = self.kind.reveal_details if read & self.kind.detail_fields and self.kind.reveal_details \
+            else self.kind.reveal
+        return [*reveal(rows), act(Action(ActionType.ANSWER, text=format_answer(*self.expected())))]
 
 
 def _pool(param: pb.Param, today: dt.date) -> list[str]:
@@ -289,7 +309,7 @@ def _check_spec(spec: pb.TaskSpec, path: Path, text: str) -> RecordKind:
         _check_placeholders(template, params, fail)
     for record in _records(spec, kind):
         for name, template in record.items():
-            _check_values(kind.fields[name], template, spec, params, fail)
+            _check_values(kind.fields[name], kind.parser(kind.fields[name]), template, spec, params, fail)
     for condition in spec.noise.exclude:
         if condition.field not in kind.fields:
             raise fail(f"exclusion field {condition.field!r} is not one of {sorted(kind.fields)}",
@@ -336,10 +356,10 @@ def _check_placeholders(template: str, params: Mapping[str, int], fail: Callable
             raise fail(f"{{{field}}}: parameter {match.group(1)!r} has {count} value(s); write {use}", f"{{{field}")
 
 
-def _check_values(kind: str, template: str, spec: pb.TaskSpec, params: Mapping[str, int],
-                  fail: Callable[..., SpecError]) -> None:
-    """A typed field's text parses, for every value its placeholders can take."""
-    parser = FIELD_PARSERS[kind]
+def _check_values(kind: str, parser: Callable[[str], Any], template: str, spec: pb.TaskSpec,
+                  params: Mapping[str, int], fail: Callable[..., SpecError]) -> None:
+    """A typed field's text parses (with ``parser``, for its type ``kind``), for every value its placeholders can
+    take."""
     match = _PLACEHOLDER.fullmatch(template)
     if not match:
         if "{" not in template:
@@ -374,7 +394,7 @@ def _check_expectations(spec: pb.TaskSpec, kind: RecordKind, fail: Callable[...,
                 raise fail("a transform needs an op (IDENTITY, COUNT or SUM)", "transform")
             if op != "COUNT" and field not in kind.fields:
                 raise fail(f"transform field {field!r} is not one of {sorted(kind.fields)}", "transform")
-            if op == "SUM" and kind.fields[field] not in ("number", "int"):
+            if op == "SUM" and not kind.is_number(field):
                 raise fail(f"SUM needs a number field; {field!r} is {kind.fields[field]}", "transform")
             if op in ("SUM", "COUNT") and match != "NUMBER":
                 raise fail(f"{op} gives a number: match it as NUMBER, not {match}", "match")

@@ -38,6 +38,7 @@ SHOWCASE = {
     "com.google.android.documentsui": "FilesDeleteFile",
     "com.simplemobiletools.gallery.pro": "SaveCopyOfReceiptTaskEval",
     "code.name.monkey.retromusic": "RetroCreatePlaylist",
+    "de.dennisguse.opentracks": "SportsTrackerTotalDurationForCategoryThisWeek",
 }
 
 

@@ -38,6 +38,9 @@ KNOWN_GAPS = {
     "RecipeServingsOfRecipe": _RECIPE_SEARCH,
     "SimpleCalendarNextMeetingWithPerson": "the answer joins a date and a time from different texts in a format "
                                            "(<month> <day> <year> <HH:MM>) no answer id composes",
+    "SportsTrackerActivitiesOnDate": "OpenTracks shows an activity type as text only in a track's editor; the "
+                                     "list and statistics screens between the two editors crowd the first type out "
+                                     "of the 96 texts",
 }
 
 

@@ -21,6 +21,7 @@ from android_gym.sim.apps.intentresolver import IntentResolver
 from android_gym.sim.apps.joplin import Joplin
 from android_gym.sim.apps.launcher import Launcher
 from android_gym.sim.apps.markor import Markor
+from android_gym.sim.apps.opentracks import OpenTracks
 from android_gym.sim.apps.osmand import OsmAnd
 from android_gym.sim.apps.retro_music import RetroMusic
 from android_gym.sim.apps.settings import SettingsApp
@@ -57,6 +58,7 @@ INSTALLED_APPS: tuple[type[App], ...] = (
     RetroMusic,
     Joplin,
     OsmAnd,
+    OpenTracks,
 )
 
 INSTALLABLE_APPS: tuple[type[App], ...] = (

@@ -62,6 +62,15 @@ _GLYPHS = {
     "app_osmand": "map_marker_radius",
     # maps
     "minus": "minus", "star": "star_outline", "flag": "flag_outline", "route": "map_marker_path",
+    # OpenTracks: its logo, bars, and the activity types' icons (ActivityType's drawables)
+    "app_opentracks": "map_marker_path", "marker": "map_marker_outline", "chart_bar": "chart_bar",
+    "gps_off": "crosshairs_off", "record": "record", "map": "map_outline", "share": "share_variant_outline",
+    "activity_flight": "airplane", "activity_drive": "car", "activity_bike": "bike", "activity_boat": "ferry",
+    "activity_climbing": "image_filter_hdr", "activity_skiing": "ski", "activity_mtb": "bike_fast",
+    "activity_scooter": "scooter", "activity_walk": "walk", "activity_inline_skating": "rollerblade",
+    "activity_kayaking": "kayaking", "activity_run": "run", "activity_sailing": "sail_boat",
+    "activity_skateboarding": "skateboarding", "activity_snowboarding": "snowboard", "activity_swimming": "swim",
+    "activity_workout": "dumbbell", "activity_unknown": "map_marker_path",
 }
 
 
