@@ -170,8 +170,10 @@ def test_maskable_ppo_learns_on_the_rl_env():
             masks = env.get_wrapper_attr("action_masks")()
             action, _ = model.predict(observation, action_masks=masks)
             assert masks[action]
-            observation, *_, info = env.step(action)
+            observation, _, terminated, truncated, info = env.step(action)
             assert info["invalid_action"] is None
+            if terminated or truncated:  # the policy may end the episode (an answer, a status)
+                observation, _ = env.reset()
     finally:
         env.close()
 
