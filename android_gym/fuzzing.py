@@ -111,9 +111,9 @@ def reset_accepted(seed: Any, options: Any, names: set[str]) -> bool:
 def garbage_episode(env: gym.Env, seed: Any, options: Any, pin_seed: int, garbage: Sequence[Any],
                     solve: bool = True) -> Counter:
     """Reset ``env`` with any ``seed`` and ``options`` (bad ones must raise ``ConfigError``; the episode then
-    starts from ``pin_seed``), step every action of ``garbage`` that leaves the oracle room in the step budget,
-    then (with ``solve``) check the task's oracle still solves the episode (after a reset if some garbage acted on
-    the phone).
+    starts from ``pin_seed``) and step the actions of ``garbage``, resetting whenever an episode ends. With
+    ``solve``, only as many as leave the oracle room in the step budget, then check the task's oracle still solves
+    the episode (after a reset if some garbage acted on the phone).
 
     Raises ``AssertionError`` when a property fails: a bad reset that does not raise ``ConfigError``, an
     observation outside the space, a backend error, an invalid action that rewarded or changed the screen, or an
@@ -136,7 +136,8 @@ def garbage_episode(env: gym.Env, seed: Any, options: Any, pin_seed: int, garbag
         seed, options = pin_seed, None
         obs, info = env.reset(seed=seed)
     acted = False
-    for action in garbage[:env.spec.max_episode_steps - len(env.unwrapped.task.oracle())]:
+    room = env.spec.max_episode_steps - len(env.unwrapped.task.oracle()) if solve else len(garbage)
+    for action in garbage[:room]:
         before = obs["a11y_tree"]
         obs, reward, terminated, truncated, info = env.step(action)
         counts["actions"] += 1
@@ -148,8 +149,10 @@ def garbage_episode(env: gym.Env, seed: Any, options: Any, pin_seed: int, garbag
             assert isinstance(invalid, str) and reward == 0.0 and obs["a11y_tree"] == before, invalid
         else:
             counts["acted"] += 1
-        counts["episodes_ended"] += terminated or truncated
         acted |= invalid is None or terminated or truncated
+        if terminated or truncated:
+            counts["episodes_ended"] += 1
+            obs, info = env.reset(seed=seed, options=options)
     if not solve:
         return counts
     if acted:
