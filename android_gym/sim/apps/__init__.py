@@ -9,6 +9,7 @@ from android_gym.sim.apps.accessibility_forwarder import AccessibilityForwarder
 from android_gym.sim.apps.audio_recorder import AudioRecorder
 from android_gym.sim.apps.broccoli import Broccoli
 from android_gym.sim.apps.calendar import SimpleCalendarPro
+from android_gym.sim.apps.chrome import Chrome
 from android_gym.sim.apps.camera import Camera
 from android_gym.sim.apps.clipper import Clipper
 from android_gym.sim.apps.contacts import GoogleContacts
@@ -50,6 +51,7 @@ INSTALLED_APPS: tuple[type[App], ...] = (
     Camera,
     AudioRecorder,
     Vlc,
+    Chrome,
 )
 
 INSTALLABLE_APPS: tuple[type[App], ...] = (

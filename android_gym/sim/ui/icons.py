@@ -57,6 +57,7 @@ _GLYPHS = {
     "app_contacts": "account", "app_draw": "brush", "app_files": "folder", "app_gallery": "image",
     "app_markor": "notebook_edit_outline", "app_expense": "wallet_outline", "app_settings": "cog",
     "app_sms": "message_processing", "app_tasks": "checkbox_marked_circle_outline", "app_vlc": "vlc",
+    "app_chrome": "google_chrome", "tabs": "numeric_1_box_outline",
 }
 
 

@@ -1,0 +1,354 @@
+"""A real headless Chromium behind the phone's browser: one browser process per phone, driven over DevTools.
+
+Web pages are the one thing the simulated phone does not re-implement. ``Chromium`` starts Debian's
+``/usr/bin/chromium`` the first time a page is shown (``WebPage``) and stops it with the phone. It is driven by
+Playwright's synchronous API (``launch(executable_path=...)``; a well-kept client that owns the browser process,
+its pipes and its shutdown, and hands out raw CDP sessions), with raw CDP for what a phone needs: touch input
+(``Input.dispatchTouchEvent``), the accessibility tree (``Accessibility.getFullAXTree``) and layout bounds and
+click listeners (``DOMSnapshot.captureSnapshot``).
+
+Isolation: headless, no GPU, a fresh profile per phone in the phone's temporary directory, no network beyond
+loopback, ``file:``, ``data:`` and ``about:`` (every other request is aborted, and the host resolver maps every
+other name to nothing). Chromium's own sandbox needs unprivileged user namespaces or a setuid helper; as root it
+refuses to start with it, so the sandbox is on for other users and off (``--no-sandbox``) for root.
+
+Time: pages run on Chromium's real clock (the phone's virtual clock does not reach them); after every input the
+bridge waits for two animation frames (a rendered frame after the event's handlers ran), never for wall time.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import shutil
+from dataclasses import dataclass, field
+from urllib.parse import urlparse
+
+from PIL import Image
+
+from android_gym.errors import AndroidGymError
+from android_gym.sim.system.logd import PRIORITIES, LogBuffer
+
+#: Where Debian's ``chromium`` package puts the browser.
+CHROMIUM = "/usr/bin/chromium"
+INSTALL_HINT = ("the phone's browser needs Chromium and Playwright: apt-get install -y chromium && "
+                "pip install 'android-gym[web]'")
+_ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
+         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"]
+_CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
+_LOCAL_SCHEMES = {"file", "data", "about", "blob"}
+_LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
+_NEXT_FRAME = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+#: Roles that carry no content of their own: their children are hoisted (Chrome on Android drops them as well).
+_CONTAINER_ROLES = {"none", "generic", "presentation", "InlineTextBox", "LineBreak", "RootWebArea", "Section",
+                    "paragraph", "div", "LayoutTable", "LayoutTableRow", "LayoutTableCell", "group"}
+
+
+class ChromiumMissingError(AndroidGymError):
+    """Chromium or Playwright is not installed."""
+
+
+def allowed_url(url: str) -> bool:
+    """Whether the page may load ``url``: local schemes and loopback only."""
+    parsed = urlparse(url)
+    return parsed.scheme in _LOCAL_SCHEMES or (parsed.hostname or "") in _LOOPBACK
+
+
+@dataclass
+class WebNode:
+    """One node of the page as Android's WebView exposes it to accessibility, bounds in CSS px of the viewport."""
+
+    role: str
+    text: str = ""
+    content_desc: str = ""
+    hint: str = ""
+    bounds: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    clickable: bool = False
+    editable: bool = False
+    checkable: bool = False
+    checked: bool = False
+    focusable: bool = False
+    focused: bool = False
+    children: list[WebNode] = field(default_factory=list)
+
+
+@dataclass
+class PageState:
+    """What the page looks like now: its pixels, accessibility nodes, URL and title."""
+
+    image: Image.Image
+    nodes: list[WebNode]
+    url: str
+    title: str
+    version: int
+
+
+class Chromium:
+    """The phone's browser process, started on first use; pages' console messages go to ``logs`` as Chrome on
+    Android logs them (tag ``chromium``: ``[INFO:CONSOLE(line)] "message", source: url (line)``)."""
+
+    def __init__(self, profile_dir: str, logs: LogBuffer) -> None:
+        self._profile_dir = profile_dir
+        self._logs = logs
+        self._playwright = None
+        self._browser = None
+        self._context = None
+        self._tabs = 0
+
+    @property
+    def running(self) -> bool:
+        """Whether the browser process has been started (and not closed)."""
+        return self._context is not None
+
+    def _start(self, scale: float) -> None:
+        if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
+            raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError as error:
+            raise ChromiumMissingError(f"playwright is not installed: {INSTALL_HINT}") from error
+        self._playwright = sync_playwright().start()
+        root = hasattr(os, "geteuid") and os.geteuid() == 0
+        self._browser = self._playwright.chromium.launch_persistent_context(
+            self._profile_dir, executable_path=CHROMIUM, headless=True, chromium_sandbox=not root,
+            args=_ARGS, device_scale_factor=scale, has_touch=True, is_mobile=True,
+            viewport={"width": 412, "height": 800}, service_workers="block")
+        self._context = self._browser
+        self._context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url)
+                            else route.abort("blockedbyclient"))
+
+    def page(self, scale: float) -> WebPage:
+        """A new tab (a ``WebPage``) at device scale factor ``scale``; starts the browser if needed."""
+        if self._context is None:
+            self._start(scale)
+        pages = self._context.pages
+        page = pages[0] if pages and not self._tabs else self._context.new_page()  # the profile opens one tab
+        self._tabs += 1
+        page.on("console", self._log_console)
+        return WebPage(page, self._context.new_cdp_session(page))
+
+    def _log_console(self, message) -> None:
+        location = message.location or {}
+        line = location.get("lineNumber", 0) + 1
+        level = {"error": "ERROR", "warning": "WARNING"}.get(message.type, "INFO")
+        self._logs.write(PRIORITIES[level[0]], "chromium",
+                         f'[{level}:CONSOLE({line})] "{message.text}", source: {location.get("url", "")} ({line})',
+                         pid=_CHROME_PID, uid=_CHROME_UID)
+
+    def close(self) -> None:
+        """Stop the browser process (idempotent)."""
+        context, playwright = self._context, self._playwright
+        self._context = self._browser = self._playwright = None
+        if context is not None:
+            try:
+                context.close()
+            finally:
+                playwright.stop()
+
+
+class WebPage:
+    """One tab: navigation, pixels and accessibility nodes at the viewport size, and touch and key input."""
+
+    def __init__(self, page, cdp) -> None:
+        self._page = page
+        self._cdp = cdp
+        self._state: PageState | None = None
+        self._version = 0
+        self._touch_id = 0
+
+    # ----- navigation -----------------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        """The page's address."""
+        return self._page.url
+
+    def goto(self, url: str) -> None:
+        """Load ``url`` and wait for its ``load`` event (a blocked or missing page shows Chromium's error page)."""
+        try:
+            self._page.goto(url, wait_until="load")
+        except Exception as error:  # a failed navigation shows Chromium's error page, as in Chrome
+            if "net::" not in str(error) and "Navigation" not in str(error):
+                raise
+        self._changed()
+
+    def back(self) -> bool:
+        """Go back in the tab's history; ``False`` when there is nothing to go back to."""
+        history = self._cdp.send("Page.getNavigationHistory")
+        if history["currentIndex"] <= 0:
+            return False
+        self._page.go_back(wait_until="load")
+        self._changed()
+        return True
+
+    def resize(self, width: int, height: int) -> None:
+        """Set the viewport to ``width`` x ``height`` CSS px (Android resizes the page when the keyboard shows)."""
+        size = self._page.viewport_size
+        if size is None or (size["width"], size["height"]) != (width, height):
+            self._page.set_viewport_size({"width": width, "height": height})
+            self._changed()
+
+    def evaluate(self, expression: str):
+        """Run JavaScript in the page (for the browser's own chrome, never for tasks)."""
+        return self._page.evaluate(expression)
+
+    def _changed(self) -> None:
+        self._page.evaluate(_NEXT_FRAME)
+        self._state = None
+
+    # ----- output -----------------------------------------------------------------------------------------
+    def state(self) -> PageState:
+        """The page's pixels and accessibility nodes, captured once per change."""
+        if self._state is None:
+            shot = self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+            image = Image.open(io.BytesIO(base64.b64decode(shot["data"])))
+            image.load()
+            self._version += 1
+            self._state = PageState(image.convert("RGB"), self._nodes(), self._page.url, self._page.title(),
+                                    self._version)
+        return self._state
+
+    def focused_value(self) -> tuple[str, bool, bool] | None:
+        """``(value, multiline, password)`` of the focused text field, or ``None`` when none has focus."""
+        return self._page.evaluate(
+            """() => { const e = document.activeElement; if (!e) return null;
+                 const text = e.tagName === 'TEXTAREA' || (e.tagName === 'INPUT' && !['checkbox','radio','button',
+                   'submit','reset','range','color','file','image','hidden'].includes(e.type));
+                 if (text) return [e.value, e.tagName === 'TEXTAREA', e.type === 'password'];
+                 if (e.isContentEditable) return [e.innerText, true, false];
+                 return null; }""")
+
+    def _nodes(self) -> list[WebNode]:
+        tree = self._cdp.send("Accessibility.getFullAXTree")["nodes"]
+        snapshot = self._cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": []})
+        return build_nodes(tree, snapshot)
+
+    # ----- input ------------------------------------------------------------------------------------------
+    def touch(self, points: list[tuple[float, float]]) -> None:
+        """One finger down at the first point, moved through the others, then lifted (CSS px of the viewport):
+        a tap when there is one point, else a drag, which scrolls the page or draws on a canvas as the page
+        decides."""
+        self._touch_id += 1
+        for index, (x, y) in enumerate(points):
+            kind = "touchStart" if index == 0 else "touchMove"
+            self._cdp.send("Input.dispatchTouchEvent",
+                           {"type": kind, "touchPoints": [{"x": x, "y": y, "id": self._touch_id}]})
+        self._cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        self._settle()
+
+    def insert_text(self, text: str) -> None:
+        """Commit ``text`` at the caret of the focused field (as an IME does: ``input`` events, no key events)."""
+        self._cdp.send("Input.insertText", {"text": text})
+        self._settle()
+
+    def press(self, key: str) -> None:
+        """A key press and release: ``"Enter"``, ``"Backspace"``, ``"Tab"`` …"""
+        self._page.keyboard.press(key)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Wait for a rendered frame after the input's handlers, and any navigation it started."""
+        try:
+            self._page.wait_for_load_state("load")
+            self._page.evaluate(_NEXT_FRAME)
+        except Exception as error:  # the page navigated while we waited: wait for the new one
+            if "context was destroyed" not in str(error) and "navigation" not in str(error).lower():
+                raise
+            self._page.wait_for_load_state("load")
+        self._state = None
+
+
+_ANDROID_CLASSES = {  # Chrome's WebContentsAccessibilityImpl: the widget class each ARIA role is exposed as
+    "button": "android.widget.Button", "checkbox": "android.widget.CheckBox", "radio": "android.widget.RadioButton",
+    "textbox": "android.widget.EditText", "searchbox": "android.widget.EditText",
+    "combobox": "android.widget.Spinner", "image": "android.widget.Image", "img": "android.widget.Image",
+    "list": "android.widget.ListView", "listbox": "android.widget.ListView", "slider": "android.widget.SeekBar",
+    "table": "android.widget.GridView", "grid": "android.widget.GridView", "switch": "android.widget.Switch",
+    "tab": "android.widget.TabWidget", "progressbar": "android.widget.ProgressBar",
+}
+
+
+def android_class(role: str) -> str:
+    """The Android widget class Chrome reports for an accessibility role."""
+    return _ANDROID_CLASSES.get(role, "android.view.View")
+
+
+def _value(node: dict, key: str) -> str:
+    value = node.get(key) or {}
+    return str(value.get("value", "")) if isinstance(value, dict) else ""
+
+
+def _properties(node: dict) -> dict[str, object]:
+    return {prop["name"]: (prop.get("value") or {}).get("value") for prop in node.get("properties", [])}
+
+
+def _layout(snapshot: dict) -> tuple[dict[int, tuple[float, float, float, float]], set[int]]:
+    """Viewport bounds and clickability by backend node id, from ``DOMSnapshot.captureSnapshot``."""
+    bounds: dict[int, tuple[float, float, float, float]] = {}
+    clickable: set[int] = set()
+    if not snapshot.get("documents"):
+        return bounds, clickable
+    document = snapshot["documents"][0]
+    backend = document["nodes"]["backendNodeId"]
+    for index in document["nodes"].get("isClickable", {}).get("index", []):
+        clickable.add(backend[index])
+    dx, dy = document.get("scrollOffsetX", 0), document.get("scrollOffsetY", 0)
+    for index, (x, y, w, h) in zip(document["layout"]["nodeIndex"], document["layout"]["bounds"]):
+        bounds.setdefault(backend[index], (x - dx, y - dy, x - dx + w, y - dy + h))
+    return bounds, clickable
+
+
+def build_nodes(tree: list[dict], snapshot: dict) -> list[WebNode]:
+    """The page's accessibility nodes as WebView exposes them: containers without content are dropped (their
+    children hoisted), the text of a named control is not repeated by its static-text children, bounds come from
+    the layout, and a node is clickable when it has a click listener or is a control."""
+    by_id = {node["nodeId"]: node for node in tree}
+    bounds, listeners = _layout(snapshot)
+    root = next((node for node in tree if not node.get("parentId")), None)
+    if root is None:
+        return []
+
+    def union(nodes: list[WebNode]) -> tuple[float, float, float, float]:
+        boxes = [n.bounds for n in nodes if n.bounds[2] > n.bounds[0]]
+        if not boxes:
+            return (0.0, 0.0, 0.0, 0.0)
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                max(b[3] for b in boxes))
+
+    def convert(node: dict, named_text: str) -> list[WebNode]:
+        role = _value(node, "role")
+        name = _value(node, "name")
+        children: list[WebNode] = []
+        props = _properties(node)
+        keeps_text = role in ("button", "link", "heading", "checkbox", "radio", "tab", "option", "menuitem",
+                              "label", "LabelText", "textbox", "searchbox", "combobox", "cell", "listitem")
+        for child_id in node.get("childIds", []):
+            child = by_id.get(child_id)
+            if child is not None:
+                children += convert(child, name if keeps_text and name else named_text)
+        if node.get("ignored"):
+            return children
+        if role == "StaticText":
+            if not name.strip() or name == named_text:
+                return []
+            box = union(children) if not bounds.get(node.get("backendDOMNodeId", -1)) else bounds[
+                node["backendDOMNodeId"]]
+            return [WebNode(role, text=name, bounds=box)]
+        backend = node.get("backendDOMNodeId", -1)
+        editable = bool(props.get("editable")) or role in ("textbox", "searchbox")
+        checked = props.get("checked")
+        clickable = backend in listeners or role in ("button", "link", "checkbox", "radio", "tab", "option",
+                                                    "menuitem", "combobox", "switch") or editable
+        if role in _CONTAINER_ROLES and not clickable and not (name and role not in ("RootWebArea", "generic")):
+            return children
+        text = _value(node, "value") if editable else ("" if role in ("image", "img") else name)
+        box = bounds.get(backend) or union(children)
+        return [WebNode(role, text=text, content_desc=name if role in ("image", "img") else "",
+                        hint=str(props.get("placeholder", "") or "") if editable else "",
+                        bounds=box, clickable=clickable, editable=editable,
+                        checkable=checked is not None, checked=checked in (True, "true", "mixed"),
+                        focusable=bool(props.get("focusable")) or editable, focused=bool(props.get("focused")),
+                        children=children)]
+
+    return convert(root, "")
