@@ -2,6 +2,7 @@
 
 from android_gym.envs import (  # noqa: F401
     audio_recorder,
+    browser,
     calendar,
     camera,
     clipboard,

@@ -259,9 +259,10 @@ class WebPage:
         self._state = None
 
 
+_TEXT_ROLES = ("textbox", "searchbox", "spinbutton")
 _ANDROID_CLASSES = {  # Chrome's WebContentsAccessibilityImpl: the widget class each ARIA role is exposed as
     "button": "android.widget.Button", "checkbox": "android.widget.CheckBox", "radio": "android.widget.RadioButton",
-    "textbox": "android.widget.EditText", "searchbox": "android.widget.EditText",
+    "textbox": "android.widget.EditText", "searchbox": "android.widget.EditText", "spinbutton": "android.widget.EditText",
     "combobox": "android.widget.Spinner", "image": "android.widget.Image", "img": "android.widget.Image",
     "list": "android.widget.ListView", "listbox": "android.widget.ListView", "slider": "android.widget.SeekBar",
     "table": "android.widget.GridView", "grid": "android.widget.GridView", "switch": "android.widget.Switch",
@@ -322,7 +323,7 @@ def build_nodes(tree: list[dict], snapshot: dict) -> list[WebNode]:
         children: list[WebNode] = []
         props = _properties(node)
         keeps_text = role in ("button", "link", "heading", "checkbox", "radio", "tab", "option", "menuitem",
-                              "label", "LabelText", "textbox", "searchbox", "combobox", "cell", "listitem")
+                              "label", "LabelText", *_TEXT_ROLES, "combobox", "cell", "listitem")
         for child_id in node.get("childIds", []):
             child = by_id.get(child_id)
             if child is not None:
@@ -336,7 +337,7 @@ def build_nodes(tree: list[dict], snapshot: dict) -> list[WebNode]:
                 node["backendDOMNodeId"]]
             return [WebNode(role, text=name, bounds=box)]
         backend = node.get("backendDOMNodeId", -1)
-        editable = bool(props.get("editable")) or role in ("textbox", "searchbox")
+        editable = bool(props.get("editable")) or role in _TEXT_ROLES
         checked = props.get("checked")
         clickable = backend in listeners or role in ("button", "link", "checkbox", "radio", "tab", "option",
                                                     "menuitem", "combobox", "switch") or editable
