@@ -92,14 +92,16 @@ class MainScreen(Screen):
         points = [(x1 / css, y1 / css)] if (x1, y1) == (x2, y2) else [
             ((x1 + (x2 - x1) * i / steps) / css, (y1 + (y2 - y1) * i / steps) / css) for i in range(steps + 1)]
         tab.page.touch(points)
-        self._follow_focus()
+        self._follow_focus(tapped=len(points) == 1)
 
-    def _follow_focus(self) -> None:
-        """Show the keyboard for the page's focused text field (as Chrome's IME adapter does), hide it otherwise."""
-        if self.chrome.tab().page.focused_value() is not None:
+    def _follow_focus(self, tapped: bool) -> None:
+        """A tap that leaves a text field of the page focused shows the keyboard (as Chrome's IME adapter does);
+        the keyboard goes when the page's focus leaves its text fields."""
+        if self.chrome.tab().page.focused_value() is None:
+            if self.focus_key == _WEB_FIELD:
+                self.focus_key, self.keyboard_shown = "", False
+        elif tapped:
             self.focus_key, self.keyboard_shown = _WEB_FIELD, True
-        elif self.focus_key == _WEB_FIELD:
-            self.focus_key, self.keyboard_shown = "", False
 
     def _type(self, old: str, new: str) -> None:
         """Commit an edit of the page's focused field: delete back to the common prefix, insert the rest."""

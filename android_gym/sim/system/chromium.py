@@ -40,6 +40,7 @@ _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-backgro
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
 _LOCAL_SCHEMES = {"file", "data", "about", "blob"}
 _LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
+_SETTLE_TRIES = 5
 _NEXT_FRAME = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 #: Roles that carry no content of their own: their children are hoisted (Chrome on Android drops them as well).
 _CONTAINER_ROLES = {"none", "generic", "presentation", "InlineTextBox", "LineBreak", "RootWebArea", "Section",
@@ -171,7 +172,7 @@ class WebPage:
         except Exception as error:  # a failed navigation shows Chromium's error page, as in Chrome
             if "net::" not in str(error) and "Navigation" not in str(error):
                 raise
-        self._changed()
+        self._settle()
 
     def back(self) -> bool:
         """Go back in the tab's history; ``False`` when there is nothing to go back to."""
@@ -179,7 +180,7 @@ class WebPage:
         if history["currentIndex"] <= 0:
             return False
         self._page.go_back(wait_until="load")
-        self._changed()
+        self._settle()
         return True
 
     def resize(self, width: int, height: int) -> None:
@@ -187,15 +188,12 @@ class WebPage:
         size = self._page.viewport_size
         if size is None or (size["width"], size["height"]) != (width, height):
             self._page.set_viewport_size({"width": width, "height": height})
-            self._changed()
+            self._settle()
 
     def evaluate(self, expression: str):
         """Run JavaScript in the page (for the browser's own chrome, never for tasks)."""
         return self._page.evaluate(expression)
 
-    def _changed(self) -> None:
-        self._page.evaluate(_NEXT_FRAME)
-        self._state = None
 
     # ----- output -----------------------------------------------------------------------------------------
     def state(self) -> PageState:
@@ -248,14 +246,16 @@ class WebPage:
         self._settle()
 
     def _settle(self) -> None:
-        """Wait for a rendered frame after the input's handlers, and any navigation it started."""
-        try:
-            self._page.wait_for_load_state("load")
-            self._page.evaluate(_NEXT_FRAME)
-        except Exception as error:  # the page navigated while we waited: wait for the new one
-            if "context was destroyed" not in str(error) and "navigation" not in str(error).lower():
-                raise
-            self._page.wait_for_load_state("load")
+        """Wait for the page to load and render a frame after the input's handlers ran; a navigation that starts
+        meanwhile (a link, a form, an error page) is waited for in its turn."""
+        for _ in range(_SETTLE_TRIES):
+            try:
+                self._page.wait_for_load_state("load")
+                self._page.evaluate(_NEXT_FRAME)
+                break
+            except Exception as error:  # Playwright's Error: the page navigated while we waited
+                if "destroyed" not in str(error) and "navigat" not in str(error).lower():
+                    raise
         self._state = None
 
 
