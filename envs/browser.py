@@ -23,14 +23,14 @@ from xml.etree import ElementTree
 
 import numpy as np
 
+from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.device.state import foreground_package, write_file
-from android_gym.sim.apps import chrome
 from android_gym.envs import browser_pages
 from android_gym.envs.files import _open_in_storage, _reveal_file
+from android_gym.sim.apps import chrome
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.files import clear_device_storage
-from android_gym.actions import Action, ActionType
 from android_gym.tasks.oracle import OracleStep, Selector, complete, drag, expect, open_app, tap
 from android_gym.ui import UIElement
 

@@ -100,8 +100,8 @@ palette.forEach(function(c) { var b = document.createElement('button'); b.setAtt
 function at(e) { var r = canvas.getBoundingClientRect(), p = e.touches ? e.touches[0] : e;
   return [(p.clientX - r.left) * canvas.width / r.width, (p.clientY - r.top) * canvas.height / r.height]; }
 function crisp(v) { return Math.floor(v) + 0.5; }  // a 1 px line through pixel centres keeps its colour exact
-function line(p) { ctx.strokeStyle = color; ctx.lineWidth = 1; ctx.beginPath(); ctx.moveTo(crisp(last[0]), crisp(last[1]));
-  ctx.lineTo(crisp(p[0]), crisp(p[1])); ctx.stroke(); last = p; }
+function line(p) { ctx.strokeStyle = color; ctx.lineWidth = 1; ctx.beginPath();
+  ctx.moveTo(crisp(last[0]), crisp(last[1])); ctx.lineTo(crisp(p[0]), crisp(p[1])); ctx.stroke(); last = p; }
 canvas.addEventListener('mousedown', function(e) { last = at(e); });
 canvas.addEventListener('mousemove', function(e) { if (last) line(at(e)); });
 window.addEventListener('mouseup', function() { last = null; });

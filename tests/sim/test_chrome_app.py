@@ -13,8 +13,8 @@ from android_gym.sim.apps.files import Doc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import chromium
 from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url
-from android_gym.sim.system.logd import LogBuffer
 from android_gym.sim.system.clock import VirtualClock
+from android_gym.sim.system.logd import LogBuffer
 
 PAGE = """<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Test page</title></head><body style="margin:0">

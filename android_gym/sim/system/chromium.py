@@ -262,7 +262,8 @@ class WebPage:
 _TEXT_ROLES = ("textbox", "searchbox", "spinbutton")
 _ANDROID_CLASSES = {  # Chrome's WebContentsAccessibilityImpl: the widget class each ARIA role is exposed as
     "button": "android.widget.Button", "checkbox": "android.widget.CheckBox", "radio": "android.widget.RadioButton",
-    "textbox": "android.widget.EditText", "searchbox": "android.widget.EditText", "spinbutton": "android.widget.EditText",
+    "textbox": "android.widget.EditText", "searchbox": "android.widget.EditText",
+    "spinbutton": "android.widget.EditText",
     "combobox": "android.widget.Spinner", "image": "android.widget.Image", "img": "android.widget.Image",
     "list": "android.widget.ListView", "listbox": "android.widget.ListView", "slider": "android.widget.SeekBar",
     "table": "android.widget.GridView", "grid": "android.widget.GridView", "switch": "android.widget.Switch",
