@@ -17,6 +17,7 @@ from android_gym.envs import (  # noqa: F401
     gallery,
     markor,
     markor_video,
+    miniwob,
     open_app,
     recipe,
     sms,

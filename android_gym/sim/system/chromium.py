@@ -220,7 +220,8 @@ class WebPage:
     def _nodes(self) -> list[WebNode]:
         tree = self._cdp.send("Accessibility.getFullAXTree")["nodes"]
         snapshot = self._cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": []})
-        return build_nodes(tree, snapshot)
+        viewport = self._cdp.send("Page.getLayoutMetrics")["cssVisualViewport"]
+        return build_nodes(tree, snapshot, viewport)
 
     # ----- input ------------------------------------------------------------------------------------------
     def touch(self, points: list[tuple[float, float]]) -> None:
@@ -285,8 +286,10 @@ def _properties(node: dict) -> dict[str, object]:
     return {prop["name"]: (prop.get("value") or {}).get("value") for prop in node.get("properties", [])}
 
 
-def _layout(snapshot: dict) -> tuple[dict[int, tuple[float, float, float, float]], set[int]]:
-    """Viewport bounds and clickability by backend node id, from ``DOMSnapshot.captureSnapshot``."""
+def _layout(snapshot: dict, viewport: dict) -> tuple[dict[int, tuple[float, float, float, float]], set[int]]:
+    """Bounds on the visual viewport (CSS px of the screen: page coordinates less the viewport's position, times
+    its pinch zoom) and clickability by backend node id, from ``DOMSnapshot.captureSnapshot`` and
+    ``Page.getLayoutMetrics``' ``cssVisualViewport``."""
     bounds: dict[int, tuple[float, float, float, float]] = {}
     clickable: set[int] = set()
     if not snapshot.get("documents"):
@@ -295,18 +298,18 @@ def _layout(snapshot: dict) -> tuple[dict[int, tuple[float, float, float, float]
     backend = document["nodes"]["backendNodeId"]
     for index in document["nodes"].get("isClickable", {}).get("index", []):
         clickable.add(backend[index])
-    dx, dy = document.get("scrollOffsetX", 0), document.get("scrollOffsetY", 0)
+    dx, dy, zoom = viewport.get("pageX", 0), viewport.get("pageY", 0), viewport.get("scale", 1)
     for index, (x, y, w, h) in zip(document["layout"]["nodeIndex"], document["layout"]["bounds"]):
-        bounds.setdefault(backend[index], (x - dx, y - dy, x - dx + w, y - dy + h))
+        bounds.setdefault(backend[index], ((x - dx) * zoom, (y - dy) * zoom, (x - dx + w) * zoom, (y - dy + h) * zoom))
     return bounds, clickable
 
 
-def build_nodes(tree: list[dict], snapshot: dict) -> list[WebNode]:
+def build_nodes(tree: list[dict], snapshot: dict, viewport: dict) -> list[WebNode]:
     """The page's accessibility nodes as WebView exposes them: containers without content are dropped (their
     children hoisted), the text of a named control is not repeated by its static-text children, bounds come from
     the layout, and a node is clickable when it has a click listener or is a control."""
     by_id = {node["nodeId"]: node for node in tree}
-    bounds, listeners = _layout(snapshot)
+    bounds, listeners = _layout(snapshot, viewport)
     root = next((node for node in tree if not node.get("parentId")), None)
     if root is None:
         return []

@@ -1,0 +1,2 @@
+"""Oracles for MiniWoB++ tasks: placeholder, filled below."""
+ORACLES = {}
