@@ -225,10 +225,14 @@ class WebPage:
 
     # ----- input ------------------------------------------------------------------------------------------
     def touch(self, points: list[tuple[float, float]]) -> None:
-        """One finger down at the first point, moved through the others, then lifted (CSS px of the viewport):
+        """One finger down at the first point, moved through the others, then lifted (CSS px of the screen):
         a tap when there is one point, else a drag, which scrolls the page or draws on a canvas as the page
         decides."""
         self._touch_id += 1
+        # CDP takes touches in CSS px of the layout viewport: undo the page's zoom (a viewport meta's initial scale)
+        viewport = self._cdp.send("Page.getLayoutMetrics")["cssVisualViewport"]
+        zoom, dx, dy = viewport.get("scale", 1) or 1, viewport.get("offsetX", 0), viewport.get("offsetY", 0)
+        points = [(x / zoom + dx, y / zoom + dy) for x, y in points]
         for index, (x, y) in enumerate(points):
             kind = "touchStart" if index == 0 else "touchMove"
             self._cdp.send("Input.dispatchTouchEvent",
@@ -348,6 +352,9 @@ def build_nodes(tree: list[dict], snapshot: dict, viewport: dict) -> list[WebNod
         if role in _CONTAINER_ROLES and not clickable and not (name and role not in ("RootWebArea", "generic")):
             return children
         text = _value(node, "value") if editable else ("" if role in ("image", "img") else name)
+        if clickable and not text and not editable and children and all(not c.children for c in children) \
+                and all(c.role == "StaticText" for c in children):
+            text, children = "".join(c.text for c in children), []  # a clickable span reads as its text
         box = bounds.get(backend) or union(children)
         return [WebNode(role, text=text, content_desc=name if role in ("image", "img") else "",
                         hint=str(props.get("placeholder", "") or "") if editable else "",
