@@ -41,6 +41,10 @@ _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app 
 _LOCAL_SCHEMES = {"file", "data", "about", "blob"}
 _LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
 _SETTLE_TRIES = 5
+#: Finite CSS animations and transitions and jQuery animations (MiniWoB's accordions, dialogs) have finished.
+_ANIMATIONS_DONE = """() => document.getAnimations().every(a => a.playState !== 'running'
+    || a.effect.getComputedTiming().endTime === Infinity) && !(window.jQuery && jQuery(':animated').length)"""
+_ANIMATION_TIMEOUT_MS = 5000
 _NEXT_FRAME = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 #: Roles that carry no content of their own: their children are hoisted (Chrome on Android drops them as well).
 _CONTAINER_ROLES = {"none", "generic", "presentation", "InlineTextBox", "LineBreak", "RootWebArea", "Section",
@@ -251,14 +255,18 @@ class WebPage:
         self._settle()
 
     def _settle(self) -> None:
-        """Wait for the page to load and render a frame after the input's handlers ran; a navigation that starts
-        meanwhile (a link, a form, an error page) is waited for in its turn."""
+        """Wait for the page to load, render a frame after the input's handlers ran and finish its animations
+        (page events, polled at each frame, never a sleep); a navigation that starts meanwhile (a link, a form, an
+        error page) is waited for in its turn."""
         for _ in range(_SETTLE_TRIES):
             try:
                 self._page.wait_for_load_state("load")
                 self._page.evaluate(_NEXT_FRAME)
+                self._page.wait_for_function(_ANIMATIONS_DONE, polling="raf", timeout=_ANIMATION_TIMEOUT_MS)
                 break
-            except Exception as error:  # Playwright's Error: the page navigated while we waited
+            except Exception as error:  # Playwright's Error: the page navigated while we waited, or an animation
+                if type(error).__name__ == "TimeoutError":  # never ends: the page is as settled as it gets
+                    break
                 if "destroyed" not in str(error) and "navigat" not in str(error).lower():
                     raise
         self._state = None
