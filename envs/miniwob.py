@@ -60,11 +60,11 @@ TASKS = (
     "use-colorwheel-2", "use-slider", "visual-addition",
 )
 _SEED_HOOK = "<script>Math.seedrandom('{seed}');</script>"
-_START_HOOK = """<style>#reward-display, #click-canvas { display: none !important; }</style>
+_START_HOOK = r"""<style>#reward-display, #click-canvas { display: none !important; }</style>
 <script>core.EPISODE_MAX_TIME = 2147483647;
 window.addEventListener('load', function () {
   core.startEpisodeReal();
-  console.log('utterance: ' + core.getUtterance());
+  console.log('utterance: ' + document.getElementById('query').textContent.replace(/\s+/g, ' ').trim());
 });</script>"""
 _VIEWPORT = '<meta name="viewport" content="width=160">'
 _UTTERANCE = re.compile(r'"utterance: (.*)", source: ')
@@ -127,7 +127,11 @@ class MiniWobTask(Task):
                     if path.is_file():
                         device.push(path.read_bytes(), f"{PHONE_ROOT}/{path.relative_to(root).as_posix()}")
         page = f"{PHONE_ROOT}/miniwob/{self.miniwob_task}.html"
-        html = (root / "miniwob" / f"{self.miniwob_task}.html").read_text(encoding="utf-8")
+        source = root / "miniwob" / f"{self.miniwob_task}.html"
+        if not source.is_file():  # drag-item: AndroidWorld's MiniWoB++ build has it, the miniwob package does not
+            raise AndroidGymError(f"the miniwob package has no page {source.name} (MiniWoB/{self.miniwob_task}-v0 "
+                                  "cannot run)")
+        html = source.read_text(encoding="utf-8")
         device.push(seeded_page(html, self.params["seed"]).encode(), page)
         self.run(device, f"am start -a android.intent.action.VIEW -d {shlex.quote('file://' + page)} "
                          f"-n {chrome.PACKAGE}/{chrome.MAIN_ACTIVITY}")
