@@ -22,6 +22,7 @@ import base64
 import io
 import os
 import shutil
+import threading
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
@@ -97,8 +98,6 @@ class Chromium:
     def __init__(self, profile_dir: str, logs: LogBuffer) -> None:
         self._profile_dir = profile_dir
         self._logs = logs
-        self._playwright = None
-        self._browser = None
         self._context = None
         self._tabs = 0
 
@@ -110,17 +109,11 @@ class Chromium:
     def _start(self, scale: float) -> None:
         if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
             raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
-        try:
-            from playwright.sync_api import sync_playwright
-        except ImportError as error:
-            raise ChromiumMissingError(f"playwright is not installed: {INSTALL_HINT}") from error
-        self._playwright = sync_playwright().start()
         root = hasattr(os, "geteuid") and os.geteuid() == 0
-        self._browser = self._playwright.chromium.launch_persistent_context(
+        self._context = _driver().acquire().chromium.launch_persistent_context(
             self._profile_dir, executable_path=CHROMIUM, headless=True, chromium_sandbox=not root,
             args=_ARGS, device_scale_factor=scale, has_touch=True, is_mobile=True,
             viewport={"width": 412, "height": 800}, service_workers="block")
-        self._context = self._browser
         self._context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url)
                             else route.abort("blockedbyclient"))
 
@@ -144,13 +137,48 @@ class Chromium:
 
     def close(self) -> None:
         """Stop the browser process (idempotent)."""
-        context, playwright = self._context, self._playwright
-        self._context = self._browser = self._playwright = None
+        context, self._context = self._context, None
         if context is not None:
             try:
                 context.close()
             finally:
-                playwright.stop()
+                _driver().release()
+
+
+class _Driver:
+    """Playwright's driver, shared by the phones of one thread (its sync API allows one per thread): started
+    with the first browser, stopped with the last."""
+
+    def __init__(self) -> None:
+        self._playwright = None
+        self._users = 0
+
+    def acquire(self):
+        """The running driver, started if needed."""
+        if self._playwright is None:
+            try:
+                from playwright.sync_api import sync_playwright
+            except ImportError as error:
+                raise ChromiumMissingError(f"playwright is not installed: {INSTALL_HINT}") from error
+            self._playwright = sync_playwright().start()
+        self._users += 1
+        return self._playwright
+
+    def release(self) -> None:
+        """One browser fewer; the last stops the driver."""
+        self._users -= 1
+        if self._users <= 0 and self._playwright is not None:
+            playwright, self._playwright, self._users = self._playwright, None, 0
+            playwright.stop()
+
+
+_DRIVERS = threading.local()
+
+
+def _driver() -> _Driver:
+    if not hasattr(_DRIVERS, "driver"):
+        _DRIVERS.driver = _Driver()
+    return _DRIVERS.driver
 
 
 class WebPage:
