@@ -5,6 +5,7 @@ One phone (one browser process) serves the module."""
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 
@@ -107,3 +108,13 @@ def test_without_chromium_a_page_raises_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setattr(chromium, "CHROMIUM", str(tmp_path / "no-chromium"))
     with pytest.raises(ChromiumMissingError, match="apt-get install -y chromium"):
         Chromium(str(tmp_path / "profile"), LogBuffer(VirtualClock())).page(2.625)
+
+
+def test_the_phone_can_be_driven_from_another_thread(phone):
+    """A served phone is called from adbd's and gRPC's threads; Playwright runs on its own thread."""
+    phone.invalidate()
+    dumps: list[str] = []
+    worker = threading.Thread(target=lambda: dumps.append(phone.ui_dump()))
+    worker.start()
+    worker.join()
+    assert "android.webkit.WebView" in dumps[0]

@@ -28,8 +28,9 @@ from urllib.parse import unquote, urlparse
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
-from android_gym.sim.system.chromium import WebNode, WebPage, android_class
+from android_gym.sim.system.chromium import WebPage
 from android_gym.sim.system.fs import normalize
+from android_gym.sim.system.web_accessibility import WebNode, android_class
 from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, View, edit_text, image_button, row, web_view
 
 PACKAGE = "com.android.chrome"

@@ -19,17 +19,23 @@ bridge waits for two animation frames (a rendered frame after the event's handle
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import os
+import queue
 import shutil
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import TypeVar
 from urllib.parse import urlparse
 
 from PIL import Image
 
 from android_gym.errors import AndroidGymError
 from android_gym.sim.system.logd import PRIORITIES, LogBuffer
+from android_gym.sim.system.web_accessibility import WebNode, build_nodes
 
 #: Where Debian's ``chromium`` package puts the browser.
 CHROMIUM = "/usr/bin/chromium"
@@ -38,6 +44,7 @@ INSTALL_HINT = ("the phone's browser needs Chromium and Playwright: apt-get inst
 _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"]
+T = TypeVar("T")
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
 _LOCAL_SCHEMES = {"file", "data", "about", "blob"}
 _LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
@@ -47,9 +54,6 @@ _ANIMATIONS_DONE = """() => document.getAnimations().every(a => a.playState !== 
     || a.effect.getComputedTiming().endTime === Infinity) && !(window.jQuery && jQuery(':animated').length)"""
 _ANIMATION_TIMEOUT_MS = 5000
 _NEXT_FRAME = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
-#: Roles that carry no content of their own: their children are hoisted (Chrome on Android drops them as well).
-_CONTAINER_ROLES = {"none", "generic", "presentation", "InlineTextBox", "LineBreak", "RootWebArea", "Section",
-                    "paragraph", "div", "LayoutTable", "LayoutTableRow", "LayoutTableCell", "group"}
 
 
 class ChromiumMissingError(AndroidGymError):
@@ -63,24 +67,6 @@ def allowed_url(url: str) -> bool:
 
 
 @dataclass
-class WebNode:
-    """One node of the page as Android's WebView exposes it to accessibility, bounds in CSS px of the viewport."""
-
-    role: str
-    text: str = ""
-    content_desc: str = ""
-    hint: str = ""
-    bounds: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-    clickable: bool = False
-    editable: bool = False
-    checkable: bool = False
-    checked: bool = False
-    focusable: bool = False
-    focused: bool = False
-    children: list[WebNode] = field(default_factory=list)
-
-
-@dataclass
 class PageState:
     """What the page looks like now: its pixels, accessibility nodes, URL and title."""
 
@@ -91,63 +77,9 @@ class PageState:
     version: int
 
 
-class Chromium:
-    """The phone's browser process, started on first use; pages' console messages go to ``logs`` as Chrome on
-    Android logs them (tag ``chromium``: ``[INFO:CONSOLE(line)] "message", source: url (line)``)."""
-
-    def __init__(self, profile_dir: str, logs: LogBuffer) -> None:
-        self._profile_dir = profile_dir
-        self._logs = logs
-        self._context = None
-        self._tabs = 0
-
-    @property
-    def running(self) -> bool:
-        """Whether the browser process has been started (and not closed)."""
-        return self._context is not None
-
-    def _start(self, scale: float) -> None:
-        if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
-            raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
-        root = hasattr(os, "geteuid") and os.geteuid() == 0
-        self._context = _driver().acquire().chromium.launch_persistent_context(
-            self._profile_dir, executable_path=CHROMIUM, headless=True, chromium_sandbox=not root,
-            args=_ARGS, device_scale_factor=scale, has_touch=True, is_mobile=True,
-            viewport={"width": 412, "height": 800}, service_workers="block")
-        self._context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url)
-                            else route.abort("blockedbyclient"))
-
-    def page(self, scale: float) -> WebPage:
-        """A new tab (a ``WebPage``) at device scale factor ``scale``; starts the browser if needed."""
-        if self._context is None:
-            self._start(scale)
-        pages = self._context.pages
-        page = pages[0] if pages and not self._tabs else self._context.new_page()  # the profile opens one tab
-        self._tabs += 1
-        page.on("console", self._log_console)
-        return WebPage(page, self._context.new_cdp_session(page))
-
-    def _log_console(self, message) -> None:
-        location = message.location or {}
-        line = location.get("lineNumber", 0) + 1
-        level = {"error": "ERROR", "warning": "WARNING"}.get(message.type, "INFO")
-        self._logs.write(PRIORITIES[level[0]], "chromium",
-                         f'[{level}:CONSOLE({line})] "{message.text}", source: {location.get("url", "")} ({line})',
-                         pid=_CHROME_PID, uid=_CHROME_UID)
-
-    def close(self) -> None:
-        """Stop the browser process (idempotent)."""
-        context, self._context = self._context, None
-        if context is not None:
-            try:
-                context.close()
-            finally:
-                _driver().release()
-
-
 class _Driver:
-    """Playwright's driver, shared by the phones of one thread (its sync API allows one per thread): started
-    with the first browser, stopped with the last."""
+    """Playwright's driver, shared by every phone of the process (its sync API allows one per thread): started
+    with the first browser, stopped with the last. Used only on the browser thread."""
 
     def __init__(self) -> None:
         self._playwright = None
@@ -172,13 +104,103 @@ class _Driver:
             playwright.stop()
 
 
-_DRIVERS = threading.local()
+class _BrowserThread:
+    """The one thread that talks to Playwright: Playwright's sync objects belong to the thread that made them,
+    while a phone is driven from whichever thread calls it (the env's, or a served phone's adbd and gRPC threads).
+    A daemon thread, so it never holds the interpreter open."""
+
+    def __init__(self) -> None:
+        self.driver = _Driver()
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def call(self, function: Callable[[], T]) -> T:
+        """Run ``function`` on the browser thread and return its result (or raise its exception)."""
+        if threading.current_thread() is self._thread:
+            return function()
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name="chromium", daemon=True)
+                self._thread.start()
+        future: Future[T] = Future()
+        self._queue.put((future, function))
+        return future.result()
+
+    def _serve(self) -> None:
+        while True:
+            future, function = self._queue.get()
+            try:
+                future.set_result(function())
+            except BaseException as error:  # handed to the caller, whatever it is
+                future.set_exception(error)
 
 
-def _driver() -> _Driver:
-    if not hasattr(_DRIVERS, "driver"):
-        _DRIVERS.driver = _Driver()
-    return _DRIVERS.driver
+_BROWSER_THREAD = _BrowserThread()
+
+
+def _on_browser_thread(method: Callable[..., T]) -> Callable[..., T]:
+    """Run the method on the browser thread."""
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        return _BROWSER_THREAD.call(lambda: method(*args, **kwargs))
+    return wrapper
+
+
+class Chromium:
+    """The phone's browser process, started on first use; pages' console messages go to ``logs`` as Chrome on
+    Android logs them (tag ``chromium``: ``[INFO:CONSOLE(line)] "message", source: url (line)``)."""
+
+    def __init__(self, profile_dir: str, logs: LogBuffer) -> None:
+        self._profile_dir = profile_dir
+        self._logs = logs
+        self._context = None
+        self._tabs = 0
+
+    @property
+    def running(self) -> bool:
+        """Whether the browser process has been started (and not closed)."""
+        return self._context is not None
+
+    def _start(self, scale: float) -> None:
+        if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
+            raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
+        root = hasattr(os, "geteuid") and os.geteuid() == 0
+        self._context = _BROWSER_THREAD.driver.acquire().chromium.launch_persistent_context(
+            self._profile_dir, executable_path=CHROMIUM, headless=True, chromium_sandbox=not root,
+            args=_ARGS, device_scale_factor=scale, has_touch=True, is_mobile=True,
+            viewport={"width": 412, "height": 800}, service_workers="block")
+        self._context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url)
+                            else route.abort("blockedbyclient"))
+
+    @_on_browser_thread
+    def page(self, scale: float) -> WebPage:
+        """A new tab (a ``WebPage``) at device scale factor ``scale``; starts the browser if needed."""
+        if self._context is None:
+            self._start(scale)
+        pages = self._context.pages
+        page = pages[0] if pages and not self._tabs else self._context.new_page()  # the profile opens one tab
+        self._tabs += 1
+        page.on("console", self._log_console)
+        return WebPage(page, self._context.new_cdp_session(page))
+
+    def _log_console(self, message) -> None:
+        location = message.location or {}
+        line = location.get("lineNumber", 0) + 1
+        level = {"error": "ERROR", "warning": "WARNING"}.get(message.type, "INFO")
+        self._logs.write(PRIORITIES[level[0]], "chromium",
+                         f'[{level}:CONSOLE({line})] "{message.text}", source: {location.get("url", "")} ({line})',
+                         pid=_CHROME_PID, uid=_CHROME_UID)
+
+    @_on_browser_thread
+    def close(self) -> None:
+        """Stop the browser process (idempotent)."""
+        context, self._context = self._context, None
+        if context is not None:
+            try:
+                context.close()
+            finally:
+                _BROWSER_THREAD.driver.release()
 
 
 class WebPage:
@@ -195,8 +217,9 @@ class WebPage:
     @property
     def url(self) -> str:
         """The page's address."""
-        return self._page.url
+        return _BROWSER_THREAD.call(lambda: self._page.url)
 
+    @_on_browser_thread
     def goto(self, url: str) -> None:
         """Load ``url`` and wait for its ``load`` event (a blocked or missing page shows Chromium's error page)."""
         try:
@@ -206,6 +229,7 @@ class WebPage:
                 raise
         self._settle()
 
+    @_on_browser_thread
     def back(self) -> bool:
         """Go back in the tab's history; ``False`` when there is nothing to go back to."""
         history = self._cdp.send("Page.getNavigationHistory")
@@ -215,6 +239,7 @@ class WebPage:
         self._settle()
         return True
 
+    @_on_browser_thread
     def resize(self, width: int, height: int) -> None:
         """Set the viewport to ``width`` x ``height`` CSS px (Android resizes the page when the keyboard shows)."""
         size = self._page.viewport_size
@@ -222,12 +247,14 @@ class WebPage:
             self._page.set_viewport_size({"width": width, "height": height})
             self._settle()
 
+    @_on_browser_thread
     def evaluate(self, expression: str):
         """Run JavaScript in the page (for the browser's own chrome, never for tasks)."""
         return self._page.evaluate(expression)
 
 
     # ----- output -----------------------------------------------------------------------------------------
+    @_on_browser_thread
     def state(self) -> PageState:
         """The page's pixels and accessibility nodes, captured once per change."""
         if self._state is None:
@@ -239,6 +266,7 @@ class WebPage:
                                     self._version)
         return self._state
 
+    @_on_browser_thread
     def focused_value(self) -> tuple[str, bool, bool] | None:
         """``(value, multiline, password)`` of the focused text field, or ``None`` when none has focus."""
         return self._page.evaluate(
@@ -256,6 +284,7 @@ class WebPage:
         return build_nodes(tree, snapshot, viewport)
 
     # ----- input ------------------------------------------------------------------------------------------
+    @_on_browser_thread
     def touch(self, points: list[tuple[float, float]]) -> None:
         """One finger down at the first point, moved through the others, then lifted (CSS px of the screen):
         a tap when there is one point, else a drag, which scrolls the page or draws on a canvas as the page
@@ -272,11 +301,13 @@ class WebPage:
         self._cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         self._settle()
 
+    @_on_browser_thread
     def insert_text(self, text: str) -> None:
         """Commit ``text`` at the caret of the focused field (as an IME does: ``input`` events, no key events)."""
         self._cdp.send("Input.insertText", {"text": text})
         self._settle()
 
+    @_on_browser_thread
     def press(self, key: str) -> None:
         """A key press and release: ``"Enter"``, ``"Backspace"``, ``"Tab"`` …"""
         self._page.keyboard.press(key)
@@ -298,105 +329,3 @@ class WebPage:
                 if "destroyed" not in str(error) and "navigat" not in str(error).lower():
                     raise
         self._state = None
-
-
-_TEXT_ROLES = ("textbox", "searchbox", "spinbutton")
-_ANDROID_CLASSES = {  # Chrome's WebContentsAccessibilityImpl: the widget class each ARIA role is exposed as
-    "button": "android.widget.Button", "checkbox": "android.widget.CheckBox", "radio": "android.widget.RadioButton",
-    "textbox": "android.widget.EditText", "searchbox": "android.widget.EditText",
-    "spinbutton": "android.widget.EditText",
-    "combobox": "android.widget.Spinner", "image": "android.widget.Image", "img": "android.widget.Image",
-    "list": "android.widget.ListView", "listbox": "android.widget.ListView", "slider": "android.widget.SeekBar",
-    "table": "android.widget.GridView", "grid": "android.widget.GridView", "switch": "android.widget.Switch",
-    "tab": "android.widget.TabWidget", "progressbar": "android.widget.ProgressBar",
-}
-
-
-def android_class(role: str) -> str:
-    """The Android widget class Chrome reports for an accessibility role."""
-    return _ANDROID_CLASSES.get(role, "android.view.View")
-
-
-def _value(node: dict, key: str) -> str:
-    value = node.get(key) or {}
-    return str(value.get("value", "")) if isinstance(value, dict) else ""
-
-
-def _properties(node: dict) -> dict[str, object]:
-    return {prop["name"]: (prop.get("value") or {}).get("value") for prop in node.get("properties", [])}
-
-
-def _layout(snapshot: dict, viewport: dict) -> tuple[dict[int, tuple[float, float, float, float]], set[int]]:
-    """Bounds on the visual viewport (CSS px of the screen: page coordinates less the viewport's position, times
-    its pinch zoom) and clickability by backend node id, from ``DOMSnapshot.captureSnapshot`` and
-    ``Page.getLayoutMetrics``' ``cssVisualViewport``."""
-    bounds: dict[int, tuple[float, float, float, float]] = {}
-    clickable: set[int] = set()
-    if not snapshot.get("documents"):
-        return bounds, clickable
-    document = snapshot["documents"][0]
-    backend = document["nodes"]["backendNodeId"]
-    for index in document["nodes"].get("isClickable", {}).get("index", []):
-        clickable.add(backend[index])
-    dx, dy, zoom = viewport.get("pageX", 0), viewport.get("pageY", 0), viewport.get("scale", 1)
-    for index, (x, y, w, h) in zip(document["layout"]["nodeIndex"], document["layout"]["bounds"]):
-        bounds.setdefault(backend[index], ((x - dx) * zoom, (y - dy) * zoom, (x - dx + w) * zoom, (y - dy + h) * zoom))
-    return bounds, clickable
-
-
-def build_nodes(tree: list[dict], snapshot: dict, viewport: dict) -> list[WebNode]:
-    """The page's accessibility nodes as WebView exposes them: containers without content are dropped (their
-    children hoisted), the text of a named control is not repeated by its static-text children, bounds come from
-    the layout, and a node is clickable when it has a click listener or is a control."""
-    by_id = {node["nodeId"]: node for node in tree}
-    bounds, listeners = _layout(snapshot, viewport)
-    root = next((node for node in tree if not node.get("parentId")), None)
-    if root is None:
-        return []
-
-    def union(nodes: list[WebNode]) -> tuple[float, float, float, float]:
-        boxes = [n.bounds for n in nodes if n.bounds[2] > n.bounds[0]]
-        if not boxes:
-            return (0.0, 0.0, 0.0, 0.0)
-        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                max(b[3] for b in boxes))
-
-    def convert(node: dict, named_text: str) -> list[WebNode]:
-        role = _value(node, "role")
-        name = _value(node, "name")
-        children: list[WebNode] = []
-        props = _properties(node)
-        keeps_text = role in ("button", "link", "heading", "checkbox", "radio", "tab", "option", "menuitem",
-                              "label", "LabelText", *_TEXT_ROLES, "combobox", "cell", "listitem")
-        for child_id in node.get("childIds", []):
-            child = by_id.get(child_id)
-            if child is not None:
-                children += convert(child, name if keeps_text and name else named_text)
-        if node.get("ignored"):
-            return children
-        if role == "StaticText":
-            if not name.strip() or name == named_text:
-                return []
-            box = union(children) if not bounds.get(node.get("backendDOMNodeId", -1)) else bounds[
-                node["backendDOMNodeId"]]
-            return [WebNode(role, text=name, bounds=box)]
-        backend = node.get("backendDOMNodeId", -1)
-        editable = bool(props.get("editable")) or role in _TEXT_ROLES
-        checked = props.get("checked")
-        clickable = backend in listeners or role in ("button", "link", "checkbox", "radio", "tab", "option",
-                                                    "menuitem", "combobox", "switch") or editable
-        if role in _CONTAINER_ROLES and not clickable and not (name and role not in ("RootWebArea", "generic")):
-            return children
-        text = _value(node, "value") if editable else ("" if role in ("image", "img") else name)
-        if clickable and not text and not editable and children and all(not c.children for c in children) \
-                and all(c.role == "StaticText" for c in children):
-            text, children = "".join(c.text for c in children), []  # a clickable span reads as its text
-        box = bounds.get(backend) or union(children)
-        return [WebNode(role, text=text, content_desc=name if role in ("image", "img") else "",
-                        hint=str(props.get("placeholder", "") or "") if editable else "",
-                        bounds=box, clickable=clickable, editable=editable,
-                        checkable=checked is not None, checked=checked in (True, "true", "mixed"),
-                        focusable=bool(props.get("focusable")) or editable, focused=bool(props.get("focused")),
-                        children=children)]
-
-    return convert(root, "")
