@@ -118,3 +118,16 @@ def test_the_phone_can_be_driven_from_another_thread(phone):
     worker.start()
     worker.join()
     assert "android.webkit.WebView" in dumps[0]
+
+
+def test_a_call_made_on_the_browser_thread_during_another_runs_after_it():
+    """A phone the garbage collector finalizes mid-call closes its browser after the call (no deadlock)."""
+    order: list[str] = []
+
+    def outer() -> None:
+        chromium._BROWSER_THREAD.call(lambda: order.append("inner"))
+        order.append("outer")
+
+    chromium._BROWSER_THREAD.call(outer)
+    chromium._BROWSER_THREAD.call(lambda: None)
+    assert order == ["outer", "inner"]

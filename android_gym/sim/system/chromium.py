@@ -114,10 +114,16 @@ class _BrowserThread:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._running = False  # the thread is inside a call
 
     def call(self, function: Callable[[], T]) -> T:
-        """Run ``function`` on the browser thread and return its result (or raise its exception)."""
+        """Run ``function`` on the browser thread and return its result (or raise its exception). Called on the
+        browser thread during another call (a phone's finalizer, which the garbage collector may run anywhere), it
+        runs after that call instead, since Playwright cannot be re-entered."""
         if threading.current_thread() is self._thread:
+            if self._running:  # re-entered mid-call (the garbage collector finalizing a phone): run it next
+                self._queue.put((Future(), function))
+                return None  # type: ignore[return-value]  (only closing re-enters; it returns nothing)
             return function()
         with self._lock:
             if self._thread is None:
@@ -130,13 +136,25 @@ class _BrowserThread:
     def _serve(self) -> None:
         while True:
             future, function = self._queue.get()
+            self._running = True
             try:
                 future.set_result(function())
             except BaseException as error:  # handed to the caller, whatever it is
                 future.set_exception(error)
+            finally:
+                self._running = False
 
 
 _BROWSER_THREAD = _BrowserThread()
+
+
+def _forget_browsers_after_fork() -> None:
+    """A forked child has no browser thread and cannot use the parent's driver: it starts afresh."""
+    global _BROWSER_THREAD
+    _BROWSER_THREAD = _BrowserThread()
+
+
+os.register_at_fork(after_in_child=_forget_browsers_after_fork)
 
 
 def _on_browser_thread(method: Callable[..., T]) -> Callable[..., T]:
