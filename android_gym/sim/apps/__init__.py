@@ -9,8 +9,8 @@ from android_gym.sim.apps.accessibility_forwarder import AccessibilityForwarder
 from android_gym.sim.apps.audio_recorder import AudioRecorder
 from android_gym.sim.apps.broccoli import Broccoli
 from android_gym.sim.apps.calendar import SimpleCalendarPro
-from android_gym.sim.apps.chrome import Chrome
 from android_gym.sim.apps.camera import Camera
+from android_gym.sim.apps.chrome import Chrome
 from android_gym.sim.apps.clipper import Clipper
 from android_gym.sim.apps.contacts import GoogleContacts
 from android_gym.sim.apps.deskclock import DeskClock
