@@ -70,6 +70,14 @@ KNOWN_APPS = {
     "vlc": "org.videolan.vlc",
     "vlc app": "org.videolan.vlc",
     "vlc player": "org.videolan.vlc",
+    "retro music": "code.name.monkey.retromusic",
+    "joplin": "net.cozic.joplin",
+    "osmand": "net.osmand",
+    "osmand maps": "net.osmand",
+    "open tracks sports tracker": "de.dennisguse.opentracks",
+    "activity tracker": "de.dennisguse.opentracks",
+    "open tracks": "de.dennisguse.opentracks",
+    "opentracks": "de.dennisguse.opentracks",
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -272,6 +273,23 @@ def cmd_devices(args: argparse.Namespace) -> int:
     return 0
 
 
+def _adb_keys(args: argparse.Namespace) -> list | None:
+    """The adb host keys ``sim serve`` accepts (``None``: every host, no authentication)."""
+    from android_gym.sim.adb_auth import AdbKeyError, authorized_keys, host_key_files
+
+    if not args.adb_auth and not args.adb_keys:
+        return None
+    files = (host_key_files() if args.adb_auth else []) + [Path(file) for file in args.adb_keys]
+    try:
+        keys = authorized_keys(files)
+    except AdbKeyError as error:
+        raise ServerError(f"--adb-keys: {error}") from error
+    if not keys:
+        raise ServerError("--adb-auth found no adb key on this machine: run `adb start-server` once (it creates "
+                          "~/.android/adbkey), or name the hosts' public keys with --adb-keys FILE")
+    return keys
+
+
 def cmd_sim_serve(args: argparse.Namespace) -> int:
     """Serve a simulated phone like an emulator until interrupted (SIGINT, SIGTERM) or killed through its console;
     then stop cleanly, leaving no files behind."""
@@ -282,18 +300,29 @@ def cmd_sim_serve(args: argparse.Namespace) -> int:
     from android_gym.sim.phone import Phone
     from android_gym.sim.server import SimServer, is_loopback
 
-    if not is_loopback(args.host):
-        exposure = (f"--host {args.host} lets anyone who can reach it use a root adb shell, the emulator console and "
-                    "the gRPC screenshots and input, with no credentials")
+    adb_keys = _adb_keys(args)
+    grpc_token = secrets.token_urlsafe(32) if args.grpc_use_token and args.grpc_port is not None else None
+    open_doors = [door for door, shut in (("a root adb shell", adb_keys is not None),
+                                          ("the gRPC screenshots and input", args.grpc_port is None or grpc_token))
+                  if not shut]
+    if not is_loopback(args.host) and open_doors:
+        exposure = f"--host {args.host} gives anyone who can reach it {' and '.join(open_doors)}, with no credentials"
         if not args.insecure:
-            raise ServerError(f"{exposure}; serve on loopback (the default) and forward the ports (ssh -L), or pass "
-                              "--insecure to accept that")
+            raise ServerError(f"{exposure}; turn on authentication (--adb-auth, and --grpc-use-token with "
+                              "--grpc-port), serve on loopback (the default) and forward the ports (ssh -L), or "
+                              "pass --insecure to accept that")
         print(f"android-gym: warning: {exposure}", file=sys.stderr, flush=True)
     width, height = args.size
     adb_port = args.adb_port if args.adb_port is not None else free_emulator_port()
     server = SimServer(Phone(width, height, animations=args.animate), adb_port=adb_port,
-                       console_port=args.console_port, host=args.host, grpc_port=args.grpc_port)
+                       console_port=args.console_port, host=args.host, grpc_port=args.grpc_port, adb_keys=adb_keys,
+                       grpc_token=grpc_token)
     grpc = f", gRPC on {args.host}:{args.grpc_port}" if args.grpc_port is not None else ""
+    if grpc_token:
+        from android_gym.device.discovery import discovery_dir
+        grpc += f" (token in {discovery_dir() / f'pid_{os.getpid()}.ini'})"
+    if adb_keys is not None:
+        grpc += f"; adb hosts need one of {len(adb_keys)} key(s)"
     print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port}"
           f"{grpc} (Ctrl-C or `adb -s {server.serial} emu kill` to stop)", flush=True)
 
@@ -467,9 +496,20 @@ def build_parser() -> argparse.ArgumentParser:
                             "console on the even port: 5555 → emulator-5554)")
     serve.add_argument("--console-port", type=_port, help="emulator console port (default: adb port - 1)")
     serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default: loopback only; another one needs --insecure)")
+                       help="address to listen on (default: loopback only; another one needs authentication or "
+                            "--insecure)")
     serve.add_argument("--insecure", action="store_true",
-                       help="allow --host to be a non-loopback address: anyone who reaches it gets a root shell")
+                       help="allow a non-loopback --host without authentication: anyone who reaches it gets a root "
+                            "shell")
+    serve.add_argument("--adb-auth", action="store_true",
+                       help="adb RSA key authentication: accept only hosts holding this machine's adb keys "
+                            "(~/.android/adbkey, ADB_VENDOR_KEYS) or those of --adb-keys")
+    serve.add_argument("--adb-keys", action="append", default=[], metavar="FILE",
+                       help="accept the adb hosts whose public keys this file holds (adb_keys format: adbkey.pub "
+                            "lines); turns on adb authentication; repeatable")
+    serve.add_argument("--grpc-use-token", action="store_true",
+                       help="as the emulator's -grpc-use-token: gRPC calls need the random token published in the "
+                            "emulator discovery file ($XDG_RUNTIME_DIR/avd/running/pid_<pid>.ini)")
     serve.add_argument("--size", type=_size, default=(1080, 2400), help="screen WIDTHxHEIGHT (default 1080x2400)")
     serve.add_argument("--grpc-port", type=_port, help="also serve the emulator's gRPC services on this port (8554)")
     serve.add_argument("--animate", action="store_true",

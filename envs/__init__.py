@@ -19,9 +19,13 @@ from android_gym.envs import (  # noqa: F401
     markor_video,
     miniwob,
     open_app,
+    opentracks,
+    osmand,
     recipe,
+    retro_music,
     sms,
     specs,
     system,
     tasks_app,
+    vlc,
 )

@@ -27,7 +27,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.device.state import foreground_package, write_file
 from android_gym.envs import browser_pages
-from android_gym.envs.files import _open_in_storage, _reveal_file
+from android_gym.envs.files import _reveal_file, open_in_storage
 from android_gym.sim.apps import chrome
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.files import clear_device_storage
@@ -89,7 +89,7 @@ class _BrowserTask(Task):
     def open_page() -> list[OracleStep]:
         """Files → Downloads → task.html, which Chrome opens."""
         name = Selector(text="task.html", resource_id="android:id/title")
-        return [open_app("Files"), *_open_in_storage("Download"), *_reveal_file("task.html"), tap(name)]
+        return [open_app("Files"), *open_in_storage("Download"), *_reveal_file("task.html"), tap(name)]
 
 
 def _button(label: str) -> OracleStep:

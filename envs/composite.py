@@ -6,7 +6,16 @@ AndroidWorld's (``task_evals/composite/system.py``) keep its rule that every par
 
 from __future__ import annotations
 
-from android_gym.envs import clock, contacts, open_app, sms, system  # noqa: F401  (the parts, registered first)
+from android_gym.envs import (  # noqa: F401  (the parts, registered first)
+    clock,
+    contacts,
+    joplin,
+    open_app,
+    opentracks,
+    retro_music,
+    sms,
+    system,
+)
 from android_gym.tasks import compose
 
 # AndroidWorld
@@ -39,3 +48,13 @@ compose("SystemWifiTurnOff", "SystemBluetoothTurnOff", "SystemBrightnessMin", "C
         template="Turn wifi off, turn bluetooth off, turn the brightness to the min value, then create a timer "
                  "with {ClockTimerEntry[hours]} hours, {ClockTimerEntry[minutes]} minutes, and "
                  "{ClockTimerEntry[seconds]} seconds in the Clock app. Do not start the timer.")
+# After a run: give the recorded activity its name in OpenTracks, then keep a note of it in Joplin.
+compose("SportsTrackerRenameActivity", "JoplinCreateNote", name="RenameActivityThenNoteIt",
+        links={"JoplinCreateNote.title": "SportsTrackerRenameActivity.new_name"},
+        template='In the OpenTracks app, rename the activity "{SportsTrackerRenameActivity[name]}" to '
+                 '"{SportsTrackerRenameActivity[new_name]}", then in the Joplin app create a note titled '
+                 '"{SportsTrackerRenameActivity[new_name]}" in the "{JoplinCreateNote[folder]}" notebook with the '
+                 'text "{JoplinCreateNote[body]}".')
+# Make a playlist in Retro Music, then tell a friend its name.
+compose("RetroCreatePlaylist", "SimpleSmsSend", name="PlaylistThenText",
+        links={"SimpleSmsSend.message": "RetroCreatePlaylist.playlist_name"})

@@ -69,7 +69,7 @@ def _tap_if(condition: Selector, target: Selector, unless: Selector | None = Non
     return step
 
 
-def _open_in_storage(folder: str) -> list[OracleStep]:
+def open_in_storage(folder: str) -> list[OracleStep]:
     """From an open Files screen: the drawer, the device's storage root, then ``folder`` (switching the root to
     grid view, where every top folder fits, when the list view hides it)."""
     target = Selector(text=folder, resource_id="android:id/title")
@@ -85,9 +85,9 @@ def _reveal_file(name: str) -> list[OracleStep]:
     return [_tap_if(list_view, list_view, unless=target), *scroll_to(target, DIR_LIST)]
 
 
-def _select_file(folder: str, name: str) -> list[OracleStep]:
+def select_file(folder: str, name: str) -> list[OracleStep]:
     """Open Files, go to ``folder`` on the device's storage and select ``name`` (a long press)."""
-    return [open_app(APP_NAME), *_open_in_storage(folder), *_reveal_file(name),
+    return [open_app(APP_NAME), *open_in_storage(folder), *_reveal_file(name),
             long_press(Selector(text=name, resource_id="android:id/title"))]
 
 
@@ -150,7 +150,7 @@ class FilesDeleteFile(_FilesTask):
 
     def oracle(self) -> Sequence[OracleStep]:
         """Select the file, Delete, confirm."""
-        return [*_select_file(self.params["subfolder"], self.params["file_name"]),
+        return [*select_file(self.params["subfolder"], self.params["file_name"]),
                 tap(Selector(content_desc="Delete")), tap(Selector(text=OK, resource_id="android:id/button1")),
                 complete()]
 
@@ -202,7 +202,7 @@ class FilesMoveFile(_FilesTask):
 
     def oracle(self) -> Sequence[OracleStep]:
         """Select the file, "Move to…", pick the destination on the device's storage, Move."""
-        return [*_select_file(self.params["source_folder"], self.params["file_name"]),
+        return [*select_file(self.params["source_folder"], self.params["file_name"]),
                 tap(Selector(content_desc=MORE_OPTIONS)), tap(Selector(text=MOVE_TO)),
-                *_open_in_storage(self.params["destination_folder"]),
+                *open_in_storage(self.params["destination_folder"]),
                 tap(Selector(text=MOVE, resource_id="android:id/button1")), complete()]

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from android_gym.envs import calendar, expense, recipe, tasks_app
+from android_gym.envs import calendar, expense, joplin, opentracks, recipe, tasks_app
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.spec_loader import RecordKind, load_specs, register_record_kind
-from android_gym.tasks.spec_values import DEFAULT_DURATION
+from android_gym.tasks.spec_values import DEFAULT_DURATION, parse_number
 
 #: The device's time zone (UTC, as AndroidWorld's), in which rows' timestamps are read back as dates and times.
 ZONE = DEVICE_TIME.tzinfo or dt.timezone.utc
@@ -125,6 +125,45 @@ RECIPES = register_record_kind(RecordKind(
             "source": "text", "ingredients": "text", "directions": "text"},
     to_row=_recipe_row, from_row=_recipe_record, random_row=recipe.random_recipe, reveal=recipe.reveal_rows,
     noise_count=20))
+
+
+
+def _note_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    return joplin.note_row(title=record["title"] or "", body=record["body"] or "", folder=record["folder"] or "",
+                           is_todo=bool(record["is_todo"]), todo_completed=bool(record["todo_completed"]))
+
+
+NOTES = register_record_kind(RecordKind(
+    state_field="notes", table=joplin.NOTES,
+    fields={"title": "text", "body": "text", "folder": "text", "is_todo": "bool", "todo_completed": "bool"},
+    to_row=_note_row, from_row=joplin.note_record, random_row=joplin.random_note_row, reveal=joplin.reveal_rows,
+    noise_count=100, noise_sees_state=True))
+
+
+def _activity_record(row: Mapping[str, Any]) -> dict[str, Any]:
+    start_date, start_time = _date_time(_moment(row["starttime"] / 1000))
+    return {"name": row["name"] or None, "description": row["description"] or None,
+            "category": row["category"] or None, "start_date": start_date, "start_time": start_time,
+            "duration": row["totaltime"] / 60_000, "total_distance": row["totaldistance"],
+            "elevation_gain": int(row["elevationgain"]), "elevation_loss": int(row["elevationloss"])}
+
+
+def _activity_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    return opentracks.activity_row(
+        name=record["name"] or "", category=record["category"] or "",
+        start=_at(record["start_date"] or DEVICE_TIME.date(), record["start_time"]), minutes=record["duration"] or 0,
+        metres=record["total_distance"] or 0.0, elevation_gain=record["elevation_gain"] or 0,
+        elevation_loss=record["elevation_loss"] or 0, description=record["description"] or "")
+
+
+ACTIVITIES = register_record_kind(RecordKind(
+    state_field="activities", table=opentracks.TRACKS_TABLE,
+    fields={"name": "text", "description": "text", "category": "text", "start_date": "date", "start_time": "time",
+            "duration": "number", "total_distance": "distance", "elevation_gain": "int", "elevation_loss": "int"},
+    to_row=_activity_row, from_row=_activity_record, random_row=opentracks.random_activity_row,
+    reveal=opentracks.reveal_rows, noise_count=opentracks.NOISE_COUNT,
+    number_types={"distance": lambda text: opentracks.mile_rounded(parse_number(text))},
+    detail_fields=frozenset({"category"}), reveal_details=opentracks.reveal_details))
 
 
 def spec_files() -> list[Path]:

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x0ftask_spec.proto\x12\x16\x61ndroid_gym.task_specs\"<\n\tTaskSpecs\x12/\n\x05tasks\x18\x01 \x03(\x0b\x32 .android_gym.task_specs.TaskSpec\"\x82\x02\n\x08TaskSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06prompt\x18\x02 \x01(\t\x12\x12\n\ncomplexity\x18\x03 \x01(\x02\x12-\n\x06params\x18\x04 \x03(\x0b\x32\x1d.android_gym.task_specs.Param\x12,\n\x05state\x18\x05 \x01(\x0b\x32\x1d.android_gym.task_specs.State\x12,\n\x05noise\x18\x06 \x01(\x0b\x32\x1d.android_gym.task_specs.Noise\x12\x39\n\x0c\x65xpectations\x18\x07 \x03(\x0b\x32#.android_gym.task_specs.Expectation\"\x80\x01\n\x05Param\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06values\x18\x02 \x03(\t\x12\x35\n\ndate_range\x18\x03 \x01(\x0b\x32!.android_gym.task_specs.DateRange\x12\r\n\x05\x63ount\x18\x04 \x01(\x05\x12\x13\n\x0breword_date\x18\x05 \x01(\x08\"-\n\tDateRange\x12\x10\n\x08\x66rom_day\x18\x01 \x01(\x05\x12\x0e\n\x06to_day\x18\x02 \x01(\x05\"\xd3\x01\n\x05State\x12\x35\n\x06\x65vents\x18\x01 \x03(\x0b\x32%.android_gym.task_specs.CalendarEvent\x12/\n\x05tasks\x18\x02 \x03(\x0b\x32 .android_gym.task_specs.TodoTask\x12\x31\n\x08\x65xpenses\x18\x03 \x03(\x0b\x32\x1f.android_gym.task_specs.Expense\x12/\n\x07recipes\x18\x04 \x03(\x0b\x32\x1e.android_gym.task_specs.Recipe\"\x7f\n\rCalendarEvent\x12\x12\n\nstart_date\x18\x01 \x01(\t\x12\x12\n\nstart_time\x18\x02 \x01(\t\x12\x10\n\x08\x64uration\x18\x03 \x01(\t\x12\r\n\x05title\x18\x04 \x01(\t\x12\x10\n\x08location\x18\x05 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\"\xc2\x01\n\x08TodoTask\x12\r\n\x05title\x18\x01 \x01(\t\x12\x12\n\nimportance\x18\x02 \x01(\t\x12\x10\n\x08\x64ue_date\x18\x03 \x01(\t\x12\x10\n\x08\x64ue_time\x18\x04 \x01(\t\x12\x17\n\x0fhide_until_date\x18\x05 \x01(\t\x12\x17\n\x0fhide_until_time\x18\x06 \x01(\t\x12\x16\n\x0e\x63ompleted_date\x18\x07 \x01(\t\x12\x16\n\x0e\x63ompleted_time\x18\x08 \x01(\t\x12\r\n\x05notes\x18\t \x01(\t\"c\n\x07\x45xpense\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\t\x12\x10\n\x08\x63\x61tegory\x18\x03 \x01(\t\x12\x0c\n\x04note\x18\x04 \x01(\t\x12\x0c\n\x04\x64\x61te\x18\x05 \x01(\t\x12\x0c\n\x04time\x18\x06 \x01(\t\"\x91\x01\n\x06Recipe\x12\r\n\x05title\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x10\n\x08servings\x18\x03 \x01(\t\x12\x18\n\x10preparation_time\x18\x04 \x01(\t\x12\x0e\n\x06source\x18\x05 \x01(\t\x12\x13\n\x0bingredients\x18\x06 \x01(\t\x12\x12\n\ndirections\x18\x07 \x01(\t\"J\n\x05Noise\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\x12\x32\n\x07\x65xclude\x18\x02 \x03(\x0b\x32!.android_gym.task_specs.Condition\"\xfe\x01\n\tCondition\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x36\n\x02op\x18\x02 \x01(\x0e\x32*.android_gym.task_specs.Condition.Operator\x12\r\n\x05value\x18\x03 \x01(\t\"\x9a\x01\n\x08Operator\x12\x18\n\x14OPERATOR_UNSPECIFIED\x10\x00\x12\x0c\n\x08\x45QUAL_TO\x10\x01\x12\x0c\n\x08\x43ONTAINS\x10\x02\x12\x10\n\x0cGREATER_THAN\x10\x03\x12\r\n\tLESS_THAN\x10\x04\x12\x1c\n\x18GREATER_THAN_OR_EQUAL_TO\x10\x05\x12\x19\n\x15LESS_THAN_OR_EQUAL_TO\x10\x06\"\x88\x02\n\x0b\x45xpectation\x12\x36\n\ttransform\x18\x01 \x01(\x0b\x32!.android_gym.task_specs.TransformH\x00\x12\x0f\n\x05value\x18\x02 \x01(\tH\x00\x12<\n\x05match\x18\x03 \x01(\x0e\x32-.android_gym.task_specs.Expectation.MatchType\x12\x11\n\ttolerance\x18\x04 \x01(\x01\"S\n\tMatchType\x12\x1a\n\x16MATCH_TYPE_UNSPECIFIED\x10\x00\x12\n\n\x06STRING\x10\x01\x12\n\n\x06NUMBER\x10\x02\x12\x08\n\x04\x44\x41TE\x10\x03\x12\x08\n\x04TIME\x10\x04\x42\n\n\x08\x65xpected\"\x9d\x01\n\tTransform\x12\x37\n\x02op\x18\x01 \x01(\x0e\x32+.android_gym.task_specs.Transform.Aggregate\x12\r\n\x05\x66ield\x18\x02 \x01(\t\"H\n\tAggregate\x12\x19\n\x15\x41GGREGATE_UNSPECIFIED\x10\x00\x12\x0c\n\x08IDENTITY\x10\x01\x12\t\n\x05\x43OUNT\x10\x02\x12\x07\n\x03SUM\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x0ftask_spec.proto\x12\x16\x61ndroid_gym.task_specs\"<\n\tTaskSpecs\x12/\n\x05tasks\x18\x01 \x03(\x0b\x32 .android_gym.task_specs.TaskSpec\"\x82\x02\n\x08TaskSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06prompt\x18\x02 \x01(\t\x12\x12\n\ncomplexity\x18\x03 \x01(\x02\x12-\n\x06params\x18\x04 \x03(\x0b\x32\x1d.android_gym.task_specs.Param\x12,\n\x05state\x18\x05 \x01(\x0b\x32\x1d.android_gym.task_specs.State\x12,\n\x05noise\x18\x06 \x01(\x0b\x32\x1d.android_gym.task_specs.Noise\x12\x39\n\x0c\x65xpectations\x18\x07 \x03(\x0b\x32#.android_gym.task_specs.Expectation\"\x80\x01\n\x05Param\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06values\x18\x02 \x03(\t\x12\x35\n\ndate_range\x18\x03 \x01(\x0b\x32!.android_gym.task_specs.DateRange\x12\r\n\x05\x63ount\x18\x04 \x01(\x05\x12\x13\n\x0breword_date\x18\x05 \x01(\x08\"-\n\tDateRange\x12\x10\n\x08\x66rom_day\x18\x01 \x01(\x05\x12\x0e\n\x06to_day\x18\x02 \x01(\x05\"\xc2\x02\n\x05State\x12\x35\n\x06\x65vents\x18\x01 \x03(\x0b\x32%.android_gym.task_specs.CalendarEvent\x12/\n\x05tasks\x18\x02 \x03(\x0b\x32 .android_gym.task_specs.TodoTask\x12\x31\n\x08\x65xpenses\x18\x03 \x03(\x0b\x32\x1f.android_gym.task_specs.Expense\x12/\n\x07recipes\x18\x04 \x03(\x0b\x32\x1e.android_gym.task_specs.Recipe\x12:\n\nactivities\x18\x05 \x03(\x0b\x32&.android_gym.task_specs.SportsActivity\x12\x31\n\x05notes\x18\x06 \x03(\x0b\x32\".android_gym.task_specs.JoplinNote\"\x7f\n\rCalendarEvent\x12\x12\n\nstart_date\x18\x01 \x01(\t\x12\x12\n\nstart_time\x18\x02 \x01(\t\x12\x10\n\x08\x64uration\x18\x03 \x01(\t\x12\r\n\x05title\x18\x04 \x01(\t\x12\x10\n\x08location\x18\x05 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\"\xc2\x01\n\x08TodoTask\x12\r\n\x05title\x18\x01 \x01(\t\x12\x12\n\nimportance\x18\x02 \x01(\t\x12\x10\n\x08\x64ue_date\x18\x03 \x01(\t\x12\x10\n\x08\x64ue_time\x18\x04 \x01(\t\x12\x17\n\x0fhide_until_date\x18\x05 \x01(\t\x12\x17\n\x0fhide_until_time\x18\x06 \x01(\t\x12\x16\n\x0e\x63ompleted_date\x18\x07 \x01(\t\x12\x16\n\x0e\x63ompleted_time\x18\x08 \x01(\t\x12\r\n\x05notes\x18\t \x01(\t\"c\n\x07\x45xpense\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\t\x12\x10\n\x08\x63\x61tegory\x18\x03 \x01(\t\x12\x0c\n\x04note\x18\x04 \x01(\t\x12\x0c\n\x04\x64\x61te\x18\x05 \x01(\t\x12\x0c\n\x04time\x18\x06 \x01(\t\"\x91\x01\n\x06Recipe\x12\r\n\x05title\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x10\n\x08servings\x18\x03 \x01(\t\x12\x18\n\x10preparation_time\x18\x04 \x01(\t\x12\x0e\n\x06source\x18\x05 \x01(\t\x12\x13\n\x0bingredients\x18\x06 \x01(\t\x12\x12\n\ndirections\x18\x07 \x01(\t\"b\n\nJoplinNote\x12\r\n\x05title\x18\x01 \x01(\t\x12\x0c\n\x04\x62ody\x18\x02 \x01(\t\x12\x0e\n\x06\x66older\x18\x03 \x01(\t\x12\x0f\n\x07is_todo\x18\x04 \x01(\t\x12\x16\n\x0etodo_completed\x18\x05 \x01(\t\"\xc7\x01\n\x0eSportsActivity\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x10\n\x08\x63\x61tegory\x18\x03 \x01(\t\x12\x12\n\nstart_date\x18\x04 \x01(\t\x12\x12\n\nstart_time\x18\x05 \x01(\t\x12\x10\n\x08\x64uration\x18\x06 \x01(\t\x12\x16\n\x0etotal_distance\x18\x07 \x01(\t\x12\x16\n\x0e\x65levation_gain\x18\x08 \x01(\t\x12\x16\n\x0e\x65levation_loss\x18\t \x01(\t\"J\n\x05Noise\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\x12\x32\n\x07\x65xclude\x18\x02 \x03(\x0b\x32!.android_gym.task_specs.Condition\"\xfe\x01\n\tCondition\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x36\n\x02op\x18\x02 \x01(\x0e\x32*.android_gym.task_specs.Condition.Operator\x12\r\n\x05value\x18\x03 \x01(\t\"\x9a\x01\n\x08Operator\x12\x18\n\x14OPERATOR_UNSPECIFIED\x10\x00\x12\x0c\n\x08\x45QUAL_TO\x10\x01\x12\x0c\n\x08\x43ONTAINS\x10\x02\x12\x10\n\x0cGREATER_THAN\x10\x03\x12\r\n\tLESS_THAN\x10\x04\x12\x1c\n\x18GREATER_THAN_OR_EQUAL_TO\x10\x05\x12\x19\n\x15LESS_THAN_OR_EQUAL_TO\x10\x06\"\x88\x02\n\x0b\x45xpectation\x12\x36\n\ttransform\x18\x01 \x01(\x0b\x32!.android_gym.task_specs.TransformH\x00\x12\x0f\n\x05value\x18\x02 \x01(\tH\x00\x12<\n\x05match\x18\x03 \x01(\x0e\x32-.android_gym.task_specs.Expectation.MatchType\x12\x11\n\ttolerance\x18\x04 \x01(\x01\"S\n\tMatchType\x12\x1a\n\x16MATCH_TYPE_UNSPECIFIED\x10\x00\x12\n\n\x06STRING\x10\x01\x12\n\n\x06NUMBER\x10\x02\x12\x08\n\x04\x44\x41TE\x10\x03\x12\x08\n\x04TIME\x10\x04\x42\n\n\x08\x65xpected\"\x9d\x01\n\tTransform\x12\x37\n\x02op\x18\x01 \x01(\x0e\x32+.android_gym.task_specs.Transform.Aggregate\x12\r\n\x05\x66ield\x18\x02 \x01(\t\"H\n\tAggregate\x12\x19\n\x15\x41GGREGATE_UNSPECIFIED\x10\x00\x12\x0c\n\x08IDENTITY\x10\x01\x12\t\n\x05\x43OUNT\x10\x02\x12\x07\n\x03SUM\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,27 +40,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DATERANGE']._serialized_start=497
   _globals['_DATERANGE']._serialized_end=542
   _globals['_STATE']._serialized_start=545
-  _globals['_STATE']._serialized_end=756
-  _globals['_CALENDAREVENT']._serialized_start=758
-  _globals['_CALENDAREVENT']._serialized_end=885
-  _globals['_TODOTASK']._serialized_start=888
-  _globals['_TODOTASK']._serialized_end=1082
-  _globals['_EXPENSE']._serialized_start=1084
-  _globals['_EXPENSE']._serialized_end=1183
-  _globals['_RECIPE']._serialized_start=1186
-  _globals['_RECIPE']._serialized_end=1331
-  _globals['_NOISE']._serialized_start=1333
-  _globals['_NOISE']._serialized_end=1407
-  _globals['_CONDITION']._serialized_start=1410
-  _globals['_CONDITION']._serialized_end=1664
-  _globals['_CONDITION_OPERATOR']._serialized_start=1510
-  _globals['_CONDITION_OPERATOR']._serialized_end=1664
-  _globals['_EXPECTATION']._serialized_start=1667
-  _globals['_EXPECTATION']._serialized_end=1931
-  _globals['_EXPECTATION_MATCHTYPE']._serialized_start=1836
-  _globals['_EXPECTATION_MATCHTYPE']._serialized_end=1919
-  _globals['_TRANSFORM']._serialized_start=1934
-  _globals['_TRANSFORM']._serialized_end=2091
-  _globals['_TRANSFORM_AGGREGATE']._serialized_start=2019
-  _globals['_TRANSFORM_AGGREGATE']._serialized_end=2091
+  _globals['_STATE']._serialized_end=867
+  _globals['_CALENDAREVENT']._serialized_start=869
+  _globals['_CALENDAREVENT']._serialized_end=996
+  _globals['_TODOTASK']._serialized_start=999
+  _globals['_TODOTASK']._serialized_end=1193
+  _globals['_EXPENSE']._serialized_start=1195
+  _globals['_EXPENSE']._serialized_end=1294
+  _globals['_RECIPE']._serialized_start=1297
+  _globals['_RECIPE']._serialized_end=1442
+  _globals['_JOPLINNOTE']._serialized_start=1444
+  _globals['_JOPLINNOTE']._serialized_end=1542
+  _globals['_SPORTSACTIVITY']._serialized_start=1545
+  _globals['_SPORTSACTIVITY']._serialized_end=1744
+  _globals['_NOISE']._serialized_start=1746
+  _globals['_NOISE']._serialized_end=1820
+  _globals['_CONDITION']._serialized_start=1823
+  _globals['_CONDITION']._serialized_end=2077
+  _globals['_CONDITION_OPERATOR']._serialized_start=1923
+  _globals['_CONDITION_OPERATOR']._serialized_end=2077
+  _globals['_EXPECTATION']._serialized_start=2080
+  _globals['_EXPECTATION']._serialized_end=2344
+  _globals['_EXPECTATION_MATCHTYPE']._serialized_start=2249
+  _globals['_EXPECTATION_MATCHTYPE']._serialized_end=2332
+  _globals['_TRANSFORM']._serialized_start=2347
+  _globals['_TRANSFORM']._serialized_end=2504
+  _globals['_TRANSFORM_AGGREGATE']._serialized_start=2432
+  _globals['_TRANSFORM_AGGREGATE']._serialized_end=2504
 # @@protoc_insertion_point(module_scope)

@@ -19,7 +19,7 @@ def scripts():
     sys.path.insert(0, str(BENCHMARKS))
     modules = {}
     try:
-        for name in ("throughput", "scaling", "learning", "resets"):
+        for name in ("throughput", "scaling", "learning", "resets", "fuzz"):
             spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
             modules[name] = importlib.util.module_from_spec(spec)
             sys.modules[name] = modules[name]
@@ -68,6 +68,16 @@ def test_resets_prints_the_catalogue_figures_and_the_slowest_tasks(scripts, caps
 def test_resets_refuses_a_glob_that_matches_nothing(scripts):
     with pytest.raises(SystemExit, match="no registered task"):
         scripts["resets"].main(["--tasks", "NoSuchTask*"])
+
+
+def test_fuzz_counts_every_garbage_action_and_solves_after_it(scripts, capsys):
+    totals = scripts["fuzz"].main(["--tasks", "SimpleSmsSend", "--episodes", "6", "--max-actions", "8",
+                                   "--solve-every", "2"])
+    output = capsys.readouterr().out
+    assert output.startswith("1 tasks, 6 episodes") and "FAILED" not in output
+    assert totals["failures"] == 0 and totals["oracle_solved"] == 3
+    assert totals["actions"] == totals["invalid"] + totals["acted"] > 0
+    assert f"        actions: {totals['actions']}" in output
 
 
 def test_throughput_rejects_a_malformed_screen(scripts, capsys):

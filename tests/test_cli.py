@@ -76,7 +76,9 @@ def test_sim_serve_on_a_taken_port_says_which(served_phone, capsys):
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.7", "phone.example"])
 def test_sim_serve_refuses_to_expose_the_phone_without_insecure(host, capsys):
     assert main(["sim", "serve", "--host", host]) == 2
-    assert f"--host {host} lets anyone who can reach it use a root adb shell" in capsys.readouterr().err
+    refusal = capsys.readouterr().err
+    assert f"--host {host} gives anyone who can reach it a root adb shell, with no credentials" in refusal
+    assert "--adb-auth" in refusal and "--insecure" in refusal
 
 
 def test_sim_serve_exposes_the_phone_with_insecure_and_a_warning(capsys):
@@ -88,7 +90,7 @@ def test_sim_serve_exposes_the_phone_with_insecure_and_a_warning(capsys):
         port = taken.getsockname()[1]
         assert main(["sim", "serve", "--host", "0.0.0.0", "--insecure", "--adb-port", str(port)]) == 2
     err = capsys.readouterr().err
-    assert "android-gym: warning: --host 0.0.0.0 lets anyone" in err and "cannot listen on 0.0.0.0" in err
+    assert "android-gym: warning: --host 0.0.0.0 gives anyone" in err and "cannot listen on 0.0.0.0" in err
 
 
 @pytest.mark.parametrize("argv, message", [

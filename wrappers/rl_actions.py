@@ -494,11 +494,12 @@ def _element_at(elements: Sequence[UIElement], index: int | None) -> UIElement |
 
 def _addends(total: float, texts: Sequence[Piece], exclude: Sequence[str] = (),
              most: int = 14) -> tuple[int, ...] | None:
-    """Positions of (at most ``most``) numeric texts not in ``exclude`` that sum to ``total``, fewest first."""
+    """Positions of numeric texts not in ``exclude`` that sum to ``total``, fewest first: one or two of all of
+    them, or up to ``most`` of the first ``most``."""
     numbers = [(position, number_value(piece.text)) for position, piece in enumerate(texts)
                if piece.source != "goal" and piece.text not in exclude and number_value(piece.text) is not None]
     for size in range(len(numbers[:most]) + 1):
-        for chosen in itertools.combinations(numbers[:most], size):
+        for chosen in itertools.combinations(numbers if size <= 2 else numbers[:most], size):
             if abs(sum(value for _, value in chosen) - total) < 0.005:  # to the cent
                 return tuple(position for position, _ in chosen)
     return None

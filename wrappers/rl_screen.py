@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from android_gym.tasks.oracle import LAUNCHER_PACKAGE
 from android_gym.ui import UIElement
-from android_gym.wrappers.rl_texts import Piece, screen_pieces, text_pieces, unique_pieces
+from android_gym.wrappers.rl_texts import Piece, quantity_pieces, screen_pieces, text_pieces, unique_pieces
 
 SYSTEM_UI = "com.android.systemui"
 _QUESTION = re.compile(r"\?|\banswer\b", re.IGNORECASE)
@@ -150,10 +150,13 @@ class ScreenReader:
         slots = action_slots(elements, self.size, self.max_elements)
         fields = [position for position, slot in enumerate(slots) if slot.is_editable]
         focused = any(element.is_editable and element.is_focused for element in elements)
-        here = screen_pieces([element.label for element in elements])
+        labels = [element.label for element in elements]
+        here = screen_pieces(labels)
+        # a question is answered with what the screen says: the quantities inside its texts count as texts too
+        quantities = quantity_pieces(labels) if self._answers else []
         front = _front_package(elements)
         others = [piece for package in reversed(self._memory) if package != front for piece in self._memory[package]]
         memory = others + self._memory.get(front, [])
-        texts = unique_pieces(self._goal + here + memory)[:self.text_slots]
+        texts = unique_pieces(self._goal + here + quantities + memory)[:self.text_slots]
         return RLScreen(slots, [element_label(slot, elements) for slot in slots], texts,
                         fields[0] if fields else None, focused, list(collected), self._answers), here

@@ -2,8 +2,10 @@
 screens seen earlier in the episode — as a person would copy them from one place to another.
 
 A text is cut into pieces at several grains, coarse first: its lines, ``|`` fields, ``key: value`` values,
-quoted strings, sentences, comma-separated items, the rest of a sentence from a capitalised word on
-("… the note Don't forget …"), then its words (with a price's number, a file name's stem and extension).
+quoted strings, lists of numbers ("47.1, 9.5"), sentences, comma-separated items, the rest of a sentence from a
+capitalised word on ("… the note Don't forget …"), then its words (with a price's number, a file name's stem and
+extension). Quantities are also read as a person converts them to answer "in minutes" or "in meters": an elapsed
+time ("1:30:00", "45:00") as its whole minutes, a distance ("7.46 mi", "1,318.90 ft", "2.5 km") as whole metres.
 Every piece is folded to the printable ASCII that ``adb shell input text`` can type ("Sauté" → "Saute").
 Nothing here reads the task's hidden parameters.
 """
@@ -28,8 +30,18 @@ _KEY_VALUE = re.compile(r"^\s*([\w .'-]{1,40}?)\s*:\s+(\S.*)$")
 _TRIM = " \t.,;:!?()[]{}\"'“”‘’"
 _FILE = re.compile(r"^([\w-]+)(\.[A-Za-z0-9]{1,5})$")
 _NUMBER = re.compile(r"^[$€£]?([+-]?\d+(?:[.,:]\d+)*)$")
+#: A list of two or more numbers joined by ", " (coordinates "47.1026191, 9.6083057").
+_NUMBER_LIST = re.compile(r"[+-]?\d+(?:\.\d+)?(?:, [+-]?\d+(?:\.\d+)?)+")
 _WORD_GAP = re.compile(r"[\s|]+")
+#: A quantity inside a text: a whole, decimal or fractional number and the lower-case word after it ("45
+#: participants", "1/2 cup"); a number without a word after it (a date's day, a count badge) is none.
+_QUANTITY = re.compile(r"(?<![\w/.,])(\d+(?:\.\d+)?(?:/\d+)?) ([a-z]+)\b")
 _SPACES = re.compile(r"[ \t]+")
+#: An elapsed time "H:MM:SS" or "MM:SS" of whole minutes (not a clock time: no AM/PM after it).
+_ELAPSED = re.compile(r"(?<![\d:.])(?:(\d+):)?(\d{1,2}):00(?![\d:])(?!\s?[AaPp]\.?[Mm])")
+#: A distance with its unit, and the unit in metres.
+_DISTANCE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)\s?(mi|km|ft|m)\b")
+_METRES = {"mi": 1609.344, "km": 1000.0, "ft": 0.3048, "m": 1.0}
 #: Longest screen text cut into pieces (a long note's lines still are).
 _MAX_SCREEN_TEXT = 4000
 
@@ -81,6 +93,8 @@ def _structure(line: str, offset: int, suffixes: bool) -> Iterator[tuple[str, st
             for match in pattern.finditer(field):
                 yield match.group(1), _last_words(field[:match.start()]), at + match.start(1)
         yield from _values(field, at)
+        for match in _NUMBER_LIST.finditer(field):
+            yield match.group(), "", at + match.start()
         for sentence, start in _split(field, _SENTENCE_END, at):
             yield from _clause(sentence, start, suffixes)
 
@@ -148,6 +162,16 @@ def _words(line: str, offset: int) -> Iterator[tuple[str, str, int]]:
             yield file.group(2), "", at + len(file.group(1))
 
 
+def _quantities(line: str, offset: int) -> Iterator[tuple[str, str, int]]:
+    """The whole minutes of each elapsed time in ``line`` and the whole metres of each distance."""
+    for match in _ELAPSED.finditer(line):
+        hours, minutes = int(match.group(1) or 0), int(match.group(2))
+        yield str(hours * 60 + minutes), "", offset + match.start()
+    for match in _DISTANCE.finditer(line):
+        metres = float(match.group(1).replace(",", "")) * _METRES[match.group(2)]
+        yield str(round(metres)), "", offset + match.start()
+
+
 def text_pieces(text: str, source: str, words: bool = True) -> list[Piece]:
     """The pieces of ``text`` (HTML entities decoded), coarse ones first, then (``words``: a goal's) sentence
     endings from a capitalised word on and single words; each once, typeable, non-empty and at most
@@ -163,6 +187,7 @@ def _text_pieces(text: str, source: str, words: bool) -> tuple[Piece, ...]:
     lines = list(_lines(text))
     for line, offset in lines:
         found.extend(_structure(line, offset, suffixes=words))
+        found.extend(_quantities(line, offset))
     if words:
         found.extend(_endings(text))
         for line, offset in lines:
@@ -189,6 +214,26 @@ def screen_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
     """The pieces of a screen's texts (its elements' labels, in document order), coarse grains only: a screen's
     words would crowd out everything else."""
     return list(_screen_pieces(tuple(labels), source))
+
+
+def quantity_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
+    """The quantities inside a screen's texts, each as its number and as its number with the word after it
+    ("Attended by 45 participants" → "45", "45 participants"; "1/2 cup almond flour" → "1/2", "1/2 cup"): what a
+    person reads off a note to answer "how many" or "what quantity"."""
+    return list(_quantity_pieces(tuple(labels), source))
+
+
+@functools.lru_cache(maxsize=1024)
+def _quantity_pieces(labels: tuple[str, ...], source: str) -> tuple[Piece, ...]:
+    pieces: list[Piece] = []
+    for label in dict.fromkeys(labels):
+        if not label or len(label) > _MAX_SCREEN_TEXT:
+            continue
+        size = max(len(label), 1)
+        for match in _QUANTITY.finditer(label):
+            position = min(match.start() / size, 1.0)
+            pieces += [Piece(match.group(1), "", source, position), Piece(match.group(0), "", source, position)]
+    return tuple(unique_pieces(pieces))
 
 
 @functools.lru_cache(maxsize=1024)

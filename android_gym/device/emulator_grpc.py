@@ -22,6 +22,7 @@ import numpy as np
 from google.protobuf import empty_pb2
 from PIL import Image
 
+from android_gym.device.discovery import grpc_token
 from android_gym.errors import EmulatorGrpcError
 from android_gym.protos import emulator_controller_pb2 as pb
 from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
@@ -63,12 +64,20 @@ def decode_image(image: pb.Image) -> np.ndarray:
 
 
 class EmulatorGrpc:
-    """The emulator's gRPC endpoint at ``address``; each call gives up after ``timeout`` seconds."""
+    """The emulator's gRPC endpoint at ``address``; each call gives up after ``timeout`` seconds.
+
+    Calls carry ``token`` as ``authorization: Bearer <token>`` (an emulator started with ``-grpc-use-token``, or
+    ``android-gym sim serve --grpc-use-token``); without one, the token the emulator serving that port published in
+    its discovery file (``discovery.grpc_token``) is used, if any.
+    """
 
     def __init__(self, address: str = "localhost:8554", timeout: float = 10.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, token: str | None = None) -> None:
         self.address = address
         self.timeout = timeout
+        port = address.rpartition(":")[2]
+        token = token or (grpc_token(int(port)) if port.isdigit() else None)
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
         self._sleep = sleep
         self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
         self._controller = pb_grpc.EmulatorControllerStub(self._channel)
@@ -77,13 +86,16 @@ class EmulatorGrpc:
     def _call(self, method: Callable[..., T], request: object) -> T:
         """One RPC; a failure becomes an ``EmulatorGrpcError`` that says what to do."""
         try:
-            return method(request, timeout=self.timeout)
+            return method(request, timeout=self.timeout, metadata=self._metadata)
         except grpc.RpcError as error:
             code = error.code() if isinstance(error, grpc.Call) else None
             if code == grpc.StatusCode.UNAVAILABLE:
                 port = self.address.rpartition(":")[2] or "8554"
                 raise EmulatorGrpcError(f"no emulator gRPC on {self.address}: start the emulator with -grpc {port} "
                                         f"(or `android-gym sim serve --grpc-port {port}`)") from error
+            if code == grpc.StatusCode.UNAUTHENTICATED:
+                raise EmulatorGrpcError(f"the emulator at {self.address} wants its gRPC token: run this as the user "
+                                        "who started it (its discovery file holds the token) or pass token=") from error
             if code == grpc.StatusCode.DEADLINE_EXCEEDED:
                 raise EmulatorGrpcError(f"the emulator at {self.address} did not answer within {self.timeout} s "
                                         "(pass a longer timeout for slow calls such as snapshots)") from error

@@ -2,9 +2,10 @@
 
 Layout and semantics follow AOSP ``packages/modules/adb`` (``protocol.txt``, ``SERVICES.TXT``, ``SYNC.TXT``,
 ``adb.h``, ``file_sync_protocol.h``, ``shell_protocol.h``): 24-byte little-endian packet headers, CNXN with the
-device banner and no authentication, streams with OKAY flow control (one unacknowledged WRTE per stream), and the
-services ``shell:``, ``shell,v2,...:``, ``exec:``, ``sync:``, ``root:`` and ``reboot:``. Anything
-else is refused with CLSE, which the adb client reports as ``error: closed``.
+device banner (after RSA key authentication when the daemon is given keys: ``adb_auth``), streams with OKAY flow
+control (one unacknowledged WRTE per stream), and the services ``shell:``, ``shell,v2,...:``, ``exec:``,
+``sync:``, ``root:`` and ``reboot:``. Anything else is refused with CLSE, which the adb client reports as
+``error: closed``.
 
 Every command runs through the phone's own shell interpreter, so ``adb shell`` and the in-process ``SimDevice``
 see the same phone. Written by hand: no maintained Python library implements the *device* side of adb.
@@ -20,10 +21,11 @@ import socket
 import stat
 import struct
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from android_gym.device.adb_services import SYNC_DATA_MAX, sync_data
+from android_gym.sim.adb_auth import AUTH_SIGNATURE, AUTH_TOKEN, TOKEN_SIZE, AdbPublicKey
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.shell import ShellOutput
 
@@ -164,10 +166,15 @@ Service = Callable[[Stream], Awaitable[None]]
 
 
 class AdbDaemon:
-    """The device side of adb for one ``PhoneHost``; ``handle`` serves one TCP connection from an adb host."""
+    """The device side of adb for one ``PhoneHost``; ``handle`` serves one TCP connection from an adb host.
 
-    def __init__(self, host: PhoneHost) -> None:
+    With ``authorized_keys`` (possibly empty), a host must prove it holds one of those keys before it gets the
+    device (adb's RSA authentication); with ``None``, every host does, as an emulator's adbd lets it.
+    """
+
+    def __init__(self, host: PhoneHost, authorized_keys: Sequence[AdbPublicKey] | None = None) -> None:
         self.host = host
+        self.authorized_keys = None if authorized_keys is None else tuple(authorized_keys)
         self._connections: set[_Connection] = set()
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -572,6 +579,8 @@ class _Connection:
         self.reader = reader
         self.writer = writer
         self.max_payload = MAX_CNXN_PAYLOAD
+        self.online = False
+        self._token = b""
         self.streams: dict[int, Stream] = {}
         self._next_id = 1
         self._tasks: set[asyncio.Task] = set()
@@ -606,7 +615,14 @@ class _Connection:
     def _dispatch(self, packet: Packet) -> None:
         if packet.command == A_CNXN:
             self.max_payload = max(MAX_CNXN_PAYLOAD, min(packet.arg1, MAX_PAYLOAD))
-            self.send(Packet(A_CNXN, A_VERSION, MAX_PAYLOAD, banner(self.daemon.host.phone.props)))
+            if self.daemon.authorized_keys is None:
+                self._go_online()
+            else:
+                self._ask_for_signature()
+        elif packet.command == A_AUTH:
+            self._authenticate(packet)
+        elif not self.online:
+            return  # adb.cpp: streams need an online transport; anything else before CNXN is dropped
         elif packet.command == A_OPEN:
             self._open(packet)
         elif packet.command == A_WRTE:
@@ -622,7 +638,28 @@ class _Connection:
             stream = self.streams.pop(packet.arg1, None)
             if stream is not None:
                 stream.host_closed()
-        # AUTH and STLS are not offered (no auth, no TLS); SYNC is obsolete: both ignored like unknown ids.
+        # STLS is not offered (no TLS); SYNC is obsolete: both ignored like unknown ids.
+
+    def _go_online(self) -> None:
+        self.online = True
+        self.send(Packet(A_CNXN, A_VERSION, MAX_PAYLOAD, banner(self.daemon.host.phone.props)))
+
+    def _ask_for_signature(self) -> None:
+        """Send a fresh random token for the host to sign (adbd_auth.cpp ``send_auth_request``)."""
+        self._token = os.urandom(TOKEN_SIZE)
+        self.send(Packet(A_AUTH, AUTH_TOKEN, 0, self._token))
+
+    def _authenticate(self, packet: Packet) -> None:
+        """A host's AUTH: a signature of our token by an authorized key puts the device online; a wrong one gets a
+        new token; an offered public key (RSAPUBLICKEY) would ask the phone's user, and a served phone has none,
+        so the host stays unauthorized."""
+        keys = self.daemon.authorized_keys
+        if self.online or keys is None or not self._token or packet.arg0 != AUTH_SIGNATURE:
+            return
+        if any(key.verifies(self._token, packet.data) for key in keys):
+            self._go_online()
+        else:
+            self._ask_for_signature()
 
     def _open(self, packet: Packet) -> None:
         name = packet.data.rstrip(b"\0").decode("utf-8", "surrogateescape")

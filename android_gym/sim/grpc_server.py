@@ -16,10 +16,14 @@ Where the phone is simpler than an emulator:
   its input queue when it resumes. ``RESET`` boots a fresh phone of the same size; ``SHUTDOWN`` and
   ``TERMINATE`` stop the server (and, through ``on_shutdown``, whatever else serves the phone).
 * Snapshots are whole-phone copies (``snapshot``); loading one shows the home screen.
+
+With a ``token`` (the emulator's ``-grpc-use-token``), every call must carry ``authorization: Bearer <token>``;
+others get ``UNAUTHENTICATED``, as the emulator answers them.
 """
 
 from __future__ import annotations
 
+import hmac
 import io
 import shutil
 import tempfile
@@ -181,6 +185,24 @@ def _message_class(descriptor) -> type:
     return empty_pb2.Empty if descriptor.full_name == "google.protobuf.Empty" else getattr(pb, descriptor.name)
 
 
+class _BearerToken(grpc.ServerInterceptor):
+    """Refuses every call whose ``authorization`` metadata is not ``Bearer <token>``."""
+
+    def __init__(self, token: str) -> None:
+        self._expected = f"Bearer {token}".encode()
+
+        def refuse(_request: object, context: grpc.ServicerContext) -> None:
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong authorization token")
+
+        self._refusal = grpc.unary_unary_rpc_method_handler(refuse)
+
+    def intercept_service(self, continuation: Callable, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        given = dict(details.invocation_metadata or ()).get("authorization", "")
+        if hmac.compare_digest(str(given).encode(), self._expected):
+            return continuation(details)
+        return self._refusal
+
+
 def _controller_handler(controller: pb_grpc.EmulatorControllerServicer) -> grpc.GenericRpcHandler:
     """``EmulatorController`` as ``add_EmulatorControllerServicer_to_server`` registers it, except that
     ``getScreenshot`` replies are written by an ``_ImageSerializer``."""
@@ -249,8 +271,9 @@ class SimGrpcServer:
     """
 
     def __init__(self, host: PhoneHost, port: int = 0, bind: str = "127.0.0.1", snapshot_dir: Path | None = None,
-                 on_shutdown: Callable[[], None] | None = None) -> None:
+                 on_shutdown: Callable[[], None] | None = None, token: str | None = None) -> None:
         self.host = host
+        self.token = token
         self.port = port
         self.bind = bind
         self._own_snapshot_dir = snapshot_dir is None
@@ -269,7 +292,8 @@ class SimGrpcServer:
         """Listen and serve from a thread pool; ``port`` is the bound port afterwards."""
         # No SO_REUSEPORT (gRPC's default on Linux): a port another server holds is an error, not a shared port.
         server = grpc.server(ThreadPoolExecutor(max_workers=4, thread_name_prefix="sim-grpc"),
-                             options=[*_MESSAGE_SIZE, ("grpc.so_reuseport", 0)])
+                             options=[*_MESSAGE_SIZE, ("grpc.so_reuseport", 0)],
+                             interceptors=[_BearerToken(self.token)] if self.token else None)
         server.add_generic_rpc_handlers((_controller_handler(_Controller(self)),))
         snapshot_service_pb2_grpc.add_SnapshotServiceServicer_to_server(_Snapshots(self), server)
         address = f"[{self.bind}]:{self.port}" if ":" in self.bind else f"{self.bind}:{self.port}"  # IPv6 in brackets

@@ -8,6 +8,11 @@ outside the 5555–5585 range adb servers scan at start. It listens on loopback 
 With ``grpc_port`` it also serves the emulator's gRPC services (``grpc_server``); their ``SHUTDOWN`` stops
 everything. Once AndroidEnv's accessibility forwarder is installed and enabled on the phone, the phone sends its
 trees to the host that asked (``a11y_forwarder``).
+
+Off loopback it can ask for credentials as an emulator does: ``adb_keys`` makes adbd accept only hosts holding
+one of those RSA keys (``adb_auth``), and ``grpc_token`` makes the gRPC services want ``authorization: Bearer
+<token>``; the token is published, as the emulator's ``-grpc-use-token`` does, in this process's discovery file
+(``device.discovery``), which is removed when serving stops. The console always asks for its auth token.
 """
 
 from __future__ import annotations
@@ -17,11 +22,13 @@ import contextlib
 import ipaddress
 import os
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+from android_gym.device.discovery import write_discovery_file
 from android_gym.errors import ServerError
 from android_gym.sim.a11y_forwarder import AccessibilityForwarderService
+from android_gym.sim.adb_auth import AdbPublicKey
 from android_gym.sim.adbd import AdbDaemon
 from android_gym.sim.console import EmulatorConsole, load_auth_token
 from android_gym.sim.grpc_server import SimGrpcServer
@@ -38,17 +45,19 @@ class SimServer:
 
     def __init__(self, phone: Phone | None = None, adb_port: int = 5555, console_port: int | None = None,
                  host: str = "127.0.0.1", home: Path | None = None, announce: bool = True,
-                 grpc_port: int | None = None, adb_server_port: int | None = None) -> None:
+                 grpc_port: int | None = None, adb_server_port: int | None = None,
+                 adb_keys: Sequence[AdbPublicKey] | None = None, grpc_token: str | None = None) -> None:
         self.adb_port = adb_port
         self.adb_server_port = (int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")) if adb_server_port is None
                                 else adb_server_port)
         self.console_port = adb_port - 1 if console_port is None else console_port
         self.bind_host = host
         self.phone_host = PhoneHost(phone or Phone(), avd_name=f"android_gym_sim_{self.console_port}")
-        self.daemon = AdbDaemon(self.phone_host)
+        self.daemon = AdbDaemon(self.phone_host, adb_keys)
         self.console = EmulatorConsole(self.phone_host, load_auth_token(home), on_kill=self.stop, home=home)
         self.grpc = (None if grpc_port is None
-                     else SimGrpcServer(self.phone_host, grpc_port, host, on_shutdown=self.stop))
+                     else SimGrpcServer(self.phone_host, grpc_port, host, on_shutdown=self.stop, token=grpc_token))
+        self._discovery_file: Path | None = None
         self.forwarder = AccessibilityForwarderService(self.phone_host)
         self._announce = announce
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -71,17 +80,23 @@ class SimServer:
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
         try:
+            adb = console = None
             try:
                 adb = await asyncio.start_server(self._tracked(self.daemon.handle), self.bind_host, self.adb_port)
                 console = await asyncio.start_server(self._tracked(self.console.handle), self.bind_host,
                                                      self.console_port)
             except OSError as error:
+                if adb is not None:  # the console's port was taken: give the adb port back too
+                    adb.close()
+                    await adb.wait_closed()
                 raise ServerError(f"cannot listen on {self.bind_host} ports {self.console_port}/{self.adb_port}: "
                                   f"{error.strerror}; pick free ports with --adb-port (console = adb port - 1)"
                                   ) from error
             async with adb, console:
                 if self.grpc is not None:
                     self.grpc.start()
+                    if self.grpc.token:
+                        self._discovery_file = write_discovery_file(self._discovery_entries(self.grpc))
                 self.forwarder.start()
                 announcer = None
                 if self._announce:
@@ -97,10 +112,17 @@ class SimServer:
                     writer.close()
                 await asyncio.gather(*self._clients, return_exceptions=True)
         finally:  # after adbd and the console stopped listening (or failed to): the gRPC snapshots go too
+            if self._discovery_file is not None:
+                self._discovery_file.unlink(missing_ok=True)
             self.forwarder.stop()
             if self.grpc is not None:
                 self.grpc.stop()
             self.phone_host.close()
+
+    def _discovery_entries(self, grpc: SimGrpcServer) -> dict[str, str]:
+        """What the emulator's discovery file says of this phone: its ports and its gRPC token."""
+        return {"port.serial": str(self.console_port), "port.adb": str(self.adb_port),
+                "avd.name": self.phone_host.avd_name, "grpc.port": str(grpc.port), "grpc.token": grpc.token or ""}
 
     async def _keep_announcing(self) -> None:
         """Announce this phone again whenever no adb server is connected."""

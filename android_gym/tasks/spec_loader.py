@@ -9,6 +9,7 @@ on screen); a spec itself needs no Python. A malformed spec fails at load with f
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 import string
@@ -30,6 +31,7 @@ from android_gym.tasks.spec_values import (
     answer_matches,
     format_answer,
     format_date,
+    parse_bool,
     parse_date,
     parse_duration,
     parse_number,
@@ -37,13 +39,14 @@ from android_gym.tasks.spec_values import (
     reword_date,
     satisfies,
 )
-from android_gym.tasks.sqlite_rows import AppTable, Row, SqliteRowsTask
+from android_gym.tasks.sqlite_rows import Row, RowTable, SqliteRowsTask
 
 #: Field types a record kind declares: how a field's text is read and compared.
 FIELD_PARSERS: dict[str, Callable[[str], Any]] = {
     "text": str,
     "number": parse_number,
     "int": int,
+    "bool": parse_bool,
     "date": parse_date,
     "time": parse_time,
     "duration": parse_duration,
@@ -62,29 +65,47 @@ class RecordKind:
     ``from_row`` reads a row back as one; ``random_row`` draws a noise row (the app's own AndroidWorld generator);
     ``reveal`` gives the oracle steps that bring rows on screen; ``noise_count`` is the default number of noise
     rows; ``reset_app`` (optional) resets what else the app keeps that changes what it shows (view preferences),
-    before the table is emptied.
+    before the table is emptied. With ``noise_sees_state``, ``random_row`` also takes the spec's typed records
+    (AndroidWorld's Joplin noise favours the notebooks they are in). ``table`` may be any ``RowTable``.
+    ``number_types`` (optional) are numeric field types of the app's own, by name: text → the number as the app
+    stores it (OpenTracks keeps distances rounded to what it shows in miles); a condition's value is read the same
+    way. ``detail_fields`` are fields the app's list does not show; when an expectation reads one, the oracle uses
+    ``reveal_details`` (steps that open each row) instead of ``reveal``.
     """
 
     state_field: str
-    table: AppTable
+    table: RowTable
     fields: Mapping[str, str]
     to_row: Callable[[Mapping[str, Any]], Row]
     from_row: Callable[[Row], dict[str, Any]]
-    random_row: Callable[[np.random.Generator], Row]
+    random_row: Callable[..., Row]
     reveal: Callable[[Sequence[Row]], list[OracleStep]]
     noise_count: int
     reset_app: Callable[[Device], None] | None = None
+    noise_sees_state: bool = False
+    number_types: Mapping[str, Callable[[str], float]] = dataclasses.field(default_factory=dict)
+    detail_fields: frozenset[str] = frozenset()
+    reveal_details: Callable[[Sequence[Row]], list[OracleStep]] | None = None
+
+    def parser(self, kind: str) -> Callable[[str], Any]:
+        """How a field of type ``kind`` (``FIELD_PARSERS``' or one of ``number_types``) is read."""
+        return self.number_types[kind] if kind in self.number_types else FIELD_PARSERS[kind]
+
+    def is_number(self, field_name: str) -> bool:
+        """Whether ``field_name`` holds numbers (so answers can sum it)."""
+        kind = self.fields[field_name]
+        return kind in ("number", "int") or kind in self.number_types
 
     def typed(self, record: Mapping[str, str]) -> dict[str, Any]:
         """Every field read as its type; an empty or missing field is ``None``."""
-        return {name: FIELD_PARSERS[kind](record[name]) if record.get(name) else None
+        return {name: self.parser(kind)(record[name]) if record.get(name) else None
                 for name, kind in self.fields.items()}
 
     def condition_value(self, field: str, text: str) -> Any:
         """A condition's value read as ``field``'s type ("0" on a date field: no date)."""
         if self.fields[field] == "date" and text.strip() == "0":
             return None
-        return FIELD_PARSERS[self.fields[field]](text)
+        return self.parser(self.fields[field])(text)
 
 
 _KINDS: dict[str, RecordKind] = {}
@@ -96,8 +117,25 @@ def register_record_kind(kind: RecordKind) -> RecordKind:
     return kind
 
 
+#: How deep a parameter's value may hold placeholders of other parameters (a recipe body with its quantity).
+_NESTING = 3
+
+
 def _fill(template: str, values: Mapping[str, Any]) -> str:
-    return template.format(**values)
+    """``template`` with its placeholders filled, then those that the values brought in (a drawn body that says
+    "- {ingredient_quantity} {ingredient}"), up to ``_NESTING`` levels; text that is no template stays as it is."""
+    text = template.format(**values)
+    for _ in range(_NESTING):
+        if "{" not in text:
+            break
+        try:
+            nested = text.format(**values)
+        except (KeyError, IndexError, ValueError, AttributeError):
+            break
+        if nested == text:
+            break
+        text = nested
+    return text
 
 
 def _records(spec: pb.TaskSpec, kind: RecordKind) -> list[dict[str, str]]:
@@ -146,10 +184,11 @@ class SpecTask(SqliteRowsTask):
         conditions = [(c.field, pb.Condition.Operator.Name(c.op), self.kind.condition_value(
             c.field, _fill(c.value, self.params))) for c in self.spec.noise.exclude]
         count = self.spec.noise.count or self.kind.noise_count
+        context = (self.relevant_records(),) if self.kind.noise_sees_state else ()
         rows = []
         for _ in range(count):
             for _ in range(_NOISE_TRIES):
-                row = self.kind.random_row(rng)
+                row = self.kind.random_row(rng, *context)
                 record = self.kind.from_row(row)
                 if not conditions or not all(satisfies(record[f], op, v) for f, op, v in conditions):
                     rows.append(row)
@@ -197,7 +236,10 @@ class SpecTask(SqliteRowsTask):
     def oracle(self) -> list[OracleStep]:
         """Bring the relevant rows on screen, then answer."""
         rows = [self.kind.to_row(record) for record in self.relevant_records()]
-        return [*self.kind.reveal(rows), act(Action(ActionType.ANSWER, text=format_answer(*self.expected())))]
+        read = {e.transform.field for e in self.spec.expectations if e.WhichOneof("expected") == "transform"}
+        reveal = self.kind.reveal_details if read & self.kind.detail_fields and self.kind.reveal_details \
+            else self.kind.reveal
+        return [*reveal(rows), act(Action(ActionType.ANSWER, text=format_answer(*self.expected())))]
 
 
 def _pool(param: pb.Param, today: dt.date) -> list[str]:
@@ -267,7 +309,7 @@ def _check_spec(spec: pb.TaskSpec, path: Path, text: str) -> RecordKind:
         _check_placeholders(template, params, fail)
     for record in _records(spec, kind):
         for name, template in record.items():
-            _check_values(kind.fields[name], template, spec, params, fail)
+            _check_values(kind.fields[name], kind.parser(kind.fields[name]), template, spec, params, fail)
     for condition in spec.noise.exclude:
         if condition.field not in kind.fields:
             raise fail(f"exclusion field {condition.field!r} is not one of {sorted(kind.fields)}",
@@ -314,10 +356,10 @@ def _check_placeholders(template: str, params: Mapping[str, int], fail: Callable
             raise fail(f"{{{field}}}: parameter {match.group(1)!r} has {count} value(s); write {use}", f"{{{field}")
 
 
-def _check_values(kind: str, template: str, spec: pb.TaskSpec, params: Mapping[str, int],
-                  fail: Callable[..., SpecError]) -> None:
-    """A typed field's text parses, for every value its placeholders can take."""
-    parser = FIELD_PARSERS[kind]
+def _check_values(kind: str, parser: Callable[[str], Any], template: str, spec: pb.TaskSpec,
+                  params: Mapping[str, int], fail: Callable[..., SpecError]) -> None:
+    """A typed field's text parses (with ``parser``, for its type ``kind``), for every value its placeholders can
+    take."""
     match = _PLACEHOLDER.fullmatch(template)
     if not match:
         if "{" not in template:
@@ -352,7 +394,7 @@ def _check_expectations(spec: pb.TaskSpec, kind: RecordKind, fail: Callable[...,
                 raise fail("a transform needs an op (IDENTITY, COUNT or SUM)", "transform")
             if op != "COUNT" and field not in kind.fields:
                 raise fail(f"transform field {field!r} is not one of {sorted(kind.fields)}", "transform")
-            if op == "SUM" and kind.fields[field] not in ("number", "int"):
+            if op == "SUM" and not kind.is_number(field):
                 raise fail(f"SUM needs a number field; {field!r} is {kind.fields[field]}", "transform")
             if op in ("SUM", "COUNT") and match != "NUMBER":
                 raise fail(f"{op} gives a number: match it as NUMBER, not {match}", "match")

@@ -39,6 +39,16 @@ def parse_number(text: str) -> float:
     return float(text.strip().lstrip("$").replace(",", ""))
 
 
+def parse_bool(text: str) -> bool:
+    """"True"/"False" (any case; also "1"/"0", "yes"/"no") → bool; ``ValueError`` otherwise."""
+    word = text.strip().lower()
+    if word in ("true", "1", "yes"):
+        return True
+    if word in ("false", "0", "no"):
+        return False
+    raise ValueError(f"not a truth value: {text!r} (use True or False)")
+
+
 def parse_date(text: str) -> dt.date:
     """"October 16 2023" (a comma after the day is accepted) → date; ``ValueError`` otherwise."""
     return dt.datetime.strptime(" ".join(text.replace(",", " ").split()), DATE_FORMAT).date()

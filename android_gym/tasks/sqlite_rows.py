@@ -12,7 +12,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from android_gym.device import state
 from android_gym.device.base import Device
@@ -22,6 +22,28 @@ from android_gym.tasks.validators import one_to_one
 Row = dict[str, Any]
 #: Whether an added row (first argument) is the expected one (second argument).
 RowMatch = Callable[[Mapping[str, Any], Mapping[str, Any]], bool]
+
+
+class RowTable(Protocol):
+    """Where a task's rows live: an ``AppTable``, or an app's rows spread over several tables (a note and the
+    notebook it needs) read and written as one."""
+
+    @property
+    def package(self) -> str:
+        """The app that owns the rows."""
+        ...
+
+    def rows(self, device: Device) -> list[Row]:
+        """Every row, in a stable order."""
+        ...
+
+    def clear(self, device: Device) -> None:
+        """Stop the app and delete every row."""
+        ...
+
+    def insert(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Stop the app and insert ``rows``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -80,11 +102,11 @@ class SqliteRowsTask(Task):
     """A task on one app table: ``clear_state`` empties it, ``seed_state`` inserts ``initial_rows()`` and
     remembers the table as seeded in ``self.before`` for the success check.
 
-    Subclasses set ``table`` and implement ``initial_rows`` (usually rows kept in ``params``, so pinned
-    parameters pin the whole initial state), ``is_successful`` and ``oracle``.
+    Subclasses set ``table`` (an ``AppTable`` or another ``RowTable``) and implement ``initial_rows`` (usually
+    rows kept in ``params``, so pinned parameters pin the whole initial state), ``is_successful`` and ``oracle``.
     """
 
-    table: ClassVar[AppTable]
+    table: ClassVar[RowTable]
 
     def initial_rows(self) -> list[Row]:
         """The rows the task starts with (targets and noise)."""

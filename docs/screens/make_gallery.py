@@ -37,6 +37,8 @@ SHOWCASE = {
     "org.tasks": "TasksHighPriorityTasks",
     "com.google.android.documentsui": "FilesDeleteFile",
     "com.simplemobiletools.gallery.pro": "SaveCopyOfReceiptTaskEval",
+    "code.name.monkey.retromusic": "RetroCreatePlaylist",
+    "de.dennisguse.opentracks": "SportsTrackerTotalDurationForCategoryThisWeek",
 }
 
 

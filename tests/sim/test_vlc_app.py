@@ -287,7 +287,7 @@ def test_back_leaves_the_player_and_a_force_stop_starts_afresh(phone):
     assert phone.activities.foreground() == (PKG, vlc.SECONDARY_ACTIVITY)
     tap(phone, content_desc=vlc.NAVIGATE_UP)
     tap(phone, text=vlc.PLAYLISTS)
-    assert find(phone, text=vlc.NO_PLAYLIST) is not None
+    assert find(phone, text=vlc.NO_MEDIA) is not None  # PlaylistFragment.updateEmptyView: "nomedia"
     phone.run(f"am force-stop {PKG}")
     start(phone)
     assert find(phone, resource_id=rid("nav_video")).get("selected") == "true"

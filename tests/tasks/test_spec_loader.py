@@ -72,6 +72,31 @@ def test_same_seed_same_rows_different_seed_different_noise(tmp_path):
     assert first == again and first != other
 
 
+NESTED = '''
+tasks {
+  name: "NotesTestNested"
+  prompt: "How much {item} is in '{title}'?"
+  complexity: 1
+  params { name: "title" values: ["Soup"] }
+  params { name: "item" values: ["salt"] }
+  params { name: "amount" values: ["1 teaspoon"] }
+  params { name: "body" values: ["- {amount} {item}\\n- 2 cups water {{not a placeholder}}"] }
+  state { notes { title: "{title}" body: "{body}" folder: "Recipes" is_todo: "False" } }
+  noise { count: 5 exclude { field: "is_todo" op: EQUAL_TO value: "true" } }
+  expectations { value: "{amount}" match: STRING }
+}
+'''
+
+
+def test_values_may_hold_placeholders_and_notes_read_truth_values(tmp_path):
+    (task_class,) = load_specs([write(tmp_path, NESTED)])
+    task = task_class(task_class.generate_params(np.random.default_rng(0)))
+    (record,) = task.relevant_records()
+    assert record["body"] == "- 1 teaspoon salt\n- 2 cups water {not a placeholder}"
+    assert record["is_todo"] is False
+    assert all(row["is_todo"] == 0 for row in task.noise_rows())
+
+
 def test_reworded_dates_stay_absolute_in_the_rows():
     task_class = android_gym.get_task("SimpleCalendarEventsOnDate")
     seen = set()

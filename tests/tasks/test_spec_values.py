@@ -10,6 +10,7 @@ import pytest
 from android_gym.tasks.spec_values import (
     answer_matches,
     format_answer,
+    parse_bool,
     parse_date,
     parse_duration,
     parse_time,
@@ -68,6 +69,12 @@ def test_rewording_relative_to_the_device_date():
     assert far == ["December 1", "December 1 2023"]
     words = {reword_date("October 20 2023", SUNDAY, np.random.default_rng(seed)) for seed in range(40)}
     assert words == {"October 20", "October 20 2023", "Friday", "this Friday"}
+
+
+def test_truth_values():
+    assert [parse_bool(text) for text in ("True", "false", " 1", "NO")] == [True, False, True, False]
+    with pytest.raises(ValueError):
+        parse_bool("maybe")
 
 
 def test_conditions():

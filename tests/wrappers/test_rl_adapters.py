@@ -39,7 +39,7 @@ from android_gym.wrappers.rl_observations import (
     hashed_words,
 )
 from android_gym.wrappers.rl_screen import action_slots, asks_question, number_value
-from android_gym.wrappers.rl_texts import typeable
+from android_gym.wrappers.rl_texts import quantity_pieces, typeable
 
 SMALL = "sim:540x1200"
 PIXELS = (80, 40)  # NatureCNN (CnnPolicy) needs at least 36 x 36
@@ -170,8 +170,10 @@ def test_maskable_ppo_learns_on_the_rl_env():
             masks = env.get_wrapper_attr("action_masks")()
             action, _ = model.predict(observation, action_masks=masks)
             assert masks[action]
-            observation, *_, info = env.step(action)
+            observation, _, terminated, truncated, info = env.step(action)
             assert info["invalid_action"] is None
+            if terminated or truncated:  # the policy may end the episode (an answer, a status)
+                observation, _ = env.reset()
     finally:
         env.close()
 
@@ -448,6 +450,23 @@ def test_answer_number_text_yes_and_no(make_env):
     play_oracle(env, steps=3)
     _, reward, terminated, _, info = env.step(layout["answer_text"][env.rl_screen.text_index("Pharmacy")])
     assert env.unwrapped.task.answer == "Pharmacy" and terminated and reward == pytest.approx(-0.1)
+
+
+def test_quantities_inside_a_notes_texts_answer_what_quantity(make_env):
+    labels = ["Attended by 45 participants", "1/2 cup almond flour", "Oct 15, 2023", "Bake 20-25 minutes"]
+    assert [piece.text for piece in quantity_pieces(labels)] == ["45", "45 participants", "1/2", "1/2 cup", "25",
+                                                                 "25 minutes"]
+    env = element_actions(make_env, task="NotesRecipeIngredientCount", max_elements=64, text_slots=96)
+    observation, info = env.reset(seed=0)
+    agent = OracleAgent()
+    agent.reset(env)
+    pending: list = []
+    while not any(element.class_name.endswith("WebView") for element in info["ui_elements"]):
+        number, rest = env.encode_next(pending.pop(0) if pending else agent.act(observation, info),
+                                       info["ui_elements"])
+        pending[:0] = rest
+        observation, _, _, _, info = env.step(number)
+    assert info["params"]["ingredient_quantity"] in {piece.text for piece in env.rl_screen.texts}
 
 
 def test_number_value_reads_prices():

@@ -38,6 +38,9 @@ KNOWN_GAPS = {
     "RecipeServingsOfRecipe": _RECIPE_SEARCH,
     "SimpleCalendarNextMeetingWithPerson": "the answer joins a date and a time from different texts in a format "
                                            "(<month> <day> <year> <HH:MM>) no answer id composes",
+    "SportsTrackerActivitiesOnDate": "OpenTracks shows an activity type as text only in a track's editor; the "
+                                     "list and statistics screens between the two editors crowd the first type out "
+                                     "of the 96 texts",
     "BrowserMultiply": "the product of the five numbers the page showed is typed; the vocabulary holds only texts "
                        "seen (and sums of collected numbers), no product",
 }
@@ -78,7 +81,7 @@ def test_every_oracle_replays_through_the_rl_view(task):
 
 @pytest.mark.parametrize("task", ["ExpenseAddSingle", "RecipeAddSingleRecipe", "ContactsNewContactDraft",
                                   "SimpleCalendarAddOneEvent", "MarkorEditNote", "TasksDueOnDate",
-                                  "ExpenseTotalForCategory"])
+                                  "ExpenseTotalForCategory", "OsmAndFavorite", "OsmAndTrack"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_typing_and_answers_replay_on_other_seeds_too(task, seed):
     """Other parameters, other texts: the pieces must still hold what the oracle types or answers."""

@@ -19,14 +19,18 @@ from android_gym.sim.apps.expense import ProExpense
 from android_gym.sim.apps.files import DocumentsUI
 from android_gym.sim.apps.gallery import SimpleGallery
 from android_gym.sim.apps.intentresolver import IntentResolver
+from android_gym.sim.apps.joplin import Joplin
 from android_gym.sim.apps.launcher import Launcher
 from android_gym.sim.apps.markor import Markor
+from android_gym.sim.apps.opentracks import OpenTracks
+from android_gym.sim.apps.osmand import OsmAnd
+from android_gym.sim.apps.retro_music import RetroMusic
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.sms import SimpleSmsMessenger
 from android_gym.sim.apps.tasks import TasksApp
 from android_gym.sim.apps.vlc import Vlc
 from android_gym.sim.framework.app import App
-from android_gym.sim.framework.platform import SYSTEM_PACKAGES, ContactsProviderPackage
+from android_gym.sim.framework.platform import SYSTEM_PACKAGES, ContactsProviderPackage, MediaProviderPackage
 from android_gym.sim.framework.systemui import SystemUI
 
 INSTALLED_APPS: tuple[type[App], ...] = (
@@ -51,6 +55,11 @@ INSTALLED_APPS: tuple[type[App], ...] = (
     Camera,
     AudioRecorder,
     Vlc,
+    MediaProviderPackage,
+    RetroMusic,
+    Joplin,
+    OsmAnd,
+    OpenTracks,
     Chrome,
 )
 

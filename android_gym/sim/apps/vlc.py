@@ -1,6 +1,8 @@
 """VLC for Android 3.5.4 (``org.videolan.vlc``, versionCode 13050408: the x86_64 build AndroidWorld installs as
-``org.videolan.vlc_13050408.apk``): the Video tab, the Browse tab and its file browser, and the video player, which
-shows the frames of the file it plays.
+``org.videolan.vlc_13050408.apk``): the Video tab, the Browse tab and its file browser, the Playlists tab and a
+playlist's screen, "Add to playlist" from a video's or a file's More Actions, and the video player, which shows the
+frames of the file it plays. The videos and playlists live in the media library (``vlc_library``), which the app
+brings in line with storage whenever its main screen shows.
 
 Facts come from code.videolan.org/videolan/vlc-android (its GitHub mirror) at tag ``3.5.4``: ``build.gradle``
 (versionName 3.5.4, versionCode 3050400; ``application/app/build.gradle`` adds 10000000 and the ABI code, 8 for
@@ -8,7 +10,10 @@ x86_64), ``AndroidManifest.xml`` (``StartActivity`` opens ``gui.MainActivity``; 
 ``gui.video.VideoPlayerActivity``), the layouts ``main.xml``, ``menu/bottom_navigation.xml``, ``toolbar.xml``,
 ``video_grid.xml``, ``video_grid_card.xml``, ``main_browser_fragment.xml``, ``card_browser_item.xml``,
 ``directory_browser.xml``, ``browser_item.xml``, ``browser_path_item.xml``, ``player.xml``, ``player_hud.xml`` and
-``player_hud_right.xml``, strings from ``application/resources/src/main/res/values/strings.xml``, and behaviour from
+``player_hud_right.xml``, ``playlists_fragment.xml``, ``audio_browser_card_item.xml``, ``audio_browser_item.xml``,
+``header_media_list_activity.xml``, ``contextual_sheet.xml``, ``context_item.xml``, ``dialog_playlist.xml``,
+``simple_item.xml`` and ``dialog_confirm_delete.xml``, strings from
+``application/resources/src/main/res/values/strings.xml``, and behaviour from
 ``Navigator`` (the Video tab first), ``VideoListAdapter`` (a card's title and ``Tools.millisToString`` duration),
 ``TalkbackUtil`` (``getVideo``, ``getDir``), ``MainBrowserFragment`` and ``FileBrowserProvider.browseRootImpl``
 (Storages: "Internal memory", opened in ``SecondaryActivity``), ``BrowserProvider`` (every file is listed:
@@ -19,23 +24,29 @@ in place, BACK returns; a video plays alone, ``FORCE_PLAY_ALL_VIDEO`` being off)
 file name without its extension), ``VideoPlayerActivity`` (``seekListener``, ``doPlayPause``: pausing keeps the
 controls up, resuming hides them after 800 ms), ``VideoPlayerOverlayDelegate`` (``showOverlayTimeout``: while
 playing the controls hide after ``Settings.videoHudDelay``, 4 s by default; ``updateOverlayPausePlay``: "Pause" or
-"Play") and ``PlaylistManager`` (``EndReached`` → ``next()`` → ``stop()`` → ``EXIT_PLAYER``: the player closes when
-the video ends).
+"Play"), ``ContextSheet`` (the options in its order; ``CTX_VIDEO_FLAGS``, ``CTX_PLAYLIST_ALBUM_FLAGS``,
+``CTX_PLAYLIST_ITEM_FLAGS``, ``BaseBrowserFragment.onCtxClick`` for a file), ``SavePlaylistDialog`` (a new
+playlist's name, saved by Save or ENTER, refused when a playlist has it: ``playlist_existing``; a tap on an
+existing playlist appends the media), ``PlaylistFragment`` (cards by name; its empty text is ``nomedia``),
+``HeaderMediaListActivity``, ``ConfirmDeleteDialog`` (``confirm_delete_playlist``) and ``PlaylistManager``
+(``EndReached`` → ``next()`` → ``stop()`` → ``EXIT_PLAYER``: the player closes when the video ends).
 
 The player decodes its pictures from the file (``media.video_track``): the frame at the playing position, which
-moves with the device clock while playing. Files are listed on every build, so videos pushed over adb show up at
-once.
+moves with the device clock while playing. Files are listed, and the library rescanned, on every build, so videos
+pushed over adb show up at once.
 
-Not simulated: the first-run screens and permission prompts (AndroidWorld's setup answers them), the media
-library's grouping of videos by name (the Video tab lists every video, by title), thumbnails, resolution badges,
-the Audio, Playlists and More tabs (Audio and Playlists show their empty text, More nothing), favorites and the
-Local Network section's discovery, folder descriptions (their sub-folder and media counts), file sizes, the
-toolbars' search, sort and overflow menus, multi-selection and context menus, playing files that are not videos,
-audio tracks and the audio player, the player's gestures (double-tap seeking, swipes for volume, brightness and
-seeking), its other controls (lock, tracks, aspect ratio, playlist, options), the tips shown on first playback, the
-time labels' switch to remaining time, resuming from the last position, and toasts. The system bars stay visible
-over the player. A file without a video track (sound only) or that cannot be read closes the player at once (VLC
-would play the sound, or show an error).
+Not simulated: the first-run screens and permission prompts (AndroidWorld's setup answers them), the media library's
+grouping of videos by name (the Video tab lists every video, by title), thumbnails, resolution badges, the Audio and
+More tabs (Audio shows its empty text, More nothing), favorites and the Local Network section's discovery, folder
+descriptions (their sub-folder and media counts), file sizes, the toolbars' search, sort and overflow menus,
+multi-selection, the context sheets' other options (they only close the sheet: only Play, Add to playlist and a
+playlist's Delete act), the duplication warning (media already in a playlist are added again), renaming, reordering
+or removing a playlist's items, playing a playlist in order (its Play and its items play one video), playing files
+that are not videos, audio tracks and the audio player, the player's gestures (double-tap seeking, swipes for
+volume, brightness and seeking), its other controls (lock, tracks, aspect ratio, playlist, options), the tips shown
+on first playback, the time labels' switch to remaining time, resuming from the last position, and toasts. The
+system bars stay visible over the player. A file without a video track (sound only) or that cannot be read closes
+the player at once (VLC would play the sound, or show an error).
 """
 
 from __future__ import annotations
@@ -47,10 +58,12 @@ from functools import lru_cache
 
 from PIL import Image
 
+from android_gym.sim.apps.vlc_library import MediaItem, MediaLibrary, PlaylistItem
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
+from android_gym.sim.ui.dialogs import scrim_over
 from android_gym.sim.ui.views import (
     TEXT,
     TEXT_SECONDARY,
@@ -58,7 +71,9 @@ from android_gym.sim.ui.views import (
     Callback,
     Color,
     View,
+    button,
     column,
+    edit_text,
     row,
     scroll_list,
     seek_bar,
@@ -69,6 +84,7 @@ PACKAGE = "org.videolan.vlc"
 MAIN_ACTIVITY = f"{PACKAGE}.gui.MainActivity"
 SECONDARY_ACTIVITY = f"{PACKAGE}.gui.SecondaryActivity"
 PLAYER_ACTIVITY = f"{PACKAGE}.gui.video.VideoPlayerActivity"
+PLAYLIST_ACTIVITY = f"{PACKAGE}.gui.HeaderMediaListActivity"
 
 # strings.xml
 APP_NAME = "VLC"
@@ -77,6 +93,21 @@ STORAGES, LOCAL_NETWORK, INTERNAL_MEMORY = "Storages", "Local Network", "Interna
 PLAY, PAUSE = "Play", "Pause"
 NO_MEDIA = "No media files found, please transfer some files to your device or adjust your preferences."
 NO_PLAYLIST = "No playlist found."
+MORE_ACTIONS, ADD_TO_PLAYLIST, DELETE, CANCEL = "More Actions", "Add to playlist", "Delete", "Cancel"
+ADD_TO_NEW_PLAYLIST, ADD_TO_EXISTING_PLAYLIST = "Add to new playlist", "Add to existing playlist"
+PLAYLIST_NAME_HINT, SAVE, DELETE_FOREVER = "Playlist name", "Save", "Delete forever"
+CONFIRM_DELETE_MESSAGE = "This is permanent and cannot be undone."
+#: ``ContextSheet``'s options in its order for ``CTX_VIDEO_FLAGS`` (with "Mark as played" and "Browse parent",
+#: which ``VideoGridFragment`` adds for an unseen video in a folder) and ``CTX_PLAYLIST_ALBUM_FLAGS``.
+VIDEO_OPTIONS = ("Play", "Play all", "Play as audio", "Append", "Insert next", "Download subtitles", "Information",
+                 ADD_TO_PLAYLIST, DELETE, "Share", "Create a launcher shortcut", "Mark as played", "Browse parent")
+PLAYLIST_ITEM_OPTIONS = ("Append", "Insert next", "Information", ADD_TO_PLAYLIST, "Set as ringtone", DELETE, "Share",
+                         "Create a launcher shortcut")  # CTX_PLAYLIST_ITEM_FLAGS with CTX_SHARE for a file
+#: A video file's options in the browser (``BaseBrowserFragment.onCtxClick``: ``CTX_PLAY_ALL``, ``CTX_APPEND``,
+#: ``CTX_INFORMATION``, ``CTX_ADD_TO_PLAYLIST``, ``CTX_PLAY_AS_AUDIO``, ``CTX_DOWNLOAD_SUBTITLES``).
+FILE_OPTIONS = ("Play all", "Play as audio", "Append", "Download subtitles", "Information", ADD_TO_PLAYLIST)
+PLAYLIST_OPTIONS = ("Play", "Append", "Insert next", "Information", ADD_TO_PLAYLIST, DELETE,
+                    "Create a launcher shortcut")
 NAVIGATE_UP = "Navigate up"  # appcompat's abc_action_bar_up_description
 VIDEO_PLAYER = "Video player. Tap to show controls. Tap the back button to hide them"  # talkback_video_player
 TAB_IDS = ("nav_video", "nav_audio", "nav_directories", "nav_playlists", "nav_more")
@@ -164,11 +195,15 @@ def _scan(phone: Context, path: str) -> list[Entry]:
     return [Entry(posixpath.join(path, item.name), item.is_dir()) for item in found if not item.name.startswith(".")]
 
 
-def list_folder(phone: Context, path: str) -> list[Entry]:
-    """The folder's files and sub-folders in the browser's order."""
-    entries = _scan(phone, path)
+def browser_order(entries: list[Entry]) -> list[Entry]:
+    """Entries of one folder in the browser's order."""
     width = max((_leading_number_digits(entry.name) for entry in entries), default=0)  # determineMaxNbOfDigits
     return sorted(entries, key=lambda entry: _sort_key(entry, width))
+
+
+def list_folder(phone: Context, path: str) -> list[Entry]:
+    """The folder's files and sub-folders in the browser's order."""
+    return browser_order(_scan(phone, path))
 
 
 def library_videos(phone: Context) -> list[str]:
@@ -258,6 +293,179 @@ def _toolbar(*children: View) -> View:
                 background=WHITE)
 
 
+def media_quantity(count: int) -> str:
+    """``plurals/media_quantity``."""
+    return "1 media" if count == 1 else f"{count} media"
+
+
+def _bottom_sheet(*children: View, resource_id: str = "design_bottom_sheet") -> View:
+    """A ``VLCBottomSheetDialogFragment``'s sheet at the bottom of the window."""
+    return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id(resource_id),
+                gravity="bottom", background=WHITE, padding=24, children=list(children))
+
+
+class LibraryOverlays:
+    """What opens over a media library screen: the ``ContextSheet`` of a video or a playlist, the
+    ``SavePlaylistDialog`` ("Add to playlist") and the ``ConfirmDeleteDialog`` of a playlist; BACK or a touch
+    outside closes them."""
+
+    NAME_KEY = "dialog_playlist_name"
+
+    def __init__(self, screen: Screen) -> None:
+        self.screen = screen
+        self.menu: tuple[str, list[tuple[str, Callback]]] | None = None  # the sheet's title and options
+        self.tracks: list[int] | None = None  # the media the save dialog adds
+        self.name, self.error = "", ""
+        self.deleting: PlaylistItem | None = None
+
+    @property
+    def library(self) -> MediaLibrary:
+        """The app's media library."""
+        assert isinstance(self.screen.app, Vlc)
+        return self.screen.app.library
+
+    def close(self) -> None:
+        """Dismiss whatever is open (and the keyboard the save dialog raised)."""
+        self.menu, self.tracks, self.deleting, self.name, self.error = None, None, None, "", ""
+        if self.screen.focus_key == self.NAME_KEY:
+            self.screen.focus_key, self.screen.keyboard_shown = "", False
+
+    def back(self) -> bool:
+        """BACK closes an open sheet or dialog."""
+        if self.menu is None and self.tracks is None and self.deleting is None:
+            return False
+        self.close()
+        return True
+
+    def video_menu(self, item: MediaItem, options: tuple[str, ...] = VIDEO_OPTIONS) -> None:
+        """A video's options (``VideoCtxClick``, or a playlist's item); Play and Add to playlist act, the others
+        only close the sheet."""
+        actions = {"Play": lambda: self._then(lambda: self.screen.app.play(item.path)),
+                   ADD_TO_PLAYLIST: lambda: self.add_to_playlist([item.id])}
+        self.menu = (item.title, [(title, actions.get(title, self.close)) for title in options])
+
+    def file_menu(self, path: str) -> None:
+        """A video file's options in the browser; Add to playlist acts (``savePlaylist`` takes the library's media
+        of the file, adding it when the library does not have it)."""
+        actions = {ADD_TO_PLAYLIST: lambda: self.add_to_playlist([self.library.media_id(path)])}
+        self.menu = (posixpath.basename(path), [(title, actions.get(title, self.close)) for title in FILE_OPTIONS])
+
+    def playlist_menu(self, item: PlaylistItem) -> None:
+        """A playlist's options (``CTX_PLAYLIST_ALBUM_FLAGS``); Add to playlist and Delete act."""
+        actions = {ADD_TO_PLAYLIST: lambda: self.add_to_playlist([media.id for media in self.library.tracks(item.id)]),
+                   DELETE: lambda: self._confirm_delete(item)}
+        self.menu = (item.name, [(title, actions.get(title, self.close)) for title in PLAYLIST_OPTIONS])
+
+    def _then(self, action: Callback) -> None:
+        self.close()
+        action()
+
+    def add_to_playlist(self, media_ids: list[int]) -> None:
+        """``addToPlaylist``: the save dialog for these media."""
+        self.close()
+        self.tracks = media_ids
+
+    def _confirm_delete(self, item: PlaylistItem) -> None:
+        self.close()
+        self.deleting = item
+
+    def _delete(self) -> None:
+        if self.deleting is not None:
+            self.library.delete_playlist(self.deleting.id)
+        self.close()
+
+    def _set_name(self, text: str) -> None:
+        self.name = text
+
+    def _save_new(self) -> None:
+        """``addToNewPlaylist``: a name taken shows the error, else a new playlist gets the media."""
+        name = self.name.strip()
+        if any(playlist.name == name for playlist in self.library.playlists()):
+            self.error = f"Playlist {name} already exists"  # playlist_existing
+            return
+        tracks = self.tracks or []
+        playlist_id = self.library.create_playlist(name)
+        self.library.append(playlist_id, tracks)
+        self.close()
+
+    def _save_to(self, playlist: PlaylistItem) -> None:
+        """``onClick`` on an existing playlist: the media are appended."""
+        self.library.append(playlist.id, self.tracks or [])
+        self.close()
+
+    def over(self, content: View) -> View:
+        """``content`` with the open sheet or dialog over it."""
+        if self.deleting is not None:
+            return scrim_over(content, self._delete_sheet(self.deleting), self.close)
+        if self.tracks is not None:
+            return scrim_over(content, self._save_sheet(self.tracks), self.close)
+        if self.menu is not None:
+            return scrim_over(content, self._context_sheet(*self.menu), self.close)
+        return content
+
+    def _context_sheet(self, title: str, options: list[tuple[str, Callback]]) -> View:
+        """``contextual_sheet``: the item's title (``ctx_title``) and a ``context_item`` per option."""
+        rows = [View(kind="row", class_name="android.view.ViewGroup", clickable=True, focusable=True,
+                     on_click=action, height=_ROW, padding=8, children=[
+                         text_view(option, resource_id=_id("context_option_title"), text_size=_BODY_SP, padding=40,
+                                   weight=1)])
+                for option, action in options]
+        items = View(kind="column", class_name="androidx.recyclerview.widget.RecyclerView",
+                     resource_id=_id("ctx_list"), children=rows)
+        return _bottom_sheet(text_view(title, resource_id=_id("ctx_title"), text_size=_TITLE_SP, bold=True,
+                                       padding=40), items)
+
+    def _save_sheet(self, tracks: list[int]) -> View:
+        """``dialog_playlist``: a new playlist's name and Save, then the existing playlists (or "No playlist
+        found.")."""
+        count = media_quantity(len(tracks))
+        focused = self.screen.focus_key == self.NAME_KEY
+        field = edit_text(self.name, PLAYLIST_NAME_HINT, self.NAME_KEY, self._set_name, focused=focused,
+                          on_submit=self._save_new, text_size=_BODY_SP, weight=1)
+        name = View(kind="column", class_name="android.widget.LinearLayout", resource_id=_id(self.NAME_KEY),
+                    weight=1, children=[field])
+        if self.error:
+            name.children.append(text_view(self.error, resource_id=_id("textinput_error"), text_size=_SMALL_SP,
+                                           text_color=(176, 0, 32)))
+        save = button(SAVE if tracks else "Add", self._save_new, resource_id=_id("dialog_playlist_save"),
+                      background=WHITE, text_color=_ORANGE, text_size=_BODY_SP)
+        playlists = self.library.playlists()
+        listed = [View(kind="row", class_name="android.view.ViewGroup", clickable=True, focusable=True,
+                       on_click=lambda item=item: self._save_to(item), padding=8, children=[
+                           _icon("imageView8", "", "playlist", None, color=_ORANGE),
+                           column(text_view(item.name, resource_id=_id("textView16"), text_size=_BODY_SP, padding=6),
+                                  text_view(media_quantity(item.tracks), resource_id=_id("subtitle"),
+                                            text_size=_SMALL_SP, text_color=TEXT_SECONDARY, padding=6),
+                                  weight=1, padding=16)])
+                  for item in playlists]
+        body = (View(kind="column", class_name="androidx.recyclerview.widget.RecyclerView",
+                     resource_id="android:id/list", children=listed) if listed else
+                text_view(NO_PLAYLIST, resource_id="android:id/empty", text_color=TEXT_SECONDARY, padding=24))
+        return _bottom_sheet(
+            text_view(ADD_TO_NEW_PLAYLIST, resource_id=_id("textView9"), text_size=_TITLE_SP, bold=True, padding=16),
+            text_view(count, resource_id=_id("medias2"), text_size=_SMALL_SP, text_color=TEXT_SECONDARY, padding=16),
+            row(name, save, padding=8),
+            text_view(ADD_TO_EXISTING_PLAYLIST, resource_id=_id("textView8"), text_size=_TITLE_SP, bold=True,
+                      padding=16),
+            text_view(count, resource_id=_id("medias"), text_size=_SMALL_SP, text_color=TEXT_SECONDARY, padding=16),
+            View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("dialog_list_container"),
+                 children=[body]))
+
+    def _delete_sheet(self, playlist: PlaylistItem) -> View:
+        """``dialog_confirm_delete`` for a playlist: the question, the warning, Delete forever and Cancel."""
+        buttons = row(View(weight=1),
+                      button(CANCEL, self.close, resource_id=_id("cancel_button"), background=WHITE,
+                             text_color=_ORANGE, text_size=_BODY_SP),
+                      button(DELETE_FOREVER, self._delete, resource_id=_id("delete_button"), background=_ORANGE,
+                             text_size=_BODY_SP), spacing=24, padding=16)
+        return _bottom_sheet(
+            text_view(f"Delete playlist '{playlist.name}'?", resource_id=_id("title"), text_size=_TITLE_SP,
+                      bold=True, padding=32),
+            text_view(CONFIRM_DELETE_MESSAGE, resource_id=_id("message"), text_size=_BODY_SP,
+                      text_color=TEXT_SECONDARY, padding=32),
+            buttons)
+
+
 # ----- MainActivity -------------------------------------------------------------------------------------------------
 class MainScreen(Screen):
     """``MainActivity``: the VLC toolbar, the selected tab's fragment and the bottom navigation."""
@@ -267,18 +475,29 @@ class MainScreen(Screen):
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self.tab = TAB_IDS[0]
+        self.overlays = LibraryOverlays(self)
+
+    @property
+    def library(self) -> MediaLibrary:
+        """The app's media library."""
+        return self.overlays.library
+
+    def on_back(self) -> bool:
+        """BACK closes an open sheet or dialog first."""
+        return self.overlays.back()
 
     def build(self) -> View:
-        pages = {"nav_video": self._videos, "nav_directories": self._browse}
+        self.library.discover(library_videos(self.phone))
+        pages = {"nav_video": self._videos, "nav_directories": self._browse, "nav_playlists": self._playlists}
         page = pages.get(self.tab, self._empty)()
         header = _toolbar(_icon("toolbar_icon", "", "app_vlc", None, color=_ORANGE, width=84),
                           text_view(APP_NAME, resource_id=_id("toolbar_vlc_title"), text_size=50, bold=True,
                                     padding=40, weight=1))
         placeholder = View(kind="frame", class_name="android.widget.FrameLayout", weight=1,
                            resource_id=_id("fragment_placeholder"), children=[page])
-        return View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
-                    resource_id=_id("coordinator"), background=WHITE,
-                    children=[header, placeholder, self._navigation()])
+        return self.overlays.over(View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
+                                       resource_id=_id("coordinator"), background=WHITE,
+                                       children=[header, placeholder, self._navigation()]))
 
     def _navigation(self) -> View:
         """``navigation``: the BottomNavigationView of ``menu/bottom_navigation.xml``, labels always shown."""
@@ -302,29 +521,48 @@ class MainScreen(Screen):
         self.tab = tab
 
     def _empty(self) -> View:
-        """A tab not simulated: its empty text (``nomedia``, ``noplaylist``), or nothing for More."""
-        text = {"nav_audio": NO_MEDIA, "nav_playlists": NO_PLAYLIST}.get(self.tab, "")
-        return column(text_view(text, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48)
-                      if text else View(), gravity="fill")
+        """A tab not simulated: its empty text (``nomedia``), or nothing for More."""
+        return _empty_text(NO_MEDIA if self.tab == "nav_audio" else "")
 
     def _videos(self) -> View:
-        """``VideoGridFragment``: a card per video, two columns."""
-        videos = library_videos(self.phone)
+        """``VideoGridFragment``: a card per video of the library, by title, two columns."""
+        videos = sorted(self.library.videos(), key=lambda item: (item.title.lower(), item.path))
         if not videos:
-            return column(text_view(NO_MEDIA, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48),
-                          resource_id=_id("empty_loading"), gravity="fill")
-        cards = [self._video_card(path) for path in videos]
-        rows = [row(*cards[i:i + 2], *([View(weight=1)] if len(cards[i:i + 2]) == 1 else []))
-                for i in range(0, len(cards), 2)]
-        return scroll_list(*rows, key="video_grid", resource_id=_id("video_grid"), gravity="fill", padding=16)
+            return _empty_text(NO_MEDIA)
+        return _grid([self._video_card(item) for item in videos], "video_grid")
 
-    def _video_card(self, path: str) -> View:
-        """``video_grid_card``: the 16:10 thumbnail card, the title and the duration."""
-        title, duration = title_of(posixpath.basename(path)), Video(self.phone, path).duration_ms
+    def _playlists(self) -> View:
+        """``PlaylistFragment``: a card per playlist, by name, two columns (``display_mode_playlists`` defaults to
+        the grid); "nomedia" when there is none (``updateEmptyView``)."""
+        playlists = self.library.playlists()
+        if not playlists:
+            return _empty_text(NO_MEDIA)
+        return _grid([self._playlist_card(item) for item in playlists], "playlist_list")
+
+    def _playlist_card(self, item: PlaylistItem) -> View:
+        """``audio_browser_card_item``: the cover, the name and the More Actions button; a tap opens the playlist
+        (``HeaderMediaListActivity``)."""
+        cover = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("media_cover_container"),
+                     height=360, background=(238, 238, 238), children=[
+                         _icon("media_cover", "", "playlist", None, color=_ORANGE, gravity="center", width=200,
+                               height=200)])
+        more = _icon("item_more", MORE_ACTIONS, "more", lambda: self.overlays.playlist_menu(item))
+        title = text_view(item.name, resource_id=_id("title"), text_size=_BODY_SP, padding=8, weight=1)
+        return View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("container"),
+                    content_desc=f"Playlist: {item.name}", clickable=True, focusable=True, long_clickable=True,
+                    on_click=lambda: self.start(PlaylistScreen, Intent(data=str(item.id))), weight=1, padding=21,
+                    children=[cover, row(title, more)])
+
+    def _video_card(self, item: MediaItem) -> View:
+        """``video_grid_card``: the 16:10 thumbnail card with its More Actions button, the title and the
+        duration."""
+        path, title, duration = item.path, item.title, item.duration_ms
         description = f"Video: {title}" + (f", Duration: {_talkback_seconds(duration)}" if duration >= 1000 else "")
+        more = _icon("item_more", MORE_ACTIONS, "more", lambda: self.overlays.video_menu(item), color=WHITE,
+                     gravity="bottom_end")
         thumbnail = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("container"),
                          height=300, background=(66, 66, 66), clickable=True, focusable=True,
-                         on_click=lambda: self.app.play(path))
+                         on_click=lambda: self.app.play(path), children=[more])
         texts = [text_view(title, resource_id=_id("ml_item_title"), text_size=_TITLE_SP, padding=8)]
         if duration > 0:
             texts.append(text_view(millis_to_string(duration), resource_id=_id("ml_item_time"),
@@ -362,6 +600,7 @@ class BrowserScreen(Screen):
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self.stack = [intent.data or EXTERNAL_STORAGE]
+        self.overlays = LibraryOverlays(self)
 
     @property
     def folder(self) -> str:
@@ -369,7 +608,10 @@ class BrowserScreen(Screen):
         return self.stack[-1]
 
     def on_back(self) -> bool:
-        """BACK pops the fragment back stack; on its first folder the activity finishes."""
+        """BACK closes an open sheet or dialog, else pops the fragment back stack; on its first folder the activity
+        finishes."""
+        if self.overlays.back():
+            return True
         if len(self.stack) == 1:
             return False
         self.stack.pop()
@@ -396,7 +638,7 @@ class BrowserScreen(Screen):
         rows = [self._row(entry) for entry in entries]
         body = (scroll_list(*rows, key="network_list", resource_id=_id("network_list"), weight=1) if rows else
                 text_view(NO_MEDIA, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48, weight=1))
-        return column(header, self._path_bar(), body, background=WHITE)
+        return self.overlays.over(column(header, self._path_bar(), body, background=WHITE))
 
     def _path_bar(self) -> View:
         """``ariane``: one ``browser_path_item`` per folder from the storage root down to this one."""
@@ -416,9 +658,27 @@ class BrowserScreen(Screen):
         description = f"{'Folder' if entry.is_dir else 'File'}: {title}"
         icon = _icon("item_icon", "", "folder" if entry.is_dir else "video", None, color=_ORANGE)
         label = text_view(entry.name, resource_id=_id("title"), text_size=_TITLE_SP, padding=32, weight=1)
+        children = [icon, label]
+        if is_video(entry.name):
+            children.append(_icon("item_more", MORE_ACTIONS, "more", lambda: self.overlays.file_menu(entry.path)))
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("browser_container"),
                     content_desc=description, clickable=True, focusable=True, long_clickable=True, height=_ROW,
-                    padding=8, on_click=lambda: self._open(entry), children=[icon, label])
+                    padding=8, on_click=lambda: self._open(entry), children=children)
+
+
+def _empty_text(text: str) -> View:
+    """``EmptyLoadingStateView`` showing its empty text (nothing for an empty string)."""
+    if not text:
+        return column(View(), gravity="fill")
+    return column(text_view(text, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48),
+                  resource_id=_id("empty_loading"), gravity="fill")
+
+
+def _grid(cards: list[View], name: str) -> View:
+    """A RecyclerView of cards in two columns."""
+    rows = [row(*cards[i:i + 2], *([View(weight=1)] if len(cards[i:i + 2]) == 1 else []))
+            for i in range(0, len(cards), 2)]
+    return scroll_list(*rows, key=name, resource_id=_id(name), gravity="fill", padding=16)
 
 
 def _folder_title(path: str) -> str:
@@ -524,6 +784,56 @@ class PlayerScreen(Screen):
         return [top, bottom]
 
 
+# ----- HeaderMediaListActivity -------------------------------------------------------------------------------------
+class PlaylistScreen(Screen):
+    """``HeaderMediaListActivity`` showing the playlist ``intent.data`` (its id): the header with its name and
+    Play, then its media in position order (``songs``); a tap on one plays it. It closes once the playlist is
+    gone."""
+
+    activity = PLAYLIST_ACTIVITY
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.overlays = LibraryOverlays(self)
+        self.playlist_id = int(intent.data) if (intent.data or "").isdigit() else 0
+
+    def on_back(self) -> bool:
+        """BACK closes an open sheet or dialog first."""
+        return self.overlays.back()
+
+    def build(self) -> View:
+        library = self.overlays.library
+        playlist = library.playlist(self.playlist_id)
+        if playlist is None:
+            self.finish()
+            return self.phone.activities.top.build()
+        tracks = library.tracks(self.playlist_id)
+        up = _icon("", NAVIGATE_UP, "arrow_back", self.finish, width=_BAR)
+        play = button(PLAY, lambda: self.app.play(tracks[0].path) if tracks else None, resource_id=_id("play_btn"),
+                      background=_ORANGE, text_size=_BODY_SP)
+        header = View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("header_layout"),
+                      background=(245, 245, 245), padding=32, children=[
+                          text_view(playlist.name, resource_id=_id("header_list_title"), text_size=50, bold=True,
+                                    padding=16),
+                          text_view(media_quantity(playlist.tracks), resource_id=_id("header_list_artist"),
+                                    text_size=_BODY_SP, text_color=TEXT_SECONDARY, padding=16),
+                          row(play, View(weight=1), padding=8)])
+        rows = [self._row(item) for item in tracks]
+        songs = scroll_list(*rows, key="songs", resource_id=_id("songs"), weight=1)
+        return self.overlays.over(column(_toolbar(up, View(weight=1)), header, songs, background=WHITE))
+
+    def _row(self, item: MediaItem) -> View:
+        """``audio_browser_item``: the title, the duration and More Actions."""
+        texts = column(text_view(item.title, resource_id=_id("title"), text_size=_BODY_SP, padding=6),
+                       text_view(millis_to_string(item.duration_ms), resource_id=_id("subtitle"),
+                                 text_size=_SMALL_SP, text_color=TEXT_SECONDARY, padding=6), weight=1, padding=16)
+        more = _icon("item_more", MORE_ACTIONS, "more",
+                     lambda: self.overlays.video_menu(item, PLAYLIST_ITEM_OPTIONS))
+        return View(kind="row", class_name="android.view.ViewGroup", content_desc=item.title, clickable=True,
+                    focusable=True, long_clickable=True, on_click=lambda: self.app.play(item.path), padding=8,
+                    children=[_icon("media_cover", "", "video", None, color=_ORANGE), texts, more])
+
+
 class Vlc(App):
     """``org.videolan.vlc``: the launcher opens ``MainActivity`` (through ``StartActivity``)."""
 
@@ -531,7 +841,15 @@ class Vlc(App):
     label = APP_NAME
     icon, icon_color = "app_vlc", (255, 136, 0)
     version_name, version_code = "3.5.4", 13050408  # android_gym/device/apps.toml
-    screens = (MainScreen, BrowserScreen, PlayerScreen)
+    screens = (MainScreen, BrowserScreen, PlayerScreen, PlaylistScreen)
+
+    def __init__(self, phone: Context) -> None:
+        super().__init__(phone)
+        self.library = MediaLibrary(phone)
+
+    def on_clear(self) -> None:
+        """``pm clear``: an empty media library (VLC creates it again as it starts)."""
+        self.library.ensure_db()
 
     def play(self, path: str) -> None:
         """``MediaUtils.openMedia`` for a video: start the player on it."""

@@ -167,6 +167,9 @@ class App:
     home: ClassVar[bool] = False
     #: Manifest ``<receiver>`` components: class name → the actions its intent filters list (action-only filters).
     receivers: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: The data schemes a receiver's filters list (``<data android:scheme>``): such a filter takes intents whose data
+    #: has one of them, and only those.
+    receiver_schemes: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: ``versionName``/``versionCode`` of the real build this app simulates, as ``android_gym/device/apps.toml``
     #: pins them; ``None`` for system apps, whose version is the emulator image's.
     version_name: ClassVar[str | None] = None

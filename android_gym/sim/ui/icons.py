@@ -41,6 +41,7 @@ _GLYPHS = {
     "audio": "music_note", "playlist": "playlist_play", "more_horiz": "dots_horizontal", "todo": "format_list_checks",
     "quicknote": "note_edit_outline",
     "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
+    "checkbox_off": "checkbox_blank_outline", "checkbox_on": "checkbox_marked",
     # expense categories
     "income": "cash_plus", "food": "food", "housing": "home_city_outline", "social": "account_group",
     "entertainment": "movie_open", "transport": "bus", "clothes": "tshirt_crew", "health": "hospital_box_outline",
@@ -57,6 +58,19 @@ _GLYPHS = {
     "app_contacts": "account", "app_draw": "brush", "app_files": "folder", "app_gallery": "image",
     "app_markor": "notebook_edit_outline", "app_expense": "wallet_outline", "app_settings": "cog",
     "app_sms": "message_processing", "app_tasks": "checkbox_marked_circle_outline", "app_vlc": "vlc",
+    "app_joplin": "notebook",
+    "app_osmand": "map_marker_radius",
+    # maps
+    "minus": "minus", "star": "star_outline", "flag": "flag_outline", "route": "map_marker_path",
+    # OpenTracks: its logo, bars, and the activity types' icons (ActivityType's drawables)
+    "app_opentracks": "map_marker_path", "marker": "map_marker_outline", "chart_bar": "chart_bar",
+    "gps_off": "crosshairs_off", "record": "record", "map": "map_outline", "share": "share_variant_outline",
+    "activity_flight": "airplane", "activity_drive": "car", "activity_bike": "bike", "activity_boat": "ferry",
+    "activity_climbing": "image_filter_hdr", "activity_skiing": "ski", "activity_mtb": "bike_fast",
+    "activity_scooter": "scooter", "activity_walk": "walk", "activity_inline_skating": "rollerblade",
+    "activity_kayaking": "kayaking", "activity_run": "run", "activity_sailing": "sail_boat",
+    "activity_skateboarding": "skateboarding", "activity_snowboarding": "snowboard", "activity_swimming": "swim",
+    "activity_workout": "dumbbell", "activity_unknown": "map_marker_path",
     "app_chrome": "google_chrome", "tabs": "numeric_1_box_outline",
 }
 

@@ -342,7 +342,7 @@ def _start(ctx: CommandContext, args: list[str]) -> int:
 def _receivers(ctx: CommandContext, intent: ShellIntent) -> list[tuple[App, str]]:
     """The manifest receivers ``intent`` reaches: none for ``--receiver-registered-only``, the named component, else
     every receiver whose filter lists its action (``IntentFilter.match``: an action-only filter takes no intent
-    with data, a type or categories)."""
+    with data, a type or categories; a filter with data schemes takes only intents whose data has one of them)."""
     packages = ctx.phone.packages
     if intent.flags & FLAG_RECEIVER_REGISTERED_ONLY:
         return []
@@ -350,11 +350,14 @@ def _receivers(ctx: CommandContext, intent: ShellIntent) -> list[tuple[App, str]
         package, cls = intent.component
         app = packages.get(package)
         return [(app, cls)] if app is not None and cls in app.receivers else []
-    if intent.data or intent.mime_type or intent.categories:
+    if intent.mime_type or intent.categories:
         return []
+    scheme = intent.data.split(":", 1)[0] if ":" in intent.data else ""
     apps = [packages.get(name) for name in ([intent.package] if intent.package else packages.names())]
     return [(app, cls) for app in apps if app is not None
-            for cls, actions in app.receivers.items() if intent.action in actions]
+            for cls, actions in app.receivers.items()
+            if intent.action in actions and (scheme in app.receiver_schemes.get(cls, ()) if intent.data
+                                             else cls not in app.receiver_schemes)]
 
 
 def _broadcast(ctx: CommandContext, args: list[str]) -> int:

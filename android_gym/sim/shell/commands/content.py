@@ -1,6 +1,7 @@
 """``content query|insert|delete|update`` (AOSP ``cmds/content/src/com/android/commands/content/Content.java``)
 for ``content://settings/{system,secure,global}``, the telephony provider (``content://sms...``) and the contacts
-provider (``content://com.android.contacts/...``, legacy ``content://contacts/phones``; writes on the former).
+provider (``content://com.android.contacts/...``, legacy ``content://contacts/phones``; writes on the former) and
+the MediaStore's audio (``content://media/external/audio/media``, queries only).
 
 Rows print as ``Row: N col=val, col2=val2`` (NULL as ``NULL``, blobs as ``BLOB``), ``No result found.`` when
 empty. Provider failures print ``Error while accessing provider:<authority>`` and the exception, exit 0, as
@@ -15,6 +16,8 @@ from contextlib import closing
 from android_gym.sim.shell.commands.base import CommandContext
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import LEGACY_AUTHORITY
+from android_gym.sim.system.media_store import AUTHORITY as MEDIA_AUTHORITY
+from android_gym.sim.system.media_store import MediaStore
 from android_gym.sim.system.settings import NAMESPACES
 
 _USAGE = """usage: adb shell content [subcommand] [options]
@@ -72,6 +75,8 @@ def _query(ctx: CommandContext, uri: str, projection: list[str] | None, where: s
             return ctx.phone.telephony.query(uri, projection, where, sort)
         if authority in _CONTACTS_AUTHORITIES:
             return ctx.phone.contacts.query(uri, projection, where, sort)
+        if authority == MEDIA_AUTHORITY:
+            return MediaStore(ctx.phone).query(uri, projection, where, sort)
     except ValueError as error:
         raise _ProviderError("java.lang.IllegalArgumentException", str(error)) from None
     except sqlite3.Error as error:

@@ -1,0 +1,677 @@
+"""Retro Music 6.0.3 (``code.name.monkey.retromusic``, versionCode 10603, as AndroidWorld installs it): the library
+tabs (For you, Songs, Albums, Artists, Playlists) over the MediaStore's songs, a song's and a playlist's menus, the
+add-to-playlist, new/rename/delete playlist dialogs, a playlist's songs, "Save as file", the mini player, the now
+playing screen and the playing queue.
+
+Facts from github.com/RetroMusicPlayer/RetroMusicPlayer: ``db/PlaylistEntity.kt`` and ``db/SongEntity.kt`` (Room
+entities of ``playlist.db``: ``PlaylistEntity(playlist_id, playlist_name)``, ``SongEntity`` with ``song_key`` and a
+unique index on ``(playlist_creator_id, id)``; a playlist's order is ``song_key``), ``providers/
+MusicPlaybackQueueStore.java`` (``music_playback_state.db``: ``playing_queue`` and ``original_playing_queue``, the
+whole queue rewritten on every change), ``helper/MusicPlayerRemote`` (a tap on a song opens the list as the queue at
+that song; ``enqueue``/``playNext`` on an empty queue start a queue of those songs, otherwise append / insert after
+the current song), ``util/PlaylistsUtil.savePlaylistWithSongs`` with ``helper/M3UWriter.writeIO`` ("Save as file"
+writes ``<external storage>/Playlists/<name>.m3u``: ``#EXTM3U``, then per song ``#EXTINF:<duration ms>,<artist> -
+<title>`` and its path), the menus ``menu_item_song.xml``/``menu_item_playlist.xml``, and the strings of
+``res/values/strings.xml`` ("Add to playing queue", "Play next", "Add to playlist", "New playlist", "Playlist name",
+"Create", "Rename playlist", "Delete playlist", "Save as file", "Playing Queue", "You have no songs", …). Songs come
+from the MediaStore (``system.media_store``), sorted by title (``SongSortOrder.SONG_A_Z``).
+
+Not simulated: the first-run intro and permission screens (AndroidWorld's setup passes them), album art, search,
+sort orders, multi-selection, favourites, history and the home screen's suggestions (For you lists the last added
+songs), opening an album or artist, the other song menu items (go to album, share, tag editor, details, ringtone,
+blacklist, delete), reordering a playlist by dragging, sound and the playback clock (the position stays at 0:00),
+toasts, and the ``room_master_table`` Room keeps in ``playlist.db``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.system.fs import EXTERNAL_STORAGE
+from android_gym.sim.system.media_store import AudioRow, MediaStore
+from android_gym.sim.system.provider import SqliteProvider
+from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, confirm_dialog, dialog_over, popup_menu
+from android_gym.sim.ui.layout import measure_height
+from android_gym.sim.ui.views import (
+    TEXT,
+    TEXT_SECONDARY,
+    WHITE,
+    Callback,
+    View,
+    column,
+    edit_text,
+    row,
+    scroll_list,
+    text_view,
+)
+
+PACKAGE = "code.name.monkey.retromusic"
+MAIN_ACTIVITY = f"{PACKAGE}.activities.MainActivity"
+APP_NAME = "Retro Music"
+PLAYLIST_DB = f"/data/data/{PACKAGE}/databases/playlist.db"
+PLAYBACK_DB = f"/data/data/{PACKAGE}/databases/music_playback_state.db"
+PLAYLISTS_DIR = f"{EXTERNAL_STORAGE}/Playlists"  # PlaylistsUtil: File(getExternalStorageDirectory(), "Playlists")
+
+# res/values/strings.xml
+PLAY, PLAY_NEXT, ADD_TO_QUEUE = "Play", "Play next", "Add to playing queue"
+ADD_TO_PLAYLIST, NEW_PLAYLIST, PLAYLIST_NAME = "Add to playlist", "New playlist", "Playlist name"
+CREATE, CANCEL, RENAME, DELETE = "Create", "Cancel", "Rename", "Delete"
+RENAME_PLAYLIST, DELETE_PLAYLIST, SAVE_AS_FILE = "Rename playlist", "Delete playlist", "Save as file"
+REMOVE_FROM_PLAYLIST, REMOVE_FROM_QUEUE = "Remove from playlist", "Remove from playing queue"
+REMOVE, REMOVE_SONG = "Remove", "Remove song from playlist"
+QUEUE, CLEAR_QUEUE, NOW_PLAYING = "Playing Queue", "Clear queue", "Now playing"
+NO_SONGS, NO_PLAYLISTS, EMPTY_PLAYLIST = "You have no songs", "You have no playlists", "Playlist is empty"
+NO_QUEUE, LAST_ADDED, MORE_OPTIONS = "No songs playing", "Last added", "More options"
+TABS = (("action_home", "For you", "home"), ("action_song", "Songs", "audio"), ("action_album", "Albums", "photo"),
+        ("action_artist", "Artists", "person"), ("action_playlist", "Playlists", "playlist"))
+
+_ACCENT = (98, 0, 238)  # the default accent, "defaults to purple"
+_BODY, _SMALL, _TITLE = 42, 36, 54
+_ROW = 168
+
+PLAYLIST_SCHEMA = (  # Room's CREATE statements for the entities
+    "CREATE TABLE IF NOT EXISTS `PlaylistEntity` (`playlist_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "
+    "`playlist_name` TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS `SongEntity` (`song_key` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "
+    "`playlist_creator_id` INTEGER NOT NULL, `id` INTEGER NOT NULL, `title` TEXT NOT NULL, `track_number` INTEGER "
+    "NOT NULL, `year` INTEGER NOT NULL, `duration` INTEGER NOT NULL, `data` TEXT NOT NULL, `date_modified` INTEGER "
+    "NOT NULL, `album_id` INTEGER NOT NULL, `album_name` TEXT NOT NULL, `artist_id` INTEGER NOT NULL, "
+    "`artist_name` TEXT NOT NULL, `composer` TEXT, `album_artist` TEXT)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS `index_SongEntity_playlist_creator_id_id` ON `SongEntity` "
+    "(`playlist_creator_id`, `id`)",
+)
+_QUEUE_COLUMNS = ("_id INT NOT NULL, title STRING NOT NULL, track INT NOT NULL, year INT NOT NULL, duration LONG NOT "
+                  "NULL, _data STRING NOT NULL, date_modified LONG NOT NULL, album_id INT NOT NULL, album STRING NOT "
+                  "NULL, artist_id INT NOT NULL, artist STRING NOT NULL, composer STRING, album_artist STRING")
+QUEUE_SCHEMA = tuple(f"CREATE TABLE IF NOT EXISTS {table}({_QUEUE_COLUMNS});"
+                     for table in ("playing_queue", "original_playing_queue"))
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+def duration_text(ms: int) -> str:
+    """``MusicUtil.getReadableDurationString``: m:ss, or h:mm:ss from an hour."""
+    seconds = ms // 1000
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}:{seconds:02d}"
+    return f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}"
+
+
+def m3u(songs: Sequence[AudioRow]) -> str:
+    """``M3UWriter.writeIO``'s file: the header, then each song's ``#EXTINF`` line and path."""
+    lines = ["#EXTM3U"]
+    for song in songs:
+        lines += [f"#EXTINF:{song.duration},{song.artist} - {song.title}", song.data]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Playlist:
+    """A ``PlaylistEntity`` and how many songs it has."""
+
+    id: int
+    name: str
+    count: int
+
+
+class PlaylistDatabase(SqliteProvider):
+    """``playlist.db`` (Room, WAL)."""
+
+    db_path = PLAYLIST_DB
+    schema = PLAYLIST_SCHEMA
+    journal_mode = "WAL"
+
+    def playlists(self) -> list[Playlist]:
+        """Every playlist with its song count, by name (``PlaylistSortOrder.PLAYLIST_A_Z``)."""
+        with self._reading() as db:
+            rows = db.execute("SELECT p.playlist_id, p.playlist_name, COUNT(s.song_key) FROM PlaylistEntity p "
+                              "LEFT JOIN SongEntity s ON s.playlist_creator_id = p.playlist_id "
+                              "GROUP BY p.playlist_id ORDER BY p.playlist_name COLLATE NOCASE").fetchall()
+        return [Playlist(*r) for r in rows]
+
+    def playlist(self, playlist_id: int) -> Playlist | None:
+        """The playlist with that id, if it still exists."""
+        return next((p for p in self.playlists() if p.id == playlist_id), None)
+
+    def songs(self, playlist_id: int) -> list[tuple[int, AudioRow]]:
+        """``(song_key, song)`` of a playlist in ``song_key`` order."""
+        with self._reading() as db:
+            rows = db.execute("SELECT song_key, id, data, title, artist_name, artist_id, album_name, album_id, "
+                              "duration, date_modified, track_number, year, album_artist, composer FROM SongEntity "
+                              "WHERE playlist_creator_id = ? ORDER BY song_key", (playlist_id,)).fetchall()
+        return [(r[0], AudioRow(*tuple(r)[1:])) for r in rows]
+
+    def create(self, name: str) -> int:
+        """``createPlaylist``: a new ``PlaylistEntity``; returns its id."""
+        with self._transaction() as db:
+            return int(db.execute("INSERT INTO PlaylistEntity (playlist_name) VALUES (?)", (name,)).lastrowid)
+
+    def add(self, playlist_id: int, songs: Sequence[AudioRow]) -> None:
+        """``insertSongs``: a ``SongEntity`` per song not in the playlist yet, in order."""
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO SongEntity (playlist_creator_id, id, title, track_number, year, duration, data, "
+                "date_modified, album_id, album_name, artist_id, artist_name, composer, album_artist) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(playlist_id, s.id, s.title, s.track, s.year, s.duration, s.data, s.date_modified, s.album_id,
+                  s.album, s.artist_id, s.artist, s.composer, s.album_artist) for s in songs])
+
+    def rename(self, playlist_id: int, name: str) -> None:
+        """``renamePlaylistEntity``."""
+        with self._transaction() as db:
+            db.execute("UPDATE PlaylistEntity SET playlist_name = ? WHERE playlist_id = ?", (name, playlist_id))
+
+    def delete(self, playlist_id: int) -> None:
+        """``deletePlaylistEntities`` and ``deletePlaylistSongs``."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM SongEntity WHERE playlist_creator_id = ?", (playlist_id,))
+            db.execute("DELETE FROM PlaylistEntity WHERE playlist_id = ?", (playlist_id,))
+
+    def remove_song(self, song_key: int) -> None:
+        """``deleteSongFromPlaylist``."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM SongEntity WHERE song_key = ?", (song_key,))
+
+
+class PlaybackQueue(SqliteProvider):
+    """``music_playback_state.db`` (``MusicPlaybackQueueStore``, a plain SQLiteOpenHelper)."""
+
+    db_path = PLAYBACK_DB
+    schema = QUEUE_SCHEMA
+
+    def load(self) -> list[AudioRow]:
+        """``getSavedPlayingQueue``."""
+        with self._reading() as db:
+            rows = db.execute("SELECT _id, _data, title, artist, artist_id, album, album_id, duration, "
+                              "date_modified, track, year, album_artist, composer FROM playing_queue "
+                              "ORDER BY rowid").fetchall()
+        return [AudioRow(*r) for r in rows]
+
+    def save(self, queue: Sequence[AudioRow]) -> None:
+        """``saveQueues``: both tables emptied and written again (no shuffle: the original is the same list)."""
+        values = [(s.id, s.title, s.track, s.year, s.duration, s.data, s.date_modified, s.album_id, s.album,
+                   s.artist_id, s.artist, s.composer, s.album_artist) for s in queue]
+        with self._transaction() as db:
+            for table in ("playing_queue", "original_playing_queue"):
+                db.execute(f"DELETE FROM {table}")
+                db.executemany(f"INSERT INTO {table} (_id, title, track, year, duration, _data, date_modified, "
+                               "album_id, album, artist_id, artist, composer, album_artist) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+
+
+# ----- small views ------------------------------------------------------------------------------------------------
+def _icon(name: str, description: str, glyph: str, on_click: Callback | None, color=TEXT, size: int = 126) -> View:
+    return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name) if name else "",
+                content_desc=description, hint=glyph, clickable=on_click is not None,
+                focusable=on_click is not None, on_click=on_click, text_color=color, width=size, height=size)
+
+
+def _two_lines(title: str, subtitle: str) -> View:
+    lines = [text_view(title, resource_id=_id("title"), text_size=_BODY, padding=4)]
+    if subtitle:
+        lines.append(text_view(subtitle, resource_id=_id("text"), text_size=_SMALL, text_color=TEXT_SECONDARY,
+                               padding=4))
+    return column(*lines, weight=1, padding=8, gravity="center")
+
+
+def _list_row(title: str, subtitle: str, glyph: str, on_click: Callback | None, menu: Callback | None,
+              selected: bool = False) -> View:
+    """``item_list.xml``: the image, title and text, and the overflow ``menu`` button."""
+    children = [_icon("image", "", glyph, None, color=_ACCENT), _two_lines(title, subtitle)]
+    if menu is not None:
+        children.append(_icon("menu", MORE_OPTIONS, "more", menu, color=TEXT_SECONDARY))
+    return View(kind="row", class_name="android.widget.FrameLayout", clickable=on_click is not None,
+                focusable=on_click is not None, on_click=on_click, children=children, padding=16, selected=selected,
+                background=(243, 237, 255) if selected else None)
+
+
+def _toolbar(title: str, *actions: View, navigation: View | None = None) -> View:
+    children = ([navigation] if navigation else []) + [
+        text_view(title, resource_id=_id("toolbar_title"), text_size=_TITLE, bold=True, padding=36, weight=1),
+        *actions]
+    return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("toolbar"), height=168,
+                children=children, background=WHITE, padding=8)
+
+
+# ----- MainActivity -----------------------------------------------------------------------------------------------
+class MainScreen(Screen):
+    """``MainActivity``: the library tabs, a playlist's songs, the now playing screen and the queue in one
+    activity (they are fragments of its navigation graph), the mini player and the bottom navigation."""
+
+    activity = MAIN_ACTIVITY
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.tab = "action_home"
+        self.pages: list[tuple[str, int]] = []  # the fragments over the library: ("playlist", id), ("player", 0), …
+        self.menu: list[tuple[str, Callback]] | None = None
+        self.dialog = ""  # "add", "create", "rename", "delete"
+        self.dialog_songs: list[AudioRow] = []
+        self.song_key = 0  # the SongEntity a "remove" dialog is about
+        self.dialog_playlist: Playlist | None = None
+        self.name = ""
+
+    @property
+    def retro(self) -> RetroMusic:
+        """The app."""
+        assert isinstance(self.app, RetroMusic)
+        return self.app
+
+    # ----- navigation -----
+    def on_back(self) -> bool:
+        if self.menu is not None or self.dialog:
+            self._close()
+            return True
+        if self.pages:
+            self.pages.pop()
+            return True
+        return False
+
+    def _close(self) -> None:
+        self.menu, self.dialog, self.dialog_songs, self.dialog_playlist = None, "", [], None
+        self.focus_key, self.keyboard_shown = "", False
+
+    def _select(self, tab: str) -> None:
+        self.tab, self.pages = tab, []
+
+    @property
+    def page(self) -> str:
+        """The fragment in front: "" (the library), "playlist", "player" or "queue"."""
+        return self.pages[-1][0] if self.pages else ""
+
+    @property
+    def playlist_id(self) -> int:
+        """The playlist a "playlist" page shows."""
+        return self.pages[-1][1] if self.pages else 0
+
+    def _open(self, page: str, playlist_id: int = 0) -> None:
+        self.pages.append((page, playlist_id))
+
+    def _drop_page(self) -> View:
+        """The page's subject is gone (a deleted playlist, an emptied queue): back to what is under it."""
+        self.pages.pop()
+        return self.build()
+
+    # ----- build -----
+    def build(self) -> View:
+        pages: dict[str, Callable[[], View]] = {"playlist": self._playlist_page, "player": self._player_page,
+                                                "queue": self._queue_page}
+        if self.page in pages:
+            body = pages[self.page]()
+        else:
+            tabs = {"action_home": self._home, "action_song": self._songs, "action_album": self._albums,
+                    "action_artist": self._artists, "action_playlist": self._playlists}
+            actions = [_icon("action_new_playlist", NEW_PLAYLIST, "plus", lambda: self._ask_create([]))] \
+                if self.tab == "action_playlist" else []
+            body = column(_toolbar(APP_NAME, *actions), tabs[self.tab](), *self._mini_player(),
+                          self._navigation(), gravity="fill")
+        screen = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("mainContent"),
+                      background=WHITE, children=[body])
+        if self.menu is not None:
+            return popup_menu(screen, list(self.menu), self._close, PACKAGE)
+        dialogs = {"add": self._add_dialog, "create": self._create_dialog, "rename": self._rename_dialog,
+                   "remove": self._remove_dialog,
+                   "delete": self._delete_dialog}
+        if self.dialog in dialogs:
+            return dialog_over(screen, dialogs[self.dialog](), self._close)
+        return screen
+
+    def _navigation(self) -> View:
+        """``bottomNavigationView`` with the library categories shown by default."""
+        items = []
+        for tab, title, glyph in TABS:
+            chosen = tab == self.tab
+            color = _ACCENT if chosen else TEXT_SECONDARY
+            items.append(View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id(tab),
+                              content_desc=title, selected=chosen, clickable=True, focusable=True, weight=1,
+                              on_click=lambda tab=tab: self._select(tab), children=[
+                                  _icon("", "", glyph, None, color=color, size=72),
+                                  text_view(title, text_size=_SMALL - 4, padding=2, text_color=color, bold=chosen)]))
+        return View(kind="row", class_name="android.widget.FrameLayout", resource_id=_id("bottomNavigationView"),
+                    height=190, background=(247, 242, 250), children=items)
+
+    def _mini_player(self) -> list[View]:
+        """``MiniPlayerFragment``: the current song; a tap opens the now playing screen."""
+        current = self.retro.current()
+        if current is None:
+            return []
+        playing = self.retro.playing
+        return [View(kind="row", class_name="android.widget.FrameLayout", resource_id=_id("miniPlayerFragment"),
+                     clickable=True, focusable=True, on_click=lambda: self._open("player"), height=150, padding=16,
+                     background=(250, 250, 250), children=[
+                         text_view(f"{current.title} • {current.artist}", resource_id=_id("miniPlayerTitle"),
+                                   text_size=_SMALL, weight=1, padding=20),
+                         _icon("actionPlayPause", "Pause" if playing else PLAY, "pause" if playing else "play",
+                               self.retro.toggle_play)])]
+
+    def _song_rows(self, songs: Sequence[AudioRow], key: str, extra: Callable[[AudioRow], list] | None = None
+                   ) -> View:
+        if not songs:
+            return column(text_view(NO_SONGS, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48),
+                          weight=1)
+        rows = [_list_row(song.title, song.artist, "audio", lambda i=i: self.retro.open_queue(songs, i),
+                          lambda song=song: self._song_menu(song, extra(song) if extra else []))
+                for i, song in enumerate(songs)]
+        return scroll_list(*rows, key=key, resource_id=_id("recycler_view"), scroll_offset=self.scroll.get(key, 0),
+                           weight=1)
+
+    def _home(self) -> View:
+        """For you: the last added songs (``LastAddedRepository``: newest first)."""
+        songs = sorted(self.retro.library(), key=lambda s: -s.id)
+        return column(text_view(LAST_ADDED, resource_id=_id("sectionTitle"), text_size=_BODY, bold=True, padding=36),
+                      self._song_rows(songs, "home_list"), weight=1)
+
+    def _songs(self) -> View:
+        return self._song_rows(self.retro.library(), "songs_list")
+
+    def _grouped(self, label: Callable[[AudioRow], str], glyph: str, key: str) -> View:
+        groups: dict[str, int] = {}
+        for song in self.retro.library():
+            groups[label(song)] = groups.get(label(song), 0) + 1
+        rows = [_list_row(name, f"{count} {'Song' if count == 1 else 'Songs'}", glyph, None, None)
+                for name, count in sorted(groups.items(), key=lambda item: item[0].lower())]
+        return scroll_list(*rows, key=key, resource_id=_id("recycler_view"), weight=1) if rows else \
+            column(text_view(NO_SONGS, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48), weight=1)
+
+    def _albums(self) -> View:
+        return self._grouped(lambda s: s.album, "photo", "albums_list")
+
+    def _artists(self) -> View:
+        return self._grouped(lambda s: s.artist, "person", "artists_list")
+
+    def _playlists(self) -> View:
+        playlists = self.retro.playlists.playlists()
+        if not playlists:
+            return column(text_view(NO_PLAYLISTS, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY,
+                                    padding=48), weight=1)
+        rows = [_list_row(p.name, f"{p.count} {'Song' if p.count == 1 else 'Songs'}", "playlist",
+                          lambda p=p: self._open("playlist", p.id), lambda p=p: self._playlist_menu(p))
+                for p in playlists]
+        return scroll_list(*rows, key="playlists_list", resource_id=_id("recycler_view"),
+                           scroll_offset=self.scroll.get("playlists_list", 0), weight=1)
+
+    def _back_button(self) -> View:
+        return _icon("", "Navigate up", "arrow_back", self.on_back)
+
+    def _playlist_page(self) -> View:
+        """``PlaylistDetailsFragment``: the playlist's songs in order, its menu in the toolbar."""
+        playlist = self.retro.playlists.playlist(self.playlist_id)
+        if playlist is None:
+            return self._drop_page()
+        entries = self.retro.playlists.songs(playlist.id)
+        songs = [song for _, song in entries]
+        keys = {id(song): key for key, song in entries}
+        body = self._song_rows(songs, "playlist_songs", lambda song: [
+            (REMOVE_FROM_PLAYLIST, lambda: self._ask_remove(keys[id(song)], song))]) if songs else \
+            column(text_view(EMPTY_PLAYLIST, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48),
+                   weight=1)
+        header = text_view(f"{len(songs)} {'Song' if len(songs) == 1 else 'Songs'} • "
+                           f"{duration_text(sum(s.duration for s in songs))}", resource_id=_id("subtitle"),
+                           text_size=_SMALL, text_color=TEXT_SECONDARY, padding=24)
+        toolbar = _toolbar(playlist.name, _icon("", MORE_OPTIONS, "more", lambda: self._playlist_menu(playlist)),
+                           navigation=self._back_button())
+        return column(toolbar, header, body, *self._mini_player(), gravity="fill")
+
+    def _player_page(self) -> View:
+        """The now playing screen (``PlayerFragment``): the song, its time and the controls."""
+        current = self.retro.current()
+        if current is None:
+            return self._drop_page()
+        playing = self.retro.playing
+        controls = row(View(weight=1), _icon("previousButton", "Previous", "chevron_left", self.retro.previous),
+                       _icon("playPauseButton", "Pause" if playing else PLAY, "pause" if playing else "play",
+                             self.retro.toggle_play, color=_ACCENT, size=168),
+                       _icon("nextButton", "Next", "chevron_right", self.retro.next), View(weight=1))
+        return column(_toolbar(NOW_PLAYING, _icon("action_queue", QUEUE, "playlist", lambda: self._open("queue")),
+                               navigation=self._back_button()),
+                      View(height=700, background=(237, 231, 246)),
+                      text_view(current.title, resource_id=_id("title"), text_size=_TITLE, bold=True, padding=36),
+                      text_view(current.artist, resource_id=_id("text"), text_size=_BODY, text_color=TEXT_SECONDARY,
+                                padding=36),
+                      row(text_view("0:00", resource_id=_id("songCurrentProgress"), text_size=_SMALL, weight=1,
+                                    padding=36),
+                          text_view(duration_text(current.duration), resource_id=_id("songTotalTime"),
+                                    text_size=_SMALL, padding=36)),
+                      controls, View(weight=1), gravity="fill")
+
+    def _queue_page(self) -> View:
+        """``PlayingQueueFragment``: the queue, the current song marked; a tap plays that position."""
+        queue = self.retro.queue()
+        rows = [_list_row(song.title, song.artist, "play" if i == self.retro.position else "audio",
+                          lambda i=i: self.retro.play_at(i),
+                          lambda i=i: self._open_menu([(REMOVE_FROM_QUEUE, lambda: self.retro.remove_at(i))]),
+                          selected=i == self.retro.position) for i, song in enumerate(queue)]
+        body = scroll_list(*rows, key="queue_list", resource_id=_id("recyclerView"),
+                           scroll_offset=self.scroll.get("queue_list", 0), weight=1) if rows else \
+            column(text_view(NO_QUEUE, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48), weight=1)
+        return column(_toolbar(QUEUE, _icon("action_clear_playing_queue", CLEAR_QUEUE, "clear",
+                                            self.retro.clear_queue), navigation=self._back_button()),
+                      body, gravity="fill")
+
+    # ----- menus -----
+    def _open_menu(self, items: list[tuple[str, Callback]]) -> None:
+        def wrap(action: Callback) -> Callback:
+            def run() -> None:
+                self.menu = None
+                action()
+            return run
+        self.menu = [(title, wrap(action)) for title, action in items]
+
+    def _song_menu(self, song: AudioRow, extra: list[tuple[str, Callback]]) -> None:
+        """``menu_item_song.xml`` (and, in a playlist, "Remove from playlist")."""
+        self._open_menu([(PLAY_NEXT, lambda: self.retro.play_next([song])),
+                         (ADD_TO_QUEUE, lambda: self.retro.enqueue([song])),
+                         (ADD_TO_PLAYLIST, lambda: self._ask_add([song])), *extra])
+
+    def _playlist_menu(self, playlist: Playlist) -> None:
+        """``menu_item_playlist.xml``."""
+        def songs() -> list[AudioRow]:
+            return [song for _, song in self.retro.playlists.songs(playlist.id)]
+        self._open_menu([(PLAY, lambda: self.retro.open_queue(songs(), 0)),
+                         (PLAY_NEXT, lambda: self.retro.play_next(songs())),
+                         (ADD_TO_QUEUE, lambda: self.retro.enqueue(songs())),
+                         (ADD_TO_PLAYLIST, lambda: self._ask_add(songs())),
+                         (RENAME, lambda: self._ask("rename", playlist, playlist.name)),
+                         (DELETE, lambda: self._ask("delete", playlist, "")),
+                         (SAVE_AS_FILE, lambda: self.retro.save_as_file(playlist))])
+
+    # ----- dialogs -----
+    def _ask(self, dialog: str, playlist: Playlist | None, name: str, songs: Sequence[AudioRow] = ()) -> None:
+        self.dialog, self.dialog_playlist, self.name, self.dialog_songs = dialog, playlist, name, list(songs)
+        if dialog in ("create", "rename"):
+            self.focus_key, self.keyboard_shown = "playlist_name", True
+
+    def _ask_add(self, songs: list[AudioRow]) -> None:
+        self._ask("add", None, "", songs)
+
+    def _ask_create(self, songs: list[AudioRow]) -> None:
+        self._ask("create", None, "", songs)
+
+    def _add_to(self, playlist: Playlist) -> None:
+        self.retro.playlists.add(playlist.id, self.dialog_songs)
+        self._close()
+
+    def _add_dialog(self) -> View:
+        """``AddToPlaylistDialog``: "New playlist", then the playlists."""
+        songs = list(self.dialog_songs)
+        rows = [_list_row(NEW_PLAYLIST, "", "plus", lambda: self._ask_create(songs), None)]
+        rows += [_list_row(p.name, "", "playlist", lambda p=p: self._add_to(p), None)
+                 for p in self.retro.playlists.playlists()]
+        body = scroll_list(*rows, key="add_playlist_list", resource_id=_id("playlists"),
+                           scroll_offset=self.scroll.get("add_playlist_list", 0),
+                           height=sum(measure_height(r, DIALOG_WIDTH) for r in rows[:6]))
+        return alert_dialog([body], [("button2", CANCEL, self._close)], title=ADD_TO_PLAYLIST, package=PACKAGE)
+
+    def _name_field(self) -> View:
+        def set_name(text: str) -> None:
+            self.name = text
+        return edit_text(self.name, PLAYLIST_NAME, "playlist_name", set_name, resource_id=_id("actionNewPlaylist"),
+                         focused=self.focus_key == "playlist_name", margin=36)
+
+    def _create(self) -> None:
+        """``CreatePlaylistDialog``: a playlist of the dialog's songs; an empty name does nothing."""
+        name = self.name.strip()
+        if not name:
+            return
+        playlist_id = self.retro.playlists.create(name)
+        self.retro.playlists.add(playlist_id, self.dialog_songs)
+        self._close()
+
+    def _create_dialog(self) -> View:
+        return alert_dialog([self._name_field()], [("button2", CANCEL, self._close), ("button1", CREATE, self._create)],
+                            title=NEW_PLAYLIST, package=PACKAGE)
+
+    def _rename(self) -> None:
+        name = self.name.strip()
+        if name and self.dialog_playlist is not None:
+            self.retro.playlists.rename(self.dialog_playlist.id, name)
+        self._close()
+
+    def _rename_dialog(self) -> View:
+        return alert_dialog([self._name_field()], [("button2", CANCEL, self._close), ("button1", RENAME, self._rename)],
+                            title=RENAME_PLAYLIST, package=PACKAGE)
+
+    def _delete(self) -> None:
+        if self.dialog_playlist is not None:
+            self.retro.playlists.delete(self.dialog_playlist.id)
+        self._close()
+
+    def _delete_dialog(self) -> View:
+        """``DeletePlaylistDialog``."""
+        name = self.dialog_playlist.name if self.dialog_playlist else ""
+        return self._confirm(DELETE_PLAYLIST, f"Delete the playlist {name}?", DELETE, self._delete)
+
+    def _ask_remove(self, song_key: int, song: AudioRow) -> None:
+        self._ask("remove", None, "", [song])
+        self.song_key = song_key
+
+    def _remove(self) -> None:
+        self.retro.playlists.remove_song(self.song_key)
+        self._close()
+
+    def _remove_dialog(self) -> View:
+        """``RemoveSongFromPlaylistDialog``."""
+        title = self.dialog_songs[0].title if self.dialog_songs else ""
+        return self._confirm(REMOVE_SONG, f"Remove the song {title} from the playlist?", REMOVE, self._remove)
+
+    def _confirm(self, title: str, message: str, positive: str, action: Callback) -> View:
+        """A titled AlertDialog with Cancel and ``positive``."""
+        panel = confirm_dialog(message, CANCEL, self._close, positive, action)
+        panel.children.insert(0, text_view(title, resource_id=_id("alertTitle"), text_size=_TITLE, padding=52,
+                                           bold=True))
+        return panel
+
+
+class RetroMusic(App):
+    """``code.name.monkey.retromusic``: the library from the MediaStore, playlists in ``playlist.db``, the queue in
+    ``music_playback_state.db``. The playing position and state live in the process (lost on force-stop)."""
+
+    package = PACKAGE
+    label = APP_NAME
+    icon, icon_color = "audio", (255, 87, 34)
+    version_name, version_code = "6.0.3", 10603  # android_gym/device/apps.toml
+    screens = (MainScreen,)
+
+    def __init__(self, phone: Context) -> None:
+        super().__init__(phone)
+        self.playlists = PlaylistDatabase(phone)
+        self.queue_store = PlaybackQueue(phone)
+        self.position = 0
+        self.playing = False
+
+    def on_force_stop(self) -> None:
+        self.position, self.playing = 0, False
+
+    def on_clear(self) -> None:
+        """``pm clear``: empty databases."""
+        self.on_force_stop()
+        self.playlists.ensure_db()
+        self.queue_store.ensure_db()
+
+    def library(self) -> list[AudioRow]:
+        """``SongRepository.songs()``: the MediaStore's music, by title."""
+        return sorted(MediaStore(self.phone).songs(), key=lambda song: song.title.lower())
+
+    def queue(self) -> list[AudioRow]:
+        """The playing queue as saved."""
+        try:
+            return self.queue_store.load()
+        except sqlite3.DatabaseError:
+            return []
+
+    def current(self) -> AudioRow | None:
+        """The song at the playing position."""
+        queue = self.queue()
+        return queue[min(self.position, len(queue) - 1)] if queue else None
+
+    def _set_queue(self, queue: Sequence[AudioRow], position: int, play: bool | None = None) -> None:
+        self.queue_store.save(queue)
+        self.position = max(min(position, len(queue) - 1), 0)
+        if play is not None:
+            self.playing = play and bool(queue)
+
+    def open_queue(self, songs: Sequence[AudioRow], position: int) -> None:
+        """``openQueue(songs, position, startPlaying=true)``."""
+        if songs:
+            self._set_queue(songs, position, True)
+
+    def enqueue(self, songs: Sequence[AudioRow]) -> None:
+        """``enqueue``: appended, or a new queue (not playing) when there is none."""
+        queue = self.queue()
+        if not queue:
+            self._set_queue(songs, 0, False)
+        else:
+            self._set_queue([*queue, *songs], self.position)
+
+    def play_next(self, songs: Sequence[AudioRow]) -> None:
+        """``playNext``: after the current song, or a new queue (not playing) when there is none."""
+        queue = self.queue()
+        if not queue:
+            self._set_queue(songs, 0, False)
+        else:
+            at = self.position + 1
+            self._set_queue([*queue[:at], *songs, *queue[at:]], self.position)
+
+    def play_at(self, position: int) -> None:
+        self.position, self.playing = position, True
+
+    def remove_at(self, position: int) -> None:
+        queue = self.queue()
+        if 0 <= position < len(queue):
+            del queue[position]
+            self._set_queue(queue, self.position - (position < self.position))
+
+    def clear_queue(self) -> None:
+        self._set_queue([], 0, False)
+
+    def toggle_play(self) -> None:
+        self.playing = not self.playing
+
+    def next(self) -> None:
+        if self.position + 1 < len(self.queue()):
+            self.position += 1
+
+    def previous(self) -> None:
+        self.position = max(self.position - 1, 0)
+
+    def save_as_file(self, playlist: Playlist) -> None:
+        """``SavePlaylistDialog``: ``<external storage>/Playlists/<name>.m3u`` (written only when the playlist has
+        songs, as ``M3UWriter.writeIO`` does)."""
+        songs = [song for _, song in self.playlists.songs(playlist.id)]
+        if not songs:
+            return
+        fs = self.phone.fs
+        fs.makedirs(PLAYLISTS_DIR)
+        try:
+            fs.write_bytes(posixpath.join(PLAYLISTS_DIR, f"{playlist.name}.m3u"), m3u(songs).encode())
+        except OSError:  # a name with a "/" in it: the file cannot be made ("Failed to save playlist")
+            pass
+

@@ -1,0 +1,117 @@
+"""MP3 files: silent MPEG-1 Layer III audio of an exact length with ID3v2 title and artist tags, and the reader the
+media scanner uses (tags and duration from the file itself).
+
+The audio is built here, frame by frame, as ISO/IEC 11172-3 (MPEG-1 Audio) §2.4.1.3 and §2.4.2.3 lay a frame out:
+
+* a 4-byte header: syncword ``0xFFF``, ID 1 (MPEG-1), layer ``01`` (Layer III), protection bit 1 (no CRC)
+  → ``FF FB``; bitrate index ``0001`` (32 kbit/s, the least MPEG-1 has), sampling frequency ``01`` (48 kHz),
+  padding 0, private 0 → ``14``; mode ``11`` (single channel), mode extension 0, copyright 0, original 1,
+  emphasis 0 → ``C4``;
+* the Layer III side information, 17 bytes for one channel (§2.4.1.7), all zero: ``main_data_begin`` 0,
+  ``part2_3_length`` 0 and ``big_values`` 0 in the granules, so a decoder reconstructs zero spectral values — silence;
+* main data filling the frame: 144 × 32000 / 48000 = 96 bytes a frame, each 1152 samples = 24 ms long.
+
+AndroidWorld's files (``user_data_generation.write_mp3_file_to_device``: pydub's silence exported by LAME) are silent
+too. The first frame is a LAME "Info" frame, as LAME writes for constant bitrate files (the Xing/LAME tag,
+gabriel.mp3-tech.org/mp3infotag.html): ``Info`` at byte 21 (after the mono side information), the flags
+``0x0001 | 0x0002`` (frames and bytes fields), the number of audio frames after it and the file's audio bytes, then
+the LAME extension with encoder delay 0 and the end padding (12 bits each). The padding is what makes the length
+exact: the frames hold ``ceil(ms × 48 / 1152)`` × 1152 samples and the tag says how many of the last frame's samples
+are padding, so a reader that honours the LAME tag (``mutagen`` does) gives ``ms`` exactly.
+
+The ID3v2.4 tag in front (``TIT2`` title, ``TPE1`` artist) is written and read with ``mutagen`` (a small, pure-Python,
+well-kept tag library); the frames' durations are read back with it too, so the scanner's numbers come from a real
+MP3 parser rather than from this module's own arithmetic.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import struct
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import BinaryIO
+
+from mutagen import MutagenError
+from mutagen.id3 import ID3, TIT2, TPE1, ID3NoHeaderError
+from mutagen.mp3 import MP3, HeaderNotFoundError
+
+SAMPLE_RATE = 48_000
+SAMPLES_PER_FRAME = 1152  # MPEG-1 Layer III
+FRAME_BYTES = 96  # 144 * 32 kbit/s / 48 kHz, no padding slot
+_HEADER = bytes((0xFF, 0xFB, 0x14, 0xC4))  # see the module docstring
+_SIDE_INFO = 17  # one channel
+_INFO_FLAGS = 0x0001 | 0x0002  # frames, bytes
+_LAME_VERSION = b"LAME3.100"
+MIME_TYPE = "audio/mpeg"
+
+
+def _silent_frame() -> bytes:
+    return _HEADER + bytes(FRAME_BYTES - len(_HEADER))
+
+
+def _info_frame(frames: int, padding: int) -> bytes:
+    """The LAME "Info" frame: the Xing fields (frames after it, audio bytes including it), then the LAME extension
+    (version string, revision/VBR method 1 = CBR, lowpass, peak, gains, flags, bitrate, delay/padding, ...)."""
+    xing = b"Info" + struct.pack(">III", _INFO_FLAGS, frames, (frames + 1) * FRAME_BYTES)
+    delay_padding = (0 << 12 | padding).to_bytes(3, "big")
+    lame = (_LAME_VERSION + bytes([0x01, 0]) + bytes(4) + bytes(4) + bytes([0, 32]) + delay_padding
+            + bytes(12))
+    body = _HEADER + bytes(_SIDE_INFO) + xing + lame
+    return body + bytes(FRAME_BYTES - len(body))
+
+
+def audio_frames(duration_ms: int) -> bytes:
+    """The MPEG audio of ``duration_ms`` of silence (at least one frame): the Info frame, then the frames."""
+    samples = max(duration_ms, 0) * SAMPLE_RATE // 1000
+    frames = max(math.ceil(samples / SAMPLES_PER_FRAME), 1)
+    return _info_frame(frames, frames * SAMPLES_PER_FRAME - samples) + _silent_frame() * frames
+
+
+@lru_cache(maxsize=256)
+def id3_tag(title: str, artist: str) -> bytes:
+    """The ID3v2.4 tag (UTF-8 ``TIT2`` and ``TPE1``, no padding) ``mutagen`` writes in front of the audio."""
+    buffer = io.BytesIO()
+    tags = ID3()
+    tags.add(TIT2(encoding=3, text=[title]))
+    tags.add(TPE1(encoding=3, text=[artist]))
+    tags.save(buffer, v2_version=4, padding=lambda info: 0)
+    return buffer.getvalue()
+
+
+def mp3_file(duration_ms: int, title: str, artist: str) -> bytes:
+    """A silent MP3 of exactly ``duration_ms`` with an ID3v2.4 tag holding ``title`` and ``artist``."""
+    return id3_tag(title, artist) + audio_frames(duration_ms)
+
+
+@dataclass(frozen=True)
+class AudioInfo:
+    """What the media scanner reads from an audio file: its tags (empty when absent) and length in ms."""
+
+    title: str
+    artist: str
+    album: str
+    duration_ms: int
+
+
+def _text(tags: ID3 | None, frame: str) -> str:
+    found = tags.get(frame) if tags is not None else None
+    return str(found.text[0]) if found is not None and found.text else ""
+
+
+def read_mp3(source: bytes | BinaryIO) -> AudioInfo | None:
+    """The tags and duration of an MP3 file (its bytes, or a seekable binary file, of which only the head is read);
+    ``None`` when it holds no MPEG audio frame."""
+    file = io.BytesIO(source) if isinstance(source, bytes) else source
+    try:
+        audio = MP3(file)
+        file.seek(0)
+    except (HeaderNotFoundError, MutagenError, ValueError, struct.error):
+        return None
+    try:
+        tags = ID3(file)
+    except (ID3NoHeaderError, MutagenError, ValueError):
+        tags = None
+    return AudioInfo(_text(tags, "TIT2"), _text(tags, "TPE1"), _text(tags, "TALB"),
+                     round(audio.info.length * 1000))

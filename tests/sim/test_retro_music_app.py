@@ -1,0 +1,252 @@
+"""Retro Music on the simulated phone, and what it stands on: silent MP3 files with ID3 tags, the MediaStore
+(``external.db``) filled by ``MEDIA_SCANNER_SCAN_FILE``, and the app's songs, queue and playlists in its own
+databases."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+
+import pytest
+from mutagen.id3 import ID3
+from mutagen.mp3 import MP3
+from ui_nodes import center, find, nodes, tap
+
+from android_gym.sim import keycodes
+from android_gym.sim.apps import retro_music as retro
+from android_gym.sim.phone import Phone
+from android_gym.sim.system import media_store
+from android_gym.sim.system.mp3 import FRAME_BYTES, mp3_file, read_mp3
+
+PKG = retro.PACKAGE
+MUSIC = "/storage/emulated/0/Music"
+SONGS = [("Night Drive", "Olivia", 200_000), ("Bright Lights", "Mateo", 181_234), ("moments", "Ana", 299_999)]
+SCAN = f"am broadcast -a {media_store.ACTION_SCAN_FILE} -d file://{MUSIC}"
+
+
+def rid(name: str) -> str:
+    return f"{PKG}:id/{name}"
+
+
+def rows(phone: Phone, db: str, sql: str) -> list[tuple]:
+    with sqlite3.connect(phone.fs.host_path(db)) as connection:
+        return connection.execute(sql).fetchall()
+
+
+@pytest.fixture
+def phone():
+    phone = Phone()
+    phone.fs.makedirs(MUSIC)
+    for title, artist, duration in SONGS:
+        phone.fs.write_bytes(f"{MUSIC}/{title}.mp3", mp3_file(duration, title, artist))
+    yield phone
+    phone.close()
+
+
+def scanned(phone: Phone) -> Phone:
+    assert b"Broadcast completed: result=0" in phone.run(SCAN).stdout
+    return phone
+
+
+def open_app(phone: Phone, tab: str = "action_song") -> None:
+    phone.run(f"am start -n {PKG}/.activities.MainActivity")
+    tap(phone, resource_id=rid(tab))
+
+
+def texts(phone: Phone, name: str) -> list[str]:
+    return [node.get("text") for node in nodes(phone) if node.get("resource-id") == rid(name)]
+
+
+def song_menu(phone: Phone, title: str, item: str) -> None:
+    """Tap the overflow button of the row titled ``title``, then ``item``."""
+    row = next(node for node in nodes(phone) if node.get("resource-id") == rid("title") and node.get("text") == title)
+    menu = next(node for node in row.getparent().getparent().iter("node") if node.get("resource-id") == rid("menu"))
+    phone.tap(*center(menu))
+    tap(phone, text=item, resource_id=rid("title"))
+
+
+# ----- MP3 files ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("duration", [1, 23, 24, 1000, 180_001, 299_999])
+def test_an_mp3_lasts_exactly_its_length_and_carries_its_tags(duration):
+    data = mp3_file(duration, "Dreamer's Awake", "Zoë")
+    audio, tags = MP3(io.BytesIO(data)), ID3(io.BytesIO(data))
+    assert round(audio.info.length * 1000) == duration
+    assert (audio.info.sample_rate, audio.info.channels, audio.info.layer, audio.info.version) == (48000, 1, 3, 1)
+    assert str(tags["TIT2"]) == "Dreamer's Awake" and str(tags["TPE1"]) == "Zoë"
+    info = read_mp3(data)
+    assert info is not None and (info.title, info.artist, info.duration_ms) == ("Dreamer's Awake", "Zoë", duration)
+
+
+def test_the_frames_are_mpeg1_layer3_mono_48khz_32kbps_and_silent():
+    data = mp3_file(2_400, "t", "a")
+    start = len(data) - (2_400 * 48 // 1152 + 1) * FRAME_BYTES  # the Info frame and 100 audio frames end the file
+    assert data[:3] == b"ID3" and data[start:start + 4] == b"\xff\xfb\x14\xc4"
+    assert data[start + 21:start + 25] == b"Info" and b"LAME3.100" in data[start:start + FRAME_BYTES]
+    frames = [data[i:i + FRAME_BYTES] for i in range(start + FRAME_BYTES, len(data), FRAME_BYTES)]
+    assert len(frames) == 100 and set(frames) == {b"\xff\xfb\x14\xc4" + bytes(FRAME_BYTES - 4)}
+
+
+def test_what_is_not_an_mp3_reads_as_none():
+    assert read_mp3(b"") is None and read_mp3(b"not audio at all" * 10) is None
+
+
+# ----- the MediaStore -----------------------------------------------------------------------------------------------
+def test_the_scan_broadcast_fills_external_db_from_the_files(phone):
+    scanned(phone)
+    found = rows(phone, media_store.DB_PATH, "SELECT _data, title, artist, album, duration, mime_type, media_type, "
+                                             "_display_name, relative_path, is_music FROM audio ORDER BY title")
+    assert found == sorted([(f"{MUSIC}/{t}.mp3", t, a, "Music", d, "audio/mpeg", 2, f"{t}.mp3", "Music/", 1)
+                            for t, a, d in SONGS], key=lambda r: r[1])
+
+
+def test_a_rescan_drops_deleted_files_and_keeps_ids(phone):
+    scanned(phone)
+    before = dict(rows(phone, media_store.DB_PATH, "SELECT title, _id FROM files"))
+    phone.run(f"rm '{MUSIC}/Night Drive.mp3'")
+    scanned(phone)
+    after = dict(rows(phone, media_store.DB_PATH, "SELECT title, _id FROM files"))
+    assert after == {title: key for title, key in before.items() if title != "Night Drive"}
+
+
+@pytest.mark.parametrize("command", [f"am broadcast -a {media_store.ACTION_SCAN_FILE}",
+                                     f"am broadcast -a {media_store.ACTION_SCAN_FILE} -d http://{MUSIC}",
+                                     f"am broadcast -a android.intent.action.VIEW -d file://{MUSIC}"])
+def test_other_broadcasts_scan_nothing(phone, command):
+    phone.run(command)
+    assert rows(phone, media_store.DB_PATH, "SELECT COUNT(*) FROM files") == [(0,)]
+
+
+# ----- the app ------------------------------------------------------------------------------------------------------
+def test_the_songs_tab_lists_the_media_store_by_title_with_artists(phone):
+    open_app(scanned(phone))
+    assert texts(phone, "title") == ["Bright Lights", "moments", "Night Drive"]
+    assert texts(phone, "text") == ["Mateo", "Ana", "Olivia"]
+    assert find(phone, resource_id=rid("miniPlayerFragment")) is None
+
+
+def test_no_songs_before_a_scan(phone):
+    open_app(phone)
+    assert texts(phone, "emptyText") == [retro.NO_SONGS]
+
+
+def test_a_tap_plays_the_list_from_that_song(phone):
+    open_app(scanned(phone))
+    tap(phone, text="moments", resource_id=rid("title"))
+    queue = rows(phone, retro.PLAYBACK_DB, "SELECT title FROM playing_queue")
+    assert [t for (t,) in queue] == ["Bright Lights", "moments", "Night Drive"]
+    assert rows(phone, retro.PLAYBACK_DB, "SELECT COUNT(*) FROM original_playing_queue") == [(3,)]
+    assert texts(phone, "miniPlayerTitle") == ["moments • Ana"]
+
+
+def test_add_to_playing_queue_and_play_next(phone):
+    open_app(scanned(phone))
+    song_menu(phone, "Night Drive", retro.ADD_TO_QUEUE)
+    song_menu(phone, "Bright Lights", retro.ADD_TO_QUEUE)
+    song_menu(phone, "moments", retro.PLAY_NEXT)
+    queue = [t for (t,) in rows(phone, retro.PLAYBACK_DB, "SELECT title FROM playing_queue")]
+    assert queue == ["Night Drive", "moments", "Bright Lights"]
+    tap(phone, resource_id=rid("miniPlayerFragment"))
+    assert texts(phone, "songTotalTime") == ["3:20"]
+    tap(phone, content_desc=retro.QUEUE)
+    assert texts(phone, "title") == queue
+
+
+def create_playlist(phone: Phone, name: str, titles: list[str]) -> None:
+    for i, title in enumerate(titles):
+        song_menu(phone, title, retro.ADD_TO_PLAYLIST)
+        if i == 0:
+            tap(phone, text=retro.NEW_PLAYLIST, resource_id=rid("title"))
+            phone.input_text(name)
+            tap(phone, resource_id="android:id/button1")
+        else:
+            tap(phone, text=name, resource_id=rid("title"))
+
+
+def test_songs_join_a_new_playlist_in_order(phone):
+    open_app(scanned(phone))
+    create_playlist(phone, "Chill Beats 7", ["Night Drive", "Bright Lights", "Night Drive"])
+    assert rows(phone, retro.PLAYLIST_DB, "SELECT playlist_id, playlist_name FROM PlaylistEntity") == [
+        (1, "Chill Beats 7")]
+    songs = rows(phone, retro.PLAYLIST_DB, "SELECT playlist_creator_id, title, duration, data, artist_name, "
+                                           "album_name FROM SongEntity ORDER BY song_key")
+    assert songs == [(1, "Night Drive", 200_000, f"{MUSIC}/Night Drive.mp3", "Olivia", "Music"),
+                     (1, "Bright Lights", 181_234, f"{MUSIC}/Bright Lights.mp3", "Mateo", "Music")]
+    tap(phone, resource_id=rid("action_playlist"))
+    assert texts(phone, "title") == ["Chill Beats 7"] and texts(phone, "text") == ["2 Songs"]
+    tap(phone, text="Chill Beats 7", resource_id=rid("title"))
+    assert texts(phone, "title") == ["Night Drive", "Bright Lights"]
+    assert texts(phone, "subtitle") == ["2 Songs • 6:21"]
+
+
+def playlist_menu(phone: Phone, name: str, item: str) -> None:
+    tap(phone, resource_id=rid("action_playlist"))
+    song_menu(phone, name, item)
+
+
+def test_save_as_file_writes_an_m3u_to_playlists(phone):
+    open_app(scanned(phone))
+    create_playlist(phone, "Jazz Lounge 3", ["moments", "Bright Lights"])
+    playlist_menu(phone, "Jazz Lounge 3", retro.SAVE_AS_FILE)
+    text = phone.fs.read_bytes("/storage/emulated/0/Playlists/Jazz Lounge 3.m3u").decode()
+    assert text == (f"#EXTM3U\n#EXTINF:299999,Ana - moments\n{MUSIC}/moments.mp3\n"
+                    f"#EXTINF:181234,Mateo - Bright Lights\n{MUSIC}/Bright Lights.mp3")
+
+
+def test_rename_and_delete_a_playlist(phone):
+    open_app(scanned(phone))
+    create_playlist(phone, "Party Mix 1", ["moments"])
+    playlist_menu(phone, "Party Mix 1", retro.RENAME)
+    phone.input_text(" Deluxe")
+    tap(phone, resource_id="android:id/button1")
+    assert rows(phone, retro.PLAYLIST_DB, "SELECT playlist_name FROM PlaylistEntity") == [("Party Mix 1 Deluxe",)]
+    song_menu(phone, "Party Mix 1 Deluxe", retro.DELETE)
+    assert find(phone, text="Delete the playlist Party Mix 1 Deluxe?") is not None
+    tap(phone, resource_id="android:id/button1")
+    assert rows(phone, retro.PLAYLIST_DB, "SELECT COUNT(*) FROM PlaylistEntity") == [(0,)]
+    assert rows(phone, retro.PLAYLIST_DB, "SELECT COUNT(*) FROM SongEntity") == [(0,)]
+    assert texts(phone, "emptyText") == [retro.NO_PLAYLISTS]
+
+
+def test_remove_a_song_from_a_playlist_after_confirming(phone):
+    open_app(scanned(phone))
+    create_playlist(phone, "Soul Classics 2", ["moments", "Night Drive", "Bright Lights"])
+    tap(phone, resource_id=rid("action_playlist"))
+    tap(phone, text="Soul Classics 2", resource_id=rid("title"))
+    song_menu(phone, "Night Drive", retro.REMOVE_FROM_PLAYLIST)
+    assert find(phone, text="Remove the song Night Drive from the playlist?") is not None
+    tap(phone, resource_id="android:id/button1")
+    assert texts(phone, "title") == ["moments", "Bright Lights"]
+    assert rows(phone, retro.PLAYLIST_DB, "SELECT title FROM SongEntity ORDER BY song_key") == [
+        ("moments",), ("Bright Lights",)]
+
+
+def test_back_closes_a_menu_then_leaves_the_playlist(phone):
+    open_app(scanned(phone))
+    create_playlist(phone, "Blues Break 9", ["moments"])
+    tap(phone, resource_id=rid("action_playlist"))
+    tap(phone, text="Blues Break 9", resource_id=rid("title"))
+    tap(phone, content_desc=retro.MORE_OPTIONS)
+    assert find(phone, text=retro.SAVE_AS_FILE) is not None
+    phone.key(keycodes.BACK)
+    assert find(phone, text=retro.SAVE_AS_FILE) is None and texts(phone, "toolbar_title") == ["Blues Break 9"]
+    phone.key(keycodes.BACK)
+    assert texts(phone, "toolbar_title") == [retro.APP_NAME]
+
+
+def test_pm_clear_empties_the_databases(phone):
+    open_app(scanned(phone))
+    create_playlist(phone, "Indie Gems 5", ["moments"])
+    phone.run(f"pm clear {PKG}")
+    assert rows(phone, retro.PLAYLIST_DB, "SELECT COUNT(*) FROM PlaylistEntity") == [(0,)]
+    assert rows(phone, retro.PLAYBACK_DB, "SELECT COUNT(*) FROM playing_queue") == [(0,)]
+
+
+def test_content_query_reads_the_audio_collection(phone):
+    scanned(phone)
+    out = phone.run("content query --uri content://media/external/audio/media --projection title:artist:duration "
+                    "--sort duration").stdout.decode()
+    assert out.splitlines() == ["Row: 0 title=Bright Lights, artist=Mateo, duration=181234",
+                                "Row: 1 title=Night Drive, artist=Olivia, duration=200000",
+                                "Row: 2 title=moments, artist=Ana, duration=299999"]
+    bad = phone.run("content query --uri content://media/external/audio/media --projection 'title;drop'")
+    assert b"IllegalArgumentException" in bad.stderr

@@ -1,0 +1,153 @@
+"""VLC's media library on the simulated phone: ``vlc_media.db`` with the medialibrary's tables, filled by scanning
+storage as the app shows, and the playlists a person makes: the Playlists tab, "Add to playlist" from a video's
+More Actions, the save dialog, a playlist's screen and deleting one."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from collections.abc import Iterator
+
+import pytest
+from ui_nodes import center, find, nodes, tap
+
+from android_gym.device.sim import SimDevice
+from android_gym.sim import keycodes
+from android_gym.sim.apps import vlc
+from android_gym.sim.apps.vlc_library import DB_PATH
+from android_gym.sim.phone import Phone
+from android_gym.sim.system.media import message_video
+
+PKG = vlc.PACKAGE
+CREATED = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)
+FOLDER = "/sdcard/VLCVideos"
+FILES = {"clip_7_HD.mp4": 21, "2023_05_01_scene_3_raw.mp4": 30, "moment_9_.mp4": 25}
+
+
+def rid(name: str) -> str:
+    return f"{PKG}:id/{name}"
+
+
+@pytest.fixture
+def phone() -> Iterator[Phone]:
+    device = SimDevice()
+    for index, (name, seconds) in enumerate(FILES.items()):
+        device.push(message_video(["abcdefghij"], seconds, index, CREATED, frame_s=seconds), f"{FOLDER}/{name}")
+    device.phone.run(f"am start -n {PKG}/.gui.MainActivity")
+    yield device.phone
+    device.close()
+
+
+def query(phone: Phone, sql: str) -> list[tuple]:
+    db = sqlite3.connect(phone.fs.host_path(DB_PATH))
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
+def entries(phone: Phone) -> list[tuple]:
+    return query(phone, "SELECT Playlist.name, Media.filename, position FROM PlaylistMediaRelation JOIN Playlist "
+                        "ON id_playlist = playlist_id JOIN Media ON id_media = media_id ORDER BY name, position")
+
+
+def texts(phone: Phone, name: str) -> list[str]:
+    return [n.get("text") for n in nodes(phone) if n.get("resource-id") == rid(name)]
+
+
+def more_of(phone: Phone, title: str) -> None:
+    """Tap the More Actions button of the card titled ``title`` (the cards and their buttons are in order)."""
+    titles = texts(phone, "ml_item_title")
+    buttons = [n for n in nodes(phone) if n.get("resource-id") == rid("item_more")]
+    phone.tap(*center(buttons[titles.index(title)]))
+
+
+def add_to(phone: Phone, title: str, playlist: str, new: bool) -> None:
+    more_of(phone, title)
+    tap(phone, text=vlc.ADD_TO_PLAYLIST)
+    if new:
+        tap(phone, text=vlc.PLAYLIST_NAME_HINT)
+        phone.run(f"input text {playlist.replace(' ', '%s')}")
+        phone.key(keycodes.ENTER)
+    else:
+        tap(phone, text=playlist, resource_id=rid("textView16"))
+
+
+def test_the_library_holds_the_videos_found_with_their_durations(phone):
+    assert texts(phone, "ml_item_title") == ["2023_05_01_scene_3_raw", "clip_7_HD", "moment_9_"]
+    rows = query(phone, "SELECT filename, title, duration, type, import_type FROM Media ORDER BY filename")
+    assert rows == [(name, name[:-4], seconds * 1000, 1, 0) for name, seconds in sorted(FILES.items())]
+    assert query(phone, "SELECT mrl, type FROM File ORDER BY mrl")[0] == (
+        "file:///storage/emulated/0/VLCVideos/2023_05_01_scene_3_raw.mp4", 1)
+    assert query(phone, "SELECT db_model_version FROM Settings") == [(36,)]
+
+
+def test_a_scan_follows_storage_and_rows_deleted_from_outside(phone):
+    phone.run(f"rm {FOLDER}/moment_9_.mp4")
+    assert texts(phone, "ml_item_title") == ["2023_05_01_scene_3_raw", "clip_7_HD"]
+    assert len(query(phone, "SELECT * FROM File")) == 2
+    db = sqlite3.connect(phone.fs.host_path(DB_PATH))
+    with db:
+        db.execute("DELETE FROM Media")  # as AndroidWorld's setup does, the File rows left behind
+    db.close()
+    phone.run(f"am force-stop {PKG}")
+    phone.run(f"am start -n {PKG}/.gui.MainActivity")
+    assert texts(phone, "ml_item_title") == ["2023_05_01_scene_3_raw", "clip_7_HD"]  # the screen shows: a scan
+    assert sorted(row[0] for row in query(phone, "SELECT filename FROM Media")) == [
+        "2023_05_01_scene_3_raw.mp4", "clip_7_HD.mp4"]
+    assert len(query(phone, "SELECT * FROM File")) == 2
+
+
+def test_the_playlists_tab_is_empty_then_lists_the_playlists_made(phone):
+    tap(phone, text=vlc.PLAYLISTS)
+    assert find(phone, text=vlc.NO_MEDIA) is not None
+    tap(phone, text=vlc.VIDEO)
+    more_of(phone, "clip_7_HD")
+    assert texts(phone, "ctx_title") == ["clip_7_HD"]
+    assert texts(phone, "context_option_title") == list(vlc.VIDEO_OPTIONS)
+    tap(phone, text=vlc.ADD_TO_PLAYLIST)
+    assert texts(phone, "textView9") == [vlc.ADD_TO_NEW_PLAYLIST] and texts(phone, "medias") == ["1 media"]
+    assert find(phone, text=vlc.NO_PLAYLIST, resource_id="android:id/empty") is not None
+    phone.key(keycodes.BACK)
+    add_to(phone, "clip_7_HD", "Road Trips Marathon", new=True)
+    add_to(phone, "moment_9_", "Road Trips Marathon", new=False)
+    add_to(phone, "2023_05_01_scene_3_raw", "Road Trips Marathon", new=False)
+    assert entries(phone) == [("Road Trips Marathon", "clip_7_HD.mp4", 0), ("Road Trips Marathon", "moment_9_.mp4", 1),
+                              ("Road Trips Marathon", "2023_05_01_scene_3_raw.mp4", 2)]
+    assert query(phone, "SELECT nb_video, duration FROM Playlist") == [(3, 76000)]
+    tap(phone, text=vlc.PLAYLISTS)
+    assert texts(phone, "title") == ["Road Trips Marathon"]
+    tap(phone, text="Road Trips Marathon")
+    assert phone.activities.foreground() == (PKG, vlc.PLAYLIST_ACTIVITY)
+    assert texts(phone, "title") == ["clip_7_HD", "moment_9_", "2023_05_01_scene_3_raw"]
+    assert texts(phone, "header_list_artist") == ["3 media"]
+
+
+def test_a_name_taken_is_refused_and_a_file_removed_leaves_its_playlists(phone):
+    add_to(phone, "clip_7_HD", "How To Series", new=True)
+    add_to(phone, "moment_9_", "How To Series", new=True)
+    assert texts(phone, "textinput_error") == ["Playlist How To Series already exists"]
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)
+    assert entries(phone) == [("How To Series", "clip_7_HD.mp4", 0)]
+    add_to(phone, "moment_9_", "How To Series", new=False)
+    phone.run(f"rm {FOLDER}/clip_7_HD.mp4")
+    assert texts(phone, "ml_item_title") == ["2023_05_01_scene_3_raw", "moment_9_"]
+    assert entries(phone) == [("How To Series", "moment_9_.mp4", 0)]
+
+
+def test_deleting_a_playlist_asks_first(phone):
+    add_to(phone, "clip_7_HD", "Comedy Specials", new=True)
+    tap(phone, text=vlc.PLAYLISTS)
+    tap(phone, content_desc=vlc.MORE_ACTIONS)
+    assert texts(phone, "context_option_title") == list(vlc.PLAYLIST_OPTIONS)
+    tap(phone, text=vlc.DELETE)
+    assert texts(phone, "title")[-1] == "Delete playlist 'Comedy Specials'?"
+    tap(phone, text=vlc.CANCEL)
+    assert len(query(phone, "SELECT * FROM Playlist")) == 1
+    tap(phone, content_desc=vlc.MORE_ACTIONS)
+    tap(phone, text=vlc.DELETE)
+    tap(phone, text=vlc.DELETE_FOREVER)
+    assert query(phone, "SELECT * FROM Playlist") == [] and entries(phone) == []
+    assert query(phone, "SELECT COUNT(*) FROM PlaylistMediaRelation") == [(0,)]
+    assert find(phone, text=vlc.NO_MEDIA) is not None
