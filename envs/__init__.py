@@ -2,6 +2,7 @@
 
 from android_gym.envs import (  # noqa: F401
     audio_recorder,
+    browser,
     calendar,
     camera,
     clipboard,
@@ -16,6 +17,7 @@ from android_gym.envs import (  # noqa: F401
     gallery,
     markor,
     markor_video,
+    miniwob,
     open_app,
     opentracks,
     osmand,

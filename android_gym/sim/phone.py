@@ -25,6 +25,7 @@ from android_gym.sim.framework.app import App
 from android_gym.sim.framework.packages import PackageManager
 from android_gym.sim.framework.window import WindowManager
 from android_gym.sim.shell import LiveOutput, Shell, ShellOutput, StdinSource
+from android_gym.sim.system.chromium import Chromium
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.contacts import ContactsProvider
@@ -98,6 +99,9 @@ class Phone:
         self.window = WindowManager(self, width, height, animations)
         self.activities = ActivityManager(self, home)
         self.shell = Shell(self)
+        # The browser engine behind Chrome's page area: a real headless Chromium, started on first use.
+        self.chromium = Chromium(str(self._tmp / "chromium-profile"), self.logs)
+        self._stop_chromium = weakref.finalize(self, self.chromium.close)
 
     @property
     def screen_size(self) -> tuple[int, int]:
@@ -156,5 +160,6 @@ class Phone:
         return self.window.ui_dump()
 
     def close(self) -> None:
-        """Delete the phone's storage. Idempotent."""
+        """Stop the phone's browser process and delete its storage. Idempotent."""
+        self._stop_chromium()
         self._cleanup()

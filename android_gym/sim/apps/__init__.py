@@ -10,6 +10,7 @@ from android_gym.sim.apps.audio_recorder import AudioRecorder
 from android_gym.sim.apps.broccoli import Broccoli
 from android_gym.sim.apps.calendar import SimpleCalendarPro
 from android_gym.sim.apps.camera import Camera
+from android_gym.sim.apps.chrome import Chrome
 from android_gym.sim.apps.clipper import Clipper
 from android_gym.sim.apps.contacts import GoogleContacts
 from android_gym.sim.apps.deskclock import DeskClock
@@ -59,6 +60,7 @@ INSTALLED_APPS: tuple[type[App], ...] = (
     Joplin,
     OsmAnd,
     OpenTracks,
+    Chrome,
 )
 
 INSTALLABLE_APPS: tuple[type[App], ...] = (

@@ -867,12 +867,26 @@ class FilesActivity(_Browser):
 
     # ----- selection -------------------------------------------------------------------------------------
     def on_item_click(self, doc: Doc) -> None:
-        """With a selection a tap toggles the item; otherwise a folder opens (files open in other apps, which
-        is not simulated)."""
+        """With a selection a tap toggles the item; otherwise a folder opens and a file is viewed in the app that
+        handles its type (``ACTION_VIEW``; simplified: the data is the file's ``file:`` URI, not DocumentsUI's
+        ``content:`` URI, and the first app that resolves it opens without the "Open with" chooser)."""
         if self.selected:
             self.selected ^= {doc.path}
         elif doc.is_dir:
             self.open_folder(doc)
+        else:
+            self.view_file(doc)
+
+    def view_file(self, doc: Doc) -> None:
+        """``startActivity(ACTION_VIEW)`` of the file with its MIME type, in the handling app's task."""
+        intent = Intent(action="android.intent.action.VIEW", data="file://" + doc.path, mime_type=doc.mime)
+        packages = self.phone.packages
+        for name in packages.names():
+            app = packages.get(name)
+            screen = app.resolve(intent) if app is not None and name != self.app.package else None
+            if app is not None and screen is not None:
+                self.phone.activities.launch(app, screen, intent, new_task=True)
+                return
 
     def on_item_long_press(self, doc: Doc) -> None:
         """A long press adds the item to the selection (action mode starts)."""

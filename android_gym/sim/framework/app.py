@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import ClassVar, Protocol
 
 from android_gym.sim.framework.intent import BroadcastResult, Intent
+from android_gym.sim.system.chromium import Chromium
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.contacts import ContactsProvider
 from android_gym.sim.system.services import SystemServices
@@ -89,6 +90,8 @@ class Context(SystemServices, Protocol):
     packages: PackageService
     activities: ActivityService
     window: WindowService
+    #: The browser engine (a headless Chromium, started when a page is first shown).
+    chromium: Chromium
 
     def run(self, command: str) -> object:
         """Run a command line in the device shell; returns the shell's ``ShellOutput``."""

@@ -71,6 +71,7 @@ _GLYPHS = {
     "activity_kayaking": "kayaking", "activity_run": "run", "activity_sailing": "sail_boat",
     "activity_skateboarding": "skateboarding", "activity_snowboarding": "snowboard", "activity_swimming": "swim",
     "activity_workout": "dumbbell", "activity_unknown": "map_marker_path",
+    "app_chrome": "google_chrome", "tabs": "numeric_1_box_outline",
 }
 
 

@@ -109,6 +109,23 @@ def layout(view: View, x: int, y: int, width: int, height: int) -> None:
             _layout_in_frame(child, px, py, inner_w, inner_h)
     elif view.kind == "list":
         _layout_list(view, px, py, inner_w, inner_h)
+    elif view.kind == "web":
+        view.children = _place_virtual(view.children, x, y, x + width, y + height)
+
+
+def _place_virtual(nodes: list[View], x: int, y: int, right: int, bottom: int) -> list[View]:
+    """Move virtual nodes (bounds relative to their web view at ``(x, y)``) onto the screen, clipped to the web
+    view; nodes with nothing left on screen go, their visible descendants taking their place."""
+    placed: list[View] = []
+    for node in nodes:
+        x1, y1, x2, y2 = node.bounds
+        node.bounds = (max(x + x1, x), max(y + y1, y), min(x + x2, right), min(y + y2, bottom))
+        node.children = _place_virtual(node.children, x, y, right, bottom)
+        if node.bounds[2] > node.bounds[0] and node.bounds[3] > node.bounds[1]:
+            placed.append(node)
+        else:
+            placed += node.children
+    return placed
 
 
 def _layout_column(view: View, x: int, y: int, width: int, height: int) -> None:

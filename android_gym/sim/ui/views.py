@@ -40,6 +40,9 @@ class View:
     names those pixels (a path and modification time), so the renderer redraws when the picture changes.
     ``clipped_top`` is set by the layout on a list item taller than its list (a long note's EditText in a
     ScrollView): its ``bounds`` are the visible part and that many px of it lie above them, scrolled off.
+    ``virtual`` marks a node of an ``AccessibilityNodeProvider`` (a web page's content inside a WebView): it is
+    dumped for accessibility but drawn and touched only through its host view; a ``web`` view places its virtual
+    descendants, whose ``bounds`` the app gives relative to the web view's top-left corner.
     ``corner`` rounds the background's corners (px); ``elevation`` (px) gives the view Material's shadow, larger
     the higher it floats (an app bar 4 dp, a dialog 24 dp).
     """
@@ -60,6 +63,7 @@ class View:
     enabled: bool = True
     selected: bool = False
     password: bool = False
+    virtual: bool = False
     children: list[View] = field(default_factory=list)
     on_click: Callback | None = None
     on_long_click: Callback | None = None
@@ -218,6 +222,15 @@ def drawing_surface(on_drag: Callable[[float, float, float, float], None], image
     ``on_drag(x1, y1, x2, y2)`` gets each drag that starts on it, in view coordinates; it shows ``image`` (the
     drawing so far, named by ``key`` as in ``image_view``)."""
     return View(kind="view", class_name="android.view.View", on_drag=on_drag, image=image, key=key, **props)
+
+
+def web_view(title: str, nodes: list[View], on_drag: Callable[[float, float, float, float], None],
+             image: Image.Image | None, key: str, **props) -> View:
+    """A WebView showing a page: ``image`` is its pixels, ``nodes`` its content as virtual accessibility nodes
+    (bounds relative to the view), ``on_drag`` takes every touch on it in view coordinates (a tap as a drag that
+    does not move)."""
+    return View(kind="web", class_name="android.webkit.WebView", text=title, children=nodes, on_drag=on_drag,
+                image=image, key=key, focusable=True, **props)
 
 
 def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:

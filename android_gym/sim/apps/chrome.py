@@ -1,0 +1,242 @@
+"""Google Chrome (``com.android.chrome``, the emulator image's browser): a toolbar with the URL bar over a page
+area that is a real web page, rendered and run by the phone's headless Chromium (``system.chromium``).
+
+The page area is the page's own pixels (Chromium's screenshots at the phone's 420 dpi, 2.625 device px per CSS
+px, composited into the frame), its accessibility nodes are Chromium's accessibility tree exposed as Chrome on
+Android exposes web content (an ``android.webkit.WebView`` whose virtual children carry text, content-desc,
+bounds and the clickable/editable/checked/focused flags), and every touch on it reaches the page as CDP touch
+events at the same spot; typing goes to the page's focused field as an IME's commits. Android resizes the page
+when the keyboard shows, and so does this.
+
+Activity ``com.google.android.apps.chrome.Main`` (AndroidWorld's ``adb_utils``) takes ``VIEW`` of ``http(s):``,
+``file:`` and ``content:`` data and of ``text/html``; a ``file:///sdcard/...`` address is read from the phone's
+storage. Ids follow Chrome's ``toolbar`` layouts (``url_bar``, ``home_button``, ``tab_switcher_button``,
+``menu_button``) and labels its ``android_chrome_strings.grd`` ("Search or type web address", "Open the home
+page", "Switch or close tabs", "Customize and control Google Chrome").
+
+Not simulated: the first-run screens (AndroidWorld's setup taps through them once), the new-tab page's content
+(the home page is ``about:blank``), more than one tab and the tab switcher, the menu, search suggestions and
+omnibox search (an address without a scheme gets ``https://``, which the phone's network blocks), downloads, and
+long presses inside pages (they reach the page as taps). The page runs on Chromium's real clock, not the
+phone's virtual clock.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import unquote, urlparse
+
+from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.system.chromium import WebPage
+from android_gym.sim.system.fs import normalize
+from android_gym.sim.system.web_accessibility import WebNode, android_class
+from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, View, edit_text, image_button, row, web_view
+
+PACKAGE = "com.android.chrome"
+MAIN_ACTIVITY = "com.google.android.apps.chrome.Main"
+ACTION_VIEW = "android.intent.action.VIEW"
+HOME_URL = "about:blank"
+URL_HINT = "Search or type web address"
+HOME = "Open the home page"
+TABS = "Switch or close tabs"
+MENU = "Customize and control Google Chrome"
+TOOLBAR_HEIGHT = 147  # 56 dp at 420 dpi
+DEVICE_SCALE = 420 / 160  # CSS px -> device px at the emulator's density
+_TOOLBAR_BG = (255, 255, 255)
+_URL_BG = (241, 243, 244)
+_WEB_FIELD = "web-field"  # the focus key of the page's focused text field
+
+
+def _id(name: str) -> str:
+    return f"{PACKAGE}:id/{name}"
+
+
+class Tab:
+    """The one tab: its page in Chromium, and what the page's focused field held when last looked at."""
+
+    def __init__(self, page: WebPage) -> None:
+        self.page = page
+
+
+class MainScreen(Screen):
+    """``ChromeTabbedActivity`` (started as ``.Main``): the toolbar and the current page."""
+
+    activity = MAIN_ACTIVITY
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.address = ""  # what the URL bar holds while it is being edited
+        if intent.data:
+            self.chrome.open(intent.data)
+
+    @property
+    def chrome(self) -> Chrome:
+        """The app."""
+        assert isinstance(self.app, Chrome)
+        return self.app
+
+    # ----- page geometry ----------------------------------------------------------------------------------
+    def _page_size(self) -> tuple[int, int]:
+        """The page area in design px: below the toolbar, above the keyboard when it shows."""
+        keyboard = KEYBOARD_HEIGHT if self.focus_key and self.keyboard_shown else 0
+        return DESIGN_WIDTH, (self.phone.window.design_height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - TOOLBAR_HEIGHT
+                              - keyboard)
+
+    # ----- input --------------------------------------------------------------------------------------------
+    def _touch(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        """A touch on the page area (view px): a tap or a drag through evenly spaced points, in CSS px."""
+        tab = self.chrome.tab()
+        width, _ = self._page_size()
+        css = width / round(width / DEVICE_SCALE)
+        steps = max(1, min(20, round(max(abs(x2 - x1), abs(y2 - y1)) / 30)))
+        points = [(x1 / css, y1 / css)] if (x1, y1) == (x2, y2) else [
+            ((x1 + (x2 - x1) * i / steps) / css, (y1 + (y2 - y1) * i / steps) / css) for i in range(steps + 1)]
+        tab.page.touch(points)
+        self._follow_focus(tapped=len(points) == 1)
+
+    def _follow_focus(self, tapped: bool) -> None:
+        """A tap that leaves a text field of the page focused shows the keyboard (as Chrome's IME adapter does);
+        the keyboard goes when the page's focus leaves its text fields."""
+        if self.chrome.tab().page.focused_value() is None:
+            if self.focus_key == _WEB_FIELD:
+                self.focus_key, self.keyboard_shown = "", False
+        elif tapped:
+            self.focus_key, self.keyboard_shown = _WEB_FIELD, True
+
+    def _type(self, old: str, new: str) -> None:
+        """Commit an edit of the page's focused field: delete back to the common prefix, insert the rest."""
+        page = self.chrome.tab().page
+        common = 0
+        while common < min(len(old), len(new)) and old[common] == new[common]:
+            common += 1
+        for _ in range(len(old) - common):
+            page.press("Backspace")
+        if new[common:]:
+            page.insert_text(new[common:])
+        self.selection = None
+
+    def _submit_address(self) -> None:
+        self.chrome.open(self.address)
+        self.focus_key, self.keyboard_shown, self.address = "", False, ""
+
+    def on_back(self) -> bool:
+        """BACK goes back in the tab's history; with none left the activity finishes."""
+        return self.chrome.tab().page.back()
+
+    # ----- views --------------------------------------------------------------------------------------------
+    def build(self) -> View:
+        tab = self.chrome.tab()
+        width, height = self._page_size()
+        tab.page.resize(round(width / DEVICE_SCALE), round(height / DEVICE_SCALE))
+        if self.focus_key == _WEB_FIELD and tab.page.focused_value() is None:
+            self.focus_key, self.keyboard_shown = "", False
+        state = tab.page.state()
+        css = width / round(width / DEVICE_SCALE)
+        nodes = [self._node(node, css) for node in state.nodes]
+        page = web_view(state.title, nodes, self._touch, state.image, f"chrome-page:{id(tab)}:{state.version}",
+                        resource_id="", weight=1)
+        return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("coordinator"),
+                    children=[self._toolbar(display_url(self.phone.fs.host_path("/"), state.url)), page])
+
+    def _toolbar(self, url: str) -> View:
+        editing = self.focus_key == "url"
+
+        def edited(text: str) -> None:
+            self.address = text
+
+        field = edit_text(self.address if editing else url, URL_HINT, "url", edited, resource_id=_id("url_bar"),
+                          text_size=42, weight=1)
+        field.on_submit = self._submit_address
+        if not editing:
+            field.on_click = lambda: setattr(self, "address", "")
+        home = image_button(HOME, "home", lambda: self.chrome.open(HOME_URL), resource_id=_id("home_button"),
+                            text_color=TEXT)
+        tabs = image_button(TABS, "tabs", lambda: None, resource_id=_id("tab_switcher_button"), text_color=TEXT)
+        menu = image_button(MENU, "more", lambda: None, resource_id=_id("menu_button"), text_color=TEXT)
+        bar = row(field, background=_URL_BG, corner=60, height=110, padding=8, resource_id=_id("location_bar"),
+                  weight=1)
+        return row(home, bar, tabs, menu, resource_id=_id("toolbar"), height=TOOLBAR_HEIGHT, background=_TOOLBAR_BG,
+                   padding=12, spacing=8, elevation=3)
+
+    def _node(self, node: WebNode, css: float) -> View:
+        """A virtual view for one accessibility node, bounds in design px relative to the page area."""
+        x1, y1, x2, y2 = node.bounds
+        view = View(kind="virtual", class_name=android_class(node.role), text=node.text, content_desc=node.content_desc,
+                    hint=node.hint, clickable=node.clickable, focusable=node.focusable, focused=node.focused,
+                    checkable=node.checkable, checked=node.checked, virtual=True,
+                    bounds=(round(x1 * css), round(y1 * css), round(x2 * css), round(y2 * css)),
+                    children=[self._node(child, css) for child in node.children], text_color=TEXT_SECONDARY)
+        if node.editable and node.focused and self.focus_key == _WEB_FIELD:
+            focused = self.chrome.tab().page.focused_value()
+            if focused is not None:
+                value, multiline, password = focused
+                view.key, view.value, view.multiline, view.password = _WEB_FIELD, value, multiline, password
+                view.on_text = lambda new, old=value: self._type(old, new)
+                view.on_submit = lambda: self.chrome.tab().page.press("Enter")
+        return view
+
+
+def display_url(root: object, url: str) -> str:
+    """The address the URL bar shows: a page on the phone's storage as its Android path (``file:///storage/...``),
+    ``about:blank`` as nothing."""
+    if url in ("", HOME_URL):
+        return ""
+    parsed = urlparse(url)
+    prefix = str(root).rstrip("/")
+    path = unquote(parsed.path)
+    if parsed.scheme == "file" and path.startswith(prefix + "/"):
+        return "file://" + path[len(prefix):]
+    return url
+
+
+class Chrome(App):
+    """``com.android.chrome``: one tab on the phone's Chromium, created when Chrome first shows a page."""
+
+    package = PACKAGE
+    label = "Chrome"
+    icon, icon_color = "app_chrome", (66, 133, 244)
+    screens = (MainScreen,)
+
+    def __init__(self, phone) -> None:
+        super().__init__(phone)
+        self._tab: Tab | None = None
+
+    def tab(self) -> Tab:
+        """The tab, its page opened (and the browser started) on first use."""
+        if self._tab is None:
+            self._tab = Tab(self.phone.chromium.page(DEVICE_SCALE))
+        return self._tab
+
+    def open(self, address: str) -> None:
+        """Load ``address`` in the tab: a path or ``file:`` URL on the phone's storage becomes the file in the
+        phone's private root; an address without a scheme gets ``https://``."""
+        address = address.strip()
+        parsed = urlparse(address)
+        if address.startswith("/") or parsed.scheme == "file":
+            path = normalize(unquote(parsed.path if parsed.scheme else address))
+            url = self.phone.fs.host_path(path).as_uri()
+        elif parsed.scheme in ("http", "https", "about", "data"):
+            url = address
+        else:
+            url = "https://" + address
+        self.tab().page.goto(url)
+        self.phone.invalidate()
+
+    def resolve(self, intent: Intent) -> type[Screen] | None:
+        """``VIEW`` of web and local pages (the manifest's ``http``/``https``/``file``/``content`` and
+        ``text/html`` filters)."""
+        if intent.action == ACTION_VIEW and (intent.mime_type in ("text/html", "application/xhtml+xml")
+                                             or intent.data.startswith(("http:", "https:", "file:"))):
+            return MainScreen
+        return super().resolve(intent)
+
+    def on_clear(self) -> None:
+        """``pm clear``: the tab goes back to the home page."""
+        if self._tab is not None:
+            self._tab.page.goto(HOME_URL)
+
+    def on_force_stop(self) -> None:
+        """The process dies: its page is reloaded blank when Chrome starts again."""
+        self.on_clear()
+

@@ -1,0 +1,133 @@
+"""Chrome on the simulated phone: a real headless Chromium behind the page area (pixels, accessibility nodes,
+touch and typing), pages under /sdcard opened as file:// pages, the network blocked, console messages in logcat.
+One phone (one browser process) serves the module."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+
+from android_gym.sim import keycodes
+from android_gym.sim.apps.files import Doc
+from android_gym.sim.phone import Phone
+from android_gym.sim.system import chromium
+from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url
+from android_gym.sim.system.clock import VirtualClock
+from android_gym.sim.system.logd import LogBuffer
+
+PAGE = """<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Test page</title></head><body style="margin:0">
+<div style="background:#ff0000;height:100px"></div>
+<h1>Hello</h1><button onclick="document.getElementById('out').textContent = 'Clicked!'">Press</button>
+<input id="name" placeholder="Name"><input type="checkbox" checked aria-label="Agree">
+<p id="out"></p><script>console.log('page ready');</script>
+<div style="height:1500px"></div><p>Bottom</p></body></html>"""
+VIEW = ("am start -a android.intent.action.VIEW -t text/html -d file:///sdcard/Download/page.html "
+        "-n com.android.chrome/com.google.android.apps.chrome.Main")
+
+
+@pytest.fixture(scope="module")
+def phone():
+    phone = Phone()
+    phone.fs.write_bytes("/sdcard/Download/page.html", PAGE.encode())
+    yield phone
+    phone.close()
+    assert not phone.chromium.running
+
+
+def nodes(phone: Phone) -> list[dict[str, str]]:
+    return [dict(re.findall(r'([\w-]+)="([^"]*)"', node)) for node in re.findall(r"<node [^>]*", phone.ui_dump())]
+
+
+def node(phone: Phone, **wanted: str) -> dict[str, str]:
+    return next(n for n in nodes(phone) if all(n.get(k) == v for k, v in wanted.items()))
+
+
+def centre(n: dict[str, str]) -> tuple[int, int]:
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", n["bounds"]))
+    return (x1 + x2) // 2, (y1 + y2) // 2
+
+
+def test_a_file_opens_as_a_page_with_its_pixels_and_accessibility_nodes(phone):
+    assert phone.run(VIEW).exit_code == 0
+    assert phone.activities.foreground() == ("com.android.chrome", "com.google.android.apps.chrome.Main")
+    assert node(phone, **{"resource-id": "com.android.chrome:id/url_bar"})["text"] == \
+        "file:///storage/emulated/0/Download/page.html"
+    web = node(phone, **{"class": "android.webkit.WebView"})
+    assert web["text"] == "Test page"
+    assert node(phone, text="Hello")["class"] == "android.view.View"
+    button = node(phone, text="Press")
+    assert button["class"] == "android.widget.Button" and button["clickable"] == "true"
+    assert node(phone, **{"class": "android.widget.CheckBox"})["checked"] == "true"
+    assert node(phone, **{"class": "android.widget.EditText", "resource-id": ""})["clickable"] == "true"
+    top = int(re.findall(r"\d+", web["bounds"])[1])
+    assert tuple(phone.screenshot()[top + 50, 540]) == (255, 0, 0)  # the page's red band, from Chromium's pixels
+    assert "Bottom" not in [n.get("text") for n in nodes(phone)]  # off screen
+
+
+def test_taps_typing_and_swipes_reach_the_page(phone):
+    phone.tap(*centre(node(phone, text="Press")))
+    assert node(phone, text="Clicked!")
+    phone.tap(*centre(node(phone, **{"class": "android.widget.EditText", "resource-id": ""})))
+    assert phone.activities.top.keyboard_shown
+    phone.input_text("Ada")
+    phone.key(keycodes.DEL)
+    field = node(phone, **{"class": "android.widget.EditText", "resource-id": ""})
+    assert field["text"] == "Ad" and field["focused"] == "true"
+    phone.key(keycodes.BACK)  # hides the keyboard first
+    phone.swipe(540, 2000, 540, 300, 300)
+    texts = [n.get("text") for n in nodes(phone)]
+    assert "Hello" not in texts and "Bottom" not in texts  # scrolled by the drag
+    phone.swipe(540, 2000, 540, 300, 300)
+    assert node(phone, text="Bottom")
+
+
+def test_console_messages_go_to_logcat(phone):
+    assert '"page ready", source: file://' in phone.run("logcat -d -s chromium").stdout.decode()
+
+
+def test_the_network_is_blocked_but_loopback_and_local_pages_are_not(phone):
+    assert allowed_url("file:///x.html") and allowed_url("http://127.0.0.1:8000/") and allowed_url("about:blank")
+    assert not allowed_url("https://example.com/") and not allowed_url("http://10.0.2.2/")
+    phone.activities.top.app.open("https://example.com/")
+    assert "example.com" in phone.ui_dump() and any("ERR_" in n.get("text", "") for n in nodes(phone))
+
+
+def test_files_views_an_html_file_in_chrome(phone):
+    phone.key(keycodes.HOME)
+    phone.run("am start -n com.google.android.documentsui/com.android.documentsui.files.FilesActivity")
+    path = "/storage/emulated/0/Download/page.html"
+    phone.activities.top.view_file(Doc(path, "page.html", False, len(PAGE), 0, "text/html"))
+    assert phone.activities.foreground()[0] == "com.android.chrome"
+    assert node(phone, **{"class": "android.webkit.WebView"})["text"] == "Test page"
+
+
+def test_without_chromium_a_page_raises_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(chromium, "CHROMIUM", str(tmp_path / "no-chromium"))
+    with pytest.raises(ChromiumMissingError, match="apt-get install -y chromium"):
+        Chromium(str(tmp_path / "profile"), LogBuffer(VirtualClock())).page(2.625)
+
+
+def test_the_phone_can_be_driven_from_another_thread(phone):
+    """A served phone is called from adbd's and gRPC's threads; Playwright runs on its own thread."""
+    phone.invalidate()
+    dumps: list[str] = []
+    worker = threading.Thread(target=lambda: dumps.append(phone.ui_dump()))
+    worker.start()
+    worker.join()
+    assert "android.webkit.WebView" in dumps[0]
+
+
+def test_a_call_made_on_the_browser_thread_during_another_runs_after_it():
+    """A phone the garbage collector finalizes mid-call closes its browser after the call (no deadlock)."""
+    order: list[str] = []
+
+    def outer() -> None:
+        chromium._BROWSER_THREAD.call(lambda: order.append("inner"))
+        order.append("outer")
+
+    chromium._BROWSER_THREAD.call(outer)
+    chromium._BROWSER_THREAD.call(lambda: None)
+    assert order == ["outer", "inner"]
