@@ -39,6 +39,7 @@ SHOWCASE = {
     "com.simplemobiletools.gallery.pro": "SaveCopyOfReceiptTaskEval",
     "code.name.monkey.retromusic": "RetroCreatePlaylist",
     "de.dennisguse.opentracks": "SportsTrackerTotalDurationForCategoryThisWeek",
+    "net.cozic.joplin": "NotesTodoItemCount",
 }
 
 
