@@ -23,12 +23,23 @@ from android_gym.wrappers import (
 )
 
 TASKS = android_gym.task_names(include_aliases=False) + sorted(CONSTRAINED_VARIANTS)
-#: No task uses Chrome: forbidding it must change nothing but the goal.
-UNUSED_APP = ForbiddenApp("com.android.chrome", "Chrome")
+#: Apps to forbid, the first one a task does not use: forbidding it must change nothing but the goal.
+FORBIDDEN_CANDIDATES = (ForbiddenApp("com.android.chrome", "Chrome"), ForbiddenApp("com.android.camera2", "Camera"))
+
+
+def unused_app(task: str) -> ForbiddenApp:
+    """The first candidate app that ``task`` does not use."""
+    base = CONSTRAINED_VARIANTS[task].task if task in CONSTRAINED_VARIANTS else task
+    used = set(android_gym.get_task(base).app_packages)
+    return next(app for app in FORBIDDEN_CANDIDATES if app.package not in used)
 
 
 class _Checked(gym.Wrapper):
-    """Asserts, at every reset and step, what the stack below promises."""
+    """Asserts, at every reset and step, what the stack below promises (``forbidden``: the app's label)."""
+
+    def __init__(self, env: gym.Env, forbidden: str) -> None:
+        super().__init__(env)
+        self.forbidden = forbidden
 
     def reset(self, **kwargs):
         observation, info = self.env.reset(**kwargs)
@@ -53,15 +64,16 @@ class _Checked(gym.Wrapper):
         assert set(info["som_marks"]) <= set(range(len(elements)))
         assert observation["exploration_hint"].startswith("You have already been in the current state")
         assert info["constraint_violations"] == []
-        assert observation["goal"].endswith("Do not open the Chrome app.")
+        assert observation["goal"].endswith(f"Do not open the {self.forbidden} app.")
 
 
 def _agent_stack(task: str) -> gym.Env:
     env = gym.make(android_gym.env_id(task), device="sim:540x1200")
-    env = ApplyConstraints(env, [UNUSED_APP])
+    forbidden = unused_app(task)
+    env = ApplyConstraints(env, [forbidden])
     env = SetOfMark(CompressUITree(env))
     env = VisitCountHints(env, per_candidate=True)
-    return ParseLLMActions(_Checked(env), dialect="androidworld")
+    return ParseLLMActions(_Checked(env, forbidden.app_name), dialect="androidworld")
 
 
 @pytest.mark.parametrize("task", TASKS)
