@@ -8,6 +8,7 @@ import adbutils
 import numpy as np
 import pytest
 
+from android_gym.device import adb_services as services
 from android_gym.device import open_device
 from android_gym.device.adb import AdbDevice, raw_screencap_pixels
 from android_gym.errors import (
@@ -118,3 +119,28 @@ def test_raw_screencap_reads_both_headers_and_declines_what_it_cannot_read():
     assert raw_screencap_pixels(struct.pack("<4I", 3, 2, 4, 0) + bytes(12)) is None  # RGB_565: PNG instead
     assert raw_screencap_pixels(struct.pack("<4I", 3, 2, 1, 0) + bytes(5)) is None  # truncated
     assert raw_screencap_pixels(b"") is None
+
+
+def test_exec_out_reads_the_whole_output_into_any_buffer(served_phone):
+    """``screencap`` read straight into a buffer: one too small, exact, larger or none gives the same bytes."""
+    device = AdbDevice(served_phone.serial)
+    try:
+        expected = struct.pack("<4I", 1080, 2400, 1, 1) + served_phone.phone.screenshot_rgba()
+        for buffer in (None, bytearray(100), bytearray(len(expected)), bytearray(len(expected) + 5)):
+            output = services.exec_out(device._client, served_phone.serial, "screencap", 30, buffer)
+            assert output == expected
+        assert np.array_equal(device.screenshot(), served_phone.phone.screenshot())
+    finally:
+        device.close()
+
+
+def test_a_ui_dump_is_one_round_trip_and_a_failed_one_is_an_error(fresh_served_phone, monkeypatch):
+    device = AdbDevice(fresh_served_phone.serial)
+    try:
+        monkeypatch.setattr(services, "pull", lambda *args: pytest.fail("the dump was pulled"))
+        assert device.ui_dump() == fresh_served_phone.phone.ui_dump()
+        device.shell("rm /sdcard/window_dump.xml; mkdir /sdcard/window_dump.xml")  # no file to write nor read
+        with pytest.raises(DeviceError, match="uiautomator dump failed"):
+            device.ui_dump()
+    finally:
+        device.close()

@@ -51,8 +51,24 @@ def _read_exactly(sock: socket.socket, size: int) -> bytes:
     return bytes(data)
 
 
-def _read_to_end(sock: socket.socket) -> bytes:
-    return b"".join(iter(lambda: sock.recv(1 << 16), b""))
+def _read_to_end(sock: socket.socket, buffer: bytearray) -> memoryview:
+    """Everything until the device closes the stream, read straight into ``buffer`` (a larger copy of it once it is
+    full, the caller's left as it is): a 10 MB screenshot is neither gathered from pieces nor joined, and a buffer
+    kept for the next one is not even allocated again."""
+    size = 0
+    while True:
+        if size == len(buffer):  # full: the stream ends here, or goes on into a larger buffer
+            more = sock.recv(1 << 16)
+            if not more:
+                break
+            buffer = bytearray(buffer[:size]) + more + bytes(max(size, 1 << 16))
+            size += len(more)
+        with memoryview(buffer) as view:
+            received = sock.recv_into(view[size:])
+        if not received:
+            break
+        size += received
+    return memoryview(buffer)[:size]
 
 
 def _check_okay(sock: socket.socket) -> None:
@@ -106,10 +122,12 @@ def shell_v2(client: adbutils.AdbClient, serial: str, command: str, timeout: flo
                 return ShellOutput(bytes(stdout), bytes(stderr), payload[0] if payload else 255)
 
 
-def exec_out(client: adbutils.AdbClient, serial: str, command: str, timeout: float) -> bytes:
-    """Raw standard output of ``command`` (``adb exec-out``: no terminal, no line-ending translation)."""
+def exec_out(client: adbutils.AdbClient, serial: str, command: str, timeout: float,
+             buffer: bytearray | None = None) -> memoryview:
+    """Raw standard output of ``command`` (``adb exec-out``: no terminal, no line-ending translation), read into
+    ``buffer`` if it is given and large enough (a view of it, valid until the buffer is used again)."""
     with open_service(client, serial, f"exec:{command}", timeout) as sock:
-        return _read_to_end(sock)
+        return _read_to_end(sock, bytearray(1 << 16) if buffer is None else buffer)
 
 
 def sync_data(data: bytes) -> bytes:

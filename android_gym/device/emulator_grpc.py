@@ -23,6 +23,7 @@ from google.protobuf import empty_pb2
 from PIL import Image
 
 from android_gym.device.discovery import grpc_token
+from android_gym.device.malloc import keep_frames_in_the_heap
 from android_gym.errors import EmulatorGrpcError
 from android_gym.protos import emulator_controller_pb2 as pb
 from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
@@ -73,6 +74,7 @@ class EmulatorGrpc:
 
     def __init__(self, address: str = "localhost:8554", timeout: float = 10.0,
                  sleep: Callable[[float], None] = time.sleep, token: str | None = None) -> None:
+        keep_frames_in_the_heap()
         self.address = address
         self.timeout = timeout
         port = address.rpartition(":")[2]

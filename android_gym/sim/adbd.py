@@ -21,7 +21,7 @@ import socket
 import stat
 import struct
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from android_gym.device.adb_services import SYNC_DATA_MAX, sync_data
@@ -38,6 +38,9 @@ MAX_CNXN_PAYLOAD = 4096
 FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir")
 
 _HEADER = struct.Struct("<6I")
+#: Payloads up to this size are joined to their header and sent with one ``send``; larger ones go out as they are.
+_JOIN_MAX = 64 * 1024
+Bytes = bytes | bytearray | memoryview
 # Shell protocol v2 packet ids (shell_protocol.h).
 ID_STDIN, ID_STDOUT, ID_STDERR, ID_EXIT, ID_CLOSE_STDIN, ID_WINDOW_SIZE = range(6)
 # Sync (file_sync_protocol.h).
@@ -59,11 +62,15 @@ class Packet:
     data: bytes = b""
 
     def encode(self) -> bytes:
-        """Header plus payload; the checksum is sent only on CNXN (later versions ignore it)."""
-        check = sum(self.data) & 0xFFFFFFFF if self.command == A_CNXN else 0
-        header = _HEADER.pack(self.command, self.arg0, self.arg1, len(self.data), check,
-                              self.command ^ 0xFFFFFFFF)
-        return header + self.data
+        """Header plus payload."""
+        return packet_header(self.command, self.arg0, self.arg1, [self.data]) + self.data
+
+
+def packet_header(command: int, arg0: int, arg1: int, payload: Sequence[Bytes]) -> bytes:
+    """The 24-byte header of a packet whose payload is the ``payload`` pieces one after the other; the checksum is
+    sent only on CNXN (later versions ignore it)."""
+    check = sum(b"".join(payload)) & 0xFFFFFFFF if command == A_CNXN else 0
+    return _HEADER.pack(command, arg0, arg1, sum(len(part) for part in payload), check, command ^ 0xFFFFFFFF)
 
 
 async def read_packet(reader: asyncio.StreamReader) -> Packet:
@@ -74,6 +81,24 @@ async def read_packet(reader: asyncio.StreamReader) -> Packet:
     if length > MAX_PAYLOAD:
         raise ProtocolError(f"payload of {length} bytes exceeds {MAX_PAYLOAD}")
     return Packet(command, arg0, arg1, await reader.readexactly(length) if length else b"")
+
+
+def wrte_payloads(pieces: Sequence[Bytes], limit: int) -> Iterator[list[memoryview]]:
+    """The bytes of ``pieces``, in order, cut into WRTE payloads of at most ``limit`` bytes (each a list of
+    memoryviews: a piece may end in one payload and go on in the next)."""
+    payload: list[memoryview] = []
+    room = limit
+    for piece in pieces:
+        view = memoryview(piece).cast("B")
+        while view:
+            part, view = view[:room], view[room:]
+            payload.append(part)
+            room -= len(part)
+            if not room:
+                yield payload
+                payload, room = [], limit
+    if payload:
+        yield payload
 
 
 def banner(props: dict[str, str]) -> bytes:
@@ -140,16 +165,16 @@ class Stream:
         return data
 
     # ----- device → host
-    async def write(self, data: bytes) -> None:
-        """Send ``data`` in WRTE packets, waiting for the host's OKAY before each next one."""
-        view = memoryview(data)
-        limit = self.connection.max_payload
-        for start in range(0, len(view), limit):
+    async def write(self, *pieces: Bytes) -> None:
+        """Send ``pieces`` one after the other in WRTE packets of at most the host's payload size, waiting for the
+        host's OKAY before each next one. Nothing is copied: the packets are memoryviews of ``pieces``, which must
+        not change until they are sent (bytes)."""
+        for payload in wrte_payloads(pieces, self.connection.max_payload):
             await self._acked.wait()
             if self.closed:
                 return
             self._acked.clear()
-            self.connection.send(Packet(A_WRTE, self.local_id, self.remote_id, bytes(view[start:start + limit])))
+            self.connection.send_parts(A_WRTE, self.local_id, self.remote_id, payload)
 
     async def close(self) -> None:
         """Close from the device side (CLSE), after the host acknowledged the last write."""
@@ -243,7 +268,7 @@ class AdbDaemon:
         finally:
             pump.cancel()
         exit_packet = _v2_packet(ID_EXIT, bytes([result.exit_code & 0xFF])) if protocol else b""
-        await stream.write(live.encode(result.stdout, result.stderr) + exit_packet)
+        await stream.write(*live.encode(result.stdout, result.stderr), exit_packet)
         await stream.close()
 
     # ----- reboot --------------------------------------------------------------------------------------------
@@ -269,10 +294,14 @@ def _v2_packet(packet_id: int, data: bytes) -> bytes:
     return struct.pack("<BI", packet_id, len(data)) + data
 
 
-def _v2_packets(packet_id: int, data: bytes, max_payload: int) -> bytes:
-    """``data`` as shell-protocol packets that each fit one WRTE."""
-    size = max_payload - 5
-    return b"".join(_v2_packet(packet_id, data[i:i + size]) for i in range(0, len(data), size))
+def _v2_packets(packet_id: int, data: Bytes, max_payload: int) -> list[Bytes]:
+    """``data`` as shell-protocol packets that each fit one WRTE: their headers and memoryviews of ``data``."""
+    size, view = max_payload - 5, memoryview(data)
+    pieces: list[Bytes] = []
+    for start in range(0, len(view), size):
+        chunk = view[start:start + size]
+        pieces += (struct.pack("<BI", packet_id, len(chunk)), chunk)
+    return pieces
 
 
 class _StreamOutput:
@@ -288,21 +317,21 @@ class _StreamOutput:
         self.pty = pty
         self.loop = loop
 
-    def encode(self, stdout: bytes, stderr: bytes) -> bytes:
-        """The bytes that carry ``stdout`` and ``stderr`` on the stream."""
+    def encode(self, stdout: bytes, stderr: bytes) -> list[Bytes]:
+        """The pieces of bytes that carry ``stdout`` and ``stderr`` on the stream (views of them where possible)."""
         if self.pty:
             stdout, stderr = stdout.replace(b"\n", b"\r\n"), stderr.replace(b"\n", b"\r\n")
         if not self.protocol:
-            return stdout + stderr
+            return [stdout, stderr]
         limit = self.stream.connection.max_payload
         return _v2_packets(ID_STDOUT, stdout, limit) + _v2_packets(ID_STDERR, stderr, limit)
 
     def write(self, stdout: bytes, stderr: bytes) -> bool:
         """Send now (the phone lock is released while the host takes it); ``False`` once the host hung up."""
-        data = self.encode(stdout, stderr)
+        pieces = self.encode(stdout, stderr)
         with self.host.holding_released():
             if not self.stream.closed:
-                sent = asyncio.run_coroutine_threadsafe(self.stream.write(data), self.loop)
+                sent = asyncio.run_coroutine_threadsafe(self.stream.write(*pieces), self.loop)
                 while not self.stream.closed:  # a stopped server never runs it: give up once the stream is gone
                     with contextlib.suppress(concurrent.futures.TimeoutError):
                         sent.result(timeout=1.0)
@@ -587,8 +616,20 @@ class _Connection:
 
     def send(self, packet: Packet) -> None:
         """Queue a packet on the socket (never blocks; asyncio buffers)."""
-        if not self.writer.is_closing():
-            self.writer.write(packet.encode())
+        self.send_parts(packet.command, packet.arg0, packet.arg1, [packet.data])
+
+    def send_parts(self, command: int, arg0: int, arg1: int, parts: Sequence[Bytes]) -> None:
+        """Queue a packet whose payload is ``parts`` one after the other; a large payload is handed to the socket
+        as it is (asyncio sends what the kernel takes at once and copies only the rest)."""
+        if self.writer.is_closing():
+            return
+        header = packet_header(command, arg0, arg1, parts)
+        if sum(len(part) for part in parts) <= _JOIN_MAX:
+            self.writer.write(b"".join((header, *parts)))
+            return
+        self.writer.write(header)
+        for part in parts:
+            self.writer.write(part)
 
     def forget(self, stream: Stream) -> None:
         """The stream is closed on both sides."""

@@ -89,10 +89,11 @@ def fit_size(width: int, height: int, wanted_width: int, wanted_height: int) -> 
     return wanted_width, int(wanted_width / aspect)
 
 
-def encode_frame(frame: np.ndarray, image_format: int) -> bytes:
-    """An ``(H, W, 3)`` frame as ``Image.image`` bytes: rows from the top, 3 or 4 bytes a pixel, or a PNG file."""
+def encode_frame(frame: np.ndarray, image_format: int) -> bytes | memoryview:
+    """An ``(H, W, 3)`` frame as ``Image.image`` bytes: rows from the top, 3 or 4 bytes a pixel, or a PNG file.
+    RGB888 is the frame's own memory (the reply is written from it without a copy of its own)."""
     if image_format == pb.ImageFormat.RGB888:
-        return frame.tobytes()
+        return memoryview(np.ascontiguousarray(frame)).cast("B")
     if image_format == pb.ImageFormat.RGBA8888:
         return Image.fromarray(frame).tobytes("raw", "RGBX")
     buffer = io.BytesIO()
@@ -152,7 +153,7 @@ class ImageReply:
     of a step."""
 
     message: pb.Image
-    pixels: bytes
+    pixels: bytes | memoryview
 
 
 class _ImageSerializer:
@@ -161,7 +162,7 @@ class _ImageSerializer:
     looked at again before anything moved the clock) are sent without a new 10 MB copy."""
 
     def __init__(self) -> None:
-        self._last: tuple[bytes, bytes, bytes] | None = None  # pixels, message, wire bytes
+        self._last: tuple[bytes | memoryview, bytes, bytes] | None = None  # pixels, message, wire bytes
 
     def __call__(self, reply: pb.Image | ImageReply) -> bytes:
         if isinstance(reply, pb.Image):

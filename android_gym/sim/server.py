@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from android_gym.device.discovery import write_discovery_file
+from android_gym.device.malloc import keep_frames_in_the_heap
 from android_gym.errors import ServerError
 from android_gym.sim.a11y_forwarder import AccessibilityForwarderService
 from android_gym.sim.adb_auth import AdbPublicKey
@@ -37,8 +38,6 @@ from android_gym.sim.phone import Phone
 
 #: How often a phone no adb server is connected to announces itself (seconds).
 ANNOUNCE_PERIOD_S = 1.0
-
-
 class SimServer:
     """Serve ``phone`` (a fresh one by default) over adb and the emulator console, and over the emulator's gRPC
     services on ``grpc_port`` unless it is ``None``."""
@@ -77,6 +76,7 @@ class SimServer:
 
     async def serve(self, ready: threading.Event | None = None) -> None:
         """Listen on both ports until ``stop`` (or the console's ``kill``)."""
+        keep_frames_in_the_heap()
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
         try:

@@ -19,7 +19,7 @@ from lxml import etree
 from PIL import Image
 
 from android_gym.sim.adb_harness import free_emulator_port, free_port, free_port_pair
-from android_gym.sim.adbd import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, Packet
+from android_gym.sim.adbd import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, Packet, wrte_payloads
 from android_gym.sim.server import SimServer
 
 SMS = "com.simplemobiletools.smsmessenger"
@@ -246,6 +246,59 @@ def test_adbd_waits_for_okay_before_the_next_write(raw_host):
         assert output == "".join(f"{n}\n" for n in range(1, 20001)).encode()
     finally:
         small.close()
+
+
+def read_stream(host: RawHost, local_id: int, device_id: int) -> list[bytes]:
+    """The WRTE payloads of a stream until adbd closes it, each acknowledged."""
+    payloads = []
+    while (packet := host.receive()).command != A_CLSE:
+        assert packet.command == A_WRTE and packet.arg1 == local_id
+        payloads.append(packet.data)
+        host.send(Packet(A_OKAY, local_id, device_id))
+    return payloads
+
+
+def shell_v2_stdout(data: bytes) -> tuple[bytes, int]:
+    """Standard output and exit code of a shell-protocol byte stream (shell_protocol.h packets)."""
+    stdout, exit_code, view = bytearray(), None, memoryview(data)
+    while view:
+        packet_id, length = struct.unpack_from("<BI", view)
+        if packet_id == 1:
+            stdout += view[5:5 + length]
+        elif packet_id == 3:
+            exit_code = view[5]
+        view = view[5 + length:]
+    return bytes(stdout), exit_code
+
+
+@pytest.mark.parametrize("max_payload", [4096, 1 << 20])
+def test_a_screenshot_arrives_in_whole_payloads_of_the_negotiated_size(fresh_served_phone, max_payload):
+    """``exec:screencap`` and ``shell,v2,raw:screencap`` carry the header and the phone's RGBA rows exactly, in WRTE
+    packets as large as the host allows (the last one shorter)."""
+    phone = fresh_served_phone.phone
+    expected = struct.pack("<4I", 1080, 2400, 1, 1) + phone.screenshot_rgba()
+    host = RawHost(fresh_served_phone.adb_port, max_payload=max_payload)
+    try:
+        for local_id, service in enumerate(("exec:screencap", "shell,v2,raw:screencap"), start=1):
+            opened = host.open(local_id, service)
+            assert opened.command == A_OKAY
+            payloads = read_stream(host, local_id, opened.arg0)
+            assert all(len(payload) == max_payload for payload in payloads[:-1])
+            assert 0 < len(payloads[-1]) <= max_payload
+            data = b"".join(payloads)
+            assert (data if service.startswith("exec") else shell_v2_stdout(data)) == \
+                (expected if service.startswith("exec") else (expected, 0))
+    finally:
+        host.close()
+
+
+def test_wrte_payloads_cut_pieces_without_copying_them():
+    pieces = [b"ab", bytearray(b"cdefg"), memoryview(b"hij")]
+    payloads = list(wrte_payloads(pieces, 4))
+    assert [b"".join(payload) for payload in payloads] == [b"abcd", b"efgh", b"ij"]
+    assert all(isinstance(part, memoryview) for payload in payloads for part in payload)
+    assert payloads[1][0].obj is pieces[1]  # a view of the caller's bytes, not a copy
+    assert list(wrte_payloads([b"", b""], 4)) == []
 
 
 def test_several_hosts_share_one_phone(raw_host, fresh_served_phone):

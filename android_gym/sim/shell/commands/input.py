@@ -253,17 +253,17 @@ def png_bytes(phone: ShellDevice) -> bytes:
     return buffer.getvalue()
 
 
-def raw_bytes(phone: ShellDevice) -> bytes:
-    """``screencap`` without ``-p``: width, height, format, color space (little-endian u32) and RGBA pixels."""
+def raw_header(phone: ShellDevice) -> bytes:
+    """What ``screencap`` without ``-p`` writes before the pixels: width, height, pixel format and color space
+    (little-endian u32; the color space since Android 9). The RGBA rows (``screenshot_rgba``) follow."""
     width, height = phone.screen_size
-    return struct.pack("<4I", width, height, _PIXEL_FORMAT_RGBA_8888, _COLORSPACE_SRGB) + phone.screenshot_rgba()
+    return struct.pack("<4I", width, height, _PIXEL_FORMAT_RGBA_8888, _COLORSPACE_SRGB)
 
 
-def screencap(ctx: CommandContext, argv: list[str]) -> int:
-    """``screencap [-hp] [-d DISPLAY] [FILE]``: PNG with ``-p`` or a ``.png`` name, raw otherwise."""
-    png = False
-    target: str | None = None
-    args = argv[1:]
+def _screencap_args(argv: list[str]) -> tuple[bool, str | None, str | None]:
+    """``screencap``'s options: whether ``-p`` was given, the FILE operand, and the first option it does not take
+    (a ``-d`` without its display id included)."""
+    png, target, args = False, None, argv[1:]
     while args:
         arg = args.pop(0)
         if arg == "-p":
@@ -271,22 +271,33 @@ def screencap(ctx: CommandContext, argv: list[str]) -> int:
         elif arg == "-d" and args:
             args.pop(0)
         elif arg.startswith("-") and len(arg) > 1:
-            ctx.err("usage: screencap [-hp] [-d display-id] [FILENAME]\n   -h: this message\n"
-                    "   -p: save the file as a png.\n   -d: specify the display ID to capture.\n"
-                    "If FILENAME ends with .png it will be saved as a png.\n"
-                    "If FILENAME is not given, the results will be printed to stdout.\n")
-            return 0 if arg == "-h" else 1
+            return png, target, arg
         else:
             target = arg
-    if target is not None and target.endswith(".png"):
-        png = True
-    data = png_bytes(ctx.phone) if png else raw_bytes(ctx.phone)
+    return png, target, None
+
+
+def screencap(ctx: CommandContext, argv: list[str]) -> int:
+    """``screencap [-hp] [-d DISPLAY] [FILE]``: PNG with ``-p`` or a ``.png`` name, raw otherwise."""
+    png, target, bad_option = _screencap_args(argv)
+    if bad_option is not None:
+        ctx.err("usage: screencap [-hp] [-d display-id] [FILENAME]\n   -h: this message\n"
+                "   -p: save the file as a png.\n   -d: specify the display ID to capture.\n"
+                "If FILENAME ends with .png it will be saved as a png.\n"
+                "If FILENAME is not given, the results will be printed to stdout.\n")
+        return 0 if bad_option == "-h" else 1
+    png = png or (target is not None and target.endswith(".png"))
+    # The raw header and the frame's own RGBA bytes go out as two pieces: a 10 MB frame is not copied to join them.
+    pieces = (png_bytes(ctx.phone),) if png else (raw_header(ctx.phone), ctx.phone.screenshot_rgba())
     if target is None or ctx.path(target) in ("/dev/stdout", "/dev/tty"):
-        ctx.out(data)
+        for piece in pieces:
+            ctx.out(piece)
         return 0
     host = ctx.host(target)
     try:
-        host.write_bytes(data)
+        with host.open("wb") as file:
+            for piece in pieces:
+                file.write(piece)
     except OSError as error:
         ctx.err(f"Error opening file: {target} ({strerror(error)})\n")
         return 1
@@ -298,6 +309,12 @@ def screencap(ctx: CommandContext, argv: list[str]) -> int:
 _DEFAULT_DUMP = "/sdcard/window_dump.xml"  # Environment.getLegacyExternalStorageDirectory()/window_dump.xml
 
 
+def _dump_target(argv: list[str]) -> str | None:
+    """The FILE operand of ``uiautomator dump``, if any."""
+    names = [arg for arg in argv[2:] if not arg.startswith("-")]
+    return names[0] if names else None
+
+
 def uiautomator(ctx: CommandContext, argv: list[str]) -> int:
     """``uiautomator dump [--compressed] [FILE]``: writes the window hierarchy (``/dev/tty`` = stdout)."""
     if len(argv) < 2 or argv[1] != "dump":
@@ -305,8 +322,7 @@ def uiautomator(ctx: CommandContext, argv: list[str]) -> int:
                 "help: displays help message\n\n"
                 "dump: creates an XML dump of current UI hierarchy\n")
         return 1
-    names = [arg for arg in argv[2:] if not arg.startswith("-")]
-    target = names[0] if names else _DEFAULT_DUMP
+    target = _dump_target(argv) or _DEFAULT_DUMP
     absolute = target if target.startswith("/") else posixpath.join(ctx.cwd, target)
     xml = ctx.phone.ui_dump()
     if ctx.path(target) in ("/dev/tty", "/dev/stdout"):
@@ -320,6 +336,18 @@ def uiautomator(ctx: CommandContext, argv: list[str]) -> int:
             pass  # AccessibilityNodeInfoDumper logs the IOException; the success line is printed anyway
     ctx.out(f"UI hierchary dumped to: {absolute}\n")
     return 0
+
+
+def _to_stdout(target: str | None) -> bool:
+    return target is None or target in ("/dev/stdout", "/dev/tty")
+
+
+#: Command lines that only read the device, by command (the shell leaves the screen as it was after them): a
+#: screenshot or a UI dump printed to standard output rather than saved to a file.
+READS_ONLY = {
+    "screencap": lambda argv: _to_stdout(_screencap_args(argv)[1]),
+    "uiautomator": lambda argv: argv[1:2] == ["dump"] and _to_stdout(_dump_target(argv) or ""),
+}
 
 
 COMMANDS = {"input": input_command, "screencap": screencap, "uiautomator": uiautomator}

@@ -1,0 +1,27 @@
+"""Memory for screen frames: keep glibc from returning every 10 MB frame buffer to the kernel."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+
+#: glibc ``mallopt`` parameters (malloc.h) and the values ``keep_frames_in_the_heap`` sets: allocations up to
+#: 32 MiB (the largest threshold glibc takes on 64-bit) come from the heap, and up to 64 MiB freed at its top stay.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_MMAP_THRESHOLD, _TRIM_THRESHOLD = 32 << 20, 64 << 20
+
+
+@functools.cache
+def keep_frames_in_the_heap() -> bool:
+    """Let this process reuse the memory of its 10 MB frames instead of getting fresh pages for each.
+
+    By default glibc serves an allocation that large with its own ``mmap`` and unmaps it when freed, so every
+    screenshot's buffers (the RGBA frame, the shell's output, the socket's) are faulted in page by page again: on
+    this machine three 10 MB copies cost 19 ms of CPU that way and 2.4 ms from the heap. Returns whether it took
+    (``False`` off glibc). Process-wide: a served phone calls it, and so do the devices that receive its frames.
+    """
+    try:
+        mallopt = ctypes.CDLL(None).mallopt  # the C library this interpreter runs on
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD))
