@@ -26,6 +26,7 @@ list's to-do checkboxes and the rendered Markdown checkboxes work, and are check
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -159,6 +160,7 @@ NOISE_NOTES: dict[str, tuple[tuple[str, str], ...]] = {
 FOLDER_TITLES = tuple(NOISE_NOTES)
 
 
+@functools.lru_cache(maxsize=256)
 def folder_id(title: str) -> str:
     """The id a notebook made for ``title`` gets (a uuid4 hex, fixed by the title so set-ups are reproducible)."""
     return new_id(f"folder:{title}")

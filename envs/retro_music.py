@@ -141,8 +141,8 @@ def write_songs(device: Device, songs: Sequence[tuple[str, str, int]]) -> None:
 
 def scan_music(device: Device) -> None:
     """``_scan_music_directory``: the MediaStore scans ``Music``, then the app is stopped."""
-    Task.run(device, f"am broadcast -a {media_store.ACTION_SCAN_FILE} -d {shlex.quote('file://' + MUSIC_DATA)}")
-    Task.run(device, f"am force-stop {retro.PACKAGE}")
+    Task.run(device, f"am broadcast -a {media_store.ACTION_SCAN_FILE} -d {shlex.quote('file://' + MUSIC_DATA)} "
+                     f"&& am force-stop {retro.PACKAGE}")
 
 
 def clear_playlists(device: Device) -> None:

@@ -84,8 +84,8 @@ class _SmsTask(Task):
 
     def clear_state(self, device: Device) -> None:
         """Airplane mode off and an empty SMS store."""
-        self.run(device, "settings put global airplane_mode_on 0")
-        self.run(device, f"sqlite3 {shlex.quote(SMS_DB)} 'DELETE FROM sms; DELETE FROM threads;'")
+        self.run(device, "settings put global airplane_mode_on 0 && "
+                         f"sqlite3 {shlex.quote(SMS_DB)} 'DELETE FROM sms; DELETE FROM threads;'")
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the expected message was sent and the SMS app is in front."""

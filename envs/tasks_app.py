@@ -143,8 +143,10 @@ def task_row(title: str, importance: int = LOW, due: dt.date | dt.datetime | Non
                 "hideUntil": _start_ms(hide_until), "created": created_ms,
                 "modified": to_ms(_local(modified)) if modified is not None else created_ms,
                 "completed": to_ms(_local(completed)) if completed is not None else 0, "notes": notes}
-    seed = hashlib.sha256(repr(sorted(row.items(), key=lambda item: item[0])).encode()).hexdigest()
-    row["remoteId"] = remote_id or new_remote_id(seed, lambda _: False)
+    if not remote_id:
+        seed = hashlib.sha256(repr(sorted(row.items(), key=lambda item: item[0])).encode()).hexdigest()
+        remote_id = new_remote_id(seed, lambda _: False)
+    row["remoteId"] = remote_id
     return row
 
 
@@ -170,8 +172,7 @@ def random_task_row(rng: np.random.Generator) -> Row:
 def reset_view_state(device: Device) -> None:
     """Stop the app and delete its preferences: it reopens on "My Tasks" with completed and unstarted tasks shown
     (the defaults), whatever an earlier episode changed."""
-    Task.run(device, f"am force-stop {shlex.quote(PACKAGE)}")
-    Task.run(device, f"rm -f {shlex.quote(PREFS_PATH)}")
+    Task.run(device, f"am force-stop {shlex.quote(PACKAGE)} && rm -f {shlex.quote(PREFS_PATH)}")
 
 
 # ----- reading the list -------------------------------------------------------------------------------------------

@@ -1,27 +1,23 @@
 """State helpers for tasks, built only on the Device protocol so they work on every backend.
 
 SQLite databases are read the way AndroidWorld does: pull the database with its ``-wal`` and ``-shm`` files
-into a private temporary directory and query the copy locally, always with bound parameters. The clipboard is
-read and written through the Clipper app, as AndroidWorld does. Content providers are queried with
-``content query``.
+and query a local copy, always with bound parameters (the copy stays open between uses: ``local_db``). The
+clipboard is read and written through the Clipper app, as AndroidWorld does. Content providers are queried
+with ``content query``.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
-import sqlite3
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError, TaskSetupError
-from android_gym.tempdirs import fast_tmp_dir
 
 from .base import Device
+from .local_db import local_database
 
-_DB_SIDE_FILES = ("-wal", "-shm")
 # `mCurrentFocus=Window{48b4735 u0 pkg/pkg.MainActivity}` (dumpsys window) and
 # `topResumedActivity=ActivityRecord{hash u0 pkg/.Act tN}` (dumpsys activity activities, Android 10+).
 _FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ u\d+ ([^\s/}]+)/([^\s}]+)\}")
@@ -33,26 +29,9 @@ RESULT_OK = -1
 _BROADCAST_RESULT = re.compile(r'Broadcast completed: result=(-?\d+)(?:, data="(.*)")?\s*\Z', re.DOTALL)
 
 
-def _pull_database(device: Device, db_path: str, into: Path) -> Path:
-    local = into / Path(db_path).name
-    local.write_bytes(device.pull(db_path))
-    for suffix in _DB_SIDE_FILES:
-        try:
-            (into / (local.name + suffix)).write_bytes(device.pull(db_path + suffix))
-        except RemoteFileNotFoundError:
-            pass
-    return local
-
-
 def sqlite_query(device: Device, db_path: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
     """Rows of ``sql`` (with ``params`` bound) run on a local copy of the device database, as dicts."""
-    with tempfile.TemporaryDirectory(prefix="android-gym-db-", dir=fast_tmp_dir()) as tmp:
-        connection = sqlite3.connect(_pull_database(device, db_path, Path(tmp)))
-        try:
-            connection.row_factory = sqlite3.Row
-            return [dict(row) for row in connection.execute(sql, tuple(params))]
-        finally:
-            connection.close()
+    return local_database(device, db_path).query(device, sql, params)
 
 
 def sqlite_execute(device: Device, db_path: str, sql: str, params: Sequence[Any] = ()) -> int:
@@ -67,20 +46,7 @@ def sqlite_execute(device: Device, db_path: str, sql: str, params: Sequence[Any]
 def sqlite_execute_many(device: Device, db_path: str, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
     """``sqlite_execute`` for several ``(sql, params)`` statements in one transaction and one pull/push round
     trip; returns the total changed row count."""
-    with tempfile.TemporaryDirectory(prefix="android-gym-db-", dir=fast_tmp_dir()) as tmp:
-        local = _pull_database(device, db_path, Path(tmp))
-        connection = sqlite3.connect(local)
-        try:
-            connection.execute("PRAGMA synchronous=OFF")  # a scratch copy: nothing to keep safe from a crash
-            changed = sum(connection.execute(sql, tuple(params)).rowcount for sql, params in statements)
-            connection.commit()
-            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            connection.close()
-        side_files = " ".join(shlex.quote(db_path + suffix) for suffix in _DB_SIDE_FILES)
-        device.shell(f"rm -f {side_files}")
-        device.push(local.read_bytes(), db_path)
-    return changed
+    return local_database(device, db_path).execute_many(device, statements)
 
 
 def read_file(device: Device, path: str) -> bytes:

@@ -114,8 +114,8 @@ def write_files(device: Device, directory: str, files: Mapping[str, str]) -> Non
 
 def clear_directory(device: Device, directory: str) -> None:
     """Remove everything inside ``directory`` (hidden entries too), keeping it; nothing happens if it is missing."""
-    if is_directory(device, directory):
-        _run(device, f"find {shlex.quote(directory)} -mindepth 1 -delete")
+    quoted = shlex.quote(directory)
+    _run(device, f"[ ! -d {quoted} ] || find {quoted} -mindepth 1 -delete")  # one round trip
 
 
 def clear_device_storage(device: Device) -> None:
@@ -127,10 +127,9 @@ def clear_device_storage(device: Device) -> None:
 def tree_snapshot(device: Device, directory: str) -> dict[str, str]:
     """Every entry under ``directory`` by path relative to it: a file's MD5 digest, or ``FOLDER`` for a folder. Two
     equal snapshots mean nothing inside was added, removed, renamed, moved or changed."""
-    if not is_directory(device, directory):
-        return {}
     quoted = shlex.quote(directory)
-    output = _run(device, f"find {quoted} -mindepth 1 -type d; find {quoted} -type f -exec md5sum {{}} +")
+    output = _run(device, f"if [ -d {quoted} ]; then find {quoted} -mindepth 1 -type d; "
+                          f"find {quoted} -type f -exec md5sum {{}} +; fi")  # nothing when it is no folder
     prefix = directory.rstrip("/") + "/"
     snapshot = {}
     for line in output.splitlines():

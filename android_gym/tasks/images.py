@@ -68,8 +68,9 @@ def text_image(text: str, font_size: int = 24) -> Image.Image:
     margins."""
     face = font(font_size)
     lines = text.split("\n")
-    heights = [face.getbbox(line)[3] if line.strip() else font_size // 2 for line in lines]
-    width = max((face.getbbox(line)[2] for line in lines), default=0)
+    boxes = [face.getbbox(line) for line in lines]
+    heights = [box[3] if line.strip() else font_size // 2 for line, box in zip(lines, boxes)]
+    width = max((box[2] for box in boxes), default=0)
     image = Image.new("RGB", (width + 20, sum(heights) + 20), (255, 255, 255))
     draw = ImageDraw.Draw(image)
     y = 10

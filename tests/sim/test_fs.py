@@ -47,6 +47,15 @@ def test_new_directories_files_and_their_parents_get_device_time(phone):
     assert fs.listdir("/sdcard/Download/a") == [] and mtime_ms(phone, "/sdcard/Download/a") == LATER_MS + 5000
 
 
+@pytest.mark.parametrize("command", ["rm /sdcard/Download/d/f.txt", "rm -r /sdcard/Download/d/sub",
+                                     "rmdir /sdcard/Download/d/sub", "find /sdcard/Download/d -mindepth 1 -delete"])
+def test_removals_leave_device_time_on_the_directory(phone, command):
+    phone.run("mkdir -p /sdcard/Download/d/sub && echo x > /sdcard/Download/d/f.txt")
+    phone.clock.advance(1000)
+    assert phone.run(command).exit_code == 0
+    assert mtime_ms(phone, "/sdcard/Download/d") == LATER_MS + 1000
+
+
 def test_telephony_writes_carry_device_time(phone):
     db = phone.telephony.db_path
     directory = os.path.dirname(db)

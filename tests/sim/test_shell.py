@@ -7,6 +7,7 @@ import re
 import struct
 import time
 
+import numpy as np
 import pytest
 from lxml import etree
 from PIL import Image
@@ -553,6 +554,27 @@ def test_screencap_png_has_the_screen_size(phone):
     assert Image.open(phone.fs.host_path("/sdcard/shot.png")).size == (1080, 2400)
     raw = sh(phone, "screencap").stdout
     assert struct.unpack("<4I", raw[:16])[:3] == (1080, 2400, 1) and len(raw) == 16 + 1080 * 2400 * 4
+
+
+def test_raw_screencap_is_the_header_and_the_screens_rgba_rows(phone):
+    """``screencap`` without ``-p`` (AOSP cmds/screencap): width, height, RGBA_8888, sRGB, then opaque RGBA rows;
+    to a file, the same bytes."""
+    raw = sh(phone, "screencap").stdout
+    assert struct.unpack("<4I", raw[:16]) == (1080, 2400, 1, 1)
+    pixels = np.frombuffer(raw, np.uint8, offset=16).reshape(2400, 1080, 4)
+    assert np.array_equal(pixels[..., :3], phone.screenshot()) and (pixels[..., 3] == 255).all()
+    assert sh(phone, "screencap -d 0 /sdcard/shot.raw").exit_code == 0
+    assert phone.fs.read_bytes("/sdcard/shot.raw") == raw
+    assert sh(phone, "screencap -d").exit_code == 1  # a display id is missing: usage
+
+
+def test_screenshots_and_dumps_printed_to_stdout_leave_the_screen_alone(phone):
+    """Read-only command lines do not redraw the screen; saving a screenshot or a dump into a file writes."""
+    for command in ("screencap", "screencap -p", "screencap -d 0 /dev/stdout", "uiautomator dump /dev/tty"):
+        assert sh(phone, command).read_only, command
+    for command in ("screencap /sdcard/a.raw", "screencap -p /sdcard/a.png", "uiautomator dump",
+                    "uiautomator dump /sdcard/window_dump.xml"):
+        assert not sh(phone, command).read_only, command
 
 
 def test_uiautomator_dump_writes_parseable_xml(phone):

@@ -114,6 +114,15 @@ def test_the_frame_at_a_time_is_the_one_rendered_for_it():
     assert yellowness(track.frame(data, track.sample_at(16_000)), beyond) > 150
 
 
+def test_the_noise_is_numpys_uniform_bytes():
+    """Frames carry ``rng.integers(0, 256, size, dtype=np.uint8)`` (drawn faster as ``rng.bytes``): same pixels."""
+    [(picture, _)] = message_frames(["x"], 1, 3)
+    noise = np.random.default_rng(3).integers(0, 256, (240, 320, 3), dtype=np.uint8)
+    pixels = np.asarray(picture)
+    untouched = (pixels == noise).all(axis=2)
+    assert untouched.mean() > 0.95 and untouched[:, :40].all()  # all but the stamped message
+
+
 def test_a_frame_as_long_as_the_message_is_held_for_all_of_it():
     data = message_video(["aB3dE5fG7h"], 120, 9, CREATED, frame_s=120)
     track = video_track(data)

@@ -289,8 +289,13 @@ def _parse_uncached(command: str) -> object:
 
 
 _parse_cached = functools.lru_cache(maxsize=1024)(_parse_uncached)
+# Long scripts that come back (a task's setup, ``restore_app_data``'s) get a few places of their own.
+_parse_long_cached = functools.lru_cache(maxsize=64)(_parse_uncached)
 
 
 def _parse(command: str) -> object:
-    """The tree of a command line; short ones (the per-step commands) are parsed once and cached."""
-    return _parse_cached(command) if len(command) <= 1024 else _parse_uncached(command)
+    """The tree of a command line; short ones (the per-step commands) and the last long scripts up to 16 KiB
+    are parsed once and cached."""
+    if len(command) <= 1024:
+        return _parse_cached(command)
+    return _parse_long_cached(command) if len(command) <= 16384 else _parse_uncached(command)

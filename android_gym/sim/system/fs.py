@@ -58,9 +58,15 @@ def normalize(path: str, cwd: str = "/") -> str:
     return path
 
 
-#: ``os.stat_result`` fields beyond its ten tuple items that ``device_stat`` carries over from the host.
-_STAT_EXTRAS = ("st_atime", "st_mtime", "st_ctime", "st_atime_ns", "st_mtime_ns", "st_ctime_ns", "st_blksize",
-                "st_blocks", "st_rdev")
+#: ``os.stat_result`` fields beyond its ten tuple items that ``device_stat`` carries over from the host (those this
+#: host's ``stat`` has).
+_STAT_EXTRAS = tuple(name for name in ("st_atime", "st_mtime", "st_ctime", "st_atime_ns", "st_mtime_ns",
+                                       "st_ctime_ns", "st_blksize", "st_blocks", "st_rdev")
+                     if hasattr(os.stat(os.curdir), name))
+
+
+#: How many ``host_path`` answers a file system keeps (the paths tasks and apps use again and again).
+_HOST_PATHS_KEPT = 1024
 
 
 def inode_of(path: str) -> int:
@@ -88,13 +94,14 @@ class FileSystem:
     def __init__(self, root: Path, clock: VirtualClock) -> None:
         self.root = Path(root)
         self._clock = clock
+        self._hosts: dict[tuple[str, str], Path] = {}  # host_path's answers (paths are immutable)
         self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
         for host in (self.root, *self.root.rglob("*")):
             self.stamp(host)
 
-    def stamp(self, host: Path) -> None:
+    def stamp(self, host: str | Path) -> None:
         """Set a host file's access and modification times to the device time."""
         ns = self._clock.now_ms() * 1_000_000
         try:
@@ -104,9 +111,15 @@ class FileSystem:
 
     def host_path(self, path: str, cwd: str = "/") -> Path:
         """Host path of an Android path (never outside ``root``: ``..`` stops at ``/``)."""
-        return self.root / normalize(path, cwd).lstrip("/")
+        key = (path, cwd)
+        found = self._hosts.get(key)
+        if found is None:
+            if len(self._hosts) >= _HOST_PATHS_KEPT:
+                self._hosts.clear()
+            found = self._hosts[key] = self.root / normalize(path, cwd).lstrip("/")
+        return found
 
-    def device_stat(self, host: Path, follow_symlinks: bool = True) -> os.stat_result:
+    def device_stat(self, host: str | Path, follow_symlinks: bool = True) -> os.stat_result:
         """``stat`` of a sandbox file as the phone shows it: the host's own facts are replaced, the inode by
         ``inode_of`` and the mode of ``/`` by Android's ``drwxr-xr-x`` (the host directory is private, 0700).
         Raises ``OSError`` as ``os.stat`` does."""
@@ -114,7 +127,7 @@ class FileSystem:
         path = "/" + os.fspath(host)[len(os.fspath(self.root)):].strip("/")
         mode = stat_module.S_IFDIR | 0o755 if path == "/" else info.st_mode
         items = (mode, inode_of(path), *tuple(info)[2:])
-        return os.stat_result(items, {name: getattr(info, name) for name in _STAT_EXTRAS if hasattr(info, name)})
+        return os.stat_result(items, {name: getattr(info, name) for name in _STAT_EXTRAS})
 
     def exists(self, path: str) -> bool:
         """Whether the Android path exists."""

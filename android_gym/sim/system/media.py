@@ -214,7 +214,8 @@ def message_frames(messages: Sequence[str], display_s: int, seed: int | Sequence
         box = mask.getbbox() or (0, 0, 1, 1)
         text = mask.crop(box)  # blending only where the text is keeps a frame well under a millisecond
         for duration in durations:
-            picture = Image.fromarray(rng.integers(0, 256, (height, width, 3), dtype=np.uint8))
+            # The bytes of rng.integers(0, 256, (height, width, 3), dtype=np.uint8), drawn 4 at a time.
+            picture = Image.frombytes("RGB", VIDEO_SIZE, rng.bytes(height * width * 3))
             picture.paste(_TEXT_COLOR, box, text)
             frames.append((picture, duration))
     return frames

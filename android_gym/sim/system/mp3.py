@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import BinaryIO
 
 from mutagen import MutagenError
-from mutagen.id3 import ID3, TIT2, TPE1, ID3NoHeaderError
+from mutagen.id3 import ID3, TIT2, TPE1
 from mutagen.mp3 import MP3, HeaderNotFoundError
 
 SAMPLE_RATE = 48_000
@@ -62,11 +62,29 @@ def _info_frame(frames: int, padding: int) -> bytes:
     return body + bytes(FRAME_BYTES - len(body))
 
 
-def audio_frames(duration_ms: int) -> bytes:
-    """The MPEG audio of ``duration_ms`` of silence (at least one frame): the Info frame, then the frames."""
+def _audio_parts(duration_ms: int) -> tuple[bytes, memoryview]:
+    """The Info frame and the silent frames of ``duration_ms`` (a view, not a copy, of ``_silent_run``)."""
     samples = max(duration_ms, 0) * SAMPLE_RATE // 1000
     frames = max(math.ceil(samples / SAMPLES_PER_FRAME), 1)
-    return _info_frame(frames, frames * SAMPLES_PER_FRAME - samples) + _silent_frame() * frames
+    return _info_frame(frames, frames * SAMPLES_PER_FRAME - samples), _silent_run(frames)
+
+
+_silence = b""  # the longest run of silent frames made so far (at least 6 minutes' worth)
+
+
+def _silent_run(frames: int) -> memoryview:
+    """``frames`` silent frames, as a view of one run kept in memory: making a song copies its audio once, into
+    the file."""
+    global _silence
+    size = frames * FRAME_BYTES
+    if len(_silence) < size:
+        _silence = _silent_frame() * max(frames, 15_000)
+    return memoryview(_silence)[:size]
+
+
+def audio_frames(duration_ms: int) -> bytes:
+    """The MPEG audio of ``duration_ms`` of silence (at least one frame): the Info frame, then the frames."""
+    return b"".join(_audio_parts(duration_ms))
 
 
 @lru_cache(maxsize=256)
@@ -82,7 +100,7 @@ def id3_tag(title: str, artist: str) -> bytes:
 
 def mp3_file(duration_ms: int, title: str, artist: str) -> bytes:
     """A silent MP3 of exactly ``duration_ms`` with an ID3v2.4 tag holding ``title`` and ``artist``."""
-    return id3_tag(title, artist) + audio_frames(duration_ms)
+    return b"".join((id3_tag(title, artist), *_audio_parts(duration_ms)))
 
 
 @dataclass(frozen=True)
@@ -105,13 +123,9 @@ def read_mp3(source: bytes | BinaryIO) -> AudioInfo | None:
     ``None`` when it holds no MPEG audio frame."""
     file = io.BytesIO(source) if isinstance(source, bytes) else source
     try:
-        audio = MP3(file)
-        file.seek(0)
+        audio = MP3(file)  # reads the ID3 tag too (None when there is none)
     except (HeaderNotFoundError, MutagenError, ValueError, struct.error):
         return None
-    try:
-        tags = ID3(file)
-    except (ID3NoHeaderError, MutagenError, ValueError):
-        tags = None
+    tags = audio.tags
     return AudioInfo(_text(tags, "TIT2"), _text(tags, "TPE1"), _text(tags, "TALB"),
                      round(audio.info.length * 1000))

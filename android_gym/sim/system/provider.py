@@ -10,12 +10,16 @@ from __future__ import annotations
 import functools
 import posixpath
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import ClassVar
 
 from android_gym.sim.system.services import SystemServices
+
+# Per provider class, journal mode and schema: the bytes of a database file holding just the schema.
+_SCHEMA_IMAGES: dict[tuple[type, str, tuple[str, ...]], bytes] = {}
 
 
 class SqliteProvider:
@@ -38,20 +42,37 @@ class SqliteProvider:
         if host.is_file() and host.stat().st_size > 0:
             return
         self._phone.fs.makedirs(posixpath.dirname(self.db_path))
+        image = self._schema_image()
         with self._phone.fs.device_writes(*self._files):
             for file in self._files[:-1]:  # the database and its side files, not their directory
                 file.unlink(missing_ok=True)
+            host.write_bytes(image)
             with closing(self.connect()) as db, db:
-                for statement in self.schema:
-                    db.execute(statement)
                 self.on_create(db)
+
+    def _schema_image(self) -> bytes:
+        """The database file the schema makes (before ``on_create``): made once per provider class and process,
+        then copied, which costs a fraction of running the schema's statements (each its own commit) again."""
+        key = (type(self), self.journal_mode, self.schema)
+        if key not in _SCHEMA_IMAGES:
+            with tempfile.TemporaryDirectory(prefix="android-gym-schema-") as tmp:
+                path = Path(tmp) / "schema.db"
+                with closing(self._open(path)) as db, db:
+                    db.execute("PRAGMA synchronous=OFF")  # a scratch file
+                    for statement in self.schema:
+                        db.execute(statement)
+                _SCHEMA_IMAGES[key] = path.read_bytes()
+        return _SCHEMA_IMAGES[key]
 
     def on_create(self, db: sqlite3.Connection) -> None:
         """Fill a database just created (default: nothing)."""
 
     def connect(self) -> sqlite3.Connection:
         """A new connection to the host file in the provider's journal mode; the caller closes it."""
-        db = sqlite3.connect(self._phone.fs.host_path(self.db_path), timeout=5)
+        return self._open(self._phone.fs.host_path(self.db_path))
+
+    def _open(self, host: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(host, timeout=5)
         db.execute(f"PRAGMA journal_mode={self.journal_mode}")
         self.on_connect(db)
         return db

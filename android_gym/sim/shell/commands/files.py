@@ -261,6 +261,7 @@ def rm(ctx: CommandContext, argv: list[str]) -> int:
         if is_dir and not recursive:
             if "d" in flags and not any(host.iterdir()):
                 host.rmdir()
+                ctx.stamp(host.parent)  # the directory that lost an entry shows device time
                 continue
             status = ctx.fail("rm", f"{arg}: Is a directory")
             continue
@@ -272,6 +273,7 @@ def rm(ctx: CommandContext, argv: list[str]) -> int:
         except OSError as error:
             status = ctx.fail("rm", f"{arg}: {strerror(error)}")
             continue
+        ctx.stamp(host.parent)  # the directory that lost an entry shows device time, not the host's
         if "v" in flags:
             ctx.out(f"rm{'dir' if is_dir else ''} '{arg}'\n")
     return status
@@ -284,7 +286,9 @@ def rmdir(ctx: CommandContext, argv: list[str]) -> int:
         try:
             if ctx.path(arg) in _KEEP:
                 raise OSError(16, os.strerror(16))
-            ctx.host(arg).rmdir()
+            host = ctx.host(arg)
+            host.rmdir()
+            ctx.stamp(host.parent)
         except OSError as error:
             status = ctx.fail("rmdir", f"'{arg}': {strerror(error)}")
     return status

@@ -13,7 +13,6 @@ import os
 import re
 import stat as st_mode
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from android_gym.sim.shell.commands.base import CommandContext, blocks_1k, strerror
 
@@ -27,7 +26,7 @@ class _Node:
     """One file being tested."""
 
     path: str
-    host: Path
+    host: str
     st: os.stat_result
     depth: int
 
@@ -45,6 +44,9 @@ _TESTS_WITH_ARG = {"-name", "-iname", "-path", "-ipath", "-wholename", "-type", 
                    "-inum", "-context", "-samefile"}
 _TESTS_PLAIN = {"-print", "-print0", "-delete", "-prune", "-true", "-false", "-empty", "-quit", "-depth",
                 "-xdev", "-nouser", "-nogroup", "-executable", "-readable", "-writable"}
+#: ``-type`` letters and the mode test of each.
+_KINDS = {"f": st_mode.S_ISREG, "d": st_mode.S_ISDIR, "l": st_mode.S_ISLNK, "p": st_mode.S_ISFIFO,
+          "s": st_mode.S_ISSOCK, "b": st_mode.S_ISBLK, "c": st_mode.S_ISCHR}
 _ACTIONS = {"-print", "-print0", "-delete", "-exec", "-execdir", "-ok", "-okdir", "-quit"}
 
 
@@ -160,25 +162,22 @@ class _Finder:
 
     def test(self, expr: _Expr, node: _Node) -> bool:
         name, arg, ctx = expr.name, expr.arg, self.ctx
-        base = os.path.basename(node.path.rstrip("/")) or node.path
         if name in ("-true", "-depth", "-xdev", "-readable", "-writable"):
             return True
         if name in ("-false", "-nouser", "-nogroup"):
             return False
         if name in ("-name", "-iname"):
-            fold = name == "-iname"
+            fold, base = name == "-iname", os.path.basename(node.path.rstrip("/")) or node.path
             return fnmatch.fnmatchcase(base.lower() if fold else base, arg.lower() if fold else arg)
         if name in ("-path", "-ipath", "-wholename"):
             fold = name == "-ipath"
             return fnmatch.fnmatchcase(node.path.lower() if fold else node.path, arg.lower() if fold else arg)
         if name == "-type":
-            kinds = {"f": st_mode.S_ISREG, "d": st_mode.S_ISDIR, "l": st_mode.S_ISLNK, "p": st_mode.S_ISFIFO,
-                     "s": st_mode.S_ISSOCK, "b": st_mode.S_ISBLK, "c": st_mode.S_ISCHR}
             letters = [c for c in arg if c != ","]
             for letter in letters:
-                if letter not in kinds:
+                if letter not in _KINDS:
                     raise _FindError(f"bad -type '{letter}'")
-            return any(kinds[letter](node.st.st_mode) for letter in letters)
+            return any(_KINDS[letter](node.st.st_mode) for letter in letters)
         if name in ("-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin"):
             spec, unit = arg, 60 if name.endswith("min") else 86400
             if spec[-1:].lower() in "dhms" and spec[-1:].isalpha():
@@ -211,9 +210,10 @@ class _Finder:
         if name == "-delete":
             try:
                 if st_mode.S_ISDIR(node.st.st_mode) and not st_mode.S_ISLNK(node.st.st_mode):
-                    node.host.rmdir()
+                    os.rmdir(node.host)
                 else:
-                    node.host.unlink()
+                    os.unlink(node.host)
+                ctx.stamp(os.path.dirname(node.host))  # its directory shows device time, not the host's
             except OSError as error:
                 ctx.err(f"find: '{node.path}': {strerror(error)}\n")
                 self.status = 1
@@ -236,7 +236,7 @@ class _Finder:
         raise _FindError(f"bad arg '{name}'")
 
     def walk(self, start: str) -> None:
-        host = self.ctx.host(start)
+        host = os.fspath(self.ctx.host(start))
         try:
             info = self.ctx.stat(host, follow_symlinks=False)
         except OSError as error:
@@ -269,7 +269,7 @@ class _Finder:
                 self.status = 1
                 names = []
             for name in names:
-                child = node.host / name
+                child = os.path.join(node.host, name)
                 try:
                     info = self.ctx.stat(child, follow_symlinks=False)
                 except OSError:

@@ -258,7 +258,8 @@ def false(ctx: CommandContext, argv: list[str]) -> int:
 
 
 def sleep(ctx: CommandContext, argv: list[str]) -> int:
-    """``sleep DURATION...`` (``[.0-9]+[smhd]``): advances the virtual clock; never blocks."""
+    """``sleep DURATION...`` (``[.0-9]+[smhd]``): advances the virtual clock; never blocks. Nothing is redrawn
+    for it: a frame that shows the time is rebuilt when its unit of time turns (``WindowManager.frame``)."""
     if len(argv) < 2:
         return ctx.fail("sleep", "Needs 1 argument")
     total = 0.0
@@ -268,7 +269,6 @@ def sleep(ctx: CommandContext, argv: list[str]) -> int:
             return ctx.fail("sleep", f"bad duration '{arg}'")
         total += float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[match.group(2)]
     ctx.phone.clock.advance(round(total * 1000))
-    ctx.phone.invalidate()
     return 0
 
 

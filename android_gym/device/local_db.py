@@ -1,0 +1,207 @@
+"""Host-side copies of device SQLite databases that stay open between uses (``state.sqlite_query``/``_execute``).
+
+Reading a device database means pulling it and querying it on the host, and opening a database parses its
+schema: for an app's database (tens of tables, indexes and triggers) that costs ~0.5 ms, more than the pull,
+the query and the push together, and a task's reset reads and writes its app's database several times. A
+``LocalDatabase`` keeps one connection per device and database path open on a private host file and, before
+each use, brings that file up to date with the bytes just pulled from the device:
+
+* bytes equal to the last ones seen (pulled, or pushed by us) leave the file as it is;
+* other bytes overwrite the file in place. SQLite notices a change made by someone else by the file change
+  counter at the start of each read transaction (``dbFileVers``, header bytes 24-39, as for another process's
+  write; https://www.sqlite.org/fileformat2.html#file_change_counter), drops its page cache and reparses the
+  schema only if the schema cookie (bytes 40-43) changed. The counter written is one more than the one the
+  connection last saw, so the change is noticed even when the device's counter did not move (WAL-mode writes
+  leave it alone unless page 1 changes).
+
+Change-counter detection needs a rollback journal: a WAL database (header bytes 18-19 = 2) finds other writers
+through its ``-shm`` index instead. The copy is therefore kept in rollback mode (bytes 18-19 = 1, journal in
+memory) and the device's format bytes are restored in what is pushed back, with the device's counter plus one
+as any write leaves it; so what is pushed depends only on the device's bytes and the SQL. A database whose
+``-wal`` holds frames is copied with it into a temporary directory and opened there instead (checkpointed
+before a write is pushed back). Queries run with ``query_only`` on, so only writes change the copy; nothing is
+pushed when a write changed nothing; stale ``-wal``/``-shm`` files are removed only when the device has them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shlex
+import shutil
+import sqlite3
+import tempfile
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from android_gym.errors import RemoteFileNotFoundError
+from android_gym.tempdirs import fast_tmp_dir
+
+from .base import Device
+
+T = TypeVar("T")
+_SIDE_FILES = ("-wal", "-shm")
+_FORMAT = slice(18, 20)  # file format write and read versions: 1 rollback journal, 2 WAL
+_COUNTER = slice(24, 28)  # file change counter
+_VALID_FOR = slice(92, 96)  # version-valid-for: the in-header database size is valid when it equals the counter
+_HEADER = 100
+
+# Open copies per device (weakly: a device that goes away takes its copies along) and database path.
+_COPIES: weakref.WeakKeyDictionary[Any, dict[str, LocalDatabase]] = weakref.WeakKeyDictionary()
+_COPIES_LOCK = threading.Lock()
+
+
+def _with_counter(data: bytes, counter: int, format_bytes: bytes | None = None) -> bytes:
+    """``data`` (a database file) with its change counter set to ``counter`` (and version-valid-for with it, if it
+    matched the old counter) and, if given, its format bytes replaced."""
+    if len(data) < _HEADER:
+        return data
+    header = bytearray(data[:_HEADER])
+    if header[_VALID_FOR] == header[_COUNTER]:
+        header[_VALID_FOR] = (counter & 0xFFFFFFFF).to_bytes(4, "big")
+    header[_COUNTER] = (counter & 0xFFFFFFFF).to_bytes(4, "big")
+    if format_bytes is not None:
+        header[_FORMAT] = format_bytes
+    return bytes(header) + data[_HEADER:]
+
+
+def _counter(data: bytes) -> int:
+    return int.from_bytes(data[_COUNTER], "big") if len(data) >= _HEADER else 0
+
+
+def _pull_optional(device: Device, path: str) -> bytes | None:
+    try:
+        return device.pull(path)
+    except RemoteFileNotFoundError:
+        return None
+
+
+class LocalDatabase:
+    """A host copy of the database at ``db_path`` on ``device``, with a connection kept open on it."""
+
+    def __init__(self, db_path: str) -> None:
+        self.db_path = db_path
+        self._dir = Path(tempfile.mkdtemp(prefix="android-gym-db-", dir=fast_tmp_dir()))
+        self._file = self._dir / "copy.db"
+        self._file.touch()
+        self._connection = sqlite3.connect(self._file, isolation_level=None, check_same_thread=False)
+        self._connection.execute("PRAGMA journal_mode=MEMORY")  # a scratch copy: nothing to keep safe
+        self._connection.execute("PRAGMA synchronous=OFF")
+        self._connection.execute("PRAGMA query_only=ON")  # a query cannot change the copy behind the device's back
+        self._connection.row_factory = sqlite3.Row
+        self.pid = os.getpid()  # a forked child makes its own copies
+        self._close = weakref.finalize(self, _dispose, self._connection, self._dir, self.pid)
+        self._lock = threading.Lock()
+        self._device_bytes: bytes | None = None  # the device's file as last pulled or pushed
+        self._local_counter = 0  # the change counter in the copy's file, as the connection last saw it
+
+    def query(self, device: Device, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+        """Rows of ``sql`` on the device database as it is now, as dicts."""
+        return self._use(device, lambda db: [dict(row) for row in db.execute(sql, tuple(params))], write=False)
+
+    def execute_many(self, device: Device, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
+        """Run ``statements`` in one transaction on the device database and push the result back (stale
+        ``-wal``/``-shm`` files removed first); returns the total changed row count. Nothing is pushed when the
+        statements changed nothing."""
+        return self._use(device, lambda db: _execute_many(db, statements), write=True)
+
+    def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool) -> T:
+        with self._lock:
+            data = device.pull(self.db_path)
+            # A -shm without a -wal holds nothing to read (SQLite rebuilds it); it matters only as a file to remove.
+            sides = {suffix: _pull_optional(device, self.db_path + suffix) for suffix in _SIDE_FILES
+                     if write or suffix == "-wal"}
+            if sides["-wal"]:  # frames not yet checkpointed: open the files as they are
+                self._device_bytes = None
+                return _use_with_wal(device, self.db_path, data, sides, action, write)
+            headed = len(data) >= _HEADER
+            if data != self._device_bytes:
+                self._local_counter += 1
+                local = _with_counter(data, self._local_counter, b"\x01\x01") if headed else data
+                with open(self._file, "r+b") as handle:  # in place: the connection keeps its file
+                    handle.write(local)
+                    handle.truncate()
+                self._device_bytes = data
+            if not write:
+                return action(self._connection)
+            self._connection.execute("PRAGMA query_only=OFF")
+            try:
+                self._connection.execute("BEGIN IMMEDIATE")
+                result = action(self._connection)
+                self._connection.execute("COMMIT")
+            except BaseException:
+                if self._connection.in_transaction:
+                    self._connection.execute("ROLLBACK")
+                raise
+            finally:
+                self._connection.execute("PRAGMA query_only=ON")
+            local = self._file.read_bytes()
+            if (_counter(local) == self._local_counter) if headed else local == data:
+                return result  # the statements changed nothing (a commit moves the counter): nothing to push
+            self._local_counter = _counter(local)
+            pushed = _with_counter(local, _counter(data) + 1, data[_FORMAT]) if headed else local
+            present = [self.db_path + suffix for suffix, side in sides.items() if side is not None]
+            if present:
+                device.shell("rm -f " + " ".join(map(shlex.quote, present)))
+            device.push(pushed, self.db_path)
+            self._device_bytes = pushed
+            return result
+
+
+def _execute_many(db: sqlite3.Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
+    """Run ``statements`` in order (a run of the same SQL as one ``executemany``); the changed row count."""
+    changed = 0
+    for sql, run in itertools.groupby(statements, key=lambda statement: statement[0]):
+        values = [tuple(params) for _, params in run]
+        cursor = db.execute(sql, values[0]) if len(values) == 1 else db.executemany(sql, values)
+        changed += cursor.rowcount
+    return changed
+
+
+def _dispose(connection: sqlite3.Connection, directory: Path, pid: int) -> None:
+    connection.close()
+    if os.getpid() == pid:  # not a forked child's to remove
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _use_with_wal(device: Device, db_path: str, data: bytes, sides: dict[str, bytes | None],
+                  action: Callable[[sqlite3.Connection], T], write: bool) -> T:
+    """``action`` on a fresh copy of the database with its side files (a WAL with frames), pushed back if
+    ``write`` (checkpointed, the device's side files removed)."""
+    with tempfile.TemporaryDirectory(prefix="android-gym-db-", dir=fast_tmp_dir()) as tmp:
+        local = Path(tmp) / "copy.db"
+        local.write_bytes(data)
+        for suffix, side in sides.items():
+            if side is not None:
+                Path(f"{local}{suffix}").write_bytes(side)
+        connection = sqlite3.connect(local, isolation_level=None)
+        try:
+            connection.row_factory = sqlite3.Row
+            if not write:
+                return action(connection)
+            connection.execute("PRAGMA synchronous=OFF")
+            connection.execute("BEGIN IMMEDIATE")
+            result = action(connection)
+            connection.execute("COMMIT")
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            connection.close()
+        device.shell("rm -f " + " ".join(shlex.quote(db_path + suffix) for suffix in _SIDE_FILES))
+        device.push(local.read_bytes(), db_path)
+        return result
+
+
+def local_database(device: Device, db_path: str) -> LocalDatabase:
+    """The open copy of ``db_path`` on ``device`` (made on first use; a device that cannot be weakly referenced
+    gets a new copy each time)."""
+    with _COPIES_LOCK:
+        try:
+            copies = _COPIES.setdefault(device, {})
+        except TypeError:
+            return LocalDatabase(db_path)
+        if db_path not in copies or copies[db_path].pid != os.getpid():
+            copies[db_path] = LocalDatabase(db_path)
+        return copies[db_path]

@@ -1,0 +1,171 @@
+"""The open local copies behind ``state.sqlite_query``/``sqlite_execute``: they follow every change on the device,
+however it was made, and push back what a fresh copy would."""
+
+from __future__ import annotations
+
+import shlex
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from android_gym.device import local_db, state
+from android_gym.device.base import ShellResult
+from android_gym.device.local_db import LocalDatabase
+from android_gym.errors import RemoteFileNotFoundError
+
+DB = "/data/data/org.example/databases/notes.db"
+
+
+class FileDevice:
+    """Just the file half of the Device protocol, over a dict (and ``rm -f``), counting pushes."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+        self.pushes = 0
+
+    def pull(self, path: str) -> bytes:
+        if path not in self.files:
+            raise RemoteFileNotFoundError(path)
+        return self.files[path]
+
+    def push(self, data: bytes, path: str) -> None:
+        self.files[path] = data
+        self.pushes += 1
+
+    def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
+        words = shlex.split(cmd)
+        assert words[:2] == ["rm", "-f"], cmd
+        for path in words[2:]:
+            self.files.pop(path, None)
+        return ShellResult("", 0)
+
+
+def database(tmp_path: Path, name: str, wal: bool, rows: int = 2, frames_in_wal: bool = False) -> dict[str, bytes]:
+    """Files of a notes database made on the host: the database and, with ``frames_in_wal``, its ``-wal``."""
+    path = tmp_path / name
+    connection = sqlite3.connect(path)
+    if wal:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA wal_autocheckpoint=0")
+    connection.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT)")
+    connection.executemany("INSERT INTO notes(title) VALUES (?)", [(f"note {i}",) for i in range(rows)])
+    connection.commit()
+    files = {}
+    if frames_in_wal:
+        connection.execute("INSERT INTO notes(title) VALUES ('in the wal')")
+        connection.commit()
+        files["-wal"] = Path(f"{path}-wal").read_bytes()
+    else:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)" if wal else "SELECT 1")
+    files[""] = path.read_bytes()
+    connection.close()
+    return files
+
+
+def put(device: FileDevice, files: dict[str, bytes]) -> None:
+    for suffix, data in files.items():
+        device.files[DB + suffix] = data
+
+
+def titles(device: FileDevice) -> list[str]:
+    return [row["title"] for row in state.sqlite_query(device, DB, "SELECT title FROM notes ORDER BY id")]
+
+
+@pytest.mark.parametrize("wal", [False, True])
+def test_follows_changes_made_behind_its_back(tmp_path, wal):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal, rows=2))
+    assert titles(device) == ["note 0", "note 1"]
+    # Another database with the same change counter, schema and size: only the pages differ.
+    other = database(tmp_path, "b.db", wal, rows=2)
+    other[""] = other[""].replace(b"note 1", b"note X")
+    put(device, other)
+    assert titles(device) == ["note 0", "note X"]
+    put(device, database(tmp_path, "c.db", wal, rows=300))
+    assert len(titles(device)) == 300
+
+
+@pytest.mark.parametrize("wal", [False, True])
+def test_writes_push_the_device_format_and_a_counter_that_depends_only_on_the_input(tmp_path, wal):
+    files = database(tmp_path, "a.db", wal)
+    pushed = []
+    for warm in (False, True):
+        device = FileDevice()
+        put(device, files)
+        if warm:  # a copy that has seen other changes before
+            state.sqlite_execute(device, DB, "INSERT INTO notes(title) VALUES ('x')")
+            put(device, files)
+        assert state.sqlite_execute(device, DB, "UPDATE notes SET title = ? WHERE id = ?", ("it's", 1)) == 1
+        pushed.append(device.files[DB])
+    assert pushed[0] == pushed[1]
+    header = pushed[0][:100]
+    assert header[18:20] == files[""][18:20]  # WAL stays WAL
+    counter = int.from_bytes(files[""][24:28], "big") + 1
+    assert int.from_bytes(header[24:28], "big") == int.from_bytes(header[92:96], "big") == counter
+    with sqlite3.connect(":memory:") as check:  # a valid database as pushed
+        check.deserialize(pushed[0][:18] + b"\x01\x01" + pushed[0][20:])
+        assert check.execute("SELECT title FROM notes ORDER BY id").fetchall() == [("it's",), ("note 1",)]
+
+
+def test_a_write_that_changes_nothing_pushes_nothing(tmp_path):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=True))
+    assert state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id > 99") == 0
+    assert device.pushes == 0
+    assert state.sqlite_execute_many(device, DB, [("DELETE FROM notes", ()), ("INSERT INTO notes(title) VALUES "
+                                                                             "(?)", ("new",))]) == 3
+    assert device.pushes == 1 and titles(device) == ["new"]
+
+
+def test_runs_of_the_same_statement_count_every_row(tmp_path):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=True))
+    insert = "INSERT INTO notes(title) VALUES (?)"
+    statements = [(insert, ("a",)), (insert, ("b",)), ("UPDATE notes SET title = ? WHERE title = ?", ("c", "a")),
+                  (insert, ("d",))]
+    assert state.sqlite_execute_many(device, DB, statements) == 4
+    assert titles(device) == ["note 0", "note 1", "c", "b", "d"]
+
+
+def test_a_failed_statement_rolls_back_and_pushes_nothing(tmp_path):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=False))
+    with pytest.raises(sqlite3.OperationalError):
+        state.sqlite_execute_many(device, DB, [("DELETE FROM notes", ()), ("DELETE FROM nope", ())])
+    assert device.pushes == 0 and titles(device) == ["note 0", "note 1"]
+
+
+def test_frames_in_the_wal_are_read_and_checkpointed_on_write(tmp_path):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=True, frames_in_wal=True))
+    device.files[DB + "-shm"] = b"\0" * 32768
+    assert titles(device) == ["note 0", "note 1", "in the wal"]
+    assert state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = 1") == 1
+    assert sorted(device.files) == [DB]  # stale side files removed
+    assert titles(device) == ["note 1", "in the wal"]
+
+
+def test_a_query_cannot_change_the_copy(tmp_path):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=False))
+    with pytest.raises(sqlite3.OperationalError):
+        state.sqlite_query(device, DB, "DELETE FROM notes")
+    assert titles(device) == ["note 0", "note 1"]
+    assert state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = ?", (1,)) == 1  # writes still write
+    assert titles(device) == ["note 1"]
+
+
+def test_a_forked_child_makes_its_own_copy(tmp_path, monkeypatch):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=False))
+    parent = local_db.local_database(device, DB)
+    assert local_db.local_database(device, DB) is parent
+    monkeypatch.setattr(local_db.os, "getpid", lambda: parent.pid + 1)
+    child = local_db.local_database(device, DB)
+    assert child is not parent and titles(device) == ["note 0", "note 1"]
+
+
+def test_a_missing_database_raises():
+    with pytest.raises(RemoteFileNotFoundError):
+        LocalDatabase(DB).query(FileDevice(), "SELECT 1", ())
