@@ -49,8 +49,9 @@ FONT_SIZE = 22  # digits 15 px tall, like AndroidWorld's cv2 HERSHEY_SIMPLEX at 
 MIN_FONT_SIZE = 12  # digits 8 px tall, the floor for small screens (22 px would scale to 7 at 320 wide)
 #: A colour step (in any channel) that counts as an edge when weighing what a label would hide.
 EDGE_STEP = 40
-#: A label over fewer edge pixels than 1/50 of its area hides nothing to speak of (a divider line's end).
-HIDDEN_TOLERANCE = 50
+#: A label over fewer edge pixels than 1/100 of its area hides nothing to speak of (a divider line's end; a crisp
+#: glyph's corner at 540 px wide is 2 of a 13 x 15 label's, and is something).
+HIDDEN_TOLERANCE = 100
 DARK = (10, 10, 10)
 LIGHT = (255, 250, 250)
 

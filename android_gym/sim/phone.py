@@ -39,7 +39,8 @@ from android_gym.tempdirs import fast_tmp_dir
 INPUT_EVENT_MS = 1000
 
 
-#: ``getprop`` values of the Pixel 6 / API 33 image AndroidWorld uses, booted (the boot animation has exited).
+#: ``getprop`` values of the Pixel 6 / API 33 image AndroidWorld uses, booted (the boot animation has exited);
+#: ``ro.sf.lcd_density`` comes from the screen's width (``WindowManager.density``).
 DEFAULT_PROPS = {
     "ro.product.name": "sdk_gphone64_x86_64",
     "ro.product.model": "sdk_gphone64_x86_64",
@@ -64,7 +65,6 @@ DEFAULT_PROPS = {
     "ro.serialno": "EMULATOR33X1X1X0",
     "sys.boot_completed": "1",
     "persist.sys.timezone": "UTC",
-    "ro.sf.lcd_density": "420",
 }
 
 
@@ -97,6 +97,7 @@ class Phone:
             raise ConfigError("Phone(apps=...) needs a home-screen app (an App class with home = True), such as "
                               "android_gym.sim.apps.launcher.Launcher")
         self.window = WindowManager(self, width, height, animations)
+        self.props["ro.sf.lcd_density"] = str(self.window.density)  # 420 at 1080 wide, as the screen is drawn
         self.activities = ActivityManager(self, home)
         self.shell = Shell(self)
         # The browser engine behind Chrome's page area: a real headless Chromium, started on first use.

@@ -40,6 +40,8 @@ SHOWCASE = {
     "code.name.monkey.retromusic": "RetroCreatePlaylist",
     "de.dennisguse.opentracks": "SportsTrackerTotalDurationForCategoryThisWeek",
     "net.cozic.joplin": "NotesTodoItemCount",
+    "com.google.android.contacts": "SimpleSmsSendReceivedAddress",
+    "org.videolan.vlc": "VlcCreatePlaylist",
 }
 
 

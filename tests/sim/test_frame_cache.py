@@ -101,3 +101,10 @@ def test_rgba_frames_are_the_screen_and_opaque_at_every_size(size: tuple[int, in
         assert np.array_equal(rgba[..., :3], phone.screenshot()) and (rgba[..., 3] == 255).all()
     finally:
         phone.close()
+
+
+@pytest.mark.parametrize(("task", "size"), [("SimpleSmsReply", (540, 1200)), ("ExpenseDeleteMultiple2", (270, 600))])
+def test_a_small_screen_looks_the_same_cached_and_uncached_and_run_after_run(task: str, size: tuple[int, int]) -> None:
+    cached = _look_per_step(SimDevice(*size), task, seed=1)
+    assert cached == _look_per_step(_UncachedDevice(*size), task, seed=1)
+    assert cached == _look_per_step(SimDevice(*size), task, seed=1)

@@ -9,7 +9,8 @@ import pytest
 from android_gym.sim.framework.window import Frame
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.icons import NAMES, icon_mask
-from android_gym.sim.ui.layout import font
+from android_gym.sim.ui.layout import font, font_runs, text_width, wrap
+from android_gym.sim.ui.render import _text_mask
 from android_gym.sim.ui.views import TEXT, WHITE, View
 
 PACKAGES = [app.package for app in Phone().packages.launchable()]
@@ -33,10 +34,21 @@ def test_text_is_roboto_and_bold_text_is_wider() -> None:
     assert font(42) is font(42)  # opened once per size
 
 
+def test_characters_roboto_lacks_are_drawn_in_noto_sans_cjk() -> None:
+    assert font_runs("¯\\_(ツ)_/¯") == (("¯\\_(", False), ("ツ", True), (")_/¯", False))
+    assert font_runs("Mail") == (("Mail", False),)
+    box = _text_mask("\U0010ffff", 42, False).tobytes()  # Roboto's .notdef: what a missing glyph looked like
+    assert _text_mask("ツ", 42, False).tobytes() != box
+    for text in ("田中 太郎", "김민준 Kim", "¯\\_(ツ)_/¯"):  # measuring agrees with drawing
+        assert _text_mask(text, 42, False).width == pytest.approx(text_width(text, 42), abs=3)
+    assert all(text_width(line, 42) <= 300 for line in wrap("日本語のテキスト" * 4, 42, 300))
+
+
 @pytest.mark.parametrize("package", [None, *PACKAGES])
 def test_every_icon_on_a_main_screen_has_a_glyph(package: str | None) -> None:
     phone = Phone() if package is None else opened(package)
-    icons = [view for view in views(phone.window.frame()) if view.kind in ("icon", "fab", "app_icon") and view.hint]
+    icons = [view for view in views(phone.window.frame())
+             if view.kind in ("icon", "fab", "app_icon", "dock_icon") and view.hint]
     assert icons
     assert {view.hint for view in icons} <= NAMES
 
@@ -66,3 +78,43 @@ def test_navigation_buttons_keep_their_descriptions() -> None:
 def test_the_same_state_gives_the_same_pixels() -> None:
     package = "com.simplemobiletools.smsmessenger"
     assert np.array_equal(opened(package).screenshot(), opened(package).screenshot())
+
+
+def test_home_is_the_pixel_launcher_with_at_a_glance_a_dock_and_the_search_bar() -> None:
+    phone = Phone()
+    home = views(phone.window.frame())
+    by_id = {view.resource_id.rsplit("/", 1)[-1]: view for view in home if view.resource_id}
+    assert by_id["clock"].text == "Sun, Oct 15" and by_id["clock"].bounds[1] < by_id["workspace"].bounds[1]
+    dock = [view for view in by_id["hotseat"].walk() if view.kind == "dock_icon"]
+    assert [view.text for view in dock] == ["Contacts", "SMS Messenger", "Chrome", "Camera"]  # labels hidden, kept
+    search = by_id["search_container_hotseat"]
+    assert search.content_desc == "Search" and search.bounds[1] > dock[0].bounds[3]
+    assert [view.content_desc for view in search.walk() if view.kind == "icon"] == ["", "Voice search", "Google Lens"]
+    x1, y1, x2, y2 = dock[2].bounds
+    phone.run(f"input tap {(x1 + x2) // 2} {(y1 + y2) // 2}")
+    assert phone.activities.foreground()[0] == "com.android.chrome"
+
+
+def test_tab_labels_are_centred_under_their_icons() -> None:
+    for package, label_id in (("net.gsantner.markor", "navigation_bar_item_small_label_view"),
+                               ("code.name.monkey.retromusic", "")):
+        frame = opened(package).window.frame()
+        tabs = [view for view in views(frame) if view.kind == "column" and view.content_desc and view.clickable
+                and any(child.kind == "icon" for child in view.children)]
+        assert len(tabs) >= 4, package
+        for tab in tabs:
+            icon, label = tab.children
+            assert label.kind == "text" and (not label_id or label.resource_id.endswith(label_id))
+            centre = (tab.bounds[0] + tab.bounds[2]) / 2
+            assert abs((label.bounds[0] + label.bounds[2]) / 2 - centre) <= 1
+            assert abs((icon.bounds[0] + icon.bounds[2]) / 2 - centre) <= 1
+            assert label.bounds[2] - label.bounds[0] < tab.bounds[2] - tab.bounds[0]  # wrap_content
+
+
+def test_cards_of_a_grid_row_are_top_aligned() -> None:
+    phone = Phone()
+    for name in ("clip_with_a_long_name_that_wraps_to_two_lines.mp4", "short.mp4"):
+        phone.run(f"touch /sdcard/Movies/{name}")
+    phone.run("monkey -p org.videolan.vlc -c android.intent.category.LAUNCHER 1")
+    cards = [view for view in views(phone.window.frame()) if view.content_desc.startswith("Video: ")]
+    assert len(cards) == 2 and cards[0].bounds[1] == cards[1].bounds[1] and cards[0].bounds[3] == cards[1].bounds[3]

@@ -207,7 +207,7 @@ def test_mask_says_exactly_what_the_env_accepts(make_env, task, prefix):
 
 
 def test_masked_out_and_malformed_ids_are_reported(make_env):
-    env = element_actions(make_env)
+    env = element_actions(make_env, text_slots=64)  # room for the goal's and the home screen's 49 texts and more
     _, info = env.reset(seed=0)  # the home screen: no text field, no question
     filled = len(env.rl_screen.slots)
     empty_tap = env.layout["tap"][filled]

@@ -42,15 +42,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from android_gym.sim.apps.commons import SearchMenuScreen, search_menu
+from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, SearchMenuScreen, search_menu
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_button, dialog_over
-from android_gym.sim.ui.layout import font, line_height
+from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.views import (
-    PRIMARY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
@@ -157,7 +156,7 @@ SCHEMA = (
 DEFAULT_PRIMARY_COLOR = 0xFFF57C00 - (1 << 32)
 
 _NORMAL, _BIG, _DAY_TEXT, _MONTH_TEXT, _CELL_TEXT = 37, 42, 45, 58, 28  # 14sp, 16sp, 17sp, 22sp, 11sp at 420 dpi
-_SELECTED_BG, _CHIP_BG = (255, 224, 178), (232, 240, 254)
+_SELECTED_BG, _CHIP_BG = (255, 224, 178), SEARCH_BACKGROUND  # the primary colour, light and lighter
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 
@@ -519,8 +518,7 @@ def new_event_start(day: dt.date, now: dt.datetime, allow_changing_day: bool) ->
 
 def _fit(text: str, size: int, width: int) -> str:
     """``text`` cut to what fits ``width`` px (a custom view's canvas clips it)."""
-    measure = font(size).getlength
-    while text and measure(text) > width:
+    while text and text_width(text, size) > width:
         text = text[:-1]
     return text
 
@@ -1007,7 +1005,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         items.append(_menu_item("change_view", CHANGE_VIEW, "grid", self._show_views))
         field = edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search, resource_id=_id(self.SEARCH_KEY),
                           weight=1, text_size=_BIG)
-        return search_menu(PACKAGE, icon, field, items, (253, 236, 214), 140, 16)
+        return search_menu(PACKAGE, icon, field, items, SEARCH_BACKGROUND, 140, 16)
 
     def _search_icon_clicked(self) -> None:
         if self.search_open:
@@ -1036,8 +1034,10 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
 
     def _fab(self) -> View:
         if not self.extended_fab:
-            return fab(NEW_EVENT, "plus", self._fab_clicked, resource_id=_id("calendar_fab"), margin=42)
-        button = fab(NEW_EVENT, "calendar", self._fab_clicked, resource_id=_id("calendar_fab"), gravity="top", margin=0)
+            return fab(NEW_EVENT, "plus", self._fab_clicked, resource_id=_id("calendar_fab"), margin=42,
+                       background=PRIMARY)
+        button = fab(NEW_EVENT, "calendar", self._fab_clicked, resource_id=_id("calendar_fab"), gravity="top",
+                     margin=0, background=PRIMARY)
         label = text_view(EVENT_LABEL, resource_id=_id("fab_event_label"), text_size=_BIG, clickable=True,
                           focusable=True, on_click=self._new_event, padding=24)
         task_label = text_view(TASK_LABEL, resource_id=_id("fab_task_label"), text_size=_BIG, clickable=True,
@@ -1101,9 +1101,12 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
     def _cell(self, day: dt.date, in_month: bool, is_today: bool, titles: list[str]) -> View:
         color = TEXT if in_month else TEXT_SECONDARY
         lines = [_drawn(str(day.day), _DAY_TEXT, PRIMARY if is_today else color, bold=is_today)]
-        lines += [_drawn(_fit(title, _CELL_TEXT, 140), _CELL_TEXT, color, background=_CHIP_BG) for title in titles[:3]]
+        # MonthView.drawEvent: the event type's colour (the default type's is the primary) under contrasting text
+        lines += [_drawn(_fit(title, _CELL_TEXT, 140), _CELL_TEXT, WHITE, background=PRIMARY, corner=8)
+                  for title in titles[:3]]
         return View(kind="column", class_name="android.view.View", resource_id=_id("month_view_background"),
-                    clickable=True, focusable=True, weight=1, children=lines, on_click=lambda: self._open_day(day))
+                    clickable=True, focusable=True, weight=1, gravity="fill", children=lines,
+                    on_click=lambda: self._open_day(day))
 
     def _day(self, day: dt.date) -> View:
         """``DayFragment``: the day's title and its events (``DayEventsAdapter``)."""

@@ -9,6 +9,12 @@ from __future__ import annotations
 from android_gym.sim.framework.app import Screen
 from android_gym.sim.ui.views import Color, View
 
+#: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same), the apps'
+#: default primary colour, which their FABs, highlights and links use (``getProperPrimaryColor``).
+PRIMARY: Color = (0xF5, 0x7C, 0x00)
+#: ``MySearchMenu``'s background: the primary colour at low alpha over the white window.
+SEARCH_BACKGROUND: Color = (253, 236, 214)
+
 
 def valid_name(name: str) -> bool:
     """``String.isAValidFilename``: none of ``/\\n\\r\\t\\0\\f`?*\\<>|":``, and not "." or ".."."""

@@ -42,7 +42,6 @@ from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over
 from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
     DIVIDER,
-    PRIMARY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
@@ -86,6 +85,12 @@ NAVIGATE_UP, MORE_OPTIONS = "Navigate up", "More options"
 EDITOR_PHONE_TYPES = tuple(kind for kind in PHONE_TYPES if kind != TYPE_CUSTOM)
 _PRIMARY_PHONE_TYPES = (2, 1, 3, 7)  # Mobile, Home, Work, Other: the types not marked secondary
 _TOOLBAR_ICON = 126
+PRIMARY = (0x2A, 0x56, 0xC6)  # res/values/colors.xml: primary_color (the action bar, section headers, accents)
+#: ``letter_tile_colors``: a contact's picture placeholder takes one by its name's hash (``LetterTileDrawable``).
+_LETTER_TILE_COLORS = ((0xDB, 0x44, 0x37), (0xE9, 0x1E, 0x63), (0x9C, 0x27, 0xB0), (0x67, 0x3A, 0xB7),
+                       (0x3F, 0x51, 0xB5), (0x42, 0x85, 0xF4), (0x03, 0x9B, 0xE5), (0x00, 0x97, 0xA7),
+                       (0x00, 0x96, 0x88), (0x0F, 0x9D, 0x58), (0x68, 0x9F, 0x38), (0xEF, 0x6C, 0x00),
+                       (0xFF, 0x57, 0x22), (0x75, 0x75, 0x75))
 _FIELD_TEXT, _TITLE_TEXT = 44, 64
 _POPUP_WIDTH = 720
 
@@ -96,6 +101,16 @@ def _id(name: str) -> str:
 
 def _android_id(name: str) -> str:
     return f"android:id/{name}"
+
+
+def _letter_tile_color(name: str) -> tuple[int, int, int]:
+    """``LetterTileDrawable.pickColor``: ``letter_tile_colors[|name.hashCode()| % 14]`` (Java's ``String.hashCode``
+    over UTF-16 code units, a 32-bit int)."""
+    code, units = 0, name.encode("utf-16-be")
+    for i in range(0, len(units), 2):
+        code = (31 * code + int.from_bytes(units[i:i + 2], "big")) & 0xFFFFFFFF
+    signed = code - (1 << 32) if code >= 1 << 31 else code
+    return _LETTER_TILE_COLORS[abs(signed) % len(_LETTER_TILE_COLORS)]
 
 
 def _contact_id(uri: str) -> int | None:
@@ -138,8 +153,9 @@ class PeopleScreen(Screen):
         else:
             body = column(text_view(NO_CONTACTS, resource_id=_id("message"), text_size=_FIELD_TEXT,
                                     text_color=TEXT_SECONDARY, padding=60), weight=1)
-        create = fab(CREATE_NEW_CONTACT, "plus", self._create, resource_id=_id("floating_action_button"))
-        main = column(toolbar(APP_LABEL, resource_id=_id("toolbar")), body, gravity="fill")
+        create = fab(CREATE_NEW_CONTACT, "plus", self._create, resource_id=_id("floating_action_button"),
+                     background=PRIMARY)
+        main = column(toolbar(APP_LABEL, resource_id=_id("toolbar"), background=PRIMARY), body, gravity="fill")
         return View(kind="frame", class_name="android.view.ViewGroup", resource_id=_id("root"),
                     children=[main, create])
 
@@ -148,8 +164,8 @@ class PeopleScreen(Screen):
             self.start(QuickContactScreen, Intent(action=ACTION_VIEW, data=f"{CONTACTS_URI}/{contact_id}"))
 
         badge = View(kind="icon", class_name="android.widget.QuickContactBadge", hint="avatar",
-                     content_desc=f"Quick contact for {name}", width=120, height=120, text_color=PRIMARY,
-                     clickable=True, focusable=True, on_click=open_contact)
+                     content_desc=f"Quick contact for {name}", width=120, height=120,
+                     text_color=_letter_tile_color(name), clickable=True, focusable=True, on_click=open_contact)
         header = text_view(section, width=80, text_size=_FIELD_TEXT, text_color=PRIMARY) if section else View(width=80)
         return View(kind="row", class_name="android.view.ViewGroup", clickable=True, focusable=True,
                     long_clickable=True, on_click=open_contact, padding=24, spacing=24, children=[
@@ -400,9 +416,10 @@ class ContactEditorScreen(Screen):
     # ----- views ------------------------------------------------------------------------------------------
     def build(self) -> View:
         close = image_button(CANCEL, "close", self._revert, text_color=WHITE)
-        save = button(SAVE, self._save, resource_id=_id("editor_menu_save_button"), height=168, text_size=40)
+        save = button(SAVE, self._save, resource_id=_id("editor_menu_save_button"), height=168, text_size=40,
+                      background=PRIMARY)
         title = EDIT_CONTACT if self.contact_id is not None else CREATE_NEW_CONTACT
-        bar = toolbar(title, save, navigation=close, resource_id=_id("toolbar"))
+        bar = toolbar(title, save, navigation=close, resource_id=_id("toolbar"), background=PRIMARY)
         name_fields = column(*(self._field(key, hint, self.names[key], self._set_name(key))
                                for key, hint in zip(self.NAME_KEYS, (FIRST_NAME, LAST_NAME))), weight=1)
         items = [row(self._kind_icon(NAME_HEADER, "person"), name_fields, View(width=_TOOLBAR_ICON), padding=12)]

@@ -506,7 +506,8 @@ class DeskClockScreen(Screen):
                                    text_color=PRIMARY if chosen else TEXT_SECONDARY,
                                    resource_id=_id("navigation_bar_item_large_label_view" if chosen
                                                    else "navigation_bar_item_small_label_view"))
-            icon = View(kind="icon", class_name="android.widget.ImageView", hint=_TAB_ICONS[tab], height=90,
+            icon = View(kind="icon", class_name="android.widget.ImageView", hint=_TAB_ICONS[tab], width=168,
+                        height=84, corner=42, gravity="center_horizontal",  # Material 3's 64 x 32 dp indicator pill
                         resource_id=_id("navigation_bar_item_icon_view"),
                         text_color=PRIMARY if chosen else TEXT_SECONDARY,
                         background=_SELECTED_TAB_BG if chosen else None)

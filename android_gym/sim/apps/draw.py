@@ -32,14 +32,13 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from android_gym.sim.apps import files
-from android_gym.sim.apps.commons import valid_name
+from android_gym.sim.apps.commons import PRIMARY, valid_name
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over
 from android_gym.sim.ui.views import (
-    PRIMARY,
     TEXT,
     WHITE,
     Callback,

@@ -44,14 +44,13 @@ from zoneinfo import ZoneInfo
 
 from PIL import Image, ImageOps
 
-from android_gym.sim.apps.commons import SearchMenuScreen, search_menu, valid_name
+from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, SearchMenuScreen, search_menu, valid_name
 from android_gym.sim.framework.app import App, Context
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, dialog_over, popup_menu
 from android_gym.sim.ui.views import (
-    PRIMARY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
@@ -99,7 +98,6 @@ _UNINDEXED = (f"{EXTERNAL_STORAGE}/Android/data", f"{EXTERNAL_STORAGE}/Android/o
 
 _SMALLER, _NORMAL, _BIGGER, _BIG = 31, 37, 42, 47  # Commons text sizes 12/14/16/18 sp at 420 dpi
 _BAR, _ICON = 147, 126  # actionBarSize 56 dp; normal_icon_size 48 dp
-_SEARCH_BG = (253, 236, 214)  # search_menu_background: the primary colour at low alpha
 _SHADE: Color = (48, 48, 48)  # the viewer's top and bottom gradients, drawn solid
 _SCREEN_WIDTH = 1080
 _THUMBNAIL = 540  # decoded thumbnails: the largest grid cell (two folder columns)
@@ -307,7 +305,7 @@ def _search_menu(screen: GalleryScreen, hint: str, arrow: bool, items: list[View
                  icon_clicked, width=110)
     field = edit_text(screen.search_text, hint, screen.SEARCH_KEY, screen.set_search, weight=1, text_size=_BIG,
                       resource_id=_id(screen.SEARCH_KEY))
-    return search_menu(PACKAGE, icon, field, items, _SEARCH_BG, _BAR - 21, 21)
+    return search_menu(PACKAGE, icon, field, items, SEARCH_BACKGROUND, _BAR - 21, 21)
 
 
 def _grid(cells: list[View], columns: int, key: str, name: str, **props) -> View:
@@ -412,7 +410,7 @@ class PickDirectoryDialog(Dialog):
         tiles = [_directory_tile(phone, d, side, lambda path=d.path: self._picked(path))
                  for d in _picked_directories(phone, self.query)]
         search = edit_text(self.query, SEARCH_FOLDERS, self.SEARCH_KEY, self._set_query,
-                           resource_id=_id("top_toolbar_search"), text_size=_BIG, background=_SEARCH_BG)
+                           resource_id=_id("top_toolbar_search"), text_size=_BIG, background=SEARCH_BACKGROUND)
         rows = min(3, (len(tiles) + 1) // 2)  # the dialog shows at most three rows; the grid scrolls
         body = [search, _grid(tiles, 2, "picker_grid", "directories_grid", height=rows * side + 24, padding=12)]
         if not tiles:
@@ -486,7 +484,7 @@ class FilePickerDialog(Dialog):
                               resource_id=_id("filepicker_list"), height=1000)
         new_folder = fab("", "plus", lambda: self.screen.open_dialog(CreateFolderDialog(self.screen, self.path,
                                                                                        self._created)),
-                         resource_id=_id("filepicker_fab"), margin=36)
+                         resource_id=_id("filepicker_fab"), margin=36, background=PRIMARY)
         body = [self._breadcrumbs(), frame(entries, new_folder, height=1000)]
         return alert_dialog(body, [("button2", CANCEL, self.close), ("button1", OK, self._ok)], title=SELECT_FOLDER,
                             package=PACKAGE)

@@ -1,16 +1,35 @@
-"""The home screen (Pixel Launcher): a grid with a shortcut for every installed app that has a launcher icon.
+"""The home screen (Pixel Launcher on Android 13): At a Glance's date at the top, a grid with a shortcut for every
+installed app that has a launcher icon, the dock (hotseat) and the Google search bar at the bottom.
 
 An app like the others (on Android the launcher is a replaceable APK): it marks itself ``home``, and the phone
-hands the activity manager the installed home app for the bottom task."""
+hands the activity manager the installed home app for the bottom task.
+
+The layout and ids follow real Pixel Launcher dumps (tests/fixtures/uiautomator/pixel_launcher_home_1080x1794.xml;
+a 1080x2400 one: cells 252 px apart, the hotseat's icons without labels, the search pill 165 px tall, 930 wide).
+A hotseat icon is a ``BubbleTextView`` whose label Launcher3 hides (``setTextVisibility(false)``), so its text is
+still the app's name, as a dump shows it.
+
+Simplified: every launchable app sits on one home page (a real phone keeps most in the app drawer); the dock holds
+the installed ones of the Pixel's default dock apps, with Contacts in the Phone app's place. Not simulated: the
+search bar (the Google app is not installed; its views are shown, not clickable), At a Glance's weather, widgets,
+more home pages.
+"""
 
 from __future__ import annotations
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.system.clock import DAY_MS
-from android_gym.sim.ui.views import View, app_icon, column, row, text_view
+from android_gym.sim.ui.views import WHITE, View, app_icon, column, frame, group, row, text_view
 
 _COLUMNS = 4
 _WALLPAPER = (225, 233, 246)  # a light wallpaper: Launcher3 then draws dark text (``isWorkspaceDarkText``)
+_ID = "com.google.android.apps.nexuslauncher:id/"
+#: The Pixel's default dock (Phone, Messages, Chrome, Camera) as this phone has it.
+_HOTSEAT = ("com.google.android.contacts", "com.simplemobiletools.smsmessenger", "com.android.chrome",
+            "com.android.camera2")
+_CELL_WIDTH = 270
+_SEARCH_WIDTH, _SEARCH_HEIGHT, _SEARCH_ICON = 930, 165, 126  # the pill and its 48 dp icons (real dumps)
+_SEARCH_ICON_COLOR, _GOOGLE_BLUE = (68, 71, 70), (66, 133, 244)
 
 
 class LauncherScreen(Screen):
@@ -20,23 +39,50 @@ class LauncherScreen(Screen):
 
     def build(self) -> View:
         apps = self.phone.packages.launchable()
-        icons = [
-            app_icon(app.label, app.icon, app.icon_color, (lambda app=app: self.phone.activities.launch(app)),
-                     self._icon_long_click, width=270)
-            for app in apps
-        ]
-        grid = [row(*icons[i:i + _COLUMNS]) for i in range(0, len(icons), _COLUMNS)]
+        docked = [app for package in _HOTSEAT for app in apps if app.package == package]
+        icons = [self._shortcut(app) for app in apps if app not in docked]
+        grid = [row(*icons[i:i + _COLUMNS], weight=1) for i in range(0, len(icons), _COLUMNS)]
         date = self.phone.clock.now(DAY_MS).strftime("%a, %b %-d")
+        glance = column(
+            text_view(date, content_desc=date, resource_id=_ID + "clock", text_size=60, padding=0),
+            resource_id=_ID + "search_container_workspace", padding=78, height=260,
+        )
+        hotseat = group("column", "android.view.ViewGroup",
+                        row(*(self._shortcut(app, docked=True) for app in docked), height=190),
+                        frame(_search_bar(), height=_SEARCH_HEIGHT + 84),
+                        resource_id=_ID + "hotseat")
         return column(
-            text_view(date, content_desc=date, resource_id="com.google.android.apps.nexuslauncher:id/clock",
-                      text_size=66, padding=60),
-            column(*grid, resource_id="com.google.android.apps.nexuslauncher:id/workspace", weight=1),
+            glance,
+            group("column", "android.widget.ScrollView", *grid, resource_id=_ID + "workspace", weight=1),
+            hotseat,
             background=_WALLPAPER,
         )
+
+    def _shortcut(self, app: App, docked: bool = False) -> View:
+        return app_icon(app.label, app.icon, app.icon_color, lambda: self.phone.activities.launch(app),
+                        self._icon_long_click, width=_CELL_WIDTH, show_label=not docked)
 
     def _icon_long_click(self) -> None:
         """Launcher3 ``ItemLongClickListener.onWorkspaceItemLongClick``: the long press is consumed (a real
         launcher starts a drag and opens the shortcut popup, which this one does not draw); nothing launches."""
+
+
+def _search_bar() -> View:
+    """The search pill: the Google "G" at the start, voice search and Lens at the end."""
+    def icon(name: str, color: tuple[int, int, int], **props) -> View:
+        props.setdefault("class_name", "android.widget.ImageView")
+        return View(kind="icon", hint=name, text_color=color, width=_SEARCH_ICON, height=_SEARCH_ICON, **props)
+
+    end_part = row(icon("mic", _SEARCH_ICON_COLOR, content_desc="Voice search", resource_id=_ID + "mic_icon"),
+                   icon("lens", _SEARCH_ICON_COLOR, content_desc="Google Lens", resource_id=_ID + "lens_icon",
+                        class_name="android.widget.ImageButton"),
+                   resource_id=_ID + "end_part")
+    gap = _SEARCH_WIDTH - 2 * 19 - 3 * _SEARCH_ICON
+    return group("row", "android.widget.FrameLayout",
+                 icon("google", _GOOGLE_BLUE, resource_id=_ID + "g_icon"), end_part,
+                 content_desc="Search", resource_id=_ID + "search_container_hotseat", background=WHITE,
+                 corner=_SEARCH_HEIGHT // 2, width=_SEARCH_WIDTH, height=_SEARCH_HEIGHT, padding=19, spacing=gap,
+                 gravity="center")
 
 
 class Launcher(App):
@@ -47,4 +93,3 @@ class Launcher(App):
     screens = (LauncherScreen,)
     launchable = False
     home = True
-

@@ -43,6 +43,7 @@ import stat
 from dataclasses import dataclass
 
 from android_gym.sim.apps.markor_editor import (
+    ACCENT,
     BAR,
     EXTRA_PATH,
     MENU_SIZE,
@@ -557,7 +558,7 @@ class MainScreen(Screen):
                     on_click=lambda: self._picker_go(NOTEBOOK),
                     width=84, height=84, text_color=TEXT_SECONDARY)
         buttons = row(View(weight=1), *(text_view(label, resource_id=res_id(name), clickable=True, focusable=True,
-                                                  on_click=callback, text_color=PRIMARY, text_size=MENU_SIZE,
+                                                  on_click=callback, text_color=ACCENT, text_size=MENU_SIZE,
                                                   padding=36)
                                         for name, label, callback in (
                                             ("ui__filesystem_dialog__button_cancel", CANCEL,
@@ -583,7 +584,7 @@ class MainScreen(Screen):
                                 resource_id=res_id("ui__filesystem_dialog__list"))]
         if len(rows) < 2:  # isCurrentFolderEmpty
             children.insert(0, text_view(EMPTY_HINT, resource_id=res_id("empty_hint"), text_size=126, bold=True,
-                                         padding=168))
+                                         padding=168, gravity="center_horizontal"))
         return View(kind="column", class_name="android.widget.FrameLayout", weight=1,
                     resource_id=res_id("ui__filesystem_dialog__root"), children=children)
 
@@ -592,9 +593,11 @@ class MainScreen(Screen):
                       content_desc=title, selected=tab == self.tab, clickable=True, focusable=True, weight=1,
                       on_click=lambda tab=tab: self._switch_tab(tab), children=[
                           View(kind="icon", class_name="android.widget.ImageView", hint=self.TAB_ICONS[tab], height=63,
-                               resource_id=res_id("navigation_bar_item_icon_view"), text_color=WHITE),
+                               resource_id=res_id("navigation_bar_item_icon_view"),
+                               text_color=ACCENT if tab == self.tab else WHITE),  # bottomnav_color_selector
                           text_view(title, resource_id=res_id("navigation_bar_item_small_label_view"),
-                                    text_size=_CAPTION, text_color=WHITE, padding=4)])
+                                    text_size=_CAPTION, text_color=ACCENT if tab == self.tab else WHITE, padding=4,
+                                    gravity="center_horizontal")])
                  for tab, title in self.TABS]
         return View(kind="row", class_name="android.widget.FrameLayout", resource_id=res_id("bottom_navigation_bar"),
                     height=_NAV, background=PRIMARY, children=items)
@@ -604,7 +607,7 @@ class MainScreen(Screen):
         layers = [main]
         if self.tab == "nav_notebook":  # bottom|end, 16 dp from the end, 72 dp from the bottom
             button = fab(CREATE_NEW, "plus", self._open_new, resource_id=res_id("fab_add_new_item"),
-                         background=PRIMARY, width=147, height=147)
+                         background=ACCENT, width=147, height=147)
             layers.append(column(View(weight=1), row(View(weight=1), button, View(width=42)), View(height=189),
                                  gravity="fill"))
         if self.back_at is not None and self.phone.clock.now_ms() - self.back_at <= DOUBLE_BACK_MS:

@@ -51,7 +51,8 @@ UNDO, REDO, SAVE, VIEW_MODE, EDIT_MODE = "Undo", "Redo", "Save", "View mode", "E
 SHARE, PLAIN_TEXT, RELOAD = "Share", "Plain Text", "Reload"
 MORE_OPTIONS = "More options"  # AppCompat abc_action_menu_overflow_description
 
-PRIMARY: Color = (63, 81, 181)  # colors.xml primary
+PRIMARY: Color = (0x1E, 0x21, 0x35)  # res/values/colors.xml at v2.10.9: primary (toolbar, bottom bar)
+ACCENT: Color = (0xF0, 0x4B, 0x4B)  # colors.xml accent (colorAccent: the FAB, dialog buttons, the checked tab)
 BAR = 147  # ?attr/actionBarSize, 56 dp at 420 dpi
 TITLE_SIZE, MENU_SIZE, EDITOR_SIZE = 52, 42, 42  # 20sp toolbar title, 16sp menu items, editor text
 _MARGIN = 42  # activity_horizontal_margin / activity_vertical_margin, 16 dp

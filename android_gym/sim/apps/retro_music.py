@@ -208,10 +208,11 @@ class PlaybackQueue(SqliteProvider):
 
 
 # ----- small views ------------------------------------------------------------------------------------------------
-def _icon(name: str, description: str, glyph: str, on_click: Callback | None, color=TEXT, size: int = 126) -> View:
+def _icon(name: str, description: str, glyph: str, on_click: Callback | None, color=TEXT, size: int = 126,
+          **props) -> View:
     return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name) if name else "",
                 content_desc=description, hint=glyph, clickable=on_click is not None,
-                focusable=on_click is not None, on_click=on_click, text_color=color, width=size, height=size)
+                focusable=on_click is not None, on_click=on_click, text_color=color, width=size, height=size, **props)
 
 
 def _two_lines(title: str, subtitle: str) -> View:
@@ -333,8 +334,9 @@ class MainScreen(Screen):
             items.append(View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id(tab),
                               content_desc=title, selected=chosen, clickable=True, focusable=True, weight=1,
                               on_click=lambda tab=tab: self._select(tab), children=[
-                                  _icon("", "", glyph, None, color=color, size=72),
-                                  text_view(title, text_size=_SMALL - 4, padding=2, text_color=color, bold=chosen)]))
+                                  _icon("", "", glyph, None, color=color, size=72, gravity="center_horizontal"),
+                                  text_view(title, text_size=_SMALL - 4, padding=2, text_color=color, bold=chosen,
+                                            gravity="center_horizontal")]))
         return View(kind="row", class_name="android.widget.FrameLayout", resource_id=_id("bottomNavigationView"),
                     height=190, background=(247, 242, 250), children=items)
 

@@ -20,16 +20,15 @@ from contextlib import closing
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
-from android_gym.sim.apps.commons import SearchMenuScreen
+from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, SearchMenuScreen
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
 from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT, Telephony
-from android_gym.sim.ui.layout import font, line_height
+from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.views import (
     DIVIDER,
-    PRIMARY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
@@ -198,14 +197,15 @@ class MainScreen(SearchMenuScreen):
             _image("top_toolbar_search_icon", "search", SEARCH, width=110),
             edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search,
                       resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
-            resource_id=_id("top_toolbar_holder"), background=(240, 240, 240), height=126)
+            resource_id=_id("top_toolbar_holder"), background=SEARCH_BACKGROUND, height=126)
         if self.search_open and self.search_text:
             body = self._search_results(telephony)
         else:
             body = self._conversation_list(telephony)
         main = View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("main_holder"),
                     children=[search_bar, body], gravity="fill", padding=0)
-        start = fab("", "plus", lambda: self.start(NewConversationScreen), resource_id=_id("conversations_fab"))
+        start = fab("", "plus", lambda: self.start(NewConversationScreen), resource_id=_id("conversations_fab"),
+                    background=PRIMARY)
         return View(kind="frame", class_name="android.view.ViewGroup", resource_id=_id("main_coordinator"),
                     children=[main, start])
 
@@ -533,7 +533,7 @@ class ThreadScreen(Screen):
     def _bubble(message: dict) -> View:
         body = message["body"] or ""
         received = message["type"] == INBOX
-        natural = max(font(_NORMAL).getlength(line) for line in body.split("\n")) + 2 * 32
+        natural = max(text_width(line, _NORMAL) for line in body.split("\n")) + 2 * 32
         width = int(min(natural + 2, 0.8 * 1000))  # layout_constraintWidth_percent="0.8"
         text = text_view(body, resource_id=_id("thread_message_body"), text_size=_NORMAL, padding=32,
                          background=_RECEIVED_BG if received else _SENT_BG, corner=_BUBBLE_CORNER, clickable=True,

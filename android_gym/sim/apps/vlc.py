@@ -569,7 +569,7 @@ class MainScreen(Screen):
                                    text_size=_SMALL_SP, text_color=TEXT_SECONDARY, padding=8))
         return View(kind="column", class_name="android.view.ViewGroup", content_desc=description, clickable=True,
                     focusable=True, long_clickable=True, on_click=lambda: self.app.play(path), weight=1, padding=21,
-                    children=[thumbnail, *texts])
+                    gravity="fill", children=[thumbnail, *texts])
 
     def _browse(self) -> View:
         """``MainBrowserFragment``: Favorites (gone while there are none), Storages with the internal memory card,

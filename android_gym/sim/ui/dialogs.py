@@ -7,7 +7,7 @@ Ids follow AppCompat's layouts (``abc_alert_dialog_material.xml``): the buttons 
 
 from __future__ import annotations
 
-from android_gym.sim.ui.layout import font, measure_height
+from android_gym.sim.ui.layout import measure_height, text_width
 from android_gym.sim.ui.views import PRIMARY, WHITE, Callback, View, column, frame, row, text_view
 
 #: A popup menu item: ``(title, on_click)``, or ``(title, on_click, checked)`` for a checkable one.
@@ -42,7 +42,7 @@ def dialog_button(text: str, on_click: Callback, resource_id: str, text_size: in
     return View(kind="button", class_name="android.widget.Button", text=text, resource_id=resource_id,
                 clickable=True, focusable=True, on_click=on_click, background=WHITE, text_color=PRIMARY,
                 text_size=text_size, padding=24, height=126,
-                width=max(220, int(font(text_size).getlength(text)) + 60))
+                width=max(220, int(text_width(text, text_size)) + 60))
 
 
 def alert_dialog(body: list[View], buttons: list[tuple[str, str, Callback]], title: str = "",

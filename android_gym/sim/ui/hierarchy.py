@@ -9,6 +9,7 @@ cannot reproduce the `` />`` spelling and the dump is on the hot path of every s
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from android_gym.sim.ui.views import View
 
@@ -18,12 +19,10 @@ _INVALID_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
 
 
+@lru_cache(maxsize=8192)
 def _attr(value: str) -> str:
+    """An attribute value as AOSP writes it (most values recur from dump to dump: they are escaped once)."""
     return _INVALID_XML.sub(".", value).translate(_ESCAPES)
-
-
-def _flag(value: bool) -> str:
-    return "true" if value else "false"
 
 
 def _node(view: View, index: int, package: str, out: list[str]) -> None:
@@ -31,11 +30,12 @@ def _node(view: View, index: int, package: str, out: list[str]) -> None:
     out.append(
         f'<node index="{index}" text="{_attr(view.text)}" resource-id="{_attr(view.resource_id)}" '
         f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" '
-        f'checkable="{_flag(view.checkable)}" checked="{_flag(view.checked)}" '
-        f'clickable="{_flag(view.clickable)}" enabled="{_flag(view.enabled)}" '
-        f'focusable="{_flag(view.focusable)}" focused="{_flag(view.focused)}" '
-        f'scrollable="{_flag(view.scrollable)}" long-clickable="{_flag(view.long_clickable)}" '
-        f'password="{_flag(view.password)}" selected="{_flag(view.selected)}" '
+        f'checkable="{"true" if view.checkable else "false"}" checked="{"true" if view.checked else "false"}" '
+        f'clickable="{"true" if view.clickable else "false"}" enabled="{"true" if view.enabled else "false"}" '
+        f'focusable="{"true" if view.focusable else "false"}" focused="{"true" if view.focused else "false"}" '
+        f'scrollable="{"true" if view.scrollable else "false"}" '
+        f'long-clickable="{"true" if view.long_clickable else "false"}" '
+        f'password="{"true" if view.password else "false"}" selected="{"true" if view.selected else "false"}" '
         f'bounds="[{x1},{y1}][{x2},{y2}]"'
     )
     visible = [child for child in view.children if child.bounds[2] > child.bounds[0]

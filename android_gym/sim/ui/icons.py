@@ -72,6 +72,8 @@ _GLYPHS = {
     "activity_skateboarding": "skateboarding", "activity_snowboarding": "snowboard", "activity_swimming": "swim",
     "activity_workout": "dumbbell", "activity_unknown": "map_marker_path",
     "app_chrome": "google_chrome", "tabs": "numeric_1_box_outline",
+    # the launcher's search bar
+    "google": "google", "mic": "microphone", "lens": "google_lens",
 }
 
 

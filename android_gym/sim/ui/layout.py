@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import fontpkg.pil
+import noto_cjk_sans_otc
 from PIL import ImageFont
 
 from android_gym.sim.ui.views import View
@@ -25,6 +26,61 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
                                 layout_engine=ImageFont.Layout.BASIC)
 
 
+#: Noto Sans CJK's face for Simplified Chinese in its collection: Android 13's fonts.xml lists it first of the CJK
+#: fallbacks (``NotoSansCJK-Regular.ttc`` index 2), so an en-US phone draws kana, hangul and Han in it.
+_CJK_SC_INDEX = 2
+_NOTDEF = "\U0010ffff"  # a code point no font maps: what a font draws for it is its .notdef box
+
+
+@lru_cache(maxsize=3)
+def fallback_font(size: int) -> ImageFont.FreeTypeFont:
+    """Noto Sans CJK (``noto-cjk-sans-otc``, the collection Android ships) at ``size`` px: characters Roboto lacks
+    (kana, hangul, Han, ★ ♪ ☆) are drawn in it, as Android's font fallback does. Only Regular is shipped, so it
+    stands for bold too. Opened on first use (in well under a millisecond); only the last few sizes are kept open,
+    as each open face of this 65,535-glyph font maps about 7 MB."""
+    return ImageFont.truetype(str(noto_cjk_sans_otc.FONT_PATH), size, index=_CJK_SC_INDEX,
+                              layout_engine=ImageFont.Layout.BASIC)
+
+
+def _glyph(face: ImageFont.FreeTypeFont, char: str) -> tuple[tuple[int, int], bytes]:
+    mask = face.getmask(char)
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=8192)
+def _needs_fallback(char: str) -> bool:
+    """Whether Roboto lacks ``char`` (draws its .notdef box for it) while Noto Sans CJK has it."""
+    roboto, cjk = font(42), fallback_font(42)  # any size tells; 42 px is the default text size
+    return _glyph(roboto, char) == _glyph(roboto, _NOTDEF) and _glyph(cjk, char) != _glyph(cjk, _NOTDEF)
+
+
+@lru_cache(maxsize=4096)
+def font_runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """``text`` split into runs of one font each: ``(run, in_fallback)``; ASCII is all Roboto."""
+    if text.isascii():
+        return ((text, False),) if text else ()
+    runs: list[tuple[str, bool]] = []
+    for char in text:
+        fallback = _needs_fallback(char)
+        if runs and runs[-1][1] == fallback:
+            runs[-1] = (runs[-1][0] + char, fallback)
+        else:
+            runs.append((char, fallback))
+    return tuple(runs)
+
+
+def run_font(size: int, bold: bool, fallback: bool) -> ImageFont.FreeTypeFont:
+    """The face a run of ``font_runs`` is drawn in."""
+    return fallback_font(size) if fallback else font(size, bold)
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """Advance width of one line of ``text`` in px, each run measured in the font it is drawn in."""
+    if text.isascii():
+        return font(size, bold).getlength(text)
+    return sum(run_font(size, bold, fallback).getlength(run) for run, fallback in font_runs(text))
+
+
 def line_height(size: int) -> int:
     """Height of one line of text of ``size`` px."""
     return int(size * 1.3)
@@ -33,7 +89,9 @@ def line_height(size: int) -> int:
 @lru_cache(maxsize=4096)
 def wrap(text: str, size: int, max_width: int, bold: bool = False) -> tuple[str, ...]:
     """Lines of ``text`` broken at spaces (and inside over-long words) to fit ``max_width`` px."""
-    measure = font(size, bold).getlength
+    def measure(line: str) -> float:
+        return text_width(line, size, bold)
+
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
@@ -59,28 +117,43 @@ def measure_width(view: View) -> int:
     if view.width is not None:
         return view.width
     if view.kind in _TEXT_KINDS:
-        return int(font(view.text_size, view.bold).getlength(view.text)) + 2 * view.padding
+        return int(text_width(view.text, view.text_size, view.bold)) + 2 * view.padding
     if view.kind == "row":
         return sum(measure_width(child) for child in view.children) + 2 * view.padding
     return max((measure_width(child) for child in view.children), default=0) + 2 * view.padding
 
 
-def measure_height(view: View, width: int) -> int:
-    """Height a view wants when ``width`` px wide (its fixed height if it has one)."""
+Memo = dict[tuple[int, int], tuple[View, int]]  # (id(view), width) -> (view, height) within one layout pass
+
+
+def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
+    """Height a view wants when ``width`` px wide (its fixed height if it has one); ``memo`` keeps what one layout
+    pass measured, so nested layouts measure each view once per width."""
     if view.height is not None:
         return view.height
+    if memo is not None:
+        known = memo.get((id(view), width))
+        if known is not None and known[0] is view:
+            return known[1]
+    height = _natural_height(view, width, memo)
+    if memo is not None:
+        memo[id(view), width] = (view, height)
+    return height
+
+
+def _natural_height(view: View, width: int, memo: Memo | None) -> int:
     inner = max(width - 2 * view.padding, 1)
     if view.kind in _TEXT_KINDS:
         lines = wrap(view.text, view.text_size, inner, view.bold) if view.multiline or view.kind == "text" else ("",)
         return len(lines) * line_height(view.text_size) + 2 * view.padding
     if view.kind == "column" or view.kind == "list":
-        heights = [measure_height(child, inner) for child in view.children]
+        heights = [measure_height(child, inner, memo) for child in view.children]
         return sum(heights) + view.spacing * max(len(heights) - 1, 0) + 2 * view.padding
     if view.kind == "row":
         widths = _row_widths(view, inner)
-        return max((measure_height(c, w) for c, w in zip(view.children, widths)), default=0) + 2 * view.padding
+        return max((measure_height(c, w, memo) for c, w in zip(view.children, widths)), default=0) + 2 * view.padding
     if view.kind == "frame":
-        return max((measure_height(child, inner) for child in view.children), default=0) + 2 * view.padding
+        return max((measure_height(child, inner, memo) for child in view.children), default=0) + 2 * view.padding
     return 2 * view.padding
 
 
@@ -94,21 +167,27 @@ def _row_widths(view: View, inner: int) -> list[int]:
 
 def layout(view: View, x: int, y: int, width: int, height: int) -> None:
     """Give ``view`` the rectangle ``(x, y, width, height)`` and lay out its children inside it."""
+    _layout(view, x, y, width, height, {})
+
+
+def _layout(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     view.bounds = (x, y, x + width, y + height)
     px, py = x + view.padding, y + view.padding
     inner_w, inner_h = max(width - 2 * view.padding, 0), max(height - 2 * view.padding, 0)
     if view.kind == "column":
-        _layout_column(view, px, py, inner_w, inner_h)
+        _layout_column(view, px, py, inner_w, inner_h, memo)
     elif view.kind == "row":
         for child, child_w in zip(view.children, _row_widths(view, inner_w)):
-            child_h = min(measure_height(child, child_w), inner_h) if child.height is None else child.height
-            layout(child, px, py + (inner_h - child_h) // 2, child_w, child_h)
+            child_h = min(measure_height(child, child_w, memo), inner_h) if child.height is None else child.height
+            if child.gravity == "fill":  # as tall as the row (a grid's cards, top-aligned)
+                child_h = inner_h
+            _layout(child, px, py + (inner_h - child_h) // 2, child_w, child_h, memo)
             px += child_w + view.spacing
     elif view.kind == "frame":
         for child in view.children:
-            _layout_in_frame(child, px, py, inner_w, inner_h)
+            _layout_in_frame(child, px, py, inner_w, inner_h, memo)
     elif view.kind == "list":
-        _layout_list(view, px, py, inner_w, inner_h)
+        _layout_list(view, px, py, inner_w, inner_h, memo)
     elif view.kind == "web":
         view.children = _place_virtual(view.children, x, y, x + width, y + height)
 
@@ -128,21 +207,25 @@ def _place_virtual(nodes: list[View], x: int, y: int, right: int, bottom: int) -
     return placed
 
 
-def _layout_column(view: View, x: int, y: int, width: int, height: int) -> None:
-    heights = [0 if child.weight else measure_height(child, width) for child in view.children]
+def _layout_column(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
+    heights = [0 if child.weight else measure_height(child, width, memo) for child in view.children]
     total_weight = sum(child.weight for child in view.children)
     spare = max(height - sum(heights) - view.spacing * max(len(heights) - 1, 0), 0)
     for child, child_h in zip(view.children, heights):
         if child.weight:
             child_h = int(spare * child.weight / total_weight)
-        child_w = width if child.width is None else child.width
-        layout(child, x, y, child_w, child_h)
+        child_w, child_x = width if child.width is None else child.width, x
+        if child.gravity == "center_horizontal":  # centred; wrap_content unless sized (a tab's icon and label)
+            if child.width is None:
+                child_w = min(measure_width(child) + 1, width)  # + 1: measure_width rounds the text's width down
+            child_x = x + (width - child_w) // 2
+        _layout(child, child_x, y, child_w, child_h, memo)
         y += child_h + view.spacing
 
 
-def _layout_in_frame(child: View, x: int, y: int, width: int, height: int) -> None:
+def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     child_w = width if child.width is None else child.width
-    child_h = height if child.weight or child.gravity == "fill" else measure_height(child, child_w)
+    child_h = height if child.weight or child.gravity == "fill" else measure_height(child, child_w, memo)
     m = child.margin
     positions = {
         "top": (x + m, y + m),
@@ -152,23 +235,23 @@ def _layout_in_frame(child: View, x: int, y: int, width: int, height: int) -> No
         "center": (x + (width - child_w) // 2, y + (height - child_h) // 2),
     }
     cx, cy = positions[child.gravity]
-    layout(child, cx, cy, child_w - (2 * m if child.width is None else 0), child_h)
+    _layout(child, cx, cy, child_w - (2 * m if child.width is None else 0), child_h, memo)
 
 
-def _layout_list(view: View, x: int, y: int, width: int, height: int) -> None:
+def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     """Stack items, scroll by ``scroll_offset`` (clamped) and keep only the items wholly inside the list; an item
     taller than the list that has no children of its own (a long text in a ScrollView) is kept while it shows,
     clipped to the list (``View.clipped_top``)."""
-    heights = [measure_height(child, width) for child in view.children]
+    heights = [measure_height(child, width, memo) for child in view.children]
     content = sum(heights) + view.spacing * max(len(heights) - 1, 0)
     view.scroll_offset = max(0, min(view.scroll_offset, content - height))
     top, visible = y - view.scroll_offset, []
     for child, child_h in zip(view.children, heights):
         if top >= y and top + child_h <= y + height:
-            layout(child, x, top, width, child_h)
+            _layout(child, x, top, width, child_h, memo)
             visible.append(child)
         elif child_h > height and not child.children and top < y + height and top + child_h > y:
-            layout(child, x, top, width, child_h)
+            _layout(child, x, top, width, child_h, memo)
             x1, y1, x2, y2 = child.bounds
             child.clipped_top, child.bounds = y - y1 if y1 < y else 0, (x1, max(y1, y), x2, min(y2, y + height))
             visible.append(child)

@@ -1,5 +1,12 @@
 """Pillow renderer: draws laid-out view trees into one persistent frame, redrawing only windows that changed.
 
+Views are laid out in design pixels (a 1080 px wide, 420 dpi phone); the renderer draws them natively at the
+screen's size, every coordinate, length, corner radius, stroke, shadow, icon and font size times ``scale`` (screen
+width / 1080): the same dp layout a phone of the same dp width and a density of ``420 * scale`` dpi draws
+(Android's ``DisplayMetrics.density``). Text and icons are rasterized at the scaled size, so a small screen is as
+crisp as a real low-density phone, and cheaper to draw than a full-size frame. A coordinate maps to
+``round(x * scale)``, as the uiautomator dump's bounds do, so a view's pixels lie inside its dumped bounds.
+
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little.
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
 paste.
@@ -14,7 +21,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from android_gym.sim.ui.icons import icon_mask
-from android_gym.sim.ui.layout import font, line_height, wrap
+from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, wrap
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
@@ -32,9 +39,22 @@ def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     """An ``L`` mask of one line of text, the line's height tall."""
     face = font(size, bold)
     text = text.replace("\u200e", "")  # LEFT-TO-RIGHT MARK: zero-width (DeskClock's lap times carry it)
-    left, top, right, bottom = face.getbbox(text)
-    mask = Image.new("L", (max(right, 1), line_height(size)), 0)
-    ImageDraw.Draw(mask).text((0, (line_height(size) - size) // 4), text, font=face, fill=255)
+    runs, top = font_runs(text), (line_height(size) - size) // 4
+    if not any(fallback for _, fallback in runs):
+        mask = Image.new("L", (max(face.getbbox(text)[2], 1), line_height(size)), 0)
+        ImageDraw.Draw(mask).text((0, top), text, font=face, fill=255)
+        return mask
+    # Runs in different fonts share Roboto's baseline, each starting where the one before it advanced to.
+    baseline, x, placed = top + face.getmetrics()[0], 0.0, []
+    for run, fallback in runs:
+        run_face = run_font(size, bold, fallback)
+        placed.append((x, run, run_face))
+        x += run_face.getlength(run)
+    right = max([x] + [left + run_face.getbbox(run, anchor="ls")[2] for left, run, run_face in placed])
+    mask = Image.new("L", (max(int(right), 1), line_height(size)), 0)
+    draw = ImageDraw.Draw(mask)
+    for left, run, run_face in placed:
+        draw.text((left, baseline), run, font=run_face, fill=255, anchor="ls")
     return mask
 
 
@@ -76,20 +96,31 @@ class Renderer:
     """Keeps the last frame and the signature of each window drawn into it.
 
     A changed window is drawn on a canvas of its own size and pasted into the frame, so nothing it draws can
-    spill over a neighbouring window (a caret below the last line, a glyph wider than its view).
+    spill over a neighbouring window (a caret below the last line, a glyph wider than its view). Views come in
+    design pixels and are drawn ``scale`` times as large (see the module docstring).
     """
 
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, scale: float = 1.0) -> None:
         self.image = Image.new("RGB", (width, height), WHITE)
+        self.scale = scale
         self._canvas = self.image
         self._draw = ImageDraw.Draw(self.image)
-        self._origin = (0, 0)
+        self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._signatures: dict[str, tuple] = {}
         self._array: np.ndarray | None = None
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
 
+    def px(self, value: float) -> int:
+        """A design coordinate or length in screen pixels."""
+        return round(value * self.scale)
+
+    def _length(self, value: float) -> int:
+        """A design length that must not vanish (a stroke, a glyph) in screen pixels: at least 1."""
+        return max(1, round(value * self.scale))
+
     def render(self, windows: dict[str, tuple[View, Color]]) -> np.ndarray:
-        """Draw ``{name: (laid-out root, background)}``; returns the frame (shared; callers copy it).
+        """Draw ``{name: (laid-out root, background)}``; returns the frame (shared and updated in place by the next
+        call: callers copy it).
 
         A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
         was drawn in its place meanwhile.
@@ -101,100 +132,118 @@ class Renderer:
             if self._signatures.get(name) == sig:
                 continue
             self._signatures[name] = sig
-            x1, y1, x2, y2 = root.bounds
+            x1, y1, x2, y2 = map(self.px, root.bounds)
             self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), background)
             self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
             for view in root.walk():
                 self._draw_view(view)
             self.image.paste(self._canvas, (x1, y1))
-            self._array = None
+            if self._array is not None:  # only the window's rows and columns are copied into the frame's array
+                self._array[y1:y2, x1:x2] = np.asarray(self._canvas)
         if self._array is None:
-            self._array = np.asarray(self.image)
+            self._array = np.array(self.image)
         return self._array
+
+    def _point(self, x: float, y: float) -> tuple[int, int]:
+        """A design point on the current window's canvas."""
+        return self.px(x) - self._origin[0], self.px(y) - self._origin[1]
+
+    def _rect(self, x1: float, y1: float, x2: float, y2: float) -> tuple[int, int, int, int]:
+        """A design rectangle (end exclusive) on the current window's canvas."""
+        return (*self._point(x1, y1), *self._point(x2, y2))
 
     def _local(self, view: View) -> tuple[int, int, int, int]:
         """The view's bounds on the current window's canvas."""
-        x1, y1, x2, y2 = view.bounds
-        ox, oy = self._origin
-        return x1 - ox, y1 - oy, x2 - ox, y2 - oy
+        return self._rect(*view.bounds)
 
     def _draw_view(self, view: View) -> None:
         bounds = x1, y1, x2, y2 = self._local(view)
         if x2 <= x1 or y2 <= y1:
             return
         draw = self._draw
+        dx1, dy1, dx2, dy2 = view.bounds
         if view.elevation:
-            self._shadow(bounds, view.corner, view.elevation)
+            self._shadow(bounds, self.px(view.corner), self.px(view.elevation))
         if view.kind == "fab":
-            self._shadow(bounds, (x2 - x1) // 2, _FAB_ELEVATION)
+            self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION))
             draw.ellipse(_box(bounds), fill=view.background)
-            self._icon(view.hint, bounds, view.text_color)
+            self._icon(view.hint, view.bounds, view.text_color)
             return
-        if view.kind == "app_icon":
+        if view.kind in ("app_icon", "dock_icon"):
             self._draw_app_icon(view)
             return
         if view.kind == "button":
-            draw.rounded_rectangle(_box(bounds), radius=24, fill=view.background if view.enabled else DIVIDER)
-            self._text_line(view.text, view, (x1 + x2) // 2, (y1 + y2 - line_height(view.text_size)) // 2,
+            draw.rounded_rectangle(_box(bounds), radius=self.px(24),
+                                   fill=view.background if view.enabled else DIVIDER)
+            self._text_line(view.text, view, (dx1 + dx2) // 2, (dy1 + dy2 - line_height(view.text_size)) // 2,
                             centered=True)
             return
         if view.kind == "scrim":
             self._canvas.paste((0, 0, 0), (x1, y1, x2, y2), _scrim_mask(x2 - x1, y2 - y1))
         if view.background is not None and view.corner:
-            draw.rounded_rectangle(_box(bounds), radius=view.corner, fill=view.background)
+            draw.rounded_rectangle(_box(bounds), radius=self.px(view.corner), fill=view.background)
         elif view.background is not None:
             draw.rectangle(_box(bounds), fill=view.background)
         if view.image is not None:
             self._draw_image(view)
         if view.kind == "icon":
-            self._icon(view.hint, bounds, view.text_color)
+            self._icon(view.hint, view.bounds, view.text_color)
         elif view.kind == "edit":
             self._draw_edit(view)
         elif view.kind == "switch":
-            self._text_line(view.content_desc, view, x1 + view.padding, (y1 + y2 - line_height(view.text_size)) // 2)
-            _draw_switch_track(draw, x2 - view.padding, (y1 + y2) // 2, view.checked)
+            self._text_line(view.content_desc, view, dx1 + view.padding,
+                            (dy1 + dy2 - line_height(view.text_size)) // 2)
+            self._switch_track(dx2 - view.padding, (dy1 + dy2) // 2, view.checked)
         elif view.kind == "toggle":
-            _draw_switch_track(draw, (x1 + x2) // 2 + 60, (y1 + y2) // 2, view.checked)
+            self._switch_track((dx1 + dx2) // 2 + 60, (dy1 + dy2) // 2, view.checked)
         elif view.kind == "text":
             self._text_block(view, view.text_color)
         elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
-            self._text_line(view.hint, view, x1 + view.padding, y2 - view.padding - line_height(view.text_size))
+            self._text_line(view.hint, view, dx1 + view.padding, dy2 - view.padding - line_height(view.text_size))
         elif view.kind == "seekbar":  # the track lies between the horizontal paddings
-            x1, x2 = x1 + view.padding, x2 - view.padding
-            cy, r = (y1 + y2) // 2, (y2 - y1) // 4
-            filled = x1 + round((x2 - x1) * view.progress)
-            draw.rounded_rectangle((x1, cy - r, x2 - 1, cy + r), radius=r, fill=DIVIDER)
-            if filled > x1:
-                draw.rounded_rectangle((x1, cy - r, max(filled - 1, x1 + 2 * r), cy + r), radius=r, fill=PRIMARY)
+            dx1, dx2 = dx1 + view.padding, dx2 - view.padding
+            cy, r = (dy1 + dy2) // 2, (dy2 - dy1) // 4
+            filled = dx1 + round((dx2 - dx1) * view.progress)
+            left, top, right, bottom = self._rect(dx1, cy - r, dx2, cy + r)
+            radius = self.px(r)
+            draw.rounded_rectangle((left, top, right - 1, bottom), radius=radius, fill=DIVIDER)
+            if filled > dx1:
+                end = self._point(max(filled - 1, dx1 + 2 * r), 0)[0]
+                draw.rounded_rectangle((left, top, end, bottom), radius=radius, fill=PRIMARY)
 
     def _icon(self, name: str, bounds: tuple[int, int, int, int], color: Color) -> None:
-        """Icon ``name`` centred in ``bounds`` (canvas coordinates) in ``color``; no name draws nothing (an
+        """Icon ``name`` centred in ``bounds`` (design coordinates) in ``color``; no name draws nothing (an
         unchecked CheckBox)."""
         if not name:
             return
         x1, y1, x2, y2 = bounds
-        size = _icon_size(x2 - x1, y2 - y1)
+        size = self._length(_icon_size(x2 - x1, y2 - y1))
+        x1, y1, x2, y2 = self._rect(*bounds)
         left, top = (x1 + x2 - size) // 2, (y1 + y2 - size) // 2
         self._canvas.paste(color, (left, top, left + size, top + size), icon_mask(name, size))
 
     def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int) -> None:
-        """The shadow of a shape at ``bounds`` (canvas coordinates) floating ``elevation`` px high, drawn before the
-        shape: Material's key light, below the shape and blurred by half its elevation."""
+        """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) floating
+        ``elevation`` px high, drawn before the shape: Material's key light, below the shape and blurred by half
+        its elevation."""
         x1, y1, x2, y2 = bounds
-        blur = max(elevation // 2, 2)
+        blur = max(elevation // 2, self._length(2))
         mask = _shadow_mask(x2 - x1, y2 - y1, radius, blur)
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
         self._canvas.paste((0, 0, 0), (left, top, left + mask.width, top + mask.height), mask)
 
     def _draw_app_icon(self, view: View) -> None:
-        """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label."""
-        x1, y1, x2, y2 = self._local(view)
-        cx, r = (x1 + x2) // 2, min(x2 - x1, y2 - y1) * 10 // 37
-        top = y1 + 24
-        self._shadow((cx - r, top, cx + r, top + 2 * r), r, _LAUNCHER_ICON_ELEVATION)
-        self._draw.ellipse((cx - r, top, cx + r - 1, top + 2 * r - 1), fill=view.background)
+        """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
+        dock's icon is centred, without its label."""
+        x1, y1, x2, y2 = view.bounds
+        cx, r = (x1 + x2) // 2, min(x2 - x1, 260) * 10 // 37
+        top = y1 + 24 if view.kind == "app_icon" else (y1 + y2) // 2 - r
+        circle = self._rect(cx - r, top, cx + r, top + 2 * r)
+        self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION))
+        self._draw.ellipse(_box(circle), fill=view.background)
         self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
-        self._text_line(view.text, view, cx, top + 2 * r + 24, centered=True, max_width=x2 - x1)
+        if view.kind == "app_icon":
+            self._text_line(view.text, view, cx, top + 2 * r + 24, centered=True, max_width=x2 - x1)
 
     def _draw_image(self, view: View) -> None:
         """The view's picture scaled to fit its bounds with its aspect ratio kept, centred (``fitCenter``)."""
@@ -227,26 +276,26 @@ class Renderer:
 
     def _draw_edit(self, view: View) -> None:
         """An EditText: underline, selection highlight, text (or hint), and the caret when it has no selection."""
-        x1, y1, x2, y2 = self._local(view)
-        ox, oy = self._origin
-        self._draw.line((x1 + 12, y2 - 12, x2 - 12, y2 - 12), fill=PRIMARY if view.focused else TEXT_SECONDARY,
-                        width=4 if view.focused else 2)
+        x1, _, x2, y2 = view.bounds
+        self._draw.line(self._rect(x1 + 12, y2 - 12, x2 - 12, y2 - 12),
+                        fill=PRIMARY if view.focused else TEXT_SECONDARY, width=self._length(4 if view.focused else 2))
         start, end = view.selection or (len(view.value), len(view.value))
         if view.focused and start < end:
-            for bx1, by1, bx2, by2 in highlight_boxes(view, start, end):
-                self._draw.rectangle((bx1 - ox, by1 - oy, bx2 - ox - 1, by2 - oy - 1), fill=HIGHLIGHT)
+            for box in highlight_boxes(view, start, end):
+                self._draw.rectangle(_box(self._rect(*box)), fill=HIGHLIGHT)
         self._text_block(view, TEXT_SECONDARY if view.text == view.hint else view.text_color)
         if view.focused and start == end:
             cx, cy = caret_point(view, end)
-            cx, cy = cx - ox + 2, cy - oy
-            self._draw.line((cx, cy, cx, cy + line_height(view.text_size)), fill=PRIMARY, width=3)
+            self._draw.line(self._rect(cx + 2, cy, cx + 2, cy + line_height(view.text_size)), fill=PRIMARY,
+                            width=self._length(3))
 
     def _text_block(self, view: View, color: Color) -> None:
-        x1, y1, x2, y2 = self._local(view)
+        """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off."""
+        x1, y1, x2, y2 = view.bounds
         width = x2 - x1 - 2 * view.padding
         lines = wrap(view.text, view.text_size, width) if view.multiline or view.kind == "text" else (view.text,)
         step = line_height(view.text_size)
-        first = text_top(view) - self._origin[1]
+        first = text_top(view)
         for i, line in enumerate(lines):
             top = first + i * step
             if top < y1:
@@ -257,25 +306,30 @@ class Renderer:
 
     def _text_line(self, text: str, view: View, x: int, y: int, *, centered: bool = False,
                    color: Color | None = None, max_width: int | None = None) -> None:
+        """One line of ``text`` in the view's font at design point ``(x, y)`` (its top left, or its top centre),
+        rasterized at the screen's font size and cut at ``max_width`` design px."""
         if not text:
             return
-        mask = _text_mask(text, view.text_size, view.bold)
-        if max_width is not None and mask.width > max_width:
-            mask = mask.crop((0, 0, max_width, mask.height))
+        mask = _text_mask(text, self._length(view.text_size), view.bold)
+        if max_width is not None and mask.width > self.px(max_width):
+            mask = mask.crop((0, 0, self.px(max_width), mask.height))
+        x, y = self._point(x, y)
         if centered:
             x -= mask.width // 2
         self._canvas.paste(color or view.text_color, (x, y, x + mask.width, y + mask.height), mask)
 
+    def _switch_track(self, right: int, cy: int, checked: bool) -> None:
+        """A switch ending at design ``right``, centred on ``cy``, as SettingsLib draws it on Android 13: a
+        pill-shaped track with the thumb inside it, at the end and in the accent colour on a light accent track
+        when checked, grey when not."""
+        track = _box(self._rect(right - 126, cy - 33, right, cy + 33))
+        self._draw.rounded_rectangle(track, radius=self.px(33), fill=_SWITCH_TRACK_ON if checked else _SWITCH_TRACK_OFF)
+        thumb_x = right - 34 if checked else right - 93
+        self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),
+                           fill=PRIMARY if checked else _SWITCH_THUMB_OFF)
+
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Pillow's inclusive box of a rectangle whose end is exclusive."""
     x1, y1, x2, y2 = bounds
     return (x1, y1, x2 - 1, y2 - 1)
-
-
-def _draw_switch_track(draw: ImageDraw.ImageDraw, right: int, cy: int, checked: bool) -> None:
-    """A switch ending at ``right`` as SettingsLib draws it on Android 13: a pill-shaped track with the thumb
-    inside it, at the end and in the accent colour on a light accent track when checked, grey when not."""
-    track = (right - 126, cy - 33, right - 1, cy + 32)
-    draw.rounded_rectangle(track, radius=33, fill=_SWITCH_TRACK_ON if checked else _SWITCH_TRACK_OFF)
-    thumb_x = track[2] - 33 if checked else track[0] + 33
-    draw.ellipse((thumb_x - 24, cy - 24, thumb_x + 23, cy + 23), fill=PRIMARY if checked else _SWITCH_THUMB_OFF)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from android_gym.sim.ui.layout import font, layout, line_height, measure_width, wrap
+from android_gym.sim.ui.layout import layout, line_height, measure_width, text_width, wrap
 from android_gym.sim.ui.views import DIVIDER, TEXT, WHITE, Callback, View, text_view
 
 # AOSP core/res/res/values/strings.xml: cut, copy, paste, selectAll.
@@ -103,10 +103,10 @@ def offset_at(view: View, x: float, y: float) -> tuple[int, bool]:
     lines = text_lines(view)
     row = int((y - text_top(view)) // line_height(view.text_size))
     start, line = lines[min(max(row, 0), len(lines) - 1)]
-    measure = font(view.text_size).getlength
+    size = view.text_size
     local = x - view.bounds[0] - view.padding
-    nearest = min(range(len(line) + 1), key=lambda i: abs(measure(line[:i]) - local))
-    return start + nearest, bool(line) and 0 <= local <= measure(line)
+    nearest = min(range(len(line) + 1), key=lambda i: abs(text_width(line[:i], size) - local))
+    return start + nearest, bool(line) and 0 <= local <= text_width(line, size)
 
 
 def caret_point(view: View, offset: int) -> tuple[int, int]:
@@ -114,19 +114,19 @@ def caret_point(view: View, offset: int) -> tuple[int, int]:
     lines = text_lines(view)
     row = max(i for i, (start, _) in enumerate(lines) if start <= offset or i == 0)
     start, line = lines[row]
-    return (view.bounds[0] + view.padding + int(font(view.text_size).getlength(line[:offset - start])),
+    return (view.bounds[0] + view.padding + int(text_width(line[:offset - start], view.text_size)),
             text_top(view) + row * line_height(view.text_size))
 
 
 def highlight_boxes(view: View, start: int, end: int) -> list[tuple[int, int, int, int]]:
     """Design rectangles that cover the characters ``start:end`` line by line."""
-    measure, step = font(view.text_size).getlength, line_height(view.text_size)
+    size, step = view.text_size, line_height(view.text_size)
     boxes = []
     for row, (first, line) in enumerate(text_lines(view)):
         a, b = max(start, first) - first, min(end, first + len(line)) - first
         if a < b:
             x, y = view.bounds[0] + view.padding, text_top(view) + row * step
-            boxes.append((x + int(measure(line[:a])), y, x + int(measure(line[:b])), y + step))
+            boxes.append((x + int(text_width(line[:a], size)), y, x + int(text_width(line[:b], size)), y + step))
     return boxes
 
 

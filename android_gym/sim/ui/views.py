@@ -8,7 +8,7 @@ the Android widget class the real app would have, so the dump reads like a real 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -29,7 +29,9 @@ class View:
 
     ``width``/``height`` of ``None`` mean match-parent width / wrap-content height. ``weight`` shares the
     space a Column or Row has left over. ``gravity`` places a child inside a Frame (``"top"``, ``"bottom"``,
-    ``"bottom_end"``, ``"center"``). ``key`` identifies an editable or scrollable view across rebuilds.
+    ``"bottom_end"``, ``"center"``); ``"center_horizontal"`` makes a Column's child as wide as its content and
+    centres it; ``"fill"`` makes a Row's child as tall as the row (otherwise it is centred vertically).
+    ``key`` identifies an editable or scrollable view across rebuilds.
     ``selection`` is the focused EditText's ``(start, end)`` selection (equal ends: the caret), set by the window.
     ``on_seek`` makes a view a SeekBar: the window calls it with the touched fraction of the track (0..1, as
     ``AbsSeekBar.trackTouchEvent`` computes it); ``progress`` is the fraction drawn as filled. ``on_fling``
@@ -100,11 +102,13 @@ class View:
         """Whether the view takes typed text (an EditText)."""
         return self.on_text is not None
 
-    def walk(self):
-        """This view and all descendants, pre-order."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+    def walk(self) -> Iterator[View]:
+        """This view and all descendants, pre-order (a view's children are read when it has been yielded)."""
+        stack = [self]
+        while stack:
+            view = stack.pop()
+            yield view
+            stack.extend(reversed(view.children))
 
 
 def column(*children: View, **props) -> View:
@@ -255,14 +259,17 @@ def divider() -> View:
     return View(kind="view", class_name="android.view.View", height=2, background=DIVIDER)
 
 
-def app_icon(label: str, icon: str, color: Color, on_click: Callback, on_long_click: Callback, **props) -> View:
+def app_icon(label: str, icon: str, color: Color, on_click: Callback, on_long_click: Callback, *,
+             show_label: bool = True, **props) -> View:
     """A launcher shortcut: the app's round icon (glyph ``icon`` in white on ``color``) above the label; a
-    TextView, as on the Pixel launcher.
+    TextView, as on the Pixel launcher. Without ``show_label`` (the dock's) the label is not drawn but is still
+    its text, as Launcher3 hides it (``BubbleTextView.setTextVisibility``).
 
     It is long-clickable with its own handler (Launcher3 sets ``ItemLongClickListener`` on every workspace
     item), so a long press never falls through to ``on_click``.
     """
     props.setdefault("height", 260)
-    return View(kind="app_icon", class_name="android.widget.TextView", text=label, content_desc=label, hint=icon,
+    return View(kind="app_icon" if show_label else "dock_icon", class_name="android.widget.TextView", text=label,
+                content_desc=label, hint=icon,
                 clickable=True, focusable=True, long_clickable=True, on_click=on_click,
                 on_long_click=on_long_click, background=color, text_size=36, **props)
