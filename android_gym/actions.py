@@ -125,12 +125,12 @@ class Action:
         """A checked ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if
         malformed (also an ``Action`` built by hand with fields of the wrong types)."""
         if isinstance(value, Action):
-            value = {f.name: getattr(value, f.name) for f in fields(value)}
+            value = {name: getattr(value, name) for name in _FIELDS}
         elif isinstance(value, str):
             value = _load_json(value)
         if not isinstance(value, Mapping):
             raise InvalidActionError(f"an action must be a JSON object or mapping, not {type(value).__name__}")
-        known = {f.name for f in fields(cls)}
+        known = set(_FIELDS)
         unknown = set(value) - known
         if unknown:
             raise InvalidActionError(f"unknown action field(s) [{', '.join(sorted(map(short_repr, unknown)))}]; "
@@ -197,6 +197,9 @@ def _load_json(text: str) -> Any:
         raise InvalidActionError("the action JSON is nested too deeply: an action is one flat JSON object") from None
 
 
+_FIELDS = tuple(f.name for f in fields(Action))
+
+
 @dataclass(frozen=True)
 class InvalidAction:
     """What a wrapper passes on for agent output it could not translate (an unparseable LLM reply, an empty
@@ -241,19 +244,27 @@ def _discrete(sample: Mapping[str, Any], key: str, size: int, start: int = 0) ->
     return int(value)
 
 
+def _touch_position(value: Any) -> tuple[float, float]:
+    """The normalized ``(x, y)`` of a ``touch_position`` (two numbers in [0, 1], any array shape holding two);
+    ``InvalidActionError`` otherwise."""
+    try:
+        array = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=np.float64)
+        px, py = map(float, array.ravel().tolist())
+    except (TypeError, ValueError, OverflowError) as error:
+        raise InvalidActionError(f"touch_position must be two numbers in [0, 1]: {error}") from error
+    if not (0 <= px <= 1 and 0 <= py <= 1):  # NaN fails too
+        raise InvalidActionError(f"touch_position must lie in [0, 1]², got {[px, py]}")
+    return px, py
+
+
 def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Action:
     """An ``Action`` from a sample of ``action_space()`` (its text fields unchecked: ``to_action`` parses it)."""
     action_type = ACTION_TYPES[_discrete(sample, "action_type", len(ACTION_TYPES))]
     index = _discrete(sample, "index", MAX_UI_ELEMENTS + 1, start=-1)
     direction = DIRECTIONS[_discrete(sample, "direction", len(DIRECTIONS))]
-    try:
-        point = np.asarray(sample.get("touch_position", (0.5, 0.5)), dtype=np.float64).reshape(2)
-    except (TypeError, ValueError, OverflowError) as error:
-        raise InvalidActionError(f"touch_position must be two numbers in [0, 1]: {error}") from error
-    if not np.all(np.isfinite(point)) or np.any(point < 0) or np.any(point > 1):
-        raise InvalidActionError(f"touch_position must lie in [0, 1]², got {point.tolist()}")
+    px, py = _touch_position(sample.get("touch_position", (0.5, 0.5)))
     width, height = screen_size
-    x, y = min(int(point[0] * width), width - 1), min(int(point[1] * height), height - 1)
+    x, y = min(int(px * width), width - 1), min(int(py * height), height - 1)
     use_point = action_type in _POINTING and index < 0
     return Action(
         action_type=action_type,

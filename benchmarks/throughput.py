@@ -1,8 +1,9 @@
 """Env throughput on the simulated phone, per screen size: steps/s (pixels on and off), ms per reset and memory per
-env, one process, seeded random policy.
+env, one process, a seeded policy: samples of the action space (``random``, the default) or actions on what is on
+screen (``random-valid``, as DESIGN.md's targets table asks: an agent's steps mostly change the screen).
 
 Usage: python benchmarks/throughput.py [--task AndroidWorld/SendSms-v0] [--screens 1080x2400,540x1200]
-                                       [--steps 2000] [--resets 50] [--memory-envs 8]
+                                       [--steps 2000] [--policy random|random-valid] [--resets 50] [--memory-envs 8]
 
 Each figure gets a fresh env. Memory is measured in a fresh interpreter per screen (this script with
 ``--memory-only``), so what earlier measurements left in the heap does not hide what an env costs.
@@ -23,7 +24,8 @@ from pathlib import Path
 
 import gymnasium as gym
 
-import android_gym  # noqa: F401
+from android_gym.agents import load_agent
+from android_gym.errors import AndroidGymError
 
 SCREEN = re.compile(r"(\d+)x(\d+)")
 COLUMNS = ("screen", "steps/s a11y only", "steps/s pixels", "reset ms a11y only", "reset ms pixels",
@@ -64,18 +66,38 @@ def screen_size(text: str) -> str:
     return text
 
 
-def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, device: str = "sim") -> float:
-    """Random-policy steps per second, resets included when episodes end (actions sampled beforehand)."""
+def start_browser(env: gym.Env) -> None:
+    """Open Chrome once before timing: the first start of the phone's browser (a headless Chromium, ~1.4 s) is a
+    once-per-process cost, and a random policy that taps Chrome's dock icon would otherwise bill it to the steps of
+    whichever run happens to tap it."""
+    env.reset(seed=0)
+    env.unwrapped.device.shell("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
+    try:
+        env.unwrapped.device.ui_dump()
+    except AndroidGymError:  # no Chromium installed (the `web` extra): Chrome shows nothing to start
+        pass
+
+
+def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, device: str = "sim",
+                     policy: str = "random") -> float:
+    """Env steps per second under ``policy`` (an ``android_gym.agents`` name: ``random`` samples the action space,
+    ``random-valid`` taps, types and scrolls what is on screen, goes back or home or opens the task's app), resets
+    included when episodes end; only ``step`` and ``reset`` are timed, not the policy, after ``start_browser``."""
     env = gym.make(env_id, pixels=pixels, device=device)
-    env.action_space.seed(seed)
-    actions = [env.action_space.sample() for _ in range(steps)]
-    env.reset(seed=seed)
-    start = time.perf_counter()
-    for action in actions:
-        _, _, terminated, truncated, _ = env.step(action)
+    agent = load_agent(policy, seed)
+    start_browser(env)
+    observation, info = env.reset(seed=seed)
+    agent.reset(env)
+    elapsed = 0.0
+    for _ in range(steps):
+        action = agent.act(observation, info)
+        start = time.perf_counter()
+        observation, _, terminated, truncated, info = env.step(action)
         if terminated or truncated:
-            env.reset()
-    elapsed = time.perf_counter() - start
+            observation, info = env.reset()
+        elapsed += time.perf_counter() - start
+        if terminated or truncated:
+            agent.reset(env)
     env.close()
     return steps / elapsed
 
@@ -129,6 +151,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--screens", type=lambda text: [screen_size(item) for item in text.split(",")],
                         default=["1080x2400", "540x1200"], help="simulated screens WIDTHxHEIGHT, comma-separated")
     parser.add_argument("--steps", type=int, default=2000, help="steps a11y only (a quarter of them with pixels)")
+    parser.add_argument("--policy", default="random", choices=("random", "random-valid"),
+                        help="random: samples of the action space (many do nothing); random-valid: actions on what "
+                             "is on screen, as an agent's steps are")
     parser.add_argument("--resets", type=int, default=50)
     parser.add_argument("--memory-envs", type=int, default=8, help="envs kept alive to measure memory per env")
     parser.add_argument("--memory-only", action="store_true",
@@ -143,14 +168,14 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, object]]:
         print(f"{mb_per_env(args.task, args.memory_envs, f'sim:{args.screens[0]}'):.2f}")
         return []
     print(f"machine: {machine()}")
-    print(f"task: {args.task}, seeded random policy, one process; steps/s over {args.steps} steps a11y only and "
+    print(f"task: {args.task}, seeded {args.policy} policy, one process; steps/s over {args.steps} steps a11y only and "
           f"{max(1, args.steps // 4)} with pixels, resets included; reset over {args.resets}; memory with "
           f"{args.memory_envs} envs alive")
     rows = []
     for screen in args.screens:
         device = f"sim:{screen}"
-        figures = (steps_per_second(args.task, False, args.steps, device=device),
-                   steps_per_second(args.task, True, max(1, args.steps // 4), device=device),
+        figures = (steps_per_second(args.task, False, args.steps, device=device, policy=args.policy),
+                   steps_per_second(args.task, True, max(1, args.steps // 4), device=device, policy=args.policy),
                    ms_per_reset(args.task, args.resets, pixels=False, device=device),
                    ms_per_reset(args.task, args.resets, pixels=True, device=device),
                    mb_per_env_fresh(args.task, args.memory_envs, screen))

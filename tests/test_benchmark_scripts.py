@@ -55,6 +55,13 @@ def test_throughput_prints_a_row_per_screen(scripts, capsys):
         assert number(printed[1]) == pytest.approx(returned["steps/s a11y only"], abs=0.5)
 
 
+def test_throughput_under_the_valid_action_policy(scripts, capsys):
+    rows = scripts["throughput"].main(["--screens", "540x1200", "--steps", "8", "--resets", "1", "--memory-envs", "1",
+                                       "--policy", "random-valid"])
+    assert "seeded random-valid policy" in capsys.readouterr().out
+    assert rows[0]["steps/s a11y only"] > 0 and rows[0]["steps/s pixels"] > 0
+
+
 def test_resets_prints_the_catalogue_figures_and_the_slowest_tasks(scripts, capsys):
     per_task = scripts["resets"].main(["--tasks", "SimpleSmsRe*", "--resets", "1", "--slowest", "2"])
     output = capsys.readouterr().out

@@ -95,6 +95,17 @@ def test_the_network_is_blocked_but_loopback_and_local_pages_are_not(phone):
     assert "example.com" in phone.ui_dump() and any("ERR_" in n.get("text", "") for n in nodes(phone))
 
 
+def test_back_to_a_blocked_page_shows_its_error_page(phone):
+    """Going back in history onto an address the network refuses fails in Chromium; Chrome shows the error page
+    again, and the key press never raises."""
+    phone.run(VIEW)
+    chrome = phone.activities.top.app
+    chrome.open("https://example.com/")
+    chrome.open("file:///sdcard/Download/page.html")
+    phone.key(keycodes.BACK)
+    assert any("ERR_" in n.get("text", "") for n in nodes(phone))
+
+
 def test_files_views_an_html_file_in_chrome(phone):
     phone.key(keycodes.HOME)
     phone.run("am start -n com.google.android.documentsui/com.android.documentsui.files.FilesActivity")

@@ -73,13 +73,20 @@ class ActivityManager:
         self._changed()
         return screen
 
-    def back(self) -> None:
-        """KEYCODE_BACK: let the screen handle it, else finish the top activity (never the launcher)."""
+    def back(self) -> bool:
+        """KEYCODE_BACK: let the screen handle it, else finish the top activity (never the launcher); whether
+        anything happened."""
         if self.top.on_back():
             self._changed()
-            return
-        if self.top.app is not self.launcher:
-            self.finish(self.top)
+            return True
+        if self.top.app is self.launcher:
+            return False
+        self.finish(self.top)
+        return True
+
+    def at_home(self) -> bool:
+        """Whether the launcher's home screen is in front with nothing above it (HOME would change nothing)."""
+        return self.top.app is self.launcher and len(self._tasks[-1]) == 1
 
     def finish(self, screen: Screen) -> None:
         """Remove an activity; an emptied task disappears and the next task comes to front."""

@@ -6,7 +6,9 @@ uiautomator dump, and routes touches and keys: the shade (when pulled down) firs
 navigation bar and the app. A drag starting on a SeekBar moves it; one starting on a drawing surface draws on it;
 a drag down from the status bar pulls the shade down and a drag up on it (or BACK/HOME) closes it; other drags
 scroll the list under their start.
-Apps are laid out at a design width of 1080 px; other screen widths scale the result. Editing text fields,
+Apps are laid out at a design width of 1080 px (a 420 dpi Pixel 6); a screen of another width is drawn natively at its
+size, as a phone of the same dp width and a density of ``420 * width / 1080`` dpi draws it (``ui.render``), and the
+dump, the accessibility windows and touches map design pixels to screen pixels by the same factor. Editing text fields,
 text selection and the floating text-selection toolbar (which is put into the app window's tree) are in
 ``text_editor`` (the rules) and ``ui.selection`` (geometry and views).
 
@@ -22,8 +24,9 @@ moves the window's surface, not its frame).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 import numpy as np
 from PIL import Image
@@ -49,6 +52,7 @@ from android_gym.sim.ui.views import (
 )
 
 DESIGN_WIDTH = 1080
+DESIGN_DENSITY = 420  # dpi at the design width: the Pixel 6 image's ro.sf.lcd_density
 STATUS_BAR_HEIGHT = 118  # Pixel 6: 24 dp + display cutout at 420 dpi
 NAV_BAR_HEIGHT = 126  # 48 dp at 420 dpi (three-button navigation)
 KEYBOARD_HEIGHT = 760
@@ -67,6 +71,7 @@ TRANSITION_SCALE_SETTING = "transition_animation_scale"
 MAX_ANIMATION_SCALE = 20.0
 _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
+T = TypeVar("T")
 
 
 @dataclass
@@ -120,8 +125,11 @@ class WindowManager:
         self.width, self.height = width, height
         self.scale = width / DESIGN_WIDTH
         self.design_height = round(height / self.scale)
-        self._renderer = Renderer(DESIGN_WIDTH, self.design_height)
+        self._renderer = Renderer(width, height, self.scale)
         self._frame: Frame | None = None
+        self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
+        self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
+        self._nav: View | None = None  # the laid-out navigation bar
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
@@ -138,6 +146,13 @@ class WindowManager:
                            _V: self._editor.paste}
 
     @property
+    def density(self) -> int:
+        """The screen's density in dpi (``ro.sf.lcd_density``): 420 at the design width, in proportion at other
+        widths, so the screen is as many dp wide as the Pixel 6's 411 (270 px: 105 dpi), rounded half up to a
+        whole dpi as densities are given."""
+        return math.floor(DESIGN_DENSITY * self.scale + 0.5)
+
+    @property
     def rotation(self) -> int:
         """The display's rotation (``Surface.ROTATION_0`` … ``ROTATION_270`` as 0–3): ``user_rotation`` while
         auto-rotate (``accelerometer_rotation``) is off, as ``DisplayRotation.rotationForOrientation`` takes it,
@@ -150,8 +165,17 @@ class WindowManager:
 
     # ----- frames -------------------------------------------------------------------------------------------
     def invalidate(self) -> None:
-        """Drop the cached frame (and its dump and pixels): state changed."""
+        """Drop the cached frame (and its dump and pixels) and what ``per_state`` made: state changed."""
         self._frame = None
+        if self._per_state:
+            self._per_state = {}
+
+    def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, made once per state of the phone (until the next ``invalidate``): for what the shell reports
+        of the windows and tasks (``dumpsys window`` is asked after every step and changes only with the state)."""
+        if key not in self._per_state:
+            self._per_state[key] = make()
+        return self._per_state[key]
 
     def frame(self) -> Frame:
         """The current laid-out frame, built once per state: again after ``invalidate``, when the status-bar
@@ -194,13 +218,14 @@ class WindowManager:
         self._add_text_toolbar(screen, content, window)
 
         status = self._status_bar(_color_under(content, STATUS_BAR_HEIGHT))
-        layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
         keyboard = None
         if keyboard_shown:
             keyboard = self._keyboard()
             layout(keyboard, 0, content_bottom, DESIGN_WIDTH, KEYBOARD_HEIGHT)
-        nav = self._nav_bar()
-        layout(nav, 0, bottom, DESIGN_WIDTH, NAV_BAR_HEIGHT)
+        if self._nav is None:  # it never changes
+            self._nav = self._nav_bar()
+            layout(self._nav, 0, bottom, DESIGN_WIDTH, NAV_BAR_HEIGHT)
+        nav = self._nav
         shade = self.shade.window()
         if shade is not None:
             layout(shade, 0, 0, DESIGN_WIDTH, bottom)  # full screen above the navigation bar
@@ -240,11 +265,11 @@ class WindowManager:
         return slide
 
     def _status_bar(self, color: Color) -> View:
-        """SystemUI's status bar in ``color`` (the app's colour under it): the clock at the start; Bluetooth,
-        airplane mode or Wi-Fi, the cellular signal and the battery at the end, in dark icons over a light colour
-        and light ones over a dark colour (``APPEARANCE_LIGHT_STATUS_BARS``)."""
+        """SystemUI's status bar in ``color`` (the app's colour under it), laid out: the clock at the start;
+        Bluetooth, airplane mode or Wi-Fi, the cellular signal and the battery at the end, in dark icons over a light
+        colour and light ones over a dark colour (``APPEARANCE_LIGHT_STATUS_BARS``). Built again only when what it
+        shows changed."""
         settings = self._phone.settings
-        ink = TEXT if _luminance(color) > 140 else WHITE
         names = []
         if settings.get("global", "bluetooth_on") == "1":
             names.append(("bt", "Bluetooth on"))
@@ -253,13 +278,23 @@ class WindowManager:
         elif settings.get("global", "wifi_on") in ("1", "2"):
             names.append(("wifi", "Wifi signal full."))
         names += [("signal", "Phone signal full."), ("battery_full", "Battery 100 percent.")]
-        icons = [View(kind="icon", class_name="android.widget.ImageView", hint=icon, content_desc=desc, width=54,
-                      height=48, text_color=ink) for icon, desc in names]
         # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
         pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
-        clock = text_view(self._phone.clock.now(MINUTE_MS).strftime(pattern), text_size=40, padding=0, weight=1,
-                          text_color=ink, bold=True, resource_id="com.android.systemui:id/clock")
-        return row(View(width=40), clock, *icons, View(width=40), background=color, spacing=6)
+        shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern))
+        if self._status is None or self._status[0] != shown:
+            self._status = shown, self._status_bar_view(*shown)
+        return self._status[1]
+
+    def _status_bar_view(self, color: Color, names: tuple[tuple[str, str], ...], time: str) -> View:
+        """The status bar's views for ``_status_bar``, laid out."""
+        ink = TEXT if _luminance(color) > 140 else WHITE
+        icons = [View(kind="icon", class_name="android.widget.ImageView", hint=icon, content_desc=desc, width=54,
+                      height=48, text_color=ink) for icon, desc in names]
+        clock = text_view(time, text_size=40, padding=0, weight=1, text_color=ink, bold=True,
+                          resource_id="com.android.systemui:id/clock")
+        status = row(View(width=40), clock, *icons, View(width=40), background=color, spacing=6)
+        layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
+        return status
 
     def _nav_bar(self) -> View:
         def key(code: int):
@@ -314,15 +349,11 @@ class WindowManager:
             windows["keyboard"] = (f.keyboard, _KEYBOARD_BG)
         if f.shade is not None:  # it covers everything but the navigation bar
             windows = {"shade": (f.shade, WHITE), "nav": windows["nav"]}
-        pixels = self._renderer.render(windows)
+        renderer = self._renderer
+        pixels = renderer.render(windows)
         if slide and f.shade is None:
-            return _slid(pixels, f.app.children[0].bounds, slide), True
+            return _slid(pixels, tuple(map(renderer.px, f.app.children[0].bounds)), renderer.px(slide)), True
         return pixels, False
-
-    def _resized(self, image: Image.Image) -> Image.Image:
-        # reducing_gap: box-average by the whole factor first (2x for 540x1200: 4.6 ms instead of 16 ms), then
-        # bilinear for what is left.
-        return image.resize((self.width, self.height), Image.BILINEAR, reducing_gap=1.0)
 
     def screenshot(self) -> np.ndarray:
         """The screen as an ``(H, W, 3)`` uint8 array (a fresh copy); an unchanged screen is not drawn again."""
@@ -330,10 +361,8 @@ class WindowManager:
         slide = self._next_slide()
         if slide or self._pixels is None:
             pixels, slid = self._draw(f, slide)
-            if self.scale != 1:
-                pixels = np.asarray(self._resized(Image.fromarray(pixels)))
             if slid:
-                return pixels if self.scale != 1 else pixels.copy()
+                return pixels
             self._pixels = pixels
         return self._pixels.copy()
 
@@ -345,9 +374,7 @@ class WindowManager:
         if slide or self._rgba is None:
             pixels, slid = self._draw(f, slide)
             image = Image.fromarray(pixels) if slid else self._renderer.image
-            if self.scale != 1:
-                image = self._resized(image)
-            rgba = image.convert("RGBA").tobytes()  # a resized image's padding byte is 0, so "RGBX" is not opaque
+            rgba = image.convert("RGBA").tobytes()
             if slid:
                 return rgba
             self._rgba = rgba
@@ -506,14 +533,20 @@ class WindowManager:
         self.invalidate()
 
     def key(self, code: int, meta: frozenset[int] = frozenset()) -> None:
-        """A key press: HOME, BACK, ENTER, DEL, Ctrl+A/C/X/V, or a character key typed into the focused field."""
+        """A key press: HOME, BACK, ENTER, DEL, Ctrl+A/C/X/V, or a character key typed into the focused field. A key
+        that changes nothing (HOME on the home screen, BACK on the launcher, ENTER with nothing to submit) leaves
+        the frame as it was."""
         self._track_focus()
         activities = self._phone.activities
         screen = activities.top
+        changed = True
         if code == keycodes.HOME:
-            self.shade.collapse()
+            if self.shade.expanded:
+                self.shade.collapse()
+            changed = screen.keyboard_shown or not activities.at_home()
             screen.keyboard_shown = False
-            activities.home()
+            if changed:
+                activities.home()
         elif code == keycodes.BACK and self.shade.expanded:
             self.shade.back()
         elif code == keycodes.BACK and self._editor.end_action_mode():
@@ -522,7 +555,7 @@ class WindowManager:
             if screen.focus_key and screen.keyboard_shown:
                 screen.keyboard_shown = False
             else:
-                activities.back()
+                changed = activities.back()
         elif keycodes.CTRL_LEFT in meta and code in self._shortcuts:
             self._shortcuts[code]()
         elif code == keycodes.DEL:
@@ -533,9 +566,12 @@ class WindowManager:
                 self.type_text("\n")
             elif field is not None and field.on_submit is not None:
                 field.on_submit()
+            else:
+                changed = False
         elif code in keycodes.CHARS:
             self.type_text(keycodes.CHARS[code].upper() if keycodes.SHIFT_LEFT in meta else keycodes.CHARS[code])
-        self.invalidate()
+        if changed:
+            self.invalidate()
 
 
 def _luminance(color: Color) -> float:
@@ -599,7 +635,12 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
 
 
 def _scaled(view: View, scale: float) -> View:
-    """A copy of a laid-out tree with bounds in screen pixels."""
+    """A copy of a laid-out tree with bounds in screen pixels (the renderer's ``px``: a view's pixels lie inside
+    them). Copied field by field without ``dataclasses.replace``, which runs ``__init__`` and costs 15 times more:
+    a small screen copies the tree at every new frame."""
     x1, y1, x2, y2 = view.bounds
-    return replace(view, bounds=(round(x1 * scale), round(y1 * scale), round(x2 * scale), round(y2 * scale)),
-                   children=[_scaled(child, scale) for child in view.children])
+    copy = object.__new__(View)
+    copy.__dict__.update(view.__dict__)
+    copy.bounds = (round(x1 * scale), round(y1 * scale), round(x2 * scale), round(y2 * scale))
+    copy.children = [_scaled(child, scale) for child in view.children]
+    return copy

@@ -65,12 +65,13 @@ for _module in (files, find, text_commands, system, settings, activity, package,
 
 
 #: Commands that only read the device, and the subcommands that only read for commands that also write. A
-#: command line made only of these (and no redirection into a file) leaves the phone's state as it was.
+#: command line made only of these (and no redirection into a file) leaves the phone's state as it was. ``sleep``
+#: only lets device time pass: what the screen shows of the time is redrawn by the frame's own clock check.
 _READ_ONLY = frozenset({
     "basename", "cat", "dirname", "dumpsys", "echo", "getprop", "grep", "head", "id", "logcat", "ls", "md5sum",
     "printf",
-    "pwd", "readlink", "realpath", "sha1sum", "sha256sum", "sort", "stat", "tail", "test", "[", "true", "false",
-    "uname", "uniq", "wc", "whoami", "which",
+    "pwd", "readlink", "realpath", "sha1sum", "sha256sum", "sleep", "sort", "stat", "tail", "test", "[", "true",
+    "false", "uname", "uniq", "wc", "whoami", "which",
 })
 _READ_ONLY_SUBCOMMANDS = {"settings": frozenset({"get", "list"}), "content": frozenset({"query"}),
                           "pm": frozenset({"list", "path", "dump", "resolve-activity"})}
@@ -79,6 +80,8 @@ _READ_ONLY_SUBCOMMANDS = {"settings": frozenset({"get", "list"}), "content": fro
 def _reads_only(argv: list[str]) -> bool:
     """Whether ``argv`` is known to only read the device (unknown commands may write)."""
     name = argv[0].rpartition("/")[2]
+    if name in input_commands.READS_ONLY:
+        return input_commands.READS_ONLY[name](argv)
     return name in _READ_ONLY or (len(argv) > 1 and argv[1] in _READ_ONLY_SUBCOMMANDS.get(name, ()))
 
 
@@ -244,7 +247,8 @@ class _Interp(_Expander):
         if command is None:
             append_bounded(io.err, f"{SHELL}: {name}: inaccessible or not found\n".encode())
             return 127
-        if not _reads_only(argv):
+        writes = not _reads_only(argv)
+        if writes:
             self.shared.wrote = True
         live = self.live if self.live is not None and self.live.owns(io) else None
         ctx = CommandContext(self.phone, io.inp, self.cwd, self.vars, self._ctx_script, self._ctx_argv,
@@ -256,6 +260,8 @@ class _Interp(_Expander):
         except Exception as error:  # a broken command must not take the shell down
             ctx.err(f"{name}: {type(error).__name__}: {error}\n")
             status = 1
+        if writes:  # what later commands of the line report of the phone is made afresh
+            self.phone.window.invalidate()
         append_bounded(io.out, ctx.stdout)
         append_bounded(io.err, ctx.stderr)
         return status & 0xFF

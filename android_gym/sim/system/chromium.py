@@ -221,6 +221,16 @@ class Chromium:
                 _BROWSER_THREAD.driver.release()
 
 
+def _navigate(go: Callable[[], object]) -> None:
+    """Run a navigation; one that fails (a blocked address, a missing file) leaves Chromium's error page on
+    screen, as in Chrome, instead of raising."""
+    try:
+        go()
+    except Exception as error:
+        if "net::" not in str(error) and "Navigation" not in str(error):
+            raise
+
+
 class WebPage:
     """One tab: navigation, pixels and accessibility nodes at the viewport size, and touch and key input."""
 
@@ -240,11 +250,7 @@ class WebPage:
     @_on_browser_thread
     def goto(self, url: str) -> None:
         """Load ``url`` and wait for its ``load`` event (a blocked or missing page shows Chromium's error page)."""
-        try:
-            self._page.goto(url, wait_until="load")
-        except Exception as error:  # a failed navigation shows Chromium's error page, as in Chrome
-            if "net::" not in str(error) and "Navigation" not in str(error):
-                raise
+        _navigate(lambda: self._page.goto(url, wait_until="load"))
         self._settle()
 
     @_on_browser_thread
@@ -253,7 +259,7 @@ class WebPage:
         history = self._cdp.send("Page.getNavigationHistory")
         if history["currentIndex"] <= 0:
             return False
-        self._page.go_back(wait_until="load")
+        _navigate(lambda: self._page.go_back(wait_until="load"))  # back to a blocked page shows its error page
         self._settle()
         return True
 

@@ -98,9 +98,10 @@ def record_hash(phone: ShellDevice, screen: Screen) -> str:
 
 
 def note_tasks(phone: ShellDevice) -> None:
-    """Give every task an id, oldest first (called whenever tasks may have been created)."""
-    for task in reversed(phone.activities.task_stacks()):
-        task_id(phone, task)
+    """Give every task an id, oldest first (called whenever tasks may have been created; tasks are created only
+    by what changes the phone's state, so once per state is enough)."""
+    tasks = phone.activities.task_stacks
+    phone.window.per_state("task ids", lambda: [task_id(phone, task) for task in reversed(tasks())])
 
 
 def task_by_id(phone: ShellDevice, wanted: int) -> list[Screen] | None:

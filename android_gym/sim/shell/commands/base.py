@@ -88,7 +88,7 @@ class CommandContext:
         """The sandbox file behind an Android path."""
         return self.phone.fs.host_path(android_path, self.cwd)
 
-    def stat(self, host: Path, follow_symlinks: bool = True) -> os.stat_result:
+    def stat(self, host: str | Path, follow_symlinks: bool = True) -> os.stat_result:
         """The device's ``stat`` of a sandbox file (no host inode or host-only mode; ``FileSystem.device_stat``)."""
         return self.phone.fs.device_stat(host, follow_symlinks)
 
@@ -97,7 +97,7 @@ class CommandContext:
         """Device time in epoch milliseconds."""
         return self.phone.clock.now_ms()
 
-    def stamp(self, host: Path) -> None:
+    def stamp(self, host: str | Path) -> None:
         """Set a file's times to device time (files the device writes carry device time, not host time)."""
         self.phone.fs.stamp(host)
 

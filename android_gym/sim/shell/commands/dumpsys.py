@@ -47,7 +47,11 @@ def _system_window(name: str) -> str:
 
 # ----- window ------------------------------------------------------------------------------------------------
 def _dump_window(ctx: CommandContext, what: str) -> None:
-    phone = ctx.phone
+    ctx.out(ctx.phone.window.per_state(("dumpsys window", what), lambda: _window_report(ctx.phone, what)))
+
+
+def _window_report(phone: ShellDevice, what: str) -> str:
+    """What ``dumpsys window [WHAT]`` prints: the windows, focus and (for the whole dump) the display."""
     tasks = phone.activities.task_stacks()
     top = phone.activities.top
     front = tasks[0]
@@ -87,14 +91,14 @@ def _dump_window(ctx: CommandContext, what: str) -> None:
     lines += [f"  mCurrentFocus={window_name(phone, top)}",
               f"  mFocusedApp={activity_record(phone, top, front)}"]
     if what in ("", "displays", "d", "all", "-a"):
-        rotation = phone.window.rotation
+        rotation, density = phone.window.rotation, phone.props.get("ro.sf.lcd_density", "420")
         lines += ["", "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
                   f"  Display: mDisplayId=0 rootTasks={len(tasks)}",
-                  f"    init={width}x{height} 420dpi base={width}x{height} 420dpi cur={width}x{height} "
+                  f"    init={width}x{height} {density}dpi base={width}x{height} {density}dpi cur={width}x{height} "
                   f"app={width}x{height} rng=1080x1006-2400x2326",
                   "    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion()", "",
                   *_display_rotation(phone, rotation, "    ")]
-    ctx.out("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def _rotation_name(rotation: int) -> str:
