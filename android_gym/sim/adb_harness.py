@@ -8,6 +8,7 @@ user's adb server on 5037.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -31,18 +32,35 @@ def port_free(port: int) -> bool:
     return True
 
 
+def _ephemeral_ports() -> range:
+    """The kernel's range for ports it hands out itself (outgoing connections, ``bind`` to port 0)."""
+    try:
+        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        low, high = 32768, 60999  # Linux's default
+    return range(low, high + 1)
+
+
+#: Ports picked for servers come from below the kernel's ephemeral range: between the check and the server's
+#: own ``bind``, no outgoing connection of any process can take them.
+_PICKABLE_PORTS = range(10000, max(10100, _ephemeral_ports().start))
+_picker = random.Random()
+
+
 def free_port() -> int:
-    """A TCP port nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A TCP port nothing listens on right now, outside the range the kernel gives to outgoing connections."""
+    for _ in range(1000):
+        port = _picker.choice(_PICKABLE_PORTS)
+        if port_free(port):
+            return port
+    raise AdbServerError(f"found no free port in {_PICKABLE_PORTS.start}-{_PICKABLE_PORTS.stop - 1} on 127.0.0.1")
 
 
 def free_port_pair() -> int:
     """A free port whose neighbour below is free too: an adb port for a phone whose console takes port - 1."""
     for _ in range(100):
         port = free_port()
-        if port > 1024 and port_free(port - 1):
+        if port_free(port - 1):
             return port
     raise AdbServerError("found no two free neighbouring ports on 127.0.0.1")
 
