@@ -5,8 +5,8 @@ examples/train_ppo.py trains on).
 Usage: python benchmarks/scaling.py [--task AndroidWorld/SendSms-v0] [--envs 1,2,4,8] [--modes sync,async,sb3]
                                     [--pixels both] [--steps 300] [--plot scaling.png]
 
-Each measurement creates its vector env, resets it and plays a few warm-up steps, then times ``--steps`` vector
-steps of a seeded random policy: env ``i`` plays its own stream of actions sampled beforehand from the single action
+Each measurement creates its vector env, resets it and plays a few warm-up steps (the gym modes open Chrome in every
+env first: its browser starts once per process), then times ``--steps`` vector steps of a seeded random policy: env ``i`` plays its own stream of actions sampled beforehand from the single action
 space (seed + i; the vector env's autoreset starts new episodes), and for ``sb3`` a uniformly random *allowed*
 action under the env's action mask, fetched every step as MaskablePPO does. Env steps/s is N x vector steps/s;
 speedup is over the same series at the smallest N. ``make_rl_env`` always drops the screen, so ``sb3`` runs with
@@ -29,6 +29,7 @@ from gymnasium.vector.utils import concatenate, create_empty_array
 from throughput import format_table, machine  # the sibling script: run as python benchmarks/scaling.py
 
 import android_gym  # noqa: F401
+from android_gym.actions import ACTION_TYPES, ActionType
 from android_gym.errors import AndroidGymError
 from android_gym.wrappers import make_rl_env
 
@@ -72,12 +73,24 @@ def _batched_actions(space: gym.Space, num_envs: int, count: int, seed: int) -> 
             for t in range(count)]
 
 
+def _open_browser(envs: gym.vector.VectorEnv) -> None:
+    """Open Chrome in every env, then start over: the phone's browser (a headless Chromium, ~1.4 s to start, once
+    per process) must not be billed to whichever timed steps a random tap on Chrome's dock icon lands in (as
+    throughput.py's ``start_browser``)."""
+    action = envs.single_action_space.sample()
+    action.update(action_type=ACTION_TYPES.index(ActionType.OPEN_APP), app_name="Chrome")
+    envs.step(concatenate(envs.single_action_space, [action] * envs.num_envs,
+                          create_empty_array(envs.single_action_space, envs.num_envs)))
+
+
 def gym_vector_rate(env_id: str, mode: str, num_envs: int, pixels: bool, steps: int, seed: int = 0,
                     device: str = "sim") -> float:
     """Vector steps per second of ``gym.make_vec(env_id, num_envs, vectorization_mode=mode)`` (warm)."""
     envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=mode, pixels=pixels, device=device)
     try:
         actions = _batched_actions(envs.single_action_space, num_envs, WARMUP_STEPS + steps, seed)
+        envs.reset(seed=seed)
+        _open_browser(envs)
         envs.reset(seed=seed)
         for action in actions[:WARMUP_STEPS]:
             envs.step(action)

@@ -33,9 +33,16 @@ def test_every_sms_task_is_registered():
         assert spec.max_episode_steps == 10 * android_gym.get_task(name).complexity
 
 
-@pytest.mark.parametrize("env_id, kwargs", [(env_id, {}) for env_id in ALL_IDS]
-                         + [("AndroidWorld/SendSms-v0", {"pixels": False})])
+TASK_IDS = {android_gym.env_id(task) for task in android_gym.task_names(include_aliases=False)}
+
+
+@pytest.mark.parametrize("env_id, kwargs", [(env_id, {"device": "sim:270x600"}) for env_id in ALL_IDS
+                                            if env_id not in TASK_IDS]
+                         + [("AndroidWorld/SendSms-v0", {}), ("AndroidWorld/SendSms-v0", {"pixels": False})])
 def test_check_env(env_id, kwargs):
+    """Gymnasium's checker with its render check: on SendSms at full size and without pixels, and on the ids that
+    are not tasks of their own (aliases, constrained variants), on a small screen (the checker compares whole
+    frames with ``allclose``); ``test_task_passes_the_task_checks`` runs it on every task."""
     env = gym.make(env_id, **kwargs).unwrapped
     try:
         check_env(env, skip_render_check=False)
@@ -88,8 +95,9 @@ def test_params_can_be_pinned(make_env):
 
 @pytest.mark.parametrize("task", android_gym.task_names(include_aliases=False))
 def test_task_passes_the_task_checks(task):
-    """Every registered task: check_env, seed determinism, oracle solves 3 seeds, doing nothing scores 0."""
-    check_task(task, seeds=(0, 1, 2), pixels=False)
+    """Every registered task: check_env, seed determinism (pixels too), oracle solves 3 seeds, doing nothing scores
+    0; on a small screen, natively drawn, so touches and bounds go through the screen's scale too."""
+    check_task(task, seeds=(0, 1, 2), device="sim:270x600")
 
 
 def test_check_task_catches_a_broken_oracle(monkeypatch):
