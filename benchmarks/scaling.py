@@ -6,11 +6,12 @@ Usage: python benchmarks/scaling.py [--task AndroidWorld/SendSms-v0] [--envs 1,2
                                     [--pixels both] [--steps 300] [--plot scaling.png]
 
 Each measurement creates its vector env, resets it and plays a few warm-up steps (the gym modes open Chrome in every
-env first: its browser starts once per process), then times ``--steps`` vector steps of a seeded random policy: env ``i`` plays its own stream of actions sampled beforehand from the single action
-space (seed + i; the vector env's autoreset starts new episodes), and for ``sb3`` a uniformly random *allowed*
-action under the env's action mask, fetched every step as MaskablePPO does. Env steps/s is N x vector steps/s;
-speedup is over the same series at the smallest N. ``make_rl_env`` always drops the screen, so ``sb3`` runs with
-pixels off only. The envs are created as users write them (default multiprocessing context and options).
+env first: its browser starts once per process), then times ``--steps`` vector steps of a seeded random policy: env
+``i`` plays its own stream of actions sampled beforehand from the single action space (seed + i; the vector env's
+autoreset starts new episodes), and for ``sb3`` a uniformly random *allowed* action under the env's action mask,
+fetched every step as MaskablePPO does. Env steps/s is N x vector steps/s; speedup is over the same series at the
+smallest N. ``make_rl_env`` always drops the screen, so ``sb3`` runs with pixels off only. The envs are created as
+users write them (default multiprocessing context and options).
 """
 
 from __future__ import annotations
