@@ -111,8 +111,8 @@ def enum_name(enum: EnumTypeWrapper, value: int) -> str:
 
 
 def density(phone: Phone) -> int:
-    """The screen density in dpi (``ro.sf.lcd_density``)."""
-    return int(phone.props.get("ro.sf.lcd_density", "420"))
+    """The screen density in dpi (``ro.sf.lcd_density``, ``hw.lcd.density``)."""
+    return phone.window.density
 
 
 def key_input(event: pb.KeyboardEvent) -> Input | None:

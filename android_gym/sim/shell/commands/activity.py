@@ -110,16 +110,16 @@ def task_by_id(phone: ShellDevice, wanted: int) -> list[Screen] | None:
 
 
 def configuration(phone: ShellDevice, activity_type: str = "undefined") -> str:
-    """``Configuration.toString()`` of the display (Pixel 6 at 420 dpi), rotated as the display is."""
+    """``Configuration.toString()`` of the display (at its density: a Pixel 6 at 420 dpi), rotated as the display is."""
     width, height = phone.window.width, phone.window.height
     rotation = phone.window.rotation
     if rotation % 2:
         width, height = height, width
-    density = int(phone.props.get("ro.sf.lcd_density", "420")) / 160
+    density = phone.window.density / 160
     width_dp, height_dp = round(width / density), round(height / density)
     bounds = f"Rect(0, 0 - {width}, {height})"
     return (f"{{1.0 310mcc260mnc [en_US] ldltr sw{min(width_dp, height_dp)}dp w{width_dp}dp h{height_dp}dp "
-            f"{phone.props.get('ro.sf.lcd_density', '420')}dpi nrml long {'land' if rotation % 2 else 'port'} "
+            f"{phone.window.density}dpi nrml long {'land' if rotation % 2 else 'port'} "
             f"finger qwerty/v/v dpad/v winConfig={{ mBounds={bounds} mAppBounds={bounds} mMaxBounds={bounds} "
             f"mDisplayRotation=ROTATION_{rotation * 90} mWindowingMode=fullscreen mDisplayWindowingMode=fullscreen "
             f"mActivityType={activity_type} mAlwaysOnTop=undefined mRotation=ROTATION_{rotation * 90}}} s.1 "

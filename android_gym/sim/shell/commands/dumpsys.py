@@ -91,7 +91,7 @@ def _window_report(phone: ShellDevice, what: str) -> str:
     lines += [f"  mCurrentFocus={window_name(phone, top)}",
               f"  mFocusedApp={activity_record(phone, top, front)}"]
     if what in ("", "displays", "d", "all", "-a"):
-        rotation, density = phone.window.rotation, phone.props.get("ro.sf.lcd_density", "420")
+        rotation, density = phone.window.rotation, phone.window.density
         lines += ["", "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
                   f"  Display: mDisplayId=0 rootTasks={len(tasks)}",
                   f"    init={width}x{height} {density}dpi base={width}x{height} {density}dpi cur={width}x{height} "
@@ -364,7 +364,7 @@ def _dump_activity(ctx: CommandContext, args: list[str]) -> None:
 # ----- display, package, power, battery, input method ---------------------------------------------------------
 def _dump_display(ctx: CommandContext) -> None:
     width, height = ctx.phone.window.width, ctx.phone.window.height
-    density = ctx.phone.props.get("ro.sf.lcd_density", "420")
+    density = ctx.phone.window.density
     ctx.out("DISPLAY MANAGER (dumpsys display)\n"
             "  mOnlyCore=false\n  mSafeMode=false\n"
             f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "

@@ -26,7 +26,7 @@ def wm(ctx: CommandContext, argv: list[str]) -> int:
     if command == "density":
         if args and args[0] != "reset":
             return ctx.fail("wm", "changing the display density is not simulated")
-        ctx.out(f"Physical density: {ctx.phone.props.get('ro.sf.lcd_density', '420')}\n")
+        ctx.out(f"Physical density: {ctx.phone.window.density}\n")
         return 0
     if command in ("dismiss-keyguard", "user-rotation", "fixed-to-user-rotation"):
         return 0
