@@ -118,8 +118,9 @@ def _add_eval_commands(sub: argparse._SubParsersAction) -> None:
     ``android-gym report DIR``."""
     ev = sub.add_parser("eval", help="evaluate an agent over a suite of tasks (resumable; summary, CSV, HTML "
                                      "report)")
-    ev.add_argument("suite", help="'androidworld' (its tasks registered here), 'all', a glob ('Markor*'), "
-                               "a file listing task names, or task names; comma-separate several")
+    ev.add_argument("suite", help="'androidworld' (its tasks registered here), 'long_horizon' (the cross-app suite), "
+                               "'all', a glob ('Markor*'), a file listing task names, or task names; "
+                               "comma-separate several")
     ev.add_argument("--agent", default="oracle", help=AGENT_HELP)
     ev.add_argument("--out", required=True, metavar="DIR",
                     help="run folder: results.jsonl, summary.csv, report/, episodes/; an existing one is "

@@ -13,9 +13,12 @@ from pathlib import Path
 from android_gym.errors import SuiteError, UnknownTaskError
 from android_gym.tasks import get_task, task_names
 from android_gym.tasks.registry import NAMESPACE
+from android_gym.tasks.subgoals import SubgoalTask
 
 #: AndroidWorld's own metadata of its 116 tasks (source named in the file).
 METADATA_PATH = Path(__file__).with_name("androidworld_tasks.json")
+#: The suite name of the long-horizon cross-app tasks.
+LONG_HORIZON = "long_horizon"
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,11 @@ def registered() -> list[str]:
     return task_names(include_aliases=False) + sorted(_variants())
 
 
+def long_horizon_tasks() -> list[str]:
+    """The long-horizon cross-app suite: every registered ``SubgoalTask`` (partial credit per sub-goal)."""
+    return [name for name in task_names(include_aliases=False) if issubclass(get_task(name), SubgoalTask)]
+
+
 def canonical_name(name: str) -> str:
     """The registered name of a task given by name, alias or env id; ``SuiteError`` with suggestions otherwise."""
     name = name.strip().removeprefix(f"{NAMESPACE}/").removesuffix("-v0")
@@ -61,9 +69,10 @@ def canonical_name(name: str) -> str:
 
 def resolve_suite(spec: str) -> list[str]:
     """The task names ``spec`` selects: comma-separated items, each ``androidworld`` (AndroidWorld's tasks that are
-    registered here), ``all`` (every registered task and constrained variant), a glob over those names
-    (``Markor*``), the path of a file listing task names (one a line, ``#`` comments), or a task name. In the
-    order given, without repeats; ``SuiteError`` for an item that selects nothing."""
+    registered here), ``long_horizon`` (the cross-app ``SubgoalTask``s), ``all`` (every registered task and
+    constrained variant), a glob over those names (``Markor*``), the path of a file listing task names (one a
+    line, ``#`` comments), or a task name. In the order given, without repeats; ``SuiteError`` for an item that
+    selects nothing."""
     names: list[str] = []
     for item in (part.strip() for part in spec.split(",")):
         if not item:
@@ -77,6 +86,8 @@ def _resolve_item(item: str) -> list[str]:
         return [name for name in task_names(include_aliases=False) if name in androidworld_metadata()]
     if item == "all":
         return registered()
+    if item == LONG_HORIZON:
+        return long_horizon_tasks()
     if Path(item).is_file():
         return _read_task_file(Path(item))
     if any(char in item for char in "*?["):
