@@ -12,10 +12,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from PIL import Image
 
 from android_gym import actions
 from android_gym.actions import Action
 from android_gym.device import Device, open_device
+from android_gym.device.config import ConfigDistribution, DeviceConfig, parse_device_config
 from android_gym.device.provision import restore_app_data
 from android_gym.errors import AndroidGymError, ConfigError, DeviceError, InvalidActionError, short_repr
 from android_gym.spaces import SharedText
@@ -105,6 +107,13 @@ class AndroidEnv(gym.Env):
     ``task``: registered task name, or a ``Task`` class (registered or not). ``device``: ``"sim"`` (default),
     ``"sim:WIDTHxHEIGHT"`` or a ``Device``.
     ``pixels``: include the screen in observations. ``render_mode``: ``None`` or ``"rgb_array"``.
+    ``device_config``: the phone each episode runs on (``android_gym.device.config``): ``None`` (leave the device
+    as it is), a ``DeviceConfig`` or a dict of its fields (screen, font scale, dark theme, language, navigation
+    mode), or ``"train"`` / ``"heldout"`` to draw one per episode from the env's rng after the task's parameters
+    (so a seed gives the same task under every distribution). ``reset(options={"device_config": ...})`` overrides
+    it for one episode. The observation's pixels keep the shape of the device's screen when the env was made: a
+    configuration with another screen is drawn at its own size and scaled to that shape (``render()`` and
+    ``info["screen_size"]`` give the real screen; touch positions are fractions of the screen either way).
 
     ## Version History
     * v0: initial release.
@@ -113,14 +122,17 @@ class AndroidEnv(gym.Env):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
 
     def __init__(self, task: str | type[Task], device: str | Device | None = None, pixels: bool = True,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, device_config: Any = None) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise AndroidGymError(f"render_mode {render_mode!r} is not supported; use None or 'rgb_array'")
         self.task_class: type[Task] = task if isinstance(task, type) else get_task(task)
         self.render_mode = render_mode
         self._device_spec = device
         self._pixels = pixels
+        self._device_config = parse_device_config(device_config)
         self._device: Device | None = open_device(device)
+        self._applied_config: DeviceConfig | None = None  # what the device was last configured as (None: unknown)
+        self._episode_config: DeviceConfig | None = None
         width, height = self._device.screen_size
         observation = {
             "a11y_tree": SharedText(MAX_TREE_CHARS, min_length=0, charset=TEXT_CHARSET),
@@ -153,8 +165,9 @@ class AndroidEnv(gym.Env):
         """Tear down the previous task, draw parameters (``options["params"]`` pins them) and set up the next.
 
         ``seed`` is None or a non-negative ``int`` (Gymnasium's rule); ``options`` is None or a dict whose
-        ``"params"``, if given, maps some of the task's parameter names to values (other keys are left to
-        wrappers). Anything else raises ``ConfigError`` before the previous episode is touched.
+        ``"params"``, if given, maps some of the task's parameter names to values, and whose ``"device_config"``
+        replaces the env's for this episode (other keys are left to wrappers). Anything else raises
+        ``ConfigError`` before the previous episode is touched.
         """
         if seed is not None and not (isinstance(seed, int) and seed >= 0):
             raise ConfigError(f"reset(seed={short_repr(seed)}): a seed is None or a non-negative Python int "
@@ -162,6 +175,7 @@ class AndroidEnv(gym.Env):
         super().reset(seed=seed)
         params = self.task_class.generate_params(self.np_random)
         params.update(_pinned_params(options, params, self.task_class.name))
+        config = self._draw_config(options)
         if not self._healthy or self._device is None:
             self._reconnect()
         if self.task is not None:
@@ -169,6 +183,10 @@ class AndroidEnv(gym.Env):
                 self.task.teardown(self.device)
             except DeviceError:
                 self._reconnect()  # a broken device is replaced; the new one has nothing to tear down
+        if config is not None:
+            config.apply(self.device, self._applied_config)
+            self._applied_config = config
+        self._episode_config = config
         self.task = self.task_class(params)
         restore_app_data(self.device, self.task_class.app_packages, missing_ok=True)
         self.task.initialize(self.device)
@@ -238,6 +256,14 @@ class AndroidEnv(gym.Env):
         observation, terminated, truncated = self._ended
         return copy.deepcopy(observation), 0.0, terminated, truncated, self._info(EPISODE_ENDED, None)
 
+    def _draw_config(self, options: Any) -> DeviceConfig | None:
+        """This episode's configuration: ``options["device_config"]`` or the env's, drawn from ``np_random`` when
+        it is a distribution."""
+        chosen = self._device_config
+        if isinstance(options, Mapping) and "device_config" in options:
+            chosen = parse_device_config(options["device_config"])
+        return chosen.sample(self.np_random) if isinstance(chosen, ConfigDistribution) else chosen
+
     def _evaluate(self, ending: bool) -> float:
         """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step."""
         if self.task.scored_at_end and not ending and self._steps < self.task_class.max_steps():
@@ -255,8 +281,15 @@ class AndroidEnv(gym.Env):
         observation: dict[str, Any] = {"a11y_tree": self._last_tree,
                                        "goal": to_ascii_xml(self.task.goal if self.task else "")}
         if self._pixels:
-            observation = {"pixels": self.device.screenshot(), **observation}
+            observation = {"pixels": self._fit(self.device.screenshot()), **observation}
         return observation
+
+    def _fit(self, pixels: np.ndarray) -> np.ndarray:
+        """The screen at the observation's shape: scaled when a device configuration changed the screen size."""
+        height, width, _ = self.observation_space["pixels"].shape
+        if pixels.shape[:2] == (height, width):
+            return pixels
+        return np.asarray(Image.fromarray(pixels).resize((width, height), Image.Resampling.BILINEAR))
 
     def _blank_observation(self) -> dict[str, Any]:
         self._elements, self._last_dump = [], None
@@ -268,10 +301,15 @@ class AndroidEnv(gym.Env):
     def _info(self, invalid: str | None, backend_error: str | None) -> dict[str, Any]:
         return {"ui_elements": list(self._elements), "score": self._score,
                 "params": pickle.loads(self._params_pickle) if self.task else {},
-                "invalid_action": invalid, "backend_error": backend_error}
+                "invalid_action": invalid, "backend_error": backend_error, "screen_size": self._screen_size(),
+                "device_config": self._episode_config.as_dict() if self._episode_config else None}
+
+    def _screen_size(self) -> tuple[int, int] | None:
+        return self._device.screen_size if self._device is not None and self._healthy else None
 
     def _reconnect(self) -> None:
         if self._device is not None and self._device is not self._device_spec:
             self._device.close()
         self._device = open_device(self._device_spec)
+        self._applied_config = None  # a new device's configuration is unknown
         self._healthy = True
