@@ -157,7 +157,8 @@ def cmd_record(args: argparse.Namespace) -> int:
     from android_gym.datasets import record_dataset
 
     result = record_dataset(_env_id(args.task), args.episodes, args.seed, dataset_id=args.dataset_id,
-                            view=args.view, device=args.device, pixels=args.pixels, data_path=args.data_path,
+                            view=args.view, device=args.device, pixels=args.pixels,
+                            device_config=args.device_config, data_path=args.data_path,
                             overwrite=args.overwrite, author=args.author, author_email=args.author_email,
                             code_permalink=args.code_permalink)
     print(result.summary())
@@ -180,6 +181,8 @@ def _add_record_command(sub: argparse._SubParsersAction) -> None:
                         help="raw view: keep the screen (JPEG in the dataset; Minari's metadata.json holds the "
                              "screen's bounds in full, 74 MB at 1080x2400: use a small --device sim:540x1200)")
     record.add_argument("--device", default="sim", help="'sim' (default), 'sim:WIDTHxHEIGHT', 'adb:<serial>', ...")
+    record.add_argument("--device-config", help="configure the phone per episode: 'train' or 'heldout' (drawn from "
+                                                "the seed; android_gym.device.config)")
     record.add_argument("--overwrite", action="store_true", help="replace a dataset with the same id")
     record.add_argument("--author", help="dataset metadata: author")
     record.add_argument("--author-email", help="dataset metadata: author's email")

@@ -229,13 +229,13 @@ class _RawView(_View):
         return {"action_format": "AndroidWorld JSON action (android_gym.Action.to_json), as env.step takes it"}
 
 
-def _make_view(env_id: str, view: str, device: str, pixels: bool) -> _View:
+def _make_view(env_id: str, view: str, device: str, pixels: bool, device_config: Any) -> _View:
     if view == "rl":
         if pixels:
             raise DatasetError("pixels apply to the raw view (--view raw); the rl view's observation is "
                                "make_rl_env's element features")
-        return _RLView(make_rl_env(env_id, device=device))
-    return _RawView(gym.make(env_id, device=device, pixels=pixels))
+        return _RLView(make_rl_env(env_id, device=device, device_config=device_config))
+    return _RawView(gym.make(env_id, device=device, pixels=pixels, device_config=device_config))
 
 
 @dataclass
@@ -357,14 +357,16 @@ def _check_dataset_id(dataset_id: str) -> None:
 
 
 def record_dataset(env_id: str, episodes: int, seed: int = 0, *, dataset_id: str | None = None, view: str = "rl",
-                   device: str = "sim", pixels: bool = False, data_path: str | os.PathLike | None = None,
+                   device: str = "sim", pixels: bool = False, device_config: Any = None,
+                   data_path: str | os.PathLike | None = None,
                    overwrite: bool = False, author: str | None = None, author_email: str | None = None,
                    code_permalink: str | None = None, progress: bool = True) -> RecordResult:
     """Play the oracle of ``env_id`` on seeds ``seed .. seed + episodes - 1`` and store the solved episodes as the
     Minari dataset ``dataset_id`` (default ``default_dataset_id``) under ``data_path`` (default: Minari's).
 
     ``view`` is ``"rl"`` (``make_rl_env``'s spaces) or ``"raw"`` (the env's own observations, JSON actions;
-    ``pixels=True`` keeps the screen). An existing dataset is replaced only with ``overwrite`` (it is kept if
+    ``pixels=True`` keeps the screen). ``device_config`` configures the phone per episode (``AndroidEnv``'s
+    argument, e.g. ``"train"``). An existing dataset is replaced only with ``overwrite`` (it is kept if
     recording fails). Seeds whose episode is not a clean oracle success are skipped and listed in the result;
     if none succeeds, no dataset is written (``DatasetError``). ``progress`` shows a tqdm bar over episodes.
     """
@@ -386,7 +388,7 @@ def record_dataset(env_id: str, episodes: int, seed: int = 0, *, dataset_id: str
         if path.exists() and not overwrite:
             raise DatasetExistsError(f"dataset {dataset_id} already exists at {path}: choose another id (bump its "
                                      "version, e.g. -v1), delete it, or pass --overwrite")
-        recording = _make_view(env_id, view, device, pixels)
+        recording = _make_view(env_id, view, device, pixels, device_config)
         result = RecordResult(dataset_id, env_id, view, root, path, range(seed, seed + episodes))
         backup = path.with_name(f".{path.name}.replaced") if path.exists() else None  # hidden: Minari skips it
         new_namespaces = [parent for parent in path.parents if root in parent.parents and not parent.exists()]
