@@ -234,6 +234,26 @@ def plot_curve(points: Sequence[CurvePoint], path: Path, title: str) -> None:
     plt.close(figure)
 
 
+#: ``--test-conditions``: the env arguments of each condition a trained policy is tested under.
+TEST_CONDITIONS: dict[str, dict[str, Any]] = {
+    "default": {},  # AndroidWorld's phone as it comes
+    "train": {"device_config": "train"},  # configurations drawn as in training
+    "heldout": {"device_config": "heldout"},  # each with a phone, font size or language training never showed
+}
+
+
+def test_under_conditions(model: BaseAlgorithm, env_id: str, names: Sequence[str], seeds: Sequence[int],
+                          view_kwargs: dict[str, Any], device: str | None) -> dict[str, dict[str, float]]:
+    """Greedy and sampled success of ``model`` on held-out seeds under each named ``TEST_CONDITIONS`` entry."""
+    results = {}
+    for name in names:
+        env = make_rl_env(env_id, device=device, **view_kwargs, **TEST_CONDITIONS[name])
+        results[name] = {"greedy": evaluate(model, env, seeds)[0],
+                         "sampled": evaluate(model, env, seeds, deterministic=False)[0]}
+        env.close()
+    return results
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
@@ -260,6 +280,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="texts the RL view can type (make_rl_env's text_slots)")
     parser.add_argument("--end-penalty", type=float, default=0.1,
                         help="reward for ending an episode unsuccessfully is minus this (make_rl_env's end_penalty)")
+    parser.add_argument("--device-config", help="configure the phone per episode while training, recording and "
+                                                "evaluating: 'train' or 'heldout' (android_gym.device.config)")
+    parser.add_argument("--test-conditions", default="",
+                        help="after training, held-out success under each of these comma-separated conditions: "
+                             f"{', '.join(TEST_CONDITIONS)}")
     parser.add_argument("--seed", type=int, default=0, help="training seed; worker i's env is seeded seed + i")
     parser.add_argument("--eval-seed", type=int, default=10_000, help="first held-out evaluation seed")
     parser.add_argument("--eval-episodes", type=int, default=50, help="held-out episodes (seeds) per evaluation")
@@ -292,9 +317,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args.out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.torch_threads)
     view_kwargs = {"max_elements": args.max_elements, "text_slots": args.text_slots, "end_penalty": args.end_penalty}
+    conditions = [name for name in args.test_conditions.split(",") if name]
+    unknown = sorted(set(conditions) - set(TEST_CONDITIONS))
+    if unknown:
+        raise android_gym.AndroidGymError(f"unknown --test-conditions {unknown}; choose from {list(TEST_CONDITIONS)}")
+    configured = {"device_config": args.device_config} if args.device_config else {}
     # a partial of an importable function pickles by reference, so the subprocess workers can rebuild it
-    make = partial(make_rl_env, env_id, device=args.device, **view_kwargs) if len(env_ids) == 1 else \
-        partial(MultiTaskRLEnv, env_ids, device=args.device, **view_kwargs)
+    make = partial(make_rl_env, env_id, device=args.device, **view_kwargs, **configured) if len(env_ids) == 1 else \
+        partial(MultiTaskRLEnv, env_ids, device=args.device, **view_kwargs, **configured)
     eval_env = make()
     eval_seeds = list(range(args.eval_seed, args.eval_seed + args.eval_episodes))
     start = time.perf_counter()
@@ -316,7 +346,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         bc_datasets = [default_dataset_id(one) for one in env_ids]
         for one, dataset_id in zip(env_ids, bc_datasets):
             recorded = record_dataset(one, args.bc_episodes, seed=DEMONSTRATION_SEED, dataset_id=dataset_id,
-                                      data_path=args.out / "demos", overwrite=True)
+                                      data_path=args.out / "demos", overwrite=True,
+                                      device_config=args.device_config)
             print(recorded.summary())
     bc_dataset = ",".join(bc_datasets) or None
     if bc_datasets:
@@ -336,6 +367,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     workers.close()
     eval_env.close()
     per_task = {} if len(env_ids) == 1 else per_task_success(model, env_ids, eval_seeds, view_kwargs, args.device)
+    tested = test_under_conditions(model, env_id, conditions, eval_seeds, view_kwargs, args.device)
 
     model.save(args.out / "model.zip")
     with open(args.out / "curve.csv", "w", newline="") as handle:
@@ -346,7 +378,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     plot_curve(evaluation.points, args.out / "curve.png", f"{ALGORITHMS[args.algo].__name__} on {task}{cloned}")
     final = evaluation.points[-1]
     summary = {"env_id": env_id if len(env_ids) == 1 else env_ids, "per_task": per_task, "algo": args.algo,
-               "workers": workers.num_envs, "ray": args.ray,
+               "workers": workers.num_envs, "ray": args.ray, "device_config": args.device_config,
+               "test_conditions": tested,
                "view_kwargs": view_kwargs,
                "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_dataset": bc_dataset, "bc_accuracy": bc_accuracy,
