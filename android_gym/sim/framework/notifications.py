@@ -102,11 +102,10 @@ class NotificationManager:
         for key in [key for key, n in self._posted.items() if not n.ongoing]:
             self._remove(key)
 
-    def cancel_all(self) -> None:
-        """Every notification goes, ongoing or not (a reboot)."""
-        self._posted.clear()
-        self._heads_up = None
-        self._invalidate()
+    def cancel_package(self, package: str) -> None:
+        """Every notification of ``package``, ongoing or not (the package was force-stopped)."""
+        for key in [key for key, n in self._posted.items() if n.package == package]:
+            self._remove(key)
 
     def hide_heads_up(self) -> None:
         """A swipe up on the heads-up: it goes into the shade (the notification stays posted)."""

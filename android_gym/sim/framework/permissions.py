@@ -14,6 +14,8 @@ Sources: AOSP ``packages/modules/Permission/PermissionController`` ``res/layout/
 
 from __future__ import annotations
 
+import shlex
+
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.ui.dialogs import dialog_over
@@ -44,7 +46,9 @@ class GrantPermissionsScreen(Screen):
         self.behind: Screen | None = None  # the requesting app's activity, drawn dimmed under the dialog
 
     def _answer(self, granted: bool) -> None:
-        self.phone.run(f"pm {'grant' if granted else 'revoke'} {self.requester} {POST_NOTIFICATIONS}")
+        """"Allow" grants the permission (``pm grant`` does the same); "Don't allow" leaves it revoked."""
+        if granted:
+            self.phone.run(f"pm grant {shlex.quote(self.requester)} {POST_NOTIFICATIONS}")
         self.finish()
 
     def build(self) -> View:
