@@ -4,11 +4,12 @@ on the high-importance "Battery" channel peeks over the app: "Turn on Battery Sa
 A charger, a level back above the threshold (``dumpsys battery reset``) or "No thanks" take it away.
 
 Sources: AOSP ``packages/SystemUI/src/com/android/systemui/power/PowerUI.java`` (``findBatteryLevelBucket``,
-``shouldShowLowBatteryWarning``: unplugged and the bucket dropped), ``PowerNotificationWarnings.java``
-(``showWarningNotification``: tag ``low_battery``, id ``NOTE_POWER_LOW`` = 3, ongoing, app name overridden to
-"Settings" by ``overrideNotificationAppName(..., false)``), SystemUI ``strings.xml`` (``battery_low_title``,
-``battery_low_description``, ``battery_saver_dismiss_action``, ``battery_saver_start_action``), core
-``config.xml`` (``config_lowBatteryWarningLevel`` 20), ``NotificationChannels.BATTERY`` (``IMPORTANCE_MAX``).
+``shouldShowLowBatteryWarning``: unplugged, and the bucket dropped or the charger was pulled),
+``PowerNotificationWarnings.java`` (``showWarningNotification``: tag ``low_battery``, id ``NOTE_POWER_LOW`` = 3,
+ongoing, app name overridden to "Settings" by ``overrideNotificationAppName(..., false)``), SystemUI
+``strings.xml`` (``battery_low_title``, ``battery_low_description``, ``battery_saver_dismiss_action``,
+``battery_saver_start_action``), core ``config.xml`` (``config_lowBatteryWarningLevel`` 20),
+``NotificationChannels.BATTERY`` (``IMPORTANCE_MAX``).
 
 Simplified: "Turn on" switches Battery Saver on at once (``global low_power``), without the confirmation dialog.
 """
@@ -37,13 +38,15 @@ class PowerWarnings:
         self._notifications = notifications
         self._settings = settings
         self._package = package
-        self._bucket = _bucket(battery.state.level)
+        self._bucket, self._plugged = _bucket(battery.state.level), battery.state.plugged
         battery.listen(self._changed)
 
     def _changed(self, state: BatteryState) -> None:
-        """``PowerUI``'s ``ACTION_BATTERY_CHANGED`` receiver."""
-        old, self._bucket = self._bucket, _bucket(state.level)
-        if not state.plugged and self._bucket < old and self._bucket < 0:
+        """``PowerUI``'s ``ACTION_BATTERY_CHANGED`` receiver: the warning shows when, unplugged, the bucket dropped
+        or the charger was just pulled."""
+        old, was_plugged = self._bucket, self._plugged
+        self._bucket, self._plugged = _bucket(state.level), state.plugged
+        if not state.plugged and (self._bucket < old or was_plugged) and self._bucket < 0:
             self._show()
         elif state.plugged or self._bucket >= 0:
             self._dismiss()
