@@ -15,7 +15,7 @@ import numpy as np
 
 from android_gym.actions import DIRECTIONS, Action, ActionType
 from android_gym.errors import AgentSpecError
-from android_gym.tasks.oracle import OraclePolicy
+from android_gym.tasks.oracle import OraclePolicy, dismiss_distractor
 from android_gym.ui import UIElement
 
 
@@ -41,7 +41,8 @@ def explain(agent: Agent) -> dict[str, Any]:
 
 
 class OracleAgent:
-    """Replays the current task's oracle (``Task.oracle()``), one step per env step."""
+    """Replays the current task's oracle (``Task.oracle()``), one step per env step; a distractor in the way (a
+    permission prompt, a low-battery warning: ``wrappers.Distractors``) is dismissed first."""
 
     def __init__(self) -> None:
         self._policy: OraclePolicy | None = None
@@ -51,9 +52,9 @@ class OracleAgent:
         self._policy = OraclePolicy(env.unwrapped.task.oracle())
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Any:
-        """The oracle's next action for the elements on screen."""
+        """The oracle's next action for the elements on screen, or a tap that dismisses a distractor."""
         assert self._policy is not None, "reset() first"
-        return self._policy.act(info["ui_elements"])
+        return dismiss_distractor(info["ui_elements"]) or self._policy.act(info["ui_elements"])
 
 
 class RandomAgent:

@@ -234,6 +234,13 @@ class AndroidEnv(gym.Env):
             self._ended = (observation, terminated, truncated)
         return observation, reward, terminated, truncated, self._info(invalid, backend_error)
 
+    def look(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The observation and info of the phone as it is now, without acting or scoring: for a wrapper that changed
+        the phone between steps (``Distractors``), so that element indices refer to what is on screen."""
+        if self.task is None:
+            raise AndroidGymError("call reset() before look()")
+        return self._observe(), self._info(None, None)
+
     def render(self) -> np.ndarray | None:
         """The current screen for ``render_mode="rgb_array"``."""
         if self.render_mode == "rgb_array":

@@ -25,6 +25,7 @@ from android_gym.sim.framework.app import App
 from android_gym.sim.framework.packages import PackageManager
 from android_gym.sim.framework.window import WindowManager
 from android_gym.sim.shell import LiveOutput, Shell, ShellOutput, StdinSource
+from android_gym.sim.system.battery import Battery
 from android_gym.sim.system.chromium import Chromium
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.clock import VirtualClock
@@ -85,6 +86,7 @@ class Phone:
         self.settings = Settings()
         self.props = dict(DEFAULT_PROPS)
         self.logs = LogBuffer(self.clock)
+        self.battery = Battery()
         self.clipboard = Clipboard(lambda: self.activities.foreground()[0])
         self.telephony = Telephony(self)
         self.contacts = ContactsProvider(self)

@@ -140,6 +140,25 @@ def open_app(name: str) -> OracleStep:
     return act(Action(ActionType.OPEN_APP, app_name=name))
 
 
+#: What a person taps to get a distractor out of the way: the notification-permission prompt's "Don't allow"
+#: (PermissionController ``grant_permissions.xml``) and the low-battery warning's "No thanks" (SystemUI
+#: ``battery_saver_dismiss_action``) in its heads-up.
+DISTRACTOR_DISMISSALS = (
+    Selector(resource_id="com.android.permissioncontroller:id/permission_deny_button"),
+    Selector(text="No thanks", class_suffix="Button"),
+)
+_NOTIFICATION_ROW = Selector(resource_id="com.android.systemui:id/expandableNotificationRow")
+
+
+def dismiss_distractor(elements: Sequence[UIElement]) -> Action | None:
+    """A tap that dismisses a distractor in the way (a permission prompt, a low-battery heads-up), or ``None``
+    when none is on screen: what a competent user does before going on with the task."""
+    for selector in DISTRACTOR_DISMISSALS:
+        if selector.present(elements) and (selector.resource_id or _NOTIFICATION_ROW.present(elements)):
+            return tap(selector)(elements)
+    return None
+
+
 def _declare_complete(elements: Sequence[UIElement]) -> Action:
     return Action(ActionType.STATUS, goal_status="complete")
 

@@ -30,6 +30,7 @@ from android_gym.sim.apps.sms import SimpleSmsMessenger
 from android_gym.sim.apps.tasks import TasksApp
 from android_gym.sim.apps.vlc import Vlc
 from android_gym.sim.framework.app import App
+from android_gym.sim.framework.permissions import PermissionController
 from android_gym.sim.framework.platform import SYSTEM_PACKAGES, ContactsProviderPackage, MediaProviderPackage
 from android_gym.sim.framework.systemui import SystemUI
 
@@ -61,6 +62,7 @@ INSTALLED_APPS: tuple[type[App], ...] = (
     OsmAnd,
     OpenTracks,
     Chrome,
+    PermissionController,
 )
 
 INSTALLABLE_APPS: tuple[type[App], ...] = (

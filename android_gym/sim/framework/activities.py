@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.permissions import request_at_launch
 
 
 class ActivityManager:
@@ -59,10 +60,12 @@ class ActivityManager:
         else:
             task = []
             self._tasks.append(task)
-        self._start_process(app)
+        started = self._start_process(app)
         screen = (screen_class or app.screens[0])(app, intent)
         task.append(screen)
         self._changed()
+        if started and screen_class in (None, app.screens[0]):
+            request_at_launch(self._phone, app, screen)
         return screen
 
     def push(self, app: App, screen_class: type[Screen], intent: Intent) -> Screen:
@@ -138,11 +141,13 @@ class ActivityManager:
         """All tasks, front first (what ``dumpsys activity activities`` walks)."""
         return [list(task) for task in reversed(self._tasks)]
 
-    def _start_process(self, app: App) -> None:
-        """Start the app's process if it is not running."""
-        if app.package not in self._processes:
-            self._processes.add(app.package)
-            app.on_process_start()
+    def _start_process(self, app: App) -> bool:
+        """Start the app's process if it is not running; whether it was started."""
+        if app.package in self._processes:
+            return False
+        self._processes.add(app.package)
+        app.on_process_start()
+        return True
 
     def _task_of(self, package: str) -> list[Screen] | None:
         return next((task for task in self._tasks if task[0].app.package == package), None)

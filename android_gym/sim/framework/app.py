@@ -73,6 +73,10 @@ class PackageService(Protocol):
         """Apps with a launcher icon, in app-drawer order."""
         ...
 
+    def revoked(self, package: str, permission: str) -> bool:
+        """Whether the runtime ``permission`` of ``package`` was revoked (``pm revoke``)."""
+        ...
+
 
 class WindowService(Protocol):
     """What apps read of the window manager (``framework.window``)."""

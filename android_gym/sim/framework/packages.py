@@ -163,6 +163,11 @@ class PackageManager:
         return sorted((app for app in self._apps.values() if app.launchable and app.screens),
                       key=lambda app: app.label.lower())
 
+    def revoked(self, package: str, permission: str) -> bool:
+        """Whether the runtime ``permission`` of ``package`` was revoked (and not granted since)."""
+        record = self._records.get(package)
+        return record is not None and record.runtime.get(permission) is False
+
     def set_permission(self, package: str, permission: str, granted: bool) -> None:
         """``pm grant``/``pm revoke`` of a runtime permission; raises ``GrantError`` as the platform refuses."""
         record = self._records.get(package)

@@ -28,6 +28,7 @@ import numpy as np
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.system import radios
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.ui.views import (
@@ -195,8 +196,9 @@ class NotificationShade:
     the app underneath stays the resumed activity.
     """
 
-    def __init__(self, phone: Context) -> None:
+    def __init__(self, phone: Context, notifications: NotificationManager) -> None:
         self.phone = phone
+        self.notifications = notifications
         self.expanded = False
         self.internet_dialog = False
 
@@ -245,8 +247,9 @@ class NotificationShade:
             spacing=24)
         quick_settings = column(brightness_slider(phone), tiles, resource_id=_id("quick_settings_panel"), spacing=36,
                                 padding=24)
-        notifications = text_view(NO_NOTIFICATIONS, resource_id=_id("no_notifications"), padding=32, text_size=40,
-                                  text_color=TEXT_SECONDARY)
+        rows = self.notifications.shade_rows()
+        notifications = column(*rows, spacing=16, padding=24) if rows else text_view(
+            NO_NOTIFICATIONS, resource_id=_id("no_notifications"), padding=32, text_size=40, text_color=TEXT_SECONDARY)
         return group("column", "android.widget.FrameLayout", header, quick_settings, notifications,
                      resource_id=_id("notification_panel"), background=_SHADE_BG)
 

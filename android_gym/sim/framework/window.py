@@ -34,10 +34,12 @@ from PIL import Image
 from android_gym.sim import keycodes
 from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
+from android_gym.sim.framework.notifications import NotificationManager
+from android_gym.sim.framework.power_warnings import PowerWarnings
 from android_gym.sim.framework.text_editor import TextEditor
 from android_gym.sim.system.clock import MINUTE_MS, UNREAD
 from android_gym.sim.ui import hierarchy
-from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.layout import layout, measure_height
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import (
     TEXT,
@@ -70,6 +72,7 @@ TRANSITION_FRAMES = 4  # frames of an activity transition at animation scale 1.0
 TRANSITION_SCALE_SETTING = "transition_animation_scale"
 MAX_ANIMATION_SCALE = 20.0
 _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
+_HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 T = TypeVar("T")
 
@@ -137,7 +140,10 @@ class WindowManager:
         self._pixels: np.ndarray | None = None
         self._rgba: bytes | None = None
         self._shift = False
-        self.shade = systemui.NotificationShade(phone)
+        self.notifications = NotificationManager(phone.clock, self.invalidate)
+        self.power_warnings = PowerWarnings(phone.battery, self.notifications, phone.settings, systemui.PACKAGE)
+        self.shade = systemui.NotificationShade(phone, self.notifications)
+        phone.battery.listen(lambda state: self.invalidate())  # the status bar's battery icon
         self._editor = TextEditor(phone, self._focused_field)
         self._text_toolbar: View | None = None  # the floating text-selection toolbar of the current frame
         self._focused_screen: Screen | None = None
@@ -216,6 +222,7 @@ class WindowManager:
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset
         self._add_text_toolbar(screen, content, window)
+        self._add_heads_up(window)
 
         status = self._status_bar(_color_under(content, STATUS_BAR_HEIGHT))
         keyboard = None
@@ -237,6 +244,17 @@ class WindowManager:
         self._text_toolbar = None if field is None else self._editor.toolbar(screen, field, window.bounds)
         if self._text_toolbar is not None:
             window.children.append(self._text_toolbar)
+
+    def _add_heads_up(self, window: View) -> None:
+        """Lay the heads-up notification (if one peeks and the shade is closed) over the top of the app window, as
+        its last child: it takes the touches it covers, and the app is drawn again when it goes."""
+        notification = None if self.shade.expanded else self.notifications.heads_up()
+        if notification is None:
+            return
+        card = self.notifications.row_view(notification, heads_up=True)
+        width = DESIGN_WIDTH - 2 * _HEADS_UP_MARGIN
+        layout(card, _HEADS_UP_MARGIN, STATUS_BAR_HEIGHT + _HEADS_UP_MARGIN, width, measure_height(card, width))
+        window.children.append(card)
 
     def _track_focus(self) -> None:
         """Window focus moved to another activity: tell the text editor about the one that lost it."""
@@ -277,22 +295,32 @@ class WindowManager:
             names.append(("airplane", "Airplane mode"))
         elif settings.get("global", "wifi_on") in ("1", "2"):
             names.append(("wifi", "Wifi signal full."))
-        names += [("signal", "Phone signal full."), ("battery_full", "Battery 100 percent.")]
+        level = self._phone.battery.state.level
+        battery = "battery_full" if level > 80 else "battery_half" if level > 20 else "battery_low"
+        names += [("signal", "Phone signal full."), (battery, f"Battery {level} percent.")]
+        notes = tuple((n.icon, f"{n.app_name} notification: {n.title}") for n in self.notifications.active)
         # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
         pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
-        shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern))
+        shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern), notes)
         if self._status is None or self._status[0] != shown:
             self._status = shown, self._status_bar_view(*shown)
         return self._status[1]
 
-    def _status_bar_view(self, color: Color, names: tuple[tuple[str, str], ...], time: str) -> View:
-        """The status bar's views for ``_status_bar``, laid out."""
+    def _status_bar_view(self, color: Color, names: tuple[tuple[str, str], ...], time: str,
+                         notes: tuple[tuple[str, str], ...]) -> View:
+        """The status bar's views for ``_status_bar``, laid out: the clock, the notification icons
+        (``notes``), then the system icons."""
         ink = TEXT if _luminance(color) > 140 else WHITE
-        icons = [View(kind="icon", class_name="android.widget.ImageView", hint=icon, content_desc=desc, width=54,
-                      height=48, text_color=ink) for icon, desc in names]
-        clock = text_view(time, text_size=40, padding=0, weight=1, text_color=ink, bold=True,
+
+        def icon_view(icon: str, desc: str, width: int) -> View:
+            return View(kind="icon", class_name="android.widget.ImageView", hint=icon, content_desc=desc,
+                        width=width, height=48, text_color=ink)
+
+        clock = text_view(time, text_size=40, padding=0, text_color=ink, bold=True,
                           resource_id="com.android.systemui:id/clock")
-        status = row(View(width=40), clock, *icons, View(width=40), background=color, spacing=6)
+        status = row(View(width=40), clock, *[icon_view(icon, desc, 48) for icon, desc in notes], View(weight=1),
+                     *[icon_view(icon, desc, 54) for icon, desc in names], View(width=40), background=color,
+                     spacing=6)
         layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
         return status
 

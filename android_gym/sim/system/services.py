@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from android_gym.sim.system.battery import Battery
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.logd import LogBuffer
@@ -25,6 +26,8 @@ class SystemServices(Protocol):
     props: dict[str, str]
     #: ``logd``'s buffers.
     logs: LogBuffer
+    #: What ``BatteryService`` reports.
+    battery: Battery
 
     def invalidate(self) -> None:
         """Something visible may have changed: redraw before the next look at the screen."""

@@ -30,6 +30,7 @@ _GLYPHS = {
     # status bar and quick settings
     "wifi": "wifi", "bt": "bluetooth", "airplane": "airplane",
     "signal": "signal_cellular_3", "battery_full": "battery", "vpn": "vpn", "hotspot": "access_point",
+    "battery_low": "battery_alert", "battery_half": "battery_50", "notify_chat": "message_text",
     # content
     "avatar": "account_circle", "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
     "file": "file_outline", "photo": "image_outline", "camera": "camera_outline", "calendar": "calendar_blank_outline",

@@ -394,6 +394,8 @@ def am(ctx: CommandContext, argv: list[str]) -> int:
             return argument_exception(ctx, command, f'Argument expected after "{command}"')
         if command != "kill":
             ctx.phone.activities.force_stop(args[0])
+            # NotificationManagerService cancels a package's notifications on ACTION_PACKAGE_RESTARTED.
+            ctx.phone.window.notifications.cancel_package(args[0])
         return 0
     if command == "kill-all":
         return 0

@@ -385,11 +385,36 @@ def _dump_power(ctx: CommandContext) -> None:
             "Display Power: state=ON\n")
 
 
-def _dump_battery(ctx: CommandContext) -> None:
-    ctx.out("Current Battery Service state:\n  AC powered: true\n  USB powered: false\n"
-            "  Wireless powered: false\n  Max charging current: 0\n  Max charging voltage: 0\n"
-            "  Charge counter: 10000\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n"
-            "  voltage: 5000\n  temperature: 250\n  technology: Li-ion\n")
+def _dump_battery(ctx: CommandContext, args: list[str]) -> None:
+    """``dumpsys battery`` and BatteryService's shell: ``set [-f] KEY VALUE``, ``unplug [-f]``, ``reset [-f]``
+    (AOSP ``BatteryService.Shell``: errors on stdout, nothing printed on success)."""
+    battery = ctx.phone.battery
+    command, rest = (args[0], [a for a in args[1:] if a != "-f"]) if args else ("", [])
+    if command == "set":
+        if len(rest) != 2:
+            ctx.out("No value specified\n" if len(rest) == 1 else "No property specified\n")
+            return
+        try:
+            battery.set(rest[0], int(rest[1]))
+        except KeyError:
+            ctx.out(f"Unknown set option: {rest[0]}\n")
+        except ValueError:
+            ctx.out(f"Bad value: {rest[1]}\n")
+        return
+    if command in ("unplug", "reset"):
+        battery.unplug() if command == "unplug" else battery.reset()
+        return
+    state = battery.state
+    stopped = "  (UPDATES STOPPED -- use 'reset' to restart)\n" if battery.updates_stopped else ""
+    ctx.out(f"Current Battery Service state:\n{stopped}  AC powered: {_bool(state.ac)}\n"
+            f"  USB powered: {_bool(state.usb)}\n  Wireless powered: {_bool(state.wireless)}\n"
+            "  Max charging current: 0\n  Max charging voltage: 0\n  Charge counter: 10000\n"
+            f"  status: {state.status}\n  health: 2\n  present: {_bool(state.present)}\n  level: {state.level}\n"
+            f"  scale: 100\n  voltage: 5000\n  temperature: {state.temp}\n  technology: Li-ion\n")
+
+
+def _bool(value: int) -> str:
+    return "true" if value else "false"
 
 
 def _dump_input_method(ctx: CommandContext) -> None:
@@ -411,7 +436,7 @@ _SERVICES = {
     "display": lambda ctx, args: _dump_display(ctx),
     "package": lambda ctx, args: dump_package(ctx, next((a for a in args if not a.startswith("-")), "")),
     "power": lambda ctx, args: _dump_power(ctx),
-    "battery": lambda ctx, args: _dump_battery(ctx),
+    "battery": _dump_battery,
     "input": lambda ctx, args: _dump_input(ctx),
     "input_method": lambda ctx, args: _dump_input_method(ctx),
     "SurfaceFlinger": lambda ctx, args: _dump_surface_flinger(ctx),

@@ -169,6 +169,8 @@ def pm(ctx: CommandContext, argv: list[str]) -> int:
             packages.set_permission(args[0], args[1], granted=command == "grant")
         except GrantError as error:
             return shell_command_exception(ctx, command, str(error))
+        if command == "revoke":  # PermissionManagerService kills an app whose runtime permission is revoked
+            ctx.phone.activities.force_stop(args[0])
         return 0
     if command == "resolve-activity":
         return _pm_resolve_activity(ctx, args)

@@ -1,0 +1,97 @@
+"""The runtime-permission prompt of Android 13 (PermissionController's ``GrantPermissionsActivity``) for the
+notification permission: an app whose ``POST_NOTIFICATIONS`` was revoked (``pm revoke <pkg>
+android.permission.POST_NOTIFICATIONS``) asks for it when its process starts with its launcher activity, as apps
+that post notifications do at launch; the dialog floats over the app, dimmed. "Allow" grants it, "Don’t allow" and
+BACK leave it revoked; either way the app's own state is untouched.
+
+Sources: AOSP ``packages/modules/Permission/PermissionController`` ``res/layout/grant_permissions.xml`` (ids
+``grant_dialog``, ``permission_icon``, ``permission_message``, ``permission_allow_button``,
+``permission_deny_button``; the Google build's package is ``com.google.android.permissioncontroller``, its ids keep
+``com.android.permissioncontroller``), ``res/values/strings.xml`` (``permission_warning_template``
+"Allow %1$s to %2$s?", ``permgrouprequest_notifications`` "send you notifications", ``grant_dialog_button_allow``,
+``grant_dialog_button_deny``).
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.intent import Intent
+from android_gym.sim.ui.dialogs import dialog_over
+from android_gym.sim.ui.views import PRIMARY, TEXT, WHITE, View, column, row, text_view
+
+PACKAGE = "com.google.android.permissioncontroller"
+POST_NOTIFICATIONS = "android.permission.POST_NOTIFICATIONS"
+REQUEST_PERMISSIONS = "android.content.pm.action.REQUEST_PERMISSIONS"  # PackageManager.ACTION_REQUEST_PERMISSIONS
+_EXTRA_PACKAGE = "android.intent.extra.PACKAGE_NAME"
+MESSAGE = "Allow {} to send you notifications?"
+ALLOW, DENY = "Allow", "Don\u2019t allow"
+_BUTTON_BG, _DIALOG_BG = (211, 227, 253), (240, 244, 249)  # Material You tonal button and dialog surface
+
+
+def rid(name: str) -> str:
+    """A resource id of PermissionController's layouts."""
+    return f"com.android.permissioncontroller:id/{name}"
+
+
+class GrantPermissionsScreen(Screen):
+    """``GrantPermissionsActivity`` asking for ``POST_NOTIFICATIONS`` on behalf of the app under it."""
+
+    activity = "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity"
+
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self.requester = intent.extras.get(_EXTRA_PACKAGE, "")
+        self.behind: Screen | None = None  # the requesting app's activity, drawn dimmed under the dialog
+
+    def _answer(self, granted: bool) -> None:
+        """"Allow" grants the permission (``pm grant`` does the same); "Don't allow" leaves it revoked."""
+        if granted:
+            self.phone.run(f"pm grant {shlex.quote(self.requester)} {POST_NOTIFICATIONS}")
+        self.finish()
+
+    def build(self) -> View:
+        requester = self.phone.packages.get(self.requester)
+        label = requester.label if requester is not None else self.requester
+
+        def button(text: str, name: str, granted: bool) -> View:
+            return View(kind="button", class_name="android.widget.Button", text=text, resource_id=rid(name),
+                        clickable=True, focusable=True, on_click=lambda: self._answer(granted), background=_BUTTON_BG,
+                        text_color=TEXT, corner=60, height=126, text_size=40)
+
+        icon = View(kind="icon", class_name="android.widget.ImageView", hint="notifications",
+                    resource_id=rid("permission_icon"), width=76, height=76, text_color=PRIMARY)
+        panel = column(row(View(weight=1), icon, View(weight=1)),
+                       text_view(MESSAGE.format(label), resource_id=rid("permission_message"), text_size=50,
+                                 padding=32, gravity="center"),
+                       button(ALLOW, "permission_allow_button", True), button(DENY, "permission_deny_button", False),
+                       resource_id=rid("grant_dialog"), background=_DIALOG_BG, padding=60, spacing=21, corner=73,
+                       width=920)
+        under = self.behind.build() if self.behind is not None else View(background=WHITE)
+        return dialog_over(under, panel, None)
+
+
+class PermissionController(App):
+    """``com.google.android.permissioncontroller``: no launcher icon; its one activity asks for permissions."""
+
+    package = PACKAGE
+    label = "Permission controller"
+    screens = (GrantPermissionsScreen,)
+    launchable = False
+
+    def resolve(self, intent: Intent) -> type[Screen] | None:
+        """``ACTION_REQUEST_PERMISSIONS`` opens the prompt."""
+        return GrantPermissionsScreen if intent.action == REQUEST_PERMISSIONS else None
+
+
+def request_at_launch(phone: Context, app: App, screen: Screen) -> None:
+    """The app's process just started with ``screen``: if its notification permission was revoked, it asks for it
+    (``Activity.requestPermissions``), which starts the prompt on top of its task."""
+    controller = phone.packages.get(PACKAGE)
+    if controller is None or app.package == PACKAGE or not phone.packages.revoked(app.package, POST_NOTIFICATIONS):
+        return
+    prompt = phone.activities.push(controller, GrantPermissionsScreen,
+                                   Intent(action=REQUEST_PERMISSIONS, extras={_EXTRA_PACKAGE: app.package}))
+    if isinstance(prompt, GrantPermissionsScreen):
+        prompt.behind = screen
