@@ -239,6 +239,7 @@ TEST_CONDITIONS: dict[str, dict[str, Any]] = {
     "default": {},  # AndroidWorld's phone as it comes
     "train": {"device_config": "train"},  # configurations drawn as in training
     "heldout": {"device_config": "heldout"},  # each with a phone, font size or language training never showed
+    "distractors": {"device_config": "train", "distractors": 0.1},  # notifications, prompts and warnings arrive
 }
 
 
