@@ -22,15 +22,14 @@ from xml.etree import ElementTree
 
 import numpy as np
 
-from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.envs import calendar, clock, contacts, cross_app, markor, sms, system, tasks_app
 from android_gym.sim.apps.deskclock import PREFS_PATH as CLOCK_PREFS
-from android_gym.sim.apps.tasks import LOW, to_ms
+from android_gym.sim.apps.tasks import LOW
 from android_gym.tasks import Subgoal, SubgoalTask, get_task, register_task
 from android_gym.tasks import files as device_files
 from android_gym.tasks import params as gen
-from android_gym.tasks.base import DEVICE_TIME, Task
+from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
@@ -46,6 +45,7 @@ from android_gym.tasks.oracle import (
 from android_gym.tasks.sqlite_rows import Row
 from android_gym.tasks.validators import (
     SMS_DB,
+    SMS_TYPE_SENT,
     add_contact,
     clear_contacts,
     contact_phones,
@@ -54,7 +54,6 @@ from android_gym.tasks.validators import (
     fuzzy_match,
     same_number,
     sms_messages,
-    SMS_TYPE_SENT,
     was_sent,
 )
 
@@ -123,6 +122,19 @@ def event_minutes(row: Mapping[str, Any]) -> int:
     return (row["end_ts"] - row["start_ts"]) // 60
 
 
+def meeting(rng: np.random.Generator, title: str, minutes: int) -> dict[str, Any]:
+    """A new event ``title`` the goal spells out: ``event`` (the row), ``event_title``, ``date`` (ISO) and
+    ``hour``, at a whole hour from tomorrow to the month's end."""
+    start = dt.datetime.fromtimestamp(calendar.random_october_ts(rng, TODAY.day + 1, 31), dt.timezone.utc)
+    event = calendar.event_row(title, start, duration_mins=minutes)
+    return {"event": event, "event_title": title, "date": start.date().isoformat(), "hour": start.hour}
+
+
+def due_day(row: Mapping[str, Any]) -> dt.date:
+    """The day a ``tasks`` row is due."""
+    return dt.datetime.fromtimestamp(row["dueDate"] / 1000, tasks_app.ZONE).date()
+
+
 def task_due_on(rng: np.random.Generator, title: str, first_day: int, last_day: int) -> Row:
     """A ``tasks`` row titled ``title``, not done, due on a day (no time) between the days given (inclusive)."""
     due = TODAY.replace(day=int(rng.integers(first_day, last_day + 1)))
@@ -154,6 +166,16 @@ def texted_number(to: str, number: str) -> Callable[[Device], float]:
     return check
 
 
+def texted_containing(number: str, *pieces: str) -> Callable[[Device], float]:
+    """A text was sent to ``number`` whose body contains one of ``pieces`` (case-insensitively)."""
+    def check(device: Device) -> float:
+        wanted = [piece.casefold() for piece in pieces]
+        return 1.0 if any(same_number(row["address"] or "", number)
+                          and any(piece in (row["body"] or "").casefold() for piece in wanted)
+                          for row in sms_messages(device, SMS_TYPE_SENT)) else 0.0
+    return check
+
+
 def contact_saved(name: str, number: str) -> Callable[[Device], float]:
     """A contact named ``name`` has ``number`` (its digits)."""
     return lambda device: 1.0 if (name, digits(number)) in contact_phones(device) else 0.0
@@ -163,7 +185,7 @@ def task_due(title: str, day: dt.date) -> Callable[[Device], float]:
     """A task titled ``title`` (fuzzily), not deleted, is due on ``day``."""
     def check(device: Device) -> float:
         return 1.0 if any(fuzzy_match(row["title"] or "", title) and not row["deleted"] and row["dueDate"]
-                          and dt.datetime.fromtimestamp(row["dueDate"] / 1000, tasks_app.ZONE).date() == day
+                          and due_day(row) == day
                           for row in tasks_app.TASKS_TABLE.rows(device)) else 0.0
     return check
 
@@ -420,7 +442,7 @@ class TextEventLocationThenAddTask(_WithContacts, _WithEvent):
 
     name = "TextEventLocationThenAddTask"
     app_packages = (calendar.PACKAGE, sms.PACKAGE, tasks_app.PACKAGE)
-    complexity = 7.0
+    complexity = 4.5
     template = ("Text {friend} the location of my '{title}' event in Simple Calendar Pro, then add a task titled "
                 "'{title}' in the Tasks app due on the day of that event.")
 
@@ -448,10 +470,11 @@ class SaveTextSenderThenReply(PeopleTask):
     """SMS → Contacts → SMS: save whoever texted about a topic as a contact, then reply to them by name."""
 
     name = "SaveTextSenderThenReply"
-    app_packages = (sms.PACKAGE, contacts.PACKAGE)
-    complexity = 4.0
-    template = ("Someone texted me about {topic}. Save their number as a new contact named {name}, then reply to "
-                "them in Simple SMS Messenger: {reply}")
+    app_packages = (sms.PACKAGE, contacts.PACKAGE, calendar.PACKAGE)
+    complexity = 7.0
+    template = ("Someone texted me about {topic}. Save their number as a new contact named {name}, reply to them "
+                "in Simple SMS Messenger: {reply} Then add an event '{event_title}' to Simple Calendar Pro on "
+                "{date} at {hour}h lasting 30 minutes.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -459,23 +482,26 @@ class SaveTextSenderThenReply(PeopleTask):
         topic = pick(rng, list(TOPICS))
         texts = topic_texts(rng, topic, int(rng.integers(3, 6)))
         order = [int(i) for i in rng.permutation(len(texts))]
+        name = gen.person_name(rng)
         return {"topic": topic, "texts": [list(texts[i]) for i in order], "number": texts[0][0],
-                "body": texts[0][1], "name": gen.person_name(rng), "reply": gen.message(rng, tuple(TOPICS.values()))}
+                "body": texts[0][1], "name": name, "reply": gen.message(rng, tuple(TOPICS.values())),
+                **meeting(rng, f"Coffee with {name}", 30)}
 
     def inbox(self) -> list[tuple[str, str]]:
         """The texts."""
         return [(number, body) for number, body in self.params["texts"]]
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The contact saved; the reply sent."""
+        """The contact saved; the reply sent; the event added."""
         return [Subgoal("save the sender as a contact", contact_saved(self.params["name"], self.params["number"])),
-                Subgoal("reply to the sender", texted(self.params["number"], self.params["reply"]))]
+                Subgoal("reply to the sender", texted(self.params["number"], self.params["reply"])),
+                Subgoal("add the coffee", event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Read the text, save the number, reply (the conversation now carries the contact's name)."""
+        """Read the text, save the number, reply (by the contact's name now), add the event."""
         params = self.params
         return [*read_texts(params["number"], params["body"]), *save_contact(params["name"], params["number"]),
-                *text_contact(params["name"], params["reply"]), complete()]
+                *text_contact(params["name"], params["reply"]), *add_event(params["event"]), complete()]
 
 
 @register_task
@@ -484,7 +510,7 @@ class StopwatchTimeToCoachAndNote(_WithContacts):
 
     name = "StopwatchTimeToCoachAndNote"
     app_packages = (clock.PACKAGE, sms.PACKAGE, markor.PACKAGE)
-    complexity = 5.0
+    complexity = 4.0
     template = ("The paused stopwatch in the Clock app shows my run's time. Text that time to my coach {friend}, "
                 "then write it in a new Markor note named {note}.")
 
@@ -519,10 +545,10 @@ class EventLengthTimerThenWifiOff(_WithEvent):
 
     name = "EventLengthTimerThenWifiOff"
     app_packages = (calendar.PACKAGE, clock.PACKAGE, system.SETTINGS)
-    settings_from = ("SystemWifiTurnOff",)
-    complexity = 4.0
+    settings_from = ("SystemWifiTurnOff", "SystemBrightnessMin")
+    complexity = 4.5
     template = ("I'm going into my '{title}' event now. Start a timer in the Clock app that lasts as long as the "
-                "event (see Simple Calendar Pro), then turn wifi off.")
+                "event (see Simple Calendar Pro), then turn wifi off and the brightness to the min value.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -533,46 +559,55 @@ class EventLengthTimerThenWifiOff(_WithEvent):
         """The timer running; Wi-Fi off."""
         minutes = event_minutes(self.params["event"])
         return [Subgoal(f"start a {minutes}-minute timer", timer_started(minutes * 60_000)),
-                Subgoal("turn wifi off", setting_reached("SystemWifiTurnOff"))]
+                Subgoal("turn wifi off", setting_reached("SystemWifiTurnOff")),
+                Subgoal("dim the screen", setting_reached("SystemBrightnessMin"))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """See the event's times, start the timer, turn Wi-Fi off."""
         event = self.params["event"]
         return [*see_event(event), *start_timer(event_minutes(event)), *change_setting("SystemWifiTurnOff"),
-                complete()]
+                *change_setting("SystemBrightnessMin"), complete()]
 
 
 @register_task
-class TaskDueDateToCalendarEvent(_WithTodo):
-    """Tasks → Calendar → Tasks: put a task on the calendar on its due date, then tick it off."""
+class TaskDueDatesToCalendarEvents(_WithTodo):
+    """Tasks → Calendar → Tasks: put two tasks on the calendar on their due dates, then tick both off."""
 
-    name = "TaskDueDateToCalendarEvent"
+    name = "TaskDueDatesToCalendarEvents"
     app_packages = (tasks_app.PACKAGE, calendar.PACKAGE)
-    complexity = 6.0
-    template = ("Block time for my task '{task_title}' from the Tasks app: in Simple Calendar Pro, create an event "
-                "titled '{task_title}' on the task's due date at {hour}h lasting 60 minutes. Then mark the task as "
-                "completed.")
+    complexity = 7.5
+    template = ("Block time for my tasks '{title_1}' and '{title_2}' from the Tasks app: in Simple Calendar Pro, "
+                "create an event with each task's title on its due date at {hour}h lasting 60 minutes. Then mark "
+                "both tasks as completed.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The task (due from the 16th on) among noise tasks, and the event's hour."""
-        title = pick(rng, tasks_app.TARGET_TITLES)
-        target = task_due_on(rng, title, TODAY.day + 1, 31)
+        """Two tasks (due from the 16th on) among noise tasks, and the events' hour."""
+        first, second = (str(title) for title in rng.choice(tasks_app.TARGET_TITLES, size=2, replace=False))
+        targets = [task_due_on(rng, first, TODAY.day + 1, 31), task_due_on(rng, second, TODAY.day + 1, 31)]
         hour = int(rng.integers(8, 18))
-        due = dt.datetime.fromtimestamp(target["dueDate"] / 1000, tasks_app.ZONE).date()
-        start = dt.datetime.combine(due, dt.time(hour), dt.timezone.utc)
-        event = calendar.event_row(title, start, duration_mins=60)
-        return {"task_title": title, "task": target, "todo": todo_list(rng, target), "hour": hour, "event": event}
+        events = [calendar.event_row(row["title"], dt.datetime.combine(due_day(row), dt.time(hour), dt.timezone.utc),
+                                     duration_mins=60) for row in targets]
+        todo = todo_list(rng, targets[0])
+        todo.insert(int(rng.integers(len(todo) + 1)), targets[1])
+        return {"title_1": first, "title_2": second, "tasks": targets, "todo": todo, "hour": hour, "events": events}
+
+    def events(self) -> list[Row]:
+        """No events at the start (``params["events"]`` are the ones to create)."""
+        return []
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The event on the due date; the task completed."""
-        return [Subgoal("create the event on the due date", event_added(self.params["event"])),
-                Subgoal("complete the task", task_done(self.params["task_title"]))]
+        """Each event on its task's due date; each task completed."""
+        tasks, events = self.params["tasks"], self.params["events"]
+        return [*(Subgoal(f"create the event {row['title']!r}", event_added(row)) for row in events),
+                *(Subgoal(f"complete {row['title']!r}", task_done(row["title"])) for row in tasks)]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Find the task's due date, create the event, tick the task."""
-        return [*see_task(self.params["task"]), *add_event(self.params["event"]),
-                *complete_task(self.params["task"]), complete()]
+        """Find the due dates, create the events, tick the tasks."""
+        tasks = self.params["tasks"]
+        return [*see_task(tasks[0]), *see_task(tasks[1]), *(step for row in self.params["events"]
+                                                            for step in add_event(row)),
+                *complete_task(tasks[0]), *complete_task(tasks[1]), complete()]
 
 
 @register_task
@@ -581,7 +616,7 @@ class ForwardContactNumberThenRemind(_WithContacts):
 
     name = "ForwardContactNumberThenRemind"
     app_packages = (contacts.PACKAGE, sms.PACKAGE, tasks_app.PACKAGE)
-    complexity = 5.0
+    complexity = 4.0
     template = ("Text {friend} the phone number of {who} from my contacts, then add a task 'Call {who}' in the "
                 "Tasks app due tomorrow.")
 
@@ -603,3 +638,307 @@ class ForwardContactNumberThenRemind(_WithContacts):
         who, number = self.params["who"], self.params["who_number"]
         return [*see_contact(who, number), *text_contact(self.params["friend"], number),
                 *add_task(f"Call {who}", TODAY + dt.timedelta(days=1)), complete()]
+
+
+@register_task
+class EventDescriptionToNoteThenText(_WithContacts, _WithEvent):
+    """Calendar → Markor, SMS: copy an event's description into a note, then text a contact its place."""
+
+    name = "EventDescriptionToNoteThenText"
+    app_packages = (calendar.PACKAGE, markor.PACKAGE, sms.PACKAGE)
+    complexity = 4.0
+    template = ("Copy the description of my '{title}' event in Simple Calendar Pro into a new Markor note named "
+                "{note}, then text {friend} where the event takes place.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The event (with an address) among noise, the note's name, the friend among 3–5 contacts."""
+        return {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), "note": pick(rng, NOTE_NAMES),
+                **_friends(rng, int(rng.integers(3, 6)))}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The description in the note; the place texted."""
+        event = self.params["event"]
+        return [Subgoal("copy the description", note_holds(self.params["note"], event["description"])),
+                Subgoal("text the place", texted(self.params["friend_number"], event["location"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """See the event, write the note, text the place."""
+        event = self.params["event"]
+        return [*see_event(event), *write_note(self.params["note"], event["description"]),
+                *text_contact(self.params["friend"], event["location"]), complete()]
+
+
+@register_task
+class TextedAddressToCalendarEvent(_WithContacts):
+    """SMS → Calendar → SMS: make an event at the address a contact texted, then answer them."""
+
+    name = "TextedAddressToCalendarEvent"
+    app_packages = (sms.PACKAGE, calendar.PACKAGE)
+    complexity = 5.5
+    template = ("{friend} texted me an address. In Simple Calendar Pro, create an event '{event_title}' on {date} at "
+                "{hour}h lasting 60 minutes with that address as its location, then reply to {friend}: {reply}")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The friend among 3–5 contacts, who all texted (the friend the address), the event and the reply."""
+        params = _friends(rng, int(rng.integers(3, 6)))
+        address = pick(rng, sms.ADDRESSES)
+        others = [gen.message(rng) for _ in params["people"][1:]]
+        texts = [[params["friend_number"], address], *([number, text] for (_, number), text
+                                                       in zip(params["people"][1:], others))]
+        new = meeting(rng, pick(rng, EVENT_TITLES), 60)
+        new["event"]["location"] = address
+        return {**params, **new, "address": address, "texts": [texts[i] for i in rng.permutation(len(texts))],
+                "reply": gen.message(rng, (address, *others))}
+
+    def inbox(self) -> list[tuple[str, str]]:
+        """The texts."""
+        return [(number, body) for number, body in self.params["texts"]]
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The event at the address; the reply."""
+        return [Subgoal("create the event at the address", event_added(self.params["event"])),
+                Subgoal("reply", texted(self.params["friend_number"], self.params["reply"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the address, create the event, reply."""
+        params = self.params
+        return [*read_texts(params["friend"], params["address"]), *add_event(params["event"]),
+                *text_contact(params["friend"], params["reply"]), complete()]
+
+
+@register_task
+class EventPhoneNumberToContact(_WithEvent):
+    """Calendar → Contacts → SMS: save the number in an event's description as a contact, then text it."""
+
+    name = "EventPhoneNumberToContact"
+    app_packages = (calendar.PACKAGE, contacts.PACKAGE, sms.PACKAGE, tasks_app.PACKAGE)
+    complexity = 5.5
+    template = ("The description of my '{title}' event in Simple Calendar Pro has a number to call. Save it as a "
+                "new contact named {name}, text that number in Simple SMS Messenger: {message} Then add a task "
+                "'Confirm {title}' in the Tasks app due on the day of the event.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The number, the event whose description names it, the contact's name and the text."""
+        number = gen.phone_number(rng)
+        params = _event_params(rng, description=f"Call {number} to confirm.")
+        return {**params, "number": number, "name": gen.person_name(rng), "message": gen.message(rng)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The contact; the text; the task on the event's day."""
+        params = self.params
+        return [Subgoal("save the number", contact_saved(params["name"], params["number"])),
+                Subgoal("text the number", texted(params["number"], params["message"])),
+                Subgoal("add the task", task_due(f"Confirm {params['title']}", event_day(params["event"])))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the description and day, save the contact, text it by name, add the task."""
+        params = self.params
+        return [*see_event(params["event"]), *save_contact(params["name"], params["number"]),
+                *text_contact(params["name"], params["message"]),
+                *add_task(f"Confirm {params['title']}", event_day(params["event"])), complete()]
+
+
+@register_task
+class TaskDueDateToTwoFriends(_WithContacts, _WithTodo):
+    """Tasks → SMS (twice) → Tasks: tell two contacts when a task is due, then tick it off."""
+
+    name = "TaskDueDateToTwoFriends"
+    app_packages = (tasks_app.PACKAGE, sms.PACKAGE)
+    complexity = 4.5
+    template = ("Text {friend} and {friend_2} the due date of my task '{task_title}' in the Tasks app, then mark "
+                "that task as completed.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The task (due a week or more ahead, so the list shows its date) among noise tasks; two friends among
+        4–6 contacts."""
+        target = task_due_on(rng, pick(rng, tasks_app.TARGET_TITLES), TODAY.day + 7, 31)
+        params = _friends(rng, int(rng.integers(4, 7)))
+        day = due_day(target)
+        return {**params, "friend_2": params["people"][1][0], "friend_2_number": params["people"][1][1],
+                "task_title": target["title"], "task": target, "todo": todo_list(rng, target),
+                "due_text": f"{day:%b} {day.day}", "due_forms": [f"{day:%b} {day.day}", f"{day:%B} {day.day}",
+                                                                 day.isoformat(), f"{day.month}/{day.day}"]}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """Each friend told the date (as the list shows it, spelled out or in ISO form); the task completed."""
+        forms = self.params["due_forms"]
+        return [Subgoal("text the first friend", texted_containing(self.params["friend_number"], *forms)),
+                Subgoal("text the second friend", texted_containing(self.params["friend_2_number"], *forms)),
+                Subgoal("complete the task", task_done(self.params["task_title"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """See the due date, text both friends, tick the task."""
+        due = self.params["due_text"]
+        return [*see_task(self.params["task"]), *text_contact(self.params["friend"], due),
+                *text_contact(self.params["friend_2"], due), *complete_task(self.params["task"]), complete()]
+
+
+@register_task
+class TextedCookingTimeToTimer(_WithContacts):
+    """SMS → Clock → SMS, Tasks: start a timer for the minutes a contact texted, answer, and note a to-do."""
+
+    name = "TextedCookingTimeToTimer"
+    app_packages = (sms.PACKAGE, clock.PACKAGE, tasks_app.PACKAGE)
+    complexity = 5.5
+    template = ("{friend} texted me how long the {dish} still needs in the oven. Start a timer for that long in the "
+                "Clock app, reply to {friend}: {reply} Then add a task 'Take out the {dish}' in the Tasks app due "
+                "today.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The friend among 3–5 contacts, their text (5–55 minutes), others' texts, the reply."""
+        params = _friends(rng, int(rng.integers(3, 6)))
+        dish, minutes = pick(rng, DISHES), int(rng.integers(5, 56))
+        body = f"The {dish} needs {minutes} more minutes in the oven."
+        texts = [[params["friend_number"], body], *([number, gen.message(rng)] for _, number in params["people"][1:])]
+        return {**params, "dish": dish, "minutes": minutes, "body": body,
+                "texts": [texts[i] for i in rng.permutation(len(texts))], "reply": gen.message(rng)}
+
+    def inbox(self) -> list[tuple[str, str]]:
+        """The texts."""
+        return [(number, body) for number, body in self.params["texts"]]
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The timer; the reply; the task."""
+        return [Subgoal("start the timer", timer_started(self.params["minutes"] * 60_000)),
+                Subgoal("reply", texted(self.params["friend_number"], self.params["reply"])),
+                Subgoal("add the task", task_due(f"Take out the {self.params['dish']}", TODAY))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the text, start the timer, reply, add the task."""
+        params = self.params
+        return [*read_texts(params["friend"], params["body"]), *start_timer(params["minutes"]),
+                *text_contact(params["friend"], params["reply"]),
+                *add_task(f"Take out the {params['dish']}", TODAY), complete()]
+
+
+@register_task
+class ContactNumberToCallEvent(_WithContacts):
+    """Contacts → Calendar → SMS: an event to call a contact with their number in it, then a text to them."""
+
+    name = "ContactNumberToCallEvent"
+    app_packages = (contacts.PACKAGE, calendar.PACKAGE, sms.PACKAGE)
+    complexity = 5.0
+    template = ("In Simple Calendar Pro, create an event '{event_title}' on {date} at {hour}h lasting 30 minutes "
+                "whose description is {friend}'s phone number from my contacts. Then text {friend}: {message}")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The friend among 4–6 contacts, the event and the text."""
+        params = _friends(rng, int(rng.integers(4, 7)))
+        new = meeting(rng, f"Call {params['friend']}", 30)
+        new["event"]["description"] = params["friend_number"]
+        return {**params, **new, "message": gen.message(rng)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The event with the number; the text."""
+        return [Subgoal("create the call event", event_added(self.params["event"])),
+                Subgoal("text the friend", texted(self.params["friend_number"], self.params["message"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Look the number up, create the event, text the friend."""
+        params = self.params
+        return [*see_contact(params["friend"], params["friend_number"]), *add_event(params["event"]),
+                *text_contact(params["friend"], params["message"]), complete()]
+
+
+@register_task
+class CinemaRoutine(_WithContacts, _WithEvent):
+    """Calendar → SMS, Settings: text a contact where an event is, then Bluetooth off and the screen dimmed."""
+
+    name = "CinemaRoutine"
+    app_packages = (calendar.PACKAGE, sms.PACKAGE, system.SETTINGS)
+    settings_from = ("SystemBluetoothTurnOff", "SystemBrightnessMin")
+    complexity = 5.5
+    template = ("I'm off to my '{title}' event. Text {friend} where it takes place (see Simple Calendar Pro), then "
+                "turn bluetooth off and the brightness to the min value.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The event (with an address) among noise; the friend among 3–5 contacts."""
+        return {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), **_friends(rng, int(rng.integers(3, 6)))}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The place texted; Bluetooth off; brightness at its minimum."""
+        return [Subgoal("text the place", texted(self.params["friend_number"], self.params["event"]["location"])),
+                Subgoal("turn bluetooth off", setting_reached("SystemBluetoothTurnOff")),
+                Subgoal("dim the screen", setting_reached("SystemBrightnessMin"))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """See the event, text its place, change both settings."""
+        event = self.params["event"]
+        return [*see_event(event), *text_contact(self.params["friend"], event["location"]),
+                *change_setting("SystemBluetoothTurnOff"), *change_setting("SystemBrightnessMin"), complete()]
+
+
+@register_task
+class TextSenderJoinsEvent(_WithEvent):
+    """SMS → Contacts, Calendar → SMS: save whoever texted about a topic, then text them an event's place."""
+
+    name = "TextSenderJoinsEvent"
+    app_packages = (sms.PACKAGE, contacts.PACKAGE, calendar.PACKAGE)
+    complexity = 4.5
+    template = ("Whoever texted me about {topic} is coming to my '{title}' event. Save their number as a new contact "
+                "named {name}, then text them the event's location from Simple Calendar Pro.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The topic, 3–5 texts (one about it), the new contact's name, the event (with an address) among noise."""
+        topic = pick(rng, list(TOPICS))
+        texts = topic_texts(rng, topic, int(rng.integers(3, 6)))
+        return {"topic": topic, "texts": [list(texts[i]) for i in rng.permutation(len(texts))],
+                "number": texts[0][0], "body": texts[0][1], "name": gen.person_name(rng),
+                **_event_params(rng, location=pick(rng, sms.ADDRESSES))}
+
+    def inbox(self) -> list[tuple[str, str]]:
+        """The texts."""
+        return [(number, body) for number, body in self.params["texts"]]
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The contact; the place texted."""
+        return [Subgoal("save the sender", contact_saved(self.params["name"], self.params["number"])),
+                Subgoal("text the place", texted(self.params["number"], self.params["event"]["location"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the texts, save the sender, see the event, text its place."""
+        params = self.params
+        return [*read_texts(params["number"], params["body"]), *save_contact(params["name"], params["number"]),
+                *see_event(params["event"]), *text_contact(params["name"], params["event"]["location"]), complete()]
+
+
+@register_task
+class InviteThreeFriendsToEvent(_WithContacts, _WithEvent):
+    """Calendar → SMS (three times) → Tasks: text three contacts an event's place, then add a to-do for its day."""
+
+    name = "InviteThreeFriendsToEvent"
+    app_packages = (calendar.PACKAGE, sms.PACKAGE, tasks_app.PACKAGE)
+    complexity = 9.0
+    template = ("Text {friend}, {friend_2} and {friend_3} the location of my '{title}' event in Simple Calendar Pro, "
+                "each in a message of its own. Then add a task 'Book a table' in the Tasks app due on the day of the "
+                "event.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The event (with an address) among noise; three friends among 5–7 contacts."""
+        params = {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), **_friends(rng, int(rng.integers(5, 8)))}
+        for n in (2, 3):
+            params[f"friend_{n}"], params[f"friend_{n}_number"] = params["people"][n - 1]
+        return params
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """Each friend texted the place; the task on the event's day."""
+        event, params = self.params["event"], self.params
+        return [*(Subgoal(f"text {params[key]}", texted(params[f"{key}_number"], event["location"]))
+                  for key in ("friend", "friend_2", "friend_3")),
+                Subgoal("add the task", task_due("Book a table", event_day(event)))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """See the event, text the three friends, add the task."""
+        event, params = self.params["event"], self.params
+        texts = [step for key in ("friend", "friend_2", "friend_3") for step in text_contact(params[key],
+                                                                                              event["location"])]
+        return [*see_event(event), *texts, *add_task("Book a table", event_day(event)), complete()]
