@@ -254,8 +254,9 @@ def home() -> list[OracleStep]:
 
 
 def see_event(row: Mapping[str, Any]) -> list[OracleStep]:
-    """Find the event in Simple Calendar Pro (its day, its item; opened when it has a location), then home."""
-    return [*calendar.reveal_rows([row]), *home()]
+    """Find the event in Simple Calendar Pro (its day, its item; opened when it has a location) and stay there: the
+    next app is opened from the event's screen, as a person switches apps to copy from it."""
+    return calendar.reveal_rows([row])
 
 
 def see_contact(name: str, number: str) -> list[OracleStep]:
@@ -642,13 +643,13 @@ class ForwardContactNumberThenRemind(_WithContacts):
 
 @register_task
 class EventDescriptionToNoteThenText(_WithContacts, _WithEvent):
-    """Calendar → Markor, SMS: copy an event's description into a note, then text a contact its place."""
+    """Calendar → SMS, Markor: text a contact an event's place, then copy its description into a note."""
 
     name = "EventDescriptionToNoteThenText"
     app_packages = (calendar.PACKAGE, markor.PACKAGE, sms.PACKAGE)
     complexity = 4.0
-    template = ("Copy the description of my '{title}' event in Simple Calendar Pro into a new Markor note named "
-                "{note}, then text {friend} where the event takes place.")
+    template = ("Text {friend} where my '{title}' event in Simple Calendar Pro takes place, then copy the event's "
+                "description into a new Markor note named {note}.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -657,16 +658,16 @@ class EventDescriptionToNoteThenText(_WithContacts, _WithEvent):
                 **_friends(rng, int(rng.integers(3, 6)))}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The description in the note; the place texted."""
+        """The place texted; the description in the note."""
         event = self.params["event"]
-        return [Subgoal("copy the description", note_holds(self.params["note"], event["description"])),
-                Subgoal("text the place", texted(self.params["friend_number"], event["location"]))]
+        return [Subgoal("text the place", texted(self.params["friend_number"], event["location"])),
+                Subgoal("copy the description", note_holds(self.params["note"], event["description"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """See the event, write the note, text the place."""
+        """See the event, text the place, write the note."""
         event = self.params["event"]
-        return [*see_event(event), *write_note(self.params["note"], event["description"]),
-                *text_contact(self.params["friend"], event["location"]), complete()]
+        return [*see_event(event), *text_contact(self.params["friend"], event["location"]),
+                *write_note(self.params["note"], event["description"]), complete()]
 
 
 @register_task
@@ -715,15 +716,14 @@ class EventPhoneNumberToContact(_WithEvent):
     name = "EventPhoneNumberToContact"
     app_packages = (calendar.PACKAGE, contacts.PACKAGE, sms.PACKAGE, tasks_app.PACKAGE)
     complexity = 5.5
-    template = ("The description of my '{title}' event in Simple Calendar Pro has a number to call. Save it as a "
-                "new contact named {name}, text that number in Simple SMS Messenger: {message} Then add a task "
-                "'Confirm {title}' in the Tasks app due on the day of the event.")
+    template = ("Save the number in the description of my '{title}' event (Simple Calendar Pro) as a contact named "
+                "{name} and text it: {message} Then add a task 'Confirm {title}' due that day in Tasks.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The number, the event whose description names it, the contact's name and the text."""
+        """The number, the event (at an address) whose description names it, the contact's name and the text."""
         number = gen.phone_number(rng)
-        params = _event_params(rng, description=f"Call {number} to confirm.")
+        params = _event_params(rng, description=f"Confirm by phone: {number}", location=pick(rng, sms.ADDRESSES))
         return {**params, "number": number, "name": gen.person_name(rng), "message": gen.message(rng)}
 
     def subgoals(self) -> Sequence[Subgoal]:
@@ -917,9 +917,9 @@ class InviteThreeFriendsToEvent(_WithContacts, _WithEvent):
     name = "InviteThreeFriendsToEvent"
     app_packages = (calendar.PACKAGE, sms.PACKAGE, tasks_app.PACKAGE)
     complexity = 9.0
-    template = ("Text {friend}, {friend_2} and {friend_3} the location of my '{title}' event in Simple Calendar Pro, "
-                "each in a message of its own. Then add a task 'Book a table' in the Tasks app due on the day of the "
-                "event.")
+    template = ("Text the location of my '{title}' event in Simple Calendar Pro to each of these friends, one "
+                "message each: {friend}, {friend_2}, {friend_3}. Then add a task 'Book a table' in the Tasks app due "
+                "on the day of the event.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
