@@ -672,13 +672,13 @@ class EventDescriptionToNoteThenText(_WithContacts, _WithEvent):
 
 @register_task
 class TextedAddressToCalendarEvent(_WithContacts):
-    """SMS → Calendar → SMS: make an event at the address a contact texted, then answer them."""
+    """SMS → Calendar: answer a contact who texted an address, then make an event there."""
 
     name = "TextedAddressToCalendarEvent"
     app_packages = (sms.PACKAGE, calendar.PACKAGE)
     complexity = 5.5
-    template = ("{friend} texted me an address. In Simple Calendar Pro, create an event '{event_title}' on {date} at "
-                "{hour}h lasting 60 minutes with that address as its location, then reply to {friend}: {reply}")
+    template = ("{friend} texted me an address. Reply to {friend}: {reply} Then, in Simple Calendar Pro, create an "
+                "event '{event_title}' on {date} at {hour}h lasting 60 minutes with that address as its location.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -698,15 +698,15 @@ class TextedAddressToCalendarEvent(_WithContacts):
         return [(number, body) for number, body in self.params["texts"]]
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The event at the address; the reply."""
-        return [Subgoal("create the event at the address", event_added(self.params["event"])),
-                Subgoal("reply", texted(self.params["friend_number"], self.params["reply"]))]
+        """The reply; the event at the address."""
+        return [Subgoal("reply", texted(self.params["friend_number"], self.params["reply"])),
+                Subgoal("create the event at the address", event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Read the address, create the event, reply."""
+        """Read the address, reply, create the event."""
         params = self.params
-        return [*read_texts(params["friend"], params["address"]), *add_event(params["event"]),
-                *text_contact(params["friend"], params["reply"]), complete()]
+        return [*read_texts(params["friend"], params["address"]), *text_contact(params["friend"], params["reply"]),
+                *add_event(params["event"]), complete()]
 
 
 @register_task
@@ -818,13 +818,13 @@ class TextedCookingTimeToTimer(_WithContacts):
 
 @register_task
 class ContactNumberToCallEvent(_WithContacts):
-    """Contacts → Calendar → SMS: an event to call a contact with their number in it, then a text to them."""
+    """SMS, Contacts → Calendar: a text to a contact, then an event to call them with their number in it."""
 
     name = "ContactNumberToCallEvent"
     app_packages = (contacts.PACKAGE, calendar.PACKAGE, sms.PACKAGE)
     complexity = 5.0
-    template = ("In Simple Calendar Pro, create an event '{event_title}' on {date} at {hour}h lasting 30 minutes "
-                "whose description is {friend}'s phone number from my contacts. Then text {friend}: {message}")
+    template = ("Text {friend}: {message} Then, in Simple Calendar Pro, create an event '{event_title}' on {date} "
+                "at {hour}h lasting 30 minutes whose description is {friend}'s phone number from my contacts.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -835,15 +835,15 @@ class ContactNumberToCallEvent(_WithContacts):
         return {**params, **new, "message": gen.message(rng)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The event with the number; the text."""
-        return [Subgoal("create the call event", event_added(self.params["event"])),
-                Subgoal("text the friend", texted(self.params["friend_number"], self.params["message"]))]
+        """The text; the event with the number."""
+        return [Subgoal("text the friend", texted(self.params["friend_number"], self.params["message"])),
+                Subgoal("create the call event", event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Look the number up, create the event, text the friend."""
+        """Text the friend, look the number up, create the event."""
         params = self.params
-        return [*see_contact(params["friend"], params["friend_number"]), *add_event(params["event"]),
-                *text_contact(params["friend"], params["message"]), complete()]
+        return [*text_contact(params["friend"], params["message"]),
+                *see_contact(params["friend"], params["friend_number"]), *add_event(params["event"]), complete()]
 
 
 @register_task
@@ -881,7 +881,7 @@ class TextSenderJoinsEvent(_WithEvent):
 
     name = "TextSenderJoinsEvent"
     app_packages = (sms.PACKAGE, contacts.PACKAGE, calendar.PACKAGE)
-    complexity = 4.5
+    complexity = 4.0
     template = ("Whoever texted me about {topic} is coming to my '{title}' event. Save their number as a new contact "
                 "named {name}, then text them the event's location from Simple Calendar Pro.")
 
