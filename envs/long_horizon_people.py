@@ -25,6 +25,7 @@ import numpy as np
 from android_gym.device.base import Device
 from android_gym.envs import calendar, clock, contacts, cross_app, markor, sms, system, tasks_app
 from android_gym.sim.apps.deskclock import PREFS_PATH as CLOCK_PREFS
+from android_gym.sim.apps.deskclock import TIMER_RUNNING
 from android_gym.sim.apps.tasks import LOW
 from android_gym.tasks import Subgoal, SubgoalTask, get_task, register_task
 from android_gym.tasks import files as device_files
@@ -69,9 +70,7 @@ TOPICS = {"the parcel": "The package arrived this morning.", "my umbrella": "I f
 #: Dishes a friend keeps an eye on, for texts saying how long they still need.
 DISHES = ("lasagna", "roast chicken", "banana bread", "apple pie", "pizza")
 NOTE_NAMES = ("run_log.md", "notes.md", "plans.md", "today.md", "errands.md")
-#: ``TasksDAO``/Timer ``state`` of a running timer (deskclock ``Timer.State.RUNNING``).
-TIMER_RUNNING = 1
-_CONTACTS_LIST = Selector(resource_id="android:id/list")
+_CONTACTS_LIST = Selector(resource_id="android:id/list")  # PeopleActivity's list (AOSP contact_list_content.xml)
 
 
 # ----- parameters -----------------------------------------------------------------------------------------------
