@@ -34,6 +34,7 @@ from PIL import Image
 from android_gym.sim import keycodes
 from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
+from android_gym.sim.framework.locale import FRAMEWORK_PACKAGE, SystemLocale
 from android_gym.sim.framework.text_editor import TextEditor
 from android_gym.sim.system.clock import MINUTE_MS, UNREAD
 from android_gym.sim.ui import hierarchy
@@ -138,6 +139,7 @@ class WindowManager:
         self._rgba: bytes | None = None
         self._shift = False
         self.shade = systemui.NotificationShade(phone)
+        self.locale = SystemLocale()
         self._editor = TextEditor(phone, self._focused_field)
         self._text_toolbar: View | None = None  # the floating text-selection toolbar of the current frame
         self._focused_screen: Screen | None = None
@@ -169,6 +171,12 @@ class WindowManager:
         self._frame = None
         if self._per_state:
             self._per_state = {}
+
+    def set_locale(self, tag: str) -> None:
+        """The framework (re)started in the locale ``tag``: the system bars and every window show its strings."""
+        self.locale.tag = tag
+        self._nav = self._status = None
+        self.invalidate()
 
     def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()``, made once per state of the phone (until the next ``invalidate``): for what the shell reports
@@ -202,6 +210,7 @@ class WindowManager:
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         content = screen.build()
+        self.locale.translate(content, screen.app.package)
         content.gravity = "fill"  # the activity's root view is match_parent in its window
         for view in content.walk():
             if view.editable:
@@ -221,13 +230,16 @@ class WindowManager:
         keyboard = None
         if keyboard_shown:
             keyboard = self._keyboard()
+            self.locale.translate(keyboard, IME_PACKAGE)
             layout(keyboard, 0, content_bottom, DESIGN_WIDTH, KEYBOARD_HEIGHT)
         if self._nav is None:  # it never changes
             self._nav = self._nav_bar()
+            self.locale.translate(self._nav, systemui.PACKAGE)
             layout(self._nav, 0, bottom, DESIGN_WIDTH, NAV_BAR_HEIGHT)
         nav = self._nav
         shade = self.shade.window()
         if shade is not None:
+            self.locale.translate(shade, systemui.PACKAGE)
             layout(shade, 0, 0, DESIGN_WIDTH, bottom)  # full screen above the navigation bar
         return Frame(status, decor, keyboard, nav, shade)
 
@@ -236,6 +248,7 @@ class WindowManager:
         field = next((v for v in content.walk() if v.editable and v.focused), None)
         self._text_toolbar = None if field is None else self._editor.toolbar(screen, field, window.bounds)
         if self._text_toolbar is not None:
+            self.locale.translate(self._text_toolbar, FRAMEWORK_PACKAGE)  # the platform's floating toolbar
             window.children.append(self._text_toolbar)
 
     def _track_focus(self) -> None:
@@ -280,19 +293,20 @@ class WindowManager:
         names += [("signal", "Phone signal full."), ("battery_full", "Battery 100 percent.")]
         # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
         pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
-        shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern))
+        shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern), self.locale.tag)
         if self._status is None or self._status[0] != shown:
             self._status = shown, self._status_bar_view(*shown)
         return self._status[1]
 
-    def _status_bar_view(self, color: Color, names: tuple[tuple[str, str], ...], time: str) -> View:
-        """The status bar's views for ``_status_bar``, laid out."""
+    def _status_bar_view(self, color: Color, names: tuple[tuple[str, str], ...], time: str, language: str) -> View:
+        """The status bar's views for ``_status_bar`` in ``language``, laid out."""
         ink = TEXT if _luminance(color) > 140 else WHITE
         icons = [View(kind="icon", class_name="android.widget.ImageView", hint=icon, content_desc=desc, width=54,
                       height=48, text_color=ink) for icon, desc in names]
         clock = text_view(time, text_size=40, padding=0, weight=1, text_color=ink, bold=True,
                           resource_id="com.android.systemui:id/clock")
         status = row(View(width=40), clock, *icons, View(width=40), background=color, spacing=6)
+        self.locale.translate(status, systemui.PACKAGE)
         layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
         return status
 
