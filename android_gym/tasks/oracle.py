@@ -69,6 +69,15 @@ class Selector:
         return any(self.matches(element) and element.bbox_pixels.area > 0 for element in elements)
 
 
+def as_english(shown: str, choices: Sequence[str]) -> str:
+    """The one of the English ``choices`` that ``shown`` is, or translates (a month name read off the screen in
+    the phone's language); ``OracleError`` when it is none of them."""
+    found = [choice for choice in choices if _shows(shown, choice)]
+    if not found:
+        raise OracleError(f"{shown!r} is none of {list(choices)}")
+    return found[0]
+
+
 def touch_target(element: UIElement, elements: Sequence[UIElement]) -> UIElement:
     """The element a tap on ``element`` is for: itself when clickable or checkable, else the nearest clickable
     ancestor (a list row around its title), so oracle demonstrations name what an agent would act on."""
