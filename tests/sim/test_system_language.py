@@ -14,6 +14,7 @@ from android_gym.device import open_device
 from android_gym.device.config import LANGUAGES, DeviceConfig
 from android_gym.device.sim import SimDevice
 from android_gym.device.state import foreground_package
+from android_gym.sim.snapshot import load_phone, save_phone
 from android_gym.tasks.oracle import LAUNCHER_PACKAGE, Selector
 from android_gym.testing import run_episode
 from android_gym.ui import parse_ui_dump
@@ -108,5 +109,18 @@ def test_the_language_commands_work_over_adb(fresh_served_phone):
         DeviceConfig(language="fr-FR").apply(device, DeviceConfig())
         assert device.shell("getprop persist.sys.locale").output.strip() == "fr-FR"
         assert "Agenda" in _texts(device)
+    finally:
+        device.close()
+
+
+def test_a_snapshot_brings_back_the_language_the_framework_ran_in(tmp_path):
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language="de-DE").apply(device, DeviceConfig())
+        save_phone(device.phone, tmp_path / "german")
+        DeviceConfig().apply(device, DeviceConfig(language="de-DE"))
+        assert "Calendar" in _texts(device)
+        load_phone(device.phone, tmp_path / "german")
+        assert "Kalender" in _texts(device)
     finally:
         device.close()

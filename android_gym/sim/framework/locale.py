@@ -61,17 +61,18 @@ class SystemLocale:
 
 _LITERALS: dict[int, str] = {}
 _SCANNED: set[str] = set()
+_MODULES_SEEN = [0]  # len(sys.modules) at the last scan
 
 
 def _literals() -> dict[int, str]:
     """The string constants of the phone's modules by ``id`` (the objects kept alive in the values), scanned again
-    whenever a module of the phone was imported since."""
-    loaded = {name for name in sys.modules if name.startswith(_PREFIX)}
-    if loaded - _SCANNED:
-        for name in sorted(loaded - _SCANNED):
+    when a module of the phone was imported since."""
+    if len(sys.modules) != _MODULES_SEEN[0]:
+        _MODULES_SEEN[0] = len(sys.modules)
+        for name in sorted({name for name in sys.modules if name.startswith(_PREFIX)} - _SCANNED):
+            _SCANNED.add(name)
             for value in _strings_of(sys.modules[name]):
                 _LITERALS[id(value)] = value
-        _SCANNED.update(loaded)
     return _LITERALS
 
 
