@@ -39,7 +39,6 @@ from android_gym.sim.apps.calendar import (
     Occurrence,
     event_row,
     item_time_text,
-    long_month_year,
     month_grid_start,
     repetition_text,
     weekday_bit,
@@ -51,6 +50,7 @@ from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
     act,
+    as_english,
     complete,
     expect,
     open_app,
@@ -166,16 +166,16 @@ def event_matches(candidate: Mapping[str, Any], wanted: Mapping[str, Any]) -> bo
 def _shown_month(label: str) -> tuple[int, int]:
     """``(year, month)`` of a month view's title ("October", "January 2024")."""
     name, _, year = label.partition(" ")
-    return (int(year) if year.isdigit() else TODAY.year), MONTHS.index(name) + 1
+    return (int(year) if year.isdigit() else TODAY.year), MONTHS.index(as_english(name, MONTHS)) + 1
 
 
 def _navigate_to_month(day: dt.date) -> OracleStep:
     """One arrow tap towards ``day``'s month in the month view; nothing once it is shown."""
     def step(elements: Sequence[UIElement]) -> Action | None:
-        label = MONTH_LABEL.find(elements).text
-        if label == long_month_year(day, TODAY):
+        shown = _shown_month(MONTH_LABEL.find(elements).text)
+        if shown == (day.year, day.month):
             return None
-        arrow = NEXT if _shown_month(label) < (day.year, day.month) else PREVIOUS
+        arrow = NEXT if shown < (day.year, day.month) else PREVIOUS
         return tap(arrow)(elements)
     return step
 
@@ -228,7 +228,7 @@ def _date_picker_towards(day: dt.date) -> OracleStep:
                  if e.content_description.count(" ") == 2 and e.content_description.split(" ")[0].isdigit()]
         if not shown:
             raise OracleError("no day of the date picker is on screen")
-        year, month = int(shown[0][2]), MONTHS.index(shown[0][1]) + 1
+        year, month = int(shown[0][2]), MONTHS.index(as_english(shown[0][1], MONTHS)) + 1
         if (year, month) == (day.year, day.month):
             return None
         name = "next" if (year, month) < (day.year, day.month) else "prev"

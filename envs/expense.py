@@ -244,13 +244,15 @@ def delete_steps(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
 
 
 def _add_steps(row: Mapping[str, Any]) -> list[OracleStep]:
-    """On Home: the add button, the fields (the category chip unless it is the default Food), Save."""
+    """On Home: the add button, the fields (the category chip unless it is the default Food; longer category names
+    of another language can push the note below the screen), Save."""
     cents = row["amount"]
     amount = f"{'-' if cents < 0 else ''}{abs(cents) // 100}.{abs(cents) % 100:02d}"
     steps = [tap(ADD_BUTTON), type_into(NAME_FIELD, row["name"]), type_into(AMOUNT_FIELD, amount)]
     if row["category"] != CATEGORIES.index("Food") + 1:
         steps.append(tap(Selector(text=CATEGORY_BY_ID[row["category"]], resource_id=_id("tv_name"))))
-    return [*steps, type_into(NOTE_FIELD, row["note"]), *scroll_to(SAVE_BUTTON, ENTRY_FORM), tap(SAVE_BUTTON)]
+    return [*steps, *scroll_to(NOTE_FIELD, ENTRY_FORM), type_into(NOTE_FIELD, row["note"]),
+            *scroll_to(SAVE_BUTTON, ENTRY_FORM), tap(SAVE_BUTTON)]
 
 
 def add_expenses(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:

@@ -116,6 +116,14 @@ class Phone:
         if hasattr(self, "window"):
             self.window.invalidate()
 
+    def restart_framework(self) -> None:
+        """``setprop ctl.restart zygote``: the Java framework starts again, in the locale ``persist.sys.locale``
+        names (``ro.product.locale`` when unset, as ``AndroidRuntime::readLocale``); every app process dies and the
+        launcher comes back."""
+        self.window.shade.collapse()
+        self.window.set_locale(self.props.get("persist.sys.locale") or self.props["ro.product.locale"])
+        self.activities.restart()
+
     def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
         """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); ``live`` takes output as
         it comes (``Shell.run``). The screen is redrawn unless the command only read the device."""

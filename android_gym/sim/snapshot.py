@@ -24,6 +24,7 @@ import shutil
 from pathlib import Path
 
 from android_gym.errors import SnapshotError
+from android_gym.locales import ENGLISH as DEFAULT_LOCALE
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.clipboard import ClipData
 from android_gym.sim.system.settings import NAMESPACES
@@ -42,6 +43,7 @@ def save_phone(phone: Phone, directory: Path) -> None:
         "clock_ms": phone.clock.now_ms(),
         "settings": {namespace: dict(phone.settings.items(namespace)) for namespace in NAMESPACES},
         "props": phone.props,
+        "locale": phone.window.locale.tag,  # the running framework's, which a later persist.sys.locale may not be
         "clipboard": None if clip is None else {"text": clip.text, "label": clip.label},
     }
     (directory / STATE).write_text(json.dumps(state, indent=1, sort_keys=True))
@@ -73,6 +75,7 @@ def load_phone(phone: Phone, directory: Path) -> None:
     clip = state["clipboard"]
     phone.clipboard.primary = None if clip is None else ClipData(clip["text"], clip["label"])
     phone.window.shade.collapse()
+    phone.window.set_locale(state.get("locale", DEFAULT_LOCALE))
     phone.activities.home()
     phone.invalidate()
 

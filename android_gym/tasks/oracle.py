@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from android_gym import locales
 from android_gym.actions import Action, ActionType
 from android_gym.errors import AndroidGymError
 from android_gym.ui import UIElement
@@ -26,9 +27,21 @@ class OracleError(AndroidGymError):
     """An oracle step found no element matching what it looks for (the task's UI assumption broke)."""
 
 
+def _shows(shown: str | None, wanted: str) -> bool:
+    """Whether a person looking for the English ``wanted`` finds it in ``shown``: the same string, or its
+    translation in the phone's language (``android_gym.locales``; the element's text says which)."""
+    return shown == wanted or (shown is not None and wanted in locales.english_of(shown))
+
+
+def _shows_part(shown: str, wanted: str) -> bool:
+    """Whether ``shown`` holds the English ``wanted`` or one of its translations."""
+    return wanted in shown or any(word in shown for word in locales.translations_of(wanted))
+
+
 @dataclass(frozen=True)
 class Selector:
-    """Matches an element by exact text, text part, content description, resource id and/or class suffix."""
+    """Matches an element by exact text, text part, content description, resource id and/or class suffix. Texts
+    are given in English and also match their translation, so an oracle works in every system language."""
 
     text: str | None = None
     content_desc: str | None = None
@@ -38,9 +51,9 @@ class Selector:
 
     def matches(self, element: UIElement) -> bool:
         """Whether ``element`` has every property this selector names."""
-        return ((self.text is None or element.text == self.text)
-                and (self.text_contains is None or self.text_contains in (element.text or ""))
-                and (self.content_desc is None or element.content_description == self.content_desc)
+        return ((self.text is None or _shows(element.text, self.text))
+                and (self.text_contains is None or _shows_part(element.text or "", self.text_contains))
+                and (self.content_desc is None or _shows(element.content_description, self.content_desc))
                 and (self.resource_id is None or element.resource_name == self.resource_id)
                 and (self.class_suffix is None or element.class_name.endswith(self.class_suffix)))
 
@@ -54,6 +67,15 @@ class Selector:
     def present(self, elements: Sequence[UIElement]) -> bool:
         """Whether a matching element is on screen."""
         return any(self.matches(element) and element.bbox_pixels.area > 0 for element in elements)
+
+
+def as_english(shown: str, choices: Sequence[str]) -> str:
+    """The one of the English ``choices`` that ``shown`` is, or translates (a month name read off the screen in
+    the phone's language); ``OracleError`` when it is none of them."""
+    found = [choice for choice in choices if _shows(shown, choice)]
+    if not found:
+        raise OracleError(f"{shown!r} is none of {list(choices)}")
+    return found[0]
 
 
 def touch_target(element: UIElement, elements: Sequence[UIElement]) -> UIElement:

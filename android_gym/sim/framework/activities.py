@@ -116,6 +116,18 @@ class ActivityManager:
             app.on_force_stop()
         self._changed()
 
+    def restart(self) -> None:
+        """The framework restarted (``setprop ctl.restart zygote``): every app process died, every task is gone,
+        and the launcher starts afresh."""
+        for package in sorted(self._processes):
+            app = self._phone.packages.get(package)
+            if app is not None:
+                app.on_force_stop()
+        self._processes.clear()
+        self._tasks.clear()
+        self._resumed = None
+        self.home()
+
     def remove_task(self, root: Screen) -> None:
         """``ActivityTaskManager.removeTask``: finish every activity of the task rooted at ``root`` and kill its
         app's process (``removeTask(task, killProcess=true, ...)``). Home is never without its task: the

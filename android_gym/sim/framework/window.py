@@ -34,6 +34,7 @@ from PIL import Image
 from android_gym.sim import keycodes
 from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
+from android_gym.sim.framework.locale import FRAMEWORK_PACKAGE, SystemLocale
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.framework.power_warnings import PowerWarnings
 from android_gym.sim.framework.text_editor import TextEditor
@@ -144,6 +145,7 @@ class WindowManager:
         self.power_warnings = PowerWarnings(phone.battery, self.notifications, phone.settings, systemui.PACKAGE)
         self.shade = systemui.NotificationShade(phone, self.notifications)
         phone.battery.listen(lambda state: self.invalidate())  # the status bar's battery icon
+        self.locale = SystemLocale()
         self._editor = TextEditor(phone, self._focused_field)
         self._text_toolbar: View | None = None  # the floating text-selection toolbar of the current frame
         self._focused_screen: Screen | None = None
@@ -175,6 +177,12 @@ class WindowManager:
         self._frame = None
         if self._per_state:
             self._per_state = {}
+
+    def set_locale(self, tag: str) -> None:
+        """The framework (re)started in the locale ``tag``: the system bars and every window show its strings."""
+        self.locale.tag = tag
+        self._nav = self._status = None
+        self.invalidate()
 
     def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()``, made once per state of the phone (until the next ``invalidate``): for what the shell reports
@@ -208,6 +216,7 @@ class WindowManager:
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         content = screen.build()
+        self.locale.translate(content, screen.app.package)
         content.gravity = "fill"  # the activity's root view is match_parent in its window
         for view in content.walk():
             if view.editable:
@@ -228,13 +237,16 @@ class WindowManager:
         keyboard = None
         if keyboard_shown:
             keyboard = self._keyboard()
+            self.locale.translate(keyboard, IME_PACKAGE)
             layout(keyboard, 0, content_bottom, DESIGN_WIDTH, KEYBOARD_HEIGHT)
         if self._nav is None:  # it never changes
             self._nav = self._nav_bar()
+            self.locale.translate(self._nav, systemui.PACKAGE)
             layout(self._nav, 0, bottom, DESIGN_WIDTH, NAV_BAR_HEIGHT)
         nav = self._nav
         shade = self.shade.window()
         if shade is not None:
+            self.locale.translate(shade, systemui.PACKAGE)
             layout(shade, 0, 0, DESIGN_WIDTH, bottom)  # full screen above the navigation bar
         return Frame(status, decor, keyboard, nav, shade)
 
@@ -243,6 +255,7 @@ class WindowManager:
         field = next((v for v in content.walk() if v.editable and v.focused), None)
         self._text_toolbar = None if field is None else self._editor.toolbar(screen, field, window.bounds)
         if self._text_toolbar is not None:
+            self.locale.translate(self._text_toolbar, FRAMEWORK_PACKAGE)  # the platform's floating toolbar
             window.children.append(self._text_toolbar)
 
     def _add_heads_up(self, window: View) -> None:
@@ -301,14 +314,14 @@ class WindowManager:
         notes = tuple((n.icon, f"{n.app_name} notification: {n.title}") for n in self.notifications.active)
         # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
         pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
-        shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern), notes)
+        shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern), notes, self.locale.tag)
         if self._status is None or self._status[0] != shown:
             self._status = shown, self._status_bar_view(*shown)
         return self._status[1]
 
     def _status_bar_view(self, color: Color, names: tuple[tuple[str, str], ...], time: str,
-                         notes: tuple[tuple[str, str], ...]) -> View:
-        """The status bar's views for ``_status_bar``, laid out: the clock, the notification icons
+                         notes: tuple[tuple[str, str], ...], language: str) -> View:
+        """The status bar's views for ``_status_bar`` in ``language``, laid out: the clock, the notification icons
         (``notes``), then the system icons."""
         ink = TEXT if _luminance(color) > 140 else WHITE
 
@@ -321,6 +334,7 @@ class WindowManager:
         status = row(View(width=40), clock, *[icon_view(icon, desc, 48) for icon, desc in notes], View(weight=1),
                      *[icon_view(icon, desc, 54) for icon, desc in names], View(width=40), background=color,
                      spacing=6)
+        self.locale.translate(status, systemui.PACKAGE)
         layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
         return status
 

@@ -25,6 +25,10 @@ class ShellDevice(Context, Protocol):
     activities: ActivityManager
     window: WindowManager
 
+    def restart_framework(self) -> None:
+        """Restart the Java framework (``ctl.restart zygote``): apps die, the system locale is read again."""
+        ...
+
     def tap(self, x: float, y: float) -> None:
         """Touch and release at screen coordinates."""
         ...

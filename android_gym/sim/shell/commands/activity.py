@@ -118,7 +118,8 @@ def configuration(phone: ShellDevice, activity_type: str = "undefined") -> str:
     density = phone.window.density / 160
     width_dp, height_dp = round(width / density), round(height / density)
     bounds = f"Rect(0, 0 - {width}, {height})"
-    return (f"{{1.0 310mcc260mnc [en_US] ldltr sw{min(width_dp, height_dp)}dp w{width_dp}dp h{height_dp}dp "
+    locale = phone.window.locale.android_name  # the locale list: the running framework's one locale
+    return (f"{{1.0 310mcc260mnc [{locale}] ldltr sw{min(width_dp, height_dp)}dp w{width_dp}dp h{height_dp}dp "
             f"{phone.window.density}dpi nrml long {'land' if rotation % 2 else 'port'} "
             f"finger qwerty/v/v dpad/v winConfig={{ mBounds={bounds} mAppBounds={bounds} mMaxBounds={bounds} "
             f"mDisplayRotation=ROTATION_{rotation * 90} mWindowingMode=fullscreen mDisplayWindowingMode=fullscreen "

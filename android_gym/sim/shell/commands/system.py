@@ -197,11 +197,21 @@ def getprop(ctx: CommandContext, argv: list[str]) -> int:
     return 0
 
 
+#: init's services whose restart restarts the Java framework (``init.zygote64_32.rc``: zygote, zygote_secondary).
+_FRAMEWORK_SERVICES = ("zygote", "zygote_secondary")
+
+
 def setprop(ctx: CommandContext, argv: list[str]) -> int:
-    """``setprop KEY VALUE``; read-only (``ro.``) properties can be set once."""
+    """``setprop KEY VALUE``; read-only (``ro.``) properties can be set once. ``ctl.`` properties are init's
+    controls and are not stored: ``ctl.restart zygote`` restarts the Java framework (other services' controls are
+    accepted and change nothing)."""
     if len(argv) != 3:
         return ctx.fail("setprop", "Need 2 arguments")
     key, value = argv[1], argv[2]
+    if key.startswith("ctl."):
+        if key == "ctl.restart" and value in _FRAMEWORK_SERVICES:
+            ctx.phone.restart_framework()
+        return 0
     if key.startswith("ro.") and key in ctx.phone.props:
         ctx.err(f"Failed to set property '{key}' to '{value}'.\nSee dmesg for error reason.\n")
         return 1

@@ -1,0 +1,126 @@
+"""The system language: the language commands of ``DeviceConfig`` restart the simulated phone's framework in the
+new locale, every window shows the apps' resource strings in it (user data never), and oracles still solve tasks."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import android_gym
+from android_gym import locales
+from android_gym.agents import OracleAgent
+from android_gym.device import open_device
+from android_gym.device.config import LANGUAGES, DeviceConfig
+from android_gym.device.sim import SimDevice
+from android_gym.device.state import foreground_package
+from android_gym.sim.snapshot import load_phone, save_phone
+from android_gym.tasks.oracle import LAUNCHER_PACKAGE, Selector
+from android_gym.testing import run_episode
+from android_gym.ui import parse_ui_dump
+
+SMS = "com.simplemobiletools.smsmessenger"
+
+
+def _texts(device) -> set[str]:
+    return {text for element in parse_ui_dump(device.ui_dump())
+            for text in (element.text, element.content_description) if text}
+
+
+@pytest.mark.parametrize("language, calendar, search", [
+    ("de-DE", "Kalender", "Suchen"), ("fr-FR", "Agenda", "Rechercher"), ("en-US", "Calendar", "Search")])
+def test_language_commands_restart_the_framework_in_that_locale(language, calendar, search):
+    device = SimDevice(270, 600)
+    try:
+        english = device.ui_dump(), device.screenshot()
+        device.shell(f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1")
+        previous = DeviceConfig(language="fr-FR" if language == "en-US" else "en-US")
+        DeviceConfig(language=language).apply(device, previous)
+        assert device.shell("getprop persist.sys.locale").output == f"{language}\n"
+        assert f"[{language.replace('-', '_')}]" in device.shell("dumpsys window").output  # mGlobalConfiguration
+        assert foreground_package(device) == LAUNCHER_PACKAGE  # the restart killed the SMS app
+        assert calendar in _texts(device)  # Simple Calendar's launcher label as the app ships it
+        device.shell(f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1")
+        assert search in _texts(device)  # the conversation list's search field, from Simple-Commons
+        DeviceConfig().apply(device, DeviceConfig(language="fr-FR"))  # back to English, home in front
+        assert device.ui_dump() == english[0] and np.array_equal(device.screenshot(), english[1])
+    finally:
+        device.close()
+
+
+def test_a_locale_is_read_only_when_the_framework_restarts():
+    device = SimDevice(270, 600)
+    try:
+        device.shell("setprop persist.sys.locale de-DE")
+        assert "Calendar" in _texts(device)
+        device.shell("setprop ctl.restart zygote")
+        assert "Kalender" in _texts(device)
+        assert device.shell("getprop ctl.restart").output == "\n"  # init's controls are not properties
+    finally:
+        device.close()
+
+
+def test_user_data_spelling_a_ui_string_is_never_translated():
+    device = SimDevice(270, 600)
+    try:
+        device.receive_sms("+15551234567", "Start a conversation")  # a body that spells the app's empty-state text
+        DeviceConfig(language="de-DE").apply(device, DeviceConfig())
+        device.shell(f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1")
+        texts = _texts(device)
+        assert "Start a conversation" in texts and "Neue Unterhaltung beginnen" not in texts
+        assert "Suchen" in texts
+    finally:
+        device.close()
+
+
+def test_selectors_find_the_translation_of_their_english_text():
+    german = next(element for element in parse_ui_dump(
+        '<hierarchy><node text="Suchen" content-desc="Zurück" bounds="[0,0][10,10]" class="a" resource-id="" '
+        'package="p" /></hierarchy>'))
+    assert Selector(text="Search").matches(german) and Selector(content_desc="Back").matches(german)
+    assert Selector(text_contains="Sear").matches(german) is False and Selector(text_contains="Search").matches(german)
+    assert not Selector(text="Send").matches(german)
+    assert "Search" in locales.english_of("Rechercher") and "Suchen" in locales.translations_of("Search")
+
+
+#: Tasks of many apps (SMS, Markor, Expense, Calendar, Draw, Audio Recorder, Contacts, Settings, the shade, Files,
+#: Tasks, Broccoli), each played by its oracle in a language the test's rng draws.
+_SPREAD = ("SimpleSmsReply", "MarkorCreateNote", "ExpenseDeleteSingle", "SimpleCalendarAddOneEvent",
+           "SimpleDrawProCreateDrawing", "AudioRecorderRecordAudio", "ContactsAddContact", "SystemWifiTurnOff",
+           "SystemBluetoothTurnOn", "FilesDeleteFile", "TasksAddTask", "RecipeDeleteSingleRecipe")
+
+
+@pytest.mark.parametrize("task", _SPREAD)
+def test_oracles_solve_tasks_in_a_sampled_language(task):
+    language = LANGUAGES[1 + sum(map(ord, task)) % 2]  # German or French, fixed per task
+    env = gym.make(android_gym.env_id(task), device="sim:270x600")
+    env.unwrapped._applied_config = DeviceConfig()  # a fresh phone is in the default configuration
+    try:
+        result = run_episode(env, OracleAgent(), seed=0, options={"device_config": DeviceConfig(language=language)})
+        assert result.score == 1.0 and not result.invalid_actions, (language, result.invalid_actions)
+        assert env.unwrapped.device.shell("getprop persist.sys.locale").output == f"{language}\n"
+    finally:
+        env.close()
+
+
+def test_the_language_commands_work_over_adb(fresh_served_phone):
+    device = open_device(f"adb:{fresh_served_phone.serial}")
+    try:
+        DeviceConfig(language="fr-FR").apply(device, DeviceConfig())
+        assert device.shell("getprop persist.sys.locale").output.strip() == "fr-FR"
+        assert "Agenda" in _texts(device)
+    finally:
+        device.close()
+
+
+def test_a_snapshot_brings_back_the_language_the_framework_ran_in(tmp_path):
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language="de-DE").apply(device, DeviceConfig())
+        save_phone(device.phone, tmp_path / "german")
+        DeviceConfig().apply(device, DeviceConfig(language="de-DE"))
+        assert "Calendar" in _texts(device)
+        load_phone(device.phone, tmp_path / "german")
+        assert "Kalender" in _texts(device)
+    finally:
+        device.close()
