@@ -114,7 +114,7 @@ def app_launched(screen: Screen, prefs: SharedPreferences) -> None:
         return alert_dialog([body], [("button2", LATER, lambda: screen.dismiss(dialog))])
 
     dialog = ActivityDialog(panel, cancelable=False)  # setupDialogStuff(cancelOnTouchOutside = false)
-    screen.dialogs.append(dialog)
+    screen.dialog_windows.append(dialog)
 
 
 def check_whats_new(screen: Screen, prefs: SharedPreferences, releases: tuple[Release, ...]) -> None:
@@ -141,7 +141,7 @@ def check_whats_new(screen: Screen, prefs: SharedPreferences, releases: tuple[Re
                             package=screen.app.package)
 
     dialog = ActivityDialog(panel, cancelable=False)  # setupDialogStuff(cancelOnTouchOutside = false)
-    screen.dialogs.append(dialog)
+    screen.dialog_windows.append(dialog)
 
 
 def start_up_dialogs(screen: Screen, prefs: SharedPreferences, releases: tuple[Release, ...]) -> None:

@@ -79,8 +79,8 @@ class ActivityManager:
     def back(self) -> bool:
         """KEYCODE_BACK: let the screen handle it, else finish the top activity (never the launcher); whether
         anything happened."""
-        if self.top.dialogs:  # a dialog window has focus: it takes BACK (cancels, if it may)
-            dialog = self.top.dialogs[-1]
+        if self.top.dialog_windows:  # a dialog window has focus: it takes BACK (cancels, if it may)
+            dialog = self.top.dialog_windows[-1]
             if dialog.cancelable:
                 self.top.dismiss(dialog)
                 if dialog.on_cancel is not None:

@@ -134,7 +134,7 @@ class Screen:
         self.keyboard_shown = False
         self.scroll: dict[str, int] = {}
         self.selection: TextSelection | None = None
-        self.dialogs: list[ActivityDialog] = []  # shown over the activity, the last on top
+        self.dialog_windows: list[ActivityDialog] = []  # shown over the activity, the last on top
 
     @property
     def phone(self) -> Context:
@@ -157,8 +157,8 @@ class Screen:
 
     def dismiss(self, dialog: ActivityDialog) -> None:
         """Close one of this activity's dialogs (``Dialog.dismiss``)."""
-        if dialog in self.dialogs:
-            self.dialogs.remove(dialog)
+        if dialog in self.dialog_windows:
+            self.dialog_windows.remove(dialog)
 
     def finish(self) -> None:
         """Close this activity, as ``Activity.finish()`` does."""

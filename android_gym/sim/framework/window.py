@@ -209,7 +209,7 @@ class WindowManager:
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         content = screen.build()
-        for dialog in screen.dialogs:  # each dialog window over the activity and the dialogs before it
+        for dialog in screen.dialog_windows:  # each dialog window over the activity and the dialogs before it
             content = dialog_over(content, dialog.panel(), None)
         content.gravity = "fill"  # the activity's root view is match_parent in its window
         for view in content.walk():
