@@ -108,7 +108,8 @@ def app_launched(screen: Screen, prefs: SharedPreferences) -> None:
                       resource_id=rid(f"rate_star_{n}"),
                       clickable=True, on_click=rated, width=_STAR_SIZE, height=_STAR_SIZE,
                       text_color=PRIMARY) for n in range(1, 6)]
-        body = column(text_view(RATE_OUR_APP, resource_id=rid("rate_stars_text"), text_size=50, gravity="center"),
+        text = text_view(RATE_OUR_APP, resource_id=rid("rate_stars_text"), text_size=50)  # center_horizontal
+        body = column(row(View(weight=1), text, View(weight=1)),
                       row(View(weight=1), *stars, View(weight=1), resource_id=rid("rate_stars_holder"), padding=42),
                       resource_id=rid("dialog_holder"), padding=42)
         return alert_dialog([body], [("button2", LATER, lambda: screen.dismiss(dialog))])
