@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError, TaskSetupError
+from android_gym.sim.system.prefs import PrefValue, parse_shared_prefs, shared_prefs_xml
 
 from .base import Device
 from .local_db import local_database
@@ -57,6 +58,24 @@ def read_file(device: Device, path: str) -> bytes:
 def write_file(device: Device, path: str, data: bytes | str) -> None:
     """Write a device file (text is UTF-8 encoded), creating parent directories."""
     device.push(data.encode() if isinstance(data, str) else data, path)
+
+
+def edit_shared_prefs(device: Device, path: str, puts: dict[str, PrefValue | None]) -> dict[str, PrefValue | None]:
+    """Set (or, for ``None``, remove) keys of an app's SharedPreferences file (``shared_prefs/<name>.xml``, kept
+    in ``XmlUtils.writeMapXml`` format); the other keys stay. Returns the keys' previous values (``None``: absent),
+    which restore them. Stop the app first: a running process keeps its own copy and writes it back."""
+    try:
+        values = parse_shared_prefs(read_file(device, path))
+    except RemoteFileNotFoundError:
+        values = {}
+    previous = {key: values.get(key) for key in puts}
+    for key, value in puts.items():
+        if value is None:
+            values.pop(key, None)
+        else:
+            values[key] = value
+    write_file(device, path, shared_prefs_xml(values))
+    return previous
 
 
 def list_dir(device: Device, path: str) -> list[str]:

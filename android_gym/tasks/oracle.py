@@ -163,20 +163,27 @@ def open_app(name: str) -> OracleStep:
 
 
 #: What a person taps to get a distractor out of the way: the notification-permission prompt's "Don't allow"
-#: (PermissionController ``grant_permissions.xml``) and the low-battery warning's "No thanks" (SystemUI
-#: ``battery_saver_dismiss_action``) in its heads-up.
+#: (PermissionController ``grant_permissions.xml``), Simple-Commons' "What's new" "OK" and rating dialog's "Later"
+#: (``WhatsNewDialog``, ``RateStarsDialog``: AlertDialog buttons, beside their title and
+#: ``rate_our_app`` text), and the low-battery warning's "No thanks" (SystemUI ``battery_saver_dismiss_action``) in its
+#: heads-up.
 DISTRACTOR_DISMISSALS = (
     Selector(resource_id="com.android.permissioncontroller:id/permission_deny_button"),
+    Selector(text="OK", resource_id="android:id/button1"),
+    Selector(text="Later", resource_id="android:id/button2"),
     Selector(text="No thanks", class_suffix="Button"),
 )
 _NOTIFICATION_ROW = Selector(resource_id="com.android.systemui:id/expandableNotificationRow")
+#: What tells each dismissal's button is the distractor's (an "OK" or "Later" of a task's own dialog is not).
+_SHOWN_WITH = (DISTRACTOR_DISMISSALS[0], Selector(text="What's new", class_suffix="TextView"),
+               Selector(text="Rate our app please :)"), _NOTIFICATION_ROW)
 
 
 def dismiss_distractor(elements: Sequence[UIElement]) -> Action | None:
     """A tap that dismisses a distractor in the way (a permission prompt, a low-battery heads-up), or ``None``
     when none is on screen: what a competent user does before going on with the task."""
-    for selector in DISTRACTOR_DISMISSALS:
-        if selector.present(elements) and (selector.resource_id or _NOTIFICATION_ROW.present(elements)):
+    for selector, shown_with in zip(DISTRACTOR_DISMISSALS, _SHOWN_WITH, strict=True):
+        if selector.present(elements) and shown_with.present(elements):
             return tap(selector)(elements)
     return None
 

@@ -8,6 +8,7 @@ import hashlib
 import pytest
 
 from android_gym.sim.phone import Phone
+from android_gym.sim.system.prefs import shared_prefs_xml
 from android_gym.ui import parse_ui_dump
 
 SMS = "com.simplemobiletools.smsmessenger"
@@ -118,3 +119,29 @@ def test_permission_prompt_after_pm_revoke(phone):
     phone.run(f"am force-stop {SMS}; {launch}")
     assert phone.activities.foreground()[0] == SMS  # granted: no prompt
     assert _state(phone) == before
+
+
+def test_simple_commons_start_up_dialogs_from_prefs(phone):
+    before = _state(phone)
+    prefs = f"/data/data/{SMS}/shared_prefs/Prefs.xml"
+    phone.fs.makedirs(f"/data/data/{SMS}/shared_prefs")
+    phone.fs.write_bytes(prefs, shared_prefs_xml({"app_run_count": ("int", 39), "last_version": ("int", 61)}).encode())
+    launch = f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1"
+    phone.run(launch)
+    assert _find(phone, resource_name=f"{SMS}:id/alertTitle").text == "What's new"  # on top of the rating dialog
+    assert _find(phone, resource_name=f"{SMS}:id/whats_new_content").text == (
+        "- Allow scheduling messages by long pressing the Send button")
+    phone.key(4)  # not cancelable (setCancelable(false)): BACK leaves it
+    assert _find(phone, text="What's new") is not None and phone.activities.foreground()[0] == SMS
+    _tap(phone, _find(phone, text="OK", resource_name="android:id/button1"))
+    assert _find(phone, text="What's new") is None
+    assert _find(phone, resource_name=f"{SMS}:id/rate_stars_text").text == "Rate our app please :)"
+    _tap(phone, _find(phone, resource_name=f"{SMS}:id/rate_star_4"))
+    assert _find(phone, text="Later") is None and _find(phone, text="Search") is not None
+    stored = phone.fs.read_bytes(prefs).decode()
+    assert all(key in stored for key in ('"app_run_count" value="40"', '"last_version" value="85"',
+                                         '"was_app_rated" value="true"'))
+    phone.run(f"am force-stop {SMS}; {launch}")
+    assert _find(phone, text="Later") is None and _find(phone, text="OK") is None  # shown once
+    phone.run(f"rm -r /data/data/{SMS}/shared_prefs")
+    assert _state(phone) == before  # the messages and settings untouched

@@ -59,7 +59,7 @@ def test_off_by_default_and_rate_zero():
 
 
 def test_cleanup_at_reset():
-    env = _make("SendSms", rate=1.0)
+    env = _make("SendSms", rate=1.0, kinds=("notification", "low_battery", "permission"))
     try:
         fired, _ = _fired(env, 0, 6)
         assert fired[0] == "permission" and {"notification", "low_battery"} <= set(fired)
@@ -93,5 +93,34 @@ def test_oracles_solve_tasks_among_distractors(task):
             assert result.score == 1.0 and not result.invalid_actions, (task, seed)
             met |= env._fired | ({"permission"} if env._revoked else set())
         assert met, f"{task}: no distractor fired in three episodes at rate 0.3"
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("task", ["SendSms", "SimpleCalendarAddOneEvent", "SimpleDrawProCreateDrawing"])
+def test_oracles_solve_tasks_among_start_up_dialogs(task):
+    env = _make(task, rate=0.5, kinds=("rating", "whats_new"))
+    try:
+        armed = 0
+        for seed in (0, 1, 2, 3):
+            result = run_episode(env, OracleAgent(), seed=seed)
+            assert result.score == 1.0 and not result.invalid_actions, (task, seed)
+            armed += env._prefs is not None
+        assert armed, f"{task}: no start-up dialog armed in four episodes at rate 0.5"
+    finally:
+        env.close()
+
+
+def test_start_up_dialog_prefs_restored_at_reset():
+    env = _make("SendSms", rate=1.0, kinds=("rating",))
+    try:
+        device = env.unwrapped.device
+        path = "/data/data/com.simplemobiletools.smsmessenger/shared_prefs/Prefs.xml"
+        _, info = env.reset(seed=0)
+        assert info["distractor"] == "rating"
+        assert '"app_run_count" value="39"' in device.shell(f"cat {path}").output
+        env.rate = 0.0
+        env.reset(seed=0)
+        assert "app_run_count" not in device.shell(f"cat {path}").output
     finally:
         env.close()

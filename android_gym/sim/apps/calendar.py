@@ -42,7 +42,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, SearchMenuScreen, search_menu
+from android_gym.sim.apps.commons import (
+    PRIMARY,
+    SEARCH_BACKGROUND,
+    Release,
+    SearchMenuScreen,
+    search_menu,
+    start_up_dialogs,
+)
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.prefs import SharedPreferences
@@ -68,6 +75,10 @@ from android_gym.sim.ui.views import (
 PACKAGE = "com.simplemobiletools.calendar.pro"
 DB_PATH = f"/data/data/{PACKAGE}/databases/events.db"
 PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"  # Commons PREFS_KEY = "Prefs"
+#: The newest of ``MainActivity.checkWhatsNewDialog``'s releases (``res/values/strings.xml`` ``release_155``,
+#: ``release_167``).
+RELEASES = (Release(155, "Allow customizing the bottom navigation bar color"),
+            Release(167, "Added time zone support (customization has to be enabled in the app settings)"))
 
 # helpers/Constants.kt
 DAY, WEEK, MONTH, YEAR = 86400, 604800, 2592001, 31536000
@@ -823,6 +834,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         self.last_long_pressed = -1
         self.delete_rule = 0
         self._items: list[Occurrence] = []  # the items of the list shown (what the action mode selects from)
+        start_up_dialogs(self, self.calendar.config.prefs, RELEASES)  # onCreate's appLaunched, checkWhatsNewDialog
 
     def _base_fragment(self, view: int) -> _Fragment:
         today = self.now.date()

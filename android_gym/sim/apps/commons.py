@@ -1,13 +1,17 @@
 """Pieces of Simple Mobile Tools' shared library, Simple-Commons, that several simulated apps use (Simple SMS
 Messenger, Simple Calendar Pro, Simple Gallery Pro, Simple Draw Pro): ``MySearchMenu``
-(``views/MySearchMenu.kt``, ``layout/menu_search.xml``) and ``String.isAValidFilename``
-(``extensions/String.kt``).
+(``views/MySearchMenu.kt``, ``layout/menu_search.xml``), ``String.isAValidFilename`` (``extensions/String.kt``),
+and the dialogs their ``MainActivity`` may open with at start: ``RateStarsDialog`` and ``WhatsNewDialog``.
 """
 
 from __future__ import annotations
 
-from android_gym.sim.framework.app import Screen
-from android_gym.sim.ui.views import Color, View
+from dataclasses import dataclass
+
+from android_gym.sim.framework.app import ActivityDialog, Screen
+from android_gym.sim.system.prefs import SharedPreferences
+from android_gym.sim.ui.dialogs import alert_dialog
+from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, Color, View, column, row, text_view
 
 #: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same), the apps'
 #: default primary colour, which their FABs, highlights and links use (``getProperPrimaryColor``).
@@ -53,3 +57,96 @@ def search_menu(package: str, icon: View, field: View, items: list[View], backgr
                   background=background, height=height, children=[icon, field, toolbar])
     return View(kind="column", class_name="android.widget.LinearLayout", resource_id=rid("top_app_bar_layout"),
                 padding=padding, children=[holder])
+
+
+# ----- start-up dialogs: RateStarsDialog (Activity.appLaunched) and WhatsNewDialog (checkWhatsNew) -----------------
+# Simple-Commons at b72ded2a75 (the SMS Messenger 5.19.3 build's; the other apps' pins have the same logic):
+# helpers/Constants.kt (PREFS_KEY "Prefs", APP_RUN_COUNT "app_run_count", LAST_VERSION "last_version",
+# WAS_APP_RATED "was_app_rated"), extensions/Activity.kt (appLaunched, checkWhatsNew, setupDialogStuff),
+# dialogs/RateStarsDialog.kt, dialogs/WhatsNewDialog.kt, layout/dialog_rate_stars.xml, layout/dialog_whats_new.xml
+# and res/values/strings.xml.
+APP_RUN_COUNT, WAS_APP_RATED, LAST_VERSION = "app_run_count", "was_app_rated", "last_version"
+RATE_EVERY = 40  # appLaunched: appRunCount % 40 == 0 && !wasAppRated
+RATE_OUR_APP, LATER = "Rate our app please :)", "Later"
+WHATS_NEW, OK = "What's new", "OK"
+WHATS_NEW_DISCLAIMER = "* only the bigger updates are listed here, there are always some smaller improvements too"
+_STAR_SIZE = 134  # @dimen/normal_icon_size 48dp at 420 dpi (less @dimen/tiny_margin around it)
+
+
+@dataclass(frozen=True)
+class Release:
+    """``models/Release``: an app version code and the text (``release_<id>`` string) of what it brought."""
+
+    id: int
+    text: str
+
+
+def app_launched(screen: Screen, prefs: SharedPreferences) -> None:
+    """``Activity.appLaunched`` as the Google Play build runs it: one more run counted, and at every 40th run
+    of an app not rated yet, the ``RateStarsDialog``.
+
+    Not as the real apps: the F-Droid builds AndroidWorld installs set ``hide_google_relations`` (their
+    ``src/fdroid/res/values/bools.xml``) and never show it; and the simulator stores the count only when the dialog
+    shows, so that launching the app never brings it by itself (an ``app_run_count`` of 39, written while the app
+    is stopped, does)."""
+    count = prefs.get(APP_RUN_COUNT, 0) + 1
+    if count % RATE_EVERY or prefs.get(WAS_APP_RATED, False):
+        return
+    prefs.apply({APP_RUN_COUNT: ("int", count)})
+
+    def rated() -> None:
+        """A star tapped (``dialogCancelled(true)``): rated, never asked again (five stars also open the app's store
+        page, which the simulated phone does not have)."""
+        screen.dismiss(dialog)
+        prefs.apply({WAS_APP_RATED: ("boolean", True)})
+
+    def rid(name: str) -> str:
+        return f"{screen.app.package}:id/{name}"
+
+    def panel() -> View:
+        stars = [View(kind="icon", class_name="android.widget.ImageView", hint="star",
+                      resource_id=rid(f"rate_star_{n}"),
+                      clickable=True, on_click=rated, width=_STAR_SIZE, height=_STAR_SIZE,
+                      text_color=PRIMARY) for n in range(1, 6)]
+        text = text_view(RATE_OUR_APP, resource_id=rid("rate_stars_text"), text_size=50)  # center_horizontal
+        body = column(row(View(weight=1), text, View(weight=1)),
+                      row(View(weight=1), *stars, View(weight=1), resource_id=rid("rate_stars_holder"), padding=42),
+                      resource_id=rid("dialog_holder"), padding=42)
+        return alert_dialog([body], [("button2", LATER, lambda: screen.dismiss(dialog))])
+
+    dialog = ActivityDialog(panel, cancelable=False)  # setupDialogStuff(cancelOnTouchOutside = false)
+    screen.dialog_windows.append(dialog)
+
+
+def check_whats_new(screen: Screen, prefs: SharedPreferences, releases: tuple[Release, ...]) -> None:
+    """``checkWhatsNew``: the releases newer than the stored ``last_version`` in a ``WhatsNewDialog``, then the
+    installed version (the app's ``version_code``) stored. Simplified: a fresh install (no ``last_version``)
+    stores nothing (the real app stores its version; either way nothing shows)."""
+    last = prefs.get(LAST_VERSION, 0)
+    news = [release for release in releases if release.id > last]
+    if last == 0 or not news:
+        return
+    prefs.apply({LAST_VERSION: ("int", screen.app.version_code or 0)})
+    lines = "".join(f"- {part.strip()}\n" for release in news for part in release.text.split("\n"))
+
+    def rid(name: str) -> str:
+        return f"{screen.app.package}:id/{name}"
+
+    def panel() -> View:
+        body = column(text_view(lines.rstrip("\n"), resource_id=rid("whats_new_content"), text_size=42),
+                      View(height=3, background=DIVIDER),
+                      text_view(WHATS_NEW_DISCLAIMER, resource_id=rid("whats_new_disclaimer"), text_size=36,
+                                text_color=TEXT_SECONDARY),
+                      resource_id=rid("whats_new_holder"), padding=42, spacing=21)
+        return alert_dialog([body], [("button1", OK, lambda: screen.dismiss(dialog))], title=WHATS_NEW,
+                            package=screen.app.package)
+
+    dialog = ActivityDialog(panel, cancelable=False)  # setupDialogStuff(cancelOnTouchOutside = false)
+    screen.dialog_windows.append(dialog)
+
+
+def start_up_dialogs(screen: Screen, prefs: SharedPreferences, releases: tuple[Release, ...]) -> None:
+    """What a Simple app's ``MainActivity.onCreate`` opens with: ``appLaunched`` (maybe the rating dialog), then its
+    ``checkWhatsNewDialog`` (maybe "What's new", over it)."""
+    app_launched(screen, prefs)
+    check_whats_new(screen, prefs, releases)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from android_gym.sim.apps import files
-from android_gym.sim.apps.commons import PRIMARY, valid_name
+from android_gym.sim.apps.commons import PRIMARY, Release, start_up_dialogs, valid_name
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
@@ -54,6 +54,8 @@ from android_gym.sim.ui.views import (
 
 PACKAGE = "com.simplemobiletools.draw.pro"
 PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"  # Commons BaseConfig: PREFS_KEY = "Prefs"
+#: The newest of ``MainActivity.checkWhatsNewDialog``'s releases (``res/values/strings.xml`` ``release_38``).
+RELEASES = (Release(38, "Added optional zooming, has to be enabled in the app settings"),)
 PNG, SVG, JPG = "png", "svg", "jpg"  # helpers/Constants.kt
 ACTION_CREATE_DOCUMENT = "android.intent.action.CREATE_DOCUMENT"
 
@@ -178,6 +180,7 @@ class MainScreen(Screen):
         self.version = 0  # bumped on every change of the drawing (names the canvas's pixels)
         self.saved_version = 0  # savedPathsHash
         self.prompted_version = -1  # lastSavePromptTS: the question is asked once per state of the drawing
+        start_up_dialogs(self, self.app.prefs, RELEASES)  # onCreate's appLaunched and checkWhatsNewDialog
         self.popup = ""  # "", "save" or "unsaved"
         self.filename, self.extension = "", PNG
         self.default_filename = ""

@@ -44,7 +44,15 @@ from zoneinfo import ZoneInfo
 
 from PIL import Image, ImageOps
 
-from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, SearchMenuScreen, search_menu, valid_name
+from android_gym.sim.apps.commons import (
+    PRIMARY,
+    SEARCH_BACKGROUND,
+    Release,
+    SearchMenuScreen,
+    search_menu,
+    start_up_dialogs,
+    valid_name,
+)
 from android_gym.sim.framework.app import App, Context
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
@@ -69,6 +77,11 @@ from android_gym.sim.ui.views import (
 
 PACKAGE = "com.simplemobiletools.gallery.pro"
 PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"  # Commons BaseConfig: PREFS_KEY = "Prefs"
+#: The newest of ``MainActivity.checkWhatsNewDialog``'s releases (``res/values/strings.xml`` ``release_327``,
+#: ``release_369``).
+RELEASES = (Release(327, "Adding some folder thumbnail customization at the app settings\n"
+                         "Allow setting a default folder to be opened at app launch"),
+            Release(369, "Allow temporarily showing excluded folders on Android 11+"))
 RECYCLE_BIN_PATH = f"/data/data/{PACKAGE}/files/.trash"  # Commons Context.recycleBinPath: filesDir/.trash
 EXTRA_DIRECTORY, EXTRA_PATH = "directory", "path"  # intent extras (Constants.kt: DIRECTORY, PATH)
 
@@ -765,6 +778,10 @@ class MainScreen(GalleryScreen):
     """``MainActivity``: the search menu and the folders with media, two per row."""
 
     activity = f"{PACKAGE}.activities.MainActivity"
+
+    def __init__(self, app: SimpleGallery, intent: Intent) -> None:
+        super().__init__(app, intent)
+        start_up_dialogs(self, app.prefs, RELEASES)  # onCreate's appLaunched and checkWhatsNewDialog
 
     def _open(self, path: str) -> None:
         self.keyboard_shown = False

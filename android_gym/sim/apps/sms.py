@@ -20,11 +20,12 @@ from contextlib import closing
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
-from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, SearchMenuScreen
+from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, Release, SearchMenuScreen, start_up_dialogs
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
+from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT, Telephony
 from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.views import (
@@ -50,6 +51,10 @@ PACKAGE = "com.simplemobiletools.smsmessenger"
 THREAD_ID, THREAD_TITLE, THREAD_TEXT, THREAD_NUMBER = "thread_id", "thread_title", "thread_text", "thread_number"
 # res/values/strings.xml of the app, then of Simple-Commons.
 APP_LAUNCHER_NAME = "SMS Messenger"
+PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"  # Commons BaseConfig: PREFS_KEY = "Prefs"
+#: ``MainActivity.checkWhatsNewDialog``'s releases (``res/values/donottranslate.xml`` ``release_48``, ``release_62``).
+RELEASES = (Release(48, "Disabled delivery reports by default\nAvoid sending long messages as MMS"),
+            Release(62, "Allow scheduling messages by long pressing the Send button"))
 TYPE_A_MESSAGE = "Type a message…"
 NEW_CONVERSATION = "New conversation"
 ADD_CONTACT_OR_NUMBER = "Add Contact or Number…"
@@ -178,6 +183,10 @@ class MainScreen(SearchMenuScreen):
     """``MainActivity``: the search bar, the conversation list and the start-conversation FAB."""
 
     activity = f"{PACKAGE}.activities.MainActivity"
+
+    def __init__(self, app: SimpleSmsMessenger, intent: Intent) -> None:
+        super().__init__(app, intent)
+        start_up_dialogs(self, app.prefs, RELEASES)  # onCreate's appLaunched, initMessenger's checkWhatsNewDialog
 
     def on_back(self) -> bool:
         """BACK closes an open search."""
@@ -555,6 +564,10 @@ class SimpleSmsMessenger(App):
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml
     screens = (MainScreen, NewConversationScreen, ThreadScreen)
 
+    def __init__(self, phone: Context) -> None:
+        super().__init__(phone)
+        self.prefs = SharedPreferences(phone, PREFS_PATH)
+
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """``SENDTO``/``VIEW``/``SEND`` with ``sms:``, ``smsto:``, ``mms:`` or ``mmsto:`` data open the thread
         (NewConversationActivity forwards to ThreadActivity and finishes); ``SEND`` of any other content (its
@@ -571,3 +584,8 @@ class SimpleSmsMessenger(App):
     def on_clear(self) -> None:
         """``pm clear``: the app's preferences and cache database are gone; it keeps nothing else (messages
         live in the telephony provider, which ``pm clear`` of this package does not touch)."""
+        self.prefs.forget()
+
+    def on_force_stop(self) -> None:
+        """The process dies: the in-memory preferences go."""
+        self.prefs.forget()

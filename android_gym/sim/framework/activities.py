@@ -79,6 +79,14 @@ class ActivityManager:
     def back(self) -> bool:
         """KEYCODE_BACK: let the screen handle it, else finish the top activity (never the launcher); whether
         anything happened."""
+        if self.top.dialog_windows:  # a dialog window has focus: it takes BACK (cancels, if it may)
+            dialog = self.top.dialog_windows[-1]
+            if dialog.cancelable:
+                self.top.dismiss(dialog)
+                if dialog.on_cancel is not None:
+                    dialog.on_cancel()
+                self._changed()
+            return True
         if self.top.on_back():
             self._changed()
             return True

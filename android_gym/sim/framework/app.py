@@ -12,6 +12,8 @@ This module is the framework layer's base: apps build on it, ``system/`` and ``u
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from android_gym.sim.framework.intent import BroadcastResult, Intent
@@ -102,6 +104,17 @@ class Context(SystemServices, Protocol):
         ...
 
 
+@dataclass(eq=False)
+class ActivityDialog:
+    """A dialog window an activity shows over itself (``Dialog.show``): ``panel`` builds its view; it is drawn over
+    the dimmed activity and takes every touch. BACK cancels it (``on_cancel``) when ``cancelable``; otherwise BACK
+    does nothing (``Dialog.setCancelable(false)``). A touch outside never dismisses it."""
+
+    panel: Callable[[], View]
+    cancelable: bool = True
+    on_cancel: Callable[[], None] | None = None
+
+
 class Screen:
     """One activity instance. ``build`` returns a fresh view tree from the app's state on every frame.
 
@@ -121,6 +134,7 @@ class Screen:
         self.keyboard_shown = False
         self.scroll: dict[str, int] = {}
         self.selection: TextSelection | None = None
+        self.dialog_windows: list[ActivityDialog] = []  # shown over the activity, the last on top
 
     @property
     def phone(self) -> Context:
@@ -140,6 +154,11 @@ class Screen:
 
     def on_pause(self) -> None:
         """Called when the activity leaves the front: finished, covered, or HOME (``Activity.onPause``)."""
+
+    def dismiss(self, dialog: ActivityDialog) -> None:
+        """Close one of this activity's dialogs (``Dialog.dismiss``)."""
+        if dialog in self.dialog_windows:
+            self.dialog_windows.remove(dialog)
 
     def finish(self) -> None:
         """Close this activity, as ``Activity.finish()`` does."""

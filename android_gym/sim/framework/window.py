@@ -40,6 +40,7 @@ from android_gym.sim.framework.power_warnings import PowerWarnings
 from android_gym.sim.framework.text_editor import TextEditor
 from android_gym.sim.system.clock import MINUTE_MS, UNREAD
 from android_gym.sim.ui import hierarchy
+from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.layout import layout, measure_height
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import (
@@ -216,6 +217,8 @@ class WindowManager:
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         content = screen.build()
+        for dialog in screen.dialog_windows:  # each dialog window over the activity and the dialogs before it
+            content = dialog_over(content, dialog.panel(), None)
         self.locale.translate(content, screen.app.package)
         content.gravity = "fill"  # the activity's root view is match_parent in its window
         for view in content.walk():

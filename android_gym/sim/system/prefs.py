@@ -33,6 +33,32 @@ def shared_prefs_xml(values: dict[str, PrefValue]) -> str:
     return "\n".join([*lines, "</map>", ""])
 
 
+def parse_shared_prefs(xml: bytes) -> dict[str, PrefValue]:
+    """The map of a SharedPreferences file (``XmlUtils.readMapXml``); an unreadable file is an empty map and an
+    unreadable value is left out."""
+    try:
+        root = ElementTree.fromstring(xml)
+    except ElementTree.ParseError:
+        return {}
+    values: dict[str, PrefValue] = {}
+    for element in root:
+        name, kind = element.get("name"), element.tag
+        if name is None:
+            continue
+        try:
+            if kind in ("int", "long"):
+                values[name] = (kind, int(element.get("value", "")))
+            elif kind == "boolean":
+                values[name] = (kind, element.get("value") == "true")
+            elif kind == "string":
+                values[name] = (kind, element.text or "")
+            elif kind == "set":
+                values[name] = (kind, [item.text or "" for item in element])
+        except ValueError:
+            continue
+    return values
+
+
 class SharedPreferences:
     """One SharedPreferences XML file in ``XmlUtils.writeMapXml`` format, kept in memory per process.
 
@@ -55,28 +81,11 @@ class SharedPreferences:
             self._map = self._read()
 
     def _read(self) -> dict[str, PrefValue]:
-        """The file's map; a missing or unreadable file is an empty map, as ``SharedPreferencesImpl`` loads it."""
+        """The file's map; a missing file is an empty map, as ``SharedPreferencesImpl`` loads it."""
         try:
-            root = ElementTree.fromstring(self._phone.fs.read_bytes(self.path))
-        except (OSError, ElementTree.ParseError):
+            return parse_shared_prefs(self._phone.fs.read_bytes(self.path))
+        except OSError:
             return {}
-        values: dict[str, PrefValue] = {}
-        for element in root:
-            name, kind = element.get("name"), element.tag
-            if name is None:
-                continue
-            try:
-                if kind in ("int", "long"):
-                    values[name] = (kind, int(element.get("value", "")))
-                elif kind == "boolean":
-                    values[name] = (kind, element.get("value") == "true")
-                elif kind == "string":
-                    values[name] = (kind, element.text or "")
-                elif kind == "set":
-                    values[name] = (kind, [item.text or "" for item in element])
-            except ValueError:
-                continue
-        return values
 
     def get(self, key: str, default: Any) -> Any:
         """The value stored under ``key``, else ``default`` (also for a value of another type, where the app
