@@ -27,6 +27,7 @@ from urllib.parse import unquote, urlparse
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.chromium import WebPage
 from android_gym.sim.system.fs import normalize
@@ -194,6 +195,7 @@ class Chrome(App):
     """``com.android.chrome``: one tab on the phone's Chromium, created when Chrome first shows a page."""
 
     package = PACKAGE
+    night_colors = MATERIAL_YOU_NIGHT  # Chrome's theme setting defaults to "System default"; pages keep theirs
     label = "Chrome"
     icon, icon_color = "app_chrome", (66, 133, 244)
     screens = (MainScreen,)

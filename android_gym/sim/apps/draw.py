@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from android_gym.sim.apps import files
-from android_gym.sim.apps.commons import PRIMARY, valid_name
+from android_gym.sim.apps.commons import NIGHT_COLORS, PRIMARY, valid_name
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
@@ -359,6 +359,7 @@ class SimpleDraw(App):
     """``com.simplemobiletools.draw.pro``; the launcher's ``SplashActivity`` hands over to ``MainActivity``."""
 
     package = PACKAGE
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_draw", (245, 124, 0)
     version_name, version_code = "6.9.3", 79  # android_gym/device/apps.toml

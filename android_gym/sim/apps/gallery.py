@@ -44,7 +44,14 @@ from zoneinfo import ZoneInfo
 
 from PIL import Image, ImageOps
 
-from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, SearchMenuScreen, search_menu, valid_name
+from android_gym.sim.apps.commons import (
+    NIGHT_COLORS,
+    PRIMARY,
+    SEARCH_BACKGROUND,
+    SearchMenuScreen,
+    search_menu,
+    valid_name,
+)
 from android_gym.sim.framework.app import App, Context
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
@@ -993,6 +1000,7 @@ class SimpleGallery(App):
     """``com.simplemobiletools.gallery.pro``; the launcher's ``SplashActivity`` hands over to ``MainActivity``."""
 
     package = PACKAGE
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_gallery", (245, 124, 0)
     version_name, version_code = "6.28.1", 396  # android_gym/device/apps.toml
