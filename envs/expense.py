@@ -250,7 +250,8 @@ def _add_steps(row: Mapping[str, Any]) -> list[OracleStep]:
     steps = [tap(ADD_BUTTON), type_into(NAME_FIELD, row["name"]), type_into(AMOUNT_FIELD, amount)]
     if row["category"] != CATEGORIES.index("Food") + 1:
         steps.append(tap(Selector(text=CATEGORY_BY_ID[row["category"]], resource_id=_id("tv_name"))))
-    return [*steps, type_into(NOTE_FIELD, row["note"]), *scroll_to(SAVE_BUTTON, ENTRY_FORM), tap(SAVE_BUTTON)]
+    return [*steps, *scroll_to(NOTE_FIELD, ENTRY_FORM), type_into(NOTE_FIELD, row["note"]),
+            *scroll_to(SAVE_BUTTON, ENTRY_FORM), tap(SAVE_BUTTON)]
 
 
 def add_expenses(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
