@@ -81,6 +81,10 @@ class WindowService(Protocol):
     #: The screen height in layout (design) pixels.
     design_height: int
 
+    @property
+    def nav_bar_height(self) -> int:
+        """The navigation bar's height in design pixels (it depends on the navigation mode)."""
+
 
 class Context(SystemServices, Protocol):
     """The phone as an app sees it (``android.content.Context``)."""

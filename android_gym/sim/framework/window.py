@@ -141,7 +141,6 @@ class WindowManager:
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
         self._nav: tuple[Looks, View] | None = None  # the looks the navigation bar was built for, and its views
-        self.looks = Looks()  # font scale, dark theme and navigation mode of the last frame
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
@@ -163,6 +162,11 @@ class WindowManager:
         widths, so the screen is as many dp wide as the Pixel 6's 411 (270 px: 105 dpi), rounded half up to a
         whole dpi as densities are given."""
         return math.floor(DESIGN_DENSITY * self.scale + 0.5)
+
+    @property
+    def looks(self) -> Looks:
+        """The font scale, dark theme and navigation mode the settings hold now."""
+        return Looks.of(self._phone.settings)
 
     @property
     def nav_bar_height(self) -> int:
@@ -215,8 +219,8 @@ class WindowManager:
             self._transition_frames = self._transition_left = self._transition_length()
         self._shown = screen
         keyboard_shown = bool(screen.focus_key) and screen.keyboard_shown
-        looks = self.looks = Looks.of(self._phone.settings)
-        bottom = self.design_height - self.nav_bar_height
+        looks = self.looks
+        bottom = self.design_height - (GESTURE_NAV_BAR_HEIGHT if looks.gestural else NAV_BAR_HEIGHT)
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         content = screen.build()
@@ -251,7 +255,7 @@ class WindowManager:
             nav = self._nav_bar(looks.gestural)
             if looks.night:
                 recolor(nav, SYSTEM_NIGHT)
-            layout(nav, 0, bottom, DESIGN_WIDTH, self.nav_bar_height)
+            layout(nav, 0, bottom, DESIGN_WIDTH, self.design_height - bottom)
             self._nav = looks, nav
         shade = self.shade.window()
         if shade is not None:
