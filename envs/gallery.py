@@ -41,6 +41,7 @@ def _id(name: str) -> str:
 
 
 DOWNLOAD = Selector(text="Download", resource_id=_id("list_item_name"))  # the folder picker's Download row
+FOLDER_LIST = Selector(resource_id=_id("filepicker_list"))
 
 
 @register_task
@@ -96,7 +97,7 @@ class SaveCopyOfReceiptTaskEval(Task):
             tap(Selector(text=COPY_TO)),
             tap(Selector(text=OTHER_FOLDER)),
             tap(Selector(text=INTERNAL, resource_id=_id("breadcrumb_text"))),
-            *scroll_to(DOWNLOAD, Selector(resource_id=_id("filepicker_list"))),  # below the fold in large fonts
+            *scroll_to(DOWNLOAD, FOLDER_LIST, max_scrolls=3),  # large fonts push it down
             tap(DOWNLOAD),
             tap(Selector(text=OK, resource_id="android:id/button1")),
             complete(),
