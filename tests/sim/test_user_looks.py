@@ -154,3 +154,13 @@ def test_returning_to_the_default_looks_gives_the_default_pixels(package):
                   f"cmd overlay enable-exclusive --category {THREE_BUTTON}")
     assert np.array_equal(changed.screenshot(), fresh.screenshot())
     assert changed.ui_dump() == fresh.ui_dump()
+
+
+def test_widgets_draw_their_own_parts_in_the_dark_theme_too(phone):
+    _out(phone, "am start -a android.settings.DISPLAY_SETTINGS")
+    toggle = next(v for v in phone.window.frame().app.walk() if v.kind == "toggle" and not v.checked)
+    x1, y1, x2, y2 = toggle.bounds
+    track = ((y1 + y2) // 2, (x1 + x2) // 2 + 30)  # the off track, right of the thumb
+    assert tuple(phone.screenshot()[track]) == (224, 224, 224)
+    _out(phone, "cmd uimode night yes")
+    assert tuple(phone.screenshot()[track]) == SYSTEM_NIGHT[(224, 224, 224)]

@@ -47,6 +47,7 @@ MATERIAL_YOU_NIGHT: dict[Color, Color] = {
     (243, 246, 252): (40, 42, 44),
     (232, 240, 254): (40, 42, 44),
     (241, 243, 244): (40, 42, 44),
+    (187, 222, 251): (8, 66, 160),  # a checked switch's track: primary container
 }
 #: ``MATERIAL_YOU_NIGHT`` with the system UI's own surfaces.
 SYSTEM_NIGHT: dict[Color, Color] = {

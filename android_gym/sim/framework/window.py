@@ -24,7 +24,7 @@ moves the window's surface, not its frame).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -93,7 +93,7 @@ class Frame:
     keyboard: View | None
     nav_bar: View
     shade: View | None = None
-    background: Color = WHITE  # the app window's background (its theme's windowBackground)
+    night_colors: Mapping[Color, Color] | None = None  # the app window's dark theme, when it shows
 
     def windows(self) -> Iterator[View]:
         """Windows from top of the z-order (first to receive touches) to bottom."""
@@ -263,7 +263,7 @@ class WindowManager:
             if looks.night:
                 recolor(shade, SYSTEM_NIGHT)
             layout(shade, 0, 0, DESIGN_WIDTH, bottom)  # full screen above the navigation bar
-        return Frame(status, decor, keyboard, self._nav[1], shade, background)
+        return Frame(status, decor, keyboard, self._nav[1], shade, night_colors)
 
     def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
         """Lay the focused field's floating toolbar (if open) over the app window, as its last child."""
@@ -384,14 +384,18 @@ class WindowManager:
     def _draw(self, f: Frame, slide: int) -> tuple[np.ndarray, bool]:
         """Draw frame ``f``: the renderer's pixels (shared), and whether a running transition moved the app window
         ``slide`` design px right (then they are a fresh array, not the renderer's image)."""
-        windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], f.background),
+        app_colors = f.night_colors or {}
+        windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], app_colors.get(WHITE, WHITE)),
                    "nav": (f.nav_bar, f.nav_bar.background or _NAV_BG)}
+        palettes = {"app": app_colors}
         if f.keyboard is not None:
             windows["keyboard"] = (f.keyboard, f.keyboard.background or _KEYBOARD_BG)
         if f.shade is not None:  # it covers everything but the navigation bar
-            windows = {"shade": (f.shade, SYSTEM_NIGHT[WHITE] if self.looks.night else WHITE), "nav": windows["nav"]}
+            night = self.looks.night
+            windows = {"shade": (f.shade, SYSTEM_NIGHT[WHITE] if night else WHITE), "nav": windows["nav"]}
+            palettes = {"shade": SYSTEM_NIGHT if night else {}}
         renderer = self._renderer
-        pixels = renderer.render(windows)
+        pixels = renderer.render(windows, palettes)
         if slide and f.shade is None:
             return _slid(pixels, tuple(map(renderer.px, f.app.children[0].bounds)), renderer.px(slide)), True
         return pixels, False
