@@ -30,7 +30,7 @@ from android_gym.sim.apps.gallery import COPY_TO, INTERNAL, MORE_OPTIONS, OK, OT
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.files import DOWNLOAD_DATA, GALLERY_DATA, clear_device_storage, files_in, tree_snapshot
 from android_gym.tasks.images import encode, receipt_image, receipt_params
-from android_gym.tasks.oracle import OracleStep, Selector, complete, open_app, tap
+from android_gym.tasks.oracle import OracleStep, Selector, complete, open_app, scroll_to, tap
 from android_gym.tasks.user_data import random_file_name
 
 APP_NAME = "simple gallery pro"
@@ -38,6 +38,10 @@ APP_NAME = "simple gallery pro"
 
 def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
+
+
+DOWNLOAD = Selector(text="Download", resource_id=_id("list_item_name"))  # the folder picker's Download row
+FOLDER_LIST = Selector(resource_id=_id("filepicker_list"))
 
 
 @register_task
@@ -93,7 +97,8 @@ class SaveCopyOfReceiptTaskEval(Task):
             tap(Selector(text=COPY_TO)),
             tap(Selector(text=OTHER_FOLDER)),
             tap(Selector(text=INTERNAL, resource_id=_id("breadcrumb_text"))),
-            tap(Selector(text="Download", resource_id=_id("list_item_name"))),
+            *scroll_to(DOWNLOAD, FOLDER_LIST, max_scrolls=3),  # large fonts push it down
+            tap(DOWNLOAD),
             tap(Selector(text=OK, resource_id="android:id/button1")),
             complete(),
         ]

@@ -34,7 +34,7 @@ from typing import Any
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
-from android_gym.sim.framework.window import KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, popup_menu
 from android_gym.sim.ui.layout import line_height, measure_height, wrap
@@ -581,7 +581,7 @@ class EditRecipeScreen(Screen):
             return
         heights = [measure_height(item, 1080) for item in items]
         top = sum(heights[:index])
-        viewport = (self.phone.window.design_height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - _BAR
+        viewport = (self.phone.window.design_height - STATUS_BAR_HEIGHT - self.phone.window.nav_bar_height - _BAR
                     - (KEYBOARD_HEIGHT if self.keyboard_shown else 0))
         offset = min(self.scroll.get(self.FORM, 0), top)
         self.scroll[self.FORM] = max(offset, top + heights[index] - viewport)

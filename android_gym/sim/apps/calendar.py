@@ -43,6 +43,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from android_gym.sim.apps.commons import (
+    NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
     Release,
@@ -1604,6 +1605,7 @@ class SimpleCalendarPro(App):
     once, so ``MainActivity`` is the first screen."""
 
     package = PACKAGE
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_calendar", (245, 124, 0)
     version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from android_gym.sim.framework.app import ActivityDialog, Screen
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
 from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, Color, View, column, row, text_view
@@ -18,6 +19,11 @@ from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, Color, View, colum
 PRIMARY: Color = (0xF5, 0x7C, 0x00)
 #: ``MySearchMenu``'s background: the primary colour at low alpha over the white window.
 SEARCH_BACKGROUND: Color = (253, 236, 214)
+#: The apps' colours in the dark theme. On Android 12+ they use the system theme by default (``BaseConfig``:
+#: ``isUsingSystemTheme`` defaults to ``isSPlus()``), whose ``you_background_color`` and text colours have
+#: ``values-night`` variants (Material You's dark surfaces); the search bar is the primary colour at low alpha over
+#: the dark window.
+NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, SEARCH_BACKGROUND: (65, 46, 26)}
 
 
 def valid_name(name: str) -> bool:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.contacts import (
     AUTHORITY,
     NAME,
@@ -487,6 +488,7 @@ class GoogleContacts(App):
     contact URI the editor/QuickContact."""
 
     package = PACKAGE
+    night_colors = MATERIAL_YOU_NIGHT  # Google Contacts follows the system theme (Material You)
     label = APP_LABEL
     icon, icon_color = "app_contacts", (26, 115, 232)
     screens = (PeopleScreen, ContactEditorScreen, QuickContactScreen)

@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -761,6 +762,7 @@ class DeskClock(App):
     """``com.google.android.deskclock``; its launcher activity is ``com.android.deskclock.DeskClock``."""
 
     package = PACKAGE
+    night_colors = MATERIAL_YOU_NIGHT  # the Clock follows the system theme (Material You)
     label = APP_LABEL
     icon, icon_color = "app_clock", (66, 133, 244)
     screens = (DeskClockScreen,)

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from android_gym.sim.apps import files
-from android_gym.sim.apps.commons import PRIMARY, Release, start_up_dialogs, valid_name
+from android_gym.sim.apps.commons import NIGHT_COLORS, PRIMARY, Release, start_up_dialogs, valid_name
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
-from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over
 from android_gym.sim.ui.views import (
@@ -195,7 +195,7 @@ class MainScreen(Screen):
     @property
     def canvas_size(self) -> tuple[int, int]:
         """``my_canvas``: the screen's width, the height under the toolbar (without the keyboard)."""
-        height = self.phone.window.design_height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - _BAR
+        height = self.phone.window.design_height - STATUS_BAR_HEIGHT - self.phone.window.nav_bar_height - _BAR
         return 1080, height
 
     # ----- drawing --------------------------------------------------------------------------------------------
@@ -362,6 +362,7 @@ class SimpleDraw(App):
     """``com.simplemobiletools.draw.pro``; the launcher's ``SplashActivity`` hands over to ``MainActivity``."""
 
     package = PACKAGE
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_draw", (245, 124, 0)
     version_name, version_code = "6.9.3", 79  # android_gym/device/apps.toml

@@ -54,6 +54,7 @@ from typing import ClassVar
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import DESIGN_WIDTH
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, FileSystem
 from android_gym.sim.system.prefs import SharedPreferences
@@ -1123,6 +1124,7 @@ class DocumentsUI(App):
     """``com.google.android.documentsui``, the "Files" app."""
 
     package = PACKAGE
+    night_colors = MATERIAL_YOU_NIGHT  # DocumentsUI's theme is DayNight (res/values-night)
     label = APP_LABEL
     icon, icon_color = "app_files", (26, 115, 232)
     screens = (FilesActivity, PickActivity)

@@ -45,6 +45,7 @@ from zoneinfo import ZoneInfo
 from PIL import Image, ImageOps
 
 from android_gym.sim.apps.commons import (
+    NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
     Release,
@@ -1010,6 +1011,7 @@ class SimpleGallery(App):
     """``com.simplemobiletools.gallery.pro``; the launcher's ``SplashActivity`` hands over to ``MainActivity``."""
 
     package = PACKAGE
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_gallery", (245, 124, 0)
     version_name, version_code = "6.28.1", 396  # android_gym/device/apps.toml

@@ -18,8 +18,9 @@ more home pages.
 from __future__ import annotations
 
 from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.clock import DAY_MS
-from android_gym.sim.ui.views import WHITE, View, app_icon, column, frame, group, row, text_view
+from android_gym.sim.ui.views import TEXT_SECONDARY, WHITE, View, app_icon, column, frame, group, row, text_view
 
 _COLUMNS = 4
 _WALLPAPER = (225, 233, 246)  # a light wallpaper: Launcher3 then draws dark text (``isWorkspaceDarkText``)
@@ -93,3 +94,5 @@ class Launcher(App):
     screens = (LauncherScreen,)
     launchable = False
     home = True
+    #: In the dark theme the search pill turns dark; the workspace's text follows the wallpaper, not the theme.
+    night_colors = {WHITE: MATERIAL_YOU_NIGHT[(232, 234, 237)], _SEARCH_ICON_COLOR: MATERIAL_YOU_NIGHT[TEXT_SECONDARY]}

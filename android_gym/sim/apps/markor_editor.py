@@ -33,7 +33,7 @@ import posixpath
 from android_gym.sim.apps.intentresolver import EXTRA_TEXT, share
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
-from android_gym.sim.framework.window import KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import popup_menu
 from android_gym.sim.ui.layout import measure_height
@@ -258,7 +258,7 @@ def editor_field(document: Document, key: str, height: int) -> View:
 def viewport(screen: Screen, above: int) -> int:
     """The height left for content under ``above`` px of bars, over the keyboard when it is up."""
     keyboard = KEYBOARD_HEIGHT if screen.focus_key and screen.keyboard_shown else 0
-    return screen.phone.window.design_height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - keyboard - above
+    return screen.phone.window.design_height - STATUS_BAR_HEIGHT - screen.phone.window.nav_bar_height - keyboard - above
 
 
 # ----- the editor activity ---------------------------------------------------------------------------------------

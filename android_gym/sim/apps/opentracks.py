@@ -46,6 +46,7 @@ import numpy as np
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import popup_menu
@@ -616,6 +617,7 @@ class OpenTracks(App):
     """``de.dennisguse.opentracks``: the launcher opens ``TrackListActivity``."""
 
     package = PACKAGE
+    night_colors = MATERIAL_COMPONENTS_NIGHT  # OpenTracks' night mode setting defaults to following the system
     label = APP_NAME
     icon, icon_color = "app_opentracks", _ORANGE
     version_name, version_code = "v4.11.3", 5705  # android_gym/device/apps.toml

@@ -34,6 +34,7 @@ from typing import ClassVar
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.systemui import GAMMA_SPACE_MAX, SHOW_BRIGHTNESS_DIALOG, brightness_position
 from android_gym.sim.system import radios
 from android_gym.sim.ui.views import (
@@ -387,6 +388,7 @@ class SettingsApp(App):
     """``com.android.settings``; the launcher alias ``Settings`` opens the homepage."""
 
     package = PACKAGE
+    night_colors = MATERIAL_YOU_NIGHT  # Settings (SettingsLib) is on the DeviceDefault DayNight theme
     label = SETTINGS
     icon, icon_color = "app_settings", (95, 99, 104)
     screens = (SettingsHomepage, SubSettings, *ACTIONS.values())

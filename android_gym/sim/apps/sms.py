@@ -20,7 +20,14 @@ from contextlib import closing
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
-from android_gym.sim.apps.commons import PRIMARY, SEARCH_BACKGROUND, Release, SearchMenuScreen, start_up_dialogs
+from android_gym.sim.apps.commons import (
+    NIGHT_COLORS,
+    PRIMARY,
+    SEARCH_BACKGROUND,
+    Release,
+    SearchMenuScreen,
+    start_up_dialogs,
+)
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
@@ -559,6 +566,7 @@ class SimpleSmsMessenger(App):
     to ``MainActivity`` at once, so ``MainActivity`` is the first screen."""
 
     package = PACKAGE
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_sms", (245, 124, 0)
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml

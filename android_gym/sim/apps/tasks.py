@@ -35,7 +35,8 @@ from typing import Any
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
-from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
+from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, scrim_over
@@ -868,8 +869,8 @@ class MainScreen(Screen):
 
     def _scroll_into_view(self, rows: list[View], header_height: int) -> None:
         """``View.requestRectangleOnScreen``: with the keyboard up, scroll the description field into view."""
-        visible = (self.phone.window.design_height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - KEYBOARD_HEIGHT
-                   - header_height)
+        window = self.phone.window
+        visible = window.design_height - STATUS_BAR_HEIGHT - window.nav_bar_height - KEYBOARD_HEIGHT - header_height
         top = 0
         for item in rows:
             height = measure_height(item, DESIGN_WIDTH)
@@ -1134,6 +1135,7 @@ class TasksApp(App):
     preferences (last viewed list, show completed/unstarted) live in the default SharedPreferences file."""
 
     package = PACKAGE
+    night_colors = MATERIAL_COMPONENTS_NIGHT  # Tasks.org's default theme follows the system (DayNight)
     label = APP_NAME
     icon, icon_color = "app_tasks", (33, 150, 243)
     version_name, version_code = "13.6.3", 130605  # android_gym/device/apps.toml

@@ -12,7 +12,7 @@ This module is the framework layer's base: apps build on it, ``system/`` and ``u
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
@@ -85,6 +85,10 @@ class WindowService(Protocol):
 
     #: The screen height in layout (design) pixels.
     design_height: int
+
+    @property
+    def nav_bar_height(self) -> int:
+        """The navigation bar's height in design pixels (it depends on the navigation mode)."""
 
 
 class Context(SystemServices, Protocol):
@@ -197,6 +201,9 @@ class App:
     #: pins them; ``None`` for system apps, whose version is the emulator image's.
     version_name: ClassVar[str | None] = None
     version_code: ClassVar[int | None] = None
+    #: The app's ``values-night`` colours for the light ones its screens use (``framework.looks.recolor``), for an
+    #: app whose default theme follows the system's dark theme; ``None`` for one that stays as it is.
+    night_colors: ClassVar[Mapping[Color, Color] | None] = None
 
     def __init__(self, phone: Context) -> None:
         self.phone = phone

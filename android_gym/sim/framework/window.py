@@ -24,7 +24,7 @@ moves the window's surface, not its frame).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -35,6 +35,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
 from android_gym.sim.framework.locale import FRAMEWORK_PACKAGE, SystemLocale
+from android_gym.sim.framework.looks import KEYBOARD_NIGHT, SYSTEM_NIGHT, Looks, recolor, scale_text
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.framework.power_warnings import PowerWarnings
 from android_gym.sim.framework.text_editor import TextEditor
@@ -59,6 +60,14 @@ DESIGN_WIDTH = 1080
 DESIGN_DENSITY = 420  # dpi at the design width: the Pixel 6 image's ro.sf.lcd_density
 STATUS_BAR_HEIGHT = 118  # Pixel 6: 24 dp + display cutout at 420 dpi
 NAV_BAR_HEIGHT = 126  # 48 dp at 420 dpi (three-button navigation)
+# Gesture navigation (frameworks/base packages/overlays/NavigationBarModeGesturalOverlay): navigation_bar_height
+# 16 dp, navigation_bar_frame_height 48 dp (the bottom area a swipe up from goes home), config_backGestureInset
+# 30 dp (the side edges a swipe inwards from goes back).
+GESTURE_NAV_BAR_HEIGHT, GESTURE_AREA_HEIGHT, BACK_GESTURE_INSET = 42, 126, 79
+# SystemUI's NavigationHandle: navigation_home_handle_width 108 dp, 2 * navigation_handle_radius (2 dp) tall, its
+# colours navigation_bar_home_handle_dark_color #99000000 / _light_color #EBFFFFFF over the bar.
+_HANDLE_WIDTH, _HANDLE_HEIGHT = 284, 10
+_EDGE_SWIPE_MIN = 42  # navigation_edge_action_drag_threshold: 16 dp a back swipe must travel
 KEYBOARD_HEIGHT = 760
 _KEY_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
 _KEYBOARD_BG = (232, 234, 237)
@@ -67,6 +76,7 @@ _KEY_ICONS = {"shift": "shift", "del": "backspace", "enter": "enter"}
 _KEY_HEIGHT = 136  # in a 150 px row: the gap between rows
 _NAV_BG = (243, 243, 243)
 _NAV_INK = (66, 66, 66)
+_HANDLE = (97, 97, 97)  # #99000000 over the bar
 LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
 TRANSITION_FRAMES = 4  # frames of an activity transition at animation scale 1.0
 # Settings.Global.TRANSITION_ANIMATION_SCALE scales activity transitions; WindowManagerService.fixScale bounds
@@ -88,6 +98,7 @@ class Frame:
     keyboard: View | None
     nav_bar: View
     shade: View | None = None
+    night_colors: Mapping[Color, Color] | None = None  # the app window's dark theme, when it shows
 
     def windows(self) -> Iterator[View]:
         """Windows from top of the z-order (first to receive touches) to bottom."""
@@ -134,7 +145,7 @@ class WindowManager:
         self._frame: Frame | None = None
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
-        self._nav: View | None = None  # the laid-out navigation bar
+        self._nav: tuple[Looks, View] | None = None  # the looks the navigation bar was built for, and its views
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
@@ -160,6 +171,16 @@ class WindowManager:
         widths, so the screen is as many dp wide as the Pixel 6's 411 (270 px: 105 dpi), rounded half up to a
         whole dpi as densities are given."""
         return math.floor(DESIGN_DENSITY * self.scale + 0.5)
+
+    @property
+    def looks(self) -> Looks:
+        """The font scale, dark theme and navigation mode the settings hold now."""
+        return Looks.of(self._phone.settings)
+
+    @property
+    def nav_bar_height(self) -> int:
+        """Height of the navigation bar in design px: 48 dp with three buttons, 16 dp with gestures."""
+        return GESTURE_NAV_BAR_HEIGHT if self.looks.gestural else NAV_BAR_HEIGHT
 
     @property
     def rotation(self) -> int:
@@ -213,7 +234,8 @@ class WindowManager:
             self._transition_frames = self._transition_left = self._transition_length()
         self._shown = screen
         keyboard_shown = bool(screen.focus_key) and screen.keyboard_shown
-        bottom = self.design_height - NAV_BAR_HEIGHT
+        looks = self.looks
+        bottom = self.design_height - (GESTURE_NAV_BAR_HEIGHT if looks.gestural else NAV_BAR_HEIGHT)
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         content = screen.build()
@@ -221,6 +243,10 @@ class WindowManager:
             content = dialog_over(content, dialog.panel(), None)
         self.locale.translate(content, screen.app.package)
         content.gravity = "fill"  # the activity's root view is match_parent in its window
+        scale_text(content, looks.font_scale)
+        night_colors = screen.app.night_colors if looks.night else None
+        if night_colors:
+            recolor(content, night_colors)
         for view in content.walk():
             if view.editable:
                 view.focused = view.key == screen.focus_key
@@ -236,22 +262,30 @@ class WindowManager:
         self._add_text_toolbar(screen, content, window)
         self._add_heads_up(window)
 
-        status = self._status_bar(_color_under(content, STATUS_BAR_HEIGHT))
+        background = night_colors.get(WHITE, WHITE) if night_colors else WHITE
+        status = self._status_bar(_color_under(content, STATUS_BAR_HEIGHT, background))
         keyboard = None
         if keyboard_shown:
             keyboard = self._keyboard()
             self.locale.translate(keyboard, IME_PACKAGE)
+            if looks.night:  # Gboard follows the system theme
+                recolor(keyboard, KEYBOARD_NIGHT)
             layout(keyboard, 0, content_bottom, DESIGN_WIDTH, KEYBOARD_HEIGHT)
-        if self._nav is None:  # it never changes
-            self._nav = self._nav_bar()
-            self.locale.translate(self._nav, systemui.PACKAGE)
-            layout(self._nav, 0, bottom, DESIGN_WIDTH, NAV_BAR_HEIGHT)
-        nav = self._nav
+        if self._nav is None or self._nav[0] != looks:  # it changes only with the looks (and the language)
+            nav = self._nav_bar(looks.gestural)
+            self.locale.translate(nav, systemui.PACKAGE)
+            if looks.night:
+                recolor(nav, SYSTEM_NIGHT)
+            layout(nav, 0, bottom, DESIGN_WIDTH, self.design_height - bottom)
+            self._nav = looks, nav
         shade = self.shade.window()
         if shade is not None:
             self.locale.translate(shade, systemui.PACKAGE)
+            scale_text(shade, looks.font_scale)
+            if looks.night:
+                recolor(shade, SYSTEM_NIGHT)
             layout(shade, 0, 0, DESIGN_WIDTH, bottom)  # full screen above the navigation bar
-        return Frame(status, decor, keyboard, nav, shade)
+        return Frame(status, decor, keyboard, self._nav[1], shade, night_colors)
 
     def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
         """Lay the focused field's floating toolbar (if open) over the app window, as its last child."""
@@ -341,7 +375,14 @@ class WindowManager:
         layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
         return status
 
-    def _nav_bar(self) -> View:
+    def _nav_bar(self, gestural: bool) -> View:
+        """SystemUI's navigation bar: Back, Home and Overview buttons, or with gestures only the home handle."""
+        if gestural:
+            handle = View(class_name="android.view.View", resource_id=f"{systemui.PACKAGE}:id/home_handle",
+                          content_desc="Home", width=_HANDLE_WIDTH, height=_HANDLE_HEIGHT, gravity="center",
+                          background=_HANDLE, corner=_HANDLE_HEIGHT // 2)
+            return frame(handle, background=_NAV_BG)
+
         def key(code: int):
             return lambda: self.key(code)
 
@@ -388,14 +429,18 @@ class WindowManager:
     def _draw(self, f: Frame, slide: int) -> tuple[np.ndarray, bool]:
         """Draw frame ``f``: the renderer's pixels (shared), and whether a running transition moved the app window
         ``slide`` design px right (then they are a fresh array, not the renderer's image)."""
-        windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], WHITE),
-                   "nav": (f.nav_bar, _NAV_BG)}
+        app_colors = f.night_colors or {}
+        windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], app_colors.get(WHITE, WHITE)),
+                   "nav": (f.nav_bar, f.nav_bar.background or _NAV_BG)}
+        palettes = {"app": app_colors}
         if f.keyboard is not None:
-            windows["keyboard"] = (f.keyboard, _KEYBOARD_BG)
+            windows["keyboard"] = (f.keyboard, f.keyboard.background or _KEYBOARD_BG)
         if f.shade is not None:  # it covers everything but the navigation bar
-            windows = {"shade": (f.shade, WHITE), "nav": windows["nav"]}
+            night = self.looks.night
+            windows = {"shade": (f.shade, SYSTEM_NIGHT[WHITE] if night else WHITE), "nav": windows["nav"]}
+            palettes = {"shade": SYSTEM_NIGHT if night else {}}
         renderer = self._renderer
-        pixels = renderer.render(windows)
+        pixels = renderer.render(windows, palettes)
         if slide and f.shade is None:
             return _slid(pixels, tuple(map(renderer.px, f.app.children[0].bounds)), renderer.px(slide)), True
         return pixels, False
@@ -534,7 +579,8 @@ class WindowManager:
         on a view with ``on_fling`` (a pager, a swipeable row) goes to it; one in any direction that starts on a
         drawing surface (``on_drag``) goes to it in its own coordinates (the end may lie outside it: the view that
         took the touch keeps the finger); one down from the status bar pulls the shade down, one up on the shade
-        closes it; others scroll the list under the start point."""
+        closes it; others scroll the list under the start point. With gesture navigation a swipe up from the bottom
+        edge goes home and one inwards from a side edge goes back, before any view sees it."""
         if abs(x2 - x1) < 10 and abs(y2 - y1) < 10:
             if duration_ms >= LONG_PRESS_MS:
                 self.long_press(x1, y1)
@@ -542,6 +588,10 @@ class WindowManager:
                 self.tap(x1, y1)
             return
         (sx, sy), (ex, ey) = self._to_design(x1, y1), self._to_design(x2, y2)
+        gesture = self._navigation_gesture(sx, sy, ex, ey)
+        if gesture is not None:
+            self.key(gesture)
+            return
         seek_bar = self._drag_target(sx, sy, lambda v: v.on_seek is not None)
         flung = self._drag_target(sx, sy, lambda v: v.on_fling is not None)
         canvas = self._drag_target(sx, sy, lambda v: v.on_drag is not None)
@@ -564,6 +614,21 @@ class WindowManager:
             screen = self._phone.activities.top
             screen.scroll[target.key] = max(0, screen.scroll.get(target.key, 0) + round(sy - ey))
         self.invalidate()
+
+    def _navigation_gesture(self, sx: float, sy: float, ex: float, ey: float) -> int | None:
+        """The key a drag from ``(sx, sy)`` to ``(ex, ey)`` (design px) stands for in gesture navigation: HOME for a
+        swipe up that starts in the bottom gesture area (SystemUI's home gesture), BACK for one inwards from within
+        the back-gesture inset of a side edge (``EdgeBackGestureHandler``); ``None`` for any other drag, or with
+        three-button navigation."""
+        if not self.looks.gestural:
+            return None
+        dx, dy = ex - sx, ey - sy
+        if sy >= self.design_height - GESTURE_AREA_HEIGHT and -dy > abs(dx):
+            return keycodes.HOME
+        inwards = dx if sx < BACK_GESTURE_INSET else -dx if sx >= DESIGN_WIDTH - BACK_GESTURE_INSET else 0
+        if inwards >= _EDGE_SWIPE_MIN and inwards > abs(dy):
+            return keycodes.BACK
+        return None
 
     def _focused_field(self) -> View | None:
         screen = self._phone.activities.top
@@ -625,11 +690,12 @@ def _luminance(color: Color) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
-def _color_under(content: View, y: int) -> Color:
+def _color_under(content: View, y: int, background: Color = WHITE) -> Color:
     """The colour the status bar takes over an activity: the background of the top-most view drawn at the top
     centre of its window (row ``y``), as apps colour the bar like their app bar (``statusBarColor``); a saturated
-    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; white where nothing is drawn."""
-    color = WHITE
+    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; the window's ``background`` where nothing is
+    drawn."""
+    color = background
     for view in content.walk():
         x1, y1, x2, y2 = view.bounds
         if view.background is not None and x1 <= DESIGN_WIDTH // 2 < x2 and y1 <= y < y2:

@@ -7,7 +7,7 @@ Ids follow AppCompat's layouts (``abc_alert_dialog_material.xml``): the buttons 
 
 from __future__ import annotations
 
-from android_gym.sim.ui.layout import measure_height, text_width
+from android_gym.sim.ui.layout import text_width
 from android_gym.sim.ui.views import PRIMARY, WHITE, Callback, View, column, frame, row, text_view
 
 #: A popup menu item: ``(title, on_click)``, or ``(title, on_click, checked)`` for a checkable one.
@@ -82,6 +82,6 @@ def popup_menu(content: View, items: list[MenuItem], dismiss: Callback, package:
         rows.append(View(kind="row", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
                          on_click=on_click, padding=12, children=children))
     panel = View(kind="list", class_name="android.widget.ListView", key="popup_menu", children=rows, width=width,
-                 height=sum(measure_height(item, width) for item in rows), background=WHITE)
+                 background=WHITE)  # wrap_content: as tall as its rows
     return scrim_over(content, row(View(weight=1), column(panel, padding=4, elevation=21), gravity="top"), dismiss,
                       dim=False)

@@ -135,7 +135,7 @@ def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
         known = memo.get((id(view), width))
         if known is not None and known[0] is view:
             return known[1]
-    height = _natural_height(view, width, memo)
+    height = max(_natural_height(view, width, memo), view.min_height)
     if memo is not None:
         memo[id(view), width] = (view, height)
     return height

@@ -15,6 +15,7 @@ paste.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from functools import lru_cache
 
 import numpy as np
@@ -109,6 +110,7 @@ class Renderer:
         self._signatures: dict[str, tuple] = {}
         self._array: np.ndarray | None = None
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
+        self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
 
     def px(self, value: float) -> int:
         """A design coordinate or length in screen pixels."""
@@ -118,9 +120,11 @@ class Renderer:
         """A design length that must not vanish (a stroke, a glyph) in screen pixels: at least 1."""
         return max(1, round(value * self.scale))
 
-    def render(self, windows: dict[str, tuple[View, Color]]) -> np.ndarray:
+    def render(self, windows: dict[str, tuple[View, Color]],
+               palettes: Mapping[str, Mapping[Color, Color]] | None = None) -> np.ndarray:
         """Draw ``{name: (laid-out root, background)}``; returns the frame (shared and updated in place by the next
-        call: callers copy it).
+        call: callers copy it). ``palettes`` names a window's theme colours (a dark theme's) for the light ones
+        the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and hint).
 
         A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
         was drawn in its place meanwhile.
@@ -128,10 +132,12 @@ class Renderer:
         for name in self._signatures.keys() - windows.keys():
             del self._signatures[name]
         for name, (root, background) in windows.items():
-            sig = (signature(root), background)
+            palette = (palettes or {}).get(name, {})
+            sig = (signature(root), background, palette)
             if self._signatures.get(name) == sig:
                 continue
             self._signatures[name] = sig
+            self._palette = palette
             x1, y1, x2, y2 = map(self.px, root.bounds)
             self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), background)
             self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
@@ -174,7 +180,7 @@ class Renderer:
             return
         if view.kind == "button":
             draw.rounded_rectangle(_box(bounds), radius=self.px(24),
-                                   fill=view.background if view.enabled else DIVIDER)
+                                   fill=view.background if view.enabled else self._ink(DIVIDER))
             self._text_line(view.text, view, (dx1 + dx2) // 2, (dy1 + dy2 - line_height(view.text_size)) // 2,
                             centered=True)
             return
@@ -206,10 +212,14 @@ class Renderer:
             filled = dx1 + round((dx2 - dx1) * view.progress)
             left, top, right, bottom = self._rect(dx1, cy - r, dx2, cy + r)
             radius = self.px(r)
-            draw.rounded_rectangle((left, top, right - 1, bottom), radius=radius, fill=DIVIDER)
+            draw.rounded_rectangle((left, top, right - 1, bottom), radius=radius, fill=self._ink(DIVIDER))
             if filled > dx1:
                 end = self._point(max(filled - 1, dx1 + 2 * r), 0)[0]
-                draw.rounded_rectangle((left, top, end, bottom), radius=radius, fill=PRIMARY)
+                draw.rounded_rectangle((left, top, end, bottom), radius=radius, fill=self._ink(PRIMARY))
+
+    def _ink(self, color: Color) -> Color:
+        """A colour a widget draws itself, in the current window's theme."""
+        return self._palette.get(color, color)
 
     def _icon(self, name: str, bounds: tuple[int, int, int, int], color: Color) -> None:
         """Icon ``name`` centred in ``bounds`` (design coordinates) in ``color``; no name draws nothing (an
@@ -278,15 +288,16 @@ class Renderer:
         """An EditText: underline, selection highlight, text (or hint), and the caret when it has no selection."""
         x1, _, x2, y2 = view.bounds
         self._draw.line(self._rect(x1 + 12, y2 - 12, x2 - 12, y2 - 12),
-                        fill=PRIMARY if view.focused else TEXT_SECONDARY, width=self._length(4 if view.focused else 2))
+                        fill=self._ink(PRIMARY if view.focused else TEXT_SECONDARY),
+                        width=self._length(4 if view.focused else 2))
         start, end = view.selection or (len(view.value), len(view.value))
         if view.focused and start < end:
             for box in highlight_boxes(view, start, end):
                 self._draw.rectangle(_box(self._rect(*box)), fill=HIGHLIGHT)
-        self._text_block(view, TEXT_SECONDARY if view.text == view.hint else view.text_color)
+        self._text_block(view, self._ink(TEXT_SECONDARY) if view.text == view.hint else view.text_color)
         if view.focused and start == end:
             cx, cy = caret_point(view, end)
-            self._draw.line(self._rect(cx + 2, cy, cx + 2, cy + line_height(view.text_size)), fill=PRIMARY,
+            self._draw.line(self._rect(cx + 2, cy, cx + 2, cy + line_height(view.text_size)), fill=self._ink(PRIMARY),
                             width=self._length(3))
 
     def _text_block(self, view: View, color: Color) -> None:
@@ -323,10 +334,11 @@ class Renderer:
         pill-shaped track with the thumb inside it, at the end and in the accent colour on a light accent track
         when checked, grey when not."""
         track = _box(self._rect(right - 126, cy - 33, right, cy + 33))
-        self._draw.rounded_rectangle(track, radius=self.px(33), fill=_SWITCH_TRACK_ON if checked else _SWITCH_TRACK_OFF)
+        self._draw.rounded_rectangle(track, radius=self.px(33),
+                                     fill=self._ink(_SWITCH_TRACK_ON if checked else _SWITCH_TRACK_OFF))
         thumb_x = right - 34 if checked else right - 93
         self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),
-                           fill=PRIMARY if checked else _SWITCH_THUMB_OFF)
+                           fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

@@ -27,7 +27,8 @@ DIVIDER: Color = (224, 224, 224)
 class View:
     """A node of the view tree: accessibility properties, layout parameters, style and callbacks.
 
-    ``width``/``height`` of ``None`` mean match-parent width / wrap-content height. ``weight`` shares the
+    ``width``/``height`` of ``None`` mean match-parent width / wrap-content height (at least ``min_height``, as
+    ``android:minHeight``). ``weight`` shares the
     space a Column or Row has left over. ``gravity`` places a child inside a Frame (``"top"``, ``"bottom"``,
     ``"bottom_end"``, ``"center"``); ``"center_horizontal"`` makes a Column's child as wide as its content and
     centres it; ``"fill"`` makes a Row's child as tall as the row (otherwise it is centred vertically).
@@ -81,6 +82,7 @@ class View:
     selection: tuple[int, int] | None = None
     width: int | None = None
     height: int | None = None
+    min_height: int = 0
     weight: float = 0.0
     padding: int = 0
     spacing: int = 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import BroadcastResult, Intent
+from android_gym.sim.framework.looks import Looks
 from android_gym.sim.shell.commands.base import CommandContext, shell_command_exception, short_hash
 from android_gym.sim.shell.device import ShellDevice
 from android_gym.sim.system.content_types import provider_type
@@ -110,7 +111,10 @@ def task_by_id(phone: ShellDevice, wanted: int) -> list[Screen] | None:
 
 
 def configuration(phone: ShellDevice, activity_type: str = "undefined") -> str:
-    """``Configuration.toString()`` of the display (at its density: a Pixel 6 at 420 dpi), rotated as the display is."""
+    """``Configuration.toString()`` of the display (at its density: a Pixel 6 at 420 dpi), rotated as the display is:
+    the font scale first (a Java float), `` night`` after the orientation in the dark theme (not-night is not
+    printed)."""
+    looks = Looks.of(phone.settings)
     width, height = phone.window.width, phone.window.height
     rotation = phone.window.rotation
     if rotation % 2:
@@ -119,9 +123,10 @@ def configuration(phone: ShellDevice, activity_type: str = "undefined") -> str:
     width_dp, height_dp = round(width / density), round(height / density)
     bounds = f"Rect(0, 0 - {width}, {height})"
     locale = phone.window.locale.android_name  # the locale list: the running framework's one locale
-    return (f"{{1.0 310mcc260mnc [{locale}] ldltr sw{min(width_dp, height_dp)}dp w{width_dp}dp h{height_dp}dp "
-            f"{phone.window.density}dpi nrml long {'land' if rotation % 2 else 'port'} "
-            f"finger qwerty/v/v dpad/v winConfig={{ mBounds={bounds} mAppBounds={bounds} mMaxBounds={bounds} "
+    return (f"{{{looks.font_scale!r} 310mcc260mnc [{locale}] ldltr sw{min(width_dp, height_dp)}dp w{width_dp}dp "
+            f"h{height_dp}dp {phone.window.density}dpi nrml long {'land' if rotation % 2 else 'port'}"
+            f"{' night' if looks.night else ''} finger qwerty/v/v dpad/v winConfig={{ mBounds={bounds} "
+            f"mAppBounds={bounds} mMaxBounds={bounds} "
             f"mDisplayRotation=ROTATION_{rotation * 90} mWindowingMode=fullscreen mDisplayWindowingMode=fullscreen "
             f"mActivityType={activity_type} mAlwaysOnTop=undefined mRotation=ROTATION_{rotation * 90}}} s.1 "
             "fontWeightAdjustment=0}")

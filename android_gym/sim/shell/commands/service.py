@@ -5,6 +5,7 @@ lists binder services and calls the transactions device setup uses."""
 from __future__ import annotations
 
 from android_gym.sim.shell.commands import input as input_commands
+from android_gym.sim.shell.commands import looks
 from android_gym.sim.shell.commands import settings as settings_commands
 from android_gym.sim.shell.commands.activity import am
 from android_gym.sim.shell.commands.base import CommandContext
@@ -36,14 +37,15 @@ def wm(ctx: CommandContext, argv: list[str]) -> int:
 
 
 def cmd(ctx: CommandContext, argv: list[str]) -> int:
-    """``cmd SERVICE ...`` for package, activity, settings, input, window, notification, wifi,
+    """``cmd SERVICE ...`` for package, activity, settings, input, window, notification, uimode, overlay, wifi,
     bluetooth_manager, connectivity and statusbar."""
     if len(argv) < 2:
         ctx.err("cmd: No service specified; use -l to list all running services.\n")
         return 20
     service, args = argv[1], argv[2:]
     delegates = {"package": pm, "activity": am, "settings": settings_commands.settings,
-                 "input": input_commands.input_command, "window": wm, "notification": notification}
+                 "input": input_commands.input_command, "window": wm, "notification": notification,
+                 "uimode": looks.uimode, "overlay": looks.overlay}
     if service in delegates:
         return delegates[service](ctx, [service, *args])
     action = args[0] if args else ""

@@ -1,0 +1,142 @@
+"""What the user sets about the phone's looks: font scale, dark theme and navigation mode.
+
+Each lives where Android keeps it, so the shell, ``dumpsys``, the Configuration string and the pixels read one
+source: ``Settings.System.FONT_SCALE`` (``settings put system font_scale``), ``Settings.Secure.UI_NIGHT_MODE``
+(written by ``cmd uimode night``, UiModeManagerService) and ``Settings.Secure.NAVIGATION_MODE`` (follows the
+navigation-bar overlay ``cmd overlay enable-exclusive`` turns on). The window manager reads them once per frame
+(``Looks.of``) and applies them to the views apps build: text sized in sp grows with the font scale, views that wrap
+their content grow with it (``scale_text``), and windows whose theme follows the night mode are drawn in their
+``values-night`` colours (``recolor``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT, TEXT_SECONDARY, WHITE, Color, View
+
+FONT_SCALE = "font_scale"  # Settings.System.FONT_SCALE
+UI_NIGHT_MODE = "ui_night_mode"  # Settings.Secure.UI_NIGHT_MODE
+NAVIGATION_MODE = "navigation_mode"  # Settings.Secure.NAVIGATION_MODE
+# UiModeManager.MODE_NIGHT_AUTO / _NO / _YES, the values UI_NIGHT_MODE holds.
+MODE_NIGHT_AUTO, MODE_NIGHT_NO, MODE_NIGHT_YES = 0, 1, 2
+# WindowManagerPolicyConstants.NAV_BAR_MODE_3BUTTON / _GESTURAL, the values NAVIGATION_MODE holds.
+NAV_BAR_MODE_3BUTTON, NAV_BAR_MODE_GESTURAL = 0, 2
+#: The navigation-bar overlays SystemUI ships (frameworks/base packages/overlays/NavigationBarMode*Overlay), with the
+#: ``config_navBarInteractionMode`` each sets: what ``cmd overlay`` lists and turns on, one at a time.
+NAVBAR_OVERLAYS = {"com.android.internal.systemui.navbar.gestural": NAV_BAR_MODE_GESTURAL,
+                   "com.android.internal.systemui.navbar.threebutton": NAV_BAR_MODE_3BUTTON}
+NAVBAR_OVERLAY_TARGET = "android"  # the overlays' android:targetPackage (framework-res)
+
+
+#: Android 13's dark theme for the light colours the system UI (status and navigation bars, notification shade, its
+#: dialogs), the launcher's search bar and Settings draw: the dark scheme of Material You's tonal palettes (the
+#: ``values-night`` ``?colorSurface``, ``?textColorPrimary`` ... of ``Theme.DeviceDefault.DayNight``) for the Pixel's
+#: default blue seed, whose light scheme the simulated phone draws (material-color-utilities ``Scheme.dark``: surface
+#: neutral 12, on-surface neutral 90, on-surface-variant neutral-variant 80, primary 80, outline-variant
+#: neutral-variant 30, primary/secondary containers 30).
+MATERIAL_YOU_NIGHT: dict[Color, Color] = {
+    WHITE: (31, 31, 31),  # surface / windowBackground
+    TEXT: (227, 227, 227),  # textColorPrimary
+    TEXT_SECONDARY: (196, 199, 197),  # textColorSecondary
+    PRIMARY: (168, 199, 250),  # colorAccent
+    DIVIDER: (68, 71, 70),  # listDivider
+    (232, 234, 237): (40, 42, 44),  # a search bar or tinted card: surface container high
+    (243, 246, 252): (40, 42, 44),
+    (232, 240, 254): (40, 42, 44),
+    (241, 243, 244): (40, 42, 44),
+    (187, 222, 251): (8, 66, 160),  # a checked switch's track: primary container
+}
+#: ``MATERIAL_YOU_NIGHT`` with the system UI's own surfaces.
+SYSTEM_NIGHT: dict[Color, Color] = {
+    **MATERIAL_YOU_NIGHT,
+    (241, 243, 244): (19, 19, 20),  # the shade's backdrop: surface dim
+    (211, 227, 253): (8, 66, 160),  # an active tile: primary container
+    (225, 227, 230): (51, 53, 55),  # an inactive tile: surface container highest
+    (243, 243, 243): (0, 0, 0),  # the navigation bar: navigationBarColor of the dark theme (black)
+    (66, 66, 66): (227, 227, 227),  # the navigation buttons' ink
+    (97, 97, 97): (237, 237, 237),  # the gesture handle: navigation_bar_home_handle_light_color #EBFFFFFF
+}
+#: Material Components' dark theme for apps on ``Theme.MaterialComponents.DayNight`` (``values-night``:
+#: ``design_dark_default_color_background``/``_surface`` #121212, text white at 87 % and 60 %, dividers white at 12 %,
+#: raised surfaces lightened by the elevation overlay), their brand colours kept.
+MATERIAL_COMPONENTS_NIGHT: dict[Color, Color] = {
+    WHITE: (18, 18, 18), TEXT: (224, 224, 224), TEXT_SECONDARY: (160, 160, 160), DIVIDER: (46, 46, 46),
+    (243, 246, 252): (37, 37, 37), (243, 237, 247): (37, 37, 37), (250, 250, 250): (30, 30, 30),
+    (158, 158, 158): (160, 160, 160),
+}
+#: Gboard's dark theme, which it follows with the system's by default: Google's GM2 greys (``GM2_grey_900`` #202124
+#: behind, ``GM2_grey_800`` #3C4043 keys, ``GM2_grey_700`` #5F6368 function keys, ``GM2_grey_200`` #E8EAED labels).
+KEYBOARD_NIGHT: dict[Color, Color] = {(232, 234, 237): (32, 33, 36), WHITE: (60, 64, 67),
+                                      (214, 218, 224): (95, 99, 104), TEXT: (232, 234, 237)}
+
+
+class SettingsStore(Protocol):
+    """The part of the settings provider ``Looks.of`` reads."""
+
+    def get(self, namespace: str, key: str) -> str | None:
+        """Value of ``key`` in ``namespace`` or ``None``."""
+
+
+@dataclass(frozen=True)
+class Looks:
+    """The phone's font scale, whether it draws the dark theme, and whether it navigates by gestures."""
+
+    font_scale: float = 1.0
+    night: bool = False
+    gestural: bool = False
+
+    @classmethod
+    def of(cls, settings: SettingsStore) -> Looks:
+        """The looks the settings hold. A font scale that is no positive number reads as 1.0
+        (``Settings.System.getFloat`` with ``DEFAULT_FONT_SCALE``); night mode ``auto`` stays light, as an emulator
+        without a location has no twilight to switch by; a missing navigation mode is 3-button."""
+        return cls(font_scale=_positive_float(settings.get("system", FONT_SCALE)),
+                   night=settings.get("secure", UI_NIGHT_MODE) == str(MODE_NIGHT_YES),
+                   gestural=settings.get("secure", NAVIGATION_MODE) == str(NAV_BAR_MODE_GESTURAL))
+
+
+def _positive_float(value: str | None) -> float:
+    try:
+        number = float(value or "1.0")
+    except ValueError:
+        return 1.0
+    return number if number > 0 and number != float("inf") else 1.0
+
+
+_TEXT_KINDS = {"text", "button", "edit", "switch", "label", "app_icon"}
+_GROWS = {"text", "button", "edit", "switch", "row", "column", "frame"}
+
+
+def scale_text(root: View, factor: float) -> None:
+    """Scale the text sizes of ``root``'s tree by ``factor`` (text is sized in sp; icons and dp sizes stay), and let
+    a view of fixed height that shows text grow to fit it (``min_height``): Android's list rows and buttons are
+    ``wrap_content`` with a ``minHeight``, so larger text makes them taller rather than clipped."""
+    if factor == 1.0:
+        return
+    for view in root.walk():
+        if view.kind in _TEXT_KINDS:
+            view.text_size = max(1, round(view.text_size * factor))
+    if factor > 1.0:
+        _grow(root)
+
+
+def _grow(view: View) -> bool:
+    """Turn fixed heights into minimum heights below ``view``; whether ``view``'s tree shows text."""
+    shows_text = view.kind in _TEXT_KINDS and bool(view.text)
+    for child in view.children:
+        shows_text = _grow(child) or shows_text
+    if shows_text and view.height is not None and view.kind in _GROWS and not view.scrollable:
+        view.min_height, view.height = view.height, None
+    return shows_text
+
+
+def recolor(root: View, palette: Mapping[Color, Color]) -> None:
+    """Swap the background and text colours of ``root``'s tree that ``palette`` names (a theme's colours for its
+    ``values-night`` ones)."""
+    for view in root.walk():
+        if view.background is not None:
+            view.background = palette.get(view.background, view.background)
+        view.text_color = palette.get(view.text_color, view.text_color)
