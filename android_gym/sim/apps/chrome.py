@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlparse
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
-from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.framework.window import KEYBOARD_HEIGHT, NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.chromium import WebPage
 from android_gym.sim.system.fs import normalize
 from android_gym.sim.system.web_accessibility import WebNode, android_class
@@ -80,8 +80,9 @@ class MainScreen(Screen):
     def _page_size(self) -> tuple[int, int]:
         """The page area in design px: below the toolbar, above the keyboard when it shows."""
         keyboard = KEYBOARD_HEIGHT if self.focus_key and self.keyboard_shown else 0
-        return DESIGN_WIDTH, (self.phone.window.design_height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - TOOLBAR_HEIGHT
-                              - keyboard)
+        window = self.phone.window
+        return window.design_width, (window.design_height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - TOOLBAR_HEIGHT
+                                     - keyboard)
 
     # ----- input --------------------------------------------------------------------------------------------
     def _touch(self, x1: float, y1: float, x2: float, y2: float) -> None:

@@ -6,9 +6,10 @@ uiautomator dump, and routes touches and keys: the shade (when pulled down) firs
 navigation bar and the app. A drag starting on a SeekBar moves it; one starting on a drawing surface draws on it;
 a drag down from the status bar pulls the shade down and a drag up on it (or BACK/HOME) closes it; other drags
 scroll the list under their start.
-Apps are laid out at a design width of 1080 px (a 420 dpi Pixel 6); a screen of another width is drawn natively at its
-size, as a phone of the same dp width and a density of ``420 * width / 1080`` dpi draws it (``ui.render``), and the
-dump, the accessibility windows and touches map design pixels to screen pixels by the same factor. Editing text fields,
+Apps are laid out in design pixels (of a 420 dpi screen) at the display's design size (``framework.display``: 1080 px
+wide, 411 dp, unless ``wm size``/``wm density`` override the screen); the screen is drawn natively at its density
+(``ui.render``), and the dump, the accessibility windows and touches map design pixels to screen pixels by the same
+factor. Editing text fields,
 text selection and the floating text-selection toolbar (which is put into the app window's tree) are in
 ``text_editor`` (the rules) and ``ui.selection`` (geometry and views).
 
@@ -34,6 +35,7 @@ from PIL import Image
 from android_gym.sim import keycodes
 from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
+from android_gym.sim.framework.display import Display
 from android_gym.sim.framework.text_editor import TextEditor
 from android_gym.sim.system.clock import MINUTE_MS, UNREAD
 from android_gym.sim.ui import hierarchy
@@ -51,8 +53,6 @@ from android_gym.sim.ui.views import (
     text_view,
 )
 
-DESIGN_WIDTH = 1080
-DESIGN_DENSITY = 420  # dpi at the design width: the Pixel 6 image's ro.sf.lcd_density
 STATUS_BAR_HEIGHT = 118  # Pixel 6: 24 dp + display cutout at 420 dpi
 NAV_BAR_HEIGHT = 126  # 48 dp at 420 dpi (three-button navigation)
 KEYBOARD_HEIGHT = 760
@@ -122,10 +122,6 @@ class WindowManager:
         self._shown: Screen | None = None  # the foreground activity of the last frame built
         self._transition_frames = 0  # length of the running activity transition
         self._transition_left = 0  # its frames not shown yet
-        self.width, self.height = width, height
-        self.scale = width / DESIGN_WIDTH
-        self.design_height = round(height / self.scale)
-        self._renderer = Renderer(width, height, self.scale)
         self._frame: Frame | None = None
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
@@ -144,13 +140,19 @@ class WindowManager:
         # TextView.onKeyShortcut: Ctrl+A/C/X/V.
         self._shortcuts = {keycodes.A: self._editor.select_all, _C: self._editor.copy, _X: self._editor.cut,
                            _V: self._editor.paste}
+        self.set_display(Display(width, height))
 
-    @property
-    def density(self) -> int:
-        """The screen's density in dpi (``ro.sf.lcd_density``): 420 at the design width, in proportion at other
-        widths, so the screen is as many dp wide as the Pixel 6's 411 (270 px: 105 dpi), rounded half up to a
-        whole dpi as densities are given."""
-        return math.floor(DESIGN_DENSITY * self.scale + 0.5)
+    def set_display(self, display: Display) -> None:
+        """Show the screen on ``display`` (a new size or density: ``wm size``, ``wm density``) from the next frame:
+        apps are laid out again at its design size and drawn at its scale."""
+        self.display = display
+        self.width, self.height = display.size
+        self.density = display.density  # DisplayMetrics.densityDpi
+        self.scale = display.scale
+        self.design_width, self.design_height = display.design_size
+        self._renderer = Renderer(self.width, self.height, self.scale)
+        self._status = self._nav = None
+        self.invalidate()
 
     @property
     def rotation(self) -> int:
@@ -210,25 +212,26 @@ class WindowManager:
             elif view.kind == "list":
                 view.scroll_offset = screen.scroll.get(view.key, 0)
         window = frame(content, resource_id="android:id/content")
-        decor = frame(window, bounds=(0, 0, DESIGN_WIDTH, self.design_height))  # the full-screen DecorView
-        layout(window, 0, STATUS_BAR_HEIGHT, DESIGN_WIDTH, content_bottom - STATUS_BAR_HEIGHT)
+        width = self.design_width
+        decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
+        layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
         for view in content.walk():
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset
         self._add_text_toolbar(screen, content, window)
 
-        status = self._status_bar(_color_under(content, STATUS_BAR_HEIGHT))
+        status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT))
         keyboard = None
         if keyboard_shown:
             keyboard = self._keyboard()
-            layout(keyboard, 0, content_bottom, DESIGN_WIDTH, KEYBOARD_HEIGHT)
+            layout(keyboard, 0, content_bottom, width, KEYBOARD_HEIGHT)
         if self._nav is None:  # it never changes
             self._nav = self._nav_bar()
-            layout(self._nav, 0, bottom, DESIGN_WIDTH, NAV_BAR_HEIGHT)
+            layout(self._nav, 0, bottom, width, NAV_BAR_HEIGHT)
         nav = self._nav
         shade = self.shade.window()
         if shade is not None:
-            layout(shade, 0, 0, DESIGN_WIDTH, bottom)  # full screen above the navigation bar
+            layout(shade, 0, 0, width, bottom)  # full screen above the navigation bar
         return Frame(status, decor, keyboard, nav, shade)
 
     def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
@@ -260,7 +263,7 @@ class WindowManager:
         frame of a running transition, 0 when none runs."""
         if not self._transition_left:
             return 0
-        slide = round(DESIGN_WIDTH * self._transition_left / (self._transition_frames + 1))
+        slide = round(self.design_width * self._transition_left / (self._transition_frames + 1))
         self._transition_left -= 1
         return slide
 
@@ -293,7 +296,7 @@ class WindowManager:
         clock = text_view(time, text_size=40, padding=0, weight=1, text_color=ink, bold=True,
                           resource_id="com.android.systemui:id/clock")
         status = row(View(width=40), clock, *icons, View(width=40), background=color, spacing=6)
-        layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
+        layout(status, 0, 0, self.design_width, STATUS_BAR_HEIGHT)
         return status
 
     def _nav_bar(self) -> View:
@@ -389,9 +392,9 @@ class WindowManager:
             window, package = (f.app, self._phone.activities.top.app.package) if f.shade is None else (
                 f.shade, systemui.PACKAGE)
             if slide and f.shade is None:
-                window = _shifted(window, slide)
+                window = _shifted(window, slide, self.design_width)
             if self.scale != 1:
-                window = _scaled(window, self.scale)
+                window = _scaled(window, self.scale, self.width, self.height)
             dump = hierarchy.dump(window, package)
             if slide:
                 return dump
@@ -415,7 +418,7 @@ class WindowManager:
                                         True))
         if self.scale == 1:
             return windows
-        return [replace(window, root=_scaled(window.root, self.scale)) for window in windows]
+        return [replace(window, root=_scaled(window.root, self.scale, self.width, self.height)) for window in windows]
 
     # ----- input -------------------------------------------------------------------------------------------
     def _to_design(self, x: float, y: float) -> tuple[float, float]:
@@ -580,14 +583,14 @@ def _luminance(color: Color) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
-def _color_under(content: View, y: int) -> Color:
+def _color_under(content: View, x: int, y: int) -> Color:
     """The colour the status bar takes over an activity: the background of the top-most view drawn at the top
-    centre of its window (row ``y``), as apps colour the bar like their app bar (``statusBarColor``); a saturated
+    centre of its window (``(x, y)``), as apps colour the bar like their app bar (``statusBarColor``); a saturated
     colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; white where nothing is drawn."""
     color = WHITE
     for view in content.walk():
         x1, y1, x2, y2 = view.bounds
-        if view.background is not None and x1 <= DESIGN_WIDTH // 2 < x2 and y1 <= y < y2:
+        if view.background is not None and x1 <= x < x2 and y1 <= y < y2:
             color = view.background
     if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
         color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
@@ -617,12 +620,12 @@ def _seek_fraction(seek_bar: View, x: float) -> float:
     return min(max((x - x1 - seek_bar.padding) / available, 0.0), 1.0) if available > 0 else 0.0
 
 
-def _shifted(view: View, dx: int) -> View:
-    """A copy of a laid-out tree moved ``dx`` design px right, bounds cut at the screen's right edge (uiautomator
-    reports visible bounds and leaves out nodes with none)."""
+def _shifted(view: View, dx: int, right: int) -> View:
+    """A copy of a laid-out tree moved ``dx`` design px right, bounds cut at the screen's right edge ``right``
+    (uiautomator reports visible bounds and leaves out nodes with none)."""
     x1, y1, x2, y2 = view.bounds
-    return replace(view, bounds=(min(x1 + dx, DESIGN_WIDTH), y1, min(x2 + dx, DESIGN_WIDTH), y2),
-                   children=[_shifted(child, dx) for child in view.children])
+    return replace(view, bounds=(min(x1 + dx, right), y1, min(x2 + dx, right), y2),
+                   children=[_shifted(child, dx, right) for child in view.children])
 
 
 def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.ndarray:
@@ -634,13 +637,13 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
     return out
 
 
-def _scaled(view: View, scale: float) -> View:
+def _scaled(view: View, scale: float, width: int, height: int) -> View:
     """A copy of a laid-out tree with bounds in screen pixels (the renderer's ``px``: a view's pixels lie inside
-    them). Copied field by field without ``dataclasses.replace``, which runs ``__init__`` and costs 15 times more:
-    a small screen copies the tree at every new frame."""
+    them), cut at the ``width`` x ``height`` screen's edges. Copied field by field without ``dataclasses.replace``,
+    which runs ``__init__`` and costs 15 times more: a small screen copies the tree at every new frame."""
     x1, y1, x2, y2 = view.bounds
     copy = object.__new__(View)
     copy.__dict__.update(view.__dict__)
-    copy.bounds = (round(x1 * scale), round(y1 * scale), round(x2 * scale), round(y2 * scale))
-    copy.children = [_scaled(child, scale) for child in view.children]
+    copy.bounds = (round(x1 * scale), round(y1 * scale), min(round(x2 * scale), width), min(round(y2 * scale), height))
+    copy.children = [_scaled(child, scale, width, height) for child in view.children]
     return copy
