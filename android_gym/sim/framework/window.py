@@ -39,7 +39,7 @@ from android_gym.sim.framework.display import Display
 from android_gym.sim.framework.text_editor import TextEditor
 from android_gym.sim.system.clock import MINUTE_MS, UNREAD
 from android_gym.sim.ui import hierarchy
-from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.layout import layout, measure_height
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import (
     TEXT,
@@ -137,6 +137,7 @@ class WindowManager:
         self._editor = TextEditor(phone, self._focused_field)
         self._text_toolbar: View | None = None  # the floating text-selection toolbar of the current frame
         self._focused_screen: Screen | None = None
+        self._reveal_focus = False  # a field took focus: its list scrolls it into view at the next frame
         # TextView.onKeyShortcut: Ctrl+A/C/X/V.
         self._shortcuts = {keycodes.A: self._editor.select_all, _C: self._editor.copy, _X: self._editor.cut,
                            _V: self._editor.paste}
@@ -211,6 +212,8 @@ class WindowManager:
                 view.selection = self._editor.span(screen, view) if view.focused else None
             elif view.kind == "list":
                 view.scroll_offset = screen.scroll.get(view.key, 0)
+        reveal, self._reveal_focus = self._reveal_focus, False
+        lists = [(view, list(view.children)) for view in content.walk() if view.kind == "list"] if reveal else []
         window = frame(content, resource_id="android:id/content")
         width = self.design_width
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
@@ -218,6 +221,8 @@ class WindowManager:
         for view in content.walk():
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset
+        if _scroll_focus_into_view(lists, screen.scroll):
+            return self._build()
         self._add_text_toolbar(screen, content, window)
 
         status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT))
@@ -467,6 +472,7 @@ class WindowManager:
             screen = self._phone.activities.top
             screen.focus_key = target.key
             screen.keyboard_shown = True
+            self._reveal_focus = True
             screen.selection = None  # the caret goes to the end of the text
             self.invalidate()
         if target.on_click is not None:
@@ -595,6 +601,26 @@ def _color_under(content: View, x: int, y: int) -> Color:
     if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
         color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
     return color
+
+
+def _scroll_focus_into_view(lists: list[tuple[View, list[View]]], scroll: dict[str, int]) -> bool:
+    """``ScrollView.scrollToChild`` as a list does it for the row of a field that took focus, once the keyboard
+    resized the window: scroll as little as puts the row wholly inside the list (a row taller than the list stays).
+    ``lists`` are the laid-out lists with their rows before layout (it keeps only the rows it shows); the new offsets
+    go into ``scroll``. Whether any list moved."""
+    moved = False
+    for view, rows in lists:
+        index = next((i for i, row_view in enumerate(rows) if any(v.focused for v in row_view.walk())), None)
+        if index is None:
+            continue
+        x1, y1, x2, y2 = view.bounds
+        width, height = x2 - x1 - 2 * view.padding, y2 - y1 - 2 * view.padding
+        heights = [measure_height(row_view, width) for row_view in rows[:index + 1]]
+        top = sum(heights[:index]) + view.spacing * index
+        offset = min(max(view.scroll_offset, top + heights[index] - height), top)
+        if heights[index] <= height and offset != view.scroll_offset:
+            scroll[view.key], moved = offset, True
+    return moved
 
 
 def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:
