@@ -33,6 +33,7 @@ from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
     complete,
+    hide_keyboard_unless,
     open_app,
     scroll_to,
     scroll_until,
@@ -250,15 +251,9 @@ def _add_steps(row: Mapping[str, Any]) -> list[OracleStep]:
     steps = [tap(ADD_BUTTON), type_into(NAME_FIELD, row["name"]), type_into(AMOUNT_FIELD, amount)]
     if row["category"] != CATEGORIES.index("Food") + 1:
         chip = Selector(text=CATEGORY_BY_ID[row["category"]], resource_id=_id("tv_name"))
-        steps += [_hide_keyboard_unless(chip), *scroll_to(chip, ENTRY_FORM), tap(chip)]
+        steps += [hide_keyboard_unless(chip), *scroll_to(chip, ENTRY_FORM), tap(chip)]  # the grid is tall
     return [*steps, *scroll_to(NOTE_FIELD, ENTRY_FORM), type_into(NOTE_FIELD, row["note"]),
             *scroll_to(SAVE_BUTTON, ENTRY_FORM), tap(SAVE_BUTTON)]
-
-
-def _hide_keyboard_unless(shown: Selector) -> OracleStep:
-    """BACK (closing the keyboard) when ``shown`` is not on screen: on a short screen the keyboard leaves too
-    little of the form to show the category grid."""
-    return lambda elements: None if shown.present(elements) else Action(ActionType.NAVIGATE_BACK)
 
 
 def add_expenses(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:

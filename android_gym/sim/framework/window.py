@@ -204,16 +204,7 @@ class WindowManager:
         bottom = self.design_height - NAV_BAR_HEIGHT
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
-        content = screen.build()
-        content.gravity = "fill"  # the activity's root view is match_parent in its window
-        for view in content.walk():
-            if view.editable:
-                view.focused = view.key == screen.focus_key
-                view.selection = self._editor.span(screen, view) if view.focused else None
-            elif view.kind == "list":
-                view.scroll_offset = screen.scroll.get(view.key, 0)
-        reveal, self._reveal_focus = self._reveal_focus, False
-        lists = [(view, list(view.children)) for view in content.walk() if view.kind == "list"] if reveal else []
+        content = self._content(screen)
         window = frame(content, resource_id="android:id/content")
         width = self.design_width
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
@@ -221,8 +212,10 @@ class WindowManager:
         for view in content.walk():
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset
-        if _scroll_focus_into_view(lists, screen.scroll):
-            return self._build()
+        if self._reveal_focus:
+            self._reveal_focus = False
+            if self._scroll_focus_into_view(screen, content):
+                return self._build()
         self._add_text_toolbar(screen, content, window)
 
         status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT))
@@ -238,6 +231,44 @@ class WindowManager:
         if shade is not None:
             layout(shade, 0, 0, width, bottom)  # full screen above the navigation bar
         return Frame(status, decor, keyboard, nav, shade)
+
+    def _content(self, screen: Screen) -> View:
+        """A fresh view tree of ``screen`` with its focus, selection and list positions, to lay out."""
+        content = screen.build()
+        content.gravity = "fill"  # the activity's root view is match_parent in its window
+        for view in content.walk():
+            if view.editable:
+                view.focused = view.key == screen.focus_key
+                view.selection = self._editor.span(screen, view) if view.focused else None
+            elif view.kind == "list":
+                view.scroll_offset = screen.scroll.get(view.key, 0)
+        return content
+
+    def _scroll_focus_into_view(self, screen: Screen, content: View) -> bool:
+        """``ScrollView.scrollToChild`` as a list does it for a field that took focus, once the keyboard resized
+        the window: scroll as little as puts the field's row (the field, in a row taller than the list) wholly
+        inside the list. ``content`` is laid out (the lists' sizes); the rows are measured in a fresh tree, as layout
+        keeps only the rows a list shows. Whether a list moved (its position is in ``screen.scroll``)."""
+        laid_out = {view.key: view for view in content.walk() if view.kind == "list" and view.key}
+        moved = False
+        for view in self._content(screen).walk():
+            shown = laid_out.get(view.key) if view.kind == "list" else None
+            rows = view.children if shown is not None else []
+            index = next((i for i, row_view in enumerate(rows) if any(v.focused for v in row_view.walk())), None)
+            if shown is None or index is None:
+                continue
+            x1, y1, x2, y2 = shown.bounds
+            width, height = x2 - x1 - 2 * shown.padding, y2 - y1 - 2 * shown.padding
+            heights = [measure_height(row_view, width) for row_view in rows[:index + 1]]
+            top, extent = sum(heights[:index]) + view.spacing * index, heights[index]
+            if extent > height:  # where the field lies in its row, laid out on its own
+                layout(rows[index], 0, 0, width, extent)
+                field = next(v for v in rows[index].walk() if v.focused)
+                top, extent = top + field.bounds[1], field.bounds[3] - field.bounds[1]
+            offset = min(max(shown.scroll_offset, top + extent - height), top)
+            if extent <= height and offset != shown.scroll_offset:
+                screen.scroll[view.key], moved = offset, True
+        return moved
 
     def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
         """Lay the focused field's floating toolbar (if open) over the app window, as its last child."""
@@ -601,26 +632,6 @@ def _color_under(content: View, x: int, y: int) -> Color:
     if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
         color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
     return color
-
-
-def _scroll_focus_into_view(lists: list[tuple[View, list[View]]], scroll: dict[str, int]) -> bool:
-    """``ScrollView.scrollToChild`` as a list does it for the row of a field that took focus, once the keyboard
-    resized the window: scroll as little as puts the row wholly inside the list (a row taller than the list stays).
-    ``lists`` are the laid-out lists with their rows before layout (it keeps only the rows it shows); the new offsets
-    go into ``scroll``. Whether any list moved."""
-    moved = False
-    for view, rows in lists:
-        index = next((i for i, row_view in enumerate(rows) if any(v.focused for v in row_view.walk())), None)
-        if index is None:
-            continue
-        x1, y1, x2, y2 = view.bounds
-        width, height = x2 - x1 - 2 * view.padding, y2 - y1 - 2 * view.padding
-        heights = [measure_height(row_view, width) for row_view in rows[:index + 1]]
-        top = sum(heights[:index]) + view.spacing * index
-        offset = min(max(view.scroll_offset, top + heights[index] - height), top)
-        if heights[index] <= height and offset != view.scroll_offset:
-            scroll[view.key], moved = offset, True
-    return moved
 
 
 def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:
