@@ -151,7 +151,7 @@ class WindowManager:
         self.density = display.density  # DisplayMetrics.densityDpi
         self.scale = display.scale
         self.design_width, self.design_height = display.design_size
-        self._renderer = Renderer(self.width, self.height, self.scale)
+        self._renderer: Renderer | None = None  # made at the first look at the pixels (a frame costs ms)
         self._status = self._nav = None
         self.invalidate()
 
@@ -388,6 +388,8 @@ class WindowManager:
             windows["keyboard"] = (f.keyboard, _KEYBOARD_BG)
         if f.shade is not None:  # it covers everything but the navigation bar
             windows = {"shade": (f.shade, WHITE), "nav": windows["nav"]}
+        if self._renderer is None:
+            self._renderer = Renderer(self.width, self.height, self.scale)
         renderer = self._renderer
         pixels = renderer.render(windows)
         if slide and f.shade is None:
@@ -412,7 +414,7 @@ class WindowManager:
         slide = self._next_slide()
         if slide or self._rgba is None:
             pixels, slid = self._draw(f, slide)
-            image = Image.fromarray(pixels) if slid else self._renderer.image
+            image = Image.fromarray(pixels) if slid or self._renderer is None else self._renderer.image
             rgba = image.convert("RGBA").tobytes()
             if slid:
                 return rgba
