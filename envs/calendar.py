@@ -54,6 +54,7 @@ from android_gym.tasks.oracle import (
     complete,
     expect,
     open_app,
+    scroll_to,
     scroll_until,
     tap,
     type_into,
@@ -104,6 +105,7 @@ DELETE = Selector(resource_id=_rid("delete"))
 CAB_DELETE = Selector(resource_id=_rid("cab_delete"))
 DIALOG_POSITIVE = Selector(resource_id="android:id/button1")
 DAY_EVENTS = Selector(resource_id=_rid("day_events"))
+EVENT_FORM = Selector(resource_id=_rid("event_nested_scrollview"))
 MONTH_LABEL = Selector(resource_id=_rid("top_value"))
 NEXT = Selector(resource_id=_rid("top_right_arrow"))
 PREVIOUS = Selector(resource_id=_rid("top_left_arrow"))
@@ -252,12 +254,12 @@ def add_event_steps(event: Mapping[str, Any]) -> list[OracleStep]:
         steps.append(type_into(LOCATION_FIELD, event["location"]))
     if event["description"]:
         steps.append(type_into(DESCRIPTION_FIELD, event["description"]))
-    steps += set_time(START_TIME, start.hour, start.minute)
+    steps += [*scroll_to(START_TIME, EVENT_FORM), *set_time(START_TIME, start.hour, start.minute)]
     if end.date() != start.date():
-        steps += set_date(END_DATE, end.date())
-    steps += set_time(END_TIME, end.hour, end.minute)
+        steps += [*scroll_to(END_DATE, EVENT_FORM), *set_date(END_DATE, end.date())]
+    steps += [*scroll_to(END_TIME, EVENT_FORM), *set_time(END_TIME, end.hour, end.minute)]
     if event["repeat_interval"]:
-        steps += [tap(REPETITION),
+        steps += [*scroll_to(REPETITION, EVENT_FORM), tap(REPETITION),
                   tap(Selector(text=repetition_text(event["repeat_interval"]), class_suffix="RadioButton"))]
     return [*steps, tap(SAVE), _tap_if_present(DIALOG_POSITIVE), complete()]
 

@@ -33,6 +33,7 @@ from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
     complete,
+    hide_keyboard_unless,
     open_app,
     scroll_to,
     scroll_until,
@@ -250,7 +251,8 @@ def _add_steps(row: Mapping[str, Any]) -> list[OracleStep]:
     amount = f"{'-' if cents < 0 else ''}{abs(cents) // 100}.{abs(cents) % 100:02d}"
     steps = [tap(ADD_BUTTON), type_into(NAME_FIELD, row["name"]), type_into(AMOUNT_FIELD, amount)]
     if row["category"] != CATEGORIES.index("Food") + 1:
-        steps.append(tap(Selector(text=CATEGORY_BY_ID[row["category"]], resource_id=_id("tv_name"))))
+        chip = Selector(text=CATEGORY_BY_ID[row["category"]], resource_id=_id("tv_name"))
+        steps += [hide_keyboard_unless(chip), *scroll_to(chip, ENTRY_FORM), tap(chip)]  # the grid is tall
     return [*steps, *scroll_to(NOTE_FIELD, ENTRY_FORM), type_into(NOTE_FIELD, row["note"]),
             *scroll_to(SAVE_BUTTON, ENTRY_FORM), tap(SAVE_BUTTON)]
 

@@ -236,8 +236,9 @@ def _raise_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
         names = tuple(e.text for e in elements if e.resource_name == NAME_ID and e.bbox_pixels.area > 0)
         container = LIST.find(elements)
         box = container.bbox_pixels
-        if not titles or names == seen.get("names") \
-                or min(title.bbox_pixels.y_min for title in titles) < (box.y_min + box.y_max) / 2:
+        top = min((title.bbox_pixels for title in titles), key=lambda bbox: bbox.y_min, default=None)
+        # A scroll moves the list half its height (less the drag's rounding to pixels: a title's height spare).
+        if top is None or names == seen.get("names") or top.y_min < (box.y_min + box.y_max) / 2 + top.y_max - top.y_min:
             return None
         seen["names"] = names
         return Action(ActionType.SCROLL, index=container.index, direction="down")

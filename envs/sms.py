@@ -20,7 +20,7 @@ from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.tasks import Task, register_task
 from android_gym.tasks import params as gen
-from android_gym.tasks.oracle import OracleStep, Selector, act, complete, open_app, tap, type_into
+from android_gym.tasks.oracle import OracleStep, Selector, act, complete, hide_keyboard_unless, open_app, tap, type_into
 from android_gym.tasks.validators import (
     SMS_DB,
     SMS_TYPE_SENT,
@@ -266,7 +266,8 @@ class SimpleSmsSendReceivedAddress(_ContactsSmsTask):
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the address in ``name2``'s conversation, then pick ``name1`` among the contacts and send it."""
+        contact = Selector(text=self.params["name1"], resource_id=_id(CONTACT_NAME))
         return [open_app(APP_NAME), tap(_conversation(self.params["name2"])), act(Action(ActionType.NAVIGATE_BACK)),
                 tap(NEW_CONVERSATION), type_into(ADDRESS_FIELD, self.params["name1"]),
-                tap(Selector(text=self.params["name1"], resource_id=_id(CONTACT_NAME))),
+                hide_keyboard_unless(contact), tap(contact),
                 type_into(MESSAGE_FIELD, self.params["message"]), tap(SEND_BUTTON), complete()]

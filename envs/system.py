@@ -27,7 +27,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.tasks import Task, register_task
-from android_gym.tasks.oracle import OracleStep, Selector, act, complete, drag, open_app, tap
+from android_gym.tasks.oracle import OracleStep, Selector, act, complete, drag, open_app, scroll_to, tap
 
 SETTINGS = "com.android.settings"
 SYSTEMUI = "com.android.systemui"
@@ -192,7 +192,9 @@ class _BrightnessTask(_SettingTask):
 
     def adjust(self) -> list[OracleStep]:
         """Settings → Display → Brightness level, then (if needed) drag SystemUI's slider past its end."""
-        steps = [open_app(APP_NAME), tap(_title("Display")), tap(_title("Brightness level"))]
+        home = Selector(resource_id=f"{SETTINGS}:id/main_content_scrollable_container")  # a short screen scrolls
+        steps = [open_app(APP_NAME), *scroll_to(_title("Display"), home), tap(_title("Display")),
+                 tap(_title("Brightness level"))]
         if self.initial_brightness() != self.target():
             container = Selector(resource_id=f"{SYSTEMUI}:id/brightness_mirror_container")
             steps.append(drag(container, "left" if self.goal_max else "right"))

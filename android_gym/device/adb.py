@@ -63,6 +63,8 @@ UI_DUMP_PATH = "/sdcard/window_dump.xml"
 #: ``shell,v2,raw:``) adbd's child has none, and opening /dev/tty fails.
 _DUMP_AND_READ = f"uiautomator dump {UI_DUMP_PATH} >&2 && cat {UI_DUMP_PATH}"
 _SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
+#: A command line that may set the display size (``wm size WxH``/``reset``, also as ``cmd window size``).
+_SETS_SIZE = re.compile(r"\b(wm|cmd\s+window)\s+size\b")
 _EMULATOR = re.compile(r"emulator-(\d+)")
 _TRANSPORT_ERRORS = (adbutils.AdbError, OSError)
 # What the adb server answers when the transport, not the request, failed.
@@ -187,7 +189,7 @@ class AdbDevice:
         self._check_state()
         self._shell_v2 = "shell_v2" in self._call(self._device.get_features).split(",")
         self._ensure_root()
-        self._size = self._read_screen_size()
+        self._size: tuple[int, int] | None = self._read_screen_size()
         # Where ``screencap`` output lands, allocated at the first screenshot and kept (not faulted in each time).
         self._screencap_buffer = bytearray()
         self._grpc = EmulatorGrpc(grpc, timeout=timeout) if grpc else None
@@ -272,13 +274,19 @@ class AdbDevice:
     # ----- the Device protocol ---------------------------------------------------------------------------------
     @property
     def screen_size(self) -> tuple[int, int]:
-        """``(width, height)`` in pixels (``wm size``, the override when one is set)."""
+        """``(width, height)`` in pixels (``wm size``, the override when one is set), read again after a ``shell``
+        command that may have set the size."""
+        if self._size is None:
+            self._size = self._read_screen_size()
         return self._size
 
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
         """Run ``cmd`` with the device's ``sh``; output is stdout then stderr."""
         encode_utf8(cmd, "shell command")  # checked here for both paths below (adbutils' raises UnicodeEncodeError)
         self._settled_dump = None  # the command may change what is on screen
+        if _SETS_SIZE.search(cmd):
+            self._size = None
+            self._screencap_buffer = bytearray()
         seconds = timeout or self.timeout
         if not self._shell_v2:  # old devices: adbutils appends `; echo X4EXIT:$?` and parses it
             result = self._call(lambda: self._device.shell2(cmd, timeout=seconds, rstrip=False), idempotent=False)
@@ -307,7 +315,7 @@ class AdbDevice:
         if self._grpc is not None:
             return self._grpc.screenshot()
         if not self._screencap_buffer:
-            width, height = self._size
+            width, height = self.screen_size
             self._screencap_buffer = bytearray(RAW_HEADER_SIZE + width * height * 4)
         raw = self._call(lambda: services.exec_out(self._client, self.serial, "screencap", self.timeout,
                                                    self._screencap_buffer))

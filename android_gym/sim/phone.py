@@ -99,7 +99,7 @@ class Phone:
             raise ConfigError("Phone(apps=...) needs a home-screen app (an App class with home = True), such as "
                               "android_gym.sim.apps.launcher.Launcher")
         self.window = WindowManager(self, width, height, animations)
-        self.props["ro.sf.lcd_density"] = str(self.window.density)  # 420 at 1080 wide, as the screen is drawn
+        self.props["ro.sf.lcd_density"] = str(self.window.density)  # physical: 420 at 1080 wide; wm density keeps it
         self.activities = ActivityManager(self, home)
         self.shell = Shell(self)
         # The browser engine behind Chrome's page area: a real headless Chromium, started on first use.

@@ -152,6 +152,12 @@ def scroll_to(target: Selector, container: Selector, direction: str = "down",
     return scroll_until(target.present, container, f"an element matching {target}", direction, max_scrolls)
 
 
+def hide_keyboard_unless(shown: Selector) -> OracleStep:
+    """BACK, closing the keyboard, when nothing ``shown`` finds is on screen (on a short screen the keyboard can
+    cover what the next step taps); nothing when it is."""
+    return lambda elements: None if shown.present(elements) else Action(ActionType.NAVIGATE_BACK)
+
+
 def act(action: Action) -> OracleStep:
     """A step that needs nothing from the screen (open an app, go back, answer, ...)."""
     return lambda elements: action

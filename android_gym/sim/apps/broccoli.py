@@ -340,7 +340,7 @@ class RecipesScreen(Screen):
 
     def _card(self, recipe: dict[str, Any]) -> View:
         """``recipe_item``: photo, title (2 lines), description (2 lines) and source (1 line)."""
-        width = 1080 - 2 * _MARGIN - _CARD_HEIGHT
+        width = self.phone.window.design_width - 2 * _MARGIN - _CARD_HEIGHT
         texts = column(
             _clamped_text(recipe["title"] or "", _LARGE, width, 2, resource_id=_id("card_text_view_title"),
                           padding=21),
@@ -579,7 +579,7 @@ class EditRecipeScreen(Screen):
         index = next((i for i, item in enumerate(items) if item.children[0].key == self.focus_key), None)
         if not self.focus_key or index is None:
             return
-        heights = [measure_height(item, 1080) for item in items]
+        heights = [measure_height(item, self.phone.window.design_width) for item in items]
         top = sum(heights[:index])
         viewport = (self.phone.window.design_height - STATUS_BAR_HEIGHT - self.phone.window.nav_bar_height - _BAR
                     - (KEYBOARD_HEIGHT if self.keyboard_shown else 0))

@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlparse
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
-from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.chromium import WebPage
 from android_gym.sim.system.fs import normalize
 from android_gym.sim.system.web_accessibility import WebNode, android_class
@@ -83,7 +83,7 @@ class MainScreen(Screen):
         keyboard = KEYBOARD_HEIGHT if self.focus_key and self.keyboard_shown else 0
         window = self.phone.window
         bars = STATUS_BAR_HEIGHT + window.nav_bar_height + TOOLBAR_HEIGHT
-        return DESIGN_WIDTH, window.design_height - bars - keyboard
+        return window.design_width, window.design_height - bars - keyboard
 
     # ----- input --------------------------------------------------------------------------------------------
     def _touch(self, x1: float, y1: float, x2: float, y2: float) -> None:

@@ -196,7 +196,7 @@ class MainScreen(Screen):
     def canvas_size(self) -> tuple[int, int]:
         """``my_canvas``: the screen's width, the height under the toolbar (without the keyboard)."""
         height = self.phone.window.design_height - STATUS_BAR_HEIGHT - self.phone.window.nav_bar_height - _BAR
-        return 1080, height
+        return self.phone.window.design_width, height
 
     # ----- drawing --------------------------------------------------------------------------------------------
     def _changed(self) -> None:

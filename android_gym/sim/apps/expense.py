@@ -500,8 +500,9 @@ class ExpenseLogsFragment(_Fragment):
                      on_click=lambda: self.host.show_detail(expense_id, CURRENCY_SYMBOL),
                      on_long_click=lambda: self._long_pressed(expense_id))
         shift = _SELECTED_SHIFT if state == LOCK_START else _PREPARED_SHIFT if state == LOCK_END else 0
+        width = self.phone.window.design_width - shift if shift else None
         card = View(kind="frame", class_name="android.widget.RelativeLayout", resource_id=_id("cd_expense"),
-                    height=_ROW_HEIGHT, width=1080 - shift if shift else None, clickable=True, background=_SURFACE,
+                    height=_ROW_HEIGHT, width=width, clickable=True, background=_SURFACE,
                     gravity="bottom_end" if state == LOCK_START else "top", children=[content, shown])
         return View(kind="frame", class_name="android.widget.FrameLayout", height=_ROW_HEIGHT,
                     on_fling=lambda direction: self._swiped(expense_id, direction), children=[back, card])
@@ -642,7 +643,7 @@ class ExpenseEntryFragment(_Fragment):
         lines, line, width = [], [], 0
         for chip in chips:  # the horizontal list wraps here (see the module docstring)
             chip_width = measure_width(chip)
-            if line and width + chip_width > 1080 - 2 * _dp(24):
+            if line and width + chip_width > self.phone.window.design_width - 2 * _dp(24):
                 lines.append(row(*line, spacing=_dp(8)))
                 line, width = [], 0
             chip.width = chip_width

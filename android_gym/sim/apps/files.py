@@ -55,7 +55,6 @@ from typing import ClassVar
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
-from android_gym.sim.framework.window import DESIGN_WIDTH
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, FileSystem
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_over, popup_menu, scrim_over
@@ -661,7 +660,7 @@ class _Browser(Screen):
             items.append(group("row", "android.widget.LinearLayout", *parts, clickable=True, focusable=True,
                                on_click=(lambda depth=depth: self.pop_to(depth)) if not last else None,
                                height=_CRUMB))
-        while len(items) > 1 and sum(measure_width(item) for item in items) > DESIGN_WIDTH - 42:
+        while len(items) > 1 and sum(measure_width(item) for item in items) > self.phone.window.design_width - 42:
             items.pop(0)
         return group("row", "androidx.recyclerview.widget.RecyclerView", *items, View(weight=1),
                      resource_id=_id("horizontal_breadcrumb"), padding=21)

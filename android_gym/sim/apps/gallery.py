@@ -113,7 +113,6 @@ _UNINDEXED = (f"{EXTERNAL_STORAGE}/Android/data", f"{EXTERNAL_STORAGE}/Android/o
 _SMALLER, _NORMAL, _BIGGER, _BIG = 31, 37, 42, 47  # Commons text sizes 12/14/16/18 sp at 420 dpi
 _BAR, _ICON = 147, 126  # actionBarSize 56 dp; normal_icon_size 48 dp
 _SHADE: Color = (48, 48, 48)  # the viewer's top and bottom gradients, drawn solid
-_SCREEN_WIDTH = 1080
 _THUMBNAIL = 540  # decoded thumbnails: the largest grid cell (two folder columns)
 _DECODE_LIMIT = 2400  # long edge a full picture is decoded to at most (the screen's height)
 
@@ -790,8 +789,8 @@ class MainScreen(GalleryScreen):
 
     def build(self) -> View:
         found = _picked_directories(self.phone, self.search_text)
-        tiles = [_directory_tile(self.phone, d, _SCREEN_WIDTH // 2, lambda path=d.path: self._open(path))
-                 for d in found]
+        side = self.phone.window.design_width // 2
+        tiles = [_directory_tile(self.phone, d, side, lambda path=d.path: self._open(path)) for d in found]
         body = _grid(tiles, 2, "directories_grid", "directories_grid", weight=1) if tiles else text_view(
             NO_MEDIA, resource_id=_id("directories_empty_placeholder"), text_size=_BIGGER, padding=42,
             text_color=TEXT_SECONDARY)
@@ -861,8 +860,9 @@ class MediaScreen(GalleryScreen):
         if self.gallery.display_file_names:
             children.append(text_view(medium.name, resource_id=_id("medium_name"), text_color=WHITE,
                                       text_size=_SMALLER, padding=10, gravity="bottom", background=(40, 40, 40)))
+        side = self.phone.window.design_width // 3
         return View(kind="frame", class_name="android.widget.RelativeLayout", resource_id=_id("media_item_holder"),
-                    clickable=True, focusable=True, long_clickable=True, selected=chosen, height=_SCREEN_WIDTH // 3,
+                    clickable=True, focusable=True, long_clickable=True, selected=chosen, height=side,
                     weight=1, padding=1, background=(238, 238, 238), on_click=lambda: self._tapped(medium),
                     on_long_click=lambda: self._long_pressed(medium), children=children)
 

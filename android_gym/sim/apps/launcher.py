@@ -9,6 +9,11 @@ a 1080x2400 one: cells 252 px apart, the hotseat's icons without labels, the sea
 A hotseat icon is a ``BubbleTextView`` whose label Launcher3 hides (``setTextVisibility(false)``), so its text is
 still the app's name, as a dump shows it.
 
+The grid follows Launcher3's ``device_profiles.xml`` for the display: four columns on a phone, the ``6_by_5``
+grid (six columns between 54 dp margins) on a tablet (a smallest width of 600 dp or more,
+``DisplayController.isTablet``); cells share the width, and where the rows do not fit the height the icons shrink
+(``DeviceProfile.updateIconSize`` with a scale under 1).
+
 Simplified: every launchable app sits on one home page (a real phone keeps most in the app drawer); the dock holds
 the installed ones of the Pixel's default dock apps, with Contacts in the Phone app's place. Not simulated: the
 search bar (the Google app is not installed; its views are shown, not clickable), At a Glance's weather, widgets,
@@ -17,18 +22,25 @@ more home pages.
 
 from __future__ import annotations
 
+import math
+
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
+from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.ui.views import TEXT_SECONDARY, WHITE, View, app_icon, column, frame, group, row, text_view
 
-_COLUMNS = 4
+_COLUMNS, _TABLET_COLUMNS = 4, 6  # a phone's grid; Launcher3's 6_by_5 for tablets
+_TABLET_SMALLEST_DP = 600  # DisplayController.isTablet: smallest width in dp
+_TABLET_MARGIN = 142  # 6_by_5's horizontalMargin: 54 dp at 420 dpi
+_DP_PER_PX = 160 / 420  # dp per design px
 _WALLPAPER = (225, 233, 246)  # a light wallpaper: Launcher3 then draws dark text (``isWorkspaceDarkText``)
 _ID = "com.google.android.apps.nexuslauncher:id/"
 #: The Pixel's default dock (Phone, Messages, Chrome, Camera) as this phone has it.
 _HOTSEAT = ("com.google.android.contacts", "com.simplemobiletools.smsmessenger", "com.android.chrome",
             "com.android.camera2")
-_CELL_WIDTH = 270
+_CELL_HEIGHT = 260  # an icon with its label
+_GLANCE_HEIGHT, _DOCK_HEIGHT = 260, 190
 _SEARCH_WIDTH, _SEARCH_HEIGHT, _SEARCH_ICON = 930, 165, 126  # the pill and its 48 dp icons (real dumps)
 _SEARCH_ICON_COLOR, _GOOGLE_BLUE = (68, 71, 70), (66, 133, 244)
 
@@ -41,35 +53,46 @@ class LauncherScreen(Screen):
     def build(self) -> View:
         apps = self.phone.packages.launchable()
         docked = [app for package in _HOTSEAT for app in apps if app.package == package]
-        icons = [self._shortcut(app) for app in apps if app not in docked]
-        grid = [row(*icons[i:i + _COLUMNS], weight=1) for i in range(0, len(icons), _COLUMNS)]
+        undocked = [app for app in apps if app not in docked]
+        width, height = self.phone.window.design_width, self.phone.window.design_height
+        tablet = min(width, height) * _DP_PER_PX >= _TABLET_SMALLEST_DP
+        columns, margin = (_TABLET_COLUMNS, _TABLET_MARGIN) if tablet else (_COLUMNS, 0)
+        cell = (width - 2 * margin) // columns
+        workspace = (height - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT - _GLANCE_HEIGHT - _DOCK_HEIGHT - _SEARCH_HEIGHT
+                     - 84 - 2 * margin)
+        cell_height = min(_CELL_HEIGHT, workspace // max(math.ceil(len(undocked) / columns), 1))
+        icons = [self._shortcut(app, cell, cell_height) for app in undocked]
+        grid = [row(*icons[i:i + columns], weight=1) for i in range(0, len(icons), columns)]
         date = self.phone.clock.now(DAY_MS).strftime("%a, %b %-d")
         glance = column(
             text_view(date, content_desc=date, resource_id=_ID + "clock", text_size=60, padding=0),
-            resource_id=_ID + "search_container_workspace", padding=78, height=260,
+            resource_id=_ID + "search_container_workspace", padding=78, height=_GLANCE_HEIGHT,
         )
         hotseat = group("column", "android.view.ViewGroup",
-                        row(*(self._shortcut(app, docked=True) for app in docked), height=190),
-                        frame(_search_bar(), height=_SEARCH_HEIGHT + 84),
+                        row(*([View(width=margin)] if margin else []),
+                            *(self._shortcut(app, cell, _CELL_HEIGHT, docked=True) for app in docked),
+                            height=_DOCK_HEIGHT),
+                        frame(_search_bar(min(_SEARCH_WIDTH, width - 150)), height=_SEARCH_HEIGHT + 84),
                         resource_id=_ID + "hotseat")
         return column(
             glance,
-            group("column", "android.widget.ScrollView", *grid, resource_id=_ID + "workspace", weight=1),
+            group("column", "android.widget.ScrollView", *grid, resource_id=_ID + "workspace", weight=1,
+                  padding=margin),
             hotseat,
             background=_WALLPAPER,
         )
 
-    def _shortcut(self, app: App, docked: bool = False) -> View:
+    def _shortcut(self, app: App, width: int, height: int, docked: bool = False) -> View:
         return app_icon(app.label, app.icon, app.icon_color, lambda: self.phone.activities.launch(app),
-                        self._icon_long_click, width=_CELL_WIDTH, show_label=not docked)
+                        self._icon_long_click, width=width, height=height, show_label=not docked)
 
     def _icon_long_click(self) -> None:
         """Launcher3 ``ItemLongClickListener.onWorkspaceItemLongClick``: the long press is consumed (a real
         launcher starts a drag and opens the shortcut popup, which this one does not draw); nothing launches."""
 
 
-def _search_bar() -> View:
-    """The search pill: the Google "G" at the start, voice search and Lens at the end."""
+def _search_bar(width: int) -> View:
+    """The search pill, ``width`` px wide: the Google "G" at the start, voice search and Lens at the end."""
     def icon(name: str, color: tuple[int, int, int], **props) -> View:
         props.setdefault("class_name", "android.widget.ImageView")
         return View(kind="icon", hint=name, text_color=color, width=_SEARCH_ICON, height=_SEARCH_ICON, **props)
@@ -78,11 +101,11 @@ def _search_bar() -> View:
                    icon("lens", _SEARCH_ICON_COLOR, content_desc="Google Lens", resource_id=_ID + "lens_icon",
                         class_name="android.widget.ImageButton"),
                    resource_id=_ID + "end_part")
-    gap = _SEARCH_WIDTH - 2 * 19 - 3 * _SEARCH_ICON
+    gap = width - 2 * 19 - 3 * _SEARCH_ICON
     return group("row", "android.widget.FrameLayout",
                  icon("google", _GOOGLE_BLUE, resource_id=_ID + "g_icon"), end_part,
                  content_desc="Search", resource_id=_ID + "search_container_hotseat", background=WHITE,
-                 corner=_SEARCH_HEIGHT // 2, width=_SEARCH_WIDTH, height=_SEARCH_HEIGHT, padding=19, spacing=gap,
+                 corner=_SEARCH_HEIGHT // 2, width=width, height=_SEARCH_HEIGHT, padding=19, spacing=gap,
                  gravity="center")
 
 

@@ -576,7 +576,8 @@ class MainScreen(Screen):
     def _page(self) -> View:
         """The current tab's page (``main__view_pager_container``)."""
         if self.tab in self.notes:
-            return editor_field(self.notes[self.tab], self.tab, viewport(self, 2 * BAR))
+            return editor_field(self.notes[self.tab], self.tab, self.phone.window.design_width,
+                                viewport(self, 2 * BAR))
         if self.tab == "nav_more":
             return column(*(text_view(entry, text_size=_TITLE, padding=42) for entry in MORE_ENTRIES), weight=1)
         rows = self._rows()

@@ -244,12 +244,12 @@ def overflow(on_click: Callback) -> View:
 
 
 
-def editor_field(document: Document, key: str, height: int) -> View:
-    """The ``HighlightingEditor`` in its scroll view, at least ``height`` tall (``fillViewport``): a tap anywhere
-    below the text focuses it."""
+def editor_field(document: Document, key: str, width: int, height: int) -> View:
+    """The ``HighlightingEditor`` in its ``width`` px wide scroll view, at least ``height`` tall (``fillViewport``): a
+    tap anywhere below the text focuses it."""
     field = edit_text(document.text, "", key, document.edit, multiline=True, text_size=EDITOR_SIZE,
                       padding=_MARGIN, resource_id=res_id("document__fragment__edit__highlighting_editor"))
-    field.height = max(measure_height(field, 1080), height)
+    field.height = max(measure_height(field, width), height)
     return View(kind="list", class_name="android.widget.ScrollView", key=key + "_scroll", children=[field],
                 resource_id=res_id("document__fragment__edit__content_editor__scrolling_parent"), scrollable=True,
                 focusable=True, weight=1)
@@ -347,7 +347,7 @@ class DocumentScreen(Screen):
                         resource_id=res_id("document__fragment_view_webview"), weight=1,
                         children=[text_view(doc.text, text_size=EDITOR_SIZE, padding=_MARGIN)])
         else:
-            body = editor_field(doc, self.FIELD, viewport(self, BAR))
+            body = editor_field(doc, self.FIELD, self.phone.window.design_width, viewport(self, BAR))
         content = column(toolbar, body, gravity="fill")
         if self.popup == "menu":
             return popup_menu(content, [(SHARE, lambda: self._set_popup("share")), (RELOAD, self._reload)],

@@ -53,7 +53,7 @@ from android_gym.sim.apps.osmand_gpx import (
 )
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
-from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over, scrim_over
@@ -314,7 +314,7 @@ class MapScreen(Screen):
         height = self.phone.window.design_height - STATUS_BAR_HEIGHT - self.phone.window.nav_bar_height
         if self.focus_key and self.keyboard_shown:
             height -= KEYBOARD_HEIGHT
-        return geo.Viewport(self.center[0], self.center[1], self.zoom, DESIGN_WIDTH, height)
+        return geo.Viewport(self.center[0], self.center[1], self.zoom, self.phone.window.design_width, height)
 
     def _touch(self, x1: float, y1: float, x2: float, y2: float) -> None:
         """A drag pans the map; a touch that does not move opens the context menu of what lies under it."""

@@ -36,7 +36,7 @@ from typing import Any
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
-from android_gym.sim.framework.window import DESIGN_WIDTH, KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, scrim_over
@@ -650,7 +650,7 @@ class MainScreen(Screen):
         lines = [row(*top, spacing=21)]
         notes = task["notes"]
         if notes:  # p_show_description: at most two lines
-            count = min(len(wrap(notes, _TEXT_16SP, 1080 - 132 - _ROW_PADDING)), 2)
+            count = min(len(wrap(notes, _TEXT_16SP, self.phone.window.design_width - 132 - _ROW_PADDING)), 2)
             lines.append(text_view(notes, resource_id=_id("description"), text_size=_TEXT_16SP, padding=0,
                                    height=count * line_height(_TEXT_16SP), text_color=TEXT_SECONDARY))
         chips = []
@@ -844,7 +844,7 @@ class MainScreen(Screen):
         header = column(toolbar, title, resource_id=_id("appbarlayout"), background=WHITE)
         rows = self._edit_rows(editor)
         if self.focus_key == self.DESCRIPTION and self.keyboard_shown:
-            self._scroll_into_view(rows, measure_height(header, DESIGN_WIDTH))
+            self._scroll_into_view(rows, measure_height(header, self.phone.window.design_width))
         body = View(kind="list", class_name="android.widget.ScrollView", key=self.EDIT_LIST, scrollable=True,
                     focusable=True, weight=1, children=rows)
         content: View = column(header, body, background=WHITE)
@@ -873,7 +873,7 @@ class MainScreen(Screen):
         visible = window.design_height - STATUS_BAR_HEIGHT - window.nav_bar_height - KEYBOARD_HEIGHT - header_height
         top = 0
         for item in rows:
-            height = measure_height(item, DESIGN_WIDTH)
+            height = measure_height(item, self.phone.window.design_width)
             if any(v.key == self.DESCRIPTION for v in item.walk()):
                 offset = self.scroll.get(self.EDIT_LIST, 0)
                 self.scroll[self.EDIT_LIST] = min(max(offset, top + height - visible), top)

@@ -83,7 +83,8 @@ class PackageService(Protocol):
 class WindowService(Protocol):
     """What apps read of the window manager (``framework.window``)."""
 
-    #: The screen height in layout (design) pixels.
+    #: The screen's width and height in layout (design) pixels (``framework.display``).
+    design_width: int
     design_height: int
 
     @property

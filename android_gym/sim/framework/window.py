@@ -6,9 +6,10 @@ uiautomator dump, and routes touches and keys: the shade (when pulled down) firs
 navigation bar and the app. A drag starting on a SeekBar moves it; one starting on a drawing surface draws on it;
 a drag down from the status bar pulls the shade down and a drag up on it (or BACK/HOME) closes it; other drags
 scroll the list under their start.
-Apps are laid out at a design width of 1080 px (a 420 dpi Pixel 6); a screen of another width is drawn natively at its
-size, as a phone of the same dp width and a density of ``420 * width / 1080`` dpi draws it (``ui.render``), and the
-dump, the accessibility windows and touches map design pixels to screen pixels by the same factor. Editing text fields,
+Apps are laid out in design pixels (of a 420 dpi screen) at the display's design size (``framework.display``: 1080 px
+wide, 411 dp, unless ``wm size``/``wm density`` override the screen); the screen is drawn natively at its density
+(``ui.render``), and the dump, the accessibility windows and touches map design pixels to screen pixels by the same
+factor. Editing text fields,
 text selection and the floating text-selection toolbar (which is put into the app window's tree) are in
 ``text_editor`` (the rules) and ``ui.selection`` (geometry and views).
 
@@ -34,6 +35,7 @@ from PIL import Image
 from android_gym.sim import keycodes
 from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
+from android_gym.sim.framework.display import Display
 from android_gym.sim.framework.locale import FRAMEWORK_PACKAGE, SystemLocale
 from android_gym.sim.framework.looks import KEYBOARD_NIGHT, SYSTEM_NIGHT, Looks, recolor, scale_text
 from android_gym.sim.framework.notifications import NotificationManager
@@ -56,8 +58,6 @@ from android_gym.sim.ui.views import (
     text_view,
 )
 
-DESIGN_WIDTH = 1080
-DESIGN_DENSITY = 420  # dpi at the design width: the Pixel 6 image's ro.sf.lcd_density
 STATUS_BAR_HEIGHT = 118  # Pixel 6: 24 dp + display cutout at 420 dpi
 NAV_BAR_HEIGHT = 126  # 48 dp at 420 dpi (three-button navigation)
 # Gesture navigation (frameworks/base packages/overlays/NavigationBarModeGesturalOverlay): navigation_bar_height
@@ -138,10 +138,6 @@ class WindowManager:
         self._shown: Screen | None = None  # the foreground activity of the last frame built
         self._transition_frames = 0  # length of the running activity transition
         self._transition_left = 0  # its frames not shown yet
-        self.width, self.height = width, height
-        self.scale = width / DESIGN_WIDTH
-        self.design_height = round(height / self.scale)
-        self._renderer = Renderer(width, height, self.scale)
         self._frame: Frame | None = None
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
@@ -161,16 +157,23 @@ class WindowManager:
         self._editor = TextEditor(phone, self._focused_field)
         self._text_toolbar: View | None = None  # the floating text-selection toolbar of the current frame
         self._focused_screen: Screen | None = None
+        self._reveal_focus = False  # a field took focus: its list scrolls it into view at the next frame
         # TextView.onKeyShortcut: Ctrl+A/C/X/V.
         self._shortcuts = {keycodes.A: self._editor.select_all, _C: self._editor.copy, _X: self._editor.cut,
                            _V: self._editor.paste}
+        self.set_display(Display(width, height))
 
-    @property
-    def density(self) -> int:
-        """The screen's density in dpi (``ro.sf.lcd_density``): 420 at the design width, in proportion at other
-        widths, so the screen is as many dp wide as the Pixel 6's 411 (270 px: 105 dpi), rounded half up to a
-        whole dpi as densities are given."""
-        return math.floor(DESIGN_DENSITY * self.scale + 0.5)
+    def set_display(self, display: Display) -> None:
+        """Show the screen on ``display`` (a new size or density: ``wm size``, ``wm density``) from the next frame:
+        apps are laid out again at its design size and drawn at its scale."""
+        self.display = display
+        self.width, self.height = display.size
+        self.density = display.density  # DisplayMetrics.densityDpi
+        self.scale = display.scale
+        self.design_width, self.design_height = display.design_size
+        self._renderer: Renderer | None = None  # made at the first look at the pixels (a frame costs ms)
+        self._status = self._nav = None
+        self.invalidate()
 
     @property
     def looks(self) -> Looks:
@@ -238,6 +241,51 @@ class WindowManager:
         bottom = self.design_height - (GESTURE_NAV_BAR_HEIGHT if looks.gestural else NAV_BAR_HEIGHT)
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
+        content = self._content(screen)
+        window = frame(content, resource_id="android:id/content")
+        width = self.design_width
+        decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
+        layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
+        for view in content.walk():
+            if view.kind == "list":
+                screen.scroll[view.key] = view.scroll_offset
+        if self._reveal_focus:
+            self._reveal_focus = False
+            if self._scroll_focus_into_view(screen, content):
+                return self._build()
+        self._add_text_toolbar(screen, content, window)
+        self._add_heads_up(window)
+
+        night_colors = screen.app.night_colors if looks.night else None
+        background = night_colors.get(WHITE, WHITE) if night_colors else WHITE
+        status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT, background))
+        keyboard = None
+        if keyboard_shown:
+            keyboard = self._keyboard()
+            self.locale.translate(keyboard, IME_PACKAGE)
+            if looks.night:  # Gboard follows the system theme
+                recolor(keyboard, KEYBOARD_NIGHT)
+            layout(keyboard, 0, content_bottom, width, KEYBOARD_HEIGHT)
+        if self._nav is None or self._nav[0] != looks:  # it changes only with the looks (and the language)
+            nav = self._nav_bar(looks.gestural)
+            self.locale.translate(nav, systemui.PACKAGE)
+            if looks.night:
+                recolor(nav, SYSTEM_NIGHT)
+            layout(nav, 0, bottom, width, self.design_height - bottom)
+            self._nav = looks, nav
+        shade = self.shade.window()
+        if shade is not None:
+            self.locale.translate(shade, systemui.PACKAGE)
+            scale_text(shade, looks.font_scale)
+            if looks.night:
+                recolor(shade, SYSTEM_NIGHT)
+            layout(shade, 0, 0, width, bottom)  # full screen above the navigation bar
+        return Frame(status, decor, keyboard, self._nav[1], shade, night_colors)
+
+    def _content(self, screen: Screen) -> View:
+        """A fresh view tree of ``screen`` (its dialog windows over it, in the system language, font scale and
+        theme) with its focus, selection and list positions, to lay out."""
+        looks = self.looks
         content = screen.build()
         for dialog in screen.dialog_windows:  # each dialog window over the activity and the dialogs before it
             content = dialog_over(content, dialog.panel(), None)
@@ -253,39 +301,33 @@ class WindowManager:
                 view.selection = self._editor.span(screen, view) if view.focused else None
             elif view.kind == "list":
                 view.scroll_offset = screen.scroll.get(view.key, 0)
-        window = frame(content, resource_id="android:id/content")
-        decor = frame(window, bounds=(0, 0, DESIGN_WIDTH, self.design_height))  # the full-screen DecorView
-        layout(window, 0, STATUS_BAR_HEIGHT, DESIGN_WIDTH, content_bottom - STATUS_BAR_HEIGHT)
-        for view in content.walk():
-            if view.kind == "list":
-                screen.scroll[view.key] = view.scroll_offset
-        self._add_text_toolbar(screen, content, window)
-        self._add_heads_up(window)
+        return content
 
-        background = night_colors.get(WHITE, WHITE) if night_colors else WHITE
-        status = self._status_bar(_color_under(content, STATUS_BAR_HEIGHT, background))
-        keyboard = None
-        if keyboard_shown:
-            keyboard = self._keyboard()
-            self.locale.translate(keyboard, IME_PACKAGE)
-            if looks.night:  # Gboard follows the system theme
-                recolor(keyboard, KEYBOARD_NIGHT)
-            layout(keyboard, 0, content_bottom, DESIGN_WIDTH, KEYBOARD_HEIGHT)
-        if self._nav is None or self._nav[0] != looks:  # it changes only with the looks (and the language)
-            nav = self._nav_bar(looks.gestural)
-            self.locale.translate(nav, systemui.PACKAGE)
-            if looks.night:
-                recolor(nav, SYSTEM_NIGHT)
-            layout(nav, 0, bottom, DESIGN_WIDTH, self.design_height - bottom)
-            self._nav = looks, nav
-        shade = self.shade.window()
-        if shade is not None:
-            self.locale.translate(shade, systemui.PACKAGE)
-            scale_text(shade, looks.font_scale)
-            if looks.night:
-                recolor(shade, SYSTEM_NIGHT)
-            layout(shade, 0, 0, DESIGN_WIDTH, bottom)  # full screen above the navigation bar
-        return Frame(status, decor, keyboard, self._nav[1], shade, night_colors)
+    def _scroll_focus_into_view(self, screen: Screen, content: View) -> bool:
+        """``ScrollView.scrollToChild`` as a list does it for a field that took focus, once the keyboard resized
+        the window: scroll as little as puts the field's row (the field, in a row taller than the list) wholly
+        inside the list. ``content`` is laid out (the lists' sizes); the rows are measured in a fresh tree, as layout
+        keeps only the rows a list shows. Whether a list moved (its position is in ``screen.scroll``)."""
+        laid_out = {view.key: view for view in content.walk() if view.kind == "list" and view.key}
+        moved = False
+        for view in self._content(screen).walk():
+            shown = laid_out.get(view.key) if view.kind == "list" else None
+            rows = view.children if shown is not None else []
+            index = next((i for i, row_view in enumerate(rows) if any(v.focused for v in row_view.walk())), None)
+            if shown is None or index is None:
+                continue
+            x1, y1, x2, y2 = shown.bounds
+            width, height = x2 - x1 - 2 * shown.padding, y2 - y1 - 2 * shown.padding
+            heights = [measure_height(row_view, width) for row_view in rows[:index + 1]]
+            top, extent = sum(heights[:index]) + view.spacing * index, heights[index]
+            if extent > height:  # where the field lies in its row, laid out on its own
+                layout(rows[index], 0, 0, width, extent)
+                field = next(v for v in rows[index].walk() if v.focused)
+                top, extent = top + field.bounds[1], field.bounds[3] - field.bounds[1]
+            offset = min(max(shown.scroll_offset, top + extent - height), top)
+            if extent <= height and offset != shown.scroll_offset:
+                screen.scroll[view.key], moved = offset, True
+        return moved
 
     def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
         """Lay the focused field's floating toolbar (if open) over the app window, as its last child."""
@@ -302,7 +344,7 @@ class WindowManager:
         if notification is None:
             return
         card = self.notifications.row_view(notification, heads_up=True)
-        width = DESIGN_WIDTH - 2 * _HEADS_UP_MARGIN
+        width = self.design_width - 2 * _HEADS_UP_MARGIN
         layout(card, _HEADS_UP_MARGIN, STATUS_BAR_HEIGHT + _HEADS_UP_MARGIN, width, measure_height(card, width))
         window.children.append(card)
 
@@ -328,7 +370,7 @@ class WindowManager:
         frame of a running transition, 0 when none runs."""
         if not self._transition_left:
             return 0
-        slide = round(DESIGN_WIDTH * self._transition_left / (self._transition_frames + 1))
+        slide = round(self.design_width * self._transition_left / (self._transition_frames + 1))
         self._transition_left -= 1
         return slide
 
@@ -372,7 +414,7 @@ class WindowManager:
                      *[icon_view(icon, desc, 54) for icon, desc in names], View(width=40), background=color,
                      spacing=6)
         self.locale.translate(status, systemui.PACKAGE)
-        layout(status, 0, 0, DESIGN_WIDTH, STATUS_BAR_HEIGHT)
+        layout(status, 0, 0, self.design_width, STATUS_BAR_HEIGHT)
         return status
 
     def _nav_bar(self, gestural: bool) -> View:
@@ -439,6 +481,8 @@ class WindowManager:
             night = self.looks.night
             windows = {"shade": (f.shade, SYSTEM_NIGHT[WHITE] if night else WHITE), "nav": windows["nav"]}
             palettes = {"shade": SYSTEM_NIGHT if night else {}}
+        if self._renderer is None:
+            self._renderer = Renderer(self.width, self.height, self.scale)
         renderer = self._renderer
         pixels = renderer.render(windows, palettes)
         if slide and f.shade is None:
@@ -463,7 +507,7 @@ class WindowManager:
         slide = self._next_slide()
         if slide or self._rgba is None:
             pixels, slid = self._draw(f, slide)
-            image = Image.fromarray(pixels) if slid else self._renderer.image
+            image = Image.fromarray(pixels) if slid or self._renderer is None else self._renderer.image
             rgba = image.convert("RGBA").tobytes()
             if slid:
                 return rgba
@@ -479,9 +523,9 @@ class WindowManager:
             window, package = (f.app, self._phone.activities.top.app.package) if f.shade is None else (
                 f.shade, systemui.PACKAGE)
             if slide and f.shade is None:
-                window = _shifted(window, slide)
+                window = _shifted(window, slide, self.design_width)
             if self.scale != 1:
-                window = _scaled(window, self.scale)
+                window = _scaled(window, self.scale, self.width, self.height)
             dump = hierarchy.dump(window, package)
             if slide:
                 return dump
@@ -505,7 +549,7 @@ class WindowManager:
                                         True))
         if self.scale == 1:
             return windows
-        return [replace(window, root=_scaled(window.root, self.scale)) for window in windows]
+        return [replace(window, root=_scaled(window.root, self.scale, self.width, self.height)) for window in windows]
 
     # ----- input -------------------------------------------------------------------------------------------
     def _to_design(self, x: float, y: float) -> tuple[float, float]:
@@ -554,6 +598,7 @@ class WindowManager:
             screen = self._phone.activities.top
             screen.focus_key = target.key
             screen.keyboard_shown = True
+            self._reveal_focus = True
             screen.selection = None  # the caret goes to the end of the text
             self.invalidate()
         if target.on_click is not None:
@@ -625,7 +670,7 @@ class WindowManager:
         dx, dy = ex - sx, ey - sy
         if sy >= self.design_height - GESTURE_AREA_HEIGHT and -dy > abs(dx):
             return keycodes.HOME
-        inwards = dx if sx < BACK_GESTURE_INSET else -dx if sx >= DESIGN_WIDTH - BACK_GESTURE_INSET else 0
+        inwards = dx if sx < BACK_GESTURE_INSET else -dx if sx >= self.design_width - BACK_GESTURE_INSET else 0
         if inwards >= _EDGE_SWIPE_MIN and inwards > abs(dy):
             return keycodes.BACK
         return None
@@ -690,15 +735,15 @@ def _luminance(color: Color) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
-def _color_under(content: View, y: int, background: Color = WHITE) -> Color:
+def _color_under(content: View, x: int, y: int, background: Color = WHITE) -> Color:
     """The colour the status bar takes over an activity: the background of the top-most view drawn at the top
-    centre of its window (row ``y``), as apps colour the bar like their app bar (``statusBarColor``); a saturated
-    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; the window's ``background`` where nothing is
-    drawn."""
+    centre of its window (``(x, y)``), as apps colour the bar like their app bar (``statusBarColor``); a saturated
+    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; the window's ``background`` where
+    nothing is drawn."""
     color = background
     for view in content.walk():
         x1, y1, x2, y2 = view.bounds
-        if view.background is not None and x1 <= DESIGN_WIDTH // 2 < x2 and y1 <= y < y2:
+        if view.background is not None and x1 <= x < x2 and y1 <= y < y2:
             color = view.background
     if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
         color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
@@ -728,12 +773,12 @@ def _seek_fraction(seek_bar: View, x: float) -> float:
     return min(max((x - x1 - seek_bar.padding) / available, 0.0), 1.0) if available > 0 else 0.0
 
 
-def _shifted(view: View, dx: int) -> View:
-    """A copy of a laid-out tree moved ``dx`` design px right, bounds cut at the screen's right edge (uiautomator
-    reports visible bounds and leaves out nodes with none)."""
+def _shifted(view: View, dx: int, right: int) -> View:
+    """A copy of a laid-out tree moved ``dx`` design px right, bounds cut at the screen's right edge ``right``
+    (uiautomator reports visible bounds and leaves out nodes with none)."""
     x1, y1, x2, y2 = view.bounds
-    return replace(view, bounds=(min(x1 + dx, DESIGN_WIDTH), y1, min(x2 + dx, DESIGN_WIDTH), y2),
-                   children=[_shifted(child, dx) for child in view.children])
+    return replace(view, bounds=(min(x1 + dx, right), y1, min(x2 + dx, right), y2),
+                   children=[_shifted(child, dx, right) for child in view.children])
 
 
 def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.ndarray:
@@ -745,13 +790,13 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
     return out
 
 
-def _scaled(view: View, scale: float) -> View:
+def _scaled(view: View, scale: float, width: int, height: int) -> View:
     """A copy of a laid-out tree with bounds in screen pixels (the renderer's ``px``: a view's pixels lie inside
-    them). Copied field by field without ``dataclasses.replace``, which runs ``__init__`` and costs 15 times more:
-    a small screen copies the tree at every new frame."""
+    them), cut at the ``width`` x ``height`` screen's edges. Copied field by field without ``dataclasses.replace``,
+    which runs ``__init__`` and costs 15 times more: a small screen copies the tree at every new frame."""
     x1, y1, x2, y2 = view.bounds
     copy = object.__new__(View)
     copy.__dict__.update(view.__dict__)
-    copy.bounds = (round(x1 * scale), round(y1 * scale), round(x2 * scale), round(y2 * scale))
-    copy.children = [_scaled(child, scale) for child in view.children]
+    copy.bounds = (round(x1 * scale), round(y1 * scale), min(round(x2 * scale), width), min(round(y2 * scale), height))
+    copy.children = [_scaled(child, scale, width, height) for child in view.children]
     return copy

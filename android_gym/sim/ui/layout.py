@@ -238,10 +238,27 @@ def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo:
     _layout(child, cx, cy, child_w - (2 * m if child.width is None else 0), child_h, memo)
 
 
+def _cut(view: View, top: int, bottom: int) -> None:
+    """A laid-out container cut to the rows ``top`` to ``bottom`` of the list it lies partly in: its bounds clipped;
+    its descendants wholly inside kept, containers partly inside cut in turn, the others dropped."""
+    x1, y1, x2, y2 = view.bounds
+    view.bounds = (x1, max(y1, top), x2, min(y2, bottom))
+    kept = []
+    for child in view.children:
+        child_top, child_bottom = child.bounds[1], child.bounds[3]
+        if top <= child_top and child_bottom <= bottom:
+            kept.append(child)
+        elif child.children and child_top < bottom and child_bottom > top:
+            _cut(child, top, bottom)
+            kept.append(child)
+    view.children = kept
+
+
 def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     """Stack items, scroll by ``scroll_offset`` (clamped) and keep only the items wholly inside the list; an item
-    taller than the list that has no children of its own (a long text in a ScrollView) is kept while it shows,
-    clipped to the list (``View.clipped_top``)."""
+    taller than the list is kept while it shows: one without children of its own (a long text in a ScrollView)
+    clipped to the list (``View.clipped_top``), a container (a form in a ScrollView on a short screen) cut to it
+    (``_cut``)."""
     heights = [measure_height(child, width, memo) for child in view.children]
     content = sum(heights) + view.spacing * max(len(heights) - 1, 0)
     view.scroll_offset = max(0, min(view.scroll_offset, content - height))
@@ -254,6 +271,10 @@ def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo
             _layout(child, x, top, width, child_h, memo)
             x1, y1, x2, y2 = child.bounds
             child.clipped_top, child.bounds = y - y1 if y1 < y else 0, (x1, max(y1, y), x2, min(y2, y + height))
+            visible.append(child)
+        elif child_h > height and top < y + height and top + child_h > y:
+            _layout(child, x, top, width, child_h, memo)
+            _cut(child, y, y + height)
             visible.append(child)
         top += child_h + view.spacing
     view.children = visible

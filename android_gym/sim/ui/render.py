@@ -1,10 +1,10 @@
 """Pillow renderer: draws laid-out view trees into one persistent frame, redrawing only windows that changed.
 
-Views are laid out in design pixels (a 1080 px wide, 420 dpi phone); the renderer draws them natively at the
-screen's size, every coordinate, length, corner radius, stroke, shadow, icon and font size times ``scale`` (screen
-width / 1080): the same dp layout a phone of the same dp width and a density of ``420 * scale`` dpi draws
-(Android's ``DisplayMetrics.density``). Text and icons are rasterized at the scaled size, so a small screen is as
-crisp as a real low-density phone, and cheaper to draw than a full-size frame. A coordinate maps to
+Views are laid out in design pixels (pixels of a 420 dpi screen); the renderer draws them natively at the
+screen's size, every coordinate, length, corner radius, stroke, shadow, icon and font size times ``scale`` (the
+screen's density / 420): the same dp layout a phone of that density draws (Android's ``DisplayMetrics.density``).
+Text and icons are rasterized at the scaled size, so a small screen is as crisp as a real low-density phone, and
+cheaper to draw than a full-size frame. A coordinate maps to
 ``round(x * scale)``, as the uiautomator dump's bounds do, so a view's pixels lie inside its dumped bounds.
 
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little.
@@ -139,6 +139,7 @@ class Renderer:
             self._signatures[name] = sig
             self._palette = palette
             x1, y1, x2, y2 = map(self.px, root.bounds)
+            x2, y2 = min(x2, self.image.width), min(y2, self.image.height)  # a design edge may round 1 px past it
             self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), background)
             self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
             for view in root.walk():
@@ -246,14 +247,18 @@ class Renderer:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
         dock's icon is centred, without its label."""
         x1, y1, x2, y2 = view.bounds
-        cx, r = (x1 + x2) // 2, min(x2 - x1, 260) * 10 // 37
-        top = y1 + 24 if view.kind == "app_icon" else (y1 + y2) // 2 - r
+        # A cell shorter than the icon with its label shrinks both gaps and the icon (Launcher3's icon scale).
+        gap = min(24, (y2 - y1) * 24 // 260)
+        label = line_height(view.text_size) if view.kind == "app_icon" else 0
+        r = max(1, min(min(x2 - x1, 260) * 10 // 37, (y2 - y1 - 2 * gap - label) // 2))
+        cx = (x1 + x2) // 2
+        top = y1 + gap if view.kind == "app_icon" else (y1 + y2) // 2 - r
         circle = self._rect(cx - r, top, cx + r, top + 2 * r)
         self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION))
         self._draw.ellipse(_box(circle), fill=view.background)
         self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
         if view.kind == "app_icon":
-            self._text_line(view.text, view, cx, top + 2 * r + 24, centered=True, max_width=x2 - x1)
+            self._text_line(view.text, view, cx, top + 2 * r + gap, centered=True, max_width=x2 - x1)
 
     def _draw_image(self, view: View) -> None:
         """The view's picture scaled to fit its bounds with its aspect ratio kept, centred (``fitCenter``)."""

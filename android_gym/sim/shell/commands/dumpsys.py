@@ -13,6 +13,7 @@ per phone (``activity.task_id``/``record_hash``), never derived from host memory
 
 from __future__ import annotations
 
+import math
 import zlib
 
 from android_gym.sim.framework.app import Screen
@@ -55,7 +56,6 @@ def _window_report(phone: ShellDevice, what: str) -> str:
     tasks = phone.activities.task_stacks()
     top = phone.activities.top
     front = tasks[0]
-    width, height = phone.window.width, phone.window.height
     keyboard = bool(top.focus_key) and top.keyboard_shown
     lines = ["WINDOW MANAGER WINDOWS (dumpsys window windows)"]
     windows = ([("InputMethod", "INPUT_METHOD")] if keyboard else []) + [
@@ -91,14 +91,31 @@ def _window_report(phone: ShellDevice, what: str) -> str:
     lines += [f"  mCurrentFocus={window_name(phone, top)}",
               f"  mFocusedApp={activity_record(phone, top, front)}"]
     if what in ("", "displays", "d", "all", "-a"):
-        rotation, density = phone.window.rotation, phone.window.density
         lines += ["", "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
-                  f"  Display: mDisplayId=0 rootTasks={len(tasks)}",
-                  f"    init={width}x{height} {density}dpi base={width}x{height} {density}dpi cur={width}x{height} "
-                  f"app={width}x{height} rng=1080x1006-2400x2326",
+                  f"  Display: mDisplayId=0 rootTasks={len(tasks)}", f"    {_display_sizes(phone)}",
                   "    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion()", "",
-                  *_display_rotation(phone, rotation, "    ")]
+                  *_display_rotation(phone, phone.window.rotation, "    ")]
     return "\n".join(lines) + "\n"
+
+
+#: What the display's nominal app sizes leave out of the screen's sides (the system bars' insets), in dp: 74 px at
+#: 420 dpi on the Pixel 6 emulator image (``rng=1080x1006-2400x2326``).
+_NOMINAL_INSET_DP = 28
+
+
+def _display_sizes(phone: ShellDevice) -> str:
+    """``DisplayContent.dump``'s sizes: ``init`` (physical), ``base`` (the ``wm`` override, when there is one),
+    ``cur`` and ``app`` (the logical display) and ``rng`` (the smallest and largest nominal app sizes over the
+    rotations)."""
+    display = phone.window.display
+    width, height = display.size
+    line = f"init={display.physical_width}x{display.physical_height} {display.physical_density}dpi"
+    if (width, height, display.density) != (display.physical_width, display.physical_height,
+                                            display.physical_density):
+        line += f" base={width}x{height} {display.density}dpi"
+    inset = math.floor(_NOMINAL_INSET_DP * display.density / 160 + 0.5)
+    short, long = sorted((width, height))
+    return line + f" cur={width}x{height} app={width}x{height} rng={short}x{short - inset}-{long}x{long - inset}"
 
 
 def _rotation_name(rotation: int) -> str:

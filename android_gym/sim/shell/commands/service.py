@@ -1,6 +1,6 @@
-"""``wm`` (AOSP ``WindowManagerShellCommand``), ``cmd SERVICE``, which hands package, activity, settings,
-input and window to their shell commands and toggles the radios, and ``service`` (AOSP ``cmds/service``), which
-lists binder services and calls the transactions device setup uses."""
+"""``cmd SERVICE``, which hands package, activity, settings, input and window (``wm``) to their shell commands
+and toggles the radios, and ``service`` (AOSP ``cmds/service``), which lists binder services and calls the
+transactions device setup uses."""
 
 from __future__ import annotations
 
@@ -11,29 +11,8 @@ from android_gym.sim.shell.commands.activity import am
 from android_gym.sim.shell.commands.base import CommandContext
 from android_gym.sim.shell.commands.notification import notification
 from android_gym.sim.shell.commands.package import pm
+from android_gym.sim.shell.commands.window import wm
 from android_gym.sim.system import radios
-
-
-def wm(ctx: CommandContext, argv: list[str]) -> int:
-    """``wm size``, ``wm density``, ``wm dismiss-keyguard`` (changing size or density is not simulated)."""
-    command = argv[1] if len(argv) > 1 else ""
-    args = argv[2:]
-    if args[:1] == ["-d"]:
-        args = args[2:]
-    if command == "size":
-        if args and args[0] != "reset":
-            return ctx.fail("wm", "changing the display size is not simulated")
-        ctx.out(f"Physical size: {ctx.phone.window.width}x{ctx.phone.window.height}\n")
-        return 0
-    if command == "density":
-        if args and args[0] != "reset":
-            return ctx.fail("wm", "changing the display density is not simulated")
-        ctx.out(f"Physical density: {ctx.phone.window.density}\n")
-        return 0
-    if command in ("dismiss-keyguard", "user-rotation", "fixed-to-user-rotation"):
-        return 0
-    ctx.out(f"Unknown command: {command}\n" if command else "Window manager (window) commands:\n  help\n")
-    return 255
 
 
 def cmd(ctx: CommandContext, argv: list[str]) -> int:
