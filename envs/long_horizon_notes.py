@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import numpy as np
 from PIL import Image
 
-from android_gym.actions import Action
+from android_gym.actions import Action, ActionType
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.envs import (
@@ -52,6 +52,7 @@ from android_gym.tasks.images import encode
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
+    act,
     back_to_home,
     complete,
     declares_completion,
@@ -325,7 +326,31 @@ def write_markor_note(name: str, text: str | None) -> list[OracleStep]:
     if text is None:
         return [open_app(markor.APP_NAME), *markor.new_note(name), long_press(markor.EDITOR), tap(markor.PASTE),
                 *markor.leave_editor(), *home()]
-    return [*cross_app.write_note(name, text), *home()]
+    return [open_app(markor.APP_NAME), *markor.new_note(name), *type_lines(markor.EDITOR, text.split("\n")),
+            *markor.leave_editor(), *home()]
+
+
+def type_lines(field: Selector, lines: Sequence[str]) -> list[OracleStep]:
+    """Type ``lines`` into ``field`` one at a time (typing ends with ENTER, which starts the next line)."""
+    first, *rest = lines
+    return [type_into(field, first), *(type_at_caret(line) for line in rest)]
+
+
+def type_at_caret(text: str) -> OracleStep:
+    """Type into the focused field where its caret (or selection) is."""
+    return act(Action(ActionType.INPUT_TEXT, text=text))
+
+
+def share_markor_note(name: str, contact: str) -> list[OracleStep]:
+    """Open Markor's note ``name``, Share ▸ Plain Text ▸ SMS Messenger, pick the contact, send, then home."""
+    def menu_item(title: str) -> Selector:
+        return Selector(text=title, resource_id=f"{markor.PACKAGE}:id/title")
+
+    return [open_app(markor.APP_NAME), *markor.open_note(name), tap(markor.MORE_OPTIONS), tap(menu_item("Share")),
+            tap(menu_item("Plain Text")), tap(Selector(text="SMS Messenger", resource_id="android:id/text1")),
+            type_into(sms.ADDRESS_FIELD, contact),
+            tap(Selector(text=contact, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")), tap(sms.SEND_BUTTON),
+            *home()]
 
 
 def read_texts(title: str, body: str) -> list[OracleStep]:
@@ -374,9 +399,11 @@ def select_camera_photo() -> list[OracleStep]:
 
 
 def rename_selected(new_name: str) -> list[OracleStep]:
-    """In Files, with one file selected: overflow → Rename, the new name over the old, OK."""
-    return [tap(Selector(content_desc=files_app.MORE_OPTIONS)), tap(Selector(text=files_app.RENAME)),
-            replace_text(Selector(resource_id="android:id/text1", class_suffix="EditText"), new_name),
+    """In Files, with one file selected: overflow → Rename, then ``new_name``: typed over the selected name without
+    its extension when it has none, else in place of the whole name; OK."""
+    field = Selector(resource_id="android:id/text1", class_suffix="EditText")
+    typing = replace_text(field, new_name) if "." in new_name else type_at_caret(new_name)
+    return [tap(Selector(content_desc=files_app.MORE_OPTIONS)), tap(Selector(text=files_app.RENAME)), typing,
             tap(Selector(text=files_app.OK, resource_id="android:id/button1"))]
 
 
@@ -565,7 +592,8 @@ class JoplinChecklistToMarkorThenTick(_WithContacts, _WithJoplin):
     app_packages = (joplin.PACKAGE, markor.PACKAGE, sms.PACKAGE)
     complexity = 5.5
     template = ("Copy the items I have not ticked yet in my Joplin checklist '{title}' into a new Markor note named "
-                "{file}, one per line, tick those items in Joplin, then text them to {friend}.")
+                "{file}, one per line, tick those items in Joplin, then share that Markor note with {friend} by "
+                "SMS.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -589,7 +617,8 @@ class JoplinChecklistToMarkorThenTick(_WithContacts, _WithJoplin):
         """Read the checklist, write the Markor note, tick the items, text them."""
         note, items = self.params["note"], self.params["open"]
         return [*see_joplin_note(note, *items), *write_markor_note(self.params["file"], "\n".join(items)),
-                *tick_in_joplin(note, *items), *text_contact(self.params["friend"], ", ".join(items)), complete()]
+                *tick_in_joplin(note, *items), *share_markor_note(self.params["file"], self.params["friend"]),
+                complete()]
 
 
 @register_task
@@ -600,7 +629,7 @@ class MarkorNumberToContactThenText(NotesTask):
     app_packages = (markor.PACKAGE, contacts.PACKAGE, sms.PACKAGE)
     complexity = 5.0
     template = ("Save {person}'s number from my Markor note {file} as a new contact named {person}, text them in "
-                "Simple SMS Messenger: {message} Then remove {person}'s line from the note, keeping the others.")
+                "Simple SMS Messenger: {message} Then add a last line 'Saved {person}' to the note.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -612,28 +641,28 @@ class MarkorNumberToContactThenText(NotesTask):
         return {"person": person, "number": number, "listed": [list(p) for p in listed], "file": names[0],
                 "others": {name: random_sentence(rng) for name in names[1:]}, "message": gen.message(rng)}
 
-    def lines(self, leaving: str | None = None) -> list[str]:
-        """The note's lines, ``Name: number``, without ``leaving``'s."""
-        return [f"{name}: {number}" for name, number in self.params["listed"] if name != leaving]
+    def rows(self) -> list[str]:
+        """The note's table rows, ``| Name | number |``."""
+        return [f"| {name} | {number} |" for name, number in self.params["listed"]]
 
     def markor_notes(self) -> dict[str, str]:
-        """The phone list and the other notes."""
-        return {self.params["file"]: "\n".join(self.lines()), **self.params["others"]}
+        """The phone list (a Markdown table) and the other notes."""
+        return {self.params["file"]: "\n".join(["| Name | Number |", "|---|---|", *self.rows()]),
+                **self.params["others"]}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The contact saved; the text sent; the note without the person's line (the other lines kept)."""
+        """The contact saved; the text sent; the note with the new last line (its rows kept)."""
         person, number = self.params["person"], self.params["number"]
         return [Subgoal("save the contact", contact_saved(person, number)),
                 Subgoal("text them", texted(number, self.params["message"])),
-                Subgoal("remove their line", markor_note_has(self.params["file"], self.lines(person), [number]))]
+                Subgoal("note it", markor_note_has(self.params["file"], [*self.rows(), f"Saved {person}"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Read the note, save the contact, text them by name, rewrite the note without their line."""
+        """Read the note, save the contact, text them by name, add the line at the note's end."""
         person, number = self.params["person"], self.params["number"]
-        rewrite = [open_app(markor.APP_NAME), *markor.open_note(self.params["file"]),
-                   replace_text(markor.EDITOR, "\n".join(self.lines(person))), *markor.leave_editor(), *home()]
-        return [*read_markor_note(self.params["file"], f"{person}: {number}"), *save_contact(person, number),
-                *text_contact(person, self.params["message"]), *rewrite, complete()]
+        return [*read_markor_note(self.params["file"], f"| {person} | {number} |"), *save_contact(person, number),
+                *text_contact(person, self.params["message"]),
+                *append_to_markor_note(self.params["file"], f"Saved {person}"), complete()]
 
 
 @register_task
@@ -789,17 +818,20 @@ class DrawingNamedByText(_WithContacts):
     cleared_like = ("SimpleDrawProCreateDrawing",)
     complexity = 4.5
     template = ("{friend} texted me asking for a drawing. Reply to them \"On it!\", draw it in Simple Draw Pro and "
-                "save it in the Pictures folder under the file name they asked for, then text them that file name.")
+                "save it in the Pictures folder under the file name and type they asked for, then text them the "
+                "name.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The friend among 3–4 contacts, what to sketch, the file name; texts from the others."""
         params = _friends(rng, int(rng.integers(3, 5)))
-        file_name = f"{pick(rng, draw.WORDS)}_{random_file_name(rng)}{pick(rng, draw.EXTENSIONS)}"
-        request = f"Could you sketch {pick(rng, SKETCHES)} for me? Please save it as {file_name}"
+        stem, extension = f"{pick(rng, draw.WORDS)}_{random_file_name(rng)}", pick(rng, draw.EXTENSIONS)
+        file_name = stem + extension
+        request = f"Could you sketch {pick(rng, SKETCHES)} for me as a {extension[1:].upper()}? File name: {stem}"
         others = [(number, gen.message(rng)) for _, number in params["people"][1:]]
         texts = among(rng, (params["friend_number"], request), others)  # type: ignore[arg-type]
-        return {**params, "file_name": file_name, "request": request, "texts": [list(text) for text in texts]}
+        return {**params, "file_name": file_name, "stem": stem, "request": request,
+                "texts": [list(text) for text in texts]}
 
     def inbox(self) -> list[tuple[str, str]]:
         """The request among the others' texts."""
@@ -811,7 +843,7 @@ class DrawingNamedByText(_WithContacts):
         drawing = get_task("SimpleDrawProCreateDrawing")({"file_name": name, "text": ""})
         return [Subgoal("answer \"On it!\"", texted(number, "On it!")),
                 Subgoal("save the drawing", drawing.is_successful),
-                Subgoal("text the file name", texted_all(number, [name]))]
+                Subgoal("text the name", texted_all(number, [self.params["stem"]]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the request and answer it, draw and save, text the name."""
@@ -821,24 +853,24 @@ class DrawingNamedByText(_WithContacts):
                   expect(Selector(text=self.params["request"], resource_id=f"{sms.PACKAGE}:id/thread_message_body")),
                   type_into(sms.MESSAGE_FIELD, "On it!"), tap(sms.SEND_BUTTON), *home()]
         drawing = [*part_steps("SimpleDrawProCreateDrawing", {"file_name": name, "text": ""}), *home()]
-        return [*answer, *drawing, *reply_to(friend, name), complete()]
+        return [*answer, *drawing, *reply_to(friend, self.params["stem"]), complete()]
 
 
 @register_task
 class CopyPicturesListedInMarkor(NotesTask):
-    """Markor → Simple Gallery Pro: copy the three pictures a note lists from DCIM into Download."""
+    """Markor → Simple Gallery Pro: copy the four pictures a note lists from DCIM into Download."""
 
     name = "CopyPicturesListedInMarkor"
     app_packages = (markor.PACKAGE, gallery_app.PACKAGE)
-    complexity = 7.0
+    complexity = 9.0
     template = ("Copy the pictures listed in my Markor note {file} from DCIM into Download, using Simple Gallery "
                 "Pro.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """6–8 pictures in DCIM, three of them listed in the note; 1–3 other notes."""
+        """6–8 pictures in DCIM, four of them listed in the note; 1–3 other notes."""
         pictures = [f"{name}.jpg" for name in note_names(rng, int(rng.integers(6, 9)), "")]
-        listed = [pictures[int(i)] for i in rng.choice(len(pictures), size=3, replace=False)]
+        listed = [pictures[int(i)] for i in rng.choice(len(pictures), size=4, replace=False)]
         names = note_names(rng, int(rng.integers(2, 5)))
         return {"pictures": pictures, "listed": listed, "file": names[0],
                 "others": {name: random_sentence(rng) for name in names[1:]}}
@@ -928,8 +960,8 @@ class SaveMeetingAttendeesThenText(_WithContacts, _WithJoplin):
     name = "SaveMeetingAttendeesThenText"
     app_packages = (joplin.PACKAGE, contacts.PACKAGE, sms.PACKAGE)
     complexity = 6.5
-    template = ("Save the two guests listed in my Joplin note '{title}' as contacts, with the names and numbers the "
-                "note gives, then text each of them in Simple SMS Messenger: {message}")
+    template = ("Save {guest1} and {guest2}, the guests listed in my Joplin note '{title}', as contacts with the "
+                "numbers the note gives, then text each of them in Simple SMS Messenger: {message}")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -939,7 +971,8 @@ class SaveMeetingAttendeesThenText(_WithContacts, _WithJoplin):
         body = "Guests:\n" + bullets([f"{name}: {number}" for name, number in guests]) + \
             f"\n\n{pick(rng, joplin.TARGET_BODIES)}"
         return {**_joplin_params(rng, pick(rng, MEETINGS), body, folder="Meeting Notes"),
-                "guests": [list(g) for g in guests], "people": [list(p) for p in saved], "message": gen.message(rng)}
+                "guests": [list(g) for g in guests], "guest1": guests[0][0], "guest2": guests[1][0],
+                "people": [list(p) for p in saved], "message": gen.message(rng)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """Each guest saved; each guest texted."""
@@ -1003,3 +1036,202 @@ class MoveMarkorNotesToJoplin(NotesTask):
         row = Selector(text=self.params["second"], resource_id=f"{markor.PACKAGE}:id/opoc_filesystem_item__title")
         return [*steps, open_app(markor.APP_NAME), *markor.select_note(self.params["first"]),
                 *scroll_to(row, markor.FILE_LIST), tap(row), *markor.delete_selected(), *home(), complete()]
+
+
+def markor_entry(name: str, person: str, number: str) -> Check:
+    """Markor's note ``name`` has a line with ``person`` and, on the next line, ``number`` (its last ten digits,
+    however written)."""
+    def check(device: Device) -> float:
+        lines = (device_files.file_text(device, posixpath.join(MARKOR_DATA, name)) or "").splitlines()
+        return score(any(person.casefold() in line.casefold() and digits(number)[-10:] in digits(following)
+                         for line, following in zip(lines, lines[1:])))
+    return check
+
+
+def texted_numbers(to: str, numbers: Sequence[str]) -> Check:
+    """A text was sent to ``to`` whose digits hold every one of ``numbers`` (their last ten digits)."""
+    def check(device: Device) -> float:
+        return score(any(same_number(row["address"] or "", to)
+                         and all(digits(number)[-10:] in digits(row["body"] or "") for number in numbers)
+                         for row in sms_messages(device, SMS_TYPE_SENT)))
+    return check
+
+
+def see_contact(name: str, number: str) -> list[OracleStep]:
+    """Open the contact ``name`` in Contacts and check its number shows, then home."""
+    entry = Selector(text=name, resource_id=f"{contacts.PACKAGE}:id/cliv_name_textview")
+    return [open_app(contacts.APP_NAME), *scroll_to(entry, Selector(resource_id="android:id/list")), tap(entry),
+            expect(Selector(text=number, resource_id=f"{contacts.PACKAGE}:id/header")), *home()]
+
+
+def append_to_markor_note(name: str, *lines: str) -> list[OracleStep]:
+    """Open Markor's note ``name``, type ``lines`` at its end (a tap puts the caret there), leave, then home."""
+    return [open_app(markor.APP_NAME), *markor.open_note(name), *type_lines(markor.EDITOR, lines),
+            *markor.leave_editor(), *home()]
+
+
+@register_task
+class ContactNumbersToMarkorList(_WithContacts):
+    """Contacts → Markor → SMS: copy two contacts' numbers into a Markor list, then text both lines on."""
+
+    name = "ContactNumbersToMarkorList"
+    app_packages = (contacts.PACKAGE, markor.PACKAGE, sms.PACKAGE)
+    complexity = 5.5
+    template = ("Add {first} and {second} to the end of my Markor note {file}, each as a line with the name and "
+                "a line with the phone number saved in my contacts. Then text {friend} {first}'s number.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """4–6 contacts (the friend, the two people, others), the note's name and its 1–3 lines of other people."""
+        params = _friends(rng, int(rng.integers(4, 7)))
+        (first, first_number), (second, second_number) = params["people"][1:3]
+        listed = people(rng, int(rng.integers(1, 4)))
+        return {**params, "first": first, "first_number": first_number, "second": second,
+                "second_number": second_number, "file": pick(rng, ("emergency_numbers.md", "phone_list.md",
+                                                                   "who_to_call.md")),
+                "lines": [line for name, number in listed for line in (name, number)]}
+
+    def markor_notes(self) -> dict[str, str]:
+        """The list of other people's numbers."""
+        return {self.params["file"]: "\n".join(self.params["lines"])}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """Each person's lines in the note; the first one's number texted."""
+        return [*(Subgoal(f"add {self.params[key]}", markor_entry(self.params["file"], self.params[key],
+                                                                   self.params[f"{key}_number"]))
+                  for key in ("first", "second")),
+                Subgoal("text the number", texted_numbers(self.params["friend_number"], [self.params["first_number"]]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """For each person: look the number up, add the two lines; then look the first number up again and text
+        it."""
+        steps: list[OracleStep] = []
+        for key in ("first", "second"):
+            person, number = self.params[key], self.params[f"{key}_number"]
+            steps += [*see_contact(person, number), *append_to_markor_note(self.params["file"], person, number)]
+        first, number = self.params["first"], self.params["first_number"]
+        return [*steps, *see_contact(first, number), *text_contact(self.params["friend"], number), complete()]
+
+
+@register_task
+class DeletePicturesListedInJoplin(_WithJoplin):
+    """Joplin → Simple Gallery Pro → Joplin: delete the pictures a to-do lists from DCIM, then tick the to-do."""
+
+    name = "DeletePicturesListedInJoplin"
+    app_packages = (joplin.PACKAGE, gallery_app.PACKAGE)
+    complexity = 6.0
+    template = ("In Simple Gallery Pro, delete from DCIM the pictures my Joplin to-do '{title}' lists, then mark "
+                "that to-do as done.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """5–7 pictures in DCIM, three listed in the to-do, which sits among noise."""
+        pictures = [f"{name}.jpg" for name in note_names(rng, int(rng.integers(5, 8)), "")]
+        listed = [pictures[int(i)] for i in rng.choice(len(pictures), size=3, replace=False)]
+        params = _listed_in_todo(rng, ("Delete blurry photos", "Photo cleanup", "Remove bad shots"),
+                                 "These came out blurry:", listed)
+        return {**params, "pictures": pictures, "listed": listed}
+
+    def pictures(self) -> dict[str, bytes]:
+        """Each picture's bytes, by name."""
+        return {name: picture(index, name) for index, name in enumerate(self.params["pictures"])}
+
+    def storage_files(self) -> dict[str, bytes]:
+        """The pictures in DCIM."""
+        return {posixpath.join(device_files.GALLERY_DATA, name): data for name, data in self.pictures().items()}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """Each listed picture gone from DCIM (the others kept); the to-do done."""
+        keep = {name: data for name, data in self.pictures().items() if name not in self.params["listed"]}
+        return [*(Subgoal(f"delete {name}", file_deleted(device_files.GALLERY_DATA, name, keep))
+                  for name in self.params["listed"]),
+                Subgoal("tick the to-do", joplin_todo_done(self.params["note"]["id"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the to-do; look at each picture full screen and delete it (Yes); tick the to-do."""
+        steps = see_joplin_note(self.params["note"], *self.params["listed"])
+        for name in self.params["listed"]:
+            steps += [*cross_app.view_picture(name), tap(Selector(content_desc=gallery_app.DELETE)),
+                      tap(Selector(text=gallery_app.YES, resource_id="android:id/button1")), *home()]
+        return [*steps, *tick_in_joplin(self.params["note"], self.params["title"]), complete()]
+
+
+@register_task
+class PhotoRenamedToClaimNumber(_WithJoplin):
+    """Camera → Joplin → Files: take a photo, then name it after the claim number a Joplin note holds."""
+
+    name = "PhotoRenamedToClaimNumber"
+    app_packages = (camera.PACKAGE, joplin.PACKAGE, files_app.PACKAGE)
+    cleared_like = ("CameraTakePhoto", "FilesDeleteFile")
+    complexity = 4.0
+    template = ("Take a photo for my insurance claim, then in the Files app rename it to the claim number from my "
+                "Joplin note '{title}', keeping the .jpg extension.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The claim note (a claim number) among noise and the other claims' notes (other numbers)."""
+        titles = list(CLAIMS)
+        title = pick(rng, titles)
+        numbers = [f"CLM-{int(n)}" for n in rng.choice(np.arange(10_000, 100_000), size=len(titles), replace=False)]
+        claims = {name: f"{CLAIMS[name]}. Claim number: {number}" for name, number in zip(titles, numbers)}
+        params = _joplin_params(rng, title, claims[title], folder="Finance")
+        others = [joplin.note_row(name, body, "Finance", note_id=joplin.new_id(f"claim:{name}:{body}"))
+                  for name, body in claims.items() if name != title]
+        return {**params, "rows": [*params["rows"], *others], "claim": numbers[titles.index(title)]}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """A photo taken; Pictures holds it as ``<claim>.jpg`` and nothing else."""
+        wanted = f"{self.params['claim']}.jpg"
+        return [Subgoal("take a photo", photo_taken(device_files.PHOTOS_DATA)),
+                Subgoal("rename it", lambda device: score(photos_in(device, device_files.PHOTOS_DATA) == [wanted]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Take the photo, read the claim number, rename the photo in Files."""
+        claim = self.params["claim"]
+        return [*take_photo(), *see_joplin_note(self.params["note"], self.params["note"]["body"]),
+                *select_camera_photo(), *rename_selected(claim), *home(), complete()]
+
+
+@register_task
+class ArchiveMarkorNotesListedInJoplin(_WithJoplin):
+    """Joplin → Markor → Joplin: move the notes a to-do lists into a Markor folder, then tick the to-do."""
+
+    name = "ArchiveMarkorNotesListedInJoplin"
+    app_packages = (joplin.PACKAGE, markor.PACKAGE)
+    complexity = 5.0
+    template = ("Move the Markor notes my Joplin to-do '{title}' lists into Markor's {archive} folder, then mark "
+                "that to-do as done.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """6–8 Markor notes (three listed in the to-do), the folder, the to-do among noise."""
+        names = note_names(rng, int(rng.integers(6, 9)))
+        listed = [names[int(i)] for i in rng.choice(len(names), size=3, replace=False)]
+        archive = pick(rng, ("Archive", "Old notes", "Done"))
+        params = _listed_in_todo(rng, ARCHIVE_TITLES, "Finished with these:", listed)
+        return {**params, "archive": archive, "listed": listed, "notes": {name: random_sentence(rng)
+                                                                          for name in names}}
+
+    def markor_notes(self) -> dict[str, str]:
+        """The notes."""
+        return dict(self.params["notes"])
+
+    def markor_folders(self) -> tuple[str, ...]:
+        """The archive folder."""
+        return (self.params["archive"],)
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """Each listed note in the folder, unchanged; the to-do done."""
+        return [*(Subgoal(f"move {name}", markor_moved(self.seeded_notebook, name, self.params["archive"]))
+                  for name in self.params["listed"]),
+                Subgoal("tick the to-do", joplin_todo_done(self.params["note"]["id"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the to-do; in Markor select each note, overflow → Move, the folder, SELECT THIS FOLDER; tick."""
+        folder = Selector(text=self.params["archive"], resource_id=f"{markor.PACKAGE}:id/opoc_filesystem_item__title")
+        steps = [*see_joplin_note(self.params["note"], *self.params["listed"]), open_app(markor.APP_NAME)]
+        for name in self.params["listed"]:
+            steps += [*markor.select_note(name), tap(markor.MORE_OPTIONS),
+                      tap(Selector(text="Move", resource_id=f"{markor.PACKAGE}:id/title")), tap(folder),
+                      tap(Selector(text="SELECT THIS FOLDER"))]
+        return [*steps, *home(), *tick_in_joplin(self.params["note"], self.params["title"]), complete()]
