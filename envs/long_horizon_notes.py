@@ -19,7 +19,7 @@ import hashlib
 import posixpath
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from PIL import Image
@@ -81,6 +81,7 @@ from android_gym.tasks.validators import (
 )
 from android_gym.ui import UIElement
 
+T = TypeVar("T")
 MARKOR_DATA = device_files.MARKOR_DATA
 DOCUMENTS = f"{device_files.EXTERNAL_STORAGE}/Documents"
 CHECKED_ITEM, OPEN_ITEM = "- [x] {}", "- [ ] {}"
@@ -136,7 +137,7 @@ def joplin_noise(rng: np.random.Generator, count: int, folder: str) -> list[Row]
     return [{**row, "todo_completed": int(bool(row["is_todo"]))} for row in rows]
 
 
-def among(rng: np.random.Generator, target: Row, noise: Sequence[Row]) -> list[Row]:
+def among(rng: np.random.Generator, target: T, noise: Sequence[T]) -> list[T]:
     """``target`` at a random place among ``noise``."""
     rows = list(noise)
     rows.insert(int(rng.integers(len(rows) + 1)), target)
@@ -260,11 +261,11 @@ def file_copied(path: str, data: bytes) -> Check:
     """The file ``path`` holds exactly ``data``."""
     def check(device: Device) -> float:
         folder, name = posixpath.split(path)
-        return score(device_files.tree_snapshot(device, folder).get(name) == state_digest(data))
+        return score(device_files.tree_snapshot(device, folder).get(name) == md5(data))
     return check
 
 
-def state_digest(data: bytes) -> str:
+def md5(data: bytes) -> str:
     """The MD5 digest ``md5sum`` prints for ``data``."""
     return hashlib.md5(data).hexdigest()
 
@@ -273,7 +274,26 @@ def file_deleted(folder: str, name: str, keep: Mapping[str, bytes]) -> Check:
     """``folder/name`` is gone, and every file of ``keep`` ({name: bytes}) is still in ``folder`` unchanged."""
     def check(device: Device) -> float:
         now = device_files.tree_snapshot(device, folder)
-        return score(name not in now and all(now.get(other) == state_digest(data) for other, data in keep.items()))
+        return score(name not in now and all(now.get(other) == md5(data) for other, data in keep.items()))
+    return check
+
+
+def markor_entry(name: str, person: str, number: str) -> Check:
+    """Markor's note ``name`` has a line with ``person`` and, on the next line, ``number`` (its last ten digits,
+    however written)."""
+    def check(device: Device) -> float:
+        lines = (device_files.file_text(device, posixpath.join(MARKOR_DATA, name)) or "").splitlines()
+        return score(any(person.casefold() in line.casefold() and digits(number)[-10:] in digits(following)
+                         for line, following in zip(lines, lines[1:])))
+    return check
+
+
+def texted_numbers(to: str, numbers: Sequence[str]) -> Check:
+    """A text was sent to ``to`` whose digits hold every one of ``numbers`` (their last ten digits)."""
+    def check(device: Device) -> float:
+        return score(any(same_number(row["address"] or "", to)
+                         and all(digits(number)[-10:] in digits(row["body"] or "") for number in numbers)
+                         for row in sms_messages(device, SMS_TYPE_SENT)))
     return check
 
 
@@ -353,12 +373,6 @@ def share_markor_note(name: str, contact: str) -> list[OracleStep]:
             *home()]
 
 
-def read_texts(title: str, body: str) -> list[OracleStep]:
-    """Open the conversation titled ``title`` (a number, or a contact's name), check ``body`` shows, then home."""
-    return [open_app(sms.APP_NAME), tap(Selector(text=title, resource_id=f"{sms.PACKAGE}:id/conversation_address")),
-            expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body")), *home()]
-
-
 def text_contact(name: str, message: str) -> list[OracleStep]:
     """Start a conversation with the contact ``name`` (typed, then picked), send ``message``, then home."""
     return [open_app(sms.APP_NAME), tap(sms.NEW_CONVERSATION), type_into(sms.ADDRESS_FIELD, name),
@@ -428,6 +442,19 @@ def copy_picture_to_download(name: str) -> list[OracleStep]:
             _tap_when(Selector(text=gallery_app.CANCEL, resource_id="android:id/button2")), *home()]
 
 
+def see_contact(name: str, number: str) -> list[OracleStep]:
+    """Open the contact ``name`` in Contacts and check its number shows, then home."""
+    entry = Selector(text=name, resource_id=f"{contacts.PACKAGE}:id/cliv_name_textview")
+    return [open_app(contacts.APP_NAME), *scroll_to(entry, Selector(resource_id="android:id/list")), tap(entry),
+            expect(Selector(text=number, resource_id=f"{contacts.PACKAGE}:id/header")), *home()]
+
+
+def append_to_markor_note(name: str, *lines: str) -> list[OracleStep]:
+    """Open Markor's note ``name``, type ``lines`` at its end (a tap puts the caret there), leave, then home."""
+    return [open_app(markor.APP_NAME), *markor.open_note(name), *type_lines(markor.EDITOR, lines),
+            *markor.leave_editor(), *home()]
+
+
 # ----- the base -------------------------------------------------------------------------------------------------
 class NotesTask(SubgoalTask):
     """A long-horizon task over the notes, files and media apps. It starts with the shared storage emptied (as
@@ -485,7 +512,7 @@ class NotesTask(SubgoalTask):
             self.run(device, f"settings put global airplane_mode_on 0 && sqlite3 {shlex.quote(SMS_DB)} "
                              "'DELETE FROM sms; DELETE FROM threads;'")
         for name in self.cleared_like:
-            get_task(name)(get_task(name).generate_params(np.random.default_rng(0))).clear_state(device)
+            get_task(name)({}).clear_state(device)  # their clearing takes no parameters
 
     def seed_state(self, device: Device) -> None:
         """Markor's notes and folders, Joplin's notes, the files, contacts, received texts and the clipboard."""
@@ -500,8 +527,9 @@ class NotesTask(SubgoalTask):
             add_contact(device, name, number)
         for number, body in self.inbox():
             device.receive_sms(number, body)
-        if self.clipboard_text() is not None:
-            state.clipboard_set(device, self.clipboard_text())
+        clip = self.clipboard_text()
+        if clip is not None:
+            state.clipboard_set(device, clip)
         if markor.PACKAGE in self.app_packages:
             self.markor_before = device_files.tree_snapshot(device, MARKOR_DATA)
 
@@ -546,6 +574,12 @@ def _joplin_params(rng: np.random.Generator, title: str, body: str, folder: str 
     note = joplin.note_row(title, body, folder, is_todo=is_todo, note_id=joplin.new_id(rng.bytes(16).hex()))
     rows = among(rng, note, joplin_noise(rng, int(rng.integers(*noise)), folder))
     return {"note": note, "rows": rows, "title": title, "folder": folder}
+
+
+def _listed_in_todo(rng: np.random.Generator, titles: Sequence[str], heading: str, listed: Sequence[str]
+                    ) -> dict[str, Any]:
+    """A Joplin to-do (a title of ``titles``) whose body lists ``listed`` under ``heading``, among noise."""
+    return _joplin_params(rng, pick(rng, titles), f"{heading}\n{bullets(listed)}", is_todo=True)
 
 
 # ----- the tasks --------------------------------------------------------------------------------------------------
@@ -784,7 +818,7 @@ class PhotoIntoReceiptsFolder(NotesTask):
 
         def filed(device: Device) -> float:
             now = device_files.tree_snapshot(device, target)
-            kept = all(now.get(name) == state_digest(data) for name, data in receipts.items())
+            kept = all(now.get(name) == md5(data) for name, data in receipts.items())
             return score(kept and bool(photos_in(device, target, list(receipts)))
                          and not photos_in(device, device_files.PHOTOS_DATA))
 
@@ -829,7 +863,7 @@ class DrawingNamedByText(_WithContacts):
         file_name = stem + extension
         request = f"Could you sketch {pick(rng, SKETCHES)} for me as a {extension[1:].upper()}? File name: {stem}"
         others = [(number, gen.message(rng)) for _, number in params["people"][1:]]
-        texts = among(rng, (params["friend_number"], request), others)  # type: ignore[arg-type]
+        texts = among(rng, (params["friend_number"], request), others)
         return {**params, "file_name": file_name, "stem": stem, "request": request,
                 "texts": [list(text) for text in texts]}
 
@@ -900,12 +934,6 @@ class CopyPicturesListedInMarkor(NotesTask):
         for name in listed:
             steps += copy_picture_to_download(name)
         return [*steps, complete()]
-
-
-def _listed_in_todo(rng: np.random.Generator, titles: Sequence[str], heading: str, listed: Sequence[str]
-                    ) -> dict[str, Any]:
-    """A Joplin to-do (a title of ``titles``) whose body lists ``listed`` under ``heading``, among noise."""
-    return _joplin_params(rng, pick(rng, titles), f"{heading}\n{bullets(listed)}", is_todo=True)
 
 
 @register_task
@@ -1036,38 +1064,6 @@ class MoveMarkorNotesToJoplin(NotesTask):
         row = Selector(text=self.params["second"], resource_id=f"{markor.PACKAGE}:id/opoc_filesystem_item__title")
         return [*steps, open_app(markor.APP_NAME), *markor.select_note(self.params["first"]),
                 *scroll_to(row, markor.FILE_LIST), tap(row), *markor.delete_selected(), *home(), complete()]
-
-
-def markor_entry(name: str, person: str, number: str) -> Check:
-    """Markor's note ``name`` has a line with ``person`` and, on the next line, ``number`` (its last ten digits,
-    however written)."""
-    def check(device: Device) -> float:
-        lines = (device_files.file_text(device, posixpath.join(MARKOR_DATA, name)) or "").splitlines()
-        return score(any(person.casefold() in line.casefold() and digits(number)[-10:] in digits(following)
-                         for line, following in zip(lines, lines[1:])))
-    return check
-
-
-def texted_numbers(to: str, numbers: Sequence[str]) -> Check:
-    """A text was sent to ``to`` whose digits hold every one of ``numbers`` (their last ten digits)."""
-    def check(device: Device) -> float:
-        return score(any(same_number(row["address"] or "", to)
-                         and all(digits(number)[-10:] in digits(row["body"] or "") for number in numbers)
-                         for row in sms_messages(device, SMS_TYPE_SENT)))
-    return check
-
-
-def see_contact(name: str, number: str) -> list[OracleStep]:
-    """Open the contact ``name`` in Contacts and check its number shows, then home."""
-    entry = Selector(text=name, resource_id=f"{contacts.PACKAGE}:id/cliv_name_textview")
-    return [open_app(contacts.APP_NAME), *scroll_to(entry, Selector(resource_id="android:id/list")), tap(entry),
-            expect(Selector(text=number, resource_id=f"{contacts.PACKAGE}:id/header")), *home()]
-
-
-def append_to_markor_note(name: str, *lines: str) -> list[OracleStep]:
-    """Open Markor's note ``name``, type ``lines`` at its end (a tap puts the caret there), leave, then home."""
-    return [open_app(markor.APP_NAME), *markor.open_note(name), *type_lines(markor.EDITOR, lines),
-            *markor.leave_editor(), *home()]
 
 
 @register_task
