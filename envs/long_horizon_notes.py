@@ -131,9 +131,11 @@ def note_names(rng: np.random.Generator, count: int, extension: str = ".md") -> 
 
 
 def joplin_noise(rng: np.random.Generator, count: int, folder: str) -> list[Row]:
-    """``count`` of AndroidWorld's noise notes (some in ``folder``); none an unfinished to-do, so that "the
-    unfinished to-do" of a notebook is always the task's own."""
+    """``count`` of AndroidWorld's noise notes (some in ``folder``, two of its canned notes at least); none an
+    unfinished to-do, so that "the unfinished to-do" of a notebook is always the task's own."""
     rows = [joplin.random_note_row(rng, [{"folder": folder}]) for _ in range(count)]
+    rows += [joplin.note_row(*joplin.NOISE_NOTES[folder][int(i)], folder, note_id=joplin.new_id(rng.bytes(16).hex()))
+             for i in rng.choice(len(joplin.NOISE_NOTES[folder]), size=2, replace=False)]
     return [{**row, "todo_completed": int(bool(row["is_todo"]))} for row in rows]
 
 
@@ -718,9 +720,8 @@ class ClipboardToMarkorJoplinAndText(NotesTask):
                 "rows": joplin_noise(rng, int(rng.integers(4, 10)), folder), "number": gen.phone_number(rng)}
 
     def joplin_rows(self) -> list[Row]:
-        """Noise notes (one in the notebook at least: it must exist)."""
-        first = joplin.NOISE_NOTES[self.params["folder"]][0]
-        return [*map(dict, self.params["rows"]), joplin.note_row(*first, self.params["folder"])]
+        """Noise notes (some in the notebook: it must exist)."""
+        return [dict(row) for row in self.params["rows"]]
 
     def clipboard_text(self) -> str | None:
         """The text."""
@@ -1043,9 +1044,8 @@ class MoveMarkorNotesToJoplin(NotesTask):
         return dict(self.params["notes"])
 
     def joplin_rows(self) -> list[Row]:
-        """Noise notes (one in the notebook at least: it must exist)."""
-        first = joplin.NOISE_NOTES[self.params["folder"]][0]
-        return [*map(dict, self.params["rows"]), joplin.note_row(*first, self.params["folder"])]
+        """Noise notes (some in the notebook: it must exist)."""
+        return [dict(row) for row in self.params["rows"]]
 
     def subgoals(self) -> Sequence[Subgoal]:
         """A Joplin note for each; both deleted from Markor (the others kept)."""
