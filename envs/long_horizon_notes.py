@@ -851,7 +851,7 @@ class DrawingNamedByText(_WithContacts):
     name = "DrawingNamedByText"
     app_packages = (sms.PACKAGE, draw_app.PACKAGE, files_app.PACKAGE)
     cleared_like = ("SimpleDrawProCreateDrawing",)
-    complexity = 4.5
+    complexity = 4.0
     template = ("{friend} texted me asking for a drawing. Reply to them \"On it!\", draw it in Simple Draw Pro and "
                 "save it in the Pictures folder under the file name and type they asked for, then text them the "
                 "name.")
