@@ -93,8 +93,8 @@ CHORES = ("Call the landlord", "Renew the passport", "Book the vet", "Plan the g
           "Fix the shed door", "Order new glasses", "Pay the gym fee")
 #: Meetings whose attendees a note lists (none is a Joplin noise title).
 MEETINGS = ("Supplier call", "Budget kickoff", "Venue walkthrough", "Charity board meeting", "Launch retro")
-#: Folders of Documents; the first word says what they hold, only one holds receipts.
-DOCUMENT_FOLDERS = ("Receipts", "Contracts", "Manuals", "Recipes", "Letters", "Tickets")
+#: Folders of Documents whose names do not say what they hold: one holds the receipts, the others documents.
+DOCUMENT_FOLDERS = ("Paperwork", "Household", "Scans", "Misc", "Archive", "Old stuff")
 #: What the other Documents folders hold (their files' name stems).
 DOCUMENT_STEMS = ("scan", "draft", "copy", "notes", "page", "summary")
 #: Things a friend asks to have sketched.
