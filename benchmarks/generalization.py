@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import gymnasium as gym
-from _examples import load_example  # the sibling module: run as python benchmarks/generalization.py
+from _examples import load_example  # the sibling modules: run as python benchmarks/generalization.py
+from learning import plot_results
 
 import android_gym
 from android_gym.agents import OracleAgent, RandomValidAgent
@@ -82,27 +83,9 @@ def tables(policy_rows: Sequence[dict], suite_rows: Sequence[dict]) -> str:
 
 
 def plot(policy_rows: Sequence[dict], path: Path) -> None:
-    """Held-out greedy success per task, one bar per test condition."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(7.5, 0.45 * len(policy_rows) * len(CONDITIONS) / 2 + 1.4), dpi=100)
-    height = 0.8 / len(CONDITIONS)
-    for number, name in enumerate(CONDITIONS):
-        axes.barh([index + number * height for index in range(len(policy_rows))],
-                  [row[name] for row in policy_rows], height, label=name)
-    axes.set_yticks([index + 0.4 - height / 2 for index in range(len(policy_rows))],
-                    [row["task"] for row in policy_rows])
-    axes.invert_yaxis()
-    axes.set(xlabel="held-out success (greedy)", xlim=(0, 1.0),
-             title="BC + MaskablePPO trained on the train configurations")
-    axes.grid(axis="x", alpha=0.3)
-    axes.legend(loc="lower right", fontsize="small", title="tested on")
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    """Held-out greedy success per task, one bar per test condition (``learning.plot_results``'s chart)."""
+    plot_results([{"task": row["task"], "regime": f"tested on {name}", "final_held_out_success": row[name]}
+                           for row in policy_rows for name in CONDITIONS], path)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
