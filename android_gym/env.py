@@ -17,7 +17,7 @@ from PIL import Image
 from android_gym import actions
 from android_gym.actions import Action
 from android_gym.device import Device, open_device
-from android_gym.device.config import ConfigDistribution, DeviceConfig, parse_device_config
+from android_gym.device.config import ConfigDistribution, DeviceConfig, parse_device_config, pixel_scale
 from android_gym.device.provision import restore_app_data
 from android_gym.errors import AndroidGymError, ConfigError, DeviceError, InvalidActionError, short_repr
 from android_gym.spaces import SharedText
@@ -113,7 +113,9 @@ class AndroidEnv(gym.Env):
     (so a seed gives the same task under every distribution). ``reset(options={"device_config": ...})`` overrides
     it for one episode. The observation's pixels keep the shape of the device's screen when the env was made: a
     configuration with another screen is drawn at its own size and scaled to that shape (``render()`` and
-    ``info["screen_size"]`` give the real screen; touch positions are fractions of the screen either way).
+    ``info["screen_size"]`` give the real screen; touch positions are fractions of the screen either way). A
+    device narrower than 1080 px (``sim:270x600``) shows each phone at its own pixel scale: the phone's dp
+    geometry with proportionally fewer pixels (``DeviceConfig.screen_at``), so small screens stay fast.
 
     ## Version History
     * v0: initial release.
@@ -132,6 +134,8 @@ class AndroidEnv(gym.Env):
         self._device_config = parse_device_config(device_config)
         self._device: Device | None = open_device(device)
         self._applied_config: DeviceConfig | None = None  # what the device was last configured as (None: unknown)
+        # A configuration's screen is drawn at the device's own pixel scale (1/4 on sim:270x600): screen_at.
+        self._screen_scale: float | None = None  # read from the device when a configuration is first applied
         self._episode_config: DeviceConfig | None = None
         width, height = self._device.screen_size
         observation = {
@@ -184,7 +188,9 @@ class AndroidEnv(gym.Env):
             except DeviceError:
                 self._reconnect()  # a broken device is replaced; the new one has nothing to tear down
         if config is not None:
-            config.apply(self.device, self._applied_config)
+            if self._screen_scale is None:
+                self._screen_scale = pixel_scale(self.device)
+            config.apply(self.device, self._applied_config, self._screen_scale)
             self._applied_config = config
         self._episode_config = config
         self.task = self.task_class(params)

@@ -20,7 +20,16 @@ from android_gym.device.base import Device
 from android_gym.errors import DeviceError
 from android_gym.tasks import Task, register_task
 from android_gym.tasks import params as gen
-from android_gym.tasks.oracle import OracleError, OracleStep, Selector, complete, open_app, tap, type_into
+from android_gym.tasks.oracle import (
+    OracleError,
+    OracleStep,
+    Selector,
+    complete,
+    hide_keyboard_unless,
+    open_app,
+    tap,
+    type_into,
+)
 from android_gym.tasks.validators import clear_contacts, contact_phones, digits, fuzzy_match
 from android_gym.ui import UIElement, parse_ui_dump
 
@@ -56,7 +65,7 @@ def _label_spinner_under(number: str) -> OracleStep:
 def _new_contact_steps(first: str, last: str, phone: str) -> list[OracleStep]:
     """From the home screen: open Contacts, start a new contact, fill in the name and the number."""
     return [open_app(APP_NAME), tap(CREATE_CONTACT), type_into(FIRST_NAME, first), type_into(LAST_NAME, last),
-            type_into(PHONE, phone)]
+            hide_keyboard_unless(PHONE), type_into(PHONE, phone)]  # on a short screen the keyboard covers it
 
 
 class _ContactsTask(Task):

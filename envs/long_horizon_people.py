@@ -38,6 +38,7 @@ from android_gym.tasks.oracle import (
     complete,
     declares_completion,
     expect,
+    hide_keyboard_unless,
     open_app,
     scroll_to,
     tap,
@@ -279,8 +280,9 @@ def read_texts(title: str, body: str) -> list[OracleStep]:
 def text_contact(name: str, message: str) -> list[OracleStep]:
     """Start a conversation with the contact ``name`` (typed, then picked from the suggestions), send
     ``message``, then home."""
+    suggestion = Selector(text=name, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")
     return [open_app(sms.APP_NAME), tap(sms.NEW_CONVERSATION), type_into(sms.ADDRESS_FIELD, name),
-            tap(Selector(text=name, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")),
+            hide_keyboard_unless(suggestion), tap(suggestion),  # on a short screen the keyboard covers it
             type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON), *home()]
 
 

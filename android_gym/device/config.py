@@ -4,7 +4,8 @@ B-MoCA's finding is that agents trained on one phone fail on another; a study of
 configurations and tests on others. A ``DeviceConfig`` is applied through the Device protocol with the shell
 commands that make the change on a real emulator, so the simulated phone and a real one are configured alike:
 
-* screen: ``wm size WxH`` and ``wm density D`` (WindowManagerShellCommand);
+* screen: ``wm size WxH`` and ``wm density D`` (WindowManagerShellCommand), at the device's pixel scale
+  (``DeviceConfig.screen_at``: 1 on AndroidWorld's 1080 px wide phone);
 * font scale: ``settings put system font_scale F`` (``Settings.System.FONT_SCALE``);
 * dark theme: ``cmd uimode night yes|no`` (UiModeManagerService's shell command);
 * navigation mode: ``cmd overlay enable-exclusive --category <overlay>`` with the navigation-bar overlays
@@ -21,6 +22,7 @@ language), so a policy trained on one split can be tested on the other.
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,6 +42,8 @@ PHONES: dict[str, tuple[int, int, int]] = {
     "small_phone": (720, 1280, 320),
     "pixel_tablet": (1600, 2560, 320),
 }
+#: The width of AndroidWorld's phone, the Pixel 6, in pixels: a device of this width draws configurations at scale 1.
+DESIGN_WIDTH = 1080
 FONT_SCALES = (0.85, 1.0, 1.15, 1.3)  # Settings > Display > Font size: Small, Default, Large, Largest
 LANGUAGES = ("en-US", "de-DE", "fr-FR")
 NAVIGATION_MODES = ("3-button", "gestures")
@@ -76,6 +80,14 @@ class DeviceConfig:
         """``(width, height, density)`` of the phone."""
         return PHONES[self.phone]
 
+    def screen_at(self, scale: float = 1.0) -> tuple[int, int, int]:
+        """``(width, height, density)`` of the phone drawn ``scale`` times as finely: the same dp geometry (what
+        apps lay out) at ``scale`` times the pixels and density. A device whose physical screen is narrower than
+        AndroidWorld's 1080 px (``sim:270x600``, scale 1/4) shows each phone at its own pixel scale, so a small
+        fast screen still varies the phone, not only its size."""
+        width, height, density = self.screen
+        return round(width * scale), round(height * scale), round(density * scale)
+
     @property
     def name(self) -> str:
         """A short label, e.g. ``pixel_6/1.0/light/en-US/3-button``."""
@@ -86,10 +98,11 @@ class DeviceConfig:
         """The fields as a dict (what ``info["device_config"]`` carries)."""
         return dataclasses.asdict(self)
 
-    def commands(self, current: DeviceConfig | None = None) -> list[str]:
+    def commands(self, current: DeviceConfig | None = None, scale: float = 1.0) -> list[str]:
         """The shell commands that take a device in configuration ``current`` (``None``: unknown) to this one,
-        the language first (its restart of the framework resets the apps)."""
-        width, height, density = self.screen
+        the language first (its restart of the framework resets the apps); the screen at ``scale``
+        (``screen_at``)."""
+        width, height, density = self.screen_at(scale)
         changes = {
             "language": [f"setprop persist.sys.locale {shlex.quote(self.language)}", "setprop ctl.restart zygote"],
             "phone": [f"wm size {width}x{height}", f"wm density {density}"],
@@ -100,16 +113,25 @@ class DeviceConfig:
         return [command for field, commands in changes.items()
                 if current is None or getattr(current, field) != getattr(self, field) for command in commands]
 
-    def apply(self, device: Device, current: DeviceConfig | None = None) -> None:
-        """Configure ``device`` (known to be in ``current``, or unknown) as this configuration, in one shell round
-        trip; ``DeviceError`` with the device's message when a command fails (e.g. ``setprop`` without root)."""
-        commands = self.commands(current)
+    def apply(self, device: Device, current: DeviceConfig | None = None, scale: float = 1.0) -> None:
+        """Configure ``device`` (known to be in ``current``, or unknown) as this configuration, its screen at
+        ``scale``, in one shell round trip; ``DeviceError`` with the device's message when a command fails (e.g.
+        ``setprop`` without root)."""
+        commands = self.commands(current, scale)
         if not commands:
             return
         result = device.shell(" && ".join(commands))
         if not result.ok:
             raise DeviceError(f"configuring the device as {self.name} failed (exit {result.exit_code}): "
                               f"{result.output.strip()}")
+
+
+def pixel_scale(device: Device) -> float:
+    """The device's pixel scale for ``DeviceConfig.screen_at``: its physical width (``wm size``'s "Physical size",
+    whatever override is set) over AndroidWorld's 1080 px."""
+    match = re.search(r"Physical size: (\d+)x\d+", device.shell("wm size").output)
+    width = int(match.group(1)) if match else device.screen_size[0]
+    return width / DESIGN_WIDTH
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,12 @@ def test_only_what_differs_is_sent():
         "setprop persist.sys.locale de-DE", "setprop ctl.restart zygote", "settings put system font_scale 1.3"]
 
 
+def test_a_narrower_device_shows_each_phone_at_its_own_pixel_scale():
+    tablet = DeviceConfig(phone="pixel_tablet")
+    assert tablet.screen_at(0.25) == (400, 640, 80)  # 800 dp wide at either scale
+    assert tablet.commands(DeviceConfig(), scale=0.5) == ["wm size 800x1280", "wm density 160"]
+
+
 @pytest.mark.parametrize("fields, wrong", [
     ({"phone": "nexus_1"}, "phone"), ({"font_scale": 2.0}, "font_scale"), ({"language": "xx-XX"}, "language"),
     ({"navigation": "2-button"}, "navigation"), ({"dark_theme": 1}, "dark_theme")])

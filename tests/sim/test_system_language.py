@@ -94,7 +94,6 @@ _SPREAD = ("SimpleSmsReply", "MarkorCreateNote", "ExpenseDeleteSingle", "SimpleC
 def test_oracles_solve_tasks_in_a_sampled_language(task):
     language = LANGUAGES[1 + sum(map(ord, task)) % 2]  # German or French, fixed per task
     env = gym.make(android_gym.env_id(task), device="sim:270x600")
-    env.unwrapped._applied_config = DeviceConfig()  # a fresh phone is in the default configuration
     try:
         result = run_episode(env, OracleAgent(), seed=0, options={"device_config": DeviceConfig(language=language)})
         assert result.score == 1.0 and not result.invalid_actions, (language, result.invalid_actions)
