@@ -10,7 +10,8 @@ import android_gym
 from android_gym.agents import OracleAgent
 from android_gym.device.config import CONFIG_DISTRIBUTIONS, DeviceConfig
 from android_gym.errors import ConfigError
-from android_gym.testing import run_episode
+from android_gym.testing import replay_oracle_ids, run_episode
+from android_gym.wrappers import make_rl_env
 
 #: Tasks of ten apps, each solved by its oracle under a combined configuration of each split.
 _SPREAD = ("SendSms", "MarkorCreateNote", "ExpenseDeleteSingle", "SimpleCalendarAddOneEvent", "ContactsAddContact",
@@ -83,5 +84,17 @@ def test_a_bad_configuration_is_refused_before_the_episode_is_touched():
         with pytest.raises(ConfigError, match="font_scale"):
             env.reset(seed=1, options={"device_config": {"font_scale": 3}})
         assert env.unwrapped.task is task  # the episode in progress was left alone
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("task", _SPREAD[:5])
+def test_the_rl_view_replays_oracles_on_phones_of_every_size(task):
+    """The RL view reads each episode's screen size: an oracle's taps keep their ids on every phone."""
+    env = make_rl_env(android_gym.env_id(task), device="sim:270x600", device_config="heldout")
+    try:
+        for seed in range(3):
+            result, stopped = replay_oracle_ids(env, seed=seed)
+            assert stopped is None and result.score == 1.0, (result.info["device_config"], stopped)
     finally:
         env.close()

@@ -207,6 +207,8 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Reset; read the goal's texts and the first screen."""
         observation, info = self.env.reset(seed=seed, options=options)
+        width, height = self._reader.size = screen_size(self.env)  # a device configuration may change it
+        self._centre = (width // 2, height // 2)
         self._reader.start(observation.get("goal", "") if isinstance(observation, Mapping) else "")
         return observation, self._update(info, [])
 
@@ -529,13 +531,12 @@ class TouchGridActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         self.layout = ActionLayout([("tap", cells), ("long_press", cells if long_press else 0), ("back", 1),
                                     ("home", 1), ("swipe", len(DIRECTIONS))])
         self.action_space = spaces.Discrete(self.layout.n)
-        self._size = screen_size(env)
 
     def point(self, cell: int) -> tuple[int, int]:
-        """The device pixel at the centre of ``cell`` (row-major)."""
+        """The device pixel at the centre of ``cell`` (row-major) on the screen as it is now."""
         rows, columns = self.grid
         row, column = divmod(cell, columns)
-        width, height = self._size
+        width, height = screen_size(self.env)
         return min(int((column + 0.5) / columns * width), width - 1), min(int((row + 0.5) / rows * height),
                                                                            height - 1)
 

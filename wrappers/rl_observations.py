@@ -172,6 +172,7 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Reset; the observation of the first screen."""
         observation, info = self.env.reset(seed=seed, options=options)
+        self._size = screen_size(self.env)  # a device configuration may change it from episode to episode
         goal = html.unescape(observation["goal"])
         self._goal_hashed = hashed_words(goal, GOAL_BUCKETS)  # the goal stays for the episode
         self._goal_words = set(words(goal))
