@@ -15,6 +15,7 @@ from android_gym.envs import (  # noqa: F401
     expense,
     files,
     gallery,
+    long_horizon_activities,
     long_horizon_notes,
     long_horizon_people,
     markor,

@@ -1,0 +1,943 @@
+"""Long-horizon cross-app tasks about money, food, sport, maps and music (issue #28): what one app holds is needed
+in another.
+
+Each task seeds a source — an expense in Pro Expense, a recipe in Broccoli, an activity in OpenTracks, a favourite
+in OsmAnd, a playlist or songs in Retro Music, a received text, a Markor note, a calendar event — among distractors
+drawn from the same seed, and names what to find, not its value ("Text Maya how much my 'Gym Membership' expense
+came to"). The agent carries the value to one or more sinks: a text sent in Simple SMS Messenger, a Markor note,
+an expense or a calendar event added, an activity's description, an OsmAnd favourite or map marker, a Retro Music
+playlist or queue, a VLC playlist. Every sink is a sub-goal checked on the device (``SubgoalTask``: the score is
+the mean, latched), so a half-done task scores between 0 and 1.
+
+The setup is generic: ``ActivityTask`` empties every app the task uses and seeds what its parameters hold (rows,
+notes, texts, contacts, favourites, songs, videos), reusing the single-app modules' tables, writers and tasks'
+own setup. The oracles reuse the app modules' step builders (``expense.reveal_rows``, ``recipe.reveal_rows``,
+``calendar.add_event_steps``, ``retro_music.create_playlist``, ``vlc.add_files``, ...) and act through the UI
+only. A value is copied the way a person copies it: the next app is opened straight from the screen that shows it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from android_gym.device.base import Device
+from android_gym.envs import calendar, cross_app, expense, markor, opentracks, osmand, recipe, sms, vlc
+from android_gym.envs import retro_music as retro
+from android_gym.sim.apps import osmand as osmand_app
+from android_gym.sim.apps import retro_music as retro_app
+from android_gym.sim.apps.calendar import event_row
+from android_gym.sim.apps.expense import format_amount
+from android_gym.sim.apps.opentracks import IMPERIAL, time_distance_text
+from android_gym.sim.apps.osmand_map import format_coordinates
+from android_gym.tasks import Subgoal, SubgoalTask, register_task
+from android_gym.tasks import files as device_files
+from android_gym.tasks import params as gen
+from android_gym.tasks.base import DEVICE_TIME
+from android_gym.tasks.oracle import (
+    OracleStep,
+    Selector,
+    complete,
+    declares_completion,
+    expect,
+    open_app,
+    replace_text,
+    tap,
+    type_into,
+)
+from android_gym.tasks.sqlite_rows import Row
+from android_gym.tasks.user_data import pick
+from android_gym.tasks.validators import (
+    SMS_DB,
+    SMS_TYPE_SENT,
+    add_contact,
+    clear_contacts,
+    fuzzy_match,
+    same_number,
+    sms_messages,
+)
+
+TODAY = DEVICE_TIME.date()
+#: Outings whose place the goals ask about (none is a title of ``calendar.noise_events``).
+OUTINGS = ("Bike tour", "Team run", "Picnic", "Ski day", "Museum visit", "Climbing session", "Lake swim",
+           "Castle hike")
+NOTE_NAMES = ("money.md", "notes.md", "plans.md", "log.md", "todo.md", "week.md")
+#: Restaurants a friend's bill comes from.
+RESTAURANTS = ("Luigi's", "the Golden Dragon", "Cafe Central", "the Harbour Grill", "Bistro Nova")
+REPLIES = ("Logged, thanks!", "Got it, thanks!", "Done, see you soon!", "Added it, thanks!")
+
+
+# ----- parameters -----------------------------------------------------------------------------------------------
+def people(rng: np.random.Generator, count: int) -> list[list[str]]:
+    """``count`` people ``[name, number]`` with distinct names and numbers."""
+    found: dict[str, str] = {}
+    while len(found) < count:
+        name, number = gen.person_name(rng), gen.phone_number(rng)
+        if name not in found and number not in found.values():
+            found[name] = number
+    return [[name, number] for name, number in found.items()]
+
+
+def friends(rng: np.random.Generator, count: int) -> dict[str, Any]:
+    """``count`` contacts (``contacts``); the first is ``friend`` at ``friend_number``."""
+    found = people(rng, count)
+    return {"contacts": found, "friend": found[0][0], "friend_number": found[0][1]}
+
+
+def shuffled(rng: np.random.Generator, rows: Sequence[Any]) -> list[Any]:
+    """``rows`` in a random order."""
+    return [rows[i] for i in rng.permutation(len(rows))]
+
+
+def expenses_with(rng: np.random.Generator, targets: int, noise: tuple[int, int] = (8, 16)) -> list[Row]:
+    """``targets`` expenses first, then 8–15 others; no two share a name."""
+    return expense.random_expenses(rng, targets + int(rng.integers(*noise)), unique_names=True)
+
+
+def recipes_with(rng: np.random.Generator, noise: int = 8) -> tuple[Row, list[Row]]:
+    """A recipe with a typeable title and ``noise`` recipes with other titles, in random order."""
+    target = recipe.random_recipes(rng, 1, where=lambda r: '"' not in r["title"])[0]
+    others = recipe.random_recipes(rng, noise, where=lambda r: r["title"] != target["title"])
+    return target, shuffled(rng, [target, *others])
+
+
+def outing(rng: np.random.Generator, location: str) -> tuple[Row, list[Row]]:
+    """An outing at ``location`` (a whole hour, from tomorrow to the month's end) among 4–9 noise events."""
+    start = dt.datetime.fromtimestamp(calendar.random_october_ts(rng, TODAY.day + 1, 31), dt.timezone.utc)
+    target = event_row(pick(rng, OUTINGS), start, duration_mins=120, location=location)
+    noise = calendar.noise_events(rng, int(rng.integers(4, 10)), lambda row: row["title"] != target["title"])
+    return target, shuffled(rng, [target, *noise])
+
+
+def meeting(rng: np.random.Generator, title: str, minutes: int, location: str = "") -> Row:
+    """A new event ``title`` the goal spells out, at a whole hour from 8 to 17h, tomorrow to the month's end."""
+    day = int(rng.integers(TODAY.day + 1, 32))
+    start = dt.datetime(TODAY.year, TODAY.month, day, int(rng.integers(8, 18)), tzinfo=dt.timezone.utc)
+    return event_row(title, start, duration_mins=minutes, location=location)
+
+
+def when(event: Mapping[str, Any]) -> str:
+    """How a goal names an event's start: "October 23 at 14h"."""
+    start = dt.datetime.fromtimestamp(event["start_ts"], dt.timezone.utc)
+    return f"{start:%B} {start.day} at {start.hour}h"
+
+
+def minutes_of(prep_time: str) -> int:
+    """A Broccoli preparation time ("45 mins", "2 hrs") in minutes."""
+    amount, unit = prep_time.split()
+    return int(amount) * (60 if unit.startswith("hr") else 1)
+
+
+def songs(rng: np.random.Generator, count: int = 12) -> dict[str, Any]:
+    """``count`` distinct songs: ``titles``, and ``songs`` as ``[file name, artist, length in ms]``."""
+    titles = [str(title) for title in rng.choice(retro.SONGS, size=count, replace=False)]
+    artists = [pick(rng, ("Olivia", "Liam", "Emma", "Noah", "Ava", "Lucas", "Mia", "Ethan")) for _ in titles]
+    lengths = [int(rng.integers(retro.SONG_MS[0], retro.SONG_MS[1] + 1)) for _ in titles]
+    return {"titles": titles, "songs": [[f"{t}.mp3", a, n] for t, a, n in zip(titles, artists, lengths)]}
+
+
+def playlist_names(rng: np.random.Generator, count: int) -> list[str]:
+    """``count`` distinct Retro Music playlist names."""
+    names: list[str] = []
+    while len(names) < count:
+        name = retro.playlist_name(rng)
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def track_rows(seed: int, target_name: str, description: str = "") -> tuple[Row, list[Row]]:
+    """An OpenTracks activity named ``target_name`` (with ``description``) and 12 noise activities, all drawn from
+    ``seed`` (rows hold bytes, so the parameters keep the seed)."""
+    rng = np.random.default_rng(seed)
+    target = {**opentracks.random_activity_row(rng), "name": target_name, "description": description}
+    noise = [opentracks.random_activity_row(rng) for _ in range(12)]
+    noise.insert(int(rng.integers(len(noise) + 1)), target)
+    return target, noise
+
+
+def shown_time_distance(track: Mapping[str, Any]) -> str:
+    """What OpenTracks' list shows of a track's total time and distance: "1:30:00 (7.46 mi)"."""
+    return time_distance_text(track["totaltime"], track["totaldistance"], IMPERIAL)
+
+
+# ----- sub-goal checks ------------------------------------------------------------------------------------------
+Check = Callable[[Device], float]
+
+
+def texted(number: str, *pieces: str) -> Check:
+    """A text was sent to ``number`` whose body holds every one of ``pieces`` (case-insensitively)."""
+    wanted = [piece.casefold() for piece in pieces]
+
+    def check(device: Device) -> float:
+        return float(any(same_number(row["address"] or "", number)
+                         and all(piece in (row["body"] or "").casefold() for piece in wanted)
+                         for row in sms_messages(device, SMS_TYPE_SENT)))
+    return check
+
+
+def note_holds(name: str, *pieces: str) -> Check:
+    """Markor's note ``name`` exists and holds every one of ``pieces`` (case-insensitively)."""
+    def check(device: Device) -> float:
+        text = device_files.file_text(device, f"{device_files.MARKOR_DATA}/{name}")
+        return float(text is not None and all(piece.casefold() in text.casefold() for piece in pieces))
+    return check
+
+
+def expense_added(wanted: Mapping[str, Any]) -> Check:
+    """An expense with ``wanted``'s name and note (fuzzily), amount and category (``expense.same_expense``)."""
+    return lambda device: float(any(expense.same_expense(row, wanted) for row in expense.EXPENSES.rows(device)))
+
+
+def event_added(wanted: Mapping[str, Any]) -> Check:
+    """An event with ``wanted``'s times and repetition, title, location and description (``event_matches``)."""
+    return lambda device: float(any(calendar.event_matches(row, wanted) for row in calendar.EVENTS.rows(device)))
+
+
+def favourite_at(name: str, point: tuple[float, float]) -> Check:
+    """An OsmAnd favourite named ``name`` (fuzzily) lies within 0.001° of ``point``."""
+    return lambda device: float(any(fuzzy_match(p.name, name) and osmand.coords_match((p.lat, p.lon), point)
+                                    for p in osmand.favourites(device) or ()))
+
+
+def marker_at(point: tuple[float, float]) -> Check:
+    """An OsmAnd map marker lies within 0.001° of ``point``."""
+    return lambda device: float(osmand.marker_near(device, point))
+
+
+def retro_playlist(name: str, titles: Sequence[str]) -> Check:
+    """Retro Music's playlist ``name`` holds exactly ``titles``, in order (``verify_playlist``)."""
+    return lambda device: float(retro.verify_playlist(retro.playlist_rows(device), name, titles))
+
+
+def queued(title: str) -> Check:
+    """Retro Music's playing queue holds the song ``title``."""
+    return lambda device: float(title in retro.playing_queue(device))
+
+
+def vlc_playlist(name: str, files: Sequence[str]) -> Check:
+    """VLC's playlist ``name`` holds exactly ``files``, in order (``vlc.holds_exactly``)."""
+    return lambda device: float(vlc.holds_exactly(vlc.playlist_rows(device), name, files))
+
+
+def vlc_playlist_starts(name: str, file: str) -> Check:
+    """VLC's playlist ``name`` (fuzzily) holds ``file`` first."""
+    return lambda device: float(any(row["order_in_playlist"] == 0 and row["media_file_name"] == file
+                                    and fuzzy_match(row["playlist_name"] or "", name)
+                                    for row in vlc.playlist_rows(device)))
+
+
+def track_described(name: str, description: str) -> Check:
+    """The OpenTracks activity ``name`` has the description ``description`` (fuzzily)."""
+    return lambda device: float(any(row["name"] == name and fuzzy_match(row["description"] or "", description)
+                                    for row in opentracks.TRACKS_TABLE.rows(device)))
+
+
+# ----- oracle steps ---------------------------------------------------------------------------------------------
+def without_completion(steps: Sequence[OracleStep]) -> list[OracleStep]:
+    """``steps`` without their ``complete()`` (a part of a longer oracle)."""
+    return [step for step in steps if not declares_completion(step)]
+
+
+def text_contact(name: str, message: str) -> list[OracleStep]:
+    """Open Simple SMS Messenger, start a conversation with the contact ``name`` (typed, then picked from the
+    suggestions) and send ``message``."""
+    return [open_app(sms.APP_NAME), tap(sms.NEW_CONVERSATION), type_into(sms.ADDRESS_FIELD, name),
+            tap(Selector(text=name, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")),
+            type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON)]
+
+
+def read_text(sender: str, body: str) -> list[OracleStep]:
+    """Open Simple SMS Messenger and the conversation with ``sender`` (a contact's name), and check ``body`` shows;
+    the thread stays open."""
+    return [open_app(sms.APP_NAME), tap(Selector(text=sender, resource_id=f"{sms.PACKAGE}:id/conversation_address")),
+            expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
+
+
+def reply_in_thread(message: str) -> list[OracleStep]:
+    """Back in Simple SMS Messenger, which shows the thread left open, send ``message``."""
+    return [open_app(sms.APP_NAME), type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON)]
+
+
+def write_note(name: str, lines: Sequence[str]) -> list[OracleStep]:
+    """Open Markor, create the note ``name``, type ``lines`` one by one (each ends with ENTER) and leave the
+    editor, which saves."""
+    return [open_app(markor.APP_NAME), *markor.new_note(name), *(type_into(markor.EDITOR, line) for line in lines),
+            *markor.leave_editor()]
+
+
+def see_favourites(names: Sequence[str]) -> list[OracleStep]:
+    """Open OsmAnd's My places and check the favourites ``names`` are listed (their coordinates under them)."""
+    return [open_app(osmand.APP_NAME), tap(osmand.MENU_BUTTON),
+            tap(Selector(text=osmand_app.MY_PLACES, resource_id=f"{osmand_app.PACKAGE}:id/title")),
+            *(expect(Selector(text=name, resource_id=f"{osmand_app.PACKAGE}:id/title")) for name in names)]
+
+
+def add_event(event: Mapping[str, Any]) -> list[OracleStep]:
+    """Create ``event`` in Simple Calendar Pro from its day's view (``calendar.add_event_steps``)."""
+    return without_completion(calendar.add_event_steps(event))
+
+
+def see_playlist(name: str, titles: Sequence[str]) -> list[OracleStep]:
+    """Open Retro Music's playlist ``name`` and check its songs ``titles`` are listed."""
+    return [open_app(retro.APP_NAME), tap(retro.PLAYLISTS_TAB), *retro.reveal(name),
+            tap(Selector(text=name, resource_id=f"{retro_app.PACKAGE}:id/title")),
+            *(expect(Selector(text=title, resource_id=f"{retro_app.PACKAGE}:id/title")) for title in titles)]
+
+
+# ----- the base -------------------------------------------------------------------------------------------------
+class ActivityTask(SubgoalTask):
+    """A long-horizon task over the money, food, sport, maps and music apps: it starts with every app it uses
+    emptied, then seeds what its parameters hold (see ``seed_state``)."""
+
+    app_packages: ClassVar[tuple[str, ...]] = (sms.PACKAGE,)
+
+    def clear_state(self, device: Device) -> None:
+        """No contacts; every app the task uses emptied (shared storage first: songs and videos live there)."""
+        packages = set(self.app_packages)
+        clear_contacts(device)
+        if retro_app.PACKAGE in packages:
+            retro.RetroPlayingQueue({}).clear_state(device)  # storage, playlists and the queue
+        if vlc.vlc.PACKAGE in packages:
+            vlc.clear_videos(device)
+            vlc.clear_library(device)
+        if sms.PACKAGE in packages:
+            self.run(device, f"settings put global airplane_mode_on 0 && sqlite3 {shlex.quote(SMS_DB)} "
+                             "'DELETE FROM sms; DELETE FROM threads;'")
+        if markor.PACKAGE in packages:
+            device_files.clear_directory(device, device_files.MARKOR_DATA)
+            self.run(device, f"mkdir -p {shlex.quote(device_files.MARKOR_DATA)}")
+        for package, table in ((expense.PACKAGE, expense.EXPENSES), (recipe.PACKAGE, recipe.RECIPES),
+                               (opentracks.PACKAGE, opentracks.TRACKS_TABLE), (calendar.PACKAGE, calendar.EVENTS)):
+            if package in packages:
+                table.clear(device)
+        if calendar.PACKAGE in packages:
+            calendar.reset_preferences(device)
+        if osmand_app.PACKAGE in packages:
+            osmand.OsmAndMarkFavorite({}).clear(device)  # favourites and markers
+
+    def seed_state(self, device: Device) -> None:
+        """What the parameters hold: ``contacts``, received ``texts``, Markor ``notes``, ``expenses``, ``recipes``,
+        ``events``, ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``; and ``tracks()``."""
+        params = self.params
+        for name, number in params.get("contacts", []):
+            add_contact(device, name, number)
+        for number, body in params.get("texts", []):
+            device.receive_sms(number, body)
+        device_files.write_files(device, device_files.MARKOR_DATA, params.get("notes", {}))
+        expense.EXPENSES.insert(device, params.get("expenses", []))
+        recipe.RECIPES.insert(device, params.get("recipes", []))
+        calendar.EVENTS.insert(device, params.get("events", []))
+        opentracks.TRACKS_TABLE.insert(device, self.tracks())
+        if "favourites" in params:
+            osmand.OsmAndMarkFavorite({"favourites": params["favourites"]}).seed_state(device)
+        if "songs" in params:
+            retro.write_songs(device, [(name, artist, length) for name, artist, length in params["songs"]])
+            retro.scan_music(device)
+            retro.seed_playlists(device, params.get("playlists", {}))
+        if "videos" in params:
+            names, specs = list(params["videos"]), list(params["videos"].values())
+            vlc.VlcCreatePlaylist({"files": names, "noise_files": [], "specs": specs,
+                                   "frame_seed": params["frame_seed"]}).seed_state(device)
+
+    def tracks(self) -> list[Row]:
+        """OpenTracks' activities (default: none)."""
+        return []
+
+    def teardown(self, device: Device) -> None:
+        """Stop the apps, go home, delete the contacts."""
+        super().teardown(device)
+        clear_contacts(device)
+
+
+class _TrackTask(ActivityTask):
+    """A task whose OpenTracks holds the activity ``track`` (with ``description``) among noise drawn from
+    ``track_seed``."""
+
+    def tracks(self) -> list[Row]:
+        """``track_rows`` of the parameters."""
+        return track_rows(self.params["track_seed"], self.params["track"], self.params.get("description", ""))[1]
+
+    def target_track(self) -> Row:
+        """The activity the goal is about."""
+        return track_rows(self.params["track_seed"], self.params["track"], self.params.get("description", ""))[0]
+
+
+def _note_name(rng: np.random.Generator) -> str:
+    return pick(rng, NOTE_NAMES)
+
+
+def _cents(cents: int) -> str:
+    """An amount as a person writes it in a text: "42.10"."""
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+# ----- money ----------------------------------------------------------------------------------------------------
+@register_task
+class ExpenseAmountToTextAndNote(ActivityTask):
+    """Pro Expense → SMS, Markor: text a friend what an expense came to and keep the amount in a note."""
+
+    name = "ExpenseAmountToTextAndNote"
+    app_packages = (expense.PACKAGE, sms.PACKAGE, markor.PACKAGE)
+    complexity = 4.0
+    template = ('I owe {friend} for my "{expense}" expense in Pro Expense. Text {friend} its amount, then write the '
+                "amount in a new Markor note named {note}.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The expense among 8–15 others, the friend among three contacts, the note's name."""
+        rows = expenses_with(rng, 1)
+        return {"expenses": shuffled(rng, rows), "target": rows[0], "expense": rows[0]["name"],
+                "note": _note_name(rng), **friends(rng, 3)}
+
+    def amount(self) -> str:
+        """The amount as the app shows it."""
+        return format_amount(self.params["target"]["amount"])
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The amount texted; the amount in the note."""
+        return [Subgoal("text the amount", texted(self.params["friend_number"], self.amount())),
+                Subgoal("note the amount", note_holds(self.params["note"], self.amount()))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Find the expense (its form shows the amount), text it, write the note."""
+        return [*expense.reveal_rows([self.params["target"]]), *text_contact(self.params["friend"], self.amount()),
+                *write_note(self.params["note"], [self.amount()]), complete()]
+
+
+@register_task
+class ExpenseAmountsToNoteTextLarger(ActivityTask):
+    """Pro Expense → Markor → SMS: note two expenses' amounts, text a friend the larger."""
+
+    name = "ExpenseAmountsToNoteTextLarger"
+    app_packages = (expense.PACKAGE, markor.PACKAGE, sms.PACKAGE)
+    complexity = 4.5
+    template = ('Write the amounts of my "{first}" and "{second}" expenses in Pro Expense in a new Markor note named '
+                "{note}, one per line, then text {friend} the larger of the two.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Two expenses with different amounts among 8–15 others, the friend, the note's name."""
+        rows = expenses_with(rng, 2)
+        while rows[0]["amount"] == rows[1]["amount"]:
+            rows = expenses_with(rng, 2)
+        return {"expenses": shuffled(rng, rows), "targets": rows[:2], "first": rows[0]["name"],
+                "second": rows[1]["name"], "note": _note_name(rng), **friends(rng, 3)}
+
+    def amounts(self) -> list[str]:
+        """The two amounts as the app shows them."""
+        return [format_amount(row["amount"]) for row in self.params["targets"]]
+
+    def larger(self) -> str:
+        """The larger amount as the app shows it."""
+        return format_amount(max(row["amount"] for row in self.params["targets"]))
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """Each amount in the note; the larger texted."""
+        first, second = self.amounts()
+        return [Subgoal("note the first amount", note_holds(self.params["note"], first)),
+                Subgoal("note the second amount", note_holds(self.params["note"], second)),
+                Subgoal("text the larger amount", texted(self.params["friend_number"], self.larger()))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Find both expenses in Expense Logs, write the note, text the larger amount."""
+        return [*expense.reveal_rows(self.params["targets"]), *write_note(self.params["note"], self.amounts()),
+                *text_contact(self.params["friend"], self.larger()), complete()]
+
+
+@register_task
+class TextedBillToExpenseNoteAndReply(ActivityTask):
+    """SMS → Pro Expense, Markor → SMS: log my share of a bill a friend texted, note where and how much, reply."""
+
+    name = "TextedBillToExpenseNoteAndReply"
+    app_packages = (sms.PACKAGE, expense.PACKAGE, markor.PACKAGE)
+    complexity = 4.5
+    template = ('Log my share of the dinner bill {friend} texted me as a Social expense named "{expense}" with the '
+                'note "Split bill" in Pro Expense. Write the place and the total in a new Markor note named {note}, '
+                'then reply to {friend}: "{reply}"')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The friend's bill (a place, a total of 40–200 dollars, half of it the share) among two other texts,
+        the expense's row, the note's name and the reply."""
+        found = friends(rng, 3)
+        total = int(rng.integers(4000, 20001))
+        share = total // 2
+        place = pick(rng, RESTAURANTS)
+        body = f"Dinner last night. Place: {place}, total: {_cents(total)}, your share: {_cents(share)}"
+        others = [[number, gen.message(rng)] for _, number in found["contacts"][1:]]
+        texts = [[found["friend_number"], body], *others]
+        row = expense.expense_row(f"Dinner with {found['friend'].split()[0]}", _cents(share), "Social",
+                                  "Split bill", DEVICE_TIME)
+        return {**found, "texts": shuffled(rng, texts), "body": body, "place": place, "total": _cents(total),
+                "row": row, "expense": row["name"], "note": _note_name(rng), "reply": pick(rng, REPLIES),
+                "expenses": expenses_with(rng, 0)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The share logged; place and total noted; the reply sent."""
+        params = self.params
+        return [Subgoal("log the share", expense_added(params["row"])),
+                Subgoal("note the place and total", note_holds(params["note"], params["place"], params["total"])),
+                Subgoal("reply", texted(params["friend_number"], params["reply"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the text, add the expense, write the note, reply in the thread left open."""
+        params = self.params
+        return [*read_text(params["friend"], params["body"]),
+                *without_completion(expense.add_expenses([params["row"]])),
+                *write_note(params["note"], [params["place"], params["total"]]), *reply_in_thread(params["reply"]),
+                complete()]
+
+
+@register_task
+class TrackRentalCostToExpenseAndText(_TrackTask):
+    """OpenTracks → Pro Expense → SMS: an activity's description says what the bike rental cost; log it, text it."""
+
+    name = "TrackRentalCostToExpenseAndText"
+    app_packages = (opentracks.PACKAGE, expense.PACKAGE, sms.PACKAGE)
+    complexity = 4.0
+    template = ('My OpenTracks activity "{track}" notes what the bike rental cost. Log that amount in Pro Expense as '
+                'a Transportation expense named "Bike rental" with the note "{track}", then text {friend} the amount.')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The activity (a question name) and its cost of 8–60 dollars, the expense's row, the friend."""
+        track = pick(rng, opentracks.ACTIVITY_NAMES)
+        cost = _cents(int(rng.integers(800, 6001)))
+        row = expense.expense_row("Bike rental", cost, "Transportation", track, DEVICE_TIME)
+        return {"track": track, "track_seed": int(rng.integers(2**31)), "description": f"Bike rental: {cost}",
+                "cost": cost, "row": row, "expenses": expenses_with(rng, 0), **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The expense logged; the amount texted."""
+        return [Subgoal("log the rental", expense_added(self.params["row"])),
+                Subgoal("text the amount", texted(self.params["friend_number"], self.params["cost"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Find the activity (its description shows under it), add the expense, text the amount."""
+        return [*opentracks.reveal_rows([self.target_track()]),
+                expect(Selector(text=self.params["description"])),
+                *without_completion(expense.add_expenses([self.params["row"]])),
+                *text_contact(self.params["friend"], self.params["cost"]), complete()]
+
+
+# ----- food -----------------------------------------------------------------------------------------------------
+@register_task
+class RecipeToCookingEventAndText(ActivityTask):
+    """Broccoli → Calendar → SMS: block the recipe's preparation time in the calendar, text its servings."""
+
+    name = "RecipeToCookingEventAndText"
+    app_packages = (recipe.PACKAGE, calendar.PACKAGE, sms.PACKAGE)
+    complexity = 5.5
+    template = ('Add an event "{event_title}" to Simple Calendar Pro on {when}, lasting as long as my Broccoli '
+                'recipe "{title}" takes to prepare, then text {friend} how many servings it makes.')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The recipe among eight others, the event (its length the preparation time), the friend."""
+        target, rows = recipes_with(rng)
+        event = meeting(rng, f"Cook {target['title']}", minutes_of(target["preparationTime"]))
+        return {"recipes": rows, "target": target, "title": target["title"], "event": event,
+                "event_title": event["title"], "when": when(event), **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The event added; the servings texted."""
+        return [Subgoal("add the cooking event", event_added(self.params["event"])),
+                Subgoal("text the servings", texted(self.params["friend_number"], self.params["target"]["servings"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Open the recipe, add the event, text the servings."""
+        return [*recipe.reveal_rows([self.params["target"]]), *add_event(self.params["event"]),
+                *text_contact(self.params["friend"], self.params["target"]["servings"]), complete()]
+
+
+@register_task
+class TextedRecipeToBroccoliAndExpense(ActivityTask):
+    """SMS → Broccoli → Pro Expense → SMS: save the recipe a friend texted, log the groceries, thank them."""
+
+    name = "TextedRecipeToBroccoliAndExpense"
+    app_packages = (sms.PACKAGE, recipe.PACKAGE, expense.PACKAGE)
+    complexity = 5.0
+    template = ("Add the recipe {friend} texted me to Broccoli with its title, servings and preparation time. Then "
+                'log a Food expense named "Groceries" of {cost} with the note "For dinner" in Pro Expense, and reply '
+                'to {friend}: "{reply}"')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The recipe (none of the eight in the app has its title), the text, the expense, the reply."""
+        target, rows = recipes_with(rng)
+        found = friends(rng, 3)
+        body = (f"Try my recipe. Title: {target['title']}, servings: {target['servings']}, "
+                f"time: {target['preparationTime']}")
+        cost = _cents(int(rng.integers(1500, 9001)))
+        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        return {**found, "recipes": [row for row in rows if row["title"] != target["title"]], "texts": texts,
+                "body": body, "wanted": recipe.recipe_row(target["title"], servings=target["servings"],
+                                                          preparation_time=target["preparationTime"]),
+                "cost": cost, "row": expense.expense_row("Groceries", cost, "Food", "For dinner", DEVICE_TIME),
+                "reply": pick(rng, REPLIES)}
+
+    def recipe_saved(self, fields: Sequence[str]) -> Check:
+        """A recipe with the texted title whose ``fields`` are the texted ones (fuzzily)."""
+        wanted = self.params["wanted"]
+        return lambda device: float(any(fuzzy_match(row["title"] or "", wanted["title"])
+                                        and all(fuzzy_match(row[f] or "", wanted[f]) for f in fields)
+                                        for row in recipe.RECIPES.rows(device)))
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The recipe's title saved; its servings and time right; the groceries logged; the reply."""
+        return [Subgoal("save the recipe", self.recipe_saved(())),
+                Subgoal("with its servings and time", self.recipe_saved(("servings", "preparationTime"))),
+                Subgoal("log the groceries", expense_added(self.params["row"])),
+                Subgoal("reply", texted(self.params["friend_number"], self.params["reply"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the text, fill in Broccoli's form, add the expense, reply."""
+        params = self.params
+        return [*read_text(params["friend"], params["body"]), open_app(recipe.APP_NAME),
+                *recipe.add_recipe(params["wanted"]), *without_completion(expense.add_expenses([params["row"]])),
+                *reply_in_thread(params["reply"]), complete()]
+
+
+# ----- sport ----------------------------------------------------------------------------------------------------
+@register_task
+class TrackStatsToNoteAndText(_TrackTask):
+    """OpenTracks → Markor → SMS: keep an activity's time and distance in a note and text them."""
+
+    name = "TrackStatsToNoteAndText"
+    app_packages = (opentracks.PACKAGE, markor.PACKAGE, sms.PACKAGE)
+    complexity = 4.0
+    template = ('Write the time and distance of my OpenTracks activity "{track}" in a new Markor note named {note}, '
+                "then text them to {friend}.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The activity (a question name) among 12 noise activities, the note's name, the friend."""
+        return {"track": pick(rng, opentracks.ACTIVITY_NAMES), "track_seed": int(rng.integers(2**31)),
+                "note": _note_name(rng), **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """Time and distance in the note; texted."""
+        shown = shown_time_distance(self.target_track())
+        return [Subgoal("note the time and distance", note_holds(self.params["note"], shown)),
+                Subgoal("text the time and distance", texted(self.params["friend_number"], shown))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Find the activity in the list, write the note, text the same."""
+        shown = shown_time_distance(self.target_track())
+        return [*opentracks.reveal_rows([self.target_track()]), *write_note(self.params["note"], [shown]),
+                *text_contact(self.params["friend"], shown), complete()]
+
+
+@register_task
+class EventPlaceToTrackDescriptionAndText(_TrackTask):
+    """Calendar → OpenTracks → SMS: describe an activity with the place of the outing it was, and text the place."""
+
+    name = "EventPlaceToTrackDescriptionAndText"
+    app_packages = (calendar.PACKAGE, opentracks.PACKAGE, sms.PACKAGE)
+    complexity = 5.0
+    template = ('Set the description of my OpenTracks activity "{track}" to the location of my "{outing}" event in '
+                "Simple Calendar Pro, then text {friend} that location.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The outing (at an address) among noise events, the activity among noise activities, the friend."""
+        event, events = outing(rng, pick(rng, sms.ADDRESSES))
+        return {"event": event, "events": events, "outing": event["title"],
+                "track": pick(rng, opentracks.ACTIVITY_NAMES), "track_seed": int(rng.integers(2**31)),
+                **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The description set; the place texted."""
+        place = self.params["event"]["location"]
+        return [Subgoal("describe the activity", track_described(self.params["track"], place)),
+                Subgoal("text the place", texted(self.params["friend_number"], place))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """See the event's place, open the activity's editor, replace the description, save, text the place."""
+        place = self.params["event"]["location"]
+        description = Selector(resource_id=f"{opentracks.PACKAGE}:id/{opentracks.TrackEditScreen.DESCRIPTION}")
+        return [*calendar.reveal_rows([self.params["event"]]), *opentracks.reveal_details([self.target_track()]),
+                replace_text(description, place), tap(Selector(resource_id=f"{opentracks.PACKAGE}:id/track_edit_save")),
+                *text_contact(self.params["friend"], place), complete()]
+
+
+# ----- maps -----------------------------------------------------------------------------------------------------
+def _favourites(rng: np.random.Generator, count: int) -> list[list[Any]]:
+    """``count`` favourites ``[name, lat, lon]`` with distinct names at distinct towns."""
+    names = [str(name) for name in rng.choice(osmand.FAVOURITE_NAMES, size=count, replace=False)]
+    places = [str(place) for place in rng.choice(sorted(osmand.LOCATIONS), size=count, replace=False)]
+    return [[name, *osmand.LOCATIONS[place]] for name, place in zip(names, places)]
+
+
+def _coordinates(favourite: Sequence[Any]) -> str:
+    """A favourite's coordinates as OsmAnd shows them."""
+    return format_coordinates(favourite[1], favourite[2])
+
+
+@register_task
+class FavouriteCoordinatesToEventAndText(ActivityTask):
+    """OsmAnd → Calendar → SMS: meet at a favourite place: its coordinates as an event's location, and texted."""
+
+    name = "FavouriteCoordinatesToEventAndText"
+    app_packages = (osmand_app.PACKAGE, calendar.PACKAGE, sms.PACKAGE)
+    complexity = 5.0
+    template = ('Add an event "{event_title}" to Simple Calendar Pro on {when} lasting 1 hour, with the coordinates of '
+                'my OsmAnd favorite "{favourite}" as its location. Then text {friend} those coordinates.')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Three or four favourites, one the meeting place; the event; the friend."""
+        favourites = _favourites(rng, int(rng.integers(3, 5)))
+        target = favourites[int(rng.integers(len(favourites)))]
+        event = meeting(rng, f"Meet {pick(rng, ('Ana', 'Ben', 'Cleo', 'Dev'))}", 60, _coordinates(target))
+        return {"favourites": favourites, "favourite": target[0], "coordinates": _coordinates(target),
+                "event": event, "event_title": event["title"], "when": when(event), **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The event added; the coordinates texted."""
+        return [Subgoal("add the event", event_added(self.params["event"])),
+                Subgoal("text the coordinates", texted(self.params["friend_number"], self.params["coordinates"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the favourite's coordinates in My places, add the event, text the coordinates."""
+        return [*see_favourites([self.params["favourite"]]),
+                expect(Selector(text=self.params["coordinates"])), *add_event(self.params["event"]),
+                *text_contact(self.params["friend"], self.params["coordinates"]), complete()]
+
+
+@register_task
+class EventPlaceToFavouriteMarkerAndText(ActivityTask):
+    """Calendar → OsmAnd → SMS: save an outing's town as a favourite, mark it, text its coordinates."""
+
+    name = "EventPlaceToFavouriteMarkerAndText"
+    app_packages = (calendar.PACKAGE, osmand_app.PACKAGE, sms.PACKAGE)
+    complexity = 5.0
+    template = ('Save the place of my "{outing}" event in Simple Calendar Pro as an OsmAnd favorite named "{outing}" '
+                "and put a map marker there. Then text {friend} its coordinates as OsmAnd shows them.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """The outing at a town among noise events, the friend."""
+        event, events = outing(rng, pick(rng, sorted(osmand.LOCATIONS)))
+        lat, lon = osmand.LOCATIONS[event["location"]]
+        return {"event": event, "events": events, "outing": event["title"], "point": [lat, lon],
+                "coordinates": format_coordinates(lat, lon), **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The favourite saved; the marker placed; the coordinates texted."""
+        point = tuple(self.params["point"])
+        return [Subgoal("save the favourite", favourite_at(self.params["outing"], point)),  # type: ignore[arg-type]
+                Subgoal("put a marker", marker_at(point)),  # type: ignore[arg-type]
+                Subgoal("text the coordinates", texted(self.params["friend_number"], self.params["coordinates"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """See the event's place; in OsmAnd find it, save it as a favourite, find it again, Marker; text."""
+        place = self.params["event"]["location"]
+        return [*calendar.reveal_rows([self.params["event"]]), open_app(osmand.APP_NAME), *osmand.find_place(place),
+                tap(osmand.FAVORITE_BUTTON), replace_text(osmand.NAME_FIELD, self.params["outing"]),
+                tap(osmand.SAVE_FAVORITE), *osmand.find_place(place), expect(Selector(text=self.params["coordinates"])),
+                tap(osmand.MARKER_BUTTON), *text_contact(self.params["friend"], self.params["coordinates"]),
+                complete()]
+
+
+@register_task
+class FavouritesToNoteMarkerAndText(ActivityTask):
+    """OsmAnd → Markor → OsmAnd → SMS: note two favourites' coordinates, mark one, text the other's."""
+
+    name = "FavouritesToNoteMarkerAndText"
+    app_packages = (osmand_app.PACKAGE, markor.PACKAGE, sms.PACKAGE)
+    complexity = 5.0
+    template = ('Write the coordinates of my OsmAnd favorites "{first}" and "{second}" in a new Markor note named '
+                '{note}, one per line. Then put an OsmAnd map marker on "{first}" and text {friend} the coordinates '
+                'of "{second}".')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Three or four favourites, the first two the goal's; the note's name; the friend."""
+        favourites = _favourites(rng, int(rng.integers(3, 5)))
+        return {"favourites": shuffled(rng, favourites), "targets": favourites[:2], "first": favourites[0][0],
+                "second": favourites[1][0], "note": _note_name(rng), **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """Each coordinate pair in the note; the marker on the first; the second's texted."""
+        first, second = self.params["targets"]
+        return [Subgoal("note the first place", note_holds(self.params["note"], _coordinates(first))),
+                Subgoal("note the second place", note_holds(self.params["note"], _coordinates(second))),
+                Subgoal("mark the first place", marker_at((first[1], first[2]))),
+                Subgoal("text the second place", texted(self.params["friend_number"], _coordinates(second)))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read both in My places, write the note, back in OsmAnd (still on My places) open the first and mark it,
+        text the second's coordinates."""
+        first, second = self.params["targets"]
+        return [*see_favourites([first[0], second[0]]),
+                *write_note(self.params["note"], [_coordinates(first), _coordinates(second)]),
+                open_app(osmand.APP_NAME), tap(Selector(text=first[0], resource_id=f"{osmand_app.PACKAGE}:id/title")),
+                tap(osmand.MARKER_BUTTON), *text_contact(self.params["friend"], _coordinates(second)), complete()]
+
+
+# ----- music and video ------------------------------------------------------------------------------------------
+def _retro_row(title: str) -> Selector:
+    return Selector(text=title, resource_id=f"{retro_app.PACKAGE}:id/title")
+
+
+def retro_playlist_has(name: str, title: str) -> Check:
+    """Retro Music's playlist ``name`` (exactly) holds the song ``title``."""
+    return lambda device: float(any(row["playlist_name"] == name and row["media_file_name"] == title
+                                    for row in retro.playlist_rows(device)))
+
+
+@register_task
+class NotedSongsToPlaylistAndText(ActivityTask):
+    """Markor → Retro Music → SMS: make a playlist of the songs a note lists, text the first song's artist."""
+
+    name = "NotedSongsToPlaylistAndText"
+    app_packages = (markor.PACKAGE, retro_app.PACKAGE, sms.PACKAGE)
+    complexity = 5.0
+    template = ('Make a Retro Music playlist "{playlist}" of the songs listed in my Markor note {note}, in order. '
+                "Then text {friend} the artist of its first song.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """12 songs; the note lists three, two other notes three others each; the playlist's name; the friend."""
+        library = songs(rng)
+        titles = library["titles"]
+        names = [str(name) for name in rng.choice(NOTE_NAMES, size=3, replace=False)]
+        notes = {name: "\n".join(titles[3 * i:3 * i + 3]) for i, name in enumerate(names)}
+        return {**library, "notes": notes, "note": names[0], "wanted": titles[:3],
+                "artist": library["songs"][0][1], "playlist": retro.playlist_name(rng), **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The playlist started with the first song; it holds the three in order; the artist texted."""
+        params = self.params
+        return [Subgoal("start the playlist", retro_playlist_has(params["playlist"], params["wanted"][0])),
+                Subgoal("add every listed song", retro_playlist(params["playlist"], params["wanted"])),
+                Subgoal("text the artist", texted(params["friend_number"], params["artist"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the note, make the playlist from the Songs tab, see the artist, text it."""
+        params = self.params
+        return [*cross_app.read_note(params["note"], params["wanted"]), open_app(retro.APP_NAME),
+                tap(retro.SONGS_TAB), *retro.create_playlist(params["playlist"], params["wanted"]),
+                *retro.reveal(params["wanted"][0]), expect(Selector(text=params["artist"])),
+                *text_contact(params["friend"], params["artist"]), complete()]
+
+
+@register_task
+class TextedSongsToPlaylistQueueAndReply(ActivityTask):
+    """SMS → Retro Music → SMS: add the two songs a friend recommends to a playlist and the queue, then reply."""
+
+    name = "TextedSongsToPlaylistQueueAndReply"
+    app_packages = (sms.PACKAGE, retro_app.PACKAGE)
+    complexity = 6.0
+    template = ('Add the two songs {friend} texted me about to the end of my Retro Music playlist "{playlist}", in '
+                'the order given, and to the playing queue. Then reply to {friend}: "{reply}"')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """12 songs; two or three playlists of other songs; the friend's recommendation among other texts."""
+        library = songs(rng)
+        titles = library["titles"]
+        names = playlist_names(rng, int(rng.integers(2, 4)))
+        playlists = {name: titles[2 + 3 * i:5 + 3 * i] for i, name in enumerate(names)}
+        found = friends(rng, 3)
+        body = f'Two songs for the road: "{titles[0]}" and "{titles[1]}"'
+        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        return {**library, **found, "playlists": playlists, "playlist": names[0], "wanted": titles[:2],
+                "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The first song in the playlist; both at its end in order; both queued; the reply."""
+        params = self.params
+        first, second = params["wanted"]
+        full = [*params["playlists"][params["playlist"]], first, second]
+        return [Subgoal("add the first song", retro_playlist_has(params["playlist"], first)),
+                Subgoal("add both songs in order", retro_playlist(params["playlist"], full)),
+                Subgoal("queue both songs", lambda device: float(queued(first)(device) and queued(second)(device))),
+                Subgoal("reply", texted(params["friend_number"], params["reply"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the text; in the Songs tab add each song to the playlist, then each to the queue; reply."""
+        params = self.params
+        steps = [*read_text(params["friend"], params["body"]), open_app(retro.APP_NAME), tap(retro.SONGS_TAB)]
+        for title in params["wanted"]:
+            steps += [*retro.song_action(title, retro_app.ADD_TO_PLAYLIST), tap(_retro_row(params["playlist"]))]
+        for title in params["wanted"]:
+            steps += retro.song_action(title, retro_app.ADD_TO_QUEUE)
+        return [*steps, *reply_in_thread(params["reply"]), complete()]
+
+
+@register_task
+class PlaylistSongsToTextAndNote(ActivityTask):
+    """Retro Music → SMS → Markor: text a friend a playlist's first song, note all its songs."""
+
+    name = "PlaylistSongsToTextAndNote"
+    app_packages = (retro_app.PACKAGE, sms.PACKAGE, markor.PACKAGE)
+    complexity = 4.0
+    template = ('Text {friend} the title of the first song of my Retro Music playlist "{playlist}", then write all '
+                "its songs in a new Markor note named {note}, one per line.")
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """12 songs; two or three playlists of three songs each, the first the goal's; the note; the friend."""
+        library = songs(rng)
+        titles = library["titles"]
+        names = playlist_names(rng, int(rng.integers(2, 4)))
+        playlists = {name: titles[3 * i:3 * i + 3] for i, name in enumerate(names)}
+        return {**library, "playlists": playlists, "playlist": names[0], "wanted": titles[:3],
+                "note": _note_name(rng), **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The first song texted; the note holds all three."""
+        params = self.params
+        return [Subgoal("text the first song", texted(params["friend_number"], params["wanted"][0])),
+                Subgoal("note the songs", note_holds(params["note"], *params["wanted"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Open the playlist, text its first song, write the note."""
+        params = self.params
+        return [*see_playlist(params["playlist"], params["wanted"]),
+                *text_contact(params["friend"], params["wanted"][0]), *write_note(params["note"], params["wanted"]),
+                complete()]
+
+
+@register_task
+class TextedVideosToVlcPlaylistAndReply(ActivityTask):
+    """SMS → VLC → SMS: make a VLC playlist of the videos a friend texted, in their order, then reply."""
+
+    name = "TextedVideosToVlcPlaylistAndReply"
+    app_packages = (sms.PACKAGE, vlc.vlc.PACKAGE)
+    complexity = 5.0
+    template = ('Make a VLC playlist "{playlist}" of the videos {friend} texted me, in the order given (they are in '
+                'Internal Memory/VLCVideos). Then reply to {friend}: "{reply}"')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Six videos, three of them texted; the playlist's name; the friend; the reply."""
+        names = vlc.distinct_names(rng, 6)
+        found = friends(rng, 3)
+        body = f"Watch these in order: {', '.join(names[:3])}"
+        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        return {**found, "videos": dict(zip(names, vlc.video_specs(rng, names))),
+                "frame_seed": int(rng.integers(2**31)), "wanted": names[:3], "playlist": vlc.playlist_name(rng),
+                "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The playlist started with the first video; it holds the three in order; the reply."""
+        params = self.params
+        return [Subgoal("start the playlist", vlc_playlist_starts(params["playlist"], params["wanted"][0])),
+                Subgoal("add every video in order", vlc_playlist(params["playlist"], params["wanted"])),
+                Subgoal("reply", texted(params["friend_number"], params["reply"]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """Read the text; in VLC's VLCVideos folder add each video to the new playlist; reply."""
+        params = self.params
+        plan = [(params["playlist"], params["wanted"], True)]
+        return [*read_text(params["friend"], params["body"]), *vlc.open_videos_folder(),
+                *vlc.add_files(plan, vlc.file_order(list(params["videos"]))), *reply_in_thread(params["reply"]),
+                complete()]
