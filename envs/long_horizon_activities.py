@@ -46,6 +46,7 @@ from android_gym.tasks.oracle import (
     expect,
     open_app,
     replace_text,
+    scroll_to,
     tap,
     type_into,
 )
@@ -258,6 +259,11 @@ def read_text(sender: str, body: str) -> list[OracleStep]:
             expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
 
 
+def look_again(body: str) -> list[OracleStep]:
+    """Back in Simple SMS Messenger, which shows the thread left open, check ``body`` is there (to copy from it)."""
+    return [open_app(sms.APP_NAME), expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
+
+
 def reply_in_thread(message: str) -> list[OracleStep]:
     """Back in Simple SMS Messenger, which shows the thread left open, send ``message``."""
     return [open_app(sms.APP_NAME), type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON)]
@@ -280,6 +286,14 @@ def see_favourites(names: Sequence[str]) -> list[OracleStep]:
 def add_event(event: Mapping[str, Any]) -> list[OracleStep]:
     """Create ``event`` in Simple Calendar Pro from its day's view (``calendar.add_event_steps``)."""
     return without_completion(calendar.add_event_steps(event))
+
+
+def see_recipe(row: Mapping[str, Any]) -> list[OracleStep]:
+    """Open Broccoli, scroll its list (by title) to the recipe's card, whose title no other recipe has here, and
+    open its details (``recipe.open_recipe``)."""
+    card = Selector(text=row["title"], resource_id=f"{recipe.PACKAGE}:id/card_text_view_title")
+    return [open_app(recipe.APP_NAME), *scroll_to(card, Selector(resource_id=f"{recipe.PACKAGE}:id/recycler_view")),
+            *recipe.open_recipe(row)]
 
 
 def see_playlist(name: str, titles: Sequence[str]) -> list[OracleStep]:
@@ -410,14 +424,14 @@ class ExpenseAmountToTextAndNote(ActivityTask):
 
 
 @register_task
-class ExpenseAmountsToNoteTextLarger(ActivityTask):
-    """Pro Expense → Markor → SMS: note two expenses' amounts, text a friend the larger."""
+class ExpenseAmountsToTextLargerAndNote(ActivityTask):
+    """Pro Expense → SMS → Markor: text a friend the larger of two expenses, note both amounts."""
 
-    name = "ExpenseAmountsToNoteTextLarger"
-    app_packages = (expense.PACKAGE, markor.PACKAGE, sms.PACKAGE)
+    name = "ExpenseAmountsToTextLargerAndNote"
+    app_packages = (expense.PACKAGE, sms.PACKAGE, markor.PACKAGE)
     complexity = 4.5
-    template = ('Write the amounts of my "{first}" and "{second}" expenses in Pro Expense in a new Markor note named '
-                "{note}, one per line, then text {friend} the larger of the two.")
+    template = ('Text {friend} the larger amount of my "{first}" and "{second}" expenses in Pro Expense, then note '
+                "both amounts in a new Markor note {note}, one per line.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -437,27 +451,27 @@ class ExpenseAmountsToNoteTextLarger(ActivityTask):
         return format_amount(max(row["amount"] for row in self.params["targets"]))
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """Each amount in the note; the larger texted."""
+        """The larger texted; each amount in the note."""
         first, second = self.amounts()
-        return [Subgoal("note the first amount", note_holds(self.params["note"], first)),
-                Subgoal("note the second amount", note_holds(self.params["note"], second)),
-                Subgoal("text the larger amount", texted(self.params["friend_number"], self.larger()))]
+        return [Subgoal("text the larger amount", texted(self.params["friend_number"], self.larger())),
+                Subgoal("note the first amount", note_holds(self.params["note"], first)),
+                Subgoal("note the second amount", note_holds(self.params["note"], second))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Find both expenses in Expense Logs, write the note, text the larger amount."""
-        return [*expense.reveal_rows(self.params["targets"]), *write_note(self.params["note"], self.amounts()),
-                *text_contact(self.params["friend"], self.larger()), complete()]
+        """Find both expenses in Expense Logs, text the larger amount, write the note."""
+        return [*expense.reveal_rows(self.params["targets"]), *text_contact(self.params["friend"], self.larger()),
+                *write_note(self.params["note"], self.amounts()), complete()]
 
 
 @register_task
 class TextedBillToExpenseNoteAndReply(ActivityTask):
-    """SMS → Pro Expense, Markor → SMS: log my share of a bill a friend texted, note where and how much, reply."""
+    """SMS → Markor, Pro Expense → SMS: note where a friend's dinner was and what it cost, log my share, reply."""
 
     name = "TextedBillToExpenseNoteAndReply"
     app_packages = (sms.PACKAGE, expense.PACKAGE, markor.PACKAGE)
     complexity = 4.5
-    template = ('Log my share of the dinner bill {friend} texted me as a Social expense named "{expense}" with the '
-                'note "Split bill" in Pro Expense. Write the place and the total in a new Markor note named {note}, '
+    template = ('Write the place and the total of the dinner bill {friend} texted me in a new Markor note {note}, '
+                'one per line. Log my share as a Social expense "{expense}" with the note "Split bill" in Pro Expense, '
                 'then reply to {friend}: "{reply}"')
 
     @classmethod
@@ -478,18 +492,19 @@ class TextedBillToExpenseNoteAndReply(ActivityTask):
                 "expenses": expenses_with(rng, 0)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The share logged; place and total noted; the reply sent."""
+        """Place and total noted; the share logged; the reply sent."""
         params = self.params
-        return [Subgoal("log the share", expense_added(params["row"])),
-                Subgoal("note the place and total", note_holds(params["note"], params["place"], params["total"])),
+        return [Subgoal("note the place and total", note_holds(params["note"], params["place"], params["total"])),
+                Subgoal("log the share", expense_added(params["row"])),
                 Subgoal("reply", texted(params["friend_number"], params["reply"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Read the text, add the expense, write the note, reply in the thread left open."""
+        """Read the text, write the note, look at the text again for the share, add the expense, reply in the
+        thread left open."""
         params = self.params
         return [*read_text(params["friend"], params["body"]),
-                *without_completion(expense.add_expenses([params["row"]])),
-                *write_note(params["note"], [params["place"], params["total"]]), *reply_in_thread(params["reply"]),
+                *write_note(params["note"], [params["place"], params["total"]]), *look_again(params["body"]),
+                *without_completion(expense.add_expenses([params["row"]])), *reply_in_thread(params["reply"]),
                 complete()]
 
 
@@ -528,31 +543,32 @@ class TrackRentalCostToExpenseAndText(_TrackTask):
 # ----- food -----------------------------------------------------------------------------------------------------
 @register_task
 class RecipeToCookingEventAndText(ActivityTask):
-    """Broccoli → Calendar → SMS: block the recipe's preparation time in the calendar, text its servings."""
+    """Broccoli → SMS → Calendar: text a friend how many a recipe serves, block its preparation time."""
 
     name = "RecipeToCookingEventAndText"
     app_packages = (recipe.PACKAGE, calendar.PACKAGE, sms.PACKAGE)
     complexity = 5.5
-    template = ('Add an event "{event_title}" to Simple Calendar Pro on {when}, lasting as long as my Broccoli '
-                'recipe "{title}" takes to prepare, then text {friend} how many servings it makes.')
+    template = ('Text {friend} how many servings my Broccoli recipe "{title}" makes, then add an event "Cook it" to '
+                "Simple Calendar Pro on {when}, lasting as long as the recipe takes to prepare.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The recipe among eight others, the event (its length the preparation time), the friend."""
         target, rows = recipes_with(rng)
-        event = meeting(rng, f"Cook {target['title']}", minutes_of(target["preparationTime"]))
-        return {"recipes": rows, "target": target, "title": target["title"], "event": event,
-                "event_title": event["title"], "when": when(event), **friends(rng, 3)}
+        event = meeting(rng, "Cook it", minutes_of(target["preparationTime"]))
+        return {"recipes": rows, "target": target, "title": target["title"], "event": event, "when": when(event),
+                **friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The event added; the servings texted."""
-        return [Subgoal("add the cooking event", event_added(self.params["event"])),
-                Subgoal("text the servings", texted(self.params["friend_number"], self.params["target"]["servings"]))]
+        """The servings texted; the event added."""
+        return [Subgoal("text the servings", texted(self.params["friend_number"], self.params["target"]["servings"])),
+                Subgoal("add the cooking event", event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Open the recipe, add the event, text the servings."""
-        return [*recipe.reveal_rows([self.params["target"]]), *add_event(self.params["event"]),
-                *text_contact(self.params["friend"], self.params["target"]["servings"]), complete()]
+        """Open the recipe, text the servings, add the event."""
+        return [*see_recipe(self.params["target"]),
+                *text_contact(self.params["friend"], self.params["target"]["servings"]),
+                *add_event(self.params["event"]), complete()]
 
 
 @register_task
