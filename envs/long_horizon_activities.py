@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.envs import calendar, cross_app, expense, markor, opentracks, osmand, recipe, sms, vlc
 from android_gym.envs import retro_music as retro
@@ -41,6 +42,8 @@ from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
+    act,
+    back_to_home,
     complete,
     declares_completion,
     expect,
@@ -94,8 +97,8 @@ def shuffled(rng: np.random.Generator, rows: Sequence[Any]) -> list[Any]:
     return [rows[i] for i in rng.permutation(len(rows))]
 
 
-def expenses_with(rng: np.random.Generator, targets: int, noise: tuple[int, int] = (8, 16)) -> list[Row]:
-    """``targets`` expenses first, then 8–15 others; no two share a name."""
+def expenses_with(rng: np.random.Generator, targets: int, noise: tuple[int, int] = (12, 21)) -> list[Row]:
+    """``targets`` expenses first, then 12–20 others; no two share a name."""
     return expense.random_expenses(rng, targets + int(rng.integers(*noise)), unique_names=True)
 
 
@@ -151,14 +154,17 @@ def playlist_names(rng: np.random.Generator, count: int) -> list[str]:
     return names
 
 
-def track_rows(seed: int, target_name: str, description: str = "") -> tuple[Row, list[Row]]:
-    """An OpenTracks activity named ``target_name`` (with ``description``) and 12 noise activities, all drawn from
-    ``seed`` (rows hold bytes, so the parameters keep the seed)."""
+def track_rows(seed: int, named: Mapping[str, str]) -> tuple[list[Row], list[Row]]:
+    """OpenTracks activities named as ``named``'s keys (with its values as descriptions) among 12 noise
+    activities, all drawn from ``seed`` (rows hold bytes, so the parameters keep the seed): the targets, and
+    every row."""
     rng = np.random.default_rng(seed)
-    target = {**opentracks.random_activity_row(rng), "name": target_name, "description": description}
-    noise = [opentracks.random_activity_row(rng) for _ in range(12)]
-    noise.insert(int(rng.integers(len(noise) + 1)), target)
-    return target, noise
+    targets = [{**opentracks.random_activity_row(rng), "name": name, "description": description}
+               for name, description in named.items()]
+    rows = [opentracks.random_activity_row(rng) for _ in range(12)]
+    for target in targets:
+        rows.insert(int(rng.integers(len(rows) + 1)), target)
+    return targets, rows
 
 
 def shown_time_distance(track: Mapping[str, Any]) -> str:
@@ -288,12 +294,31 @@ def add_event(event: Mapping[str, Any]) -> list[OracleStep]:
     return without_completion(calendar.add_event_steps(event))
 
 
+RECIPE_LIST = Selector(resource_id=f"{recipe.PACKAGE}:id/recycler_view")
+
+
+def recipe_card(row: Mapping[str, Any]) -> Selector:
+    """The title of ``row``'s card in Broccoli's list."""
+    return Selector(text=row["title"], resource_id=f"{recipe.PACKAGE}:id/card_text_view_title")
+
+
 def see_recipe(row: Mapping[str, Any]) -> list[OracleStep]:
     """Open Broccoli, scroll its list (by title) to the recipe's card, whose title no other recipe has here, and
     open its details (``recipe.open_recipe``)."""
-    card = Selector(text=row["title"], resource_id=f"{recipe.PACKAGE}:id/card_text_view_title")
-    return [open_app(recipe.APP_NAME), *scroll_to(card, Selector(resource_id=f"{recipe.PACKAGE}:id/recycler_view")),
-            *recipe.open_recipe(row)]
+    return [open_app(recipe.APP_NAME), *scroll_to(recipe_card(row), RECIPE_LIST), *recipe.open_recipe(row)]
+
+
+def edit_track(row: Mapping[str, Any], field: str, text: str) -> list[OracleStep]:
+    """Open OpenTracks' editor of the activity ``row`` (``opentracks.reveal_details``), put ``text`` in ``field``
+    (a ``TrackEditScreen`` id) in place of what it holds, and save."""
+    return [*opentracks.reveal_details([row]),
+            replace_text(Selector(resource_id=f"{opentracks.PACKAGE}:id/{field}"), text),
+            tap(Selector(resource_id=f"{opentracks.PACKAGE}:id/track_edit_save"))]
+
+
+def rename_track(row: Mapping[str, Any], name: str) -> list[OracleStep]:
+    """Rename the activity ``row`` in OpenTracks' editor."""
+    return edit_track(row, opentracks.TrackEditScreen.NAME, name)
 
 
 def see_playlist(name: str, titles: Sequence[str]) -> list[OracleStep]:
@@ -369,16 +394,23 @@ class ActivityTask(SubgoalTask):
 
 
 class _TrackTask(ActivityTask):
-    """A task whose OpenTracks holds the activity ``track`` (with ``description``) among noise drawn from
-    ``track_seed``."""
+    """A task whose OpenTracks holds the activities ``named()`` among noise drawn from ``track_seed``."""
+
+    def named(self) -> dict[str, str]:
+        """The activities the goal is about, name → description: ``track`` with ``description``."""
+        return {self.params["track"]: self.params.get("description", "")}
 
     def tracks(self) -> list[Row]:
         """``track_rows`` of the parameters."""
-        return track_rows(self.params["track_seed"], self.params["track"], self.params.get("description", ""))[1]
+        return track_rows(self.params["track_seed"], self.named())[1]
+
+    def target_tracks(self) -> list[Row]:
+        """The activities the goal is about, in ``named()`` order."""
+        return track_rows(self.params["track_seed"], self.named())[0]
 
     def target_track(self) -> Row:
-        """The activity the goal is about."""
-        return track_rows(self.params["track_seed"], self.params["track"], self.params.get("description", ""))[0]
+        """The (first) activity the goal is about."""
+        return self.target_tracks()[0]
 
 
 def _note_name(rng: np.random.Generator) -> str:
@@ -392,35 +424,38 @@ def _cents(cents: int) -> str:
 
 # ----- money ----------------------------------------------------------------------------------------------------
 @register_task
-class ExpenseAmountToTextAndNote(ActivityTask):
-    """Pro Expense → SMS, Markor: text a friend what an expense came to and keep the amount in a note."""
+class ExpenseAmountToTextNoteAndEvent(ActivityTask):
+    """Pro Expense → SMS → Markor → Calendar: text a friend what an expense came to, keep the amount in a note, add
+    a reminder to pay it back."""
 
-    name = "ExpenseAmountToTextAndNote"
-    app_packages = (expense.PACKAGE, sms.PACKAGE, markor.PACKAGE)
-    complexity = 4.0
-    template = ('I owe {friend} for my "{expense}" expense in Pro Expense. Text {friend} its amount, then write the '
-                "amount in a new Markor note named {note}.")
+    name = "ExpenseAmountToTextNoteAndEvent"
+    app_packages = (expense.PACKAGE, sms.PACKAGE, markor.PACKAGE, calendar.PACKAGE)
+    complexity = 6.5
+    template = ('I owe {friend} for my "{expense}" expense in Pro Expense. Text {friend} its amount, write it in a new '
+                'Markor note {note}, then add an event "Pay back" on {when} lasting 30 minutes to Simple Calendar Pro.')
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The expense among 8–15 others, the friend among three contacts, the note's name."""
+        """The expense among 12–20 others, the friend among three contacts, the note's name."""
         rows = expenses_with(rng, 1)
+        event = meeting(rng, "Pay back", 30)
         return {"expenses": shuffled(rng, rows), "target": rows[0], "expense": rows[0]["name"],
-                "note": _note_name(rng), **friends(rng, 3)}
+                "note": _note_name(rng), "event": event, "when": when(event), **friends(rng, 3)}
 
     def amount(self) -> str:
         """The amount as the app shows it."""
         return format_amount(self.params["target"]["amount"])
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The amount texted; the amount in the note."""
+        """The amount texted; in the note; the event added."""
         return [Subgoal("text the amount", texted(self.params["friend_number"], self.amount())),
-                Subgoal("note the amount", note_holds(self.params["note"], self.amount()))]
+                Subgoal("note the amount", note_holds(self.params["note"], self.amount())),
+                Subgoal("add the reminder event", event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Find the expense (its form shows the amount), text it, write the note."""
+        """Find the expense (its form shows the amount), text it, write the note, add the event."""
         return [*expense.reveal_rows([self.params["target"]]), *text_contact(self.params["friend"], self.amount()),
-                *write_note(self.params["note"], [self.amount()]), complete()]
+                *write_note(self.params["note"], [self.amount()]), *add_event(self.params["event"]), complete()]
 
 
 @register_task
@@ -435,10 +470,11 @@ class ExpenseAmountsToTextLargerAndNote(ActivityTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """Two expenses with different amounts among 8–15 others, the friend, the note's name."""
-        rows = expenses_with(rng, 2)
+        """Two expenses with different amounts among 6–9 others (so both fit on a screen of Expense Logs), the
+        friend, the note's name."""
+        rows = expenses_with(rng, 2, (6, 10))
         while rows[0]["amount"] == rows[1]["amount"]:
-            rows = expenses_with(rng, 2)
+            rows = expenses_with(rng, 2, (6, 10))
         return {"expenses": shuffled(rng, rows), "targets": rows[:2], "first": rows[0]["name"],
                 "second": rows[1]["name"], "note": _note_name(rng), **friends(rng, 3)}
 
@@ -510,13 +546,15 @@ class TextedBillToExpenseNoteAndReply(ActivityTask):
 
 @register_task
 class TrackRentalCostToExpenseAndText(_TrackTask):
-    """OpenTracks → Pro Expense → SMS: an activity's description says what the bike rental cost; log it, text it."""
+    """OpenTracks → SMS → Pro Expense → OpenTracks: an activity's description says what the bike rental cost; text
+    it, log it, rename the activity."""
 
     name = "TrackRentalCostToExpenseAndText"
     app_packages = (opentracks.PACKAGE, expense.PACKAGE, sms.PACKAGE)
     complexity = 4.0
-    template = ('My OpenTracks activity "{track}" notes what the bike rental cost. Log that amount in Pro Expense as '
-                'a Transportation expense named "Bike rental" with the note "{track}", then text {friend} the amount.')
+    template = ('My OpenTracks activity "{track}" says what the bike rental cost. Text {friend} the amount, log it '
+                'in Pro Expense as a Transportation expense "Bike rental" with the note "{track}", then rename the '
+                'activity to "{new_name}".')
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -525,19 +563,25 @@ class TrackRentalCostToExpenseAndText(_TrackTask):
         cost = _cents(int(rng.integers(800, 6001)))
         row = expense.expense_row("Bike rental", cost, "Transportation", track, DEVICE_TIME)
         return {"track": track, "track_seed": int(rng.integers(2**31)), "description": f"Bike rental: {cost}",
-                "cost": cost, "row": row, "expenses": expenses_with(rng, 0), **friends(rng, 3)}
+                "cost": cost, "row": row, "expenses": expenses_with(rng, 0), "new_name": f"{track} by bike",
+                **friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The expense logged; the amount texted."""
-        return [Subgoal("log the rental", expense_added(self.params["row"])),
-                Subgoal("text the amount", texted(self.params["friend_number"], self.params["cost"]))]
+        """The expense logged; the amount texted; the activity renamed."""
+        renamed = lambda device: float(any(row["name"] == self.params["new_name"]  # noqa: E731
+                                           and row["description"] == self.params["description"]
+                                           for row in opentracks.TRACKS_TABLE.rows(device)))
+        return [Subgoal("text the amount", texted(self.params["friend_number"], self.params["cost"])),
+                Subgoal("log the rental", expense_added(self.params["row"])),
+                Subgoal("rename the activity", renamed)]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Find the activity (its description shows under it), add the expense, text the amount."""
+        """Find the activity (its description shows under it), text the amount, add the expense, rename it."""
         return [*opentracks.reveal_rows([self.target_track()]),
                 expect(Selector(text=self.params["description"])),
+                *text_contact(self.params["friend"], self.params["cost"]),
                 *without_completion(expense.add_expenses([self.params["row"]])),
-                *text_contact(self.params["friend"], self.params["cost"]), complete()]
+                *rename_track(self.target_track(), self.params["new_name"]), complete()]
 
 
 # ----- food -----------------------------------------------------------------------------------------------------
@@ -578,7 +622,7 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
     name = "TextedRecipeToBroccoliAndExpense"
     app_packages = (sms.PACKAGE, recipe.PACKAGE, expense.PACKAGE)
     complexity = 5.0
-    template = ("Add the recipe {friend} texted me to Broccoli with its title, servings and preparation time. Then "
+    template = ("Add the recipe {friend} texted me to Broccoli with its title, description, servings and time. Then "
                 'log a Food expense named "Groceries" of {cost} with the note "For dinner" in Pro Expense, and reply '
                 'to {friend}: "{reply}"')
 
@@ -588,12 +632,12 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
         target, rows = recipes_with(rng)
         found = friends(rng, 3)
         body = (f"Try my recipe. Title: {target['title']}, servings: {target['servings']}, "
-                f"time: {target['preparationTime']}")
+                f"time: {target['preparationTime']}, about: {target['description']}")
         cost = _cents(int(rng.integers(1500, 9001)))
         texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
         return {**found, "recipes": [row for row in rows if row["title"] != target["title"]], "texts": texts,
-                "body": body, "wanted": recipe.recipe_row(target["title"], servings=target["servings"],
-                                                          preparation_time=target["preparationTime"]),
+                "body": body, "wanted": recipe.recipe_row(target["title"], target["description"], target["servings"],
+                                                          target["preparationTime"]),
                 "cost": cost, "row": expense.expense_row("Groceries", cost, "Food", "For dinner", DEVICE_TIME),
                 "reply": pick(rng, REPLIES)}
 
@@ -605,9 +649,9 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
                                         for row in recipe.RECIPES.rows(device)))
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The recipe's title saved; its servings and time right; the groceries logged; the reply."""
+        """The recipe's title saved; its description, servings and time right; the groceries logged; the reply."""
         return [Subgoal("save the recipe", self.recipe_saved(())),
-                Subgoal("with its servings and time", self.recipe_saved(("servings", "preparationTime"))),
+                Subgoal("with its details", self.recipe_saved(("description", "servings", "preparationTime"))),
                 Subgoal("log the groceries", expense_added(self.params["row"])),
                 Subgoal("reply", texted(self.params["friend_number"], self.params["reply"]))]
 
@@ -619,45 +663,118 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
                 *reply_in_thread(params["reply"]), complete()]
 
 
-# ----- sport ----------------------------------------------------------------------------------------------------
 @register_task
-class TrackStatsToNoteAndText(_TrackTask):
-    """OpenTracks → Markor → SMS: keep an activity's time and distance in a note and text them."""
+class RecipesToTextsAndCookingEvents(ActivityTask):
+    """Broccoli ⇄ SMS → Calendar: text a friend how many two recipes serve, one at a time, then block each recipe's
+    preparation time in the calendar."""
 
-    name = "TrackStatsToNoteAndText"
-    app_packages = (opentracks.PACKAGE, markor.PACKAGE, sms.PACKAGE)
-    complexity = 4.0
-    template = ('Write the time and distance of my OpenTracks activity "{track}" in a new Markor note named {note}, '
-                "then text them to {friend}.")
+    name = "RecipesToTextsAndCookingEvents"
+    app_packages = (recipe.PACKAGE, sms.PACKAGE, calendar.PACKAGE)
+    complexity = 9.0
+    template = ('Text {friend} how many servings my Broccoli recipes "{first}" and "{second}" make, one text each. '
+                'Then add events "Cook {first}" on {when_first} and "Cook {second}" on {when_second} to Simple '
+                "Calendar Pro, each lasting as long as its recipe takes to prepare.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The activity (a question name) among 12 noise activities, the note's name, the friend."""
-        return {"track": pick(rng, opentracks.ACTIVITY_NAMES), "track_seed": int(rng.integers(2**31)),
-                "note": _note_name(rng), **friends(rng, 3)}
+        """Two recipes with different titles and servings among eight others, an event for each, the friend."""
+        first, rows = recipes_with(rng)
+        second = recipe.random_recipes(rng, 1, where=lambda r: '"' not in r["title"]
+                                       and r["servings"] != first["servings"]
+                                       and all(r["title"] != row["title"] for row in rows))[0]
+        events = [meeting(rng, f"Cook {row['title']}", minutes_of(row["preparationTime"])) for row in (first, second)]
+        return {"recipes": shuffled(rng, [*rows, second]), "targets": [first, second], "first": first["title"],
+                "second": second["title"], "events": [], "cooking": events, "when_first": when(events[0]),
+                "when_second": when(events[1]), **friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """Time and distance in the note; texted."""
-        shown = shown_time_distance(self.target_track())
-        return [Subgoal("note the time and distance", note_holds(self.params["note"], shown)),
-                Subgoal("text the time and distance", texted(self.params["friend_number"], shown))]
+        """Each recipe's servings texted; each cooking event added."""
+        first, second = self.params["targets"]
+        number = self.params["friend_number"]
+        return [Subgoal("text the first recipe's servings", texted(number, first["servings"])),
+                Subgoal("text the second recipe's servings", texted(number, second["servings"])),
+                *(Subgoal(f"add {event['title']!r}", event_added(event)) for event in self.params["cooking"])]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Find the activity in the list, write the note, text the same."""
-        shown = shown_time_distance(self.target_track())
-        return [*opentracks.reveal_rows([self.target_track()]), *write_note(self.params["note"], [shown]),
-                *text_contact(self.params["friend"], shown), complete()]
+        """Open the first recipe, text its servings; back in Broccoli open the second, text its servings in the
+        same thread; add both events (leaving the calendar between them, so it opens on its month again)."""
+        first, second = self.params["targets"]
+        return [*see_recipe(first), *text_contact(self.params["friend"], first["servings"]),
+                open_app(recipe.APP_NAME), act(Action(ActionType.NAVIGATE_BACK)),
+                *scroll_to(recipe_card(second), RECIPE_LIST, "up" if second["title"] < first["title"] else "down"),
+                *recipe.open_recipe(second), *reply_in_thread(second["servings"]),
+                *add_event(self.params["cooking"][0]), *back_to_home(), *add_event(self.params["cooking"][1]),
+                complete()]
+
+
+# ----- sport ----------------------------------------------------------------------------------------------------
+@register_task
+class TrackStatsToNoteAndText(_TrackTask):
+    """OpenTracks ⇄ Markor → SMS: copy three activities' times and distances into a note, one at a time, and text
+    one of them."""
+
+    name = "TrackStatsToNoteAndText"
+    app_packages = (opentracks.PACKAGE, markor.PACKAGE, sms.PACKAGE)
+    complexity = 6.0
+    template = ('Note the time and distance of my OpenTracks activities "{first}", "{second}" and "{third}" in a new '
+                'Markor note {note}, one per line, and text {friend} those of "{third}".')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Three activities (question names) among 12 noise activities, named in the goal in the list's order
+        (newest first); the note's name; the friend."""
+        short = [name for name in opentracks.ACTIVITY_NAMES if len(name) <= 20]  # a goal short enough to copy by
+        names = [str(name) for name in rng.choice(short, size=3, replace=False)]
+        seed = int(rng.integers(2**31))
+        targets = track_rows(seed, dict.fromkeys(names, ""))[0]
+        first, second, third = (row["name"] for row in sorted(targets, key=lambda row: -row["starttime"]))
+        return {"names": names, "first": first, "second": second, "third": third, "track_seed": seed,
+                "note": _note_name(rng), **friends(rng, 3)}
+
+    def named(self) -> dict[str, str]:
+        """The three activities, without descriptions."""
+        return dict.fromkeys(self.params["names"], "")
+
+    def in_list_order(self) -> list[Row]:
+        """The three activities as the list shows them: newest first."""
+        return sorted(self.target_tracks(), key=lambda row: -row["starttime"])
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The first two activities' lines in the note; the last one's texted; its line in the note."""
+        first, second, third = (shown_time_distance(row) for row in self.in_list_order())
+        note = self.params["note"]
+        return [Subgoal("note the first line", note_holds(note, first)),
+                Subgoal("note the second line", note_holds(note, second)),
+                Subgoal("text the last line", texted(self.params["friend_number"], third)),
+                Subgoal("note the last line", note_holds(note, third))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """For each activity, in list order: scroll OpenTracks' list to it (the app opens again where it was),
+        then type its line into the note (Markor opens again in its editor); the last one is texted before it is
+        noted. Leaving the editor saves the note."""
+        steps: list[OracleStep] = []
+        for number, row in enumerate(self.in_list_order()):
+            line = shown_time_distance(row)
+            steps += opentracks.reveal_rows([row])
+            if number == 2:
+                steps += text_contact(self.params["friend"], line)
+            steps.append(open_app(markor.APP_NAME))
+            if number == 0:
+                steps += markor.new_note(self.params["note"])
+            steps.append(type_into(markor.EDITOR, line))
+        return [*steps, *markor.leave_editor(), complete()]
 
 
 @register_task
 class EventPlaceToTrackDescriptionAndText(_TrackTask):
-    """Calendar → OpenTracks → SMS: describe an activity with the place of the outing it was, and text the place."""
+    """Calendar → OpenTracks → SMS, Markor: describe an activity with the place of the outing it was, text the place
+    and note it."""
 
     name = "EventPlaceToTrackDescriptionAndText"
     app_packages = (calendar.PACKAGE, opentracks.PACKAGE, sms.PACKAGE)
     complexity = 5.0
     template = ('Set the description of my OpenTracks activity "{track}" to the location of my "{outing}" event in '
-                "Simple Calendar Pro, then text {friend} that location.")
+                "Simple Calendar Pro. Then text {friend} that location and keep it in a new Markor note {note}.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -665,21 +782,21 @@ class EventPlaceToTrackDescriptionAndText(_TrackTask):
         event, events = outing(rng, pick(rng, sms.ADDRESSES))
         return {"event": event, "events": events, "outing": event["title"],
                 "track": pick(rng, opentracks.ACTIVITY_NAMES), "track_seed": int(rng.integers(2**31)),
-                **friends(rng, 3)}
+                "note": _note_name(rng), **friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The description set; the place texted."""
+        """The description set; the place texted; the place noted."""
         place = self.params["event"]["location"]
         return [Subgoal("describe the activity", track_described(self.params["track"], place)),
-                Subgoal("text the place", texted(self.params["friend_number"], place))]
+                Subgoal("text the place", texted(self.params["friend_number"], place)),
+                Subgoal("note the place", note_holds(self.params["note"], place))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """See the event's place, open the activity's editor, replace the description, save, text the place."""
+        """See the event's place, put it in the activity's description, text it, note it."""
         place = self.params["event"]["location"]
-        description = Selector(resource_id=f"{opentracks.PACKAGE}:id/{opentracks.TrackEditScreen.DESCRIPTION}")
-        return [*calendar.reveal_rows([self.params["event"]]), *opentracks.reveal_details([self.target_track()]),
-                replace_text(description, place), tap(Selector(resource_id=f"{opentracks.PACKAGE}:id/track_edit_save")),
-                *text_contact(self.params["friend"], place), complete()]
+        return [*calendar.reveal_rows([self.params["event"]]),
+                *edit_track(self.target_track(), opentracks.TrackEditScreen.DESCRIPTION, place),
+                *text_contact(self.params["friend"], place), *write_note(self.params["note"], [place]), complete()]
 
 
 # ----- maps -----------------------------------------------------------------------------------------------------
@@ -820,16 +937,16 @@ class NotedSongsToPlaylistAndText(ActivityTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """12 songs; the note lists three, two other notes three others each; the playlist's name; the friend."""
+        """12 songs; the note lists four, two other notes four others each; the playlist's name; the friend."""
         library = songs(rng)
         titles = library["titles"]
         names = [str(name) for name in rng.choice(NOTE_NAMES, size=3, replace=False)]
-        notes = {name: "\n".join(titles[3 * i:3 * i + 3]) for i, name in enumerate(names)}
-        return {**library, "notes": notes, "note": names[0], "wanted": titles[:3],
+        notes = {name: "\n".join(titles[4 * i:4 * i + 4]) for i, name in enumerate(names)}
+        return {**library, "notes": notes, "note": names[0], "wanted": titles[:4],
                 "artist": library["songs"][0][1], "playlist": retro.playlist_name(rng), **friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The playlist started with the first song; it holds the three in order; the artist texted."""
+        """The playlist started with the first song; it holds the four in order; the artist texted."""
         params = self.params
         return [Subgoal("start the playlist", retro_playlist_has(params["playlist"], params["wanted"][0])),
                 Subgoal("add every listed song", retro_playlist(params["playlist"], params["wanted"])),
@@ -846,35 +963,35 @@ class NotedSongsToPlaylistAndText(ActivityTask):
 
 @register_task
 class TextedSongsToPlaylistQueueAndReply(ActivityTask):
-    """SMS → Retro Music → SMS: add the two songs a friend recommends to a playlist and the queue, then reply."""
+    """SMS → Retro Music → SMS: add the three songs a friend recommends to a playlist and the queue, then reply."""
 
     name = "TextedSongsToPlaylistQueueAndReply"
     app_packages = (sms.PACKAGE, retro_app.PACKAGE)
     complexity = 6.0
-    template = ('Add the two songs {friend} texted me about to the end of my Retro Music playlist "{playlist}", in '
-                'the order given, and to the playing queue. Then reply to {friend}: "{reply}"')
+    template = ('Add the songs {friend} texted me about to the end of my Retro Music playlist "{playlist}", in the '
+                'order given, and to the playing queue. Then reply to {friend}: "{reply}"')
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """12 songs; two or three playlists of other songs; the friend's recommendation among other texts."""
+        """12 songs; two or three playlists of other songs; the friend's three songs among other texts."""
         library = songs(rng)
         titles = library["titles"]
         names = playlist_names(rng, int(rng.integers(2, 4)))
-        playlists = {name: titles[2 + 3 * i:5 + 3 * i] for i, name in enumerate(names)}
+        playlists = {name: titles[3 + 3 * i:6 + 3 * i] for i, name in enumerate(names)}
         found = friends(rng, 3)
-        body = f'Two songs for the road: "{titles[0]}" and "{titles[1]}"'
+        body = f'Songs for the road: "{titles[0]}", "{titles[1]}" and "{titles[2]}"'
         texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
-        return {**library, **found, "playlists": playlists, "playlist": names[0], "wanted": titles[:2],
+        return {**library, **found, "playlists": playlists, "playlist": names[0], "wanted": titles[:3],
                 "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The first song in the playlist; both at its end in order; both queued; the reply."""
+        """The first song in the playlist; all three at its end in order; all three queued; the reply."""
         params = self.params
-        first, second = params["wanted"]
-        full = [*params["playlists"][params["playlist"]], first, second]
-        return [Subgoal("add the first song", retro_playlist_has(params["playlist"], first)),
-                Subgoal("add both songs in order", retro_playlist(params["playlist"], full)),
-                Subgoal("queue both songs", lambda device: float(queued(first)(device) and queued(second)(device))),
+        wanted = params["wanted"]
+        full = [*params["playlists"][params["playlist"]], *wanted]
+        return [Subgoal("add the first song", retro_playlist_has(params["playlist"], wanted[0])),
+                Subgoal("add every song in order", retro_playlist(params["playlist"], full)),
+                Subgoal("queue every song", lambda device: float(all(queued(title)(device) for title in wanted))),
                 Subgoal("reply", texted(params["friend_number"], params["reply"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
@@ -900,16 +1017,16 @@ class PlaylistSongsToTextAndNote(ActivityTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """12 songs; two or three playlists of three songs each, the first the goal's; the note; the friend."""
+        """12 songs; two or three playlists of four songs each, the first the goal's; the note; the friend."""
         library = songs(rng)
         titles = library["titles"]
         names = playlist_names(rng, int(rng.integers(2, 4)))
-        playlists = {name: titles[3 * i:3 * i + 3] for i, name in enumerate(names)}
-        return {**library, "playlists": playlists, "playlist": names[0], "wanted": titles[:3],
+        playlists = {name: titles[4 * i:4 * i + 4] for i, name in enumerate(names)}
+        return {**library, "playlists": playlists, "playlist": names[0], "wanted": titles[:4],
                 "note": _note_name(rng), **friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The first song texted; the note holds all three."""
+        """The first song texted; the note holds all four."""
         params = self.params
         return [Subgoal("text the first song", texted(params["friend_number"], params["wanted"][0])),
                 Subgoal("note the songs", note_holds(params["note"], *params["wanted"]))]
@@ -934,17 +1051,17 @@ class TextedVideosToVlcPlaylistAndReply(ActivityTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """Six videos, three of them texted; the playlist's name; the friend; the reply."""
-        names = vlc.distinct_names(rng, 6)
+        """Eight videos, four of them texted; the playlist's name; the friend; the reply."""
+        names = vlc.distinct_names(rng, 8)
         found = friends(rng, 3)
-        body = f"Watch these in order: {', '.join(names[:3])}"
+        body = f"Watch these in order: {', '.join(names[:4])}"
         texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
         return {**found, "videos": dict(zip(names, vlc.video_specs(rng, names))),
-                "frame_seed": int(rng.integers(2**31)), "wanted": names[:3], "playlist": vlc.playlist_name(rng),
+                "frame_seed": int(rng.integers(2**31)), "wanted": names[:4], "playlist": vlc.playlist_name(rng),
                 "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The playlist started with the first video; it holds the three in order; the reply."""
+        """The playlist started with the first video; it holds the four in order; the reply."""
         params = self.params
         return [Subgoal("start the playlist", vlc_playlist_starts(params["playlist"], params["wanted"][0])),
                 Subgoal("add every video in order", vlc_playlist(params["playlist"], params["wanted"])),
