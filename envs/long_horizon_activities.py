@@ -771,7 +771,7 @@ class EventPlaceToTrackDescriptionAndText(_TrackTask):
     and note it."""
 
     name = "EventPlaceToTrackDescriptionAndText"
-    app_packages = (calendar.PACKAGE, opentracks.PACKAGE, sms.PACKAGE)
+    app_packages = (calendar.PACKAGE, opentracks.PACKAGE, sms.PACKAGE, markor.PACKAGE)
     complexity = 5.0
     template = ('Set the description of my OpenTracks activity "{track}" to the location of my "{outing}" event in '
                 "Simple Calendar Pro. Then text {friend} that location and keep it in a new Markor note {note}.")
