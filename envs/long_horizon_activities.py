@@ -19,8 +19,10 @@ only. A value is copied the way a person copies it: the next app is opened strai
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any, ClassVar
 
 import numpy as np
@@ -176,22 +178,32 @@ def shown_time_distance(track: Mapping[str, Any]) -> str:
 Check = Callable[[Device], float]
 
 
-def texted(number: str, *pieces: str) -> Check:
-    """A text was sent to ``number`` whose body holds every one of ``pieces`` (case-insensitively)."""
-    wanted = [piece.casefold() for piece in pieces]
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
+
+def mentions(text: str, piece: str) -> bool:
+    """Whether ``text`` says ``piece``: a number (an amount) as any number of the same value ("30.1" in "$30.10",
+    not in "130.1"), else the words themselves, case-insensitively, not inside a longer word or number."""
+    if _NUMBER.fullmatch(piece):
+        value = Decimal(piece.replace(",", ""))
+        return any(Decimal(found.replace(",", "")) == value for found in _NUMBER.findall(text))
+    return re.search(rf"(?<![\w.]){re.escape(piece)}(?!\w|\.\d)", text, re.IGNORECASE) is not None
+
+
+def texted(number: str, *pieces: str) -> Check:
+    """A text was sent to ``number`` whose body ``mentions`` every one of ``pieces``."""
     def check(device: Device) -> float:
         return float(any(same_number(row["address"] or "", number)
-                         and all(piece in (row["body"] or "").casefold() for piece in wanted)
+                         and all(mentions(row["body"] or "", piece) for piece in pieces)
                          for row in sms_messages(device, SMS_TYPE_SENT)))
     return check
 
 
 def note_holds(name: str, *pieces: str) -> Check:
-    """Markor's note ``name`` exists and holds every one of ``pieces`` (case-insensitively)."""
+    """Markor's note ``name`` exists and ``mentions`` every one of ``pieces``."""
     def check(device: Device) -> float:
         text = device_files.file_text(device, f"{device_files.MARKOR_DATA}/{name}")
-        return float(text is not None and all(piece.casefold() in text.casefold() for piece in pieces))
+        return float(text is not None and all(mentions(text, piece) for piece in pieces))
     return check
 
 
@@ -464,7 +476,7 @@ class ExpenseAmountsToTextLargerAndNote(ActivityTask):
 
     name = "ExpenseAmountsToTextLargerAndNote"
     app_packages = (expense.PACKAGE, sms.PACKAGE, markor.PACKAGE)
-    complexity = 4.5
+    complexity = 3.6
     template = ('Text {friend} the larger amount of my "{first}" and "{second}" expenses in Pro Expense, then note '
                 "both amounts in a new Markor note {note}, one per line.")
 
@@ -591,7 +603,7 @@ class RecipeToCookingEventAndText(ActivityTask):
 
     name = "RecipeToCookingEventAndText"
     app_packages = (recipe.PACKAGE, calendar.PACKAGE, sms.PACKAGE)
-    complexity = 5.5
+    complexity = 4.5
     template = ('Text {friend} how many servings my Broccoli recipe "{title}" makes, then add an event "Cook it" to '
                 "Simple Calendar Pro on {when}, lasting as long as the recipe takes to prepare.")
 
@@ -621,7 +633,7 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
 
     name = "TextedRecipeToBroccoliAndExpense"
     app_packages = (sms.PACKAGE, recipe.PACKAGE, expense.PACKAGE)
-    complexity = 5.0
+    complexity = 3.8
     template = ("Add the recipe {friend} texted me to Broccoli with its title, description, servings and time. Then "
                 'log a Food expense named "Groceries" of {cost} with the note "For dinner" in Pro Expense, and reply '
                 'to {friend}: "{reply}"')
@@ -715,7 +727,7 @@ class TrackStatsToNoteAndText(_TrackTask):
 
     name = "TrackStatsToNoteAndText"
     app_packages = (opentracks.PACKAGE, markor.PACKAGE, sms.PACKAGE)
-    complexity = 6.0
+    complexity = 4.5
     template = ('Note the time and distance of my OpenTracks activities "{first}", "{second}" and "{third}" in a new '
                 'Markor note {note}, one per line, and text {friend} those of "{third}".')
 
@@ -814,13 +826,13 @@ def _coordinates(favourite: Sequence[Any]) -> str:
 
 @register_task
 class FavouriteCoordinatesToEventAndText(ActivityTask):
-    """OsmAnd → Calendar → SMS: meet at a favourite place: its coordinates as an event's location, and texted."""
+    """OsmAnd → SMS → Calendar: meet at a favourite place: its coordinates texted, and an event's location."""
 
     name = "FavouriteCoordinatesToEventAndText"
     app_packages = (osmand_app.PACKAGE, calendar.PACKAGE, sms.PACKAGE)
     complexity = 5.0
-    template = ('Add an event "{event_title}" to Simple Calendar Pro on {when} lasting 1 hour, with the coordinates of '
-                'my OsmAnd favorite "{favourite}" as its location. Then text {friend} those coordinates.')
+    template = ('Text {friend} the coordinates of my OsmAnd favorite "{favourite}", then add an event "{event_title}" '
+                "to Simple Calendar Pro on {when} lasting 1 hour with those coordinates as its location.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -832,15 +844,16 @@ class FavouriteCoordinatesToEventAndText(ActivityTask):
                 "event": event, "event_title": event["title"], "when": when(event), **friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The event added; the coordinates texted."""
-        return [Subgoal("add the event", event_added(self.params["event"])),
-                Subgoal("text the coordinates", texted(self.params["friend_number"], self.params["coordinates"]))]
+        """The coordinates texted; the event added."""
+        return [Subgoal("text the coordinates", texted(self.params["friend_number"], self.params["coordinates"])),
+                Subgoal("add the event", event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Read the favourite's coordinates in My places, add the event, text the coordinates."""
+        """Read the favourite's coordinates in My places, text them, add the event."""
         return [*see_favourites([self.params["favourite"]]),
-                expect(Selector(text=self.params["coordinates"])), *add_event(self.params["event"]),
-                *text_contact(self.params["friend"], self.params["coordinates"]), complete()]
+                expect(Selector(text=self.params["coordinates"])),
+                *text_contact(self.params["friend"], self.params["coordinates"]), *add_event(self.params["event"]),
+                complete()]
 
 
 @register_task
@@ -849,7 +862,7 @@ class EventPlaceToFavouriteMarkerAndText(ActivityTask):
 
     name = "EventPlaceToFavouriteMarkerAndText"
     app_packages = (calendar.PACKAGE, osmand_app.PACKAGE, sms.PACKAGE)
-    complexity = 5.0
+    complexity = 4.0
     template = ('Save the place of my "{outing}" event in Simple Calendar Pro as an OsmAnd favorite named "{outing}" '
                 "and put a map marker there. Then text {friend} its coordinates as OsmAnd shows them.")
 
@@ -880,14 +893,13 @@ class EventPlaceToFavouriteMarkerAndText(ActivityTask):
 
 @register_task
 class FavouritesToNoteMarkerAndText(ActivityTask):
-    """OsmAnd → Markor → OsmAnd → SMS: note two favourites' coordinates, mark one, text the other's."""
+    """OsmAnd → SMS → Markor → OsmAnd: text a favourite's coordinates, note two favourites' coordinates, mark one."""
 
     name = "FavouritesToNoteMarkerAndText"
     app_packages = (osmand_app.PACKAGE, markor.PACKAGE, sms.PACKAGE)
-    complexity = 5.0
-    template = ('Write the coordinates of my OsmAnd favorites "{first}" and "{second}" in a new Markor note named '
-                '{note}, one per line. Then put an OsmAnd map marker on "{first}" and text {friend} the coordinates '
-                'of "{second}".')
+    complexity = 4.0
+    template = ('Text {friend} the coordinates of my OsmAnd favorite "{second}". Write those of "{first}" and '
+                '"{second}" in a new Markor note {note}, one per line, then put an OsmAnd map marker on "{first}".')
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -897,21 +909,21 @@ class FavouritesToNoteMarkerAndText(ActivityTask):
                 "second": favourites[1][0], "note": _note_name(rng), **friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """Each coordinate pair in the note; the marker on the first; the second's texted."""
+        """The second's coordinates texted; each coordinate pair in the note; the marker on the first."""
         first, second = self.params["targets"]
-        return [Subgoal("note the first place", note_holds(self.params["note"], _coordinates(first))),
+        return [Subgoal("text the second place", texted(self.params["friend_number"], _coordinates(second))),
+                Subgoal("note the first place", note_holds(self.params["note"], _coordinates(first))),
                 Subgoal("note the second place", note_holds(self.params["note"], _coordinates(second))),
-                Subgoal("mark the first place", marker_at((first[1], first[2]))),
-                Subgoal("text the second place", texted(self.params["friend_number"], _coordinates(second)))]
+                Subgoal("mark the first place", marker_at((first[1], first[2])))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Read both in My places, write the note, back in OsmAnd (still on My places) open the first and mark it,
-        text the second's coordinates."""
+        """Read both in My places, text the second's coordinates, write the note, back in OsmAnd (still on My
+        places) open the first and mark it."""
         first, second = self.params["targets"]
-        return [*see_favourites([first[0], second[0]]),
+        return [*see_favourites([first[0], second[0]]), *text_contact(self.params["friend"], _coordinates(second)),
                 *write_note(self.params["note"], [_coordinates(first), _coordinates(second)]),
                 open_app(osmand.APP_NAME), tap(Selector(text=first[0], resource_id=f"{osmand_app.PACKAGE}:id/title")),
-                tap(osmand.MARKER_BUTTON), *text_contact(self.params["friend"], _coordinates(second)), complete()]
+                tap(osmand.MARKER_BUTTON), complete()]
 
 
 # ----- music and video ------------------------------------------------------------------------------------------
@@ -967,7 +979,7 @@ class TextedSongsToPlaylistQueueAndReply(ActivityTask):
 
     name = "TextedSongsToPlaylistQueueAndReply"
     app_packages = (sms.PACKAGE, retro_app.PACKAGE)
-    complexity = 6.0
+    complexity = 4.5
     template = ('Add the songs {friend} texted me about to the end of my Retro Music playlist "{playlist}", in the '
                 'order given, and to the playing queue. Then reply to {friend}: "{reply}"')
 
@@ -1045,7 +1057,7 @@ class TextedVideosToVlcPlaylistAndReply(ActivityTask):
 
     name = "TextedVideosToVlcPlaylistAndReply"
     app_packages = (sms.PACKAGE, vlc.vlc.PACKAGE)
-    complexity = 5.0
+    complexity = 4.2
     template = ('Make a VLC playlist "{playlist}" of the videos {friend} texted me, in the order given (they are in '
                 'Internal Memory/VLCVideos). Then reply to {friend}: "{reply}"')
 
