@@ -34,7 +34,7 @@ from android_gym.envs import retro_music as retro
 from android_gym.sim.apps import osmand as osmand_app
 from android_gym.sim.apps import retro_music as retro_app
 from android_gym.sim.apps.calendar import event_row
-from android_gym.sim.apps.expense import format_amount
+from android_gym.sim.apps.expense import LIST_NAME_MAX, format_amount
 from android_gym.sim.apps.opentracks import IMPERIAL, time_distance_text
 from android_gym.sim.apps.osmand_map import format_coordinates
 from android_gym.tasks import Subgoal, SubgoalTask, register_task
@@ -66,6 +66,7 @@ from android_gym.tasks.validators import (
     same_number,
     sms_messages,
 )
+from android_gym.ui import UIElement
 
 TODAY = DEVICE_TIME.date()
 #: Outings whose place the goals ask about (none is a title of ``calendar.noise_events``).
@@ -257,6 +258,18 @@ def track_described(name: str, description: str) -> Check:
 
 
 # ----- oracle steps ---------------------------------------------------------------------------------------------
+def back_until(target: Selector, most: int = 4) -> list[OracleStep]:
+    """BACK until an element ``target`` finds is on screen (no step once it is)."""
+    def step(elements: Sequence[UIElement]) -> Action | None:
+        return None if target.present(elements) else Action(ActionType.NAVIGATE_BACK)
+    return [step] * most
+
+
+def expense_row(row: Mapping[str, Any]) -> Selector:
+    """The name of ``row``'s item in Expense Logs (as long as the list shows names)."""
+    return Selector(text=row["name"][:LIST_NAME_MAX], resource_id=f"{expense.PACKAGE}:id/tv_name")
+
+
 def without_completion(steps: Sequence[OracleStep]) -> list[OracleStep]:
     """``steps`` without their ``complete()`` (a part of a longer oracle)."""
     return [step for step in steps if not declares_completion(step)]
@@ -471,44 +484,48 @@ class ExpenseAmountToTextNoteAndEvent(ActivityTask):
 
 
 @register_task
-class ExpenseAmountsToTextLargerAndNote(ActivityTask):
-    """Pro Expense → SMS → Markor: text a friend the larger of two expenses, note both amounts."""
+class ExpenseAmountsToNoteAndTextLarger(ActivityTask):
+    """Pro Expense ⇄ Markor → SMS: copy two expenses' amounts into a note, one at a time, and text a friend the
+    larger."""
 
-    name = "ExpenseAmountsToTextLargerAndNote"
-    app_packages = (expense.PACKAGE, sms.PACKAGE, markor.PACKAGE)
-    complexity = 3.6
-    template = ('Text {friend} the larger amount of my "{first}" and "{second}" expenses in Pro Expense, then note '
-                "both amounts in a new Markor note {note}, one per line.")
+    name = "ExpenseAmountsToNoteAndTextLarger"
+    app_packages = (expense.PACKAGE, markor.PACKAGE, sms.PACKAGE)
+    complexity = 5.5
+    template = ('Note the amounts of my "{first}" and "{second}" expenses in Pro Expense in a new Markor note {note}, '
+                "one per line, then text {friend} the larger one.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """Two expenses with different amounts among 6–9 others (so both fit on a screen of Expense Logs), the
-        friend, the note's name."""
-        rows = expenses_with(rng, 2, (6, 10))
+        """Two expenses with different amounts among 12–20 others, the friend, the note's name."""
+        rows = expenses_with(rng, 2)
         while rows[0]["amount"] == rows[1]["amount"]:
-            rows = expenses_with(rng, 2, (6, 10))
+            rows = expenses_with(rng, 2)
         return {"expenses": shuffled(rng, rows), "targets": rows[:2], "first": rows[0]["name"],
                 "second": rows[1]["name"], "note": _note_name(rng), **friends(rng, 3)}
 
-    def amounts(self) -> list[str]:
-        """The two amounts as the app shows them."""
-        return [format_amount(row["amount"]) for row in self.params["targets"]]
-
-    def larger(self) -> str:
-        """The larger amount as the app shows it."""
-        return format_amount(max(row["amount"] for row in self.params["targets"]))
+    def smaller_first(self) -> list[Row]:
+        """The two expenses, the smaller amount first."""
+        return sorted(self.params["targets"], key=lambda row: row["amount"])
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The larger texted; each amount in the note."""
-        first, second = self.amounts()
-        return [Subgoal("text the larger amount", texted(self.params["friend_number"], self.larger())),
-                Subgoal("note the first amount", note_holds(self.params["note"], first)),
-                Subgoal("note the second amount", note_holds(self.params["note"], second))]
+        """The smaller amount noted; the larger noted; the larger texted."""
+        smaller, larger = (format_amount(row["amount"]) for row in self.smaller_first())
+        return [Subgoal("note the smaller amount", note_holds(self.params["note"], smaller)),
+                Subgoal("note the larger amount", note_holds(self.params["note"], larger)),
+                Subgoal("text the larger amount", texted(self.params["friend_number"], larger))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Find both expenses in Expense Logs, text the larger amount, write the note."""
-        return [*expense.reveal_rows(self.params["targets"]), *text_contact(self.params["friend"], self.larger()),
-                *write_note(self.params["note"], self.amounts()), complete()]
+        """Open the smaller expense (its form shows the amount) and type it into a new note; back in Pro Expense,
+        go back to Expense Logs and scroll to the larger one, open it and type it into the note (Markor opens again
+        in its editor), leave the editor; text the larger amount."""
+        smaller, larger = self.smaller_first()
+        direction = "up" if larger["modified_date"] > smaller["modified_date"] else "down"  # newest first
+        return [*expense.reveal_rows([smaller]), open_app(markor.APP_NAME), *markor.new_note(self.params["note"]),
+                type_into(markor.EDITOR, format_amount(smaller["amount"])), open_app(expense.APP_NAME),
+                *back_until(expense.LOG_LIST), *scroll_to(expense_row(larger), expense.LOG_LIST, direction),
+                *expense.reveal_rows([larger]), open_app(markor.APP_NAME),
+                type_into(markor.EDITOR, format_amount(larger["amount"])), *markor.leave_editor(),
+                *text_contact(self.params["friend"], format_amount(larger["amount"])), complete()]
 
 
 @register_task
