@@ -157,14 +157,14 @@ def playlist_names(rng: np.random.Generator, count: int) -> list[str]:
     return names
 
 
-def track_rows(seed: int, named: Mapping[str, str]) -> tuple[list[Row], list[Row]]:
-    """OpenTracks activities named as ``named``'s keys (with its values as descriptions) among 12 noise
+def track_rows(seed: int, named: Mapping[str, str], noise: int = 12) -> tuple[list[Row], list[Row]]:
+    """OpenTracks activities named as ``named``'s keys (with its values as descriptions) among ``noise`` other
     activities, all drawn from ``seed`` (rows hold bytes, so the parameters keep the seed): the targets, and
     every row."""
     rng = np.random.default_rng(seed)
     targets = [{**opentracks.random_activity_row(rng), "name": name, "description": description}
                for name, description in named.items()]
-    rows = [opentracks.random_activity_row(rng) for _ in range(12)]
+    rows = [opentracks.random_activity_row(rng) for _ in range(noise)]
     for target in targets:
         rows.insert(int(rng.integers(len(rows) + 1)), target)
     return targets, rows
@@ -419,7 +419,9 @@ class ActivityTask(SubgoalTask):
 
 
 class _TrackTask(ActivityTask):
-    """A task whose OpenTracks holds the activities ``named()`` among noise drawn from ``track_seed``."""
+    """A task whose OpenTracks holds the activities ``named()`` among ``noise`` others drawn from ``track_seed``."""
+
+    noise: ClassVar[int] = 12
 
     def named(self) -> dict[str, str]:
         """The activities the goal is about, name → description: ``track`` with ``description``."""
@@ -427,11 +429,11 @@ class _TrackTask(ActivityTask):
 
     def tracks(self) -> list[Row]:
         """``track_rows`` of the parameters."""
-        return track_rows(self.params["track_seed"], self.named())[1]
+        return track_rows(self.params["track_seed"], self.named(), self.noise)[1]
 
     def target_tracks(self) -> list[Row]:
         """The activities the goal is about, in ``named()`` order."""
-        return track_rows(self.params["track_seed"], self.named())[0]
+        return track_rows(self.params["track_seed"], self.named(), self.noise)[0]
 
     def target_track(self) -> Row:
         """The (first) activity the goal is about."""
@@ -745,17 +747,18 @@ class TrackStatsToNoteAndText(_TrackTask):
     name = "TrackStatsToNoteAndText"
     app_packages = (opentracks.PACKAGE, markor.PACKAGE, sms.PACKAGE)
     complexity = 4.5
+    noise = 4  # a list short enough that each activity's line is among the texts an RL agent can copy
     template = ('Note the time and distance of my OpenTracks activities "{first}", "{second}" and "{third}" in a new '
                 'Markor note {note}, one per line, and text {friend} those of "{third}".')
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """Three activities (question names) among 12 noise activities, named in the goal in the list's order
+        """Three activities (question names) among four others, named in the goal in the list's order
         (newest first); the note's name; the friend."""
         short = [name for name in opentracks.ACTIVITY_NAMES if len(name) <= 20]  # a goal short enough to copy by
         names = [str(name) for name in rng.choice(short, size=3, replace=False)]
         seed = int(rng.integers(2**31))
-        targets = track_rows(seed, dict.fromkeys(names, ""))[0]
+        targets = track_rows(seed, dict.fromkeys(names, ""), cls.noise)[0]
         first, second, third = (row["name"] for row in sorted(targets, key=lambda row: -row["starttime"]))
         return {"names": names, "first": first, "second": second, "third": third, "track_seed": seed,
                 "note": _note_name(rng), **friends(rng, 3)}
