@@ -583,6 +583,7 @@ class TrackRentalCostToExpenseAndText(_TrackTask):
     name = "TrackRentalCostToExpenseAndText"
     app_packages = (opentracks.PACKAGE, expense.PACKAGE, sms.PACKAGE)
     complexity = 4.0
+    noise = 6  # a list short enough that the description is among the texts an RL agent can copy
     template = ('My OpenTracks activity "{track}" says what the bike rental cost. Text {friend} the amount, log it '
                 'in Pro Expense as a Transportation expense "Bike rental" with the note "{track}", then rename the '
                 'activity to "{new_name}".')
