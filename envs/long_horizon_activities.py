@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import shlex
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -182,9 +183,16 @@ Check = Callable[[Device], float]
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
+def folded(text: str) -> str:
+    """``text`` without accents (NFKD, as ``adb shell input text`` types it)."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
 def mentions(text: str, piece: str) -> bool:
     """Whether ``text`` says ``piece``: a number (an amount) as any number of the same value ("30.1" in "$30.10",
-    not in "130.1"), else the words themselves, case-insensitively, not inside a longer word or number."""
+    not in "130.1"), else the words themselves, case- and accent-insensitively ("Schonberg" says "Schönberg"), not
+    inside a longer word or number."""
+    text, piece = folded(text), folded(piece)
     if _NUMBER.fullmatch(piece):
         value = Decimal(piece.replace(",", ""))
         return any(Decimal(found.replace(",", "")) == value for found in _NUMBER.findall(text))
@@ -383,6 +391,7 @@ class ActivityTask(SubgoalTask):
             calendar.reset_preferences(device)
         if osmand_app.PACKAGE in packages:
             osmand.OsmAndMarkFavorite({}).clear(device)  # favourites and markers
+            osmand.OsmAndTrack({}).clear(device)  # saved tracks
 
     def seed_state(self, device: Device) -> None:
         """What the parameters hold: ``contacts``, received ``texts``, Markor ``notes``, ``expenses``, ``recipes``,
@@ -945,6 +954,51 @@ class FavouritesToNoteMarkerAndText(ActivityTask):
                 *write_note(self.params["note"], [_coordinates(first), _coordinates(second)]),
                 open_app(osmand.APP_NAME), tap(Selector(text=first[0], resource_id=f"{osmand_app.PACKAGE}:id/title")),
                 tap(osmand.MARKER_BUTTON), complete()]
+
+
+@register_task
+class OutingPlacesToRouteFavouriteAndText(ActivityTask):
+    """Calendar → SMS → OsmAnd: text where an outing is, plan and save a route through two outings' towns, save
+    the second town as a favourite."""
+
+    name = "OutingPlacesToRouteFavouriteAndText"
+    app_packages = (calendar.PACKAGE, sms.PACKAGE, osmand_app.PACKAGE)
+    complexity = 6.0
+    template = ('Text {friend} the place of my "{first}" event in Simple Calendar Pro. Then save an OsmAnd track from '
+                'there to the place of my "{second}" event, and save that place as a favorite named "{second}".')
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Two outings with different titles at different towns on different days, among noise events; the
+        friend."""
+        towns = [str(town) for town in rng.choice(sorted(osmand.LOCATIONS), size=2, replace=False)]
+        first, events = outing(rng, towns[0])
+        second = first
+        while second["title"] == first["title"] or second["start_ts"] // 86400 == first["start_ts"] // 86400:
+            second = outing(rng, towns[1])[0]
+        return {"outings": [first, second], "events": shuffled(rng, [*events, second]), "first": first["title"],
+                "second": second["title"], "towns": towns, **friends(rng, 3)}
+
+    def subgoals(self) -> Sequence[Subgoal]:
+        """The first place texted; a track through both places; the second place a favourite."""
+        towns = self.params["towns"]
+        return [Subgoal("text the first place", texted(self.params["friend_number"], towns[0].split(",")[0])),
+                Subgoal("save the route", osmand.OsmAndTrack({"waypoints": towns}).is_successful),
+                Subgoal("save the favourite", favourite_at(self.params["second"], osmand.LOCATIONS[towns[1]]))]
+
+    def oracle(self) -> Sequence[OracleStep]:
+        """See both events' places, text the first, plan the route (Menu → Plan a route, each town searched and
+        added), save it, then find the second town again and save it as a favourite."""
+        first, second = self.params["towns"]
+        steps = [*calendar.reveal_rows(self.params["outings"]),
+                 *text_contact(self.params["friend"], osmand.search_text(first)), open_app(osmand.APP_NAME),
+                 tap(osmand.MENU_BUTTON), tap(Selector(text=osmand_app.PLAN_A_ROUTE,
+                                                       resource_id=f"{osmand_app.PACKAGE}:id/title"))]
+        for town in (first, second):
+            steps += [*osmand.find_place(town), tap(osmand.ADD_POINT)]
+        return [*steps, tap(osmand.SAVE_PLAN), tap(osmand.CONFIRM), *osmand.find_place(second),
+                tap(osmand.FAVORITE_BUTTON), replace_text(osmand.NAME_FIELD, self.params["second"]),
+                tap(osmand.SAVE_FAVORITE), complete()]
 
 
 # ----- music and video ------------------------------------------------------------------------------------------

@@ -63,10 +63,11 @@ def test_half_an_oracle_earns_partial_credit_with_sub_goals_in_order(task):
     assert firsts == sorted(firsts), firsts
 
 
-def test_mentions_reads_amounts_by_value_and_words_whole():
+def test_mentions_reads_amounts_by_value_and_words_whole_without_accents():
     assert lha.mentions("I paid $30.10, thanks", "30.1") and lha.mentions("total: 1,204.5", "1204.50")
     assert not lha.mentions("I paid 130.1", "30.1") and not lha.mentions("I paid 30.15", "30.1")
     assert lha.mentions("It makes 3-4 servings.", "3-4 servings")
+    assert lha.mentions("See you in Schonberg!", "Schönberg") and not lha.mentions("Schonbergen", "Schönberg")
     assert not lha.mentions("Quick Sweaty", "Quick Sweat") and not lha.mentions("1:39:001", "1:39:00")
 
 
