@@ -5,15 +5,19 @@ Each task seeds a source — an expense in Pro Expense, a recipe in Broccoli, an
 in OsmAnd, a playlist or songs in Retro Music, a received text, a Markor note, a calendar event — among distractors
 drawn from the same seed, and names what to find, not its value ("Text Maya how much my 'Gym Membership' expense
 came to"). The agent carries the value to one or more sinks: a text sent in Simple SMS Messenger, a Markor note,
-an expense or a calendar event added, an activity's description, an OsmAnd favourite or map marker, a Retro Music
-playlist or queue, a VLC playlist. Every sink is a sub-goal checked on the device (``SubgoalTask``: the score is
-the mean, latched), so a half-done task scores between 0 and 1.
+an expense, recipe or calendar event added, an activity's description or name, an OsmAnd favourite, map marker or
+saved route, a Retro Music playlist or queue, a VLC playlist. Every sink is a sub-goal checked on the device
+(``SubgoalTask``: the score is the mean, latched), so a half-done task scores between 0 and 1. Checks read amounts
+by value ("30.1" is said by "$30.10", not by "130.1") and words whole and without accents; rows as the app modules
+compare them (``expense.same_expense``, ``calendar.event_matches``, ``retro_music.verify_playlist``, ...).
 
 The setup is generic: ``ActivityTask`` empties every app the task uses and seeds what its parameters hold (rows,
-notes, texts, contacts, favourites, songs, videos), reusing the single-app modules' tables, writers and tasks'
-own setup. The oracles reuse the app modules' step builders (``expense.reveal_rows``, ``recipe.reveal_rows``,
-``calendar.add_event_steps``, ``retro_music.create_playlist``, ``vlc.add_files``, ...) and act through the UI
-only. A value is copied the way a person copies it: the next app is opened straight from the screen that shows it.
+notes, texts, contacts, favourites, songs, videos, activities), reusing the single-app modules' tables, writers and
+tasks' own setup. The oracles reuse the app modules' step builders (``expense.reveal_rows``,
+``recipe.open_recipe``, ``calendar.add_event_steps``, ``retro_music.create_playlist``, ``vlc.add_files``,
+``osmand.find_place``, ...) and act through the UI only. A value is typed soon after the screen that shows it, as
+a person copies it: the next app is opened straight from that screen, and a source is looked at again before a
+later sink (the RL view can type only the goal's texts and those of the screens seen lately).
 """
 
 from __future__ import annotations
