@@ -246,9 +246,10 @@ def retro_playlist(name: str, titles: Sequence[str]) -> Check:
     return lambda device: float(retro.verify_playlist(retro.playlist_rows(device), name, titles))
 
 
-def queued(title: str) -> Check:
-    """Retro Music's playing queue holds the song ``title``."""
-    return lambda device: float(title in retro.playing_queue(device))
+def queued_last(titles: Sequence[str]) -> Check:
+    """Retro Music's playing queue ends with the songs ``titles``, in order (playing a song from a list queues the
+    whole list, which is not adding these)."""
+    return lambda device: float(retro.playing_queue(device)[-len(titles):] == list(titles))
 
 
 def vlc_playlist(name: str, files: Sequence[str]) -> Check:
@@ -1076,13 +1077,14 @@ class TextedSongsToPlaylistQueueAndReply(ActivityTask):
                 "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
 
     def subgoals(self) -> Sequence[Subgoal]:
-        """The first song in the playlist; all three at its end in order; all three queued; the reply."""
+        """The first song in the playlist; all three at its end in order; all three at the queue's end in order;
+        the reply."""
         params = self.params
         wanted = params["wanted"]
         full = [*params["playlists"][params["playlist"]], *wanted]
         return [Subgoal("add the first song", retro_playlist_has(params["playlist"], wanted[0])),
                 Subgoal("add every song in order", retro_playlist(params["playlist"], full)),
-                Subgoal("queue every song", lambda device: float(all(queued(title)(device) for title in wanted))),
+                Subgoal("queue the songs in order", queued_last(wanted)),
                 Subgoal("reply", texted(params["friend_number"], params["reply"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
