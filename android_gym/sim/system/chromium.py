@@ -223,11 +223,12 @@ class Chromium:
 
 def _navigate(go: Callable[[], object]) -> None:
     """Run a navigation; one that fails (a blocked address, a missing file) leaves Chromium's error page on
-    screen, as in Chrome, instead of raising."""
+    screen, as in Chrome, and one to a file Chromium downloads rather than shows (audio, an archive) leaves the
+    page as it was; neither raises."""
     try:
         go()
     except Exception as error:
-        if "net::" not in str(error) and "Navigation" not in str(error):
+        if not any(part in str(error) for part in ("net::", "Navigation", "Download is starting")):
             raise
 
 
