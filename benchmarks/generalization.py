@@ -40,14 +40,18 @@ CONDITIONS = ("train", "heldout", "distractors", "default")
 
 
 def train_and_test(args: argparse.Namespace) -> list[dict]:
-    """One BC + PPO run per task on the train configurations; a row per task with success per condition."""
+    """One BC + PPO run per task on the train configurations; a row per task with success per condition. A task
+    whose run finished before (``OUT/policies/<task>/summary.json`` with every condition) is not run again."""
     train_ppo, rows = load_example("train_ppo"), []
     for task in args.tasks:
-        summary = train_ppo.main([
-            "--task", task, "--device-config", "train", "--steps", str(args.steps), "--workers", str(args.workers),
-            "--bc-episodes", str(args.bc_episodes), "--eval-episodes", str(args.eval_episodes),
-            "--eval-every", str(args.steps), "--test-conditions", ",".join(CONDITIONS),
-            "--out", str(args.out / "policies" / task)])
+        done = args.out / "policies" / task / "summary.json"
+        summary = json.loads(done.read_text()) if done.exists() else {}
+        if set(summary.get("test_conditions", {})) != set(CONDITIONS):
+            summary = train_ppo.main([
+                "--task", task, "--device-config", "train", "--steps", str(args.steps),
+                "--workers", str(args.workers), "--bc-episodes", str(args.bc_episodes),
+                "--eval-episodes", str(args.eval_episodes), "--eval-every", str(args.steps),
+                "--test-conditions", ",".join(CONDITIONS), "--out", str(args.out / "policies" / task)])
         rows.append({"task": task, **{name: result["greedy"] for name, result in summary["test_conditions"].items()},
                      "wall_seconds": summary["wall_seconds"]})
     return rows
@@ -98,7 +102,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--suite-episodes", type=int, default=3, help="seeds per long-horizon task")
     parser.add_argument("--suite-device", default="sim:270x600", help="device of the long-horizon baselines")
     parser.add_argument("--skip-training", action="store_true", help="only the long-horizon baselines")
-    parser.add_argument("--out", type=Path, default=Path("runs/generalization"))
+    parser.add_argument("--out", type=Path, default=Path("runs/generalization"),
+                        help="output folder (a task trained there before is not trained again)")
     return parser.parse_args(argv)
 
 
