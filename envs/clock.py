@@ -104,9 +104,11 @@ class ClockStopWatchRunning(_ClockTask):
     template = "Run the stopwatch."
 
     def is_successful(self, device: Device) -> float:
-        """1.0 when elements described "Pause" and "Lap" are on screen (the running stopwatch's buttons)."""
-        descriptions = {element.content_description for element in deskclock_elements(device)}
-        return 1.0 if {"Pause", "Lap"} <= descriptions else 0.0
+        """1.0 when elements described "Pause" and "Lap" (in the phone's language) are on screen (the running
+        stopwatch's buttons)."""
+        elements = deskclock_elements(device)
+        return 1.0 if all(any(Selector(content_desc=description).matches(element) for element in elements)
+                          for description in ("Pause", "Lap")) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the Stopwatch tab and press Start."""
@@ -115,10 +117,10 @@ class ClockStopWatchRunning(_ClockTask):
 
 def stopwatch_shown_stopped(elements: Sequence[UIElement]) -> bool:
     """AndroidWorld's ``_is_stopwatch_paused``: a "Start" button and exactly two "Stopwatch" nodes (the tab's
-    item and its label)."""
-    stopwatch_nodes = sum(1 for element in elements
-                          if "Stopwatch" in (element.content_description, element.text))
-    return any(element.content_description == "Start" for element in elements) and stopwatch_nodes == 2
+    item and its label), in the phone's language."""
+    stopwatch = (Selector(content_desc="Stopwatch"), Selector(text="Stopwatch"))
+    stopwatch_nodes = sum(1 for element in elements if any(selector.matches(element) for selector in stopwatch))
+    return any(Selector(content_desc="Start").matches(element) for element in elements) and stopwatch_nodes == 2
 
 
 @register_task

@@ -207,7 +207,7 @@ def find_row(elements: Sequence[UIElement], row: Mapping[str, Any]) -> UIElement
     name, time_distance, date, time = _list_texts(row)
     shown = [element for element in elements if element.bbox_pixels.area > 0]
     below = [e for e in shown if e.resource_name == TIME_DISTANCE_ID and e.text == time_distance]
-    dates = [e for e in shown if e.resource_name == DATE_ID and e.text == date]
+    dates = [e for e in shown if e.resource_name == DATE_ID and Selector(text=date).matches(e)]  # "Today" translated
     times = [e for e in shown if e.resource_name == TIME_ID and e.text == time]
     for title in (e for e in shown if e.resource_name == NAME_ID and e.text == name):
         if any(_just_below(title, line) and any(_same_line(line, t) for t in times) for line in below) \

@@ -188,8 +188,9 @@ def _find_row(elements: Sequence[UIElement], row: Mapping[str, Any], now: dt.dat
     dues = [e for e in elements if e.resource_name == DUE_ID and e.bbox_pixels.area > 0]
     for title in (e for e in elements if e.resource_name == TITLE_ID and e.text == row["title"]
                   and e.bbox_pixels.area > 0):
-        beside = [d.text for d in dues if _same_row(title, d)]
-        if beside == ([due] if due is not None else []):
+        beside = [d for d in dues if _same_row(title, d)]
+        wanted = [Selector(text=due)] if due is not None else []  # "Today" in the phone's language
+        if len(beside) == len(wanted) and all(s.matches(d) for s, d in zip(wanted, beside, strict=True)):
             return title
     return None
 
@@ -203,7 +204,7 @@ def _scroll_to_row(row: Mapping[str, Any], now: dt.datetime, max_scrolls: int) -
 def _show_my_tasks() -> list[OracleStep]:
     """Open the drawer and pick "My Tasks" unless the list already shows it."""
     def is_my_tasks(elements: Sequence[UIElement]) -> bool:
-        return any(e.text == "My Tasks" and e.class_name.endswith("TextView") and not e.resource_name
+        return any(Selector(text="My Tasks", class_suffix="TextView").matches(e) and not e.resource_name
                    for e in elements)
 
     def open_drawer(elements: Sequence[UIElement]) -> Action | None:

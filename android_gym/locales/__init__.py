@@ -20,6 +20,8 @@ from importlib import resources
 TRANSLATED = {"de-DE": "de.json", "fr-FR": "fr.json"}
 #: The language the simulator's apps are written in.
 ENGLISH = "en-US"
+#: The package whose strings the toolkit's own words (dialog buttons, a Switch's ON/OFF) come from.
+FRAMEWORK_PACKAGE = "android"
 
 
 @functools.cache
@@ -34,31 +36,36 @@ def strings(language: str) -> dict[str, dict[str, str]]:
 
 
 @functools.cache
-def _reverse() -> dict[str, frozenset[str]]:
-    """Every translation in every language → the English strings it translates."""
+def _reverse(package: str | None) -> dict[str, frozenset[str]]:
+    """Every translation in every language → the English strings it translates, among ``package``'s strings
+    and the framework's (every package's when ``None``)."""
     found: dict[str, set[str]] = {}
     for language in TRANSLATED:
-        for table in strings(language).values():
-            for english, translated in table.items():
-                found.setdefault(translated, set()).add(english)
+        for owner, table in strings(language).items():
+            if package is None or owner in (package, FRAMEWORK_PACKAGE):
+                for english, translated in table.items():
+                    found.setdefault(translated, set()).add(english)
     return {translated: frozenset(english) for translated, english in found.items()}
 
 
 @functools.cache
-def _forward() -> dict[str, frozenset[str]]:
-    """Every English string → its translations in every language."""
+def _forward(package: str | None) -> dict[str, frozenset[str]]:
+    """Every English string → its translations in every language, among ``package``'s strings and the
+    framework's (every package's when ``None``)."""
     found: dict[str, set[str]] = {}
-    for translated, english in _reverse().items():
+    for translated, english in _reverse(package).items():
         for word in english:
             found.setdefault(word, set()).add(translated)
     return {english: frozenset(words) for english, words in found.items()}
 
 
-def english_of(shown: str) -> frozenset[str]:
-    """The English strings that ``shown`` is a translation of, in any language (empty if none)."""
-    return _reverse().get(shown, frozenset())
+def english_of(shown: str, package: str | None = None) -> frozenset[str]:
+    """The English strings that ``shown`` is a translation of, in any language (empty if none): among the
+    strings of ``package`` (the app showing it) and the framework, or of every app when no package is given."""
+    return _reverse(package).get(shown, frozenset())
 
 
-def translations_of(english: str) -> frozenset[str]:
-    """The translations of the English string ``english`` in every language (empty if none)."""
-    return _forward().get(english, frozenset())
+def translations_of(english: str, package: str | None = None) -> frozenset[str]:
+    """The translations of the English string ``english`` in every language (empty if none), as ``package`` and
+    the framework translate it, or as any app does when no package is given."""
+    return _forward(package).get(english, frozenset())

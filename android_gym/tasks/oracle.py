@@ -27,15 +27,16 @@ class OracleError(AndroidGymError):
     """An oracle step found no element matching what it looks for (the task's UI assumption broke)."""
 
 
-def _shows(shown: str | None, wanted: str) -> bool:
+def _shows(shown: str | None, wanted: str, package: str | None = None) -> bool:
     """Whether a person looking for the English ``wanted`` finds it in ``shown``: the same string, or its
-    translation in the phone's language (``android_gym.locales``; the element's text says which)."""
-    return shown == wanted or (shown is not None and wanted in locales.english_of(shown))
+    translation in the phone's language (``android_gym.locales``; the element's text says which), as the app
+    ``package`` translates it (another app may translate another English word the same)."""
+    return shown == wanted or (shown is not None and wanted in locales.english_of(shown, package))
 
 
-def _shows_part(shown: str, wanted: str) -> bool:
-    """Whether ``shown`` holds the English ``wanted`` or one of its translations."""
-    return wanted in shown or any(word in shown for word in locales.translations_of(wanted))
+def _shows_part(shown: str, wanted: str, package: str) -> bool:
+    """Whether ``shown`` holds the English ``wanted`` or one of its translations in the app ``package``."""
+    return wanted in shown or any(word in shown for word in locales.translations_of(wanted, package))
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,10 @@ class Selector:
 
     def matches(self, element: UIElement) -> bool:
         """Whether ``element`` has every property this selector names."""
-        return ((self.text is None or _shows(element.text, self.text))
-                and (self.text_contains is None or _shows_part(element.text or "", self.text_contains))
-                and (self.content_desc is None or _shows(element.content_description, self.content_desc))
+        package = element.package_name
+        return ((self.text is None or _shows(element.text, self.text, package))
+                and (self.text_contains is None or _shows_part(element.text or "", self.text_contains, package))
+                and (self.content_desc is None or _shows(element.content_description, self.content_desc, package))
                 and (self.resource_id is None or element.resource_name == self.resource_id)
                 and (self.class_suffix is None or element.class_name.endswith(self.class_suffix)))
 

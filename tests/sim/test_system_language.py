@@ -27,9 +27,10 @@ def _texts(device) -> set[str]:
             for text in (element.text, element.content_description) if text}
 
 
-@pytest.mark.parametrize("language, calendar, search", [
-    ("de-DE", "Kalender", "Suchen"), ("fr-FR", "Agenda", "Rechercher"), ("en-US", "Calendar", "Search")])
-def test_language_commands_restart_the_framework_in_that_locale(language, calendar, search):
+@pytest.mark.parametrize("language, calendar, settings, search", [
+    ("de-DE", "Kalender", "Einstellungen", "Suchen"), ("fr-FR", "Agenda", "Paramètres", "Rechercher"),
+    ("en-US", "Calendar", "Settings", "Search")])
+def test_language_commands_restart_the_framework_in_that_locale(language, calendar, settings, search):
     device = SimDevice(270, 600)
     try:
         english = device.ui_dump(), device.screenshot()
@@ -39,7 +40,7 @@ def test_language_commands_restart_the_framework_in_that_locale(language, calend
         assert device.shell("getprop persist.sys.locale").output == f"{language}\n"
         assert f"[{language.replace('-', '_')}]" in device.shell("dumpsys window").output  # mGlobalConfiguration
         assert foreground_package(device) == LAUNCHER_PACKAGE  # the restart killed the SMS app
-        assert calendar in _texts(device)  # Simple Calendar's launcher label as the app ships it
+        assert {calendar, settings} <= _texts(device)  # launcher labels as Simple Calendar and Settings ship them
         device.shell(f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1")
         assert search in _texts(device)  # the conversation list's search field, from Simple-Commons
         DeviceConfig().apply(device, DeviceConfig(language="fr-FR"))  # back to English, home in front
@@ -74,20 +75,30 @@ def test_user_data_spelling_a_ui_string_is_never_translated():
 
 
 def test_selectors_find_the_translation_of_their_english_text():
-    german = next(element for element in parse_ui_dump(
-        '<hierarchy><node text="Suchen" content-desc="Zurück" bounds="[0,0][10,10]" class="a" resource-id="" '
-        'package="p" /></hierarchy>'))
-    assert Selector(text="Search").matches(german) and Selector(content_desc="Back").matches(german)
-    assert Selector(text_contains="Sear").matches(german) is False and Selector(text_contains="Search").matches(german)
-    assert not Selector(text="Send").matches(german)
+    def node(text: str, package: str):
+        return next(element for element in parse_ui_dump(
+            f'<hierarchy><node text="{text}" content-desc="" bounds="[0,0][10,10]" class="a" resource-id="" '
+            f'package="{package}" /></hierarchy>'))
+
+    search = node("Suchen", SMS)
+    assert Selector(text="Search").matches(search) and not Selector(text="Send").matches(search)
+    assert Selector(text_contains="Sear").matches(search) is False and Selector(text_contains="Search").matches(search)
+    # An element matches the translations of its own app: Clock's "Stoppuhr" is its Stopwatch tab, not the
+    # Timer that Tasks also translates "Stoppuhr".
+    stopwatch = node("Stoppuhr", "com.google.android.deskclock")
+    assert Selector(text="Stopwatch").matches(stopwatch) and not Selector(text="Timer").matches(stopwatch)
+    assert Selector(text="Timer").matches(node("Stoppuhr", "org.tasks"))
     assert "Search" in locales.english_of("Rechercher") and "Suchen" in locales.translations_of("Search")
+    assert locales.english_of("Stoppuhr", "com.google.android.deskclock") == {"Stopwatch"}
 
 
 #: Tasks of many apps (SMS, Markor, Expense, Calendar, Draw, Audio Recorder, Contacts, Settings, the shade, Files,
-#: Tasks, Broccoli), each played by its oracle in a language the test's rng draws.
+#: Tasks, Broccoli, Clock, OpenTracks, Retro Music), each played by its oracle in a language the test's rng draws;
+#: the Clock and question tasks check or read translated words ("Runde", "Heute", a due date's "Morgen").
 _SPREAD = ("SimpleSmsReply", "MarkorCreateNote", "ExpenseDeleteSingle", "SimpleCalendarAddOneEvent",
            "SimpleDrawProCreateDrawing", "AudioRecorderRecordAudio", "ContactsAddContact", "SystemWifiTurnOff",
-           "SystemBluetoothTurnOn", "FilesDeleteFile", "TasksAddTask", "RecipeDeleteSingleRecipe")
+           "SystemBluetoothTurnOn", "FilesDeleteFile", "TasksAddTask", "RecipeDeleteSingleRecipe",
+           "ClockStopWatchRunning", "SportsTrackerActivityDuration", "TasksDueNextWeek", "RetroPlaylistDuration")
 
 
 @pytest.mark.parametrize("task", _SPREAD)

@@ -24,10 +24,9 @@ import types
 from collections.abc import Iterator
 
 from android_gym import locales
+from android_gym.locales import FRAMEWORK_PACKAGE
 from android_gym.sim.ui.views import View
 
-#: The package whose strings the toolkit's own words (dialog buttons, a Switch's ON/OFF) come from.
-FRAMEWORK_PACKAGE = "android"
 _PREFIX = "android_gym.sim."
 
 
