@@ -11,12 +11,14 @@
   (``part_steps``), texting a contact, reading a text, saving or seeing a contact, writing a Markor note, adding a
   calendar event. None goes back home: the people and notes tasks add ``back_to_home()`` after each part, the
   activity tasks open the next app straight from the screen that shows the value.
-* Setup: the SMS store emptied (``clear_texts``), contacts and received texts seeded (``seed_people``).
+* Setup: the SMS store and Markor's notebook emptied (``clear_texts``, ``empty_notebook``), contacts and received
+  texts seeded (``seed_people``).
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
@@ -27,8 +29,8 @@ import numpy as np
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.envs import calendar, contacts, markor, sms
+from android_gym.tasks import Task, get_task
 from android_gym.tasks import files as device_files
-from android_gym.tasks import get_task
 from android_gym.tasks import params as gen
 from android_gym.tasks.oracle import (
     OracleStep,
@@ -215,6 +217,12 @@ def add_event(event: Mapping[str, Any]) -> list[OracleStep]:
 def clear_texts(device: Device) -> None:
     """Airplane mode off and an empty SMS store (as the SMS tasks start)."""
     get_task("SimpleSmsSend")({}).clear_state(device)  # its clearing takes no parameters
+
+
+def empty_notebook(device: Device) -> None:
+    """Markor's notebook folder there and empty."""
+    device_files.clear_directory(device, device_files.MARKOR_DATA)
+    Task.run(device, f"mkdir -p {shlex.quote(device_files.MARKOR_DATA)}")
 
 
 def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterable[Sequence[str]]) -> None:

@@ -8,8 +8,9 @@ came to"). The agent carries the value to one or more sinks: a text sent in Simp
 an expense, recipe or calendar event added, an activity's description or name, an OsmAnd favourite, map marker or
 saved route, a Retro Music playlist or queue, a VLC playlist. Every sink is a sub-goal checked on the device
 (``SubgoalTask``: the score is the mean, latched), so a half-done task scores between 0 and 1. Checks read amounts
-by value ("30.1" is said by "$30.10", not by "130.1") and words whole and without accents; rows as the app modules
-compare them (``expense.same_expense``, ``calendar.event_matches``, ``retro_music.verify_playlist``, ...).
+by value ("30.1" is said by "$30.10", not by "130.1") and words whole and without accents (``long_horizon.mentions``);
+rows as the app modules compare them (``expense.same_expense``, ``calendar.event_matches``,
+``retro_music.verify_playlist``, ...).
 
 The setup is generic: ``ActivityTask`` empties every app the task uses and seeds what its parameters hold (rows,
 notes, texts, contacts, favourites, songs, videos, activities), reusing the single-app modules' tables, writers and
@@ -23,11 +24,7 @@ later sink (the RL view can type only the goal's texts and those of the screens 
 from __future__ import annotations
 
 import datetime as dt
-import re
-import shlex
-import unicodedata
-from collections.abc import Callable, Mapping, Sequence
-from decimal import Decimal
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -36,6 +33,23 @@ from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.envs import calendar, cross_app, expense, markor, opentracks, osmand, recipe, sms, vlc
 from android_gym.envs import retro_music as retro
+from android_gym.envs.long_horizon import (
+    Check,
+    add_event,
+    among,
+    clear_texts,
+    empty_notebook,
+    event_added,
+    friends,
+    note_holds,
+    read_text,
+    seed_people,
+    shuffled,
+    text_contact,
+    texted,
+    without_completion,
+    write_note,
+)
 from android_gym.sim.apps import osmand as osmand_app
 from android_gym.sim.apps import retro_music as retro_app
 from android_gym.sim.apps.calendar import event_row
@@ -52,7 +66,6 @@ from android_gym.tasks.oracle import (
     act,
     back_to_home,
     complete,
-    declares_completion,
     expect,
     open_app,
     replace_text,
@@ -63,13 +76,8 @@ from android_gym.tasks.oracle import (
 from android_gym.tasks.sqlite_rows import Row
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
-    SMS_DB,
-    SMS_TYPE_SENT,
-    add_contact,
     clear_contacts,
     fuzzy_match,
-    same_number,
-    sms_messages,
 )
 from android_gym.ui import UIElement
 
@@ -84,27 +92,6 @@ REPLIES = ("Logged, thanks!", "Got it, thanks!", "Done, see you soon!", "Added i
 
 
 # ----- parameters -----------------------------------------------------------------------------------------------
-def people(rng: np.random.Generator, count: int) -> list[list[str]]:
-    """``count`` people ``[name, number]`` with distinct names and numbers."""
-    found: dict[str, str] = {}
-    while len(found) < count:
-        name, number = gen.person_name(rng), gen.phone_number(rng)
-        if name not in found and number not in found.values():
-            found[name] = number
-    return [[name, number] for name, number in found.items()]
-
-
-def friends(rng: np.random.Generator, count: int) -> dict[str, Any]:
-    """``count`` contacts (``contacts``); the first is ``friend`` at ``friend_number``."""
-    found = people(rng, count)
-    return {"contacts": found, "friend": found[0][0], "friend_number": found[0][1]}
-
-
-def shuffled(rng: np.random.Generator, rows: Sequence[Any]) -> list[Any]:
-    """``rows`` in a random order."""
-    return [rows[i] for i in rng.permutation(len(rows))]
-
-
 def expenses_with(rng: np.random.Generator, targets: int, noise: tuple[int, int] = (12, 21)) -> list[Row]:
     """``targets`` expenses first, then 12–20 others; no two share a name."""
     return expense.random_expenses(rng, targets + int(rng.integers(*noise)), unique_names=True)
@@ -171,7 +158,7 @@ def track_rows(seed: int, named: Mapping[str, str], noise: int = 12) -> tuple[li
                for name, description in named.items()]
     rows = [opentracks.random_activity_row(rng) for _ in range(noise)]
     for target in targets:
-        rows.insert(int(rng.integers(len(rows) + 1)), target)
+        rows = among(rng, target, rows)
     return targets, rows
 
 
@@ -181,53 +168,9 @@ def shown_time_distance(track: Mapping[str, Any]) -> str:
 
 
 # ----- sub-goal checks ------------------------------------------------------------------------------------------
-Check = Callable[[Device], float]
-
-
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-
-
-def folded(text: str) -> str:
-    """``text`` without accents (NFKD, as ``adb shell input text`` types it)."""
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-
-
-def mentions(text: str, piece: str) -> bool:
-    """Whether ``text`` says ``piece``: a number (an amount) as any number of the same value ("30.1" in "$30.10",
-    not in "130.1"), else the words themselves, case- and accent-insensitively ("Schonberg" says "Schönberg"), not
-    inside a longer word or number."""
-    text, piece = folded(text), folded(piece)
-    if _NUMBER.fullmatch(piece):
-        value = Decimal(piece.replace(",", ""))
-        return any(Decimal(found.replace(",", "")) == value for found in _NUMBER.findall(text))
-    return re.search(rf"(?<![\w.]){re.escape(piece)}(?!\w|\.\d)", text, re.IGNORECASE) is not None
-
-
-def texted(number: str, *pieces: str) -> Check:
-    """A text was sent to ``number`` whose body ``mentions`` every one of ``pieces``."""
-    def check(device: Device) -> float:
-        return float(any(same_number(row["address"] or "", number)
-                         and all(mentions(row["body"] or "", piece) for piece in pieces)
-                         for row in sms_messages(device, SMS_TYPE_SENT)))
-    return check
-
-
-def note_holds(name: str, *pieces: str) -> Check:
-    """Markor's note ``name`` exists and ``mentions`` every one of ``pieces``."""
-    def check(device: Device) -> float:
-        text = device_files.file_text(device, f"{device_files.MARKOR_DATA}/{name}")
-        return float(text is not None and all(mentions(text, piece) for piece in pieces))
-    return check
-
-
 def expense_added(wanted: Mapping[str, Any]) -> Check:
     """An expense with ``wanted``'s name and note (fuzzily), amount and category (``expense.same_expense``)."""
     return lambda device: float(any(expense.same_expense(row, wanted) for row in expense.EXPENSES.rows(device)))
-
-
-def event_added(wanted: Mapping[str, Any]) -> Check:
-    """An event with ``wanted``'s times and repetition, title, location and description (``event_matches``)."""
-    return lambda device: float(any(calendar.event_matches(row, wanted) for row in calendar.EVENTS.rows(device)))
 
 
 def favourite_at(name: str, point: tuple[float, float]) -> Check:
@@ -283,26 +226,6 @@ def expense_row(row: Mapping[str, Any]) -> Selector:
     return Selector(text=row["name"][:LIST_NAME_MAX], resource_id=f"{expense.PACKAGE}:id/tv_name")
 
 
-def without_completion(steps: Sequence[OracleStep]) -> list[OracleStep]:
-    """``steps`` without their ``complete()`` (a part of a longer oracle)."""
-    return [step for step in steps if not declares_completion(step)]
-
-
-def text_contact(name: str, message: str) -> list[OracleStep]:
-    """Open Simple SMS Messenger, start a conversation with the contact ``name`` (typed, then picked from the
-    suggestions) and send ``message``."""
-    return [open_app(sms.APP_NAME), tap(sms.NEW_CONVERSATION), type_into(sms.ADDRESS_FIELD, name),
-            tap(Selector(text=name, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")),
-            type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON)]
-
-
-def read_text(sender: str, body: str) -> list[OracleStep]:
-    """Open Simple SMS Messenger and the conversation with ``sender`` (a contact's name), and check ``body`` shows;
-    the thread stays open."""
-    return [open_app(sms.APP_NAME), tap(Selector(text=sender, resource_id=f"{sms.PACKAGE}:id/conversation_address")),
-            expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
-
-
 def look_again(body: str) -> list[OracleStep]:
     """Back in Simple SMS Messenger, which shows the thread left open, check ``body`` is there (to copy from it)."""
     return [open_app(sms.APP_NAME), expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
@@ -313,23 +236,11 @@ def reply_in_thread(message: str) -> list[OracleStep]:
     return [open_app(sms.APP_NAME), type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON)]
 
 
-def write_note(name: str, lines: Sequence[str]) -> list[OracleStep]:
-    """Open Markor, create the note ``name``, type ``lines`` one by one (each ends with ENTER) and leave the
-    editor, which saves."""
-    return [open_app(markor.APP_NAME), *markor.new_note(name), *(type_into(markor.EDITOR, line) for line in lines),
-            *markor.leave_editor()]
-
-
 def see_favourites(names: Sequence[str]) -> list[OracleStep]:
     """Open OsmAnd's My places and check the favourites ``names`` are listed (their coordinates under them)."""
     return [open_app(osmand.APP_NAME), tap(osmand.MENU_BUTTON),
             tap(Selector(text=osmand_app.MY_PLACES, resource_id=f"{osmand_app.PACKAGE}:id/title")),
             *(expect(Selector(text=name, resource_id=f"{osmand_app.PACKAGE}:id/title")) for name in names)]
-
-
-def add_event(event: Mapping[str, Any]) -> list[OracleStep]:
-    """Create ``event`` in Simple Calendar Pro from its day's view (``calendar.add_event_steps``)."""
-    return without_completion(calendar.add_event_steps(event))
 
 
 RECIPE_LIST = Selector(resource_id=f"{recipe.PACKAGE}:id/recycler_view")
@@ -383,11 +294,9 @@ class ActivityTask(SubgoalTask):
             vlc.clear_videos(device)
             vlc.clear_library(device)
         if sms.PACKAGE in packages:
-            self.run(device, f"settings put global airplane_mode_on 0 && sqlite3 {shlex.quote(SMS_DB)} "
-                             "'DELETE FROM sms; DELETE FROM threads;'")
+            clear_texts(device)
         if markor.PACKAGE in packages:
-            device_files.clear_directory(device, device_files.MARKOR_DATA)
-            self.run(device, f"mkdir -p {shlex.quote(device_files.MARKOR_DATA)}")
+            empty_notebook(device)
         for package, table in ((expense.PACKAGE, expense.EXPENSES), (recipe.PACKAGE, recipe.RECIPES),
                                (opentracks.PACKAGE, opentracks.TRACKS_TABLE), (calendar.PACKAGE, calendar.EVENTS)):
             if package in packages:
@@ -399,13 +308,11 @@ class ActivityTask(SubgoalTask):
             osmand.OsmAndTrack({}).clear(device)  # saved tracks
 
     def seed_state(self, device: Device) -> None:
-        """What the parameters hold: ``contacts``, received ``texts``, Markor ``notes``, ``expenses``, ``recipes``,
-        ``events``, ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``; and ``tracks()``."""
+        """What the parameters hold: ``people`` (the contacts), received ``texts``, Markor ``notes``, ``expenses``,
+        ``recipes``, ``events``, ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``; and
+        ``tracks()``."""
         params = self.params
-        for name, number in params.get("contacts", []):
-            add_contact(device, name, number)
-        for number, body in params.get("texts", []):
-            device.receive_sms(number, body)
+        seed_people(device, params.get("people", []), params.get("texts", []))
         device_files.write_files(device, device_files.MARKOR_DATA, params.get("notes", {}))
         expense.EXPENSES.insert(device, params.get("expenses", []))
         recipe.RECIPES.insert(device, params.get("recipes", []))
@@ -456,6 +363,11 @@ class _TrackTask(ActivityTask):
 
 def _note_name(rng: np.random.Generator) -> str:
     return pick(rng, NOTE_NAMES)
+
+
+def _friend_texts(rng: np.random.Generator, found: Mapping[str, Any], body: str) -> list[list[str]]:
+    """The texts received: ``body`` from the friend of ``found`` (``friends``), a message from each other one."""
+    return [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["people"][1:])]
 
 
 def _cents(cents: int) -> str:
@@ -564,8 +476,7 @@ class TextedBillToExpenseNoteAndReply(ActivityTask):
         share = total // 2
         place = pick(rng, RESTAURANTS)
         body = f"Dinner last night. Place: {place}, total: {_cents(total)}, your share: {_cents(share)}"
-        others = [[number, gen.message(rng)] for _, number in found["contacts"][1:]]
-        texts = [[found["friend_number"], body], *others]
+        texts = _friend_texts(rng, found, body)
         row = expense.expense_row(f"Dinner with {found['friend'].split()[0]}", _cents(share), "Social",
                                   "Split bill", DEVICE_TIME)
         return {**found, "texts": shuffled(rng, texts), "body": body, "place": place, "total": _cents(total),
@@ -680,7 +591,7 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
         body = (f"Try my recipe. Title: {target['title']}, servings: {target['servings']}, "
                 f"time: {target['preparationTime']}, about: {target['description']}")
         cost = _cents(int(rng.integers(1500, 9001)))
-        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        texts = _friend_texts(rng, found, body)
         return {**found, "recipes": [row for row in rows if row["title"] != target["title"]], "texts": texts,
                 "body": body, "wanted": recipe.recipe_row(target["title"], target["description"], target["servings"],
                                                           target["preparationTime"]),
@@ -1072,7 +983,7 @@ class TextedSongsToPlaylistQueueAndReply(ActivityTask):
         playlists = {name: titles[3 + 3 * i:6 + 3 * i] for i, name in enumerate(names)}
         found = friends(rng, 3)
         body = f'Songs for the road: "{titles[0]}", "{titles[1]}" and "{titles[2]}"'
-        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        texts = _friend_texts(rng, found, body)
         return {**library, **found, "playlists": playlists, "playlist": names[0], "wanted": titles[:3],
                 "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
 
@@ -1148,7 +1059,7 @@ class TextedVideosToVlcPlaylistAndReply(ActivityTask):
         names = vlc.distinct_names(rng, 8)
         found = friends(rng, 3)
         body = f"Watch these in order: {', '.join(names[:4])}"
-        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        texts = _friend_texts(rng, found, body)
         return {**found, "videos": dict(zip(names, vlc.video_specs(rng, names))),
                 "frame_seed": int(rng.integers(2**31)), "wanted": names[:4], "playlist": vlc.playlist_name(rng),
                 "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}

@@ -44,6 +44,7 @@ from android_gym.envs.long_horizon import (
     among,
     clear_texts,
     contact_saved,
+    empty_notebook,
     friends,
     note_holds,
     part_steps,
@@ -410,8 +411,7 @@ class NotesTask(SubgoalTask):
         clear_contacts(device)
         packages = set(self.app_packages)
         if markor.PACKAGE in packages:
-            device_files.clear_directory(device, MARKOR_DATA)
-            self.run(device, f"mkdir -p {shlex.quote(MARKOR_DATA)}")
+            empty_notebook(device)
         if joplin.PACKAGE in packages:
             joplin.NOTES.clear(device)
         if sms.PACKAGE in packages:
