@@ -39,26 +39,7 @@ from android_gym.envs import (
     markor,
     sms,
 )
-from android_gym.envs.long_horizon import (
-    Check,
-    among,
-    clear_texts,
-    contact_saved,
-    empty_notebook,
-    friends,
-    note_holds,
-    part_steps,
-    people,
-    save_contact,
-    see_contact,
-    seed_people,
-    text_contact,
-    texted,
-    texted_number,
-    type_at_caret,
-    type_lines,
-    write_note,
-)
+from android_gym.envs import long_horizon as lh
 from android_gym.sim.apps import draw as draw_app
 from android_gym.sim.apps import files as files_app
 from android_gym.sim.apps import gallery as gallery_app
@@ -155,7 +136,7 @@ def bullets(lines: Sequence[str]) -> str:
 
 
 # ----- sub-goal checks ------------------------------------------------------------------------------------------
-def markor_moved(before: Callable[[], Mapping[str, str]], name: str, folder: str) -> Check:
+def markor_moved(before: Callable[[], Mapping[str, str]], name: str, folder: str) -> lh.Check:
     """The note ``name`` left the notebook's top for ``folder``, unchanged (``before``: the notebook after setup)."""
     def check(device: Device) -> float:
         now = device_files.tree_snapshot(device, MARKOR_DATA)
@@ -164,7 +145,7 @@ def markor_moved(before: Callable[[], Mapping[str, str]], name: str, folder: str
     return check
 
 
-def markor_deleted(before: Callable[[], Mapping[str, str]], *names: str) -> Check:
+def markor_deleted(before: Callable[[], Mapping[str, str]], *names: str) -> lh.Check:
     """The notes ``names`` are gone and every other note of the notebook after setup (``before``) is still there
     unchanged."""
     def check(device: Device) -> float:
@@ -174,7 +155,7 @@ def markor_deleted(before: Callable[[], Mapping[str, str]], *names: str) -> Chec
     return check
 
 
-def joplin_note(folder: str, title: str, body: str) -> Check:
+def joplin_note(folder: str, title: str, body: str) -> lh.Check:
     """A Joplin note titled ``title`` (blank space aside) in the notebook ``folder`` whose body matches ``body``."""
     def check(device: Device) -> float:
         return float(any((row["title"] or "").strip() == title and row["folder"] == folder
@@ -182,19 +163,19 @@ def joplin_note(folder: str, title: str, body: str) -> Check:
     return check
 
 
-def joplin_todo_done(note_id: str) -> Check:
+def joplin_todo_done(note_id: str) -> lh.Check:
     """The Joplin to-do ``note_id`` is marked done."""
     return lambda device: float(any(row["id"] == note_id and row["todo_completed"]
                                     for row in joplin.NOTES.rows(device)))
 
 
-def joplin_item_ticked(note_id: str, item: str) -> Check:
+def joplin_item_ticked(note_id: str, item: str) -> lh.Check:
     """The checklist of the Joplin note ``note_id`` has ``item`` ticked."""
     return lambda device: float(any(row["id"] == note_id and CHECKED_ITEM.format(item) in (row["body"] or "")
                                     for row in joplin.NOTES.rows(device)))
 
 
-def recording_named(name: str) -> Check:
+def recording_named(name: str) -> lh.Check:
     """Audio Recorder's records folder holds ``<name>.m4a``, a complete recording."""
     return lambda device: float(any(found == f"{name}.{FORMAT_M4A}" and is_mp4(data)
                                     for found, data in audio_recorder.recordings(device)))
@@ -209,12 +190,12 @@ def photos_in(device: Device, folder: str, exclude: Sequence[str] = ()) -> list[
             and camera.is_jpeg(device.pull(found.path))]
 
 
-def photo_taken(*folders: str, exclude: Sequence[str] = ()) -> Check:
+def photo_taken(*folders: str, exclude: Sequence[str] = ()) -> lh.Check:
     """A new photo (a JPEG not in ``exclude``) is in one of ``folders``."""
     return lambda device: float(any(photos_in(device, folder, exclude) for folder in folders))
 
 
-def file_copied(path: str, data: bytes) -> Check:
+def file_copied(path: str, data: bytes) -> lh.Check:
     """The file ``path`` holds exactly ``data``."""
     def check(device: Device) -> float:
         folder, name = posixpath.split(path)
@@ -227,7 +208,7 @@ def md5(data: bytes) -> str:
     return hashlib.md5(data).hexdigest()
 
 
-def file_deleted(folder: str, name: str, keep: Mapping[str, bytes]) -> Check:
+def file_deleted(folder: str, name: str, keep: Mapping[str, bytes]) -> lh.Check:
     """``folder/name`` is gone, and every file of ``keep`` ({name: bytes}) is still in ``folder`` unchanged."""
     def check(device: Device) -> float:
         now = device_files.tree_snapshot(device, folder)
@@ -235,7 +216,7 @@ def file_deleted(folder: str, name: str, keep: Mapping[str, bytes]) -> Check:
     return check
 
 
-def markor_entry(name: str, person: str, number: str) -> Check:
+def markor_entry(name: str, person: str, number: str) -> lh.Check:
     """Markor's note ``name`` has a line with ``person`` and, on the next line, ``number`` (its last ten digits,
     however written)."""
     def check(device: Device) -> float:
@@ -284,7 +265,7 @@ def write_markor_note(name: str, text: str | None) -> list[OracleStep]:
     if text is None:
         return [open_app(markor.APP_NAME), *markor.new_note(name), long_press(markor.EDITOR), tap(markor.PASTE),
                 *markor.leave_editor(), *back_to_home()]
-    return [*write_note(name, text.split("\n")), *back_to_home()]
+    return [*lh.write_note(name, text.split("\n")), *back_to_home()]
 
 
 def share_markor_note(name: str, contact: str) -> list[OracleStep]:
@@ -308,12 +289,12 @@ def reply_to(title: str, message: str) -> list[OracleStep]:
 def record_named(name: str) -> list[OracleStep]:
     """Record a clip in Audio Recorder and save it as ``name`` (``AudioRecorderRecordAudioWithFileName``'s
     steps), then home."""
-    return [*part_steps("AudioRecorderRecordAudioWithFileName", {"file_name": name, "text": ""}), *back_to_home()]
+    return [*lh.part_steps("AudioRecorderRecordAudioWithFileName", {"file_name": name, "text": ""}), *back_to_home()]
 
 
 def take_photo() -> list[OracleStep]:
     """Take one photo (``CameraTakePhoto``'s steps), then home."""
-    return [*part_steps("CameraTakePhoto", {}), *back_to_home()]
+    return [*lh.part_steps("CameraTakePhoto", {}), *back_to_home()]
 
 
 _FILE_TITLE = "android:id/title"
@@ -330,7 +311,7 @@ def rename_selected(new_name: str) -> list[OracleStep]:
     """In Files, with one file selected: overflow → Rename, then ``new_name``: typed over the selected name without
     its extension when it has none, else in place of the whole name; OK."""
     field = Selector(resource_id="android:id/text1", class_suffix="EditText")
-    typing = replace_text(field, new_name) if "." in new_name else type_at_caret(new_name)
+    typing = replace_text(field, new_name) if "." in new_name else lh.type_at_caret(new_name)
     return [tap(Selector(content_desc=files_app.MORE_OPTIONS)), tap(Selector(text=files_app.RENAME)), typing,
             tap(Selector(text=files_app.OK, resource_id="android:id/button1"))]
 
@@ -358,7 +339,7 @@ def copy_picture_to_download(name: str) -> list[OracleStep]:
 
 def append_to_markor_note(name: str, *lines: str) -> list[OracleStep]:
     """Open Markor's note ``name``, type ``lines`` at its end (a tap puts the caret there), leave, then home."""
-    return [open_app(markor.APP_NAME), *markor.open_note(name), *type_lines(markor.EDITOR, lines),
+    return [open_app(markor.APP_NAME), *markor.open_note(name), *lh.type_lines(markor.EDITOR, lines),
             *markor.leave_editor(), *back_to_home()]
 
 
@@ -394,8 +375,8 @@ class NotesTask(SubgoalTask):
         return {}
 
     def contacts(self) -> dict[str, str]:
-        """Contacts, name → number."""
-        return {}
+        """The contacts, name → number: ``params["people"]`` (``long_horizon.friends``), if any."""
+        return {name: number for name, number in self.params.get("people", [])}
 
     def inbox(self) -> list[tuple[str, str]]:
         """Texts received, ``(number, body)``, oldest first."""
@@ -411,11 +392,11 @@ class NotesTask(SubgoalTask):
         clear_contacts(device)
         packages = set(self.app_packages)
         if markor.PACKAGE in packages:
-            empty_notebook(device)
+            lh.empty_notebook(device)
         if joplin.PACKAGE in packages:
             joplin.NOTES.clear(device)
         if sms.PACKAGE in packages:
-            clear_texts(device)
+            lh.clear_texts(device)
         for name in self.cleared_like:
             get_task(name)({}).clear_state(device)  # their clearing takes no parameters
 
@@ -428,7 +409,7 @@ class NotesTask(SubgoalTask):
         for path, data in self.storage_files().items():
             self.run(device, f"mkdir -p {shlex.quote(posixpath.dirname(path))}")
             device.push(data, path)
-        seed_people(device, self.contacts().items(), self.inbox())
+        lh.seed_people(device, self.contacts().items(), self.inbox())
         clip = self.clipboard_text()
         if clip is not None:
             state.clipboard_set(device, clip)
@@ -446,14 +427,6 @@ class NotesTask(SubgoalTask):
         return self.markor_before
 
 
-class _WithContacts(NotesTask):
-    """The contacts are ``params["people"]``."""
-
-    def contacts(self) -> dict[str, str]:
-        """``params["people"]``."""
-        return {name: number for name, number in self.params["people"]}
-
-
 class _WithJoplin(NotesTask):
     """Joplin holds ``params["rows"]``, the target ``params["note"]`` among them."""
 
@@ -462,13 +435,31 @@ class _WithJoplin(NotesTask):
         return [dict(row) for row in self.params["rows"]]
 
 
+class _WithPictures(NotesTask):
+    """DCIM holds ``params["pictures"]`` (each of its own colour), some of them ``params["listed"]``."""
+
+    def pictures(self) -> dict[str, bytes]:
+        """Each picture's bytes, by name."""
+        return {name: picture(index, name) for index, name in enumerate(self.params["pictures"])}
+
+    def storage_files(self) -> dict[str, bytes]:
+        """The pictures in DCIM."""
+        return {posixpath.join(device_files.GALLERY_DATA, name): data for name, data in self.pictures().items()}
+
+
+def _pictures(rng: np.random.Generator, count: tuple[int, int], listed: int) -> tuple[list[str], list[str]]:
+    """Picture names (a number in ``count``'s range), and ``listed`` of them."""
+    pictures = [f"{name}.jpg" for name in note_names(rng, int(rng.integers(*count)), "")]
+    return pictures, [pictures[int(i)] for i in rng.choice(len(pictures), size=listed, replace=False)]
+
+
 def _joplin_params(rng: np.random.Generator, title: str, body: str, folder: str | None = None, is_todo: bool = False,
                    noise: tuple[int, int] = (6, 14)) -> dict[str, Any]:
     """A Joplin note ``title`` with ``body`` in ``folder`` (drawn when None) among noise: ``note``, ``rows``,
     ``title``, ``folder``."""
     folder = folder or pick(rng, joplin.FOLDER_TITLES)
     note = joplin.note_row(title, body, folder, is_todo=is_todo, note_id=joplin.new_id(rng.bytes(16).hex()))
-    rows = among(rng, note, joplin_noise(rng, int(rng.integers(*noise)), folder))
+    rows = lh.among(rng, note, joplin_noise(rng, int(rng.integers(*noise)), folder))
     return {"note": note, "rows": rows, "title": title, "folder": folder}
 
 
@@ -480,7 +471,7 @@ def _listed_in_todo(rng: np.random.Generator, titles: Sequence[str], heading: st
 
 # ----- the tasks --------------------------------------------------------------------------------------------------
 @register_task
-class JoplinNoteToMarkorAndText(_WithContacts, _WithJoplin):
+class JoplinNoteToMarkorAndText(_WithJoplin):
     """Joplin → Markor, SMS: copy a note's value into a new Markor note, then text it to two contacts."""
 
     name = "JoplinNoteToMarkorAndText"
@@ -491,31 +482,31 @@ class JoplinNoteToMarkorAndText(_WithContacts, _WithJoplin):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The note (its value: 8 random letters and digits) among noise, the Markor name, two friends among
+        """The note (its value: 8 random letters and digits) among noise, the Markor name, two friends lh.among
         3–5 contacts."""
         title = pick(rng, INFO_TITLES)
         params = {**_joplin_params(rng, title, f"{title}: {random_string(rng, 8)}"), "file": note_names(rng, 1)[0],
-                  **friends(rng, int(rng.integers(3, 6)))}
+                  **lh.friends(rng, int(rng.integers(3, 6)))}
         params["friend2"], params["friend2_number"] = params["people"][1]
         return params
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The Markor note holds the text; the text went to each friend."""
         body = self.params["note"]["body"]
-        return [Subgoal("write the note's text in Markor", note_holds(self.params["file"], body)),
-                *(Subgoal(f"text it to {self.params[key]}", texted(self.params[f"{key}_number"], body))
+        return [Subgoal("write the note's text in Markor", lh.note_holds(self.params["file"], body)),
+                *(Subgoal(f"text it to {self.params[key]}", lh.texted(self.params[f"{key}_number"], body))
                   for key in ("friend", "friend2"))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the Joplin note, write the Markor note, text the friends."""
         body = self.params["note"]["body"]
         return [*see_joplin_note(self.params["note"], body), *write_markor_note(self.params["file"], body),
-                *text_contact(self.params["friend"], body), *back_to_home(),
-                *text_contact(self.params["friend2"], body), *back_to_home(), complete()]
+                *lh.text_contact(self.params["friend"], body), *back_to_home(),
+                *lh.text_contact(self.params["friend2"], body), *back_to_home(), complete()]
 
 
 @register_task
-class JoplinChecklistToMarkorThenTick(_WithContacts, _WithJoplin):
+class JoplinChecklistToMarkorThenTick(_WithJoplin):
     """Joplin → Markor, Joplin, SMS: list a checklist's open items in a Markor note, tick them in Joplin and text
     them to a contact."""
 
@@ -534,15 +525,15 @@ class JoplinChecklistToMarkorThenTick(_WithContacts, _WithJoplin):
         done = [items[int(i)] for i in sorted(rng.choice(len(items), size=2, replace=False))]
         params = _joplin_params(rng, title, checklist(items, done))
         return {**params, "open": [item for item in items if item not in done], "done": done,
-                "file": note_names(rng, 1)[0], **friends(rng, int(rng.integers(2, 5)))}
+                "file": note_names(rng, 1)[0], **lh.friends(rng, int(rng.integers(2, 5)))}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The Markor note lists the open items and no ticked one; each open item ticked; the items texted."""
         note_id, items = self.params["note"]["id"], self.params["open"]
-        return [Subgoal("list the open items in Markor", note_holds(self.params["file"], *items,
+        return [Subgoal("list the open items in Markor", lh.note_holds(self.params["file"], *items,
                                                                     absent=self.params["done"])),
                 *(Subgoal(f"tick {item!r}", joplin_item_ticked(note_id, item)) for item in items),
-                Subgoal("text the items", texted(self.params["friend_number"], *items))]
+                Subgoal("text the items", lh.texted(self.params["friend_number"], *items))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the checklist, write the Markor note, tick the items, text them."""
@@ -566,7 +557,7 @@ class MarkorNumberToContactThenText(NotesTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """4–6 people listed in the note (the person among them), the note's name among 2–4 other notes, a
         message."""
-        listed = people(rng, int(rng.integers(4, 7)))
+        listed = lh.people(rng, int(rng.integers(4, 7)))
         person, number = listed[int(rng.integers(len(listed)))]
         names = note_names(rng, int(rng.integers(3, 6)))
         return {"person": person, "number": number, "listed": [list(p) for p in listed], "file": names[0],
@@ -584,16 +575,16 @@ class MarkorNumberToContactThenText(NotesTask):
     def subgoals(self) -> Sequence[Subgoal]:
         """The contact saved; the text sent; the note with the new last line (its rows kept)."""
         person, number = self.params["person"], self.params["number"]
-        return [Subgoal("save the contact", contact_saved(person, number)),
-                Subgoal("text them", texted(number, self.params["message"])),
-                Subgoal("note it", note_holds(self.params["file"], *self.rows(), f"Saved {person}"))]
+        return [Subgoal("save the contact", lh.contact_saved(person, number)),
+                Subgoal("text them", lh.texted(number, self.params["message"])),
+                Subgoal("note it", lh.note_holds(self.params["file"], *self.rows(), f"Saved {person}"))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the note, save the contact, text them by name, add the line at the note's end."""
         person, number = self.params["person"], self.params["number"]
         return [*read_markor_note(self.params["file"], f"| {person} | {number} |"),
-                *save_contact(person, number), *back_to_home(),
-                *text_contact(person, self.params["message"]), *back_to_home(),
+                *lh.save_contact(person, number), *back_to_home(),
+                *lh.text_contact(person, self.params["message"]), *back_to_home(),
                 *append_to_markor_note(self.params["file"], f"Saved {person}"), complete()]
 
 
@@ -626,19 +617,19 @@ class ClipboardToMarkorJoplinAndText(NotesTask):
     def subgoals(self) -> Sequence[Subgoal]:
         """The Markor note, the Joplin note, the text."""
         text = self.params["text"]
-        return [Subgoal("paste into Markor", note_holds(self.params["file"], text)),
+        return [Subgoal("paste into Markor", lh.note_holds(self.params["file"], text)),
                 Subgoal("paste into Joplin", joplin_note(self.params["folder"], self.params["title"], text)),
-                Subgoal("send it", texted(self.params["number"], text))]
+                Subgoal("send it", lh.texted(self.params["number"], text))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Paste into a new Markor note, into a new Joplin note, into a text."""
-        send = part_steps("SimpleSmsSendClipboardContent", {"number": self.params["number"], "message": ""})
+        send = lh.part_steps("SimpleSmsSendClipboardContent", {"number": self.params["number"], "message": ""})
         return [*write_markor_note(self.params["file"], None),
                 *new_joplin_note(self.params["folder"], self.params["title"], None), *send, complete()]
 
 
 @register_task
-class RecordMemoForJoplinTodo(_WithContacts, _WithJoplin):
+class RecordMemoForJoplinTodo(_WithJoplin):
     """Joplin → Audio Recorder → Joplin, SMS: record a memo named after a notebook's open to-do, tick it, and
     tell a contact what it was."""
 
@@ -651,24 +642,24 @@ class RecordMemoForJoplinTodo(_WithContacts, _WithJoplin):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The unfinished to-do (a chore) in a notebook among noise (no other unfinished to-do); the friend among
+        """The unfinished to-do (a chore) in a notebook among noise (no other unfinished to-do); the friend lh.among
         2–4 contacts."""
         return {**_joplin_params(rng, pick(rng, CHORES), pick(rng, joplin.TARGET_BODIES), is_todo=True),
-                **friends(rng, int(rng.integers(2, 5)))}
+                **lh.friends(rng, int(rng.integers(2, 5)))}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The recording named; the to-do done; the title texted."""
         title = self.params["title"]
         return [Subgoal("record the memo", recording_named(title)),
                 Subgoal("tick the to-do", joplin_todo_done(self.params["note"]["id"])),
-                Subgoal(f"text {self.params['friend']} the title", texted(self.params["friend_number"], title))]
+                Subgoal(f"text {self.params['friend']} the title", lh.texted(self.params["friend_number"], title))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Find the to-do in its notebook, record, tick it, text its title."""
         note = self.params["note"]
         find = [*joplin.open_notebook(note["folder"]), *joplin.scroll_to_note(note["title"]), *back_to_home()]
         return [*find, *record_named(note["title"]), *tick_in_joplin(note, note["title"]),
-                *text_contact(self.params["friend"], note["title"]), *back_to_home(), complete()]
+                *lh.text_contact(self.params["friend"], note["title"]), *back_to_home(), complete()]
 
 
 @register_task
@@ -740,7 +731,7 @@ class PhotoIntoReceiptsFolder(NotesTask):
 
 
 @register_task
-class DrawingNamedByText(_WithContacts):
+class DrawingNamedByText(NotesTask):
     """SMS → Simple Draw Pro → SMS: a friend asks for a sketch under a name; answer, draw and save it so, and tell
     them the name."""
 
@@ -755,12 +746,12 @@ class DrawingNamedByText(_WithContacts):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The friend among 3–4 contacts, what to sketch, the file name; texts from the others."""
-        params = friends(rng, int(rng.integers(3, 5)))
+        params = lh.friends(rng, int(rng.integers(3, 5)))
         stem, extension = f"{pick(rng, draw.WORDS)}_{random_file_name(rng)}", pick(rng, draw.EXTENSIONS)
         file_name = stem + extension
         request = f"Could you sketch {pick(rng, SKETCHES)} for me as a {extension[1:].upper()}? File name: {stem}"
         others = [(number, gen.message(rng)) for _, number in params["people"][1:]]
-        texts = among(rng, (params["friend_number"], request), others)
+        texts = lh.among(rng, (params["friend_number"], request), others)
         return {**params, "file_name": file_name, "stem": stem, "request": request,
                 "texts": [list(text) for text in texts]}
 
@@ -772,9 +763,9 @@ class DrawingNamedByText(_WithContacts):
         """The answer; the drawing saved under the name (with a stroke on it); the name texted."""
         number, name = self.params["friend_number"], self.params["file_name"]
         drawing = get_task("SimpleDrawProCreateDrawing")({"file_name": name, "text": ""})
-        return [Subgoal("answer \"On it!\"", texted(number, "On it!")),
+        return [Subgoal("answer \"On it!\"", lh.texted(number, "On it!")),
                 Subgoal("save the drawing", drawing.is_successful),
-                Subgoal("text the name", texted(number, self.params["stem"]))]
+                Subgoal("text the name", lh.texted(number, self.params["stem"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the request and answer it, draw and save, text the name."""
@@ -783,12 +774,12 @@ class DrawingNamedByText(_WithContacts):
         answer = [open_app(sms.APP_NAME), tap(conversation),
                   expect(Selector(text=self.params["request"], resource_id=f"{sms.PACKAGE}:id/thread_message_body")),
                   type_into(sms.MESSAGE_FIELD, "On it!"), tap(sms.SEND_BUTTON), *back_to_home()]
-        drawing = [*part_steps("SimpleDrawProCreateDrawing", {"file_name": name, "text": ""}), *back_to_home()]
+        drawing = [*lh.part_steps("SimpleDrawProCreateDrawing", {"file_name": name, "text": ""}), *back_to_home()]
         return [*answer, *drawing, *reply_to(friend, self.params["stem"]), complete()]
 
 
 @register_task
-class CopyPicturesListedInMarkor(NotesTask):
+class CopyPicturesListedInMarkor(_WithPictures):
     """Markor → Simple Gallery Pro: copy the four pictures a note lists from DCIM into Download."""
 
     name = "CopyPicturesListedInMarkor"
@@ -800,8 +791,7 @@ class CopyPicturesListedInMarkor(NotesTask):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """6–8 pictures in DCIM, four of them listed in the note; 1–3 other notes."""
-        pictures = [f"{name}.jpg" for name in note_names(rng, int(rng.integers(6, 9)), "")]
-        listed = [pictures[int(i)] for i in rng.choice(len(pictures), size=4, replace=False)]
+        pictures, listed = _pictures(rng, (6, 9), 4)
         names = note_names(rng, int(rng.integers(2, 5)))
         return {"pictures": pictures, "listed": listed, "file": names[0],
                 "others": {name: random_sentence(rng) for name in names[1:]}}
@@ -809,14 +799,6 @@ class CopyPicturesListedInMarkor(NotesTask):
     def markor_notes(self) -> dict[str, str]:
         """The list and the other notes."""
         return {self.params["file"]: "To print:\n" + bullets(self.params["listed"]), **self.params["others"]}
-
-    def pictures(self) -> dict[str, bytes]:
-        """Each picture's bytes, by name."""
-        return {name: picture(index, name) for index, name in enumerate(self.params["pictures"])}
-
-    def storage_files(self) -> dict[str, bytes]:
-        """The pictures in DCIM."""
-        return {posixpath.join(device_files.GALLERY_DATA, name): data for name, data in self.pictures().items()}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """Each listed picture copied (byte for byte) into Download."""
@@ -879,7 +861,7 @@ class DeleteDownloadsListedInJoplin(_WithJoplin):
 
 
 @register_task
-class SaveMeetingAttendeesThenText(_WithContacts, _WithJoplin):
+class SaveMeetingAttendeesThenText(_WithJoplin):
     """Joplin → Contacts → SMS: save the two people a meeting note lists as contacts, then text each of them."""
 
     name = "SaveMeetingAttendeesThenText"
@@ -891,7 +873,7 @@ class SaveMeetingAttendeesThenText(_WithContacts, _WithJoplin):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """Two guests (names and numbers) in a Meeting Notes note among noise; 1–3 contacts already saved."""
-        found = people(rng, int(rng.integers(3, 6)))
+        found = lh.people(rng, int(rng.integers(3, 6)))
         guests, saved = found[:2], found[2:]
         body = "Guests:\n" + bullets([f"{name}: {number}" for name, number in guests]) + \
             f"\n\n{pick(rng, joplin.TARGET_BODIES)}"
@@ -902,17 +884,17 @@ class SaveMeetingAttendeesThenText(_WithContacts, _WithJoplin):
     def subgoals(self) -> Sequence[Subgoal]:
         """Each guest saved; each guest texted."""
         guests = self.params["guests"]
-        return [*(Subgoal(f"save {name}", contact_saved(name, number)) for name, number in guests),
-                *(Subgoal(f"text {name}", texted(number, self.params["message"])) for name, number in guests)]
+        return [*(Subgoal(f"save {name}", lh.contact_saved(name, number)) for name, number in guests),
+                *(Subgoal(f"text {name}", lh.texted(number, self.params["message"])) for name, number in guests)]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the note, save both guests, text both by name."""
         guests = self.params["guests"]
         steps = see_joplin_note(self.params["note"], *(f"{name}: {number}" for name, number in guests))
         for name, number in guests:
-            steps += [*save_contact(name, number), *back_to_home()]
+            steps += [*lh.save_contact(name, number), *back_to_home()]
         for name, _ in guests:
-            steps += [*text_contact(name, self.params["message"]), *back_to_home()]
+            steps += [*lh.text_contact(name, self.params["message"]), *back_to_home()]
         return [*steps, complete()]
 
 
@@ -963,7 +945,7 @@ class MoveMarkorNotesToJoplin(NotesTask):
 
 
 @register_task
-class ContactNumbersToMarkorList(_WithContacts):
+class ContactNumbersToMarkorList(NotesTask):
     """Contacts → Markor → SMS: copy two contacts' numbers into a Markor list, then text both lines on."""
 
     name = "ContactNumbersToMarkorList"
@@ -974,10 +956,10 @@ class ContactNumbersToMarkorList(_WithContacts):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """4–6 contacts (the friend, the two people, others), the note's name and its 1–3 lines of other people."""
-        params = friends(rng, int(rng.integers(4, 7)))
+        """4–6 contacts (the friend, the two lh.people, others), the note's name and its 1–3 lines of other people."""
+        params = lh.friends(rng, int(rng.integers(4, 7)))
         (first, first_number), (second, second_number) = params["people"][1:3]
-        listed = people(rng, int(rng.integers(1, 4)))
+        listed = lh.people(rng, int(rng.integers(1, 4)))
         return {**params, "first": first, "first_number": first_number, "second": second,
                 "second_number": second_number, "file": pick(rng, ("emergency_numbers.md", "phone_list.md",
                                                                    "who_to_call.md")),
@@ -992,7 +974,7 @@ class ContactNumbersToMarkorList(_WithContacts):
         return [*(Subgoal(f"add {self.params[key]}", markor_entry(self.params["file"], self.params[key],
                                                                    self.params[f"{key}_number"]))
                   for key in ("first", "second")),
-                Subgoal("text the number", texted_number(self.params["friend_number"], self.params["first_number"]))]
+                Subgoal("text the number", lh.texted_number(self.params["friend_number"], self.params["first_number"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """For each person: look the number up, add the two lines; then look the first number up again and text
@@ -1000,15 +982,15 @@ class ContactNumbersToMarkorList(_WithContacts):
         steps: list[OracleStep] = []
         for key in ("first", "second"):
             person, number = self.params[key], self.params[f"{key}_number"]
-            steps += [*see_contact(person, number), *back_to_home(),
+            steps += [*lh.see_contact(person, number), *back_to_home(),
                       *append_to_markor_note(self.params["file"], person, number)]
         first, number = self.params["first"], self.params["first_number"]
-        return [*steps, *see_contact(first, number), *back_to_home(),
-                *text_contact(self.params["friend"], number), *back_to_home(), complete()]
+        return [*steps, *lh.see_contact(first, number), *back_to_home(),
+                *lh.text_contact(self.params["friend"], number), *back_to_home(), complete()]
 
 
 @register_task
-class DeletePicturesListedInJoplin(_WithJoplin):
+class DeletePicturesListedInJoplin(_WithPictures, _WithJoplin):
     """Joplin → Simple Gallery Pro → Joplin: delete the pictures a to-do lists from DCIM, then tick the to-do."""
 
     name = "DeletePicturesListedInJoplin"
@@ -1020,19 +1002,10 @@ class DeletePicturesListedInJoplin(_WithJoplin):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """5–7 pictures in DCIM, three listed in the to-do, which sits among noise."""
-        pictures = [f"{name}.jpg" for name in note_names(rng, int(rng.integers(5, 8)), "")]
-        listed = [pictures[int(i)] for i in rng.choice(len(pictures), size=3, replace=False)]
+        pictures, listed = _pictures(rng, (5, 8), 3)
         params = _listed_in_todo(rng, ("Delete blurry photos", "Photo cleanup", "Remove bad shots"),
                                  "These came out blurry:", listed)
         return {**params, "pictures": pictures, "listed": listed}
-
-    def pictures(self) -> dict[str, bytes]:
-        """Each picture's bytes, by name."""
-        return {name: picture(index, name) for index, name in enumerate(self.params["pictures"])}
-
-    def storage_files(self) -> dict[str, bytes]:
-        """The pictures in DCIM."""
-        return {posixpath.join(device_files.GALLERY_DATA, name): data for name, data in self.pictures().items()}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """Each listed picture gone from DCIM (the others kept); the to-do done."""
