@@ -8,8 +8,9 @@ came to"). The agent carries the value to one or more sinks: a text sent in Simp
 an expense, recipe or calendar event added, an activity's description or name, an OsmAnd favourite, map marker or
 saved route, a Retro Music playlist or queue, a VLC playlist. Every sink is a sub-goal checked on the device
 (``SubgoalTask``: the score is the mean, latched), so a half-done task scores between 0 and 1. Checks read amounts
-by value ("30.1" is said by "$30.10", not by "130.1") and words whole and without accents; rows as the app modules
-compare them (``expense.same_expense``, ``calendar.event_matches``, ``retro_music.verify_playlist``, ...).
+by value ("30.1" is said by "$30.10", not by "130.1") and words whole and without accents (``long_horizon.mentions``);
+rows as the app modules compare them (``expense.same_expense``, ``calendar.event_matches``,
+``retro_music.verify_playlist``, ...).
 
 The setup is generic: ``ActivityTask`` empties every app the task uses and seeds what its parameters hold (rows,
 notes, texts, contacts, favourites, songs, videos, activities), reusing the single-app modules' tables, writers and
@@ -23,11 +24,7 @@ later sink (the RL view can type only the goal's texts and those of the screens 
 from __future__ import annotations
 
 import datetime as dt
-import re
-import shlex
-import unicodedata
-from collections.abc import Callable, Mapping, Sequence
-from decimal import Decimal
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -35,6 +32,7 @@ import numpy as np
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.envs import calendar, cross_app, expense, markor, opentracks, osmand, recipe, sms, vlc
+from android_gym.envs import long_horizon as lh
 from android_gym.envs import retro_music as retro
 from android_gym.sim.apps import osmand as osmand_app
 from android_gym.sim.apps import retro_music as retro_app
@@ -52,7 +50,6 @@ from android_gym.tasks.oracle import (
     act,
     back_to_home,
     complete,
-    declares_completion,
     expect,
     open_app,
     replace_text,
@@ -63,13 +60,8 @@ from android_gym.tasks.oracle import (
 from android_gym.tasks.sqlite_rows import Row
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
-    SMS_DB,
-    SMS_TYPE_SENT,
-    add_contact,
     clear_contacts,
     fuzzy_match,
-    same_number,
-    sms_messages,
 )
 from android_gym.ui import UIElement
 
@@ -84,27 +76,6 @@ REPLIES = ("Logged, thanks!", "Got it, thanks!", "Done, see you soon!", "Added i
 
 
 # ----- parameters -----------------------------------------------------------------------------------------------
-def people(rng: np.random.Generator, count: int) -> list[list[str]]:
-    """``count`` people ``[name, number]`` with distinct names and numbers."""
-    found: dict[str, str] = {}
-    while len(found) < count:
-        name, number = gen.person_name(rng), gen.phone_number(rng)
-        if name not in found and number not in found.values():
-            found[name] = number
-    return [[name, number] for name, number in found.items()]
-
-
-def friends(rng: np.random.Generator, count: int) -> dict[str, Any]:
-    """``count`` contacts (``contacts``); the first is ``friend`` at ``friend_number``."""
-    found = people(rng, count)
-    return {"contacts": found, "friend": found[0][0], "friend_number": found[0][1]}
-
-
-def shuffled(rng: np.random.Generator, rows: Sequence[Any]) -> list[Any]:
-    """``rows`` in a random order."""
-    return [rows[i] for i in rng.permutation(len(rows))]
-
-
 def expenses_with(rng: np.random.Generator, targets: int, noise: tuple[int, int] = (12, 21)) -> list[Row]:
     """``targets`` expenses first, then 12–20 others; no two share a name."""
     return expense.random_expenses(rng, targets + int(rng.integers(*noise)), unique_names=True)
@@ -114,7 +85,7 @@ def recipes_with(rng: np.random.Generator, noise: int = 8) -> tuple[Row, list[Ro
     """A recipe with a typeable title and ``noise`` recipes with other titles, in random order."""
     target = recipe.random_recipes(rng, 1, where=lambda r: '"' not in r["title"])[0]
     others = recipe.random_recipes(rng, noise, where=lambda r: r["title"] != target["title"])
-    return target, shuffled(rng, [target, *others])
+    return target, lh.shuffled(rng, [target, *others])
 
 
 def outing(rng: np.random.Generator, location: str) -> tuple[Row, list[Row]]:
@@ -122,7 +93,7 @@ def outing(rng: np.random.Generator, location: str) -> tuple[Row, list[Row]]:
     start = dt.datetime.fromtimestamp(calendar.random_october_ts(rng, TODAY.day + 1, 31), dt.timezone.utc)
     target = event_row(pick(rng, OUTINGS), start, duration_mins=120, location=location)
     noise = calendar.noise_events(rng, int(rng.integers(4, 10)), lambda row: row["title"] != target["title"])
-    return target, shuffled(rng, [target, *noise])
+    return target, lh.shuffled(rng, [target, *noise])
 
 
 def meeting(rng: np.random.Generator, title: str, minutes: int, location: str = "") -> Row:
@@ -171,7 +142,7 @@ def track_rows(seed: int, named: Mapping[str, str], noise: int = 12) -> tuple[li
                for name, description in named.items()]
     rows = [opentracks.random_activity_row(rng) for _ in range(noise)]
     for target in targets:
-        rows.insert(int(rng.integers(len(rows) + 1)), target)
+        rows = lh.among(rng, target, rows)
     return targets, rows
 
 
@@ -181,90 +152,46 @@ def shown_time_distance(track: Mapping[str, Any]) -> str:
 
 
 # ----- sub-goal checks ------------------------------------------------------------------------------------------
-Check = Callable[[Device], float]
-
-
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-
-
-def folded(text: str) -> str:
-    """``text`` without accents (NFKD, as ``adb shell input text`` types it)."""
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-
-
-def mentions(text: str, piece: str) -> bool:
-    """Whether ``text`` says ``piece``: a number (an amount) as any number of the same value ("30.1" in "$30.10",
-    not in "130.1"), else the words themselves, case- and accent-insensitively ("Schonberg" says "Schönberg"), not
-    inside a longer word or number."""
-    text, piece = folded(text), folded(piece)
-    if _NUMBER.fullmatch(piece):
-        value = Decimal(piece.replace(",", ""))
-        return any(Decimal(found.replace(",", "")) == value for found in _NUMBER.findall(text))
-    return re.search(rf"(?<![\w.]){re.escape(piece)}(?!\w|\.\d)", text, re.IGNORECASE) is not None
-
-
-def texted(number: str, *pieces: str) -> Check:
-    """A text was sent to ``number`` whose body ``mentions`` every one of ``pieces``."""
-    def check(device: Device) -> float:
-        return float(any(same_number(row["address"] or "", number)
-                         and all(mentions(row["body"] or "", piece) for piece in pieces)
-                         for row in sms_messages(device, SMS_TYPE_SENT)))
-    return check
-
-
-def note_holds(name: str, *pieces: str) -> Check:
-    """Markor's note ``name`` exists and ``mentions`` every one of ``pieces``."""
-    def check(device: Device) -> float:
-        text = device_files.file_text(device, f"{device_files.MARKOR_DATA}/{name}")
-        return float(text is not None and all(mentions(text, piece) for piece in pieces))
-    return check
-
-
-def expense_added(wanted: Mapping[str, Any]) -> Check:
+def expense_added(wanted: Mapping[str, Any]) -> lh.Check:
     """An expense with ``wanted``'s name and note (fuzzily), amount and category (``expense.same_expense``)."""
     return lambda device: float(any(expense.same_expense(row, wanted) for row in expense.EXPENSES.rows(device)))
 
 
-def event_added(wanted: Mapping[str, Any]) -> Check:
-    """An event with ``wanted``'s times and repetition, title, location and description (``event_matches``)."""
-    return lambda device: float(any(calendar.event_matches(row, wanted) for row in calendar.EVENTS.rows(device)))
-
-
-def favourite_at(name: str, point: tuple[float, float]) -> Check:
+def favourite_at(name: str, point: tuple[float, float]) -> lh.Check:
     """An OsmAnd favourite named ``name`` (fuzzily) lies within 0.001° of ``point``."""
     return lambda device: float(any(fuzzy_match(p.name, name) and osmand.coords_match((p.lat, p.lon), point)
                                     for p in osmand.favourites(device) or ()))
 
 
-def marker_at(point: tuple[float, float]) -> Check:
+def marker_at(point: tuple[float, float]) -> lh.Check:
     """An OsmAnd map marker lies within 0.001° of ``point``."""
     return lambda device: float(osmand.marker_near(device, point))
 
 
-def retro_playlist(name: str, titles: Sequence[str]) -> Check:
+def retro_playlist(name: str, titles: Sequence[str]) -> lh.Check:
     """Retro Music's playlist ``name`` holds exactly ``titles``, in order (``verify_playlist``)."""
     return lambda device: float(retro.verify_playlist(retro.playlist_rows(device), name, titles))
 
 
-def queued_last(titles: Sequence[str]) -> Check:
+def queued_last(titles: Sequence[str]) -> lh.Check:
     """Retro Music's playing queue ends with the songs ``titles``, in order (playing a song from a list queues the
     whole list, which is not adding these)."""
     return lambda device: float(retro.playing_queue(device)[-len(titles):] == list(titles))
 
 
-def vlc_playlist(name: str, files: Sequence[str]) -> Check:
+def vlc_playlist(name: str, files: Sequence[str]) -> lh.Check:
     """VLC's playlist ``name`` holds exactly ``files``, in order (``vlc.holds_exactly``)."""
     return lambda device: float(vlc.holds_exactly(vlc.playlist_rows(device), name, files))
 
 
-def vlc_playlist_starts(name: str, file: str) -> Check:
+def vlc_playlist_starts(name: str, file: str) -> lh.Check:
     """VLC's playlist ``name`` (fuzzily) holds ``file`` first."""
     return lambda device: float(any(row["order_in_playlist"] == 0 and row["media_file_name"] == file
                                     and fuzzy_match(row["playlist_name"] or "", name)
                                     for row in vlc.playlist_rows(device)))
 
 
-def track_described(name: str, description: str) -> Check:
+def track_described(name: str, description: str) -> lh.Check:
     """The OpenTracks activity ``name`` has the description ``description`` (fuzzily)."""
     return lambda device: float(any(row["name"] == name and fuzzy_match(row["description"] or "", description)
                                     for row in opentracks.TRACKS_TABLE.rows(device)))
@@ -283,26 +210,6 @@ def expense_row(row: Mapping[str, Any]) -> Selector:
     return Selector(text=row["name"][:LIST_NAME_MAX], resource_id=f"{expense.PACKAGE}:id/tv_name")
 
 
-def without_completion(steps: Sequence[OracleStep]) -> list[OracleStep]:
-    """``steps`` without their ``complete()`` (a part of a longer oracle)."""
-    return [step for step in steps if not declares_completion(step)]
-
-
-def text_contact(name: str, message: str) -> list[OracleStep]:
-    """Open Simple SMS Messenger, start a conversation with the contact ``name`` (typed, then picked from the
-    suggestions) and send ``message``."""
-    return [open_app(sms.APP_NAME), tap(sms.NEW_CONVERSATION), type_into(sms.ADDRESS_FIELD, name),
-            tap(Selector(text=name, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")),
-            type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON)]
-
-
-def read_text(sender: str, body: str) -> list[OracleStep]:
-    """Open Simple SMS Messenger and the conversation with ``sender`` (a contact's name), and check ``body`` shows;
-    the thread stays open."""
-    return [open_app(sms.APP_NAME), tap(Selector(text=sender, resource_id=f"{sms.PACKAGE}:id/conversation_address")),
-            expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
-
-
 def look_again(body: str) -> list[OracleStep]:
     """Back in Simple SMS Messenger, which shows the thread left open, check ``body`` is there (to copy from it)."""
     return [open_app(sms.APP_NAME), expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
@@ -313,23 +220,11 @@ def reply_in_thread(message: str) -> list[OracleStep]:
     return [open_app(sms.APP_NAME), type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON)]
 
 
-def write_note(name: str, lines: Sequence[str]) -> list[OracleStep]:
-    """Open Markor, create the note ``name``, type ``lines`` one by one (each ends with ENTER) and leave the
-    editor, which saves."""
-    return [open_app(markor.APP_NAME), *markor.new_note(name), *(type_into(markor.EDITOR, line) for line in lines),
-            *markor.leave_editor()]
-
-
 def see_favourites(names: Sequence[str]) -> list[OracleStep]:
     """Open OsmAnd's My places and check the favourites ``names`` are listed (their coordinates under them)."""
     return [open_app(osmand.APP_NAME), tap(osmand.MENU_BUTTON),
             tap(Selector(text=osmand_app.MY_PLACES, resource_id=f"{osmand_app.PACKAGE}:id/title")),
             *(expect(Selector(text=name, resource_id=f"{osmand_app.PACKAGE}:id/title")) for name in names)]
-
-
-def add_event(event: Mapping[str, Any]) -> list[OracleStep]:
-    """Create ``event`` in Simple Calendar Pro from its day's view (``calendar.add_event_steps``)."""
-    return without_completion(calendar.add_event_steps(event))
 
 
 RECIPE_LIST = Selector(resource_id=f"{recipe.PACKAGE}:id/recycler_view")
@@ -383,11 +278,9 @@ class ActivityTask(SubgoalTask):
             vlc.clear_videos(device)
             vlc.clear_library(device)
         if sms.PACKAGE in packages:
-            self.run(device, f"settings put global airplane_mode_on 0 && sqlite3 {shlex.quote(SMS_DB)} "
-                             "'DELETE FROM sms; DELETE FROM threads;'")
+            lh.clear_texts(device)
         if markor.PACKAGE in packages:
-            device_files.clear_directory(device, device_files.MARKOR_DATA)
-            self.run(device, f"mkdir -p {shlex.quote(device_files.MARKOR_DATA)}")
+            lh.empty_notebook(device)
         for package, table in ((expense.PACKAGE, expense.EXPENSES), (recipe.PACKAGE, recipe.RECIPES),
                                (opentracks.PACKAGE, opentracks.TRACKS_TABLE), (calendar.PACKAGE, calendar.EVENTS)):
             if package in packages:
@@ -399,13 +292,11 @@ class ActivityTask(SubgoalTask):
             osmand.OsmAndTrack({}).clear(device)  # saved tracks
 
     def seed_state(self, device: Device) -> None:
-        """What the parameters hold: ``contacts``, received ``texts``, Markor ``notes``, ``expenses``, ``recipes``,
-        ``events``, ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``; and ``tracks()``."""
+        """What the parameters hold: ``people`` (the contacts), received ``texts``, Markor ``notes``, ``expenses``,
+        ``recipes``, ``events``, ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``; and
+        ``tracks()``."""
         params = self.params
-        for name, number in params.get("contacts", []):
-            add_contact(device, name, number)
-        for number, body in params.get("texts", []):
-            device.receive_sms(number, body)
+        lh.seed_people(device, params.get("people", []), params.get("texts", []))
         device_files.write_files(device, device_files.MARKOR_DATA, params.get("notes", {}))
         expense.EXPENSES.insert(device, params.get("expenses", []))
         recipe.RECIPES.insert(device, params.get("recipes", []))
@@ -458,6 +349,11 @@ def _note_name(rng: np.random.Generator) -> str:
     return pick(rng, NOTE_NAMES)
 
 
+def _friend_texts(rng: np.random.Generator, found: Mapping[str, Any], body: str) -> list[list[str]]:
+    """The texts received: ``body`` from the friend of ``found`` (``friends``), a message from each other one."""
+    return [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["people"][1:])]
+
+
 def _cents(cents: int) -> str:
     """An amount as a person writes it in a text: "42.10"."""
     return f"{cents // 100}.{cents % 100:02d}"
@@ -480,8 +376,8 @@ class ExpenseAmountToTextNoteAndEvent(ActivityTask):
         """The expense among 12–20 others, the friend among three contacts, the note's name."""
         rows = expenses_with(rng, 1)
         event = meeting(rng, "Pay back", 30)
-        return {"expenses": shuffled(rng, rows), "target": rows[0], "expense": rows[0]["name"],
-                "note": _note_name(rng), "event": event, "when": when(event), **friends(rng, 3)}
+        return {"expenses": lh.shuffled(rng, rows), "target": rows[0], "expense": rows[0]["name"],
+                "note": _note_name(rng), "event": event, "when": when(event), **lh.friends(rng, 3)}
 
     def amount(self) -> str:
         """The amount as the app shows it."""
@@ -489,14 +385,14 @@ class ExpenseAmountToTextNoteAndEvent(ActivityTask):
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The amount texted; in the note; the event added."""
-        return [Subgoal("text the amount", texted(self.params["friend_number"], self.amount())),
-                Subgoal("note the amount", note_holds(self.params["note"], self.amount())),
-                Subgoal("add the reminder event", event_added(self.params["event"]))]
+        return [Subgoal("text the amount", lh.texted(self.params["friend_number"], self.amount())),
+                Subgoal("note the amount", lh.note_holds(self.params["note"], self.amount())),
+                Subgoal("add the reminder event", lh.event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Find the expense (its form shows the amount), text it, write the note, add the event."""
-        return [*expense.reveal_rows([self.params["target"]]), *text_contact(self.params["friend"], self.amount()),
-                *write_note(self.params["note"], [self.amount()]), *add_event(self.params["event"]), complete()]
+        return [*expense.reveal_rows([self.params["target"]]), *lh.text_contact(self.params["friend"], self.amount()),
+                *lh.write_note(self.params["note"], [self.amount()]), *lh.add_event(self.params["event"]), complete()]
 
 
 @register_task
@@ -516,8 +412,8 @@ class ExpenseAmountsToNoteAndTextLarger(ActivityTask):
         rows = expenses_with(rng, 2)
         while rows[0]["amount"] == rows[1]["amount"]:
             rows = expenses_with(rng, 2)
-        return {"expenses": shuffled(rng, rows), "targets": rows[:2], "first": rows[0]["name"],
-                "second": rows[1]["name"], "note": _note_name(rng), **friends(rng, 3)}
+        return {"expenses": lh.shuffled(rng, rows), "targets": rows[:2], "first": rows[0]["name"],
+                "second": rows[1]["name"], "note": _note_name(rng), **lh.friends(rng, 3)}
 
     def smaller_first(self) -> list[Row]:
         """The two expenses, the smaller amount first."""
@@ -526,9 +422,9 @@ class ExpenseAmountsToNoteAndTextLarger(ActivityTask):
     def subgoals(self) -> Sequence[Subgoal]:
         """The smaller amount noted; the larger noted; the larger texted."""
         smaller, larger = (format_amount(row["amount"]) for row in self.smaller_first())
-        return [Subgoal("note the smaller amount", note_holds(self.params["note"], smaller)),
-                Subgoal("note the larger amount", note_holds(self.params["note"], larger)),
-                Subgoal("text the larger amount", texted(self.params["friend_number"], larger))]
+        return [Subgoal("note the smaller amount", lh.note_holds(self.params["note"], smaller)),
+                Subgoal("note the larger amount", lh.note_holds(self.params["note"], larger)),
+                Subgoal("text the larger amount", lh.texted(self.params["friend_number"], larger))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the smaller expense (its form shows the amount) and type it into a new note; back in Pro Expense,
@@ -541,7 +437,7 @@ class ExpenseAmountsToNoteAndTextLarger(ActivityTask):
                 *back_until(expense.LOG_LIST), *scroll_to(expense_row(larger), expense.LOG_LIST, direction),
                 *expense.reveal_rows([larger]), open_app(markor.APP_NAME),
                 type_into(markor.EDITOR, format_amount(larger["amount"])), *markor.leave_editor(),
-                *text_contact(self.params["friend"], format_amount(larger["amount"])), complete()]
+                *lh.text_contact(self.params["friend"], format_amount(larger["amount"])), complete()]
 
 
 @register_task
@@ -559,33 +455,32 @@ class TextedBillToExpenseNoteAndReply(ActivityTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The friend's bill (a place, a total of 40–200 dollars, half of it the share) among two other texts,
         the expense's row, the note's name and the reply."""
-        found = friends(rng, 3)
+        found = lh.friends(rng, 3)
         total = int(rng.integers(4000, 20001))
         share = total // 2
         place = pick(rng, RESTAURANTS)
         body = f"Dinner last night. Place: {place}, total: {_cents(total)}, your share: {_cents(share)}"
-        others = [[number, gen.message(rng)] for _, number in found["contacts"][1:]]
-        texts = [[found["friend_number"], body], *others]
+        texts = _friend_texts(rng, found, body)
         row = expense.expense_row(f"Dinner with {found['friend'].split()[0]}", _cents(share), "Social",
                                   "Split bill", DEVICE_TIME)
-        return {**found, "texts": shuffled(rng, texts), "body": body, "place": place, "total": _cents(total),
+        return {**found, "texts": lh.shuffled(rng, texts), "body": body, "place": place, "total": _cents(total),
                 "row": row, "expense": row["name"], "note": _note_name(rng), "reply": pick(rng, REPLIES),
                 "expenses": expenses_with(rng, 0)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """Place and total noted; the share logged; the reply sent."""
         params = self.params
-        return [Subgoal("note the place and total", note_holds(params["note"], params["place"], params["total"])),
+        return [Subgoal("note the place and total", lh.note_holds(params["note"], params["place"], params["total"])),
                 Subgoal("log the share", expense_added(params["row"])),
-                Subgoal("reply", texted(params["friend_number"], params["reply"]))]
+                Subgoal("reply", lh.texted(params["friend_number"], params["reply"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the text, write the note, look at the text again for the share, add the expense, reply in the
         thread left open."""
         params = self.params
-        return [*read_text(params["friend"], params["body"]),
-                *write_note(params["note"], [params["place"], params["total"]]), *look_again(params["body"]),
-                *without_completion(expense.add_expenses([params["row"]])), *reply_in_thread(params["reply"]),
+        return [*lh.read_text(params["friend"], params["body"]),
+                *lh.write_note(params["note"], [params["place"], params["total"]]), *look_again(params["body"]),
+                *lh.without_completion(expense.add_expenses([params["row"]])), *reply_in_thread(params["reply"]),
                 complete()]
 
 
@@ -610,14 +505,14 @@ class TrackRentalCostToExpenseAndText(_TrackTask):
         row = expense.expense_row("Bike rental", cost, "Transportation", track, DEVICE_TIME)
         return {"track": track, "track_seed": int(rng.integers(2**31)), "description": f"Bike rental: {cost}",
                 "cost": cost, "row": row, "expenses": expenses_with(rng, 0), "new_name": f"{track} by bike",
-                **friends(rng, 3)}
+                **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The expense logged; the amount texted; the activity renamed."""
         renamed = lambda device: float(any(row["name"] == self.params["new_name"]  # noqa: E731
                                            and row["description"] == self.params["description"]
                                            for row in opentracks.TRACKS_TABLE.rows(device)))
-        return [Subgoal("text the amount", texted(self.params["friend_number"], self.params["cost"])),
+        return [Subgoal("text the amount", lh.texted(self.params["friend_number"], self.params["cost"])),
                 Subgoal("log the rental", expense_added(self.params["row"])),
                 Subgoal("rename the activity", renamed)]
 
@@ -625,8 +520,8 @@ class TrackRentalCostToExpenseAndText(_TrackTask):
         """Find the activity (its description shows under it), text the amount, add the expense, rename it."""
         return [*opentracks.reveal_rows([self.target_track()]),
                 expect(Selector(text=self.params["description"])),
-                *text_contact(self.params["friend"], self.params["cost"]),
-                *without_completion(expense.add_expenses([self.params["row"]])),
+                *lh.text_contact(self.params["friend"], self.params["cost"]),
+                *lh.without_completion(expense.add_expenses([self.params["row"]])),
                 *rename_track(self.target_track(), self.params["new_name"]), complete()]
 
 
@@ -647,23 +542,24 @@ class RecipeToCookingEventAndText(ActivityTask):
         target, rows = recipes_with(rng)
         event = meeting(rng, "Cook it", minutes_of(target["preparationTime"]))
         return {"recipes": rows, "target": target, "title": target["title"], "event": event, "when": when(event),
-                **friends(rng, 3)}
+                **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The servings texted; the event added."""
-        return [Subgoal("text the servings", texted(self.params["friend_number"], self.params["target"]["servings"])),
-                Subgoal("add the cooking event", event_added(self.params["event"]))]
+        servings = self.params["target"]["servings"]
+        return [Subgoal("text the servings", lh.texted(self.params["friend_number"], servings)),
+                Subgoal("add the cooking event", lh.event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the recipe, text the servings, add the event."""
         return [*see_recipe(self.params["target"]),
-                *text_contact(self.params["friend"], self.params["target"]["servings"]),
-                *add_event(self.params["event"]), complete()]
+                *lh.text_contact(self.params["friend"], self.params["target"]["servings"]),
+                *lh.add_event(self.params["event"]), complete()]
 
 
 @register_task
 class TextedRecipeToBroccoliAndExpense(ActivityTask):
-    """SMS → Broccoli → Pro Expense → SMS: save the recipe a friend texted, log the groceries, thank them."""
+    """SMS → Broccoli → Pro Expense → SMS: save the recipe a friend lh.texted, log the groceries, thank them."""
 
     name = "TextedRecipeToBroccoliAndExpense"
     app_packages = (sms.PACKAGE, recipe.PACKAGE, expense.PACKAGE)
@@ -676,18 +572,18 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The recipe (none of the eight in the app has its title), the text, the expense, the reply."""
         target, rows = recipes_with(rng)
-        found = friends(rng, 3)
+        found = lh.friends(rng, 3)
         body = (f"Try my recipe. Title: {target['title']}, servings: {target['servings']}, "
                 f"time: {target['preparationTime']}, about: {target['description']}")
         cost = _cents(int(rng.integers(1500, 9001)))
-        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        texts = _friend_texts(rng, found, body)
         return {**found, "recipes": [row for row in rows if row["title"] != target["title"]], "texts": texts,
                 "body": body, "wanted": recipe.recipe_row(target["title"], target["description"], target["servings"],
                                                           target["preparationTime"]),
                 "cost": cost, "row": expense.expense_row("Groceries", cost, "Food", "For dinner", DEVICE_TIME),
                 "reply": pick(rng, REPLIES)}
 
-    def recipe_saved(self, fields: Sequence[str]) -> Check:
+    def recipe_saved(self, fields: Sequence[str]) -> lh.Check:
         """A recipe with the texted title whose ``fields`` are the texted ones (fuzzily)."""
         wanted = self.params["wanted"]
         return lambda device: float(any(fuzzy_match(row["title"] or "", wanted["title"])
@@ -699,13 +595,13 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
         return [Subgoal("save the recipe", self.recipe_saved(())),
                 Subgoal("with its details", self.recipe_saved(("description", "servings", "preparationTime"))),
                 Subgoal("log the groceries", expense_added(self.params["row"])),
-                Subgoal("reply", texted(self.params["friend_number"], self.params["reply"]))]
+                Subgoal("reply", lh.texted(self.params["friend_number"], self.params["reply"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the text, fill in Broccoli's form, add the expense, reply."""
         params = self.params
-        return [*read_text(params["friend"], params["body"]), open_app(recipe.APP_NAME),
-                *recipe.add_recipe(params["wanted"]), *without_completion(expense.add_expenses([params["row"]])),
+        return [*lh.read_text(params["friend"], params["body"]), open_app(recipe.APP_NAME),
+                *recipe.add_recipe(params["wanted"]), *lh.without_completion(expense.add_expenses([params["row"]])),
                 *reply_in_thread(params["reply"]), complete()]
 
 
@@ -729,27 +625,27 @@ class RecipesToTextsAndCookingEvents(ActivityTask):
                                        and r["servings"] != first["servings"]
                                        and all(r["title"] != row["title"] for row in rows))[0]
         events = [meeting(rng, f"Cook {row['title']}", minutes_of(row["preparationTime"])) for row in (first, second)]
-        return {"recipes": shuffled(rng, [*rows, second]), "targets": [first, second], "first": first["title"],
+        return {"recipes": lh.shuffled(rng, [*rows, second]), "targets": [first, second], "first": first["title"],
                 "second": second["title"], "events": [], "cooking": events, "when_first": when(events[0]),
-                "when_second": when(events[1]), **friends(rng, 3)}
+                "when_second": when(events[1]), **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """Each recipe's servings texted; each cooking event added."""
         first, second = self.params["targets"]
         number = self.params["friend_number"]
-        return [Subgoal("text the first recipe's servings", texted(number, first["servings"])),
-                Subgoal("text the second recipe's servings", texted(number, second["servings"])),
-                *(Subgoal(f"add {event['title']!r}", event_added(event)) for event in self.params["cooking"])]
+        return [Subgoal("text the first recipe's servings", lh.texted(number, first["servings"])),
+                Subgoal("text the second recipe's servings", lh.texted(number, second["servings"])),
+                *(Subgoal(f"add {event['title']!r}", lh.event_added(event)) for event in self.params["cooking"])]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the first recipe, text its servings; back in Broccoli open the second, text its servings in the
         same thread; add both events (leaving the calendar between them, so it opens on its month again)."""
         first, second = self.params["targets"]
-        return [*see_recipe(first), *text_contact(self.params["friend"], first["servings"]),
+        return [*see_recipe(first), *lh.text_contact(self.params["friend"], first["servings"]),
                 open_app(recipe.APP_NAME), act(Action(ActionType.NAVIGATE_BACK)),
                 *scroll_to(recipe_card(second), RECIPE_LIST, "up" if second["title"] < first["title"] else "down"),
                 *recipe.open_recipe(second), *reply_in_thread(second["servings"]),
-                *add_event(self.params["cooking"][0]), *back_to_home(), *add_event(self.params["cooking"][1]),
+                *lh.add_event(self.params["cooking"][0]), *back_to_home(), *lh.add_event(self.params["cooking"][1]),
                 complete()]
 
 
@@ -776,7 +672,7 @@ class TrackStatsToNoteAndText(_TrackTask):
         targets = track_rows(seed, dict.fromkeys(names, ""), cls.noise)[0]
         first, second, third = (row["name"] for row in sorted(targets, key=lambda row: -row["starttime"]))
         return {"names": names, "first": first, "second": second, "third": third, "track_seed": seed,
-                "note": _note_name(rng), **friends(rng, 3)}
+                "note": _note_name(rng), **lh.friends(rng, 3)}
 
     def named(self) -> dict[str, str]:
         """The three activities, without descriptions."""
@@ -790,10 +686,10 @@ class TrackStatsToNoteAndText(_TrackTask):
         """The first two activities' lines in the note; the last one's texted; its line in the note."""
         first, second, third = (shown_time_distance(row) for row in self.in_list_order())
         note = self.params["note"]
-        return [Subgoal("note the first line", note_holds(note, first)),
-                Subgoal("note the second line", note_holds(note, second)),
-                Subgoal("text the last line", texted(self.params["friend_number"], third)),
-                Subgoal("note the last line", note_holds(note, third))]
+        return [Subgoal("note the first line", lh.note_holds(note, first)),
+                Subgoal("note the second line", lh.note_holds(note, second)),
+                Subgoal("text the last line", lh.texted(self.params["friend_number"], third)),
+                Subgoal("note the last line", lh.note_holds(note, third))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """For each activity, in list order: scroll OpenTracks' list to it (the app opens again where it was),
@@ -804,7 +700,7 @@ class TrackStatsToNoteAndText(_TrackTask):
             line = shown_time_distance(row)
             steps += opentracks.reveal_rows([row])
             if number == 2:
-                steps += text_contact(self.params["friend"], line)
+                steps += lh.text_contact(self.params["friend"], line)
             steps.append(open_app(markor.APP_NAME))
             if number == 0:
                 steps += markor.new_note(self.params["note"])
@@ -829,21 +725,22 @@ class EventPlaceToTrackDescriptionAndText(_TrackTask):
         event, events = outing(rng, pick(rng, sms.ADDRESSES))
         return {"event": event, "events": events, "outing": event["title"],
                 "track": pick(rng, opentracks.ACTIVITY_NAMES), "track_seed": int(rng.integers(2**31)),
-                "note": _note_name(rng), **friends(rng, 3)}
+                "note": _note_name(rng), **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The description set; the place texted; the place noted."""
         place = self.params["event"]["location"]
         return [Subgoal("describe the activity", track_described(self.params["track"], place)),
-                Subgoal("text the place", texted(self.params["friend_number"], place)),
-                Subgoal("note the place", note_holds(self.params["note"], place))]
+                Subgoal("text the place", lh.texted(self.params["friend_number"], place)),
+                Subgoal("note the place", lh.note_holds(self.params["note"], place))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """See the event's place, put it in the activity's description, text it, note it."""
         place = self.params["event"]["location"]
         return [*calendar.reveal_rows([self.params["event"]]),
                 *edit_track(self.target_track(), opentracks.TrackEditScreen.DESCRIPTION, place),
-                *text_contact(self.params["friend"], place), *write_note(self.params["note"], [place]), complete()]
+                *lh.text_contact(self.params["friend"], place), *lh.write_note(self.params["note"], [place]),
+                complete()]
 
 
 # ----- maps -----------------------------------------------------------------------------------------------------
@@ -861,7 +758,7 @@ def _coordinates(favourite: Sequence[Any]) -> str:
 
 @register_task
 class FavouriteCoordinatesToEventAndText(ActivityTask):
-    """OsmAnd → SMS → Calendar: meet at a favourite place: its coordinates texted, and an event's location."""
+    """OsmAnd → SMS → Calendar: meet at a favourite place: its coordinates lh.texted, and an event's location."""
 
     name = "FavouriteCoordinatesToEventAndText"
     app_packages = (osmand_app.PACKAGE, calendar.PACKAGE, sms.PACKAGE)
@@ -876,19 +773,19 @@ class FavouriteCoordinatesToEventAndText(ActivityTask):
         target = favourites[int(rng.integers(len(favourites)))]
         event = meeting(rng, f"Meet {pick(rng, ('Ana', 'Ben', 'Cleo', 'Dev'))}", 60, _coordinates(target))
         return {"favourites": favourites, "favourite": target[0], "coordinates": _coordinates(target),
-                "event": event, "event_title": event["title"], "when": when(event), **friends(rng, 3)}
+                "event": event, "event_title": event["title"], "when": when(event), **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The coordinates texted; the event added."""
-        return [Subgoal("text the coordinates", texted(self.params["friend_number"], self.params["coordinates"])),
-                Subgoal("add the event", event_added(self.params["event"]))]
+        return [Subgoal("text the coordinates", lh.texted(self.params["friend_number"], self.params["coordinates"])),
+                Subgoal("add the event", lh.event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the favourite's coordinates in My places, text them, add the event."""
         return [*see_favourites([self.params["favourite"]]),
                 expect(Selector(text=self.params["coordinates"])),
-                *text_contact(self.params["friend"], self.params["coordinates"]), *add_event(self.params["event"]),
-                complete()]
+                *lh.text_contact(self.params["friend"], self.params["coordinates"]),
+                *lh.add_event(self.params["event"]), complete()]
 
 
 @register_task
@@ -907,14 +804,14 @@ class EventPlaceToFavouriteMarkerAndText(ActivityTask):
         event, events = outing(rng, pick(rng, sorted(osmand.LOCATIONS)))
         lat, lon = osmand.LOCATIONS[event["location"]]
         return {"event": event, "events": events, "outing": event["title"], "point": [lat, lon],
-                "coordinates": format_coordinates(lat, lon), **friends(rng, 3)}
+                "coordinates": format_coordinates(lat, lon), **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The favourite saved; the marker placed; the coordinates texted."""
         point = tuple(self.params["point"])
         return [Subgoal("save the favourite", favourite_at(self.params["outing"], point)),  # type: ignore[arg-type]
                 Subgoal("put a marker", marker_at(point)),  # type: ignore[arg-type]
-                Subgoal("text the coordinates", texted(self.params["friend_number"], self.params["coordinates"]))]
+                Subgoal("text the coordinates", lh.texted(self.params["friend_number"], self.params["coordinates"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """See the event's place; in OsmAnd find it, save it as a favourite, find it again, Marker; text."""
@@ -922,7 +819,7 @@ class EventPlaceToFavouriteMarkerAndText(ActivityTask):
         return [*calendar.reveal_rows([self.params["event"]]), open_app(osmand.APP_NAME), *osmand.find_place(place),
                 tap(osmand.FAVORITE_BUTTON), replace_text(osmand.NAME_FIELD, self.params["outing"]),
                 tap(osmand.SAVE_FAVORITE), *osmand.find_place(place), expect(Selector(text=self.params["coordinates"])),
-                tap(osmand.MARKER_BUTTON), *text_contact(self.params["friend"], self.params["coordinates"]),
+                tap(osmand.MARKER_BUTTON), *lh.text_contact(self.params["friend"], self.params["coordinates"]),
                 complete()]
 
 
@@ -940,23 +837,23 @@ class FavouritesToNoteMarkerAndText(ActivityTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """Three or four favourites, the first two the goal's; the note's name; the friend."""
         favourites = _favourites(rng, int(rng.integers(3, 5)))
-        return {"favourites": shuffled(rng, favourites), "targets": favourites[:2], "first": favourites[0][0],
-                "second": favourites[1][0], "note": _note_name(rng), **friends(rng, 3)}
+        return {"favourites": lh.shuffled(rng, favourites), "targets": favourites[:2], "first": favourites[0][0],
+                "second": favourites[1][0], "note": _note_name(rng), **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The second's coordinates texted; each coordinate pair in the note; the marker on the first."""
         first, second = self.params["targets"]
-        return [Subgoal("text the second place", texted(self.params["friend_number"], _coordinates(second))),
-                Subgoal("note the first place", note_holds(self.params["note"], _coordinates(first))),
-                Subgoal("note the second place", note_holds(self.params["note"], _coordinates(second))),
+        return [Subgoal("text the second place", lh.texted(self.params["friend_number"], _coordinates(second))),
+                Subgoal("note the first place", lh.note_holds(self.params["note"], _coordinates(first))),
+                Subgoal("note the second place", lh.note_holds(self.params["note"], _coordinates(second))),
                 Subgoal("mark the first place", marker_at((first[1], first[2])))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read both in My places, text the second's coordinates, write the note, back in OsmAnd (still on My
         places) open the first and mark it."""
         first, second = self.params["targets"]
-        return [*see_favourites([first[0], second[0]]), *text_contact(self.params["friend"], _coordinates(second)),
-                *write_note(self.params["note"], [_coordinates(first), _coordinates(second)]),
+        return [*see_favourites([first[0], second[0]]), *lh.text_contact(self.params["friend"], _coordinates(second)),
+                *lh.write_note(self.params["note"], [_coordinates(first), _coordinates(second)]),
                 open_app(osmand.APP_NAME), tap(Selector(text=first[0], resource_id=f"{osmand_app.PACKAGE}:id/title")),
                 tap(osmand.MARKER_BUTTON), complete()]
 
@@ -981,13 +878,13 @@ class OutingPlacesToRouteFavouriteAndText(ActivityTask):
         second = first
         while second["title"] == first["title"] or second["start_ts"] // 86400 == first["start_ts"] // 86400:
             second = outing(rng, towns[1])[0]
-        return {"outings": [first, second], "events": shuffled(rng, [*events, second]), "first": first["title"],
-                "second": second["title"], "towns": towns, **friends(rng, 3)}
+        return {"outings": [first, second], "events": lh.shuffled(rng, [*events, second]), "first": first["title"],
+                "second": second["title"], "towns": towns, **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The first place texted; a track through both places; the second place a favourite."""
         towns = self.params["towns"]
-        return [Subgoal("text the first place", texted(self.params["friend_number"], towns[0].split(",")[0])),
+        return [Subgoal("text the first place", lh.texted(self.params["friend_number"], towns[0].split(",")[0])),
                 Subgoal("save the route", osmand.OsmAndTrack({"waypoints": towns}).is_successful),
                 Subgoal("save the favourite", favourite_at(self.params["second"], osmand.LOCATIONS[towns[1]]))]
 
@@ -996,7 +893,7 @@ class OutingPlacesToRouteFavouriteAndText(ActivityTask):
         added), save it, then find the second town again and save it as a favourite."""
         first, second = self.params["towns"]
         steps = [*calendar.reveal_rows(self.params["outings"]),
-                 *text_contact(self.params["friend"], osmand.search_text(first)), open_app(osmand.APP_NAME),
+                 *lh.text_contact(self.params["friend"], osmand.search_text(first)), open_app(osmand.APP_NAME),
                  tap(osmand.MENU_BUTTON), tap(Selector(text=osmand_app.PLAN_A_ROUTE,
                                                        resource_id=f"{osmand_app.PACKAGE}:id/title"))]
         for town in (first, second):
@@ -1011,7 +908,7 @@ def _retro_row(title: str) -> Selector:
     return Selector(text=title, resource_id=f"{retro_app.PACKAGE}:id/title")
 
 
-def retro_playlist_has(name: str, title: str) -> Check:
+def retro_playlist_has(name: str, title: str) -> lh.Check:
     """Retro Music's playlist ``name`` (exactly) holds the song ``title``."""
     return lambda device: float(any(row["playlist_name"] == name and row["media_file_name"] == title
                                     for row in retro.playlist_rows(device)))
@@ -1035,14 +932,14 @@ class NotedSongsToPlaylistAndText(ActivityTask):
         names = [str(name) for name in rng.choice(NOTE_NAMES, size=3, replace=False)]
         notes = {name: "\n".join(titles[4 * i:4 * i + 4]) for i, name in enumerate(names)}
         return {**library, "notes": notes, "note": names[0], "wanted": titles[:4],
-                "artist": library["songs"][0][1], "playlist": retro.playlist_name(rng), **friends(rng, 3)}
+                "artist": library["songs"][0][1], "playlist": retro.playlist_name(rng), **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The playlist started with the first song; it holds the four in order; the artist texted."""
         params = self.params
         return [Subgoal("start the playlist", retro_playlist_has(params["playlist"], params["wanted"][0])),
                 Subgoal("add every listed song", retro_playlist(params["playlist"], params["wanted"])),
-                Subgoal("text the artist", texted(params["friend_number"], params["artist"]))]
+                Subgoal("text the artist", lh.texted(params["friend_number"], params["artist"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the note, make the playlist from the Songs tab, see the artist, text it."""
@@ -1050,7 +947,7 @@ class NotedSongsToPlaylistAndText(ActivityTask):
         return [*cross_app.read_note(params["note"], params["wanted"]), open_app(retro.APP_NAME),
                 tap(retro.SONGS_TAB), *retro.create_playlist(params["playlist"], params["wanted"]),
                 *retro.reveal(params["wanted"][0]), expect(Selector(text=params["artist"])),
-                *text_contact(params["friend"], params["artist"]), complete()]
+                *lh.text_contact(params["friend"], params["artist"]), complete()]
 
 
 @register_task
@@ -1070,11 +967,11 @@ class TextedSongsToPlaylistQueueAndReply(ActivityTask):
         titles = library["titles"]
         names = playlist_names(rng, int(rng.integers(2, 4)))
         playlists = {name: titles[3 + 3 * i:6 + 3 * i] for i, name in enumerate(names)}
-        found = friends(rng, 3)
+        found = lh.friends(rng, 3)
         body = f'Songs for the road: "{titles[0]}", "{titles[1]}" and "{titles[2]}"'
-        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        texts = _friend_texts(rng, found, body)
         return {**library, **found, "playlists": playlists, "playlist": names[0], "wanted": titles[:3],
-                "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
+                "texts": lh.shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The first song in the playlist; all three at its end in order; all three at the queue's end in order;
@@ -1085,12 +982,12 @@ class TextedSongsToPlaylistQueueAndReply(ActivityTask):
         return [Subgoal("add the first song", retro_playlist_has(params["playlist"], wanted[0])),
                 Subgoal("add every song in order", retro_playlist(params["playlist"], full)),
                 Subgoal("queue the songs in order", queued_last(wanted)),
-                Subgoal("reply", texted(params["friend_number"], params["reply"]))]
+                Subgoal("reply", lh.texted(params["friend_number"], params["reply"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the text; in the Songs tab add each song to the playlist, then each to the queue; reply."""
         params = self.params
-        steps = [*read_text(params["friend"], params["body"]), open_app(retro.APP_NAME), tap(retro.SONGS_TAB)]
+        steps = [*lh.read_text(params["friend"], params["body"]), open_app(retro.APP_NAME), tap(retro.SONGS_TAB)]
         for title in params["wanted"]:
             steps += [*retro.song_action(title, retro_app.ADD_TO_PLAYLIST), tap(_retro_row(params["playlist"]))]
         for title in params["wanted"]:
@@ -1116,25 +1013,25 @@ class PlaylistSongsToTextAndNote(ActivityTask):
         names = playlist_names(rng, int(rng.integers(2, 4)))
         playlists = {name: titles[4 * i:4 * i + 4] for i, name in enumerate(names)}
         return {**library, "playlists": playlists, "playlist": names[0], "wanted": titles[:4],
-                "note": _note_name(rng), **friends(rng, 3)}
+                "note": _note_name(rng), **lh.friends(rng, 3)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The first song texted; the note holds all four."""
         params = self.params
-        return [Subgoal("text the first song", texted(params["friend_number"], params["wanted"][0])),
-                Subgoal("note the songs", note_holds(params["note"], *params["wanted"]))]
+        return [Subgoal("text the first song", lh.texted(params["friend_number"], params["wanted"][0])),
+                Subgoal("note the songs", lh.note_holds(params["note"], *params["wanted"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the playlist, text its first song, write the note."""
         params = self.params
         return [*see_playlist(params["playlist"], params["wanted"]),
-                *text_contact(params["friend"], params["wanted"][0]), *write_note(params["note"], params["wanted"]),
-                complete()]
+                *lh.text_contact(params["friend"], params["wanted"][0]),
+                *lh.write_note(params["note"], params["wanted"]), complete()]
 
 
 @register_task
 class TextedVideosToVlcPlaylistAndReply(ActivityTask):
-    """SMS → VLC → SMS: make a VLC playlist of the videos a friend texted, in their order, then reply."""
+    """SMS → VLC → SMS: make a VLC playlist of the videos a friend lh.texted, in their order, then reply."""
 
     name = "TextedVideosToVlcPlaylistAndReply"
     app_packages = (sms.PACKAGE, vlc.vlc.PACKAGE)
@@ -1146,24 +1043,24 @@ class TextedVideosToVlcPlaylistAndReply(ActivityTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """Eight videos, four of them texted; the playlist's name; the friend; the reply."""
         names = vlc.distinct_names(rng, 8)
-        found = friends(rng, 3)
+        found = lh.friends(rng, 3)
         body = f"Watch these in order: {', '.join(names[:4])}"
-        texts = [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["contacts"][1:])]
+        texts = _friend_texts(rng, found, body)
         return {**found, "videos": dict(zip(names, vlc.video_specs(rng, names))),
                 "frame_seed": int(rng.integers(2**31)), "wanted": names[:4], "playlist": vlc.playlist_name(rng),
-                "texts": shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
+                "texts": lh.shuffled(rng, texts), "body": body, "reply": pick(rng, REPLIES)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The playlist started with the first video; it holds the four in order; the reply."""
         params = self.params
         return [Subgoal("start the playlist", vlc_playlist_starts(params["playlist"], params["wanted"][0])),
                 Subgoal("add every video in order", vlc_playlist(params["playlist"], params["wanted"])),
-                Subgoal("reply", texted(params["friend_number"], params["reply"]))]
+                Subgoal("reply", lh.texted(params["friend_number"], params["reply"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the text; in VLC's VLCVideos folder add each video to the new playlist; reply."""
         params = self.params
         plan = [(params["playlist"], params["wanted"], True)]
-        return [*read_text(params["friend"], params["body"]), *vlc.open_videos_folder(),
+        return [*lh.read_text(params["friend"], params["body"]), *vlc.open_videos_folder(),
                 *vlc.add_files(plan, vlc.file_order(list(params["videos"]))), *reply_in_thread(params["reply"]),
                 complete()]

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 from PIL import Image
 
-from android_gym.actions import Action, ActionType
+from android_gym.actions import Action
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.envs import (
@@ -39,6 +39,7 @@ from android_gym.envs import (
     markor,
     sms,
 )
+from android_gym.envs import long_horizon as lh
 from android_gym.sim.apps import draw as draw_app
 from android_gym.sim.apps import files as files_app
 from android_gym.sim.apps import gallery as gallery_app
@@ -52,10 +53,8 @@ from android_gym.tasks.images import encode
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
-    act,
     back_to_home,
     complete,
-    declares_completion,
     expect,
     long_press,
     open_app,
@@ -67,17 +66,9 @@ from android_gym.tasks.oracle import (
 from android_gym.tasks.sqlite_rows import Row
 from android_gym.tasks.user_data import pick, random_file_name, random_sentence, random_string
 from android_gym.tasks.validators import (
-    SMS_DB,
-    SMS_TYPE_SENT,
-    add_contact,
     clear_contacts,
-    contact_phones,
-    device_time_ms,
     digits,
     fuzzy_match,
-    same_number,
-    sms_messages,
-    was_sent,
 )
 from android_gym.ui import UIElement
 
@@ -110,16 +101,6 @@ _COLOURS = ((200, 40, 40), (40, 160, 60), (40, 80, 200), (220, 180, 40), (140, 6
 
 
 # ----- parameters -----------------------------------------------------------------------------------------------
-def people(rng: np.random.Generator, count: int) -> list[tuple[str, str]]:
-    """``count`` people with distinct names and numbers, as ``(name, number)``."""
-    found: dict[str, str] = {}
-    while len(found) < count:
-        name, number = gen.person_name(rng), gen.phone_number(rng)
-        if name not in found and number not in found.values():
-            found[name] = number
-    return list(found.items())
-
-
 def note_names(rng: np.random.Generator, count: int, extension: str = ".md") -> list[str]:
     """``count`` distinct Markor note names (a random ``<adjective>_<noun>`` and ``extension``)."""
     names: list[str] = []
@@ -139,13 +120,6 @@ def joplin_noise(rng: np.random.Generator, count: int, folder: str) -> list[Row]
     return [{**row, "todo_completed": int(bool(row["is_todo"]))} for row in rows]
 
 
-def among(rng: np.random.Generator, target: T, noise: Sequence[T]) -> list[T]:
-    """``target`` at a random place among ``noise``."""
-    rows = list(noise)
-    rows.insert(int(rng.integers(len(rows) + 1)), target)
-    return rows
-
-
 def picture(index: int, name: str) -> bytes:
     """A small picture of one colour (the ``index``-th), encoded as ``name``'s extension says."""
     return encode(Image.new("RGB", (64, 48), _COLOURS[index % len(_COLOURS)]), name)
@@ -162,86 +136,48 @@ def bullets(lines: Sequence[str]) -> str:
 
 
 # ----- sub-goal checks ------------------------------------------------------------------------------------------
-Check = Callable[[Device], float]
-
-
-def score(found: bool) -> float:
-    """1.0 or 0.0."""
-    return 1.0 if found else 0.0
-
-
-def texted(number: str, body: str) -> Check:
-    """A text was sent to ``number`` (in the last five minutes) whose body matches ``body`` (fuzzily)."""
-    return lambda device: score(was_sent(device, number, body, device_time_ms(device)))
-
-
-def texted_all(number: str, pieces: Sequence[str]) -> Check:
-    """A text was sent to ``number`` whose body contains every one of ``pieces`` (case-insensitively)."""
-    def check(device: Device) -> float:
-        return score(any(same_number(row["address"] or "", number)
-                         and all(p.casefold() in (row["body"] or "").casefold() for p in pieces)
-                         for row in sms_messages(device, SMS_TYPE_SENT)))
-    return check
-
-
-def contact_saved(name: str, number: str) -> Check:
-    """A contact named ``name`` has ``number`` (its digits)."""
-    return lambda device: score((name, digits(number)) in contact_phones(device))
-
-
-def markor_note_has(name: str, pieces: Sequence[str], absent: Sequence[str] = ()) -> Check:
-    """Markor's note ``name`` holds every one of ``pieces`` and none of ``absent`` (case-insensitively)."""
-    def check(device: Device) -> float:
-        text = device_files.file_text(device, posixpath.join(MARKOR_DATA, name))
-        if text is None:
-            return 0.0
-        folded = text.casefold()
-        return score(all(p.casefold() in folded for p in pieces) and not any(p.casefold() in folded for p in absent))
-    return check
-
-
-def markor_moved(before: Callable[[], Mapping[str, str]], name: str, folder: str) -> Check:
+def markor_moved(before: Callable[[], Mapping[str, str]], name: str, folder: str) -> lh.Check:
     """The note ``name`` left the notebook's top for ``folder``, unchanged (``before``: the notebook after setup)."""
     def check(device: Device) -> float:
         now = device_files.tree_snapshot(device, MARKOR_DATA)
         digest = before().get(name)
-        return score(digest is not None and name not in now and now.get(posixpath.join(folder, name)) == digest)
+        return float(digest is not None and name not in now and now.get(posixpath.join(folder, name)) == digest)
     return check
 
 
-def markor_deleted(before: Callable[[], Mapping[str, str]], *names: str) -> Check:
+def markor_deleted(before: Callable[[], Mapping[str, str]], *names: str) -> lh.Check:
     """The notes ``names`` are gone and every other note of the notebook after setup (``before``) is still there
     unchanged."""
     def check(device: Device) -> float:
         now, seeded = device_files.tree_snapshot(device, MARKOR_DATA), before()
-        return score(all(name in seeded and name not in now for name in names)
+        return float(all(name in seeded and name not in now for name in names)
                      and device_files.kept(seeded, now, *names))
     return check
 
 
-def joplin_note(folder: str, title: str, body: str) -> Check:
+def joplin_note(folder: str, title: str, body: str) -> lh.Check:
     """A Joplin note titled ``title`` (blank space aside) in the notebook ``folder`` whose body matches ``body``."""
     def check(device: Device) -> float:
-        return score(any((row["title"] or "").strip() == title and row["folder"] == folder
+        return float(any((row["title"] or "").strip() == title and row["folder"] == folder
                          and fuzzy_match(row["body"] or "", body) for row in joplin.NOTES.rows(device)))
     return check
 
 
-def joplin_todo_done(note_id: str) -> Check:
+def joplin_todo_done(note_id: str) -> lh.Check:
     """The Joplin to-do ``note_id`` is marked done."""
-    return lambda device: score(any(row["id"] == note_id and row["todo_completed"]
+    return lambda device: float(any(row["id"] == note_id and row["todo_completed"]
                                     for row in joplin.NOTES.rows(device)))
 
 
-def joplin_item_ticked(note_id: str, item: str) -> Check:
+def joplin_item_ticked(note_id: str, item: str) -> lh.Check:
     """The checklist of the Joplin note ``note_id`` has ``item`` ticked."""
-    return lambda device: score(any(row["id"] == note_id and CHECKED_ITEM.format(item) in (row["body"] or "")
+    return lambda device: float(any(row["id"] == note_id and CHECKED_ITEM.format(item) in (row["body"] or "")
                                     for row in joplin.NOTES.rows(device)))
 
 
-def recording_named(name: str) -> Check:
+def recording_named(name: str) -> lh.Check:
     """Audio Recorder's records folder holds ``<name>.m4a``, a complete recording."""
-    return lambda device: score(any(found == f"{name}.{FORMAT_M4A}" and is_mp4(data)
+    return lambda device: float(any(found == f"{name}.{FORMAT_M4A}" and is_mp4(data)
                                     for found, data in audio_recorder.recordings(device)))
 
 
@@ -254,16 +190,16 @@ def photos_in(device: Device, folder: str, exclude: Sequence[str] = ()) -> list[
             and camera.is_jpeg(device.pull(found.path))]
 
 
-def photo_taken(*folders: str, exclude: Sequence[str] = ()) -> Check:
+def photo_taken(*folders: str, exclude: Sequence[str] = ()) -> lh.Check:
     """A new photo (a JPEG not in ``exclude``) is in one of ``folders``."""
-    return lambda device: score(any(photos_in(device, folder, exclude) for folder in folders))
+    return lambda device: float(any(photos_in(device, folder, exclude) for folder in folders))
 
 
-def file_copied(path: str, data: bytes) -> Check:
+def file_copied(path: str, data: bytes) -> lh.Check:
     """The file ``path`` holds exactly ``data``."""
     def check(device: Device) -> float:
         folder, name = posixpath.split(path)
-        return score(device_files.tree_snapshot(device, folder).get(name) == md5(data))
+        return float(device_files.tree_snapshot(device, folder).get(name) == md5(data))
     return check
 
 
@@ -272,48 +208,29 @@ def md5(data: bytes) -> str:
     return hashlib.md5(data).hexdigest()
 
 
-def file_deleted(folder: str, name: str, keep: Mapping[str, bytes]) -> Check:
+def file_deleted(folder: str, name: str, keep: Mapping[str, bytes]) -> lh.Check:
     """``folder/name`` is gone, and every file of ``keep`` ({name: bytes}) is still in ``folder`` unchanged."""
     def check(device: Device) -> float:
         now = device_files.tree_snapshot(device, folder)
-        return score(name not in now and all(now.get(other) == md5(data) for other, data in keep.items()))
+        return float(name not in now and all(now.get(other) == md5(data) for other, data in keep.items()))
     return check
 
 
-def markor_entry(name: str, person: str, number: str) -> Check:
+def markor_entry(name: str, person: str, number: str) -> lh.Check:
     """Markor's note ``name`` has a line with ``person`` and, on the next line, ``number`` (its last ten digits,
     however written)."""
     def check(device: Device) -> float:
         lines = (device_files.file_text(device, posixpath.join(MARKOR_DATA, name)) or "").splitlines()
-        return score(any(person.casefold() in line.casefold() and digits(number)[-10:] in digits(following)
+        return float(any(person.casefold() in line.casefold() and digits(number)[-10:] in digits(following)
                          for line, following in zip(lines, lines[1:])))
     return check
 
 
-def texted_numbers(to: str, numbers: Sequence[str]) -> Check:
-    """A text was sent to ``to`` whose digits hold every one of ``numbers`` (their last ten digits)."""
-    def check(device: Device) -> float:
-        return score(any(same_number(row["address"] or "", to)
-                         and all(digits(number)[-10:] in digits(row["body"] or "") for number in numbers)
-                         for row in sms_messages(device, SMS_TYPE_SENT)))
-    return check
-
-
 # ----- oracle steps ---------------------------------------------------------------------------------------------
-def part_steps(task_name: str, params: Mapping[str, Any]) -> list[OracleStep]:
-    """The oracle of the registered single-app task ``task_name`` with ``params``, without its completion."""
-    return [step for step in get_task(task_name)(dict(params)).oracle() if not declares_completion(step)]
-
-
-def home() -> list[OracleStep]:
-    """BACK to the home screen, so the next app starts afresh."""
-    return back_to_home()
-
-
 def see_joplin_note(row: Mapping[str, Any], *shown: str) -> list[OracleStep]:
     """Open the Joplin note ``row`` (its notebook, the list scrolled to it), check each of ``shown`` is on screen,
     then home."""
-    return [*joplin.reveal_rows([row]), *(expect(Selector(text=text)) for text in shown), *home()]
+    return [*joplin.reveal_rows([row]), *(expect(Selector(text=text)) for text in shown), *back_to_home()]
 
 
 def tick_in_joplin(row: Mapping[str, Any], *labels: str) -> list[OracleStep]:
@@ -323,7 +240,7 @@ def tick_in_joplin(row: Mapping[str, Any], *labels: str) -> list[OracleStep]:
     steps += joplin.scroll_to_note(row["title"])
     if labels != (row["title"],):
         steps.append(tap(Selector(text=row["title"])))
-    return [*steps, *(joplin.box_beside(label) for label in labels), *home()]
+    return [*steps, *(joplin.box_beside(label) for label in labels), *back_to_home()]
 
 
 def new_joplin_note(folder: str, title: str, body: str | None) -> list[OracleStep]:
@@ -334,12 +251,12 @@ def new_joplin_note(folder: str, title: str, body: str | None) -> list[OracleSte
         steps += [long_press(Selector(text=ADD_BODY)), tap(clipboard.PASTE)]
     else:
         steps.append(type_into(Selector(text=ADD_BODY), body))
-    return [*steps, *home()]
+    return [*steps, *back_to_home()]
 
 
 def read_markor_note(name: str, *lines: str) -> list[OracleStep]:
     """Open Markor's note ``name`` and check the editor holds each of ``lines``, then home."""
-    return [*cross_app.read_note(name, lines), *home()]
+    return [*cross_app.read_note(name, lines), *back_to_home()]
 
 
 def write_markor_note(name: str, text: str | None) -> list[OracleStep]:
@@ -347,20 +264,8 @@ def write_markor_note(name: str, text: str | None) -> list[OracleStep]:
     home."""
     if text is None:
         return [open_app(markor.APP_NAME), *markor.new_note(name), long_press(markor.EDITOR), tap(markor.PASTE),
-                *markor.leave_editor(), *home()]
-    return [open_app(markor.APP_NAME), *markor.new_note(name), *type_lines(markor.EDITOR, text.split("\n")),
-            *markor.leave_editor(), *home()]
-
-
-def type_lines(field: Selector, lines: Sequence[str]) -> list[OracleStep]:
-    """Type ``lines`` into ``field`` one at a time (typing ends with ENTER, which starts the next line)."""
-    first, *rest = lines
-    return [type_into(field, first), *(type_at_caret(line) for line in rest)]
-
-
-def type_at_caret(text: str) -> OracleStep:
-    """Type into the focused field where its caret (or selection) is."""
-    return act(Action(ActionType.INPUT_TEXT, text=text))
+                *markor.leave_editor(), *back_to_home()]
+    return [*lh.write_note(name, text.split("\n")), *back_to_home()]
 
 
 def share_markor_note(name: str, contact: str) -> list[OracleStep]:
@@ -372,36 +277,24 @@ def share_markor_note(name: str, contact: str) -> list[OracleStep]:
             tap(menu_item("Plain Text")), tap(Selector(text="SMS Messenger", resource_id="android:id/text1")),
             type_into(sms.ADDRESS_FIELD, contact),
             tap(Selector(text=contact, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")), tap(sms.SEND_BUTTON),
-            *home()]
-
-
-def text_contact(name: str, message: str) -> list[OracleStep]:
-    """Start a conversation with the contact ``name`` (typed, then picked), send ``message``, then home."""
-    return [open_app(sms.APP_NAME), tap(sms.NEW_CONVERSATION), type_into(sms.ADDRESS_FIELD, name),
-            tap(Selector(text=name, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")),
-            type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON), *home()]
+            *back_to_home()]
 
 
 def reply_to(title: str, message: str) -> list[OracleStep]:
     """Send ``message`` in the conversation titled ``title``, then home."""
     return [open_app(sms.APP_NAME), tap(Selector(text=title, resource_id=f"{sms.PACKAGE}:id/conversation_address")),
-            type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON), *home()]
-
-
-def save_contact(name: str, number: str) -> list[OracleStep]:
-    """Create the contact ``name`` with ``number`` (``ContactsAddContact``'s steps), then home."""
-    return [*part_steps("ContactsAddContact", {"name": name, "number": number}), *home()]
+            type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON), *back_to_home()]
 
 
 def record_named(name: str) -> list[OracleStep]:
     """Record a clip in Audio Recorder and save it as ``name`` (``AudioRecorderRecordAudioWithFileName``'s
     steps), then home."""
-    return [*part_steps("AudioRecorderRecordAudioWithFileName", {"file_name": name, "text": ""}), *home()]
+    return [*lh.part_steps("AudioRecorderRecordAudioWithFileName", {"file_name": name, "text": ""}), *back_to_home()]
 
 
 def take_photo() -> list[OracleStep]:
     """Take one photo (``CameraTakePhoto``'s steps), then home."""
-    return [*part_steps("CameraTakePhoto", {}), *home()]
+    return [*lh.part_steps("CameraTakePhoto", {}), *back_to_home()]
 
 
 _FILE_TITLE = "android:id/title"
@@ -418,7 +311,7 @@ def rename_selected(new_name: str) -> list[OracleStep]:
     """In Files, with one file selected: overflow → Rename, then ``new_name``: typed over the selected name without
     its extension when it has none, else in place of the whole name; OK."""
     field = Selector(resource_id="android:id/text1", class_suffix="EditText")
-    typing = replace_text(field, new_name) if "." in new_name else type_at_caret(new_name)
+    typing = replace_text(field, new_name) if "." in new_name else lh.type_at_caret(new_name)
     return [tap(Selector(content_desc=files_app.MORE_OPTIONS)), tap(Selector(text=files_app.RENAME)), typing,
             tap(Selector(text=files_app.OK, resource_id="android:id/button1"))]
 
@@ -441,20 +334,13 @@ def copy_picture_to_download(name: str) -> list[OracleStep]:
             tap(Selector(text=gallery_app.INTERNAL, resource_id=gallery_id("breadcrumb_text"))),
             tap(Selector(text="Download", resource_id=gallery_id("list_item_name"))),
             tap(Selector(text=gallery_app.OK, resource_id="android:id/button1")),
-            _tap_when(Selector(text=gallery_app.CANCEL, resource_id="android:id/button2")), *home()]
-
-
-def see_contact(name: str, number: str) -> list[OracleStep]:
-    """Open the contact ``name`` in Contacts and check its number shows, then home."""
-    entry = Selector(text=name, resource_id=f"{contacts.PACKAGE}:id/cliv_name_textview")
-    return [open_app(contacts.APP_NAME), *scroll_to(entry, Selector(resource_id="android:id/list")), tap(entry),
-            expect(Selector(text=number, resource_id=f"{contacts.PACKAGE}:id/header")), *home()]
+            _tap_when(Selector(text=gallery_app.CANCEL, resource_id="android:id/button2")), *back_to_home()]
 
 
 def append_to_markor_note(name: str, *lines: str) -> list[OracleStep]:
     """Open Markor's note ``name``, type ``lines`` at its end (a tap puts the caret there), leave, then home."""
-    return [open_app(markor.APP_NAME), *markor.open_note(name), *type_lines(markor.EDITOR, lines),
-            *markor.leave_editor(), *home()]
+    return [open_app(markor.APP_NAME), *markor.open_note(name), *lh.type_lines(markor.EDITOR, lines),
+            *markor.leave_editor(), *back_to_home()]
 
 
 # ----- the base -------------------------------------------------------------------------------------------------
@@ -489,8 +375,8 @@ class NotesTask(SubgoalTask):
         return {}
 
     def contacts(self) -> dict[str, str]:
-        """Contacts, name → number."""
-        return {}
+        """The contacts, name → number: ``params["people"]`` (``long_horizon.friends``), if any."""
+        return {name: number for name, number in self.params.get("people", [])}
 
     def inbox(self) -> list[tuple[str, str]]:
         """Texts received, ``(number, body)``, oldest first."""
@@ -506,13 +392,11 @@ class NotesTask(SubgoalTask):
         clear_contacts(device)
         packages = set(self.app_packages)
         if markor.PACKAGE in packages:
-            device_files.clear_directory(device, MARKOR_DATA)
-            self.run(device, f"mkdir -p {shlex.quote(MARKOR_DATA)}")
+            lh.empty_notebook(device)
         if joplin.PACKAGE in packages:
             joplin.NOTES.clear(device)
         if sms.PACKAGE in packages:
-            self.run(device, f"settings put global airplane_mode_on 0 && sqlite3 {shlex.quote(SMS_DB)} "
-                             "'DELETE FROM sms; DELETE FROM threads;'")
+            lh.clear_texts(device)
         for name in self.cleared_like:
             get_task(name)({}).clear_state(device)  # their clearing takes no parameters
 
@@ -525,10 +409,7 @@ class NotesTask(SubgoalTask):
         for path, data in self.storage_files().items():
             self.run(device, f"mkdir -p {shlex.quote(posixpath.dirname(path))}")
             device.push(data, path)
-        for name, number in self.contacts().items():
-            add_contact(device, name, number)
-        for number, body in self.inbox():
-            device.receive_sms(number, body)
+        lh.seed_people(device, self.contacts().items(), self.inbox())
         clip = self.clipboard_text()
         if clip is not None:
             state.clipboard_set(device, clip)
@@ -546,20 +427,6 @@ class NotesTask(SubgoalTask):
         return self.markor_before
 
 
-def _friends(rng: np.random.Generator, count: int) -> dict[str, Any]:
-    """``count`` contacts: the first is ``friend`` at ``friend_number``; all are ``people``."""
-    found = people(rng, count)
-    return {"friend": found[0][0], "friend_number": found[0][1], "people": [list(p) for p in found]}
-
-
-class _WithContacts(NotesTask):
-    """The contacts are ``params["people"]``."""
-
-    def contacts(self) -> dict[str, str]:
-        """``params["people"]``."""
-        return {name: number for name, number in self.params["people"]}
-
-
 class _WithJoplin(NotesTask):
     """Joplin holds ``params["rows"]``, the target ``params["note"]`` among them."""
 
@@ -568,13 +435,31 @@ class _WithJoplin(NotesTask):
         return [dict(row) for row in self.params["rows"]]
 
 
+class _WithPictures(NotesTask):
+    """DCIM holds ``params["pictures"]`` (each of its own colour), some of them ``params["listed"]``."""
+
+    def pictures(self) -> dict[str, bytes]:
+        """Each picture's bytes, by name."""
+        return {name: picture(index, name) for index, name in enumerate(self.params["pictures"])}
+
+    def storage_files(self) -> dict[str, bytes]:
+        """The pictures in DCIM."""
+        return {posixpath.join(device_files.GALLERY_DATA, name): data for name, data in self.pictures().items()}
+
+
+def _pictures(rng: np.random.Generator, count: tuple[int, int], listed: int) -> tuple[list[str], list[str]]:
+    """Picture names (a number in ``count``'s range), and ``listed`` of them."""
+    pictures = [f"{name}.jpg" for name in note_names(rng, int(rng.integers(*count)), "")]
+    return pictures, [pictures[int(i)] for i in rng.choice(len(pictures), size=listed, replace=False)]
+
+
 def _joplin_params(rng: np.random.Generator, title: str, body: str, folder: str | None = None, is_todo: bool = False,
                    noise: tuple[int, int] = (6, 14)) -> dict[str, Any]:
     """A Joplin note ``title`` with ``body`` in ``folder`` (drawn when None) among noise: ``note``, ``rows``,
     ``title``, ``folder``."""
     folder = folder or pick(rng, joplin.FOLDER_TITLES)
     note = joplin.note_row(title, body, folder, is_todo=is_todo, note_id=joplin.new_id(rng.bytes(16).hex()))
-    rows = among(rng, note, joplin_noise(rng, int(rng.integers(*noise)), folder))
+    rows = lh.among(rng, note, joplin_noise(rng, int(rng.integers(*noise)), folder))
     return {"note": note, "rows": rows, "title": title, "folder": folder}
 
 
@@ -586,7 +471,7 @@ def _listed_in_todo(rng: np.random.Generator, titles: Sequence[str], heading: st
 
 # ----- the tasks --------------------------------------------------------------------------------------------------
 @register_task
-class JoplinNoteToMarkorAndText(_WithContacts, _WithJoplin):
+class JoplinNoteToMarkorAndText(_WithJoplin):
     """Joplin → Markor, SMS: copy a note's value into a new Markor note, then text it to two contacts."""
 
     name = "JoplinNoteToMarkorAndText"
@@ -597,30 +482,31 @@ class JoplinNoteToMarkorAndText(_WithContacts, _WithJoplin):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The note (its value: 8 random letters and digits) among noise, the Markor name, two friends among
+        """The note (its value: 8 random letters and digits) among noise, the Markor name, two friends lh.among
         3–5 contacts."""
         title = pick(rng, INFO_TITLES)
         params = {**_joplin_params(rng, title, f"{title}: {random_string(rng, 8)}"), "file": note_names(rng, 1)[0],
-                  **_friends(rng, int(rng.integers(3, 6)))}
+                  **lh.friends(rng, int(rng.integers(3, 6)))}
         params["friend2"], params["friend2_number"] = params["people"][1]
         return params
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The Markor note holds the text; the text went to each friend."""
         body = self.params["note"]["body"]
-        return [Subgoal("write the note's text in Markor", markor_note_has(self.params["file"], [body])),
-                *(Subgoal(f"text it to {self.params[key]}", texted(self.params[f"{key}_number"], body))
+        return [Subgoal("write the note's text in Markor", lh.note_holds(self.params["file"], body)),
+                *(Subgoal(f"text it to {self.params[key]}", lh.texted(self.params[f"{key}_number"], body))
                   for key in ("friend", "friend2"))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the Joplin note, write the Markor note, text the friends."""
         body = self.params["note"]["body"]
         return [*see_joplin_note(self.params["note"], body), *write_markor_note(self.params["file"], body),
-                *text_contact(self.params["friend"], body), *text_contact(self.params["friend2"], body), complete()]
+                *lh.text_contact(self.params["friend"], body), *back_to_home(),
+                *lh.text_contact(self.params["friend2"], body), *back_to_home(), complete()]
 
 
 @register_task
-class JoplinChecklistToMarkorThenTick(_WithContacts, _WithJoplin):
+class JoplinChecklistToMarkorThenTick(_WithJoplin):
     """Joplin → Markor, Joplin, SMS: list a checklist's open items in a Markor note, tick them in Joplin and text
     them to a contact."""
 
@@ -639,15 +525,15 @@ class JoplinChecklistToMarkorThenTick(_WithContacts, _WithJoplin):
         done = [items[int(i)] for i in sorted(rng.choice(len(items), size=2, replace=False))]
         params = _joplin_params(rng, title, checklist(items, done))
         return {**params, "open": [item for item in items if item not in done], "done": done,
-                "file": note_names(rng, 1)[0], **_friends(rng, int(rng.integers(2, 5)))}
+                "file": note_names(rng, 1)[0], **lh.friends(rng, int(rng.integers(2, 5)))}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The Markor note lists the open items and no ticked one; each open item ticked; the items texted."""
         note_id, items = self.params["note"]["id"], self.params["open"]
-        return [Subgoal("list the open items in Markor", markor_note_has(self.params["file"], items,
-                                                                         self.params["done"])),
+        return [Subgoal("list the open items in Markor", lh.note_holds(self.params["file"], *items,
+                                                                    absent=self.params["done"])),
                 *(Subgoal(f"tick {item!r}", joplin_item_ticked(note_id, item)) for item in items),
-                Subgoal("text the items", texted_all(self.params["friend_number"], items))]
+                Subgoal("text the items", lh.texted(self.params["friend_number"], *items))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the checklist, write the Markor note, tick the items, text them."""
@@ -671,7 +557,7 @@ class MarkorNumberToContactThenText(NotesTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """4–6 people listed in the note (the person among them), the note's name among 2–4 other notes, a
         message."""
-        listed = people(rng, int(rng.integers(4, 7)))
+        listed = lh.people(rng, int(rng.integers(4, 7)))
         person, number = listed[int(rng.integers(len(listed)))]
         names = note_names(rng, int(rng.integers(3, 6)))
         return {"person": person, "number": number, "listed": [list(p) for p in listed], "file": names[0],
@@ -689,15 +575,16 @@ class MarkorNumberToContactThenText(NotesTask):
     def subgoals(self) -> Sequence[Subgoal]:
         """The contact saved; the text sent; the note with the new last line (its rows kept)."""
         person, number = self.params["person"], self.params["number"]
-        return [Subgoal("save the contact", contact_saved(person, number)),
-                Subgoal("text them", texted(number, self.params["message"])),
-                Subgoal("note it", markor_note_has(self.params["file"], [*self.rows(), f"Saved {person}"]))]
+        return [Subgoal("save the contact", lh.contact_saved(person, number)),
+                Subgoal("text them", lh.texted(number, self.params["message"])),
+                Subgoal("note it", lh.note_holds(self.params["file"], *self.rows(), f"Saved {person}"))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the note, save the contact, text them by name, add the line at the note's end."""
         person, number = self.params["person"], self.params["number"]
-        return [*read_markor_note(self.params["file"], f"| {person} | {number} |"), *save_contact(person, number),
-                *text_contact(person, self.params["message"]),
+        return [*read_markor_note(self.params["file"], f"| {person} | {number} |"),
+                *lh.save_contact(person, number), *back_to_home(),
+                *lh.text_contact(person, self.params["message"]), *back_to_home(),
                 *append_to_markor_note(self.params["file"], f"Saved {person}"), complete()]
 
 
@@ -730,19 +617,19 @@ class ClipboardToMarkorJoplinAndText(NotesTask):
     def subgoals(self) -> Sequence[Subgoal]:
         """The Markor note, the Joplin note, the text."""
         text = self.params["text"]
-        return [Subgoal("paste into Markor", markor_note_has(self.params["file"], [text])),
+        return [Subgoal("paste into Markor", lh.note_holds(self.params["file"], text)),
                 Subgoal("paste into Joplin", joplin_note(self.params["folder"], self.params["title"], text)),
-                Subgoal("send it", texted(self.params["number"], text))]
+                Subgoal("send it", lh.texted(self.params["number"], text))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Paste into a new Markor note, into a new Joplin note, into a text."""
-        send = part_steps("SimpleSmsSendClipboardContent", {"number": self.params["number"], "message": ""})
+        send = lh.part_steps("SimpleSmsSendClipboardContent", {"number": self.params["number"], "message": ""})
         return [*write_markor_note(self.params["file"], None),
                 *new_joplin_note(self.params["folder"], self.params["title"], None), *send, complete()]
 
 
 @register_task
-class RecordMemoForJoplinTodo(_WithContacts, _WithJoplin):
+class RecordMemoForJoplinTodo(_WithJoplin):
     """Joplin → Audio Recorder → Joplin, SMS: record a memo named after a notebook's open to-do, tick it, and
     tell a contact what it was."""
 
@@ -755,24 +642,24 @@ class RecordMemoForJoplinTodo(_WithContacts, _WithJoplin):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The unfinished to-do (a chore) in a notebook among noise (no other unfinished to-do); the friend among
+        """The unfinished to-do (a chore) in a notebook among noise (no other unfinished to-do); the friend lh.among
         2–4 contacts."""
         return {**_joplin_params(rng, pick(rng, CHORES), pick(rng, joplin.TARGET_BODIES), is_todo=True),
-                **_friends(rng, int(rng.integers(2, 5)))}
+                **lh.friends(rng, int(rng.integers(2, 5)))}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The recording named; the to-do done; the title texted."""
         title = self.params["title"]
         return [Subgoal("record the memo", recording_named(title)),
                 Subgoal("tick the to-do", joplin_todo_done(self.params["note"]["id"])),
-                Subgoal(f"text {self.params['friend']} the title", texted(self.params["friend_number"], title))]
+                Subgoal(f"text {self.params['friend']} the title", lh.texted(self.params["friend_number"], title))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Find the to-do in its notebook, record, tick it, text its title."""
         note = self.params["note"]
-        find = [*joplin.open_notebook(note["folder"]), *joplin.scroll_to_note(note["title"]), *home()]
+        find = [*joplin.open_notebook(note["folder"]), *joplin.scroll_to_note(note["title"]), *back_to_home()]
         return [*find, *record_named(note["title"]), *tick_in_joplin(note, note["title"]),
-                *text_contact(self.params["friend"], note["title"]), complete()]
+                *lh.text_contact(self.params["friend"], note["title"]), *back_to_home(), complete()]
 
 
 @register_task
@@ -820,11 +707,11 @@ class PhotoIntoReceiptsFolder(NotesTask):
         def filed(device: Device) -> float:
             now = device_files.tree_snapshot(device, target)
             kept = all(now.get(name) == md5(data) for name, data in receipts.items())
-            return score(kept and bool(photos_in(device, target, list(receipts)))
+            return float(kept and bool(photos_in(device, target, list(receipts)))
                          and not photos_in(device, device_files.PHOTOS_DATA))
 
         def renamed(device: Device) -> float:
-            return score(photos_in(device, target, list(receipts)) == [self.params["new_name"]])
+            return float(photos_in(device, target, list(receipts)) == [self.params["new_name"]])
 
         return [Subgoal("take a photo", photo_taken(device_files.PHOTOS_DATA, target, exclude=list(receipts))),
                 Subgoal("move it to the receipts", filed), Subgoal("rename it", renamed)]
@@ -840,11 +727,11 @@ class PhotoIntoReceiptsFolder(NotesTask):
         rename = [*files.open_in_storage("Documents"), *scroll_to(folder, files.DIR_LIST), tap(folder),
                   _tap_when(Selector(content_desc=files_app.LIST_VIEW)), long_press(_CAMERA_PHOTO),
                   *rename_selected(self.params["new_name"])]
-        return [*take_photo(), *select_camera_photo(), *move, *rename, *home(), complete()]
+        return [*take_photo(), *select_camera_photo(), *move, *rename, *back_to_home(), complete()]
 
 
 @register_task
-class DrawingNamedByText(_WithContacts):
+class DrawingNamedByText(NotesTask):
     """SMS → Simple Draw Pro → SMS: a friend asks for a sketch under a name; answer, draw and save it so, and tell
     them the name."""
 
@@ -859,12 +746,12 @@ class DrawingNamedByText(_WithContacts):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The friend among 3–4 contacts, what to sketch, the file name; texts from the others."""
-        params = _friends(rng, int(rng.integers(3, 5)))
+        params = lh.friends(rng, int(rng.integers(3, 5)))
         stem, extension = f"{pick(rng, draw.WORDS)}_{random_file_name(rng)}", pick(rng, draw.EXTENSIONS)
         file_name = stem + extension
         request = f"Could you sketch {pick(rng, SKETCHES)} for me as a {extension[1:].upper()}? File name: {stem}"
         others = [(number, gen.message(rng)) for _, number in params["people"][1:]]
-        texts = among(rng, (params["friend_number"], request), others)
+        texts = lh.among(rng, (params["friend_number"], request), others)
         return {**params, "file_name": file_name, "stem": stem, "request": request,
                 "texts": [list(text) for text in texts]}
 
@@ -876,9 +763,9 @@ class DrawingNamedByText(_WithContacts):
         """The answer; the drawing saved under the name (with a stroke on it); the name texted."""
         number, name = self.params["friend_number"], self.params["file_name"]
         drawing = get_task("SimpleDrawProCreateDrawing")({"file_name": name, "text": ""})
-        return [Subgoal("answer \"On it!\"", texted(number, "On it!")),
+        return [Subgoal("answer \"On it!\"", lh.texted(number, "On it!")),
                 Subgoal("save the drawing", drawing.is_successful),
-                Subgoal("text the name", texted_all(number, [self.params["stem"]]))]
+                Subgoal("text the name", lh.texted(number, self.params["stem"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the request and answer it, draw and save, text the name."""
@@ -886,13 +773,13 @@ class DrawingNamedByText(_WithContacts):
         conversation = Selector(text=friend, resource_id=f"{sms.PACKAGE}:id/conversation_address")
         answer = [open_app(sms.APP_NAME), tap(conversation),
                   expect(Selector(text=self.params["request"], resource_id=f"{sms.PACKAGE}:id/thread_message_body")),
-                  type_into(sms.MESSAGE_FIELD, "On it!"), tap(sms.SEND_BUTTON), *home()]
-        drawing = [*part_steps("SimpleDrawProCreateDrawing", {"file_name": name, "text": ""}), *home()]
+                  type_into(sms.MESSAGE_FIELD, "On it!"), tap(sms.SEND_BUTTON), *back_to_home()]
+        drawing = [*lh.part_steps("SimpleDrawProCreateDrawing", {"file_name": name, "text": ""}), *back_to_home()]
         return [*answer, *drawing, *reply_to(friend, self.params["stem"]), complete()]
 
 
 @register_task
-class CopyPicturesListedInMarkor(NotesTask):
+class CopyPicturesListedInMarkor(_WithPictures):
     """Markor → Simple Gallery Pro: copy the four pictures a note lists from DCIM into Download."""
 
     name = "CopyPicturesListedInMarkor"
@@ -904,8 +791,7 @@ class CopyPicturesListedInMarkor(NotesTask):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """6–8 pictures in DCIM, four of them listed in the note; 1–3 other notes."""
-        pictures = [f"{name}.jpg" for name in note_names(rng, int(rng.integers(6, 9)), "")]
-        listed = [pictures[int(i)] for i in rng.choice(len(pictures), size=4, replace=False)]
+        pictures, listed = _pictures(rng, (6, 9), 4)
         names = note_names(rng, int(rng.integers(2, 5)))
         return {"pictures": pictures, "listed": listed, "file": names[0],
                 "others": {name: random_sentence(rng) for name in names[1:]}}
@@ -913,14 +799,6 @@ class CopyPicturesListedInMarkor(NotesTask):
     def markor_notes(self) -> dict[str, str]:
         """The list and the other notes."""
         return {self.params["file"]: "To print:\n" + bullets(self.params["listed"]), **self.params["others"]}
-
-    def pictures(self) -> dict[str, bytes]:
-        """Each picture's bytes, by name."""
-        return {name: picture(index, name) for index, name in enumerate(self.params["pictures"])}
-
-    def storage_files(self) -> dict[str, bytes]:
-        """The pictures in DCIM."""
-        return {posixpath.join(device_files.GALLERY_DATA, name): data for name, data in self.pictures().items()}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """Each listed picture copied (byte for byte) into Download."""
@@ -979,11 +857,11 @@ class DeleteDownloadsListedInJoplin(_WithJoplin):
             target = Selector(text=name, resource_id=_FILE_TITLE)
             steps += [*scroll_to(target, files.DIR_LIST), long_press(target), tap(Selector(content_desc="Delete")),
                       tap(Selector(text=files_app.OK, resource_id="android:id/button1"))]
-        return [*steps, *home(), *tick_in_joplin(note, note["title"]), complete()]
+        return [*steps, *back_to_home(), *tick_in_joplin(note, note["title"]), complete()]
 
 
 @register_task
-class SaveMeetingAttendeesThenText(_WithContacts, _WithJoplin):
+class SaveMeetingAttendeesThenText(_WithJoplin):
     """Joplin → Contacts → SMS: save the two people a meeting note lists as contacts, then text each of them."""
 
     name = "SaveMeetingAttendeesThenText"
@@ -995,7 +873,7 @@ class SaveMeetingAttendeesThenText(_WithContacts, _WithJoplin):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """Two guests (names and numbers) in a Meeting Notes note among noise; 1–3 contacts already saved."""
-        found = people(rng, int(rng.integers(3, 6)))
+        found = lh.people(rng, int(rng.integers(3, 6)))
         guests, saved = found[:2], found[2:]
         body = "Guests:\n" + bullets([f"{name}: {number}" for name, number in guests]) + \
             f"\n\n{pick(rng, joplin.TARGET_BODIES)}"
@@ -1006,17 +884,17 @@ class SaveMeetingAttendeesThenText(_WithContacts, _WithJoplin):
     def subgoals(self) -> Sequence[Subgoal]:
         """Each guest saved; each guest texted."""
         guests = self.params["guests"]
-        return [*(Subgoal(f"save {name}", contact_saved(name, number)) for name, number in guests),
-                *(Subgoal(f"text {name}", texted(number, self.params["message"])) for name, number in guests)]
+        return [*(Subgoal(f"save {name}", lh.contact_saved(name, number)) for name, number in guests),
+                *(Subgoal(f"text {name}", lh.texted(number, self.params["message"])) for name, number in guests)]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the note, save both guests, text both by name."""
         guests = self.params["guests"]
         steps = see_joplin_note(self.params["note"], *(f"{name}: {number}" for name, number in guests))
         for name, number in guests:
-            steps += save_contact(name, number)
+            steps += [*lh.save_contact(name, number), *back_to_home()]
         for name, _ in guests:
-            steps += text_contact(name, self.params["message"])
+            steps += [*lh.text_contact(name, self.params["message"]), *back_to_home()]
         return [*steps, complete()]
 
 
@@ -1063,11 +941,11 @@ class MoveMarkorNotesToJoplin(NotesTask):
                       *new_joplin_note(self.params["folder"], name.removesuffix(".md"), text)]
         row = Selector(text=self.params["second"], resource_id=f"{markor.PACKAGE}:id/opoc_filesystem_item__title")
         return [*steps, open_app(markor.APP_NAME), *markor.select_note(self.params["first"]),
-                *scroll_to(row, markor.FILE_LIST), tap(row), *markor.delete_selected(), *home(), complete()]
+                *scroll_to(row, markor.FILE_LIST), tap(row), *markor.delete_selected(), *back_to_home(), complete()]
 
 
 @register_task
-class ContactNumbersToMarkorList(_WithContacts):
+class ContactNumbersToMarkorList(NotesTask):
     """Contacts → Markor → SMS: copy two contacts' numbers into a Markor list, then text both lines on."""
 
     name = "ContactNumbersToMarkorList"
@@ -1078,10 +956,10 @@ class ContactNumbersToMarkorList(_WithContacts):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """4–6 contacts (the friend, the two people, others), the note's name and its 1–3 lines of other people."""
-        params = _friends(rng, int(rng.integers(4, 7)))
+        """4–6 contacts (the friend, the two lh.people, others), the note's name and its 1–3 lines of other people."""
+        params = lh.friends(rng, int(rng.integers(4, 7)))
         (first, first_number), (second, second_number) = params["people"][1:3]
-        listed = people(rng, int(rng.integers(1, 4)))
+        listed = lh.people(rng, int(rng.integers(1, 4)))
         return {**params, "first": first, "first_number": first_number, "second": second,
                 "second_number": second_number, "file": pick(rng, ("emergency_numbers.md", "phone_list.md",
                                                                    "who_to_call.md")),
@@ -1096,7 +974,7 @@ class ContactNumbersToMarkorList(_WithContacts):
         return [*(Subgoal(f"add {self.params[key]}", markor_entry(self.params["file"], self.params[key],
                                                                    self.params[f"{key}_number"]))
                   for key in ("first", "second")),
-                Subgoal("text the number", texted_numbers(self.params["friend_number"], [self.params["first_number"]]))]
+                Subgoal("text the number", lh.texted_number(self.params["friend_number"], self.params["first_number"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """For each person: look the number up, add the two lines; then look the first number up again and text
@@ -1104,13 +982,15 @@ class ContactNumbersToMarkorList(_WithContacts):
         steps: list[OracleStep] = []
         for key in ("first", "second"):
             person, number = self.params[key], self.params[f"{key}_number"]
-            steps += [*see_contact(person, number), *append_to_markor_note(self.params["file"], person, number)]
+            steps += [*lh.see_contact(person, number), *back_to_home(),
+                      *append_to_markor_note(self.params["file"], person, number)]
         first, number = self.params["first"], self.params["first_number"]
-        return [*steps, *see_contact(first, number), *text_contact(self.params["friend"], number), complete()]
+        return [*steps, *lh.see_contact(first, number), *back_to_home(),
+                *lh.text_contact(self.params["friend"], number), *back_to_home(), complete()]
 
 
 @register_task
-class DeletePicturesListedInJoplin(_WithJoplin):
+class DeletePicturesListedInJoplin(_WithPictures, _WithJoplin):
     """Joplin → Simple Gallery Pro → Joplin: delete the pictures a to-do lists from DCIM, then tick the to-do."""
 
     name = "DeletePicturesListedInJoplin"
@@ -1122,19 +1002,10 @@ class DeletePicturesListedInJoplin(_WithJoplin):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """5–7 pictures in DCIM, three listed in the to-do, which sits among noise."""
-        pictures = [f"{name}.jpg" for name in note_names(rng, int(rng.integers(5, 8)), "")]
-        listed = [pictures[int(i)] for i in rng.choice(len(pictures), size=3, replace=False)]
+        pictures, listed = _pictures(rng, (5, 8), 3)
         params = _listed_in_todo(rng, ("Delete blurry photos", "Photo cleanup", "Remove bad shots"),
                                  "These came out blurry:", listed)
         return {**params, "pictures": pictures, "listed": listed}
-
-    def pictures(self) -> dict[str, bytes]:
-        """Each picture's bytes, by name."""
-        return {name: picture(index, name) for index, name in enumerate(self.params["pictures"])}
-
-    def storage_files(self) -> dict[str, bytes]:
-        """The pictures in DCIM."""
-        return {posixpath.join(device_files.GALLERY_DATA, name): data for name, data in self.pictures().items()}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """Each listed picture gone from DCIM (the others kept); the to-do done."""
@@ -1148,7 +1019,7 @@ class DeletePicturesListedInJoplin(_WithJoplin):
         steps = see_joplin_note(self.params["note"], *self.params["listed"])
         for name in self.params["listed"]:
             steps += [*cross_app.view_picture(name), tap(Selector(content_desc=gallery_app.DELETE)),
-                      tap(Selector(text=gallery_app.YES, resource_id="android:id/button1")), *home()]
+                      tap(Selector(text=gallery_app.YES, resource_id="android:id/button1")), *back_to_home()]
         return [*steps, *tick_in_joplin(self.params["note"], self.params["title"]), complete()]
 
 
@@ -1179,13 +1050,13 @@ class PhotoRenamedToClaimNumber(_WithJoplin):
         """A photo taken; Pictures holds it as ``<claim>.jpg`` and nothing else."""
         wanted = f"{self.params['claim']}.jpg"
         return [Subgoal("take a photo", photo_taken(device_files.PHOTOS_DATA)),
-                Subgoal("rename it", lambda device: score(photos_in(device, device_files.PHOTOS_DATA) == [wanted]))]
+                Subgoal("rename it", lambda device: float(photos_in(device, device_files.PHOTOS_DATA) == [wanted]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Take the photo, read the claim number, rename the photo in Files."""
         claim = self.params["claim"]
         return [*take_photo(), *see_joplin_note(self.params["note"], self.params["note"]["body"]),
-                *select_camera_photo(), *rename_selected(claim), *home(), complete()]
+                *select_camera_photo(), *rename_selected(claim), *back_to_home(), complete()]
 
 
 @register_task
@@ -1230,4 +1101,4 @@ class ArchiveMarkorNotesListedInJoplin(_WithJoplin):
             steps += [*markor.select_note(name), tap(markor.MORE_OPTIONS),
                       tap(Selector(text="Move", resource_id=f"{markor.PACKAGE}:id/title")), tap(folder),
                       tap(Selector(text="SELECT THIS FOLDER"))]
-        return [*steps, *home(), *tick_in_joplin(self.params["note"], self.params["title"]), complete()]
+        return [*steps, *back_to_home(), *tick_in_joplin(self.params["note"], self.params["title"]), complete()]

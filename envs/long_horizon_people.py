@@ -23,7 +23,8 @@ from xml.etree import ElementTree
 import numpy as np
 
 from android_gym.device.base import Device
-from android_gym.envs import calendar, clock, contacts, cross_app, markor, sms, system, tasks_app
+from android_gym.envs import calendar, clock, contacts, markor, sms, system, tasks_app
+from android_gym.envs import long_horizon as lh
 from android_gym.sim.apps.deskclock import PREFS_PATH as CLOCK_PREFS
 from android_gym.sim.apps.deskclock import TIMER_RUNNING
 from android_gym.sim.apps.tasks import LOW
@@ -36,27 +37,14 @@ from android_gym.tasks.oracle import (
     Selector,
     back_to_home,
     complete,
-    declares_completion,
     expect,
-    hide_keyboard_unless,
-    open_app,
-    scroll_to,
     tap,
-    type_into,
 )
 from android_gym.tasks.sqlite_rows import Row
+from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
-    SMS_DB,
-    SMS_TYPE_SENT,
-    add_contact,
     clear_contacts,
-    contact_phones,
-    device_time_ms,
-    digits,
     fuzzy_match,
-    same_number,
-    sms_messages,
-    was_sent,
 )
 
 TODAY = DEVICE_TIME.date()
@@ -75,22 +63,6 @@ _CONTACTS_LIST = Selector(resource_id="android:id/list")  # PeopleActivity's lis
 
 
 # ----- parameters -----------------------------------------------------------------------------------------------
-def people(rng: np.random.Generator, count: int) -> list[tuple[str, str]]:
-    """``count`` people with distinct names and numbers, as ``(name, number)``."""
-    found: dict[str, str] = {}
-    while len(found) < count:
-        number = gen.phone_number(rng)
-        name = gen.person_name(rng)
-        if name not in found and number not in found.values():
-            found[name] = number
-    return list(found.items())
-
-
-def pick(rng: np.random.Generator, options: Sequence[Any]) -> Any:
-    """One of ``options``."""
-    return options[int(rng.integers(len(options)))]
-
-
 def personal_event(rng: np.random.Generator, title: str, first_day: int = TODAY.day + 1, **fields: Any) -> Row:
     """An ``events`` row titled ``title`` at a whole hour from ``first_day`` to the month's end, 15–60 minutes,
     with a generated description and ``fields`` (a location, ...) on top."""
@@ -101,15 +73,14 @@ def personal_event(rng: np.random.Generator, title: str, first_day: int = TODAY.
 def with_noise(rng: np.random.Generator, target: Row, count: tuple[int, int] = (4, 12)) -> list[Row]:
     """The target event among a random number of AndroidWorld's noise events (other titles), in random order."""
     noise = calendar.noise_events(rng, int(rng.integers(*count)), lambda row: row["title"] != target["title"])
-    rows = [*noise, target]
-    return [rows[i] for i in rng.permutation(len(rows))]
+    return lh.shuffled(rng, [*noise, target])
 
 
 def topic_texts(rng: np.random.Generator, topic: str, count: int) -> list[tuple[str, str]]:
     """``count`` received texts ``(number, body)``, one about ``topic`` (first), the others about other topics."""
     others = [text for name, text in TOPICS.items() if name != topic]
     bodies = [TOPICS[topic], *(others[i] for i in rng.choice(len(others), size=count - 1, replace=False))]
-    return [(number, body) for (_, number), body in zip(people(rng, count), bodies)]
+    return [(number, body) for (_, number), body in zip(lh.people(rng, count), bodies)]
 
 
 def event_day(row: Mapping[str, Any]) -> dt.date:
@@ -143,44 +114,10 @@ def task_due_on(rng: np.random.Generator, title: str, first_day: int, last_day: 
 
 def todo_list(rng: np.random.Generator, target: Row) -> list[Row]:
     """The target task among 5–12 of AndroidWorld's noise tasks, in random order."""
-    rows = [tasks_app.random_task_row(rng) for _ in range(int(rng.integers(5, 13)))]
-    rows.insert(int(rng.integers(len(rows) + 1)), target)
-    return rows
+    return lh.among(rng, target, [tasks_app.random_task_row(rng) for _ in range(int(rng.integers(5, 13)))])
 
 
 # ----- sub-goal checks ------------------------------------------------------------------------------------------
-def texted(number: str, *bodies: str) -> Callable[[Device], float]:
-    """A text was sent to ``number`` (in the last five minutes) whose body is one of ``bodies`` (fuzzily)."""
-    def check(device: Device) -> float:
-        now = device_time_ms(device)
-        return 1.0 if any(was_sent(device, number, body, now) for body in bodies) else 0.0
-    return check
-
-
-def texted_number(to: str, number: str) -> Callable[[Device], float]:
-    """A text was sent to ``to`` whose digits hold ``number``'s last ten (however it is spaced or prefixed)."""
-    def check(device: Device) -> float:
-        wanted = digits(number)[-10:]
-        return 1.0 if any(same_number(row["address"] or "", to) and wanted in digits(row["body"] or "")
-                          for row in sms_messages(device, SMS_TYPE_SENT)) else 0.0
-    return check
-
-
-def texted_containing(number: str, *pieces: str) -> Callable[[Device], float]:
-    """A text was sent to ``number`` whose body contains one of ``pieces`` (case-insensitively)."""
-    def check(device: Device) -> float:
-        wanted = [piece.casefold() for piece in pieces]
-        return 1.0 if any(same_number(row["address"] or "", number)
-                          and any(piece in (row["body"] or "").casefold() for piece in wanted)
-                          for row in sms_messages(device, SMS_TYPE_SENT)) else 0.0
-    return check
-
-
-def contact_saved(name: str, number: str) -> Callable[[Device], float]:
-    """A contact named ``name`` has ``number`` (its digits)."""
-    return lambda device: 1.0 if (name, digits(number)) in contact_phones(device) else 0.0
-
-
 def task_due(title: str, day: dt.date) -> Callable[[Device], float]:
     """A task titled ``title`` (fuzzily), not deleted, is due on ``day``."""
     def check(device: Device) -> float:
@@ -194,24 +131,6 @@ def task_done(title: str) -> Callable[[Device], float]:
     """The task titled ``title`` is marked completed (and not deleted)."""
     return lambda device: 1.0 if any(row["title"] == title and row["completed"] > 0 and not row["deleted"]
                                      for row in tasks_app.TASKS_TABLE.rows(device)) else 0.0
-
-
-def event_added(wanted: Mapping[str, Any]) -> Callable[[Device], float]:
-    """An event with ``wanted``'s start and end exactly and its title, location and description (fuzzily)."""
-    def check(device: Device) -> float:
-        return 1.0 if any(row["start_ts"] == wanted["start_ts"] and row["end_ts"] == wanted["end_ts"]
-                          and all(fuzzy_match(row[name] or "", wanted[name] or "")
-                                  for name in ("title", "location", "description"))
-                          for row in calendar.EVENTS.rows(device)) else 0.0
-    return check
-
-
-def note_holds(name: str, text: str) -> Callable[[Device], float]:
-    """Markor's note ``name`` exists and contains ``text`` (case-insensitively)."""
-    def check(device: Device) -> float:
-        found = device_files.file_text(device, f"{device_files.MARKOR_DATA}/{name}")
-        return 1.0 if found is not None and text.casefold() in found.casefold() else 0.0
-    return check
 
 
 def clock_preferences(device: Device) -> dict[str, str]:
@@ -243,93 +162,47 @@ def setting_reached(task_name: str) -> Callable[[Device], float]:
 
 
 # ----- oracle steps ---------------------------------------------------------------------------------------------
-def part_steps(task_name: str, params: Mapping[str, Any]) -> list[OracleStep]:
-    """The oracle of the registered single-app task ``task_name`` with ``params``, without its completion."""
-    return [step for step in get_task(task_name)(dict(params)).oracle() if not declares_completion(step)]
-
-
-def home() -> list[OracleStep]:
-    """BACK to the home screen, so the next app starts afresh."""
-    return back_to_home()
-
-
 def see_event(row: Mapping[str, Any]) -> list[OracleStep]:
     """Find the event in Simple Calendar Pro (its day, its item; opened when it has a location) and stay there: the
     next app is opened from the event's screen, as a person switches apps to copy from it."""
     return calendar.reveal_rows([row])
 
 
-def see_contact(name: str, number: str) -> list[OracleStep]:
-    """Open the contact ``name`` in Contacts and check its number is shown, then home."""
-    entry = Selector(text=name, resource_id=f"{contacts.PACKAGE}:id/cliv_name_textview")
-    return [open_app(contacts.APP_NAME), *scroll_to(entry, _CONTACTS_LIST), tap(entry),
-            expect(Selector(text=number, resource_id=f"{contacts.PACKAGE}:id/header")), *home()]
-
-
-def save_contact(name: str, number: str) -> list[OracleStep]:
-    """Create the contact ``name`` with ``number`` (``ContactsAddContact``'s steps), then home."""
-    return [*part_steps("ContactsAddContact", {"name": name, "number": number}), *home()]
-
-
-def read_texts(title: str, body: str) -> list[OracleStep]:
-    """Open the conversation titled ``title`` (a number, or a contact's name) and check ``body`` shows, then home."""
-    return [open_app(sms.APP_NAME), tap(Selector(text=title, resource_id=f"{sms.PACKAGE}:id/conversation_address")),
-            expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body")), *home()]
-
-
-def text_contact(name: str, message: str) -> list[OracleStep]:
-    """Start a conversation with the contact ``name`` (typed, then picked from the suggestions), send
-    ``message``, then home."""
-    suggestion = Selector(text=name, resource_id=f"{sms.PACKAGE}:id/{sms.CONTACT_NAME}")
-    return [open_app(sms.APP_NAME), tap(sms.NEW_CONVERSATION), type_into(sms.ADDRESS_FIELD, name),
-            hide_keyboard_unless(suggestion), tap(suggestion),  # on a short screen the keyboard covers it
-            type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON), *home()]
-
-
 def text_number(number: str, message: str) -> list[OracleStep]:
     """Send ``message`` to ``number`` (``SimpleSmsSend``'s steps), then home."""
-    return [*part_steps("SimpleSmsSend", {"number": number, "message": message}), *home()]
+    return [*lh.part_steps("SimpleSmsSend", {"number": number, "message": message}), *back_to_home()]
 
 
 def add_task(title: str, due: dt.date) -> list[OracleStep]:
     """Add a task ``title`` due on ``due`` with low priority (``TasksAddTask``'s steps), then home."""
-    return [*part_steps("TasksAddTask", {"title": title, "due": due.isoformat(), "importance": LOW}), *home()]
+    steps = lh.part_steps("TasksAddTask", {"title": title, "due": due.isoformat(), "importance": LOW})
+    return [*steps, *back_to_home()]
 
 
 def see_task(row: Mapping[str, Any]) -> list[OracleStep]:
     """Scroll "My Tasks" to the task ``row``, then home."""
-    return [*tasks_app.reveal_rows([{**row, "_id": 0}]), *home()]
+    return [*tasks_app.reveal_rows([{**row, "_id": 0}]), *back_to_home()]
 
 
 def complete_task(row: Mapping[str, Any]) -> list[OracleStep]:
     """Tick the task ``row`` in "My Tasks" (``TasksCompleteTask``'s steps), then home."""
-    return [*part_steps("TasksCompleteTask", {"title": row["title"], "rows": [row]}), *home()]
-
-
-def add_event(row: Mapping[str, Any]) -> list[OracleStep]:
-    """Create the event ``row`` in Simple Calendar Pro (``SimpleCalendarAddOneEvent``'s steps), then home."""
-    return [*part_steps("SimpleCalendarAddOneEvent", {"event": dict(row)}), *home()]
-
-
-def write_note(name: str, text: str) -> list[OracleStep]:
-    """Create the Markor note ``name`` holding ``text``, then home."""
-    return [*cross_app.write_note(name, text), *home()]
+    return [*lh.part_steps("TasksCompleteTask", {"title": row["title"], "rows": [row]}), *back_to_home()]
 
 
 def start_timer(minutes: int) -> list[OracleStep]:
     """Type ``minutes`` on the Clock's timer keypad (``ClockTimerEntry``'s steps) and start it, then home."""
-    entry = part_steps("ClockTimerEntry", {"hours": minutes // 60, "minutes": minutes % 60, "seconds": 0})
-    return [*entry, tap(Selector(resource_id=clock.FAB.resource_id, content_desc="Start")), *home()]
+    entry = lh.part_steps("ClockTimerEntry", {"hours": minutes // 60, "minutes": minutes % 60, "seconds": 0})
+    return [*entry, tap(Selector(resource_id=clock.FAB.resource_id, content_desc="Start")), *back_to_home()]
 
 
 def read_stopwatch(shown: str) -> list[OracleStep]:
     """Open the Clock's Stopwatch tab and check it shows ``shown``, then home."""
-    return [*part_steps("ClockStopWatchPausedVerify", {}), expect(Selector(text=shown)), *home()]
+    return [*lh.part_steps("ClockStopWatchPausedVerify", {}), expect(Selector(text=shown)), *back_to_home()]
 
 
 def change_setting(task_name: str) -> list[OracleStep]:
     """The Settings steps of the system task ``task_name``, then home."""
-    return [*part_steps(task_name, {}), *home()]
+    return [*lh.part_steps(task_name, {}), *back_to_home()]
 
 
 # ----- the base -------------------------------------------------------------------------------------------------
@@ -342,8 +215,8 @@ class PeopleTask(SubgoalTask):
     settings_from: ClassVar[tuple[str, ...]] = ()
 
     def contacts(self) -> dict[str, str]:
-        """The contacts, name → number."""
-        return {}
+        """The contacts, name → number: ``params["people"]`` (``long_horizon.friends``), if any."""
+        return {name: number for name, number in self.params.get("people", [])}
 
     def events(self) -> list[Row]:
         """The calendar's events."""
@@ -366,8 +239,7 @@ class PeopleTask(SubgoalTask):
         clear_contacts(device)
         packages = set(self.app_packages)
         if sms.PACKAGE in packages:
-            self.run(device, f"settings put global airplane_mode_on 0 && sqlite3 {shlex.quote(SMS_DB)} "
-                             "'DELETE FROM sms; DELETE FROM threads;'")
+            lh.clear_texts(device)
         if calendar.PACKAGE in packages:
             calendar.EVENTS.clear(device)
             calendar.reset_preferences(device)
@@ -381,12 +253,9 @@ class PeopleTask(SubgoalTask):
 
     def seed_state(self, device: Device) -> None:
         """The contacts, events, tasks, received texts, the paused stopwatch and the settings' start states."""
-        for name, number in self.contacts().items():
-            add_contact(device, name, number)
+        lh.seed_people(device, self.contacts().items(), self.inbox())
         calendar.EVENTS.insert(device, self.events())
         tasks_app.TASKS_TABLE.insert(device, self.todo())
-        for number, body in self.inbox():
-            device.receive_sms(number, body)
         if self.stopwatch_ms() is not None:
             get_task("ClockStopWatchPausedVerifyReport")({"elapsed_ms": self.stopwatch_ms(), "lap_ms": []}
                                                          ).seed_state(device)
@@ -399,20 +268,6 @@ class PeopleTask(SubgoalTask):
         clear_contacts(device)
         if calendar.PACKAGE in self.app_packages:
             calendar.EVENTS.clear(device)
-
-
-def _friends(rng: np.random.Generator, count: int) -> dict[str, Any]:
-    """``count`` contacts: the first is ``friend`` (``friend_number``), all are ``people``."""
-    found = people(rng, count)
-    return {"friend": found[0][0], "friend_number": found[0][1], "people": [list(p) for p in found]}
-
-
-class _WithContacts(PeopleTask):
-    """The contacts are ``params["people"]``."""
-
-    def contacts(self) -> dict[str, str]:
-        """``params["people"]``."""
-        return {name: number for name, number in self.params["people"]}
 
 
 class _WithEvent(PeopleTask):
@@ -439,7 +294,7 @@ def _event_params(rng: np.random.Generator, **fields: Any) -> dict[str, Any]:
 
 # ----- the tasks --------------------------------------------------------------------------------------------------
 @register_task
-class TextEventLocationThenAddTask(_WithContacts, _WithEvent):
+class TextEventLocationThenAddTask(_WithEvent):
     """Calendar → SMS, Tasks: text a contact an event's place, then add a task for the event's day."""
 
     name = "TextEventLocationThenAddTask"
@@ -451,19 +306,19 @@ class TextEventLocationThenAddTask(_WithContacts, _WithEvent):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The event (with an address) among noise, the friend among 3–5 contacts."""
-        return {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), **_friends(rng, int(rng.integers(3, 6)))}
+        return {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), **lh.friends(rng, int(rng.integers(3, 6)))}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The place texted; the task due on the event's day."""
         event = self.params["event"]
-        return [Subgoal(f"text {self.params['friend']} the location", texted(self.params["friend_number"],
+        return [Subgoal(f"text {self.params['friend']} the location", lh.texted(self.params["friend_number"],
                                                                               event["location"])),
                 Subgoal("add the task on the event's day", task_due(event["title"], event_day(event)))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """See the event, text its location, add the task."""
         event = self.params["event"]
-        return [*see_event(event), *text_contact(self.params["friend"], event["location"]),
+        return [*see_event(event), *lh.text_contact(self.params["friend"], event["location"]), *back_to_home(),
                 *add_task(event["title"], event_day(event)), complete()]
 
 
@@ -483,9 +338,9 @@ class SaveTextSenderThenReply(PeopleTask):
         """The topic, 3–5 texts (one about it), the new contact's name and the reply."""
         topic = pick(rng, list(TOPICS))
         texts = topic_texts(rng, topic, int(rng.integers(3, 6)))
-        order = [int(i) for i in rng.permutation(len(texts))]
+        shown = [list(text) for text in lh.shuffled(rng, texts)]
         name = gen.person_name(rng)
-        return {"topic": topic, "texts": [list(texts[i]) for i in order], "number": texts[0][0],
+        return {"topic": topic, "texts": shown, "number": texts[0][0],
                 "body": texts[0][1], "name": name, "reply": gen.message(rng, tuple(TOPICS.values())),
                 **meeting(rng, f"Coffee with {name}", 30)}
 
@@ -495,19 +350,21 @@ class SaveTextSenderThenReply(PeopleTask):
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The contact saved; the reply sent; the event added."""
-        return [Subgoal("save the sender as a contact", contact_saved(self.params["name"], self.params["number"])),
-                Subgoal("reply to the sender", texted(self.params["number"], self.params["reply"])),
-                Subgoal("add the coffee", event_added(self.params["event"]))]
+        return [Subgoal("save the sender as a contact", lh.contact_saved(self.params["name"], self.params["number"])),
+                Subgoal("reply to the sender", lh.texted(self.params["number"], self.params["reply"])),
+                Subgoal("add the coffee", lh.event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the text, save the number, reply (by the contact's name now), add the event."""
         params = self.params
-        return [*read_texts(params["number"], params["body"]), *save_contact(params["name"], params["number"]),
-                *text_contact(params["name"], params["reply"]), *add_event(params["event"]), complete()]
+        return [*lh.read_text(params["number"], params["body"]), *back_to_home(),
+                *lh.save_contact(params["name"], params["number"]), *back_to_home(),
+                *lh.text_contact(params["name"], params["reply"]), *back_to_home(),
+                *lh.add_event(params["event"]), *back_to_home(), complete()]
 
 
 @register_task
-class StopwatchTimeToCoachAndNote(_WithContacts):
+class StopwatchTimeToCoachAndNote(PeopleTask):
     """Clock → SMS, Markor: text the paused stopwatch's time to a contact and keep it in a note."""
 
     name = "StopwatchTimeToCoachAndNote"
@@ -522,7 +379,7 @@ class StopwatchTimeToCoachAndNote(_WithContacts):
         elapsed = int(rng.integers(60_000, 360_000)) * 10
         seconds = elapsed // 1000
         return {"elapsed_ms": elapsed, "shown": f"{seconds // 60}:{seconds % 60:02d}",
-                "note": pick(rng, NOTE_NAMES), **_friends(rng, int(rng.integers(3, 6)))}
+                "note": pick(rng, NOTE_NAMES), **lh.friends(rng, int(rng.integers(3, 6)))}
 
     def stopwatch_ms(self) -> int | None:
         """``params["elapsed_ms"]``."""
@@ -531,14 +388,14 @@ class StopwatchTimeToCoachAndNote(_WithContacts):
     def subgoals(self) -> Sequence[Subgoal]:
         """The time texted; the note written."""
         shown = self.params["shown"]
-        return [Subgoal("text the time to the coach", texted(self.params["friend_number"], shown)),
-                Subgoal("write the time in a note", note_holds(self.params["note"], shown))]
+        return [Subgoal("text the time to the coach", lh.texted(self.params["friend_number"], shown)),
+                Subgoal("write the time in a note", lh.note_holds(self.params["note"], shown))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the stopwatch, text the time, write the note."""
         shown = self.params["shown"]
-        return [*read_stopwatch(shown), *text_contact(self.params["friend"], shown),
-                *write_note(self.params["note"], shown), complete()]
+        return [*read_stopwatch(shown), *lh.text_contact(self.params["friend"], shown), *back_to_home(),
+                *lh.write_note(self.params["note"], [shown]), *back_to_home(), complete()]
 
 
 @register_task
@@ -590,8 +447,7 @@ class TaskDueDatesToCalendarEvents(_WithTodo):
         hour = int(rng.integers(8, 18))
         events = [calendar.event_row(row["title"], dt.datetime.combine(due_day(row), dt.time(hour), dt.timezone.utc),
                                      duration_mins=60) for row in targets]
-        todo = todo_list(rng, targets[0])
-        todo.insert(int(rng.integers(len(todo) + 1)), targets[1])
+        todo = lh.among(rng, targets[1], todo_list(rng, targets[0]))
         return {"title_1": first, "title_2": second, "tasks": targets, "todo": todo, "hour": hour, "events": events}
 
     def events(self) -> list[Row]:
@@ -601,19 +457,19 @@ class TaskDueDatesToCalendarEvents(_WithTodo):
     def subgoals(self) -> Sequence[Subgoal]:
         """Each event on its task's due date; each task completed."""
         tasks, events = self.params["tasks"], self.params["events"]
-        return [*(Subgoal(f"create the event {row['title']!r}", event_added(row)) for row in events),
+        return [*(Subgoal(f"create the event {row['title']!r}", lh.event_added(row)) for row in events),
                 *(Subgoal(f"complete {row['title']!r}", task_done(row["title"])) for row in tasks)]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Find the due dates, create the events, tick the tasks."""
         tasks = self.params["tasks"]
         return [*see_task(tasks[0]), *see_task(tasks[1]), *(step for row in self.params["events"]
-                                                            for step in add_event(row)),
+                                                            for step in [*lh.add_event(row), *back_to_home()]),
                 *complete_task(tasks[0]), *complete_task(tasks[1]), complete()]
 
 
 @register_task
-class ForwardContactNumberThenRemind(_WithContacts):
+class ForwardContactNumberThenRemind(PeopleTask):
     """Contacts → SMS, Tasks: text one contact another's number, then add a reminder task."""
 
     name = "ForwardContactNumberThenRemind"
@@ -625,25 +481,25 @@ class ForwardContactNumberThenRemind(_WithContacts):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The recipient and the person whose number is sent, among 4–6 contacts."""
-        params = _friends(rng, int(rng.integers(4, 7)))
+        params = lh.friends(rng, int(rng.integers(4, 7)))
         who, number = params["people"][int(rng.integers(1, len(params["people"])))]
         return {**params, "who": who, "who_number": number}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The number texted; the reminder added."""
-        return [Subgoal("text the number", texted_number(self.params["friend_number"],
+        return [Subgoal("text the number", lh.texted_number(self.params["friend_number"],
                                                           self.params["who_number"])),
                 Subgoal("add the reminder", task_due(f"Call {self.params['who']}", TODAY + dt.timedelta(days=1)))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Look the number up, text it, add the task."""
         who, number = self.params["who"], self.params["who_number"]
-        return [*see_contact(who, number), *text_contact(self.params["friend"], number),
-                *add_task(f"Call {who}", TODAY + dt.timedelta(days=1)), complete()]
+        return [*lh.see_contact(who, number), *back_to_home(), *lh.text_contact(self.params["friend"], number),
+                *back_to_home(), *add_task(f"Call {who}", TODAY + dt.timedelta(days=1)), complete()]
 
 
 @register_task
-class EventDescriptionToNoteThenText(_WithContacts, _WithEvent):
+class EventDescriptionToNoteThenText(_WithEvent):
     """Calendar → SMS, Markor: text a contact an event's place, then copy its description into a note."""
 
     name = "EventDescriptionToNoteThenText"
@@ -656,23 +512,23 @@ class EventDescriptionToNoteThenText(_WithContacts, _WithEvent):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The event (with an address) among noise, the note's name, the friend among 3–5 contacts."""
         return {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), "note": pick(rng, NOTE_NAMES),
-                **_friends(rng, int(rng.integers(3, 6)))}
+                **lh.friends(rng, int(rng.integers(3, 6)))}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The place texted; the description in the note."""
         event = self.params["event"]
-        return [Subgoal("text the place", texted(self.params["friend_number"], event["location"])),
-                Subgoal("copy the description", note_holds(self.params["note"], event["description"]))]
+        return [Subgoal("text the place", lh.texted(self.params["friend_number"], event["location"])),
+                Subgoal("copy the description", lh.note_holds(self.params["note"], event["description"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """See the event, text the place, write the note."""
         event = self.params["event"]
-        return [*see_event(event), *text_contact(self.params["friend"], event["location"]),
-                *write_note(self.params["note"], event["description"]), complete()]
+        return [*see_event(event), *lh.text_contact(self.params["friend"], event["location"]), *back_to_home(),
+                *lh.write_note(self.params["note"], [event["description"]]), *back_to_home(), complete()]
 
 
 @register_task
-class TextedAddressToCalendarEvent(_WithContacts):
+class TextedAddressToCalendarEvent(PeopleTask):
     """SMS → Calendar: answer a contact who texted an address, then make an event there."""
 
     name = "TextedAddressToCalendarEvent"
@@ -684,14 +540,14 @@ class TextedAddressToCalendarEvent(_WithContacts):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The friend among 3–5 contacts, who all texted (the friend the address), the event and the reply."""
-        params = _friends(rng, int(rng.integers(3, 6)))
+        params = lh.friends(rng, int(rng.integers(3, 6)))
         address = pick(rng, sms.ADDRESSES)
         others = [gen.message(rng) for _ in params["people"][1:]]
         texts = [[params["friend_number"], address], *([number, text] for (_, number), text
                                                        in zip(params["people"][1:], others))]
         new = meeting(rng, pick(rng, EVENT_TITLES), 60)
         new["event"]["location"] = address
-        return {**params, **new, "address": address, "texts": [texts[i] for i in rng.permutation(len(texts))],
+        return {**params, **new, "address": address, "texts": lh.shuffled(rng, texts),
                 "reply": gen.message(rng, (address, *others))}
 
     def inbox(self) -> list[tuple[str, str]]:
@@ -700,14 +556,15 @@ class TextedAddressToCalendarEvent(_WithContacts):
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The reply; the event at the address."""
-        return [Subgoal("reply", texted(self.params["friend_number"], self.params["reply"])),
-                Subgoal("create the event at the address", event_added(self.params["event"]))]
+        return [Subgoal("reply", lh.texted(self.params["friend_number"], self.params["reply"])),
+                Subgoal("create the event at the address", lh.event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the address, reply, create the event."""
         params = self.params
-        return [*read_texts(params["friend"], params["address"]), *text_contact(params["friend"], params["reply"]),
-                *add_event(params["event"]), complete()]
+        return [*lh.read_text(params["friend"], params["address"]), *back_to_home(),
+                *lh.text_contact(params["friend"], params["reply"]), *back_to_home(),
+                *lh.add_event(params["event"]), *back_to_home(), complete()]
 
 
 @register_task
@@ -730,20 +587,20 @@ class EventPhoneNumberToContact(_WithEvent):
     def subgoals(self) -> Sequence[Subgoal]:
         """The contact; the text; the task on the event's day."""
         params = self.params
-        return [Subgoal("save the number", contact_saved(params["name"], params["number"])),
-                Subgoal("text the number", texted(params["number"], params["message"])),
+        return [Subgoal("save the number", lh.contact_saved(params["name"], params["number"])),
+                Subgoal("text the number", lh.texted(params["number"], params["message"])),
                 Subgoal("add the task", task_due(f"Confirm {params['title']}", event_day(params["event"])))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the description and day, save the contact, text it by name, add the task."""
         params = self.params
-        return [*see_event(params["event"]), *save_contact(params["name"], params["number"]),
-                *text_contact(params["name"], params["message"]),
+        return [*see_event(params["event"]), *lh.save_contact(params["name"], params["number"]), *back_to_home(),
+                *lh.text_contact(params["name"], params["message"]), *back_to_home(),
                 *add_task(f"Confirm {params['title']}", event_day(params["event"])), complete()]
 
 
 @register_task
-class TaskDueDateToTwoFriends(_WithContacts, _WithTodo):
+class TaskDueDateToTwoFriends(_WithTodo):
     """Tasks → SMS (twice) → Tasks: tell two contacts when a task is due, then tick it off."""
 
     name = "TaskDueDateToTwoFriends"
@@ -754,10 +611,10 @@ class TaskDueDateToTwoFriends(_WithContacts, _WithTodo):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        """The task (due a week or more ahead, so the list shows its date) among noise tasks; two friends among
+        """The task (due a week or more ahead, so the list shows its date) among noise tasks; two friends lh.among
         4–6 contacts."""
         target = task_due_on(rng, pick(rng, tasks_app.TARGET_TITLES), TODAY.day + 7, 31)
-        params = _friends(rng, int(rng.integers(4, 7)))
+        params = lh.friends(rng, int(rng.integers(4, 7)))
         day = due_day(target)
         return {**params, "friend_2": params["people"][1][0], "friend_2_number": params["people"][1][1],
                 "task_title": target["title"], "task": target, "todo": todo_list(rng, target),
@@ -767,20 +624,21 @@ class TaskDueDateToTwoFriends(_WithContacts, _WithTodo):
     def subgoals(self) -> Sequence[Subgoal]:
         """Each friend told the date (as the list shows it, spelled out or in ISO form); the task completed."""
         forms = self.params["due_forms"]
-        return [Subgoal("text the first friend", texted_containing(self.params["friend_number"], *forms)),
-                Subgoal("text the second friend", texted_containing(self.params["friend_2_number"], *forms)),
+        return [Subgoal("text the first friend", lh.texted_any(self.params["friend_number"], *forms)),
+                Subgoal("text the second friend", lh.texted_any(self.params["friend_2_number"], *forms)),
                 Subgoal("complete the task", task_done(self.params["task_title"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """See the due date, text both friends, tick the task."""
+        """See the due date, text both lh.friends, tick the task."""
         due = self.params["due_text"]
-        return [*see_task(self.params["task"]), *text_contact(self.params["friend"], due),
-                *text_contact(self.params["friend_2"], due), *complete_task(self.params["task"]), complete()]
+        return [*see_task(self.params["task"]), *lh.text_contact(self.params["friend"], due), *back_to_home(),
+                *lh.text_contact(self.params["friend_2"], due), *back_to_home(), *complete_task(self.params["task"]),
+                complete()]
 
 
 @register_task
-class TextedCookingTimeToTimer(_WithContacts):
-    """SMS → Clock → SMS, Tasks: start a timer for the minutes a contact texted, answer, and note a to-do."""
+class TextedCookingTimeToTimer(PeopleTask):
+    """SMS → Clock → SMS, Tasks: start a timer for the minutes a contact lh.texted, answer, and note a to-do."""
 
     name = "TextedCookingTimeToTimer"
     app_packages = (sms.PACKAGE, clock.PACKAGE, tasks_app.PACKAGE)
@@ -792,12 +650,12 @@ class TextedCookingTimeToTimer(_WithContacts):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The friend among 3–5 contacts, their text (5–55 minutes), others' texts, the reply."""
-        params = _friends(rng, int(rng.integers(3, 6)))
+        params = lh.friends(rng, int(rng.integers(3, 6)))
         dish, minutes = pick(rng, DISHES), int(rng.integers(5, 56))
         body = f"The {dish} needs {minutes} more minutes in the oven."
         texts = [[params["friend_number"], body], *([number, gen.message(rng)] for _, number in params["people"][1:])]
         return {**params, "dish": dish, "minutes": minutes, "body": body,
-                "texts": [texts[i] for i in rng.permutation(len(texts))], "reply": gen.message(rng)}
+                "texts": lh.shuffled(rng, texts), "reply": gen.message(rng)}
 
     def inbox(self) -> list[tuple[str, str]]:
         """The texts."""
@@ -806,19 +664,19 @@ class TextedCookingTimeToTimer(_WithContacts):
     def subgoals(self) -> Sequence[Subgoal]:
         """The timer; the reply; the task."""
         return [Subgoal("start the timer", timer_started(self.params["minutes"] * 60_000)),
-                Subgoal("reply", texted(self.params["friend_number"], self.params["reply"])),
+                Subgoal("reply", lh.texted(self.params["friend_number"], self.params["reply"])),
                 Subgoal("add the task", task_due(f"Take out the {self.params['dish']}", TODAY))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the text, start the timer, reply, add the task."""
         params = self.params
-        return [*read_texts(params["friend"], params["body"]), *start_timer(params["minutes"]),
-                *text_contact(params["friend"], params["reply"]),
+        return [*lh.read_text(params["friend"], params["body"]), *back_to_home(), *start_timer(params["minutes"]),
+                *lh.text_contact(params["friend"], params["reply"]), *back_to_home(),
                 *add_task(f"Take out the {params['dish']}", TODAY), complete()]
 
 
 @register_task
-class ContactNumberToCallEvent(_WithContacts):
+class ContactNumberToCallEvent(PeopleTask):
     """SMS, Contacts → Calendar: a text to a contact, then an event to call them with their number in it."""
 
     name = "ContactNumberToCallEvent"
@@ -830,25 +688,27 @@ class ContactNumberToCallEvent(_WithContacts):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The friend among 4–6 contacts, the event and the text."""
-        params = _friends(rng, int(rng.integers(4, 7)))
+        params = lh.friends(rng, int(rng.integers(4, 7)))
         new = meeting(rng, f"Call {params['friend']}", 30)
         new["event"]["description"] = params["friend_number"]
         return {**params, **new, "message": gen.message(rng)}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The text; the event with the number."""
-        return [Subgoal("text the friend", texted(self.params["friend_number"], self.params["message"])),
-                Subgoal("create the call event", event_added(self.params["event"]))]
+        return [Subgoal("text the friend", lh.texted(self.params["friend_number"], self.params["message"])),
+                Subgoal("create the call event", lh.event_added(self.params["event"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Text the friend, look the number up, create the event."""
         params = self.params
-        return [*text_contact(params["friend"], params["message"]),
-                *see_contact(params["friend"], params["friend_number"]), *add_event(params["event"]), complete()]
+        return [*lh.text_contact(params["friend"], params["message"]), *back_to_home(),
+                *lh.see_contact(params["friend"], params["friend_number"]), *back_to_home(),
+                *lh.add_event(params["event"]), *back_to_home(),
+                complete()]
 
 
 @register_task
-class CinemaRoutine(_WithContacts, _WithEvent):
+class CinemaRoutine(_WithEvent):
     """Calendar → SMS, Settings: text a contact where an event is, then Bluetooth off and the screen dimmed."""
 
     name = "CinemaRoutine"
@@ -861,18 +721,18 @@ class CinemaRoutine(_WithContacts, _WithEvent):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The event (with an address) among noise; the friend among 3–5 contacts."""
-        return {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), **_friends(rng, int(rng.integers(3, 6)))}
+        return {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), **lh.friends(rng, int(rng.integers(3, 6)))}
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The place texted; Bluetooth off; brightness at its minimum."""
-        return [Subgoal("text the place", texted(self.params["friend_number"], self.params["event"]["location"])),
+        return [Subgoal("text the place", lh.texted(self.params["friend_number"], self.params["event"]["location"])),
                 Subgoal("turn bluetooth off", setting_reached("SystemBluetoothTurnOff")),
                 Subgoal("dim the screen", setting_reached("SystemBrightnessMin"))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """See the event, text its place, change both settings."""
         event = self.params["event"]
-        return [*see_event(event), *text_contact(self.params["friend"], event["location"]),
+        return [*see_event(event), *lh.text_contact(self.params["friend"], event["location"]), *back_to_home(),
                 *change_setting("SystemBluetoothTurnOff"), *change_setting("SystemBrightnessMin"), complete()]
 
 
@@ -891,7 +751,7 @@ class TextSenderJoinsEvent(_WithEvent):
         """The topic, 3–5 texts (one about it), the new contact's name, the event (with an address) among noise."""
         topic = pick(rng, list(TOPICS))
         texts = topic_texts(rng, topic, int(rng.integers(3, 6)))
-        return {"topic": topic, "texts": [list(texts[i]) for i in rng.permutation(len(texts))],
+        return {"topic": topic, "texts": [list(text) for text in lh.shuffled(rng, texts)],
                 "number": texts[0][0], "body": texts[0][1], "name": gen.person_name(rng),
                 **_event_params(rng, location=pick(rng, sms.ADDRESSES))}
 
@@ -901,31 +761,32 @@ class TextSenderJoinsEvent(_WithEvent):
 
     def subgoals(self) -> Sequence[Subgoal]:
         """The contact; the place texted."""
-        return [Subgoal("save the sender", contact_saved(self.params["name"], self.params["number"])),
-                Subgoal("text the place", texted(self.params["number"], self.params["event"]["location"]))]
+        return [Subgoal("save the sender", lh.contact_saved(self.params["name"], self.params["number"])),
+                Subgoal("text the place", lh.texted(self.params["number"], self.params["event"]["location"]))]
 
     def oracle(self) -> Sequence[OracleStep]:
         """Read the texts, save the sender, see the event, text its place."""
         params = self.params
-        return [*read_texts(params["number"], params["body"]), *save_contact(params["name"], params["number"]),
-                *see_event(params["event"]), *text_contact(params["name"], params["event"]["location"]), complete()]
+        return [*lh.read_text(params["number"], params["body"]), *back_to_home(),
+                *lh.save_contact(params["name"], params["number"]), *back_to_home(), *see_event(params["event"]),
+                *lh.text_contact(params["name"], params["event"]["location"]), *back_to_home(), complete()]
 
 
 @register_task
-class InviteThreeFriendsToEvent(_WithContacts, _WithEvent):
+class InviteThreeFriendsToEvent(_WithEvent):
     """Calendar → SMS (three times) → Tasks: text three contacts an event's place, then add a to-do for its day."""
 
     name = "InviteThreeFriendsToEvent"
     app_packages = (calendar.PACKAGE, sms.PACKAGE, tasks_app.PACKAGE)
     complexity = 9.0
-    template = ("Text the location of my '{title}' event in Simple Calendar Pro to each of these friends, one "
+    template = ("Text the location of my '{title}' event in Simple Calendar Pro to each of these lh.friends, one "
                 "message each: {friend}, {friend_2}, {friend_3}. Then add a task 'Book a table' in the Tasks app due "
                 "on the day of the event.")
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The event (with an address) among noise; three friends among 5–7 contacts."""
-        params = {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), **_friends(rng, int(rng.integers(5, 8)))}
+        params = {**_event_params(rng, location=pick(rng, sms.ADDRESSES)), **lh.friends(rng, int(rng.integers(5, 8)))}
         for n in (2, 3):
             params[f"friend_{n}"], params[f"friend_{n}_number"] = params["people"][n - 1]
         return params
@@ -933,13 +794,13 @@ class InviteThreeFriendsToEvent(_WithContacts, _WithEvent):
     def subgoals(self) -> Sequence[Subgoal]:
         """Each friend texted the place; the task on the event's day."""
         event, params = self.params["event"], self.params
-        return [*(Subgoal(f"text {params[key]}", texted(params[f"{key}_number"], event["location"]))
+        return [*(Subgoal(f"text {params[key]}", lh.texted(params[f"{key}_number"], event["location"]))
                   for key in ("friend", "friend_2", "friend_3")),
                 Subgoal("add the task", task_due("Book a table", event_day(event)))]
 
     def oracle(self) -> Sequence[OracleStep]:
-        """See the event, text the three friends, add the task."""
+        """See the event, text the three lh.friends, add the task."""
         event, params = self.params["event"], self.params
-        texts = [step for key in ("friend", "friend_2", "friend_3") for step in text_contact(params[key],
-                                                                                              event["location"])]
+        texts = [step for key in ("friend", "friend_2", "friend_3")
+                 for step in [*lh.text_contact(params[key], event["location"]), *back_to_home()]]
         return [*see_event(event), *texts, *add_task("Book a table", event_day(event)), complete()]

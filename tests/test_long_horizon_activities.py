@@ -12,6 +12,7 @@ import pytest
 import android_gym
 from android_gym.device import state
 from android_gym.envs import expense, opentracks, osmand
+from android_gym.envs import long_horizon as lh
 from android_gym.envs import long_horizon_activities as lha
 from android_gym.envs import retro_music as retro
 from android_gym.tasks import SubgoalTask
@@ -64,11 +65,11 @@ def test_half_an_oracle_earns_partial_credit_with_sub_goals_in_order(task):
 
 
 def test_mentions_reads_amounts_by_value_and_words_whole_without_accents():
-    assert lha.mentions("I paid $30.10, thanks", "30.1") and lha.mentions("total: 1,204.5", "1204.50")
-    assert not lha.mentions("I paid 130.1", "30.1") and not lha.mentions("I paid 30.15", "30.1")
-    assert lha.mentions("It makes 3-4 servings.", "3-4 servings")
-    assert lha.mentions("See you in Schonberg!", "Schönberg") and not lha.mentions("Schonbergen", "Schönberg")
-    assert not lha.mentions("Quick Sweaty", "Quick Sweat") and not lha.mentions("1:39:001", "1:39:00")
+    assert lh.mentions("I paid $30.10, thanks", "30.1") and lh.mentions("total: 1,204.5", "1204.50")
+    assert not lh.mentions("I paid 130.1", "30.1") and not lh.mentions("I paid 30.15", "30.1")
+    assert lh.mentions("It makes 3-4 servings.", "3-4 servings")
+    assert lh.mentions("See you in Schonberg!", "Schönberg") and not lh.mentions("Schonbergen", "Schönberg")
+    assert not lh.mentions("Quick Sweaty", "Quick Sweat") and not lh.mentions("1:39:001", "1:39:00")
 
 
 def _sent(device, number: str, body: str) -> None:
@@ -84,7 +85,7 @@ def test_a_text_with_a_near_miss_amount_or_to_someone_else_does_not_count(make):
     texted = task.subgoals()[0].check
     cents = task.params["target"]["amount"]
     _sent(device, task.params["friend_number"], f"It was {lha._cents(cents + 1)}")
-    _sent(device, task.params["contacts"][1][1], f"It was {lha._cents(cents)}")
+    _sent(device, task.params["people"][1][1], f"It was {lha._cents(cents)}")
     assert texted(device) == 0.0
     _sent(device, task.params["friend_number"], f"It was {lha._cents(cents)}")
     assert texted(device) == 1.0

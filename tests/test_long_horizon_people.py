@@ -15,6 +15,7 @@ from android_gym.envs import sms, tasks_app
 from android_gym.evaluation.suite import long_horizon_tasks
 from android_gym.tasks import get_task
 from android_gym.tasks.oracle import OraclePolicy
+from android_gym.tasks.validators import device_time_ms
 from android_gym.testing import play_steps
 
 TASKS = [name for name in android_gym.task_names(include_aliases=False)
@@ -49,7 +50,7 @@ def test_half_the_oracle_earns_partial_credit_in_order(task, reset_task):
 def _send(env, number: str, body: str) -> None:
     """A sent text in the SMS store, dated now (as the app writes one)."""
     device = env.unwrapped.device
-    now = people.device_time_ms(device)
+    now = device_time_ms(device)
     device.shell(f"content insert --uri content://sms/sent --bind address:s:{shlex.quote(number)} "
                  f"--bind body:s:{shlex.quote(body)} --bind date:l:{now}")
 
