@@ -68,7 +68,7 @@ class _Checked(gym.Wrapper):
 
 
 def _agent_stack(task: str) -> gym.Env:
-    env = gym.make(android_gym.env_id(task), device="sim:540x1200")
+    env = gym.make(android_gym.env_id(task), device="sim:270x600")  # drawn natively small: the pixels are cheap
     forbidden = unused_app(task)
     env = ApplyConstraints(env, [forbidden])
     env = SetOfMark(CompressUITree(env))
