@@ -6,8 +6,9 @@ Each app gets a fresh phone. Where the catalogue has a task for the app, the tas
 storage, so the screen shows conversations, expenses or notes rather than an empty state; then the app is opened
 the way AndroidWorld opens apps (``monkey -p <package> -c android.intent.category.LAUNCHER 1``) and its frame is
 saved, scaled to ``--size`` and optimized (256 colours), named after the package; ``overview.png`` (the README's
-image) puts a few of them side by side. The phone is deterministic, so running the script again writes the same
-pixels.
+image) puts a few of them side by side; ``configurations.png`` shows SMS Messenger on phones configured as
+``CONFIGURATIONS`` (``android_gym.device.config``). The phone is deterministic, so running the script again writes
+the same pixels.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 from PIL import Image
 
 import android_gym  # noqa: F401  (registers the task catalogue)
+from android_gym.device.config import DeviceConfig
 from android_gym.device.sim import SimDevice
 from android_gym.tasks.registry import get_task
 
@@ -26,6 +28,10 @@ HOME = "home"
 OVERVIEW = "overview"  # the README's image: a strip of a few screens
 OVERVIEW_SCREENS = (HOME, "com.android.settings", "com.simplemobiletools.smsmessenger", "org.tasks",
                     "com.arduia.expense")
+CONFIGURED = "configurations"  # one app on several device configurations
+CONFIGURATIONS = (DeviceConfig(), DeviceConfig(phone="pixel_tablet", dark_theme=True, language="de-DE"),
+                  DeviceConfig(phone="small_phone", font_scale=1.3, language="fr-FR", navigation="gestures"),
+                  DeviceConfig(phone="pixel_7_pro", dark_theme=True, navigation="gestures"))
 _GAP = 24
 #: The task whose initial state each app is shown with (apps not listed are shown as installed).
 SHOWCASE = {
@@ -45,9 +51,12 @@ SHOWCASE = {
 }
 
 
-def app_screen(package: str) -> Image.Image:
-    """The main screen of ``package`` on a fresh phone, with its showcase task's state when it has one."""
+def app_screen(package: str, config: DeviceConfig | None = None) -> Image.Image:
+    """The main screen of ``package`` on a fresh phone (configured as ``config``), with its showcase task's state
+    when it has one."""
     device = SimDevice()
+    if config is not None:
+        config.apply(device)
     if package in SHOWCASE:
         task_class = get_task(SHOWCASE[package])
         task_class(task_class.generate_params(np.random.default_rng(0))).initialize(device)
@@ -73,6 +82,19 @@ def overview(shots: dict[str, Image.Image], width: int) -> Image.Image:
     return strip
 
 
+def configured(height: int) -> Image.Image:
+    """SMS Messenger on each of ``CONFIGURATIONS``, side by side, each ``height`` px tall."""
+    shots = [app_screen("com.simplemobiletools.smsmessenger", config) for config in CONFIGURATIONS]
+    scaled = [shot.resize((round(shot.width * height / shot.height), height), Image.LANCZOS) for shot in shots]
+    strip = Image.new("RGB", (sum(image.width for image in scaled) + _GAP * (len(scaled) - 1), height),
+                      (255, 255, 255))
+    x = 0
+    for image in scaled:
+        strip.paste(image, (x, 0))
+        x += image.width + _GAP
+    return strip
+
+
 def main(argv: list[str] | None = None) -> None:
     """Save the gallery's PNGs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -84,6 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     shots = screens()
     images = {name: image.resize(size, Image.LANCZOS) for name, image in shots.items()}
     images[OVERVIEW] = overview(shots, size[0] // 2)
+    images[CONFIGURED] = configured(size[1] // 2)
     for name, image in images.items():
         path = args.out / f"{name}.png"
         image.quantize(256, dither=Image.Dither.NONE).save(path, optimize=True)  # a 256-colour PNG: a third the bytes
