@@ -471,9 +471,11 @@ class MainScreen(Screen):
                         resource_id=res_id("new_file_dialog__template"), children=[
                             text_view(EMPTY_FILE, resource_id="android:id/text1", text_size=MENU_SIZE, padding=24,
                                       weight=1)])
-        body = [column(_caption(NAME), row(name, ext), _caption(TYPE), spinner, _caption(TEMPLATE), template,
-                       _caption(FOLDER_NOTE), _caption(KEEP_NOTE), padding=42,
-                       resource_id=res_id("new_file_dialog__root"))]
+        form = column(_caption(NAME), row(name, ext), _caption(TYPE), spinner, _caption(TEMPLATE), template,
+                      _caption(FOLDER_NOTE), _caption(KEEP_NOTE))
+        # new_file_dialog.xml: the form in a ScrollView, which gives way when the keyboard shortens the dialog
+        body = [View(kind="list", class_name="android.widget.ScrollView", key="new_file_dialog", scrollable=True,
+                     weight=1, padding=42, children=[form], resource_id=res_id("new_file_dialog__root"))]
         return alert_dialog(body, [("button3", FOLDER_BUTTON, self._create_folder),
                                    ("button2", CANCEL, self._close_dialog), ("button1", OK, self._create_file)])
 
