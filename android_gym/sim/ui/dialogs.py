@@ -37,6 +37,13 @@ def dialog_over(content: View, panel: View, dismiss: Callback | None) -> View:
     return scrim_over(content, outline, dismiss)
 
 
+def dialog_scroll_view(content: View, key: str, **props) -> View:
+    """A dialog's form in a ScrollView that takes the dialog's spare height (``weight``): when the keyboard leaves
+    the dialog less room than the form wants, the form scrolls and the buttons stay in view."""
+    return View(kind="list", class_name="android.widget.ScrollView", key=key, scrollable=True, weight=1,
+                children=[content], **props)
+
+
 def dialog_button(text: str, on_click: Callback, resource_id: str, text_size: int = BUTTON_TEXT) -> View:
     """A borderless dialog button, as wide as its text needs."""
     return View(kind="button", class_name="android.widget.Button", text=text, resource_id=resource_id,
