@@ -32,6 +32,7 @@ def dialog_over(content: View, panel: View, dismiss: Callback | None) -> View:
     """``scrim_over`` with ``panel`` centred in a frame that floats it (24 dp elevation, rounded corners), as a
     dialog window sits over its activity."""
     panel.corner = panel.corner or DIALOG_CORNER
+    panel.gravity = "fill"  # as tall as its window, which may be shorter than it wants (see dialog_scroll_view)
     outline = frame(panel, width=(panel.width or DIALOG_WIDTH) + 8, padding=4, gravity="center", elevation=63,
                     corner=DIALOG_CORNER)
     return scrim_over(content, outline, dismiss)

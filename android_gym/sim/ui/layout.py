@@ -225,9 +225,9 @@ def _layout_column(view: View, x: int, y: int, width: int, height: int, memo: Me
 
 def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     child_w = width if child.width is None else child.width
-    # A wrap_content child is measured AT_MOST the frame's height (FrameLayout.measureChildWithMargins): a dialog
-    # taller than the window the keyboard left it is shrunk to fit, its weighted scroll container giving way.
-    child_h = height if child.weight or child.gravity == "fill" else min(measure_height(child, child_w, memo), height)
+    child_h = height if child.weight or child.gravity == "fill" else measure_height(child, child_w, memo)
+    if child.gravity == "center" and child.kind == "frame":  # a dialog window (``dialogs.dialog_over``) is no taller
+        child_h = min(child_h, height)  # than the room the keyboard leaves it (adjustResize): its scroll view gives way
     m = child.margin
     positions = {
         "top": (x + m, y + m),
