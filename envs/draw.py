@@ -30,7 +30,17 @@ from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps import draw, files
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.files import PHOTOS_DATA, clear_device_storage, path_exists
-from android_gym.tasks.oracle import OracleStep, Selector, complete, drag, open_app, replace_text, scroll_to, tap
+from android_gym.tasks.oracle import (
+    OracleStep,
+    Selector,
+    complete,
+    drag,
+    hide_keyboard_unless,
+    open_app,
+    replace_text,
+    scroll_to,
+    tap,
+)
 from android_gym.tasks.user_data import pick, random_file_name
 
 APP_NAME = "simple draw pro"
@@ -124,6 +134,7 @@ class SimpleDrawProCreateDrawing(Task):
             drag(Selector(resource_id=_id("my_canvas")), "down"),
             tap(Selector(content_desc=draw.SAVE)),
             replace_text(Selector(resource_id=_id("save_image_filename")), stem),
+            hide_keyboard_unless(Selector(text=extension)),  # on a short screen the keyboard shortens the dialog
             tap(Selector(text=extension)),
             tap(Selector(text=draw.OK, resource_id="android:id/button1")),
             tap(Selector(content_desc=files.SHOW_ROOTS)),

@@ -37,7 +37,7 @@ from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.system.prefs import SharedPreferences
-from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over
+from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over, dialog_scroll_view
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -329,7 +329,7 @@ class MainScreen(Screen):
         return content
 
     def _save_dialog(self) -> View:
-        """``dialog_save_image`` with the folder hidden."""
+        """``dialog_save_image`` with the folder hidden (its holder in the ScrollView ``save_image_wrapper``)."""
         field = edit_text(self.filename, FILENAME, self.FILENAME_KEY, self._set_filename,
                           resource_id=_id(self.FILENAME_KEY), text_size=_BIGGER + 5)
         radios = [View(kind="text", class_name="android.widget.RadioButton", resource_id=_id(f"save_image_radio_{ext}"),
@@ -337,9 +337,10 @@ class MainScreen(Screen):
                        on_click=lambda ext=ext: setattr(self, "extension", ext), text_size=_BIGGER, padding=26,
                        text_color=PRIMARY if ext == self.extension else TEXT)
                   for ext in (PNG, SVG, JPG)]
-        body = [column(text_view(FILENAME, text_size=32, padding=6, text_color=(117, 117, 117)), field,
-                       column(*radios, resource_id=_id("save_image_radio_group")),
-                       resource_id=_id("save_image_holder"), padding=52)]
+        holder = column(text_view(FILENAME, text_size=32, padding=6, text_color=(117, 117, 117)), field,
+                        column(*radios, resource_id=_id("save_image_radio_group")),
+                        resource_id=_id("save_image_holder"), padding=52)
+        body = [dialog_scroll_view(holder, "save_image", resource_id=_id("save_image_wrapper"))]
         return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._confirm_save)],
                             title=SAVE_AS, package=PACKAGE)
 

@@ -66,7 +66,7 @@ from android_gym.sim.apps.markor_editor import (
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
-from android_gym.sim.ui.dialogs import MenuItem, alert_dialog, dialog_over, popup_menu, scrim_over
+from android_gym.sim.ui.dialogs import MenuItem, alert_dialog, dialog_over, dialog_scroll_view, popup_menu, scrim_over
 from android_gym.sim.ui.views import (
     TEXT_SECONDARY,
     WHITE,
@@ -471,9 +471,10 @@ class MainScreen(Screen):
                         resource_id=res_id("new_file_dialog__template"), children=[
                             text_view(EMPTY_FILE, resource_id="android:id/text1", text_size=MENU_SIZE, padding=24,
                                       weight=1)])
-        body = [column(_caption(NAME), row(name, ext), _caption(TYPE), spinner, _caption(TEMPLATE), template,
-                       _caption(FOLDER_NOTE), _caption(KEEP_NOTE), padding=42,
-                       resource_id=res_id("new_file_dialog__root"))]
+        form = column(_caption(NAME), row(name, ext), _caption(TYPE), spinner, _caption(TEMPLATE), template,
+                      _caption(FOLDER_NOTE), _caption(KEEP_NOTE))
+        # new_file_dialog.xml: the form in a ScrollView, which gives way when the keyboard shortens the dialog
+        body = [dialog_scroll_view(form, "new_file_dialog", padding=42, resource_id=res_id("new_file_dialog__root"))]
         return alert_dialog(body, [("button3", FOLDER_BUTTON, self._create_folder),
                                    ("button2", CANCEL, self._close_dialog), ("button1", OK, self._create_file)])
 

@@ -32,9 +32,17 @@ def dialog_over(content: View, panel: View, dismiss: Callback | None) -> View:
     """``scrim_over`` with ``panel`` centred in a frame that floats it (24 dp elevation, rounded corners), as a
     dialog window sits over its activity."""
     panel.corner = panel.corner or DIALOG_CORNER
+    panel.gravity = "fill"  # as tall as its window, which may be shorter than it wants (see dialog_scroll_view)
     outline = frame(panel, width=(panel.width or DIALOG_WIDTH) + 8, padding=4, gravity="center", elevation=63,
                     corner=DIALOG_CORNER)
     return scrim_over(content, outline, dismiss)
+
+
+def dialog_scroll_view(content: View, key: str, **props) -> View:
+    """A dialog's form in a ScrollView that takes the dialog's spare height (``weight``): when the keyboard leaves
+    the dialog less room than the form wants, the form scrolls and the buttons stay in view."""
+    return View(kind="list", class_name="android.widget.ScrollView", key=key, scrollable=True, weight=1,
+                children=[content], **props)
 
 
 def dialog_button(text: str, on_click: Callback, resource_id: str, text_size: int = BUTTON_TEXT) -> View:

@@ -226,6 +226,8 @@ def _layout_column(view: View, x: int, y: int, width: int, height: int, memo: Me
 def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     child_w = width if child.width is None else child.width
     child_h = height if child.weight or child.gravity == "fill" else measure_height(child, child_w, memo)
+    if child.gravity == "center" and child.kind == "frame":  # a dialog window (``dialogs.dialog_over``) is no taller
+        child_h = min(child_h, height)  # than the room the keyboard leaves it (adjustResize): its scroll view gives way
     m = child.margin
     positions = {
         "top": (x + m, y + m),
