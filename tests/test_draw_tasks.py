@@ -70,7 +70,7 @@ def test_a_wrong_name_or_folder_scores_zero(reset_task):
     assert env.unwrapped.device.shell("ls /sdcard/Pictures").output.split() == ["amet_fox.png.png"]
     env, info = reset_task(TASK, params={"file_name": "amet_fox.png", "text": ""})
     steps = oracle(env)
-    del steps[6:-2]  # Save at once: the picker opens on Downloads
+    del steps[7:-2]  # after OK, Save at once: the picker opens on Downloads
     info, invalid = play_steps(env, info, steps)
     assert not invalid and info["score"] == 0.0
     assert env.unwrapped.device.shell("ls /sdcard/Download").output.split() == ["amet_fox.png"]

@@ -16,6 +16,7 @@ from android_gym import Action, ActionType
 from android_gym.agents import OracleAgent, RandomAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice
+from android_gym.tasks import SubgoalTask
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB
 from android_gym.testing import check_task, play_steps, run_episode
@@ -96,8 +97,11 @@ def test_params_can_be_pinned(make_env):
 @pytest.mark.parametrize("task", android_gym.task_names(include_aliases=False))
 def test_task_passes_the_task_checks(task):
     """Every registered task: check_env, seed determinism (pixels too), oracle solves 3 seeds, doing nothing scores
-    0; on a small screen, natively drawn, so touches and bounds go through the screen's scale too."""
-    check_task(task, seeds=(0, 1, 2), device="sim:270x600")
+    0; on a small screen, natively drawn, so touches and bounds go through the screen's scale too. A long-horizon
+    task's oracle at seed 0 is played step by step in its own test file (partial credit, sub-goal order), so here
+    it plays seeds 1 and 2."""
+    long_horizon = issubclass(android_gym.get_task(task), SubgoalTask)
+    check_task(task, seeds=(1, 2) if long_horizon else (0, 1, 2), device="sim:270x600")
 
 
 def test_check_task_catches_a_broken_oracle(monkeypatch):
