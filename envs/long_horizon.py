@@ -175,7 +175,9 @@ def text_contact(name: str, message: str) -> list[OracleStep]:
 def read_text(title: str, body: str) -> list[OracleStep]:
     """Open Simple SMS Messenger and the conversation titled ``title`` (a number, or a contact's name), and check
     ``body`` shows; the thread stays open."""
-    return [open_app(sms.APP_NAME), tap(Selector(text=title, resource_id=f"{sms.PACKAGE}:id/conversation_address")),
+    conversation = Selector(text=title, resource_id=f"{sms.PACKAGE}:id/conversation_address")
+    conversations = Selector(resource_id=f"{sms.PACKAGE}:id/conversations_list")
+    return [open_app(sms.APP_NAME), *scroll_to(conversation, conversations, max_scrolls=6), tap(conversation),
             expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
 
 
