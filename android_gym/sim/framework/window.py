@@ -183,7 +183,7 @@ class WindowManager:
     @property
     def nav_bar_height(self) -> int:
         """Height of the navigation bar in design px: 48 dp with three buttons, 16 dp with gestures."""
-        return GESTURE_NAV_BAR_HEIGHT if self.looks.gestural else NAV_BAR_HEIGHT
+        return _nav_bar_height(self.looks)
 
     @property
     def rotation(self) -> int:
@@ -238,10 +238,10 @@ class WindowManager:
         self._shown = screen
         keyboard_shown = bool(screen.focus_key) and screen.keyboard_shown
         looks = self.looks
-        bottom = self.design_height - (GESTURE_NAV_BAR_HEIGHT if looks.gestural else NAV_BAR_HEIGHT)
+        bottom = self.design_height - _nav_bar_height(looks)
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
-        content = self._content(screen)
+        content = self._content(screen, looks)
         window = frame(content, resource_id="android:id/content")
         width = self.design_width
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
@@ -282,10 +282,9 @@ class WindowManager:
             layout(shade, 0, 0, width, bottom)  # full screen above the navigation bar
         return Frame(status, decor, keyboard, self._nav[1], shade, night_colors)
 
-    def _content(self, screen: Screen) -> View:
-        """A fresh view tree of ``screen`` (its dialog windows over it, in the system language, font scale and
-        theme) with its focus, selection and list positions, to lay out."""
-        looks = self.looks
+    def _content(self, screen: Screen, looks: Looks) -> View:
+        """A fresh view tree of ``screen`` (its dialog windows over it, in the system language and ``looks``' font
+        scale and theme) with its focus, selection and list positions, to lay out."""
         content = screen.build()
         for dialog in screen.dialog_windows:  # each dialog window over the activity and the dialogs before it
             content = dialog_over(content, dialog.panel(), None)
@@ -310,7 +309,7 @@ class WindowManager:
         keeps only the rows a list shows. Whether a list moved (its position is in ``screen.scroll``)."""
         laid_out = {view.key: view for view in content.walk() if view.kind == "list" and view.key}
         moved = False
-        for view in self._content(screen).walk():
+        for view in self._content(screen, self.looks).walk():
             shown = laid_out.get(view.key) if view.kind == "list" else None
             rows = view.children if shown is not None else []
             index = next((i for i, row_view in enumerate(rows) if any(v.focused for v in row_view.walk())), None)
@@ -733,6 +732,11 @@ def _luminance(color: Color) -> float:
     """Perceived brightness of ``color``, 0..255 (ITU-R BT.601 weights)."""
     r, g, b = color
     return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def _nav_bar_height(looks: Looks) -> int:
+    """The navigation bar's height in design px under ``looks``."""
+    return GESTURE_NAV_BAR_HEIGHT if looks.gestural else NAV_BAR_HEIGHT
 
 
 def _color_under(content: View, x: int, y: int, background: Color = WHITE) -> Color:
