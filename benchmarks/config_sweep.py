@@ -24,32 +24,35 @@ from tqdm import tqdm
 from android_gym.agents import OracleAgent
 from android_gym.device.config import CONFIG_DISTRIBUTIONS
 from android_gym.evaluation.suite import registered
-from android_gym.tasks import get_task
 from android_gym.tasks.registry import env_id
 from android_gym.testing import run_episode
 
 
-def drawn_config(task: str, seed: int, split: str) -> dict:
-    """The configuration the env draws for ``task`` at ``seed``: its generator seeded, the task's parameters drawn,
-    then the split sampled (as ``AndroidEnv.reset`` does)."""
+def drawn_config(env: gym.Env, seed: int, split: str) -> dict:
+    """The configuration ``env`` draws at ``seed``: its generator seeded, the task's parameters drawn, then the
+    split sampled (as ``AndroidEnv.reset`` does)."""
     rng = gym.utils.seeding.np_random(seed)[0]
-    get_task(task).generate_params(rng)
+    env.unwrapped.task_class.generate_params(rng)
     return CONFIG_DISTRIBUTIONS[split].sample(rng).as_dict()
 
 
-def play(task: str, seed: int, split: str, device: str) -> dict:
+def play(task: str, seed: int, split: str, device: str, only: dict[str, object]) -> dict | None:
     """Play ``task``'s oracle at ``seed`` under the configuration the split draws: a row with the score, the steps
-    and what went wrong (the error raised, or the first invalid actions)."""
-    row = {"task": task, "seed": seed, "score": 0.0, "config": drawn_config(task, seed, split), "error": ""}
+    and what went wrong (the error raised, or the first invalid actions); ``None`` when ``only`` rules the drawn
+    configuration out (the oracle is not played then)."""
     env = gym.make(env_id(task), device=device, pixels=False, device_config=split)
     try:
-        result = run_episode(env, OracleAgent(), seed=seed)
-        row.update(score=result.score, steps=result.steps, error="; ".join(result.invalid_actions[:2]))
-    except Exception as error:  # noqa: BLE001 -- a sweep reports every failure and goes on
-        row["error"] = traceback.format_exception_only(error)[-1].strip()
+        row = {"task": task, "seed": seed, "score": 0.0, "config": drawn_config(env, seed, split), "error": ""}
+        if any(row["config"].get(key) != value for key, value in only.items()):
+            return None
+        try:
+            result = run_episode(env, OracleAgent(), seed=seed)
+            row.update(score=result.score, steps=result.steps, error="; ".join(result.invalid_actions[:2]))
+        except Exception as error:  # noqa: BLE001 -- a sweep reports every failure and goes on
+            row["error"] = traceback.format_exception_only(error)[-1].strip()
+        return row
     finally:
         env.close()
-    return row
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -72,13 +75,14 @@ def main(argv: Sequence[str] | None = None) -> list[dict]:
     only = {key: value for key, value in (("phone", args.phone), ("font_scale", args.font_scale),
                                           ("language", args.language)) if value is not None}
     tasks = [name for name in registered() if fnmatch.fnmatchcase(name, args.tasks)]
-    runs = [(task, seed) for task in tasks for seed in range(args.seeds)
-            if all(drawn_config(task, seed, args.split).get(key) == value for key, value in only.items())]
+    runs = [(task, seed) for task in tasks for seed in range(args.seeds)]
     rows, failed = [], []
     with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(play, task, seed, args.split, args.device) for task, seed in runs]
+        futures = [pool.submit(play, task, seed, args.split, args.device, only) for task, seed in runs]
         for future in tqdm(futures, desc=f"oracles under {args.split}", unit="run", file=sys.stderr):
             row = future.result()
+            if row is None:
+                continue
             rows.append(row)
             if row["score"] != 1.0:
                 failed.append(row)
