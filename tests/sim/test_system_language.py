@@ -134,3 +134,45 @@ def test_a_snapshot_brings_back_the_language_the_framework_ran_in(tmp_path):
         assert "Kalender" in _texts(device)
     finally:
         device.close()
+
+
+_SUBSETTINGS = "com.android.settings/.SubSettings"
+_STORAGE = "com.android.settings.deviceinfo.StorageDashboardFragment"
+
+
+@pytest.mark.parametrize("language, on, off, storage", [
+    ("de-DE", "AN", "AUS", "Speicher"), ("fr-FR", "OUI", "NON", "Stockage")])
+def test_settings_pages_and_the_toolkits_words_show_in_the_system_language(language, on, off, storage):
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language=language).apply(device, DeviceConfig())
+        device.shell("am start -a android.settings.WIFI_SETTINGS")
+        switch = next(e for e in parse_ui_dump(device.ui_dump()) if e.resource_name == "android:id/switch_widget")
+        assert switch.text == on  # the Switch's capital_on, from the framework's strings
+        device.shell("svc wifi disable")
+        device.shell("am start -a android.settings.WIFI_SETTINGS")
+        assert off in _texts(device) and on not in _texts(device)
+        # A page opened with a title resource id shows the app's string for it; a title sent as a string extra is
+        # the caller's data and stays as sent, even when it spells that very title.
+        device.shell(f"am start -n {_SUBSETTINGS} --es :settings:show_fragment {_STORAGE} "
+                     "--es :settings:show_fragment_title_resid storage_settings")
+        assert storage in _texts(device)
+        device.shell(f"am start -n {_SUBSETTINGS} --es :settings:show_fragment {_STORAGE} "
+                     "--es :settings:show_fragment_title Storage")
+        assert "Storage" in _texts(device) and storage not in _texts(device)
+    finally:
+        device.close()
+
+
+def test_typed_text_spelling_a_framework_word_stays_as_typed():
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language="de-DE").apply(device, DeviceConfig())
+        device.shell(f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1")
+        field = next(e for e in parse_ui_dump(device.ui_dump()) if e.class_name == "android.widget.EditText")
+        device.tap(*field.bbox_pixels.center)
+        device.input_text("Paste")
+        texts = _texts(device)
+        assert "Paste" in texts and "Einfügen" not in texts
+    finally:
+        device.close()

@@ -49,8 +49,9 @@ from android_gym.sim.ui.views import (
 )
 
 PACKAGE = "com.android.settings"
-#: ``SettingsActivity.EXTRA_SHOW_FRAGMENT`` / ``EXTRA_SHOW_FRAGMENT_TITLE``.
+#: ``SettingsActivity.EXTRA_SHOW_FRAGMENT`` / ``EXTRA_SHOW_FRAGMENT_TITLE`` / ``EXTRA_SHOW_FRAGMENT_TITLE_RESID``.
 EXTRA_SHOW_FRAGMENT, EXTRA_SHOW_FRAGMENT_TITLE = ":settings:show_fragment", ":settings:show_fragment_title"
+EXTRA_SHOW_FRAGMENT_TITLE_RESID = ":settings:show_fragment_title_resid"
 # Fragments (android:fragment of the preference XML).
 NETWORK_DASHBOARD = f"{PACKAGE}.network.NetworkDashboardFragment"
 INTERNET_PAGE = f"{PACKAGE}.network.NetworkProviderSettings"
@@ -88,6 +89,28 @@ ADAPTIVE_BRIGHTNESS_FOOTER = (
     "slider manually to help adaptive brightness learn your preferences.")  # auto_brightness_description
 WIFI_OFF_FOOTER = "To see available networks, turn Wi‑Fi on."  # wifi_empty_list_wifi_off
 EMULATOR_SSID, CONNECTED = "AndroidWifi", "Connected"
+#: The titles the rows open their pages with, by resource name (the simulator's stand-in for the resource id):
+#: ``SubSettingLauncher.setTitleRes`` puts the id in ``EXTRA_SHOW_FRAGMENT_TITLE_RESID`` and ``SettingsActivity``
+#: resolves it in its own resources, so the page title is the app's string in the system language.
+TITLE_RESOURCES: dict[str, str] = {
+    "network_dashboard_title": NETWORK_AND_INTERNET, "connected_devices_dashboard_title": CONNECTED_DEVICES_TITLE,
+    "apps_dashboard_title": "Apps", "configure_notification_settings": "Notifications",
+    "power_usage_summary_title": "Battery", "storage_settings": "Storage", "sound_settings": "Sound & vibration",
+    "display_settings": DISPLAY_TITLE, "accessibility_settings": "Accessibility",
+    "security_settings_title": "Security", "privacy_dashboard_title": "Privacy", "location_settings_title": "Location",
+    "emergency_settings_preference_title": "Safety & emergency", "account_dashboard_title": "Passwords & accounts",
+    "header_category_system": "System", "about_settings": "About phone", "provider_internet_settings": INTERNET,
+    "tether_settings_title_all": "Hotspot & tethering", "data_saver_title": "Data Saver",
+    "vpn_settings_title": "VPN", "wifi_configure_settings_preference_title": "Network preferences",
+    "wifi_saved_access_points_label": "Saved networks", "non_carrier_data_usage": "Non-carrier data usage",
+    "bluetooth_pairing_pref_title": PAIR_NEW_DEVICE, "connected_device_connections_title":
+    CONNECTION_PREFERENCES_TITLE, "bluetooth_settings_title": BLUETOOTH, "wifi_display_settings_title": "Cast",
+    "print_settings": "Printing", "lockscreen_settings_title": "Lock screen", "screen_timeout": "Screen timeout",
+    "dark_ui_mode": "Dark theme", "accessibility_text_reading_options_title": "Display size and text",
+    "night_display_title": "Night Light", "accelerometer_title": "Auto-rotate screen",
+    "screensaver_settings_title": "Screen saver", "auto_brightness_title": ADAPTIVE_BRIGHTNESS,
+}
+_RESOURCE_OF = {title: name for name, title in TITLE_RESOURCES.items()}
 _TITLE, _SUMMARY, _BIG_TITLE = 45, 37, 95  # 17sp list item, 14sp summary, the collapsing toolbar's title (px)
 
 
@@ -223,7 +246,9 @@ class SubSettings(Screen):
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self.fragment = intent.extras.get(EXTRA_SHOW_FRAGMENT) or self.FRAGMENT
-        self.title = intent.extras.get(EXTRA_SHOW_FRAGMENT_TITLE, "")
+        # SettingsActivity: the title resource id first, else the title string the caller sent (data, as typed)
+        self.title = (TITLE_RESOURCES.get(intent.extras.get(EXTRA_SHOW_FRAGMENT_TITLE_RESID, ""))
+                      or intent.extras.get(EXTRA_SHOW_FRAGMENT_TITLE, ""))
 
     def build(self) -> View:
         title, page = PAGES.get(self.fragment, (self.title, None))
@@ -240,9 +265,11 @@ class SubSettings(Screen):
 
 
 def open_page(screen: Screen, fragment: str, title: str) -> None:
-    """``SubSettingLauncher.launch``: show ``fragment`` in a new ``SubSettings`` on top of ``screen``."""
+    """``SubSettingLauncher.launch``: show ``fragment`` in a new ``SubSettings`` on top of ``screen``, titled by
+    the resource ``title`` is (``setTitleRes``)."""
     screen.start(SubSettings, Intent(component=f"{PACKAGE}/{SubSettings.activity}",
-                                     extras={EXTRA_SHOW_FRAGMENT: fragment, EXTRA_SHOW_FRAGMENT_TITLE: title}))
+                                     extras={EXTRA_SHOW_FRAGMENT: fragment,
+                                             EXTRA_SHOW_FRAGMENT_TITLE_RESID: _RESOURCE_OF[title]}))
 
 
 def _link(screen: Screen, title: str, fragment: str, summary: str = "", icon: str = "") -> View:

@@ -28,6 +28,8 @@ from android_gym.locales import FRAMEWORK_PACKAGE
 from android_gym.sim.ui.views import View
 
 _PREFIX = "android_gym.sim."
+#: The view kinds whose ``hint`` is text shown to the user (a field's hint, a label drawn on a canvas).
+_TEXT_HINTS = frozenset({"edit", "label"})
 
 
 class SystemLocale:
@@ -43,19 +45,28 @@ class SystemLocale:
 
     def translate(self, root: View, package: str) -> None:
         """Put the resource strings of the window ``root`` (a tree just built for ``package``) into the system
-        language, in place: texts, content descriptions and text fields' hints; other strings stay as they are."""
+        language, in place (``resource_strings``); other strings stay as they are."""
         tables = locales.strings(self.tag)
         if not tables:
             return
         own, framework = tables.get(package, {}), tables.get(FRAMEWORK_PACKAGE, {})
-        literal = _literals()
-        for view in root.walk():
-            for name in ("text", "content_desc", "hint"):
-                value = getattr(view, name)
-                if value and id(value) in literal and (name != "hint" or view.kind == "edit"):
-                    translated = own.get(value) or framework.get(value)
-                    if translated is not None:
-                        setattr(view, name, translated)
+        for view, name, value in resource_strings(root):
+            translated = own.get(value) or framework.get(value)
+            if translated is not None:
+                setattr(view, name, translated)
+
+
+def resource_strings(root: View) -> Iterator[tuple[View, str, str]]:
+    """The resource strings of the tree ``root`` that ``SystemLocale.translate`` puts into the system language,
+    as ``(view, attribute, string)``: texts, content descriptions, and the hints of text fields and of labels (the
+    text a custom view draws itself, such as a collapsing toolbar's title) that are literal string objects of the
+    phone's modules; an icon's hint names its drawable and stays."""
+    literal = _literals()
+    for view in root.walk():
+        for name in ("text", "content_desc", "hint"):
+            value = getattr(view, name)
+            if value and id(value) in literal and (name != "hint" or view.kind in _TEXT_HINTS):
+                yield view, name, value
 
 
 _LITERALS: dict[int, str] = {}

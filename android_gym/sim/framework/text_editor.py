@@ -47,8 +47,10 @@ class TextEditor:
         return min(selection.start, size), min(selection.end, size)
 
     def _edit(self, field: View, start: int, end: int, text: str) -> None:
-        """``Editable.replace(start, end, text)``, the caret after the new text, the action mode over."""
-        value = field.value[:start] + text + field.value[end:]
+        """``Editable.replace(start, end, text)``, the caret after the new text, the action mode over. The field's
+        text is a new string built from its buffer (``Editable.toString``), never the very object typed or pasted,
+        so text that spells an app's word is the user's, not the app's resource (``locale.resource_strings``)."""
+        value = "".join((field.value[:start], text, field.value[end:]))
         field.on_text(value)
         caret = start + len(text)
         self._screen.selection = None if caret == len(value) else TextSelection(caret, caret)

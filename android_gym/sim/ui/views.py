@@ -21,6 +21,8 @@ TEXT: Color = (33, 33, 33)
 TEXT_SECONDARY: Color = (117, 117, 117)
 PRIMARY: Color = (25, 118, 210)
 DIVIDER: Color = (224, 224, 224)
+#: A Switch's state text (frameworks/base core/res/res/values/strings.xml: capital_on, capital_off).
+SWITCH_ON, SWITCH_OFF = "ON", "OFF"
 
 
 @dataclass(eq=False)
@@ -185,7 +187,7 @@ def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
     """A Switch widget with its label."""
     props.setdefault("height", 150)
     props.setdefault("padding", 36)
-    return View(kind="switch", class_name="android.widget.Switch", text="ON" if checked else "OFF",
+    return View(kind="switch", class_name="android.widget.Switch", text=SWITCH_ON if checked else SWITCH_OFF,
                 content_desc=label, checkable=True, checked=checked, clickable=True, focusable=True,
                 on_click=on_click, **props)
 
@@ -196,8 +198,8 @@ def toggle(checked: bool, **props) -> View:
     props.setdefault("width", 160)
     props.setdefault("height", 126)
     clickable = props.get("on_click") is not None
-    return View(kind="toggle", class_name="android.widget.Switch", text="ON" if checked else "OFF", checkable=True,
-                checked=checked, clickable=clickable, focusable=clickable, **props)
+    return View(kind="toggle", class_name="android.widget.Switch", text=SWITCH_ON if checked else SWITCH_OFF,
+                checkable=True, checked=checked, clickable=clickable, focusable=clickable, **props)
 
 
 def seek_bar(progress: int, max_progress: int, on_progress: Callable[[int], None], **props) -> View:
