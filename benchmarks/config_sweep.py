@@ -2,8 +2,11 @@
 (``android_gym.device.config.CONFIG_DISTRIBUTIONS``), play the task's oracle and report every run that does not
 score 1.0, with its configuration and what went wrong.
 
-Usage: python benchmarks/config_sweep.py [--split heldout] [--seeds 6] [--tasks 'Retro*'] [--jobs 2]
-                                        [--phone small_phone] [--font-scale 1.3] [--language fr-FR]
+Usage: python benchmarks/config_sweep.py [--split heldout|train|none] [--seeds 6] [--tasks 'Retro*'] [--jobs 2]
+                                        [--phone small_phone] [--font-scale 1.3] [--language fr-FR] [--rl]
+
+``--rl`` replays each oracle through the RL view's action ids (``make_rl_env``, ``replay_oracle_ids``), the view
+PPO trains on; ``--split none`` plays on the phone as it is (no configuration drawn).
 
 ``--phone``/``--font-scale``/``--language`` keep only the runs whose drawn configuration has that value (the
 draw is unchanged, so a seed names the same run with or without them). Exit status 1 when any run fails.
@@ -24,38 +27,54 @@ from tqdm import tqdm
 from android_gym.agents import OracleAgent
 from android_gym.device.config import CONFIG_DISTRIBUTIONS
 from android_gym.evaluation.suite import registered
-from android_gym.tasks import get_task
 from android_gym.tasks.registry import env_id
-from android_gym.testing import run_episode
+from android_gym.testing import replay_oracle_ids, run_episode
+from android_gym.wrappers import make_rl_env
 
 
-def drawn_config(task: str, seed: int, split: str) -> dict:
-    """The configuration the env draws for ``task`` at ``seed``: its generator seeded, the task's parameters drawn,
-    then the split sampled (as ``AndroidEnv.reset`` does)."""
+def drawn_config(env: gym.Env, seed: int, split: str) -> dict:
+    """The configuration ``env`` draws at ``seed``: its generator seeded, the task's parameters drawn, then the
+    split sampled (as ``AndroidEnv.reset`` does)."""
     rng = gym.utils.seeding.np_random(seed)[0]
-    get_task(task).generate_params(rng)
+    env.unwrapped.task_class.generate_params(rng)
     return CONFIG_DISTRIBUTIONS[split].sample(rng).as_dict()
 
 
-def play(task: str, seed: int, split: str, device: str) -> dict:
-    """Play ``task``'s oracle at ``seed`` under the configuration the split draws: a row with the score, the steps
-    and what went wrong (the error raised, or the first invalid actions)."""
-    row = {"task": task, "seed": seed, "score": 0.0, "config": drawn_config(task, seed, split), "error": ""}
-    env = gym.make(env_id(task), device=device, pixels=False, device_config=split)
+def play(task: str, seed: int, split: str | None, device: str, only: dict[str, object],
+         rl: bool) -> dict | None:
+    """Play ``task``'s oracle at ``seed`` under the configuration the split draws (as it is, or through the RL
+    view's ids when ``rl``): a row with the score, the steps and what went wrong (the error raised, why the RL
+    replay stopped, or the first invalid actions); ``None`` when ``only`` rules the drawn configuration out (the
+    oracle is not played then)."""
+    if rl:
+        env = make_rl_env(env_id(task), device=device, device_config=split)
+    else:
+        env = gym.make(env_id(task), device=device, pixels=False, device_config=split)
     try:
-        result = run_episode(env, OracleAgent(), seed=seed)
-        row.update(score=result.score, steps=result.steps, error="; ".join(result.invalid_actions[:2]))
-    except Exception as error:  # noqa: BLE001 -- a sweep reports every failure and goes on
-        row["error"] = traceback.format_exception_only(error)[-1].strip()
+        config = drawn_config(env, seed, split) if split else {}
+        if any(config.get(key) != value for key, value in only.items()):
+            return None
+        row = {"task": task, "seed": seed, "score": 0.0, "config": config, "error": ""}
+        try:
+            if rl:
+                result, stopped = replay_oracle_ids(env, seed=seed)
+            else:
+                result, stopped = run_episode(env, OracleAgent(), seed=seed), None
+            row.update(score=result.score, steps=result.steps,
+                       error=stopped or "; ".join(result.invalid_actions[:2]))
+        except Exception as error:  # noqa: BLE001 -- a sweep reports every failure and goes on
+            row["error"] = traceback.format_exception_only(error)[-1].strip()
+        return row
     finally:
         env.close()
-    return row
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", default="heldout", help="the configuration distribution: train or heldout")
+    parser.add_argument("--split", default="heldout",
+                        help="the configuration distribution: train or heldout; 'none' leaves the phone as it is")
+    parser.add_argument("--rl", action="store_true", help="replay the oracles through the RL view's action ids")
     parser.add_argument("--seeds", type=int, default=6, help="seeds per task, 0..N-1")
     parser.add_argument("--tasks", default="*", help="a glob over task names (default: every registered task)")
     parser.add_argument("--device", default="sim:270x600", help="the device each env runs on")
@@ -69,16 +88,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> list[dict]:
     """Run the sweep, print the failures and a summary; returns the failed rows."""
     args = parse_args(argv)
+    split = None if args.split == "none" else args.split
     only = {key: value for key, value in (("phone", args.phone), ("font_scale", args.font_scale),
                                           ("language", args.language)) if value is not None}
     tasks = [name for name in registered() if fnmatch.fnmatchcase(name, args.tasks)]
-    runs = [(task, seed) for task in tasks for seed in range(args.seeds)
-            if all(drawn_config(task, seed, args.split).get(key) == value for key, value in only.items())]
+    runs = [(task, seed) for task in tasks for seed in range(args.seeds)]
     rows, failed = [], []
     with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(play, task, seed, args.split, args.device) for task, seed in runs]
+        futures = [pool.submit(play, task, seed, split, args.device, only, args.rl) for task, seed in runs]
         for future in tqdm(futures, desc=f"oracles under {args.split}", unit="run", file=sys.stderr):
             row = future.result()
+            if row is None:
+                continue
             rows.append(row)
             if row["score"] != 1.0:
                 failed.append(row)
