@@ -89,3 +89,32 @@ def test_the_notification_permission_prompt_in_the_system_language(device, langu
     assert by_id["com.android.permissioncontroller:id/permission_deny_button"] == deny
     assert by_id["com.android.permissioncontroller:id/permission_message"].endswith(message)
     assert search in {element.text for element in elements}  # the SMS app under the prompt, in its own strings
+
+
+def _french(device: SimDevice) -> None:
+    DeviceConfig(language="fr-FR").apply(device, DeviceConfig())
+
+
+def test_the_shade_in_french_with_a_posted_notification(device):
+    _french(device)
+    _open_shade(device)
+    texts = _texts(device)
+    assert {"Aucune notification", "Luminosité de l'affichage", "Internet", "Bluetooth."} <= texts
+    assert not {"No notifications", "Display brightness"} & texts
+    device.shell("cmd notification post -t 'Clear all' tag 'No notifications'")
+    texts = _texts(device)
+    assert "Tout effacer" in texts  # the footer's button
+    assert {"Clear all", "No notifications"} <= texts  # the notification's own title and text stay as posted
+    assert "Notification Shell : Clear all" in texts
+
+
+def test_the_low_battery_heads_up_and_the_battery_description_in_french(device):
+    _french(device)
+    device.shell("dumpsys battery unplug")
+    device.shell("dumpsys battery set level 15")
+    texts = {element.text for element in parse_ui_dump(device.ui_dump())}
+    assert {"Activer l'économiseur de batterie ?", "Non, merci", "Activer"} <= texts
+    assert any(text.startswith("Il vous reste 20") and text.endswith("retarde les notifications.")
+               for text in texts if text)
+    status = next(w for w in device.phone.window.screen_windows() if w.title == "StatusBar").root
+    assert any(view.content_desc == "Batterie : 15 pour cent" for view in status.walk())
