@@ -118,3 +118,18 @@ def test_the_low_battery_heads_up_and_the_battery_description_in_french(device):
                for text in texts if text)
     status = next(w for w in device.phone.window.screen_windows() if w.title == "StatusBar").root
     assert any(view.content_desc == "Batterie : 15 pour cent" for view in status.walk())
+
+
+@pytest.mark.parametrize("language, shutter, toggle, video", [
+    ("de-DE", "Blende", "Modusliste umschalten", "Zu Video wechseln"),
+    ("fr-FR", "Obturateur", "Activer/désactiver la liste de modes", "Passer en mode Vidéo"),
+])
+def test_the_camera_in_the_system_language(device, language, shutter, toggle, video):
+    DeviceConfig(language=language).apply(device, DeviceConfig())
+    device.shell("monkey -p com.android.camera2 -c android.intent.category.LAUNCHER 1")
+    texts = _texts(device)
+    assert {shutter, toggle} <= texts
+    assert not {"Shutter", "Toggle mode list"} & texts
+    toggle_element = next(e for e in parse_ui_dump(device.ui_dump()) if e.content_description == toggle)
+    device.phone.tap(*toggle_element.bbox_pixels.center)  # the mode list opens with its described modes
+    assert video in _texts(device)
