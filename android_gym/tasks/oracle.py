@@ -49,10 +49,13 @@ class Selector:
     resource_id: str | None = None
     class_suffix: str | None = None
     text_contains: str | None = None
+    #: The package whose strings the texts are, when not the element's window's (SystemUI's heads-up lies in the
+    #: app's window).
+    app: str | None = None
 
     def matches(self, element: UIElement) -> bool:
         """Whether ``element`` has every property this selector names."""
-        package = element.package_name
+        package = self.app or element.package_name
         return ((self.text is None or _shows(element.text, self.text, package))
                 and (self.text_contains is None or _shows_part(element.text or "", self.text_contains, package))
                 and (self.content_desc is None or _shows(element.content_description, self.content_desc, package))
@@ -179,7 +182,7 @@ DISTRACTOR_DISMISSALS = (
     Selector(resource_id="com.android.permissioncontroller:id/permission_deny_button"),
     Selector(text="OK", resource_id="android:id/button1"),
     Selector(text="Later", resource_id="android:id/button2"),
-    Selector(text="No thanks", class_suffix="Button"),
+    Selector(text="No thanks", class_suffix="Button", app="com.android.systemui"),
 )
 _NOTIFICATION_ROW = Selector(resource_id="com.android.systemui:id/expandableNotificationRow")
 #: What tells each dismissal's button is the distractor's (an "OK" or "Later" of a task's own dialog is not).

@@ -68,6 +68,16 @@ def resource_strings(root: View) -> Iterator[tuple[View, str, str]]:
             if value and id(value) in literal and (name != "hint" or view.kind in _TEXT_HINTS):
                 yield view, name, value
 
+    def string(self, value: str, package: str) -> str:
+        """``value`` in the system language if it is a resource string (a literal of the phone's modules) that
+        ``package`` or the framework translates, else ``value`` itself: ``Resources.getString``. A string the app
+        composes (``getString(id, args)``) is made from its template read here, then formatted; user data passed
+        in as an argument comes back unchanged."""
+        tables = locales.strings(self.tag)
+        if not tables or id(value) not in _literals():
+            return value
+        return tables.get(package, {}).get(value) or tables.get(FRAMEWORK_PACKAGE, {}).get(value) or value
+
 
 _LITERALS: dict[int, str] = {}
 _SCANNED: set[str] = set()

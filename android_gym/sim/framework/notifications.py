@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, WHITE, Color, View, column, row, text_view
 
@@ -30,6 +31,7 @@ HEADS_UP_MS = 5000
 #: ``NotificationManager.IMPORTANCE_DEFAULT`` / ``IMPORTANCE_HIGH``.
 IMPORTANCE_DEFAULT, IMPORTANCE_HIGH = 3, 4
 CLEAR_ALL = "Clear all"  # SystemUI clear_all_notifications_text
+ICON_DESCRIPTION = "{} notification: {}"  # SystemUI accessibility_desc_notification_icon: app name, title
 ROW_ID = f"{SYSTEMUI}:id/expandableNotificationRow"
 CLEAR_ALL_ID = f"{SYSTEMUI}:id/dismiss_text"
 _CARD, _CORNER, _ACTION_INK = WHITE, 63, (11, 87, 208)  # notification_corner_radius 24 dp; colorAccent
@@ -68,8 +70,9 @@ class Notification:
 class NotificationManager:
     """The posted notifications (newest last) and the one shown heads-up, if any."""
 
-    def __init__(self, clock: VirtualClock, invalidate: Callable[[], None]) -> None:
+    def __init__(self, clock: VirtualClock, invalidate: Callable[[], None], locale: SystemLocale) -> None:
         self._clock = clock
+        self._locale = locale
         self._invalidate = invalidate
         self._posted: dict[str, Notification] = {}
         self._heads_up: tuple[str, int] | None = None  # key, device time it goes
@@ -129,10 +132,17 @@ class NotificationManager:
             self._invalidate()
 
     # ----- views ---------------------------------------------------------------------------------------------
+    def description(self, notification: Notification) -> str:
+        """``StatusBarIconView.contentDescForNotification``: "<app> notification: <title>" in the system language
+        (the app name and title translated only when they are resource strings, never a posted text)."""
+        string = self._locale.string
+        return string(ICON_DESCRIPTION, SYSTEMUI).format(string(notification.app_name, SYSTEMUI),
+                                                         string(notification.title, SYSTEMUI))
+
     def status_icons(self, ink: Color) -> list[View]:
         """The status bar's notification icons, newest first (``NotificationIconContainer``)."""
         return [View(kind="icon", class_name="android.widget.ImageView", hint=n.icon, width=48, height=48,
-                     content_desc=f"{n.app_name} notification: {n.title}", text_color=ink) for n in self.active]
+                     content_desc=self.description(n), text_color=ink) for n in self.active]
 
     def row_view(self, notification: Notification, heads_up: bool = False) -> View:
         """An ``ExpandableNotificationRow``: header (icon, app name), title, text and action buttons; a sideways
@@ -157,7 +167,7 @@ class NotificationManager:
             else:
                 self.dismiss(n.key)
 
-        return column(*children, resource_id=ROW_ID, content_desc=f"{n.app_name} notification: {n.title}",
+        return column(*children, resource_id=ROW_ID, content_desc=self.description(n),
                       clickable=True, focusable=True, on_click=lambda: None, on_fling=fling, padding=42,
                       background=_CARD, corner=_CORNER, elevation=21 if heads_up else 0)
 

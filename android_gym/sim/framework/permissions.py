@@ -52,8 +52,10 @@ class GrantPermissionsScreen(Screen):
         self.finish()
 
     def build(self) -> View:
+        locale = self.phone.window.locale
         requester = self.phone.packages.get(self.requester)
-        label = requester.label if requester is not None else self.requester
+        label = locale.string(requester.label, requester.package) if requester is not None else self.requester
+        message = locale.string(MESSAGE, PACKAGE).format(label)
 
         def button(text: str, name: str, granted: bool) -> View:
             return View(kind="button", class_name="android.widget.Button", text=text, resource_id=rid(name),
@@ -63,12 +65,15 @@ class GrantPermissionsScreen(Screen):
         icon = View(kind="icon", class_name="android.widget.ImageView", hint="notifications",
                     resource_id=rid("permission_icon"), width=76, height=76, text_color=PRIMARY)
         panel = column(row(View(weight=1), icon, View(weight=1)),
-                       text_view(MESSAGE.format(label), resource_id=rid("permission_message"), text_size=50,
-                                 padding=32, gravity="center"),
+                       text_view(message, resource_id=rid("permission_message"), text_size=50, padding=32,
+                                 gravity="center"),
                        button(ALLOW, "permission_allow_button", True), button(DENY, "permission_deny_button", False),
                        resource_id=rid("grant_dialog"), background=_DIALOG_BG, padding=60, spacing=21, corner=73,
                        width=920)
-        under = self.behind.build() if self.behind is not None else View(background=WHITE)
+        under = View(background=WHITE)
+        if self.behind is not None:  # the app's own window, in its own strings
+            under = self.behind.build()
+            locale.translate(under, self.behind.app.package)
         return dialog_over(under, panel, None)
 
 

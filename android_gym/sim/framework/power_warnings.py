@@ -16,6 +16,7 @@ Simplified: "Turn on" switches Battery Saver on at once (``global low_power``), 
 
 from __future__ import annotations
 
+from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.framework.notifications import Notification, NotificationAction, NotificationManager
 from android_gym.sim.system.battery import Battery, BatteryState
 from android_gym.sim.system.settings import Settings
@@ -34,8 +35,9 @@ class PowerWarnings:
     """Watches the battery and posts or cancels the low-battery warning."""
 
     def __init__(self, battery: Battery, notifications: NotificationManager, settings: Settings,
-                 package: str) -> None:
+                 package: str, locale: SystemLocale) -> None:
         self._notifications = notifications
+        self._locale = locale
         self._settings = settings
         self._package = package
         self._bucket, self._plugged = _bucket(battery.state.level), battery.state.plugged
@@ -52,9 +54,10 @@ class PowerWarnings:
             self._dismiss()
 
     def _show(self) -> None:
+        text = self._locale.string(DESCRIPTION, self._package).format(f"{WARNING_LEVEL}%")
         self._notifications.post(Notification(
             package=self._package, app_name="Settings", tag=TAG, id=NOTIFICATION_ID, title=TITLE,
-            text=DESCRIPTION.format(f"{WARNING_LEVEL}%"), icon="battery_low", importance=IMPORTANCE_MAX,
+            text=text, icon="battery_low", importance=IMPORTANCE_MAX,
             ongoing=True, color=_ERROR_RED,
             actions=(NotificationAction(NO_THANKS, self._dismiss), NotificationAction(TURN_ON, self._turn_on))))
 

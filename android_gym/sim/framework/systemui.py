@@ -240,7 +240,8 @@ class NotificationShade:
                      resource_id=_id("header"))
         ssid = EMULATOR_SSID if wifi else ""
         tiles = row(
-            _tile(INTERNET, f"{INTERNET},{ssid}", ssid, wifi, self._show_internet_dialog,
+            _tile(INTERNET, f"{phone.window.locale.string(INTERNET, PACKAGE)},{ssid}", ssid, wifi,
+                  self._show_internet_dialog,
                   lambda: self._open_settings("android.settings.WIFI_SETTINGS")),
             _tile(BLUETOOTH, BLUETOOTH_DESC, "", bluetooth, lambda: radios.set_bluetooth(phone, not bluetooth),
                   lambda: self._open_settings("android.settings.BLUETOOTH_SETTINGS")),

@@ -127,6 +127,7 @@ class ScreenWindow:
 
 #: The keyboard's package (the emulator image's Gboard).
 IME_PACKAGE = "com.google.android.inputmethod.latin"
+_BATTERY_LEVEL = "Battery {} percent."  # SystemUI accessibility_battery_level: the status bar's battery icon
 
 
 class WindowManager:
@@ -149,11 +150,12 @@ class WindowManager:
         self._pixels: np.ndarray | None = None
         self._rgba: bytes | None = None
         self._shift = False
-        self.notifications = NotificationManager(phone.clock, self.invalidate)
-        self.power_warnings = PowerWarnings(phone.battery, self.notifications, phone.settings, systemui.PACKAGE)
+        self.locale = SystemLocale()
+        self.notifications = NotificationManager(phone.clock, self.invalidate, self.locale)
+        self.power_warnings = PowerWarnings(phone.battery, self.notifications, phone.settings, systemui.PACKAGE,
+                                            self.locale)
         self.shade = systemui.NotificationShade(phone, self.notifications)
         phone.battery.listen(lambda state: self.invalidate())  # the status bar's battery icon
-        self.locale = SystemLocale()
         self._editor = TextEditor(phone, self._focused_field)
         self._text_toolbar: View | None = None  # the floating text-selection toolbar of the current frame
         self._focused_screen: Screen | None = None
@@ -343,6 +345,7 @@ class WindowManager:
         if notification is None:
             return
         card = self.notifications.row_view(notification, heads_up=True)
+        self.locale.translate(card, systemui.PACKAGE)  # SystemUI draws it, over the app's window
         width = self.design_width - 2 * _HEADS_UP_MARGIN
         layout(card, _HEADS_UP_MARGIN, STATUS_BAR_HEIGHT + _HEADS_UP_MARGIN, width, measure_height(card, width))
         window.children.append(card)
@@ -388,8 +391,9 @@ class WindowManager:
             names.append(("wifi", "Wifi signal full."))
         level = self._phone.battery.state.level
         battery = "battery_full" if level > 80 else "battery_half" if level > 20 else "battery_low"
-        names += [("signal", "Phone signal full."), (battery, f"Battery {level} percent.")]
-        notes = tuple((n.icon, f"{n.app_name} notification: {n.title}") for n in self.notifications.active)
+        names += [("signal", "Phone signal full."),
+                  (battery, self.locale.string(_BATTERY_LEVEL, systemui.PACKAGE).format(level))]
+        notes = tuple((n.icon, self.notifications.description(n)) for n in self.notifications.active)
         # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
         pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
         shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern), notes, self.locale.tag)
