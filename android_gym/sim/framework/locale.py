@@ -55,6 +55,16 @@ class SystemLocale:
             if translated is not None:
                 setattr(view, name, translated)
 
+    def string(self, value: str, package: str) -> str:
+        """``value`` in the system language if it is a resource string (a literal of the phone's modules) that
+        ``package`` or the framework translates, else ``value`` itself: ``Resources.getString``. A string the app
+        composes (``getString(id, args)``) is made from its template read here, then formatted; user data passed
+        in as an argument comes back unchanged."""
+        tables = locales.strings(self.tag)
+        if not tables or id(value) not in _literals():
+            return value
+        return tables.get(package, {}).get(value) or tables.get(FRAMEWORK_PACKAGE, {}).get(value) or value
+
 
 def resource_strings(root: View) -> Iterator[tuple[View, str, str]]:
     """The resource strings of the tree ``root`` that ``SystemLocale.translate`` puts into the system language,
@@ -67,16 +77,6 @@ def resource_strings(root: View) -> Iterator[tuple[View, str, str]]:
             value = getattr(view, name)
             if value and id(value) in literal and (name != "hint" or view.kind in _TEXT_HINTS):
                 yield view, name, value
-
-    def string(self, value: str, package: str) -> str:
-        """``value`` in the system language if it is a resource string (a literal of the phone's modules) that
-        ``package`` or the framework translates, else ``value`` itself: ``Resources.getString``. A string the app
-        composes (``getString(id, args)``) is made from its template read here, then formatted; user data passed
-        in as an argument comes back unchanged."""
-        tables = locales.strings(self.tag)
-        if not tables or id(value) not in _literals():
-            return value
-        return tables.get(package, {}).get(value) or tables.get(FRAMEWORK_PACKAGE, {}).get(value) or value
 
 
 _LITERALS: dict[int, str] = {}
