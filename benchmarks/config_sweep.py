@@ -23,6 +23,7 @@ from tqdm import tqdm
 
 from android_gym.agents import OracleAgent
 from android_gym.device.config import CONFIG_DISTRIBUTIONS
+from android_gym.envs.constrained import CONSTRAINED_VARIANTS
 from android_gym.evaluation.suite import registered
 from android_gym.tasks import get_task
 from android_gym.tasks.registry import env_id
@@ -30,10 +31,10 @@ from android_gym.testing import run_episode
 
 
 def drawn_config(task: str, seed: int, split: str) -> dict:
-    """The configuration the env draws for ``task`` at ``seed``: its generator seeded, the task's parameters drawn,
-    then the split sampled (as ``AndroidEnv.reset`` does)."""
+    """The configuration the env draws for ``task`` at ``seed``: its generator seeded, the task's parameters drawn
+    (a constrained variant's are its base task's), then the split sampled (as ``AndroidEnv.reset`` does)."""
     rng = gym.utils.seeding.np_random(seed)[0]
-    get_task(task).generate_params(rng)
+    get_task(CONSTRAINED_VARIANTS[task].task if task in CONSTRAINED_VARIANTS else task).generate_params(rng)
     return CONFIG_DISTRIBUTIONS[split].sample(rng).as_dict()
 
 
