@@ -44,6 +44,20 @@ DOWNLOAD = Selector(text="Download", resource_id=_id("list_item_name"))  # the f
 FOLDER_LIST = Selector(resource_id=_id("filepicker_list"))
 
 
+def copy_to_download() -> list[OracleStep]:
+    """From a picture shown full screen: overflow → Copy to → Other folder → Internal → Download (scrolled to in the
+    folder picker: a short screen or large text pushes it below the fold) → OK."""
+    return [
+        tap(Selector(content_desc=MORE_OPTIONS)),
+        tap(Selector(text=COPY_TO)),
+        tap(Selector(text=OTHER_FOLDER)),
+        tap(Selector(text=INTERNAL, resource_id=_id("breadcrumb_text"))),
+        *scroll_to(DOWNLOAD, FOLDER_LIST, max_scrolls=3),
+        tap(DOWNLOAD),
+        tap(Selector(text=OK, resource_id="android:id/button1")),
+    ]
+
+
 @register_task
 class SaveCopyOfReceiptTaskEval(Task):
     """Copy a receipt picture from DCIM into Download with the same name, leaving the original."""
@@ -93,12 +107,6 @@ class SaveCopyOfReceiptTaskEval(Task):
             open_app(APP_NAME),
             tap(Selector(text="DCIM", resource_id=_id("dir_name"))),
             tap(Selector(resource_id=_id("media_item_holder"))),
-            tap(Selector(content_desc=MORE_OPTIONS)),
-            tap(Selector(text=COPY_TO)),
-            tap(Selector(text=OTHER_FOLDER)),
-            tap(Selector(text=INTERNAL, resource_id=_id("breadcrumb_text"))),
-            *scroll_to(DOWNLOAD, FOLDER_LIST, max_scrolls=3),  # large fonts push it down
-            tap(DOWNLOAD),
-            tap(Selector(text=OK, resource_id="android:id/button1")),
+            *copy_to_download(),
             complete(),
         ]

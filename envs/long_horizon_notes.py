@@ -35,6 +35,7 @@ from android_gym.envs import (
     cross_app,
     draw,
     files,
+    gallery,
     joplin,
     markor,
     sms,
@@ -325,15 +326,9 @@ def _tap_when(target: Selector) -> OracleStep:
 
 def copy_picture_to_download(name: str) -> list[OracleStep]:
     """In Simple Gallery Pro: DCIM, the picture ``name`` full screen, overflow → Copy to → Other folder → Internal
-    → Download → OK (the "Select destination" dialog left behind is cancelled), then home."""
-    def gallery_id(view: str) -> str:
-        return f"{gallery_app.PACKAGE}:id/{view}"
-
-    return [*cross_app.view_picture(name), tap(Selector(content_desc=gallery_app.MORE_OPTIONS)),
-            tap(Selector(text=gallery_app.COPY_TO)), tap(Selector(text=gallery_app.OTHER_FOLDER)),
-            tap(Selector(text=gallery_app.INTERNAL, resource_id=gallery_id("breadcrumb_text"))),
-            tap(Selector(text="Download", resource_id=gallery_id("list_item_name"))),
-            tap(Selector(text=gallery_app.OK, resource_id="android:id/button1")),
+    → Download → OK (``gallery.copy_to_download``; the "Select destination" dialog left behind is cancelled), then
+    home."""
+    return [*cross_app.view_picture(name), *gallery.copy_to_download(),
             _tap_when(Selector(text=gallery_app.CANCEL, resource_id="android:id/button2")), *back_to_home()]
 
 

@@ -515,10 +515,11 @@ class MarkorDeleteAllNotes(_MarkorTask):
         return 1.0 if is_directory(device, MARKOR_DATA) and not list_files(device, MARKOR_DATA) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Long-press one note, tap the others, Delete, OK."""
+        """Long-press one note, tap the others (in the list's order, scrolled to when below the fold), Delete,
+        OK."""
         first, *others = sorted(self.params["notes"], key=str.lower)
-        return [open_app(APP_NAME), long_press(_row(first)), *(tap(_row(name)) for name in others),
-                *delete_selected(), complete()]
+        taps = [step for name in others for step in (*scroll_to(_row(name), FILE_LIST), tap(_row(name)))]
+        return [open_app(APP_NAME), long_press(_row(first)), *taps, *delete_selected(), complete()]
 
 
 @register_task

@@ -9,6 +9,7 @@ import pytest
 
 import android_gym
 from android_gym.agents import OracleAgent
+from android_gym.device.config import DeviceConfig
 from android_gym.tasks.files import files_in, tree_snapshot
 from android_gym.tasks.user_data import EMULATOR_DIRECTORIES
 from android_gym.testing import run_episode
@@ -148,3 +149,13 @@ def test_the_move_oracle_uses_the_picker_and_moves_exactly_one_file(reset_task):
         f"{pinned['file_content']}\n".encode()
     files = set(files_in(tree_snapshot(device, source)))
     assert files == set(pinned["noise_files"])
+
+
+def test_the_move_oracle_scrolls_the_roots_drawer_to_the_storage_on_a_small_phone_with_large_text(reset_task):
+    """On the small phone at font scale 1.3 the drawer's roots list is taller than the drawer: the device's storage
+    row is below its fold, so the list scrolls (a ListView) and the oracle scrolls to the row (issue #28)."""
+    small = DeviceConfig(phone="small_phone", font_scale=1.3, dark_theme=True, language="fr-FR")
+    task, _ = reset_task("FilesMoveFile", device="sim:270x600")
+    result = run_episode(task, OracleAgent(), seed=0, options={"device_config": small})
+    assert result.score == 1.0 and not result.invalid_actions
+    assert result.steps <= task.unwrapped.task.max_steps()

@@ -7,11 +7,14 @@ import gymnasium as gym
 import pytest
 
 import android_gym
+from android_gym.agents import OracleAgent
+from android_gym.device.config import DeviceConfig
 from android_gym.envs import long_horizon_notes as lh
 from android_gym.tasks import SubgoalTask, get_task
 from android_gym.tasks import files as device_files
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import add_contact
+from android_gym.testing import run_episode
 
 TASKS = sorted(name for name in android_gym.task_names(include_aliases=False)
                if get_task(name).__module__ == lh.__name__)
@@ -124,5 +127,17 @@ def test_the_text_must_reach_the_right_contact_and_a_saved_contact_needs_the_rig
         add_contact(device, first, first_number)
         assert task.is_successful(device) == pytest.approx(1 / 4)
         assert task.subgoal_scores == [1.0, 0.0, 0.0, 0.0]
+    finally:
+        env.close()
+
+
+def test_copying_pictures_scrolls_the_gallery_folder_picker_to_download_on_a_small_phone_with_large_text():
+    """On the small phone at font scale 1.3 the folder picker's Download row is below its fold; the oracle scrolls
+    the picker to it, as the single-app copy task does (issue #28)."""
+    env = make("CopyPicturesListedInMarkor")
+    try:
+        small = DeviceConfig(phone="small_phone", font_scale=1.3, dark_theme=True, navigation="gestures")
+        result = run_episode(env, OracleAgent(), seed=3, options={"device_config": small})
+        assert result.score == 1.0 and not result.invalid_actions
     finally:
         env.close()

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 import android_gym
+from android_gym.agents import OracleAgent
+from android_gym.device.config import DeviceConfig
 from android_gym.envs.markor import (
     APP_NAME,
     EDITOR,
@@ -38,7 +40,7 @@ from android_gym.tasks.oracle import (
     type_into,
 )
 from android_gym.tasks.user_data import RANDOM_SENTENCES
-from android_gym.testing import play_steps
+from android_gym.testing import play_steps, run_episode
 
 
 def play(env: gym.Env, info: dict, steps: Sequence[OracleStep]) -> dict:
@@ -265,3 +267,13 @@ def test_a_note_without_the_sms_is_half_done(reset_task):
     info = play(env, info, [open_app(APP_NAME), *new_note(drawn["file_name"]), type_into(EDITOR, drawn["text"]),
                             *leave_editor()])
     assert FILE_LIST.present(info["ui_elements"]) and info["score"] == 0.5
+
+
+def test_deleting_all_notes_on_a_small_phone_scrolls_to_each_row_and_reaches_the_confirmation_button(reset_task):
+    """On the small phone with large text the later notes are below the fold (the oracle scrolls to each) and the
+    confirmation lists every path: its message scrolls in the dialog, whose buttons stay on screen (issue #28)."""
+    small = DeviceConfig(phone="small_phone", font_scale=1.3, dark_theme=True, language="fr-FR")
+    env, _ = reset_task("MarkorDeleteAllNotes", device="sim:270x600")
+    result = run_episode(env, OracleAgent(), seed=3, options={"device_config": small})
+    assert len(result.info["params"]["notes"]) == 6
+    assert result.score == 1.0 and not result.invalid_actions

@@ -5,6 +5,7 @@ from __future__ import annotations
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over
+from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.views import View, button, column, text_view
 from android_gym.ui import parse_ui_dump
 
@@ -16,8 +17,20 @@ def test_alert_dialog_buttons_neutral_first_then_negative_and_positive():
     assert [(b.resource_id, b.text) for b in buttons] == [
         ("android:id/button3", "Later"), ("android:id/button1", "OK"), ("android:id/button2", "Cancel")]
     assert dialog.children[0].resource_id == "p.q:id/alertTitle"
-    message = confirm_dialog("Sure?", "No", lambda: None, "Yes", lambda: None).children[0]
+    scroll = confirm_dialog("Sure?", "No", lambda: None, "Yes", lambda: None).children[0]
+    message = scroll.children[0]
+    assert scroll.resource_id == "android:id/scrollView" and scroll.scrollable  # alert_dialog_material.xml
     assert (message.resource_id, message.text) == ("android:id/message", "Sure?")
+
+
+def test_a_message_longer_than_the_window_scrolls_and_the_buttons_stay_on_screen():
+    message = "\n".join(f"/storage/emulated/0/Documents/Markor/note_{i}.md" for i in range(40))
+    screen = dialog_over(column(), confirm_dialog(message, "Cancel", lambda: None, "OK", lambda: None), None)
+    layout(screen, 0, 0, 1080, 1200)
+    ok = next(v for v in screen.walk() if v.resource_id == "android:id/button1")
+    scroll = next(v for v in screen.walk() if v.resource_id == "android:id/scrollView")
+    assert 0 <= ok.bounds[1] and ok.bounds[3] <= 1200
+    assert scroll.bounds[3] <= ok.bounds[1]  # the message gives way above the buttons
 
 
 class AskScreen(Screen):

@@ -811,7 +811,8 @@ class _Browser(Screen):
         return drawer_roots(self.phone)
 
     def _drawer(self) -> View:
-        """``drawer_roots``: the title bar and ``roots_list``, the current root checked."""
+        """``drawer_roots``: the title bar and ``roots_list`` (a ListView taking the drawer's height below it, which
+        scrolls when the roots do not fit: a short screen with large text), the current root checked."""
         items = []
         for root in self.roots():
             if root is None:
@@ -827,7 +828,8 @@ class _Browser(Screen):
                                on_click=lambda root=root: self.open_root(root)))
         title = group("row", "android.view.ViewGroup", _text(self.drawer_title(), size=63, color=PRIMARY, padding=42),
                       resource_id=_id("roots_toolbar"), height=_BAR)
-        roots_list = group("column", "android.widget.ListView", *items, resource_id=_id("roots_list"))
+        roots_list = View(kind="list", class_name="android.widget.ListView", children=items, key="roots_list",
+                          resource_id=_id("roots_list"), scrollable=True, focusable=True, weight=1)
         return group("column", "android.widget.LinearLayout", title, roots_list, resource_id=_id("drawer_roots"),
                      width=_DRAWER_WIDTH, gravity="fill", background=WHITE)
 

@@ -66,7 +66,15 @@ from android_gym.sim.apps.markor_editor import (
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
-from android_gym.sim.ui.dialogs import MenuItem, alert_dialog, dialog_over, dialog_scroll_view, popup_menu, scrim_over
+from android_gym.sim.ui.dialogs import (
+    MenuItem,
+    alert_dialog,
+    dialog_message,
+    dialog_over,
+    dialog_scroll_view,
+    popup_menu,
+    scrim_over,
+)
 from android_gym.sim.ui.views import (
     TEXT_SECONDARY,
     WHITE,
@@ -525,8 +533,8 @@ class MainScreen(Screen):
     def _delete_dialog(self) -> View:
         noun = "Document" if len(self.marked) == 1 else "Documents"  # plurals documents
         message = DELETE_QUESTION.format(noun) + "\n\n" + "".join("\n" + path for path in self.marked)
-        body = [text_view(message, resource_id="android:id/message", text_size=_DESCRIPTION + 3, padding=60)]
-        return alert_dialog(body, [("button2", CANCEL, lambda: self._set_popup("")), ("button1", OK, self._delete)],
+        return alert_dialog([dialog_message(message, _DESCRIPTION + 3)],
+                            [("button2", CANCEL, lambda: self._set_popup("")), ("button1", OK, self._delete)],
                             title=CONFIRM_DELETE, package=PACKAGE)
 
     # ----- move and copy -------------------------------------------------------------------------------------

@@ -66,10 +66,17 @@ def alert_dialog(body: list[View], buttons: list[tuple[str, str, Callback]], tit
     return column(*children, width=DIALOG_WIDTH, background=WHITE)
 
 
+def dialog_message(message: str, text_size: int = BUTTON_TEXT) -> View:
+    """An ``AlertDialog``'s message (``android:id/message``) in its ScrollView (``android:id/scrollView``,
+    ``alert_dialog_material.xml``): a message longer than the screen leaves room scrolls, the buttons stay shown."""
+    text = text_view(message, resource_id="android:id/message", text_size=text_size, padding=60)
+    return dialog_scroll_view(text, "message", resource_id="android:id/scrollView")
+
+
 def confirm_dialog(message: str, negative: str, on_negative: Callback, positive: str, on_positive: Callback,
                    text_size: int = BUTTON_TEXT) -> View:
-    """An ``AlertDialog`` with a message (``android:id/message``) and a negative and a positive button."""
-    body = [text_view(message, resource_id="android:id/message", text_size=text_size, padding=60)]
+    """An ``AlertDialog`` with a message (``dialog_message``) and a negative and a positive button."""
+    body = [dialog_message(message, text_size)]
     return alert_dialog(body, [("button2", negative, on_negative), ("button1", positive, on_positive)],
                         text_size=text_size)
 
