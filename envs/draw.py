@@ -26,6 +26,7 @@ import numpy as np
 from PIL import Image
 
 from android_gym.device.base import Device
+from android_gym.envs.files import DIR_LIST, open_storage_root
 from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps import draw, files
 from android_gym.tasks import Task, register_task
@@ -137,9 +138,8 @@ class SimpleDrawProCreateDrawing(Task):
             hide_keyboard_unless(Selector(text=extension)),  # on a short screen the keyboard shortens the dialog
             tap(Selector(text=extension)),
             tap(Selector(text=draw.OK, resource_id="android:id/button1")),
-            tap(Selector(content_desc=files.SHOW_ROOTS)),
-            tap(Selector(text=files.DEVICE_NAME, resource_id="android:id/title")),
-            *scroll_to(pictures, Selector(resource_id=f"{files.PACKAGE}:id/dir_list"), max_scrolls=4),
+            *open_storage_root(),
+            *scroll_to(pictures, DIR_LIST, max_scrolls=4),
             tap(pictures),
             tap(Selector(text=draw.SAVE, resource_id="android:id/button1")),
             complete(),

@@ -46,6 +46,7 @@ from android_gym.ui import UIElement
 APP_NAME = "Files"
 CONTENT_LENGTH = 20  # file_utils.create_file's random content
 DIR_LIST = Selector(resource_id=f"{PACKAGE}:id/dir_list")
+ROOTS_LIST = Selector(resource_id=f"{PACKAGE}:id/roots_list")
 STORAGE_ROOT = Selector(text=DEVICE_NAME, resource_id="android:id/title")
 
 
@@ -69,13 +70,19 @@ def _tap_if(condition: Selector, target: Selector, unless: Selector | None = Non
     return step
 
 
+def open_storage_root() -> list[OracleStep]:
+    """From an open Files screen (or picker): the drawer, its roots list scrolled to the device's storage (the last
+    root, below the fold on a short screen with large text), then that root."""
+    return [tap(Selector(content_desc=SHOW_ROOTS)), *scroll_to(STORAGE_ROOT, ROOTS_LIST, max_scrolls=4),
+            tap(STORAGE_ROOT)]
+
+
 def open_in_storage(folder: str) -> list[OracleStep]:
-    """From an open Files screen: the drawer, the device's storage root, then ``folder`` (switching the root to
-    grid view, where every top folder fits, when the list view hides it)."""
+    """From an open Files screen: the device's storage root, then ``folder`` (switching the root to grid view,
+    where every top folder fits, when the list view hides it)."""
     target = Selector(text=folder, resource_id="android:id/title")
     grid = Selector(content_desc="Grid view")
-    return [tap(Selector(content_desc=SHOW_ROOTS)), tap(STORAGE_ROOT), _tap_if(grid, grid, unless=target),
-            *scroll_to(target, DIR_LIST), tap(target)]
+    return [*open_storage_root(), _tap_if(grid, grid, unless=target), *scroll_to(target, DIR_LIST), tap(target)]
 
 
 def _reveal_file(name: str) -> list[OracleStep]:
