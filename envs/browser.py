@@ -163,7 +163,8 @@ class BrowserDraw(_BrowserTask):
     page = browser_pages.DRAW
 
     def oracle(self) -> Sequence[OracleStep]:
-        """For each target colour: its palette button, then a stroke from the canvas's centre (down, up, right)."""
+        """For each target colour: its palette button, then a stroke from the centre of the canvas's part on screen
+        (down, up, right); then Submit."""
         canvas = Selector(text="Canvas")
         steps: list[OracleStep] = [*self.open_page()]
         for colour, direction in zip(browser_pages.draw_targets(self.params["browser_task_seed"]),

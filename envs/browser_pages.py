@@ -3,6 +3,10 @@
 ``%%SEED%%`` replaced by the task's seed. All three share AndroidWorld's LCG: s <- (1664525 s + 1013904223) mod
 2^32, rng() = s / 2^32. Each reports success by showing an element whose text is exactly ``Success!``.
 
+The Color Challenge puts its controls (palette, Clear, Submit) and its result above the canvas, as a drawing app
+puts its tools above the drawing: the canvas takes every touch (it draws, so a drag on it cannot scroll the page),
+and on a phone whose screen is shorter than the page the controls stay on screen with the top of the canvas.
+
 ``lcg`` and ``maze`` compute in Python what the pages compute in JavaScript, for the oracles.
 """
 
@@ -82,10 +86,10 @@ PALETTE = ("#ff0000", "#00ff00", "#0000ff", "#ffff00", "#ff00ff", "#00ffff", "#8
            "#ff6347", "#00ced1", "#9400d3", "#f0e68c", "#ff8c00", "#228b22")
 
 DRAW = _HEAD.format(title="Color Challenge") + """<body><h1>Color Challenge</h1>
-<div id="targets"></div>
+<div id="targets"></div><div id="palette"></div>
+<div><button id="clear">Clear</button><button id="submit">Submit</button></div><div id="result"></div>
 <canvas id="canvas" width="300" height="300" style="border:1px solid #000;touch-action:none" aria-label="Canvas">
 </canvas>
-<div id="palette"></div><button id="clear">Clear</button><button id="submit">Submit</button><div id="result"></div>
 <script>
 var palette = """ + str(list(PALETTE)).replace("'", '"') + """;
 var remaining = palette.slice(), targets = [];

@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image
 
 from android_gym.device.base import Device
-from android_gym.envs.files import open_storage_root
+from android_gym.envs.files import DIR_LIST, open_storage_root
 from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps import draw, files
 from android_gym.tasks import Task, register_task
@@ -139,7 +139,7 @@ class SimpleDrawProCreateDrawing(Task):
             tap(Selector(text=extension)),
             tap(Selector(text=draw.OK, resource_id="android:id/button1")),
             *open_storage_root(),
-            *scroll_to(pictures, Selector(resource_id=f"{files.PACKAGE}:id/dir_list"), max_scrolls=4),
+            *scroll_to(pictures, DIR_LIST, max_scrolls=4),
             tap(pictures),
             tap(Selector(text=draw.SAVE, resource_id="android:id/button1")),
             complete(),

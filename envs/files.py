@@ -71,15 +71,15 @@ def _tap_if(condition: Selector, target: Selector, unless: Selector | None = Non
 
 
 def open_storage_root() -> list[OracleStep]:
-    """From an open Files screen or picker: the roots drawer, then the device's storage root (scrolled to when the
-    drawer's list does not show it: a short screen with large text)."""
+    """From an open Files screen (or picker): the drawer, its roots list scrolled to the device's storage (the last
+    root, below the fold on a short screen with large text), then that root."""
     return [tap(Selector(content_desc=SHOW_ROOTS)), *scroll_to(STORAGE_ROOT, ROOTS_LIST, max_scrolls=4),
             tap(STORAGE_ROOT)]
 
 
 def open_in_storage(folder: str) -> list[OracleStep]:
-    """From an open Files screen: the device's storage root (``open_storage_root``), then ``folder`` (switching the
-    root to grid view, where every top folder fits, when the list view hides it)."""
+    """From an open Files screen: the device's storage root, then ``folder`` (switching the root to grid view,
+    where every top folder fits, when the list view hides it)."""
     target = Selector(text=folder, resource_id="android:id/title")
     grid = Selector(content_desc="Grid view")
     return [*open_storage_root(), _tap_if(grid, grid, unless=target), *scroll_to(target, DIR_LIST), tap(target)]

@@ -1,13 +1,17 @@
-"""AndroidWorld's browser tasks: parameters, pages, the Python twins of the pages' generators, and the check (the
-oracles run in tests/test_env.py's check_task)."""
+"""AndroidWorld's browser tasks: parameters, pages, the Python twins of the pages' generators, the check, and an
+oracle under the device configuration the sweep of issue #28 found failing (the oracles run in tests/test_env.py's
+check_task)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from android_gym.agents import OracleAgent
+from android_gym.device.config import DeviceConfig
 from android_gym.envs import browser, browser_pages
 from android_gym.envs.browser import BrowserDraw, BrowserMaze, BrowserMultiply, shows_success
+from android_gym.testing import run_episode
 
 
 @pytest.mark.parametrize("task", [BrowserMaze, BrowserMultiply, BrowserDraw])
@@ -57,3 +61,15 @@ def test_success_is_a_node_with_exactly_the_text_success():
 def test_a_page_elsewhere_than_in_chrome_does_not_count(monkeypatch):
     monkeypatch.setattr(browser, "foreground_package", lambda device: "com.google.android.documentsui")
     assert BrowserMaze({"browser_task_seed": 1}).is_successful(object()) == 0.0
+
+
+@pytest.mark.parametrize("task", ["BrowserMaze", "BrowserDraw"])
+def test_oracles_solve_the_pages_on_the_small_phone_with_the_largest_font(make_env, task):
+    """The held-out configuration the sweep of issue #28 found failing (seed 1): the Files drawer shows the device's
+    storage only once its list is scrolled, and the Color Challenge is taller than the screen (its controls stay
+    above the canvas, which takes every drag); both oracles still score 1.0."""
+    config = DeviceConfig(phone="small_phone", font_scale=1.3, dark_theme=True)
+    env = make_env(f"AndroidWorld/{task}-v0", device="sim:270x600", pixels=False)
+    result = run_episode(env, OracleAgent(), seed=1, options={"device_config": config})
+    assert result.info["device_config"] == config.as_dict()
+    assert result.score == 1.0 and not result.invalid_actions, result.invalid_actions

@@ -124,6 +124,25 @@ def test_a_file_chromium_downloads_leaves_the_page_and_never_raises(phone):
     assert node(phone, **{"class": "android.webkit.WebView"})["text"] == "Test page"
 
 
+@pytest.mark.parametrize("font_scale", ["0.85", "1.3"])
+def test_the_page_fills_the_window_below_a_56_dp_toolbar_at_every_font_scale(phone, font_scale):
+    """On a 720x1280 phone at 320 dpi (2 px per CSS px): the toolbar is 56 dp (112 px) tall whatever the font scale,
+    and Chromium's viewport is exactly the WebView's area below it (the page shows to its last pixel)."""
+    assert phone.run(f"wm size 720x1280 && wm density 320 && settings put system font_scale {font_scale}").exit_code \
+        == 0
+    try:
+        phone.run(VIEW)
+        toolbar = node(phone, **{"resource-id": "com.android.chrome:id/toolbar"})
+        web = node(phone, **{"class": "android.webkit.WebView"})
+        _, top, _, bottom = map(int, re.findall(r"\d+", toolbar["bounds"]))
+        _, web_top, _, web_bottom = map(int, re.findall(r"\d+", web["bounds"]))
+        assert bottom - top == 112 and web_top == bottom
+        viewport = phone.activities.top.app.tab().page.evaluate("[innerWidth, innerHeight]")
+        assert viewport == [360, (web_bottom - web_top) // 2]
+    finally:
+        phone.run("wm size reset && wm density reset && settings put system font_scale 1.0")
+
+
 def test_without_chromium_a_page_raises_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setattr(chromium, "CHROMIUM", str(tmp_path / "no-chromium"))
     with pytest.raises(ChromiumMissingError, match="apt-get install -y chromium"):

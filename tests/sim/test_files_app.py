@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 
 import pytest
 from ui_nodes import center, find, nodes, tap
@@ -48,6 +49,11 @@ def texts(phone: Phone, name: str) -> list[str]:
 def toolbar_title(phone: Phone) -> str:
     bar = [node for node in nodes(phone) if node.get("resource-id") == rid("toolbar")]
     return [node.get("text") for node in bar[0].iter("node") if node.get("text")][0]
+
+
+def bottom(node) -> int:
+    """The bottom edge of a node's bounds."""
+    return int(re.findall(r"-?\d+", node.get("bounds"))[-1])
 
 
 def open_files(phone: Phone) -> None:
@@ -135,6 +141,22 @@ def test_the_drawer_lists_the_roots_and_opens_the_device_storage(phone):
     assert toolbar_title(phone) == STORAGE
     assert texts(phone, "header_title") == [f"FILES ON {STORAGE.upper()}"]
     assert titles(phone)[:5] == ["Alarms", "Android", "Audiobooks", "DCIM", "Documents"]
+
+
+def test_the_roots_list_scrolls_inside_the_drawer_on_a_small_phone_with_the_largest_font(phone):
+    """fragment_roots.xml's ListView fills the drawer: on a 720x1280 phone at 320 dpi with font scale 1.3 the
+    roots do not fit, the list ends where the window does, and a swipe on it brings the device's storage up."""
+    sh(phone, "wm size 720x1280 && wm density 320 && settings put system font_scale 1.3")
+    open_files(phone)
+    tap(phone, content_desc="Show roots")
+    listed = find(phone, resource_id=rid("roots_list"))
+    window = find(phone, resource_id="android:id/content")
+    assert listed.get("scrollable") == "true" and bottom(listed) == bottom(window)
+    assert find(phone, text=STORAGE) is None
+    x, y = center(listed)
+    phone.swipe(x, y + 300, x, y - 300)
+    tap(phone, text=STORAGE)
+    assert toolbar_title(phone) == STORAGE
 
 
 def test_android_data_obb_and_hidden_files_stay_out_of_listings_until_asked(phone):

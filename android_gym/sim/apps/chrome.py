@@ -23,6 +23,7 @@ phone's virtual clock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import unquote, urlparse
 
 from android_gym.sim.framework.app import App, Screen
@@ -43,6 +44,7 @@ HOME = "Open the home page"
 TABS = "Switch or close tabs"
 MENU = "Customize and control Google Chrome"
 TOOLBAR_HEIGHT = 147  # 56 dp at 420 dpi
+_TOOLBAR_PADDING = 12
 DEVICE_SCALE = 420 / 160  # CSS px -> device px at the emulator's density
 _TOOLBAR_BG = (255, 255, 255)
 _URL_BG = (241, 243, 244)
@@ -147,19 +149,20 @@ class MainScreen(Screen):
         def edited(text: str) -> None:
             self.address = text
 
+        # The toolbar stays 56 dp tall at every font scale (the page's viewport is the rest of the window): the URL
+        # text (16 sp) grows inside the location bar, whose field has little vertical padding
         field = edit_text(self.address if editing else url, URL_HINT, "url", edited, resource_id=_id("url_bar"),
-                          text_size=42, weight=1)
+                          text_size=42, padding=8, weight=1)
         field.on_submit = self._submit_address
         if not editing:
             field.on_click = lambda: setattr(self, "address", "")
-        home = image_button(HOME, "home", lambda: self.chrome.open(HOME_URL), resource_id=_id("home_button"),
-                            text_color=TEXT)
-        tabs = image_button(TABS, "tabs", lambda: None, resource_id=_id("tab_switcher_button"), text_color=TEXT)
-        menu = image_button(MENU, "more", lambda: None, resource_id=_id("menu_button"), text_color=TEXT)
+        home = _toolbar_button(HOME, "home", lambda: self.chrome.open(HOME_URL), "home_button")
+        tabs = _toolbar_button(TABS, "tabs", lambda: None, "tab_switcher_button")
+        menu = _toolbar_button(MENU, "more", lambda: None, "menu_button")
         bar = row(field, background=_URL_BG, corner=60, height=110, padding=8, resource_id=_id("location_bar"),
                   weight=1)
         return row(home, bar, tabs, menu, resource_id=_id("toolbar"), height=TOOLBAR_HEIGHT, background=_TOOLBAR_BG,
-                   padding=12, spacing=8, elevation=3)
+                   padding=_TOOLBAR_PADDING, spacing=8, elevation=3)
 
     def _node(self, node: WebNode, css: float) -> View:
         """A virtual view for one accessibility node, bounds in design px relative to the page area."""
@@ -177,6 +180,12 @@ class MainScreen(Screen):
                 view.on_text = lambda new, old=value: self._type(old, new)
                 view.on_submit = lambda: self.chrome.tab().page.press("Enter")
         return view
+
+
+def _toolbar_button(content_desc: str, icon: str, on_click: Callable[[], None], name: str) -> View:
+    """A toolbar button: 48 dp wide and as tall as the toolbar holds (inside its padding)."""
+    return image_button(content_desc, icon, on_click, resource_id=_id(name), text_color=TEXT, width=126,
+                        height=TOOLBAR_HEIGHT - 2 * _TOOLBAR_PADDING)
 
 
 def display_url(root: object, url: str) -> str:

@@ -811,8 +811,7 @@ class _Browser(Screen):
         return drawer_roots(self.phone)
 
     def _drawer(self) -> View:
-        """``drawer_roots``: the title bar and ``roots_list`` (a ListView taking the drawer's height below it, which
-        scrolls when the roots do not fit: a short screen with large text), the current root checked."""
+        """``drawer_roots``: the title bar and ``roots_list`` (scrolling), the current root checked."""
         items = []
         for root in self.roots():
             if root is None:
@@ -828,8 +827,10 @@ class _Browser(Screen):
                                on_click=lambda root=root: self.open_root(root)))
         title = group("row", "android.view.ViewGroup", _text(self.drawer_title(), size=63, color=PRIMARY, padding=42),
                       resource_id=_id("roots_toolbar"), height=_BAR)
-        roots_list = View(kind="list", class_name="android.widget.ListView", children=items, key="roots_list",
-                          resource_id=_id("roots_list"), scrollable=True, focusable=True, weight=1)
+        # fragment_roots.xml: a ListView (RootsList) filling drawer_layout.xml's container_roots below the toolbar
+        # (layout_weight 1), so it scrolls when the roots do not fit (a short screen, large text)
+        roots_list = View(kind="list", class_name="android.widget.ListView", key="roots_list", children=items,
+                          scrollable=True, focusable=True, resource_id=_id("roots_list"), weight=1)
         return group("column", "android.widget.LinearLayout", title, roots_list, resource_id=_id("drawer_roots"),
                      width=_DRAWER_WIDTH, gravity="fill", background=WHITE)
 
