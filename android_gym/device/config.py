@@ -33,6 +33,8 @@ import numpy as np
 from android_gym.device.base import Device
 from android_gym.errors import ConfigError, DeviceError, short_repr
 
+#: The smallest side ``wm size`` accepts (AOSP ``DisplayContent.setForcedSize`` raises a smaller one to it).
+MIN_FORCED_SIZE = 200
 #: Screens ``(width, height, density)`` of Android Studio's device definitions (``devices.xml`` of the SDK's
 #: ``sdklib``): phones of several sizes and densities, and one tablet (held upright).
 PHONES: dict[str, tuple[int, int, int]] = {
@@ -84,8 +86,11 @@ class DeviceConfig:
         """``(width, height, density)`` of the phone drawn ``scale`` times as finely: the same dp geometry (what
         apps lay out) at ``scale`` times the pixels and density. A device whose physical screen is narrower than
         AndroidWorld's 1080 px (``sim:270x600``, scale 1/4) shows each phone at its own pixel scale, so a small
-        fast screen still varies the phone, not only its size."""
+        fast screen still varies the phone, not only its size. A scale that would take a side below the 200 px
+        Android accepts for ``wm size`` (``DisplayContent.setForcedSize`` raises it, changing the dp geometry) is
+        raised so that side is 200 px."""
         width, height, density = self.screen
+        scale = max(scale, MIN_FORCED_SIZE / min(width, height))
         return round(width * scale), round(height * scale), round(density * scale)
 
     @property

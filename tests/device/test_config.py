@@ -42,6 +42,17 @@ def test_a_narrower_device_shows_each_phone_at_its_own_pixel_scale():
     assert tablet.commands(DeviceConfig(), scale=0.5) == ["wm size 800x1280", "wm density 160"]
 
 
+@pytest.mark.parametrize("phone", sorted(PHONES))
+def test_every_phone_keeps_its_dp_geometry_on_a_quarter_size_device(phone):
+    """Android raises a forced side below 200 px to 200, which would widen the small phone from 360 to 400 dp:
+    such a phone is drawn at the smallest scale its sides allow instead."""
+    width, height, density = PHONES[phone]
+    scaled_width, scaled_height, scaled_density = DeviceConfig(phone=phone).screen_at(0.25)
+    assert min(scaled_width, scaled_height) >= 200
+    assert abs(scaled_width * 160 / scaled_density - width * 160 / density) < 2  # dp width within rounding
+    assert abs(scaled_height * 160 / scaled_density - height * 160 / density) < 4
+
+
 @pytest.mark.parametrize("fields, wrong", [
     ({"phone": "nexus_1"}, "phone"), ({"font_scale": 2.0}, "font_scale"), ({"language": "xx-XX"}, "language"),
     ({"navigation": "2-button"}, "navigation"), ({"dark_theme": 1}, "dark_theme")])
