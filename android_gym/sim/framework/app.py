@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from android_gym.sim.framework.intent import BroadcastResult, Intent
+from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.system.chromium import Chromium
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.contacts import ContactsProvider
@@ -86,6 +87,8 @@ class WindowService(Protocol):
     #: The screen's width and height in layout (design) pixels (``framework.display``).
     design_width: int
     design_height: int
+    #: The locale the framework runs in (apps format dates and numbers in it: ``framework.formats``).
+    locale: SystemLocale
 
     @property
     def nav_bar_height(self) -> int:
