@@ -37,6 +37,7 @@ _KEEP_LETTER = {"M", "E", "h"}
 #: Fields whose length ICU keeps by default (``UDATPG_MATCH_NO_OPTIONS``).
 _KEEP_LENGTH = {"h", "m", "s"}
 _NARROW_NBSP = "\u202f"
+_A_MONDAY = dt.date(2023, 10, 16)
 
 
 @functools.cache
@@ -142,6 +143,19 @@ def _without_am_pm(tokens: list[tuple[str, object]]) -> list[tuple[str, object]]
             continue
         kept.append((kind, value))
     return kept
+
+
+def week_order(tag: str) -> tuple[int, ...]:
+    """The days of the week (Python's numbers, Monday 0) from the first day of the locale's week
+    (``Calendar.getFirstDayOfWeek``): Sunday first in en-US, Monday first in de-DE and fr-FR."""
+    first = _locale(tag).first_week_day
+    return tuple((first + offset) % 7 for offset in range(7))
+
+
+def weekday_name(day: int, tag: str, pattern: str = "EEEE") -> str:
+    """The name of weekday ``day`` (Python's number, Monday 0) in the locale ``tag`` (``DateFormatSymbols``):
+    ``"EEEE"`` for the long name ("Sonntag"), ``"EEE"`` for the short one ("So.")."""
+    return format_pattern(_A_MONDAY + dt.timedelta(days=day), pattern, tag)
 
 
 def format_number(value: float, tag: str, decimals: int = 0) -> str:
