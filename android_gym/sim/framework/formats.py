@@ -106,6 +106,12 @@ def _compiled(pattern: str) -> DateTimePattern:
     return parse_pattern(pattern)
 
 
+def date_pattern(width: str, tag: str) -> str:
+    """``DateFormat.getDateInstance(width)``'s pattern in the locale ``tag`` (``width``: ``"short"``,
+    ``"medium"``, ``"long"`` or ``"full"``): ``"M/d/yy"``, ``"dd.MM.yy"``, ``"dd/MM/y"`` for SHORT."""
+    return _locale(tag).date_formats[width].pattern
+
+
 def format_pattern(when: dt.date | dt.datetime, pattern: str, tag: str) -> str:
     """``when`` formatted with a fixed date pattern (``SimpleDateFormat``/Joda letters) in the locale ``tag``:
     its month and weekday names, AM/PM markers and digits."""
