@@ -1,4 +1,4 @@
-"""Dates, times and numbers in the phone's locale, as Android formats them with ICU over CLDR data.
+"""Dates and times in the phone's locale, as Android formats them with ICU over CLDR data.
 
 Apps compose dates in three ways, and each has one function here:
 
@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 
 from babel import Locale
 from babel.dates import DateTimePattern, match_skeleton, parse_pattern, tokenize_pattern, untokenize_pattern
-from babel.numbers import format_decimal
 
 if TYPE_CHECKING:
     from android_gym.sim.framework.app import Context
@@ -132,10 +131,14 @@ def clock_pattern(is24: bool, tag: str) -> str:
 def format_time(when: dt.datetime, is24: bool, tag: str, am_pm: bool = True) -> str:
     """``DateFormat.getTimeFormat(context).format(when)``: "15:34", or "3:34 PM" in en-US; without ``am_pm``
     the marker and the space before it are left out, as SystemUI's ``Clock`` does (``AM_PM_STYLE_GONE``: "3:34")."""
+    return format_pattern(when, _time_pattern(is24, tag, am_pm), tag)
+
+
+@functools.cache
+def _time_pattern(is24: bool, tag: str, am_pm: bool) -> str:
+    """``clock_pattern``, without its AM/PM marker unless ``am_pm``."""
     pattern = clock_pattern(is24, tag)
-    if not am_pm:
-        pattern = untokenize_pattern(_without_am_pm(tokenize_pattern(pattern)))
-    return format_pattern(when, pattern, tag)
+    return pattern if am_pm else untokenize_pattern(_without_am_pm(tokenize_pattern(pattern)))
 
 
 def _without_am_pm(tokens: list[tuple[str, object]]) -> list[tuple[str, object]]:
@@ -162,10 +165,3 @@ def weekday_name(day: int, tag: str, pattern: str = "EEEE") -> str:
     """The name of weekday ``day`` (Python's number, Monday 0) in the locale ``tag`` (``DateFormatSymbols``):
     ``"EEEE"`` for the long name ("Sonntag"), ``"EEE"`` for the short one ("So.")."""
     return format_pattern(_A_MONDAY + dt.timedelta(days=day), pattern, tag)
-
-
-def format_number(value: float, tag: str, decimals: int = 0) -> str:
-    """``NumberFormat`` of the locale ``tag`` with exactly ``decimals`` fraction digits: "1,234.50" in en-US,
-    "1.234,50" in de-DE, "1 234,50" in fr-FR (U+202F, CLDR's grouping separator for French)."""
-    fraction = "0" * decimals
-    return format_decimal(value, format=f"#,##0{'.' + fraction if decimals else ''}", locale=_locale(tag))
