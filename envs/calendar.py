@@ -44,6 +44,7 @@ from android_gym.sim.apps.calendar import (
     repetition_text,
     weekday_bit,
 )
+from android_gym.sim.framework import formats
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.oracle import (
@@ -231,12 +232,22 @@ def _date_picker_towards(day: dt.date) -> OracleStep:
                  if e.content_description.count(" ") == 2 and e.content_description.split(" ")[0].isdigit()]
         if not shown:
             raise OracleError("no day of the date picker is on screen")
-        year, month = int(shown[0][2]), MONTHS.index(as_english(shown[0][1], MONTHS)) + 1
+        year, month = int(shown[0][2]), _month_number(shown[0][1])
         if (year, month) == (day.year, day.month):
             return None
         name = "next" if (year, month) < (day.year, day.month) else "prev"
         return tap(Selector(resource_id=f"android:id/{name}"))(elements)
     return step
+
+
+def _month_number(name: str) -> int:
+    """The month a date picker's day description names ("15 October 2023"), in any system language: the
+    framework's month names (CLDR's, "octobre"), not the app's own ("Octobre")."""
+    for language in LANGUAGES:
+        for month in range(1, 13):
+            if formats.format_pattern(dt.date(2000, month, 1), "MMMM", language) == name:
+                return month
+    raise OracleError(f"{name!r} names no month")
 
 
 def set_date(field: Selector, day: dt.date) -> list[OracleStep]:
