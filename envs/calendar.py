@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import shlex
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import groupby
 from typing import Any, ClassVar
 from xml.etree import ElementTree
@@ -28,6 +28,7 @@ import numpy as np
 
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
+from android_gym.device.config import LANGUAGES
 from android_gym.sim.apps.calendar import (
     DAY,
     DB_PATH,
@@ -43,6 +44,7 @@ from android_gym.sim.apps.calendar import (
     repetition_text,
     weekday_bit,
 )
+from android_gym.sim.framework import formats
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.oracle import (
@@ -230,7 +232,7 @@ def _date_picker_towards(day: dt.date) -> OracleStep:
                  if e.content_description.count(" ") == 2 and e.content_description.split(" ")[0].isdigit()]
         if not shown:
             raise OracleError("no day of the date picker is on screen")
-        year, month = int(shown[0][2]), MONTHS.index(as_english(shown[0][1], MONTHS)) + 1
+        year, month = int(shown[0][2]), _month_number(shown[0][1])
         if (year, month) == (day.year, day.month):
             return None
         name = "next" if (year, month) < (day.year, day.month) else "prev"
@@ -238,10 +240,31 @@ def _date_picker_towards(day: dt.date) -> OracleStep:
     return step
 
 
+def _month_number(name: str) -> int:
+    """The month a date picker's day description names ("15 October 2023"), in any system language: the
+    framework's month names (CLDR's, "octobre"), not the app's own ("Octobre")."""
+    for language in LANGUAGES:
+        for month in range(1, 13):
+            if formats.format_pattern(dt.date(2000, month, 1), "MMMM", language) == name:
+                return month
+    raise OracleError(f"{name!r} names no month")
+
+
 def set_date(field: Selector, day: dt.date) -> list[OracleStep]:
     """Open the date picker of ``field``, go to ``day``'s month, pick the day, OK."""
-    return [tap(field), *[_date_picker_towards(day)] * 24,
-            tap(Selector(content_desc=f"{day.day} {MONTHS[day.month - 1]} {day.year}")), tap(DIALOG_POSITIVE)]
+    return [tap(field), *[_date_picker_towards(day)] * 24, _tap_picker_day(day), tap(DIALOG_POSITIVE)]
+
+
+def _tap_picker_day(day: dt.date) -> OracleStep:
+    """Tap ``day`` in the date picker showing its month: the cell described "15 October 2023" (its month in the
+    phone's language)."""
+    def step(elements: Sequence[UIElement]) -> Action:
+        for element in elements:
+            words = (element.content_description or "").split(" ")
+            if len(words) == 3 and words[0] == str(day.day) and words[2] == str(day.year):
+                return Action(ActionType.CLICK, index=element.index)
+        raise OracleError(f"the date picker shows no cell for {day}")
+    return step
 
 
 def add_event_steps(event: Mapping[str, Any]) -> list[OracleStep]:
@@ -277,13 +300,23 @@ def _day_items(elements: Sequence[UIElement]) -> list[tuple[UIElement, str, str]
     return [(holder, title, time) for holder, title, time in items]
 
 
-def item_key(row: Mapping[str, Any]) -> tuple[str, str]:
-    """What a row's item shows in the day view of its first day: its title and time line."""
+#: A day-view item as the oracle looks for it: its title and its time line in each system language.
+ItemKey = tuple[str, frozenset[str]]
+
+
+def item_key(row: Mapping[str, Any]) -> ItemKey:
+    """What a row's item shows in the day view of its first day: its title and time line (in any language)."""
     occurrence = Occurrence(dict(row), row["start_ts"], row["end_ts"])
-    return row["title"], item_time_text(occurrence, _start(row).date(), TODAY, UTC, True)
+    return row["title"], frozenset(item_time_text(occurrence, _start(row).date(), TODAY, UTC, True, language)
+                                   for language in LANGUAGES)
 
 
-def _select(keys: Sequence[tuple[str, str]], press: bool) -> OracleStep:
+def _key_of(title: str, time: str, keys: Iterable[ItemKey]) -> ItemKey | None:
+    """The one of ``keys`` that an item showing ``title`` and ``time`` is, if any."""
+    return next((key for key in keys if key[0] == title and time in key[1]), None)
+
+
+def _select(keys: Sequence[ItemKey], press: bool) -> OracleStep:
     """Long-press (``press``: to start the action mode) or tap one more unselected day-view item among ``keys`` (a
     multiset); scroll the list when none is on screen; nothing once all are selected (or, for ``press``, once the
     action mode has started)."""
@@ -292,10 +325,12 @@ def _select(keys: Sequence[tuple[str, str]], press: bool) -> OracleStep:
         if press and any(holder.is_selected for holder, _, _ in items):
             return None  # the action mode has started
         for holder, title, time in items:
-            if holder.is_selected:
-                wanted[(title, time)] -= 1
+            key = _key_of(title, time, keys)
+            if holder.is_selected and key is not None:
+                wanted[key] -= 1
         for holder, title, time in items:
-            if not holder.is_selected and wanted[(title, time)] > 0:
+            key = _key_of(title, time, keys)
+            if not holder.is_selected and key is not None and wanted[key] > 0:
                 if press:
                     x, y = holder.bbox_pixels.center
                     return Action(ActionType.LONG_PRESS, x=x, y=y)
@@ -306,19 +341,19 @@ def _select(keys: Sequence[tuple[str, str]], press: bool) -> OracleStep:
     return step
 
 
-def _open_item(key: tuple[str, str]) -> OracleStep:
+def _open_item(key: ItemKey) -> OracleStep:
     """Tap the day-view item showing ``key`` (scrolling down to it first)."""
     def step(elements: Sequence[UIElement]) -> Action:
         for holder, title, time in _day_items(elements):
-            if (title, time) == key:
+            if _key_of(title, time, [key]):
                 return Action(ActionType.CLICK, index=holder.index)
         return Action(ActionType.SCROLL, index=DAY_EVENTS.find(elements).index, direction="down")
     return step
 
 
-def _scroll_to_item(key: tuple[str, str]) -> list[OracleStep]:
+def _scroll_to_item(key: ItemKey) -> list[OracleStep]:
     """Scroll the day view down until the item showing ``key`` is on screen, then check that it is."""
-    return scroll_until(lambda elements: any((title, time) == key for _, title, time in _day_items(elements)),
+    return scroll_until(lambda elements: any(_key_of(title, time, [key]) for _, title, time in _day_items(elements)),
                         DAY_EVENTS, f"the day-view item {key}", max_scrolls=10)
 
 

@@ -35,6 +35,12 @@ def strings(language: str) -> dict[str, dict[str, str]]:
             for package, groups in data["packages"].items()}
 
 
+def resource(language: str, package: str, english: str) -> str:
+    """The resource string ``english`` of the app ``package`` as it loads in ``language`` (its ``values-<lang>``
+    string, else the English one): for strings an app composes (a month name before a day number)."""
+    return strings(language).get(package, {}).get(english, english)
+
+
 @functools.cache
 def _reverse(package: str | None) -> dict[str, frozenset[str]]:
     """Every translation in every language → the English strings it translates, among ``package``'s strings

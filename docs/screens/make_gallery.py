@@ -2,13 +2,14 @@
 
 Usage: python docs/screens/make_gallery.py [--out docs/screens] [--size 540x1200]
 
-Each app gets a fresh phone. Where the catalogue has a task for the app, the task (seed 0) first fills the app's
-storage, so the screen shows conversations, expenses or notes rather than an empty state; then the app is opened
-the way AndroidWorld opens apps (``monkey -p <package> -c android.intent.category.LAUNCHER 1``) and its frame is
-saved, scaled to ``--size`` and optimized (256 colours), named after the package; ``overview.png`` (the README's
-image) puts a few of them side by side; ``configurations.png`` shows SMS Messenger on phones configured as
-``CONFIGURATIONS`` (``android_gym.device.config``). The phone is deterministic, so running the script again writes
-the same pixels.
+Each app gets a fresh phone in the state every task runs in (AndroidWorld's fixed clock settings: the 24-hour
+format, so every screen's status bar shows "15:34"). Where the catalogue has a task for the app, the task (seed 0)
+first fills the app's storage, so the screen shows conversations, expenses or notes rather than an empty state;
+then the app is opened the way AndroidWorld opens apps (``monkey -p <package> -c android.intent.category.LAUNCHER
+1``) and its frame is saved, scaled to ``--size`` and optimized (256 colours), named after the package;
+``overview.png`` (the README's image) puts a few of them side by side; ``configurations.png`` shows SMS Messenger
+on phones configured as ``CONFIGURATIONS`` (``android_gym.device.config``). The phone is deterministic, so running
+the script again writes the same pixels.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from PIL import Image
 import android_gym  # noqa: F401  (registers the task catalogue)
 from android_gym.device.config import DeviceConfig
 from android_gym.device.sim import SimDevice
+from android_gym.tasks.base import fixed_time_commands
 from android_gym.tasks.registry import get_task
 
 HOME = "home"
@@ -51,12 +53,22 @@ SHOWCASE = {
 }
 
 
-def app_screen(package: str, config: DeviceConfig | None = None) -> Image.Image:
-    """The main screen of ``package`` on a fresh phone (configured as ``config``), with its showcase task's state
-    when it has one."""
+def task_ready_device(config: DeviceConfig | None = None) -> SimDevice:
+    """A fresh phone (configured as ``config``) with the clock settings every task sets up
+    (``fixed_time_commands``), so the home screen and an app without a showcase task show the time as a task's
+    screens do."""
     device = SimDevice()
     if config is not None:
         config.apply(device)
+    for command in fixed_time_commands():
+        device.shell(command)
+    return device
+
+
+def app_screen(package: str, config: DeviceConfig | None = None) -> Image.Image:
+    """The main screen of ``package`` on a fresh phone (configured as ``config``), with its showcase task's state
+    when it has one."""
+    device = task_ready_device(config)
     if package in SHOWCASE:
         task_class = get_task(SHOWCASE[package])
         task_class(task_class.generate_params(np.random.default_rng(0))).initialize(device)
@@ -66,7 +78,7 @@ def app_screen(package: str, config: DeviceConfig | None = None) -> Image.Image:
 
 def screens() -> dict[str, Image.Image]:
     """``{name: screenshot}``: the home screen, then every launchable app's main screen, at full size."""
-    shots = {HOME: Image.fromarray(SimDevice().screenshot())}
+    shots = {HOME: Image.fromarray(task_ready_device().screenshot())}
     for app in SimDevice().phone.packages.launchable():
         shots[app.package] = app_screen(app.package)
     return shots

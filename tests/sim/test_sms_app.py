@@ -191,10 +191,10 @@ def test_pixels_change_after_typing(phone):
 def test_date_format_follows_the_app():
     now = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)
     today = int(now.timestamp())
-    assert format_date_or_time(today - 3600, now, True, False) == "02:34 PM"
-    assert format_date_or_time(today - 3 * 86400, now, True, False) == "12.10"
-    assert format_date_or_time(today - 3 * 86400, now, False, False) == "12.10, 03:34 PM"
-    assert format_date_or_time(today - 400 * 86400, now, True, False) == "10.09.2022"
+    assert format_date_or_time(today - 3600, now, True, False, "en-US") == "02:34 PM"
+    assert format_date_or_time(today - 3 * 86400, now, True, False, "en-US") == "12.10"
+    assert format_date_or_time(today - 3 * 86400, now, False, False, "en-US") == "12.10, 03:34 PM"
+    assert format_date_or_time(today - 400 * 86400, now, True, False, "en-US") == "10.09.2022"
 
 
 def add_contact(phone: Phone, name: str, number: str) -> None:

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from android_gym import locales
 from android_gym.sim.apps.commons import (
     NIGHT_COLORS,
     PRIMARY,
@@ -51,6 +52,7 @@ from android_gym.sim.apps.commons import (
     search_menu,
     start_up_dialogs,
 )
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.prefs import SharedPreferences
@@ -437,32 +439,38 @@ class CalendarConfig:
 
 
 # ----- formatting (helpers/Formatter.kt) ------------------------------------------------------------------------------
-def date_from_code(day: dt.date, today: dt.date) -> str:
-    """``getDateFromCode``: "October 15", with the year when it is not this year."""
-    text = f"{MONTHS[day.month - 1]} {day.day}"
+def month_name(month: int, tag: str) -> str:
+    """``getMonthName``: the app's own month name (its ``months`` array) in the locale ``tag``."""
+    return locales.resource(tag, PACKAGE, MONTHS[month - 1])
+
+
+def date_from_code(day: dt.date, today: dt.date, tag: str) -> str:
+    """``getDateFromCode``: "October 15", with the year when it is not this year (the app's month name, then the
+    day: "Oktober 15" in German)."""
+    text = f"{month_name(day.month, tag)} {day.day}"
     return text if day.year == today.year else f"{text} {day.year}"
 
 
-def day_title(day: dt.date, today: dt.date, with_weekday: bool = True) -> str:
-    """``getDayTitle``: "October 15 (Sun)"."""
-    text = date_from_code(day, today)
-    return f"{text} ({day:%a})" if with_weekday else text
+def day_title(day: dt.date, today: dt.date, tag: str, with_weekday: bool = True) -> str:
+    """``getDayTitle``: "October 15 (Sun)", the weekday Joda's "EEE" in the locale ("Oktober 15 (So.)")."""
+    text = date_from_code(day, today, tag)
+    return f"{text} ({formats.format_pattern(day, 'EEE', tag)})" if with_weekday else text
 
 
-def long_month_year(day: dt.date, today: dt.date) -> str:
+def long_month_year(day: dt.date, today: dt.date, tag: str) -> str:
     """``getLongMonthYear``: "October", or "January 2024" in another year."""
-    name = MONTHS[day.month - 1]
+    name = month_name(day.month, tag)
     return name if day.year == today.year else f"{name} {day.year}"
 
 
-def date_day_title(day: dt.date) -> str:
-    """``getDateDayTitle`` ("d EEEE"): "15 Sunday"."""
-    return f"{day.day} {day:%A}"
+def date_day_title(day: dt.date, tag: str) -> str:
+    """``getDateDayTitle`` (Joda's "d EEEE" in the locale): "15 Sunday", "15 Sonntag"."""
+    return formats.format_pattern(day, "d EEEE", tag)
 
 
-def time_text(when: dt.datetime, is24: bool) -> str:
-    """``Formatter.getTime``: "HH:mm", or "hh:mm a"."""
-    return when.strftime("%H:%M" if is24 else "%I:%M %p")
+def time_text(when: dt.datetime, is24: bool, tag: str) -> str:
+    """``Formatter.getTime`` (Joda in the locale): "HH:mm", or "hh:mm a"."""
+    return formats.format_pattern(when, "HH:mm" if is24 else "hh:mm a", tag)
 
 
 def reminder_text(minutes: int) -> str:
@@ -494,22 +502,23 @@ def selected_days_text(mask: int) -> str:
     return ", ".join(WEEK_DAYS[day][:3] for day in order if mask & (1 << day))
 
 
-def item_time_text(occurrence: Occurrence, day: dt.date | None, today: dt.date, zone: dt.tzinfo, is24: bool) -> str:
+def item_time_text(occurrence: Occurrence, day: dt.date | None, today: dt.date, zone: dt.tzinfo, is24: bool,
+                   tag: str) -> str:
     """The time line of an event item: ``DayEventsAdapter`` for ``day`` (a day view), else ``EventListAdapter``."""
     start = dt.datetime.fromtimestamp(occurrence.start_ts, zone).replace(tzinfo=None)
     end = dt.datetime.fromtimestamp(occurrence.end_ts, zone).replace(tzinfo=None)
-    text = "All-day" if occurrence.all_day else time_text(start, is24)
+    text = "All-day" if occurrence.all_day else time_text(start, is24, tag)
     if occurrence.start_ts == occurrence.end_ts:
         return text
     if day is None:
         if not occurrence.all_day:
-            text += f" - {time_text(end, is24)}"
-        return text + (f" ({date_day_title(end.date())})" if end.date() != start.date() else "")
-    start_day = f" ({day_title(start.date(), today, False)})" if start.date() != day else ""
+            text += f" - {time_text(end, is24, tag)}"
+        return text + (f" ({date_day_title(end.date(), tag)})" if end.date() != start.date() else "")
+    start_day = f" ({day_title(start.date(), today, tag, False)})" if start.date() != day else ""
     if occurrence.all_day:
-        return text + start_day + (f" - ({day_title(end.date(), today, False)})" if end.date() != day else "")
-    end_day = f" ({day_title(end.date(), today, False)})" if end.date() != day else ""
-    return f"{text}{start_day} - {time_text(end, is24)}{end_day}"
+        return text + start_day + (f" - ({day_title(end.date(), today, tag, False)})" if end.date() != day else "")
+    end_day = f" ({day_title(end.date(), today, tag, False)})" if end.date() != day else ""
+    return f"{text}{start_day} - {time_text(end, is24, tag)}{end_day}"
 
 
 def month_grid_start(month: dt.date) -> dt.date:
@@ -588,10 +597,12 @@ def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
 # ----- the framework DatePickerDialog --------------------------------------------------------------------------------
 class DatePicker:
     """``DatePickerDialog`` in calendar mode: header, month pages with previous/next buttons, day cells, Cancel and
-    OK. ``on_set`` gets the chosen date; ``on_close`` runs when the dialog goes away."""
+    OK. ``on_set`` gets the chosen date; ``on_close`` runs when the dialog goes away. Dates are in the locale
+    ``tag``: the header the skeleton "EMMMd", the month title "MMMMy" (``DatePickerCalendarDelegate``,
+    ``SimpleMonthView``), a day's description "d MMMM y"."""
 
-    def __init__(self, selected: dt.date, on_set: Callable[[dt.date], None], on_close: Callback) -> None:
-        self.selected = selected
+    def __init__(self, selected: dt.date, on_set: Callable[[dt.date], None], on_close: Callback, tag: str) -> None:
+        self.selected, self.tag = selected, tag
         self.shown = selected.replace(day=1)
         self._on_set, self._on_close = on_set, on_close
 
@@ -609,13 +620,14 @@ class DatePicker:
         """The dialog's panel."""
         header = column(text_view(str(self.selected.year), resource_id=_android_id("date_picker_header_year"),
                                   text_size=_BIG, text_color=WHITE, padding=8),
-                        text_view(f"{self.selected:%a, %b} {self.selected.day}", text_color=WHITE, padding=8,
+                        text_view(formats.format_skeleton(self.selected, "EMMMd", self.tag), text_color=WHITE,
+                                  padding=8,
                                   resource_id=_android_id("date_picker_header_date"), text_size=84),
                         resource_id=_android_id("date_picker_header"), background=PRIMARY, padding=40)
         navigation = row(
             image_button(PREVIOUS_MONTH, "chevron_left", lambda: self._move(-1), resource_id=_android_id("prev"),
                          text_color=TEXT),
-            _drawn(f"{MONTHS[self.shown.month - 1]} {self.shown.year}", _BIG, bold=True, weight=1),
+            _drawn(formats.format_skeleton(self.shown, "MMMMy", self.tag), _BIG, bold=True, weight=1),
             image_button(NEXT_MONTH, "chevron_right", lambda: self._move(1), resource_id=_android_id("next"),
                          text_color=TEXT))
         letters = row(*(_drawn(letter, 34, TEXT_SECONDARY, weight=1) for letter in WEEK_DAY_LETTERS), padding=12)
@@ -633,7 +645,7 @@ class DatePicker:
             day = self.shown.replace(day=number)
             chosen = day == self.selected
             cells.append(View(kind="button", class_name="android.view.View", text=str(number),
-                              content_desc=f"{number} {MONTHS[day.month - 1]} {day.year}", clickable=True,
+                              content_desc=formats.format_pattern(day, "d MMMM y", self.tag), clickable=True,
                               focusable=True, selected=chosen, checkable=True, checked=chosen, weight=1, height=110,
                               text_size=_BIG, background=PRIMARY if chosen else WHITE,
                               text_color=WHITE if chosen else TEXT, on_click=lambda day=day: self._pick(day)))
@@ -775,6 +787,11 @@ class _CalendarScreen(Screen):
     def now(self) -> dt.datetime:
         """Device time as local wall-clock time."""
         return self.phone.clock.now().astimezone(self.zone).replace(tzinfo=None)
+
+    @property
+    def tag(self) -> str:
+        """The system locale, which the app formats dates in."""
+        return formats.system_tag(self.phone)
 
     @property
     def is24(self) -> bool:
@@ -1109,7 +1126,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         grid = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("month_view_wrapper"),
                     weight=1, children=[letters, *weeks])
         return View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("month_calendar_holder"),
-                    gravity="fill", children=[self._navigation(long_month_year(month, today)), grid])
+                    gravity="fill", children=[self._navigation(long_month_year(month, today, self.tag)), grid])
 
     def _cell(self, day: dt.date, in_month: bool, is_today: bool, titles: list[str]) -> View:
         color = TEXT if in_month else TEXT_SECONDARY
@@ -1128,7 +1145,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         items = [self._event_item(o, day, lambda o=o: self._edit(o)) for o in self._items]
         events = scroll_list(*items, key=f"day_events_{day:%Y%m%d}", resource_id=_id("day_events"), weight=1)
         return View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("day_holder"),
-                    gravity="fill", children=[self._navigation(day_title(day, self.now.date())), events])
+                    gravity="fill", children=[self._navigation(day_title(day, self.now.date(), self.tag)), events])
 
     def _list_occurrences(self) -> list[Occurrence]:
         """``EventListFragment.checkEvents``: from a day ago for six months, three more when that holds fewer than
@@ -1168,13 +1185,13 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         views, month, code = [], "", None
         for o in self._items:
             day = dt.datetime.fromtimestamp(o.start_ts, zone).date()
-            if long_month_year(day, today) != month:
-                month = long_month_year(day, today)
+            if long_month_year(day, today, self.tag) != month:
+                month = long_month_year(day, today, self.tag)
                 views.append(text_view(month.upper(), resource_id=_id("event_section_title"), text_size=58,
                                        text_color=PRIMARY, padding=32))
             if day != code:
                 code = day
-                views.append(text_view(date_day_title(day), resource_id=_id("event_section_title"),
+                views.append(text_view(date_day_title(day, self.tag), resource_id=_id("event_section_title"),
                                        text_size=_NORMAL, text_color=PRIMARY if day == today else TEXT, padding=24))
             views.append(self._event_item(o, None, lambda o=o: open_event(o)))
         return views
@@ -1184,7 +1201,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         event, today = occurrence.event, self.now.date()
         lines = [text_view(event["title"], resource_id=_id("event_item_title"), text_size=_DAY_TEXT, padding=8,
                            height=line_height(_DAY_TEXT) + 16),
-                 text_view(item_time_text(occurrence, day, today, self.zone, self.is24), padding=8,
+                 text_view(item_time_text(occurrence, day, today, self.zone, self.is24, self.tag), padding=8,
                            resource_id=_id("event_item_time"), text_size=_NORMAL)]
         description = event["description"].replace("\n", " ")
         if description:
@@ -1334,7 +1351,7 @@ class EventScreen(_CalendarScreen):
         self._hide_keyboard()
         current = (self.start_at if is_start else self.end_at).date()
         self.popup, self.picker = "date", DatePicker(current, lambda day: self._date_set(day, is_start),
-                                                     self._close_popup)
+                                                     self._close_popup, self.tag)
 
     def _date_set(self, day: dt.date, is_start: bool) -> None:
         """``dateSet``: a new start keeps the duration (and moves a one-day weekly rule to the new weekday)."""
@@ -1560,11 +1577,12 @@ class EventScreen(_CalendarScreen):
 
     def _date_time_row(self, which: str, when: dt.datetime, today: dt.date) -> View:
         is_start = which == "start"
-        date = _line(f"event_{which}_date", day_title(when.date(), today), lambda: self._pick_date(is_start),
+        date = _line(f"event_{which}_date", day_title(when.date(), today, self.tag), lambda: self._pick_date(is_start),
                      weight=1)
         children = [date]
         if not self.all_day:
-            children.append(_line(f"event_{which}_time", time_text(when, self.is24), lambda: self._pick_time(is_start)))
+            children.append(_line(f"event_{which}_time", time_text(when, self.is24, self.tag),
+                                  lambda: self._pick_time(is_start)))
         return row(*children)
 
     def _reminder_lines(self) -> list[View]:

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, replace
 
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
@@ -85,8 +86,8 @@ _BOTTOM_NAV_HEIGHT = 210  # 80 dp at 420 dpi
 _FAB_ROW_HEIGHT = 230  # fab_height + 2 × fab_margin
 _TAB_ICONS = ("alarm", "clock", "timer", "stopwatch")
 _SELECTED_TAB_BG = (232, 240, 254)
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_SUN_TO_SAT = (6, 0, 1, 2, 3, 4, 5)  # Weekdays.Order.SUN_TO_SAT, the en-US week (Python weekday numbers)
+#: ``Utils.updateDate``'s skeletons: ``abbrev_wday_month_day_no_year`` and ``full_wday_month_day_no_year``.
+_DATE_SKELETON, _DATE_DESCRIPTION_SKELETON = "EEEMMMd", "EEEEMMMMd"
 
 
 def _id(name: str) -> str:
@@ -453,20 +454,20 @@ def lap_time_text(max_time: int, time: int) -> str:
     return f"{head}{sep}{seconds:02d}.{millis // 10:02d}"
 
 
-def clock_time(hour: int, minute: int, is24: bool) -> str:
-    """``TextTime``/``TextClock`` in en-US: "HH:mm" (24-hour) or "h:mm AM"."""
-    if is24:
-        return f"{hour:02d}:{minute:02d}"
-    return f"{hour % 12 or 12}:{minute:02d} {'AM' if hour < 12 else 'PM'}"
+def clock_time(hour: int, minute: int, is24: bool, tag: str) -> str:
+    """``TextTime``/``TextClock``: the skeleton "Hm" (24-hour) or "hma" in the locale ``tag``: "15:34" or
+    "3:34 PM" in en-US."""
+    return formats.format_time(dt.datetime(2000, 1, 1, hour, minute), is24, tag)
 
 
-def weekdays_text(days: int, long_names: bool = False) -> str:
-    """``Weekdays.toString`` in the en-US order (Sunday first): "Mon, Tue", "Every day"."""
+def weekdays_text(days: int, tag: str, long_names: bool = False) -> str:
+    """``Weekdays.toString`` in the locale's week order (``Calendar.getFirstDayOfWeek``: Sunday first in en-US):
+    short names ("Mon, Tue") for several days, long ones for one, "Every day" for all."""
     if days & 0x7F == 0x7F:
         return EVERY_DAY
-    chosen = [day for day in _SUN_TO_SAT if days & (1 << day)]
-    names = [_WEEKDAYS[day] if long_names or len(chosen) <= 1 else _WEEKDAYS[day][:3] for day in chosen]
-    return ", ".join(names)
+    chosen = [day for day in formats.week_order(tag) if days & (1 << day)]
+    pattern = "EEEE" if long_names or len(chosen) <= 1 else "EEE"
+    return ", ".join(formats.weekday_name(day, tag, pattern) for day in chosen)
 
 
 # ----- the activity ------------------------------------------------------------------------------------------------
@@ -556,8 +557,8 @@ class DeskClockScreen(Screen):
         return page, (None, None, None)
 
     def _alarm_item(self, alarm: sqlite3.Row) -> View:
-        settings, now = self.phone.settings, self.phone.clock.now()
-        time = clock_time(alarm["hour"], alarm["minutes"], settings.get("system", "time_12_24") == "24")
+        now, tag = self.phone.clock.now(), formats.system_tag(self.phone)
+        time = clock_time(alarm["hour"], alarm["minutes"], formats.phone_is_24_hour(self.phone), tag)
         enabled = bool(alarm["enabled"])
         summary = [View(kind="text", class_name="android.widget.TextView", text=time, text_size=110,
                         resource_id=_id("digital_clock"), padding=8,
@@ -572,8 +573,8 @@ class DeskClockScreen(Screen):
                                    content_desc=f"{LABEL} {alarm['label']}"))
         days = alarm["daysofweek"]
         if days & 0x7F:
-            lines.append(text_view(weekdays_text(days), resource_id=_id("days_of_week"), text_size=40,
-                                   text_color=TEXT_SECONDARY, content_desc=weekdays_text(days, long_names=True)))
+            lines.append(text_view(weekdays_text(days, tag), resource_id=_id("days_of_week"), text_size=40,
+                                   text_color=TEXT_SECONDARY, content_desc=weekdays_text(days, tag, long_names=True)))
         else:
             tomorrow = (alarm["hour"], alarm["minutes"]) <= (now.hour, now.minute)  # Alarm.isTomorrow
             lines.append(text_view(TOMORROW if tomorrow else TODAY, resource_id=_id("upcoming_instance_label"),
@@ -585,15 +586,15 @@ class DeskClockScreen(Screen):
 
     # Clock tab
     def _clock_page(self) -> tuple[View, tuple[View | None, View | None, View | None]]:
-        now = self.phone.clock.now()
-        is24 = self.phone.settings.get("system", "time_12_24") == "24"
-        date = f"{now:%a}, {now:%b} {now.day}"  # abbrev_wday_month_day_no_year "EEEMMMd"
+        now, tag = self.phone.clock.now(), formats.system_tag(self.phone)
+        time = clock_time(now.hour, now.minute, formats.phone_is_24_hour(self.phone), tag)
         frame = column(
             View(height=120),
-            View(kind="text", class_name="android.widget.TextView", text=clock_time(now.hour, now.minute, is24),
+            View(kind="text", class_name="android.widget.TextView", text=time,
                  resource_id=_id("digital_clock"), text_size=200, padding=12, gravity="center"),
-            text_view(date, resource_id=_id("date"), text_size=44, text_color=TEXT_SECONDARY,
-                      content_desc=f"{now:%A}, {now:%B} {now.day}"),  # full_wday_month_day_no_year
+            text_view(formats.format_skeleton(now, _DATE_SKELETON, tag), resource_id=_id("date"), text_size=44,
+                      text_color=TEXT_SECONDARY,
+                      content_desc=formats.format_skeleton(now, _DATE_DESCRIPTION_SKELETON, tag)),
             View(kind="view", class_name="android.view.View", resource_id=_id("hairline"), height=2,
                  background=DIVIDER))
         centered = row(View(weight=1), frame, View(weight=1))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
@@ -41,6 +42,8 @@ _HOTSEAT = ("com.google.android.contacts", "com.simplemobiletools.smsmessenger",
             "com.android.camera2")
 _CELL_HEIGHT = 260  # an icon with its label
 _GLANCE_HEIGHT, _DOCK_HEIGHT = 260, 190
+#: At a Glance's date, the skeleton "EEEMMMd" in the system locale ("Sun, Oct 15"; "So., 15. Okt." in German).
+_GLANCE_DATE = "EEEMMMd"
 _SEARCH_WIDTH, _SEARCH_HEIGHT, _SEARCH_ICON = 930, 165, 126  # the pill and its 48 dp icons (real dumps)
 _SEARCH_ICON_COLOR, _GOOGLE_BLUE = (68, 71, 70), (66, 133, 244)
 
@@ -63,7 +66,7 @@ class LauncherScreen(Screen):
         cell_height = min(_CELL_HEIGHT, workspace // max(math.ceil(len(undocked) / columns), 1))
         icons = [self._shortcut(app, cell, cell_height) for app in undocked]
         grid = [row(*icons[i:i + columns], weight=1) for i in range(0, len(icons), columns)]
-        date = self.phone.clock.now(DAY_MS).strftime("%a, %b %-d")
+        date = formats.format_skeleton(self.phone.clock.now(DAY_MS), _GLANCE_DATE, formats.system_tag(self.phone))
         glance = column(
             text_view(date, content_desc=date, resource_id=_ID + "clock", text_size=60, padding=0),
             resource_id=_ID + "search_container_workspace", padding=78, height=_GLANCE_HEIGHT,

@@ -28,6 +28,7 @@ from android_gym.sim.apps.commons import (
     SearchMenuScreen,
     start_up_dialogs,
 )
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
@@ -80,6 +81,9 @@ MIN_DATE_TIME_DIFF_SECS = 300  # ThreadActivity: a date header when messages are
 _RECEIVED_BG, _SENT_BG = (238, 238, 238), (255, 224, 178)
 _BUBBLE_CORNER = 42  # the bubbles' 16 dp rounded corners
 _BIG, _NORMAL, _SMALLER = 47, 40, 34  # big/normal/smaller text sizes in px at 420 dpi
+#: Commons ``getDefaultDateFormat``'s table: a SHORT date pattern (lower case, no spaces) to the date format.
+_DATE_FORMATS = {"d.M.y": "dd.MM.yyyy", "dd/mm/y": "dd/MM/yyyy", "mm/dd/y": "MM/dd/yyyy", "y-mm-dd": "yyyy-MM-dd",
+                 "dmmmmy": "d MMMM yyyy", "mmmmdy": "MMMM d yyyy", "mm-dd-y": "MM-dd-yyyy", "dd-mm-y": "dd-MM-yyyy"}
 
 
 def _id(name: str) -> str:
@@ -113,15 +117,28 @@ def _draft_of(telephony: Telephony, thread_id: int) -> tuple[int, str] | None:
 
 
 def format_date_or_time(seconds: int, now: dt.datetime, hide_time_at_other_days: bool,
-                        show_year_even_if_current: bool) -> str:
-    """Commons ``Int.formatDateOrTime`` with the defaults of an en-US device: 12-hour ``hh:mm a`` time and
-    ``dd.MM.yyyy`` dates (``getDefaultDateFormat`` falls back to it for the ``M/d/yy`` locale pattern)."""
+                        show_year_even_if_current: bool, tag: str) -> str:
+    """Commons ``Int.formatDateOrTime`` with the app's default formats in the locale ``tag``: the time ``hh:mm a``
+    ("03:34 PM"), or ``HH:mm`` where the locale is a 24-hour one (the ``use24HourFormat`` preference kept at the
+    locale's default); the date ``dd.MM.yyyy``, or another of Commons' formats when the locale's SHORT date pattern
+    names one (``getDefaultDateFormat``: ``dd/MM/yyyy`` in fr-FR), without the year in this year."""
     when = dt.datetime.fromtimestamp(seconds, tz=now.tzinfo)
-    time_text = when.strftime("%I:%M %p")
+    time_text = formats.format_pattern(when, "HH:mm" if formats.is_24_hour(None, tag) else "hh:mm a", tag)
     if when.date() == now.date():
         return time_text
-    text = when.strftime("%d.%m" if not show_year_even_if_current and when.year == now.year else "%d.%m.%Y")
+    pattern = _default_date_format(tag)
+    if not show_year_even_if_current and when.year == now.year:
+        pattern = pattern.replace("y", "").strip().strip("-").strip(".").strip("/")
+    text = formats.format_pattern(when, pattern, tag)
     return text if hide_time_at_other_days else f"{text}, {time_text}"
+
+
+def _default_date_format(tag: str) -> str:
+    """Commons ``BaseConfig.getDefaultDateFormat``: the format named by the locale's SHORT date pattern, lower-cased
+    without spaces (``DateFormat.getDateFormat``), else ``DATE_FORMAT_ONE``; its ``"d.M.y"`` key, having capitals,
+    never matches."""
+    key = formats.date_pattern("short", tag).lower().replace(" ", "")
+    return _DATE_FORMATS.get(key, "dd.MM.yyyy")
 
 
 def _title(addresses: list[str], names: dict[str, str]) -> str:
@@ -254,7 +271,8 @@ class MainScreen(SearchMenuScreen):
             snippet.weight = 1
             snippet = row(text_view(DRAFT_LABEL, resource_id=_id("draft_indicator"), text_size=_NORMAL,
                                     text_color=PRIMARY, padding=4), snippet)
-        lines += [snippet, text_view(format_date_or_time(date, now, True, False), padding=4,
+        date_text = format_date_or_time(date, now, True, False, formats.system_tag(self.phone))
+        lines += [snippet, text_view(date_text, padding=4,
                                      resource_id=_id("conversation_date"), text_size=_SMALLER,
                                      text_color=TEXT_SECONDARY)]
         holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("conversation_holder"),
@@ -299,7 +317,8 @@ class MainScreen(SearchMenuScreen):
         lines = column(
             text_view(title, resource_id=_id("search_result_title"), text_size=_BIG, padding=4),
             text_view(snippet, resource_id=_id("search_result_snippet"), text_size=_NORMAL, padding=4),
-            text_view(format_date_or_time(seconds, now, True, True), resource_id=_id("search_result_date"),
+            text_view(format_date_or_time(seconds, now, True, True, formats.system_tag(self.phone)),
+                      resource_id=_id("search_result_date"),
                       text_size=_SMALLER, text_color=TEXT_SECONDARY, padding=4), weight=1)
         return View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("search_result_holder"),
                     clickable=True, focusable=True, padding=24, spacing=32,
@@ -521,12 +540,12 @@ class ThreadScreen(Screen):
 
     def _items(self, messages: list[dict]) -> list[View]:
         """``getThreadItems``: date headers, bubbles, sending/failed markers and the last sent message's check."""
-        now, items, previous = self.phone.clock.now(), [], 0
+        now, items, previous, tag = self.phone.clock.now(), [], 0, formats.system_tag(self.phone)
         for i, message in enumerate(messages):
             seconds = (message["date"] or 0) // 1000
             if seconds - previous > MIN_DATE_TIME_DIFF_SECS:
                 items.append(_group("row", "android.widget.RelativeLayout", _spacer(),
-                                    text_view(format_date_or_time(seconds, now, False, False),
+                                    text_view(format_date_or_time(seconds, now, False, False, tag),
                                               resource_id=_id("thread_date_time"), text_size=_NORMAL,
                                               text_color=TEXT_SECONDARY),
                                     _spacer(), resource_id=_id("thread_date_time_holder")))

@@ -87,7 +87,8 @@ class WindowService(Protocol):
     #: The screen's width and height in layout (design) pixels (``framework.display``).
     design_width: int
     design_height: int
-    #: The running framework's locale: apps read their resource strings in it (``SystemLocale.string``).
+    #: The running framework's locale: apps read their resource strings in it (``SystemLocale.string``) and format
+    #: dates and times in it (``framework.formats``).
     locale: SystemLocale
 
     @property

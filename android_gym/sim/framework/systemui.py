@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.notifications import NotificationManager
@@ -60,12 +61,22 @@ NO_NOTIFICATIONS = "No notifications"  # empty_shade_text
 TILE_STATES = ("Unavailable", "Off", "On")  # tile_states_internet / tile_states_bt
 EMULATOR_SSID = "AndroidWifi"  # the emulator's simulated access point
 CONNECTED = "Connected"
+#: The shade's date: ``abbrev_wday_month_day_no_year`` ("EEE, MMM d") taken as a skeleton
+#: (``VariableDateViewController``: ``DateFormat.getInstanceForSkeleton``): "Sun, Oct 15", "So., 15. Okt.".
+DATE_SKELETON = "EEEMMMd"
 _SHADE_BG, _TILE_ON, _TILE_OFF, _DIALOG_DIM = (241, 243, 244), (211, 227, 253), (225, 227, 230), (96, 96, 96)
 _TILE_CORNER, _DIALOG_CORNER = 52, 73  # qs_corner_radius 20 dp; a SystemUIDialog's 28 dp
 
 
 def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
+
+
+def clock_text(phone: Context) -> str:
+    """SystemUI's ``Clock.getSmallTime`` (status bar and shade): ``LocaleData.timeFormat_Hm`` or ``timeFormat_hm``
+    by ``DateFormat.is24HourFormat``, without the AM/PM marker (``AM_PM_STYLE_GONE``): "15:34" or "3:34"."""
+    now = phone.clock.now(MINUTE_MS)
+    return formats.format_time(now, formats.phone_is_24_hour(phone), formats.system_tag(phone), am_pm=False)
 
 
 # ----- brightness (SettingsLib BrightnessUtils, BrightnessSynchronizer; Java float arithmetic) ----------------
@@ -234,9 +245,9 @@ class NotificationShade:
     def _panel(self) -> View:
         phone = self.phone
         wifi, bluetooth = radios.wifi_enabled(phone), radios.bluetooth_enabled(phone)
-        now = phone.clock.now(MINUTE_MS)
-        header = row(text_view(now.strftime("%H:%M"), resource_id=_id("clock"), text_size=64, padding=24),
-                     text_view(now.strftime("%a, %b %-d"), resource_id=_id("date"), text_size=40, padding=24),
+        date = formats.format_skeleton(phone.clock.now(MINUTE_MS), DATE_SKELETON, formats.system_tag(phone))
+        header = row(text_view(clock_text(phone), resource_id=_id("clock"), text_size=64, padding=24),
+                     text_view(date, resource_id=_id("date"), text_size=40, padding=24),
                      resource_id=_id("header"))
         ssid = EMULATOR_SSID if wifi else ""
         tiles = row(

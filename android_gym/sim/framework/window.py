@@ -41,7 +41,7 @@ from android_gym.sim.framework.looks import KEYBOARD_NIGHT, SYSTEM_NIGHT, Looks,
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.framework.power_warnings import PowerWarnings
 from android_gym.sim.framework.text_editor import TextEditor
-from android_gym.sim.system.clock import MINUTE_MS, UNREAD
+from android_gym.sim.system.clock import UNREAD
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.layout import layout, measure_height
@@ -394,9 +394,7 @@ class WindowManager:
         names += [("signal", "Phone signal full."),
                   (battery, self.locale.string(_BATTERY_LEVEL, systemui.PACKAGE).format(level))]
         notes = tuple((n.icon, self.notifications.description(n)) for n in self.notifications.active)
-        # SystemUI's Clock: "15:34" with the 24-hour setting, else "3:34" (no AM/PM in the status bar).
-        pattern = "%H:%M" if settings.get("system", "time_12_24") == "24" else "%-I:%M"
-        shown = (color, tuple(names), self._phone.clock.now(MINUTE_MS).strftime(pattern), notes, self.locale.tag)
+        shown = (color, tuple(names), systemui.clock_text(self._phone), notes, self.locale.tag)
         if self._status is None or self._status[0] != shown:
             self._status = shown, self._status_bar_view(*shown)
         return self._status[1]

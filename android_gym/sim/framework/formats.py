@@ -1,0 +1,167 @@
+"""Dates and times in the phone's locale, as Android formats them with ICU over CLDR data.
+
+Apps compose dates in three ways, and each has one function here:
+
+* a skeleton (``DateFormat.getBestDateTimePattern(locale, "MMMEd")``, ``DateFormat.getInstanceForSkeleton``): the
+  locale's best pattern for the fields asked for (``best_pattern``), then formatted (``format_skeleton``);
+* a fixed pattern (``SimpleDateFormat("hh:mm a", Locale.getDefault())``, Joda's ``toString("EEE")``,
+  ``android.text.format.DateFormat.format``): the locale's names for the fields (``format_pattern``);
+* the 12/24-hour setting (``DateFormat.is24HourFormat``: ``Settings.System.TIME_12_24`` when set, else whether the
+  locale's LONG time pattern has an ``H``) and ``LocaleData.timeFormat_Hm``/``timeFormat_hm`` (``clock_pattern``).
+
+The data are Babel's CLDR tables, the data ICU is built from. ``best_pattern`` follows ICU's
+``DateTimePatternGenerator``: the nearest skeleton of the locale's ``availableFormats`` (TR35 matching, Babel's
+``match_skeleton``), its fields then widened to the lengths asked for (``adjustFieldTypes``: hours and minutes keep
+the pattern's length; a month or weekday keeps its format/stand-alone letter). Android 13 ships ICU 71 (CLDR 41),
+whose time patterns separate the AM/PM marker with a plain space where CLDR 42 and later put a narrow no-break
+space (U+202F), so patterns here use the plain space.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from typing import TYPE_CHECKING
+
+from babel import Locale
+from babel.dates import DateTimePattern, match_skeleton, parse_pattern, tokenize_pattern, untokenize_pattern
+
+if TYPE_CHECKING:
+    from android_gym.sim.framework.app import Context
+
+#: Pattern letters of one field, as ICU's DateTimePatternGenerator groups them (format and stand-alone forms).
+_FIELD_OF = {"L": "M", "c": "E", "e": "E", "H": "h", "K": "h", "k": "h"}
+#: Fields whose pattern letter ICU keeps when it widens them (month, weekday, hour).
+_KEEP_LETTER = {"M", "E", "h"}
+#: Fields whose length ICU keeps by default (``UDATPG_MATCH_NO_OPTIONS``).
+_KEEP_LENGTH = {"h", "m", "s"}
+_NARROW_NBSP = "\u202f"
+_A_MONDAY = dt.date(2023, 10, 16)
+
+
+@functools.cache
+def _locale(tag: str) -> Locale:
+    """The Babel locale of a BCP 47 tag (``de-DE``)."""
+    return Locale.parse(tag, sep="-")
+
+
+def _fields(pattern: str) -> dict[str, tuple[str, int]]:
+    """``{field: (letter, length)}`` of a pattern or skeleton, fields named as in ``_FIELD_OF``."""
+    return {_FIELD_OF.get(letter, letter): (letter, length)
+            for kind, value in tokenize_pattern(pattern) if kind == "field" for letter, length in [value]}
+
+
+def _is_text(letter: str, length: int) -> bool:
+    """Whether a field is spelled out (a month name, a weekday) rather than a number."""
+    return letter in "EcGa" or (letter in "MLe" and length >= 3)
+
+
+def is_24_hour(setting: str | None, tag: str) -> bool:
+    """``DateFormat.is24HourFormat``: ``time_12_24`` (``Settings.System.TIME_12_24``) when set, else
+    ``is24HourLocale``: whether the LONG time pattern of the locale ``tag`` uses ``H``."""
+    if setting is not None:
+        return setting == "24"
+    return "H" in _locale(tag).time_formats["long"].pattern
+
+
+def system_tag(phone: Context) -> str:
+    """The locale the phone's framework runs in (``SystemLocale.tag``), which apps format with."""
+    return phone.window.locale.tag
+
+
+def phone_is_24_hour(phone: Context) -> bool:
+    """``DateFormat.is24HourFormat(context)`` on ``phone``: its ``time_12_24`` setting, else its locale's."""
+    return is_24_hour(phone.settings.get("system", "time_12_24"), system_tag(phone))
+
+
+@functools.cache
+def best_pattern(skeleton: str, tag: str) -> str:
+    """``DateFormat.getBestDateTimePattern(locale, skeleton)``: the pattern of the locale ``tag`` for the fields
+    of ``skeleton`` (``"MMMEd"`` gives ``"E, MMM d"`` in en-US, ``"E, d. MMM"`` in de-DE)."""
+    locale = _locale(tag)
+    hour = "H" if "H" in locale.time_formats["short"].pattern else "h"
+    wanted = skeleton.replace("j", hour)
+    found = match_skeleton(wanted, locale.datetime_skeletons)
+    if found is None:
+        raise KeyError(f"no CLDR pattern of {tag} has the fields of the skeleton {skeleton!r}")
+    asked, offered = _fields(wanted), _fields(found)
+    tokens = []
+    for kind, value in tokenize_pattern(locale.datetime_skeletons[found].pattern.replace(_NARROW_NBSP, " ")):
+        if kind == "field":
+            letter, length = value
+            field = _FIELD_OF.get(letter, letter)
+            if field in asked and field not in _KEEP_LENGTH:
+                want_letter, want_length = asked[field]
+                offered_length = offered.get(field, (letter, length))[1]
+                if (offered_length != want_length
+                        and _is_text(letter, length) == _is_text(want_letter, want_length)):
+                    value = (letter if field in _KEEP_LETTER else want_letter, want_length)
+        tokens.append((kind, value))
+    return untokenize_pattern(tokens)
+
+
+@functools.cache
+def _compiled(pattern: str) -> DateTimePattern:
+    return parse_pattern(pattern)
+
+
+def date_pattern(width: str, tag: str) -> str:
+    """``DateFormat.getDateInstance(width)``'s pattern in the locale ``tag`` (``width``: ``"short"``,
+    ``"medium"``, ``"long"`` or ``"full"``): ``"M/d/yy"``, ``"dd.MM.yy"``, ``"dd/MM/y"`` for SHORT."""
+    return _locale(tag).date_formats[width].pattern
+
+
+def format_pattern(when: dt.date | dt.datetime, pattern: str, tag: str) -> str:
+    """``when`` formatted with a fixed date pattern (``SimpleDateFormat``/Joda letters) in the locale ``tag``:
+    its month and weekday names, AM/PM markers and digits."""
+    return _compiled(pattern).apply(when, _locale(tag))
+
+
+def format_skeleton(when: dt.date | dt.datetime, skeleton: str, tag: str) -> str:
+    """``when`` formatted with the locale's best pattern for ``skeleton`` (``DateFormat.getInstanceForSkeleton``)."""
+    return format_pattern(when, best_pattern(skeleton, tag), tag)
+
+
+def clock_pattern(is24: bool, tag: str) -> str:
+    """``LocaleData.timeFormat_Hm`` or ``timeFormat_hm`` (``DateFormat.getTimeFormatString``): ``"HH:mm"`` or
+    ``"h:mm a"`` in en-US."""
+    return best_pattern("Hm" if is24 else "hm", tag)
+
+
+def format_time(when: dt.datetime, is24: bool, tag: str, am_pm: bool = True) -> str:
+    """``DateFormat.getTimeFormat(context).format(when)``: "15:34", or "3:34 PM" in en-US; without ``am_pm``
+    the marker and the space before it are left out, as SystemUI's ``Clock`` does (``AM_PM_STYLE_GONE``: "3:34")."""
+    return format_pattern(when, _time_pattern(is24, tag, am_pm), tag)
+
+
+@functools.cache
+def _time_pattern(is24: bool, tag: str, am_pm: bool) -> str:
+    """``clock_pattern``, without its AM/PM marker unless ``am_pm``."""
+    pattern = clock_pattern(is24, tag)
+    return pattern if am_pm else untokenize_pattern(_without_am_pm(tokenize_pattern(pattern)))
+
+
+def _without_am_pm(tokens: list[tuple[str, object]]) -> list[tuple[str, object]]:
+    """The tokens of a pattern without its ``a`` field and the whitespace before it."""
+    kept: list[tuple[str, object]] = []
+    for kind, value in tokens:
+        if kind == "field" and value[0] == "a":
+            if kept and kept[-1][0] == "chars":
+                text = str(kept.pop()[1]).rstrip()
+                kept += [("chars", text)] if text else []
+            continue
+        kept.append((kind, value))
+    return kept
+
+
+def week_order(tag: str) -> tuple[int, ...]:
+    """The days of the week (Python's numbers, Monday 0) from the first day of the locale's week
+    (``Calendar.getFirstDayOfWeek``): Sunday first in en-US, Monday first in de-DE and fr-FR."""
+    first = _locale(tag).first_week_day
+    return tuple((first + offset) % 7 for offset in range(7))
+
+
+def weekday_name(day: int, tag: str, pattern: str = "EEEE") -> str:
+    """The name of weekday ``day`` (Python's number, Monday 0) in the locale ``tag`` (``DateFormatSymbols``):
+    ``"EEEE"`` for the long name ("Sonntag"), ``"EEE"`` for the short one ("So.")."""
+    return format_pattern(_A_MONDAY + dt.timedelta(days=day), pattern, tag)
