@@ -138,6 +138,7 @@ def test_a_snapshot_brings_back_the_language_the_framework_ran_in(tmp_path):
 
 _SUBSETTINGS = "com.android.settings/.SubSettings"
 _STORAGE = "com.android.settings.deviceinfo.StorageDashboardFragment"
+_BLUETOOTH = "com.android.settings.connecteddevice.BluetoothDashboardFragment"
 
 
 @pytest.mark.parametrize("language, on, off, storage", [
@@ -174,5 +175,44 @@ def test_typed_text_spelling_a_framework_word_stays_as_typed():
         device.input_text("Paste")
         texts = _texts(device)
         assert "Paste" in texts and "Einfügen" not in texts
+    finally:
+        device.close()
+
+
+@pytest.mark.parametrize("language, camera", [("de-DE", "Kamera"), ("fr-FR", "Appareil photo")])
+def test_launcher_labels_are_the_apps_own_names_in_the_system_language(language, camera):
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language=language).apply(device, DeviceConfig())
+        texts = _texts(device)
+        assert camera in texts and "Camera" not in texts  # Camera2's app_name in values-de/values-fr
+        # Names the apps mark translatable="false" (or never translate) stay as they are.
+        assert {"Markor", "VLC", "Broccoli", "OpenTracks", "Retro Music", "Tasks", "OsmAnd", "Joplin"} <= texts
+    finally:
+        device.close()
+
+
+@pytest.mark.parametrize("language, wifi, preferences, footer, brightness, appearance, use_bluetooth", [
+    ("de-DE", "WLAN", "WLAN-Einstellungen", "WLAN aktivieren, um verfügbare Netze abzurufen", "Helligkeit",
+     "Darstellung", "Bluetooth verwenden"),
+    ("fr-FR", "Wi-Fi", "Préférences Wi-Fi", "Activez le Wi-Fi pour voir les réseaux disponibles.", "Luminosité",
+     "Apparence", "Utiliser le Bluetooth")])
+def test_settings_internet_display_and_bluetooth_pages_in_the_system_language(
+        language, wifi, preferences, footer, brightness, appearance, use_bluetooth):
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language=language).apply(device, DeviceConfig())
+        device.shell("svc wifi disable")
+        device.shell("am start -a android.settings.WIFI_SETTINGS")
+        texts = _texts(device)
+        assert {wifi, preferences, footer} <= texts
+        assert not {"Network preferences", "To see available networks, turn Wi\u2011Fi on."} & texts
+        device.shell("am start -a android.settings.DISPLAY_SETTINGS")
+        texts = _texts(device)
+        assert {brightness, appearance} <= texts and not {"Brightness", "Appearance"} & texts
+        device.shell(f"am start -n {_SUBSETTINGS} --es :settings:show_fragment {_BLUETOOTH} "
+                     "--es :settings:show_fragment_title_resid bluetooth_settings_title")
+        texts = _texts(device)
+        assert use_bluetooth in texts and "Use Bluetooth" not in texts
     finally:
         device.close()
