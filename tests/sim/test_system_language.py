@@ -216,3 +216,36 @@ def test_settings_internet_display_and_bluetooth_pages_in_the_system_language(
         assert use_bluetooth in texts and "Use Bluetooth" not in texts
     finally:
         device.close()
+
+
+_NETWORK = "com.android.settings.network.NetworkDashboardFragment"
+
+
+@pytest.mark.parametrize("language, homepage, internet, network", [
+    ("de-DE", {"Sucheinstellungen", "Benachrichtigungen", "Benachrichtigungsverlauf, Unterhaltungen",
+               "Dunkles Design, Schriftgröße, Helligkeit", "Bedienungshilfen", "Display, Interaktion, Audio"},
+     {"Gespeicherte WLANs", "Datennutzung ohne Mobilfunknetzdaten"},
+     {"Hotspot und Tethering", "Datensparmodus", "Aus"}),
+    ("fr-FR", {"Rechercher dans les paramètres", "Son et vibreur", "Historique des notifications, conversations",
+               "Thème sombre, taille de police, luminosité", "Accessibilité", "Affichage, interaction, audio"},
+     {"Réseaux enregistrés", "Consommation des données hors opérateur"},
+     {"Point d'accès et partage de connexion", "Économiseur de données", "Désactivé"})])
+def test_settings_homepage_and_network_pages_in_the_system_language(language, homepage, internet, network):
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language=language).apply(device, DeviceConfig())
+        device.shell("am start -a android.settings.SETTINGS")
+        texts = _texts(device)
+        assert homepage <= texts and not {"Search settings", "Notification history, conversations"} & texts
+        # The Pixel build's own summaries (AOSP ships "Recent apps, default apps" and "Volume, vibration, Do Not
+        # Disturb") have no AOSP translation and stay as the English build shows them.
+        assert {"Assistant, recent apps, default apps", "Volume, haptics, Do Not Disturb"} <= texts
+        device.shell("am start -a android.settings.WIFI_SETTINGS")
+        texts = _texts(device)
+        assert internet <= texts and not {"Saved networks", "Non-carrier data usage"} & texts
+        device.shell(f"am start -n {_SUBSETTINGS} --es :settings:show_fragment {_NETWORK} "
+                     "--es :settings:show_fragment_title_resid network_dashboard_title")
+        texts = _texts(device)
+        assert network <= texts and not {"Hotspot & tethering", "Data Saver", "Off"} & texts
+    finally:
+        device.close()
