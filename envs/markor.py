@@ -182,6 +182,12 @@ def leave_editor() -> list[OracleStep]:
     return [back_if_editing, back_if_editing]
 
 
+def save_note() -> OracleStep:
+    """The editor toolbar's Save (``document__edit__menu.xml``'s ``action_save``, always shown): the text is written
+    at once, the editor and its keyboard stay."""
+    return tap(Selector(content_desc="Save", resource_id=_id("action_save")))
+
+
 def rename_note(name: str, new_name: str) -> list[OracleStep]:
     """From the notebook: select the note, Rename, the new name, OK."""
     return [*select_note(name), tap(Selector(content_desc="Rename")), replace_text(RENAME_FIELD, new_name), tap(OK)]
