@@ -149,28 +149,20 @@ def _type_at_caret(text: str) -> OracleStep:
     return act(Action(ActionType.INPUT_TEXT, text=text))
 
 
-def _type_shown(elements: Sequence[UIElement]) -> str:
-    """The type the new-note dialog's Type spinner shows."""
-    return next((e.text for e in elements if e.resource_name == "android:id/text1" and e.text in _TYPE_LABELS), "")
+_TYPE_DROPDOWN = Selector(class_suffix="ListView")
+_TYPE_ITEM = {label: Selector(text=label, class_suffix="CheckedTextView") for label in ("Markdown", "None")}
 
 
-def _pick_none_or_other(elements: Sequence[UIElement]) -> Action:
-    """In the open Type drop-down: "None", or, when "None" is chosen already (choosing it again changes
-    nothing), "Markdown" first, so that choosing "None" again empties the extension."""
-    chosen = next((e.text for e in elements if e.class_name.endswith("CheckedTextView") and e.is_checked), "")
-    target = "Markdown" if chosen == "None" else "None"
-    return tap(Selector(text=target, class_suffix="CheckedTextView"))(elements)
+def _markdown_if_none_chosen(elements: Sequence[UIElement]) -> Action | None:
+    """In the open Type drop-down, when "None" is chosen already (choosing it again changes nothing): "Markdown"
+    (at its top), so that choosing "None" again empties the extension; nothing otherwise."""
+    chosen = [e for e in elements if _TYPE_ITEM["None"].matches(e) and e.is_checked]
+    return tap(_TYPE_ITEM["Markdown"])(elements) if chosen else None
 
 
-def _reopen_for_none(elements: Sequence[UIElement]) -> Action | None:
-    """Open the drop-down again unless the spinner shows "None" already."""
-    return None if _type_shown(elements) == "None" else tap(TYPE_SPINNER)(elements)
-
-
-def _choose_none(elements: Sequence[UIElement]) -> Action | None:
-    """Choose "None" if the drop-down is open."""
-    none = Selector(text="None", class_suffix="CheckedTextView")
-    return tap(none)(elements) if none.present(elements) else None
+def _reopen_type_dropdown(elements: Sequence[UIElement]) -> Action | None:
+    """Open the Type drop-down again unless it is open."""
+    return None if _TYPE_DROPDOWN.present(elements) else tap(TYPE_SPINNER)(elements)
 
 
 def new_note(name: str) -> list[OracleStep]:
@@ -179,8 +171,8 @@ def new_note(name: str) -> list[OracleStep]:
     stem, dot, extension = name.rpartition(".") if "." in name else (name, "", "")
     if dot:
         return [tap(NEW_NOTE), type_into(NAME_FIELD, stem), replace_text(EXT_FIELD, dot + extension), tap(OK)]
-    return [tap(NEW_NOTE), type_into(NAME_FIELD, stem), tap(TYPE_SPINNER), _pick_none_or_other, _reopen_for_none,
-            _choose_none, tap(OK)]
+    return [tap(NEW_NOTE), type_into(NAME_FIELD, stem), tap(TYPE_SPINNER), _markdown_if_none_chosen,
+            _reopen_type_dropdown, *scroll_to(_TYPE_ITEM["None"], _TYPE_DROPDOWN), tap(_TYPE_ITEM["None"]), tap(OK)]
 
 
 def leave_editor() -> list[OracleStep]:
@@ -188,6 +180,12 @@ def leave_editor() -> list[OracleStep]:
     def back_if_editing(elements: Sequence[UIElement]) -> Action | None:
         return Action(ActionType.NAVIGATE_BACK) if EDITOR.present(elements) else None
     return [back_if_editing, back_if_editing]
+
+
+def save_note() -> OracleStep:
+    """The editor toolbar's Save (``document__edit__menu.xml``'s ``action_save``, always shown): the text is written
+    at once, the editor and its keyboard stay."""
+    return tap(Selector(content_desc="Save", resource_id=_id("action_save")))
 
 
 def rename_note(name: str, new_name: str) -> list[OracleStep]:

@@ -155,7 +155,8 @@ class MarkorTranscribeVideo(markor._CreateNoteTask):
         return 1.0 if kept(self.videos_before, tree_snapshot(device, DOWNLOAD_DATA)) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Watch the video in VLC, then write the names in a new note."""
+        """Watch the video in VLC, then write the names in a new note and save it with the toolbar's Save (one step
+        where leaving the editor takes two BACKs, the first closing the keyboard)."""
         return [*watch_video(self.params["video_name"], len(self.params["messages"])), open_app(markor.APP_NAME),
                 *markor.new_note(self.params["file_name"]), type_into(markor.EDITOR, self.params["text"]),
-                *markor.leave_editor(), complete()]
+                markor.save_note(), complete()]

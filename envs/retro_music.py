@@ -47,6 +47,7 @@ from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
     complete,
+    long_press,
     open_app,
     replace_text,
     tap,
@@ -239,18 +240,38 @@ def song_action(title: str, item: str) -> list[OracleStep]:
     return [*reveal(title), row_menu(title), tap(Selector(text=item, resource_id=_rid("title")))]
 
 
+def selection_item(item: str, name: str) -> list[OracleStep]:
+    """Tap the selection mode's item ``item`` (its menu id ``name``): its action button, or, when it did not fit,
+    the mode's overflow button (the "More options" inside ``action_mode_bar``) and then the item in the menu."""
+    button = Selector(content_desc=item, resource_id=_rid(name))
+    menu_item = Selector(text=item, resource_id=_rid("title"))
+
+    def open_item(elements: Sequence[UIElement]) -> Action:
+        if button.present(elements):
+            return tap(button)(elements)
+        bar = Selector(resource_id=_rid("action_mode_bar")).find(elements).bbox_pixels
+        overflow = [e for e in elements if Selector(content_desc=retro.MORE_OPTIONS).matches(e)
+                    and bar.y_min <= e.bbox_pixels.center[1] <= bar.y_max]
+        if not overflow:
+            raise OracleError("no selection mode overflow on screen")
+        return Action(ActionType.CLICK, index=overflow[-1].index)
+
+    def tap_in_menu(elements: Sequence[UIElement]) -> Action | None:
+        return tap(menu_item)(elements) if menu_item.present(elements) else None
+
+    return [open_item, tap_in_menu]
+
+
 def create_playlist(name: str, titles: Sequence[str]) -> list[OracleStep]:
-    """From the Songs tab: the first song's "Add to playlist" → "New playlist" → the name → Create, then each other
-    song's "Add to playlist" → the playlist."""
+    """From the Songs tab, in the selection mode (``AbsMultiSelectAdapter``, which keeps the order checked): a long
+    press on the first song, a tap on each other song, then "Add to playlist" → "New playlist" → the name → Create."""
     steps: list[OracleStep] = []
     for i, title in enumerate(titles):
-        steps += song_action(title, retro.ADD_TO_PLAYLIST)
-        if i == 0:
-            steps += [tap(Selector(text=retro.NEW_PLAYLIST, resource_id=_rid("title"))), type_into(NAME_FIELD, name),
-                      tap(POSITIVE)]
-        else:
-            steps.append(tap(Selector(text=name, resource_id=_rid("title"))))
-    return steps
+        row = Selector(text=title, resource_id=_rid("title"))
+        steps += [*reveal(title), long_press(row) if i == 0 else tap(row)]
+    return [*steps, *selection_item(retro.ADD_TO_PLAYLIST, "action_add_to_playlist"),
+            tap(Selector(text=retro.NEW_PLAYLIST, resource_id=_rid("title"))), type_into(NAME_FIELD, name),
+            tap(POSITIVE)]
 
 
 def playlist_menu(name: str, item: str) -> list[OracleStep]:

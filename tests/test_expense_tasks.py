@@ -15,6 +15,7 @@ import pytest
 import android_gym
 from android_gym.agents import OracleAgent
 from android_gym.device import state
+from android_gym.device.config import DeviceConfig
 from android_gym.envs.expense import (
     CATEGORIES,
     DELETE_SELECTED,
@@ -209,5 +210,19 @@ def test_reveal_rows_fails_for_a_row_that_is_not_there():
         missing = expense_row("Nowhere", 1.23, "Food", "", dt.datetime(2023, 10, 2))
         with pytest.raises(OracleError, match="Nowhere"):
             run_episode(env, StepsAgent([*reveal_rows([missing]), complete()]), seed=0)
+    finally:
+        env.close()
+
+
+def test_the_category_grid_half_scrolled_into_the_form_shows_its_chips():
+    """On the small phone in German with large text the category grid does not fit under the amount: the form's
+    ScrollView shows its top lines (a real ScrollView draws and dumps what is on screen of a block), so the oracle
+    finds "Anderes" without scrolling past the grid (issue #28)."""
+    small = DeviceConfig(phone="small_phone", font_scale=1.3, language="de-DE")
+    env = gym.make(android_gym.env_id("ExpenseAddSingle"), device="sim:270x600", pixels=False)
+    try:
+        result = run_episode(env, OracleAgent(), seed=5, options={"device_config": small})
+        assert result.info["params"]["rows"][0]["category"] == CATEGORIES.index("Others") + 1
+        assert result.score == 1.0 and not result.invalid_actions
     finally:
         env.close()

@@ -141,3 +141,16 @@ def test_copying_pictures_scrolls_the_gallery_folder_picker_to_download_on_a_sma
         assert result.score == 1.0 and not result.invalid_actions
     finally:
         env.close()
+
+
+def test_deleting_downloads_scrolls_back_up_to_a_file_above_the_scrolled_list():
+    """On the small phone in German with large text, after the first file (further down) is deleted the next one
+    lies above the scrolled Downloads list: the oracle's scrolling reaches the list's end and turns back up
+    (issue #28)."""
+    env = make("DeleteDownloadsListedInJoplin")
+    try:
+        small = DeviceConfig(phone="small_phone", font_scale=1.3, language="de-DE")
+        result = run_episode(env, OracleAgent(), seed=3, options={"device_config": small})
+        assert result.score == 1.0 and not result.invalid_actions
+    finally:
+        env.close()

@@ -277,3 +277,14 @@ def test_deleting_all_notes_on_a_small_phone_scrolls_to_each_row_and_reaches_the
     result = run_episode(env, OracleAgent(), seed=3, options={"device_config": small})
     assert len(result.info["params"]["notes"]) == 6
     assert result.score == 1.0 and not result.invalid_actions
+
+
+def test_a_note_without_extension_gets_the_none_type_in_french_on_a_small_phone(reset_task):
+    """On the small phone in French the Type drop-down is taller than the room above the keyboard: it is capped
+    and scrolls (a ListPopupWindow fits its available height), and the oracle finds "Aucune" through the
+    translations of "None" (issue #28)."""
+    small = DeviceConfig(phone="small_phone", font_scale=0.85, dark_theme=True, language="fr-FR")
+    env, _ = reset_task("MarkorMergeNotes", device="sim:270x600")
+    result = run_episode(env, OracleAgent(), seed=6, options={"device_config": small})
+    assert "." not in result.info["params"]["new_file_name"]
+    assert result.score == 1.0 and not result.invalid_actions

@@ -12,12 +12,14 @@ import pytest
 from PIL import Image
 
 import android_gym
+from android_gym.agents import OracleAgent
+from android_gym.device.config import DeviceConfig
 from android_gym.envs.markor_video import DISPLAY_S, watch_video
 from android_gym.sim.apps import vlc
 from android_gym.sim.system.media import message_frames, video_track
 from android_gym.tasks.files import DOWNLOAD_DATA, MARKOR_DATA, tree_snapshot
 from android_gym.tasks.user_data import COMMON_GIVEN_NAMES
-from android_gym.testing import play_steps
+from android_gym.testing import play_steps, run_episode
 
 TASK = "MarkorTranscribeVideo"
 NAME = re.compile(r"^(?:(?:\w+)_)?(clip|footage|scene|recording|highlight|moment|episode)_\d{1,2}_(HD|4K|raw|export)?"
@@ -165,3 +167,14 @@ def test_the_oracle_fits_its_budget_at_its_longest(reset_task):
     info, invalid = play_steps(env, info, env.unwrapped.task.oracle())
     assert not invalid and info["score"] == 1.0
     assert info["actions"] <= android_gym.get_task(TASK).max_steps()
+
+
+def test_the_oracle_fits_twenty_steps_with_the_video_last_of_twenty_on_a_small_phone(reset_task):
+    """On the small phone with large text the video sorts last among 20 files in VLC's browser (five scrolls): the
+    note is saved with the editor's Save (one step, where leaving takes two BACKs), so the oracle fits AndroidWorld's
+    20 steps (issue #28)."""
+    small = DeviceConfig(phone="small_phone", font_scale=1.3, dark_theme=True)
+    env, _ = reset_task(TASK, device="sim:270x600")
+    result = run_episode(env, OracleAgent(), seed=2, options={"device_config": small})
+    assert len(result.info["params"]["noise_files"]) == 19
+    assert result.score == 1.0 and not result.invalid_actions and result.steps <= 20

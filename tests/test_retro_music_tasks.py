@@ -8,12 +8,15 @@ import re
 import numpy as np
 import pytest
 
+from android_gym.agents import OracleAgent
+from android_gym.device.config import DeviceConfig
 from android_gym.device.sim import SimDevice
 from android_gym.device.state import read_file, sqlite_execute_many, sqlite_query
 from android_gym.envs import retro_music as rm
 from android_gym.sim.apps import retro_music as retro
 from android_gym.sim.system import media_store
 from android_gym.sim.system.mp3 import read_mp3
+from android_gym.testing import run_episode
 
 
 @pytest.fixture
@@ -198,3 +201,13 @@ def test_the_goals_are_androidworlds(device):
     assert rm.RetroPlaylistDuration(p).goal == (
         f'Create a playlist in Retro Music titled "{p["playlist_name"]}" with a duration between 45 and 50 minutes '
         "using the provided songs.")
+
+
+def test_a_playlist_of_four_songs_fits_the_budget_on_a_small_phone_with_large_text(reset_task):
+    """Four songs among fifteen, about five rows on screen, in an order that scrolls back and forth: checking them in the selection mode and adding them at
+    once fits the 24 steps, where each song's own menu did not (issue #28)."""
+    small = DeviceConfig(phone="small_phone", font_scale=1.3, dark_theme=True, language="fr-FR")
+    env, _ = reset_task("RetroCreatePlaylist", device="sim:270x600")
+    result = run_episode(env, OracleAgent(), seed=2, options={"device_config": small})
+    assert len(result.info["params"]["files"]) == 4
+    assert result.score == 1.0 and not result.invalid_actions and result.steps <= 24

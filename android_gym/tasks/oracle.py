@@ -135,14 +135,35 @@ def expect(selector: Selector) -> OracleStep:
     return step
 
 
+#: The way back from each scrolling direction.
+_OPPOSITE = {"down": "up", "up": "down", "left": "right", "right": "left"}
+
+
+def _contents(container: UIElement, elements: Sequence[UIElement]) -> tuple:
+    """What shows inside ``container``: the texts, descriptions and places of the elements within its bounds."""
+    box = container.bbox_pixels
+    return tuple((e.text, e.content_description, e.bbox_pixels) for e in elements[container.index + 1:]
+                 if box.x_min <= e.bbox_pixels.x_min and e.bbox_pixels.x_max <= box.x_max
+                 and box.y_min <= e.bbox_pixels.y_min and e.bbox_pixels.y_max <= box.y_max)
+
+
 def scroll_until(shown: Callable[[Sequence[UIElement]], bool], container: Selector, what: str,
                  direction: str = "down", max_scrolls: int = 20) -> list[OracleStep]:
     """Scroll ``container`` towards ``direction`` until ``shown(elements)`` holds (no step once it does), then
-    check that it does: ``OracleError`` naming ``what`` if it never showed."""
+    check that it does: ``OracleError`` naming ``what`` if it never showed. When a scroll left the list as it was
+    (its end reached) the scrolling turns back, as a person looks the other way for what was above (a list scrolled
+    down earlier, whose wanted row now lies above)."""
+    seen: dict[str, object] = {"direction": direction, "contents": None}
+
     def step(elements: Sequence[UIElement]) -> Action | None:
         if shown(elements):
             return None
-        return Action(ActionType.SCROLL, index=container.find(elements).index, direction=direction)
+        view = container.find(elements)
+        contents = _contents(view, elements)
+        if contents == seen["contents"]:
+            seen["direction"] = _OPPOSITE[str(seen["direction"])]
+        seen["contents"] = contents
+        return Action(ActionType.SCROLL, index=view.index, direction=str(seen["direction"]))
 
     def check(elements: Sequence[UIElement]) -> None:
         if not shown(elements):

@@ -250,3 +250,58 @@ def test_content_query_reads_the_audio_collection(phone):
                                 "Row: 2 title=moments, artist=Ana, duration=299999"]
     bad = phone.run("content query --uri content://media/external/audio/media --projection 'title;drop'")
     assert b"IllegalArgumentException" in bad.stderr
+
+
+# ----- the selection mode -------------------------------------------------------------------------------------------
+def long_press_song(phone: Phone, title: str) -> None:
+    phone.long_press(*center(find(phone, resource_id=rid("title"), text=title)))
+
+
+def row_menus(phone: Phone) -> int:
+    return len([node for node in nodes(phone) if node.get("resource-id") == rid("menu")])
+
+
+def test_a_long_press_starts_the_selection_mode_and_taps_check_songs_in_the_order_tapped(phone):
+    """``AbsMultiSelectAdapter``: the action mode over the toolbar counts the checked songs, a checked row hides
+    its menu button, and "Add to playlist" (in the overflow on a phone) adds them in the order they were checked."""
+    open_app(scanned(phone))
+    long_press_song(phone, "Night Drive")
+    assert find(phone, resource_id=rid("action_mode_bar")) is not None and texts(phone, "up") == ["1"]
+    assert row_menus(phone) == 2
+    for title in ("moments", "Bright Lights", "moments", "moments"):  # a second tap unchecks
+        tap(phone, resource_id=rid("title"), text=title)
+    assert texts(phone, "up") == ["3"] and row_menus(phone) == 0
+    assert find(phone, resource_id=rid("miniPlayerFragment")) is None  # the taps played nothing
+    assert find(phone, content_desc=retro.ADD_TO_PLAYLIST) is None  # 411 dp: two action buttons and the overflow
+    bar = find(phone, resource_id=rid("action_mode_bar"))
+    phone.tap(*center(next(node for node in bar.iter("node") if node.get("content-desc") == retro.MORE_OPTIONS)))
+    tap(phone, text=retro.ADD_TO_PLAYLIST, resource_id=rid("title"))
+    tap(phone, text=retro.NEW_PLAYLIST, resource_id=rid("title"))
+    phone.run("input text Mix")
+    tap(phone, resource_id="android:id/button1")
+    assert rows(phone, retro.PLAYLIST_DB, "SELECT title FROM SongEntity ORDER BY song_key") == [
+        ("Night Drive",), ("Bright Lights",), ("moments",)]
+    assert find(phone, resource_id=rid("action_mode_bar")) is None and row_menus(phone) == 3  # the mode ended
+
+
+def test_back_done_and_unchecking_the_last_song_end_the_selection_mode(phone):
+    open_app(scanned(phone))
+    for end in (lambda: phone.key(keycodes.BACK), lambda: tap(phone, content_desc=retro.DONE),
+                lambda: tap(phone, resource_id=rid("title"), text="moments")):
+        long_press_song(phone, "moments")
+        end()
+        assert find(phone, resource_id=rid("action_mode_bar")) is None and row_menus(phone) == 3
+    assert find(phone, resource_id=rid("recycler_view")) is not None  # BACK left the app open
+
+
+def test_on_a_tablet_every_item_is_an_action_button_and_select_all_checks_the_list(phone):
+    phone.run("wm size 1600x2560 && wm density 320")  # 800 dp wide: five action buttons fit
+    open_app(scanned(phone))
+    long_press_song(phone, "moments")
+    assert [find(phone, content_desc=item) is not None for item in (
+        retro.PLAY_NEXT, retro.ADD_TO_QUEUE, retro.ADD_TO_PLAYLIST, retro.SELECT_ALL)] == [True] * 4
+    tap(phone, content_desc=retro.SELECT_ALL)
+    assert texts(phone, "up") == ["3"]
+    tap(phone, content_desc=retro.ADD_TO_QUEUE)
+    assert rows(phone, retro.PLAYBACK_DB, "SELECT title FROM playing_queue") == [
+        ("Bright Lights",), ("moments",), ("Night Drive",)]

@@ -75,6 +75,7 @@ from android_gym.sim.ui.dialogs import (
     popup_menu,
     scrim_over,
 )
+from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
     TEXT_SECONDARY,
     WHITE,
@@ -122,6 +123,7 @@ DOUBLE_BACK_MS = 2000
 
 _TITLE, _DESCRIPTION, _CAPTION = 50, 39, 32  # 19sp, 15sp, caption 12sp at 420 dpi
 _ICON, _NAV = 74, 147  # 28 dp item image; bottom bar ?attr/actionBarSize
+_DROPDOWN_WIDTH, _DROPDOWN_MARGIN = 800, 21  # the Type dropdown, and its 8 dp off the window's edges
 
 
 def filename_filtered(text: str) -> str:
@@ -487,13 +489,19 @@ class MainScreen(Screen):
                                    ("button2", CANCEL, self._close_dialog), ("button1", OK, self._create_file)])
 
     def _type_dropdown(self) -> View:
-        """The Type spinner's dropdown (``simple_spinner_dropdown_item``: the chosen type checked)."""
+        """The Type spinner's dropdown (``simple_spinner_dropdown_item``: the chosen type checked): a
+        ``ListPopupWindow`` as tall as its items, at most the height the window leaves it (above the keyboard when
+        it is up: ``getMaxAvailableHeight``), its list scrolling then."""
         items = [View(kind="text", class_name="android.widget.CheckedTextView", resource_id="android:id/text1",
                       text=label, checkable=True, checked=i == self.new_type, clickable=True, focusable=True,
                       on_click=lambda i=i: self._choose_type(i), text_size=MENU_SIZE, padding=36)
                  for i, (label, _) in enumerate(NEW_FILE_TYPES)]
-        return View(kind="list", class_name="android.widget.ListView", key="type_dropdown", children=items,
-                    width=800, background=WHITE, gravity="center")
+        height = min(sum(measure_height(item, _DROPDOWN_WIDTH) for item in items),
+                     viewport(self, 2 * _DROPDOWN_MARGIN))
+        dropdown = scroll_list(*items, key="type_dropdown", scroll_offset=self.scroll.get("type_dropdown", 0),
+                               width=_DROPDOWN_WIDTH, height=height, background=WHITE, gravity="center")
+        dropdown.class_name = "android.widget.ListView"
+        return dropdown
 
     # ----- rename and delete ---------------------------------------------------------------------------------
     def _open_rename(self) -> None:

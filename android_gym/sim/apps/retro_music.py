@@ -1,7 +1,7 @@
 """Retro Music 6.0.3 (``code.name.monkey.retromusic``, versionCode 10603, as AndroidWorld installs it): the library
 tabs (For you, Songs, Albums, Artists, Playlists) over the MediaStore's songs, a song's and a playlist's menus, the
 add-to-playlist, new/rename/delete playlist dialogs, a playlist's songs, "Save as file", the mini player, the now
-playing screen and the playing queue.
+playing screen, the playing queue, and the library's multi-selection.
 
 Facts from github.com/RetroMusicPlayer/RetroMusicPlayer: ``db/PlaylistEntity.kt`` and ``db/SongEntity.kt`` (Room
 entities of ``playlist.db``: ``PlaylistEntity(playlist_id, playlist_name)``, ``SongEntity`` with ``song_key`` and a
@@ -16,10 +16,20 @@ writes ``<external storage>/Playlists/<name>.m3u``: ``#EXTM3U``, then per song `
 "Create", "Rename playlist", "Delete playlist", "Save as file", "Playing Queue", "You have no songs", …). Songs come
 from the MediaStore (``system.media_store``), sorted by title (``SongSortOrder.SONG_A_Z``).
 
+Multi-selection (v6.0.4 ``adapter/base/AbsMultiSelectAdapter.kt``, ``adapter/song/SongAdapter.kt``): a long press on
+a song checks it and starts the action mode (AppCompat's ``action_mode_bar`` over the toolbar: "Done", the count in
+``NumberRollView`` ``selection_mode_number``, the items of ``menu_media_selection.xml``); while it lasts a tap checks
+or unchecks a song, in the order tapped (``checked`` is a list), a checked row is activated and hides its menu button,
+and BACK or "Done" ends it. An item acts on the checked songs in that order (``SongsMenuHelper.handleMenuClick``)
+and ends the mode, but "Select all". The items are ``showAsAction="ifRoom"``: as many as ``ActionBarPolicy.
+getMaxActionButtons`` allows for the screen's width (2 under 360 dp, 3 from 360, 4 from 500, 5 from 600 dp), one of
+them the overflow when they do not all fit.
+
 Not simulated: the first-run intro and permission screens (AndroidWorld's setup passes them), album art, search,
-sort orders, multi-selection, favourites, history and the home screen's suggestions (For you lists the last added
-songs), opening an album or artist, the other song menu items (go to album, share, tag editor, details, ringtone,
-blacklist, delete), reordering a playlist by dragging, sound and the playback clock (the position stays at 0:00),
+sort orders, the selection mode's "Share" and "Delete from device" (so on a tablet every item fits), a playlist's
+selection menu, favourites, history and the home screen's suggestions (For you lists the last added songs), opening
+an album or artist, the other song menu items (go to album, share, tag editor, details, ringtone, blacklist,
+delete), reordering a playlist by dragging, sound and the playback clock (the position stays at 0:00),
 toasts, and the ``room_master_table`` Room keeps in ``playlist.db``.
 """
 
@@ -67,12 +77,17 @@ REMOVE, REMOVE_SONG = "Remove", "Remove song from playlist"
 QUEUE, CLEAR_QUEUE, NOW_PLAYING = "Playing Queue", "Clear queue", "Now playing"
 NO_SONGS, NO_PLAYLISTS, EMPTY_PLAYLIST = "You have no songs", "You have no playlists", "Playlist is empty"
 NO_QUEUE, LAST_ADDED, MORE_OPTIONS = "No songs playing", "Last added", "More options"
+SELECT_ALL, DONE = "Select all", "Done"  # and AppCompat's abc_action_mode_done
 TABS = (("action_home", "For you", "home"), ("action_song", "Songs", "audio"), ("action_album", "Albums", "photo"),
         ("action_artist", "Artists", "person"), ("action_playlist", "Playlists", "playlist"))
 
 _ACCENT = (98, 0, 238)  # the default accent, "defaults to purple"
 _BODY, _SMALL, _TITLE = 42, 36, 54
 _ROW = 168
+_CHECKED = (232, 222, 248)  # an activated (checked) row's background
+#: ``ActionBarPolicy.getMaxActionButtons``: (smallest width in dp, action buttons) from the widest.
+_MAX_ACTION_BUTTONS = ((600, 5), (500, 4), (360, 3))
+_DP_PER_PX = 160 / 420  # dp per design px
 
 PLAYLIST_SCHEMA = (  # Room's CREATE statements for the entities
     "CREATE TABLE IF NOT EXISTS `PlaylistEntity` (`playlist_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "
@@ -224,14 +239,16 @@ def _two_lines(title: str, subtitle: str) -> View:
 
 
 def _list_row(title: str, subtitle: str, glyph: str, on_click: Callback | None, menu: Callback | None,
-              selected: bool = False) -> View:
-    """``item_list.xml``: the image, title and text, and the overflow ``menu`` button."""
+              selected: bool = False, on_long_click: Callback | None = None, activated: bool = False) -> View:
+    """``item_list.xml``: the image, title and text, and the overflow ``menu`` button; an ``activated`` (checked)
+    row is tinted and hides its menu button."""
     children = [_icon("image", "", glyph, None, color=_ACCENT), _two_lines(title, subtitle)]
-    if menu is not None:
+    if menu is not None and not activated:
         children.append(_icon("menu", MORE_OPTIONS, "more", menu, color=TEXT_SECONDARY))
+    background = _CHECKED if activated else (243, 237, 255) if selected else None
     return View(kind="row", class_name="android.widget.FrameLayout", clickable=on_click is not None,
-                focusable=on_click is not None, on_click=on_click, children=children, padding=16, selected=selected,
-                background=(243, 237, 255) if selected else None)
+                focusable=on_click is not None, on_click=on_click, long_clickable=on_long_click is not None,
+                on_long_click=on_long_click, children=children, padding=16, selected=selected, background=background)
 
 
 def _toolbar(title: str, *actions: View, navigation: View | None = None) -> View:
@@ -259,6 +276,7 @@ class MainScreen(Screen):
         self.song_key = 0  # the SongEntity a "remove" dialog is about
         self.dialog_playlist: Playlist | None = None
         self.name = ""
+        self.checked: list[AudioRow] = []  # the selection mode's songs, in the order checked
 
     @property
     def retro(self) -> RetroMusic:
@@ -271,6 +289,9 @@ class MainScreen(Screen):
         if self.menu is not None or self.dialog:
             self._close()
             return True
+        if self.checked:
+            self._finish_selection()
+            return True
         if self.pages:
             self.pages.pop()
             return True
@@ -281,7 +302,7 @@ class MainScreen(Screen):
         self.focus_key, self.keyboard_shown = "", False
 
     def _select(self, tab: str) -> None:
-        self.tab, self.pages = tab, []
+        self.tab, self.pages, self.checked = tab, [], []
 
     @property
     def page(self) -> str:
@@ -295,6 +316,7 @@ class MainScreen(Screen):
 
     def _open(self, page: str, playlist_id: int = 0) -> None:
         self.pages.append((page, playlist_id))
+        self.checked = []
 
     def _drop_page(self) -> View:
         """The page's subject is gone (a deleted playlist, an emptied queue): back to what is under it."""
@@ -312,8 +334,8 @@ class MainScreen(Screen):
                     "action_artist": self._artists, "action_playlist": self._playlists}
             actions = [_icon("action_new_playlist", NEW_PLAYLIST, "plus", lambda: self._ask_create([]))] \
                 if self.tab == "action_playlist" else []
-            body = column(_toolbar(APP_NAME, *actions), tabs[self.tab](), *self._mini_player(),
-                          self._navigation(), gravity="fill")
+            top = self._action_mode_bar() if self.checked else _toolbar(APP_NAME, *actions)
+            body = column(top, tabs[self.tab](), *self._mini_player(), self._navigation(), gravity="fill")
         screen = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("mainContent"),
                       background=WHITE, children=[body])
         if self.menu is not None:
@@ -354,22 +376,78 @@ class MainScreen(Screen):
                          _icon("actionPlayPause", "Pause" if playing else PLAY, "pause" if playing else "play",
                                self.retro.toggle_play)])]
 
-    def _song_rows(self, songs: Sequence[AudioRow], key: str, extra: Callable[[AudioRow], list] | None = None
-                   ) -> View:
+    def _song_rows(self, songs: Sequence[AudioRow], key: str, extra: Callable[[AudioRow], list] | None = None,
+                   selectable: bool = True) -> View:
+        """A ``SongAdapter``'s list; ``selectable``: its songs can be checked (a long press starts the selection
+        mode, in which a tap checks or unchecks)."""
         if not songs:
             return column(text_view(NO_SONGS, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48),
                           weight=1)
-        rows = [_list_row(song.title, song.artist, "audio", lambda i=i: self.retro.open_queue(songs, i),
-                          lambda song=song: self._song_menu(song, extra(song) if extra else []))
+        selecting = selectable and bool(self.checked)
+        rows = [_list_row(song.title, song.artist, "audio",
+                          (lambda song=song: self._toggle(song)) if selecting
+                          else lambda i=i: self.retro.open_queue(songs, i),
+                          lambda song=song: self._song_menu(song, extra(song) if extra else []),
+                          on_long_click=(lambda song=song: self._toggle(song)) if selectable else None,
+                          activated=selecting and song in self.checked)
                 for i, song in enumerate(songs)]
         return scroll_list(*rows, key=key, resource_id=_id("recycler_view"), scroll_offset=self.scroll.get(key, 0),
                            weight=1)
 
+    # ----- selection mode -----
+    def _toggle(self, song: AudioRow) -> None:
+        """``toggleChecked``: unchecked if checked, else checked last; the mode ends with no song checked."""
+        if song in self.checked:
+            self.checked.remove(song)
+        else:
+            self.checked.append(song)
+
+    def _selection_action(self, action: Callable[[list[AudioRow]], None]) -> Callback:
+        """``onActionItemClicked``: the item acts on the checked songs, then the mode ends."""
+        def run() -> None:
+            songs, self.checked = self.checked, []
+            action(songs)
+        return run
+
+    def _select_all(self) -> None:
+        """``checkAll``: every song of the tab's list, in its order."""
+        self.checked = self._home_songs() if self.tab == "action_home" else self.retro.library()
+
+    def _finish_selection(self) -> None:
+        """``ActionMode.finish``: nothing checked."""
+        self.checked = []
+
+    def _action_mode_bar(self) -> View:
+        """The action mode over the toolbar: "Done", the count, then ``menu_media_selection.xml``'s items that fit
+        as action buttons and the overflow with the rest."""
+        items: list[tuple[str, str, str, Callback]] = [
+            ("action_play_next", PLAY_NEXT, "redo", self._selection_action(self.retro.play_next)),
+            ("action_add_to_current_playing", ADD_TO_QUEUE, "library_add",
+             self._selection_action(self.retro.enqueue)),
+            ("action_add_to_playlist", ADD_TO_PLAYLIST, "playlist_add", self._selection_action(self._ask_add)),
+            ("action_multi_select_adapter_check_all", SELECT_ALL, "select_all", self._select_all)]
+        width_dp = self.phone.window.design_width * _DP_PER_PX
+        slots = next((count for least, count in _MAX_ACTION_BUTTONS if width_dp >= least), 2)
+        shown = items if len(items) <= slots else items[:slots - 1]
+        buttons = [_icon(name, title, glyph, action, size=_ROW - 24) for name, title, glyph, action in shown]
+        if len(shown) < len(items):
+            rest = [(title, action) for _, title, _, action in items[len(shown):]]
+            buttons.append(_icon("", MORE_OPTIONS, "more", lambda: self._open_menu(rest), size=_ROW - 24))
+        count = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("selection_mode_number"),
+                     focusable=True, weight=1, children=[
+                         text_view(str(len(self.checked)), resource_id=_id("up"), text_size=_TITLE, padding=24)])
+        close = _icon("action_mode_close_button", DONE, "arrow_back", self._finish_selection, size=_ROW - 24)
+        return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=168,
+                    children=[close, count, *buttons], background=_CHECKED, padding=8)
+
+    def _home_songs(self) -> list[AudioRow]:
+        """For you's songs: the last added (``LastAddedRepository``: newest first)."""
+        return sorted(self.retro.library(), key=lambda s: -s.id)
+
     def _home(self) -> View:
-        """For you: the last added songs (``LastAddedRepository``: newest first)."""
-        songs = sorted(self.retro.library(), key=lambda s: -s.id)
+        """For you: the last added songs."""
         return column(text_view(LAST_ADDED, resource_id=_id("sectionTitle"), text_size=_BODY, bold=True, padding=36),
-                      self._song_rows(songs, "home_list"), weight=1)
+                      self._song_rows(self._home_songs(), "home_list"), weight=1)
 
     def _songs(self) -> View:
         return self._song_rows(self.retro.library(), "songs_list")
@@ -412,7 +490,7 @@ class MainScreen(Screen):
         songs = [song for _, song in entries]
         keys = {id(song): key for key, song in entries}
         body = self._song_rows(songs, "playlist_songs", lambda song: [
-            (REMOVE_FROM_PLAYLIST, lambda: self._ask_remove(keys[id(song)], song))]) if songs else \
+            (REMOVE_FROM_PLAYLIST, lambda: self._ask_remove(keys[id(song)], song))], selectable=False) if songs else \
             column(text_view(EMPTY_PLAYLIST, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48),
                    weight=1)
         header = text_view(f"{len(songs)} {'Song' if len(songs) == 1 else 'Songs'} • "

@@ -10,6 +10,8 @@ from PIL import ImageFont
 
 from android_gym.sim.ui.views import View
 
+#: The class a ScrollView (or NestedScrollView) dumps as: its items are blocks of one content view.
+SCROLL_VIEW = "android.widget.ScrollView"
 _TEXT_KINDS = {"text", "button", "edit", "switch"}
 
 
@@ -260,11 +262,14 @@ def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo
     """Stack items, scroll by ``scroll_offset`` (clamped) and keep only the items wholly inside the list; an item
     taller than the list is kept while it shows: one without children of its own (a long text in a ScrollView)
     clipped to the list (``View.clipped_top``), a container (a form in a ScrollView on a short screen) cut to it
-    (``_cut``)."""
+    (``_cut``). In a ``ScrollView`` (one laid-out content view, whose every descendant on screen is drawn and
+    dumped) a container partly inside is cut to it whatever its height: a block of a form (a grid of category
+    chips) half scrolled in shows its part."""
     heights = [measure_height(child, width, memo) for child in view.children]
     content = sum(heights) + view.spacing * max(len(heights) - 1, 0)
     view.scroll_offset = max(0, min(view.scroll_offset, content - height))
     top, visible = y - view.scroll_offset, []
+    scroll_view = view.class_name == SCROLL_VIEW
     for child, child_h in zip(view.children, heights):
         if top >= y and top + child_h <= y + height:
             _layout(child, x, top, width, child_h, memo)
@@ -274,7 +279,7 @@ def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo
             x1, y1, x2, y2 = child.bounds
             child.clipped_top, child.bounds = y - y1 if y1 < y else 0, (x1, max(y1, y), x2, min(y2, y + height))
             visible.append(child)
-        elif child_h > height and top < y + height and top + child_h > y:
+        elif (child_h > height or scroll_view and child.children) and top < y + height and top + child_h > y:
             _layout(child, x, top, width, child_h, memo)
             _cut(child, y, y + height)
             visible.append(child)
