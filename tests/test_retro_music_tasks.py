@@ -204,8 +204,8 @@ def test_the_goals_are_androidworlds(device):
 
 
 def test_a_playlist_of_four_songs_fits_the_budget_on_a_small_phone_with_large_text(reset_task):
-    """Four songs among fifteen, about five rows on screen, in an order that scrolls back and forth: checking them in the selection mode and adding them at
-    once fits the 24 steps, where each song's own menu did not (issue #28)."""
+    """Four songs among fifteen, about five rows on screen, in an order that scrolls back and forth: checking them
+    in the selection mode and adding them at once fits the 24 steps, where each song's own menu did not (#28)."""
     small = DeviceConfig(phone="small_phone", font_scale=1.3, dark_theme=True, language="fr-FR")
     env, _ = reset_task("RetroCreatePlaylist", device="sim:270x600")
     result = run_episode(env, OracleAgent(), seed=2, options={"device_config": small})
