@@ -40,10 +40,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from android_gym.sim.system.jpeg_rows import MCU_ROW, JpegRows
-from android_gym.sim.ui.layout import font
+from android_gym.sim.ui.glyph_masks import line_mask
 
 #: Seconds from 1904-01-01 (the ISO base media file epoch) to 1970-01-01.
 _EPOCH_1904 = (66 * 365 + 17) * 86400
@@ -195,34 +195,13 @@ def mjpeg_mp4(frames: Sequence[tuple[bytes, int]], size: tuple[int, int], create
     return head + mdat + moov
 
 
-@functools.lru_cache(maxsize=256)
-def _glyph(char: str) -> tuple[np.ndarray, int, int, float]:
-    """One character drawn as ``_create_mpeg_with_messages`` draws text (two pixels thick, antialiased): its mask,
-    the offset of the mask's top left from the pen on the baseline and the advance of the pen. Drawn once per
-    process and character, as the stroke costs most of drawing a message."""
-    face = font(_FONT_SIZE)
-    left, top, right, bottom = face.getbbox(char, stroke_width=1, anchor="ls")
-    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), char, fill=255, font=face, anchor="ls", stroke_width=1, stroke_fill=255)
-    return np.asarray(mask), left, top, face.getlength(char)
-
-
 @functools.lru_cache(maxsize=64)
 def _text_mask(message: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
-    """Where ``_create_mpeg_with_messages`` draws the message, from (50, height // 2) (its baseline): the mask
-    cropped to its bounding box, and the box; each character's mask goes where the advances put it (the basic
-    layout has no kerning)."""
-    (width, height), pen = VIDEO_SIZE, 50.0
-    canvas = np.zeros((height, width), dtype=np.uint8)
-    for char in message:
-        mask, left, top, advance = _glyph(char)
-        x, y = round(pen) + left, height // 2 + top
-        pen += advance
-        x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + mask.shape[1], width), min(y + mask.shape[0], height)
-        if x0 < x1 and y0 < y1:
-            region = canvas[y0:y1, x0:x1]
-            np.maximum(region, mask[y0 - y:y1 - y, x0 - x:x1 - x], out=region)
-    picture = Image.fromarray(canvas, "L")
+    """Where ``_create_mpeg_with_messages`` draws the message, from (50, height // 2) (its baseline), two pixels
+    thick, antialiased: the mask cropped to its bounding box, and the box."""
+    mask, (left, top) = line_mask(message, _FONT_SIZE, stroke=1)
+    picture = Image.new("L", VIDEO_SIZE, 0)
+    picture.paste(mask, (50 + left, VIDEO_SIZE[1] // 2 + top))
     box = picture.getbbox() or (0, 0, 1, 1)
     return picture.crop(box), box
 
