@@ -45,11 +45,15 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
     x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
     x1 = max(x + mask.shape[1] for mask, x, _ in placed)
     y1 = max(y + mask.shape[0] for mask, _, y in placed)
-    canvas = np.zeros((y1 - y0, x1 - x0), dtype=np.int32)
+    canvas = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
     for mask, x, y in placed:
         region = canvas[y - y0:y - y0 + mask.shape[0], x - x0:x - x0 + mask.shape[1]]
-        region += mask - (region * mask + 127) // 255
-    return Image.fromarray(canvas.astype(np.uint8), "L"), (x0, y0)
+        if region.any():  # overlapping the glyphs before it: screen blend
+            under = region.astype(np.int32)
+            region[...] = under + mask - (under * mask + 127) // 255
+        else:
+            region[...] = mask
+    return Image.fromarray(canvas, "L"), (x0, y0)
 
 
 def draw_line(image: Image.Image, xy: tuple[int, int], text: str, size: int, fill: tuple[int, ...]) -> None:
