@@ -235,8 +235,8 @@ class _Frame:
 
 
 def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], frame_s: int) -> list[_Frame]:
-    """The frames of a message video (see ``message_frames``); each draws its rows' noise pictures from
-    ``np.random.default_rng(seed)``."""
+    """The frames of a message video (see ``message_frames``); each draws the noise row of each of its MCU rows
+    from ``np.random.default_rng(seed)``."""
     if display_s < 1 or frame_s < 1:
         raise ValueError("messages show for at least a second, frames last at least a second")
     rng, rows = np.random.default_rng(seed), VIDEO_SIZE[1] // MCU_ROW
