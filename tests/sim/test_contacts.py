@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from contextlib import closing
 
 from lxml import etree
@@ -211,6 +212,21 @@ def test_a_command_line_holds_one_connection_and_leaves_no_wal(phone):
     # the provider's files go within the line: the held connection goes with them, the next write starts afresh
     assert shell(phone, f"{insert} && pm clear com.android.providers.contacts && {insert}") == "Success\n"
     assert phone.contacts.query("content://com.android.contacts/raw_contacts", ["_id"]) == [{"_id": 1}]
+
+
+def test_holding_is_per_thread(phone):
+    """A served shell waiting for input lets another thread's command line run: it uses its own connection."""
+    insert = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
+             "--bind account_type:n:"
+    with phone.contacts.holding():
+        phone.contacts.insert_raw_contact()  # this thread's held connection is open
+        other = threading.Thread(target=shell, args=(phone, insert))
+        other.start()
+        other.join()
+        assert phone.contacts.query("content://com.android.contacts/raw_contacts", ["_id"]) == [{"_id": 1},
+                                                                                               {"_id": 2}]
+    folder = phone.fs.host_path(phone.contacts.db_path).parent
+    assert sorted(path.name for path in folder.iterdir()) == ["contacts2.db"]
 
 
 def test_pm_clear_empties_the_provider(phone):

@@ -4,7 +4,8 @@ A provider owns one database file under its package's data directory. The file i
 schema when it is missing or empty (the provider's ``onCreate``), so ``pm clear`` or a deleted file brings back
 an empty database; writes run in transactions whose file changes carry device time, as on the phone. A connection
 closes after its work, unless the provider is ``holding`` (one shell command line): then the first one stays open
-until the end, as the provider's process keeps its database open between calls.
+until the end, as the provider's process keeps its database open between calls. Holding is per thread: a shell
+served over adb that waits for input lets another service's command run meanwhile, with a connection of its own.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import functools
 import posixpath
 import sqlite3
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -35,8 +37,7 @@ class SqliteProvider:
 
     def __init__(self, phone: SystemServices) -> None:
         self._phone = phone
-        self._holding = False
-        self._held: sqlite3.Connection | None = None
+        self._thread = threading.local()  # holding (bool) and held (the connection) of the thread's command line
         self.ensure_db()
 
     def ensure_db(self) -> None:
@@ -94,19 +95,19 @@ class SqliteProvider:
     def holding(self) -> Iterator[None]:
         """Inside, the provider's reads and writes share one connection, closed on the way out: each write still
         commits, but SQLite checkpoints the WAL (and removes the side files) once instead of after every call."""
-        if self._holding:
+        if getattr(self._thread, "holding", False):
             yield
             return
-        self._holding = True
+        self._thread.holding = True
         try:
             yield
         finally:
-            self._holding = False
+            self._thread.holding = False
             self._release()
 
     def _release(self) -> None:
-        """Close the held connection, if there is one; the files its closing changes carry device time."""
-        held, self._held = self._held, None
+        """Close this thread's held connection, if there is one; the files its closing changes carry device time."""
+        held, self._thread.held = getattr(self._thread, "held", None), None
         if held is not None:
             with self._phone.fs.device_writes(*self._files):
                 held.close()
@@ -114,13 +115,13 @@ class SqliteProvider:
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         """The held connection while ``holding`` (opened on first use), else a new one closed afterwards."""
-        if not self._holding:
+        if not getattr(self._thread, "holding", False):
             with closing(self.connect()) as db:
                 yield db
             return
-        if self._held is None:
-            self._held = self.connect()
-        yield self._held
+        if getattr(self._thread, "held", None) is None:
+            self._thread.held = self.connect()
+        yield self._thread.held
 
     @contextmanager
     def _reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
