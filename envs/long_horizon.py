@@ -46,7 +46,7 @@ from android_gym.tasks.oracle import (
 )
 from android_gym.tasks.validators import (
     SMS_TYPE_SENT,
-    add_contact,
+    add_contacts,
     contact_phones,
     digits,
     same_number,
@@ -229,7 +229,6 @@ def empty_notebook(device: Device) -> None:
 
 def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterable[Sequence[str]]) -> None:
     """The contacts ``named`` (``(name, number)``) and the texts ``received`` (``(number, body)``, oldest first)."""
-    for name, number in named:
-        add_contact(device, name, number)
+    add_contacts(device, [(name, number) for name, number in named])
     for number, body in received:
         device.receive_sms(number, body)

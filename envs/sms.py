@@ -24,7 +24,7 @@ from android_gym.tasks.oracle import OracleStep, Selector, act, complete, hide_k
 from android_gym.tasks.validators import (
     SMS_DB,
     SMS_TYPE_SENT,
-    add_contact,
+    add_contacts,
     clear_contacts,
     device_time_ms,
     fuzzy_match,
@@ -174,8 +174,7 @@ class _ContactsSmsTask(_SmsTask):
 
     def seed_state(self, device: Device) -> None:
         """The task's contacts (``contacts``: name → number), then its messages (``seed_texts``)."""
-        for name, number in self.contacts().items():
-            add_contact(device, name, number)
+        add_contacts(device, self.contacts().items())
         self.seed_texts(device)
 
     def contacts(self) -> dict[str, str]:

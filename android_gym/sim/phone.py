@@ -126,8 +126,10 @@ class Phone:
 
     def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
         """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); ``live`` takes output as
-        it comes (``Shell.run``). The screen is redrawn unless the command only read the device."""
-        result = self.shell.run(command, stdin, live)
+        it comes (``Shell.run``). The screen is redrawn unless the command only read the device. The providers
+        keep one connection to their database for the whole command line (see ``SqliteProvider.holding``)."""
+        with self.contacts.holding(), self.telephony.holding():
+            result = self.shell.run(command, stdin, live)
         if not result.read_only:
             self.invalidate()
         return result

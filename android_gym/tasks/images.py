@@ -4,7 +4,8 @@ and receipts (``task_evals/utils/receipt_generator.py``), drawn with Pillow from
 Parameters and pictures are kept apart: ``receipt_params`` draws everything random into plain data a task keeps
 in its ``params``; ``receipt_image`` and ``text_image`` render deterministically from that data, so pinned
 params pin the exact bytes pushed to the device. Text uses Pillow's bundled font (AndroidWorld's fallback when
-Arial and friends are missing), the same on every machine.
+Arial and friends are missing), the same on every machine; single lines are put together from per-character masks
+(``glyph_masks``), the same pixels as Pillow draws them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
+from android_gym.sim.ui.glyph_masks import draw_line
 from android_gym.sim.ui.layout import font
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.user_data import pick
@@ -58,7 +60,7 @@ def receipt_image(receipt: dict[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     draw.text((10, 100), f"{receipt['company']}\n{receipt['slogan']}", fill=(0, 0, 0), font=font(20))
     for i, row in enumerate(rows):
-        draw.text((10, 170 + 30 * i), ", ".join(row), fill=(0, 0, 0), font=font(16))
+        draw_line(image, (10, 170 + 30 * i), ", ".join(row), 16, (0, 0, 0))
     draw.text((10, height - 40), _FOOTER, fill=(0, 0, 0), font=font(12))
     return image
 
@@ -72,11 +74,10 @@ def text_image(text: str, font_size: int = 24) -> Image.Image:
     heights = [box[3] if line.strip() else font_size // 2 for line, box in zip(lines, boxes)]
     width = max((box[2] for box in boxes), default=0)
     image = Image.new("RGB", (width + 20, sum(heights) + 20), (255, 255, 255))
-    draw = ImageDraw.Draw(image)
     y = 10
     for line, line_height in zip(lines, heights):
         if line.strip():
-            draw.text((10, y), line, fill=(0, 0, 0), font=face)
+            draw_line(image, (10, y), line, font_size, (0, 0, 0))
         y += line_height
     return image
 

@@ -7,7 +7,7 @@ import difflib
 import re
 import shlex
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from android_gym.device import state
@@ -105,20 +105,30 @@ def clear_contacts(device: Device) -> None:
 
 
 def add_contact(device: Device, name: str, number: str) -> None:
-    """A device-local contact ``name`` with the mobile ``number``, written through the contacts provider with
-    ``content insert`` (a raw contact, its structured name and its phone)."""
-    _checked(device, f"content insert --uri {RAW_CONTACTS_URI} --bind account_name:n: --bind account_type:n:")
-    newest = state.content_query(device, RAW_CONTACTS_URI, ("_id",), sort="_id DESC")
-    if not newest:
-        raise TaskSetupError(f"no raw contact was created for {name!r}")
-    raw_id = newest[0]["_id"]
+    """A device-local contact ``name`` with the mobile ``number`` (``add_contacts`` of one)."""
+    add_contacts(device, [(name, number)])
+
+
+def add_contacts(device: Device, contacts: Iterable[tuple[str, str]]) -> None:
+    """Device-local contacts ``(name, mobile number)``, in order, written through the contacts provider with
+    ``content insert`` (a raw contact each, then its structured name and its phone) in three round trips: the
+    raw contacts, one query of their ids, then every data row."""
+    contacts = list(contacts)
+    if not contacts:
+        return
+    raw = f"content insert --uri {RAW_CONTACTS_URI} --bind account_name:n: --bind account_type:n:"
+    _checked(device, " && ".join([raw] * len(contacts)))
+    newest = state.content_query(device, RAW_CONTACTS_URI, ("_id",), sort="_id DESC")[:len(contacts)]
+    if len(newest) < len(contacts):
+        raise TaskSetupError(f"{len(newest)} raw contacts were created for {len(contacts)} contacts")
     inserts = []
-    for mimetype, values in ((NAME_MIMETYPE, {"data1": ("s", name)}),
-                             (PHONE_MIMETYPE, {"data1": ("s", number), "data2": ("i", str(PHONE_TYPE_MOBILE))})):
-        binds = [f"raw_contact_id:i:{raw_id}", f"mimetype:s:{mimetype}",
-                 *(f"{column}:{kind}:{value}" for column, (kind, value) in values.items())]
-        inserts.append(f"content insert --uri {DATA_URI} " + " ".join(f"--bind {shlex.quote(b)}" for b in binds))
-    _checked(device, " && ".join(inserts))  # both rows in one round trip
+    for (name, number), row in zip(contacts, reversed(newest)):
+        for mimetype, values in ((NAME_MIMETYPE, {"data1": ("s", name)}),
+                                 (PHONE_MIMETYPE, {"data1": ("s", number), "data2": ("i", str(PHONE_TYPE_MOBILE))})):
+            binds = [f"raw_contact_id:i:{row['_id']}", f"mimetype:s:{mimetype}",
+                     *(f"{column}:{kind}:{value}" for column, (kind, value) in values.items())]
+            inserts.append(f"content insert --uri {DATA_URI} " + " ".join(f"--bind {shlex.quote(b)}" for b in binds))
+    _checked(device, " && ".join(inserts))
 
 
 def _checked(device: Device, command: str) -> None:

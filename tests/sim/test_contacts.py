@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from contextlib import closing
 
 from lxml import etree
@@ -14,7 +15,7 @@ from android_gym.sim.apps.contacts import PACKAGE
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.contacts import format_e164, join_name, min_match
 from android_gym.tasks import get_task
-from android_gym.tasks.validators import add_contact, contact_phones
+from android_gym.tasks.validators import add_contact, add_contacts, contact_phones
 
 PEOPLE = "com.android.contacts.activities.PeopleActivity"
 EDITOR = "com.android.contacts.activities.ContactEditorActivity"
@@ -190,6 +191,42 @@ def test_device_helpers_add_list_and_parse(device):
                                where="mimetype = 'vnd.android.cursor.item/name'", sort="_id")
     assert [row["data1"] for row in rows] == ["Alice Brown", "Bob, Jr"]
     assert state.content_query(device, "content://contacts/phones", ("label",))[0] == {"label": None}
+
+
+def test_contacts_added_together_keep_their_order_and_numbers(device):
+    add_contacts(device, [("Carol Diaz", "+1 202-555-0111"), ("Alice Brown", "4155550188"), ("Bob Chen", "5550100")])
+    rows = state.content_query(device, "content://com.android.contacts/data/phones", ("display_name", "data1"),
+                               sort="_id")
+    assert [(row["display_name"], row["data1"]) for row in rows] == [
+        ("Carol Diaz", "+1 202-555-0111"), ("Alice Brown", "4155550188"), ("Bob Chen", "5550100")]
+
+
+def test_a_command_line_holds_one_connection_and_leaves_no_wal(phone):
+    insert = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
+             "--bind account_type:n:"
+    folder = phone.fs.host_path(phone.contacts.db_path).parent
+    assert shell(phone, f"{insert} && {insert}") == ""
+    assert sorted(path.name for path in folder.iterdir()) == ["contacts2.db"]  # checkpointed when the line ended
+    with closing(raw(phone)) as db:
+        assert db.execute("SELECT COUNT(*) FROM raw_contacts").fetchone() == (2,)
+    # the provider's files go within the line: the held connection goes with them, the next write starts afresh
+    assert shell(phone, f"{insert} && pm clear com.android.providers.contacts && {insert}") == "Success\n"
+    assert phone.contacts.query("content://com.android.contacts/raw_contacts", ["_id"]) == [{"_id": 1}]
+
+
+def test_holding_is_per_thread(phone):
+    """A served shell waiting for input lets another thread's command line run: it uses its own connection."""
+    insert = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
+             "--bind account_type:n:"
+    with phone.contacts.holding():
+        phone.contacts.insert_raw_contact()  # this thread's held connection is open
+        other = threading.Thread(target=shell, args=(phone, insert))
+        other.start()
+        other.join()
+        assert phone.contacts.query("content://com.android.contacts/raw_contacts", ["_id"]) == [{"_id": 1},
+                                                                                               {"_id": 2}]
+    folder = phone.fs.host_path(phone.contacts.db_path).parent
+    assert sorted(path.name for path in folder.iterdir()) == ["contacts2.db"]
 
 
 def test_pm_clear_empties_the_provider(phone):

@@ -16,7 +16,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps import retro_music as retro
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import media_store
-from android_gym.sim.system.mp3 import FRAME_BYTES, mp3_file, read_mp3
+from android_gym.sim.system.mp3 import FRAME_BYTES, INFO_FRAME_BYTES, mp3_file, read_mp3
 
 PKG = retro.PACKAGE
 MUSIC = "/storage/emulated/0/Music"
@@ -71,19 +71,20 @@ def test_an_mp3_lasts_exactly_its_length_and_carries_its_tags(duration):
     data = mp3_file(duration, "Dreamer's Awake", "Zoë")
     audio, tags = MP3(io.BytesIO(data)), ID3(io.BytesIO(data))
     assert round(audio.info.length * 1000) == duration
-    assert (audio.info.sample_rate, audio.info.channels, audio.info.layer, audio.info.version) == (48000, 1, 3, 1)
+    assert (audio.info.sample_rate, audio.info.channels, audio.info.layer, audio.info.version) == (24000, 1, 3, 2)
+    assert audio.info.bitrate == 8000
     assert str(tags["TIT2"]) == "Dreamer's Awake" and str(tags["TPE1"]) == "Zoë"
     info = read_mp3(data)
     assert info is not None and (info.title, info.artist, info.duration_ms) == ("Dreamer's Awake", "Zoë", duration)
 
 
-def test_the_frames_are_mpeg1_layer3_mono_48khz_32kbps_and_silent():
+def test_the_frames_are_mpeg2_layer3_mono_24khz_8kbps_and_silent():
     data = mp3_file(2_400, "t", "a")
-    start = len(data) - (2_400 * 48 // 1152 + 1) * FRAME_BYTES  # the Info frame and 100 audio frames end the file
-    assert data[:3] == b"ID3" and data[start:start + 4] == b"\xff\xfb\x14\xc4"
-    assert data[start + 21:start + 25] == b"Info" and b"LAME3.100" in data[start:start + FRAME_BYTES]
-    frames = [data[i:i + FRAME_BYTES] for i in range(start + FRAME_BYTES, len(data), FRAME_BYTES)]
-    assert len(frames) == 100 and set(frames) == {b"\xff\xfb\x14\xc4" + bytes(FRAME_BYTES - 4)}
+    start = len(data) - INFO_FRAME_BYTES - 2_400 * 24 // 576 * FRAME_BYTES  # the Info frame and 100 frames end it
+    assert data[:3] == b"ID3" and data[start:start + 4] == b"\xff\xf3\x44\xc4"  # the Info frame at 32 kbit/s
+    assert data[start + 13:start + 17] == b"Info" and b"LAME3.100" in data[start:start + INFO_FRAME_BYTES]
+    frames = [data[i:i + FRAME_BYTES] for i in range(start + INFO_FRAME_BYTES, len(data), FRAME_BYTES)]
+    assert len(frames) == 100 and set(frames) == {b"\xff\xf3\x14\xc4" + bytes(FRAME_BYTES - 4)}
 
 
 def test_what_is_not_an_mp3_reads_as_none():

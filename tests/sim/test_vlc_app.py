@@ -4,6 +4,7 @@ tab and the file browser, and the player, whose pixels are the file's frame at t
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
 import struct
 from collections.abc import Iterator
@@ -114,13 +115,26 @@ def test_the_frame_at_a_time_is_the_one_rendered_for_it():
     assert yellowness(track.frame(data, track.sample_at(16_000)), beyond) > 150
 
 
-def test_the_noise_is_numpys_uniform_bytes():
-    """Frames carry ``rng.integers(0, 256, size, dtype=np.uint8)`` (drawn faster as ``rng.bytes``): same pixels."""
-    [(picture, _)] = message_frames(["x"], 1, 3)
-    noise = np.random.default_rng(3).integers(0, 256, (240, 320, 3), dtype=np.uint8)
-    pixels = np.asarray(picture)
-    untouched = (pixels == noise).all(axis=2)
-    assert untouched.mean() > 0.95 and untouched[:, :40].all()  # all but the stamped message
+def test_the_noise_is_rows_of_numpys_uniform_bytes_fresh_each_frame():
+    """Each 16-pixel row of a frame's noise is one of the rows of eight pictures of
+    ``default_rng(0).integers(0, 256, size, dtype=np.uint8)`` (drawn as ``rng.bytes``); the next frame draws anew."""
+    first, second = (np.asarray(picture) for picture, _ in message_frames(["x"], 2, 3))
+    rows = np.random.default_rng(0).integers(0, 256, (8, 240, 320, 3), dtype=np.uint8).reshape(120, 16, 320, 3)
+    for row in range(15):
+        band = first[16 * row:16 * row + 16]
+        assert sum((band[:, :40] == rows[:, :, :40]).all(axis=(1, 2, 3))) == 1  # left of the message: one pool row
+    assert (first != second).any(axis=2).mean() > 0.9
+
+
+def test_a_frame_is_its_picture_encoded_in_one_go():
+    """The frames are put together from rows coded apart (``jpeg_rows``): the bytes are the picture's JPEG."""
+    data = message_video(NAMES, 2, 5, CREATED)
+    track = video_track(data)
+    for index, (picture, _) in enumerate(message_frames(NAMES, 2, 5)):
+        buffer = io.BytesIO()
+        picture.save(buffer, "JPEG", quality=30, subsampling="4:2:0", restart_marker_rows=1)
+        start = track.offsets[index]
+        assert data[start:start + track.sizes[index]] == buffer.getvalue()
 
 
 def test_a_frame_as_long_as_the_message_is_held_for_all_of_it():

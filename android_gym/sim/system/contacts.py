@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import unquote
 
@@ -326,14 +326,6 @@ class ContactsProvider(SqliteProvider):
             yield db
         self._phone.invalidate()
 
-    @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        """A query-only connection; the WAL side files it opens and removes keep device time too."""
-        self.ensure_db()
-        with self._phone.fs.device_writes(*self._files), closing(self.connect()) as db:
-            db.execute("PRAGMA query_only=ON")
-            yield db
-
     # ----- writes -----------------------------------------------------------------------------------------
     def insert(self, uri: str, values: dict[str, Any]) -> int:
         """``ContactsProvider2.insert`` into ``raw_contacts`` or ``data``; returns the new row's ``_id``."""
@@ -426,7 +418,7 @@ class ContactsProvider(SqliteProvider):
 
     def update(self, uri: str, values: dict[str, Any], where: str | None = None) -> int:
         """``ContactsProvider2.update`` of ``data[/<id>]`` rows; returns how many changed."""
-        with self._read() as db:
+        with self._reading(rows=None) as db:
             _, ids = self._selected(db, uri, ("data",), where)
         return sum(self.update_data(data_id, values) for data_id in ids)
 
@@ -535,7 +527,7 @@ class ContactsProvider(SqliteProvider):
         columns = ", ".join(_column(c) for c in projection) if projection else "*"
         sql = f"SELECT {columns} FROM ({view})" + (f" WHERE {clause}" if clause else "") + (
             f" ORDER BY {sort}" if sort else "")
-        with self._read() as db:
+        with self._reading(rows=None) as db:
             cursor = db.execute(sql, args)
             names = [d[0] for d in cursor.description]
             return [dict(zip(names, row)) for row in cursor.fetchall()]
@@ -544,7 +536,7 @@ class ContactsProvider(SqliteProvider):
         """Display names of the contacts matching each number (``PhoneLookup.CONTENT_FILTER_URI``, first
         match); numbers without a contact are left out."""
         names: dict[str, str] = {}
-        with self._read() as db:
+        with self._reading(rows=None) as db:
             for number in dict.fromkeys(filter(None, numbers)):
                 row = db.execute(f"SELECT display_name FROM ({_PHONE_LOOKUP_VIEW})",
                                  (min_match(normalize_number(number)), number)).fetchone()

@@ -21,7 +21,10 @@ visual sample entry of the frame size, ``stts`` (each frame's duration), ``stsc`
 ``stsz`` and ``stco``). ``video_track`` reads those tables back; ``VideoTrack.sample_at`` and ``frame`` give the
 picture shown at a time, so a player's pixels come from the file alone. AndroidWorld encodes MPEG-4 Part 2
 (``mp4v``) at 30 fps; these files hold one frame per second (a message shown for 8 s is 8 frames, each with fresh
-noise, as there), which keeps a task's 25 videos to about a megabyte and tens of milliseconds to make. A
+noise, as there), which keeps a task's 25 videos to about a megabyte. The noise is made once per process: eight
+noise pictures encoded with a restart marker after every row of MCUs (``jpeg_rows``), and each 16-pixel row of a
+frame is one of their 120 rows, drawn at random; only the rows the message covers are encoded per frame, so a task's
+videos take a few milliseconds to make. A
 ``frame_s`` as long as the display time gives one frame held for all of it (an ``stts`` duration of that length),
 as the noise videos of ``MarkorTranscribeVideo`` use: AndroidWorld's show their string for 20 to 180 s at 1 fps.
 """
@@ -30,15 +33,17 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import functools
 import io
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from android_gym.sim.ui.layout import font
+from android_gym.sim.system.jpeg_rows import MCU_ROW, JpegRows
+from android_gym.sim.ui.glyph_masks import line_mask
 
 #: Seconds from 1904-01-01 (the ISO base media file epoch) to 1970-01-01.
 _EPOCH_1904 = (66 * 365 + 17) * 86400
@@ -49,6 +54,7 @@ VIDEO_SIZE = (320, 240)
 _TEXT_COLOR = (255, 255, 0)
 _FONT_SIZE = 32  # Pillow's bundled font at about the height of cv2's FONT_HERSHEY_SIMPLEX at scale 1
 _JPEG_QUALITY = 30
+_NOISE_PICTURES, _NOISE_SEED = 8, 0  # the noise pictures frames take their rows from (see message_frames)
 _UND = (0x15 << 10) | (0x0E << 5) | 0x04  # ISO 639-2 "und" packed in three 5-bit letters
 
 
@@ -189,46 +195,92 @@ def mjpeg_mp4(frames: Sequence[tuple[bytes, int]], size: tuple[int, int], create
     return head + mdat + moov
 
 
-def _text_mask(message: str, size: tuple[int, int]) -> Image.Image:
-    """Where ``_create_mpeg_with_messages`` draws the message: from (50, height // 2) (its baseline), two pixels
-    thick, antialiased."""
-    mask = Image.new("L", size, 0)
-    ImageDraw.Draw(mask).text((50, size[1] // 2), message, fill=255, font=font(_FONT_SIZE), anchor="ls",
-                              stroke_width=1, stroke_fill=255)
-    return mask
+@functools.lru_cache(maxsize=64)
+def _text_mask(message: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """Where ``_create_mpeg_with_messages`` draws the message, from (50, height // 2) (its baseline), two pixels
+    thick, antialiased: the mask cropped to its bounding box, and the box."""
+    mask, (left, top) = line_mask(message, _FONT_SIZE, stroke=1)
+    picture = Image.new("L", VIDEO_SIZE, 0)
+    picture.paste(mask, (50 + left, VIDEO_SIZE[1] // 2 + top))
+    box = picture.getbbox() or (0, 0, 1, 1)
+    return picture.crop(box), box
+
+
+@functools.cache
+def _noise_rows() -> tuple[np.ndarray, JpegRows]:
+    """The 16-pixel rows of ``_NOISE_PICTURES`` pictures of uniform random bytes (what ``rng.integers(0, 256,
+    (height, width, 3), dtype=np.uint8)`` gives, drawn from ``_NOISE_SEED``), made and JPEG-encoded once per process:
+    their pixels, shape ``(rows, 16, width, 3)``, and their encodings (a row's coded bytes fit any row of a frame)."""
+    (width, height), rng = VIDEO_SIZE, np.random.default_rng(_NOISE_SEED)
+    pixels = np.frombuffer(rng.bytes(_NOISE_PICTURES * height * width * 3), dtype=np.uint8)
+    pixels = pixels.reshape(_NOISE_PICTURES, height, width, 3)
+    encodings = [JpegRows.encode(Image.fromarray(picture), _JPEG_QUALITY) for picture in pixels]
+    rows = JpegRows(encodings[0].header, tuple(row for encoding in encodings for row in encoding.rows))
+    return pixels.reshape(-1, MCU_ROW, width, 3), rows
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """One frame of a message video: the noise row (of ``_noise_rows``) in each of its MCU rows, the message and
+    how long the frame shows."""
+
+    sources: tuple[int, ...]
+    message: str
+    duration_ms: int
+
+    def noise(self, first: int = 0, last: int | None = None) -> np.ndarray:
+        """The noise of MCU rows ``first`` to ``last`` (exclusive; default: to the bottom), as pixels."""
+        pixels = _noise_rows()[0]
+        return np.concatenate([pixels[source] for source in self.sources[first:last]])
+
+
+def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], frame_s: int) -> list[_Frame]:
+    """The frames of a message video (see ``message_frames``); each draws the noise row of each of its MCU rows
+    from ``np.random.default_rng(seed)``."""
+    if display_s < 1 or frame_s < 1:
+        raise ValueError("messages show for at least a second, frames last at least a second")
+    rng, rows = np.random.default_rng(seed), VIDEO_SIZE[1] // MCU_ROW
+    count = -(-display_s // frame_s)
+    durations = [frame_s * 1000] * (count - 1) + [(display_s - (count - 1) * frame_s) * 1000]
+    choices = _NOISE_PICTURES * rows
+    return [_Frame(tuple(int(n) for n in rng.integers(choices, size=rows)), message, duration)
+            for message in messages for duration in durations]
+
+
+def _stamped(noise: np.ndarray, message: str, top: int = 0) -> Image.Image:
+    """``noise`` (pixels of the frame from row ``top`` down) with the message pasted in yellow."""
+    picture = Image.fromarray(noise)
+    text, (left, upper, right, lower) = _text_mask(message)
+    picture.paste(_TEXT_COLOR, (left, upper - top, right, lower - top), text)
+    return picture
 
 
 def message_frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int],
                    frame_s: int = 1) -> list[tuple[Image.Image, int]]:
     """The frames of a video showing each message in yellow on uniform random noise for ``display_s`` seconds, a
-    new frame (fresh noise) every ``frame_s`` seconds, as ``(picture, duration in ms)``; the noise comes from
+    new frame (fresh noise) every ``frame_s`` seconds, as ``(picture, duration in ms)``. A frame's noise is made of
+    16-pixel rows, each one of the rows of ``_NOISE_PICTURES`` noise pictures made once per process, chosen with
     ``np.random.default_rng(seed)``."""
-    if display_s < 1 or frame_s < 1:
-        raise ValueError("messages show for at least a second, frames last at least a second")
-    rng, (width, height) = np.random.default_rng(seed), VIDEO_SIZE
-    count = -(-display_s // frame_s)
-    durations = [frame_s * 1000] * (count - 1) + [(display_s - (count - 1) * frame_s) * 1000]
-    frames = []
-    for message in messages:
-        mask = _text_mask(message, VIDEO_SIZE)
-        box = mask.getbbox() or (0, 0, 1, 1)
-        text = mask.crop(box)  # blending only where the text is keeps a frame well under a millisecond
-        for duration in durations:
-            # The bytes of rng.integers(0, 256, (height, width, 3), dtype=np.uint8), drawn 4 at a time.
-            picture = Image.frombytes("RGB", VIDEO_SIZE, rng.bytes(height * width * 3))
-            picture.paste(_TEXT_COLOR, box, text)
-            frames.append((picture, duration))
-    return frames
+    return [(_stamped(frame.noise(), frame.message), frame.duration_ms)
+            for frame in _frames(messages, display_s, seed, frame_s)]
+
+
+def _frame_jpeg(frame: _Frame) -> bytes:
+    """The frame as a JPEG (quality 30): the rows the message covers encoded, the others copied from the noise
+    pictures' encodings."""
+    noise = _noise_rows()[1]
+    _, (_, upper, _, lower) = _text_mask(frame.message)
+    first, last = upper // MCU_ROW, -(-lower // MCU_ROW)
+    band = JpegRows.encode(_stamped(frame.noise(first, last), frame.message, first * MCU_ROW), _JPEG_QUALITY)
+    rows = [band.rows[row - first] if first <= row < last else noise.rows[source]
+            for row, source in enumerate(frame.sources)]
+    return noise.assemble(rows)
 
 
 def message_video(messages: Sequence[str], display_s: int, seed: int | Sequence[int], created: dt.datetime,
                   frame_s: int = 1) -> bytes:
     """``message_frames`` as an MP4 file (JPEG quality 30)."""
-    frames = []
-    for image, duration in message_frames(messages, display_s, seed, frame_s):
-        buffer = io.BytesIO()
-        image.save(buffer, "JPEG", quality=_JPEG_QUALITY)
-        frames.append((buffer.getvalue(), duration))
+    frames = [(_frame_jpeg(frame), frame.duration_ms) for frame in _frames(messages, display_s, seed, frame_s)]
     return mjpeg_mp4(frames, VIDEO_SIZE, created)
 
 

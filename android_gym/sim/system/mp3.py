@@ -1,22 +1,27 @@
 """MP3 files: silent MPEG-1 Layer III audio of an exact length with ID3v2 title and artist tags, and the reader the
 media scanner uses (tags and duration from the file itself).
 
-The audio is built here, frame by frame, as ISO/IEC 11172-3 (MPEG-1 Audio) §2.4.1.3 and §2.4.2.3 lay a frame out:
+The audio is built here, frame by frame, as ISO/IEC 11172-3 (MPEG-1 Audio) §2.4.1.3 and §2.4.2.3 lay a frame out,
+with the lower sampling frequencies of ISO/IEC 13818-3 (MPEG-2 Audio, §2.4.2.3), whose least bitrate, 8 kbit/s,
+makes a song a quarter of the least MPEG-1 allows:
 
-* a 4-byte header: syncword ``0xFFF``, ID 1 (MPEG-1), layer ``01`` (Layer III), protection bit 1 (no CRC)
-  → ``FF FB``; bitrate index ``0001`` (32 kbit/s, the least MPEG-1 has), sampling frequency ``01`` (48 kHz),
+* a 4-byte header: syncword ``0xFFF``, ID 0 (MPEG-2 lower sampling frequencies), layer ``01`` (Layer III),
+  protection bit 1 (no CRC) → ``FF F3``; bitrate index ``0001`` (8 kbit/s), sampling frequency ``01`` (24 kHz),
   padding 0, private 0 → ``14``; mode ``11`` (single channel), mode extension 0, copyright 0, original 1,
   emphasis 0 → ``C4``;
-* the Layer III side information, 17 bytes for one channel (§2.4.1.7), all zero: ``main_data_begin`` 0,
-  ``part2_3_length`` 0 and ``big_values`` 0 in the granules, so a decoder reconstructs zero spectral values — silence;
-* main data filling the frame: 144 × 32000 / 48000 = 96 bytes a frame, each 1152 samples = 24 ms long.
+* the Layer III side information, 9 bytes for one channel and one granule (13818-3 §2.4.1.7), all zero:
+  ``main_data_begin`` 0, ``part2_3_length`` 0 and ``big_values`` 0, so a decoder reconstructs zero spectral
+  values — silence;
+* main data filling the frame: 72 × 8000 / 24000 = 24 bytes a frame, each 576 samples = 24 ms long.
 
 AndroidWorld's files (``user_data_generation.write_mp3_file_to_device``: pydub's silence exported by LAME) are silent
 too. The first frame is a LAME "Info" frame, as LAME writes for constant bitrate files (the Xing/LAME tag,
-gabriel.mp3-tech.org/mp3infotag.html): ``Info`` at byte 21 (after the mono side information), the flags
+gabriel.mp3-tech.org/mp3infotag.html), at 32 kbit/s (bitrate index ``0100`` → ``44``: 96 bytes, as a 24-byte frame
+cannot hold the tag; a stream may change bitrate from frame to frame): ``Info`` at byte 13 (after the mono side
+information), the flags
 ``0x0001 | 0x0002`` (frames and bytes fields), the number of audio frames after it and the file's audio bytes, then
 the LAME extension with encoder delay 0 and the end padding (12 bits each). The padding is what makes the length
-exact: the frames hold ``ceil(ms × 48 / 1152)`` × 1152 samples and the tag says how many of the last frame's samples
+exact: the frames hold ``ceil(ms × 24 / 576)`` × 576 samples and the tag says how many of the last frame's samples
 are padding, so a reader that honours the LAME tag (``mutagen`` does) gives ``ms`` exactly.
 
 The ID3v2.4 tag in front (``TIT2`` title, ``TPE1`` artist) is written and read with ``mutagen`` (a small, pure-Python,
@@ -37,11 +42,13 @@ from mutagen import MutagenError
 from mutagen.id3 import ID3, TIT2, TPE1
 from mutagen.mp3 import MP3, HeaderNotFoundError
 
-SAMPLE_RATE = 48_000
-SAMPLES_PER_FRAME = 1152  # MPEG-1 Layer III
-FRAME_BYTES = 96  # 144 * 32 kbit/s / 48 kHz, no padding slot
-_HEADER = bytes((0xFF, 0xFB, 0x14, 0xC4))  # see the module docstring
-_SIDE_INFO = 17  # one channel
+SAMPLE_RATE = 24_000
+SAMPLES_PER_FRAME = 576  # MPEG-2 Layer III: one granule
+FRAME_BYTES = 24  # 72 * 8 kbit/s / 24 kHz, no padding slot
+INFO_FRAME_BYTES = 96  # 72 * 32 kbit/s / 24 kHz
+_HEADER = bytes((0xFF, 0xF3, 0x14, 0xC4))  # see the module docstring
+_INFO_HEADER = bytes((0xFF, 0xF3, 0x44, 0xC4))  # the same at 32 kbit/s
+_SIDE_INFO = 9  # one channel, one granule
 _INFO_FLAGS = 0x0001 | 0x0002  # frames, bytes
 _LAME_VERSION = b"LAME3.100"
 MIME_TYPE = "audio/mpeg"
@@ -54,12 +61,12 @@ def _silent_frame() -> bytes:
 def _info_frame(frames: int, padding: int) -> bytes:
     """The LAME "Info" frame: the Xing fields (frames after it, audio bytes including it), then the LAME extension
     (version string, revision/VBR method 1 = CBR, lowpass, peak, gains, flags, bitrate, delay/padding, ...)."""
-    xing = b"Info" + struct.pack(">III", _INFO_FLAGS, frames, (frames + 1) * FRAME_BYTES)
+    xing = b"Info" + struct.pack(">III", _INFO_FLAGS, frames, INFO_FRAME_BYTES + frames * FRAME_BYTES)
     delay_padding = (0 << 12 | padding).to_bytes(3, "big")
     lame = (_LAME_VERSION + bytes([0x01, 0]) + bytes(4) + bytes(4) + bytes([0, 32]) + delay_padding
             + bytes(12))
-    body = _HEADER + bytes(_SIDE_INFO) + xing + lame
-    return body + bytes(FRAME_BYTES - len(body))
+    body = _INFO_HEADER + bytes(_SIDE_INFO) + xing + lame
+    return body + bytes(INFO_FRAME_BYTES - len(body))
 
 
 def _audio_parts(duration_ms: int) -> tuple[bytes, memoryview]:

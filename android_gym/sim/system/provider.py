@@ -2,7 +2,10 @@
 
 A provider owns one database file under its package's data directory. The file is created with the provider's
 schema when it is missing or empty (the provider's ``onCreate``), so ``pm clear`` or a deleted file brings back
-an empty database; writes run in transactions whose file changes carry device time, as on the phone.
+an empty database; writes run in transactions whose file changes carry device time, as on the phone. A connection
+closes after its work, unless the provider is ``holding`` (one shell command line): then the first one stays open
+until the end, as the provider's process keeps its database open between calls. Holding is per thread: a shell
+served over adb that waits for input lets another service's command run meanwhile, with a connection of its own.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import functools
 import posixpath
 import sqlite3
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -33,6 +37,7 @@ class SqliteProvider:
 
     def __init__(self, phone: SystemServices) -> None:
         self._phone = phone
+        self._thread = threading.local()  # holding (bool) and held (the connection) of the thread's command line
         self.ensure_db()
 
     def ensure_db(self) -> None:
@@ -41,6 +46,7 @@ class SqliteProvider:
         host = self._phone.fs.host_path(self.db_path)
         if host.is_file() and host.stat().st_size > 0:
             return
+        self._release()  # a connection held to the file that is gone
         self._phone.fs.makedirs(posixpath.dirname(self.db_path))
         image = self._schema_image()
         with self._phone.fs.device_writes(*self._files):
@@ -86,18 +92,54 @@ class SqliteProvider:
         return self._phone.fs.sqlite_files(self.db_path)
 
     @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        """A query-only connection (rows as ``sqlite3.Row``) to a database that exists. A read in WAL mode creates
-        and removes side files, which changes their directory: it carries device time, not the host's."""
+    def holding(self) -> Iterator[None]:
+        """Inside, the provider's reads and writes share one connection, closed on the way out: each write still
+        commits, but SQLite checkpoints the WAL (and removes the side files) once instead of after every call."""
+        if getattr(self._thread, "holding", False):
+            yield
+            return
+        self._thread.holding = True
+        try:
+            yield
+        finally:
+            self._thread.holding = False
+            self._release()
+
+    def _release(self) -> None:
+        """Close this thread's held connection, if there is one; the files its closing changes carry device time."""
+        held, self._thread.held = getattr(self._thread, "held", None), None
+        if held is not None:
+            with self._phone.fs.device_writes(*self._files):
+                held.close()
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        """The held connection while ``holding`` (opened on first use), else a new one closed afterwards."""
+        if not getattr(self._thread, "holding", False):
+            with closing(self.connect()) as db:
+                yield db
+            return
+        if getattr(self._thread, "held", None) is None:
+            self._thread.held = self.connect()
+        yield self._thread.held
+
+    @contextmanager
+    def _reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
+        """A query-only connection (rows as ``rows``) to a database that exists. A read in WAL mode creates and
+        removes side files, which changes their directory: it carries device time, not the host's."""
         self.ensure_db()
-        with self._phone.fs.device_writes(*self._files), closing(self.connect()) as db:
+        with self._phone.fs.device_writes(*self._files), self._connection() as db:
             db.execute("PRAGMA query_only=ON")
-            db.row_factory = sqlite3.Row
-            yield db
+            db.row_factory = rows
+            try:
+                yield db
+            finally:
+                db.execute("PRAGMA query_only=OFF")
+                db.row_factory = None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """A connection in a transaction committed on exit; the files the write changed then carry device
         time, as the provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
-        with self._phone.fs.device_writes(*self._files), closing(self.connect()) as db, db:
+        with self._phone.fs.device_writes(*self._files), self._connection() as db, db:
             yield db

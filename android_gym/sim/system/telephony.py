@@ -212,21 +212,24 @@ class Telephony(SqliteProvider):
     # ----- writes -----------------------------------------------------------------------------------------
     def deliver_sms(self, address: str, body: str) -> int:
         """An incoming text (``sms send`` on the emulator console), written as the default SMS app's
-        ``SmsReceiver`` does (Simple SMS Messenger ``insertNewSMS``): inbox, unread, unseen, now."""
-        thread_id = self.thread_id_for(address)
-        return self.insert("content://sms", {
-            "address": address, "subject": "", "body": body, "date": self._now(), "read": 0,
-            "thread_id": thread_id, "type": INBOX, "sub_id": DEFAULT_SUB_ID}, creator=SMS_APP_PACKAGE)
+        ``SmsReceiver`` does (Simple SMS Messenger ``insertNewSMS``): inbox, unread, unseen, now (one connection for
+        the thread and the message)."""
+        with self.holding():
+            thread_id = self.thread_id_for(address)
+            return self.insert("content://sms", {
+                "address": address, "subject": "", "body": body, "date": self._now(), "read": 0,
+                "thread_id": thread_id, "type": INBOX, "sub_id": DEFAULT_SUB_ID}, creator=SMS_APP_PACKAGE)
 
     def send_sms(self, address: str, body: str) -> int:
         """What the SMS app does on send (``MessagingUtils.insertSmsMessage``): an outbox row, read and
-        seen, which becomes ``sent`` when the radio confirms (``SmsStatusSentReceiver``)."""
-        thread_id = self.thread_id_for(address)
-        message_id = self.insert("content://sms", {
-            "address": address, "date": self._now(), "read": 1, "seen": 1, "body": body,
-            "sub_id": DEFAULT_SUB_ID, "type": OUTBOX, "thread_id": thread_id}, creator=SMS_APP_PACKAGE)
-        with self._transaction() as db:
-            db.execute("UPDATE sms SET type=? WHERE _id=?", (SENT, message_id))
+        seen, which becomes ``sent`` when the radio confirms (``SmsStatusSentReceiver``); one connection for it all."""
+        with self.holding():
+            thread_id = self.thread_id_for(address)
+            message_id = self.insert("content://sms", {
+                "address": address, "date": self._now(), "read": 1, "seen": 1, "body": body,
+                "sub_id": DEFAULT_SUB_ID, "type": OUTBOX, "thread_id": thread_id}, creator=SMS_APP_PACKAGE)
+            with self._transaction() as db:
+                db.execute("UPDATE sms SET type=? WHERE _id=?", (SENT, message_id))
         self._changed()
         return message_id
 

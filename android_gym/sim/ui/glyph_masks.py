@@ -1,0 +1,65 @@
+"""Lines of text put together from masks of single characters, each rendered once per process, font size and
+stroke.
+
+Pillow's basic layout (``font``: no libraqm, no kerning in Roboto's legacy tables) puts each glyph at the rounded
+pen position and where glyphs overlap adds the coverage as a screen blend (``a + b - a * b / 255``, rounded), so a
+line made of its characters' masks is the mask Pillow renders for the whole line, pixel for pixel
+(``tests/sim/test_glyph_masks.py``), at a fraction of the cost: rendering, the stroke above all, is what drawing
+text costs.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from android_gym.sim.ui.layout import font
+
+
+@lru_cache(maxsize=4096)
+def _glyph(char: str, size: int, stroke: int) -> tuple[np.ndarray, int, int, float]:
+    """``char``'s mask in Roboto at ``size`` px with a ``stroke`` px outline, the offset of its top left from the
+    pen on the baseline, and the pen's advance."""
+    face = font(size)
+    left, top, right, bottom = face.getbbox(char, stroke_width=stroke, anchor="ls")
+    mask = Image.new("L", (max(right - left, 0), max(bottom - top, 0)), 0)
+    if mask.width and mask.height:
+        ImageDraw.Draw(mask).text((-left, -top), char, fill=255, font=face, anchor="ls", stroke_width=stroke,
+                                  stroke_fill=255)
+    return np.asarray(mask), left, top, face.getlength(char)
+
+
+def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple[int, int]]:
+    """The coverage mask (``L``) of ``text`` on one line in Roboto at ``size`` px, outlined ``stroke`` px, and the
+    offset of its top left from the start of the pen on the baseline (Pillow's anchor ``ls``)."""
+    placed, pen = [], 0.0
+    for char in text:
+        mask, left, top, advance = _glyph(char, size, stroke)
+        if mask.size:
+            placed.append((mask, round(pen) + left, top))
+        pen += advance
+    if not placed:
+        return Image.new("L", (0, 0)), (0, 0)
+    x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
+    x1 = max(x + mask.shape[1] for mask, x, _ in placed)
+    y1 = max(y + mask.shape[0] for mask, _, y in placed)
+    canvas = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    for mask, x, y in placed:
+        region = canvas[y - y0:y - y0 + mask.shape[0], x - x0:x - x0 + mask.shape[1]]
+        if region.any():  # overlapping the glyphs before it: screen blend
+            under = region.astype(np.int32)
+            region[...] = under + mask - (under * mask + 127) // 255
+        else:
+            region[...] = mask
+    return Image.fromarray(canvas, "L"), (x0, y0)
+
+
+def draw_line(image: Image.Image, xy: tuple[int, int], text: str, size: int, fill: tuple[int, ...]) -> None:
+    """``ImageDraw.Draw(image).text(xy, text, fill, font(size))`` for one line (anchor ``la``: ``xy`` is the left
+    end of the ascender line), from the characters' masks."""
+    mask, (left, top) = line_mask(text, size)
+    if mask.width and mask.height:
+        x, y = xy[0] + left, xy[1] + font(size).getmetrics()[0] + top
+        image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
