@@ -331,7 +331,7 @@ class DocumentScreen(Screen):
     def build(self) -> View:
         doc = self.document
         title = text_view(doc.title, resource_id=res_id("note__activity__text_note_title"), weight=1,
-                          text_color=WHITE, text_size=TITLE_SIZE, padding=40)
+                          text_color=WHITE, text_size=TITLE_SIZE, padding=40, single_line=True)
         actions = [title]
         if not self.preview:
             actions += [action("action_undo", UNDO, "undo", doc.undo, bool(doc.undo_stack)),

@@ -114,6 +114,29 @@ def wrap(text: str, size: int, max_width: int, bold: bool = False) -> tuple[str,
     return tuple(lines)
 
 
+@lru_cache(maxsize=1024)
+def ellipsize(text: str, size: int, max_width: int, bold: bool = False) -> str:
+    """``text`` on one line cut to ``max_width`` px with a trailing "…" when it does not fit
+    (``TextUtils.TruncateAt.END``)."""
+    line = text.split("\n", 1)[0]
+    if text_width(line, size, bold) <= max_width:
+        return line
+    while line and text_width(line + "…", size, bold) > max_width:
+        line = line[:-1]
+    return line + "…"
+
+
+def text_lines(view: View, width: int) -> tuple[str, ...]:
+    """The lines a text view shows ``width`` px wide: one line cut with "…" (``single_line``, as
+    ``android:singleLine`` ellipsizes a TextView at the end), its text wrapped (a multi-line field, a text), or its
+    one line as it is (a button, a switch, a one-line field)."""
+    if view.single_line:
+        return (ellipsize(view.text, view.text_size, width, view.bold),)
+    if view.multiline or view.kind == "text":
+        return wrap(view.text, view.text_size, width, view.bold)
+    return (view.text,)
+
+
 def measure_width(view: View) -> int:
     """Natural width of a view that sits in a Row without a fixed width or weight."""
     if view.width is not None:
@@ -146,8 +169,7 @@ def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
 def _natural_height(view: View, width: int, memo: Memo | None) -> int:
     inner = max(width - 2 * view.padding, 1)
     if view.kind in _TEXT_KINDS:
-        lines = wrap(view.text, view.text_size, inner, view.bold) if view.multiline or view.kind == "text" else ("",)
-        return len(lines) * line_height(view.text_size) + 2 * view.padding
+        return len(text_lines(view, inner)) * line_height(view.text_size) + 2 * view.padding
     if view.kind == "column" or view.kind == "list":
         heights = [measure_height(child, inner, memo) for child in view.children]
         return sum(heights) + view.spacing * max(len(heights) - 1, 0) + 2 * view.padding

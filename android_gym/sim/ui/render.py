@@ -22,7 +22,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from android_gym.sim.ui.icons import icon_mask
-from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, wrap
+from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_lines
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
@@ -309,7 +309,7 @@ class Renderer:
         """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off."""
         x1, y1, x2, y2 = view.bounds
         width = x2 - x1 - 2 * view.padding
-        lines = wrap(view.text, view.text_size, width) if view.multiline or view.kind == "text" else (view.text,)
+        lines = text_lines(view, width)
         step = line_height(view.text_size)
         first = text_top(view)
         for i, line in enumerate(lines):

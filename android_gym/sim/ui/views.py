@@ -80,6 +80,8 @@ class View:
     image: Image.Image | None = None
     key: str = ""
     multiline: bool = False
+    #: ``android:singleLine``: a text shown on one line, cut with "…" when it does not fit.
+    single_line: bool = False
     value: str = ""
     selection: tuple[int, int] | None = None
     width: int | None = None
