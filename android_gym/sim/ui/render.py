@@ -278,7 +278,7 @@ class Renderer:
         if scaled is not None:
             self._scaled.move_to_end(cache_key)
             return scaled
-        image = view.image
+        image = view.image() if callable(view.image) else view.image
         assert image is not None
         image = image.convert("RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB")
         scale = min(width / image.width, height / image.height)
