@@ -9,7 +9,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from android_gym.agents import OracleAgent
+from android_gym.agents import OracleAgent, RandomValidAgent
 from android_gym.device.sim import SimDevice
 from android_gym.sim.phone import Phone
 from android_gym.testing import run_episode
@@ -51,10 +51,12 @@ def test_a_screen_that_shows_time_is_redrawn_as_time_passes(phone: Phone) -> Non
 
 
 class _UncachedDevice(SimDevice):
-    """A simulated phone whose every look at the screen builds the frame afresh."""
+    """A simulated phone whose every look at the screen builds the frame afresh and draws it on a blank screen (a
+    new renderer: no window and no rows of the last frame are kept)."""
 
     def screenshot(self) -> np.ndarray:
         self.phone.invalidate()
+        self.phone.window._renderer = None
         return super().screenshot()
 
     def ui_dump(self) -> str:
@@ -86,6 +88,30 @@ def test_cached_and_uncached_frames_are_the_same(task: str) -> None:
     cached = _look_per_step(SimDevice(), task, seed=1)
     assert cached == _look_per_step(_UncachedDevice(), task, seed=1)
     assert cached == _look_per_step(SimDevice(), task, seed=1)  # and the same pixels run after run
+
+
+def _random_valid_looks(device: SimDevice, task: str, steps: int) -> list[str]:
+    """Hashes of the pixels after each of ``steps`` steps of the seeded random-valid policy (taps, long presses,
+    typing, scrolls, back and home: screens that change in part as well as whole)."""
+    env = gym.make(f"AndroidWorld/{task}-v0", device=device)
+    agent = RandomValidAgent(seed=3)
+    observation, info = env.reset(seed=3)
+    agent.reset(env)
+    looks = []
+    for _ in range(steps):
+        observation, _, terminated, truncated, info = env.step(agent.act(observation, info))
+        looks.append(hashlib.sha256(observation["pixels"].tobytes()).hexdigest())
+        if terminated or truncated:
+            observation, info = env.reset()
+            agent.reset(env)
+    env.close()
+    return looks
+
+
+@pytest.mark.parametrize(("task", "size"), [("SendSms", (1080, 2400)), ("ExpenseDeleteMultiple2", (1080, 2400)),
+                                            ("MarkorCreateNote", (540, 1200))])
+def test_redrawing_only_the_changed_rows_looks_like_drawing_the_whole_screen(task: str, size: tuple[int, int]) -> None:
+    assert _random_valid_looks(SimDevice(*size), task, 80) == _random_valid_looks(_UncachedDevice(*size), task, 80)
 
 
 def _center(phone: Phone, label: str) -> tuple[float, float]:
