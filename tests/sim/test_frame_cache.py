@@ -50,6 +50,25 @@ def test_a_screen_that_shows_time_is_redrawn_as_time_passes(phone: Phone) -> Non
     assert phone.ui_dump() != running
 
 
+def test_an_app_reads_its_database_again_only_after_it_changed(phone: Phone, monkeypatch) -> None:
+    telephony = phone.telephony
+    telephony.deliver_sms("+14155550123", "first")
+    opened = []
+    connect = telephony.connect
+    monkeypatch.setattr(telephony, "connect", lambda: opened.append(1) or connect())
+    first = telephony.conversations()
+    assert first[0]["snippet"] == "first" and opened
+    opened.clear()
+    first[0]["snippet"] = "changed by the caller"  # a caller's copy: the next read is unchanged
+    assert telephony.conversations()[0]["snippet"] == "first" and not opened  # same bytes: nothing read
+    phone.run(f"sqlite3 {telephony.db_path} \"UPDATE threads SET snippet = 'edited'\"")  # a write by another
+    assert telephony.conversations()[0]["snippet"] == "edited" and opened
+    telephony.deliver_sms("+14155550123", "second")  # the provider's own write
+    assert sorted(m["body"] for m in telephony.messages(first[0]["thread_id"])) == ["first", "second"]
+    phone.run(f"rm {telephony.db_path}")  # gone: the provider makes an empty one
+    assert telephony.conversations() == []
+
+
 class _UncachedDevice(SimDevice):
     """A simulated phone whose every look at the screen builds the frame afresh and draws it on a blank screen (a
     new renderer: no window and no rows of the last frame are kept)."""
