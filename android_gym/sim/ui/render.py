@@ -119,13 +119,13 @@ class Renderer:
     """
 
     def __init__(self, width: int, height: int, scale: float = 1.0) -> None:
-        self.image = Image.new("RGB", (width, height), WHITE)
+        self.width, self.height = width, height
         self.scale = scale
-        self._canvas = self.image
-        self._draw = ImageDraw.Draw(self.image)
+        self._frame = np.full((height, width, 3), WHITE, np.uint8)  # the screen: each canvas is copied into it
+        self._canvas: Image.Image  # the canvas being drawn on, and its drawing context
+        self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._signatures: dict[str, tuple] = {}
-        self._array: np.ndarray | None = None
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
 
@@ -139,9 +139,10 @@ class Renderer:
 
     def render(self, windows: dict[str, tuple[View, Color]],
                palettes: Mapping[str, Mapping[Color, Color]] | None = None) -> np.ndarray:
-        """Draw ``{name: (laid-out root, background)}``; returns the frame (shared and updated in place by the next
-        call: callers copy it). ``palettes`` names a window's theme colours (a dark theme's) for the light ones
-        the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and hint).
+        """Draw ``{name: (laid-out root, background)}``; returns the frame, ``(H, W, 3)`` uint8 (shared and updated
+        in place by the next call: callers copy it). ``palettes`` names a window's theme colours (a dark theme's)
+        for the light ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and
+        hint).
 
         A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
         was drawn in its place meanwhile.
@@ -158,7 +159,7 @@ class Renderer:
             self._signatures[name] = sig
             self._palette = palette
             x1, y1, x2, y2 = map(self.px, root.bounds)
-            x2, y2 = min(x2, self.image.width), min(y2, self.image.height)  # a design edge may round 1 px past it
+            x2, y2 = min(x2, self.width), min(y2, self.height)  # a design edge may round 1 px past it
             if before is not None and before[1:] == sig[1:]:
                 y1, y2 = self._dirty_rows(before[0], views, y1, y2)
                 if y1 >= y2:
@@ -170,13 +171,8 @@ class Renderer:
                 reach = self._reach(view.kind, view.text_size, view.elevation)
                 if top - reach < y2 and bottom + reach > y1:  # a view that paints nothing in the rows is skipped
                     self._draw_view(view)
-            self.image.paste(self._canvas, (x1, y1))
-            if self._array is not None:  # only the redrawn rows and columns are copied into the frame's array
-                self._array[y1:y2, x1:x2] = np.frombuffer(self._canvas.tobytes(), np.uint8).reshape(
-                    y2 - y1, x2 - x1, 3)
-        if self._array is None:
-            self._array = np.array(self.image)
-        return self._array
+            self._frame[y1:y2, x1:x2] = np.frombuffer(self._canvas.tobytes(), np.uint8).reshape(y2 - y1, x2 - x1, 3)
+        return self._frame
 
     def _dirty_rows(self, old: tuple, new: tuple, top: int, bottom: int) -> tuple[int, int]:
         """The rows (screen px, within the window's ``top``..``bottom``) that change when a window drawn from the
