@@ -12,6 +12,9 @@ import pytest
 from android_gym.agents import OracleAgent, RandomValidAgent
 from android_gym.device.sim import SimDevice
 from android_gym.sim.phone import Phone
+from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.views import WHITE, View, column, frame, text_view, toggle
 from android_gym.testing import run_episode
 from android_gym.ui import parse_ui_dump
 
@@ -131,6 +134,36 @@ def _random_valid_looks(device: SimDevice, task: str, steps: int) -> list[str]:
                                             ("MarkorCreateNote", (540, 1200))])
 def test_redrawing_only_the_changed_rows_looks_like_drawing_the_whole_screen(task: str, size: tuple[int, int]) -> None:
     assert _random_valid_looks(SimDevice(*size), task, 80) == _random_valid_looks(_UncachedDevice(*size), task, 80)
+
+
+def _drawn_after(before: View, after: View) -> tuple[np.ndarray, np.ndarray]:
+    """``after`` drawn over ``before`` (the rows that changed), and drawn on a blank screen."""
+    for tree in (before, after):
+        layout(tree, 0, 0, 1080, 600)
+    incremental = Renderer(1080, 600)
+    incremental.render({"window": (before, WHITE)})
+    return incremental.render({"window": (after, WHITE)}).copy(), Renderer(1080, 600).render(
+        {"window": (after, WHITE)}).copy()
+
+
+def _overlapping(first: View, second: View, label: str) -> View:
+    return column(frame(first, second, height=200), View(height=200), text_view(label))
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    # a switch track is taller than its short row: it paints the rows around it
+    (lambda: column(View(height=300), toggle(False, height=20, text_size=10)),
+     lambda: column(View(height=300), toggle(True, height=20, text_size=10))),
+    # two stacked views trade places while a label far below changes: the stack is drawn again too
+    (lambda: _overlapping(View(background=(255, 0, 0), height=150), View(background=(0, 0, 255), height=80), "a"),
+     lambda: _overlapping(View(background=(0, 0, 255), height=80), View(background=(255, 0, 0), height=150), "b")),
+    # a dialog that shrinks: its shadow (24 dp) reaches further below it than a line of its small text
+    (lambda: column(View(height=100), View(height=100, elevation=63, background=(200, 200, 200), text_size=20)),
+     lambda: column(View(height=100), View(height=60, elevation=63, background=(200, 200, 200), text_size=20))),
+])
+def test_a_window_redrawn_in_part_looks_as_drawn_whole(before, after) -> None:
+    incremental, whole = _drawn_after(before(), after())
+    assert np.array_equal(incremental, whole)
 
 
 def _center(phone: Phone, label: str) -> tuple[float, float]:

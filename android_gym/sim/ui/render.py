@@ -33,6 +33,7 @@ _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
 _SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
 _SWITCH_TRACK_ON, _SWITCH_TRACK_OFF, _SWITCH_THUMB_OFF = (187, 222, 251), (224, 224, 224), (117, 117, 117)
 _FAB_ELEVATION, _LAUNCHER_ICON_ELEVATION = 16, 8  # 6 dp; a launcher icon's soft shadow
+_TRACK_HALF = 33  # half a switch track's height, centred on its view whatever the view's height
 
 
 @lru_cache(maxsize=2048)
@@ -190,12 +191,13 @@ class Renderer:
 
     def _reach(self, kind: str, text_size: int, elevation: int) -> int:
         """How far (screen px) a view may paint above or below its bounds: a line of its text (a label taller than
-        its view, a centred button title) or its shadow (``_shadow``: blurred twice the blur around the shape and
-        a third of the elevation lower), with a pixel of rounding on each side."""
+        its view, a centred button title), half a switch track, or its shadow (``_shadow``: blurred twice the blur
+        around the shape and a third of the elevation lower), with a pixel of rounding on each side."""
         lift = self.px(max(elevation, _FAB_ELEVATION if kind == "fab" else _LAUNCHER_ICON_ELEVATION
                            if kind in ("app_icon", "dock_icon") else 0))
         shadow = 2 * max(lift // 2, self._length(2)) + lift // 3 if lift else 0
-        return max(self._length(line_height(text_size)), shadow) + 2
+        track = self._length(_TRACK_HALF) if kind in ("switch", "toggle") else 0
+        return max(self._length(line_height(text_size)), track, shadow) + 2
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
         """A design point on the current window's canvas."""
@@ -384,8 +386,8 @@ class Renderer:
         """A switch ending at design ``right``, centred on ``cy``, as SettingsLib draws it on Android 13: a
         pill-shaped track with the thumb inside it, at the end and in the accent colour on a light accent track
         when checked, grey when not."""
-        track = _box(self._rect(right - 126, cy - 33, right, cy + 33))
-        self._draw.rounded_rectangle(track, radius=self.px(33),
+        track = _box(self._rect(right - 126, cy - _TRACK_HALF, right, cy + _TRACK_HALF))
+        self._draw.rounded_rectangle(track, radius=self.px(_TRACK_HALF),
                                      fill=self._ink(_SWITCH_TRACK_ON if checked else _SWITCH_TRACK_OFF))
         thumb_x = right - 34 if checked else right - 93
         self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),
