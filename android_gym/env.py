@@ -57,6 +57,13 @@ def _pinned_params(options: Any, params: Mapping[str, Any], task: str) -> Mappin
     return pinned
 
 
+@functools.lru_cache(maxsize=32)
+def _read_dump(xml: str) -> tuple[tuple[UIElement, ...], str]:
+    """The elements of a uiautomator dump and the observation's ASCII text of it, made once per dump in a process:
+    screens come back (the home screen, a list after a dialog closed), and elements are immutable."""
+    return tuple(parse_ui_dump(xml)), to_ascii_xml(xml)
+
+
 @functools.lru_cache(maxsize=8)
 def screen_space(height: int, width: int) -> spaces.Box:
     """The space of a screen's pixels, one per screen size in a process: a ``Box`` keeps four arrays of the
@@ -285,12 +292,12 @@ class AndroidEnv(gym.Env):
 
     def _observe(self) -> dict[str, Any]:
         xml = self.device.ui_dump()
-        if xml != self._last_dump:  # an unchanged screen is not parsed again
+        if xml != self._last_dump:  # an unchanged screen is not parsed again, nor one seen lately (_read_dump)
             try:
-                self._elements = parse_ui_dump(xml)
+                elements, self._last_tree = _read_dump(xml)
             except ValueError as error:
                 raise DeviceError(f"the device returned an unreadable UI dump: {error}") from error
-            self._last_dump, self._last_tree = xml, to_ascii_xml(xml)
+            self._elements, self._last_dump = list(elements), xml
         observation: dict[str, Any] = {"a11y_tree": self._last_tree,
                                        "goal": to_ascii_xml(self.task.goal if self.task else "")}
         if self._pixels:

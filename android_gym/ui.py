@@ -104,9 +104,13 @@ def parse_ui_dump(xml: str | bytes) -> list[UIElement]:
     """
     root = parse_hierarchy(xml)
     elements = []
-    for node in root.iter("node"):
+    depth = -1  # of the node being read: how many ``node`` elements enclose it
+    for event, node in etree.iterwalk(root, events=("start", "end"), tag="node"):
+        if event == "end":
+            depth -= 1
+            continue
+        depth += 1
         box = parse_bounds(node.get("bounds", ""))
-        depth = sum(1 for _ in node.iterancestors("node"))
         elements.append(UIElement(
             index=len(elements),
             text=node.get("text", ""),

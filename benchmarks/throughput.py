@@ -5,6 +5,10 @@ screen (``random-valid``, as DESIGN.md's targets table asks: an agent's steps mo
 Usage: python benchmarks/throughput.py [--task AndroidWorld/SendSms-v0] [--screens 1080x2400,540x1200]
                                        [--steps 2000] [--policy random|random-valid] [--resets 50] [--memory-envs 8]
 
+Steps that show Chrome (before or after them) wait on the phone's real Chromium, whose page work is not the
+simulator's; the dock has Chrome, so a random policy opens it now and then: the table gives the share of the time such
+steps took and the steps/s of the others ("outside Chrome") next to the overall figure.
+
 Each figure gets a fresh env. Memory is measured in a fresh interpreter per screen (this script with
 ``--memory-only``), so what earlier measurements left in the heap does not hide what an env costs.
 """
@@ -20,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import gymnasium as gym
@@ -28,8 +33,20 @@ from android_gym.agents import load_agent
 from android_gym.errors import AndroidGymError
 
 SCREEN = re.compile(r"(\d+)x(\d+)")
-COLUMNS = ("screen", "steps/s a11y only", "steps/s pixels", "reset ms a11y only", "reset ms pixels",
-           "MB/env (pixels)")
+COLUMNS = ("screen", "steps/s a11y only", "a11y outside Chrome", "Chrome share a11y", "steps/s pixels",
+           "pixels outside Chrome", "Chrome share pixels", "reset ms a11y only", "reset ms pixels", "MB/env (pixels)")
+#: The uiautomator dump's nodes name the package of the window they belong to.
+BROWSER_NODE = 'package="com.android.chrome"'
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Steps per second over a run; the share of its time taken by steps that showed Chrome (before or after the
+    step), and the steps per second of the other steps."""
+
+    steps_per_second: float
+    browser_share: float
+    outside_browser: float
 
 
 def machine() -> str:
@@ -79,27 +96,36 @@ def start_browser(env: gym.Env) -> None:
 
 
 def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, device: str = "sim",
-                     policy: str = "random") -> float:
+                     policy: str = "random") -> Rate:
     """Env steps per second under ``policy`` (an ``android_gym.agents`` name: ``random`` samples the action space,
     ``random-valid`` taps, types and scrolls what is on screen, goes back or home or opens the task's app), resets
-    included when episodes end; only ``step`` and ``reset`` are timed, not the policy, after ``start_browser``."""
+    included when episodes end; only ``step`` and ``reset`` are timed, not the policy, after ``start_browser``.
+    Whether a step showed Chrome is read from the observations' trees (no call to the device)."""
     env = gym.make(env_id, pixels=pixels, device=device)
     agent = load_agent(policy, seed)
     start_browser(env)
     observation, info = env.reset(seed=seed)
     agent.reset(env)
-    elapsed = 0.0
+    elapsed = in_browser = 0.0
+    browser_steps = 0
     for _ in range(steps):
         action = agent.act(observation, info)
+        shown_before = BROWSER_NODE in observation["a11y_tree"]
         start = time.perf_counter()
         observation, _, terminated, truncated, info = env.step(action)
+        shown_after = BROWSER_NODE in observation["a11y_tree"]
         if terminated or truncated:
             observation, info = env.reset()
-        elapsed += time.perf_counter() - start
+        took = time.perf_counter() - start
+        elapsed += took
+        if shown_before or shown_after:
+            in_browser += took
+            browser_steps += 1
         if terminated or truncated:
             agent.reset(env)
     env.close()
-    return steps / elapsed
+    outside = (steps - browser_steps) / (elapsed - in_browser) if browser_steps < steps else 0.0
+    return Rate(steps / elapsed, in_browser / elapsed, outside)
 
 
 def ms_per_reset(env_id: str, resets: int, pixels: bool = False, device: str = "sim") -> float:
@@ -174,13 +200,15 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, object]]:
     rows = []
     for screen in args.screens:
         device = f"sim:{screen}"
-        figures = (steps_per_second(args.task, False, args.steps, device=device, policy=args.policy),
-                   steps_per_second(args.task, True, max(1, args.steps // 4), device=device, policy=args.policy),
+        a11y = steps_per_second(args.task, False, args.steps, device=device, policy=args.policy)
+        pixels = steps_per_second(args.task, True, max(1, args.steps // 4), device=device, policy=args.policy)
+        figures = (a11y.steps_per_second, a11y.outside_browser, a11y.browser_share,
+                   pixels.steps_per_second, pixels.outside_browser, pixels.browser_share,
                    ms_per_reset(args.task, args.resets, pixels=False, device=device),
                    ms_per_reset(args.task, args.resets, pixels=True, device=device),
                    mb_per_env_fresh(args.task, args.memory_envs, screen))
         rows.append(dict(zip(COLUMNS, (screen, *figures))))
-    formats = ("{}", "{:,.0f}", "{:,.0f}", "{:.2f}", "{:.2f}", "{:.1f}")
+    formats = ("{}", "{:,.0f}", "{:,.0f}", "{:.0%}", "{:,.0f}", "{:,.0f}", "{:.0%}", "{:.2f}", "{:.2f}", "{:.1f}")
     print(format_table(COLUMNS, [[spec.format(row[column]) for spec, column in zip(formats, COLUMNS)]
                                  for row in rows]))
     return rows

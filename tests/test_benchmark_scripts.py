@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from android_gym.actions import Action, ActionType
+
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
 
@@ -47,11 +49,14 @@ def test_throughput_prints_a_row_per_screen(scripts, capsys):
     output = capsys.readouterr().out
     assert output.startswith("machine: ") and "CPUs" in output and "Python" in output
     header, *body = table(output)
-    assert header == ["screen", "steps/s a11y only", "steps/s pixels", "reset ms a11y only", "reset ms pixels",
+    assert header == ["screen", "steps/s a11y only", "a11y outside Chrome", "Chrome share a11y", "steps/s pixels",
+                      "pixels outside Chrome", "Chrome share pixels", "reset ms a11y only", "reset ms pixels",
                       "MB/env (pixels)"]
     assert [row[0] for row in body] == ["1080x2400", "540x1200"]
     for printed, returned in zip(body, rows):
-        assert all(number(cell) > 0 for cell in printed[1:])  # an env costs memory, every rate is a rate
+        rates = [cell for name, cell in zip(header, printed) if "share" not in name]
+        assert all(number(cell) > 0 for cell in rates[1:])  # an env costs memory, every rate is a rate
+        assert all(0 <= returned[name] <= 1 for name in header if "share" in name)
         assert number(printed[1]) == pytest.approx(returned["steps/s a11y only"], abs=0.5)
 
 
@@ -60,6 +65,30 @@ def test_throughput_under_the_valid_action_policy(scripts, capsys):
                                        "--policy", "random-valid"])
     assert "seeded random-valid policy" in capsys.readouterr().out
     assert rows[0]["steps/s a11y only"] > 0 and rows[0]["steps/s pixels"] > 0
+
+
+class _ChromeThenHome:
+    """Taps Chrome in the home screen's dock, goes home, goes home again, and so on: two of each three steps show
+    Chrome."""
+
+    def __init__(self) -> None:
+        self._step = 0
+
+    def reset(self, env) -> None:
+        pass
+
+    def act(self, observation, info) -> Action:
+        self._step += 1
+        if self._step % 3 == 1:
+            chrome = next(e for e in info["ui_elements"] if "Chrome" in (e.text, e.content_description))
+            return Action(ActionType.CLICK, index=chrome.index)
+        return Action(ActionType.NAVIGATE_HOME)
+
+
+def test_throughput_counts_the_steps_that_show_chrome_apart(scripts, monkeypatch):
+    monkeypatch.setattr(scripts["throughput"], "load_agent", lambda policy, seed: _ChromeThenHome())
+    rate = scripts["throughput"].steps_per_second("AndroidWorld/SendSms-v0", False, 6, device="sim:540x1200")
+    assert 0 < rate.browser_share < 1 and rate.outside_browser > 0 and rate.steps_per_second > 0
 
 
 def test_resets_prints_the_catalogue_figures_and_the_slowest_tasks(scripts, capsys):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import threading
 
+import numpy as np
 import pytest
 
 from android_gym.sim import keycodes
@@ -82,6 +83,22 @@ def test_taps_typing_and_swipes_reach_the_page(phone):
     assert "Hello" not in texts and "Bottom" not in texts  # scrolled by the drag
     phone.swipe(540, 2000, 540, 300, 300)
     assert node(phone, text="Bottom")
+
+
+def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeypatch):
+    shots = []
+    capture = chromium.WebPage.screenshot
+    monkeypatch.setattr(chromium.WebPage, "screenshot", lambda page: shots.append(1) or capture(page))
+    phone.run("am force-stop com.android.chrome")
+    phone.run(VIEW)  # the page from its top
+    phone.tap(*centre(node(phone, text="Press")))
+    assert node(phone, text="Clicked!") and shots == []  # the dump alone asks Chromium for no pixels
+    before = phone.screenshot()
+    assert len(shots) == 1
+    phone.swipe(540, 2000, 540, 1000, 300)
+    assert not np.array_equal(phone.screenshot(), before) and len(shots) == 2  # new pixels for the scrolled page
+    phone.screenshot()
+    assert len(shots) == 2  # an unchanged screen is not captured again
 
 
 def test_console_messages_go_to_logcat(phone):

@@ -9,9 +9,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from android_gym.agents import OracleAgent
+from android_gym.agents import OracleAgent, RandomValidAgent
 from android_gym.device.sim import SimDevice
 from android_gym.sim.phone import Phone
+from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.views import WHITE, View, column, frame, text_view, toggle
 from android_gym.testing import run_episode
 from android_gym.ui import parse_ui_dump
 
@@ -50,11 +53,32 @@ def test_a_screen_that_shows_time_is_redrawn_as_time_passes(phone: Phone) -> Non
     assert phone.ui_dump() != running
 
 
+def test_an_app_reads_its_database_again_only_after_it_changed(phone: Phone, monkeypatch) -> None:
+    telephony = phone.telephony
+    telephony.deliver_sms("+14155550123", "first")
+    opened = []
+    connect = telephony.connect
+    monkeypatch.setattr(telephony, "connect", lambda: opened.append(1) or connect())
+    first = telephony.conversations()
+    assert first[0]["snippet"] == "first" and opened
+    opened.clear()
+    first[0]["snippet"] = "changed by the caller"  # a caller's copy: the next read is unchanged
+    assert telephony.conversations()[0]["snippet"] == "first" and not opened  # same bytes: nothing read
+    phone.run(f"sqlite3 {telephony.db_path} \"UPDATE threads SET snippet = 'edited'\"")  # a write by another
+    assert telephony.conversations()[0]["snippet"] == "edited" and opened
+    telephony.deliver_sms("+14155550123", "second")  # the provider's own write
+    assert sorted(m["body"] for m in telephony.messages(first[0]["thread_id"])) == ["first", "second"]
+    phone.run(f"rm {telephony.db_path}")  # gone: the provider makes an empty one
+    assert telephony.conversations() == []
+
+
 class _UncachedDevice(SimDevice):
-    """A simulated phone whose every look at the screen builds the frame afresh."""
+    """A simulated phone whose every look at the screen builds the frame afresh and draws it on a blank screen (a
+    new renderer: no window and no rows of the last frame are kept)."""
 
     def screenshot(self) -> np.ndarray:
         self.phone.invalidate()
+        self.phone.window._renderer = None
         return super().screenshot()
 
     def ui_dump(self) -> str:
@@ -86,6 +110,60 @@ def test_cached_and_uncached_frames_are_the_same(task: str) -> None:
     cached = _look_per_step(SimDevice(), task, seed=1)
     assert cached == _look_per_step(_UncachedDevice(), task, seed=1)
     assert cached == _look_per_step(SimDevice(), task, seed=1)  # and the same pixels run after run
+
+
+def _random_valid_looks(device: SimDevice, task: str, steps: int) -> list[str]:
+    """Hashes of the pixels after each of ``steps`` steps of the seeded random-valid policy (taps, long presses,
+    typing, scrolls, back and home: screens that change in part as well as whole)."""
+    env = gym.make(f"AndroidWorld/{task}-v0", device=device)
+    agent = RandomValidAgent(seed=3)
+    observation, info = env.reset(seed=3)
+    agent.reset(env)
+    looks = []
+    for _ in range(steps):
+        observation, _, terminated, truncated, info = env.step(agent.act(observation, info))
+        looks.append(hashlib.sha256(observation["pixels"].tobytes()).hexdigest())
+        if terminated or truncated:
+            observation, info = env.reset()
+            agent.reset(env)
+    env.close()
+    return looks
+
+
+@pytest.mark.parametrize(("task", "size"), [("SendSms", (1080, 2400)), ("ExpenseDeleteMultiple2", (1080, 2400)),
+                                            ("MarkorCreateNote", (540, 1200))])
+def test_redrawing_only_the_changed_rows_looks_like_drawing_the_whole_screen(task: str, size: tuple[int, int]) -> None:
+    assert _random_valid_looks(SimDevice(*size), task, 80) == _random_valid_looks(_UncachedDevice(*size), task, 80)
+
+
+def _drawn_after(before: View, after: View) -> tuple[np.ndarray, np.ndarray]:
+    """``after`` drawn over ``before`` (the rows that changed), and drawn on a blank screen."""
+    for tree in (before, after):
+        layout(tree, 0, 0, 1080, 600)
+    incremental = Renderer(1080, 600)
+    incremental.render({"window": (before, WHITE)})
+    return incremental.render({"window": (after, WHITE)}).copy(), Renderer(1080, 600).render(
+        {"window": (after, WHITE)}).copy()
+
+
+def _overlapping(first: View, second: View, label: str) -> View:
+    return column(frame(first, second, height=200), View(height=200), text_view(label))
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    # a switch track is taller than its short row: it paints the rows around it
+    (lambda: column(View(height=300), toggle(False, height=20, text_size=10)),
+     lambda: column(View(height=300), toggle(True, height=20, text_size=10))),
+    # two stacked views trade places while a label far below changes: the stack is drawn again too
+    (lambda: _overlapping(View(background=(255, 0, 0), height=150), View(background=(0, 0, 255), height=80), "a"),
+     lambda: _overlapping(View(background=(0, 0, 255), height=80), View(background=(255, 0, 0), height=150), "b")),
+    # a dialog that shrinks: its shadow (24 dp) reaches further below it than a line of its small text
+    (lambda: column(View(height=100), View(height=100, elevation=63, background=(200, 200, 200), text_size=20)),
+     lambda: column(View(height=100), View(height=60, elevation=63, background=(200, 200, 200), text_size=20))),
+])
+def test_a_window_redrawn_in_part_looks_as_drawn_whole(before, after) -> None:
+    incremental, whole = _drawn_after(before(), after())
+    assert np.array_equal(incremental, whole)
 
 
 def _center(phone: Phone, label: str) -> tuple[float, float]:

@@ -138,7 +138,7 @@ class MainScreen(Screen):
         state = tab.page.state()
         css = width / round(width / DEVICE_SCALE)
         nodes = [self._node(node, css) for node in state.nodes]
-        page = web_view(state.title, nodes, self._touch, state.image, f"chrome-page:{id(tab)}:{state.version}",
+        page = web_view(state.title, nodes, self._touch, tab.page.screenshot, f"chrome-page:{id(tab)}:{state.version}",
                         resource_id="", weight=1)
         return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("coordinator"),
                     children=[self._toolbar(display_url(self.phone.fs.host_path("/"), state.url)), page])

@@ -214,8 +214,11 @@ class ExpenseDatabase(SqliteProvider):
     def query(self, where: str = "", params: tuple[Any, ...] = (), limit: int = -1) -> list[dict[str, Any]]:
         """Expenses matching the fixed SQL ``where`` clause, newest ``modified_date`` first."""
         sql = f"SELECT * FROM `expense` {where} ORDER BY modified_date DESC LIMIT ?"
-        with self._reading() as db:
-            return [dict(found) for found in db.execute(sql, (*params, limit))]
+
+        def read() -> list[dict[str, Any]]:
+            with self._reading() as db:
+                return [dict(found) for found in db.execute(sql, (*params, limit))]
+        return self.cached((sql, *params, limit), read)
 
     def get(self, expense_id: int) -> dict[str, Any] | None:
         """``getItemExpense``."""
@@ -224,9 +227,11 @@ class ExpenseDatabase(SqliteProvider):
 
     def date_range(self) -> tuple[int, int]:
         """``getMaxAndMiniDateRange``: the oldest and newest ``modified_date`` (0 when there is none)."""
-        with self._reading() as db:
-            low, high = db.execute("SELECT MIN(modified_date), MAX(modified_date) FROM `expense`").fetchone()
-        return low or 0, high or 0
+        def read() -> tuple[int, int]:
+            with self._reading() as db:
+                low, high = db.execute("SELECT MIN(modified_date), MAX(modified_date) FROM `expense`").fetchone()
+            return low or 0, high or 0
+        return self.cached("date range", read)
 
     def insert(self, values: dict[str, Any]) -> None:
         """``insertExpense`` (a new id)."""

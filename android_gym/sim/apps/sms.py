@@ -109,11 +109,13 @@ def _group(kind: str, class_name: str, *children: View, **props) -> View:
 
 
 def _draft_of(telephony: Telephony, thread_id: int) -> tuple[int, str] | None:
-    """``getSmsDraft``: the first draft row of the thread (``_id``, body)."""
-    with closing(telephony.connect()) as db:
-        row_ = db.execute("SELECT _id, body FROM sms WHERE type=? AND thread_id=? ORDER BY date DESC",
-                          (DRAFT, thread_id)).fetchone()
-    return (row_[0], row_[1] or "") if row_ else None
+    """``getSmsDraft``: the first draft row of the thread (``_id``, body); read once per change of the database."""
+    def read() -> tuple[int, str] | None:
+        with closing(telephony.connect()) as db:
+            row_ = db.execute("SELECT _id, body FROM sms WHERE type=? AND thread_id=? ORDER BY date DESC",
+                              (DRAFT, thread_id)).fetchone()
+        return (row_[0], row_[1] or "") if row_ else None
+    return telephony.cached(("draft", thread_id), read)
 
 
 def format_date_or_time(seconds: int, now: dt.datetime, hide_time_at_other_days: bool,
@@ -158,7 +160,11 @@ class SimpleContact:
 def available_contacts(phone: Context) -> list[SimpleContact]:
     """``SimpleContactsHelper.getAvailableContacts``: contacts with a name (structured name parts joined, or
     company and title) and at least one number, one per number (its last 9 digits), sorted by name with
-    names that start with a letter first."""
+    names that start with a letter first; read once per change of the contacts database."""
+    return phone.contacts.cached("available contacts", lambda: _read_available_contacts(phone))
+
+
+def _read_available_contacts(phone: Context) -> list[SimpleContact]:
     contacts = phone.contacts
     names: dict[int, str] = {}
     for data in contacts.query(f"content://{CONTACTS_AUTHORITY}/data",
@@ -187,8 +193,9 @@ def available_contacts(phone: Context) -> list[SimpleContact]:
 
 def _suggested_contacts(phone: Context) -> list[SimpleContact]:
     """``getSuggestedContacts``: senders and recipients of the 50 newest messages who are contacts."""
-    addresses = [row["address"] for row in phone.telephony.query("content://sms", ["address"], sort="date DESC")
-                 if row["address"]][:50]
+    addresses = phone.telephony.cached("recent addresses", lambda: [
+        row["address"] for row in phone.telephony.query("content://sms", ["address"], sort="date DESC")
+        if row["address"]][:50])
     names = phone.contacts.lookup_names(addresses)
     suggestions: dict[str, SimpleContact] = {}
     for address in addresses:
@@ -198,9 +205,9 @@ def _suggested_contacts(phone: Context) -> list[SimpleContact]:
 
 
 def _drafts(telephony: Telephony) -> dict[int, str]:
-    """Draft bodies by thread (``getAllDrafts``)."""
-    return {row["thread_id"]: row["body"] for row in telephony.query("content://sms/draft",
-                                                                     ["thread_id", "body"])}
+    """Draft bodies by thread (``getAllDrafts``); read once per change of the database."""
+    return telephony.cached("drafts", lambda: {row["thread_id"]: row["body"] for row in telephony.query(
+        "content://sms/draft", ["thread_id", "body"])})
 
 
 class MainScreen(SearchMenuScreen):

@@ -143,6 +143,7 @@ class WindowManager:
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
         self._nav: tuple[Looks, View] | None = None  # the looks the navigation bar was built for, and its views
+        self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
@@ -174,7 +175,7 @@ class WindowManager:
         self.scale = display.scale
         self.design_width, self.design_height = display.design_size
         self._renderer: Renderer | None = None  # made at the first look at the pixels (a frame costs ms)
-        self._status = self._nav = None
+        self._status = self._nav = self._ime = None
         self.invalidate()
 
     @property
@@ -208,7 +209,7 @@ class WindowManager:
     def set_locale(self, tag: str) -> None:
         """The framework (re)started in the locale ``tag``: the system bars and every window show its strings."""
         self.locale.tag = tag
-        self._nav = self._status = None
+        self._nav = self._status = self._ime = None
         self.invalidate()
 
     def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
@@ -263,11 +264,15 @@ class WindowManager:
         status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT, background))
         keyboard = None
         if keyboard_shown:
-            keyboard = self._keyboard()
-            self.locale.translate(keyboard, IME_PACKAGE)
-            if looks.night:  # Gboard follows the system theme
-                recolor(keyboard, KEYBOARD_NIGHT)
-            layout(keyboard, 0, content_bottom, width, KEYBOARD_HEIGHT)
+            shown = (self._shift, looks, self.locale.tag, content_bottom, width)
+            if self._ime is None or self._ime[0] != shown:  # it changes only with these
+                keyboard = self._keyboard()
+                self.locale.translate(keyboard, IME_PACKAGE)
+                if looks.night:  # Gboard follows the system theme
+                    recolor(keyboard, KEYBOARD_NIGHT)
+                layout(keyboard, 0, content_bottom, width, KEYBOARD_HEIGHT)
+                self._ime = shown, keyboard
+            keyboard = self._ime[1]
         if self._nav is None or self._nav[0] != looks:  # it changes only with the looks (and the language)
             nav = self._nav_bar(looks.gestural)
             self.locale.translate(nav, systemui.PACKAGE)
@@ -502,14 +507,13 @@ class WindowManager:
         return self._pixels.copy()
 
     def screenshot_rgba(self) -> bytes:
-        """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), made by
-        Pillow from its own pixels (several times faster than widening the RGB array)."""
+        """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), widened
+        by Pillow (several times faster than widening the RGB array with NumPy)."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._rgba is None:
             pixels, slid = self._draw(f, slide)
-            image = Image.fromarray(pixels) if slid or self._renderer is None else self._renderer.image
-            rgba = image.convert("RGBA").tobytes()
+            rgba = Image.fromarray(pixels).convert("RGBA").tobytes()
             if slid:
                 return rgba
             self._rgba = rgba

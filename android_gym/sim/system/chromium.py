@@ -68,9 +68,8 @@ def allowed_url(url: str) -> bool:
 
 @dataclass
 class PageState:
-    """What the page looks like now: its pixels, accessibility nodes, URL and title."""
+    """What the page shows now: its accessibility nodes, URL and title (its pixels: ``WebPage.screenshot``)."""
 
-    image: Image.Image
     nodes: list[WebNode]
     url: str
     title: str
@@ -239,6 +238,7 @@ class WebPage:
         self._page = page
         self._cdp = cdp
         self._state: PageState | None = None
+        self._pixels: Image.Image | None = None
         self._version = 0
         self._touch_id = 0
 
@@ -281,15 +281,22 @@ class WebPage:
     # ----- output -----------------------------------------------------------------------------------------
     @_on_browser_thread
     def state(self) -> PageState:
-        """The page's pixels and accessibility nodes, captured once per change."""
+        """The page's accessibility nodes, URL and title, captured once per change."""
         if self._state is None:
+            self._version += 1
+            self._state = PageState(self._nodes(), self._page.url, self._page.title(), self._version)
+        return self._state
+
+    @_on_browser_thread
+    def screenshot(self) -> Image.Image:
+        """The page's pixels, captured once per change and only when something draws them (a PNG from Chromium
+        costs more than the accessibility tree: an env without pixels never asks)."""
+        if self._pixels is None:
             shot = self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
             image = Image.open(io.BytesIO(base64.b64decode(shot["data"])))
             image.load()
-            self._version += 1
-            self._state = PageState(image.convert("RGB"), self._nodes(), self._page.url, self._page.title(),
-                                    self._version)
-        return self._state
+            self._pixels = image.convert("RGB")
+        return self._pixels
 
     @_on_browser_thread
     def focused_value(self) -> tuple[str, bool, bool] | None:
@@ -353,4 +360,4 @@ class WebPage:
                     break
                 if "destroyed" not in str(error) and "navigat" not in str(error).lower():
                     raise
-        self._state = None
+        self._state = self._pixels = None

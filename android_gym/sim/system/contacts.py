@@ -534,10 +534,14 @@ class ContactsProvider(SqliteProvider):
 
     def lookup_names(self, numbers: Iterable[str]) -> dict[str, str]:
         """Display names of the contacts matching each number (``PhoneLookup.CONTENT_FILTER_URI``, first
-        match); numbers without a contact are left out."""
+        match); numbers without a contact are left out. Read once per change of the database (``cached``)."""
+        wanted = tuple(dict.fromkeys(filter(None, numbers)))
+        return self.cached(("names", wanted), lambda: self._lookup_names(wanted))
+
+    def _lookup_names(self, numbers: tuple[str, ...]) -> dict[str, str]:
         names: dict[str, str] = {}
         with self._reading(rows=None) as db:
-            for number in dict.fromkeys(filter(None, numbers)):
+            for number in numbers:
                 row = db.execute(f"SELECT display_name FROM ({_PHONE_LOOKUP_VIEW})",
                                  (min_match(normalize_number(number)), number)).fetchone()
                 if row and row[0]:

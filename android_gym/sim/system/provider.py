@@ -11,19 +11,21 @@ served over adb that waits for input lets another service's command run meanwhil
 from __future__ import annotations
 
 import functools
+import pickle
 import posixpath
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from android_gym.sim.system.services import SystemServices
 
 # Per provider class, journal mode and schema: the bytes of a database file holding just the schema.
 _SCHEMA_IMAGES: dict[tuple[type, str, tuple[str, ...]], bytes] = {}
+T = TypeVar("T")
 
 
 class SqliteProvider:
@@ -38,6 +40,8 @@ class SqliteProvider:
     def __init__(self, phone: SystemServices) -> None:
         self._phone = phone
         self._thread = threading.local()  # holding (bool) and held (the connection) of the thread's command line
+        self._reads: dict[Hashable, bytes] = {}  # what ``cached`` read, pickled, for the files' bytes below
+        self._read_from: tuple[bytes | None, bytes | None] | None = None
         self.ensure_db()
 
     def ensure_db(self) -> None:
@@ -72,6 +76,24 @@ class SqliteProvider:
 
     def on_create(self, db: sqlite3.Connection) -> None:
         """Fill a database just created (default: nothing)."""
+
+    def cached(self, key: Hashable, read: Callable[[], T]) -> T:
+        """What ``read()`` returns (a read of the database by fixed SQL with deterministic functions, named by
+        ``key``), read again only after the database changed: kept while the bytes of the database file and its
+        ``-wal`` stay the same, so any write (the provider's own, the shell's ``sqlite3``, a push, ``pm clear``)
+        drops it, and an app that redraws without writing reads nothing. Each call returns a fresh copy."""
+        self.ensure_db()
+        content = self._content()
+        if content != self._read_from:
+            self._reads, self._read_from = {}, content
+        if key not in self._reads:
+            self._reads[key] = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.loads(self._reads[key])
+
+    def _content(self) -> tuple[bytes | None, bytes | None]:
+        """The bytes of the database file and of its ``-wal`` (``None``: no such file)."""
+        database = self._phone.fs.host_path(self.db_path)
+        return _bytes_or_none(database), _bytes_or_none(database.with_name(database.name + "-wal"))
 
     def connect(self) -> sqlite3.Connection:
         """A new connection to the host file in the provider's journal mode; the caller closes it."""
@@ -143,3 +165,11 @@ class SqliteProvider:
         time, as the provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
         with self._phone.fs.device_writes(*self._files), self._connection() as db, db:
             yield db
+
+
+def _bytes_or_none(path: Path) -> bytes | None:
+    """A file's bytes, ``None`` when there is no such file."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None

@@ -198,8 +198,11 @@ class Telephony(SqliteProvider):
                           (now - now % 1000, recipient_ids, DEFAULT_SUB_ID)).lastrowid
 
     def thread_addresses(self, thread_id: int) -> list[str]:
-        """The thread's recipients, from ``recipient_ids`` via ``canonical_addresses``."""
-        self.ensure_db()
+        """The thread's recipients, from ``recipient_ids`` via ``canonical_addresses`` (read once per change of the
+        database: ``cached``)."""
+        return self.cached(("thread addresses", thread_id), lambda: self._thread_addresses(thread_id))
+
+    def _thread_addresses(self, thread_id: int) -> list[str]:
         with closing(self.connect()) as db:
             row = db.execute("SELECT recipient_ids FROM threads WHERE _id=?", (thread_id,)).fetchone()
             addresses = []
@@ -388,8 +391,11 @@ class Telephony(SqliteProvider):
 
     def messages(self, thread_id: int) -> list[dict]:
         """The thread's messages as the app lists them: by date (seconds) ascending, same-second messages in
-        the provider's ``date DESC`` order (``getMessages`` then ``sortBy { it.date }``)."""
-        self.ensure_db()
+        the provider's ``date DESC`` order (``getMessages`` then ``sortBy { it.date }``); read once per change of
+        the database (``cached``)."""
+        return self.cached(("messages", thread_id), lambda: self._messages(thread_id))
+
+    def _messages(self, thread_id: int) -> list[dict]:
         with closing(self.connect()) as db:
             cursor = db.execute("SELECT _id, body, type, address, date, read, thread_id, sub_id, status FROM sms "
                                 "WHERE thread_id = ? AND address IS NOT NULL ORDER BY date DESC, _id DESC",
@@ -400,8 +406,11 @@ class Telephony(SqliteProvider):
 
     def conversations(self) -> list[dict]:
         """Threads with messages, newest first, as ``getConversations`` builds them: ``thread_id``,
-        ``snippet`` (the newest body when the thread has none), ``date`` (ms), ``read``, ``addresses``."""
-        self.ensure_db()
+        ``snippet`` (the newest body when the thread has none), ``date`` (ms), ``read``, ``addresses``; read once
+        per change of the database (``cached``)."""
+        return self.cached("conversations", self._conversations)
+
+    def _conversations(self) -> list[dict]:
         with closing(self.connect()) as db:
             rows = db.execute("SELECT _id, snippet, date, read FROM threads WHERE message_count > ? "
                               "ORDER BY date DESC", (0,)).fetchall()

@@ -14,7 +14,7 @@ paste.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
 
@@ -33,6 +33,7 @@ _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
 _SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
 _SWITCH_TRACK_ON, _SWITCH_TRACK_OFF, _SWITCH_THUMB_OFF = (187, 222, 251), (224, 224, 224), (117, 117, 117)
 _FAB_ELEVATION, _LAUNCHER_ICON_ELEVATION = 16, 8  # 6 dp; a launcher icon's soft shadow
+_TRACK_HALF = 33  # half a switch track's height, centred on its view whatever the view's height
 
 
 @lru_cache(maxsize=2048)
@@ -84,13 +85,30 @@ def _scrim_mask(width: int, height: int) -> Image.Image:
 
 
 def signature(root: View) -> tuple:
-    """Everything about a laid-out tree that affects its pixels."""
+    """Everything about a laid-out tree that affects its pixels: per view, in drawing order, a tuple starting with
+    its kind, bounds, text size and elevation (what ``Renderer._reach`` reads)."""
     return tuple(
-        (v.kind, v.bounds, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled, v.background,
-         v.text_color, v.text_size, v.bold, v.padding, v.corner, v.elevation, v.multiline, v.selection, v.progress,
-         v.key, v.clipped_top)
+        (v.kind, v.bounds, v.text_size, v.elevation, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled,
+         v.background, v.text_color, v.bold, v.padding, v.corner, v.multiline, v.selection, v.progress, v.key,
+         v.clipped_top)
         for v in root.walk()
     )
+
+
+def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
+    """The views (``signature`` items) of ``old`` and ``new`` that are not in both, or ``None`` when the views in
+    both are not drawn in the same order (a change of z-order: then everything counts as changed)."""
+    common = Counter(old) & Counter(new)
+    kept_old, kept_new, changed = [], [], []
+    for items, kept in ((old, kept_old), (new, kept_new)):
+        budget = common.copy()
+        for item in items:
+            if budget[item] > 0:
+                budget[item] -= 1
+                kept.append(item)
+            else:
+                changed.append(item)
+    return changed if kept_old == kept_new else None
 
 
 class Renderer:
@@ -102,13 +120,13 @@ class Renderer:
     """
 
     def __init__(self, width: int, height: int, scale: float = 1.0) -> None:
-        self.image = Image.new("RGB", (width, height), WHITE)
+        self.width, self.height = width, height
         self.scale = scale
-        self._canvas = self.image
-        self._draw = ImageDraw.Draw(self.image)
+        self._frame = np.full((height, width, 3), WHITE, np.uint8)  # the screen: each canvas is copied into it
+        self._canvas: Image.Image  # the canvas being drawn on, and its drawing context
+        self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._signatures: dict[str, tuple] = {}
-        self._array: np.ndarray | None = None
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
 
@@ -122,9 +140,10 @@ class Renderer:
 
     def render(self, windows: dict[str, tuple[View, Color]],
                palettes: Mapping[str, Mapping[Color, Color]] | None = None) -> np.ndarray:
-        """Draw ``{name: (laid-out root, background)}``; returns the frame (shared and updated in place by the next
-        call: callers copy it). ``palettes`` names a window's theme colours (a dark theme's) for the light ones
-        the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and hint).
+        """Draw ``{name: (laid-out root, background)}``; returns the frame, ``(H, W, 3)`` uint8 (shared and updated
+        in place by the next call: callers copy it). ``palettes`` names a window's theme colours (a dark theme's)
+        for the light ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and
+        hint).
 
         A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
         was drawn in its place meanwhile.
@@ -133,23 +152,52 @@ class Renderer:
             del self._signatures[name]
         for name, (root, background) in windows.items():
             palette = (palettes or {}).get(name, {})
-            sig = (signature(root), background, palette)
-            if self._signatures.get(name) == sig:
+            views = signature(root)
+            sig = (views, background, palette)
+            before = self._signatures.get(name)
+            if before == sig:
                 continue
             self._signatures[name] = sig
             self._palette = palette
             x1, y1, x2, y2 = map(self.px, root.bounds)
-            x2, y2 = min(x2, self.image.width), min(y2, self.image.height)  # a design edge may round 1 px past it
+            x2, y2 = min(x2, self.width), min(y2, self.height)  # a design edge may round 1 px past it
+            if before is not None and before[1:] == sig[1:]:
+                y1, y2 = self._dirty_rows(before[0], views, y1, y2)
+                if y1 >= y2:
+                    continue  # what changed lies outside the window
             self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), background)
             self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
             for view in root.walk():
-                self._draw_view(view)
-            self.image.paste(self._canvas, (x1, y1))
-            if self._array is not None:  # only the window's rows and columns are copied into the frame's array
-                self._array[y1:y2, x1:x2] = np.asarray(self._canvas)
-        if self._array is None:
-            self._array = np.array(self.image)
-        return self._array
+                top, bottom = self.px(view.bounds[1]), self.px(view.bounds[3])
+                reach = self._reach(view.kind, view.text_size, view.elevation)
+                if top - reach < y2 and bottom + reach > y1:  # a view that paints nothing in the rows is skipped
+                    self._draw_view(view)
+            self._frame[y1:y2, x1:x2] = np.frombuffer(self._canvas.tobytes(), np.uint8).reshape(y2 - y1, x2 - x1, 3)
+        return self._frame
+
+    def _dirty_rows(self, old: tuple, new: tuple, top: int, bottom: int) -> tuple[int, int]:
+        """The rows (screen px, within the window's ``top``..``bottom``) that change when a window drawn from the
+        views ``old`` (``signature`` items) is drawn from ``new``: every row a changed view may paint (its bounds
+        and its ``_reach``), across the window's width; the whole window when the views' order changed. Outside
+        them only views in both are drawn, in the same order, so the pixels there stay as they are."""
+        changed = changed_views(old, new)
+        if not changed:
+            return top, bottom
+        reaches = [self._reach(kind, text_size, elevation) for kind, _, text_size, elevation, *_ in changed]
+        first = min(self.px(bounds[1]) - reach for (_, bounds, *_), reach in zip(changed, reaches))
+        last = max(self.px(bounds[3]) + reach for (_, bounds, *_), reach in zip(changed, reaches))
+        first, last = max(first, top), min(last, bottom)
+        return (first, last) if first < last else (top, top)
+
+    def _reach(self, kind: str, text_size: int, elevation: int) -> int:
+        """How far (screen px) a view may paint above or below its bounds: a line of its text (a label taller than
+        its view, a centred button title), half a switch track, or its shadow (``_shadow``: blurred twice the blur
+        around the shape and a third of the elevation lower), with a pixel of rounding on each side."""
+        lift = self.px(max(elevation, _FAB_ELEVATION if kind == "fab" else _LAUNCHER_ICON_ELEVATION
+                           if kind in ("app_icon", "dock_icon") else 0))
+        shadow = 2 * max(lift // 2, self._length(2)) + lift // 3 if lift else 0
+        track = self._length(_TRACK_HALF) if kind in ("switch", "toggle") else 0
+        return max(self._length(line_height(text_size)), track, shadow) + 2
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
         """A design point on the current window's canvas."""
@@ -278,7 +326,7 @@ class Renderer:
         if scaled is not None:
             self._scaled.move_to_end(cache_key)
             return scaled
-        image = view.image
+        image = view.image() if callable(view.image) else view.image
         assert image is not None
         image = image.convert("RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB")
         scale = min(width / image.width, height / image.height)
@@ -338,8 +386,8 @@ class Renderer:
         """A switch ending at design ``right``, centred on ``cy``, as SettingsLib draws it on Android 13: a
         pill-shaped track with the thumb inside it, at the end and in the accent colour on a light accent track
         when checked, grey when not."""
-        track = _box(self._rect(right - 126, cy - 33, right, cy + 33))
-        self._draw.rounded_rectangle(track, radius=self.px(33),
+        track = _box(self._rect(right - 126, cy - _TRACK_HALF, right, cy + _TRACK_HALF))
+        self._draw.rounded_rectangle(track, radius=self.px(_TRACK_HALF),
                                      fill=self._ink(_SWITCH_TRACK_ON if checked else _SWITCH_TRACK_OFF))
         thumb_x = right - 34 if checked else right - 93
         self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),

@@ -42,7 +42,9 @@ class View:
     ``"right"``): a ViewPager turning pages, an ``ItemTouchHelper`` swipe on a list row. ``on_drag`` makes a view a
     drawing surface: it takes every drag (and tap) that starts on it, in any direction, as ``(x1, y1, x2, y2)`` in
     the view's own coordinates. ``image`` is a picture the view shows scaled to fit (``fitCenter``); ``key`` then
-    names those pixels (a path and modification time), so the renderer redraws when the picture changes.
+    names those pixels (a path and modification time), so the renderer redraws when the picture changes; a picture
+    that costs to make (a web page's screenshot) may be given as a function that makes it, called only when the view
+    is drawn.
     ``clipped_top`` is set by the layout on a list item taller than its list (a long note's EditText in a
     ScrollView): its ``bounds`` are the visible part and that many px of it lie above them, scrolled off.
     ``virtual`` marks a node of an ``AccessibilityNodeProvider`` (a web page's content inside a WebView): it is
@@ -77,7 +79,7 @@ class View:
     on_seek: Callable[[float], None] | None = None
     on_fling: Callable[[str], None] | None = None
     on_drag: Callable[[float, float, float, float], None] | None = None
-    image: Image.Image | None = None
+    image: Image.Image | Callable[[], Image.Image] | None = None
     key: str = ""
     multiline: bool = False
     #: ``android:singleLine``: a text shown on one line, cut with "…" when it does not fit.
@@ -235,10 +237,10 @@ def drawing_surface(on_drag: Callable[[float, float, float, float], None], image
 
 
 def web_view(title: str, nodes: list[View], on_drag: Callable[[float, float, float, float], None],
-             image: Image.Image | None, key: str, **props) -> View:
-    """A WebView showing a page: ``image`` is its pixels, ``nodes`` its content as virtual accessibility nodes
-    (bounds relative to the view), ``on_drag`` takes every touch on it in view coordinates (a tap as a drag that
-    does not move)."""
+             image: Callable[[], Image.Image], key: str, **props) -> View:
+    """A WebView showing a page: ``image`` makes its pixels (asked only when the view is drawn), ``nodes`` its
+    content as virtual accessibility nodes (bounds relative to the view), ``on_drag`` takes every touch on it in view
+    coordinates (a tap as a drag that does not move)."""
     return View(kind="web", class_name="android.webkit.WebView", text=title, children=nodes, on_drag=on_drag,
                 image=image, key=key, focusable=True, **props)
 
