@@ -66,8 +66,6 @@ from android_gym.sim.apps.markor_editor import (
     viewport,
 )
 from android_gym.sim.apps.markor_search import (
-    FILTER_KEY,
-    QUERY_KEY,
     SEARCH,
     FileSearch,
     results_dialog,
@@ -445,20 +443,21 @@ class MainScreen(Screen):
 
     # ----- search ---------------------------------------------------------------------------------------------
     def _open_search(self) -> None:
-        """Search: ``FileSearchDialog`` with an empty query, focused, the keyboard up (``STATE_ALWAYS_VISIBLE``)."""
+        """Search: ``FileSearchDialog`` with an empty query. Nothing has focus and the keyboard stays down until the
+        field is tapped: a window of an app targeting API 28+ gets no initial focus in touch mode
+        (``ViewRootImpl.sAlwaysAssignFocus``), and ``SOFT_INPUT_STATE_ALWAYS_VISIBLE`` then shows no keyboard."""
         self.search = FileSearch()
-        self.popup, self.focus_key, self.keyboard_shown = "search", QUERY_KEY, True
+        self.popup = "search"
 
     def _submit_search(self) -> None:
-        """ENTER or OK: the dialog closes; a query that is not empty searches the current folder and its results
-        show, their filter field focused when there are any."""
+        """ENTER or OK: the dialog closes (the keyboard with it); a query that is not empty searches the current
+        folder and its results show, nothing focused (as in ``_open_search``)."""
         self._close_dialog()
         query = self.search.query
         results = search_files(self.phone.fs.host_path(self.folder), query, settings_of(self)) if query else None
         if results is not None:
             self.search = FileSearch(query, results)
             self.popup = "results"
-            self.focus_key, self.keyboard_shown = (FILTER_KEY, True) if results else ("", False)
 
     def _open_result(self, relative: str) -> None:
         """A tap on a result without lines: the dialog closes, the file opens (a folder would be browsed)."""

@@ -8,10 +8,10 @@ FileSearchDialog.java``, ``FileSearchEngine.java``, ``FileSearchResultSelectorDi
 (``executeSearchAction``, ``showFile``), ``opoc/util/GsFileUtils.java`` (``isTextFile``), ``model/AppSettings.java``,
 ``res/values/strings.xml`` and ``string-not_translatable.xml``.
 
-* Search opens a dialog ("Search": "Recursive search in current directory.", the query field, focused with the
-  keyboard up, and the check boxes Regex search, Case sensitive, Search in content and, shown only with the last,
-  Stop search after first match, all kept in the settings). ENTER in the field or OK closes it and, for a query
-  that is not empty, searches.
+* Search opens a dialog ("Search": "Recursive search in current directory.", the query field and the check boxes
+  Regex search, Case sensitive, Search in content and, shown only with the last, Stop search after first match, all
+  kept in the settings); nothing has focus until the field is tapped. ENTER in the field or OK closes it and, for a
+  query that is not empty, searches.
 * The search walks the browser's current folder and every folder below it (``.git``, ``.tmp`` and names with
   "thumb" skipped, as the ignore list the settings add): a file matches when its name contains the query (or, with
   Regex search, the whole name matches it; a ``*`` not after a dot means ``.*``), ignoring case unless asked; with
@@ -19,7 +19,7 @@ FileSearchDialog.java``, ``FileSearchEngine.java``, ``FileSearchResultSelectorDi
   matches by its lines instead, listing each matching line (the first only, if asked) — a file whose lines do not
   match can still match by name. Folders are searched, never found. Results sort by path, ignoring case.
 * The results ("Select") list each file by its path under the searched folder, "(n) " before it when n lines
-  matched, under a filter field (when anything was found; it is focused, the keyboard up) that keeps the results
+  matched, under a filter field (when anything was found) that keeps the results
   whose path or lines contain its text; nothing found shows "¯\\_(ツ)_/¯". A tap on a file without lines closes
   the dialog and opens it; on one with lines it shows or hides them, and a tap on a line opens the file with the
   dialog left open. A long press on a file closes the dialog and shows the file in the browser: its folder, the
@@ -62,7 +62,6 @@ MAX_PREVIEW = 100  # FileSearchEngine.maxPreviewLength
 _TEXT_EXTENSIONS = re.compile(r"ya?ml|json.*|md|markdown|mkd|mdown|mkdn|mdwn|mdx|rmd|te?xt|taskpaper|a(sciidoc)?doc")
 _STAR = re.compile(r"(?<![.])[*]")  # a "*" not after "." becomes ".*"
 _LINES = re.compile(r"\r\n|\r|\n")  # BufferedReader.readLine's line ends
-QUERY_KEY, FILTER_KEY = "search_query", "search_filter"  # the two fields' keys
 _LIST_ITEM = 42  # ?android:attr/textAppearanceListItem, 16sp
 _PAD = 26  # expandable_list_group_item's 10 dp padding
 
@@ -236,7 +235,7 @@ def _checkbox(text: str, checked: bool, on_click: Callback) -> View:
 
 def search_dialog(state: FileSearch, settings: Settings, submit: Callback, cancel: Callback) -> View:
     """``FileSearchDialog``: the message, the query field (ENTER submits), the check boxes, CANCEL and OK."""
-    query = edit_text(state.query, SEARCH, QUERY_KEY, state.set_query, text_size=MENU_SIZE)
+    query = edit_text(state.query, SEARCH, "search_query", state.set_query, text_size=MENU_SIZE)
     query.on_submit = submit
     boxes = []
     for key, label in OPTIONS:
@@ -272,7 +271,7 @@ def results_dialog(state: FileSearch, choose: Callable[[str], None], show: Calla
                      for line, number in result.lines]
     body: list[View] = []
     if state.results:
-        body.append(edit_text(state.filter, SEARCH, FILTER_KEY, state.set_filter, text_size=MENU_SIZE, margin=52))
+        body.append(edit_text(state.filter, SEARCH, "search_filter", state.set_filter, text_size=MENU_SIZE, margin=52))
     else:
         body.append(text_view(NOTHING_FOUND, resource_id="android:id/message", text_size=MENU_SIZE, padding=60))
     results = scroll_list(*rows, key="search_results", weight=1)
