@@ -100,6 +100,10 @@ EDITOR = Selector(resource_id=_id("document__fragment__edit__highlighting_editor
 FILE_LIST = Selector(resource_id=_id("ui__filesystem_dialog__list"))
 RENAME_FIELD = Selector(resource_id=_id("new_name"))
 MORE_OPTIONS = Selector(content_desc="More options")
+# The file browser's Search (filesystem__menu.xml action_search), its query field and the results' list.
+SEARCH = Selector(content_desc="Search", resource_id=_id("action_search"))
+SEARCH_FIELD = Selector(text="Search", class_suffix="EditText")
+RESULTS = Selector(class_suffix="ExpandableListView")
 # The floating text-selection toolbar's item labels (android:id/floating_toolbar_menu_item_text).
 SELECT_ALL, COPY, PASTE = (Selector(text=title, resource_id="android:id/floating_toolbar_menu_item_text")
                            for title in ("Select all", "Copy", "Paste"))
@@ -128,14 +132,41 @@ def _noise(rng: np.random.Generator, base: str, exclude: Sequence[str], n: int =
 
 
 # ----- oracle pieces ------------------------------------------------------------------------------------------------
+def _when_shown(dialog: Selector, step: OracleStep) -> OracleStep:
+    """``step`` while ``dialog`` is on screen, else nothing."""
+    return lambda elements: step(elements) if dialog.present(elements) else None
+
+
+def search_for(name: str) -> list[OracleStep]:
+    """From the notebook, when the row of ``name`` (a file of the folder shown) is not on screen: the toolbar's
+    Search, the name typed (ENTER searches), a long press on the file among the results (scrolled to if need be),
+    which shows it in the list with its row at the top; nothing when the row shows. Three steps wherever the row
+    lies, where scrolling takes one a screen and the screen does not tell how many: a person who does not see the
+    note searches for it."""
+    row, result = _row(name), Selector(text=name, resource_id="android:id/text1")
+
+    def search(elements: Sequence[UIElement]) -> Action | None:
+        return tap(SEARCH)(elements) if FILE_LIST.present(elements) and not row.present(elements) else None
+
+    find_result = [_when_shown(RESULTS, step) for step in scroll_to(result, RESULTS)[:-1]]
+    return [search, _when_shown(SEARCH_FIELD, type_into(SEARCH_FIELD, name)), *find_result,
+            _when_shown(RESULTS, long_press(result))]
+
+
+def find_note(name: str, by_name: bool = True) -> list[OracleStep]:
+    """From the notebook: the note's row on screen, searched for when it is not (``search_for``) and the person
+    knows its name (``by_name``), else scrolled to."""
+    return [*(search_for(name) if by_name else ()), *scroll_to(_row(name), FILE_LIST)]
+
+
 def open_note(name: str) -> list[OracleStep]:
-    """From the notebook: scroll to the note and open it."""
-    return [*scroll_to(_row(name), FILE_LIST), tap(_row(name))]
+    """From the notebook: find the note (``find_note``) and open it."""
+    return [*find_note(name), tap(_row(name))]
 
 
-def select_note(name: str) -> list[OracleStep]:
-    """From the notebook: scroll to the row and long-press it (it becomes selected)."""
-    return [*scroll_to(_row(name), FILE_LIST), long_press(_row(name))]
+def select_note(name: str, by_name: bool = True) -> list[OracleStep]:
+    """From the notebook: find the note (``find_note``) and long-press its row (it becomes selected)."""
+    return [*find_note(name, by_name), long_press(_row(name))]
 
 
 def _caret_at_start(elements: Sequence[UIElement]) -> Action:
@@ -486,8 +517,9 @@ class MarkorDeleteNewestNote(_MarkorTask):
         return 1.0 if newest not in now and self.untouched(now, newest) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Select the newest note (the latest time in the list), Delete, OK."""
-        return [open_app(APP_NAME), *select_note(self.newest), *delete_selected(), complete()]
+        """Select the newest note (the latest time in the list, read while scrolling: its name is not known before),
+        Delete, OK."""
+        return [open_app(APP_NAME), *select_note(self.newest, by_name=False), *delete_selected(), complete()]
 
 
 @register_task

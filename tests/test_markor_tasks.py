@@ -288,3 +288,17 @@ def test_a_note_without_extension_gets_the_none_type_in_french_on_a_small_phone(
     result = run_episode(env, OracleAgent(), seed=6, options={"device_config": small})
     assert "." not in result.info["params"]["new_file_name"]
     assert result.score == 1.0 and not result.invalid_actions
+
+
+def test_a_note_four_screens_down_is_found_with_search_within_the_step_budget(reset_task):
+    """On the small phone in French with font 1.15 the note lies four scrolls down, and renaming it after the edit
+    needs its row again: scrolling took 13 steps against AndroidWorld's 12. The oracle searches for it instead (the
+    name, then a long press on the result, which scrolls its row to the top of the list, where it still is after
+    the editor), in 12 steps (issue #28)."""
+    small = DeviceConfig(phone="small_phone", font_scale=1.15, dark_theme=False, language="fr-FR",
+                         navigation="3-button")
+    env, _ = reset_task("MarkorChangeNoteContent", device="sim:270x600")
+    result = run_episode(env, OracleAgent(), seed=7, options={"device_config": small})
+    assert result.info["params"]["original_name"] == "edited_safe_frog.txt"
+    assert result.score == 1.0 and not result.invalid_actions
+    assert result.steps == env.spec.max_episode_steps == 12

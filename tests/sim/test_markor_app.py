@@ -382,3 +382,115 @@ def test_force_stop_starts_over_in_the_notebook(phone):
     phone.run(f"am force-stop {PACKAGE}")
     open_markor(phone)
     assert find(phone, text="Markor") is not None and "Deep" in titles(phone)
+
+
+# ----- search ------------------------------------------------------------------------------------------------------
+def search(phone: Phone, query: str) -> None:
+    """The toolbar's Search, the query typed into its field, ENTER."""
+    tap(phone, content_desc="Search", resource_id=rid("action_search"))
+    tap(phone, text="Search", class_name="android.widget.EditText")
+    phone.input_text(query)
+    phone.key(keycodes.ENTER)
+
+
+def results(phone: Phone) -> list[str]:
+    return [node.get("text") for node in nodes(phone) if node.get("resource-id") == "android:id/text1"]
+
+
+def test_search_opens_a_dialog_and_finds_files_below_by_name(phone):
+    write(phone, "Frog_notes.md", "x")
+    write(phone, "toad.md", "frog inside")
+    phone.run(f"mkdir -p {NOTEBOOK}/Pond/.git && echo y > {NOTEBOOK}/Pond/green_frog.txt "
+              f"&& echo z > {NOTEBOOK}/Pond/.git/frog && mkdir {NOTEBOOK}/frogs")
+    open_markor(phone)
+    tap(phone, content_desc="Search", resource_id=rid("action_search"))
+    assert find(phone, text="Recursive search in current directory.") is not None
+    # an app targeting API 28+ gets no initial focus in touch mode: no keyboard until the field is tapped
+    assert find(phone, text="Search", class_name="android.widget.EditText").get("focused") == "false"
+    assert not phone.activities.top.keyboard_shown
+    tap(phone, text="Search", class_name="android.widget.EditText")
+    assert phone.activities.top.keyboard_shown
+    assert [find(phone, text=label).get("checked") for label in ("Regex search", "Case sensitive",
+                                                                 "Search in content")] == ["false"] * 3
+    assert find(phone, text="Stop search after first match") is None  # invisible until content is searched
+    phone.input_text("FROG")
+    phone.key(keycodes.ENTER)
+    # files only (not the folder "frogs", nor in .git), by path ignoring case; not by content
+    assert find(phone, text="Select") is not None
+    assert results(phone) == ["Frog_notes.md", "Pond/green_frog.txt"]
+    assert find(phone, text="Search", class_name="android.widget.EditText") is not None  # the filter
+    assert not phone.activities.top.keyboard_shown
+    tap(phone, text="Pond/green_frog.txt")
+    assert phone.activities.foreground() == (PACKAGE, EDITOR) and editor_text(phone) == "y\n"
+    phone.key(keycodes.BACK)
+    assert phone.activities.foreground() == (PACKAGE, MAIN) and find(phone, text="Select") is None
+
+
+def test_the_filter_narrows_the_results_and_nothing_found_shows_the_shrug(phone):
+    for name in ("plan_a.md", "plan_b.md", "other.md"):
+        write(phone, name, "x")
+    open_markor(phone)
+    search(phone, "plan")
+    assert results(phone) == ["plan_a.md", "plan_b.md"]
+    tap(phone, text="Search", class_name="android.widget.EditText")
+    phone.input_text("_b")
+    assert results(phone) == ["plan_b.md"]
+    tap(phone, text="CANCEL")
+    search(phone, "nothing")
+    assert find(phone, text="     ¯\\_(ツ)_/¯     ") is not None and results(phone) == []
+    assert find(phone, class_name="android.widget.EditText") is None and not phone.activities.top.keyboard_shown
+    phone.key(keycodes.BACK)
+    assert find(phone, text="Select") is None
+
+
+def test_a_content_search_lists_matching_lines_and_keeps_its_options(phone):
+    write(phone, "list.md", "Milk\\nbread and MILK")
+    write(phone, "milk.txt", "none here")
+    open_markor(phone)
+    tap(phone, content_desc="Search", resource_id=rid("action_search"))
+    tap(phone, text="Search in content")
+    assert find(phone, text="Search in content").get("checked") == "true"
+    assert find(phone, text="Stop search after first match") is not None
+    tap(phone, text="Case sensitive")
+    tap(phone, text="Search", class_name="android.widget.EditText")
+    phone.input_text("MILK")
+    tap(phone, text="OK")
+    assert results(phone) == ["(1) list.md"]  # "milk.txt" differs in case
+    assert b'pref_key__is_search_in_content" value="true"' in phone.fs.read_bytes(PREFS_PATH)
+    tap(phone, text="(1) list.md")  # the lines show
+    assert results(phone) == ["(1) list.md", "+1: bread and MILK"]
+    tap(phone, text="+1: bread and MILK")
+    assert phone.activities.foreground() == (PACKAGE, EDITOR)
+    phone.key(keycodes.BACK)
+    assert results(phone) == ["(1) list.md", "+1: bread and MILK"]  # the results stayed open
+
+
+def test_a_long_press_on_a_result_shows_its_row_at_the_top_of_the_list(phone):
+    names = [f"note_{i:02d}.md" for i in range(50)]
+    for name in names:
+        write(phone, name, "x")
+    phone.run(f"mkdir -p {NOTEBOOK}/Sub && echo x > {NOTEBOOK}/Sub/deep.md")
+    open_markor(phone)
+    assert "note_25.md" not in titles(phone)
+    search(phone, "note_25")
+    long_press(phone, text="note_25.md")
+    assert find(phone, text="Select") is None and titles(phone)[0] == "note_25.md"
+    tap(phone, text="note_25.md")
+    assert phone.activities.foreground() == (PACKAGE, EDITOR)
+    phone.key(keycodes.BACK)
+    assert titles(phone)[0] == "note_25.md"  # the list kept its place
+    search(phone, "note_49")  # near the end: the list scrolls as far as it can
+    long_press(phone, text="note_49.md")
+    assert titles(phone)[-1] == "note_49.md"
+    search(phone, "deep")
+    long_press(phone, text="Sub/deep.md")
+    assert find(phone, text="> Sub") is not None and titles(phone) == ["..", "deep.md"]
+
+
+def test_search_hides_while_rows_are_selected(phone):
+    write(phone, "a.md", "x")
+    open_markor(phone)
+    long_press(phone, text="a.md")
+    assert find(phone, resource_id=rid("action_search")) is None
+    tap(phone, text="a.md")
+    assert find(phone, resource_id=rid("action_search")) is not None

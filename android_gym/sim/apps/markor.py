@@ -23,12 +23,14 @@ Facts come from github.com/gsantner/markor at ``ab2175460`` ("Markor v2.10.9"): 
   (sets the extension), OK creates ``name + extension`` (so "x.md" with ".md" makes "x.md.md", as the app does)
   as an empty file (0 bytes) and opens it; an existing file is opened, never overwritten. FOLDER creates a folder
   named as typed. Typed names lose the characters the app's input filter refuses.
+* The toolbar's Search (shown while nothing is selected) searches the current folder and below for files by name
+  or content and shows the results: a tap opens one, a long press shows it in the list (``markor_search``).
 * The bottom bar switches between the notebook, To-Do (``todo.txt``) and QuickNote (``QuickNote.md``), both
   editors on files of the notebook, and More.
 
 Deviations and gaps: the notebook folder is created when the app starts if it is missing (the real app expects
 it to exist); browsing stops at ``/storage/emulated/0``; a move or copy onto an existing name skips that item
-(the app asks); "Go to", Search, Import, Settings, Favourite, Details, Share files, Create shortcut, the template
+(the app asks); "Go to", Import, Settings, Favourite, Details, Share files, Create shortcut, the template
 spinner's templates (it shows "Empty file"), the intro, the rate dialog, swipe-to-refresh and toasts are not
 simulated; the More page shows its entries without opening them.
 """
@@ -62,6 +64,13 @@ from android_gym.sim.apps.markor_editor import (
     res_id,
     settings_of,
     viewport,
+)
+from android_gym.sim.apps.markor_search import (
+    SEARCH,
+    FileSearch,
+    results_dialog,
+    search_dialog,
+    search_files,
 )
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
@@ -277,7 +286,8 @@ class MainScreen(Screen):
         self.folder = NOTEBOOK
         self.marked: list[str] = []
         self.tab = "nav_notebook"
-        self.popup = ""  # menu, sort, new, type, rename, delete, move, copy
+        self.popup = ""  # menu, sort, new, type, rename, delete, move, copy, search, results
+        self.search = FileSearch()
         self.new_name, self.new_ext, self.new_type = "", "", 0
         self.rename_text, self.rename_clash = "", False
         self.picker = ""  # the folder the move/copy picker shows
@@ -303,15 +313,21 @@ class MainScreen(Screen):
             self.notes[self.tab].load()
 
     def on_pause(self) -> None:
-        """``onStop`` clears the selection; the shown note saves."""
-        self.marked, self.popup = [], ""
+        """``onStop`` clears the selection and closes menus and dialogs, but the search results, which a tap on a
+        matching line leaves open under the editor; the shown note saves."""
+        self.marked = []
+        if self.popup != "results":
+            self.popup = ""
         if self.tab in self.notes:
             self.notes[self.tab].save()
 
     def on_back(self) -> bool:
         """A dialog or menu closes; in a subfolder the browser goes up; else a second BACK within 2 s exits."""
+        if self.popup == "type":
+            self.popup = "new"
+            return True
         if self.popup:
-            self.popup = "new" if self.popup == "type" else ""
+            self._close_dialog()
             return True
         if self.tab == "nav_notebook" and self.folder != NOTEBOOK and self.folder != EXTERNAL_STORAGE:
             self._open_folder(posixpath.dirname(self.folder))
@@ -384,7 +400,7 @@ class MainScreen(Screen):
         if not self.marked:
             title = APP_NAME if self.folder == NOTEBOOK else "> " + posixpath.basename(self.folder)
             return bar(bar_title(title), action("action_sort", SORT_BY, "sort", lambda: self._set_popup("sort")),
-                       resource_id=res_id("toolbar"))
+                       action("action_search", SEARCH, "search", self._open_search), resource_id=res_id("toolbar"))
         items = [bar_title("")]
         if len(self.marked) == 1:
             items.append(action("action_rename_selected_item", RENAME, "edit", self._open_rename))
@@ -424,6 +440,54 @@ class MainScreen(Screen):
         """``action_fs_copy_to_clipboard``: the file's text becomes the clip; the selection is dropped."""
         self.phone.clipboard.set_text(read_text(self.phone, self.marked[0]))
         self.popup, self.marked = "", []
+
+    # ----- search ---------------------------------------------------------------------------------------------
+    def _open_search(self) -> None:
+        """Search: ``FileSearchDialog`` with an empty query. Nothing has focus and the keyboard stays down until the
+        field is tapped: a window of an app targeting API 28+ gets no initial focus in touch mode
+        (``ViewRootImpl.sAlwaysAssignFocus``), and ``SOFT_INPUT_STATE_ALWAYS_VISIBLE`` then shows no keyboard."""
+        self.search = FileSearch()
+        self.popup = "search"
+
+    def _submit_search(self) -> None:
+        """ENTER or OK: the dialog closes (the keyboard with it); a query that is not empty searches the current
+        folder and its results show, nothing focused (as in ``_open_search``)."""
+        self._close_dialog()
+        query = self.search.query
+        results = search_files(self.phone.fs.host_path(self.folder), query, settings_of(self)) if query else None
+        if results is not None:
+            self.search = FileSearch(query, results)
+            self.popup = "results"
+
+    def _open_result(self, relative: str) -> None:
+        """A tap on a result without lines: the dialog closes, the file opens (a folder would be browsed)."""
+        self._close_dialog()
+        self._open_path(posixpath.join(self.folder, relative))
+
+    def _open_result_line(self, relative: str) -> None:
+        """A tap on a matching line: the file opens, the results stay open under it."""
+        self._open_path(posixpath.join(self.folder, relative))
+
+    def _open_path(self, path: str) -> None:
+        if self.phone.fs.is_dir(path):
+            self._open_folder(path)
+        else:
+            self.start(DocumentScreen, Intent(extras={EXTRA_PATH: path}))
+
+    def _show_result(self, relative: str) -> None:
+        """A long press on a result (``showFile``): the dialog closes, the browser opens the file's folder and
+        scrolls its row to the top, 1 px below it (``scrollToPositionWithOffset(pos, 1)``)."""
+        self._close_dialog()
+        path = posixpath.join(self.folder, relative)
+        if not self.phone.fs.exists(path):
+            return
+        folder = posixpath.dirname(path)
+        if folder != self.folder:
+            self._open_folder(folder)
+        paths = [entry.path for entry in self.notebook.entries(folder)]
+        up = 1 if folder != EXTERNAL_STORAGE else 0  # the ".." row
+        if path in paths:
+            self.scroll_to_position("ui__filesystem_dialog__list", paths.index(path) + up, 1)
 
     # ----- the new-file dialog ---------------------------------------------------------------------------------
     def _open_new(self) -> None:
@@ -655,6 +719,12 @@ class MainScreen(Screen):
             return dialog_over(content, self._delete_dialog(), lambda: self._set_popup(""))
         if self.popup in ("move", "copy"):  # a dialog window as large as the screen: nothing else shows
             return self._picker()
+        if self.popup == "search":
+            return dialog_over(content, search_dialog(self.search, settings_of(self), self._submit_search,
+                                                      self._close_dialog), dismiss)
+        if self.popup == "results":
+            return dialog_over(content, results_dialog(self.search, self._open_result, self._show_result,
+                                                       self._open_result_line, self._close_dialog), dismiss)
         return content
 
 

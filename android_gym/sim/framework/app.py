@@ -142,6 +142,8 @@ class Screen:
         self.focus_key = ""
         self.keyboard_shown = False
         self.scroll: dict[str, int] = {}
+        #: List positions asked for (``scroll_to_position``), taken by the window at the next frame.
+        self.scroll_requests: dict[str, tuple[int, int]] = {}
         self.selection: TextSelection | None = None
         self.dialog_windows: list[ActivityDialog] = []  # shown over the activity, the last on top
 
@@ -153,6 +155,11 @@ class Screen:
     def build(self) -> View:
         """The screen's view tree for the current state."""
         raise NotImplementedError
+
+    def scroll_to_position(self, key: str, index: int, offset: int = 0) -> None:
+        """``LinearLayoutManager.scrollToPositionWithOffset``: from the next frame the list ``key`` shows its item
+        ``index`` ``offset`` px below its top, as far as the list can scroll."""
+        self.scroll_requests[key] = (index, offset)
 
     def on_back(self) -> bool:
         """Handle BACK inside the screen (close a dialog, ...); ``False`` lets the activity finish."""

@@ -256,6 +256,8 @@ class WindowManager:
             self._reveal_focus = False
             if self._scroll_focus_into_view(screen, content):
                 return self._build()
+        if screen.scroll_requests and self._scroll_to_positions(screen, content):
+            return self._build()
         self._add_text_toolbar(screen, content, window)
         self._add_heads_up(window)
 
@@ -333,6 +335,24 @@ class WindowManager:
             offset = min(max(shown.scroll_offset, top + extent - height), top)
             if extent <= height and offset != shown.scroll_offset:
                 screen.scroll[view.key], moved = offset, True
+        return moved
+
+    def _scroll_to_positions(self, screen: Screen, content: View) -> bool:
+        """Scroll each list ``screen`` asked for (``Screen.scroll_to_position``) so that its item lies the asked px
+        below its top; the items are measured in a fresh tree at the width ``content`` gave the list (layout keeps
+        only the items a list shows). Whether a list moved (its position is in ``screen.scroll``)."""
+        requests, screen.scroll_requests = screen.scroll_requests, {}
+        laid_out = {view.key: view for view in content.walk() if view.kind == "list" and view.key in requests}
+        moved = False
+        for view in self._content(screen, self.looks).walk():
+            shown = laid_out.get(view.key) if view.kind == "list" else None
+            if shown is None:
+                continue
+            index, offset = requests[view.key]
+            width = shown.bounds[2] - shown.bounds[0] - 2 * shown.padding
+            top = sum(measure_height(item, width) for item in view.children[:index]) + view.spacing * index
+            if max(0, top - offset) != shown.scroll_offset:
+                screen.scroll[view.key], moved = max(0, top - offset), True
         return moved
 
     def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
