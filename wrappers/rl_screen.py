@@ -136,8 +136,14 @@ class ScreenReader:
         """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory."""
         package, pieces = self._last
         if package != LAUNCHER_PACKAGE:  # app names and the date: nothing one copies
+            # the newest screen first; but a screen returned to (most of its texts remembered already: a list one
+            # came back to) puts only its new texts first, so it does not push back what was read in between
+            known = self._memory.pop(package, [])
+            seen = {piece.text for piece in known}
             remembered = [Piece(piece.text, piece.key, "memory", piece.position) for piece in pieces]
-            self._memory[package] = unique_pieces(remembered + self._memory.pop(package, []))[:4 * self.text_slots]
+            fresh = [piece for piece in remembered if piece.text not in seen]
+            first = remembered if 2 * len(fresh) > len(remembered) else fresh
+            self._memory[package] = unique_pieces(first + known)[:4 * self.text_slots]
         screen, here = self._compose(elements, collected)
         self._last = (_front_package(elements), here)
         return screen
