@@ -163,7 +163,7 @@ class ExpenseAddMultipleFromMarkor(_FromNote, expense.AddExpensesTask):
         """Read the note in Markor, then add each reimbursable row (without the mark) in Pro Expense."""
         return [*read_note(self.note_name, [expense.rows_as_text([row], "csv").splitlines()[1]
                                             for row in self.file_rows() if row["note"].endswith(REIMBURSABLE)]),
-                *expense.add_expenses(self.params["rows"]), complete()]
+                *expense.add_expenses(self.params["rows"], expense.dollars), complete()]
 
 
 @register_task
@@ -185,7 +185,8 @@ class ExpenseAddMultipleFromGallery(_FromPictures, expense.AddExpensesTask):
 
     def oracle(self) -> Sequence[OracleStep]:
         """Look at the picture in the gallery, then add each expense in Pro Expense."""
-        return [*view_picture("expenses.jpg"), *expense.add_expenses(self.params["rows"]), complete()]
+        return [*view_picture("expenses.jpg"), *expense.add_expenses(self.params["rows"], expense.dollars),
+                complete()]
 
 
 # ----- Broccoli ---------------------------------------------------------------------------------------------------

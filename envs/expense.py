@@ -17,7 +17,7 @@ with it through ``EXPENSES``); ``reveal_rows`` brings given rows on screen in Ex
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -131,11 +131,21 @@ def random_expenses(rng: np.random.Generator, count: int, exclude_names: Sequenc
     return rows
 
 
+def dollars(cents: int) -> str:
+    """An amount as ``get_text_representation_of_rows`` writes it: the dollars as a float ("348.8", "470.0")."""
+    return f"{cents / 100}"
+
+
+def two_decimals(cents: int) -> str:
+    """An amount with its cents, as a person writes it in a text: "348.80", "-3.05"."""
+    return f"{'-' if cents < 0 else ''}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
 def rows_as_text(rows: Sequence[Mapping[str, Any]], format_type: str, wrap_width: int | None = None) -> str:
     """``get_text_representation_of_rows`` over name, amount_dollars, category_name and note: a ``|``-separated
     table, or one "Expense: <name>" block per row (values wrapped at ``wrap_width`` characters, if given)."""
     def fields(row: Mapping[str, Any]) -> list[tuple[str, str]]:
-        return [("amount_dollars", f"${row['amount'] / 100}"), ("category_name", CATEGORY_BY_ID[row["category"]]),
+        return [("amount_dollars", f"${dollars(row['amount'])}"), ("category_name", CATEGORY_BY_ID[row["category"]]),
                 ("note", wrapped(row["note"], wrap_width))]
 
     if format_type == "csv":
@@ -244,12 +254,10 @@ def delete_steps(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
     return [*select_steps(rows), tap(DELETE_SELECTED), tap(CONFIRM_BUTTON)]
 
 
-def _add_steps(row: Mapping[str, Any]) -> list[OracleStep]:
-    """On Home: the add button, the fields (the category chip unless it is the default Food; longer category names
-    of another language can push the note below the screen), Save."""
-    cents = row["amount"]
-    amount = f"{'-' if cents < 0 else ''}{abs(cents) // 100}.{abs(cents) % 100:02d}"
-    steps = [tap(ADD_BUTTON), type_into(NAME_FIELD, row["name"]), type_into(AMOUNT_FIELD, amount)]
+def _add_steps(row: Mapping[str, Any], amount: Callable[[int], str]) -> list[OracleStep]:
+    """On Home: the add button, the fields (the amount written by ``amount``; the category chip unless it is the
+    default Food; longer category names of another language can push the note below the screen), Save."""
+    steps = [tap(ADD_BUTTON), type_into(NAME_FIELD, row["name"]), type_into(AMOUNT_FIELD, amount(row["amount"]))]
     if row["category"] != CATEGORIES.index("Food") + 1:
         chip = Selector(text=CATEGORY_BY_ID[row["category"]], resource_id=_id("tv_name"))
         steps += [hide_keyboard_unless(chip), *scroll_to(chip, ENTRY_FORM), tap(chip)]  # the grid is tall
@@ -257,11 +265,13 @@ def _add_steps(row: Mapping[str, Any]) -> list[OracleStep]:
             *scroll_to(SAVE_BUTTON, ENTRY_FORM), tap(SAVE_BUTTON)]
 
 
-def add_expenses(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
-    """From anywhere: open the app and add ``rows`` with the entry form."""
+def add_expenses(rows: Sequence[Mapping[str, Any]],
+                 amount: Callable[[int], str] = two_decimals) -> list[OracleStep]:
+    """From anywhere: open the app and add ``rows`` with the entry form, typing each amount (in cents) as
+    ``amount`` writes it: as the text the rows were read from shows it."""
     steps = [open_app(APP_NAME)]
     for row in rows:
-        steps += _add_steps(row)
+        steps += _add_steps(row, amount)
     return steps
 
 
@@ -430,8 +440,8 @@ class AddExpensesTask(_ExpenseTask):
                                          same_expense) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        """Open the app and add each expense with the entry form."""
-        return [*add_expenses(self.params["rows"]), complete()]
+        """Open the app and add each expense with the entry form, each amount as the goal writes it."""
+        return [*add_expenses(self.params["rows"], dollars), complete()]
 
 
 @register_task

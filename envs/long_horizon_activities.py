@@ -354,11 +354,6 @@ def _friend_texts(rng: np.random.Generator, found: Mapping[str, Any], body: str)
     return [[found["friend_number"], body], *([number, gen.message(rng)] for _, number in found["people"][1:])]
 
 
-def _cents(cents: int) -> str:
-    """An amount as a person writes it in a text: "42.10"."""
-    return f"{cents // 100}.{cents % 100:02d}"
-
-
 # ----- money ----------------------------------------------------------------------------------------------------
 @register_task
 class ExpenseAmountToTextNoteAndEvent(ActivityTask):
@@ -456,14 +451,14 @@ class TextedBillToExpenseNoteAndReply(ActivityTask):
         """The friend's bill (a place, a total of 40–200 dollars, half of it the share) among two other texts,
         the expense's row, the note's name and the reply."""
         found = lh.friends(rng, 3)
-        total = int(rng.integers(4000, 20001))
-        share = total // 2
+        cents = int(rng.integers(4000, 20001))
+        total, share = expense.two_decimals(cents), expense.two_decimals(cents // 2)
         place = pick(rng, RESTAURANTS)
-        body = f"Dinner last night. Place: {place}, total: {_cents(total)}, your share: {_cents(share)}"
+        body = f"Dinner last night. Place: {place}, total: {total}, your share: {share}"
         texts = _friend_texts(rng, found, body)
-        row = expense.expense_row(f"Dinner with {found['friend'].split()[0]}", _cents(share), "Social",
-                                  "Split bill", DEVICE_TIME)
-        return {**found, "texts": lh.shuffled(rng, texts), "body": body, "place": place, "total": _cents(total),
+        row = expense.expense_row(f"Dinner with {found['friend'].split()[0]}", share, "Social", "Split bill",
+                                  DEVICE_TIME)
+        return {**found, "texts": lh.shuffled(rng, texts), "body": body, "place": place, "total": total,
                 "row": row, "expense": row["name"], "note": _note_name(rng), "reply": pick(rng, REPLIES),
                 "expenses": expenses_with(rng, 0)}
 
@@ -501,7 +496,7 @@ class TrackRentalCostToExpenseAndText(_TrackTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """The activity (a question name) and its cost of 8–60 dollars, the expense's row, the friend."""
         track = pick(rng, opentracks.ACTIVITY_NAMES)
-        cost = _cents(int(rng.integers(800, 6001)))
+        cost = expense.two_decimals(int(rng.integers(800, 6001)))
         row = expense.expense_row("Bike rental", cost, "Transportation", track, DEVICE_TIME)
         return {"track": track, "track_seed": int(rng.integers(2**31)), "description": f"Bike rental: {cost}",
                 "cost": cost, "row": row, "expenses": expenses_with(rng, 0), "new_name": f"{track} by bike",
@@ -575,7 +570,7 @@ class TextedRecipeToBroccoliAndExpense(ActivityTask):
         found = lh.friends(rng, 3)
         body = (f"Try my recipe. Title: {target['title']}, servings: {target['servings']}, "
                 f"time: {target['preparationTime']}, about: {target['description']}")
-        cost = _cents(int(rng.integers(1500, 9001)))
+        cost = expense.two_decimals(int(rng.integers(1500, 9001)))
         texts = _friend_texts(rng, found, body)
         return {**found, "recipes": [row for row in rows if row["title"] != target["title"]], "texts": texts,
                 "body": body, "wanted": recipe.recipe_row(target["title"], target["description"], target["servings"],

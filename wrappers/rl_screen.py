@@ -117,6 +117,7 @@ class ScreenReader:
         self.size, self.max_elements, self.text_slots, self.answers = size, max_elements, text_slots, answers
         self._goal: list[Piece] = []
         self._memory: dict[str, list[Piece]] = {}  # package → its remembered pieces; the last updated app last
+        self._screens: dict[str, list[frozenset[str]]] = {}  # package → the texts of each of its screens seen
         self._last: tuple[str, list[Piece]] = ("", [])
         self._answers = False
 
@@ -129,15 +130,24 @@ class ScreenReader:
             coarse = _in_goal_order(text_pieces(goal, "goal", words=False))
             pieces = coarse + [piece for piece in pieces if piece not in set(coarse)]
         self._goal = pieces
-        self._memory, self._last = {}, ("", [])
+        self._memory, self._screens, self._last = {}, {}, ("", [])
         self._answers = asks_question(goal) if self.answers is None else self.answers
 
     def read(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
         """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory."""
         package, pieces = self._last
         if package != LAUNCHER_PACKAGE:  # app names and the date: nothing one copies
-            remembered = [Piece(piece.text, piece.key, "memory", piece.position) for piece in pieces]
-            self._memory[package] = unique_pieces(remembered + self._memory.pop(package, []))[:4 * self.text_slots]
+            # the newest screen's texts first, less those it shares with an earlier screen of the app showing most
+            # of them (the same screen again): a list one comes back to does not push back the note read in
+            # between, and another item's details bring forward that item's texts, not the labels all details show
+            texts = {piece.text for piece in pieces}
+            earlier = self._screens.setdefault(package, [])
+            like = max(earlier, key=lambda screen: len(screen & texts), default=frozenset())
+            like = like if 2 * len(like & texts) > len(texts) else frozenset()
+            earlier.append(frozenset(texts))
+            first = [Piece(piece.text, piece.key, "memory", piece.position) for piece in pieces
+                     if piece.text not in like]
+            self._memory[package] = unique_pieces(first + self._memory.pop(package, []))[:4 * self.text_slots]
         screen, here = self._compose(elements, collected)
         self._last = (_front_package(elements), here)
         return screen

@@ -3,9 +3,10 @@ screens seen earlier in the episode — as a person would copy them from one pla
 
 A text is cut into pieces at several grains, coarse first: its lines, ``|`` fields, ``key: value`` values,
 quoted strings, lists of numbers ("47.1, 9.5"), sentences, comma-separated items, the rest of a sentence from a
-capitalised word on ("… the note Don't forget …"), then its words (with a price's number, a file name's stem and
-extension). Quantities are also read as a person converts them to answer "in minutes" or "in meters": an elapsed
-time ("1:30:00", "45:00") as its whole minutes, a distance ("7.46 mi", "1,318.90 ft", "2.5 km") as whole metres.
+capitalised word on ("… the note Don't forget …") and its names ("… to Victor Schmidt in …"), then its words (with a
+price's number, a file name's stem and extension). A ``|`` table whose lines a dump joined is read cell by cell.
+Quantities are also read as a person converts them to answer "in minutes" or "in meters": an elapsed time
+("1:30:00", "45:00") as its whole minutes, a distance ("7.46 mi", "1,318.90 ft", "2.5 km") as whole metres.
 Every piece is folded to the printable ASCII that ``adb shell input text`` can type ("Sauté" → "Saute").
 Nothing here reads the task's hidden parameters.
 """
@@ -32,6 +33,8 @@ _FILE = re.compile(r"^([\w-]+)(\.[A-Za-z0-9]{1,5})$")
 _NUMBER = re.compile(r"^[$€£]?([+-]?\d+(?:[.,:]\d+)*)$")
 #: A list of two or more numbers joined by ", " (coordinates "47.1026191, 9.6083057").
 _NUMBER_LIST = re.compile(r"[+-]?\d+(?:\.\d+)?(?:, [+-]?\d+(?:\.\d+)?)+")
+#: A table header's column name, as a program spells it ("preparationTime", "amount_dollars").
+_HEADER_NAME = re.compile(r"^[a-z_]\w*$")
 _WORD_GAP = re.compile(r"[\s|]+")
 #: A quantity inside a text: a whole, decimal or fractional number and the lower-case word after it ("45
 #: participants", "1/2 cup"); a number without a word after it (a date's day, a count badge) is none.
@@ -87,25 +90,51 @@ def _structure(line: str, offset: int, suffixes: bool) -> Iterator[tuple[str, st
     """The coarse pieces of one line: ``(text, key, offset)``."""
     yield line.strip(), "", offset
     fields = list(_split(line, "|", offset)) if "|" in line else [(line.strip(), offset)]
+    yield from _joined_cells(fields)
     for field, at in fields:
         yield field, "", at
         for pattern in (_QUOTED, _SINGLE_QUOTED):
             for match in pattern.finditer(field):
                 yield match.group(1), _last_words(field[:match.start()]), at + match.start(1)
-        yield from _values(field, at)
+        yield from _values(field, at, sentences=suffixes)
         for match in _NUMBER_LIST.finditer(field):
             yield match.group(), "", at + match.start()
         for sentence, start in _split(field, _SENTENCE_END, at):
             yield from _clause(sentence, start, suffixes)
 
 
+def _joined_cells(fields: Sequence[tuple[str, int]]) -> Iterator[tuple[str, str, int]]:
+    """The cells a dump joined: the lines of a ``|`` table, joined with spaces, put each row's last cell and the next
+    row's first in one field ("title|…|directions Quinoa Salad with Vegetables|…|… for extra flavor. Raspberry
+    Almond Smoothie|…"). The header's one-word names tell the columns: the first row's first cell follows the
+    last name; a row's last cell, when it ends a sentence, is the field up to its last sentence end — each read as
+    a person reads it on its own line."""
+    names = 0
+    while names < len(fields) and _HEADER_NAME.match(fields[names][0]):
+        names += 1
+    if names < 2:
+        return
+    for number in range(names, len(fields) - 1, names):
+        field, at = fields[number]
+        if number == names:
+            name, _, cell = field.partition(" ")
+            if _HEADER_NAME.match(name) and cell:
+                yield cell, "", at + len(name) + 1
+            continue
+        ends = [match.start() for match in _SENTENCE_END.finditer(field)]
+        if ends:
+            yield field[:ends[-1]], "", at
+
+
 def _last_words(text: str, count: int = 3) -> str:
     return " ".join(text.strip(" :").split(" ")[-count:])
 
 
-def _values(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
+def _values(text: str, offset: int, sentences: bool = False) -> Iterator[tuple[str, str, int]]:
     """What follows a ``key: `` in ``text``: everything after the first and after the last one, the value of each
-    one-word key up to the next (a dump joins a note's "key: value" lines with spaces), and their comma items."""
+    one-word key up to the next (a dump joins a note's "key: value" lines with spaces), and their comma items;
+    with ``sentences``, a value's first sentences too ("…: Happy birthday! Hope you have a great day. Then add…"
+    gives "Happy birthday! Hope you have a great day.")."""
     colons = [match.end() for match in re.finditer(r":\s+", text)]
     spans = [(end, len(text)) for end in dict.fromkeys(colons[:1] + colons[-1:])]
     keys = list(_WORD_KEY.finditer(text))
@@ -115,6 +144,8 @@ def _values(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
         yield value, _last_words(text[:start]), offset + start
         yield value.rstrip("."), _last_words(text[:start]), offset + start
         yield from _items(value, offset + start)
+        for end in [match.start() for match in _SENTENCE_END.finditer(value)] if sentences else []:
+            yield value[:end], _last_words(text[:start]), offset + start
 
 
 def _items(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
@@ -130,7 +161,7 @@ def _items(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
 
 
 def _clause(sentence: str, offset: int, suffixes: bool) -> Iterator[tuple[str, str, int]]:
-    """A sentence, its comma items and (``suffixes``) its endings from a capitalised word on."""
+    """A sentence, its comma items and (``suffixes``) its endings from a capitalised word on and its names."""
     yield sentence, "", offset
     yield from _items(sentence, offset)
     words = sentence.split(" ")
@@ -138,6 +169,25 @@ def _clause(sentence: str, offset: int, suffixes: bool) -> Iterator[tuple[str, s
         if word[:1].isupper():
             suffix = " ".join(words[number:])
             yield suffix, "", offset + sentence.find(suffix)
+    if suffixes:
+        yield from _names(sentence, offset)
+
+
+def _names(sentence: str, offset: int) -> Iterator[tuple[str, str, int]]:
+    """Runs of two or more capitalised words, as a person picks a name out of a sentence ("… to Carmen Evans and
+    to Victor Schmidt in Simple SMS Messenger."); a run that opens the sentence also without its first word (the
+    verb of "Text Victor Schmidt …"). Punctuation after a word ends its run."""
+    run: list[re.Match[str]] = []
+    for word in [*re.finditer(r"\S+", sentence), None]:
+        if word is not None and word.group()[:1].isupper():
+            run.append(word)
+            if word.group()[-1] not in ",.;:!?":
+                continue
+        for first in [0, 1] if run and run[0].start() == 0 else [0]:
+            if len(run) - first >= 2:
+                start = run[first].start()
+                yield sentence[start:run[-1].end()].rstrip(_TRIM), "", offset + start
+        run = []
 
 
 def _endings(text: str) -> Iterator[tuple[str, str, int]]:

@@ -416,7 +416,8 @@ def test_collect_then_answer_collected_answers_the_joined_texts(make_env):
 
 
 def test_collect_then_answer_sum_answers_the_sum(make_env):
-    env = element_actions(make_env, task="ExpenseTotalForCategory")
+    # 64 texts: the goal's 30 pieces and the log's first rows, down to the third amount
+    env = element_actions(make_env, task="ExpenseTotalForCategory", text_slots=64)
     _, info = play_oracle(env, steps=3)  # the expense log; the category's amounts are 8, 12.5 and 9.99
     amounts = info["params"]["amount"]
     assert sorted(amounts) == ["12.5", "8", "9.99"]
@@ -825,3 +826,4 @@ def test_action_layout_and_grid_without_long_press(make_env):
     assert layout.n == 5 and layout.locate(4) == ("back", 0) and layout.locate(np.int64(3)) == ("tap", 3)
     assert layout.locate(np.array([3])) == ("tap", 3)
     assert layout.locate(5) is None and layout.locate(True) is None and layout.locate(-1) is None
+

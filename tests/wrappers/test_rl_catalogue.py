@@ -38,9 +38,6 @@ KNOWN_GAPS = {
     "RecipeServingsOfRecipe": _RECIPE_SEARCH,
     "SimpleCalendarNextMeetingWithPerson": "the answer joins a date and a time from different texts in a format "
                                            "(<month> <day> <year> <HH:MM>) no answer id composes",
-    "SportsTrackerActivitiesOnDate": "OpenTracks shows an activity type as text only in a track's editor; the "
-                                     "list and statistics screens between the two editors crowd the first type out "
-                                     "of the 96 texts",
     "BrowserMultiply": "the product of the five numbers the page showed is typed; the vocabulary holds only texts "
                        "seen (and sums of collected numbers), no product",
 }
@@ -85,6 +82,26 @@ def test_every_oracle_replays_through_the_rl_view(task):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_typing_and_answers_replay_on_other_seeds_too(task, seed):
     """Other parameters, other texts: the pieces must still hold what the oracle types or answers."""
+    env = make_rl_env(android_gym.env_id(task))
+    try:
+        result, stopped = replay_oracle_ids(env, seed=seed)
+    finally:
+        env.close()
+    assert stopped is None and not result.invalid_actions and result.score == 1.0, (stopped, result.score)
+
+
+#: Runs of the five-seed sweep whose oracle typed a text the view had no id for: an amount the goal writes "348.8"
+#: (typed as shown), a name inside a goal's sentence, a phone number read in a note before returning to the file
+#: list, the first recipe's title and a row's directions in a table whose lines the dump joined, a message of two
+#: sentences in the goal.
+SEEDS_FIXED = [("ExpenseAddMultiple", 3), ("JoplinNoteToMarkorAndText", 1), ("JoplinNoteToMarkorAndText", 3),
+               *(("MarkorNumberToContactThenText", seed) for seed in (1, 2, 3, 4)),
+               *(("RecipeAddMultipleRecipesFromMarkor", seed) for seed in (1, 2, 4)), ("SaveTextSenderThenReply", 4)]
+
+
+@pytest.mark.parametrize(("task", "seed"), SEEDS_FIXED)
+def test_oracles_replay_at_the_seeds_whose_texts_the_view_missed(task, seed):
+    """Each text the oracle types is in the vocabulary when it types it, and the replay scores 1.0."""
     env = make_rl_env(android_gym.env_id(task))
     try:
         result, stopped = replay_oracle_ids(env, seed=seed)
