@@ -172,12 +172,18 @@ def text_contact(name: str, message: str) -> list[OracleStep]:
             type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON)]
 
 
-def read_text(title: str, body: str) -> list[OracleStep]:
-    """Open Simple SMS Messenger and the conversation titled ``title`` (a number, or a contact's name), and check
-    ``body`` shows; the thread stays open."""
+def open_conversation(title: str) -> list[OracleStep]:
+    """Open Simple SMS Messenger and the conversation titled ``title`` (a number, or a contact's name), scrolling
+    the list to it (below the fold on a small phone with large text)."""
     conversation = Selector(text=title, resource_id=f"{sms.PACKAGE}:id/conversation_address")
     conversations = Selector(resource_id=f"{sms.PACKAGE}:id/conversations_list")
-    return [open_app(sms.APP_NAME), *scroll_to(conversation, conversations, max_scrolls=6), tap(conversation),
+    return [open_app(sms.APP_NAME), *scroll_to(conversation, conversations, max_scrolls=6), tap(conversation)]
+
+
+def read_text(title: str, body: str) -> list[OracleStep]:
+    """Open the conversation titled ``title`` (``open_conversation``) and check ``body`` shows; the thread stays
+    open."""
+    return [*open_conversation(title),
             expect(Selector(text=body, resource_id=f"{sms.PACKAGE}:id/thread_message_body"))]
 
 

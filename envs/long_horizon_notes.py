@@ -283,8 +283,8 @@ def share_markor_note(name: str, contact: str) -> list[OracleStep]:
 
 def reply_to(title: str, message: str) -> list[OracleStep]:
     """Send ``message`` in the conversation titled ``title``, then home."""
-    return [open_app(sms.APP_NAME), tap(Selector(text=title, resource_id=f"{sms.PACKAGE}:id/conversation_address")),
-            type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON), *back_to_home()]
+    return [*lh.open_conversation(title), type_into(sms.MESSAGE_FIELD, message), tap(sms.SEND_BUTTON),
+            *back_to_home()]
 
 
 def record_named(name: str) -> list[OracleStep]:
@@ -765,10 +765,8 @@ class DrawingNamedByText(NotesTask):
     def oracle(self) -> Sequence[OracleStep]:
         """Read the request and answer it, draw and save, text the name."""
         friend, name = self.params["friend"], self.params["file_name"]
-        conversation = Selector(text=friend, resource_id=f"{sms.PACKAGE}:id/conversation_address")
-        answer = [open_app(sms.APP_NAME), tap(conversation),
-                  expect(Selector(text=self.params["request"], resource_id=f"{sms.PACKAGE}:id/thread_message_body")),
-                  type_into(sms.MESSAGE_FIELD, "On it!"), tap(sms.SEND_BUTTON), *back_to_home()]
+        answer = [*lh.read_text(friend, self.params["request"]), type_into(sms.MESSAGE_FIELD, "On it!"),
+                  tap(sms.SEND_BUTTON), *back_to_home()]
         drawing = [*lh.part_steps("SimpleDrawProCreateDrawing", {"file_name": name, "text": ""}), *back_to_home()]
         return [*answer, *drawing, *reply_to(friend, self.params["stem"]), complete()]
 

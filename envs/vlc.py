@@ -89,6 +89,7 @@ def _vlc_id(name: str) -> str:
 NAME_FIELD = Selector(class_suffix="EditText")
 ADD_TO_PLAYLIST = Selector(text=vlc.ADD_TO_PLAYLIST, resource_id=_vlc_id("context_option_title"))
 PLAYLISTS_TAB = Selector(content_desc=vlc.PLAYLISTS, resource_id=_vlc_id("nav_playlists"))
+PLAYLIST_GRID = Selector(resource_id=_vlc_id("playlist_list"))
 
 
 def playlist_name(rng: np.random.Generator) -> str:
@@ -379,6 +380,6 @@ class VlcDeletePlaylist(_VlcTask):
 
     def oracle(self) -> Sequence[OracleStep]:
         card = Selector(text=self.params["playlist_name"], resource_id=_vlc_id("title"))
-        return [open_app(VLC_APP), tap(PLAYLISTS_TAB), tap_more(card),
+        return [open_app(VLC_APP), tap(PLAYLISTS_TAB), *scroll_to(card, PLAYLIST_GRID), tap_more(card),
                 tap(Selector(text=vlc.DELETE, resource_id=_vlc_id("context_option_title"))),
                 tap(Selector(text=vlc.DELETE_FOREVER, resource_id=_vlc_id("delete_button"))), complete()]

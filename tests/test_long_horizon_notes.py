@@ -154,3 +154,15 @@ def test_deleting_downloads_scrolls_back_up_to_a_file_above_the_scrolled_list():
         assert result.score == 1.0 and not result.invalid_actions
     finally:
         env.close()
+
+
+def test_answering_a_request_scrolls_the_conversation_list_to_the_friend():
+    """On the small phone (360 dp) with large text the friend's conversation is below the fold: the oracle scrolls
+    the conversation list to it before reading and answering (issue #28)."""
+    env = make("DrawingNamedByText")
+    try:
+        small = DeviceConfig(phone="small_phone", font_scale=1.15, dark_theme=True)
+        result = run_episode(env, OracleAgent(), seed=2, options={"device_config": small})
+        assert result.score == 1.0 and not result.invalid_actions
+    finally:
+        env.close()

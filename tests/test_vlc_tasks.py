@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 import android_gym
+from android_gym.agents import OracleAgent
 from android_gym.device import state
+from android_gym.device.config import DeviceConfig
 from android_gym.envs.vlc import QUALIFIERS, THEMES, VIDEOS_PATH
 from android_gym.sim.apps.vlc_library import DB_PATH
 from android_gym.sim.system.media import video_track
-from android_gym.testing import play_steps
+from android_gym.testing import play_steps, run_episode
 
 NAME = re.compile(r"^(?:\w+_)?(clip|footage|scene|recording|highlight|moment|episode)_\d{1,2}_(HD|4K|raw|export)?"
                   r"(?:_\w+)?\.mp4$")
@@ -155,3 +157,12 @@ def test_the_longest_oracle_fits_the_step_budget(reset_task, task):
     info, invalid = play_steps(env, info, env.unwrapped.task.oracle())
     assert not invalid and score(env) == 1.0
     assert info["actions"] <= env.unwrapped.task.max_steps()
+
+
+def test_deleting_a_playlist_below_the_fold_scrolls_the_playlist_grid_to_it(reset_task):
+    """On the small phone in German with large text two playlist cards fit: the oracle scrolls the grid to the
+    playlist before opening its More Actions (issue #28)."""
+    env, _ = reset_task("VlcDeletePlaylist", device="sim:270x600")
+    small = DeviceConfig(phone="small_phone", font_scale=1.15, language="de-DE")
+    result = run_episode(env, OracleAgent(), seed=2, options={"device_config": small})
+    assert result.score == 1.0 and not result.invalid_actions
