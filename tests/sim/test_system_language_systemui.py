@@ -133,3 +133,14 @@ def test_the_camera_in_the_system_language(device, language, shutter, toggle, vi
     toggle_element = next(e for e in parse_ui_dump(device.ui_dump()) if e.content_description == toggle)
     device.phone.tap(*toggle_element.bbox_pixels.center)  # the mode list opens with its described modes
     assert video in _texts(device)
+
+
+@pytest.mark.parametrize("language, search, zoom_in, zoom_out", [
+    ("de-DE", "Suchen", "Hineinzoomen", "Herauszoomen"),
+])
+def test_the_osmand_map_in_the_system_language(device, language, search, zoom_in, zoom_out):
+    DeviceConfig(language=language).apply(device, DeviceConfig())
+    device.shell("monkey -p net.osmand -c android.intent.category.LAUNCHER 1")
+    texts = _texts(device)
+    assert {search, zoom_in, zoom_out} <= texts  # the map's buttons, described in the language
+    assert not {"Search", "Zoom in", "Zoom out"} & texts
