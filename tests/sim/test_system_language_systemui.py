@@ -137,6 +137,7 @@ def test_the_camera_in_the_system_language(device, language, shutter, toggle, vi
 
 @pytest.mark.parametrize("language, search, zoom_in, zoom_out", [
     ("de-DE", "Suchen", "Hineinzoomen", "Herauszoomen"),
+    ("fr-FR", "Rechercher", "Zoom +", "Zoom -"),
 ])
 def test_the_osmand_map_in_the_system_language(device, language, search, zoom_in, zoom_out):
     DeviceConfig(language=language).apply(device, DeviceConfig())
