@@ -45,7 +45,9 @@ def test_the_module_has_its_tasks_in_the_long_horizon_suite():
 
 
 @pytest.mark.parametrize("task", TASKS)
-def test_half_an_oracle_earns_partial_credit_with_sub_goals_in_order(task):
+def test_an_oracle_earns_partial_credit_on_the_way_with_sub_goals_in_order(task):
+    """Sub-goals are met one after another (a multi-select can meet two in one step, as Retro's playlist of several
+    songs does), so a prefix of the oracle earns partial credit."""
     env = gym.make(android_gym.env_id(task), device="sim:270x600", pixels=False)
     try:
         _, info = env.reset(seed=0)
@@ -58,7 +60,7 @@ def test_half_an_oracle_earns_partial_credit_with_sub_goals_in_order(task):
     finally:
         env.close()
     assert scores[-1] == 1.0
-    assert 0.0 < scores[(len(scores) + 1) // 2 - 1] < 1.0, scores
+    assert any(0.0 < score < 1.0 for score in scores[:-1]), scores
     firsts = [next(step for step, subgoals in enumerate(reached) if subgoals[k] >= 1.0)
               for k in range(len(reached[-1]))]
     assert firsts == sorted(firsts), firsts
@@ -84,10 +86,10 @@ def test_a_text_with_a_near_miss_amount_or_to_someone_else_does_not_count(make):
     task, device = env.unwrapped.task, env.unwrapped.device
     texted = task.subgoals()[0].check
     cents = task.params["target"]["amount"]
-    _sent(device, task.params["friend_number"], f"It was {lha._cents(cents + 1)}")
-    _sent(device, task.params["people"][1][1], f"It was {lha._cents(cents)}")
+    _sent(device, task.params["friend_number"], f"It was {expense.two_decimals(cents + 1)}")
+    _sent(device, task.params["people"][1][1], f"It was {expense.two_decimals(cents)}")
     assert texted(device) == 0.0
-    _sent(device, task.params["friend_number"], f"It was {lha._cents(cents)}")
+    _sent(device, task.params["friend_number"], f"It was {expense.two_decimals(cents)}")
     assert texted(device) == 1.0
 
 
