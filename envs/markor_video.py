@@ -22,6 +22,7 @@ from __future__ import annotations
 import posixpath
 import shlex
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,18 @@ from android_gym.sim.apps import vlc
 from android_gym.sim.system.media import message_video
 from android_gym.tasks import register_task
 from android_gym.tasks.files import DOWNLOAD_DATA, kept, tree_snapshot
-from android_gym.tasks.oracle import OracleStep, Selector, complete, open_app, scroll_to, tap, type_into
+from android_gym.tasks.oracle import (
+    OracleError,
+    OracleStep,
+    Selector,
+    complete,
+    open_app,
+    scroll_to,
+    scroll_until,
+    tap,
+    touch_target,
+    type_into,
+)
 from android_gym.tasks.user_data import COMMON_GIVEN_NAMES, modified_file_name, pick, random_string
 from android_gym.ui import UIElement
 
@@ -54,6 +66,10 @@ BROWSE_TAB = Selector(content_desc=vlc.BROWSE, resource_id=_vlc_id("nav_director
 INTERNAL_MEMORY = Selector(text=vlc.INTERNAL_MEMORY, resource_id=_vlc_id("title"))
 FILE_LIST = Selector(resource_id=_vlc_id("network_list"))
 SEEK_BAR = Selector(resource_id=_vlc_id("player_overlay_seekbar"))
+SORT_BY = Selector(content_desc=vlc.SORT_BY, resource_id=_vlc_id("ml_menu_sortby"))
+ROW_TITLE = Selector(resource_id=_vlc_id("title"))
+SORT_MENU = Selector(class_suffix="ListView")  # the submenu's MenuPopupWindow
+SORT_BY_NAME = Selector(text=vlc.SORT_BY_NAME, resource_id=_vlc_id("title"))
 
 
 def video_file_name(rng: np.random.Generator) -> str:
@@ -76,13 +92,58 @@ def seek_to(fraction: float) -> OracleStep:
     return step
 
 
+def _video_rows(name: str) -> tuple[Selector, Selector]:
+    """The browser's row of the video ``name``: it shows the file name, or its title while sorted by name."""
+    return _browser_row(name), _browser_row(vlc.title_of(name))
+
+
+def _find_video(name: str, elements: Sequence[UIElement]) -> UIElement | None:
+    """The video's row title on screen, if it is."""
+    found = [row.find(elements) for row in _video_rows(name) if row.present(elements)]
+    return found[0] if found else None
+
+
+def _sort_when_below(name: str) -> OracleStep:
+    """Open the browser's sort menu when the video is not on screen and its name comes after the last row shown:
+    it lies below, and sorting the other way brings it up (no step otherwise)."""
+    def step(elements: Sequence[UIElement]) -> Action | None:
+        if _find_video(name, elements) is not None:
+            return None
+        rows = [element for element in elements if ROW_TITLE.matches(element) and element.bbox_pixels.area > 0]
+        last = vlc.title_of(rows[-1].text or "").lower() if rows else ""
+        return tap(SORT_BY)(elements) if vlc.title_of(name).lower() > last else None
+    return step
+
+
+def _choose_name_sort(elements: Sequence[UIElement]) -> Action | None:
+    """In the open sort menu, Name (by title; the list turns the other way round), however it is marked; no step
+    when the menu is not open."""
+    if not SORT_MENU.present(elements):
+        return None
+    unmarked = (replace(element, text=(element.text or "").removesuffix(" ▲").removesuffix(" ▼"))
+                for element in elements)
+    return Action(ActionType.CLICK, index=SORT_BY_NAME.find(list(unmarked)).index)
+
+
+def _tap_video(name: str) -> OracleStep:
+    """Tap the video's row."""
+    def step(elements: Sequence[UIElement]) -> Action:
+        found = _find_video(name, elements)
+        if found is None:
+            raise OracleError(f"the row of {name} is not on screen")
+        return Action(ActionType.CLICK, index=touch_target(found, elements).index)
+    return step
+
+
 def watch_video(name: str, messages: int) -> list[OracleStep]:
-    """Open ``Download/name`` in VLC through Browse; playback starts on the first message, and a tap on the seek
-    bar in the middle of each later one's ``DISPLAY_S`` seconds shows it."""
+    """Open ``Download/name`` in VLC through Browse (sorting the folder by name the other way round when the video
+    lies below the rows shown, see ``_sort_when_below``); playback starts on the first message, and a tap on the
+    seek bar in the middle of each later one's ``DISPLAY_S`` seconds shows it."""
     length = messages * DISPLAY_S
     return [open_app(VLC_APP), tap(BROWSE_TAB), tap(INTERNAL_MEMORY), *scroll_to(_browser_row("Download"), FILE_LIST),
-            tap(_browser_row("Download")), *scroll_to(_browser_row(name), FILE_LIST), tap(_browser_row(name)),
-            *(seek_to((k * DISPLAY_S + DISPLAY_S / 2) / length) for k in range(1, messages))]
+            tap(_browser_row("Download")), _sort_when_below(name), _choose_name_sort,
+            *scroll_until(lambda elements: _find_video(name, elements) is not None, FILE_LIST, f"the row of {name}"),
+            _tap_video(name), *(seek_to((k * DISPLAY_S + DISPLAY_S / 2) / length) for k in range(1, messages))]
 
 
 @register_task

@@ -235,6 +235,40 @@ def test_the_browser_lists_folders_then_files_by_name_with_numbers_in_order(devi
     assert phone.activities.foreground() == (PKG, vlc.MAIN_ACTIVITY)
 
 
+def test_the_browser_sorts_by_name_descending_and_keeps_the_choice(device, phone):
+    for name in ("9_end.mp4", "10_start.mp4", "alpha.MP4"):
+        device.push(b"x", f"/sdcard/Download/{name}")
+    phone.run("mkdir /sdcard/Download/afolder /sdcard/Download/zfolder")
+    open_download(phone)
+    tap(phone, content_desc=vlc.SORT_BY, resource_id=rid("ml_menu_sortby"))
+    assert texts(phone, "title")[-2:] == ["Name", "File name ▲"]  # the submenu over the list, the default marked
+    tap(phone, text="Name")  # from the default sort: by title, descending; folders stay first
+    assert texts(phone, "title") == ["zfolder", "afolder", "clip_7_HD", "alpha", "9_end", "10_start"]
+    assert find(phone, content_desc="File: clip_7_HD") is not None
+    prefs = phone.fs.read_bytes(vlc.PREFS_PATH).decode()
+    assert '<int name="BrowserModel" value="1" />' in prefs and '<boolean name="BrowserModel_desc" value="true" />' \
+        in prefs
+    tap(phone, content_desc=vlc.NAVIGATE_UP)
+    tap(phone, text=vlc.INTERNAL_MEMORY)  # a new browser reads the saved sort
+    tap(phone, text="Download", resource_id=rid("title"))
+    assert texts(phone, "title")[2] == "clip_7_HD"
+    tap(phone, content_desc=vlc.SORT_BY)
+    assert texts(phone, "title")[-2:] == ["Name ▼", "File name"]
+    tap(phone, text="Name ▼")  # the same sort again: ascending
+    assert texts(phone, "title") == ["afolder", "zfolder", "10_start", "9_end", "alpha", "clip_7_HD"]
+    tap(phone, content_desc=vlc.SORT_BY)
+    tap(phone, text="File name")  # the direction flips whatever is chosen (BrowserModel.sort): descending
+    assert texts(phone, "title") == ["zfolder", "afolder", "clip_7_HD.mp4", "alpha.MP4", "10_start.mp4",
+                                     "9_end.mp4"]
+    tap(phone, content_desc=vlc.SORT_BY)
+    phone.key(keycodes.BACK)  # BACK closes the submenu only
+    assert "File name ▼" not in texts(phone, "title")
+    assert phone.activities.foreground() == (PKG, vlc.SECONDARY_ACTIVITY)
+    phone.run(f"pm clear {PKG}")
+    open_download(phone)
+    assert texts(phone, "title")[2:] == ["9_end.mp4", "10_start.mp4", "alpha.MP4", "clip_7_HD.mp4"]
+
+
 def test_the_player_shows_the_files_frame_for_the_playing_position(phone):
     play(phone)
     picture = screen_picture(phone)

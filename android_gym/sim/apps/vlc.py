@@ -13,23 +13,28 @@ x86_64), ``AndroidManifest.xml`` (``StartActivity`` opens ``gui.MainActivity``; 
 ``player_hud_right.xml``, ``playlists_fragment.xml``, ``audio_browser_card_item.xml``, ``audio_browser_item.xml``,
 ``header_media_list_activity.xml``, ``contextual_sheet.xml``, ``context_item.xml``, ``dialog_playlist.xml``,
 ``simple_item.xml`` and ``dialog_confirm_delete.xml``, strings from
-``application/resources/src/main/res/values/strings.xml``, and behaviour from
-``Navigator`` (the Video tab first), ``VideoListAdapter`` (a card's title and ``Tools.millisToString`` duration),
-``TalkbackUtil`` (``getVideo``, ``getDir``), ``MainBrowserFragment`` and ``FileBrowserProvider.browseRootImpl``
-(Storages: "Internal memory", opened in ``SecondaryActivity``), ``BrowserProvider`` (every file is listed:
-``browser_show_all_files`` defaults to true), ``getFilenameAscComp`` with ``sanitizeStringForAlphaCompare``
-(folders first, then lower-case names with leading numbers zero-padded to the longest), ``BaseBrowserAdapter``
-(a file row shows the file name), ``FileBrowserFragment.getTitle``, ``BaseBrowserFragment.onClick`` (a folder opens
-in place, BACK returns; a video plays alone, ``FORCE_PLAY_ALL_VIDEO`` being off), ``MediaWrapper.getTitle`` (the
-file name without its extension), ``VideoPlayerActivity`` (``seekListener``, ``doPlayPause``: pausing keeps the
-controls up, resuming hides them after 800 ms), ``VideoPlayerOverlayDelegate`` (``showOverlayTimeout``: while
-playing the controls hide after ``Settings.videoHudDelay``, 4 s by default; ``updateOverlayPausePlay``: "Pause" or
-"Play"), ``ContextSheet`` (the options in its order; ``CTX_VIDEO_FLAGS``, ``CTX_PLAYLIST_ALBUM_FLAGS``,
-``CTX_PLAYLIST_ITEM_FLAGS``, ``BaseBrowserFragment.onCtxClick`` for a file), ``SavePlaylistDialog`` (a new
-playlist's name, saved by Save or ENTER, refused when a playlist has it: ``playlist_existing``; a tap on an
-existing playlist appends the media), ``PlaylistFragment`` (cards by name; its empty text is ``nomedia``),
-``HeaderMediaListActivity``, ``ConfirmDeleteDialog`` (``confirm_delete_playlist``) and ``PlaylistManager``
-(``EndReached`` → ``next()`` → ``stop()`` → ``EXIT_PLAYER``: the player closes when the video ends).
+``application/resources/src/main/res/values/strings.xml``, and behaviour from ``Navigator`` (the Video tab first),
+``VideoListAdapter`` (a card's title and ``Tools.millisToString`` duration), ``TalkbackUtil`` (``getVideo``,
+``getDir``), ``MainBrowserFragment`` and ``FileBrowserProvider.browseRootImpl`` (Storages: "Internal memory", opened
+in ``SecondaryActivity``), ``BrowserProvider`` (every file is listed: ``browser_show_all_files`` defaults to true),
+``getFilenameAscComp`` with ``sanitizeStringForAlphaCompare`` (folders first, then lower-case names with leading
+numbers zero-padded to the longest), the browser's sort (``activity_option.xml``'s ``ml_menu_sortby``,
+``ic_menu_sort``, shown in a folder: its submenu's Name and File name, the current one marked ▲ or ▼ by
+``UiTools.updateSortTitles``; ``MediaBrowserFragment.onOptionsItemSelected``, ``BrowserModel.sort``: a choice flips
+the direction, saved under ``BrowserModel`` and ``BrowserModel_desc`` in the default settings;
+``ascComp``/``descComp`` by title, ``getFilenameDescComp``), ``BaseBrowserAdapter`` (a file row shows the file name
+while sorted by file name, else its title), ``FileBrowserFragment.getTitle``, ``BaseBrowserFragment.onClick`` (a
+folder opens in place, BACK returns; a video plays alone, ``FORCE_PLAY_ALL_VIDEO`` being off),
+``MediaWrapper.getTitle`` (the file name without its extension), ``VideoPlayerActivity`` (``seekListener``,
+``doPlayPause``: pausing keeps the controls up, resuming hides them after 800 ms), ``VideoPlayerOverlayDelegate``
+(``showOverlayTimeout``: while playing the controls hide after ``Settings.videoHudDelay``, 4 s by default;
+``updateOverlayPausePlay``: "Pause" or "Play"), ``ContextSheet`` (the options in its order; ``CTX_VIDEO_FLAGS``,
+``CTX_PLAYLIST_ALBUM_FLAGS``, ``CTX_PLAYLIST_ITEM_FLAGS``, ``BaseBrowserFragment.onCtxClick`` for a file),
+``SavePlaylistDialog`` (a new playlist's name, saved by Save or ENTER, refused when a playlist has it:
+``playlist_existing``; a tap on an existing playlist appends the media), ``PlaylistFragment`` (cards by name; its
+empty text is ``nomedia``), ``HeaderMediaListActivity``, ``ConfirmDeleteDialog`` (``confirm_delete_playlist``) and
+``PlaylistManager`` (``EndReached`` → ``next()`` → ``stop()`` → ``EXIT_PLAYER``: the player closes when the video
+ends).
 
 The player decodes its pictures from the file (``media.video_track``): the frame at the playing position, which
 moves with the device clock while playing. Files are listed, and the library rescanned, on every build, so videos
@@ -38,7 +43,8 @@ pushed over adb show up at once.
 Not simulated: the first-run screens and permission prompts (AndroidWorld's setup answers them), the media library's
 grouping of videos by name (the Video tab lists every video, by title), thumbnails, resolution badges, the Audio and
 More tabs (Audio shows its empty text, More nothing), favorites and the Local Network section's discovery, folder
-descriptions (their sub-folder and media counts), file sizes, the toolbars' search, sort and overflow menus,
+descriptions (their sub-folder and media counts), file sizes, the toolbars' search and overflow menus and the
+Video and Playlists tabs' sort, the sort items' content descriptions ("Name. Descending"),
 multi-selection, the context sheets' other options (they only close the sheet: only Play, Add to playlist and a
 playlist's Delete act), the duplication warning (media already in a playlist are added again), renaming, reordering
 or removing a playlist's items, playing a playlist in order (its Play and its items play one video), playing files
@@ -58,12 +64,15 @@ from functools import lru_cache
 
 from PIL import Image
 
+from android_gym import locales
 from android_gym.sim.apps.vlc_library import MediaItem, MediaLibrary, PlaylistItem
 from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.formats import system_tag
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
-from android_gym.sim.ui.dialogs import scrim_over
+from android_gym.sim.system.prefs import SharedPreferences
+from android_gym.sim.ui.dialogs import popup_menu, scrim_over
 from android_gym.sim.ui.views import (
     TEXT,
     TEXT_SECONDARY,
@@ -108,6 +117,8 @@ PLAYLIST_ITEM_OPTIONS = ("Append", "Insert next", "Information", ADD_TO_PLAYLIST
 FILE_OPTIONS = ("Play all", "Play as audio", "Append", "Download subtitles", "Information", ADD_TO_PLAYLIST)
 PLAYLIST_OPTIONS = ("Play", "Append", "Insert next", "Information", ADD_TO_PLAYLIST, DELETE,
                     "Create a launcher shortcut")
+SORT_BY, SORT_BY_NAME, SORT_BY_FILENAME = "Sort by…", "Name", "File name"
+ASCENDING, DESCENDING = "Ascending", "Descending"
 NAVIGATE_UP = "Navigate up"  # appcompat's abc_action_bar_up_description
 VIDEO_PLAYER = "Video player. Tap to show controls. Tap the back button to hide them"  # talkback_video_player
 TAB_IDS = ("nav_video", "nav_audio", "nav_directories", "nav_playlists", "nav_more")
@@ -117,6 +128,12 @@ _TAB_ICONS = ("video", "audio", "folder", "playlist", "more_horiz")  # the botto
 VIDEO_EXTENSIONS = (".3gp", ".avi", ".flv", ".m4v", ".mkv", ".mov", ".mp4", ".mpeg", ".mpg", ".ts", ".webm", ".wmv")
 HUD_DELAY_MS = 4000  # Settings.videoHudDelay (4 s) × 1000
 RESUME_FADE_MS = 800  # doPlayPause: FADE_OUT 800 ms after resuming
+#: ``Settings.getInstance``: the default SharedPreferences file.
+PREFS_PATH = f"/data/data/{PACKAGE}/shared_prefs/{PACKAGE}_preferences.xml"
+#: ``BrowserModel``'s ``sortKey`` (its class's simple name) and ``"${sortKey}_desc"``: the browser's sort, for every
+#: folder.
+SORT_KEY, DESC_KEY = "BrowserModel", "BrowserModel_desc"
+SORT_DEFAULT, SORT_ALPHA, SORT_FILENAME = 0, 1, 10  # Medialibrary.SORT_*
 _UNINDEXED = (f"{EXTERNAL_STORAGE}/Android/data", f"{EXTERNAL_STORAGE}/Android/obb")
 
 _ORANGE = (255, 136, 0)  # @color/orange500 (#FF8800), VLC orange
@@ -175,14 +192,14 @@ def _leading_number_digits(name: str) -> int:
     return len(name[:digits].lstrip("0"))
 
 
-def _sort_key(entry: Entry, width: int) -> tuple[bool, str]:
-    """``getFilenameAscComp``: folders first, then the lower-case name with its leading number padded with zeros to
-    ``width`` digits (``sanitizeStringForAlphaCompare``)."""
-    name = entry.name.lower()
+def _padded_name(name: str, width: int) -> str:
+    """``sanitizeStringForAlphaCompare`` for ``getFilenameAscComp``: the lower-case name with its leading number
+    padded with zeros to ``width`` digits."""
+    name = name.lower()
     if name[:1].isdigit():
         zeros = len(name) - len(name.lstrip("0"))
         name = "0" * max(width - zeros - _leading_number_digits(name), 0) + name
-    return not entry.is_dir, name
+    return name
 
 
 def _scan(phone: Context, path: str) -> list[Entry]:
@@ -195,15 +212,31 @@ def _scan(phone: Context, path: str) -> list[Entry]:
     return [Entry(posixpath.join(path, item.name), item.is_dir()) for item in found if not item.name.startswith(".")]
 
 
-def browser_order(entries: list[Entry]) -> list[Entry]:
-    """Entries of one folder in the browser's order."""
-    width = max((_leading_number_digits(entry.name) for entry in entries), default=0)  # determineMaxNbOfDigits
-    return sorted(entries, key=lambda entry: _sort_key(entry, width))
+def row_title(entry: Entry, sort: int = SORT_DEFAULT) -> str:
+    """What a ``browser_item`` shows (``filename ?? item.title``): a file's name while the browser sorts by file
+    name (``BaseBrowserAdapter``: ``SORT_FILENAME`` or ``SORT_DEFAULT``), else its title; a folder's name."""
+    return entry.name if entry.is_dir or sort in (SORT_DEFAULT, SORT_FILENAME) else title_of(entry.name)
 
 
-def list_folder(phone: Context, path: str) -> list[Entry]:
+def browser_order(entries: list[Entry], sort: int = SORT_DEFAULT, desc: bool = False) -> list[Entry]:
+    """Entries of one folder in the browser's order (``BrowserProvider.getComparator``), folders first either way:
+    by name (``SORT_ALPHA``: ``ascComp``/``descComp`` on the lower-case titles), else by file name
+    (``getFilenameAscComp``/``getFilenameDescComp``)."""
+    if sort == SORT_ALPHA:
+        def key(entry: Entry) -> str:
+            return row_title(entry, sort).lower()
+    else:
+        width = max((_leading_number_digits(entry.name) for entry in entries), default=0)  # determineMaxNbOfDigits
+
+        def key(entry: Entry) -> str:
+            return _padded_name(entry.name, width)
+    groups = ([entry for entry in entries if entry.is_dir], [entry for entry in entries if not entry.is_dir])
+    return [entry for group in groups for entry in sorted(group, key=key, reverse=desc)]
+
+
+def list_folder(phone: Context, path: str, sort: int = SORT_DEFAULT, desc: bool = False) -> list[Entry]:
     """The folder's files and sub-folders in the browser's order."""
-    return browser_order(_scan(phone, path))
+    return browser_order(_scan(phone, path), sort, desc)
 
 
 def library_videos(phone: Context) -> list[str]:
@@ -601,6 +634,18 @@ class BrowserScreen(Screen):
         super().__init__(app, intent)
         self.stack = [intent.data or EXTERNAL_STORAGE]
         self.overlays = LibraryOverlays(self)
+        self.sorting = False  # the sort submenu is open
+
+    @property
+    def settings(self) -> SharedPreferences:
+        """The app's settings."""
+        assert isinstance(self.app, Vlc)
+        return self.app.settings
+
+    @property
+    def sort(self) -> tuple[int, bool]:
+        """The browser's sort and whether it is descending, as ``BrowserModel`` reads them from the settings."""
+        return self.settings.get(SORT_KEY, SORT_DEFAULT), self.settings.get(DESC_KEY, False)
 
     @property
     def folder(self) -> str:
@@ -608,8 +653,11 @@ class BrowserScreen(Screen):
         return self.stack[-1]
 
     def on_back(self) -> bool:
-        """BACK closes an open sheet or dialog, else pops the fragment back stack; on its first folder the activity
-        finishes."""
+        """BACK closes the sort menu or an open sheet or dialog, else pops the fragment back stack; on its first
+        folder the activity finishes."""
+        if self.sorting:
+            self.sorting = False
+            return True
         if self.overlays.back():
             return True
         if len(self.stack) == 1:
@@ -617,7 +665,6 @@ class BrowserScreen(Screen):
         self.stack.pop()
         self.scroll.pop("network_list", None)
         return True
-
 
     def _open(self, entry: Entry) -> None:
         if entry.is_dir:
@@ -633,12 +680,40 @@ class BrowserScreen(Screen):
 
     def build(self) -> View:
         up = _icon("", NAVIGATE_UP, "arrow_back", self.finish, width=_BAR)
-        header = _toolbar(up, text_view(_folder_title(self.folder), text_size=50, bold=True, padding=24, weight=1))
-        entries = list_folder(self.phone, self.folder)
-        rows = [self._row(entry) for entry in entries]
+        sort_by = _icon("ml_menu_sortby", SORT_BY, "sort", self._open_sort_menu, width=_BAR)
+        header = _toolbar(up, text_view(_folder_title(self.folder), text_size=50, bold=True, padding=24, weight=1),
+                          sort_by)
+        sort, desc = self.sort
+        rows = [self._row(entry, sort) for entry in list_folder(self.phone, self.folder, sort, desc)]
         body = (scroll_list(*rows, key="network_list", resource_id=_id("network_list"), weight=1) if rows else
                 text_view(NO_MEDIA, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48, weight=1))
-        return self.overlays.over(column(header, self._path_bar(), body, background=WHITE))
+        content = self.overlays.over(column(header, self._path_bar(), body, background=WHITE))
+        if self.sorting:
+            return popup_menu(content, self._sort_items(sort, desc), self._close_sort_menu, PACKAGE,
+                              text_size=_TITLE_SP)
+        return content
+
+    def _open_sort_menu(self) -> None:
+        self.sorting = True
+
+    def _close_sort_menu(self) -> None:
+        self.sorting = False
+
+    def _sort_items(self, sort: int, desc: bool) -> list[tuple[str, Callback]]:
+        """The ``ml_menu_sortby`` submenu's visible items (``activity_option.xml``: Name and File name; the browser
+        hides ``ml_menu_sortby_media_number``), the current one marked ▲ or ▼ (``UiTools.updateSortTitles``)."""
+        tag = system_tag(self.phone)
+        items = ((SORT_BY_NAME, SORT_ALPHA, sort == SORT_ALPHA),
+                 (SORT_BY_FILENAME, SORT_FILENAME, sort in (SORT_FILENAME, SORT_DEFAULT)))
+        return [(locales.resource(tag, PACKAGE, title) + (f" {'▼' if desc else '▲'}" if current else ""),
+                 lambda choice=choice: self._sort_by(choice)) for title, choice, current in items]
+
+    def _sort_by(self, sort: int) -> None:
+        """``BrowserModel.sort``: any choice but the default flips the direction (the default one is ascending),
+        the list is sorted again and the choice saved in the settings."""
+        desc = False if sort == SORT_DEFAULT else not self.sort[1]
+        self.settings.apply({SORT_KEY: ("int", sort), DESC_KEY: ("boolean", desc)})
+        self.sorting = False
 
     def _path_bar(self) -> View:
         """``ariane``: one ``browser_path_item`` per folder from the storage root down to this one."""
@@ -651,13 +726,13 @@ class BrowserScreen(Screen):
         return View(kind="row", class_name="androidx.recyclerview.widget.RecyclerView", resource_id=_id("ariane"),
                     padding=8, children=items)
 
-    def _row(self, entry: Entry) -> View:
-        """``browser_item``: the icon and the title (a file's name, a folder's title), described as TalkBack reads
-        it."""
+    def _row(self, entry: Entry, sort: int) -> View:
+        """``browser_item``: the icon and the title (``row_title``), described as TalkBack reads it."""
         title = entry.name if entry.is_dir else title_of(entry.name)
         description = f"{'Folder' if entry.is_dir else 'File'}: {title}"
         icon = _icon("item_icon", "", "folder" if entry.is_dir else "video", None, color=_ORANGE)
-        label = text_view(entry.name, resource_id=_id("title"), text_size=_TITLE_SP, padding=32, weight=1)
+        label = text_view(row_title(entry, sort), resource_id=_id("title"), text_size=_TITLE_SP, padding=32,
+                          weight=1)
         children = [icon, label]
         if is_video(entry.name):
             children.append(_icon("item_more", MORE_ACTIONS, "more", lambda: self.overlays.file_menu(entry.path)))
@@ -846,9 +921,11 @@ class Vlc(App):
     def __init__(self, phone: Context) -> None:
         super().__init__(phone)
         self.library = MediaLibrary(phone)
+        self.settings = SharedPreferences(phone, PREFS_PATH)
 
     def on_clear(self) -> None:
-        """``pm clear``: an empty media library (VLC creates it again as it starts)."""
+        """``pm clear``: an empty media library (VLC creates it again as it starts) and default settings."""
+        self.settings.forget()
         self.library.ensure_db()
 
     def play(self, path: str) -> None:
