@@ -35,7 +35,6 @@ from android_gym.sim.system.media import message_video
 from android_gym.tasks import register_task
 from android_gym.tasks.files import DOWNLOAD_DATA, kept, tree_snapshot
 from android_gym.tasks.oracle import (
-    OracleError,
     OracleStep,
     Selector,
     complete,
@@ -43,7 +42,7 @@ from android_gym.tasks.oracle import (
     scroll_to,
     scroll_until,
     tap,
-    touch_target,
+    tap_found,
     type_into,
 )
 from android_gym.tasks.user_data import COMMON_GIVEN_NAMES, modified_file_name, pick, random_string
@@ -127,12 +126,7 @@ def _choose_name_sort(elements: Sequence[UIElement]) -> Action | None:
 
 def _tap_video(name: str) -> OracleStep:
     """Tap the video's row."""
-    def step(elements: Sequence[UIElement]) -> Action:
-        found = _find_video(name, elements)
-        if found is None:
-            raise OracleError(f"the row of {name} is not on screen")
-        return Action(ActionType.CLICK, index=touch_target(found, elements).index)
-    return step
+    return tap_found(lambda elements: _find_video(name, elements), f"the row of {name} is not on screen")
 
 
 def watch_video(name: str, messages: int) -> list[OracleStep]:

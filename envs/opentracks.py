@@ -44,7 +44,6 @@ from android_gym.sim.apps.opentracks import (
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.oracle import (
-    OracleError,
     OracleStep,
     Selector,
     act,
@@ -54,7 +53,7 @@ from android_gym.tasks.oracle import (
     replace_text,
     scroll_until,
     tap,
-    touch_target,
+    tap_found,
 )
 from android_gym.tasks.sqlite_rows import AppTable, Row, SqliteRowsTask
 from android_gym.tasks.validators import fuzzy_match
@@ -247,12 +246,7 @@ def _raise_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
 
 def _open_row(row: Mapping[str, Any]) -> OracleStep:
     """Tap ``row``'s list item."""
-    def step(elements: Sequence[UIElement]) -> Action:
-        title = find_row(elements, row)
-        if title is None:
-            raise OracleError(f"the track {row['name']!r} is not on screen")
-        return Action(ActionType.CLICK, index=touch_target(title, elements).index)
-    return step
+    return tap_found(lambda elements: find_row(elements, row), f"the track {row['name']!r} is not on screen")
 
 
 def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:

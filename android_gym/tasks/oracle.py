@@ -83,6 +83,17 @@ def as_english(shown: str, choices: Sequence[str]) -> str:
     return found[0]
 
 
+def tap_found(find: Callable[[Sequence[UIElement]], UIElement | None], missing: str) -> OracleStep:
+    """Tap (the touch target of) the element ``find`` picks from the screen; ``OracleError(missing)`` when it
+    picks none."""
+    def step(elements: Sequence[UIElement]) -> Action:
+        found = find(elements)
+        if found is None:
+            raise OracleError(missing)
+        return Action(ActionType.CLICK, index=touch_target(found, elements).index)
+    return step
+
+
 def touch_target(element: UIElement, elements: Sequence[UIElement]) -> UIElement:
     """The element a tap on ``element`` is for: itself when clickable or checkable, else the nearest clickable
     ancestor (a list row around its title), so oracle demonstrations name what an agent would act on."""

@@ -120,14 +120,19 @@ def test_the_low_battery_heads_up_and_the_battery_description_in_french(device):
     assert any(view.content_desc == "Batterie : 15 pour cent" for view in status.walk())
 
 
+def _launched_in(device, language: str, package: str) -> set[str]:
+    """The texts and descriptions on screen after the phone switched to ``language`` and launched ``package``."""
+    DeviceConfig(language=language).apply(device, DeviceConfig())
+    device.shell(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+    return _texts(device)
+
+
 @pytest.mark.parametrize("language, shutter, toggle, video", [
     ("de-DE", "Blende", "Modusliste umschalten", "Zu Video wechseln"),
     ("fr-FR", "Obturateur", "Activer/désactiver la liste de modes", "Passer en mode Vidéo"),
 ])
 def test_the_camera_in_the_system_language(device, language, shutter, toggle, video):
-    DeviceConfig(language=language).apply(device, DeviceConfig())
-    device.shell("monkey -p com.android.camera2 -c android.intent.category.LAUNCHER 1")
-    texts = _texts(device)
+    texts = _launched_in(device, language, "com.android.camera2")
     assert {shutter, toggle} <= texts
     assert not {"Shutter", "Toggle mode list"} & texts
     toggle_element = next(e for e in parse_ui_dump(device.ui_dump()) if e.content_description == toggle)
@@ -140,8 +145,6 @@ def test_the_camera_in_the_system_language(device, language, shutter, toggle, vi
     ("fr-FR", "Rechercher", "Zoom +", "Zoom -"),
 ])
 def test_the_osmand_map_in_the_system_language(device, language, search, zoom_in, zoom_out):
-    DeviceConfig(language=language).apply(device, DeviceConfig())
-    device.shell("monkey -p net.osmand -c android.intent.category.LAUNCHER 1")
-    texts = _texts(device)
+    texts = _launched_in(device, language, "net.osmand")
     assert {search, zoom_in, zoom_out} <= texts  # the map's buttons, described in the language
     assert not {"Search", "Zoom in", "Zoom out"} & texts
