@@ -36,9 +36,10 @@ def strings(language: str) -> dict[str, dict[str, str]]:
 
 
 def resource(language: str, package: str, english: str) -> str:
-    """The resource string ``english`` of the app ``package`` as it loads in ``language`` (its ``values-<lang>``
-    string, else the English one): for strings an app composes (a month name before a day number)."""
-    return strings(language).get(package, {}).get(english, english)
+    """The resource string ``english`` of the app ``package`` as it loads in ``language``: the app's
+    ``values-<lang>`` string, else the framework's (a toolkit word), else ``english`` itself."""
+    tables = strings(language)
+    return tables.get(package, {}).get(english) or tables.get(FRAMEWORK_PACKAGE, {}).get(english) or english
 
 
 @functools.cache

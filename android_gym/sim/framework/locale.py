@@ -24,7 +24,6 @@ import types
 from collections.abc import Iterator
 
 from android_gym import locales
-from android_gym.locales import FRAMEWORK_PACKAGE
 from android_gym.sim.ui.views import View
 
 _PREFIX = "android_gym.sim."
@@ -46,24 +45,17 @@ class SystemLocale:
     def translate(self, root: View, package: str) -> None:
         """Put the resource strings of the window ``root`` (a tree just built for ``package``) into the system
         language, in place (``resource_strings``); other strings stay as they are."""
-        tables = locales.strings(self.tag)
-        if not tables:
+        if not locales.strings(self.tag):
             return
-        own, framework = tables.get(package, {}), tables.get(FRAMEWORK_PACKAGE, {})
         for view, name, value in resource_strings(root):
-            translated = own.get(value) or framework.get(value)
-            if translated is not None:
-                setattr(view, name, translated)
+            setattr(view, name, locales.resource(self.tag, package, value))
 
     def string(self, value: str, package: str) -> str:
         """``value`` in the system language if it is a resource string (a literal of the phone's modules) that
         ``package`` or the framework translates, else ``value`` itself: ``Resources.getString``. A string the app
         composes (``getString(id, args)``) is made from its template read here, then formatted; user data passed
         in as an argument comes back unchanged."""
-        tables = locales.strings(self.tag)
-        if not tables or id(value) not in _literals():
-            return value
-        return tables.get(package, {}).get(value) or tables.get(FRAMEWORK_PACKAGE, {}).get(value) or value
+        return locales.resource(self.tag, package, value) if id(value) in _literals() else value
 
 
 def resource_strings(root: View) -> Iterator[tuple[View, str, str]]:

@@ -32,11 +32,12 @@ from typing import Any, TypeVar
 import numpy as np
 from PIL import Image
 
+from android_gym.locales import FRAMEWORK_PACKAGE
 from android_gym.sim import keycodes
 from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
 from android_gym.sim.framework.display import Display
-from android_gym.sim.framework.locale import FRAMEWORK_PACKAGE, SystemLocale
+from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.framework.looks import KEYBOARD_NIGHT, SYSTEM_NIGHT, Looks, recolor, scale_text
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.framework.power_warnings import PowerWarnings
