@@ -117,7 +117,7 @@ class ScreenReader:
         self.size, self.max_elements, self.text_slots, self.answers = size, max_elements, text_slots, answers
         self._goal: list[Piece] = []
         self._memory: dict[str, list[Piece]] = {}  # package → its remembered pieces; the last updated app last
-        self._screens: dict[str, list[frozenset[str]]] = {}  # package → the texts of each of its screens seen
+        self._screens: dict[str, list[frozenset[str]]] = {}  # package → the texts of each screen of it seen
         self._last: tuple[str, list[Piece]] = ("", [])
         self._answers = False
 
@@ -140,11 +140,12 @@ class ScreenReader:
             # the newest screen's texts first, less those it shares with an earlier screen of the app showing most
             # of them (the same screen again): a list one comes back to does not push back the note read in
             # between, and another item's details bring forward that item's texts, not the labels all details show
-            texts = {piece.text for piece in pieces}
+            texts = frozenset(piece.text for piece in pieces)
             earlier = self._screens.setdefault(package, [])
             like = max(earlier, key=lambda screen: len(screen & texts), default=frozenset())
             like = like if 2 * len(like & texts) > len(texts) else frozenset()
-            earlier.append(frozenset(texts))
+            if texts not in earlier:  # each distinct screen once: the list grows with the screens, not the steps
+                earlier.append(texts)
             first = [Piece(piece.text, piece.key, "memory", piece.position) for piece in pieces
                      if piece.text not in like]
             self._memory[package] = unique_pieces(first + self._memory.pop(package, []))[:4 * self.text_slots]
