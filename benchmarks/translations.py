@@ -85,13 +85,6 @@ def collect(task: str, seeds: int, device: str) -> tuple[Shown, str]:
     return shown, error
 
 
-def translation(string: str, package: str, language: str) -> str | None:
-    """What ``SystemLocale.translate`` shows for ``string`` in ``package``'s window in ``language`` (``None``: it
-    stays English)."""
-    tables = locales.strings(language)
-    return tables.get(package, {}).get(string) or tables.get(FRAMEWORK_PACKAGE, {}).get(string)
-
-
 def coverage_table(shown: Shown) -> list[str]:
     """The table's lines: per package, the strings shown and how many each language translates."""
     languages = list(locales.TRANSLATED)
@@ -99,7 +92,7 @@ def coverage_table(shown: Shown) -> list[str]:
     totals = [0] * (1 + len(languages))
     for package in sorted(shown):
         strings = shown[package]
-        counts = [len(strings)] + [sum(translation(s, package, language) is not None for s in strings)
+        counts = [len(strings)] + [sum(locales.translation(language, package, s) is not None for s in strings)
                                    for language in languages]
         totals = [total + count for total, count in zip(totals, counts)]
         lines.append(_row(package, counts))
@@ -118,7 +111,7 @@ def missing(shown: Shown, package: str) -> list[str]:
     lines = []
     for language in locales.TRANSLATED:
         left = sorted((string, task) for string, task in shown.get(package, {}).items()
-                      if translation(string, package, language) is None)
+                      if locales.translation(language, package, string) is None)
         lines.append(f"{package} in {language}: {len(left)} untranslated")
         lines += [f"  {string!r:<70} {task}" for string, task in left]
     return lines

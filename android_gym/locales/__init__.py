@@ -35,11 +35,17 @@ def strings(language: str) -> dict[str, dict[str, str]]:
             for package, groups in data["packages"].items()}
 
 
-def resource(language: str, package: str, english: str) -> str:
-    """The resource string ``english`` of the app ``package`` as it loads in ``language``: the app's
-    ``values-<lang>`` string, else the framework's (a toolkit word), else ``english`` itself."""
+def translation(language: str, package: str, english: str) -> str | None:
+    """The resource string ``english`` of the app ``package`` in ``language``: the app's ``values-<lang>``
+    string, else the framework's (a toolkit word); ``None`` when neither translates it."""
     tables = strings(language)
-    return tables.get(package, {}).get(english) or tables.get(FRAMEWORK_PACKAGE, {}).get(english) or english
+    return tables.get(package, {}).get(english) or tables.get(FRAMEWORK_PACKAGE, {}).get(english)
+
+
+def resource(language: str, package: str, english: str) -> str:
+    """The resource string ``english`` of the app ``package`` as it loads in ``language``: its ``translation``,
+    else ``english`` itself."""
+    return translation(language, package, english) or english
 
 
 @functools.cache
