@@ -57,18 +57,19 @@ VIDEO_PREFIXES = ("clip", "footage", "scene", "recording", "highlight", "moment"
 VIDEO_SUFFIXES = ("", "HD", "4K", "raw", "export")
 
 
-def _vlc_id(name: str) -> str:
+def vlc_id(name: str) -> str:
+    """The full resource id of VLC's view ``name``."""
     return f"{vlc.PACKAGE}:id/{name}"
 
 
-BROWSE_TAB = Selector(content_desc=vlc.BROWSE, resource_id=_vlc_id("nav_directories"))
-INTERNAL_MEMORY = Selector(text=vlc.INTERNAL_MEMORY, resource_id=_vlc_id("title"))
-FILE_LIST = Selector(resource_id=_vlc_id("network_list"))
-SEEK_BAR = Selector(resource_id=_vlc_id("player_overlay_seekbar"))
-SORT_BY = Selector(content_desc=vlc.SORT_BY, resource_id=_vlc_id("ml_menu_sortby"))
-ROW_TITLE = Selector(resource_id=_vlc_id("title"))
+BROWSE_TAB = Selector(content_desc=vlc.BROWSE, resource_id=vlc_id("nav_directories"))
+INTERNAL_MEMORY = Selector(text=vlc.INTERNAL_MEMORY, resource_id=vlc_id("title"))
+FILE_LIST = Selector(resource_id=vlc_id("network_list"))
+SEEK_BAR = Selector(resource_id=vlc_id("player_overlay_seekbar"))
+SORT_BY = Selector(content_desc=vlc.SORT_BY, resource_id=vlc_id("ml_menu_sortby"))
+ROW_TITLE = Selector(resource_id=vlc_id("title"))
 SORT_MENU = Selector(class_suffix="ListView")  # the submenu's MenuPopupWindow
-SORT_BY_NAME = Selector(text=vlc.SORT_BY_NAME, resource_id=_vlc_id("title"))
+SORT_BY_NAME = Selector(text=vlc.SORT_BY_NAME, resource_id=vlc_id("title"))
 
 
 def video_file_name(rng: np.random.Generator) -> str:
@@ -80,7 +81,7 @@ def video_file_name(rng: np.random.Generator) -> str:
 
 def _browser_row(name: str) -> Selector:
     """A file or folder of VLC's browser, by its name."""
-    return Selector(text=name, resource_id=_vlc_id("title"))
+    return Selector(text=name, resource_id=vlc_id("title"))
 
 
 def seek_to(fraction: float) -> OracleStep:

@@ -66,6 +66,7 @@ from .markor_video import (
     NOISE_LENGTH,
     VLC_APP,
     video_file_name,
+    vlc_id,
 )
 
 VIDEOS_PATH = "/storage/emulated/0/VLCVideos"  # apps.VlcApp.videos_path
@@ -82,14 +83,10 @@ PLAYLIST_QUERY = (
     "ORDER BY Playlist.name, PlaylistMediaRelation.position")
 
 
-def _vlc_id(name: str) -> str:
-    return f"{vlc.PACKAGE}:id/{name}"
-
-
 NAME_FIELD = Selector(class_suffix="EditText")
-ADD_TO_PLAYLIST = Selector(text=vlc.ADD_TO_PLAYLIST, resource_id=_vlc_id("context_option_title"))
-PLAYLISTS_TAB = Selector(content_desc=vlc.PLAYLISTS, resource_id=_vlc_id("nav_playlists"))
-PLAYLIST_GRID = Selector(resource_id=_vlc_id("playlist_list"))
+ADD_TO_PLAYLIST = Selector(text=vlc.ADD_TO_PLAYLIST, resource_id=vlc_id("context_option_title"))
+PLAYLISTS_TAB = Selector(content_desc=vlc.PLAYLISTS, resource_id=vlc_id("nav_playlists"))
+PLAYLIST_GRID = Selector(resource_id=vlc_id("playlist_list"))
 
 
 def playlist_name(rng: np.random.Generator) -> str:
@@ -144,7 +141,7 @@ def _more_beside(title: Selector, elements: Sequence[UIElement]) -> UIElement | 
     if not title.present(elements):
         return None
     box = title.find(elements).bbox_pixels
-    return next((element for element in elements if element.resource_name == _vlc_id("item_more")
+    return next((element for element in elements if element.resource_name == vlc_id("item_more")
                  and element.bbox_pixels.area > 0 and element.bbox_pixels.y_min < box.y_max
                  and element.bbox_pixels.y_max > box.y_min and element.bbox_pixels.x_min >= box.x_min), None)
 
@@ -161,7 +158,7 @@ def tap_more(title: Selector) -> OracleStep:
 
 def file_row(name: str) -> Selector:
     """A file of VLC's browser, by its name."""
-    return Selector(text=name, resource_id=_vlc_id("title"))
+    return Selector(text=name, resource_id=vlc_id("title"))
 
 
 def open_videos_folder() -> list[OracleStep]:
@@ -188,7 +185,7 @@ def add_files(plan: Sequence[tuple[str, Sequence[str], bool]], order: Sequence[s
             if new and index == 0:
                 steps.append(type_into(NAME_FIELD, playlist))
             else:
-                steps.append(tap(Selector(text=playlist, resource_id=_vlc_id("textView16"))))
+                steps.append(tap(Selector(text=playlist, resource_id=vlc_id("textView16"))))
     return steps
 
 
@@ -379,7 +376,7 @@ class VlcDeletePlaylist(_VlcTask):
         return 1.0 if playlist_table(device) == expected else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
-        card = Selector(text=self.params["playlist_name"], resource_id=_vlc_id("title"))
+        card = Selector(text=self.params["playlist_name"], resource_id=vlc_id("title"))
         return [open_app(VLC_APP), tap(PLAYLISTS_TAB), *scroll_to(card, PLAYLIST_GRID), tap_more(card),
-                tap(Selector(text=vlc.DELETE, resource_id=_vlc_id("context_option_title"))),
-                tap(Selector(text=vlc.DELETE_FOREVER, resource_id=_vlc_id("delete_button"))), complete()]
+                tap(Selector(text=vlc.DELETE, resource_id=vlc_id("context_option_title"))),
+                tap(Selector(text=vlc.DELETE_FOREVER, resource_id=vlc_id("delete_button"))), complete()]
