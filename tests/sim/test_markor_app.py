@@ -9,9 +9,10 @@ from ui_nodes import center, find, nodes, tap
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.markor import NOTEBOOK, PACKAGE
-from android_gym.sim.apps.markor_editor import PREFS_PATH
+from android_gym.sim.apps.markor_editor import ACCENT, PREFS_PATH
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.telephony import SENT
+from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, WHITE
 
 MAIN = f"{PACKAGE}.activity.MainActivity"
 EDITOR = f"{PACKAGE}.activity.DocumentActivity"
@@ -441,6 +442,28 @@ def test_the_filter_narrows_the_results_and_nothing_found_shows_the_shrug(phone)
     assert find(phone, class_name="android.widget.EditText") is None and not phone.activities.top.keyboard_shown
     phone.key(keycodes.BACK)
     assert find(phone, text="Select") is None
+
+
+def test_the_search_dialogs_check_boxes_draw_their_boxes_before_their_labels(phone):
+    """A CheckBox's 18 dp box lies left of its label: outlined grey when unchecked, filled with Markor's accent
+    (a white tick cut out of it) when checked; the label stays in the text colour."""
+    open_markor(phone)
+    tap(phone, content_desc="Search", resource_id=rid("action_search"))
+    tap(phone, text="Case sensitive")
+    pixels = phone.screenshot()
+
+    def colours(label: str, box: bool) -> set[tuple[int, int, int]]:
+        x1, y1, x2, y2 = map(int, re.findall(r"\d+", find(phone, text=label).get("bounds")))
+        x1 += 30  # the check box's padding; its 32 dp button comes first, then the label
+        area = pixels[y1:y2, x1:x1 + 84] if box else pixels[y1:y2, x1 + 84:x2]
+        return {tuple(int(c) for c in pixel) for pixel in area.reshape(-1, 3)}
+
+    checked, unchecked = colours("Case sensitive", box=True), colours("Regex search", box=True)
+    assert ACCENT in checked and WHITE in checked
+    assert ACCENT not in unchecked and TEXT_SECONDARY in unchecked
+    assert ACCENT not in colours("Case sensitive", box=False) and TEXT in colours("Case sensitive", box=False)
+    assert find(phone, text="Case sensitive").get("class") == "android.widget.CheckBox"
+    assert find(phone, text="Case sensitive").get("checked") == "true"
 
 
 def test_a_content_search_lists_matching_lines_and_keeps_its_options(phone):

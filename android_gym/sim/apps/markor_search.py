@@ -41,7 +41,16 @@ from pathlib import Path
 
 from android_gym.sim.apps.markor_editor import ACCENT, MENU_SIZE, PACKAGE, Settings
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_scroll_view
-from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, Callback, View, column, edit_text, scroll_list, text_view
+from android_gym.sim.ui.views import (
+    TEXT_SECONDARY,
+    Callback,
+    View,
+    check_box,
+    column,
+    edit_text,
+    scroll_list,
+    text_view,
+)
 
 # res/values/strings.xml
 SEARCH, SELECT = "Search", "Select"
@@ -226,21 +235,16 @@ class FileSearch:
         return filter_results(self.results, self.filter)
 
 
-def _checkbox(text: str, checked: bool, on_click: Callback) -> View:
-    """A ``CheckBox`` with its label (the dialog makes them in code: no ids)."""
-    return View(kind="text", class_name="android.widget.CheckBox", text=text, checkable=True, checked=checked,
-                clickable=True, focusable=True, on_click=on_click, text_size=MENU_SIZE, padding=30,
-                text_color=ACCENT if checked else TEXT)
-
-
 def search_dialog(state: FileSearch, settings: Settings, submit: Callback, cancel: Callback) -> View:
     """``FileSearchDialog``: the message, the query field (ENTER submits), the check boxes, CANCEL and OK."""
     query = edit_text(state.query, SEARCH, "search_query", state.set_query, text_size=MENU_SIZE)
     query.on_submit = submit
     boxes = []
     for key, label in OPTIONS:
-        box = _checkbox(label, bool(settings.get(key, False)),
-                        lambda key=key: settings.put(key, not settings.get(key, False)))
+        # The dialog makes its check boxes in code: no ids.
+        box = check_box(label, bool(settings.get(key, False)),
+                        lambda key=key: settings.put(key, not settings.get(key, False)), text_size=MENU_SIZE,
+                        padding=30, button_tint=ACCENT)
         if key == KEY_FIRST_ONLY and not settings.get(KEY_CONTENT, False):  # View.INVISIBLE: room, nothing shown
             box = View(height=box.text_size + 2 * box.padding)
         boxes.append(box)

@@ -106,8 +106,8 @@ def _positive_float(value: str | None) -> float:
     return number if number > 0 and number != float("inf") else 1.0
 
 
-_TEXT_KINDS = {"text", "button", "edit", "switch", "label", "app_icon"}
-_GROWS = {"text", "button", "edit", "switch", "row", "column", "frame"}
+_TEXT_KINDS = {"text", "button", "edit", "switch", "check", "label", "app_icon"}
+_GROWS = {"text", "button", "edit", "switch", "check", "row", "column", "frame"}
 
 
 def scale_text(root: View, factor: float) -> None:
@@ -134,9 +134,10 @@ def _grow(view: View) -> bool:
 
 
 def recolor(root: View, palette: Mapping[Color, Color]) -> None:
-    """Swap the background and text colours of ``root``'s tree that ``palette`` names (a theme's colours for its
-    ``values-night`` ones)."""
+    """Swap the background, text and check box colours of ``root``'s tree that ``palette`` names (a theme's colours
+    for its ``values-night`` ones)."""
     for view in root.walk():
         if view.background is not None:
             view.background = palette.get(view.background, view.background)
         view.text_color = palette.get(view.text_color, view.text_color)
+        view.button_tint = palette.get(view.button_tint, view.button_tint)

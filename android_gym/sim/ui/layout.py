@@ -8,11 +8,11 @@ import fontpkg.pil
 import noto_cjk_sans_otc
 from PIL import ImageFont
 
-from android_gym.sim.ui.views import View
+from android_gym.sim.ui.views import CHECK_BUTTON_WIDTH, View
 
 #: The class a ScrollView (or NestedScrollView) dumps as: its items are blocks of one content view.
 SCROLL_VIEW = "android.widget.ScrollView"
-_TEXT_KINDS = {"text", "button", "edit", "switch"}
+_TEXT_KINDS = {"text", "button", "edit", "switch", "check"}
 
 
 #: Roboto's weights for regular and for bold text: Material's titles, tabs and buttons are Roboto Medium.
@@ -132,9 +132,14 @@ def text_lines(view: View, width: int) -> tuple[str, ...]:
     one line as it is (a button, a switch, a one-line field)."""
     if view.single_line:
         return (ellipsize(view.text, view.text_size, width, view.bold),)
-    if view.multiline or view.kind == "text":
+    if view.multiline or view.kind in ("text", "check"):
         return wrap(view.text, view.text_size, width, view.bold)
     return (view.text,)
+
+
+def text_start(view: View) -> int:
+    """How far a text view's text starts from its left edge: its padding, and a CheckBox's box before it."""
+    return view.padding + (CHECK_BUTTON_WIDTH if view.kind == "check" else 0)
 
 
 def measure_width(view: View) -> int:
@@ -142,7 +147,7 @@ def measure_width(view: View) -> int:
     if view.width is not None:
         return view.width
     if view.kind in _TEXT_KINDS:
-        return int(text_width(view.text, view.text_size, view.bold)) + 2 * view.padding
+        return int(text_width(view.text, view.text_size, view.bold)) + text_start(view) + view.padding
     if view.kind == "row":
         return sum(measure_width(child) for child in view.children) + 2 * view.padding
     return max((measure_width(child) for child in view.children), default=0) + 2 * view.padding
@@ -169,7 +174,8 @@ def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
 def _natural_height(view: View, width: int, memo: Memo | None) -> int:
     inner = max(width - 2 * view.padding, 1)
     if view.kind in _TEXT_KINDS:
-        return len(text_lines(view, inner)) * line_height(view.text_size) + 2 * view.padding
+        lines = text_lines(view, max(width - text_start(view) - view.padding, 1))
+        return len(lines) * line_height(view.text_size) + 2 * view.padding
     if view.kind == "column" or view.kind == "list":
         heights = [measure_height(child, inner, memo) for child in view.children]
         return sum(heights) + view.spacing * max(len(heights) - 1, 0) + 2 * view.padding

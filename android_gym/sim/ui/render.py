@@ -22,9 +22,9 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from android_gym.sim.ui.icons import icon_mask
-from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_lines
+from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_lines, text_start
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
-from android_gym.sim.ui.views import DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
+from android_gym.sim.ui.views import CHECK_BUTTON_WIDTH, DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
 _SINGLE_LINE = {"button", "switch"}
 _SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
@@ -89,8 +89,8 @@ def signature(root: View) -> tuple:
     its kind, bounds, text size and elevation (what ``Renderer._reach`` reads)."""
     return tuple(
         (v.kind, v.bounds, v.text_size, v.elevation, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled,
-         v.background, v.text_color, v.bold, v.padding, v.corner, v.multiline, v.selection, v.progress, v.key,
-         v.clipped_top)
+         v.background, v.text_color, v.button_tint, v.bold, v.padding, v.corner, v.multiline, v.selection,
+         v.progress, v.key, v.clipped_top)
         for v in root.walk()
     )
 
@@ -253,6 +253,8 @@ class Renderer:
             self._switch_track((dx1 + dx2) // 2 + 60, (dy1 + dy2) // 2, view.checked)
         elif view.kind == "text":
             self._text_block(view, view.text_color)
+        elif view.kind == "check":
+            self._check_box(view)
         elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
             self._text_line(view.hint, view, dx1 + view.padding, dy2 - view.padding - line_height(view.text_size))
         elif view.kind == "seekbar":  # the track lies between the horizontal paddings
@@ -356,7 +358,8 @@ class Renderer:
     def _text_block(self, view: View, color: Color) -> None:
         """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off."""
         x1, y1, x2, y2 = view.bounds
-        width = x2 - x1 - 2 * view.padding
+        left = x1 + text_start(view)
+        width = x2 - left - view.padding
         lines = text_lines(view, width)
         step = line_height(view.text_size)
         first = text_top(view)
@@ -366,7 +369,18 @@ class Renderer:
                 continue  # scrolled off above the list
             if top + step > y2:
                 break
-            self._text_line(line, view, x1 + view.padding, top, color=color, max_width=width)
+            self._text_line(line, view, left, top, color=color, max_width=width)
+
+    def _check_box(self, view: View) -> None:
+        """A CheckBox (``btn_checkbox_checked_mtrl`` / ``_unchecked_mtrl``): an 18 dp square with 2 dp rounded
+        corners centred in its 32 dp button before the label, outlined in ``?colorControlNormal`` (the secondary
+        text colour) when unchecked, filled in ``button_tint`` with the tick cut out of it when checked."""
+        x1, y1, x2, y2 = view.bounds
+        cx, cy = x1 + view.padding + CHECK_BUTTON_WIDTH // 2, (y1 + y2) // 2
+        half = ICON_SIZE // 2 + 1  # MDI's checkbox glyphs: the 18 dp box with its stroke in a 24 dp icon
+        self._icon("checkbox_on" if view.checked else "checkbox_off", (cx - half, cy - half, cx + half, cy + half),
+                   view.button_tint if view.checked else self._ink(TEXT_SECONDARY))
+        self._text_block(view, view.text_color)
 
     def _text_line(self, text: str, view: View, x: int, y: int, *, centered: bool = False,
                    color: Color | None = None, max_width: int | None = None) -> None:

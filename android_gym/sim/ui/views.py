@@ -21,6 +21,9 @@ TEXT: Color = (33, 33, 33)
 TEXT_SECONDARY: Color = (117, 117, 117)
 PRIMARY: Color = (25, 118, 210)
 DIVIDER: Color = (224, 224, 224)
+#: The width of a CheckBox's button drawable (AppCompat's ``abc_btn_check_material``: 32 dp at 420 dpi), before its
+#: label.
+CHECK_BUTTON_WIDTH = 84
 #: A Switch's state text (frameworks/base core/res/res/values/strings.xml: capital_on, capital_off).
 SWITCH_ON, SWITCH_OFF = "ON", "OFF"
 
@@ -51,7 +54,8 @@ class View:
     dumped for accessibility but drawn and touched only through its host view; a ``web`` view places its virtual
     descendants, whose ``bounds`` the app gives relative to the web view's top-left corner.
     ``corner`` rounds the background's corners (px); ``elevation`` (px) gives the view Material's shadow, larger
-    the higher it floats (an app bar 4 dp, a dialog 24 dp).
+    the higher it floats (an app bar 4 dp, a dialog 24 dp). ``button_tint`` is the colour a checked CheckBox's box
+    is filled with (``android:buttonTint``: the theme's ``colorAccent``).
     """
 
     kind: str = "view"
@@ -100,6 +104,7 @@ class View:
     corner: int = 0
     elevation: int = 0
     bold: bool = False
+    button_tint: Color = PRIMARY
     progress: float = 0.0
     scroll_offset: int = 0
     clipped_top: int = 0
@@ -194,6 +199,14 @@ def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
     return View(kind="switch", class_name="android.widget.Switch", text=SWITCH_ON if checked else SWITCH_OFF,
                 content_desc=label, checkable=True, checked=checked, clickable=True, focusable=True,
                 on_click=on_click, **props)
+
+
+def check_box(label: str, checked: bool, on_click: Callback, **props) -> View:
+    """A CheckBox: its box (an 18 dp rounded square, filled in ``button_tint`` with a tick when checked) before its
+    label; at least as tall as its box's drawable."""
+    props.setdefault("min_height", CHECK_BUTTON_WIDTH)
+    return View(kind="check", class_name="android.widget.CheckBox", text=label, checkable=True, checked=checked,
+                clickable=True, focusable=True, on_click=on_click, **props)
 
 
 def toggle(checked: bool, **props) -> View:
