@@ -26,6 +26,7 @@ from android_gym.sim.system.media import (
     mp4_file,
     video_track,
 )
+from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, WHITE
 
 PKG = vlc.PACKAGE
 CREATED = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)
@@ -327,6 +328,29 @@ def test_the_controls_hide_while_playing_and_a_tap_brings_them_back(phone):
     assert texts(phone, "player_overlay_time") == ["0:05"]
     tap(phone, resource_id=rid("player_root"))
     assert find(phone, resource_id=rid("player_overlay_seekbar")) is None
+
+
+def node_pixels(phone: Phone, **attrs: str) -> set[tuple[int, int, int]]:
+    """The colours drawn inside a node's bounds."""
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", find(phone, **attrs).get("bounds")))
+    return {tuple(int(c) for c in pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+
+
+def test_the_dark_theme_turns_the_library_dark_and_leaves_the_player_as_it_is(phone):
+    """VLC follows the system's theme by default (Theme.VLC.Black at night); the player has its own dark theme."""
+    start(phone)
+    phone.run("cmd uimode night yes")
+    background, title = vlc.NIGHT_COLORS[WHITE], vlc.NIGHT_COLORS[TEXT]
+    assert tuple(phone.screenshot()[1500, 540]) == background == (19, 19, 19)  # dark_background #131313
+    assert title in node_pixels(phone, resource_id=rid("ml_item_title"))
+    assert vlc.NIGHT_COLORS[TEXT_SECONDARY] in node_pixels(phone, resource_id=rid("ml_item_time"))
+    assert (42, 42, 42) in node_pixels(phone, resource_id=rid("navigation"))  # grey875
+    assert (255, 255, 255) not in node_pixels(phone, resource_id=rid("coordinator"))
+    play(phone)
+    assert (255, 255, 255) in node_pixels(phone, resource_id=rid("player_overlay_time"))  # still white on the HUD
+    phone.key(keycodes.BACK)
+    phone.run("cmd uimode night no")
+    assert tuple(phone.screenshot()[1500, 540]) == (255, 255, 255)
 
 
 def test_the_player_closes_when_the_video_ends(phone):

@@ -38,7 +38,8 @@ ends).
 
 The player decodes its pictures from the file (``media.video_track``): the frame at the playing position, which
 moves with the device clock while playing. Files are listed, and the library rescanned, on every build, so videos
-pushed over adb show up at once.
+pushed over adb show up at once. With the system's dark theme the library's screens take ``Theme.VLC.Black``'s
+colours (``NIGHT_COLORS``); the player keeps its own dark ``Theme.VLC.Player``.
 
 Not simulated: the first-run screens and permission prompts (AndroidWorld's setup answers them), the media library's
 grouping of videos by name (the Video tab lists every video, by title), thumbnails, resolution badges, the Audio and
@@ -74,6 +75,7 @@ from android_gym.sim.system.media import VideoTrack, video_track
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import popup_menu, scrim_over
 from android_gym.sim.ui.views import (
+    DIVIDER,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
@@ -138,6 +140,24 @@ _UNINDEXED = (f"{EXTERNAL_STORAGE}/Android/data", f"{EXTERNAL_STORAGE}/Android/o
 
 _ORANGE = (255, 136, 0)  # @color/orange500 (#FF8800), VLC orange
 _BLACK, _HUD = (0, 0, 0), (24, 24, 24)
+_NAV_COLOR, _NAV_BACKGROUND = (97, 97, 97), (250, 250, 250)  # ?bottom_navigation_color (grey700), the bar
+_PANEL, _ERROR = (238, 238, 238), (176, 0, 32)  # ?background_default_darker (grey200): covers, cards; error red
+#: ``@color/white`` on the orange buttons and the video thumbnails, which stays white in the dark theme: a unit off
+#: ``WHITE`` so that ``NIGHT_COLORS`` (keyed by colour) leaves it as it is.
+_ON_COLOR: Color = (255, 255, 254)
+#: ``values-night/styles.xml``: ``Theme.VLC`` is ``Theme.VLC.Black`` at night, and the app follows the system's
+#: theme by default (``UiTools.setDefaultTheme``: ``app_theme`` defaults to -1, ``MODE_NIGHT_FOLLOW_SYSTEM``).
+#: Its colours (``Theme.VLC.Apearance.Black``, ``colors.xml``) for the light ones of ``Theme.VLC.Apearance``.
+NIGHT_COLORS: dict[Color, Color] = {
+    WHITE: (19, 19, 19),  # windowBackground, background_actionbar: dark_background #131313
+    TEXT: (250, 250, 250),  # font_default grey50 (list_title_dark: white)
+    TEXT_SECONDARY: (189, 189, 189),  # list_subtitle_dark grey400
+    DIVIDER: (97, 97, 97),  # default_separator grey700
+    _NAV_COLOR: (158, 158, 158),  # bottom_navigation_color grey500
+    _NAV_BACKGROUND: (42, 42, 42),  # bottom_navigation_background_dark: grey875
+    _PANEL: (42, 42, 42),  # background_default_darker grey875
+    _ERROR: (207, 102, 121),  # Material's dark error colour #CF6679
+}
 _BAR, _NAV, _ROW, _ICON = 147, 147, 147, 126  # 56 dp bars and rows, 48 dp icons at 420 dpi
 _TITLE_SP, _BODY_SP, _SMALL_SP = 42, 37, 32  # 16, 14 and 12 sp
 
@@ -459,7 +479,7 @@ class LibraryOverlays:
                     weight=1, children=[field])
         if self.error:
             name.children.append(text_view(self.error, resource_id=_id("textinput_error"), text_size=_SMALL_SP,
-                                           text_color=(176, 0, 32)))
+                                           text_color=_ERROR))
         save = button(SAVE if tracks else "Add", self._save_new, resource_id=_id("dialog_playlist_save"),
                       background=WHITE, text_color=_ORANGE, text_size=_BODY_SP)
         playlists = self.library.playlists()
@@ -490,7 +510,7 @@ class LibraryOverlays:
                       button(CANCEL, self.close, resource_id=_id("cancel_button"), background=WHITE,
                              text_color=_ORANGE, text_size=_BODY_SP),
                       button(DELETE_FOREVER, self._delete, resource_id=_id("delete_button"), background=_ORANGE,
-                             text_size=_BODY_SP), spacing=24, padding=16)
+                             text_color=_ON_COLOR, text_size=_BODY_SP), spacing=24, padding=16)
         return _bottom_sheet(
             text_view(f"Delete playlist '{playlist.name}'?", resource_id=_id("title"), text_size=_TITLE_SP,
                       bold=True, padding=32),
@@ -537,7 +557,7 @@ class MainScreen(Screen):
         items = []
         for tab, title, glyph in zip(TAB_IDS, TAB_TITLES, _TAB_ICONS):
             chosen = tab == self.tab
-            color = _ORANGE if chosen else TEXT_SECONDARY
+            color = _ORANGE if chosen else _NAV_COLOR
             label = text_view(title, text_size=_SMALL_SP, padding=2, text_color=color, bold=chosen,
                               resource_id=_id("navigation_bar_item_large_label_view" if chosen
                                               else "navigation_bar_item_small_label_view"))
@@ -548,7 +568,7 @@ class MainScreen(Screen):
                                         width=None),
                                   row(View(weight=1), label, View(weight=1))]))
         return View(kind="row", class_name="android.widget.FrameLayout", resource_id=_id("navigation"), height=_NAV,
-                    background=(250, 250, 250), children=items)
+                    background=_NAV_BACKGROUND, children=items)
 
     def _select(self, tab: str) -> None:
         self.tab = tab
@@ -576,7 +596,7 @@ class MainScreen(Screen):
         """``audio_browser_card_item``: the cover, the name and the More Actions button; a tap opens the playlist
         (``HeaderMediaListActivity``)."""
         cover = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("media_cover_container"),
-                     height=360, background=(238, 238, 238), children=[
+                     height=360, background=_PANEL, children=[
                          _icon("media_cover", "", "playlist", None, color=_ORANGE, gravity="center", width=200,
                                height=200)])
         more = _icon("item_more", MORE_ACTIONS, "more", lambda: self.overlays.playlist_menu(item))
@@ -591,7 +611,7 @@ class MainScreen(Screen):
         duration."""
         path, title, duration = item.path, item.title, item.duration_ms
         description = f"Video: {title}" + (f", Duration: {_talkback_seconds(duration)}" if duration >= 1000 else "")
-        more = _icon("item_more", MORE_ACTIONS, "more", lambda: self.overlays.video_menu(item), color=WHITE,
+        more = _icon("item_more", MORE_ACTIONS, "more", lambda: self.overlays.video_menu(item), color=_ON_COLOR,
                      gravity="bottom_end")
         thumbnail = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("container"),
                          height=300, background=(66, 66, 66), clickable=True, focusable=True,
@@ -610,7 +630,7 @@ class MainScreen(Screen):
         card = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("browser_container"),
                     content_desc=f"Folder: {INTERNAL_MEMORY}", clickable=True, focusable=True, long_clickable=True,
                     on_click=lambda: self.start(BrowserScreen, Intent(data=EXTERNAL_STORAGE)), width=400,
-                    padding=24, background=(240, 240, 240), children=[
+                    padding=24, background=_PANEL, children=[
                         View(kind="frame", class_name="android.widget.FrameLayout", height=180),
                         text_view(INTERNAL_MEMORY, resource_id=_id("title"), text_size=_BODY_SP, padding=8)])
         sections = [
@@ -776,6 +796,11 @@ class PlayerScreen(Screen):
         self._hud_until: int | None = now + HUD_DELAY_MS  # None: shown until hidden (OVERLAY_INFINITE)
         self._hud_hidden = False
 
+    @property
+    def night_colors(self) -> None:
+        """None: the manifest gives the player ``Theme.VLC.Player``, which has no night variant (it is dark)."""
+        return None
+
     def position_ms(self) -> int:
         """Where playback is: the position at the last play, pause or seek, plus the device time since while
         playing, at most the duration."""
@@ -885,9 +910,9 @@ class PlaylistScreen(Screen):
         tracks = library.tracks(self.playlist_id)
         up = _icon("", NAVIGATE_UP, "arrow_back", self.finish, width=_BAR)
         play = button(PLAY, lambda: self.app.play(tracks[0].path) if tracks else None, resource_id=_id("play_btn"),
-                      background=_ORANGE, text_size=_BODY_SP)
+                      background=_ORANGE, text_color=_ON_COLOR, text_size=_BODY_SP)
         header = View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("header_layout"),
-                      background=(245, 245, 245), padding=32, children=[
+                      background=_PANEL, padding=32, children=[
                           text_view(playlist.name, resource_id=_id("header_list_title"), text_size=50, bold=True,
                                     padding=16),
                           text_view(media_quantity(playlist.tracks), resource_id=_id("header_list_artist"),
@@ -916,6 +941,7 @@ class Vlc(App):
     label = APP_NAME
     icon, icon_color = "app_vlc", (255, 136, 0)
     version_name, version_code = "3.5.4", 13050408  # android_gym/device/apps.toml
+    night_colors = NIGHT_COLORS
     screens = (MainScreen, BrowserScreen, PlayerScreen, PlaylistScreen)
 
     def __init__(self, phone: Context) -> None:

@@ -152,6 +152,12 @@ class Screen:
         """The phone the app runs on."""
         return self.app.phone
 
+    @property
+    def night_colors(self) -> Mapping[Color, Color] | None:
+        """The ``values-night`` colours of the activity's theme: its app's (``App.night_colors``), unless the
+        manifest gives the activity a theme of its own that keeps its colours (a video player's)."""
+        return self.app.night_colors
+
     def build(self) -> View:
         """The screen's view tree for the current state."""
         raise NotImplementedError

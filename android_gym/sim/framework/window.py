@@ -262,7 +262,7 @@ class WindowManager:
         self._add_text_toolbar(screen, content, window)
         self._add_heads_up(window)
 
-        night_colors = screen.app.night_colors if looks.night else None
+        night_colors = screen.night_colors if looks.night else None
         background = night_colors.get(WHITE, WHITE) if night_colors else WHITE
         status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT, background))
         keyboard = None
@@ -301,7 +301,7 @@ class WindowManager:
         self.locale.translate(content, screen.app.package)
         content.gravity = "fill"  # the activity's root view is match_parent in its window
         scale_text(content, looks.font_scale)
-        night_colors = screen.app.night_colors if looks.night else None
+        night_colors = screen.night_colors if looks.night else None
         if night_colors:
             recolor(content, night_colors)
         for view in content.walk():
