@@ -1,11 +1,12 @@
 """A text taller than its ScrollView (a long note): laid out clipped to the list and scrolled line by line, with
-the caret and the text lines where the drawn text is."""
+the caret and the text lines where the drawn text is; a single-line text wider than its row: cut to fit."""
 
 from __future__ import annotations
 
 from android_gym.sim.ui.layout import layout, line_height
+from android_gym.sim.ui.layout import text_lines as layout_text_lines
 from android_gym.sim.ui.selection import caret_point, offset_at, text_lines, text_top
-from android_gym.sim.ui.views import edit_text, scroll_list, text_view
+from android_gym.sim.ui.views import View, edit_text, row, scroll_list, text_view
 
 TEXT = "\n".join(f"line {i}" for i in range(100))
 
@@ -38,3 +39,16 @@ def test_empty_lines_start_after_their_newline():
     field = edit_text("ab\n\ncd", "", "k", lambda value: None, multiline=True)
     layout(field, 0, 0, 1080, 400)
     assert text_lines(field) == [(0, "ab"), (3, ""), (4, "cd")]
+
+
+def test_a_single_line_text_in_a_row_keeps_to_the_room_left_and_is_cut_with_an_ellipsis():
+    long = "Wiedergabelisten " * 4
+    icon, label, tail = View(width=100), text_view(long, single_line=True), View(width=100)
+    row_view = row(icon, label, tail)
+    layout(row_view, 0, 0, 600, 200)
+    assert label.bounds[0] == 100 and label.bounds[2] == tail.bounds[0] == 500 and tail.bounds[2] == 600
+    (line,) = layout_text_lines(label, label.bounds[2] - label.bounds[0])
+    assert line.endswith("…") and long.startswith(line[:-1]) and label.text == long  # the dump keeps the text
+    first, second = text_view("Mehr", single_line=True), text_view(long, single_line=True)
+    layout(row(first, second), 0, 0, 600, 200)
+    assert first.bounds[2] - first.bounds[0] < 200 and second.bounds[2] == 600  # the later one gives way

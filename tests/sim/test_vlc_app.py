@@ -353,6 +353,24 @@ def test_the_dark_theme_turns_the_library_dark_and_leaves_the_player_as_it_is(ph
     assert tuple(phone.screenshot()[1500, 540]) == (255, 255, 255)
 
 
+def test_bottom_navigation_labels_stay_inside_their_items_on_a_small_phone_in_german():
+    """A BottomNavigationView's labels are one line each, cut with "…" within their item ("Wiedergabelisten"
+    is wider than a fifth of a 270 px wide phone)."""
+    small = Phone(270, 600)
+    try:
+        small.run("setprop persist.sys.locale de-DE && setprop ctl.restart zygote")
+        start(small)
+        for tab in vlc.TAB_IDS:
+            item = find(small, resource_id=rid(tab))
+            label = item.xpath(".//node[contains(@resource-id, 'label_view')]")[0]
+            x1, _, x2, _ = map(int, re.findall(r"\d+", item.get("bounds")))
+            lx1, _, lx2, _ = map(int, re.findall(r"\d+", label.get("bounds")))
+            assert x1 <= lx1 < lx2 <= x2, (label.get("text"), item.get("bounds"), label.get("bounds"))
+        assert find(small, resource_id=rid("nav_playlists")).get("content-desc") == "Wiedergabelisten"
+    finally:
+        small.close()
+
+
 def test_the_player_closes_when_the_video_ends(phone):
     play(phone)
     phone.clock.advance(23_000)

@@ -558,7 +558,8 @@ class MainScreen(Screen):
         for tab, title, glyph in zip(TAB_IDS, TAB_TITLES, _TAB_ICONS):
             chosen = tab == self.tab
             color = _ORANGE if chosen else _NAV_COLOR
-            label = text_view(title, text_size=_SMALL_SP, padding=2, text_color=color, bold=chosen,
+            # Material's navigation_bar_item_labels_group: one line each, cut with "…" (maxLines 1, ellipsize end)
+            label = text_view(title, text_size=_SMALL_SP, padding=2, text_color=color, bold=chosen, single_line=True,
                               resource_id=_id("navigation_bar_item_large_label_view" if chosen
                                               else "navigation_bar_item_small_label_view"))
             items.append(View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id(tab),

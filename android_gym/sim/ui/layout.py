@@ -188,7 +188,17 @@ def _natural_height(view: View, width: int, memo: Memo | None) -> int:
 
 
 def _row_widths(view: View, inner: int) -> list[int]:
+    """The widths of a Row's children: their own, and shares of what is left by weight. A single-line text gets at
+    most the room the children before it leave (its line is then cut with "…"), as a LinearLayout measures it."""
     fixed = [0 if child.weight else measure_width(child) for child in view.children]
+    room = inner - sum(fixed) - view.spacing * max(len(fixed) - 1, 0)
+    for index in reversed(range(len(fixed))):
+        if room >= 0:
+            break
+        if view.children[index].single_line:
+            cut = min(fixed[index], -room)
+            fixed[index] -= cut
+            room += cut
     total_weight = sum(child.weight for child in view.children)
     spare = max(inner - sum(fixed) - view.spacing * max(len(fixed) - 1, 0), 0)
     return [int(spare * child.weight / total_weight) if child.weight else width
