@@ -7,9 +7,9 @@ on screen as an ``AndroidAccessibilityForest`` to that host's ``android_env.A11y
 ``a11yTreePeriodMs`` (100 ms of wall-clock time, as the app's own thread sleeps), over a plaintext channel, with a
 1 s deadline. ``10.0.2.2``, the emulator's alias of the host's loopback, is the host's ``127.0.0.1`` here. Each
 tree is built as ``AccessibilityTreeCreator.buildForest`` builds it: windows from the bottom of the z-order up,
-each window's nodes in breadth-first order with unique ids from 0 and their depth, children and actions. Like
-the app, it logs under ``AndroidRLTask``, including the ``extra: exception [...]`` line AndroidEnv watches for
-when the server cannot be reached.
+each window's nodes in breadth-first order with unique ids from 0 and their depth, children and actions, their
+bounds the part on screen (as the uiautomator dump's). Like the app, it logs under ``AndroidRLTask``, including
+the ``extra: exception [...]`` line AndroidEnv watches for when the server cannot be reached.
 
 Not forwarded: accessibility events (``SendEvent``); only trees.
 """
@@ -28,6 +28,7 @@ from android_gym.sim.framework.window import ScreenWindow
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.logd import PRIORITIES
+from android_gym.sim.ui.hierarchy import Bounds, visible_children
 from android_gym.sim.ui.views import View
 
 #: ``withTimeout(grpcTimeoutMillis)`` around each send.
@@ -59,22 +60,21 @@ def _rect(bounds: tuple[int, int, int, int]) -> pb.ProtoRect:
 def _window(window: ScreenWindow) -> pb.AndroidAccessibilityWindowInfo:
     ident = window_id(window)
     nodes = []
-    queue: list[tuple[View, int]] = [(window.root, 0)]
+    queue: list[tuple[View, int, Bounds]] = [(window.root, 0, window.root.bounds)]
     next_id = 1
-    for view, depth in queue:  # breadth first; a node's id was handed out when its parent listed it
-        children = [child for child in view.children if child.bounds[2] > child.bounds[0]
-                    and child.bounds[3] > child.bounds[1]]
+    for view, depth, bounds in queue:  # breadth first; a node's id was handed out when its parent listed it
+        children = visible_children(view, bounds)
         child_ids = list(range(next_id, next_id + len(children)))
         next_id += len(children)
-        queue += [(child, depth + 1) for child in children]
-        nodes.append(_node(view, len(nodes), ident, window.package, depth, child_ids))
+        queue += [(child, depth + 1, clipped) for child, clipped in children]
+        nodes.append(_node(view, bounds, len(nodes), ident, window.package, depth, child_ids))
     return pb.AndroidAccessibilityWindowInfo(
         bounds_in_screen=_rect(window.root.bounds), display_id=0, id=ident, layer=window.layer, title=window.title,
         window_type=_WINDOW_TYPES[window.kind], is_active=window.focused, is_focused=window.focused,
         tree=pb.AndroidAccessibilityTree(nodes=nodes))
 
 
-def _node(view: View, unique_id: int, window: int, package: str, depth: int,
+def _node(view: View, bounds: Bounds, unique_id: int, window: int, package: str, depth: int,
           child_ids: list[int]) -> pb.AndroidAccessibilityNodeInfo:
     actions = [ACTION_ACCESSIBILITY_FOCUS]
     if view.focusable and not view.focused:
@@ -90,7 +90,7 @@ def _node(view: View, unique_id: int, window: int, package: str, depth: int,
         actions += [ACTION_SET_SELECTION, ACTION_SET_TEXT]
     selection = view.selection if view.editable and view.focused and view.selection else (-1, -1)
     return pb.AndroidAccessibilityNodeInfo(
-        unique_id=unique_id, bounds_in_screen=_rect(view.bounds), class_name=view.class_name,
+        unique_id=unique_id, bounds_in_screen=_rect(bounds), class_name=view.class_name,
         content_description=view.content_desc, hint_text=view.hint if view.editable else "", package_name=package,
         text=view.text, text_selection_start=selection[0], text_selection_end=selection[1],
         view_id_resource_name=view.resource_id, window_id=window, is_checkable=view.checkable,

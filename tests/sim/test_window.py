@@ -7,6 +7,7 @@ import pytest
 
 from android_gym.sim import keycodes
 from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.selection import caret_point
 from android_gym.sim.ui.views import (
@@ -365,5 +366,45 @@ def test_flings_turn_pages_but_not_through_a_dialog_scrim():
         assert not screen.dialog_open
         phone.swipe(ix, iy + 300, ix, iy - 300, 300)
         assert screen.scroll.get("items", 0) > 0
+    finally:
+        phone.close()
+
+
+class TallScreen(Screen):
+    """A column taller than the window: a row showing only its top 10 px above the navigation bar, one below."""
+
+    activity = "com.example.tall.MainActivity"
+
+    def __init__(self, app, intent):
+        super().__init__(app, intent)
+        self.clicked: list[str] = []
+
+    def build(self) -> View:
+        room = 2400 - STATUS_BAR_HEIGHT - NAV_BAR_HEIGHT
+        return column(View(height=room - 10),
+                      *[text_view(name, clickable=True, on_click=lambda name=name: self.clicked.append(name),
+                                  height=200) for name in ("Peeking", "Hidden")])
+
+
+class Tall(App):
+    package = "com.example.tall"
+    label = "Tall"
+    screens = (TallScreen,)
+
+
+def test_dumped_bounds_are_the_part_on_screen_and_a_sliver_is_still_tapped_at_its_centre():
+    """``AccessibilityNodeInfo.getBoundsInScreen``: a view's bounds cut to its parents', so to its window; a view
+    with nothing on screen is left out."""
+    phone = Phone()
+    try:
+        phone.packages.install(Tall)
+        screen = phone.activities.launch(phone.packages.get("com.example.tall"))
+        peeking = element(phone, text="Peeking").bbox_pixels
+        bottom = 2400 - NAV_BAR_HEIGHT
+        assert (peeking.y_min, peeking.y_max) == (bottom - 10, bottom)
+        assert not [e for e in parse_ui_dump(phone.ui_dump()) if e.text == "Hidden"]
+        assert all(e.bbox_pixels.y_max <= bottom for e in parse_ui_dump(phone.ui_dump())[1:])
+        tap(phone, text="Peeking")
+        assert screen.clicked == ["Peeking"]
     finally:
         phone.close()

@@ -2,7 +2,10 @@
 
 AOSP ``AccessibilityNodeInfoDumper`` writes one line: the XML declaration, ``<hierarchy rotation="0">`` and
 nested ``<node>`` elements with a fixed attribute order, leaves closed as `` />`` (KXmlSerializer's spelling),
-and characters that XML 1.0 forbids replaced by ``.``. Written by hand rather than with lxml because lxml
+and characters that XML 1.0 forbids replaced by ``.``. A node's bounds are the part of it on screen: cut to its
+parent's, and so to the window's (``View.getBoundsOnScreen`` with ``clipToParent``, as
+``AccessibilityNodeInfo.getBoundsInScreen`` gives them); a node with nothing on screen is left out, with its
+descendants (``isVisibleToUser``). Written by hand rather than with lxml because lxml
 cannot reproduce the `` />`` spelling and the dump is on the hot path of every step.
 """
 
@@ -25,8 +28,24 @@ def _attr(value: str) -> str:
     return _INVALID_XML.sub(".", value).translate(_ESCAPES)
 
 
-def _node(view: View, index: int, package: str, out: list[str]) -> None:
-    x1, y1, x2, y2 = view.bounds
+Bounds = tuple[int, int, int, int]
+
+
+def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
+    """The children of ``view`` (whose part on screen is ``bounds``) with something on screen, each with that part:
+    its bounds cut to ``bounds`` (``View.getBoundsOnScreen(rect, clipToParent=true)``)."""
+    x1, y1, x2, y2 = bounds
+    visible = []
+    for child in view.children:
+        cx1, cy1, cx2, cy2 = child.bounds
+        clipped = (max(cx1, x1), max(cy1, y1), min(cx2, x2), min(cy2, y2))
+        if clipped[2] > clipped[0] and clipped[3] > clipped[1]:
+            visible.append((child, clipped))
+    return visible
+
+
+def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds) -> None:
+    x1, y1, x2, y2 = bounds
     out.append(
         f'<node index="{index}" text="{_attr(view.text)}" resource-id="{_attr(view.resource_id)}" '
         f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" '
@@ -38,20 +57,19 @@ def _node(view: View, index: int, package: str, out: list[str]) -> None:
         f'password="{"true" if view.password else "false"}" selected="{"true" if view.selected else "false"}" '
         f'bounds="[{x1},{y1}][{x2},{y2}]"'
     )
-    visible = [child for child in view.children if child.bounds[2] > child.bounds[0]
-               and child.bounds[3] > child.bounds[1]]
+    visible = visible_children(view, bounds)
     if not visible:
         out.append(" />")
         return
     out.append(">")
-    for child_index, child in enumerate(visible):
-        _node(child, child_index, package, out)
+    for child_index, (child, clipped) in enumerate(visible):
+        _node(child, child_index, package, out, clipped)
     out.append("</node>")
 
 
 def dump(root: View, package: str, rotation: int = 0) -> str:
     """The uiautomator XML of the active window ``root`` belonging to ``package``."""
     out = [XML_DECLARATION, f'<hierarchy rotation="{rotation}">']
-    _node(root, 0, package, out)
+    _node(root, 0, package, out, root.bounds)
     out.append("</hierarchy>")
     return "".join(out)
