@@ -37,10 +37,11 @@ def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
     x1, y1, x2, y2 = bounds
     visible = []
     for child in view.children:
-        cx1, cy1, cx2, cy2 = child.bounds
-        clipped = (max(cx1, x1), max(cy1, y1), min(cx2, x2), min(cy2, y2))
-        if clipped[2] > clipped[0] and clipped[3] > clipped[1]:
-            visible.append((child, clipped))
+        cx1, cy1, cx2, cy2 = child_bounds = child.bounds
+        if not (x1 <= cx1 and y1 <= cy1 and cx2 <= x2 and cy2 <= y2):  # most views lie within their parent
+            cx1, cy1, cx2, cy2 = child_bounds = (max(cx1, x1), max(cy1, y1), min(cx2, x2), min(cy2, y2))
+        if cx2 > cx1 and cy2 > cy1:
+            visible.append((child, child_bounds))
     return visible
 
 
