@@ -66,6 +66,7 @@ from android_gym.sim.ui.views import (
     Callback,
     Color,
     View,
+    check_box,
     column,
     edit_text,
     fab,
@@ -580,10 +581,9 @@ class DeleteDialog(Dialog):
         self.on_yes(self.remember, self.skip_recycle_bin)
 
     def view(self) -> View:
-        boxes = [View(kind="text", class_name="android.widget.CheckBox", text=text, checkable=True,
-                      checked=getattr(self, name), clickable=True, focusable=True, resource_id=_id(res),
-                      on_click=lambda name=name: self._toggle(name), text_size=_BIGGER, padding=30,
-                      text_color=PRIMARY if getattr(self, name) else TEXT)
+        # MyAppCompatCheckbox.setColors: the box in the primary colour when checked
+        boxes = [check_box(text, getattr(self, name), lambda name=name: self._toggle(name), resource_id=_id(res),
+                           text_size=_BIGGER, padding=30, button_tint=PRIMARY)
                  for name, text, res in (("remember", DO_NOT_ASK_AGAIN, "delete_remember_checkbox"),
                                          ("skip_recycle_bin", SKIP_THE_RECYCLE_BIN, "skip_the_recycle_bin_checkbox"))]
         body = [column(text_view(self.message, resource_id=_id("delete_remember_title"), text_size=_BIGGER,
