@@ -142,9 +142,6 @@ def escape_input_text(text: str) -> list[str]:
 _RAW_FORMATS = {1: 4, 2: 4, 3: 3}  # RGBA_8888, RGBX_8888, RGB_888
 #: The header ``screencap`` writes before the pixels since Android 9 (with the data space).
 RAW_HEADER_SIZE = 16
-#: A 4-byte pixel whose first three bytes are its colour: copying these items drops the fourth byte at C speed
-#: (3x faster than slicing ``[:, :, :3]`` of a uint8 array).
-_RGB_OF_4 = np.dtype({"names": ["rgb"], "formats": ["V3"], "offsets": [0], "itemsize": 4})
 
 
 def raw_screencap_pixels(data: bytes | memoryview) -> np.ndarray | None:
@@ -160,10 +157,15 @@ def raw_screencap_pixels(data: bytes | memoryview) -> np.ndarray | None:
     header = len(data) - width * height * bpp
     if header not in (12, RAW_HEADER_SIZE):
         return None
+    pixels = np.frombuffer(data, np.uint8, offset=header).reshape(height, width, bpp)
     if bpp == 3:
-        return np.frombuffer(data, np.uint8, offset=header).reshape(height, width, 3).copy()
-    rgb = np.frombuffer(data, _RGB_OF_4, offset=header)["rgb"]
-    return np.ascontiguousarray(rgb).view(np.uint8).reshape(height, width, 3)
+        return pixels.copy()
+    # One channel at a time, each a plain strided byte loop: at 1080x2400 4.0 ms of CPU, against 7.9 ms for
+    # copying 3-byte items out of 4-byte ones and ~20 ms for ``pixels[:, :, :3].copy()`` (a 3-byte inner loop).
+    rgb = np.empty((height, width, 3), np.uint8)
+    for channel in range(3):
+        rgb[:, :, channel] = pixels[:, :, channel]
+    return rgb
 
 
 class AdbDevice:
