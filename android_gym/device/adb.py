@@ -58,7 +58,9 @@ from .stabilize import Stabilization, wait_until_stable
 T = TypeVar("T")
 
 DEFAULT_SERVER_PORT = 5037
-UI_DUMP_PATH = "/sdcard/window_dump.xml"
+#: Where the UI dump goes: the shell's own directory (adbutils and uiautomator2 use it too), not uiautomator's
+#: default /sdcard/window_dump.xml, which apps can see (a file manager would list it).
+UI_DUMP_PATH = "/data/local/tmp/window_dump.xml"
 #: The UI dump and its file in one round trip. Not ``uiautomator dump /dev/tty``: without a terminal (``exec:``,
 #: ``shell,v2,raw:``) adbd's child has none, and opening /dev/tty fails.
 _DUMP_AND_READ = f"uiautomator dump {UI_DUMP_PATH} >&2 && cat {UI_DUMP_PATH}"
