@@ -4,8 +4,8 @@ adbutils talks to the adb server (devices, connect, wait-for, features, root); t
 ``adb_services``. Shell commands use the shell v2 protocol when the device offers it (real exit codes, stdin
 closed), else adbutils' exit-code marker. Files move with the sync protocol. Screenshots are ``screencap``'s raw
 pixels over ``exec:``, read into one buffer (``-p`` PNG for formats it does not read); the UI hierarchy is
-``uiautomator dump`` to a file that ``cat`` prints in the same command line (pulled after it on devices without
-shell v2). Incoming SMS go through the emulator console (``sms send``), so ``receive_sms`` needs an
+``uiautomator dump`` to a file in /data/local/tmp that ``cat`` prints in the same command line (pulled after it on
+devices without shell v2). Incoming SMS go through the emulator console (``sms send``), so ``receive_sms`` needs an
 ``emulator-N`` serial.
 
 Given the emulator's gRPC address (``grpc="localhost:8554"``), screenshots and taps and swipes go through the
