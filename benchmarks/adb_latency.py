@@ -2,7 +2,10 @@
 to the in-process phone, per screen size.
 
 The phone runs in its own process (``android-gym sim serve``), the adb server on a private port with a private
-HOME, so the figures are what a training script sees against an emulator-like device on this machine.
+HOME, so the figures are what a training script sees against an emulator-like device on this machine. Each row
+has its median wall time and the CPU time the three processes spent per call (this one, the adb server, the
+phone; from /proc, in clock ticks of 10 ms, so a row's CPU is exact to 10 ms over all its calls): on a machine
+shared with other work the wall times wander, the CPU times much less.
 
 Env steps take valid actions that change the screen, as an agent's do (``random-valid``: taps, long presses, typing
 and scrolls on what is on screen, back, home, opening the task's app; DESIGN.md "Measure with a policy of valid
@@ -15,6 +18,7 @@ Usage: python benchmarks/adb_latency.py [--repeats 30] [--steps 60] [--screens 1
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -22,86 +26,151 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import adbutils
 import gymnasium as gym
 
 import android_gym  # noqa: F401
 from android_gym.agents import load_agent
-from android_gym.device.adb import AdbDevice
+from android_gym.device.adb import AdbDevice, server_answers
 from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
 
 TASK = "AndroidWorld/SendSms-v0"
+T = TypeVar("T")
 
 
-def median_ms(operation: Callable[[], object], repeats: int) -> float:
-    """Median wall time of ``operation`` in milliseconds (one warm-up call first)."""
-    operation()
-    times = []
-    for _ in range(repeats):
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds process ``pid`` has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def adb_server_pid(port: int) -> int:
+    """The process id of the adb server listening on ``port`` (its command line names the port)."""
+    for entry in Path("/proc").iterdir():
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:  # not a process, or gone
+            continue
+        if b"fork-server" in argv and f"tcp:{port}".encode() in argv:
+            return int(entry.name)
+    raise RuntimeError(f"no adb server process for port {port}")
+
+
+@dataclass
+class Meter:
+    """Wall times of calls and the CPU time the client, the adb server and the phone spent in them."""
+
+    pids: dict[str, int]
+    walls: list[float] = field(default_factory=list)
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    def time(self, operation: Callable[..., T], *args: object) -> T:
+        """``operation(*args)``, measured."""
+        before = {name: cpu_seconds(pid) for name, pid in self.pids.items()}
         start = time.perf_counter()
-        operation()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
+        result = operation(*args)
+        self.walls.append(time.perf_counter() - start)
+        for name, pid in self.pids.items():
+            self.cpu[name] = self.cpu.get(name, 0.0) + cpu_seconds(pid) - before[name]
+        return result
+
+    def figure(self) -> str:
+        """``wall (client + adb server + phone CPU)`` in ms per call."""
+        calls = len(self.walls)
+        parts = " + ".join(f"{1000 * self.cpu[name] / calls:.1f}" for name in self.pids)
+        return f"{1000 * statistics.median(self.walls):.2f} ({parts})"
 
 
-def median_step_ms(device: str, steps: int, pixels: bool, seed: int = 0) -> float:
-    """Median wall time of one env step (valid actions; UI tree, and pixels if asked, observed) on ``device``."""
+def median_ms(operation: Callable[[], object], repeats: int, pids: dict[str, int]) -> str:
+    """The wall-time median and mean CPU of ``operation`` in milliseconds (one warm-up call first)."""
+    operation()
+    meter = Meter(pids)
+    for _ in range(repeats):
+        meter.time(operation)
+    return meter.figure()
+
+
+def median_step_ms(device: str, steps: int, pixels: bool, pids: dict[str, int], seed: int = 0) -> str:
+    """The wall-time median and mean CPU of one env step (valid actions; UI tree, and pixels if asked, observed)
+    on ``device``; resets are not counted."""
     env = gym.make(TASK, device=device, pixels=pixels)
     agent = load_agent("random-valid", seed)
     observation, info = env.reset(seed=seed)
     agent.reset(env)
-    times = []
+    meter = Meter(pids)
     for _ in range(steps):
         action = agent.act(observation, info)
-        start = time.perf_counter()
-        observation, _, terminated, truncated, info = env.step(action)
-        times.append(time.perf_counter() - start)
+        observation, _, terminated, truncated, info = meter.time(env.step, action)
         if terminated or truncated:
             observation, info = env.reset()
             agent.reset(env)
     env.close()
-    return 1000 * statistics.median(times)
+    return meter.figure()
+
+
+def start_phone(server_port: int, screen: str, attempts: int = 5) -> tuple[subprocess.Popen, str, str]:
+    """``android-gym sim serve`` with a ``screen``-sized phone on free ports, listed by the adb server; returns the
+    process, its serial and its gRPC address. On a shared machine another process may take the ports between the
+    check and the phone's ``bind``: the phone then exits, and is started again on others. It is up once the adb
+    server lists its serial and its own gRPC port answers (the adb server also adopts other processes' phones on
+    the emulator ports, so the serial alone does not say it is this one)."""
+    client = adbutils.AdbClient("127.0.0.1", server_port)
+    for _ in range(attempts):
+        adb_port, grpc_port = free_emulator_port(), free_port()
+        phone = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port",
+                                  str(adb_port), "--grpc-port", str(grpc_port), "--size", screen],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        serial, deadline = f"emulator-{adb_port - 1}", time.monotonic() + 60
+        while phone.poll() is None and time.monotonic() < deadline:
+            listed = any(info.serial == serial and info.state == "device" for info in client.list())
+            if listed and server_answers("127.0.0.1", grpc_port):
+                return phone, serial, f"127.0.0.1:{grpc_port}"
+            time.sleep(0.2)
+        phone.terminate()
+        phone.wait()
+    raise RuntimeError(f"no served phone came up in {attempts} attempts")
 
 
 @contextmanager
-def served_phone(server_port: int, screen: str) -> Iterator[tuple[str, str]]:
-    """``android-gym sim serve`` with a ``screen``-sized phone; yields its serial and gRPC address."""
-    adb_port, grpc_port = free_emulator_port(), free_port()
-    phone = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port", str(adb_port),
-                              "--grpc-port", str(grpc_port), "--size", screen], stdout=subprocess.DEVNULL)
-    serial = f"emulator-{adb_port - 1}"
+def served_phone(server_port: int, screen: str) -> Iterator[tuple[str, str, int]]:
+    """A served ``screen``-sized phone (``start_phone``) for the duration; yields its serial, gRPC address and
+    process id."""
+    phone, serial, grpc = start_phone(server_port, screen)
     try:
-        adbutils.AdbClient("127.0.0.1", server_port).wait_for(serial, timeout=60)
-        yield serial, f"127.0.0.1:{grpc_port}"
+        yield serial, grpc, phone.pid
     finally:
         phone.terminate()
         phone.wait()
 
 
-def measure(server_port: int, screen: str, repeats: int, steps: int) -> dict[str, float]:
+def measure(server_port: int, screen: str, repeats: int, steps: int) -> dict[str, str]:
     """Every row's figure for one screen size."""
-    with served_phone(server_port, screen) as (serial, grpc):
+    with served_phone(server_port, screen) as (serial, grpc, phone_pid):
+        pids = {"client": os.getpid(), "adb server": adb_server_pid(server_port), "phone": phone_pid}
         device, device_grpc = AdbDevice(serial), AdbDevice(serial, grpc=grpc)
         adb_cli = ["adb", "-P", str(server_port), "-s", serial, "shell", "true"]
         over_adb, over_grpc = f"adb:{serial}?stabilize=off", f"adb:{serial}?stabilize=off&grpc={grpc}"
         rows = {
             "`adb shell true` (Debian adb command)": median_ms(lambda: subprocess.run(adb_cli, check=True),
-                                                               repeats),
-            "AdbDevice.shell('true')": median_ms(lambda: device.shell("true"), repeats),
-            "AdbDevice.ui_dump() (dump + cat)": median_ms(device.ui_dump, repeats),
-            "AdbDevice.screenshot() (raw screencap)": median_ms(device.screenshot, repeats),
-            "AdbDevice.screenshot() (gRPC RGB888)": median_ms(device_grpc.screenshot, repeats),
-            "env step over adb, UI tree only": median_step_ms(over_adb, steps, pixels=False),
-            "env step over adb, pixels + UI tree": median_step_ms(over_adb, steps, pixels=True),
-            "env step over adb+gRPC, UI tree only": median_step_ms(over_grpc, steps, pixels=False),
-            "env step over adb+gRPC, pixels + UI tree": median_step_ms(over_grpc, steps, pixels=True),
+                                                               repeats, pids),
+            "AdbDevice.shell('true')": median_ms(lambda: device.shell("true"), repeats, pids),
+            "AdbDevice.ui_dump() (dump + cat)": median_ms(device.ui_dump, repeats, pids),
+            "AdbDevice.screenshot() (raw screencap)": median_ms(device.screenshot, repeats, pids),
+            "AdbDevice.screenshot() (gRPC RGB888)": median_ms(device_grpc.screenshot, repeats, pids),
+            "env step over adb, UI tree only": median_step_ms(over_adb, steps, False, pids),
+            "env step over adb, pixels + UI tree": median_step_ms(over_adb, steps, True, pids),
+            "env step over adb+gRPC, UI tree only": median_step_ms(over_grpc, steps, False, pids),
+            "env step over adb+gRPC, pixels + UI tree": median_step_ms(over_grpc, steps, True, pids),
         }
         device.close()
         device_grpc.close()
-    rows["env step in process, UI tree only"] = median_step_ms(f"sim:{screen}", steps, pixels=False)
-    rows["env step in process, pixels + UI tree"] = median_step_ms(f"sim:{screen}", steps, pixels=True)
+    in_process = {"client": os.getpid()}
+    rows["env step in process, UI tree only"] = median_step_ms(f"sim:{screen}", steps, False, in_process)
+    rows["env step in process, pixels + UI tree"] = median_step_ms(f"sim:{screen}", steps, True, in_process)
     return rows
 
 
@@ -113,10 +182,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home, private_adb_server(Path(home)) as server_port:
         figures = {screen: measure(server_port, screen, args.repeats, args.steps) for screen in args.screens}
-    print(f"median latency in ms, {args.repeats} calls / {args.steps} steps each ({TASK}, valid actions)")
-    print(f"  {'':42s}" + "".join(f"{screen:>12s}" for screen in args.screens))
+    print(f"median wall ms (mean CPU ms of this process + the adb server + the phone; in process: this one), "
+          f"{args.repeats} calls / {args.steps} steps each ({TASK}, valid actions)")
+    print(f"  {'':42s}" + "".join(f"{screen:>28s}" for screen in args.screens))
     for name in figures[args.screens[0]]:
-        print(f"  {name:42s}" + "".join(f"{figures[screen][name]:12.2f}" for screen in args.screens))
+        print(f"  {name:42s}" + "".join(f"{figures[screen][name]:>28s}" for screen in args.screens))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import pytest
 
 from android_gym.device import adb_services as services
 from android_gym.device import open_device
-from android_gym.device.adb import AdbDevice, raw_screencap_pixels
+from android_gym.device.adb import UI_DUMP_PATH, AdbDevice, raw_screencap_pixels
 from android_gym.errors import (
     AdbServerError,
     DeviceError,
@@ -139,7 +139,7 @@ def test_a_ui_dump_is_one_round_trip_and_a_failed_one_is_an_error(fresh_served_p
     try:
         monkeypatch.setattr(services, "pull", lambda *args: pytest.fail("the dump was pulled"))
         assert device.ui_dump() == fresh_served_phone.phone.ui_dump()
-        device.shell("rm /sdcard/window_dump.xml; mkdir /sdcard/window_dump.xml")  # no file to write nor read
+        device.shell(f"rm {UI_DUMP_PATH}; mkdir {UI_DUMP_PATH}")  # no file to write nor read
         with pytest.raises(DeviceError, match="uiautomator dump failed"):
             device.ui_dump()
     finally:

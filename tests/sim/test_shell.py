@@ -569,11 +569,14 @@ def test_raw_screencap_is_the_header_and_the_screens_rgba_rows(phone):
 
 
 def test_screenshots_and_dumps_printed_to_stdout_leave_the_screen_alone(phone):
-    """Read-only command lines do not redraw the screen; saving a screenshot or a dump into a file writes."""
-    for command in ("screencap", "screencap -p", "screencap -d 0 /dev/stdout", "uiautomator dump /dev/tty"):
+    """Read-only command lines do not redraw the screen, nor does saving a screenshot or a dump where no app can
+    see it (the shell's /data/local/tmp); saving one into a file an app may list writes."""
+    for command in ("screencap", "screencap -p", "screencap -d 0 /dev/stdout", "uiautomator dump /dev/tty",
+                    "uiautomator dump /data/local/tmp/window_dump.xml", "screencap -p /data/local/tmp/a.png"):
         assert sh(phone, command).read_only, command
     for command in ("screencap /sdcard/a.raw", "screencap -p /sdcard/a.png", "uiautomator dump",
-                    "uiautomator dump /sdcard/window_dump.xml"):
+                    "uiautomator dump /sdcard/window_dump.xml", "uiautomator dump /data/local/tmp/../../a.xml",
+                    "uiautomator dump window_dump.xml"):
         assert not sh(phone, command).read_only, command
 
 

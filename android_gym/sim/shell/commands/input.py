@@ -338,15 +338,23 @@ def uiautomator(ctx: CommandContext, argv: list[str]) -> int:
     return 0
 
 
-def _to_stdout(target: str | None) -> bool:
-    return target is None or target in ("/dev/stdout", "/dev/tty")
+#: The shell user's own directory: no app can read it (SELinux ``shell_data_file``), so nothing saved there shows
+#: on screen. adb clients keep their UI dumps there (adbutils, uiautomator2, android_gym's ``AdbDevice``).
+SHELL_TMP = "/data/local/tmp/"
+
+
+def _out_of_sight(target: str | None) -> bool:
+    """Whether output sent to ``target`` (``None``: standard output) cannot change what any app shows."""
+    return (target is None or target in ("/dev/stdout", "/dev/tty")
+            or (target.startswith("/") and posixpath.normpath(target).startswith(SHELL_TMP)))
 
 
 #: Command lines that only read the device, by command (the shell leaves the screen as it was after them): a
-#: screenshot or a UI dump printed to standard output rather than saved to a file.
+#: screenshot or a UI dump printed to standard output or saved where no app can see it, not into a file an app
+#: may list.
 READS_ONLY = {
-    "screencap": lambda argv: _to_stdout(_screencap_args(argv)[1]),
-    "uiautomator": lambda argv: argv[1:2] == ["dump"] and _to_stdout(_dump_target(argv) or ""),
+    "screencap": lambda argv: _out_of_sight(_screencap_args(argv)[1]),
+    "uiautomator": lambda argv: argv[1:2] == ["dump"] and _out_of_sight(_dump_target(argv) or _DEFAULT_DUMP),
 }
 
 
