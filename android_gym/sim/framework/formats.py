@@ -154,6 +154,24 @@ def _without_am_pm(tokens: list[tuple[str, object]]) -> list[tuple[str, object]]
     return kept
 
 
+def format_date_time(when: dt.datetime, date_skeleton: str, is24: bool, tag: str) -> str:
+    """``DateUtils.formatDateTime`` with a date and the time: the locale's best pattern for ``date_skeleton`` and
+    its clock (``clock_pattern``), joined as ICU's ``DateTimePatternGenerator`` joins a date and a time (the
+    locale's date-time pattern, "{1}, {0}" in en-US): "10/14/2023, 14:05"."""
+    glue = str(_locale(tag).datetime_formats["medium"])
+    return glue.replace("{1}", format_skeleton(when, date_skeleton, tag)).replace("{0}", format_time(when, is24, tag))
+
+
+def format_medium(when: dt.datetime, tag: str) -> str:
+    """``DateFormat.getDateTimeInstance(MEDIUM, MEDIUM)``: the locale's MEDIUM date and MEDIUM time (with seconds)
+    joined by its MEDIUM date-time pattern: "Oct 14, 2023, 2:05:09 PM" in en-US."""
+    locale = _locale(tag)
+    time = locale.time_formats["medium"].pattern.replace(_NARROW_NBSP, " ")
+    glue = str(locale.datetime_formats["medium"])
+    return glue.replace("{1}", format_pattern(when, date_pattern("medium", tag), tag)).replace(
+        "{0}", format_pattern(when, time, tag))
+
+
 def week_order(tag: str) -> tuple[int, ...]:
     """The days of the week (Python's numbers, Monday 0) from the first day of the locale's week
     (``Calendar.getFirstDayOfWeek``): Sunday first in en-US, Monday first in de-DE and fr-FR."""
