@@ -254,7 +254,7 @@ def relative_date(day: dt.date, today: dt.date, tag: str) -> str:
 
 def medium_date_time(when: dt.datetime, tag: str) -> str:
     """``FormatStyle.MEDIUM`` date and time in the locale ``tag``: "Oct 15, 2023, 3:34:00 PM" in en-US."""
-    return formats.format_medium(when, tag)
+    return formats.format_date_time_instance(when, "medium", tag)
 
 
 def time_distance_text(total_ms: int, metres: float, units: str) -> str:

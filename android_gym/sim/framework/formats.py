@@ -173,12 +173,12 @@ def format_date_time(when: dt.datetime, date_skeleton: str, is24: bool, tag: str
     return glue.replace("{1}", format_skeleton(when, date_skeleton, tag)).replace("{0}", format_time(when, is24, tag))
 
 
-def format_medium(when: dt.datetime, tag: str) -> str:
-    """``DateFormat.getDateTimeInstance(MEDIUM, MEDIUM)``: the locale's MEDIUM date and MEDIUM time (with seconds)
-    joined by its MEDIUM date-time pattern: "Oct 14, 2023, 2:05:09 PM" in en-US."""
-    glue = format_date_time_pattern("medium", tag)
-    return glue.replace("{1}", format_pattern(when, date_pattern("medium", tag), tag)).replace(
-        "{0}", format_pattern(when, time_pattern("medium", tag), tag))
+def format_date_time_instance(when: dt.datetime, width: str, tag: str) -> str:
+    """``DateFormat.getDateTimeInstance(width, width)``: the locale's date and time of ``width`` joined by its
+    date-time pattern of that width: "Oct 14, 2023, 2:05:09 PM" (MEDIUM), "10/14/23, 2:05 PM" (SHORT) in en-US."""
+    glue = format_date_time_pattern(width, tag)
+    return glue.replace("{1}", format_pattern(when, date_pattern(width, tag), tag)).replace(
+        "{0}", format_pattern(when, time_pattern(width, tag), tag))
 
 
 def week_order(tag: str) -> tuple[int, ...]:
