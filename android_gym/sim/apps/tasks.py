@@ -276,14 +276,12 @@ def _medium_date_time(when: dt.datetime, this_year: int, tag: str) -> str:
 
 
 def _relative_day(day: dt.date, today: dt.date, abbreviated: bool, tag: str) -> str:
-    """``DateUtilities.getRelativeDay`` for a day within six days of today."""
+    """``DateUtilities.getRelativeDay`` for a day within six days of today: Today, Tomorrow, Yesterday (the app's
+    strings in the locale ``tag``, which ``getRelativeDateTime`` composes with the time) or the weekday."""
     offset = (day - today).days
-    if offset == 0:
-        return TODAY
-    if offset == 1:
-        return "Tmrw" if abbreviated else TOMORROW
-    if offset == -1:
-        return "Yest" if abbreviated else "Yesterday"
+    if offset in (-1, 0, 1):
+        word = {0: TODAY, 1: "Tmrw" if abbreviated else TOMORROW, -1: "Yest" if abbreviated else "Yesterday"}[offset]
+        return locales.resource(tag, PACKAGE, word)
     return formats.weekday_name(day.weekday(), tag, "EEE" if abbreviated else "EEEE")
 
 
