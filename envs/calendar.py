@@ -38,6 +38,7 @@ from android_gym.sim.apps.calendar import (
     PREFS_PATH,
     WEEK,
     Occurrence,
+    day_title,
     event_row,
     item_time_text,
     month_grid_start,
@@ -185,18 +186,35 @@ def _navigate_to_month(day: dt.date) -> OracleStep:
 
 
 def _tap_cell(day: dt.date) -> OracleStep:
-    """Tap ``day``'s cell: the grid's cells carry no text, so count from the first one shown (Sunday first)."""
+    """Tap ``day``'s cell: the grid's cells carry no text, so count from the first one shown, taking the week to
+    start on Sunday (``_to_day`` then corrects a week that starts on Monday)."""
     def step(elements: Sequence[UIElement]) -> Action:
         cells = [e for e in elements if e.resource_name == _rid("month_view_background")]
         if len(cells) != 42:
             raise OracleError(f"the month grid shows {len(cells)} cells, not 42")
-        return Action(ActionType.CLICK, index=cells[(day - month_grid_start(day)).days].index)
+        return Action(ActionType.CLICK, index=cells[(day - month_grid_start(day, sunday_first=True)).days].index)
+    return step
+
+
+def _to_day(day: dt.date) -> OracleStep:
+    """In the day view: read the day's title (in any system language); on the day after ``day`` (the month grid
+    started on Monday), go back one day."""
+    def titles(shown: dt.date) -> frozenset[str]:
+        return frozenset(day_title(shown, TODAY, language) for language in LANGUAGES)
+
+    def step(elements: Sequence[UIElement]) -> Action | None:
+        title = MONTH_LABEL.find(elements).text
+        if title in titles(day):
+            return None
+        if title in titles(day + dt.timedelta(days=1)):
+            return tap(PREVIOUS)(elements)
+        raise OracleError(f"the day view shows {title!r}, not {day}")
     return step
 
 
 def open_day(day: dt.date, max_months: int = 24) -> list[OracleStep]:
-    """From the month view: arrows to ``day``'s month, then its cell (the day view opens)."""
-    return [_navigate_to_month(day)] * max_months + [_tap_cell(day)]
+    """From the month view: arrows to ``day``'s month, then its cell (the day view opens) and the day."""
+    return [_navigate_to_month(day)] * max_months + [_tap_cell(day), _to_day(day), _to_day(day)]
 
 
 def _tap_if_present(selector: Selector) -> OracleStep:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from android_gym import locales
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.errors import DeviceError
@@ -145,9 +146,14 @@ def _draft_on_screen(elements: Sequence[UIElement], params: dict[str, Any]) -> b
     names_in_order = any(last.bbox_pixels.y_min >= first.bbox_pixels.y_max for first in firsts for last in lasts)
     label = params["phone_label"]
     return names_in_order and any(
-        element.text == label and (element.content_description == f"{label} Phone"
-                                   or _vertically_adjacent(phone, element))
+        _is_label(element.text, label) and (element.content_description == f"{label} Phone"
+                                            or _vertically_adjacent(phone, element))
         for phone in phones for element in elements)
+
+
+def _is_label(shown: str | None, label: str) -> bool:
+    """Whether ``shown`` is the phone label ``label`` (English) or its translation in the phone's language."""
+    return shown == label or (shown is not None and label in locales.english_of(shown, PACKAGE))
 
 
 def _vertically_adjacent(upper: UIElement, lower: UIElement) -> bool:

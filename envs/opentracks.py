@@ -31,6 +31,7 @@ import numpy as np
 
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
+from android_gym.device.config import LANGUAGES
 from android_gym.sim.apps.opentracks import (
     DB_PATH,
     IMPERIAL,
@@ -182,12 +183,13 @@ def random_activity_row(rng: np.random.Generator) -> Row:
 
 
 # ----- reading the list -----------------------------------------------------------------------------------------
-def _list_texts(row: Mapping[str, Any]) -> tuple[str, str, str, str]:
+def _list_texts(row: Mapping[str, Any]) -> tuple[str, str, frozenset[str], str]:
     """What the list shows of ``row``: its name, "<time> (<distance>)" in the default (imperial) units, its date
-    relative to the device's and its time."""
+    relative to the device's (in each system language) and its time."""
     start = dt.datetime.fromtimestamp(row["starttime"] / 1000, ZONE)
-    return (row["name"], time_distance_text(row["totaltime"], row["totaldistance"], IMPERIAL),
-            relative_date(start.date(), DEVICE_TIME.date()), f"{start:%H:%M}")
+    dates = frozenset(relative_date(start.date(), DEVICE_TIME.date(), language) for language in LANGUAGES)
+    return (row["name"], time_distance_text(row["totaltime"], row["totaldistance"], IMPERIAL), dates,
+            f"{start:%H:%M}")
 
 
 def _just_below(upper: UIElement, lower: UIElement) -> bool:
@@ -203,14 +205,15 @@ def _same_line(a: UIElement, b: UIElement) -> bool:
 def find_row(elements: Sequence[UIElement], row: Mapping[str, Any]) -> UIElement | None:
     """The name element of ``row``'s list item, with its total time and distance fully on screen below it and its
     date and time beside them."""
-    name, time_distance, date, time = _list_texts(row)
+    name, time_distance, dates, time = _list_texts(row)
     shown = [element for element in elements if element.bbox_pixels.area > 0]
     below = [e for e in shown if e.resource_name == TIME_DISTANCE_ID and e.text == time_distance]
-    dates = [e for e in shown if e.resource_name == DATE_ID and Selector(text=date).matches(e)]  # "Today" translated
+    on_date = [e for e in shown if e.resource_name == DATE_ID  # "Today" translated
+               and any(Selector(text=date).matches(e) for date in dates)]
     times = [e for e in shown if e.resource_name == TIME_ID and e.text == time]
     for title in (e for e in shown if e.resource_name == NAME_ID and e.text == name):
         if any(_just_below(title, line) and any(_same_line(line, t) for t in times) for line in below) \
-                and any(_same_line(title, d) for d in dates):
+                and any(_same_line(title, d) for d in on_date):
             return title
     return None
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
+from android_gym.device.config import LANGUAGES
 from android_gym.sim.apps.tasks import (
     DB_PATH,
     HIGH,
@@ -46,6 +47,7 @@ from android_gym.sim.apps.tasks import (
     start_date_ms,
     to_ms,
 )
+from android_gym.sim.framework import formats
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME, Task
 from android_gym.tasks.oracle import (
@@ -184,13 +186,16 @@ def _same_row(a: UIElement, b: UIElement) -> bool:
 def _find_row(elements: Sequence[UIElement], row: Mapping[str, Any], now: dt.datetime) -> UIElement | None:
     """The title element of ``row``'s line in the task list: its title with its due date text beside it (or no
     due date at all), fully on screen."""
-    due = list_due_text(row["dueDate"], now, is24=True) if row["dueDate"] else None
+    dues_shown = frozenset(list_due_text(row["dueDate"], now, True, language) for language in LANGUAGES) \
+        if row["dueDate"] else frozenset()
     dues = [e for e in elements if e.resource_name == DUE_ID and e.bbox_pixels.area > 0]
     for title in (e for e in elements if e.resource_name == TITLE_ID and e.text == row["title"]
                   and e.bbox_pixels.area > 0):
         beside = [d for d in dues if _same_row(title, d)]
-        wanted = [Selector(text=due)] if due is not None else []  # "Today" in the phone's language
-        if len(beside) == len(wanted) and all(s.matches(d) for s, d in zip(wanted, beside, strict=True)):
+        if not beside and not dues_shown:
+            return title
+        # the date in the phone's language ("Today" translated)
+        if len(beside) == 1 and dues_shown and any(Selector(text=due).matches(beside[0]) for due in dues_shown):
             return title
     return None
 
@@ -246,6 +251,18 @@ def _complete_box(title: str) -> OracleStep:
         if not boxes:
             raise OracleError(f"no checkbox beside {title!r}")
         return Action(ActionType.CLICK, index=boxes[0].index)
+    return step
+
+
+def _tap_calendar_day(day: dt.date) -> OracleStep:
+    """Tap ``day`` in the editor's calendar: the cell described "20 October 2023" (``dd MMMM yyyy``, its month in
+    the phone's language)."""
+    def step(elements: Sequence[UIElement]) -> Action:
+        described = {formats.format_pattern(day, "dd MMMM yyyy", language) for language in LANGUAGES}
+        for element in elements:
+            if element.content_description in described:
+                return Action(ActionType.CLICK, index=element.index)
+        raise OracleError(f"the calendar shows no cell for {day}")
     return step
 
 
@@ -319,7 +336,7 @@ class TasksAddTask(_TasksAppTask):
                                    tap(Selector(text="No due date"))]
         if (due.year, due.month) != (DEVICE_TIME.year, DEVICE_TIME.month):
             steps.append(tap(Selector(content_desc="Next month")))
-        steps += [tap(Selector(content_desc=f"{due.day:02d} {due:%B} {due.year}")),
+        steps += [_tap_calendar_day(due),
                   tap(Selector(resource_id=_id("ok_button"))), _priority_radio(self.params["importance"]),
                   tap(Selector(content_desc="Save")), complete()]
         return steps

@@ -97,7 +97,7 @@ def open_day(phone: Phone, day: int) -> None:
     cells = find_all(phone, resource_id=rid("month_view_background"))
     assert len(cells) == 42 and all(cell.get("text") == "" for cell in cells)
     first = dt.date(2023, 10, 1)
-    phone.tap(*center(cells[(dt.date(2023, 10, day) - month_grid_start(first)).days]))
+    phone.tap(*center(cells[(dt.date(2023, 10, day) - month_grid_start(first, sunday_first=True)).days]))
 
 
 PAGER = "androidx.viewpager.widget.ViewPager"
@@ -281,7 +281,7 @@ def test_flinging_the_month_pager_turns_months_both_ways_and_a_vertical_drag_doe
     phone.swipe((x1 + x2) / 2, y2 - 200, (x1 + x2) / 2 + 100, y1 + 400)  # mostly vertical
     assert texts(phone, "top_value") == ["November"]
     cells = find_all(phone, resource_id=rid("month_view_background"))
-    phone.tap(*center(cells[(dt.date(2023, 11, 20) - month_grid_start(dt.date(2023, 11, 1))).days]))
+    phone.tap(*center(cells[(dt.date(2023, 11, 20) - month_grid_start(dt.date(2023, 11, 1), sunday_first=True)).days]))
     assert texts(phone, "top_value") == ["November 20 (Mon)"] and texts(phone, "event_item_title") == ["Dentist"]
     phone.key(keycodes.BACK)
     fling(phone, "right")
@@ -532,3 +532,14 @@ def test_an_empty_title_or_an_end_before_the_start_saves_nothing(app_phone):
     pick_time(phone, "event_end_time", 9, 0)
     tap(phone, resource_id=rid("save"))
     assert phone.activities.foreground() == (PACKAGE, EVENT) and events(phone) == []
+
+
+@pytest.mark.parametrize("language, first_cell", [("en-US", "September 24 (Sun)"), ("de-DE", "September 25 (Mo.)"),
+                                                  ("fr-FR", "Septembre 25 (lun.)")])
+def test_the_month_grid_starts_the_week_as_the_locale_does(phone, language, first_cell):
+    """``isSundayFirst`` defaults to the locale's first day of the week: October 2023 (a Sunday) opens a whole
+    week of September before it in en-US, a week from Monday 25 September in German and French."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    phone.run("monkey -p com.simplemobiletools.calendar.pro -c android.intent.category.LAUNCHER 1")
+    phone.tap(*center(find_all(phone, resource_id=rid("month_view_background"))[0]))
+    assert texts(phone, "top_value") == [first_cell]

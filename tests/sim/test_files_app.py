@@ -102,8 +102,9 @@ def test_times_show_the_clock_today_the_date_this_year_and_the_year_before():
     now = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)
     at = [dt.datetime(2023, 10, 15, 9, 5), dt.datetime(2023, 10, 14, 23, 0), dt.datetime(2022, 10, 15, 9, 5)]
     ms = [int(when.replace(tzinfo=dt.timezone.utc).timestamp() * 1000) for when in at]
-    assert [format_time(m, now, True) for m in ms] == ["09:05", "Oct 14", "Oct 15, 2022"]
-    assert format_time(ms[0], now, False) == "9:05 AM"
+    assert [format_time(m, now, True, "en-US") for m in ms] == ["09:05", "Oct 14", "Oct 15, 2022"]
+    assert format_time(ms[0], now, False, "en-US") == "9:05 AM"
+    assert [format_time(m, now, True, "de-DE") for m in ms] == ["09:05", "14. Okt.", "15. Okt. 2022"]
 
 
 def test_type_labels_follow_the_framework_mime_labels():

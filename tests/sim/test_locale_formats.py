@@ -11,6 +11,7 @@ import pytest
 from android_gym.device.config import DeviceConfig
 from android_gym.device.sim import SimDevice
 from android_gym.sim.apps import calendar, deskclock, sms
+from android_gym.sim.apps.commons import default_date_format
 from android_gym.sim.framework import formats
 from android_gym.ui import parse_ui_dump
 
@@ -115,3 +116,21 @@ def test_weekdays_follow_the_locales_week():
     assert deskclock.weekdays_text(mon_and_sun, "en-US") == "Sun, Mon"
     assert deskclock.weekdays_text(mon_and_sun, "de-DE") == "Mo., So."
     assert deskclock.weekdays_text(1 << 6, "fr-FR") == "dimanche"
+
+
+def test_date_time_instances_and_dates_with_a_time():
+    """``DateFormat.getDateTimeInstance`` (Audio Recorder's SHORT, OpenTracks' MEDIUM) and ``DateUtils`` dates
+    with the time (Markor), joined by the locale's date-time pattern."""
+    when = WHEN.replace(second=9)
+    assert formats.format_date_time_instance(when, "short", "en-US") == "10/15/23, 3:34 PM"
+    assert formats.format_date_time_instance(when, "medium", "en-US") == "Oct 15, 2023, 3:34:09 PM"
+    assert formats.format_date_time_instance(when, "short", "de-DE") == "15.10.23, 15:34"
+    assert formats.format_date_time(when, "yMd", False, "en-US") == "10/15/2023, 3:34 PM"
+    assert formats.format_date_time(when, "yMd", True, "de-DE") == "15.10.2023, 15:34"
+
+
+@pytest.mark.parametrize("language, pattern", [("en-US", "dd.MM.yyyy"), ("de-DE", "dd.MM.yyyy"),
+                                               ("fr-FR", "dd/MM/yyyy")])
+def test_commons_date_format_follows_the_locales_short_date(language, pattern):
+    """Simple-Commons ``getDefaultDateFormat``: a choice matching the SHORT date pattern, else dd.MM.yyyy."""
+    assert default_date_format(language) == pattern

@@ -131,10 +131,12 @@ def test_speed_or_pace_and_rounding():
 
 def test_relative_dates_and_medium_date_time():
     today = dt.date(2023, 10, 15)
-    assert [relative_date(today - dt.timedelta(days=d), today) for d in (0, 1, 6, 7)] == [
+    assert [relative_date(today - dt.timedelta(days=d), today, "en-US") for d in (0, 1, 6, 7)] == [
         "Today", "Yesterday", "Monday", "8 Oct"]
-    assert relative_date(dt.date(2022, 10, 8), today) == "8 Oct 2022"
-    assert medium_date_time(dt.datetime(2023, 10, 14, 17, 5)) == "Oct 14, 2023, 5:05:00 PM"
+    assert relative_date(dt.date(2022, 10, 8), today, "en-US") == "8 Oct 2022"
+    assert medium_date_time(dt.datetime(2023, 10, 14, 17, 5), "en-US") == "Oct 14, 2023, 5:05:00 PM"
+    assert [relative_date(today - dt.timedelta(days=d), today, "de-DE") for d in (6, 7)] == ["Montag", "8 Okt."]
+    assert medium_date_time(dt.datetime(2023, 10, 14, 17, 5), "fr-FR") == "14 oct. 2023, 17:05:00"
 
 
 def test_list_shows_tracks_newest_first_with_time_distance_date_and_description(phone):

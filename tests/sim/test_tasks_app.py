@@ -11,7 +11,7 @@ import pytest
 
 from android_gym.envs.tasks_app import task_row
 from android_gym.sim import keycodes
-from android_gym.sim.apps.tasks import DB_PATH, PACKAGE, PREFS_PATH
+from android_gym.sim.apps.tasks import DB_PATH, PACKAGE, PREFS_PATH, due_date_ms, relative_date_time
 from android_gym.sim.phone import Phone
 from android_gym.ui import UIElement, parse_ui_dump
 
@@ -308,3 +308,19 @@ def test_show_completed_and_show_unstarted_are_kept_in_the_preferences(phone):
     launch(phone)
     assert titles(phone) == ["Open"]
     assert b'name="show_completed_tasks" value="false"' in phone.fs.read_bytes(PREFS_PATH)
+
+
+@pytest.mark.parametrize("language, texts", [
+    ("en-US", ["Tmrw 09:00", "Fri", "Oct 25", "Oct 25, 2:00 PM", "Wednesday, October 25"]),
+    ("de-DE", ["Morgen 09:00", "Fr.", "25.10.", "25.10., 14:00", "Mittwoch, 25. Oktober"]),
+    ("fr-FR", ["Demain 09:00", "ven.", "25 oct.", "25 oct., 14:00", "mercredi 25 octobre"])])
+def test_due_dates_are_formatted_in_the_system_locale(language, texts):
+    """``getRelativeDateTime``: the app's "Tmrw" with the time, the short weekday within six days, else the MEDIUM
+    date (with the SHORT time) or the FULL date, the current year stripped (``stripYear``)."""
+    friday, later = dt.date(2023, 10, 20), dt.date(2023, 10, 25)
+    shown = [relative_date_time(due_date_ms(dt.date(2023, 10, 16), dt.time(9, 0), UTC), NOW, False, True, language),
+             relative_date_time(due_date_ms(friday, None, UTC), NOW, False, True, language),
+             relative_date_time(due_date_ms(later, None, UTC), NOW, False, True, language),
+             relative_date_time(due_date_ms(later, dt.time(14, 0), UTC), NOW, False, True, language),
+             relative_date_time(due_date_ms(later, None, UTC), NOW, True, True, language)]
+    assert shown == texts

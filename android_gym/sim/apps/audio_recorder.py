@@ -38,6 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
@@ -114,10 +115,9 @@ def time_interval(ms: int) -> str:
     return f"{seconds // 3600:02d}:{text}" if seconds >= 3600 else text
 
 
-def short_date_time(ms: int) -> str:
-    """``DateFormat.getDateTimeInstance(SHORT, SHORT)`` in en-US: ``10/15/23, 3:34 PM``."""
-    when = dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc)
-    return f"{when.month}/{when.day}/{when:%y}, {when.hour % 12 or 12}:{when:%M} {'AM' if when.hour < 12 else 'PM'}"
+def short_date_time(ms: int, tag: str) -> str:
+    """``DateFormat.getDateTimeInstance(SHORT, SHORT)`` in the locale ``tag``: ``10/15/23, 3:34 PM`` in en-US."""
+    return formats.format_date_time_instance(dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc), "short", tag)
 
 
 class RecordsDatabase(SqliteProvider):
@@ -455,8 +455,8 @@ class RecordsScreen(Screen):
             text_view(record["name"], resource_id=_id("list_item_name"), text_size=50),
             row(text_view(time_interval(record["duration"] // 1000), resource_id=_id("list_item_description"),
                           text_color=TEXT_SECONDARY, text_size=38),
-                text_view(short_date_time(record["added"]), resource_id=_id("list_item_date"),
-                          text_color=TEXT_SECONDARY, text_size=38, weight=1),
+                text_view(short_date_time(record["added"], formats.system_tag(self.phone)),
+                          resource_id=_id("list_item_date"), text_color=TEXT_SECONDARY, text_size=38, weight=1),
                 text_view(f"{size_mb} Mb, M4a, 44.1kHz", resource_id=_id("list_item_info"),
                           text_color=TEXT_SECONDARY, text_size=38)),
             weight=1, padding=12)

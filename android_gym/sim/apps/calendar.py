@@ -129,7 +129,7 @@ ADD_ANOTHER_REMINDER = "Add another reminder"
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 WEEK_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-WEEK_DAY_LETTERS = ("S", "M", "T", "W", "T", "F", "S")  # week_day_letters, Sunday first (en-US)
+WEEK_DAY_LETTERS = ("M", "T", "W", "T", "F", "S", "S")  # Commons week_day_letters, Monday first
 # Framework DatePicker (core/res strings) and Material TimePicker (timepicker/res/values/strings.xml).
 PREVIOUS_MONTH, NEXT_MONTH = "Previous month", "Next month"
 SELECT_TIME, HOUR_LABEL, MINUTE_LABEL = "Select time", "Hour", "Minute"
@@ -173,10 +173,17 @@ _NORMAL, _BIG, _DAY_TEXT, _MONTH_TEXT, _CELL_TEXT = 37, 42, 45, 58, 28  # 14sp, 
 _SELECTED_BG, _CHIP_BG = (255, 224, 178), SEARCH_BACKGROUND  # the primary colour, light and lighter
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
+_SUNDAY = 6  # Python's weekday number
 
 
 def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
+
+
+def _clock_number(value: str) -> str:
+    """``TimeModel.formatText``: a clock face value formatted as a number when the face is drawn (as wide as
+    ``value``), a number rather than a resource string of the app."""
+    return f"{int(value):0{len(value)}d}"
 
 
 def _android_id(name: str) -> str:
@@ -397,7 +404,15 @@ class CalendarConfig:
     """The ``Prefs`` SharedPreferences (Commons ``BaseConfig`` and the app's ``Config``)."""
 
     def __init__(self, phone: Context) -> None:
+        self.phone = phone
         self.prefs = SharedPreferences(phone, PREFS_PATH)
+
+    @property
+    def is_sunday_first(self) -> bool:
+        """Commons ``isSundayFirst`` (key ``sunday_first``): by default whether the week of the system locale
+        starts on Sunday (``Calendar.getInstance(Locale.getDefault()).firstDayOfWeek``): yes in en-US, not in
+        de-DE or fr-FR."""
+        return self.prefs.get("sunday_first", formats.week_order(formats.system_tag(self.phone))[0] == _SUNDAY)
 
     @property
     def view(self) -> int:
@@ -496,9 +511,15 @@ def repetition_text(seconds: int) -> str:
     return f"{seconds // DAY} days"
 
 
-def selected_days_text(mask: int) -> str:
-    """Commons ``getSelectedDaysString`` (Sunday first): "Sun, Mon"."""
-    order = (6, 0, 1, 2, 3, 4, 5)
+def week_days(sunday_first: bool) -> tuple[int, ...]:
+    """The weekdays (Python's numbers, Monday 0) in the app's order: Monday first, or Sunday moved to the front
+    (``moveLastItemToFront``) when ``sunday_first``."""
+    return (_SUNDAY, 0, 1, 2, 3, 4, 5) if sunday_first else tuple(range(7))
+
+
+def selected_days_text(mask: int, sunday_first: bool) -> str:
+    """Commons ``getSelectedDaysString``: "Sun, Mon" (Sunday first) or "Mon, Sun"."""
+    order = week_days(sunday_first)
     return ", ".join(WEEK_DAYS[day][:3] for day in order if mask & (1 << day))
 
 
@@ -521,11 +542,12 @@ def item_time_text(occurrence: Occurrence, day: dt.date | None, today: dt.date, 
     return f"{text}{start_day} - {time_text(end, is24, tag)}{end_day}"
 
 
-def month_grid_start(month: dt.date) -> dt.date:
-    """``MonthlyCalendarImpl.getDays`` with Sunday first: the month's first day sits at index ``dayOfWeek``
-    (Monday 1 … Sunday 7), so a month starting on Sunday shows the whole week before it."""
+def month_grid_start(month: dt.date, sunday_first: bool) -> dt.date:
+    """``MonthlyCalendarImpl.getDays``: the month's first day sits at index ``dayOfWeek`` (Monday 1 … Sunday 7)
+    with Sunday first, so a month starting on Sunday shows the whole week before it; at ``dayOfWeek - 1`` with
+    Monday first."""
     first = month.replace(day=1)
-    return first - dt.timedelta(days=first.isoweekday())
+    return first - dt.timedelta(days=first.isoweekday() - (0 if sunday_first else 1))
 
 
 def new_event_start(day: dt.date, now: dt.datetime, allow_changing_day: bool) -> dt.datetime:
@@ -601,8 +623,9 @@ class DatePicker:
     ``tag``: the header the skeleton "EMMMd", the month title "MMMMy" (``DatePickerCalendarDelegate``,
     ``SimpleMonthView``), a day's description "d MMMM y"."""
 
-    def __init__(self, selected: dt.date, on_set: Callable[[dt.date], None], on_close: Callback, tag: str) -> None:
-        self.selected, self.tag = selected, tag
+    def __init__(self, selected: dt.date, on_set: Callable[[dt.date], None], on_close: Callback, tag: str,
+                 sunday_first: bool) -> None:
+        self.selected, self.tag, self.sunday_first = selected, tag, sunday_first
         self.shown = selected.replace(day=1)
         self._on_set, self._on_close = on_set, on_close
 
@@ -630,7 +653,8 @@ class DatePicker:
             _drawn(formats.format_skeleton(self.shown, "MMMMy", self.tag), _BIG, bold=True, weight=1),
             image_button(NEXT_MONTH, "chevron_right", lambda: self._move(1), resource_id=_android_id("next"),
                          text_color=TEXT))
-        letters = row(*(_drawn(letter, 34, TEXT_SECONDARY, weight=1) for letter in WEEK_DAY_LETTERS), padding=12)
+        letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT_SECONDARY, weight=1)
+                        for day in week_days(self.sunday_first)), padding=12)
         month = View(kind="column", class_name="android.view.View", resource_id=_android_id("month_view"),
                      padding=12, children=self._weeks())
         buttons = row(View(weight=1), dialog_button(CANCEL, self._on_close, _android_id("button2")),
@@ -638,9 +662,11 @@ class DatePicker:
         return column(header, navigation, letters, month, buttons, width=960, background=WHITE)
 
     def _weeks(self) -> list[View]:
-        """``SimpleMonthView``: rows of seven days from the column of the first day (Sunday first)."""
+        """``SimpleMonthView``: rows of seven days from the column of the first day (``firstDayOfWeek``: Sunday
+        or Monday, as the app sets it)."""
         days = _calendar.monthrange(self.shown.year, self.shown.month)[1]
-        cells: list[View] = [View(weight=1, height=110) for _ in range(self.shown.isoweekday() % 7)]
+        offset = week_days(self.sunday_first).index(self.shown.weekday())
+        cells: list[View] = [View(weight=1, height=110) for _ in range(offset)]
         for number in range(1, days + 1):
             day = self.shown.replace(day=number)
             chosen = day == self.selected
@@ -734,11 +760,12 @@ class TimePicker:
     def _clock_face(self) -> View:
         """``ClockFaceView``: the 24 hours (outer ring 00–11, inner ring 12–23) or the 12 five-minute marks."""
         if self.selecting_minutes:
-            labels = [self._number(text, f"{text} minutes", int(text) == self.minute,
+            labels = [self._number(_clock_number(text), f"{text} minutes", int(text) == self.minute,
                                    lambda m=int(text): self._pick_minute(m)) for text in MINUTE_VALUES]
             rows = [labels[i:i + 4] for i in range(0, 12, 4)]
         else:
-            labels = [self._number(text, f"{text} hours", hour == self.hour, lambda h=hour: self._pick_hour(h))
+            labels = [self._number(_clock_number(text), f"{text} hours", hour == self.hour,
+                                   lambda h=hour: self._pick_hour(h))
                       for hour, text in enumerate(HOUR_VALUES)]
             rows = [labels[i:i + 6] for i in range(0, 24, 6)]
         return View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("material_clock_face"),
@@ -1110,7 +1137,8 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
     def _month(self, month: dt.date) -> View:
         """``MonthFragment``: the month's name and the 6 × 7 grid of ``month_view_background`` cells, on which
         ``MonthView`` draws the day numbers and event titles."""
-        today, first = self.now.date(), month_grid_start(month)
+        sunday_first = self.calendar.config.is_sunday_first
+        today, first = self.now.date(), month_grid_start(month, sunday_first)
         days = [first + dt.timedelta(days=i) for i in range(42)]
         start_ts, end_ts = self._day_range(days[0], days[-1])
         found = _sorted(self.calendar.occurrences(start_ts, end_ts, self.zone))
@@ -1120,7 +1148,8 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
             while day <= self._local_date(max(occurrence.end_ts - 1, occurrence.start_ts)):
                 titles.setdefault(day, []).append(occurrence.event["title"])
                 day += dt.timedelta(days=1)
-        letters = row(*(_drawn(letter, _NORMAL, TEXT_SECONDARY, weight=1) for letter in WEEK_DAY_LETTERS))
+        letters = row(*(_drawn(WEEK_DAY_LETTERS[day], _NORMAL, TEXT_SECONDARY, weight=1)
+                        for day in week_days(sunday_first)))
         weeks = [row(*(self._cell(day, day.month == month.month, day == today, titles.get(day, []))
                        for day in days[i:i + 7]), weight=1) for i in range(0, 42, 7)]
         grid = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("month_view_wrapper"),
@@ -1351,7 +1380,7 @@ class EventScreen(_CalendarScreen):
         self._hide_keyboard()
         current = (self.start_at if is_start else self.end_at).date()
         self.popup, self.picker = "date", DatePicker(current, lambda day: self._date_set(day, is_start),
-                                                     self._close_popup, self.tag)
+                                                     self._close_popup, self.tag, self.calendar.config.is_sunday_first)
 
     def _date_set(self, day: dt.date, is_start: bool) -> None:
         """``dateSet``: a new start keeps the duration (and moves a one-day weekly rule to the new weekday)."""
@@ -1540,9 +1569,10 @@ class EventScreen(_CalendarScreen):
         return None, None
 
     def _weekly_dialog(self) -> View:
-        """``RepeatRuleWeeklyDialog``: a checkbox per weekday (Sunday first), OK and Cancel."""
+        """``RepeatRuleWeeklyDialog``: a checkbox per weekday (Sunday first or Monday first), OK and Cancel."""
         boxes = [_checkbox("dialog_checkbox", WEEK_DAYS[day], bool(self.weekly_draft & (1 << day)),
-                           lambda bit=1 << day: self._toggle_weekday(bit)) for day in (6, 0, 1, 2, 3, 4, 5)]
+                           lambda bit=1 << day: self._toggle_weekday(bit))
+                 for day in week_days(self.calendar.config.is_sunday_first)]
         body = [column(*boxes, resource_id=_id("dialog_vertical_linear_layout"), padding=24)]
         return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._weekly_ok)])
 
@@ -1597,7 +1627,9 @@ class EventScreen(_CalendarScreen):
         lines = [_line("event_repetition", repetition_text(self.repeat_interval), self._open_repeat)]
         interval = self.repeat_interval
         if interval and interval % WEEK == 0:
-            rule = EVERY_DAY if self.repeat_rule == EVERY_DAY_BIT else selected_days_text(self.repeat_rule)
+            sunday_first = self.calendar.config.is_sunday_first
+            rule = (EVERY_DAY if self.repeat_rule == EVERY_DAY_BIT
+                    else selected_days_text(self.repeat_rule, sunday_first))
             lines.append(self._labelled("event_repetition_rule", REPEAT_ON, rule, self._open_weekly))
         elif interval and (interval % MONTH == 0 or interval % YEAR == 0):
             lines.append(self._labelled("event_repetition_rule", REPEAT_ON, THE_SAME_DAY, None))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import ActivityDialog, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
@@ -49,6 +50,18 @@ class SearchMenuScreen(Screen):
     def close_search(self) -> None:
         """``closeSearch``: the text is cleared and the keyboard goes."""
         self.search_text, self.focus_key, self.keyboard_shown = "", "", False
+
+
+#: ``BaseConfig.getDefaultDateFormat``: the date format chosen for the locale's SHORT date pattern (lower-cased,
+#: without spaces); any other pattern gets ``DATE_FORMAT_ONE``.
+_DATE_FORMATS = {"d.m.y": "dd.MM.yyyy", "dd/mm/y": "dd/MM/yyyy", "mm/dd/y": "MM/dd/yyyy", "y-mm-dd": "yyyy-MM-dd",
+                 "dmmmmy": "d MMMM yyyy", "mmmmdy": "MMMM d yyyy", "mm-dd-y": "MM-dd-yyyy", "dd-mm-y": "dd-MM-yyyy"}
+
+
+def default_date_format(tag: str) -> str:
+    """``BaseConfig.dateFormat`` by default in the locale ``tag``: "dd.MM.yyyy" for en-US ("M/d/yy" matches no
+    choice) and de-DE, "dd/MM/yyyy" for fr-FR ("dd/MM/y")."""
+    return _DATE_FORMATS.get(formats.date_pattern("short", tag).lower().replace(" ", ""), "dd.MM.yyyy")
 
 
 def search_menu(package: str, icon: View, field: View, items: list[View], background: Color, height: int,

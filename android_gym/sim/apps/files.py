@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import ClassVar
 
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
@@ -256,16 +257,16 @@ def format_size(size: int) -> str:
     return f"{text} {units[unit]}"
 
 
-def format_time(ms: int, now: dt.datetime, hour24: bool) -> str:
-    """``Shared.formatTime``: the time today, "Oct 14" earlier this year, "Oct 14, 2022" before that."""
+def format_time(ms: int, now: dt.datetime, hour24: bool, tag: str) -> str:
+    """``Shared.formatTime`` (``DateUtils.formatDateTime`` with ``FORMAT_ABBREV_ALL``) in the locale ``tag``: the
+    time today, the date earlier this year ("Oct 14", skeleton "MMMd"), with the year before that ("Oct 14, 2022",
+    "yMMMd")."""
     then = dt.datetime.fromtimestamp(ms / 1000, tz=now.tzinfo)
     if then.year != now.year:
-        return f"{then:%b} {then.day}, {then.year}"
+        return formats.format_skeleton(then, "yMMMd", tag)
     if then.timetuple().tm_yday != now.timetuple().tm_yday:
-        return f"{then:%b} {then.day}"
-    if hour24:
-        return f"{then:%H:%M}"
-    return f"{then.hour % 12 or 12}:{then:%M} {'AM' if then.hour < 12 else 'PM'}"
+        return formats.format_skeleton(then, "MMMd", tag)
+    return formats.format_time(then, hour24, tag)
 
 
 # The collator's primary order for ASCII: spaces and punctuation, then digits, then letters (case ignored).
@@ -723,8 +724,8 @@ class _Browser(Screen):
 
     def _metadata(self, doc: Doc) -> tuple[str, str]:
         now = self.phone.clock.now()
-        hour24 = self.phone.settings.get("system", "time_12_24") == "24"
-        return format_time(doc.modified_ms, now, hour24), format_size(doc.size)
+        hour24 = formats.phone_is_24_hour(self.phone)
+        return format_time(doc.modified_ms, now, hour24, formats.system_tag(self.phone)), format_size(doc.size)
 
     def _icon(self, doc: Doc, name: str) -> View:
         """The item's icon: the check mark when selected, else the type's glyph."""

@@ -50,10 +50,12 @@ from android_gym.sim.apps.commons import (
     SEARCH_BACKGROUND,
     Release,
     SearchMenuScreen,
+    default_date_format,
     search_menu,
     start_up_dialogs,
     valid_name,
 )
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
@@ -647,7 +649,8 @@ class PropertiesDialog(Dialog):
             rows.append((RESOLUTION, f"{width} x {height} ({round(width * height / 1_000_000, 1)}MP)"))
         zone = ZoneInfo(phone.props.get("persist.sys.timezone") or "UTC")
         when = dt.datetime.fromtimestamp(medium.modified_ns / 1e9, zone)
-        rows.append((LAST_MODIFIED, when.strftime("%d.%m.%Y, %H:%M")))
+        date_format = default_date_format(formats.system_tag(phone))  # Commons formatDate: "<date>, HH:mm"
+        rows.append((LAST_MODIFIED, formats.format_pattern(when, f"{date_format}, HH:mm", formats.system_tag(phone))))
         items = [column(text_view(label, resource_id=_id("property_label"), text_size=_NORMAL, bold=True, padding=6),
                         text_view(value, resource_id=_id("property_value"), text_size=_NORMAL, padding=6),
                         resource_id=_id("property_holder"), padding=18)

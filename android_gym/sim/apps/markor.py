@@ -72,6 +72,7 @@ from android_gym.sim.apps.markor_search import (
     search_dialog,
     search_files,
 )
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
@@ -375,10 +376,11 @@ class MainScreen(Screen):
             self.marked.append(entry.path)
 
     def _description(self, entry: Entry) -> str:
-        """``formatFileDescription``: ``DateUtils`` numeric date and time, 24- or 12-hour as the device is set."""
+        """``formatFileDescription``: ``DateUtils`` numeric date with the year and the time (skeleton "yMd"), 24- or
+        12-hour as the device is set, in the system locale."""
         when = dt.datetime.fromtimestamp(entry.mtime_ms / 1000, dt.timezone.utc)
-        clock = "%H:%M" if self.phone.settings.get("system", "time_12_24") == "24" else "%-I:%M %p"
-        return when.strftime(f"%-m/%-d/%Y, {clock}")
+        return formats.format_date_time(when, "yMd", formats.phone_is_24_hour(self.phone),
+                                        formats.system_tag(self.phone))
 
     def _rows(self) -> list[View]:
         rows = []

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
@@ -238,23 +239,22 @@ def speed_parts(mps: float, units: str, report_speed: bool) -> tuple[str, str]:
     return f"{pace // 60}:{pace % 60:02d}", "min/mi" if units == IMPERIAL else "min/km"
 
 
-def relative_date(day: dt.date, today: dt.date) -> str:
-    """``StringUtils.formatDateTodayRelative``: Today, Yesterday, the weekday within a week, else "d MMM" (with
-    the year when it is another year's)."""
+def relative_date(day: dt.date, today: dt.date, tag: str) -> str:
+    """``StringUtils.formatDateTodayRelative`` in the locale ``tag``: Today, Yesterday, the weekday's full name
+    within a week, else ``DateTimeFormatter.ofPattern("d MMM")`` (``"d MMM y"`` in another year)."""
     days = (today - day).days
     if days == 0:
         return TODAY
     if days == 1:
         return YESTERDAY
     if days < 7:
-        return f"{day:%A}"
-    return f"{day.day} {day:%b}" if day.year == today.year else f"{day.day} {day:%b} {day.year}"
+        return formats.weekday_name(day.weekday(), tag)
+    return formats.format_pattern(day, "d MMM" if day.year == today.year else "d MMM y", tag)
 
 
-def medium_date_time(when: dt.datetime) -> str:
-    """``FormatStyle.MEDIUM`` date and time in en-US: "Oct 15, 2023, 3:34:00 PM"."""
-    hour = when.hour % 12 or 12
-    return f"{when:%b} {when.day}, {when.year}, {hour}:{when:%M:%S} {'AM' if when.hour < 12 else 'PM'}"
+def medium_date_time(when: dt.datetime, tag: str) -> str:
+    """``FormatStyle.MEDIUM`` date and time in the locale ``tag``: "Oct 15, 2023, 3:34:00 PM" in en-US."""
+    return formats.format_date_time_instance(when, "medium", tag)
 
 
 def time_distance_text(total_ms: int, metres: float, units: str) -> str:
@@ -418,7 +418,8 @@ class TrackListScreen(_OpenTracksScreen):
         icon = ACTIVITY_TYPES.get(track["activity_type"] or UNKNOWN, ACTIVITY_TYPES[UNKNOWN])[1]
         first = row(text_view(track["name"] or "", resource_id=_id("track_list_item_name"), text_size=_BODY1,
                               padding=0, weight=1),
-                    text_view(relative_date(start.date(), today), resource_id=_id("track_list_item_date"),
+                    text_view(relative_date(start.date(), today, formats.system_tag(self.phone)),
+                              resource_id=_id("track_list_item_date"),
                               text_size=_SMALL, padding=0, text_color=TEXT_SECONDARY), spacing=21)
         second = row(text_view(time_distance_text(track["totaltime"] or 0, _float(track["totaldistance"]), units),
                                resource_id=_id("track_list_item_time_distance"), text_size=_SMALL, padding=0,
@@ -504,8 +505,9 @@ class TrackRecordedScreen(_TrackScreen):
                             text_view(track["description"] or "", resource_id=_id("stats_description_value"),
                                       text_size=_BODY1, padding=0, text_color=TEXT_SECONDARY),
                             weight=1, spacing=8), spacing=42)
-        when = row(View(weight=1), text_view(medium_date_time(start), resource_id=_id("stats_start_datetime_value"),
-                                             text_size=_LABEL, padding=0))
+        when = row(View(weight=1), text_view(medium_date_time(start, formats.system_tag(self.phone)),
+                                             resource_id=_id("stats_start_datetime_value"), text_size=_LABEL,
+                                             padding=0))
         value, unit = distance_parts(distance, units)
         speed = [speed_parts(v, units, report_speed) for v in (fastest, moving, average)]
         gain = altitude_parts(_float(track["elevationgain"]), units)

@@ -28,11 +28,14 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import hashlib
+import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from android_gym import locales
+from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
@@ -251,45 +254,59 @@ def _short_time(when: dt.datetime) -> str:
     return f"{when.hour % 12 or 12}:{when.minute:02d} {'AM' if when.hour < 12 else 'PM'}"
 
 
-def _full_date(when: dt.datetime, this_year: int, full: bool) -> str:
-    """``getFullDate``: the en-US MEDIUM ("Oct 20, 2023") or FULL ("Friday, October 20, 2023") date with the
-    current year stripped (``stripYear``)."""
-    text = f"{when:%A, %B} {when.day}" if full else f"{when:%b} {when.day}"
-    return text if when.year == this_year else f"{text}, {when.year}"
+def _strip_year(text: str, year: int) -> str:
+    """``stripYear``: the current year and the separator before it taken out of a formatted date."""
+    return re.sub(rf"(?: de |, |/| )?{year}(?:年|년 | г\.)?", "", text)
 
 
-def _relative_day(day: dt.date, today: dt.date, abbreviated: bool) -> str:
-    """``DateUtilities.getRelativeDay`` for a day within six days of today."""
+def _full_date(when: dt.datetime, this_year: int, full: bool, tag: str) -> str:
+    """``getFullDate``: ``ofLocalizedDate`` MEDIUM ("Oct 20, 2023") or FULL ("Friday, October 20, 2023") in the
+    locale ``tag``, the current year stripped."""
+    return _strip_year(formats.format_pattern(when, formats.date_pattern("full" if full else "medium", tag), tag),
+                       this_year)
+
+
+def _medium_date_time(when: dt.datetime, this_year: int, tag: str) -> str:
+    """``getFullDateTime`` MEDIUM: ``ofLocalizedDateTime(MEDIUM, SHORT)`` in the locale ``tag`` ("Oct 25, 2:00
+    PM"), the current year stripped."""
+    glue = formats.format_date_time_pattern("medium", tag)
+    return _strip_year(glue.replace("{1}", formats.format_pattern(when, formats.date_pattern("medium", tag), tag))
+                       .replace("{0}", formats.format_pattern(when, formats.time_pattern("short", tag), tag)),
+                       this_year)
+
+
+def _relative_day(day: dt.date, today: dt.date, abbreviated: bool, tag: str) -> str:
+    """``DateUtilities.getRelativeDay`` for a day within six days of today: Today, Tomorrow, Yesterday (the app's
+    strings in the locale ``tag``, which ``getRelativeDateTime`` composes with the time) or the weekday."""
     offset = (day - today).days
-    if offset == 0:
-        return TODAY
-    if offset == 1:
-        return "Tmrw" if abbreviated else TOMORROW
-    if offset == -1:
-        return "Yest" if abbreviated else "Yesterday"
-    return f"{day:%a}" if abbreviated else f"{day:%A}"
+    if offset in (-1, 0, 1):
+        word = {0: TODAY, 1: "Tmrw" if abbreviated else TOMORROW, -1: "Yest" if abbreviated else "Yesterday"}[offset]
+        return locales.resource(tag, PACKAGE, word)
+    return formats.weekday_name(day.weekday(), tag, "EEE" if abbreviated else "EEEE")
 
 
-def relative_date_time(ms: int, now: dt.datetime, full: bool, is24: bool) -> str:
-    """``DateUtilities.getRelativeDateTime`` in en-US: MEDIUM in the list ("Tmrw 14:00", "Fri", "Oct 25",
-    "Oct 25, 2:00 PM"), FULL in the editor ("Tomorrow 14:00", "Wednesday, October 25 at 2:00 PM"); the time
-    alone for today."""
+def relative_date_time(ms: int, now: dt.datetime, full: bool, is24: bool, tag: str) -> str:
+    """``DateUtilities.getRelativeDateTime`` in the locale ``tag``: MEDIUM in the list ("Tmrw 14:00", "Fri",
+    "Oct 25", "Oct 25, 2:00 PM"), FULL in the editor ("Tomorrow 14:00", "Wednesday, October 25 at 2:00 PM"); the
+    time alone for today. A FULL date with a time stays in en-US: ICU 71's FULL date-time pattern ("{1} 'at'
+    {0}") is not in the newer CLDR data of ``formats``."""
     when = to_datetime(ms, now.tzinfo or dt.timezone.utc)
     if abs((when.date() - now.date()).days) > 6:
-        date = _full_date(when, now.year, full)
         if not has_time(ms):
-            return date
-        return f"{date} at {_short_time(when)}" if full else f"{date}, {_short_time(when)}"
-    day = _relative_day(when.date(), now.date(), abbreviated=not full)
+            return _full_date(when, now.year, full, tag)
+        if full:
+            return f"{_full_date(when, now.year, True, locales.ENGLISH)} at {_short_time(when)}"
+        return _medium_date_time(when, now.year, tag)
+    day = _relative_day(when.date(), now.date(), abbreviated=not full, tag=tag)
     if not has_time(ms):
         return day
     time = time_string(when, is24)
     return time if when.date() == now.date() else f"{day} {time}"
 
 
-def list_due_text(ms: int, now: dt.datetime, is24: bool) -> str:
+def list_due_text(ms: int, now: dt.datetime, is24: bool, tag: str) -> str:
     """The ``due_date`` text of a task row (``TaskViewHolder.setupDueDate``, default sort)."""
-    return relative_date_time(ms, now, full=False, is24=is24)
+    return relative_date_time(ms, now, full=False, is24=is24, tag=tag)
 
 
 def list_sort_key(task: dict[str, Any], now_ms: int) -> tuple:
@@ -539,6 +556,9 @@ class MainScreen(Screen):
     def _is24(self) -> bool:
         return self.phone.settings.get("system", "time_12_24") != "12"
 
+    def _tag(self) -> str:
+        return formats.system_tag(self.phone)
+
     # ----- navigation ------------------------------------------------------------------------------------------
     def on_back(self) -> bool:
         """BACK closes the time picker, sends the date picker's choice, closes a dialog, hides the keyboard, asks
@@ -644,7 +664,7 @@ class MainScreen(Screen):
         if due > 0:
             overdue = not completed and (due < to_ms(now) if has_time(due)
                                          else due < start_of_day(to_ms(now), now.tzinfo or dt.timezone.utc))
-            top.append(text_view(list_due_text(due, now, self._is24()), resource_id=_id("due_date"),
+            top.append(text_view(list_due_text(due, now, self._is24(), self._tag()), resource_id=_id("due_date"),
                                  text_size=_TEXT_14SP, padding=0, height=line_height(_TEXT_14SP),
                                  text_color=OVERDUE_COLOR if overdue else TEXT_SECONDARY))
         lines = [row(*top, spacing=21)]
@@ -655,7 +675,7 @@ class MainScreen(Screen):
                                    height=count * line_height(_TEXT_16SP), text_color=TEXT_SECONDARY))
         chips = []
         if hidden:  # StartDateChip
-            chips.append(self._chip(relative_date_time(task["hideUntil"], now, False, self._is24())))
+            chips.append(self._chip(relative_date_time(task["hideUntil"], now, False, self._is24(), self._tag())))
         if list_name is not None and task["parent"] == 0 and current.key in (FILTER_MY_TASKS, FILTER_TODAY,
                                                                               FILTER_RECENT):
             chips.append(self._chip(list_name))
@@ -906,7 +926,7 @@ class MainScreen(Screen):
         if due > 0:
             now = self._now()
             overdue = due < (to_ms(now) if has_time(due) else start_of_day(to_ms(now), now.tzinfo or dt.timezone.utc))
-            due_text = text_view(relative_date_time(due, now, True, self._is24()), text_size=_TEXT_16SP,
+            due_text = text_view(relative_date_time(due, now, True, self._is24(), self._tag()), text_size=_TEXT_16SP,
                                  padding=0, text_color=OVERDUE_COLOR if overdue and not editor.completed else TEXT)
         else:
             due_text = text_view(NO_DUE_DATE, text_size=_TEXT_16SP, padding=0, text_color=TERTIARY)
@@ -1017,7 +1037,7 @@ class MainScreen(Screen):
         dates = []
         if picker.day not in (0, today, tomorrow, next_week):
             dates.append(self._shortcut("current_date_selection", relative_date_time(
-                picker.day, self._now(), False, self._is24()), True, lambda: None))
+                picker.day, self._now(), False, self._is24(), self._tag()), True, lambda: None))
         dates += [self._shortcut("today_button", TODAY, picker.day == today, lambda: self._pick_day(today)),
                   self._shortcut("tomorrow_button", TOMORROW, picker.day == tomorrow,
                                  lambda: self._pick_day(tomorrow)),
@@ -1059,18 +1079,22 @@ class MainScreen(Screen):
 
     def _calendar(self, picker: DatePicker) -> View:
         """``CalendarView`` (``DayPickerView``): the month with previous/next buttons and one node per day
-        (text the day's number, description "20 October 2023"), Sunday first (en-US)."""
+        (text the day's number, description "20 October 2023", ``"dd MMMM yyyy"``), in the system locale: its
+        month title (skeleton "MMMMy"), its narrow weekday names and its first day of the week (Sunday in en-US)."""
         year, month = picker.month
+        tag, first = self._tag(), dt.date(year, month, 1)
         header = row(image_button(PREVIOUS_MONTH, "chevron_left", lambda: self._shift_month(-1),
                                   resource_id="android:id/prev",
                                   text_color=TEXT, height=126),
-                     _label(f"{calendar.month_name[month]} {year}", _TEXT_16SP, TEXT, weight=1),
+                     _label(formats.format_skeleton(first, "MMMMy", tag), _TEXT_16SP, TEXT, weight=1),
                      image_button(NEXT_MONTH, "chevron_right", lambda: self._shift_month(1),
                                   resource_id="android:id/next",
                                   text_color=TEXT, height=126))
-        weekdays = row(*(_label(name, color=TEXT_SECONDARY, weight=1) for name in "SMTWTFS"))
+        order = formats.week_order(tag)
+        weekdays = row(*(_label(formats.weekday_name(day, tag, "EEEEE"), color=TEXT_SECONDARY, weight=1)
+                         for day in order))
         weeks = []
-        for week in calendar.Calendar(firstweekday=6).monthdayscalendar(year, month):
+        for week in calendar.Calendar(firstweekday=order[0]).monthdayscalendar(year, month):
             cells = [self._day_cell(year, month, day, picker) if day else View(weight=1, height=116) for day in week]
             weeks.append(row(*cells, height=116))
         return View(kind="column", class_name="android.widget.CalendarView", resource_id=_id("calendar_view"),
@@ -1080,8 +1104,9 @@ class MainScreen(Screen):
         when = dt.datetime(year, month, day, tzinfo=dt.timezone.utc)
         day_ms = to_ms(when)
         chosen = day_ms == picker.day
+        description = formats.format_pattern(when, "dd MMMM yyyy", self._tag())
         return View(kind="text", class_name="android.view.View", text=str(day),
-                    content_desc=f"{day:02d} {when:%B} {year}", clickable=True, focusable=True, selected=chosen,
+                    content_desc=description, clickable=True, focusable=True, selected=chosen,
                     weight=1, height=116, padding=30, text_size=_TEXT_14SP, text_color=WHITE if chosen else TEXT,
                     background=PRIMARY if chosen else None, on_click=lambda: self._pick_day(day_ms))
 

@@ -111,6 +111,12 @@ def date_pattern(width: str, tag: str) -> str:
     return _locale(tag).date_formats[width].pattern
 
 
+def time_pattern(width: str, tag: str) -> str:
+    """``DateFormat.getTimeInstance(width)``'s pattern in the locale ``tag``: ``"h:mm a"``, ``"HH:mm"`` for
+    SHORT (AM/PM after a plain space, as ICU 71 has it)."""
+    return _locale(tag).time_formats[width].pattern.replace(_NARROW_NBSP, " ")
+
+
 def format_pattern(when: dt.date | dt.datetime, pattern: str, tag: str) -> str:
     """``when`` formatted with a fixed date pattern (``SimpleDateFormat``/Joda letters) in the locale ``tag``:
     its month and weekday names, AM/PM markers and digits."""
@@ -152,6 +158,27 @@ def _without_am_pm(tokens: list[tuple[str, object]]) -> list[tuple[str, object]]
             continue
         kept.append((kind, value))
     return kept
+
+
+def format_date_time_pattern(width: str, tag: str) -> str:
+    """The locale's pattern joining a date of ``width`` and a time (``"{1}, {0}"``: ``{1}`` the date)."""
+    return str(_locale(tag).datetime_formats[width])
+
+
+def format_date_time(when: dt.datetime, date_skeleton: str, is24: bool, tag: str) -> str:
+    """``DateUtils.formatDateTime`` with a date and the time: the locale's best pattern for ``date_skeleton`` and
+    its clock (``clock_pattern``), joined as ICU's ``DateTimePatternGenerator`` joins a date and a time (the
+    locale's date-time pattern, "{1}, {0}" in en-US): "10/14/2023, 14:05"."""
+    glue = format_date_time_pattern("medium", tag)
+    return glue.replace("{1}", format_skeleton(when, date_skeleton, tag)).replace("{0}", format_time(when, is24, tag))
+
+
+def format_date_time_instance(when: dt.datetime, width: str, tag: str) -> str:
+    """``DateFormat.getDateTimeInstance(width, width)``: the locale's date and time of ``width`` joined by its
+    date-time pattern of that width: "Oct 14, 2023, 2:05:09 PM" (MEDIUM), "10/14/23, 2:05 PM" (SHORT) in en-US."""
+    glue = format_date_time_pattern(width, tag)
+    return glue.replace("{1}", format_pattern(when, date_pattern(width, tag), tag)).replace(
+        "{0}", format_pattern(when, time_pattern(width, tag), tag))
 
 
 def week_order(tag: str) -> tuple[int, ...]:
