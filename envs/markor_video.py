@@ -5,7 +5,7 @@ Setup is AndroidWorld's: the notebook is emptied and every file of the shared st
 ``CreateFile.initialize_task``), then ``Download`` gets the target video, showing 2 to 4 of ``COMMON_GIVEN_NAMES``
 for 8 s each, and 5 to 20 noise videos, each showing one random 10-character string for 20 to 180 s. Every name,
 string, duration and the seed of the pixel noise are drawn in ``generate_params``; the videos are rendered from them
-at each setup (``media.message_video``: Motion-JPEG MP4s, one frame per second for the target, one frame held for
+at each setup (``media.message_videos``: Motion-JPEG MP4s, one frame per second for the target, one frame held for
 the whole display time for the noise videos), so pinned parameters pin the bytes. The names are only in the frames'
 pixels. As in AndroidWorld, teardown empties the notebook only (the videos stay until the next storage clear).
 
@@ -31,7 +31,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.envs import markor
 from android_gym.sim.apps import vlc
-from android_gym.sim.system.media import message_video
+from android_gym.sim.system.media import MessageVideo, message_videos
 from android_gym.tasks import register_task
 from android_gym.tasks.files import DOWNLOAD_DATA, kept, tree_snapshot
 from android_gym.tasks.oracle import (
@@ -187,12 +187,12 @@ class MarkorTranscribeVideo(markor._CreateNoteTask):
     def videos(self) -> dict[str, bytes]:
         """Every video's file name and bytes, rendered from the parameters: the target (one frame a second), then
         the noise (one frame held for its display time); each draws its noise from ``[frame_seed, its index]``."""
-        seed, created = self.params["frame_seed"], self.device_time
-        files = {self.params["video_name"]: message_video(self.params["messages"], DISPLAY_S, [seed, 0], created)}
+        seed = self.params["frame_seed"]
+        videos = {self.params["video_name"]: MessageVideo(self.params["messages"], DISPLAY_S, [seed, 0])}
         noise = zip(self.params["noise_files"], self.params["noise_messages"], self.params["noise_display_s"])
         for index, (name, message, display_s) in enumerate(noise, start=1):
-            files[name] = message_video([message], display_s, [seed, index], created, frame_s=display_s)
-        return files
+            videos[name] = MessageVideo([message], display_s, [seed, index], frame_s=display_s)
+        return dict(zip(videos, message_videos(list(videos.values()), self.device_time)))
 
     def seed_state(self, device: Device) -> None:
         """The videos in ``Download`` (``write_video_file_to_device``), then snapshots of the notebook and of

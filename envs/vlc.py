@@ -6,7 +6,7 @@ Setup is AndroidWorld's (``_VLC.initialize_task``): every file of the shared sto
 ``PlaylistMediaRelation`` deleted from VLC's media library (``vlc_media.db``, app stopped), which VLC fills again
 by scanning storage when it starts. Then each target and noise file is written to ``VLCVideos``
 (``write_video_file_to_device``: a 320×240 video showing one random 10-character string on random noise, 1 fps,
-for 20–180 s; here a Motion-JPEG MP4 from ``media.message_video``, the string and duration drawn in
+for 20–180 s; here a Motion-JPEG MP4 from ``media.message_videos``, the string and duration drawn in
 ``generate_params``, one frame held for the whole time). Teardown repeats the clearing.
 
 The check is AndroidWorld's ``verify_playlist`` on the join of ``PlaylistMediaRelation``, ``Playlist`` and
@@ -39,7 +39,7 @@ from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.sim.apps import vlc
 from android_gym.sim.apps.vlc_library import DB_PATH
-from android_gym.sim.system.media import message_video
+from android_gym.sim.system.media import MessageVideo, message_videos
 from android_gym.tasks import register_task
 from android_gym.tasks.base import Task
 from android_gym.tasks.files import clear_device_storage, clear_directory
@@ -234,10 +234,11 @@ class _VlcTask(Task):
         """The videos in ``VLCVideos`` (each frame's noise from ``[frame_seed, its index]``), then the playlists;
         the playlist table as setup leaves it is kept for the check."""
         self.run(device, f"mkdir -p {shlex.quote(VIDEOS_PATH)}")
-        for index, (name, (message, seconds)) in enumerate(self.videos().items()):
-            data = message_video([message], seconds, [self.params["frame_seed"], index], self.device_time,
-                                 frame_s=seconds)
-            device.push(data, posixpath.join(VIDEOS_PATH, name))
+        videos = self.videos()
+        data = message_videos([MessageVideo([message], seconds, [self.params["frame_seed"], index], frame_s=seconds)
+                               for index, (message, seconds) in enumerate(videos.values())], self.device_time)
+        for name, video in zip(videos, data):
+            device.push(video, posixpath.join(VIDEOS_PATH, name))
         created = int(self.device_time.timestamp())
         state.sqlite_execute_many(device, DB_PATH, [("INSERT INTO Playlist (name, creation_date) VALUES (?, ?)",
                                                      (name, created)) for name in self.params.get("playlists", [])])

@@ -302,7 +302,8 @@ def snapshot_app_data(device: Device, packages: Sequence[str]) -> None:
 def restore_app_data(device: Device, packages: Sequence[str], missing_ok: bool = False) -> None:
     """Bring the data of ``packages`` back to their snapshots, all in one shell round trip: for each app,
     ``am force-stop``, empty its data directories, copy the snapshot back with ``cp -a``, ``restorecon -RD``.
-    A package without a snapshot is an error, or skipped with ``missing_ok``."""
+    A package without a snapshot is an error, or skipped with ``missing_ok`` (on a device that has no snapshots at
+    all, after one test of their folder)."""
     if not packages:
         return
     script = []
@@ -317,7 +318,10 @@ def restore_app_data(device: Device, packages: Sequence[str], missing_ok: bool =
         report = shlex.quote(f"no snapshot: {_snapshot_path(package)}")
         missing = "true" if missing_ok else f"{{ echo {report}; exit 3; }}"
         script.append(f"if [ -f {snapshot}/installed ]; then {restore}; else {missing}; fi")
-    result = device.shell(" && ".join(script))
+    command = " && ".join(script)
+    if missing_ok:
+        command = f"if [ -d {SNAPSHOT_DIR} ]; then {command}; fi"
+    result = device.shell(command)
     if result.exit_code == 3:
         missing_path = result.output.strip().removeprefix("no snapshot: ")
         raise ProvisionError(f"no app data snapshot at {missing_path}: run `android-gym setup-device` first")

@@ -160,12 +160,15 @@ def _content_value(value: str) -> str | None:
 
 def content_query(device: Device, uri: str, projection: Sequence[str] = (), where: str | None = None,
                   sort: str | None = None) -> list[dict[str, str | None]]:
-    """Rows of ``content query`` as dicts of strings (``NULL`` → ``None``).
+    """Rows of ``content query`` as dicts of strings (``NULL`` → ``None``): ``content_rows`` of the output of
+    ``content_query_command``."""
+    command = content_query_command(uri, projection, where, sort)
+    return content_rows(device.shell(command).output, command, projection)
 
-    The command prints ``Row: N col=val, col2=val2`` and escapes nothing, so with a ``projection`` each row is
-    split at the known column names (a comma or newline inside a value survives); without one, at every
-    ``, name=``. A provider error (printed with exit code 0) raises ``DeviceError``.
-    """
+
+def content_query_command(uri: str, projection: Sequence[str] = (), where: str | None = None,
+                          sort: str | None = None) -> str:
+    """The ``content query`` command line (to run alone, or at the end of a longer one)."""
     command = f"content query --uri {shlex.quote(uri)}"
     if projection:
         command += f" --projection {shlex.quote(':'.join(projection))}"
@@ -173,7 +176,16 @@ def content_query(device: Device, uri: str, projection: Sequence[str] = (), wher
         command += f" --where {shlex.quote(where)}"
     if sort:
         command += f" --sort {shlex.quote(sort)}"
-    output = device.shell(command).output
+    return command
+
+
+def content_rows(output: str, command: str, projection: Sequence[str] = ()) -> list[dict[str, str | None]]:
+    """The rows ``command`` (a ``content query`` with ``projection``) printed in ``output``.
+
+    The command prints ``Row: N col=val, col2=val2`` and escapes nothing, so with a ``projection`` each row is
+    split at the known column names (a comma or newline inside a value survives); without one, at every
+    ``, name=``. A provider error (printed with exit code 0) raises ``DeviceError``.
+    """
     if "Error while accessing provider" in output or "[ERROR]" in output:
         raise DeviceError(f"`{command}` failed: {output.strip()}")
     pattern = re.compile(", ".join(f"{re.escape(name)}=(.*?)" for name in projection), re.DOTALL)

@@ -111,14 +111,15 @@ def add_contact(device: Device, name: str, number: str) -> None:
 
 def add_contacts(device: Device, contacts: Iterable[tuple[str, str]]) -> None:
     """Device-local contacts ``(name, mobile number)``, in order, written through the contacts provider with
-    ``content insert`` (a raw contact each, then its structured name and its phone) in three round trips: the
-    raw contacts, one query of their ids, then every data row."""
+    ``content insert`` (a raw contact each, then its structured name and its phone) in two round trips: the
+    raw contacts and a query of their ids, then every data row."""
     contacts = list(contacts)
     if not contacts:
         return
     raw = f"content insert --uri {RAW_CONTACTS_URI} --bind account_name:n: --bind account_type:n:"
-    _checked(device, " && ".join([raw] * len(contacts)))
-    newest = state.content_query(device, RAW_CONTACTS_URI, ("_id",), sort="_id DESC")[:len(contacts)]
+    query = state.content_query_command(RAW_CONTACTS_URI, ("_id",), sort="_id DESC")
+    output = _checked(device, " && ".join([raw] * len(contacts) + [query]))
+    newest = state.content_rows(output, query, ("_id",))[:len(contacts)]
     if len(newest) < len(contacts):
         raise TaskSetupError(f"{len(newest)} raw contacts were created for {len(contacts)} contacts")
     inserts = []
@@ -131,8 +132,10 @@ def add_contacts(device: Device, contacts: Iterable[tuple[str, str]]) -> None:
     _checked(device, " && ".join(inserts))
 
 
-def _checked(device: Device, command: str) -> None:
-    """Run a setup command; a failure (``content`` reports provider errors with exit code 0) raises."""
+def _checked(device: Device, command: str) -> str:
+    """Run a setup command and return its output; a failure (``content`` reports provider errors with exit code 0)
+    raises."""
     result = device.shell(command)
     if not result.ok or "Error" in result.output or "Failed" in result.output:
         raise TaskSetupError(f"`{command}` failed (exit {result.exit_code}): {result.output.strip()}")
+    return result.output

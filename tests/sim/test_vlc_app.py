@@ -19,13 +19,18 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps import vlc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.media import (
+    VIDEO_SIZE,
+    MessageVideo,
+    _text_mask,
     boxes,
     message_frames,
     message_video,
+    message_videos,
     mp4_duration_ms,
     mp4_file,
     video_track,
 )
+from android_gym.sim.ui.glyph_masks import line_mask
 from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, WHITE
 
 PKG = vlc.PACKAGE
@@ -136,6 +141,35 @@ def test_a_frame_is_its_picture_encoded_in_one_go():
         picture.save(buffer, "JPEG", quality=30, subsampling="4:2:0", restart_marker_rows=1)
         start = track.offsets[index]
         assert data[start:start + track.sizes[index]] == buffer.getvalue()
+
+
+def test_videos_made_together_have_each_frame_encoded_in_one_go():
+    """``message_videos`` encodes the message rows of every frame of every video as one picture: each frame is still
+    the JPEG of its own picture, whatever the height of the messages around it."""
+    videos = [MessageVideo(["gjpqy", "ABC"], 2, 4), MessageVideo(["W" * 30], 3, [7, 1], frame_s=3),
+              MessageVideo(["x"], 2, 2)]
+    for video, data in zip(videos, message_videos(videos, CREATED), strict=True):
+        assert data == message_video(video.messages, video.display_s, video.seed, CREATED, video.frame_s)
+        track = video_track(data)
+        for index, (picture, _) in enumerate(message_frames(video.messages, video.display_s, video.seed,
+                                                            video.frame_s)):
+            buffer = io.BytesIO()
+            picture.save(buffer, "JPEG", quality=30, subsampling="4:2:0", restart_marker_rows=1)
+            start = track.offsets[index]
+            assert data[start:start + track.sizes[index]] == buffer.getvalue()
+    assert message_videos([], CREATED) == []
+
+
+@pytest.mark.parametrize("message", ["Olivia", "gjpqy", "W" * 30, "", " ", "ÄÖÜ"])
+def test_the_message_mask_is_what_the_picture_shows_of_it(message):
+    """The message's mask and box: the line's mask pasted at its place in a picture of the video's size (cut at its
+    edges), then cropped to what is not black."""
+    mask, (left, top) = line_mask(message, 32, stroke=1)  # media._FONT_SIZE
+    picture = Image.new("L", VIDEO_SIZE, 0)
+    picture.paste(mask, (50 + left, VIDEO_SIZE[1] // 2 + top))
+    box = picture.getbbox() or (0, 0, 1, 1)
+    got, got_box = _text_mask(message)
+    assert got_box == box and got.mode == "L" and got.tobytes() == picture.crop(box).tobytes()
 
 
 def test_a_frame_as_long_as_the_message_is_held_for_all_of_it():

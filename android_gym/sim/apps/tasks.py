@@ -352,6 +352,7 @@ class TasksDatabase(SqliteProvider):
     db_path = DB_PATH
     schema = SCHEMA
     journal_mode = "WAL"
+    created_alike = False  # the list's uuid comes from the clock
 
     def on_create(self, db: sqlite3.Connection) -> None:
         """The local account (``cda_uuid`` "local", ``TYPE_LOCAL``) and its "Default list"."""

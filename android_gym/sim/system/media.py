@@ -200,10 +200,14 @@ def _text_mask(message: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
     """Where ``_create_mpeg_with_messages`` draws the message, from (50, height // 2) (its baseline), two pixels
     thick, antialiased: the mask cropped to its bounding box, and the box."""
     mask, (left, top) = line_mask(message, _FONT_SIZE, stroke=1)
-    picture = Image.new("L", VIDEO_SIZE, 0)
-    picture.paste(mask, (50 + left, VIDEO_SIZE[1] // 2 + top))
-    box = picture.getbbox() or (0, 0, 1, 1)
-    return picture.crop(box), box
+    (x, y), (width, height) = (50 + left, VIDEO_SIZE[1] // 2 + top), VIDEO_SIZE
+    shown = np.asarray(mask)[max(0, -y):max(0, height - y), max(0, -x):max(0, width - x)]  # inside the picture
+    rows, columns = np.flatnonzero(shown.any(axis=1)), np.flatnonzero(shown.any(axis=0))
+    if not rows.size:
+        return Image.new("L", (1, 1), 0), (0, 0, 1, 1)
+    x0, y0 = max(x, 0) + int(columns[0]), max(y, 0) + int(rows[0])
+    box = (x0, y0, x0 + int(columns[-1] - columns[0]) + 1, y0 + int(rows[-1] - rows[0]) + 1)
+    return Image.fromarray(np.ascontiguousarray(shown[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1])), box
 
 
 @functools.cache
@@ -247,11 +251,16 @@ def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], 
             for message in messages for duration in durations]
 
 
-def _stamped(noise: np.ndarray, message: str, top: int = 0) -> Image.Image:
-    """``noise`` (pixels of the frame from row ``top`` down) with the message pasted in yellow."""
-    picture = Image.fromarray(noise)
+def _stamp(picture: Image.Image, message: str, top: int) -> None:
+    """Paste the message in yellow into ``picture``, whose first row is the frame's row ``top``."""
     text, (left, upper, right, lower) = _text_mask(message)
     picture.paste(_TEXT_COLOR, (left, upper - top, right, lower - top), text)
+
+
+def _stamped(noise: np.ndarray, message: str) -> Image.Image:
+    """``noise`` (a whole frame's pixels) with the message pasted in yellow."""
+    picture = Image.fromarray(noise)
+    _stamp(picture, message, 0)
     return picture
 
 
@@ -265,23 +274,55 @@ def message_frames(messages: Sequence[str], display_s: int, seed: int | Sequence
             for frame in _frames(messages, display_s, seed, frame_s)]
 
 
-def _frame_jpeg(frame: _Frame) -> bytes:
-    """The frame as a JPEG (quality 30): the rows the message covers encoded, the others copied from the noise
-    pictures' encodings."""
+def _frame_jpegs(frames: Sequence[_Frame]) -> list[bytes]:
+    """The frames as JPEGs (quality 30): the MCU rows a frame's message covers encoded, the others copied from the
+    noise pictures' encodings. The message rows of all the frames are encoded as one picture, one frame's below the
+    other's: each row is coded on its own (``jpeg_rows``), so it is the same bytes as in the frame's own encoding,
+    and one encoding costs a fraction of one per frame."""
+    if not frames:
+        return []
     noise = _noise_rows()[1]
-    _, (_, upper, _, lower) = _text_mask(frame.message)
-    first, last = upper // MCU_ROW, -(-lower // MCU_ROW)
-    band = JpegRows.encode(_stamped(frame.noise(first, last), frame.message, first * MCU_ROW), _JPEG_QUALITY)
-    rows = [band.rows[row - first] if first <= row < last else noise.rows[source]
-            for row, source in enumerate(frame.sources)]
-    return noise.assemble(rows)
+    spans = []
+    for frame in frames:
+        _, (_, upper, _, lower) = _text_mask(frame.message)
+        spans.append((upper // MCU_ROW, -(-lower // MCU_ROW)))
+    picture = Image.fromarray(np.concatenate([frame.noise(first, last) for frame, (first, last) in zip(frames, spans)]))
+    at = 0  # where the frame's rows start in the picture
+    for frame, (first, last) in zip(frames, spans):
+        _stamp(picture, frame.message, first * MCU_ROW - at)
+        at += (last - first) * MCU_ROW
+    coded = iter(JpegRows.encode(picture, _JPEG_QUALITY).rows)
+    jpegs = []
+    for frame, (first, last) in zip(frames, spans):
+        band = [next(coded) for _ in range(first, last)]
+        jpegs.append(noise.assemble([band[row - first] if first <= row < last else noise.rows[source]
+                                     for row, source in enumerate(frame.sources)]))
+    return jpegs
+
+
+@dataclass(frozen=True)
+class MessageVideo:
+    """What ``message_video`` takes to make a video: its messages, how long each shows, the seed of its noise and
+    how long a frame lasts."""
+
+    messages: Sequence[str]
+    display_s: int
+    seed: int | Sequence[int]
+    frame_s: int = 1
 
 
 def message_video(messages: Sequence[str], display_s: int, seed: int | Sequence[int], created: dt.datetime,
                   frame_s: int = 1) -> bytes:
     """``message_frames`` as an MP4 file (JPEG quality 30)."""
-    frames = [(_frame_jpeg(frame), frame.duration_ms) for frame in _frames(messages, display_s, seed, frame_s)]
-    return mjpeg_mp4(frames, VIDEO_SIZE, created)
+    return message_videos([MessageVideo(messages, display_s, seed, frame_s)], created)[0]
+
+
+def message_videos(videos: Sequence[MessageVideo], created: dt.datetime) -> list[bytes]:
+    """``message_video`` of each of ``videos``, their frames' JPEGs made together (``_frame_jpegs``)."""
+    frames = [_frames(video.messages, video.display_s, video.seed, video.frame_s) for video in videos]
+    jpegs = iter(_frame_jpegs([frame for video_frames in frames for frame in video_frames]))
+    return [mjpeg_mp4([(next(jpegs), frame.duration_ms) for frame in video_frames], VIDEO_SIZE, created)
+            for video_frames in frames]
 
 
 @dataclass(frozen=True)

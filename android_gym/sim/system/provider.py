@@ -23,8 +23,8 @@ from typing import ClassVar, TypeVar
 
 from android_gym.sim.system.services import SystemServices
 
-# Per provider class, journal mode and schema: the bytes of a database file holding just the schema.
-_SCHEMA_IMAGES: dict[tuple[type, str, tuple[str, ...]], bytes] = {}
+# Per provider class, journal mode, schema and ``created_alike``: the bytes of a new database file (``_new_image``).
+_NEW_IMAGES: dict[tuple[type, str, tuple[str, ...], bool], bytes] = {}
 T = TypeVar("T")
 
 
@@ -36,6 +36,9 @@ class SqliteProvider:
     schema: ClassVar[tuple[str, ...]] = ()
     #: ``TRUNCATE`` (a rollback journal) or ``WAL``, as the provider's ``SQLiteOpenHelper`` opens it.
     journal_mode: ClassVar[str] = "TRUNCATE"
+    #: Whether ``on_create`` puts the same rows in every new database, whatever the phone's state (its clock): then
+    #: they are part of the file made once per process (``_new_image``), and a new database needs no connection.
+    created_alike: ClassVar[bool] = True
 
     def __init__(self, phone: SystemServices) -> None:
         self._phone = phone
@@ -52,30 +55,39 @@ class SqliteProvider:
             return
         self._release()  # a connection held to the file that is gone
         self._phone.fs.makedirs(posixpath.dirname(self.db_path))
-        image = self._schema_image()
+        image = self._new_image()
         with self._phone.fs.device_writes(*self._files):
             for file in self._files[:-1]:  # the database and its side files, not their directory
                 file.unlink(missing_ok=True)
             host.write_bytes(image)
-            with closing(self.connect()) as db, db:
-                self.on_create(db)
+            if not self.created_alike:
+                self._create(host)
 
-    def _schema_image(self) -> bytes:
-        """The database file the schema makes (before ``on_create``): made once per provider class and process,
-        then copied, which costs a fraction of running the schema's statements (each its own commit) again."""
-        key = (type(self), self.journal_mode, self.schema)
-        if key not in _SCHEMA_IMAGES:
+    def _create(self, host: Path) -> None:
+        """Run ``on_create`` on the new database at ``host`` in one transaction."""
+        with closing(self._open(host)) as db, db:
+            self.on_create(db)
+
+    def _new_image(self) -> bytes:
+        """The file of a new database: the schema's, with ``on_create``'s rows if ``created_alike``. Made once per
+        provider class and process in the same steps as on the phone, then copied, which costs a fraction of
+        running the schema's statements (each its own commit) again, or of a connection that parses them."""
+        key = (type(self), self.journal_mode, self.schema, self.created_alike)
+        if key not in _NEW_IMAGES:
             with tempfile.TemporaryDirectory(prefix="android-gym-schema-") as tmp:
                 path = Path(tmp) / "schema.db"
                 with closing(self._open(path)) as db, db:
                     db.execute("PRAGMA synchronous=OFF")  # a scratch file
                     for statement in self.schema:
                         db.execute(statement)
-                _SCHEMA_IMAGES[key] = path.read_bytes()
-        return _SCHEMA_IMAGES[key]
+                if self.created_alike:
+                    self._create(path)
+                _NEW_IMAGES[key] = path.read_bytes()
+        return _NEW_IMAGES[key]
 
     def on_create(self, db: sqlite3.Connection) -> None:
-        """Fill a database just created (default: nothing)."""
+        """Fill a database just created (default: nothing); set ``created_alike`` False if what it writes depends
+        on the phone."""
 
     def cached(self, key: Hashable, read: Callable[[], T]) -> T:
         """What ``read()`` returns (a read of the database by fixed SQL with deterministic functions, named by
