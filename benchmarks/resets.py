@@ -3,7 +3,10 @@
 median and worst over the catalogue and the slowest tasks.
 
 Usage: python benchmarks/resets.py [--resets 5] [--tasks 'Expense*'] [--pixels] [--slowest 10]
-                                  [--device-config train]
+                                  [--device-config train] [--clock wall|cpu]
+
+``--clock cpu`` times this process's CPU (``time.process_time``: all its threads, not the Chromium or adb
+processes it talks to), which stays comparable on a loaded machine where wall times wander.
 
 ``--device-config train`` draws a phone configuration per episode (``android_gym.device.config``), so most
 timed resets change the configuration as well.
@@ -28,16 +31,20 @@ from throughput import format_table, machine  # noqa: E402  (the sibling benchma
 
 from android_gym.tasks.registry import env_id, task_names  # noqa: E402
 
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
-def median_reset_ms(task: str, resets: int, pixels: bool, device_config: str | None = None) -> float:
-    """Median wall time of ``reset`` for ``task``, in ms, after one untimed warm-up reset."""
+
+def median_reset_ms(task: str, resets: int, pixels: bool, device_config: str | None = None,
+                    clock: str = "wall") -> float:
+    """Median time of ``reset`` for ``task`` on ``clock`` (``CLOCKS``), in ms, after one untimed warm-up reset."""
+    now = CLOCKS[clock]
     env = gym.make(env_id(task), pixels=pixels, device_config=device_config)
     env.reset(seed=0)
     times = []
     for seed in range(1, resets + 1):
-        start = time.perf_counter()
+        start = now()
         env.reset(seed=seed)
-        times.append(1000 * (time.perf_counter() - start))
+        times.append(1000 * (now() - start))
     env.close()
     return statistics.median(times)
 
@@ -50,6 +57,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pixels", action="store_true", help="observations with pixels")
     parser.add_argument("--slowest", type=int, default=10, help="how many of the slowest tasks to list")
     parser.add_argument("--device-config", help="draw a device configuration per episode: 'train' or 'heldout'")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="wall time, or this process's CPU time (steady on a loaded machine)")
     return parser.parse_args(argv)
 
 
@@ -60,9 +69,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     if not tasks:
         raise SystemExit(f"no registered task matches {args.tasks!r}")
     print(f"machine: {machine()}")
-    print(f"{len(tasks)} tasks, median of {args.resets} resets each, {'with' if args.pixels else 'without'} pixels"
+    print(f"{len(tasks)} tasks, median of {args.resets} resets each ({args.clock} time), "
+          f"{'with' if args.pixels else 'without'} pixels"
           + (f", device configurations drawn from {args.device_config!r}" if args.device_config else ""))
-    per_task = {task: median_reset_ms(task, args.resets, args.pixels, args.device_config) for task in tasks}
+    per_task = {task: median_reset_ms(task, args.resets, args.pixels, args.device_config, args.clock)
+                for task in tasks}
     values = sorted(per_task.values())
     print(format_table(("catalogue", "median reset ms", "worst reset ms"),
                        [("all tasks", f"{statistics.median(values):.2f}", f"{values[-1]:.2f}")]))

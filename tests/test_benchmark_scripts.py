@@ -101,6 +101,14 @@ def test_resets_prints_the_catalogue_figures_and_the_slowest_tasks(scripts, caps
     assert [row[0] for row in slowest] == sorted(per_task, key=lambda task: -per_task[task])[:2]
 
 
+def test_resets_times_cpu_when_asked(scripts, capsys, monkeypatch):
+    ticks = iter(range(1000))
+    monkeypatch.setitem(scripts["resets"].CLOCKS, "cpu", lambda: next(ticks) / 1000)  # 1 ms a read
+    per_task = scripts["resets"].main(["--tasks", "SimpleSmsResend", "--resets", "1", "--clock", "cpu"])
+    assert "(cpu time)" in capsys.readouterr().out
+    assert per_task == {"SimpleSmsResend": 1.0}
+
+
 def test_resets_refuses_a_glob_that_matches_nothing(scripts):
     with pytest.raises(SystemExit, match="no registered task"):
         scripts["resets"].main(["--tasks", "NoSuchTask*"])
