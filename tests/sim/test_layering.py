@@ -68,8 +68,9 @@ def layer_of(module: str) -> str | None:
     return parts[2] if len(parts) > 2 and parts[2] in ALLOWED else None
 
 
+@pytest.fixture(scope="module", name="graph")
 def import_graph() -> dict[str, set[str]]:
-    """sim module → the sim modules it imports."""
+    """sim module → the sim modules it imports (the sources do not change while the tests run: parsed once)."""
     modules = sim_modules()
     graph = {}
     for name, path in modules.items():
@@ -88,22 +89,19 @@ def test_imported_modules_sees_type_checking_and_local_imports() -> None:
 
 
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
-def test_layer_imports_only_layers_below(layer: str) -> None:
-    graph = import_graph()
+def test_layer_imports_only_layers_below(layer: str, graph: dict[str, set[str]]) -> None:
     wrong = sorted(f"{module} imports {other}" for module, imports in graph.items() if layer_of(module) == layer
                    for other in imports if layer_of(other) not in {layer, *ALLOWED[layer]})
     assert not wrong, "\n".join(wrong)
 
 
-def test_system_and_ui_never_import_apps() -> None:
-    graph = import_graph()
+def test_system_and_ui_never_import_apps(graph: dict[str, set[str]]) -> None:
     wrong = [f"{module} imports {other}" for module, imports in graph.items()
              if layer_of(module) in ("system", "ui") for other in imports if other.startswith("android_gym.sim.apps")]
     assert not wrong
 
 
-def test_no_import_cycle() -> None:
-    graph = import_graph()
+def test_no_import_cycle(graph: dict[str, set[str]]) -> None:
     state: dict[str, int] = {}  # 1 on the current path, 2 done
 
     def visit(module: str, path: list[str]) -> None:
