@@ -23,8 +23,15 @@ from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory
 class SharedText(spaces.Text):
     """A ``gymnasium.spaces.Text`` whose values reach ``AsyncVectorEnv``'s caller intact through shared memory.
 
-    Same arguments and behaviour as ``Text``; only the vector env's shared-memory transport differs.
+    Same arguments and behaviour as ``Text``; the vector env's shared-memory transport differs, and ``contains``
+    checks the characters in one set operation (gymnasium's loops over them in Python: a 40,000-character tree took
+    about 3 ms, checked at every step by Gymnasium's env checker and by wrappers' tests).
     """
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is a string of an allowed length made only of the space's characters."""
+        return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+                and self.character_set.issuperset(x))
 
 
 class _TextBuffer(NamedTuple):
