@@ -147,6 +147,7 @@ class WindowManager:
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
+        self._frame_expires = UNREAD  # the device time a message the frame shows goes (VirtualClock.before)
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
         self._dump: str | None = None
         self._pixels: np.ndarray | None = None
@@ -222,15 +223,16 @@ class WindowManager:
 
     def frame(self) -> Frame:
         """The current laid-out frame, built once per state: again after ``invalidate``, when the status-bar
-        clock's minute turns, and at every change of device time while the frame shows the time (a running
-        stopwatch, timer or recording read the clock while they were built)."""
+        clock's minute turns, at every change of device time while the frame shows the time (a running
+        stopwatch, timer or recording read the clock while they were built), and when a message it shows times out
+        (``VirtualClock.before``)."""
         clock = self._phone.clock
-        now = clock.now_ms()
+        now = clock.record_ms()
         unit = self._frame_time_unit
-        if self._frame is None or now // unit != self._frame_time // unit:
-            clock.finest_read = UNREAD
+        if self._frame is None or now // unit != self._frame_time // unit or now >= self._frame_expires:
+            clock.finest_read = clock.expires = UNREAD
             self._frame = self._build()
-            self._frame_time, self._frame_time_unit = now, clock.finest_read
+            self._frame_time, self._frame_time_unit, self._frame_expires = now, clock.finest_read, clock.expires
             self._dump = self._pixels = self._rgba = None
         return self._frame
 
