@@ -149,7 +149,7 @@ class WindowManager:
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
         self._frame_expires = UNREAD  # the device time a message the frame shows goes (VirtualClock.before)
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
-        self._dump: str | None = None
+        self._dump: tuple[str, View, str] | None = None  # ``dumped``
         self._pixels: np.ndarray | None = None
         self._rgba: bytes | None = None
         self._shift = False
@@ -545,6 +545,11 @@ class WindowManager:
     def ui_dump(self) -> str:
         """The uiautomator XML of the active window, in screen coordinates: the notification shade while it is
         pulled down (uiautomator dumps the active window), else the foreground activity's window."""
+        return self.dumped()[0]
+
+    def dumped(self) -> tuple[str, View, str]:
+        """``ui_dump``'s XML with the laid-out tree it was written from (screen coordinates) and the package the
+        window belongs to: one look at the screen."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._dump is None:
@@ -554,10 +559,10 @@ class WindowManager:
                 window = _shifted(window, slide, self.design_width)
             if self.scale != 1:
                 window = _scaled(window, self.scale, self.width, self.height)
-            dump = hierarchy.dump(window, package)
+            dumped = hierarchy.dump(window, package), window, package
             if slide:
-                return dump
-            self._dump = dump
+                return dumped
+            self._dump = dumped
         return self._dump
 
     def screen_windows(self) -> list[ScreenWindow]:

@@ -12,6 +12,7 @@ cannot reproduce the `` />`` spelling and the dump is on the hot path of every s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from android_gym.sim.ui.views import View
@@ -43,6 +44,28 @@ def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
         if cx2 > cx1 and cy2 > cy1:
             visible.append((child, child_bounds))
     return visible
+
+
+#: What an XML parser reads back from a dumped attribute value: line ends and tabs become spaces (XML's
+#: end-of-line handling, then attribute-value normalization).
+_NORMALIZED = str.maketrans({"\n": " ", "\t": " ", "\r": " "})
+
+
+def dumped_views(root: View) -> Iterator[tuple[View, int, Bounds]]:
+    """The views ``dump(root, ...)`` writes, in document order, with their depth (how many nodes enclose each) and
+    the bounds the dump gives them (their part on screen)."""
+    stack = [(root, 0, root.bounds)]
+    while stack:
+        view, depth, bounds = stack.pop()
+        yield view, depth, bounds
+        stack.extend((child, depth + 1, clipped) for child, clipped in reversed(visible_children(view, bounds)))
+
+
+@lru_cache(maxsize=8192)
+def parsed_value(value: str) -> str:
+    """The attribute value an XML parser reads from the dump of ``value``: invalid characters as ".", line ends
+    (``\r\n`` as one) and tabs as spaces."""
+    return _INVALID_XML.sub(".", value).replace("\r\n", "\n").translate(_NORMALIZED)
 
 
 def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds) -> None:
