@@ -597,7 +597,7 @@ class WindowManager:
         window = self._window_at(x, y)
         found = None
         for view in window.walk() if window is not None else ():
-            if wanted(view) and view.enabled and not view.virtual and _contains(view.bounds, x, y):
+            if _contains(view.bounds, x, y) and wanted(view) and view.enabled and not view.virtual:
                 found = view
         return found
 

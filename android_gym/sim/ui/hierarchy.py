@@ -68,17 +68,27 @@ def parsed_value(value: str) -> str:
     return _INVALID_XML.sub(".", value).replace("\r\n", "\n").translate(_NORMALIZED)
 
 
+@lru_cache(maxsize=1024)
+def _flags(checkable: bool, checked: bool, clickable: bool, enabled: bool, focusable: bool, focused: bool,
+           scrollable: bool, long_clickable: bool, password: bool, selected: bool) -> str:
+    """A node's boolean attributes as the dump writes them (a few combinations make up every dump)."""
+    def flag(name: str, value: bool) -> str:
+        return f'{name}="{"true" if value else "false"}"'
+
+    return " ".join([flag("checkable", checkable), flag("checked", checked), flag("clickable", clickable),
+                     flag("enabled", enabled), flag("focusable", focusable), flag("focused", focused),
+                     flag("scrollable", scrollable), flag("long-clickable", long_clickable),
+                     flag("password", password), flag("selected", selected)])
+
+
 def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds) -> None:
     x1, y1, x2, y2 = bounds
+    flags = _flags(bool(view.checkable), bool(view.checked), bool(view.clickable), bool(view.enabled),
+                   bool(view.focusable), bool(view.focused), bool(view.scrollable), bool(view.long_clickable),
+                   bool(view.password), bool(view.selected))
     out.append(
         f'<node index="{index}" text="{_attr(view.text)}" resource-id="{_attr(view.resource_id)}" '
-        f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" '
-        f'checkable="{"true" if view.checkable else "false"}" checked="{"true" if view.checked else "false"}" '
-        f'clickable="{"true" if view.clickable else "false"}" enabled="{"true" if view.enabled else "false"}" '
-        f'focusable="{"true" if view.focusable else "false"}" focused="{"true" if view.focused else "false"}" '
-        f'scrollable="{"true" if view.scrollable else "false"}" '
-        f'long-clickable="{"true" if view.long_clickable else "false"}" '
-        f'password="{"true" if view.password else "false"}" selected="{"true" if view.selected else "false"}" '
+        f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" {flags} '
         f'bounds="[{x1},{y1}][{x2},{y2}]"'
     )
     visible = visible_children(view, bounds)
