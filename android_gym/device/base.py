@@ -40,7 +40,13 @@ def encode_utf8(text: str, what: str) -> bytes:
 
 @runtime_checkable
 class Device(Protocol):
-    """A phone: shell, files, screen, UI hierarchy and input."""
+    """A phone: shell, files, screen, UI hierarchy and input.
+
+    A backend may also offer short cuts that answer what these methods already tell, more cheaply; callers look for
+    them with ``getattr`` and fall back to the protocol: ``ui_elements(xml)`` (the parsed elements of the dump just
+    returned, else None) and ``focused_activity()`` (what ``dumpsys window`` names as focused). ``SimDevice`` has
+    both; a real device has neither.
+    """
 
     @property
     def screen_size(self) -> tuple[int, int]:

@@ -97,10 +97,22 @@ class LocalDatabase:
         self._lock = threading.Lock()
         self._device_bytes: bytes | None = None  # the device's file as last pulled or pushed
         self._local_counter = 0  # the change counter in the copy's file, as the connection last saw it
+        self._results: dict[tuple[str, tuple[Any, ...]], list[dict[str, Any]]] = {}  # queries of the copy as it is
 
     def query(self, device: Device, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-        """Rows of ``sql`` on the device database as it is now, as dicts."""
-        return self._use(device, lambda db: [dict(row) for row in db.execute(sql, tuple(params))], write=False)
+        """Rows of ``sql`` on the device database as it is now, as fresh dicts. A query asked again of unchanged
+        bytes is answered from the rows it gave (tasks check their app's table after every step, and most steps
+        write nothing); the cache is dropped whenever the copy is brought up to date with other bytes."""
+        key = (sql, tuple(params))
+
+        def rows(db: sqlite3.Connection) -> list[dict[str, Any]]:
+            if db is not self._connection:  # a database with WAL frames, copied for this query alone
+                return [dict(row) for row in db.execute(sql, key[1])]
+            if key not in self._results:
+                self._results[key] = [dict(row) for row in db.execute(sql, key[1])]
+            return [dict(row) for row in self._results[key]]
+
+        return self._use(device, rows, write=False)
 
     def execute_many(self, device: Device, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
         """Run ``statements`` in one transaction on the device database and push the result back (stale
@@ -125,8 +137,10 @@ class LocalDatabase:
                     handle.write(local)
                     handle.truncate()
                 self._device_bytes = data
+                self._results = {}
             if not write:
                 return action(self._connection)
+            self._results = {}
             self._connection.execute("PRAGMA query_only=OFF")
             try:
                 self._connection.execute("BEGIN IMMEDIATE")

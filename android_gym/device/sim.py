@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator
 
 import numpy as np
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError
 from android_gym.sim.phone import Phone
+from android_gym.sim.shell.commands.dumpsys import focused_window
+from android_gym.sim.ui.hierarchy import dumped_views, parsed_value
+from android_gym.sim.ui.views import View
+from android_gym.ui import BoundingBox, UIElement
 
 from .base import ShellResult, encode_utf8
+
+#: How many dumps' elements a device keeps.
+_KNOWN_DUMPS = 32
 
 
 class SimDevice:
@@ -18,6 +26,8 @@ class SimDevice:
     def __init__(self, width: int = 1080, height: int = 2400) -> None:
         self.phone = Phone(width, height)
         self._closed = False
+        self._dumped: tuple[str, View, str] | None = None  # the last dump, its window's views and package
+        self._known: dict[str, tuple[UIElement, ...]] = {}  # the elements of the last few dumps read (oldest first)
 
     @property
     def screen_size(self) -> tuple[int, int]:
@@ -60,7 +70,26 @@ class SimDevice:
     def ui_dump(self) -> str:
         """The uiautomator XML of the foreground window."""
         self._check_open()
-        return self.phone.ui_dump()
+        self._dumped = self.phone.window.dumped()
+        return self._dumped[0]
+
+    def ui_elements(self, xml: str) -> tuple[UIElement, ...] | None:
+        """What ``parse_ui_dump`` makes of ``xml``, read from the views it was written from without parsing it
+        (the env's short cut on the simulated phone), when it is the dump ``ui_dump`` gave last; else None."""
+        if self._dumped is None or xml is not self._dumped[0]:
+            return None
+        known = self._known.get(xml)
+        if known is None:  # screens come back (the home screen, a list after a dialog closed)
+            if len(self._known) >= _KNOWN_DUMPS:
+                del self._known[next(iter(self._known))]
+            known = self._known[xml] = tuple(elements_of(*self._dumped[1:]))
+        return known
+
+    def focused_activity(self) -> tuple[str, str]:
+        """The package and activity of the focused window, as ``dumpsys window`` reports them (``mCurrentFocus``),
+        without writing and parsing the report (``state.foreground_package``'s short cut on the simulated phone)."""
+        self._check_open()
+        return focused_window(self.phone)
 
     def tap(self, x: int, y: int) -> None:
         """Tap at pixel coordinates."""
@@ -101,3 +130,16 @@ class SimDevice:
         if not self._closed:
             self._closed = True
             self.phone.close()
+
+
+def elements_of(root: View, package: str) -> Iterator[UIElement]:
+    """The ``UIElement`` of every node the dump of ``root`` (a window of ``package``) writes, in document order."""
+    for index, (view, depth, bounds) in enumerate(dumped_views(root)):
+        yield UIElement(
+            index=index, text=parsed_value(view.text), content_description=parsed_value(view.content_desc),
+            class_name=view.class_name, resource_name=parsed_value(view.resource_id), package_name=package,
+            bbox_pixels=BoundingBox(*bounds), is_checkable=bool(view.checkable), is_checked=bool(view.checked),
+            is_clickable=bool(view.clickable), is_enabled=bool(view.enabled), is_focusable=bool(view.focusable),
+            is_focused=bool(view.focused), is_scrollable=bool(view.scrollable),
+            is_long_clickable=bool(view.long_clickable), is_password=bool(view.password),
+            is_selected=bool(view.selected), depth=depth)

@@ -97,25 +97,29 @@ def settings_put(device: Device, namespace: str, key: str, value: str) -> None:
     device.shell(f"settings put {shlex.quote(namespace)} {shlex.quote(key)} {shlex.quote(str(value))}")
 
 
-def _focus(device: Device) -> re.Match[str] | None:
-    """The focused window's package and activity, from ``dumpsys window`` (else ``dumpsys activity activities``)."""
+def _focus(device: Device) -> tuple[str, str] | None:
+    """The focused window's package and activity, from ``dumpsys window`` (else ``dumpsys activity activities``); the
+    simulated phone tells them without writing the report (``SimDevice.focused_activity``)."""
+    focused = getattr(device, "focused_activity", None)
+    if focused is not None:
+        return focused()
     match = _FOCUS.search(device.shell("dumpsys window").output)
     if match is None:
         match = _RESUMED.search(device.shell("dumpsys activity activities").output)
-    return match
+    return (match.group(1), match.group(2)) if match else None
 
 
 def foreground_package(device: Device) -> str | None:
     """Package of the focused window."""
-    match = _focus(device)
-    return match.group(1) if match else None
+    focus = _focus(device)
+    return focus[0] if focus else None
 
 
 def foreground_activity(device: Device) -> str | None:
     """The focused activity as ``package/class`` (e.g. ``com.android.settings/com.android.settings.Settings``); when
     the focused window is no activity's (the notification shade), the resumed activity, as ``dumpsys`` writes it."""
-    match = _focus(device)
-    return f"{match.group(1)}/{match.group(2)}" if match else None
+    focus = _focus(device)
+    return f"{focus[0]}/{focus[1]}" if focus else None
 
 
 def keyboard_shown(device: Device) -> bool:

@@ -86,6 +86,19 @@ def test_follows_changes_made_behind_its_back(tmp_path, wal):
     assert len(titles(device)) == 300
 
 
+def test_a_query_asked_again_of_unchanged_bytes_gives_fresh_rows_and_sees_writes(tmp_path):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=False))
+    first = state.sqlite_query(device, DB, "SELECT title FROM notes WHERE id > ?", (0,))
+    first[0]["title"] = "changed by the caller"
+    assert state.sqlite_query(device, DB, "SELECT title FROM notes WHERE id > ?", (0,)) == [
+        {"title": "note 0"}, {"title": "note 1"}]
+    assert state.sqlite_query(device, DB, "SELECT title FROM notes WHERE id > ?", (1,)) == [{"title": "note 1"}]
+    state.sqlite_execute(device, DB, "UPDATE notes SET title = 'new' WHERE id = 1")
+    assert state.sqlite_query(device, DB, "SELECT title FROM notes WHERE id > ?", (0,)) == [
+        {"title": "new"}, {"title": "note 1"}]
+
+
 @pytest.mark.parametrize("wal", [False, True])
 def test_writes_push_the_device_format_and_a_counter_that_depends_only_on_the_input(tmp_path, wal):
     files = database(tmp_path, "a.db", wal)

@@ -74,7 +74,10 @@ def test_an_app_reads_its_database_again_only_after_it_changed(phone: Phone, mon
 
 class _UncachedDevice(SimDevice):
     """A simulated phone whose every look at the screen builds the frame afresh and draws it on a blank screen (a
-    new renderer: no window and no rows of the last frame are kept)."""
+    new renderer: no window and no rows of the last frame are kept); the env parses its dumps (no elements read
+    from the views)."""
+
+    ui_elements = None
 
     def screenshot(self) -> np.ndarray:
         self.phone.invalidate()

@@ -43,6 +43,7 @@ from typing import Any, ClassVar
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.layout import measure_width
 from android_gym.sim.ui.views import View, column, edit_text, row, scroll_list, text_view
@@ -370,7 +371,7 @@ class HomeFragment(_Fragment):
     scroll_keys = ("rv_home",)
 
     def build(self) -> View:
-        now = self.phone.clock.now()
+        now = self.phone.clock.now(DAY_MS)  # the screen shows dates: it changes when the day turns
         start = week_start(now)
         week = self.db.query("WHERE modified_date > ?", (int(start.timestamp() * 1000),))
         week_range = format_range(int(start.timestamp() * 1000),
@@ -660,7 +661,7 @@ class ExpenseEntryFragment(_Fragment):
 
     def build(self) -> View:
         update = self.expense_id is not None
-        when = dt.datetime.fromtimestamp(self.entry_time / 1000, tz=self.phone.clock.now().tzinfo)
+        when = dt.datetime.fromtimestamp(self.entry_time / 1000, tz=self.phone.clock.now(DAY_MS).tzinfo)
         subtitle = f"{when.day} {when:%b %Y} {_clock_time(when)}"
         toolbar = _toolbar("toolbar", UPDATE_DATA if update else EXPENSE_ENTRY,
                            _nav_button("arrow_back", self.host.pop), subtitle,
@@ -818,7 +819,7 @@ class MainActivity(Screen):
                                  hint="plus", clickable=True, focusable=True, width=_dp(56), height=_dp(56),
                                  gravity="bottom_end", margin=_dp(16), background=_PRIMARY, text_color=_SURFACE,
                                  on_click=lambda: self.push(ExpenseEntryFragment(self))))
-        if self.snack is not None and self.phone.clock.now_ms() < self.snack[1]:
+        if self.snack is not None and self.phone.clock.before(self.snack[1]):
             children.append(View(kind="row", class_name="android.widget.FrameLayout", gravity="bottom",
                                  background=_ON_SURFACE, children=[
                                      _text(self.snack[0], "snackbar_text", color=_SURFACE, padding=_dp(16))]))

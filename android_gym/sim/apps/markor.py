@@ -694,7 +694,7 @@ class MainScreen(Screen):
                          background=ACCENT, width=147, height=147)
             layers.append(column(View(weight=1), row(View(weight=1), button, View(width=42)), View(height=189),
                                  gravity="fill"))
-        if self.back_at is not None and self.phone.clock.now_ms() - self.back_at <= DOUBLE_BACK_MS:
+        if self.back_at is not None and self.phone.clock.before(self.back_at + DOUBLE_BACK_MS + 1):
             layers.append(row(text_view(PRESS_BACK_AGAIN, text_color=WHITE, text_size=_DESCRIPTION, padding=42,
                                         weight=1, resource_id=res_id("snackbar_text")),
                               text_view(EXIT, text_color=(255, 193, 7), text_size=_DESCRIPTION, padding=42,

@@ -657,7 +657,7 @@ class MainScreen(Screen):
     def _task_row(self, task: dict[str, Any], list_name: str | None, current: TaskFilter, now: dt.datetime) -> View:
         """``task_adapter_row`` as ``TaskViewHolder.bindView`` fills it."""
         completed = task["completed"] > 0
-        hidden = task["hideUntil"] > self.phone.clock.now_ms()
+        hidden = self.phone.clock.before(task["hideUntil"])
         title = text_view(task["title"] or "", resource_id=_id("title"), weight=1, text_size=_TEXT_16SP, padding=0,
                           height=line_height(_TEXT_16SP), text_color=TERTIARY if completed or hidden else TEXT)
         top = [title]

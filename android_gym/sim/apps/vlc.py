@@ -814,7 +814,7 @@ class PlayerScreen(Screen):
 
     def hud_shown(self) -> bool:
         """Whether the controls are up: shown and not yet faded out."""
-        return not self._hud_hidden and (self._hud_until is None or self.phone.clock.now_ms() < self._hud_until)
+        return not self._hud_hidden and (self._hud_until is None or self.phone.clock.before(self._hud_until))
 
     def _show_hud(self, timeout_ms: int = 0) -> None:
         """``showOverlayTimeout``: up for ``timeout_ms``, or while paused until hidden, or 4 s while playing."""

@@ -134,9 +134,11 @@ def clock_pattern(is24: bool, tag: str) -> str:
     return best_pattern("Hm" if is24 else "hm", tag)
 
 
+@functools.lru_cache(maxsize=256)
 def format_time(when: dt.datetime, is24: bool, tag: str, am_pm: bool = True) -> str:
     """``DateFormat.getTimeFormat(context).format(when)``: "15:34", or "3:34 PM" in en-US; without ``am_pm``
-    the marker and the space before it are left out, as SystemUI's ``Clock`` does (``AM_PM_STYLE_GONE``: "3:34")."""
+    the marker and the space before it are left out, as SystemUI's ``Clock`` does (``AM_PM_STYLE_GONE``: "3:34").
+    Formatted once per time and locale: the status bar asks at every frame."""
     return format_pattern(when, _time_pattern(is24, tag, am_pm), tag)
 
 

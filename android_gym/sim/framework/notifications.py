@@ -120,7 +120,7 @@ class NotificationManager:
         if self._heads_up is None:
             return None
         key, until = self._heads_up
-        if self._clock.now_ms() >= until or key not in self._posted:
+        if not self._clock.before(until) or key not in self._posted:
             self._heads_up = None
             return None
         return self._posted[key]

@@ -147,8 +147,9 @@ class WindowManager:
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
+        self._frame_expires = UNREAD  # the device time a message the frame shows goes (VirtualClock.before)
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
-        self._dump: str | None = None
+        self._dump: tuple[str, View, str] | None = None  # ``dumped``
         self._pixels: np.ndarray | None = None
         self._rgba: bytes | None = None
         self._shift = False
@@ -222,15 +223,16 @@ class WindowManager:
 
     def frame(self) -> Frame:
         """The current laid-out frame, built once per state: again after ``invalidate``, when the status-bar
-        clock's minute turns, and at every change of device time while the frame shows the time (a running
-        stopwatch, timer or recording read the clock while they were built)."""
+        clock's minute turns, at every change of device time while the frame shows the time (a running
+        stopwatch, timer or recording read the clock while they were built), and when a message it shows times out
+        (``VirtualClock.before``)."""
         clock = self._phone.clock
-        now = clock.now_ms()
+        now = clock.record_ms()
         unit = self._frame_time_unit
-        if self._frame is None or now // unit != self._frame_time // unit:
-            clock.finest_read = UNREAD
+        if self._frame is None or now // unit != self._frame_time // unit or now >= self._frame_expires:
+            clock.finest_read = clock.expires = UNREAD
             self._frame = self._build()
-            self._frame_time, self._frame_time_unit = now, clock.finest_read
+            self._frame_time, self._frame_time_unit, self._frame_expires = now, clock.finest_read, clock.expires
             self._dump = self._pixels = self._rgba = None
         return self._frame
 
@@ -544,6 +546,11 @@ class WindowManager:
     def ui_dump(self) -> str:
         """The uiautomator XML of the active window, in screen coordinates: the notification shade while it is
         pulled down (uiautomator dumps the active window), else the foreground activity's window."""
+        return self.dumped()[0]
+
+    def dumped(self) -> tuple[str, View, str]:
+        """``ui_dump``'s XML with the laid-out tree it was written from (screen coordinates) and the package the
+        window belongs to: one look at the screen."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._dump is None:
@@ -553,10 +560,10 @@ class WindowManager:
                 window = _shifted(window, slide, self.design_width)
             if self.scale != 1:
                 window = _scaled(window, self.scale, self.width, self.height)
-            dump = hierarchy.dump(window, package)
+            dumped = hierarchy.dump(window, package), window, package
             if slide:
-                return dump
-            self._dump = dump
+                return dumped
+            self._dump = dumped
         return self._dump
 
     def screen_windows(self) -> list[ScreenWindow]:
@@ -591,7 +598,7 @@ class WindowManager:
         window = self._window_at(x, y)
         found = None
         for view in window.walk() if window is not None else ():
-            if wanted(view) and view.enabled and not view.virtual and _contains(view.bounds, x, y):
+            if _contains(view.bounds, x, y) and wanted(view) and view.enabled and not view.virtual:
                 found = view
         return found
 

@@ -20,15 +20,32 @@ class VirtualClock:
     ``finest_read`` is the finest unit anyone read the time in since it was last reset to ``UNREAD``: the window
     manager resets it before building a frame, so it knows when that frame goes out of date as time passes (a
     date on screen when the day turns, hours and minutes when the minute turns, a running stopwatch at once).
+    ``expires`` is the earliest deadline anyone asked about with ``before`` since it was last reset to ``UNREAD`` (a
+    message shown until then): such a frame goes out of date when device time reaches it.
     """
 
     def __init__(self, now_ms: int = DEFAULT_DEVICE_TIME_MS) -> None:
         self._now_ms = now_ms
         self.finest_read = UNREAD
+        self.expires = UNREAD
 
     def now_ms(self) -> int:
         """Current device time in epoch milliseconds."""
         self.finest_read = 1
+        return self._now_ms
+
+    def before(self, deadline_ms: int) -> bool:
+        """Whether device time is still before ``deadline_ms`` (a snackbar, a heads-up notification shown until then);
+        while it is, ``expires`` keeps the deadline, so what was built on the answer changes then and not before."""
+        if self._now_ms < deadline_ms:
+            self.expires = min(self.expires, deadline_ms)
+            return True
+        return False
+
+    def record_ms(self) -> int:
+        """Current device time in epoch milliseconds for a record the screen does not show as it is made (a file's
+        times, a log entry): unlike ``now_ms`` it leaves ``finest_read`` alone, so a frame whose build reads a
+        database (which stamps the side files SQLite touched) does not go out of date at every millisecond."""
         return self._now_ms
 
     def now(self, resolution_ms: int = 1) -> dt.datetime:

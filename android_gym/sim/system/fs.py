@@ -103,7 +103,7 @@ class FileSystem:
 
     def stamp(self, host: str | Path) -> None:
         """Set a host file's access and modification times to the device time."""
-        ns = self._clock.now_ms() * 1_000_000
+        ns = self._clock.record_ms() * 1_000_000
         try:
             os.utime(host, ns=(ns, ns), follow_symlinks=False)
         except (OSError, NotImplementedError):

@@ -57,8 +57,9 @@ class LogBuffer:
               tid: int | None = None, uid: int = AID_SYSTEM) -> None:
         """Append an entry at the current device time and wake the readers."""
         self._seq += 1
-        self._rings[buffer].append(LogEntry(self._seq, buffer, self._clock.now_ms(), pid, pid if tid is None else tid,
-                                            uid, priority, tag, message))
+        entry = LogEntry(self._seq, buffer, self._clock.record_ms(), pid, pid if tid is None else tid, uid, priority,
+                         tag, message)
+        self._rings[buffer].append(entry)
         for event in self._watchers:
             event.set()
 

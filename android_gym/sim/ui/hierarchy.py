@@ -12,6 +12,7 @@ cannot reproduce the `` />`` spelling and the dump is on the hot path of every s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from android_gym.sim.ui.views import View
@@ -45,17 +46,49 @@ def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
     return visible
 
 
+#: What an XML parser reads back from a dumped attribute value: line ends and tabs become spaces (XML's
+#: end-of-line handling, then attribute-value normalization).
+_NORMALIZED = str.maketrans({"\n": " ", "\t": " ", "\r": " "})
+
+
+def dumped_views(root: View) -> Iterator[tuple[View, int, Bounds]]:
+    """The views ``dump(root, ...)`` writes, in document order, with their depth (how many nodes enclose each) and
+    the bounds the dump gives them (their part on screen)."""
+    stack = [(root, 0, root.bounds)]
+    while stack:
+        view, depth, bounds = stack.pop()
+        yield view, depth, bounds
+        stack.extend((child, depth + 1, clipped) for child, clipped in reversed(visible_children(view, bounds)))
+
+
+@lru_cache(maxsize=8192)
+def parsed_value(value: str) -> str:
+    """The attribute value an XML parser reads from the dump of ``value``: invalid characters as ".", line ends
+    (``\r\n`` as one) and tabs as spaces."""
+    return _INVALID_XML.sub(".", value).replace("\r\n", "\n").translate(_NORMALIZED)
+
+
+@lru_cache(maxsize=1024)
+def _flags(checkable: bool, checked: bool, clickable: bool, enabled: bool, focusable: bool, focused: bool,
+           scrollable: bool, long_clickable: bool, password: bool, selected: bool) -> str:
+    """A node's boolean attributes as the dump writes them (a few combinations make up every dump)."""
+    def flag(name: str, value: bool) -> str:
+        return f'{name}="{"true" if value else "false"}"'
+
+    return " ".join([flag("checkable", checkable), flag("checked", checked), flag("clickable", clickable),
+                     flag("enabled", enabled), flag("focusable", focusable), flag("focused", focused),
+                     flag("scrollable", scrollable), flag("long-clickable", long_clickable),
+                     flag("password", password), flag("selected", selected)])
+
+
 def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds) -> None:
     x1, y1, x2, y2 = bounds
+    flags = _flags(bool(view.checkable), bool(view.checked), bool(view.clickable), bool(view.enabled),
+                   bool(view.focusable), bool(view.focused), bool(view.scrollable), bool(view.long_clickable),
+                   bool(view.password), bool(view.selected))
     out.append(
         f'<node index="{index}" text="{_attr(view.text)}" resource-id="{_attr(view.resource_id)}" '
-        f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" '
-        f'checkable="{"true" if view.checkable else "false"}" checked="{"true" if view.checked else "false"}" '
-        f'clickable="{"true" if view.clickable else "false"}" enabled="{"true" if view.enabled else "false"}" '
-        f'focusable="{"true" if view.focusable else "false"}" focused="{"true" if view.focused else "false"}" '
-        f'scrollable="{"true" if view.scrollable else "false"}" '
-        f'long-clickable="{"true" if view.long_clickable else "false"}" '
-        f'password="{"true" if view.password else "false"}" selected="{"true" if view.selected else "false"}" '
+        f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" {flags} '
         f'bounds="[{x1},{y1}][{x2},{y2}]"'
     )
     visible = visible_children(view, bounds)

@@ -76,8 +76,10 @@ def run_font(size: int, bold: bool, fallback: bool) -> ImageFont.FreeTypeFont:
     return fallback_font(size) if fallback else font(size, bold)
 
 
+@lru_cache(maxsize=16384)
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """Advance width of one line of ``text`` in px, each run measured in the font it is drawn in."""
+    """Advance width of one line of ``text`` in px, each run measured in the font it is drawn in (measured once per
+    text, size and weight: the same labels are laid out at every frame)."""
     if text.isascii():
         return font(size, bold).getlength(text)
     return sum(run_font(size, bold, fallback).getlength(run) for run, fallback in font_runs(text))

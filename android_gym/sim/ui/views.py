@@ -118,10 +118,12 @@ class View:
     def walk(self) -> Iterator[View]:
         """This view and all descendants, pre-order (a view's children are read when it has been yielded)."""
         stack = [self]
+        pop, extend = stack.pop, stack.extend
         while stack:
-            view = stack.pop()
+            view = pop()
             yield view
-            stack.extend(reversed(view.children))
+            if view.children:
+                extend(reversed(view.children))
 
 
 def column(*children: View, **props) -> View:

@@ -47,6 +47,17 @@ def _system_window(name: str) -> str:
 
 
 # ----- window ------------------------------------------------------------------------------------------------
+def focused_window(phone: ShellDevice) -> tuple[str, str]:
+    """The package and activity ``dumpsys window`` names as ``mCurrentFocus``, without writing the report (asked
+    after every step); the activity records and tasks the report numbers are numbered as it would number them (each
+    gets its id when first seen)."""
+    for task in phone.activities.task_stacks():
+        record_hash(phone, task[-1])
+        task_id(phone, task)
+    top = phone.activities.top
+    return top.app.package, top.activity
+
+
 def _dump_window(ctx: CommandContext, what: str) -> None:
     ctx.out(ctx.phone.window.per_state(("dumpsys window", what), lambda: _window_report(ctx.phone, what)))
 

@@ -1,0 +1,94 @@
+"""What a step observes does not depend on the caches behind it: over seeded random-valid runs, an env on the
+simulated phone as it is (frames kept until they go stale, elements read from the dumped views, database reads
+kept while the bytes stay, the foreground app told without ``dumpsys``) sees the same dumps, elements, scores and
+flags as one whose every look builds the frame afresh and parses the dump."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+from android_gym.agents import RandomValidAgent
+from android_gym.device import state
+from android_gym.device.sim import SimDevice, elements_of
+from android_gym.sim.ui.hierarchy import dump
+from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.views import View, column, text_view
+from android_gym.ui import parse_ui_dump
+
+
+class _FreshDevice(SimDevice):
+    """Every look at the screen builds the frame afresh; the env parses the dump (no elements from the views), and
+    the foreground app is read from ``dumpsys window``."""
+
+    ui_elements = None
+    focused_activity = None
+
+    def ui_dump(self) -> str:
+        self.phone.invalidate()
+        return super().ui_dump()
+
+
+class _ShellOnly:
+    """A device's shell alone: what ``state`` reads from a phone that tells nothing without it."""
+
+    def __init__(self, device: SimDevice) -> None:
+        self.shell = device.shell
+
+
+def _run(device: SimDevice, task: str, steps: int, seed: int) -> list[tuple[Any, ...]]:
+    """Per step of the seeded random-valid policy: the tree, the elements, the reward and the flags."""
+    env = gym.make(f"AndroidWorld/{task}-v0", device=device, pixels=False)
+    agent = RandomValidAgent(seed=seed)
+    observation, info = env.reset(seed=seed)
+    agent.reset(env)
+    seen = []
+    for _ in range(steps):
+        observation, reward, terminated, truncated, info = env.step(agent.act(observation, info))
+        seen.append((observation["a11y_tree"], info["ui_elements"], reward, terminated, truncated))
+        if terminated or truncated:
+            observation, info = env.reset()
+            agent.reset(env)
+    env.close()
+    return seen
+
+
+@pytest.mark.parametrize("task", ["SendSms", "ExpenseDeleteMultiple2", "MarkorCreateNote"])
+def test_cached_and_fresh_steps_see_the_same(task: str) -> None:
+    cached = _run(SimDevice(), task, steps=250, seed=5)
+    assert len({tree for tree, *_ in cached}) > 10  # the run went through many screens
+    assert cached == _run(_FreshDevice(), task, steps=250, seed=5)
+
+
+@pytest.mark.parametrize(("task", "size"), [("SendSms", (1080, 2400)), ("ExpenseDeleteMultiple2", (540, 1200)),
+                                            ("MarkorCreateNote", (1080, 2400)), ("SimpleCalendarAddOneEvent",
+                                                                                  (720, 1280))])
+def test_elements_and_focus_read_from_the_views_are_the_parsed_dumps(task: str, size: tuple[int, int]) -> None:
+    device = SimDevice(*size)
+    env = gym.make(f"AndroidWorld/{task}-v0", device=device, pixels=False)
+    agent = RandomValidAgent(seed=2)
+    observation, info = env.reset(seed=2)
+    agent.reset(env)
+    screens = set()
+    for _ in range(150):
+        observation, _, terminated, truncated, info = env.step(agent.act(observation, info))
+        xml = device.ui_dump()
+        assert list(device.ui_elements(xml)) == parse_ui_dump(xml) == info["ui_elements"]
+        assert state.foreground_activity(device) == state.foreground_activity(_ShellOnly(device))
+        screens.add(xml)
+        if terminated or truncated:
+            observation, info = env.reset()
+            agent.reset(env)
+    env.close()
+    assert len(screens) > 10
+
+
+def test_texts_the_dump_rewrites_read_back_as_parsed() -> None:
+    texts = ["two\r\nlines\rand\na\ttab", "a & b < c > \"d\" 'e'", "bell\x07 and \ufffe", "naïve ☕ 日本 😀", "", " "]
+    root = column(*[text_view(text, content_desc=text[::-1], resource_id=f"id/{i}") for i, text in enumerate(texts)],
+                  checkable=1, scrollable=True)
+    root.children.append(View(width=0))  # empty bounds: not dumped
+    layout(root, 0, 0, 1080, 2400)
+    assert list(elements_of(root, "org.example")) == parse_ui_dump(dump(root, "org.example"))
