@@ -78,6 +78,21 @@ def _shadow_mask(width: int, height: int, radius: int, blur: int) -> Image.Image
     return mask.filter(ImageFilter.GaussianBlur(blur))
 
 
+@lru_cache(maxsize=64)
+def _shadow_outside(width: int, height: int, radius: int, blur: int,
+                    drop: int) -> tuple[tuple[int, int, Image.Image], ...]:
+    """``_shadow_mask`` less the band a rounded rectangle of ``radius`` covers edge to edge (its rows clear of the
+    corners, a pixel in from each), for a shape that is filled after its shadow: the pieces above, below, left and
+    right of the band, each with its offset in the whole mask. The shadow lies ``drop`` px lower than the shape."""
+    mask = _shadow_mask(width, height, radius, blur)
+    top, bottom = 2 * blur - drop + radius + 1, 2 * blur - drop + height - radius - 1  # the band, in the mask
+    if top >= bottom:
+        return ((0, 0, mask),)
+    boxes = ((0, 0, mask.width, top), (0, bottom, mask.width, mask.height),
+             (0, top, 2 * blur, bottom), (2 * blur + width, top, mask.width, bottom))
+    return tuple((x1, y1, mask.crop((x1, y1, x2, y2))) for x1, y1, x2, y2 in boxes if x1 < x2 and y1 < y2)
+
+
 @lru_cache(maxsize=8)
 def _scrim_mask(width: int, height: int) -> Image.Image:
     """The even ``L`` mask a scrim of ``width`` x ``height`` dims with."""
@@ -167,12 +182,13 @@ class Renderer:
                     continue  # what changed lies outside the window
             self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), background)
             self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
+            self._canvas_color = background
             for view in root.walk():
                 top, bottom = self.px(view.bounds[1]), self.px(view.bounds[3])
                 reach = self._reach(view.kind, view.text_size, view.elevation)
                 if top - reach < y2 and bottom + reach > y1:  # a view that paints nothing in the rows is skipped
-                    self._draw_view(view)
-            self._frame[y1:y2, x1:x2] = np.frombuffer(self._canvas.tobytes(), np.uint8).reshape(y2 - y1, x2 - x1, 3)
+                    self._draw_view(view, covers_canvas=view is root)
+            self._frame[y1:y2, x1:x2] = rgb_array(self._canvas)
         return self._frame
 
     def _dirty_rows(self, old: tuple, new: tuple, top: int, bottom: int) -> tuple[int, int]:
@@ -211,14 +227,17 @@ class Renderer:
         """The view's bounds on the current window's canvas."""
         return self._rect(*view.bounds)
 
-    def _draw_view(self, view: View) -> None:
+    def _draw_view(self, view: View, covers_canvas: bool = False) -> None:
+        """Draw one view (not its children); ``covers_canvas``: it is the window's root, first on a canvas it
+        covers, so a plain background of the canvas's colour is there already."""
         bounds = x1, y1, x2, y2 = self._local(view)
         if x2 <= x1 or y2 <= y1:
             return
         draw = self._draw
         dx1, dy1, dx2, dy2 = view.bounds
         if view.elevation:
-            self._shadow(bounds, self.px(view.corner), self.px(view.elevation))
+            filled = view.background is not None and view.kind not in ("fab", "button", "app_icon", "dock_icon")
+            self._shadow(bounds, self.px(view.corner), self.px(view.elevation), filled)
         if view.kind == "fab":
             self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION))
             draw.ellipse(_box(bounds), fill=view.background)
@@ -237,7 +256,8 @@ class Renderer:
             self._canvas.paste((0, 0, 0), (x1, y1, x2, y2), _scrim_mask(x2 - x1, y2 - y1))
         if view.background is not None and view.corner:
             draw.rounded_rectangle(_box(bounds), radius=self.px(view.corner), fill=view.background)
-        elif view.background is not None:
+        elif view.background is not None and not (covers_canvas and view.background == self._canvas_color
+                                                   and not view.elevation):
             draw.rectangle(_box(bounds), fill=view.background)
         if view.image is not None:
             self._draw_image(view)
@@ -283,15 +303,19 @@ class Renderer:
         left, top = (x1 + x2 - size) // 2, (y1 + y2 - size) // 2
         self._canvas.paste(color, (left, top, left + size, top + size), icon_mask(name, size))
 
-    def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int) -> None:
+    def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int, filled: bool = False) -> None:
         """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) floating
         ``elevation`` px high, drawn before the shape: Material's key light, below the shape and blurred by half
-        its elevation."""
+        its elevation. ``filled``: a rounded rectangle of ``radius`` fills ``bounds`` next, so the band of rows it
+        covers edge to edge is left out (it would be painted over)."""
         x1, y1, x2, y2 = bounds
         blur = max(elevation // 2, self._length(2))
         mask = _shadow_mask(x2 - x1, y2 - y1, radius, blur)
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
-        self._canvas.paste((0, 0, 0), (left, top, left + mask.width, top + mask.height), mask)
+        pieces = _shadow_outside(x2 - x1, y2 - y1, radius, blur, elevation // 3) if filled else ((0, 0, mask),)
+        for dx, dy, piece in pieces:
+            self._canvas.paste((0, 0, 0), (left + dx, top + dy, left + dx + piece.width, top + dy + piece.height),
+                               piece)
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
@@ -406,6 +430,22 @@ class Renderer:
         thumb_x = right - 34 if checked else right - 93
         self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
+
+
+def rgb_array(image: Image.Image) -> np.ndarray:
+    """An ``RGB`` image's pixels, ``(H, W, 3)`` uint8 (read-only: they share the bytes Pillow made), packed in one
+    piece: ``Image.tobytes`` packs in 64 KiB chunks and joins them, which costs as much again as the packing."""
+    width, height = image.size
+    if not width or not height:
+        return np.zeros((height, width, 3), np.uint8)
+    encoder = Image._getencoder("RGB", "raw", ("RGB",))  # what tobytes uses, asked for the whole image at once
+    try:
+        encoder.setimage(image.im, (0, 0, width, height))
+        _, status, data = encoder.encode(width * height * 3)
+    finally:
+        encoder.cleanup()
+    assert status == 1, f"raw encoder status {status}"  # 1: done in the one call
+    return np.frombuffer(data, np.uint8).reshape(height, width, 3)
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
