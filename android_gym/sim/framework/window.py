@@ -816,7 +816,7 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
     """A copy of ``pixels`` with the window at ``bounds`` moved ``dx`` px right over the backdrop."""
     x1, y1, x2, y2 = bounds
     out = pixels.copy()
-    out[y1:y2, x1:x1 + dx] = _BACKDROP
+    out[y1:y2, x1:x1 + dx] = np.full((dx, 3), _BACKDROP, np.uint8)  # a row broadcast: a colour is filled pixel by pixel
     out[y1:y2, x1 + dx:x2] = pixels[y1:y2, x1:x2 - dx]
     return out
 
