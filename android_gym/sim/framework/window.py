@@ -46,7 +46,7 @@ from android_gym.sim.system.clock import UNREAD
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.layout import layout, measure_height
-from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.render import Renderer, packed
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -529,12 +529,13 @@ class WindowManager:
 
     def screenshot_rgba(self) -> bytes:
         """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), widened
-        by Pillow (several times faster than widening the RGB array with NumPy)."""
+        by Pillow (several times faster than widening the RGB array with NumPy): Pillow keeps an RGB pixel in four
+        bytes, the fourth 255, so packing them as ``RGBX`` is the opaque RGBA."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._rgba is None:
             pixels, slid = self._draw(f, slide)
-            rgba = Image.fromarray(pixels).convert("RGBA").tobytes()
+            rgba = packed(Image.fromarray(pixels), "RGBX")
             if slid:
                 return rgba
             self._rgba = rgba

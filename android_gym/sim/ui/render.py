@@ -445,20 +445,27 @@ class Renderer:
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
 
 
-def rgb_array(image: Image.Image) -> np.ndarray:
-    """An ``RGB`` image's pixels, ``(H, W, 3)`` uint8 (read-only: they share the bytes Pillow made), packed in one
-    piece: ``Image.tobytes`` packs in 64 KiB chunks and joins them, which costs as much again as the packing."""
+def packed(image: Image.Image, rawmode: str | None = None) -> bytes:
+    """``image.tobytes("raw", rawmode)`` (``rawmode`` defaults to the image's mode; ``RGBX`` packs an ``RGB``
+    image as opaque RGBA), packed in one piece: ``tobytes`` packs in 64 KiB chunks and joins them, which costs as
+    much again as the packing (ten times as much on a busy machine)."""
     width, height = image.size
+    rawmode = rawmode or image.mode
     if not width or not height:
-        return np.zeros((height, width, 3), np.uint8)
-    encoder = Image._getencoder("RGB", "raw", ("RGB",))  # what tobytes uses, asked for the whole image at once
+        return b""
+    encoder = Image._getencoder(image.mode, "raw", (rawmode,))  # what tobytes uses, asked for everything at once
     try:
         encoder.setimage(image.im, (0, 0, width, height))
-        _, status, data = encoder.encode(width * height * 3)
+        _, status, data = encoder.encode(width * height * len(rawmode))
     finally:
         encoder.cleanup()
     assert status == 1, f"raw encoder status {status}"  # 1: done in the one call
-    return np.frombuffer(data, np.uint8).reshape(height, width, 3)
+    return data
+
+
+def rgb_array(image: Image.Image) -> np.ndarray:
+    """An ``RGB`` image's pixels, ``(H, W, 3)`` uint8 (read-only: they share the bytes Pillow packed)."""
+    return np.frombuffer(packed(image), np.uint8).reshape(image.height, image.width, 3)
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
