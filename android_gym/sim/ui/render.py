@@ -9,7 +9,8 @@ cheaper to draw than a full-size frame. A coordinate maps to
 
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little.
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
-paste.
+paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
+does not cover it; a window's canvas is packed into the NumPy frame in one piece (``packed``).
 """
 
 from __future__ import annotations
