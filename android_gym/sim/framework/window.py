@@ -46,7 +46,7 @@ from android_gym.sim.system.clock import UNREAD
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.layout import layout, measure_height
-from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.render import Renderer, packed
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -531,13 +531,13 @@ class WindowManager:
 
     def screenshot_rgba(self) -> bytes:
         """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), widened
-        by Pillow's RGBX packer straight from the RGB image (its padding byte is 255): 6 ms at 1080x2400, against 9
-        ms for converting to an RGBA image first and 20 ms for widening the RGB array with NumPy."""
+        by Pillow (several times faster than widening the RGB array with NumPy): Pillow keeps an RGB pixel in four
+        bytes, the fourth 255, so packing them as ``RGBX`` is the opaque RGBA."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._rgba is None:
             pixels, slid = self._draw(f, slide)
-            rgba = Image.fromarray(pixels).tobytes("raw", "RGBX")
+            rgba = packed(Image.fromarray(pixels), "RGBX")
             if slid:
                 return rgba
             self._rgba = rgba
@@ -824,7 +824,7 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
     """A copy of ``pixels`` with the window at ``bounds`` moved ``dx`` px right over the backdrop."""
     x1, y1, x2, y2 = bounds
     out = pixels.copy()
-    out[y1:y2, x1:x1 + dx] = _BACKDROP
+    out[y1:y2, x1:x1 + dx] = np.full((dx, 3), _BACKDROP, np.uint8)  # a row broadcast: a colour is filled pixel by pixel
     out[y1:y2, x1 + dx:x2] = pixels[y1:y2, x1:x2 - dx]
     return out
 
