@@ -800,18 +800,19 @@ def test_touch_grid_tap_opens_the_app_under_the_cell(make_env, device):
     env = TouchGridActions(make_env("AndroidWorld/SendSms-v0", pixels=False, device=device))
     assert env.action_space.n == 2 * 100 + 2 + 4
     _, info = env.reset(seed=0)
-    width, height = env.unwrapped.device.screen_size
-    icon = next(element for element in info["ui_elements"] if element.text == "SMS Messenger")
-    x, y = icon.bbox_pixels.center
-    cell = (y * 10 // height) * 10 + x * 10 // width
-    tap_x, tap_y = env.point(cell)
-    assert icon.bbox_pixels.x_min <= tap_x < icon.bbox_pixels.x_max
-    assert icon.bbox_pixels.y_min <= tap_y < icon.bbox_pixels.y_max
-    assert SMS not in foreground(info)
+    apps = {app.label: app.package for app in env.unwrapped.device.phone.packages.launchable()}
+    icons = [element for element in info["ui_elements"] if element.text in apps]
+    tapped = [(cell, icon) for cell in range(100) for icon in icons
+              if icon.bbox_pixels.x_min <= env.point(cell)[0] < icon.bbox_pixels.x_max
+              and icon.bbox_pixels.y_min <= env.point(cell)[1] < icon.bbox_pixels.y_max]
+    assert len({icon.text for _, icon in tapped}) >= 4, "the 10 x 10 grid's cells tap too few launcher icons"
+    cell, icon = tapped[0]
+    package = apps[icon.text]
+    assert package not in foreground(info)
     *_, info = env.step(cell)
-    assert info["invalid_action"] is None and foreground(info) == {SMS}
+    assert info["invalid_action"] is None and foreground(info) == {package}
     *_, info = env.step(env.layout["home"][0])
-    assert SMS not in foreground(info)
+    assert package not in foreground(info)
     for action in (env.layout["long_press"][cell], *env.layout["swipe"], env.layout["back"][0]):
         assert env.step(action)[-1]["invalid_action"] is None
     assert env.step(env.action_space.n)[-1]["invalid_action"]

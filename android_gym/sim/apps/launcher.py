@@ -73,7 +73,7 @@ class LauncherScreen(Screen):
         )
         hotseat = group("column", "android.view.ViewGroup",
                         row(*([View(width=margin)] if margin else []),
-                            *(self._shortcut(app, cell, _CELL_HEIGHT, docked=True) for app in docked),
+                            *(self._shortcut(app, cell, _DOCK_HEIGHT, docked=True) for app in docked),
                             height=_DOCK_HEIGHT),
                         frame(_search_bar(min(_SEARCH_WIDTH, width - 150)), height=_SEARCH_HEIGHT + 84),
                         resource_id=_ID + "hotseat")
