@@ -11,14 +11,14 @@ directions contain (79 of AndroidWorld's 120). For the other 41 AndroidWorld end
 (capitalised ones such as "Parmesan cheese" never match its lower-cased directions, exotic ones appear in no
 recipe), so doing nothing would succeed.
 
-Oracles act as a person does: open a recipe from the list (searching for it when it is not on screen, and opening
-look-alike cards in turn until the details match), delete it from the overflow menu, or fill in the new-recipe
-form. What they type is folded to ASCII, as ``adb shell input text`` can type nothing else.
+Oracles act as a person does: open a recipe from the list (searching for its title when the goal names it, else
+scrolling to it, and opening look-alike cards in turn until the details match), delete it from the overflow menu,
+or fill in the new-recipe form. What they type is folded to ASCII, as ``adb shell input text`` can type nothing
+else.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -39,6 +39,7 @@ from android_gym.tasks.oracle import (
     open_app,
     replace_text,
     scroll_to,
+    scroll_until,
     tap,
     touch_target,
     type_into,
@@ -239,6 +240,7 @@ def _id(name: str) -> str:
 NEW_RECIPE = Selector(resource_id=_id("fab_recipes"))
 SEARCH_ACTION = Selector(resource_id=_id("action_search"))
 SEARCH_FIELD = Selector(resource_id=_id("search_src_text"))
+RECIPE_LIST = Selector(resource_id=_id("recycler_view"))
 SAVE = Selector(resource_id=_id("button_save_recipe"))
 FORM = Selector(class_suffix="ScrollView")
 MORE_OPTIONS = Selector(content_desc="More options")
@@ -263,13 +265,6 @@ def _norm(text: str | None) -> str:
 
 def _texts(elements: Sequence[UIElement], name: str) -> list[str]:
     return [e.text or "" for e in elements if e.resource_name == _id(name)]
-
-
-def _query(row: Mapping[str, Any]) -> str:
-    """What to type into the search to find ``row``: the words of its title, then of its ingredients (the search
-    matches every word in the title, description, source or ingredients), so look-alikes drop out."""
-    words = re.findall(r"[A-Za-z0-9]+", _typable(row["title"] or ""))
-    return " ".join(words + re.findall(r"[A-Za-z0-9]+", _typable(row["ingredients"] or ""))[:4])
 
 
 def _cards_like(elements: Sequence[UIElement], row: Mapping[str, Any]) -> list[UIElement]:
@@ -306,29 +301,54 @@ def _shows(elements: Sequence[UIElement], row: Mapping[str, Any]) -> bool:
             and shown_directions == directions[:len(shown_directions)])
 
 
-def open_recipe(row: Mapping[str, Any]) -> list[OracleStep]:
-    """From the recipe list: open the details of a recipe with ``row``'s content. Cards showing its title and
-    description are opened in turn (BACK when the details differ); when none is left on screen, the recipe is
-    searched for once. ``OracleError`` when it cannot be found."""
-    looked, searched = [0], [False]
+def _titles_after_likes(elements: Sequence[UIElement], row: Mapping[str, Any]) -> list[str] | None:
+    """The titles of the cards below the last card showing ``row``'s title and description, or ``None`` when no
+    such card is on screen."""
+    cards = _cards_like(elements, row)
+    if not cards:
+        return None
+    return [_norm(e.text) for e in elements[cards[-1].index + 1:]
+            if e.resource_name == _id("card_text_view_title") and touch_target(e, elements).index != cards[-1].index]
 
-    def step(elements: Sequence[UIElement]) -> Action | None:
+
+def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep]:
+    """From the recipe list: open the details of a recipe with ``row``'s content. With ``search`` (the goal names
+    the recipe) its title is typed into the search first, unless its card is on screen; then the list is scrolled
+    until the last card showing its title and description is on screen, and those cards are opened from the last
+    one up (BACK when the details differ; a recipe added later lists after its look-alikes). ``OracleError``
+    when it cannot be found."""
+    looked, searched, shown = [0], [not search], [()]
+
+    def find(elements: Sequence[UIElement]) -> Action | None:
+        if searched[0] or _on_details(elements) or _cards_like(elements, row):
+            return None
+        if not SEARCH_FIELD.present(elements):
+            return tap(SEARCH_ACTION)(elements)
+        searched[0] = True
+        return replace_text(SEARCH_FIELD, _typable(row["title"]))(elements)
+
+    def open_next(elements: Sequence[UIElement]) -> Action | None:
         if _on_details(elements):
             if _shows(elements, row):
                 return None
             looked[0] += 1
             return Action(ActionType.NAVIGATE_BACK)
         cards = _cards_like(elements, row)
-        if looked[0] < len(cards):
-            return Action(ActionType.CLICK, index=cards[looked[0]].index)
-        if searched[0]:
+        if looked[0] >= len(cards):
             raise OracleError(f"no recipe on screen shows {row['title']!r}")
-        if not SEARCH_FIELD.present(elements):
-            return tap(SEARCH_ACTION)(elements)
-        searched[0], looked[0] = True, 0
-        return replace_text(SEARCH_FIELD, _query(row))(elements)
+        return Action(ActionType.CLICK, index=cards[-1 - looked[0]].index)
 
-    return [step] * (2 * _MAX_LOOKS + 3)
+    def last_like_shown(elements: Sequence[UIElement]) -> bool:
+        # the last look-alike is on screen when a card with another title follows it, or when the list's end is
+        # reached (the scroll before changed nothing); a card of its title may be one whose description is cut off
+        titles = _titles_after_likes(elements, row)
+        cards = tuple((e.text, e.bbox_pixels.y_min) for e in elements if e.resource_name == _id("card_text_view_title"))
+        at_end, shown[0] = cards == shown[0], cards
+        return _on_details(elements) or (titles is not None and (at_end or any(t != _norm(row["title"])
+                                                                                for t in titles)))
+
+    return [find, find, *scroll_until(last_like_shown, RECIPE_LIST, f"the cards of {row['title']!r}"),
+            *[open_next] * (2 * _MAX_LOOKS + 1)]
 
 
 def delete_open_recipe() -> list[OracleStep]:
@@ -337,10 +357,11 @@ def delete_open_recipe() -> list[OracleStep]:
 
 
 def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
-    """From the home screen: open Broccoli and each row's details in turn (searching for it when its card is not
-    on screen), checking that the details show the row; the last one stays open."""
+    """From the home screen: open Broccoli and each row's details in turn (scrolling the list to its card),
+    checking that the details show the row; the last one stays open. The rows are opened in the
+    list's order (by title), so the list is scrolled one way."""
     steps: list[OracleStep] = [open_app(APP_NAME)]
-    for i, row in enumerate(rows):
+    for i, row in enumerate(sorted(rows, key=lambda row: (row["title"] or "").lower())):
         if i:
             steps.append(act(Action(ActionType.NAVIGATE_BACK)))
         steps += [*open_recipe(row), expect(Selector(resource_id=_id("details_title"), text=_norm(row["title"])))]
@@ -387,6 +408,8 @@ class _DeleteRecipesTask(_RecipeTask):
     template = "Delete the following recipes from Broccoli app: {titles}."
     n_rows: ClassVar[int] = 3
     n_rows_noise: ClassVar[int] = 0
+    #: Whether the goal names the recipes (the oracle then searches for their titles).
+    names_recipes: ClassVar[bool] = True
 
     @property
     def goal(self) -> str:
@@ -417,7 +440,7 @@ class _DeleteRecipesTask(_RecipeTask):
         """Open each target and delete it."""
         steps: list[OracleStep] = [open_app(APP_NAME)]
         for row in self.params["targets"]:
-            steps += [*open_recipe(row), *delete_open_recipe()]
+            steps += [*open_recipe(row, search=self.names_recipes), *delete_open_recipe()]
         return [*steps, complete()]
 
 
@@ -464,6 +487,7 @@ class RecipeDeleteMultipleRecipesWithConstraint(_DeleteRecipesTask):
     name = "RecipeDeleteMultipleRecipesWithConstraint"
     complexity = 4
     n_rows, n_rows_noise = 3, 29
+    names_recipes = False
     template = "Delete the recipes from Broccoli app that use {ingredient} in the directions."
 
     @property
