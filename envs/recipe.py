@@ -19,6 +19,7 @@ else.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -39,7 +40,6 @@ from android_gym.tasks.oracle import (
     open_app,
     replace_text,
     scroll_to,
-    scroll_until,
     tap,
     touch_target,
     type_into,
@@ -301,54 +301,76 @@ def _shows(elements: Sequence[UIElement], row: Mapping[str, Any]) -> bool:
             and shown_directions == directions[:len(shown_directions)])
 
 
-def _titles_after_likes(elements: Sequence[UIElement], row: Mapping[str, Any]) -> list[str] | None:
-    """The titles of the cards below the last card showing ``row``'s title and description, or ``None`` when no
-    such card is on screen."""
-    cards = _cards_like(elements, row)
-    if not cards:
-        return None
-    return [_norm(e.text) for e in elements[cards[-1].index + 1:]
-            if e.resource_name == _id("card_text_view_title") and touch_target(e, elements).index != cards[-1].index]
+def _narrowing_query(row: Mapping[str, Any]) -> str:
+    """The search that leaves only ``row`` and its exact copies: the words of its title, then of its ingredients
+    (the search matches every word in the title, description, source or ingredients)."""
+    words = re.findall(r"[A-Za-z0-9]+", _typable(row["title"] or ""))
+    return " ".join(words + re.findall(r"[A-Za-z0-9]+", _typable(row["ingredients"] or ""))[:4])
 
 
 def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep]:
     """From the recipe list: open the details of a recipe with ``row``'s content. With ``search`` (the goal names
-    the recipe) its title is typed into the search first, unless its card is on screen; then the list is scrolled
-    until the last card showing its title and description is on screen, and those cards are opened from the last
-    one up (BACK when the details differ; a recipe added later lists after its look-alikes). ``OracleError``
-    when it cannot be found."""
-    looked, searched, shown = [0], [not search], [()]
+    the recipe) its title is typed into the search first, unless its card is on screen. Then the list is scrolled
+    until the last card showing its title and description is on screen (a card with another title follows it, or
+    the list ends), and those cards are opened from the last one up (BACK when the details differ; a recipe added
+    later lists after its look-alikes). Where the screen is too short for that (the look-alikes passed without a
+    card after them, or none of those on screen is the one), the search narrows to the recipe's title and
+    ingredients, as read on its details. ``OracleError`` when it cannot be found."""
+    title = _norm(row["title"])
+    state = {"looked": 0, "searched": not search, "settled": False, "narrowed": False, "direction": "down",
+             "contents": None, "passing": False}
 
-    def find(elements: Sequence[UIElement]) -> Action | None:
-        if searched[0] or _on_details(elements) or _cards_like(elements, row):
-            return None
+    def type_search(text: str, elements: Sequence[UIElement]) -> Action:
         if not SEARCH_FIELD.present(elements):
             return tap(SEARCH_ACTION)(elements)
-        searched[0] = True
-        return replace_text(SEARCH_FIELD, _typable(row["title"]))(elements)
+        state.update(looked=0, settled=False, contents=None, passing=False)
+        return replace_text(SEARCH_FIELD, text)(elements)
 
-    def open_next(elements: Sequence[UIElement]) -> Action | None:
+    def narrow(elements: Sequence[UIElement]) -> Action:
+        if state["narrowed"] and SEARCH_FIELD.present(elements):
+            raise OracleError(f"no recipe on screen shows {row['title']!r}")
+        action = type_search(_narrowing_query(row), elements)
+        state["narrowed"] = action.action_type is ActionType.INPUT_TEXT
+        return action
+
+    def settle(elements: Sequence[UIElement], cards: Sequence[UIElement]) -> Action | None:
+        """Scroll towards the end of the look-alikes; ``None`` once it is on screen."""
+        contents = tuple((e.text, e.bbox_pixels.y_min) for e in elements
+                         if e.resource_name == _id("card_text_view_title"))
+        at_end, state["contents"] = bool(contents) and contents == state["contents"], contents
+        if cards:
+            following = [_norm(e.text) for e in elements[cards[-1].index + 1:]
+                         if e.resource_name == _id("card_text_view_title")
+                         and touch_target(e, elements).index != cards[-1].index]
+            if at_end or any(text != title for text in following):
+                state["settled"] = True
+                return None
+        elif state["passing"]:
+            return narrow(elements)
+        state["passing"] = bool(cards)
+        if at_end:
+            state["direction"] = "up" if state["direction"] == "down" else "down"
+        return Action(ActionType.SCROLL, index=RECIPE_LIST.find(elements).index, direction=state["direction"])
+
+    def step(elements: Sequence[UIElement]) -> Action | None:
         if _on_details(elements):
             if _shows(elements, row):
                 return None
-            looked[0] += 1
+            state["looked"] += 1
             return Action(ActionType.NAVIGATE_BACK)
         cards = _cards_like(elements, row)
-        if looked[0] >= len(cards):
-            raise OracleError(f"no recipe on screen shows {row['title']!r}")
-        return Action(ActionType.CLICK, index=cards[-1 - looked[0]].index)
+        if not state["searched"] and not cards:
+            state["searched"] = SEARCH_FIELD.present(elements)
+            return type_search(_typable(row["title"]), elements)
+        if not state["settled"]:
+            action = settle(elements, cards)
+            if action is not None:
+                return action
+        if state["looked"] < len(cards):
+            return Action(ActionType.CLICK, index=cards[-1 - state["looked"]].index)
+        return narrow(elements)
 
-    def last_like_shown(elements: Sequence[UIElement]) -> bool:
-        # the last look-alike is on screen when a card with another title follows it, or when the list's end is
-        # reached (the scroll before changed nothing); a card of its title may be one whose description is cut off
-        titles = _titles_after_likes(elements, row)
-        cards = tuple((e.text, e.bbox_pixels.y_min) for e in elements if e.resource_name == _id("card_text_view_title"))
-        at_end, shown[0] = cards == shown[0], cards
-        return _on_details(elements) or (titles is not None and (at_end or any(t != _norm(row["title"])
-                                                                                for t in titles)))
-
-    return [find, find, *scroll_until(last_like_shown, RECIPE_LIST, f"the cards of {row['title']!r}"),
-            *[open_next] * (2 * _MAX_LOOKS + 1)]
+    return [step] * (4 * _MAX_LOOKS)
 
 
 def delete_open_recipe() -> list[OracleStep]:
@@ -356,11 +378,22 @@ def delete_open_recipe() -> list[OracleStep]:
     return [tap(MORE_OPTIONS), tap(DELETE_ITEM), tap(CONFIRM_DELETE)]
 
 
+def _shared_word(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The first word of three letters or more that every one of several rows' ingredients hold (the ingredient a
+    question asks about), or ``None``."""
+    words = [set(re.findall(r"[a-z]{3,}", _typable(row["ingredients"] or "").lower())) for row in rows]
+    first = re.findall(r"[a-z]{3,}", _typable(rows[0]["ingredients"] or "").lower()) if len(rows) > 1 else []
+    return next((word for word in first if all(word in other for other in words)), None)
+
+
 def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
-    """From the home screen: open Broccoli and each row's details in turn (scrolling the list to its card),
-    checking that the details show the row; the last one stays open. The rows are opened in the
-    list's order (by title), so the list is scrolled one way."""
+    """From the home screen: open Broccoli and each row's details in turn, checking that the details show the row;
+    the last one stays open. Rows that share an ingredient are searched for by it (as a person looks for the
+    recipes with saffron); the cards are opened in the list's order (by title), so the list scrolls one way."""
     steps: list[OracleStep] = [open_app(APP_NAME)]
+    shared = _shared_word(rows)
+    if shared:
+        steps += [tap(SEARCH_ACTION), replace_text(SEARCH_FIELD, shared)]
     for i, row in enumerate(sorted(rows, key=lambda row: (row["title"] or "").lower())):
         if i:
             steps.append(act(Action(ActionType.NAVIGATE_BACK)))
