@@ -251,6 +251,7 @@ FORM_FIELDS = (("title", "new_title"), ("description", "new_description"), ("sou
                ("servings", "new_servings"), ("preparationTime", "new_preparation_time"),
                ("ingredients", "new_ingredients"), ("directions", "new_directions"))
 _MAX_LOOKS = 12  # cards a person opens, one after the other, looking for a recipe
+_MAX_SCROLLS = 16  # scrolls through the list (about six screens of cards on a phone) before searching instead
 
 
 def _typable(text: str) -> str:
@@ -314,11 +315,12 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
     until the last card showing its title and description is on screen (a card with another title follows it, or
     the list ends), and those cards are opened from the last one up (BACK when the details differ; a recipe added
     later lists after its look-alikes). Where the screen is too short for that (the look-alikes passed without a
-    card after them, or none of those on screen is the one), the search narrows to the recipe's title and
-    ingredients, as read on its details. ``OracleError`` when it cannot be found."""
+    card after them, none of those on screen is the one, or ``_MAX_SCROLLS`` did not get there), the search
+    narrows to the recipe's title and ingredients, as read on its details. ``OracleError`` when it cannot be
+    found."""
     title = _norm(row["title"])
     state = {"looked": 0, "searched": not search, "settled": False, "narrowed": False, "direction": "down",
-             "contents": None, "passing": False}
+             "contents": None, "passing": False, "scrolls": 0}
 
     def type_search(text: str, elements: Sequence[UIElement]) -> Action:
         if not SEARCH_FIELD.present(elements):
@@ -330,7 +332,8 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
         if state["narrowed"] and SEARCH_FIELD.present(elements):
             raise OracleError(f"no recipe on screen shows {row['title']!r}")
         action = type_search(_narrowing_query(row), elements)
-        state["narrowed"] = action.action_type is ActionType.INPUT_TEXT
+        if action.action_type is ActionType.INPUT_TEXT:  # what it finds is the recipe and its exact copies
+            state.update(narrowed=True, settled=True)
         return action
 
     def settle(elements: Sequence[UIElement], cards: Sequence[UIElement]) -> Action | None:
@@ -345,9 +348,9 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
             if at_end or any(text != title for text in following):
                 state["settled"] = True
                 return None
-        elif state["passing"]:
+        elif state["passing"] or state["scrolls"] >= _MAX_SCROLLS:
             return narrow(elements)
-        state["passing"] = bool(cards)
+        state["passing"], state["scrolls"] = bool(cards), state["scrolls"] + 1
         if at_end:
             state["direction"] = "up" if state["direction"] == "down" else "down"
         return Action(ActionType.SCROLL, index=RECIPE_LIST.find(elements).index, direction=state["direction"])
@@ -362,6 +365,8 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
         if not state["searched"] and not cards:
             state["searched"] = SEARCH_FIELD.present(elements)
             return type_search(_typable(row["title"]), elements)
+        if SEARCH_FIELD.present(elements) and not cards and not state["narrowed"]:
+            return narrow(elements)  # an earlier search left other recipes on screen
         if not state["settled"]:
             action = settle(elements, cards)
             if action is not None:
@@ -376,6 +381,11 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
 def delete_open_recipe() -> list[OracleStep]:
     """On a recipe's details: overflow menu, Delete, confirm."""
     return [tap(MORE_OPTIONS), tap(DELETE_ITEM), tap(CONFIRM_DELETE)]
+
+
+def by_title(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """``rows`` in the list's order (by title, ignoring case), the order a person meets them scrolling down."""
+    return sorted(rows, key=lambda row: (row["title"] or "").lower())
 
 
 def _shared_word(rows: Sequence[Mapping[str, Any]]) -> str | None:
@@ -394,7 +404,7 @@ def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
     shared = _shared_word(rows)
     if shared:
         steps += [tap(SEARCH_ACTION), replace_text(SEARCH_FIELD, shared)]
-    for i, row in enumerate(sorted(rows, key=lambda row: (row["title"] or "").lower())):
+    for i, row in enumerate(by_title(rows)):
         if i:
             steps.append(act(Action(ActionType.NAVIGATE_BACK)))
         steps += [*open_recipe(row), expect(Selector(resource_id=_id("details_title"), text=_norm(row["title"])))]
@@ -472,7 +482,8 @@ class _DeleteRecipesTask(_RecipeTask):
     def oracle(self) -> Sequence[OracleStep]:
         """Open each target and delete it."""
         steps: list[OracleStep] = [open_app(APP_NAME)]
-        for row in self.params["targets"]:
+        targets = self.params["targets"] if self.names_recipes else by_title(self.params["targets"])
+        for row in targets:
             steps += [*open_recipe(row, search=self.names_recipes), *delete_open_recipe()]
         return [*steps, complete()]
 
@@ -515,7 +526,8 @@ class RecipeDeleteMultipleRecipesWithNoise(_DeleteRecipesTask):
 
 @register_task
 class RecipeDeleteMultipleRecipesWithConstraint(_DeleteRecipesTask):
-    """Delete the recipes whose directions mention an ingredient (three among 29 that do not)."""
+    """Delete the recipes whose directions mention an ingredient (three among 29 that do not); the oracle meets
+    them going down the list."""
 
     name = "RecipeDeleteMultipleRecipesWithConstraint"
     complexity = 4
