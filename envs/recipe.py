@@ -348,11 +348,11 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
             if at_end or any(text != title for text in following):
                 state["settled"] = True
                 return None
-        elif state["passing"] or state["scrolls"] >= _MAX_SCROLLS:
-            return narrow(elements)
+        elif state["passing"] or state["scrolls"] >= _MAX_SCROLLS or (at_end and state["direction"] == "up"):
+            return narrow(elements)  # passed, too far, or both ends of the list seen
         state["passing"], state["scrolls"] = bool(cards), state["scrolls"] + 1
         if at_end:
-            state["direction"] = "up" if state["direction"] == "down" else "down"
+            state["direction"] = "up"
         return Action(ActionType.SCROLL, index=RECIPE_LIST.find(elements).index, direction=state["direction"])
 
     def step(elements: Sequence[UIElement]) -> Action | None:
