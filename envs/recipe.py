@@ -251,7 +251,7 @@ FORM_FIELDS = (("title", "new_title"), ("description", "new_description"), ("sou
                ("servings", "new_servings"), ("preparationTime", "new_preparation_time"),
                ("ingredients", "new_ingredients"), ("directions", "new_directions"))
 _MAX_LOOKS = 12  # cards a person opens, one after the other, looking for a recipe
-_MAX_SCROLLS = 16  # scrolls through the list (about six screens of cards on a phone) before searching instead
+_MAX_SCROLLS = 16  # half-screen scrolls through the list (eight screens of cards) before searching instead
 
 
 def _typable(text: str) -> str:
