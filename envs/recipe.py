@@ -11,9 +11,10 @@ directions contain (79 of AndroidWorld's 120). For the other 41 AndroidWorld end
 (capitalised ones such as "Parmesan cheese" never match its lower-cased directions, exotic ones appear in no
 recipe), so doing nothing would succeed.
 
-Oracles act as a person does: open a recipe from the list (searching for it when it is not on screen, and opening
-look-alike cards in turn until the details match), delete it from the overflow menu, or fill in the new-recipe
-form. What they type is folded to ASCII, as ``adb shell input text`` can type nothing else.
+Oracles act as a person does: open a recipe from the list (searching for its title when the goal names it, else
+scrolling to it, and opening look-alike cards in turn until the details match), delete it from the overflow menu,
+or fill in the new-recipe form. What they type is folded to ASCII, as ``adb shell input text`` can type nothing
+else.
 """
 
 from __future__ import annotations
@@ -239,6 +240,7 @@ def _id(name: str) -> str:
 NEW_RECIPE = Selector(resource_id=_id("fab_recipes"))
 SEARCH_ACTION = Selector(resource_id=_id("action_search"))
 SEARCH_FIELD = Selector(resource_id=_id("search_src_text"))
+RECIPE_LIST = Selector(resource_id=_id("recycler_view"))
 SAVE = Selector(resource_id=_id("button_save_recipe"))
 FORM = Selector(class_suffix="ScrollView")
 MORE_OPTIONS = Selector(content_desc="More options")
@@ -249,6 +251,7 @@ FORM_FIELDS = (("title", "new_title"), ("description", "new_description"), ("sou
                ("servings", "new_servings"), ("preparationTime", "new_preparation_time"),
                ("ingredients", "new_ingredients"), ("directions", "new_directions"))
 _MAX_LOOKS = 12  # cards a person opens, one after the other, looking for a recipe
+_MAX_SCROLLS = 16  # half-screen scrolls through the list (eight screens of cards) before searching instead
 
 
 def _typable(text: str) -> str:
@@ -263,13 +266,6 @@ def _norm(text: str | None) -> str:
 
 def _texts(elements: Sequence[UIElement], name: str) -> list[str]:
     return [e.text or "" for e in elements if e.resource_name == _id(name)]
-
-
-def _query(row: Mapping[str, Any]) -> str:
-    """What to type into the search to find ``row``: the words of its title, then of its ingredients (the search
-    matches every word in the title, description, source or ingredients), so look-alikes drop out."""
-    words = re.findall(r"[A-Za-z0-9]+", _typable(row["title"] or ""))
-    return " ".join(words + re.findall(r"[A-Za-z0-9]+", _typable(row["ingredients"] or ""))[:4])
 
 
 def _cards_like(elements: Sequence[UIElement], row: Mapping[str, Any]) -> list[UIElement]:
@@ -306,29 +302,80 @@ def _shows(elements: Sequence[UIElement], row: Mapping[str, Any]) -> bool:
             and shown_directions == directions[:len(shown_directions)])
 
 
-def open_recipe(row: Mapping[str, Any]) -> list[OracleStep]:
-    """From the recipe list: open the details of a recipe with ``row``'s content. Cards showing its title and
-    description are opened in turn (BACK when the details differ); when none is left on screen, the recipe is
-    searched for once. ``OracleError`` when it cannot be found."""
-    looked, searched = [0], [False]
+def _narrowing_query(row: Mapping[str, Any]) -> str:
+    """The search that leaves only ``row`` and its exact copies: the words of its title, then of its ingredients
+    (the search matches every word in the title, description, source or ingredients)."""
+    words = re.findall(r"[A-Za-z0-9]+", _typable(row["title"] or ""))
+    return " ".join(words + re.findall(r"[A-Za-z0-9]+", _typable(row["ingredients"] or ""))[:4])
+
+
+def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep]:
+    """From the recipe list: open the details of a recipe with ``row``'s content. With ``search`` (the goal names
+    the recipe) its title is typed into the search first, unless its card is on screen. Then the list is scrolled
+    until the last card showing its title and description is on screen (a card with another title follows it, or
+    the list ends), and those cards are opened from the last one up (BACK when the details differ; a recipe added
+    later lists after its look-alikes). Where the screen is too short for that (the look-alikes passed without a
+    card after them, none of those on screen is the one, or ``_MAX_SCROLLS`` did not get there), the search
+    narrows to the recipe's title and ingredients, as read on its details. ``OracleError`` when it cannot be
+    found."""
+    title = _norm(row["title"])
+    state = {"looked": 0, "searched": not search, "settled": False, "narrowed": False, "direction": "down",
+             "contents": None, "passing": False, "scrolls": 0}
+
+    def type_search(text: str, elements: Sequence[UIElement]) -> Action:
+        if not SEARCH_FIELD.present(elements):
+            return tap(SEARCH_ACTION)(elements)
+        state.update(looked=0, settled=False, contents=None, passing=False)
+        return replace_text(SEARCH_FIELD, text)(elements)
+
+    def narrow(elements: Sequence[UIElement]) -> Action:
+        if state["narrowed"] and SEARCH_FIELD.present(elements):
+            raise OracleError(f"no recipe on screen shows {row['title']!r}")
+        action = type_search(_narrowing_query(row), elements)
+        if action.action_type is ActionType.INPUT_TEXT:  # what it finds is the recipe and its exact copies
+            state.update(narrowed=True, settled=True)
+        return action
+
+    def settle(elements: Sequence[UIElement], cards: Sequence[UIElement]) -> Action | None:
+        """Scroll towards the end of the look-alikes; ``None`` once it is on screen."""
+        contents = tuple((e.text, e.bbox_pixels.y_min) for e in elements
+                         if e.resource_name == _id("card_text_view_title"))
+        at_end, state["contents"] = bool(contents) and contents == state["contents"], contents
+        if cards:
+            following = [_norm(e.text) for e in elements[cards[-1].index + 1:]
+                         if e.resource_name == _id("card_text_view_title")
+                         and touch_target(e, elements).index != cards[-1].index]
+            if at_end or any(text != title for text in following):
+                state["settled"] = True
+                return None
+        elif state["passing"] or state["scrolls"] >= _MAX_SCROLLS or (at_end and state["direction"] == "up"):
+            return narrow(elements)  # passed, too far, or both ends of the list seen
+        state["passing"], state["scrolls"] = bool(cards), state["scrolls"] + 1
+        if at_end:
+            state["direction"] = "up"
+        return Action(ActionType.SCROLL, index=RECIPE_LIST.find(elements).index, direction=state["direction"])
 
     def step(elements: Sequence[UIElement]) -> Action | None:
         if _on_details(elements):
             if _shows(elements, row):
                 return None
-            looked[0] += 1
+            state["looked"] += 1
             return Action(ActionType.NAVIGATE_BACK)
         cards = _cards_like(elements, row)
-        if looked[0] < len(cards):
-            return Action(ActionType.CLICK, index=cards[looked[0]].index)
-        if searched[0]:
-            raise OracleError(f"no recipe on screen shows {row['title']!r}")
-        if not SEARCH_FIELD.present(elements):
-            return tap(SEARCH_ACTION)(elements)
-        searched[0], looked[0] = True, 0
-        return replace_text(SEARCH_FIELD, _query(row))(elements)
+        if not state["searched"] and not cards:
+            state["searched"] = SEARCH_FIELD.present(elements)
+            return type_search(_typable(row["title"]), elements)
+        if SEARCH_FIELD.present(elements) and not cards and not state["narrowed"]:
+            return narrow(elements)  # an earlier search left other recipes on screen
+        if not state["settled"]:
+            action = settle(elements, cards)
+            if action is not None:
+                return action
+        if state["looked"] < len(cards):
+            return Action(ActionType.CLICK, index=cards[-1 - state["looked"]].index)
+        return narrow(elements)
 
-    return [step] * (2 * _MAX_LOOKS + 3)
+    return [step] * (4 * _MAX_LOOKS)
 
 
 def delete_open_recipe() -> list[OracleStep]:
@@ -336,11 +383,28 @@ def delete_open_recipe() -> list[OracleStep]:
     return [tap(MORE_OPTIONS), tap(DELETE_ITEM), tap(CONFIRM_DELETE)]
 
 
+def by_title(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """``rows`` in the list's order (by title, ignoring case), the order a person meets them scrolling down."""
+    return sorted(rows, key=lambda row: (row["title"] or "").lower())
+
+
+def _shared_word(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The first word of three letters or more that every one of several rows' ingredients hold (the ingredient a
+    question asks about), or ``None``."""
+    words = [set(re.findall(r"[a-z]{3,}", _typable(row["ingredients"] or "").lower())) for row in rows]
+    first = re.findall(r"[a-z]{3,}", _typable(rows[0]["ingredients"] or "").lower()) if len(rows) > 1 else []
+    return next((word for word in first if all(word in other for other in words)), None)
+
+
 def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
-    """From the home screen: open Broccoli and each row's details in turn (searching for it when its card is not
-    on screen), checking that the details show the row; the last one stays open."""
+    """From the home screen: open Broccoli and each row's details in turn, checking that the details show the row;
+    the last one stays open. Rows that share an ingredient are searched for by it (as a person looks for the
+    recipes with saffron); the cards are opened in the list's order (by title), so the list scrolls one way."""
     steps: list[OracleStep] = [open_app(APP_NAME)]
-    for i, row in enumerate(rows):
+    shared = _shared_word(rows)
+    if shared:
+        steps += [tap(SEARCH_ACTION), replace_text(SEARCH_FIELD, shared)]
+    for i, row in enumerate(by_title(rows)):
         if i:
             steps.append(act(Action(ActionType.NAVIGATE_BACK)))
         steps += [*open_recipe(row), expect(Selector(resource_id=_id("details_title"), text=_norm(row["title"])))]
@@ -387,6 +451,8 @@ class _DeleteRecipesTask(_RecipeTask):
     template = "Delete the following recipes from Broccoli app: {titles}."
     n_rows: ClassVar[int] = 3
     n_rows_noise: ClassVar[int] = 0
+    #: Whether the goal names the recipes (the oracle then searches for their titles).
+    names_recipes: ClassVar[bool] = True
 
     @property
     def goal(self) -> str:
@@ -416,8 +482,9 @@ class _DeleteRecipesTask(_RecipeTask):
     def oracle(self) -> Sequence[OracleStep]:
         """Open each target and delete it."""
         steps: list[OracleStep] = [open_app(APP_NAME)]
-        for row in self.params["targets"]:
-            steps += [*open_recipe(row), *delete_open_recipe()]
+        targets = self.params["targets"] if self.names_recipes else by_title(self.params["targets"])
+        for row in targets:
+            steps += [*open_recipe(row, search=self.names_recipes), *delete_open_recipe()]
         return [*steps, complete()]
 
 
@@ -459,11 +526,13 @@ class RecipeDeleteMultipleRecipesWithNoise(_DeleteRecipesTask):
 
 @register_task
 class RecipeDeleteMultipleRecipesWithConstraint(_DeleteRecipesTask):
-    """Delete the recipes whose directions mention an ingredient (three among 29 that do not)."""
+    """Delete the recipes whose directions mention an ingredient (three among 29 that do not); the oracle meets
+    them going down the list."""
 
     name = "RecipeDeleteMultipleRecipesWithConstraint"
     complexity = 4
     n_rows, n_rows_noise = 3, 29
+    names_recipes = False
     template = "Delete the recipes from Broccoli app that use {ingredient} in the directions."
 
     @property

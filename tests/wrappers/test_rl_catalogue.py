@@ -18,8 +18,6 @@ from android_gym.wrappers import make_rl_env
 TASKS = android_gym.task_names(include_aliases=False) + sorted(CONSTRAINED_VARIANTS)
 _PIXELS_ONLY = "what to type is only in a picture or a video frame: the accessibility tree, and so the typing " \
                "vocabulary, never holds it"
-_RECIPE_SEARCH = "the oracle searches Broccoli with a query it composes from the row's title and ingredients " \
-                 "(so look-alikes drop out), which no piece of the goal or screen is"
 #: Task → why the RL view cannot replay its oracle today.
 KNOWN_GAPS = {
     "ExpenseAddMultipleFromGallery": _PIXELS_ONLY,
@@ -28,14 +26,6 @@ KNOWN_GAPS = {
     "MarkorTranscribeVideo": _PIXELS_ONLY,
     "ExpenseAddMultipleFromMarkor": "the note's 100 rows crowd the remembered texts out of the vocabulary",
     "RecipeAddMultipleRecipesFromMarkor2": "the note's 43 recipes crowd the remembered texts out of the vocabulary",
-    "RecipeCountWithIngredient": _RECIPE_SEARCH,
-    "RecipeDeleteDuplicateRecipes2": _RECIPE_SEARCH,
-    "RecipeDeleteDuplicateRecipes3": _RECIPE_SEARCH,
-    "RecipeDeleteMultipleRecipesWithConstraint": _RECIPE_SEARCH,
-    "RecipesWithIngredient": _RECIPE_SEARCH,
-    "RecipeDeleteMultipleRecipesWithNoise": _RECIPE_SEARCH,
-    "RecipeDeleteSingleWithRecipeWithNoise": _RECIPE_SEARCH,
-    "RecipeServingsOfRecipe": _RECIPE_SEARCH,
     "SimpleCalendarNextMeetingWithPerson": "the answer joins a date and a time from different texts in a format "
                                            "(<month> <day> <year> <HH:MM>) no answer id composes",
     "BrowserMultiply": "the product of the five numbers the page showed is typed; the vocabulary holds only texts "
