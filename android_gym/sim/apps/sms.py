@@ -31,6 +31,7 @@ from android_gym.sim.apps.commons import (
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
 from android_gym.sim.system.prefs import SharedPreferences
@@ -259,7 +260,7 @@ class MainScreen(SearchMenuScreen):
                           text_size=_BIG, text_color=PRIMARY, padding=42, clickable=True, focusable=True,
                           on_click=lambda: self.start(NewConversationScreen)),
                 weight=1)
-        drafts, now = _drafts(telephony), self.phone.clock.now()
+        drafts, now = _drafts(telephony), self.phone.clock.now(DAY_MS)  # format_date_or_time: only the day
         names = self.phone.contacts.lookup_names(a for c in conversations for a in c["addresses"])
         items = [self._conversation_item(c, _title(c["addresses"], names), drafts.get(c["thread_id"]), now)
                  for c in conversations]
@@ -296,7 +297,7 @@ class MainScreen(SearchMenuScreen):
         if len(text) < 2:
             results: list[View] = []
         else:
-            now, pattern = self.phone.clock.now(), f"%{text}%"
+            now, pattern = self.phone.clock.now(DAY_MS), f"%{text}%"  # format_date_or_time: only the day
             conversations = telephony.conversations()
             with closing(telephony.connect()) as db:
                 found = db.execute("SELECT address, body, date, thread_id FROM sms WHERE body LIKE ? AND "
@@ -547,7 +548,7 @@ class ThreadScreen(Screen):
 
     def _items(self, messages: list[dict]) -> list[View]:
         """``getThreadItems``: date headers, bubbles, sending/failed markers and the last sent message's check."""
-        now, items, previous, tag = self.phone.clock.now(), [], 0, formats.system_tag(self.phone)
+        now, items, previous, tag = self.phone.clock.now(DAY_MS), [], 0, formats.system_tag(self.phone)  # dates only
         for i, message in enumerate(messages):
             seconds = (message["date"] or 0) // 1000
             if seconds - previous > MIN_DATE_TIME_DIFF_SECS:
