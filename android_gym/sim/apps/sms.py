@@ -436,8 +436,9 @@ class NewConversationScreen(Screen):
 class _PinnedScroll(dict):
     """Scroll offsets in which one list sticks to its end (``stackFromEnd``) until the user scrolls it up.
 
-    The window writes each list's clamped offset back right after laying out a frame; any other write is the
-    user's swipe. ``arm`` is called from ``build``.
+    While ``pinned``, the list's offset reads as ``BOTTOM``, which layout clamps to its last page; the window writes
+    the clamped offset back after laying out a frame. A swipe writes ``BOTTOM`` moved by the drag: one up (back in
+    time) unpins the list that far above the offset last laid out.
     """
 
     BOTTOM = 1 << 30
@@ -445,19 +446,16 @@ class _PinnedScroll(dict):
     def __init__(self, key: str) -> None:
         super().__init__()
         self.key, self.pinned = key, True
-        self._writeback, self._settled = False, 0
 
-    def arm(self) -> None:
-        if self.pinned:
-            super().__setitem__(self.key, self.BOTTOM)
-        self._writeback = True
+    def get(self, key: str, default: int | None = None) -> int | None:
+        return self.BOTTOM if key == self.key and self.pinned else super().get(key, default)
 
     def __setitem__(self, key: str, value: int) -> None:
-        if key == self.key:
-            if self._writeback:
-                self._writeback, self._settled = False, value
-            elif value < self._settled:
-                self.pinned = False
+        if key == self.key and self.pinned and value >= self.BOTTOM // 2:  # a swipe from the pinned end
+            if value >= self.BOTTOM:
+                return  # towards the end: it stays there
+            self.pinned = False
+            value = max(0, super().get(key, 0) + value - self.BOTTOM)
         super().__setitem__(key, value)
 
 
@@ -528,7 +526,6 @@ class ThreadScreen(Screen):
         messages = telephony.messages(self.thread_id)
         if any(not m["read"] for m in messages):  # getThreadItems marks what it shows as read
             telephony.mark_thread_read(self.thread_id)
-        self.scroll.arm()
         back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
         addresses = self.addresses
         title = _title(addresses, self.phone.contacts.lookup_names(addresses)) or self.title
