@@ -21,6 +21,7 @@ def _texts(phone: Phone) -> list[str]:
     ("com.google.android.deskclock", ["11:58 PM", "Sun, Oct 15"], ["12:00 AM", "Mon, Oct 16"]),  # the clock tab
     ("com.simplemobiletools.smsmessenger", ["03:34 PM"], ["15.10"]),  # today's message at its time, then its date
     ("com.simplemobiletools.calendar.pro", ["October"], ["October"]),  # the month view marks today
+    ("de.dennisguse.opentracks", [], []),  # the track list: dates relative to today
 ])
 def test_a_screen_is_built_again_only_when_what_it_shows_turns(phone: Phone, package: str, before: list[str],
                                                                after: list[str]) -> None:
