@@ -72,6 +72,28 @@ def test_an_app_reads_its_database_again_only_after_it_changed(phone: Phone, mon
     assert telephony.conversations() == []
 
 
+def test_a_frame_build_compares_a_databases_bytes_once_until_the_device_writes(phone: Phone, monkeypatch) -> None:
+    telephony = phone.telephony
+    telephony.deliver_sms("+14155550123", "first")
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    looks, content = [], telephony._content
+    monkeypatch.setattr(telephony, "_content", lambda: looks.append(1) or content())
+    cached = telephony.cached
+    calls = []
+    monkeypatch.setattr(telephony, "cached", lambda key, read: calls.append(key) or cached(key, read))
+    phone.invalidate()
+    phone.window.frame()
+    assert len(calls) > 1 and len(looks) == 1  # several reads of the database, its bytes compared once
+    with phone.fs.steady():
+        thread = telephony.conversations()[0]["thread_id"]
+        telephony.deliver_sms("+14155550123", "second")  # the provider's own write, inside the build
+        assert sorted(m["body"] for m in telephony.messages(thread)) == ["first", "second"]
+    looks.clear()
+    telephony.conversations()
+    telephony.conversations()
+    assert len(looks) >= 2  # outside a build, every read compares (a shell command may have written)
+
+
 class _UncachedDevice(SimDevice):
     """A simulated phone whose every look at the screen builds the frame afresh and draws it on a blank screen (a
     new renderer: no window and no rows of the last frame are kept); the env parses its dumps (no elements read

@@ -55,6 +55,7 @@ from android_gym.sim.apps.commons import (
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_button, dialog_over
@@ -812,8 +813,9 @@ class _CalendarScreen(Screen):
 
     @property
     def now(self) -> dt.datetime:
-        """Device time as local wall-clock time."""
-        return self.phone.clock.now().astimezone(self.zone).replace(tzinfo=None)
+        """Device time as local wall-clock time, read at minute resolution: the app shows dates, hours and minutes,
+        and its events start and end on whole minutes, so a frame built on it is stale only when the minute turns."""
+        return self.phone.clock.now(MINUTE_MS).astimezone(self.zone).replace(tzinfo=None)
 
     @property
     def tag(self) -> str:

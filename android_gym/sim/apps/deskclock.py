@@ -43,6 +43,7 @@ from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
+from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -557,7 +558,7 @@ class DeskClockScreen(Screen):
         return page, (None, None, None)
 
     def _alarm_item(self, alarm: sqlite3.Row) -> View:
-        now, tag = self.phone.clock.now(), formats.system_tag(self.phone)
+        now, tag = self.phone.clock.now(MINUTE_MS), formats.system_tag(self.phone)  # isTomorrow: hour, minute
         time = clock_time(alarm["hour"], alarm["minutes"], formats.phone_is_24_hour(self.phone), tag)
         enabled = bool(alarm["enabled"])
         summary = [View(kind="text", class_name="android.widget.TextView", text=time, text_size=110,
@@ -586,7 +587,7 @@ class DeskClockScreen(Screen):
 
     # Clock tab
     def _clock_page(self) -> tuple[View, tuple[View | None, View | None, View | None]]:
-        now, tag = self.phone.clock.now(), formats.system_tag(self.phone)
+        now, tag = self.phone.clock.now(MINUTE_MS), formats.system_tag(self.phone)  # hours, minutes, the date
         time = clock_time(now.hour, now.minute, formats.phone_is_24_hour(self.phone), tag)
         frame = column(
             View(height=120),

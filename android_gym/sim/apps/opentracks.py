@@ -48,6 +48,7 @@ from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
+from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import popup_menu
@@ -383,7 +384,7 @@ class TrackListScreen(_OpenTracksScreen):
     LIST = "track_list"
 
     def build(self) -> View:
-        today = self.phone.clock.now().date()
+        now = self.phone.clock.now(DAY_MS)  # the rows show dates relative to today
         units = self.opentracks.units()
         tracks = self.opentracks.db.tracks()
         toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("track_list_toolbar"),
@@ -394,7 +395,7 @@ class TrackListScreen(_OpenTracksScreen):
                            _icon(MARKERS, "marker", _nothing, name="track_list_markers"),
                            _icon(MORE_OPTIONS, "more", self._open_menu)])
         if tracks:
-            body = scroll_list(*(self._row(track, today, units) for track in tracks), key=self.LIST,
+            body = scroll_list(*(self._row(track, now, units) for track in tracks), key=self.LIST,
                                resource_id=_id(self.LIST), weight=1)
         else:
             body = column(View(weight=1), text_view(EMPTY_MESSAGE, text_size=_HEADLINE6, padding=48),
@@ -412,13 +413,13 @@ class TrackListScreen(_OpenTracksScreen):
                               PACKAGE)
         return content
 
-    def _row(self, track: dict[str, Any], today: dt.date, units: str) -> View:
+    def _row(self, track: dict[str, Any], now: dt.datetime, units: str) -> View:
         """``track_list_item`` as ``TrackListAdapter.ViewHolder.bind`` fills it."""
-        start = dt.datetime.fromtimestamp((track["starttime"] or 0) / 1000, self.phone.clock.now().tzinfo)
+        start = dt.datetime.fromtimestamp((track["starttime"] or 0) / 1000, now.tzinfo)
         icon = ACTIVITY_TYPES.get(track["activity_type"] or UNKNOWN, ACTIVITY_TYPES[UNKNOWN])[1]
         first = row(text_view(track["name"] or "", resource_id=_id("track_list_item_name"), text_size=_BODY1,
                               padding=0, weight=1),
-                    text_view(relative_date(start.date(), today, formats.system_tag(self.phone)),
+                    text_view(relative_date(start.date(), now.date(), formats.system_tag(self.phone)),
                               resource_id=_id("track_list_item_date"),
                               text_size=_SMALL, padding=0, text_color=TEXT_SECONDARY), spacing=21)
         second = row(text_view(time_distance_text(track["totaltime"] or 0, _float(track["totaldistance"]), units),

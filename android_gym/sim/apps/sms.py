@@ -31,6 +31,7 @@ from android_gym.sim.apps.commons import (
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
 from android_gym.sim.system.prefs import SharedPreferences
@@ -259,7 +260,7 @@ class MainScreen(SearchMenuScreen):
                           text_size=_BIG, text_color=PRIMARY, padding=42, clickable=True, focusable=True,
                           on_click=lambda: self.start(NewConversationScreen)),
                 weight=1)
-        drafts, now = _drafts(telephony), self.phone.clock.now()
+        drafts, now = _drafts(telephony), self.phone.clock.now(DAY_MS)  # format_date_or_time: only the day
         names = self.phone.contacts.lookup_names(a for c in conversations for a in c["addresses"])
         items = [self._conversation_item(c, _title(c["addresses"], names), drafts.get(c["thread_id"]), now)
                  for c in conversations]
@@ -296,7 +297,7 @@ class MainScreen(SearchMenuScreen):
         if len(text) < 2:
             results: list[View] = []
         else:
-            now, pattern = self.phone.clock.now(), f"%{text}%"
+            now, pattern = self.phone.clock.now(DAY_MS), f"%{text}%"  # format_date_or_time: only the day
             conversations = telephony.conversations()
             with closing(telephony.connect()) as db:
                 found = db.execute("SELECT address, body, date, thread_id FROM sms WHERE body LIKE ? AND "
@@ -435,8 +436,9 @@ class NewConversationScreen(Screen):
 class _PinnedScroll(dict):
     """Scroll offsets in which one list sticks to its end (``stackFromEnd``) until the user scrolls it up.
 
-    The window writes each list's clamped offset back right after laying out a frame; any other write is the
-    user's swipe. ``arm`` is called from ``build``.
+    While ``pinned``, the list's offset reads as ``BOTTOM``, which layout clamps to its last page; the window writes
+    the clamped offset back after laying out a frame. A swipe writes ``BOTTOM`` moved by the drag: one up (back in
+    time) unpins the list that far above the offset last laid out.
     """
 
     BOTTOM = 1 << 30
@@ -444,19 +446,16 @@ class _PinnedScroll(dict):
     def __init__(self, key: str) -> None:
         super().__init__()
         self.key, self.pinned = key, True
-        self._writeback, self._settled = False, 0
 
-    def arm(self) -> None:
-        if self.pinned:
-            super().__setitem__(self.key, self.BOTTOM)
-        self._writeback = True
+    def get(self, key: str, default: int | None = None) -> int | None:
+        return self.BOTTOM if key == self.key and self.pinned else super().get(key, default)
 
     def __setitem__(self, key: str, value: int) -> None:
-        if key == self.key:
-            if self._writeback:
-                self._writeback, self._settled = False, value
-            elif value < self._settled:
-                self.pinned = False
+        if key == self.key and self.pinned and value >= self.BOTTOM // 2:  # a swipe from the pinned end
+            if value >= self.BOTTOM:
+                return  # towards the end: it stays there
+            self.pinned = False
+            value = max(0, super().get(key, 0) + value - self.BOTTOM)
         super().__setitem__(key, value)
 
 
@@ -527,7 +526,6 @@ class ThreadScreen(Screen):
         messages = telephony.messages(self.thread_id)
         if any(not m["read"] for m in messages):  # getThreadItems marks what it shows as read
             telephony.mark_thread_read(self.thread_id)
-        self.scroll.arm()
         back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
         addresses = self.addresses
         title = _title(addresses, self.phone.contacts.lookup_names(addresses)) or self.title
@@ -547,7 +545,7 @@ class ThreadScreen(Screen):
 
     def _items(self, messages: list[dict]) -> list[View]:
         """``getThreadItems``: date headers, bubbles, sending/failed markers and the last sent message's check."""
-        now, items, previous, tag = self.phone.clock.now(), [], 0, formats.system_tag(self.phone)
+        now, items, previous, tag = self.phone.clock.now(DAY_MS), [], 0, formats.system_tag(self.phone)  # dates only
         for i, message in enumerate(messages):
             seconds = (message["date"] or 0) // 1000
             if seconds - previous > MIN_DATE_TIME_DIFF_SECS:

@@ -95,14 +95,40 @@ class FileSystem:
         self.root = Path(root)
         self._clock = clock
         self._hosts: dict[tuple[str, str], Path] = {}  # host_path's answers (paths are immutable)
+        self._steady = 0  # how deep inside ``steady``
+        self._writes = 0  # the device's writes and ``steady`` windows so far: see ``steady_epoch``
         self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
         for host in (self.root, *self.root.rglob("*")):
             self.stamp(host)
 
+    @contextmanager
+    def steady(self) -> Iterator[None]:
+        """Inside (a frame build), files change only by the device's own writes through this object's methods
+        (``device_writes`` aside: who writes through it, a content provider, counts its writes itself); nothing
+        else (a shell command, a push) runs meanwhile."""
+        self._steady += 1
+        self._writes += 1
+        try:
+            yield
+        finally:
+            self._steady -= 1
+            self._writes += 1
+
+    @property
+    def steady_epoch(self) -> int | None:
+        """Inside ``steady``, a number that changes with every write through this object's methods and between
+        two ``steady`` windows, so what a reader read of a file under the same number still holds; ``None``
+        outside."""
+        return self._writes if self._steady else None
+
     def stamp(self, host: str | Path) -> None:
-        """Set a host file's access and modification times to the device time."""
+        """Set a host file's access and modification times to the device time (it was written)."""
+        self._writes += 1
+        self._set_device_time(host)
+
+    def _set_device_time(self, host: str | Path) -> None:
         ns = self._clock.record_ms() * 1_000_000
         try:
             os.utime(host, ns=(ns, ns), follow_symlinks=False)
@@ -152,7 +178,7 @@ class FileSystem:
             for host, mtime in zip(hosts, before):
                 after = _mtime_ns(host)
                 if after is not None and after != mtime:
-                    self.stamp(host)
+                    self._set_device_time(host)
 
     def sqlite_files(self, path: str) -> tuple[Path, ...]:
         """What a write to the SQLite database at ``path`` can change on the host (for ``device_writes``): the

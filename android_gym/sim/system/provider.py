@@ -45,6 +45,7 @@ class SqliteProvider:
         self._thread = threading.local()  # holding (bool) and held (the connection) of the thread's command line
         self._reads: dict[Hashable, bytes] = {}  # what ``cached`` read, pickled, for the files' bytes below
         self._read_from: tuple[bytes | None, bytes | None] | None = None
+        self._read_epoch: int | None = None  # the file system's ``steady_epoch`` when the bytes were last compared
         self.ensure_db()
 
     def ensure_db(self) -> None:
@@ -54,6 +55,7 @@ class SqliteProvider:
         if host.is_file() and host.stat().st_size > 0:
             return
         self._release()  # a connection held to the file that is gone
+        self._read_epoch = None
         self._phone.fs.makedirs(posixpath.dirname(self.db_path))
         image = self._new_image()
         with self._phone.fs.device_writes(*self._files):
@@ -93,11 +95,15 @@ class SqliteProvider:
         """What ``read()`` returns (a read of the database by fixed SQL with deterministic functions, named by
         ``key``), read again only after the database changed: kept while the bytes of the database file and its
         ``-wal`` stay the same, so any write (the provider's own, the shell's ``sqlite3``, a push, ``pm clear``)
-        drops it, and an app that redraws without writing reads nothing. Each call returns a fresh copy."""
-        self.ensure_db()
-        content = self._content()
-        if content != self._read_from:
-            self._reads, self._read_from = {}, content
+        drops it, and an app that redraws without writing reads nothing. Inside the file system's ``steady``
+        (a frame build) the bytes are read once until the device writes. Each call returns a fresh copy."""
+        epoch = self._phone.fs.steady_epoch
+        if epoch is None or epoch != self._read_epoch:
+            self.ensure_db()
+            content = self._content()
+            if content != self._read_from:
+                self._reads, self._read_from = {}, content
+            self._read_epoch = self._phone.fs.steady_epoch  # ensure_db may have written
         if key not in self._reads:
             self._reads[key] = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
         return pickle.loads(self._reads[key])
@@ -108,7 +114,8 @@ class SqliteProvider:
         return _bytes_or_none(database), _bytes_or_none(database.with_name(database.name + "-wal"))
 
     def connect(self) -> sqlite3.Connection:
-        """A new connection to the host file in the provider's journal mode; the caller closes it."""
+        """A new connection to the host file in the provider's journal mode, for reads (writes go through the
+        provider's transactions, which ``cached`` counts); the caller closes it."""
         return self._open(self._phone.fs.host_path(self.db_path))
 
     def _open(self, host: Path) -> sqlite3.Connection:
@@ -143,6 +150,7 @@ class SqliteProvider:
         """Close this thread's held connection, if there is one; the files its closing changes carry device time."""
         held, self._thread.held = getattr(self._thread, "held", None), None
         if held is not None:
+            self._read_epoch = None  # closing may checkpoint the WAL into the database
             with self._phone.fs.device_writes(*self._files):
                 held.close()
 
@@ -175,6 +183,7 @@ class SqliteProvider:
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """A connection in a transaction committed on exit; the files the write changed then carry device
         time, as the provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
+        self._read_epoch = None
         with self._phone.fs.device_writes(*self._files), self._connection() as db, db:
             yield db
 
