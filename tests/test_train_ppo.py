@@ -122,7 +122,7 @@ def test_unknown_task_is_a_clear_error(train_ppo, tmp_path):
 def test_several_tasks_train_one_policy_evaluated_on_each(train_ppo, tmp_path):
     summary = train_ppo.main(["--task", "SendSms,ClockStopWatchRunning", "--steps", "32", "--n-steps", "16",
                               "--workers", "1", "--eval-episodes", "2", "--eval-every", "32", "--bc-episodes", "2",
-                              "--bc-epochs", "800", "--out", str(tmp_path)])
+                              "--bc-epochs", "400", "--out", str(tmp_path)])  # 300 already fit seeds 0-3, 200 not
     tasks = ["AndroidWorld/SimpleSmsSend-v0", "AndroidWorld/ClockStopWatchRunning-v0"]  # SendSms: an alias
     assert summary["env_id"] == tasks and list(summary["per_task"]) == tasks
     assert summary["bc_accuracy"] == 1.0  # both tasks' demonstrations, one policy

@@ -21,8 +21,11 @@ from android_gym.wrappers import (
     SetOfMark,
     VisitCountHints,
 )
+from android_gym.wrappers.dialects import AndroidArenaDialect, AndroidWorldJSON, AppAgentDialect
 
 TASKS = android_gym.task_names(include_aliases=False) + sorted(CONSTRAINED_VARIANTS)
+JSON = AndroidWorldJSON()
+DIALECTS = (JSON, AndroidArenaDialect(), AppAgentDialect())
 #: Apps to forbid, the first one a task does not use: forbidding it must change nothing but the goal.
 FORBIDDEN_CANDIDATES = (ForbiddenApp("com.android.chrome", "Chrome"), ForbiddenApp("com.android.camera2", "Camera"))
 
@@ -76,21 +79,32 @@ def _agent_stack(task: str) -> gym.Env:
     return ParseLLMActions(_Checked(env, forbidden.app_name), dialect="androidworld")
 
 
+class JsonOracle:
+    """The oracle replying in AndroidWorld JSON; at every step it also checks that each dialect's ``parse`` reads
+    back exactly the oracle action from that dialect's ``format`` of it (when the dialect can write it)."""
+
+    def __init__(self, env: ParseLLMActions) -> None:
+        self.env, self.oracle = env, OracleAgent()
+
+    def reset(self, env):
+        self.oracle.reset(env)
+
+    def act(self, observation, info):
+        action, screen = self.oracle.act(observation, info), self.env.screen
+        for dialect in DIALECTS:
+            written = dialect.format(action, screen)
+            assert written is not None or dialect is not JSON, action  # JSON writes every action
+            assert written is None or dialect.parse(written, screen) == action, (dialect.name, written)
+        return f"Reason: the oracle's step.\nAction: {JSON.format(action, screen)}"
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_the_llm_agent_stack_keeps_every_task_solvable(task):
-    """Compression, Set-of-Mark, hints, constraints and the JSON dialect over the oracle's own JSON text."""
+    """Compression, Set-of-Mark, hints, constraints and the JSON dialect over the oracle's own JSON text; every
+    oracle action round-trips through every dialect that can write it."""
     env = _agent_stack(task)
     try:
-        oracle = OracleAgent()
-
-        class JsonOracle:
-            def reset(self, env):
-                oracle.reset(env)
-
-            def act(self, observation, info):
-                return f"Reason: the oracle's step.\nAction: {oracle.act(observation, info).to_json()}"
-
-        result = run_episode(env, JsonOracle(), seed=0)
+        result = run_episode(env, JsonOracle(env), seed=0)
         assert result.score == 1.0 and not result.invalid_actions, (result.score, result.invalid_actions)
         assert result.info["invalid_format_count"] == 0
     finally:

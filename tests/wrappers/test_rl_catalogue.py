@@ -42,9 +42,10 @@ class _MaskChecked(gym.Wrapper):
 
     def step(self, action):
         result = self.env.step(action)
-        actions = self.env
-        decoded = [isinstance(actions._decode(*actions.layout.locate(i), actions.rl_screen), Action)
-                   for i in range(actions.layout.n)]
+        actions, screen = self.env, self.env.rl_screen
+        decoded = [isinstance(actions._decode(kind, arg, screen), Action)  # the layout's ranges run in id order
+                   for kind, ids in actions.layout.ranges.items() for arg in range(len(ids))]
+        assert len(decoded) == actions.layout.n
         assert (actions.action_masks() == np.array(decoded)).all()
         return result
 
