@@ -66,6 +66,7 @@ from android_gym.sim.ui.views import (
     WHITE,
     Callback,
     View,
+    check_box,
     column,
     divider,
     edit_text,
@@ -599,11 +600,9 @@ def _line(name: str, text: str, on_click: Callback | None = None, **props) -> Vi
                      on_click=on_click, **props)
 
 
-def _checkbox(name: str, text: str, checked: bool, on_click: Callback, **props) -> View:
-    """A ``MyAppCompatCheckbox`` (its box drawn as a tint behind the label)."""
-    return View(kind="text", class_name="android.widget.CheckBox", resource_id=_id(name), text=text, checkable=True,
-                checked=checked, clickable=True, focusable=True, on_click=on_click, text_size=_BIG, padding=30,
-                background=_CHIP_BG if checked else None, text_color=PRIMARY if checked else TEXT, **props)
+def _checkbox(text: str, checked: bool, on_click: Callback | None, **props) -> View:
+    """A ``MyAppCompatCheckbox``: ``setColors`` fills a checked box in the primary colour."""
+    return check_box(text, checked, on_click, text_size=_BIG, padding=30, button_tint=PRIMARY, **props)
 
 
 def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
@@ -1572,7 +1571,8 @@ class EventScreen(_CalendarScreen):
 
     def _weekly_dialog(self) -> View:
         """``RepeatRuleWeeklyDialog``: a checkbox per weekday (Sunday first or Monday first), OK and Cancel."""
-        boxes = [_checkbox("dialog_checkbox", WEEK_DAYS[day], bool(self.weekly_draft & (1 << day)),
+        # my_checkbox.xml, its id set to the day's bit in code: no resource name in the dump
+        boxes = [_checkbox(WEEK_DAYS[day], bool(self.weekly_draft & (1 << day)),
                            lambda bit=1 << day: self._toggle_weekday(bit))
                  for day in week_days(self.calendar.config.is_sunday_first)]
         body = [column(*boxes, resource_id=_id("dialog_vertical_linear_layout"), padding=24)]
@@ -1599,7 +1599,9 @@ class EventScreen(_CalendarScreen):
                             multiline=name == "event_description", text_size=_BIG) for name in self.FIELDS]
         all_day = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("event_all_day_holder"),
                        clickable=True, focusable=True, on_click=self._toggle_all_day, padding=24, children=[
-                           _checkbox("event_all_day", ALL_DAY, self.all_day, self._toggle_all_day, weight=1)])
+                           # android:clickable="false" (the holder toggles it), layoutDirection rtl: box at the end
+                           _checkbox(ALL_DAY, self.all_day, None, resource_id=_id("event_all_day"), box_at_end=True,
+                                     weight=1)])
         items = [*fields, divider(), all_day,
                  self._date_time_row("start", self.start_at, today), self._date_time_row("end", self.end_at, today),
                  divider(), *self._reminder_lines(), divider(), *self._repetition_lines(), divider(),
