@@ -579,3 +579,32 @@ def test_all_day_and_weekday_check_boxes_are_drawn_boxes(app_phone):
     assert (day.get("class"), day.get("checked"), day.get("resource-id")) == ("android.widget.CheckBox", "true", "")
     left, right = _colour_share(phone, day, PRIMARY)
     assert left > 0.01 and right == 0.0
+
+
+def _app_root(phone: Phone):
+    return next(w.root for w in phone.window.screen_windows() if w.kind == "application")
+
+
+@pytest.mark.parametrize("language, letters, reminder, days, repeat_on", [
+    ("en-US", "SMTWTFS", "10 minutes before", "Sun, Wed", "Repeat on"),
+    ("de-DE", "MDMDFSS", "10 Minuten vorher", "Mi, So", "Wiederholen"),
+    ("fr-FR", ["L", "Ma", "Me", "J", "V", "S", "D"], "10 minutes avant", "Mer, Dim", "Répéter le")])
+def test_weekday_letters_reminders_and_repeat_days_in_the_system_language(phone, language, letters, reminder, days,
+                                                                          repeat_on):
+    """Simple-Commons' week_day_letters (one resource per day: Tuesday's and Thursday's "T" translate apart), the
+    reminder's minutes_before plural and getSelectedDaysString's week_days_short, in the system language."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+    wrapper = next(v for v in _app_root(phone).walk() if v.resource_id == rid("month_view_wrapper"))
+    assert [label.hint for label in wrapper.children[0].children] == list(letters)
+    tap(phone, resource_id=rid("calendar_fab"))
+    tap(phone, resource_id=rid("calendar_fab"))
+    phone.key(keycodes.BACK)  # the keyboard
+    assert texts(phone, "event_reminder_1") == [reminder]
+    tap(phone, resource_id=rid("event_repetition"))
+    tap(phone, resource_id=rid("dialog_radio_button"), index="2")  # weekly
+    tap(phone, resource_id=rid("event_repetition_rule_holder"))
+    tap(phone, text={"en-US": "Wednesday", "de-DE": "Mittwoch", "fr-FR": "Mercredi"}[language])
+    tap(phone, resource_id="android:id/button1")
+    assert texts(phone, "event_repetition_rule") == [days]
+    assert find(phone, text=repeat_on) is not None
