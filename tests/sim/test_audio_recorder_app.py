@@ -228,3 +228,12 @@ def test_dont_ask_again_is_a_check_box_drawn_before_its_label(ready):
     tap(phone, resource_id=rid("check_box"))
     left, right = yellow()
     assert find(phone, resource_id=rid("check_box")).get("checked") == "true" and left > 0.01 and right == 0.0
+
+
+def test_the_record_buttons_description_is_the_apps_german_string(phone):
+    """btn_record's contentDescription, the unformatted @string/recording, from values-de."""
+    phone.run("setprop persist.sys.locale de-DE && setprop ctl.restart zygote")
+    open_app(phone)
+    tap(phone, text="Loslegen")
+    tap(phone, text="Anwenden")
+    assert find(phone, content_desc="Aufnahme: %s") is not None and find(phone, **RECORD) is None

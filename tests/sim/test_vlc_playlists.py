@@ -173,3 +173,15 @@ def test_the_sheets_take_theme_vlc_blacks_bottom_sheet_colour_at_night(phone):
     tap(phone, text=vlc.ADD_TO_PLAYLIST)
     colours = sheet_colours()
     assert colours.most_common(1)[0][0] == (42, 42, 42) and (19, 19, 19) not in colours
+
+
+@pytest.mark.parametrize("language, add, one", [("en-US", "Add to playlist", "1 media"),
+                                                ("de-DE", "Zur Wiedergabeliste hinzufügen", "1 Mediendatei"),
+                                                ("fr-FR", "Ajouter à une liste de lecture", "1 fichier multimédia")])
+def test_the_save_sheet_counts_the_media_in_the_system_language(phone, language, add, one):
+    """``plurals/media_quantity`` read in the system language (values-de/fr at 3.5.4)."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    phone.run(f"am start -n {PKG}/.gui.MainActivity")
+    more_of(phone, "clip_7_HD")
+    tap(phone, text=add)
+    assert texts(phone, "medias2") == [one] == texts(phone, "medias")

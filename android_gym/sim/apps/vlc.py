@@ -68,7 +68,7 @@ from PIL import Image
 from android_gym import locales
 from android_gym.sim.apps.vlc_library import MediaItem, MediaLibrary, PlaylistItem
 from android_gym.sim.framework.app import App, Context, Screen
-from android_gym.sim.framework.formats import system_tag
+from android_gym.sim.framework.formats import quantity_string, system_tag
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
@@ -351,9 +351,9 @@ def _toolbar(*children: View) -> View:
                 background=WHITE)
 
 
-def media_quantity(count: int) -> str:
-    """``plurals/media_quantity``."""
-    return "1 media" if count == 1 else f"{count} media"
+def media_quantity(count: int, tag: str) -> str:
+    """``plurals/media_quantity`` in the locale ``tag``."""
+    return quantity_string(("1 media", "{} media"), count, PACKAGE, tag)
 
 
 def _bottom_sheet(*children: View, resource_id: str = "design_bottom_sheet") -> View:
@@ -476,7 +476,8 @@ class LibraryOverlays:
     def _save_sheet(self, tracks: list[int]) -> View:
         """``dialog_playlist``: a new playlist's name and Save, then the existing playlists (or "No playlist
         found.")."""
-        count = media_quantity(len(tracks))
+        tag = system_tag(self.screen.phone)
+        count = media_quantity(len(tracks), tag)
         focused = self.screen.focus_key == self.NAME_KEY
         field = edit_text(self.name, PLAYLIST_NAME_HINT, self.NAME_KEY, self._set_name, focused=focused,
                           on_submit=self._save_new, text_size=_BODY_SP, weight=1)
@@ -492,7 +493,7 @@ class LibraryOverlays:
                        on_click=lambda item=item: self._save_to(item), padding=8, children=[
                            _icon("imageView8", "", "playlist", None, color=_ORANGE),
                            column(text_view(item.name, resource_id=_id("textView16"), text_size=_BODY_SP, padding=6),
-                                  text_view(media_quantity(item.tracks), resource_id=_id("subtitle"),
+                                  text_view(media_quantity(item.tracks, tag), resource_id=_id("subtitle"),
                                             text_size=_SMALL_SP, text_color=TEXT_SECONDARY, padding=6),
                                   weight=1, padding=16)])
                   for item in playlists]
@@ -921,7 +922,8 @@ class PlaylistScreen(Screen):
                       background=_PANEL, padding=32, children=[
                           text_view(playlist.name, resource_id=_id("header_list_title"), text_size=50, bold=True,
                                     padding=16),
-                          text_view(media_quantity(playlist.tracks), resource_id=_id("header_list_artist"),
+                          text_view(media_quantity(playlist.tracks, system_tag(self.phone)),
+                                    resource_id=_id("header_list_artist"),
                                     text_size=_BODY_SP, text_color=TEXT_SECONDARY, padding=16),
                           row(play, View(weight=1), padding=8)])
         rows = [self._row(item) for item in tracks]
