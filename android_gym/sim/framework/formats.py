@@ -1,6 +1,6 @@
-"""Dates and times in the phone's locale, as Android formats them with ICU over CLDR data.
+"""Dates, times and counts in the phone's locale, as Android formats them with ICU over CLDR data.
 
-Apps compose dates in three ways, and each has one function here:
+Apps compose them in four ways, and each has one function here:
 
 * a skeleton (``DateFormat.getBestDateTimePattern(locale, "MMMEd")``, ``DateFormat.getInstanceForSkeleton``): the
   locale's best pattern for the fields asked for (``best_pattern``), then formatted (``format_skeleton``);
