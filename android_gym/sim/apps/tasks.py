@@ -53,6 +53,7 @@ from android_gym.sim.ui.views import (
     View,
     button,
     column,
+    does_nothing,
     edit_text,
     frame,
     image_button,
@@ -629,7 +630,7 @@ class MainScreen(Screen):
         toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("toolbar"), height=_BAR,
                        background=WHITE, children=[
                            text_view(current.title, weight=1, text_size=_TEXT_20SP, padding=_KEYLINE),
-                           image_button(SEARCH, "search", lambda: None, text_color=TEXT, height=_BAR)])
+                           image_button(SEARCH, "search", does_nothing, text_color=TEXT, height=_BAR)])
         if tasks:
             items = [self._task_row(task, lists.get(task["_id"]), current, now) for task in tasks]
             body = View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", key=self.LIST,
@@ -638,7 +639,7 @@ class MainScreen(Screen):
             body = column(text_view(NO_ITEMS, text_size=_TEXT_20SP, text_color=TERTIARY, padding=84), weight=1,
                           resource_id=_id("swipe_layout_empty"))
         bar = row(image_button("", "menu", self._open_drawer, text_color=TEXT, height=_BAR), View(weight=1),
-                  image_button(SORT, "sort", lambda: None, text_color=TEXT, height=_BAR),
+                  image_button(SORT, "sort", does_nothing, text_color=TEXT, height=_BAR),
                   image_button(MORE_OPTIONS, "more", lambda: self._set_popup("menu"), text_color=TEXT, height=_BAR),
                   height=_BAR, background=(243, 246, 252))
         bar.class_name, bar.resource_id = "android.view.ViewGroup", _id("bottomAppBar")
@@ -1038,7 +1039,7 @@ class MainScreen(Screen):
         dates = []
         if picker.day not in (0, today, tomorrow, next_week):
             dates.append(self._shortcut("current_date_selection", relative_date_time(
-                picker.day, self._now(), False, self._is24(), self._tag()), True, lambda: None))
+                picker.day, self._now(), False, self._is24(), self._tag()), True, does_nothing))
         dates += [self._shortcut("today_button", TODAY, picker.day == today, lambda: self._pick_day(today)),
                   self._shortcut("tomorrow_button", TOMORROW, picker.day == tomorrow,
                                  lambda: self._pick_day(tomorrow)),
@@ -1047,7 +1048,7 @@ class MainScreen(Screen):
                   self._shortcut("no_date_button", NO_DATE, picker.day == 0, lambda: self._pick_day(0))]
         times = []
         if picker.time and picker.time not in TIME_SHORTCUTS:
-            times.append(self._shortcut("current_time_selection", self._time_text(picker.time), True, lambda: None))
+            times.append(self._shortcut("current_time_selection", self._time_text(picker.time), True, does_nothing))
         for name, value in zip(("morning_button", "afternoon_button", "evening_button", "night_button"),
                                TIME_SHORTCUTS):
             times.append(self._shortcut(name, self._time_text(value), picker.time == value,
