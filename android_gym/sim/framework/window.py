@@ -47,7 +47,6 @@ from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.layout import layout, measure_height
 from android_gym.sim.ui.render import Renderer, packed
-from android_gym.sim.ui.snapshot import Snapshot
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -115,19 +114,6 @@ class Frame:
 
 
 @dataclass(frozen=True)
-class _LaidOut:
-    """The app window of the last frame built without overlays (no text-selection toolbar, no heads-up): what its
-    layout was given (the screen, the window's bottom and width, the display's height), the snapshot of the content
-    it laid out, the laid-out content and DecorView, and the colour the status bar took over it."""
-
-    given: tuple
-    snapshot: Snapshot
-    content: View
-    decor: View
-    status_color: Color
-
-
-@dataclass(frozen=True)
 class ScreenWindow:
     """A window on screen as accessibility services see it (``AccessibilityWindowInfo``): its laid-out root view in
     screen pixels, the package that owns it, its type (``application``, ``input_method`` or ``system``), title,
@@ -156,8 +142,6 @@ class WindowManager:
         self._transition_frames = 0  # length of the running activity transition
         self._transition_left = 0  # its frames not shown yet
         self._frame: Frame | None = None
-        self._last_frame: Frame | None = None  # the frame built last (``_frame`` is None once it went stale)
-        self._laid_out: _LaidOut | None = None  # its app window, when a rebuild that changed nothing may reuse it
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
         self._nav: tuple[Looks, View] | None = None  # the looks the navigation bar was built for, and its views
@@ -194,7 +178,7 @@ class WindowManager:
         self.scale = display.scale
         self.design_width, self.design_height = display.design_size
         self._renderer: Renderer | None = None  # made at the first look at the pixels (a frame costs ms)
-        self._status = self._nav = self._ime = self._laid_out = None
+        self._status = self._nav = self._ime = None
         self.invalidate()
 
     @property
@@ -225,16 +209,10 @@ class WindowManager:
         if self._per_state:
             self._per_state = {}
 
-    def forget_frames(self) -> None:
-        """Keep nothing of the frames made so far: the next look at the screen builds, lays out, dumps and draws
-        afresh, as a phone without these caches would (for tests that compare the two)."""
-        self._laid_out = self._last_frame = self._renderer = None
-        self.invalidate()
-
     def set_locale(self, tag: str) -> None:
         """The framework (re)started in the locale ``tag``: the system bars and every window show its strings."""
         self.locale.tag = tag
-        self._nav = self._status = self._ime = self._laid_out = None
+        self._nav = self._status = self._ime = None
         self.invalidate()
 
     def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
@@ -248,8 +226,7 @@ class WindowManager:
         """The current laid-out frame, built once per state: again after ``invalidate``, when the status-bar
         clock's minute turns, at every change of device time while the frame shows the time (a running
         stopwatch, timer or recording read the clock while they were built), and when a message it shows times out
-        (``VirtualClock.before``). A build whose windows are the last frame's (the app's fresh tree looked the same:
-        ``_build``) keeps that frame's dump and pixels."""
+        (``VirtualClock.before``)."""
         clock = self._phone.clock
         now = clock.record_ms()
         unit = self._frame_time_unit
@@ -258,12 +235,7 @@ class WindowManager:
             with self._phone.fs.steady():  # the databases the build reads are read once until it writes
                 self._frame = self._build()
             self._frame_time, self._frame_time_unit, self._frame_expires = now, clock.finest_read, clock.expires
-            last, self._last_frame = self._last_frame, self._frame
-            same_app = last is not None and _same_app_window(last, self._frame)
-            if not same_app:
-                self._dump = None
-            if not (same_app and _same_system_windows(last, self._frame)):
-                self._pixels = self._rgba = None
+            self._dump = self._pixels = self._rgba = None
         return self._frame
 
     def _build(self) -> Frame:
@@ -277,40 +249,26 @@ class WindowManager:
         bottom = self.design_height - _nav_bar_height(looks)
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
-        width = self.design_width
         content = self._content(screen, looks)
-        snapshot = Snapshot.of(content)
-        given = (screen, content_bottom, width, self.design_height)
-        night_colors = screen.night_colors if looks.night else None
-        last = self._laid_out
-        if (last is not None and last.given == given and last.snapshot.looks == snapshot.looks
-                and self._without_overlays(screen)):  # the last app window, with this build's callbacks
-            last.snapshot.adopt_callbacks(snapshot)
-            content, decor, status_color = last.content, last.decor, last.status_color
-            self._text_toolbar = None
-            for view in content.walk():
-                if view.kind == "list":
-                    screen.scroll[view.key] = view.scroll_offset
-        else:
-            window = frame(content, resource_id="android:id/content")
-            decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
-            layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
-            for view in content.walk():
-                if view.kind == "list":
-                    screen.scroll[view.key] = view.scroll_offset
-            if self._reveal_focus:
-                self._reveal_focus = False
-                if self._scroll_focus_into_view(screen, content):
-                    return self._build()
-            if screen.scroll_requests and self._scroll_to_positions(screen, content):
+        window = frame(content, resource_id="android:id/content")
+        width = self.design_width
+        decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
+        layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
+        for view in content.walk():
+            if view.kind == "list":
+                screen.scroll[view.key] = view.scroll_offset
+        if self._reveal_focus:
+            self._reveal_focus = False
+            if self._scroll_focus_into_view(screen, content):
                 return self._build()
-            self._add_text_toolbar(screen, content, window)
-            self._add_heads_up(window)
-            background = night_colors.get(WHITE, WHITE) if night_colors else WHITE
-            status_color = _color_under(content, width // 2, STATUS_BAR_HEIGHT, background)
-            plain = len(window.children) == 1  # no toolbar, no heads-up over the app
-            self._laid_out = _LaidOut(given, snapshot, content, decor, status_color) if plain else None
-        status = self._status_bar(status_color)
+        if screen.scroll_requests and self._scroll_to_positions(screen, content):
+            return self._build()
+        self._add_text_toolbar(screen, content, window)
+        self._add_heads_up(window)
+
+        night_colors = screen.night_colors if looks.night else None
+        background = night_colors.get(WHITE, WHITE) if night_colors else WHITE
+        status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT, background))
         keyboard = None
         if keyboard_shown:
             shown = (self._shift, looks, self.locale.tag, content_bottom, width)
@@ -357,13 +315,6 @@ class WindowManager:
             elif view.kind == "list":
                 view.scroll_offset = screen.scroll.get(view.key, 0)
         return content
-
-    def _without_overlays(self, screen: Screen) -> bool:
-        """Whether a frame built now shows nothing over the app's window: no field to scroll into view, no asked
-        list position, no text-selection toolbar (``TextEditor.toolbar``), no heads-up notification."""
-        toolbar = screen.selection is not None and screen.selection.toolbar
-        return (not self._reveal_focus and not screen.scroll_requests and not toolbar
-                and (self.shade.expanded or self.notifications.heads_up() is None))
 
     def _scroll_focus_into_view(self, screen: Screen, content: View) -> bool:
         """``ScrollView.scrollToChild`` as a list does it for a field that took focus, once the keyboard resized
@@ -820,17 +771,6 @@ class WindowManager:
             self.type_text(keycodes.CHARS[code].upper() if keycodes.SHIFT_LEFT in meta else keycodes.CHARS[code])
         if changed:
             self.invalidate()
-
-
-def _same_app_window(last: Frame, new: Frame) -> bool:
-    """Whether ``new`` dumps as ``last`` did: the same laid-out app window (the same screen), no shade."""
-    return new.app is last.app and new.shade is None and last.shade is None
-
-
-def _same_system_windows(last: Frame, new: Frame) -> bool:
-    """Whether ``new``'s status bar, keyboard and navigation bar are ``last``'s and its colours too."""
-    return (new.status_bar is last.status_bar and new.keyboard is last.keyboard and new.nav_bar is last.nav_bar
-            and new.night_colors == last.night_colors)
 
 
 def _luminance(color: Color) -> float:
