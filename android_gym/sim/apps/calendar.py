@@ -69,6 +69,7 @@ from android_gym.sim.ui.views import (
     check_box,
     column,
     divider,
+    does_nothing,
     edit_text,
     fab,
     image_button,
@@ -1090,7 +1091,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                           on_click=self._title_clicked, weight=1, padding=32)
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=172,
                     background=(238, 238, 238), children=[
-                        close, title, _menu_item("cab_share", SHARE, "send", lambda: None),
+                        close, title, _menu_item("cab_share", SHARE, "send", does_nothing),
                         _menu_item("cab_delete", DELETE, "delete", self._ask_delete)])
 
     def _fab(self) -> View:
@@ -1560,7 +1561,7 @@ class EventScreen(_CalendarScreen):
         if self.popup == "warning":
             return alert_dialog([text_view(REMINDER_WARNING, resource_id=_id("reminder_warning"), text_size=47,
                                            padding=52)],
-                                [("button3", SETTINGS, lambda: None), ("button1", OK, self._warning_ok)],
+                                [("button3", SETTINGS, does_nothing), ("button1", OK, self._warning_ok)],
                                 title=DISCLAIMER, package=PACKAGE), None
         if self.popup == "delete":
             repeating = bool(self.event and self.event["repeat_interval"])

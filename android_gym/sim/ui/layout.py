@@ -312,7 +312,8 @@ def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo
     chips) half scrolled in shows its part."""
     heights = [measure_height(child, width, memo) for child in view.children]
     content = sum(heights) + view.spacing * max(len(heights) - 1, 0)
-    view.scroll_offset = max(0, min(view.scroll_offset, content - height))
+    view.scroll_max = max(0, content - height)
+    view.scroll_offset = min(max(0, view.scroll_offset), view.scroll_max)
     top, visible = y - view.scroll_offset, []
     scroll_view = view.class_name == SCROLL_VIEW
     for child, child_h in zip(view.children, heights):

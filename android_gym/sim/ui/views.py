@@ -14,6 +14,11 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 Callback = Callable[[], None]
+
+
+def does_nothing() -> None:
+    """The callback of a view that takes a touch and changes nothing (a button this phone does not act on): the
+    window does not rebuild the screen after it."""
 Color = tuple[int, int, int]
 
 WHITE: Color = (255, 255, 255)
@@ -109,6 +114,8 @@ class View:
     box_at_end: bool = False
     progress: float = 0.0
     scroll_offset: int = 0
+    #: Set by the layout on a list: the furthest it scrolls (its items' height less its own, at least 0).
+    scroll_max: int = 0
     clipped_top: int = 0
     bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
 
