@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 Callback = Callable[[], None]
+Color = tuple[int, int, int]
 
 
 def does_nothing() -> None:
     """The callback of a view that takes a touch and changes nothing (a button this phone does not act on): the
     window does not rebuild the screen after it."""
-Color = tuple[int, int, int]
+
 
 WHITE: Color = (255, 255, 255)
 TEXT: Color = (33, 33, 33)
