@@ -268,7 +268,7 @@ class AdbDaemon:
         finally:
             pump.cancel()
         exit_packet = _v2_packet(ID_EXIT, bytes([result.exit_code & 0xFF])) if protocol else b""
-        await stream.write(*live.encode(result.stdout, result.stderr), exit_packet)
+        await stream.write(*live.encode(result.stdout_parts, result.stderr), exit_packet)
         await stream.close()
 
     # ----- reboot --------------------------------------------------------------------------------------------
@@ -317,18 +317,20 @@ class _StreamOutput:
         self.pty = pty
         self.loop = loop
 
-    def encode(self, stdout: bytes, stderr: bytes) -> list[Bytes]:
-        """The pieces of bytes that carry ``stdout`` and ``stderr`` on the stream (views of them where possible)."""
+    def encode(self, stdout: Sequence[Bytes], stderr: Bytes) -> list[Bytes]:
+        """The pieces of bytes that carry ``stdout`` (in pieces) and ``stderr`` on the stream (views of them where
+        possible)."""
         if self.pty:
-            stdout, stderr = stdout.replace(b"\n", b"\r\n"), stderr.replace(b"\n", b"\r\n")
+            stdout, stderr = [bytes(part).replace(b"\n", b"\r\n") for part in stdout], stderr.replace(b"\n", b"\r\n")
         if not self.protocol:
-            return [stdout, stderr]
+            return [*stdout, stderr]
         limit = self.stream.connection.max_payload
-        return _v2_packets(ID_STDOUT, stdout, limit) + _v2_packets(ID_STDERR, stderr, limit)
+        return [*(packet for part in stdout for packet in _v2_packets(ID_STDOUT, part, limit)),
+                *_v2_packets(ID_STDERR, stderr, limit)]
 
     def write(self, stdout: bytes, stderr: bytes) -> bool:
         """Send now (the phone lock is released while the host takes it); ``False`` once the host hung up."""
-        pieces = self.encode(stdout, stderr)
+        pieces = self.encode([stdout], stderr)
         with self.host.holding_released():
             if not self.stream.closed:
                 sent = asyncio.run_coroutine_threadsafe(self.stream.write(*pieces), self.loop)
