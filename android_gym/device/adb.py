@@ -29,7 +29,7 @@ import shutil
 import socket
 import struct
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import adbutils
@@ -69,6 +69,7 @@ _DUMP_AND_READ = f"uiautomator dump {UI_DUMP_PATH} >&2 && cat {UI_DUMP_PATH}"
 _FOCUS_LINE = "mCurrentFocus="
 _AND_REPORT_FOCUS = f" && {{ dumpsys window | grep {_FOCUS_LINE} >&2 || true; }}"
 _SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
+_MD5_LINE = re.compile(r"^([0-9a-f]{32})  (.+)$", re.MULTILINE)  # toybox md5sum: HASH, two spaces, the name
 #: A command line that may set the display size (``wm size WxH``/``reset``, also as ``cmd window size``).
 _SETS_SIZE = re.compile(r"\b(wm|cmd\s+window)\s+size\b")
 _EMULATOR = re.compile(r"emulator-(\d+)")
@@ -317,6 +318,18 @@ class AdbDevice:
             return self._call(lambda: services.pull(self._client, self.serial, path, self.timeout))
         except services.SyncFailure as error:  # "open failed: ..." / "read failed: ..."
             raise RemoteFileNotFoundError(f"{path}: no such file on {self.serial} ({error})") from None
+
+    def md5sums(self, paths: Sequence[str]) -> dict[str, str]:
+        """The MD5 digest (hex) of each of ``paths`` that is a readable file, from toybox ``md5sum`` in one round trip
+        that sends no file: what a host holding a copy checks before pulling it again (``local_db``). Reads only, so
+        the last UI dump stays current."""
+        command = "md5sum " + " ".join(shlex.quote(path) for path in paths)
+        if self._shell_v2:
+            output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
+            printed = output.stdout.decode("utf-8", "replace")
+        else:
+            printed = self.shell(command).output
+        return {name: digest for digest, name in _MD5_LINE.findall(printed)}
 
     def screenshot(self) -> np.ndarray:
         """The screen as ``(H, W, 3)`` uint8: the emulator's gRPC frame, else ``screencap``'s raw pixels (no PNG to
