@@ -12,6 +12,7 @@ import pytest
 from android_gym.device import adb_services as services
 from android_gym.device import open_device, state
 from android_gym.device.adb import UI_DUMP_PATH, AdbDevice, raw_screencap_pixels
+from android_gym.device.stabilize import Stabilization
 from android_gym.errors import (
     AdbServerError,
     DeviceError,
@@ -172,5 +173,21 @@ def test_md5sums_names_the_files_there_are(fresh_served_phone):
         device.push(b"some bytes", "/data/local/tmp/a file.txt")
         assert device.md5sums(["/data/local/tmp/a file.txt", "/data/local/tmp/none"]) == {
             "/data/local/tmp/a file.txt": hashlib.md5(b"some bytes").hexdigest()}
+    finally:
+        device.close()
+
+
+def test_the_dumps_stabilize_polls_leave_the_focus_out(fresh_served_phone, monkeypatch):
+    device = AdbDevice(fresh_served_phone.serial, stabilize=Stabilization(interval_s=0.0))
+    commands = []
+    shell_v2 = services.shell_v2
+    monkeypatch.setattr(services, "shell_v2", lambda *args: commands.append(args[2]) or shell_v2(*args))
+    try:
+        assert device.known_focus() is None
+        device.key(3)  # HOME, then dumps until two agree
+        assert device.ui_dump() and device.known_focus() is None  # the settled dump
+        assert not [command for command in commands if "dumpsys" in command]
+        device.ui_dump()
+        assert "mCurrentFocus=" in device.known_focus() and "dumpsys" in commands[-1]
     finally:
         device.close()

@@ -355,12 +355,14 @@ class AdbDevice:
     def ui_dump(self) -> str:
         """The UI dump the last input settled on (if nothing ran since), else a fresh one."""
         settled, self._settled_dump = self._settled_dump, None
-        return settled if settled is not None else self._fresh_ui_dump()
+        return settled if settled is not None else self._fresh_ui_dump(with_focus=self._report_focus)
 
     def known_focus(self) -> str | None:
         """The ``mCurrentFocus`` line of ``dumpsys window`` (empty if it had none) printed with the last UI dump, if
-        nothing ran since; else ``None``. The first call makes every later dump print it, so a task that checks the
-        foreground app after each step needs no round trip of its own (``state.foreground_package``'s short cut)."""
+        nothing ran since; else ``None``. The first call makes every later dump ``ui_dump`` makes print it, so a task
+        that checks the foreground app after each step needs no round trip of its own (``state.foreground_package``'s
+        short cut). The dumps ``stabilize`` polls leave it out: a ``dumpsys`` in each poll would cost a real device
+        more than one query after them."""
         self._report_focus = True
         return self._focus_line
 
@@ -368,22 +370,22 @@ class AdbDevice:
         """Something ran that may change what is on screen: the last dump and its focus are no longer current."""
         self._settled_dump = self._focus_line = None
 
-    def _fresh_ui_dump(self) -> str:
+    def _fresh_ui_dump(self, with_focus: bool = False) -> str:
         """``uiautomator dump`` into a file, read back: with the shell protocol in one command line (the dump's
-        message on stderr, the file's XML on stdout, then the focused window's line if wanted), else dumped, then
-        pulled."""
+        message on stderr, the file's XML on stdout, then the focused window's line ``with_focus``), else dumped,
+        then pulled."""
         if not self._shell_v2:
             result = self.shell(f"uiautomator dump {UI_DUMP_PATH}")
             if not result.ok or "ERROR" in result.output:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
-        command = _DUMP_AND_READ + (_AND_REPORT_FOCUS if self._report_focus else "")
+        command = _DUMP_AND_READ + (_AND_REPORT_FOCUS if with_focus else "")
         output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
         message, focus, focus_line = output.stderr.decode("utf-8", "replace").partition(_FOCUS_LINE)
         if output.exit_code != 0 or "ERROR" in message:  # the file may be an older dump's
             raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: "
                               f"{(message + output.stdout.decode('utf-8', 'replace')).strip()}")
-        self._focus_line = focus + focus_line if self._report_focus else None
+        self._focus_line = focus + focus_line if with_focus else None
         return output.stdout.decode("utf-8", "replace")
 
     def _input(self, *args: object) -> None:
