@@ -14,9 +14,10 @@ each use, brings that file up to date with the bytes just pulled from the device
   connection last saw, so the change is noticed even when the device's counter did not move (WAL-mode writes
   leave it alone unless page 1 changes).
 
-Pulling is skipped when the device can tell file digests without sending the files (``AdbDevice.md5sums``: one
-``md5sum`` of the database and its ``-wal``) and they say the database still holds the bytes last seen, with no
-WAL frames beside it: a task's check after a step that wrote nothing costs one small round trip, not two pulls.
+A device that tells file digests without sending the files (``AdbDevice.md5sums``: one ``md5sum`` of the
+database and its ``-wal``) is asked first before a query: when the database still holds the bytes last seen,
+with no WAL frames beside it, nothing is pulled (a task's check after a step that wrote nothing costs one small
+round trip, not two pulls); when it changed, only the database is pulled unless the ``-wal`` holds frames.
 
 Change-counter detection needs a rollback journal: a WAL database (header bytes 18-19 = 2) finds other writers
 through its ``-shm`` index instead. The copy is therefore kept in rollback mode (bytes 18-19 = 1, journal in
@@ -127,17 +128,19 @@ class LocalDatabase:
         statements changed nothing."""
         return self._use(device, lambda db: _execute_many(db, statements), write=True)
 
-    def _unchanged_on(self, device: Device) -> bool:
-        """Whether the device's file certainly still holds the bytes last seen, with no WAL frames beside it, asked
-        of a device that tells file digests (``md5sums``); ``False`` when it cannot say."""
+    def _digests(self, device: Device) -> dict[str, str] | None:
+        """MD5 digests of the database and its ``-wal`` (of those that exist) from a device that tells them without
+        sending the files (``md5sums``); ``None`` for one that cannot."""
         md5sums = getattr(device, "md5sums", None)
-        if md5sums is None or self._device_bytes is None:
+        return None if md5sums is None else md5sums([self.db_path, self.db_path + "-wal"])
+
+    def _holds(self, digest: str | None) -> bool:
+        """Whether the bytes last seen on the device have ``digest``."""
+        if self._device_bytes is None:
             return False
         if self._device_md5 is None:
             self._device_md5 = hashlib.md5(self._device_bytes).hexdigest()
-        wal = self.db_path + "-wal"
-        digests = md5sums([self.db_path, wal])
-        return digests.get(self.db_path) == self._device_md5 and digests.get(wal, _EMPTY_MD5) == _EMPTY_MD5
+        return digest == self._device_md5
 
     def _seen(self, data: bytes | None) -> None:
         """The device's file now holds ``data`` (``None``: bytes this copy does not hold)."""
@@ -145,12 +148,14 @@ class LocalDatabase:
 
     def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool) -> T:
         with self._lock:
-            if not write and self._unchanged_on(device):
+            digests = None if write else self._digests(device)
+            no_frames = digests is not None and digests.get(self.db_path + "-wal", _EMPTY_MD5) == _EMPTY_MD5
+            if no_frames and self._holds(digests.get(self.db_path)):
                 return action(self._connection)
             data = device.pull(self.db_path)
             # A -shm without a -wal holds nothing to read (SQLite rebuilds it); it matters only as a file to remove.
-            sides = {suffix: _pull_optional(device, self.db_path + suffix) for suffix in _SIDE_FILES
-                     if write or suffix == "-wal"}
+            sides = {suffix: None if no_frames else _pull_optional(device, self.db_path + suffix)
+                     for suffix in _SIDE_FILES if write or suffix == "-wal"}
             if sides["-wal"]:  # frames not yet checkpointed: open the files as they are
                 self._seen(None)
                 return _use_with_wal(device, self.db_path, data, sides, action, write)
