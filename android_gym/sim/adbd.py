@@ -48,6 +48,7 @@ _SEND_BUFFER = 2 * MAX_PAYLOAD
 
 
 def _send_buffer_cap() -> int:
+    """The largest send buffer a socket may ask for (Linux ``net.core.wmem_max``; 0 where it cannot be read)."""
     try:
         return int(Path("/proc/sys/net/core/wmem_max").read_text())
     except (OSError, ValueError):
