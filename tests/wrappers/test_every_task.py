@@ -40,7 +40,8 @@ def _one_task_per_app_and_module() -> frozenset[str]:
     return frozenset(chosen.values())
 
 
-#: The tasks whose stack draws Set-of-Mark on the pixels; the other tasks' stacks run without pixels.
+#: The tasks whose stack draws Set-of-Mark on the pixels; the other tasks' stacks run without pixels (every task's
+#: oracle episode is drawn on the same small screen by ``tests/test_env.py``'s task checks).
 MARKED = _one_task_per_app_and_module()
 
 
