@@ -184,10 +184,11 @@ def test_scaling_plot_without_matplotlib_fails_before_measuring(scripts, tmp_pat
 
 
 def test_learning_suite_table_and_figure(scripts, tmp_path, capsys):
-    """Two tasks in the multitask regime (one run; train_ppo's own tests cover the single-task ones), tiny
-    budgets: a row per task with the run's figures, and a real PNG."""
+    """Two tasks in the multitask regime (one run; train_ppo's own tests cover the single-task ones and cloning
+    demonstrations for several tasks), tiny budgets and no demonstrations: a row per task with the run's figures,
+    and a real PNG."""
     rows = scripts["learning"].main(["--tasks", "ClockStopWatchRunning", "SystemWifiTurnOff", "--regimes",
-                                     "multitask", "--steps", "32", "--bc-episodes", "2", "--eval-episodes", "2",
+                                     "multitask", "--steps", "32", "--bc-episodes", "0", "--eval-episodes", "2",
                                      "--workers", "1", "--out", str(tmp_path)])
     body = table(capsys.readouterr().out)[1:]
     assert [(row[0], row[2]) for row in body] == [("ClockStopWatchRunning", "multitask (one policy)"),

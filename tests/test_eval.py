@@ -235,13 +235,3 @@ def test_worker_devices():
     with pytest.raises(DeviceSpecError, match="nothing after '@'"):
         worker_devices(devices="adb:emulator-5554@")
 
-
-def test_workers_as_ray_actors_pinned_to_this_node(local_ray, tmp_path):
-    node = local_ray.util.get_node_ip_address()
-    out = tmp_path / "ray"
-    assert main(["eval", "ClockStopWatchRunning,SystemWifiTurnOn", "--devices", f"sim@{node},sim@{node}",
-                 "--out", str(out)]) == 0
-    records = results(out)
-    assert sorted(record["task"] for record in records) == ["ClockStopWatchRunning", "SystemWifiTurnOn"]
-    assert all(record["success"] and (out / record["episode_dir"] / "screen.gif").is_file() for record in records)
-    assert {record["worker"] for record in records} == {0, 1}

@@ -53,10 +53,14 @@ def test_llm_agent_plays_a_model_served_over_http():
     assert all(request["messages"][1]["content"][1]["type"] == "image_url" for request in server.requests)
 
 
-def test_llm_agent_without_a_model_or_key_says_what_to_set():
-    clean = {name: value for name, value in os.environ.items() if not name.startswith(("ANDROID_GYM_LLM_", "OPENAI_"))}
-    script = [sys.executable, str(EXAMPLES / "llm_agent.py")]
-    result = subprocess.run(script, capture_output=True, text=True, timeout=120, env=clean)
-    assert result.returncode == 2 and "cannot start the LLM agent: no model given" in result.stderr
-    result = subprocess.run([*script, "--model", "m"], capture_output=True, text=True, timeout=120, env=clean)
-    assert result.returncode == 2 and "set the environment variable OPENAI_API_KEY" in result.stderr
+def test_llm_agent_without_a_model_or_key_says_what_to_set(load_script, monkeypatch, capsys):
+    """Its ``main()`` in this process under the user's command lines (the script itself runs as a user runs it in
+    the test above)."""
+    for name in os.environ:
+        if name.startswith(("ANDROID_GYM_LLM_", "OPENAI_")):
+            monkeypatch.delenv(name)
+    llm_agent = load_script("examples/llm_agent.py")
+    monkeypatch.setattr(sys, "argv", ["llm_agent.py"])
+    assert llm_agent.main() == 2 and "cannot start the LLM agent: no model given" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "argv", ["llm_agent.py", "--model", "m"])
+    assert llm_agent.main() == 2 and "set the environment variable OPENAI_API_KEY" in capsys.readouterr().err

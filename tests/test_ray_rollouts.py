@@ -1,5 +1,6 @@
-"""android_gym.distributed and examples/ray_rollouts.py on a local Ray instance (started once for the module):
-env workers as Ray actors on simulated phones and on a phone served over Debian's adb."""
+"""android_gym.distributed, examples/ray_rollouts.py and ``android-gym eval``'s workers on a local Ray instance
+(started once for the module): env workers as Ray actors on simulated phones and on a phone served over Debian's
+adb."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3 import PPO
 
 import android_gym.distributed as distributed
+from android_gym.cli import main
 from android_gym.distributed import (
     DeviceSlot,
     DistributedError,
@@ -23,6 +25,7 @@ from android_gym.distributed import (
     rollouts,
 )
 from android_gym.errors import DeviceSpecError, UnknownTaskError
+from android_gym.evaluation import read_results
 from android_gym.sim.adb_harness import free_emulator_port
 from android_gym.sim.server import SimServer
 from android_gym.tasks.oracle import OracleError
@@ -191,6 +194,17 @@ def test_episodes_of_a_device_that_breaks_are_retried_elsewhere_and_its_actor_re
     assert sum(record.attempts == 2 for record in summary.records) == broken.errors
     # after two failures in a row it is taken out (unless the sim actor finished everything before that)
     assert broken.status == ("retired after 2 failed episodes in a row" if broken.errors == 2 else "ok")
+
+
+def test_eval_workers_as_ray_actors_pinned_to_this_node(local_ray, tmp_path):
+    node = local_ray.util.get_node_ip_address()
+    out = tmp_path / "ray"
+    assert main(["eval", "ClockStopWatchRunning,SystemWifiTurnOn", "--devices", f"sim@{node},sim@{node}",
+                 "--out", str(out)]) == 0
+    records = read_results(out / "results.jsonl")
+    assert sorted(record["task"] for record in records) == ["ClockStopWatchRunning", "SystemWifiTurnOn"]
+    assert all(record["success"] and (out / record["episode_dir"] / "screen.gif").is_file() for record in records)
+    assert {record["worker"] for record in records} == {0, 1}
 
 
 # ----- before Ray --------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The RL view's acceptance check: every registered task's oracle, replayed through ``make_rl_env``'s action ids
-(``encode``) at seed 0, scores 1.0 — with no invalid id on the way. The tasks listed in ``KNOWN_GAPS`` are the
-ones the view cannot yet solve; they are checked to still fail, so the list stays true and shrinks as they are
-fixed."""
+(``encode``) at seed 0, scores 1.0 — with no invalid id on the way; then random masked ids on the same task keep
+the observations in the space and are never invalid. The tasks listed in ``KNOWN_GAPS`` are the ones the view
+cannot yet solve; they are checked to still fail, so the list stays true and shrinks as they are fixed."""
 
 from __future__ import annotations
 
@@ -50,12 +50,31 @@ class _MaskChecked(gym.Wrapper):
         return result
 
 
+def _random_masked_steps(env: gym.Env, steps: int = 12) -> None:
+    """Random masked ids from seed 0's first screen: observations stay in the space, masked-in ids are never
+    invalid (on screens the oracle does not go to)."""
+    rng = np.random.default_rng(0)
+    observation, info = env.reset(seed=0)
+    for _ in range(steps):
+        assert env.observation_space.contains(observation)
+        action = int(rng.choice(np.flatnonzero(env.get_wrapper_attr("action_masks")())))
+        observation, _, terminated, truncated, info = env.step(action)
+        assert info["invalid_action"] is None, (env.get_wrapper_attr("describe")(action), info["invalid_action"])
+        if terminated or truncated:
+            observation, info = env.reset()
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_every_oracle_replays_through_the_rl_view(task):
+    """The oracle's replay through the view's ids with the mask audited at every step, then random masked ids in
+    the same env (one env per task serves both; the random steps start from a new ``reset(seed=0)``)."""
     env = make_rl_env(android_gym.env_id(task))
-    env.env = _MaskChecked(env.env)
+    actions = env.env
+    env.env = _MaskChecked(actions)
     try:
         result, stopped = replay_oracle_ids(env, seed=0)
+        env.env = actions
+        _random_masked_steps(env)
     finally:
         env.close()
     solved = stopped is None and result.score == 1.0 and not result.invalid_actions

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 import torch
 from PIL import Image
-from stable_baselines3 import PPO
 from stable_baselines3.common.env_checker import check_env
 
 from android_gym.ui import UIElement
@@ -117,14 +116,9 @@ def test_sb3_check_env_passes(make_pixels, kwargs):
     assert [str(warning.message) for warning in caught] == []
 
 
-def test_ppo_cnn_policy_learns(make_pixels):
-    model = PPO("CnnPolicy", make_pixels(frame_stack=2), n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu")
-    model.learn(64)
-    assert model.num_timesteps == 64
-
-
 def test_learning_script_writes_its_figures(tmp_path, monkeypatch):
-    """benchmarks/learning_pixels.py end to end on a tiny budget: one worker, 64 steps, one held-out seed."""
+    """benchmarks/learning_pixels.py end to end on a tiny budget: one worker, 64 steps, one held-out seed; PPO's
+    CnnPolicy learns on two stacked frames (``test_rl_adapters.py`` trains it on single frames)."""
     benchmarks = Path(__file__).parents[2] / "benchmarks"
     monkeypatch.syspath_prepend(str(benchmarks))  # it imports its sibling throughput.py, as when run from there
     spec = importlib.util.spec_from_file_location("learning_pixels", benchmarks / "learning_pixels.py")
@@ -132,9 +126,11 @@ def test_learning_script_writes_its_figures(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "learning_pixels", script)  # its dataclass looks its module up
     spec.loader.exec_module(script)
     summary = script.main(["--steps", "64", "--workers", "1", "--n-steps", "32", "--batch-size", "32", "--n-epochs",
-                           "1", "--eval-every", "64", "--eval-episodes", "1", "--out", str(tmp_path),
+                           "1", "--eval-every", "64", "--eval-episodes", "1", "--frame-stack", "2", "--out",
+                           str(tmp_path),
                            "--torch-threads", str(torch.get_num_threads())])  # leaves this process's setting
     assert summary["env_steps"] == 64 and [point["env_steps"] for point in summary["curve"]] == [0, 64]
+    assert summary["view"]["frame_stack"] == 2
     assert summary["held_out_seeds"] == [10_000, 10_000] and summary["train_env_steps_per_second"] > 0
     assert json.loads((tmp_path / "summary.json").read_text())["env_id"] == STOPWATCH
     assert Image.open(tmp_path / "curve.png").format == "PNG" and (tmp_path / "model.zip").exists()
