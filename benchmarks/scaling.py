@@ -1,9 +1,10 @@
 """Vector-env scaling on the simulated phone: total env steps/s against the number of envs, for gymnasium's
 ``make_vec`` (sync and async) and stable-baselines3's ``SubprocVecEnv`` over ``make_rl_env`` (what
-examples/train_ppo.py trains on).
+examples/train_ppo.py trains on); and, with ``--modes processes``, N independent processes each stepping its own env
+(DESIGN.md's "2 processes vs 1").
 
 Usage: python benchmarks/scaling.py [--task AndroidWorld/SendSms-v0] [--envs 1,2,4,8] [--modes sync,async,sb3]
-                                    [--pixels both] [--steps 300] [--plot scaling.png]
+                                    [--pixels both] [--steps 300] [--policy random-valid] [--plot scaling.png]
 
 Each measurement creates its vector env, resets it and plays a few warm-up steps (the gym modes open Chrome in every
 env first: its browser starts once per process), then times ``--steps`` vector steps of a seeded random policy: env
@@ -11,15 +12,20 @@ env first: its browser starts once per process), then times ``--steps`` vector s
 autoreset starts new episodes), and for ``sb3`` a uniformly random *allowed* action under the env's action mask,
 fetched every step as MaskablePPO does. Env steps/s is N x vector steps/s; speedup is over the same series at the
 smallest N. ``make_rl_env`` always drops the screen, so ``sb3`` runs with pixels off only. The envs are created as
-users write them (default multiprocessing context and options).
+users write them (default multiprocessing context and options). ``processes`` starts N fresh interpreters (spawn),
+each running throughput.py's ``steps_per_second`` (``--policy``, random-valid by default as DESIGN.md's targets ask;
+seed + i; Chrome opened first) and starting its timed steps when all are ready; its "vector steps/s" is the mean of
+their rates, env steps/s their sum.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import multiprocessing
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -27,14 +33,15 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium.vector.utils import concatenate, create_empty_array
-from throughput import format_table, machine  # the sibling script: run as python benchmarks/scaling.py
+from throughput import format_table, machine, steps_per_second  # the sibling script: run from benchmarks/
 
 import android_gym  # noqa: F401
 from android_gym.actions import ACTION_TYPES, ActionType
 from android_gym.errors import AndroidGymError
 from android_gym.wrappers import make_rl_env
 
-MODES = {"sync": "gym sync", "async": "gym async", "sb3": "sb3 SubprocVecEnv"}
+MODES = {"sync": "gym sync", "async": "gym async", "sb3": "sb3 SubprocVecEnv", "processes": "processes"}
+DEFAULT_MODES = ["sync", "async", "sb3"]
 WARMUP_STEPS = 10
 COLUMNS = ("mode", "pixels", "envs", "vector steps/s", "env steps/s", "speedup")
 
@@ -130,6 +137,23 @@ def sb3_vector_rate(env_id: str, num_envs: int, steps: int, seed: int = 0, devic
         envs.close()
 
 
+def _timed_in_process(env_id: str, pixels: bool, steps: int, seed: int, device: str, policy: str,
+                      start_line: Any) -> float:
+    """One process's steps/s (``steps_per_second``), its timed steps starting when every process is ready."""
+    return steps_per_second(env_id, pixels, steps, seed, device, policy, before_timing=start_line.wait).steps_per_second
+
+
+def processes_rate(env_id: str, num_envs: int, pixels: bool, steps: int, seed: int = 0, device: str = "sim",
+                   policy: str = "random-valid") -> float:
+    """The mean steps/s of ``num_envs`` fresh processes stepping their own env at the same time."""
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, ProcessPoolExecutor(num_envs, mp_context=context) as pool:
+        start_line = manager.Barrier(num_envs)
+        rates = [pool.submit(_timed_in_process, env_id, pixels, steps, seed + i, device, policy, start_line)
+                 for i in range(num_envs)]
+        return sum(rate.result() for rate in rates) / num_envs
+
+
 def _comma_list(kind: type, choices: Sequence[str] | None = None) -> Any:
     """An argparse type: a comma-separated list of ``kind`` (positive ints, or strings among ``choices``)."""
 
@@ -155,12 +179,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", default="AndroidWorld/SendSms-v0")
     parser.add_argument("--envs", type=_comma_list(int), default=[1, 2, 4, 8], help="numbers of envs, e.g. 1,2,4,8")
-    parser.add_argument("--modes", type=_comma_list(str, tuple(MODES)), default=list(MODES),
-                        help=f"comma-separated, among {', '.join(MODES)}")
+    parser.add_argument("--modes", type=_comma_list(str, tuple(MODES)), default=DEFAULT_MODES,
+                        help=f"comma-separated, among {', '.join(MODES)} (default: {','.join(DEFAULT_MODES)})")
     parser.add_argument("--pixels", choices=("off", "on", "both"), default="both")
     parser.add_argument("--steps", type=int, default=300, help="timed vector steps per measurement")
     parser.add_argument("--device", default="sim", help="device spec of every env, e.g. sim:540x1200")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--policy", default="random-valid", choices=("random", "random-valid"),
+                        help="the processes mode's policy (throughput.py's); the vector modes sample the action space")
     parser.add_argument("--plot", type=Path, default=None, help="also save a PNG line plot here")
     return parser.parse_args(argv)
 
@@ -197,7 +223,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         _pyplot()  # fail before minutes of measuring, not after
     pixel_settings = {"off": [False], "on": [True], "both": [False, True]}[args.pixels]
     print(f"machine: {machine()}")
-    print(f"task: {args.task} on {args.device}, seeded random policy, {args.steps} timed vector steps after "
+    policy = f" ({args.policy} in the processes mode)" if "processes" in args.modes else ""
+    print(f"task: {args.task} on {args.device}, seeded random policy{policy}, {args.steps} timed vector steps after "
           f"{WARMUP_STEPS} warm-up steps; speedup over the same series at N={args.envs[0]}")
     rows: list[dict[str, Any]] = []
     for pixels in pixel_settings:
@@ -209,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             for num_envs in args.envs:
                 if mode == "sb3":
                     rate = sb3_vector_rate(args.task, num_envs, args.steps, args.seed, args.device)
+                elif mode == "processes":
+                    rate = processes_rate(args.task, num_envs, pixels, args.steps, args.seed, args.device, args.policy)
                 else:
                     rate = gym_vector_rate(args.task, mode, num_envs, pixels, args.steps, args.seed, args.device)
                 base = base or num_envs * rate

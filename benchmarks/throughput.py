@@ -23,7 +23,7 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,16 +96,19 @@ def start_browser(env: gym.Env) -> None:
 
 
 def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, device: str = "sim",
-                     policy: str = "random") -> Rate:
+                     policy: str = "random", before_timing: Callable[[], object] | None = None) -> Rate:
     """Env steps per second under ``policy`` (an ``android_gym.agents`` name: ``random`` samples the action space,
     ``random-valid`` taps, types and scrolls what is on screen, goes back or home or opens the task's app), resets
     included when episodes end; only ``step`` and ``reset`` are timed, not the policy, after ``start_browser``.
-    Whether a step showed Chrome is read from the observations' trees (no call to the device)."""
+    Whether a step showed Chrome is read from the observations' trees (no call to the device). ``before_timing``
+    is called once the env is ready, just before the timed steps (other processes' start line)."""
     env = gym.make(env_id, pixels=pixels, device=device)
     agent = load_agent(policy, seed)
     start_browser(env)
     observation, info = env.reset(seed=seed)
     agent.reset(env)
+    if before_timing is not None:
+        before_timing()
     elapsed = in_browser = 0.0
     browser_steps = 0
     for _ in range(steps):

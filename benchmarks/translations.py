@@ -5,10 +5,12 @@ Usage: python benchmarks/translations.py [--tasks 'System*'] [--seeds 1] [--jobs
 
 The strings counted are the ones ``SystemLocale.translate`` considers (``locale.resource_strings``: literal texts,
 content descriptions and text fields' hints of every window the window manager built), recorded as each window
-is translated. A string belongs to the package of the window that showed it, except a word of the toolkit itself
-(a module-level constant of ``android_gym.sim.ui``, such as a Switch's ON/OFF or the text toolbar's Copy) that the
-app does not translate on its own: that one is the framework's (``android``). A string counts as translated when the
-lookup ``translate`` makes finds it: the package's own strings, then the framework's. ``--missing`` lists a
+is translated, by their keys in the strings files (``locales.key``: a ``Named`` string with its resource name, so
+Tuesday's and Thursday's "T" count as two). A string belongs to the package of the window that showed it, except
+a word of the toolkit itself (a module-level constant of ``android_gym.sim.ui``, such as a Switch's ON/OFF or the
+text toolbar's Copy) that the app does not translate on its own: that one is the framework's (``android``). A
+string counts as translated when the lookup ``translate`` makes finds it: the package's own strings, then the
+framework's. ``--missing`` lists a
 package's untranslated strings per language, each with a task that showed it.
 """
 
@@ -59,7 +61,7 @@ def collect(task: str, seeds: int, device: str) -> tuple[Shown, str]:
     original = locale.SystemLocale.translate
 
     def recording(self: locale.SystemLocale, root, package: str) -> None:
-        seen.setdefault(package, set()).update(value for _, _, value in locale.resource_strings(root))
+        seen.setdefault(package, set()).update(locales.key(value) for _, _, value in locale.resource_strings(root))
         original(self, root, package)
 
     locale.SystemLocale.translate = recording  # this worker's phone only: it runs one task at a time

@@ -36,13 +36,13 @@ from android_gym.sim.apps.calendar import (
     MONTHS,
     PACKAGE,
     PREFS_PATH,
+    REPETITIONS,
     WEEK,
     Occurrence,
     day_title,
     event_row,
     item_time_text,
     month_grid_start,
-    repetition_text,
     weekday_bit,
 )
 from android_gym.sim.framework import formats
@@ -301,7 +301,7 @@ def add_event_steps(event: Mapping[str, Any]) -> list[OracleStep]:
     steps += [*scroll_to(END_TIME, EVENT_FORM), *set_time(END_TIME, end.hour, end.minute)]
     if event["repeat_interval"]:
         steps += [*scroll_to(REPETITION, EVENT_FORM), tap(REPETITION),
-                  tap(Selector(text=repetition_text(event["repeat_interval"]), class_suffix="RadioButton"))]
+                  tap(Selector(text=REPETITIONS[event["repeat_interval"]], class_suffix="RadioButton"))]
     return [*steps, tap(SAVE), _tap_if_present(DIALOG_POSITIVE), complete()]
 
 

@@ -157,6 +157,14 @@ def test_scaling_prints_only_without_plot(scripts, tmp_path, monkeypatch, capsys
     assert not any(tmp_path.iterdir())
 
 
+def test_scaling_processes_mode_steps_separate_processes_together(scripts, capsys):
+    rows = scripts["scaling"].main(["--steps", "3", "--envs", "2", "--modes", "processes", "--pixels", "off"])
+    assert "random-valid in the processes mode" in capsys.readouterr().out
+    [row] = rows
+    assert (row["mode"], row["pixels"], row["envs"], row["speedup"]) == ("processes", "off", 2, 1.0)
+    assert row["vector steps/s"] > 0 and row["env steps/s"] == pytest.approx(2 * row["vector steps/s"])
+
+
 @pytest.mark.parametrize(("option", "value", "message"), [("--envs", "0,2", "positive integers"),
                                                            ("--modes", "sync,ray", "unknown ray")])
 def test_scaling_rejects_bad_options(scripts, capsys, option, value, message):

@@ -5,6 +5,11 @@ resource file it was taken from (AOSP's ``values-de``/``values-fr`` resources, t
 ``res/values-de|fr/strings.xml``), mapping the English string the simulator shows to the translation. Only the
 strings the simulator shows are kept; a string the real app leaves untranslated is absent and stays English.
 
+A string whose English text does not tell which resource it is (a weekday's one-letter initial, "T" for Tuesday
+and Thursday; one English text that an app has under two names it translates apart) is a ``Named`` string in the
+app's module, and its key in the file is the English text followed by its resource name in Android's reference
+syntax: ``"T @string/tuesday_letter"``.
+
 The simulated phone's window manager uses ``strings`` to show an app in the system language; oracles, which look
 for English words, use ``english_of`` and ``translations_of`` to find the translated element (a person who reads
 the language looks for the translated word), without asking the device which language it runs in.
@@ -24,9 +29,39 @@ ENGLISH = "en-US"
 FRAMEWORK_PACKAGE = "android"
 
 
+#: What joins a ``Named`` string's English text and its resource name in a key of the strings files.
+_NAME_MARK = " @string/"
+
+
+class Named(str):
+    """A resource string that its English text does not identify, with the name it has in the app's resources
+    (``tuesday_letter``): translated by that name. It equals its English text as any string does."""
+
+    name: str
+
+    def __new__(cls, english: str, name: str) -> Named:
+        named = super().__new__(cls, english)
+        named.name = name
+        return named
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # pickles with its name
+        return str(self), self.name
+
+
+def key(string: str) -> str:
+    """The key of the resource string ``string`` in the strings files: its English text, and a ``Named`` string's
+    resource name after it."""
+    return f"{string}{_NAME_MARK}{string.name}" if isinstance(string, Named) else string
+
+
+def _english(key: str) -> str:
+    """The English text of a key of the strings files."""
+    return key.split(_NAME_MARK, 1)[0]
+
+
 @functools.cache
 def strings(language: str) -> dict[str, dict[str, str]]:
-    """``{package: {english: translated}}`` for ``language`` (a tag of ``TRANSLATED``; empty for English or a
+    """``{package: {key: translated}}`` for ``language`` (a tag of ``TRANSLATED``; empty for English or a
     language without a file, whose phone shows the English strings)."""
     if language not in TRANSLATED:
         return {}
@@ -38,8 +73,8 @@ def strings(language: str) -> dict[str, dict[str, str]]:
 def translation(language: str, package: str, english: str) -> str | None:
     """The resource string ``english`` of the app ``package`` in ``language``: the app's ``values-<lang>``
     string, else the framework's (a toolkit word); ``None`` when neither translates it."""
-    tables = strings(language)
-    return tables.get(package, {}).get(english) or tables.get(FRAMEWORK_PACKAGE, {}).get(english)
+    tables, wanted = strings(language), key(english)
+    return tables.get(package, {}).get(wanted) or tables.get(FRAMEWORK_PACKAGE, {}).get(wanted)
 
 
 def resource(language: str, package: str, english: str) -> str:
@@ -57,7 +92,7 @@ def _reverse(package: str | None) -> dict[str, frozenset[str]]:
         for owner, table in strings(language).items():
             if package is None or owner in (package, FRAMEWORK_PACKAGE):
                 for english, translated in table.items():
-                    found.setdefault(translated, set()).add(english)
+                    found.setdefault(translated, set()).add(_english(english))
     return {translated: frozenset(english) for translated, english in found.items()}
 
 

@@ -3,6 +3,7 @@ the virtual clock, the M4A in the app's records folder, the rename dialog and th
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from contextlib import closing
 
@@ -208,3 +209,31 @@ def test_force_stop_while_recording_leaves_an_empty_file_and_pm_clear_empties_th
     tap(phone, text="Apply")
     tap(phone, resource_id=rid("btn_records_list"))
     assert find(phone, text="Records is empty") is not None
+
+
+def test_dont_ask_again_is_a_check_box_drawn_before_its_label(ready):
+    """``dialog_rename.xml``'s CheckBox: its box before the label, grey when unchecked, filled in
+    ``@color/checkbox_color``'s checked md_yellow_A700 when checked."""
+    phone = ready
+    record(phone, 1)
+
+    def yellow() -> tuple[float, float]:
+        node = find(phone, resource_id=rid("check_box"))
+        assert node.get("class") == "android.widget.CheckBox"
+        x1, y1, x2, y2 = map(int, re.findall(r"\d+", node.get("bounds")))
+        hits = (phone.screenshot()[y1:y2, x1:x2] == (255, 214, 0)).all(axis=2)
+        return hits[:, :hits.shape[1] // 2].mean(), hits[:, hits.shape[1] // 2:].mean()
+
+    assert yellow() == (0.0, 0.0)
+    tap(phone, resource_id=rid("check_box"))
+    left, right = yellow()
+    assert find(phone, resource_id=rid("check_box")).get("checked") == "true" and left > 0.01 and right == 0.0
+
+
+def test_the_record_buttons_description_is_the_apps_german_string(phone):
+    """btn_record's contentDescription, the unformatted @string/recording, from values-de."""
+    phone.run("setprop persist.sys.locale de-DE && setprop ctl.restart zygote")
+    open_app(phone)
+    tap(phone, text="Loslegen")
+    tap(phone, text="Anwenden")
+    assert find(phone, content_desc="Aufnahme: %s") is not None and find(phone, **RECORD) is None

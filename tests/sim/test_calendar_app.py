@@ -26,6 +26,7 @@ from android_gym.sim.apps.calendar import (
     month_grid_start,
     occurrences,
 )
+from android_gym.sim.apps.commons import PRIMARY
 from android_gym.sim.phone import Phone
 from android_gym.ui import parse_ui_dump
 
@@ -543,3 +544,67 @@ def test_the_month_grid_starts_the_week_as_the_locale_does(phone, language, firs
     phone.run("monkey -p com.simplemobiletools.calendar.pro -c android.intent.category.LAUNCHER 1")
     phone.tap(*center(find_all(phone, resource_id=rid("month_view_background"))[0]))
     assert texts(phone, "top_value") == [first_cell]
+
+
+def _colour_share(phone: Phone, node: etree._Element, colour: tuple[int, int, int]) -> tuple[float, float]:
+    """How much of the left and of the right half of ``node``'s bounds is painted in ``colour``."""
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", node.get("bounds")))
+    pixels = phone.screenshot()[y1:y2, x1:x2]
+    hits = (pixels == colour).all(axis=2)
+    half = hits.shape[1] // 2
+    return hits[:, :half].mean(), hits[:, half:].mean()
+
+
+def test_all_day_and_weekday_check_boxes_are_drawn_boxes(app_phone):
+    """``MyAppCompatCheckbox``es: All-day's box sits at the end of its row (``layoutDirection="rtl"``) and only its
+    holder is clickable; the weekly dialog's boxes come before their day names; a checked box is filled in the
+    primary colour and the label keeps its colour."""
+    phone = app_phone
+    tap(phone, resource_id=rid("calendar_fab"))
+    tap(phone, resource_id=rid("calendar_fab"))
+    phone.key(keycodes.BACK)  # the keyboard
+    box = find(phone, resource_id=rid("event_all_day"))
+    assert (box.get("class"), box.get("checkable"), box.get("clickable")) == ("android.widget.CheckBox", "true",
+                                                                               "false")
+    assert box.getparent().get("clickable") == "true"
+    assert _colour_share(phone, box, PRIMARY) == (0.0, 0.0)
+    tap(phone, resource_id=rid("event_all_day"))
+    box = find(phone, resource_id=rid("event_all_day"))
+    left, right = _colour_share(phone, box, PRIMARY)
+    assert box.get("checked") == "true" and left == 0.0 and right > 0.01
+    tap(phone, resource_id=rid("event_repetition"))
+    tap(phone, text="Weekly")
+    tap(phone, resource_id=rid("event_repetition_rule_holder"))
+    day = find(phone, text="Sunday")
+    assert (day.get("class"), day.get("checked"), day.get("resource-id")) == ("android.widget.CheckBox", "true", "")
+    left, right = _colour_share(phone, day, PRIMARY)
+    assert left > 0.01 and right == 0.0
+
+
+def _app_root(phone: Phone):
+    return next(w.root for w in phone.window.screen_windows() if w.kind == "application")
+
+
+@pytest.mark.parametrize("language, letters, reminder, days, repeat_on", [
+    ("en-US", "SMTWTFS", "10 minutes before", "Sun, Wed", "Repeat on"),
+    ("de-DE", "MDMDFSS", "10 Minuten vorher", "Mi, So", "Wiederholen"),
+    ("fr-FR", ["L", "Ma", "Me", "J", "V", "S", "D"], "10 minutes avant", "Mer, Dim", "Répéter le")])
+def test_weekday_letters_reminders_and_repeat_days_in_the_system_language(phone, language, letters, reminder, days,
+                                                                          repeat_on):
+    """Simple-Commons' week_day_letters (one resource per day: Tuesday's and Thursday's "T" translate apart), the
+    reminder's minutes_before plural and getSelectedDaysString's week_days_short, in the system language."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+    wrapper = next(v for v in _app_root(phone).walk() if v.resource_id == rid("month_view_wrapper"))
+    assert [label.hint for label in wrapper.children[0].children] == list(letters)
+    tap(phone, resource_id=rid("calendar_fab"))
+    tap(phone, resource_id=rid("calendar_fab"))
+    phone.key(keycodes.BACK)  # the keyboard
+    assert texts(phone, "event_reminder_1") == [reminder]
+    tap(phone, resource_id=rid("event_repetition"))
+    tap(phone, resource_id=rid("dialog_radio_button"), index="2")  # weekly
+    tap(phone, resource_id=rid("event_repetition_rule_holder"))
+    tap(phone, text={"en-US": "Wednesday", "de-DE": "Mittwoch", "fr-FR": "Mercredi"}[language])
+    tap(phone, resource_id="android:id/button1")
+    assert texts(phone, "event_repetition_rule") == [days]
+    assert find(phone, text=repeat_on) is not None

@@ -7,6 +7,7 @@ import sqlite3
 import threading
 from contextlib import closing
 
+import pytest
 from lxml import etree
 
 from android_gym.device import state
@@ -364,3 +365,17 @@ def test_saving_a_contact_deleted_meanwhile_does_not_crash(phone):
     tap(phone, text="Save")
     assert phone.activities.top.app.package == "com.google.android.apps.nexuslauncher"  # the editor closed
     assert shell(phone, PHONES) == "No result found.\n"
+
+
+@pytest.mark.parametrize("language, button, title", [
+    ("en-US", "Create new contact", "Create new contact"), ("de-DE", "Neuen Kontakt erstellen", "Neuer Kontakt"),
+    ("fr-FR", "Créer un contact", "Créer un contact")])
+def test_the_new_contact_button_and_the_editor_title_are_two_resources(phone, language, button, title):
+    """One English text, two strings (action_menu_add_new_contact_button, contact_editor_title_new_contact) that
+    German translates apart."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc=button)
+    assert phone.activities.foreground() == (PACKAGE, EDITOR)
+    [bar] = nodes(phone, resource_id=rid("toolbar"))
+    assert title in [node.get("text") for node in bar.iter("node")]

@@ -486,3 +486,25 @@ def test_force_stop_returns_to_downloads_and_pm_clear_forgets_the_view_mode(phon
     phone.run(f"pm clear {PACKAGE}")
     open_files(phone)
     assert find(phone, content_desc="List view") is not None
+
+
+@pytest.mark.parametrize("language, downloads, storage, folder, recent", [
+    ("de-DE", 'DATEIEN IN "DOWNLOADS"', f"DATEIEN AUF {STORAGE.upper()}", "DATEIEN IN ALARMS",
+     "ZULETZT VERWENDETE DATEIEN"),
+    ("fr-FR", 'FICHIERS DANS LE DOSSIER "TÉLÉCHARGEMENTS"', f"FICHIERS SUR {STORAGE.upper()}",
+     "FICHIERS DANS ALARMS", "FICHIERS RÉCENTS")])
+def test_the_header_title_is_in_the_system_language(phone, language, downloads, storage, folder, recent):
+    """``updateHeaderTitle``'s root_info_header_* strings in the system language, the device's name and the folder's
+    (user data) put in as they are."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+    assert texts(phone, "header_title") == [downloads]
+    show_roots = {"de-DE": "Root-Verzeichnis anzeigen", "fr-FR": "Afficher les répertoires racines"}[language]
+    tap(phone, content_desc=show_roots)
+    tap(phone, text=STORAGE)
+    assert texts(phone, "header_title") == [storage]
+    tap(phone, text="Alarms")
+    assert texts(phone, "header_title") == [folder]
+    tap(phone, content_desc=show_roots)
+    tap(phone, text={"de-DE": "Zuletzt verwendet", "fr-FR": "Récents"}[language])
+    assert texts(phone, "header_title") == [recent]

@@ -134,3 +134,15 @@ def test_date_time_instances_and_dates_with_a_time():
 def test_commons_date_format_follows_the_locales_short_date(language, pattern):
     """Simple-Commons ``getDefaultDateFormat``: a choice matching the SHORT date pattern, else dd.MM.yyyy."""
     assert default_date_format(language) == pattern
+
+
+def test_a_count_takes_the_plural_form_the_locales_rule_picks():
+    """getQuantityString: French says "one" for 0 and 1, German and English for 1 only; the form is read in the
+    locale, the count put in."""
+    forms, calendar = ("{} minute before", "{} minutes before"), "com.simplemobiletools.calendar.pro"
+    assert [formats.quantity_string(forms, n, calendar, "en-US") for n in (0, 1, 2)] == [
+        "0 minutes before", "1 minute before", "2 minutes before"]
+    assert [formats.quantity_string(forms, n, calendar, "de-DE") for n in (0, 1, 2)] == [
+        "0 Minuten vorher", "1 Minute vorher", "2 Minuten vorher"]
+    assert [formats.quantity_string(forms, n, calendar, "fr-FR") for n in (0, 1, 2)] == [
+        "0 minute avant", "1 minute avant", "2 minutes avant"]

@@ -619,6 +619,15 @@ def test_writes_of_apps_data_redraw_an_apps_screen_and_settings_changes_every_sc
         assert phone.window.frame() is not frame, command
 
 
+def test_date_that_prints_reads_only_and_one_that_sets_the_clock_writes(phone):
+    for command in ("date", "date +%s", "date -u +%F", "date -d @0 +%s", "date -r /sdcard -I", "date -D %s -d 0"):
+        assert sh(phone, command).read_only, command
+    now = phone.clock.now_ms()
+    for command in ("date 010112002030", "date -s @0", "date -u 0101120030.00 +%s"):
+        assert not sh(phone, command).read_only, command
+    assert phone.clock.now_ms() != now
+
+
 def test_uiautomator_dump_writes_parseable_xml(phone):
     result = sh(phone, "uiautomator dump")
     assert result.stdout == b"UI hierchary dumped to: /sdcard/window_dump.xml\n"

@@ -1,7 +1,8 @@
 """What a step observes does not depend on the caches behind it: over seeded random-valid runs, an env on the
-simulated phone as it is (frames kept until they go stale, elements read from the dumped views, database reads
-kept while the bytes stay, the foreground app told without ``dumpsys``) sees the same dumps, elements, scores and
-flags as one whose every look builds the frame afresh and parses the dump."""
+simulated phone as it is (frames kept until they go stale, touches and commands that change nothing building
+nothing, elements read from the dumped views, database reads kept while the bytes stay, the foreground app told
+without ``dumpsys``) sees the same dumps, elements, scores and flags as one whose every look builds the frame afresh
+and parses the dump."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from android_gym.agents import RandomValidAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice, elements_of
+from android_gym.sim.phone import Phone
 from android_gym.sim.ui.hierarchy import dump
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.views import View, column, text_view
@@ -92,3 +94,39 @@ def test_texts_the_dump_rewrites_read_back_as_parsed() -> None:
     root.children.append(View(width=0))  # empty bounds: not dumped
     layout(root, 0, 0, 1080, 2400)
     assert list(elements_of(root, "org.example")) == parse_ui_dump(dump(root, "org.example"))
+
+
+def _center(phone: Phone, label: str) -> tuple[float, float]:
+    element = next(e for e in parse_ui_dump(phone.ui_dump()) if label in (e.text, e.content_description))
+    return element.bbox_pixels.center
+
+
+def _fresh_dump(phone: Phone) -> str:
+    phone.invalidate()
+    return phone.ui_dump()
+
+
+def test_a_touch_that_changes_nothing_builds_nothing(phone: Phone) -> None:
+    icon = next(e for e in parse_ui_dump(phone.ui_dump()) if e.is_long_clickable)
+    x1, y1, x2, y2 = next(v for v in phone.window.frame().nav_bar.walk() if v.content_desc == "Overview").bounds
+    built = phone.window.frame()
+    phone.long_press(*icon.bbox_pixels.center)  # the launcher takes the long press and does nothing
+    phone.tap((x1 + x2) / 2, (y1 + y2) / 2)  # nor does this navigation button
+    assert phone.window.frame() is built
+    phone.tap(*icon.bbox_pixels.center)  # a click that opens the app: built again
+    assert phone.window.frame() is not built
+
+
+def test_a_list_dragged_past_its_end_is_not_built_again(phone: Phone) -> None:
+    phone.run("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
+    x, y = _center(phone, "Network & internet")
+    built = phone.window.frame()
+    phone.swipe(x, y, x, y + 600)  # down at the top
+    assert phone.window.frame() is built
+    for _ in range(20):
+        phone.swipe(x, 1800, x, 600)  # to the end, and on
+    built, dump = phone.window.frame(), phone.ui_dump()
+    phone.swipe(x, 1800, x, 600)
+    assert phone.window.frame() is built and phone.ui_dump() is dump == _fresh_dump(phone)
+    phone.swipe(x, 600, x, 1800)  # back up: it moves
+    assert phone.ui_dump() != dump

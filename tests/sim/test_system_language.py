@@ -90,6 +90,14 @@ def test_selectors_find_the_translation_of_their_english_text():
     assert Selector(text="Timer").matches(node("Stoppuhr", "org.tasks"))
     assert "Search" in locales.english_of("Rechercher") and "Suchen" in locales.translations_of("Search")
     assert locales.english_of("Stoppuhr", "com.google.android.deskclock") == {"Stopwatch"}
+    # a Named string: looked up by its resource name, read back as its English text
+    contacts = "com.google.android.contacts"
+    assert locales.english_of("Neuer Kontakt", contacts) == {"Create new contact"}
+    assert {"Neuer Kontakt", "Neuen Kontakt erstellen"} <= locales.translations_of("Create new contact", contacts)
+    tuesday, thursday = locales.Named("T", "tuesday_letter"), locales.Named("T", "thursday_letter")
+    assert (locales.resource("fr-FR", "com.simplemobiletools.calendar.pro", tuesday),
+            locales.resource("fr-FR", "com.simplemobiletools.calendar.pro", thursday)) == ("Ma", "J")
+    assert locales.translation("fr-FR", "com.simplemobiletools.calendar.pro", "T") is None  # a plain "T" is no key
 
 
 #: Tasks of many apps (SMS, Markor, Expense, Calendar, Draw, Audio Recorder, Contacts, Settings, the shade, Files,

@@ -11,7 +11,7 @@ import pytest
 
 from android_gym.envs.tasks_app import task_row
 from android_gym.sim import keycodes
-from android_gym.sim.apps.tasks import DB_PATH, PACKAGE, PREFS_PATH, due_date_ms, relative_date_time
+from android_gym.sim.apps.tasks import DB_PATH, PACKAGE, PREFS_PATH, due_date_ms, relative_date_time, to_ms
 from android_gym.sim.phone import Phone
 from android_gym.ui import UIElement, parse_ui_dump
 
@@ -324,3 +324,40 @@ def test_due_dates_are_formatted_in_the_system_locale(language, texts):
              relative_date_time(due_date_ms(later, dt.time(14, 0), UTC), NOW, False, True, language),
              relative_date_time(due_date_ms(later, None, UTC), NOW, True, True, language)]
     assert shown == texts
+
+
+def _titles(phone: Phone) -> list[str]:
+    return [e.text for e in elements(phone) if e.resource_name == f"{PACKAGE}:id/title"]
+
+
+def test_the_list_is_built_again_only_when_time_changes_it(phone: Phone) -> None:
+    """The list reads the day (its dates are relative to today) and waits for the moments time changes it: a due
+    time passing (the row turns red), an undated task (which sorts at twice the time now) passing a dated one. In
+    between the frame stays; at them it is built again."""
+    insert(phone, task_row("Call back", 1, dt.datetime(2023, 10, 15, 15, 40)), task_row("No date", 3),
+           task_row("Far ahead", 3, dt.date(2080, 1, 1)))
+    launch(phone)
+    assert _titles(phone) == ["Call back", "No date", "Far ahead"]
+    phone.clock.set(to_ms(dt.datetime(2023, 10, 15, 15, 40)))  # the status bar shows 15:40
+    shown = phone.window.frame()
+    phone.clock.advance(1_000)  # the due time (its seconds mark that it has one)
+    assert phone.window.frame() is shown
+    phone.clock.advance(1)  # past it: overdue
+    assert phone.window.frame() is not shown
+
+    def order_at(ms: int) -> list[str]:
+        phone.clock.set(ms)
+        phone.invalidate()
+        return _titles(phone)
+
+    low, high = phone.clock.now_ms(), to_ms(dt.datetime(2080, 1, 1))  # the undated task passes in between
+    while high - low > 1:  # the first millisecond the order differs
+        middle = (low + high) // 2
+        low, high = (middle, high) if order_at(middle) == ["Call back", "No date", "Far ahead"] else (low, middle)
+    assert order_at(high) == ["Call back", "Far ahead", "No date"]
+    order_at(max(low - 999, low // 60_000 * 60_000))  # in the same minute
+    shown = phone.window.frame()
+    phone.clock.set(low)
+    assert phone.window.frame() is shown
+    phone.clock.set(high)
+    assert phone.window.frame() is not shown and _titles(phone) == ["Call back", "Far ahead", "No date"]

@@ -5,7 +5,9 @@ More Actions, the save dialog, a playlist's screen and deleting one."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -151,3 +153,35 @@ def test_deleting_a_playlist_asks_first(phone):
     assert query(phone, "SELECT * FROM Playlist") == [] and entries(phone) == []
     assert query(phone, "SELECT COUNT(*) FROM PlaylistMediaRelation") == [(0,)]
     assert find(phone, text=vlc.NO_MEDIA) is not None
+
+
+def test_the_sheets_take_theme_vlc_blacks_bottom_sheet_colour_at_night(phone):
+    """``bottom_sheet_background``: white by day, grey875 in ``Theme.VLC.Black``, not the window's #131313, for
+    the More Actions sheet and the save sheet (its flat Add button too)."""
+    def sheet_colours() -> Counter[tuple[int, ...]]:
+        x1, y1, x2, y2 = map(int, re.findall(r"\d+", find(phone, resource_id=rid("design_bottom_sheet")).get("bounds")))
+        return Counter(tuple(map(int, pixel)) for pixel in phone.screenshot()[y1:y2:4, x1:x2:4].reshape(-1, 3))
+
+    more_of(phone, "clip_7_HD")
+    [(background, _)] = sheet_colours().most_common(1)
+    assert min(background) >= 254  # white (a unit off, for the night palette to tell it from the window's)
+    phone.key(keycodes.BACK)
+    phone.run("cmd uimode night yes")
+    more_of(phone, "clip_7_HD")
+    colours = sheet_colours()
+    assert colours.most_common(1)[0][0] == (42, 42, 42) and (19, 19, 19) not in colours
+    tap(phone, text=vlc.ADD_TO_PLAYLIST)
+    colours = sheet_colours()
+    assert colours.most_common(1)[0][0] == (42, 42, 42) and (19, 19, 19) not in colours
+
+
+@pytest.mark.parametrize("language, add, one", [("en-US", "Add to playlist", "1 media"),
+                                                ("de-DE", "Zur Wiedergabeliste hinzufügen", "1 Mediendatei"),
+                                                ("fr-FR", "Ajouter à une liste de lecture", "1 fichier multimédia")])
+def test_the_save_sheet_counts_the_media_in_the_system_language(phone, language, add, one):
+    """``plurals/media_quantity`` read in the system language (values-de/fr at 3.5.4)."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    phone.run(f"am start -n {PKG}/.gui.MainActivity")
+    more_of(phone, "clip_7_HD")
+    tap(phone, text=add)
+    assert texts(phone, "medias2") == [one] == texts(phone, "medias")

@@ -52,6 +52,7 @@ from android_gym.sim.ui.views import (
     Callback,
     View,
     button,
+    check_box,
     column,
     edit_text,
     frame,
@@ -101,6 +102,7 @@ SCHEMA = tuple(
 
 _DARK, _DIALOG_TEXT = (55, 71, 79), (0, 0, 0)  # Theme Blue Gray: md_blue_gray_700; dialog text md_black_1000
 _RED = (229, 57, 53)
+_CHECKED = (255, 214, 0)  # dialog_rename.xml's check box: @color/checkbox_color checked, md_yellow_A700
 _BAR = 147  # 56 dp
 
 
@@ -231,9 +233,9 @@ class _RenameDialog:
                               text_color=_DIALOG_TEXT),
                     _record_name_field(self.value, self._set, self._done)]
         if self.after_recording:
-            children.append(View(kind="text", class_name="android.widget.CheckBox", resource_id=_id("check_box"),
-                                 text=DONT_ASK_AGAIN, checkable=True, checked=not self.recorder.ask_rename,
-                                 clickable=True, focusable=True, on_click=self._toggle_ask, padding=24))
+            children.append(check_box(DONT_ASK_AGAIN, not self.recorder.ask_rename, self._toggle_ask,
+                                      resource_id=_id("check_box"), text_color=_DIALOG_TEXT,
+                                      button_tint=_CHECKED, padding=24))
         buttons = row(View(weight=1),
                       button(CANCEL, self.close, resource_id=_id("dialog_negative_btn"), background=WHITE,
                              text_color=_DARK, width=260),

@@ -66,8 +66,10 @@ from android_gym.sim.ui.views import (
     WHITE,
     Callback,
     View,
+    check_box,
     column,
     divider,
+    does_nothing,
     edit_text,
     fab,
     image_button,
@@ -130,7 +132,14 @@ ADD_ANOTHER_REMINDER = "Add another reminder"
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 WEEK_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-WEEK_DAY_LETTERS = ("M", "T", "W", "T", "F", "S", "S")  # Commons week_day_letters, Monday first
+# Commons week_day_letters and week_days_short, Monday first; a letter is named by its resource ("T" is two days).
+WEEK_DAY_LETTERS = tuple(locales.Named(letter, f"{day.lower()}_letter") for letter, day in zip("MTWTFSS", WEEK_DAYS))
+WEEK_DAYS_SHORT = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+# Commons plurals (one, other): getFormattedMinutes' *_before by unit (in minutes), getRepetitionText's by unit.
+MINUTES_BEFORE = ((7 * 24 * 60, ("{} week before", "{} weeks before")), (24 * 60, ("{} day before", "{} days before")),
+                  (60, ("{} hour before", "{} hours before")), (1, ("{} minute before", "{} minutes before")))
+DAYS = ("{} day", "{} days")
+REPEAT_EVERY = ((YEAR, ("{} year", "{} years")), (MONTH, ("{} month", "{} months")), (WEEK, ("{} week", "{} weeks")))
 # Framework DatePicker (core/res strings) and Material TimePicker (timepicker/res/values/strings.xml).
 PREVIOUS_MONTH, NEXT_MONTH = "Previous month", "Next month"
 SELECT_TIME, HOUR_LABEL, MINUTE_LABEL = "Select time", "Hour", "Minute"
@@ -489,27 +498,22 @@ def time_text(when: dt.datetime, is24: bool, tag: str) -> str:
     return formats.format_pattern(when, "HH:mm" if is24 else "hh:mm a", tag)
 
 
-def reminder_text(minutes: int) -> str:
-    """Commons ``getFormattedMinutes`` for the reminder field."""
+def reminder_text(minutes: int, tag: str) -> str:
+    """Commons ``getFormattedMinutes`` for the reminder field, in the locale ``tag``."""
     if minutes == REMINDER_OFF:
         return NO_REMINDER
     if minutes == 0:
         return AT_START
-    for unit, size in (("week", 7 * 24 * 60), ("day", 24 * 60), ("hour", 60)):
-        if minutes % size == 0:
-            count = minutes // size
-            return f"{count} {unit}{'' if count == 1 else 's'} before"
-    return f"{minutes} minute{'' if minutes == 1 else 's'} before"
+    size, forms = next((size, forms) for size, forms in MINUTES_BEFORE if minutes % size == 0)
+    return formats.quantity_string(forms, minutes // size, PACKAGE, tag)
 
 
-def repetition_text(seconds: int) -> str:
-    """``getRepetitionText``."""
+def repetition_text(seconds: int, tag: str) -> str:
+    """``getRepetitionText`` in the locale ``tag``."""
     if seconds in REPETITIONS:
         return REPETITIONS[seconds]
-    for size, unit in ((YEAR, "year"), (MONTH, "month"), (WEEK, "week"), (DAY, "day")):
-        if seconds % size == 0:
-            return f"{seconds // size} {unit}s"
-    return f"{seconds // DAY} days"
+    size, forms = next(((size, forms) for size, forms in REPEAT_EVERY if seconds % size == 0), (DAY, DAYS))
+    return formats.quantity_string(forms, seconds // size, PACKAGE, tag)
 
 
 def week_days(sunday_first: bool) -> tuple[int, ...]:
@@ -518,10 +522,11 @@ def week_days(sunday_first: bool) -> tuple[int, ...]:
     return (_SUNDAY, 0, 1, 2, 3, 4, 5) if sunday_first else tuple(range(7))
 
 
-def selected_days_text(mask: int, sunday_first: bool) -> str:
-    """Commons ``getSelectedDaysString``: "Sun, Mon" (Sunday first) or "Mon, Sun"."""
+def selected_days_text(mask: int, sunday_first: bool, tag: str) -> str:
+    """Commons ``getSelectedDaysString`` (its ``week_days_short`` in the locale ``tag``): "Sun, Mon" (Sunday first)
+    or "Mon, Sun"."""
     order = week_days(sunday_first)
-    return ", ".join(WEEK_DAYS[day][:3] for day in order if mask & (1 << day))
+    return ", ".join(locales.resource(tag, PACKAGE, WEEK_DAYS_SHORT[day]) for day in order if mask & (1 << day))
 
 
 def item_time_text(occurrence: Occurrence, day: dt.date | None, today: dt.date, zone: dt.tzinfo, is24: bool,
@@ -599,11 +604,9 @@ def _line(name: str, text: str, on_click: Callback | None = None, **props) -> Vi
                      on_click=on_click, **props)
 
 
-def _checkbox(name: str, text: str, checked: bool, on_click: Callback, **props) -> View:
-    """A ``MyAppCompatCheckbox`` (its box drawn as a tint behind the label)."""
-    return View(kind="text", class_name="android.widget.CheckBox", resource_id=_id(name), text=text, checkable=True,
-                checked=checked, clickable=True, focusable=True, on_click=on_click, text_size=_BIG, padding=30,
-                background=_CHIP_BG if checked else None, text_color=PRIMARY if checked else TEXT, **props)
+def _checkbox(text: str, checked: bool, on_click: Callback | None, **props) -> View:
+    """A ``MyAppCompatCheckbox``: ``setColors`` fills a checked box in the primary colour."""
+    return check_box(text, checked, on_click, text_size=_BIG, padding=30, button_tint=PRIMARY, **props)
 
 
 def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
@@ -1088,7 +1091,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                           on_click=self._title_clicked, weight=1, padding=32)
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=172,
                     background=(238, 238, 238), children=[
-                        close, title, _menu_item("cab_share", SHARE, "send", lambda: None),
+                        close, title, _menu_item("cab_share", SHARE, "send", does_nothing),
                         _menu_item("cab_delete", DELETE, "delete", self._ask_delete)])
 
     def _fab(self) -> View:
@@ -1550,7 +1553,7 @@ class EventScreen(_CalendarScreen):
             return self.picker.view(), self._close_popup
         if self.popup == "repeat":
             options = sorted({0, DAY, WEEK, MONTH, YEAR, self.repeat_interval})
-            items = [(repetition_text(v), v == self.repeat_interval, lambda v=v: self._set_repeat_interval(v))
+            items = [(repetition_text(v, self.tag), v == self.repeat_interval, lambda v=v: self._set_repeat_interval(v))
                      for v in options]
             return radio_group(items), self._close_popup
         if self.popup == "weekly":
@@ -1558,7 +1561,7 @@ class EventScreen(_CalendarScreen):
         if self.popup == "warning":
             return alert_dialog([text_view(REMINDER_WARNING, resource_id=_id("reminder_warning"), text_size=47,
                                            padding=52)],
-                                [("button3", SETTINGS, lambda: None), ("button1", OK, self._warning_ok)],
+                                [("button3", SETTINGS, does_nothing), ("button1", OK, self._warning_ok)],
                                 title=DISCLAIMER, package=PACKAGE), None
         if self.popup == "delete":
             repeating = bool(self.event and self.event["repeat_interval"])
@@ -1572,7 +1575,8 @@ class EventScreen(_CalendarScreen):
 
     def _weekly_dialog(self) -> View:
         """``RepeatRuleWeeklyDialog``: a checkbox per weekday (Sunday first or Monday first), OK and Cancel."""
-        boxes = [_checkbox("dialog_checkbox", WEEK_DAYS[day], bool(self.weekly_draft & (1 << day)),
+        # my_checkbox.xml, its id set to the day's bit in code: no resource name in the dump
+        boxes = [_checkbox(WEEK_DAYS[day], bool(self.weekly_draft & (1 << day)),
                            lambda bit=1 << day: self._toggle_weekday(bit))
                  for day in week_days(self.calendar.config.is_sunday_first)]
         body = [column(*boxes, resource_id=_id("dialog_vertical_linear_layout"), padding=24)]
@@ -1599,7 +1603,9 @@ class EventScreen(_CalendarScreen):
                             multiline=name == "event_description", text_size=_BIG) for name in self.FIELDS]
         all_day = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("event_all_day_holder"),
                        clickable=True, focusable=True, on_click=self._toggle_all_day, padding=24, children=[
-                           _checkbox("event_all_day", ALL_DAY, self.all_day, self._toggle_all_day, weight=1)])
+                           # android:clickable="false" (the holder toggles it), layoutDirection rtl: box at the end
+                           _checkbox(ALL_DAY, self.all_day, None, resource_id=_id("event_all_day"), box_at_end=True,
+                                     weight=1)])
         items = [*fields, divider(), all_day,
                  self._date_time_row("start", self.start_at, today), self._date_time_row("end", self.end_at, today),
                  divider(), *self._reminder_lines(), divider(), *self._repetition_lines(), divider(),
@@ -1618,20 +1624,20 @@ class EventScreen(_CalendarScreen):
         return row(*children)
 
     def _reminder_lines(self) -> list[View]:
-        lines = [_line("event_reminder_1", reminder_text(self.reminders[0]))]
+        lines = [_line("event_reminder_1", reminder_text(self.reminders[0], self.tag))]
         if self.reminders[0] != REMINDER_OFF:
             second = self.reminders[1]
             lines.append(_line("event_reminder_2", ADD_ANOTHER_REMINDER if second == REMINDER_OFF
-                               else reminder_text(second), text_color=TEXT_SECONDARY))
+                               else reminder_text(second, self.tag), text_color=TEXT_SECONDARY))
         return lines
 
     def _repetition_lines(self) -> list[View]:
-        lines = [_line("event_repetition", repetition_text(self.repeat_interval), self._open_repeat)]
+        lines = [_line("event_repetition", repetition_text(self.repeat_interval, self.tag), self._open_repeat)]
         interval = self.repeat_interval
         if interval and interval % WEEK == 0:
             sunday_first = self.calendar.config.is_sunday_first
             rule = (EVERY_DAY if self.repeat_rule == EVERY_DAY_BIT
-                    else selected_days_text(self.repeat_rule, sunday_first))
+                    else selected_days_text(self.repeat_rule, sunday_first, self.tag))
             lines.append(self._labelled("event_repetition_rule", REPEAT_ON, rule, self._open_weekly))
         elif interval and (interval % MONTH == 0 or interval % YEAR == 0):
             lines.append(self._labelled("event_repetition_rule", REPEAT_ON, THE_SAME_DAY, None))

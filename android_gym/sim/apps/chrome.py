@@ -33,7 +33,16 @@ from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.chromium import WebPage
 from android_gym.sim.system.fs import normalize
 from android_gym.sim.system.web_accessibility import WebNode, android_class
-from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, View, edit_text, image_button, row, web_view
+from android_gym.sim.ui.views import (
+    TEXT,
+    TEXT_SECONDARY,
+    View,
+    does_nothing,
+    edit_text,
+    image_button,
+    row,
+    web_view,
+)
 
 PACKAGE = "com.android.chrome"
 MAIN_ACTIVITY = "com.google.android.apps.chrome.Main"
@@ -157,8 +166,8 @@ class MainScreen(Screen):
         if not editing:
             field.on_click = lambda: setattr(self, "address", "")
         home = _toolbar_button(HOME, "home", lambda: self.chrome.open(HOME_URL), "home_button")
-        tabs = _toolbar_button(TABS, "tabs", lambda: None, "tab_switcher_button")
-        menu = _toolbar_button(MENU, "more", lambda: None, "menu_button")
+        tabs = _toolbar_button(TABS, "tabs", does_nothing, "tab_switcher_button")
+        menu = _toolbar_button(MENU, "more", does_nothing, "menu_button")
         bar = row(field, background=_URL_BG, corner=60, height=110, padding=8, resource_id=_id("location_bar"),
                   weight=1)
         return row(home, bar, tabs, menu, resource_id=_id("toolbar"), height=TOOLBAR_HEIGHT, background=_TOOLBAR_BG,

@@ -26,6 +26,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from android_gym import locales
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
@@ -73,7 +74,9 @@ CONTACTS_URI = f"content://{AUTHORITY}/contacts"
 EXTRA_NAME, EXTRA_PHONE, EXTRA_PHONE_TYPE = "name", "phone", "phone_type"
 # res/values/strings.xml (and android's own strings)
 APP_LABEL = "Contacts"
-CREATE_NEW_CONTACT = "Create new contact"
+# One English text, two resources German translates apart ("Neuen Kontakt erstellen", "Neuer Kontakt").
+CREATE_NEW_CONTACT = locales.Named("Create new contact", "action_menu_add_new_contact_button")  # the FAB
+NEW_CONTACT_TITLE = locales.Named("Create new contact", "contact_editor_title_new_contact")  # the editor's title
 EDIT_CONTACT = "Edit contact"
 NO_CONTACTS = "Your contacts list is empty"
 MISSING_NAME = "(No name)"
@@ -419,7 +422,7 @@ class ContactEditorScreen(Screen):
         close = image_button(CANCEL, "close", self._revert, text_color=WHITE)
         save = button(SAVE, self._save, resource_id=_id("editor_menu_save_button"), height=168, text_size=40,
                       background=PRIMARY)
-        title = EDIT_CONTACT if self.contact_id is not None else CREATE_NEW_CONTACT
+        title = EDIT_CONTACT if self.contact_id is not None else NEW_CONTACT_TITLE
         bar = toolbar(title, save, navigation=close, resource_id=_id("toolbar"), background=PRIMARY)
         name_fields = column(*(self._field(key, hint, self.names[key], self._set_name(key))
                                for key, hint in zip(self.NAME_KEYS, (FIRST_NAME, LAST_NAME))), weight=1)

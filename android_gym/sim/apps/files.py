@@ -104,6 +104,9 @@ SHOW_HIDDEN, HIDE_HIDDEN = "Show hidden files", "Don\u2019t show hidden files"
 GRID_VIEW, LIST_VIEW = "Grid view", "List view"
 MOVE, COPY, SAVE = "Move", "Copy", "Save"
 NO_ITEMS = "No items"
+# BaseActivity.updateHeaderTitle's root_info_header_recent, _downloads, _storage, _folder and _app
+HEADER_RECENT, HEADER_DOWNLOADS = "Recent files", "Files in Downloads"
+HEADER_STORAGE, HEADER_FOLDER, HEADER_APP = "Files on {}", "Files in {}", "Files from {}"
 NEW_NAME_HINT, FOLDER_NAME_HINT = "New name", "Folder name"
 NAME_CONFLICT, MISSING_RENAME, MISSING_FOLDER_NAME = (
     "A file with this name already exists.", "You need to rename this", "You need to add a folder name")
@@ -667,18 +670,21 @@ class _Browser(Screen):
                      resource_id=_id("horizontal_breadcrumb"), padding=21)
 
     def header_title(self) -> str:
-        """``BaseActivity.updateHeaderTitle`` (``SectionHeader`` is all caps)."""
+        """``BaseActivity.updateHeaderTitle`` in the system language (``SectionHeader`` is all caps)."""
+        locale = self.phone.window.locale
+        root_title = locale.string(self.root.title, PACKAGE)
         if self.root.kind == "recent":
-            title = "Recent files"
+            title = locale.string(HEADER_RECENT, PACKAGE)
         elif self.root.kind == "downloads":
-            title = "Files in Downloads"
+            title = locale.string(HEADER_DOWNLOADS, PACKAGE)
+        elif self.root.kind == "storage" and len(self.stack) > 1:
+            title = locale.string(HEADER_FOLDER, PACKAGE).format(posixpath.basename(self.folder))
         elif self.root.kind == "storage":
-            title = (f"Files in {posixpath.basename(self.folder)}" if len(self.stack) > 1
-                     else f"Files on {self.root.title}")
+            title = locale.string(HEADER_STORAGE, PACKAGE).format(root_title)
         elif self.root is DOCUMENTS:
-            title = f"Files from {self.root.title}"
+            title = locale.string(HEADER_APP, PACKAGE).format(root_title)
         else:
-            title = self.root.title
+            title = root_title
         return title.upper()
 
     def _header(self) -> View:

@@ -29,7 +29,18 @@ from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
-from android_gym.sim.ui.views import TEXT_SECONDARY, WHITE, View, app_icon, column, frame, group, row, text_view
+from android_gym.sim.ui.views import (
+    TEXT_SECONDARY,
+    WHITE,
+    View,
+    app_icon,
+    column,
+    does_nothing,
+    frame,
+    group,
+    row,
+    text_view,
+)
 
 _COLUMNS, _TABLET_COLUMNS = 4, 6  # a phone's grid; Launcher3's 6_by_5 for tablets
 _TABLET_SMALLEST_DP = 600  # DisplayController.isTablet: smallest width in dp
@@ -87,12 +98,10 @@ class LauncherScreen(Screen):
         )
 
     def _shortcut(self, app: App, width: int, height: int, docked: bool = False) -> View:
+        # Launcher3's ItemLongClickListener.onWorkspaceItemLongClick consumes a long press (a real launcher starts
+        # a drag and opens the shortcut popup, which this one does not draw): nothing launches, nothing changes.
         return app_icon(app.label, app.icon, app.icon_color, lambda: self.phone.activities.launch(app),
-                        self._icon_long_click, width=width, height=height, show_label=not docked)
-
-    def _icon_long_click(self) -> None:
-        """Launcher3 ``ItemLongClickListener.onWorkspaceItemLongClick``: the long press is consumed (a real
-        launcher starts a drag and opens the shortcut popup, which this one does not draw); nothing launches."""
+                        does_nothing, width=width, height=height, show_label=not docked)
 
 
 def _search_bar(width: int) -> View:

@@ -92,6 +92,7 @@ from android_gym.sim.ui.views import (
     Callback,
     View,
     column,
+    does_nothing,
     edit_text,
     fab,
     row,
@@ -388,7 +389,7 @@ class MainScreen(Screen):
             parent = posixpath.dirname(self.folder)
             up = Entry("..", parent, True, 0, 0)
             rows.append(_row(up, "..", parent, False, lambda: None if self.marked else self._open_folder(parent),
-                             lambda: None))
+                             does_nothing))
         for entry in self.notebook.entries(self.folder):
             rows.append(_row(entry, entry.name, self._description(entry), entry.path in self.marked,
                              lambda entry=entry: self._tap(entry), lambda entry=entry: self._toggle(entry)))

@@ -42,6 +42,7 @@ from android_gym.sim.ui.views import (
     TEXT,
     TEXT_SECONDARY,
     View,
+    does_nothing,
     group,
     image_button,
     text_view,
@@ -325,7 +326,7 @@ def _bluetooth(screen: Screen) -> list[View]:
     bluetooth = radios.bluetooth_enabled(phone)
     items = [_main_switch_bar(USE_BLUETOOTH, bluetooth, lambda on: radios.set_bluetooth(phone, on))]
     if bluetooth:
-        items.append(_preference(DEVICE_NAME, phone.props.get("ro.product.model", ""), lambda: None))
+        items.append(_preference(DEVICE_NAME, phone.props.get("ro.product.model", ""), does_nothing))
     items.append(_link(screen, PAIR_NEW_DEVICE, f"{PACKAGE}.bluetooth.BluetoothPairingDetail",
                        "" if bluetooth else BLUETOOTH_WILL_TURN_ON, icon="plus"))
     scanning = phone.settings.get("global", "ble_scan_always_enabled") == "1"

@@ -40,6 +40,7 @@ from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
 from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
+from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, scrim_over
@@ -53,6 +54,7 @@ from android_gym.sim.ui.views import (
     View,
     button,
     column,
+    does_nothing,
     edit_text,
     frame,
     image_button,
@@ -410,6 +412,39 @@ class TasksDatabase(SqliteProvider):
         rows = self._read(f"SELECT tasks.* FROM tasks {join} WHERE {' AND '.join(where)}", params)
         return sorted(rows, key=lambda task: list_sort_key(task, now_ms))
 
+    def list_turns(self, key: str, listed: list[dict[str, Any]], now_ms: int, show_hidden: bool) -> int | None:
+        """The device time from which ``filtered`` may list other tasks or order them otherwise than ``listed``
+        (what it gave at ``now_ms``), which a screen waits for (``VirtualClock.before``) instead of reading the
+        clock to the millisecond: the next minute for the recent filter; else the next day for Today, the second
+        the first hidden task shows, and the second an undated task, which sorts at twice the time now, reaches a
+        dated one it sorts before; ``None`` when none of these can happen."""
+        if key == FILTER_RECENT:
+            return (now_ms // 60_000 + 1) * 60_000
+        now_sql = now_ms // 1000 * 1000
+        turns = [start_of_day(now_ms, dt.timezone.utc) + ONE_DAY_MS] if key == FILTER_TODAY else []
+        if not show_hidden:
+            until = self._read("SELECT MIN(hideUntil) AS until FROM tasks WHERE deleted <= 0 AND hideUntil > ?",
+                               (now_sql,))[0]["until"]
+            if until is not None:
+                turns.append(-(-until // 1000) * 1000)
+        undated: dict[tuple, set[int]] = {}
+        dated: dict[tuple, list[int]] = {}
+        for task in listed:
+            sort_key = list_sort_key(task, now_ms)
+            group, place = sort_key[:2], sort_key[2]  # done or not and when; the place in time
+            if task["dueDate"]:
+                dated.setdefault(group, []).append(place)
+            else:
+                undated.setdefault(group, set()).add(place)
+        for group, places in undated.items():
+            for undated_place in places:  # it grows by 2000 a second
+                for place in dated.get(group, ()):
+                    if place > undated_place:  # the first second it is no longer below
+                        turns.append(now_sql + -(-(place - undated_place) // 2000) * 1000)
+                    elif place == undated_place:  # tied (the titles decide): past it from the next second
+                        turns.append(now_sql + 1000)
+        return min(turns, default=None)
+
     def count(self, key: str, now_ms: int) -> int:
         """``TaskDao.count(filter)``: the filter's criteria as the drawer counts them (active, visible)."""
         if key == FILTER_RECENT:
@@ -551,8 +586,23 @@ class MainScreen(Screen):
         """The app's database."""
         return self.tasks_app.db
 
-    def _now(self) -> dt.datetime:
-        return self.phone.clock.now()
+    def _now(self, resolution_ms: int = 1) -> dt.datetime:
+        """The device time, read in units of ``resolution_ms`` (``VirtualClock.now``: a day where only dates show)."""
+        return self.phone.clock.now(resolution_ms)
+
+    def _wait_for_turn(self, key: str, listed: list[dict[str, Any]], now_ms: int, show_hidden: bool) -> None:
+        """Have the frame go stale when filter ``key``'s list (``listed`` at ``now_ms``) may change as time passes
+        (``TasksDatabase.list_turns``)."""
+        turn = self.db.list_turns(key, listed, now_ms, show_hidden)
+        if turn is not None:
+            self.phone.clock.before(turn)
+
+    def _overdue(self, due: int, now: dt.datetime) -> bool:
+        """Whether ``due`` is past (``now`` read by the day): a due time once device time passed it (a deadline the
+        frame waits for, ``VirtualClock.before``), a day alone from the next day on."""
+        if has_time(due):
+            return not self.phone.clock.before(due + 1)
+        return due < start_of_day(to_ms(now), now.tzinfo or dt.timezone.utc)
 
     def _is24(self) -> bool:
         return self.phone.settings.get("system", "time_12_24") != "12"
@@ -623,13 +673,15 @@ class MainScreen(Screen):
         prefs = self.tasks_app.prefs
         show_completed = prefs.get("show_completed_tasks", True) or not current.supports_hidden
         show_hidden = prefs.get("show_hidden_tasks", True) or not current.supports_hidden
-        now = self._now()
-        tasks = self.db.filtered(current.key, self.phone.clock.now_ms(), show_completed, show_hidden)
+        now = self._now(DAY_MS)  # the rows show dates relative to today
+        now_ms = self.phone.clock.record_ms()  # the list waits for the time it turns instead of reading the clock
+        tasks = self.db.filtered(current.key, now_ms, show_completed, show_hidden)
+        self._wait_for_turn(current.key, tasks, now_ms, show_hidden)
         lists = self.db.list_names()
         toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("toolbar"), height=_BAR,
                        background=WHITE, children=[
                            text_view(current.title, weight=1, text_size=_TEXT_20SP, padding=_KEYLINE),
-                           image_button(SEARCH, "search", lambda: None, text_color=TEXT, height=_BAR)])
+                           image_button(SEARCH, "search", does_nothing, text_color=TEXT, height=_BAR)])
         if tasks:
             items = [self._task_row(task, lists.get(task["_id"]), current, now) for task in tasks]
             body = View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", key=self.LIST,
@@ -638,7 +690,7 @@ class MainScreen(Screen):
             body = column(text_view(NO_ITEMS, text_size=_TEXT_20SP, text_color=TERTIARY, padding=84), weight=1,
                           resource_id=_id("swipe_layout_empty"))
         bar = row(image_button("", "menu", self._open_drawer, text_color=TEXT, height=_BAR), View(weight=1),
-                  image_button(SORT, "sort", lambda: None, text_color=TEXT, height=_BAR),
+                  image_button(SORT, "sort", does_nothing, text_color=TEXT, height=_BAR),
                   image_button(MORE_OPTIONS, "more", lambda: self._set_popup("menu"), text_color=TEXT, height=_BAR),
                   height=_BAR, background=(243, 246, 252))
         bar.class_name, bar.resource_id = "android.view.ViewGroup", _id("bottomAppBar")
@@ -663,8 +715,7 @@ class MainScreen(Screen):
         top = [title]
         due = task["dueDate"]
         if due > 0:
-            overdue = not completed and (due < to_ms(now) if has_time(due)
-                                         else due < start_of_day(to_ms(now), now.tzinfo or dt.timezone.utc))
+            overdue = not completed and self._overdue(due, now)
             top.append(text_view(list_due_text(due, now, self._is24(), self._tag()), resource_id=_id("due_date"),
                                  text_size=_TEXT_14SP, padding=0, height=line_height(_TEXT_14SP),
                                  text_color=OVERDUE_COLOR if overdue else TEXT_SECONDARY))
@@ -705,7 +756,7 @@ class MainScreen(Screen):
     def _drawer(self) -> View:
         """``NavigationDrawerFragment``: ``FilterProvider.navDrawerItems`` as rows of its RecyclerView."""
         filters = self.filters()
-        now = self.phone.clock.now_ms()
+        now = self.phone.clock.record_ms()  # each count waits for the time it may change
         items = [self._drawer_filter(filters[0], now), self._subheader(FILTERS),
                  *(self._drawer_filter(f, now) for f in filters[1:3]), self._subheader(TAGS), self._subheader(PLACES),
                  self._subheader(LOCAL_LISTS), *(self._drawer_filter(f, now) for f in filters[3:]),
@@ -719,6 +770,7 @@ class MainScreen(Screen):
         """``filter_adapter_row``: icon, name (checked when selected) and the count of active tasks."""
         selected = item.key == self.filter_key
         count = self.db.count(item.key, now_ms)
+        self._wait_for_turn(item.key, [], now_ms, show_hidden=False)  # a count does not change with the order
         children = [View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("icon"), hint="list",
                          width=110, height=110, text_color=TEXT_SECONDARY),
                     View(kind="text", class_name="android.widget.CheckedTextView", resource_id=_id("text"),
@@ -925,8 +977,8 @@ class MainScreen(Screen):
         """The control sets in the default order (``TEA_control_sets_prefs``), each followed by a divider."""
         due = editor.due
         if due > 0:
-            now = self._now()
-            overdue = due < (to_ms(now) if has_time(due) else start_of_day(to_ms(now), now.tzinfo or dt.timezone.utc))
+            now = self._now(DAY_MS)
+            overdue = self._overdue(due, now)
             due_text = text_view(relative_date_time(due, now, True, self._is24(), self._tag()), text_size=_TEXT_16SP,
                                  padding=0, text_color=OVERDUE_COLOR if overdue and not editor.completed else TEXT)
         else:
@@ -1031,14 +1083,14 @@ class MainScreen(Screen):
 
     def _date_sheet(self, picker: DatePicker) -> View:
         """``dialog_date_time_picker`` with its shortcut columns, the ``CalendarView`` and the OK/Cancel bar."""
-        now_ms = self.phone.clock.now_ms()
-        today = start_of_day(now_ms, dt.timezone.utc)
+        now = self._now(DAY_MS)
+        today = start_of_day(to_ms(now), dt.timezone.utc)
         tomorrow, next_week = today + ONE_DAY_MS, today + 7 * ONE_DAY_MS
         week_day = to_datetime(next_week, dt.timezone.utc).weekday()
         dates = []
         if picker.day not in (0, today, tomorrow, next_week):
             dates.append(self._shortcut("current_date_selection", relative_date_time(
-                picker.day, self._now(), False, self._is24(), self._tag()), True, lambda: None))
+                picker.day, now, False, self._is24(), self._tag()), True, does_nothing))
         dates += [self._shortcut("today_button", TODAY, picker.day == today, lambda: self._pick_day(today)),
                   self._shortcut("tomorrow_button", TOMORROW, picker.day == tomorrow,
                                  lambda: self._pick_day(tomorrow)),
@@ -1047,7 +1099,7 @@ class MainScreen(Screen):
                   self._shortcut("no_date_button", NO_DATE, picker.day == 0, lambda: self._pick_day(0))]
         times = []
         if picker.time and picker.time not in TIME_SHORTCUTS:
-            times.append(self._shortcut("current_time_selection", self._time_text(picker.time), True, lambda: None))
+            times.append(self._shortcut("current_time_selection", self._time_text(picker.time), True, does_nothing))
         for name, value in zip(("morning_button", "afternoon_button", "evening_button", "night_button"),
                                TIME_SHORTCUTS):
             times.append(self._shortcut(name, self._time_text(value), picker.time == value,

@@ -68,7 +68,7 @@ from PIL import Image
 from android_gym import locales
 from android_gym.sim.apps.vlc_library import MediaItem, MediaLibrary, PlaylistItem
 from android_gym.sim.framework.app import App, Context, Screen
-from android_gym.sim.framework.formats import system_tag
+from android_gym.sim.framework.formats import quantity_string, system_tag
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
@@ -145,6 +145,10 @@ _PANEL, _ERROR = (238, 238, 238), (176, 0, 32)  # ?background_default_darker (gr
 #: ``@color/white`` on the orange buttons and the video thumbnails, which stays white in the dark theme: a unit off
 #: ``WHITE`` so that ``NIGHT_COLORS`` (keyed by colour) leaves it as it is.
 _ON_COLOR: Color = (255, 255, 254)
+#: ``?attr/bottom_sheet_background`` (``bottom_sheet_background.xml``'s fill): ``@color/white``, but grey875 in
+#: ``Theme.VLC.Black``, not its window's dark_background; a unit off ``WHITE`` so that ``NIGHT_COLORS`` tells them
+#: apart.
+_SHEET: Color = (254, 255, 255)
 #: ``values-night/styles.xml``: ``Theme.VLC`` is ``Theme.VLC.Black`` at night, and the app follows the system's
 #: theme by default (``UiTools.setDefaultTheme``: ``app_theme`` defaults to -1, ``MODE_NIGHT_FOLLOW_SYSTEM``).
 #: Its colours (``Theme.VLC.Apearance.Black``, ``colors.xml``) for the light ones of ``Theme.VLC.Apearance``.
@@ -156,6 +160,7 @@ NIGHT_COLORS: dict[Color, Color] = {
     _NAV_COLOR: (158, 158, 158),  # bottom_navigation_color grey500
     _NAV_BACKGROUND: (42, 42, 42),  # bottom_navigation_background_dark: grey875
     _PANEL: (42, 42, 42),  # background_default_darker grey875
+    _SHEET: (42, 42, 42),  # bottom_sheet_background grey875
     _ERROR: (207, 102, 121),  # Material's dark error colour #CF6679
 }
 _BAR, _NAV, _ROW, _ICON = 147, 147, 147, 126  # 56 dp bars and rows, 48 dp icons at 420 dpi
@@ -346,15 +351,15 @@ def _toolbar(*children: View) -> View:
                 background=WHITE)
 
 
-def media_quantity(count: int) -> str:
-    """``plurals/media_quantity``."""
-    return "1 media" if count == 1 else f"{count} media"
+def media_quantity(count: int, tag: str) -> str:
+    """``plurals/media_quantity`` in the locale ``tag``."""
+    return quantity_string(("1 media", "{} media"), count, PACKAGE, tag)
 
 
 def _bottom_sheet(*children: View, resource_id: str = "design_bottom_sheet") -> View:
     """A ``VLCBottomSheetDialogFragment``'s sheet at the bottom of the window."""
     return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id(resource_id),
-                gravity="bottom", background=WHITE, padding=24, children=list(children))
+                gravity="bottom", background=_SHEET, padding=24, children=list(children))
 
 
 class LibraryOverlays:
@@ -471,7 +476,8 @@ class LibraryOverlays:
     def _save_sheet(self, tracks: list[int]) -> View:
         """``dialog_playlist``: a new playlist's name and Save, then the existing playlists (or "No playlist
         found.")."""
-        count = media_quantity(len(tracks))
+        tag = system_tag(self.screen.phone)
+        count = media_quantity(len(tracks), tag)
         focused = self.screen.focus_key == self.NAME_KEY
         field = edit_text(self.name, PLAYLIST_NAME_HINT, self.NAME_KEY, self._set_name, focused=focused,
                           on_submit=self._save_new, text_size=_BODY_SP, weight=1)
@@ -481,13 +487,13 @@ class LibraryOverlays:
             name.children.append(text_view(self.error, resource_id=_id("textinput_error"), text_size=_SMALL_SP,
                                            text_color=_ERROR))
         save = button(SAVE if tracks else "Add", self._save_new, resource_id=_id("dialog_playlist_save"),
-                      background=WHITE, text_color=_ORANGE, text_size=_BODY_SP)
+                      background=_SHEET, text_color=_ORANGE, text_size=_BODY_SP)
         playlists = self.library.playlists()
         listed = [View(kind="row", class_name="android.view.ViewGroup", clickable=True, focusable=True,
                        on_click=lambda item=item: self._save_to(item), padding=8, children=[
                            _icon("imageView8", "", "playlist", None, color=_ORANGE),
                            column(text_view(item.name, resource_id=_id("textView16"), text_size=_BODY_SP, padding=6),
-                                  text_view(media_quantity(item.tracks), resource_id=_id("subtitle"),
+                                  text_view(media_quantity(item.tracks, tag), resource_id=_id("subtitle"),
                                             text_size=_SMALL_SP, text_color=TEXT_SECONDARY, padding=6),
                                   weight=1, padding=16)])
                   for item in playlists]
@@ -507,7 +513,7 @@ class LibraryOverlays:
     def _delete_sheet(self, playlist: PlaylistItem) -> View:
         """``dialog_confirm_delete`` for a playlist: the question, the warning, Delete forever and Cancel."""
         buttons = row(View(weight=1),
-                      button(CANCEL, self.close, resource_id=_id("cancel_button"), background=WHITE,
+                      button(CANCEL, self.close, resource_id=_id("cancel_button"), background=_SHEET,
                              text_color=_ORANGE, text_size=_BODY_SP),
                       button(DELETE_FOREVER, self._delete, resource_id=_id("delete_button"), background=_ORANGE,
                              text_color=_ON_COLOR, text_size=_BODY_SP), spacing=24, padding=16)
@@ -916,7 +922,8 @@ class PlaylistScreen(Screen):
                       background=_PANEL, padding=32, children=[
                           text_view(playlist.name, resource_id=_id("header_list_title"), text_size=50, bold=True,
                                     padding=16),
-                          text_view(media_quantity(playlist.tracks), resource_id=_id("header_list_artist"),
+                          text_view(media_quantity(playlist.tracks, system_tag(self.phone)),
+                                    resource_id=_id("header_list_artist"),
                                     text_size=_BODY_SP, text_color=TEXT_SECONDARY, padding=16),
                           row(play, View(weight=1), padding=8)])
         rows = [self._row(item) for item in tracks]

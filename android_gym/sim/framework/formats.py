@@ -1,11 +1,13 @@
-"""Dates and times in the phone's locale, as Android formats them with ICU over CLDR data.
+"""Dates, times and counts in the phone's locale, as Android formats them with ICU over CLDR data.
 
-Apps compose dates in three ways, and each has one function here:
+Apps compose them in four ways, and each has one function here:
 
 * a skeleton (``DateFormat.getBestDateTimePattern(locale, "MMMEd")``, ``DateFormat.getInstanceForSkeleton``): the
   locale's best pattern for the fields asked for (``best_pattern``), then formatted (``format_skeleton``);
 * a fixed pattern (``SimpleDateFormat("hh:mm a", Locale.getDefault())``, Joda's ``toString("EEE")``,
   ``android.text.format.DateFormat.format``): the locale's names for the fields (``format_pattern``);
+* a count (``Resources.getQuantityString``): the plural form the locale's CLDR rule picks for it
+  (``quantity_string``);
 * the 12/24-hour setting (``DateFormat.is24HourFormat``: ``Settings.System.TIME_12_24`` when set, else whether the
   locale's LONG time pattern has an ``H``) and ``LocaleData.timeFormat_Hm``/``timeFormat_hm`` (``clock_pattern``).
 
@@ -25,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from babel import Locale
 from babel.dates import DateTimePattern, match_skeleton, parse_pattern, tokenize_pattern, untokenize_pattern
+
+from android_gym import locales
 
 if TYPE_CHECKING:
     from android_gym.sim.framework.app import Context
@@ -194,3 +198,14 @@ def weekday_name(day: int, tag: str, pattern: str = "EEEE") -> str:
     """The name of weekday ``day`` (Python's number, Monday 0) in the locale ``tag`` (``DateFormatSymbols``):
     ``"EEEE"`` for the long name ("Sonntag"), ``"EEE"`` for the short one ("So.")."""
     return format_pattern(_A_MONDAY + dt.timedelta(days=day), pattern, tag)
+
+
+def quantity_string(forms: tuple[str, str], count: int, package: str, tag: str) -> str:
+    """``Resources.getQuantityString(id, count, count)`` of the app ``package`` in the locale ``tag``: of a plural's
+    English ``(one, other)`` forms (templates with one ``{}``), the one the locale's CLDR plural rule picks for
+    ``count`` ("one" in French for 0 and 1, in English and German for 1 only), read in the locale (a language's
+    ``one`` form is keyed by the English ``one``, its ``other`` by the English ``other``; French's ``many``, for
+    millions, reads as ``other``), ``count`` put in."""
+    one, other = forms
+    form = one if _locale(tag).plural_form(count) == "one" else other
+    return locales.resource(tag, package, form).format(count)

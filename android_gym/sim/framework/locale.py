@@ -97,7 +97,8 @@ def _strings_of(module: types.ModuleType) -> Iterator[str]:
     while stack:
         value = stack.pop()
         if isinstance(value, str):
-            if len(value) > 1:  # one-character strings are shared singletons, not the app's own objects
+            # one-character strings are shared singletons, not the app's own objects, unless made as Named ones
+            if len(value) > 1 or isinstance(value, locales.Named):
                 yield value
             continue
         if id(value) in seen:

@@ -23,7 +23,17 @@ from dataclasses import dataclass
 
 from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.system.clock import VirtualClock
-from android_gym.sim.ui.views import TEXT, TEXT_SECONDARY, WHITE, Color, View, column, row, text_view
+from android_gym.sim.ui.views import (
+    TEXT,
+    TEXT_SECONDARY,
+    WHITE,
+    Color,
+    View,
+    column,
+    does_nothing,
+    row,
+    text_view,
+)
 
 SYSTEMUI = "com.android.systemui"
 #: ``R.integer.heads_up_notification_decay``: how long a heads-up stays up.
@@ -168,7 +178,7 @@ class NotificationManager:
                 self.dismiss(n.key)
 
         return column(*children, resource_id=ROW_ID, content_desc=self.description(n),
-                      clickable=True, focusable=True, on_click=lambda: None, on_fling=fling, padding=42,
+                      clickable=True, focusable=True, on_click=does_nothing, on_fling=fling, padding=42,
                       background=_CARD, corner=_CORNER, elevation=21 if heads_up else 0)
 
     def shade_rows(self) -> list[View]:

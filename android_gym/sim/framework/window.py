@@ -54,6 +54,7 @@ from android_gym.sim.ui.views import (
     View,
     button,
     column,
+    does_nothing,
     frame,
     row,
     text_view,
@@ -470,7 +471,7 @@ class WindowManager:
         return row(
             View(weight=1), nav_button("Back", "nav_back", key(keycodes.BACK)), View(width=80),
             nav_button("Home", "nav_home", key(keycodes.HOME)), View(width=80),
-            nav_button("Overview", "nav_recents", lambda: None), View(weight=1), background=_NAV_BG)
+            nav_button("Overview", "nav_recents", does_nothing), View(weight=1), background=_NAV_BG)
 
     def _keyboard(self) -> View:
         def typer(char: str):
@@ -619,7 +620,8 @@ class WindowManager:
 
     def tap(self, x: float, y: float) -> None:
         """A short touch at screen coordinates; in the app window but off the text-selection toolbar it closes the
-        toolbar (touches on the keyboard or the system bars do not reach the app)."""
+        toolbar (touches on the keyboard or the system bars do not reach the app). A click on a view whose callback
+        is ``does_nothing`` changes nothing: the frame stays."""
         x, y = self._to_design(x, y)
         target = self._hit(x, y, lambda v: v.clickable or v.editable or v.on_seek is not None or v.on_drag is not None)
         on_toolbar = self._text_toolbar is not None and any(v is target for v in self._text_toolbar.walk())
@@ -642,7 +644,8 @@ class WindowManager:
             self.invalidate()
         if target.on_click is not None:
             target.on_click()
-            self.invalidate()
+            if target.on_click is not does_nothing:
+                self.invalidate()
 
     def long_press(self, x: float, y: float) -> None:
         """A touch held for at least the long-press timeout; on a text field it starts text selection."""
@@ -653,7 +656,8 @@ class WindowManager:
             self.invalidate()
         elif target is not None and target.on_long_click is not None:
             target.on_long_click()
-            self.invalidate()
+            if target.on_long_click is not does_nothing:
+                self.invalidate()
         elif target is not None:
             self.tap(x * self.scale, y * self.scale)
 
@@ -663,7 +667,8 @@ class WindowManager:
         on a view with ``on_fling`` (a pager, a swipeable row) goes to it; one in any direction that starts on a
         drawing surface (``on_drag``) goes to it in its own coordinates (the end may lie outside it: the view that
         took the touch keeps the finger); one down from the status bar pulls the shade down, one up on the shade
-        closes it; others scroll the list under the start point. With gesture navigation a swipe up from the bottom
+        closes it; others scroll the list under the start point (a list at the end it is dragged towards stays as it
+        is, and the screen is not built again). With gesture navigation a swipe up from the bottom
         edge goes home and one inwards from a side edge goes back, before any view sees it."""
         if abs(x2 - x1) < 10 and abs(y2 - y1) < 10:
             if duration_ms >= LONG_PRESS_MS:
@@ -696,7 +701,11 @@ class WindowManager:
             if target is None:
                 return
             screen = self._phone.activities.top
-            screen.scroll[target.key] = max(0, screen.scroll.get(target.key, 0) + round(sy - ey))
+            shown = screen.scroll.get(target.key, 0)
+            offset = max(0, shown + round(sy - ey))
+            if shown == target.scroll_offset and min(offset, target.scroll_max) == shown:
+                return  # at the end it was dragged towards: the list does not move, nothing is built again
+            screen.scroll[target.key] = offset
         self.invalidate()
 
     def _navigation_gesture(self, sx: float, sy: float, ex: float, ey: float) -> int | None:

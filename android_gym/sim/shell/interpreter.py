@@ -87,11 +87,15 @@ _DATA_ONLY_SUBCOMMANDS = {"am": frozenset({"force-stop"}), "pm": frozenset({"cle
                           "settings": frozenset({"put", "delete"})}
 
 
+#: Commands whose arguments tell whether they only read the device.
+_READS_ONLY_WHEN = {**input_commands.READS_ONLY, **system.READS_ONLY}
+
+
 def _reads_only(argv: list[str]) -> bool:
     """Whether ``argv`` is known to only read the device (unknown commands may write)."""
     name = argv[0].rpartition("/")[2]
-    if name in input_commands.READS_ONLY:
-        return input_commands.READS_ONLY[name](argv)
+    if name in _READS_ONLY_WHEN:
+        return _READS_ONLY_WHEN[name](argv)
     return name in _READ_ONLY or (len(argv) > 1 and argv[1] in _READ_ONLY_SUBCOMMANDS.get(name, ()))
 
 

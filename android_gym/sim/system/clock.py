@@ -45,7 +45,8 @@ class VirtualClock:
     def record_ms(self) -> int:
         """Current device time in epoch milliseconds for a record the screen does not show as it is made (a file's
         times, a log entry): unlike ``now_ms`` it leaves ``finest_read`` alone, so a frame whose build reads a
-        database (which stamps the side files SQLite touched) does not go out of date at every millisecond."""
+        database (which stamps the side files SQLite touched) does not go out of date at every millisecond. The
+        window manager reads it too, to tell how old its frame is without counting as a read by the screen."""
         return self._now_ms
 
     def now(self, resolution_ms: int = 1) -> dt.datetime:

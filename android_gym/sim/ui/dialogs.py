@@ -8,7 +8,7 @@ Ids follow AppCompat's layouts (``abc_alert_dialog_material.xml``): the buttons 
 from __future__ import annotations
 
 from android_gym.sim.ui.layout import text_width
-from android_gym.sim.ui.views import PRIMARY, WHITE, Callback, View, column, frame, row, text_view
+from android_gym.sim.ui.views import PRIMARY, WHITE, Callback, View, column, does_nothing, frame, row, text_view
 
 #: A popup menu item: ``(title, on_click)``, or ``(title, on_click, checked)`` for a checkable one.
 MenuItem = tuple[str, Callback] | tuple[str, Callback, bool]
@@ -24,7 +24,7 @@ def scrim_over(content: View, panel: View, dismiss: Callback | None, dim: bool =
     not cancelable on touch outside). The scrim also takes drags, so nothing under it scrolls. It dims the
     content (``dim``), as dialogs, drawers and sheets do; a popup menu's does not."""
     content.gravity = "fill"
-    scrim = View(kind="scrim" if dim else "view", gravity="fill", clickable=True, on_click=dismiss or (lambda: None))
+    scrim = View(kind="scrim" if dim else "view", gravity="fill", clickable=True, on_click=dismiss or does_nothing)
     return frame(content, scrim, panel)
 
 

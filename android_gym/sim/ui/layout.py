@@ -141,7 +141,12 @@ def text_lines(view: View, width: int) -> tuple[str, ...]:
 
 def text_start(view: View) -> int:
     """How far a text view's text starts from its left edge: its padding, and a CheckBox's box before it."""
-    return view.padding + (CHECK_BUTTON_WIDTH if view.kind == "check" else 0)
+    return view.padding + (CHECK_BUTTON_WIDTH if view.kind == "check" and not view.box_at_end else 0)
+
+
+def text_end(view: View) -> int:
+    """How far a text view's text ends from its right edge: its padding, and a CheckBox's box after it."""
+    return view.padding + (CHECK_BUTTON_WIDTH if view.kind == "check" and view.box_at_end else 0)
 
 
 def measure_width(view: View) -> int:
@@ -149,7 +154,7 @@ def measure_width(view: View) -> int:
     if view.width is not None:
         return view.width
     if view.kind in _TEXT_KINDS:
-        return int(text_width(view.text, view.text_size, view.bold)) + text_start(view) + view.padding
+        return int(text_width(view.text, view.text_size, view.bold)) + text_start(view) + text_end(view)
     if view.kind == "row":
         return sum(measure_width(child) for child in view.children) + 2 * view.padding
     return max((measure_width(child) for child in view.children), default=0) + 2 * view.padding
@@ -176,7 +181,7 @@ def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
 def _natural_height(view: View, width: int, memo: Memo | None) -> int:
     inner = max(width - 2 * view.padding, 1)
     if view.kind in _TEXT_KINDS:
-        lines = text_lines(view, max(width - text_start(view) - view.padding, 1))
+        lines = text_lines(view, max(width - text_start(view) - text_end(view), 1))
         return len(lines) * line_height(view.text_size) + 2 * view.padding
     if view.kind == "column" or view.kind == "list":
         heights = [measure_height(child, inner, memo) for child in view.children]
@@ -307,7 +312,8 @@ def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo
     chips) half scrolled in shows its part."""
     heights = [measure_height(child, width, memo) for child in view.children]
     content = sum(heights) + view.spacing * max(len(heights) - 1, 0)
-    view.scroll_offset = max(0, min(view.scroll_offset, content - height))
+    view.scroll_max = max(0, content - height)
+    view.scroll_offset = min(max(0, view.scroll_offset), view.scroll_max)
     top, visible = y - view.scroll_offset, []
     scroll_view = view.class_name == SCROLL_VIEW
     for child, child_h in zip(view.children, heights):

@@ -23,7 +23,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from android_gym.sim.ui.icons import icon_mask
-from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_lines, text_start
+from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import CHECK_BUTTON_WIDTH, DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
@@ -105,8 +105,8 @@ def signature(root: View) -> tuple:
     its kind, bounds, text size and elevation (what ``Renderer._reach`` reads)."""
     return tuple(
         (v.kind, v.bounds, v.text_size, v.elevation, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled,
-         v.background, v.text_color, v.button_tint, v.bold, v.padding, v.corner, v.multiline, v.selection,
-         v.progress, v.key, v.clipped_top)
+         v.background, v.text_color, v.button_tint, v.box_at_end, v.bold, v.padding, v.corner, v.multiline,
+         v.selection, v.progress, v.key, v.clipped_top)
         for v in root.walk()
     )
 
@@ -397,7 +397,7 @@ class Renderer:
         """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off."""
         x1, y1, x2, y2 = view.bounds
         left = x1 + text_start(view)
-        width = x2 - left - view.padding
+        width = x2 - left - text_end(view)
         lines = text_lines(view, width)
         step = line_height(view.text_size)
         first = text_top(view)
@@ -412,9 +412,11 @@ class Renderer:
     def _check_box(self, view: View) -> None:
         """A CheckBox (``btn_checkbox_checked_mtrl`` / ``_unchecked_mtrl``): an 18 dp square with 2 dp rounded
         corners centred in its 32 dp button before the label, outlined in ``?colorControlNormal`` (the secondary
-        text colour) when unchecked, filled in ``button_tint`` with the tick cut out of it when checked."""
+        text colour) when unchecked, filled in ``button_tint`` with the tick cut out of it when checked; at the
+        view's end when ``box_at_end``."""
         x1, y1, x2, y2 = view.bounds
-        cx, cy = x1 + view.padding + CHECK_BUTTON_WIDTH // 2, (y1 + y2) // 2
+        half_button = view.padding + CHECK_BUTTON_WIDTH // 2
+        cx, cy = x2 - half_button if view.box_at_end else x1 + half_button, (y1 + y2) // 2
         half = ICON_SIZE // 2 + 1  # MDI's checkbox glyphs: the 18 dp box with its stroke in a 24 dp icon
         self._icon("checkbox_on" if view.checked else "checkbox_off", (cx - half, cy - half, cx + half, cy + half),
                    view.button_tint if view.checked else self._ink(TEXT_SECONDARY))

@@ -16,6 +16,12 @@ from PIL import Image
 Callback = Callable[[], None]
 Color = tuple[int, int, int]
 
+
+def does_nothing() -> None:
+    """The callback of a view that takes a touch and changes nothing (a button this phone does not act on): the
+    window does not rebuild the screen after it."""
+
+
 WHITE: Color = (255, 255, 255)
 TEXT: Color = (33, 33, 33)
 TEXT_SECONDARY: Color = (117, 117, 117)
@@ -55,7 +61,8 @@ class View:
     descendants, whose ``bounds`` the app gives relative to the web view's top-left corner.
     ``corner`` rounds the background's corners (px); ``elevation`` (px) gives the view Material's shadow, larger
     the higher it floats (an app bar 4 dp, a dialog 24 dp). ``button_tint`` is the colour a checked CheckBox's box
-    is filled with (``android:buttonTint``: the theme's ``colorAccent``).
+    is filled with (``android:buttonTint``: the theme's ``colorAccent``); ``box_at_end`` puts the box after its
+    label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads left to right).
     """
 
     kind: str = "view"
@@ -105,8 +112,11 @@ class View:
     elevation: int = 0
     bold: bool = False
     button_tint: Color = PRIMARY
+    box_at_end: bool = False
     progress: float = 0.0
     scroll_offset: int = 0
+    #: Set by the layout on a list: the furthest it scrolls (its items' height less its own, at least 0).
+    scroll_max: int = 0
     clipped_top: int = 0
     bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
 
@@ -203,12 +213,13 @@ def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
                 on_click=on_click, **props)
 
 
-def check_box(label: str, checked: bool, on_click: Callback, **props) -> View:
+def check_box(label: str, checked: bool, on_click: Callback | None, **props) -> View:
     """A CheckBox: its box (an 18 dp rounded square, filled in ``button_tint`` with a tick when checked) before its
-    label; at least as tall as its box's drawable."""
+    label; at least as tall as its box's drawable. Clickable only if given ``on_click`` (otherwise the row around it
+    takes the touch)."""
     props.setdefault("min_height", CHECK_BUTTON_WIDTH)
     return View(kind="check", class_name="android.widget.CheckBox", text=label, checkable=True, checked=checked,
-                clickable=True, focusable=True, on_click=on_click, **props)
+                clickable=on_click is not None, focusable=True, on_click=on_click, **props)
 
 
 def toggle(checked: bool, **props) -> View:

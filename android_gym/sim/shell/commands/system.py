@@ -184,6 +184,20 @@ def date(ctx: CommandContext, argv: list[str]) -> int:
     return 0
 
 
+def _date_only_shows(argv: list[str]) -> bool:
+    """Whether ``date`` with ``argv`` only prints a time: no ``-s DATE`` and no ``MMDDhhmm[[CC]YY][.ss]`` to set the
+    clock to (``date +%s`` and the like, which tasks ask after every step)."""
+    args = iter(argv[1:])
+    for arg in args:
+        if arg == "-s":
+            return False
+        if arg in ("-d", "-r", "-D"):
+            next(args, None)
+        elif not (arg.startswith("+") or (arg.startswith("-") and len(arg) > 1 and not arg[1].isdigit())):
+            return False
+    return True
+
+
 # ----- properties --------------------------------------------------------------------------------------------
 def getprop(ctx: CommandContext, argv: list[str]) -> int:
     """``getprop [KEY [DEFAULT]]``: all properties as ``[key]: [value]`` lines, or one value."""
@@ -480,6 +494,9 @@ def xargs(ctx: CommandContext, argv: list[str]) -> int:
             status = 123
     return status
 
+
+#: Command lines of these commands that only read the device (the screen stays as it was after them).
+READS_ONLY = {"date": _date_only_shows}
 
 COMMANDS = {
     "date": date, "getprop": getprop, "setprop": setprop, "id": id_command, "whoami": whoami, "uname": uname,
