@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import struct
 
 import adbutils
@@ -9,8 +10,9 @@ import numpy as np
 import pytest
 
 from android_gym.device import adb_services as services
-from android_gym.device import open_device
+from android_gym.device import open_device, state
 from android_gym.device.adb import UI_DUMP_PATH, AdbDevice, raw_screencap_pixels
+from android_gym.device.stabilize import Stabilization
 from android_gym.errors import (
     AdbServerError,
     DeviceError,
@@ -142,5 +144,50 @@ def test_a_ui_dump_is_one_round_trip_and_a_failed_one_is_an_error(fresh_served_p
         device.shell(f"rm {UI_DUMP_PATH}; mkdir {UI_DUMP_PATH}")  # no file to write nor read
         with pytest.raises(DeviceError, match="uiautomator dump failed"):
             device.ui_dump()
+    finally:
+        device.close()
+
+
+def test_the_focus_comes_with_the_dump_once_asked_and_only_while_nothing_ran(fresh_served_phone, monkeypatch):
+    device = AdbDevice(fresh_served_phone.serial)
+    try:
+        device.ui_dump()
+        assert device.known_focus() is None  # not asked for before this dump
+        launcher = state.foreground_package(device)
+        shell = device.shell
+        monkeypatch.setattr(device, "shell", lambda *args: pytest.fail(f"a round trip of its own: {args}"))
+        device.ui_dump()
+        assert "mCurrentFocus=Window{" in device.known_focus()
+        assert state.foreground_package(device) == launcher
+        monkeypatch.setattr(device, "shell", shell)
+        device.shell("am start -n com.android.settings/.Settings")
+        assert device.known_focus() is None
+        assert state.foreground_package(device) == "com.android.settings"
+    finally:
+        device.close()
+
+
+def test_md5sums_names_the_files_there_are(fresh_served_phone):
+    device = AdbDevice(fresh_served_phone.serial)
+    try:
+        device.push(b"some bytes", "/data/local/tmp/a file.txt")
+        assert device.md5sums(["/data/local/tmp/a file.txt", "/data/local/tmp/none"]) == {
+            "/data/local/tmp/a file.txt": hashlib.md5(b"some bytes").hexdigest()}
+    finally:
+        device.close()
+
+
+def test_the_dumps_stabilize_polls_leave_the_focus_out(fresh_served_phone, monkeypatch):
+    device = AdbDevice(fresh_served_phone.serial, stabilize=Stabilization(interval_s=0.0))
+    commands = []
+    shell_v2 = services.shell_v2
+    monkeypatch.setattr(services, "shell_v2", lambda *args: commands.append(args[2]) or shell_v2(*args))
+    try:
+        assert device.known_focus() is None
+        device.key(3)  # HOME, then dumps until two agree
+        assert device.ui_dump() and device.known_focus() is None  # the settled dump
+        assert not [command for command in commands if "dumpsys" in command]
+        device.ui_dump()
+        assert "mCurrentFocus=" in device.known_focus() and "dumpsys" in commands[-1]
     finally:
         device.close()

@@ -29,7 +29,7 @@ import shutil
 import socket
 import struct
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import adbutils
@@ -64,7 +64,12 @@ UI_DUMP_PATH = "/data/local/tmp/window_dump.xml"
 #: The UI dump and its file in one round trip. Not ``uiautomator dump /dev/tty``: without a terminal (``exec:``,
 #: ``shell,v2,raw:``) adbd's child has none, and opening /dev/tty fails.
 _DUMP_AND_READ = f"uiautomator dump {UI_DUMP_PATH} >&2 && cat {UI_DUMP_PATH}"
+#: What follows the dump once the focused window is wanted with it (``known_focus``): its ``dumpsys window`` line,
+#: on standard error after the dump's message; a window without that line does not fail the command.
+_FOCUS_LINE = "mCurrentFocus="
+_AND_REPORT_FOCUS = f" && {{ dumpsys window | grep {_FOCUS_LINE} >&2 || true; }}"
 _SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
+_MD5_LINE = re.compile(r"^([0-9a-f]{32})  (.+)$", re.MULTILINE)  # toybox md5sum: HASH, two spaces, the name
 #: A command line that may set the display size (``wm size WxH``/``reset``, also as ``cmd window size``).
 _SETS_SIZE = re.compile(r"\b(wm|cmd\s+window)\s+size\b")
 _EMULATOR = re.compile(r"emulator-(\d+)")
@@ -184,6 +189,8 @@ class AdbDevice:
         self.timeout = timeout
         self.stabilize = stabilize
         self._settled_dump: str | None = None
+        self._report_focus = False  # whether UI dumps also print the focused window (``known_focus``)
+        self._focus_line: str | None = None  # the one printed with the last dump, while nothing ran since
         self._server = server or server_address()
         ensure_server(*self._server)
         self._client = adbutils.AdbClient(*self._server, socket_timeout=timeout)
@@ -287,7 +294,7 @@ class AdbDevice:
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
         """Run ``cmd`` with the device's ``sh``; output is stdout then stderr."""
         encode_utf8(cmd, "shell command")  # checked here for both paths below (adbutils' raises UnicodeEncodeError)
-        self._settled_dump = None  # the command may change what is on screen
+        self._screen_may_change()
         if _SETS_SIZE.search(cmd):
             self._size = None
             self._screencap_buffer = bytearray()
@@ -311,6 +318,18 @@ class AdbDevice:
             return self._call(lambda: services.pull(self._client, self.serial, path, self.timeout))
         except services.SyncFailure as error:  # "open failed: ..." / "read failed: ..."
             raise RemoteFileNotFoundError(f"{path}: no such file on {self.serial} ({error})") from None
+
+    def md5sums(self, paths: Sequence[str]) -> dict[str, str]:
+        """The MD5 digest (hex) of each of ``paths`` that is a readable file, from toybox ``md5sum`` in one round trip
+        that sends no file: what a host holding a copy checks before pulling it again (``local_db``). Reads only, so
+        the last UI dump stays current."""
+        command = "md5sum " + " ".join(shlex.quote(path) for path in paths)
+        if self._shell_v2:
+            output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
+            printed = output.stdout.decode("utf-8", "replace")
+        else:
+            printed = self.shell(command).output
+        return {name: digest for digest, name in _MD5_LINE.findall(printed)}
 
     def screenshot(self) -> np.ndarray:
         """The screen as ``(H, W, 3)`` uint8: the emulator's gRPC frame, else ``screencap``'s raw pixels (no PNG to
@@ -336,21 +355,37 @@ class AdbDevice:
     def ui_dump(self) -> str:
         """The UI dump the last input settled on (if nothing ran since), else a fresh one."""
         settled, self._settled_dump = self._settled_dump, None
-        return settled if settled is not None else self._fresh_ui_dump()
+        return settled if settled is not None else self._fresh_ui_dump(with_focus=self._report_focus)
 
-    def _fresh_ui_dump(self) -> str:
+    def known_focus(self) -> str | None:
+        """The ``mCurrentFocus`` line of ``dumpsys window`` (empty if it had none) printed with the last UI dump, if
+        nothing ran since; else ``None``. The first call makes every later dump ``ui_dump`` makes print it, so a task
+        that checks the foreground app after each step needs no round trip of its own (``state.foreground_package``'s
+        short cut). The dumps ``stabilize`` polls leave it out: a ``dumpsys`` in each poll would cost a real device
+        more than one query after them."""
+        self._report_focus = True
+        return self._focus_line
+
+    def _screen_may_change(self) -> None:
+        """Something ran that may change what is on screen: the last dump and its focus are no longer current."""
+        self._settled_dump = self._focus_line = None
+
+    def _fresh_ui_dump(self, with_focus: bool = False) -> str:
         """``uiautomator dump`` into a file, read back: with the shell protocol in one command line (the dump's
-        message on stderr, the file's XML on stdout), else dumped, then pulled."""
+        message on stderr, the file's XML on stdout, then the focused window's line ``with_focus``), else dumped,
+        then pulled."""
         if not self._shell_v2:
             result = self.shell(f"uiautomator dump {UI_DUMP_PATH}")
             if not result.ok or "ERROR" in result.output:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
-        output = self._call(lambda: services.shell_v2(self._client, self.serial, _DUMP_AND_READ, self.timeout))
-        message = output.stderr.decode("utf-8", "replace")
+        command = _DUMP_AND_READ + (_AND_REPORT_FOCUS if with_focus else "")
+        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
+        message, focus, focus_line = output.stderr.decode("utf-8", "replace").partition(_FOCUS_LINE)
         if output.exit_code != 0 or "ERROR" in message:  # the file may be an older dump's
             raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: "
                               f"{(message + output.stdout.decode('utf-8', 'replace')).strip()}")
+        self._focus_line = focus + focus_line if with_focus else None
         return output.stdout.decode("utf-8", "replace")
 
     def _input(self, *args: object) -> None:
@@ -366,7 +401,7 @@ class AdbDevice:
     def tap(self, x: int, y: int) -> None:
         """A touch through gRPC, else ``input tap``."""
         if self._grpc is not None:
-            self._settled_dump = None
+            self._screen_may_change()
             self._grpc.tap(int(x), int(y))
         else:
             self._input("tap", int(x), int(y))
@@ -380,7 +415,7 @@ class AdbDevice:
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         """Touches moving through gRPC, else ``input swipe``."""
         if self._grpc is not None:
-            self._settled_dump = None
+            self._screen_may_change()
             self._grpc.swipe(int(x1), int(y1), int(x2), int(y2), int(duration_ms))
         else:
             self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms))

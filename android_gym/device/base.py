@@ -45,7 +45,8 @@ class Device(Protocol):
     A backend may also offer short cuts that answer what these methods already tell, more cheaply; callers look for
     them with ``getattr`` and fall back to the protocol: ``ui_elements(xml)`` (the parsed elements of the dump just
     returned, else None) and ``focused_activity()`` (what ``dumpsys window`` names as focused). ``SimDevice`` has
-    both; a real device has neither.
+    both. ``AdbDevice`` has ``known_focus()``: the ``mCurrentFocus`` line of ``dumpsys window`` it read along with
+    its last UI dump, if nothing ran since, else None.
     """
 
     @property

@@ -14,6 +14,11 @@ each use, brings that file up to date with the bytes just pulled from the device
   connection last saw, so the change is noticed even when the device's counter did not move (WAL-mode writes
   leave it alone unless page 1 changes).
 
+A device that tells file digests without sending the files (``AdbDevice.md5sums``: one ``md5sum`` of the
+database and its ``-wal``) is asked first before a query: when the database still holds the bytes last seen,
+with no WAL frames beside it, nothing is pulled (a task's check after a step that wrote nothing costs one small
+round trip, not two pulls); when it changed, only the database is pulled unless the ``-wal`` holds frames.
+
 Change-counter detection needs a rollback journal: a WAL database (header bytes 18-19 = 2) finds other writers
 through its ``-shm`` index instead. The copy is therefore kept in rollback mode (bytes 18-19 = 1, journal in
 memory) and the device's format bytes are restored in what is pushed back, with the device's counter plus one
@@ -25,6 +30,7 @@ pushed when a write changed nothing; stale ``-wal``/``-shm`` files are removed o
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 import shlex
@@ -48,6 +54,7 @@ _FORMAT = slice(18, 20)  # file format write and read versions: 1 rollback journ
 _COUNTER = slice(24, 28)  # file change counter
 _VALID_FOR = slice(92, 96)  # version-valid-for: the in-header database size is valid when it equals the counter
 _HEADER = 100
+_EMPTY_MD5 = hashlib.md5(b"").hexdigest()
 
 # Open copies per device (weakly: a device that goes away takes its copies along) and database path.
 _COPIES: weakref.WeakKeyDictionary[Any, dict[str, LocalDatabase]] = weakref.WeakKeyDictionary()
@@ -95,6 +102,7 @@ class LocalDatabase:
         self._close = weakref.finalize(self, _dispose, self._connection, self._dir, self.pid)
         self._lock = threading.Lock()
         self._device_bytes: bytes | None = None  # the device's file as last pulled or pushed
+        self._device_md5: str | None = None  # its digest, made when first compared with the device's
         self._local_counter = 0  # the change counter in the copy's file, as the connection last saw it
         self._results: dict[tuple[str, tuple[Any, ...]], list[dict[str, Any]]] = {}  # queries of the copy as it is
 
@@ -119,14 +127,36 @@ class LocalDatabase:
         statements changed nothing."""
         return self._use(device, lambda db: _execute_many(db, statements), write=True)
 
+    def _digests(self, device: Device) -> dict[str, str] | None:
+        """MD5 digests of the database and its ``-wal`` (of those that exist) from a device that tells them without
+        sending the files (``md5sums``); ``None`` for one that cannot."""
+        md5sums = getattr(device, "md5sums", None)
+        return None if md5sums is None else md5sums([self.db_path, self.db_path + "-wal"])
+
+    def _holds(self, digest: str | None) -> bool:
+        """Whether the bytes last seen on the device have ``digest``."""
+        if self._device_bytes is None:
+            return False
+        if self._device_md5 is None:
+            self._device_md5 = hashlib.md5(self._device_bytes).hexdigest()
+        return digest == self._device_md5
+
+    def _seen(self, data: bytes | None) -> None:
+        """The device's file now holds ``data`` (``None``: bytes this copy does not hold)."""
+        self._device_bytes, self._device_md5 = data, None
+
     def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool) -> T:
         with self._lock:
+            digests = None if write else self._digests(device)
+            no_frames = digests is not None and digests.get(self.db_path + "-wal", _EMPTY_MD5) == _EMPTY_MD5
+            if no_frames and self._holds(digests.get(self.db_path)):
+                return action(self._connection)
             data = device.pull(self.db_path)
             # A -shm without a -wal holds nothing to read (SQLite rebuilds it); it matters only as a file to remove.
-            sides = {suffix: _pull_optional(device, self.db_path + suffix) for suffix in _SIDE_FILES
-                     if write or suffix == "-wal"}
+            sides = {suffix: None if no_frames else _pull_optional(device, self.db_path + suffix)
+                     for suffix in _SIDE_FILES if write or suffix == "-wal"}
             if sides["-wal"]:  # frames not yet checkpointed: open the files as they are
-                self._device_bytes = None
+                self._seen(None)
                 return _use_with_wal(device, self.db_path, data, sides, action, write)
             headed = len(data) >= _HEADER
             if data != self._device_bytes:
@@ -135,7 +165,7 @@ class LocalDatabase:
                 with open(self._file, "r+b") as handle:  # in place: the connection keeps its file
                     handle.write(local)
                     handle.truncate()
-                self._device_bytes = data
+                self._seen(data)
                 self._results = {}
             if not write:
                 return action(self._connection)
@@ -160,7 +190,7 @@ class LocalDatabase:
             if present:
                 device.shell("rm -f " + " ".join(map(shlex.quote, present)))
             device.push(pushed, self.db_path)
-            self._device_bytes = pushed
+            self._seen(pushed)
             return result
 
 

@@ -99,11 +99,14 @@ def settings_put(device: Device, namespace: str, key: str, value: str) -> None:
 
 def _focus(device: Device) -> tuple[str, str] | None:
     """The focused window's package and activity, from ``dumpsys window`` (else ``dumpsys activity activities``); the
-    simulated phone tells them without writing the report (``SimDevice.focused_activity``)."""
+    simulated phone tells them without writing the report (``SimDevice.focused_activity``), an adb device may have
+    printed the focus line along with its last UI dump (``AdbDevice.known_focus``)."""
     focused = getattr(device, "focused_activity", None)
     if focused is not None:
         return focused()
-    match = _FOCUS.search(device.shell("dumpsys window").output)
+    known = getattr(device, "known_focus", None)
+    window = known() if known is not None else None
+    match = _FOCUS.search(window if window is not None else device.shell("dumpsys window").output)
     if match is None:
         match = _RESUMED.search(device.shell("dumpsys activity activities").output)
     return (match.group(1), match.group(2)) if match else None

@@ -3,6 +3,7 @@ however it was made, and push back what a fresh copy would."""
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 import sqlite3
 from pathlib import Path
@@ -41,6 +42,22 @@ class FileDevice:
         return ShellResult("", 0)
 
 
+class DigestDevice(FileDevice):
+    """A ``FileDevice`` that also tells file digests without sending the files, as ``AdbDevice.md5sums`` does;
+    counts the pulls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pulls = 0
+
+    def pull(self, path: str) -> bytes:
+        self.pulls += 1
+        return super().pull(path)
+
+    def md5sums(self, paths: list[str]) -> dict[str, str]:
+        return {path: hashlib.md5(self.files[path]).hexdigest() for path in paths if path in self.files}
+
+
 def database(tmp_path: Path, name: str, wal: bool, rows: int = 2, frames_in_wal: bool = False) -> dict[str, bytes]:
     """Files of a notes database made on the host: the database and, with ``frames_in_wal``, its ``-wal``."""
     path = tmp_path / name
@@ -72,9 +89,10 @@ def titles(device: FileDevice) -> list[str]:
     return [row["title"] for row in state.sqlite_query(device, DB, "SELECT title FROM notes ORDER BY id")]
 
 
+@pytest.mark.parametrize("device_class", [FileDevice, DigestDevice])
 @pytest.mark.parametrize("wal", [False, True])
-def test_follows_changes_made_behind_its_back(tmp_path, wal):
-    device = FileDevice()
+def test_follows_changes_made_behind_its_back(tmp_path, wal, device_class):
+    device = device_class()
     put(device, database(tmp_path, "a.db", wal, rows=2))
     assert titles(device) == ["note 0", "note 1"]
     # Another database with the same change counter, schema and size: only the pages differ.
@@ -119,6 +137,23 @@ def test_writes_push_the_device_format_and_a_counter_that_depends_only_on_the_in
     with sqlite3.connect(":memory:") as check:  # a valid database as pushed
         check.deserialize(pushed[0][:18] + b"\x01\x01" + pushed[0][20:])
         assert check.execute("SELECT title FROM notes ORDER BY id").fetchall() == [("it's",), ("note 1",)]
+
+
+def test_a_device_that_tells_digests_is_pulled_from_only_when_its_files_changed(tmp_path):
+    device = DigestDevice()
+    put(device, database(tmp_path, "a.db", wal=True))
+    assert titles(device) == ["note 0", "note 1"] and device.pulls == 1  # no -wal to pull: the digests said so
+    assert titles(device) == ["note 0", "note 1"] and device.pulls == 1
+    device.files[DB + "-wal"] = b""  # an empty WAL holds no frames
+    assert titles(device) == ["note 0", "note 1"] and device.pulls == 1
+    put(device, database(tmp_path, "b.db", wal=True, frames_in_wal=True))
+    assert titles(device) == ["note 0", "note 1", "in the wal"] and device.pulls == 3
+    assert titles(device) == ["note 0", "note 1", "in the wal"] and device.pulls == 5  # frames: always pulled
+    state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = 1")  # checkpointed, pushed without a -wal
+    assert titles(device) == ["note 1", "in the wal"]
+    state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = 2")
+    pulls = device.pulls
+    assert titles(device) == ["in the wal"] and device.pulls == pulls  # what it pushed is what the device holds
 
 
 def test_a_write_that_changes_nothing_pushes_nothing(tmp_path):

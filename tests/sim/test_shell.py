@@ -568,6 +568,18 @@ def test_raw_screencap_is_the_header_and_the_screens_rgba_rows(phone):
     assert sh(phone, "screencap -d").exit_code == 1  # a display id is missing: usage
 
 
+def test_a_large_output_is_passed_on_in_its_pieces_not_copied(phone):
+    """The frame ``screencap`` prints reaches the command line's output as the window made it (adbd sends the
+    pieces as they are); small writes around it are gathered, and the output joined reads the same."""
+    result = sh(phone, "echo a; screencap; echo b")
+    frame = phone.screenshot_rgba()
+    assert [len(part) for part in result.stdout_parts] == [2 + 16, len(frame), 2]
+    assert result.stdout_parts[1] is frame
+    assert result.stdout == b"a\n" + result.stdout_parts[0][2:] + frame + b"b\n"
+    piped = sh(phone, "screencap | wc -c")
+    assert piped.stdout == f"{16 + len(frame)}\n".encode()
+
+
 def test_screenshots_and_dumps_printed_to_stdout_leave_the_screen_alone(phone):
     """Read-only command lines do not redraw the screen, nor does saving a screenshot or a dump where no app can
     see it (the shell's /data/local/tmp); saving one into a file an app may list writes."""

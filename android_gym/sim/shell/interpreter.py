@@ -7,8 +7,8 @@ import os
 import posixpath
 import re
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from android_gym.sim.shell.commands import (
     activity,
@@ -48,7 +48,7 @@ from android_gym.sim.shell.parser import (
     _Seq,
     _Simple,
 )
-from android_gym.sim.shell.streams import _IO, LiveOutput, StdinSource, _FileSink, _Input, _NullSink, append_bounded
+from android_gym.sim.shell.streams import _IO, LiveOutput, Output, StdinSource, _FileSink, _Input, _NullSink
 from android_gym.sim.system.fs import normalize
 
 #: Simple commands one ``run`` may execute (a runaway ``while true`` ends instead of hanging the env).
@@ -105,17 +105,42 @@ def _writes_data_only(argv: list[str]) -> bool:
     return name in _DATA_ONLY or (len(argv) > 1 and argv[1] in _DATA_ONLY_SUBCOMMANDS.get(name, ()))
 
 
-@dataclass(frozen=True)
 class ShellOutput:
     """What a command line printed and how it exited; ``read_only`` when every command it ran only read the
     device (so nothing on screen can have changed), ``data_only`` when the commands that wrote wrote only what
-    apps keep (``Phone.data_changed``)."""
+    apps keep (``Phone.data_changed``).
 
-    stdout: bytes
-    stderr: bytes
-    exit_code: int
-    read_only: bool = field(default=False, compare=False)
-    data_only: bool = field(default=False, compare=False)
+    The standard output may be given in pieces, as the commands wrote it (``Output.parts``): adbd sends
+    ``stdout_parts`` as they are, so a screenshot's frame is not copied into one buffer; ``stdout`` joins them
+    when first read.
+    """
+
+    __slots__ = ("stdout_parts", "stderr", "exit_code", "read_only", "data_only", "_stdout")
+
+    def __init__(self, stdout: bytes | Sequence[bytes | bytearray], stderr: bytes, exit_code: int,
+                 read_only: bool = False, data_only: bool = False) -> None:
+        self.stdout_parts = (stdout,) if isinstance(stdout, bytes) else tuple(stdout)
+        self.stderr = stderr
+        self.exit_code = exit_code
+        self.read_only = read_only
+        self.data_only = data_only
+        self._stdout: bytes | None = None
+
+    @property
+    def stdout(self) -> bytes:
+        """All of the standard output."""
+        if self._stdout is None:
+            self._stdout = b"".join(self.stdout_parts)
+        return self._stdout
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ShellOutput):
+            return NotImplemented
+        return (self.stdout, self.stderr, self.exit_code) == (other.stdout, other.stderr, other.exit_code)
+
+    def __repr__(self) -> str:
+        return (f"ShellOutput(stdout={self.stdout!r}, stderr={self.stderr!r}, exit_code={self.exit_code}, "
+                f"read_only={self.read_only}, data_only={self.data_only})")
 
 
 @dataclass
@@ -144,7 +169,7 @@ class _Interp(_Expander):
         self.shared = shared
         self.status = 0
         self.subst_status: int | None = None
-        self.err: bytearray = bytearray()
+        self.err: Output = Output()
         self.builtins: dict[str, Callable[[list[str], _IO], int]] = {
             "cd": self._cd, "exit": self._exit, "export": self._export, "unset": self._unset, ":": self._colon,
             "eval": self._eval, "exec": self._exec, "read": self._read, "set": self._colon, "which": self._which,
@@ -157,14 +182,14 @@ class _Interp(_Expander):
         try:
             tree = _parse(script)
         except ShellSyntaxError as error:
-            append_bounded(io.err, f"{SHELL}: {error}\n".encode())
+            io.err.write(f"{SHELL}: {error}\n".encode())
             return 1
         try:
             return self.execute(tree, io)
         except _Exit as done:
             return done.status & 0xFF
         except _Fatal as error:
-            append_bounded(io.err, f"{SHELL}: {error}\n".encode())
+            io.err.write(f"{SHELL}: {error}\n".encode())
             return 1
 
     def child(self, cwd: str | None = None) -> _Interp:
@@ -201,10 +226,10 @@ class _Interp(_Expander):
         status = 0
         for index, command in enumerate(node.commands):
             last = index == len(node.commands) - 1
-            out = io.out if last else bytearray()
+            out = io.out if last else Output()
             status = self.execute(command, _IO(inp, out, io.err))
             if not last:
-                inp = _Input(bytes(out))
+                inp = _Input(out.getvalue())
         return (0 if status else 1) if node.negate else status
 
     def _compound(self, node: object, io: _IO) -> int:
@@ -269,7 +294,7 @@ class _Interp(_Expander):
             return builtin(argv, io)
         command = self.lookup(name)
         if command is None:
-            append_bounded(io.err, f"{SHELL}: {name}: inaccessible or not found\n".encode())
+            io.err.write(f"{SHELL}: {name}: inaccessible or not found\n".encode())
             return 127
         writes = not _reads_only(argv)
         data_only = writes and _writes_data_only(argv)
@@ -290,8 +315,8 @@ class _Interp(_Expander):
             self.phone.data_changed()
         elif writes:
             self.phone.window.invalidate()
-        append_bounded(io.out, ctx.stdout)
-        append_bounded(io.err, ctx.stderr)
+        io.out.write(ctx.stdout)
+        io.err.write(ctx.stderr)
         return status & 0xFF
 
     def lookup(self, name: str) -> Command | None:
@@ -349,28 +374,28 @@ class _Interp(_Expander):
                 sinks[1] = sinks[2] = sink
             else:
                 sinks[1 if fd is None else fd] = sink
-        out, err = bytearray(), bytearray()
+        out, err = Output(), Output()
         try:
             status = body(_IO(inp, out, err))
         finally:
             self._flush(sinks, out, err, files)
         return status
 
-    def _flush(self, sinks: dict[int, object], out: bytearray, err: bytearray, files: list[_FileSink]) -> None:
+    def _flush(self, sinks: dict[int, object], out: Output, err: Output, files: list[_FileSink]) -> None:
         """Deliver what a redirected command printed to its sinks and write the files; a file would outgrow
         ``MAX_BYTES``: out of memory. The files carry device time whatever happens."""
         try:
             for fd, data in ((1, out), (2, err)):
                 sink = sinks.get(fd)
-                if isinstance(sink, bytearray):
-                    append_bounded(sink, data)
+                if isinstance(sink, Output):
+                    sink.write(data)
                 elif isinstance(sink, _FileSink):
-                    append_bounded(sink.data, data)
+                    sink.data.write(data)
             for sink in files:
                 if sink.data:
                     check_size(os.path.getsize(sink.host) + len(sink.data))
                     with open(sink.host, "ab") as handle:
-                        handle.write(sink.data)
+                        handle.writelines(sink.data.parts)
                     sink.data.clear()
         finally:
             for sink in files:
@@ -399,12 +424,12 @@ class _Interp(_Expander):
             if new:
                 self.phone.fs.stamp(host.parent)  # a new entry changes its directory (device time)
         except OSError as error:
-            append_bounded(io.err, f"{SHELL}: can't create {target}: {strerror(error)}\n".encode())
+            io.err.write(f"{SHELL}: can't create {target}: {strerror(error)}\n".encode())
             return None
         for sink in sinks.values():
             if isinstance(sink, _FileSink) and sink.host == host:
                 return sink
-        return _FileSink(host, bytearray())
+        return _FileSink(host, Output())
 
     def _read_redirect(self, target: str, io: _IO) -> bytes | None:
         special = self._special(target)
@@ -413,18 +438,18 @@ class _Interp(_Expander):
         try:
             return self.phone.fs.host_path(target, self.cwd).read_bytes()
         except OSError as error:
-            append_bounded(io.err, f"{SHELL}: can't open {target}: {strerror(error)}\n".encode())
+            io.err.write(f"{SHELL}: can't open {target}: {strerror(error)}\n".encode())
             return None
 
     # ----- command substitution (the hook word expansion calls) ---------------------------------------------
     def _substitute(self, script: str) -> str:
         """``$(...)``: run ``script`` in a subshell and return its output minus trailing newlines."""
-        out = bytearray()
+        out = Output()
         child = self.child()
         status = child.run_script(script, _IO(_Input(b""), out, self.err))
         self.subst_status = status
         self.status = status
-        return out.decode("utf-8", "replace").rstrip("\n")
+        return out.getvalue().decode("utf-8", "replace").rstrip("\n")
 
     # ----- builtins -----------------------------------------------------------------------------------------
     def _colon(self, argv: list[str], io: _IO) -> int:
@@ -438,14 +463,14 @@ class _Interp(_Expander):
         host = self.phone.fs.host_path(path)
         if not host.is_dir():
             reason = "Not a directory" if host.exists() else "No such file or directory"
-            append_bounded(io.err, f"{SHELL}: cd: {target}: {reason}\n".encode())
+            io.err.write(f"{SHELL}: cd: {target}: {reason}\n".encode())
             return 1
         self.vars["OLDPWD"], self.cwd = self.cwd, path
         self.vars["PWD"] = path
         return 0
 
     def _pwd(self, argv: list[str], io: _IO) -> int:
-        append_bounded(io.out, (self.cwd + "\n").encode())
+        io.out.write((self.cwd + "\n").encode())
         return 0
 
     def _exit(self, argv: list[str], io: _IO) -> int:
@@ -473,7 +498,7 @@ class _Interp(_Expander):
                 raise _Abort("too deeply nested")
             return self.execute(_parse(script), io)
         except ShellSyntaxError as error:
-            append_bounded(io.err, f"{SHELL}: eval: {error}\n".encode())
+            io.err.write(f"{SHELL}: eval: {error}\n".encode())
             return 1
         finally:
             self.depth -= 1
@@ -503,7 +528,7 @@ class _Interp(_Expander):
         status = 0
         for name in argv[1:]:
             if self.lookup(name) is not None:
-                append_bounded(io.out, f"/system/bin/{name.rpartition('/')[2]}\n".encode())
+                io.out.write(f"/system/bin/{name.rpartition('/')[2]}\n".encode())
             else:
                 status = 1
         return status
@@ -512,11 +537,11 @@ class _Interp(_Expander):
         status = 0
         for name in argv[1:]:
             if name in self.builtins:
-                append_bounded(io.out, f"{name} is a shell builtin\n".encode())
+                io.out.write(f"{name} is a shell builtin\n".encode())
             elif self.lookup(name) is not None:
-                append_bounded(io.out, f"{name} is /system/bin/{name.rpartition('/')[2]}\n".encode())
+                io.out.write(f"{name} is /system/bin/{name.rpartition('/')[2]}\n".encode())
             else:
-                append_bounded(io.out, f"{name} not found\n".encode())
+                io.out.write(f"{name} not found\n".encode())
                 status = 1
         return status
 
@@ -525,9 +550,9 @@ class _Interp(_Expander):
             status = 0
             for name in argv[2:]:
                 if name in self.builtins:
-                    append_bounded(io.out, f"{name}\n".encode())
+                    io.out.write(f"{name}\n".encode())
                 elif self.lookup(name) is not None:
-                    append_bounded(io.out, f"/system/bin/{name.rpartition('/')[2]}\n".encode())
+                    io.out.write(f"/system/bin/{name.rpartition('/')[2]}\n".encode())
                 else:
                     status = 1
             return status
@@ -549,7 +574,7 @@ class Shell:
         """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` (bytes, or a ``StdinSource`` asked when a
         command first reads its input) on standard input. With ``live``, a command writing straight to the
         script's output may deliver it there as it runs; the result holds what was not delivered."""
-        out, err = bytearray(), bytearray()
+        out, err = Output(), Output()
         session = None if live is None else _Live(live, out, err)
         return _run_guarded(_Interp(self._phone, dict(ENVIRONMENT), "/", 0, _Run(), session), command, stdin, out,
                             err)
@@ -573,13 +598,13 @@ class ShellSession:
     def run(self, line: str) -> ShellOutput:
         """Run one command line; standard input is the terminal, so commands that read it see end of file."""
         self._interp.shared = _Run()
-        return _run_guarded(self._interp, line, b"", bytearray(), bytearray())
+        return _run_guarded(self._interp, line, b"", Output(), Output())
 
 
 class _Live:
     """A script's own output buffers and the ``LiveOutput`` that takes them as they fill."""
 
-    def __init__(self, output: LiveOutput, out: bytearray, err: bytearray) -> None:
+    def __init__(self, output: LiveOutput, out: Output, err: Output) -> None:
         self.output = output
         self.out = out
         self.err = err
@@ -588,10 +613,12 @@ class _Live:
         """Whether ``io`` writes straight to the script's output (no pipe, redirection or substitution)."""
         return io.out is self.out and io.err is self.err
 
-    def deliver(self, stdout: bytearray, stderr: bytearray, event: threading.Event) -> bool:
+    def deliver(self, stdout: Output, stderr: Output, event: threading.Event) -> bool:
         """Hand over what the script and then the running command wrote so far (emptying the buffers) and wait
         for ``event``; ``False`` once the reader has gone."""
-        out, err = bytes(self.out + stdout), bytes(self.err + stderr)
+        self.out.write(stdout)
+        self.err.write(stderr)
+        out, err = self.out.getvalue(), self.err.getvalue()
         for buffer in (self.out, self.err, stdout, stderr):
             buffer.clear()
         if (out or err) and not self.output.write(out, err):
@@ -599,25 +626,22 @@ class _Live:
         return self.output.wait(event)
 
 
-def _run_guarded(interp: _Interp, command: str, stdin: bytes | StdinSource, out: bytearray,
-                 err: bytearray) -> ShellOutput:
+def _run_guarded(interp: _Interp, command: str, stdin: bytes | StdinSource, out: Output,
+                 err: Output) -> ShellOutput:
     """Run a script writing into ``out`` and ``err``; never raises: errors become stderr and an exit code."""
+    failure = ""  # what ended the script, after its own stderr (which may be full)
     try:
         status = interp.run_script(command, _IO(_Input(stdin), out, err))
     except _Exit as done:
         status = done.status & 0xFF
     except _OutOfMemory as error:
-        err += f"{error}\n".encode()
-        status = 1
+        failure, status = f"{error}\n", 1
     except _Abort as error:
-        err += f"{SHELL}: {error}\n".encode()
-        status = 1
+        failure, status = f"{SHELL}: {error}\n", 1
     except RecursionError:
-        err += f"{SHELL}: expression too deeply nested\n".encode()
-        status = 1
+        failure, status = f"{SHELL}: expression too deeply nested\n", 1
     except Exception as error:  # never let a simulator bug escape to the caller
-        err += f"{SHELL}: internal error: {type(error).__name__}: {error}\n".encode()
-        status = 1
+        failure, status = f"{SHELL}: internal error: {type(error).__name__}: {error}\n", 1
     shared = interp.shared
-    return ShellOutput(bytes(out), bytes(err), status, read_only=not shared.wrote,
+    return ShellOutput(out.parts, err.getvalue() + failure.encode(), status, read_only=not shared.wrote,
                        data_only=shared.wrote and not shared.wrote_more)

@@ -15,10 +15,51 @@ from android_gym.sim.shell.errors import check_size
 StdinSource = Callable[[int | None], bytes]
 
 
-def append_bounded(buffer: bytearray, data: bytes | bytearray) -> None:
-    """Add ``data`` to an output buffer; raises ``_OutOfMemory`` past ``MAX_BYTES`` (nothing is added then)."""
-    check_size(len(buffer) + len(data))
-    buffer += data
+#: Immutable writes at least this large are kept as they are, not copied into an output's buffer.
+SHARED_MIN_BYTES = 64 * 1024
+
+
+class Output:
+    """What was written to one output stream (a command's, a pipe's, a script's), in order.
+
+    Small writes are gathered in a buffer; a large ``bytes`` write (a screenshot's frame, a file's contents) is
+    kept as it is, and so is it when one output is written to another (a command's to its shell's). Output handed
+    from ``screencap`` to the shell and on to adbd is therefore never copied: a 1080x2400 frame is 10 MB.
+    """
+
+    __slots__ = ("_parts", "_size")
+
+    def __init__(self) -> None:
+        self._parts: list[bytes | bytearray] = []  # the bytearrays are this output's own
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    @property
+    def parts(self) -> tuple[bytes | bytearray, ...]:
+        """The pieces that make up the output, in order (not to be changed)."""
+        return tuple(self._parts)
+
+    def write(self, data: bytes | bytearray | memoryview | Output) -> None:
+        """Append ``data``; raises ``_OutOfMemory`` past ``MAX_BYTES`` (nothing is added then)."""
+        check_size(self._size + len(data))
+        for part in data._parts if isinstance(data, Output) else (data,):
+            if isinstance(part, bytes) and len(part) >= SHARED_MIN_BYTES:
+                self._parts.append(part)
+            elif part:
+                if not self._parts or not isinstance(self._parts[-1], bytearray):
+                    self._parts.append(bytearray())
+                self._parts[-1] += part
+        self._size += len(data)
+
+    def getvalue(self) -> bytes:
+        """All of the output in one ``bytes`` (a single large piece is returned as it is)."""
+        return b"".join(self._parts)
+
+    def clear(self) -> None:
+        """Forget what was written (pieces handed out before stay as they were)."""
+        self._parts, self._size = [], 0
 
 
 class _Input:
@@ -69,8 +110,8 @@ class _Input:
 @dataclass
 class _IO:
     inp: _Input
-    out: bytearray
-    err: bytearray
+    out: Output
+    err: Output
 
 
 class _NullSink:
@@ -82,7 +123,7 @@ class _FileSink:
     """An output redirection to a sandbox file (created or truncated when the redirection is set up)."""
 
     host: os.PathLike
-    data: bytearray
+    data: Output
 
 
 class LiveOutput(Protocol):

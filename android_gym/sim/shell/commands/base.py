@@ -19,12 +19,12 @@ from pathlib import Path
 
 from android_gym.sim.framework.packages import FIRST_APPLICATION_UID
 from android_gym.sim.shell.device import ShellDevice
-from android_gym.sim.shell.streams import _Input, append_bounded
+from android_gym.sim.shell.streams import Output, _Input
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, normalize
 
 Command = Callable[["CommandContext", list[str]], int]
 #: Hands a command's output so far to a live reader and waits for an event (``CommandContext.follow``).
-Deliver = Callable[[bytearray, bytearray, threading.Event], bool]
+Deliver = Callable[[Output, Output, threading.Event], bool]
 
 
 class CommandContext:
@@ -43,8 +43,8 @@ class CommandContext:
         self.phone = phone
         self._deliver = deliver
         self._stdin = stdin
-        self.stdout = bytearray()
-        self.stderr = bytearray()
+        self.stdout = Output()
+        self.stderr = Output()
         self.cwd = cwd
         self.env = env
         self._run_script = run_script
@@ -62,11 +62,11 @@ class CommandContext:
     # ----- output -----------------------------------------------------------------------------------------
     def out(self, text: str | bytes) -> None:
         """Write to stdout (past ``MAX_BYTES`` the shell ends the script, out of memory)."""
-        append_bounded(self.stdout, text.encode() if isinstance(text, str) else text)
+        self.stdout.write(text.encode() if isinstance(text, str) else text)
 
     def err(self, text: str | bytes) -> None:
         """Write to stderr (past ``MAX_BYTES`` the shell ends the script, out of memory)."""
-        append_bounded(self.stderr, text.encode() if isinstance(text, str) else text)
+        self.stderr.write(text.encode() if isinstance(text, str) else text)
 
     def follow(self, event: threading.Event) -> bool:
         """For a command that runs until its reader goes away (``logcat`` without ``-d``): deliver what it wrote
