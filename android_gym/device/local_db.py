@@ -98,7 +98,6 @@ class LocalDatabase:
         self._connection.execute("PRAGMA journal_mode=MEMORY")  # a scratch copy: nothing to keep safe
         self._connection.execute("PRAGMA synchronous=OFF")
         self._connection.execute("PRAGMA query_only=ON")  # a query cannot change the copy behind the device's back
-        self._connection.row_factory = sqlite3.Row
         self.pid = os.getpid()  # a forked child makes its own copies
         self._close = weakref.finalize(self, _dispose, self._connection, self._dir, self.pid)
         self._lock = threading.Lock()
@@ -115,9 +114,9 @@ class LocalDatabase:
 
         def rows(db: sqlite3.Connection) -> list[dict[str, Any]]:
             if db is not self._connection:  # a database with WAL frames, copied for this query alone
-                return [dict(row) for row in db.execute(sql, key[1])]
+                return _dicts(db.execute(sql, key[1]))
             if key not in self._results:
-                self._results[key] = [dict(row) for row in db.execute(sql, key[1])]
+                self._results[key] = _dicts(db.execute(sql, key[1]))
             return [dict(row) for row in self._results[key]]
 
         return self._use(device, rows, write=False)
@@ -205,6 +204,15 @@ def _execute_many(db: sqlite3.Connection, statements: Sequence[tuple[str, Sequen
     return changed
 
 
+def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
+    """The rows of ``cursor`` as dicts, as ``dict(sqlite3.Row)`` makes them; zipped with the column names, which is
+    several times faster, unless names repeat (a ``Row`` then gives each the first of its columns)."""
+    names = [column[0] for column in cursor.description or ()]
+    if len(set(map(str.lower, names))) == len(names):
+        return [dict(zip(names, values)) for values in cursor]
+    return [dict(sqlite3.Row(cursor, values)) for values in cursor]
+
+
 def _dispose(connection: sqlite3.Connection, directory: Path, pid: int) -> None:
     connection.close()
     if os.getpid() == pid:  # not a forked child's to remove
@@ -223,7 +231,6 @@ def _use_with_wal(device: Device, db_path: str, data: bytes, sides: dict[str, by
                 Path(f"{local}{suffix}").write_bytes(side)
         connection = sqlite3.connect(local, isolation_level=None)
         try:
-            connection.row_factory = sqlite3.Row
             if not write:
                 return action(connection)
             connection.execute("PRAGMA synchronous=OFF")

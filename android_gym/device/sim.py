@@ -51,7 +51,7 @@ class SimDevice:
         encode_utf8(path, "device path")
         self.phone.fs.makedirs(posixpath.dirname(path))
         self.phone.fs.write_bytes(path, data)
-        self.phone.invalidate()
+        self.phone.data_changed()
 
     def pull(self, path: str) -> bytes:
         """Read a file from the phone."""

@@ -116,6 +116,16 @@ class Phone:
         if hasattr(self, "window"):
             self.window.invalidate()
 
+    def data_changed(self) -> None:
+        """What an app keeps or runs in the background changed: the shell's reports of the phone are made afresh, and
+        the frame is rebuilt unless the screen in front shows no app's data (``Screen.shows_app_data``: the home
+        screen, whose frame a task's setup would otherwise rebuild for nothing after every write)."""
+        activities = getattr(self, "activities", None)
+        if activities is None or activities.top.shows_app_data or activities.top.dialog_windows:
+            self.invalidate()
+        else:
+            self.window.drop_reports()
+
     def restart_framework(self) -> None:
         """``setprop ctl.restart zygote``: the Java framework starts again, in the locale ``persist.sys.locale``
         names (``ro.product.locale`` when unset, as ``AndroidRuntime::readLocale``); every app process dies and the
@@ -126,11 +136,14 @@ class Phone:
 
     def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
         """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); ``live`` takes output as
-        it comes (``Shell.run``). The screen is redrawn unless the command only read the device. The providers
+        it comes (``Shell.run``). The screen is redrawn unless the command only read the device (or only wrote apps'
+        data while the screen shows none: ``data_changed``). The providers
         keep one connection to their database for the whole command line (see ``SqliteProvider.holding``)."""
         with self.contacts.holding(), self.telephony.holding():
             result = self.shell.run(command, stdin, live)
-        if not result.read_only:
+        if result.data_only:
+            self.data_changed()
+        elif not result.read_only:
             self.invalidate()
         return result
 

@@ -67,11 +67,14 @@ class AppTable:
 
     def insert(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
         """Stop the app and insert ``rows`` (column → value; the id column may be left out) in one round trip."""
+        sql: dict[tuple[str, ...], str] = {}  # by the rows' columns (most rows share theirs)
         statements = []
         for row in rows:
-            columns = ", ".join(f'"{column}"' for column in row)
-            marks = ", ".join("?" for _ in row)
-            statements.append((f'INSERT INTO "{self.table}" ({columns}) VALUES ({marks})', tuple(row.values())))
+            columns = tuple(row)
+            if columns not in sql:
+                names = ", ".join(f'"{column}"' for column in columns)
+                sql[columns] = f'INSERT INTO "{self.table}" ({names}) VALUES ({", ".join("?" * len(columns))})'
+            statements.append((sql[columns], tuple(row.values())))
         if statements:
             self._stop_app(device)
             state.sqlite_execute_many(device, self.db_path, statements)

@@ -217,3 +217,18 @@ def test_a_forked_child_makes_its_own_copy(tmp_path, monkeypatch):
 def test_a_missing_database_raises():
     with pytest.raises(RemoteFileNotFoundError):
         LocalDatabase(DB).query(FileDevice(), "SELECT 1", ())
+
+
+@pytest.mark.parametrize("sql", ["SELECT id, title FROM notes ORDER BY id",
+                                 "SELECT id, title, title AS Title, id AS ID, 'x' AS id FROM notes ORDER BY id",
+                                 "SELECT * FROM notes WHERE id < 0"])
+def test_query_rows_are_what_dict_of_a_sqlite_row_gives(tmp_path, sql):
+    """Rows come as ``dict(sqlite3.Row)`` makes them, also when column names repeat (the first such column wins,
+    names compared without case) and when there are none."""
+    device = FileDevice()
+    device.files[DB] = database(tmp_path, "notes.db", wal=False)[""]
+    expected_db = sqlite3.connect(tmp_path / "notes.db")
+    expected_db.row_factory = sqlite3.Row
+    expected = [dict(row) for row in expected_db.execute(sql)]
+    rows = state.sqlite_query(device, DB, sql)
+    assert rows == expected and [list(row) for row in rows] == [list(row) for row in expected]

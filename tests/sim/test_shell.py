@@ -592,6 +592,45 @@ def test_screenshots_and_dumps_printed_to_stdout_leave_the_screen_alone(phone):
         assert not sh(phone, command).read_only, command
 
 
+#: A task's setup as the reset runs it at the home screen: apps stopped and cleared, files, databases, providers,
+#: the clock and settings it already holds.
+_SETUP = ("am force-stop org.tasks && pm clear com.simplemobiletools.calendar.pro && mkdir -p /sdcard/Notes && "
+          "echo hi > /sdcard/Notes/a.txt && cp /sdcard/Notes/a.txt /sdcard/Notes/b.txt && rm /sdcard/Notes/b.txt && "
+          "content insert --uri content://sms/inbox --bind address:s:+15550001111 --bind body:s:Hi && "
+          "sqlite3 /data/data/com.android.providers.telephony/databases/mmssms.db 'DELETE FROM sms' && "
+          "settings put global auto_time 0 && date 101515342023.00")
+
+
+def test_writes_of_apps_data_keep_the_home_screens_frame(phone):
+    """The home screen shows no app's data: a setup writing only that (and what the screen shows, unchanged) keeps
+    its frame, which is what a rebuild draws; what ``dumpsys`` reports is made afresh."""
+    sh(phone, "settings put global auto_time 0 && date 101515342023.00")
+    frame, dump = phone.window.frame(), phone.window.ui_dump()
+    activities = sh(phone, "dumpsys activity activities").stdout
+    result = sh(phone, _SETUP)
+    assert result.exit_code == 0 and result.data_only and not result.read_only
+    assert phone.window.frame() is frame
+    phone.invalidate()
+    assert phone.window.ui_dump() == dump
+    sh(phone, "am start -n " + SMS + "/.activities.MainActivity && input keyevent KEYCODE_HOME")
+    assert sh(phone, "dumpsys activity activities").stdout != activities  # the SMS app's task is in the report
+
+
+def test_writes_of_apps_data_redraw_an_apps_screen_and_settings_changes_every_screen(phone):
+    """An app's screen may show what a write changed: it is drawn again; so is the home screen when a setting
+    changes (the font scale) or the clock's minute turns."""
+    sh(phone, f"am start -n {SMS}/.activities.MainActivity")
+    frame = phone.window.frame()
+    phone.telephony.deliver_sms("+15550001111", "Hi")  # an SMS arrives without the app looking
+    sh(phone, "echo hi > /sdcard/a.txt")
+    assert phone.window.frame() is not frame
+    sh(phone, "input keyevent KEYCODE_HOME")
+    for command in ("settings put system font_scale 1.3", "date 101515402023.00", "am start -n " + SMS_MAIN):
+        frame = phone.window.frame()
+        sh(phone, command)
+        assert phone.window.frame() is not frame, command
+
+
 def test_date_that_prints_reads_only_and_one_that_sets_the_clock_writes(phone):
     for command in ("date", "date +%s", "date -u +%F", "date -d @0 +%s", "date -r /sdcard -I", "date -D %s -d 0"):
         assert sh(phone, command).read_only, command

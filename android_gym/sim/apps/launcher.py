@@ -63,6 +63,7 @@ class LauncherScreen(Screen):
     """``com.google.android.apps.nexuslauncher.NexusLauncherActivity``."""
 
     activity = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+    shows_app_data = False  # the installed apps, the date and the system bars: no app's data, no running task
 
     def build(self) -> View:
         apps = self.phone.packages.launchable()

@@ -122,7 +122,10 @@ class ActivityManager:
         self._processes.discard(package)
         if app is not None:
             app.on_force_stop()
-        self._changed()
+        if self._resumed is self.top and package != self.top.app.package:
+            self._phone.data_changed()  # an app behind died: what is in front did not change
+        else:
+            self._changed()
 
     def restart(self) -> None:
         """The framework restarted (``setprop ctl.restart zygote``): every app process died, every task is gone,

@@ -135,6 +135,9 @@ class Screen:
 
     #: Fully qualified activity class name, as ``dumpsys`` and ``am start -n`` show it.
     activity: ClassVar[str] = ""
+    #: Whether the screen shows what apps keep (databases, files) or which apps run; False for one that shows
+    #: neither (the home screen), so writes to them leave its frame as it is (``Phone.data_changed``).
+    shows_app_data: ClassVar[bool] = True
 
     def __init__(self, app: App, intent: Intent) -> None:
         self.app = app

@@ -206,6 +206,10 @@ class WindowManager:
     def invalidate(self) -> None:
         """Drop the cached frame (and its dump and pixels) and what ``per_state`` made: state changed."""
         self._frame = None
+        self.drop_reports()
+
+    def drop_reports(self) -> None:
+        """Drop what ``per_state`` made (the windows and tasks changed) but keep the frame: what it shows did not."""
         if self._per_state:
             self._per_state = {}
 

@@ -75,6 +75,16 @@ _READ_ONLY = frozenset({
 })
 _READ_ONLY_SUBCOMMANDS = {"settings": frozenset({"get", "list"}), "content": frozenset({"query"}),
                           "pm": frozenset({"list", "path", "dump", "resolve-activity"})}
+#: Commands that write only what apps keep (files and databases: through the file system, ``sqlite3`` or a content
+#: provider), and the subcommands that do for other commands; and commands that redraw the screen themselves for
+#: whatever else they change (a setting, the app in front stopped; the device time, which the frame checks on its
+#: own). After them the shell leaves the screen to ``data_changed``, which keeps the home screen's frame.
+_DATA_ONLY = frozenset({
+    "chgrp", "chmod", "chown", "content", "cp", "date", "find", "mkdir", "mv", "restorecon", "rm", "rmdir",
+    "sqlite3", "tee", "touch",
+})
+_DATA_ONLY_SUBCOMMANDS = {"am": frozenset({"force-stop"}), "pm": frozenset({"clear"}),
+                          "settings": frozenset({"put", "delete"})}
 
 
 #: Commands whose arguments tell whether they only read the device.
@@ -89,23 +99,31 @@ def _reads_only(argv: list[str]) -> bool:
     return name in _READ_ONLY or (len(argv) > 1 and argv[1] in _READ_ONLY_SUBCOMMANDS.get(name, ()))
 
 
+def _writes_data_only(argv: list[str]) -> bool:
+    """Whether ``argv`` writes at most what apps keep (``_DATA_ONLY``)."""
+    name = argv[0].rpartition("/")[2]
+    return name in _DATA_ONLY or (len(argv) > 1 and argv[1] in _DATA_ONLY_SUBCOMMANDS.get(name, ()))
+
+
 class ShellOutput:
     """What a command line printed and how it exited; ``read_only`` when every command it ran only read the
-    device (so nothing on screen can have changed).
+    device (so nothing on screen can have changed), ``data_only`` when the commands that wrote wrote only what
+    apps keep (``Phone.data_changed``).
 
     The standard output may be given in pieces, as the commands wrote it (``Output.parts``): adbd sends
     ``stdout_parts`` as they are, so a screenshot's frame is not copied into one buffer; ``stdout`` joins them
     when first read.
     """
 
-    __slots__ = ("stdout_parts", "stderr", "exit_code", "read_only", "_stdout")
+    __slots__ = ("stdout_parts", "stderr", "exit_code", "read_only", "data_only", "_stdout")
 
     def __init__(self, stdout: bytes | Sequence[bytes | bytearray], stderr: bytes, exit_code: int,
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, data_only: bool = False) -> None:
         self.stdout_parts = (stdout,) if isinstance(stdout, bytes) else tuple(stdout)
         self.stderr = stderr
         self.exit_code = exit_code
         self.read_only = read_only
+        self.data_only = data_only
         self._stdout: bytes | None = None
 
     @property
@@ -122,15 +140,17 @@ class ShellOutput:
 
     def __repr__(self) -> str:
         return (f"ShellOutput(stdout={self.stdout!r}, stderr={self.stderr!r}, exit_code={self.exit_code}, "
-                f"read_only={self.read_only})")
+                f"read_only={self.read_only}, data_only={self.data_only})")
 
 
 @dataclass
 class _Run:
-    """What the shells of one command line share: the commands left to run, whether one may have written."""
+    """What the shells of one command line share: the commands left to run, whether one may have written, and
+    whether one may have written more than what apps keep."""
 
     budget: int = MAX_COMMANDS
     wrote: bool = False
+    wrote_more: bool = False
 
 
 class _Interp(_Expander):
@@ -277,8 +297,10 @@ class _Interp(_Expander):
             io.err.write(f"{SHELL}: {name}: inaccessible or not found\n".encode())
             return 127
         writes = not _reads_only(argv)
+        data_only = writes and _writes_data_only(argv)
         if writes:
             self.shared.wrote = True
+            self.shared.wrote_more |= not data_only
         live = self.live if self.live is not None and self.live.owns(io) else None
         ctx = CommandContext(self.phone, io.inp, self.cwd, self.vars, self._ctx_script, self._ctx_argv,
                              live and live.deliver)
@@ -289,7 +311,9 @@ class _Interp(_Expander):
         except Exception as error:  # a broken command must not take the shell down
             ctx.err(f"{name}: {type(error).__name__}: {error}\n")
             status = 1
-        if writes:  # what later commands of the line report of the phone is made afresh
+        if data_only:  # what later commands of the line report of the phone is made afresh
+            self.phone.data_changed()
+        elif writes:
             self.phone.window.invalidate()
         io.out.write(ctx.stdout)
         io.err.write(ctx.stderr)
@@ -618,4 +642,6 @@ def _run_guarded(interp: _Interp, command: str, stdin: bytes | StdinSource, out:
         failure, status = f"{SHELL}: expression too deeply nested\n", 1
     except Exception as error:  # never let a simulator bug escape to the caller
         failure, status = f"{SHELL}: internal error: {type(error).__name__}: {error}\n", 1
-    return ShellOutput(out.parts, err.getvalue() + failure.encode(), status, read_only=not interp.shared.wrote)
+    shared = interp.shared
+    return ShellOutput(out.parts, err.getvalue() + failure.encode(), status, read_only=not shared.wrote,
+                       data_only=shared.wrote and not shared.wrote_more)

@@ -324,7 +324,7 @@ class ContactsProvider(SqliteProvider):
         self.ensure_db()
         with super()._transaction() as db:
             yield db
-        self._phone.invalidate()
+        self._phone.data_changed()
 
     # ----- writes -----------------------------------------------------------------------------------------
     def insert(self, uri: str, values: dict[str, Any]) -> int:

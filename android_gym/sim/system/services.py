@@ -31,3 +31,7 @@ class SystemServices(Protocol):
 
     def invalidate(self) -> None:
         """Something visible may have changed: redraw before the next look at the screen."""
+
+    def data_changed(self) -> None:
+        """What an app keeps (its databases and files) or runs in the background changed: redraw unless the screen
+        in front shows no app's data (the home screen)."""

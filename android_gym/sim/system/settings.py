@@ -45,9 +45,12 @@ class Settings:
         """Value of ``key`` or ``None``."""
         return self._values[namespace].get(key)
 
-    def put(self, namespace: str, key: str, value: str) -> None:
-        """Store ``value`` under ``key``."""
-        self._values[namespace][key] = str(value)
+    def put(self, namespace: str, key: str, value: str) -> bool:
+        """Store ``value`` under ``key``; whether that changed it."""
+        values, value = self._values[namespace], str(value)
+        changed = values.get(key) != value
+        values[key] = value
+        return changed
 
     def delete(self, namespace: str, key: str) -> bool:
         """Remove ``key``; whether it existed."""

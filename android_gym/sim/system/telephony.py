@@ -165,7 +165,7 @@ class Telephony(SqliteProvider):
 
     def _changed(self) -> None:
         """Messages changed: apps showing them redraw (their observers of ``content://sms`` fire)."""
-        self._phone.invalidate()
+        self._phone.data_changed()
 
     # ----- threads ----------------------------------------------------------------------------------------
     def thread_id_for(self, address: str) -> int:

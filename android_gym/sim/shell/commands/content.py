@@ -128,11 +128,11 @@ def _write(ctx: CommandContext, verb: str, uri: str, binds: dict[str, object], w
             telephony = ctx.phone.telephony
             if verb == "insert":
                 telephony.insert(uri, binds)
-                ctx.phone.invalidate()
+                ctx.phone.data_changed()
                 return
             if verb == "delete":
                 telephony.delete(uri, where)
-                ctx.phone.invalidate()
+                ctx.phone.data_changed()
                 return
             raise _ProviderError("java.lang.UnsupportedOperationException", f"Cannot update URL: {uri}")
         if authority in _CONTACTS_AUTHORITIES:  # legacy writes are refused as unknown URIs

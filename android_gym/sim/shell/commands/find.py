@@ -23,12 +23,21 @@ class _FindError(Exception):
 
 @dataclass
 class _Node:
-    """One file being tested."""
+    """One file being tested: its file type (``S_IFMT`` bits) and, when the expression reads more of it
+    (``_READS_STAT``), its ``stat``, taken when its directory was read, as toybox does."""
 
     path: str
     host: str
-    st: os.stat_result
+    kind: int
     depth: int
+    st: os.stat_result | None = None
+
+    @property
+    def info(self) -> os.stat_result:
+        """The ``stat`` a test reads (taken for every node when the expression has such a test)."""
+        if self.st is None:
+            raise AssertionError("stat of a node read by a test not in _READS_STAT")
+        return self.st
 
 
 @dataclass
@@ -48,6 +57,8 @@ _TESTS_PLAIN = {"-print", "-print0", "-delete", "-prune", "-true", "-false", "-e
 _KINDS = {"f": st_mode.S_ISREG, "d": st_mode.S_ISDIR, "l": st_mode.S_ISLNK, "p": st_mode.S_ISFIFO,
           "s": st_mode.S_ISSOCK, "b": st_mode.S_ISBLK, "c": st_mode.S_ISCHR}
 _ACTIONS = {"-print", "-print0", "-delete", "-exec", "-execdir", "-ok", "-okdir", "-quit"}
+#: Tests that read more of a file than its name and type.
+_READS_STAT = {"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-size", "-empty", "-executable"}
 
 
 class _Parser:
@@ -55,6 +66,7 @@ class _Parser:
         self.args = args
         self.pos = 0
         self.has_action = False
+        self.reads_stat = False  # whether a test reads more than the name and type (``_READS_STAT``)
         self.options: dict[str, int] = {}
 
     def parse(self) -> _Expr:
@@ -111,6 +123,7 @@ class _Parser:
             batch = self.args[self.pos] == "+"
             self.pos += 1
             return _Expr("test", "-exec", (command, batch))
+        self.reads_stat |= arg in _READS_STAT
         if arg in _TESTS_WITH_ARG:
             return _Expr("test", arg, self.value(arg))
         if arg in _TESTS_PLAIN:
@@ -149,6 +162,7 @@ class _Finder:
         self.quit = False
         self.pruned = False
         self.has_action = False
+        self.reads_stat = False
         self._batches: dict[int, list[str]] = {}
 
     def evaluate(self, expr: _Expr, node: _Node) -> bool:
@@ -177,16 +191,16 @@ class _Finder:
             for letter in letters:
                 if letter not in _KINDS:
                     raise _FindError(f"bad -type '{letter}'")
-            return any(_KINDS[letter](node.st.st_mode) for letter in letters)
+            return any(_KINDS[letter](node.kind) for letter in letters)
         if name in ("-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin"):
             spec, unit = arg, 60 if name.endswith("min") else 86400
             if spec[-1:].lower() in "dhms" and spec[-1:].isalpha():
                 unit = {"d": 86400, "h": 3600, "m": 60, "s": 1}[spec[-1].lower()]
                 spec = spec[:-1]
-            return _compare(self.now - node.st.st_mtime, spec, unit)
+            return _compare(self.now - node.info.st_mtime, spec, unit)
         if name == "-newer":
             try:
-                return node.st.st_mtime_ns > ctx.host(arg).stat().st_mtime_ns
+                return node.info.st_mtime_ns > ctx.host(arg).stat().st_mtime_ns
             except OSError as error:
                 raise _FindError(f"'{arg}': {strerror(error)}") from None
         if name == "-size":
@@ -194,14 +208,14 @@ class _Finder:
             if not match:
                 raise _FindError(f"bad -size '{arg}'")
             unit = {"": 512, "b": 512, "c": 1, "k": 1024, "M": 1024**2, "G": 1024**3}[match.group(2)]
-            size = node.st.st_size if not st_mode.S_ISDIR(node.st.st_mode) else blocks_1k(node.st) * 1024
+            size = node.info.st_size if not st_mode.S_ISDIR(node.info.st_mode) else blocks_1k(node.info) * 1024
             return _compare(-(-size // unit), match.group(1), 1)
         if name == "-empty":
-            if st_mode.S_ISDIR(node.st.st_mode):
+            if st_mode.S_ISDIR(node.info.st_mode):
                 return not any(os.scandir(node.host))
-            return st_mode.S_ISREG(node.st.st_mode) and node.st.st_size == 0
+            return st_mode.S_ISREG(node.info.st_mode) and node.info.st_size == 0
         if name == "-executable":
-            return bool(node.st.st_mode & 0o111)
+            return bool(node.info.st_mode & 0o111)
         if name in ("-perm", "-user", "-group", "-links", "-inum", "-context", "-samefile"):
             return name == "-user" and arg == "root"
         if name in ("-print", "-print0"):
@@ -209,7 +223,7 @@ class _Finder:
             return True
         if name == "-delete":
             try:
-                if st_mode.S_ISDIR(node.st.st_mode) and not st_mode.S_ISLNK(node.st.st_mode):
+                if st_mode.S_ISDIR(node.kind):
                     os.rmdir(node.host)
                 else:
                     os.unlink(node.host)
@@ -243,7 +257,7 @@ class _Finder:
             self.ctx.err(f"find: '{start}': {strerror(error)}\n")
             self.status = 1
             return
-        self._visit(_Node(start, host, info, 0))
+        self._visit(_Node(start, host, st_mode.S_IFMT(info.st_mode), 0, info))
         for key, paths in self.pending_exec.items():
             command = self._batches[key]
             at = command.index("{}") if "{}" in command else len(command)
@@ -256,35 +270,54 @@ class _Finder:
         max_depth = self.options.get("-maxdepth")
         min_depth = self.options.get("-mindepth", 0)
         depth_first = bool(self.options.get("-depth"))
-        is_dir = st_mode.S_ISDIR(node.st.st_mode)
+        is_dir = st_mode.S_ISDIR(node.kind)
         self.pruned = False
         if not depth_first and node.depth >= min_depth:
             self._match(node)
         pruned = self.pruned
         if is_dir and not pruned and (max_depth is None or node.depth < max_depth):
             try:
-                names = sorted(os.listdir(node.host))
+                with os.scandir(node.host) as listing:
+                    entries = sorted(listing, key=lambda entry: entry.name)
             except OSError as error:
                 self.ctx.err(f"find: '{node.path}': {strerror(error)}\n")
                 self.status = 1
-                names = []
-            for name in names:
-                child = os.path.join(node.host, name)
+                entries = []
+            for entry in entries:
                 try:
-                    info = self.ctx.stat(child, follow_symlinks=False)
+                    child = self._node(entry, node)
                 except OSError:
                     continue
-                path = node.path + name if node.path.endswith("/") else f"{node.path}/{name}"
-                self._visit(_Node(path, child, info, node.depth + 1))
+                self._visit(child)
                 if self.quit:
                     return
         if depth_first and node.depth >= min_depth:
             self._match(node)
 
+    def _node(self, entry: os.DirEntry[str], parent: _Node) -> _Node:
+        """The node of a directory entry: its type from the directory read (no ``stat``), unless a test reads
+        more of it."""
+        path = parent.path + entry.name if parent.path.endswith("/") else f"{parent.path}/{entry.name}"
+        if self.reads_stat:
+            info = self.ctx.stat(entry.path, follow_symlinks=False)
+            return _Node(path, entry.path, st_mode.S_IFMT(info.st_mode), parent.depth + 1, info)
+        return _Node(path, entry.path, _entry_kind(entry), parent.depth + 1)
+
     def _match(self, node: _Node) -> None:
         matched = self.evaluate(self.expr, node)
         if matched and not self.has_action:
             self.ctx.out(node.path + "\n")
+
+
+def _entry_kind(entry: os.DirEntry[str]) -> int:
+    """The file type bits of a directory entry, from the directory read where it tells them."""
+    if entry.is_symlink():
+        return st_mode.S_IFLNK
+    if entry.is_dir(follow_symlinks=False):
+        return st_mode.S_IFDIR
+    if entry.is_file(follow_symlinks=False):
+        return st_mode.S_IFREG
+    return st_mode.S_IFMT(entry.stat(follow_symlinks=False).st_mode)
 
 
 def find(ctx: CommandContext, argv: list[str]) -> int:
@@ -300,7 +333,7 @@ def find(ctx: CommandContext, argv: list[str]) -> int:
     except _FindError as error:
         return ctx.fail("find", str(error))
     finder = _Finder(ctx, expr, parser.options)
-    finder.has_action = parser.has_action
+    finder.has_action, finder.reads_stat = parser.has_action, parser.reads_stat
     try:
         for path in paths:
             finder.walk(path)

@@ -73,11 +73,13 @@ def settings(ctx: CommandContext, argv: list[str]) -> int:
         if len(rest) == 4 and rest[3].lower() != "default":
             ctx.err("Argument expected to be 'default'\n")
             return 255
-        store.put(table, rest[0], rest[1])
-        ctx.phone.invalidate()
+        if store.put(table, rest[0], rest[1]):  # SettingsState.insertSettingLocked: an equal value notifies none
+            ctx.phone.invalidate()
     elif verb == "delete":
-        ctx.out(f"Deleted {int(store.delete(table, rest[0]))} rows\n")
-        ctx.phone.invalidate()
+        deleted = store.delete(table, rest[0])
+        ctx.out(f"Deleted {int(deleted)} rows\n")
+        if deleted:
+            ctx.phone.invalidate()
     elif verb == "list":
         ctx.out("".join(f"{key}={value}\n" for key, value in store.items(table)))
     return 0

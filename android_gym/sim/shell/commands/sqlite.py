@@ -227,7 +227,7 @@ def sqlite3_command(ctx: CommandContext, argv: list[str]) -> int:
     # The database, its side files and their directory: what the SQL changed on the host carries device time.
     with ctx.phone.fs.device_writes(*ctx.phone.fs.sqlite_files(ctx.path(filename))):
         status = _session(ctx, filename, options, commands_first, positional[1:])
-    ctx.phone.invalidate()  # an app's screen may show what the SQL changed
+    ctx.phone.data_changed()  # an app's screen may show what the SQL changed
     return status
 
 

@@ -175,8 +175,7 @@ def date(ctx: CommandContext, argv: list[str]) -> int:
             when = now_s
         if setting is not None:
             when = parse_date(setting, now_s)
-            ctx.phone.clock.set(round(when * 1000))
-            ctx.phone.invalidate()
+            ctx.phone.clock.set(round(when * 1000))  # a frame showing the time redraws itself (WindowManager.frame)
     except ValueError:
         return ctx.fail("date", f"bad date {setting if setting is not None else show}")
     except OSError as error:

@@ -1,0 +1,70 @@
+"""The short cuts that make a reset cheap leave the phone exactly as it would be without them: the home screen's
+frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
+(``local_db._dicts``), ``find`` walking without a ``stat`` per entry. Two envs run the same resets, one with the
+short cuts undone; every file (bytes and device times) and every screen are the same."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+from android_gym.device import local_db
+from android_gym.sim.phone import Phone
+from android_gym.sim.shell.commands import find
+
+#: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage.
+TASKS = ("TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes", "FilesDeleteFile")
+
+
+def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
+    """Every regular file of the phone by device path: its bytes and its device modification time."""
+    files = {}
+    for folder, _, names in os.walk(phone.fs.root):
+        for name in names:
+            host = Path(folder) / name
+            device = "/" + str(host.relative_to(phone.fs.root))
+            files[device] = (host.read_bytes(), phone.fs.device_stat(host).st_mtime_ns)
+    return files
+
+
+def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry."""
+    monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
+    monkeypatch.setattr(local_db, "_dicts", lambda cursor: [
+        dict(sqlite3.Row(cursor, values)) for values in cursor])
+    parse = find._Parser.parse
+
+    def parse_reading_stat(self: find._Parser) -> find._Expr:
+        expr = parse(self)
+        self.reads_stat = True
+        return expr
+
+    monkeypatch.setattr(find._Parser, "parse", parse_reading_stat)
+
+
+def _episodes(task: str) -> list[tuple[str, dict[str, tuple[bytes, int]]]]:
+    """The dump and the files after each of three resets of ``task`` (the second after the first, as an agent's
+    next episode)."""
+    env = gym.make(f"AndroidWorld/{task}-v0", pixels=False)
+    seen = []
+    for seed in (1, 2, 1):
+        observation, _ = env.reset(seed=seed)
+        seen.append((observation["a11y_tree"], _phone_files(env.unwrapped.device.phone)))
+    env.close()
+    return seen
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_resets_leave_the_same_phone_with_and_without_the_short_cuts(task, monkeypatch):
+    fast = _episodes(task)
+    with monkeypatch.context() as patched:
+        _without_short_cuts(patched)
+        slow = _episodes(task)
+    for (fast_dump, fast_files), (slow_dump, slow_files) in zip(fast, slow):
+        assert fast_dump == slow_dump
+        assert fast_files.keys() == slow_files.keys()
+        assert [path for path in fast_files if fast_files[path] != slow_files[path]] == []
