@@ -91,18 +91,23 @@ _DATA_ONLY_SUBCOMMANDS = {"am": frozenset({"force-stop"}), "pm": frozenset({"cle
 _READS_ONLY_WHEN = {**input_commands.READS_ONLY, **system.READS_ONLY}
 
 
+def _listed(argv: list[str], commands: frozenset[str], subcommands: dict[str, frozenset[str]]) -> bool:
+    """Whether ``argv`` runs one of ``commands`` (a bare name or a path) or one of a command's ``subcommands``."""
+    name = argv[0].rpartition("/")[2]
+    return name in commands or (len(argv) > 1 and argv[1] in subcommands.get(name, ()))
+
+
 def _reads_only(argv: list[str]) -> bool:
     """Whether ``argv`` is known to only read the device (unknown commands may write)."""
     name = argv[0].rpartition("/")[2]
     if name in _READS_ONLY_WHEN:
         return _READS_ONLY_WHEN[name](argv)
-    return name in _READ_ONLY or (len(argv) > 1 and argv[1] in _READ_ONLY_SUBCOMMANDS.get(name, ()))
+    return _listed(argv, _READ_ONLY, _READ_ONLY_SUBCOMMANDS)
 
 
 def _writes_data_only(argv: list[str]) -> bool:
     """Whether ``argv`` writes at most what apps keep (``_DATA_ONLY``)."""
-    name = argv[0].rpartition("/")[2]
-    return name in _DATA_ONLY or (len(argv) > 1 and argv[1] in _DATA_ONLY_SUBCOMMANDS.get(name, ()))
+    return _listed(argv, _DATA_ONLY, _DATA_ONLY_SUBCOMMANDS)
 
 
 class ShellOutput:
