@@ -413,7 +413,7 @@ class TasksDatabase(SqliteProvider):
         return sorted(rows, key=lambda task: list_sort_key(task, now_ms))
 
     def list_turns(self, key: str, listed: list[dict[str, Any]], now_ms: int, show_hidden: bool) -> int | None:
-        """The device time from which ``filtered`` may list other tasks or order them otherwise than ``listed``
+        """The device time from which filter ``key`` may list other tasks or order them otherwise than ``listed``
         (what it gave at ``now_ms``), which a screen waits for (``VirtualClock.before``) instead of reading the
         clock to the millisecond: the next minute for the recent filter; else the next day for Today, the second
         the first hidden task shows, and the second an undated task, which sorts at twice the time now, reaches a
