@@ -167,8 +167,10 @@ def test_the_focus_comes_with_the_dump_once_asked_and_only_while_nothing_ran(fre
         device.close()
 
 
-def test_md5sums_names_the_files_there_are(fresh_served_phone):
+@pytest.mark.parametrize("shell_v2", [True, False], ids=["shell-v2", "legacy-shell"])
+def test_md5sums_names_the_files_there_are(fresh_served_phone, shell_v2):
     device = AdbDevice(fresh_served_phone.serial)
+    device._shell_v2 = shell_v2  # a device without the shell protocol reads them through adbutils' shell2
     try:
         device.push(b"some bytes", "/data/local/tmp/a file.txt")
         assert device.md5sums(["/data/local/tmp/a file.txt", "/data/local/tmp/none"]) == {

@@ -327,8 +327,8 @@ class AdbDevice:
         if self._shell_v2:
             output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
             printed = output.stdout.decode("utf-8", "replace")
-        else:
-            printed = self.shell(command).output
+        else:  # not through ``shell``, which takes any command to change the screen
+            printed = self._call(lambda: self._device.shell2(command, timeout=self.timeout, rstrip=False)).output
         return {name: digest for digest, name in _MD5_LINE.findall(printed)}
 
     def screenshot(self) -> np.ndarray:
