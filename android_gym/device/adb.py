@@ -323,7 +323,7 @@ class AdbDevice:
         """The MD5 digest (hex) of each of ``paths`` that is a readable file, from toybox ``md5sum`` in one round trip
         that sends no file: what a host holding a copy checks before pulling it again (``local_db``). Reads only, so
         the last UI dump stays current."""
-        command = "md5sum " + " ".join(shlex.quote(path) for path in paths)
+        command = "md5sum " + " ".join(shlex.quote(path) for path in paths) + " 2>/dev/null"  # missing: no line
         if self._shell_v2:
             output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
             printed = output.stdout.decode("utf-8", "replace")
