@@ -254,11 +254,11 @@ def image_view(image: Image.Image | None, key: str, **props) -> View:
     return View(kind="image", class_name="android.widget.ImageView", image=image, key=key, **props)
 
 
-def drawing_surface(on_drag: Callable[[float, float, float, float], None], image: Image.Image | None, key: str,
-                    **props) -> View:
+def drawing_surface(on_drag: Callable[[float, float, float, float], None],
+                    image: Image.Image | Callable[[], Image.Image] | None, key: str, **props) -> View:
     """A custom View that draws under the finger (a canvas, reported as a plain ``android.view.View``):
     ``on_drag(x1, y1, x2, y2)`` gets each drag that starts on it, in view coordinates; it shows ``image`` (the
-    drawing so far, named by ``key`` as in ``image_view``)."""
+    drawing so far, named by ``key`` as in ``image_view``; a callable is asked only when the view is drawn)."""
     return View(kind="view", class_name="android.view.View", on_drag=on_drag, image=image, key=key, **props)
 
 
