@@ -66,6 +66,7 @@ from android_gym.sim.ui.views import (
     PRIMARY,
     TEXT,
     TEXT_SECONDARY,
+    TOP_CORNERS,
     WHITE,
     Callback,
     View,
@@ -126,6 +127,7 @@ _TITLE, _BODY, _LIST_TITLE, _CAPTION, _SMALL = 52, 37, 42, 32, 29  # 20, 14, 16,
 _SELECTED = (210, 227, 252)  # list_item_selected_background_color
 _PANEL = (248, 249, 250)
 _SAVE_ICON = 126  # the save bar's document icon, 48dp
+_SHEET_CORNER = 5  # grid_item_radius, 2dp: bottom_sheet_dialog_background's top corners (BottomSheet style)
 
 _RESTRICTED = re.compile(r"^Android/(?:data|obb|sandbox)(?:/.+)?", re.IGNORECASE)  # ExternalStorageProvider
 _FAT_INVALID = re.compile(r'[\x00-\x1f\x7f"*/:<>?\\|]')  # FileUtils.isValidFatFilenameChar
@@ -851,7 +853,7 @@ class _Browser(Screen):
                  for dimension, ascending, label in SORT_ITEMS]
         sheet = column(_text(SORT_TITLE, size=_SMALL, padding=42),
                        group("column", "android.widget.ListView", *items, resource_id=_id("sorting_dialog_list")),
-                       background=WHITE)
+                       background=WHITE, corner=_SHEET_CORNER, corners=TOP_CORNERS)
         return group("column", "android.widget.FrameLayout", sheet, resource_id=_id("design_bottom_sheet"),
                      gravity="bottom")
 

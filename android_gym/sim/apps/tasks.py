@@ -50,6 +50,7 @@ from android_gym.sim.ui.views import (
     PRIMARY,
     TEXT,
     TEXT_SECONDARY,
+    TOP_CORNERS,
     WHITE,
     View,
     button,
@@ -110,6 +111,7 @@ _TEXT_16SP, _TEXT_14SP, _TEXT_20SP, _TEXT_24SP = 42, 37, 53, 63  # px at 420 dpi
 _BAR = 147  # ?attr/actionBarSize, 56 dp
 _KEYLINE = 42  # keyline_first, 16 dp
 _ROW_PADDING = 42  # p_rowPadding default 16 dp
+_DRAWER_CORNER = 32  # bottom_sheet_corners, 12 dp: CustomShapeAppearanceBottomSheetDialog's top corners
 _EDIT_ROW = 168  # a task-edit row: 20 dp padding around a 24 dp icon
 
 SCHEMA = (  # 88.json: createSql of every entity with ${TABLE_NAME} filled in, then its indices
@@ -764,7 +766,9 @@ class MainScreen(Screen):
         items += [self._drawer_action(text) for text in DRAWER_ACTIONS]
         drawer = View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", key="drawer",
                       resource_id=_id("recycler_view"), scrollable=True, focusable=True, children=items)
-        return _bottom_sheet(drawer, padding=24)
+        # CustomBottomSheetDialog (NavigationDrawerFragment.getTheme); the date picker's sheet keeps
+        # MaterialComponents' square shapeAppearanceLargeComponent
+        return _bottom_sheet(drawer, padding=24, corner=_DRAWER_CORNER, corners=TOP_CORNERS)
 
     def _drawer_filter(self, item: TaskFilter, now_ms: int) -> View:
         """``filter_adapter_row``: icon, name (checked when selected) and the count of active tasks."""

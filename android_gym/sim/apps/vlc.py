@@ -78,6 +78,7 @@ from android_gym.sim.ui.views import (
     DIVIDER,
     TEXT,
     TEXT_SECONDARY,
+    TOP_CORNERS,
     WHITE,
     Callback,
     Color,
@@ -164,6 +165,7 @@ NIGHT_COLORS: dict[Color, Color] = {
     _ERROR: (207, 102, 121),  # Material's dark error colour #CF6679
 }
 _BAR, _NAV, _ROW, _ICON = 147, 147, 147, 126  # 56 dp bars and rows, 48 dp icons at 420 dpi
+_SHEET_CORNER = 42  # ?attr/bottom_sheet_radius of Theme.VLC: 16 dp (bottom_sheet_background's top corners)
 _TITLE_SP, _BODY_SP, _SMALL_SP = 42, 37, 32  # 16, 14 and 12 sp
 
 
@@ -357,9 +359,11 @@ def media_quantity(count: int, tag: str) -> str:
 
 
 def _bottom_sheet(*children: View, resource_id: str = "design_bottom_sheet") -> View:
-    """A ``VLCBottomSheetDialogFragment``'s sheet at the bottom of the window."""
+    """A ``VLCBottomSheetDialogFragment``'s sheet at the bottom of the window, its top corners rounded
+    (``AppModalStyle``'s ``bottom_sheet_background``)."""
     return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id(resource_id),
-                gravity="bottom", background=_SHEET, padding=24, children=list(children))
+                gravity="bottom", background=_SHEET, corner=_SHEET_CORNER, corners=TOP_CORNERS, padding=24,
+                children=list(children))
 
 
 class LibraryOverlays:
