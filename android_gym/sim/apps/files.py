@@ -155,12 +155,16 @@ class Root:
         return self.kind in ("storage", "downloads")
 
 
-RECENT = Root("nullnull", "Recent", "recent")
-IMAGES = Root("com.android.providers.media.documentsimages_root", "Images", "media", media="image")
-VIDEOS = Root("com.android.providers.media.documentsvideos_root", "Videos", "media", media="video")
-AUDIO = Root("com.android.providers.media.documentsaudio_root", "Audio", "media", media="audio")
-DOCUMENTS = Root("com.android.providers.media.documentsdocuments_root", "Documents", "media", media="document")
-DOWNLOADS = Root("com.android.providers.downloads.documentsdownloads", "Downloads", "downloads", DOWNLOADS_DIR)
+# The roots' titles (Root.COLUMN_TITLE), each its provider's resource string: DocumentsUI's root_recent,
+# MediaProvider's root_images, root_videos, root_audio and root_documents, DownloadProvider's root_downloads.
+RECENT_TITLE, IMAGES_TITLE, VIDEOS_TITLE = "Recent", "Images", "Videos"
+AUDIO_TITLE, DOCUMENTS_TITLE, DOWNLOADS_TITLE = "Audio", "Documents", "Downloads"
+RECENT = Root("nullnull", RECENT_TITLE, "recent")
+IMAGES = Root("com.android.providers.media.documentsimages_root", IMAGES_TITLE, "media", media="image")
+VIDEOS = Root("com.android.providers.media.documentsvideos_root", VIDEOS_TITLE, "media", media="video")
+AUDIO = Root("com.android.providers.media.documentsaudio_root", AUDIO_TITLE, "media", media="audio")
+DOCUMENTS = Root("com.android.providers.media.documentsdocuments_root", DOCUMENTS_TITLE, "media", media="document")
+DOWNLOADS = Root("com.android.providers.downloads.documentsdownloads", DOWNLOADS_TITLE, "downloads", DOWNLOADS_DIR)
 
 
 def storage_root(phone: Context) -> Root:
