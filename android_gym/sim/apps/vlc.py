@@ -68,7 +68,7 @@ from PIL import Image
 from android_gym import locales
 from android_gym.sim.apps.vlc_library import MediaItem, MediaLibrary, PlaylistItem
 from android_gym.sim.framework.app import App, Context, Screen
-from android_gym.sim.framework.formats import quantity_string, system_tag
+from android_gym.sim.framework.formats import Plural, quantity_string, system_tag
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
@@ -109,6 +109,7 @@ MORE_ACTIONS, ADD_TO_PLAYLIST, DELETE, CANCEL = "More Actions", "Add to playlist
 ADD_TO_NEW_PLAYLIST, ADD_TO_EXISTING_PLAYLIST = "Add to new playlist", "Add to existing playlist"
 PLAYLIST_NAME_HINT, SAVE, DELETE_FOREVER = "Playlist name", "Save", "Delete forever"
 CONFIRM_DELETE_MESSAGE = "This is permanent and cannot be undone."
+MEDIA_QUANTITY = Plural("media_quantity", "1 media", "{} media")
 #: ``ContextSheet``'s options in its order for ``CTX_VIDEO_FLAGS`` (with "Mark as played" and "Browse parent",
 #: which ``VideoGridFragment`` adds for an unseen video in a folder) and ``CTX_PLAYLIST_ALBUM_FLAGS``.
 VIDEO_OPTIONS = ("Play", "Play all", "Play as audio", "Append", "Insert next", "Download subtitles", "Information",
@@ -355,7 +356,7 @@ def _toolbar(*children: View) -> View:
 
 def media_quantity(count: int, tag: str) -> str:
     """``plurals/media_quantity`` in the locale ``tag``."""
-    return quantity_string(("1 media", "{} media"), count, PACKAGE, tag)
+    return quantity_string(MEDIA_QUANTITY, count, PACKAGE, tag)
 
 
 def _bottom_sheet(*children: View, resource_id: str = "design_bottom_sheet") -> View:

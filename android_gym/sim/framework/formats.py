@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from babel import Locale
 from babel.dates import DateTimePattern, match_skeleton, parse_pattern, tokenize_pattern, untokenize_pattern
@@ -200,12 +200,25 @@ def weekday_name(day: int, tag: str, pattern: str = "EEEE") -> str:
     return format_pattern(_A_MONDAY + dt.timedelta(days=day), pattern, tag)
 
 
-def quantity_string(forms: tuple[str, str], count: int, package: str, tag: str) -> str:
-    """``Resources.getQuantityString(id, count, count)`` of the app ``package`` in the locale ``tag``: of a plural's
-    English ``(one, other)`` forms (templates with one ``{}``), the one the locale's CLDR plural rule picks for
-    ``count`` ("one" in French for 0 and 1, in English and German for 1 only), read in the locale (a language's
-    ``one`` form is keyed by the English ``one``, its ``other`` by the English ``other``; French's ``many``, for
-    millions, reads as ``other``), ``count`` put in."""
-    one, other = forms
-    form = one if _locale(tag).plural_form(count) == "one" else other
-    return locales.resource(tag, package, form).format(count)
+class Plural(NamedTuple):
+    """A ``<plurals>`` resource: its name and its English ``one`` and ``other`` items (templates with one ``{}``)."""
+
+    name: str
+    one: str
+    other: str
+
+
+def quantity_string(plural: Plural, count: int, package: str, tag: str) -> str:
+    """``Resources.getQuantityString(id, count, count)`` of the app ``package`` in the locale ``tag``: the item of
+    ``plural`` for the quantity the locale's CLDR plural rule picks for ``count`` (ICU's ``PluralRules.select``:
+    "one" in French for 0 and 1, in English and German for 1 only; French's "many" for a million and its
+    multiples, CLDR 38 and later), read in the locale, ``count`` put in. A quantity the resource has no item for in
+    the locale falls back to its ``other`` item (``ResourcesImpl.getQuantityText``)."""
+    quantity = _locale(tag).plural_form(count)
+    if quantity == "one":
+        form = locales.resource(tag, package, plural.one)
+    else:
+        many = quantity != "other" and locales.translation(tag, package, locales.plural_key(plural.other, plural.name,
+                                                                                            quantity))
+        form = many or locales.resource(tag, package, plural.other)
+    return form.format(count)
