@@ -126,6 +126,9 @@ def test_date_time_instances_and_dates_with_a_time():
     assert formats.format_date_time_instance(when, "short", "en-US") == "10/15/23, 3:34 PM"
     assert formats.format_date_time_instance(when, "medium", "en-US") == "Oct 15, 2023, 3:34:09 PM"
     assert formats.format_date_time_instance(when, "short", "de-DE") == "15.10.23, 15:34"
+    # ICU 71 (CLDR 41) joins a FULL or LONG date and its time with "at" (CLDR 42 moved that to an atTime variant)
+    assert [formats.format_date_time_instance(when, "full", tag, "short") for tag in ("en-US", "de-DE", "fr-FR")] == [
+        "Sunday, October 15, 2023 at 3:34 PM", "Sonntag, 15. Oktober 2023 um 15:34", "dimanche 15 octobre 2023 à 15:34"]
     assert formats.format_date_time(when, "yMd", False, "en-US") == "10/15/2023, 3:34 PM"
     assert formats.format_date_time(when, "yMd", True, "de-DE") == "15.10.2023, 15:34"
 

@@ -253,11 +253,6 @@ def time_string(when: dt.datetime, is24: bool) -> str:
     return f"{hour} {suffix}" if when.minute == 0 else f"{hour}:{when.minute:02d} {suffix}"
 
 
-def _short_time(when: dt.datetime) -> str:
-    """``FormatStyle.SHORT`` time in en-US ("2:05 PM"), which ignores the 24-hour setting."""
-    return f"{when.hour % 12 or 12}:{when.minute:02d} {'AM' if when.hour < 12 else 'PM'}"
-
-
 def _strip_year(text: str, year: int) -> str:
     """``stripYear``: the current year and the separator before it taken out of a formatted date."""
     return re.sub(rf"(?: de |, |/| )?{year}(?:年|년 | г\.)?", "", text)
@@ -270,12 +265,11 @@ def _full_date(when: dt.datetime, this_year: int, full: bool, tag: str) -> str:
                        this_year)
 
 
-def _medium_date_time(when: dt.datetime, this_year: int, tag: str) -> str:
-    """``getFullDateTime`` MEDIUM: ``ofLocalizedDateTime(MEDIUM, SHORT)`` in the locale ``tag`` ("Oct 25, 2:00
-    PM"), the current year stripped."""
-    glue = formats.format_date_time_pattern("medium", tag)
-    return _strip_year(glue.replace("{1}", formats.format_pattern(when, formats.date_pattern("medium", tag), tag))
-                       .replace("{0}", formats.format_pattern(when, formats.time_pattern("short", tag), tag)),
+def _full_date_time(when: dt.datetime, this_year: int, full: bool, tag: str) -> str:
+    """``getFullDateTime``: ``ofLocalizedDateTime(MEDIUM or FULL, SHORT)`` in the locale ``tag`` ("Oct 25, 2:00
+    PM", "Wednesday, October 25 at 2:00 PM"; a SHORT time ignores the 24-hour setting), the current year
+    stripped."""
+    return _strip_year(formats.format_date_time_instance(when, "full" if full else "medium", tag, "short"),
                        this_year)
 
 
@@ -291,16 +285,13 @@ def _relative_day(day: dt.date, today: dt.date, abbreviated: bool, tag: str) -> 
 
 def relative_date_time(ms: int, now: dt.datetime, full: bool, is24: bool, tag: str) -> str:
     """``DateUtilities.getRelativeDateTime`` in the locale ``tag``: MEDIUM in the list ("Tmrw 14:00", "Fri",
-    "Oct 25", "Oct 25, 2:00 PM"), FULL in the editor ("Tomorrow 14:00", "Wednesday, October 25 at 2:00 PM"); the
-    time alone for today. A FULL date with a time stays in en-US: ICU 71's FULL date-time pattern ("{1} 'at'
-    {0}") is not in the newer CLDR data of ``formats``."""
+    "Oct 25", "Oct 25, 2:00 PM"), FULL in the editor ("Tomorrow 14:00", "Wednesday, October 25 at 2:00 PM",
+    "Mittwoch, 25. Oktober um 14:00"); the time alone for today."""
     when = to_datetime(ms, now.tzinfo or dt.timezone.utc)
     if abs((when.date() - now.date()).days) > 6:
         if not has_time(ms):
             return _full_date(when, now.year, full, tag)
-        if full:
-            return f"{_full_date(when, now.year, True, locales.ENGLISH)} at {_short_time(when)}"
-        return _medium_date_time(when, now.year, tag)
+        return _full_date_time(when, now.year, full, tag)
     day = _relative_day(when.date(), now.date(), abbreviated=not full, tag=tag)
     if not has_time(ms):
         return day
