@@ -174,9 +174,9 @@ def format_date_time_pattern(width: str, tag: str) -> str:
     """The locale's pattern joining a date of ``width`` and a time, its quoted text unquoted (``"{1}, {0}"``,
     ``"{1} at {0}"`` for a FULL or LONG date in en-US: ``{1}`` the date), as ICU 71 has it."""
     locale = _locale(tag)
-    glue = (_AT_TIME.get(locale.language) if width in ("full", "long") else None) or str(
-        locale.datetime_formats[width])
-    return glue.replace("''", "\0").replace("'", "").replace("\0", "'")
+    glue = _AT_TIME.get(locale.language) if width in ("full", "long") else None
+    glue = glue or str(locale.datetime_formats[width])
+    return glue.replace("''", "\0").replace("'", "").replace("\0", "'")  # '' is a quote, 'text' is text
 
 
 def format_date_time(when: dt.datetime, date_skeleton: str, is24: bool, tag: str) -> str:
