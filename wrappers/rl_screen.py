@@ -116,6 +116,7 @@ class ScreenReader:
                  answers: bool | None = None) -> None:
         self.size, self.max_elements, self.text_slots, self.answers = size, max_elements, text_slots, answers
         self._goal: list[Piece] = []
+        self._goal_text = ""
         self._memory: dict[str, list[Piece]] = {}  # package → its remembered pieces; the last updated app last
         self._screens: dict[str, list[frozenset[str]]] = {}  # package → the texts of each screen of it seen
         self._last: tuple[str, list[Piece]] = ("", [])
@@ -129,7 +130,7 @@ class ScreenReader:
         if len(pieces) > self.text_slots * 3 // 4:
             coarse = _in_goal_order(text_pieces(goal, "goal", words=False))
             pieces = coarse + [piece for piece in pieces if piece not in set(coarse)]
-        self._goal = pieces
+        self._goal, self._goal_text = pieces, goal
         self._memory, self._screens, self._last = {}, {}, ("", [])
         self._answers = asks_question(goal) if self.answers is None else self.answers
 
@@ -162,7 +163,7 @@ class ScreenReader:
         fields = [position for position, slot in enumerate(slots) if slot.is_editable]
         focused = any(element.is_editable and element.is_focused for element in elements)
         labels = [element.label for element in elements]
-        here = screen_pieces(labels)
+        here = screen_pieces(labels, goal=self._goal_text)
         # a question is answered with what the screen says: the quantities inside its texts count as texts too
         quantities = quantity_pieces(labels) if self._answers else []
         front = _front_package(elements)

@@ -24,8 +24,6 @@ KNOWN_GAPS = {
     "RecipeAddMultipleRecipesFromImage": _PIXELS_ONLY,
     "MarkorTranscribeReceipt": _PIXELS_ONLY,
     "MarkorTranscribeVideo": _PIXELS_ONLY,
-    "ExpenseAddMultipleFromMarkor": "the note's 100 rows crowd the remembered texts out of the vocabulary",
-    "RecipeAddMultipleRecipesFromMarkor2": "the note's 43 recipes crowd the remembered texts out of the vocabulary",
     "SimpleCalendarNextMeetingWithPerson": "the answer joins a date and a time from different texts in a format "
                                            "(<month> <day> <year> <HH:MM>) no answer id composes",
     "BrowserMultiply": "the product of the five numbers the page showed is typed; the vocabulary holds only texts "
