@@ -27,6 +27,7 @@ from android_gym.actions import (
 )
 from android_gym.errors import AndroidGymError, InvalidActionError
 from android_gym.ui import UIElement
+from android_gym.wrappers.rl_dates import date_time_answer, read_date, read_time
 from android_gym.wrappers.rl_screen import RLScreen, ScreenReader, is_slider, number_value
 from android_gym.wrappers.rl_texts import Piece
 
@@ -153,6 +154,8 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     ``collect``            T      add text j to the answer being composed (the phone waits one step)
     ``answer_collected``   1      answer with the collected texts joined by ", "
     ``answer_sum``         1      answer with the sum of the collected numbers
+    ``answer_date_time``   1      answer with the collected date and time of day as "October 24 2023 20:00"
+                                  (``rl_dates``: a date shown without its year is this year's)
     ``complete``           1      declare the task done
     =====================  =====  ===============================================================================
 
@@ -195,13 +198,14 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             ("tap", k), ("long_press", k), ("long_press_start", k), ("drag", 4 * k), ("scroll", 4), ("swipe", 4),
             ("back", 1), ("home", 1), ("enter", 1), ("type", t), ("replace", t), ("open_app", len(apps)),
             ("answer_yes", 1), ("answer_no", 1), ("answer_number", NUMBERS), ("answer_text", t), ("collect", t),
-            ("answer_collected", 1), ("answer_sum", 1), ("complete", 1)])
+            ("answer_collected", 1), ("answer_sum", 1), ("answer_date_time", 1), ("complete", 1)])
         self.action_space = spaces.Discrete(self.layout.n)
         width, height = screen_size(env)
         self._centre = (width // 2, height // 2)
         self._reader = ScreenReader((width, height), max_elements, text_slots, answers)
         self.rl_screen = RLScreen()
         self._mask = np.zeros(self.layout.n, dtype=bool)
+        self._year: int | None = None
 
     # ----- gymnasium ---------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -210,6 +214,7 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         width, height = self._reader.size = screen_size(self.env)  # a device configuration may change it
         self._centre = (width // 2, height // 2)
         self._reader.start(observation.get("goal", "") if isinstance(observation, Mapping) else "")
+        self._year = None
         return observation, self._update(info, [])
 
     def step(self, action: Any):
@@ -344,6 +349,8 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             mask[layout["answer_collected"]] = bool(screen.collected)
             mask[layout["answer_sum"]] = bool(screen.collected) and all(
                 number_value(text) is not None for text in screen.collected)
+            mask[layout["answer_date_time"]] = bool(screen.collected) and \
+                date_time_answer(screen.collected, self._this_year()) is not None
         return mask
 
     def _slot_name(self, position: int) -> str:
@@ -410,6 +417,10 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             return InvalidAction("nothing is collected to answer with")
         if kind == "answer_collected":
             return Action(ActionType.ANSWER, text=", ".join(screen.collected))
+        if kind == "answer_date_time":
+            answer = date_time_answer(screen.collected, self._this_year())
+            return InvalidAction("the collected texts give no date and time of day") if answer is None \
+                else Action(ActionType.ANSWER, text=answer)
         numbers = [number_value(text) for text in screen.collected]
         if None in numbers:
             return InvalidAction("a collected text is not a number: there is no sum")
@@ -483,11 +494,32 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             return (*(layout["collect"][screen.text_index(part)] for part in rest), layout["answer_collected"][0])
         total, numbers = number_value(answer), [number_value(text) for text in collected]
         if total is None or None in numbers:
-            return None
+            return self._encode_date_time(answer, screen)
         addends = _addends(total - sum(numbers), screen.texts, exclude=collected)
         if addends is not None and (addends or collected):
             return (*(layout["collect"][position] for position in addends), layout["answer_sum"][0])
         return None
+
+    def _encode_date_time(self, answer: str, screen: RLScreen) -> tuple[int, ...] | None:
+        """``collect`` of one or two texts that, with those collected, write the date and time ``answer`` gives,
+        then ``answer_date_time``."""
+        year = self._this_year()
+        candidates = [position for position, piece in enumerate(screen.texts) if piece.text not in screen.collected
+                      and (read_date(piece.text, year) or read_time(piece.text))]
+        for size in range(3):
+            for extra in itertools.permutations(candidates, size):
+                texts = [*screen.collected, *(screen.texts[position].text for position in extra)]
+                if date_time_answer(texts, year) == answer:
+                    return (*(self.layout["collect"][position] for position in extra),
+                            self.layout["answer_date_time"][0])
+        return None
+
+    def _this_year(self) -> int:
+        """The phone's current year (its clock, ``date +%Y``), read once an episode: what a person knows a date
+        shown without its year is in."""
+        if self._year is None:
+            self._year = int(self.env.unwrapped.device.shell("date +%Y").output.strip())
+        return self._year
 
 
 def _element_at(elements: Sequence[UIElement], index: int | None) -> UIElement | None:
