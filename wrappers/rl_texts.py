@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from android_gym.actions import MAX_TEXT_LENGTH
 from android_gym.wrappers.rl_records import by_goal, next_row_start, table_names
 
-SOURCES = ("goal", "screen", "memory")
+#: Where a piece comes from ("composed": the sum or product of collected numbers, ``rl_screen.composed_pieces``).
+SOURCES = ("goal", "screen", "memory", "composed")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _SINGLE_QUOTED = re.compile(r"(?:^|(?<=\s))'(.+?)'(?=[\s.,;:!?]|$)")

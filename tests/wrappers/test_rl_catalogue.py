@@ -24,8 +24,6 @@ KNOWN_GAPS = {
     "RecipeAddMultipleRecipesFromImage": _PIXELS_ONLY,
     "MarkorTranscribeReceipt": _PIXELS_ONLY,
     "MarkorTranscribeVideo": _PIXELS_ONLY,
-    "BrowserMultiply": "the product of the five numbers the page showed is typed; the vocabulary holds only texts "
-                       "seen (and sums of collected numbers), no product",
 }
 
 
