@@ -98,7 +98,7 @@ def composed_pieces(collected: Sequence[str]) -> list[Piece]:
 @dataclass
 class RLScreen:
     """One step's referents: ``slots`` (elements) and their ``labels``; ``texts``, the typing vocabulary (the
-    goal's pieces in goal order, the sum and product of collected numbers, this screen's texts, remembered texts);
+    goal's pieces in goal order, this screen's texts, remembered texts, the sum and product of collected numbers);
     ``typing_slot``, the slot a ``type`` id taps first when no field has focus (the first text field);
     ``focused_field``, whether a text field has focus (typing then goes to its caret); ``collected``, the texts
     gathered so far for an answer or a computation; ``answers``, whether answer ids are on; ``computes``, whether
@@ -194,6 +194,9 @@ class ScreenReader:
         front = _front_package(elements)
         others = [piece for package in reversed(self._memory) if package != front for piece in self._memory[package]]
         memory = others + self._memory.get(front, [])
-        texts = unique_pieces(self._goal + composed_pieces(collected) + here + quantities + memory)[:self.text_slots]
+        texts = unique_pieces(self._goal + here + quantities + memory)[:self.text_slots]
+        # the sum and product last: collecting moves no other text's id (the last ones make room when all are taken)
+        composed = [piece for piece in composed_pieces(collected) if piece.text not in {text.text for text in texts}]
+        texts = texts[:self.text_slots - len(composed)] + composed
         return RLScreen(slots, [element_label(slot, elements) for slot in slots], texts,
                         fields[0] if fields else None, focused, list(collected), self._answers, self._computes), here
