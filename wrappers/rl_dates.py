@@ -3,7 +3,9 @@ date-and-time questions ask for: "<month name> <day> <year> <hour in 24-hour for
 20:00", its ``DATE_FORMAT + ' %H:%M'``).
 
 Apps write a date of the current year without its year (Simple Calendar's "October 24 (Tue)"): such a date is read
-in ``this_year``. A time may be a 12-hour one ("8:00 PM"); the answer gives it in 24 hours.
+in ``this_year``. Month names are read in English and in the phone's other system languages ("Oktober 24 (Di.)",
+"Octobre 23 (lun.)": CLDR's names, as the phone shows them), and answered in English. A time may be a 12-hour one
+("8:00 PM"); the answer gives it in 24 hours.
 """
 
 from __future__ import annotations
@@ -13,19 +15,37 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
-_MONTHS = {name.casefold(): number for names in (calendar.month_name, calendar.month_abbr)
-           for number, name in enumerate(names) if name}
+from babel import Locale
+
+from android_gym.locales import ENGLISH, TRANSLATED
+from android_gym.wrappers.rl_texts import typeable
+
+
+def _month_names() -> dict[str, int]:
+    """Each month's wide and abbreviated names (as ASCII, lower case, without a full stop) in the phone's system
+    languages → its number."""
+    names = {}
+    for tag in (ENGLISH, *TRANSLATED):
+        months = Locale.parse(tag, sep="-").months
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                names.update({typeable(name).rstrip(".").casefold(): number
+                              for number, name in months[context][width].items()})
+    return names
+
+
+_MONTHS = _month_names()
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-#: "October 24", "Oct 24, 2023" or "24 Oct 2023" (the day and the month either way round).
+#: "October 24", "Oct 24, 2023", "24 Oct 2023" or "24. Okt." (the day and the month either way round).
 _DATE = re.compile(rf"\b(?:(?P<month>{_MONTH})\.? (?P<day>\d{{1,2}})\b(?:,? (?P<year>\d{{4}})\b)?"
-                   rf"|(?P<day2>\d{{1,2}}) (?P<month2>{_MONTH})\.?(?: (?P<year2>\d{{4}}))?\b)", re.IGNORECASE)
+                   rf"|(?P<day2>\d{{1,2}})\.? (?P<month2>{_MONTH})\.?(?: (?P<year2>\d{{4}}))?\b)", re.IGNORECASE)
 #: "20:00", "8:00 PM", "8:00pm" (not the minutes of an elapsed "1:30:00").
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])(?:\s?([AaPp])\.?[Mm]\b\.?)?")
 
 
 def read_date(text: str, this_year: int) -> dt.date | None:
     """The first date ``text`` writes (in ``this_year`` when it gives none), or ``None``."""
-    for match in _DATE.finditer(text):
+    for match in _DATE.finditer(typeable(text)):
         month = _MONTHS[(match.group("month") or match.group("month2")).casefold()]
         day, year = match.group("day") or match.group("day2"), match.group("year") or match.group("year2")
         try:

@@ -4,7 +4,9 @@ screens seen earlier in the episode — as a person would copy them from one pla
 A text is cut into pieces at several grains, coarse first: its lines, ``|`` fields, ``key: value`` values,
 quoted strings, lists of numbers ("47.1, 9.5"), sentences, comma-separated items, the rest of a sentence from a
 capitalised word on ("… the note Don't forget …") and its names ("… to Victor Schmidt in …"), then its words (with a
-price's number, a file name's stem and extension). A ``|`` table whose lines a dump joined is read cell by cell.
+price's number, a file name's stem and extension). A ``|`` table whose lines a dump joined is read cell by cell (a
+price cell also as its number). A text listing many records (``rl_records``) gives the pieces of the records the
+goal describes first.
 Quantities are also read as a person converts them to answer "in minutes" or "in meters": an elapsed time
 ("1:30:00", "45:00") as its whole minutes, a distance ("7.46 mi", "1,318.90 ft", "2.5 km") as whole metres.
 Every piece is folded to the printable ASCII that ``adb shell input text`` can type ("Sauté" → "Saute").

@@ -70,6 +70,9 @@ def test_dates_and_times_are_read_as_an_answer_writes_them():
     assert read_date("October 24 (Tue)", 2023) == dt.date(2023, 10, 24)
     assert read_date("15 Oct 2023 3:34 PM", 2020) == dt.date(2023, 10, 15)
     assert read_date("I may repeat this", 2023) is None and read_date("February 30", 2023) is None
+    # the phone's other system languages, as Simple Calendar shows them in German and French
+    assert [read_date(text, 2023) for text in ("Oktober 24 (Di.)", "Octobre 23 (lun.)", "3 févr.", "24. Okt. 2022")] \
+        == [dt.date(2023, 10, 24), dt.date(2023, 10, 23), dt.date(2023, 2, 3), dt.date(2022, 10, 24)]
     assert [read_time(text) for text in ("20:00 - 20:30", "8:00 PM", "12:15am", "1:30:00", "2023")] == \
         [dt.time(20, 0), dt.time(20, 0), dt.time(0, 15), None, None]
     assert date_time_answer(["20:00 - 20:30", "October 24 (Tue)"], 2023) == "October 24 2023 20:00"
@@ -112,5 +115,33 @@ def test_typing_a_product_collects_its_factors_then_types_it():
         *_, info = env.step(ids[-1])
         assert info["invalid_action"] is None
         assert [field.text for field in info["ui_elements"] if field.is_editable][-1] == "17920"
+    finally:
+        env.close()
+
+
+def test_a_date_and_a_time_collected_answer_when_a_meeting_is():
+    """SimpleCalendarNextMeetingWithPerson: the day's header "October 24 (Tue)" and the event's "20:00 - 20:30"
+    answer "October 24 2023 20:00", the year being the phone's."""
+    env = make_rl_env(android_gym.env_id("SimpleCalendarNextMeetingWithPerson"))
+    actions = env.env
+    try:
+        observation, info = env.reset(seed=0)
+        agent = OracleAgent()
+        agent.reset(env)
+        action = Action.parse(agent.act(observation, info))
+        while action.action_type is not ActionType.ANSWER:
+            observation, _, _, _, info = env.step(actions.encode(action, info["ui_elements"])[0])
+            action = Action.parse(agent.act(observation, info))
+        assert action.text == "October 24 2023 20:00"
+        answer = actions.layout["answer_date_time"][0]
+        ids = actions.encode(action, info["ui_elements"])
+        assert ids[-1] == answer and [actions.describe(number) for number in ids[:-1]] == \
+            ["collect 'October 24 (Tue)'", "collect '20:00 - 20:30'"]
+        for number in ids[:-1]:
+            assert not info["action_mask"][answer]  # no date and time collected yet
+            *_, info = env.step(number)
+        assert info["action_mask"][answer]
+        *_, terminated, _, info = env.step(answer)
+        assert terminated and info["score"] == 1.0 and env.unwrapped.task.answer == "October 24 2023 20:00"
     finally:
         env.close()
