@@ -59,7 +59,8 @@ def table_names(cells: Sequence[str]) -> int:
 
 
 def record_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each record ``text`` lists, in order, end to start; none when it lists fewer than two.
+    """``(start, end)`` of each record ``text`` lists, in order, each ending where the next starts; none when it
+    lists fewer than two.
 
     A ``|`` table whose lines a dump joined has a row every ``names`` fields (the header's names before the field
     joining the last name and the first cell): each row starts in such a joined field (``next_row_start``).
@@ -69,9 +70,9 @@ def record_spans(text: str) -> list[tuple[int, int]]:
     names = table_names([text[start:end] for start, end in cells])
     if names:
         joined = cells[names:-1:names]  # the last cell ends the last row: it joins nothing
-        first, _ = joined[0]
-        header = text[first:].split(" ", 1)[0]
-        starts = [first + len(header) + 1] + [start + next_row_start(text[start:end]) for start, end in joined[1:]]
+        header = text[slice(*joined[0])].split(" ", 1)[0] if joined else ""
+        starts = [start + len(header) + 1 for start, _ in joined[:1]] + \
+            [start + next_row_start(text[start:end]) for start, end in joined[1:]]
     else:
         key = _KEY.search(text)
         starts = [] if key is None else \

@@ -44,6 +44,7 @@ def test_blocks_opening_with_the_same_key_are_records():
         "Recipe: Caprese Salad Skewers preparationTime: 3 hrs directions: Thread. ",
         "Recipe: Vegetarian Chili preparationTime: 30 mins directions: Add the beans to the pot."]
     assert spans_of("Recipe: Lentil Soup servings: 2") == [] and spans_of("Just a note, nothing listed.") == []
+    assert spans_of("name|value") == spans_of("name|value|x 1|2") == []  # a header, one row: no list
 
 
 def test_records_are_ranked_by_their_most_telling_goal_phrase():
