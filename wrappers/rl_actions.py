@@ -9,6 +9,7 @@ element slot, a text the agent has not seen) becomes an ``InvalidAction`` the en
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -27,7 +28,8 @@ from android_gym.actions import (
 )
 from android_gym.errors import AndroidGymError, InvalidActionError
 from android_gym.ui import UIElement
-from android_gym.wrappers.rl_screen import RLScreen, ScreenReader, is_slider, number_value
+from android_gym.wrappers.rl_dates import date_time_answer, read_date, read_time
+from android_gym.wrappers.rl_screen import RLScreen, ScreenReader, format_number, is_slider, number_value
 from android_gym.wrappers.rl_texts import Piece
 
 #: The apps ``ElementActions`` can open by default: every package ``open_app`` knows by name.
@@ -114,11 +116,6 @@ class ActionLayout:
 NUMBERS = 21
 
 
-def format_number(value: float) -> str:
-    """A number as answers write it: at most two decimals, no trailing zeros ("30.49", "12")."""
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
 def _press_start(element: UIElement) -> tuple[int, int]:
     """The point just inside the element's top-left corner (in a text field: before the first character)."""
     box = element.bbox_pixels
@@ -153,6 +150,8 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     ``collect``            T      add text j to the answer being composed (the phone waits one step)
     ``answer_collected``   1      answer with the collected texts joined by ", "
     ``answer_sum``         1      answer with the sum of the collected numbers
+    ``answer_date_time``   1      answer with the collected date and time of day as "October 24 2023 20:00"
+                                  (``rl_dates``: a date shown without its year is this year's)
     ``complete``           1      declare the task done
     =====================  =====  ===============================================================================
 
@@ -195,13 +194,14 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             ("tap", k), ("long_press", k), ("long_press_start", k), ("drag", 4 * k), ("scroll", 4), ("swipe", 4),
             ("back", 1), ("home", 1), ("enter", 1), ("type", t), ("replace", t), ("open_app", len(apps)),
             ("answer_yes", 1), ("answer_no", 1), ("answer_number", NUMBERS), ("answer_text", t), ("collect", t),
-            ("answer_collected", 1), ("answer_sum", 1), ("complete", 1)])
+            ("answer_collected", 1), ("answer_sum", 1), ("answer_date_time", 1), ("complete", 1)])
         self.action_space = spaces.Discrete(self.layout.n)
         width, height = screen_size(env)
         self._centre = (width // 2, height // 2)
         self._reader = ScreenReader((width, height), max_elements, text_slots, answers)
         self.rl_screen = RLScreen()
         self._mask = np.zeros(self.layout.n, dtype=bool)
+        self._year: int | None = None
 
     # ----- gymnasium ---------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -210,6 +210,7 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         width, height = self._reader.size = screen_size(self.env)  # a device configuration may change it
         self._centre = (width // 2, height // 2)
         self._reader.start(observation.get("goal", "") if isinstance(observation, Mapping) else "")
+        self._year = None
         return observation, self._update(info, [])
 
     def step(self, action: Any):
@@ -336,14 +337,16 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             mask[layout[kind]] = True
         count = len(screen.texts)
         mask[layout["type"][:count]] = mask[layout["replace"][:count]] = screen.can_type
+        mask[layout["collect"][:count]] = [_collectable(piece.text, screen) for piece in screen.texts]
         if screen.answers:
             for kind in ("answer_yes", "answer_no", "answer_number"):
                 mask[layout[kind]] = True
             mask[layout["answer_text"][:count]] = True
-            mask[layout["collect"][:count]] = [piece.text not in screen.collected for piece in screen.texts]
             mask[layout["answer_collected"]] = bool(screen.collected)
             mask[layout["answer_sum"]] = bool(screen.collected) and all(
                 number_value(text) is not None for text in screen.collected)
+            mask[layout["answer_date_time"]] = bool(screen.collected) and \
+                date_time_answer(screen.collected, self._this_year()) is not None
         return mask
 
     def _slot_name(self, position: int) -> str:
@@ -387,13 +390,16 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         if arg >= len(screen.texts):
             return InvalidAction(f"there is no text {arg}: the agent has seen {len(screen.texts)} text(s)")
         text = screen.texts[arg].text
-        if kind in ("answer_text", "collect"):
-            if not screen.answers:
-                return InvalidAction("the goal asks no question to answer")
-            if kind == "collect":
-                return InvalidAction(f"{text!r} is collected already") if text in screen.collected \
-                    else Action(ActionType.WAIT)
-            return Action(ActionType.ANSWER, text=text)
+        if kind == "collect":
+            if _collectable(text, screen):
+                return Action(ActionType.WAIT)
+            if screen.answers:
+                return InvalidAction(f"{text!r} is collected already")
+            return InvalidAction("the goal asks no question to answer" + (
+                f", and {text!r} is no number to compute with" if screen.computes else ""))
+        if kind == "answer_text":
+            return Action(ActionType.ANSWER, text=text) if screen.answers \
+                else InvalidAction("the goal asks no question to answer")
         if not screen.can_type:
             return InvalidAction("there is no text field on screen to type into")
         index = None if screen.focused_field else screen.slots[screen.typing_slot].index
@@ -410,6 +416,10 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             return InvalidAction("nothing is collected to answer with")
         if kind == "answer_collected":
             return Action(ActionType.ANSWER, text=", ".join(screen.collected))
+        if kind == "answer_date_time":
+            answer = date_time_answer(screen.collected, self._this_year())
+            return InvalidAction("the collected texts give no date and time of day") if answer is None \
+                else Action(ActionType.ANSWER, text=answer)
         numbers = [number_value(text) for text in screen.collected]
         if None in numbers:
             return InvalidAction("a collected text is not a number: there is no sum")
@@ -450,7 +460,7 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
                        elements: Sequence[UIElement]) -> tuple[int, ...] | None:
         raw = action.text or ""
         text = raw.rstrip("\n")
-        position = screen.text_index(text)
+        composing, position = self._composed(text, screen, elements)
         if position is None:
             return None
         ids: list[int] = []
@@ -462,6 +472,7 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             ids.append(self.layout["tap"][slot])
         elif field is None and not screen.focused_field:
             return None
+        ids.extend(composing)
         ids.append(self.layout["replace" if action.clear_text else "type"][position])
         ids.extend([self.layout["enter"][0]] * (len(raw) - len(text)))
         return tuple(ids)
@@ -483,27 +494,82 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             return (*(layout["collect"][screen.text_index(part)] for part in rest), layout["answer_collected"][0])
         total, numbers = number_value(answer), [number_value(text) for text in collected]
         if total is None or None in numbers:
-            return None
-        addends = _addends(total - sum(numbers), screen.texts, exclude=collected)
+            return self._encode_date_time(answer, screen)
+        addends = _operands(total, numbers, screen.texts, collected, sum)
         if addends is not None and (addends or collected):
             return (*(layout["collect"][position] for position in addends), layout["answer_sum"][0])
         return None
+
+    def _composed(self, text: str, screen: RLScreen,
+                  elements: Sequence[UIElement]) -> tuple[tuple[int, ...], int | None]:
+        """``(collect ids, position)``: the position of ``text`` in the vocabulary — at once, or after collecting
+        the numbers whose sum or product it is (``collect`` ids, when the goal asks for one) — else ``None``."""
+        position = screen.text_index(text)
+        value, numbers = number_value(text), [number_value(piece) for piece in screen.collected]
+        if position is not None or value is None or None in numbers or not (screen.answers or screen.computes):
+            return (), position
+        for combine in (sum, math.prod):
+            chosen = _operands(value, numbers, screen.texts, screen.collected, combine)
+            if chosen:
+                collected = [*screen.collected, *(screen.texts[place].text for place in chosen)]
+                after = self._reader.peek(elements, collected)
+                return tuple(self.layout["collect"][place] for place in chosen), after.text_index(text)
+        return (), None
+
+    def _encode_date_time(self, answer: str, screen: RLScreen) -> tuple[int, ...] | None:
+        """``collect`` of one or two texts that, with those collected, write the date and time ``answer`` gives,
+        then ``answer_date_time``."""
+        year = self._this_year()
+        candidates = [position for position, piece in enumerate(screen.texts) if piece.text not in screen.collected
+                      and (read_date(piece.text, year) or read_time(piece.text))]
+        for size in range(3):
+            for extra in itertools.permutations(candidates, size):
+                texts = [*screen.collected, *(screen.texts[position].text for position in extra)]
+                if date_time_answer(texts, year) == answer:
+                    return (*(self.layout["collect"][position] for position in extra),
+                            self.layout["answer_date_time"][0])
+        return None
+
+    def _this_year(self) -> int:
+        """The phone's current year (its clock, ``date +%Y``), read once an episode: what a person knows a date
+        shown without its year is in."""
+        if self._year is None:
+            self._year = int(self.env.unwrapped.device.shell("date +%Y").output.strip())
+        return self._year
 
 
 def _element_at(elements: Sequence[UIElement], index: int | None) -> UIElement | None:
     return elements[index] if index is not None and 0 <= index < len(elements) else None
 
 
-def _addends(total: float, texts: Sequence[Piece], exclude: Sequence[str] = (),
-             most: int = 14) -> tuple[int, ...] | None:
-    """Positions of numeric texts not in ``exclude`` that sum to ``total``, fewest first: one or two of all of
-    them, or up to ``most`` of the first ``most``."""
-    numbers = [(position, number_value(piece.text)) for position, piece in enumerate(texts)
-               if piece.source != "goal" and piece.text not in exclude and number_value(piece.text) is not None]
-    for size in range(len(numbers[:most]) + 1):
-        for chosen in itertools.combinations(numbers if size <= 2 else numbers[:most], size):
-            if abs(sum(value for _, value in chosen) - total) < 0.005:  # to the cent
-                return tuple(position for position, _ in chosen)
+#: Most numbers a composed sum or product repeats some of.
+_REPEATED = 6
+
+
+def _collectable(text: str, screen: RLScreen) -> bool:
+    """Whether ``collect`` takes ``text``: any text for an answer, a number for a sum or a product the goal asks
+    for; a text once, a number as often as it was seen (two amounts of 8, the numbers 8, 4, 8 to multiply)."""
+    number = number_value(text) is not None
+    return (screen.answers or (screen.computes and number)) and (number or text not in screen.collected)
+
+
+def _operands(target: float, given: Sequence[float], texts: Sequence[Piece], given_texts: Sequence[str],
+              combine: Callable[[list[float]], float], most: int = 14) -> tuple[int, ...] | None:
+    """Positions of numeric texts (not composed ones) that ``combine`` (``sum``, ``math.prod``) with the ``given``
+    numbers (``given_texts``) into ``target`` to the cent, fewest first: one or two of all of them not given, or
+    up to ``most`` of the first ``most`` — the goal's last (a number seen on screen that the goal writes too keeps
+    the goal's piece); of each size, after those, up to ``_REPEATED`` of the first ``most`` with repeats (a number
+    seen more than once)."""
+    numbers = sorted([(position, number_value(piece.text)) for position, piece in enumerate(texts)
+                      if piece.source != "composed" and number_value(piece.text) is not None],
+                     key=lambda number: texts[number[0]].source == "goal")
+    fresh = [number for number in numbers if texts[number[0]].text not in given_texts]
+    choices = (chosen for size in range(max(len(fresh[:most]), _REPEATED) + 1) for chosen in itertools.chain(
+        itertools.combinations(fresh if size <= 2 else fresh[:most], size),
+        itertools.combinations_with_replacement(numbers[:most], size) if 0 < size <= _REPEATED else ()))
+    for chosen in choices:
+        if abs(combine([*given, *(value for _, value in chosen)]) - target) < 0.005:
+            return tuple(position for position, _ in chosen)
     return None
 
 

@@ -34,10 +34,11 @@ _FLAGS = ("clickable", "long_clickable", "checkable", "checked", "editable", "sc
 ELEMENT_FEATURES = ("x_min", "y_min", "x_max", "y_max", *_FLAGS, "typing_target", "in_goal", "goal_words",
                     "goal_position", *(f"label_word_{b}" for b in range(LABEL_BUCKETS)))
 #: The columns of ``texts`` (row j: the typing vocabulary's text j, ``ElementActions``' ``type``/``answer`` ids):
-#: ``present``; its source (goal, screen, memory); ``number``, 1 if it is a number; ``length``, log-scaled;
-#: ``position``, where it starts in its source text; ``on_screen``, 1 when an element shows exactly it;
-#: ``fits_field``, the share of the typing field's label words found in the text's key ("Amount" ↔
-#: "amount_dollars"); ``collected``, 1 once added to the answer; its words and its key's words hashed.
+#: ``present``; its source (goal, screen, memory; none for the sum or the product of collected numbers);
+#: ``number``, 1 if it is a number; ``length``, log-scaled; ``position``, where it starts in its source text;
+#: ``on_screen``, 1 when an element shows exactly it; ``fits_field``, the share of the typing field's label words
+#: found in the text's key ("Amount" ↔ "amount_dollars"); ``collected``, 1 once collected (for an answer or a
+#: computation); its words and its key's words hashed.
 TEXT_FEATURES = ("present", "from_goal", "from_screen", "from_memory", "number", "length", "position", "on_screen",
                  "fits_field", "collected", *(f"text_word_{b}" for b in range(TEXT_BUCKETS)),
                  *(f"key_word_{b}" for b in range(KEY_BUCKETS)))

@@ -7,6 +7,7 @@ answered, where typing goes, and the answer being composed.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from android_gym.wrappers.rl_texts import Piece, quantity_pieces, screen_pieces,
 
 SYSTEM_UI = "com.android.systemui"
 _QUESTION = re.compile(r"\?|\banswer\b", re.IGNORECASE)
+_COMPUTATION = re.compile(r"\b(?:sum|total|product)\b", re.IGNORECASE)
 _NUMERIC = re.compile(r"^[$€£]?\s*([+-]?\d[\d,]*(?:\.\d+)?)$")
 
 
@@ -73,13 +75,34 @@ def asks_question(goal: str) -> bool:
     return bool(_QUESTION.search(goal))
 
 
+def asks_computation(goal: str) -> bool:
+    """Whether the goal asks for a number computed from others (the words "sum", "total" or "product")."""
+    return bool(_COMPUTATION.search(goal))
+
+
+def format_number(value: float) -> str:
+    """A number as answers write it: at most two decimals, no trailing zeros ("30.49", "12")."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def composed_pieces(collected: Sequence[str]) -> list[Piece]:
+    """The sum and the product of the collected texts when they are two or more numbers (source "composed"):
+    what a person computes from numbers they noted down, to type or answer it."""
+    numbers = [number_value(text) for text in collected]
+    if len(numbers) < 2 or None in numbers:
+        return []
+    return unique_pieces(Piece(format_number(value), "", "composed", 0.0)
+                         for value in (sum(numbers), math.prod(numbers)))
+
+
 @dataclass
 class RLScreen:
     """One step's referents: ``slots`` (elements) and their ``labels``; ``texts``, the typing vocabulary (the
-    goal's pieces in goal order, this screen's texts, remembered texts); ``typing_slot``, the
-    slot a ``type`` id taps first when no field has focus (the first text field); ``focused_field``, whether a
-    text field has focus (typing then goes to its caret); ``collected``, the answer pieces gathered so far;
-    ``answers``, whether answer ids are on."""
+    goal's pieces in goal order, this screen's texts, remembered texts, the sum and product of collected numbers);
+    ``typing_slot``, the slot a ``type`` id taps first when no field has focus (the first text field);
+    ``focused_field``, whether a text field has focus (typing then goes to its caret); ``collected``, the texts
+    gathered so far for an answer or a computation; ``answers``, whether answer ids are on; ``computes``, whether
+    numbers can be collected for a sum or a product to type though the goal asks no question."""
 
     slots: list[UIElement] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
@@ -88,6 +111,7 @@ class RLScreen:
     focused_field: bool = False
     collected: list[str] = field(default_factory=list)
     answers: bool = False
+    computes: bool = False
 
     @property
     def can_type(self) -> bool:
@@ -116,10 +140,11 @@ class ScreenReader:
                  answers: bool | None = None) -> None:
         self.size, self.max_elements, self.text_slots, self.answers = size, max_elements, text_slots, answers
         self._goal: list[Piece] = []
+        self._goal_text = ""
         self._memory: dict[str, list[Piece]] = {}  # package → its remembered pieces; the last updated app last
         self._screens: dict[str, list[frozenset[str]]] = {}  # package → the texts of each screen of it seen
         self._last: tuple[str, list[Piece]] = ("", [])
-        self._answers = False
+        self._answers = self._computes = False
 
     def start(self, goal: str) -> None:
         """Begin an episode with ``goal``: its pieces, an empty memory."""
@@ -129,9 +154,10 @@ class ScreenReader:
         if len(pieces) > self.text_slots * 3 // 4:
             coarse = _in_goal_order(text_pieces(goal, "goal", words=False))
             pieces = coarse + [piece for piece in pieces if piece not in set(coarse)]
-        self._goal = pieces
+        self._goal, self._goal_text = pieces, goal
         self._memory, self._screens, self._last = {}, {}, ("", [])
         self._answers = asks_question(goal) if self.answers is None else self.answers
+        self._computes = asks_computation(goal)
 
     def read(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
         """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory."""
@@ -162,12 +188,15 @@ class ScreenReader:
         fields = [position for position, slot in enumerate(slots) if slot.is_editable]
         focused = any(element.is_editable and element.is_focused for element in elements)
         labels = [element.label for element in elements]
-        here = screen_pieces(labels)
+        here = screen_pieces(labels, goal=self._goal_text)
         # a question is answered with what the screen says: the quantities inside its texts count as texts too
         quantities = quantity_pieces(labels) if self._answers else []
         front = _front_package(elements)
         others = [piece for package in reversed(self._memory) if package != front for piece in self._memory[package]]
         memory = others + self._memory.get(front, [])
         texts = unique_pieces(self._goal + here + quantities + memory)[:self.text_slots]
+        # the sum and product last: collecting moves no other text's id (the last ones make room when all are taken)
+        composed = [piece for piece in composed_pieces(collected) if piece.text not in {text.text for text in texts}]
+        texts = texts[:self.text_slots - len(composed)] + composed
         return RLScreen(slots, [element_label(slot, elements) for slot in slots], texts,
-                        fields[0] if fields else None, focused, list(collected), self._answers), here
+                        fields[0] if fields else None, focused, list(collected), self._answers, self._computes), here

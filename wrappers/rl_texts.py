@@ -4,7 +4,9 @@ screens seen earlier in the episode — as a person would copy them from one pla
 A text is cut into pieces at several grains, coarse first: its lines, ``|`` fields, ``key: value`` values,
 quoted strings, lists of numbers ("47.1, 9.5"), sentences, comma-separated items, the rest of a sentence from a
 capitalised word on ("… the note Don't forget …") and its names ("… to Victor Schmidt in …"), then its words (with a
-price's number, a file name's stem and extension). A ``|`` table whose lines a dump joined is read cell by cell.
+price's number, a file name's stem and extension). A ``|`` table whose lines a dump joined is read cell by cell (a
+price cell also as its number). A text listing many records (``rl_records``) gives the pieces of the records the
+goal describes first.
 Quantities are also read as a person converts them to answer "in minutes" or "in meters": an elapsed time
 ("1:30:00", "45:00") as its whole minutes, a distance ("7.46 mi", "1,318.90 ft", "2.5 km") as whole metres.
 Every piece is folded to the printable ASCII that ``adb shell input text`` can type ("Sauté" → "Saute").
@@ -21,8 +23,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from android_gym.actions import MAX_TEXT_LENGTH
+from android_gym.wrappers.rl_records import by_goal, next_row_start, table_names
 
-SOURCES = ("goal", "screen", "memory")
+#: Where a piece comes from ("composed": the sum or product of collected numbers, ``rl_screen.composed_pieces``).
+SOURCES = ("goal", "screen", "memory", "composed")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _SINGLE_QUOTED = re.compile(r"(?:^|(?<=\s))'(.+?)'(?=[\s.,;:!?]|$)")
@@ -45,8 +49,8 @@ _ELAPSED = re.compile(r"(?<![\d:.])(?:(\d+):)?(\d{1,2}):00(?![\d:])(?!\s?[AaPp]\
 #: A distance with its unit, and the unit in metres.
 _DISTANCE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)\s?(mi|km|ft|m)\b")
 _METRES = {"mi": 1609.344, "km": 1000.0, "ft": 0.3048, "m": 1.0}
-#: Longest screen text cut into pieces (a long note's lines still are).
-_MAX_SCREEN_TEXT = 4000
+#: Longest screen text cut into pieces.
+_MAX_SCREEN_TEXT = 20000
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,9 @@ def _structure(line: str, offset: int, suffixes: bool) -> Iterator[tuple[str, st
     yield from _joined_cells(fields)
     for field, at in fields:
         yield field, "", at
+        price = _NUMBER.match(field)
+        if price:
+            yield price.group(1), "", at
         for pattern in (_QUOTED, _SINGLE_QUOTED):
             for match in pattern.finditer(field):
                 yield match.group(1), _last_words(field[:match.start()]), at + match.start(1)
@@ -107,23 +114,23 @@ def _joined_cells(fields: Sequence[tuple[str, int]]) -> Iterator[tuple[str, str,
     """The cells a dump joined: the lines of a ``|`` table, joined with spaces, put each row's last cell and the next
     row's first in one field ("title|…|directions Quinoa Salad with Vegetables|…|… for extra flavor. Raspberry
     Almond Smoothie|…"). The header's one-word names tell the columns: the first row's first cell follows the
-    last name; a row's last cell, when it ends a sentence, is the field up to its last sentence end — each read as
-    a person reads it on its own line."""
-    names = 0
-    while names < len(fields) and _HEADER_NAME.match(fields[names][0]):
-        names += 1
-    if names < 2:
-        return
-    for number in range(names, len(fields) - 1, names):
+    last name; a row's last cell ends where the next row's first starts (``next_row_start``: after a sentence end,
+    else at a run of capitalised words that ends the field, "I may repeat this Theater Show", which may also start
+    later: "Show") — each read as a person reads it on its own line."""
+    names = table_names([field for field, _ in fields])
+    for number in range(names, len(fields) - 1, names) if names else []:
         field, at = fields[number]
         if number == names:
             name, _, cell = field.partition(" ")
             if _HEADER_NAME.match(name) and cell:
                 yield cell, "", at + len(name) + 1
             continue
-        ends = [match.start() for match in _SENTENCE_END.finditer(field)]
-        if ends:
-            yield field[:ends[-1]], "", at
+        start = next_row_start(field)
+        yield field[:start].rstrip(), "", at
+        words = field[start:].split(" ")
+        for skip in range(len(words) if _SENTENCE_END.search(field) is None else 1):
+            cell = " ".join(words[skip:])
+            yield cell, "", at + len(field) - len(cell)
 
 
 def _last_words(text: str, count: int = 3) -> str:
@@ -222,15 +229,16 @@ def _quantities(line: str, offset: int) -> Iterator[tuple[str, str, int]]:
         yield str(round(metres)), "", offset + match.start()
 
 
-def text_pieces(text: str, source: str, words: bool = True) -> list[Piece]:
+def text_pieces(text: str, source: str, words: bool = True, goal: str = "") -> list[Piece]:
     """The pieces of ``text`` (HTML entities decoded), coarse ones first, then (``words``: a goal's) sentence
     endings from a capitalised word on and single words; each once, typeable, non-empty and at most
-    ``MAX_TEXT_LENGTH`` long. Cached: a screen shows mostly the texts it showed a step before."""
-    return list(_text_pieces(text, source, words))
+    ``MAX_TEXT_LENGTH`` long. In a text listing records (``rl_records``), those of the records that match
+    ``goal`` most come first. Cached: a screen shows mostly the texts it showed a step before."""
+    return list(_text_pieces(text, source, words, goal))
 
 
 @functools.lru_cache(maxsize=8192)
-def _text_pieces(text: str, source: str, words: bool) -> tuple[Piece, ...]:
+def _text_pieces(text: str, source: str, words: bool, goal: str = "") -> tuple[Piece, ...]:
     text = html.unescape(text)
     size = max(len(text), 1)
     found: list[tuple[str, str, int]] = []
@@ -242,6 +250,7 @@ def _text_pieces(text: str, source: str, words: bool) -> tuple[Piece, ...]:
         found.extend(_endings(text))
         for line, offset in lines:
             found.extend(_words(line, offset))
+    found = [found[number] for number in by_goal([offset for *_, offset in found], text, goal)]
     return tuple(unique_pieces(Piece(typeable(piece), typeable(key), source, min(offset / size, 1.0))
                                for piece, key, offset in found))
 
@@ -260,10 +269,10 @@ def unique_pieces(pieces: Iterable[Piece]) -> list[Piece]:
     return list(seen.values())
 
 
-def screen_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
+def screen_pieces(labels: Sequence[str], source: str = "screen", goal: str = "") -> list[Piece]:
     """The pieces of a screen's texts (its elements' labels, in document order), coarse grains only: a screen's
-    words would crowd out everything else."""
-    return list(_screen_pieces(tuple(labels), source))
+    words would crowd out everything else; a text listing records gives those that match ``goal`` most first."""
+    return list(_screen_pieces(tuple(labels), source, goal))
 
 
 def quantity_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
@@ -287,9 +296,9 @@ def _quantity_pieces(labels: tuple[str, ...], source: str) -> tuple[Piece, ...]:
 
 
 @functools.lru_cache(maxsize=1024)
-def _screen_pieces(labels: tuple[str, ...], source: str) -> tuple[Piece, ...]:
+def _screen_pieces(labels: tuple[str, ...], source: str, goal: str) -> tuple[Piece, ...]:
     pieces: list[Piece] = []
     for label in dict.fromkeys(labels):
         if label and len(label) <= _MAX_SCREEN_TEXT:
-            pieces.extend(_text_pieces(label, source, False))
+            pieces.extend(_text_pieces(label, source, False, goal))
     return tuple(unique_pieces(pieces))

@@ -38,7 +38,7 @@ from android_gym.wrappers.rl_observations import (
     PixelObservation,
     hashed_words,
 )
-from android_gym.wrappers.rl_screen import action_slots, asks_question, number_value
+from android_gym.wrappers.rl_screen import action_slots, asks_question, composed_pieces, number_value
 from android_gym.wrappers.rl_texts import quantity_pieces, typeable
 
 SMALL = "sim:540x1200"
@@ -126,14 +126,14 @@ def test_action_layout_ranges_and_size(make_env):
     sizes = [("tap", k), ("long_press", k), ("long_press_start", k), ("drag", 4 * k), ("scroll", 4), ("swipe", 4),
              ("back", 1), ("home", 1), ("enter", 1), ("type", t), ("replace", t), ("open_app", 2), ("answer_yes", 1),
              ("answer_no", 1), ("answer_number", NUMBERS), ("answer_text", t), ("collect", t),
-             ("answer_collected", 1), ("answer_sum", 1), ("complete", 1)]
+             ("answer_collected", 1), ("answer_sum", 1), ("answer_date_time", 1), ("complete", 1)]
     assert [(kind, len(ids)) for kind, ids in env.layout.ranges.items()] == sizes
-    assert env.action_space.n == env.layout.n == 7 * k + 4 * t + len(apps) + 37 == sum(size for _, size in sizes)
+    assert env.action_space.n == env.layout.n == 7 * k + 4 * t + len(apps) + 38 == sum(size for _, size in sizes)
     ranges = list(env.layout.ranges.values())
     assert ranges[0].start == 0 and all(a.stop == b.start for a, b in zip(ranges, ranges[1:]))
     assert ranges[-1].stop == env.action_space.n
     default = element_actions(make_env, max_elements=64, text_slots=96)
-    assert default.apps == DEFAULT_APPS and default.action_space.n == 7 * 64 + 4 * 96 + len(DEFAULT_APPS) + 37
+    assert default.apps == DEFAULT_APPS and default.action_space.n == 7 * 64 + 4 * 96 + len(DEFAULT_APPS) + 38
     defaults = {name: parameter.default for name, parameter in inspect.signature(make_rl_env).parameters.items()}
     assert {name: defaults[name] for name in ("max_elements", "text_slots", "end_penalty", "answers")} == \
         {"max_elements": 64, "text_slots": 96, "end_penalty": 0.1, "answers": None}
@@ -291,6 +291,8 @@ def test_the_vocabulary_does_not_depend_on_hidden_parameters(make_env):
 
 @pytest.mark.parametrize("task", ["SendSms", "ExpenseTotalForCategory", "SystemWifiTurnOffVerifyReport"])
 def test_every_text_is_a_piece_of_the_goal_or_of_a_screen_seen(make_env, task):
+    """Every text of the vocabulary is a piece of the goal or of a screen seen, or the sum or the product of the
+    numbers collected."""
     env = element_actions(make_env, task=task, text_slots=96)
     observation, info = env.reset(seed=1)
     agent = OracleAgent()
@@ -300,7 +302,9 @@ def test_every_text_is_a_piece_of_the_goal_or_of_a_screen_seen(make_env, task):
     while not done:
         seen.extend(typeable(html.unescape(element.label)) for element in info["ui_elements"])
         corpus = "\n".join(seen)
-        assert env.rl_screen.texts and all(piece.text in corpus for piece in env.rl_screen.texts)
+        screen = env.rl_screen
+        assert screen.texts and all(piece.text in corpus for piece in screen.texts if piece.source != "composed")
+        assert [piece for piece in screen.texts if piece.source == "composed"] == composed_pieces(screen.collected)
         number, rest = env.encode_next(pending.pop(0) if pending else agent.act(observation, info),
                                        info["ui_elements"])
         pending[:0] = rest
