@@ -93,9 +93,9 @@ _TURNED = {"nav_back"}
 
 
 def glyph(name: str) -> str:
-    """The character drawing icon ``name`` in the icon font; ``KeyError`` for a name not in ``NAMES``."""
+    """The character drawing icon ``name`` in the icon font; ``ValueError`` for a name not in ``NAMES``."""
     if name not in _GLYPHS:
-        raise KeyError(f"no icon named {name!r}: map it to its MDI glyph in ui/icons.py (or draw \"dot\")")
+        raise ValueError(f"no icon named {name!r}: map it to its MDI glyph in ui/icons.py (or draw \"dot\")")
     return getattr(MDI7, _GLYPHS[name])[-1]  # MDI7's attributes read "mdi7.<char>"
 
 
