@@ -53,7 +53,7 @@ _GLYPHS = {
     "education": "school", "donation": "hand_heart",
     # settings rows (Android 13's homepage icons)
     "devices": "devices", "apps": "apps", "notifications": "bell_outline",
-    "battery": "battery_high", "storage": "menu", "sound": "volume_high", "display": "brightness_6",
+    "battery": "battery_high", "storage": "server", "sound": "volume_high", "display": "brightness_6",
     "accessibility": "human", "security": "lock_outline",
     "privacy": "shield_account_outline", "location": "map_marker_outline", "emergency": "medical_bag",
     "accounts": "key_outline", "system": "information_outline",
