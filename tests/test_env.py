@@ -96,7 +96,8 @@ def test_params_can_be_pinned(make_env):
 @pytest.mark.parametrize("task", android_gym.task_names(include_aliases=False))
 def test_task_passes_the_task_checks(task):
     """Every registered task: check_env, seed determinism (pixels too), the oracle solves seed 1, doing nothing
-    scores 0; on a small screen, natively drawn, so touches and bounds go through the screen's scale too. Seed 0's
+    scores 0; on a small screen, natively drawn, so touches and bounds go through the screen's scale too, and every
+    icon on the oracle's screens has its glyph (``icons.glyph`` refuses a name it does not map). Seed 0's
     oracle is replayed for every task through the LLM agent's stack on the same screen
     (``tests/wrappers/test_every_task.py``) and through the RL view (``tests/wrappers/test_rl_catalogue.py``), and a
     long-horizon task's step by step in its own test file; so each task's oracle solves two parameter draws in the

@@ -53,6 +53,17 @@ def test_every_icon_on_a_main_screen_has_a_glyph(package: str | None) -> None:
     assert {view.hint for view in icons} <= NAMES
 
 
+def test_an_icon_name_without_a_glyph_is_refused_not_drawn_as_a_dot() -> None:
+    """Drawing an unmapped name raises, so no screen the catalogue's oracles reach shows a placeholder: every task's
+    oracle episode is drawn by ``tests/test_env.py``'s task checks. A view asks for ``"dot"`` where the real app
+    draws a dot."""
+    with pytest.raises(ValueError, match="no icon named 'start'"):
+        icon_mask("start", 63)
+    assert "start" not in NAMES and "dot" in NAMES
+    dot = np.asarray(icon_mask("dot", 63))
+    assert dot.any() and not dot[:, :16].any()  # a small dot in the middle of its box
+
+
 def test_icons_are_distinct_glyphs() -> None:
     masks = {name: icon_mask(name, 63).tobytes() for name in ("wifi", "bt", "signal", "battery_full", "plus",
                                                                "search", "more", "arrow_back", "nav_back")}

@@ -7,11 +7,24 @@ import datetime as dt
 import sqlite3
 from contextlib import closing
 
+import numpy as np
 import pytest
 
 from android_gym.envs.tasks_app import task_row
 from android_gym.sim import keycodes
-from android_gym.sim.apps.tasks import DB_PATH, PACKAGE, PREFS_PATH, due_date_ms, relative_date_time, to_ms
+from android_gym.sim.apps.tasks import (
+    DB_PATH,
+    HIGH,
+    LOW,
+    MEDIUM,
+    NONE,
+    PACKAGE,
+    PREFS_PATH,
+    PRIORITY_COLORS,
+    due_date_ms,
+    relative_date_time,
+    to_ms,
+)
 from android_gym.sim.phone import Phone
 from android_gym.ui import UIElement, parse_ui_dump
 
@@ -184,6 +197,26 @@ def test_creating_a_task_writes_the_apps_row(phone):
     assert (link["cd_task"], link["cd_calendar"]) == (1, rows(phone, "caldav_lists")[0]["cdl_uuid"])
     assert [(a["task"], a["time"], a["type"]) for a in rows(phone, "alarms")] == [(1, 0, 2)]
     assert titles(phone) == ["Book flights"] and due_of(phone, "Book flights") == "Nov 3, 5:00 PM"
+
+
+def test_the_priority_buttons_are_radio_rings_in_the_prioritys_colour(phone):
+    """``PriorityButton``s are Compose RadioButtons: a 20 dp ring in each priority's colour, the selected one round
+    a dot."""
+    launch(phone)
+    tap(phone, content_description="Create new task")
+    phone.tap(*priority_radios(phone)[1].bbox_pixels.center)  # none, low, medium, high
+    screen = phone.screenshot().astype(int)
+    colours = [PRIORITY_COLORS[priority] for priority in (NONE, LOW, MEDIUM, HIGH)]
+    for radio, colour in zip(priority_radios(phone), colours, strict=True):
+        cx, cy = radio.bbox_pixels.center
+        ys, xs = np.nonzero(abs(screen[cy - 40:cy + 40, cx - 40:cx + 40] - colour).sum(axis=2) < 60)
+        distance = np.hypot(ys - ys.mean(), xs - xs.mean())
+        inside = distance[distance < 0.75 * distance.max()]
+        assert 24 < distance.max() < 29  # 10 dp at 420 dpi, round
+        if radio.is_checked:
+            assert colour == PRIORITY_COLORS[LOW] and inside.size > 100 and inside.max() < 0.55 * distance.max()
+        else:
+            assert inside.size == 0
 
 
 def test_a_day_without_a_time_is_noon_with_zero_seconds_and_a_typed_time_has_one_second(phone):

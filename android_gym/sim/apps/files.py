@@ -666,7 +666,7 @@ class _Browser(Screen):
             last = depth == len(titles) - 1
             parts = [_text(title, "breadcrumb_text", _BODY, TEXT if last else TEXT_SECONDARY, padding=21)]
             if not last:
-                parts.append(_image("breadcrumb_arrow", "next", 48))
+                parts.append(_image("breadcrumb_arrow", "chevron_right", 48))  # ic_breadcrumb_arrow
             items.append(group("row", "android.widget.LinearLayout", *parts, clickable=True, focusable=True,
                                on_click=(lambda depth=depth: self.pop_to(depth)) if not last else None,
                                height=_CRUMB))

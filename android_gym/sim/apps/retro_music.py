@@ -78,8 +78,9 @@ QUEUE, CLEAR_QUEUE, NOW_PLAYING = "Playing Queue", "Clear queue", "Now playing"
 NO_SONGS, NO_PLAYLISTS, EMPTY_PLAYLIST = "You have no songs", "You have no playlists", "Playlist is empty"
 NO_QUEUE, LAST_ADDED, MORE_OPTIONS = "No songs playing", "Last added", "More options"
 SELECT_ALL, DONE = "Select all", "Done"  # and AppCompat's abc_action_mode_done
-TABS = (("action_home", "For you", "home"), ("action_song", "Songs", "audio"), ("action_album", "Albums", "photo"),
-        ("action_artist", "Artists", "person"), ("action_playlist", "Playlists", "playlist"))
+#: The bottom navigation (``bottom_navigation_main.xml``: ic_home, ic_audiotrack, ic_album, ic_artist, ic_queue_music).
+TABS = (("action_home", "For you", "home"), ("action_song", "Songs", "audio"), ("action_album", "Albums", "album"),
+        ("action_artist", "Artists", "artist"), ("action_playlist", "Playlists", "queue_music"))
 
 _ACCENT = (98, 0, 238)  # the default accent, "defaults to purple"
 _BODY, _SMALL, _TITLE = 42, 36, 54

@@ -969,7 +969,10 @@ class MainScreen(Screen):
             self.editor.importance = importance
 
     def _edit_rows(self, editor: Editor) -> list[View]:
-        """The control sets in the default order (``TEA_control_sets_prefs``), each followed by a divider."""
+        """The control sets in the default order (``TEA_control_sets_prefs``), each with its ``TaskEditRow`` icon
+        (``ic_pending_actions``, ``ic_outline_schedule``, ``_repeat``, ``_flag``, ``_place``, ``_label``, ``ic_list``,
+        ``ic_subdirectory_arrow_right``, ``ic_outline_notifications``, ``_attachment``, ``_notes``, ``_timer``) and
+        followed by a divider."""
         due = editor.due
         if due > 0:
             now = self._now(DAY_MS)
@@ -985,21 +988,22 @@ class MainScreen(Screen):
                                 multiline=True, weight=1, text_size=_TEXT_16SP, padding=12)
         list_names = self.db.list_names()
         list_name = list_names.get(editor.original["_id"]) if not editor.is_new else DEFAULT_LIST
-        rows = [self._edit_row("start", self._inert(NO_START_DATE)),
-                self._edit_row("schedule", due_text, on_click=self._open_date_picker),
-                self._edit_row("repeat", self._inert(DOES_NOT_REPEAT)), priority,
-                self._edit_row("place", self._inert(ADD_LOCATION)), self._edit_row("label", self._inert(ADD_TAGS)),
+        rows = [self._edit_row("pending_actions", self._inert(NO_START_DATE)),
+                self._edit_row("time", due_text, on_click=self._open_date_picker),
+                self._edit_row("loop", self._inert(DOES_NOT_REPEAT)), priority,
+                self._edit_row("location", self._inert(ADD_LOCATION)), self._edit_row("label", self._inert(ADD_TAGS)),
                 self._edit_row("list", text_view(list_name or "", text_size=_TEXT_14SP, padding=12,
                                                  background=(232, 234, 237))),
-                self._edit_row("subtasks", self._inert(ADD_SUBTASK)),
-                self._edit_row("alarm", self._inert(ADD_REMINDER)),
+                self._edit_row("subdirectory_arrow_right", self._inert(ADD_SUBTASK)),
+                self._edit_row("notifications", self._inert(ADD_REMINDER)),
                 self._edit_row("attachment", self._inert(ADD_ATTACHMENT)),
-                self._edit_row("notes", description, height=None), self._edit_row("timer", self._inert(TIMER))]
+                self._edit_row("notes", description, height=None), self._edit_row("stopwatch", self._inert(TIMER))]
         return [item for r in rows for item in (r, View(height=2, background=DIVIDER))]
 
     def _radio(self, importance: int, selected: bool) -> View:
-        """``PriorityButton``: a Compose RadioButton in the priority's colour (no label)."""
-        return View(kind="icon", class_name="android.widget.RadioButton", hint="dot" if selected else "home",
+        """``PriorityButton``: a Compose RadioButton in the priority's colour (no label), an empty ring or, selected,
+        a ring round a dot."""
+        return View(kind="icon", class_name="android.widget.RadioButton", hint="radio_on" if selected else "radio_off",
                     checkable=True, checked=selected, clickable=True, focusable=True, width=110, height=110,
                     text_color=PRIORITY_COLORS[importance], on_click=lambda: self._set_importance(importance))
 

@@ -12,7 +12,8 @@ from functools import lru_cache
 from fonticon_mdi7 import MDI7
 from PIL import Image, ImageDraw, ImageFont
 
-#: Semantic name → MDI glyph name. Names not listed draw a small dot (``"dot"``).
+#: Semantic name → MDI glyph name. A view drawing a dot where the real app does says so (``"dot"``); any other name
+#: must be listed (``glyph`` refuses it, so a missing icon fails the tests that draw its screen).
 _GLYPHS = {
     # navigation and app bars
     "arrow_back": "arrow_left", "chevron_left": "chevron_left",
@@ -24,7 +25,7 @@ _GLYPHS = {
     "info": "information_outline", "link": "link_variant", "label": "label_outline", "dot": "circle_medium",
     "drawer": "menu", "home": "home_outline", "recents": "history", "today": "calendar_today",
     "keyboard": "keyboard_outline", "clear": "close", "eraser": "eraser", "app": "apps",
-    "action": "gesture_tap",
+    "action": "gesture_tap", "eye": "eye",
     # system navigation bar (three-button navigation: filled triangle, circle and rounded square)
     "nav_back": "play", "nav_home": "circle", "nav_recents": "square_rounded",
     # status bar and quick settings
@@ -40,21 +41,27 @@ _GLYPHS = {
     "backspace": "backspace_outline", "shift": "apple_keyboard_shift", "space": "keyboard_space",
     "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline",
     "audio": "music_note", "playlist": "playlist_play", "playlist_add": "playlist_plus",
+    "album": "album", "artist": "account_music", "queue_music": "playlist_music",
     "library_add": "plus_box_multiple", "select_all": "select_all", "more_horiz": "dots_horizontal",
     "todo": "format_list_checks",
     "quicknote": "note_edit_outline",
     "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
     "checkbox_off": "checkbox_blank_outline", "checkbox_on": "checkbox_marked",
+    "radio_off": "radiobox_blank", "radio_on": "radiobox_marked",
     # expense categories
     "income": "cash_plus", "food": "food", "housing": "home_city_outline", "social": "account_group",
     "entertainment": "movie_open", "transport": "bus", "clothes": "tshirt_crew", "health": "hospital_box_outline",
     "education": "school", "donation": "hand_heart",
     # settings rows (Android 13's homepage icons)
     "devices": "devices", "apps": "apps", "notifications": "bell_outline",
-    "battery": "battery_high", "storage": "menu", "sound": "volume_high", "display": "brightness_6",
+    "battery": "battery_high", "storage": "server", "sound": "volume_high", "display": "brightness_6",
     "accessibility": "human", "security": "lock_outline",
     "privacy": "shield_account_outline", "location": "map_marker_outline", "emergency": "medical_bag",
     "accounts": "key_outline", "system": "information_outline",
+    # Tasks' editor rows (TaskEditRow's ic_pending_actions, ic_subdirectory_arrow_right, ic_outline_attachment,
+    # ic_outline_notes; the others are named above)
+    "pending_actions": "clipboard_clock_outline", "subdirectory_arrow_right": "subdirectory_arrow_right",
+    "attachment": "attachment", "notes": "text",
     # launcher shortcuts
     "app_audio_recorder": "microphone", "app_recipes": "chef_hat", "app_calendar": "calendar_month",
     "app_camera": "camera", "app_clipper": "clipboard_text_outline", "app_clock": "clock_time_four_outline",
@@ -87,8 +94,10 @@ _TURNED = {"nav_back"}
 
 
 def glyph(name: str) -> str:
-    """The character drawing icon ``name`` in the icon font (a dot for a name not in ``NAMES``)."""
-    return getattr(MDI7, _GLYPHS.get(name, "circle_medium"))[-1]  # MDI7's attributes read "mdi7.<char>"
+    """The character drawing icon ``name`` in the icon font; ``ValueError`` for a name not in ``NAMES``."""
+    if name not in _GLYPHS:
+        raise ValueError(f"no icon named {name!r}: map it to its MDI glyph in ui/icons.py (or draw \"dot\")")
+    return getattr(MDI7, _GLYPHS[name])[-1]  # MDI7's attributes read "mdi7.<char>"
 
 
 @lru_cache(maxsize=64)
