@@ -128,7 +128,7 @@ class LocalDatabase:
         statements changed nothing, nor when ``INSERT``/``UPDATE``/``DELETE`` statements changed no row (a
         ``DELETE`` of an empty table, which would move the file's change counter and nothing else)."""
         return self._use(device, lambda db: _execute_many(db, statements), write=True,
-                         rows_only=all(_changes_rows_only(sql) for sql, _ in statements))
+                         rows_only=all(map(_changes_rows_only, {sql for sql, _ in statements})))
 
     def _digests(self, device: Device) -> dict[str, str] | None:
         """MD5 digests of the database and its ``-wal`` (of those that exist) from a device that tells them without
