@@ -91,8 +91,7 @@ class _SmsTask(Task):
         """1.0 when the expected message was sent and the SMS app is in front."""
         if state.foreground_package(device) != PACKAGE:
             return 0.0
-        return 1.0 if was_sent(device, self.params["number"], self.params["message"],
-                               device_time_ms(device)) else 0.0
+        return 1.0 if was_sent(device, self.params["number"], self.params["message"]) else 0.0
 
 
 @register_task

@@ -17,7 +17,7 @@ from android_gym.agents import OracleAgent, RandomAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice
 from android_gym.tasks.oracle import OraclePolicy
-from android_gym.tasks.validators import SMS_DB
+from android_gym.tasks.validators import SMS_DB, was_sent
 from android_gym.testing import check_task, play_steps, run_episode
 from android_gym.wrappers import RecordTrajectory
 
@@ -342,6 +342,24 @@ def test_sent_message_reads_back_as_androidworld_parses_it(make_env):
     assert fields["address"] == env.unwrapped.task.params["number"] and body == message
     age_ms = now_ms - int(fields["date"])  # `date +%s` is whole seconds: the age can be slightly negative
     assert fields["type"] == "2" and -1000 < age_ms <= 5 * 60 * 1000
+
+
+def test_a_sent_message_counts_for_five_minutes_and_the_clock_is_read_only_for_one(monkeypatch):
+    """AndroidWorld's window: a matching sent message counts while it is at most 5 min old; the device's time is
+    asked only when one matches (no round trip per step before anything was sent)."""
+    device = SimDevice()
+    asked = []
+    shell = device.shell
+    monkeypatch.setattr(device, "shell", lambda cmd, **kw: asked.append(cmd) or shell(cmd, **kw))
+    assert not was_sent(device, "+15550101234", "hello there") and "date +%s" not in asked
+    device.shell("content insert --uri content://sms/sent --bind address:s:+15550101234 --bind 'body:s:hello there'")
+    assert was_sent(device, "+15550101234", "hello there") and "date +%s" in asked
+    assert not was_sent(device, "+15550101234", "something else")
+    device.shell("sleep 299")
+    assert was_sent(device, "+15550101234", "hello there")
+    device.shell("sleep 2")
+    assert not was_sent(device, "+15550101234", "hello there")
+    device.close()
 
 
 def test_scroll_swipe_and_long_press_actions(make_env):

@@ -8,7 +8,9 @@ strings the simulator shows are kept; a string the real app leaves untranslated 
 A string whose English text does not tell which resource it is (a weekday's one-letter initial, "T" for Tuesday
 and Thursday; one English text that an app has under two names it translates apart) is a ``Named`` string in the
 app's module, and its key in the file is the English text followed by its resource name in Android's reference
-syntax: ``"T @string/tuesday_letter"``.
+syntax: ``"T @string/tuesday_letter"``. A plural's ``one`` and ``other`` items are keyed by their English texts; an
+item English has no counterpart for (French's ``many``, for millions) by the English ``other`` item, the plural's
+name and the quantity: ``"{} years @plurals/years:many"`` (``plural_key``).
 
 The simulated phone's window manager uses ``strings`` to show an app in the system language; oracles, which look
 for English words, use ``english_of`` and ``translations_of`` to find the translated element (a person who reads
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from importlib import resources
 
 #: The system languages (BCP 47 tags, as ``persist.sys.locale`` holds them) with a strings file.
@@ -31,6 +34,10 @@ FRAMEWORK_PACKAGE = "android"
 
 #: What joins a ``Named`` string's English text and its resource name in a key of the strings files.
 _NAME_MARK = " @string/"
+#: What joins a plural item's English text and its plural's name and quantity (``plural_key``).
+_PLURAL_MARK = " @plurals/"
+#: Where a key's English text ends.
+_ENGLISH_END = re.compile(f"{re.escape(_NAME_MARK)}|{re.escape(_PLURAL_MARK)}")
 
 
 class Named(str):
@@ -54,9 +61,15 @@ def key(string: str) -> str:
     return f"{string}{_NAME_MARK}{string.name}" if isinstance(string, Named) else string
 
 
+def plural_key(other: str, name: str, quantity: str) -> str:
+    """The key of the item for ``quantity`` (``"many"``) of the plural ``name`` whose English ``other`` item is
+    ``other``: ``"{} years @plurals/years:many"``."""
+    return f"{other}{_PLURAL_MARK}{name}:{quantity}"
+
+
 def _english(key: str) -> str:
     """The English text of a key of the strings files."""
-    return key.split(_NAME_MARK, 1)[0]
+    return _ENGLISH_END.split(key, 1)[0]
 
 
 @functools.cache

@@ -281,8 +281,9 @@ class AdbDaemon:
             return bytes(stdin)
 
         live = _StreamOutput(self.host, stream, protocol, pty, asyncio.get_running_loop())
+        merged = pty or not protocol  # one socket or terminal carries both outputs, in the order written
         try:
-            result = await self.host.run(self.host.phone.run, command, remote_stdin, live)
+            result = await self.host.run(self.host.phone.run, command, remote_stdin, live, merged)
         finally:
             pump.cancel()
         exit_packet = _v2_packet(ID_EXIT, bytes([result.exit_code & 0xFF])) if protocol else b""
@@ -446,7 +447,7 @@ class _InteractiveShell:
                         status = int(words[1]) & 0xFF if len(words) > 1 and words[1].isdigit() else 0
                         return await self._finish(status)
                     result = await self.host.run(self._run_line, text)
-                    await self.send(result.stdout + result.stderr + self._prompt())
+                    await self.send(result.stdout + self._prompt())
                 elif char in (b"\x7f", b"\x08"):
                     if line:
                         line[:] = line.decode("utf-8", "replace")[:-1].encode()

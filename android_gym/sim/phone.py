@@ -134,13 +134,15 @@ class Phone:
         self.window.set_locale(self.props.get("persist.sys.locale") or self.props["ro.product.locale"])
         self.activities.restart()
 
-    def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
+    def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None,
+            merged: bool = False) -> ShellOutput:
         """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); ``live`` takes output as
-        it comes (``Shell.run``). The screen is redrawn unless the command only read the device (or only wrote apps'
-        data while the screen shows none: ``data_changed``). The providers
-        keep one connection to their database for the whole command line (see ``SqliteProvider.holding``)."""
+        it comes, ``merged`` sends standard error there too (``Shell.run``). The screen is redrawn unless the
+        command only read the device (or only wrote apps' data while the screen shows none: ``data_changed``).
+        The providers keep one connection to their database for the whole command line (see
+        ``SqliteProvider.holding``)."""
         with self.contacts.holding(), self.telephony.holding():
-            result = self.shell.run(command, stdin, live)
+            result = self.shell.run(command, stdin, live, merged)
         if result.data_only:
             self.data_changed()
         elif not result.read_only:

@@ -74,13 +74,12 @@ def sms_messages(device: Device, sms_type: int | None = None) -> list[dict[str, 
                               (sms_type,))
 
 
-def was_sent(device: Device, number: str, body: str, now_ms: int) -> bool:
-    """Whether a sent SMS to ``number`` with a body matching ``body`` exists, at most 5 min older than now."""
-    return any(
-        same_number(row["address"] or "", number) and fuzzy_match(row["body"] or "", body)
-        and now_ms - int(row["date"]) <= SMS_TIME_WINDOW_MS
-        for row in sms_messages(device, SMS_TYPE_SENT)
-    )
+def was_sent(device: Device, number: str, body: str) -> bool:
+    """Whether a sent SMS to ``number`` with a body matching ``body`` exists, at most 5 min older than the device's
+    time (asked only when such a message exists)."""
+    dates = [int(row["date"]) for row in sms_messages(device, SMS_TYPE_SENT)
+             if same_number(row["address"] or "", number) and fuzzy_match(row["body"] or "", body)]
+    return bool(dates) and device_time_ms(device) - max(dates) <= SMS_TIME_WINDOW_MS
 
 
 def device_time_ms(device: Device) -> int:

@@ -66,6 +66,11 @@ def test_exit_codes_stdin_and_stderr_through_adb(fresh_served_phone, adb_server_
     serial = fresh_served_phone.serial
     failed = adb(adb_server_port, "-s", serial, "shell", "echo out; echo err >&2; exit 7")
     assert (failed.returncode, failed.stdout, failed.stderr) == (7, b"out\n", b"err\n")
+    # Without the shell protocol (-x) or on a terminal (-t) one stream carries both, in the order they were written.
+    legacy = adb(adb_server_port, "-s", serial, "shell", "-x", "echo out; ls /nowhere; echo end")
+    assert (legacy.stdout, legacy.stderr) == (b"out\nls: /nowhere: No such file or directory\nend\n", b"")
+    terminal = adb(adb_server_port, "-s", serial, "shell", "-t", "-t", "echo out; echo err >&2; exit 3")
+    assert (terminal.returncode, terminal.stdout, terminal.stderr) == (3, b"out\r\nerr\r\n", b"")
 
     piped = adb(adb_server_port, "-s", serial, "shell", "cat > /sdcard/Download/in.bin", stdin=bytes(range(256)))
     assert piped.returncode == 0

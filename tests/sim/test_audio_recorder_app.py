@@ -237,3 +237,23 @@ def test_the_record_buttons_description_is_the_apps_german_string(phone):
     tap(phone, text="Loslegen")
     tap(phone, text="Anwenden")
     assert find(phone, content_desc="Aufnahme: %s") is not None and find(phone, **RECORD) is None
+
+
+@pytest.mark.parametrize("language, start, apply, theme, naming, sample_rate, recording, title", [
+    ("de-DE", "Loslegen", "Anwenden", "Thema Blaugrau", "Benennung:", "44.1kHz", "Aufnahme: %s", "New name"),
+    ("fr-FR", "Démarrer", "Appliquer", "Thème Bleu Gris", "Nommage:", "44.1 kHz", "Enregistrement : %s",
+     "Nouveau nom")])
+def test_setup_choices_and_the_name_dialog_are_in_the_system_language(phone, language, start, apply, theme, naming,
+                                                                      sample_rate, recording, title):
+    """The setup's string-array items (theme_colors2, sample_rates2, formats2, bit_rates2), its naming example
+    (``getString(R.string.naming) + " " + name``) and the rename dialog's record_name from values-de/values-fr;
+    values-de has no record_name, so the German title stays English."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    open_app(phone)
+    tap(phone, text=start)
+    shown = {node.get("text") for node in nodes(phone)}
+    assert {theme, f"{naming} Record-1.m4a", sample_rate, "M4a", "128 kbps"} <= shown and "Theme Blue Gray" not in shown
+    tap(phone, text=apply)
+    tap(phone, content_desc=recording)
+    tap(phone, **STOP)
+    assert find(phone, resource_id=rid("dialog_title")).get("text") == title

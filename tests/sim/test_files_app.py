@@ -385,6 +385,33 @@ def test_a_whole_folder_is_copied_with_its_contents(phone):
     assert phone.fs.exists("/sdcard/Alarms/box/deep/in.txt")
 
 
+@pytest.mark.parametrize("language, downloads, roots, new_folder, hint, buttons", [
+    ("de-DE", "Downloads", ["Zuletzt verwendet", "Bilder", "Videos", "Audio", "Dokumente", "Downloads"],
+     "Neuer Ordner", "Ordnername", ["Abbrechen", "OK"]),
+    ("fr-FR", "Téléchargements", ["Récents", "Images", "Vidéos", "Fichiers audio", "Documents", "Téléchargements"],
+     "Nouveau dossier", "Nom du dossier", ["Annuler", "OK"])])
+def test_root_titles_and_dialog_buttons_are_in_the_system_language(phone, language, downloads, roots, new_folder,
+                                                                   hint, buttons):
+    """The roots' titles are their providers' strings (MediaProvider's root_images..., DownloadProvider's
+    root_downloads), in the toolbar, the breadcrumb and the drawer; a dialog's buttons are the framework's
+    ``android.R.string.cancel`` and ``ok`` (CreateDirectoryFragment), its field's hint DocumentsUI's
+    input_hint_new_folder."""
+    phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
+    phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+    assert toolbar_title(phone) == downloads and texts(phone, "breadcrumb_text") == [downloads]
+    show_roots = {"de-DE": "Root-Verzeichnis anzeigen", "fr-FR": "Afficher les répertoires racines"}[language]
+    tap(phone, content_desc=show_roots)
+    drawer = find(phone, resource_id=rid("roots_list"))
+    titles_shown = [node.get("text") for node in drawer.iter("node") if node.get("resource-id") == "android:id/title"]
+    assert titles_shown[:6] == roots
+    phone.key(keycodes.BACK)
+    tap(phone, content_desc={"de-DE": "Weitere Optionen", "fr-FR": "Autres options"}[language])
+    tap(phone, text=new_folder)
+    assert find(phone, resource_id="android:id/text1").get("text") == hint
+    assert [node.get("text") for node in nodes(phone)
+            if node.get("resource-id") in ("android:id/button2", "android:id/button1")] == buttons
+
+
 # ----- rename, new folder -------------------------------------------------------------------------------------
 def test_rename_selects_the_name_before_its_extension_and_refuses_a_taken_name(phone):
     open_files(phone)

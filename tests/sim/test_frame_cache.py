@@ -14,7 +14,7 @@ from android_gym.device.sim import SimDevice
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
-from android_gym.sim.ui.views import WHITE, View, column, frame, text_view, toggle
+from android_gym.sim.ui.views import TOP_CORNERS, WHITE, View, column, frame, text_view, toggle
 from android_gym.testing import run_episode
 from android_gym.ui import parse_ui_dump
 
@@ -188,6 +188,9 @@ def _overlapping(first: View, second: View, label: str) -> View:
     # a dialog that shrinks: its shadow (24 dp) reaches further below it than a line of its small text
     (lambda: column(View(height=100), View(height=100, elevation=63, background=(200, 200, 200), text_size=20)),
      lambda: column(View(height=100), View(height=60, elevation=63, background=(200, 200, 200), text_size=20))),
+    # a card that becomes a bottom sheet: only which corners it rounds changes
+    (lambda: column(View(height=100), View(height=200, background=(90, 90, 90), corner=42)),
+     lambda: column(View(height=100), View(height=200, background=(90, 90, 90), corner=42, corners=TOP_CORNERS))),
 ])
 def test_a_window_redrawn_in_part_looks_as_drawn_whole(before, after) -> None:
     incremental, whole = _drawn_after(before(), after())

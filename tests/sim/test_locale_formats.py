@@ -8,6 +8,7 @@ import datetime as dt
 
 import pytest
 
+from android_gym import locales
 from android_gym.device.config import DeviceConfig
 from android_gym.device.sim import SimDevice
 from android_gym.sim.apps import calendar, deskclock, sms
@@ -125,6 +126,9 @@ def test_date_time_instances_and_dates_with_a_time():
     assert formats.format_date_time_instance(when, "short", "en-US") == "10/15/23, 3:34 PM"
     assert formats.format_date_time_instance(when, "medium", "en-US") == "Oct 15, 2023, 3:34:09 PM"
     assert formats.format_date_time_instance(when, "short", "de-DE") == "15.10.23, 15:34"
+    # ICU 71 (CLDR 41) joins a FULL or LONG date and its time with "at" (CLDR 42 moved that to an atTime variant)
+    assert [formats.format_date_time_instance(when, "full", tag, "short") for tag in ("en-US", "de-DE", "fr-FR")] == [
+        "Sunday, October 15, 2023 at 3:34 PM", "Sonntag, 15. Oktober 2023 um 15:34", "dimanche 15 octobre 2023 à 15:34"]
     assert formats.format_date_time(when, "yMd", False, "en-US") == "10/15/2023, 3:34 PM"
     assert formats.format_date_time(when, "yMd", True, "de-DE") == "15.10.2023, 15:34"
 
@@ -139,10 +143,23 @@ def test_commons_date_format_follows_the_locales_short_date(language, pattern):
 def test_a_count_takes_the_plural_form_the_locales_rule_picks():
     """getQuantityString: French says "one" for 0 and 1, German and English for 1 only; the form is read in the
     locale, the count put in."""
-    forms, calendar = ("{} minute before", "{} minutes before"), "com.simplemobiletools.calendar.pro"
+    forms = formats.Plural("minutes_before", "{} minute before", "{} minutes before")
+    calendar = "com.simplemobiletools.calendar.pro"
     assert [formats.quantity_string(forms, n, calendar, "en-US") for n in (0, 1, 2)] == [
         "0 minutes before", "1 minute before", "2 minutes before"]
     assert [formats.quantity_string(forms, n, calendar, "de-DE") for n in (0, 1, 2)] == [
         "0 Minuten vorher", "1 Minute vorher", "2 Minuten vorher"]
     assert [formats.quantity_string(forms, n, calendar, "fr-FR") for n in (0, 1, 2)] == [
         "0 minute avant", "1 minute avant", "2 minutes avant"]
+
+
+def test_french_many_takes_the_resources_many_item_else_its_other_item():
+    """ICU's French rule (CLDR 38+) says "many" for a million and its multiples; Simple-Commons' values-fr has a
+    ``many`` item for ``years`` ("%d an", unlike its ``other`` "%d ans"), which Android shows; a plural without one
+    falls back to ``other`` (``ResourcesImpl.getQuantityText``); German has no "many"."""
+    assert [calendar.repetition_text(n * calendar.YEAR, "fr-FR") for n in (2, 1_000_000, 2_000_000, 1_000_001)] == [
+        "2 ans", "1000000 an", "2000000 an", "1000001 ans"]
+    assert calendar.repetition_text(1_000_000 * calendar.YEAR, "de-DE") == "1000000 Jahre"
+    plural = formats.Plural("things", "{} thing", "{} things")  # no app translates it
+    assert formats.quantity_string(plural, 1_000_000, "com.simplemobiletools.calendar.pro", "fr-FR") == "1000000 things"
+    assert locales.english_of("{} an", "com.simplemobiletools.calendar.pro") == {"{} year", "{} years"}

@@ -9,9 +9,9 @@ import pytest
 from android_gym.sim.framework.window import Frame
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.icons import NAMES, icon_mask
-from android_gym.sim.ui.layout import font, font_runs, text_width, wrap
-from android_gym.sim.ui.render import _text_mask
-from android_gym.sim.ui.views import TEXT, WHITE, View
+from android_gym.sim.ui.layout import font, font_runs, layout, text_width, wrap
+from android_gym.sim.ui.render import Renderer, _text_mask
+from android_gym.sim.ui.views import TEXT, TOP_CORNERS, WHITE, View, column
 
 PACKAGES = [app.package for app in Phone().packages.launchable()]
 
@@ -118,3 +118,23 @@ def test_cards_of_a_grid_row_are_top_aligned() -> None:
     phone.run("monkey -p org.videolan.vlc -c android.intent.category.LAUNCHER 1")
     cards = [view for view in views(phone.window.frame()) if view.content_desc.startswith("Video: ")]
     assert len(cards) == 2 and cards[0].bounds[1] == cards[1].bounds[1] and cards[0].bounds[3] == cards[1].bounds[3]
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.5])
+def test_a_bottom_sheet_rounds_its_top_corners_only(scale: float) -> None:
+    """Material's bottom-sheet shape (``cornerSizeTopLeft``/``TopRight`` only): the window shows through the top
+    corners, the sheet fills the bottom ones; a card rounds all four."""
+    grey, sheet_colour = (120, 120, 120), (250, 250, 250)
+    sheet = View(height=300, background=sheet_colour, corner=42, corners=TOP_CORNERS)
+    card = View(height=300, background=sheet_colour, corner=42)
+    tree = column(View(height=100), sheet, View(height=100), card, View(height=100), background=grey)
+    layout(tree, 0, 0, 1080, 900)
+    pixels = Renderer(round(1080 * scale), round(900 * scale), scale).render({"w": (tree, grey)})
+
+    def at(x: int, y: int) -> tuple[int, ...]:
+        return tuple(int(c) for c in pixels[int(y * scale), int(x * scale)])
+
+    assert at(1, 101) == at(1078, 101) == grey  # the sheet's top corners, cut round
+    assert at(1, 398) == at(1078, 398) == sheet_colour  # its bottom corners, square
+    assert at(540, 101) == sheet_colour
+    assert at(1, 501) == at(1, 798) == at(1078, 798) == grey  # the card's four corners, all round

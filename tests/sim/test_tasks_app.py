@@ -311,18 +311,23 @@ def test_show_completed_and_show_unstarted_are_kept_in_the_preferences(phone):
 
 
 @pytest.mark.parametrize("language, texts", [
-    ("en-US", ["Tmrw 09:00", "Fri", "Oct 25", "Oct 25, 2:00 PM", "Wednesday, October 25"]),
-    ("de-DE", ["Morgen 09:00", "Fr.", "25.10.", "25.10., 14:00", "Mittwoch, 25. Oktober"]),
-    ("fr-FR", ["Demain 09:00", "ven.", "25 oct.", "25 oct., 14:00", "mercredi 25 octobre"])])
+    ("en-US", ["Tmrw 09:00", "Fri", "Oct 25", "Oct 25, 2:00 PM", "Wednesday, October 25",
+               "Wednesday, October 25 at 2:00 PM"]),
+    ("de-DE", ["Morgen 09:00", "Fr.", "25.10.", "25.10., 14:00", "Mittwoch, 25. Oktober",
+               "Mittwoch, 25. Oktober um 14:00"]),
+    ("fr-FR", ["Demain 09:00", "ven.", "25 oct.", "25 oct., 14:00", "mercredi 25 octobre",
+               "mercredi 25 octobre à 14:00"])])
 def test_due_dates_are_formatted_in_the_system_locale(language, texts):
     """``getRelativeDateTime``: the app's "Tmrw" with the time, the short weekday within six days, else the MEDIUM
-    date (with the SHORT time) or the FULL date, the current year stripped (``stripYear``)."""
+    date (with the SHORT time) or the FULL date (with the SHORT time "at" it: ICU 71's FULL date-time pattern), the
+    current year stripped (``stripYear``)."""
     friday, later = dt.date(2023, 10, 20), dt.date(2023, 10, 25)
     shown = [relative_date_time(due_date_ms(dt.date(2023, 10, 16), dt.time(9, 0), UTC), NOW, False, True, language),
              relative_date_time(due_date_ms(friday, None, UTC), NOW, False, True, language),
              relative_date_time(due_date_ms(later, None, UTC), NOW, False, True, language),
              relative_date_time(due_date_ms(later, dt.time(14, 0), UTC), NOW, False, True, language),
-             relative_date_time(due_date_ms(later, None, UTC), NOW, True, True, language)]
+             relative_date_time(due_date_ms(later, None, UTC), NOW, True, True, language),
+             relative_date_time(due_date_ms(later, dt.time(14, 0), UTC), NOW, True, True, language)]
     assert shown == texts
 
 

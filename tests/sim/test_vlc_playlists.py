@@ -175,6 +175,18 @@ def test_the_sheets_take_theme_vlc_blacks_bottom_sheet_colour_at_night(phone):
     assert colours.most_common(1)[0][0] == (42, 42, 42) and (19, 19, 19) not in colours
 
 
+def test_the_sheets_round_their_top_corners_only(phone):
+    """``bottom_sheet_background``: ``topLeftRadius``/``topRightRadius`` 16 dp (``?attr/bottom_sheet_radius``), so
+    the dimmed list shows through the sheet's top corners while its bottom corners are the sheet's white."""
+    more_of(phone, "clip_7_HD")
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", find(phone, resource_id=rid("design_bottom_sheet")).get("bounds")))
+    pixels = phone.screenshot()
+    white = (254, 255, 255)
+    assert tuple(pixels[y1 + 2, (x1 + x2) // 2]) == white
+    assert tuple(pixels[y1, x1]) != white and tuple(pixels[y1, x2 - 1]) != white
+    assert tuple(pixels[y2 - 1, x1]) == tuple(pixels[y2 - 1, x2 - 1]) == white
+
+
 @pytest.mark.parametrize("language, add, one", [("en-US", "Add to playlist", "1 media"),
                                                 ("de-DE", "Zur Wiedergabeliste hinzufügen", "1 Mediendatei"),
                                                 ("fr-FR", "Ajouter à une liste de lecture", "1 fichier multimédia")])

@@ -381,13 +381,14 @@ class SetupScreen(Screen):
             return View(kind="row", class_name="android.widget.Spinner", resource_id=_id(name),
                         children=[text_view(text, text_color=WHITE, padding=36, weight=1)])
 
+        naming = self.phone.window.locale.string(NAMING, PACKAGE)  # getString(R.string.naming) + " " + the name
         settings = [column(text_view(title, text_color=WHITE), text_view(value, text_color=WHITE, bold=True),
                            padding=24)
                     for title, value in SETUP_SETTINGS]
         form = View(kind="list", class_name="android.widget.ScrollView", key="setup", scrollable=True, weight=1,
                     children=[text_view(SETUP, text_color=WHITE, text_size=58, bold=True, padding=42),
                               spinner("themeColor", SETUP_THEME),
-                              spinner("name_format", f"{NAMING} {BASE_RECORD_NAME}1.{FORMAT_M4A}"), *settings])
+                              spinner("name_format", f"{naming} {BASE_RECORD_NAME}1.{FORMAT_M4A}"), *settings])
         buttons = row(button(RESET, self._reset, resource_id=_id("btn_reset"), background=WHITE, text_color=_DARK,
                              weight=1),
                       button(APPLY, self._apply, resource_id=_id("btn_apply"), background=WHITE, text_color=_DARK,

@@ -54,6 +54,7 @@ from android_gym.sim.apps.commons import (
 )
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.formats import Plural
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
@@ -135,11 +136,14 @@ WEEK_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 # Commons week_day_letters and week_days_short, Monday first; a letter is named by its resource ("T" is two days).
 WEEK_DAY_LETTERS = tuple(locales.Named(letter, f"{day.lower()}_letter") for letter, day in zip("MTWTFSS", WEEK_DAYS))
 WEEK_DAYS_SHORT = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-# Commons plurals (one, other): getFormattedMinutes' *_before by unit (in minutes), getRepetitionText's by unit.
-MINUTES_BEFORE = ((7 * 24 * 60, ("{} week before", "{} weeks before")), (24 * 60, ("{} day before", "{} days before")),
-                  (60, ("{} hour before", "{} hours before")), (1, ("{} minute before", "{} minutes before")))
-DAYS = ("{} day", "{} days")
-REPEAT_EVERY = ((YEAR, ("{} year", "{} years")), (MONTH, ("{} month", "{} months")), (WEEK, ("{} week", "{} weeks")))
+# Commons plurals: getFormattedMinutes' *_before by unit (in minutes), getRepetitionText's by unit.
+MINUTES_BEFORE = ((7 * 24 * 60, Plural("weeks_before", "{} week before", "{} weeks before")),
+                  (24 * 60, Plural("days_before", "{} day before", "{} days before")),
+                  (60, Plural("hours_before", "{} hour before", "{} hours before")),
+                  (1, Plural("minutes_before", "{} minute before", "{} minutes before")))
+DAYS = Plural("days", "{} day", "{} days")
+REPEAT_EVERY = ((YEAR, Plural("years", "{} year", "{} years")), (MONTH, Plural("months", "{} month", "{} months")),
+                (WEEK, Plural("weeks", "{} week", "{} weeks")))
 # Framework DatePicker (core/res strings) and Material TimePicker (timepicker/res/values/strings.xml).
 PREVIOUS_MONTH, NEXT_MONTH = "Previous month", "Next month"
 SELECT_TIME, HOUR_LABEL, MINUTE_LABEL = "Select time", "Hour", "Minute"
@@ -504,16 +508,16 @@ def reminder_text(minutes: int, tag: str) -> str:
         return NO_REMINDER
     if minutes == 0:
         return AT_START
-    size, forms = next((size, forms) for size, forms in MINUTES_BEFORE if minutes % size == 0)
-    return formats.quantity_string(forms, minutes // size, PACKAGE, tag)
+    size, plural = next((size, plural) for size, plural in MINUTES_BEFORE if minutes % size == 0)
+    return formats.quantity_string(plural, minutes // size, PACKAGE, tag)
 
 
 def repetition_text(seconds: int, tag: str) -> str:
     """``getRepetitionText`` in the locale ``tag``."""
     if seconds in REPETITIONS:
         return REPETITIONS[seconds]
-    size, forms = next(((size, forms) for size, forms in REPEAT_EVERY if seconds % size == 0), (DAY, DAYS))
-    return formats.quantity_string(forms, seconds // size, PACKAGE, tag)
+    size, plural = next(((size, plural) for size, plural in REPEAT_EVERY if seconds % size == 0), (DAY, DAYS))
+    return formats.quantity_string(plural, seconds // size, PACKAGE, tag)
 
 
 def week_days(sunday_first: bool) -> tuple[int, ...]:

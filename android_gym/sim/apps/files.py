@@ -66,6 +66,7 @@ from android_gym.sim.ui.views import (
     PRIMARY,
     TEXT,
     TEXT_SECONDARY,
+    TOP_CORNERS,
     WHITE,
     Callback,
     View,
@@ -126,6 +127,7 @@ _TITLE, _BODY, _LIST_TITLE, _CAPTION, _SMALL = 52, 37, 42, 32, 29  # 20, 14, 16,
 _SELECTED = (210, 227, 252)  # list_item_selected_background_color
 _PANEL = (248, 249, 250)
 _SAVE_ICON = 126  # the save bar's document icon, 48dp
+_SHEET_CORNER = 5  # grid_item_radius, 2dp: bottom_sheet_dialog_background's top corners (BottomSheet style)
 
 _RESTRICTED = re.compile(r"^Android/(?:data|obb|sandbox)(?:/.+)?", re.IGNORECASE)  # ExternalStorageProvider
 _FAT_INVALID = re.compile(r'[\x00-\x1f\x7f"*/:<>?\\|]')  # FileUtils.isValidFatFilenameChar
@@ -153,12 +155,16 @@ class Root:
         return self.kind in ("storage", "downloads")
 
 
-RECENT = Root("nullnull", "Recent", "recent")
-IMAGES = Root("com.android.providers.media.documentsimages_root", "Images", "media", media="image")
-VIDEOS = Root("com.android.providers.media.documentsvideos_root", "Videos", "media", media="video")
-AUDIO = Root("com.android.providers.media.documentsaudio_root", "Audio", "media", media="audio")
-DOCUMENTS = Root("com.android.providers.media.documentsdocuments_root", "Documents", "media", media="document")
-DOWNLOADS = Root("com.android.providers.downloads.documentsdownloads", "Downloads", "downloads", DOWNLOADS_DIR)
+# The roots' titles (Root.COLUMN_TITLE), each its provider's resource string: DocumentsUI's root_recent,
+# MediaProvider's root_images, root_videos, root_audio and root_documents, DownloadProvider's root_downloads.
+RECENT_TITLE, IMAGES_TITLE, VIDEOS_TITLE = "Recent", "Images", "Videos"
+AUDIO_TITLE, DOCUMENTS_TITLE, DOWNLOADS_TITLE = "Audio", "Documents", "Downloads"
+RECENT = Root("nullnull", RECENT_TITLE, "recent")
+IMAGES = Root("com.android.providers.media.documentsimages_root", IMAGES_TITLE, "media", media="image")
+VIDEOS = Root("com.android.providers.media.documentsvideos_root", VIDEOS_TITLE, "media", media="video")
+AUDIO = Root("com.android.providers.media.documentsaudio_root", AUDIO_TITLE, "media", media="audio")
+DOCUMENTS = Root("com.android.providers.media.documentsdocuments_root", DOCUMENTS_TITLE, "media", media="document")
+DOWNLOADS = Root("com.android.providers.downloads.documentsdownloads", DOWNLOADS_TITLE, "downloads", DOWNLOADS_DIR)
 
 
 def storage_root(phone: Context) -> Root:
@@ -851,7 +857,7 @@ class _Browser(Screen):
                  for dimension, ascending, label in SORT_ITEMS]
         sheet = column(_text(SORT_TITLE, size=_SMALL, padding=42),
                        group("column", "android.widget.ListView", *items, resource_id=_id("sorting_dialog_list")),
-                       background=WHITE)
+                       background=WHITE, corner=_SHEET_CORNER, corners=TOP_CORNERS)
         return group("column", "android.widget.FrameLayout", sheet, resource_id=_id("design_bottom_sheet"),
                      gravity="bottom")
 

@@ -34,6 +34,7 @@ map's last position kept across restarts, plan-route editing (undo, moving and d
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import posixpath
 import re
 from dataclasses import dataclass
@@ -338,7 +339,8 @@ class MapScreen(Screen):
         selected = (self.point.lat, self.point.lon) if self.point else None
         overlay = geo.Overlay(favourites, markers, selected, tuple(self.plan or ()), self.plan is not None)
         view = self._viewport()
-        self.map_view = drawing_surface(self._touch, geo.render(view, overlay), f"osmand-map:{view}:{overlay}",
+        picture = functools.partial(geo.render, view, overlay)  # drawn only when pixels are asked for
+        self.map_view = drawing_surface(self._touch, picture, f"osmand-map:{view}:{overlay}",
                                         resource_id=_id("map_view_with_layers"), clickable=True, gravity="fill")
         return self.map_view
 

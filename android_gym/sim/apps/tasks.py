@@ -50,6 +50,7 @@ from android_gym.sim.ui.views import (
     PRIMARY,
     TEXT,
     TEXT_SECONDARY,
+    TOP_CORNERS,
     WHITE,
     View,
     button,
@@ -110,6 +111,7 @@ _TEXT_16SP, _TEXT_14SP, _TEXT_20SP, _TEXT_24SP = 42, 37, 53, 63  # px at 420 dpi
 _BAR = 147  # ?attr/actionBarSize, 56 dp
 _KEYLINE = 42  # keyline_first, 16 dp
 _ROW_PADDING = 42  # p_rowPadding default 16 dp
+_DRAWER_CORNER = 32  # bottom_sheet_corners, 12 dp: CustomShapeAppearanceBottomSheetDialog's top corners
 _EDIT_ROW = 168  # a task-edit row: 20 dp padding around a 24 dp icon
 
 SCHEMA = (  # 88.json: createSql of every entity with ${TABLE_NAME} filled in, then its indices
@@ -251,11 +253,6 @@ def time_string(when: dt.datetime, is24: bool) -> str:
     return f"{hour} {suffix}" if when.minute == 0 else f"{hour}:{when.minute:02d} {suffix}"
 
 
-def _short_time(when: dt.datetime) -> str:
-    """``FormatStyle.SHORT`` time in en-US ("2:05 PM"), which ignores the 24-hour setting."""
-    return f"{when.hour % 12 or 12}:{when.minute:02d} {'AM' if when.hour < 12 else 'PM'}"
-
-
 def _strip_year(text: str, year: int) -> str:
     """``stripYear``: the current year and the separator before it taken out of a formatted date."""
     return re.sub(rf"(?: de |, |/| )?{year}(?:年|년 | г\.)?", "", text)
@@ -268,12 +265,11 @@ def _full_date(when: dt.datetime, this_year: int, full: bool, tag: str) -> str:
                        this_year)
 
 
-def _medium_date_time(when: dt.datetime, this_year: int, tag: str) -> str:
-    """``getFullDateTime`` MEDIUM: ``ofLocalizedDateTime(MEDIUM, SHORT)`` in the locale ``tag`` ("Oct 25, 2:00
-    PM"), the current year stripped."""
-    glue = formats.format_date_time_pattern("medium", tag)
-    return _strip_year(glue.replace("{1}", formats.format_pattern(when, formats.date_pattern("medium", tag), tag))
-                       .replace("{0}", formats.format_pattern(when, formats.time_pattern("short", tag), tag)),
+def _full_date_time(when: dt.datetime, this_year: int, full: bool, tag: str) -> str:
+    """``getFullDateTime``: ``ofLocalizedDateTime(MEDIUM or FULL, SHORT)`` in the locale ``tag`` ("Oct 25, 2:00
+    PM", "Wednesday, October 25 at 2:00 PM"; a SHORT time ignores the 24-hour setting), the current year
+    stripped."""
+    return _strip_year(formats.format_date_time_instance(when, "full" if full else "medium", tag, "short"),
                        this_year)
 
 
@@ -289,16 +285,13 @@ def _relative_day(day: dt.date, today: dt.date, abbreviated: bool, tag: str) -> 
 
 def relative_date_time(ms: int, now: dt.datetime, full: bool, is24: bool, tag: str) -> str:
     """``DateUtilities.getRelativeDateTime`` in the locale ``tag``: MEDIUM in the list ("Tmrw 14:00", "Fri",
-    "Oct 25", "Oct 25, 2:00 PM"), FULL in the editor ("Tomorrow 14:00", "Wednesday, October 25 at 2:00 PM"); the
-    time alone for today. A FULL date with a time stays in en-US: ICU 71's FULL date-time pattern ("{1} 'at'
-    {0}") is not in the newer CLDR data of ``formats``."""
+    "Oct 25", "Oct 25, 2:00 PM"), FULL in the editor ("Tomorrow 14:00", "Wednesday, October 25 at 2:00 PM",
+    "Mittwoch, 25. Oktober um 14:00"); the time alone for today."""
     when = to_datetime(ms, now.tzinfo or dt.timezone.utc)
     if abs((when.date() - now.date()).days) > 6:
         if not has_time(ms):
             return _full_date(when, now.year, full, tag)
-        if full:
-            return f"{_full_date(when, now.year, True, locales.ENGLISH)} at {_short_time(when)}"
-        return _medium_date_time(when, now.year, tag)
+        return _full_date_time(when, now.year, full, tag)
     day = _relative_day(when.date(), now.date(), abbreviated=not full, tag=tag)
     if not has_time(ms):
         return day
@@ -764,7 +757,9 @@ class MainScreen(Screen):
         items += [self._drawer_action(text) for text in DRAWER_ACTIONS]
         drawer = View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", key="drawer",
                       resource_id=_id("recycler_view"), scrollable=True, focusable=True, children=items)
-        return _bottom_sheet(drawer, padding=24)
+        # CustomBottomSheetDialog (NavigationDrawerFragment.getTheme); the date picker's sheet keeps
+        # MaterialComponents' square shapeAppearanceLargeComponent
+        return _bottom_sheet(drawer, padding=24, corner=_DRAWER_CORNER, corners=TOP_CORNERS)
 
     def _drawer_filter(self, item: TaskFilter, now_ms: int) -> View:
         """``filter_adapter_row``: icon, name (checked when selected) and the count of active tasks."""

@@ -68,7 +68,7 @@ from PIL import Image
 from android_gym import locales
 from android_gym.sim.apps.vlc_library import MediaItem, MediaLibrary, PlaylistItem
 from android_gym.sim.framework.app import App, Context, Screen
-from android_gym.sim.framework.formats import quantity_string, system_tag
+from android_gym.sim.framework.formats import Plural, quantity_string, system_tag
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
@@ -78,6 +78,7 @@ from android_gym.sim.ui.views import (
     DIVIDER,
     TEXT,
     TEXT_SECONDARY,
+    TOP_CORNERS,
     WHITE,
     Callback,
     Color,
@@ -108,6 +109,7 @@ MORE_ACTIONS, ADD_TO_PLAYLIST, DELETE, CANCEL = "More Actions", "Add to playlist
 ADD_TO_NEW_PLAYLIST, ADD_TO_EXISTING_PLAYLIST = "Add to new playlist", "Add to existing playlist"
 PLAYLIST_NAME_HINT, SAVE, DELETE_FOREVER = "Playlist name", "Save", "Delete forever"
 CONFIRM_DELETE_MESSAGE = "This is permanent and cannot be undone."
+MEDIA_QUANTITY = Plural("media_quantity", "1 media", "{} media")
 #: ``ContextSheet``'s options in its order for ``CTX_VIDEO_FLAGS`` (with "Mark as played" and "Browse parent",
 #: which ``VideoGridFragment`` adds for an unseen video in a folder) and ``CTX_PLAYLIST_ALBUM_FLAGS``.
 VIDEO_OPTIONS = ("Play", "Play all", "Play as audio", "Append", "Insert next", "Download subtitles", "Information",
@@ -164,6 +166,7 @@ NIGHT_COLORS: dict[Color, Color] = {
     _ERROR: (207, 102, 121),  # Material's dark error colour #CF6679
 }
 _BAR, _NAV, _ROW, _ICON = 147, 147, 147, 126  # 56 dp bars and rows, 48 dp icons at 420 dpi
+_SHEET_CORNER = 42  # ?attr/bottom_sheet_radius of Theme.VLC: 16 dp (bottom_sheet_background's top corners)
 _TITLE_SP, _BODY_SP, _SMALL_SP = 42, 37, 32  # 16, 14 and 12 sp
 
 
@@ -353,13 +356,15 @@ def _toolbar(*children: View) -> View:
 
 def media_quantity(count: int, tag: str) -> str:
     """``plurals/media_quantity`` in the locale ``tag``."""
-    return quantity_string(("1 media", "{} media"), count, PACKAGE, tag)
+    return quantity_string(MEDIA_QUANTITY, count, PACKAGE, tag)
 
 
 def _bottom_sheet(*children: View, resource_id: str = "design_bottom_sheet") -> View:
-    """A ``VLCBottomSheetDialogFragment``'s sheet at the bottom of the window."""
+    """A ``VLCBottomSheetDialogFragment``'s sheet at the bottom of the window, its top corners rounded
+    (``AppModalStyle``'s ``bottom_sheet_background``)."""
     return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id(resource_id),
-                gravity="bottom", background=_SHEET, padding=24, children=list(children))
+                gravity="bottom", background=_SHEET, corner=_SHEET_CORNER, corners=TOP_CORNERS, padding=24,
+                children=list(children))
 
 
 class LibraryOverlays:

@@ -16,14 +16,16 @@ The data are Babel's CLDR tables, the data ICU is built from. ``best_pattern`` f
 ``match_skeleton``), its fields then widened to the lengths asked for (``adjustFieldTypes``: hours and minutes keep
 the pattern's length; a month or weekday keeps its format/stand-alone letter). Android 13 ships ICU 71 (CLDR 41),
 whose time patterns separate the AM/PM marker with a plain space where CLDR 42 and later put a narrow no-break
-space (U+202F), so patterns here use the plain space.
+space (U+202F), so patterns here use the plain space; and whose FULL and LONG date-time patterns join the time
+"at" the date ("{1} 'at' {0}"), which CLDR 42 moved to an ``atTime`` variant Babel does not read
+(``_AT_TIME``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from babel import Locale
 from babel.dates import DateTimePattern, match_skeleton, parse_pattern, tokenize_pattern, untokenize_pattern
@@ -40,6 +42,8 @@ _KEEP_LETTER = {"M", "E", "h"}
 #: Fields whose length ICU keeps by default (``UDATPG_MATCH_NO_OPTIONS``).
 _KEEP_LENGTH = {"h", "m", "s"}
 _NARROW_NBSP = "\u202f"
+#: CLDR 41's dateTimeFormatLength "full" and "long" patterns (common/main/en.xml, de.xml, fr.xml), per language.
+_AT_TIME = {"en": "{1} 'at' {0}", "de": "{1} 'um' {0}", "fr": "{1} 'à' {0}"}
 _A_MONDAY = dt.date(2023, 10, 16)
 
 
@@ -167,8 +171,12 @@ def _without_am_pm(tokens: list[tuple[str, object]]) -> list[tuple[str, object]]
 
 
 def format_date_time_pattern(width: str, tag: str) -> str:
-    """The locale's pattern joining a date of ``width`` and a time (``"{1}, {0}"``: ``{1}`` the date)."""
-    return str(_locale(tag).datetime_formats[width])
+    """The locale's pattern joining a date of ``width`` and a time, its quoted text unquoted (``"{1}, {0}"``,
+    ``"{1} at {0}"`` for a FULL or LONG date in en-US: ``{1}`` the date), as ICU 71 has it."""
+    locale = _locale(tag)
+    glue = _AT_TIME.get(locale.language) if width in ("full", "long") else None
+    glue = glue or str(locale.datetime_formats[width])
+    return glue.replace("''", "\0").replace("'", "").replace("\0", "'")  # '' is a quote, 'text' is text
 
 
 def format_date_time(when: dt.datetime, date_skeleton: str, is24: bool, tag: str) -> str:
@@ -179,12 +187,14 @@ def format_date_time(when: dt.datetime, date_skeleton: str, is24: bool, tag: str
     return glue.replace("{1}", format_skeleton(when, date_skeleton, tag)).replace("{0}", format_time(when, is24, tag))
 
 
-def format_date_time_instance(when: dt.datetime, width: str, tag: str) -> str:
-    """``DateFormat.getDateTimeInstance(width, width)``: the locale's date and time of ``width`` joined by its
-    date-time pattern of that width: "Oct 14, 2023, 2:05:09 PM" (MEDIUM), "10/14/23, 2:05 PM" (SHORT) in en-US."""
+def format_date_time_instance(when: dt.datetime, width: str, tag: str, time_width: str | None = None) -> str:
+    """``DateFormat.getDateTimeInstance(width, time_width)`` (``time_width`` defaults to ``width``; java.time's
+    ``ofLocalizedDateTime`` reads the same ICU patterns): the locale's date of ``width`` and time of ``time_width``
+    joined by its date-time pattern for the date's width: "Oct 14, 2023, 2:05:09 PM" (MEDIUM), "10/14/23, 2:05 PM"
+    (SHORT), "Saturday, October 14, 2023 at 2:05 PM" (FULL, SHORT) in en-US."""
     glue = format_date_time_pattern(width, tag)
     return glue.replace("{1}", format_pattern(when, date_pattern(width, tag), tag)).replace(
-        "{0}", format_pattern(when, time_pattern(width, tag), tag))
+        "{0}", format_pattern(when, time_pattern(time_width or width, tag), tag))
 
 
 def week_order(tag: str) -> tuple[int, ...]:
@@ -200,12 +210,25 @@ def weekday_name(day: int, tag: str, pattern: str = "EEEE") -> str:
     return format_pattern(_A_MONDAY + dt.timedelta(days=day), pattern, tag)
 
 
-def quantity_string(forms: tuple[str, str], count: int, package: str, tag: str) -> str:
-    """``Resources.getQuantityString(id, count, count)`` of the app ``package`` in the locale ``tag``: of a plural's
-    English ``(one, other)`` forms (templates with one ``{}``), the one the locale's CLDR plural rule picks for
-    ``count`` ("one" in French for 0 and 1, in English and German for 1 only), read in the locale (a language's
-    ``one`` form is keyed by the English ``one``, its ``other`` by the English ``other``; French's ``many``, for
-    millions, reads as ``other``), ``count`` put in."""
-    one, other = forms
-    form = one if _locale(tag).plural_form(count) == "one" else other
-    return locales.resource(tag, package, form).format(count)
+class Plural(NamedTuple):
+    """A ``<plurals>`` resource: its name and its English ``one`` and ``other`` items (templates with one ``{}``)."""
+
+    name: str
+    one: str
+    other: str
+
+
+def quantity_string(plural: Plural, count: int, package: str, tag: str) -> str:
+    """``Resources.getQuantityString(id, count, count)`` of the app ``package`` in the locale ``tag``: the item of
+    ``plural`` for the quantity the locale's CLDR plural rule picks for ``count`` (ICU's ``PluralRules.select``:
+    "one" in French for 0 and 1, in English and German for 1 only; French's "many" for a million and its
+    multiples, CLDR 38 and later), read in the locale, ``count`` put in. A quantity the resource has no item for in
+    the locale falls back to its ``other`` item (``ResourcesImpl.getQuantityText``)."""
+    quantity = _locale(tag).plural_form(count)
+    if quantity == "one":
+        form = locales.resource(tag, package, plural.one)
+    else:
+        many = quantity != "other" and locales.translation(tag, package, locales.plural_key(plural.other, plural.name,
+                                                                                            quantity))
+        form = many or locales.resource(tag, package, plural.other)
+    return form.format(count)

@@ -576,11 +576,15 @@ class Shell:
         """Names of the device commands (``/system/bin``)."""
         return sorted(_COMMANDS)
 
-    def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None) -> ShellOutput:
+    def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None,
+            merged: bool = False) -> ShellOutput:
         """Run ``command`` as ``sh -c`` would, from ``/``, with ``stdin`` (bytes, or a ``StdinSource`` asked when a
         command first reads its input) on standard input. With ``live``, a command writing straight to the
-        script's output may deliver it there as it runs; the result holds what was not delivered."""
-        out, err = Output(), Output()
+        script's output may deliver it there as it runs; the result holds what was not delivered. ``merged``:
+        standard error goes where standard output goes, in the order the commands wrote them (a terminal, or
+        adbd's socket without the shell protocol), and the result's ``stderr`` is empty."""
+        out = Output()
+        err = out if merged else Output()
         session = None if live is None else _Live(live, out, err)
         return _run_guarded(_Interp(self._phone, dict(ENVIRONMENT), "/", 0, _Run(), session), command, stdin, out,
                             err)
@@ -602,9 +606,11 @@ class ShellSession:
         return self._interp.cwd
 
     def run(self, line: str) -> ShellOutput:
-        """Run one command line; standard input is the terminal, so commands that read it see end of file."""
+        """Run one command line; standard input is the terminal, so commands that read it see end of file, and
+        both outputs go to it in the order written (the result's ``stdout``; its ``stderr`` is empty)."""
         self._interp.shared = _Run()
-        return _run_guarded(self._interp, line, b"", Output(), Output())
+        out = Output()
+        return _run_guarded(self._interp, line, b"", out, out)
 
 
 class _Live:
@@ -624,7 +630,7 @@ class _Live:
         for ``event``; ``False`` once the reader has gone."""
         self.out.write(stdout)
         self.err.write(stderr)
-        out, err = self.out.getvalue(), self.err.getvalue()
+        out, err = self.out.getvalue(), b"" if self.err is self.out else self.err.getvalue()
         for buffer in (self.out, self.err, stdout, stderr):
             buffer.clear()
         if (out or err) and not self.output.write(out, err):
@@ -634,7 +640,8 @@ class _Live:
 
 def _run_guarded(interp: _Interp, command: str, stdin: bytes | StdinSource, out: Output,
                  err: Output) -> ShellOutput:
-    """Run a script writing into ``out`` and ``err``; never raises: errors become stderr and an exit code."""
+    """Run a script writing into ``out`` and ``err`` (which may be one output); never raises: errors become stderr
+    and an exit code."""
     failure = ""  # what ended the script, after its own stderr (which may be full)
     try:
         status = interp.run_script(command, _IO(_Input(stdin), out, err))
@@ -648,6 +655,10 @@ def _run_guarded(interp: _Interp, command: str, stdin: bytes | StdinSource, out:
         failure, status = f"{SHELL}: expression too deeply nested\n", 1
     except Exception as error:  # never let a simulator bug escape to the caller
         failure, status = f"{SHELL}: internal error: {type(error).__name__}: {error}\n", 1
-    shared = interp.shared
-    return ShellOutput(out.parts, err.getvalue() + failure.encode(), status, read_only=not shared.wrote,
+    shared, tail = interp.shared, failure.encode()
+    if err is out:  # one output for both, as on a terminal
+        stdout, stderr = (*out.parts, tail) if tail else out.parts, b""
+    else:
+        stdout, stderr = out.parts, err.getvalue() + tail
+    return ShellOutput(stdout, stderr, status, read_only=not shared.wrote,
                        data_only=shared.wrote and not shared.wrote_more)

@@ -105,7 +105,7 @@ def signature(root: View) -> tuple:
     its kind, bounds, text size and elevation (what ``Renderer._reach`` reads)."""
     return tuple(
         (v.kind, v.bounds, v.text_size, v.elevation, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled,
-         v.background, v.text_color, v.button_tint, v.box_at_end, v.bold, v.padding, v.corner, v.multiline,
+         v.background, v.text_color, v.button_tint, v.box_at_end, v.bold, v.padding, v.corner, v.corners, v.multiline,
          v.selection, v.progress, v.key, v.clipped_top)
         for v in root.walk()
     )
@@ -267,7 +267,8 @@ class Renderer:
         if view.kind == "scrim":
             self._canvas.paste((0, 0, 0), (x1, y1, x2, y2), _scrim_mask(x2 - x1, y2 - y1))
         if view.background is not None and view.corner:
-            draw.rounded_rectangle(_box(bounds), radius=self.px(view.corner), fill=view.background)
+            draw.rounded_rectangle(_box(bounds), radius=self.px(view.corner), fill=view.background,
+                                   corners=view.corners)
         elif view.background is not None and not (covers_canvas and view.background == self._canvas_color
                                                    and not view.elevation):
             draw.rectangle(_box(bounds), fill=view.background)

@@ -32,6 +32,12 @@ DIVIDER: Color = (224, 224, 224)
 CHECK_BUTTON_WIDTH = 84
 #: A Switch's state text (frameworks/base core/res/res/values/strings.xml: capital_on, capital_off).
 SWITCH_ON, SWITCH_OFF = "ON", "OFF"
+#: Which corners ``View.corner`` rounds: top left, top right, bottom right, bottom left.
+Corners = tuple[bool, bool, bool, bool]
+ALL_CORNERS: Corners = (True, True, True, True)
+#: A bottom sheet's shape: its top corners rounded, its bottom ones square (Material's ShapeAppearance with only
+#: ``cornerSizeTopLeft``/``cornerSizeTopRight``; a drawable's ``<corners android:topLeftRadius topRightRadius>``).
+TOP_CORNERS: Corners = (True, True, False, False)
 
 
 @dataclass(eq=False)
@@ -59,7 +65,8 @@ class View:
     ``virtual`` marks a node of an ``AccessibilityNodeProvider`` (a web page's content inside a WebView): it is
     dumped for accessibility but drawn and touched only through its host view; a ``web`` view places its virtual
     descendants, whose ``bounds`` the app gives relative to the web view's top-left corner.
-    ``corner`` rounds the background's corners (px); ``elevation`` (px) gives the view Material's shadow, larger
+    ``corner`` rounds the background's corners (px), those ``corners`` names (all four unless told:
+    ``TOP_CORNERS`` for a bottom sheet); ``elevation`` (px) gives the view Material's shadow, larger
     the higher it floats (an app bar 4 dp, a dialog 24 dp). ``button_tint`` is the colour a checked CheckBox's box
     is filled with (``android:buttonTint``: the theme's ``colorAccent``); ``box_at_end`` puts the box after its
     label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads left to right).
@@ -109,6 +116,7 @@ class View:
     text_color: Color = TEXT
     background: Color | None = None
     corner: int = 0
+    corners: Corners = ALL_CORNERS
     elevation: int = 0
     bold: bool = False
     button_tint: Color = PRIMARY
@@ -254,11 +262,11 @@ def image_view(image: Image.Image | None, key: str, **props) -> View:
     return View(kind="image", class_name="android.widget.ImageView", image=image, key=key, **props)
 
 
-def drawing_surface(on_drag: Callable[[float, float, float, float], None], image: Image.Image | None, key: str,
-                    **props) -> View:
+def drawing_surface(on_drag: Callable[[float, float, float, float], None],
+                    image: Image.Image | Callable[[], Image.Image] | None, key: str, **props) -> View:
     """A custom View that draws under the finger (a canvas, reported as a plain ``android.view.View``):
     ``on_drag(x1, y1, x2, y2)`` gets each drag that starts on it, in view coordinates; it shows ``image`` (the
-    drawing so far, named by ``key`` as in ``image_view``)."""
+    drawing so far, named by ``key`` as in ``image_view``; a callable is asked only when the view is drawn)."""
     return View(kind="view", class_name="android.view.View", on_drag=on_drag, image=image, key=key, **props)
 
 
