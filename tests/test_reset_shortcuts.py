@@ -16,8 +16,10 @@ from android_gym.device import local_db
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands import find
 
-#: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage.
-TASKS = ("TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes", "FilesDeleteFile")
+#: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage; and clear
+#: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore.
+TASKS = ("TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes", "FilesDeleteFile",
+         "TextedSongsToPlaylistQueueAndReply")
 
 
 def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:

@@ -25,7 +25,8 @@ memory) and the device's format bytes are restored in what is pushed back, with 
 as any write leaves it; so what is pushed depends only on the device's bytes and the SQL. A database whose
 ``-wal`` holds frames is copied with it into a temporary directory and opened there instead (checkpointed
 before a write is pushed back). Queries run with ``query_only`` on, so only writes change the copy; nothing is
-pushed when a write changed nothing; stale ``-wal``/``-shm`` files are removed only when the device has them.
+pushed when a write changed nothing (or changed no row, only the change counter); stale ``-wal``/``-shm`` files
+are removed only when the device has them.
 """
 
 from __future__ import annotations
@@ -124,8 +125,10 @@ class LocalDatabase:
     def execute_many(self, device: Device, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
         """Run ``statements`` in one transaction on the device database and push the result back (stale
         ``-wal``/``-shm`` files removed first); returns the total changed row count. Nothing is pushed when the
-        statements changed nothing."""
-        return self._use(device, lambda db: _execute_many(db, statements), write=True)
+        statements changed nothing, nor when ``INSERT``/``UPDATE``/``DELETE`` statements changed no row (a
+        ``DELETE`` of an empty table, which would move the file's change counter and nothing else)."""
+        return self._use(device, lambda db: _execute_many(db, statements), write=True,
+                         rows_only=all(map(_changes_rows_only, {sql for sql, _ in statements})))
 
     def _digests(self, device: Device) -> dict[str, str] | None:
         """MD5 digests of the database and its ``-wal`` (of those that exist) from a device that tells them without
@@ -145,7 +148,10 @@ class LocalDatabase:
         """The device's file now holds ``data`` (``None``: bytes this copy does not hold)."""
         self._device_bytes, self._device_md5 = data, None
 
-    def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool) -> T:
+    def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool,
+             rows_only: bool = False) -> T:
+        """``action`` on the copy brought up to date with the device; a ``write`` is pushed back when it changed the
+        file, and one that only changes rows (``rows_only``) when it changed a row."""
         with self._lock:
             digests = None if write else self._digests(device)
             no_frames = digests is not None and digests.get(self.db_path + "-wal", _EMPTY_MD5) == _EMPTY_MD5
@@ -172,8 +178,12 @@ class LocalDatabase:
             self._results = {}
             self._connection.execute("PRAGMA query_only=OFF")
             try:
+                changes = self._connection.total_changes
                 self._connection.execute("BEGIN IMMEDIATE")
                 result = action(self._connection)
+                if rows_only and self._connection.total_changes == changes:
+                    self._connection.execute("ROLLBACK")  # no row changed: only the change counter would have
+                    return result
                 self._connection.execute("COMMIT")
             except BaseException:
                 if self._connection.in_transaction:
@@ -202,6 +212,12 @@ def _execute_many(db: sqlite3.Connection, statements: Sequence[tuple[str, Sequen
         cursor = db.execute(sql, values[0]) if len(values) == 1 else db.executemany(sql, values)
         changed += cursor.rowcount
     return changed
+
+
+def _changes_rows_only(sql: str) -> bool:
+    """Whether ``sql`` is an ``INSERT``, ``UPDATE``, ``DELETE`` or ``REPLACE``: what it changes, SQLite counts in
+    ``total_changes`` (schema statements and pragmas it does not)."""
+    return sql.lstrip()[:7].upper().startswith(("INSERT", "UPDATE", "DELETE", "REPLACE"))
 
 
 def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:

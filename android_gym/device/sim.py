@@ -118,12 +118,11 @@ class SimDevice:
         self.phone.key(code)
 
     def receive_sms(self, sender: str, text: str) -> None:
-        """An incoming text through the simulated modem."""
+        """An incoming text through the simulated modem (the telephony provider's write tells apps)."""
         self._check_open()
         encode_utf8(sender, "SMS sender")
         encode_utf8(text, "SMS text")
         self.phone.telephony.deliver_sms(sender, text)
-        self.phone.invalidate()
 
     def close(self) -> None:
         """Delete the simulated phone. Idempotent."""

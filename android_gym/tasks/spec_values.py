@@ -9,6 +9,7 @@ Formats follow AndroidWorld's information-retrieval tasks (``datetime_utils``, `
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -49,8 +50,10 @@ def parse_bool(text: str) -> bool:
     raise ValueError(f"not a truth value: {text!r} (use True or False)")
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_date(text: str) -> dt.date:
-    """"October 16 2023" (a comma after the day is accepted) → date; ``ValueError`` otherwise."""
+    """"October 16 2023" (a comma after the day is accepted) → date; ``ValueError`` otherwise. Remembered per text
+    (``strptime`` is slow, a reset reads its dates several times and dates are immutable)."""
     return dt.datetime.strptime(" ".join(text.replace(",", " ").split()), DATE_FORMAT).date()
 
 
@@ -59,8 +62,10 @@ def format_date(date: dt.date) -> str:
     return f"{date:%B} {date.day} {date.year}"
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_time(text: str) -> dt.time:
-    """"14:40", "2:40pm" or "2pm" (any case, spaces ignored) → time; ``ValueError`` otherwise."""
+    """"14:40", "2:40pm" or "2pm" (any case, spaces ignored) → time; ``ValueError`` otherwise. Remembered per text,
+    as ``parse_date``."""
     compact = text.replace(" ", "").upper()
     for pattern in _TIME_FORMATS:
         try:

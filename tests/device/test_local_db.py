@@ -166,6 +166,18 @@ def test_a_write_that_changes_nothing_pushes_nothing(tmp_path):
     assert device.pushes == 1 and titles(device) == ["new"]
 
 
+def test_a_delete_of_an_empty_table_pushes_nothing_but_a_schema_change_is_pushed(tmp_path):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=False, rows=0))
+    before = device.files[DB]
+    assert state.sqlite_execute(device, DB, "DELETE FROM notes") == 0  # SQLite would move the change counter only
+    assert device.pushes == 0 and device.files[DB] == before
+    state.sqlite_execute(device, DB, "CREATE TABLE tags(name TEXT)")  # no row changed, yet the file did
+    assert device.pushes == 1
+    assert state.sqlite_query(device, DB, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") == [
+        {"name": "notes"}, {"name": "tags"}]
+
+
 def test_runs_of_the_same_statement_count_every_row(tmp_path):
     device = FileDevice()
     put(device, database(tmp_path, "a.db", wal=True))

@@ -259,5 +259,7 @@ class App:
         """Called when the app's process is killed (``am force-stop``)."""
 
     def on_receive(self, receiver: str, intent: Intent, result: BroadcastResult) -> None:
-        """``BroadcastReceiver.onReceive`` of ``receiver`` (a key of ``receivers``); it may set ``result``."""
+        """``BroadcastReceiver.onReceive`` of ``receiver`` (a key of ``receivers``); it may set ``result``. What it
+        changes on screen it redraws itself (``invalidate``; ``data_changed`` for apps' data): the shell leaves the
+        frame of ``am broadcast`` to ``data_changed``."""
 

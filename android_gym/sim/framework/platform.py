@@ -40,9 +40,10 @@ class ContactsProviderPackage(SystemPackage):
     label = PROVIDER_PACKAGE
 
     def on_clear(self) -> None:
-        """The provider process restarts and runs ``onCreate`` on a fresh database; apps redraw."""
+        """The provider process restarts and runs ``onCreate`` on a fresh database; apps showing contacts redraw
+        (``data_changed``: the home screen's frame stays)."""
         self.phone.contacts.ensure_db()
-        self.phone.invalidate()
+        self.phone.data_changed()
 
 
 class MediaProviderPackage(SystemPackage):
@@ -60,11 +61,11 @@ class MediaProviderPackage(SystemPackage):
         self.store = media_store.MediaStore(phone)  # the provider's database exists from boot
 
     def on_receive(self, receiver: str, intent: Intent, result: BroadcastResult) -> None:
-        """Scan the path of the ``file://`` URI; apps redraw with what it found."""
+        """Scan the path of the ``file://`` URI; apps showing media redraw with what it found (``data_changed``)."""
         path = unquote(intent.data.removeprefix("file://"))
         if path.startswith("/"):
             self.store.scan(path)
-            self.phone.invalidate()
+            self.phone.data_changed()
 
     def on_clear(self) -> None:
         """The provider recreates an empty database."""

@@ -11,9 +11,11 @@ served over adb that waits for input lets another service's command run meanwhil
 from __future__ import annotations
 
 import functools
+import os
 import pickle
 import posixpath
 import sqlite3
+import stat
 import tempfile
 import threading
 from collections.abc import Callable, Hashable, Iterator
@@ -52,7 +54,11 @@ class SqliteProvider:
         """Create the database with the schema if its file is missing or empty; a database whose tables were
         merely emptied is kept."""
         host = self._phone.fs.host_path(self.db_path)
-        if host.is_file() and host.stat().st_size > 0:
+        try:
+            info = os.stat(host)
+        except OSError:
+            info = None
+        if info is not None and stat.S_ISREG(info.st_mode) and info.st_size > 0:  # one stat, not two
             return
         self._release()  # a connection held to the file that is gone
         self._read_epoch = None
@@ -129,8 +135,16 @@ class SqliteProvider:
 
     @functools.cached_property
     def _files(self) -> tuple[Path, ...]:
-        """What a write can change on the host: the database, its side files and their directory."""
+        """The database, every side file it may have and their directory."""
         return self._phone.fs.sqlite_files(self.db_path)
+
+    @functools.cached_property
+    def _written(self) -> tuple[Path, ...]:
+        """What the provider's connections can change on the host: the database, the side files of its journal mode
+        (``-wal`` and ``-shm`` in WAL mode, which never makes a ``-journal``; else the ``-journal``) and their
+        directory."""
+        database, journal, wal, shm, folder = self._files
+        return (database, wal, shm, folder) if self.journal_mode.upper() == "WAL" else (database, journal, folder)
 
     @contextmanager
     def holding(self) -> Iterator[None]:
@@ -151,7 +165,7 @@ class SqliteProvider:
         held, self._thread.held = getattr(self._thread, "held", None), None
         if held is not None:
             self._read_epoch = None  # closing may checkpoint the WAL into the database
-            with self._phone.fs.device_writes(*self._files):
+            with self._phone.fs.device_writes(*self._written):
                 held.close()
 
     @contextmanager
@@ -170,7 +184,7 @@ class SqliteProvider:
         """A query-only connection (rows as ``rows``) to a database that exists. A read in WAL mode creates and
         removes side files, which changes their directory: it carries device time, not the host's."""
         self.ensure_db()
-        with self._phone.fs.device_writes(*self._files), self._connection() as db:
+        with self._phone.fs.device_writes(*self._written), self._connection() as db:
             db.execute("PRAGMA query_only=ON")
             db.row_factory = rows
             try:
@@ -184,7 +198,7 @@ class SqliteProvider:
         """A connection in a transaction committed on exit; the files the write changed then carry device
         time, as the provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
         self._read_epoch = None
-        with self._phone.fs.device_writes(*self._files), self._connection() as db, db:
+        with self._phone.fs.device_writes(*self._written), self._connection() as db, db:
             yield db
 
 

@@ -8,6 +8,7 @@ time does not). The phone's zone is UTC (``persist.sys.timezone``).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import posixpath
 import re
 import shlex
@@ -101,8 +102,10 @@ def parse_date(text: str, now_s: float, endian: bool = True) -> float:
     raise ValueError(text)
 
 
+@functools.lru_cache(maxsize=256)
 def format_time(fmt: str, seconds: float) -> str:
-    """strftime in UTC plus toybox's ``%N`` (nanoseconds, ``%3N`` for fewer digits), ``%:z`` and ``%s``."""
+    """strftime in UTC plus toybox's ``%N`` (nanoseconds, ``%3N`` for fewer digits), ``%:z`` and ``%s``. Remembered
+    per format and time (a reset sets the same device time each time, and ``date`` prints it)."""
     when = dt.datetime.fromtimestamp(seconds, _UTC)
     special = {"N": lambda: f"{round(seconds % 1 * 1e9):09d}", "s": lambda: str(int(seconds // 1)),
                "e": lambda: f"{when.day:2d}", "k": lambda: f"{when.hour:2d}",
