@@ -264,9 +264,13 @@ class Chromium:
                          f'[{level}:CONSOLE({line})] "{message.text}", source: {location.get("url", "")} ({line})',
                          pid=_CHROME_PID, uid=_CHROME_UID)
 
-    @_on_browser_thread
     def close(self) -> None:
-        """Close the phone's browser context; the last phone's stops the browser (idempotent)."""
+        """Close the phone's browser context; the last phone's stops the browser (idempotent; a phone that showed
+        no page has nothing to close and never waits for the browser thread)."""
+        if self._context is not None:
+            _BROWSER_THREAD.call(self._close)
+
+    def _close(self) -> None:
         context, self._context = self._context, None
         if context is not None:
             _BROWSER_THREAD.browser.close_context(context)
