@@ -200,25 +200,28 @@ def test_a_crashed_browser_is_started_again_for_the_next_page(phone):
     assert node(phone, text="Hello") and chromium._BROWSER_THREAD.call(lambda: browser.running)
 
 
-def _browse_in_a_forked_child() -> None:
-    assert not chromium._BROWSER_THREAD.browser.running  # the parent's browser is not the child's
-    child = Phone()
-    child.fs.write_bytes("/sdcard/Download/page.html", PAGE.encode())
-    child.run(VIEW)
-    assert node(child, text="Hello")
+def _browse_in_a_forked_child(phone: Phone) -> None:
+    """In the child: the parent's phone (copied by the fork) shows the page in the child's own browser."""
     browser = chromium._BROWSER_THREAD.browser
+    assert not browser.running  # the parent's browser is not the child's
+    phone.run("am force-stop com.android.chrome")
+    phone.run(VIEW)
+    assert node(phone, text="Hello")
     assert chromium._BROWSER_THREAD.call(lambda: browser.running)
-    child.close()
-    assert not chromium._BROWSER_THREAD.call(lambda: browser.running)  # the last phone stopped it
+    phone.chromium.close()  # (not phone.close(): the phone's files are the parent's too)
+    assert not chromium._BROWSER_THREAD.call(lambda: browser.running)  # its last phone stopped the child's browser
 
 
 def test_a_forked_child_starts_its_own_browser_and_its_last_phone_stops_it(phone):
+    """A vector env's worker forked from a process with a browser: the worker's phones never touch the parent's
+    browser, contexts or tabs (they are over the parent's pipe) and start the worker's own."""
     phone.run(VIEW)
-    child = multiprocessing.get_context("fork").Process(target=_browse_in_a_forked_child)
+    child = multiprocessing.get_context("fork").Process(target=_browse_in_a_forked_child, args=(phone,))
     child.start()
     child.join()
     assert child.exitcode == 0
-    assert node(phone, text="Hello")
+    phone.tap(*centre(node(phone, text="Press")))
+    assert node(phone, text="Clicked!")  # the parent's tab still answers
 
 
 def test_the_phone_can_be_driven_from_another_thread(phone):

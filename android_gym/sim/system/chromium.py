@@ -237,6 +237,7 @@ class Chromium:
     def __init__(self, logs: LogBuffer) -> None:
         self._logs = logs
         self._context = None
+        self._pid = os.getpid()  # the process whose browser holds the context
 
     @property
     def running(self) -> bool:
@@ -247,11 +248,12 @@ class Chromium:
     def page(self, scale: float) -> WebPage:
         """A new tab (a ``WebPage``) at device scale factor ``scale``; opens the phone's context (and starts the
         browser) if needed, again after the browser crashed."""
+        self._forget_the_parents()
         if self._context is not None and not self._context.browser.is_connected():
             context, self._context = self._context, None
             _BROWSER_THREAD.browser.close_context(context)
         if self._context is None:
-            self._context = _BROWSER_THREAD.browser.new_context(scale)
+            self._context, self._pid = _BROWSER_THREAD.browser.new_context(scale), os.getpid()
         page = self._context.new_page()
         page.on("console", self._log_console)
         return WebPage(page, self._context.new_cdp_session(page))
@@ -267,8 +269,15 @@ class Chromium:
     def close(self) -> None:
         """Close the phone's browser context; the last phone's stops the browser (idempotent; a phone that showed
         no page has nothing to close and never waits for the browser thread)."""
+        self._forget_the_parents()
         if self._context is not None:
             _BROWSER_THREAD.call(self._close)
+
+    def _forget_the_parents(self) -> None:
+        """In a forked child, a context opened before the fork is the parent's (in its browser, over its pipe):
+        the child leaves it alone and opens its own when it shows a page."""
+        if self._pid != os.getpid():
+            self._context, self._pid = None, os.getpid()
 
     def _close(self) -> None:
         context, self._context = self._context, None
@@ -293,6 +302,7 @@ class WebPage:
     def __init__(self, page, cdp) -> None:
         self._page = page
         self._cdp = cdp
+        self._pid = os.getpid()
         self._state: PageState | None = None
         self._pixels: Image.Image | None = None
         self._version = 0
@@ -306,8 +316,9 @@ class WebPage:
 
     @property
     def closed(self) -> bool:
-        """Whether the tab is gone (its browser crashed): a new one takes its place."""
-        return _BROWSER_THREAD.call(self._page.is_closed)
+        """Whether the tab is gone (its browser crashed, or it is the parent's in a forked child): a new one takes
+        its place."""
+        return self._pid != os.getpid() or _BROWSER_THREAD.call(self._page.is_closed)
 
     @_on_browser_thread
     def goto(self, url: str) -> None:
