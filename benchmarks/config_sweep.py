@@ -27,6 +27,7 @@ from tqdm import tqdm
 from android_gym.agents import OracleAgent
 from android_gym.device.config import CONFIG_DISTRIBUTIONS
 from android_gym.evaluation.suite import registered
+from android_gym.sim.system.chromium import keep_browser
 from android_gym.tasks.registry import env_id
 from android_gym.testing import replay_oracle_ids, run_episode
 from android_gym.wrappers import make_rl_env
@@ -69,6 +70,11 @@ def play(task: str, seed: int, split: str | None, device: str, only: dict[str, o
         env.close()
 
 
+def keep_the_browser() -> None:
+    """A worker's Chrome runs share one Chromium, started at its first page and kept until the worker exits."""
+    keep_browser().__enter__()
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -94,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict]:
     tasks = [name for name in registered() if fnmatch.fnmatchcase(name, args.tasks)]
     runs = [(task, seed) for task in tasks for seed in range(args.seeds)]
     rows, failed = [], []
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs, initializer=keep_the_browser) as pool:
         futures = [pool.submit(play, task, seed, split, args.device, only, args.rl) for task, seed in runs]
         for future in tqdm(futures, desc=f"oracles under {args.split}", unit="run", file=sys.stderr):
             row = future.result()

@@ -17,6 +17,14 @@ from android_gym.device.sim import SimDevice
 from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
+from android_gym.sim.system.chromium import keep_browser
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_browser() -> Iterator[None]:
+    """The session's phones share one Chromium, started by the first page shown and stopped at the end."""
+    with keep_browser():
+        yield
 
 
 @pytest.fixture

@@ -38,11 +38,13 @@ TASK_IDS = {android_gym.env_id(task) for task in android_gym.task_names(include_
 
 @pytest.mark.parametrize("env_id, kwargs", [(env_id, {"device": "sim:270x600"}) for env_id in ALL_IDS
                                             if env_id not in TASK_IDS]
-                         + [("AndroidWorld/SendSms-v0", {}), ("AndroidWorld/SendSms-v0", {"pixels": False})])
+                         + [("AndroidWorld/SendSms-v0", {}), ("AndroidWorld/SendSms-v0", {"pixels": False}),
+                            ("AndroidWorld/BrowserMaze-v0", {"device": "sim:270x600"})])
 def test_check_env(env_id, kwargs):
-    """Gymnasium's checker with its render check: on SendSms at full size and without pixels, and on the ids that
-    are not tasks of their own (aliases, constrained variants), on a small screen (the checker compares whole
-    frames with ``allclose``); ``test_task_passes_the_task_checks`` runs it on every task."""
+    """Gymnasium's whole checker with its render check: on SendSms at full size and without pixels, on a task
+    whose screen is a Chromium page, and on the ids that are not tasks of their own (aliases, constrained
+    variants), on a small screen (the checker compares whole frames with ``allclose``). What it checks that can
+    differ per task, ``test_task_passes_the_task_checks`` checks on every task (``check_task``)."""
     env = gym.make(env_id, **kwargs).unwrapped
     try:
         check_env(env, skip_render_check=False)
@@ -109,6 +111,17 @@ def test_check_task_catches_a_broken_oracle(monkeypatch):
     task_class = android_gym.get_task("SimpleSmsSend")
     monkeypatch.setattr(task_class, "oracle", lambda self: [])
     with pytest.raises(AssertionError, match="oracle scored 0.0"):
+        check_task("SimpleSmsSend", seeds=(0,), pixels=False)
+
+
+def test_check_task_catches_a_task_that_ignores_the_seed(monkeypatch):
+    """Parameters drawn from outside the env's generator: a seeded reset does not repeat after an episode."""
+    draws = iter(range(100))
+    task_class = android_gym.get_task("SimpleSmsSend")
+    draw = task_class.generate_params.__func__
+    monkeypatch.setattr(task_class, "generate_params",
+                        classmethod(lambda cls, rng: {**draw(cls, rng), "message": f"draw {next(draws)}"}))
+    with pytest.raises(AssertionError, match=r"SimpleSmsSend: reset\(seed=0\) gives another observation"):
         check_task("SimpleSmsSend", seeds=(0,), pixels=False)
 
 

@@ -102,8 +102,8 @@ class Phone:
         self.props["ro.sf.lcd_density"] = str(self.window.density)  # physical: 420 at 1080 wide; wm density keeps it
         self.activities = ActivityManager(self, home)
         self.shell = Shell(self)
-        # The browser engine behind Chrome's page area: a real headless Chromium, started on first use.
-        self.chromium = Chromium(str(self._tmp / "chromium-profile"), self.logs)
+        # The browser engine behind Chrome's page area: a context in the process's headless Chromium, on first use.
+        self.chromium = Chromium(self.logs)
         self._stop_chromium = weakref.finalize(self, self.chromium.close)
 
     @property

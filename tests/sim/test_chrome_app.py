@@ -1,9 +1,10 @@
 """Chrome on the simulated phone: a real headless Chromium behind the page area (pixels, accessibility nodes,
 touch and typing), pages under /sdcard opened as file:// pages, the network blocked, console messages in logcat.
-One phone (one browser process) serves the module."""
+One phone serves the module; phones share the process's browser, each in a browser context of its own."""
 
 from __future__ import annotations
 
+import multiprocessing
 import re
 import threading
 
@@ -160,10 +161,67 @@ def test_the_page_fills_the_window_below_a_56_dp_toolbar_at_every_font_scale(pho
         phone.run("wm size reset && wm density reset && settings put system font_scale 1.0")
 
 
-def test_without_chromium_a_page_raises_a_clear_error(monkeypatch, tmp_path):
-    monkeypatch.setattr(chromium, "CHROMIUM", str(tmp_path / "no-chromium"))
+def test_without_chromium_a_page_raises_a_clear_error(monkeypatch):
+    monkeypatch.setattr(chromium, "CHROMIUM", "/nonexistent/chromium")
     with pytest.raises(ChromiumMissingError, match="apt-get install -y chromium"):
-        Chromium(str(tmp_path / "profile"), LogBuffer(VirtualClock())).page(2.625)
+        Chromium(LogBuffer(VirtualClock())).page(2.625)
+
+
+def test_phones_share_the_browser_but_not_their_storage(phone, monkeypatch):
+    """A second phone opens a context in the running browser (no second launch) whose pages see none of the first
+    phone's storage; closing it leaves the first phone's browser running."""
+    phone.run(VIEW)
+    first = phone.activities.top.app.tab().page
+    first.evaluate("localStorage.setItem('who', 'first')")
+    monkeypatch.setattr(chromium._Browser, "_launch", lambda browser: pytest.fail("a second browser was launched"))
+    other = Phone()
+    try:
+        other.fs.write_bytes("/sdcard/Download/page.html", PAGE.encode())
+        other.run(VIEW)
+        assert other.activities.top.app.tab().page.evaluate("localStorage.getItem('who')") is None
+        assert first.evaluate("localStorage.getItem('who')") == "first"
+    finally:
+        other.close()
+    assert not other.chromium.running and phone.chromium.running
+    phone.invalidate()
+    assert node(phone, text="Hello")
+
+
+def test_a_crashed_browser_is_started_again_for_the_next_page(phone):
+    """The browser gone under a phone (closed here as a crash would): Chrome's tab is gone with it, and the next
+    page opens in a new tab of a browser started again."""
+    phone.run(VIEW)
+    tab = phone.activities.top.app.tab()
+    browser = chromium._BROWSER_THREAD.browser
+    chromium._BROWSER_THREAD.call(lambda: browser._browser.close())
+    assert tab.page.closed and not chromium._BROWSER_THREAD.call(lambda: browser.running)
+    phone.run("am force-stop com.android.chrome")
+    phone.run(VIEW)
+    assert node(phone, text="Hello") and chromium._BROWSER_THREAD.call(lambda: browser.running)
+
+
+def _browse_in_a_forked_child(phone: Phone) -> None:
+    """In the child: the parent's phone (copied by the fork) shows the page in the child's own browser."""
+    browser = chromium._BROWSER_THREAD.browser
+    assert not browser.running  # the parent's browser is not the child's
+    phone.run("am force-stop com.android.chrome")
+    phone.run(VIEW)
+    assert node(phone, text="Hello")
+    assert chromium._BROWSER_THREAD.call(lambda: browser.running)
+    phone.chromium.close()  # (not phone.close(): the phone's files are the parent's too)
+    assert not chromium._BROWSER_THREAD.call(lambda: browser.running)  # its last phone stopped the child's browser
+
+
+def test_a_forked_child_starts_its_own_browser_and_its_last_phone_stops_it(phone):
+    """A vector env's worker forked from a process with a browser: the worker's phones never touch the parent's
+    browser, contexts or tabs (they are over the parent's pipe) and start the worker's own."""
+    phone.run(VIEW)
+    child = multiprocessing.get_context("fork").Process(target=_browse_in_a_forked_child, args=(phone,))
+    child.start()
+    child.join()
+    assert child.exitcode == 0
+    phone.tap(*centre(node(phone, text="Press")))
+    assert node(phone, text="Clicked!")  # the parent's tab still answers
 
 
 def test_the_phone_can_be_driven_from_another_thread(phone):

@@ -224,8 +224,8 @@ class Chrome(App):
         self._tab: Tab | None = None
 
     def tab(self) -> Tab:
-        """The tab, its page opened (and the browser started) on first use."""
-        if self._tab is None:
+        """The tab, its page opened (and the browser started) on first use, again after the browser crashed."""
+        if self._tab is None or self._tab.page.closed:
             self._tab = Tab(self.phone.chromium.page(DEVICE_SCALE))
         return self._tab
 
@@ -254,7 +254,7 @@ class Chrome(App):
 
     def on_clear(self) -> None:
         """``pm clear``: the tab goes back to the home page."""
-        if self._tab is not None:
+        if self._tab is not None and not self._tab.page.closed:
             self._tab.page.goto(HOME_URL)
 
     def on_force_stop(self) -> None:

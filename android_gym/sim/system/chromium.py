@@ -1,16 +1,21 @@
-"""A real headless Chromium behind the phone's browser: one browser process per phone, driven over DevTools.
+"""A real headless Chromium behind the phone's browser: one browser process per Python process, one browser
+context per phone, driven over DevTools.
 
-Web pages are the one thing the simulated phone does not re-implement. ``Chromium`` starts Debian's
-``/usr/bin/chromium`` the first time a page is shown (``WebPage``) and stops it with the phone. It is driven by
-Playwright's synchronous API (``launch(executable_path=...)``; a well-kept client that owns the browser process,
-its pipes and its shutdown, and hands out raw CDP sessions), with raw CDP for what a phone needs: touch input
-(``Input.dispatchTouchEvent``), the accessibility tree (``Accessibility.getFullAXTree``) and layout bounds and
-click listeners (``DOMSnapshot.captureSnapshot``).
+Web pages are the one thing the simulated phone does not re-implement. Debian's ``/usr/bin/chromium`` starts the
+first time a phone shows a page (``WebPage``) and serves every phone of the process, each in its own browser
+context (CDP's ``Target.createBrowserContext``: its own cookies, storage and cache, kept in memory, as separate
+as a browser of its own); a phone's context closes with the phone, and the browser with the last phone (or with
+the last ``keep_browser`` hold, for a process that makes phones one after another). A forked child starts its
+own browser; one that crashed is started again for the next page. It is driven by Playwright's synchronous API
+(``launch(executable_path=...)``; a well-kept client that owns the browser process, its pipes and its shutdown,
+and hands out raw CDP sessions), with raw CDP for what a phone needs: touch input (``Input.dispatchTouchEvent``),
+the accessibility tree (``Accessibility.getFullAXTree``) and layout bounds and click listeners
+(``DOMSnapshot.captureSnapshot``).
 
-Isolation: headless, no GPU, a fresh profile per phone in the phone's temporary directory, no network beyond
-loopback, ``file:``, ``data:`` and ``about:`` (every other request is aborted, and the host resolver maps every
-other name to nothing). Chromium's own sandbox needs unprivileged user namespaces or a setuid helper; as root it
-refuses to start with it, so the sandbox is on for other users and off (``--no-sandbox``) for root.
+Isolation: headless, no GPU, a fresh browser context per phone, no network beyond loopback, ``file:``, ``data:`` and
+``about:`` (every other request is aborted, and the host resolver maps every other name to nothing). Chromium's own
+sandbox needs unprivileged user namespaces or a setuid helper; as root it refuses to start with it, so the sandbox
+is on for other users and off (``--no-sandbox``) for root.
 
 Time: pages run on Chromium's real clock (the phone's virtual clock does not reach them); after every input the
 bridge waits for two animation frames (a rendered frame after the event's handlers ran), never for wall time.
@@ -19,13 +24,14 @@ bridge waits for two animation frames (a rendered frame after the event's handle
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import io
 import os
 import queue
 import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TypeVar
@@ -76,31 +82,78 @@ class PageState:
     version: int
 
 
-class _Driver:
-    """Playwright's driver, shared by every phone of the process (its sync API allows one per thread): started
-    with the first browser, stopped with the last. Used only on the browser thread."""
+class _Browser:
+    """The process's one Chromium and Playwright's driver (its sync API allows one per thread), shared by every
+    phone: started with the first context, stopped when its last user (a phone's context or a ``keep_browser``
+    hold) lets go, started again when it crashed. Used only on the browser thread."""
 
     def __init__(self) -> None:
         self._playwright = None
+        self._browser = None
         self._users = 0
 
-    def acquire(self):
-        """The running driver, started if needed."""
+    @property
+    def running(self) -> bool:
+        """Whether the browser process is up."""
+        return self._browser is not None and self._browser.is_connected()
+
+    def new_context(self, scale: float):
+        """A new browser context (a phone's) at device scale factor ``scale``, network blocked; starts the browser
+        if needed. Its owner hands it back with ``close_context``."""
+        if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
+            raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
+        if not self.running:
+            self._launch()
+        context = self._browser.new_context(device_scale_factor=scale, has_touch=True, is_mobile=True,
+                                            viewport={"width": 412, "height": 800}, service_workers="block")
+        self._users += 1
+        context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url)
+                      else route.abort("blockedbyclient"))
+        return context
+
+    def close_context(self, context) -> None:
+        """Close a context ``new_context`` gave (one of a crashed browser closes quietly); the last user stops
+        the browser."""
+        try:
+            if context.browser.is_connected():
+                context.close()
+        finally:
+            self.release()
+
+    def hold(self) -> None:
+        """One more user that keeps the browser, once started, running (it starts nothing)."""
+        self._users += 1
+
+    def release(self) -> None:
+        """One user fewer; the last stops the browser and the driver."""
+        self._users -= 1
+        if self._users > 0:
+            return
+        self._users = 0
+        browser, playwright, self._browser, self._playwright = self._browser, self._playwright, None, None
+        try:
+            if browser is not None and browser.is_connected():
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()
+
+    def _launch(self) -> None:
         if self._playwright is None:
             try:
                 from playwright.sync_api import sync_playwright
             except ImportError as error:
                 raise ChromiumMissingError(f"playwright is not installed: {INSTALL_HINT}") from error
             self._playwright = sync_playwright().start()
-        self._users += 1
-        return self._playwright
-
-    def release(self) -> None:
-        """One browser fewer; the last stops the driver."""
-        self._users -= 1
-        if self._users <= 0 and self._playwright is not None:
-            playwright, self._playwright, self._users = self._playwright, None, 0
-            playwright.stop()
+        root = hasattr(os, "geteuid") and os.geteuid() == 0
+        try:
+            self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                             chromium_sandbox=not root, args=_ARGS)
+        except BaseException:
+            if self._users == 0:  # nobody will release it: stop the driver now
+                self._users = 1
+                self.release()
+            raise
 
 
 class _BrowserThread:
@@ -109,7 +162,7 @@ class _BrowserThread:
     A daemon thread, so it never holds the interpreter open."""
 
     def __init__(self) -> None:
-        self.driver = _Driver()
+        self.browser = _Browser()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -148,7 +201,8 @@ _BROWSER_THREAD = _BrowserThread()
 
 
 def _forget_browsers_after_fork() -> None:
-    """A forked child has no browser thread and cannot use the parent's driver: it starts afresh."""
+    """A forked child (a ``fork`` start method's vector env worker) has no browser thread and cannot use the
+    parent's driver or browser: it starts its own."""
     global _BROWSER_THREAD
     _BROWSER_THREAD = _BrowserThread()
 
@@ -164,40 +218,43 @@ def _on_browser_thread(method: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
-class Chromium:
-    """The phone's browser process, started on first use; pages' console messages go to ``logs`` as Chrome on
-    Android logs them (tag ``chromium``: ``[INFO:CONSOLE(line)] "message", source: url (line)``)."""
+@contextlib.contextmanager
+def keep_browser() -> Iterator[None]:
+    """Keep the process's browser running between phones while inside: a process that makes and closes phones
+    one after another (a test session, an evaluation over many tasks) starts Chromium once instead of per phone."""
+    _BROWSER_THREAD.call(_BROWSER_THREAD.browser.hold)
+    try:
+        yield
+    finally:
+        _BROWSER_THREAD.call(_BROWSER_THREAD.browser.release)
 
-    def __init__(self, profile_dir: str, logs: LogBuffer) -> None:
-        self._profile_dir = profile_dir
+
+class Chromium:
+    """The phone's browser: its context in the process's Chromium, opened on first use; pages' console messages go
+    to ``logs`` as Chrome on Android logs them (tag ``chromium``: ``[INFO:CONSOLE(line)] "message", source: url
+    (line)``)."""
+
+    def __init__(self, logs: LogBuffer) -> None:
         self._logs = logs
         self._context = None
-        self._tabs = 0
+        self._pid = os.getpid()  # the process whose browser holds the context
 
     @property
     def running(self) -> bool:
-        """Whether the browser process has been started (and not closed)."""
+        """Whether the phone's browser context is open (and not closed)."""
         return self._context is not None
-
-    def _start(self, scale: float) -> None:
-        if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
-            raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
-        root = hasattr(os, "geteuid") and os.geteuid() == 0
-        self._context = _BROWSER_THREAD.driver.acquire().chromium.launch_persistent_context(
-            self._profile_dir, executable_path=CHROMIUM, headless=True, chromium_sandbox=not root,
-            args=_ARGS, device_scale_factor=scale, has_touch=True, is_mobile=True,
-            viewport={"width": 412, "height": 800}, service_workers="block")
-        self._context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url)
-                            else route.abort("blockedbyclient"))
 
     @_on_browser_thread
     def page(self, scale: float) -> WebPage:
-        """A new tab (a ``WebPage``) at device scale factor ``scale``; starts the browser if needed."""
+        """A new tab (a ``WebPage``) at device scale factor ``scale``; opens the phone's context (and starts the
+        browser) if needed, again after the browser crashed."""
+        self._forget_the_parents()
+        if self._context is not None and not self._context.browser.is_connected():
+            context, self._context = self._context, None
+            _BROWSER_THREAD.browser.close_context(context)
         if self._context is None:
-            self._start(scale)
-        pages = self._context.pages
-        page = pages[0] if pages and not self._tabs else self._context.new_page()  # the profile opens one tab
-        self._tabs += 1
+            self._context, self._pid = _BROWSER_THREAD.browser.new_context(scale), os.getpid()
+        page = self._context.new_page()
         page.on("console", self._log_console)
         return WebPage(page, self._context.new_cdp_session(page))
 
@@ -209,15 +266,23 @@ class Chromium:
                          f'[{level}:CONSOLE({line})] "{message.text}", source: {location.get("url", "")} ({line})',
                          pid=_CHROME_PID, uid=_CHROME_UID)
 
-    @_on_browser_thread
     def close(self) -> None:
-        """Stop the browser process (idempotent)."""
+        """Close the phone's browser context; the last phone's stops the browser (idempotent; a phone that showed
+        no page has nothing to close and never waits for the browser thread)."""
+        self._forget_the_parents()
+        if self._context is not None:
+            _BROWSER_THREAD.call(self._close)
+
+    def _forget_the_parents(self) -> None:
+        """In a forked child, a context opened before the fork is the parent's (in its browser, over its pipe):
+        the child leaves it alone and opens its own when it shows a page."""
+        if self._pid != os.getpid():
+            self._context, self._pid = None, os.getpid()
+
+    def _close(self) -> None:
         context, self._context = self._context, None
         if context is not None:
-            try:
-                context.close()
-            finally:
-                _BROWSER_THREAD.driver.release()
+            _BROWSER_THREAD.browser.close_context(context)
 
 
 def _navigate(go: Callable[[], object]) -> None:
@@ -237,6 +302,7 @@ class WebPage:
     def __init__(self, page, cdp) -> None:
         self._page = page
         self._cdp = cdp
+        self._pid = os.getpid()
         self._state: PageState | None = None
         self._pixels: Image.Image | None = None
         self._version = 0
@@ -247,6 +313,12 @@ class WebPage:
     def url(self) -> str:
         """The page's address."""
         return _BROWSER_THREAD.call(lambda: self._page.url)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the tab is gone (its browser crashed, or it is the parent's in a forked child): a new one takes
+        its place."""
+        return self._pid != os.getpid() or _BROWSER_THREAD.call(self._page.is_closed)
 
     @_on_browser_thread
     def goto(self, url: str) -> None:

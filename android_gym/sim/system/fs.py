@@ -199,13 +199,15 @@ class FileSystem:
 
     def makedirs(self, path: str) -> None:
         """``mkdir -p``: new directories, and the existing one the first of them was made in, get device time."""
+        missing = []
         host = self.host_path(path)
-        if host.exists():
-            return
-        missing = [host, *(parent for parent in host.parents if not parent.exists())]
-        host.mkdir(parents=True, exist_ok=True)
-        for directory in (*missing, missing[-1].parent):
-            self.stamp(directory)
+        while not host.exists():  # up to the first that exists (the root at the latest)
+            missing.append(host)
+            host = host.parent
+        if missing:
+            missing[0].mkdir(parents=True, exist_ok=True)
+            for directory in (*missing, host):
+                self.stamp(directory)
 
     def listdir(self, path: str) -> list[str]:
         """Sorted entry names of a directory."""
