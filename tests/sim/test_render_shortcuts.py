@@ -1,5 +1,6 @@
 """The renderer's shortcuts draw what the plain Pillow calls draw, pixel for pixel: the canvas packed in one piece,
-a filled shape's shadow left out where the shape covers it, the root's background not filled twice."""
+a filled shape's shadow left out where the shape covers it, the root's background not filled twice, masks cut to
+their ink and painted through an image of their colour."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from PIL import Image
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer, rgb_array
-from android_gym.sim.ui.views import WHITE, View, column
+from android_gym.sim.ui.views import PRIMARY, WHITE, View, app_icon, button, column, fab, row, text_view
 
 
 @pytest.mark.parametrize("size", [(1, 1), (7, 3), (1080, 97)])
@@ -41,9 +42,8 @@ def _cards(root: tuple[int, int, int]) -> View:
 @pytest.mark.parametrize("root", [WHITE, (238, 238, 238)])
 def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, scale: float, root: tuple) -> None:
     shortcut = _drawn(_cards(root), scale)
-    whole_shadow = lambda width, height, radius, blur, drop: ((0, 0, render._shadow_mask(width, height, radius,  # noqa: E731
-                                                                                         blur)),)
-    monkeypatch.setattr(render, "_shadow_outside", whole_shadow)
+    monkeypatch.setattr(render, "_shadow_stencils", lambda width, height, radius, blur, drop: (
+        render.Stencil(render._shadow_mask(width, height, radius, blur), 0, 0, 0),))
     assert np.array_equal(shortcut, _drawn(_cards(root), scale))
     assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.2  # the cards and their shadows are there
 
@@ -53,3 +53,32 @@ def test_the_roots_background_is_the_canvas(monkeypatch) -> None:
     draw = Renderer._draw_view
     monkeypatch.setattr(Renderer, "_draw_view", lambda self, view, covers_canvas=False: draw(self, view))
     assert np.array_equal(skipped, _drawn(_cards(WHITE), 1.0))
+
+
+def _inked() -> View:
+    """Text (cut at a width, centred, in two fonts), icons, launcher icons and a FAB with their shadows."""
+    return column(
+        text_view("Messages ツ", text_size=44, background=(240, 240, 240)),
+        row(app_icon("Messages and more", "message", PRIMARY, lambda: None, lambda: None, width=200, height=300),
+            View(kind="icon", hint="nav_back", width=126, height=126, text_color=(200, 30, 30)),
+            fab("Add", "plus", lambda: None, background=PRIMARY, text_color=WHITE),
+            button("A button far too long for its width", lambda: None, width=240, background=PRIMARY,
+                   text_color=WHITE), height=320),
+        View(height=120, background=(250, 250, 250), elevation=24, corner=12),
+        background=(230, 236, 240), padding=30, spacing=20)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+def test_masks_cut_to_their_ink_and_painted_through_an_image_look_as_pasted_whole(monkeypatch, scale: float) -> None:
+    shortcut = _drawn(_inked(), scale)
+    for cached in (render._text_stencil, render._icon_stencil, render._shadow_stencils):
+        cached.cache_clear()
+    monkeypatch.setattr(render, "stencil", lambda mask, left=0, top=0: render.Stencil(mask, left, top, mask.width))
+    monkeypatch.setattr(Renderer, "_stamp", lambda self, color, x, y, ink: self._canvas.paste(
+        color, (x + ink.left, y + ink.top, x + ink.left + ink.mask.width, y + ink.top + ink.mask.height), ink.mask))
+    try:
+        assert np.array_equal(shortcut, _drawn(_inked(), scale))
+    finally:
+        for cached in (render._text_stencil, render._icon_stencil, render._shadow_stencils):
+            cached.cache_clear()
+    assert (shortcut.astype(int) - (230, 236, 240)).any(axis=2).mean() > 0.1

@@ -7,7 +7,8 @@ Text and icons are rasterized at the scaled size, so a small screen is as crisp 
 cheaper to draw than a full-size frame. A coordinate maps to
 ``round(x * scale)``, as the uiautomator dump's bounds do, so a view's pixels lie inside its dumped bounds.
 
-Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little.
+Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a
+mask is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``).
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
 paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
 does not cover it; a window's canvas is packed into the NumPy frame in one piece (``packed``).
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
@@ -37,7 +39,34 @@ _FAB_ELEVATION, _LAUNCHER_ICON_ELEVATION = 16, 8  # 6 dp; a launcher icon's soft
 _TRACK_HALF = 33  # half a switch track's height, centred on its view whatever the view's height
 
 
+class Stencil(NamedTuple):
+    """A mask cut to the part of it that paints (its non-zero pixels: a zero leaves a pixel as it is), ``left`` and
+    ``top`` px into the whole mask, which is ``width`` px wide."""
+
+    mask: Image.Image
+    left: int
+    top: int
+    width: int
+
+
+def stencil(mask: Image.Image, left: int = 0, top: int = 0) -> Stencil:
+    """``mask`` (lying ``left``, ``top`` px into a larger one) cut to its non-zero pixels."""
+    box = mask.getbbox() or (0, 0, 0, 0)
+    return Stencil(mask.crop(box), left + box[0], top + box[1], mask.width)
+
+
 @lru_cache(maxsize=2048)
+def _text_stencil(text: str, size: int, bold: bool) -> Stencil:
+    """``_text_mask`` cut to its ink."""
+    return stencil(_text_mask(text, size, bold))
+
+
+@lru_cache(maxsize=1024)
+def _icon_stencil(name: str, size: int) -> Stencil:
+    """``icon_mask`` cut to its ink."""
+    return stencil(icon_mask(name, size))
+
+
 def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     """An ``L`` mask of one line of text, the line's height tall."""
     face = font(size, bold)
@@ -80,18 +109,19 @@ def _shadow_mask(width: int, height: int, radius: int, blur: int) -> Image.Image
 
 
 @lru_cache(maxsize=64)
-def _shadow_outside(width: int, height: int, radius: int, blur: int,
-                    drop: int) -> tuple[tuple[int, int, Image.Image], ...]:
-    """``_shadow_mask`` less the band a rounded rectangle of ``radius`` covers edge to edge (its rows clear of the
-    corners, a pixel in from each), for a shape that is filled after its shadow: the pieces above, below, left and
-    right of the band, each with its offset in the whole mask. The shadow lies ``drop`` px lower than the shape."""
+def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int | None) -> tuple[Stencil, ...]:
+    """``_shadow_mask`` cut to its ink; with a ``drop``, for a shape filled after its shadow, less the band a
+    rounded rectangle of ``radius`` covers edge to edge (its rows clear of the corners, a pixel in from each): the
+    pieces above, below, left and right of the band. The shadow lies ``drop`` px lower than the shape."""
     mask = _shadow_mask(width, height, radius, blur)
+    if drop is None:
+        return (stencil(mask),)
     top, bottom = 2 * blur - drop + radius + 1, 2 * blur - drop + height - radius - 1  # the band, in the mask
     if top >= bottom:
-        return ((0, 0, mask),)
+        return (stencil(mask),)
     boxes = ((0, 0, mask.width, top), (0, bottom, mask.width, mask.height),
              (0, top, 2 * blur, bottom), (2 * blur + width, top, mask.width, bottom))
-    return tuple((x1, y1, mask.crop((x1, y1, x2, y2))) for x1, y1, x2, y2 in boxes if x1 < x2 and y1 < y2)
+    return tuple(stencil(mask.crop(box), box[0], box[1]) for box in boxes if box[0] < box[2] and box[1] < box[3])
 
 
 @lru_cache(maxsize=8)
@@ -313,8 +343,7 @@ class Renderer:
         x1, y1, x2, y2 = bounds
         size = self._length(_icon_size(x2 - x1, y2 - y1))
         x1, y1, x2, y2 = self._rect(*bounds)
-        left, top = (x1 + x2 - size) // 2, (y1 + y2 - size) // 2
-        self._canvas.paste(color, (left, top, left + size, top + size), icon_mask(name, size))
+        self._stamp(color, (x1 + x2 - size) // 2, (y1 + y2 - size) // 2, _icon_stencil(name, size))
 
     def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int, filled: bool = False) -> None:
         """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) floating
@@ -323,12 +352,17 @@ class Renderer:
         covers edge to edge is left out (it would be painted over)."""
         x1, y1, x2, y2 = bounds
         blur = max(elevation // 2, self._length(2))
-        mask = _shadow_mask(x2 - x1, y2 - y1, radius, blur)
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
-        pieces = _shadow_outside(x2 - x1, y2 - y1, radius, blur, elevation // 3) if filled else ((0, 0, mask),)
-        for dx, dy, piece in pieces:
-            self._canvas.paste((0, 0, 0), (left + dx, top + dy, left + dx + piece.width, top + dy + piece.height),
-                               piece)
+        for piece in _shadow_stencils(x2 - x1, y2 - y1, radius, blur, elevation // 3 if filled else None):
+            self._stamp((0, 0, 0), left, top, piece)
+
+    def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
+        """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
+        colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
+        time (Pillow 13, measured)."""
+        mask = ink.mask
+        if mask.width and mask.height:
+            self._canvas.paste(Image.new("RGB", mask.size, color), (x + ink.left, y + ink.top), mask)
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
@@ -429,13 +463,12 @@ class Renderer:
         rasterized at the screen's font size and cut at ``max_width`` design px."""
         if not text:
             return
-        mask = _text_mask(text, self._length(view.text_size), view.bold)
-        if max_width is not None and mask.width > self.px(max_width):
-            mask = mask.crop((0, 0, self.px(max_width), mask.height))
+        ink = _text_stencil(text, self._length(view.text_size), view.bold)
+        shown = ink.width if max_width is None else min(ink.width, self.px(max_width))
+        if shown - ink.left < ink.mask.width:
+            ink = ink._replace(mask=ink.mask.crop((0, 0, max(shown - ink.left, 0), ink.mask.height)))
         x, y = self._point(x, y)
-        if centered:
-            x -= mask.width // 2
-        self._canvas.paste(color or view.text_color, (x, y, x + mask.width, y + mask.height), mask)
+        self._stamp(color or view.text_color, x - shown // 2 if centered else x, y, ink)
 
     def _switch_track(self, right: int, cy: int, checked: bool) -> None:
         """A switch ending at design ``right``, centred on ``cy``, as SettingsLib draws it on Android 13: a
