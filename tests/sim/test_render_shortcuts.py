@@ -11,7 +11,7 @@ from PIL import Image
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer, rgb_array
-from android_gym.sim.ui.views import PRIMARY, WHITE, View, app_icon, button, column, fab, row, text_view
+from android_gym.sim.ui.views import PRIMARY, WHITE, View, app_icon, button, column, fab, frame, row, text_view
 
 
 @pytest.mark.parametrize("size", [(1, 1), (7, 3), (1080, 97)])
@@ -48,11 +48,16 @@ def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, sca
     assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.2  # the cards and their shadows are there
 
 
-def test_the_roots_background_is_the_canvas(monkeypatch) -> None:
-    skipped = _drawn(_cards(WHITE), 1.0)
-    draw = Renderer._draw_view
-    monkeypatch.setattr(Renderer, "_draw_view", lambda self, view, covers_canvas=False: draw(self, view))
-    assert np.array_equal(skipped, _drawn(_cards(WHITE), 1.0))
+@pytest.mark.parametrize("tree", [
+    lambda: _cards(WHITE),  # the root's colour is the window's
+    lambda: _cards((238, 238, 238)),  # it is not
+    lambda: frame(column(_cards((30, 30, 30)), background=(90, 0, 0)), background=(0, 90, 0)),  # boxes in boxes
+    lambda: column(View(background=(0, 0, 90), corner=30, height=700), background=WHITE),  # a rounded box is drawn
+])
+def test_the_first_boxes_backgrounds_are_the_canvas(monkeypatch, tree) -> None:
+    grounded = _drawn(tree(), 1.0)
+    monkeypatch.setattr(Renderer, "_ground", lambda self, views, background, box: (background, 0))
+    assert np.array_equal(grounded, _drawn(tree(), 1.0))
 
 
 def _inked() -> View:

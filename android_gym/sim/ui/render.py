@@ -29,7 +29,7 @@ from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, te
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import CHECK_BUTTON_WIDTH, DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
-_SINGLE_LINE = {"button", "switch"}
+_PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
 _SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
@@ -213,16 +213,36 @@ class Renderer:
                 y1, y2 = self._dirty_rows(before[0], views, y1, y2)
                 if y1 >= y2:
                     continue  # what changed lies outside the window
-            self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), background)
+            views = [view for view in root.walk() if self._paints_rows(view, y1, y2)]
+            ground, grounded = self._ground(views, background, (x1, y1, x2, y2))
+            self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), ground)
             self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
-            self._canvas_color = background
-            for view in root.walk():
-                top, bottom = self.px(view.bounds[1]), self.px(view.bounds[3])
-                reach = self._reach(view.kind, view.text_size, view.elevation)
-                if top - reach < y2 and bottom + reach > y1:  # a view that paints nothing in the rows is skipped
-                    self._draw_view(view, covers_canvas=view is root)
+            for view in views[grounded:]:
+                self._draw_view(view)
             self._frame[y1:y2, x1:x2] = rgb_array(self._canvas)
         return self._frame
+
+    def _paints_rows(self, view: View, top: int, bottom: int) -> bool:
+        """Whether ``view`` may paint a row from ``top`` to ``bottom`` (screen px, end exclusive)."""
+        reach = self._reach(view.kind, view.text_size, view.elevation)
+        return self.px(view.bounds[1]) - reach < bottom and self.px(view.bounds[3]) + reach > top
+
+    def _ground(self, views: list[View], background: Color, box: tuple[int, int, int, int]) -> tuple[Color, int]:
+        """The colour a canvas at ``box`` (screen px) starts in, and how many of the ``views`` drawn on it first that
+        colour makes needless: plain boxes (a window's root, a screen's content frame) that each fill the whole
+        canvas or draw nothing, the last background of them over the window's ``background``."""
+        x1, y1, x2, y2 = box
+        grounded = 0
+        for view in views:
+            if view.kind not in _PLAIN_BOXES or view.image is not None or view.elevation:
+                break
+            if view.background is not None:
+                left, top, right, bottom = map(self.px, view.bounds)
+                if view.corner or left > x1 or top > y1 or right < x2 or bottom < y2:
+                    break
+                background = view.background
+            grounded += 1
+        return background, grounded
 
     def _dirty_rows(self, old: tuple, new: tuple, top: int, bottom: int) -> tuple[int, int]:
         """The rows (screen px, within the window's ``top``..``bottom``) that change when a window drawn from the
@@ -269,9 +289,8 @@ class Renderer:
         """The view's bounds on the current window's canvas."""
         return self._rect(*view.bounds)
 
-    def _draw_view(self, view: View, covers_canvas: bool = False) -> None:
-        """Draw one view (not its children); ``covers_canvas``: it is the window's root, first on a canvas it
-        covers, so a plain background of the canvas's colour is there already."""
+    def _draw_view(self, view: View) -> None:
+        """Draw one view (not its children)."""
         bounds = x1, y1, x2, y2 = self._local(view)
         if x2 <= x1 or y2 <= y1:
             return
@@ -299,8 +318,7 @@ class Renderer:
         if view.background is not None and view.corner:
             draw.rounded_rectangle(_box(bounds), radius=self.px(view.corner), fill=view.background,
                                    corners=view.corners)
-        elif view.background is not None and not (covers_canvas and view.background == self._canvas_color
-                                                   and not view.elevation):
+        elif view.background is not None:
             draw.rectangle(_box(bounds), fill=view.background)
         if view.image is not None:
             self._draw_image(view)
