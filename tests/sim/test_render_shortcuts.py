@@ -1,6 +1,6 @@
 """The renderer's shortcuts draw what the plain Pillow calls draw, pixel for pixel: the canvas packed in one piece,
 a filled shape's shadow left out where the shape covers it, the root's background not filled twice, masks cut to
-their ink and painted through an image of their colour."""
+their ink and painted through an image of their colour, a scrim dimming by table."""
 
 from __future__ import annotations
 
@@ -87,3 +87,15 @@ def test_masks_cut_to_their_ink_and_painted_through_an_image_look_as_pasted_whol
         for cached in (render._text_stencil, render._icon_stencil, render._shadow_stencils):
             cached.cache_clear()
     assert (shortcut.astype(int) - (230, 236, 240)).any(axis=2).mean() > 0.1
+
+
+def test_a_scrim_dimming_by_table_looks_as_black_pasted_through_its_mask(monkeypatch) -> None:
+    def dialog() -> View:
+        panel = column(text_view("Delete?"), background=WHITE, elevation=63, corner=24, height=300, margin=100)
+        return frame(_inked(), View(kind="scrim", gravity="fill"), panel, gravity="fill")
+
+    dimmed = _drawn(dialog(), 1.0)
+    monkeypatch.setattr(Renderer, "_dim", lambda self, bounds: self._canvas.paste(
+        (0, 0, 0), bounds, Image.new("L", (bounds[2] - bounds[0], bounds[3] - bounds[1]), render._SCRIM_ALPHA)))
+    assert np.array_equal(dimmed, _drawn(dialog(), 1.0))
+    assert len(np.unique(dimmed.reshape(-1, 3), axis=0)) > 50  # the dimmed screen's colours, shades, text
