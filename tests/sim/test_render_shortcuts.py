@@ -89,10 +89,11 @@ def test_masks_cut_to_their_ink_and_painted_through_an_image_look_as_pasted_whol
     assert (shortcut.astype(int) - (230, 236, 240)).any(axis=2).mean() > 0.1
 
 
-def test_a_scrim_dimming_by_table_looks_as_black_pasted_through_its_mask(monkeypatch) -> None:
+@pytest.mark.parametrize("scrim", [{"gravity": "fill"}, {"height": 300, "margin": 150}])  # the window, a part
+def test_a_scrim_dimming_by_table_looks_as_black_pasted_through_its_mask(monkeypatch, scrim: dict) -> None:
     def dialog() -> View:
         panel = column(text_view("Delete?"), background=WHITE, elevation=63, corner=24, height=300, margin=100)
-        return frame(_inked(), View(kind="scrim", gravity="fill"), panel, gravity="fill")
+        return frame(_inked(), View(kind="scrim", **scrim), panel, gravity="fill")
 
     dimmed = _drawn(dialog(), 1.0)
     monkeypatch.setattr(Renderer, "_dim", lambda self, bounds: self._canvas.paste(

@@ -320,6 +320,7 @@ class Renderer:
             return
         if view.kind == "scrim":
             self._dim(bounds)
+            draw = self._draw  # dimming the whole canvas replaces it
         if view.background is not None and view.corner:
             draw.rounded_rectangle(_box(bounds), radius=self.px(view.corner), fill=view.background,
                                    corners=view.corners)
@@ -358,7 +359,10 @@ class Renderer:
         """Dim the canvas at ``bounds`` as a scrim does (black at ``_SCRIM_ALPHA``)."""
         x1, y1, x2, y2 = bounds
         box = (max(x1, 0), max(y1, 0), min(x2, self._canvas.width), min(y2, self._canvas.height))
-        if box[0] < box[2] and box[1] < box[3]:
+        if box == (0, 0, *self._canvas.size):  # the whole canvas (a dialog's scrim): dimmed in one piece
+            self._canvas = self._canvas.point(_scrim_table())
+            self._draw = ImageDraw.Draw(self._canvas)
+        elif box[0] < box[2] and box[1] < box[3]:
             self._canvas.paste(self._canvas.crop(box).point(_scrim_table()), box)
 
     def _ink(self, color: Color) -> Color:
