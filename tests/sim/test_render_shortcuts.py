@@ -38,14 +38,27 @@ def _cards(root: tuple[int, int, int]) -> View:
         background=root, padding=40, spacing=30)
 
 
+def _round(root: tuple[int, int, int]) -> View:
+    """Round shapes filled after their shadows: launcher icons of two sizes, FABs (one over a launcher icon)."""
+    return column(
+        row(app_icon("Phone", "phone", (30, 136, 229), lambda: None, lambda: None, width=260, height=330),
+            app_icon("Clock", "alarm", (67, 160, 71), lambda: None, lambda: None, width=150, height=200),
+            fab("Add", "plus", lambda: None, background=PRIMARY, text_color=WHITE), height=340),
+        frame(app_icon("Files", "folder", (251, 140, 0), lambda: None, lambda: None, width=260, height=300),
+              fab("Edit", "pencil", lambda: None, background=(216, 27, 96), text_color=WHITE), height=300),
+        background=root, padding=20)
+
+
 @pytest.mark.parametrize("scale", [1.0, 0.25])
 @pytest.mark.parametrize("root", [WHITE, (238, 238, 238)])
-def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, scale: float, root: tuple) -> None:
-    shortcut = _drawn(_cards(root), scale)
-    monkeypatch.setattr(render, "_shadow_stencils", lambda width, height, radius, blur, drop: (
+@pytest.mark.parametrize("shapes", [_cards, _round])
+def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, scale: float, root: tuple,
+                                                                 shapes) -> None:
+    shortcut = _drawn(shapes(root), scale)
+    monkeypatch.setattr(render, "_shadow_stencils", lambda width, height, radius, blur, drop, cover: (
         render.Stencil(render._shadow_mask(width, height, radius, blur), 0, 0, 0),))
-    assert np.array_equal(shortcut, _drawn(_cards(root), scale))
-    assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.2  # the cards and their shadows are there
+    assert np.array_equal(shortcut, _drawn(shapes(root), scale))
+    assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.1  # the shapes and their shadows are there
 
 
 @pytest.mark.parametrize("tree", [

@@ -16,6 +16,7 @@ does not cover it; a window's canvas is packed into the NumPy frame in one piece
 
 from __future__ import annotations
 
+import math
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
@@ -109,18 +110,22 @@ def _shadow_mask(width: int, height: int, radius: int, blur: int) -> Image.Image
 
 
 @lru_cache(maxsize=64)
-def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int | None) -> tuple[Stencil, ...]:
-    """``_shadow_mask`` cut to its ink; with a ``drop``, for a shape filled after its shadow, less the band a
-    rounded rectangle of ``radius`` covers edge to edge (its rows clear of the corners, a pixel in from each): the
-    pieces above, below, left and right of the band. The shadow lies ``drop`` px lower than the shape."""
+def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int,
+                     cover: str | None) -> tuple[Stencil, ...]:
+    """``_shadow_mask`` cut to its ink, the shadow lying ``drop`` px lower than its shape; less what the shape
+    covers when it is filled next (it would be painted over), ``cover`` naming the shape: ``"rounded"``, a rounded
+    rectangle of ``radius``, covers the band of its rows clear of the corners edge to edge; ``"ellipse"``, the
+    ellipse in its bounds, covers its inscribed rectangle. Each a pixel or two in from the edge; what is left are
+    the pieces above, below, left and right of the covered part."""
     mask = _shadow_mask(width, height, radius, blur)
-    if drop is None:
-        return (stencil(mask),)
-    top, bottom = 2 * blur - drop + radius + 1, 2 * blur - drop + height - radius - 1  # the band, in the mask
-    if top >= bottom:
+    inset_x, inset_y = (0, radius + 1) if cover == "rounded" else (
+        math.ceil(width / 2 * (1 - math.sqrt(0.5))) + 2, math.ceil(height / 2 * (1 - math.sqrt(0.5))) + 2)
+    left, right = 2 * blur + inset_x, 2 * blur + width - inset_x  # the covered part, in the mask
+    top, bottom = 2 * blur - drop + inset_y, 2 * blur - drop + height - inset_y
+    if cover is None or left >= right or top >= bottom:
         return (stencil(mask),)
     boxes = ((0, 0, mask.width, top), (0, bottom, mask.width, mask.height),
-             (0, top, 2 * blur, bottom), (2 * blur + width, top, mask.width, bottom))
+             (0, top, left, bottom), (right, top, mask.width, bottom))
     return tuple(stencil(mask.crop(box), box[0], box[1]) for box in boxes if box[0] < box[2] and box[1] < box[3])
 
 
@@ -303,9 +308,10 @@ class Renderer:
         dx1, dy1, dx2, dy2 = view.bounds
         if view.elevation:
             filled = view.background is not None and view.kind not in ("fab", "button", "app_icon", "dock_icon")
-            self._shadow(bounds, self.px(view.corner), self.px(view.elevation), filled)
+            self._shadow(bounds, self.px(view.corner), self.px(view.elevation), "rounded" if filled else None)
         if view.kind == "fab":
-            self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION))
+            self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION),
+                         "ellipse" if view.background is not None else None)
             draw.ellipse(_box(bounds), fill=view.background)
             self._icon(view.hint, view.bounds, view.text_color)
             return
@@ -379,15 +385,16 @@ class Renderer:
         x1, y1, x2, y2 = self._rect(*bounds)
         self._stamp(color, (x1 + x2 - size) // 2, (y1 + y2 - size) // 2, _icon_stencil(name, size))
 
-    def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int, filled: bool = False) -> None:
+    def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int,
+                cover: str | None = None) -> None:
         """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) floating
         ``elevation`` px high, drawn before the shape: Material's key light, below the shape and blurred by half
-        its elevation. ``filled``: a rounded rectangle of ``radius`` fills ``bounds`` next, so the band of rows it
-        covers edge to edge is left out (it would be painted over)."""
+        its elevation. ``cover``: the shape filled next, ``"rounded"`` (a rounded rectangle of ``radius``) or
+        ``"ellipse"``, whose inside is left out (``_shadow_stencils``)."""
         x1, y1, x2, y2 = bounds
         blur = max(elevation // 2, self._length(2))
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
-        for piece in _shadow_stencils(x2 - x1, y2 - y1, radius, blur, elevation // 3 if filled else None):
+        for piece in _shadow_stencils(x2 - x1, y2 - y1, radius, blur, elevation // 3, cover):
             self._stamp((0, 0, 0), left, top, piece)
 
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
@@ -409,7 +416,8 @@ class Renderer:
         cx = (x1 + x2) // 2
         top = y1 + gap if view.kind == "app_icon" else (y1 + y2) // 2 - r
         circle = self._rect(cx - r, top, cx + r, top + 2 * r)
-        self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION))
+        self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION),
+                     "ellipse" if view.background is not None else None)
         self._draw.ellipse(_box(circle), fill=view.background)
         self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
         if view.kind == "app_icon":
