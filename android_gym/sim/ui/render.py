@@ -11,7 +11,8 @@ Text runs are rasterized once into masks and pasted afterwards, so a frame with 
 mask is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``).
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
 paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
-does not cover it; a window's canvas is packed into the NumPy frame in one piece (``packed``).
+does not cover it; a window's canvas is packed into the NumPy frame in one piece (``packed``). Each window keeps
+its canvas from frame to frame (a new window-sized image per frame cost more in page faults than in drawing).
 """
 
 from __future__ import annotations
@@ -170,9 +171,10 @@ def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
 class Renderer:
     """Keeps the last frame and the signature of each window drawn into it.
 
-    A changed window is drawn on a canvas of its own size and pasted into the frame, so nothing it draws can
-    spill over a neighbouring window (a caret below the last line, a glyph wider than its view). Views come in
-    design pixels and are drawn ``scale`` times as large (see the module docstring).
+    A changed window is drawn on a canvas of its own size and its changed rows are copied into the frame, so
+    nothing it draws can spill over a neighbouring window or rows it kept (a caret below the last line, a glyph
+    wider than its view). Views come in design pixels and are drawn ``scale`` times as large (see the module
+    docstring).
     """
 
     def __init__(self, width: int, height: int, scale: float = 1.0) -> None:
@@ -180,9 +182,11 @@ class Renderer:
         self.scale = scale
         self._frame = np.empty((height, width, 3), np.uint8)  # the screen: each canvas is copied into it
         self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
+        self._canvases: dict[str, Image.Image] = {}  # each window's canvas, kept from frame to frame
         self._canvas: Image.Image  # the canvas being drawn on, and its drawing context
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
+        self._band = (0, 0)  # the canvas's rows being drawn (from, to)
         self._signatures: dict[str, tuple] = {}
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
@@ -208,6 +212,7 @@ class Renderer:
         """
         for name in self._signatures.keys() - windows.keys():
             del self._signatures[name]
+            self._canvases.pop(name, None)
         for name, (root, background) in windows.items():
             palette = (palettes or {}).get(name, {})
             views = signature(root)
@@ -217,20 +222,34 @@ class Renderer:
                 continue
             self._signatures[name] = sig
             self._palette = palette
-            x1, y1, x2, y2 = map(self.px, root.bounds)
-            x2, y2 = min(x2, self.width), min(y2, self.height)  # a design edge may round 1 px past it
+            x1, top, x2, bottom = map(self.px, root.bounds)
+            x2, bottom = min(x2, self.width), min(bottom, self.height)  # a design edge may round 1 px past it
+            y1, y2 = top, bottom
             if before is not None and before[1:] == sig[1:]:
-                y1, y2 = self._dirty_rows(before[0], views, y1, y2)
+                y1, y2 = self._dirty_rows(before[0], views, top, bottom)
                 if y1 >= y2:
                     continue  # what changed lies outside the window
             views = [view for view in root.walk() if self._paints_rows(view, y1, y2)]
             ground, grounded = self._ground(views, background, (x1, y1, x2, y2))
-            self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), ground)
-            self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
+            self._start_canvas(name, (x2 - x1, bottom - top), (y1 - top, y2 - top), ground)
+            self._origin = (x1, top)
             for view in views[grounded:]:
                 self._draw_view(view)
-            self._frame[y1:y2, x1:x2] = rgb_array(self._canvas)
+            self._canvases[name] = self._canvas  # dimming it whole may have made a new one
+            self._frame[y1:y2, x1:x2] = rgb_array(self._canvas, self._band)
         return self._frame
+
+    def _start_canvas(self, name: str, size: tuple[int, int], band: tuple[int, int], ground: Color) -> None:
+        """Start drawing the ``band`` of rows (from, to) of window ``name``'s canvas, ``size`` px: the canvas kept
+        from its last frame (no new image of the window's size per frame), the band filled with ``ground``. A
+        view that crosses the band's edges paints rows outside it too; they are neither read nor kept (the next
+        band that takes them is filled first), so each band looks as if drawn on a canvas of its own."""
+        canvas = self._canvases.get(name)
+        if canvas is None or canvas.size != size:
+            canvas = Image.new("RGB", size, ground)
+        else:
+            canvas.paste(ground, (0, band[0], size[0], band[1]))
+        self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), band
 
     def _paints_rows(self, view: View, top: int, bottom: int) -> bool:
         """Whether ``view`` may paint a row from ``top`` to ``bottom`` (screen px, end exclusive)."""
@@ -364,7 +383,7 @@ class Renderer:
     def _dim(self, bounds: tuple[int, int, int, int]) -> None:
         """Dim the canvas at ``bounds`` as a scrim does (black at ``_SCRIM_ALPHA``)."""
         x1, y1, x2, y2 = bounds
-        box = (max(x1, 0), max(y1, 0), min(x2, self._canvas.width), min(y2, self._canvas.height))
+        box = (max(x1, 0), max(y1, self._band[0]), min(x2, self._canvas.width), min(y2, self._band[1]))
         if box == (0, 0, *self._canvas.size):  # the whole canvas (a dialog's scrim): dimmed in one piece
             self._canvas = self._canvas.point(_scrim_table())
             self._draw = ImageDraw.Draw(self._canvas)
@@ -524,27 +543,31 @@ class Renderer:
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
 
 
-def packed(image: Image.Image, rawmode: str | None = None) -> bytes:
+def packed(image: Image.Image, rawmode: str | None = None, rows: tuple[int, int] | None = None) -> bytes:
     """``image.tobytes("raw", rawmode)`` (``rawmode`` defaults to the image's mode; ``RGBX`` packs an ``RGB``
-    image as opaque RGBA), packed in one piece: ``tobytes`` packs in 64 KiB chunks and joins them, which costs as
-    much again as the packing (ten times as much on a busy machine)."""
-    width, height = image.size
+    image as opaque RGBA), of its ``rows`` (from, to; all by default), packed in one piece: ``tobytes`` packs in
+    64 KiB chunks and joins them, which costs as much again as the packing (ten times as much on a busy
+    machine)."""
+    width = image.width
+    top, bottom = rows or (0, image.height)
     rawmode = rawmode or image.mode
-    if not width or not height:
+    if not width or top >= bottom:
         return b""
     encoder = Image._getencoder(image.mode, "raw", (rawmode,))  # what tobytes uses, asked for everything at once
     try:
-        encoder.setimage(image.im, (0, 0, width, height))
-        _, status, data = encoder.encode(width * height * len(rawmode))
+        encoder.setimage(image.im, (0, top, width, bottom))
+        _, status, data = encoder.encode(width * (bottom - top) * len(rawmode))
     finally:
         encoder.cleanup()
     assert status == 1, f"raw encoder status {status}"  # 1: done in the one call
     return data
 
 
-def rgb_array(image: Image.Image) -> np.ndarray:
-    """An ``RGB`` image's pixels, ``(H, W, 3)`` uint8 (read-only: they share the bytes Pillow packed)."""
-    return np.frombuffer(packed(image), np.uint8).reshape(image.height, image.width, 3)
+def rgb_array(image: Image.Image, rows: tuple[int, int] | None = None) -> np.ndarray:
+    """An ``RGB`` image's pixels (of its ``rows``, from and to: all by default), ``(H, W, 3)`` uint8 (read-only:
+    they share the bytes Pillow packed)."""
+    top, bottom = rows or (0, image.height)
+    return np.frombuffer(packed(image, rows=rows), np.uint8).reshape(max(bottom - top, 0), image.width, 3)
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
