@@ -1,5 +1,6 @@
 """The renderer's shortcuts draw what the plain Pillow calls draw, pixel for pixel: the canvas packed in one piece,
-a filled shape's shadow left out where the shape covers it, the root's background not filled twice."""
+a filled shape's shadow left out where the shape covers it, the root's background not filled twice, masks cut to
+their ink and painted through an image of their colour, a scrim dimming by table."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ from PIL import Image
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer, rgb_array
-from android_gym.sim.ui.views import WHITE, View, column
+from android_gym.sim.ui.views import PRIMARY, WHITE, View, app_icon, button, column, fab, frame, row, text_view
 
 
 @pytest.mark.parametrize("size", [(1, 1), (7, 3), (1080, 97)])
 def test_a_canvas_packed_in_one_piece_is_its_pixels(size: tuple[int, int]) -> None:
     pixels = np.random.default_rng(0).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
     assert np.array_equal(rgb_array(Image.fromarray(pixels)), pixels)
+    assert np.array_equal(rgb_array(Image.fromarray(pixels), (size[1] // 3, size[1] - 1)),
+                          pixels[size[1] // 3:size[1] - 1])
     assert rgb_array(Image.new("RGB", (0, 5))).shape == (5, 0, 3)
 
 
@@ -37,19 +40,78 @@ def _cards(root: tuple[int, int, int]) -> View:
         background=root, padding=40, spacing=30)
 
 
+def _round(root: tuple[int, int, int]) -> View:
+    """Round shapes filled after their shadows: launcher icons of two sizes, FABs (one over a launcher icon)."""
+    return column(
+        row(app_icon("Phone", "phone", (30, 136, 229), lambda: None, lambda: None, width=260, height=330),
+            app_icon("Clock", "alarm", (67, 160, 71), lambda: None, lambda: None, width=150, height=200),
+            fab("Add", "plus", lambda: None, background=PRIMARY, text_color=WHITE), height=340),
+        frame(app_icon("Files", "folder", (251, 140, 0), lambda: None, lambda: None, width=260, height=300),
+              fab("Edit", "pencil", lambda: None, background=(216, 27, 96), text_color=WHITE), height=300),
+        background=root, padding=20)
+
+
 @pytest.mark.parametrize("scale", [1.0, 0.25])
 @pytest.mark.parametrize("root", [WHITE, (238, 238, 238)])
-def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, scale: float, root: tuple) -> None:
-    shortcut = _drawn(_cards(root), scale)
-    whole_shadow = lambda width, height, radius, blur, drop: ((0, 0, render._shadow_mask(width, height, radius,  # noqa: E731
-                                                                                         blur)),)
-    monkeypatch.setattr(render, "_shadow_outside", whole_shadow)
-    assert np.array_equal(shortcut, _drawn(_cards(root), scale))
-    assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.2  # the cards and their shadows are there
+@pytest.mark.parametrize("shapes", [_cards, _round])
+def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, scale: float, root: tuple,
+                                                                 shapes) -> None:
+    shortcut = _drawn(shapes(root), scale)
+    monkeypatch.setattr(render, "_shadow_stencils", lambda width, height, radius, blur, drop, cover: (
+        render.Stencil(render._shadow_mask(width, height, radius, blur), 0, 0, 0),))
+    assert np.array_equal(shortcut, _drawn(shapes(root), scale))
+    assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.1  # the shapes and their shadows are there
 
 
-def test_the_roots_background_is_the_canvas(monkeypatch) -> None:
-    skipped = _drawn(_cards(WHITE), 1.0)
-    draw = Renderer._draw_view
-    monkeypatch.setattr(Renderer, "_draw_view", lambda self, view, covers_canvas=False: draw(self, view))
-    assert np.array_equal(skipped, _drawn(_cards(WHITE), 1.0))
+@pytest.mark.parametrize("tree", [
+    lambda: _cards(WHITE),  # the root's colour is the window's
+    lambda: _cards((238, 238, 238)),  # it is not
+    lambda: frame(column(_cards((30, 30, 30)), background=(90, 0, 0)), background=(0, 90, 0)),  # boxes in boxes
+    lambda: column(View(background=(0, 0, 90), corner=30, height=700), background=WHITE),  # a rounded box is drawn
+])
+def test_the_first_boxes_backgrounds_are_the_canvas(monkeypatch, tree) -> None:
+    grounded = _drawn(tree(), 1.0)
+    monkeypatch.setattr(Renderer, "_ground", lambda self, views, background, box: (background, 0))
+    assert np.array_equal(grounded, _drawn(tree(), 1.0))
+
+
+def _inked() -> View:
+    """Text (cut at a width, centred, in two fonts), icons, launcher icons and a FAB with their shadows."""
+    return column(
+        text_view("Messages ツ", text_size=44, background=(240, 240, 240)),
+        row(app_icon("Messages and more", "message", PRIMARY, lambda: None, lambda: None, width=200, height=300),
+            View(kind="icon", hint="nav_back", width=126, height=126, text_color=(200, 30, 30)),
+            fab("Add", "plus", lambda: None, background=PRIMARY, text_color=WHITE),
+            button("A button far too long for its width", lambda: None, width=240, background=PRIMARY,
+                   text_color=WHITE), height=320),
+        View(height=120, background=(250, 250, 250), elevation=24, corner=12),
+        background=(230, 236, 240), padding=30, spacing=20)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+def test_masks_cut_to_their_ink_and_painted_through_an_image_look_as_pasted_whole(monkeypatch, scale: float) -> None:
+    shortcut = _drawn(_inked(), scale)
+    for cached in (render._text_stencil, render._icon_stencil, render._shadow_stencils):
+        cached.cache_clear()
+    monkeypatch.setattr(render, "stencil", lambda mask, left=0, top=0: render.Stencil(mask, left, top, mask.width))
+    monkeypatch.setattr(Renderer, "_stamp", lambda self, color, x, y, ink: self._canvas.paste(
+        color, (x + ink.left, y + ink.top, x + ink.left + ink.mask.width, y + ink.top + ink.mask.height), ink.mask))
+    try:
+        assert np.array_equal(shortcut, _drawn(_inked(), scale))
+    finally:
+        for cached in (render._text_stencil, render._icon_stencil, render._shadow_stencils):
+            cached.cache_clear()
+    assert (shortcut.astype(int) - (230, 236, 240)).any(axis=2).mean() > 0.1
+
+
+@pytest.mark.parametrize("scrim", [{"gravity": "fill"}, {"height": 300, "margin": 150}])  # the window, a part
+def test_a_scrim_dimming_by_table_looks_as_black_pasted_through_its_mask(monkeypatch, scrim: dict) -> None:
+    def dialog() -> View:
+        panel = column(text_view("Delete?"), background=WHITE, elevation=63, corner=24, height=300, margin=100)
+        return frame(_inked(), View(kind="scrim", **scrim), panel, gravity="fill")
+
+    dimmed = _drawn(dialog(), 1.0)
+    monkeypatch.setattr(Renderer, "_dim", lambda self, bounds: self._canvas.paste(
+        (0, 0, 0), bounds, Image.new("L", (bounds[2] - bounds[0], bounds[3] - bounds[1]), render._SCRIM_ALPHA)))
+    assert np.array_equal(dimmed, _drawn(dialog(), 1.0))
+    assert len(np.unique(dimmed.reshape(-1, 3), axis=0)) > 50  # the dimmed screen's colours, shades, text

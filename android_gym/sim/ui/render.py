@@ -7,17 +7,21 @@ Text and icons are rasterized at the scaled size, so a small screen is as crisp 
 cheaper to draw than a full-size frame. A coordinate maps to
 ``round(x * scale)``, as the uiautomator dump's bounds do, so a view's pixels lie inside its dumped bounds.
 
-Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little.
+Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a
+mask is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``).
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
 paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
-does not cover it; a window's canvas is packed into the NumPy frame in one piece (``packed``).
+does not cover it; a window's canvas is packed into the NumPy frame in one piece (``packed``). Each window keeps
+its canvas from frame to frame (a new window-sized image per frame cost more in page faults than in drawing).
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
@@ -27,7 +31,7 @@ from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, te
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import CHECK_BUTTON_WIDTH, DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
 
-_SINGLE_LINE = {"button", "switch"}
+_PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
 _SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
@@ -37,7 +41,34 @@ _FAB_ELEVATION, _LAUNCHER_ICON_ELEVATION = 16, 8  # 6 dp; a launcher icon's soft
 _TRACK_HALF = 33  # half a switch track's height, centred on its view whatever the view's height
 
 
+class Stencil(NamedTuple):
+    """A mask cut to the part of it that paints (its non-zero pixels: a zero leaves a pixel as it is), ``left`` and
+    ``top`` px into the whole mask, which is ``width`` px wide."""
+
+    mask: Image.Image
+    left: int
+    top: int
+    width: int
+
+
+def stencil(mask: Image.Image, left: int = 0, top: int = 0) -> Stencil:
+    """``mask`` (lying ``left``, ``top`` px into a larger one) cut to its non-zero pixels."""
+    box = mask.getbbox() or (0, 0, 0, 0)
+    return Stencil(mask.crop(box), left + box[0], top + box[1], mask.width)
+
+
 @lru_cache(maxsize=2048)
+def _text_stencil(text: str, size: int, bold: bool) -> Stencil:
+    """``_text_mask`` cut to its ink."""
+    return stencil(_text_mask(text, size, bold))
+
+
+@lru_cache(maxsize=1024)
+def _icon_stencil(name: str, size: int) -> Stencil:
+    """``icon_mask`` cut to its ink."""
+    return stencil(icon_mask(name, size))
+
+
 def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     """An ``L`` mask of one line of text, the line's height tall."""
     face = font(size, bold)
@@ -80,24 +111,34 @@ def _shadow_mask(width: int, height: int, radius: int, blur: int) -> Image.Image
 
 
 @lru_cache(maxsize=64)
-def _shadow_outside(width: int, height: int, radius: int, blur: int,
-                    drop: int) -> tuple[tuple[int, int, Image.Image], ...]:
-    """``_shadow_mask`` less the band a rounded rectangle of ``radius`` covers edge to edge (its rows clear of the
-    corners, a pixel in from each), for a shape that is filled after its shadow: the pieces above, below, left and
-    right of the band, each with its offset in the whole mask. The shadow lies ``drop`` px lower than the shape."""
+def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int,
+                     cover: str | None) -> tuple[Stencil, ...]:
+    """``_shadow_mask`` cut to its ink, the shadow lying ``drop`` px lower than its shape; less what the shape
+    covers when it is filled next (it would be painted over), ``cover`` naming the shape: ``"rounded"``, a rounded
+    rectangle of ``radius``, covers the band of its rows clear of the corners edge to edge; ``"ellipse"``, the
+    ellipse in its bounds, covers its inscribed rectangle. Each a pixel or two in from the edge; what is left are
+    the pieces above, below, left and right of the covered part."""
     mask = _shadow_mask(width, height, radius, blur)
-    top, bottom = 2 * blur - drop + radius + 1, 2 * blur - drop + height - radius - 1  # the band, in the mask
-    if top >= bottom:
-        return ((0, 0, mask),)
+    inset_x, inset_y = (0, radius + 1) if cover == "rounded" else (
+        math.ceil(width / 2 * (1 - math.sqrt(0.5))) + 2, math.ceil(height / 2 * (1 - math.sqrt(0.5))) + 2)
+    left, right = 2 * blur + inset_x, 2 * blur + width - inset_x  # the covered part, in the mask
+    top, bottom = 2 * blur - drop + inset_y, 2 * blur - drop + height - inset_y
+    if cover is None or left >= right or top >= bottom:
+        return (stencil(mask),)
     boxes = ((0, 0, mask.width, top), (0, bottom, mask.width, mask.height),
-             (0, top, 2 * blur, bottom), (2 * blur + width, top, mask.width, bottom))
-    return tuple((x1, y1, mask.crop((x1, y1, x2, y2))) for x1, y1, x2, y2 in boxes if x1 < x2 and y1 < y2)
+             (0, top, left, bottom), (right, top, mask.width, bottom))
+    return tuple(stencil(mask.crop(box), box[0], box[1]) for box in boxes if box[0] < box[2] and box[1] < box[3])
 
 
-@lru_cache(maxsize=8)
-def _scrim_mask(width: int, height: int) -> Image.Image:
-    """The even ``L`` mask a scrim of ``width`` x ``height`` dims with."""
-    return Image.new("L", (width, height), _SCRIM_ALPHA)
+@lru_cache(maxsize=1)
+def _scrim_table() -> list[int]:
+    """What a scrim makes of each value of a channel, for the three bands of an ``RGB`` image (``Image.point``'s
+    table): worked out by Pillow pasting black through the scrim's even mask, so dimming by the table makes the
+    pixels that paste makes (at a fraction of its cost)."""
+    ramp = Image.frombytes("L", (256, 1), bytes(range(256)))
+    dimmed = Image.merge("RGB", (ramp, ramp, ramp))
+    dimmed.paste((0, 0, 0), None, Image.new("L", dimmed.size, _SCRIM_ALPHA))
+    return list(dimmed.getchannel(0).tobytes()) * 3
 
 
 def signature(root: View) -> tuple:
@@ -130,9 +171,10 @@ def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
 class Renderer:
     """Keeps the last frame and the signature of each window drawn into it.
 
-    A changed window is drawn on a canvas of its own size and pasted into the frame, so nothing it draws can
-    spill over a neighbouring window (a caret below the last line, a glyph wider than its view). Views come in
-    design pixels and are drawn ``scale`` times as large (see the module docstring).
+    A changed window is drawn on a canvas of its own size and its changed rows are copied into the frame, so
+    nothing it draws can spill over a neighbouring window or rows it kept (a caret below the last line, a glyph
+    wider than its view). Views come in design pixels and are drawn ``scale`` times as large (see the module
+    docstring).
     """
 
     def __init__(self, width: int, height: int, scale: float = 1.0) -> None:
@@ -140,9 +182,11 @@ class Renderer:
         self.scale = scale
         self._frame = np.empty((height, width, 3), np.uint8)  # the screen: each canvas is copied into it
         self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
+        self._canvases: dict[str, Image.Image] = {}  # each window's canvas, kept from frame to frame
         self._canvas: Image.Image  # the canvas being drawn on, and its drawing context
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
+        self._band = (0, 0)  # the canvas's rows being drawn (from, to)
         self._signatures: dict[str, tuple] = {}
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
@@ -168,6 +212,7 @@ class Renderer:
         """
         for name in self._signatures.keys() - windows.keys():
             del self._signatures[name]
+            self._canvases.pop(name, None)
         for name, (root, background) in windows.items():
             palette = (palettes or {}).get(name, {})
             views = signature(root)
@@ -177,22 +222,56 @@ class Renderer:
                 continue
             self._signatures[name] = sig
             self._palette = palette
-            x1, y1, x2, y2 = map(self.px, root.bounds)
-            x2, y2 = min(x2, self.width), min(y2, self.height)  # a design edge may round 1 px past it
+            x1, top, x2, bottom = map(self.px, root.bounds)
+            x2, bottom = min(x2, self.width), min(bottom, self.height)  # a design edge may round 1 px past it
+            y1, y2 = top, bottom
             if before is not None and before[1:] == sig[1:]:
-                y1, y2 = self._dirty_rows(before[0], views, y1, y2)
+                y1, y2 = self._dirty_rows(before[0], views, top, bottom)
                 if y1 >= y2:
                     continue  # what changed lies outside the window
-            self._canvas = Image.new("RGB", (x2 - x1, y2 - y1), background)
-            self._draw, self._origin = ImageDraw.Draw(self._canvas), (x1, y1)
-            self._canvas_color = background
-            for view in root.walk():
-                top, bottom = self.px(view.bounds[1]), self.px(view.bounds[3])
-                reach = self._reach(view.kind, view.text_size, view.elevation)
-                if top - reach < y2 and bottom + reach > y1:  # a view that paints nothing in the rows is skipped
-                    self._draw_view(view, covers_canvas=view is root)
-            self._frame[y1:y2, x1:x2] = rgb_array(self._canvas)
+            views = [view for view in root.walk() if self._paints_rows(view, y1, y2)]
+            ground, grounded = self._ground(views, background, (x1, y1, x2, y2))
+            self._start_canvas(name, (x2 - x1, bottom - top), (y1 - top, y2 - top), ground)
+            self._origin = (x1, top)
+            for view in views[grounded:]:
+                self._draw_view(view)
+            self._canvases[name] = self._canvas  # dimming it whole may have made a new one
+            self._frame[y1:y2, x1:x2] = rgb_array(self._canvas, self._band)
         return self._frame
+
+    def _start_canvas(self, name: str, size: tuple[int, int], band: tuple[int, int], ground: Color) -> None:
+        """Start drawing the ``band`` of rows (from, to) of window ``name``'s canvas, ``size`` px: the canvas kept
+        from its last frame (no new image of the window's size per frame), the band filled with ``ground``. A
+        view that crosses the band's edges paints rows outside it too; they are neither read nor kept (the next
+        band that takes them is filled first), so each band looks as if drawn on a canvas of its own."""
+        canvas = self._canvases.get(name)
+        if canvas is None or canvas.size != size:
+            canvas = Image.new("RGB", size, ground)
+        else:
+            canvas.paste(ground, (0, band[0], size[0], band[1]))
+        self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), band
+
+    def _paints_rows(self, view: View, top: int, bottom: int) -> bool:
+        """Whether ``view`` may paint a row from ``top`` to ``bottom`` (screen px, end exclusive)."""
+        reach = self._reach(view.kind, view.text_size, view.elevation)
+        return self.px(view.bounds[1]) - reach < bottom and self.px(view.bounds[3]) + reach > top
+
+    def _ground(self, views: list[View], background: Color, box: tuple[int, int, int, int]) -> tuple[Color, int]:
+        """The colour a canvas at ``box`` (screen px) starts in, and how many of the ``views`` drawn on it first that
+        colour makes needless: plain boxes (a window's root, a screen's content frame) that each fill the whole
+        canvas or draw nothing, the last background of them over the window's ``background``."""
+        x1, y1, x2, y2 = box
+        grounded = 0
+        for view in views:
+            if view.kind not in _PLAIN_BOXES or view.image is not None or view.elevation:
+                break
+            if view.background is not None:
+                left, top, right, bottom = map(self.px, view.bounds)
+                if view.corner or left > x1 or top > y1 or right < x2 or bottom < y2:
+                    break
+                background = view.background
+            grounded += 1
+        return background, grounded
 
     def _dirty_rows(self, old: tuple, new: tuple, top: int, bottom: int) -> tuple[int, int]:
         """The rows (screen px, within the window's ``top``..``bottom``) that change when a window drawn from the
@@ -239,9 +318,8 @@ class Renderer:
         """The view's bounds on the current window's canvas."""
         return self._rect(*view.bounds)
 
-    def _draw_view(self, view: View, covers_canvas: bool = False) -> None:
-        """Draw one view (not its children); ``covers_canvas``: it is the window's root, first on a canvas it
-        covers, so a plain background of the canvas's colour is there already."""
+    def _draw_view(self, view: View) -> None:
+        """Draw one view (not its children)."""
         bounds = x1, y1, x2, y2 = self._local(view)
         if x2 <= x1 or y2 <= y1:
             return
@@ -249,9 +327,10 @@ class Renderer:
         dx1, dy1, dx2, dy2 = view.bounds
         if view.elevation:
             filled = view.background is not None and view.kind not in ("fab", "button", "app_icon", "dock_icon")
-            self._shadow(bounds, self.px(view.corner), self.px(view.elevation), filled)
+            self._shadow(bounds, self.px(view.corner), self.px(view.elevation), "rounded" if filled else None)
         if view.kind == "fab":
-            self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION))
+            self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION),
+                         "ellipse" if view.background is not None else None)
             draw.ellipse(_box(bounds), fill=view.background)
             self._icon(view.hint, view.bounds, view.text_color)
             return
@@ -265,12 +344,12 @@ class Renderer:
                             centered=True)
             return
         if view.kind == "scrim":
-            self._canvas.paste((0, 0, 0), (x1, y1, x2, y2), _scrim_mask(x2 - x1, y2 - y1))
+            self._dim(bounds)
+            draw = self._draw  # dimming the whole canvas replaces it
         if view.background is not None and view.corner:
             draw.rounded_rectangle(_box(bounds), radius=self.px(view.corner), fill=view.background,
                                    corners=view.corners)
-        elif view.background is not None and not (covers_canvas and view.background == self._canvas_color
-                                                   and not view.elevation):
+        elif view.background is not None:
             draw.rectangle(_box(bounds), fill=view.background)
         if view.image is not None:
             self._draw_image(view)
@@ -301,6 +380,16 @@ class Renderer:
                 end = self._point(max(filled - 1, dx1 + 2 * r), 0)[0]
                 draw.rounded_rectangle((left, top, end, bottom), radius=radius, fill=self._ink(PRIMARY))
 
+    def _dim(self, bounds: tuple[int, int, int, int]) -> None:
+        """Dim the canvas at ``bounds`` as a scrim does (black at ``_SCRIM_ALPHA``)."""
+        x1, y1, x2, y2 = bounds
+        box = (max(x1, 0), max(y1, self._band[0]), min(x2, self._canvas.width), min(y2, self._band[1]))
+        if box == (0, 0, *self._canvas.size):  # the whole canvas (a dialog's scrim): dimmed in one piece
+            self._canvas = self._canvas.point(_scrim_table())
+            self._draw = ImageDraw.Draw(self._canvas)
+        elif box[0] < box[2] and box[1] < box[3]:
+            self._canvas.paste(self._canvas.crop(box).point(_scrim_table()), box)
+
     def _ink(self, color: Color) -> Color:
         """A colour a widget draws itself, in the current window's theme."""
         return self._palette.get(color, color)
@@ -313,22 +402,27 @@ class Renderer:
         x1, y1, x2, y2 = bounds
         size = self._length(_icon_size(x2 - x1, y2 - y1))
         x1, y1, x2, y2 = self._rect(*bounds)
-        left, top = (x1 + x2 - size) // 2, (y1 + y2 - size) // 2
-        self._canvas.paste(color, (left, top, left + size, top + size), icon_mask(name, size))
+        self._stamp(color, (x1 + x2 - size) // 2, (y1 + y2 - size) // 2, _icon_stencil(name, size))
 
-    def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int, filled: bool = False) -> None:
+    def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int,
+                cover: str | None = None) -> None:
         """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) floating
         ``elevation`` px high, drawn before the shape: Material's key light, below the shape and blurred by half
-        its elevation. ``filled``: a rounded rectangle of ``radius`` fills ``bounds`` next, so the band of rows it
-        covers edge to edge is left out (it would be painted over)."""
+        its elevation. ``cover``: the shape filled next, ``"rounded"`` (a rounded rectangle of ``radius``) or
+        ``"ellipse"``, whose inside is left out (``_shadow_stencils``)."""
         x1, y1, x2, y2 = bounds
         blur = max(elevation // 2, self._length(2))
-        mask = _shadow_mask(x2 - x1, y2 - y1, radius, blur)
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
-        pieces = _shadow_outside(x2 - x1, y2 - y1, radius, blur, elevation // 3) if filled else ((0, 0, mask),)
-        for dx, dy, piece in pieces:
-            self._canvas.paste((0, 0, 0), (left + dx, top + dy, left + dx + piece.width, top + dy + piece.height),
-                               piece)
+        for piece in _shadow_stencils(x2 - x1, y2 - y1, radius, blur, elevation // 3, cover):
+            self._stamp((0, 0, 0), left, top, piece)
+
+    def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
+        """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
+        colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
+        time (Pillow 13, measured)."""
+        mask = ink.mask
+        if mask.width and mask.height:
+            self._canvas.paste(Image.new("RGB", mask.size, color), (x + ink.left, y + ink.top), mask)
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
@@ -341,7 +435,8 @@ class Renderer:
         cx = (x1 + x2) // 2
         top = y1 + gap if view.kind == "app_icon" else (y1 + y2) // 2 - r
         circle = self._rect(cx - r, top, cx + r, top + 2 * r)
-        self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION))
+        self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION),
+                     "ellipse" if view.background is not None else None)
         self._draw.ellipse(_box(circle), fill=view.background)
         self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
         if view.kind == "app_icon":
@@ -429,13 +524,12 @@ class Renderer:
         rasterized at the screen's font size and cut at ``max_width`` design px."""
         if not text:
             return
-        mask = _text_mask(text, self._length(view.text_size), view.bold)
-        if max_width is not None and mask.width > self.px(max_width):
-            mask = mask.crop((0, 0, self.px(max_width), mask.height))
+        ink = _text_stencil(text, self._length(view.text_size), view.bold)
+        shown = ink.width if max_width is None else min(ink.width, self.px(max_width))
+        if shown - ink.left < ink.mask.width:
+            ink = ink._replace(mask=ink.mask.crop((0, 0, max(shown - ink.left, 0), ink.mask.height)))
         x, y = self._point(x, y)
-        if centered:
-            x -= mask.width // 2
-        self._canvas.paste(color or view.text_color, (x, y, x + mask.width, y + mask.height), mask)
+        self._stamp(color or view.text_color, x - shown // 2 if centered else x, y, ink)
 
     def _switch_track(self, right: int, cy: int, checked: bool) -> None:
         """A switch ending at design ``right``, centred on ``cy``, as SettingsLib draws it on Android 13: a
@@ -449,27 +543,31 @@ class Renderer:
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
 
 
-def packed(image: Image.Image, rawmode: str | None = None) -> bytes:
+def packed(image: Image.Image, rawmode: str | None = None, rows: tuple[int, int] | None = None) -> bytes:
     """``image.tobytes("raw", rawmode)`` (``rawmode`` defaults to the image's mode; ``RGBX`` packs an ``RGB``
-    image as opaque RGBA), packed in one piece: ``tobytes`` packs in 64 KiB chunks and joins them, which costs as
-    much again as the packing (ten times as much on a busy machine)."""
-    width, height = image.size
+    image as opaque RGBA), of its ``rows`` (from, to; all by default), packed in one piece: ``tobytes`` packs in
+    64 KiB chunks and joins them, which costs as much again as the packing (ten times as much on a busy
+    machine)."""
+    width = image.width
+    top, bottom = rows or (0, image.height)
     rawmode = rawmode or image.mode
-    if not width or not height:
+    if not width or top >= bottom:
         return b""
     encoder = Image._getencoder(image.mode, "raw", (rawmode,))  # what tobytes uses, asked for everything at once
     try:
-        encoder.setimage(image.im, (0, 0, width, height))
-        _, status, data = encoder.encode(width * height * len(rawmode))
+        encoder.setimage(image.im, (0, top, width, bottom))
+        _, status, data = encoder.encode(width * (bottom - top) * len(rawmode))
     finally:
         encoder.cleanup()
     assert status == 1, f"raw encoder status {status}"  # 1: done in the one call
     return data
 
 
-def rgb_array(image: Image.Image) -> np.ndarray:
-    """An ``RGB`` image's pixels, ``(H, W, 3)`` uint8 (read-only: they share the bytes Pillow packed)."""
-    return np.frombuffer(packed(image), np.uint8).reshape(image.height, image.width, 3)
+def rgb_array(image: Image.Image, rows: tuple[int, int] | None = None) -> np.ndarray:
+    """An ``RGB`` image's pixels (of its ``rows``, from and to: all by default), ``(H, W, 3)`` uint8 (read-only:
+    they share the bytes Pillow packed)."""
+    top, bottom = rows or (0, image.height)
+    return np.frombuffer(packed(image, rows=rows), np.uint8).reshape(max(bottom - top, 0), image.width, 3)
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
