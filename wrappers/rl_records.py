@@ -17,9 +17,10 @@ _WORD = re.compile(r"\w+")
 #: What ends a phrase: a cell, a clause or a sentence.
 _PHRASE_END = re.compile(r"[|.,;:!?]")
 _CELL_GAP = re.compile(r"\s*\|\s*")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+#: The gap after a sentence's end.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 #: A table header's column name, as a program spells it ("preparationTime", "amount_dollars").
-_HEADER_NAME = re.compile(r"^[a-z_]\w*$")
+HEADER_NAME = re.compile(r"^[a-z_]\w*$")
 #: A one-word key opening a ``key: value`` ("Recipe: ").
 _KEY = re.compile(r"(?:^|(?<=\s))([A-Za-z_]\w*):\s")
 #: Longest goal phrase, in words.
@@ -40,7 +41,7 @@ def next_row_start(field: str) -> int:
     """Where, in a ``|`` field that joins a row's last cell and the next row's first (a dump joins a table's lines
     with spaces), the next row's first cell starts: after the last sentence end, else at the run of capitalised
     words that ends the field ("I may repeat this Theater Show"), never at its first word."""
-    ends = [match.end() for match in _SENTENCE_END.finditer(field)]
+    ends = [match.end() for match in SENTENCE_END.finditer(field)]
     if ends:
         return ends[-1]
     words = list(re.finditer(r"\S+", field))
@@ -53,7 +54,7 @@ def table_names(cells: Sequence[str]) -> int:
     """How many header names open a ``|`` table's cells (before the cell joining the last name and the first row's
     first cell): 0 when fewer than two, and so no table."""
     names = 0
-    while names < len(cells) and _HEADER_NAME.match(cells[names]):
+    while names < len(cells) and HEADER_NAME.match(cells[names]):
         names += 1
     return names if names >= 2 else 0
 

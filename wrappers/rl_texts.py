@@ -23,11 +23,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from android_gym.actions import MAX_TEXT_LENGTH
-from android_gym.wrappers.rl_records import by_goal, next_row_start, table_names
+from android_gym.wrappers.rl_records import HEADER_NAME, SENTENCE_END, by_goal, next_row_start, table_names
 
 #: Where a piece comes from ("composed": the sum or product of collected numbers, ``rl_screen.composed_pieces``).
 SOURCES = ("goal", "screen", "memory", "composed")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _SINGLE_QUOTED = re.compile(r"(?:^|(?<=\s))'(.+?)'(?=[\s.,;:!?]|$)")
 _WORD_KEY = re.compile(r"(?:^|(?<=\s))[A-Za-z_]\w*:\s+")
@@ -37,8 +36,6 @@ _FILE = re.compile(r"^([\w-]+)(\.[A-Za-z0-9]{1,5})$")
 _NUMBER = re.compile(r"^[$€£]?([+-]?\d+(?:[.,:]\d+)*)$")
 #: A list of two or more numbers joined by ", " (coordinates "47.1026191, 9.6083057").
 _NUMBER_LIST = re.compile(r"[+-]?\d+(?:\.\d+)?(?:, [+-]?\d+(?:\.\d+)?)+")
-#: A table header's column name, as a program spells it ("preparationTime", "amount_dollars").
-_HEADER_NAME = re.compile(r"^[a-z_]\w*$")
 _WORD_GAP = re.compile(r"[\s|]+")
 #: A quantity inside a text: a whole, decimal or fractional number and the lower-case word after it ("45
 #: participants", "1/2 cup"); a number without a word after it (a date's day, a count badge) is none.
@@ -106,7 +103,7 @@ def _structure(line: str, offset: int, suffixes: bool) -> Iterator[tuple[str, st
         yield from _values(field, at, sentences=suffixes)
         for match in _NUMBER_LIST.finditer(field):
             yield match.group(), "", at + match.start()
-        for sentence, start in _split(field, _SENTENCE_END, at):
+        for sentence, start in _split(field, SENTENCE_END, at):
             yield from _clause(sentence, start, suffixes)
 
 
@@ -122,13 +119,13 @@ def _joined_cells(fields: Sequence[tuple[str, int]]) -> Iterator[tuple[str, str,
         field, at = fields[number]
         if number == names:
             name, _, cell = field.partition(" ")
-            if _HEADER_NAME.match(name) and cell:
+            if HEADER_NAME.match(name) and cell:
                 yield cell, "", at + len(name) + 1
             continue
         start = next_row_start(field)
         yield field[:start].rstrip(), "", at
         words = field[start:].split(" ")
-        for skip in range(len(words) if _SENTENCE_END.search(field) is None else 1):
+        for skip in range(len(words) if SENTENCE_END.search(field) is None else 1):
             cell = " ".join(words[skip:])
             yield cell, "", at + len(field) - len(cell)
 
@@ -151,7 +148,7 @@ def _values(text: str, offset: int, sentences: bool = False) -> Iterator[tuple[s
         yield value, _last_words(text[:start]), offset + start
         yield value.rstrip("."), _last_words(text[:start]), offset + start
         yield from _items(value, offset + start)
-        for end in [match.start() for match in _SENTENCE_END.finditer(value)] if sentences else []:
+        for end in [match.start() for match in SENTENCE_END.finditer(value)] if sentences else []:
             yield value[:end], _last_words(text[:start]), offset + start
 
 
