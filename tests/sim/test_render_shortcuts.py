@@ -47,7 +47,7 @@ def _round(root: tuple[int, int, int]) -> View:
             app_icon("Clock", "alarm", (67, 160, 71), lambda: None, lambda: None, width=150, height=200),
             fab("Add", "plus", lambda: None, background=PRIMARY, text_color=WHITE), height=340),
         frame(app_icon("Files", "folder", (251, 140, 0), lambda: None, lambda: None, width=260, height=300),
-              fab("Edit", "pencil", lambda: None, background=(216, 27, 96), text_color=WHITE), height=300),
+              fab("Edit", "edit", lambda: None, background=(216, 27, 96), text_color=WHITE), height=300),
         background=root, padding=20)
 
 
@@ -79,7 +79,7 @@ def _inked() -> View:
     """Text (cut at a width, centred, in two fonts), icons, launcher icons and a FAB with their shadows."""
     return column(
         text_view("Messages ツ", text_size=44, background=(240, 240, 240)),
-        row(app_icon("Messages and more", "message", PRIMARY, lambda: None, lambda: None, width=200, height=300),
+        row(app_icon("Messages and more", "app_sms", PRIMARY, lambda: None, lambda: None, width=200, height=300),
             View(kind="icon", hint="nav_back", width=126, height=126, text_color=(200, 30, 30)),
             fab("Add", "plus", lambda: None, background=PRIMARY, text_color=WHITE),
             button("A button far too long for its width", lambda: None, width=240, background=PRIMARY,
