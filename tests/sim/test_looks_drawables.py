@@ -1,5 +1,6 @@
 """Icons and shapes as the real apps draw them: filled drawables where the app's vector is filled, Retro Music's
-placeholder art, Settings' Data Saver icon, Android 13's share sheet, and a partly rounded view's shadow."""
+placeholder art, Settings' Data Saver icon, Android 13's share sheet, a partly rounded view's shadow, and the letter
+tiles of contacts without a photo (Contacts, SMS Messenger)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,16 @@ import numpy as np
 import pytest
 from ui_nodes import tap
 
+from android_gym.sim.apps.contacts import _LETTER_TILE_COLORS
 from android_gym.sim.apps.markor import NOTEBOOK
-from android_gym.sim.apps.sms import SimpleSmsMessenger
+from android_gym.sim.apps.sms import _LETTER_COLORS, SimpleSmsMessenger
 from android_gym.sim.framework.window import Frame
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import media_store
 from android_gym.sim.system.mp3 import mp3_file
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.letter_tiles import java_hash, pick_color
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import ALL_CORNERS, TOP_CORNERS, WHITE, View, column
 
@@ -137,3 +140,49 @@ def row_of(view: View) -> View:
     """``view`` with 100 px of room at either side."""
     return View(kind="row", children=[View(width=100), View(weight=1, kind="column", children=[view]),
                                       View(width=100)])
+
+
+def test_java_hash_is_javas_string_hash_code() -> None:
+    assert java_hash("hello") == 99162322
+    assert java_hash("polygenelubricants") == -2 ** 31  # wraps to Integer.MIN_VALUE
+    assert java_hash("") == 0
+
+
+def add_contact(phone: Phone, name: str, number: str) -> None:
+    raw_id = phone.contacts.insert_raw_contact()
+    phone.contacts.insert_data(raw_id, "vnd.android.cursor.item/name", {"data1": name})
+    phone.contacts.insert_data(raw_id, "vnd.android.cursor.item/phone_v2", {"data1": number, "data2": 2})
+
+
+def tile_pixels(phone: Phone, view: View) -> set[tuple[int, ...]]:
+    x1, y1, x2, y2 = view.bounds
+    return {tuple(int(c) for c in pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+
+
+def test_contacts_without_a_photo_show_letter_tiles() -> None:
+    """LetterTileDrawable: a circle of letter_tile_colors picked by the name's hash, the first letter in white;
+    the default avatar for a name that does not start with a letter."""
+    phone = Phone()
+    add_contact(phone, "bob Brown", "+12025550123")
+    add_contact(phone, "2nd Line", "+12025550188")
+    phone.run("monkey -p com.google.android.contacts -c android.intent.category.LAUNCHER 1")
+    badges = {view.content_desc: view for view in views(phone.window.frame())
+              if view.class_name == "android.widget.QuickContactBadge"}
+    bob, other = badges["Quick contact for bob Brown"], badges["Quick contact for 2nd Line"]
+    assert (bob.kind, bob.hint, bob.background) == ("letter", "B", pick_color(_LETTER_TILE_COLORS, "bob Brown"))
+    assert (other.kind, other.hint) == ("icon", "person_filled")
+    assert {WHITE, bob.background} <= tile_pixels(phone, bob)
+
+
+def test_sms_conversations_show_simple_commons_letter_icons() -> None:
+    """getContactLetterIcon(title): the title's first character (a number's "+") on a circle picked by its hash."""
+    phone = Phone()
+    phone.telephony.deliver_sms("+12025550123", "Dinner at eight")
+    phone.telephony.deliver_sms("+14155550188", "See you")
+    add_contact(phone, "Émile Zola", "(202) 555-0123")
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    images = [view for view in views(phone.window.frame()) if view.resource_id.endswith(":id/conversation_image")]
+    assert sorted(view.hint for view in images) == ["+", "E"]  # the accent dropped, as normalizeString does
+    for view in images:
+        assert view.kind == "letter" and view.background in _LETTER_COLORS
+        assert {WHITE, view.background} <= tile_pixels(phone, view)

@@ -62,9 +62,10 @@ _GLYPHS = {
     "pending_actions": "clipboard_clock_outline", "subdirectory_arrow_right": "subdirectory_arrow_right",
     "attachment": "attachment", "notes": "text",
     # filled variants, where the app draws Material's baseline (filled) drawable, not the outlined one the name
-    # without the suffix draws: ic_save, ic_edit, ic_delete, ic_folder, ic_file (insert_drive_file), ic_home
+    # without the suffix draws: ic_save, ic_edit, ic_delete, ic_folder, ic_file (insert_drive_file), ic_home,
+    # ic_person
     "save_filled": "content_save", "edit_filled": "pencil", "delete_filled": "delete",
-    "folder_filled": "folder", "file_filled": "file", "home_filled": "home",
+    "folder_filled": "folder", "file_filled": "file", "home_filled": "home", "person_filled": "account",
     # Markor's drawables: ic_assignment_turned_in, ic_lightning (Material's flash_on), ic_sort (three lines
     # shortening downwards), ic_gs_rename (a capital A beside a text cursor: MDI has the A alone)
     "todo_done": "clipboard_check", "lightning": "flash", "sort_lines": "sort_variant", "rename": "format_text_variant",

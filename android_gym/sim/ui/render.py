@@ -381,6 +381,9 @@ class Renderer:
             self._check_box(view)
         elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
             self._text_line(view.hint, view, dx1 + view.padding, dy2 - view.padding - line_height(view.text_size))
+        elif view.kind == "letter":  # a letter a drawable draws centred on its view (a letter tile), from ``hint``
+            self._text_line(view.hint, view, (dx1 + dx2) // 2, (dy1 + dy2 - line_height(view.text_size)) // 2,
+                            centered=True)
         elif view.kind == "seekbar":  # the track lies between the horizontal paddings
             dx1, dx2 = dx1 + view.padding, dx2 - view.padding
             cy, r = (dy1 + dy2) // 2, (dy2 - dy1) // 4
