@@ -186,3 +186,13 @@ def test_sms_conversations_show_simple_commons_letter_icons() -> None:
     for view in images:
         assert view.kind == "letter" and view.background in _LETTER_COLORS
         assert {WHITE, view.background} <= tile_pixels(phone, view)
+
+
+def test_a_letter_tile_keeps_its_colours_in_the_dark_theme() -> None:
+    phone = Phone()
+    add_contact(phone, "Bob Brown", "+12025550123")
+    phone.run("cmd uimode night yes")
+    phone.run("monkey -p com.google.android.contacts -c android.intent.category.LAUNCHER 1")
+    badge = next(view for view in views(phone.window.frame()) if view.kind == "letter")
+    assert (badge.text_color, badge.background) == (WHITE, pick_color(_LETTER_TILE_COLORS, "Bob Brown"))
+    assert WHITE in tile_pixels(phone, badge)
