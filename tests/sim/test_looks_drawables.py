@@ -57,7 +57,7 @@ def test_markor_draws_its_filled_drawables() -> None:
     phone.run(f"monkey -p {MARKOR} -c android.intent.category.LAUNCHER 1")
     hints = [view.hint for view in icons(phone)]
     assert hints[-4:] == ["folder_filled", "todo_done", "lightning", "favorite"]
-    assert {"folder_filled", "file_filled", "sort_lines"} <= set(hints) and "folder" not in hints
+    assert {"folder_filled", "file_filled"} <= set(hints) and "folder" not in hints
     tap(phone, text="s.md")
     phone.input_text("!")
     assert "save_filled" in [view.hint for view in icons(phone)]

@@ -403,7 +403,7 @@ class MainScreen(Screen):
         self.marked = [path for path in self.marked if self.phone.fs.exists(path)]
         if not self.marked:
             title = APP_NAME if self.folder == NOTEBOOK else "> " + posixpath.basename(self.folder)
-            return bar(bar_title(title), action("action_sort", SORT_BY, "sort_lines", lambda: self._set_popup("sort")),
+            return bar(bar_title(title), action("action_sort", SORT_BY, "sort", lambda: self._set_popup("sort")),
                        action("action_search", SEARCH, "search", self._open_search), resource_id=res_id("toolbar"))
         items = [bar_title("")]
         if len(self.marked) == 1:

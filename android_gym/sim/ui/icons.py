@@ -20,7 +20,8 @@ _GLYPHS = {
     "chevron_right": "chevron_right", "down": "menu_down",
     "menu": "menu", "more": "dots_vertical", "search": "magnify", "close": "close", "check": "check",
     "plus": "plus", "delete": "delete_outline", "edit": "pencil_outline", "save": "content_save_outline",
-    "send": "send", "sort": "sort", "filter": "filter_variant", "copy": "content_copy", "undo": "undo", "redo": "redo",
+    "send": "send", "filter": "filter_variant", "copy": "content_copy", "undo": "undo", "redo": "redo",
+    "sort": "sort_variant",  # Material's ic_sort (Markor, Tasks' outlined one, VLC's ic_menu_sort): three lines
     "print": "printer_outline", "grid": "view_grid_outline", "list": "format_list_bulleted",
     "info": "information_outline", "link": "link_variant", "label": "label_outline", "dot": "circle_medium",
     "drawer": "menu", "home": "home_outline", "recents": "history", "today": "calendar_today",
@@ -66,9 +67,9 @@ _GLYPHS = {
     # ic_person
     "save_filled": "content_save", "edit_filled": "pencil", "delete_filled": "delete",
     "folder_filled": "folder", "file_filled": "file", "home_filled": "home", "person_filled": "account",
-    # Markor's drawables: ic_assignment_turned_in, ic_lightning (Material's flash_on), ic_sort (three lines
-    # shortening downwards), ic_gs_rename (a capital A beside a text cursor: MDI has the A alone)
-    "todo_done": "clipboard_check", "lightning": "flash", "sort_lines": "sort_variant", "rename": "format_text_variant",
+    # Markor's drawables: ic_assignment_turned_in, ic_lightning (Material's flash_on), ic_gs_rename (a capital A
+    # beside a text cursor: MDI has the A alone)
+    "todo_done": "clipboard_check", "lightning": "flash", "rename": "format_text_variant",
     # Settings' ic_settings_data_usage (Material's data_usage: a ring broken twice)
     "data_usage": "chart_donut",
     # launcher shortcuts
