@@ -16,6 +16,7 @@ app's private contacts are left out): a conversation with a contact is titled by
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from contextlib import closing
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
@@ -37,6 +38,7 @@ from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT, Telephony
 from android_gym.sim.ui.layout import line_height, text_width
+from android_gym.sim.ui.letter_tiles import letter_tile, pick_color
 from android_gym.sim.ui.views import (
     DIVIDER,
     TEXT,
@@ -98,6 +100,22 @@ def _image(name: str, icon: str = "", content_desc: str = "", **props) -> View:
     props.setdefault("text_color", TEXT)
     return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name), hint=icon,
                 content_desc=content_desc, **props)
+
+
+#: Simple-Commons' ``letterBackgroundColors``: 80 % opaque (``0xCC``), as they show over the list's white.
+_LETTER_COLORS = tuple(tuple(round(c * 0xCC / 255) + 255 - 0xCC for c in color) for color in (
+    (0xD3, 0x2F, 0x2F), (0xC2, 0x18, 0x5B), (0x19, 0x76, 0xD2), (0x02, 0x88, 0xD1), (0x00, 0x97, 0xA7),
+    (0x00, 0x79, 0x6B), (0x38, 0x8E, 0x3C), (0x68, 0x9F, 0x38), (0xF5, 0x7C, 0x00), (0xE6, 0x4A, 0x19)))
+_AVATAR = 126  # normal_icon_size: 48 dp
+
+
+def _avatar(name: str, title: str) -> View:
+    """``SimpleContactsHelper.getContactLetterIcon(title)``, the picture of a number or contact without a photo: a
+    circle of ``letterBackgroundColors`` picked by the title's hash with ``getNameLetter`` (its first character
+    without accents, upper-cased) at half its size, white (``getContrastColor`` of every one of those colours)."""
+    first = "".join(c for c in unicodedata.normalize("NFD", title) if not unicodedata.combining(c))[:1]
+    return letter_tile(first.upper() or "A", pick_color(_LETTER_COLORS, title), _AVATAR, _AVATAR // 2,
+                       class_name="android.widget.ImageView", resource_id=_id(name))
 
 
 def _spacer() -> View:
@@ -285,7 +303,7 @@ class MainScreen(SearchMenuScreen):
                                      text_color=TEXT_SECONDARY)]
         holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("conversation_holder"),
                       padding=24, spacing=32, children=[
-                          _image("conversation_image", "avatar", text_color=PRIMARY),
+                          _avatar("conversation_image", title),
                           column(*lines, weight=1)])
         return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("conversation_frame"),
                     clickable=True, focusable=True, long_clickable=True, children=[holder],
@@ -330,7 +348,7 @@ class MainScreen(SearchMenuScreen):
                       text_size=_SMALLER, text_color=TEXT_SECONDARY, padding=4), weight=1)
         return View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("search_result_holder"),
                     clickable=True, focusable=True, padding=24, spacing=32,
-                    children=[_image("search_result_image", "avatar", text_color=PRIMARY), lines],
+                    children=[_avatar("search_result_image", title), lines],
                     on_click=lambda: self._open_thread(thread_id, title))
 
 
@@ -388,7 +406,7 @@ class NewConversationScreen(Screen):
                                  text_size=_NORMAL, padding=4), weight=1)
         return View(kind="row", class_name="androidx.constraintlayout.widget.ConstraintLayout",
                     resource_id=_id("item_contact_frame"), clickable=True, focusable=True, padding=24, spacing=32,
-                    children=[_image("item_contact_image", "avatar", text_color=PRIMARY), lines],
+                    children=[_avatar("item_contact_image", contact.name), lines],
                     on_click=lambda: self._launch_thread(contact.numbers[0], contact.name))
 
     def _suggestion(self, contact: SimpleContact) -> View:

@@ -135,8 +135,10 @@ def _grow(view: View) -> bool:
 
 def recolor(root: View, palette: Mapping[Color, Color]) -> None:
     """Swap the background, text and check box colours of ``root``'s tree that ``palette`` names (a theme's colours
-    for its ``values-night`` ones)."""
+    for its ``values-night`` ones); a letter tile keeps its own (a drawable's pixels, not the theme's)."""
     for view in root.walk():
+        if view.kind == "letter":
+            continue
         if view.background is not None:
             view.background = palette.get(view.background, view.background)
         view.text_color = palette.get(view.text_color, view.text_color)
