@@ -9,8 +9,8 @@ from android_gym.sim.apps.sms import _LETTER_BACKGROUNDS, _LETTER_COLORS
 from android_gym.sim.apps.sms import NIGHT_COLORS as SMS_NIGHT
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT, MATERIAL_YOU_NIGHT, recolor
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.letter_tiles import letter_tile, over
-from android_gym.sim.ui.views import PRIMARY, TEXT, WHITE, View, column, fab, text_view, toolbar
+from android_gym.sim.ui.letter_tiles import letter_tile
+from android_gym.sim.ui.views import PRIMARY, TEXT, WHITE, View, column, fab, over, text_view, toolbar
 
 
 def frame_views(phone: Phone) -> list[View]:
@@ -50,10 +50,10 @@ def test_a_translucent_letter_circle_shows_over_the_night_background() -> None:
     """letterBackgroundColors are 80 % opaque: over white by day, over the dark window by night; the letter
     stays white."""
     color = _LETTER_BACKGROUNDS[0]
-    assert over(color, 0xCC, WHITE) == _LETTER_COLORS[0]
+    assert over(color, 0.8, WHITE) == _LETTER_COLORS[0]
     tile = letter_tile("V", _LETTER_COLORS[0], 126, 63)
     recolor(column(tile), SMS_NIGHT)
-    night = over(color, 0xCC, MATERIAL_YOU_NIGHT[WHITE])
+    night = over(color, 0.8, MATERIAL_YOU_NIGHT[WHITE])
     assert (tile.background, tile.text_color) == (night, WHITE)
     assert sum(night) < sum(_LETTER_COLORS[0])  # darker than the day's
 
@@ -64,7 +64,7 @@ def test_sms_messenger_draws_its_letter_circles_over_the_dark_window() -> None:
     phone.run("cmd uimode night yes")
     phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
     image = next(view for view in frame_views(phone) if view.resource_id.endswith(":id/conversation_image"))
-    assert image.background in {over(c, 0xCC, MATERIAL_YOU_NIGHT[WHITE]) for c in _LETTER_BACKGROUNDS}
+    assert image.background in {over(c, 0.8, MATERIAL_YOU_NIGHT[WHITE]) for c in _LETTER_BACKGROUNDS}
     x1, y1, x2, y2 = image.bounds
     cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
     assert tuple(int(c) for c in phone.screenshot()[y1 + 8, cx]) == image.background

@@ -38,7 +38,7 @@ from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT, Telephony
 from android_gym.sim.ui.layout import line_height, text_width
-from android_gym.sim.ui.letter_tiles import letter_tile, over, pick_color
+from android_gym.sim.ui.letter_tiles import letter_tile, pick_color
 from android_gym.sim.ui.views import (
     DIVIDER,
     TEXT,
@@ -51,6 +51,7 @@ from android_gym.sim.ui.views import (
     edit_text,
     fab,
     image_button,
+    over,
     row,
     scroll_list,
     text_view,
@@ -106,10 +107,10 @@ def _image(name: str, icon: str = "", content_desc: str = "", **props) -> View:
 _LETTER_BACKGROUNDS = ((0xD3, 0x2F, 0x2F), (0xC2, 0x18, 0x5B), (0x19, 0x76, 0xD2), (0x02, 0x88, 0xD1),
                        (0x00, 0x97, 0xA7), (0x00, 0x79, 0x6B), (0x38, 0x8E, 0x3C), (0x68, 0x9F, 0x38),
                        (0xF5, 0x7C, 0x00), (0xE6, 0x4A, 0x19))
-_LETTER_ALPHA = 0xCC
-_LETTER_COLORS = tuple(over(color, _LETTER_ALPHA, WHITE) for color in _LETTER_BACKGROUNDS)
+_LETTER_OPACITY = 0xCC / 255
+_LETTER_COLORS = tuple(over(color, _LETTER_OPACITY, WHITE) for color in _LETTER_BACKGROUNDS)
 #: The dark theme: Simple-Commons' (commons.NIGHT_COLORS), the letter circles over its dark background.
-NIGHT_COLORS = {**COMMONS_NIGHT_COLORS, **{day: over(color, _LETTER_ALPHA, COMMONS_NIGHT_COLORS[WHITE])
+NIGHT_COLORS = {**COMMONS_NIGHT_COLORS, **{day: over(color, _LETTER_OPACITY, COMMONS_NIGHT_COLORS[WHITE])
                                            for color, day in zip(_LETTER_BACKGROUNDS, _LETTER_COLORS)}}
 _AVATAR = 126  # normal_icon_size: 48 dp
 _SUGGESTION_AVATAR = 168  # bigger_avatar_size: 64 dp

@@ -42,7 +42,7 @@ _GLYPHS = {
     "backspace": "backspace_outline", "shift": "apple_keyboard_shift", "space": "keyboard_space",
     "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline",
     "audio": "music_note", "playlist": "playlist_play", "playlist_add": "playlist_plus",
-    "album": "album", "artist": "account_music", "queue_music": "playlist_music",
+    "album": "album", "artist": "account_music", "queue_music": "playlist_music", "drag": "drag_vertical",
     "library_add": "plus_box_multiple", "select_all": "select_all", "more_horiz": "dots_horizontal",
     "todo": "format_list_checks",
     "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",

@@ -22,11 +22,6 @@ def pick_color(colors: Sequence[Color], name: str) -> Color:
     return colors[abs(java_hash(name)) % len(colors)]
 
 
-def over(color: Color, alpha: int, backdrop: Color) -> Color:
-    """``color`` at ``alpha`` (0-255) drawn over ``backdrop``: a translucent tile as it shows."""
-    return tuple(round((c * alpha + b * (255 - alpha)) / 255) for c, b in zip(color, backdrop))
-
-
 def letter_tile(letter: str, color: Color, size: int, text_size: int, *, text_color: Color = WHITE,
                 bold: bool = False, **props) -> View:
     """A ``size`` px circle of ``color`` with ``letter`` centred on it: an image, so the letter is drawn but not

@@ -27,6 +27,14 @@ TEXT: Color = (33, 33, 33)
 TEXT_SECONDARY: Color = (117, 117, 117)
 PRIMARY: Color = (25, 118, 210)
 DIVIDER: Color = (224, 224, 224)
+
+
+def over(color: Color, opacity: float, backdrop: Color = WHITE) -> Color:
+    """``color`` drawn at ``opacity`` (0-1) over ``backdrop``: a translucent colour, or a view drawn at a
+    ``View.setAlpha``, as it shows."""
+    return tuple(round(c * opacity + b * (1 - opacity)) for c, b in zip(color, backdrop))
+
+
 #: The width of a CheckBox's button drawable (AppCompat's ``abc_btn_check_material``: 32 dp at 420 dpi), before its
 #: label.
 CHECK_BUTTON_WIDTH = 84
