@@ -93,7 +93,7 @@ _GLYPHS = {
     "activity_workout": "dumbbell", "activity_unknown": "map_marker_path",
     "app_chrome": "google_chrome", "tabs": "numeric_1_box_outline",
     # the launcher's search bar
-    "google": "google", "mic": "microphone", "lens": "google_lens",
+    "google": "google", "mic": "microphone", "mic_outline": "microphone_outline", "lens": "google_lens",
 }
 
 
