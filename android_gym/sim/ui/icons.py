@@ -34,7 +34,7 @@ _GLYPHS = {
     "signal": "signal_cellular_3", "battery_full": "battery", "vpn": "vpn", "hotspot": "access_point",
     "battery_low": "battery_alert", "battery_half": "battery_50", "notify_chat": "message_text",
     # content
-    "avatar": "account_circle", "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
+    "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
     "file": "file_outline", "photo": "image_outline", "camera": "camera_outline", "calendar": "calendar_blank_outline",
     "time": "clock_outline", "clock": "clock_outline", "alarm": "alarm", "timer": "timer_sand",
     "stopwatch": "timer_outline", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
