@@ -27,6 +27,7 @@ from android_gym.sim.apps.commons import (
     SEARCH_BACKGROUND,
     Release,
     SearchMenuScreen,
+    search_menu,
     start_up_dialogs,
 )
 from android_gym.sim.framework import formats
@@ -258,12 +259,10 @@ class MainScreen(SearchMenuScreen):
 
     def build(self) -> View:
         telephony = self.phone.telephony
-        search_bar = _group(
-            "row", "android.widget.RelativeLayout",
-            _image("top_toolbar_search_icon", "search", SEARCH, width=110),
-            edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search,
-                      resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
-            resource_id=_id("top_toolbar_holder"), background=SEARCH_BACKGROUND, height=126)
+        search_bar = search_menu(PACKAGE, _image("top_toolbar_search_icon", "search", SEARCH, width=110),
+                                 edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search,
+                                           resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
+                                 [], SEARCH_BACKGROUND, 126, 21)
         if self.search_open and self.search_text:
             body = self._search_results(telephony)
         else:

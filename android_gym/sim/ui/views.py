@@ -78,6 +78,8 @@ class View:
     the higher it floats (an app bar 4 dp, a dialog 24 dp). ``button_tint`` is the colour a checked CheckBox's box
     is filled with (``android:buttonTint``: the theme's ``colorAccent``); ``box_at_end`` puts the box after its
     label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads left to right).
+    ``underline`` draws an EditText's default background, its underline; off for a field whose layout replaces it
+    (``android:background="@null"``: a search bar's or an address bar's field).
     """
 
     kind: str = "view"
@@ -129,6 +131,7 @@ class View:
     bold: bool = False
     button_tint: Color = PRIMARY
     box_at_end: bool = False
+    underline: bool = True
     progress: float = 0.0
     scroll_offset: int = 0
     #: Set by the layout on a list: the furthest it scrolls (its items' height less its own, at least 0).
