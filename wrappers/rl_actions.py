@@ -437,7 +437,10 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             if element is None:
                 return None
             point = element.bbox_pixels.center
-        target = _hit(point, elements, accepts)
+        # a slider takes a touch too (it seeks to the finger), so a touch on one reaches no element under it
+        target = _hit(point, elements, lambda element: accepts(element) or is_slider(element))
+        if target is None or not accepts(target):
+            return None
         position = screen.slot_of(target)
         if position is None or _hit(target.bbox_pixels.center, elements, accepts) is not target:
             return None

@@ -653,6 +653,23 @@ def test_encode_a_drag_on_a_surface_that_is_no_slot_as_the_screen_scroll(make_en
     assert env.encode(ok, elements) == (env.layout["drag"][0],)
 
 
+def test_a_tap_on_a_slider_off_its_centre_has_no_id(make_env):
+    """A touch on a SeekBar goes to it (it seeks where the finger is), not to a clickable surface under it: a tap
+    id taps the surface's centre (VLC's player, where it hides the controls) and the slider's tap its centre, so
+    neither does what a tap low on the seek bar does."""
+    env = element_actions(make_env)
+    env.reset(seed=0)
+    node, _ = synthetic_screen("")
+    surface = node.format(text="", cls="android.widget.FrameLayout", click="true", children="",
+                          bounds="[0,0][1080,2000]")
+    seek_bar = node.format(text="", cls="android.widget.SeekBar", click="false", children="",
+                           bounds="[100,1800][980,1900]")
+    _, screen = synthetic_screen(surface + seek_bar, container_class="android.widget.LinearLayout", click="false")
+    elements = parse_ui_dump(f'<hierarchy rotation="0">{screen}</hierarchy>')
+    assert env.encode(Action(ActionType.CLICK, x=300, y=1850), elements) is None
+    assert env.encode(Action(ActionType.CLICK, x=540, y=500), elements) == (env.layout["tap"][0],)  # the surface
+
+
 @pytest.mark.parametrize("task", ["SendSms", "SimpleSmsReply", "SystemWifiTurnOff", "ClockTimerEntry",
                                   "TurnOffWifiAndTurnOnBluetooth", "ExpenseTotalForCategory",
                                   "SystemWifiTurnOffVerifyReport"])
