@@ -277,3 +277,18 @@ def test_the_framework_calendar_and_the_keyboard_keys_in_the_system_language(lan
         assert {previous, following} <= _texts(device) and not {"Previous month", "Next month"} & _texts(device)
     finally:
         device.close()
+
+
+@pytest.mark.parametrize("language", ["de-DE", "fr-FR"])
+def test_pro_expense_shows_english_in_every_language(language):
+    """The Pro Expense AndroidWorld installs, 1.0.0-beta05 (versionCode 11), ships no values-de or values-fr (its
+    German strings came in February 2021, after that tag): the phone shows it in English."""
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language=language).apply(device, DeviceConfig())
+        device.shell("monkey -p com.arduia.expense -c android.intent.category.LAUNCHER 1")
+        assert foreground_package(device) == "com.arduia.expense"
+        assert locales.strings(language).get("com.arduia.expense") is None
+        assert {"Expenses in this Week", "Home", "INCOME"} <= _texts(device)
+    finally:
+        device.close()
