@@ -41,21 +41,32 @@ def test_same_number_as_androidworld():
     assert not same_number("", "")
 
 
-def test_exact_draws_draw_what_scalar_calls_draw_and_leave_the_generator_where_they_would():
-    # Ranges small and large: 2**31 + 1 rejects about half its 32-bit outputs; a range of 1 draws none.
-    bounds = [(0, 2), (1, 16), (0, 24), (1000, 50001), (0, 1), (5, 6), (0, 2**31 + 1), (-3, 2**32 - 3), (0, 7)] * 60
-    for seed in range(20):
-        scalar, blocked = np.random.default_rng(seed), np.random.default_rng(seed)
-        expected = [int(scalar.integers(low, high)) for low, high in bounds]
-        with draws.exact_draws(blocked) as exact:
-            drawn = [exact.integers(low, high) for low, high in bounds]
-        assert drawn == expected
-        assert blocked.bit_generator.state == scalar.bit_generator.state
-        assert blocked.random() == scalar.random()
+def _draw_all(rng) -> list:
+    """Integers in small and large ranges (2**31 + 1 and 2**63 + 1 reject about half their outputs; a range of 1
+    draws nothing), floats and bytes, interleaved."""
+    drawn = []
+    for low, high in [(0, 2), (1, 16), (0, 1), (1000, 50001), (0, 2**31 + 1), (-3, 2**32 - 3), (5, 6),
+                      (100_000_000, 2**62), (-2**62 - 1, 2**62), (-2**63, 2**63), (0, 7)] * 30:
+        drawn.append(int(rng.integers(low, high)))
+        if high == 16:
+            drawn += [rng.random(), rng.bytes(7)]
+    return drawn
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_draws_draw_what_the_generator_draws_and_leave_it_where_it_would_be(seed):
+    scalar, blocked = np.random.default_rng(seed), np.random.default_rng(seed)
+    scalar.integers(3), blocked.integers(3)  # a 32-bit half kept from before the block
+    expected = _draw_all(scalar)
+    with draws.exact_draws(blocked) as exact:
+        drawn = _draw_all(exact)
+    assert drawn == expected
+    assert blocked.bit_generator.state == scalar.bit_generator.state
+    assert blocked.integers(10**6, size=3).tolist() == scalar.integers(10**6, size=3).tolist()
 
 
 def test_exact_draws_refuse_ranges_numpy_draws_otherwise():
     with draws.exact_draws(np.random.default_rng(0)) as exact:
         assert exact.integers(4) in range(4)
         with pytest.raises(ValueError):
-            exact.integers(0, 2**32 + 1)
+            exact.integers(0, 2**64 + 1)

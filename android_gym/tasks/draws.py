@@ -1,16 +1,19 @@
-"""The integers a NumPy ``Generator`` would draw one call at a time, drawn in blocks.
+"""What a NumPy ``Generator`` would draw one call at a time, drawn in blocks.
 
 A call of ``rng.integers(low, high)`` costs a few microseconds of argument handling for one number; a task that
-draws tens of rows makes hundreds. ``exact_draws(rng)`` gives an object whose ``integers(low, high)`` returns, call
-for call, what ``rng.integers(low, high)`` would have (a seed keeps drawing the same parameters), and leaves
-``rng`` exactly where those calls would have left it.
+draws tens of rows makes hundreds. ``exact_draws(rng)`` gives an object whose ``integers``, ``random`` and
+``bytes`` return, call for call, what the generator's would have (a seed keeps drawing the same parameters), and
+leaves ``rng`` exactly where those calls would have left it.
 
-How NumPy draws a bounded integer (``random_bounded_uint64`` in ``numpy/random/src/distributions``): for a range
-``r`` = high - low of at most 2**32 it takes the generator's next 32-bit output ``u`` (``next_uint32``) and returns
-``low + (u * r >> 32)`` (Lemire's method), drawing ``u`` again while the low 32 bits of ``u * r`` fall below
-``2**32 % r``; a range of 1 draws nothing, a range of exactly 2**32 returns ``low + u``. Here the 32-bit outputs
-come from ``rng.integers(0, 2**32, size=n)``, which returns ``next_uint32`` outputs in order; on leaving, the
-generator's state is put back and advanced by just the outputs used.
+How NumPy draws (``numpy/random/src/distributions`` and ``pcg64.h``, the default bit generator's): the bit
+generator gives 64-bit outputs; a 32-bit output is the low half of a new one, whose high half is kept for the next
+32-bit request (the state's ``has_uint32``/``uinteger``). A bounded integer in a range of ``r`` = high - low values
+uses Lemire's method: for ``r`` up to 2**32, the next 32-bit output ``u`` gives ``low + (u * r >> 32)``, drawn again
+while the low 32 bits of ``u * r`` fall below ``2**32 % r``; a larger range does the same with 64-bit outputs; a
+range of 1 draws nothing, a range of exactly 2**32 or 2**64 returns ``low`` plus the output. ``random()`` is the top
+53 bits of a 64-bit output over 2**53; ``bytes(n)`` the little-endian bytes of ⌈n/4⌉ 32-bit outputs. The 64-bit
+outputs come from ``random_raw``, which leaves the kept half alone; on leaving, the state is put back and advanced
+by just the outputs used, with the half kept as the draws left it.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-_SPAN = 1 << 32
-_BLOCK = 256  # 32-bit outputs drawn at a time
+_BLOCK = 256  # 64-bit outputs drawn at a time
+_MASK32, _MASK64 = (1 << 32) - 1, (1 << 64) - 1
 
 
 class Integers(Protocol):
@@ -34,52 +37,81 @@ class Integers(Protocol):
 
 
 class ExactDraws:
-    """``integers`` as ``Generator.integers`` for ranges of at most 2**32, from blocks of 32-bit outputs."""
+    """``integers``, ``random`` and ``bytes`` as a PCG64 ``Generator``'s, from blocks of its 64-bit outputs."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self._rng = rng
+        state = rng.bit_generator.state
+        # The high half of the last 64-bit output split for 32-bit draws, and whether it is still to be used.
+        self._half, self._has_half = state["uinteger"], bool(state["has_uint32"])
         self._outputs: list[int] = []
-        self._used = 0
+        self.used = 0  # 64-bit outputs taken
 
     def integers(self, low: int, high: int | None = None) -> int:
         """What ``rng.integers(low, high)`` returns (``integers(n)``: 0 to n - 1), as a Python ``int``."""
         if high is None:
             low, high = 0, low
         span = high - low
-        if not 0 < span <= _SPAN:
-            raise ValueError(f"integers({low}, {high}): the range must hold 1 to 2**32 values")
         if span == 1:
             return low
-        if span == _SPAN:
-            return low + self._next()
-        product = self._next() * span
-        if (product & 0xFFFFFFFF) < span:
-            threshold = (_SPAN - span) % span
-            while (product & 0xFFFFFFFF) < threshold:
-                product = self._next() * span
-        return low + (product >> 32)
+        if not 1 < span <= 1 << 64:
+            raise ValueError(f"integers({low}, {high}): the range must hold 1 to 2**64 values")
+        if span <= 1 << 32:
+            bits, mask, output = 32, _MASK32, self._next32
+        else:
+            bits, mask, output = 64, _MASK64, self._next64
+        if span == 1 << bits:
+            return low + output()
+        product = output() * span
+        if product & mask < span:
+            threshold = (mask + 1 - span) % span
+            while product & mask < threshold:
+                product = output() * span
+        return low + (product >> bits)
 
-    def _next(self) -> int:
-        if self._used == len(self._outputs):
-            self._outputs += self._rng.integers(0, _SPAN, size=_BLOCK).tolist()
-        self._used += 1
-        return self._outputs[self._used - 1]
+    def random(self) -> float:
+        """What ``rng.random()`` returns: a float in [0, 1)."""
+        return (self._next64() >> 11) * (1.0 / 9007199254740992.0)
 
-    @property
-    def used(self) -> int:
-        """How many 32-bit outputs the draws so far took."""
-        return self._used
+    def bytes(self, length: int) -> bytes:
+        """What ``rng.bytes(length)`` returns."""
+        words = b"".join(self._next32().to_bytes(4, "little") for _ in range((length + 3) // 4))
+        return words[:length]
+
+    def _next64(self) -> int:
+        if self.used == len(self._outputs):
+            self._outputs += self._rng.bit_generator.random_raw(_BLOCK).tolist()
+        self.used += 1
+        return self._outputs[self.used - 1]
+
+    def _next32(self) -> int:
+        if self._has_half:
+            self._has_half = False
+            return self._half
+        output = self._next64()
+        self._half, self._has_half = output >> 32, True
+        return output & _MASK32
+
+    def leave(self, start: dict[str, Any]) -> None:
+        """Put the generator where the draws so far would have left it, from its ``start`` state."""
+        bit_generator = self._rng.bit_generator
+        bit_generator.state = start
+        bit_generator.random_raw(self.used)
+        state = bit_generator.state
+        state["has_uint32"], state["uinteger"] = int(self._has_half), self._half
+        bit_generator.state = state
 
 
 @contextmanager
-def exact_draws(rng: np.random.Generator) -> Iterator[ExactDraws]:
-    """Draws as ``rng.integers`` makes them; afterwards ``rng`` is where those calls would have left it. Draw from
-    ``rng`` itself only after the block."""
+def exact_draws(rng: np.random.Generator) -> Iterator[ExactDraws | np.random.Generator]:
+    """Draws as ``rng`` makes them (``rng`` itself unless its bit generator is PCG64); afterwards ``rng`` is where
+    those calls would have left it. Draw from ``rng`` itself only after the block."""
+    if type(rng.bit_generator) is not np.random.PCG64:
+        yield rng
+        return
     start = rng.bit_generator.state
     draws = ExactDraws(rng)
     try:
         yield draws
     finally:
-        rng.bit_generator.state = start
-        if draws.used:
-            rng.integers(0, _SPAN, size=draws.used)
+        draws.leave(start)
