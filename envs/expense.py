@@ -28,7 +28,7 @@ from android_gym.device.base import Device
 from android_gym.sim.apps.expense import CATEGORIES as CATEGORY_BY_ID
 from android_gym.sim.apps.expense import DB_PATH, LIST_AMOUNT_MAX, LIST_NAME_MAX, PACKAGE, format_amount
 from android_gym.tasks import register_task
-from android_gym.tasks.draws import Integers, exact_draws
+from android_gym.tasks.draws import Rng, exact_draws
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -106,13 +106,13 @@ _OCTOBER_1_MS = int(dt.datetime(2023, 10, 1, tzinfo=dt.timezone.utc).timestamp()
 _HOUR_MS = 3_600_000
 
 
-def _random_time_ms(rng: Integers) -> int:
+def _random_time_ms(rng: Rng) -> int:
     """``create_random_october_2023_unix_ts(start_day=1, end_day=15)``: a whole hour of Oct 1–15, in ms."""
     day, hour = int(rng.integers(1, 16)), int(rng.integers(0, 24))
     return _OCTOBER_1_MS + ((day - 1) * 24 + hour) * _HOUR_MS
 
 
-def random_expense(rng: Integers) -> Row:
+def random_expense(rng: Rng) -> Row:
     """AndroidWorld's ``_generate_expense`` (the row ``expense_row`` makes of its draws)."""
     ms = _random_time_ms(rng)
     category = int(rng.integers(len(CATEGORIES)))

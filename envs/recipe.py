@@ -30,7 +30,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.sim.apps.broccoli import DB_PATH, PACKAGE, direction_items, ingredient_items
 from android_gym.tasks import register_task
-from android_gym.tasks.draws import Integers, exact_draws
+from android_gym.tasks.draws import Rng, exact_draws
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -182,11 +182,11 @@ def recipe_row(title: str, description: str = "", servings: str = "", preparatio
             "source": source, "ingredients": ingredients, "directions": directions, "favorite": 0, "imageName": ""}
 
 
-def _pick(rng: Integers, options: Sequence[str]) -> str:
+def _pick(rng: Rng, options: Sequence[str]) -> str:
     return options[int(rng.integers(len(options)))]
 
 
-def random_recipe(rng: Integers) -> Row:
+def random_recipe(rng: Rng) -> Row:
     """``_generate_random_recipe``: one of AndroidWorld's 39 recipes with a random description, servings,
     preparation time, ingredients descriptor and an extra sentence of directions."""
     title, directions = _BASE_RECIPES[int(rng.integers(len(_BASE_RECIPES)))]

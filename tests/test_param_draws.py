@@ -5,6 +5,7 @@ tests/test_param_draws.py``) only for a change of draws that is meant."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sys
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 from gymnasium.utils import seeding
 
+from android_gym.tasks import draws
 from android_gym.tasks.registry import get_task, task_names
 
 DIGESTS = Path(__file__).parent / "fixtures" / "param_digests.json"
@@ -46,6 +48,25 @@ def test_a_seed_draws_the_parameters_it_drew(task):
     pinned = json.loads(DIGESTS.read_text())
     assert task in pinned, f"{task} has no pinned digest: add it with python tests/test_param_draws.py"
     assert digest(task) == pinned[task]
+
+
+def without_exact_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every module that draws through ``draws.exact_draws`` draws from the generator itself instead."""
+    for module in list(sys.modules.values()):
+        if getattr(module, "exact_draws", None) is draws.exact_draws:
+            monkeypatch.setattr(module, "exact_draws", contextlib.nullcontext)
+
+
+SPEC_TASKS = [name for name in task_names(include_aliases=False) if hasattr(get_task(name), "noise_rows")]
+
+
+@pytest.mark.parametrize("task", SPEC_TASKS)
+def test_declarative_tasks_draw_the_noise_rows_the_generator_draws(task, monkeypatch):
+    task_class = get_task(task)
+    made = [task_class(task_class.generate_params(seeding.np_random(seed)[0])) for seed in SEEDS]
+    fast = [instance.noise_rows() for instance in made]
+    without_exact_draws(monkeypatch)
+    assert [instance.noise_rows() for instance in made] == fast
 
 
 def test_the_digest_sees_a_changed_value_and_not_set_order():

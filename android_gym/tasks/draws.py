@@ -20,20 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any, TypeAlias
 
 import numpy as np
 
 _BLOCK = 256  # 64-bit outputs drawn at a time
 _MASK32, _MASK64 = (1 << 32) - 1, (1 << 64) - 1
-
-
-class Integers(Protocol):
-    """What a row generator draws from: a ``Generator`` or an ``ExactDraws``."""
-
-    def integers(self, low: int, high: int | None = None) -> Any:
-        """A number from ``low`` to ``high`` - 1 (``integers(n)``: 0 to n - 1)."""
-        ...
 
 
 class ExactDraws:
@@ -100,6 +92,10 @@ class ExactDraws:
         state = bit_generator.state
         state["has_uint32"], state["uinteger"] = int(self._has_half), self._half
         bit_generator.state = state
+
+
+#: What a row generator draws from.
+Rng: TypeAlias = "np.random.Generator | ExactDraws"
 
 
 @contextmanager
