@@ -123,6 +123,11 @@ def register_record_kind(kind: RecordKind) -> RecordKind:
 _NESTING = 3
 
 
+def _satisfies_all(record: Mapping[str, Any], conditions: Sequence[tuple[str, str, Any]]) -> bool:
+    """Whether ``record`` satisfies every ``(field, operator name, value)`` condition."""
+    return all(satisfies(record[field], op, value) for field, op, value in conditions)
+
+
 def _fill(template: str, values: Mapping[str, Any]) -> str:
     """``template`` with its placeholders filled, then those that the values brought in (a drawn body that says
     "- {ingredient_quantity} {ingredient}"), up to ``_NESTING`` levels; text that is no template stays as it is."""
@@ -192,8 +197,7 @@ class SpecTask(SqliteRowsTask):
             for _ in range(count):
                 for _ in range(_NOISE_TRIES):
                     row = self.kind.random_row(draws, *context)
-                    record = self.kind.from_row(row)
-                    if not conditions or not all(satisfies(record[f], op, v) for f, op, v in conditions):
+                    if not conditions or not _satisfies_all(self.kind.from_row(row), conditions):
                         rows.append(row)
                         break
                 else:
