@@ -18,7 +18,7 @@ by just the outputs used, with the half kept as the draws left it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeAlias
 
@@ -44,22 +44,36 @@ class ExactDraws:
         if high is None:
             low, high = 0, low
         span = high - low
+        if 1 < span < 1 << 32:  # the common case, with ``_next32`` written out
+            if self._has_half:
+                self._has_half = False
+                product = self._half * span
+            else:
+                output = self._next64()
+                self._half, self._has_half = output >> 32, True
+                product = (output & _MASK32) * span
+            if product & _MASK32 < span:
+                product = self._redraw(product, span, 32, _MASK32, self._next32)
+            return low + (product >> 32)
         if span == 1:
             return low
         if not 1 < span <= 1 << 64:
             raise ValueError(f"integers({low}, {high}): the range must hold 1 to 2**64 values")
-        if span <= 1 << 32:
-            bits, mask, output = 32, _MASK32, self._next32
-        else:
-            bits, mask, output = 64, _MASK64, self._next64
-        if span == 1 << bits:
-            return low + output()
-        product = output() * span
+        if span == 1 << 32:
+            return low + self._next32()
+        if span == 1 << 64:
+            return low + self._next64()
+        return low + (self._redraw(self._next64() * span, span, 64, _MASK64, self._next64) >> 64)
+
+    @staticmethod
+    def _redraw(product: int, span: int, bits: int, mask: int, output: Callable[[], int]) -> int:
+        """Lemire's rejection: ``product`` (an output times ``span``) drawn again while its low ``bits`` fall below
+        ``2**bits % span``."""
         if product & mask < span:
             threshold = (mask + 1 - span) % span
             while product & mask < threshold:
                 product = output() * span
-        return low + (product >> bits)
+        return product
 
     def random(self) -> float:
         """What ``rng.random()`` returns: a float in [0, 1)."""
