@@ -70,3 +70,14 @@ def test_exact_draws_refuse_ranges_numpy_draws_otherwise():
         assert exact.integers(4) in range(4)
         with pytest.raises(ValueError):
             exact.integers(0, 2**64 + 1)
+
+
+def test_exact_draws_inside_exact_draws_draw_on():
+    scalar, blocked = np.random.default_rng(7), np.random.default_rng(7)
+    expected = [int(scalar.integers(100)) for _ in range(6)]
+    with draws.exact_draws(blocked) as outer:
+        drawn = [outer.integers(100) for _ in range(3)]
+        with draws.exact_draws(outer) as inner:
+            assert inner is outer
+            drawn += [inner.integers(100) for _ in range(3)]
+    assert drawn == expected and blocked.bit_generator.state == scalar.bit_generator.state

@@ -113,10 +113,11 @@ Rng: TypeAlias = "np.random.Generator | ExactDraws"
 
 
 @contextmanager
-def exact_draws(rng: np.random.Generator) -> Iterator[ExactDraws | np.random.Generator]:
-    """Draws as ``rng`` makes them (``rng`` itself unless its bit generator is PCG64); afterwards ``rng`` is where
-    those calls would have left it. Draw from ``rng`` itself only after the block."""
-    if type(rng.bit_generator) is not np.random.PCG64:
+def exact_draws(rng: Rng) -> Iterator[Rng]:
+    """Draws as ``rng`` makes them (``rng`` itself unless it is a ``Generator`` on PCG64, such as an
+    ``ExactDraws`` already); afterwards ``rng`` is where those calls would have left it. Draw from ``rng`` itself
+    only after the block."""
+    if not isinstance(rng, np.random.Generator) or type(rng.bit_generator) is not np.random.PCG64:
         yield rng
         return
     start = rng.bit_generator.state
