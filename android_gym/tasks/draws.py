@@ -12,19 +12,19 @@ uses Lemire's method: for ``r`` up to 2**32, the next 32-bit output ``u`` gives 
 while the low 32 bits of ``u * r`` fall below ``2**32 % r``; a larger range does the same with 64-bit outputs; a
 range of 1 draws nothing, a range of exactly 2**32 or 2**64 returns ``low`` plus the output. ``random()`` is the top
 53 bits of a 64-bit output over 2**53; ``bytes(n)`` the little-endian bytes of ⌈n/4⌉ 32-bit outputs. The 64-bit
-outputs come from ``random_raw``, which leaves the kept half alone; on leaving, the state is put back and advanced
-by just the outputs used, with the half kept as the draws left it.
+outputs come from ``random_raw`` in blocks, which leaves the kept half alone; on leaving, the generator steps back
+over the outputs drawn but not used, and keeps the half the draws left.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
 
-_BLOCK = 256  # 64-bit outputs drawn at a time
+_FIRST_BLOCK = 32  # 64-bit outputs drawn at first; each further block doubles what was drawn
 _MASK32, _MASK64 = (1 << 32) - 1, (1 << 64) - 1
 
 
@@ -32,12 +32,12 @@ class ExactDraws:
     """``integers``, ``random`` and ``bytes`` as a PCG64 ``Generator``'s, from blocks of its 64-bit outputs."""
 
     def __init__(self, rng: np.random.Generator) -> None:
-        self._rng = rng
-        state = rng.bit_generator.state
+        self._bit_generator = rng.bit_generator
+        state = self._bit_generator.state
         # The high half of the last 64-bit output split for 32-bit draws, and whether it is still to be used.
         self._half, self._has_half = state["uinteger"], bool(state["has_uint32"])
-        self._outputs: list[int] = []
-        self.used = 0  # 64-bit outputs taken
+        self._outputs: list[int] = []  # 64-bit outputs drawn from the bit generator
+        self.used = 0  # of which the draws took this many
 
     def integers(self, low: int, high: int | None = None) -> int:
         """What ``rng.integers(low, high)`` returns (``integers(n)``: 0 to n - 1), as a Python ``int``."""
@@ -85,8 +85,8 @@ class ExactDraws:
         return words[:length]
 
     def _next64(self) -> int:
-        if self.used == len(self._outputs):
-            self._outputs += self._rng.bit_generator.random_raw(_BLOCK).tolist()
+        if self.used == len(self._outputs):  # blocks of 32, 64, 128, ... outputs
+            self._outputs += self._bit_generator.random_raw(max(_FIRST_BLOCK, len(self._outputs))).tolist()
         self.used += 1
         return self._outputs[self.used - 1]
 
@@ -98,14 +98,21 @@ class ExactDraws:
         self._half, self._has_half = output >> 32, True
         return output & _MASK32
 
-    def leave(self, start: dict[str, Any]) -> None:
-        """Put the generator where the draws so far would have left it, from its ``start`` state."""
-        bit_generator = self._rng.bit_generator
-        bit_generator.state = start
-        bit_generator.random_raw(self.used)
-        state = bit_generator.state
+    def leave(self) -> None:
+        """Put the generator where the draws so far would have left it: back over the outputs drawn but not used
+        (PCG64 steps backwards by advancing 2**128 - n), the 32-bit half kept as the draws left it."""
+        if not self._outputs and not self._has_half_changed():
+            return
+        unused = len(self._outputs) - self.used
+        if unused:
+            self._bit_generator.advance((1 << 128) - unused)
+        state = self._bit_generator.state  # advancing forgot the kept half
         state["has_uint32"], state["uinteger"] = int(self._has_half), self._half
-        bit_generator.state = state
+        self._bit_generator.state = state
+
+    def _has_half_changed(self) -> bool:
+        state = self._bit_generator.state
+        return (bool(state["has_uint32"]), state["uinteger"]) != (self._has_half, self._half)
 
 
 #: What a row generator draws from.
@@ -120,9 +127,8 @@ def exact_draws(rng: Rng) -> Iterator[Rng]:
     if not isinstance(rng, np.random.Generator) or type(rng.bit_generator) is not np.random.PCG64:
         yield rng
         return
-    start = rng.bit_generator.state
     draws = ExactDraws(rng)
     try:
         yield draws
     finally:
-        draws.leave(start)
+        draws.leave()
