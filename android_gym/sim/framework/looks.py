@@ -113,7 +113,8 @@ _GROWS = {"text", "button", "edit", "switch", "check", "row", "column", "frame"}
 def scale_text(root: View, factor: float) -> None:
     """Scale the text sizes of ``root``'s tree by ``factor`` (text is sized in sp; icons and dp sizes stay), and let
     a view of fixed height that shows text grow to fit it (``min_height``): Android's list rows and buttons are
-    ``wrap_content`` with a ``minHeight``, so larger text makes them taller rather than clipped."""
+    ``wrap_content`` with a ``minHeight``, so larger text makes them taller rather than clipped. An
+    ``exact_height`` stays."""
     if factor == 1.0:
         return
     for view in root.walk():
@@ -128,7 +129,8 @@ def _grow(view: View) -> bool:
     shows_text = view.kind in _TEXT_KINDS and bool(view.text)
     for child in view.children:
         shows_text = _grow(child) or shows_text
-    if shows_text and view.height is not None and view.kind in _GROWS and not view.scrollable:
+    if shows_text and view.height is not None and view.kind in _GROWS and not view.scrollable \
+            and not view.exact_height:
         view.min_height, view.height = view.height, None
     return shows_text
 

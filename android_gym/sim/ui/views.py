@@ -112,11 +112,17 @@ class View:
     multiline: bool = False
     #: ``android:singleLine``: a text shown on one line, cut with "…" when it does not fit.
     single_line: bool = False
+    #: ``android:maxLines`` with ``ellipsize="end"``: a text wrapped to at most this many lines, the last cut with
+    #: "…" (0: no limit); the accessibility node keeps the whole text.
+    max_lines: int = 0
     value: str = ""
     selection: tuple[int, int] | None = None
     width: int | None = None
     height: int | None = None
     min_height: int = 0
+    #: A height that larger text does not change (``android:layout_height="120dp"`` on a card whose texts are
+    #: clamped by ``max_lines``), where other fixed heights turn into minimum heights (``looks.scale_text``).
+    exact_height: bool = False
     weight: float = 0.0
     padding: int = 0
     spacing: int = 0
