@@ -1,6 +1,6 @@
 """Icons and shapes as the real apps draw them: filled drawables where the app's vector is filled, Retro Music's
 placeholder art, Settings' Data Saver icon, Android 13's share sheet, a partly rounded view's shadow, and the letter
-tiles of contacts without a photo (Contacts, SMS Messenger)."""
+tiles of contacts without a photo (Contacts, SMS Messenger), and search and address fields without an underline."""
 
 from __future__ import annotations
 
@@ -196,3 +196,27 @@ def test_a_letter_tile_keeps_its_colours_in_the_dark_theme() -> None:
     badge = next(view for view in views(phone.window.frame()) if view.kind == "letter")
     assert (badge.text_color, badge.background) == (WHITE, pick_color(_LETTER_TILE_COLORS, "Bob Brown"))
     assert WHITE in tile_pixels(phone, badge)
+
+
+def test_search_and_address_fields_have_no_underline() -> None:
+    """Simple-Commons' menu_search: top_toolbar_holder's search_menu_background (28 dp corners: a pill) and
+    top_toolbar_search's android:background="@null"; Chrome's url_bar likewise on its location bar's pill. An
+    ordinary EditText keeps its underline."""
+    phone = opened("com.simplemobiletools.smsmessenger")
+    found = {view.resource_id.rsplit("/", 1)[-1]: view for view in views(phone.window.frame())}
+    holder, field = found["top_toolbar_holder"], found["top_toolbar_search"]
+    x1, y1, x2, y2 = holder.bounds
+    assert holder.corner == (y2 - y1) // 2 and not field.underline
+    screen = phone.screenshot()
+    assert tuple(int(c) for c in screen[y1 + 2, x1 + 2]) == WHITE  # outside the pill's rounded corner
+    fx1, _, fx2, fy2 = field.bounds
+    assert {tuple(int(c) for c in p) for p in screen[fy2 - 13:fy2 - 10, fx1 + 20:fx2 - 20].reshape(-1, 3)} == {
+        holder.background}
+    chrome = opened("com.android.chrome")
+    url_bar = next(view for view in views(chrome.window.frame()) if view.resource_id.endswith(":id/url_bar"))
+    assert not url_bar.underline
+    for underline in (True, False):
+        editor = column(View(kind="edit", hint="Name", width=600, height=126, padding=24, underline=underline))
+        layout(editor, 0, 0, 600, 126)
+        drawn = Renderer(600, 126).render({"w": (editor, WHITE)})
+        assert (tuple(int(c) for c in drawn[126 - 12, 300]) != WHITE) is underline  # the default background's line

@@ -91,6 +91,10 @@ EDITOR_PHONE_TYPES = tuple(kind for kind in PHONE_TYPES if kind != TYPE_CUSTOM)
 _PRIMARY_PHONE_TYPES = (2, 1, 3, 7)  # Mobile, Home, Work, Other: the types not marked secondary
 _TOOLBAR_ICON = 126
 PRIMARY = (0x2A, 0x56, 0xC6)  # res/values/colors.xml: primary_color (the action bar, section headers, accents)
+#: The dark theme: the system's Material You surfaces and text, and ``res/values-night/colors.xml``'s lighter
+#: ``primary_color`` (#3872D7) for the action bar, the button and the accents; the bar's title stays white
+#: (``actionbar_text_color`` has no night variant).
+NIGHT_COLORS = {**MATERIAL_YOU_NIGHT, PRIMARY: (0x38, 0x72, 0xD7)}
 #: ``letter_tile_colors``: a contact's picture placeholder takes one by its name's hash (``LetterTileDrawable``).
 _LETTER_TILE_COLORS = ((0xDB, 0x44, 0x37), (0xE9, 0x1E, 0x63), (0x9C, 0x27, 0xB0), (0x67, 0x3A, 0xB7),
                        (0x3F, 0x51, 0xB5), (0x42, 0x85, 0xF4), (0x03, 0x9B, 0xE5), (0x00, 0x97, 0xA7),
@@ -493,7 +497,7 @@ class GoogleContacts(App):
     contact URI the editor/QuickContact."""
 
     package = PACKAGE
-    night_colors = MATERIAL_YOU_NIGHT  # Google Contacts follows the system theme (Material You)
+    night_colors = NIGHT_COLORS  # Contacts follows the system theme (its values-night)
     label = APP_LABEL
     icon, icon_color = "app_contacts", (26, 115, 232)
     screens = (PeopleScreen, ContactEditorScreen, QuickContactScreen)

@@ -55,6 +55,7 @@ from android_gym.sim.ui.views import (
     View,
     column,
     edit_text,
+    over,
     row,
     scroll_list,
     text_view,
@@ -92,6 +93,8 @@ _CHECKED = (232, 222, 248)  # an activated (checked) row's background
 #: dark grey glyph on light grey) in ``item_list``'s 45 dp image card, rounded 10 dp and 16 dp from the row's start;
 #: the title starts 16 dp after the card.
 _ART, _ART_INK, _ART_SIZE, _ART_CORNER, _ART_START, _ART_GAP = (226, 226, 226), (69, 69, 69), 118, 26, 26, 30
+#: ``item_queue``'s drag handle (a 24 dp drawable), its 40 dp image rounded 6 dp, and the alpha of a played row.
+_QUEUE_HANDLE, _QUEUE_ART, _QUEUE_CORNER, _PLAYED_ALPHA = 63, 105, 16, 0.5
 #: ``ActionBarPolicy.getMaxActionButtons``: (smallest width in dp, action buttons) from the widest.
 _MAX_ACTION_BUTTONS = ((600, 5), (500, 4), (360, 3))
 _DP_PER_PX = 160 / 420  # dp per design px
@@ -259,16 +262,30 @@ def _glyph(glyph: str) -> list[View]:
 
 
 def _list_row(title: str, subtitle: str, image: list[View], on_click: Callback | None, menu: Callback | None,
-              selected: bool = False, on_long_click: Callback | None = None, activated: bool = False) -> View:
+              on_long_click: Callback | None = None, activated: bool = False) -> View:
     """``item_list.xml``: the ``image`` (``_art`` or ``_glyph``), title and text, and the overflow ``menu`` button;
     an ``activated`` (checked) row is tinted and hides its menu button."""
     children = [*image, _two_lines(title, subtitle)]
     if menu is not None and not activated:
         children.append(_icon("menu", MORE_OPTIONS, "more", menu, color=TEXT_SECONDARY))
-    background = _CHECKED if activated else (243, 237, 255) if selected else None
     return View(kind="row", class_name="android.widget.FrameLayout", clickable=on_click is not None,
                 focusable=on_click is not None, on_click=on_click, long_clickable=on_long_click is not None,
-                on_long_click=on_long_click, children=children, padding=16, selected=selected, background=background)
+                on_long_click=on_long_click, children=children, padding=16, background=_CHECKED if activated else None)
+
+
+def _queue_row(song: AudioRow, on_click: Callback, menu: Callback, played: bool) -> View:
+    """``item_queue.xml``: the drag handle (``ic_drag_vertical``), the song's 40 dp art rounded 6 dp 16 dp after
+    it, title and artist, the overflow button. ``PlayingQueueAdapter`` draws the songs played so far and the
+    playing one (``HISTORY``, ``CURRENT``) at half alpha: image, texts, handle and button."""
+    art = _icon("image", "", "audio", None, color=_ART_INK, size=_QUEUE_ART, background=_ART, corner=_QUEUE_CORNER)
+    handle = _icon("drag_view", "", "drag", None, color=TEXT_SECONDARY, size=_QUEUE_HANDLE)
+    item = _list_row(song.title, song.artist, [handle, View(width=_ART_START), art, View(width=_ART_START)],
+                     on_click, menu)
+    if played:
+        for view in item.walk():
+            view.text_color = over(view.text_color, _PLAYED_ALPHA)
+            view.background = over(view.background, _PLAYED_ALPHA) if view.background else None
+    return item
 
 
 def _toolbar(title: str, *actions: View, navigation: View | None = None) -> View:
@@ -543,12 +560,11 @@ class MainScreen(Screen):
                       controls, View(weight=1), gravity="fill")
 
     def _queue_page(self) -> View:
-        """``PlayingQueueFragment``: the queue, the current song marked; a tap plays that position."""
+        """``PlayingQueueFragment``: the queue in ``item_queue`` rows; a tap plays that position."""
         queue = self.retro.queue()
-        rows = [_list_row(song.title, song.artist, _art("play" if i == self.retro.position else "audio"),
-                          lambda i=i: self.retro.play_at(i),
-                          lambda i=i: self._open_menu([(REMOVE_FROM_QUEUE, lambda: self.retro.remove_at(i))]),
-                          selected=i == self.retro.position) for i, song in enumerate(queue)]
+        rows = [_queue_row(song, lambda i=i: self.retro.play_at(i),
+                           lambda i=i: self._open_menu([(REMOVE_FROM_QUEUE, lambda: self.retro.remove_at(i))]),
+                           played=i <= self.retro.position) for i, song in enumerate(queue)]
         body = scroll_list(*rows, key="queue_list", resource_id=_id("recyclerView"),
                            scroll_offset=self.scroll.get("queue_list", 0), weight=1) if rows else \
             column(text_view(NO_QUEUE, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48), weight=1)

@@ -137,11 +137,25 @@ def _grow(view: View) -> bool:
 
 def recolor(root: View, palette: Mapping[Color, Color]) -> None:
     """Swap the background, text and check box colours of ``root``'s tree that ``palette`` names (a theme's colours
-    for its ``values-night`` ones); a letter tile keeps its own (a drawable's pixels, not the theme's)."""
-    for view in root.walk():
-        if view.kind == "letter":
-            continue
+    for its ``values-night`` ones). Text and tints keep theirs on a surface that stays light or stays dark (a brand
+    coloured app bar or button, kept or only shaded: its ``colorOnPrimary`` is the same in both themes); they are
+    swapped on one that turns from light to dark or back (the window, a card, Material You's primary). A letter
+    tile's letter keeps its colour (a drawable's pixels, not the theme's); its tile takes the palette's (a
+    translucent tile over the night background)."""
+    stack = [(root, True)]  # the window's background, white, turns dark
+    while stack:
+        view, surface_turns = stack.pop()
         if view.background is not None:
-            view.background = palette.get(view.background, view.background)
-        view.text_color = palette.get(view.text_color, view.text_color)
-        view.button_tint = palette.get(view.button_tint, view.button_tint)
+            background = palette.get(view.background, view.background)
+            surface_turns, view.background = _is_light(background) != _is_light(view.background), background
+        if surface_turns and view.kind != "letter":
+            view.text_color = palette.get(view.text_color, view.text_color)
+            view.button_tint = palette.get(view.button_tint, view.button_tint)
+        stack.extend((child, surface_turns) for child in reversed(view.children))
+
+
+def _is_light(color: Color) -> bool:
+    """Whether dark text goes on ``color`` rather than white: its YIQ brightness at least 149 (Simple-Commons'
+    ``getContrastColor``)."""
+    red, green, blue = color[:3]
+    return (299 * red + 587 * green + 114 * blue) // 1000 >= 149

@@ -34,15 +34,15 @@ _GLYPHS = {
     "signal": "signal_cellular_3", "battery_full": "battery", "vpn": "vpn", "hotspot": "access_point",
     "battery_low": "battery_alert", "battery_half": "battery_50", "notify_chat": "message_text",
     # content
-    "avatar": "account_circle", "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
+    "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
     "file": "file_outline", "photo": "image_outline", "camera": "camera_outline", "calendar": "calendar_blank_outline",
     "time": "clock_outline", "clock": "clock_outline", "alarm": "alarm", "timer": "timer_sand",
     "stopwatch": "timer_outline", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
     "cast": "cast", "category": "shape_outline", "enter": "keyboard_return",
     "backspace": "backspace_outline", "shift": "apple_keyboard_shift", "space": "keyboard_space",
-    "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline",
-    "audio": "music_note", "playlist": "playlist_play", "playlist_add": "playlist_plus",
-    "album": "album", "artist": "account_music", "queue_music": "playlist_music",
+    "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline", "movie": "movie",
+    "audio": "music_note", "music": "music", "playlist": "playlist_play", "playlist_add": "playlist_plus",
+    "album": "album", "artist": "account_music", "queue_music": "playlist_music", "drag": "drag_vertical",
     "library_add": "plus_box_multiple", "select_all": "select_all", "more_horiz": "dots_horizontal",
     "todo": "format_list_checks",
     "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
@@ -93,7 +93,7 @@ _GLYPHS = {
     "activity_workout": "dumbbell", "activity_unknown": "map_marker_path",
     "app_chrome": "google_chrome", "tabs": "numeric_1_box_outline",
     # the launcher's search bar
-    "google": "google", "mic": "microphone", "lens": "google_lens",
+    "google": "google", "mic": "microphone", "mic_outline": "microphone_outline", "lens": "google_lens",
 }
 
 

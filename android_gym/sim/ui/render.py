@@ -489,11 +489,13 @@ class Renderer:
         return scaled
 
     def _draw_edit(self, view: View) -> None:
-        """An EditText: underline, selection highlight, text (or hint), and the caret when it has no selection."""
+        """An EditText: underline (unless its background is replaced), selection highlight, text (or hint), and the
+        caret when it has no selection."""
         x1, _, x2, y2 = view.bounds
-        self._draw.line(self._rect(x1 + 12, y2 - 12, x2 - 12, y2 - 12),
-                        fill=self._ink(PRIMARY if view.focused else TEXT_SECONDARY),
-                        width=self._length(4 if view.focused else 2))
+        if view.underline:
+            self._draw.line(self._rect(x1 + 12, y2 - 12, x2 - 12, y2 - 12),
+                            fill=self._ink(PRIMARY if view.focused else TEXT_SECONDARY),
+                            width=self._length(4 if view.focused else 2))
         start, end = view.selection or (len(view.value), len(view.value))
         if view.focused and start < end:
             for box in highlight_boxes(view, start, end):

@@ -27,6 +27,14 @@ TEXT: Color = (33, 33, 33)
 TEXT_SECONDARY: Color = (117, 117, 117)
 PRIMARY: Color = (25, 118, 210)
 DIVIDER: Color = (224, 224, 224)
+
+
+def over(color: Color, opacity: float, backdrop: Color = WHITE) -> Color:
+    """``color`` drawn at ``opacity`` (0-1) over ``backdrop``: a translucent colour, or a view drawn at a
+    ``View.setAlpha``, as it shows."""
+    return tuple(round(c * opacity + b * (1 - opacity)) for c, b in zip(color, backdrop))
+
+
 #: The width of a CheckBox's button drawable (AppCompat's ``abc_btn_check_material``: 32 dp at 420 dpi), before its
 #: label.
 CHECK_BUTTON_WIDTH = 84
@@ -70,6 +78,8 @@ class View:
     the higher it floats (an app bar 4 dp, a dialog 24 dp). ``button_tint`` is the colour a checked CheckBox's box
     is filled with (``android:buttonTint``: the theme's ``colorAccent``); ``box_at_end`` puts the box after its
     label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads left to right).
+    ``underline`` draws an EditText's default background, its underline; off for a field whose layout replaces it
+    (``android:background="@null"``: a search bar's or an address bar's field).
     """
 
     kind: str = "view"
@@ -127,6 +137,7 @@ class View:
     bold: bool = False
     button_tint: Color = PRIMARY
     box_at_end: bool = False
+    underline: bool = True
     progress: float = 0.0
     scroll_offset: int = 0
     #: Set by the layout on a list: the furthest it scrolls (its items' height less its own, at least 0).
