@@ -5,8 +5,8 @@ adbutils talks to the adb server (devices, connect, wait-for, features, root); t
 closed), else adbutils' exit-code marker. Files move with the sync protocol. Screenshots are ``screencap``'s raw
 pixels over ``exec:``, read into one buffer (``-p`` PNG for formats it does not read); the UI hierarchy is
 ``uiautomator dump`` to a file in /data/local/tmp that ``cat`` prints in the same command line (pulled after it on
-devices without shell v2). Incoming SMS go through the emulator console (``sms send``), so ``receive_sms`` needs an
-``emulator-N`` serial.
+devices without shell v2), and, once the caller reads a dump after each input, in the input's own command line.
+Incoming SMS go through the emulator console (``sms send``), so ``receive_sms`` needs an ``emulator-N`` serial.
 
 Given the emulator's gRPC address (``grpc="localhost:8554"``), screenshots and taps and swipes go through the
 ``EmulatorController`` service instead (a frame without a PNG round trip); long presses and keys stay on
@@ -68,6 +68,8 @@ _DUMP_AND_READ = f"uiautomator dump {UI_DUMP_PATH} >&2 && cat {UI_DUMP_PATH}"
 #: on standard error after the dump's message; a window without that line does not fail the command.
 _FOCUS_LINE = "mCurrentFocus="
 _AND_REPORT_FOCUS = f" && {{ dumpsys window | grep {_FOCUS_LINE} >&2 || true; }}"
+#: The exit status of an ``input`` command line whose UI dump failed (``input`` itself exits 0, 1 or 255).
+_DUMP_FAILED = 99
 _SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
 _MD5_LINE = re.compile(r"^([0-9a-f]{32})  (.+)$", re.MULTILINE)  # toybox md5sum: HASH, two spaces, the name
 #: A command line that may set the display size (``wm size WxH``/``reset``, also as ``cmd window size``).
@@ -191,6 +193,8 @@ class AdbDevice:
         self._settled_dump: str | None = None
         self._report_focus = False  # whether UI dumps also print the focused window (``known_focus``)
         self._focus_line: str | None = None  # the one printed with the last dump, while nothing ran since
+        self._dump_with_inputs = False  # whether an input's command line also dumps the UI (``_input``)
+        self._input_ran_last = False  # whether the last thing run was an input (nothing since)
         self._server = server or server_address()
         ensure_server(*self._server)
         self._client = adbutils.AdbClient(*self._server, socket_timeout=timeout)
@@ -353,9 +357,13 @@ class AdbDevice:
             raise DeviceError(f"adb device {self.serial}: screencap returned no PNG ({bytes(png[:80])!r})") from error
 
     def ui_dump(self) -> str:
-        """The UI dump the last input settled on (if nothing ran since), else a fresh one."""
+        """The UI dump the last input settled on or was sent with (if nothing ran since), else a fresh one."""
         settled, self._settled_dump = self._settled_dump, None
-        return settled if settled is not None else self._fresh_ui_dump(with_focus=self._report_focus)
+        if settled is not None:
+            return settled
+        if self._input_ran_last:  # the caller looks after its inputs: later ones bring the dump along
+            self._dump_with_inputs = True
+        return self._fresh_ui_dump(with_focus=self._report_focus)
 
     def known_focus(self) -> str | None:
         """The ``mCurrentFocus`` line of ``dumpsys window`` (empty if it had none) printed with the last UI dump, if
@@ -368,7 +376,10 @@ class AdbDevice:
 
     def _screen_may_change(self) -> None:
         """Something ran that may change what is on screen: the last dump and its focus are no longer current."""
+        if self._settled_dump is not None and self.stabilize is None:
+            self._dump_with_inputs = False  # the dump the last input brought along went unread
         self._settled_dump = self._focus_line = None
+        self._input_ran_last = False
 
     def _fresh_ui_dump(self, with_focus: bool = False) -> str:
         """``uiautomator dump`` into a file, read back: with the shell protocol in one command line (the dump's
@@ -380,7 +391,11 @@ class AdbDevice:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
         command = _DUMP_AND_READ + (_AND_REPORT_FOCUS if with_focus else "")
-        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
+        return self._read_dump(self._call(lambda: services.shell_v2(self._client, self.serial, command,
+                                                                    self.timeout)), with_focus)
+
+    def _read_dump(self, output: services.ShellOutput, with_focus: bool) -> str:
+        """The XML of a dump command line's output (``_DUMP_AND_READ``), keeping the focus line it printed."""
         message, focus, focus_line = output.stderr.decode("utf-8", "replace").partition(_FOCUS_LINE)
         if output.exit_code != 0 or "ERROR" in message:  # the file may be an older dump's
             raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: "
@@ -388,38 +403,60 @@ class AdbDevice:
         self._focus_line = focus + focus_line if with_focus else None
         return output.stdout.decode("utf-8", "replace")
 
-    def _input(self, *args: object) -> None:
-        result = self.shell("input " + " ".join(str(arg) for arg in args))
-        if not result.ok:
-            raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {result.output.strip()}")
+    def _input(self, *args: object, observed: bool = True) -> str | None:
+        """``input args``; an input the caller will look at (``observed``) brings the UI dump after it along in
+        its command line, once the caller has shown it reads one after each input (and for as long as it does) or
+        when the dumps are polled anyway (``stabilize``): one round trip fewer a step. Returns that dump."""
+        command = "input " + " ".join(str(arg) for arg in args)
+        self._screen_may_change()
+        if not (observed and self._shell_v2 and (self._dump_with_inputs or self.stabilize is not None)):
+            result = self.shell(command)
+            if not result.ok:
+                raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {result.output.strip()}")
+            self._input_ran_last = True
+            return None
+        with_focus = self._report_focus and self.stabilize is None  # polled dumps leave it out (``known_focus``)
+        command += f" && {{ {_DUMP_AND_READ}{_AND_REPORT_FOCUS if with_focus else ''} || exit {_DUMP_FAILED}; }}"
+        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout),
+                            idempotent=False)
+        if output.exit_code not in (0, _DUMP_FAILED):
+            printed = (output.stdout + output.stderr).decode("utf-8", "replace").strip()
+            raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {printed}")
+        self._input_ran_last = True
+        return self._read_dump(output, with_focus)
 
-    def _settle(self) -> None:
-        """Wait until the UI stops changing after an input, keeping the settled dump for ``ui_dump``."""
-        if self.stabilize is not None:
-            self._settled_dump = wait_until_stable(self._fresh_ui_dump, self.stabilize).xml
+    def _settle(self, dumped: str | None = None) -> None:
+        """Keep the UI dump for ``ui_dump``: with ``stabilize``, the one the screen settled on after an input
+        (``dumped``, taken with it, is the first poll), else ``dumped``."""
+        if self.stabilize is None:
+            self._settled_dump = dumped
+            return
+        polls = iter([dumped] if dumped is not None else [])
+        self._settled_dump = wait_until_stable(lambda: next(polls, None) or self._fresh_ui_dump(), self.stabilize).xml
 
     def tap(self, x: int, y: int) -> None:
         """A touch through gRPC, else ``input tap``."""
         if self._grpc is not None:
             self._screen_may_change()
             self._grpc.tap(int(x), int(y))
+            self._input_ran_last = True
+            self._settle()
         else:
-            self._input("tap", int(x), int(y))
-        self._settle()
+            self._settle(self._input("tap", int(x), int(y)))
 
     def long_press(self, x: int, y: int) -> None:
         """A swipe that does not move for one second (how ``input`` long-presses)."""
-        self._input("swipe", int(x), int(y), int(x), int(y), 1000)
-        self._settle()
+        self._settle(self._input("swipe", int(x), int(y), int(x), int(y), 1000))
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         """Touches moving through gRPC, else ``input swipe``."""
         if self._grpc is not None:
             self._screen_may_change()
             self._grpc.swipe(int(x1), int(y1), int(x2), int(y2), int(duration_ms))
+            self._input_ran_last = True
+            self._settle()
         else:
-            self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms))
-        self._settle()
+            self._settle(self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms)))
 
     def input_text(self, text: str) -> None:
         """Type ``text`` into the focused field (see ``escape_input_text``).
@@ -429,20 +466,21 @@ class AdbDevice:
         Text that is not valid Unicode raises ``UnencodableTextError`` before anything is typed.
         """
         encode_utf8(text, "text to type")
-        for argument in escape_input_text(text):
+        arguments = escape_input_text(text)
+        dumped = None
+        for number, argument in enumerate(arguments, 1):
             try:
-                self._input("text", argument)
+                dumped = self._input("text", argument, observed=number == len(arguments))
             except DeviceError as error:
                 if "NullPointerException" not in str(error):
                     raise
                 raise InvalidActionError(f"cannot type {text!r} with `input text` on {self.serial}: its virtual "
                                          "keyboard has no key for some of these characters") from None
-        self._settle()
+        self._settle(dumped)
 
     def key(self, code: int) -> None:
         """``input keyevent``."""
-        self._input("keyevent", int(code))
-        self._settle()
+        self._settle(self._input("keyevent", int(code)))
 
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming SMS through the emulator console's ``sms send`` (emulators only)."""
