@@ -211,6 +211,29 @@ def test_an_unread_dump_stops_inputs_bringing_it(fresh_served_phone, commands):
         device.close()
 
 
+def test_digests_asked_after_an_input_come_with_the_next_while_nothing_ran(fresh_served_phone, commands):
+    device, files = AdbDevice(fresh_served_phone.serial), ["/data/local/tmp/a", "/data/local/tmp/missing"]
+    try:
+        device.push(b"one", files[0])
+        device.key(4)
+        assert device.md5sums(files) == {files[0]: hashlib.md5(b"one").hexdigest()}  # a round trip of its own
+        commands.clear()
+        device.key(4)
+        assert commands == [f"input keyevent 4 && {{ md5sum {' '.join(files)} 2>/dev/null; true; }}"]
+        assert device.md5sums(files) == {files[0]: hashlib.md5(b"one").hexdigest()}
+        assert device.md5sums(files[:1]) == {files[0]: hashlib.md5(b"one").hexdigest()} and len(commands) == 1
+        device.push(b"two", files[0])  # a write: the digests brought are no longer current
+        assert device.md5sums(files) == {files[0]: hashlib.md5(b"two").hexdigest()} and len(commands) == 2
+        device.key(4)
+        device.shell(f"echo three > {files[0]}")
+        assert device.md5sums(files) == {files[0]: hashlib.md5(b"three\n").hexdigest()}
+        commands.clear()
+        device.key(4)  # nothing was asked after the last input: nothing comes along
+        assert commands == ["input keyevent 4"]
+    finally:
+        device.close()
+
+
 def test_a_failed_input_or_dump_in_one_command_line_says_which(fresh_served_phone):
     device = AdbDevice(fresh_served_phone.serial)
     try:

@@ -72,6 +72,7 @@ _AND_REPORT_FOCUS = f" && {{ dumpsys window | grep {_FOCUS_LINE} >&2 || true; }}
 _DUMP_FAILED = 99
 _SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
 _MD5_LINE = re.compile(r"^([0-9a-f]{32})  (.+)$", re.MULTILINE)  # toybox md5sum: HASH, two spaces, the name
+_MD5_LINES = re.compile(r"(?:[0-9a-f]{32}  [^\n]*\n)*")  # md5sum's lines at the start of a longer output
 #: A command line that may set the display size (``wm size WxH``/``reset``, also as ``cmd window size``).
 _SETS_SIZE = re.compile(r"\b(wm|cmd\s+window)\s+size\b")
 _EMULATOR = re.compile(r"emulator-(\d+)")
@@ -134,6 +135,11 @@ def server_answers(host: str, port: int) -> bool:
         return False
 
 
+def _md5sum_command(paths: Sequence[str]) -> str:
+    """toybox ``md5sum`` of ``paths``: a line for each readable file, nothing for the others."""
+    return "md5sum " + " ".join(shlex.quote(path) for path in paths) + " 2>/dev/null"
+
+
 def escape_input_text(text: str) -> list[str]:
     """Arguments for successive ``input text`` calls that type ``text`` exactly.
 
@@ -194,7 +200,10 @@ class AdbDevice:
         self._report_focus = False  # whether UI dumps also print the focused window (``known_focus``)
         self._focus_line: str | None = None  # the one printed with the last dump, while nothing ran since
         self._dump_with_inputs = False  # whether an input's command line also dumps the UI (``_input``)
-        self._input_ran_last = False  # whether the last thing run was an input (nothing since)
+        self._input_ran_last = False  # whether the last thing run was an input (only reads since)
+        self._digests_asked: set[str] = set()  # files whose digests were asked since the last input
+        self._digests: tuple[frozenset[str], dict[str, str]] | None = None  # brought by the last input: of which
+        # files, and theirs, while nothing ran since
         self._server = server or server_address()
         ensure_server(*self._server)
         self._client = adbutils.AdbClient(*self._server, socket_timeout=timeout)
@@ -311,6 +320,7 @@ class AdbDevice:
 
     def push(self, data: bytes, path: str) -> None:
         """Write a file with the sync protocol (the device creates missing directories)."""
+        self._digests = None
         try:
             self._call(lambda: services.push(self._client, self.serial, data, path, 0o644, self.timeout))
         except services.SyncFailure as error:
@@ -326,8 +336,13 @@ class AdbDevice:
     def md5sums(self, paths: Sequence[str]) -> dict[str, str]:
         """The MD5 digest (hex) of each of ``paths`` that is a readable file, from toybox ``md5sum`` in one round trip
         that sends no file: what a host holding a copy checks before pulling it again (``local_db``). Reads only, so
-        the last UI dump stays current."""
-        command = "md5sum " + " ".join(shlex.quote(path) for path in paths) + " 2>/dev/null"  # missing: no line
+        the last UI dump stays current. Asked after an input (only reads between), they come with the next input
+        (``_input``), and are answered from there while nothing ran since."""
+        if self._input_ran_last:
+            self._digests_asked.update(paths)
+        if self._digests is not None and self._digests[0].issuperset(paths):
+            return {path: digest for path, digest in self._digests[1].items() if path in paths}
+        command = _md5sum_command(paths)
         if self._shell_v2:
             output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
             printed = output.stdout.decode("utf-8", "replace")
@@ -378,7 +393,7 @@ class AdbDevice:
         """Something ran that may change what is on screen: the last dump and its focus are no longer current."""
         if self._settled_dump is not None and self.stabilize is None:
             self._dump_with_inputs = False  # the dump the last input brought along went unread
-        self._settled_dump = self._focus_line = None
+        self._settled_dump = self._focus_line = self._digests = None
         self._input_ran_last = False
 
     def _fresh_ui_dump(self, with_focus: bool = False) -> str:
@@ -391,39 +406,53 @@ class AdbDevice:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
         command = _DUMP_AND_READ + (_AND_REPORT_FOCUS if with_focus else "")
-        return self._read_dump(self._call(lambda: services.shell_v2(self._client, self.serial, command,
-                                                                    self.timeout)), with_focus)
+        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
+        return self._read_dump(output.stdout.decode("utf-8", "replace"), output, with_focus)
 
-    def _read_dump(self, output: services.ShellOutput, with_focus: bool) -> str:
-        """The XML of a dump command line's output (``_DUMP_AND_READ``), keeping the focus line it printed."""
+    def _read_dump(self, xml: str, output: services.ShellOutput, with_focus: bool) -> str:
+        """``xml``, the part of a command line's standard output that ``_DUMP_AND_READ`` printed, once its exit
+        status and standard error say the dump worked; keeps the focus line it printed."""
         message, focus, focus_line = output.stderr.decode("utf-8", "replace").partition(_FOCUS_LINE)
         if output.exit_code != 0 or "ERROR" in message:  # the file may be an older dump's
-            raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: "
-                              f"{(message + output.stdout.decode('utf-8', 'replace')).strip()}")
+            raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {(message + xml).strip()}")
         self._focus_line = focus + focus_line if with_focus else None
-        return output.stdout.decode("utf-8", "replace")
+        return xml
 
     def _input(self, *args: object, observed: bool = True) -> str | None:
-        """``input args``; an input the caller will look at (``observed``) brings the UI dump after it along in
-        its command line, once the caller has shown it reads one after each input (and for as long as it does) or
-        when the dumps are polled anyway (``stabilize``): one round trip fewer a step. Returns that dump."""
+        """``input args``. An input the caller will look at (``observed``) brings along in its command line what
+        the caller reads after each: the UI dump, once the caller has shown it reads one after each input (and for
+        as long as it does) or when the dumps are polled anyway (``stabilize``), and the digests it asked after the
+        last input (``md5sums``; not with ``stabilize``, where they are asked once the screen settled). Each is one
+        round trip fewer a step. Returns the dump it brought."""
         command = "input " + " ".join(str(arg) for arg in args)
         self._screen_may_change()
-        if not (observed and self._shell_v2 and (self._dump_with_inputs or self.stabilize is not None)):
+        digests = sorted(self._digests_asked) if observed and self.stabilize is None else []
+        if observed:
+            self._digests_asked = set()
+        with_dump = observed and (self._dump_with_inputs or self.stabilize is not None)
+        if not (self._shell_v2 and (with_dump or digests)):
             result = self.shell(command)
             if not result.ok:
                 raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {result.output.strip()}")
             self._input_ran_last = True
             return None
-        with_focus = self._report_focus and self.stabilize is None  # polled dumps leave it out (``known_focus``)
-        command += f" && {{ {_DUMP_AND_READ}{_AND_REPORT_FOCUS if with_focus else ''} || exit {_DUMP_FAILED}; }}"
+        with_focus = with_dump and self._report_focus and self.stabilize is None  # polls leave it out
+        reads = [_md5sum_command(digests)] if digests else []
+        reads.append(f"{_DUMP_AND_READ}{_AND_REPORT_FOCUS if with_focus else ''} || exit {_DUMP_FAILED}"
+                     if with_dump else "true")
+        command += f" && {{ {'; '.join(reads)}; }}"
         output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout),
                             idempotent=False)
         if output.exit_code not in (0, _DUMP_FAILED):
             printed = (output.stdout + output.stderr).decode("utf-8", "replace").strip()
             raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {printed}")
         self._input_ran_last = True
-        return self._read_dump(output, with_focus)
+        printed = output.stdout.decode("utf-8", "replace")
+        digests_end = _MD5_LINES.match(printed).end() if digests else 0  # md5sum's lines come first
+        if digests:
+            self._digests = frozenset(digests), {name: digest for digest, name
+                                                 in _MD5_LINE.findall(printed[:digests_end])}
+        return self._read_dump(printed[digests_end:], output, with_focus) if with_dump else None
 
     def _settle(self, dumped: str | None = None) -> None:
         """Keep the UI dump for ``ui_dump``: with ``stabilize``, the one the screen settled on after an input
