@@ -23,6 +23,7 @@ from android_gym.errors import (
     InvalidActionError,
 )
 from android_gym.sim.adb_harness import free_port, free_port_pair
+from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
 
@@ -191,7 +192,7 @@ def test_inputs_bring_the_dump_along_once_the_caller_reads_one_after_each(fresh_
         device.input_text("a b")  # `input text a%sb`: one argument
         assert device.ui_dump() == phone.ui_dump()
         assert [command.split(" && ")[0] for command in commands] == [
-            "uiautomator dump /data/local/tmp/window_dump.xml >&2", "input tap 675 1396", "input text a%sb"]
+            "{ uiautomator dump /data/local/tmp/window_dump.xml >&2", "input tap 675 1396", "input text a%sb"]
         assert all("uiautomator dump" in command and "mCurrentFocus" in command for command in commands)
     finally:
         device.close()
@@ -232,6 +233,22 @@ def test_digests_asked_after_an_input_come_with_the_next_while_nothing_ran(fresh
         assert commands == ["input keyevent 4"]
     finally:
         device.close()
+
+
+def test_digests_asked_after_a_grpc_touch_come_with_the_dump(fresh_served_phone, commands):
+    server = fresh_served_phone
+    with SimGrpcServer(server.phone_host, port=free_port()) as grpc_server:
+        device = AdbDevice(server.serial, grpc=f"127.0.0.1:{grpc_server.port}")
+        try:
+            device.tap(5, 5)
+            device.ui_dump()
+            device.md5sums(["/data/local/tmp/none"])
+            device.tap(5, 5)
+            commands.clear()
+            assert device.ui_dump() == server.phone.ui_dump() and device.md5sums(["/data/local/tmp/none"]) == {}
+            assert len(commands) == 1 and commands[0].startswith("{ md5sum /data/local/tmp/none 2>/dev/null; ")
+        finally:
+            device.close()
 
 
 def test_a_failed_input_or_dump_in_one_command_line_says_which(fresh_served_phone):

@@ -405,9 +405,37 @@ class AdbDevice:
             if not result.ok or "ERROR" in result.output:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
-        command = _DUMP_AND_READ + (_AND_REPORT_FOCUS if with_focus else "")
+        digests = self._digests_to_bring() if self._input_ran_last else []  # after a gRPC touch, say
+        command = self._reads(digests, with_dump=True, with_focus=with_focus)
         output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
-        return self._read_dump(output.stdout.decode("utf-8", "replace"), output, with_focus)
+        return self._take_reads(output, digests, with_dump=True, with_focus=with_focus)
+
+    def _digests_to_bring(self) -> list[str]:
+        """The files whose digests were asked after the last input, to bring along with what reads after it
+        (none with ``stabilize``: they are asked once the screen settled, not as soon as it is dumped)."""
+        digests, self._digests_asked = sorted(self._digests_asked), set()
+        return digests if self.stabilize is None else []
+
+    @staticmethod
+    def _reads(digests: Sequence[str], with_dump: bool, with_focus: bool) -> str:
+        """A command group that prints the ``digests`` (``md5sum``'s lines first on standard output) and the UI
+        dump ``with_dump`` (the XML after them; its message, and the focus line ``with_focus``, on standard
+        error). A dump that failed exits with ``_DUMP_FAILED``."""
+        reads = [_md5sum_command(digests)] if digests else []
+        reads.append(f"{_DUMP_AND_READ}{_AND_REPORT_FOCUS if with_focus else ''} || exit {_DUMP_FAILED}"
+                     if with_dump else "true")
+        return f"{{ {'; '.join(reads)}; }}"
+
+    def _take_reads(self, output: services.ShellOutput, digests: Sequence[str], with_dump: bool,
+                    with_focus: bool) -> str | None:
+        """What a ``_reads`` group printed: keeps the digests (``md5sums`` answers from them while nothing ran
+        since) and returns the dump (``None`` without one)."""
+        printed = output.stdout.decode("utf-8", "replace")
+        digests_end = _MD5_LINES.match(printed).end() if digests else 0
+        if digests:
+            self._digests = frozenset(digests), {name: digest for digest, name
+                                                 in _MD5_LINE.findall(printed[:digests_end])}
+        return self._read_dump(printed[digests_end:], output, with_focus) if with_dump else None
 
     def _read_dump(self, xml: str, output: services.ShellOutput, with_focus: bool) -> str:
         """``xml``, the part of a command line's standard output that ``_DUMP_AND_READ`` printed, once its exit
@@ -426,9 +454,7 @@ class AdbDevice:
         round trip fewer a step. Returns the dump it brought."""
         command = "input " + " ".join(str(arg) for arg in args)
         self._screen_may_change()
-        digests = sorted(self._digests_asked) if observed and self.stabilize is None else []
-        if observed:
-            self._digests_asked = set()
+        digests = self._digests_to_bring() if observed else []
         with_dump = observed and (self._dump_with_inputs or self.stabilize is not None)
         if not (self._shell_v2 and (with_dump or digests)):
             result = self.shell(command)
@@ -437,22 +463,14 @@ class AdbDevice:
             self._input_ran_last = True
             return None
         with_focus = with_dump and self._report_focus and self.stabilize is None  # polls leave it out
-        reads = [_md5sum_command(digests)] if digests else []
-        reads.append(f"{_DUMP_AND_READ}{_AND_REPORT_FOCUS if with_focus else ''} || exit {_DUMP_FAILED}"
-                     if with_dump else "true")
-        command += f" && {{ {'; '.join(reads)}; }}"
+        command += " && " + self._reads(digests, with_dump, with_focus)
         output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout),
                             idempotent=False)
         if output.exit_code not in (0, _DUMP_FAILED):
             printed = (output.stdout + output.stderr).decode("utf-8", "replace").strip()
             raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {printed}")
         self._input_ran_last = True
-        printed = output.stdout.decode("utf-8", "replace")
-        digests_end = _MD5_LINES.match(printed).end() if digests else 0  # md5sum's lines come first
-        if digests:
-            self._digests = frozenset(digests), {name: digest for digest, name
-                                                 in _MD5_LINE.findall(printed[:digests_end])}
-        return self._read_dump(printed[digests_end:], output, with_focus) if with_dump else None
+        return self._take_reads(output, digests, with_dump, with_focus)
 
     def _settle(self, dumped: str | None = None) -> None:
         """Keep the UI dump for ``ui_dump``: with ``stabilize``, the one the screen settled on after an input
