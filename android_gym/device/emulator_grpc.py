@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import ipaddress
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -98,6 +99,7 @@ class EmulatorGrpc:
         self._sleep = sleep
         self._share_frames = is_loopback_address(address)  # shared memory is for an emulator on this machine
         self._frame: SharedFrame | None = None
+        self._frame_lock = threading.Lock()
         self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
         self._controller = pb_grpc.EmulatorControllerStub(self._channel)
         self._snapshots = snapshot_grpc.SnapshotServiceStub(self._channel)
@@ -135,6 +137,13 @@ class EmulatorGrpc:
         screenshot told how large a region they need; a region the emulator did not write, or could not take (a
         screen grown since), is given up and the pixels asked in the reply."""
         request = pb.ImageFormat(format=pb.ImageFormat.RGB888, width=width, height=height)
+        with self._frame_lock:  # one region: one screenshot at a time through it
+            return self._screenshot(request)
+
+    def _screenshot(self, request: pb.ImageFormat) -> np.ndarray:
+        if self._frame is not None and not self._frame.owned:  # a forked child: the region is its parent's
+            self._frame.close()
+            self._frame = None
         if self._frame is not None:
             pixels = self._shared_screenshot(request, self._frame)
             if pixels is not None:
@@ -222,9 +231,10 @@ class EmulatorGrpc:
     def close(self) -> None:
         """Close the channel and remove the shared screenshot region. Idempotent."""
         self._channel.close()
-        if self._frame is not None:
-            self._frame.close()
-            self._frame = None
+        with self._frame_lock:
+            if self._frame is not None:
+                self._frame.close()
+                self._frame = None
 
     def __enter__(self) -> EmulatorGrpc:
         return self

@@ -38,6 +38,12 @@ class SharedFrame:
         finally:
             os.close(fd)
         self._marker = b""
+        self._pid = os.getpid()
+
+    @property
+    def owned(self) -> bool:
+        """Whether this process made the region (a forked child must make its own: the parent writes this one)."""
+        return os.getpid() == self._pid
 
     @property
     def handle(self) -> str:
@@ -64,7 +70,8 @@ class SharedFrame:
         return pixels[:, :, :3].copy()
 
     def close(self) -> None:
-        """Unmap and remove the region. Idempotent."""
+        """Unmap the region, and remove it if this process made it. Idempotent."""
         if not self._memory.closed:
             self._memory.close()
-            os.unlink(self.path)
+            if self.owned:
+                os.unlink(self.path)

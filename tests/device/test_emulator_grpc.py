@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from android_gym.device.emulator_grpc import EmulatorGrpc, EmulatorStatus, decode_image, is_loopback_address
+from android_gym.device.shared_frame import SharedFrame
 from android_gym.errors import DeviceError, EmulatorGrpcError
 from android_gym.protos import emulator_controller_pb2 as pb
 from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
@@ -203,3 +204,25 @@ def test_an_address_without_an_emulator_says_how_to_start_one():
     assert isinstance(raised.value, EmulatorGrpcError)
     assert str(raised.value) == (f"no emulator gRPC on 127.0.0.1:{port}: start the emulator with -grpc {port} "
                                  f"(or `android-gym sim serve --grpc-port {port}`)")
+
+
+
+def test_a_forked_child_leaves_its_parents_region_alone():
+    """A forked child that inherited a client must make a region of its own (``EmulatorGrpc`` drops an inherited
+    one): the parent keeps writing its own."""
+    frame = SharedFrame(64)
+    try:
+        child = os.fork()
+        if child == 0:
+            code = 1
+            try:
+                owned = frame.owned
+                frame.close()
+                code = 0 if not owned and os.path.exists(frame.path) else 2
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0 and frame.owned and os.path.exists(frame.path)
+    finally:
+        frame.close()
+    assert not os.path.exists(frame.path)
