@@ -6,8 +6,9 @@ a ``file:///path`` handle is a file mapped into memory, anything else a POSIX sh
 ``/dev/shm/<name>`` on Linux). A region smaller than the image is ``FAILED_PRECONDITION``, as there.
 
 Unlike the emulator, the simulated phone never creates the region (the client does, before asking) and writes only
-into a regular file that is no symbolic link: a request can name any file its server may write, so serve with a
-token (``--grpc-use-token``) where other users share the machine.
+into a regular file that is no symbolic link, inside the shared-memory or a temporary directory
+(``regions_allowed_in``): a request names the file, so without that rule any local client could have the phone
+overwrite any file its user may write. Serve with a token (``--grpc-use-token``) where other users share the machine.
 """
 
 from __future__ import annotations
@@ -15,17 +16,28 @@ from __future__ import annotations
 import mmap
 import os
 import stat
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from android_gym.errors import AndroidGymError
+from android_gym.tempdirs import TMPDIR_VAR
 
 #: Where Linux keeps POSIX shared-memory objects: ``shm_open("/name")`` opens ``/dev/shm/name``.
 SHM_DIR = Path("/dev/shm")
 FILE_URI = "file://"
 #: How many regions stay mapped (one per client, each as large as a frame).
 KEPT_MAPPINGS = 8
+
+
+def regions_allowed_in() -> tuple[Path, ...]:
+    """The directories a region may lie in: the shared-memory one, the system's temporary directory, and
+    ``$ANDROID_GYM_TMPDIR`` when set (where android_gym's clients make theirs, ``tempdirs.fast_tmp_dir``)."""
+    places = [SHM_DIR, Path(tempfile.gettempdir())]
+    if os.environ.get(TMPDIR_VAR):
+        places.append(Path(os.environ[TMPDIR_VAR]))
+    return tuple(place.resolve() for place in places)
 
 
 class RegionError(AndroidGymError):
@@ -60,6 +72,10 @@ class SharedFrames:
 
     def _write(self, handle: str, image: bytes | memoryview) -> None:
         path = region_path(handle)
+        allowed = regions_allowed_in()
+        if not any(path.parent.resolve().is_relative_to(place) for place in allowed):
+            raise RegionError(f"the shared memory region {handle!r} is outside the shared-memory and temporary "
+                              f"directories ({', '.join(map(str, allowed))}): make it there")
         try:
             fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
         except OSError as error:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import socket
+import tempfile
 from pathlib import Path
 
 import grpc
@@ -19,12 +20,14 @@ from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
 from android_gym.protos import snapshot_pb2
 from android_gym.protos import snapshot_service_pb2 as snap
 from android_gym.protos import snapshot_service_pb2_grpc as snap_grpc
+from android_gym.sim import frame_transport
 from android_gym.sim.adb_harness import free_port, free_port_pair
 from android_gym.sim.frame_transport import region_path
 from android_gym.sim.grpc_server import SimGrpcServer, fit_size, is_local_peer
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import INPUT_EVENT_MS, Phone
 from android_gym.sim.server import SimServer
+from android_gym.tempdirs import TMPDIR_VAR
 
 
 @pytest.fixture
@@ -155,6 +158,28 @@ def test_a_region_too_small_or_missing_is_a_failed_precondition(controller, tmp_
             controller.getScreenshot(request)
         assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION and message in error.value.details()
     assert not (tmp_path / "missing").exists()  # never created by the server
+
+
+def test_a_region_outside_the_shared_memory_and_temporary_directories_is_refused(controller, tmp_path,
+                                                                                 monkeypatch):
+    """A request names the file: the phone writes into none outside the places clients make regions, so a local
+    client cannot have it overwrite a user's files."""
+    allowed = tmp_path / "temporary"
+    allowed.mkdir()
+    monkeypatch.setattr(frame_transport, "SHM_DIR", allowed)
+    monkeypatch.setattr(tempfile, "tempdir", str(allowed))
+    monkeypatch.delenv(TMPDIR_VAR, raising=False)
+    outside, inside = tmp_path / "notes.txt", allowed / "frame"
+    for region in (outside, inside):
+        region.write_bytes(bytes(270 * 600 * 3))
+    request = pb.ImageFormat(format=pb.ImageFormat.RGB888, width=270, height=600,
+                             transport=pb.ImageTransport(channel=pb.ImageTransport.MMAP, handle=f"file://{outside}"))
+    with pytest.raises(grpc.RpcError) as error:
+        controller.getScreenshot(request)
+    assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "outside" in error.value.details()
+    assert outside.read_bytes() == bytes(270 * 600 * 3)
+    request.transport.handle = f"file://{inside}"
+    assert controller.getScreenshot(request).image == b"" and inside.read_bytes() != bytes(270 * 600 * 3)
 
 
 @pytest.mark.parametrize(("peer", "local"), [
