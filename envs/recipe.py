@@ -343,8 +343,9 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
             if at_end or any(text != title for text in following):
                 state["settled"] = True
                 return None
-        elif state["passing"] or state["scrolls"] >= _MAX_SCROLLS or (at_end and state["direction"] == "up"):
-            return narrow(elements)  # passed, too far, or both ends of the list seen
+        elif (state["passing"] or state["scrolls"] >= _MAX_SCROLLS or (at_end and state["direction"] == "up")
+              or not RECIPE_LIST.present(elements)):
+            return narrow(elements)  # passed, too far, both ends of the list seen, or a search found nothing
         state["passing"], state["scrolls"] = bool(cards), state["scrolls"] + 1
         if at_end:
             state["direction"] = "up"
