@@ -304,22 +304,15 @@ def _shows(elements: Sequence[UIElement], row: Mapping[str, Any]) -> bool:
             and shown_directions == directions[:len(shown_directions)])
 
 
-def _narrowing_query(row: Mapping[str, Any]) -> str:
-    """The search that leaves only ``row`` and its exact copies: the words of its title, then of its ingredients
-    (the search matches every word in the title, description, source or ingredients)."""
-    words = re.findall(r"[A-Za-z0-9]+", _typable(row["title"] or ""))
-    return " ".join(words + re.findall(r"[A-Za-z0-9]+", _typable(row["ingredients"] or ""))[:4])
-
-
 def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep]:
     """From the recipe list: open the details of a recipe with ``row``'s content. With ``search`` (the goal names
     the recipe) its title is typed into the search first, unless its card is on screen. Then the list is scrolled
     until the last card showing its title and description is on screen (a card with another title follows it, or
     the list ends), and those cards are opened from the last one up (BACK when the details differ; a recipe added
-    later lists after its look-alikes). Where the screen is too short for that (the look-alikes passed without a
-    card after them, none of those on screen is the one, or ``_MAX_SCROLLS`` did not get there), the search
-    narrows to the recipe's title and ingredients, as read on its details. ``OracleError`` when it cannot be
-    found."""
+    later lists after its look-alikes). Where the list is too long for that (the look-alikes passed without a
+    card after them, none of those on screen is the one, or ``_MAX_SCROLLS`` did not get there), it searches
+    for the title read on the cards and opens the look-alikes the search leaves the same way. ``OracleError``
+    when it cannot be found."""
     title = _norm(row["title"])
     state = {"looked": 0, "searched": not search, "settled": False, "narrowed": False, "direction": "down",
              "contents": None, "passing": False, "scrolls": 0}
@@ -333,9 +326,9 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
     def narrow(elements: Sequence[UIElement]) -> Action:
         if state["narrowed"] and SEARCH_FIELD.present(elements):
             raise OracleError(f"no recipe on screen shows {row['title']!r}")
-        action = type_search(_narrowing_query(row), elements)
-        if action.action_type is ActionType.INPUT_TEXT:  # what it finds is the recipe and its exact copies
-            state.update(narrowed=True, settled=True)
+        action = type_search(_typable(row["title"]), elements)
+        if action.action_type is ActionType.INPUT_TEXT:  # what it finds are the look-alikes, told apart as before
+            state.update(narrowed=True, scrolls=0, direction="down")
         return action
 
     def settle(elements: Sequence[UIElement], cards: Sequence[UIElement]) -> Action | None:
@@ -350,8 +343,9 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
             if at_end or any(text != title for text in following):
                 state["settled"] = True
                 return None
-        elif state["passing"] or state["scrolls"] >= _MAX_SCROLLS or (at_end and state["direction"] == "up"):
-            return narrow(elements)  # passed, too far, or both ends of the list seen
+        elif (state["passing"] or state["scrolls"] >= _MAX_SCROLLS or (at_end and state["direction"] == "up")
+              or not RECIPE_LIST.present(elements)):
+            return narrow(elements)  # passed, too far, both ends of the list seen, or a search found nothing
         state["passing"], state["scrolls"] = bool(cards), state["scrolls"] + 1
         if at_end:
             state["direction"] = "up"

@@ -20,7 +20,8 @@ from android_gym.envs.recipe import (
     reveal_rows,
 )
 from android_gym.tasks.oracle import OracleError, complete, open_app
-from android_gym.testing import play_on_device, play_steps
+from android_gym.testing import play_on_device, play_steps, replay_oracle_ids
+from android_gym.wrappers import make_rl_env
 
 
 def params(task: str, seed: int) -> dict:
@@ -136,3 +137,21 @@ def test_reveal_rows_fails_for_a_recipe_that_is_not_there(reset_task):
     env, info = reset_task("RecipeDeleteSingleRecipe", seed=0)
     with pytest.raises(OracleError, match="Nowhere Stew"):
         play_steps(env, info, reveal_rows([recipe_row("Nowhere Stew", "Hidden.")]))
+
+
+@pytest.mark.parametrize("task, config", [
+    # too short to tell three look-alike cards apart: the oracle searches the title it read on the cards
+    ("RecipeDeleteMultipleRecipesWithConstraint",
+     {"phone": "small_phone", "font_scale": 0.85, "language": "fr-FR", "navigation": "gestures"}),
+    # two fields above the keyboard: ENTER moves from field to field instead of a scroll and a tap each
+    ("RecipeAddMultipleRecipesFromMarkor2", {"phone": "small_phone", "font_scale": 1.3, "dark_theme": True}),
+])
+def test_the_rl_view_replays_the_oracle_on_a_small_phone_within_the_budget(task, config):
+    """The oracle types only what the screens showed, so each of its steps has an RL id, and it fits the step
+    budget (10 x complexity) where a small screen shows little."""
+    env = make_rl_env(android_gym.env_id(task), device_config=config)
+    try:
+        result, stopped = replay_oracle_ids(env, seed=0)
+        assert stopped is None and result.score == 1.0 and not result.truncated, (stopped, result.steps)
+    finally:
+        env.close()

@@ -264,3 +264,35 @@ def test_cards_keep_their_120_dp_at_a_large_font_scale(phone):
         assert texts(phone, "card_text_view_title")[0] == f"{long} 0"  # the node keeps the whole text
     finally:
         phone.run("wm size reset && wm density reset && settings put system font_scale 1.0")
+
+
+def test_enter_on_a_single_line_field_focuses_the_next_and_the_form_scrolls_it_into_view(phone):
+    """``TextView.shouldAdvanceFocusOnEnter``: ENTER in a single-line field (title, source, servings, time) moves
+    the focus down to the next field, which the form scrolls into view above the keyboard, here on a small phone
+    at font scale 1.3 where two fields show; in a multi-line field (description, ingredients) it starts a line."""
+    try:
+        assert phone.run("wm size 720x1280 && wm density 320 && settings put system font_scale 1.3").exit_code == 0
+        open_app(phone)
+        tap(phone, content_desc="New Recipe")
+        tap(phone, resource_id=rid("new_title"))
+        for name, text, following in (("new_title", "Stew", "new_description"),
+                                      ("new_source", "Grandma", "new_servings"),
+                                      ("new_servings", "2", "new_preparation_time"),
+                                      ("new_preparation_time", "1 h", "new_ingredients")):
+            while find(phone, resource_id=rid(name)) is None:  # the source: past the description, by hand
+                phone.swipe(360, 600, 360, 350)
+            if find(phone, resource_id=rid(name)).get("focused") != "true":
+                tap(phone, resource_id=rid(name))
+            phone.input_text(text)
+            phone.key(keycodes.ENTER)
+            shown = find(phone, resource_id=rid(following))
+            assert shown is not None and shown.get("focused") == "true"
+        phone.input_text("1 onion")
+        phone.key(keycodes.ENTER)
+        assert phone.activities.top.focus_key == "new_ingredients"
+        tap(phone, text="SAVE")
+        saved = recipes(phone)[-1]
+        assert (saved["title"], saved["source"], saved["servings"], saved["preparationTime"],
+                saved["ingredients"]) == ("Stew", "Grandma", "2", "1 h", "1 onion\n")
+    finally:
+        phone.run("wm size reset && wm density reset && settings put system font_scale 1.0")

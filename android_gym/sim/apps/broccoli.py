@@ -469,6 +469,8 @@ _FORM_FIELDS = (
 )
 #: The column each form field edits, by the field's resource name (its focus key).
 _COLUMN_OF = {"new_title": "title", **{name: column for column, name, *_ in _FORM_FIELDS}}
+#: The form's focusable fields in focus order (the categories field takes no focus).
+_FOCUS_ORDER = tuple(_COLUMN_OF)
 
 
 class EditRecipeScreen(Screen):
@@ -550,7 +552,16 @@ class EditRecipeScreen(Screen):
         """A ``TextInputLayout`` around its ``TextInputEditText`` (an empty field reports the hint as its text)."""
         field = edit_text(self.values[column], hint, name, self._setter(column), resource_id=_id(name),
                           multiline=multiline, text_size=_FIELD, padding=45)
+        if not multiline:
+            field.on_submit = self._focus_next(name)
         return View(kind="column", class_name="android.widget.LinearLayout", children=[field], padding=_MARGIN)
+
+    def _focus_next(self, name: str) -> Callable[[], None]:
+        """ENTER on a single-line field (``TextView.shouldAdvanceFocusOnEnter``, the IME's "next" action): the
+        focus moves down to the next field, which the form scrolls into view."""
+        def move() -> None:
+            self.focus_key = _FOCUS_ORDER[_FOCUS_ORDER.index(name) + 1]
+        return move
 
     @staticmethod
     def _categories() -> View:

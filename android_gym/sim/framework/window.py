@@ -768,7 +768,9 @@ class WindowManager:
             if field is not None and field.multiline:
                 self.type_text("\n")
             elif field is not None and field.on_submit is not None:
+                focused = screen.focus_key
                 field.on_submit()
+                self._reveal_focus = screen.focus_key != focused  # View.requestFocus: the list scrolls to it
             else:
                 changed = False
         elif code in keycodes.CHARS:
