@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -18,6 +19,15 @@ from android_gym.sim.adb_harness import free_emulator_port, free_port, private_a
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
 from android_gym.sim.system.chromium import keep_browser
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One OpenMP thread for torch (and the BLAS under numpy), set before any test module imports torch and
+    inherited by every worker the tests start (SB3's SubprocVecEnv workers, Ray actors, spawned interpreters): the
+    suite's networks are small and its 2 cores are shared with Chromium, the adb server, Ray and the env workers, so
+    a second thread only spins (100 epochs of train_ppo's behaviour cloning on a busy machine: 42.7 s of CPU with
+    two threads, 3.5 s with one). A value already set is kept."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture(scope="session", autouse=True)
