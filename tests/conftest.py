@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -28,6 +29,12 @@ def pytest_configure(config: pytest.Config) -> None:
     a second thread only spins (100 epochs of train_ppo's behaviour cloning on a busy machine: 42.7 s of CPU with
     two threads, 3.5 s with one). A value already set is kept."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    # SB3's SubprocVecEnv starts its workers from the forkserver (its default start method). The session's
+    # forkserver imports SB3 (and so torch) and android_gym once, and each worker forks from it with them imported
+    # instead of importing them itself (~5 s of CPU per worker on a busy machine); the env functions still reach
+    # the workers pickled, in processes that never ran a test.
+    multiprocessing.set_forkserver_preload(["__main__", "stable_baselines3.common.vec_env.subproc_vec_env",
+                                            "android_gym.wrappers"])
 
 
 @pytest.fixture(scope="session", autouse=True)
