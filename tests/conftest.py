@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -18,6 +20,23 @@ from android_gym.sim.adb_harness import free_emulator_port, free_port, private_a
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
 from android_gym.sim.system.chromium import keep_browser
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One OpenMP thread for torch (and the BLAS under numpy), set before any test module imports torch and
+    inherited by every worker the tests start (SB3's SubprocVecEnv workers, Ray actors, spawned interpreters), as
+    train_ppo.py's ``--torch-threads 1`` default sets it: the suite's networks are small and its 2 cores are shared
+    with Chromium, the adb server, Ray and the env workers, so a second thread only spins (train_ppo's
+    behaviour-cloning test run alone on a busy machine: ~110 s of CPU with two threads, ~30 s with one). Before, a
+    test ran with two threads or one depending on whether a train_ppo run had come before it in the process. A
+    value already set is kept."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    # SB3's SubprocVecEnv starts its workers from the forkserver (its default start method). The session's
+    # forkserver imports SB3 (and so torch) and android_gym once, and each worker forks from it with them imported
+    # instead of importing them itself (~5 s of CPU per worker on a busy machine); the env functions still reach
+    # the workers pickled, in processes that never ran a test.
+    multiprocessing.set_forkserver_preload(["__main__", "stable_baselines3.common.vec_env.subproc_vec_env",
+                                            "android_gym.wrappers"])
 
 
 @pytest.fixture(scope="session", autouse=True)
