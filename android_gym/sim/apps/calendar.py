@@ -372,7 +372,7 @@ class EventsDatabase(SqliteProvider):
                    (REGULAR_EVENT_TYPE_ID, REGULAR_EVENT, DEFAULT_PRIMARY_COLOR))
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        with self._reading() as db:
+        with self.reading() as db:
             return [dict(found) for found in db.execute(sql, tuple(params))]
 
     def event(self, event_id: int) -> dict[str, Any] | None:
