@@ -87,6 +87,7 @@ TRANSITION_SCALE_SETTING = "transition_animation_scale"
 MAX_ANIMATION_SCALE = 20.0
 _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
+_STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 T = TypeVar("T")
 
@@ -143,7 +144,7 @@ class WindowManager:
         self._transition_left = 0  # its frames not shown yet
         self._frame: Frame | None = None
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
-        self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
+        self._status_bars: dict[tuple, View] = {}  # the laid-out status bars by what they show (``_status_bar``)
         self._nav: tuple[Looks, View] | None = None  # the looks the navigation bar was built for, and its views
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
         self._frame_time = 0
@@ -178,7 +179,8 @@ class WindowManager:
         self.scale = display.scale
         self.design_width, self.design_height = display.design_size
         self._renderer: Renderer | None = None  # made at the first look at the pixels (a frame costs ms)
-        self._status = self._nav = self._ime = None
+        self._nav = self._ime = None
+        self._status_bars = {}
         self.invalidate()
 
     @property
@@ -216,7 +218,8 @@ class WindowManager:
     def set_locale(self, tag: str) -> None:
         """The framework (re)started in the locale ``tag``: the system bars and every window show its strings."""
         self.locale.tag = tag
-        self._nav = self._status = self._ime = None
+        self._nav = self._ime = None
+        self._status_bars = {}
         self.invalidate()
 
     def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
@@ -413,8 +416,8 @@ class WindowManager:
     def _status_bar(self, color: Color) -> View:
         """SystemUI's status bar in ``color`` (the app's colour under it), laid out: the clock at the start;
         Bluetooth, airplane mode or Wi-Fi, the cellular signal and the battery at the end, in dark icons over a light
-        colour and light ones over a dark colour (``APPEARANCE_LIGHT_STATUS_BARS``). Built again only when what it
-        shows changed."""
+        colour and light ones over a dark colour (``APPEARANCE_LIGHT_STATUS_BARS``). Built once for what it shows
+        (the last few kept: the colour changes from app to app)."""
         settings = self._phone.settings
         names = []
         if settings.get("global", "bluetooth_on") == "1":
@@ -429,9 +432,12 @@ class WindowManager:
                   (battery, self.locale.string(_BATTERY_LEVEL, systemui.PACKAGE).format(level))]
         notes = tuple((n.icon, self.notifications.description(n)) for n in self.notifications.active)
         shown = (color, tuple(names), systemui.clock_text(self._phone), notes, self.locale.tag)
-        if self._status is None or self._status[0] != shown:
-            self._status = shown, self._status_bar_view(*shown)
-        return self._status[1]
+        bar = self._status_bars.get(shown)
+        if bar is None:
+            if len(self._status_bars) >= _STATUS_BARS_KEPT:
+                self._status_bars.clear()
+            bar = self._status_bars[shown] = self._status_bar_view(*shown)
+        return bar
 
     def _status_bar_view(self, color: Color, names: tuple[tuple[str, str], ...], time: str,
                          notes: tuple[tuple[str, str], ...], language: str) -> View:

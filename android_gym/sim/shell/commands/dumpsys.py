@@ -50,7 +50,11 @@ def _system_window(name: str) -> str:
 def focused_window(phone: ShellDevice) -> tuple[str, str]:
     """The package and activity ``dumpsys window`` names as ``mCurrentFocus``, without writing the report (asked
     after every step); the activity records and tasks the report numbers are numbered as it would number them (each
-    gets its id when first seen)."""
+    gets its id when first seen); made once per state of the phone (``WindowManager.per_state``)."""
+    return phone.window.per_state("focused window", lambda: _focused_window(phone))
+
+
+def _focused_window(phone: ShellDevice) -> tuple[str, str]:
     for task in phone.activities.task_stacks():
         record_hash(phone, task[-1])
         task_id(phone, task)
