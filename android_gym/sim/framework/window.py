@@ -151,7 +151,7 @@ class WindowManager:
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
         self._frame_expires = UNREAD  # the device time a message the frame shows goes (VirtualClock.before)
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
-        self._dump: tuple[str, View, str] | None = None  # ``dumped``
+        self._dump: tuple[str, list[hierarchy.Node], str] | None = None  # ``dumped``
         self._pixels: np.ndarray | None = None
         self._rgba: bytes | None = None
         self._shift = False
@@ -560,9 +560,9 @@ class WindowManager:
         pulled down (uiautomator dumps the active window), else the foreground activity's window."""
         return self.dumped()[0]
 
-    def dumped(self) -> tuple[str, View, str]:
-        """``ui_dump``'s XML with the laid-out tree it was written from (screen coordinates) and the package the
-        window belongs to: one look at the screen."""
+    def dumped(self) -> tuple[str, list[hierarchy.Node], str]:
+        """``ui_dump``'s XML with the nodes it writes (views in screen coordinates, ``hierarchy.written``) and the
+        package the window belongs to: one look at the screen."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._dump is None:
@@ -572,7 +572,7 @@ class WindowManager:
                 window = _shifted(window, slide, self.design_width)
             if self.scale != 1:
                 window = _scaled(window, self.scale, self.width, self.height)
-            dumped = hierarchy.dump(window, package), window, package
+            dumped = *hierarchy.written(window, package), package
             if slide:
                 return dumped
             self._dump = dumped
