@@ -610,7 +610,8 @@ class WindowManager:
         window = self._window_at(x, y)
         found = None
         for view in window.walk() if window is not None else ():
-            if _contains(view.bounds, x, y) and wanted(view) and view.enabled and not view.virtual:
+            x1, y1, x2, y2 = view.bounds  # _contains, inlined: every view of the window is tested
+            if x1 <= x < x2 and y1 <= y < y2 and wanted(view) and view.enabled and not view.virtual:
                 found = view
         return found
 
