@@ -20,6 +20,7 @@ from android_gym.sim.framework.app import Screen
 from android_gym.sim.shell.commands.activity import (
     configuration,
     note_tasks,
+    number,
     pid_of,
     record_hash,
     short_component,
@@ -55,9 +56,7 @@ def focused_window(phone: ShellDevice) -> tuple[str, str]:
 
 
 def _focused_window(phone: ShellDevice) -> tuple[str, str]:
-    for task in phone.activities.task_stacks():
-        record_hash(phone, task[-1])
-        task_id(phone, task)
+    number(phone, phone.activities.task_stacks())
     top = phone.activities.top
     return top.app.package, top.activity
 
