@@ -261,21 +261,28 @@ class WindowManager:
         width = self.design_width
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
         layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
+        night_colors = screen.night_colors if looks.night else None
+        # One pass over the laid-out views: the lists' positions kept, the focused field, and the background of the
+        # top-most view drawn at the top centre of the window (the window's own where nothing is), for the status bar.
+        field, under = None, night_colors.get(WHITE, WHITE) if night_colors else WHITE
+        top_x, top_y = width // 2, STATUS_BAR_HEIGHT
         for view in content.walk():
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset
+            if field is None and view.editable and view.focused:
+                field = view
+            x1, y1, x2, y2 = view.bounds
+            if view.background is not None and x1 <= top_x < x2 and y1 <= top_y < y2:
+                under = view.background
         if self._reveal_focus:
             self._reveal_focus = False
             if self._scroll_focus_into_view(screen, content):
                 return self._build()
         if screen.scroll_requests and self._scroll_to_positions(screen, content):
             return self._build()
-        self._add_text_toolbar(screen, content, window)
+        self._add_text_toolbar(screen, field, window)
         self._add_heads_up(window)
-
-        night_colors = screen.night_colors if looks.night else None
-        background = night_colors.get(WHITE, WHITE) if night_colors else WHITE
-        status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT, background))
+        status = self._status_bar(_status_color(under))
         keyboard = None
         if keyboard_shown:
             shown = (self._shift, looks, self.locale.tag, content_bottom, width)
@@ -367,9 +374,8 @@ class WindowManager:
                 screen.scroll[view.key], moved = max(0, top - offset), True
         return moved
 
-    def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
-        """Lay the focused field's floating toolbar (if open) over the app window, as its last child."""
-        field = next((v for v in content.walk() if v.editable and v.focused), None)
+    def _add_text_toolbar(self, screen: Screen, field: View | None, window: View) -> None:
+        """Lay the focused ``field``'s floating toolbar (if open) over the app window, as its last child."""
         self._text_toolbar = None if field is None else self._editor.toolbar(screen, field, window.bounds)
         if self._text_toolbar is not None:
             self.locale.translate(self._text_toolbar, FRAMEWORK_PACKAGE)  # the platform's floating toolbar
@@ -795,16 +801,10 @@ def _nav_bar_height(looks: Looks) -> int:
     return GESTURE_NAV_BAR_HEIGHT if looks.gestural else NAV_BAR_HEIGHT
 
 
-def _color_under(content: View, x: int, y: int, background: Color = WHITE) -> Color:
-    """The colour the status bar takes over an activity: the background of the top-most view drawn at the top
-    centre of its window (``(x, y)``), as apps colour the bar like their app bar (``statusBarColor``); a saturated
-    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; the window's ``background`` where
-    nothing is drawn."""
-    color = background
-    for view in content.walk():
-        x1, y1, x2, y2 = view.bounds
-        if view.background is not None and x1 <= x < x2 and y1 <= y < y2:
-            color = view.background
+def _status_color(color: Color) -> Color:
+    """The colour the status bar takes over an activity whose window shows ``color`` at its top centre (the
+    background of the top-most view drawn there), as apps colour the bar like their app bar (``statusBarColor``): a
+    saturated colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``."""
     if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
         color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
     return color

@@ -75,22 +75,20 @@ def _flags(checkable: bool, checked: bool, clickable: bool, enabled: bool, focus
 def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds, depth: int, nodes: list[Node]) -> None:
     nodes.append((view, depth, bounds))
     x1, y1, x2, y2 = bounds
-    flags = _flags(bool(view.checkable), bool(view.checked), bool(view.clickable), bool(view.enabled),
-                   bool(view.focusable), bool(view.focused), bool(view.scrollable), bool(view.long_clickable),
-                   bool(view.password), bool(view.selected))
+    # _flags' string depends only on the values' truth, and equal keys (1 and True) are one entry: no bool() needed
+    flags = _flags(view.checkable, view.checked, view.clickable, view.enabled, view.focusable, view.focused,
+                   view.scrollable, view.long_clickable, view.password, view.selected)
+    visible = visible_children(view, bounds)
     out.append(
         f'<node index="{index}" text="{_attr(view.text)}" resource-id="{_attr(view.resource_id)}" '
         f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" {flags} '
-        f'bounds="[{x1},{y1}][{x2},{y2}]"'
+        f'bounds="[{x1},{y1}][{x2},{y2}]"{">" if visible else " />"}'
     )
-    visible = visible_children(view, bounds)
-    if not visible:
-        out.append(" />")
-        return
-    out.append(">")
-    for child_index, (child, clipped) in enumerate(visible):
-        _node(child, child_index, package, out, clipped, depth + 1, nodes)
-    out.append("</node>")
+    if visible:
+        depth += 1
+        for child_index, (child, clipped) in enumerate(visible):
+            _node(child, child_index, package, out, clipped, depth, nodes)
+        out.append("</node>")
 
 
 def written(root: View, package: str, rotation: int = 0) -> tuple[str, list[Node]]:
