@@ -48,6 +48,7 @@ from android_gym.sim.apps.calendar import (
 from android_gym.sim.framework import formats
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME
+from android_gym.tasks.draws import Rng, exact_draws
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -119,13 +120,13 @@ _HOLDER, _ITEM_TITLE, _ITEM_TIME = _rid("event_item_holder"), _rid("event_item_t
 
 
 # ----- AndroidWorld's event generation -----------------------------------------------------------------------------
-def random_october_ts(rng: np.random.Generator, start_day: int = TODAY.day, end_day: int = 31) -> int:
+def random_october_ts(rng: Rng, start_day: int = TODAY.day, end_day: int = 31) -> int:
     """``datetime_utils.create_random_october_2023_unix_ts``: a whole hour on a day in the range (inclusive)."""
     day, hour = int(rng.integers(start_day, end_day + 1)), int(rng.integers(0, 24))
     return int(dt.datetime(TODAY.year, TODAY.month, day, hour, tzinfo=UTC).timestamp())
 
 
-def random_event(rng: np.random.Generator, start_ts: int) -> Row:
+def random_event(rng: Rng, start_ts: int) -> Row:
     """``events_generator.generate_event``: 15–60 minutes, a generated title and description."""
     duration = int(DURATIONS_MINS[int(rng.integers(len(DURATIONS_MINS)))])
     prefix = TITLE_PREFIXES[int(rng.integers(len(TITLE_PREFIXES)))]
@@ -142,12 +143,13 @@ def noise_events(rng: np.random.Generator, n: int, keep: Callable[[Row], bool]) 
     """``generate_noise_events``/``get_random_items``: ``n`` distinct October events (from the 1st) that ``keep``
     accepts."""
     found: list[Row] = []
-    for _ in range(10_000):
-        if len(found) == n:
-            return found
-        candidate = random_event(rng, random_october_ts(rng, start_day=1))
-        if keep(candidate) and candidate not in found:
-            found.append(candidate)
+    with exact_draws(rng) as draws:
+        for _ in range(10_000):
+            if len(found) == n:
+                return found
+            candidate = random_event(draws, random_october_ts(draws, start_day=1))
+            if keep(candidate) and candidate not in found:
+                found.append(candidate)
     raise ValueError(f"could not generate {n} noise events")
 
 

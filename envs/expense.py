@@ -28,6 +28,7 @@ from android_gym.device.base import Device
 from android_gym.sim.apps.expense import CATEGORIES as CATEGORY_BY_ID
 from android_gym.sim.apps.expense import DB_PATH, LIST_AMOUNT_MAX, LIST_NAME_MAX, PACKAGE, format_amount
 from android_gym.tasks import register_task
+from android_gym.tasks.draws import Rng, exact_draws
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -100,20 +101,27 @@ def expense_row(name: str, amount: float | int | str | Decimal, category: str | 
             "note": note, "created_date": ms, "modified_date": ms}
 
 
-def _random_time_ms(rng: np.random.Generator) -> int:
+#: Midnight of October 1 2023 (UTC), in ms: the first moment ``_random_time_ms`` can give.
+_OCTOBER_1_MS = int(dt.datetime(2023, 10, 1, tzinfo=dt.timezone.utc).timestamp()) * 1000
+_HOUR_MS = 3_600_000
+
+
+def _random_time_ms(rng: Rng) -> int:
     """``create_random_october_2023_unix_ts(start_day=1, end_day=15)``: a whole hour of Oct 1–15, in ms."""
     day, hour = int(rng.integers(1, 16)), int(rng.integers(0, 24))
-    return int(dt.datetime(2023, 10, day, hour, tzinfo=dt.timezone.utc).timestamp()) * 1000
+    return _OCTOBER_1_MS + ((day - 1) * 24 + hour) * _HOUR_MS
 
 
-def random_expense(rng: np.random.Generator) -> Row:
-    """AndroidWorld's ``_generate_expense``."""
-    created = dt.datetime.fromtimestamp(_random_time_ms(rng) / 1000, tz=dt.timezone.utc)
-    category = CATEGORIES[int(rng.integers(len(CATEGORIES)))]
-    names = EXPENSE_NAMES[category]
+def random_expense(rng: Rng) -> Row:
+    """AndroidWorld's ``_generate_expense`` (the row ``expense_row`` makes of its draws)."""
+    ms = _random_time_ms(rng)
+    category = int(rng.integers(len(CATEGORIES)))
+    names = EXPENSE_NAMES[CATEGORIES[category]]
     name = names[int(rng.integers(len(names)))]
     cents = int(rng.integers(1000, 50001))
-    return expense_row(name, Decimal(cents) / 100, category, NOTES[int(rng.integers(len(NOTES)))], created)
+    note = NOTES[int(rng.integers(len(NOTES)))]
+    return {"name": name, "amount": cents, "category": category + 1, "note": note, "created_date": ms,
+            "modified_date": ms}
 
 
 def random_expenses(rng: np.random.Generator, count: int, exclude_names: Sequence[str] = (),
@@ -121,13 +129,16 @@ def random_expenses(rng: np.random.Generator, count: int, exclude_names: Sequenc
     """``get_random_items(replacement=False)``: ``count`` different expenses, none named in ``exclude_names``
     (``unique_names``: no two with the same name, as the deletion tasks draw them)."""
     rows: list[Row] = []
-    while len(rows) < count:
-        candidate = random_expense(rng)
-        if candidate["name"] in exclude_names or candidate in rows:
-            continue
-        if unique_names and any(candidate["name"] == row["name"] for row in rows):
-            continue
-        rows.append(candidate)
+    names: set[str] = set()
+    with exact_draws(rng) as draws:
+        while len(rows) < count:
+            candidate = random_expense(draws)
+            if candidate["name"] in exclude_names or candidate in rows:
+                continue
+            if unique_names and candidate["name"] in names:
+                continue
+            rows.append(candidate)
+            names.add(candidate["name"])
     return rows
 
 

@@ -51,6 +51,7 @@ from android_gym.sim.apps.joplin import (
 )
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME, Task
+from android_gym.tasks.draws import Rng, exact_draws
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -177,11 +178,11 @@ def note_row(title: str, body: str, folder: str, is_todo: bool = False, todo_com
             "folder": folder}
 
 
-def _random_id(rng: np.random.Generator) -> str:
+def _random_id(rng: Rng) -> str:
     return new_id(rng.bytes(16).hex())
 
 
-def random_note_row(rng: np.random.Generator, records: Sequence[Mapping[str, Any]] = ()) -> Row:
+def random_note_row(rng: Rng, records: Sequence[Mapping[str, Any]] = ()) -> Row:
     """AndroidWorld's noise note (``_generate_random_note``): 30 % of the time in a notebook of ``records``
     (the task's own notes), else in any of the 12; a canned title and body of that notebook; ``is_todo`` and
     ``todo_completed`` each a coin toss."""
@@ -344,7 +345,8 @@ def _only_changed(before: Sequence[Row], device: Device, title: str, columns: Se
 
 
 def _noise(rng: np.random.Generator, count: int, folder: str) -> list[Row]:
-    return [random_note_row(rng, [{"folder": folder}]) for _ in range(count)]
+    with exact_draws(rng) as draws:
+        return [random_note_row(draws, [{"folder": folder}]) for _ in range(count)]
 
 
 @register_task

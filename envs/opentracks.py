@@ -44,6 +44,7 @@ from android_gym.sim.apps.opentracks import (
 )
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME
+from android_gym.tasks.draws import Rng
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
@@ -166,7 +167,7 @@ def activity_row(name: str, category: str, start: dt.datetime, minutes: float, m
     return row
 
 
-def random_activity_row(rng: np.random.Generator) -> Row:
+def random_activity_row(rng: Rng) -> Row:
     """AndroidWorld's noise activity: one of 19 categories and one of its names, a start at a random minute of
     the fortnight before device time, 1–299 minutes, 0–20000 m (mile-rounded), 0–500 m of gain and of loss, no
     description."""

@@ -30,6 +30,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.sim.apps.broccoli import DB_PATH, PACKAGE, direction_items, ingredient_items
 from android_gym.tasks import register_task
+from android_gym.tasks.draws import Rng, exact_draws
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -181,11 +182,11 @@ def recipe_row(title: str, description: str = "", servings: str = "", preparatio
             "source": source, "ingredients": ingredients, "directions": directions, "favorite": 0, "imageName": ""}
 
 
-def _pick(rng: np.random.Generator, options: Sequence[str]) -> str:
+def _pick(rng: Rng, options: Sequence[str]) -> str:
     return options[int(rng.integers(len(options)))]
 
 
-def random_recipe(rng: np.random.Generator) -> Row:
+def random_recipe(rng: Rng) -> Row:
     """``_generate_random_recipe``: one of AndroidWorld's 39 recipes with a random description, servings,
     preparation time, ingredients descriptor and an extra sentence of directions."""
     title, directions = _BASE_RECIPES[int(rng.integers(len(_BASE_RECIPES)))]
@@ -199,12 +200,13 @@ def random_recipes(rng: np.random.Generator, n: int, replacement: bool = False,
                    where: Callable[[Row], bool] = lambda recipe: True) -> list[Row]:
     """``get_random_items``: ``n`` random recipes passing ``where``, no two equal unless ``replacement``."""
     found: list[Row] = []
-    for _ in range(_MAX_DRAWS):
-        if len(found) == n:
-            return found
-        candidate = random_recipe(rng)
-        if where(candidate) and (replacement or candidate not in found):
-            found.append(candidate)
+    with exact_draws(rng) as draws:
+        for _ in range(_MAX_DRAWS):
+            if len(found) == n:
+                return found
+            candidate = random_recipe(draws)
+            if where(candidate) and (replacement or candidate not in found):
+                found.append(candidate)
     if len(found) == n:
         return found
     raise ValueError(f"could not draw {n} recipes in {_MAX_DRAWS} tries")
@@ -463,10 +465,11 @@ class _DeleteRecipesTask(_RecipeTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """Recipes with distinct titles: the first ``n_rows_noise`` are noise, the rest targets."""
         recipes: list[Row] = []
-        while len(recipes) < cls.n_rows + cls.n_rows_noise:
-            candidate = random_recipe(rng)
-            if all(candidate["title"] != recipe["title"] for recipe in recipes):
-                recipes.append(candidate)
+        with exact_draws(rng) as draws:
+            while len(recipes) < cls.n_rows + cls.n_rows_noise:
+                candidate = random_recipe(draws)
+                if all(candidate["title"] != recipe["title"] for recipe in recipes):
+                    recipes.append(candidate)
         return {"noise": recipes[:cls.n_rows_noise], "targets": recipes[cls.n_rows_noise:]}
 
     def removed_ids(self) -> list[int]:

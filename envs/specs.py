@@ -10,10 +10,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from android_gym.envs import calendar, expense, joplin, opentracks, recipe, tasks_app
 from android_gym.tasks.base import DEVICE_TIME
+from android_gym.tasks.draws import Rng
 from android_gym.tasks.spec_loader import RecordKind, load_specs, register_record_kind
 from android_gym.tasks.spec_values import DEFAULT_DURATION, parse_number
 
@@ -30,7 +29,7 @@ def _date_time(moment: dt.datetime | None) -> tuple[dt.date | None, dt.time | No
     return (moment.date(), moment.time()) if moment else (None, None)
 
 
-def _random_event_row(rng: np.random.Generator) -> dict[str, Any]:
+def _random_event_row(rng: Rng) -> dict[str, Any]:
     """AndroidWorld's IR noise event (``generate_random_event``): a generated event starting at a random minute
     within 15 days of the device's date."""
     day = DEVICE_TIME.date() + dt.timedelta(days=int(rng.integers(-15, 16)))

@@ -50,6 +50,7 @@ from android_gym.sim.apps.tasks import (
 from android_gym.sim.framework import formats
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME, Task
+from android_gym.tasks.draws import Rng, exact_draws
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -152,13 +153,13 @@ def task_row(title: str, importance: int = LOW, due: dt.date | dt.datetime | Non
     return row
 
 
-def _random_datetime(rng: np.random.Generator, center: dt.datetime, days: int = 14) -> dt.datetime:
+def _random_datetime(rng: Rng, center: dt.datetime, days: int = 14) -> dt.datetime:
     """``datetime_utils.generate_random_datetime``: a minute in a ``days``-long window around ``center``."""
     start = center - dt.timedelta(days=days) / 2
     return start + dt.timedelta(minutes=int(rng.integers(days * 24 * 60)))
 
 
-def random_task_row(rng: np.random.Generator) -> Row:
+def random_task_row(rng: Rng) -> Row:
     """AndroidWorld's noise task: a title (with its notes half the time), any priority, due within a week of
     device time, started about six days before that, completed half the time (around two weeks ago)."""
     title = list(NOISE_TASKS)[int(rng.integers(len(NOISE_TASKS)))]
@@ -295,7 +296,8 @@ class _TasksAppTask(SqliteRowsTask):
 
 
 def _noise(rng: np.random.Generator, count: int) -> list[Row]:
-    return [random_task_row(rng) for _ in range(count)]
+    with exact_draws(rng) as draws:
+        return [random_task_row(draws) for _ in range(count)]
 
 
 @register_task

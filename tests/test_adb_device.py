@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import struct
 
 import adbutils
@@ -19,8 +20,10 @@ from android_gym.errors import (
     DeviceNotFoundError,
     DeviceOfflineError,
     DeviceSpecError,
+    InvalidActionError,
 )
 from android_gym.sim.adb_harness import free_port, free_port_pair
+from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
 
@@ -165,6 +168,109 @@ def test_the_focus_comes_with_the_dump_once_asked_and_only_while_nothing_ran(fre
         assert state.foreground_package(device) == "com.android.settings"
     finally:
         device.close()
+
+
+@pytest.fixture
+def commands(monkeypatch) -> list[str]:
+    """The shell command lines devices send, in order."""
+    sent: list[str] = []
+    shell_v2 = services.shell_v2
+    monkeypatch.setattr(services, "shell_v2", lambda *args: sent.append(args[2]) or shell_v2(*args))
+    return sent
+
+
+def test_inputs_bring_the_dump_along_once_the_caller_reads_one_after_each(fresh_served_phone, commands):
+    phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
+    try:
+        device.key(4)  # BACK at home: nothing to show yet that the caller looks after its inputs
+        assert device.ui_dump() == phone.ui_dump() and len(commands) == 2 + 2  # `id -u`, `wm size` at opening
+        device.known_focus()  # from now on the dump prints the focused window too
+        commands.clear()
+        device.tap(*_center(device.ui_dump(), "Settings"))
+        assert device.ui_dump() == phone.ui_dump()  # the one the tap brought
+        assert "com.android.settings" in device.known_focus()
+        device.input_text("a b")  # `input text a%sb`: one argument
+        assert device.ui_dump() == phone.ui_dump()
+        assert [command.split(" && ")[0] for command in commands] == [
+            "{ uiautomator dump /data/local/tmp/window_dump.xml >&2", "input tap 675 1396", "input text a%sb"]
+        assert all("uiautomator dump" in command and "mCurrentFocus" in command for command in commands)
+    finally:
+        device.close()
+
+
+def test_an_unread_dump_stops_inputs_bringing_it(fresh_served_phone, commands):
+    device = AdbDevice(fresh_served_phone.serial)
+    try:
+        device.key(4)
+        device.ui_dump()
+        device.key(4)  # brings a dump the caller never reads: a shell command comes first
+        device.shell("true")
+        commands.clear()
+        device.key(4)
+        assert commands == ["input keyevent 4"]
+    finally:
+        device.close()
+
+
+def test_digests_asked_after_an_input_come_with_the_next_while_nothing_ran(fresh_served_phone, commands):
+    device, files = AdbDevice(fresh_served_phone.serial), ["/data/local/tmp/a", "/data/local/tmp/missing"]
+    try:
+        device.push(b"one", files[0])
+        device.key(4)
+        assert device.md5sums(files) == {files[0]: hashlib.md5(b"one").hexdigest()}  # a round trip of its own
+        commands.clear()
+        device.key(4)
+        assert commands == [f"input keyevent 4 && {{ md5sum {' '.join(files)} 2>/dev/null; true; }}"]
+        assert device.md5sums(files) == {files[0]: hashlib.md5(b"one").hexdigest()}
+        assert device.md5sums(files[:1]) == {files[0]: hashlib.md5(b"one").hexdigest()} and len(commands) == 1
+        device.push(b"two", files[0])  # a write: the digests brought are no longer current
+        assert device.md5sums(files) == {files[0]: hashlib.md5(b"two").hexdigest()} and len(commands) == 2
+        device.key(4)
+        device.shell(f"echo three > {files[0]}")
+        assert device.md5sums(files) == {files[0]: hashlib.md5(b"three\n").hexdigest()}
+        commands.clear()
+        device.key(4)  # nothing was asked after the last input: nothing comes along
+        assert commands == ["input keyevent 4"]
+    finally:
+        device.close()
+
+
+def test_digests_asked_after_a_grpc_touch_come_with_the_dump(fresh_served_phone, commands):
+    server = fresh_served_phone
+    with SimGrpcServer(server.phone_host, port=free_port()) as grpc_server:
+        device = AdbDevice(server.serial, grpc=f"127.0.0.1:{grpc_server.port}")
+        try:
+            device.tap(5, 5)
+            device.ui_dump()
+            device.md5sums(["/data/local/tmp/none"])
+            device.tap(5, 5)
+            commands.clear()
+            assert device.ui_dump() == server.phone.ui_dump() and device.md5sums(["/data/local/tmp/none"]) == {}
+            assert len(commands) == 1 and commands[0].startswith("{ md5sum /data/local/tmp/none 2>/dev/null; ")
+        finally:
+            device.close()
+
+
+def test_a_failed_input_or_dump_in_one_command_line_says_which(fresh_served_phone):
+    device = AdbDevice(fresh_served_phone.serial)
+    try:
+        device.key(4)
+        device.ui_dump()
+        with pytest.raises(InvalidActionError, match="no key for some of these characters"):
+            device.input_text("café")
+        device.shell(f"rm {UI_DUMP_PATH}; mkdir {UI_DUMP_PATH}")  # no file to write nor read
+        with pytest.raises(DeviceError, match="uiautomator dump failed"):
+            device.key(4)
+    finally:
+        device.close()
+
+
+def _center(dump: str, text: str) -> tuple[int, int]:
+    """The middle of the first node whose text is ``text``."""
+    match = re.search(rf'text="{re.escape(text)}"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', dump)
+    assert match is not None, f"no node with text {text!r}"
+    x1, y1, x2, y2 = map(int, match.groups())
+    return (x1 + x2) // 2, (y1 + y2) // 2
 
 
 @pytest.mark.parametrize("shell_v2", [True, False], ids=["shell-v2", "legacy-shell"])

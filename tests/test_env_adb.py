@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import gymnasium as gym
 import numpy as np
 import pytest
 
 import android_gym
 from android_gym.agents import OracleAgent
+from android_gym.sim.adb_harness import free_port
+from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.testing import check_task
 
 
@@ -30,10 +34,21 @@ def test_task_passes_the_task_checks_over_adb(task, fresh_served_phone):
     check_task(task, seeds=(0, 1), device=f"adb:{fresh_served_phone.serial}?stabilize=off", pixels=False)
 
 
-def test_adb_and_in_process_envs_observe_the_same_episode(fresh_served_phone):
-    """The oracle's actions, applied to both backends in lockstep, give identical observations and rewards."""
-    local, remote = (gym.make("AndroidWorld/SimpleSmsReply-v0", device=device)
-                     for device in ("sim", f"adb:{fresh_served_phone.serial}"))
+@pytest.mark.parametrize("path", ["waiting", "stabilize=off", "stabilize=off&grpc"])
+def test_adb_and_in_process_envs_observe_the_same_episode(fresh_served_phone, path):
+    """The oracle's actions, applied to both backends in lockstep, give identical observations and rewards: over
+    adb with the default waiting for still dumps, without it (the dump and the task's digests then come in the
+    input's own command line), and with touches and screenshots (through shared memory) over gRPC."""
+    with contextlib.ExitStack() as stack:
+        query = "" if path == "waiting" else "?stabilize=off"
+        if path.endswith("grpc"):
+            grpc_server = stack.enter_context(SimGrpcServer(fresh_served_phone.phone_host, port=free_port()))
+            query += f"&grpc=127.0.0.1:{grpc_server.port}"
+        _observe_the_same_episode(f"adb:{fresh_served_phone.serial}{query}")
+
+
+def _observe_the_same_episode(device: str) -> None:
+    local, remote = (gym.make("AndroidWorld/SimpleSmsReply-v0", device=spec) for spec in ("sim", device))
     try:
         (obs_local, info), (obs_remote, _) = local.reset(seed=3), remote.reset(seed=3)
         agent = OracleAgent()

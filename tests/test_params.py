@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from android_gym.tasks import params
+from android_gym.tasks import draws, params
 from android_gym.tasks.validators import fuzzy_match, same_number
 
 
@@ -38,3 +39,45 @@ def test_same_number_as_androidworld():
     assert not same_number("4155550123", "+14155550123")  # AndroidWorld compares the whole number
     assert not same_number("+14155550123", "+14155550124")
     assert not same_number("", "")
+
+
+def _draw_all(rng) -> list:
+    """Integers in small and large ranges (2**31 + 1 and 2**63 + 1 reject about half their outputs; a range of 1
+    draws nothing), floats and bytes, interleaved."""
+    drawn = []
+    for low, high in [(0, 2), (1, 16), (0, 1), (1000, 50001), (0, 2**31 + 1), (-3, 2**32 - 3), (5, 6),
+                      (100_000_000, 2**62), (-2**62 - 1, 2**62), (-2**63, 2**63), (0, 7)] * 30:
+        drawn.append(int(rng.integers(low, high)))
+        if high == 16:
+            drawn += [rng.random(), rng.bytes(7)]
+    return drawn
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_draws_draw_what_the_generator_draws_and_leave_it_where_it_would_be(seed):
+    scalar, blocked = np.random.default_rng(seed), np.random.default_rng(seed)
+    scalar.integers(3), blocked.integers(3)  # a 32-bit half kept from before the block
+    expected = _draw_all(scalar)
+    with draws.exact_draws(blocked) as exact:
+        drawn = _draw_all(exact)
+    assert drawn == expected
+    assert blocked.bit_generator.state == scalar.bit_generator.state
+    assert blocked.integers(10**6, size=3).tolist() == scalar.integers(10**6, size=3).tolist()
+
+
+def test_exact_draws_refuse_ranges_numpy_draws_otherwise():
+    with draws.exact_draws(np.random.default_rng(0)) as exact:
+        assert exact.integers(4) in range(4)
+        with pytest.raises(ValueError):
+            exact.integers(0, 2**64 + 1)
+
+
+def test_exact_draws_inside_exact_draws_draw_on():
+    scalar, blocked = np.random.default_rng(7), np.random.default_rng(7)
+    expected = [int(scalar.integers(100)) for _ in range(6)]
+    with draws.exact_draws(blocked) as outer:
+        drawn = [outer.integers(100) for _ in range(3)]
+        with draws.exact_draws(outer) as inner:
+            assert inner is outer
+            drawn += [inner.integers(100) for _ in range(3)]
+    assert drawn == expected and blocked.bit_generator.state == scalar.bit_generator.state

@@ -1,12 +1,15 @@
 """The short cuts that make a reset cheap leave the phone exactly as it would be without them: the home screen's
 frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
-(``local_db._dicts``), ``find`` walking without a ``stat`` per entry. Two envs run the same resets, one with the
-short cuts undone; every file (bytes and device times) and every screen are the same."""
+(``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``.
+Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
+screen are the same."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import sys
 from pathlib import Path
 
 import gymnasium as gym
@@ -15,11 +18,14 @@ import pytest
 from android_gym.device import local_db
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands import find
+from android_gym.tasks import draws
 
 #: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage; and clear
-#: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore.
+#: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore; and draw expenses,
+#: recipes, and Joplin notes as a declarative task's noise.
 TASKS = ("TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes", "FilesDeleteFile",
-         "TextedSongsToPlaylistQueueAndReply")
+         "TextedSongsToPlaylistQueueAndReply", "ExpenseDeleteMultiple2", "RecipeDeleteDuplicateRecipes3",
+         "NotesTodoItemCount")
 
 
 def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
@@ -34,7 +40,8 @@ def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
 
 
 def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry."""
+    """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry, rows are drawn from the
+    generator itself."""
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
     monkeypatch.setattr(local_db, "_dicts", lambda cursor: [
         dict(sqlite3.Row(cursor, values)) for values in cursor])
@@ -46,6 +53,9 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
         return expr
 
     monkeypatch.setattr(find._Parser, "parse", parse_reading_stat)
+    for module in list(sys.modules.values()):
+        if getattr(module, "exact_draws", None) is draws.exact_draws:
+            monkeypatch.setattr(module, "exact_draws", contextlib.nullcontext)
 
 
 def _episodes(task: str) -> list[tuple[str, dict[str, tuple[bytes, int]]]]:

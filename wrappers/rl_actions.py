@@ -172,9 +172,10 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     to end every episode at once. ``end_penalty=0`` gives AndroidWorld's reward.
 
     ``describe(id)`` names an action for logs; ``encode(action, elements)`` maps an env ``Action`` (an oracle's) to
-    the ids that do the same — usually one, two for typing into a field without focus (tap, type) or for a text
-    ending in newlines (type, ENTER…), several for a composed answer (collect…, answer). A drag on a surface that
-    is no slot but covers the screen's centre (a canvas, a camera preview) is the whole-screen ``scroll``.
+    the ids that do the same — usually one, two for typing into a field without focus (tap, type; one when no field
+    has focus and it is the first text field, which a type id taps itself) or for a text ending in newlines (type,
+    ENTER…), several for a composed answer (collect…, answer). A drag on a surface that is no slot but covers the
+    screen's centre (a canvas, a camera preview) is the whole-screen ``scroll``.
     """
 
     def __init__(self, env: gym.Env, max_elements: int = 64, text_slots: int = 96,
@@ -258,10 +259,11 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         """The ids that perform ``action`` on the screen ``elements`` (the current step's), or ``None``.
 
         A tap or long press (by index or point) maps to the slot the touch reaches, when a touch at that slot's
-        centre reaches it too (a long press at an element's top-left corner to ``long_press_start``); a scroll
-        of an element to ``drag``; typing to ``type``/``replace`` of the same text (after a ``tap`` when the field
-        has no focus, before an ``enter`` per trailing newline); an answer to yes/no, a number, one text, the
-        texts it lists, or numbers on screen that sum to it; keys, screen scrolls, swipes, apps, ``complete``.
+        centre reaches it too (a long press at an element's top-left corner to ``long_press_start``); a scroll of an
+        element to ``drag``; typing to ``type``/``replace`` of the same text (after a ``tap`` when the field has no
+        focus and is not the one the type id taps, before an ``enter`` per trailing newline); an answer to yes/no, a
+        number, one text, the texts it lists, or numbers on screen that sum to it; keys, screen scrolls, swipes,
+        apps, ``complete``.
         """
         try:
             action = Action.parse(action)
@@ -435,7 +437,10 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             if element is None:
                 return None
             point = element.bbox_pixels.center
-        target = _hit(point, elements, accepts)
+        # a slider takes a touch too (it seeks to the finger), so a touch on one reaches no element under it
+        target = _hit(point, elements, lambda element: accepts(element) or is_slider(element))
+        if target is None or not accepts(target):
+            return None
         position = screen.slot_of(target)
         if position is None or _hit(target.bbox_pixels.center, elements, accepts) is not target:
             return None
@@ -465,7 +470,9 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             return None
         ids: list[int] = []
         field = _element_at(elements, action.index)
-        if field is not None and not field.is_focused:
+        # a field without focus is tapped first, unless it is the one a type id taps itself (no field has focus)
+        if field is not None and not field.is_focused and (
+                screen.focused_field or screen.slot_of(field) != screen.typing_slot):
             slot = self._touched_slot(field, None, screen, elements, can_tap)
             if slot is None:
                 return None

@@ -5,8 +5,8 @@ adbutils talks to the adb server (devices, connect, wait-for, features, root); t
 closed), else adbutils' exit-code marker. Files move with the sync protocol. Screenshots are ``screencap``'s raw
 pixels over ``exec:``, read into one buffer (``-p`` PNG for formats it does not read); the UI hierarchy is
 ``uiautomator dump`` to a file in /data/local/tmp that ``cat`` prints in the same command line (pulled after it on
-devices without shell v2). Incoming SMS go through the emulator console (``sms send``), so ``receive_sms`` needs an
-``emulator-N`` serial.
+devices without shell v2), and, once the caller reads a dump after each input, in the input's own command line.
+Incoming SMS go through the emulator console (``sms send``), so ``receive_sms`` needs an ``emulator-N`` serial.
 
 Given the emulator's gRPC address (``grpc="localhost:8554"``), screenshots and taps and swipes go through the
 ``EmulatorController`` service instead (a frame without a PNG round trip); long presses and keys stay on
@@ -68,8 +68,11 @@ _DUMP_AND_READ = f"uiautomator dump {UI_DUMP_PATH} >&2 && cat {UI_DUMP_PATH}"
 #: on standard error after the dump's message; a window without that line does not fail the command.
 _FOCUS_LINE = "mCurrentFocus="
 _AND_REPORT_FOCUS = f" && {{ dumpsys window | grep {_FOCUS_LINE} >&2 || true; }}"
+#: The exit status of an ``input`` command line whose UI dump failed (``input`` itself exits 0, 1 or 255).
+_DUMP_FAILED = 99
 _SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
 _MD5_LINE = re.compile(r"^([0-9a-f]{32})  (.+)$", re.MULTILINE)  # toybox md5sum: HASH, two spaces, the name
+_MD5_LINES = re.compile(r"(?:[0-9a-f]{32}  [^\n]*\n)*")  # md5sum's lines at the start of a longer output
 #: A command line that may set the display size (``wm size WxH``/``reset``, also as ``cmd window size``).
 _SETS_SIZE = re.compile(r"\b(wm|cmd\s+window)\s+size\b")
 _EMULATOR = re.compile(r"emulator-(\d+)")
@@ -132,6 +135,11 @@ def server_answers(host: str, port: int) -> bool:
         return False
 
 
+def _md5sum_command(paths: Sequence[str]) -> str:
+    """toybox ``md5sum`` of ``paths``: a line for each readable file, nothing for the others."""
+    return "md5sum " + " ".join(shlex.quote(path) for path in paths) + " 2>/dev/null"
+
+
 def escape_input_text(text: str) -> list[str]:
     """Arguments for successive ``input text`` calls that type ``text`` exactly.
 
@@ -191,6 +199,11 @@ class AdbDevice:
         self._settled_dump: str | None = None
         self._report_focus = False  # whether UI dumps also print the focused window (``known_focus``)
         self._focus_line: str | None = None  # the one printed with the last dump, while nothing ran since
+        self._dump_with_inputs = False  # whether an input's command line also dumps the UI (``_input``)
+        self._input_ran_last = False  # whether the last thing run was an input (only reads since)
+        self._digests_asked: set[str] = set()  # files whose digests were asked since the last input
+        self._digests: tuple[frozenset[str], dict[str, str]] | None = None  # brought by the last input: of which
+        # files, and theirs, while nothing ran since
         self._server = server or server_address()
         ensure_server(*self._server)
         self._client = adbutils.AdbClient(*self._server, socket_timeout=timeout)
@@ -307,6 +320,7 @@ class AdbDevice:
 
     def push(self, data: bytes, path: str) -> None:
         """Write a file with the sync protocol (the device creates missing directories)."""
+        self._digests = None
         try:
             self._call(lambda: services.push(self._client, self.serial, data, path, 0o644, self.timeout))
         except services.SyncFailure as error:
@@ -322,8 +336,13 @@ class AdbDevice:
     def md5sums(self, paths: Sequence[str]) -> dict[str, str]:
         """The MD5 digest (hex) of each of ``paths`` that is a readable file, from toybox ``md5sum`` in one round trip
         that sends no file: what a host holding a copy checks before pulling it again (``local_db``). Reads only, so
-        the last UI dump stays current."""
-        command = "md5sum " + " ".join(shlex.quote(path) for path in paths) + " 2>/dev/null"  # missing: no line
+        the last UI dump stays current. Asked after an input (only reads between), they come with the next input
+        (``_input``), and are answered from there while nothing ran since."""
+        if self._input_ran_last:
+            self._digests_asked.update(paths)
+        if self._digests is not None and self._digests[0].issuperset(paths):
+            return {path: digest for path, digest in self._digests[1].items() if path in paths}
+        command = _md5sum_command(paths)
         if self._shell_v2:
             output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
             printed = output.stdout.decode("utf-8", "replace")
@@ -353,9 +372,13 @@ class AdbDevice:
             raise DeviceError(f"adb device {self.serial}: screencap returned no PNG ({bytes(png[:80])!r})") from error
 
     def ui_dump(self) -> str:
-        """The UI dump the last input settled on (if nothing ran since), else a fresh one."""
+        """The UI dump the last input settled on or was sent with (if nothing ran since), else a fresh one."""
         settled, self._settled_dump = self._settled_dump, None
-        return settled if settled is not None else self._fresh_ui_dump(with_focus=self._report_focus)
+        if settled is not None:
+            return settled
+        if self._input_ran_last:  # the caller looks after its inputs: later ones bring the dump along
+            self._dump_with_inputs = True
+        return self._fresh_ui_dump(with_focus=self._report_focus)
 
     def known_focus(self) -> str | None:
         """The ``mCurrentFocus`` line of ``dumpsys window`` (empty if it had none) printed with the last UI dump, if
@@ -368,7 +391,10 @@ class AdbDevice:
 
     def _screen_may_change(self) -> None:
         """Something ran that may change what is on screen: the last dump and its focus are no longer current."""
-        self._settled_dump = self._focus_line = None
+        if self._settled_dump is not None and self.stabilize is None:
+            self._dump_with_inputs = False  # the dump the last input brought along went unread
+        self._settled_dump = self._focus_line = self._digests = None
+        self._input_ran_last = False
 
     def _fresh_ui_dump(self, with_focus: bool = False) -> str:
         """``uiautomator dump`` into a file, read back: with the shell protocol in one command line (the dump's
@@ -379,47 +405,105 @@ class AdbDevice:
             if not result.ok or "ERROR" in result.output:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
-        command = _DUMP_AND_READ + (_AND_REPORT_FOCUS if with_focus else "")
+        digests = self._digests_to_bring() if self._input_ran_last else []  # after a gRPC touch, say
+        command = self._reads(digests, with_dump=True, with_focus=with_focus)
         output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
+        return self._take_reads(output, digests, with_dump=True, with_focus=with_focus)
+
+    def _digests_to_bring(self) -> list[str]:
+        """The files whose digests were asked after the last input, to bring along with what reads after it
+        (none with ``stabilize``: they are asked once the screen settled, not as soon as it is dumped)."""
+        digests, self._digests_asked = sorted(self._digests_asked), set()
+        return digests if self.stabilize is None else []
+
+    @staticmethod
+    def _reads(digests: Sequence[str], with_dump: bool, with_focus: bool) -> str:
+        """A command group that prints the ``digests`` (``md5sum``'s lines first on standard output) and the UI
+        dump ``with_dump`` (the XML after them; its message, and the focus line ``with_focus``, on standard
+        error). A dump that failed exits with ``_DUMP_FAILED``."""
+        reads = [_md5sum_command(digests)] if digests else []
+        reads.append(f"{_DUMP_AND_READ}{_AND_REPORT_FOCUS if with_focus else ''} || exit {_DUMP_FAILED}"
+                     if with_dump else "true")
+        return f"{{ {'; '.join(reads)}; }}"
+
+    def _take_reads(self, output: services.ShellOutput, digests: Sequence[str], with_dump: bool,
+                    with_focus: bool) -> str | None:
+        """What a ``_reads`` group printed: keeps the digests (``md5sums`` answers from them while nothing ran
+        since) and returns the dump (``None`` without one)."""
+        printed = output.stdout.decode("utf-8", "replace")
+        digests_end = _MD5_LINES.match(printed).end() if digests else 0
+        if digests:
+            self._digests = frozenset(digests), {name: digest for digest, name
+                                                 in _MD5_LINE.findall(printed[:digests_end])}
+        return self._read_dump(printed[digests_end:], output, with_focus) if with_dump else None
+
+    def _read_dump(self, xml: str, output: services.ShellOutput, with_focus: bool) -> str:
+        """``xml``, the part of a command line's standard output that ``_DUMP_AND_READ`` printed, once its exit
+        status and standard error say the dump worked; keeps the focus line it printed."""
         message, focus, focus_line = output.stderr.decode("utf-8", "replace").partition(_FOCUS_LINE)
         if output.exit_code != 0 or "ERROR" in message:  # the file may be an older dump's
-            raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: "
-                              f"{(message + output.stdout.decode('utf-8', 'replace')).strip()}")
+            raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {(message + xml).strip()}")
         self._focus_line = focus + focus_line if with_focus else None
-        return output.stdout.decode("utf-8", "replace")
+        return xml
 
-    def _input(self, *args: object) -> None:
-        result = self.shell("input " + " ".join(str(arg) for arg in args))
-        if not result.ok:
-            raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {result.output.strip()}")
+    def _input(self, *args: object, observed: bool = True) -> str | None:
+        """``input args``. An input the caller will look at (``observed``) brings along in its command line what
+        the caller reads after each: the UI dump, once the caller has shown it reads one after each input (and for
+        as long as it does) or when the dumps are polled anyway (``stabilize``), and the digests it asked after the
+        last input (``md5sums``; not with ``stabilize``, where they are asked once the screen settled). Each is one
+        round trip fewer a step. Returns the dump it brought."""
+        command = "input " + " ".join(str(arg) for arg in args)
+        self._screen_may_change()
+        digests = self._digests_to_bring() if observed else []
+        with_dump = observed and (self._dump_with_inputs or self.stabilize is not None)
+        if not (self._shell_v2 and (with_dump or digests)):
+            result = self.shell(command)
+            if not result.ok:
+                raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {result.output.strip()}")
+            self._input_ran_last = True
+            return None
+        with_focus = with_dump and self._report_focus and self.stabilize is None  # polls leave it out
+        command += " && " + self._reads(digests, with_dump, with_focus)
+        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout),
+                            idempotent=False)
+        if output.exit_code not in (0, _DUMP_FAILED):
+            printed = (output.stdout + output.stderr).decode("utf-8", "replace").strip()
+            raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {printed}")
+        self._input_ran_last = True
+        return self._take_reads(output, digests, with_dump, with_focus)
 
-    def _settle(self) -> None:
-        """Wait until the UI stops changing after an input, keeping the settled dump for ``ui_dump``."""
-        if self.stabilize is not None:
-            self._settled_dump = wait_until_stable(self._fresh_ui_dump, self.stabilize).xml
+    def _settle(self, dumped: str | None = None) -> None:
+        """Keep the UI dump for ``ui_dump``: with ``stabilize``, the one the screen settled on after an input
+        (``dumped``, taken with it, is the first poll), else ``dumped``."""
+        if self.stabilize is None:
+            self._settled_dump = dumped
+            return
+        polls = iter([dumped] if dumped is not None else [])
+        self._settled_dump = wait_until_stable(lambda: next(polls, None) or self._fresh_ui_dump(), self.stabilize).xml
 
     def tap(self, x: int, y: int) -> None:
         """A touch through gRPC, else ``input tap``."""
         if self._grpc is not None:
             self._screen_may_change()
             self._grpc.tap(int(x), int(y))
+            self._input_ran_last = True
+            self._settle()
         else:
-            self._input("tap", int(x), int(y))
-        self._settle()
+            self._settle(self._input("tap", int(x), int(y)))
 
     def long_press(self, x: int, y: int) -> None:
         """A swipe that does not move for one second (how ``input`` long-presses)."""
-        self._input("swipe", int(x), int(y), int(x), int(y), 1000)
-        self._settle()
+        self._settle(self._input("swipe", int(x), int(y), int(x), int(y), 1000))
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         """Touches moving through gRPC, else ``input swipe``."""
         if self._grpc is not None:
             self._screen_may_change()
             self._grpc.swipe(int(x1), int(y1), int(x2), int(y2), int(duration_ms))
+            self._input_ran_last = True
+            self._settle()
         else:
-            self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms))
-        self._settle()
+            self._settle(self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms)))
 
     def input_text(self, text: str) -> None:
         """Type ``text`` into the focused field (see ``escape_input_text``).
@@ -429,20 +513,21 @@ class AdbDevice:
         Text that is not valid Unicode raises ``UnencodableTextError`` before anything is typed.
         """
         encode_utf8(text, "text to type")
-        for argument in escape_input_text(text):
+        arguments = escape_input_text(text)
+        dumped = None
+        for number, argument in enumerate(arguments, 1):
             try:
-                self._input("text", argument)
+                dumped = self._input("text", argument, observed=number == len(arguments))
             except DeviceError as error:
                 if "NullPointerException" not in str(error):
                     raise
                 raise InvalidActionError(f"cannot type {text!r} with `input text` on {self.serial}: its virtual "
                                          "keyboard has no key for some of these characters") from None
-        self._settle()
+        self._settle(dumped)
 
     def key(self, code: int) -> None:
         """``input keyevent``."""
-        self._input("keyevent", int(code))
-        self._settle()
+        self._settle(self._input("keyevent", int(code)))
 
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming SMS through the emulator console's ``sms send`` (emulators only)."""

@@ -3,7 +3,8 @@
 It covers what android_gym needs from ``EmulatorController`` (status, screenshots, touches, keys, VM state) and
 ``SnapshotService`` (list, save, load, delete). The channel is plaintext, as ``-grpc PORT`` serves it, and has no
 message size limit (a 1080×2400 RGB frame is 7.8 MB), as AndroidEnv sets it up. The same client drives
-``android-gym sim serve --grpc-port``.
+``android-gym sim serve --grpc-port``. Screenshots from an emulator on this machine come through memory shared
+with it (``shared_frame``), not through the channel.
 
 A real emulator stamps input events when they arrive, so a swipe is paced: the finger's positions are sent one
 ``MOVE_INTERVAL_MS`` apart over the swipe's duration (``sleep`` is injectable; the simulated phone needs none).
@@ -12,6 +13,8 @@ A real emulator stamps input events when they arrive, so a swipe is paced: the f
 from __future__ import annotations
 
 import io
+import ipaddress
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ from PIL import Image
 
 from android_gym.device.discovery import grpc_token
 from android_gym.device.malloc import keep_frames_in_the_heap
+from android_gym.device.shared_frame import SharedFrame
 from android_gym.errors import EmulatorGrpcError
 from android_gym.protos import emulator_controller_pb2 as pb
 from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
@@ -64,6 +68,18 @@ def decode_image(image: pb.Image) -> np.ndarray:
     return pixels.reshape(height, width, channels)[:, :, :3].copy()
 
 
+def is_loopback_address(address: str) -> bool:
+    """Whether a gRPC target ``host:port`` (``localhost:8554``, ``127.0.0.1:8554``, ``[::1]:8554``) is this
+    machine's loopback."""
+    host = address.rpartition(":")[0].strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 class EmulatorGrpc:
     """The emulator's gRPC endpoint at ``address``; each call gives up after ``timeout`` seconds.
 
@@ -81,6 +97,9 @@ class EmulatorGrpc:
         token = token or (grpc_token(int(port)) if port.isdigit() else None)
         self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
         self._sleep = sleep
+        self._share_frames = is_loopback_address(address)  # shared memory is for an emulator on this machine
+        self._frame: SharedFrame | None = None
+        self._frame_lock = threading.Lock()
         self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
         self._controller = pb_grpc.EmulatorControllerStub(self._channel)
         self._snapshots = snapshot_grpc.SnapshotServiceStub(self._channel)
@@ -112,9 +131,49 @@ class EmulatorGrpc:
 
     def screenshot(self, width: int = 0, height: int = 0) -> np.ndarray:
         """The screen as ``(H, W, 3)`` uint8, scaled to fit ``width``×``height`` keeping its aspect ratio when both
-        are given (else the device's size)."""
+        are given (else the device's size).
+
+        From an emulator on this machine the pixels come through shared memory (``SharedFrame``), once a first
+        screenshot told how large a region they need; a region the emulator did not write, or could not take (a
+        screen grown since), is given up and the pixels asked in the reply."""
         request = pb.ImageFormat(format=pb.ImageFormat.RGB888, width=width, height=height)
-        return decode_image(self._call(self._controller.getScreenshot, request))
+        with self._frame_lock:  # one region: one screenshot at a time through it
+            return self._screenshot(request)
+
+    def _screenshot(self, request: pb.ImageFormat) -> np.ndarray:
+        if self._frame is not None and not self._frame.owned:  # a forked child: the region is its parent's
+            self._frame.close()
+            self._frame = None
+        if self._frame is not None:
+            pixels = self._shared_screenshot(request, self._frame)
+            if pixels is not None:
+                return pixels
+            self._frame.close()
+            self._frame = None
+        reply = self._call(self._controller.getScreenshot, request)
+        if self._share_frames and reply.image:
+            self._frame = SharedFrame(len(reply.image))
+        return decode_image(reply)
+
+    def _shared_screenshot(self, request: pb.ImageFormat, frame: SharedFrame) -> np.ndarray | None:
+        """The screenshot written into ``frame``, or ``None`` if it is not there (with the reply's own pixels if it
+        has them, and an end to sharing if the emulator does not share memory with us)."""
+        request.transport.CopyFrom(pb.ImageTransport(channel=pb.ImageTransport.MMAP, handle=frame.handle))
+        frame.arm()
+        try:
+            reply = self._call(self._controller.getScreenshot, request)
+        except EmulatorGrpcError:
+            return None  # e.g. FAILED_PRECONDITION: the region is too small for the screen now
+        finally:
+            request.ClearField("transport")
+        if reply.image or reply.format.transport.channel != pb.ImageTransport.MMAP:
+            self._share_frames = False  # an emulator without the transport sends the pixels in the reply
+            return decode_image(reply) if reply.image else None
+        image = reply.format
+        pixels = frame.read(image.width, image.height, _CHANNELS[image.format])
+        if pixels is None and frame.size >= image.width * image.height * _CHANNELS[image.format]:
+            self._share_frames = False  # it wrote another file under that name (another machine's, a container's)
+        return pixels
 
     def _touch(self, x: int, y: int, pressure: int) -> None:
         event = pb.TouchEvent(touches=[pb.Touch(x=int(x), y=int(y), identifier=0, pressure=pressure)])
@@ -170,8 +229,12 @@ class EmulatorGrpc:
         self._snapshot(self._snapshots.DeleteSnapshot, "delete", name)
 
     def close(self) -> None:
-        """Close the channel. Idempotent."""
+        """Close the channel and remove the shared screenshot region. Idempotent."""
         self._channel.close()
+        with self._frame_lock:
+            if self._frame is not None:
+                self._frame.close()
+                self._frame = None
 
     def __enter__(self) -> EmulatorGrpc:
         return self

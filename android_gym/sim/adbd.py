@@ -193,12 +193,12 @@ class Stream:
             self.connection.send_parts(A_WRTE, self.local_id, self.remote_id, payload)
 
     async def close(self) -> None:
-        """Close from the device side (CLSE), after the host acknowledged the last write."""
+        """Close from the device side (CLSE) right after the last write, in the same send when it is small: the
+        host delivers what it received before it closes its end (adb ``local_socket_close`` flushes its queue
+        first), and an OKAY that comes for the forgotten stream afterwards is ignored."""
         if not self.closed:
-            await self._acked.wait()
-            if not self.closed:
-                self.closed = True
-                self.connection.send(Packet(A_CLSE, self.local_id, self.remote_id))
+            self.closed = True
+            self.connection.send(Packet(A_CLSE, self.local_id, self.remote_id))
         self.input_done.set()
         self.connection.forget(self)
 
@@ -634,23 +634,37 @@ class _Connection:
         self.streams: dict[int, Stream] = {}
         self._next_id = 1
         self._tasks: set[asyncio.Task] = set()
+        self._pending = bytearray()  # small packets queued in this turn of the event loop, sent together
 
     def send(self, packet: Packet) -> None:
         """Queue a packet on the socket (never blocks; asyncio buffers)."""
         self.send_parts(packet.command, packet.arg0, packet.arg1, [packet.data])
 
     def send_parts(self, command: int, arg0: int, arg1: int, parts: Sequence[Bytes]) -> None:
-        """Queue a packet whose payload is ``parts`` one after the other; a large payload is handed to the socket
-        as it is (asyncio sends what the kernel takes at once and copies only the rest)."""
+        """Queue a packet whose payload is ``parts`` one after the other. Small packets made in one turn of the
+        event loop (an OKAY, a command's output and the CLSE after it) leave in one ``send`` at its end: each
+        ``send`` wakes the host's adb server. A large payload is handed to the socket as it is (asyncio sends what
+        the kernel takes at once and copies only the rest), after what was queued before it."""
         if self.writer.is_closing():
             return
         header = packet_header(command, arg0, arg1, parts)
         if sum(len(part) for part in parts) <= _JOIN_MAX:
-            self.writer.write(b"".join((header, *parts)))
+            if not self._pending:
+                asyncio.get_running_loop().call_soon(self._flush)
+            self._pending += header
+            for part in parts:
+                self._pending += part
             return
+        self._flush()
         self.writer.write(header)
         for part in parts:
             self.writer.write(part)
+
+    def _flush(self) -> None:
+        """Send the small packets queued so far."""
+        if self._pending and not self.writer.is_closing():
+            self.writer.write(bytes(self._pending))
+        self._pending.clear()
 
     def forget(self, stream: Stream) -> None:
         """The stream is closed on both sides."""

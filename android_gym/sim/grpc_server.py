@@ -16,6 +16,8 @@ Where the phone is simpler than an emulator:
   its input queue when it resumes. ``RESET`` boots a fresh phone of the same size; ``SHUTDOWN`` and
   ``TERMINATE`` stop the server (and, through ``on_shutdown``, whatever else serves the phone).
 * Snapshots are whole-phone copies (``snapshot``); loading one shows the home screen.
+* A screenshot asked with the ``MMAP`` image transport is written into the client's region (``frame_transport``)
+  only for a client on this machine, and only into a region the client made; others get the image in the reply.
 
 With a ``token`` (the emulator's ``-grpc-use-token``), every call must carry ``authorization: Bearer <token>``;
 others get ``UNAUTHENTICATED``, as the emulator answers them.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import hmac
 import io
+import ipaddress
 import shutil
 import tempfile
 import threading
@@ -46,6 +49,7 @@ from android_gym.protos import emulator_controller_pb2 as pb
 from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
 from android_gym.protos import snapshot_pb2, snapshot_service_pb2, snapshot_service_pb2_grpc
 from android_gym.sim import keycodes
+from android_gym.sim.frame_transport import RegionError, SharedFrames
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
 from android_gym.sim.snapshot import SnapshotStore
@@ -99,6 +103,19 @@ def encode_frame(frame: np.ndarray, image_format: int) -> bytes | memoryview:
     buffer = io.BytesIO()
     Image.fromarray(frame).save(buffer, "PNG")
     return buffer.getvalue()
+
+
+def is_local_peer(peer: str) -> bool:
+    """Whether a gRPC peer (``context.peer()``: ``ipv4:127.0.0.1:50000``, ``ipv6:[::1]:50000``, ``unix:...``) is on
+    this machine, where it can share memory with the server."""
+    kind, _, address = peer.partition(":")
+    if kind == "unix":
+        return True
+    host = address.rpartition(":")[0].strip("[]")
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def enum_name(enum: EnumTypeWrapper, value: int) -> str:
@@ -285,6 +302,7 @@ class SimGrpcServer:
         self.state = pb.VmRunState.RUNNING
         self._queued: list[Input] = []
         self._boot = host.locked(lambda: self._boot_of(host.phone))
+        self.shared_frames = SharedFrames()
         self._server: grpc.Server | None = None
         self._stopped = threading.Event()
 
@@ -313,6 +331,7 @@ class SimGrpcServer:
             self._server.stop(grace=1.0).wait()
         if self._own_snapshot_dir:
             shutil.rmtree(self.snapshots.directory, ignore_errors=True)
+        self.shared_frames.close()
         self._stopped.set()
 
     def wait_stopped(self, timeout: float | None = None) -> bool:
@@ -416,6 +435,14 @@ class _Controller(pb_grpc.EmulatorControllerServicer):
         message = pb.Image(format=pb.ImageFormat(format=request.format, width=size[0], height=size[1],
                                                  rotation=pb.Rotation(rotation=pb.Rotation.PORTRAIT)),
                            seq=0, timestampUs=now_ms * 1000)
+        transport = request.transport
+        if transport.channel == pb.ImageTransport.MMAP and is_local_peer(context.peer()):
+            try:
+                self._server.shared_frames.write(transport.handle, image)
+            except RegionError as error:
+                context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            message.format.transport.CopyFrom(transport)  # the image is in the region, not in the reply
+            return message
         return ImageReply(message, image)
 
     def _frame(self) -> tuple[np.ndarray, int]:

@@ -25,6 +25,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.errors import SpecError
 from android_gym.task_specs import task_spec_pb2 as pb
+from android_gym.tasks.draws import exact_draws
 from android_gym.tasks.oracle import OracleStep, act
 from android_gym.tasks.registry import register_task
 from android_gym.tasks.spec_values import (
@@ -62,10 +63,11 @@ class RecordKind:
 
     ``state_field`` is the ``State`` field holding them (``events``); ``fields`` maps each record field to a
     ``FIELD_PARSERS`` type; ``to_row`` turns a typed record (missing fields ``None``) into the table's row and
-    ``from_row`` reads a row back as one; ``random_row`` draws a noise row (the app's own AndroidWorld generator);
-    ``reveal`` gives the oracle steps that bring rows on screen; ``noise_count`` is the default number of noise
-    rows; ``reset_app`` (optional) resets what else the app keeps that changes what it shows (view preferences),
-    before the table is emptied. With ``noise_sees_state``, ``random_row`` also takes the spec's typed records
+    ``from_row`` reads a row back as one; ``random_row`` draws a noise row (the app's own AndroidWorld generator,
+    calling only ``integers``, ``random`` and ``bytes``: it draws from ``draws.exact_draws``); ``reveal`` gives the
+    oracle steps that bring rows on screen; ``noise_count`` is the default number of noise rows; ``reset_app``
+    (optional) resets what else the app keeps that changes what it shows (view preferences), before the table is
+    emptied. With ``noise_sees_state``, ``random_row`` also takes the spec's typed records
     (AndroidWorld's Joplin noise favours the notebooks they are in). ``table`` may be any ``RowTable``.
     ``number_types`` (optional) are numeric field types of the app's own, by name: text → the number as the app
     stores it (OpenTracks keeps distances rounded to what it shows in miles); a condition's value is read the same
@@ -119,6 +121,11 @@ def register_record_kind(kind: RecordKind) -> RecordKind:
 
 #: How deep a parameter's value may hold placeholders of other parameters (a recipe body with its quantity).
 _NESTING = 3
+
+
+def _satisfies_all(record: Mapping[str, Any], conditions: Sequence[tuple[str, str, Any]]) -> bool:
+    """Whether ``record`` satisfies every ``(field, operator name, value)`` condition."""
+    return all(satisfies(record[field], op, value) for field, op, value in conditions)
 
 
 def _fill(template: str, values: Mapping[str, Any]) -> str:
@@ -186,16 +193,16 @@ class SpecTask(SqliteRowsTask):
         count = self.spec.noise.count or self.kind.noise_count
         context = (self.relevant_records(),) if self.kind.noise_sees_state else ()
         rows = []
-        for _ in range(count):
-            for _ in range(_NOISE_TRIES):
-                row = self.kind.random_row(rng, *context)
-                record = self.kind.from_row(row)
-                if not conditions or not all(satisfies(record[f], op, v) for f, op, v in conditions):
-                    rows.append(row)
-                    break
-            else:
-                raise SpecError(f"{self.name}: no noise record escapes the exclusion conditions in "
-                                f"{_NOISE_TRIES} draws; loosen them or set noise.count to 0")
+        with exact_draws(rng) as draws:
+            for _ in range(count):
+                for _ in range(_NOISE_TRIES):
+                    row = self.kind.random_row(draws, *context)
+                    if not conditions or not _satisfies_all(self.kind.from_row(row), conditions):
+                        rows.append(row)
+                        break
+                else:
+                    raise SpecError(f"{self.name}: no noise record escapes the exclusion conditions in "
+                                    f"{_NOISE_TRIES} draws; loosen them or set noise.count to 0")
         return rows
 
     def initial_rows(self) -> list[Row]:

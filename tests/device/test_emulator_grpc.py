@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import grpc
 import numpy as np
 import pytest
 
-from android_gym.device.emulator_grpc import EmulatorGrpc, EmulatorStatus, decode_image
+from android_gym.device.emulator_grpc import EmulatorGrpc, EmulatorStatus, decode_image, is_loopback_address
+from android_gym.device.shared_frame import SharedFrame
 from android_gym.errors import DeviceError, EmulatorGrpcError
 from android_gym.protos import emulator_controller_pb2 as pb
 from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
@@ -58,6 +60,53 @@ def test_screenshot_is_the_phones_frame(client, phone):
     assert np.array_equal(frame, phone.screenshot())
     assert client.screenshot(540, 1200).shape == (1200, 540, 3)
     assert client.screenshot(540, 0).shape == (2400, 1080, 3)  # the emulator ignores a half-given size
+
+
+def test_screenshots_come_through_shared_memory_after_the_first(client, server, phone, monkeypatch):
+    sent = []
+    write = server.shared_frames.write
+    monkeypatch.setattr(server.shared_frames, "write", lambda handle, image: sent.append(handle) or write(handle,
+                                                                                                           image))
+    first = client.screenshot()  # in the reply: it tells how large a region the frames need
+    phone.run("am start -a android.settings.SETTINGS")
+    second = client.screenshot()
+    assert len(sent) == 1 and sent[0].startswith("file:///")
+    region = sent[0].removeprefix("file://")
+    assert os.path.getsize(region) == 1080 * 2400 * 3
+    assert np.array_equal(second, phone.screenshot()) and not np.array_equal(first, second)
+    second[:] = 0  # the caller's own array, not a view of the region
+    assert np.array_equal(client.screenshot(), phone.screenshot())
+    client.close()
+    assert not os.path.exists(region)
+
+
+def test_a_region_the_emulator_does_not_write_is_given_up(client, server, phone, monkeypatch):
+    """An emulator that writes another file under the name (one in a container) leaves the marker in place: the
+    pixels are asked in the reply, then and from then on."""
+    client.screenshot()
+    monkeypatch.setattr(server.shared_frames, "write", lambda handle, image: None)
+    assert np.array_equal(client.screenshot(), phone.screenshot())
+    monkeypatch.undo()
+    writes = []
+    monkeypatch.setattr(server.shared_frames, "write", lambda handle, image: writes.append(handle))
+    assert np.array_equal(client.screenshot(), phone.screenshot()) and writes == []
+
+
+def test_a_screen_grown_past_the_region_is_read_from_the_reply(client, phone):
+    phone.run("wm size 540x1200")
+    client.screenshot()
+    client.screenshot()
+    phone.run("wm size reset")
+    assert client.screenshot().shape == (2400, 1080, 3)
+    assert np.array_equal(client.screenshot(), phone.screenshot())  # in a region of the new size
+
+
+@pytest.mark.parametrize(("address", "loopback"), [
+    ("localhost:8554", True), ("127.0.0.1:8554", True), ("[::1]:8554", True), ("10.0.2.2:8554", False),
+    ("emulator.example:8554", False),
+])
+def test_memory_is_shared_only_with_an_emulator_on_this_machine(address, loopback):
+    assert is_loopback_address(address) is loopback
 
 
 @pytest.mark.parametrize("image_format", [pb.ImageFormat.RGBA8888, pb.ImageFormat.PNG])
@@ -155,3 +204,25 @@ def test_an_address_without_an_emulator_says_how_to_start_one():
     assert isinstance(raised.value, EmulatorGrpcError)
     assert str(raised.value) == (f"no emulator gRPC on 127.0.0.1:{port}: start the emulator with -grpc {port} "
                                  f"(or `android-gym sim serve --grpc-port {port}`)")
+
+
+
+def test_a_forked_child_leaves_its_parents_region_alone():
+    """A forked child that inherited a client must make a region of its own (``EmulatorGrpc`` drops an inherited
+    one): the parent keeps writing its own."""
+    frame = SharedFrame(64)
+    try:
+        child = os.fork()
+        if child == 0:
+            code = 1
+            try:
+                owned = frame.owned
+                frame.close()
+                code = 0 if not owned and os.path.exists(frame.path) else 2
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0 and frame.owned and os.path.exists(frame.path)
+    finally:
+        frame.close()
+    assert not os.path.exists(frame.path)

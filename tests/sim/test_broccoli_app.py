@@ -245,3 +245,22 @@ def test_ingredient_lines_split_off_their_quantity(text, items):
 
 def test_direction_lines_drop_their_numbering():
     assert direction_items("1. Boil water.\n  2.Add pasta\n\n3.") == ["Boil water.", "Add pasta", "3."]
+
+
+def test_cards_keep_their_120_dp_at_a_large_font_scale(phone):
+    """``recipe_item``'s CardView is ``layout_height="120dp"``, its title and description ``maxLines="2"``: larger
+    text is clamped, not a taller card, so a small phone at font scale 1.3 still lists whole cards one under the
+    other (a card 240 px tall at 320 dpi)."""
+    long = "A recipe title long enough to wrap onto a third line at a larger font"
+    for n in range(4):
+        insert(phone, f"{long} {n}", description="A description that runs on and on well past two lines of a card")
+    try:
+        assert phone.run("wm size 720x1280 && wm density 320 && settings put system font_scale 1.3").exit_code == 0
+        open_app(phone)
+        cards = [node for node in nodes(phone) if node.get("class") == "androidx.cardview.widget.CardView"]
+        tops, bottoms = zip(*((int(y1), int(y2)) for y1, y2 in
+                              (node.get("bounds").strip("[]").replace("][", ",").split(",")[1::2] for node in cards)))
+        assert len(cards) >= 3 and all(bottom - top == 240 for top, bottom in zip(tops, bottoms))
+        assert texts(phone, "card_text_view_title")[0] == f"{long} 0"  # the node keeps the whole text
+    finally:
+        phone.run("wm size reset && wm density reset && settings put system font_scale 1.0")

@@ -608,3 +608,58 @@ def test_weekday_letters_reminders_and_repeat_days_in_the_system_language(phone,
     tap(phone, resource_id="android:id/button1")
     assert texts(phone, "event_repetition_rule") == [days]
     assert find(phone, text=repeat_on) is not None
+
+
+def test_far_and_backward_repetitions_end_without_overflowing_the_date_range():
+    """Occurrences thousands of years apart stop past Python's year 9999 (no screen reaches it); a negative
+    interval, stepping back in time, ends where it leaves the range or at its count."""
+    zone = dt.timezone.utc
+    start = dt.datetime(2023, 10, 16, 9)
+    for interval in (9000 * YEAR, 95_000 * MONTH, -(3000 * YEAR), -(40_000 * MONTH)):
+        eon = {**event_row("Eon", start, duration_mins=60, repeat_interval=interval, repeat_rule=1), "id": 1}
+        assert [o.start_ts for o in occurrences(eon, ts(1, 0), ts(31, 0), zone)] == [ts(16, 9)]
+        counted = {**eon, "repeat_limit": -5}
+        assert [o.start_ts for o in occurrences(counted, ts(1, 0), ts(31, 0), zone)] == [ts(16, 9)]
+    backwards = {**event_row("Pill", start, repeat_interval=-DAY), "id": 2}
+    assert [o.start_ts for o in occurrences(backwards, ts(14, 0), ts(31, 0), zone)] == [
+        ts(16, 9), ts(15, 9), ts(14, 9)]
+
+
+def test_a_repeat_interval_past_a_java_int_reads_as_its_low_32_bits(app_phone):
+    """``Event.repeatInterval`` is an ``Int``: a million years (31536000000000 s) reads as -1944854528 s, which
+    ``addIntervalTime`` steps back in time for ever, so ``getEvents`` never calls back and the day shows no
+    events, not even the others; 68 years still fit and repeat."""
+    phone = app_phone
+    ids = insert(phone, event_row("Eon", dt.datetime(2023, 10, 16, 9), duration_mins=60,
+                                  repeat_interval=1_000_000 * YEAR),
+                 event_row("Lunch", dt.datetime(2023, 10, 16, 12), duration_mins=60))
+    assert phone.packages.get(PACKAGE).db.event(ids[0])["repeat_interval"] == -1944854528
+    open_day(phone, 16)
+    assert texts(phone, "event_item_title") == []
+    phone.key(keycodes.BACK)
+    phone.packages.get(PACKAGE).db.update(ids[0], {"repeat_interval": 68 * YEAR})
+    open_day(phone, 16)
+    assert texts(phone, "event_item_title") == ["Eon", "Lunch"]
+
+
+def test_search_on_29_february_looks_two_years_either_side(app_phone):
+    """``DateTime().minusYears(2)`` on 29 February 2024 is 28 February 2022 (Joda clamps the day)."""
+    phone = app_phone
+    phone.clock.set(int(dt.datetime(2024, 2, 29, 10, tzinfo=UTC).timestamp() * 1000))
+    insert(phone, event_row("Leap lunch", dt.datetime(2024, 2, 29, 12)))
+    tap(phone, resource_id=rid("top_toolbar_search"))
+    phone.input_text("Leap")
+    assert texts(phone, "event_item_title") == ["Leap lunch"]
+
+
+def test_the_date_picker_ends_at_december_2100(phone):
+    """``DatePicker``'s default ``maxDate`` (the app sets none): in December 2100 the next-month button is
+    ``INVISIBLE`` and out of the dump."""
+    phone.clock.set(int(dt.datetime(2100, 11, 15, 10, tzinfo=UTC).timestamp() * 1000))
+    open_app(phone)
+    tap(phone, resource_id=rid("calendar_fab"))
+    tap(phone, resource_id=rid("calendar_fab"))
+    tap(phone, resource_id=rid("event_start_date"))
+    tap(phone, content_desc="Next month")
+    assert find(phone, content_desc="31 December 2100") is not None
+    assert find(phone, content_desc="Next month") is None and find(phone, content_desc="Previous month") is not None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import re
 import socket
+import tempfile
+from pathlib import Path
 
 import grpc
 import numpy as np
@@ -18,11 +20,14 @@ from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
 from android_gym.protos import snapshot_pb2
 from android_gym.protos import snapshot_service_pb2 as snap
 from android_gym.protos import snapshot_service_pb2_grpc as snap_grpc
+from android_gym.sim import frame_transport
 from android_gym.sim.adb_harness import free_port, free_port_pair
-from android_gym.sim.grpc_server import SimGrpcServer, fit_size
+from android_gym.sim.frame_transport import region_path
+from android_gym.sim.grpc_server import SimGrpcServer, fit_size, is_local_peer
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import INPUT_EVENT_MS, Phone
 from android_gym.sim.server import SimServer
+from android_gym.tempdirs import TMPDIR_VAR
 
 
 @pytest.fixture
@@ -124,6 +129,70 @@ def test_screenshot_formats_carry_the_phones_pixels(controller, phone):
     png = controller.getScreenshot(pb.ImageFormat(format=pb.ImageFormat.PNG)).image
     assert png.startswith(b"\x89PNG")
     assert np.array_equal(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")), expected)
+
+
+def test_a_screenshot_goes_into_the_shared_memory_the_client_names(controller, phone, tmp_path):
+    """ImageTransport MMAP: the pixels land at the start of the client's region, the reply carries none."""
+    region = tmp_path / "frame"
+    region.write_bytes(bytes(270 * 600 * 3 + 7))
+    request = pb.ImageFormat(format=pb.ImageFormat.RGB888, width=270, height=600,
+                             transport=pb.ImageTransport(channel=pb.ImageTransport.MMAP, handle=f"file://{region}"))
+    for screen in ("home", "settings"):  # the second screen goes through the mapping kept from the first
+        if screen == "settings":
+            phone.run("am start -a android.settings.SETTINGS")
+        reply = controller.getScreenshot(request)
+        assert reply.image == b"" and reply.format.transport == request.transport
+        assert (reply.format.width, reply.format.height) == (270, 600)
+        plain = controller.getScreenshot(pb.ImageFormat(format=pb.ImageFormat.RGB888, width=270, height=600))
+        assert region.read_bytes()[:270 * 600 * 3] == plain.image
+
+
+def test_a_region_too_small_or_missing_is_a_failed_precondition(controller, tmp_path):
+    small = tmp_path / "small"
+    small.write_bytes(bytes(100))
+    for handle, message in ((f"file://{small}", "needs to have a size of at least: 7776000"),
+                            (f"file://{tmp_path}/missing", "cannot open"), (f"file://{tmp_path}", "cannot open")):
+        request = pb.ImageFormat(format=pb.ImageFormat.RGB888,
+                                 transport=pb.ImageTransport(channel=pb.ImageTransport.MMAP, handle=handle))
+        with pytest.raises(grpc.RpcError) as error:
+            controller.getScreenshot(request)
+        assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION and message in error.value.details()
+    assert not (tmp_path / "missing").exists()  # never created by the server
+
+
+def test_a_region_outside_the_shared_memory_and_temporary_directories_is_refused(controller, tmp_path,
+                                                                                 monkeypatch):
+    """A request names the file: the phone writes into none outside the places clients make regions, so a local
+    client cannot have it overwrite a user's files."""
+    allowed = tmp_path / "temporary"
+    allowed.mkdir()
+    monkeypatch.setattr(frame_transport, "SHM_DIR", allowed)
+    monkeypatch.setattr(tempfile, "tempdir", str(allowed))
+    monkeypatch.delenv(TMPDIR_VAR, raising=False)
+    outside, inside = tmp_path / "notes.txt", allowed / "frame"
+    for region in (outside, inside):
+        region.write_bytes(bytes(270 * 600 * 3))
+    request = pb.ImageFormat(format=pb.ImageFormat.RGB888, width=270, height=600,
+                             transport=pb.ImageTransport(channel=pb.ImageTransport.MMAP, handle=f"file://{outside}"))
+    with pytest.raises(grpc.RpcError) as error:
+        controller.getScreenshot(request)
+    assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "outside" in error.value.details()
+    assert outside.read_bytes() == bytes(270 * 600 * 3)
+    request.transport.handle = f"file://{inside}"
+    assert controller.getScreenshot(request).image == b"" and inside.read_bytes() != bytes(270 * 600 * 3)
+
+
+@pytest.mark.parametrize(("peer", "local"), [
+    ("ipv4:127.0.0.1:50000", True), ("ipv6:[::1]:50000", True), ("unix:/tmp/socket", True),
+    ("ipv4:192.168.1.20:50000", False), ("ipv6:[2001:db8::1]:50000", False), ("ipv4:nonsense", False),
+])
+def test_only_peers_on_this_machine_share_memory(peer, local):
+    assert is_local_peer(peer) is local
+
+
+def test_a_shared_memory_name_is_a_file_under_dev_shm():
+    assert region_path("/android-gym-frame") == Path("/dev/shm/android-gym-frame")
+    assert region_path("file:///tmp/frame") == Path("/tmp/frame")
 
 
 @pytest.mark.parametrize(("wanted", "size"), [

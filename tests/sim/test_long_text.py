@@ -1,9 +1,10 @@
 """A text taller than its ScrollView (a long note): laid out clipped to the list and scrolled line by line, with
-the caret and the text lines where the drawn text is; a single-line text wider than its row: cut to fit."""
+the caret and the text lines where the drawn text is; a single-line text wider than its row, or a text longer
+than its ``max_lines``: cut to fit."""
 
 from __future__ import annotations
 
-from android_gym.sim.ui.layout import layout, line_height
+from android_gym.sim.ui.layout import layout, line_height, measure_height
 from android_gym.sim.ui.layout import text_lines as layout_text_lines
 from android_gym.sim.ui.selection import caret_point, offset_at, text_lines, text_top
 from android_gym.sim.ui.views import View, edit_text, row, scroll_list, text_view
@@ -52,3 +53,12 @@ def test_a_single_line_text_in_a_row_keeps_to_the_room_left_and_is_cut_with_an_e
     first, second = text_view("Mehr", single_line=True), text_view(long, single_line=True)
     layout(row(first, second), 0, 0, 600, 200)
     assert first.bounds[2] - first.bounds[0] < 200 and second.bounds[2] == 600  # the later one gives way
+
+
+def test_a_text_with_max_lines_wraps_to_them_and_cuts_the_last_with_an_ellipsis():
+    long = "Grilled Cheese with Tomato and Basil " * 3
+    clamped = text_view(long, max_lines=2)
+    first, last = layout_text_lines(clamped, 400)
+    assert last.endswith("…") and long.startswith(f"{first} {last[:-1]}") and clamped.text == long
+    assert measure_height(clamped, 400) == 2 * line_height(clamped.text_size) + 2 * clamped.padding
+    assert layout_text_lines(text_view("Basil", max_lines=2), 400) == ("Basil",)  # a short text as it is

@@ -11,7 +11,19 @@ from PIL import Image
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer, rgb_array
-from android_gym.sim.ui.views import PRIMARY, WHITE, View, app_icon, button, column, fab, frame, row, text_view
+from android_gym.sim.ui.views import (
+    PRIMARY,
+    TOP_CORNERS,
+    WHITE,
+    View,
+    app_icon,
+    button,
+    column,
+    fab,
+    frame,
+    row,
+    text_view,
+)
 
 
 @pytest.mark.parametrize("size", [(1, 1), (7, 3), (1080, 97)])
@@ -30,13 +42,14 @@ def _drawn(tree: View, scale: float) -> np.ndarray:
 
 def _cards(root: tuple[int, int, int]) -> View:
     """Filled shapes with shadows on a root of colour ``root``: square and rounded, a pill whose corners leave no
-    covered band, a short one whose shadow reaches past its neighbours."""
+    covered band, a short one whose shadow reaches past its neighbours, a sheet rounded at its top corners only."""
     return column(
         View(height=40),
-        View(height=200, background=(250, 250, 250), elevation=11),
+        View(height=120, background=(250, 250, 250), elevation=11),
         View(height=160, background=(200, 230, 255), elevation=63, corner=36),
         View(height=60, background=(255, 220, 200), elevation=21, corner=40),
         View(height=8, background=(90, 90, 90), elevation=16),
+        View(height=80, background=(230, 250, 230), elevation=24, corner=42, corners=TOP_CORNERS),
         background=root, padding=40, spacing=30)
 
 
@@ -57,8 +70,8 @@ def _round(root: tuple[int, int, int]) -> View:
 def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, scale: float, root: tuple,
                                                                  shapes) -> None:
     shortcut = _drawn(shapes(root), scale)
-    monkeypatch.setattr(render, "_shadow_stencils", lambda width, height, radius, blur, drop, cover: (
-        render.Stencil(render._shadow_mask(width, height, radius, blur), 0, 0, 0),))
+    monkeypatch.setattr(render, "_shadow_stencils", lambda width, height, radius, blur, drop, cover, corners: (
+        render.Stencil(render._shadow_mask(width, height, radius, blur, corners), 0, 0, 0),))
     assert np.array_equal(shortcut, _drawn(shapes(root), scale))
     assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.1  # the shapes and their shadows are there
 

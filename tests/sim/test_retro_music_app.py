@@ -17,6 +17,7 @@ from android_gym.sim.apps import retro_music as retro
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import media_store
 from android_gym.sim.system.mp3 import FRAME_BYTES, INFO_FRAME_BYTES, mp3_file, read_mp3
+from android_gym.sim.ui.views import TEXT, over
 
 PKG = retro.PACKAGE
 MUSIC = "/storage/emulated/0/Music"
@@ -150,6 +151,29 @@ def test_add_to_playing_queue_and_play_next(phone):
     assert texts(phone, "songTotalTime") == ["3:20"]
     tap(phone, content_desc=retro.QUEUE)
     assert texts(phone, "title") == queue
+
+
+def test_the_queue_dims_the_songs_played_and_the_playing_one(phone):
+    """PlayingQueueAdapter: HISTORY and CURRENT rows at alpha 0.5 (image, title, text, drag handle, menu), UP_NEXT
+    rows as they are; item_queue shows the song's art after a drag handle, not a play glyph."""
+    open_app(scanned(phone))
+    tap(phone, text="moments", resource_id=rid("title"))  # the queue: Bright Lights, moments (playing), Night Drive
+    tap(phone, resource_id=rid("miniPlayerFragment"))
+    tap(phone, content_desc=retro.QUEUE)
+    queue_rows = [v for v in phone.window.frame().app.walk() if v.on_click is not None and any(
+        child.resource_id == rid("drag_view") for child in v.children)]
+    assert len(queue_rows) == 3 and not any(v.selected for v in queue_rows)
+    titles = [next(c for c in v.walk() if c.resource_id == rid("title")) for v in queue_rows]
+    images = [next(c for c in v.walk() if c.resource_id == rid("image")) for v in queue_rows]
+    assert [t.text for t in titles] == ["Bright Lights", "moments", "Night Drive"]
+    assert {i.hint for i in images} == {"audio"}
+    half = over(TEXT, 0.5)
+    assert [t.text_color for t in titles] == [half, half, TEXT]
+    assert images[0].background == images[1].background != images[2].background
+    screen = phone.screenshot()
+    inks = [{tuple(int(c) for c in p) for p in screen[y1:y2, x1:x2].reshape(-1, 3)}
+            for x1, y1, x2, y2 in (t.bounds for t in titles)]
+    assert half in inks[0] and TEXT not in inks[0] and TEXT in inks[2]
 
 
 def create_playlist(phone: Phone, name: str, titles: list[str]) -> None:

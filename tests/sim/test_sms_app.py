@@ -221,6 +221,23 @@ def test_known_numbers_show_contact_names(phone):
     assert find(phone, text="+12025550123", resource_id="") is not None
 
 
+def test_a_suggested_contact_shows_its_letter_icon(phone):
+    """item_suggested_contact: loadContactImage's placeholder, the name's letter icon at bigger_avatar_size
+    (64 dp), as the contact list's rows show theirs, not a person glyph; the name in bold under it."""
+    add_contact(phone, "Alice Brown", "+12025550123")
+    phone.telephony.deliver_sms("+12025550123", "Hi")
+    open_app(phone)
+    tap(phone, resource_id=rid("conversations_fab"))
+    image, row_image = view(phone, "suggested_contact_image"), view(phone, "item_contact_image")
+    assert (image.kind, image.hint, image.background) == ("letter", "A", row_image.background)
+    x1, y1, x2, y2 = image.bounds
+    holder = view(phone, "suggested_contact_holder").bounds
+    assert (x2 - x1, y2 - y1, holder[2] - holder[0]) == (168, 168, 168)
+    assert view(phone, "suggested_contact_name").bold
+    pixels = {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    assert {(255, 255, 255), image.background} <= pixels
+
+
 def test_new_conversation_lists_and_filters_contacts(phone):
     add_contact(phone, "Bob Chen", "+14155550188")
     add_contact(phone, "Alice Brown", "+12025550123")

@@ -257,3 +257,38 @@ def test_settings_homepage_and_network_pages_in_the_system_language(language, ho
         assert network <= texts and not {"Hotspot & tethering", "Data Saver", "Off"} & texts
     finally:
         device.close()
+
+
+@pytest.mark.parametrize("language, previous, following, space", [
+    ("de-DE", "Vormonat", "Nächster Monat", "Leertaste"), ("fr-FR", "Mois précédent", "Mois suivant", "Espace")])
+def test_the_framework_calendar_and_the_keyboard_keys_in_the_system_language(language, previous, following, space):
+    """Tasks' date picker is the framework's ``CalendarView`` (its month buttons' descriptions are the framework's
+    ``date_picker_prev/next_month_button``); the keyboard's keys carry LatinIME's spoken descriptions."""
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language=language).apply(device, DeviceConfig())
+        device.shell("monkey -p org.tasks -c android.intent.category.LAUNCHER 1")
+        elements = parse_ui_dump(device.ui_dump())
+        device.tap(*next(e for e in elements if e.resource_name == "org.tasks:id/fab").bbox_pixels.center)
+        keyboard = device.phone.window.frame().keyboard  # the title field has the focus (not in the app's dump)
+        assert {space, "space"} & {key.content_desc for key in keyboard.walk()} == {space}
+        no_due_date = locales.resource(language, "org.tasks", "No due date")
+        device.tap(*next(e for e in parse_ui_dump(device.ui_dump()) if e.text == no_due_date).bbox_pixels.center)
+        assert {previous, following} <= _texts(device) and not {"Previous month", "Next month"} & _texts(device)
+    finally:
+        device.close()
+
+
+@pytest.mark.parametrize("language", ["de-DE", "fr-FR"])
+def test_pro_expense_shows_english_in_every_language(language):
+    """The Pro Expense AndroidWorld installs, 1.0.0-beta05 (versionCode 11), ships no values-de or values-fr (its
+    German strings came in February 2021, after that tag): the phone shows it in English."""
+    device = SimDevice(270, 600)
+    try:
+        DeviceConfig(language=language).apply(device, DeviceConfig())
+        device.shell("monkey -p com.arduia.expense -c android.intent.category.LAUNCHER 1")
+        assert foreground_package(device) == "com.arduia.expense"
+        assert locales.strings(language).get("com.arduia.expense") is None
+        assert {"Expenses in this Week", "Home", "INCOME"} <= _texts(device)
+    finally:
+        device.close()

@@ -301,6 +301,21 @@ def test_back_asks_before_discarding_and_an_untouched_new_task_is_not_saved(phon
     assert rows(phone) == [] and find(phone, text="There are no tasks here.") is not None
 
 
+def test_the_bottom_app_bar_shows_voice_input_before_sort_and_the_overflow(phone):
+    """menu_task_list_fragment_bottom: menu_voice_add (ic_outline_mic_none_24px, "Voice input") and menu_sort are
+    ifRoom items, shown on the bar where a speech recognizer is; the rest go to the overflow."""
+    launch(phone)
+    bar = find(phone, resource_name=rid("bottomAppBar")).bbox_pixels
+    on_bar = [e.content_description for e in elements(phone) if e.class_name.endswith("ImageButton")
+              and e.content_description and e.bbox_pixels.y_min >= bar.y_min]
+    assert on_bar == ["Voice input", "Sort", "More options", "Create new task"]  # the FAB last, drawn over the bar
+    mic = next(v for v in phone.window.frame().app.walk() if v.content_desc == "Voice input")
+    assert mic.hint == "mic_outline"
+    before = phone.screenshot().copy()
+    tap(phone, content_description="Voice input")  # no recognizer on this phone to start: nothing changes
+    assert (phone.screenshot() == before).all()
+
+
 def test_the_drawer_filters_today_and_recently_modified_with_counts(phone):
     insert(phone, task_row("Due today", 3, dt.date(2023, 10, 15)), task_row("Overdue", 3, dt.date(2023, 10, 1)),
            task_row("Next week", 3, dt.date(2023, 10, 22)),

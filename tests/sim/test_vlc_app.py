@@ -238,6 +238,20 @@ def file_frame(phone: Phone, time_ms: int, size: tuple[int, int]) -> Image.Image
     return track.frame(data, track.sample_at(time_ms)).resize(size, Image.LANCZOS)
 
 
+def test_the_bottom_tabs_draw_vlcs_own_drawables(phone):
+    """menu/bottom_navigation.xml at 3.5.4: ic_menu_video (a filled clapperboard, not an open outlined one),
+    ic_menu_audio (two beamed notes), ic_menu_folder (Material's filled folder), ic_menu_playlist, ic_nav_more."""
+    start(phone)
+    tabs = [v for v in phone.window.frame().app.walk() if v.resource_id in {rid(t) for t in vlc.TAB_IDS}]
+    glyphs = [next(c.hint for c in tab.walk() if c.resource_id == rid("navigation_bar_item_icon_view"))
+              for tab in tabs]
+    assert glyphs == ["movie", "music", "folder_filled", "playlist", "more_horiz"]
+    video = next(c for c in tabs[0].walk() if c.kind == "icon")
+    x1, y1, x2, y2 = video.bounds
+    orange = (np.abs(phone.screenshot()[y1:y2, x1:x2].astype(int) - (255, 136, 0)).sum(axis=2) < 30).sum()
+    assert orange > 0.35 * 63 * 63  # filled: over a third of its 24 dp (63 px) box is ink (the outline: a quarter)
+
+
 def test_the_app_opens_on_the_video_tab_with_the_videos_found(device, phone):
     start(phone)
     assert phone.activities.foreground() == (PKG, vlc.MAIN_ACTIVITY)

@@ -318,7 +318,7 @@ def fields(info):
     return [(element.text, element.is_focused) for element in info["ui_elements"] if element.is_editable]
 
 
-def test_typing_into_a_field_without_focus_taps_it_first(make_env):
+def test_typing_into_the_first_field_without_focus_is_the_type_id_alone(make_env):
     env = element_actions(make_env)
     env.reset(seed=0)
     *_, info = env.step(env.layout["open_app"][env.apps.index(SMS)])
@@ -328,8 +328,8 @@ def test_typing_into_a_field_without_focus_taps_it_first(make_env):
     plants = env.layout["type"][screen.text_index("plants")]
     assert info["action_mask"][plants] and env.describe(plants) == "type 'plants'"
     typing = Action(ActionType.INPUT_TEXT, index=search.index, text="plants")
-    assert env.encode(typing, info["ui_elements"]) == (env.layout["tap"][screen.typing_slot], plants)
-    *_, info = env.step(plants)  # the id alone taps the field first too
+    assert env.encode(typing, info["ui_elements"]) == (plants,)  # no tap first: it costs no step
+    *_, info = env.step(plants)  # the id alone taps the field first
     assert info["invalid_action"] is None and fields(info) == [("plants", True)] and env.rl_screen.focused_field
 
 
@@ -586,16 +586,21 @@ def test_encode_next_reads_each_id_on_the_screen_it_acts_on(make_env):
     *_, info = sms.step(sms.layout["open_app"][sms.apps.index(SMS)])
     search = sms.rl_screen.slots[sms.rl_screen.typing_slot]
     typing = Action(ActionType.INPUT_TEXT, index=search.index, text="plants\n")
-    first, rest = sms.encode_next(typing, info["ui_elements"])
-    assert first == sms.layout["tap"][sms.rl_screen.typing_slot]
-    assert rest == [Action(ActionType.INPUT_TEXT, text="plants\n")]  # at the caret of the field the tap focuses
-    *_, info = sms.step(first)
-    then, enter = sms.encode_next(rest[0], info["ui_elements"])
-    assert then == sms.layout["type"][sms.rl_screen.text_index("plants")]
+    first, enter = sms.encode_next(typing, info["ui_elements"])  # the type id taps the first field itself
+    assert first == sms.layout["type"][sms.rl_screen.text_index("plants")]
     assert enter == [Action(ActionType.KEYBOARD_ENTER)]
-    *_, info = sms.step(then)
+    *_, info = sms.step(first)
     assert fields(info) == [("plants", True)]
     assert sms.encode_next(enter[0], info["ui_elements"]) == (sms.layout["enter"][0], [])
+    # a field that is not the first: tapped first, the text then typed at the caret of the field the tap focuses
+    node, _ = synthetic_screen("")
+    boxes = "".join(node.format(text=hint, cls="android.widget.EditText", click="true", children="",
+                                bounds=f"[0,{top}][1080,{top + 200}]") for hint, top in (("To", 300), ("Body", 600)))
+    _, screen = synthetic_screen(boxes, container_class="android.widget.LinearLayout", click="false")
+    elements = parse_ui_dump(f'<hierarchy rotation="0">{screen}</hierarchy>')
+    body = next(element for element in elements if element.text == "Body")
+    first, rest = sms.encode_next(Action(ActionType.INPUT_TEXT, index=body.index, text="plants"), elements)
+    assert first == sms.layout["tap"][1] and rest == [Action(ActionType.INPUT_TEXT, text="plants")]
 
 
 def synthetic_screen(container_children: str, container_class="android.widget.FrameLayout", click="true"):
@@ -646,6 +651,23 @@ def test_encode_a_drag_on_a_surface_that_is_no_slot_as_the_screen_scroll(make_en
     assert env.encode(Action(ActionType.SCROLL, index=by_bottom[200].index, direction="up"), elements) is None
     ok = Action(ActionType.SCROLL, index=by_bottom[2300].index, direction="up")  # a clickable row follows a drag
     assert env.encode(ok, elements) == (env.layout["drag"][0],)
+
+
+def test_a_tap_on_a_slider_off_its_centre_has_no_id(make_env):
+    """A touch on a SeekBar goes to it (it seeks where the finger is), not to a clickable surface under it: a tap
+    id taps the surface's centre (VLC's player, where it hides the controls) and the slider's tap its centre, so
+    neither does what a tap low on the seek bar does."""
+    env = element_actions(make_env)
+    env.reset(seed=0)
+    node, _ = synthetic_screen("")
+    surface = node.format(text="", cls="android.widget.FrameLayout", click="true", children="",
+                          bounds="[0,0][1080,2000]")
+    seek_bar = node.format(text="", cls="android.widget.SeekBar", click="false", children="",
+                           bounds="[100,1800][980,1900]")
+    _, screen = synthetic_screen(surface + seek_bar, container_class="android.widget.LinearLayout", click="false")
+    elements = parse_ui_dump(f'<hierarchy rotation="0">{screen}</hierarchy>')
+    assert env.encode(Action(ActionType.CLICK, x=300, y=1850), elements) is None
+    assert env.encode(Action(ActionType.CLICK, x=540, y=500), elements) == (env.layout["tap"][0],)  # the surface
 
 
 @pytest.mark.parametrize("task", ["SendSms", "SimpleSmsReply", "SystemWifiTurnOff", "ClockTimerEntry",

@@ -37,7 +37,7 @@ from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, popup_menu
-from android_gym.sim.ui.layout import line_height, measure_height, wrap
+from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
     DIVIDER,
     TEXT_SECONDARY,
@@ -222,14 +222,6 @@ def _store(screen: Screen) -> RecipeStore:
     return app.store
 
 
-def _clamped_text(text: str, size: int, width: int, max_lines: int, **props) -> View:
-    """A TextView with ``maxLines`` (and ``ellipsize="end"``): at most ``max_lines`` lines drawn, the whole text in
-    the accessibility node."""
-    padding = props.get("padding", 12)
-    lines = min(max(len(wrap(text, size, width - 2 * padding)), 1), max_lines)
-    return text_view(text, text_size=size, height=lines * line_height(size) + 2 * padding, **props)
-
-
 def _image(name: str, content_desc: str, **props) -> View:
     """An ``ImageView`` (a drawable, not a button)."""
     return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name) if name else "",
@@ -340,18 +332,18 @@ class RecipesScreen(Screen):
 
     def _card(self, recipe: dict[str, Any]) -> View:
         """``recipe_item``: photo, title (2 lines), description (2 lines) and source (1 line)."""
-        width = self.phone.window.design_width - 2 * _MARGIN - _CARD_HEIGHT
         texts = column(
-            _clamped_text(recipe["title"] or "", _LARGE, width, 2, resource_id=_id("card_text_view_title"),
-                          padding=21),
-            _clamped_text(recipe["description"] or "", _BODY, width, 2, padding=21,
-                          resource_id=_id("card_text_view_description"), text_color=TEXT_SECONDARY),
-            _clamped_text(recipe["source"] or "", _BODY, width, 1, resource_id=_id("card_text_view_source"),
-                          padding=21, text_color=_GREEN_800),
+            text_view(recipe["title"] or "", text_size=_LARGE, max_lines=2, padding=21,
+                      resource_id=_id("card_text_view_title")),
+            text_view(recipe["description"] or "", text_size=_BODY, max_lines=2, padding=21,
+                      resource_id=_id("card_text_view_description"), text_color=TEXT_SECONDARY),
+            text_view(recipe["source"] or "", text_size=_BODY, single_line=True, padding=21,  # android:lines="1"
+                      resource_id=_id("card_text_view_source"), text_color=_GREEN_800),
             weight=1)
         photo = _image("card_image", RECIPE_PHOTO, hint="photo", width=_CARD_HEIGHT, height=_CARD_HEIGHT)
         return View(kind="row", class_name="androidx.cardview.widget.CardView", clickable=True, focusable=True,
-                    height=_CARD_HEIGHT, background=_CARD, on_click=lambda: self._open(recipe["recipeId"]),
+                    height=_CARD_HEIGHT, exact_height=True, background=_CARD,
+                    on_click=lambda: self._open(recipe["recipeId"]),
                     children=[View(kind="row", class_name="android.view.ViewGroup", children=[photo, texts],
                                         weight=1)])
 

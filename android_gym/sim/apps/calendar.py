@@ -242,6 +242,18 @@ def _local(when: dt.datetime, zone: ZoneInfo) -> dt.datetime:
     return when.astimezone(zone).replace(tzinfo=None) if when.tzinfo is not None else when
 
 
+#: ``Event``'s ``Int`` fields: Room reads them with ``Cursor.getInt``, whose ``CursorWindow.getInt`` casts the stored
+#: 64-bit value to ``int`` (a repeat interval of a million years, 31536000000000 s, reads as -1944854528).
+_INT_COLUMNS = frozenset({"reminder_1_minutes", "reminder_2_minutes", "reminder_3_minutes", "reminder_1_type",
+                          "reminder_2_type", "reminder_3_type", "repeat_interval", "repeat_rule", "flags",
+                          "availability", "color", "type"})
+
+
+def java_int(value: int) -> int:
+    """``(int) value``: the low 32 bits of ``value`` as a signed Java int."""
+    return (value + 2**31) % 2**32 - 2**31
+
+
 def _ts(local: dt.datetime, zone: ZoneInfo) -> int:
     return int(local.replace(tzinfo=zone).timestamp())
 
@@ -307,16 +319,25 @@ def plus_months(day: dt.date, months: int) -> dt.date:
     return dt.date(year, month, min(day.day, _calendar.monthrange(year, month)[1]))
 
 
+def moves_back(interval: int) -> bool:
+    """Whether ``Event.addIntervalTime`` steps a ``repeat_interval`` back in time: a negative one (a Java int that
+    overflowed) of years, months or seconds; weekly ones step a day forward."""
+    return interval < 0 and (interval % YEAR == 0 or interval % MONTH == 0 or interval % WEEK != 0)
+
+
 def _occurrence_starts(event: dict[str, Any], zone: ZoneInfo) -> Iterator[int]:
-    """Start times of a repeating event's occurrences, in order (``Event.addIntervalTime``)."""
+    """Start times of a repeating event's occurrences, in order (``Event.addIntervalTime``), up to Python's last
+    (or first) year, which no screen reaches (Joda's ``DateTime`` goes on to the year 292278993)."""
     start = dt.datetime.fromtimestamp(event["start_ts"], zone).replace(tzinfo=None)
     interval, rule = event["repeat_interval"], event["repeat_rule"]
     step = 0
     while True:
-        if interval % YEAR == 0:
-            when = _add_months(start.date(), 12 * step * (interval // YEAR), REPEAT_SAME_DAY, start.date())
-        elif interval % MONTH == 0:
-            when = _add_months(start.date(), step * (interval // MONTH), rule, start.date())
+        if interval % YEAR == 0 or interval % MONTH == 0:
+            yearly = interval % YEAR == 0
+            months = step * (12 * (interval // YEAR) if yearly else interval // MONTH)
+            if not dt.MINYEAR <= start.year + (start.month - 1 + months) // 12 <= dt.MAXYEAR:
+                return
+            when = _add_months(start.date(), months, REPEAT_SAME_DAY if yearly else rule, start.date())
         elif interval % WEEK == 0:
             when = start.date() + dt.timedelta(days=step)
             weeks = (when - start.date()).days // 7
@@ -335,19 +356,32 @@ def _occurrence_starts(event: dict[str, Any], zone: ZoneInfo) -> Iterator[int]:
 
 def occurrences(event: dict[str, Any], from_ts: int, to_ts: int, zone: ZoneInfo) -> Iterator[Occurrence]:
     """The event's occurrences that overlap ``[from_ts, to_ts]`` (``EventsHelper.getEvents``): a repeating
-    event up to its ``repeat_limit`` (a time, or ``-count``) and without its exception days."""
+    event up to its ``repeat_limit`` (a time, or ``-count``) and without its exception days. Occurrences that
+    step back in time (see ``moves_back``) end where they leave the range."""
     duration = event["end_ts"] - event["start_ts"]
     if not event["repeat_interval"]:
         if event["start_ts"] <= to_ts and event["end_ts"] >= from_ts:
             yield Occurrence(event, event["start_ts"], event["end_ts"])
         return
     skipped, limit = _exceptions(event["repetition_exceptions"] or ""), event["repeat_limit"]
+    back = moves_back(event["repeat_interval"])
     for count, start in enumerate(_occurrence_starts(event, zone)):
         if start > to_ts or (limit > 0 and start > limit) or (limit < 0 and count >= -limit):
             return
-        day = dt.datetime.fromtimestamp(start, zone).strftime("%Y%m%d")
-        if start + duration >= from_ts and day not in skipped:
+        if start + duration < from_ts:
+            if back:
+                return
+            continue
+        if dt.datetime.fromtimestamp(start, zone).strftime("%Y%m%d") not in skipped:
             yield Occurrence(event, start, start + duration)
+
+
+def never_ends(event: dict[str, Any], to_ts: int) -> bool:
+    """Whether ``getEventsRepeatingTillDateOrForever`` loops forever on ``event``: its occurrences step back in
+    time, so its start stays before ``to_ts`` (and before a ``repeat_limit`` time) for ever."""
+    limit = event["repeat_limit"]
+    return (moves_back(event["repeat_interval"]) and event["start_ts"] <= to_ts
+            and (limit == 0 or 0 < limit >= event["start_ts"]))
 
 
 def _sorted(found: list[Occurrence]) -> list[Occurrence]:
@@ -372,8 +406,10 @@ class EventsDatabase(SqliteProvider):
                    (REGULAR_EVENT_TYPE_ID, REGULAR_EVENT, DEFAULT_PRIMARY_COLOR))
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Rows of ``events`` as Room's ``Event`` holds them: its ``Int`` columns as Java ints."""
         with self.reading() as db:
-            return [dict(found) for found in db.execute(sql, tuple(params))]
+            return [{name: java_int(value) if name in _INT_COLUMNS else value for name, value in dict(found).items()}
+                    for found in db.execute(sql, tuple(params))]
 
     def event(self, event_id: int) -> dict[str, Any] | None:
         """The event with ``event_id``."""
@@ -388,6 +424,8 @@ class EventsDatabase(SqliteProvider):
         rows = self._rows("SELECT * FROM events WHERE type = 0 AND start_ts != 0 AND start_ts <= ? AND "
                           f"(repeat_interval != 0 OR end_ts >= ?) AND event_type IN ({marks}) AND (title LIKE ? OR "
                           "location LIKE ? OR description LIKE ?)", (to_ts, from_ts, *types, like, like, like))
+        if any(never_ends(event, to_ts) for event in rows):
+            return []  # getEventsSync's background loop never calls back: the screen gets no events
         return [found for event in rows for found in occurrences(event, from_ts, to_ts, zone)]
 
     def insert(self, values: dict[str, Any]) -> int:
@@ -637,8 +675,20 @@ class DatePicker:
         self.shown = selected.replace(day=1)
         self._on_set, self._on_close = on_set, on_close
 
+    #: The first and last months: ``DatePicker``'s default ``minDate`` (01/01/1900) and ``maxDate`` (12/31/2100),
+    #: which the app leaves as they are.
+    FIRST, LAST = dt.date(1900, 1, 1), dt.date(2100, 12, 1)
+
     def _move(self, months: int) -> None:
-        self.shown = plus_months(self.shown, months)
+        self.shown = min(max(plus_months(self.shown, months), self.FIRST), self.LAST)
+
+    def _month_button(self, months: int) -> View:
+        """``DayPickerView``'s previous or next button, ``INVISIBLE`` (room kept, not in the dump) at the ends."""
+        if self.shown == (self.FIRST if months < 0 else self.LAST):
+            return View(width=132, height=132)
+        name, desc, icon = ("prev", PREVIOUS_MONTH, "chevron_left") if months < 0 else ("next", NEXT_MONTH,
+                                                                                          "chevron_right")
+        return image_button(desc, icon, lambda: self._move(months), resource_id=_android_id(name), text_color=TEXT)
 
     def _pick(self, day: dt.date) -> None:
         self.selected = day
@@ -655,12 +705,9 @@ class DatePicker:
                                   padding=8,
                                   resource_id=_android_id("date_picker_header_date"), text_size=84),
                         resource_id=_android_id("date_picker_header"), background=PRIMARY, padding=40)
-        navigation = row(
-            image_button(PREVIOUS_MONTH, "chevron_left", lambda: self._move(-1), resource_id=_android_id("prev"),
-                         text_color=TEXT),
-            _drawn(formats.format_skeleton(self.shown, "MMMMy", self.tag), _BIG, bold=True, weight=1),
-            image_button(NEXT_MONTH, "chevron_right", lambda: self._move(1), resource_id=_android_id("next"),
-                         text_color=TEXT))
+        navigation = row(self._month_button(-1),
+                         _drawn(formats.format_skeleton(self.shown, "MMMMy", self.tag), _BIG, bold=True, weight=1),
+                         self._month_button(1))
         letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT_SECONDARY, weight=1)
                         for day in week_days(self.sunday_first)), padding=12)
         month = View(kind="column", class_name="android.view.View", resource_id=_android_id("month_view"),
@@ -1260,9 +1307,9 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         text, children = self.search_text, []
         found: list[Occurrence] = []
         if len(text) >= 2:
-            now = self.now
-            found = self.calendar.occurrences(_ts(now.replace(year=now.year - 2), self.zone),
-                                             _ts(now.replace(year=now.year + 2), self.zone), self.zone, text)
+            now = self.now  # DateTime().minusYears(2) and plusYears(2): a 29 February becomes the 28th
+            found = self.calendar.occurrences(*(_ts(dt.datetime.combine(plus_months(now.date(), months), now.time()),
+                                                    self.zone) for months in (-24, 24)), self.zone, text)
             if len(found) < MIN_EVENTS_THRESHOLD:
                 found = self.calendar.occurrences(0, 2051218800, self.zone, text)  # MAX_SEARCH_YEAR
         if found:

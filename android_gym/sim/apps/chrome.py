@@ -163,6 +163,7 @@ class MainScreen(Screen):
         field = edit_text(self.address if editing else url, URL_HINT, "url", edited, resource_id=_id("url_bar"),
                           text_size=42, padding=8, weight=1)
         field.on_submit = self._submit_address
+        field.underline = False  # url_bar's android:background="@null": the location bar's pill is its background
         if not editing:
             field.on_click = lambda: setattr(self, "address", "")
         home = _toolbar_button(HOME, "home", lambda: self.chrome.open(HOME_URL), "home_button")

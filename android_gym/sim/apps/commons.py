@@ -67,13 +67,16 @@ def default_date_format(tag: str) -> str:
 def search_menu(package: str, icon: View, field: View, items: list[View], background: Color, height: int,
                 padding: int) -> View:
     """``menu_search.xml``: ``top_app_bar_layout`` holding ``top_toolbar_holder`` with the search (or back-arrow)
-    ``icon``, the search ``field`` and the ``top_toolbar`` with the screen's menu ``items``."""
+    ``icon``, the search ``field`` and the ``top_toolbar`` with the screen's menu ``items``. The holder's
+    ``search_menu_background`` is rounded by ``material_dialog_corner_radius`` (28 dp, more than half its height:
+    a pill) and the field has no background of its own (``android:background="@null"``: no underline)."""
     def rid(name: str) -> str:
         return f"{package}:id/{name}"
 
+    field.underline = False
     toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=rid("top_toolbar"), children=items)
     holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=rid("top_toolbar_holder"),
-                  background=background, height=height, children=[icon, field, toolbar])
+                  background=background, corner=height // 2, height=height, children=[icon, field, toolbar])
     return View(kind="column", class_name="android.widget.LinearLayout", resource_id=rid("top_app_bar_layout"),
                 padding=padding, children=[holder])
 

@@ -42,6 +42,7 @@ from android_gym.sim.system.contacts import (
 )
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over
 from android_gym.sim.ui.layout import measure_height
+from android_gym.sim.ui.letter_tiles import letter_tile, pick_color
 from android_gym.sim.ui.views import (
     DIVIDER,
     TEXT,
@@ -90,12 +91,17 @@ EDITOR_PHONE_TYPES = tuple(kind for kind in PHONE_TYPES if kind != TYPE_CUSTOM)
 _PRIMARY_PHONE_TYPES = (2, 1, 3, 7)  # Mobile, Home, Work, Other: the types not marked secondary
 _TOOLBAR_ICON = 126
 PRIMARY = (0x2A, 0x56, 0xC6)  # res/values/colors.xml: primary_color (the action bar, section headers, accents)
+#: The dark theme: the system's Material You surfaces and text, and ``res/values-night/colors.xml``'s lighter
+#: ``primary_color`` (#3872D7) for the action bar, the button and the accents; the bar's title stays white
+#: (``actionbar_text_color`` has no night variant).
+NIGHT_COLORS = {**MATERIAL_YOU_NIGHT, PRIMARY: (0x38, 0x72, 0xD7)}
 #: ``letter_tile_colors``: a contact's picture placeholder takes one by its name's hash (``LetterTileDrawable``).
 _LETTER_TILE_COLORS = ((0xDB, 0x44, 0x37), (0xE9, 0x1E, 0x63), (0x9C, 0x27, 0xB0), (0x67, 0x3A, 0xB7),
                        (0x3F, 0x51, 0xB5), (0x42, 0x85, 0xF4), (0x03, 0x9B, 0xE5), (0x00, 0x97, 0xA7),
                        (0x00, 0x96, 0x88), (0x0F, 0x9D, 0x58), (0x68, 0x9F, 0x38), (0xEF, 0x6C, 0x00),
                        (0xFF, 0x57, 0x22), (0x75, 0x75, 0x75))
 _FIELD_TEXT, _TITLE_TEXT = 44, 64
+_BADGE = 120  # a list item's picture
 _POPUP_WIDTH = 720
 
 
@@ -107,14 +113,15 @@ def _android_id(name: str) -> str:
     return f"android:id/{name}"
 
 
-def _letter_tile_color(name: str) -> tuple[int, int, int]:
-    """``LetterTileDrawable.pickColor``: ``letter_tile_colors[|name.hashCode()| % 14]`` (Java's ``String.hashCode``
-    over UTF-16 code units, a 32-bit int)."""
-    code, units = 0, name.encode("utf-16-be")
-    for i in range(0, len(units), 2):
-        code = (31 * code + int.from_bytes(units[i:i + 2], "big")) & 0xFFFFFFFF
-    signed = code - (1 << 32) if code >= 1 << 31 else code
-    return _LETTER_TILE_COLORS[abs(signed) % len(_LETTER_TILE_COLORS)]
+def _badge(name: str, **props) -> View:
+    """``LetterTileDrawable`` for ``name``: a circle of ``letter_tile_colors`` picked by the name's hash, with the
+    name's first letter, upper-cased, in white ``sans-serif-medium`` at ``letter_to_tile_ratio`` (67 %) of the tile;
+    a name that does not start with a letter A-Z gets the default avatar (``ic_person_white_120dp``) instead."""
+    color, first = pick_color(_LETTER_TILE_COLORS, name), name[:1]
+    if first.isascii() and first.isalpha():
+        return letter_tile(first.upper(), color, _BADGE, _BADGE * 67 // 100, bold=True, **props)
+    return View(kind="icon", hint="person_filled", width=_BADGE, height=_BADGE, background=color,
+                corner=_BADGE // 2, text_color=WHITE, **props)
 
 
 def _contact_id(uri: str) -> int | None:
@@ -167,9 +174,8 @@ class PeopleScreen(Screen):
         def open_contact() -> None:
             self.start(QuickContactScreen, Intent(action=ACTION_VIEW, data=f"{CONTACTS_URI}/{contact_id}"))
 
-        badge = View(kind="icon", class_name="android.widget.QuickContactBadge", hint="avatar",
-                     content_desc=f"Quick contact for {name}", width=120, height=120,
-                     text_color=_letter_tile_color(name), clickable=True, focusable=True, on_click=open_contact)
+        badge = _badge(name, class_name="android.widget.QuickContactBadge", content_desc=f"Quick contact for {name}",
+                       clickable=True, focusable=True, on_click=open_contact)
         header = text_view(section, width=80, text_size=_FIELD_TEXT, text_color=PRIMARY) if section else View(width=80)
         return View(kind="row", class_name="android.view.ViewGroup", clickable=True, focusable=True,
                     long_clickable=True, on_click=open_contact, padding=24, spacing=24, children=[
@@ -491,7 +497,7 @@ class GoogleContacts(App):
     contact URI the editor/QuickContact."""
 
     package = PACKAGE
-    night_colors = MATERIAL_YOU_NIGHT  # Google Contacts follows the system theme (Material You)
+    night_colors = NIGHT_COLORS  # Contacts follows the system theme (its values-night)
     label = APP_LABEL
     icon, icon_color = "app_contacts", (26, 115, 232)
     screens = (PeopleScreen, ContactEditorScreen, QuickContactScreen)

@@ -7,6 +7,10 @@ sheet lists, by label, every installed app whose ``resolve`` accepts the shared 
 app's activity with the intent and closes the sheet, as does BACK or a touch outside it. Copy puts the shared text
 on the clipboard and closes the sheet.
 
+The sheet's top corners are rounded by ``bottomsheet_background``'s ``config_bottomDialogCornerRadius`` (framework
+``config.xml``: ``@dimen/config_dialogCornerRadius``, 28 dp since Android 12), and ``chooser_grid.xml``'s drag handle
+(``ic_drag_handle``: 24 x 4 dp rounded 2 dp, tinted ``?colorSurfaceVariant``) sits 16 dp below its top edge.
+
 Left out of the real sheet: the title row, direct-share targets (people and conversations) and app predictions,
 the "Nearby" and "Edit" actions, the work/personal profile tabs, pinning and the expanded drawer with its app
 list search, and the caller's own share targets (Markor's "Share into" shows up on a real phone).
@@ -19,13 +23,31 @@ from dataclasses import replace
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.ui.dialogs import scrim_over
-from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, WHITE, View, column, image_button, row, text_view
+from android_gym.sim.ui.views import (
+    DIVIDER,
+    TEXT_SECONDARY,
+    TOP_CORNERS,
+    WHITE,
+    View,
+    column,
+    group,
+    image_button,
+    row,
+    text_view,
+)
 
 PACKAGE = "com.android.intentresolver"
 EXTRA_TEXT = "android.intent.extra.TEXT"
 COPY = "Copy"  # frameworks/base core/res/res/values/strings.xml: copy
 NO_APPS = "No apps can perform this action."  # noApplications
-_LABEL_SIZE, _PREVIEW_SIZE, _TARGET_WIDTH = 37, 42, 255  # 14sp, 16sp; chooser_target_width 97dp at 420 dpi
+_LABEL_SIZE, _PREVIEW_SIZE, _TARGET_WIDTH = 32, 42, 255  # 12sp, 16sp; chooser_target_width 97dp at 420 dpi
+#: ``resolve_grid_item``: the app's icon (``chooser_icon_size`` 56 dp, the adaptive icon's circle 52 dp of it) 24 dp
+#: below the item's top, 7 dp above its one-line label, 12 dp inside its sides and bottom.
+_ICON_BOX, _ICON_CIRCLE, _ITEM_TOP, _ICON_GAP, _ITEM_PADDING = 147, 137, 63, 18, 32
+_SHEET_CORNER = 73  # 28 dp
+#: The drag handle: 24 x 4 dp, its corners 2 dp, chooser_edge_margin_thin (16 dp) above and below it; its tint,
+#: colorSurfaceVariant, is neutral-variant 90 of the Pixel's default palette.
+_HANDLE_WIDTH, _HANDLE_HEIGHT, _HANDLE_MARGIN, _HANDLE_COLOR = 63, 10, 42, (225, 227, 225)
 
 
 def _id(name: str) -> str:
@@ -67,17 +89,27 @@ class ChooserScreen(Screen):
         targets = [self._target(app, screen) for app, screen in self._targets()]
         grid = [row(*targets[i:i + 4], spacing=12) for i in range(0, len(targets), 4)] or [
             text_view(NO_APPS, resource_id="android:id/empty", text_size=_PREVIEW_SIZE, padding=42)]
-        sheet = column(preview, View(height=2, background=DIVIDER), *grid, resource_id=_id("contentPanel"),
-                       background=WHITE, padding=24, gravity="bottom")
+        handle = View(kind="icon", class_name="android.widget.ImageView", resource_id="android:id/drag",
+                      width=_HANDLE_WIDTH, height=_HANDLE_HEIGHT, background=_HANDLE_COLOR, corner=_HANDLE_HEIGHT // 2,
+                      gravity="center_horizontal")
+        header = group("column", "android.widget.RelativeLayout", View(height=_HANDLE_MARGIN - 24), handle,
+                       View(height=_HANDLE_MARGIN), resource_id="android:id/chooser_header")
+        sheet = column(header, preview, View(height=2, background=DIVIDER), *grid, resource_id=_id("contentPanel"),
+                       background=WHITE, padding=24, gravity="bottom", corner=_SHEET_CORNER, corners=TOP_CORNERS)
         return scrim_over(View(kind="frame", class_name="android.widget.FrameLayout"), sheet, self.finish)
 
     def _target(self, app: App, screen: type[Screen]) -> View:
-        """``resolve_grid_item``: the app's icon over its label."""
-        icon = View(kind="icon", class_name="android.widget.ImageView", resource_id="android:id/icon", hint="app",
-                    width=126, height=126, text_color=(25, 118, 210))
-        label = text_view(app.label, resource_id="android:id/text1", text_size=_LABEL_SIZE)
+        """``resolve_grid_item``: the app's launcher icon (its glyph in white on its colour) over its label, on one
+        line cut with "…", both centred."""
+        circle = View(kind="icon", hint=app.icon, text_color=WHITE, background=app.icon_color,
+                      width=_ICON_CIRCLE, height=_ICON_CIRCLE, corner=_ICON_CIRCLE // 2, gravity="center")
+        icon = group("frame", "android.widget.ImageView", circle, resource_id="android:id/icon", width=_ICON_BOX,
+                     height=_ICON_BOX, gravity="center_horizontal")
+        label = text_view(app.label, resource_id="android:id/text1", text_size=_LABEL_SIZE, padding=0,
+                          single_line=True, gravity="center_horizontal")
         return View(kind="column", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
-                    width=_TARGET_WIDTH, padding=24, children=[icon, label],
+                    width=_TARGET_WIDTH, padding=_ITEM_PADDING,
+                    children=[View(height=_ITEM_TOP - _ITEM_PADDING), icon, View(height=_ICON_GAP), label],
                     on_click=lambda: self._choose(app, screen))
 
 

@@ -260,8 +260,8 @@ def _row(entry: Entry, title: str, description: str, selected: bool, on_click: C
     """``opoc_filesystem_item``: icon, name and description; the root's description joins the three."""
     kind = SELECTED if selected else FOLDER if entry.is_dir else FILE
     icon = View(kind="icon", class_name="android.widget.ImageView", resource_id=res_id("opoc_filesystem_item__image"),
-                hint="check" if selected else "folder" if entry.is_dir else "file", width=_ICON, height=_ICON,
-                text_color=PRIMARY if selected else TEXT_SECONDARY)
+                hint="check" if selected else "folder_filled" if entry.is_dir else "file_filled", width=_ICON,
+                height=_ICON, text_color=PRIMARY if selected else TEXT_SECONDARY)
     texts = column(text_view(title, resource_id=res_id("opoc_filesystem_item__title"), text_size=_TITLE, padding=4),
                    text_view(description, resource_id=res_id("opoc_filesystem_item__description"),
                              text_size=_DESCRIPTION, text_color=TEXT_SECONDARY, padding=4), weight=1)
@@ -281,7 +281,8 @@ class MainScreen(Screen):
     activity = f"{PACKAGE}.activity.MainActivity"
     NAME_FIELD, EXT_FIELD, RENAME_FIELD = "new_file_dialog__name", "new_file_dialog__ext", "new_name"
     TABS = (("nav_notebook", FILES), ("nav_todo", TODO), ("nav_quicknote", QUICKNOTE), ("nav_more", MORE))
-    TAB_ICONS = {"nav_notebook": "folder", "nav_todo": "todo", "nav_quicknote": "quicknote", "nav_more": "more_horiz"}
+    TAB_ICONS = {"nav_notebook": "folder_filled", "nav_todo": "todo_done", "nav_quicknote": "lightning",
+                 "nav_more": "favorite"}  # main__bottom_nav.xml
 
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
@@ -406,8 +407,8 @@ class MainScreen(Screen):
                        action("action_search", SEARCH, "search", self._open_search), resource_id=res_id("toolbar"))
         items = [bar_title("")]
         if len(self.marked) == 1:
-            items.append(action("action_rename_selected_item", RENAME, "edit", self._open_rename))
-        items += [action("action_delete_selected_items", DELETE, "delete", lambda: self._set_popup("delete")),
+            items.append(action("action_rename_selected_item", RENAME, "rename", self._open_rename))
+        items += [action("action_delete_selected_items", DELETE, "delete_filled", lambda: self._set_popup("delete")),
                   overflow(lambda: self._set_popup("menu"))]
         return bar(*items, resource_id=res_id("toolbar"))
 
@@ -637,7 +638,7 @@ class MainScreen(Screen):
                              lambda: self._picker_go(parent), None))
         for entry in self.notebook.entries(self.picker, folders_only=True):
             rows.append(_row(entry, entry.name, self.picker, False, lambda e=entry: self._picker_go(e.path), None))
-        home = View(kind="icon", class_name="android.widget.ImageView", hint="home",
+        home = View(kind="icon", class_name="android.widget.ImageView", hint="home_filled",
                     resource_id=res_id("ui__filesystem_dialog__home"), clickable=True, focusable=True,
                     on_click=lambda: self._picker_go(NOTEBOOK),
                     width=84, height=84, text_color=TEXT_SECONDARY)

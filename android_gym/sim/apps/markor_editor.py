@@ -337,9 +337,9 @@ class DocumentScreen(Screen):
             actions += [action("action_undo", UNDO, "undo", doc.undo, bool(doc.undo_stack)),
                         action("action_redo", REDO, "redo", doc.redo, bool(doc.redo_stack)),
                         action("action_preview", VIEW_MODE, "eye", self._toggle_preview),
-                        action("action_save", SAVE, "save", self._save, doc.changed)]
+                        action("action_save", SAVE, "save_filled", self._save, doc.changed)]
         else:
-            actions.append(action("action_edit", EDIT_MODE, "edit", self._toggle_preview))
+            actions.append(action("action_edit", EDIT_MODE, "edit_filled", self._toggle_preview))
         actions.append(overflow(lambda: self._set_popup("menu")))
         toolbar = bar(*actions, resource_id=res_id("toolbar"))
         if self.preview:

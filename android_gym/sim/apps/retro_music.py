@@ -55,6 +55,7 @@ from android_gym.sim.ui.views import (
     View,
     column,
     edit_text,
+    over,
     row,
     scroll_list,
     text_view,
@@ -78,14 +79,22 @@ QUEUE, CLEAR_QUEUE, NOW_PLAYING = "Playing Queue", "Clear queue", "Now playing"
 NO_SONGS, NO_PLAYLISTS, EMPTY_PLAYLIST = "You have no songs", "You have no playlists", "Playlist is empty"
 NO_QUEUE, LAST_ADDED, MORE_OPTIONS = "No songs playing", "Last added", "More options"
 SELECT_ALL, DONE = "Select all", "Done"  # and AppCompat's abc_action_mode_done
-#: The bottom navigation (``bottom_navigation_main.xml``: ic_home, ic_audiotrack, ic_album, ic_artist, ic_queue_music).
-TABS = (("action_home", "For you", "home"), ("action_song", "Songs", "audio"), ("action_album", "Albums", "album"),
-        ("action_artist", "Artists", "artist"), ("action_playlist", "Playlists", "queue_music"))
+#: The bottom navigation (``bottom_navigation_main.xml``: ic_home, ic_audiotrack, ic_album, ic_artist, ic_queue_music,
+#: all filled).
+TABS = (("action_home", "For you", "home_filled"), ("action_song", "Songs", "audio"),
+        ("action_album", "Albums", "album"), ("action_artist", "Artists", "artist"),
+        ("action_playlist", "Playlists", "queue_music"))
 
 _ACCENT = (98, 0, 238)  # the default accent, "defaults to purple"
 _BODY, _SMALL, _TITLE = 42, 36, 54
 _ROW = 168
 _CHECKED = (232, 222, 248)  # an activated (checked) row's background
+#: ``RetroGlideExtension``'s placeholder art (``default_audio_art``, ``default_album_art``, ``default_artist_art``: a
+#: dark grey glyph on light grey) in ``item_list``'s 45 dp image card, rounded 10 dp and 16 dp from the row's start;
+#: the title starts 16 dp after the card.
+_ART, _ART_INK, _ART_SIZE, _ART_CORNER, _ART_START, _ART_GAP = (226, 226, 226), (69, 69, 69), 118, 26, 26, 30
+#: ``item_queue``'s drag handle (a 24 dp drawable), its 40 dp image rounded 6 dp, and the alpha of a played row.
+_QUEUE_HANDLE, _QUEUE_ART, _QUEUE_CORNER, _PLAYED_ALPHA = 63, 105, 16, 0.5
 #: ``ActionBarPolicy.getMaxActionButtons``: (smallest width in dp, action buttons) from the widest.
 _MAX_ACTION_BUTTONS = ((600, 5), (500, 4), (360, 3))
 _DP_PER_PX = 160 / 420  # dp per design px
@@ -239,17 +248,44 @@ def _two_lines(title: str, subtitle: str) -> View:
     return column(*lines, weight=1, padding=8, gravity="center")
 
 
-def _list_row(title: str, subtitle: str, glyph: str, on_click: Callback | None, menu: Callback | None,
-              selected: bool = False, on_long_click: Callback | None = None, activated: bool = False) -> View:
-    """``item_list.xml``: the image, title and text, and the overflow ``menu`` button; an ``activated`` (checked)
-    row is tinted and hides its menu button."""
-    children = [_icon("image", "", glyph, None, color=_ACCENT), _two_lines(title, subtitle)]
+def _art(glyph: str) -> list[View]:
+    """``item_list``'s image card showing a song's, album's or artist's placeholder art (no album art is
+    simulated), with its margins."""
+    return [View(width=_ART_START),
+            _icon("image", "", glyph, None, color=_ART_INK, size=_ART_SIZE, background=_ART, corner=_ART_CORNER),
+            View(width=_ART_GAP)]
+
+
+def _glyph(glyph: str) -> list[View]:
+    """``item_list``'s image showing a drawable (a playlist's ``ic_playlist_play``)."""
+    return [_icon("image", "", glyph, None, color=_ACCENT)]
+
+
+def _list_row(title: str, subtitle: str, image: list[View], on_click: Callback | None, menu: Callback | None,
+              on_long_click: Callback | None = None, activated: bool = False) -> View:
+    """``item_list.xml``: the ``image`` (``_art`` or ``_glyph``), title and text, and the overflow ``menu`` button;
+    an ``activated`` (checked) row is tinted and hides its menu button."""
+    children = [*image, _two_lines(title, subtitle)]
     if menu is not None and not activated:
         children.append(_icon("menu", MORE_OPTIONS, "more", menu, color=TEXT_SECONDARY))
-    background = _CHECKED if activated else (243, 237, 255) if selected else None
     return View(kind="row", class_name="android.widget.FrameLayout", clickable=on_click is not None,
                 focusable=on_click is not None, on_click=on_click, long_clickable=on_long_click is not None,
-                on_long_click=on_long_click, children=children, padding=16, selected=selected, background=background)
+                on_long_click=on_long_click, children=children, padding=16, background=_CHECKED if activated else None)
+
+
+def _queue_row(song: AudioRow, on_click: Callback, menu: Callback, played: bool) -> View:
+    """``item_queue.xml``: the drag handle (``ic_drag_vertical``), the song's 40 dp art rounded 6 dp 16 dp after
+    it, title and artist, the overflow button. ``PlayingQueueAdapter`` draws the songs played so far and the
+    playing one (``HISTORY``, ``CURRENT``) at half alpha: image, texts, handle and button."""
+    art = _icon("image", "", "audio", None, color=_ART_INK, size=_QUEUE_ART, background=_ART, corner=_QUEUE_CORNER)
+    handle = _icon("drag_view", "", "drag", None, color=TEXT_SECONDARY, size=_QUEUE_HANDLE)
+    item = _list_row(song.title, song.artist, [handle, View(width=_ART_START), art, View(width=_ART_START)],
+                     on_click, menu)
+    if played:
+        for view in item.walk():
+            view.text_color = over(view.text_color, _PLAYED_ALPHA)
+            view.background = over(view.background, _PLAYED_ALPHA) if view.background else None
+    return item
 
 
 def _toolbar(title: str, *actions: View, navigation: View | None = None) -> View:
@@ -385,7 +421,7 @@ class MainScreen(Screen):
             return column(text_view(NO_SONGS, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48),
                           weight=1)
         selecting = selectable and bool(self.checked)
-        rows = [_list_row(song.title, song.artist, "audio",
+        rows = [_list_row(song.title, song.artist, _art("audio"),
                           (lambda song=song: self._toggle(song)) if selecting
                           else lambda i=i: self.retro.open_queue(songs, i),
                           lambda song=song: self._song_menu(song, extra(song) if extra else []),
@@ -457,23 +493,23 @@ class MainScreen(Screen):
         groups: dict[str, int] = {}
         for song in self.retro.library():
             groups[label(song)] = groups.get(label(song), 0) + 1
-        rows = [_list_row(name, f"{count} {'Song' if count == 1 else 'Songs'}", glyph, None, None)
+        rows = [_list_row(name, f"{count} {'Song' if count == 1 else 'Songs'}", _art(glyph), None, None)
                 for name, count in sorted(groups.items(), key=lambda item: item[0].lower())]
         return scroll_list(*rows, key=key, resource_id=_id("recycler_view"), weight=1) if rows else \
             column(text_view(NO_SONGS, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48), weight=1)
 
     def _albums(self) -> View:
-        return self._grouped(lambda s: s.album, "photo", "albums_list")
+        return self._grouped(lambda s: s.album, "album", "albums_list")
 
     def _artists(self) -> View:
-        return self._grouped(lambda s: s.artist, "person", "artists_list")
+        return self._grouped(lambda s: s.artist, "artist", "artists_list")
 
     def _playlists(self) -> View:
         playlists = self.retro.playlists.playlists()
         if not playlists:
             return column(text_view(NO_PLAYLISTS, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY,
                                     padding=48), weight=1)
-        rows = [_list_row(p.name, f"{p.count} {'Song' if p.count == 1 else 'Songs'}", "playlist",
+        rows = [_list_row(p.name, f"{p.count} {'Song' if p.count == 1 else 'Songs'}", _glyph("playlist"),
                           lambda p=p: self._open("playlist", p.id), lambda p=p: self._playlist_menu(p))
                 for p in playlists]
         return scroll_list(*rows, key="playlists_list", resource_id=_id("recycler_view"),
@@ -524,12 +560,11 @@ class MainScreen(Screen):
                       controls, View(weight=1), gravity="fill")
 
     def _queue_page(self) -> View:
-        """``PlayingQueueFragment``: the queue, the current song marked; a tap plays that position."""
+        """``PlayingQueueFragment``: the queue in ``item_queue`` rows; a tap plays that position."""
         queue = self.retro.queue()
-        rows = [_list_row(song.title, song.artist, "play" if i == self.retro.position else "audio",
-                          lambda i=i: self.retro.play_at(i),
-                          lambda i=i: self._open_menu([(REMOVE_FROM_QUEUE, lambda: self.retro.remove_at(i))]),
-                          selected=i == self.retro.position) for i, song in enumerate(queue)]
+        rows = [_queue_row(song, lambda i=i: self.retro.play_at(i),
+                           lambda i=i: self._open_menu([(REMOVE_FROM_QUEUE, lambda: self.retro.remove_at(i))]),
+                           played=i <= self.retro.position) for i, song in enumerate(queue)]
         body = scroll_list(*rows, key="queue_list", resource_id=_id("recyclerView"),
                            scroll_offset=self.scroll.get("queue_list", 0), weight=1) if rows else \
             column(text_view(NO_QUEUE, resource_id=_id("emptyText"), text_color=TEXT_SECONDARY, padding=48), weight=1)
@@ -583,8 +618,8 @@ class MainScreen(Screen):
     def _add_dialog(self) -> View:
         """``AddToPlaylistDialog``: "New playlist", then the playlists."""
         songs = list(self.dialog_songs)
-        rows = [_list_row(NEW_PLAYLIST, "", "plus", lambda: self._ask_create(songs), None)]
-        rows += [_list_row(p.name, "", "playlist", lambda p=p: self._add_to(p), None)
+        rows = [_list_row(NEW_PLAYLIST, "", _glyph("plus"), lambda: self._ask_create(songs), None)]
+        rows += [_list_row(p.name, "", _glyph("playlist"), lambda p=p: self._add_to(p), None)
                  for p in self.retro.playlists.playlists()]
         body = scroll_list(*rows, key="add_playlist_list", resource_id=_id("playlists"),
                            scroll_offset=self.scroll.get("add_playlist_list", 0),

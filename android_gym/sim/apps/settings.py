@@ -284,7 +284,7 @@ def _network_dashboard(screen: Screen) -> list[View]:
     wifi = radios.wifi_enabled(screen.phone)
     return [_link(screen, INTERNET, INTERNET_PAGE, EMULATOR_SSID if wifi else "", icon="wifi"),
             _link(screen, "Hotspot & tethering", f"{PACKAGE}.TetherSettings", icon="hotspot"),
-            _link(screen, "Data Saver", f"{PACKAGE}.datausage.DataSaverSummary", "Off", icon="data"),
+            _link(screen, "Data Saver", f"{PACKAGE}.datausage.DataSaverSummary", "Off", icon="data_usage"),
             _link(screen, "VPN", f"{PACKAGE}.vpn2.VpnSettings", "None", icon="vpn")]
 
 

@@ -16,15 +16,17 @@ app's private contacts are left out): a conversation with a contact is titled by
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
+from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.apps.commons import (
-    NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
     Release,
     SearchMenuScreen,
+    search_menu,
     start_up_dialogs,
 )
 from android_gym.sim.framework import formats
@@ -36,6 +38,7 @@ from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.telephony import DRAFT, FAILED, INBOX, OUTBOX, SENT, Telephony
 from android_gym.sim.ui.layout import line_height, text_width
+from android_gym.sim.ui.letter_tiles import letter_tile, pick_color
 from android_gym.sim.ui.views import (
     DIVIDER,
     TEXT,
@@ -48,6 +51,7 @@ from android_gym.sim.ui.views import (
     edit_text,
     fab,
     image_button,
+    over,
     row,
     scroll_list,
     text_view,
@@ -97,6 +101,28 @@ def _image(name: str, icon: str = "", content_desc: str = "", **props) -> View:
     props.setdefault("text_color", TEXT)
     return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name), hint=icon,
                 content_desc=content_desc, **props)
+
+
+#: Simple-Commons' ``letterBackgroundColors``, 80 % opaque (``0xCC``): they show over the window's background.
+_LETTER_BACKGROUNDS = ((0xD3, 0x2F, 0x2F), (0xC2, 0x18, 0x5B), (0x19, 0x76, 0xD2), (0x02, 0x88, 0xD1),
+                       (0x00, 0x97, 0xA7), (0x00, 0x79, 0x6B), (0x38, 0x8E, 0x3C), (0x68, 0x9F, 0x38),
+                       (0xF5, 0x7C, 0x00), (0xE6, 0x4A, 0x19))
+_LETTER_OPACITY = 0xCC / 255
+_LETTER_COLORS = tuple(over(color, _LETTER_OPACITY, WHITE) for color in _LETTER_BACKGROUNDS)
+#: The dark theme: Simple-Commons' (commons.NIGHT_COLORS), the letter circles over its dark background.
+NIGHT_COLORS = {**COMMONS_NIGHT_COLORS, **{day: over(color, _LETTER_OPACITY, COMMONS_NIGHT_COLORS[WHITE])
+                                           for color, day in zip(_LETTER_BACKGROUNDS, _LETTER_COLORS)}}
+_AVATAR = 126  # normal_icon_size: 48 dp
+_SUGGESTION_AVATAR = 168  # bigger_avatar_size: 64 dp
+
+
+def _avatar(name: str, title: str, size: int = _AVATAR) -> View:
+    """``SimpleContactsHelper.getContactLetterIcon(title)``, the picture of a number or contact without a photo: a
+    circle of ``letterBackgroundColors`` picked by the title's hash with ``getNameLetter`` (its first character
+    without accents, upper-cased) at half its size, white (``getContrastColor`` of every one of those colours)."""
+    first = "".join(c for c in unicodedata.normalize("NFD", title) if not unicodedata.combining(c))[:1]
+    return letter_tile(first.upper() or "A", pick_color(_LETTER_COLORS, title), size, size // 2,
+                       class_name="android.widget.ImageView", resource_id=_id(name))
 
 
 def _spacer() -> View:
@@ -232,12 +258,10 @@ class MainScreen(SearchMenuScreen):
 
     def build(self) -> View:
         telephony = self.phone.telephony
-        search_bar = _group(
-            "row", "android.widget.RelativeLayout",
-            _image("top_toolbar_search_icon", "search", SEARCH, width=110),
-            edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search,
-                      resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
-            resource_id=_id("top_toolbar_holder"), background=SEARCH_BACKGROUND, height=126)
+        search_bar = search_menu(PACKAGE, _image("top_toolbar_search_icon", "search", SEARCH, width=110),
+                                 edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search,
+                                           resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
+                                 [], SEARCH_BACKGROUND, 126, 21)
         if self.search_open and self.search_text:
             body = self._search_results(telephony)
         else:
@@ -284,7 +308,7 @@ class MainScreen(SearchMenuScreen):
                                      text_color=TEXT_SECONDARY)]
         holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("conversation_holder"),
                       padding=24, spacing=32, children=[
-                          _image("conversation_image", "avatar", text_color=PRIMARY),
+                          _avatar("conversation_image", title),
                           column(*lines, weight=1)])
         return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("conversation_frame"),
                     clickable=True, focusable=True, long_clickable=True, children=[holder],
@@ -329,7 +353,7 @@ class MainScreen(SearchMenuScreen):
                       text_size=_SMALLER, text_color=TEXT_SECONDARY, padding=4), weight=1)
         return View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("search_result_holder"),
                     clickable=True, focusable=True, padding=24, spacing=32,
-                    children=[_image("search_result_image", "avatar", text_color=PRIMARY), lines],
+                    children=[_avatar("search_result_image", title), lines],
                     on_click=lambda: self._open_thread(thread_id, title))
 
 
@@ -387,16 +411,19 @@ class NewConversationScreen(Screen):
                                  text_size=_NORMAL, padding=4), weight=1)
         return View(kind="row", class_name="androidx.constraintlayout.widget.ConstraintLayout",
                     resource_id=_id("item_contact_frame"), clickable=True, focusable=True, padding=24, spacing=32,
-                    children=[_image("item_contact_image", "avatar", text_color=PRIMARY), lines],
+                    children=[_avatar("item_contact_image", contact.name), lines],
                     on_click=lambda: self._launch_thread(contact.numbers[0], contact.name))
 
     def _suggestion(self, contact: SimpleContact) -> View:
-        """``item_suggested_contact``."""
+        """``item_suggested_contact``: the contact's letter icon (``loadContactImage``'s placeholder) at
+        ``bigger_avatar_size``, its name in bold under it, as wide as the icon."""
         return View(kind="column", class_name="android.widget.RelativeLayout",
-                    resource_id=_id("suggested_contact_holder"), clickable=True, focusable=True, width=250,
+                    resource_id=_id("suggested_contact_holder"), clickable=True, focusable=True,
+                    width=_SUGGESTION_AVATAR,
                     on_click=lambda: self._launch_thread(contact.numbers[0], contact.name), children=[
-                        _image("suggested_contact_image", "avatar", text_color=PRIMARY, width=250, height=160),
-                        text_view(contact.name, resource_id=_id("suggested_contact_name"), text_size=_NORMAL)])
+                        _avatar("suggested_contact_image", contact.name, _SUGGESTION_AVATAR),
+                        text_view(contact.name, resource_id=_id("suggested_contact_name"), text_size=_NORMAL,
+                                  bold=True, padding=21)])
 
     def build(self) -> View:
         field = edit_text(self.address, ADD_CONTACT_OR_NUMBER, self.FIELD, self._set_address,
@@ -589,7 +616,7 @@ class SimpleSmsMessenger(App):
     to ``MainActivity`` at once, so ``MainActivity`` is the first screen."""
 
     package = PACKAGE
-    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme, its letter circles over the dark window
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_sms", (245, 124, 0)
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml

@@ -127,7 +127,9 @@ NAVIGATE_UP = "Navigate up"  # appcompat's abc_action_bar_up_description
 VIDEO_PLAYER = "Video player. Tap to show controls. Tap the back button to hide them"  # talkback_video_player
 TAB_IDS = ("nav_video", "nav_audio", "nav_directories", "nav_playlists", "nav_more")
 TAB_TITLES = (VIDEO, AUDIO, BROWSE, PLAYLISTS, MORE)
-_TAB_ICONS = ("video", "audio", "folder", "playlist", "more_horiz")  # the bottom menu's drawables
+#: The bottom menu's drawables (ic_menu_video: a filled clapperboard; ic_menu_audio: two beamed notes;
+#: ic_menu_folder: Material's filled folder; ic_menu_playlist: three lines and a play triangle; ic_nav_more).
+_TAB_ICONS = ("movie", "music", "folder_filled", "playlist", "more_horiz")
 #: Extensions of the files the media library takes for videos (a common subset of libvlc's demuxers).
 VIDEO_EXTENSIONS = (".3gp", ".avi", ".flv", ".m4v", ".mkv", ".mov", ".mp4", ".mpeg", ".mpg", ".ts", ".webm", ".wmv")
 HUD_DELAY_MS = 4000  # Settings.videoHudDelay (4 s) × 1000

@@ -113,7 +113,8 @@ _GROWS = {"text", "button", "edit", "switch", "check", "row", "column", "frame"}
 def scale_text(root: View, factor: float) -> None:
     """Scale the text sizes of ``root``'s tree by ``factor`` (text is sized in sp; icons and dp sizes stay), and let
     a view of fixed height that shows text grow to fit it (``min_height``): Android's list rows and buttons are
-    ``wrap_content`` with a ``minHeight``, so larger text makes them taller rather than clipped."""
+    ``wrap_content`` with a ``minHeight``, so larger text makes them taller rather than clipped. An
+    ``exact_height`` stays."""
     if factor == 1.0:
         return
     for view in root.walk():
@@ -128,16 +129,33 @@ def _grow(view: View) -> bool:
     shows_text = view.kind in _TEXT_KINDS and bool(view.text)
     for child in view.children:
         shows_text = _grow(child) or shows_text
-    if shows_text and view.height is not None and view.kind in _GROWS and not view.scrollable:
+    if shows_text and view.height is not None and view.kind in _GROWS and not view.scrollable \
+            and not view.exact_height:
         view.min_height, view.height = view.height, None
     return shows_text
 
 
 def recolor(root: View, palette: Mapping[Color, Color]) -> None:
     """Swap the background, text and check box colours of ``root``'s tree that ``palette`` names (a theme's colours
-    for its ``values-night`` ones)."""
-    for view in root.walk():
+    for its ``values-night`` ones). Text and tints keep theirs on a surface that stays light or stays dark (a brand
+    coloured app bar or button, kept or only shaded: its ``colorOnPrimary`` is the same in both themes); they are
+    swapped on one that turns from light to dark or back (the window, a card, Material You's primary). A letter
+    tile's letter keeps its colour (a drawable's pixels, not the theme's); its tile takes the palette's (a
+    translucent tile over the night background)."""
+    stack = [(root, True)]  # the window's background, white, turns dark
+    while stack:
+        view, surface_turns = stack.pop()
         if view.background is not None:
-            view.background = palette.get(view.background, view.background)
-        view.text_color = palette.get(view.text_color, view.text_color)
-        view.button_tint = palette.get(view.button_tint, view.button_tint)
+            background = palette.get(view.background, view.background)
+            surface_turns, view.background = _is_light(background) != _is_light(view.background), background
+        if surface_turns and view.kind != "letter":
+            view.text_color = palette.get(view.text_color, view.text_color)
+            view.button_tint = palette.get(view.button_tint, view.button_tint)
+        stack.extend((child, surface_turns) for child in reversed(view.children))
+
+
+def _is_light(color: Color) -> bool:
+    """Whether dark text goes on ``color`` rather than white: its YIQ brightness at least 149 (Simple-Commons'
+    ``getContrastColor``)."""
+    red, green, blue = color[:3]
+    return (299 * red + 587 * green + 114 * blue) // 1000 >= 149

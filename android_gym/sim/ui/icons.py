@@ -20,7 +20,8 @@ _GLYPHS = {
     "chevron_right": "chevron_right", "down": "menu_down",
     "menu": "menu", "more": "dots_vertical", "search": "magnify", "close": "close", "check": "check",
     "plus": "plus", "delete": "delete_outline", "edit": "pencil_outline", "save": "content_save_outline",
-    "send": "send", "sort": "sort", "filter": "filter_variant", "copy": "content_copy", "undo": "undo", "redo": "redo",
+    "send": "send", "filter": "filter_variant", "copy": "content_copy", "undo": "undo", "redo": "redo",
+    "sort": "sort_variant",  # Material's ic_sort (Markor, Tasks' outlined one, VLC's ic_menu_sort): three lines
     "print": "printer_outline", "grid": "view_grid_outline", "list": "format_list_bulleted",
     "info": "information_outline", "link": "link_variant", "label": "label_outline", "dot": "circle_medium",
     "drawer": "menu", "home": "home_outline", "recents": "history", "today": "calendar_today",
@@ -33,18 +34,17 @@ _GLYPHS = {
     "signal": "signal_cellular_3", "battery_full": "battery", "vpn": "vpn", "hotspot": "access_point",
     "battery_low": "battery_alert", "battery_half": "battery_50", "notify_chat": "message_text",
     # content
-    "avatar": "account_circle", "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
+    "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
     "file": "file_outline", "photo": "image_outline", "camera": "camera_outline", "calendar": "calendar_blank_outline",
     "time": "clock_outline", "clock": "clock_outline", "alarm": "alarm", "timer": "timer_sand",
     "stopwatch": "timer_outline", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
-    "cast": "cast", "category": "shape_outline", "data": "database_outline", "enter": "keyboard_return",
+    "cast": "cast", "category": "shape_outline", "enter": "keyboard_return",
     "backspace": "backspace_outline", "shift": "apple_keyboard_shift", "space": "keyboard_space",
-    "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline",
-    "audio": "music_note", "playlist": "playlist_play", "playlist_add": "playlist_plus",
-    "album": "album", "artist": "account_music", "queue_music": "playlist_music",
+    "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline", "movie": "movie",
+    "audio": "music_note", "music": "music", "playlist": "playlist_play", "playlist_add": "playlist_plus",
+    "album": "album", "artist": "account_music", "queue_music": "playlist_music", "drag": "drag_vertical",
     "library_add": "plus_box_multiple", "select_all": "select_all", "more_horiz": "dots_horizontal",
     "todo": "format_list_checks",
-    "quicknote": "note_edit_outline",
     "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
     "checkbox_off": "checkbox_blank_outline", "checkbox_on": "checkbox_marked",
     "radio_off": "radiobox_blank", "radio_on": "radiobox_marked",
@@ -62,6 +62,16 @@ _GLYPHS = {
     # ic_outline_notes; the others are named above)
     "pending_actions": "clipboard_clock_outline", "subdirectory_arrow_right": "subdirectory_arrow_right",
     "attachment": "attachment", "notes": "text",
+    # filled variants, where the app draws Material's baseline (filled) drawable, not the outlined one the name
+    # without the suffix draws: ic_save, ic_edit, ic_delete, ic_folder, ic_file (insert_drive_file), ic_home,
+    # ic_person
+    "save_filled": "content_save", "edit_filled": "pencil", "delete_filled": "delete",
+    "folder_filled": "folder", "file_filled": "file", "home_filled": "home", "person_filled": "account",
+    # Markor's drawables: ic_assignment_turned_in, ic_lightning (Material's flash_on), ic_gs_rename (a capital A
+    # beside a text cursor: MDI has the A alone)
+    "todo_done": "clipboard_check", "lightning": "flash", "rename": "format_text_variant",
+    # Settings' ic_settings_data_usage (Material's data_usage: a ring broken twice)
+    "data_usage": "chart_donut",
     # launcher shortcuts
     "app_audio_recorder": "microphone", "app_recipes": "chef_hat", "app_calendar": "calendar_month",
     "app_camera": "camera", "app_clipper": "clipboard_text_outline", "app_clock": "clock_time_four_outline",
@@ -83,7 +93,7 @@ _GLYPHS = {
     "activity_workout": "dumbbell", "activity_unknown": "map_marker_path",
     "app_chrome": "google_chrome", "tabs": "numeric_1_box_outline",
     # the launcher's search bar
-    "google": "google", "mic": "microphone", "lens": "google_lens",
+    "google": "google", "mic": "microphone", "mic_outline": "microphone_outline", "lens": "google_lens",
 }
 
 

@@ -131,12 +131,16 @@ def ellipsize(text: str, size: int, max_width: int, bold: bool = False) -> str:
 
 def text_lines(view: View, width: int) -> tuple[str, ...]:
     """The lines a text view shows ``width`` px wide: one line cut with "…" (``single_line``, as
-    ``android:singleLine`` ellipsizes a TextView at the end), its text wrapped (a multi-line field, a text), or its
-    one line as it is (a button, a switch, a one-line field)."""
+    ``android:singleLine`` ellipsizes a TextView at the end), its text wrapped (a multi-line field, a text; at most
+    ``max_lines``, the last cut with "…"), or its one line as it is (a button, a switch, a one-line field)."""
     if view.single_line:
         return (ellipsize(view.text, view.text_size, width, view.bold),)
     if view.multiline or view.kind in ("text", "check"):
-        return wrap(view.text, view.text_size, width, view.bold)
+        lines = wrap(view.text, view.text_size, width, view.bold)
+        if 0 < view.max_lines < len(lines):  # the last line shown takes the rest of the text, cut with "…"
+            rest = " ".join(lines[view.max_lines - 1:])
+            lines = (*lines[:view.max_lines - 1], ellipsize(rest, view.text_size, width, view.bold))
+        return lines
     return (view.text,)
 
 

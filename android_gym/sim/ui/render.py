@@ -29,7 +29,17 @@ from PIL import Image, ImageDraw, ImageFilter
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
-from android_gym.sim.ui.views import CHECK_BUTTON_WIDTH, DIVIDER, PRIMARY, TEXT_SECONDARY, WHITE, Color, View
+from android_gym.sim.ui.views import (
+    ALL_CORNERS,
+    CHECK_BUTTON_WIDTH,
+    DIVIDER,
+    PRIMARY,
+    TEXT_SECONDARY,
+    WHITE,
+    Color,
+    Corners,
+    View,
+)
 
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
 _SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
@@ -101,24 +111,25 @@ def _icon_size(width: int, height: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _shadow_mask(width: int, height: int, radius: int, blur: int) -> Image.Image:
-    """The soft shadow a ``width`` x ``height`` rounded shape (corner ``radius``) casts, blurred by ``blur`` px,
-    with a margin of twice that around it."""
+def _shadow_mask(width: int, height: int, radius: int, blur: int, corners: Corners = ALL_CORNERS) -> Image.Image:
+    """The soft shadow a ``width`` x ``height`` shape rounded at its ``corners`` (by ``radius``) casts, blurred by
+    ``blur`` px, with a margin of twice that around it."""
     mask = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
     ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
-                                           radius=radius, fill=_SHADOW_ALPHA)
+                                           radius=radius, fill=_SHADOW_ALPHA, corners=corners)
     return mask.filter(ImageFilter.GaussianBlur(blur))
 
 
 @lru_cache(maxsize=64)
 def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int,
-                     cover: str | None) -> tuple[Stencil, ...]:
-    """``_shadow_mask`` cut to its ink, the shadow lying ``drop`` px lower than its shape; less what the shape
+                     cover: str | None, corners: Corners = ALL_CORNERS) -> tuple[Stencil, ...]:
+    """``_shadow_mask`` (of a shape rounded at its ``corners``) cut to its ink, the shadow lying ``drop`` px lower
+    than its shape; less what the shape
     covers when it is filled next (it would be painted over), ``cover`` naming the shape: ``"rounded"``, a rounded
     rectangle of ``radius``, covers the band of its rows clear of the corners edge to edge; ``"ellipse"``, the
     ellipse in its bounds, covers its inscribed rectangle. Each a pixel or two in from the edge; what is left are
     the pieces above, below, left and right of the covered part."""
-    mask = _shadow_mask(width, height, radius, blur)
+    mask = _shadow_mask(width, height, radius, blur, corners)
     inset_x, inset_y = (0, radius + 1) if cover == "rounded" else (
         math.ceil(width / 2 * (1 - math.sqrt(0.5))) + 2, math.ceil(height / 2 * (1 - math.sqrt(0.5))) + 2)
     left, right = 2 * blur + inset_x, 2 * blur + width - inset_x  # the covered part, in the mask
@@ -327,7 +338,8 @@ class Renderer:
         dx1, dy1, dx2, dy2 = view.bounds
         if view.elevation:
             filled = view.background is not None and view.kind not in ("fab", "button", "app_icon", "dock_icon")
-            self._shadow(bounds, self.px(view.corner), self.px(view.elevation), "rounded" if filled else None)
+            self._shadow(bounds, self.px(view.corner), self.px(view.elevation), "rounded" if filled else None,
+                         view.corners)
         if view.kind == "fab":
             self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION),
                          "ellipse" if view.background is not None else None)
@@ -369,6 +381,9 @@ class Renderer:
             self._check_box(view)
         elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
             self._text_line(view.hint, view, dx1 + view.padding, dy2 - view.padding - line_height(view.text_size))
+        elif view.kind == "letter":  # a letter a drawable draws centred on its view (a letter tile), from ``hint``
+            self._text_line(view.hint, view, (dx1 + dx2) // 2, (dy1 + dy2 - line_height(view.text_size)) // 2,
+                            centered=True)
         elif view.kind == "seekbar":  # the track lies between the horizontal paddings
             dx1, dx2 = dx1 + view.padding, dx2 - view.padding
             cy, r = (dy1 + dy2) // 2, (dy2 - dy1) // 4
@@ -405,15 +420,15 @@ class Renderer:
         self._stamp(color, (x1 + x2 - size) // 2, (y1 + y2 - size) // 2, _icon_stencil(name, size))
 
     def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int,
-                cover: str | None = None) -> None:
-        """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) floating
-        ``elevation`` px high, drawn before the shape: Material's key light, below the shape and blurred by half
-        its elevation. ``cover``: the shape filled next, ``"rounded"`` (a rounded rectangle of ``radius``) or
-        ``"ellipse"``, whose inside is left out (``_shadow_stencils``)."""
+                cover: str | None = None, corners: Corners = ALL_CORNERS) -> None:
+        """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) rounded at its
+        ``corners``, floating ``elevation`` px high, drawn before the shape: Material's key light, below the shape
+        and blurred by half its elevation. ``cover``: the shape filled next, ``"rounded"`` (a rounded rectangle of
+        ``radius``) or ``"ellipse"``, whose inside is left out (``_shadow_stencils``)."""
         x1, y1, x2, y2 = bounds
         blur = max(elevation // 2, self._length(2))
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
-        for piece in _shadow_stencils(x2 - x1, y2 - y1, radius, blur, elevation // 3, cover):
+        for piece in _shadow_stencils(x2 - x1, y2 - y1, radius, blur, elevation // 3, cover, corners):
             self._stamp((0, 0, 0), left, top, piece)
 
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
@@ -474,11 +489,13 @@ class Renderer:
         return scaled
 
     def _draw_edit(self, view: View) -> None:
-        """An EditText: underline, selection highlight, text (or hint), and the caret when it has no selection."""
+        """An EditText: underline (unless its background is replaced), selection highlight, text (or hint), and the
+        caret when it has no selection."""
         x1, _, x2, y2 = view.bounds
-        self._draw.line(self._rect(x1 + 12, y2 - 12, x2 - 12, y2 - 12),
-                        fill=self._ink(PRIMARY if view.focused else TEXT_SECONDARY),
-                        width=self._length(4 if view.focused else 2))
+        if view.underline:
+            self._draw.line(self._rect(x1 + 12, y2 - 12, x2 - 12, y2 - 12),
+                            fill=self._ink(PRIMARY if view.focused else TEXT_SECONDARY),
+                            width=self._length(4 if view.focused else 2))
         start, end = view.selection or (len(view.value), len(view.value))
         if view.focused and start < end:
             for box in highlight_boxes(view, start, end):

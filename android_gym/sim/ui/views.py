@@ -27,6 +27,14 @@ TEXT: Color = (33, 33, 33)
 TEXT_SECONDARY: Color = (117, 117, 117)
 PRIMARY: Color = (25, 118, 210)
 DIVIDER: Color = (224, 224, 224)
+
+
+def over(color: Color, opacity: float, backdrop: Color = WHITE) -> Color:
+    """``color`` drawn at ``opacity`` (0-1) over ``backdrop``: a translucent colour, or a view drawn at a
+    ``View.setAlpha``, as it shows."""
+    return tuple(round(c * opacity + b * (1 - opacity)) for c, b in zip(color, backdrop))
+
+
 #: The width of a CheckBox's button drawable (AppCompat's ``abc_btn_check_material``: 32 dp at 420 dpi), before its
 #: label.
 CHECK_BUTTON_WIDTH = 84
@@ -70,6 +78,8 @@ class View:
     the higher it floats (an app bar 4 dp, a dialog 24 dp). ``button_tint`` is the colour a checked CheckBox's box
     is filled with (``android:buttonTint``: the theme's ``colorAccent``); ``box_at_end`` puts the box after its
     label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads left to right).
+    ``underline`` draws an EditText's default background, its underline; off for a field whose layout replaces it
+    (``android:background="@null"``: a search bar's or an address bar's field).
     """
 
     kind: str = "view"
@@ -102,11 +112,17 @@ class View:
     multiline: bool = False
     #: ``android:singleLine``: a text shown on one line, cut with "…" when it does not fit.
     single_line: bool = False
+    #: ``android:maxLines`` with ``ellipsize="end"``: a text wrapped to at most this many lines, the last cut with
+    #: "…" (0: no limit); the accessibility node keeps the whole text.
+    max_lines: int = 0
     value: str = ""
     selection: tuple[int, int] | None = None
     width: int | None = None
     height: int | None = None
     min_height: int = 0
+    #: A height that larger text does not change (``android:layout_height="120dp"`` on a card whose texts are
+    #: clamped by ``max_lines``), where other fixed heights turn into minimum heights (``looks.scale_text``).
+    exact_height: bool = False
     weight: float = 0.0
     padding: int = 0
     spacing: int = 0
@@ -121,6 +137,7 @@ class View:
     bold: bool = False
     button_tint: Color = PRIMARY
     box_at_end: bool = False
+    underline: bool = True
     progress: float = 0.0
     scroll_offset: int = 0
     #: Set by the layout on a list: the furthest it scrolls (its items' height less its own, at least 0).

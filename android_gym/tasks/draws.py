@@ -1,0 +1,134 @@
+"""What a NumPy ``Generator`` would draw one call at a time, drawn in blocks.
+
+A call of ``rng.integers(low, high)`` costs a few microseconds of argument handling for one number; a task that
+draws tens of rows makes hundreds. ``exact_draws(rng)`` gives an object whose ``integers``, ``random`` and
+``bytes`` return, call for call, what the generator's would have (a seed keeps drawing the same parameters), and
+leaves ``rng`` exactly where those calls would have left it.
+
+How NumPy draws (``numpy/random/src/distributions`` and ``pcg64.h``, the default bit generator's): the bit
+generator gives 64-bit outputs; a 32-bit output is the low half of a new one, whose high half is kept for the next
+32-bit request (the state's ``has_uint32``/``uinteger``). A bounded integer in a range of ``r`` = high - low values
+uses Lemire's method: for ``r`` up to 2**32, the next 32-bit output ``u`` gives ``low + (u * r >> 32)``, drawn again
+while the low 32 bits of ``u * r`` fall below ``2**32 % r``; a larger range does the same with 64-bit outputs; a
+range of 1 draws nothing, a range of exactly 2**32 or 2**64 returns ``low`` plus the output. ``random()`` is the top
+53 bits of a 64-bit output over 2**53; ``bytes(n)`` the little-endian bytes of ⌈n/4⌉ 32-bit outputs. The 64-bit
+outputs come from ``random_raw`` in blocks, which leaves the kept half alone; on leaving, the generator steps back
+over the outputs drawn but not used, and keeps the half the draws left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeAlias
+
+import numpy as np
+
+_FIRST_BLOCK = 32  # 64-bit outputs drawn at first; each further block doubles what was drawn
+_MASK32, _MASK64 = (1 << 32) - 1, (1 << 64) - 1
+
+
+class ExactDraws:
+    """``integers``, ``random`` and ``bytes`` as a PCG64 ``Generator``'s, from blocks of its 64-bit outputs."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self._bit_generator = rng.bit_generator
+        state = self._bit_generator.state
+        # The high half of the last 64-bit output split for 32-bit draws, and whether it is still to be used.
+        self._half, self._has_half = state["uinteger"], bool(state["has_uint32"])
+        self._outputs: list[int] = []  # 64-bit outputs drawn from the bit generator
+        self.used = 0  # of which the draws took this many
+
+    def integers(self, low: int, high: int | None = None) -> int:
+        """What ``rng.integers(low, high)`` returns (``integers(n)``: 0 to n - 1), as a Python ``int``."""
+        if high is None:
+            low, high = 0, low
+        span = high - low
+        if 1 < span < 1 << 32:  # the common case, with ``_next32`` written out
+            if self._has_half:
+                self._has_half = False
+                product = self._half * span
+            else:
+                output = self._next64()
+                self._half, self._has_half = output >> 32, True
+                product = (output & _MASK32) * span
+            if product & _MASK32 < span:
+                product = self._redraw(product, span, 32, _MASK32, self._next32)
+            return low + (product >> 32)
+        if span == 1:
+            return low
+        if not 1 < span <= 1 << 64:
+            raise ValueError(f"integers({low}, {high}): the range must hold 1 to 2**64 values")
+        if span == 1 << 32:
+            return low + self._next32()
+        if span == 1 << 64:
+            return low + self._next64()
+        return low + (self._redraw(self._next64() * span, span, 64, _MASK64, self._next64) >> 64)
+
+    @staticmethod
+    def _redraw(product: int, span: int, bits: int, mask: int, output: Callable[[], int]) -> int:
+        """Lemire's rejection: ``product`` (an output times ``span``) drawn again while its low ``bits`` fall below
+        ``2**bits % span``."""
+        if product & mask < span:
+            threshold = (mask + 1 - span) % span
+            while product & mask < threshold:
+                product = output() * span
+        return product
+
+    def random(self) -> float:
+        """What ``rng.random()`` returns: a float in [0, 1)."""
+        return (self._next64() >> 11) * (1.0 / 9007199254740992.0)
+
+    def bytes(self, length: int) -> bytes:
+        """What ``rng.bytes(length)`` returns."""
+        words = b"".join(self._next32().to_bytes(4, "little") for _ in range((length + 3) // 4))
+        return words[:length]
+
+    def _next64(self) -> int:
+        if self.used == len(self._outputs):  # blocks of 32, 64, 128, ... outputs
+            self._outputs += self._bit_generator.random_raw(max(_FIRST_BLOCK, len(self._outputs))).tolist()
+        self.used += 1
+        return self._outputs[self.used - 1]
+
+    def _next32(self) -> int:
+        if self._has_half:
+            self._has_half = False
+            return self._half
+        output = self._next64()
+        self._half, self._has_half = output >> 32, True
+        return output & _MASK32
+
+    def leave(self) -> None:
+        """Put the generator where the draws so far would have left it: back over the outputs drawn but not used
+        (PCG64 steps backwards by advancing 2**128 - n), the 32-bit half kept as the draws left it."""
+        if not self._outputs and not self._has_half_changed():
+            return
+        unused = len(self._outputs) - self.used
+        if unused:
+            self._bit_generator.advance((1 << 128) - unused)
+        state = self._bit_generator.state  # advancing forgot the kept half
+        state["has_uint32"], state["uinteger"] = int(self._has_half), self._half
+        self._bit_generator.state = state
+
+    def _has_half_changed(self) -> bool:
+        state = self._bit_generator.state
+        return (bool(state["has_uint32"]), state["uinteger"]) != (self._has_half, self._half)
+
+
+#: What a row generator draws from.
+Rng: TypeAlias = "np.random.Generator | ExactDraws"
+
+
+@contextmanager
+def exact_draws(rng: Rng) -> Iterator[Rng]:
+    """Draws as ``rng`` makes them (``rng`` itself unless it is a ``Generator`` on PCG64, such as an
+    ``ExactDraws`` already); afterwards ``rng`` is where those calls would have left it. Draw from ``rng`` itself
+    only after the block."""
+    if not isinstance(rng, np.random.Generator) or type(rng.bit_generator) is not np.random.PCG64:
+        yield rng
+        return
+    draws = ExactDraws(rng)
+    try:
+        yield draws
+    finally:
+        draws.leave()

@@ -1,0 +1,71 @@
+"""The dark theme as the apps draw it: text on a brand-coloured bar keeps its colour (Contacts' white title), and
+Simple-Commons' translucent letter circles show over the dark window, not over white."""
+
+from __future__ import annotations
+
+from android_gym.sim.apps.contacts import NIGHT_COLORS as CONTACTS_NIGHT
+from android_gym.sim.apps.contacts import PRIMARY as CONTACTS_PRIMARY
+from android_gym.sim.apps.sms import _LETTER_BACKGROUNDS, _LETTER_COLORS
+from android_gym.sim.apps.sms import NIGHT_COLORS as SMS_NIGHT
+from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT, MATERIAL_YOU_NIGHT, recolor
+from android_gym.sim.phone import Phone
+from android_gym.sim.ui.letter_tiles import letter_tile
+from android_gym.sim.ui.views import PRIMARY, TEXT, WHITE, View, column, fab, over, text_view, toolbar
+
+
+def frame_views(phone: Phone) -> list[View]:
+    return [view for window in phone.window.frame().windows() for view in window.walk()]
+
+
+def test_text_on_a_surface_that_stays_dark_keeps_its_colour() -> None:
+    """A brand-coloured bar (kept, or only lightened) keeps its white title; text on the window turns light; on
+    Material You's primary, which turns light, white text turns dark."""
+    brand = (0x2A, 0x56, 0xC6)
+    kept_bar, on_window = toolbar("Kept", background=brand), text_view("Body", text_color=TEXT)
+    button = fab("Add", "plus", lambda: None)  # white on PRIMARY
+    root = column(kept_bar, on_window, button)
+    recolor(root, MATERIAL_YOU_NIGHT)
+    assert (kept_bar.background, kept_bar.children[0].text_color) == (brand, WHITE)
+    assert on_window.text_color == MATERIAL_YOU_NIGHT[TEXT]
+    assert (button.background, button.text_color) == (MATERIAL_YOU_NIGHT[PRIMARY], MATERIAL_YOU_NIGHT[WHITE])
+    shaded = toolbar("Shaded", background=brand)
+    recolor(shaded, {**MATERIAL_COMPONENTS_NIGHT, brand: (0x38, 0x72, 0xD7)})
+    assert (shaded.background, shaded.children[0].text_color) == ((0x38, 0x72, 0xD7), WHITE)
+
+
+def test_contacts_dark_theme_has_a_lighter_bar_with_its_white_title() -> None:
+    """res/values-night: primary_color #3872D7; the action bar's title stays white."""
+    phone = Phone()
+    phone.run("cmd uimode night yes")
+    phone.run("monkey -p com.google.android.contacts -c android.intent.category.LAUNCHER 1")
+    bar = next(view for view in frame_views(phone) if view.resource_id.endswith(":id/toolbar"))
+    title = bar.children[0]
+    assert (bar.background, title.text_color) == (CONTACTS_NIGHT[CONTACTS_PRIMARY], WHITE)
+    x1, y1, x2, y2 = title.bounds
+    pixels = {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    assert WHITE in pixels and MATERIAL_YOU_NIGHT[WHITE] not in pixels
+
+
+def test_a_translucent_letter_circle_shows_over_the_night_background() -> None:
+    """letterBackgroundColors are 80 % opaque: over white by day, over the dark window by night; the letter
+    stays white."""
+    color = _LETTER_BACKGROUNDS[0]
+    assert over(color, 0.8, WHITE) == _LETTER_COLORS[0]
+    tile = letter_tile("V", _LETTER_COLORS[0], 126, 63)
+    recolor(column(tile), SMS_NIGHT)
+    night = over(color, 0.8, MATERIAL_YOU_NIGHT[WHITE])
+    assert (tile.background, tile.text_color) == (night, WHITE)
+    assert sum(night) < sum(_LETTER_COLORS[0])  # darker than the day's
+
+
+def test_sms_messenger_draws_its_letter_circles_over_the_dark_window() -> None:
+    phone = Phone()
+    phone.telephony.deliver_sms("+12025550123", "Dinner at eight")
+    phone.run("cmd uimode night yes")
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    image = next(view for view in frame_views(phone) if view.resource_id.endswith(":id/conversation_image"))
+    assert image.background in {over(c, 0.8, MATERIAL_YOU_NIGHT[WHITE]) for c in _LETTER_BACKGROUNDS}
+    x1, y1, x2, y2 = image.bounds
+    cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
+    assert tuple(int(c) for c in phone.screenshot()[y1 + 8, cx]) == image.background
+    assert tuple(int(c) for c in phone.screenshot()[cy, x1 + 8]) == image.background
