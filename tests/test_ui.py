@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 from lxml import etree
 
 from android_gym.actions import Action, ActionType
-from android_gym.ui import parse_ui_dump
+from android_gym.ui import UIElement, parse_ui_dump
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "uiautomator").glob("*.xml"))
 
@@ -30,6 +31,19 @@ def test_parses_the_real_launcher_dump():
     assert (chrome.bbox_pixels.x_min, chrome.bbox_pixels.y_min) == (641, 1382)
     assert chrome.is_clickable and chrome.package_name == "com.google.android.apps.nexuslauncher"
     assert elements[0].bbox_pixels.x_max == 1080 and elements[0].depth == 0
+
+
+def test_parsed_elements_are_the_ones_their_constructor_makes():
+    """Elements are made without the dataclass's ``__init__`` (``ui.frozen``): each has every field and is what
+    ``UIElement(...)`` makes of them: equal, with the same hash and repr, and frozen."""
+    for element in parse_ui_dump(FIXTURES[0].read_bytes()):
+        fields = {field.name: getattr(element, field.name) for field in dataclasses.fields(UIElement)}
+        made = UIElement(**fields)
+        assert vars(element) == vars(made) and element == made
+        assert hash(element) == hash(made) and repr(element) == repr(made)
+        assert vars(element.bbox_pixels) == vars(made.bbox_pixels)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            element.text = "changed"
 
 
 def test_rejects_non_dumps():

@@ -10,12 +10,12 @@ import numpy as np
 from android_gym.errors import DeviceError, RemoteFileNotFoundError
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands.dumpsys import focused_window
-from android_gym.sim.ui.hierarchy import dumped_views, parsed_value
-from android_gym.sim.ui.views import View
-from android_gym.ui import BoundingBox, UIElement
+from android_gym.sim.ui.hierarchy import Node, parsed_value
+from android_gym.ui import BoundingBox, UIElement, frozen
 
 from .base import ShellResult, encode_utf8
 
+_BOX = ("x_min", "y_min", "x_max", "y_max")  # BoundingBox's fields
 #: How many dumps' elements a device keeps.
 _KNOWN_DUMPS = 32
 
@@ -26,7 +26,7 @@ class SimDevice:
     def __init__(self, width: int = 1080, height: int = 2400) -> None:
         self.phone = Phone(width, height)
         self._closed = False
-        self._dumped: tuple[str, View, str] | None = None  # the last dump, its window's views and package
+        self._dumped: tuple[str, list[Node], str] | None = None  # the last dump, the nodes it writes, its package
         self._known: dict[str, tuple[UIElement, ...]] = {}  # the elements of the last few dumps read (oldest first)
 
     @property
@@ -131,14 +131,14 @@ class SimDevice:
             self.phone.close()
 
 
-def elements_of(root: View, package: str) -> Iterator[UIElement]:
-    """The ``UIElement`` of every node the dump of ``root`` (a window of ``package``) writes, in document order."""
-    for index, (view, depth, bounds) in enumerate(dumped_views(root)):
-        yield UIElement(
-            index=index, text=parsed_value(view.text), content_description=parsed_value(view.content_desc),
-            class_name=view.class_name, resource_name=parsed_value(view.resource_id), package_name=package,
-            bbox_pixels=BoundingBox(*bounds), is_checkable=bool(view.checkable), is_checked=bool(view.checked),
-            is_clickable=bool(view.clickable), is_enabled=bool(view.enabled), is_focusable=bool(view.focusable),
-            is_focused=bool(view.focused), is_scrollable=bool(view.scrollable),
-            is_long_clickable=bool(view.long_clickable), is_password=bool(view.password),
-            is_selected=bool(view.selected), depth=depth)
+def elements_of(nodes: list[Node], package: str) -> Iterator[UIElement]:
+    """The ``UIElement`` of every node a dump of a window of ``package`` writes (``hierarchy.written``), in order."""
+    for index, (view, depth, bounds) in enumerate(nodes):
+        yield frozen(UIElement, {
+            "index": index, "text": parsed_value(view.text), "content_description": parsed_value(view.content_desc),
+            "class_name": view.class_name, "resource_name": parsed_value(view.resource_id), "package_name": package,
+            "bbox_pixels": frozen(BoundingBox, dict(zip(_BOX, bounds))), "is_checkable": bool(view.checkable),
+            "is_checked": bool(view.checked), "is_clickable": bool(view.clickable), "is_enabled": bool(view.enabled),
+            "is_focusable": bool(view.focusable), "is_focused": bool(view.focused),
+            "is_scrollable": bool(view.scrollable), "is_long_clickable": bool(view.long_clickable),
+            "is_password": bool(view.password), "is_selected": bool(view.selected), "depth": depth})

@@ -60,8 +60,8 @@ def test_an_app_reads_its_database_again_only_after_it_changed(phone: Phone, mon
     telephony = phone.telephony
     telephony.deliver_sms("+14155550123", "first")
     opened = []
-    connect = telephony.connect
-    monkeypatch.setattr(telephony, "connect", lambda: opened.append(1) or connect())
+    reading = telephony.reading
+    monkeypatch.setattr(telephony, "reading", lambda rows: opened.append(1) or reading(rows))
     first = telephony.conversations()
     assert first[0]["snippet"] == "first" and opened
     opened.clear()

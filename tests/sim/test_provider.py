@@ -3,6 +3,8 @@ provider's ``onCreate`` makes on a connection to it."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from android_gym.sim.phone import Phone
@@ -43,3 +45,38 @@ def test_a_new_database_from_the_image_is_the_one_on_create_makes(phone):
             assert host.read_bytes() == made, type(provider).__name__
         finally:
             del provider.created_alike
+
+
+def _files(phone: Phone, provider: SqliteProvider) -> dict[str, int]:
+    """The provider's directory: each entry's modification time, and the directory's own."""
+    folder = phone.fs.host_path(provider.db_path).parent
+    return {entry.name: entry.stat().st_mtime_ns for entry in [folder, *folder.iterdir()]}
+
+
+def _count(provider: SqliteProvider) -> int:
+    with provider.reading(rows=None) as db:
+        return db.execute("SELECT COUNT(*) FROM raw_contacts").fetchone()[0]
+
+
+def test_reads_see_every_committed_write_and_leave_no_trace(phone):
+    """Reads go to one reader of the file's bytes, kept while they stay the same: it makes no ``-wal``/``-shm`` and
+    touches no file; a write by another connection, still in its ``-wal`` or checkpointed, is read."""
+    contacts = phone.contacts
+    before, files = _count(contacts), _files(phone, contacts)
+    with contacts.reading() as first:
+        pass
+    assert _count(contacts) == before and _files(phone, contacts) == files
+    with contacts.reading() as again:
+        assert again is first  # the same bytes: the same reader
+    host = phone.fs.host_path(contacts.db_path)
+    other = sqlite3.connect(host)  # another process's connection, in the file's WAL mode
+    try:
+        other.execute("INSERT INTO raw_contacts (display_name) VALUES ('Other')")
+        other.commit()
+        assert host.with_name(host.name + "-wal").exists()
+        assert _count(contacts) == before + 1  # in the -wal only: read through a connection that sees it
+    finally:
+        other.close()  # the last connection checkpoints the -wal into the file
+    assert _count(contacts) == before + 1
+    with contacts.reading() as later:
+        assert later is not first  # new bytes: a new reader

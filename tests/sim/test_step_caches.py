@@ -15,7 +15,7 @@ from android_gym.agents import RandomValidAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice, elements_of
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.hierarchy import dump
+from android_gym.sim.ui.hierarchy import written
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.views import View, column, text_view
 from android_gym.ui import parse_ui_dump
@@ -93,7 +93,8 @@ def test_texts_the_dump_rewrites_read_back_as_parsed() -> None:
                   checkable=1, scrollable=True)
     root.children.append(View(width=0))  # empty bounds: not dumped
     layout(root, 0, 0, 1080, 2400)
-    assert list(elements_of(root, "org.example")) == parse_ui_dump(dump(root, "org.example"))
+    xml, nodes = written(root, "org.example")
+    assert list(elements_of(nodes, "org.example")) == parse_ui_dump(xml)
 
 
 def _center(phone: Phone, label: str) -> tuple[float, float]:

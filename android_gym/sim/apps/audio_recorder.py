@@ -140,7 +140,7 @@ class RecordsDatabase(SqliteProvider):
 
     def records(self) -> list[dict[str, Any]]:
         """``getRecords`` in the default order (``SORT_DATE``: newest added first)."""
-        with self._reading() as db:
+        with self.reading() as db:
             return [dict(found) for found in db.execute("SELECT * FROM records ORDER BY added DESC")]
 
     def record(self, record_id: int) -> dict[str, Any] | None:

@@ -163,7 +163,7 @@ class RecipeStore(SqliteProvider):
         db.execute("PRAGMA foreign_keys = ON")
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        with self._reading() as db:
+        with self.reading() as db:
             return [dict(found) for found in db.execute(sql, params)]
 
     def recipes(self, term: str = "") -> list[dict[str, Any]]:

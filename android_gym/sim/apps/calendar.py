@@ -407,7 +407,7 @@ class EventsDatabase(SqliteProvider):
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """Rows of ``events`` as Room's ``Event`` holds them: its ``Int`` columns as Java ints."""
-        with self._reading() as db:
+        with self.reading() as db:
             return [{name: java_int(value) if name in _INT_COLUMNS else value for name, value in dict(found).items()}
                     for found in db.execute(sql, tuple(params))]
 

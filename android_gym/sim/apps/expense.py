@@ -217,7 +217,7 @@ class ExpenseDatabase(SqliteProvider):
         sql = f"SELECT * FROM `expense` {where} ORDER BY modified_date DESC LIMIT ?"
 
         def read() -> list[dict[str, Any]]:
-            with self._reading() as db:
+            with self.reading() as db:
                 return [dict(found) for found in db.execute(sql, (*params, limit))]
         return self.cached((sql, *params, limit), read)
 
@@ -229,7 +229,7 @@ class ExpenseDatabase(SqliteProvider):
     def date_range(self) -> tuple[int, int]:
         """``getMaxAndMiniDateRange``: the oldest and newest ``modified_date`` (0 when there is none)."""
         def read() -> tuple[int, int]:
-            with self._reading() as db:
+            with self.reading() as db:
                 low, high = db.execute("SELECT MIN(modified_date), MAX(modified_date) FROM `expense`").fetchone()
             return low or 0, high or 0
         return self.cached("date range", read)

@@ -147,7 +147,7 @@ class JoplinStore(SqliteProvider):
         db.execute("PRAGMA user_version = 46")
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        with self._reading() as db:
+        with self.reading() as db:
             return [dict(found) for found in db.execute(sql, params)]
 
     def folders(self) -> list[dict[str, Any]]:

@@ -282,12 +282,12 @@ class TracksDatabase(SqliteProvider):
         """``searchTracks(null)``: every track with its marker count, newest ``starttime`` first."""
         sql = ("SELECT tracks.*, markerCount FROM tracks LEFT OUTER JOIN (SELECT trackid AS markerTrackId, COUNT(*) "
                "AS markerCount FROM markers GROUP BY trackid) ON (tracks._id = markerTrackId) ORDER BY starttime DESC")
-        with self._reading() as db:
+        with self.reading() as db:
             return [dict(found) for found in db.execute(sql)]
 
     def track(self, track_id: int) -> dict[str, Any] | None:
         """``getTrack``."""
-        with self._reading() as db:
+        with self.reading() as db:
             found = db.execute("SELECT * FROM tracks WHERE _id = ?", (track_id,)).fetchone()
         return dict(found) if found else None
 

@@ -178,7 +178,7 @@ class MarkersDatabase(SqliteProvider):
 
     def active(self) -> list[dict]:
         """Active markers, newest first."""
-        with self._reading() as db:
+        with self.reading() as db:
             rows = db.execute("SELECT * FROM map_markers WHERE marker_active = 1 ORDER BY marker_added DESC")
             return [dict(found) for found in rows]
 

@@ -156,7 +156,7 @@ class PlaylistDatabase(SqliteProvider):
 
     def playlists(self) -> list[Playlist]:
         """Every playlist with its song count, by name (``PlaylistSortOrder.PLAYLIST_A_Z``)."""
-        with self._reading() as db:
+        with self.reading() as db:
             rows = db.execute("SELECT p.playlist_id, p.playlist_name, COUNT(s.song_key) FROM PlaylistEntity p "
                               "LEFT JOIN SongEntity s ON s.playlist_creator_id = p.playlist_id "
                               "GROUP BY p.playlist_id ORDER BY p.playlist_name COLLATE NOCASE").fetchall()
@@ -168,7 +168,7 @@ class PlaylistDatabase(SqliteProvider):
 
     def songs(self, playlist_id: int) -> list[tuple[int, AudioRow]]:
         """``(song_key, song)`` of a playlist in ``song_key`` order."""
-        with self._reading() as db:
+        with self.reading() as db:
             rows = db.execute("SELECT song_key, id, data, title, artist_name, artist_id, album_name, album_id, "
                               "duration, date_modified, track_number, year, album_artist, composer FROM SongEntity "
                               "WHERE playlist_creator_id = ? ORDER BY song_key", (playlist_id,)).fetchall()
@@ -214,7 +214,7 @@ class PlaybackQueue(SqliteProvider):
 
     def load(self) -> list[AudioRow]:
         """``getSavedPlayingQueue``."""
-        with self._reading() as db:
+        with self.reading() as db:
             rows = db.execute("SELECT _id, _data, title, artist, artist_id, album, album_id, duration, "
                               "date_modified, track, year, album_artist, composer FROM playing_queue "
                               "ORDER BY rowid").fetchall()

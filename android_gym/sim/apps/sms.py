@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
-from contextlib import closing
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
@@ -138,7 +137,7 @@ def _group(kind: str, class_name: str, *children: View, **props) -> View:
 def _draft_of(telephony: Telephony, thread_id: int) -> tuple[int, str] | None:
     """``getSmsDraft``: the first draft row of the thread (``_id``, body); read once per change of the database."""
     def read() -> tuple[int, str] | None:
-        with closing(telephony.connect()) as db:
+        with telephony.reading(rows=None) as db:
             row_ = db.execute("SELECT _id, body FROM sms WHERE type=? AND thread_id=? ORDER BY date DESC",
                               (DRAFT, thread_id)).fetchone()
         return (row_[0], row_[1] or "") if row_ else None
@@ -323,7 +322,7 @@ class MainScreen(SearchMenuScreen):
         else:
             now, pattern = self.phone.clock.now(DAY_MS), f"%{text}%"  # format_date_or_time: only the day
             conversations = telephony.conversations()
-            with closing(telephony.connect()) as db:
+            with telephony.reading(rows=None) as db:
                 found = db.execute("SELECT address, body, date, thread_id FROM sms WHERE body LIKE ? AND "
                                    "address IS NOT NULL ORDER BY _id DESC", (pattern,)).fetchall()
             names = self.phone.contacts.lookup_names([*(a for c in conversations for a in c["addresses"]),

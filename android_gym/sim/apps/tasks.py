@@ -361,7 +361,7 @@ class TasksDatabase(SqliteProvider):
                    (uuid, DEFAULT_LIST))
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        with self._reading() as db:
+        with self.reading() as db:
             return [dict(r) for r in db.execute(sql, tuple(params))]
 
     def lists(self) -> list[dict[str, Any]]:

@@ -127,7 +127,7 @@ class MediaLibrary(SqliteProvider):
         db.execute("INSERT INTO Settings VALUES(?, ?, ?)", (DB_MODEL_VERSION, 2, 6))
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._reading() as db:
+        with self.reading() as db:
             return list(db.execute(sql, tuple(params)))
 
     # ----- discovery ------------------------------------------------------------------------------------------------

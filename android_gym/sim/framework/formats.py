@@ -127,7 +127,14 @@ def time_pattern(width: str, tag: str) -> str:
 
 def format_pattern(when: dt.date | dt.datetime, pattern: str, tag: str) -> str:
     """``when`` formatted with a fixed date pattern (``SimpleDateFormat``/Joda letters) in the locale ``tag``:
-    its month and weekday names, AM/PM markers and digits."""
+    its month and weekday names, AM/PM markers and digits. Formatted once per moment, zone, pattern and locale:
+    screens show the same dates at every frame."""
+    return _formatted(when, getattr(when, "tzinfo", None), pattern, tag)
+
+
+@functools.lru_cache(maxsize=2048)
+def _formatted(when: dt.date | dt.datetime, zone: dt.tzinfo | None, pattern: str, tag: str) -> str:
+    """``format_pattern``; ``zone`` is in the key because equal moments in two zones read differently."""
     return _compiled(pattern).apply(when, _locale(tag))
 
 

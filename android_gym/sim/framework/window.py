@@ -87,6 +87,7 @@ TRANSITION_SCALE_SETTING = "transition_animation_scale"
 MAX_ANIMATION_SCALE = 20.0
 _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
+_STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 T = TypeVar("T")
 
@@ -143,14 +144,14 @@ class WindowManager:
         self._transition_left = 0  # its frames not shown yet
         self._frame: Frame | None = None
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
-        self._status: tuple[tuple, View] | None = None  # what the status bar shows, and its laid-out views
+        self._status_bars: dict[tuple, View] = {}  # the laid-out status bars by what they show (``_status_bar``)
         self._nav: tuple[Looks, View] | None = None  # the looks the navigation bar was built for, and its views
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
         self._frame_expires = UNREAD  # the device time a message the frame shows goes (VirtualClock.before)
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
-        self._dump: tuple[str, View, str] | None = None  # ``dumped``
+        self._dump: tuple[str, list[hierarchy.Node], str] | None = None  # ``dumped``
         self._pixels: np.ndarray | None = None
         self._rgba: bytes | None = None
         self._shift = False
@@ -178,7 +179,8 @@ class WindowManager:
         self.scale = display.scale
         self.design_width, self.design_height = display.design_size
         self._renderer: Renderer | None = None  # made at the first look at the pixels (a frame costs ms)
-        self._status = self._nav = self._ime = None
+        self._nav = self._ime = None
+        self._status_bars = {}
         self.invalidate()
 
     @property
@@ -216,7 +218,8 @@ class WindowManager:
     def set_locale(self, tag: str) -> None:
         """The framework (re)started in the locale ``tag``: the system bars and every window show its strings."""
         self.locale.tag = tag
-        self._nav = self._status = self._ime = None
+        self._nav = self._ime = None
+        self._status_bars = {}
         self.invalidate()
 
     def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
@@ -258,21 +261,28 @@ class WindowManager:
         width = self.design_width
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
         layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
+        night_colors = screen.night_colors if looks.night else None
+        # One pass over the laid-out views: the lists' positions kept, the focused field, and the background of the
+        # top-most view drawn at the top centre of the window (the window's own where nothing is), for the status bar.
+        field, under = None, night_colors.get(WHITE, WHITE) if night_colors else WHITE
+        top_x, top_y = width // 2, STATUS_BAR_HEIGHT
         for view in content.walk():
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset
+            if field is None and view.editable and view.focused:
+                field = view
+            x1, y1, x2, y2 = view.bounds
+            if view.background is not None and x1 <= top_x < x2 and y1 <= top_y < y2:
+                under = view.background
         if self._reveal_focus:
             self._reveal_focus = False
             if self._scroll_focus_into_view(screen, content):
                 return self._build()
         if screen.scroll_requests and self._scroll_to_positions(screen, content):
             return self._build()
-        self._add_text_toolbar(screen, content, window)
+        self._add_text_toolbar(screen, field, window)
         self._add_heads_up(window)
-
-        night_colors = screen.night_colors if looks.night else None
-        background = night_colors.get(WHITE, WHITE) if night_colors else WHITE
-        status = self._status_bar(_color_under(content, width // 2, STATUS_BAR_HEIGHT, background))
+        status = self._status_bar(_status_color(under))
         keyboard = None
         if keyboard_shown:
             shown = (self._shift, looks, self.locale.tag, content_bottom, width)
@@ -364,9 +374,8 @@ class WindowManager:
                 screen.scroll[view.key], moved = max(0, top - offset), True
         return moved
 
-    def _add_text_toolbar(self, screen: Screen, content: View, window: View) -> None:
-        """Lay the focused field's floating toolbar (if open) over the app window, as its last child."""
-        field = next((v for v in content.walk() if v.editable and v.focused), None)
+    def _add_text_toolbar(self, screen: Screen, field: View | None, window: View) -> None:
+        """Lay the focused ``field``'s floating toolbar (if open) over the app window, as its last child."""
         self._text_toolbar = None if field is None else self._editor.toolbar(screen, field, window.bounds)
         if self._text_toolbar is not None:
             self.locale.translate(self._text_toolbar, FRAMEWORK_PACKAGE)  # the platform's floating toolbar
@@ -413,8 +422,8 @@ class WindowManager:
     def _status_bar(self, color: Color) -> View:
         """SystemUI's status bar in ``color`` (the app's colour under it), laid out: the clock at the start;
         Bluetooth, airplane mode or Wi-Fi, the cellular signal and the battery at the end, in dark icons over a light
-        colour and light ones over a dark colour (``APPEARANCE_LIGHT_STATUS_BARS``). Built again only when what it
-        shows changed."""
+        colour and light ones over a dark colour (``APPEARANCE_LIGHT_STATUS_BARS``). Built once for what it shows
+        (the last few kept: the colour changes from app to app)."""
         settings = self._phone.settings
         names = []
         if settings.get("global", "bluetooth_on") == "1":
@@ -429,9 +438,12 @@ class WindowManager:
                   (battery, self.locale.string(_BATTERY_LEVEL, systemui.PACKAGE).format(level))]
         notes = tuple((n.icon, self.notifications.description(n)) for n in self.notifications.active)
         shown = (color, tuple(names), systemui.clock_text(self._phone), notes, self.locale.tag)
-        if self._status is None or self._status[0] != shown:
-            self._status = shown, self._status_bar_view(*shown)
-        return self._status[1]
+        bar = self._status_bars.get(shown)
+        if bar is None:
+            if len(self._status_bars) >= _STATUS_BARS_KEPT:
+                self._status_bars.clear()
+            bar = self._status_bars[shown] = self._status_bar_view(*shown)
+        return bar
 
     def _status_bar_view(self, color: Color, names: tuple[tuple[str, str], ...], time: str,
                          notes: tuple[tuple[str, str], ...], language: str) -> View:
@@ -554,9 +566,9 @@ class WindowManager:
         pulled down (uiautomator dumps the active window), else the foreground activity's window."""
         return self.dumped()[0]
 
-    def dumped(self) -> tuple[str, View, str]:
-        """``ui_dump``'s XML with the laid-out tree it was written from (screen coordinates) and the package the
-        window belongs to: one look at the screen."""
+    def dumped(self) -> tuple[str, list[hierarchy.Node], str]:
+        """``ui_dump``'s XML with the nodes it writes (views in screen coordinates, ``hierarchy.written``) and the
+        package the window belongs to: one look at the screen."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._dump is None:
@@ -566,7 +578,7 @@ class WindowManager:
                 window = _shifted(window, slide, self.design_width)
             if self.scale != 1:
                 window = _scaled(window, self.scale, self.width, self.height)
-            dumped = hierarchy.dump(window, package), window, package
+            dumped = *hierarchy.written(window, package), package
             if slide:
                 return dumped
             self._dump = dumped
@@ -604,7 +616,8 @@ class WindowManager:
         window = self._window_at(x, y)
         found = None
         for view in window.walk() if window is not None else ():
-            if _contains(view.bounds, x, y) and wanted(view) and view.enabled and not view.virtual:
+            x1, y1, x2, y2 = view.bounds  # _contains, inlined: every view of the window is tested
+            if x1 <= x < x2 and y1 <= y < y2 and wanted(view) and view.enabled and not view.virtual:
                 found = view
         return found
 
@@ -790,16 +803,10 @@ def _nav_bar_height(looks: Looks) -> int:
     return GESTURE_NAV_BAR_HEIGHT if looks.gestural else NAV_BAR_HEIGHT
 
 
-def _color_under(content: View, x: int, y: int, background: Color = WHITE) -> Color:
-    """The colour the status bar takes over an activity: the background of the top-most view drawn at the top
-    centre of its window (``(x, y)``), as apps colour the bar like their app bar (``statusBarColor``); a saturated
-    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; the window's ``background`` where
-    nothing is drawn."""
-    color = background
-    for view in content.walk():
-        x1, y1, x2, y2 = view.bounds
-        if view.background is not None and x1 <= x < x2 and y1 <= y < y2:
-            color = view.background
+def _status_color(color: Color) -> Color:
+    """The colour the status bar takes over an activity whose window shows ``color`` at its top centre (the
+    background of the top-most view drawn there), as apps colour the bar like their app bar (``statusBarColor``): a
+    saturated colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``."""
     if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
         color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
     return color

@@ -418,7 +418,7 @@ class ContactsProvider(SqliteProvider):
 
     def update(self, uri: str, values: dict[str, Any], where: str | None = None) -> int:
         """``ContactsProvider2.update`` of ``data[/<id>]`` rows; returns how many changed."""
-        with self._reading(rows=None) as db:
+        with self.reading(rows=None) as db:
             _, ids = self._selected(db, uri, ("data",), where)
         return sum(self.update_data(data_id, values) for data_id in ids)
 
@@ -527,7 +527,7 @@ class ContactsProvider(SqliteProvider):
         columns = ", ".join(_column(c) for c in projection) if projection else "*"
         sql = f"SELECT {columns} FROM ({view})" + (f" WHERE {clause}" if clause else "") + (
             f" ORDER BY {sort}" if sort else "")
-        with self._reading(rows=None) as db:
+        with self.reading(rows=None) as db:
             cursor = db.execute(sql, args)
             names = [d[0] for d in cursor.description]
             return [dict(zip(names, row)) for row in cursor.fetchall()]
@@ -540,7 +540,7 @@ class ContactsProvider(SqliteProvider):
 
     def _lookup_names(self, numbers: tuple[str, ...]) -> dict[str, str]:
         names: dict[str, str] = {}
-        with self._reading(rows=None) as db:
+        with self.reading(rows=None) as db:
             for number in numbers:
                 row = db.execute(f"SELECT display_name FROM ({_PHONE_LOOKUP_VIEW})",
                                  (min_match(normalize_number(number)), number)).fetchone()

@@ -139,7 +139,7 @@ class MediaStore(SqliteProvider):
 
     def songs(self) -> list[AudioRow]:
         """``MediaStore.Audio.Media`` rows with ``is_music`` whose file still exists, by ``_id``."""
-        with self._reading() as db:
+        with self.reading() as db:
             rows = db.execute("SELECT _id, _data, title, artist, artist_id, album, album_id, duration, "
                               "date_modified, track, year, album_artist, composer FROM audio WHERE is_music=1 "
                               "ORDER BY _id").fetchall()
@@ -159,7 +159,7 @@ class MediaStore(SqliteProvider):
             raise ValueError(f"Invalid column {projection}")
         sql = (f"SELECT {', '.join(projection) if projection else '*'} FROM audio"
                + (f" WHERE {' AND '.join(clauses)}" if clauses else "") + (f" ORDER BY {sort}" if sort else ""))
-        with self._reading() as db:
+        with self.reading() as db:
             cursor = db.execute(sql)
             names = [d[0] for d in cursor.description]
             return [dict(zip(names, row)) for row in cursor.fetchall()]

@@ -6,6 +6,8 @@ an empty database; writes run in transactions whose file changes carry device ti
 closes after its work, unless the provider is ``holding`` (one shell command line): then the first one stays open
 until the end, as the provider's process keeps its database open between calls. Holding is per thread: a shell
 served over adb that waits for input lets another service's command run meanwhile, with a connection of its own.
+Reads outside that go to one reader of the database file's committed bytes, opened ``immutable`` and kept while the
+bytes stay the same: it takes no locks and makes no side files, so no app or pull sees a trace of it.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class SqliteProvider:
         self._reads: dict[Hashable, bytes] = {}  # what ``cached`` read, pickled, for the files' bytes below
         self._read_from: tuple[bytes | None, bytes | None] | None = None
         self._read_epoch: int | None = None  # the file system's ``steady_epoch`` when the bytes were last compared
+        self._reader: tuple[bytes, sqlite3.Connection] | None = None  # ``_snapshot``: the bytes it reads, and it
         self.ensure_db()
 
     def ensure_db(self) -> None:
@@ -103,6 +106,14 @@ class SqliteProvider:
         ``-wal`` stay the same, so any write (the provider's own, the shell's ``sqlite3``, a push, ``pm clear``)
         drops it, and an app that redraws without writing reads nothing. Inside the file system's ``steady``
         (a frame build) the bytes are read once until the device writes. Each call returns a fresh copy."""
+        self._bytes()
+        if key not in self._reads:
+            self._reads[key] = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.loads(self._reads[key])
+
+    def _bytes(self) -> tuple[bytes | None, bytes | None]:
+        """The bytes of the database file and its ``-wal`` as they are now (the same objects while they stay the
+        same), read once inside a ``steady`` window until the device writes; a change drops what ``cached`` kept."""
         epoch = self._phone.fs.steady_epoch
         if epoch is None or epoch != self._read_epoch:
             self.ensure_db()
@@ -110,9 +121,7 @@ class SqliteProvider:
             if content != self._read_from:
                 self._reads, self._read_from = {}, content
             self._read_epoch = self._phone.fs.steady_epoch  # ensure_db may have written
-        if key not in self._reads:
-            self._reads[key] = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
-        return pickle.loads(self._reads[key])
+        return self._read_from
 
     def _content(self) -> tuple[bytes | None, bytes | None]:
         """The bytes of the database file and of its ``-wal`` (``None``: no such file)."""
@@ -120,8 +129,8 @@ class SqliteProvider:
         return _bytes_or_none(database), _bytes_or_none(database.with_name(database.name + "-wal"))
 
     def connect(self) -> sqlite3.Connection:
-        """A new connection to the host file in the provider's journal mode, for reads (writes go through the
-        provider's transactions, which ``cached`` counts); the caller closes it."""
+        """A new connection to the host file in the provider's journal mode; the caller closes it. Reads go through
+        ``reading``, writes through the provider's transactions, which ``cached`` counts."""
         return self._open(self._phone.fs.host_path(self.db_path))
 
     def _open(self, host: Path) -> sqlite3.Connection:
@@ -180,9 +189,18 @@ class SqliteProvider:
         yield self._thread.held
 
     @contextmanager
-    def _reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
-        """A query-only connection (rows as ``rows``) to a database that exists. A read in WAL mode creates and
-        removes side files, which changes their directory: it carries device time, not the host's."""
+    def reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
+        """A query-only connection (rows as ``rows``) to a database that exists: the reader of its committed bytes
+        (``_snapshot``) when there is one, else the held or a new connection. A read in WAL mode creates and removes
+        side files, which changes their directory: it carries device time, not the host's."""
+        reader = None if getattr(self._thread, "holding", False) else self._snapshot()
+        if reader is not None:
+            reader.row_factory = rows
+            try:
+                yield reader
+            finally:
+                reader.row_factory = None
+            return
         self.ensure_db()
         with self._phone.fs.device_writes(*self._written), self._connection() as db:
             db.execute("PRAGMA query_only=ON")
@@ -193,6 +211,23 @@ class SqliteProvider:
                 db.execute("PRAGMA query_only=OFF")
                 db.row_factory = None
 
+    def _snapshot(self) -> sqlite3.Connection | None:
+        """A reader of the database file as its bytes are now, kept while they stay the same (``_bytes``): opened
+        ``immutable`` (SQLite's URI parameter: read-only, no locks, no side files, no change detection), so what a
+        real app or a pull would see of the files is untouched and a read costs no open. ``None`` while the file
+        alone is not the committed database: a ``-wal`` holds changes, or a ``-journal`` with content may be hot."""
+        database, wal = self._bytes()
+        if database is None or wal is not None or _size(self._files[1]):
+            return None
+        if self._reader is None or self._reader[0] is not database:
+            if self._reader is not None:
+                self._reader[1].close()
+            uri = self._phone.fs.host_path(self.db_path).as_uri() + "?immutable=1"
+            reader = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            self.on_connect(reader)
+            self._reader = database, reader
+        return self._reader[1]
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """A connection in a transaction committed on exit; the files the write changed then carry device
@@ -200,6 +235,14 @@ class SqliteProvider:
         self._read_epoch = None
         with self._phone.fs.device_writes(*self._written), self._connection() as db, db:
             yield db
+
+
+def _size(path: Path) -> int:
+    """A file's size, 0 when there is no such file."""
+    try:
+        return os.stat(path).st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _bytes_or_none(path: Path) -> bytes | None:

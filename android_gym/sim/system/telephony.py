@@ -203,7 +203,7 @@ class Telephony(SqliteProvider):
         return self.cached(("thread addresses", thread_id), lambda: self._thread_addresses(thread_id))
 
     def _thread_addresses(self, thread_id: int) -> list[str]:
-        with closing(self.connect()) as db:
+        with self.reading(rows=None) as db:
             row = db.execute("SELECT recipient_ids FROM threads WHERE _id=?", (thread_id,)).fetchone()
             addresses = []
             for token in (row[0] or "").split(" ") if row else []:
@@ -396,7 +396,7 @@ class Telephony(SqliteProvider):
         return self.cached(("messages", thread_id), lambda: self._messages(thread_id))
 
     def _messages(self, thread_id: int) -> list[dict]:
-        with closing(self.connect()) as db:
+        with self.reading(rows=None) as db:
             cursor = db.execute("SELECT _id, body, type, address, date, read, thread_id, sub_id, status FROM sms "
                                 "WHERE thread_id = ? AND address IS NOT NULL ORDER BY date DESC, _id DESC",
                                 (thread_id,))
@@ -411,7 +411,7 @@ class Telephony(SqliteProvider):
         return self.cached("conversations", self._conversations)
 
     def _conversations(self) -> list[dict]:
-        with closing(self.connect()) as db:
+        with self.reading(rows=None) as db:
             rows = db.execute("SELECT _id, snippet, date, read FROM threads WHERE message_count > ? "
                               "ORDER BY date DESC", (0,)).fetchall()
             latest = dict(db.execute("SELECT thread_id, body FROM sms AS s WHERE _id = (SELECT _id FROM sms "

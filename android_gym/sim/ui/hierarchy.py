@@ -12,7 +12,6 @@ cannot reproduce the `` />`` spelling and the dump is on the hot path of every s
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 
 from android_gym.sim.ui.views import View
@@ -30,6 +29,8 @@ def _attr(value: str) -> str:
 
 
 Bounds = tuple[int, int, int, int]
+#: A node the dump writes: its view, its depth (how many nodes enclose it) and the bounds written (its part on screen).
+Node = tuple[View, int, Bounds]
 
 
 def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
@@ -49,16 +50,6 @@ def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
 #: What an XML parser reads back from a dumped attribute value: line ends and tabs become spaces (XML's
 #: end-of-line handling, then attribute-value normalization).
 _NORMALIZED = str.maketrans({"\n": " ", "\t": " ", "\r": " "})
-
-
-def dumped_views(root: View) -> Iterator[tuple[View, int, Bounds]]:
-    """The views ``dump(root, ...)`` writes, in document order, with their depth (how many nodes enclose each) and
-    the bounds the dump gives them (their part on screen)."""
-    stack = [(root, 0, root.bounds)]
-    while stack:
-        view, depth, bounds = stack.pop()
-        yield view, depth, bounds
-        stack.extend((child, depth + 1, clipped) for child, clipped in reversed(visible_children(view, bounds)))
 
 
 @lru_cache(maxsize=8192)
@@ -81,29 +72,35 @@ def _flags(checkable: bool, checked: bool, clickable: bool, enabled: bool, focus
                      flag("password", password), flag("selected", selected)])
 
 
-def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds) -> None:
+def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds, depth: int, nodes: list[Node]) -> None:
+    nodes.append((view, depth, bounds))
     x1, y1, x2, y2 = bounds
-    flags = _flags(bool(view.checkable), bool(view.checked), bool(view.clickable), bool(view.enabled),
-                   bool(view.focusable), bool(view.focused), bool(view.scrollable), bool(view.long_clickable),
-                   bool(view.password), bool(view.selected))
+    # _flags' string depends only on the values' truth, and equal keys (1 and True) are one entry: no bool() needed
+    flags = _flags(view.checkable, view.checked, view.clickable, view.enabled, view.focusable, view.focused,
+                   view.scrollable, view.long_clickable, view.password, view.selected)
+    visible = visible_children(view, bounds)
     out.append(
         f'<node index="{index}" text="{_attr(view.text)}" resource-id="{_attr(view.resource_id)}" '
         f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" {flags} '
-        f'bounds="[{x1},{y1}][{x2},{y2}]"'
+        f'bounds="[{x1},{y1}][{x2},{y2}]"{">" if visible else " />"}'
     )
-    visible = visible_children(view, bounds)
-    if not visible:
-        out.append(" />")
-        return
-    out.append(">")
-    for child_index, (child, clipped) in enumerate(visible):
-        _node(child, child_index, package, out, clipped)
-    out.append("</node>")
+    if visible:
+        depth += 1
+        for child_index, (child, clipped) in enumerate(visible):
+            _node(child, child_index, package, out, clipped, depth, nodes)
+        out.append("</node>")
+
+
+def written(root: View, package: str, rotation: int = 0) -> tuple[str, list[Node]]:
+    """The uiautomator XML of the active window ``root`` belonging to ``package``, and the nodes it writes in
+    document order (what a parser reads back from it, without parsing)."""
+    out = [XML_DECLARATION, f'<hierarchy rotation="{rotation}">']
+    nodes: list[Node] = []
+    _node(root, 0, package, out, root.bounds, 0, nodes)
+    out.append("</hierarchy>")
+    return "".join(out), nodes
 
 
 def dump(root: View, package: str, rotation: int = 0) -> str:
     """The uiautomator XML of the active window ``root`` belonging to ``package``."""
-    out = [XML_DECLARATION, f'<hierarchy rotation="{rotation}">']
-    _node(root, 0, package, out, root.bounds)
-    out.append("</hierarchy>")
-    return "".join(out)
+    return written(root, package, rotation)[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import fontpkg.pil
@@ -164,7 +165,13 @@ def measure_width(view: View) -> int:
     return max((measure_width(child) for child in view.children), default=0) + 2 * view.padding
 
 
-Memo = dict[tuple[int, int], tuple[View, int]]  # (id(view), width) -> (view, height) within one layout pass
+@dataclass
+class Memo:
+    """What one layout pass measured, by view (its ``id``, kept with the view so that a reused id is told apart):
+    heights by width, and a Row's children's widths by the Row's inner width (measured, then laid out)."""
+
+    heights: dict[tuple[int, int], tuple[View, int]] = field(default_factory=dict)
+    widths: dict[tuple[int, int], tuple[View, list[int]]] = field(default_factory=dict)
 
 
 def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
@@ -173,12 +180,12 @@ def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
     if view.height is not None:
         return view.height
     if memo is not None:
-        known = memo.get((id(view), width))
+        known = memo.heights.get((id(view), width))
         if known is not None and known[0] is view:
             return known[1]
     height = max(_natural_height(view, width, memo), view.min_height)
     if memo is not None:
-        memo[id(view), width] = (view, height)
+        memo.heights[id(view), width] = (view, height)
     return height
 
 
@@ -191,44 +198,63 @@ def _natural_height(view: View, width: int, memo: Memo | None) -> int:
         heights = [measure_height(child, inner, memo) for child in view.children]
         return sum(heights) + view.spacing * max(len(heights) - 1, 0) + 2 * view.padding
     if view.kind == "row":
-        widths = _row_widths(view, inner)
+        widths = _row_widths(view, inner, memo)
         return max((measure_height(c, w, memo) for c, w in zip(view.children, widths)), default=0) + 2 * view.padding
     if view.kind == "frame":
         return max((measure_height(child, inner, memo) for child in view.children), default=0) + 2 * view.padding
     return 2 * view.padding
 
 
-def _row_widths(view: View, inner: int) -> list[int]:
+def _row_widths(view: View, inner: int, memo: Memo | None) -> list[int]:
+    """The widths of a Row's children (``inner`` px wide inside its padding), once per layout pass (``memo``)."""
+    if memo is not None:
+        known = memo.widths.get((id(view), inner))
+        if known is not None and known[0] is view:
+            return known[1]
+    widths = _share_row(view, inner)
+    if memo is not None:
+        memo.widths[id(view), inner] = (view, widths)
+    return widths
+
+
+def _share_row(view: View, inner: int) -> list[int]:
     """The widths of a Row's children: their own, and shares of what is left by weight. A single-line text gets at
     most the room the children before it leave (its line is then cut with "…"), as a LinearLayout measures it."""
-    fixed = [0 if child.weight else measure_width(child) for child in view.children]
+    children = view.children
+    fixed = [0 if child.weight else measure_width(child) for child in children]
     room = inner - sum(fixed) - view.spacing * max(len(fixed) - 1, 0)
-    for index in reversed(range(len(fixed))):
-        if room >= 0:
-            break
-        if view.children[index].single_line:
+    index = len(fixed)
+    while room < 0 and index:
+        index -= 1
+        if children[index].single_line:
             cut = min(fixed[index], -room)
             fixed[index] -= cut
             room += cut
-    total_weight = sum(child.weight for child in view.children)
-    spare = max(inner - sum(fixed) - view.spacing * max(len(fixed) - 1, 0), 0)
+    total_weight = 0.0
+    for child in children:
+        total_weight += child.weight
+    if not total_weight:
+        return fixed
+    spare = max(room, 0)
     return [int(spare * child.weight / total_weight) if child.weight else width
-            for child, width in zip(view.children, fixed)]
+            for child, width in zip(children, fixed)]
 
 
 def layout(view: View, x: int, y: int, width: int, height: int) -> None:
     """Give ``view`` the rectangle ``(x, y, width, height)`` and lay out its children inside it."""
-    _layout(view, x, y, width, height, {})
+    _layout(view, x, y, width, height, Memo())
 
 
 def _layout(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     view.bounds = (x, y, x + width, y + height)
+    if not view.children and view.kind != "list":  # a leaf (most views): nothing inside to place
+        return
     px, py = x + view.padding, y + view.padding
     inner_w, inner_h = max(width - 2 * view.padding, 0), max(height - 2 * view.padding, 0)
     if view.kind == "column":
         _layout_column(view, px, py, inner_w, inner_h, memo)
     elif view.kind == "row":
-        for child, child_w in zip(view.children, _row_widths(view, inner_w)):
+        for child, child_w in zip(view.children, _row_widths(view, inner_w, memo)):
             child_h = min(measure_height(child, child_w, memo), inner_h) if child.height is None else child.height
             if child.gravity == "fill":  # as tall as the row (a grid's cards, top-aligned)
                 child_h = inner_h

@@ -64,6 +64,7 @@ class _Ids:
         self.records: weakref.WeakKeyDictionary[Screen, str] = weakref.WeakKeyDictionary()
         self.next_task = 10
         self.next_record = 0
+        self.numbered: list[tuple[Screen, Screen]] = []  # each task's root and top when ``number`` last ran
 
 
 _IDS: weakref.WeakKeyDictionary[ShellDevice, _Ids] = weakref.WeakKeyDictionary()
@@ -96,6 +97,21 @@ def record_hash(phone: ShellDevice, screen: Screen) -> str:
         ids.records[screen] = short_hash(screen.app.package, screen.activity, ids.next_record)
         ids.next_record += 1
     return ids.records[screen]
+
+
+def number(phone: ShellDevice, tasks: list[list[Screen]]) -> None:
+    """Give each of ``tasks`` (front first) its id and its top activity its record hash, in the order a report
+    walking them numbers them; nothing to do when they are the roots and tops numbered last (a step that changed
+    no task)."""
+    ids = _ids(phone)
+    ends = [(task[0], task[-1]) for task in tasks]
+    if len(ends) == len(ids.numbered) and all(a is b for pair, known in zip(ends, ids.numbered)
+                                              for a, b in zip(pair, known)):
+        return
+    for task in tasks:
+        record_hash(phone, task[-1])
+        task_id(phone, task)
+    ids.numbered = ends
 
 
 def note_tasks(phone: ShellDevice) -> None:

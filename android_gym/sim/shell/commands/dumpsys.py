@@ -20,6 +20,7 @@ from android_gym.sim.framework.app import Screen
 from android_gym.sim.shell.commands.activity import (
     configuration,
     note_tasks,
+    number,
     pid_of,
     record_hash,
     short_component,
@@ -50,10 +51,12 @@ def _system_window(name: str) -> str:
 def focused_window(phone: ShellDevice) -> tuple[str, str]:
     """The package and activity ``dumpsys window`` names as ``mCurrentFocus``, without writing the report (asked
     after every step); the activity records and tasks the report numbers are numbered as it would number them (each
-    gets its id when first seen)."""
-    for task in phone.activities.task_stacks():
-        record_hash(phone, task[-1])
-        task_id(phone, task)
+    gets its id when first seen); made once per state of the phone (``WindowManager.per_state``)."""
+    return phone.window.per_state("focused window", lambda: _focused_window(phone))
+
+
+def _focused_window(phone: ShellDevice) -> tuple[str, str]:
+    number(phone, phone.activities.task_stacks())
     top = phone.activities.top
     return top.app.package, top.activity
 
