@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ui_nodes import opened, views
 
-from android_gym.sim.framework.window import Frame
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.icons import NAMES, icon_mask
 from android_gym.sim.ui.layout import font, font_runs, layout, text_width, wrap
@@ -14,18 +14,6 @@ from android_gym.sim.ui.render import Renderer, _text_mask
 from android_gym.sim.ui.views import TEXT, TOP_CORNERS, WHITE, View, column
 
 PACKAGES = [app.package for app in Phone().packages.launchable()]
-
-
-def opened(package: str) -> Phone:
-    """A fresh phone with ``package`` opened as AndroidWorld opens apps."""
-    phone = Phone()
-    phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
-    return phone
-
-
-def views(frame: Frame) -> list[View]:
-    """Every view of the frame's windows."""
-    return [view for window in frame.windows() for view in window.walk()]
 
 
 def test_text_is_roboto_and_bold_text_is_wider() -> None:

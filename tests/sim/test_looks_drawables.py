@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ui_nodes import tap
+from ui_nodes import opened, tap, views
 
 from android_gym.sim.apps.contacts import _LETTER_TILE_COLORS
 from android_gym.sim.apps.markor import NOTEBOOK
 from android_gym.sim.apps.sms import _LETTER_COLORS, SimpleSmsMessenger
-from android_gym.sim.framework.window import Frame
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import media_store
 from android_gym.sim.system.mp3 import mp3_file
@@ -23,17 +22,6 @@ from android_gym.sim.ui.views import ALL_CORNERS, TOP_CORNERS, WHITE, View, colu
 
 MARKOR, RETRO = "net.gsantner.markor", "code.name.monkey.retromusic"
 MUSIC = "/storage/emulated/0/Music"
-
-
-def opened(package: str) -> Phone:
-    """A fresh phone with ``package`` opened as AndroidWorld opens apps."""
-    phone = Phone()
-    phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
-    return phone
-
-
-def views(frame: Frame) -> list[View]:
-    return [view for window in frame.windows() for view in window.walk()]
 
 
 def icons(phone: Phone) -> list[View]:

@@ -1,4 +1,5 @@
-"""Helpers the simulator's app tests share: the phone's uiautomator dump as lxml nodes, found by attribute."""
+"""Helpers the simulator's app tests share: the phone's uiautomator dump as lxml nodes, found by attribute; a phone
+with an app opened, and a frame's views."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import re
 
 from lxml import etree
 
+from android_gym.sim.framework.window import Frame
 from android_gym.sim.phone import Phone
+from android_gym.sim.ui.views import View
 
 
 def nodes(phone: Phone) -> list[etree._Element]:
@@ -35,3 +38,15 @@ def tap(phone: Phone, **attrs: str) -> None:
     node = find(phone, **attrs)
     assert node is not None, f"no node with {attrs}"
     phone.tap(*center(node))
+
+
+def opened(package: str) -> Phone:
+    """A fresh phone with ``package`` opened as AndroidWorld opens apps."""
+    phone = Phone()
+    phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+    return phone
+
+
+def views(frame: Frame) -> list[View]:
+    """Every view of the frame's windows."""
+    return [view for window in frame.windows() for view in window.walk()]
