@@ -484,10 +484,7 @@ class AdbDevice:
     def tap(self, x: int, y: int) -> None:
         """A touch through gRPC, else ``input tap``."""
         if self._grpc is not None:
-            self._screen_may_change()
-            self._grpc.tap(int(x), int(y))
-            self._input_ran_last = True
-            self._settle()
+            self._grpc_input(lambda grpc: grpc.tap(int(x), int(y)))
         else:
             self._settle(self._input("tap", int(x), int(y)))
 
@@ -498,12 +495,17 @@ class AdbDevice:
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         """Touches moving through gRPC, else ``input swipe``."""
         if self._grpc is not None:
-            self._screen_may_change()
-            self._grpc.swipe(int(x1), int(y1), int(x2), int(y2), int(duration_ms))
-            self._input_ran_last = True
-            self._settle()
+            self._grpc_input(lambda grpc: grpc.swipe(int(x1), int(y1), int(x2), int(y2), int(duration_ms)))
         else:
             self._settle(self._input("swipe", int(x1), int(y1), int(x2), int(y2), int(duration_ms)))
+
+    def _grpc_input(self, send: Callable[[EmulatorGrpc], None]) -> None:
+        """An input through the emulator's gRPC (``send`` it): an input like ``_input``'s, whose dump and digests
+        come with the next read (``_fresh_ui_dump``) instead of its own command line."""
+        self._screen_may_change()
+        send(self._grpc)
+        self._input_ran_last = True
+        self._settle()
 
     def input_text(self, text: str) -> None:
         """Type ``text`` into the focused field (see ``escape_input_text``).
