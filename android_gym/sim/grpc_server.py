@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hmac
 import io
-import ipaddress
 import shutil
 import tempfile
 import threading
@@ -44,6 +43,7 @@ from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from PIL import Image
 
 from android_gym import __version__
+from android_gym.device.emulator_grpc import is_loopback_address
 from android_gym.errors import ServerError, SnapshotError
 from android_gym.protos import emulator_controller_pb2 as pb
 from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
@@ -109,13 +109,7 @@ def is_local_peer(peer: str) -> bool:
     """Whether a gRPC peer (``context.peer()``: ``ipv4:127.0.0.1:50000``, ``ipv6:[::1]:50000``, ``unix:...``) is on
     this machine, where it can share memory with the server."""
     kind, _, address = peer.partition(":")
-    if kind == "unix":
-        return True
-    host = address.rpartition(":")[0].strip("[]")
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return kind == "unix" or is_loopback_address(address)
 
 
 def enum_name(enum: EnumTypeWrapper, value: int) -> str:
