@@ -96,9 +96,14 @@ def expense_row(name: str, amount: float | int | str | Decimal, category: str | 
     if category not in CATEGORY_BY_ID:
         raise ValueError(f"category id {category} is not 1–{len(CATEGORY_BY_ID)}")
     when = created if created.tzinfo else created.replace(tzinfo=dt.timezone.utc)
-    ms = int(when.timestamp() * 1000)
-    return {"name": name, "amount": int((Decimal(str(amount)) * 100).to_integral_value()), "category": category,
-            "note": note, "created_date": ms, "modified_date": ms}
+    return _row(name, int((Decimal(str(amount)) * 100).to_integral_value()), category, note,
+                int(when.timestamp() * 1000))
+
+
+def _row(name: str, cents: int, category_id: int, note: str, ms: int) -> Row:
+    """The ``expense`` row of an expense created (and last modified) at ``ms``."""
+    return {"name": name, "amount": cents, "category": category_id, "note": note, "created_date": ms,
+            "modified_date": ms}
 
 
 #: Midnight of October 1 2023 (UTC), in ms: the first moment ``_random_time_ms`` can give.
@@ -119,9 +124,7 @@ def random_expense(rng: Rng) -> Row:
     names = EXPENSE_NAMES[CATEGORIES[category]]
     name = names[int(rng.integers(len(names)))]
     cents = int(rng.integers(1000, 50001))
-    note = NOTES[int(rng.integers(len(NOTES)))]
-    return {"name": name, "amount": cents, "category": category + 1, "note": note, "created_date": ms,
-            "modified_date": ms}
+    return _row(name, cents, category + 1, NOTES[int(rng.integers(len(NOTES)))], ms)
 
 
 def random_expenses(rng: np.random.Generator, count: int, exclude_names: Sequence[str] = (),
