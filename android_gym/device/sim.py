@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from collections.abc import Iterator
 
@@ -15,7 +16,7 @@ from android_gym.ui import BoundingBox, UIElement, frozen
 
 from .base import ShellResult, encode_utf8
 
-_BOX = ("x_min", "y_min", "x_max", "y_max")  # BoundingBox's fields
+_BOX = tuple(field.name for field in dataclasses.fields(BoundingBox))  # the names ``frozen`` sets
 #: How many dumps' elements a device keeps.
 _KNOWN_DUMPS = 32
 

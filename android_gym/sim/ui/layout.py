@@ -230,9 +230,7 @@ def _share_row(view: View, inner: int) -> list[int]:
             cut = min(fixed[index], -room)
             fixed[index] -= cut
             room += cut
-    total_weight = 0.0
-    for child in children:
-        total_weight += child.weight
+    total_weight = sum(child.weight for child in children)
     if not total_weight:
         return fixed
     spare = max(room, 0)
