@@ -783,7 +783,8 @@ class WindowManager:
             elif field is not None and field.on_submit is not None:
                 focused = screen.focus_key
                 field.on_submit()
-                self._reveal_focus = screen.focus_key != focused  # View.requestFocus: the list scrolls to it
+                if screen.focus_key != focused:  # View.requestFocus: the list scrolls to the field
+                    self._reveal_focus = True
             else:
                 changed = False
         elif code in keycodes.CHARS:

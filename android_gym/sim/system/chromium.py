@@ -253,7 +253,7 @@ class Chromium:
             context, self._context = self._context, None
             _BROWSER_THREAD.browser.close_context(context)
         if self._context is None:
-            self._context, self._pid = _BROWSER_THREAD.browser.new_context(scale), os.getpid()
+            self._context = _BROWSER_THREAD.browser.new_context(scale)
         page = self._context.new_page()
         page.on("console", self._log_console)
         return WebPage(page, self._context.new_cdp_session(page))
