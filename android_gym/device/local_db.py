@@ -35,9 +35,7 @@ import hashlib
 import itertools
 import os
 import shlex
-import shutil
 import sqlite3
-import tempfile
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -45,7 +43,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from android_gym.errors import RemoteFileNotFoundError
-from android_gym.tempdirs import fast_tmp_dir
+from android_gym.tempdirs import OwnedDir
 
 from .base import Device
 
@@ -92,15 +90,15 @@ class LocalDatabase:
 
     def __init__(self, db_path: str) -> None:
         self.db_path = db_path
-        self._dir = Path(tempfile.mkdtemp(prefix="android-gym-db-", dir=fast_tmp_dir()))
-        self._file = self._dir / "copy.db"
+        self._dir = OwnedDir("android-gym-db-")
+        self._file = self._dir.path / "copy.db"
         self._file.touch()
         self._connection = sqlite3.connect(self._file, isolation_level=None, check_same_thread=False)
         self._connection.execute("PRAGMA journal_mode=MEMORY")  # a scratch copy: nothing to keep safe
         self._connection.execute("PRAGMA synchronous=OFF")
         self._connection.execute("PRAGMA query_only=ON")  # a query cannot change the copy behind the device's back
         self.pid = os.getpid()  # a forked child makes its own copies
-        self._close = weakref.finalize(self, _dispose, self._connection, self._dir, self.pid)
+        self._close = weakref.finalize(self, _dispose, self._connection, self._dir)
         self._lock = threading.Lock()
         self._device_bytes: bytes | None = None  # the device's file as last pulled or pushed
         self._device_md5: str | None = None  # its digest, made when first compared with the device's
@@ -229,18 +227,17 @@ def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
     return [dict(sqlite3.Row(cursor, values)) for values in cursor]
 
 
-def _dispose(connection: sqlite3.Connection, directory: Path, pid: int) -> None:
+def _dispose(connection: sqlite3.Connection, directory: OwnedDir) -> None:
     connection.close()
-    if os.getpid() == pid:  # not a forked child's to remove
-        shutil.rmtree(directory, ignore_errors=True)
+    directory.remove()  # only in the process that made it, not a forked child
 
 
 def _use_with_wal(device: Device, db_path: str, data: bytes, sides: dict[str, bytes | None],
                   action: Callable[[sqlite3.Connection], T], write: bool) -> T:
     """``action`` on a fresh copy of the database with its side files (a WAL with frames), pushed back if
     ``write`` (checkpointed, the device's side files removed)."""
-    with tempfile.TemporaryDirectory(prefix="android-gym-db-", dir=fast_tmp_dir()) as tmp:
-        local = Path(tmp) / "copy.db"
+    with OwnedDir("android-gym-db-") as directory:
+        local = directory.path / "copy.db"
         local.write_bytes(data)
         for suffix, side in sides.items():
             if side is not None:

@@ -14,29 +14,31 @@ from __future__ import annotations
 
 import mmap
 import os
-import tempfile
 
 import numpy as np
 
-from android_gym.tempdirs import fast_tmp_dir
+from android_gym.tempdirs import OwnedDir
 
 _MARKER_SIZE = 16
 
 
 class SharedFrame:
-    """A ``size``-byte region in a file of this process's own (in memory where the host has ``/dev/shm``), removed by
-    ``close``."""
+    """A ``size``-byte region in a file of this process's own (in memory where the host has ``/dev/shm``), in an
+    ``OwnedDir`` removed by ``close``."""
 
     def __init__(self, size: int) -> None:
-        fd, self.path = tempfile.mkstemp(prefix="android-gym-frame-", dir=fast_tmp_dir())
+        self._dir = OwnedDir("android-gym-frame-")  # removed with the region, or after this process dies
+        self.path = str(self._dir.path / "frame")
         try:
-            os.ftruncate(fd, size)
-            self._memory = mmap.mmap(fd, size)
+            fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+            try:
+                os.ftruncate(fd, size)
+                self._memory = mmap.mmap(fd, size)
+            finally:
+                os.close(fd)
         except OSError:
-            os.unlink(self.path)
+            self._dir.remove()
             raise
-        finally:
-            os.close(fd)
         self._marker = b""
         self._pid = os.getpid()
 
@@ -73,5 +75,4 @@ class SharedFrame:
         """Unmap the region, and remove it if this process made it. Idempotent."""
         if not self._memory.closed:
             self._memory.close()
-            if self.owned:
-                os.unlink(self.path)
+            self._dir.remove()  # only in the process that made it

@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import hmac
 import io
-import shutil
-import tempfile
 import threading
 import weakref
 from collections.abc import Callable
@@ -53,7 +51,7 @@ from android_gym.sim.frame_transport import RegionError, SharedFrames
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
 from android_gym.sim.snapshot import SnapshotStore
-from android_gym.tempdirs import fast_tmp_dir
+from android_gym.tempdirs import OwnedDir
 
 #: ``ViewConfiguration.TOUCH_SLOP`` in dp (AOSP frameworks/base/core/java/android/view/ViewConfiguration.java).
 TOUCH_SLOP_DP = 8
@@ -288,9 +286,8 @@ class SimGrpcServer:
         self.token = token
         self.port = port
         self.bind = bind
-        self._own_snapshot_dir = snapshot_dir is None
-        self.snapshots = SnapshotStore(Path(tempfile.mkdtemp(prefix="android-gym-snapshots-", dir=fast_tmp_dir()))
-                                       if snapshot_dir is None else snapshot_dir)
+        self._own_snapshot_dir = OwnedDir("android-gym-snapshots-") if snapshot_dir is None else None
+        self.snapshots = SnapshotStore(snapshot_dir if self._own_snapshot_dir is None else self._own_snapshot_dir.path)
         self._on_shutdown = on_shutdown or self.stop
         self.gestures = TouchGestures()
         self.state = pb.VmRunState.RUNNING
@@ -323,8 +320,8 @@ class SimGrpcServer:
         """Stop serving (in-flight calls get a second to finish) and drop an owned snapshot directory. Idempotent."""
         if self._server is not None:
             self._server.stop(grace=1.0).wait()
-        if self._own_snapshot_dir:
-            shutil.rmtree(self.snapshots.directory, ignore_errors=True)
+        if self._own_snapshot_dir is not None:
+            self._own_snapshot_dir.remove()
         self.shared_frames.close()
         self._stopped.set()
 

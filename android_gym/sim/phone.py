@@ -10,11 +10,8 @@ phone, so many can live in one process.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import weakref
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -34,7 +31,7 @@ from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.logd import LogBuffer
 from android_gym.sim.system.settings import Settings
 from android_gym.sim.system.telephony import Telephony
-from android_gym.tempdirs import fast_tmp_dir
+from android_gym.tempdirs import OwnedDir
 
 # Device time each input event takes (a tap is ~100 ms of finger time plus the app's reaction).
 INPUT_EVENT_MS = 1000
@@ -78,11 +75,11 @@ class Phone:
     def __init__(self, width: int = 1080, height: int = 2400, animations: bool = False,
                  apps: Sequence[type[App]] = INSTALLED_APPS,
                  installable: Sequence[type[App]] = INSTALLABLE_APPS) -> None:
-        self._tmp = Path(tempfile.mkdtemp(prefix="android-gym-phone-", dir=fast_tmp_dir()))
-        # Deleted on close(), on garbage collection, or at interpreter exit: nothing is left in /dev/shm.
-        self._cleanup = weakref.finalize(self, shutil.rmtree, self._tmp, True)
+        # Deleted on close(), on garbage collection, at interpreter exit, or by the next phone's start-up if this
+        # process is killed: nothing is left in /dev/shm.
+        self._storage = OwnedDir("android-gym-phone-")
         self.clock = VirtualClock()
-        self.fs = FileSystem(self._tmp, self.clock)
+        self.fs = FileSystem(self._storage.path, self.clock)
         self.settings = Settings()
         self.props = dict(DEFAULT_PROPS)
         self.logs = LogBuffer(self.clock)
@@ -190,4 +187,4 @@ class Phone:
     def close(self) -> None:
         """Stop the phone's browser process and delete its storage. Idempotent."""
         self._stop_chromium()
-        self._cleanup()
+        self._storage.remove()
