@@ -18,7 +18,7 @@ CHILD = """
 import sys
 from android_gym.sim.phone import Phone
 phone = Phone()
-print(phone.fs.root, flush=True)
+print(phone.fs.root.parent, flush=True)
 sys.stdin.readline()
 phone.close()
 """

@@ -79,7 +79,7 @@ class Phone:
         # process is killed: nothing is left in /dev/shm.
         self._storage = OwnedDir("android-gym-phone-")
         self.clock = VirtualClock()
-        self.fs = FileSystem(self._storage.path, self.clock)
+        self.fs = FileSystem(self._storage.path / "fs", self.clock)  # beside the lock file, not above it
         self.settings = Settings()
         self.props = dict(DEFAULT_PROPS)
         self.logs = LogBuffer(self.clock)
