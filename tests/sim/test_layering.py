@@ -24,12 +24,13 @@ SIM = Path(android_gym.sim.__file__).parent
 #: Each layer and the layers it may import (besides itself). Modules directly under sim/ not listed here (the
 #: phone and the servers around it) sit above every layer.
 ALLOWED = {
+    "int32": set(),
     "keycodes": set(),
-    "ui": set(),
-    "system": {"ui"},
-    "framework": {"system", "ui", "keycodes"},
-    "shell": {"framework", "system", "ui", "keycodes"},
-    "apps": {"framework", "system", "ui", "keycodes"},
+    "ui": {"int32"},
+    "system": {"ui", "int32"},
+    "framework": {"system", "ui", "keycodes", "int32"},
+    "shell": {"framework", "system", "ui", "keycodes", "int32"},
+    "apps": {"framework", "system", "ui", "keycodes", "int32"},
 }
 
 

@@ -56,6 +56,7 @@ from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.formats import Plural
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.int32 import to_int32
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
@@ -249,11 +250,6 @@ _INT_COLUMNS = frozenset({"reminder_1_minutes", "reminder_2_minutes", "reminder_
                           "availability", "color", "type"})
 
 
-def java_int(value: int) -> int:
-    """``(int) value``: the low 32 bits of ``value`` as a signed Java int."""
-    return (value + 2**31) % 2**32 - 2**31
-
-
 def _ts(local: dt.datetime, zone: ZoneInfo) -> int:
     return int(local.replace(tzinfo=zone).timestamp())
 
@@ -408,7 +404,7 @@ class EventsDatabase(SqliteProvider):
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """Rows of ``events`` as Room's ``Event`` holds them: its ``Int`` columns as Java ints."""
         with self.reading() as db:
-            return [{name: java_int(value) if name in _INT_COLUMNS else value for name, value in dict(found).items()}
+            return [{name: to_int32(value) if name in _INT_COLUMNS else value for name, value in dict(found).items()}
                     for found in db.execute(sql, tuple(params))]
 
     def event(self, event_id: int) -> dict[str, Any] | None:

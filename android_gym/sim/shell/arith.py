@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from android_gym.sim.int32 import to_int32
 from android_gym.sim.shell.errors import _Fatal
 
 
@@ -63,7 +64,7 @@ class _Arith:
             op = token[1]
             self.pos += 1
             right = self.binary(self._BINARY[op] + 1)
-            left = _wrap(self._apply(op, left, right))
+            left = to_int32(self._apply(op, left, right))
 
     def _apply(self, op: str, a: int, b: int) -> int:
         if op in ("/", "%"):
@@ -87,12 +88,12 @@ class _Arith:
         self.pos += 1
         kind, text = token
         if kind == "n":
-            return _wrap(int(text, 16) if text[:2].lower() == "0x" else int(text, 8) if len(text) > 1
+            return to_int32(int(text, 16) if text[:2].lower() == "0x" else int(text, 8) if len(text) > 1
                          and text[0] == "0" else int(text))
         if kind == "v":
             value = self.vars.get(text, "").strip() or "0"
             try:
-                return _wrap(int(value, 0))
+                return to_int32(int(value, 0))
             except ValueError:
                 return _Arith(value, self.vars).evaluate() if value != text else 0
         if text == "(":
@@ -103,9 +104,5 @@ class _Arith:
             return value
         if text in "+-!~":
             value = self.unary()
-            return _wrap({"+": value, "-": -value, "!": int(not value), "~": ~value}[text])
+            return to_int32({"+": value, "-": -value, "!": int(not value), "~": ~value}[text])
         raise _Fatal(f"{self.expr.strip()}: unexpected '{text}'")
-
-
-def _wrap(value: int) -> int:
-    return (value + 2**31) % 2**32 - 2**31

@@ -18,6 +18,8 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from android_gym.sim.int32 import to_int32
+
 MANIFEST_ENTRY = "AndroidManifest.xml"
 
 # ResourceTypes.h chunk types, string pool flag and Res_value data types.
@@ -184,7 +186,7 @@ def _value(strings: list[str], raw: int, data_type: int, value: int) -> str | in
     if data_type == TYPE_INT_BOOLEAN:
         return value != 0
     if data_type == TYPE_INT_DEC:
-        return value - (1 << 32) if value & 0x80000000 else value
+        return to_int32(value)
     if data_type == TYPE_INT_HEX:
         return value
     return None  # a reference or another type this reader does not resolve

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from android_gym.sim.int32 import to_int32
 from android_gym.sim.ui.views import WHITE, Color, View
 
 
@@ -14,7 +15,7 @@ def java_hash(text: str) -> int:
     code, units = 0, text.encode("utf-16-be")
     for i in range(0, len(units), 2):
         code = (31 * code + int.from_bytes(units[i:i + 2], "big")) & 0xFFFFFFFF
-    return code - (1 << 32) if code >= 1 << 31 else code
+    return to_int32(code)
 
 
 def pick_color(colors: Sequence[Color], name: str) -> Color:
