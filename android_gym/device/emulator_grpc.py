@@ -134,8 +134,10 @@ class EmulatorGrpc:
         are given (else the device's size).
 
         From an emulator on this machine the pixels come through shared memory (``SharedFrame``), once a first
-        screenshot told how large a region they need; a region the emulator did not write, or could not take (a
-        screen grown since), is given up and the pixels asked in the reply."""
+        screenshot told how large a region they need; a region the emulator did not write, or refused, is given up
+        and the pixels asked in the reply. A region refused though the image fits it (it lies outside the
+        directories a served phone writes in, ``frame_transport.regions_allowed_in``) ends the sharing for this
+        client: the next regions would be refused too; a region too small (a screen grown since) is made again."""
         request = pb.ImageFormat(format=pb.ImageFormat.RGB888, width=width, height=height)
         with self._frame_lock:  # one region: one screenshot at a time through it
             return self._screenshot(request)
@@ -144,26 +146,37 @@ class EmulatorGrpc:
         if self._frame is not None and not self._frame.owned:  # a forked child: the region is its parent's
             self._frame.close()
             self._frame = None
+        refused = 0  # the size of a region the emulator refused
         if self._frame is not None:
-            pixels = self._shared_screenshot(request, self._frame)
+            try:
+                pixels = self._shared_screenshot(request, self._frame)
+            except EmulatorGrpcError:
+                pixels, refused = None, self._frame.size
             if pixels is not None:
                 return pixels
             self._frame.close()
             self._frame = None
         reply = self._call(self._controller.getScreenshot, request)
         if self._share_frames and reply.image:
-            self._frame = SharedFrame(len(reply.image))
+            if len(reply.image) <= refused:
+                self._share_frames = False  # refused for where it lies, not for its size: so would any other be
+            else:
+                self._frame = SharedFrame(len(reply.image))
         return decode_image(reply)
 
     def _shared_screenshot(self, request: pb.ImageFormat, frame: SharedFrame) -> np.ndarray | None:
         """The screenshot written into ``frame``, or ``None`` if it is not there (with the reply's own pixels if it
-        has them, and an end to sharing if the emulator does not share memory with us)."""
+        has them, and an end to sharing if the emulator does not share memory with us); ``EmulatorGrpcError`` if
+        the emulator refused the region (``FAILED_PRECONDITION``); other failures are ``None``."""
         request.transport.CopyFrom(pb.ImageTransport(channel=pb.ImageTransport.MMAP, handle=frame.handle))
         frame.arm()
         try:
             reply = self._call(self._controller.getScreenshot, request)
-        except EmulatorGrpcError:
-            return None  # e.g. FAILED_PRECONDITION: the region is too small for the screen now
+        except EmulatorGrpcError as error:
+            cause = error.__cause__
+            if isinstance(cause, grpc.Call) and cause.code() == grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            return None  # the call failed (a timeout): the pixels are asked in the reply
         finally:
             request.ClearField("transport")
         if reply.image or reply.format.transport.channel != pb.ImageTransport.MMAP:

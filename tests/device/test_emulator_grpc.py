@@ -14,9 +14,11 @@ from android_gym.device.shared_frame import SharedFrame
 from android_gym.errors import DeviceError, EmulatorGrpcError
 from android_gym.protos import emulator_controller_pb2 as pb
 from android_gym.protos import emulator_controller_pb2_grpc as pb_grpc
+from android_gym.sim import frame_transport
 from android_gym.sim.adb_harness import free_port
 from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.host import PhoneHost
+from android_gym.tempdirs import TMPDIR_VAR
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 
@@ -90,6 +92,23 @@ def test_a_region_the_emulator_does_not_write_is_given_up(client, server, phone,
     writes = []
     monkeypatch.setattr(server.shared_frames, "write", lambda handle, image: writes.append(handle))
     assert np.array_equal(client.screenshot(), phone.screenshot()) and writes == []
+
+
+def test_a_region_refused_for_where_it_lies_is_not_asked_again(client, server, phone, tmp_path, monkeypatch):
+    """A client whose ``ANDROID_GYM_TMPDIR`` lies outside the directories the served phone writes in is refused its
+    region (though the image fits): it takes the pixels from the reply, then asks for them there from then on."""
+    allowed, own = tmp_path / "allowed", tmp_path / "client"
+    own.mkdir()
+    monkeypatch.setenv(TMPDIR_VAR, str(own))
+    monkeypatch.setattr(frame_transport, "regions_allowed_in", lambda: (allowed,))
+    asked = []
+    write = server.shared_frames.write
+    monkeypatch.setattr(server.shared_frames, "write", lambda handle, image: asked.append(handle) or write(handle,
+                                                                                                            image))
+    for _ in range(4):
+        assert np.array_equal(client.screenshot(), phone.screenshot())
+    assert len(asked) == 1 and asked[0].startswith(f"file://{own}/")
+    assert list(own.iterdir()) == []  # the refused region is gone, and no other was made
 
 
 def test_a_screen_grown_past_the_region_is_read_from_the_reply(client, phone):
