@@ -199,6 +199,31 @@ def test_creating_a_task_writes_the_apps_row(phone):
     assert titles(phone) == ["Book flights"] and due_of(phone, "Book flights") == "Nov 3, 5:00 PM"
 
 
+def test_the_calendar_pages_only_through_day_picker_views_range(phone):
+    """The layout's ``CalendarView`` sets no ``minDate``/``maxDate``: ``DayPickerView`` offers January 1900 to
+    December 2100. A task due past it opens the calendar on December 2100, whose next button is invisible."""
+
+    def month_shown() -> str:
+        first = find(phone, text="1", class_name="android.view.View")  # a day's description: "01 December 2100"
+        assert first is not None
+        return first.content_description.split(" ", 1)[1]
+
+    insert(phone, task_row("Far away", 3, dt.date(2150, 6, 1)))
+    launch(phone)
+    tap(phone, resource_name=rid("title"), text="Far away")
+    tap(phone, text="Monday, June 1, 2150")
+    assert month_shown() == "December 2100" and find(phone, content_description="Next month") is None
+    tap(phone, content_description="Previous month")
+    assert month_shown() == "November 2100"
+    tap(phone, content_description="Next month")
+    assert month_shown() == "December 2100" and find(phone, content_description="Next month") is None
+    phone.activities.top.editor.picker.month = dt.date(1900, 2, 1)  # 2,409 pages back, in one step
+    phone.invalidate()
+    tap(phone, content_description="Previous month")
+    assert month_shown() == "January 1900" and find(phone, content_description="Previous month") is None
+    assert find(phone, content_description="Next month") is not None
+
+
 def test_the_priority_buttons_are_radio_rings_in_the_prioritys_colour(phone):
     """``PriorityButton``s are Compose RadioButtons: a 20 dp ring in each priority's colour, the selected one round
     a dot."""

@@ -52,7 +52,7 @@ from android_gym.sim.apps.commons import (
     search_menu,
     start_up_dialogs,
 )
-from android_gym.sim.framework import formats
+from android_gym.sim.framework import day_picker, formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.formats import Plural
 from android_gym.sim.framework.intent import Intent
@@ -145,8 +145,7 @@ MINUTES_BEFORE = ((7 * 24 * 60, Plural("weeks_before", "{} week before", "{} wee
 DAYS = Plural("days", "{} day", "{} days")
 REPEAT_EVERY = ((YEAR, Plural("years", "{} year", "{} years")), (MONTH, Plural("months", "{} month", "{} months")),
                 (WEEK, Plural("weeks", "{} week", "{} weeks")))
-# Framework DatePicker (core/res strings) and Material TimePicker (timepicker/res/values/strings.xml).
-PREVIOUS_MONTH, NEXT_MONTH = "Previous month", "Next month"
+# Material TimePicker (timepicker/res/values/strings.xml).
 SELECT_TIME, HOUR_LABEL, MINUTE_LABEL = "Select time", "Hour", "Minute"
 TEXT_INPUT_MODE = "Switch to text input mode for the time input."
 CLOCK_MODE = "Switch to clock mode for the time input."
@@ -668,22 +667,18 @@ class DatePicker:
     def __init__(self, selected: dt.date, on_set: Callable[[dt.date], None], on_close: Callback, tag: str,
                  sunday_first: bool) -> None:
         self.selected, self.tag, self.sunday_first = selected, tag, sunday_first
-        self.shown = selected.replace(day=1)
+        self.shown = day_picker.shown_month(selected)  # the app leaves DatePicker's minDate and maxDate as they are
         self._on_set, self._on_close = on_set, on_close
 
-    #: The first and last months: ``DatePicker``'s default ``minDate`` (01/01/1900) and ``maxDate`` (12/31/2100),
-    #: which the app leaves as they are.
-    FIRST, LAST = dt.date(1900, 1, 1), dt.date(2100, 12, 1)
-
     def _move(self, months: int) -> None:
-        self.shown = min(max(plus_months(self.shown, months), self.FIRST), self.LAST)
+        self.shown = day_picker.turned(self.shown, months)
 
     def _month_button(self, months: int) -> View:
         """``DayPickerView``'s previous or next button, ``INVISIBLE`` (room kept, not in the dump) at the ends."""
-        if self.shown == (self.FIRST if months < 0 else self.LAST):
+        if not day_picker.has_page(self.shown, months):
             return View(width=132, height=132)
-        name, desc, icon = ("prev", PREVIOUS_MONTH, "chevron_left") if months < 0 else ("next", NEXT_MONTH,
-                                                                                          "chevron_right")
+        name, desc, icon = (("prev", day_picker.PREVIOUS_MONTH, "chevron_left") if months < 0
+                            else ("next", day_picker.NEXT_MONTH, "chevron_right"))
         return image_button(desc, icon, lambda: self._move(months), resource_id=_android_id(name), text_color=TEXT)
 
     def _pick(self, day: dt.date) -> None:

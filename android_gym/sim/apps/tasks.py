@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from android_gym import locales
-from android_gym.sim.framework import formats
+from android_gym.sim.framework import day_picker, formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
@@ -90,8 +90,7 @@ DELETE_QUESTION, DISCARD_CONFIRMATION = "Delete this task?", "Are you sure you w
 KEEP_EDITING, DISCARD, OK, CANCEL = "Keep editing", "Discard", "OK", "Cancel"
 NO_DATE, NO_TIME, PICK_TIME, TOMORROW = "No date", "No time", "Pick time", "Tomorrow"
 NEXT_WEEKDAY = ("Next Mon", "Next Tue", "Next Wed", "Next Thu", "Next Fri", "Next Sat", "Next Sun")
-# Framework strings of CalendarView (DayPickerView) and MaterialTimePicker's keyboard mode.
-PREVIOUS_MONTH, NEXT_MONTH = "Previous month", "Next month"
+# Framework strings of MaterialTimePicker's keyboard mode.
 ENTER_TIME, HOUR_HINT, MINUTE_HINT = "Enter time", "Hour", "Minute"
 
 # Task.Priority; ColorProvider.priorityColor (RED_500, AMBER_500, BLUE_500, GREY_500).
@@ -515,13 +514,13 @@ def _label(text: str, size: int = _TEXT_14SP, color=TEXT_SECONDARY, **props) -> 
 @dataclass
 class DatePicker:
     """``DateTimePicker``'s state: the chosen day (local midnight ms, 0 none), time of day (ms, 0 none), the
-    month the calendar shows, and the keyboard-mode time picker's fields while it is open."""
+    month the calendar shows (its first day), and the keyboard-mode time picker's fields while it is open."""
 
     initial_day: int
     initial_time: int
     day: int
     time: int
-    month: tuple[int, int]
+    month: dt.date
     time_fields: dict[str, str] | None = None
 
 
@@ -1034,7 +1033,8 @@ class MainScreen(Screen):
         day = start_of_day(editor.due, tz) if editor.due > 0 else 0
         time = editor.due - day if has_time(editor.due) else 0
         shown = to_datetime(editor.due, tz) if editor.due > 0 else self._now()
-        editor.picker = DatePicker(day, time, day, time, (shown.year, shown.month))
+        # The layout's CalendarView sets no minDate or maxDate: DayPickerView's own range.
+        editor.picker = DatePicker(day, time, day, time, day_picker.shown_month(shown.date()))
         self._set_editor_popup("date")
 
     def _send_date(self) -> None:
@@ -1080,9 +1080,7 @@ class MainScreen(Screen):
     def _shift_month(self, delta: int) -> None:
         picker = self.editor.picker if self.editor is not None else None
         if picker is not None:
-            year, month = picker.month
-            month += delta
-            picker.month = (year + (month - 1) // 12, (month - 1) % 12 + 1)
+            picker.month = day_picker.turned(picker.month, delta)
 
     def _date_sheet(self, picker: DatePicker) -> View:
         """``dialog_date_time_picker`` with its shortcut columns, the ``CalendarView`` and the OK/Cancel bar."""
@@ -1137,15 +1135,11 @@ class MainScreen(Screen):
         """``CalendarView`` (``DayPickerView``): the month with previous/next buttons and one node per day
         (text the day's number, description "20 October 2023", ``"dd MMMM yyyy"``), in the system locale: its
         month title (skeleton "MMMMy"), its narrow weekday names and its first day of the week (Sunday in en-US)."""
-        year, month = picker.month
-        tag, first = self._tag(), dt.date(year, month, 1)
-        header = row(image_button(PREVIOUS_MONTH, "chevron_left", lambda: self._shift_month(-1),
-                                  resource_id="android:id/prev",
-                                  text_color=TEXT, height=126),
+        first, tag = picker.month, self._tag()
+        year, month = first.year, first.month
+        header = row(self._month_button(first, -1),
                      _label(formats.format_skeleton(first, "MMMMy", tag), _TEXT_16SP, TEXT, weight=1),
-                     image_button(NEXT_MONTH, "chevron_right", lambda: self._shift_month(1),
-                                  resource_id="android:id/next",
-                                  text_color=TEXT, height=126))
+                     self._month_button(first, 1))
         order = formats.week_order(tag)
         weekdays = row(*(_label(formats.weekday_name(day, tag, "EEEEE"), color=TEXT_SECONDARY, weight=1)
                          for day in order))
@@ -1155,6 +1149,16 @@ class MainScreen(Screen):
             weeks.append(row(*cells, height=116))
         return View(kind="column", class_name="android.widget.CalendarView", resource_id=_id("calendar_view"),
                     children=[header, weekdays, *weeks], padding=21)
+
+    def _month_button(self, shown: dt.date, pages: int) -> View:
+        """``DayPickerView``'s previous or next button, ``INVISIBLE`` (room kept, not in the dump) at the ends of
+        its range."""
+        if not day_picker.has_page(shown, pages):
+            return View(width=132, height=126)
+        desc, icon, name = ((day_picker.PREVIOUS_MONTH, "chevron_left", "prev") if pages < 0
+                            else (day_picker.NEXT_MONTH, "chevron_right", "next"))
+        return image_button(desc, icon, lambda: self._shift_month(pages), resource_id=f"android:id/{name}",
+                            text_color=TEXT, height=126)
 
     def _day_cell(self, year: int, month: int, day: int, picker: DatePicker) -> View:
         when = dt.datetime(year, month, day, tzinfo=dt.timezone.utc)

@@ -1,0 +1,31 @@
+"""``DayPickerView``: the framework's pager of months behind a Material ``CalendarView`` and ``DatePickerDialog``'s
+calendar mode (AOSP ``frameworks/base/core/java/android/widget/DayPickerView.java``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+#: Its previous and next buttons' descriptions (``core/res`` ``date_picker_prev_month_button``, ``…_next_…``).
+PREVIOUS_MONTH, NEXT_MONTH = "Previous month", "Next month"
+#: The days it offers when the app sets no ``minDate``/``maxDate``: ``DEFAULT_START_YEAR`` (1900) from January 1
+#: to ``DEFAULT_END_YEAR`` (2100) to December 31, as ``DatePickerCalendarDelegate``'s defaults.
+MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2100, 12, 31)
+
+
+def shown_month(day: dt.date) -> dt.date:
+    """The first day of the month the pager shows for ``day``: its own, or the first or last month it has
+    (``getPositionFromDay`` constrains the page)."""
+    return min(max(day, MIN_DATE), MAX_DATE).replace(day=1)
+
+
+def turned(month: dt.date, pages: int) -> dt.date:
+    """The month shown ``pages`` pages (months) on from ``month``'s, within the range: a button at the first or
+    last page does nothing."""
+    index = month.year * 12 + month.month - 1 + pages
+    return shown_month(dt.date(index // 12, index % 12 + 1, 1))
+
+
+def has_page(month: dt.date, pages: int) -> bool:
+    """Whether a month lies ``pages`` (-1 or 1) on from ``month``'s within the range: else the previous or next
+    button is ``INVISIBLE`` (``updateButtonVisibility``: its room kept, not in the dump)."""
+    return turned(month, pages) != shown_month(month)
