@@ -69,7 +69,14 @@ def test_a_file_opens_as_a_page_with_its_pixels_and_accessibility_nodes(phone):
     assert "Bottom" not in [n.get("text") for n in nodes(phone)]  # off screen
 
 
+def open_page(phone: Phone) -> None:
+    """The test page, freshly loaded and at its top (whatever an earlier test left open)."""
+    phone.run("am force-stop com.android.chrome")
+    assert phone.run(VIEW).exit_code == 0
+
+
 def test_taps_typing_and_swipes_reach_the_page(phone):
+    open_page(phone)
     phone.tap(*centre(node(phone, text="Press")))
     assert node(phone, text="Clicked!")
     phone.tap(*centre(node(phone, **{"class": "android.widget.EditText", "resource-id": ""})))
@@ -86,12 +93,28 @@ def test_taps_typing_and_swipes_reach_the_page(phone):
     assert node(phone, text="Bottom")
 
 
+def test_a_drag_scrolls_the_page_by_its_length_and_leaves_it_at_rest(phone):
+    """However fast the touch events reach Chromium, a drag scrolls by its length (less the touch slop) and is
+    never flung on: the page is where it was left 30 frames later, and the same drag always lands it there."""
+    landed = []
+    for _ in range(3):
+        open_page(phone)
+        phone.swipe(540, 2000, 540, 300, 300)
+        page = phone.activities.top.app.tab().page
+        landed.append(page.evaluate("scrollY"))
+        frames = "new Promise(done => { let n = 30; const next = () => --n ? requestAnimationFrame(next) : done(); " \
+                 "requestAnimationFrame(next); })"
+        page.evaluate(frames)
+        assert page.evaluate("scrollY") == landed[-1]
+    drag = 1700 / (1080 / page.evaluate("innerWidth"))  # CSS px
+    assert landed == [landed[0]] * 3 and drag - 16 <= landed[0] <= drag
+
+
 def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeypatch):
     shots = []
     capture = chromium.WebPage.screenshot
     monkeypatch.setattr(chromium.WebPage, "screenshot", lambda page: shots.append(1) or capture(page))
-    phone.run("am force-stop com.android.chrome")
-    phone.run(VIEW)  # the page from its top
+    open_page(phone)
     phone.tap(*centre(node(phone, text="Press")))
     assert node(phone, text="Clicked!") and shots == []  # the dump alone asks Chromium for no pixels
     before = phone.screenshot()

@@ -18,7 +18,9 @@ sandbox needs unprivileged user namespaces or a setuid helper; as root it refuse
 is on for other users and off (``--no-sandbox``) for root.
 
 Time: pages run on Chromium's real clock (the phone's virtual clock does not reach them); after every input the
-bridge waits for two animation frames (a rendered frame after the event's handlers ran), never for wall time.
+bridge waits for two animation frames (a rendered frame after the event's handlers ran), never for wall time. A
+drag's touch events carry timestamps one frame apart and a rest before the finger lifts, and are not resampled to
+frame times, so how far it scrolls depends on its points alone, not on how fast they were sent (no fling).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import os
 import queue
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -49,12 +52,19 @@ INSTALL_HINT = ("the phone's browser needs Chromium and Playwright: apt-get inst
                 "pip install 'android-gym[web]'")
 _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
-         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"]
+         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+         # Touch moves as they were sent, not resampled to the frame's time (which moment a frame began would
+         # change how far a drag scrolls).
+         "--disable-features=ResamplingScrollEvents,ResamplingInputEvents"]
 T = TypeVar("T")
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
 _LOCAL_SCHEMES = {"file", "data", "about", "blob"}
 _LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
 _SETTLE_TRIES = 5
+#: Touch events' spacing (one 60 Hz frame), and how long a dragging finger rests before it lifts: longer than
+#: ``kAssumePointerStoppedTimeMs`` (40 ms, ``ui/events/gesture_detection/velocity_tracker.cc``, as Android's
+#: ``VelocityTracker``), so the gesture ends without a fling.
+_MOVE_INTERVAL_S, _REST_BEFORE_LIFT_S = 0.016, 0.1
 #: Finite CSS animations and transitions and jQuery animations (MiniWoB's accordions, dialogs) have finished.
 _ANIMATIONS_DONE = """() => document.getAnimations().every(a => a.playState !== 'running'
     || a.effect.getComputedTiming().endTime === Infinity) && !(window.jQuery && jQuery(':animated').length)"""
@@ -307,6 +317,7 @@ class WebPage:
         self._pixels: Image.Image | None = None
         self._version = 0
         self._touch_id = 0
+        self._last_touch = 0.0  # the last touch event's timestamp
 
     # ----- navigation -----------------------------------------------------------------------------------
     @property
@@ -398,11 +409,18 @@ class WebPage:
         viewport = self._cdp.send("Page.getLayoutMetrics")["cssVisualViewport"]
         zoom, dx, dy = viewport.get("scale", 1) or 1, viewport.get("offsetX", 0), viewport.get("offsetY", 0)
         points = [(x / zoom + dx, y / zoom + dy) for x, y in points]
-        for index, (x, y) in enumerate(points):
+        # Stamped one frame apart, the finger resting before it lifts: the page scrolls by the drag, never flung
+        # by a speed that the moment each event was sent would make (as the phone's own lists scroll). The stamps
+        # start near Chromium's clock, after the last gesture's; only their spacing counts.
+        start = max(time.time(), self._last_touch + _MOVE_INTERVAL_S)
+        stamps = [start + index * _MOVE_INTERVAL_S for index in range(len(points))]
+        for index, ((x, y), stamp) in enumerate(zip(points, stamps)):
             kind = "touchStart" if index == 0 else "touchMove"
-            self._cdp.send("Input.dispatchTouchEvent",
-                           {"type": kind, "touchPoints": [{"x": x, "y": y, "id": self._touch_id}]})
-        self._cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+            self._cdp.send("Input.dispatchTouchEvent", {"type": kind, "timestamp": stamp,
+                                                        "touchPoints": [{"x": x, "y": y, "id": self._touch_id}]})
+        self._last_touch = stamps[-1] + _REST_BEFORE_LIFT_S
+        self._cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "timestamp": self._last_touch,
+                                                    "touchPoints": []})
         self._settle()
 
     @_on_browser_thread
