@@ -317,7 +317,7 @@ def cmd_sim_serve(args: argparse.Namespace) -> int:
                               "pass --insecure to accept that")
         print(f"android-gym: warning: {exposure}", file=sys.stderr, flush=True)
     width, height = args.size
-    adb_port = args.adb_port if args.adb_port is not None else free_emulator_port()
+    adb_port = args.adb_port if args.adb_port is not None else free_emulator_port(args.host)
     server = SimServer(Phone(width, height, animations=args.animate), adb_port=adb_port,
                        console_port=args.console_port, host=args.host, grpc_port=args.grpc_port, adb_keys=adb_keys,
                        grpc_token=grpc_token)

@@ -22,11 +22,11 @@ from android_gym.errors import AdbServerError
 EMULATOR_ADB_PORTS = range(5555, 5586, 2)
 
 
-def port_free(port: int) -> bool:
-    """Whether nothing listens on ``port`` of 127.0.0.1 right now."""
-    with socket.socket() as probe:
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether nothing listens on ``port`` of ``host`` right now (nor on every address, which holds it on each)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         try:
-            probe.bind(("127.0.0.1", port))
+            probe.bind((host, port))
         except OSError:
             return False
     return True
@@ -65,10 +65,10 @@ def free_port_pair() -> int:
     raise AdbServerError("found no two free neighbouring ports on 127.0.0.1")
 
 
-def free_emulator_port() -> int:
-    """The first emulator adb port whose console port (one below) is free too."""
+def free_emulator_port(host: str = "127.0.0.1") -> int:
+    """The first emulator adb port of ``host`` that is free with its console port (one below)."""
     for port in EMULATOR_ADB_PORTS:
-        if port_free(port) and port_free(port - 1):
+        if port_free(port, host) and port_free(port - 1, host):
             return port
     raise AdbServerError("all emulator ports 5554-5585 are taken; stop some emulators or simulated phones")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import ipaddress
 import os
 import signal
 import socket
@@ -132,17 +133,18 @@ def test_a_restarted_adb_server_finds_the_phone_again(tmp_path):
 
 def test_sim_serve_takes_the_first_free_emulator_port_pair(adb_server_port):
     """Like the emulator, ``sim serve`` without ``--adb-port`` puts its console on the first free even port from
-    5554 and adbd on the next one."""
-    expected = free_emulator_port()
-    server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve"], stdout=subprocess.PIPE,
-                              text=True)
-    try:
-        line = server.stdout.readline()
-        assert line.startswith(f"emulator-{expected - 1}: adb on 127.0.0.1:{expected}, console on "
-                               f"127.0.0.1:{expected - 1}")
-    finally:
-        server.kill()
-        server.wait()
+    5554 and adbd on the next one, of the address it serves on. Here an address of the loopback network that no
+    other process uses (ports other servers take and free on 127.0.0.1 meanwhile change nothing), 5555 taken."""
+    host = str(ipaddress.IPv4Address((127 << 24) + os.getpid()))  # a pid is below 2**22: 127.0.0.0/8, this process's
+    with socket.create_server((host, 5555)):
+        server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--host", host],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            line = server.stdout.readline()
+            assert line.startswith(f"emulator-5556: adb on {host}:5557, console on {host}:5556")
+        finally:
+            server.kill()
+            server.wait()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
