@@ -242,14 +242,19 @@ class TouchGestures:
     A contact with pressure > 0 puts a finger down or moves it; pressure 0 lifts it at the contact's position
     (the emulator reports the position before the lift). A finger that stayed within the touch slop of where it
     went down taps there; one that went further swipes from there to where it lifted, taking one ``FRAME_MS``
-    per position it reported after going down.
+    per position it reported after going down. Fingers are on one phone's screen: when another phone is served
+    (``PhoneHost.replace``), those down on the previous one are gone.
     """
 
     def __init__(self) -> None:
         self._fingers: dict[int, _Finger] = {}
+        self._screen: weakref.ref[Phone] | None = None  # the phone the fingers are on
 
     def feed(self, phone: Phone, touch: pb.Touch) -> None:
         """Apply one contact."""
+        if self._screen is None or self._screen() is not phone:
+            self._fingers.clear()
+            self._screen = weakref.ref(phone)
         position = (touch.x, touch.y)
         finger = self._fingers.get(touch.identifier)
         if touch.pressure > 0:
@@ -267,10 +272,6 @@ class TouchGestures:
             phone.tap(x1, y1)
         else:
             phone.swipe(x1, y1, x2, y2, moves * FRAME_MS)
-
-    def clear(self) -> None:
-        """Forget every finger (the touch screen was reset)."""
-        self._fingers.clear()
 
 
 class SimGrpcServer:
@@ -369,8 +370,7 @@ class SimGrpcServer:
         self.host.locked(self._after_reset)
 
     def _after_reset(self) -> None:
-        self.gestures.clear()
-        self._queued.clear()
+        self._queued.clear()  # the fingers, on the phone replaced, are gone with it
         self.state = pb.VmRunState.RUNNING
         self.snapshots.loaded = None
         self._boot = self._boot_of(self.host.phone)

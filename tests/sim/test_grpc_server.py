@@ -258,6 +258,22 @@ def test_fingers_are_tracked_by_identifier(controller, phone):
     assert phone.activities.foreground()[0] == "com.android.settings"
 
 
+def test_a_finger_left_down_is_gone_when_another_phone_is_served(controller, server):
+    """Fingers are on a phone's screen: one a client never lifted (an out-of-range contact a fuzzer sent, an
+    episode ended mid-touch) is gone when another phone is served (``PhoneHost.replace``, as the tests' fresh
+    phones are), so a tap on the new phone taps, not swipes from where the old finger was."""
+    touch(controller, -1 << 31, 1 << 30, 1)
+    fresh = Phone()
+    server.host.replace(fresh)  # the fixture closes the phone served before
+    try:
+        x, y = bounds_center(fresh.ui_dump(), "Settings")
+        touch(controller, x, y, 1)
+        touch(controller, x, y, 0)
+        assert fresh.activities.foreground()[0] == "com.android.settings"
+    finally:
+        fresh.close()
+
+
 def test_keys_by_w3c_name(controller, phone):
     phone.run("am start -a android.settings.SETTINGS")
     controller.sendKey(pb.KeyboardEvent(key="GoBack", eventType=pb.KeyboardEvent.keyup))
