@@ -5,7 +5,8 @@ A process that is killed (a Ray actor, a vector-env worker, a test's child) runs
 its whole life; the kernel drops the lock when the owner closes it or dies, in whatever PID namespace it ran
 (containers started with ``--ipc=host`` share ``/dev/shm`` but not PIDs, so a PID that looks dead proves nothing).
 Making a new ``OwnedDir`` first removes every ``android-gym-*`` directory beside it whose lock it can take: its
-owner is certainly gone. A directory without the lock file (one being made, or an older version's) is left alone.
+owner is certainly gone. A directory without the lock file (one being made, or an older version's) is left alone;
+a forked child shares its parent's locks, so a directory stays while either lives (only the parent removes it).
 """
 
 from __future__ import annotations
