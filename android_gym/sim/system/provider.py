@@ -18,7 +18,6 @@ import pickle
 import posixpath
 import sqlite3
 import stat
-import tempfile
 import threading
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import closing, contextmanager
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import ClassVar, TypeVar
 
 from android_gym.sim.system.services import SystemServices
+from android_gym.tempdirs import OwnedDir
 
 # Per provider class, journal mode, schema and ``created_alike``: the bytes of a new database file (``_new_image``).
 _NEW_IMAGES: dict[tuple[type, str, tuple[str, ...], bool], bytes] = {}
@@ -85,8 +85,8 @@ class SqliteProvider:
         running the schema's statements (each its own commit) again, or of a connection that parses them."""
         key = (type(self), self.journal_mode, self.schema, self.created_alike)
         if key not in _NEW_IMAGES:
-            with tempfile.TemporaryDirectory(prefix="android-gym-schema-") as tmp:
-                path = Path(tmp) / "schema.db"
+            with OwnedDir("android-gym-schema-") as scratch:
+                path = scratch.path / "schema.db"
                 with closing(self._open(path)) as db, db:
                     db.execute("PRAGMA synchronous=OFF")  # a scratch file
                     for statement in self.schema:
