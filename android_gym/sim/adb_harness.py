@@ -47,22 +47,23 @@ _PICKABLE_PORTS = range(10000, max(10100, _ephemeral_ports().start))
 _picker = random.Random()
 
 
-def free_port() -> int:
-    """A TCP port nothing listens on right now, outside the range the kernel gives to outgoing connections."""
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nothing listens on right now on ``host``, outside the range the kernel gives to outgoing
+    connections."""
     for _ in range(1000):
         port = _picker.choice(_PICKABLE_PORTS)
-        if port_free(port):
+        if port_free(port, host):
             return port
-    raise AdbServerError(f"found no free port in {_PICKABLE_PORTS.start}-{_PICKABLE_PORTS.stop - 1} on 127.0.0.1")
+    raise AdbServerError(f"found no free port in {_PICKABLE_PORTS.start}-{_PICKABLE_PORTS.stop - 1} on {host}")
 
 
-def free_port_pair() -> int:
+def free_port_pair(host: str = "127.0.0.1") -> int:
     """A free port whose neighbour below is free too: an adb port for a phone whose console takes port - 1."""
     for _ in range(100):
-        port = free_port()
-        if port_free(port - 1):
+        port = free_port(host)
+        if port_free(port - 1, host):
             return port
-    raise AdbServerError("found no two free neighbouring ports on 127.0.0.1")
+    raise AdbServerError(f"found no two free neighbouring ports on {host}")
 
 
 def free_emulator_port(host: str = "127.0.0.1") -> int:

@@ -131,11 +131,16 @@ def test_a_restarted_adb_server_finds_the_phone_again(tmp_path):
         server("kill-server")
 
 
+def own_loopback_address() -> str:
+    """An address of the loopback network (127.0.0.0/8) that no other process's servers use: this process's, from
+    its pid (below 2**22). Ports other servers take and free on 127.0.0.1 meanwhile change nothing on it."""
+    return str(ipaddress.IPv4Address((127 << 24) + os.getpid()))
+
+
 def test_sim_serve_takes_the_first_free_emulator_port_pair(adb_server_port):
     """Like the emulator, ``sim serve`` without ``--adb-port`` puts its console on the first free even port from
-    5554 and adbd on the next one, of the address it serves on. Here an address of the loopback network that no
-    other process uses (ports other servers take and free on 127.0.0.1 meanwhile change nothing), 5555 taken."""
-    host = str(ipaddress.IPv4Address((127 << 24) + os.getpid()))  # a pid is below 2**22: 127.0.0.0/8, this process's
+    5554 and adbd on the next one, of the address it serves on (here one of this process's own, 5555 taken)."""
+    host = own_loopback_address()
     with socket.create_server((host, 5555)):
         server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--host", host],
                                   stdout=subprocess.PIPE, text=True)
@@ -152,15 +157,17 @@ def test_sim_serve_stopped_by_a_signal_leaves_no_files(tmp_path, signum):
     """The phone's storage and the gRPC snapshot directory go away when ``sim serve`` is told to stop."""
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    port = free_port_pair()
+    host = own_loopback_address()  # its ports stay free until the server takes them: no other process uses it
+    port = free_port_pair(host)
     env = {**os.environ, "ANDROID_GYM_TMPDIR": str(tmp), "TMPDIR": str(tmp), "HOME": str(tmp_path),
            "ANDROID_ADB_SERVER_PORT": str(free_port())}
-    server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port", str(port),
-                               "--grpc-port", str(free_port())], stdout=subprocess.PIPE, text=True, env=env)
+    server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--host", host,
+                               "--adb-port", str(port), "--grpc-port", str(free_port(host))], stdout=subprocess.PIPE,
+                              text=True, env=env)
     try:
         assert server.stdout.readline().startswith(f"emulator-{port - 1}: ")
         for _ in range(600):  # serving (its signal handlers set) once the console answers
-            with contextlib.suppress(ConnectionRefusedError), socket.create_connection(("127.0.0.1", port - 1)):
+            with contextlib.suppress(ConnectionRefusedError), socket.create_connection((host, port - 1)):
                 break
             time.sleep(0.05)
         assert sorted(path.name.rsplit("-", 1)[0] for path in tmp.iterdir()) == ["android-gym-phone",
