@@ -74,6 +74,26 @@ def test_navigation_buttons_keep_their_descriptions() -> None:
     assert [view.content_desc for view in nav.walk() if view.clickable] == ["Back", "Home", "Overview"]
 
 
+@pytest.mark.parametrize("overlay", ["threebutton", "gestural"])
+@pytest.mark.parametrize("night", ["no", "yes"])
+def test_the_home_screen_shows_its_wallpaper_behind_the_navigation_bar(overlay: str, night: str) -> None:
+    """Launcher3's navigation bar is transparent over the wallpaper, its ink dark over the light wallpaper in either
+    theme; an app's is the system's own bar."""
+    phone = Phone()
+    phone.run(f"cmd overlay enable-exclusive com.android.internal.systemui.navbar.{overlay}")
+    phone.run(f"cmd uimode night {night}")
+    f = phone.window.frame()
+    wallpaper = f.app.children[0].children[0].background  # the launcher's root, on the wallpaper
+    pixels = phone.screenshot()
+    bar = pixels[f.nav_bar.bounds[1]:]
+    assert f.nav_bar.background == wallpaper
+    assert (bar == wallpaper).all(axis=2).mean() > 0.9  # the wallpaper, but for the buttons or the handle
+    ink = bar[(bar != wallpaper).any(axis=2)]
+    assert ink.size and ink.mean() < 128  # dark buttons or handle over the light wallpaper
+    phone.run("monkey -p com.arduia.expense -c android.intent.category.LAUNCHER 1")
+    assert phone.window.frame().nav_bar.background not in (None, wallpaper)
+
+
 def test_the_same_state_gives_the_same_pixels() -> None:
     package = "com.simplemobiletools.smsmessenger"
     assert np.array_equal(opened(package).screenshot(), opened(package).screenshot())

@@ -64,6 +64,9 @@ class LauncherScreen(Screen):
 
     activity = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
     shows_app_data = False  # the installed apps, the date and the system bars: no app's data, no running task
+    #: Launcher3 draws edge to edge (``styles.xml`` BaseLauncherTheme: ``navigationBarColor`` #00000000): the
+    #: wallpaper shows behind the navigation bar.
+    navigation_bar_color = _WALLPAPER
 
     def build(self) -> View:
         apps = self.phone.packages.launchable()

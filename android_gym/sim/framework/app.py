@@ -138,6 +138,9 @@ class Screen:
     #: Whether the screen shows what apps keep (databases, files) or which apps run; False for one that shows
     #: neither (the home screen), so writes to them leave its frame as it is (``Phone.data_changed``).
     shows_app_data: ClassVar[bool] = True
+    #: What the navigation bar shows over this activity (``Window.setNavigationBarColor``): a colour the activity
+    #: draws behind a transparent bar; ``None``, the system's own bar.
+    navigation_bar_color: ClassVar[Color | None] = None
 
     def __init__(self, app: App, intent: Intent) -> None:
         self.app = app

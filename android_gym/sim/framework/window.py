@@ -56,6 +56,7 @@ from android_gym.sim.ui.views import (
     column,
     does_nothing,
     frame,
+    over,
     row,
     text_view,
 )
@@ -78,7 +79,7 @@ _KEY_ICONS = {"shift": "shift", "del": "backspace", "enter": "enter"}
 _KEY_HEIGHT = 136  # in a 150 px row: the gap between rows
 _NAV_BG = (243, 243, 243)
 _NAV_INK = (66, 66, 66)
-_HANDLE = (97, 97, 97)  # #99000000 over the bar
+_HANDLE_DARK, _HANDLE_LIGHT = ((0, 0, 0), 0.6), (WHITE, 0.92)  # #99000000 and #EBFFFFFF: colour and opacity
 LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
 TRANSITION_FRAMES = 4  # frames of an activity transition at animation scale 1.0
 # Settings.Global.TRANSITION_ANIMATION_SCALE scales activity transitions; WindowManagerService.fixScale bounds
@@ -294,13 +295,14 @@ class WindowManager:
                 layout(keyboard, 0, content_bottom, width, KEYBOARD_HEIGHT)
                 self._ime = shown, keyboard
             keyboard = self._ime[1]
-        if self._nav is None or self._nav[0] != looks:  # it changes only with the looks (and the language)
-            nav = self._nav_bar(looks.gestural)
+        shown_nav = looks, screen.navigation_bar_color
+        if self._nav is None or self._nav[0] != shown_nav:  # it changes only with these (and the language)
+            nav = self._nav_bar(looks.gestural, screen.navigation_bar_color or _NAV_BG)
             self.locale.translate(nav, systemui.PACKAGE)
-            if looks.night:
+            if looks.night and screen.navigation_bar_color is None:
                 recolor(nav, SYSTEM_NIGHT)
             layout(nav, 0, bottom, width, self.design_height - bottom)
-            self._nav = looks, nav
+            self._nav = shown_nav, nav
         shade = self.shade.window()
         if shade is not None:
             self.locale.translate(shade, systemui.PACKAGE)
@@ -464,13 +466,16 @@ class WindowManager:
         layout(status, 0, 0, self.design_width, STATUS_BAR_HEIGHT)
         return status
 
-    def _nav_bar(self, gestural: bool) -> View:
-        """SystemUI's navigation bar: Back, Home and Overview buttons, or with gestures only the home handle."""
+    def _nav_bar(self, gestural: bool, background: Color) -> View:
+        """SystemUI's navigation bar on ``background``: Back, Home and Overview buttons, or with gestures only the home
+        handle, dark over a light colour and light over a dark one (``APPEARANCE_LIGHT_NAVIGATION_BARS``)."""
+        light = _luminance(background) > 140
         if gestural:
             handle = View(class_name="android.view.View", resource_id=f"{systemui.PACKAGE}:id/home_handle",
                           content_desc="Home", width=_HANDLE_WIDTH, height=_HANDLE_HEIGHT, gravity="center",
-                          background=_HANDLE, corner=_HANDLE_HEIGHT // 2)
-            return frame(handle, background=_NAV_BG)
+                          background=over(*_HANDLE_DARK, background) if light else over(*_HANDLE_LIGHT, background),
+                          corner=_HANDLE_HEIGHT // 2)
+            return frame(handle, background=background)
 
         def key(code: int):
             return lambda: self.key(code)
@@ -478,12 +483,12 @@ class WindowManager:
         def nav_button(description: str, icon: str, on_click) -> View:
             return View(kind="icon", class_name="android.widget.ImageView", content_desc=description, hint=icon,
                         clickable=True, focusable=True, on_click=on_click, width=200, height=NAV_BAR_HEIGHT,
-                        text_color=_NAV_INK)
+                        text_color=_NAV_INK if light else SYSTEM_NIGHT[_NAV_INK])
 
         return row(
             View(weight=1), nav_button("Back", "nav_back", key(keycodes.BACK)), View(width=80),
             nav_button("Home", "nav_home", key(keycodes.HOME)), View(width=80),
-            nav_button("Overview", "nav_recents", does_nothing), View(weight=1), background=_NAV_BG)
+            nav_button("Overview", "nav_recents", does_nothing), View(weight=1), background=background)
 
     def _keyboard(self) -> View:
         def typer(char: str):
