@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
+from PIL import Image
+
 from android_gym.sim.framework.intent import BroadcastResult, Intent
 from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.system.chromium import Chromium
@@ -94,6 +96,9 @@ class WindowService(Protocol):
     @property
     def nav_bar_height(self) -> int:
         """The navigation bar's height in design pixels (it depends on the navigation mode)."""
+
+    def snapshot(self, screen: Screen) -> Image.Image:
+        """The pixels of ``screen``'s window as it would show now, without the system bars."""
 
 
 class Context(SystemServices, Protocol):

@@ -332,6 +332,18 @@ class WindowManager:
                 view.scroll_offset = screen.scroll.get(view.key, 0)
         return content
 
+    def snapshot(self, screen: Screen) -> Image.Image:
+        """What ``screen``'s window shows now, drawn on its own at the screen's scale without the system bars and the
+        keyboard (a ``TaskSnapshot``): what a translucent activity over it (the share sheet) lets through."""
+        looks = self.looks
+        content = self._content(screen, looks)
+        bottom = self.design_height - _nav_bar_height(looks)
+        layout(content, 0, STATUS_BAR_HEIGHT, self.design_width, bottom - STATUS_BAR_HEIGHT)
+        palette = (screen.night_colors if looks.night else None) or {}
+        renderer = Renderer(self.width, round(bottom * self.scale), self.scale)  # the screen down to the window's end
+        pixels = renderer.render({"app": (content, palette.get(WHITE, WHITE))}, {"app": palette})
+        return Image.fromarray(pixels[renderer.px(STATUS_BAR_HEIGHT):])
+
     def _scroll_focus_into_view(self, screen: Screen, content: View) -> bool:
         """``ScrollView.scrollToChild`` as a list does it for a field that took focus, once the keyboard resized
         the window: scroll as little as puts the field's row (the field, in a row taller than the list) wholly
