@@ -94,6 +94,27 @@ def test_the_home_screen_shows_its_wallpaper_behind_the_navigation_bar(overlay: 
     assert phone.window.frame().nav_bar.background not in (None, wallpaper)
 
 
+def test_keyboard_function_keys_are_icons_described_as_latinime_speaks_them() -> None:
+    """LatinIME draws shift, delete and enter as icons and nothing on the space bar of its one subtype; its keys are
+    described by its TalkBack strings (Shift, Delete, Return, Space), and what a key shows is what its node says."""
+    phone = opened("com.simplemobiletools.smsmessenger")
+    phone.run("am start -a android.intent.action.SENDTO -d sms:+12025550123")  # the message field has the focus
+    keyboard = phone.window.frame().keyboard
+    assert keyboard is not None
+    keys = [view for view in keyboard.walk() if view.clickable]
+    described = {view.content_desc: view for view in keys}
+    assert {"Shift", "Delete", "Return", "Space"} <= described.keys()
+    assert not {"shift", "del", "enter", "space"} & described.keys()
+    assert [described[name].kind for name in ("Shift", "Delete", "Return")] == ["icon"] * 3
+    assert all(view.text == "" for view in described.values() if view.kind == "icon")
+    space = described["Space"]
+    assert space.text == ""
+    x1, y1, x2, y2 = space.bounds
+    assert (phone.screenshot()[y1 + 8:y2 - 8, x1 + 24:x2 - 24] == WHITE).all()  # a blank key
+    letters = [view for view in keys if view.kind == "button" and view is not space]
+    assert letters and all(view.text == view.content_desc and len(view.text) == 1 for view in letters)
+
+
 def test_the_same_state_gives_the_same_pixels() -> None:
     package = "com.simplemobiletools.smsmessenger"
     assert np.array_equal(opened(package).screenshot(), opened(package).screenshot())

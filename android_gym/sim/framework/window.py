@@ -75,7 +75,12 @@ KEYBOARD_HEIGHT = 760
 _KEY_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
 _KEYBOARD_BG = (232, 234, 237)
 _KEY_FUNCTION_BG = (214, 218, 224)
-_KEY_ICONS = {"shift": "shift", "del": "backspace", "enter": "enter"}
+# LatinIME's key_styles_common.xml: the shift, delete and enter keys are icons (!icon/shift_key, delete_key,
+# enter_key), and the space bar has no label (the language shows on it only beside another enabled subtype,
+# LanguageOnSpacebarUtils); TalkBack reads the keys by strings-talkback-descriptions.xml's spoken_description_shift,
+# _delete, _return and _space.
+_SHIFT, _DELETE, _RETURN, _SPACE = "Shift", "Delete", "Return", "Space"
+_KEY_ICONS = {_SHIFT: "shift", _DELETE: "backspace", _RETURN: "enter"}
 _KEY_HEIGHT = 136  # in a 150 px row: the gap between rows
 _NAV_BG = (243, 243, 243)
 _NAV_INK = (66, 66, 66)
@@ -509,13 +514,16 @@ class WindowManager:
                 self._shift = False
             return type_char
 
-        def key_button(label: str, action, width: int | None = None, weight: float = 1.0) -> View:
-            if label in _KEY_ICONS:  # Gboard draws its function keys as icons
+        def key_button(label: str, action, width: int | None = None, weight: float = 1.0,
+                       description: str = "") -> View:
+            """A key showing ``label`` and described by ``description`` (its label unless told), or a function key
+            whose icon ``label`` names."""
+            if label in _KEY_ICONS:
                 return View(kind="icon", class_name="android.widget.Button", content_desc=label,
                             hint=_KEY_ICONS[label], clickable=True, focusable=True, on_click=action, width=width,
                             height=_KEY_HEIGHT, background=_KEY_FUNCTION_BG, corner=18, text_color=TEXT)
             return button(label, action, width=width, weight=0 if width else weight, height=_KEY_HEIGHT, padding=0,
-                          background=WHITE, text_color=TEXT, text_size=44, content_desc=label)
+                          background=WHITE, text_color=TEXT, text_size=44, content_desc=description or label)
 
         def toggle_shift() -> None:
             self._shift = not self._shift
@@ -523,12 +531,12 @@ class WindowManager:
 
         rows = [row(*[key_button(c.upper() if self._shift and c.isalpha() else c, typer(c)) for c in keys],
                     spacing=12, height=150) for keys in _KEY_ROWS]
-        rows[3].children.insert(0, key_button("shift", toggle_shift, width=140))
-        rows[3].children.append(key_button("del", lambda: self.key(keycodes.DEL), width=140))
+        rows[3].children.insert(0, key_button(_SHIFT, toggle_shift, width=140))
+        rows[3].children.append(key_button(_DELETE, lambda: self.key(keycodes.DEL), width=140))
+        space = key_button("", typer(" "), weight=1, description=_SPACE)
         rows.append(row(key_button(",", typer(","), width=110), key_button("@", typer("@"), width=110),
-                        key_button("+", typer("+"), width=110),
-                        key_button("space", typer(" "), weight=1), key_button(".", typer("."), width=110),
-                        key_button("enter", lambda: self.key(keycodes.ENTER), width=180), spacing=12, height=150))
+                        key_button("+", typer("+"), width=110), space, key_button(".", typer("."), width=110),
+                        key_button(_RETURN, lambda: self.key(keycodes.ENTER), width=180), spacing=12, height=150))
         return column(*rows, padding=12, spacing=0, background=_KEYBOARD_BG)
 
     # ----- output ------------------------------------------------------------------------------------------
