@@ -379,6 +379,9 @@ class Renderer:
             self._text_block(view, view.text_color)
         elif view.kind == "check":
             self._check_box(view)
+        elif view.kind == "label" and view.gravity == "center":  # its canvas's Paint.Align.CENTER
+            self._text_line(view.hint, view, (dx1 + dx2) // 2, (dy1 + dy2 - line_height(view.text_size)) // 2,
+                            centered=True)
         elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
             self._text_line(view.hint, view, dx1 + view.padding, dy2 - view.padding - line_height(view.text_size))
         elif view.kind == "letter":  # a letter a drawable draws centred on its view (a letter tile), from ``hint``
