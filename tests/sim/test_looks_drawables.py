@@ -213,6 +213,16 @@ def test_a_letter_tile_keeps_its_colours_in_the_dark_theme() -> None:
     assert WHITE in tile_pixels(phone, badge)
 
 
+@pytest.mark.parametrize("package", ["com.simplemobiletools.smsmessenger", "com.simplemobiletools.calendar.pro",
+                                     "com.simplemobiletools.gallery.pro"])
+def test_simple_commons_search_bar_is_an_action_bar_tall_with_a_40_dp_pill(package: str) -> None:
+    """menu_search.xml: top_app_bar_layout is ?actionBarSize (56 dp) tall, top_toolbar_holder inside it has 8 dp
+    above and below it (40 dp at 420 dpi: 105 px)."""
+    found = {view.resource_id.rsplit("/", 1)[-1]: view for view in views(opened(package).window.frame())}
+    bar, holder = found["top_app_bar_layout"].bounds, found["top_toolbar_holder"].bounds
+    assert (bar[3] - bar[1], holder[3] - holder[1], holder[1] - bar[1]) == (147, 105, 21)
+
+
 def test_search_and_address_fields_have_no_underline() -> None:
     """Simple-Commons' menu_search: top_toolbar_holder's search_menu_background (28 dp corners: a pill) and
     top_toolbar_search's android:background="@null"; Chrome's url_bar likewise on its location bar's pill. An
@@ -225,7 +235,7 @@ def test_search_and_address_fields_have_no_underline() -> None:
     screen = phone.screenshot()
     assert tuple(int(c) for c in screen[y1 + 2, x1 + 2]) == WHITE  # outside the pill's rounded corner
     fx1, _, fx2, fy2 = field.bounds
-    assert {tuple(int(c) for c in p) for p in screen[fy2 - 13:fy2 - 10, fx1 + 20:fx2 - 20].reshape(-1, 3)} == {
+    assert {tuple(int(c) for c in p) for p in screen[fy2 - 13:fy2 - 10, fx1 + 20:fx2 - 120].reshape(-1, 3)} == {
         holder.background}
     chrome = opened("com.android.chrome")
     url_bar = next(view for view in views(chrome.window.frame()) if view.resource_id.endswith(":id/url_bar"))

@@ -1122,7 +1122,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         items.append(_menu_item("change_view", CHANGE_VIEW, "grid", self._show_views))
         field = edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search, resource_id=_id(self.SEARCH_KEY),
                           weight=1, text_size=_BIG)
-        return search_menu(PACKAGE, icon, field, items, SEARCH_BACKGROUND, 140, 16)
+        return search_menu(PACKAGE, icon, field, items)
 
     def _search_icon_clicked(self) -> None:
         if self.search_open:

@@ -47,7 +47,6 @@ from PIL import Image, ImageOps
 from android_gym.sim.apps.commons import (
     NIGHT_COLORS,
     PRIMARY,
-    SEARCH_BACKGROUND,
     Release,
     SearchMenuScreen,
     default_date_format,
@@ -321,7 +320,7 @@ def _search_menu(screen: GalleryScreen, hint: str, arrow: bool, items: list[View
                  icon_clicked, width=110)
     field = edit_text(screen.search_text, hint, screen.SEARCH_KEY, screen.set_search, weight=1, text_size=_BIG,
                       resource_id=_id(screen.SEARCH_KEY))
-    return search_menu(PACKAGE, icon, field, items, SEARCH_BACKGROUND, _BAR - 21, 21)
+    return search_menu(PACKAGE, icon, field, items)
 
 
 def _grid(cells: list[View], columns: int, key: str, name: str, **props) -> View:
@@ -435,7 +434,7 @@ class PickDirectoryDialog(Dialog):
         icon = _icon("top_toolbar_search_icon", SEARCH, "close" if searching else "search", icon_clicked, width=110)
         field = edit_text(self.query, SEARCH_FOLDERS, self.SEARCH_KEY, self._set_query, weight=1, text_size=_BIG,
                           resource_id=_id("top_toolbar_search"))
-        return search_menu(PACKAGE, icon, field, [], SEARCH_BACKGROUND, _BAR - 21, 21)
+        return search_menu(PACKAGE, icon, field, [])
 
     def view(self) -> View:
         phone = self.screen.phone

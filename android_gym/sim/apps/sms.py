@@ -23,7 +23,6 @@ from urllib.parse import unquote_plus
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.apps.commons import (
     PRIMARY,
-    SEARCH_BACKGROUND,
     Release,
     SearchMenuScreen,
     search_menu,
@@ -261,7 +260,7 @@ class MainScreen(SearchMenuScreen):
         search_bar = search_menu(PACKAGE, _image("top_toolbar_search_icon", "search", SEARCH, width=110),
                                  edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search,
                                            resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
-                                 [], SEARCH_BACKGROUND, 126, 21)
+                                 [])
         if self.search_open and self.search_text:
             body = self._search_results(telephony)
         else:
