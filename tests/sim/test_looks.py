@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from ui_nodes import opened, views
 
+from android_gym.sim import keycodes
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.icons import NAMES, icon_mask
 from android_gym.sim.ui.layout import font, font_runs, layout, text_width, wrap
@@ -90,8 +91,26 @@ def test_the_home_screen_shows_its_wallpaper_behind_the_navigation_bar(overlay: 
     assert (bar == wallpaper).all(axis=2).mean() > 0.9  # the wallpaper, but for the buttons or the handle
     ink = bar[(bar != wallpaper).any(axis=2)]
     assert ink.size and ink.mean() < 128  # dark buttons or handle over the light wallpaper
+    phone.swipe(540, 30, 540, 1500, 300)  # the shade, pulled down over the home screen, goes on behind the bar
+    shade = phone.window.frame()
+    assert shade.shade is not None and shade.nav_bar.background not in (None, wallpaper)
+    phone.key(keycodes.HOME)
     phone.run("monkey -p com.arduia.expense -c android.intent.category.LAUNCHER 1")
     assert phone.window.frame().nav_bar.background not in (None, wallpaper)
+
+
+def test_the_keyboard_goes_on_behind_the_navigation_bar_whose_back_button_hides_it() -> None:
+    """While the IME is up the bar shows the keyboard's background, and Back is ic_sysbar_back_ime (an arrow down)."""
+    phone = opened("com.simplemobiletools.smsmessenger")
+    plain = phone.window.frame().nav_bar
+    phone.run("am start -a android.intent.action.SENDTO -d sms:+12025550123")  # the message field has the focus
+    f = phone.window.frame()
+    assert f.keyboard is not None and f.nav_bar.background == f.keyboard.background != plain.background
+    assert [view.hint for view in f.nav_bar.walk() if view.content_desc == "Back"] == ["nav_back_ime"]
+    phone.key(keycodes.BACK)  # hides the keyboard
+    f = phone.window.frame()
+    assert f.keyboard is None and [view.hint for view in f.nav_bar.walk() if view.content_desc == "Back"] == [
+        "nav_back"]
 
 
 def test_keyboard_function_keys_are_icons_described_as_latinime_speaks_them() -> None:

@@ -300,11 +300,12 @@ class WindowManager:
                 layout(keyboard, 0, content_bottom, width, KEYBOARD_HEIGHT)
                 self._ime = shown, keyboard
             keyboard = self._ime[1]
-        shown_nav = looks, screen.navigation_bar_color
+        nav_color = self._nav_color(screen, looks, keyboard is not None)
+        shown_nav = looks, nav_color, keyboard is not None
         if self._nav is None or self._nav[0] != shown_nav:  # it changes only with these (and the language)
-            nav = self._nav_bar(looks.gestural, screen.navigation_bar_color or _NAV_BG)
+            nav = self._nav_bar(looks.gestural, nav_color or _NAV_BG, keyboard is not None)
             self.locale.translate(nav, systemui.PACKAGE)
-            if looks.night and screen.navigation_bar_color is None:
+            if looks.night and nav_color is None:
                 recolor(nav, SYSTEM_NIGHT)
             layout(nav, 0, bottom, width, self.design_height - bottom)
             self._nav = shown_nav, nav
@@ -483,9 +484,20 @@ class WindowManager:
         layout(status, 0, 0, self.design_width, STATUS_BAR_HEIGHT)
         return status
 
-    def _nav_bar(self, gestural: bool, background: Color) -> View:
+    def _nav_color(self, screen: Screen, looks: Looks, keyboard_shown: bool) -> Color | None:
+        """What shows behind the navigation bar: the keyboard's background while it is up (the IME window goes on
+        behind the bar), else the colour the activity draws there (``Screen.navigation_bar_color``); ``None``, the
+        system's own bar, under the notification shade."""
+        if self.shade.expanded:
+            return None
+        if keyboard_shown:
+            return KEYBOARD_NIGHT[_KEYBOARD_BG] if looks.night else _KEYBOARD_BG
+        return screen.navigation_bar_color
+
+    def _nav_bar(self, gestural: bool, background: Color, ime_shown: bool = False) -> View:
         """SystemUI's navigation bar on ``background``: Back, Home and Overview buttons, or with gestures only the home
-        handle, dark over a light colour and light over a dark one (``APPEARANCE_LIGHT_NAVIGATION_BARS``)."""
+        handle, dark over a light colour and light over a dark one (``APPEARANCE_LIGHT_NAVIGATION_BARS``). While the
+        keyboard is up, Back is drawn as the arrow that hides it (``ic_sysbar_back_ime``)."""
         light = _luminance(background) > 140
         if gestural:
             handle = View(class_name="android.view.View", resource_id=f"{systemui.PACKAGE}:id/home_handle",
@@ -503,7 +515,8 @@ class WindowManager:
                         text_color=_NAV_INK if light else SYSTEM_NIGHT[_NAV_INK])
 
         return row(
-            View(weight=1), nav_button("Back", "nav_back", key(keycodes.BACK)), View(width=80),
+            View(weight=1), nav_button("Back", "nav_back_ime" if ime_shown else "nav_back", key(keycodes.BACK)),
+            View(width=80),
             nav_button("Home", "nav_home", key(keycodes.HOME)), View(width=80),
             nav_button("Overview", "nav_recents", does_nothing), View(weight=1), background=background)
 
