@@ -1191,7 +1191,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         return View(kind="row", class_name="android.widget.RelativeLayout", children=[
             _image("top_left_arrow", "chevron_left", lambda: self._shift(-1)),
             text_view(title, resource_id=_id("top_value"), content_desc=title, text_size=_MONTH_TEXT, weight=1,
-                      padding=30),
+                      padding=30, gravity="center"),
             _image("top_right_arrow", "chevron_right", lambda: self._shift(1))])
 
     def _month(self, month: dt.date) -> View:

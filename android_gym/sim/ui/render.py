@@ -510,20 +510,23 @@ class Renderer:
                             width=self._length(3))
 
     def _text_block(self, view: View, color: Color) -> None:
-        """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off."""
+        """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off; each line
+        centred in a TextView whose gravity is ``"center"`` (``android:gravity="center"``)."""
         x1, y1, x2, y2 = view.bounds
         left = x1 + text_start(view)
         width = x2 - left - text_end(view)
         lines = text_lines(view, width)
         step = line_height(view.text_size)
         first = text_top(view)
+        centered = view.kind == "text" and view.gravity == "center"
         for i, line in enumerate(lines):
             top = first + i * step
             if top < y1:
                 continue  # scrolled off above the list
             if top + step > y2:
                 break
-            self._text_line(line, view, left, top, color=color, max_width=width)
+            self._text_line(line, view, left + width // 2 if centered else left, top, centered=centered, color=color,
+                            max_width=width)
 
     def _check_box(self, view: View) -> None:
         """A CheckBox (``btn_checkbox_checked_mtrl`` / ``_unchecked_mtrl``): an 18 dp square with 2 dp rounded
