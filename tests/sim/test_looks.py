@@ -8,10 +8,11 @@ import pytest
 from ui_nodes import opened, views
 
 from android_gym.sim import keycodes
+from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.icons import NAMES, icon_mask
 from android_gym.sim.ui.layout import font, font_runs, layout, text_width, wrap
-from android_gym.sim.ui.render import Renderer, _text_mask
+from android_gym.sim.ui.render import Renderer, _text_mask, dimmed
 from android_gym.sim.ui.views import TEXT, TOP_CORNERS, WHITE, View, column
 
 PACKAGES = [app.package for app in Phone().packages.launchable()]
@@ -68,6 +69,23 @@ def test_status_bar_icons_say_what_they_show_and_follow_the_app_under_them() -> 
     dark = opened("com.arduia.expense").window.frame().status_bar
     assert {view.text_color for view in dark.walk() if view.kind == "icon"} == {WHITE}  # light on a dark one
     assert dark.background != home.background
+
+
+def test_a_dialogs_dim_goes_on_under_the_status_bar() -> None:
+    """The dim behind a dialog covers the app's window up to the top of the screen: the status bar shows the app's
+    colour dimmed as the app is, its icons unchanged."""
+    package = "com.simplemobiletools.smsmessenger"
+    app = opened(package)
+    before = app.window.frame().status_bar
+    phone = Phone()
+    phone.run(f"pm revoke {package} android.permission.POST_NOTIFICATIONS")  # it asks at launch, over its window
+    phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+    status = phone.window.frame().status_bar
+    assert status.background == dimmed(before.background) != before.background
+    pixels = phone.screenshot()
+    assert tuple(pixels[5, 540]) == tuple(pixels[STATUS_BAR_HEIGHT + 5, 540]) == status.background
+    assert [view.text_color for view in status.walk() if view.kind == "icon"] == [
+        view.text_color for view in before.walk() if view.kind == "icon"]
 
 
 def test_navigation_buttons_keep_their_descriptions() -> None:

@@ -46,7 +46,7 @@ from android_gym.sim.system.clock import UNREAD
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.layout import layout, measure_height
-from android_gym.sim.ui.render import Renderer, packed
+from android_gym.sim.ui.render import Renderer, dimmed, packed
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -269,7 +269,8 @@ class WindowManager:
         layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
         night_colors = screen.night_colors if looks.night else None
         # One pass over the laid-out views: the lists' positions kept, the focused field, and the background of the
-        # top-most view drawn at the top centre of the window (the window's own where nothing is), for the status bar.
+        # top-most view drawn at the top centre of the window (the window's own where nothing is; dimmed by a scrim
+        # over it), for the status bar.
         field, under = None, night_colors.get(WHITE, WHITE) if night_colors else WHITE
         top_x, top_y = width // 2, STATUS_BAR_HEIGHT
         for view in content.walk():
@@ -280,6 +281,8 @@ class WindowManager:
             x1, y1, x2, y2 = view.bounds
             if view.background is not None and x1 <= top_x < x2 and y1 <= top_y < y2:
                 under = view.background
+            elif view.kind == "scrim" and x1 <= top_x < x2 and y1 <= top_y < y2:
+                under = dimmed(under)  # a dialog's dim goes on under the status bar
         if self._reveal_focus:
             self._reveal_focus = False
             if self._scroll_focus_into_view(screen, content):

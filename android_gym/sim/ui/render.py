@@ -152,6 +152,12 @@ def _scrim_table() -> list[int]:
     return list(dimmed.getchannel(0).tobytes()) * 3
 
 
+def dimmed(color: Color) -> Color:
+    """``color`` under a scrim, as the renderer dims it (``_scrim_table``)."""
+    table = _scrim_table()
+    return table[color[0]], table[color[1]], table[color[2]]
+
+
 def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels: per view, in drawing order, a tuple starting with
     its kind, bounds, text size and elevation (what ``Renderer._reach`` reads)."""
