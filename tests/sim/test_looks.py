@@ -8,6 +8,7 @@ import pytest
 from ui_nodes import opened, views
 
 from android_gym.sim import keycodes
+from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.icons import NAMES, icon_mask
@@ -115,6 +116,24 @@ def test_the_home_screen_shows_its_wallpaper_behind_the_navigation_bar(overlay: 
     phone.key(keycodes.HOME)
     phone.run("monkey -p com.arduia.expense -c android.intent.category.LAUNCHER 1")
     assert phone.window.frame().nav_bar.background not in (None, wallpaper)
+
+
+@pytest.mark.parametrize("night", ["no", "yes"])
+def test_simple_apps_colour_the_navigation_bar_as_their_window(night: str) -> None:
+    """Simple-Commons' BaseSimpleActivity gives the navigation bar the window's background colour (white, or the dark
+    theme's background by night), its buttons contrasting with it; an app that sets no colour keeps the system's."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {night}")
+    window = COMMONS_NIGHT_COLORS[WHITE] if night == "yes" else WHITE
+    for package in ("com.simplemobiletools.smsmessenger", "com.simplemobiletools.calendar.pro",
+                    "com.simplemobiletools.gallery.pro", "com.simplemobiletools.draw.pro"):
+        phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+        nav = phone.window.frame().nav_bar
+        buttons = {view.text_color for view in nav.walk() if view.kind == "icon"}
+        assert nav.background == window and len(buttons) == 1 and buttons != {window}, package
+        assert tuple(phone.screenshot()[-1, 5]) == window
+    phone.run("monkey -p com.arduia.expense -c android.intent.category.LAUNCHER 1")
+    assert phone.window.frame().nav_bar.background != window  # an app that sets none: the system's bar
 
 
 def test_the_keyboard_goes_on_behind_the_navigation_bar_whose_back_button_hides_it() -> None:

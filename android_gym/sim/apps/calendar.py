@@ -44,6 +44,7 @@ from zoneinfo import ZoneInfo
 
 from android_gym import locales
 from android_gym.sim.apps.commons import (
+    NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
@@ -1719,6 +1720,7 @@ class SimpleCalendarPro(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_calendar", (245, 124, 0)
     version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml

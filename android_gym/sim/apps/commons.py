@@ -13,7 +13,7 @@ from android_gym.sim.framework.app import ActivityDialog, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
-from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, Color, View, column, row, text_view
+from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, WHITE, Color, View, column, row, text_view
 
 #: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same), the apps'
 #: default primary colour, which their FABs, highlights and links use (``getProperPrimaryColor``).
@@ -25,6 +25,9 @@ SEARCH_BACKGROUND: Color = (253, 236, 214)
 #: ``values-night`` variants (Material You's dark surfaces); the search bar is the primary colour at low alpha over
 #: the dark window.
 NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, SEARCH_BACKGROUND: (65, 46, 26)}
+#: ``BaseSimpleActivity.onResume``: ``updateNavigationBarColor(getProperBackgroundColor())``, the navigation bar in
+#: the window's background colour (its buttons dark over it: ``SYSTEM_UI_FLAG_LIGHT_NAVIGATION_BAR``).
+NAVIGATION_BAR_COLOR: Color = WHITE
 
 
 def valid_name(name: str) -> bool:

@@ -45,6 +45,7 @@ from zoneinfo import ZoneInfo
 from PIL import Image, ImageOps
 
 from android_gym.sim.apps.commons import (
+    NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
     Release,
@@ -1030,6 +1031,7 @@ class SimpleGallery(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_gallery", (245, 124, 0)
     version_name, version_code = "6.28.1", 396  # android_gym/device/apps.toml

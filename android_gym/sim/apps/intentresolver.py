@@ -64,8 +64,6 @@ class ChooserScreen(Screen):
     is of the sheet's window alone, as uiautomator dumps the active window."""
 
     activity = f"{PACKAGE}.ChooserActivity"
-    #: The theme's ``navigationBarColor`` is transparent: the sheet goes on behind the navigation bar.
-    navigation_bar_color = WHITE
 
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
@@ -141,6 +139,8 @@ class IntentResolver(App):
     label = "IntentResolver"
     screens = (ChooserScreen,)
     launchable = False
+    #: The theme's ``navigationBarColor`` is transparent: the sheet goes on behind the navigation bar.
+    navigation_bar_color = WHITE
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """Nothing resolves to the sheet implicitly (``Intent.createChooser`` names it)."""

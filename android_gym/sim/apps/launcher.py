@@ -64,9 +64,6 @@ class LauncherScreen(Screen):
 
     activity = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
     shows_app_data = False  # the installed apps, the date and the system bars: no app's data, no running task
-    #: Launcher3 draws edge to edge (``styles.xml`` BaseLauncherTheme: ``navigationBarColor`` #00000000): the
-    #: wallpaper shows behind the navigation bar.
-    navigation_bar_color = _WALLPAPER
 
     def build(self) -> View:
         apps = self.phone.packages.launchable()
@@ -133,5 +130,8 @@ class Launcher(App):
     screens = (LauncherScreen,)
     launchable = False
     home = True
+    #: Launcher3 draws edge to edge (``styles.xml`` BaseLauncherTheme: ``navigationBarColor`` #00000000): the
+    #: wallpaper shows behind the navigation bar.
+    navigation_bar_color = _WALLPAPER
     #: In the dark theme the search pill turns dark; the workspace's text follows the wallpaper, not the theme.
     night_colors = {WHITE: MATERIAL_YOU_NIGHT[(232, 234, 237)], _SEARCH_ICON_COLOR: MATERIAL_YOU_NIGHT[TEXT_SECONDARY]}

@@ -20,14 +20,15 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
-from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.apps.commons import (
+    NAVIGATION_BAR_COLOR,
     PRIMARY,
     Release,
     SearchMenuScreen,
     search_menu,
     start_up_dialogs,
 )
+from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
@@ -616,6 +617,7 @@ class SimpleSmsMessenger(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme, its letter circles over the dark window
+    navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_sms", (245, 124, 0)
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml

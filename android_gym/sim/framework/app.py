@@ -143,9 +143,6 @@ class Screen:
     #: Whether the screen shows what apps keep (databases, files) or which apps run; False for one that shows
     #: neither (the home screen), so writes to them leave its frame as it is (``Phone.data_changed``).
     shows_app_data: ClassVar[bool] = True
-    #: What the navigation bar shows over this activity (``Window.setNavigationBarColor``): a colour the activity
-    #: draws behind a transparent bar; ``None``, the system's own bar.
-    navigation_bar_color: ClassVar[Color | None] = None
 
     def __init__(self, app: App, intent: Intent) -> None:
         self.app = app
@@ -168,6 +165,11 @@ class Screen:
         """The ``values-night`` colours of the activity's theme: its app's (``App.night_colors``), unless the
         manifest gives the activity a theme of its own that keeps its colours (a video player's)."""
         return self.app.night_colors
+
+    @property
+    def navigation_bar_color(self) -> Color | None:
+        """What the navigation bar shows over the activity: its app's (``App.navigation_bar_color``)."""
+        return self.app.navigation_bar_color
 
     def build(self) -> View:
         """The screen's view tree for the current state."""
@@ -233,6 +235,10 @@ class App:
     #: The app's ``values-night`` colours for the light ones its screens use (``framework.looks.recolor``), for an
     #: app whose default theme follows the system's dark theme; ``None`` for one that stays as it is.
     night_colors: ClassVar[Mapping[Color, Color] | None] = None
+    #: What the navigation bar shows over the app's activities (``Window.setNavigationBarColor``), in the light theme
+    #: (the dark theme's is its ``night_colors`` entry): a colour the app gives the bar or draws behind a transparent
+    #: one; ``None``, the system's own bar.
+    navigation_bar_color: ClassVar[Color | None] = None
 
     def __init__(self, phone: Context) -> None:
         self.phone = phone

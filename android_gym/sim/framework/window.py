@@ -489,13 +489,14 @@ class WindowManager:
 
     def _nav_color(self, screen: Screen, looks: Looks, keyboard_shown: bool) -> Color | None:
         """What shows behind the navigation bar: the keyboard's background while it is up (the IME window goes on
-        behind the bar), else the colour the activity draws there (``Screen.navigation_bar_color``); ``None``, the
-        system's own bar, under the notification shade."""
+        behind the bar), else the colour the activity gives it (``Screen.navigation_bar_color``, in its dark theme's
+        colours by night); ``None``, the system's own bar, under the notification shade."""
         if self.shade.expanded:
             return None
         if keyboard_shown:
             return KEYBOARD_NIGHT[_KEYBOARD_BG] if looks.night else _KEYBOARD_BG
-        return screen.navigation_bar_color
+        color, night_colors = screen.navigation_bar_color, screen.night_colors
+        return night_colors.get(color, color) if color is not None and looks.night and night_colors else color
 
     def _nav_bar(self, gestural: bool, background: Color, ime_shown: bool = False) -> View:
         """SystemUI's navigation bar on ``background``: Back, Home and Overview buttons, or with gestures only the home
