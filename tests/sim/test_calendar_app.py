@@ -663,3 +663,23 @@ def test_the_date_picker_ends_at_december_2100(phone):
     tap(phone, content_desc="Next month")
     assert find(phone, content_desc="31 December 2100") is not None
     assert find(phone, content_desc="Next month") is None and find(phone, content_desc="Previous month") is not None
+
+
+def test_the_month_view_draws_its_letters_numbers_and_title_centred():
+    """MonthView paints with Paint.Align.CENTER at each column's centre (xPosCenter): the ink of a weekday letter
+    and of a day number lies around the middle of its cell, not against its start; the month's name is centred
+    between the arrows."""
+    phone = Phone()
+    phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+    cells = [view for view in phone.window.frame().app.walk() if view.resource_id == rid("month_view_background")]
+    pixels = phone.screenshot().astype(int).sum(axis=2)
+    letters_bottom = cells[0].bounds[1]
+    for cell in cells[:7]:
+        x1, y1, x2, _ = cell.bounds
+        for top, bottom in ((letters_bottom - 50, letters_bottom), (y1, y1 + 60)):  # its letter; its number
+            ink = (pixels[top:bottom, x1:x2] < 600).any(axis=0).nonzero()[0]
+            assert ink.size and abs((ink[0] + ink[-1]) / 2 - (x2 - x1) / 2) <= 3
+    title = next(view for view in phone.window.frame().app.walk() if view.resource_id == rid("top_value"))
+    x1, y1, x2, y2 = title.bounds  # top_navigation.xml's top_value: android:gravity="center"
+    ink = (pixels[y1:y2, x1:x2] < 600).any(axis=0).nonzero()[0]
+    assert ink.size and abs((ink[0] + ink[-1]) / 2 - (x2 - x1) / 2) <= 3

@@ -7,7 +7,7 @@ import io
 
 import pytest
 from PIL import Image
-from ui_nodes import center, find, nodes, tap
+from ui_nodes import center, find, nodes, tap, views
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps import gallery
@@ -170,6 +170,26 @@ def test_copy_to_a_media_folder_from_the_picker_and_the_source_folder_is_refused
     tap(phone, text="Pictures")
     assert find(phone, text="Select destination") is None
     assert phone.fs.read_bytes("/sdcard/Pictures/red.png") == phone.fs.read_bytes("/sdcard/DCIM/red.png")
+
+
+def test_the_pickers_search_is_commons_search_menu_a_pill_without_an_underline(phone):
+    """dialog_directory_picker.xml's folder_search_view is a MySearchMenu (its toolbar hidden): the field on a
+    rounded holder without an underline, the search icon before it, a cross while the search is open."""
+    open_viewer(phone)
+    menu(phone, "Copy to")
+    found = {view.resource_id.rsplit("/", 1)[-1]: view for view in views(phone.window.frame())}
+    holder, field, icon = found["top_toolbar_holder"], found["top_toolbar_search"], found["top_toolbar_search_icon"]
+    assert holder.corner == (holder.bounds[3] - holder.bounds[1]) // 2 and not field.underline
+    assert icon.hint == "search" and field.text == "Search folders"
+    x1, _, x2, y2 = field.bounds
+    under_text = phone.screenshot()[y2 - 13:y2 - 10, x1 + 20:x2 - 120].reshape(-1, 3)  # clear of the round end
+    assert {tuple(int(c) for c in p) for p in under_text} == {holder.background}
+    tap(phone, resource_id=f"{PKG}:id/top_toolbar_search")
+    phone.input_text("Pic")
+    assert texts(phone, "dir_name") == ["Pictures"]
+    tap(phone, resource_id=f"{PKG}:id/top_toolbar_search_icon")  # the cross: closeSearch
+    assert texts(phone, "dir_name") == ["Pictures", "DCIM"]
+    assert find(phone, resource_id=f"{PKG}:id/top_toolbar_search").get("text") == "Search folders"
 
 
 def test_move_to_takes_the_file_away_and_the_viewer_shows_the_next(phone):

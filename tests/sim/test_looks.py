@@ -7,10 +7,13 @@ import numpy as np
 import pytest
 from ui_nodes import opened, views
 
+from android_gym.sim import keycodes
+from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
+from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.icons import NAMES, icon_mask
 from android_gym.sim.ui.layout import font, font_runs, layout, text_width, wrap
-from android_gym.sim.ui.render import Renderer, _text_mask
+from android_gym.sim.ui.render import Renderer, _text_mask, dimmed
 from android_gym.sim.ui.views import TEXT, TOP_CORNERS, WHITE, View, column
 
 PACKAGES = [app.package for app in Phone().packages.launchable()]
@@ -69,9 +72,103 @@ def test_status_bar_icons_say_what_they_show_and_follow_the_app_under_them() -> 
     assert dark.background != home.background
 
 
+def test_a_dialogs_dim_goes_on_under_the_status_bar() -> None:
+    """The dim behind a dialog covers the app's window up to the top of the screen: the status bar shows the app's
+    colour dimmed as the app is, its icons unchanged."""
+    package = "com.simplemobiletools.smsmessenger"
+    app = opened(package)
+    before = app.window.frame().status_bar
+    phone = Phone()
+    phone.run(f"pm revoke {package} android.permission.POST_NOTIFICATIONS")  # it asks at launch, over its window
+    phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+    status = phone.window.frame().status_bar
+    assert status.background == dimmed(before.background) != before.background
+    pixels = phone.screenshot()
+    assert tuple(pixels[5, 540]) == tuple(pixels[STATUS_BAR_HEIGHT + 5, 540]) == status.background
+    assert [view.text_color for view in status.walk() if view.kind == "icon"] == [
+        view.text_color for view in before.walk() if view.kind == "icon"]
+
+
 def test_navigation_buttons_keep_their_descriptions() -> None:
     nav = Phone().window.frame().nav_bar
     assert [view.content_desc for view in nav.walk() if view.clickable] == ["Back", "Home", "Overview"]
+
+
+@pytest.mark.parametrize("overlay", ["threebutton", "gestural"])
+@pytest.mark.parametrize("night", ["no", "yes"])
+def test_the_home_screen_shows_its_wallpaper_behind_the_navigation_bar(overlay: str, night: str) -> None:
+    """Launcher3's navigation bar is transparent over the wallpaper, its ink dark over the light wallpaper in either
+    theme; an app's is the system's own bar."""
+    phone = Phone()
+    phone.run(f"cmd overlay enable-exclusive com.android.internal.systemui.navbar.{overlay}")
+    phone.run(f"cmd uimode night {night}")
+    f = phone.window.frame()
+    wallpaper = f.app.children[0].children[0].background  # the launcher's root, on the wallpaper
+    pixels = phone.screenshot()
+    bar = pixels[f.nav_bar.bounds[1]:]
+    assert f.nav_bar.background == wallpaper
+    assert (bar == wallpaper).all(axis=2).mean() > 0.9  # the wallpaper, but for the buttons or the handle
+    ink = bar[(bar != wallpaper).any(axis=2)]
+    assert ink.size and ink.mean() < 128  # dark buttons or handle over the light wallpaper
+    phone.swipe(540, 30, 540, 1500, 300)  # the shade, pulled down over the home screen, goes on behind the bar
+    shade = phone.window.frame()
+    assert shade.shade is not None and shade.nav_bar.background not in (None, wallpaper)
+    phone.key(keycodes.HOME)
+    phone.run("monkey -p com.arduia.expense -c android.intent.category.LAUNCHER 1")
+    assert phone.window.frame().nav_bar.background not in (None, wallpaper)
+
+
+@pytest.mark.parametrize("night", ["no", "yes"])
+def test_simple_apps_colour_the_navigation_bar_as_their_window(night: str) -> None:
+    """Simple-Commons' BaseSimpleActivity gives the navigation bar the window's background colour (white, or the dark
+    theme's background by night), its buttons contrasting with it; an app that sets no colour keeps the system's."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {night}")
+    window = COMMONS_NIGHT_COLORS[WHITE] if night == "yes" else WHITE
+    for package in ("com.simplemobiletools.smsmessenger", "com.simplemobiletools.calendar.pro",
+                    "com.simplemobiletools.gallery.pro", "com.simplemobiletools.draw.pro"):
+        phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+        nav = phone.window.frame().nav_bar
+        buttons = {view.text_color for view in nav.walk() if view.kind == "icon"}
+        assert nav.background == window and len(buttons) == 1 and buttons != {window}, package
+        assert tuple(phone.screenshot()[-1, 5]) == window
+    phone.run("monkey -p com.arduia.expense -c android.intent.category.LAUNCHER 1")
+    assert phone.window.frame().nav_bar.background != window  # an app that sets none: the system's bar
+
+
+def test_the_keyboard_goes_on_behind_the_navigation_bar_whose_back_button_hides_it() -> None:
+    """While the IME is up the bar shows the keyboard's background, and Back is ic_sysbar_back_ime (an arrow down)."""
+    phone = opened("com.simplemobiletools.smsmessenger")
+    plain = phone.window.frame().nav_bar
+    phone.run("am start -a android.intent.action.SENDTO -d sms:+12025550123")  # the message field has the focus
+    f = phone.window.frame()
+    assert f.keyboard is not None and f.nav_bar.background == f.keyboard.background != plain.background
+    assert [view.hint for view in f.nav_bar.walk() if view.content_desc == "Back"] == ["nav_back_ime"]
+    phone.key(keycodes.BACK)  # hides the keyboard
+    f = phone.window.frame()
+    assert f.keyboard is None and [view.hint for view in f.nav_bar.walk() if view.content_desc == "Back"] == [
+        "nav_back"]
+
+
+def test_keyboard_function_keys_are_icons_described_as_latinime_speaks_them() -> None:
+    """LatinIME draws shift, delete and enter as icons and nothing on the space bar of its one subtype; its keys are
+    described by its TalkBack strings (Shift, Delete, Return, Space), and what a key shows is what its node says."""
+    phone = opened("com.simplemobiletools.smsmessenger")
+    phone.run("am start -a android.intent.action.SENDTO -d sms:+12025550123")  # the message field has the focus
+    keyboard = phone.window.frame().keyboard
+    assert keyboard is not None
+    keys = [view for view in keyboard.walk() if view.clickable]
+    described = {view.content_desc: view for view in keys}
+    assert {"Shift", "Delete", "Return", "Space"} <= described.keys()
+    assert not {"shift", "del", "enter", "space"} & described.keys()
+    assert [described[name].kind for name in ("Shift", "Delete", "Return")] == ["icon"] * 3
+    assert all(view.text == "" for view in described.values() if view.kind == "icon")
+    space = described["Space"]
+    assert space.text == ""
+    x1, y1, x2, y2 = space.bounds
+    assert (phone.screenshot()[y1 + 8:y2 - 8, x1 + 24:x2 - 24] == WHITE).all()  # a blank key
+    letters = [view for view in keys if view.kind == "button" and view is not space]
+    assert letters and all(view.text == view.content_desc and len(view.text) == 1 for view in letters)
 
 
 def test_the_same_state_gives_the_same_pixels() -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from ui_nodes import opened, tap, views
 
+from android_gym.sim import keycodes
 from android_gym.sim.apps.contacts import _LETTER_TILE_COLORS
 from android_gym.sim.apps.markor import NOTEBOOK
 from android_gym.sim.apps.sms import _LETTER_COLORS, SimpleSmsMessenger
@@ -84,16 +85,21 @@ def test_settings_data_saver_draws_data_usage() -> None:
     assert [view.hint for view in row.walk() if view.kind == "icon"] == ["data_usage"]
 
 
-def test_the_share_sheet_rounds_its_top_corners_and_shows_targets_launcher_icons() -> None:
-    """ChooserActivity's bottomsheet_background: top corners of config_bottomDialogCornerRadius (28 dp), bottom
-    corners square; a target is its app's launcher icon over its label."""
-    phone = Phone()
+def shared_note(phone: Phone) -> None:
+    """Markor's note "s.md" open, then shared as plain text: the share sheet over the editor."""
     phone.run(f"mkdir -p {NOTEBOOK} && echo 'Meet at noon' > '{NOTEBOOK}/s.md'")
     phone.run(f"monkey -p {MARKOR} -c android.intent.category.LAUNCHER 1")
     tap(phone, text="s.md")
     tap(phone, content_desc="More options")
     tap(phone, text="Share")
     tap(phone, text="Plain Text")
+
+
+def test_the_share_sheet_rounds_its_top_corners_and_shows_targets_launcher_icons() -> None:
+    """ChooserActivity's bottomsheet_background: top corners of config_bottomDialogCornerRadius (28 dp), bottom
+    corners square; a target is its app's launcher icon over its label."""
+    phone = Phone()
+    shared_note(phone)
     frame = phone.window.frame()
     sheet = next(view for view in views(frame) if view.resource_id.endswith(":id/contentPanel"))
     assert (sheet.corner, sheet.corners) == (73, TOP_CORNERS)
@@ -105,6 +111,27 @@ def test_the_share_sheet_rounds_its_top_corners_and_shows_targets_launcher_icons
     icon = next(view for view in views(frame) if view.resource_id == "android:id/icon")
     cx, cy = (icon.bounds[0] + icon.bounds[2]) // 2, (icon.bounds[1] + icon.bounds[3]) // 2
     assert tuple(pixels[cy - 50, cx]) == SimpleSmsMessenger.icon_color  # its launcher icon's circle
+
+
+@pytest.mark.parametrize("night", ["no", "yes"])
+def test_the_share_sheet_shows_the_app_behind_it_dimmed_in_pixels_only(night: str) -> None:
+    """ChooserActivity's window is translucent with its background dimmed: the note it was opened over shows
+    above the sheet, darker, and the sheet goes on behind the navigation bar; the dump is the sheet's window alone."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {night}")
+    shared_note(phone)
+    dump = phone.ui_dump()
+    pixels = phone.screenshot().astype(int)
+    frame = phone.window.frame()
+    phone.key(keycodes.BACK)  # the sheet closes: the editor as it was
+    behind = phone.screenshot().astype(int)
+    sheet = next(view for view in views(frame) if view.resource_id.endswith(":id/contentPanel"))
+    top, bottom = frame.app.children[0].bounds[1], sheet.bounds[1]
+    above = pixels[top:bottom]
+    assert len({tuple(p) for p in above.reshape(-1, 3)[::97]}) > 2  # the note's toolbar, text and page, not one grey
+    assert np.abs(above - behind[top:bottom] * 0.68).max() <= 2  # black at 32 % over the editor
+    assert MARKOR not in dump and "Meet at noon" in dump  # the preview's text, not the editor's node
+    assert frame.nav_bar.background == sheet.background == tuple(pixels[-1, 0])
 
 
 @pytest.mark.parametrize("scale", [1.0, 0.5])
@@ -186,6 +213,16 @@ def test_a_letter_tile_keeps_its_colours_in_the_dark_theme() -> None:
     assert WHITE in tile_pixels(phone, badge)
 
 
+@pytest.mark.parametrize("package", ["com.simplemobiletools.smsmessenger", "com.simplemobiletools.calendar.pro",
+                                     "com.simplemobiletools.gallery.pro"])
+def test_simple_commons_search_bar_is_an_action_bar_tall_with_a_40_dp_pill(package: str) -> None:
+    """menu_search.xml: top_app_bar_layout is ?actionBarSize (56 dp) tall, top_toolbar_holder inside it has 8 dp
+    above and below it (40 dp at 420 dpi: 105 px)."""
+    found = {view.resource_id.rsplit("/", 1)[-1]: view for view in views(opened(package).window.frame())}
+    bar, holder = found["top_app_bar_layout"].bounds, found["top_toolbar_holder"].bounds
+    assert (bar[3] - bar[1], holder[3] - holder[1], holder[1] - bar[1]) == (147, 105, 21)
+
+
 def test_search_and_address_fields_have_no_underline() -> None:
     """Simple-Commons' menu_search: top_toolbar_holder's search_menu_background (28 dp corners: a pill) and
     top_toolbar_search's android:background="@null"; Chrome's url_bar likewise on its location bar's pill. An
@@ -198,7 +235,7 @@ def test_search_and_address_fields_have_no_underline() -> None:
     screen = phone.screenshot()
     assert tuple(int(c) for c in screen[y1 + 2, x1 + 2]) == WHITE  # outside the pill's rounded corner
     fx1, _, fx2, fy2 = field.bounds
-    assert {tuple(int(c) for c in p) for p in screen[fy2 - 13:fy2 - 10, fx1 + 20:fx2 - 20].reshape(-1, 3)} == {
+    assert {tuple(int(c) for c in p) for p in screen[fy2 - 13:fy2 - 10, fx1 + 20:fx2 - 120].reshape(-1, 3)} == {
         holder.background}
     chrome = opened("com.android.chrome")
     url_bar = next(view for view in views(chrome.window.frame()) if view.resource_id.endswith(":id/url_bar"))

@@ -271,7 +271,7 @@ def test_the_framework_calendar_and_the_keyboard_keys_in_the_system_language(lan
         elements = parse_ui_dump(device.ui_dump())
         device.tap(*next(e for e in elements if e.resource_name == "org.tasks:id/fab").bbox_pixels.center)
         keyboard = device.phone.window.frame().keyboard  # the title field has the focus (not in the app's dump)
-        assert {space, "space"} & {key.content_desc for key in keyboard.walk()} == {space}
+        assert {space, "Space"} & {key.content_desc for key in keyboard.walk()} == {space}
         no_due_date = locales.resource(language, "org.tasks", "No due date")
         device.tap(*next(e for e in parse_ui_dump(device.ui_dump()) if e.text == no_due_date).bbox_pixels.center)
         assert {previous, following} <= _texts(device) and not {"Previous month", "Next month"} & _texts(device)

@@ -9,6 +9,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
+from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.selection import caret_point
 from android_gym.sim.ui.views import (
     View,
@@ -408,3 +409,14 @@ def test_dumped_bounds_are_the_part_on_screen_and_a_sliver_is_still_tapped_at_it
         assert screen.clicked == ["Peeking"]
     finally:
         phone.close()
+
+
+def test_a_centred_child_with_a_margin_keeps_it_on_both_sides():
+    """A frame's child centred without a width of its own (a dialog with layout margins) is inset by its margin at
+    both sides, not shifted to the start."""
+    dialog = View(kind="column", gravity="center", margin=48, height=300)
+    sized = View(kind="column", gravity="center", margin=48, width=200, height=100)
+    layout(frame(dialog), 0, 0, 1080, 1000)
+    layout(frame(sized), 0, 0, 1080, 1000)
+    assert dialog.bounds == (48, 350, 1032, 650)
+    assert sized.bounds == (440, 450, 640, 550)  # centred by its own width

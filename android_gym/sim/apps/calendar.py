@@ -44,6 +44,7 @@ from zoneinfo import ZoneInfo
 
 from android_gym import locales
 from android_gym.sim.apps.commons import (
+    NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
@@ -610,8 +611,12 @@ def _fit(text: str, size: int, width: int) -> str:
 
 
 # ----- small widgets ------------------------------------------------------------------------------------------------
-def _drawn(text: str, size: int, color: tuple[int, int, int] = TEXT, bold: bool = False, **props) -> View:
-    """Text a custom view draws on its canvas: in the pixels, not in the accessibility tree."""
+def _drawn(text: str, size: int, color: tuple[int, int, int] = TEXT, bold: bool = False, centered: bool = False,
+           **props) -> View:
+    """Text a custom view draws on its canvas: in the pixels, not in the accessibility tree; ``centered`` on its
+    column (``Paint.Align.CENTER``), or from its start."""
+    if centered:
+        props["gravity"] = "center"
     return View(kind="label", hint=text, text_size=size, height=line_height(size) + 8, padding=4, text_color=color,
                 bold=bold, **props)
 
@@ -699,8 +704,8 @@ class DatePicker:
         navigation = row(self._month_button(-1),
                          _drawn(formats.format_skeleton(self.shown, "MMMMy", self.tag), _BIG, bold=True, weight=1),
                          self._month_button(1))
-        letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT_SECONDARY, weight=1)
-                        for day in week_days(self.sunday_first)), padding=12)
+        letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT_SECONDARY, weight=1,
+                               centered=True) for day in week_days(self.sunday_first)), padding=12)
         month = View(kind="column", class_name="android.view.View", resource_id=_android_id("month_view"),
                      padding=12, children=self._weeks())
         buttons = row(View(weight=1), dialog_button(CANCEL, self._on_close, _android_id("button2")),
@@ -1109,7 +1114,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         items.append(_menu_item("change_view", CHANGE_VIEW, "grid", self._show_views))
         field = edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search, resource_id=_id(self.SEARCH_KEY),
                           weight=1, text_size=_BIG)
-        return search_menu(PACKAGE, icon, field, items, SEARCH_BACKGROUND, 140, 16)
+        return search_menu(PACKAGE, icon, field, items)
 
     def _search_icon_clicked(self) -> None:
         if self.search_open:
@@ -1178,7 +1183,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         return View(kind="row", class_name="android.widget.RelativeLayout", children=[
             _image("top_left_arrow", "chevron_left", lambda: self._shift(-1)),
             text_view(title, resource_id=_id("top_value"), content_desc=title, text_size=_MONTH_TEXT, weight=1,
-                      padding=30),
+                      padding=30, gravity="center"),
             _image("top_right_arrow", "chevron_right", lambda: self._shift(1))])
 
     def _month(self, month: dt.date) -> View:
@@ -1195,7 +1200,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
             while day <= self._local_date(max(occurrence.end_ts - 1, occurrence.start_ts)):
                 titles.setdefault(day, []).append(occurrence.event["title"])
                 day += dt.timedelta(days=1)
-        letters = row(*(_drawn(WEEK_DAY_LETTERS[day], _NORMAL, TEXT_SECONDARY, weight=1)
+        letters = row(*(_drawn(WEEK_DAY_LETTERS[day], _NORMAL, TEXT_SECONDARY, weight=1, centered=True)
                         for day in week_days(sunday_first)))
         weeks = [row(*(self._cell(day, day.month == month.month, day == today, titles.get(day, []))
                        for day in days[i:i + 7]), weight=1) for i in range(0, 42, 7)]
@@ -1206,7 +1211,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
 
     def _cell(self, day: dt.date, in_month: bool, is_today: bool, titles: list[str]) -> View:
         color = TEXT if in_month else TEXT_SECONDARY
-        lines = [_drawn(str(day.day), _DAY_TEXT, PRIMARY if is_today else color, bold=is_today)]
+        lines = [_drawn(str(day.day), _DAY_TEXT, PRIMARY if is_today else color, bold=is_today, centered=True)]
         # MonthView.drawEvent: the event type's colour (the default type's is the primary) under contrasting text
         lines += [_drawn(_fit(title, _CELL_TEXT, 140), _CELL_TEXT, WHITE, background=PRIMARY, corner=8)
                   for title in titles[:3]]
@@ -1706,6 +1711,7 @@ class SimpleCalendarPro(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_calendar", (245, 124, 0)
     version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml

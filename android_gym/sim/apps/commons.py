@@ -13,7 +13,7 @@ from android_gym.sim.framework.app import ActivityDialog, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
-from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, Color, View, column, row, text_view
+from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, WHITE, Color, View, column, row, text_view
 
 #: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same), the apps'
 #: default primary colour, which their FABs, highlights and links use (``getProperPrimaryColor``).
@@ -25,6 +25,9 @@ SEARCH_BACKGROUND: Color = (253, 236, 214)
 #: ``values-night`` variants (Material You's dark surfaces); the search bar is the primary colour at low alpha over
 #: the dark window.
 NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, SEARCH_BACKGROUND: (65, 46, 26)}
+#: ``BaseSimpleActivity.onResume``: ``updateNavigationBarColor(getProperBackgroundColor())``, the navigation bar in
+#: the window's background colour (its buttons dark over it: ``SYSTEM_UI_FLAG_LIGHT_NAVIGATION_BAR``).
+NAVIGATION_BAR_COLOR: Color = WHITE
 
 
 def valid_name(name: str) -> bool:
@@ -64,21 +67,30 @@ def default_date_format(tag: str) -> str:
     return _DATE_FORMATS.get(formats.date_pattern("short", tag).lower().replace(" ", ""), "dd.MM.yyyy")
 
 
-def search_menu(package: str, icon: View, field: View, items: list[View], background: Color, height: int,
-                padding: int) -> View:
+#: ``menu_search.xml``: ``top_app_bar_layout`` is ``?actionBarSize`` (56 dp) tall and ``top_toolbar_holder`` has
+#: ``medium_margin`` (8 dp) above and below it, so the holder is 40 dp tall.
+_SEARCH_MARGIN, _SEARCH_HOLDER_HEIGHT = 21, 105
+
+
+def search_menu(package: str, icon: View, field: View, items: list[View]) -> View:
     """``menu_search.xml``: ``top_app_bar_layout`` holding ``top_toolbar_holder`` with the search (or back-arrow)
     ``icon``, the search ``field`` and the ``top_toolbar`` with the screen's menu ``items``. The holder's
     ``search_menu_background`` is rounded by ``material_dialog_corner_radius`` (28 dp, more than half its height:
-    a pill) and the field has no background of its own (``android:background="@null"``: no underline)."""
+    a pill) and the field has no background of its own (``android:background="@null"``: no underline).
+
+    Simplified: the bar's ``activity_margin`` (16 dp) at its sides is the 8 dp it has above and below the holder."""
     def rid(name: str) -> str:
         return f"{package}:id/{name}"
 
     field.underline = False
+    for view in (icon, field):  # android:layout_height="match_parent"
+        view.height, view.gravity = None, "fill"
     toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=rid("top_toolbar"), children=items)
     holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=rid("top_toolbar_holder"),
-                  background=background, corner=height // 2, height=height, children=[icon, field, toolbar])
+                  background=SEARCH_BACKGROUND, corner=_SEARCH_HOLDER_HEIGHT // 2, height=_SEARCH_HOLDER_HEIGHT,
+                  children=[icon, field, toolbar])
     return View(kind="column", class_name="android.widget.LinearLayout", resource_id=rid("top_app_bar_layout"),
-                padding=padding, children=[holder])
+                padding=_SEARCH_MARGIN, children=[holder])
 
 
 # ----- start-up dialogs: RateStarsDialog (Activity.appLaunched) and WhatsNewDialog (checkWhatsNew) -----------------

@@ -32,7 +32,14 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from android_gym.sim.apps import files
-from android_gym.sim.apps.commons import NIGHT_COLORS, PRIMARY, Release, start_up_dialogs, valid_name
+from android_gym.sim.apps.commons import (
+    NAVIGATION_BAR_COLOR,
+    NIGHT_COLORS,
+    PRIMARY,
+    Release,
+    start_up_dialogs,
+    valid_name,
+)
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
@@ -364,6 +371,7 @@ class SimpleDraw(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_draw", (245, 124, 0)
     version_name, version_code = "6.9.3", 79  # android_gym/device/apps.toml

@@ -45,9 +45,9 @@ from zoneinfo import ZoneInfo
 from PIL import Image, ImageOps
 
 from android_gym.sim.apps.commons import (
+    NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
-    SEARCH_BACKGROUND,
     Release,
     SearchMenuScreen,
     default_date_format,
@@ -321,7 +321,7 @@ def _search_menu(screen: GalleryScreen, hint: str, arrow: bool, items: list[View
                  icon_clicked, width=110)
     field = edit_text(screen.search_text, hint, screen.SEARCH_KEY, screen.set_search, weight=1, text_size=_BIG,
                       resource_id=_id(screen.SEARCH_KEY))
-    return search_menu(PACKAGE, icon, field, items, SEARCH_BACKGROUND, _BAR - 21, 21)
+    return search_menu(PACKAGE, icon, field, items)
 
 
 def _grid(cells: list[View], columns: int, key: str, name: str, **props) -> View:
@@ -420,13 +420,29 @@ class PickDirectoryDialog(Dialog):
         """``showOtherFolder``'s callback: the destination is used, and this dialog stays open."""
         self.on_pick(path)
 
+    def _search_menu(self) -> View:
+        """``folder_search_view``: Commons' ``MySearchMenu`` with its toolbar hidden (``updateSearchViewUi``), the
+        search icon turned into a cross while the search is open (``updateSearchViewLeftIcon``), which closes it."""
+        screen = self.screen
+        searching = screen.focus_key == self.SEARCH_KEY
+
+        def icon_clicked() -> None:
+            if searching:  # closeSearch
+                self.query, screen.focus_key, screen.keyboard_shown = "", "", False
+            else:
+                screen.focus_key, screen.keyboard_shown = self.SEARCH_KEY, True
+
+        icon = _icon("top_toolbar_search_icon", SEARCH, "close" if searching else "search", icon_clicked, width=110)
+        field = edit_text(self.query, SEARCH_FOLDERS, self.SEARCH_KEY, self._set_query, weight=1, text_size=_BIG,
+                          resource_id=_id("top_toolbar_search"))
+        return search_menu(PACKAGE, icon, field, [])
+
     def view(self) -> View:
         phone = self.screen.phone
         side = (DIALOG_WIDTH - 48) // 2
         tiles = [_directory_tile(phone, d, side, lambda path=d.path: self._picked(path))
                  for d in _picked_directories(phone, self.query)]
-        search = edit_text(self.query, SEARCH_FOLDERS, self.SEARCH_KEY, self._set_query,
-                           resource_id=_id("top_toolbar_search"), text_size=_BIG, background=SEARCH_BACKGROUND)
+        search = self._search_menu()
         rows = min(3, (len(tiles) + 1) // 2)  # the dialog shows at most three rows; the grid scrolls
         body = [search, _grid(tiles, 2, "picker_grid", "directories_grid", height=rows * side + 24, padding=12)]
         if not tiles:
@@ -1015,6 +1031,7 @@ class SimpleGallery(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_gallery", (245, 124, 0)
     version_name, version_code = "6.28.1", 396  # android_gym/device/apps.toml

@@ -130,5 +130,8 @@ class Launcher(App):
     screens = (LauncherScreen,)
     launchable = False
     home = True
+    #: Launcher3 draws edge to edge (``styles.xml`` BaseLauncherTheme: ``navigationBarColor`` #00000000): the
+    #: wallpaper shows behind the navigation bar.
+    navigation_bar_color = _WALLPAPER
     #: In the dark theme the search pill turns dark; the workspace's text follows the wallpaper, not the theme.
     night_colors = {WHITE: MATERIAL_YOU_NIGHT[(232, 234, 237)], _SEARCH_ICON_COLOR: MATERIAL_YOU_NIGHT[TEXT_SECONDARY]}

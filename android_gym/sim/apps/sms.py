@@ -20,15 +20,15 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
-from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.apps.commons import (
+    NAVIGATION_BAR_COLOR,
     PRIMARY,
-    SEARCH_BACKGROUND,
     Release,
     SearchMenuScreen,
     search_menu,
     start_up_dialogs,
 )
+from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
@@ -261,7 +261,7 @@ class MainScreen(SearchMenuScreen):
         search_bar = search_menu(PACKAGE, _image("top_toolbar_search_icon", "search", SEARCH, width=110),
                                  edit_text(self.search_text, SEARCH, self.SEARCH_KEY, self.set_search,
                                            resource_id=_id(self.SEARCH_KEY), weight=1, text_size=_BIG),
-                                 [], SEARCH_BACKGROUND, 126, 21)
+                                 [])
         if self.search_open and self.search_text:
             body = self._search_results(telephony)
         else:
@@ -617,6 +617,7 @@ class SimpleSmsMessenger(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme, its letter circles over the dark window
+    navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_sms", (245, 124, 0)
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml

@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
+from PIL import Image
+
 from android_gym.sim.framework.intent import BroadcastResult, Intent
 from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.system.chromium import Chromium
@@ -95,6 +97,9 @@ class WindowService(Protocol):
     def nav_bar_height(self) -> int:
         """The navigation bar's height in design pixels (it depends on the navigation mode)."""
 
+    def snapshot(self, screen: Screen) -> Image.Image:
+        """The pixels of ``screen``'s window as it would show now, without the system bars."""
+
 
 class Context(SystemServices, Protocol):
     """The phone as an app sees it (``android.content.Context``)."""
@@ -161,6 +166,11 @@ class Screen:
         manifest gives the activity a theme of its own that keeps its colours (a video player's)."""
         return self.app.night_colors
 
+    @property
+    def navigation_bar_color(self) -> Color | None:
+        """What the navigation bar shows over the activity: its app's (``App.navigation_bar_color``)."""
+        return self.app.navigation_bar_color
+
     def build(self) -> View:
         """The screen's view tree for the current state."""
         raise NotImplementedError
@@ -225,6 +235,10 @@ class App:
     #: The app's ``values-night`` colours for the light ones its screens use (``framework.looks.recolor``), for an
     #: app whose default theme follows the system's dark theme; ``None`` for one that stays as it is.
     night_colors: ClassVar[Mapping[Color, Color] | None] = None
+    #: What the navigation bar shows over the app's activities (``Window.setNavigationBarColor``), in the light theme
+    #: (the dark theme's is its ``night_colors`` entry): a colour the app gives the bar or draws behind a transparent
+    #: one; ``None``, the system's own bar.
+    navigation_bar_color: ClassVar[Color | None] = None
 
     def __init__(self, phone: Context) -> None:
         self.phone = phone

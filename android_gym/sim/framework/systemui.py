@@ -271,7 +271,8 @@ class NotificationShade:
 
     def _internet_dialog(self) -> View:
         """``InternetDialog``: title, subtitle (``InternetDialogController.getSubtitleText``), the Wi-Fi
-        toggle, the connected network when Wi-Fi is on, and Done."""
+        toggle, the connected network when Wi-Fi is on, and Done; at the bottom of the screen (its window's
+        ``Gravity.BOTTOM``)."""
         phone = self.phone
         wifi = radios.wifi_enabled(phone)
         items = [
@@ -294,7 +295,7 @@ class NotificationShade:
         items.append(row(View(weight=1), frame(done, resource_id=_id("done_layout"), clickable=True,
                                                focusable=True, on_click=self._dismiss_dialog, width=240)))
         dialog = column(*items, resource_id=_id("internet_connectivity_dialog"), background=WHITE, padding=40,
-                        gravity="center", margin=48, corner=_DIALOG_CORNER, elevation=63)
+                        gravity="bottom", margin=48, corner=_DIALOG_CORNER, elevation=63)
         return frame(dialog, background=_DIALOG_DIM)
 
     def _dismiss_dialog(self) -> None:

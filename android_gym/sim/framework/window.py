@@ -46,7 +46,7 @@ from android_gym.sim.system.clock import UNREAD
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.layout import layout, measure_height
-from android_gym.sim.ui.render import Renderer, packed
+from android_gym.sim.ui.render import Renderer, dimmed, packed
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -56,6 +56,7 @@ from android_gym.sim.ui.views import (
     column,
     does_nothing,
     frame,
+    over,
     row,
     text_view,
 )
@@ -74,11 +75,16 @@ KEYBOARD_HEIGHT = 760
 _KEY_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
 _KEYBOARD_BG = (232, 234, 237)
 _KEY_FUNCTION_BG = (214, 218, 224)
-_KEY_ICONS = {"shift": "shift", "del": "backspace", "enter": "enter"}
+# LatinIME's key_styles_common.xml: the shift, delete and enter keys are icons (!icon/shift_key, delete_key,
+# enter_key), and the space bar has no label (the language shows on it only beside another enabled subtype,
+# LanguageOnSpacebarUtils); TalkBack reads the keys by strings-talkback-descriptions.xml's spoken_description_shift,
+# _delete, _return and _space.
+_SHIFT, _DELETE, _RETURN, _SPACE = "Shift", "Delete", "Return", "Space"
+_KEY_ICONS = {_SHIFT: "shift", _DELETE: "backspace", _RETURN: "enter"}
 _KEY_HEIGHT = 136  # in a 150 px row: the gap between rows
 _NAV_BG = (243, 243, 243)
 _NAV_INK = (66, 66, 66)
-_HANDLE = (97, 97, 97)  # #99000000 over the bar
+_HANDLE_DARK, _HANDLE_LIGHT = ((0, 0, 0), 0.6), (WHITE, 0.92)  # #99000000 and #EBFFFFFF: colour and opacity
 LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
 TRANSITION_FRAMES = 4  # frames of an activity transition at animation scale 1.0
 # Settings.Global.TRANSITION_ANIMATION_SCALE scales activity transitions; WindowManagerService.fixScale bounds
@@ -263,7 +269,8 @@ class WindowManager:
         layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
         night_colors = screen.night_colors if looks.night else None
         # One pass over the laid-out views: the lists' positions kept, the focused field, and the background of the
-        # top-most view drawn at the top centre of the window (the window's own where nothing is), for the status bar.
+        # top-most view drawn at the top centre of the window (the window's own where nothing is; dimmed by a scrim
+        # over it), for the status bar.
         field, under = None, night_colors.get(WHITE, WHITE) if night_colors else WHITE
         top_x, top_y = width // 2, STATUS_BAR_HEIGHT
         for view in content.walk():
@@ -274,6 +281,8 @@ class WindowManager:
             x1, y1, x2, y2 = view.bounds
             if view.background is not None and x1 <= top_x < x2 and y1 <= top_y < y2:
                 under = view.background
+            elif view.kind == "scrim" and x1 <= top_x < x2 and y1 <= top_y < y2:
+                under = dimmed(under)  # a dialog's dim goes on under the status bar
         if self._reveal_focus:
             self._reveal_focus = False
             if self._scroll_focus_into_view(screen, content):
@@ -294,13 +303,15 @@ class WindowManager:
                 layout(keyboard, 0, content_bottom, width, KEYBOARD_HEIGHT)
                 self._ime = shown, keyboard
             keyboard = self._ime[1]
-        if self._nav is None or self._nav[0] != looks:  # it changes only with the looks (and the language)
-            nav = self._nav_bar(looks.gestural)
+        nav_color = self._nav_color(screen, looks, keyboard is not None)
+        shown_nav = looks, nav_color, keyboard is not None
+        if self._nav is None or self._nav[0] != shown_nav:  # it changes only with these (and the language)
+            nav = self._nav_bar(looks.gestural, nav_color or _NAV_BG, keyboard is not None)
             self.locale.translate(nav, systemui.PACKAGE)
-            if looks.night:
+            if looks.night and nav_color is None:
                 recolor(nav, SYSTEM_NIGHT)
             layout(nav, 0, bottom, width, self.design_height - bottom)
-            self._nav = looks, nav
+            self._nav = shown_nav, nav
         shade = self.shade.window()
         if shade is not None:
             self.locale.translate(shade, systemui.PACKAGE)
@@ -329,6 +340,18 @@ class WindowManager:
             elif view.kind == "list":
                 view.scroll_offset = screen.scroll.get(view.key, 0)
         return content
+
+    def snapshot(self, screen: Screen) -> Image.Image:
+        """What ``screen``'s window shows now, drawn on its own at the screen's scale without the system bars and the
+        keyboard (a ``TaskSnapshot``): what a translucent activity over it (the share sheet) lets through."""
+        looks = self.looks
+        content = self._content(screen, looks)
+        bottom = self.design_height - _nav_bar_height(looks)
+        layout(content, 0, STATUS_BAR_HEIGHT, self.design_width, bottom - STATUS_BAR_HEIGHT)
+        palette = (screen.night_colors if looks.night else None) or {}
+        renderer = Renderer(self.width, round(bottom * self.scale), self.scale)  # the screen down to the window's end
+        pixels = renderer.render({"app": (content, palette.get(WHITE, WHITE))}, {"app": palette})
+        return Image.fromarray(pixels[renderer.px(STATUS_BAR_HEIGHT):])
 
     def _scroll_focus_into_view(self, screen: Screen, content: View) -> bool:
         """``ScrollView.scrollToChild`` as a list does it for a field that took focus, once the keyboard resized
@@ -464,13 +487,28 @@ class WindowManager:
         layout(status, 0, 0, self.design_width, STATUS_BAR_HEIGHT)
         return status
 
-    def _nav_bar(self, gestural: bool) -> View:
-        """SystemUI's navigation bar: Back, Home and Overview buttons, or with gestures only the home handle."""
+    def _nav_color(self, screen: Screen, looks: Looks, keyboard_shown: bool) -> Color | None:
+        """What shows behind the navigation bar: the keyboard's background while it is up (the IME window goes on
+        behind the bar), else the colour the activity gives it (``Screen.navigation_bar_color``, in its dark theme's
+        colours by night); ``None``, the system's own bar, under the notification shade."""
+        if self.shade.expanded:
+            return None
+        if keyboard_shown:
+            return KEYBOARD_NIGHT[_KEYBOARD_BG] if looks.night else _KEYBOARD_BG
+        color, night_colors = screen.navigation_bar_color, screen.night_colors
+        return night_colors.get(color, color) if color is not None and looks.night and night_colors else color
+
+    def _nav_bar(self, gestural: bool, background: Color, ime_shown: bool = False) -> View:
+        """SystemUI's navigation bar on ``background``: Back, Home and Overview buttons, or with gestures only the home
+        handle, dark over a light colour and light over a dark one (``APPEARANCE_LIGHT_NAVIGATION_BARS``). While the
+        keyboard is up, Back is drawn as the arrow that hides it (``ic_sysbar_back_ime``)."""
+        light = _luminance(background) > 140
         if gestural:
             handle = View(class_name="android.view.View", resource_id=f"{systemui.PACKAGE}:id/home_handle",
                           content_desc="Home", width=_HANDLE_WIDTH, height=_HANDLE_HEIGHT, gravity="center",
-                          background=_HANDLE, corner=_HANDLE_HEIGHT // 2)
-            return frame(handle, background=_NAV_BG)
+                          background=over(*_HANDLE_DARK, background) if light else over(*_HANDLE_LIGHT, background),
+                          corner=_HANDLE_HEIGHT // 2)
+            return frame(handle, background=background)
 
         def key(code: int):
             return lambda: self.key(code)
@@ -478,12 +516,13 @@ class WindowManager:
         def nav_button(description: str, icon: str, on_click) -> View:
             return View(kind="icon", class_name="android.widget.ImageView", content_desc=description, hint=icon,
                         clickable=True, focusable=True, on_click=on_click, width=200, height=NAV_BAR_HEIGHT,
-                        text_color=_NAV_INK)
+                        text_color=_NAV_INK if light else SYSTEM_NIGHT[_NAV_INK])
 
         return row(
-            View(weight=1), nav_button("Back", "nav_back", key(keycodes.BACK)), View(width=80),
+            View(weight=1), nav_button("Back", "nav_back_ime" if ime_shown else "nav_back", key(keycodes.BACK)),
+            View(width=80),
             nav_button("Home", "nav_home", key(keycodes.HOME)), View(width=80),
-            nav_button("Overview", "nav_recents", does_nothing), View(weight=1), background=_NAV_BG)
+            nav_button("Overview", "nav_recents", does_nothing), View(weight=1), background=background)
 
     def _keyboard(self) -> View:
         def typer(char: str):
@@ -492,13 +531,16 @@ class WindowManager:
                 self._shift = False
             return type_char
 
-        def key_button(label: str, action, width: int | None = None, weight: float = 1.0) -> View:
-            if label in _KEY_ICONS:  # Gboard draws its function keys as icons
+        def key_button(label: str, action, width: int | None = None, weight: float = 1.0,
+                       description: str = "") -> View:
+            """A key showing ``label`` and described by ``description`` (its label unless told), or a function key
+            whose icon ``label`` names."""
+            if label in _KEY_ICONS:
                 return View(kind="icon", class_name="android.widget.Button", content_desc=label,
                             hint=_KEY_ICONS[label], clickable=True, focusable=True, on_click=action, width=width,
                             height=_KEY_HEIGHT, background=_KEY_FUNCTION_BG, corner=18, text_color=TEXT)
             return button(label, action, width=width, weight=0 if width else weight, height=_KEY_HEIGHT, padding=0,
-                          background=WHITE, text_color=TEXT, text_size=44, content_desc=label)
+                          background=WHITE, text_color=TEXT, text_size=44, content_desc=description or label)
 
         def toggle_shift() -> None:
             self._shift = not self._shift
@@ -506,12 +548,12 @@ class WindowManager:
 
         rows = [row(*[key_button(c.upper() if self._shift and c.isalpha() else c, typer(c)) for c in keys],
                     spacing=12, height=150) for keys in _KEY_ROWS]
-        rows[3].children.insert(0, key_button("shift", toggle_shift, width=140))
-        rows[3].children.append(key_button("del", lambda: self.key(keycodes.DEL), width=140))
+        rows[3].children.insert(0, key_button(_SHIFT, toggle_shift, width=140))
+        rows[3].children.append(key_button(_DELETE, lambda: self.key(keycodes.DEL), width=140))
+        space = key_button("", typer(" "), weight=1, description=_SPACE)
         rows.append(row(key_button(",", typer(","), width=110), key_button("@", typer("@"), width=110),
-                        key_button("+", typer("+"), width=110),
-                        key_button("space", typer(" "), weight=1), key_button(".", typer("."), width=110),
-                        key_button("enter", lambda: self.key(keycodes.ENTER), width=180), spacing=12, height=150))
+                        key_button("+", typer("+"), width=110), space, key_button(".", typer("."), width=110),
+                        key_button(_RETURN, lambda: self.key(keycodes.ENTER), width=180), spacing=12, height=150))
         return column(*rows, padding=12, spacing=0, background=_KEYBOARD_BG)
 
     # ----- output ------------------------------------------------------------------------------------------

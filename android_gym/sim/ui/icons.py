@@ -28,7 +28,7 @@ _GLYPHS = {
     "keyboard": "keyboard_outline", "clear": "close", "eraser": "eraser", "app": "apps",
     "action": "gesture_tap", "eye": "eye",
     # system navigation bar (three-button navigation: filled triangle, circle and rounded square)
-    "nav_back": "play", "nav_home": "circle", "nav_recents": "square_rounded",
+    "nav_back": "play", "nav_home": "circle", "nav_recents": "square_rounded", "nav_back_ime": "chevron_down",
     # status bar and quick settings
     "wifi": "wifi", "bt": "bluetooth", "airplane": "airplane",
     "signal": "signal_cellular_3", "battery_full": "battery", "vpn": "vpn", "hotspot": "access_point",

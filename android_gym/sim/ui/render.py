@@ -152,6 +152,12 @@ def _scrim_table() -> list[int]:
     return list(dimmed.getchannel(0).tobytes()) * 3
 
 
+def dimmed(color: Color) -> Color:
+    """``color`` under a scrim, as the renderer dims it (``_scrim_table``)."""
+    table = _scrim_table()
+    return table[color[0]], table[color[1]], table[color[2]]
+
+
 def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels: per view, in drawing order, a tuple starting with
     its kind, bounds, text size and elevation (what ``Renderer._reach`` reads)."""
@@ -379,6 +385,9 @@ class Renderer:
             self._text_block(view, view.text_color)
         elif view.kind == "check":
             self._check_box(view)
+        elif view.kind == "label" and view.gravity == "center":  # its canvas's Paint.Align.CENTER
+            self._text_line(view.hint, view, (dx1 + dx2) // 2, (dy1 + dy2 - line_height(view.text_size)) // 2,
+                            centered=True)
         elif view.kind == "label":  # text a custom view draws itself (no TextView): in pixels only, from ``hint``
             self._text_line(view.hint, view, dx1 + view.padding, dy2 - view.padding - line_height(view.text_size))
         elif view.kind == "letter":  # a letter a drawable draws centred on its view (a letter tile), from ``hint``
@@ -507,20 +516,23 @@ class Renderer:
                             width=self._length(3))
 
     def _text_block(self, view: View, color: Color) -> None:
-        """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off."""
+        """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off; each line
+        centred in a TextView whose gravity is ``"center"`` (``android:gravity="center"``)."""
         x1, y1, x2, y2 = view.bounds
         left = x1 + text_start(view)
         width = x2 - left - text_end(view)
         lines = text_lines(view, width)
         step = line_height(view.text_size)
         first = text_top(view)
+        centered = view.kind == "text" and view.gravity == "center"
         for i, line in enumerate(lines):
             top = first + i * step
             if top < y1:
                 continue  # scrolled off above the list
             if top + step > y2:
                 break
-            self._text_line(line, view, left, top, color=color, max_width=width)
+            self._text_line(line, view, left + width // 2 if centered else left, top, centered=centered, color=color,
+                            max_width=width)
 
     def _check_box(self, view: View) -> None:
         """A CheckBox (``btn_checkbox_checked_mtrl`` / ``_unchecked_mtrl``): an 18 dp square with 2 dp rounded

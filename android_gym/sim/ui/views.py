@@ -56,7 +56,9 @@ class View:
     ``android:minHeight``). ``weight`` shares the
     space a Column or Row has left over. ``gravity`` places a child inside a Frame (``"top"``, ``"bottom"``,
     ``"bottom_end"``, ``"center"``); ``"center_horizontal"`` makes a Column's child as wide as its content and
-    centres it; ``"fill"`` makes a Row's child as tall as the row (otherwise it is centred vertically).
+    centres it; ``"fill"`` makes a Row's child as tall as the row (otherwise it is centred vertically). A ``label``
+    (text a custom view paints) with ``"center"`` is painted centred on the view (``Paint.Align.CENTER``), and so
+    is each line of a TextView (``kind="text"``) with ``"center"`` (``android:gravity="center"``).
     ``key`` identifies an editable or scrollable view across rebuilds.
     ``selection`` is the focused EditText's ``(start, end)`` selection (equal ends: the caret), set by the window.
     ``on_seek`` makes a view a SeekBar: the window calls it with the touched fraction of the track (0..1, as
