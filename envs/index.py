@@ -45,7 +45,8 @@ def _sibling_imports(path: Path, names: set[str]) -> set[str]:
             modules = [f"{base}.{alias.name}" for alias in node.names] if base == package else [base]
         else:
             continue
-        found.update(module.split(".")[2] for module in modules if module.startswith(f"{package}."))
+        found.update(module.removeprefix(f"{package}.").split(".")[0] for module in modules
+                     if module.startswith(f"{package}."))
     return found & names
 
 
@@ -79,6 +80,7 @@ def render(index: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Rewrite ``index.json`` (or with ``--check`` only compare it); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if index.json is not what the modules register")
     args = parser.parse_args(argv)
