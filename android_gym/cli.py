@@ -19,7 +19,6 @@ from android_gym import evaluation
 from android_gym.agents import BUILTIN_AGENTS, load_agent
 from android_gym.errors import AdbServerError, AndroidGymError, RunDirError, ServerError
 from android_gym.testing import run_episode
-from android_gym.wrappers import RecordTrajectory
 
 
 def _env_id(task: str) -> str:
@@ -48,6 +47,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run ``--episodes`` episodes of an agent and print per-episode results and the success rate."""
+    from android_gym.wrappers.recording import RecordTrajectory
+
     env_id = _env_id(args.task)
     if env_id not in gym.registry:
         android_gym.get_task(env_id.split("/")[-1].removesuffix("-v0"))  # raises with suggestions

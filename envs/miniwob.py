@@ -32,6 +32,7 @@ import gymnasium as gym
 import numpy as np
 
 from android_gym.device.base import Device
+from android_gym.env import AndroidEnv
 from android_gym.errors import AndroidGymError
 from android_gym.sim.apps import chrome
 from android_gym.tasks import Task
@@ -165,8 +166,14 @@ def env_id(task: str) -> str:
     return f"{NAMESPACE}/{task}-v0"
 
 
+def make_env(task: str, **env_kwargs: Any) -> AndroidEnv:
+    """The env of the MiniWoB task ``task`` (``env_kwargs``: ``AndroidEnv``'s ``device``, ``pixels``, …)."""
+    return AndroidEnv(MINIWOB_TASKS[task], **env_kwargs)
+
+
 for _task in TASKS:
     MINIWOB_TASKS[_task] = type(_class_name(_task), (MiniWobTask,), {"name": _class_name(_task),
                                                                     "miniwob_task": _task})
-    gym.register(id=env_id(_task), entry_point="android_gym.env:AndroidEnv",
-                 kwargs={"task": MINIWOB_TASKS[_task]}, max_episode_steps=MiniWobTask.max_steps())
+    gym.registry.pop(env_id(_task), None)  # registered already from the catalogue's index: replaced silently
+    gym.register(id=env_id(_task), entry_point=f"{__name__}:make_env", kwargs={"task": _task},
+                 max_episode_steps=MiniWobTask.max_steps())

@@ -32,11 +32,12 @@ def pytest_configure(config: pytest.Config) -> None:
     value already set is kept."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     # SB3's SubprocVecEnv starts its workers from the forkserver (its default start method). The session's
-    # forkserver imports SB3 (and so torch) and android_gym once, and each worker forks from it with them imported
-    # instead of importing them itself (~5 s of CPU per worker on a busy machine); the env functions still reach
-    # the workers pickled, in processes that never ran a test.
+    # forkserver imports SB3 (and so torch), the RL view and the simulated phone once, and each worker forks from it
+    # with them imported instead of importing them itself (~5 s of CPU per worker on a busy machine); the env
+    # functions still reach the workers pickled, in processes that never ran a test (a worker imports its task's
+    # module itself).
     multiprocessing.set_forkserver_preload(["__main__", "stable_baselines3.common.vec_env.subproc_vec_env",
-                                            "android_gym.wrappers"])
+                                            "android_gym.wrappers.rl_env", "android_gym.sim.phone"])
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -113,10 +114,11 @@ def reset_task(make_env):
     return reset
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def local_ray(adb_server_port):
-    """A local Ray with 2 CPUs for a test module; started after the private adb server, so its workers inherit its
-    address. It is shut down, and its session files removed, whatever the tests did."""
+    """A local Ray with 2 CPUs, one for the session (a start is ~25 s on this 2-core machine: its test modules share
+    it); started after the private adb server, so its workers inherit its address. It is shut down, and its session
+    files removed, at the end whatever the tests did."""
     import logging
 
     import ray

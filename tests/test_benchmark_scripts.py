@@ -130,9 +130,12 @@ def test_throughput_rejects_a_malformed_screen(scripts, capsys):
     assert "WIDTHxHEIGHT" in capsys.readouterr().err
 
 
-def test_scaling_table_and_plot(scripts, tmp_path, capsys):
+def test_scaling_table_and_plot(scripts, tmp_path, capsys, monkeypatch):
+    """The table's wiring: every mode × screen setting × env count (the rates are not checked: 2 steps after 1
+    warm-up step, not the script's 10, keep the ten measurements short)."""
+    monkeypatch.setattr(scripts["scaling"], "WARMUP_STEPS", 1)
     path = tmp_path / "figures" / "scaling.png"
-    rows = scripts["scaling"].main(["--steps", "5", "--envs", "2,1", "--plot", str(path)])
+    rows = scripts["scaling"].main(["--steps", "2", "--envs", "2,1", "--plot", str(path)])
     output = capsys.readouterr().out
     assert output.startswith("machine: ")
     header, *body = table(output)

@@ -7,25 +7,44 @@ For LLM agents: ``CompressUITree`` (UI text with stable IDs), ``SetOfMark`` (num
 ``MultiTaskRLEnv`` (several tasks behind one view) and ``make_pixel_env`` (pixels and a touch grid, for CNN
 policies). For both: ``ApplyConstraints`` (forbidden apps, pages, elements), ``RecordTrajectory`` and ``Distractors``
 (notifications, the low-battery warning and permission prompts, seeded, at a rate).
+
+Each is imported from its module when first used: importing one wrapper module imports only what it needs.
 """
 
-from android_gym.wrappers.app_docs import AppDocs
-from android_gym.wrappers.compression import CompressUITree, compress_ui
-from android_gym.wrappers.constraints import ApplyConstraints, ForbiddenApp, ForbiddenElement, ForbiddenPage
-from android_gym.wrappers.dialects import DIALECTS, AndroidArenaDialect, AndroidWorldJSON, AppAgentDialect
-from android_gym.wrappers.distractors import Distractors
-from android_gym.wrappers.exploration import VisitCountHints
-from android_gym.wrappers.llm_actions import ParseLLMActions
-from android_gym.wrappers.recording import RecordTrajectory
-from android_gym.wrappers.rl_actions import ElementActions, TouchGridActions
-from android_gym.wrappers.rl_env import make_rl_env
-from android_gym.wrappers.rl_multitask import MultiTaskRLEnv
-from android_gym.wrappers.rl_observations import ElementFeatureObservation, PixelObservation
-from android_gym.wrappers.rl_pixels import make_pixel_env
-from android_gym.wrappers.set_of_mark import SetOfMark
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from android_gym.lazy_names import lazy_names
+
+if TYPE_CHECKING:
+    from android_gym.wrappers.app_docs import AppDocs
+    from android_gym.wrappers.compression import CompressUITree, compress_ui
+    from android_gym.wrappers.constraints import ApplyConstraints, ForbiddenApp, ForbiddenElement, ForbiddenPage
+    from android_gym.wrappers.dialects import DIALECTS, AndroidArenaDialect, AndroidWorldJSON, AppAgentDialect
+    from android_gym.wrappers.distractors import Distractors
+    from android_gym.wrappers.exploration import VisitCountHints
+    from android_gym.wrappers.llm_actions import ParseLLMActions
+    from android_gym.wrappers.recording import RecordTrajectory
+    from android_gym.wrappers.rl_actions import ElementActions, TouchGridActions
+    from android_gym.wrappers.rl_env import make_rl_env
+    from android_gym.wrappers.rl_multitask import MultiTaskRLEnv
+    from android_gym.wrappers.rl_observations import ElementFeatureObservation, PixelObservation
+    from android_gym.wrappers.rl_pixels import make_pixel_env
+    from android_gym.wrappers.set_of_mark import SetOfMark
 
 __all__ = ["AndroidArenaDialect", "AndroidWorldJSON", "AppAgentDialect", "AppDocs", "ApplyConstraints",
            "CompressUITree", "DIALECTS", "Distractors", "ElementActions", "ElementFeatureObservation", "ForbiddenApp",
            "ForbiddenElement", "ForbiddenPage", "MultiTaskRLEnv", "ParseLLMActions", "PixelObservation",
            "RecordTrajectory", "SetOfMark", "TouchGridActions", "VisitCountHints", "compress_ui", "make_pixel_env",
            "make_rl_env"]
+__getattr__, __dir__ = lazy_names(__name__, {
+    "android_gym.wrappers.app_docs": ["AppDocs"], "android_gym.wrappers.compression": ["CompressUITree", "compress_ui"],
+    "android_gym.wrappers.constraints": ["ApplyConstraints", "ForbiddenApp", "ForbiddenElement", "ForbiddenPage"],
+    "android_gym.wrappers.dialects": ["DIALECTS", "AndroidArenaDialect", "AndroidWorldJSON", "AppAgentDialect"],
+    "android_gym.wrappers.distractors": ["Distractors"], "android_gym.wrappers.exploration": ["VisitCountHints"],
+    "android_gym.wrappers.llm_actions": ["ParseLLMActions"], "android_gym.wrappers.recording": ["RecordTrajectory"],
+    "android_gym.wrappers.rl_actions": ["ElementActions", "TouchGridActions"],
+    "android_gym.wrappers.rl_env": ["make_rl_env"], "android_gym.wrappers.rl_multitask": ["MultiTaskRLEnv"],
+    "android_gym.wrappers.rl_observations": ["ElementFeatureObservation", "PixelObservation"],
+    "android_gym.wrappers.rl_pixels": ["make_pixel_env"], "android_gym.wrappers.set_of_mark": ["SetOfMark"]})

@@ -1,0 +1,94 @@
+"""The catalogue's index (``envs/index.json``) and cheap imports: ``import android_gym`` registers every task name
+and Gymnasium id without importing a task's module, and a task's module is imported when the task is needed."""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import android_gym
+from android_gym import evaluation, wrappers
+from android_gym.envs import INDEX_FILE
+
+
+def run_python(code: str) -> subprocess.CompletedProcess:
+    """``code`` run by a new interpreter (nothing imported yet), its output captured."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=600)
+
+
+def printed_json(code: str):
+    """What ``code``, run by a new interpreter, prints as JSON on its last line."""
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def test_the_index_is_what_the_modules_register():
+    result = subprocess.run([sys.executable, "-m", "android_gym.envs.index", "--check"], capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_import_registers_every_id_and_name_and_a_task_imports_its_own_module_only():
+    seen = printed_json("""
+        import contextlib, io, json, sys
+        import gymnasium as gym
+        import android_gym
+        import android_gym.cli
+
+        def heavy():
+            return sorted(name for name in sys.modules if name.startswith(
+                ("android_gym.envs.", "android_gym.sim.apps", "android_gym.sim.phone", "android_gym.wrappers.",
+                 "android_gym.evaluation.")))
+
+        android_gym.cli.build_parser()
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            gym.pprint_registry()
+        before = heavy()
+        names = android_gym.task_names()
+        env = gym.make("AndroidWorld/SendSms-v0", pixels=False)
+        _, info = env.reset(seed=0)
+        print(json.dumps({"before": before, "registry": printed.getvalue(), "names": names, "after": heavy(),
+                          "steps": env.spec.max_episode_steps, "params": sorted(info["params"])}))
+        """)
+    index = json.loads(INDEX_FILE.read_text())
+    assert seen["before"] == []
+    assert all(f"{env_id.split('/')[1]}" in seen["registry"] for env_id in index["envs"])
+    assert seen["names"] == sorted([*index["tasks"], *index["aliases"]])
+    assert {"AndroidWorld/SendSms-v0", "MiniWoB/click-button-v0",
+            "AndroidWorld/ClockTimerEntryWithoutStopwatch-v0"} <= set(index["envs"])
+    assert [name for name in seen["after"] if name.startswith("android_gym.envs.")] == ["android_gym.envs.sms"]
+    assert seen["steps"] == android_gym.get_task("SimpleSmsSend").max_steps()
+    assert seen["params"] == ["message", "number"]
+
+
+def test_a_task_registered_under_a_catalogue_name_before_its_module_is_imported_stays_registered():
+    seen = printed_json("""
+        import json
+        import gymnasium as gym
+        import android_gym
+
+        class Mine(android_gym.Task):
+            name, complexity = "SimpleSmsSend", 4.5
+
+        android_gym.register_task(Mine)
+        reply = android_gym.get_task("SimpleSmsReply")  # imports the module that registers SimpleSmsSend too
+        print(json.dumps([android_gym.get_task("SimpleSmsSend") is Mine, android_gym.get_task("SendSms") is Mine,
+                          gym.spec("AndroidWorld/SimpleSmsSend-v0").max_episode_steps, reply.__module__]))
+        """)
+    assert seen == [True, True, 45, "android_gym.envs.sms"]
+
+
+@pytest.mark.parametrize("package", [wrappers, evaluation], ids=lambda package: package.__name__)
+def test_a_package_of_lazy_names_offers_each_and_none_is_a_submodules_name(package):
+    submodules = {module.name for module in pkgutil.iter_modules(package.__path__)}
+    assert set(package.__all__) <= set(dir(package))
+    assert not set(package.__all__) & submodules  # importing that submodule would replace the name
+    for name in package.__all__:
+        assert getattr(package, name) is vars(package)[name]  # imported, then kept
