@@ -8,6 +8,7 @@ puts in ``info["invalid_action"]``.
 from __future__ import annotations
 
 import json
+import operator
 import shlex
 import string
 from collections.abc import Mapping, Sequence
@@ -101,8 +102,9 @@ class ActionType(str, Enum):
 
 
 ACTION_TYPES = tuple(ActionType)
-_POINTING = {ActionType.CLICK, ActionType.DOUBLE_TAP, ActionType.LONG_PRESS}
-_ON_ELEMENT = _POINTING | {ActionType.SCROLL, ActionType.INPUT_TEXT}
+# Tuples, not sets: a set's lookup calls Enum.__hash__, a Python function; a tuple compares identities first.
+_POINTING = (ActionType.CLICK, ActionType.DOUBLE_TAP, ActionType.LONG_PRESS)
+_ON_ELEMENT = (*_POINTING, ActionType.SCROLL, ActionType.INPUT_TEXT)
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,8 @@ class Action:
         """A checked ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if
         malformed (also an ``Action`` built by hand with fields of the wrong types)."""
         if isinstance(value, Action):
+            if _well_formed(value):  # an agent's or the action space's action: nothing to convert
+                return value
             value = {name: getattr(value, name) for name in _FIELDS}
         elif isinstance(value, str):
             value = _load_json(value)
@@ -200,6 +204,30 @@ def _load_json(text: str) -> Any:
 _FIELDS = tuple(f.name for f in fields(Action))
 
 
+def _well_formed(action: Action) -> bool:
+    """Whether every field of ``action`` already holds what ``Action.parse`` would make of it (a number a plain
+    ``int`` in range, a flag a ``bool``, a text a ``str`` UTF-8 can encode), so that parse returns it as it is."""
+    if type(action.action_type) is not ActionType:
+        return False
+    for number in (action.index, action.x, action.y):
+        if number is not None and (type(number) is not int or abs(number) > 2**31):
+            return False
+    if action.clear_text is not None and type(action.clear_text) is not bool:
+        return False
+    for text in (action.text, action.direction, action.goal_status, action.app_name, action.keycode):
+        if text is not None and (type(text) is not str or not _encodable(text)):
+            return False
+    return True
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class InvalidAction:
     """What a wrapper passes on for agent output it could not translate (an unparseable LLM reply, an empty
@@ -237,11 +265,15 @@ def action_space(max_elements: int = MAX_UI_ELEMENTS) -> ActionSpace:
 def _discrete(sample: Mapping[str, Any], key: str, size: int, start: int = 0) -> int:
     """The integer ``sample[key]`` of a Discrete(size, start) field; ``InvalidActionError`` if outside it."""
     value = sample.get(key, start)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+    try:  # an int or a NumPy integer (the space's samples); operator.index refuses floats and NumPy's bools
+        number = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        number = None
+    if number is None:
         raise InvalidActionError(f"{key} must be an integer of the action space, got {short_repr(value)}")
-    if not start <= value < start + size:
+    if not start <= number < start + size:
         raise InvalidActionError(f"{key} must lie in [{start}, {start + size}), got {short_repr(value)}")
-    return int(value)
+    return number
 
 
 def _touch_position(value: Any) -> tuple[float, float]:
