@@ -170,6 +170,7 @@ class AndroidEnv(gym.Env):
         self._last_dump: str | None = None
         self._last_tree = ""
         self._score = 0.0
+        self._scored_at: int | None = None  # the device's ``changes`` when the score was last read from it
         self._steps = 0
         self._healthy = True
         self._ended: tuple[dict[str, Any], bool, bool] | None = None  # final observation, terminated, truncated
@@ -222,7 +223,8 @@ class AndroidEnv(gym.Env):
         observation = self._observe()
         self._steps = 0
         self._ended, self._warned_ended = None, False
-        self._score = 0.0 if self.task.scored_at_end else self.task.is_successful(self.device)
+        self._scored_at = None
+        self._score = 0.0 if self.task.scored_at_end else self._read_score()
         return observation, self._info(None, None)
 
     def step(self, action: Any):
@@ -298,10 +300,23 @@ class AndroidEnv(gym.Env):
         return chosen.sample(self.np_random) if isinstance(chosen, ConfigDistribution) else chosen
 
     def _evaluate(self, ending: bool) -> float:
-        """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step."""
-        if self.task.scored_at_end and not ending and self._steps < self.task_class.max_steps():
-            return self._score
-        return self.task.is_successful(self.device)
+        """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step, another when
+        the episode ends (an ``answer`` is the task's to check) or something may have changed the phone since its
+        score was read (a device that counts its ``changes``, the simulated phone: an action refused before it
+        reached the phone leaves the score as it was)."""
+        if self.task.scored_at_end:
+            if not ending and self._steps < self.task_class.max_steps():
+                return self._score
+            return self.task.is_successful(self.device)
+        unchanged = self._scored_at is not None and getattr(self.device, "changes", None) == self._scored_at
+        return self._score if unchanged and not ending else self._read_score()
+
+    def _read_score(self) -> float:
+        """``is_successful`` of the task, noting the device's ``changes`` after it (the check's own shell commands
+        included)."""
+        score = self.task.is_successful(self.device)
+        self._scored_at = getattr(self.device, "changes", None)
+        return score
 
     def _observe(self) -> dict[str, Any]:
         xml = self.device.ui_dump()

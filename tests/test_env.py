@@ -245,6 +245,32 @@ def test_space_samples_refuse_what_is_no_integer_of_the_space():
     assert actions.to_action({**base, "action_type": np.int8(0)}, (1080, 2400)).action_type is ActionType.CLICK
 
 
+def test_the_score_is_read_again_only_after_something_reached_the_phone(make_env, monkeypatch):
+    """An action refused before it reached the phone changes nothing there: the score read last still holds. Any
+    call that may change the phone (input, shell, push), and the episode's end (an answer is the task's to
+    check), has it read again."""
+    env = make_env(pixels=False)
+    env.reset(seed=0)
+    task, device = env.unwrapped.task, env.unwrapped.device
+    reads = []
+    check = task.is_successful
+    monkeypatch.setattr(task, "is_successful", lambda dev: reads.append(dev) or check(dev))
+    *_, info = env.step(Action(ActionType.CLICK, index=400))
+    assert info["invalid_action"] and reads == []
+    env.step(Action(ActionType.NAVIGATE_HOME))
+    assert len(reads) == 1
+    device.shell("input keyevent HOME")
+    env.step(Action(ActionType.UNKNOWN))
+    assert len(reads) == 2
+    env.step(Action(ActionType.UNKNOWN))
+    assert len(reads) == 2
+    device.push(b"x", "/sdcard/Download/x.txt")
+    env.step(Action(ActionType.OPEN_APP, app_name="no such app"))
+    assert len(reads) == 3
+    env.step(Action(ActionType.ANSWER, text="42"))
+    assert len(reads) == 4
+
+
 def test_dict_actions_from_the_space(make_env):
     env = make_env(pixels=False)
     obs, info = env.reset(seed=0)

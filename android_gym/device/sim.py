@@ -27,6 +27,9 @@ class SimDevice:
     def __init__(self, width: int = 1080, height: int = 2400) -> None:
         self.phone = Phone(width, height)
         self._closed = False
+        #: How many calls that may change the phone were made (input, shell, push, an incoming text): while it stays
+        #: the same nothing on the phone changed, so a task's score read since still holds (the env's short cut).
+        self.changes = 0
         self._dumped: tuple[str, list[Node], str] | None = None  # the last dump, the nodes it writes, its package
         self._known: dict[str, tuple[UIElement, ...]] = {}  # the elements of the last few dumps read (oldest first)
 
@@ -39,16 +42,21 @@ class SimDevice:
         if self._closed:
             raise DeviceError("the simulated phone was closed; create a new env or device")
 
+    def _change(self) -> None:
+        """Before a call that may change the phone: it must be open, and ``changes`` counts the call."""
+        self._check_open()
+        self.changes += 1
+
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
         """Run a command line in the phone's shell (``timeout`` is moot: nothing blocks)."""
-        self._check_open()
+        self._change()
         encode_utf8(cmd, "shell command")
         result = self.phone.run(cmd)
         return ShellResult((result.stdout + result.stderr).decode("utf-8", "replace"), result.exit_code)
 
     def push(self, data: bytes, path: str) -> None:
         """Write a file, creating its parent directories (adb's ``fixed_push_mkdir``)."""
-        self._check_open()
+        self._change()
         encode_utf8(path, "device path")
         self.phone.fs.makedirs(posixpath.dirname(path))
         self.phone.fs.write_bytes(path, data)
@@ -94,33 +102,33 @@ class SimDevice:
 
     def tap(self, x: int, y: int) -> None:
         """Tap at pixel coordinates."""
-        self._check_open()
+        self._change()
         self.phone.tap(x, y)
 
     def long_press(self, x: int, y: int) -> None:
         """Touch and hold."""
-        self._check_open()
+        self._change()
         self.phone.long_press(x, y)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         """Drag between two points."""
-        self._check_open()
+        self._change()
         self.phone.swipe(x1, y1, x2, y2, duration_ms)
 
     def input_text(self, text: str) -> None:
         """Type into the focused field."""
-        self._check_open()
+        self._change()
         encode_utf8(text, "text to type")
         self.phone.input_text(text)
 
     def key(self, code: int) -> None:
         """Press a key."""
-        self._check_open()
+        self._change()
         self.phone.key(code)
 
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming text through the simulated modem (the telephony provider's write tells apps)."""
-        self._check_open()
+        self._change()
         encode_utf8(sender, "SMS sender")
         encode_utf8(text, "SMS text")
         self.phone.telephony.deliver_sms(sender, text)
