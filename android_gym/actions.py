@@ -22,7 +22,7 @@ from gymnasium import spaces
 from android_gym.device.base import Device, encode_utf8
 from android_gym.errors import InvalidActionError, UnencodableTextError, short_repr
 from android_gym.sim import keycodes
-from android_gym.ui import UIElement
+from android_gym.ui import UIElement, frozen
 from android_gym.vector_actions import ActionSpace
 
 MAX_UI_ELEMENTS = 512
@@ -298,16 +298,18 @@ def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Actio
     width, height = screen_size
     x, y = min(int(px * width), width - 1), min(int(py * height), height - 1)
     use_point = action_type in _POINTING and index < 0
-    return Action(
-        action_type=action_type,
-        index=index if index >= 0 and action_type in _ON_ELEMENT else None,
-        x=x if use_point else None,
-        y=y if use_point else None,
-        text=sample.get("text", "") if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
-        direction=direction if action_type in (ActionType.SCROLL, ActionType.SWIPE) else None,
-        goal_status="complete" if action_type is ActionType.STATUS else None,
-        app_name=sample.get("app_name", "") if action_type is ActionType.OPEN_APP else None,
-    )
+    return frozen(Action, {  # every field, without the frozen dataclass's __init__: one action a step
+        "action_type": action_type,
+        "index": index if index >= 0 and action_type in _ON_ELEMENT else None,
+        "x": x if use_point else None,
+        "y": y if use_point else None,
+        "text": sample.get("text", "") if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
+        "direction": direction if action_type in (ActionType.SCROLL, ActionType.SWIPE) else None,
+        "goal_status": "complete" if action_type is ActionType.STATUS else None,
+        "app_name": sample.get("app_name", "") if action_type is ActionType.OPEN_APP else None,
+        "keycode": None,
+        "clear_text": None,
+    })
 
 
 def _target(action: Action, elements: Sequence[UIElement], screen_size: tuple[int, int]) -> tuple[int, int]:

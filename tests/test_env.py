@@ -242,7 +242,9 @@ def test_space_samples_refuse_what_is_no_integer_of_the_space():
             actions.to_action({**base, "action_type": value}, (1080, 2400))
     with pytest.raises(InvalidActionError, match=r"index must lie in \[-1, 512\)"):
         actions.to_action({**base, "index": np.int64(600)}, (1080, 2400))
-    assert actions.to_action({**base, "action_type": np.int8(0)}, (1080, 2400)).action_type is ActionType.CLICK
+    assert actions.to_action({**base, "action_type": np.int8(0)}, (1080, 2400)) == Action(ActionType.CLICK, x=0, y=0)
+    swipe = {**base, "action_type": list(ActionType).index(ActionType.SWIPE), "direction": np.int64(1)}
+    assert actions.to_action(swipe, (1080, 2400)) == Action(ActionType.SWIPE, direction="down")
 
 
 def test_the_score_is_read_again_only_after_something_reached_the_phone(make_env, monkeypatch):
