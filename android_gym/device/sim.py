@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import posixpath
 from collections.abc import Iterator
 
@@ -142,12 +143,24 @@ class SimDevice:
 
 def elements_of(nodes: list[Node], package: str) -> Iterator[UIElement]:
     """The ``UIElement`` of every node a dump of a window of ``package`` writes (``hierarchy.written``), in order."""
-    for index, (view, depth, bounds) in enumerate(nodes):
-        yield frozen(UIElement, {
-            "index": index, "text": parsed_value(view.text), "content_description": parsed_value(view.content_desc),
-            "class_name": view.class_name, "resource_name": parsed_value(view.resource_id), "package_name": package,
-            "bbox_pixels": frozen(BoundingBox, dict(zip(_BOX, bounds))), "is_checkable": bool(view.checkable),
-            "is_checked": bool(view.checked), "is_clickable": bool(view.clickable), "is_enabled": bool(view.enabled),
-            "is_focusable": bool(view.focusable), "is_focused": bool(view.focused),
-            "is_scrollable": bool(view.scrollable), "is_long_clickable": bool(view.long_clickable),
-            "is_password": bool(view.password), "is_selected": bool(view.selected), "depth": depth})
+    for index, (view, depth, (x1, y1, x2, y2)) in enumerate(nodes):
+        yield _element(index, view.text, view.content_desc, view.class_name, view.resource_id, package, x1, y1, x2, y2,
+                       view.checkable, view.checked, view.clickable, view.enabled, view.focusable, view.focused,
+                       view.scrollable, view.long_clickable, view.password, view.selected, depth)
+
+
+@functools.lru_cache(maxsize=2048, typed=True)  # typed: a float bound is not taken for an int one
+def _element(index: int, text: str, content_desc: str, class_name: str, resource_id: str, package: str, x1: int,
+             y1: int, x2: int, y2: int, checkable: bool, checked: bool, clickable: bool, enabled: bool,
+             focusable: bool, focused: bool, scrollable: bool, long_clickable: bool, password: bool, selected: bool,
+             depth: int) -> UIElement:
+    """The element of a node with these attributes, made once while it is kept: a new screen shares most of its
+    nodes (bars, rows) with the screens before it, and an element is immutable, so dumps share it."""
+    return frozen(UIElement, {
+        "index": index, "text": parsed_value(text), "content_description": parsed_value(content_desc),
+        "class_name": class_name, "resource_name": parsed_value(resource_id), "package_name": package,
+        "bbox_pixels": frozen(BoundingBox, dict(zip(_BOX, (x1, y1, x2, y2)))), "is_checkable": bool(checkable),
+        "is_checked": bool(checked), "is_clickable": bool(clickable), "is_enabled": bool(enabled),
+        "is_focusable": bool(focusable), "is_focused": bool(focused), "is_scrollable": bool(scrollable),
+        "is_long_clickable": bool(long_clickable), "is_password": bool(password), "is_selected": bool(selected),
+        "depth": depth})
