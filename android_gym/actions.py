@@ -8,6 +8,7 @@ puts in ``info["invalid_action"]``.
 from __future__ import annotations
 
 import json
+import operator
 import shlex
 import string
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,7 @@ from gymnasium import spaces
 from android_gym.device.base import Device, encode_utf8
 from android_gym.errors import InvalidActionError, UnencodableTextError, short_repr
 from android_gym.sim import keycodes
-from android_gym.ui import UIElement
+from android_gym.ui import UIElement, frozen
 from android_gym.vector_actions import ActionSpace
 
 MAX_UI_ELEMENTS = 512
@@ -101,8 +102,9 @@ class ActionType(str, Enum):
 
 
 ACTION_TYPES = tuple(ActionType)
-_POINTING = {ActionType.CLICK, ActionType.DOUBLE_TAP, ActionType.LONG_PRESS}
-_ON_ELEMENT = _POINTING | {ActionType.SCROLL, ActionType.INPUT_TEXT}
+# Tuples, not sets: a set's lookup calls Enum.__hash__, a Python function; a tuple compares identities first.
+_POINTING = (ActionType.CLICK, ActionType.DOUBLE_TAP, ActionType.LONG_PRESS)
+_ON_ELEMENT = (*_POINTING, ActionType.SCROLL, ActionType.INPUT_TEXT)
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,8 @@ class Action:
         """A checked ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if
         malformed (also an ``Action`` built by hand with fields of the wrong types)."""
         if isinstance(value, Action):
+            if _well_formed(value):  # an agent's or the action space's action: nothing to convert
+                return value
             value = {name: getattr(value, name) for name in _FIELDS}
         elif isinstance(value, str):
             value = _load_json(value)
@@ -200,6 +204,30 @@ def _load_json(text: str) -> Any:
 _FIELDS = tuple(f.name for f in fields(Action))
 
 
+def _well_formed(action: Action) -> bool:
+    """Whether every field of ``action`` already holds what ``Action.parse`` would make of it (a number a plain
+    ``int`` in range, a flag a ``bool``, a text a ``str`` UTF-8 can encode), so that parse returns it as it is."""
+    if type(action.action_type) is not ActionType:
+        return False
+    for number in (action.index, action.x, action.y):
+        if number is not None and (type(number) is not int or abs(number) > 2**31):
+            return False
+    if action.clear_text is not None and type(action.clear_text) is not bool:
+        return False
+    for text in (action.text, action.direction, action.goal_status, action.app_name, action.keycode):
+        if text is not None and (type(text) is not str or not _encodable(text)):
+            return False
+    return True
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class InvalidAction:
     """What a wrapper passes on for agent output it could not translate (an unparseable LLM reply, an empty
@@ -237,11 +265,15 @@ def action_space(max_elements: int = MAX_UI_ELEMENTS) -> ActionSpace:
 def _discrete(sample: Mapping[str, Any], key: str, size: int, start: int = 0) -> int:
     """The integer ``sample[key]`` of a Discrete(size, start) field; ``InvalidActionError`` if outside it."""
     value = sample.get(key, start)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+    try:  # an int or a NumPy integer (the space's samples); operator.index refuses floats and NumPy's bools
+        number = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        number = None
+    if number is None:
         raise InvalidActionError(f"{key} must be an integer of the action space, got {short_repr(value)}")
-    if not start <= value < start + size:
+    if not start <= number < start + size:
         raise InvalidActionError(f"{key} must lie in [{start}, {start + size}), got {short_repr(value)}")
-    return int(value)
+    return number
 
 
 def _touch_position(value: Any) -> tuple[float, float]:
@@ -266,16 +298,18 @@ def from_space(sample: Mapping[str, Any], screen_size: tuple[int, int]) -> Actio
     width, height = screen_size
     x, y = min(int(px * width), width - 1), min(int(py * height), height - 1)
     use_point = action_type in _POINTING and index < 0
-    return Action(
-        action_type=action_type,
-        index=index if index >= 0 and action_type in _ON_ELEMENT else None,
-        x=x if use_point else None,
-        y=y if use_point else None,
-        text=sample.get("text", "") if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
-        direction=direction if action_type in (ActionType.SCROLL, ActionType.SWIPE) else None,
-        goal_status="complete" if action_type is ActionType.STATUS else None,
-        app_name=sample.get("app_name", "") if action_type is ActionType.OPEN_APP else None,
-    )
+    return frozen(Action, {  # every field, without the frozen dataclass's __init__: one action a step
+        "action_type": action_type,
+        "index": index if index >= 0 and action_type in _ON_ELEMENT else None,
+        "x": x if use_point else None,
+        "y": y if use_point else None,
+        "text": sample.get("text", "") if action_type in (ActionType.INPUT_TEXT, ActionType.ANSWER) else None,
+        "direction": direction if action_type in (ActionType.SCROLL, ActionType.SWIPE) else None,
+        "goal_status": "complete" if action_type is ActionType.STATUS else None,
+        "app_name": sample.get("app_name", "") if action_type is ActionType.OPEN_APP else None,
+        "keycode": None,
+        "clear_text": None,
+    })
 
 
 def _target(action: Action, elements: Sequence[UIElement], screen_size: tuple[int, int]) -> tuple[int, int]:

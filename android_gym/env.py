@@ -57,6 +57,14 @@ def _pinned_params(options: Any, params: Mapping[str, Any], task: str) -> Mappin
     return pinned
 
 
+def _immutable(value: Any) -> bool:
+    """Whether nothing can change ``value`` in place: a string, a number, a bool, None, or a tuple or frozenset of
+    such values."""
+    if isinstance(value, (tuple, frozenset)):
+        return all(map(_immutable, value))
+    return value is None or isinstance(value, (str, bytes, int, float, complex))
+
+
 @functools.lru_cache(maxsize=32)
 def _read_dump(xml: str) -> tuple[tuple[UIElement, ...], str]:
     """The elements of a uiautomator dump and the observation's ASCII text of it, made once per dump in a process:
@@ -156,10 +164,13 @@ class AndroidEnv(gym.Env):
         self.task: Task | None = None
         self._elements: list[UIElement] = []
         self._params_pickle = b""
+        self._flat_params: dict[str, Any] | None = None  # the parameters, when no value of them can be changed
+        self._goal = ""  # the observation's goal text (ASCII)
         # The last dump parsed, as the device gave it and as the observation shows it.
         self._last_dump: str | None = None
         self._last_tree = ""
         self._score = 0.0
+        self._scored_at: int | None = None  # the device's ``changes`` when the score was last read from it
         self._steps = 0
         self._healthy = True
         self._ended: tuple[dict[str, Any], bool, bool] | None = None  # final observation, terminated, truncated
@@ -203,13 +214,17 @@ class AndroidEnv(gym.Env):
         self.task = self.task_class(params)
         restore_app_data(self.device, self.task_class.app_packages, missing_ok=True)
         self.task.initialize(self.device)
-        # info["params"] is a fresh copy each step (what an agent does to it never reaches the task), made from
-        # one pickle of the episode's parameters: 8x faster than deepcopy.
+        # info["params"] is a fresh copy each step (what an agent does to it never reaches the task): a copy of the
+        # dict when no value can change (strings, numbers, tuples of them), else made from one pickle of the
+        # episode's parameters (8x faster than deepcopy).
         self._params_pickle = pickle.dumps(self.task.params, protocol=pickle.HIGHEST_PROTOCOL)
+        self._flat_params = dict(self.task.params) if all(map(_immutable, self.task.params.values())) else None
+        self._goal = to_ascii_xml(self.task.goal)
         observation = self._observe()
         self._steps = 0
         self._ended, self._warned_ended = None, False
-        self._score = 0.0 if self.task.scored_at_end else self.task.is_successful(self.device)
+        self._scored_at = None
+        self._score = 0.0 if self.task.scored_at_end else self._read_score()
         return observation, self._info(None, None)
 
     def step(self, action: Any):
@@ -285,10 +300,23 @@ class AndroidEnv(gym.Env):
         return chosen.sample(self.np_random) if isinstance(chosen, ConfigDistribution) else chosen
 
     def _evaluate(self, ending: bool) -> float:
-        """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step."""
-        if self.task.scored_at_end and not ending and self._steps < self.task_class.max_steps():
-            return self._score
-        return self.task.is_successful(self.device)
+        """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step, another when
+        the episode ends (an ``answer`` is the task's to check) or something may have changed the phone since its
+        score was read (a device that counts its ``changes``, the simulated phone: an action refused before it
+        reached the phone leaves the score as it was)."""
+        if self.task.scored_at_end:
+            if not ending and self._steps < self.task_class.max_steps():
+                return self._score
+            return self.task.is_successful(self.device)
+        unchanged = self._scored_at is not None and getattr(self.device, "changes", None) == self._scored_at
+        return self._score if unchanged and not ending else self._read_score()
+
+    def _read_score(self) -> float:
+        """``is_successful`` of the task, noting the device's ``changes`` after it (the check's own shell commands
+        included)."""
+        score = self.task.is_successful(self.device)
+        self._scored_at = getattr(self.device, "changes", None)
+        return score
 
     def _observe(self) -> dict[str, Any]:
         xml = self.device.ui_dump()
@@ -303,8 +331,7 @@ class AndroidEnv(gym.Env):
                 except ValueError as error:
                     raise DeviceError(f"the device returned an unreadable UI dump: {error}") from error
             self._elements, self._last_dump = list(elements), xml
-        observation: dict[str, Any] = {"a11y_tree": self._last_tree,
-                                       "goal": to_ascii_xml(self.task.goal if self.task else "")}
+        observation: dict[str, Any] = {"a11y_tree": self._last_tree, "goal": self._goal}
         if self._pixels:
             observation = {"pixels": self._fit(self.device.screenshot()), **observation}
         return observation
@@ -318,14 +345,17 @@ class AndroidEnv(gym.Env):
 
     def _blank_observation(self) -> dict[str, Any]:
         self._elements, self._last_dump = [], None
-        observation: dict[str, Any] = {"a11y_tree": "", "goal": to_ascii_xml(self.task.goal if self.task else "")}
+        observation: dict[str, Any] = {"a11y_tree": "", "goal": self._goal}
         if self._pixels:
             observation = {"pixels": np.zeros(self.observation_space["pixels"].shape, np.uint8), **observation}
         return observation
 
     def _info(self, invalid: str | None, backend_error: str | None) -> dict[str, Any]:
-        return {"ui_elements": list(self._elements), "score": self._score,
-                "params": pickle.loads(self._params_pickle) if self.task else {},
+        if self._flat_params is not None:
+            params = dict(self._flat_params)
+        else:
+            params = pickle.loads(self._params_pickle) if self.task else {}
+        return {"ui_elements": list(self._elements), "score": self._score, "params": params,
                 "invalid_action": invalid, "backend_error": backend_error, "screen_size": self._screen_size(),
                 "device_config": self._episode_config.as_dict() if self._episode_config else None}
 

@@ -12,10 +12,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import android_gym
-from android_gym import Action, ActionType
+from android_gym import Action, ActionType, actions
 from android_gym.agents import OracleAgent, RandomAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice
+from android_gym.errors import InvalidActionError
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB, was_sent
 from android_gym.testing import check_task, play_steps, run_episode
@@ -216,6 +217,60 @@ def test_json_actions_as_androidworld_writes_them(make_env):
     assert Action.parse('{"action_type": "click", "index": 3}') == Action(ActionType.CLICK, index=3)
     assert json.loads(Action(ActionType.INPUT_TEXT, text="hé", index=2).to_json()) == {
         "action_type": "input_text", "text": "hé", "index": 2}
+
+
+def test_parse_returns_a_well_formed_action_itself_and_converts_the_others():
+    """An agent's action of plain ints and strs needs no conversion (parse is on every step's path); NumPy numbers,
+    bools and lone surrogates still go the long way, converted or refused."""
+    action = Action(ActionType.CLICK, index=3)
+    assert Action.parse(action) is action
+    converted = Action.parse(Action(ActionType.CLICK, x=np.int64(5), y=np.float32(7.0)))
+    assert converted == Action(ActionType.CLICK, x=5, y=7) and type(converted.x) is int and type(converted.y) is int
+    with pytest.raises(InvalidActionError, match="index must be a finite number"):
+        Action.parse(Action(ActionType.CLICK, index=True))
+    with pytest.raises(InvalidActionError, match="lone surrogate"):
+        Action.parse(Action(ActionType.INPUT_TEXT, text="a\ud800"))
+    with pytest.raises(InvalidActionError, match="index must be a finite number"):
+        Action.parse(Action(ActionType.CLICK, index=2**40))
+
+
+def test_space_samples_refuse_what_is_no_integer_of_the_space():
+    """The space's fields are NumPy or Python integers; a float, a bool or a NumPy bool is no field value."""
+    base = {"action_type": 0, "index": -1, "touch_position": np.zeros(2, np.float32), "direction": 0}
+    for value in (1.0, True, np.bool_(True), None):
+        with pytest.raises(InvalidActionError, match="action_type must be an integer"):
+            actions.to_action({**base, "action_type": value}, (1080, 2400))
+    with pytest.raises(InvalidActionError, match=r"index must lie in \[-1, 512\)"):
+        actions.to_action({**base, "index": np.int64(600)}, (1080, 2400))
+    assert actions.to_action({**base, "action_type": np.int8(0)}, (1080, 2400)) == Action(ActionType.CLICK, x=0, y=0)
+    swipe = {**base, "action_type": list(ActionType).index(ActionType.SWIPE), "direction": np.int64(1)}
+    assert actions.to_action(swipe, (1080, 2400)) == Action(ActionType.SWIPE, direction="down")
+
+
+def test_the_score_is_read_again_only_after_something_reached_the_phone(make_env, monkeypatch):
+    """An action refused before it reached the phone changes nothing there: the score read last still holds. Any
+    call that may change the phone (input, shell, push), and the episode's end (an answer is the task's to
+    check), has it read again."""
+    env = make_env(pixels=False)
+    env.reset(seed=0)
+    task, device = env.unwrapped.task, env.unwrapped.device
+    reads = []
+    check = task.is_successful
+    monkeypatch.setattr(task, "is_successful", lambda dev: reads.append(dev) or check(dev))
+    *_, info = env.step(Action(ActionType.CLICK, index=400))
+    assert info["invalid_action"] and reads == []
+    env.step(Action(ActionType.NAVIGATE_HOME))
+    assert len(reads) == 1
+    device.shell("input keyevent HOME")
+    env.step(Action(ActionType.UNKNOWN))
+    assert len(reads) == 2
+    env.step(Action(ActionType.UNKNOWN))
+    assert len(reads) == 2
+    device.push(b"x", "/sdcard/Download/x.txt")
+    env.step(Action(ActionType.OPEN_APP, app_name="no such app"))
+    assert len(reads) == 3
+    env.step(Action(ActionType.ANSWER, text="42"))
+    assert len(reads) == 4
 
 
 def test_dict_actions_from_the_space(make_env):

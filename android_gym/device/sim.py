@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import posixpath
 from collections.abc import Iterator
 
@@ -27,6 +28,9 @@ class SimDevice:
     def __init__(self, width: int = 1080, height: int = 2400) -> None:
         self.phone = Phone(width, height)
         self._closed = False
+        #: How many calls that may change the phone were made (input, shell, push, an incoming text): while it stays
+        #: the same nothing on the phone changed, so a task's score read since still holds (the env's short cut).
+        self.changes = 0
         self._dumped: tuple[str, list[Node], str] | None = None  # the last dump, the nodes it writes, its package
         self._known: dict[str, tuple[UIElement, ...]] = {}  # the elements of the last few dumps read (oldest first)
 
@@ -39,16 +43,21 @@ class SimDevice:
         if self._closed:
             raise DeviceError("the simulated phone was closed; create a new env or device")
 
+    def _change(self) -> None:
+        """Before a call that may change the phone: it must be open, and ``changes`` counts the call."""
+        self._check_open()
+        self.changes += 1
+
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
         """Run a command line in the phone's shell (``timeout`` is moot: nothing blocks)."""
-        self._check_open()
+        self._change()
         encode_utf8(cmd, "shell command")
         result = self.phone.run(cmd)
         return ShellResult((result.stdout + result.stderr).decode("utf-8", "replace"), result.exit_code)
 
     def push(self, data: bytes, path: str) -> None:
         """Write a file, creating its parent directories (adb's ``fixed_push_mkdir``)."""
-        self._check_open()
+        self._change()
         encode_utf8(path, "device path")
         self.phone.fs.makedirs(posixpath.dirname(path))
         self.phone.fs.write_bytes(path, data)
@@ -94,33 +103,33 @@ class SimDevice:
 
     def tap(self, x: int, y: int) -> None:
         """Tap at pixel coordinates."""
-        self._check_open()
+        self._change()
         self.phone.tap(x, y)
 
     def long_press(self, x: int, y: int) -> None:
         """Touch and hold."""
-        self._check_open()
+        self._change()
         self.phone.long_press(x, y)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         """Drag between two points."""
-        self._check_open()
+        self._change()
         self.phone.swipe(x1, y1, x2, y2, duration_ms)
 
     def input_text(self, text: str) -> None:
         """Type into the focused field."""
-        self._check_open()
+        self._change()
         encode_utf8(text, "text to type")
         self.phone.input_text(text)
 
     def key(self, code: int) -> None:
         """Press a key."""
-        self._check_open()
+        self._change()
         self.phone.key(code)
 
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming text through the simulated modem (the telephony provider's write tells apps)."""
-        self._check_open()
+        self._change()
         encode_utf8(sender, "SMS sender")
         encode_utf8(text, "SMS text")
         self.phone.telephony.deliver_sms(sender, text)
@@ -134,12 +143,24 @@ class SimDevice:
 
 def elements_of(nodes: list[Node], package: str) -> Iterator[UIElement]:
     """The ``UIElement`` of every node a dump of a window of ``package`` writes (``hierarchy.written``), in order."""
-    for index, (view, depth, bounds) in enumerate(nodes):
-        yield frozen(UIElement, {
-            "index": index, "text": parsed_value(view.text), "content_description": parsed_value(view.content_desc),
-            "class_name": view.class_name, "resource_name": parsed_value(view.resource_id), "package_name": package,
-            "bbox_pixels": frozen(BoundingBox, dict(zip(_BOX, bounds))), "is_checkable": bool(view.checkable),
-            "is_checked": bool(view.checked), "is_clickable": bool(view.clickable), "is_enabled": bool(view.enabled),
-            "is_focusable": bool(view.focusable), "is_focused": bool(view.focused),
-            "is_scrollable": bool(view.scrollable), "is_long_clickable": bool(view.long_clickable),
-            "is_password": bool(view.password), "is_selected": bool(view.selected), "depth": depth})
+    for index, (view, depth, (x1, y1, x2, y2)) in enumerate(nodes):
+        yield _element(index, view.text, view.content_desc, view.class_name, view.resource_id, package, x1, y1, x2, y2,
+                       view.checkable, view.checked, view.clickable, view.enabled, view.focusable, view.focused,
+                       view.scrollable, view.long_clickable, view.password, view.selected, depth)
+
+
+@functools.lru_cache(maxsize=2048, typed=True)  # typed: a float bound is not taken for an int one
+def _element(index: int, text: str, content_desc: str, class_name: str, resource_id: str, package: str, x1: int,
+             y1: int, x2: int, y2: int, checkable: bool, checked: bool, clickable: bool, enabled: bool,
+             focusable: bool, focused: bool, scrollable: bool, long_clickable: bool, password: bool, selected: bool,
+             depth: int) -> UIElement:
+    """The element of a node with these attributes, made once while it is kept: a new screen shares most of its
+    nodes (bars, rows) with the screens before it, and an element is immutable, so dumps share it."""
+    return frozen(UIElement, {
+        "index": index, "text": parsed_value(text), "content_description": parsed_value(content_desc),
+        "class_name": class_name, "resource_name": parsed_value(resource_id), "package_name": package,
+        "bbox_pixels": frozen(BoundingBox, dict(zip(_BOX, (x1, y1, x2, y2)))), "is_checkable": bool(checkable),
+        "is_checked": bool(checked), "is_clickable": bool(clickable), "is_enabled": bool(enabled),
+        "is_focusable": bool(focusable), "is_focused": bool(focused), "is_scrollable": bool(scrollable),
+        "is_long_clickable": bool(long_clickable), "is_password": bool(password), "is_selected": bool(selected),
+        "depth": depth})

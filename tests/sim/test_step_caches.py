@@ -97,6 +97,20 @@ def test_texts_the_dump_rewrites_read_back_as_parsed() -> None:
     assert list(elements_of(nodes, "org.example")) == parse_ui_dump(xml)
 
 
+def test_nodes_alike_share_their_immutable_element_and_others_do_not() -> None:
+    """Elements are made once per node's attributes (kept in an LRU): the same node in the next dump is the same
+    object, a node that differs in anything (its bounds, even by the type of a number) gets its own."""
+    root = column(text_view("same"), text_view("same"), checkable=True)
+    layout(root, 0, 0, 1080, 2400)
+    first = list(elements_of(written(root, "org.example")[1], "org.example"))
+    again = list(elements_of(written(root, "org.example")[1], "org.example"))
+    assert all(a is b for a, b in zip(first, again)) and first[1] is not first[2]
+    assert first == parse_ui_dump(written(root, "org.example")[0])
+    view = text_view("x")
+    ints, floats = (list(elements_of([(view, 0, box)], "org.example")) for box in ((0, 0, 9, 9), (0.0, 0.0, 9.0, 9.0)))
+    assert type(ints[0].bbox_pixels.x_max) is int and type(floats[0].bbox_pixels.x_max) is float
+
+
 def _center(phone: Phone, label: str) -> tuple[float, float]:
     element = next(e for e in parse_ui_dump(phone.ui_dump()) if label in (e.text, e.content_description))
     return element.bbox_pixels.center

@@ -169,6 +169,7 @@ class WindowManager:
         phone.battery.listen(lambda state: self.invalidate())  # the status bar's battery icon
         self._editor = TextEditor(phone, self._focused_field)
         self._text_toolbar: View | None = None  # the floating text-selection toolbar of the current frame
+        self._touched: tuple[Frame, tuple[float, float], list[View]] | None = None  # ``_touchable_at``'s last answer
         self._focused_screen: Screen | None = None
         self._reveal_focus = False  # a field took focus: its list scrolls it into view at the next frame
         # TextView.onKeyShortcut: Ctrl+A/C/X/V.
@@ -653,15 +654,24 @@ class WindowManager:
         """The topmost window at ``(x, y)`` (design coords)."""
         return next((window for window in self.frame().windows() if _contains(window.bounds, x, y)), None)
 
-    def _hit(self, x: float, y: float, wanted) -> View | None:
-        """The topmost enabled view at ``(x, y)`` (design coords) for which ``wanted(view)`` holds."""
+    def _touchable_at(self, x: float, y: float) -> list[View]:
+        """The enabled views (not virtual ones) of the topmost window at ``(x, y)`` (design coords) that contain the
+        point, in drawing order; found once per frame and point (a drag asks for up to eight kinds of view)."""
+        f = self.frame()
+        if self._touched is not None and self._touched[0] is f and self._touched[1] == (x, y):
+            return self._touched[2]
         window = self._window_at(x, y)
-        found = None
+        views = []
         for view in window.walk() if window is not None else ():
             x1, y1, x2, y2 = view.bounds  # _contains, inlined: every view of the window is tested
-            if x1 <= x < x2 and y1 <= y < y2 and wanted(view) and view.enabled and not view.virtual:
-                found = view
-        return found
+            if x1 <= x < x2 and y1 <= y < y2 and view.enabled and not view.virtual:
+                views.append(view)
+        self._touched = f, (x, y), views
+        return views
+
+    def _hit(self, x: float, y: float, wanted) -> View | None:
+        """The topmost enabled view at ``(x, y)`` (design coords) for which ``wanted(view)`` holds."""
+        return next((view for view in reversed(self._touchable_at(x, y)) if wanted(view)), None)
 
     def _drag_target(self, x: float, y: float, wanted) -> View | None:
         """The view ``_hit`` finds for ``wanted``, unless a view that takes touches and lies outside it is on top at

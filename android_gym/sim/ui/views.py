@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from PIL import Image
 
@@ -48,7 +49,7 @@ ALL_CORNERS: Corners = (True, True, True, True)
 TOP_CORNERS: Corners = (True, True, False, False)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, init=False)
 class View:
     """A node of the view tree: accessibility properties, layout parameters, style and callbacks.
 
@@ -147,6 +148,16 @@ class View:
     clipped_top: int = 0
     bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
 
+    def __init__(self, **props: Any) -> None:
+        """A view with the fields ``props`` names; the others keep their defaults, read through the class, and
+        ``children`` is a new list. A frame builds hundreds of views: the ``__init__`` a dataclass writes assigns
+        all sixty fields of each, four times the cost."""
+        if not _FIELD_NAMES.issuperset(props):
+            raise TypeError(f"View has no field(s) {sorted(set(props) - _FIELD_NAMES)}")
+        self.__dict__.update(props)
+        if "children" not in props:
+            self.children = []
+
     @property
     def editable(self) -> bool:
         """Whether the view takes typed text (an EditText)."""
@@ -161,6 +172,9 @@ class View:
             yield view
             if view.children:
                 extend(reversed(view.children))
+
+
+_FIELD_NAMES = frozenset(view_field.name for view_field in fields(View))
 
 
 def column(*children: View, **props) -> View:

@@ -101,16 +101,15 @@ def record_hash(phone: ShellDevice, screen: Screen) -> str:
 
 def number(phone: ShellDevice, tasks: list[list[Screen]]) -> None:
     """Give each of ``tasks`` (front first) its id and its top activity its record hash, in the order a report
-    walking them numbers them; nothing to do when they are the roots and tops numbered last (a step that changed
-    no task)."""
+    walking them numbers them; nothing to do for a task whose root and top were numbered last time (a step changes
+    one task at most: the others have theirs)."""
     ids = _ids(phone)
     ends = [(task[0], task[-1]) for task in tasks]
-    if len(ends) == len(ids.numbered) and all(a is b for pair, known in zip(ends, ids.numbered)
-                                              for a, b in zip(pair, known)):
-        return
-    for task in tasks:
-        record_hash(phone, task[-1])
-        task_id(phone, task)
+    numbered = {(id(root), id(top)) for root, top in ids.numbered}  # alive: ids.numbered holds them
+    for task, (root, top) in zip(tasks, ends):
+        if (id(root), id(top)) not in numbered:
+            record_hash(phone, top)
+            task_id(phone, task)
     ids.numbered = ends
 
 
