@@ -193,6 +193,7 @@ class Renderer:
         self.scale = scale
         self._frame = np.empty((height, width, 3), np.uint8)  # the screen: each canvas is copied into it
         self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
+        self._frame.flags.writeable = False  # handed out as it is: a change makes a new frame (``_composed``)
         self._canvases: dict[str, Image.Image] = {}  # each window's canvas, kept from frame to frame
         self._canvas: Image.Image  # the canvas being drawn on, and its drawing context
         self._draw: ImageDraw.ImageDraw
@@ -213,14 +214,15 @@ class Renderer:
 
     def render(self, windows: dict[str, tuple[View, Color]],
                palettes: Mapping[str, Mapping[Color, Color]] | None = None) -> np.ndarray:
-        """Draw ``{name: (laid-out root, background)}``; returns the frame, ``(H, W, 3)`` uint8 (shared and updated
-        in place by the next call: callers copy it). ``palettes`` names a window's theme colours (a dark theme's)
-        for the light ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and
-        hint).
+        """Draw ``{name: (laid-out root, background)}``; returns the frame, ``(H, W, 3)`` uint8 and read-only: the
+        same array as last time when nothing in it changed, else a new one (an array once returned never changes,
+        so callers need not copy it). ``palettes`` names a window's theme colours (a dark theme's) for the light
+        ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and hint).
 
         A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
         was drawn in its place meanwhile.
         """
+        bands: list[tuple[int, int, int, int, np.ndarray]] = []  # the rectangles drawn, and their pixels
         for name in self._signatures.keys() - windows.keys():
             del self._signatures[name]
             self._canvases.pop(name, None)
@@ -247,8 +249,29 @@ class Renderer:
             for view in views[grounded:]:
                 self._draw_view(view)
             self._canvases[name] = self._canvas  # dimming it whole may have made a new one
-            self._frame[y1:y2, x1:x2] = rgb_array(self._canvas, self._band)
+            bands.append((x1, y1, x2, y2, rgb_array(self._canvas, self._band)))
+        if bands:
+            self._frame = self._composed(bands)
         return self._frame
+
+    def _composed(self, bands: list[tuple[int, int, int, int, np.ndarray]]) -> np.ndarray:
+        """A new read-only frame: the ``bands`` (``x1, y1, x2, y2, pixels``, drawn in that order) over the last
+        frame. Rows that a band across the whole width replaces are not copied from the last frame first, so a
+        changed row is written once."""
+        old = self._frame
+        frame = np.empty_like(old)
+        replaced = np.zeros(self.height + 1, bool)  # the rows a full-width band writes
+        replaced[self.height] = True  # a guard row: the last run of kept rows ends there
+        for x1, y1, x2, y2, _ in bands:
+            if x1 == 0 and x2 == self.width:
+                replaced[y1:y2] = True
+        edges = np.flatnonzero(np.diff(replaced, prepend=True)).tolist()  # where runs of kept rows start and end
+        for top, bottom in zip(edges[::2], edges[1::2]):
+            frame[top:bottom] = old[top:bottom]
+        for x1, y1, x2, y2, pixels in bands:
+            frame[y1:y2, x1:x2] = pixels
+        frame.flags.writeable = False
+        return frame
 
     def _start_canvas(self, name: str, size: tuple[int, int], band: tuple[int, int], ground: Color) -> None:
         """Start drawing the ``band`` of rows (from, to) of window ``name``'s canvas, ``size`` px: the canvas kept
