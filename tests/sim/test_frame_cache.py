@@ -205,6 +205,9 @@ def test_a_frame_drawn_over_the_last_keeps_what_did_not_change_and_leaves_the_la
     assert after is not before and np.array_equal(before, shown) and not after.flags.writeable
     assert np.array_equal(after, Renderer(1080, 600).render(windows("after")))
     assert renderer.render(windows("after")) is after  # nothing changed: the same frame
+    assert renderer.render(windows("before")) is before  # the frame before, kept: shown again, not drawn
+    assert np.array_equal(before, shown)
+    assert np.array_equal(renderer.render(windows("again")), Renderer(1080, 600).render(windows("again")))
 
 
 def _overlapping(first: View, second: View, label: str) -> View:

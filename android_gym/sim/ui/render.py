@@ -43,6 +43,7 @@ from android_gym.sim.ui.views import (
 
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
 _SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
+_KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
 _SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
@@ -199,7 +200,8 @@ class Renderer:
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._band = (0, 0)  # the canvas's rows being drawn (from, to)
-        self._signatures: dict[str, tuple] = {}
+        self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
+        self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         self._reaches: dict[tuple[str, int, int], int] = {}  # _reach per kind, text size and elevation
@@ -220,20 +222,28 @@ class Renderer:
         ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and hint).
 
         A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
-        was drawn in its place meanwhile.
+        was drawn in its place meanwhile. Windows whose signatures are those of an earlier frame kept
+        (``_KEPT_FRAMES``) show that frame again.
         """
+        palettes = palettes or {}
+        signatures = {name: (signature(root), background, palettes.get(name, {}))
+                      for name, (root, background) in windows.items()}
+        for name in self._canvases.keys() - windows.keys():
+            del self._canvases[name]
+        shown = tuple(signatures.items())  # in drawing order
+        if shown == tuple(self._signatures.items()):
+            return self._frame
+        kept = next((i for i, (seen, _) in enumerate(self._kept) if seen == shown), None)
+        if kept is not None:
+            self._show(self._kept.pop(kept)[1], signatures)
+            return self._frame
         bands: list[tuple[int, int, int, int, np.ndarray]] = []  # the rectangles drawn, and their pixels
-        for name in self._signatures.keys() - windows.keys():
-            del self._signatures[name]
-            self._canvases.pop(name, None)
         for name, (root, background) in windows.items():
-            palette = (palettes or {}).get(name, {})
-            views = signature(root)
-            sig = (views, background, palette)
+            sig = signatures[name]
+            views, _, palette = sig
             before = self._signatures.get(name)
             if before == sig:
                 continue
-            self._signatures[name] = sig
             self._palette = palette
             x1, top, x2, bottom = map(self.px, root.bounds)
             x2, bottom = min(x2, self.width), min(bottom, self.height)  # a design edge may round 1 px past it
@@ -251,8 +261,17 @@ class Renderer:
             self._canvases[name] = self._canvas  # dimming it whole may have made a new one
             bands.append((x1, y1, x2, y2, rgb_array(self._canvas, self._band)))
         if bands:
-            self._frame = self._composed(bands)
+            self._show(self._composed(bands), signatures)
+        else:  # what changed lies outside the windows: the frame shows them as they are
+            self._signatures = signatures
         return self._frame
+
+    def _show(self, frame: np.ndarray, signatures: dict[str, tuple]) -> None:
+        """Show ``frame``, of windows of ``signatures``, and keep the one it replaces to show again."""
+        if self._signatures:  # not the blank screen the renderer starts from
+            self._kept.append((tuple(self._signatures.items()), self._frame))
+            del self._kept[:max(len(self._kept) - _KEPT_FRAMES, 0)]
+        self._frame, self._signatures = frame, signatures
 
     def _composed(self, bands: list[tuple[int, int, int, int, np.ndarray]]) -> np.ndarray:
         """A new read-only frame: the ``bands`` (``x1, y1, x2, y2, pixels``, drawn in that order) over the last
