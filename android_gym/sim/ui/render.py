@@ -1,4 +1,4 @@
-"""Pillow renderer: draws laid-out view trees into one persistent frame, redrawing only windows that changed.
+"""Pillow renderer: draws laid-out view trees into read-only frames, redrawing only windows that changed.
 
 Views are laid out in design pixels (pixels of a 420 dpi screen); the renderer draws them natively at the
 screen's size, every coordinate, length, corner radius, stroke, shadow, icon and font size times ``scale`` (the
@@ -11,8 +11,9 @@ Text runs are rasterized once into masks and pasted afterwards, so a frame with 
 mask is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``).
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
 paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
-does not cover it; a window's canvas is packed into the NumPy frame in one piece (``packed``). Each window keeps
-its canvas from frame to frame (a new window-sized image per frame cost more in page faults than in drawing).
+does not cover it; a window's canvas is packed in one piece (``packed``) into a new NumPy frame, which takes the
+other rows from the last one: a frame once handed out never changes. Each window keeps its canvas from frame to
+frame (a new window-sized image per frame cost more in page faults than in drawing).
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
 
 
 class Renderer:
-    """Keeps the last frame and the signature of each window drawn into it.
+    """Keeps the last frame (and the one before it) and the signature of each window drawn into it.
 
     A changed window is drawn on a canvas of its own size and its changed rows are copied into the frame, so
     nothing it draws can spill over a neighbouring window or rows it kept (a caret below the last line, a glyph
