@@ -76,6 +76,7 @@ def test_a_reset_option_overrides_the_env_configuration_and_the_pixels_keep_thei
         env.close()
 
 
+@pytest.mark.filterwarnings("ignore:.*share an object")  # gym.make's checker on share_pixels: meant
 def test_a_screen_scaled_to_the_space_is_scaled_once_while_it_does_not_change():
     env = gym.make("AndroidWorld/SendSms-v0", device="sim:270x600", device_config=DeviceConfig(phone="pixel_tablet"),
                    share_pixels=True)
