@@ -76,6 +76,20 @@ def test_a_reset_option_overrides_the_env_configuration_and_the_pixels_keep_thei
         env.close()
 
 
+@pytest.mark.filterwarnings("ignore:.*share an object")  # gym.make's checker on share_pixels: meant
+def test_a_screen_scaled_to_the_space_is_scaled_once_while_it_does_not_change():
+    env = gym.make("AndroidWorld/SendSms-v0", device="sim:270x600", device_config=DeviceConfig(phone="pixel_tablet"),
+                   share_pixels=True)
+    try:
+        observation, _ = env.reset(seed=0)
+        unchanged, *_ = env.step({"action_type": "fly"})  # an invalid action: nothing happens
+        assert unchanged["pixels"] is observation["pixels"] and not observation["pixels"].flags.writeable
+        changed, *_ = env.step({"action_type": "open_app", "app_name": "Clock"})
+        assert changed["pixels"].shape == (600, 270, 3) and not np.array_equal(changed["pixels"], observation["pixels"])
+    finally:
+        env.close()
+
+
 def test_a_bad_configuration_is_refused_before_the_episode_is_touched():
     with pytest.raises(ConfigError, match="not a distribution"):
         gym.make("AndroidWorld/SendSms-v0", device="sim:270x600", device_config="validation")

@@ -329,6 +329,39 @@ def test_close_removes_the_phone(make_env):
     assert not root.exists()
 
 
+class _CopyingDevice(SimDevice):
+    """A simulated phone whose screenshots are fresh writable arrays, as a real device's are."""
+
+    def screenshot(self) -> np.ndarray:
+        return super().screenshot().copy()
+
+
+@pytest.mark.parametrize("device", [SimDevice, _CopyingDevice])
+def test_shared_pixels_are_read_only_and_the_same_array_while_the_screen_does_not_change(make_env, device):
+    env = make_env(device=device(), share_pixels=True)
+    observation, _ = env.reset(seed=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        unchanged, *_ = env.step(Action("fly"))  # an invalid action: nothing happens
+    shared = any("share an object" in str(warning.message) for warning in caught)  # gym.make's checker says so
+    assert shared == (device is SimDevice)
+    assert not observation["pixels"].flags.writeable and not unchanged["pixels"].flags.writeable
+    assert np.array_equal(unchanged["pixels"], observation["pixels"])
+    assert (unchanged["pixels"] is observation["pixels"]) == (device is SimDevice)
+    changed, *_ = env.step(Action(ActionType.OPEN_APP, app_name="Clock"))
+    assert not np.array_equal(changed["pixels"], observation["pixels"])
+
+
+@pytest.mark.parametrize("device", [SimDevice, _CopyingDevice])
+def test_pixels_are_the_callers_own_by_default(make_env, device):
+    env = make_env(device=device())
+    observation, _ = env.reset(seed=0)
+    unchanged, *_ = env.step(Action("fly"))
+    assert not np.shares_memory(unchanged["pixels"], observation["pixels"])
+    unchanged["pixels"][0, 0] = 1  # the caller's to draw on
+    assert np.array_equal(env.unwrapped.device.screenshot()[1:], observation["pixels"][1:])
+
+
 def test_render_rgb_array(make_env):
     env = make_env(render_mode="rgb_array", pixels=False)
     env.reset(seed=0)

@@ -63,7 +63,7 @@ class Device(Protocol):
         """Read a file; raises ``RemoteFileNotFoundError`` if it does not exist."""
 
     def screenshot(self) -> np.ndarray:
-        """The screen as ``(H, W, 3)`` uint8."""
+        """The screen as ``(H, W, 3)`` uint8; possibly read-only (then it never changes)."""
 
     def ui_dump(self) -> str:
         """The uiautomator XML of the foreground window."""

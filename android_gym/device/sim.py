@@ -73,7 +73,7 @@ class SimDevice:
             raise RemoteFileNotFoundError(f"{path}: no such file on the device") from error
 
     def screenshot(self) -> np.ndarray:
-        """The screen, ``(H, W, 3)`` uint8."""
+        """The screen, ``(H, W, 3)`` uint8, read-only (the same array while the screen does not change)."""
         self._check_open()
         return self.phone.screenshot()
 

@@ -173,7 +173,7 @@ class Phone:
         self.window.key(code, meta)
 
     def screenshot(self) -> np.ndarray:
-        """The screen, ``(H, W, 3)`` uint8."""
+        """The screen, ``(H, W, 3)`` uint8, read-only (``WindowManager.screenshot``)."""
         return self.window.screenshot()
 
     def screenshot_rgba(self) -> bytes:

@@ -26,6 +26,19 @@ def test_an_unchanged_screen_is_dumped_once(phone: Phone) -> None:
     assert phone.ui_dump() is first and phone.screenshot_rgba() is rgba
 
 
+def test_an_unchanged_screen_is_the_same_read_only_array_and_a_change_leaves_it_as_it_was(phone: Phone) -> None:
+    first = phone.screenshot()
+    shown = first.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        first[0, 0] = 0
+    phone.invalidate()  # the frame is built again and shows the same
+    assert phone.screenshot() is first
+    phone.run("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+    second = phone.screenshot()
+    assert second is not first and not second.flags.writeable and not np.array_equal(second, shown)
+    assert np.array_equal(first, shown)  # the screen handed out before is still what it showed
+
+
 def test_a_command_that_writes_redraws(phone: Phone) -> None:
     """A changed setting redraws the home screen; a written file redraws an app's screen (the home screen shows no
     app's data: tests/sim/test_shell.py)."""
@@ -172,6 +185,29 @@ def _drawn_after(before: View, after: View) -> tuple[np.ndarray, np.ndarray]:
     incremental.render({"window": (before, WHITE)})
     return incremental.render({"window": (after, WHITE)}).copy(), Renderer(1080, 600).render(
         {"window": (after, WHITE)}).copy()
+
+
+def test_a_frame_drawn_over_the_last_keeps_what_did_not_change_and_leaves_the_last_as_it_was() -> None:
+    """A bar across the screen over two windows side by side (neither across the whole width): when one of them
+    changes, the new frame is the one drawn on a blank screen, and the frame before is as it was."""
+    def windows(label: str) -> dict[str, tuple[View, tuple[int, int, int]]]:
+        trees = {"bar": (text_view("Bar", background=(30, 30, 90)), (0, 0, 1080, 100)),
+                 "left": (column(text_view("Left"), background=(200, 230, 255)), (0, 100, 500, 600)),
+                 "right": (column(text_view(label), View(height=50, background=(90, 0, 0))), (500, 100, 1080, 600))}
+        for tree, (x1, y1, x2, y2) in trees.values():
+            layout(tree, x1, y1, x2 - x1, y2 - y1)
+        return {name: (tree, WHITE) for name, (tree, _) in trees.items()}
+
+    renderer = Renderer(1080, 600)
+    before = renderer.render(windows("before"))
+    shown = before.copy()
+    after = renderer.render(windows("after"))
+    assert after is not before and np.array_equal(before, shown) and not after.flags.writeable
+    assert np.array_equal(after, Renderer(1080, 600).render(windows("after")))
+    assert renderer.render(windows("after")) is after  # nothing changed: the same frame
+    assert renderer.render(windows("before")) is before  # the frame before, kept: shown again, not drawn
+    assert np.array_equal(before, shown)
+    assert np.array_equal(renderer.render(windows("again")), Renderer(1080, 600).render(windows("again")))
 
 
 def _overlapping(first: View, second: View, label: str) -> View:

@@ -559,8 +559,8 @@ class WindowManager:
 
     # ----- output ------------------------------------------------------------------------------------------
     def _draw(self, f: Frame, slide: int) -> tuple[np.ndarray, bool]:
-        """Draw frame ``f``: the renderer's pixels (shared), and whether a running transition moved the app window
-        ``slide`` design px right (then they are a fresh array, not the renderer's image)."""
+        """Draw frame ``f``: its pixels (read-only: the renderer's frame, or a fresh array), and whether a running
+        transition moved the app window ``slide`` design px right (then they are not the renderer's frame)."""
         app_colors = f.night_colors or {}
         windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], app_colors.get(WHITE, WHITE)),
                    "nav": (f.nav_bar, f.nav_bar.background or _NAV_BG)}
@@ -580,7 +580,8 @@ class WindowManager:
         return pixels, False
 
     def screenshot(self) -> np.ndarray:
-        """The screen as an ``(H, W, 3)`` uint8 array (a fresh copy); an unchanged screen is not drawn again."""
+        """The screen as an ``(H, W, 3)`` uint8 array, read-only: an unchanged screen is neither drawn nor copied
+        again, it is the same array as last time (one that never changes: copy it to draw on it)."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._pixels is None:
@@ -588,7 +589,7 @@ class WindowManager:
             if slid:
                 return pixels
             self._pixels = pixels
-        return self._pixels.copy()
+        return self._pixels
 
     def screenshot_rgba(self) -> bytes:
         """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), widened
@@ -897,11 +898,12 @@ def _shifted(view: View, dx: int, right: int) -> View:
 
 
 def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.ndarray:
-    """A copy of ``pixels`` with the window at ``bounds`` moved ``dx`` px right over the backdrop."""
+    """A read-only copy of ``pixels`` with the window at ``bounds`` moved ``dx`` px right over the backdrop."""
     x1, y1, x2, y2 = bounds
     out = pixels.copy()
     out[y1:y2, x1:x1 + dx] = np.full((dx, 3), _BACKDROP, np.uint8)  # a row broadcast: a colour is filled pixel by pixel
     out[y1:y2, x1 + dx:x2] = pixels[y1:y2, x1:x2 - dx]
+    out.flags.writeable = False
     return out
 
 

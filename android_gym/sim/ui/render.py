@@ -1,4 +1,4 @@
-"""Pillow renderer: draws laid-out view trees into one persistent frame, redrawing only windows that changed.
+"""Pillow renderer: draws laid-out view trees into read-only frames, redrawing only windows that changed.
 
 Views are laid out in design pixels (pixels of a 420 dpi screen); the renderer draws them natively at the
 screen's size, every coordinate, length, corner radius, stroke, shadow, icon and font size times ``scale`` (the
@@ -11,8 +11,9 @@ Text runs are rasterized once into masks and pasted afterwards, so a frame with 
 mask is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``).
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
 paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
-does not cover it; a window's canvas is packed into the NumPy frame in one piece (``packed``). Each window keeps
-its canvas from frame to frame (a new window-sized image per frame cost more in page faults than in drawing).
+does not cover it; a window's canvas is packed in one piece (``packed``) into a new NumPy frame, which takes the
+other rows from the last one: a frame once handed out never changes. Each window keeps its canvas from frame to
+frame (a new window-sized image per frame cost more in page faults than in drawing).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from android_gym.sim.ui.views import (
 
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
 _SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
+_KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
 _SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
@@ -186,7 +188,7 @@ def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
 
 
 class Renderer:
-    """Keeps the last frame and the signature of each window drawn into it.
+    """Keeps the last frame (and the one before it) and the signature of each window drawn into it.
 
     A changed window is drawn on a canvas of its own size and its changed rows are copied into the frame, so
     nothing it draws can spill over a neighbouring window or rows it kept (a caret below the last line, a glyph
@@ -199,12 +201,14 @@ class Renderer:
         self.scale = scale
         self._frame = np.empty((height, width, 3), np.uint8)  # the screen: each canvas is copied into it
         self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
+        self._frame.flags.writeable = False  # handed out as it is: a change makes a new frame (``_composed``)
         self._canvases: dict[str, Image.Image] = {}  # each window's canvas, kept from frame to frame
         self._canvas: Image.Image  # the canvas being drawn on, and its drawing context
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._band = (0, 0)  # the canvas's rows being drawn (from, to)
-        self._signatures: dict[str, tuple] = {}
+        self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
+        self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         self._reaches: dict[tuple[str, int, int], int] = {}  # _reach per kind, text size and elevation
@@ -219,25 +223,34 @@ class Renderer:
 
     def render(self, windows: dict[str, tuple[View, Color]],
                palettes: Mapping[str, Mapping[Color, Color]] | None = None) -> np.ndarray:
-        """Draw ``{name: (laid-out root, background)}``; returns the frame, ``(H, W, 3)`` uint8 (shared and updated
-        in place by the next call: callers copy it). ``palettes`` names a window's theme colours (a dark theme's)
-        for the light ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and
-        hint).
+        """Draw ``{name: (laid-out root, background)}``; returns the frame, ``(H, W, 3)`` uint8 and read-only: the
+        same array as last time when nothing in it changed, else a new one (an array once returned never changes,
+        so callers need not copy it). ``palettes`` names a window's theme colours (a dark theme's) for the light
+        ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and hint).
 
         A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
-        was drawn in its place meanwhile.
+        was drawn in its place meanwhile. Windows whose signatures are those of an earlier frame kept
+        (``_KEPT_FRAMES``) show that frame again.
         """
-        for name in self._signatures.keys() - windows.keys():
-            del self._signatures[name]
-            self._canvases.pop(name, None)
+        palettes = palettes or {}
+        signatures = {name: (signature(root), background, palettes.get(name, {}))
+                      for name, (root, background) in windows.items()}
+        for name in self._canvases.keys() - windows.keys():
+            del self._canvases[name]
+        shown = tuple(signatures.items())  # in drawing order
+        if shown == tuple(self._signatures.items()):
+            return self._frame
+        kept = next((i for i, (seen, _) in enumerate(self._kept) if seen == shown), None)
+        if kept is not None:
+            self._show(self._kept.pop(kept)[1], signatures)
+            return self._frame
+        bands: list[tuple[int, int, int, int, np.ndarray]] = []  # the rectangles drawn, and their pixels
         for name, (root, background) in windows.items():
-            palette = (palettes or {}).get(name, {})
-            views = signature(root)
-            sig = (views, background, palette)
+            sig = signatures[name]
+            views, _, palette = sig
             before = self._signatures.get(name)
             if before == sig:
                 continue
-            self._signatures[name] = sig
             self._palette = palette
             x1, top, x2, bottom = map(self.px, root.bounds)
             x2, bottom = min(x2, self.width), min(bottom, self.height)  # a design edge may round 1 px past it
@@ -253,8 +266,38 @@ class Renderer:
             for view in views[grounded:]:
                 self._draw_view(view)
             self._canvases[name] = self._canvas  # dimming it whole may have made a new one
-            self._frame[y1:y2, x1:x2] = rgb_array(self._canvas, self._band)
+            bands.append((x1, y1, x2, y2, rgb_array(self._canvas, self._band)))
+        if bands:
+            self._show(self._composed(bands), signatures)
+        else:  # what changed lies outside the windows: the frame shows them as they are
+            self._signatures = signatures
         return self._frame
+
+    def _show(self, frame: np.ndarray, signatures: dict[str, tuple]) -> None:
+        """Show ``frame``, of windows of ``signatures``, and keep the one it replaces to show again."""
+        if self._signatures:  # not the blank screen the renderer starts from
+            self._kept.append((tuple(self._signatures.items()), self._frame))
+            del self._kept[:max(len(self._kept) - _KEPT_FRAMES, 0)]
+        self._frame, self._signatures = frame, signatures
+
+    def _composed(self, bands: list[tuple[int, int, int, int, np.ndarray]]) -> np.ndarray:
+        """A new read-only frame: the ``bands`` (``x1, y1, x2, y2, pixels``, drawn in that order) over the last
+        frame. Rows that a band across the whole width replaces are not copied from the last frame first, so a
+        changed row is written once."""
+        old = self._frame
+        frame = np.empty_like(old)
+        replaced = np.zeros(self.height + 1, bool)  # the rows a full-width band writes
+        replaced[self.height] = True  # a guard row: the last run of kept rows ends there
+        for x1, y1, x2, y2, _ in bands:
+            if x1 == 0 and x2 == self.width:
+                replaced[y1:y2] = True
+        edges = np.flatnonzero(np.diff(replaced, prepend=True)).tolist()  # where runs of kept rows start and end
+        for top, bottom in zip(edges[::2], edges[1::2]):
+            frame[top:bottom] = old[top:bottom]
+        for x1, y1, x2, y2, pixels in bands:
+            frame[y1:y2, x1:x2] = pixels
+        frame.flags.writeable = False
+        return frame
 
     def _start_canvas(self, name: str, size: tuple[int, int], band: tuple[int, int], ground: Color) -> None:
         """Start drawing the ``band`` of rows (from, to) of window ``name``'s canvas, ``size`` px: the canvas kept
