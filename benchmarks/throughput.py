@@ -3,7 +3,8 @@ env, one process, a seeded policy: samples of the action space (``random``, the 
 screen (``random-valid``, as DESIGN.md's targets table asks: an agent's steps mostly change the screen).
 
 Usage: python benchmarks/throughput.py [--task AndroidWorld/SendSms-v0] [--screens 1080x2400,540x1200]
-                                       [--steps 2000] [--policy random|random-valid] [--resets 50] [--memory-envs 8]
+                                       [--steps 2000] [--policy random|random-valid] [--share-pixels]
+                                       [--resets 50] [--memory-envs 8]
 
 Steps that show Chrome (before or after them) wait on the phone's real Chromium, whose page work is not the
 simulator's; the dock has Chrome, so a random policy opens it now and then: the table gives the share of the time such
@@ -96,13 +97,15 @@ def start_browser(env: gym.Env) -> None:
 
 
 def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, device: str = "sim",
-                     policy: str = "random", before_timing: Callable[[], object] | None = None) -> Rate:
+                     policy: str = "random", before_timing: Callable[[], object] | None = None,
+                     share_pixels: bool = False) -> Rate:
     """Env steps per second under ``policy`` (an ``android_gym.agents`` name: ``random`` samples the action space,
     ``random-valid`` taps, types and scrolls what is on screen, goes back or home or opens the task's app), resets
     included when episodes end; only ``step`` and ``reset`` are timed, not the policy, after ``start_browser``.
     Whether a step showed Chrome is read from the observations' trees (no call to the device). ``before_timing``
-    is called once the env is ready, just before the timed steps (other processes' start line)."""
-    env = gym.make(env_id, pixels=pixels, device=device)
+    is called once the env is ready, just before the timed steps (other processes' start line). ``share_pixels``
+    as the env takes it (observations hold the read-only screen itself, not a copy)."""
+    env = gym.make(env_id, pixels=pixels, device=device, share_pixels=share_pixels)
     agent = load_agent(policy, seed)
     start_browser(env)
     observation, info = env.reset(seed=seed)
@@ -183,6 +186,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--policy", default="random", choices=("random", "random-valid"),
                         help="random: samples of the action space (many do nothing); random-valid: actions on what "
                              "is on screen, as an agent's steps are")
+    parser.add_argument("--share-pixels", action="store_true",
+                        help="observations hold the read-only screen itself, not a fresh copy (the env's share_pixels)")
     parser.add_argument("--resets", type=int, default=50)
     parser.add_argument("--memory-envs", type=int, default=8, help="envs kept alive to measure memory per env")
     parser.add_argument("--memory-only", action="store_true",
@@ -198,13 +203,14 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, object]]:
         return []
     print(f"machine: {machine()}")
     print(f"task: {args.task}, seeded {args.policy} policy, one process; steps/s over {args.steps} steps a11y only and "
-          f"{max(1, args.steps // 4)} with pixels, resets included; reset over {args.resets}; memory with "
-          f"{args.memory_envs} envs alive")
+          f"{max(1, args.steps // 4)} with pixels{' (shared)' if args.share_pixels else ''}, resets included; "
+          f"reset over {args.resets}; memory with {args.memory_envs} envs alive")
     rows = []
     for screen in args.screens:
         device = f"sim:{screen}"
         a11y = steps_per_second(args.task, False, args.steps, device=device, policy=args.policy)
-        pixels = steps_per_second(args.task, True, max(1, args.steps // 4), device=device, policy=args.policy)
+        pixels = steps_per_second(args.task, True, max(1, args.steps // 4), device=device, policy=args.policy,
+                                  share_pixels=args.share_pixels)
         figures = (a11y.steps_per_second, a11y.outside_browser, a11y.browser_share,
                    pixels.steps_per_second, pixels.outside_browser, pixels.browser_share,
                    ms_per_reset(args.task, args.resets, pixels=False, device=device),
