@@ -5,7 +5,9 @@ schema when it is missing or empty (the provider's ``onCreate``), so ``pm clear`
 an empty database; writes run in transactions whose file changes carry device time, as on the phone. A connection
 closes after its work, unless the provider is ``holding`` (one shell command line): then the first one stays open
 until the end, as the provider's process keeps its database open between calls, and in WAL mode the line's writes
-share one transaction, committed before anything else may look at the files (``settle``). Holding is per thread: a
+share one transaction, committed before anything else may look at the files (``settle``). In rollback-journal mode
+it stays open after the line too, for the next, while the database is the same file: opening one parses the whole
+schema, which costs more than most writes. Holding is per thread: a
 shell served over adb that waits for input lets another service's command run meanwhile, with a connection of its
 own.
 Reads outside that go to one reader of the database file's committed bytes, opened ``immutable`` and kept while the
@@ -48,7 +50,7 @@ class SqliteProvider:
 
     def __init__(self, phone: SystemServices) -> None:
         self._phone = phone
-        self._thread = threading.local()  # holding (bool) and held (the connection) of the thread's command line
+        self._thread = threading.local()  # holding (bool) and held (the connection and the file it opened)
         self._reads: dict[Hashable, bytes] = {}  # what ``cached`` read, pickled, for the files' bytes below
         self._read_from: tuple[bytes | None, bytes | None] | None = None
         self._read_epoch: int | None = None  # the file system's ``steady_epoch`` when the bytes were last compared
@@ -179,7 +181,7 @@ class SqliteProvider:
             yield
         finally:
             self._thread.holding = False
-            self._release()
+            self._release(keep=True)
 
     def _batching(self) -> bool:
         """Whether writes go into the held transaction (``holding`` in WAL mode) rather than commit each."""
@@ -190,31 +192,40 @@ class SqliteProvider:
         time), so that anything else reading the database (another connection, a command reading its files) sees
         them."""
         held = getattr(self._thread, "held", None)
-        if held is not None and held.in_transaction:
+        if held is not None and held[1].in_transaction:
             self._read_epoch = None
             with self._phone.fs.device_writes(*self._written):
-                held.commit()
+                held[1].commit()
 
-    def _release(self) -> None:
-        """Commit and close this thread's held connection, if there is one; the files its closing changes carry device
-        time."""
+    def _release(self, keep: bool = False) -> None:
+        """Commit this thread's held connection, if there is one, and close it (the files its closing changes carry
+        device time), unless asked to ``keep`` it and the database has a rollback journal: closing a WAL database's
+        last connection checkpoints it and removes its side files, as the provider's process does between calls."""
         self.settle()
-        held, self._thread.held = getattr(self._thread, "held", None), None
-        if held is not None:
+        held = getattr(self._thread, "held", None)
+        if held is not None and not (keep and not self._wal):
+            self._thread.held = None
             self._read_epoch = None  # closing may checkpoint the WAL into the database
             with self._phone.fs.device_writes(*self._written):
-                held.close()
+                held[1].close()
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
-        """The held connection while ``holding`` (opened on first use), else a new one closed afterwards."""
+        """The held connection while ``holding`` (opened on first use, or kept from an earlier line while the
+        database is the same file: same device and inode), else a new one closed afterwards. SQLite notices what
+        other connections wrote meanwhile by the file's change counter, as it does for another process's writes."""
         if not getattr(self._thread, "holding", False):
             with closing(self.connect()) as db:
                 yield db
             return
-        if getattr(self._thread, "held", None) is None:
-            self._thread.held = self.connect()
-        yield self._thread.held
+        file = _file_id(self._phone.fs.host_path(self.db_path))
+        held = getattr(self._thread, "held", None)
+        if held is not None and held[0] != file:
+            self._release()  # the file was replaced (removed and made again): its connection goes with it
+            held = None
+        if held is None:
+            held = self._thread.held = file, self.connect()
+        yield held[1]
 
     @contextmanager
     def reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
@@ -277,6 +288,15 @@ class SqliteProvider:
                 raise
             finally:
                 db.execute("RELEASE provider_write")
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` is (its device and inode), ``None`` when there is none."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _size(path: Path) -> int:
