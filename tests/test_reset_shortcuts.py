@@ -1,6 +1,8 @@
 """The short cuts that make a reset cheap leave the phone exactly as it would be without them: the home screen's
 frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
-(``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``.
+(``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``, a
+command line's ``content`` writes in one transaction and a rollback-journal provider's connection kept from line to
+line (``SqliteProvider.holding``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 
@@ -18,6 +20,7 @@ import pytest
 from android_gym.device import local_db
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands import find
+from android_gym.sim.system.provider import SqliteProvider
 from android_gym.tasks import draws
 
 #: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage; and clear
@@ -41,8 +44,11 @@ def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
 
 def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry, rows are drawn from the
-    generator itself."""
+    generator itself, each provider write commits, and a provider's connection closes when its line ends."""
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
+    monkeypatch.setattr(SqliteProvider, "_batching", lambda self: False)
+    release = SqliteProvider._release
+    monkeypatch.setattr(SqliteProvider, "_release", lambda self, keep=False: release(self))
     monkeypatch.setattr(local_db, "_dicts", lambda cursor: [
         dict(sqlite3.Row(cursor, values)) for values in cursor])
     parse = find._Parser.parse

@@ -58,7 +58,9 @@ class PhoneHost:
 
     @contextmanager
     def holding_released(self) -> Iterator[None]:
-        """Let other services use the phone while this worker blocks (e.g. on a remote standard input)."""
+        """Let other services use the phone while this worker blocks (e.g. on a remote standard input); what its
+        command line wrote through the providers is committed first, so their commands see it and can write."""
+        self.phone.settle_providers()
         self._lock.release()
         try:
             yield

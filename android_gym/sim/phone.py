@@ -146,6 +146,12 @@ class Phone:
             self.invalidate()
         return result
 
+    def settle_providers(self) -> None:
+        """Commit what the command line has written so far through the providers that hold one transaction for it
+        (``SqliteProvider.settle``): a command that may read their files is about to run."""
+        self.contacts.settle()
+        self.telephony.settle()
+
     # Input, as the touch screen and keys deliver it; each event takes device time.
     def tap(self, x: float, y: float) -> None:
         """Touch and release at screen coordinates."""

@@ -13,6 +13,7 @@ from lxml import etree
 from android_gym.device import state
 from android_gym.sim import keycodes
 from android_gym.sim.apps.contacts import PACKAGE
+from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.contacts import format_e164, join_name, min_match
 from android_gym.tasks import get_task
@@ -216,16 +217,22 @@ def test_a_command_line_holds_one_connection_and_leaves_no_wal(phone):
 
 
 def test_holding_is_per_thread(phone):
-    """A served shell waiting for input lets another thread's command line run: it uses its own connection."""
+    """A served shell waiting for input lets another thread's command line run (``PhoneHost.holding_released``,
+    which first commits what the waiting line wrote): it uses its own connection."""
     insert = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
              "--bind account_type:n:"
-    with phone.contacts.holding():
-        phone.contacts.insert_raw_contact()  # this thread's held connection is open
-        other = threading.Thread(target=shell, args=(phone, insert))
-        other.start()
-        other.join()
-        assert phone.contacts.query("content://com.android.contacts/raw_contacts", ["_id"]) == [{"_id": 1},
-                                                                                               {"_id": 2}]
+    host = PhoneHost(phone)
+
+    def waiting_line() -> list[dict]:
+        with phone.contacts.holding():
+            phone.contacts.insert_raw_contact()  # this thread's held connection is open, the write in its transaction
+            with host.holding_released():  # as a served shell waiting for its standard input
+                other = threading.Thread(target=host.locked, args=(shell, phone, insert))
+                other.start()
+                other.join()
+            return phone.contacts.query("content://com.android.contacts/raw_contacts", ["_id"])
+
+    assert host.locked(waiting_line) == [{"_id": 1}, {"_id": 2}]
     folder = phone.fs.host_path(phone.contacts.db_path).parent
     assert sorted(path.name for path in folder.iterdir()) == ["contacts2.db"]
 

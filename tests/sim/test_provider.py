@@ -80,3 +80,34 @@ def test_reads_see_every_committed_write_and_leave_no_trace(phone):
     assert _count(contacts) == before + 1
     with contacts.reading() as later:
         assert later is not first  # new bytes: a new reader
+
+
+def _raw_contact_ids(phone: Phone) -> list[int]:
+    return [row["_id"] for row in phone.contacts.query("content://com.android.contacts/raw_contacts", ["_id"])]
+
+
+def test_a_line_s_content_writes_are_committed_before_another_command_reads_the_database(phone):
+    """``content`` writes of one command line share a transaction (WAL mode), which is committed before any other
+    command runs: ``sqlite3`` in the same line sees them, and the line ends with them committed and checkpointed."""
+    phone.run("pm clear com.android.providers.contacts")
+    insert = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
+             "--bind account_type:n:"
+    count = f"sqlite3 {phone.contacts.db_path} 'SELECT COUNT(*) FROM raw_contacts'"
+    result = phone.run(f"{insert} && {insert} && {count} && {insert} && {count}")
+    assert (result.stdout, result.exit_code) == (b"2\n3\n", 0)
+    folder = phone.fs.host_path(phone.contacts.db_path).parent
+    assert sorted(path.name for path in folder.iterdir()) == ["contacts2.db"]
+    assert _raw_contact_ids(phone) == [1, 2, 3]
+
+
+def test_a_held_write_that_fails_is_undone_alone(phone):
+    """Each write in the held transaction is a savepoint: one that raises leaves the others, before and after."""
+    phone.run("pm clear com.android.providers.contacts")
+    contacts = phone.contacts
+    with contacts.holding():
+        contacts.insert_raw_contact()
+        with pytest.raises(RuntimeError), contacts._transaction() as db:
+            db.execute("INSERT INTO raw_contacts (display_name) VALUES ('half done')")
+            raise RuntimeError("the write fails after a statement")
+        contacts.insert_raw_contact()
+    assert _raw_contact_ids(phone) == [1, 2]  # the failed write's row and its AUTOINCREMENT step are gone

@@ -8,7 +8,7 @@ import io
 import sqlite3
 
 import pytest
-from mutagen.id3 import ID3
+from mutagen.id3 import ID3, TALB, TIT2, TPE1
 from mutagen.mp3 import MP3
 from ui_nodes import center, find, nodes, tap
 
@@ -16,7 +16,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps import retro_music as retro
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import media_store
-from android_gym.sim.system.mp3 import FRAME_BYTES, INFO_FRAME_BYTES, mp3_file, read_mp3
+from android_gym.sim.system.mp3 import FRAME_BYTES, INFO_FRAME_BYTES, AudioInfo, audio_frames, mp3_file, read_mp3
 from android_gym.sim.ui.views import TEXT, over
 
 PKG = retro.PACKAGE
@@ -86,6 +86,29 @@ def test_the_frames_are_mpeg2_layer3_mono_24khz_8kbps_and_silent():
     assert data[start + 13:start + 17] == b"Info" and b"LAME3.100" in data[start:start + INFO_FRAME_BYTES]
     frames = [data[i:i + FRAME_BYTES] for i in range(start + INFO_FRAME_BYTES, len(data), FRAME_BYTES)]
     assert len(frames) == 100 and set(frames) == {b"\xff\xf3\x14\xc4" + bytes(FRAME_BYTES - 4)}
+
+
+def _id3v22(frames: dict[bytes, str]) -> bytes:
+    """An ID3v2.2 tag (three-letter frame ids, three-byte sizes; Latin-1 text) of ``frames``."""
+    body = b"".join(name + (len(text) + 1).to_bytes(3, "big") + b"\x00" + text.encode("latin-1")
+                    for name, text in frames.items())
+    size = bytes((len(body) >> shift) & 0x7F for shift in (21, 14, 7, 0))  # syncsafe
+    return b"ID3\x02\x00\x00" + size + body
+
+
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_the_scanner_reads_the_tags_of_every_id3v2_version(version):
+    audio = audio_frames(1_000)
+    if version == 2:  # mutagen writes 2.3 and 2.4 only
+        tag = _id3v22({b"TT2": "Old Song", b"TP1": "Old Band", b"TAL": "Old Album"})
+    else:
+        tags, buffer = ID3(), io.BytesIO()
+        for frame in (TIT2(encoding=1, text=["Old Song"]), TPE1(encoding=1, text=["Old Band"]),
+                      TALB(encoding=1, text=["Old Album"])):
+            tags.add(frame)
+        tags.save(buffer, v2_version=version, padding=lambda info: 0)
+        tag = buffer.getvalue()
+    assert read_mp3(tag + audio) == AudioInfo("Old Song", "Old Band", "Old Album", 1_000)
 
 
 def test_what_is_not_an_mp3_reads_as_none():

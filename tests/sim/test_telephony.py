@@ -158,6 +158,24 @@ def test_rollback_journal_not_wal(phone):
     assert not phone.fs.exists(phone.telephony.db_path + "-wal")
 
 
+def test_the_provider_keeps_its_connection_while_the_file_is_the_same(phone):
+    """A rollback-journal provider's connection outlives its command line: the next line's writes go through it,
+    after other connections' writes (seen by the change counter) and not after the file is made again."""
+    tel = phone.telephony
+    tel.deliver_sms("5550001", "first")
+    kept = tel._thread.held[1]
+    assert phone.run(f"sqlite3 {tel.db_path} 'DELETE FROM sms; DELETE FROM threads;'").exit_code == 0
+    tel.deliver_sms("5550002", "second")  # the kept connection sees the other one's deletes
+    assert tel._thread.held[1] is kept
+    assert [(row["address"], row["body"]) for row in tel.query("content://sms")] == [("5550002", "second")]
+    assert sorted(path.name for path in phone.fs.host_path(tel.db_path).parent.iterdir()) == [
+        "mmssms.db", "mmssms.db-journal"]  # what a connection per line leaves too: TRUNCATE keeps the journal
+    phone.run("pm clear com.android.providers.telephony")
+    tel.deliver_sms("5550003", "third")  # a new file: a new connection, nothing of the old one's
+    assert tel._thread.held[1] is not kept
+    assert [(row["address"], row["thread_id"]) for row in tel.query("content://sms")] == [("5550003", 1)]
+
+
 def test_same_actions_same_database():
     dumps = []
     for _ in range(2):

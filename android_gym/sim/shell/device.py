@@ -25,6 +25,10 @@ class ShellDevice(Context, Protocol):
     activities: ActivityManager
     window: WindowManager
 
+    def settle_providers(self) -> None:
+        """Commit what the command line's ``content`` writes left in the providers' open transactions."""
+        ...
+
     def restart_framework(self) -> None:
         """Restart the Java framework (``ctl.restart zygote``): apps die, the system locale is read again."""
         ...

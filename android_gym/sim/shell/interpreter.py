@@ -307,6 +307,8 @@ class _Interp(_Expander):
         if writes:
             self.shared.wrote = True
             self.shared.wrote_more |= not data_only
+        if name.rpartition("/")[2] != "content":  # the line's content writes are committed before others look
+            self.phone.settle_providers()
         live = self.live if self.live is not None and self.live.owns(io) else None
         ctx = CommandContext(self.phone, io.inp, self.cwd, self.vars, self._ctx_script, self._ctx_argv,
                              live and live.deliver)

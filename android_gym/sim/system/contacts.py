@@ -460,10 +460,8 @@ class ContactsProvider(SqliteProvider):
                 for lookup in dict.fromkeys(n for n in (normalized, e164) if n):
                     db.execute("INSERT INTO phone_lookup (data_id, raw_contact_id, normalized_number, min_match) "
                                "VALUES (?, ?, ?, ?)", (phone_data_id, raw_contact_id, lookup, min_match(lookup)))
-        self._update_display_name(db, raw_contact_id)
-        db.execute("UPDATE raw_contacts SET dirty=1 WHERE _id=?", (raw_contact_id,))
-        contact_id, name = db.execute("SELECT contact_id, display_name FROM raw_contacts WHERE _id=?",
-                                      (raw_contact_id,)).fetchone()
+        name = self._update_display_name(db, raw_contact_id)
+        contact_id = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()[0]
         has_phone = db.execute("SELECT EXISTS (SELECT 1 FROM data d JOIN mimetypes m ON d.mimetype_id = m._id "
                                "JOIN raw_contacts r ON d.raw_contact_id = r._id WHERE r.contact_id = ? AND "
                                "m.mimetype = ? AND d.data1 IS NOT NULL AND d.data1 != '')",
@@ -472,9 +470,10 @@ class ContactsProvider(SqliteProvider):
                    (has_phone, lookup_key(raw_contact_id, name), self._phone.clock.now_ms(), contact_id))
 
     @staticmethod
-    def _update_display_name(db: sqlite3.Connection, raw_contact_id: int) -> None:
+    def _update_display_name(db: sqlite3.Connection, raw_contact_id: int) -> str | None:
         """``updateRawContactDisplayName``: the best source among structured name, organization, phone and
-        email; the sort keys and phonebook labels follow."""
+        email; the sort keys and phonebook labels follow, and the raw contact is marked dirty in the same update.
+        Returns the display name."""
         rows = db.execute("SELECT m.mimetype, d.data1, d.data2, d.data3, d.data4, d.data5, d.data6 FROM data d "
                           "JOIN mimetypes m ON d.mimetype_id = m._id WHERE d.raw_contact_id=? ORDER BY "
                           "d.is_super_primary DESC, d.is_primary DESC, d._id", (raw_contact_id,)).fetchall()
@@ -495,9 +494,10 @@ class ContactsProvider(SqliteProvider):
         label_alt, bucket_alt = phonebook_label(alt)
         db.execute("UPDATE raw_contacts SET display_name=?, display_name_alt=?, display_name_source=?, sort_key=?, "
                    "sort_key_alt=?, phonebook_label=?, phonebook_bucket=?, phonebook_label_alt=?, "
-                   "phonebook_bucket_alt=? WHERE _id=?",
+                   "phonebook_bucket_alt=?, dirty=1 WHERE _id=?",
                    (name, alt, source, name, alt, label if name else None, bucket if name else None,
                     label_alt if alt else None, bucket_alt if alt else None, raw_contact_id))
+        return name
 
     # ----- reads ------------------------------------------------------------------------------------------
     def query(self, uri: str, projection: list[str] | None = None, where: str | None = None,

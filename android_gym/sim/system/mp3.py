@@ -130,7 +130,9 @@ def read_mp3(source: bytes | BinaryIO) -> AudioInfo | None:
     ``None`` when it holds no MPEG audio frame."""
     file = io.BytesIO(source) if isinstance(source, bytes) else source
     try:
-        audio = MP3(file)  # reads the ID3 tag too (None when there is none)
+        # The ID3 tag too (None when there is none), not translated to ID3v2.4 (a third of the read): title, artist
+        # and album are TIT2, TPE1 and TALB in every version as mutagen loads it (an ID3v2.2 tag's TT2, TP1, TAL too).
+        audio = MP3(file, translate=False)
     except (HeaderNotFoundError, MutagenError, ValueError, struct.error):
         return None
     tags = audio.tags
