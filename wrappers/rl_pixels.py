@@ -8,7 +8,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from gymnasium.wrappers import FrameStackObservation
+from gymnasium.wrappers import FrameStackObservation, PassiveEnvChecker
 
 from android_gym.wrappers.rl_actions import AdapterConfigError, TouchGridActions, require_sizes
 from android_gym.wrappers.rl_observations import PixelObservation
@@ -56,8 +56,9 @@ def make_pixel_env(env_id: str, device: str | None = None, *, shape: tuple[int, 
                    grayscale: bool = True, frame_stack: int = 1, grid: tuple[int, int] = DEFAULT_GRID,
                    long_press: bool = False, **make_kwargs: Any) -> gym.Env:
     """A task seen through pixels only, for SB3's ``PPO("CnnPolicy", env)``: ``gym.make(env_id, pixels=True,
-    device=device, **make_kwargs)``, then ``TouchGridActions``, ``PixelObservation`` and, when ``frame_stack`` > 1,
-    Gymnasium's ``FrameStackObservation`` with the frames as channels (``StackChannels``).
+    share_pixels=True, device=device, **make_kwargs)``, then ``TouchGridActions``, ``PixelObservation`` and, when
+    ``frame_stack`` > 1, Gymnasium's ``FrameStackObservation`` with the frames as channels (``StackChannels``), under
+    Gymnasium's ``PassiveEnvChecker`` (unless ``disable_env_checker=True``).
 
     ## Action Space
     ``Discrete(R·C [+ R·C] + 6)`` with ``grid = (R, C)``: tap the centre of cell ``r·C + c`` (cells numbered row
@@ -89,7 +90,12 @@ def make_pixel_env(env_id: str, device: str | None = None, *, shape: tuple[int, 
                                  "SB3 would read the channels as an image axis: stack fewer frames or enlarge shape")
     if "pixels" in make_kwargs:
         raise AdapterConfigError("make_pixel_env makes the env with pixels=True: do not pass pixels=")
-    env = gym.make(env_id, pixels=True, device=device, **make_kwargs)
+    # PixelObservation scales a new image every step, so the task env may hand it the screen itself instead of a
+    # copy of it (share_pixels: 7.8 MB less to copy a step at 1080x2400); Gymnasium's checker then checks the
+    # view's own observations, which are new every call, rather than the task env's shared screen.
+    check = not make_kwargs.pop("disable_env_checker", False)
+    env = gym.make(env_id, pixels=True, device=device, disable_env_checker=True,
+                   **{"share_pixels": True, **make_kwargs})
     try:
         env = PixelObservation(TouchGridActions(env, grid=grid, long_press=long_press), shape=(height, width),
                                grayscale=grayscale)
@@ -98,4 +104,4 @@ def make_pixel_env(env_id: str, device: str | None = None, *, shape: tuple[int, 
         raise
     if frame_stack > 1:
         env = StackChannels(FrameStackObservation(env, frame_stack))
-    return env
+    return PassiveEnvChecker(env) if check else env

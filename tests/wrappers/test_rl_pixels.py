@@ -11,11 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from gymnasium.wrappers import PassiveEnvChecker
 from PIL import Image
 from stable_baselines3.common.env_checker import check_env
 
 from android_gym.ui import UIElement
 from android_gym.wrappers.rl_actions import AdapterConfigError
+from android_gym.wrappers.rl_observations import PixelObservation
 from android_gym.wrappers.rl_pixels import make_pixel_env
 
 STOPWATCH = "AndroidWorld/ClockStopWatchRunning-v0"
@@ -106,6 +109,29 @@ def test_same_seed_same_frames(make_pixels):
         frames = [env.reset(seed=7)[0]] + [env.step(action)[0] for action in actions]
         runs.append(np.stack(frames))
     assert np.array_equal(*runs) and len({frame.tobytes() for frame in runs[0]}) > 2
+
+
+def test_the_task_env_hands_its_screen_over_uncopied_and_the_view_new_arrays(make_pixels, monkeypatch):
+    """PixelObservation scales a new image every step, so the task env under it shares its read-only screen (the
+    same array while the screen does not change: no 7.8 MB copy a step); the view's own observations are new every
+    call, and Gymnasium's checkers, which now wrap the view, find nothing to say."""
+    seen = []
+    scale = PixelObservation.observation
+    monkeypatch.setattr(PixelObservation, "observation", lambda self, observation: (
+        seen.append(observation["pixels"]), scale(self, observation))[1])
+    env = make_pixels()
+    assert isinstance(env, PassiveEnvChecker)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first, _ = env.reset(seed=0)
+        kept = first.copy()
+        second = env.step(env.get_wrapper_attr("layout")["back"][0])[0]  # Back on the home screen changes nothing
+    assert [str(warning.message) for warning in caught] == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # it says the view is not the unwrapped env: it is meant to be
+        gymnasium_check_env(env, skip_render_check=True)  # new observation data on every call, among others
+    assert seen[1] is seen[0] and not seen[0].flags.writeable
+    assert not np.shares_memory(first, second) and np.array_equal(first, kept)
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"grayscale": False, "frame_stack": 4}])
