@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -71,6 +72,15 @@ class SimDevice:
             return self.phone.fs.read_bytes(path)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
             raise RemoteFileNotFoundError(f"{path}: no such file on the device") from error
+
+    def file_versions(self, paths: Sequence[str]) -> tuple[int | None, ...]:
+        """For each path, a number that moves with every write to the file (``FileSystem.versions``), ``None`` when
+        there is no such file: while they stay the same, the files hold the same bytes (``local_db``'s short cut;
+        no file is read)."""
+        self._check_open()
+        fs = self.phone.fs
+        return tuple(version if os.path.lexists(fs.host_path(path)) else None
+                     for path, version in zip(paths, fs.versions(*paths)))
 
     def screenshot(self) -> np.ndarray:
         """The screen, ``(H, W, 3)`` uint8, read-only (the same array while the screen does not change)."""

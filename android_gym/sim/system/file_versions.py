@@ -1,0 +1,127 @@
+"""Write versions of the files in a directory tree, told by the kernel (Linux inotify), so a reader knows whether a
+file changed without reading it again.
+
+Every writer counts, whoever it is: the phone's own code, ``sqlite3`` on the host, a test writing the phone's host
+files: the kernel queues an event on the file's directory with every write, creation, removal and rename (``inotify``
+(7): the event is queued before the writing call returns, so whoever asks afterwards sees it). File times cannot
+tell: the phone sets them to its virtual clock, and two writes in one millisecond look alike.
+
+A path's version is the number of the latest event on it or on a directory above it (a directory removed, renamed or
+made counts for everything beneath it); so while a path's version stays the same, the file holds the same bytes (or
+is still missing). Every directory of the tree is watched; a directory made is watched as soon as its event is read
+and counts as written then, after the watch is in place, which covers whatever was written in it before. Where
+inotify is not to be had (not Linux, the per-user limit of instances reached) or its queue overflowed, every path
+counts as written at every question, which is always right and costs the reader a read.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+from inotify_simple import INotify, flags
+
+#: What changes a file's bytes or which file a path names (not ``ATTRIB``: times and modes are not bytes).
+_MASK = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_FROM | flags.MOVED_TO | flags.DELETE_SELF
+         | flags.MOVE_SELF | flags.ONLYDIR | flags.DONT_FOLLOW)
+_NEW_DIRECTORY = flags.CREATE | flags.MOVED_TO
+#: How many paths' chains of directories a tree keeps.
+_CHAINS_KEPT = 1024
+_ZEROS = itertools.repeat(0)  # the version of a path no event was seen on
+
+
+class FileVersions:
+    """The write versions of the files under ``root`` (host paths)."""
+
+    def __init__(self, root: Path) -> None:
+        self._top = os.fspath(root)
+        self._events = 0  # how many events were read: the latest one's number
+        self._versions: dict[str, int] = {}  # host path -> the number of the latest event on it
+        self._chains: dict[str, tuple[str, ...]] = {}  # host path -> it and the directories above it, up to root
+        self._directories: dict[int, str] = {}  # watch descriptor -> the directory it watches
+        self._inotify: INotify | None = None
+        self._pid = -1
+        self._start()
+
+    def _start(self) -> None:
+        """A new inotify instance in this process (a forked child must not read its parent's events), watching
+        every directory of the tree; whatever happened before counts as written now."""
+        self.close()
+        self._pid = os.getpid()
+        try:
+            self._inotify = INotify(nonblocking=True)
+        except (OSError, AttributeError):  # too many instances, or not Linux (no inotify_init1 in the C library)
+            self._inotify = None
+        self._directories = {}
+        self._watch_tree(self._top)
+
+    def close(self) -> None:
+        """Stop watching (the tree is about to be removed). Idempotent."""
+        if self._inotify is not None:
+            self._inotify.close()
+            self._inotify = None
+
+    def versions(self, *hosts: str) -> tuple[int, ...]:
+        """The version of each host path: the same number while the file holds the same bytes (or is still
+        missing)."""
+        self._read_events()
+        return tuple(self._version(host) for host in hosts)
+
+    def _version(self, host: str) -> int:
+        chain = self._chains.get(host)
+        if chain is None:
+            if len(self._chains) >= _CHAINS_KEPT:
+                self._chains.clear()
+            chain = self._chains[host] = _chain(host, self._top)
+        return max(map(self._versions.get, chain, _ZEROS))
+
+    def _changed(self, path: str) -> None:
+        self._events += 1
+        self._versions[path] = self._events
+
+    def _read_events(self) -> None:
+        """Count every event the kernel queued since the last look (one ``ioctl`` when there is none)."""
+        if self._pid != os.getpid():
+            self._start()
+        if self._inotify is None:
+            self._changed(self._top)
+            return
+        for event in self._inotify.read(timeout=0):
+            if event.mask & flags.Q_OVERFLOW:
+                self._watch_tree(self._top)
+                self._changed(self._top)
+                continue
+            directory = self._directories.get(event.wd)
+            if directory is None:
+                continue
+            if event.mask & flags.IGNORED:  # the directory went: so did its watch
+                del self._directories[event.wd]
+                continue
+            path = os.path.join(directory, event.name) if event.name else directory
+            if event.mask & flags.ISDIR and event.mask & _NEW_DIRECTORY:
+                self._watch_tree(path)  # first the watches, then the count: nothing written in it goes unseen
+            self._changed(path)
+
+    def _watch_tree(self, top: str) -> None:
+        """Watch ``top`` and every directory beneath it (a directory watched already keeps its watch, now under
+        this path: a renamed one)."""
+        if self._inotify is None:
+            return
+        for directory, _, _ in os.walk(top):
+            try:
+                self._directories[self._inotify.add_watch(directory, _MASK)] = directory
+            except FileNotFoundError:  # removed meanwhile: its removal is an event of its own
+                continue
+            except OSError:  # out of watches: no version can be trusted
+                self.close()
+                return
+
+
+def _chain(host: str, top: str) -> tuple[str, ...]:
+    """``host`` and the directories above it, up to ``top``."""
+    chain = [host]
+    while host != top and len(host) > len(top):
+        host = os.path.dirname(host)
+        chain.append(host)
+    return tuple(chain)
