@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 import posixpath
 from collections.abc import Iterator, Sequence
 
@@ -73,14 +72,12 @@ class SimDevice:
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
             raise RemoteFileNotFoundError(f"{path}: no such file on the device") from error
 
-    def file_versions(self, paths: Sequence[str]) -> tuple[int | None, ...]:
-        """For each path, a number that moves with every write to the file (``FileSystem.versions``), ``None`` when
-        there is no such file: while they stay the same, the files hold the same bytes (``local_db``'s short cut;
-        no file is read)."""
+    def file_versions(self, paths: Sequence[str]) -> tuple[int, ...]:
+        """For each path, a number that moves with every write to the file, its removal or its making
+        (``FileSystem.versions``): while they stay the same, the files hold the same bytes or are still missing
+        (``local_db``'s short cut; no file is read)."""
         self._check_open()
-        fs = self.phone.fs
-        return tuple(version if os.path.lexists(fs.host_path(path)) else None
-                     for path, version in zip(paths, fs.versions(*paths)))
+        return self.phone.fs.versions(*paths)
 
     def screenshot(self) -> np.ndarray:
         """The screen, ``(H, W, 3)`` uint8, read-only (the same array while the screen does not change)."""

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import itertools
 import os
+import select
+import weakref
 from pathlib import Path
 
-from inotify_simple import INotify, flags
+from inotify_simple import INotify, flags, parse_events
 
 #: What changes a file's bytes or which file a path names (not ``ATTRIB``: times and modes are not bytes).
 _MASK = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_FROM | flags.MOVED_TO | flags.DELETE_SELF
@@ -29,6 +31,17 @@ _NEW_DIRECTORY = flags.CREATE | flags.MOVED_TO
 #: How many paths' chains of directories a tree keeps.
 _CHAINS_KEPT = 1024
 _ZEROS = itertools.repeat(0)  # the version of a path no event was seen on
+_READ_SIZE = 1 << 16
+_TREES: weakref.WeakSet[FileVersions] = weakref.WeakSet()  # every tree watched in this process
+
+
+def _forked() -> None:
+    """In a forked child: each tree gets an inotify instance of its own (the parent's would lose it events)."""
+    for tree in _TREES:
+        tree.inherited = True
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 class FileVersions:
@@ -41,20 +54,26 @@ class FileVersions:
         self._chains: dict[str, tuple[str, ...]] = {}  # host path -> it and the directories above it, up to root
         self._directories: dict[int, str] = {}  # watch descriptor -> the directory it watches
         self._inotify: INotify | None = None
-        self._pid = -1
+        self._ready = select.poll()  # whether the inotify instance has events: one system call
+        self.inherited = False  # set in a forked child, which must not read its parent's events
         self._start()
+        _TREES.add(self)
 
     def _start(self) -> None:
-        """A new inotify instance in this process (a forked child must not read its parent's events), watching
-        every directory of the tree; whatever happened before counts as written now."""
+        """A new inotify instance, watching every directory of the tree; whatever happened before counts as
+        written now."""
         self.close()
-        self._pid = os.getpid()
+        self.inherited = False
         try:
             self._inotify = INotify(nonblocking=True)
         except (OSError, AttributeError):  # too many instances, or not Linux (no inotify_init1 in the C library)
             self._inotify = None
+        else:
+            self._ready = select.poll()
+            self._ready.register(self._inotify.fileno(), select.POLLIN)
         self._directories = {}
         self._watch_tree(self._top)
+        self._changed(self._top)
 
     def close(self) -> None:
         """Stop watching (the tree is about to be removed). Idempotent."""
@@ -81,13 +100,15 @@ class FileVersions:
         self._versions[path] = self._events
 
     def _read_events(self) -> None:
-        """Count every event the kernel queued since the last look (one ``ioctl`` when there is none)."""
-        if self._pid != os.getpid():
+        """Count every event the kernel queued since the last look (one ``poll`` when there is none)."""
+        if self.inherited:
             self._start()
         if self._inotify is None:
             self._changed(self._top)
             return
-        for event in self._inotify.read(timeout=0):
+        if not self._ready.poll(0):
+            return
+        for event in parse_events(os.read(self._inotify.fileno(), _READ_SIZE)):
             if event.mask & flags.Q_OVERFLOW:
                 self._watch_tree(self._top)
                 self._changed(self._top)

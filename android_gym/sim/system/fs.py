@@ -102,11 +102,17 @@ class FileSystem:
         for host in (self.root, *self.root.rglob("*")):
             self.stamp(host)
         self._versions = FileVersions(self.root)
+        self._version_keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # ``versions``' paths -> their host paths
 
     def versions(self, *paths: str) -> tuple[int, ...]:
         """The write version of the file at each Android path: the same number while it holds the same bytes (or
         is still missing), whoever writes it (``FileVersions``); reading a file to find out costs far more."""
-        return self._versions.versions(*(os.fspath(self.host_path(path)) for path in paths))
+        hosts = self._version_keys.get(paths)
+        if hosts is None:
+            if len(self._version_keys) >= _HOST_PATHS_KEPT:
+                self._version_keys.clear()
+            hosts = self._version_keys[paths] = tuple(os.fspath(self.host_path(path)) for path in paths)
+        return self._versions.versions(*hosts)
 
     def close(self) -> None:
         """Stop watching the files (the phone's storage is about to go)."""
