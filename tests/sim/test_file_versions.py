@@ -175,3 +175,28 @@ def test_local_db_reads_no_file_while_the_versions_stay_and_sees_every_writer(de
     assert _count_expenses(device) == [{"n": 0}] and pulled == []  # its own push: known bytes
     os.utime(phone.fs.host_path(EXPENSES), ns=(0, 0))  # times are not bytes
     assert _count_expenses(device) == [{"n": 0}] and pulled == []
+
+
+def test_a_write_after_more_events_than_one_read_takes_is_seen(device):
+    phone = device.phone
+    phone.fs.makedirs("/sdcard/Many")
+    phone.fs.versions(NOTE)  # the new directory watched
+
+    def many_then_note() -> None:
+        for number in range(3000):  # ~100 KB of events
+            phone.fs.write_bytes(f"/sdcard/Many/file-{number:05}.txt", b"x")
+        phone.fs.host_path(NOTE).write_bytes(b"last!")
+    assert moves(phone, NOTE, many_then_note)
+
+
+def test_a_forked_child_sees_writes_with_an_instance_of_its_own(device):
+    phone = device.phone
+    before = phone.fs.versions(NOTE)
+    child = os.fork()
+    if child == 0:  # the child: its versions move with its writes, read from its own inotify instance
+        seen = phone.fs.versions(NOTE)
+        phone.fs.host_path(NOTE).write_bytes(b"child")
+        os._exit(0 if phone.fs.versions(NOTE) != seen else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert phone.fs.versions(NOTE) != before  # the parent sees the child's write on its own instance

@@ -19,10 +19,11 @@ from __future__ import annotations
 import itertools
 import os
 import select
+import threading
 import weakref
 from pathlib import Path
 
-from inotify_simple import INotify, flags, parse_events
+from inotify_simple import Event, INotify, flags, parse_events
 
 #: What changes a file's bytes or which file a path names (not ``ATTRIB``: times and modes are not bytes).
 _MASK = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_FROM | flags.MOVED_TO | flags.DELETE_SELF
@@ -54,6 +55,7 @@ class FileVersions:
         self._chains: dict[str, tuple[str, ...]] = {}  # host path -> it and the directories above it, up to root
         self._directories: dict[int, str] = {}  # watch descriptor -> the directory it watches
         self._inotify: INotify | None = None
+        self._lock = threading.Lock()  # events are read and counted by one thread at a time (a served phone's)
         self._ready = select.poll()  # whether the inotify instance has events: one system call
         self.inherited = False  # set in a forked child, which must not read its parent's events
         self._start()
@@ -84,8 +86,9 @@ class FileVersions:
     def versions(self, *hosts: str) -> tuple[int, ...]:
         """The version of each host path: the same number while the file holds the same bytes (or is still
         missing)."""
-        self._read_events()
-        return tuple(self._version(host) for host in hosts)
+        with self._lock:
+            self._read_events()
+            return tuple(self._version(host) for host in hosts)
 
     def _version(self, host: str) -> int:
         chain = self._chains.get(host)
@@ -106,9 +109,11 @@ class FileVersions:
         if self._inotify is None:
             self._changed(self._top)
             return
-        if not self._ready.poll(0):
-            return
-        for event in parse_events(os.read(self._inotify.fileno(), _READ_SIZE)):
+        while self._ready.poll(0):  # until the queue is empty: a read takes at most _READ_SIZE bytes of it
+            self._count(parse_events(os.read(self._inotify.fileno(), _READ_SIZE)))
+
+    def _count(self, events: list[Event]) -> None:
+        for event in events:
             if event.mask & flags.Q_OVERFLOW:
                 self._watch_tree(self._top)
                 self._changed(self._top)
