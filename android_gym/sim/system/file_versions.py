@@ -9,9 +9,10 @@ tell: the phone sets them to its virtual clock, and two writes in one millisecon
 A path's version is the number of the latest event on it or on a directory above it (a directory removed, renamed or
 made counts for everything beneath it); so while a path's version stays the same, the file holds the same bytes (or
 is still missing). Every directory of the tree is watched; a directory made is watched as soon as its event is read
-and counts as written then, after the watch is in place, which covers whatever was written in it before. Where
-inotify is not to be had (not Linux, the per-user limit of instances reached) or its queue overflowed, every path
-counts as written at every question, which is always right and costs the reader a read.
+and counts as written then, after the watch is in place, which covers whatever was written in it before. When the
+kernel's queue overflowed, every path counts as written once; where inotify is not to be had (not Linux, the
+per-user limit of instances or of watches reached), every path counts as written at every question, which is
+always right and costs the reader a read.
 """
 
 from __future__ import annotations
