@@ -246,8 +246,7 @@ class WindowManager:
         unit = self._frame_time_unit
         if self._frame is None or now // unit != self._frame_time // unit or now >= self._frame_expires:
             clock.finest_read = clock.expires = UNREAD
-            with self._phone.fs.steady():  # the databases the build reads are read once until it writes
-                self._frame = self._build()
+            self._frame = self._build()
             self._frame_time, self._frame_time_unit, self._frame_expires = now, clock.finest_read, clock.expires
             self._dump = self._pixels = self._rgba = None
         return self._frame
