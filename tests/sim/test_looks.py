@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ui_nodes import opened, views
+from ui_nodes import nodes, opened, tap, views
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
@@ -87,6 +87,49 @@ def test_a_dialogs_dim_goes_on_under_the_status_bar() -> None:
     assert tuple(pixels[5, 540]) == tuple(pixels[STATUS_BAR_HEIGHT + 5, 540]) == status.background
     assert [view.text_color for view in status.walk() if view.kind == "icon"] == [
         view.text_color for view in before.walk() if view.kind == "icon"]
+
+
+def _share_from_markor() -> tuple[View, Phone]:
+    """A phone with Markor's note shared as plain text (the share sheet over the editor), and the editor's status
+    bar before it."""
+    phone = opened("net.gsantner.markor")
+    phone.run("mkdir -p /sdcard/Documents/Markor && echo 'Meet at noon' > /sdcard/Documents/Markor/s.md")
+    phone.key(keycodes.BACK)
+    phone.run("monkey -p net.gsantner.markor -c android.intent.category.LAUNCHER 1")
+    tap(phone, text="s.md")
+    editor = phone.window.frame().status_bar
+    for step in ({"content_desc": "More options"}, {"text": "Share"}, {"text": "Plain Text"}):
+        tap(phone, **step)
+    assert phone.activities.foreground()[0] == "com.android.intentresolver"
+    return editor, phone
+
+
+def test_the_share_sheets_dim_goes_on_under_the_status_bar() -> None:
+    """The share sheet's window is translucent: the status bar shows the colour of the activity under it (Markor's
+    editor), dimmed as that activity is, not the dimmed white of the sheet's own window."""
+    editor, phone = _share_from_markor()
+    status = phone.window.frame().status_bar
+    assert status.background == dimmed(editor.background) != dimmed(WHITE)
+    pixels = phone.screenshot()
+    assert tuple(pixels[5, 540]) == status.background
+
+
+@pytest.mark.parametrize("translucent", ["share sheet", "permission prompt"])
+def test_a_translucent_activity_dumps_its_own_window_alone(translucent: str) -> None:
+    """The share sheet and the permission prompt show the app under them through their translucent windows, in the
+    pixels only: uiautomator dumps the active window, whose nodes all belong to the prompt's or the sheet's package."""
+    if translucent == "share sheet":
+        phone, under = _share_from_markor()[1], "net.gsantner.markor"
+    else:
+        under = "com.simplemobiletools.smsmessenger"
+        phone = Phone()
+        phone.run(f"pm revoke {under} android.permission.POST_NOTIFICATIONS")
+        phone.run(f"monkey -p {under} -c android.intent.category.LAUNCHER 1")
+    top = phone.activities.foreground()[0]
+    assert top != under
+    dumped = nodes(phone)
+    assert {node.get("package") for node in dumped} == {top}
+    assert not any(under in (node.get("resource-id") or "") for node in dumped)
 
 
 def test_navigation_buttons_keep_their_descriptions() -> None:
