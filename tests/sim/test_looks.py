@@ -277,3 +277,37 @@ def test_a_bottom_sheet_rounds_its_top_corners_only(scale: float) -> None:
     assert at(1, 398) == at(1078, 398) == sheet_colour  # its bottom corners, square
     assert at(540, 101) == sheet_colour
     assert at(1, 501) == at(1, 798) == at(1078, 798) == grey  # the card's four corners, all round
+
+
+@pytest.mark.parametrize("package", ["com.simplemobiletools.smsmessenger", "com.simplemobiletools.calendar.pro",
+                                     "com.simplemobiletools.gallery.pro"])
+def test_simple_apps_search_bar_keeps_activity_margin_at_its_sides(package: str) -> None:
+    """Simple-Commons' menu_search.xml: top_app_bar_layout has activity_margin (16 dp, 42 px at 420 dpi) at its
+    sides and medium_margin (8 dp) above and below the pill."""
+    phone = opened(package)
+    holder = next(view for view in phone.window.frame().app.walk()
+                  if view.resource_id == f"{package}:id/top_toolbar_holder")
+    x1, y1, x2, y2 = holder.bounds
+    assert (x1, phone.window.design_width - x2, y1 - STATUS_BAR_HEIGHT, y2 - y1) == (42, 42, 21, 105)
+
+
+def test_sms_conversation_rows_keep_item_conversations_margins() -> None:
+    """item_conversation.xml: the avatar small_margin + normal_margin (16 dp) from the screen's start, the texts
+    activity_margin (16 dp) below the row's top."""
+    phone = opened("com.simplemobiletools.smsmessenger")
+    phone.run("content insert --uri content://sms/inbox --bind address:s:+15551234 --bind body:s:Hi")
+    views = {view.resource_id.rpartition("/")[2]: view for view in phone.window.frame().app.walk()}
+    row, avatar, address = views["conversation_holder"], views["conversation_image"], views["conversation_address"]
+    assert (avatar.bounds[0] - row.bounds[0], address.bounds[1] - row.bounds[1]) == (42, 42)
+
+
+def test_settings_search_bar_has_android_13s_sizes() -> None:
+    """Settings' search_bar.xml and dimens: the card search_bar_margin (16 dp) from the sides, search_bar_height
+    (52 dp) tall, its title search_bar_content_inset (56 dp) from its start in 20 sp."""
+    phone = opened("com.android.settings")
+    views = {view.resource_id: view for view in phone.window.frame().app.walk()}
+    bar, title = views["com.android.settings:id/search_action_bar"], views[
+        "com.android.settings:id/search_action_bar_title"]
+    x1, y1, x2, y2 = bar.bounds
+    assert (x1, phone.window.design_width - x2, y2 - y1) == (42, 42, 136)
+    assert (title.bounds[0] - x1, title.text_size) == (147, 52)
