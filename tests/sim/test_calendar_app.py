@@ -700,3 +700,18 @@ def test_the_month_views_painted_days_are_not_in_the_dump(app_phone):
     assert not any(node.get("text") == "Dentist" for node in nodes(phone))
     drawn = [view for view in phone.window.frame().app.walk() if view.kind == "label"]
     assert "Dentist" in {view.hint for view in drawn}
+
+
+def test_the_month_view_marks_today_as_monthview_paints_it(app_phone):
+    """MonthView.onDraw: today's number in the primary colour's contrast (white) on a primary circle of radius 0.75
+    × the text size, centred on its column; addWeekDayLetters: today's weekday letter in the primary colour."""
+    phone = app_phone
+    labels = [view for view in phone.window.frame().app.walk() if view.kind == "label"]
+    [circle] = [view for view in labels if view.background == PRIMARY and view.hint.isdigit()]
+    assert circle.text_color == (255, 255, 255) and circle.hint == "15"  # the phone's date: Sunday 15 October 2023
+    assert circle.corner * 2 == circle.bounds[2] - circle.bounds[0] == circle.bounds[3] - circle.bounds[1]
+    cell = next(view for view in phone.window.frame().app.walk() if view.resource_id == rid("month_view_background")
+                and any(child is circle for child in view.children))
+    assert abs((circle.bounds[0] + circle.bounds[2]) - (cell.bounds[0] + cell.bounds[2])) <= 1
+    letters = [view for view in labels if len(view.hint) == 1 and view.hint.isalpha()][:7]
+    assert [view.text_color == PRIMARY for view in letters] == [True] + [False] * 6  # Sunday first
