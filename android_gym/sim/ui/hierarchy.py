@@ -6,8 +6,9 @@ and characters that XML 1.0 forbids replaced by ``.``. A node's bounds are the p
 parent's, and so to the window's (``View.getBoundsOnScreen`` with ``clipToParent``, as
 ``AccessibilityNodeInfo.getBoundsInScreen`` gives them); a node with nothing on screen is left out, with its
 descendants (``isVisibleToUser``). Text a custom view paints on its canvas (a ``label``: Simple Calendar's
-``MonthView`` days, a collapsing toolbar's title) is no view: it is drawn but never dumped. Written by hand rather than with lxml because lxml
-cannot reproduce the `` />`` spelling and the dump is on the hot path of every step.
+``MonthView`` days, a collapsing toolbar's title) is no view: it is drawn but never dumped. Written by hand
+rather than with lxml because lxml cannot reproduce the `` />`` spelling and the dump is on the hot path of every
+step.
 """
 
 from __future__ import annotations
