@@ -274,16 +274,19 @@ class WindowManager:
         # over it), for the status bar.
         field, under = None, night_colors.get(WHITE, WHITE) if night_colors else WHITE
         top_x, top_y = width // 2, STATUS_BAR_HEIGHT
+        scroll = screen.scroll
         for view in content.walk():
-            if view.kind == "list":
-                screen.scroll[view.key] = view.scroll_offset
-            if field is None and view.editable and view.focused:
+            kind = view.kind
+            if kind == "list":
+                scroll[view.key] = view.scroll_offset
+            if field is None and view.focused and view.on_text is not None:  # the focused editable
                 field = view
             x1, y1, x2, y2 = view.bounds
-            if view.background is not None and x1 <= top_x < x2 and y1 <= top_y < y2:
-                under = view.background
-            elif view.kind == "scrim" and x1 <= top_x < x2 and y1 <= top_y < y2:
-                under = dimmed(under)  # a dialog's dim goes on under the status bar
+            if x1 <= top_x < x2 and y1 <= top_y < y2:
+                if view.background is not None:
+                    under = view.background
+                elif kind == "scrim":
+                    under = dimmed(under)  # a dialog's dim goes on under the status bar
         if self._reveal_focus:
             self._reveal_focus = False
             if self._scroll_focus_into_view(screen, content):
@@ -334,12 +337,13 @@ class WindowManager:
         night_colors = screen.night_colors if looks.night else None
         if night_colors:
             recolor(content, night_colors)
+        focus_key, scroll = screen.focus_key, screen.scroll
         for view in content.walk():
-            if view.editable:
-                view.focused = view.key == screen.focus_key
+            if view.on_text is not None:  # editable
+                view.focused = view.key == focus_key
                 view.selection = self._editor.span(screen, view) if view.focused else None
             elif view.kind == "list":
-                view.scroll_offset = screen.scroll.get(view.key, 0)
+                view.scroll_offset = scroll.get(view.key, 0)
         return content
 
     def snapshot(self, screen: Screen) -> Image.Image:
