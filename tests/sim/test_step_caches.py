@@ -14,6 +14,7 @@ import pytest
 from android_gym.agents import RandomValidAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice, elements_of
+from android_gym.sim.framework.window import WindowManager
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.hierarchy import written
 from android_gym.sim.ui.layout import layout
@@ -30,6 +31,7 @@ class _FreshDevice(SimDevice):
 
     def ui_dump(self) -> str:
         self.phone.invalidate()
+        self.phone.window._navs.clear()  # and the navigation bars kept by what they show
         return super().ui_dump()
 
 
@@ -145,3 +147,24 @@ def test_a_list_dragged_past_its_end_is_not_built_again(phone: Phone) -> None:
     assert phone.window.frame() is built and phone.ui_dump() is dump == _fresh_dump(phone)
     phone.swipe(x, 600, x, 1800)  # back up: it moves
     assert phone.ui_dump() != dump
+
+
+def test_a_focused_field_is_revealed_as_in_a_tree_built_afresh(monkeypatch) -> None:
+    """The rows a field is scrolled into view by are measured in a copy of the frame's tree taken before layout; a
+    tree built again from the app (as before) scrolls the lists to the same positions, whether they move or not."""
+    reveal = WindowManager._scroll_focus_into_view
+    moves = []
+
+    def both(self: WindowManager, screen, content, unlaid) -> bool:
+        kept = dict(screen.scroll)
+        afresh = reveal(self, screen, content, self._content(screen, self.looks)), dict(screen.scroll)
+        screen.scroll.clear()
+        screen.scroll.update(kept)
+        moved = reveal(self, screen, content, unlaid)
+        assert (moved, screen.scroll) == afresh
+        moves.append(moved)
+        return moved
+
+    monkeypatch.setattr(WindowManager, "_scroll_focus_into_view", both)
+    _run(SimDevice(540, 960), "ExpenseDeleteMultiple2", steps=250, seed=2)  # a small screen: a form scrolls
+    assert True in moves and False in moves

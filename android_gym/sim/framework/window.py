@@ -94,6 +94,7 @@ MAX_ANIMATION_SCALE = 20.0
 _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
 _STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
+_NAV_BARS_KEPT = 8  # laid-out navigation bars kept (each a colour, the keyboard up or not, looks)
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 T = TypeVar("T")
 
@@ -151,7 +152,7 @@ class WindowManager:
         self._frame: Frame | None = None
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status_bars: dict[tuple, View] = {}  # the laid-out status bars by what they show (``_status_bar``)
-        self._nav: tuple[Looks, View] | None = None  # the looks the navigation bar was built for, and its views
+        self._navs: dict[tuple, View] = {}  # the laid-out navigation bars by what they show (``_build``)
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
@@ -186,7 +187,8 @@ class WindowManager:
         self.scale = display.scale
         self.design_width, self.design_height = display.design_size
         self._renderer: Renderer | None = None  # made at the first look at the pixels (a frame costs ms)
-        self._nav = self._ime = None
+        self._ime = None
+        self._navs = {}
         self._status_bars = {}
         self.invalidate()
 
@@ -225,7 +227,8 @@ class WindowManager:
     def set_locale(self, tag: str) -> None:
         """The framework (re)started in the locale ``tag``: the system bars and every window show its strings."""
         self.locale.tag = tag
-        self._nav = self._ime = None
+        self._ime = None
+        self._navs = {}
         self._status_bars = {}
         self.invalidate()
 
@@ -263,6 +266,8 @@ class WindowManager:
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         content = self._content(screen, looks)
+        # The tree as built, for a list to measure the rows the layout leaves out (a field to reveal, a position asked)
+        unlaid = _copied(content) if self._reveal_focus or screen.scroll_requests else None
         window = frame(content, resource_id="android:id/content")
         width = self.design_width
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
@@ -270,16 +275,21 @@ class WindowManager:
         night_colors = screen.night_colors if looks.night else None
         # One pass over the laid-out views: the lists' positions kept, the focused field.
         field = None
+        scroll = screen.scroll
         for view in content.walk():
             if view.kind == "list":
-                screen.scroll[view.key] = view.scroll_offset
-            if field is None and view.editable and view.focused:
+                scroll[view.key] = view.scroll_offset
+            if field is None and view.focused and view.on_text is not None:  # the focused editable
                 field = view
-        if self._reveal_focus:
+        if unlaid is not None:
+            for view in unlaid.walk():  # at the positions the layout kept, as ``_content`` would build it now
+                if view.kind == "list":
+                    view.scroll_offset = scroll.get(view.key, 0)
+        if self._reveal_focus:  # it may lay out a row of its tree: a copy of it when a position is asked too
             self._reveal_focus = False
-            if self._scroll_focus_into_view(screen, content):
+            if self._scroll_focus_into_view(screen, content, _copied(unlaid) if screen.scroll_requests else unlaid):
                 return self._build()
-        if screen.scroll_requests and self._scroll_to_positions(screen, content):
+        if screen.scroll_requests and self._scroll_to_positions(screen, content, unlaid):
             return self._build()
         self._add_text_toolbar(screen, field, window)
         self._add_heads_up(window)
@@ -298,13 +308,15 @@ class WindowManager:
             keyboard = self._ime[1]
         nav_color = self._nav_color(screen, looks, keyboard is not None)
         shown_nav = looks, nav_color, keyboard is not None
-        if self._nav is None or self._nav[0] != shown_nav:  # it changes only with these (and the language)
-            nav = self._nav_bar(looks.gestural, nav_color or _NAV_BG, keyboard is not None)
+        nav = self._navs.get(shown_nav)
+        if nav is None:  # it changes only with these (and the language); the last few are kept (apps' colours differ)
+            if len(self._navs) >= _NAV_BARS_KEPT:
+                self._navs.clear()
+            nav = self._navs[shown_nav] = self._nav_bar(looks.gestural, nav_color or _NAV_BG, keyboard is not None)
             self.locale.translate(nav, systemui.PACKAGE)
             if looks.night and nav_color is None:
                 recolor(nav, SYSTEM_NIGHT)
             layout(nav, 0, bottom, width, self.design_height - bottom)
-            self._nav = shown_nav, nav
         shade = self.shade.window()
         if shade is not None:
             self.locale.translate(shade, systemui.PACKAGE)
@@ -312,7 +324,7 @@ class WindowManager:
             if looks.night:
                 recolor(shade, SYSTEM_NIGHT)
             layout(shade, 0, 0, width, bottom)  # full screen above the navigation bar
-        return Frame(status, decor, keyboard, self._nav[1], shade, night_colors)
+        return Frame(status, decor, keyboard, nav, shade, night_colors)
 
     def _content(self, screen: Screen, looks: Looks) -> View:
         """A fresh view tree of ``screen`` (its dialog windows over it, in the system language and ``looks``' font
@@ -326,12 +338,13 @@ class WindowManager:
         night_colors = screen.night_colors if looks.night else None
         if night_colors:
             recolor(content, night_colors)
+        focus_key, scroll = screen.focus_key, screen.scroll
         for view in content.walk():
-            if view.editable:
-                view.focused = view.key == screen.focus_key
+            if view.on_text is not None:  # editable
+                view.focused = view.key == focus_key
                 view.selection = self._editor.span(screen, view) if view.focused else None
             elif view.kind == "list":
-                view.scroll_offset = screen.scroll.get(view.key, 0)
+                view.scroll_offset = scroll.get(view.key, 0)
         return content
 
     def snapshot(self, screen: Screen) -> tuple[Color, Callable[[], Image.Image]]:
@@ -353,14 +366,15 @@ class WindowManager:
 
         return _top_color(content, self.design_width // 2, ground)[0], picture
 
-    def _scroll_focus_into_view(self, screen: Screen, content: View) -> bool:
+    def _scroll_focus_into_view(self, screen: Screen, content: View, unlaid: View) -> bool:
         """``ScrollView.scrollToChild`` as a list does it for a field that took focus, once the keyboard resized
         the window: scroll as little as puts the field's row (the field, in a row taller than the list) wholly
-        inside the list. ``content`` is laid out (the lists' sizes); the rows are measured in a fresh tree, as layout
-        keeps only the rows a list shows. Whether a list moved (its position is in ``screen.scroll``)."""
+        inside the list. ``content`` is laid out (the lists' sizes); the rows are measured in ``unlaid``, the same
+        tree before layout (a row taller than the list is laid out in it), as layout keeps only the rows a list
+        shows. Whether a list moved (its position is in ``screen.scroll``)."""
         laid_out = {view.key: view for view in content.walk() if view.kind == "list" and view.key}
         moved = False
-        for view in self._content(screen, self.looks).walk():
+        for view in unlaid.walk():
             shown = laid_out.get(view.key) if view.kind == "list" else None
             rows = view.children if shown is not None else []
             index = next((i for i, row_view in enumerate(rows) if any(v.focused for v in row_view.walk())), None)
@@ -379,14 +393,15 @@ class WindowManager:
                 screen.scroll[view.key], moved = offset, True
         return moved
 
-    def _scroll_to_positions(self, screen: Screen, content: View) -> bool:
+    def _scroll_to_positions(self, screen: Screen, content: View, unlaid: View) -> bool:
         """Scroll each list ``screen`` asked for (``Screen.scroll_to_position``) so that its item lies the asked px
-        below its top; the items are measured in a fresh tree at the width ``content`` gave the list (layout keeps
-        only the items a list shows). Whether a list moved (its position is in ``screen.scroll``)."""
+        below its top; the items are measured in ``unlaid``, the tree before layout, at the width ``content`` gave
+        the list (layout keeps only the items a list shows). Whether a list moved (its position is in
+        ``screen.scroll``)."""
         requests, screen.scroll_requests = screen.scroll_requests, {}
         laid_out = {view.key: view for view in content.walk() if view.kind == "list" and view.key in requests}
         moved = False
-        for view in self._content(screen, self.looks).walk():
+        for view in unlaid.walk():
             shown = laid_out.get(view.key) if view.kind == "list" else None
             if shown is None:
                 continue
@@ -920,6 +935,16 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
     out[y1:y2, x1 + dx:x2] = pixels[y1:y2, x1:x2 - dx]
     out.flags.writeable = False
     return out
+
+
+def _copied(view: View) -> View:
+    """A copy of a tree, node by node (fields shared, children lists new): laying out either leaves the other as it
+    was (layout sets bounds and positions and gives containers new lists of children, never changing a list it
+    read). Copied as ``_scaled`` copies, without ``dataclasses.replace``."""
+    copy = object.__new__(View)
+    copy.__dict__.update(view.__dict__)
+    copy.children = [_copied(child) for child in view.children]
+    return copy
 
 
 def _scaled(view: View, scale: float, width: int, height: int) -> View:

@@ -167,11 +167,12 @@ def measure_width(view: View) -> int:
 
 @dataclass
 class Memo:
-    """What one layout pass measured, by view (its ``id``, kept with the view so that a reused id is told apart):
-    heights by width, and a Row's children's widths by the Row's inner width (measured, then laid out)."""
+    """What one layout pass measured, by view (the view itself in the key, held while the pass lasts, so that no other
+    view can take its ``id``): heights by width, and a Row's children's widths by the Row's inner width (measured,
+    then laid out)."""
 
-    heights: dict[tuple[int, int], tuple[View, int]] = field(default_factory=dict)
-    widths: dict[tuple[int, int], tuple[View, list[int]]] = field(default_factory=dict)
+    heights: dict[tuple[View, int], int] = field(default_factory=dict)
+    widths: dict[tuple[View, int], list[int]] = field(default_factory=dict)
 
 
 def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
@@ -179,41 +180,57 @@ def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
     pass measured, so nested layouts measure each view once per width."""
     if view.height is not None:
         return view.height
-    if memo is not None:
-        known = memo.heights.get((id(view), width))
-        if known is not None and known[0] is view:
-            return known[1]
-    height = max(_natural_height(view, width, memo), view.min_height)
-    if memo is not None:
-        memo.heights[id(view), width] = (view, height)
-    return height
+    if memo is None:
+        height = _natural_height(view, width, None)
+    else:
+        key = view, width
+        height = memo.heights.get(key)
+        if height is not None:
+            return height
+        height = memo.heights[key] = max(_natural_height(view, width, memo), view.min_height)
+        return height
+    return max(height, view.min_height)
 
 
 def _natural_height(view: View, width: int, memo: Memo | None) -> int:
-    inner = max(width - 2 * view.padding, 1)
-    if view.kind in _TEXT_KINDS:
+    kind, padding = view.kind, view.padding
+    if kind in _TEXT_KINDS:
         lines = text_lines(view, max(width - text_start(view) - text_end(view), 1))
-        return len(lines) * line_height(view.text_size) + 2 * view.padding
-    if view.kind == "column" or view.kind == "list":
-        heights = [measure_height(child, inner, memo) for child in view.children]
-        return sum(heights) + view.spacing * max(len(heights) - 1, 0) + 2 * view.padding
-    if view.kind == "row":
-        widths = _row_widths(view, inner, memo)
-        return max((measure_height(c, w, memo) for c, w in zip(view.children, widths)), default=0) + 2 * view.padding
-    if view.kind == "frame":
-        return max((measure_height(child, inner, memo) for child in view.children), default=0) + 2 * view.padding
-    return 2 * view.padding
+        return len(lines) * line_height(view.text_size) + 2 * padding
+    children = view.children
+    if not children:
+        return 2 * padding
+    inner = max(width - 2 * padding, 1)
+    if kind == "column" or kind == "list":
+        total = view.spacing * (len(children) - 1) + 2 * padding
+        for child in children:
+            total += measure_height(child, inner, memo)
+        return total
+    if kind == "row":
+        tallest = 0
+        for child, child_w in zip(children, _row_widths(view, inner, memo)):
+            child_h = measure_height(child, child_w, memo)
+            if child_h > tallest:
+                tallest = child_h
+        return tallest + 2 * padding
+    if kind == "frame":
+        tallest = 0
+        for child in children:
+            child_h = measure_height(child, inner, memo)
+            if child_h > tallest:
+                tallest = child_h
+        return tallest + 2 * padding
+    return 2 * padding
 
 
 def _row_widths(view: View, inner: int, memo: Memo | None) -> list[int]:
     """The widths of a Row's children (``inner`` px wide inside its padding), once per layout pass (``memo``)."""
-    if memo is not None:
-        known = memo.widths.get((id(view), inner))
-        if known is not None and known[0] is view:
-            return known[1]
-    widths = _share_row(view, inner)
-    if memo is not None:
-        memo.widths[id(view), inner] = (view, widths)
+    if memo is None:
+        return _share_row(view, inner)
+    key = view, inner
+    widths = memo.widths.get(key)
+    if widths is None:
+        widths = memo.widths[key] = _share_row(view, inner)
     return widths
 
 
@@ -245,25 +262,30 @@ def layout(view: View, x: int, y: int, width: int, height: int) -> None:
 
 def _layout(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     view.bounds = (x, y, x + width, y + height)
-    if not view.children and view.kind != "list":  # a leaf (most views): nothing inside to place
+    kind = view.kind
+    if not view.children and kind != "list":  # a leaf (most views): nothing inside to place
         return
-    px, py = x + view.padding, y + view.padding
-    inner_w, inner_h = max(width - 2 * view.padding, 0), max(height - 2 * view.padding, 0)
-    if view.kind == "column":
+    padding = view.padding
+    px, py = x + padding, y + padding
+    inner_w, inner_h = max(width - 2 * padding, 0), max(height - 2 * padding, 0)
+    if kind == "column":
         _layout_column(view, px, py, inner_w, inner_h, memo)
-    elif view.kind == "row":
+    elif kind == "row":
+        spacing = view.spacing
         for child, child_w in zip(view.children, _row_widths(view, inner_w, memo)):
-            child_h = min(measure_height(child, child_w, memo), inner_h) if child.height is None else child.height
+            child_h = child.height
             if child.gravity == "fill":  # as tall as the row (a grid's cards, top-aligned)
                 child_h = inner_h
+            elif child_h is None:
+                child_h = min(measure_height(child, child_w, memo), inner_h)
             _layout(child, px, py + (inner_h - child_h) // 2, child_w, child_h, memo)
-            px += child_w + view.spacing
-    elif view.kind == "frame":
+            px += child_w + spacing
+    elif kind == "frame":
         for child in view.children:
             _layout_in_frame(child, px, py, inner_w, inner_h, memo)
-    elif view.kind == "list":
+    elif kind == "list":
         _layout_list(view, px, py, inner_w, inner_h, memo)
-    elif view.kind == "web":
+    elif kind == "web":
         view.children = _place_virtual(view.children, x, y, x + width, y + height)
 
 
@@ -283,10 +305,11 @@ def _place_virtual(nodes: list[View], x: int, y: int, right: int, bottom: int) -
 
 
 def _layout_column(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
-    heights = [0 if child.weight else measure_height(child, width, memo) for child in view.children]
-    total_weight = sum(child.weight for child in view.children)
-    spare = max(height - sum(heights) - view.spacing * max(len(heights) - 1, 0), 0)
-    for child, child_h in zip(view.children, heights):
+    children, spacing = view.children, view.spacing
+    heights = [0 if child.weight else measure_height(child, width, memo) for child in children]
+    total_weight = sum(child.weight for child in children)
+    spare = max(height - sum(heights) - spacing * max(len(heights) - 1, 0), 0)
+    for child, child_h in zip(children, heights):
         if child.weight:
             child_h = int(spare * child.weight / total_weight)
         child_w, child_x = width if child.width is None else child.width, x
@@ -297,7 +320,7 @@ def _layout_column(view: View, x: int, y: int, width: int, height: int, memo: Me
                 child_w = min(measure_width(child) + 1, width)  # + 1: measure_width rounds the text's width down
             child_x = x + (width - child_w) // 2
         _layout(child, child_x, y, child_w, child_h, memo)
-        y += child_h + view.spacing
+        y += child_h + spacing
 
 
 def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:

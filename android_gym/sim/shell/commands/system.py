@@ -38,6 +38,25 @@ def _offset(text: str | None) -> int:
     return sign * (hours * 3600 + minutes * 60)
 
 
+@functools.cache
+def _date_patterns(endian: bool) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The date forms ``parse_date`` tries, in order, compiled (with an optional zone): each with the fields its
+    groups hold."""
+    return tuple((re.compile(pattern + _TZ), fields) for pattern, fields in (
+        (r"(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{1,2}):(\d{1,2})" + r"(?:\.(\d+))?", "YmdHMS"),
+        (r"[A-Za-z]{3} ([A-Za-z]{3}) +(\d{1,2}) (\d{1,2}):(\d{1,2}):(\d{1,2}) [A-Za-z]+ (\d{4})", "bdHMSY"),
+        (r"(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.(\d+))?", "HMS"),
+        (r"(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{1,2})" + _FRACTION, "YmdHM"),
+        (r"(\d{4})-(\d{1,2})-(\d{1,2})", "Ymd"),
+        (r"(\d{1,2}):(\d{1,2})" + _FRACTION, "HM"),
+        (r"(\d{2})(\d{2})(\d{2})(\d{2})" + _FRACTION, "mdHM"),
+        ((r"(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})" if endian else r"(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})") + _FRACTION,
+         "mdHMy" if endian else "ymdHM"),
+        ((r"(\d{2})(\d{2})(\d{2})(\d{2})(\d{4})" if endian else r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})") + _FRACTION,
+         "mdHMY" if endian else "YmdHM"),
+    ))
+
+
 def parse_date(text: str, now_s: float, endian: bool = True) -> float:
     """Epoch seconds of a toybox date string: ``@UNIXTIME``, ``YYYY-MM-DD[ T]hh:mm[:ss]``, ``hh:mm[:ss]``,
     the ``date`` output format, and ``MMDDhhmm[[CC]YY][.ss]`` (``endian``, as ``date``) or
@@ -50,21 +69,8 @@ def parse_date(text: str, now_s: float, endian: bool = True) -> float:
     year, month, day = today.year, today.month, today.day
     hour = minute = second = 0
     fraction = ""
-    patterns = (
-        (r"(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{1,2}):(\d{1,2})" + r"(?:\.(\d+))?", "YmdHMS"),
-        (r"[A-Za-z]{3} ([A-Za-z]{3}) +(\d{1,2}) (\d{1,2}):(\d{1,2}):(\d{1,2}) [A-Za-z]+ (\d{4})", "bdHMSY"),
-        (r"(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.(\d+))?", "HMS"),
-        (r"(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{1,2})" + _FRACTION, "YmdHM"),
-        (r"(\d{4})-(\d{1,2})-(\d{1,2})", "Ymd"),
-        (r"(\d{1,2}):(\d{1,2})" + _FRACTION, "HM"),
-        (r"(\d{2})(\d{2})(\d{2})(\d{2})" + _FRACTION, "mdHM"),
-        ((r"(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})" if endian else r"(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})") + _FRACTION,
-         "mdHMy" if endian else "ymdHM"),
-        ((r"(\d{2})(\d{2})(\d{2})(\d{2})(\d{4})" if endian else r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})") + _FRACTION,
-         "mdHMY" if endian else "YmdHM"),
-    )
-    for pattern, fields in patterns:
-        match = re.fullmatch(pattern + _TZ, text)
+    for pattern, fields in _date_patterns(endian):
+        match = pattern.fullmatch(text)
         if not match:
             continue
         groups = match.groups()
