@@ -20,6 +20,7 @@ _UTC = dt.timezone.utc
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _TZ = r"\s*(Z|[+-]\d{1,2}(?::?\d{2})?)?\s*$"
 _FRACTION = r"(?:\.(\d{1,2})(\d*))?"
+_UNIX_TIME = re.compile(r"@(-?\d+)(?:\.(\d+))?")
 
 
 def _year2(yy: str) -> int:
@@ -38,19 +39,11 @@ def _offset(text: str | None) -> int:
     return sign * (hours * 3600 + minutes * 60)
 
 
-def parse_date(text: str, now_s: float, endian: bool = True) -> float:
-    """Epoch seconds of a toybox date string: ``@UNIXTIME``, ``YYYY-MM-DD[ T]hh:mm[:ss]``, ``hh:mm[:ss]``,
-    the ``date`` output format, and ``MMDDhhmm[[CC]YY][.ss]`` (``endian``, as ``date``) or
-    ``[[CC]YY]MMDDhhmm[.ss]`` (as ``touch -t``). Missing date parts come from ``now``; raises ``ValueError``."""
-    text = text.strip()
-    match = re.fullmatch(r"@(-?\d+)(?:\.(\d+))?", text)
-    if match:
-        return int(match.group(1)) + float("0." + (match.group(2) or "0"))
-    today = dt.datetime.fromtimestamp(now_s, _UTC)
-    year, month, day = today.year, today.month, today.day
-    hour = minute = second = 0
-    fraction = ""
-    patterns = (
+@functools.cache
+def _date_patterns(endian: bool) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The date forms ``parse_date`` tries, in order, compiled (with an optional zone): each with the fields its
+    groups hold."""
+    return tuple((re.compile(pattern + _TZ), fields) for pattern, fields in (
         (r"(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{1,2}):(\d{1,2})" + r"(?:\.(\d+))?", "YmdHMS"),
         (r"[A-Za-z]{3} ([A-Za-z]{3}) +(\d{1,2}) (\d{1,2}):(\d{1,2}):(\d{1,2}) [A-Za-z]+ (\d{4})", "bdHMSY"),
         (r"(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.(\d+))?", "HMS"),
@@ -62,9 +55,23 @@ def parse_date(text: str, now_s: float, endian: bool = True) -> float:
          "mdHMy" if endian else "ymdHM"),
         ((r"(\d{2})(\d{2})(\d{2})(\d{2})(\d{4})" if endian else r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})") + _FRACTION,
          "mdHMY" if endian else "YmdHM"),
-    )
-    for pattern, fields in patterns:
-        match = re.fullmatch(pattern + _TZ, text)
+    ))
+
+
+def parse_date(text: str, now_s: float, endian: bool = True) -> float:
+    """Epoch seconds of a toybox date string: ``@UNIXTIME``, ``YYYY-MM-DD[ T]hh:mm[:ss]``, ``hh:mm[:ss]``,
+    the ``date`` output format, and ``MMDDhhmm[[CC]YY][.ss]`` (``endian``, as ``date``) or
+    ``[[CC]YY]MMDDhhmm[.ss]`` (as ``touch -t``). Missing date parts come from ``now``; raises ``ValueError``."""
+    text = text.strip()
+    match = _UNIX_TIME.fullmatch(text)
+    if match:
+        return int(match.group(1)) + float("0." + (match.group(2) or "0"))
+    today = dt.datetime.fromtimestamp(now_s, _UTC)
+    year, month, day = today.year, today.month, today.day
+    hour = minute = second = 0
+    fraction = ""
+    for pattern, fields in _date_patterns(endian):
+        match = pattern.fullmatch(text)
         if not match:
             continue
         groups = match.groups()
