@@ -2,8 +2,10 @@
 frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
 (``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``, a
 command line's ``content`` writes in one transaction and a rollback-journal provider's connection kept from line to
-line (``SqliteProvider.holding``), calendar noise events made from their timestamps (``utc_event_row``) and
-an unclosed ``[`` (the test command) taken as no glob pattern (``expansion._has_magic``).
+line (``SqliteProvider.holding``), files not read again while their write versions stay the same
+(``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads), calendar noise events made from
+their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob pattern
+(``expansion._has_magic``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import itertools
 import os
 import sqlite3
 import sys
@@ -25,6 +28,7 @@ from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell import expansion
 from android_gym.sim.shell.commands import find
+from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.tasks import draws
 
@@ -49,8 +53,11 @@ def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
 
 def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry, rows are drawn from the
-    generator itself, each provider write commits, a provider's connection closes when its line ends, calendar
-    events go through datetimes and a word with any bracket is globbed."""
+    generator itself, each provider write commits, a provider's connection closes when its line ends, every
+    file counts as written at every look (so every read reads it), calendar events go through datetimes and a word
+    with any bracket is globbed."""
+    numbers = itertools.count()
+    monkeypatch.setattr(FileSystem, "versions", lambda self, *paths: tuple(next(numbers) for _ in paths))
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
     monkeypatch.setattr(SqliteProvider, "_batching", lambda self: False)
     release = SqliteProvider._release
