@@ -43,6 +43,7 @@ from android_gym.sim.apps.calendar import (
     event_row,
     item_time_text,
     month_grid_start,
+    utc_event_row,
     weekday_bit,
 )
 from android_gym.sim.framework import formats
@@ -136,7 +137,7 @@ def random_event(rng: Rng, start_ts: int) -> Row:
                    f"{SUBJECT_DESCRIPTIONS[int(rng.integers(len(SUBJECT_DESCRIPTIONS)))]}.")
     if rng.integers(2):
         description += f" {ADDITIONAL_NOTES[int(rng.integers(len(ADDITIONAL_NOTES)))]}"
-    return event_row(title, dt.datetime.fromtimestamp(start_ts, UTC), duration_mins=duration, description=description)
+    return utc_event_row(title, start_ts, duration, description)
 
 
 def noise_events(rng: np.random.Generator, n: int, keep: Callable[[Row], bool]) -> list[Row]:

@@ -29,12 +29,16 @@ def _date_time(moment: dt.datetime | None) -> tuple[dt.date | None, dt.time | No
     return (moment.date(), moment.time()) if moment else (None, None)
 
 
+#: The device's date at midnight, in seconds; the zone is a fixed offset (UTC), so a day is 86400 s.
+_MIDNIGHT_TS = int(dt.datetime.combine(DEVICE_TIME.date(), dt.time(), ZONE).timestamp())
+
+
 def _random_event_row(rng: Rng) -> dict[str, Any]:
     """AndroidWorld's IR noise event (``generate_random_event``): a generated event starting at a random minute
     within 15 days of the device's date."""
-    day = DEVICE_TIME.date() + dt.timedelta(days=int(rng.integers(-15, 16)))
-    start = dt.datetime.combine(day, dt.time(int(rng.integers(24)), int(rng.integers(60))), ZONE)
-    return calendar.random_event(rng, int(start.timestamp()))
+    day = int(rng.integers(-15, 16))
+    hour = int(rng.integers(24))
+    return calendar.random_event(rng, _MIDNIGHT_TS + (day * 24 + hour) * 3600 + int(rng.integers(60)) * 60)
 
 
 def _event_record(row: Mapping[str, Any]) -> dict[str, Any]:

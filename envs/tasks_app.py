@@ -93,6 +93,7 @@ NOISE_TASKS = {
     "Back Up Computer Files": "Use external hard drive or cloud storage. Schedule regular backups.",
     "Take Dog to the Vet": "Annual checkup and vaccinations due.",
 }
+_NOISE_TITLES = tuple(NOISE_TASKS)  # in the dict's order, which the draws index
 # Titles of our action tasks' targets (none of them is a noise title).
 TARGET_TITLES = ("Book flights for conference", "Review code changes", "Schedule team meeting",
                  "Update website content", "Prepare presentation for meeting", "Call client for follow-up",
@@ -162,7 +163,7 @@ def _random_datetime(rng: Rng, center: dt.datetime, days: int = 14) -> dt.dateti
 def random_task_row(rng: Rng) -> Row:
     """AndroidWorld's noise task: a title (with its notes half the time), any priority, due within a week of
     device time, started about six days before that, completed half the time (around two weeks ago)."""
-    title = list(NOISE_TASKS)[int(rng.integers(len(NOISE_TASKS)))]
+    title = _NOISE_TITLES[int(rng.integers(len(_NOISE_TITLES)))]
     notes = NOISE_TASKS[title] if rng.integers(2) else None
     importance = int(rng.integers(4))
     due = _random_datetime(rng, DEVICE_TIME)

@@ -2,14 +2,17 @@
 frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
 (``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``, a
 command line's ``content`` writes in one transaction and a rollback-journal provider's connection kept from line to
-line (``SqliteProvider.holding``), and files not read again while their write versions stay the same
-(``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads).
+line (``SqliteProvider.holding``), files not read again while their write versions stay the same
+(``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads), calendar noise events made from
+their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob pattern
+(``expansion._has_magic``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import itertools
 import os
 import sqlite3
@@ -20,7 +23,10 @@ import gymnasium as gym
 import pytest
 
 from android_gym.device import local_db
+from android_gym.envs import calendar
+from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.phone import Phone
+from android_gym.sim.shell import expansion
 from android_gym.sim.shell.commands import find
 from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.provider import SqliteProvider
@@ -28,10 +34,10 @@ from android_gym.tasks import draws
 
 #: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage; and clear
 #: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore; and draw expenses,
-#: recipes, and Joplin notes as a declarative task's noise.
+#: recipes, Joplin notes and calendar events as a declarative task's noise.
 TASKS = ("TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes", "FilesDeleteFile",
          "TextedSongsToPlaylistQueueAndReply", "ExpenseDeleteMultiple2", "RecipeDeleteDuplicateRecipes3",
-         "NotesTodoItemCount")
+         "NotesTodoItemCount", "SimpleCalendarEventsInNextWeek")
 
 
 def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
@@ -47,8 +53,9 @@ def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
 
 def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry, rows are drawn from the
-    generator itself, each provider write commits, a provider's connection closes when its line ends, and every
-    file counts as written at every look (so every read reads it)."""
+    generator itself, each provider write commits, a provider's connection closes when its line ends, every
+    file counts as written at every look (so every read reads it), calendar events go through datetimes and a word
+    with any bracket is globbed."""
     numbers = itertools.count()
     monkeypatch.setattr(FileSystem, "versions", lambda self, *paths: tuple(next(numbers) for _ in paths))
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
@@ -68,6 +75,9 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     for module in list(sys.modules.values()):
         if getattr(module, "exact_draws", None) is draws.exact_draws:
             monkeypatch.setattr(module, "exact_draws", contextlib.nullcontext)
+    monkeypatch.setattr(calendar, "utc_event_row", lambda title, start_ts, minutes, description="": event_row(
+        title, dt.datetime.fromtimestamp(start_ts, dt.timezone.utc), duration_mins=minutes, description=description))
+    monkeypatch.setattr(expansion, "_has_magic", lambda segment: any(c in segment for c in "*?["))
 
 
 def _episodes(task: str) -> list[tuple[str, dict[str, tuple[bytes, int]]]]:

@@ -25,6 +25,7 @@ from android_gym.sim.apps.calendar import (
     event_row,
     month_grid_start,
     occurrences,
+    utc_event_row,
 )
 from android_gym.sim.apps.commons import PRIMARY
 from android_gym.sim.phone import Phone
@@ -177,6 +178,14 @@ def test_event_row_encodings():
     all_day = event_row("Trip", dt.datetime(2023, 10, 16, 9), dt.datetime(2023, 10, 18, 8), all_day=True)
     assert (all_day["start_ts"], all_day["end_ts"], all_day["flags"]) == (ts(16, 0), ts(18, 12), 1)
     assert event_row("Once", dt.datetime(2023, 10, 1), repeat_limit=5)["repeat_limit"] == 0
+
+
+@pytest.mark.parametrize(("start", "minutes"), [(ts(16, 12), 45), (ts(1, 0), 15), (ts(31, 23, 59), 60)])
+def test_utc_event_row_is_event_rows_row_of_the_same_moment(start, minutes):
+    made = event_row("Review", dt.datetime.fromtimestamp(start, dt.timezone.utc), duration_mins=minutes,
+                     description="We will review it.")
+    quick = utc_event_row("Review", start, minutes, "We will review it.")
+    assert list(quick.items()) == list(made.items())  # the same values, columns in the same order
 
 
 def test_repeating_events_expand_by_their_rules():

@@ -238,6 +238,13 @@ def event_row(title: str, start: dt.datetime, end: dt.datetime | None = None, *,
     }
 
 
+def utc_event_row(title: str, start_ts: int, duration_mins: int, description: str = "") -> dict[str, Any]:
+    """``event_row(title, <start_ts in UTC>, duration_mins=duration_mins, description=description)`` made from the
+    timestamp without datetimes (UTC has no offset to apply): the row of an AndroidWorld generated event."""
+    return {**_UTC_EVENT, "start_ts": start_ts, "end_ts": start_ts + 60 * duration_mins, "title": title,
+            "description": description}
+
+
 def _local(when: dt.datetime, zone: ZoneInfo) -> dt.datetime:
     """``when`` as a naive wall-clock time in ``zone``."""
     return when.astimezone(zone).replace(tzinfo=None) if when.tzinfo is not None else when
@@ -252,6 +259,9 @@ _INT_COLUMNS = frozenset({"reminder_1_minutes", "reminder_2_minutes", "reminder_
 
 def _ts(local: dt.datetime, zone: ZoneInfo) -> int:
     return int(local.replace(tzinfo=zone).timestamp())
+
+
+_UTC_EVENT = event_row("", dt.datetime(1970, 1, 1))  # utc_event_row's other columns, in event_row's order
 
 
 def weekday_bit(day: dt.date) -> int:

@@ -48,6 +48,22 @@ def _glob_escape(text: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", text)
 
 
+def _has_magic(segment: str) -> bool:
+    """Whether ``segment`` matches other names than itself under ``fnmatch``: it holds ``*`` or ``?``, or a ``[``
+    that a ``]`` closes (an unclosed one is a literal ``[``: the test command ``[`` is no pattern)."""
+    if "*" in segment or "?" in segment:
+        return True
+    start = segment.find("[")
+    while start >= 0:
+        end = start + 1
+        end += segment.startswith("!", end)
+        end += segment.startswith("]", end)  # a ``]`` first in the set is one of its characters
+        if segment.find("]", end) >= 0:
+            return True
+        start = segment.find("[", start + 1)
+    return False
+
+
 def _join(prefix: str, name: str) -> str:
     if not prefix:
         return name
@@ -299,7 +315,7 @@ class _Expander:
         for segment in segments:
             found = []
             for prefix in results:
-                if not any(c in segment for c in "*?["):
+                if not _has_magic(segment):
                     found.append(_join(prefix, segment))
                     continue
                 try:

@@ -176,11 +176,6 @@ class _Interp(_Expander):
         self.status = 0
         self.subst_status: int | None = None
         self.err: Output = Output()
-        self.builtins: dict[str, Callable[[list[str], _IO], int]] = {
-            "cd": self._cd, "exit": self._exit, "export": self._export, "unset": self._unset, ":": self._colon,
-            "eval": self._eval, "exec": self._exec, "read": self._read, "set": self._colon, "which": self._which,
-            "type": self._type, "command": self._command, "pwd": self._pwd,
-        }
 
     # ----- entry points --------------------------------------------------------------------------------------
     def run_script(self, script: str, io: _IO) -> int:
@@ -295,9 +290,9 @@ class _Interp(_Expander):
     def invoke(self, argv: list[str], io: _IO) -> int:
         """Run one command: a shell builtin, else a device command."""
         name = argv[0]
-        builtin = self.builtins.get(name)
+        builtin = _BUILTINS.get(name)
         if builtin is not None:
-            return builtin(argv, io)
+            return builtin(self, argv, io)
         command = self.lookup(name)
         if command is None:
             io.err.write(f"{SHELL}: {name}: inaccessible or not found\n".encode())
@@ -544,7 +539,7 @@ class _Interp(_Expander):
     def _type(self, argv: list[str], io: _IO) -> int:
         status = 0
         for name in argv[1:]:
-            if name in self.builtins:
+            if name in _BUILTINS:
                 io.out.write(f"{name} is a shell builtin\n".encode())
             elif self.lookup(name) is not None:
                 io.out.write(f"{name} is /system/bin/{name.rpartition('/')[2]}\n".encode())
@@ -557,7 +552,7 @@ class _Interp(_Expander):
         if len(argv) > 2 and argv[1] in ("-v", "-V"):
             status = 0
             for name in argv[2:]:
-                if name in self.builtins:
+                if name in _BUILTINS:
                     io.out.write(f"{name}\n".encode())
                 elif self.lookup(name) is not None:
                     io.out.write(f"/system/bin/{name.rpartition('/')[2]}\n".encode())
@@ -565,6 +560,14 @@ class _Interp(_Expander):
                     status = 1
             return status
         return self.invoke(argv[1:], io) if len(argv) > 1 else 0
+
+
+#: The shell's builtins, by name (made once, not per shell).
+_BUILTINS: dict[str, Callable[[_Interp, list[str], _IO], int]] = {
+    "cd": _Interp._cd, "exit": _Interp._exit, "export": _Interp._export, "unset": _Interp._unset,
+    ":": _Interp._colon, "eval": _Interp._eval, "exec": _Interp._exec, "read": _Interp._read, "set": _Interp._colon,
+    "which": _Interp._which, "type": _Interp._type, "command": _Interp._command, "pwd": _Interp._pwd,
+}
 
 
 class Shell:

@@ -130,11 +130,11 @@ class MediaStore(SqliteProvider):
                                                        (path, path.rstrip("/") + "/%"))
                      if not self._phone.fs.exists(data)]
             db.executemany("DELETE FROM files WHERE _data = ?", stale)
-            for row in rows:
-                columns = ", ".join(row)
-                updates = ", ".join(f"{column}=excluded.{column}" for column in row if column != "date_added")
-                db.execute(f"INSERT INTO files ({columns}) VALUES ({', '.join('?' * len(row))}) "
-                           f"ON CONFLICT(_data) DO UPDATE SET {updates}", tuple(row.values()))
+            if rows:  # every row has the same columns
+                columns = ", ".join(rows[0])
+                updates = ", ".join(f"{column}=excluded.{column}" for column in rows[0] if column != "date_added")
+                db.executemany(f"INSERT INTO files ({columns}) VALUES ({', '.join('?' * len(rows[0]))}) "
+                               f"ON CONFLICT(_data) DO UPDATE SET {updates}", [tuple(row.values()) for row in rows])
         return len(rows)
 
     def songs(self) -> list[AudioRow]:

@@ -20,6 +20,7 @@ _UTC = dt.timezone.utc
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _TZ = r"\s*(Z|[+-]\d{1,2}(?::?\d{2})?)?\s*$"
 _FRACTION = r"(?:\.(\d{1,2})(\d*))?"
+_UNIX_TIME = re.compile(r"@(-?\d+)(?:\.(\d+))?")
 
 
 def _year2(yy: str) -> int:
@@ -62,7 +63,7 @@ def parse_date(text: str, now_s: float, endian: bool = True) -> float:
     the ``date`` output format, and ``MMDDhhmm[[CC]YY][.ss]`` (``endian``, as ``date``) or
     ``[[CC]YY]MMDDhhmm[.ss]`` (as ``touch -t``). Missing date parts come from ``now``; raises ``ValueError``."""
     text = text.strip()
-    match = re.fullmatch(r"@(-?\d+)(?:\.(\d+))?", text)
+    match = _UNIX_TIME.fullmatch(text)
     if match:
         return int(match.group(1)) + float("0." + (match.group(2) or "0"))
     today = dt.datetime.fromtimestamp(now_s, _UTC)
