@@ -44,7 +44,9 @@ from android_gym.sim.ui.views import (
 )
 
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
-_SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
+# Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
+# or one full-screen map; the picture just drawn is kept whatever its size.
+_SCALED_CACHE_BYTES = 12 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
@@ -212,6 +214,7 @@ class Renderer:
         self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
         self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
+        self._scaled_bytes = 0  # what the pictures in ``_scaled`` take
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         self._reaches: dict[tuple[str, int, int], int] = {}  # _reach per kind, text size and elevation
 
@@ -524,7 +527,7 @@ class Renderer:
 
     def _fit(self, view: View, width: int, height: int) -> Image.Image:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
-        before (the least recently used entry goes when the cache is full)."""
+        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``)."""
         cache_key = (view.key, width, height)
         scaled = self._scaled.get(cache_key)
         if scaled is not None:
@@ -539,8 +542,9 @@ class Renderer:
         # a box filter (Pillow's reducing_gap): a third of the time, and Pillow finds it indistinguishable.
         scaled = image if size == image.size else image.resize(size, Image.LANCZOS, reducing_gap=2.0)
         self._scaled[cache_key] = scaled
-        if len(self._scaled) > _SCALED_CACHE_SIZE:
-            self._scaled.popitem(last=False)
+        self._scaled_bytes += _image_bytes(scaled)
+        while self._scaled_bytes > _SCALED_CACHE_BYTES and len(self._scaled) > 1:
+            self._scaled_bytes -= _image_bytes(self._scaled.popitem(last=False)[1])
         return scaled
 
     def _draw_edit(self, view: View) -> None:
@@ -643,6 +647,11 @@ def rgb_array(image: Image.Image, rows: tuple[int, int] | None = None) -> np.nda
     they share the bytes Pillow packed)."""
     top, bottom = rows or (0, image.height)
     return np.frombuffer(packed(image, rows=rows), np.uint8).reshape(max(bottom - top, 0), image.width, 3)
+
+
+def _image_bytes(image: Image.Image) -> int:
+    """The memory Pillow keeps an ``RGB`` or ``RGBA`` image's pixels in (4 bytes each)."""
+    return 4 * image.width * image.height
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
