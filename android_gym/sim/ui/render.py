@@ -262,14 +262,15 @@ class Renderer:
                 y1, y2 = self._dirty_rows(before[0], views, top, bottom)
                 if y1 >= y2:
                     continue  # what changed lies outside the window
-            views = [view for view in root.walk() if self._paints_rows(view, y1, y2)]
-            ground, grounded = self._ground(views, background, (x1, y1, x2, y2))
+            painting = [(view, first, last) for view in root.walk()
+                        for first, last in (self._painted_rows(view),) if first < y2 and last > y1]
+            ground, grounded = self._ground([view for view, _, _ in painting], background, (x1, y1, x2, y2))
             for strip_top in range(y1, y2, _STRIP_ROWS):
                 strip_bottom = min(strip_top + _STRIP_ROWS, y2)
                 self._start_canvas((x2 - x1, strip_bottom - strip_top), ground)
                 self._origin = (x1, strip_top)
-                for view in views[grounded:]:
-                    if self._paints_rows(view, strip_top, strip_bottom):
+                for view, first, last in painting[grounded:]:
+                    if first < strip_bottom and last > strip_top:
                         self._draw_view(view)
                 self._scratch = self._canvas  # dimming it whole may have made a new one
                 bands.append((x1, strip_top, x2, strip_bottom, rgb_array(self._canvas, self._band)))
@@ -317,10 +318,10 @@ class Renderer:
             canvas.paste(ground, (0, 0, width, rows))
         self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), (0, rows)
 
-    def _paints_rows(self, view: View, top: int, bottom: int) -> bool:
-        """Whether ``view`` may paint a row from ``top`` to ``bottom`` (screen px, end exclusive)."""
+    def _painted_rows(self, view: View) -> tuple[int, int]:
+        """The rows (screen px, from and to) ``view`` may paint: its bounds and its ``_reach``."""
         reach = self._reach(view.kind, view.text_size, view.elevation)
-        return self.px(view.bounds[1]) - reach < bottom and self.px(view.bounds[3]) + reach > top
+        return self.px(view.bounds[1]) - reach, self.px(view.bounds[3]) + reach
 
     def _ground(self, views: list[View], background: Color, box: tuple[int, int, int, int]) -> tuple[Color, int]:
         """The colour a canvas at ``box`` (screen px) starts in, and how many of the ``views`` drawn on it first that
