@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 import pickle
 import string
@@ -166,6 +165,7 @@ class AndroidEnv(gym.Env):
         self._screen_scale: float | None = None  # read from the device when a configuration is first applied
         self._episode_config: DeviceConfig | None = None
         self._fitted: tuple[np.ndarray, np.ndarray] | None = None  # _fit's last screen to scale, and it scaled
+        self._screen: np.ndarray | None = None  # the last observation's pixels before they were handed out
         width, height = self._device.screen_size
         observation = {
             "a11y_tree": SharedText(MAX_TREE_CHARS, min_length=0, charset=TEXT_CHARSET),
@@ -186,7 +186,8 @@ class AndroidEnv(gym.Env):
         self._scored_at: int | None = None  # the device's ``changes`` when the score was last read from it
         self._steps = 0
         self._healthy = True
-        self._ended: tuple[dict[str, Any], bool, bool] | None = None  # final observation, terminated, truncated
+        # The final observation (its pixels, if any, read-only and as first handed out), terminated, truncated.
+        self._ended: tuple[dict[str, Any], bool, bool] | None = None
         self._warned_ended = False
 
     @property
@@ -269,7 +270,7 @@ class AndroidEnv(gym.Env):
         terminated = score >= 1.0 or (parsed is not None and parsed.ends_episode)
         truncated = backend_error is not None
         if terminated or truncated:
-            self._ended = (observation, terminated, truncated)
+            self._ended = (self._final(observation), terminated, truncated)
         return observation, reward, terminated, truncated, self._info(invalid, backend_error)
 
     def look(self) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -299,7 +300,21 @@ class AndroidEnv(gym.Env):
             gym.logger.warn("step() was called after the episode ended (terminated or truncated); the action "
                             "was not executed: call reset() to start a new episode")
         observation, terminated, truncated = self._ended
-        return copy.deepcopy(observation), 0.0, terminated, truncated, self._info(EPISODE_ENDED, None)
+        if "pixels" in observation:
+            observation = {**observation, "pixels": self._handed(observation["pixels"])}
+        return dict(observation), 0.0, terminated, truncated, self._info(EPISODE_ENDED, None)
+
+    def _final(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """``observation`` kept to repeat after the episode's end: its pixels the read-only screen they were handed
+        out from (a device's own writable array copied once), so what a caller does to them does not come back."""
+        if "pixels" not in observation:
+            return observation
+        screen = self._screen
+        assert screen is not None
+        if screen.flags.writeable:
+            screen = screen.copy()
+            screen.flags.writeable = False
+        return {**observation, "pixels": screen}
 
     def _draw_config(self, options: Any) -> DeviceConfig | None:
         """This episode's configuration: ``options["device_config"]`` or the env's, drawn from ``np_random`` when
@@ -343,20 +358,29 @@ class AndroidEnv(gym.Env):
             self._elements, self._last_dump = list(elements), xml
         observation: dict[str, Any] = {"a11y_tree": self._last_tree, "goal": self._goal}
         if self._pixels:
-            observation = {"pixels": self._fit(self.device.screenshot()), **observation}
+            observation = {"pixels": self._show(self._fit(self.device.screenshot())), **observation}
         return observation
 
     def _fit(self, pixels: np.ndarray) -> np.ndarray:
-        """The device's screen as the observation's pixels: scaled to the observation's shape when a device
-        configuration changed the screen size (once per screen: a read-only screen, the simulated phone's, is the
-        same array until it changes); the caller's own array, or with ``share_pixels`` a read-only one."""
+        """The device's screen at the observation's shape: scaled when a device configuration changed the screen
+        size (once per screen: a read-only screen, the simulated phone's, is the same array until it changes)."""
         height, width, _ = self.observation_space["pixels"].shape
         if pixels.shape[:2] != (height, width):
             if self._fitted is None or self._fitted[0] is not pixels or pixels.flags.writeable:
                 scaled = Image.fromarray(pixels).resize((width, height), Image.Resampling.BILINEAR)
                 self._fitted = pixels, np.asarray(scaled)  # read-only: it shares the bytes Pillow packed
             pixels = self._fitted[1]
-        if not self._share_pixels:  # a writable array is the device's fresh copy (a real device's)
+        return pixels
+
+    def _show(self, screen: np.ndarray) -> np.ndarray:
+        """The observation's pixels of ``screen`` (``_fit``'s), which is noted as the last shown (``_final``)."""
+        self._screen = screen
+        return self._handed(screen)
+
+    def _handed(self, pixels: np.ndarray) -> np.ndarray:
+        """``pixels`` as an observation hands them out: the caller's own array (a writable one is the device's fresh
+        copy, a real device's), or with ``share_pixels`` a read-only one."""
+        if not self._share_pixels:
             return pixels if pixels.flags.writeable else pixels.copy()
         if pixels.flags.writeable:
             pixels = pixels.view()
@@ -368,7 +392,7 @@ class AndroidEnv(gym.Env):
         observation: dict[str, Any] = {"a11y_tree": "", "goal": self._goal}
         if self._pixels:
             blank = np.zeros(self.observation_space["pixels"].shape, np.uint8)
-            observation = {"pixels": self._fit(blank), **observation}
+            observation = {"pixels": self._show(blank), **observation}
         return observation
 
     def _info(self, invalid: str | None, backend_error: str | None) -> dict[str, Any]:

@@ -4,14 +4,16 @@ screen (``random-valid``, as DESIGN.md's targets table asks: an agent's steps mo
 
 Usage: python benchmarks/throughput.py [--task AndroidWorld/SendSms-v0] [--screens 1080x2400,540x1200]
                                        [--steps 2000] [--policy random|random-valid] [--share-pixels]
-                                       [--resets 50] [--memory-envs 8]
+                                       [--resets 50] [--memory-envs 8] [--memory-steps 40]
 
 Steps that show Chrome (before or after them) wait on the phone's real Chromium, whose page work is not the
 simulator's; the dock has Chrome, so a random policy opens it now and then: the table gives the share of the time such
 steps took and the steps/s of the others ("outside Chrome") next to the overall figure.
 
 Each figure gets a fresh env. Memory is measured in a fresh interpreter per screen (this script with
-``--memory-only``), so what earlier measurements left in the heap does not hide what an env costs.
+``--memory-only``), so what earlier measurements left in the heap does not hide what an env costs: right after a reset,
+and in the steady state, after each env took ``--memory-steps`` steps of the random-valid policy (the screens it
+went through drawn, their pictures scaled and kept).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from android_gym.errors import AndroidGymError
 
 SCREEN = re.compile(r"(\d+)x(\d+)")
 COLUMNS = ("screen", "steps/s a11y only", "a11y outside Chrome", "Chrome share a11y", "steps/s pixels",
-           "pixels outside Chrome", "Chrome share pixels", "reset ms a11y only", "reset ms pixels", "MB/env (pixels)")
+           "pixels outside Chrome", "Chrome share pixels", "reset ms a11y only", "reset ms pixels", "MB/env (pixels)",
+           "MB/env steady")
 #: The uiautomator dump's nodes name the package of the window they belong to.
 BROWSER_NODE = 'package="com.android.chrome"'
 
@@ -152,27 +155,41 @@ def _rss_mb() -> float:
         return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
 
 
-def mb_per_env(env_id: str, count: int, device: str = "sim") -> float:
-    """Resident memory each extra env costs after a reset with pixels on (``count`` envs kept alive), measured in
-    this process."""
+def mb_per_env(env_id: str, count: int, device: str = "sim", steps: int = 0) -> tuple[float, float]:
+    """Resident memory each extra env costs (``count`` envs kept alive, pixels on), measured in this process: after a
+    reset, and after ``steps`` more steps of the random-valid policy in each (the last observations dropped)."""
+    def run(env: gym.Env, seed: int, steps: int) -> None:
+        agent = load_agent("random-valid", seed)
+        observation, info = env.reset(seed=seed)
+        agent.reset(env)
+        for _ in range(steps):
+            observation, _, terminated, truncated, info = env.step(agent.act(observation, info))
+            if terminated or truncated:
+                observation, info = env.reset()
+                agent.reset(env)
+
     warm = gym.make(env_id, device=device)  # imports, fonts and caches are paid once, before measuring
-    warm.reset(seed=0)
+    run(warm, 0, steps)
     warm.close()
     before = _rss_mb()
     envs = [gym.make(env_id, device=device) for _ in range(count)]
     for seed, env in enumerate(envs):
         env.reset(seed=seed)
-    per_env = (_rss_mb() - before) / count
+    after_reset = (_rss_mb() - before) / count
+    for seed, env in enumerate(envs):
+        run(env, seed, steps)
+    steady = (_rss_mb() - before) / count
     for env in envs:
         env.close()
-    return per_env
+    return after_reset, steady
 
 
-def mb_per_env_fresh(env_id: str, count: int, screen: str) -> float:
+def mb_per_env_fresh(env_id: str, count: int, screen: str, steps: int) -> tuple[float, float]:
     """``mb_per_env`` measured in a fresh interpreter (this script with ``--memory-only``)."""
     command = [sys.executable, str(Path(__file__).resolve()), "--memory-only", "--task", env_id,
-               "--screens", screen, "--memory-envs", str(count)]
-    return float(subprocess.run(command, check=True, capture_output=True, text=True).stdout.strip())
+               "--screens", screen, "--memory-envs", str(count), "--memory-steps", str(steps)]
+    after_reset, steady = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
+    return float(after_reset), float(steady)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -190,8 +207,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="observations hold the read-only screen itself, not a fresh copy (the env's share_pixels)")
     parser.add_argument("--resets", type=int, default=50)
     parser.add_argument("--memory-envs", type=int, default=8, help="envs kept alive to measure memory per env")
+    parser.add_argument("--memory-steps", type=int, default=40,
+                        help="random-valid steps each env takes before the steady-state memory is measured")
     parser.add_argument("--memory-only", action="store_true",
-                        help="print only MB per env for the first screen, measured in this process")
+                        help="print only MB per env for the first screen after a reset and in the steady state, "
+                             "measured in this process")
     return parser.parse_args(argv)
 
 
@@ -199,12 +219,14 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, object]]:
     """Print the figures as one table (a row per screen); returns the rows."""
     args = parse_args(argv)
     if args.memory_only:
-        print(f"{mb_per_env(args.task, args.memory_envs, f'sim:{args.screens[0]}'):.2f}")
+        after_reset, steady = mb_per_env(args.task, args.memory_envs, f"sim:{args.screens[0]}", args.memory_steps)
+        print(f"{after_reset:.2f} {steady:.2f}")
         return []
     print(f"machine: {machine()}")
     print(f"task: {args.task}, seeded {args.policy} policy, one process; steps/s over {args.steps} steps a11y only and "
           f"{max(1, args.steps // 4)} with pixels{' (shared)' if args.share_pixels else ''}, resets included; "
-          f"reset over {args.resets}; memory with {args.memory_envs} envs alive")
+          f"reset over {args.resets}; memory with {args.memory_envs} envs alive, after a reset and after "
+          f"{args.memory_steps} random-valid steps each (steady)")
     rows = []
     for screen in args.screens:
         device = f"sim:{screen}"
@@ -215,9 +237,10 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, object]]:
                    pixels.steps_per_second, pixels.outside_browser, pixels.browser_share,
                    ms_per_reset(args.task, args.resets, pixels=False, device=device),
                    ms_per_reset(args.task, args.resets, pixels=True, device=device),
-                   mb_per_env_fresh(args.task, args.memory_envs, screen))
+                   *mb_per_env_fresh(args.task, args.memory_envs, screen, args.memory_steps))
         rows.append(dict(zip(COLUMNS, (screen, *figures))))
-    formats = ("{}", "{:,.0f}", "{:,.0f}", "{:.0%}", "{:,.0f}", "{:,.0f}", "{:.0%}", "{:.2f}", "{:.2f}", "{:.1f}")
+    formats = ("{}", "{:,.0f}", "{:,.0f}", "{:.0%}", "{:,.0f}", "{:,.0f}", "{:.0%}", "{:.2f}", "{:.2f}", "{:.1f}",
+               "{:.1f}")
     print(format_table(COLUMNS, [[spec.format(row[column]) for spec, column in zip(formats, COLUMNS)]
                                  for row in rows]))
     return rows

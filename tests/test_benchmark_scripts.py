@@ -45,13 +45,13 @@ def number(cell: str) -> float:
 
 def test_throughput_prints_a_row_per_screen(scripts, capsys):
     rows = scripts["throughput"].main(["--screens", "1080x2400,540x1200", "--steps", "8", "--resets", "2",
-                                       "--memory-envs", "1"])
+                                       "--memory-envs", "1", "--memory-steps", "3"])
     output = capsys.readouterr().out
     assert output.startswith("machine: ") and "CPUs" in output and "Python" in output
     header, *body = table(output)
     assert header == ["screen", "steps/s a11y only", "a11y outside Chrome", "Chrome share a11y", "steps/s pixels",
                       "pixels outside Chrome", "Chrome share pixels", "reset ms a11y only", "reset ms pixels",
-                      "MB/env (pixels)"]
+                      "MB/env (pixels)", "MB/env steady"]
     assert [row[0] for row in body] == ["1080x2400", "540x1200"]
     for printed, returned in zip(body, rows):
         rates = [cell for name, cell in zip(header, printed) if "share" not in name]
@@ -62,7 +62,7 @@ def test_throughput_prints_a_row_per_screen(scripts, capsys):
 
 def test_throughput_under_the_valid_action_policy(scripts, capsys):
     rows = scripts["throughput"].main(["--screens", "540x1200", "--steps", "8", "--resets", "1", "--memory-envs", "1",
-                                       "--policy", "random-valid"])
+                                       "--memory-steps", "3", "--policy", "random-valid"])
     assert "seeded random-valid policy" in capsys.readouterr().out
     assert rows[0]["steps/s a11y only"] > 0 and rows[0]["steps/s pixels"] > 0
 

@@ -540,6 +540,31 @@ def test_stepping_after_termination_warns_and_does_nothing(make_env):
     assert state.foreground_package(env.unwrapped.device) == "com.google.android.deskclock"
 
 
+@pytest.mark.filterwarnings("ignore:.*step\\(\\) was called after the episode ended")
+@pytest.mark.parametrize("share_pixels", [False, True])
+def test_the_final_pixels_repeated_after_the_end_are_as_first_shown(share_pixels: bool) -> None:
+    """Without ``share_pixels`` each repeat is a fresh writable array (what the caller drew on the final one does not
+    come back); with it, the same read-only screen, not a copy."""
+    env = android_gym.AndroidEnv(task="SendSms", share_pixels=share_pixels)
+    try:
+        env.reset(seed=0)
+        final_obs, *_ = env.step({"action_type": "status", "goal_status": "complete"})
+        shown = np.array(final_obs["pixels"])
+        if not share_pixels:
+            final_obs["pixels"][:100] = 7  # the caller's own array
+        first, *_ = env.step(Action(ActionType.WAIT))
+        second, *_ = env.step(Action(ActionType.WAIT))
+        assert np.array_equal(first["pixels"], shown) and np.array_equal(second["pixels"], shown)
+        if share_pixels:
+            assert first["pixels"] is second["pixels"] and not first["pixels"].flags.writeable
+        else:
+            assert first["pixels"].flags.writeable and not np.shares_memory(first["pixels"], second["pixels"])
+            first["pixels"][:] = 0
+            assert np.array_equal(env.step(Action(ActionType.WAIT))[0]["pixels"], shown)
+    finally:
+        env.close()
+
+
 def test_stepping_after_the_device_truncated_the_episode_warns_and_does_nothing():
     device = GarbledDump()
     env = gym.wrappers.TimeLimit(android_gym.AndroidEnv(task="SendSms", device=device, pixels=False), 10)

@@ -13,6 +13,7 @@ import pytest
 from android_gym.agents import OracleAgent, RandomValidAgent
 from android_gym.device.sim import SimDevice
 from android_gym.sim.phone import Phone
+from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import TOP_CORNERS, WHITE, View, column, frame, text_view, toggle
@@ -179,7 +180,15 @@ def _random_valid_looks(device: SimDevice, task: str, steps: int) -> list[str]:
 @pytest.mark.parametrize(("task", "size"), [("SendSms", (1080, 2400)), ("ExpenseDeleteMultiple2", (1080, 2400)),
                                             ("MarkorCreateNote", (540, 1200))])
 def test_redrawing_only_the_changed_rows_looks_like_drawing_the_whole_screen(task: str, size: tuple[int, int]) -> None:
-    assert _random_valid_looks(SimDevice(*size), task, 80) == _random_valid_looks(_UncachedDevice(*size), task, 80)
+    assert _random_valid_looks(SimDevice(*size), task, 300) == _random_valid_looks(_UncachedDevice(*size), task, 300)
+
+
+def test_drawing_in_strips_looks_like_drawing_each_window_whole(monkeypatch) -> None:
+    """Strips of an odd height (cutting views, text lines and shadows anywhere) draw what one strip per window does."""
+    monkeypatch.setattr(render, "_STRIP_ROWS", 10_000)
+    whole = _random_valid_looks(SimDevice(1080, 2400), "ExpenseDeleteMultiple2", 60)
+    monkeypatch.setattr(render, "_STRIP_ROWS", 37)
+    assert _random_valid_looks(SimDevice(1080, 2400), "ExpenseDeleteMultiple2", 60) == whole
 
 
 def _drawn_after(before: View, after: View) -> tuple[np.ndarray, np.ndarray]:

@@ -12,8 +12,9 @@ mask is cut to its ink (``Stencil``) and painted through an image of its colour 
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
 paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
 does not cover it; a window's canvas is packed in one piece (``packed``) into a new NumPy frame, which takes the
-other rows from the last one: a frame once handed out never changes. Each window keeps its canvas from frame to
-frame (a new window-sized image per frame cost more in page faults than in drawing).
+other rows from the last one: a frame once handed out never changes. A window is drawn in strips of
+``_STRIP_ROWS`` rows on one scratch canvas kept from frame to frame (a new window-sized image per frame cost more in
+page faults than in drawing; a strip-sized one takes a fifth of the memory and stays in the CPU's cache).
 """
 
 from __future__ import annotations
@@ -43,7 +44,10 @@ from android_gym.sim.ui.views import (
 )
 
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
-_SCALED_CACHE_SIZE = 64  # scaled pictures kept per renderer (a gallery grid's thumbnails, the open photo)
+# Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
+# or one full-screen map; the picture just drawn is kept whatever its size.
+_SCALED_CACHE_BYTES = 12 * 2**20
+_STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
@@ -190,10 +194,10 @@ def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
 class Renderer:
     """Keeps the last frame (and the one before it) and the signature of each window drawn into it.
 
-    A changed window is drawn on a canvas of its own size and its changed rows are copied into the frame, so
-    nothing it draws can spill over a neighbouring window or rows it kept (a caret below the last line, a glyph
-    wider than its view). Views come in design pixels and are drawn ``scale`` times as large (see the module
-    docstring).
+    A changed window's changed rows are drawn strip by strip, each on a canvas of its own size (the scratch's first
+    rows), and copied into the frame, so nothing it draws can spill over a neighbouring window or rows it kept (a
+    caret below the last line, a glyph wider than its view). Views come in design pixels and are drawn ``scale``
+    times as large (see the module docstring).
     """
 
     def __init__(self, width: int, height: int, scale: float = 1.0) -> None:
@@ -202,14 +206,15 @@ class Renderer:
         self._frame = np.empty((height, width, 3), np.uint8)  # the screen: each canvas is copied into it
         self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
         self._frame.flags.writeable = False  # handed out as it is: a change makes a new frame (``_composed``)
-        self._canvases: dict[str, Image.Image] = {}  # each window's canvas, kept from frame to frame
-        self._canvas: Image.Image  # the canvas being drawn on, and its drawing context
+        self._scratch: Image.Image | None = None  # the canvas every strip is drawn on, kept from strip to strip
+        self._canvas: Image.Image  # the canvas being drawn on (the scratch, or its dimmed copy), and its context
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._band = (0, 0)  # the canvas's rows being drawn (from, to)
         self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
         self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
+        self._scaled_bytes = 0  # what the pictures in ``_scaled`` take
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         self._reaches: dict[tuple[str, int, int], int] = {}  # _reach per kind, text size and elevation
 
@@ -235,8 +240,6 @@ class Renderer:
         palettes = palettes or {}
         signatures = {name: (signature(root), background, palettes.get(name, {}))
                       for name, (root, background) in windows.items()}
-        for name in self._canvases.keys() - windows.keys():
-            del self._canvases[name]
         shown = tuple(signatures.items())  # in drawing order
         if shown == tuple(self._signatures.items()):
             return self._frame
@@ -259,14 +262,18 @@ class Renderer:
                 y1, y2 = self._dirty_rows(before[0], views, top, bottom)
                 if y1 >= y2:
                     continue  # what changed lies outside the window
-            views = [view for view in root.walk() if self._paints_rows(view, y1, y2)]
-            ground, grounded = self._ground(views, background, (x1, y1, x2, y2))
-            self._start_canvas(name, (x2 - x1, bottom - top), (y1 - top, y2 - top), ground)
-            self._origin = (x1, top)
-            for view in views[grounded:]:
-                self._draw_view(view)
-            self._canvases[name] = self._canvas  # dimming it whole may have made a new one
-            bands.append((x1, y1, x2, y2, rgb_array(self._canvas, self._band)))
+            painting = [(view, first, last) for view in root.walk()
+                        for first, last in (self._painted_rows(view),) if first < y2 and last > y1]
+            ground, grounded = self._ground([view for view, _, _ in painting], background, (x1, y1, x2, y2))
+            for strip_top in range(y1, y2, _STRIP_ROWS):
+                strip_bottom = min(strip_top + _STRIP_ROWS, y2)
+                self._start_canvas((x2 - x1, strip_bottom - strip_top), ground)
+                self._origin = (x1, strip_top)
+                for view, first, last in painting[grounded:]:
+                    if first < strip_bottom and last > strip_top:
+                        self._draw_view(view)
+                self._scratch = self._canvas  # dimming it whole may have made a new one
+                bands.append((x1, strip_top, x2, strip_bottom, rgb_array(self._canvas, self._band)))
         if bands:
             self._show(self._composed(bands), signatures)
         else:  # what changed lies outside the windows: the frame shows them as they are
@@ -299,22 +306,22 @@ class Renderer:
         frame.flags.writeable = False
         return frame
 
-    def _start_canvas(self, name: str, size: tuple[int, int], band: tuple[int, int], ground: Color) -> None:
-        """Start drawing the ``band`` of rows (from, to) of window ``name``'s canvas, ``size`` px: the canvas kept
-        from its last frame (no new image of the window's size per frame), the band filled with ``ground``. A
-        view that crosses the band's edges paints rows outside it too; they are neither read nor kept (the next
-        band that takes them is filled first), so each band looks as if drawn on a canvas of its own."""
-        canvas = self._canvases.get(name)
-        if canvas is None or canvas.size != size:
-            canvas = Image.new("RGB", size, ground)
+    def _start_canvas(self, size: tuple[int, int], ground: Color) -> None:
+        """Start drawing a strip of ``size`` px (at most ``_STRIP_ROWS`` tall) on the scratch canvas filled with
+        ``ground``: the strip is the canvas's first rows, so a view crossing its edges is cut there as on a canvas of
+        its own; the scratch is kept from strip to strip (no new image per strip)."""
+        width, rows = size
+        canvas = self._scratch
+        if canvas is None or canvas.width != width:
+            canvas = Image.new("RGB", (width, _STRIP_ROWS), ground)
         else:
-            canvas.paste(ground, (0, band[0], size[0], band[1]))
-        self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), band
+            canvas.paste(ground, (0, 0, width, rows))
+        self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), (0, rows)
 
-    def _paints_rows(self, view: View, top: int, bottom: int) -> bool:
-        """Whether ``view`` may paint a row from ``top`` to ``bottom`` (screen px, end exclusive)."""
+    def _painted_rows(self, view: View) -> tuple[int, int]:
+        """The rows (screen px, from and to) ``view`` may paint: its bounds and its ``_reach``."""
         reach = self._reach(view.kind, view.text_size, view.elevation)
-        return self.px(view.bounds[1]) - reach < bottom and self.px(view.bounds[3]) + reach > top
+        return self.px(view.bounds[1]) - reach, self.px(view.bounds[3]) + reach
 
     def _ground(self, views: list[View], background: Color, box: tuple[int, int, int, int]) -> tuple[Color, int]:
         """The colour a canvas at ``box`` (screen px) starts in, and how many of the ``views`` drawn on it first that
@@ -486,10 +493,14 @@ class Renderer:
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
         """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
         colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
-        time (Pillow 13, measured)."""
+        time (Pillow 13, measured); both made and pasted by Pillow's core (its ``Image.new`` and ``Image.paste``
+        cost a fifth as much again in Python)."""
         mask = ink.mask
-        if mask.width and mask.height:
-            self._canvas.paste(Image.new("RGB", mask.size, color), (x + ink.left, y + ink.top), mask)
+        width, height = mask.size
+        if width and height:
+            left, top = x + ink.left, y + ink.top
+            self._canvas.im.paste(Image.core.fill("RGB", (width, height), color),
+                                  (left, top, left + width, top + height), mask.im)
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
@@ -521,7 +532,7 @@ class Renderer:
 
     def _fit(self, view: View, width: int, height: int) -> Image.Image:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
-        before (the least recently used entry goes when the cache is full)."""
+        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``)."""
         cache_key = (view.key, width, height)
         scaled = self._scaled.get(cache_key)
         if scaled is not None:
@@ -536,8 +547,9 @@ class Renderer:
         # a box filter (Pillow's reducing_gap): a third of the time, and Pillow finds it indistinguishable.
         scaled = image if size == image.size else image.resize(size, Image.LANCZOS, reducing_gap=2.0)
         self._scaled[cache_key] = scaled
-        if len(self._scaled) > _SCALED_CACHE_SIZE:
-            self._scaled.popitem(last=False)
+        self._scaled_bytes += _image_bytes(scaled)
+        while self._scaled_bytes > _SCALED_CACHE_BYTES and len(self._scaled) > 1:
+            self._scaled_bytes -= _image_bytes(self._scaled.popitem(last=False)[1])
         return scaled
 
     def _draw_edit(self, view: View) -> None:
@@ -640,6 +652,11 @@ def rgb_array(image: Image.Image, rows: tuple[int, int] | None = None) -> np.nda
     they share the bytes Pillow packed)."""
     top, bottom = rows or (0, image.height)
     return np.frombuffer(packed(image, rows=rows), np.uint8).reshape(max(bottom - top, 0), image.width, 3)
+
+
+def _image_bytes(image: Image.Image) -> int:
+    """The memory Pillow keeps an ``RGB`` or ``RGBA`` image's pixels in (4 bytes each)."""
+    return 4 * image.width * image.height
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

@@ -1,0 +1,39 @@
+"""The renderer's caches stay bounded and never change what is drawn: scaled pictures kept within a byte budget
+(the one just drawn whatever its size), drawn the same when they come back after being dropped."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image
+
+from android_gym.sim.ui import render
+from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.views import WHITE, View, column, image_view
+
+
+def _picture_screen(key: str, color: tuple[int, int, int]) -> View:
+    tree = column(image_view(Image.new("RGB", (540, 500), color), key, height=1000))
+    layout(tree, 0, 0, 1080, 1000)
+    return tree
+
+
+def test_scaled_pictures_are_kept_within_the_byte_budget_and_drawn_the_same_when_they_come_back(monkeypatch) -> None:
+    monkeypatch.setattr(render, "_SCALED_CACHE_BYTES", 2 * 1080 * 1000 * 4)  # two full-width pictures
+    renderer = Renderer(1080, 1000)
+    colors = [(200, 0, 0), (0, 200, 0), (0, 0, 200), (200, 200, 0)]
+    first = renderer.render({"w": (_picture_screen("p0", colors[0]), WHITE)}).copy()
+    for i, color in enumerate(colors[1:], 1):
+        renderer.render({"w": (_picture_screen(f"p{i}", color), WHITE)})
+        assert renderer._scaled_bytes == sum(4 * p.width * p.height for p in renderer._scaled.values())
+        assert renderer._scaled_bytes <= render._SCALED_CACHE_BYTES and len(renderer._scaled) == min(i + 1, 2)
+    assert ("p0", 1080, 1000) not in renderer._scaled
+    again = renderer.render({"w": (_picture_screen("p0", colors[0]), WHITE)})
+    assert np.array_equal(again, first) and (first[500, 540] == colors[0]).all()
+
+
+def test_a_picture_larger_than_the_budget_is_still_kept_while_it_is_shown(monkeypatch) -> None:
+    monkeypatch.setattr(render, "_SCALED_CACHE_BYTES", 1000)
+    renderer = Renderer(1080, 1000)
+    renderer.render({"w": (_picture_screen("big", (9, 9, 9)), WHITE)})
+    assert list(renderer._scaled) == [("big", 1080, 1000)]
