@@ -1,6 +1,6 @@
 """AndroidWorld's browser tasks: parameters, pages, the Python twins of the pages' generators, the check, and an
-oracle under the device configuration the sweep of issue #28 found failing (the oracles run in tests/test_env.py's
-check_task)."""
+oracle under the device configuration the sweep of issue #28 found failing (the oracles run in every task's
+catalogue tests: tests/wrappers/test_every_task.py and test_rl_catalogue.py)."""
 
 from __future__ import annotations
 

@@ -98,14 +98,15 @@ def test_params_can_be_pinned(make_env):
 
 @pytest.mark.parametrize("task", android_gym.task_names(include_aliases=False))
 def test_task_passes_the_task_checks(task):
-    """Every registered task: check_env, seed determinism (pixels too), the oracle solves seed 1, doing nothing
-    scores 0; on a small screen, natively drawn, so touches and bounds go through the screen's scale too, and every
-    icon on the oracle's screens has its glyph (``icons.glyph`` refuses a name it does not map). Seed 0's
-    oracle is replayed for every task through the LLM agent's stack on the same screen
-    (``tests/wrappers/test_every_task.py``) and through the RL view (``tests/wrappers/test_rl_catalogue.py``), and a
-    long-horizon task's step by step in its own test file; so each task's oracle solves two parameter draws in the
-    suite, and ``benchmarks/config_sweep.py`` sweeps more seeds."""
-    check_task(task, seeds=(1,), device="sim:270x600")
+    """Every registered task: check_env's per-task checks, seed determinism (pixels too) and doing nothing scores
+    0, on a small screen, natively drawn. The oracle's part of ``check_task`` runs elsewhere, once per parameter
+    draw: seed 1's oracle is replayed for every task through the LLM agent's stack on the same screen with pixels
+    (``tests/wrappers/test_every_task.py``: touches and bounds through the screen's scale, every icon on the
+    oracle's screens drawn, ``icons.glyph`` refusing a name it does not map), and seed 0's through the RL view
+    (``tests/wrappers/test_rl_catalogue.py``), and a long-horizon task's step by step in its own test file; so
+    each task's oracle solves two parameter draws in the suite, and ``benchmarks/config_sweep.py`` sweeps more
+    seeds."""
+    check_task(task, seeds=(1,), oracle=False, device="sim:270x600")
 
 
 def test_check_task_catches_a_broken_oracle(monkeypatch):

@@ -1,7 +1,9 @@
 """Every wrapper on every registered task: the agent-facing stack keeps each task solvable and its outputs valid.
-Set-of-Mark, which reads only the screen (its elements and pixels), marks the episodes of one task per app and per
-catalogue module (``MARKED``); the RL adapters' spaces and masks on every task's screens are checked with the RL
-view's replay of the task (``test_rl_catalogue.py``)."""
+This is also where every task's oracle is replayed on a drawn screen at seed 1 (``tests/test_env.py``'s task
+checks leave it here): the stack draws the pixels at 270×600, and Set-of-Mark, which reads only the screen (its
+elements and pixels), marks the episodes of one task per app and per catalogue module (``MARKED``); the RL
+adapters' spaces and masks on every task's screens are checked with the RL view's replay of the task at seed 0
+(``test_rl_catalogue.py``)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 import android_gym
 from android_gym.agents import OracleAgent
 from android_gym.envs.constrained import CONSTRAINED_VARIANTS
-from android_gym.testing import run_episode
+from android_gym.testing import assert_oracle_solved, run_episode
 from android_gym.wrappers import (
     ApplyConstraints,
     CompressUITree,
@@ -40,8 +42,7 @@ def _one_task_per_app_and_module() -> frozenset[str]:
     return frozenset(chosen.values())
 
 
-#: The tasks whose stack draws Set-of-Mark on the pixels; the other tasks' stacks run without pixels (every task's
-#: oracle episode is drawn on the same small screen by ``tests/test_env.py``'s task checks).
+#: The tasks whose stack draws Set-of-Mark on the pixels.
 MARKED = _one_task_per_app_and_module()
 
 
@@ -87,7 +88,7 @@ class _Checked(gym.Wrapper):
 
 def _agent_stack(task: str) -> gym.Env:
     marked = task in MARKED
-    env = gym.make(android_gym.env_id(task), device="sim:270x600", pixels=marked)  # natively small: cheap pixels
+    env = gym.make(android_gym.env_id(task), device="sim:270x600")  # natively small: cheap pixels
     forbidden = unused_app(task)
     env = CompressUITree(ApplyConstraints(env, [forbidden]))
     if marked:
@@ -118,11 +119,12 @@ class JsonOracle:
 @pytest.mark.parametrize("task", TASKS)
 def test_the_llm_agent_stack_keeps_every_task_solvable(task):
     """Compression, hints, constraints (Set-of-Mark on the ``MARKED`` tasks) and the JSON dialect over the
-    oracle's own JSON text; every oracle action round-trips through every dialect that can write it."""
+    oracle's own JSON text, at seed 1: the oracle solves the task (score 1.0, rewards summing to 1, no invalid
+    action); every oracle action round-trips through every dialect that can write it."""
     env = _agent_stack(task)
     try:
-        result = run_episode(env, JsonOracle(env), seed=0)
-        assert result.score == 1.0 and not result.invalid_actions, (result.score, result.invalid_actions)
+        result = run_episode(env, JsonOracle(env), seed=1)
+        assert_oracle_solved(env, 1, result)
         assert result.info["invalid_format_count"] == 0
     finally:
         env.close()
