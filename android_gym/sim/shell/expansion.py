@@ -15,6 +15,9 @@ from android_gym.sim.shell.lexer import _skip_ansi, _skip_backquote, _skip_dolla
 from android_gym.sim.shell.parser import _NAME
 
 _PLAIN = re.compile(r"[^\\'\"$`*?\[~]*")
+#: What makes a path segment a pattern (``fnmatch``): ``*``, ``?``, or a bracket expression, a ``[`` closed by a ``]``
+#: after at least one character; any other ``[`` matches itself, so the segment names one path (``[`` of ``[ -d x ]``).
+_MAGIC = re.compile(r"[*?]|\[.+\]")
 _IFS = re.compile(r"([ \t\n]+)")
 Piece = tuple[str, bool, bool]  # (text, quoted, from an unquoted expansion: split it)
 
@@ -299,7 +302,7 @@ class _Expander:
         for segment in segments:
             found = []
             for prefix in results:
-                if not any(c in segment for c in "*?["):
+                if not _MAGIC.search(segment):
                     found.append(_join(prefix, segment))
                     continue
                 try:
