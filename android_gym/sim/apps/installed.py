@@ -1,8 +1,8 @@
-"""The simulated apps, one module per app, built on the app framework (``sim.framework``) and the view toolkit.
-
-``INSTALLED_APPS`` is what a new phone has installed, in install order (which fixes each package's uid): the
-home-screen app, the system image's packages and the apps. Adding an app is one module here plus one line in this
-list. ``INSTALLABLE_APPS`` are apps a new phone does not have but runs once their APK is installed.
+"""The lists of the simulated apps' classes (importing this imports every app): ``INSTALLED_APPS`` is what a new
+phone has installed, in install order (which fixes each package's uid): the home-screen app, the system image's
+packages and the apps. ``INSTALLABLE_APPS`` are apps a new phone does not have but runs once their APK is
+installed. A phone installs them from ``index.json``, which ``python -m android_gym.sim.apps.index`` writes from
+these lists.
 """
 
 from android_gym.sim.apps.accessibility_forwarder import AccessibilityForwarder

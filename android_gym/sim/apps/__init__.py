@@ -1,0 +1,39 @@
+"""The simulated apps, one module per app, built on the app framework (``sim.framework``) and the view toolkit.
+
+``installed.py`` lists the apps a new phone has (``INSTALLED_APPS``, in install order) and those it runs once their
+APK is installed (``INSTALLABLE_APPS``); adding an app is one module here plus one line there, then
+``python -m android_gym.sim.apps.index`` to list it in ``index.json``. A phone installs the apps from that index
+(``indexed_apps``: each one's ``AppInfo``) without importing their modules; an app's module is imported when the
+app is first needed (``framework.packages``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from android_gym.lazy_names import lazy_names
+from android_gym.sim.framework.app import AppInfo
+
+#: The index of the apps (written by ``android_gym.sim.apps.index``).
+INDEX_FILE = Path(__file__).with_name("index.json")
+
+
+@functools.cache
+def indexed_apps() -> dict[str, tuple[AppInfo, ...]]:
+    """The index: ``installed`` and ``installable`` apps, as ``INSTALLED_APPS`` and ``INSTALLABLE_APPS`` list
+    them."""
+    index = json.loads(INDEX_FILE.read_text())
+    return {kind: tuple(app_info(entry) for entry in entries) for kind, entries in index.items()}
+
+
+def app_info(entry: dict) -> AppInfo:
+    """An ``AppInfo`` from its entry in the index (JSON's lists back to tuples)."""
+    return AppInfo(**{**entry, "icon_color": tuple(entry["icon_color"]),
+                      "receivers": {name: tuple(actions) for name, actions in entry["receivers"].items()},
+                      "receiver_schemes": {name: tuple(schemes)
+                                           for name, schemes in entry["receiver_schemes"].items()}})
+
+
+__getattr__, __dir__ = lazy_names(__name__, {f"{__name__}.installed": ("INSTALLED_APPS", "INSTALLABLE_APPS")})
