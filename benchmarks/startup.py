@@ -1,0 +1,74 @@
+"""What a new process pays before its first step: CPU seconds of a fresh interpreter (its own and its children's,
+``time.process_time`` and ``getrusage``) for each scenario, the median of ``--runs`` runs.
+
+  phone      ``from android_gym.sim.phone import Phone; Phone()``
+  reset      ``import android_gym; gym.make("AndroidWorld/SendSms-v0").reset()``
+  subproc    SB3's ``SubprocVecEnv`` of two SendSms envs (forkserver workers): made and reset (needs the rl extra)
+
+Run it from the checkout to measure, e.g. ``python benchmarks/startup.py --runs 3``. Python's bytecode caches
+count: compare checkouts with the same ``PYTHONPYCACHEPREFIX`` state (all compiled, or none with
+``PYTHONDONTWRITEBYTECODE=1`` and an empty prefix).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import textwrap
+
+SCENARIOS = {
+    "phone": """
+        from android_gym.sim.phone import Phone
+        Phone()
+        """,
+    "reset": """
+        import gymnasium as gym
+        import android_gym
+        gym.make("AndroidWorld/SendSms-v0").reset(seed=0)
+        """,
+    "subproc": """
+        from stable_baselines3.common.vec_env import SubprocVecEnv
+
+        def make_env():
+            import gymnasium as gym
+            import android_gym  # noqa: F401  (registers the ids in the worker)
+            return gym.make("AndroidWorld/SendSms-v0")
+
+        envs = SubprocVecEnv([make_env] * 2, start_method="forkserver")
+        envs.reset()
+        envs.close()
+        """,
+}
+
+_MEASURED = """
+import json, resource, time
+{code}
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps(time.process_time() + children.ru_utime + children.ru_stime))
+"""
+
+
+def cpu_seconds(scenario: str) -> float:
+    """CPU seconds of one fresh interpreter running ``scenario`` (its children's included)."""
+    code = _MEASURED.format(code=textwrap.dedent(SCENARIOS[scenario]))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("scenarios", nargs="*", metavar="scenario", help=f"of {', '.join(SCENARIOS)} (default: all)")
+    args = parser.parse_args()
+    if unknown := set(args.scenarios) - set(SCENARIOS):
+        parser.error(f"unknown scenarios: {', '.join(sorted(unknown))}")
+    for scenario in args.scenarios or SCENARIOS:
+        runs = [cpu_seconds(scenario) for _ in range(args.runs)]
+        print(f"{scenario:8s} median {statistics.median(runs):.2f} s CPU  runs {' '.join(f'{r:.2f}' for r in runs)}")
+
+
+if __name__ == "__main__":
+    main()
