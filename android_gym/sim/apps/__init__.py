@@ -18,14 +18,16 @@ from android_gym.sim.framework.app import AppInfo
 
 #: The index of the apps (written by ``android_gym.sim.apps.index``).
 INDEX_FILE = Path(__file__).with_name("index.json")
+#: The index as read. Its strings are constants of this module, as the apps' manifest resources (their labels) are
+#: literals of theirs: a window puts them into the system language as it does those (``framework.locale``).
+INDEX: dict[str, list[dict]] = json.loads(INDEX_FILE.read_text())
 
 
 @functools.cache
 def indexed_apps() -> dict[str, tuple[AppInfo, ...]]:
     """The index: ``installed`` and ``installable`` apps, as ``INSTALLED_APPS`` and ``INSTALLABLE_APPS`` list
     them."""
-    index = json.loads(INDEX_FILE.read_text())
-    return {kind: tuple(app_info(entry) for entry in entries) for kind, entries in index.items()}
+    return {kind: tuple(app_info(entry) for entry in entries) for kind, entries in INDEX.items()}
 
 
 def app_info(entry: dict) -> AppInfo:
