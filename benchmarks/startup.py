@@ -1,13 +1,14 @@
-"""What a new process pays before its first step: CPU seconds of a fresh interpreter (its own and its children's,
-``time.process_time`` and ``getrusage``) for each scenario, the median of ``--runs`` runs.
+"""What a new process pays before its first step: CPU seconds (``time.process_time``) of a fresh interpreter, and of
+its env workers, for each scenario, the median of ``--runs`` runs.
 
   phone      ``from android_gym.sim.phone import Phone; Phone()``
   reset      ``import android_gym; gym.make("AndroidWorld/SendSms-v0").reset()``
-  subproc    SB3's ``SubprocVecEnv`` of two SendSms envs (forkserver workers): made and reset (needs the rl extra)
+  subproc    SB3's ``SubprocVecEnv`` of two SendSms envs (forkserver workers): made and reset, the parent's CPU and
+             each worker's (needs the rl extra)
 
-Run it from the checkout to measure, e.g. ``python benchmarks/startup.py --runs 3``. Python's bytecode caches
-count: compare checkouts with the same ``PYTHONPYCACHEPREFIX`` state (all compiled, or none with
-``PYTHONDONTWRITEBYTECODE=1`` and an empty prefix).
+Run it from the checkout to measure, e.g. ``python benchmarks/startup.py --runs 3``. Compiling modules counts
+(where ``PYTHONDONTWRITEBYTECODE`` is set, every process compiles what has no up-to-date ``.pyc``): compare
+checkouts in the same state, e.g. each with its own warmed ``PYTHONPYCACHEPREFIX``.
 """
 
 from __future__ import annotations
@@ -30,24 +31,30 @@ SCENARIOS = {
         gym.make("AndroidWorld/SendSms-v0").reset(seed=0)
         """,
     "subproc": """
+        import time
+        import gymnasium as gym
         from stable_baselines3.common.vec_env import SubprocVecEnv
 
+        class Timed(gym.Wrapper):
+            def cpu_seconds(self):
+                return time.process_time()
+
         def make_env():
-            import gymnasium as gym
             import android_gym  # noqa: F401  (registers the ids in the worker)
-            return gym.make("AndroidWorld/SendSms-v0")
+            return Timed(gym.make("AndroidWorld/SendSms-v0"))
 
         envs = SubprocVecEnv([make_env] * 2, start_method="forkserver")
         envs.reset()
+        workers = sum(envs.env_method("cpu_seconds"))
         envs.close()
         """,
 }
 
 _MEASURED = """
-import json, resource, time
+import json, time
+workers = 0.0
 {code}
-children = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps(time.process_time() + children.ru_utime + children.ru_stime))
+print(json.dumps(time.process_time() + workers))
 """
 
 
