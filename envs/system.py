@@ -137,7 +137,7 @@ class _WifiTask(_RadioTask):
         """The Internet tile opens the Internet dialog: its Wi-Fi switch, then Done."""
         return [tap(Selector(text="Internet", resource_id=f"{SYSTEMUI}:id/tile_label")),
                 tap(Selector(resource_id=f"{SYSTEMUI}:id/wifi_toggle")),
-                tap(Selector(resource_id=f"{SYSTEMUI}:id/done_layout"))]
+                tap(Selector(resource_id=f"{SYSTEMUI}:id/done_button"))]
 
 
 class _BluetoothTask(_RadioTask):

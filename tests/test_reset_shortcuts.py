@@ -2,13 +2,15 @@
 frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
 (``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``, a
 command line's ``content`` writes in one transaction and a rollback-journal provider's connection kept from line to
-line (``SqliteProvider.holding``).
+line (``SqliteProvider.holding``), and files not read again while their write versions stay the same
+(``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sqlite3
 import sys
@@ -20,6 +22,7 @@ import pytest
 from android_gym.device import local_db
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands import find
+from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.tasks import draws
 
@@ -44,7 +47,10 @@ def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
 
 def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry, rows are drawn from the
-    generator itself, each provider write commits, and a provider's connection closes when its line ends."""
+    generator itself, each provider write commits, a provider's connection closes when its line ends, and every
+    file counts as written at every look (so every read reads it)."""
+    numbers = itertools.count()
+    monkeypatch.setattr(FileSystem, "versions", lambda self, *paths: tuple(next(numbers) for _ in paths))
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
     monkeypatch.setattr(SqliteProvider, "_batching", lambda self: False)
     release = SqliteProvider._release

@@ -14,10 +14,14 @@ each use, brings that file up to date with the bytes just pulled from the device
   connection last saw, so the change is noticed even when the device's counter did not move (WAL-mode writes
   leave it alone unless page 1 changes).
 
-A device that tells file digests without sending the files (``AdbDevice.md5sums``: one ``md5sum`` of the
-database and its ``-wal``) is asked first before a query: when the database still holds the bytes last seen,
-with no WAL frames beside it, nothing is pulled (a task's check after a step that wrote nothing costs one small
-round trip, not two pulls); when it changed, only the database is pulled unless the ``-wal`` holds frames.
+A device that keeps write versions of its files (``SimDevice.file_versions``: numbers that move with every write,
+read without reading a file) is asked for those of the database and its ``-wal`` first: while they are the ones
+seen when the bytes were last pulled (or pushed by us), the device still holds those bytes, so a query pulls
+nothing and a write pulls only the side files it may have to remove. A device that tells file digests without
+sending the files (``AdbDevice.md5sums``: one ``md5sum`` of the database and its ``-wal``) is asked instead before a
+query: when the database still holds the bytes last seen, with no WAL frames beside it, nothing is pulled (a task's
+check after a step that wrote nothing costs one small round trip, not two pulls); when it changed, only the
+database is pulled unless the ``-wal`` holds frames.
 
 Change-counter detection needs a rollback journal: a WAL database (header bytes 18-19 = 2) finds other writers
 through its ``-shm`` index instead. The copy is therefore kept in rollback mode (bytes 18-19 = 1, journal in
@@ -100,8 +104,10 @@ class LocalDatabase:
         self.pid = os.getpid()  # a forked child makes its own copies
         self._close = weakref.finalize(self, _dispose, self._connection, self._dir)
         self._lock = threading.Lock()
+        self._paths = (db_path, db_path + "-wal")  # what ``_versions`` asks about
         self._device_bytes: bytes | None = None  # the device's file as last pulled or pushed
         self._device_md5: str | None = None  # its digest, made when first compared with the device's
+        self._device_versions: tuple[int, ...] | None = None  # the files' versions when they held those bytes
         self._local_counter = 0  # the change counter in the copy's file, as the connection last saw it
         self._results: dict[tuple[str, tuple[Any, ...]], list[dict[str, Any]]] = {}  # queries of the copy as it is
 
@@ -134,6 +140,12 @@ class LocalDatabase:
         md5sums = getattr(device, "md5sums", None)
         return None if md5sums is None else md5sums([self.db_path, self.db_path + "-wal"])
 
+    def _versions(self, device: Device) -> tuple[int, ...] | None:
+        """Write versions of the database and its ``-wal`` from a device that keeps them (``file_versions``);
+        ``None`` for one that does not."""
+        file_versions = getattr(device, "file_versions", None)
+        return None if file_versions is None else file_versions(self._paths)
+
     def _holds(self, digest: str | None) -> bool:
         """Whether the bytes last seen on the device have ``digest``."""
         if self._device_bytes is None:
@@ -142,35 +154,48 @@ class LocalDatabase:
             self._device_md5 = hashlib.md5(self._device_bytes).hexdigest()
         return digest == self._device_md5
 
-    def _seen(self, data: bytes | None) -> None:
-        """The device's file now holds ``data`` (``None``: bytes this copy does not hold)."""
-        self._device_bytes, self._device_md5 = data, None
+    def _seen(self, data: bytes | None, versions: tuple[int, ...] | None = None) -> None:
+        """The device's file now holds ``data`` (``None``: bytes this copy does not hold), with no WAL frames beside
+        it, while its files have ``versions`` (``_versions``, taken before they were read)."""
+        self._device_bytes, self._device_md5, self._device_versions = data, None, versions
+
+    def _copy(self, data: bytes, versions: tuple[int, ...] | None) -> None:
+        """The device's database holds ``data`` (with no WAL frames), its files ``versions``: the copy is brought up
+        to date with it."""
+        if data == self._device_bytes:
+            self._device_versions = versions
+            return
+        self._local_counter += 1
+        local = _with_counter(data, self._local_counter, b"\x01\x01") if len(data) >= _HEADER else data
+        with open(self._file, "r+b") as handle:  # in place: the connection keeps its file
+            handle.write(local)
+            handle.truncate()
+        self._results = {}
+        self._seen(data, versions)
 
     def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool,
              rows_only: bool = False) -> T:
         """``action`` on the copy brought up to date with the device; a ``write`` is pushed back when it changed the
         file, and one that only changes rows (``rows_only``) when it changed a row."""
         with self._lock:
-            digests = None if write else self._digests(device)
+            versions = self._versions(device)
+            known = versions is not None and versions == self._device_versions  # nothing written since seen
+            if known and not write:
+                return action(self._connection)
+            digests = None if write or versions is not None else self._digests(device)
             no_frames = digests is not None and digests.get(self.db_path + "-wal", _EMPTY_MD5) == _EMPTY_MD5
             if no_frames and self._holds(digests.get(self.db_path)):
                 return action(self._connection)
-            data = device.pull(self.db_path)
+            data = self._device_bytes if known else device.pull(self.db_path)
+            assert data is not None  # versions are kept only with the bytes
             # A -shm without a -wal holds nothing to read (SQLite rebuilds it); it matters only as a file to remove.
             sides = {suffix: None if no_frames else _pull_optional(device, self.db_path + suffix)
                      for suffix in _SIDE_FILES if write or suffix == "-wal"}
             if sides["-wal"]:  # frames not yet checkpointed: open the files as they are
                 self._seen(None)
                 return _use_with_wal(device, self.db_path, data, sides, action, write)
+            self._copy(data, versions)
             headed = len(data) >= _HEADER
-            if data != self._device_bytes:
-                self._local_counter += 1
-                local = _with_counter(data, self._local_counter, b"\x01\x01") if headed else data
-                with open(self._file, "r+b") as handle:  # in place: the connection keeps its file
-                    handle.write(local)
-                    handle.truncate()
-                self._seen(data)
-                self._results = {}
             if not write:
                 return action(self._connection)
             self._results = {}
@@ -198,7 +223,7 @@ class LocalDatabase:
             if present:
                 device.shell("rm -f " + " ".join(map(shlex.quote, present)))
             device.push(pushed, self.db_path)
-            self._seen(pushed)
+            self._seen(pushed, self._versions(device))
             return result
 
 

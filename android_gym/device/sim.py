@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -71,6 +71,13 @@ class SimDevice:
             return self.phone.fs.read_bytes(path)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
             raise RemoteFileNotFoundError(f"{path}: no such file on the device") from error
+
+    def file_versions(self, paths: Sequence[str]) -> tuple[int, ...]:
+        """For each path, a number that moves with every write to the file, its removal or its making
+        (``FileSystem.versions``): while they stay the same, the files hold the same bytes or are still missing
+        (``local_db``'s short cut; no file is read)."""
+        self._check_open()
+        return self.phone.fs.versions(*paths)
 
     def screenshot(self) -> np.ndarray:
         """The screen, ``(H, W, 3)`` uint8, read-only (the same array while the screen does not change)."""

@@ -195,4 +195,5 @@ class Phone:
     def close(self) -> None:
         """Stop the phone's browser process and delete its storage. Idempotent."""
         self._stop_chromium()
+        self.fs.close()
         self._storage.remove()

@@ -683,3 +683,35 @@ def test_the_month_view_draws_its_letters_numbers_and_title_centred():
     x1, y1, x2, y2 = title.bounds  # top_navigation.xml's top_value: android:gravity="center"
     ink = (pixels[y1:y2, x1:x2] < 600).any(axis=0).nonzero()[0]
     assert ink.size and abs((ink[0] + ink[-1]) / 2 - (x2 - x1) / 2) <= 3
+
+
+def test_the_month_views_painted_days_are_not_in_the_dump(app_phone):
+    """MonthView paints the weekday letters, day numbers and event titles on its canvas and exposes nothing to
+    accessibility (no content descriptions, no virtual nodes): the dump has the 42 month_view_background cells
+    MonthViewWrapper adds, each a leaf without text, and no node for a painted label; the frame still paints the
+    event's title."""
+    phone = app_phone
+    insert(phone, event_row("Dentist", dt.datetime(2023, 10, 16, 9), duration_mins=30))
+    wrapper = next(node for node in nodes(phone) if node.get("resource-id") == rid("month_view_wrapper"))
+    inside = list(wrapper.iter("node"))[1:]
+    cells = [node for node in inside if node.get("resource-id") == rid("month_view_background")]
+    assert len(cells) == 42 and all(len(cell) == 0 and cell.get("text") == "" for cell in cells)
+    assert {node.get("class") for node in inside if node not in cells} == {"android.widget.LinearLayout"}
+    assert not any(node.get("text") == "Dentist" for node in nodes(phone))
+    drawn = [view for view in phone.window.frame().app.walk() if view.kind == "label"]
+    assert "Dentist" in {view.hint for view in drawn}
+
+
+def test_the_month_view_marks_today_as_monthview_paints_it(app_phone):
+    """MonthView.onDraw: today's number in the primary colour's contrast (white) on a primary circle of radius 0.75
+    × the text size, centred on its column; addWeekDayLetters: today's weekday letter in the primary colour."""
+    phone = app_phone
+    labels = [view for view in phone.window.frame().app.walk() if view.kind == "label"]
+    [circle] = [view for view in labels if view.background == PRIMARY and view.hint.isdigit()]
+    assert circle.text_color == (255, 255, 255) and circle.hint == "15"  # the phone's date: Sunday 15 October 2023
+    assert circle.corner * 2 == circle.bounds[2] - circle.bounds[0] == circle.bounds[3] - circle.bounds[1]
+    cell = next(view for view in phone.window.frame().app.walk() if view.resource_id == rid("month_view_background")
+                and any(child is circle for child in view.children))
+    assert abs((circle.bounds[0] + circle.bounds[2]) - (cell.bounds[0] + cell.bounds[2])) <= 1
+    letters = [view for view in labels if len(view.hint) == 1 and view.hint.isalpha()][:7]
+    assert [view.text_color == PRIMARY for view in letters] == [True] + [False] * 6  # Sunday first

@@ -535,3 +535,15 @@ def test_the_header_title_is_in_the_system_language(phone, language, downloads, 
     tap(phone, content_desc=show_roots)
     tap(phone, text={"de-DE": "Zuletzt verwendet", "fr-FR": "Récents"}[language])
     assert texts(phone, "header_title") == [recent]
+
+
+def test_an_empty_folder_centres_its_artwork_and_message():
+    """fragment_directory.xml's empty view: the artwork (layout_gravity center in a vertical LinearLayout) and the
+    "No items" message centred across the screen (a new phone's Download folder is empty)."""
+    phone = Phone()
+    open_files(phone)
+    artwork, message = find(phone, resource_id=rid("artwork")), find(phone, resource_id=rid("message"))
+    assert message.get("text") == "No items"
+    width = phone.window.width
+    for node in (artwork, message):
+        assert abs(center(node)[0] - width / 2) <= 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ui_nodes import opened, views
+from ui_nodes import nodes, opened, tap, views
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
@@ -87,6 +87,49 @@ def test_a_dialogs_dim_goes_on_under_the_status_bar() -> None:
     assert tuple(pixels[5, 540]) == tuple(pixels[STATUS_BAR_HEIGHT + 5, 540]) == status.background
     assert [view.text_color for view in status.walk() if view.kind == "icon"] == [
         view.text_color for view in before.walk() if view.kind == "icon"]
+
+
+def _share_from_markor() -> tuple[View, Phone]:
+    """A phone with Markor's note shared as plain text (the share sheet over the editor), and the editor's status
+    bar before it."""
+    phone = opened("net.gsantner.markor")
+    phone.run("mkdir -p /sdcard/Documents/Markor && echo 'Meet at noon' > /sdcard/Documents/Markor/s.md")
+    phone.key(keycodes.BACK)
+    phone.run("monkey -p net.gsantner.markor -c android.intent.category.LAUNCHER 1")
+    tap(phone, text="s.md")
+    editor = phone.window.frame().status_bar
+    for step in ({"content_desc": "More options"}, {"text": "Share"}, {"text": "Plain Text"}):
+        tap(phone, **step)
+    assert phone.activities.foreground()[0] == "com.android.intentresolver"
+    return editor, phone
+
+
+def test_the_share_sheets_dim_goes_on_under_the_status_bar() -> None:
+    """The share sheet's window is translucent: the status bar shows the colour of the activity under it (Markor's
+    editor), dimmed as that activity is, not the dimmed white of the sheet's own window."""
+    editor, phone = _share_from_markor()
+    status = phone.window.frame().status_bar
+    assert status.background == dimmed(editor.background) != dimmed(WHITE)
+    pixels = phone.screenshot()
+    assert tuple(pixels[5, 540]) == status.background
+
+
+@pytest.mark.parametrize("translucent", ["share sheet", "permission prompt"])
+def test_a_translucent_activity_dumps_its_own_window_alone(translucent: str) -> None:
+    """The share sheet and the permission prompt show the app under them through their translucent windows, in the
+    pixels only: uiautomator dumps the active window, whose nodes all belong to the prompt's or the sheet's package."""
+    if translucent == "share sheet":
+        phone, under = _share_from_markor()[1], "net.gsantner.markor"
+    else:
+        under = "com.simplemobiletools.smsmessenger"
+        phone = Phone()
+        phone.run(f"pm revoke {under} android.permission.POST_NOTIFICATIONS")
+        phone.run(f"monkey -p {under} -c android.intent.category.LAUNCHER 1")
+    top = phone.activities.foreground()[0]
+    assert top != under
+    dumped = nodes(phone)
+    assert {node.get("package") for node in dumped} == {top}
+    assert not any(under in (node.get("resource-id") or "") for node in dumped)
 
 
 def test_navigation_buttons_keep_their_descriptions() -> None:
@@ -234,3 +277,37 @@ def test_a_bottom_sheet_rounds_its_top_corners_only(scale: float) -> None:
     assert at(1, 398) == at(1078, 398) == sheet_colour  # its bottom corners, square
     assert at(540, 101) == sheet_colour
     assert at(1, 501) == at(1, 798) == at(1078, 798) == grey  # the card's four corners, all round
+
+
+@pytest.mark.parametrize("package", ["com.simplemobiletools.smsmessenger", "com.simplemobiletools.calendar.pro",
+                                     "com.simplemobiletools.gallery.pro"])
+def test_simple_apps_search_bar_keeps_activity_margin_at_its_sides(package: str) -> None:
+    """Simple-Commons' menu_search.xml: top_app_bar_layout has activity_margin (16 dp, 42 px at 420 dpi) at its
+    sides and medium_margin (8 dp) above and below the pill."""
+    phone = opened(package)
+    holder = next(view for view in phone.window.frame().app.walk()
+                  if view.resource_id == f"{package}:id/top_toolbar_holder")
+    x1, y1, x2, y2 = holder.bounds
+    assert (x1, phone.window.design_width - x2, y1 - STATUS_BAR_HEIGHT, y2 - y1) == (42, 42, 21, 105)
+
+
+def test_sms_conversation_rows_keep_item_conversations_margins() -> None:
+    """item_conversation.xml: the avatar small_margin + normal_margin (16 dp) from the screen's start, the texts
+    activity_margin (16 dp) below the row's top."""
+    phone = opened("com.simplemobiletools.smsmessenger")
+    phone.run("content insert --uri content://sms/inbox --bind address:s:+15551234 --bind body:s:Hi")
+    views = {view.resource_id.rpartition("/")[2]: view for view in phone.window.frame().app.walk()}
+    row, avatar, address = views["conversation_holder"], views["conversation_image"], views["conversation_address"]
+    assert (avatar.bounds[0] - row.bounds[0], address.bounds[1] - row.bounds[1]) == (42, 42)
+
+
+def test_settings_search_bar_has_android_13s_sizes() -> None:
+    """Settings' search_bar.xml and dimens: the card search_bar_margin (16 dp) from the sides, search_bar_height
+    (52 dp) tall, its title search_bar_content_inset (56 dp) from its start in 20 sp."""
+    phone = opened("com.android.settings")
+    views = {view.resource_id: view for view in phone.window.frame().app.walk()}
+    bar, title = views["com.android.settings:id/search_action_bar"], views[
+        "com.android.settings:id/search_action_bar_title"]
+    x1, y1, x2, y2 = bar.bounds
+    assert (x1, phone.window.design_width - x2, y2 - y1) == (42, 42, 136)
+    assert (title.bounds[0] - x1, title.text_size) == (147, 52)

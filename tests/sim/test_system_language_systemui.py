@@ -75,11 +75,11 @@ def test_the_status_bar_battery_description_is_translated(device):
     assert any(view.content_desc == f"Akku bei {level} Prozent." for view in status.walk())
 
 
-@pytest.mark.parametrize("language, message, allow, deny, search", [
-    ("de-DE", "erlauben, dir Benachrichtigungen zu senden?", "Zulassen", "Nicht zulassen", "Suchen"),
-    ("fr-FR", "à vous envoyer des notifications ?", "Autoriser", "Ne pas autoriser", "Rechercher"),
+@pytest.mark.parametrize("language, message, allow, deny", [
+    ("de-DE", "erlauben, dir Benachrichtigungen zu senden?", "Zulassen", "Nicht zulassen"),
+    ("fr-FR", "à vous envoyer des notifications ?", "Autoriser", "Ne pas autoriser"),
 ])
-def test_the_notification_permission_prompt_in_the_system_language(device, language, message, allow, deny, search):
+def test_the_notification_permission_prompt_in_the_system_language(device, language, message, allow, deny):
     DeviceConfig(language=language).apply(device, DeviceConfig())
     device.shell(f"pm revoke {SMS} android.permission.POST_NOTIFICATIONS")
     device.shell(f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1")
@@ -88,7 +88,6 @@ def test_the_notification_permission_prompt_in_the_system_language(device, langu
     assert by_id["com.android.permissioncontroller:id/permission_allow_button"] == allow
     assert by_id["com.android.permissioncontroller:id/permission_deny_button"] == deny
     assert by_id["com.android.permissioncontroller:id/permission_message"].endswith(message)
-    assert search in {element.text for element in elements}  # the SMS app under the prompt, in its own strings
 
 
 def _french(device: SimDevice) -> None:

@@ -617,8 +617,8 @@ def _drawn(text: str, size: int, color: tuple[int, int, int] = TEXT, bold: bool 
     column (``Paint.Align.CENTER``), or from its start."""
     if centered:
         props["gravity"] = "center"
-    return View(kind="label", hint=text, text_size=size, height=line_height(size) + 8, padding=4, text_color=color,
-                bold=bold, **props)
+    props.setdefault("height", line_height(size) + 8)
+    return View(kind="label", hint=text, text_size=size, padding=4, text_color=color, bold=bold, **props)
 
 
 def _image(name: str, icon: str, on_click: Callback | None = None, content_desc: str = "", **props) -> View:
@@ -1200,8 +1200,10 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
             while day <= self._local_date(max(occurrence.end_ts - 1, occurrence.start_ts)):
                 titles.setdefault(day, []).append(occurrence.event["title"])
                 day += dt.timedelta(days=1)
-        letters = row(*(_drawn(WEEK_DAY_LETTERS[day], _NORMAL, TEXT_SECONDARY, weight=1, centered=True)
-                        for day in week_days(sunday_first)))
+        # addWeekDayLetters: today's weekday in the primary colour while today is in the month shown
+        current = today.weekday() if (today.year, today.month) == (month.year, month.month) else None
+        letters = row(*(_drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT_SECONDARY,
+                               weight=1, centered=True) for day in week_days(sunday_first)))
         weeks = [row(*(self._cell(day, day.month == month.month, day == today, titles.get(day, []))
                        for day in days[i:i + 7]), weight=1) for i in range(0, 42, 7)]
         grid = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("month_view_wrapper"),
@@ -1211,7 +1213,13 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
 
     def _cell(self, day: dt.date, in_month: bool, is_today: bool, titles: list[str]) -> View:
         color = TEXT if in_month else TEXT_SECONDARY
-        lines = [_drawn(str(day.day), _DAY_TEXT, PRIMARY if is_today else color, bold=is_today, centered=True)]
+        if is_today:  # MonthView.onDraw: a primary circle (radius 0.75 × the text size) under the number in white
+            radius = _DAY_TEXT * 3 // 4
+            number = _drawn(str(day.day), _DAY_TEXT, WHITE, centered=True, width=2 * radius, height=2 * radius,
+                            background=PRIMARY, corner=radius)
+        else:
+            number = _drawn(str(day.day), _DAY_TEXT, color, centered=True)
+        lines = [number]
         # MonthView.drawEvent: the event type's colour (the default type's is the primary) under contrasting text
         lines += [_drawn(_fit(title, _CELL_TEXT, 140), _CELL_TEXT, WHITE, background=PRIMARY, corner=8)
                   for title in titles[:3]]

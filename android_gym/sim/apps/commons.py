@@ -67,9 +67,9 @@ def default_date_format(tag: str) -> str:
     return _DATE_FORMATS.get(formats.date_pattern("short", tag).lower().replace(" ", ""), "dd.MM.yyyy")
 
 
-#: ``menu_search.xml``: ``top_app_bar_layout`` is ``?actionBarSize`` (56 dp) tall and ``top_toolbar_holder`` has
-#: ``medium_margin`` (8 dp) above and below it, so the holder is 40 dp tall.
-_SEARCH_MARGIN, _SEARCH_HOLDER_HEIGHT = 21, 105
+#: ``menu_search.xml``: ``top_app_bar_layout`` is ``?actionBarSize`` (56 dp) tall with ``activity_margin`` (16 dp)
+#: at its sides, and ``top_toolbar_holder`` has ``medium_margin`` (8 dp) above and below it: 40 dp tall.
+_SEARCH_BAR_HEIGHT, _SEARCH_SIDE_MARGIN, _SEARCH_HOLDER_HEIGHT = 147, 42, 105
 
 
 def search_menu(package: str, icon: View, field: View, items: list[View]) -> View:
@@ -78,7 +78,7 @@ def search_menu(package: str, icon: View, field: View, items: list[View]) -> Vie
     ``search_menu_background`` is rounded by ``material_dialog_corner_radius`` (28 dp, more than half its height:
     a pill) and the field has no background of its own (``android:background="@null"``: no underline).
 
-    Simplified: the bar's ``activity_margin`` (16 dp) at its sides is the 8 dp it has above and below the holder."""
+    Simplified: the bar's side margins are its holder's, so the bar's node spans the screen's width."""
     def rid(name: str) -> str:
         return f"{package}:id/{name}"
 
@@ -88,9 +88,9 @@ def search_menu(package: str, icon: View, field: View, items: list[View]) -> Vie
     toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=rid("top_toolbar"), children=items)
     holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=rid("top_toolbar_holder"),
                   background=SEARCH_BACKGROUND, corner=_SEARCH_HOLDER_HEIGHT // 2, height=_SEARCH_HOLDER_HEIGHT,
-                  children=[icon, field, toolbar])
-    return View(kind="column", class_name="android.widget.LinearLayout", resource_id=rid("top_app_bar_layout"),
-                padding=_SEARCH_MARGIN, children=[holder])
+                  gravity="center", margin=_SEARCH_SIDE_MARGIN, children=[icon, field, toolbar])
+    return View(kind="frame", class_name="android.widget.LinearLayout", resource_id=rid("top_app_bar_layout"),
+                height=_SEARCH_BAR_HEIGHT, children=[holder])
 
 
 # ----- start-up dialogs: RateStarsDialog (Activity.appLaunched) and WhatsNewDialog (checkWhatsNew) -----------------

@@ -708,7 +708,7 @@ class _Browser(Screen):
         """``dir_list``: the documents as rows or cards, or the empty message."""
         if not docs:
             message = column(_image("artwork", "folder", 300, gravity="center"),
-                             _text(NO_ITEMS, "message", _LIST_TITLE, padding=24),
+                             _text(NO_ITEMS, "message", _LIST_TITLE, padding=24, gravity="center_horizontal"),
                              resource_id=_id("content"), padding=120)
             items = [group("frame", "android.widget.FrameLayout", message, resource_id="android:id/empty")]
         elif self.view_mode == MODE_LIST:

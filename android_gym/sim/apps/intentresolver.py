@@ -18,10 +18,9 @@ list search, and the caller's own share targets (Markor's "Share into" shows up 
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 
-from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.app import App, Screen, TranslucentScreen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.ui.dialogs import scrim_over
 from android_gym.sim.ui.views import (
@@ -49,34 +48,19 @@ _SHEET_CORNER = 73  # 28 dp
 #: The drag handle: 24 x 4 dp, its corners 2 dp, chooser_edge_margin_thin (16 dp) above and below it; its tint,
 #: colorSurfaceVariant, is neutral-variant 90 of the Pixel's default palette.
 _HANDLE_WIDTH, _HANDLE_HEIGHT, _HANDLE_MARGIN, _HANDLE_COLOR = 63, 10, 42, (225, 227, 225)
-_SERIALS = itertools.count()
 
 
 def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
 
 
-class ChooserScreen(Screen):
+class ChooserScreen(TranslucentScreen):
     """``ChooserActivity`` for the intent it was started with (the intent to share, not the chooser wrapper).
 
     Its window is translucent (``Theme.DeviceDefault.Chooser``: ``windowIsTranslucent``, ``backgroundDimEnabled``):
-    the activity it was opened over (``opened_over``) shows behind the sheet, dimmed. Only in the pixels: the dump
-    is of the sheet's window alone, as uiautomator dumps the active window."""
+    the activity it was opened over shows behind the sheet, dimmed."""
 
     activity = f"{PACKAGE}.ChooserActivity"
-
-    def __init__(self, app: App, intent: Intent) -> None:
-        super().__init__(app, intent)
-        self.opened_over: Screen | None = None
-        self._serial = next(_SERIALS)  # names the picture of the activity behind (View.key)
-
-    def _behind(self) -> View:
-        """The window's content frame, showing the activity behind the sheet."""
-        behind = self.opened_over
-        if behind is None:
-            return View(kind="frame", class_name="android.widget.FrameLayout")
-        return View(kind="frame", class_name="android.widget.FrameLayout", key=f"{PACKAGE}:behind:{self._serial}",
-                    image=lambda: self.phone.window.snapshot(behind))
 
     def _targets(self) -> list[tuple[App, type[Screen]]]:
         """Installed apps that resolve the shared intent (the sheet itself excepted), sorted by label."""
@@ -115,7 +99,7 @@ class ChooserScreen(Screen):
                        View(height=_HANDLE_MARGIN), resource_id="android:id/chooser_header")
         sheet = column(header, preview, View(height=2, background=DIVIDER), *grid, resource_id=_id("contentPanel"),
                        background=WHITE, padding=24, gravity="bottom", corner=_SHEET_CORNER, corners=TOP_CORNERS)
-        return scrim_over(self._behind(), sheet, self.finish)
+        return scrim_over(self.behind(), sheet, self.finish)
 
     def _target(self, app: App, screen: type[Screen]) -> View:
         """``resolve_grid_item``: the app's launcher icon (its glyph in white on its colour) over its label, on one

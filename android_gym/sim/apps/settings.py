@@ -64,6 +64,9 @@ AUTO_BRIGHTNESS = f"{PACKAGE}.display.AutoBrightnessSettings"
 # res/values/strings.xml (U+2011 non-breaking hyphens as in AOSP).
 SETTINGS = "Settings"  # settings_label
 SEARCH_SETTINGS = "Search settings"  # search_menu
+#: res/values/dimens.xml: search_bar_margin 16 dp, search_bar_height 52 dp, search_bar_content_inset 56 dp,
+#: search_bar_text_size 20 sp (at 420 dpi).
+_SEARCH_MARGIN, _SEARCH_HEIGHT, _SEARCH_INSET, _SEARCH_TEXT = 42, 136, 147, 52
 NAVIGATE_UP = "Navigate up"  # abc_action_bar_up_description
 NETWORK_AND_INTERNET = "Network & internet"  # network_dashboard_title
 INTERNET = "Internet"  # provider_internet_settings
@@ -212,15 +215,18 @@ class SettingsHomepage(Screen):
         ]
 
     def build(self) -> View:
+        # search_bar.xml: the card search_bar_margin (16 dp) from the screen's sides, its Toolbar search_bar_height
+        # (52 dp) tall and pill-shaped (search_bar_corner_radius 28 dp), the search icon in the navigation button,
+        # the title search_bar_content_inset (56 dp) from the card's start in TextAppearance.SearchBar (20 sp)
         search = group("frame", "android.widget.FrameLayout",
                        group("row", "android.view.ViewGroup",
-                             View(kind="icon", class_name="android.widget.ImageButton", hint="search", width=120,
-                                  height=136, text_color=TEXT_SECONDARY),
-                             text_view(SEARCH_SETTINGS, resource_id=_id("search_action_bar_title"), text_size=45,
-                                       text_color=TEXT_SECONDARY, padding=16, weight=1),
-                             resource_id=_id("search_action_bar"), clickable=True, focusable=True, height=136,
-                             background=(232, 234, 237), corner=68),
-                       resource_id=_id("search_bar"), padding=32)
+                             View(kind="icon", class_name="android.widget.ImageButton", hint="search",
+                                  width=_SEARCH_INSET, height=_SEARCH_HEIGHT, text_color=TEXT_SECONDARY),
+                             text_view(SEARCH_SETTINGS, resource_id=_id("search_action_bar_title"),
+                                       text_size=_SEARCH_TEXT, text_color=TEXT_SECONDARY, padding=0, weight=1),
+                             resource_id=_id("search_action_bar"), clickable=True, focusable=True,
+                             height=_SEARCH_HEIGHT, background=(232, 234, 237), corner=_SEARCH_HEIGHT // 2),
+                       resource_id=_id("search_bar"), padding=_SEARCH_MARGIN)
         header = group("column", "android.widget.LinearLayout",
                        text_view(SETTINGS, resource_id=_id("homepage_title"), text_size=84, padding=42), search,
                        resource_id=_id("app_bar"))

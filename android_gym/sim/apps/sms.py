@@ -306,8 +306,10 @@ class MainScreen(SearchMenuScreen):
         lines += [snippet, text_view(date_text, padding=4,
                                      resource_id=_id("conversation_date"), text_size=_SMALLER,
                                      text_color=TEXT_SECONDARY)]
+        # item_conversation.xml: activity_margin (16 dp) above and below; the avatar small_margin + normal_margin
+        # (4 + 12 dp) from the start, normal_margin before the texts
         holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("conversation_holder"),
-                      padding=24, spacing=32, children=[
+                      padding=42, spacing=32, children=[
                           _avatar("conversation_image", title),
                           column(*lines, weight=1)])
         return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("conversation_frame"),

@@ -1,8 +1,9 @@
 """The runtime-permission prompt of Android 13 (PermissionController's ``GrantPermissionsActivity``) for the
 notification permission: an app whose ``POST_NOTIFICATIONS`` was revoked (``pm revoke <pkg>
 android.permission.POST_NOTIFICATIONS``) asks for it when its process starts with its launcher activity, as apps
-that post notifications do at launch; the dialog floats over the app, dimmed. "Allow" grants it, "Don’t allow" and
-BACK leave it revoked; either way the app's own state is untouched.
+that post notifications do at launch; the dialog floats over the app, dimmed (the prompt's window is translucent:
+the app shows through it in the pixels, and the dump holds the prompt's window alone). "Allow" grants it, "Don’t
+allow" and BACK leave it revoked; either way the app's own state is untouched.
 
 Sources: AOSP ``packages/modules/Permission/PermissionController`` ``res/layout/grant_permissions.xml`` (ids
 ``grant_dialog``, ``permission_icon``, ``permission_message``, ``permission_allow_button``,
@@ -16,10 +17,10 @@ from __future__ import annotations
 
 import shlex
 
-from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.app import App, Context, Screen, TranslucentScreen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.ui.dialogs import dialog_over
-from android_gym.sim.ui.views import PRIMARY, TEXT, WHITE, View, column, row, text_view
+from android_gym.sim.ui.views import PRIMARY, TEXT, View, column, row, text_view
 
 PACKAGE = "com.google.android.permissioncontroller"
 POST_NOTIFICATIONS = "android.permission.POST_NOTIFICATIONS"
@@ -35,7 +36,7 @@ def rid(name: str) -> str:
     return f"com.android.permissioncontroller:id/{name}"
 
 
-class GrantPermissionsScreen(Screen):
+class GrantPermissionsScreen(TranslucentScreen):
     """``GrantPermissionsActivity`` asking for ``POST_NOTIFICATIONS`` on behalf of the app under it."""
 
     activity = "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity"
@@ -43,7 +44,6 @@ class GrantPermissionsScreen(Screen):
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self.requester = intent.extras.get(_EXTRA_PACKAGE, "")
-        self.behind: Screen | None = None  # the requesting app's activity, drawn dimmed under the dialog
 
     def _answer(self, granted: bool) -> None:
         """"Allow" grants the permission (``pm grant`` does the same); "Don't allow" leaves it revoked."""
@@ -70,11 +70,7 @@ class GrantPermissionsScreen(Screen):
                        button(ALLOW, "permission_allow_button", True), button(DENY, "permission_deny_button", False),
                        resource_id=rid("grant_dialog"), background=_DIALOG_BG, padding=60, spacing=21, corner=73,
                        width=920)
-        under = View(background=WHITE)
-        if self.behind is not None:  # the app's own window, in its own strings
-            under = self.behind.build()
-            locale.translate(under, self.behind.app.package)
-        return dialog_over(under, panel, None)
+        return dialog_over(self.behind(), panel, None)
 
 
 class PermissionController(App):
@@ -99,4 +95,4 @@ def request_at_launch(phone: Context, app: App, screen: Screen) -> None:
     prompt = phone.activities.push(controller, GrantPermissionsScreen,
                                    Intent(action=REQUEST_PERMISSIONS, extras={_EXTRA_PACKAGE: app.package}))
     if isinstance(prompt, GrantPermissionsScreen):
-        prompt.behind = screen
+        prompt.opened_over = screen

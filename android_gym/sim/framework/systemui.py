@@ -32,6 +32,7 @@ from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.system import radios
 from android_gym.sim.system.clock import MINUTE_MS
+from android_gym.sim.ui.layout import text_width
 from android_gym.sim.ui.views import (
     TEXT,
     TEXT_SECONDARY,
@@ -66,6 +67,10 @@ CONNECTED = "Connected"
 DATE_SKELETON = "EEEMMMd"
 _SHADE_BG, _TILE_ON, _TILE_OFF, _DIALOG_DIM = (241, 243, 244), (211, 227, 253), (225, 227, 230), (96, 96, 96)
 _TILE_CORNER, _DIALOG_CORNER = 52, 73  # qs_corner_radius 20 dp; a SystemUIDialog's 28 dp
+#: The Internet dialog's padding (dialog_side_padding 24 dp), its divider (internet_dialog_progress_bar_width 152 dp
+#: by 4 dp, ``colorSurfaceVariant``) with internet_dialog_network_layout_margin (16 dp) above and below, and its
+#: network rows' padding (``wifi_connected_layout``'s paddingStart 20 dp to its texts, which pad 12 px).
+_DIALOG_PADDING, _DIVIDER_WIDTH, _DIVIDER, _NETWORK_MARGIN, _NETWORK_PADDING = 63, 399, (225, 227, 225), 42, 53
 
 
 def _id(name: str) -> str:
@@ -270,32 +275,39 @@ class NotificationShade:
         self.phone.invalidate()
 
     def _internet_dialog(self) -> View:
-        """``InternetDialog``: title, subtitle (``InternetDialogController.getSubtitleText``), the Wi-Fi
-        toggle, the connected network when Wi-Fi is on, and Done; at the bottom of the screen (its window's
-        ``Gravity.BOTTOM``)."""
+        """``InternetDialog`` as Android 13 shows it (``internet_connectivity_dialog.xml``): a SystemUIDialog in the
+        middle of the screen (Android 12's sat at the bottom over the navigation bar; 13 dropped its
+        ``Gravity.BOTTOM``), its title and subtitle (``InternetDialogController.getSubtitleText``) centred over the
+        divider, the Wi-Fi toggle, the connected network when Wi-Fi is on, and the Done button
+        (``Widget.Dialog.Button``: filled with ``colorAccentPrimary``) at the end of its button row."""
         phone = self.phone
         wifi = radios.wifi_enabled(phone)
-        items = [
-            text_view(INTERNET, resource_id=_id("internet_dialog_title"), text_size=63, padding=16),
+        header = column(
+            text_view(INTERNET, resource_id=_id("internet_dialog_title"), text_size=63, padding=0,
+                      gravity="center_horizontal"),
+            View(height=11),  # the subtitle's 4 dp top margin
             text_view(TAP_A_NETWORK if wifi else WIFI_IS_OFF, resource_id=_id("internet_dialog_subtitle"),
-                      text_size=37, padding=16, text_color=TEXT_SECONDARY),
-            row(text_view(WIFI, resource_id=_id("wifi_toggle_title"), text_size=42, weight=1),
-                toggle(wifi, resource_id=_id("wifi_toggle"), content_desc=WIFI,
-                       on_click=lambda: radios.set_wifi(phone, not wifi)),
-                resource_id=_id("turn_on_wifi_layout"), height=189, padding=16),
-        ]
+                      text_size=37, padding=0, text_color=TEXT_SECONDARY, gravity="center_horizontal"))
+        divider = View(resource_id=_id("divider"), width=_DIVIDER_WIDTH, height=10, background=_DIVIDER,
+                       gravity="center_horizontal")
+        items = [header, View(height=_NETWORK_MARGIN), divider, View(height=_NETWORK_MARGIN),
+                 row(text_view(WIFI, resource_id=_id("wifi_toggle_title"), text_size=42, weight=1),
+                     toggle(wifi, resource_id=_id("wifi_toggle"), content_desc=WIFI,
+                            on_click=lambda: radios.set_wifi(phone, not wifi)),
+                     resource_id=_id("turn_on_wifi_layout"), height=168, padding=_NETWORK_PADDING - 12)]
         if wifi:
-            items.append(column(text_view(EMULATOR_SSID, resource_id=_id("wifi_connected_title"), text_size=42),
-                                text_view(CONNECTED, resource_id=_id("wifi_connected_summary"), text_size=36,
+            items.append(column(text_view(EMULATOR_SSID, resource_id=_id("wifi_connected_title"), text_size=37),
+                                text_view(CONNECTED, resource_id=_id("wifi_connected_summary"), text_size=37,
                                           text_color=TEXT_SECONDARY),
-                                resource_id=_id("wifi_connected_layout"), padding=16, background=_TILE_ON,
-                                corner=_TILE_CORNER))
-        done = View(kind="button", class_name="android.widget.Button", text=DONE, height=95, background=WHITE,
-                    text_color=TEXT)  # not clickable itself: its frame takes the touch
-        items.append(row(View(weight=1), frame(done, resource_id=_id("done_layout"), clickable=True,
-                                               focusable=True, on_click=self._dismiss_dialog, width=240)))
-        dialog = column(*items, resource_id=_id("internet_connectivity_dialog"), background=WHITE, padding=40,
-                        gravity="bottom", margin=48, corner=_DIALOG_CORNER, elevation=63)
+                                resource_id=_id("wifi_connected_layout"), padding=_NETWORK_PADDING - 12,
+                                background=_TILE_ON, corner=_TILE_CORNER))
+        done = View(kind="button", class_name="android.widget.Button", text=DONE, resource_id=_id("done_button"),
+                    clickable=True, focusable=True, on_click=self._dismiss_dialog, height=95, padding=42,
+                    width=int(text_width(DONE, 37)) + 2 * 42, background=_TILE_ON, text_color=TEXT, text_size=37,
+                    corner=47)
+        items += [View(height=21), row(View(weight=1), done, resource_id=_id("button_layout"))]
+        dialog = column(*items, resource_id=_id("internet_connectivity_dialog"), background=WHITE, gravity="center",
+                        padding=_DIALOG_PADDING, margin=48, corner=_DIALOG_CORNER, elevation=63)
         return frame(dialog, background=_DIALOG_DIM)
 
     def _dismiss_dialog(self) -> None:

@@ -246,8 +246,7 @@ class WindowManager:
         unit = self._frame_time_unit
         if self._frame is None or now // unit != self._frame_time // unit or now >= self._frame_expires:
             clock.finest_read = clock.expires = UNREAD
-            with self._phone.fs.steady():  # the databases the build reads are read once until it writes
-                self._frame = self._build()
+            self._frame = self._build()
             self._frame_time, self._frame_time_unit, self._frame_expires = now, clock.finest_read, clock.expires
             self._dump = self._pixels = self._rgba = None
         return self._frame
@@ -269,21 +268,13 @@ class WindowManager:
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
         layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
         night_colors = screen.night_colors if looks.night else None
-        # One pass over the laid-out views: the lists' positions kept, the focused field, and the background of the
-        # top-most view drawn at the top centre of the window (the window's own where nothing is; dimmed by a scrim
-        # over it), for the status bar.
-        field, under = None, night_colors.get(WHITE, WHITE) if night_colors else WHITE
-        top_x, top_y = width // 2, STATUS_BAR_HEIGHT
+        # One pass over the laid-out views: the lists' positions kept, the focused field.
+        field = None
         for view in content.walk():
             if view.kind == "list":
                 screen.scroll[view.key] = view.scroll_offset
             if field is None and view.editable and view.focused:
                 field = view
-            x1, y1, x2, y2 = view.bounds
-            if view.background is not None and x1 <= top_x < x2 and y1 <= top_y < y2:
-                under = view.background
-            elif view.kind == "scrim" and x1 <= top_x < x2 and y1 <= top_y < y2:
-                under = dimmed(under)  # a dialog's dim goes on under the status bar
         if self._reveal_focus:
             self._reveal_focus = False
             if self._scroll_focus_into_view(screen, content):
@@ -292,7 +283,8 @@ class WindowManager:
             return self._build()
         self._add_text_toolbar(screen, field, window)
         self._add_heads_up(window)
-        status = self._status_bar(_status_color(under))
+        ground = night_colors.get(WHITE, WHITE) if night_colors else WHITE
+        status = self._status_bar(_status_color(*_top_color(content, width // 2, ground)))
         keyboard = None
         if keyboard_shown:
             shown = (self._shift, looks, self.locale.tag, content_bottom, width)
@@ -342,17 +334,24 @@ class WindowManager:
                 view.scroll_offset = screen.scroll.get(view.key, 0)
         return content
 
-    def snapshot(self, screen: Screen) -> Image.Image:
-        """What ``screen``'s window shows now, drawn on its own at the screen's scale without the system bars and the
-        keyboard (a ``TaskSnapshot``): what a translucent activity over it (the share sheet) lets through."""
+    def snapshot(self, screen: Screen) -> tuple[Color, Callable[[], Image.Image]]:
+        """What ``screen``'s window shows now, on its own without the system bars and the keyboard (a
+        ``TaskSnapshot``): what a translucent activity over it (the share sheet) lets through. The colour at the
+        window's top (what the status bar takes over it, before ``_status_color``), and its picture at the screen's
+        scale, drawn when it is called."""
         looks = self.looks
         content = self._content(screen, looks)
         bottom = self.design_height - _nav_bar_height(looks)
         layout(content, 0, STATUS_BAR_HEIGHT, self.design_width, bottom - STATUS_BAR_HEIGHT)
         palette = (screen.night_colors if looks.night else None) or {}
-        renderer = Renderer(self.width, round(bottom * self.scale), self.scale)  # the screen down to the window's end
-        pixels = renderer.render({"app": (content, palette.get(WHITE, WHITE))}, {"app": palette})
-        return Image.fromarray(pixels[renderer.px(STATUS_BAR_HEIGHT):])
+        ground = palette.get(WHITE, WHITE)
+
+        def picture() -> Image.Image:
+            renderer = Renderer(self.width, round(bottom * self.scale), self.scale)  # down to the window's end
+            pixels = renderer.render({"app": (content, ground)}, {"app": palette})
+            return Image.fromarray(pixels[renderer.px(STATUS_BAR_HEIGHT):])
+
+        return _top_color(content, self.design_width // 2, ground)[0], picture
 
     def _scroll_focus_into_view(self, screen: Screen, content: View) -> bool:
         """``ScrollView.scrollToChild`` as a list does it for a field that took focus, once the keyboard resized
@@ -857,12 +856,28 @@ def _nav_bar_height(looks: Looks) -> int:
     return GESTURE_NAV_BAR_HEIGHT if looks.gestural else NAV_BAR_HEIGHT
 
 
-def _status_color(color: Color) -> Color:
-    """The colour the status bar takes over an activity whose window shows ``color`` at its top centre (the
-    background of the top-most view drawn there), as apps colour the bar like their app bar (``statusBarColor``): a
-    saturated colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``."""
+def _top_color(view: View, x: int, color: Color, dims: int = 0) -> tuple[Color, int]:
+    """The background of the top-most view drawn at ``x`` on the top edge of the app window in the laid-out tree
+    ``view`` (``color``, the window's own, where none is), and how many scrims lie over it: the dim of a dialog or a
+    sheet goes on under the status bar. Only views that hold the point are visited (a view lies in its parent)."""
+    if view.background is not None:
+        color, dims = view.background, 0
+    elif view.kind == "scrim":
+        dims += 1
+    for child in view.children:
+        if _contains(child.bounds, x, STATUS_BAR_HEIGHT):
+            color, dims = _top_color(child, x, color, dims)
+    return color, dims
+
+
+def _status_color(color: Color, dims: int = 0) -> Color:
+    """The colour the status bar takes over an activity whose window shows ``color`` at its top centre under
+    ``dims`` scrims (``_top_color``), as apps colour the bar like their app bar (``statusBarColor``): a saturated
+    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; then dimmed as the window is."""
     if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
         color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
+    for _ in range(dims):
+        color = dimmed(color)
     return color
 
 

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from android_gym.sim.system.clock import VirtualClock
+from android_gym.sim.system.file_versions import FileVersions
 
 EXTERNAL_STORAGE = "/storage/emulated/0"
 _ALIASES = {"/sdcard": EXTERNAL_STORAGE, "/storage/self/primary": EXTERNAL_STORAGE, "/mnt/sdcard": EXTERNAL_STORAGE}
@@ -96,37 +97,30 @@ class FileSystem:
         self._clock = clock
         self._hosts: dict[tuple[str, str], Path] = {}  # host_path's answers (paths are immutable)
         self._before_use: dict[str, Callable[[], object]] = {}  # see ``before_first_use``
-        self._steady = 0  # how deep inside ``steady``
-        self._writes = 0  # the device's writes and ``steady`` windows so far: see ``steady_epoch``
         self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
         for host in (self.root, *self.root.rglob("*")):
             self.stamp(host)
+        self._versions = FileVersions(self.root)
+        self._version_keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # ``versions``' paths -> their host paths
 
-    @contextmanager
-    def steady(self) -> Iterator[None]:
-        """Inside (a frame build), files change only by the device's own writes through this object's methods
-        (``device_writes`` aside: who writes through it, a content provider, counts its writes itself); nothing
-        else (a shell command, a push) runs meanwhile."""
-        self._steady += 1
-        self._writes += 1
-        try:
-            yield
-        finally:
-            self._steady -= 1
-            self._writes += 1
+    def versions(self, *paths: str) -> tuple[int, ...]:
+        """The write version of the file at each Android path: the same number while it holds the same bytes (or
+        is still missing), whoever writes it (``FileVersions``); reading a file to find out costs far more."""
+        hosts = self._version_keys.get(paths)
+        if hosts is None:
+            if len(self._version_keys) >= _HOST_PATHS_KEPT:
+                self._version_keys.clear()
+            hosts = self._version_keys[paths] = tuple(os.fspath(self.host_path(path)) for path in paths)
+        return self._versions.versions(*hosts)
 
-    @property
-    def steady_epoch(self) -> int | None:
-        """Inside ``steady``, a number that changes with every write through this object's methods and between
-        two ``steady`` windows, so what a reader read of a file under the same number still holds; ``None``
-        outside."""
-        return self._writes if self._steady else None
+    def close(self) -> None:
+        """Stop watching the files (the phone's storage is about to go)."""
+        self._versions.close()
 
     def stamp(self, host: str | Path) -> None:
         """Set a host file's access and modification times to the device time (it was written)."""
-        self._writes += 1
         self._set_device_time(host)
 
     def _set_device_time(self, host: str | Path) -> None:

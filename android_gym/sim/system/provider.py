@@ -53,7 +53,7 @@ class SqliteProvider:
         self._thread = threading.local()  # holding (bool) and held (the connection and the file it opened)
         self._reads: dict[Hashable, bytes] = {}  # what ``cached`` read, pickled, for the files' bytes below
         self._read_from: tuple[bytes | None, bytes | None] | None = None
-        self._read_epoch: int | None = None  # the file system's ``steady_epoch`` when the bytes were last compared
+        self._read_versions: tuple[int, ...] | None = None  # the files' versions when ``_read_from`` was read
         self._reader: tuple[bytes, sqlite3.Connection] | None = None  # ``_snapshot``: the bytes it reads, and it
         self.ensure_db()
 
@@ -68,7 +68,6 @@ class SqliteProvider:
         if info is not None and stat.S_ISREG(info.st_mode) and info.st_size > 0:  # one stat, not two
             return
         self._release()  # a connection held to the file that is gone
-        self._read_epoch = None
         self._phone.fs.makedirs(posixpath.dirname(self.db_path))
         image = self._new_image()
         with self._phone.fs.device_writes(*self._files):
@@ -108,8 +107,8 @@ class SqliteProvider:
         """What ``read()`` returns (a read of the database by fixed SQL with deterministic functions, named by
         ``key``), read again only after the database changed: kept while the bytes of the database file and its
         ``-wal`` stay the same, so any write (the provider's own, the shell's ``sqlite3``, a push, ``pm clear``)
-        drops it, and an app that redraws without writing reads nothing. Inside the file system's ``steady``
-        (a frame build) the bytes are read once until the device writes. Each call returns a fresh copy."""
+        drops it, and an app that redraws without writing reads nothing. The bytes are read only when a write
+        was recorded to the files (``FileSystem.versions``). Each call returns a fresh copy."""
         self._bytes()
         if key not in self._reads:
             self._reads[key] = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
@@ -117,15 +116,19 @@ class SqliteProvider:
 
     def _bytes(self) -> tuple[bytes | None, bytes | None]:
         """The bytes of the database file and its ``-wal`` as they are now (the same objects while they stay the
-        same), read once inside a ``steady`` window until the device writes; a change drops what ``cached`` kept."""
-        epoch = self._phone.fs.steady_epoch
-        if epoch is None or epoch != self._read_epoch:
+        same), read again only when their versions moved; other bytes drop what ``cached`` kept."""
+        if self._versions() != self._read_versions:
             self.ensure_db()
+            versions = self._versions()  # ensure_db may have written; taken before the bytes are read
             content = self._content()
             if content != self._read_from:
                 self._reads, self._read_from = {}, content
-            self._read_epoch = self._phone.fs.steady_epoch  # ensure_db may have written
+            self._read_versions = versions
         return self._read_from
+
+    def _versions(self) -> tuple[int, ...]:
+        """The write versions of the database file and its ``-wal`` (``FileSystem.versions``)."""
+        return self._phone.fs.versions(self.db_path, self.db_path + "-wal")
 
     def _content(self) -> tuple[bytes | None, bytes | None]:
         """The bytes of the database file and of its ``-wal`` (``None``: no such file)."""
@@ -193,7 +196,6 @@ class SqliteProvider:
         them."""
         held = getattr(self._thread, "held", None)
         if held is not None and held[1].in_transaction:
-            self._read_epoch = None
             with self._phone.fs.device_writes(*self._written):
                 held[1].commit()
 
@@ -205,7 +207,6 @@ class SqliteProvider:
         held = getattr(self._thread, "held", None)
         if held is not None and not (keep and not self._wal):
             self._thread.held = None
-            self._read_epoch = None  # closing may checkpoint the WAL into the database
             with self._phone.fs.device_writes(*self._written):
                 held[1].close()
 
@@ -272,7 +273,6 @@ class SqliteProvider:
         """A connection in a transaction committed on exit (while ``holding`` in WAL mode: a savepoint in the held
         transaction, committed by ``settle``); the files the write changed then carry device time, as the
         provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
-        self._read_epoch = None
         with self._phone.fs.device_writes(*self._written), self._connection() as db:
             if not self._batching():
                 with db:

@@ -290,7 +290,9 @@ def _layout_column(view: View, x: int, y: int, width: int, height: int, memo: Me
         if child.weight:
             child_h = int(spare * child.weight / total_weight)
         child_w, child_x = width if child.width is None else child.width, x
-        if child.gravity == "center_horizontal":  # centred; wrap_content unless sized (a tab's icon and label)
+        # centred: center_horizontal wraps its content unless sized (a tab's icon and label); a sized child with
+        # layout_gravity="center" is centred across the column, as a vertical LinearLayout does
+        if child.gravity == "center_horizontal" or (child.gravity == "center" and child.width is not None):
             if child.width is None:
                 child_w = min(measure_width(child) + 1, width)  # + 1: measure_width rounds the text's width down
             child_x = x + (width - child_w) // 2
