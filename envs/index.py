@@ -9,7 +9,6 @@ imports, and records what that import registered.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import graphlib
 import importlib
@@ -22,6 +21,7 @@ from typing import Any
 import gymnasium as gym
 
 import android_gym.envs as catalogue
+from android_gym import index_files
 from android_gym.tasks.registry import get_task, set_catalogue, task_names
 
 
@@ -74,25 +74,10 @@ def build_index() -> dict[str, Any]:
     return {"tasks": tasks, "aliases": aliases, "envs": envs}
 
 
-def render(index: dict[str, Any]) -> str:
-    """The index as ``index.json`` holds it (keys sorted: a diff shows what changed)."""
-    return json.dumps(index, indent=1, sort_keys=True) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
     """Rewrite ``index.json`` (or with ``--check`` only compare it); the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if index.json is not what the modules register")
-    args = parser.parse_args(argv)
-    text = render(build_index())
-    if args.check:
-        up_to_date = catalogue.INDEX_FILE.read_text() == text
-        print("index.json is up to date" if up_to_date else "index.json is out of date: "
-              "run python -m android_gym.envs.index")
-        return 0 if up_to_date else 1
-    catalogue.INDEX_FILE.write_text(text)
-    print(f"wrote {catalogue.INDEX_FILE}")
-    return 0
+    return index_files.main(argv, __doc__.split("\n\n")[0], catalogue.INDEX_FILE, build_index,
+                            f"{catalogue.__name__}.index")
 
 
 if __name__ == "__main__":

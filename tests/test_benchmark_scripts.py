@@ -199,3 +199,13 @@ def test_learning_suite_table_and_figure(scripts, tmp_path, capsys):
     assert [row["final_held_out_success"] for row in rows] == [number(row[3].split("/")[0]) for row in body]
     assert (tmp_path / "results.md").read_text().count("\n") == 4
     assert Image.open(tmp_path / "results.png").format == "PNG"
+
+
+def test_startup_prints_the_cpu_of_a_fresh_process_per_scenario(capsys, monkeypatch):
+    spec = importlib.util.spec_from_file_location("startup", BENCHMARKS / "startup.py")
+    startup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(startup)
+    monkeypatch.setattr(sys, "argv", ["startup.py", "--runs", "1", "phone"])
+    startup.main()
+    name, _, seconds, *_ = capsys.readouterr().out.split()
+    assert name == "phone" and float(seconds) > 0

@@ -1,8 +1,8 @@
 """The simulated phone: file system, settings, packages, activities, telephony, contacts, windows and shell in one
 object — the composition root of ``sim/``, the one module that puts the layers together: the OS services
-(``system/``), the framework's services (``framework/``), the installed apps (``apps.INSTALLED_APPS`` unless
-told otherwise) and the shell (``shell/``). It satisfies the protocols the layers below see it through
-(``SystemServices``, ``Context``, ``ShellDevice``); none of them imports it.
+(``system/``), the framework's services (``framework/``), the installed apps (those of ``apps/index.json`` unless
+told otherwise, each started when first needed) and the shell (``shell/``). It satisfies the protocols the layers
+below see it through (``SystemServices``, ``Context``, ``ShellDevice``); none of them imports it.
 
 Each ``Phone`` owns a private temporary directory (removed by ``close``) and shares no state with any other
 phone, so many can live in one process.
@@ -16,9 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from android_gym.errors import ConfigError
-from android_gym.sim.apps import INSTALLABLE_APPS, INSTALLED_APPS
+from android_gym.sim.apps import indexed_apps
 from android_gym.sim.framework.activities import ActivityManager
-from android_gym.sim.framework.app import App
+from android_gym.sim.framework.app import App, AppInfo
 from android_gym.sim.framework.packages import PackageManager
 from android_gym.sim.framework.window import WindowManager
 from android_gym.sim.shell import LiveOutput, Shell, ShellOutput, StdinSource
@@ -69,12 +69,14 @@ DEFAULT_PROPS = {
 
 class Phone:
     """A simulated Android 13 phone (Pixel 6 geometry by default) with ``apps`` installed in order (one of them
-    the home-screen app); ``installable`` apps are installed when their APK is. With ``animations``, activity
-    transitions animate over the next looks at the screen, as long as ``transition_animation_scale`` is above 0."""
+    the home-screen app; by default the index's ``installed`` apps); ``installable`` apps (the index's by default)
+    are installed when their APK is. An app given as its class starts at boot, one given as its ``AppInfo`` when
+    first needed (``framework.packages``). With ``animations``, activity transitions animate over the next looks at
+    the screen, as long as ``transition_animation_scale`` is above 0."""
 
     def __init__(self, width: int = 1080, height: int = 2400, animations: bool = False,
-                 apps: Sequence[type[App]] = INSTALLED_APPS,
-                 installable: Sequence[type[App]] = INSTALLABLE_APPS) -> None:
+                 apps: Sequence[type[App] | AppInfo] | None = None,
+                 installable: Sequence[type[App] | AppInfo] | None = None) -> None:
         # Deleted on close(), on garbage collection, at interpreter exit, or by the next phone's start-up if this
         # process is killed: nothing is left in /dev/shm.
         self._storage = OwnedDir("android-gym-phone-")
@@ -87,10 +89,10 @@ class Phone:
         self.clipboard = Clipboard(lambda: self.activities.foreground()[0])
         self.telephony = Telephony(self)
         self.contacts = ContactsProvider(self)
-        self.packages = PackageManager(self, installable)
-        for app_class in apps:
-            self.packages.install(app_class)
-        home = next((app for app in map(self.packages.get, self.packages.names()) if app is not None and app.home),
+        self.packages = PackageManager(self, indexed_apps()["installable"] if installable is None else installable)
+        for app in indexed_apps()["installed"] if apps is None else apps:
+            self.packages.install(app)
+        home = next((self.packages.get(name) for name in self.packages.names() if self.packages.info(name).home),
                     None)
         if home is None:
             raise ConfigError("Phone(apps=...) needs a home-screen app (an App class with home = True), such as "

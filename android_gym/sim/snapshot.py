@@ -37,6 +37,8 @@ def save_phone(phone: Phone, directory: Path) -> None:
     """Write a snapshot of ``phone`` into ``directory``, which must not exist yet."""
     directory = Path(directory)
     directory.mkdir(parents=True)
+    for package in phone.packages.names():  # every app's data in the files, as if each had started at boot
+        phone.packages.get(package)
     shutil.copytree(phone.fs.root, directory / FILES, symlinks=True)
     clip = phone.clipboard.primary
     state = {

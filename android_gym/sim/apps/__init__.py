@@ -1,70 +1,41 @@
 """The simulated apps, one module per app, built on the app framework (``sim.framework``) and the view toolkit.
 
-``INSTALLED_APPS`` is what a new phone has installed, in install order (which fixes each package's uid): the
-home-screen app, the system image's packages and the apps. Adding an app is one module here plus one line in this
-list. ``INSTALLABLE_APPS`` are apps a new phone does not have but runs once their APK is installed.
+``installed.py`` lists the apps a new phone has (``INSTALLED_APPS``, in install order) and those it runs once their
+APK is installed (``INSTALLABLE_APPS``); adding an app is one module here plus one line there, then
+``python -m android_gym.sim.apps.index`` to list it in ``index.json``. A phone installs the apps from that index
+(``indexed_apps``: each one's ``AppInfo``) without importing their modules; an app's module is imported when the
+app is first needed (``framework.packages``).
 """
 
-from android_gym.sim.apps.accessibility_forwarder import AccessibilityForwarder
-from android_gym.sim.apps.audio_recorder import AudioRecorder
-from android_gym.sim.apps.broccoli import Broccoli
-from android_gym.sim.apps.calendar import SimpleCalendarPro
-from android_gym.sim.apps.camera import Camera
-from android_gym.sim.apps.chrome import Chrome
-from android_gym.sim.apps.clipper import Clipper
-from android_gym.sim.apps.contacts import GoogleContacts
-from android_gym.sim.apps.deskclock import DeskClock
-from android_gym.sim.apps.draw import SimpleDraw
-from android_gym.sim.apps.expense import ProExpense
-from android_gym.sim.apps.files import DocumentsUI
-from android_gym.sim.apps.gallery import SimpleGallery
-from android_gym.sim.apps.intentresolver import IntentResolver
-from android_gym.sim.apps.joplin import Joplin
-from android_gym.sim.apps.launcher import Launcher
-from android_gym.sim.apps.markor import Markor
-from android_gym.sim.apps.opentracks import OpenTracks
-from android_gym.sim.apps.osmand import OsmAnd
-from android_gym.sim.apps.retro_music import RetroMusic
-from android_gym.sim.apps.settings import SettingsApp
-from android_gym.sim.apps.sms import SimpleSmsMessenger
-from android_gym.sim.apps.tasks import TasksApp
-from android_gym.sim.apps.vlc import Vlc
-from android_gym.sim.framework.app import App
-from android_gym.sim.framework.permissions import PermissionController
-from android_gym.sim.framework.platform import SYSTEM_PACKAGES, ContactsProviderPackage, MediaProviderPackage
-from android_gym.sim.framework.systemui import SystemUI
+from __future__ import annotations
 
-INSTALLED_APPS: tuple[type[App], ...] = (
-    Launcher,
-    *SYSTEM_PACKAGES,
-    SystemUI,
-    SettingsApp,
-    ContactsProviderPackage,
-    SimpleSmsMessenger,
-    GoogleContacts,
-    DeskClock,
-    Clipper,
-    SimpleCalendarPro,
-    TasksApp,
-    ProExpense,
-    Broccoli,
-    Markor,
-    IntentResolver,
-    DocumentsUI,
-    SimpleGallery,
-    SimpleDraw,
-    Camera,
-    AudioRecorder,
-    Vlc,
-    MediaProviderPackage,
-    RetroMusic,
-    Joplin,
-    OsmAnd,
-    OpenTracks,
-    Chrome,
-    PermissionController,
-)
+import functools
+import json
+from pathlib import Path
 
-INSTALLABLE_APPS: tuple[type[App], ...] = (
-    AccessibilityForwarder,
-)
+from android_gym.lazy_names import lazy_names
+from android_gym.sim.framework.app import AppInfo
+
+#: The index of the apps (written by ``android_gym.sim.apps.index``).
+INDEX_FILE = Path(__file__).with_name("index.json")
+#: The index as read. Its strings are constants of this module, as the apps' manifest resources (their labels) are
+#: literals of theirs: a window puts them into the system language as it does those (``framework.locale``).
+INDEX: dict[str, list[dict]] = json.loads(INDEX_FILE.read_text())
+
+
+@functools.cache
+def indexed_apps() -> dict[str, tuple[AppInfo, ...]]:
+    """The index: ``installed`` and ``installable`` apps, as ``INSTALLED_APPS`` and ``INSTALLABLE_APPS`` list
+    them."""
+    return {kind: tuple(app_info(entry) for entry in entries) for kind, entries in INDEX.items()}
+
+
+def app_info(entry: dict) -> AppInfo:
+    """An ``AppInfo`` from its entry in the index (JSON's lists back to tuples)."""
+    return AppInfo(**{**entry, "icon_color": tuple(entry["icon_color"]),
+                      "receivers": {name: tuple(actions) for name, actions in entry["receivers"].items()},
+                      "receiver_schemes": {name: tuple(schemes)
+                                           for name, schemes in entry["receiver_schemes"].items()}})
+
+
+__getattr__, __dir__ = lazy_names(__name__, {f"{__name__}.installed": ("INSTALLED_APPS", "INSTALLABLE_APPS")})

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from android_gym.sim.framework import formats
-from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.app import App, AppInfo, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
@@ -97,11 +97,17 @@ class LauncherScreen(Screen):
             background=_WALLPAPER,
         )
 
-    def _shortcut(self, app: App, width: int, height: int, docked: bool = False) -> View:
+    def _shortcut(self, app: AppInfo, width: int, height: int, docked: bool = False) -> View:
         # Launcher3's ItemLongClickListener.onWorkspaceItemLongClick consumes a long press (a real launcher starts
         # a drag and opens the shortcut popup, which this one does not draw): nothing launches, nothing changes.
-        return app_icon(app.label, app.icon, app.icon_color, lambda: self.phone.activities.launch(app),
+        return app_icon(app.label, app.icon, app.icon_color, lambda: self._launch(app.package),
                         does_nothing, width=width, height=height, show_label=not docked)
+
+    def _launch(self, package: str) -> None:
+        """A tap on a shortcut: the app's launcher activity, if the app is still installed."""
+        app = self.phone.packages.get(package)
+        if app is not None:
+            self.phone.activities.launch(app)
 
 
 def _search_bar(width: int) -> View:

@@ -1,7 +1,9 @@
 """The app model, and what an app sees of the phone.
 
 An ``App`` is an installed package (label, activities, broadcast receivers); a ``Screen`` is one activity
-instance, which builds its view tree from the app's state on every frame. Apps reach the phone through
+instance, which builds its view tree from the app's state on every frame. ``AppInfo`` is what the package manager
+knows of a package without running its code (Android's ``ApplicationInfo``): a phone installs apps from it and
+starts an app (imports its module, makes its ``App``) when the app is first needed. Apps reach the phone through
 ``Context`` (Android's ``Context``: file system, settings, clock, providers, clipboard, packages, activities,
 the window's size and the shell), a protocol the concrete ``Phone`` satisfies. The framework's services
 (``activities``, ``packages``, ``window``) implement the small interfaces declared here, so nothing in this module
@@ -72,10 +74,10 @@ class PackageService(Protocol):
     """What apps ask of the package manager (``framework.packages``)."""
 
     def get(self, package: str) -> App | None:
-        """The installed app or ``None``."""
+        """The installed app (started now if it has not yet) or ``None``."""
         ...
 
-    def launchable(self) -> list[App]:
+    def launchable(self) -> list[AppInfo]:
         """Apps with a launcher icon, in app-drawer order."""
         ...
 
@@ -234,6 +236,26 @@ class TranslucentScreen(Screen):
                     background=color)
 
 
+@dataclass(frozen=True)
+class AppInfo:
+    """What the package manager knows of a package without running its code (its manifest, Android's
+    ``ApplicationInfo``): the ``App`` attributes of the same names, and ``code``, where its ``App`` class is
+    (``module:Class``; ``None`` for a system package without activities, ``framework.platform.system_package``)."""
+
+    package: str
+    label: str
+    code: str | None
+    #: It has a launcher icon (``App.launchable`` and a launcher activity).
+    launchable: bool
+    home: bool
+    icon: str
+    icon_color: Color
+    receivers: Mapping[str, tuple[str, ...]]
+    receiver_schemes: Mapping[str, tuple[str, ...]]
+    version_name: str | None
+    version_code: int | None
+
+
 class App:
     """An installed package: label, launcher activity and activities.
 
@@ -272,6 +294,13 @@ class App:
 
     def __init__(self, phone: Context) -> None:
         self.phone = phone
+
+    @classmethod
+    def info(cls) -> AppInfo:
+        """The app's ``AppInfo``."""
+        return AppInfo(cls.package, cls.label, f"{cls.__module__}:{cls.__qualname__}",
+                       cls.launchable and bool(cls.screens), cls.home, cls.icon, cls.icon_color, cls.receivers,
+                       cls.receiver_schemes, cls.version_name, cls.version_code)
 
     @property
     def data_dir(self) -> str:

@@ -1,6 +1,12 @@
 """The package manager: installed packages with their uid, version and runtime permissions; ``pm install`` of an
 APK file, ``pm uninstall``, ``pm clear``, ``pm grant``/``revoke``. Part of the app framework (``sim/framework``);
-the phone installs ``apps.INSTALLED_APPS`` through it at boot.
+the phone installs the apps of ``apps/index.json`` through it at boot.
+
+A package installed from its ``AppInfo`` is listed, has its uid, record and data directory and shows on the home
+screen from boot, but its app starts (its module is imported, its ``App`` made, which may create its databases and
+preferences) only when first needed: asked for by ``get`` (launched, sent an intent or a broadcast, cleared,
+stopped), or its data directories, or a directory above them, are first used (``FileSystem.before_first_use``).
+It starts at its install time (``VirtualClock.at``), so what it creates is what it would have created at boot.
 
 An APK whose package is one of the simulated apps (installed at boot, or only known to the phone, such as
 AndroidEnv's accessibility forwarder) installs that app at the APK's version; any other package installs as a
@@ -11,10 +17,12 @@ be granted to them and ``dumpsys`` lists only the permissions granted or revoked
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from android_gym.sim.framework.app import App, Context
+from android_gym.sim.framework.app import App, AppInfo, Context
 from android_gym.sim.framework.platform import system_package
 from android_gym.sim.system.apk import ApkInfo
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
@@ -80,29 +88,59 @@ class PackageRecord:
         self.updated_ms = self.updated_ms or self.installed_ms
 
 
+def app_class(info: AppInfo) -> type[App]:
+    """The ``App`` class of a package (its module imported)."""
+    if info.code is None:
+        return system_package(info.package)
+    module, name = info.code.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+#: Where an app keeps its data (``Context.getDataDir``, device-protected storage and its folder in shared storage):
+#: a package's app starts before any of them is first used.
+DATA_DIRS = ("/data/data/{}", "/data/user_de/0/{}", f"{EXTERNAL_STORAGE}/Android/data/{{}}")
+
+
 class PackageManager:
     """Installed packages in install order; each gets a uid and its ``/data/data/<package>`` directory."""
 
-    def __init__(self, phone: Context, installable: Sequence[type[App]] = ()) -> None:
+    def __init__(self, phone: Context, installable: Sequence[type[App] | AppInfo] = ()) -> None:
         self._phone = phone
-        self._apps: dict[str, App] = {}
+        self._infos: dict[str, AppInfo] = {}
+        self._apps: dict[str, App] = {}  # the installed packages whose app has started
         self._records: dict[str, PackageRecord] = {}
         #: The simulated apps by package, so an APK of one that is not installed (any more) installs it.
-        self._catalogue: dict[str, type[App]] = {app.package: app for app in installable}
+        self._catalogue: dict[str, type[App] | AppInfo] = {app.package: app for app in installable}
         self._next_uid = FIRST_APPLICATION_UID
 
-    def install(self, app_class: type[App]) -> App:
-        """Install a simulated app at its own version and create its data directory."""
-        self._catalogue.setdefault(app_class.package, app_class)
-        return self._add(app_class, app_class.version_code or 1, app_class.version_name or "1.0")
+    def install(self, app: type[App] | AppInfo) -> None:
+        """Install a simulated app at its own version and create its data directory: from its class, started at
+        once, or from its ``AppInfo``, started when first needed."""
+        self._catalogue.setdefault(app.package, app)
+        self._add(app, app.version_code or 1, app.version_name or "1.0")
 
-    def _add(self, app_class: type[App], version_code: int, version_name: str) -> App:
-        app = app_class(self._phone)
-        self._phone.fs.makedirs(app.data_dir)
-        self._apps[app.package] = app
-        self._records[app.package] = PackageRecord(self._next_uid, version_code, version_name,
-                                                   self._phone.clock.now_ms())
+    def _add(self, app: type[App] | AppInfo, version_code: int, version_name: str) -> None:
+        info = app if isinstance(app, AppInfo) else app.info()
+        self._infos[info.package] = info
+        self._records[info.package] = PackageRecord(self._next_uid, version_code, version_name,
+                                                    self._phone.clock.now_ms())
         self._next_uid += 1
+        if isinstance(app, AppInfo):
+            self._phone.fs.makedirs(f"/data/data/{info.package}")
+            for directory in DATA_DIRS:
+                self._phone.fs.before_first_use(directory.format(info.package),
+                                                functools.partial(self.get, info.package))
+        else:
+            self._start(app)
+            self._phone.fs.makedirs(f"/data/data/{info.package}")
+
+    def _start(self, app_class: type[App]) -> App:
+        """Make the package's ``App``, at its install time."""
+        package = app_class.package
+        for directory in DATA_DIRS:
+            self._phone.fs.before_first_use(directory.format(package), None)
+        with self._phone.clock.at(self._records[package].installed_ms):
+            app = self._apps[package] = app_class(self._phone)
         return app
 
     def install_apk(self, info: ApkInfo, allow_downgrade: bool = False, grant_runtime: bool = False) -> App:
@@ -115,11 +153,10 @@ class PackageManager:
                                f"current {record.version_code}")
         version_name = info.version_name or ""
         if record is None:
-            app = self._add(self._catalogue.get(info.package) or system_package(info.package), info.version_code,
-                            version_name)
+            self._add(self._catalogue.get(info.package) or system_package(info.package), info.version_code,
+                      version_name)
             record = self._records[info.package]
         else:
-            app = self._apps[info.package]
             self._phone.activities.force_stop(info.package)
             record.version_code, record.version_name = info.version_code, version_name
             record.updated_ms = self._phone.clock.now_ms()
@@ -127,23 +164,31 @@ class PackageManager:
         record.min_sdk, record.target_sdk = info.min_sdk or 1, info.target_sdk or info.min_sdk or 1
         record.runtime = {name: grant_runtime or record.runtime.get(name, False)
                           for name in info.permissions if name in RUNTIME_PERMISSIONS}
+        app = self.get(info.package)
+        assert app is not None
         return app
 
     def uninstall(self, package: str) -> bool:
         """``pm uninstall``: stop the app, forget it and delete its data (``/data/data``, device-protected
         storage and its folder in shared storage); whether it was installed."""
-        app = self._apps.get(package)
-        if app is None:
+        if self.get(package) is None:
             return False
         self._phone.activities.force_stop(package)
-        del self._apps[package], self._records[package]
-        for path in (app.data_dir, f"/data/user_de/0/{package}", f"{EXTERNAL_STORAGE}/Android/data/{package}"):
-            self._phone.fs.remove_tree(path)
+        del self._apps[package], self._infos[package], self._records[package]
+        for directory in DATA_DIRS:
+            self._phone.fs.remove_tree(directory.format(package))
         return True
 
     def get(self, package: str) -> App | None:
-        """The installed app or ``None``."""
-        return self._apps.get(package)
+        """The installed app (started now if it has not yet) or ``None``."""
+        app = self._apps.get(package)
+        if app is None and package in self._infos:
+            app = self._start(app_class(self._infos[package]))
+        return app
+
+    def info(self, package: str) -> AppInfo | None:
+        """What the package manager knows of an installed package without starting its app, or ``None``."""
+        return self._infos.get(package)
 
     def record(self, package: str) -> PackageRecord | None:
         """The package manager's entry for an installed package, or ``None``."""
@@ -156,12 +201,15 @@ class PackageManager:
 
     def names(self) -> list[str]:
         """Installed package names."""
+        return list(self._infos)
+
+    def started(self) -> list[str]:
+        """The installed packages whose app has started (``get``)."""
         return list(self._apps)
 
-    def launchable(self) -> list[App]:
+    def launchable(self) -> list[AppInfo]:
         """Apps with a launcher icon, sorted by label as the app drawer shows them."""
-        return sorted((app for app in self._apps.values() if app.launchable and app.screens),
-                      key=lambda app: app.label.lower())
+        return sorted((info for info in self._infos.values() if info.launchable), key=lambda info: info.label.lower())
 
     def revoked(self, package: str, permission: str) -> bool:
         """Whether the runtime ``permission`` of ``package`` was revoked (and not granted since)."""
@@ -189,7 +237,7 @@ class PackageManager:
         """``pm clear``: stop the app and delete its data, including its folder in shared storage
         (``/storage/emulated/0/Android/data/<package>``, as ``PackageManagerService.clearApplicationUserData``
         does); whether the package exists."""
-        app = self._apps.get(package)
+        app = self.get(package)
         if app is None:
             return False
         self._phone.activities.force_stop(package)

@@ -15,6 +15,8 @@ from android_gym.sim.shell.lexer import _skip_ansi, _skip_backquote, _skip_dolla
 from android_gym.sim.shell.parser import _NAME
 
 _PLAIN = re.compile(r"[^\\'\"$`*?\[~]*")
+#: What makes a path segment a pattern (``fnmatch``): ``*``, ``?``, or a bracket expression, a ``[`` closed by a ``]``
+#: after at least one character; any other ``[`` matches itself, so the segment names one path (``[`` of ``[ -d x ]``).
 _IFS = re.compile(r"([ \t\n]+)")
 Piece = tuple[str, bool, bool]  # (text, quoted, from an unquoted expansion: split it)
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 #: AndroidWorld's device time for every task: 2023-10-15 15:34:00 UTC.
 DEFAULT_DEVICE_TIME_MS = int(dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc).timestamp() * 1000)
@@ -58,6 +60,17 @@ class VirtualClock:
     def set(self, now_ms: int) -> None:
         """Set the device time (what ``date`` does as root)."""
         self._now_ms = int(now_ms)
+
+    @contextmanager
+    def at(self, now_ms: int) -> Iterator[None]:
+        """Inside, device time is ``now_ms``: work that belongs to that moment, done later (an app's start at boot, run
+        when the app is first needed). Afterwards the time, ``finest_read`` and ``expires`` are what they were."""
+        saved = self._now_ms, self.finest_read, self.expires
+        self._now_ms = int(now_ms)
+        try:
+            yield
+        finally:
+            self._now_ms, self.finest_read, self.expires = saved
 
     def advance(self, ms: int) -> None:
         """Let ``ms`` milliseconds of device time pass."""

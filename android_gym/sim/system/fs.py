@@ -12,7 +12,7 @@ import posixpath
 import shutil
 import stat as stat_module
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -96,6 +96,7 @@ class FileSystem:
         self.root = Path(root)
         self._clock = clock
         self._hosts: dict[tuple[str, str], Path] = {}  # host_path's answers (paths are immutable)
+        self._before_use: dict[str, Callable[[], object]] = {}  # see ``before_first_use``
         self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
@@ -129,14 +130,35 @@ class FileSystem:
         except (OSError, NotImplementedError):
             pass
 
+    def before_first_use(self, directory: str, action: Callable[[], object] | None) -> None:
+        """Run ``action`` once, before ``host_path`` first resolves ``directory``, a path inside it or a directory
+        above it (where a listing or a walk would reach it): what an app started on first need puts in its data
+        directory is there before anything can look. ``None`` forgets the directory's action."""
+        if action is None:
+            self._before_use.pop(normalize(directory), None)
+            return
+        self._before_use[normalize(directory)] = action
+        self._hosts.clear()  # a path resolved before may lead to the directory: check it again
+
+    def _use(self, path: str) -> None:
+        """Run the ``before_first_use`` actions of the directories ``path`` leads to (it, one inside it or above)."""
+        for directory in [d for d in self._before_use if path == d or d.startswith(path.rstrip("/") + "/")
+                          or path.startswith(d + "/")]:
+            action = self._before_use.pop(directory, None)
+            if action is not None:  # an earlier action may have run it
+                action()
+
     def host_path(self, path: str, cwd: str = "/") -> Path:
         """Host path of an Android path (never outside ``root``: ``..`` stops at ``/``)."""
         key = (path, cwd)
         found = self._hosts.get(key)
         if found is None:
+            device = normalize(path, cwd)
+            if self._before_use:  # a path kept above never leads to one added since: adding clears what is kept
+                self._use(device)
             if len(self._hosts) >= _HOST_PATHS_KEPT:
                 self._hosts.clear()
-            found = self._hosts[key] = self.root / normalize(path, cwd).lstrip("/")
+            found = self._hosts[key] = self.root / device.lstrip("/")
         return found
 
     def device_stat(self, host: str | Path, follow_symlinks: bool = True) -> os.stat_result:

@@ -303,11 +303,11 @@ def resolve_activity(ctx: CommandContext, intent: ShellIntent) -> tuple[App, typ
     """The activity an implicit intent starts. Data with no type gets the type its content provider gives it
     first (``runStartActivity`` asks ``getProviderMimeType``), as package manager resolution matches types."""
     packages = ctx.phone.packages
-    candidates = [packages.get(intent.package)] if intent.package else [packages.get(n) for n in packages.names()]
     resolvable = intent.to_intent()
     if not intent.mime_type and intent.data.startswith("content:"):
         resolvable = replace(resolvable, mime_type=provider_type(intent.data) or "")
-    for app in candidates:
+    for name in [intent.package] if intent.package else packages.names():
+        app = packages.get(name)  # each app started in turn, until one takes the intent
         if app is None:
             continue
         screen = app.resolve(resolvable)
@@ -375,11 +375,12 @@ def _receivers(ctx: CommandContext, intent: ShellIntent) -> list[tuple[App, str]
     if intent.mime_type or intent.categories:
         return []
     scheme = intent.data.split(":", 1)[0] if ":" in intent.data else ""
-    apps = [packages.get(name) for name in ([intent.package] if intent.package else packages.names())]
-    return [(app, cls) for app in apps if app is not None
-            for cls, actions in app.receivers.items()
-            if intent.action in actions and (scheme in app.receiver_schemes.get(cls, ()) if intent.data
-                                             else cls not in app.receiver_schemes)]
+    infos = [packages.info(name) for name in ([intent.package] if intent.package else packages.names())]
+    reached = [(info.package, cls) for info in infos if info is not None
+               for cls, actions in info.receivers.items()
+               if intent.action in actions and (scheme in info.receiver_schemes.get(cls, ()) if intent.data
+                                                else cls not in info.receiver_schemes)]
+    return [(app, cls) for package, cls in reached if (app := packages.get(package)) is not None]
 
 
 def _broadcast(ctx: CommandContext, args: list[str]) -> int:
@@ -562,8 +563,9 @@ def monkey(ctx: CommandContext, argv: list[str]) -> int:
     if not main_apps:
         ctx.out("** No activities found to run, monkey aborted.\n")
         return 252
-    if count > 0:
-        ctx.phone.activities.launch(main_apps[0])
+    first = ctx.phone.packages.get(main_apps[0].package)
+    if count > 0 and first is not None:
+        ctx.phone.activities.launch(first)
         note_tasks(ctx.phone)
     wifi = ctx.phone.settings.get("global", "wifi_on") not in (None, "0")
     elapsed = 10 + count

@@ -1,0 +1,140 @@
+"""The apps' index (``sim/apps/index.json``) and apps started on first need: a new phone installs every app from the
+index without importing the apps' modules, and starts an app (imports its module, makes its ``App``) only when
+something needs it; what the phone shows and keeps is what it would be had every app started at boot."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from android_gym.sim.apps import indexed_apps
+from android_gym.sim.framework.packages import app_class
+from android_gym.sim.phone import Phone
+from android_gym.sim.snapshot import save_phone
+from android_gym.sim.system.clock import VirtualClock
+from android_gym.sim.system.fs import FileSystem
+
+EXPENSE, TASKS = "com.arduia.expense", "org.tasks"
+
+
+@pytest.fixture
+def phones():
+    """A phone whose apps start when first needed (the default) and one whose apps all started at boot."""
+    lazy, eager = Phone(), Phone(apps=[app_class(info) for info in indexed_apps()["installed"]])
+    yield lazy, eager
+    lazy.close()
+    eager.close()
+
+
+def file_tree(phone: Phone) -> dict[str, tuple[int, int, str]]:
+    """Every path under the phone's root: modification time, size and a digest of the bytes of a file."""
+    tree = {}
+    for directory, dirnames, filenames in os.walk(phone.fs.root):
+        for name in dirnames + filenames:
+            host = os.path.join(directory, name)
+            info = os.lstat(host)
+            digest = hashlib.sha256(open(host, "rb").read()).hexdigest() if name in filenames else "directory"
+            tree[os.path.relpath(host, phone.fs.root)] = (info.st_mtime_ns, info.st_size if name in filenames else 0,
+                                                          digest)
+    return tree
+
+
+def test_the_index_is_what_the_app_lists_define():
+    result = subprocess.run([sys.executable, "-m", "android_gym.sim.apps.index", "--check"], capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_new_phone_imports_the_home_app_only():
+    code = """
+        import json, sys
+        from android_gym.sim.phone import Phone
+        phone = Phone()
+        phone.screenshot()
+        listed = phone.run("pm list packages").stdout.decode().split()
+        print(json.dumps({"apps": sorted(m for m in sys.modules if m.startswith("android_gym.sim.apps")),
+                          "started": phone.packages.started(), "listed": len(listed)}))
+        """
+    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.splitlines()[-1])
+    assert seen["apps"] == ["android_gym.sim.apps", "android_gym.sim.apps.launcher"]
+    assert seen["started"] == ["com.google.android.apps.nexuslauncher"]
+    assert seen["listed"] == len(indexed_apps()["installed"])
+
+
+def test_a_phone_shows_and_keeps_what_it_would_had_every_app_started_at_boot(phones):
+    lazy, eager = phones
+    assert np.array_equal(lazy.screenshot(), eager.screenshot()) and lazy.ui_dump() == eager.ui_dump()
+    for command in ("pm list packages -U", f"dumpsys package {EXPENSE}", "dumpsys activity activities",
+                    "date 102016002023.00",
+                    f"sqlite3 /data/data/{EXPENSE}/databases/accounting.db 'SELECT count(*) FROM expense'",
+                    f"ls -l /data/data/{EXPENSE}/databases",
+                    "am start -a android.intent.action.VIEW -d sms:5551234",
+                    "am broadcast -a android.intent.action.MEDIA_SCANNER_SCAN_FILE -d file:///sdcard/Music",
+                    "ls -lR /data/user_de", "ls -l /data/data", "logcat -d"):
+        assert lazy.run(command) == eager.run(command), command
+    assert np.array_equal(lazy.screenshot(), eager.screenshot()) and lazy.ui_dump() == eager.ui_dump()
+    for package in lazy.packages.names():
+        lazy.packages.get(package)
+    assert file_tree(lazy) == file_tree(eager)
+
+
+def test_an_app_starts_before_its_data_is_first_used_and_only_it():
+    phone = Phone()
+    try:
+        listing = phone.run(f"ls /data/data/{EXPENSE}/databases").stdout.decode()
+        assert listing == "accounting.db\n"
+        assert EXPENSE in phone.packages.started() and TASKS not in phone.packages.started()
+        assert phone.run("[ -d /data/local/tmp ] && echo a[b").stdout == b"a[b\n"
+        assert TASKS not in phone.packages.started()
+        assert phone.run("ls /data/data").stdout.decode().split() == sorted(phone.packages.names())
+        assert TASKS in phone.packages.started()
+    finally:
+        phone.close()
+
+
+def test_a_snapshot_holds_the_data_of_apps_not_started_yet(tmp_path):
+    phone = Phone()
+    try:
+        save_phone(phone, tmp_path / "snapshot")
+    finally:
+        phone.close()
+    assert (tmp_path / "snapshot" / "files" / "data" / "data" / TASKS / "databases" / "database").is_file()
+
+
+def test_a_directory_s_action_runs_once_before_it_or_a_path_inside_or_above_it_is_first_resolved(tmp_path):
+    fs = FileSystem(tmp_path, VirtualClock())
+    runs = []
+    fs.before_first_use("/data/data/a", lambda: runs.append("a"))
+    fs.before_first_use("/data/data/b", lambda: runs.append("b"))
+    fs.before_first_use("/data/data/c", lambda: runs.append("c"))
+    fs.host_path("/data/data/ab")
+    fs.host_path("/data/local")
+    assert runs == []
+    fs.host_path("databases/x.db", cwd="/data/data/a")
+    fs.host_path("/data/data/a")
+    assert runs == ["a"]
+    fs.before_first_use("/data/data/c", None)
+    fs.host_path("/data")
+    assert runs == ["a", "b"]
+
+
+def test_the_clock_can_do_work_of_an_earlier_moment():
+    clock = VirtualClock(1_000)
+    clock.advance(500)
+    with clock.at(1_000):
+        assert clock.now_ms() == 1_000
+    assert clock.now_ms() == 1_500 and clock.record_ms() == 1_500
+    clock.finest_read = 60_000
+    with clock.at(10):
+        clock.now_ms()
+    assert clock.finest_read == 60_000
