@@ -41,9 +41,10 @@ TASKS = ("TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes"
 
 
 def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
-    """Every regular file of the phone by device path: its bytes and its device modification time."""
+    """Every regular file of the phone by device path: its bytes and its device modification time (every app's
+    files: resolving ``/`` starts the apps not started yet, as a walk of the device (``find /``) would)."""
     files = {}
-    for folder, _, names in os.walk(phone.fs.root):
+    for folder, _, names in os.walk(phone.fs.host_path("/")):
         for name in names:
             host = Path(folder) / name
             device = "/" + str(host.relative_to(phone.fs.root))
