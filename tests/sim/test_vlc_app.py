@@ -438,3 +438,17 @@ def test_back_leaves_the_player_and_a_force_stop_starts_afresh(phone):
     phone.run(f"am force-stop {PKG}")
     start(phone)
     assert find(phone, resource_id=rid("nav_video")).get("selected") == "true"
+
+
+def test_a_video_rewritten_in_the_same_device_moment_is_read_again():
+    phone = Phone(540, 1200)
+    try:
+        path = "/sdcard/Movies/clip.mp4"
+        phone.fs.makedirs("/sdcard/Movies")
+        host = phone.fs.host_path(path)
+        host.write_bytes(message_video(["first"], 2, 0, CREATED))
+        assert vlc.Video(phone, path).duration_ms == 2000
+        host.write_bytes(message_video(["second"], 3, 0, CREATED))  # host code: no device time passes
+        assert vlc.Video(phone, path).duration_ms == 3000
+    finally:
+        phone.close()

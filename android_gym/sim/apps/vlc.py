@@ -285,12 +285,12 @@ def library_videos(phone: Context) -> list[str]:
     return sorted(found, key=lambda path: (title_of(posixpath.basename(path)).lower(), path))
 
 
-Version = tuple[int, int, int, int]
+Version = int  # the file's write version (``FileSystem.versions``)
 
 
 @lru_cache(maxsize=64)
 def _track(host: str, version: Version) -> VideoTrack | None:
-    """A video file's track; ``version`` (modification and change times, size, inode) names the file's state."""
+    """A video file's track; ``version`` (its write version) names the file's state."""
     with open(host, "rb") as file:
         return video_track(file.read())
 
@@ -310,11 +310,9 @@ class Video:
 
     def __init__(self, phone: Context, path: str) -> None:
         self.path = path
-        host = phone.fs.host_path(path)
-        self._host, self._version, self.track = str(host), (0, 0, 0, 0), None
+        self._host = str(phone.fs.host_path(path))
+        self._version: Version = phone.fs.versions(path)[0]  # taken before the file is read
         try:
-            info = host.stat()
-            self._version = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
             self.track = _track(self._host, self._version)
         except OSError:
             self.track = None
