@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 
 from android_gym.sim.apps import indexed_apps
+from android_gym.sim.apps.launcher import Launcher
 from android_gym.sim.framework.packages import app_class
 from android_gym.sim.phone import Phone
 from android_gym.sim.snapshot import save_phone
 from android_gym.sim.system.clock import VirtualClock
-from android_gym.sim.system.fs import FileSystem
+from android_gym.sim.system.fs import EXTERNAL_STORAGE, FileSystem
 
 EXPENSE, TASKS = "com.arduia.expense", "org.tasks"
 
@@ -33,10 +34,11 @@ def phones():
     eager.close()
 
 
-def file_tree(phone: Phone) -> dict[str, tuple[int, int, str]]:
-    """Every path under the phone's root: modification time, size and a digest of the bytes of a file."""
+def file_tree(phone: Phone, top: os.PathLike | None = None) -> dict[str, tuple[int, int, str]]:
+    """Every path under the phone's root (or ``top``): modification time, size and a digest of the bytes of a
+    file."""
     tree = {}
-    for directory, dirnames, filenames in os.walk(phone.fs.root):
+    for directory, dirnames, filenames in os.walk(top or phone.fs.root):
         for name in dirnames + filenames:
             host = os.path.join(directory, name)
             info = os.lstat(host)
@@ -98,6 +100,20 @@ def test_an_app_starts_before_its_data_is_first_used_and_only_it():
         assert TASKS not in phone.packages.started()
         assert phone.run("ls /data/data").stdout.decode().split() == sorted(phone.packages.names())
         assert TASKS in phone.packages.started()
+    finally:
+        phone.close()
+
+
+def test_no_app_writes_shared_storage_when_it_starts_so_a_look_there_starts_none():
+    phone = Phone()
+    try:
+        shared = phone.fs.host_path(EXTERNAL_STORAGE)
+        assert phone.run("ls /sdcard/Android/data").exit_code == 0
+        assert phone.packages.started() == [Launcher.package]
+        before = file_tree(phone, shared)
+        for package in phone.packages.names():
+            phone.packages.get(package)
+        assert file_tree(phone, shared) == before
     finally:
         phone.close()
 

@@ -96,9 +96,11 @@ def app_class(info: AppInfo) -> type[App]:
     return getattr(importlib.import_module(module), name)
 
 
-#: Where an app keeps its data (``Context.getDataDir``, device-protected storage and its folder in shared storage):
-#: a package's app starts before any of them is first used.
+#: Where an app keeps its data (``Context.getDataDir``, device-protected storage and its folder in shared storage).
 DATA_DIRS = ("/data/data/{}", "/data/user_de/0/{}", f"{EXTERNAL_STORAGE}/Android/data/{{}}")
+#: Those an app writes when it starts: it starts before any of them is first used. No app writes shared storage
+#: when it starts (a test checks), so a look at ``/sdcard`` starts none.
+STARTUP_DIRS = DATA_DIRS[:2]
 
 
 class PackageManager:
@@ -127,7 +129,7 @@ class PackageManager:
         self._next_uid += 1
         if isinstance(app, AppInfo):
             self._phone.fs.makedirs(f"/data/data/{info.package}")
-            for directory in DATA_DIRS:
+            for directory in STARTUP_DIRS:
                 self._phone.fs.before_first_use(directory.format(info.package),
                                                 functools.partial(self.get, info.package))
         else:
@@ -137,7 +139,7 @@ class PackageManager:
     def _start(self, app_class: type[App]) -> App:
         """Make the package's ``App``, at its install time."""
         package = app_class.package
-        for directory in DATA_DIRS:
+        for directory in STARTUP_DIRS:
             self._phone.fs.before_first_use(directory.format(package), None)
         with self._phone.clock.at(self._records[package].installed_ms):
             app = self._apps[package] = app_class(self._phone)
