@@ -688,14 +688,6 @@ class DatePicker:
     def _move(self, months: int) -> None:
         self.shown = day_picker.turned(self.shown, months)
 
-    def _month_button(self, months: int) -> View:
-        """``DayPickerView``'s previous or next button, ``INVISIBLE`` (room kept, not in the dump) at the ends."""
-        if not day_picker.has_page(self.shown, months):
-            return View(width=132, height=132)
-        name, desc, icon = (("prev", day_picker.PREVIOUS_MONTH, "chevron_left") if months < 0
-                            else ("next", day_picker.NEXT_MONTH, "chevron_right"))
-        return image_button(desc, icon, lambda: self._move(months), resource_id=_android_id(name), text_color=TEXT)
-
     def _pick(self, day: dt.date) -> None:
         self.selected = day
 
@@ -711,9 +703,9 @@ class DatePicker:
                                   padding=8,
                                   resource_id=_android_id("date_picker_header_date"), text_size=84),
                         resource_id=_android_id("date_picker_header"), background=PRIMARY, padding=40)
-        navigation = row(self._month_button(-1),
+        navigation = row(day_picker.month_button(self.shown, -1, lambda: self._move(-1)),
                          _drawn(formats.format_skeleton(self.shown, "MMMMy", self.tag), _BIG, bold=True, weight=1),
-                         self._month_button(1))
+                         day_picker.month_button(self.shown, 1, lambda: self._move(1)))
         letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT_SECONDARY, weight=1,
                                centered=True) for day in week_days(self.sunday_first)), padding=12)
         month = View(kind="column", class_name="android.view.View", resource_id=_android_id("month_view"),

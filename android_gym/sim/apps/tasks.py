@@ -1137,9 +1137,9 @@ class MainScreen(Screen):
         month title (skeleton "MMMMy"), its narrow weekday names and its first day of the week (Sunday in en-US)."""
         first, tag = picker.month, self._tag()
         year, month = first.year, first.month
-        header = row(self._month_button(first, -1),
+        header = row(day_picker.month_button(first, -1, lambda: self._shift_month(-1), height=126),
                      _label(formats.format_skeleton(first, "MMMMy", tag), _TEXT_16SP, TEXT, weight=1),
-                     self._month_button(first, 1))
+                     day_picker.month_button(first, 1, lambda: self._shift_month(1), height=126))
         order = formats.week_order(tag)
         weekdays = row(*(_label(formats.weekday_name(day, tag, "EEEEE"), color=TEXT_SECONDARY, weight=1)
                          for day in order))
@@ -1149,16 +1149,6 @@ class MainScreen(Screen):
             weeks.append(row(*cells, height=116))
         return View(kind="column", class_name="android.widget.CalendarView", resource_id=_id("calendar_view"),
                     children=[header, weekdays, *weeks], padding=21)
-
-    def _month_button(self, shown: dt.date, pages: int) -> View:
-        """``DayPickerView``'s previous or next button, ``INVISIBLE`` (room kept, not in the dump) at the ends of
-        its range."""
-        if not day_picker.has_page(shown, pages):
-            return View(width=132, height=126)
-        desc, icon, name = ((day_picker.PREVIOUS_MONTH, "chevron_left", "prev") if pages < 0
-                            else (day_picker.NEXT_MONTH, "chevron_right", "next"))
-        return image_button(desc, icon, lambda: self._shift_month(pages), resource_id=f"android:id/{name}",
-                            text_color=TEXT, height=126)
 
     def _day_cell(self, year: int, month: int, day: int, picker: DatePicker) -> View:
         when = dt.datetime(year, month, day, tzinfo=dt.timezone.utc)

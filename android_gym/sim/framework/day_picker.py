@@ -4,6 +4,9 @@ calendar mode (AOSP ``frameworks/base/core/java/android/widget/DayPickerView.jav
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+
+from android_gym.sim.ui.views import TEXT, View, image_button
 
 #: Its previous and next buttons' descriptions (``core/res`` ``date_picker_prev_month_button``, ``…_next_…``).
 PREVIOUS_MONTH, NEXT_MONTH = "Previous month", "Next month"
@@ -29,3 +32,12 @@ def has_page(month: dt.date, pages: int) -> bool:
     """Whether a month lies ``pages`` (-1 or 1) on from ``month``'s within the range: else the previous or next
     button is ``INVISIBLE`` (``updateButtonVisibility``: its room kept, not in the dump)."""
     return turned(month, pages) != shown_month(month)
+
+
+def month_button(shown: dt.date, pages: int, turn: Callable[[], None], height: int = 132) -> View:
+    """Its previous (``pages`` -1) or next (1) button (``android:id/prev``, ``next``) under ``shown``'s month, which
+    calls ``turn``; ``INVISIBLE`` (room kept, not in the dump) at the ends of the range."""
+    if not has_page(shown, pages):
+        return View(width=132, height=height)
+    desc, icon, name = (PREVIOUS_MONTH, "chevron_left", "prev") if pages < 0 else (NEXT_MONTH, "chevron_right", "next")
+    return image_button(desc, icon, turn, resource_id=f"android:id/{name}", text_color=TEXT, height=height)
