@@ -104,7 +104,7 @@ class LocalDatabase:
         self.pid = os.getpid()  # a forked child makes its own copies
         self._close = weakref.finalize(self, _dispose, self._connection, self._dir)
         self._lock = threading.Lock()
-        self._paths = (db_path, db_path + "-wal")  # what ``_versions`` asks about
+        self._paths = (db_path, db_path + "-wal")  # what ``_versions`` and ``_digests`` ask about
         self._device_bytes: bytes | None = None  # the device's file as last pulled or pushed
         self._device_md5: str | None = None  # its digest, made when first compared with the device's
         self._device_versions: tuple[int, ...] | None = None  # the files' versions when they held those bytes
@@ -138,7 +138,7 @@ class LocalDatabase:
         """MD5 digests of the database and its ``-wal`` (of those that exist) from a device that tells them without
         sending the files (``md5sums``); ``None`` for one that cannot."""
         md5sums = getattr(device, "md5sums", None)
-        return None if md5sums is None else md5sums([self.db_path, self.db_path + "-wal"])
+        return None if md5sums is None else md5sums(self._paths)
 
     def _versions(self, device: Device) -> tuple[int, ...] | None:
         """Write versions of the database and its ``-wal`` from a device that keeps them (``file_versions``);
