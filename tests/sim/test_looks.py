@@ -132,6 +132,30 @@ def test_a_translucent_activity_dumps_its_own_window_alone(translucent: str) -> 
     assert not any(under in (node.get("resource-id") or "") for node in dumped)
 
 
+def test_the_internet_dialog_dims_the_quick_settings_under_it_and_draws_its_network_icons() -> None:
+    """SystemUI's Internet dialog goes over the quick settings panel, which shows dimmed around it (not a flat grey)
+    in the pixels only: the dump is the dialog's window. Its connected network shows the Wi-Fi signal and the
+    settings gear in the connected colour; a touch outside the dialog closes it."""
+    phone = Phone()
+    phone.swipe(540, 10, 540, 1500, 300)
+    panel = phone.screenshot().copy()
+    tile = next(v for v in phone.window.frame().shade.walk() if v.content_desc == "Internet,AndroidWifi").bounds
+    tap(phone, content_desc="Internet,AndroidWifi")
+    pixels = phone.screenshot()
+    x, y = tile[0] + 8, (tile[1] + tile[3]) // 2  # inside the tile, left of its icon
+    assert tuple(pixels[y, x]) == dimmed(tuple(panel[y, x])) != dimmed(tuple(panel[5, 540]))
+    assert not np.array_equal(pixels[:tile[3]], np.broadcast_to(pixels[5, 540], pixels[:tile[3]].shape))
+    dumped = nodes(phone)
+    assert not any("tile_label" in (node.get("resource-id") or "") for node in dumped)
+    icons = {v.resource_id.split("/")[-1]: v for v in phone.window.frame().shade.walk() if v.kind == "icon"}
+    assert {name: (v.hint, v.text_color) for name, v in icons.items()} == {
+        "wifi_connected_icon": ("wifi_signal", (4, 30, 73)), "wifi_settings_icon": ("settings_filled", (4, 30, 73))}
+    x1, y1, x2, y2 = icons["wifi_connected_icon"].bounds
+    assert (pixels[y1:y2, x1:x2] == (4, 30, 73)).all(axis=2).any()  # drawn in its colour
+    phone.tap(540, 2200)  # on the dim below the dialog
+    assert phone.window.shade.expanded and not phone.window.shade.internet_dialog
+
+
 def test_navigation_buttons_keep_their_descriptions() -> None:
     nav = Phone().window.frame().nav_bar
     assert [view.content_desc for view in nav.walk() if view.clickable] == ["Back", "Home", "Overview"]

@@ -104,6 +104,10 @@ class WindowService(Protocol):
         """``screen``'s window as it would show now, without the system bars: the colour at its top (what the status
         bar takes over it) and its picture, drawn when called."""
 
+    def shade_snapshot(self, panel: View) -> tuple[str, Callable[[], Image.Image]]:
+        """The notification shade's ``panel`` as it would show on its own: a key naming its pixels and its picture,
+        drawn when called."""
+
 
 class Context(SystemServices, Protocol):
     """The phone as an app sees it (``android.content.Context``)."""
