@@ -64,6 +64,7 @@ from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_button, dialog_over
 from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.views import (
+    LAYOUT_ONLY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
@@ -75,6 +76,7 @@ from android_gym.sim.ui.views import (
     does_nothing,
     edit_text,
     fab,
+    group,
     image_button,
     row,
     scroll_list,
@@ -185,6 +187,7 @@ SCHEMA = (
 DEFAULT_PRIMARY_COLOR = 0xFFF57C00 - (1 << 32)
 
 _NORMAL, _BIG, _DAY_TEXT, _MONTH_TEXT, _CELL_TEXT = 37, 42, 45, 58, 28  # 14sp, 16sp, 17sp, 22sp, 11sp at 420 dpi
+_LETTERS_HEIGHT = 2 * _NORMAL  # MonthViewWrapper's weekDaysLetterHeight: twice normal_text_size
 _SELECTED_BG, _CHIP_BG = (255, 224, 178), SEARCH_BACKGROUND  # the primary colour, light and lighter
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
@@ -1204,12 +1207,16 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                 day += dt.timedelta(days=1)
         # addWeekDayLetters: today's weekday in the primary colour while today is in the month shown
         current = today.weekday() if (today.year, today.month) == (month.year, month.month) else None
-        letters = row(*(_drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT_SECONDARY,
-                               weight=1, centered=True) for day in week_days(sunday_first)))
-        weeks = [row(*(self._cell(day, day.month == month.month, day == today, titles.get(day, []))
-                       for day in days[i:i + 7]), weight=1) for i in range(0, 42, 7)]
-        grid = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("month_view_wrapper"),
-                    weight=1, children=[letters, *weeks])
+        letters = group("row", LAYOUT_ONLY, *(
+            _drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT_SECONDARY, weight=1,
+                   centered=True) for day in week_days(sunday_first)), height=_LETTERS_HEIGHT)
+        cells = [self._cell(day, day.month == month.month, day == today, titles.get(day, [])) for day in days]
+        weeks = [group("row", LAYOUT_ONLY, *cells[i:i + 7], weight=1) for i in range(0, 42, 7)]
+        # MonthViewWrapper: the MonthView (month_view.xml) that paints it all, then the 42 cells it lays out itself
+        # under the letters (each its own child: the rows are no views)
+        month_view = View(resource_id=_id("month_view"), gravity="fill")
+        grid = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("month_view_wrapper"),
+                    weight=1, children=[month_view, group("column", LAYOUT_ONLY, letters, *weeks, gravity="fill")])
         return View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("month_calendar_holder"),
                     gravity="fill", children=[self._navigation(long_month_year(month, today, self.tag)), grid])
 
