@@ -183,12 +183,14 @@ SCHEMA = (
     "INSERT OR REPLACE INTO room_master_table (id,identity_hash) VALUES(42, '1d5b2fddcb258e43f2935820863057a9')",
     "PRAGMA user_version = 8",
 )
-#: Commons ``color_primary`` as a signed ARGB int (the system theme's colour would depend on the wallpaper).
-DEFAULT_PRIMARY_COLOR = 0xFFF57C00 - (1 << 32)
+#: The regular event type's colour (``EventsDatabase``: ``getProperPrimaryColor()`` when the database is made), as a
+#: signed ARGB int: what its events are drawn in.
+DEFAULT_PRIMARY_COLOR = to_int32(0xFF << 24 | PRIMARY[0] << 16 | PRIMARY[1] << 8 | PRIMARY[2])
 
 _NORMAL, _BIG, _DAY_TEXT, _MONTH_TEXT, _CELL_TEXT = 37, 42, 45, 58, 28  # 14sp, 16sp, 17sp, 22sp, 11sp at 420 dpi
 _LETTERS_HEIGHT = 2 * _NORMAL  # MonthViewWrapper's weekDaysLetterHeight: twice normal_text_size
-_SELECTED_BG, _CHIP_BG = (255, 224, 178), SEARCH_BACKGROUND  # the primary colour, light and lighter
+_SELECTED_BG = (255, 224, 178)  # a selected event row (color_primary's orange, light)
+_CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number
