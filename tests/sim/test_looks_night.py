@@ -121,3 +121,19 @@ def test_simple_draws_toolbar_is_the_system_themes_top_bar(night: bool, bar: tup
     toolbar_view = next(v for v in frame.app.walk() if v.resource_id.endswith(":id/main_toolbar"))
     assert toolbar_view.background == bar == frame.status_bar.background
     assert {v.text_color for v in toolbar_view.children if v.kind == "icon"} == {ink}
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_sms_messengers_thread_toolbar_is_the_window_colour_with_its_contrast_ink(night: bool) -> None:
+    """``ThreadActivity``: ``setupToolbar(threadToolbar, statusBarColor = getProperBackgroundColor())``, the toolbar
+    and the status bar in the window's colour, the title and back arrow in ``DARK_GREY`` (white by night), not a
+    brand-coloured app bar."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("am start -a android.intent.action.SENDTO -d sms:+15551234567")
+    frame = phone.window.frame()
+    bar = next(v for v in frame.app.walk() if v.resource_id.endswith(":id/thread_toolbar"))
+    window = COMMONS_NIGHT[WHITE] if night else WHITE
+    assert (bar.background or window) == frame.status_bar.background == window
+    assert {v.text_color for v in bar.walk() if v.kind in ("icon", "text")} == {WHITE if night else (51, 51, 51)}

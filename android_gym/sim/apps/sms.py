@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from android_gym.sim.apps.commons import (
+    DARK_GREY,
     NAVIGATION_BAR_COLOR,
     PRIMARY,
     Release,
@@ -44,6 +45,7 @@ from android_gym.sim.ui.views import (
     TEXT,
     TEXT_SECONDARY,
     WHITE,
+    Callback,
     View,
     button,
     column,
@@ -55,7 +57,6 @@ from android_gym.sim.ui.views import (
     row,
     scroll_list,
     text_view,
-    toolbar,
 )
 
 PACKAGE = "com.simplemobiletools.smsmessenger"
@@ -85,6 +86,7 @@ MIN_DATE_TIME_DIFF_SECS = 300  # ThreadActivity: a date header when messages are
 _RECEIVED_BG, _SENT_BG = (238, 238, 238), (255, 224, 178)
 _BUBBLE_CORNER = 42  # the bubbles' 16 dp rounded corners
 _BIG, _NORMAL, _SMALLER = 47, 40, 34  # big/normal/smaller text sizes in px at 420 dpi
+_TOOLBAR, _TITLE = 147, 55  # actionBarSize 56 dp; Commons actionbar_text_size 21sp
 #: Commons ``getDefaultDateFormat``'s table: a SHORT date pattern (lower case, no spaces) to the date format.
 _DATE_FORMATS = {"d.M.y": "dd.MM.yyyy", "dd/mm/y": "dd/MM/yyyy", "mm/dd/y": "MM/dd/yyyy", "y-mm-dd": "yyyy-MM-dd",
                  "dmmmmy": "d MMMM yyyy", "mmmmdy": "MMMM d yyyy", "mm-dd-y": "MM-dd-yyyy", "dd-mm-y": "dd-MM-yyyy"}
@@ -454,11 +456,18 @@ class NewConversationScreen(Screen):
                                       text_size=_BIG, text_color=TEXT_SECONDARY))
         holder = View(kind="column", class_name="android.widget.RelativeLayout",
                       resource_id=_id("new_conversation_holder"), weight=1, children=children)
-        back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
         return View(kind="column", class_name="android.view.ViewGroup",
                     resource_id=_id("new_conversation_coordinator"), children=[
-                        toolbar(NEW_CONVERSATION, navigation=back, resource_id=_id("new_conversation_toolbar")),
-                        holder])
+                        _top_bar(NEW_CONVERSATION, self.finish, "new_conversation_toolbar"), holder])
+
+
+def _top_bar(title: str, back: Callback, name: str) -> View:
+    """A ``MaterialToolbar`` (``actionBarSize`` tall) as ``setupToolbar`` colours it over the window's colour (the
+    thread's ``getProperBackgroundColor``; the new conversation's while its list is at the top): the title
+    (``actionbar_text_size`` 21sp) and the back arrow in that colour's contrast (``DARK_GREY``; white by night)."""
+    return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id(name), height=_TOOLBAR, children=[
+        image_button(BACK, "arrow_back", back, text_color=DARK_GREY),
+        text_view(title, weight=1, text_color=DARK_GREY, text_size=_TITLE, padding=40)])
 
 
 class _PinnedScroll(dict):
@@ -554,7 +563,6 @@ class ThreadScreen(Screen):
         messages = telephony.messages(self.thread_id)
         if any(not m["read"] for m in messages):  # getThreadItems marks what it shows as read
             telephony.mark_thread_read(self.thread_id)
-        back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
         addresses = self.addresses
         title = _title(addresses, self.phone.contacts.lookup_names(addresses)) or self.title
         send = button(SMS, self._send, resource_id=_id("thread_send_message"), content_desc=OK, width=126,
@@ -567,7 +575,7 @@ class ThreadScreen(Screen):
             send, resource_id=_id("message_holder"), padding=12)
         return View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("thread_coordinator"),
                     children=[
-                        toolbar(title, navigation=back, resource_id=_id("thread_toolbar")),
+                        _top_bar(title, self.finish, "thread_toolbar"),
                         scroll_list(*self._items(messages), key=self.LIST, resource_id=_id(self.LIST), weight=1),
                         divider(), compose])
 
