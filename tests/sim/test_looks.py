@@ -335,3 +335,18 @@ def test_settings_search_bar_has_android_13s_sizes() -> None:
     x1, y1, x2, y2 = bar.bounds
     assert (x1, phone.window.design_width - x2, y2 - y1) == (42, 42, 136)
     assert (title.bounds[0] - x1, title.text_size) == (147, 52)
+
+
+def test_markors_editor_has_no_edittext_underline() -> None:
+    """Markor's ``HighlightingEditor`` has the window's colour for background (``document__fragment__edit.xml``), so
+    no EditText underline runs across the screen under the text: the editor's bottom rows are the window's white."""
+    phone = opened("net.gsantner.markor")
+    phone.run("mkdir -p /sdcard/Documents/Markor && echo 'Meet at noon' > /sdcard/Documents/Markor/s.md")
+    phone.key(keycodes.BACK)
+    phone.run("monkey -p net.gsantner.markor -c android.intent.category.LAUNCHER 1")
+    tap(phone, text="s.md")
+    editor = next(v for v in phone.window.frame().app.walk()
+                  if v.resource_id.endswith(":id/document__fragment__edit__highlighting_editor"))
+    x1, _, x2, y2 = editor.bounds
+    bottom = phone.screenshot()[y2 - 12:y2, x1 + 60:x2 - 60]
+    assert (bottom == 255).all()
