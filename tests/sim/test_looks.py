@@ -3,8 +3,11 @@ the app under it, and pixels that stay the same for the same state."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
+from PIL import Image
 from ui_nodes import nodes, opened, tap, views
 
 from android_gym.sim import keycodes
@@ -350,3 +353,20 @@ def test_markors_editor_has_no_edittext_underline() -> None:
     x1, _, x2, y2 = editor.bounds
     bottom = phone.screenshot()[y2 - 12:y2, x1 + 60:x2 - 60]
     assert (bottom == 255).all()
+
+
+def test_simple_gallerys_folder_names_sit_on_a_fading_shadow_over_the_cover() -> None:
+    """``directory_item_grid_square``: ``dir_shadow_holder``'s ``gradient_background`` (#CC000000 at the bottom,
+    transparent at its top, 70 dp tall) over the cover, under the white name and count; no solid block."""
+    phone = Phone()
+    cover = io.BytesIO()
+    Image.new("RGB", (400, 400), WHITE).save(cover, "JPEG")
+    phone.fs.write_bytes("/sdcard/DCIM/a.jpg", cover.getvalue())
+    phone.run("monkey -p com.simplemobiletools.gallery.pro -c android.intent.category.LAUNCHER 1")
+    views = {v.resource_id.split("/")[-1]: v for v in phone.window.frame().app.walk() if v.resource_id}
+    x1, y1, x2, y2 = views["dir_shadow_holder"].bounds
+    assert y2 == views["dir_thumbnail"].bounds[3] and y2 - y1 == 184
+    pixels = phone.screenshot().astype(int)
+    column = pixels[y1:y2, x2 - 20, 0]  # right of the texts: white fading to #CC000000's dimming
+    assert column[0] >= 250 and abs(column[-1] - 255 * (255 - 0xCC) // 255) <= 3
+    assert (np.diff(column) <= 1).all()  # darker all the way down
