@@ -732,3 +732,26 @@ def test_the_month_view_marks_today_as_monthview_paints_it(app_phone):
     assert abs((circle.bounds[0] + circle.bounds[2]) - (cell.bounds[0] + cell.bounds[2])) <= 1
     letters = [view for view in labels if len(view.hint) == 1 and view.hint.isalpha()][:7]
     assert [view.text_color == PRIMARY for view in letters] == [True] + [False] * 6  # Sunday first
+
+
+def test_a_days_events_are_cards_with_their_colour_bar(app_phone):
+    """event_list_item.xml: each event a card (event_item_holder, a direct child of day_events in the dump) inset by
+    activity_margin at the sides, outlined by section_holder_stroke, with event_list_color_bar in the event's
+    colour from the title's top to the last line's bottom, rounded at its start."""
+    phone = app_phone
+    insert(phone, event_row("Dentist", dt.datetime(2023, 10, 16, 9), duration_mins=30, description="Bring card"))
+    open_day(phone, 16)
+    day_events = next(node for node in nodes(phone) if node.get("resource-id") == rid("day_events"))
+    card = day_events[0]
+    assert card.get("resource-id") == rid("event_item_holder")
+    box = [int(n) for n in re.findall(r"\d+", card.get("bounds"))]
+    assert box[0] == 42 and box[2] == 1080 - 42
+    frame = phone.window.frame()
+    holder = next(v for v in frame.app.walk() if v.resource_id == rid("event_item_holder"))
+    bar = next(v for v in holder.walk() if v.resource_id == rid("event_item_color_bar"))
+    title, *_, last = [v for v in holder.walk() if v.kind == "text"]
+    assert (bar.bounds[1], bar.bounds[3]) == (title.bounds[1], last.bounds[3]) and bar.background == PRIMARY
+    pixels = phone.screenshot()
+    x1, y1, x2, y2 = bar.bounds
+    assert tuple(pixels[(y1 + y2) // 2, x1 + 4]) == PRIMARY and tuple(pixels[y1, x1]) != PRIMARY  # rounded corner
+    assert tuple(pixels[(y1 + y2) // 2, holder.bounds[2] - 1]) != (255, 255, 255)  # the stroke at its end

@@ -78,6 +78,7 @@ from android_gym.sim.ui.views import (
     fab,
     group,
     image_button,
+    over,
     row,
     scroll_list,
     text_view,
@@ -191,6 +192,13 @@ _NORMAL, _BIG, _DAY_TEXT, _MONTH_TEXT, _CELL_TEXT = 37, 42, 45, 58, 28  # 14sp, 
 _LETTERS_HEIGHT = 2 * _NORMAL  # MonthViewWrapper's weekDaysLetterHeight: twice normal_text_size
 _SELECTED_BG = (255, 224, 178)  # a selected event row (color_primary's orange, light)
 _CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
+#: An event's card (event_list_item.xml): section_holder_stroke, a 1 dp stroke of light_grey_stroke (#40FFFFFF)
+#: that DayEventsAdapter tints with the text colour, rounded by activity_margin; its colour bar event_color_bar_width
+#: 16 dp wide, rounded at its start (event_list_color_bar).
+_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT, 0.25), 3, 42, 42
+_START_CORNERS = (True, False, False, True)
+#: Simple-Commons' dark theme, the cards' stroke the night text colour at the same alpha over the night window.
+_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE])}
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number
@@ -1307,14 +1315,20 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         if description:
             lines.append(text_view(description, resource_id=_id("event_item_description"), text_size=_NORMAL,
                                    padding=8, height=line_height(_NORMAL) + 16))
-        bar = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("event_item_color_bar"),
-                   width=12, background=PRIMARY)
+        # event_list_color_bar in the event's colour, rounded at its start, from the title's top to the last line's
+        bar = View(class_name="android.widget.ImageView", resource_id=_id("event_item_color_bar"), width=_BAR_WIDTH,
+                   gravity="fill", background=PRIMARY, corner=_CARD_CORNER, corners=_START_CORNERS)
         selected = occurrence.key in self.selected
-        return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("event_item_holder"),
-                    clickable=True, focusable=True, long_clickable=True, selected=selected, padding=16, spacing=16,
-                    background=_SELECTED_BG if selected else None, children=[bar, column(*lines, weight=1)],
+        inside = group("row", LAYOUT_ONLY, bar, column(*lines, weight=1), spacing=10,
+                       background=_SELECTED_BG if selected else WHITE, corner=_CARD_CORNER - _STROKE)
+        card = View(kind="frame", class_name="android.view.ViewGroup", resource_id=_id("event_item_holder"),
+                    clickable=True, focusable=True, long_clickable=True, selected=selected, weight=1,
+                    background=_CARD_STROKE, corner=_CARD_CORNER, padding=_STROKE, children=[inside],
                     on_click=lambda: self._item_clicked(occurrence, open_event),
                     on_long_click=lambda: self._item_long_clicked(occurrence))
+        # its activity_margin at the sides and medium_margin below (the grouping is no view: the card is the node)
+        return group("column", LAYOUT_ONLY, group("row", LAYOUT_ONLY, View(width=42), card, View(width=42)),
+                     View(height=21))
 
     def _search_holder(self) -> View:
         """``searchQueryChanged``: with two characters or more, the matching events within two years (all years
@@ -1729,7 +1743,7 @@ class SimpleCalendarPro(App):
     once, so ``MainActivity`` is the first screen."""
 
     package = PACKAGE
-    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    night_colors = _NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS), the cards' stroke
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_calendar", (245, 124, 0)
