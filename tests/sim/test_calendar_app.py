@@ -755,3 +755,13 @@ def test_a_days_events_are_cards_with_their_colour_bar(app_phone):
     x1, y1, x2, y2 = bar.bounds
     assert tuple(pixels[(y1 + y2) // 2, x1 + 4]) == PRIMARY and tuple(pixels[y1, x1]) != PRIMARY  # rounded corner
     assert tuple(pixels[(y1 + y2) // 2, holder.bounds[2] - 1]) != (255, 255, 255)  # the stroke at its end
+
+
+def test_a_selected_events_card_is_greyed_as_selector_rounded_draws_it(app_phone):
+    """A long press selects the card: selector_rounded's activated_item_foreground (#44888888) over it."""
+    phone = app_phone
+    insert(phone, event_row("Dentist", dt.datetime(2023, 10, 16, 9), duration_mins=30))
+    open_day(phone, 16)
+    phone.long_press(*center(find(phone, resource_id=rid("event_item_holder"))))
+    holder = next(v for v in phone.window.frame().app.walk() if v.resource_id == rid("event_item_holder"))
+    assert holder.selected and holder.children[0].background == (223, 223, 223)

@@ -190,15 +190,19 @@ DEFAULT_PRIMARY_COLOR = to_int32(0xFF << 24 | PRIMARY[0] << 16 | PRIMARY[1] << 8
 
 _NORMAL, _BIG, _DAY_TEXT, _MONTH_TEXT, _CELL_TEXT = 37, 42, 45, 58, 28  # 14sp, 16sp, 17sp, 22sp, 11sp at 420 dpi
 _LETTERS_HEIGHT = 2 * _NORMAL  # MonthViewWrapper's weekDaysLetterHeight: twice normal_text_size
-_SELECTED_BG = (255, 224, 178)  # a selected event row (color_primary's orange, light)
 _CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
 #: An event's card (event_list_item.xml): section_holder_stroke, a 1 dp stroke of light_grey_stroke (#40FFFFFF)
 #: that DayEventsAdapter tints with the text colour, rounded by activity_margin; its colour bar event_color_bar_width
 #: 16 dp wide, rounded at its start (event_list_color_bar).
 _CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT, 0.25), 3, 42, 42
 _START_CORNERS = (True, False, False, True)
-#: Simple-Commons' dark theme, the cards' stroke the night text colour at the same alpha over the night window.
-_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE])}
+#: A selected card: selector_rounded's activated_item_foreground_rounded, Commons' activated_item_foreground
+#: (#44888888) over it.
+_ACTIVATED, _ACTIVATED_ALPHA = (0x88, 0x88, 0x88), 0x44 / 255
+_SELECTED_BG = over(_ACTIVATED, _ACTIVATED_ALPHA)
+#: Simple-Commons' dark theme; the cards' stroke and selection over the night window.
+_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE]),
+                 _SELECTED_BG: over(_ACTIVATED, _ACTIVATED_ALPHA, NIGHT_COLORS[WHITE])}
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number
