@@ -758,10 +758,13 @@ def test_a_days_events_are_cards_with_their_colour_bar(app_phone):
 
 
 def test_a_selected_events_card_is_greyed_as_selector_rounded_draws_it(app_phone):
-    """A long press selects the card: selector_rounded's activated_item_foreground (#44888888) over it."""
+    """A long press selects the card: selector_rounded's activated_item_foreground (#44888888) over it; the action
+    mode's bar is the system theme's you_contextual_status_bar_color (the primary) with white on it."""
     phone = app_phone
     insert(phone, event_row("Dentist", dt.datetime(2023, 10, 16, 9), duration_mins=30))
     open_day(phone, 16)
     phone.long_press(*center(find(phone, resource_id=rid("event_item_holder"))))
     holder = next(v for v in phone.window.frame().app.walk() if v.resource_id == rid("event_item_holder"))
     assert holder.selected and holder.children[0].background == (223, 223, 223)
+    bar = next(v for v in phone.window.frame().app.walk() if v.resource_id == rid("action_mode_bar"))
+    assert bar.background == PRIMARY and {v.text_color for v in bar.children} == {(255, 255, 255)}

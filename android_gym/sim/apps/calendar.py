@@ -69,6 +69,7 @@ from android_gym.sim.ui.views import (
     TEXT_SECONDARY,
     WHITE,
     Callback,
+    Color,
     View,
     check_box,
     column,
@@ -658,11 +659,11 @@ def _image(name: str, icon: str, on_click: Callback | None = None, content_desc:
                 on_click=on_click, **props)
 
 
-def _menu_item(name: str, title: str, icon: str, on_click: Callback) -> View:
+def _menu_item(name: str, title: str, icon: str, on_click: Callback, color: Color = TEXT) -> View:
     """An action-bar menu item (``ActionMenuItemView``: a Button described by the item's title)."""
     return View(kind="icon", class_name="android.widget.Button", resource_id=_id(name), content_desc=title, hint=icon,
                 clickable=True, focusable=True, long_clickable=True, on_click=on_click, width=_ICON, height=_ICON,
-                text_color=TEXT)
+                text_color=color)
 
 
 def _line(name: str, text: str, on_click: Callback | None = None, **props) -> View:
@@ -1148,17 +1149,19 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         self.popup = "views"
 
     def _action_bar(self) -> View:
-        """The contextual action bar: close, the "selected / all" title, Share and Delete."""
+        """The contextual action bar: close, the "selected / all" title, Share and Delete, white on Commons'
+        ``AppTheme.ActionMode`` background, the system theme's ``you_contextual_status_bar_color``
+        (``system_accent1_400``; by night ``accent1_700``, drawn here in the day's colour, which the FAB keeps)."""
         close = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("action_mode_close_button"),
                      content_desc=DONE, hint="arrow_back", clickable=True, focusable=True, width=_ICON, height=_ICON,
-                     on_click=self._finish_action_mode, text_color=TEXT)
+                     on_click=self._finish_action_mode, text_color=WHITE)
         title = text_view(f"{min(len(self.selected), len(self._items))} / {len(self._items)}",
                           resource_id=_id("actionbar_title"), text_size=_MONTH_TEXT, clickable=True, focusable=True,
-                          on_click=self._title_clicked, weight=1, padding=32)
+                          on_click=self._title_clicked, weight=1, padding=32, text_color=WHITE)
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=172,
-                    background=(238, 238, 238), children=[
-                        close, title, _menu_item("cab_share", SHARE, "send", does_nothing),
-                        _menu_item("cab_delete", DELETE, "delete", self._ask_delete)])
+                    background=PRIMARY, children=[
+                        close, title, _menu_item("cab_share", SHARE, "send", does_nothing, WHITE),
+                        _menu_item("cab_delete", DELETE, "delete", self._ask_delete, WHITE)])
 
     def _fab(self) -> View:
         if not self.extended_fab:
