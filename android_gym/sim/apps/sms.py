@@ -42,14 +42,15 @@ from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.letter_tiles import letter_tile, pick_color
 from android_gym.sim.ui.views import (
     DIVIDER,
+    LAYOUT_ONLY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
     Callback,
     View,
-    button,
     column,
     divider,
+    does_nothing,
     edit_text,
     fab,
     image_button,
@@ -74,6 +75,7 @@ ADD_CONTACT_OR_NUMBER = "Add Contact or Number…"
 NO_CONVERSATIONS_FOUND = "No stored conversations have been found"
 START_CONVERSATION = "Start a conversation"
 SMS = "SMS"
+ATTACHMENT = "Attachment"  # Commons' attachment
 SENDING = "Sending…"
 DRAFT_LABEL = "Draft"
 NOT_SENT = "Not sent. Touch to retry."
@@ -565,19 +567,31 @@ class ThreadScreen(Screen):
             telephony.mark_thread_read(self.thread_id)
         addresses = self.addresses
         title = _title(addresses, self.phone.contacts.lookup_names(addresses)) or self.title
-        send = button(SMS, self._send, resource_id=_id("thread_send_message"), content_desc=OK, width=126,
-                      height=126, padding=0, text_size=_SMALLER, background=WHITE, text_color=TEXT)
-        send.enabled = send.clickable = bool(self.text)  # checkSendMessageAvailability
-        compose = _group(
-            "row", "android.view.ViewGroup",
-            edit_text(self.text, TYPE_A_MESSAGE, self.FIELD, self._set_text, resource_id=_id(self.FIELD),
-                      multiline=True, weight=1, text_size=_NORMAL),  # inputType textCapSentences|textMultiLine
-            send, resource_id=_id("message_holder"), padding=12)
+        field = edit_text(self.text, TYPE_A_MESSAGE, self.FIELD, self._set_text, resource_id=_id(self.FIELD),
+                          multiline=True, weight=1, text_size=_NORMAL)  # inputType textCapSentences|textMultiLine
+        field.underline = False  # android:background="@android:color/transparent"
+        attach = _image("thread_add_attachment", "plus", ATTACHMENT, clickable=True, focusable=True,
+                        on_click=does_nothing, text_color=over(TEXT, 0.9))
+        compose = _group("row", "android.view.ViewGroup", attach, field, self._send_button(),
+                         resource_id=_id("message_holder"), padding=12, spacing=10)
         return View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("thread_coordinator"),
                     children=[
                         _top_bar(title, self.finish, "thread_toolbar"),
                         scroll_list(*self._items(messages), key=self.LIST, resource_id=_id(self.LIST), weight=1),
                         divider(), compose])
+
+    def _send_button(self) -> View:
+        """``thread_send_message``: a borderless ``MyButton``, "SMS" under its ``drawableTop`` send icon (drawn by the
+        button, no view), at alpha 0.9, or 0.4 and not clickable while there is nothing to send
+        (``checkSendMessageAvailability``)."""
+        ready = bool(self.text)
+        ink = over(TEXT, 0.9 if ready else 0.4)
+        icon = View(kind="icon", class_name=LAYOUT_ONLY, hint="send", width=63, height=63, text_color=ink,
+                    gravity="center_horizontal")
+        label = View(kind="label", hint=SMS, text_size=_SMALLER, text_color=ink, gravity="center", height=42)
+        return View(kind="column", class_name="android.widget.Button", resource_id=_id("thread_send_message"),
+                    text=SMS, content_desc=OK, enabled=ready, clickable=ready, focusable=True, on_click=self._send,
+                    width=126, height=126, padding=8, children=[icon, label])
 
     def _items(self, messages: list[dict]) -> list[View]:
         """``getThreadItems``: date headers, bubbles, sending/failed markers and the last sent message's check."""

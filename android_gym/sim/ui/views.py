@@ -16,9 +16,10 @@ from PIL import Image
 
 Callback = Callable[[], None]
 Color = tuple[int, int, int]
-#: The ``class_name`` of a grouping the toolkit lays out by where the real app has no view: a custom ViewGroup that
-#: places its children itself (Simple Calendar's ``MonthViewWrapper``: a grid of day cells, each its own child). The
-#: dump writes no node for it: its children stand in its place.
+#: The ``class_name`` of a view the real app does not have: a grouping the toolkit lays out by where a custom
+#: ViewGroup places its children itself (Simple Calendar's ``MonthViewWrapper``: a grid of day cells, each its own
+#: child), or a drawable its parent draws (a button's ``drawableTop``). The dump writes no node for it: its
+#: children stand in its place.
 LAYOUT_ONLY = ""
 
 
