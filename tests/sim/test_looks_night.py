@@ -137,3 +137,22 @@ def test_sms_messengers_thread_toolbar_is_the_window_colour_with_its_contrast_in
     window = COMMONS_NIGHT[WHITE] if night else WHITE
     assert (bar.background or window) == frame.status_bar.background == window
     assert {v.text_color for v in bar.walk() if v.kind in ("icon", "text")} == {WHITE if night else (51, 51, 51)}
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_sms_messengers_bubbles_are_the_primary_and_activated_grey(night: bool) -> None:
+    """``ThreadAdapter``: a sent message on item_sent_background tinted with the primary colour in its contrast
+    (white), a received one on item_received_background (activated_item_foreground over the window) in the text
+    colour."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("content insert --uri content://sms/inbox --bind address:s:5551234 --bind body:s:Lunch --bind read:i:1")
+    phone.run("content insert --uri content://sms/sent --bind address:s:5551234 --bind body:s:Noon --bind read:i:1")
+    phone.run("am start -a android.intent.action.SENDTO -d sms:5551234")
+    bodies = {v.text: v for v in phone.window.frame().app.walk() if v.resource_id.endswith(":id/thread_message_body")}
+    window = COMMONS_NIGHT[WHITE] if night else WHITE
+    grey = over((0x88, 0x88, 0x88), 0x44 / 255, window)
+    assert (bodies["Noon"].background, bodies["Noon"].text_color) == (COMMONS_PRIMARY, WHITE)
+    assert bodies["Lunch"].background == grey
+    assert bodies["Lunch"].text_color == (COMMONS_NIGHT[TEXT] if night else TEXT)

@@ -44,6 +44,7 @@ from zoneinfo import ZoneInfo
 
 from android_gym import locales
 from android_gym.sim.apps.commons import (
+    ACTIVATED_ITEM,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -197,13 +198,10 @@ _CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
 #: 16 dp wide, rounded at its start (event_list_color_bar).
 _CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT, 0.25), 3, 42, 42
 _START_CORNERS = (True, False, False, True)
-#: A selected card: selector_rounded's activated_item_foreground_rounded, Commons' activated_item_foreground
-#: (#44888888) over it.
-_ACTIVATED, _ACTIVATED_ALPHA = (0x88, 0x88, 0x88), 0x44 / 255
-_SELECTED_BG = over(_ACTIVATED, _ACTIVATED_ALPHA)
-#: Simple-Commons' dark theme; the cards' stroke and selection over the night window.
-_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE]),
-                 _SELECTED_BG: over(_ACTIVATED, _ACTIVATED_ALPHA, NIGHT_COLORS[WHITE])}
+#: A selected card: selector_rounded's activated_item_foreground_rounded over it.
+_SELECTED_BG = ACTIVATED_ITEM
+#: Simple-Commons' dark theme; the cards' stroke the night text colour at its alpha over the night window.
+_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE])}
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number

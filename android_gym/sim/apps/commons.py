@@ -30,13 +30,17 @@ SEARCH_BACKGROUND: Color = over(PRIMARY, 0.25)
 #: it in ``getContrastColor``'s ``DARK_GREY``.
 TOP_BAR: Color = (0xEC, 0xF3, 0xFE)
 DARK_GREY: Color = (0x33, 0x33, 0x33)
+#: ``activated_item_foreground`` (#44888888) over the window: a selected item's overlay, a received message's bubble.
+_ACTIVATED, _ACTIVATED_ALPHA = (0x88, 0x88, 0x88), 0x44 / 255
+ACTIVATED_ITEM: Color = over(_ACTIVATED, _ACTIVATED_ALPHA)
 #: The apps' colours in the dark theme: the system theme's ``you_background_color`` and text colours have
 #: ``values-night`` variants (Material You's dark surfaces); the primary colour is the same; the search bar is it at
 #: low alpha over the dark window; a top bar is ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16,
 #: Android 13's ``TONAL_SPOT`` accent2), with white on it.
 NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT,
                                     SEARCH_BACKGROUND: over(PRIMARY, 0.25, MATERIAL_YOU_NIGHT[WHITE]),
-                                    TOP_BAR: (40, 48, 65), DARK_GREY: WHITE}
+                                    TOP_BAR: (40, 48, 65), DARK_GREY: WHITE,
+                                    ACTIVATED_ITEM: over(_ACTIVATED, _ACTIVATED_ALPHA, MATERIAL_YOU_NIGHT[WHITE])}
 #: ``BaseSimpleActivity.onResume``: ``updateNavigationBarColor(getProperBackgroundColor())``, the navigation bar in
 #: the window's background colour (its buttons dark over it: ``SYSTEM_UI_FLAG_LIGHT_NAVIGATION_BAR``).
 NAVIGATION_BAR_COLOR: Color = WHITE

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from android_gym.sim.apps.commons import (
+    ACTIVATED_ITEM,
     DARK_GREY,
     NAVIGATION_BAR_COLOR,
     PRIMARY,
@@ -85,7 +86,9 @@ SUGGESTIONS = "Suggestions"
 NO_ITEMS_FOUND = "No items found."
 TYPE_2_CHARACTERS = "Type in at least 2 characters to start the search."
 MIN_DATE_TIME_DIFF_SECS = 300  # ThreadActivity: a date header when messages are this far apart
-_RECEIVED_BG, _SENT_BG = (238, 238, 238), (255, 224, 178)
+#: item_received_background (activated_item_foreground) under the text colour; item_sent_background tinted with
+#: the primary colour under its contrast, white (ThreadAdapter).
+_RECEIVED_BG, _SENT_BG = ACTIVATED_ITEM, PRIMARY
 _BUBBLE_CORNER = 42  # the bubbles' 16 dp rounded corners
 _BIG, _NORMAL, _SMALLER = 47, 40, 34  # big/normal/smaller text sizes in px at 420 dpi
 _TOOLBAR, _TITLE = 147, 55  # actionBarSize 56 dp; Commons actionbar_text_size 21sp
@@ -627,7 +630,7 @@ class ThreadScreen(Screen):
         width = int(min(natural + 2, 0.8 * 1000))  # layout_constraintWidth_percent="0.8"
         text = text_view(body, resource_id=_id("thread_message_body"), text_size=_NORMAL, padding=32,
                          background=_RECEIVED_BG if received else _SENT_BG, corner=_BUBBLE_CORNER, clickable=True,
-                         long_clickable=True, focusable=True)
+                         long_clickable=True, focusable=True, text_color=TEXT if received else WHITE)
         wrapper = _group("column", "android.widget.RelativeLayout", *([text] if body else []), width=width,
                          resource_id=_id("thread_message_wrapper"))  # an empty body is GONE
         children = [wrapper, _spacer()] if received else [_spacer(), wrapper]
