@@ -96,8 +96,9 @@ def served_phone(adb_server_port) -> SimServer:
 
 @pytest.fixture
 def fresh_served_phone(served_phone) -> SimServer:
-    """``served_phone`` with a brand-new phone behind it (the adb transport stays up)."""
-    served_phone.phone_host.replace(Phone()).close()
+    """``served_phone`` with a brand-new phone behind it, its gRPC VM reset (running, no input queued from a test
+    before); the adb transport stays up."""
+    served_phone.grpc.reset(Phone())
     return served_phone
 
 
