@@ -102,6 +102,8 @@ INTENTS = [
     ("-a android.settings.WIFI_SETTINGS", "com.android.settings"),
     ("-a android.intent.action.INSERT -t vnd.android.cursor.dir/contact", "com.google.android.contacts"),
     ("-a android.intent.action.VIEW -d content://com.android.contacts/contacts/1", "com.google.android.contacts"),
+    ("-a android.intent.action.EDIT -d content://com.android.contacts/contacts/lookup/0r1-2B3D/1",
+     "com.google.android.contacts"),
     ("-a android.intent.action.VIEW -d content://com.android.calendar/time/1700000000000",
      "com.simplemobiletools.calendar.pro"),
     ("-a android.intent.action.EDIT -t vnd.android.cursor.item/event", "com.simplemobiletools.calendar.pro"),
