@@ -60,7 +60,6 @@ def test_a_new_phone_imports_the_home_app_only():
     code = """
         import json, sys
         from android_gym.sim.phone import Phone
-from android_gym.sim.shell.commands.activity import parse_intent
         phone = Phone()
         phone.screenshot()
         listed = phone.run("pm list packages").stdout.decode().split()
