@@ -16,7 +16,7 @@ from ray_start import start_local_ray
 
 import android_gym  # registers the envs
 from android_gym.device.sim import SimDevice
-from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
+from android_gym.sim.adb_harness import private_adb_server
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
 from android_gym.sim.system.chromium import keep_browser
@@ -89,15 +89,16 @@ def adb_server_port(tmp_path_factory) -> int:
 def served_phone(adb_server_port) -> SimServer:
     """A simulated phone served like an emulator (adb, console and gRPC); the adb server lists it as
     ``server.serial``, its gRPC service is on ``server.grpc.port``."""
-    with SimServer(adb_port=free_emulator_port(), grpc_port=free_port()) as server:
+    with SimServer(grpc_port=0) as server:
         adbutils.AdbClient("127.0.0.1", adb_server_port).wait_for(server.serial, timeout=60)
         yield server
 
 
 @pytest.fixture
 def fresh_served_phone(served_phone) -> SimServer:
-    """``served_phone`` with a brand-new phone behind it (the adb transport stays up)."""
-    served_phone.phone_host.replace(Phone()).close()
+    """``served_phone`` with a brand-new phone behind it, its gRPC VM reset (running, no input queued from a test
+    before); the adb transport stays up."""
+    served_phone.grpc.reset(Phone())
     return served_phone
 
 

@@ -57,7 +57,7 @@ from android_gym.sim.apps.commons import (
 from android_gym.sim.framework import day_picker, formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.formats import Plural
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.int32 import to_int32
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
@@ -1754,6 +1754,12 @@ class SimpleCalendarPro(App):
     icon, icon_color = "app_calendar", (245, 124, 0)
     version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml
     screens = (MainScreen, EventScreen)
+    # MainActivity's and EventActivity's filters (AndroidManifest.xml; see ``resolve``).
+    intent_filters = (*App.intent_filters,
+                      IntentFilter(("android.intent.action.VIEW",), (CATEGORY_DEFAULT,),
+                                   mime_types=("time/epoch", "vnd.android.cursor.item/event")),
+                      IntentFilter(("android.intent.action.EDIT", "android.intent.action.INSERT"), (CATEGORY_DEFAULT,),
+                                   mime_types=("vnd.android.cursor.item/event", "vnd.android.cursor.dir/event")))
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """The manifest's filters: ``MainActivity`` takes ``VIEW`` of a ``time/epoch``

@@ -33,7 +33,7 @@ from android_gym.sim.apps.commons import (
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_BROWSABLE, CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
@@ -649,6 +649,12 @@ class SimpleSmsMessenger(App):
     icon, icon_color = "app_sms", (245, 124, 0)
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml
     screens = (MainScreen, NewConversationScreen, ThreadScreen)
+    # NewConversationActivity's filters (AndroidManifest.xml); it forwards sms: intents to ThreadActivity.
+    intent_filters = (*App.intent_filters,
+                      IntentFilter(("android.intent.action.SEND", "android.intent.action.SENDTO",
+                                    "android.intent.action.VIEW"), (CATEGORY_DEFAULT, CATEGORY_BROWSABLE),
+                                   schemes=("sms", "smsto", "mms", "mmsto")),
+                      IntentFilter(("android.intent.action.SEND",), (CATEGORY_DEFAULT,), mime_types=("*/*",)))
 
     def __init__(self, phone: Context) -> None:
         super().__init__(phone)

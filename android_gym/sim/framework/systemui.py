@@ -28,7 +28,7 @@ import numpy as np
 
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.system import radios
 from android_gym.sim.system.clock import MINUTE_MS
@@ -345,6 +345,7 @@ class SystemUI(App):
     package = PACKAGE
     label = "System UI"
     screens = (BrightnessDialog,)
+    intent_filters = (IntentFilter((SHOW_BRIGHTNESS_DIALOG,), (CATEGORY_DEFAULT,)),)  # BrightnessDialog's
     launchable = False
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
