@@ -228,10 +228,9 @@ class LocalDatabase:
             self._local_counter = _counter(local)
             pushed = _with_counter(local, _counter(data) + 1, data[_FORMAT]) if headed else local
             present = [self.db_path + suffix for suffix, side in sides.items() if side is not None]
-            if present:
-                device.shell("rm -f " + " ".join(map(shlex.quote, present)))
+            removed = not present or device.shell("rm -f " + " ".join(map(shlex.quote, present))).ok
             device.push(pushed, self.db_path)
-            self._seen(pushed, self._versions(device), sideless=True)
+            self._seen(pushed, self._versions(device), sideless=removed)
             return result
 
 
