@@ -30,8 +30,8 @@ from android_gym.sim.ui.views import (
 def test_a_canvas_packed_in_one_piece_is_its_pixels(size: tuple[int, int]) -> None:
     pixels = np.random.default_rng(0).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
     assert np.array_equal(rgb_array(Image.fromarray(pixels)), pixels)
-    assert np.array_equal(rgb_array(Image.fromarray(pixels), (size[1] // 3, size[1] - 1)),
-                          pixels[size[1] // 3:size[1] - 1])
+    assert np.array_equal(rgb_array(Image.fromarray(pixels), (size[0] // 4, size[1] // 3, size[0], size[1] - 1)),
+                          pixels[size[1] // 3:size[1] - 1, size[0] // 4:])
     assert rgb_array(Image.new("RGB", (0, 5))).shape == (5, 0, 3)
 
 
