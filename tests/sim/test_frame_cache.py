@@ -277,6 +277,38 @@ def test_a_window_redrawn_in_part_looks_as_drawn_whole(before, after) -> None:
     assert np.array_equal(incremental, whole)
 
 
+def test_a_window_that_grows_where_another_was_fills_it_with_its_background() -> None:
+    """A keyboard goes and the app's window grows over where it was: the app's views are the same, its root (which
+    paints nothing itself) is taller, and the rows the keyboard showed are the app's background."""
+    def windows(keyboard: bool) -> dict[str, tuple[View, tuple[int, int, int]]]:
+        app = column(text_view("Note"), View(height=100, background=(200, 230, 255)))
+        layout(app, 0, 0, 1080, 400 if keyboard else 600)
+        shown = {"app": (app, (250, 250, 250))}
+        if keyboard:
+            keys = row(text_view("q"), text_view("w"), background=(90, 90, 90))
+            layout(keys, 0, 400, 1080, 200)
+            shown["keyboard"] = (keys, (90, 90, 90))
+        return shown
+
+    renderer = Renderer(1080, 600)
+    renderer.render(windows(True))
+    assert np.array_equal(renderer.render(windows(False)), Renderer(1080, 600).render(windows(False)))
+
+
+def test_a_change_to_a_box_that_paints_nothing_draws_nothing() -> None:
+    """A row without a background, elevation or picture changes its description (a selection state that shows only in
+    the dump): the frame is the one before; the same change to a row with a background draws a new one."""
+    def window(description: str, background: tuple[int, int, int] | None) -> dict[str, tuple[View, tuple]]:
+        tree = column(row(text_view("Groceries"), content_desc=description, background=background), View(height=90))
+        layout(tree, 0, 0, 1080, 600)
+        return {"window": (tree, WHITE)}
+
+    for background, drawn in ((None, False), ((230, 230, 230), True)):
+        renderer = Renderer(1080, 600)
+        before = renderer.render(window("Groceries", background))
+        assert (renderer.render(window("Groceries, selected", background)) is not before) == drawn
+
+
 def test_views_changed_far_apart_are_redrawn_in_a_box_each(monkeypatch) -> None:
     """Two labels change, one at each end of a row: two boxes around them are drawn, not the rows across."""
     def labels(left: str, right: str) -> View:

@@ -45,6 +45,7 @@ from android_gym.sim.ui.views import (
 )
 
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
+_HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
 # Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
 # or one full-screen map; the picture just drawn is kept whatever its size.
 _SCALED_CACHE_BYTES = 12 * 2**20
@@ -173,13 +174,21 @@ def dimmed(color: Color) -> Color:
 
 def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels: per view, in drawing order, a tuple starting with
-    its kind, bounds, text size and elevation (what ``Renderer._reach`` reads)."""
+    its kind, bounds, text size and elevation (what ``Renderer._reach`` reads), background and whether it has a
+    picture (what ``paints`` reads)."""
     return tuple(
-        (v.kind, v.bounds, v.text_size, v.elevation, v.text, v.hint, v.content_desc, v.checked, v.focused, v.enabled,
-         v.background, v.text_color, v.button_tint, v.box_at_end, v.bold, v.padding, v.corner, v.corners, v.multiline,
-         v.selection, v.progress, v.key, v.clipped_top)
+        (v.kind, v.bounds, v.text_size, v.elevation, v.background, v.image is not None, v.text, v.hint,
+         v.content_desc, v.checked, v.focused, v.enabled, v.text_color, v.button_tint, v.box_at_end, v.bold, v.padding,
+         v.corner, v.corners, v.multiline, v.selection, v.progress, v.key, v.clipped_top)
         for v in root.walk()
     )
+
+
+def paints(item: tuple) -> bool:
+    """Whether a view (its ``signature`` item) paints anything itself: not a box or list without a background,
+    elevation or picture, which only holds the views drawn after it."""
+    kind, _, _, elevation, background, pictured = item[:6]
+    return kind not in _HOLDERS or background is not None or bool(elevation) or pictured
 
 
 def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
@@ -364,14 +373,16 @@ class Renderer:
     def _dirty_boxes(self, old: tuple, new: tuple, window: Box) -> list[Box]:
         """The boxes (screen px, within the ``window``) that change when a window drawn from the views ``old``
         (``signature`` items) is drawn from ``new``: every box a changed view may paint (``_painted_box``), those
-        that overlap merged; the whole window when the views' order changed. Outside them only views in both are
-        drawn, in the same order, so the pixels there stay as they are."""
+        that overlap merged; the whole window when the views' order changed or its root did (a window that grows
+        where another was: the window's background fills its root's box). Outside them only views in both are
+        drawn, in the same order, so the pixels there stay as they are (a changed view that ``paints`` nothing is
+        left out: the views in both are drawn there as before)."""
         changed = changed_views(old, new)
-        if changed is None:
+        if changed is None or old[0] != new[0]:  # the root changed: it grounds the window's whole box
             return [window]
         x1, y1, x2, y2 = window
         boxes = []
-        for kind, bounds, text_size, elevation, *_ in changed:
+        for kind, bounds, text_size, elevation, *_ in filter(paints, changed):
             left, top, right, bottom = self._painted_box(kind, bounds, text_size, elevation)
             box = max(left, x1), max(top, y1), min(right, x2), min(bottom, y2)
             if box[0] < box[2] and box[1] < box[3]:
