@@ -15,13 +15,17 @@ smallest N. ``make_rl_env`` always drops the screen, so ``sb3`` runs with pixels
 users write them (default multiprocessing context and options). ``processes`` starts N fresh interpreters (spawn),
 each running throughput.py's ``steps_per_second`` (``--policy``, random-valid by default as DESIGN.md's targets ask;
 seed + i; Chrome opened first) and starting its timed steps when all are ready; its "vector steps/s" is the mean of
-their rates, env steps/s their sum.
+their rates, env steps/s their sum. Steps that show the phone's Chrome wait on its real Chromium, a process of its own
+that takes a core while a page loads: the processes mode also gives the env steps/s of the other steps ("outside
+Chrome", throughput.py's figure, summed over the processes) and their speedup, the simulator's own scaling, next to
+the overall figures (the vector modes time whole vector steps: "-").
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import multiprocessing
 import time
 from collections.abc import Sequence
@@ -33,7 +37,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium.vector.utils import concatenate, create_empty_array
-from throughput import format_table, machine, steps_per_second  # the sibling script: run from benchmarks/
+from throughput import Rate, format_table, machine, steps_per_second  # the sibling script: run from benchmarks/
 
 import android_gym  # noqa: F401
 from android_gym.actions import ACTION_TYPES, ActionType
@@ -43,7 +47,8 @@ from android_gym.wrappers import make_rl_env
 MODES = {"sync": "gym sync", "async": "gym async", "sb3": "sb3 SubprocVecEnv", "processes": "processes"}
 DEFAULT_MODES = ["sync", "async", "sb3"]
 WARMUP_STEPS = 10
-COLUMNS = ("mode", "pixels", "envs", "vector steps/s", "env steps/s", "speedup")
+COLUMNS = ("mode", "pixels", "envs", "vector steps/s", "env steps/s", "speedup", "env steps/s outside Chrome",
+           "speedup outside Chrome")
 
 
 class BenchmarkError(AndroidGymError):
@@ -138,20 +143,22 @@ def sb3_vector_rate(env_id: str, num_envs: int, steps: int, seed: int = 0, devic
 
 
 def _timed_in_process(env_id: str, pixels: bool, steps: int, seed: int, device: str, policy: str,
-                      start_line: Any) -> float:
-    """One process's steps/s (``steps_per_second``), its timed steps starting when every process is ready."""
-    return steps_per_second(env_id, pixels, steps, seed, device, policy, before_timing=start_line.wait).steps_per_second
+                      start_line: Any) -> Rate:
+    """One process's ``steps_per_second``, its timed steps starting when every process is ready."""
+    return steps_per_second(env_id, pixels, steps, seed, device, policy, before_timing=start_line.wait)
 
 
 def processes_rate(env_id: str, num_envs: int, pixels: bool, steps: int, seed: int = 0, device: str = "sim",
-                   policy: str = "random-valid") -> float:
-    """The mean steps/s of ``num_envs`` fresh processes stepping their own env at the same time."""
+                   policy: str = "random-valid") -> Rate:
+    """The mean rates (steps/s, Chrome's share, steps/s outside Chrome) of ``num_envs`` fresh processes stepping
+    their own env at the same time."""
     context = multiprocessing.get_context("spawn")
     with context.Manager() as manager, ProcessPoolExecutor(num_envs, mp_context=context) as pool:
         start_line = manager.Barrier(num_envs)
-        rates = [pool.submit(_timed_in_process, env_id, pixels, steps, seed + i, device, policy, start_line)
-                 for i in range(num_envs)]
-        return sum(rate.result() for rate in rates) / num_envs
+        futures = [pool.submit(_timed_in_process, env_id, pixels, steps, seed + i, device, policy, start_line)
+                   for i in range(num_envs)]
+        rates = [dataclasses.astuple(future.result()) for future in futures]
+        return Rate(*(sum(values) / num_envs for values in zip(*rates)))
 
 
 def _comma_list(kind: type, choices: Sequence[str] | None = None) -> Any:
@@ -189,6 +196,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="the processes mode's policy (throughput.py's); the vector modes sample the action space")
     parser.add_argument("--plot", type=Path, default=None, help="also save a PNG line plot here")
     return parser.parse_args(argv)
+
+
+def _shown(value: float | None, form: str) -> str:
+    """``value`` in ``form``, or "-" when not measured."""
+    return "-" if value is None else form.format(value)
 
 
 def plot(rows: Sequence[dict[str, Any]], path: Path, title: str) -> None:
@@ -232,19 +244,26 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             if mode == "sb3" and pixels:
                 print("sb3 with pixels on: skipped (make_rl_env drops the screen)")
                 continue
-            base = None
+            base = base_outside = None
             for num_envs in args.envs:
+                outside = None  # steps/s outside Chrome: the processes mode's alone
                 if mode == "sb3":
                     rate = sb3_vector_rate(args.task, num_envs, args.steps, args.seed, args.device)
                 elif mode == "processes":
-                    rate = processes_rate(args.task, num_envs, pixels, args.steps, args.seed, args.device, args.policy)
+                    measured = processes_rate(args.task, num_envs, pixels, args.steps, args.seed, args.device,
+                                              args.policy)
+                    rate, outside = measured.steps_per_second, num_envs * measured.outside_browser
+                    base_outside = outside if base_outside is None else base_outside
                 else:
                     rate = gym_vector_rate(args.task, mode, num_envs, pixels, args.steps, args.seed, args.device)
                 base = base or num_envs * rate
                 rows.append(dict(zip(COLUMNS, (MODES[mode], "on" if pixels else "off", num_envs, rate,
-                                               num_envs * rate, num_envs * rate / base))))
+                                               num_envs * rate, num_envs * rate / base, outside,
+                                               outside / base_outside if outside and base_outside else None))))
     print(format_table(COLUMNS, [[row["mode"], row["pixels"], row["envs"], f"{row['vector steps/s']:,.0f}",
-                                  f"{row['env steps/s']:,.0f}", f"{row['speedup']:.2f}x"] for row in rows]))
+                                  f"{row['env steps/s']:,.0f}", f"{row['speedup']:.2f}x",
+                                  _shown(row["env steps/s outside Chrome"], "{:,.0f}"),
+                                  _shown(row["speedup outside Chrome"], "{:.2f}x")] for row in rows]))
     if args.plot is not None:
         plot(rows, args.plot, f"{args.task.removeprefix('AndroidWorld/')}: env steps/s vs envs")
         print(f"plot: {args.plot}")

@@ -139,7 +139,8 @@ def test_scaling_table_and_plot(scripts, tmp_path, capsys, monkeypatch):
     output = capsys.readouterr().out
     assert output.startswith("machine: ")
     header, *body = table(output)
-    assert header == ["mode", "pixels", "envs", "vector steps/s", "env steps/s", "speedup"]
+    assert header == ["mode", "pixels", "envs", "vector steps/s", "env steps/s", "speedup",
+                      "env steps/s outside Chrome", "speedup outside Chrome"]
     series = [("gym sync", "off"), ("gym async", "off"), ("sb3 SubprocVecEnv", "off"), ("gym sync", "on"),
               ("gym async", "on")]  # make_rl_env drops the screen: no sb3 row with pixels on
     assert [tuple(row[:3]) for row in body] == [(*s, n) for s in series for n in ("1", "2")]
@@ -148,6 +149,7 @@ def test_scaling_table_and_plot(scripts, tmp_path, capsys, monkeypatch):
         assert number(row[4]) == pytest.approx(int(row[2]) * number(row[3]), rel=0.01, abs=1)
         assert result["env steps/s"] == pytest.approx(result["envs"] * result["vector steps/s"])
     assert [row[5] for row in body[::2]] == ["1.00x"] * len(series)
+    assert {cell for row in body for cell in row[6:]} == {"-"}  # the vector modes time whole vector steps
     with Image.open(path) as image:
         assert image.format == "PNG" and image.size == (640, 400)
 
@@ -166,6 +168,7 @@ def test_scaling_processes_mode_steps_separate_processes_together(scripts, capsy
     [row] = rows
     assert (row["mode"], row["pixels"], row["envs"], row["speedup"]) == ("processes", "off", 2, 1.0)
     assert row["vector steps/s"] > 0 and row["env steps/s"] == pytest.approx(2 * row["vector steps/s"])
+    assert row["env steps/s outside Chrome"] > 0 and row["speedup outside Chrome"] == 1.0  # over itself, at N=2
 
 
 @pytest.mark.parametrize(("option", "value", "message"), [("--envs", "0,2", "positive integers"),

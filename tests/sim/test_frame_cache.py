@@ -16,7 +16,17 @@ from android_gym.sim.phone import Phone
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
-from android_gym.sim.ui.views import TOP_CORNERS, WHITE, View, column, frame, text_view, toggle
+from android_gym.sim.ui.views import (
+    TOP_CORNERS,
+    WHITE,
+    View,
+    button,
+    column,
+    frame,
+    row,
+    text_view,
+    toggle,
+)
 from android_gym.testing import run_episode
 from android_gym.ui import parse_ui_dump
 
@@ -224,6 +234,14 @@ def test_a_frame_drawn_over_the_last_keeps_what_did_not_change_and_leaves_the_la
     assert np.array_equal(renderer.render(windows("again")), Renderer(1080, 600).render(windows("again")))
 
 
+def _side_by_side(view: View) -> View:
+    """``view`` near the left of a row between boxes of other colours, a box and a label far to its right."""
+    return column(View(height=150, background=(0, 90, 0)),
+                  row(View(width=60), view, View(weight=1), View(width=100, height=80, background=(200, 230, 255)),
+                      text_view("right"), height=200),
+                  View(height=150, background=(90, 0, 0)))
+
+
 def _overlapping(first: View, second: View, label: str) -> View:
     return column(frame(first, second, height=200), View(height=200), text_view(label))
 
@@ -241,10 +259,71 @@ def _overlapping(first: View, second: View, label: str) -> View:
     # a card that becomes a bottom sheet: only which corners it rounds changes
     (lambda: column(View(height=100), View(height=200, background=(90, 90, 90), corner=42)),
      lambda: column(View(height=100), View(height=200, background=(90, 90, 90), corner=42, corners=TOP_CORNERS))),
+    # a narrow label whose text runs far past its right edge, over a box beside it, is shortened
+    (lambda: _side_by_side(View(kind="label", hint="A label far too long for its view", width=120, height=80)),
+     lambda: _side_by_side(View(kind="label", hint="Short", width=120, height=80))),
+    # a button whose title is wider than it changes its title
+    (lambda: _side_by_side(button("A title far too long for it", lambda: None, width=200, text_color=(0, 0, 0))),
+     lambda: _side_by_side(button("Another title too long", lambda: None, width=200, text_color=(0, 0, 0)))),
+    # a card with a deep shadow rounds its corners: its shadow beside it changes too
+    (lambda: _side_by_side(View(width=400, height=80, elevation=63, background=(230, 230, 230))),
+     lambda: _side_by_side(View(width=400, height=80, elevation=63, background=(230, 230, 230), corner=40))),
+    # two views far apart change, one in the top left corner, one in the bottom right
+    (lambda: column(row(text_view("a"), View(weight=1)), View(height=300), row(View(weight=1), text_view("b"))),
+     lambda: column(row(text_view("c"), View(weight=1)), View(height=300), row(View(weight=1), text_view("d")))),
 ])
 def test_a_window_redrawn_in_part_looks_as_drawn_whole(before, after) -> None:
     incremental, whole = _drawn_after(before(), after())
     assert np.array_equal(incremental, whole)
+
+
+def test_a_window_that_grows_where_another_was_fills_it_with_its_background() -> None:
+    """A keyboard goes and the app's window grows over where it was: the app's views are the same, its root (which
+    paints nothing itself) is taller, and the rows the keyboard showed are the app's background."""
+    def windows(keyboard: bool) -> dict[str, tuple[View, tuple[int, int, int]]]:
+        app = column(text_view("Note"), View(height=100, background=(200, 230, 255)))
+        layout(app, 0, 0, 1080, 400 if keyboard else 600)
+        shown = {"app": (app, (250, 250, 250))}
+        if keyboard:
+            keys = row(text_view("q"), text_view("w"), background=(90, 90, 90))
+            layout(keys, 0, 400, 1080, 200)
+            shown["keyboard"] = (keys, (90, 90, 90))
+        return shown
+
+    renderer = Renderer(1080, 600)
+    renderer.render(windows(True))
+    assert np.array_equal(renderer.render(windows(False)), Renderer(1080, 600).render(windows(False)))
+
+
+def test_a_change_to_a_box_that_paints_nothing_draws_nothing() -> None:
+    """A row without a background, elevation or picture changes its description (a selection state that shows only in
+    the dump): the frame is the one before; the same change to a row with a background draws a new one."""
+    def window(description: str, background: tuple[int, int, int] | None) -> dict[str, tuple[View, tuple]]:
+        tree = column(row(text_view("Groceries"), content_desc=description, background=background), View(height=90))
+        layout(tree, 0, 0, 1080, 600)
+        return {"window": (tree, WHITE)}
+
+    for background, drawn in ((None, False), ((230, 230, 230), True)):
+        renderer = Renderer(1080, 600)
+        before = renderer.render(window("Groceries", background))
+        assert (renderer.render(window("Groceries, selected", background)) is not before) == drawn
+
+
+def test_views_changed_far_apart_are_redrawn_in_a_box_each(monkeypatch) -> None:
+    """Two labels change, one at each end of a row: two boxes around them are drawn, not the rows across."""
+    def labels(left: str, right: str) -> View:
+        return column(View(height=100, background=(0, 90, 0)),
+                      row(text_view(left, width=150), View(weight=1), text_view(right, width=150)),
+                      View(height=100, background=(90, 0, 0)))
+
+    drawn = []
+    draw = Renderer._drawn
+    monkeypatch.setattr(Renderer, "_drawn", lambda self, painted, background, box: drawn.append(box) or draw(
+        self, painted, background, box))
+    incremental, whole = _drawn_after(labels("a", "b"), labels("c", "d"))
+    assert np.array_equal(incremental, whole)
+    assert len(drawn) == 4 and drawn[0] == drawn[3] == (0, 0, 1080, 600)  # the first frame and the one drawn whole
+    assert all(right - left < 300 for left, _, right, _ in drawn[1:3])
 
 
 def _center(phone: Phone, label: str) -> tuple[float, float]:
