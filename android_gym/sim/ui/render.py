@@ -435,7 +435,8 @@ class Renderer:
         if view.kind == "fab":
             self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION),
                          "ellipse" if view.background is not None else None)
-            self._draw.ellipse(_box(bounds), fill=view.background)
+            if view.background is not None:  # no colour: Pillow would outline it in white
+                self._draw.ellipse(_box(bounds), fill=view.background)
             self._icon(view.hint, view.bounds, view.text_color)
             return
         if view.kind in ("app_icon", "dock_icon"):
@@ -505,10 +506,13 @@ class Renderer:
     def _rounded(self, box: Box, radius: int, color: Color | None, corners: Corners = ALL_CORNERS) -> None:
         """Pillow's ``rounded_rectangle`` filled with ``color`` at ``box`` (Pillow's, end inclusive), drawn as Pillow
         draws it, its corners' pie slices and the rectangles between them, these by ``_fill``; a shape whose corners
-        meet (or lack), or no colour (nothing drawn), is left to Pillow."""
+        meet (or lack) is left to Pillow. No colour draws nothing (Pillow would outline the shape in its default
+        ink, white)."""
+        if color is None:
+            return
         x0, y0, x1, y1 = box
         d = min(x1 - x0, y1 - y0, radius * 2)  # a corner's diameter
-        if color is None or not d or not any(corners) or x1 - x0 <= d + 1 or y1 - y0 <= d + 1:
+        if not d or not any(corners) or x1 - x0 <= d + 1 or y1 - y0 <= d + 1:
             self._draw.rounded_rectangle(box, radius=radius, fill=color, corners=corners)
             return
         r, core = d // 2, self._draw.draw
