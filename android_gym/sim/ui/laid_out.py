@@ -42,9 +42,9 @@ class Shaped:
             fields = view.__dict__.copy()  # a view holds only the fields it was given (or set) in its dict
             children = fields["children"]
             fields["children"] = len(children)
-            names = BEHAVIOUR.intersection(fields)
-            if names:
-                self.behaving.append((len(self.views), tuple(names)))
+            if not BEHAVIOUR.isdisjoint(fields):  # few views have any: no set made for the others
+                names = tuple(BEHAVIOUR.intersection(fields))
+                self.behaving.append((len(self.views), names))
                 for name in names:
                     fields[name] = fields[name] is not None
             self.views.append(view)
@@ -73,8 +73,8 @@ class Kept:
 
     root: View
     built: Shaped
+    ids: frozenset[int]  # the ids of ``built``'s views
     made: dict[Hashable, Any] = field(default_factory=dict)
-    ids: frozenset[int] = frozenset()
 
 
 class LaidOutTrees:
@@ -83,10 +83,12 @@ class LaidOutTrees:
     def __init__(self, size: int) -> None:
         self._size = size
         self._kept: OrderedDict[Shaped, Kept] = OrderedDict()
+        self._held: set[int] = set()  # the ids of the kept trees' views (no view is in two: ``get``)
 
     def clear(self) -> None:
         """Forget every tree."""
         self._kept.clear()
+        self._held = set()
 
     def get(self, built: Shaped) -> Kept | None:
         """The kept tree of ``built``'s shape and rectangle, given the callbacks and pictures of ``built``'s views;
@@ -94,8 +96,7 @@ class LaidOutTrees:
         then every tree is forgotten, as laying it out would move a kept one)."""
         if built.key is None:
             return None
-        ids = set(map(id, built.views))
-        if any(not kept.ids.isdisjoint(ids) for kept in self._kept.values()):
+        if not self._held.isdisjoint(map(id, built.views)):
             self.clear()
             return None
         kept = self._kept.get(built)
@@ -113,7 +114,8 @@ class LaidOutTrees:
         """Keep ``root``, ``built`` laid out (``None`` when it cannot be kept)."""
         if built.key is None:
             return None
-        kept = self._kept[built] = Kept(root, built, ids=frozenset(map(id, built.views)))
+        kept = self._kept[built] = Kept(root, built, frozenset(map(id, built.views)))
+        self._held |= kept.ids
         if len(self._kept) > self._size:
-            self._kept.popitem(last=False)
+            self._held -= self._kept.popitem(last=False)[1].ids
         return kept
