@@ -8,13 +8,14 @@ puts in ``info["invalid_action"]``.
 from __future__ import annotations
 
 import json
+import math
 import operator
 import shlex
 import string
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, get_type_hints
 
 import numpy as np
 from gymnasium import spaces
@@ -125,48 +126,24 @@ class Action:
     @classmethod
     def parse(cls, value: Action | str | Mapping[str, Any]) -> Action:
         """A checked ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if
-        malformed (also an ``Action`` built by hand with fields of the wrong types)."""
+        malformed (also an ``Action`` built by hand with fields of the wrong types). An Action whose fields already
+        hold what the checks make of them (plain ints and strs: an agent's or the action space's) is returned as
+        it is."""
         if isinstance(value, Action):
-            if _well_formed(value):  # an agent's or the action space's action: nothing to convert
-                return value
-            value = {name: getattr(value, name) for name in _FIELDS}
-        elif isinstance(value, str):
+            given = vars(value)
+            for name, field in given.items():
+                if field is not None and _CHECKS[name](name, field) is not field:
+                    return cls(**_checked(given))
+            return value if value.action_type is not None else cls(**_checked(given))
+        if isinstance(value, str):
             value = _load_json(value)
         if not isinstance(value, Mapping):
             raise InvalidActionError(f"an action must be a JSON object or mapping, not {type(value).__name__}")
-        known = set(_FIELDS)
-        unknown = set(value) - known
+        unknown = set(value) - set(_CHECKS)
         if unknown:
             raise InvalidActionError(f"unknown action field(s) [{', '.join(sorted(map(short_repr, unknown)))}]; "
-                                     f"known: {sorted(known)}")
-        data = {key: val for key, val in value.items() if val is not None}
-        try:
-            data["action_type"] = ActionType(data.get("action_type"))
-        except (ValueError, TypeError):
-            raise InvalidActionError(f"action_type must be one of {[t.value for t in ACTION_TYPES]}, "
-                                     f"got {short_repr(value.get('action_type'))}") from None
-        for name in ("index", "x", "y"):
-            if name in data:
-                number = data[name]
-                if (isinstance(number, bool) or not isinstance(number, (int, float, np.integer, np.floating))
-                        or abs(number) > 2**31 or not np.isfinite(number)):
-                    raise InvalidActionError(f"{name} must be a finite number (a pixel or an element index), "
-                                             f"got {short_repr(number)}")
-                data[name] = int(number)
-        if "clear_text" in data:
-            if not isinstance(data["clear_text"], (bool, np.bool_)):
-                raise InvalidActionError(f"clear_text must be true or false, got {short_repr(data['clear_text'])}")
-            data["clear_text"] = bool(data["clear_text"])
-        for name in ("text", "direction", "goal_status", "app_name", "keycode"):
-            if name in data:
-                if not isinstance(data[name], str):
-                    raise InvalidActionError(f"{name} must be a string, got {short_repr(data[name])}")
-                data[name] = str(data[name])
-                try:
-                    encode_utf8(data[name], name)  # a lone surrogate would break every app and device protocol
-                except UnencodableTextError as error:
-                    raise InvalidActionError(str(error)) from None
-        return cls(**data)
+                                     f"known: {sorted(_CHECKS)}")
+        return cls(**_checked(value))
 
     def to_json(self) -> str:
         """AndroidWorld's JSON form (``None`` fields left out)."""
@@ -201,31 +178,54 @@ def _load_json(text: str) -> Any:
         raise InvalidActionError("the action JSON is nested too deeply: an action is one flat JSON object") from None
 
 
-_FIELDS = tuple(f.name for f in fields(Action))
-
-
-def _well_formed(action: Action) -> bool:
-    """Whether every field of ``action`` already holds what ``Action.parse`` would make of it (a number a plain
-    ``int`` in range, a flag a ``bool``, a text a ``str`` UTF-8 can encode), so that parse returns it as it is."""
-    if type(action.action_type) is not ActionType:
-        return False
-    for number in (action.index, action.x, action.y):
-        if number is not None and (type(number) is not int or abs(number) > 2**31):
-            return False
-    if action.clear_text is not None and type(action.clear_text) is not bool:
-        return False
-    for text in (action.text, action.direction, action.goal_status, action.app_name, action.keycode):
-        if text is not None and (type(text) is not str or not _encodable(text)):
-            return False
-    return True
-
-
-def _encodable(text: str) -> bool:
+def _action_type(name: str, value: Any) -> ActionType:
+    if type(value) is ActionType:  # a member is itself (and Enum's call, which would say so, is slow)
+        return value
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+        return ActionType(value)
+    except (ValueError, TypeError):
+        raise InvalidActionError(f"{name} must be one of {[t.value for t in ACTION_TYPES]}, "
+                                 f"got {short_repr(value)}") from None
+
+
+def _number(name: str, value: Any) -> int:
+    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
+            or abs(value) > 2**31 or not math.isfinite(value)):
+        raise InvalidActionError(f"{name} must be a finite number (a pixel or an element index), "
+                                 f"got {short_repr(value)}")
+    return int(value)
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidActionError(f"{name} must be true or false, got {short_repr(value)}")
+    return bool(value)
+
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise InvalidActionError(f"{name} must be a string, got {short_repr(value)}")
+    try:
+        encode_utf8(value, name)  # a lone surrogate would break every app and device protocol
+    except UnencodableTextError as error:
+        raise InvalidActionError(str(error)) from None
+    return str(value)
+
+
+#: Each field's check, by the type ``Action`` declares for it: the value ``Action.parse`` makes of a field's value
+#: (the value itself when it is already that), or ``InvalidActionError``.
+_CHECKS: dict[str, Callable[[str, Any], Any]] = {
+    name: {ActionType: _action_type, int | None: _number, bool | None: _flag, str | None: _text}[hint]
+    for name, hint in get_type_hints(Action).items()}
+
+
+def _checked(value: Mapping[str, Any]) -> dict[str, Any]:
+    """The checked fields of an action given as a mapping of known field names (``None`` fields left out), its
+    ``action_type`` checked first."""
+    checked = {"action_type": _action_type("action_type", value.get("action_type"))}
+    checked.update((name, _CHECKS[name](name, field)) for name, field in value.items()
+                   if field is not None and name != "action_type")
+    return checked
 
 
 @dataclass(frozen=True)

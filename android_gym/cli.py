@@ -301,7 +301,6 @@ def cmd_sim_serve(args: argparse.Namespace) -> int:
     import asyncio
     import signal
 
-    from android_gym.sim.adb_harness import free_emulator_port
     from android_gym.sim.phone import Phone
     from android_gym.sim.server import SimServer, is_loopback
 
@@ -318,24 +317,30 @@ def cmd_sim_serve(args: argparse.Namespace) -> int:
                               "pass --insecure to accept that")
         print(f"android-gym: warning: {exposure}", file=sys.stderr, flush=True)
     width, height = args.size
-    adb_port = args.adb_port if args.adb_port is not None else free_emulator_port(args.host)
-    server = SimServer(Phone(width, height, animations=args.animate), adb_port=adb_port,
-                       console_port=args.console_port, host=args.host, grpc_port=args.grpc_port, adb_keys=adb_keys,
-                       grpc_token=grpc_token)
-    grpc = f", gRPC on {args.host}:{args.grpc_port}" if args.grpc_port is not None else ""
-    if grpc_token:
-        from android_gym.device.discovery import discovery_dir
-        grpc += f" (token in {discovery_dir() / f'pid_{os.getpid()}.ini'})"
-    if adb_keys is not None:
-        grpc += f"; adb hosts need one of {len(adb_keys)} key(s)"
-    print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port}"
-          f"{grpc} (Ctrl-C or `adb -s {server.serial} emu kill` to stop)", flush=True)
+    phone = Phone(width, height, animations=args.animate)
+    try:
+        server = SimServer(phone, adb_port=args.adb_port, console_port=args.console_port, host=args.host,
+                           grpc_port=args.grpc_port, adb_keys=adb_keys, grpc_token=grpc_token)
+    except ServerError:
+        phone.close()
+        raise
+
+    def report_ports() -> None:
+        """The ports served on, as bound."""
+        grpc = f", gRPC on {args.host}:{server.grpc.port}" if server.grpc is not None else ""
+        if grpc_token:
+            from android_gym.device.discovery import discovery_dir
+            grpc += f" (token in {discovery_dir() / f'pid_{os.getpid()}.ini'})"
+        if adb_keys is not None:
+            grpc += f"; adb hosts need one of {len(adb_keys)} key(s)"
+        print(f"{server.serial}: adb on {args.host}:{server.adb_port}, console on {args.host}:{server.console_port}"
+              f"{grpc} (Ctrl-C or `adb -s {server.serial} emu kill` to stop)", flush=True)
 
     async def serve() -> None:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, server.stop)
-        await server.serve()
+        await server.serve(report_ports)
 
     try:
         asyncio.run(serve())
@@ -499,7 +504,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--adb-port", type=_port,
                        help="adb port (default: as an emulator, the first free pair from 5554/5555 up to 5584/5585, "
                             "console on the even port: 5555 → emulator-5554)")
-    serve.add_argument("--console-port", type=_port, help="emulator console port (default: adb port - 1)")
+    serve.add_argument("--console-port", type=_port,
+                       help="emulator console port (default: adb port - 1; given alone, the adb port is one above "
+                            "it, as the emulator's -port)")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default: loopback only; another one needs authentication or "
                             "--insecure)")

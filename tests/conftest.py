@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ from ray_start import start_local_ray
 
 import android_gym  # registers the envs
 from android_gym.device.sim import SimDevice
-from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
+from android_gym.sim.adb_harness import private_adb_server
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
 from android_gym.sim.system.chromium import keep_browser
@@ -38,6 +39,13 @@ def pytest_configure(config: pytest.Config) -> None:
     # module itself).
     multiprocessing.set_forkserver_preload(["__main__", "stable_baselines3.common.vec_env.subproc_vec_env",
                                             "android_gym.wrappers.rl_env", "android_gym.sim.phone"])
+    # The suite's compiled modules are cached (``__pycache__``, git-ignored) even where PYTHONDONTWRITEBYTECODE is
+    # set: else every run compiles every module it imports, in this process and in each of the interpreters it
+    # starts (CLI and script runs, Ray workers, the forkserver), and pytest rewrites the asserts of every test module
+    # again (collecting the suite: ~30 s of CPU instead of ~13). Children inherit the change through the
+    # environment; a module changed since is compiled again, as always.
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -89,15 +97,16 @@ def adb_server_port(tmp_path_factory) -> int:
 def served_phone(adb_server_port) -> SimServer:
     """A simulated phone served like an emulator (adb, console and gRPC); the adb server lists it as
     ``server.serial``, its gRPC service is on ``server.grpc.port``."""
-    with SimServer(adb_port=free_emulator_port(), grpc_port=free_port()) as server:
+    with SimServer(grpc_port=0) as server:
         adbutils.AdbClient("127.0.0.1", adb_server_port).wait_for(server.serial, timeout=60)
         yield server
 
 
 @pytest.fixture
 def fresh_served_phone(served_phone) -> SimServer:
-    """``served_phone`` with a brand-new phone behind it (the adb transport stays up)."""
-    served_phone.phone_host.replace(Phone()).close()
+    """``served_phone`` with a brand-new phone behind it, its gRPC VM reset (running, no input queued from a test
+    before); the adb transport stays up."""
+    served_phone.grpc.reset(Phone())
     return served_phone
 
 

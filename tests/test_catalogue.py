@@ -8,12 +8,15 @@ import pkgutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 import android_gym
 from android_gym import evaluation, wrappers
 from android_gym.envs import INDEX_FILE
+from android_gym.lazy_names import type_checking_imports
+from android_gym.sim import apps
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:
@@ -85,10 +88,11 @@ def test_a_task_registered_under_a_catalogue_name_before_its_module_is_imported_
     assert seen == [True, True, 45, "android_gym.envs.sms"]
 
 
-@pytest.mark.parametrize("package", [wrappers, evaluation], ids=lambda package: package.__name__)
+@pytest.mark.parametrize("package", [wrappers, evaluation, apps], ids=lambda package: package.__name__)
 def test_a_package_of_lazy_names_offers_each_and_none_is_a_submodules_name(package):
     submodules = {module.name for module in pkgutil.iter_modules(package.__path__)}
-    assert set(package.__all__) <= set(dir(package))
+    lazy = dict(type_checking_imports(Path(package.__file__).read_text(), package.__name__))
+    assert set(lazy) <= set(package.__all__) <= set(dir(package))  # `import *` takes every lazy name
     assert not set(package.__all__) & submodules  # importing that submodule would replace the name
     for name in package.__all__:
         assert getattr(package, name) is vars(package)[name]  # imported, then kept

@@ -147,7 +147,7 @@ def test_a_device_spec_doctor_cannot_check_is_a_failed_check(spec, detail, fix):
 @pytest.fixture(scope="module")
 def grpc_server(adb_server_port) -> Iterator[SimServer]:
     """A simulated phone served like an emulator started with ``-grpc``, listed by the private adb server."""
-    with SimServer(adb_port=free_emulator_port(), grpc_port=free_port()) as server:
+    with SimServer(grpc_port=0) as server:
         adbutils.AdbClient("127.0.0.1", adb_server_port).wait_for(server.serial, timeout=60)
         yield server
 

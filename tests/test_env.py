@@ -235,6 +235,26 @@ def test_parse_returns_a_well_formed_action_itself_and_converts_the_others():
         Action.parse(Action(ActionType.CLICK, index=2**40))
 
 
+@pytest.mark.parametrize("fields", [
+    {"index": 3}, {"x": np.int64(5), "y": 7.0}, {"index": True}, {"index": 2**40}, {"x": float("nan"), "y": 1},
+    {"text": "a\ud800"}, {"text": "ok", "clear_text": np.bool_(True)}, {"text": "ok", "clear_text": 1},
+    {"app_name": 5}, {"direction": "up"}], ids=repr)
+def test_an_action_and_its_mapping_parse_alike(fields):
+    """One set of rules: an Action built by hand parses as the mapping of its fields does (same action or the same
+    refusal), and comes back as itself exactly when nothing in it needed converting."""
+    def outcome(value):
+        try:
+            return Action.parse(value)
+        except InvalidActionError as error:
+            return str(error)
+
+    action = Action(ActionType.INPUT_TEXT, **fields)
+    by_action, by_mapping = outcome(action), outcome({"action_type": "input_text", **fields})
+    assert by_action == by_mapping
+    converted = any(type(value) not in (int, str) for value in fields.values())
+    assert (by_action is action) == (isinstance(by_action, Action) and not converted)
+
+
 def test_space_samples_refuse_what_is_no_integer_of_the_space():
     """The space's fields are NumPy or Python integers; a float, a bool or a NumPy bool is no field value."""
     base = {"action_type": 0, "index": -1, "touch_position": np.zeros(2, np.float32), "direction": 0}

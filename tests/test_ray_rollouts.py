@@ -26,7 +26,6 @@ from android_gym.distributed import (
 )
 from android_gym.errors import DeviceSpecError, UnknownTaskError
 from android_gym.evaluation import read_results
-from android_gym.sim.adb_harness import free_emulator_port
 from android_gym.sim.server import SimServer
 from android_gym.tasks.oracle import OracleError
 from android_gym.wrappers import make_rl_env
@@ -180,7 +179,7 @@ def test_the_example_runs_and_writes_its_records(local_ray, ray_rollouts, tmp_pa
 
 def test_episodes_of_a_device_that_breaks_are_retried_elsewhere_and_its_actor_retired(local_ray, adb_server_port):
     """A phone served over adb whose phone is closed once its actor is up: every episode there fails."""
-    with SimServer(adb_port=free_emulator_port()) as server:
+    with SimServer() as server:
         adbutils.AdbClient("127.0.0.1", adb_server_port).wait_for(server.serial, timeout=60)
         with WorkerPool("SendSms", devices=["sim", f"adb:{server.serial}"]) as pool:
             server.phone.close()

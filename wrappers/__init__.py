@@ -38,13 +38,4 @@ __all__ = ["AndroidArenaDialect", "AndroidWorldJSON", "AppAgentDialect", "AppDoc
            "ForbiddenElement", "ForbiddenPage", "MultiTaskRLEnv", "ParseLLMActions", "PixelObservation",
            "RecordTrajectory", "SetOfMark", "TouchGridActions", "VisitCountHints", "compress_ui", "make_pixel_env",
            "make_rl_env"]
-__getattr__, __dir__ = lazy_names(__name__, {
-    "android_gym.wrappers.app_docs": ["AppDocs"], "android_gym.wrappers.compression": ["CompressUITree", "compress_ui"],
-    "android_gym.wrappers.constraints": ["ApplyConstraints", "ForbiddenApp", "ForbiddenElement", "ForbiddenPage"],
-    "android_gym.wrappers.dialects": ["DIALECTS", "AndroidArenaDialect", "AndroidWorldJSON", "AppAgentDialect"],
-    "android_gym.wrappers.distractors": ["Distractors"], "android_gym.wrappers.exploration": ["VisitCountHints"],
-    "android_gym.wrappers.llm_actions": ["ParseLLMActions"], "android_gym.wrappers.recording": ["RecordTrajectory"],
-    "android_gym.wrappers.rl_actions": ["ElementActions", "TouchGridActions"],
-    "android_gym.wrappers.rl_env": ["make_rl_env"], "android_gym.wrappers.rl_multitask": ["MultiTaskRLEnv"],
-    "android_gym.wrappers.rl_observations": ["ElementFeatureObservation", "PixelObservation"],
-    "android_gym.wrappers.rl_pixels": ["make_pixel_env"], "android_gym.wrappers.set_of_mark": ["SetOfMark"]})
+__getattr__, __dir__ = lazy_names(__name__)

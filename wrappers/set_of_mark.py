@@ -266,12 +266,13 @@ def _draw_box(pixels: np.ndarray, element: UIElement, thickness: int) -> None:
         pixels[rows, columns] = BOX_COLOUR
 
 
-def _draw_label(pixels: np.ndarray, element: UIElement, box: tuple[int, int, int, int], style: str) -> None:
-    """The element's numbered label in ``box``, drawn with Pillow on its own small patch of ``pixels`` (converting
-    the whole screen to a Pillow image and back would cost more than all the drawing)."""
-    look, layout = _LOOKS[style], _layout(pixels.shape[1], style)
-    left, top, right, bottom = box
-    patch = Image.fromarray(pixels[top:bottom, left:right])
+@lru_cache(maxsize=4096)
+def _label_pixels(index: int, width: int, style: str) -> np.ndarray:
+    """The pixels of the numbered label ``index`` on a screen ``width`` pixels wide (read-only, ``_label_size``).
+    Its rings, fill and text are opaque and cover the whole label, so it looks the same over any screen and is
+    drawn with Pillow once, not at every mark."""
+    look, layout = _LOOKS[style], _layout(width, style)
+    patch = Image.new("RGB", _label_size(index, width, style))
     draw = ImageDraw.Draw(patch, "RGBA")
     inset = 0
     for ring in look.rings:
@@ -279,10 +280,18 @@ def _draw_label(pixels: np.ndarray, element: UIElement, box: tuple[int, int, int
                        width=layout.ring)
         inset += layout.ring
     draw.rectangle((inset, inset, patch.width - 1 - inset, patch.height - 1 - inset), fill=look.fill)
-    ink_left, ink_top, _, _ = layout.font.getbbox(str(element.index))
-    draw.text((inset + layout.padding - ink_left, inset + layout.padding - ink_top), str(element.index),
-              font=layout.font, fill=look.text)
-    pixels[top:bottom, left:right] = np.asarray(patch)
+    ink_left, ink_top, _, _ = layout.font.getbbox(str(index))
+    draw.text((inset + layout.padding - ink_left, inset + layout.padding - ink_top), str(index), font=layout.font,
+              fill=look.text)
+    label = np.asarray(patch)
+    label.flags.writeable = False
+    return label
+
+
+def _draw_label(pixels: np.ndarray, element: UIElement, box: tuple[int, int, int, int], style: str) -> None:
+    """The element's numbered label in ``box`` (a label's size, on the screen) of ``pixels``."""
+    left, top, right, bottom = box
+    pixels[top:bottom, left:right] = _label_pixels(element.index, pixels.shape[1], style)
 
 
 def draw_marks(pixels: np.ndarray, elements: Sequence[UIElement], style: str = "androidworld") -> np.ndarray:

@@ -15,9 +15,10 @@ each use, brings that file up to date with the bytes just pulled from the device
   leave it alone unless page 1 changes).
 
 A device that keeps write versions of its files (``SimDevice.file_versions``: numbers that move with every write,
-read without reading a file) is asked for those of the database and its ``-wal`` first: while they are the ones
+read without reading a file) is asked for those of the database and its side files first: while they are the ones
 seen when the bytes were last pulled (or pushed by us), the device still holds those bytes, so a query pulls
-nothing and a write pulls only the side files it may have to remove. A device that tells file digests without
+nothing and a write pulls only the side files it may have to remove, none if they were missing then (as after a
+push of ours, which removes them). A device that tells file digests without
 sending the files (``AdbDevice.md5sums``: one ``md5sum`` of the database and its ``-wal``) is asked instead before a
 query: when the database still holds the bytes last seen, with no WAL frames beside it, nothing is pulled (a task's
 check after a step that wrote nothing costs one small round trip, not two pulls); when it changed, only the
@@ -104,10 +105,12 @@ class LocalDatabase:
         self.pid = os.getpid()  # a forked child makes its own copies
         self._close = weakref.finalize(self, _dispose, self._connection, self._dir)
         self._lock = threading.Lock()
-        self._paths = (db_path, db_path + "-wal")  # what ``_versions`` and ``_digests`` ask about
+        self._paths = (db_path, db_path + "-wal")  # what ``_digests`` asks about
+        self._versioned = (*self._paths, db_path + "-shm")  # what ``_versions`` asks about: every side file too
         self._device_bytes: bytes | None = None  # the device's file as last pulled or pushed
         self._device_md5: str | None = None  # its digest, made when first compared with the device's
         self._device_versions: tuple[int, ...] | None = None  # the files' versions when they held those bytes
+        self._sideless = False  # whether the device had no -wal and no -shm then either
         self._local_counter = 0  # the change counter in the copy's file, as the connection last saw it
         self._results: dict[tuple[str, tuple[Any, ...]], list[dict[str, Any]]] = {}  # queries of the copy as it is
 
@@ -141,10 +144,10 @@ class LocalDatabase:
         return None if md5sums is None else md5sums(self._paths)
 
     def _versions(self, device: Device) -> tuple[int, ...] | None:
-        """Write versions of the database and its ``-wal`` from a device that keeps them (``file_versions``);
+        """Write versions of the database and its side files from a device that keeps them (``file_versions``);
         ``None`` for one that does not."""
         file_versions = getattr(device, "file_versions", None)
-        return None if file_versions is None else file_versions(self._paths)
+        return None if file_versions is None else file_versions(self._versioned)
 
     def _holds(self, digest: str | None) -> bool:
         """Whether the bytes last seen on the device have ``digest``."""
@@ -154,16 +157,18 @@ class LocalDatabase:
             self._device_md5 = hashlib.md5(self._device_bytes).hexdigest()
         return digest == self._device_md5
 
-    def _seen(self, data: bytes | None, versions: tuple[int, ...] | None = None) -> None:
+    def _seen(self, data: bytes | None, versions: tuple[int, ...] | None = None, sideless: bool = False) -> None:
         """The device's file now holds ``data`` (``None``: bytes this copy does not hold), with no WAL frames beside
-        it, while its files have ``versions`` (``_versions``, taken before they were read)."""
+        it, while its files have ``versions`` (``_versions``, taken before they were read); ``sideless``: it has
+        no ``-wal`` or ``-shm`` file either."""
         self._device_bytes, self._device_md5, self._device_versions = data, None, versions
+        self._sideless = sideless
 
-    def _copy(self, data: bytes, versions: tuple[int, ...] | None) -> None:
-        """The device's database holds ``data`` (with no WAL frames), its files ``versions``: the copy is brought up
-        to date with it."""
+    def _copy(self, data: bytes, versions: tuple[int, ...] | None, sideless: bool) -> None:
+        """The device's database holds ``data`` (with no WAL frames, nor any side file if ``sideless``), its files
+        ``versions``: the copy is brought up to date with it."""
         if data == self._device_bytes:
-            self._device_versions = versions
+            self._device_versions, self._sideless = versions, sideless
             return
         self._local_counter += 1
         local = _with_counter(data, self._local_counter, b"\x01\x01") if len(data) >= _HEADER else data
@@ -171,7 +176,7 @@ class LocalDatabase:
             handle.write(local)
             handle.truncate()
         self._results = {}
-        self._seen(data, versions)
+        self._seen(data, versions, sideless)
 
     def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool,
              rows_only: bool = False) -> T:
@@ -189,12 +194,15 @@ class LocalDatabase:
             data = self._device_bytes if known else device.pull(self.db_path)
             assert data is not None  # versions are kept only with the bytes
             # A -shm without a -wal holds nothing to read (SQLite rebuilds it); it matters only as a file to remove.
-            sides = {suffix: None if no_frames else _pull_optional(device, self.db_path + suffix)
+            # Side files missing when last seen, with the same versions now, are missing still: not asked for.
+            unasked = no_frames or (known and self._sideless)
+            sides = {suffix: None if unasked else _pull_optional(device, self.db_path + suffix)
                      for suffix in _SIDE_FILES if write or suffix == "-wal"}
             if sides["-wal"]:  # frames not yet checkpointed: open the files as they are
                 self._seen(None)
                 return _use_with_wal(device, self.db_path, data, sides, action, write)
-            self._copy(data, versions)
+            self._copy(data, versions, sideless=versions is not None and len(sides) == len(_SIDE_FILES)
+                       and all(side is None for side in sides.values()))
             headed = len(data) >= _HEADER
             if not write:
                 return action(self._connection)
@@ -220,10 +228,9 @@ class LocalDatabase:
             self._local_counter = _counter(local)
             pushed = _with_counter(local, _counter(data) + 1, data[_FORMAT]) if headed else local
             present = [self.db_path + suffix for suffix, side in sides.items() if side is not None]
-            if present:
-                device.shell("rm -f " + " ".join(map(shlex.quote, present)))
+            removed = not present or device.shell("rm -f " + " ".join(map(shlex.quote, present))).ok
             device.push(pushed, self.db_path)
-            self._seen(pushed, self._versions(device))
+            self._seen(pushed, self._versions(device), sideless=removed)
             return result
 
 

@@ -33,9 +33,4 @@ if TYPE_CHECKING:
 __all__ = ["RESULTS_FILE", "RUN_FILE", "SUMMARY_FILE", "Row", "RunFolder", "TaskInfo", "evaluate",
            "format_table", "latest", "read_results", "resolve_suite", "summarize_records", "task_info",
            "worker_devices", "write_csv", "write_report"]
-__getattr__, __dir__ = lazy_names(__name__, {
-    "android_gym.evaluation.report": ["write_report"],
-    "android_gym.evaluation.results": ["RESULTS_FILE", "RUN_FILE", "RunFolder", "latest", "read_results"],
-    "android_gym.evaluation.runner": ["evaluate", "worker_devices"],
-    "android_gym.evaluation.suite": ["TaskInfo", "resolve_suite", "task_info"],
-    "android_gym.evaluation.summary": ["SUMMARY_FILE", "Row", "format_table", "summarize_records", "write_csv"]})
+__getattr__, __dir__ = lazy_names(__name__)

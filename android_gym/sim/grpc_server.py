@@ -363,10 +363,15 @@ class SimGrpcServer:
         for action in queued:
             action(self.host.phone)
 
-    def reset(self) -> None:
-        """Boot a fresh phone of the same size (and animation setting) in place of the current one."""
-        size, animations = self.host.locked(lambda: (self.host.phone.screen_size, self.host.phone.window.animations))
-        self.host.replace(Phone(*size, animations=animations)).close()
+    def reset(self, phone: Phone | None = None) -> None:
+        """Serve ``phone`` (default: a freshly booted one of the same size and animation setting) in place of the
+        current one, which is shut down, as a VM that is reset: running, the input queued while it was paused
+        dropped."""
+        if phone is None:
+            size, animations = self.host.locked(lambda: (self.host.phone.screen_size,
+                                                         self.host.phone.window.animations))
+            phone = Phone(*size, animations=animations)
+        self.host.replace(phone).close()
         self.host.locked(self._after_reset)
 
     def _after_reset(self) -> None:

@@ -4,7 +4,9 @@ Like the Android emulator, it announces itself to the adb server (``host:emulato
 ``ANDROID_ADB_SERVER_PORT``, default 5037), so ``adb devices`` lists it as ``emulator-<console port>``; and, as the
 emulator's adb pipe does whenever it waits for a host, it announces itself again every ``ANNOUNCE_PERIOD_S`` while
 no adb server is connected, so a restarted server (``adb kill-server``/``start-server``) finds it even on ports
-outside the 5555–5585 range adb servers scan at start. It listens on loopback unless another ``host`` is given.
+outside the 5555–5585 range adb servers scan at start. It listens on loopback unless another ``host`` is given, on
+the ports given or, like the emulator, on the first emulator pair it can take (``listen_on_phone_ports``: each port
+taken by listening on it, never checked first, so servers starting at once never collide).
 With ``grpc_port`` it also serves the emulator's gRPC services (``grpc_server``); their ``SHUTDOWN`` stops
 everything. Once AndroidEnv's accessibility forwarder is installed and enabled on the phone, the phone sends its
 trees to the host that asked (``a11y_forwarder``).
@@ -19,8 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import os
+import socket
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -30,6 +34,7 @@ from android_gym.device.malloc import keep_frames_in_the_heap
 from android_gym.errors import ServerError
 from android_gym.sim.a11y_forwarder import AccessibilityForwarderService
 from android_gym.sim.adb_auth import AdbPublicKey
+from android_gym.sim.adb_harness import EMULATOR_ADB_PORTS
 from android_gym.sim.adbd import AdbDaemon
 from android_gym.sim.console import EmulatorConsole, load_auth_token
 from android_gym.sim.grpc_server import SimGrpcServer
@@ -38,18 +43,21 @@ from android_gym.sim.phone import Phone
 
 #: How often a phone no adb server is connected to announces itself (seconds).
 ANNOUNCE_PERIOD_S = 1.0
+
+
 class SimServer:
     """Serve ``phone`` (a fresh one by default) over adb and the emulator console, and over the emulator's gRPC
-    services on ``grpc_port`` unless it is ``None``."""
+    services on ``grpc_port`` unless it is ``None``. The adb and console ports (``adb_port``, ``console_port``:
+    default, the first free emulator pair) are listened on from the start; taken ones raise ``ServerError``."""
 
-    def __init__(self, phone: Phone | None = None, adb_port: int = 5555, console_port: int | None = None,
+    def __init__(self, phone: Phone | None = None, adb_port: int | None = None, console_port: int | None = None,
                  host: str = "127.0.0.1", home: Path | None = None, announce: bool = True,
                  grpc_port: int | None = None, adb_server_port: int | None = None,
                  adb_keys: Sequence[AdbPublicKey] | None = None, grpc_token: str | None = None) -> None:
-        self.adb_port = adb_port
+        self._listening = listen_on_phone_ports(host, adb_port, console_port)
+        self.adb_port, self.console_port = (sock.getsockname()[1] for sock in self._listening)
         self.adb_server_port = (int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")) if adb_server_port is None
                                 else adb_server_port)
-        self.console_port = adb_port - 1 if console_port is None else console_port
         self.bind_host = host
         self.phone_host = PhoneHost(phone or Phone(), avd_name=f"android_gym_sim_{self.console_port}")
         self.daemon = AdbDaemon(self.phone_host, adb_keys)
@@ -74,24 +82,15 @@ class SimServer:
         """The serial an adb server gives this device."""
         return f"emulator-{self.console_port}"
 
-    async def serve(self, ready: threading.Event | None = None) -> None:
-        """Listen on both ports until ``stop`` (or the console's ``kill``)."""
+    async def serve(self, on_ready: Callable[[], None] | None = None) -> None:
+        """Serve until ``stop`` (or the console's ``kill``); ``on_ready`` is called once every service listens."""
         keep_frames_in_the_heap()
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
+        adb_socket, console_socket = self._listening
         try:
-            adb = console = None
-            try:
-                adb = await asyncio.start_server(self._tracked(self.daemon.handle), self.bind_host, self.adb_port)
-                console = await asyncio.start_server(self._tracked(self.console.handle), self.bind_host,
-                                                     self.console_port)
-            except OSError as error:
-                if adb is not None:  # the console's port was taken: give the adb port back too
-                    adb.close()
-                    await adb.wait_closed()
-                raise ServerError(f"cannot listen on {self.bind_host} ports {self.console_port}/{self.adb_port}: "
-                                  f"{error.strerror}; pick free ports with --adb-port (console = adb port - 1)"
-                                  ) from error
+            adb = await asyncio.start_server(self._tracked(self.daemon.handle), sock=adb_socket)
+            console = await asyncio.start_server(self._tracked(self.console.handle), sock=console_socket)
             async with adb, console:
                 if self.grpc is not None:
                     self.grpc.start()
@@ -102,8 +101,8 @@ class SimServer:
                 if self._announce:
                     await announce_to_adb_server(self.adb_port, self.adb_server_port)
                     announcer = asyncio.create_task(self._keep_announcing())
-                if ready is not None:
-                    ready.set()
+                if on_ready is not None:
+                    on_ready()
                 await self._stopped.wait()
                 if announcer is not None:
                     announcer.cancel()
@@ -111,7 +110,9 @@ class SimServer:
                 for writer in self._clients.values():
                     writer.close()
                 await asyncio.gather(*self._clients, return_exceptions=True)
-        finally:  # after adbd and the console stopped listening (or failed to): the gRPC snapshots go too
+        finally:  # after adbd and the console stopped listening: the gRPC snapshots go too
+            for sock in self._listening:
+                sock.close()
             if self._discovery_file is not None:
                 self._discovery_file.unlink(missing_ok=True)
             self.forwarder.stop()
@@ -143,13 +144,13 @@ class SimServer:
         return run
 
     def start(self) -> SimServer:
-        """Serve from a background thread; returns once both ports listen."""
+        """Serve from a background thread; returns once every service listens."""
         ready = threading.Event()
         failure: list[BaseException] = []
 
         def main() -> None:
             try:
-                asyncio.run(self.serve(ready))
+                asyncio.run(self.serve(ready.set))
             except BaseException as error:  # reported to the starting thread
                 failure.append(error)
                 ready.set()
@@ -174,6 +175,39 @@ class SimServer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+def listen_on_phone_ports(host: str, adb_port: int | None = None, console_port: int | None = None
+                          ) -> tuple[socket.socket, socket.socket]:
+    """Sockets listening on ``host`` for adbd and the console. Ports given are taken or a ``ServerError`` (the
+    console's default: the adb port - 1; the adb port's, for a console port alone: one above, as the emulator's
+    ``-port``). Without either, as the emulator does, the first emulator pair from 5554/5555 whose ports it can
+    listen on (the next one tried on ``EADDRINUSE``)."""
+    if adb_port is None and console_port is not None:
+        adb_port = console_port + 1
+    pairs = ([(port, port - 1) for port in EMULATOR_ADB_PORTS] if adb_port is None
+             else [(adb_port, adb_port - 1 if console_port is None else console_port)])
+    for adb, console in pairs:
+        try:
+            return _listen_on_pair(host, adb, console)
+        except OSError as error:
+            if adb_port is None and error.errno == errno.EADDRINUSE:
+                continue
+            raise ServerError(f"cannot listen on {host} ports {console}/{adb}: {error.strerror or error}; pick free "
+                              "ports with --adb-port (console = adb port - 1)") from error
+    raise ServerError(f"cannot listen on {host}: the emulator ports 5554-5585 are all taken; stop some emulators or "
+                      "simulated phones, or pick free ports with --adb-port (console = adb port - 1)")
+
+
+def _listen_on_pair(host: str, adb_port: int, console_port: int) -> tuple[socket.socket, socket.socket]:
+    """Listen on both ports or on neither."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    adb = socket.create_server((host, adb_port), family=family)
+    try:
+        return adb, socket.create_server((host, console_port), family=family)
+    except OSError:
+        adb.close()
+        raise
 
 
 def is_loopback(host: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -65,12 +66,18 @@ def receipt_image(receipt: dict[str, Any]) -> Image.Image:
     return image
 
 
+@lru_cache(maxsize=4096)
+def _line_box(line: str, font_size: int) -> tuple[int, int, int, int]:
+    """``font(font_size).getbbox(line)``, kept: Pillow lays the whole line out to tell, and the pictures of drawn rows
+    repeat most of their lines (``Expense: …``, ``category_name: …``) from picture to picture."""
+    return font(font_size).getbbox(line)
+
+
 def text_image(text: str, font_size: int = 24) -> Image.Image:
     """``_draw_text``: black text on white, one line per line of ``text`` (blank lines half a line high), 10 px
     margins."""
-    face = font(font_size)
     lines = text.split("\n")
-    boxes = [face.getbbox(line) for line in lines]
+    boxes = [_line_box(line, font_size) for line in lines]
     heights = [box[3] if line.strip() else font_size // 2 for line, box in zip(lines, boxes)]
     width = max((box[2] for box in boxes), default=0)
     image = Image.new("RGB", (width + 20, sum(heights) + 20), (255, 255, 255))

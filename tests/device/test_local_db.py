@@ -156,6 +156,50 @@ def test_a_device_that_tells_digests_is_pulled_from_only_when_its_files_changed(
     assert titles(device) == ["in the wal"] and device.pulls == pulls  # what it pushed is what the device holds
 
 
+class VersionDevice(DigestDevice):
+    """A ``FileDevice`` that keeps write versions of its files, as ``SimDevice.file_versions`` does (here: the
+    number of the last write, removal or ``put`` of each path); counts the pulls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.versions: dict[str, int] = {}
+        self.writes = 0
+
+    def written(self, path: str) -> None:
+        self.writes += 1
+        self.versions[path] = self.writes
+
+    def push(self, data: bytes, path: str) -> None:
+        super().push(data, path)
+        self.written(path)
+
+    def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
+        result = super().shell(cmd, timeout)
+        for path in shlex.split(cmd)[2:]:
+            self.written(path)
+        return result
+
+    def file_versions(self, paths: list[str]) -> tuple[int, ...]:
+        return tuple(self.versions.get(path, 0) for path in paths)
+
+    md5sums = None  # versions, not digests
+
+
+def test_a_write_asks_for_no_side_file_known_to_be_missing_and_removes_one_that_appeared(tmp_path):
+    device = VersionDevice()
+    put(device, database(tmp_path, "a.db", wal=True))
+    device.written(DB)
+    state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = 1")
+    assert device.pulls == 3  # the database, its -wal and -shm: none seen yet
+    state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = 2")
+    assert device.pulls == 3  # all as pushed: no side file since
+    device.files[DB + "-shm"] = b"\0" * 32  # the app opened the database
+    device.written(DB + "-shm")
+    state.sqlite_execute(device, DB, "INSERT INTO notes(title) VALUES ('new')")
+    assert device.pulls == 6 and DB + "-shm" not in device.files  # all three pulled again, the -shm removed
+    assert titles(device) == ["new"]
+
+
 def test_a_write_that_changes_nothing_pushes_nothing(tmp_path):
     device = FileDevice()
     put(device, database(tmp_path, "a.db", wal=True))

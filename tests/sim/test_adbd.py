@@ -7,11 +7,13 @@ import contextlib
 import io
 import ipaddress
 import os
+import re
 import signal
 import socket
 import struct
 import subprocess
 import sys
+import textwrap
 import time
 
 import adbutils
@@ -148,6 +150,53 @@ def test_sim_serve_takes_the_first_free_emulator_port_pair(adb_server_port):
             line = server.stdout.readline()
             assert line.startswith(f"emulator-5556: adb on {host}:5557, console on {host}:5556")
         finally:
+            server.kill()
+            server.wait()
+
+
+def test_two_sim_serves_started_at_once_both_come_up(tmp_path):
+    """Each takes its ports by listening on them, so two started at once get two emulator port pairs. Here they
+    are held at the same point, each with its phone made and no port taken, until both got there: a server that
+    had checked for free ports before (and, as ``sim serve`` did, picked the pair while making its phone) would
+    pick the same pair as the other, then fail to listen on it."""
+    host = own_loopback_address()
+    together = tmp_path / "together"
+    together.mkdir()
+    serve = textwrap.dedent(f"""
+        import sys, time
+        from pathlib import Path
+        from android_gym import cli
+        from android_gym.sim import phone
+
+        Phone, together = phone.Phone, Path({str(together)!r})
+
+        def made_together(*args, **kwargs):
+            made = Phone(*args, **kwargs)
+            (together / sys.argv[1]).touch()
+            while len(list(together.iterdir())) < 2:
+                time.sleep(0.01)
+            return made
+
+        phone.Phone = made_together
+        sys.exit(cli.main(["sim", "serve", "--host", "{host}"]))
+        """)
+    servers = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        env = {**os.environ, "HOME": str(tmp_path / name), "ANDROID_ADB_SERVER_PORT": str(free_port())}
+        servers.append(subprocess.Popen([sys.executable, "-c", serve, name], stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, env=env))
+    try:
+        lines = [server.stdout.readline() for server in servers]
+        assert all(re.match(rf"emulator-(\d+): adb on {host}:\d+, console on {host}:\1 ", line) for line in lines), \
+            [server.stderr.read() if server.poll() is not None else line for server, line in zip(servers, lines)]
+        consoles = {int(line.split(":")[0].removeprefix("emulator-")) for line in lines}
+        assert len(consoles) == 2
+        for port in consoles:  # each serves: its console answers
+            with socket.create_connection((host, port), timeout=30) as console:
+                assert console.recv(64).startswith(b"Android Console")
+    finally:
+        for server in servers:
             server.kill()
             server.wait()
 

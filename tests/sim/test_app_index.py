@@ -18,8 +18,10 @@ from android_gym.sim.apps import indexed_apps
 from android_gym.sim.apps.launcher import Launcher
 from android_gym.sim.framework.packages import app_class
 from android_gym.sim.phone import Phone
+from android_gym.sim.shell.commands.activity import parse_intent
 from android_gym.sim.snapshot import save_phone
 from android_gym.sim.system.clock import VirtualClock
+from android_gym.sim.system.content_types import provider_type
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, FileSystem
 
 EXPENSE, TASKS = "com.arduia.expense", "org.tasks"
@@ -88,6 +90,52 @@ def test_a_phone_shows_and_keeps_what_it_would_had_every_app_started_at_boot(pho
     for package in lazy.packages.names():
         lazy.packages.get(package)
     assert file_tree(lazy) == file_tree(eager)
+
+
+#: Implicit intents (``am``/``pm`` arguments) and the app that takes each (``None``: no app does).
+INTENTS = [
+    ("-a android.intent.action.SENDTO -d sms:5551234", "com.simplemobiletools.smsmessenger"),
+    ("-a android.intent.action.SEND -t text/plain", "com.simplemobiletools.smsmessenger"),
+    ("-a android.intent.action.VIEW -d https://example.com/", "com.android.chrome"),
+    ("-a android.intent.action.VIEW -t text/html -d file:///sdcard/Download/page.html", "com.android.chrome"),
+    ("-a android.settings.WIFI_SETTINGS", "com.android.settings"),
+    ("-a android.intent.action.INSERT -t vnd.android.cursor.dir/contact", "com.google.android.contacts"),
+    ("-a android.intent.action.VIEW -d content://com.android.contacts/contacts/1", "com.google.android.contacts"),
+    ("-a android.intent.action.EDIT -d content://com.android.contacts/contacts/lookup/0r1-2B3D/1",
+     "com.google.android.contacts"),
+    ("-a android.intent.action.VIEW -d content://com.android.calendar/time/1700000000000",
+     "com.simplemobiletools.calendar.pro"),
+    ("-a android.intent.action.EDIT -t vnd.android.cursor.item/event", "com.simplemobiletools.calendar.pro"),
+    ("-a com.android.intent.action.SHOW_BRIGHTNESS_DIALOG", "com.android.systemui"),
+    ("-a android.intent.action.MAIN -c android.intent.category.HOME", Launcher.package),
+    ("-a android.intent.action.VIEW -d tel:5551234", None),
+]
+
+
+def test_an_implicit_intent_starts_only_the_app_that_takes_it():
+    """The index holds the apps' intent filters, so resolving an intent starts the app that takes it and no other;
+    the activity is the one the eager phone resolves, and the one the first app (in install order) to take the
+    intent names when every app is asked: the filters hide no app that takes it."""
+    eager = Phone(apps=[app_class(info) for info in indexed_apps()["installed"]])
+    try:
+        for arguments, handler in INTENTS:
+            lazy = Phone()
+            try:
+                command = f"pm resolve-activity --brief {arguments}"
+                resolved = lazy.run(command).stdout.decode()
+                assert resolved == eager.run(command).stdout.decode(), arguments
+                started = [Launcher.package] + ([handler] if handler not in (None, Launcher.package) else [])
+                assert lazy.packages.started() == started, arguments
+                intent = parse_intent(arguments.split()).to_intent()
+                if intent.data.startswith("content:"):
+                    intent.mime_type = provider_type(intent.data) or ""
+                asked = (f"{app.package}/{screen.activity}" for app in map(eager.packages.get, eager.packages.names())
+                         if (screen := app.resolve(intent)) is not None)
+                assert resolved.splitlines()[-1] == next(asked, "No activity found"), arguments
+            finally:
+                lazy.close()
+    finally:
+        eager.close()
 
 
 def test_an_app_starts_before_its_data_is_first_used_and_only_it():

@@ -605,7 +605,8 @@ def test_weekday_letters_reminders_and_repeat_days_in_the_system_language(phone,
     phone.run(f"setprop persist.sys.locale {language} && setprop ctl.restart zygote")
     phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
     wrapper = next(v for v in _app_root(phone).walk() if v.resource_id == rid("month_view_wrapper"))
-    assert [label.hint for label in wrapper.children[0].children] == list(letters)
+    letters_row = wrapper.children[1].children[0]  # under the MonthView, the grouping's first row
+    assert [label.hint for label in letters_row.children] == list(letters)
     tap(phone, resource_id=rid("calendar_fab"))
     tap(phone, resource_id=rid("calendar_fab"))
     phone.key(keycodes.BACK)  # the keyboard
@@ -696,16 +697,23 @@ def test_the_month_view_draws_its_letters_numbers_and_title_centred():
 
 def test_the_month_views_painted_days_are_not_in_the_dump(app_phone):
     """MonthView paints the weekday letters, day numbers and event titles on its canvas and exposes nothing to
-    accessibility (no content descriptions, no virtual nodes): the dump has the 42 month_view_background cells
-    MonthViewWrapper adds, each a leaf without text, and no node for a painted label; the frame still paints the
-    event's title."""
+    accessibility (no content descriptions, no virtual nodes): MonthViewWrapper's children are the MonthView and the
+    42 month_view_background cells it lays out itself, each a leaf without text, under a band of twice
+    normal_text_size for the letters (no rows: it places each cell); no node for a painted label; the frame still
+    paints the event's title."""
     phone = app_phone
     insert(phone, event_row("Dentist", dt.datetime(2023, 10, 16, 9), duration_mins=30))
     wrapper = next(node for node in nodes(phone) if node.get("resource-id") == rid("month_view_wrapper"))
     inside = list(wrapper.iter("node"))[1:]
-    cells = [node for node in inside if node.get("resource-id") == rid("month_view_background")]
-    assert len(cells) == 42 and all(len(cell) == 0 and cell.get("text") == "" for cell in cells)
-    assert {node.get("class") for node in inside if node not in cells} == {"android.widget.LinearLayout"}
+    assert list(wrapper) == inside  # every node a child of the wrapper
+    assert [(node.get("index"), node.get("resource-id"), node.get("class")) for node in inside] == [
+        ("0", rid("month_view"), "android.view.View"),
+        *((str(i), rid("month_view_background"), "android.view.View") for i in range(1, 43))]
+    assert all(len(node) == 0 and node.get("text") == "" for node in inside)
+    top = int(re.findall(r"\d+", wrapper.get("bounds"))[1])
+    first = [int(n) for n in re.findall(r"\d+", inside[1].get("bounds"))]
+    assert first[1] - top == 2 * 37  # weekDaysLetterHeight at 420 dpi
+    assert (inside[0].get("clickable"), inside[1].get("clickable")) == ("false", "true")
     assert not any(node.get("text") == "Dentist" for node in nodes(phone))
     drawn = [view for view in phone.window.frame().app.walk() if view.kind == "label"]
     assert "Dentist" in {view.hint for view in drawn}
@@ -724,3 +732,39 @@ def test_the_month_view_marks_today_as_monthview_paints_it(app_phone):
     assert abs((circle.bounds[0] + circle.bounds[2]) - (cell.bounds[0] + cell.bounds[2])) <= 1
     letters = [view for view in labels if len(view.hint) == 1 and view.hint.isalpha()][:7]
     assert [view.text_color == PRIMARY for view in letters] == [True] + [False] * 6  # Sunday first
+
+
+def test_a_days_events_are_cards_with_their_colour_bar(app_phone):
+    """event_list_item.xml: each event a card (event_item_holder, a direct child of day_events in the dump) inset by
+    activity_margin at the sides, outlined by section_holder_stroke, with event_list_color_bar in the event's
+    colour from the title's top to the last line's bottom, rounded at its start."""
+    phone = app_phone
+    insert(phone, event_row("Dentist", dt.datetime(2023, 10, 16, 9), duration_mins=30, description="Bring card"))
+    open_day(phone, 16)
+    day_events = next(node for node in nodes(phone) if node.get("resource-id") == rid("day_events"))
+    card = day_events[0]
+    assert card.get("resource-id") == rid("event_item_holder")
+    box = [int(n) for n in re.findall(r"\d+", card.get("bounds"))]
+    assert box[0] == 42 and box[2] == 1080 - 42
+    frame = phone.window.frame()
+    holder = next(v for v in frame.app.walk() if v.resource_id == rid("event_item_holder"))
+    bar = next(v for v in holder.walk() if v.resource_id == rid("event_item_color_bar"))
+    title, *_, last = [v for v in holder.walk() if v.kind == "text"]
+    assert (bar.bounds[1], bar.bounds[3]) == (title.bounds[1], last.bounds[3]) and bar.background == PRIMARY
+    pixels = phone.screenshot()
+    x1, y1, x2, y2 = bar.bounds
+    assert tuple(pixels[(y1 + y2) // 2, x1 + 4]) == PRIMARY and tuple(pixels[y1, x1]) != PRIMARY  # rounded corner
+    assert tuple(pixels[(y1 + y2) // 2, holder.bounds[2] - 1]) != (255, 255, 255)  # the stroke at its end
+
+
+def test_a_selected_events_card_is_greyed_as_selector_rounded_draws_it(app_phone):
+    """A long press selects the card: selector_rounded's activated_item_foreground (#44888888) over it; the action
+    mode's bar is the system theme's you_contextual_status_bar_color (the primary) with white on it."""
+    phone = app_phone
+    insert(phone, event_row("Dentist", dt.datetime(2023, 10, 16, 9), duration_mins=30))
+    open_day(phone, 16)
+    phone.long_press(*center(find(phone, resource_id=rid("event_item_holder"))))
+    holder = next(v for v in phone.window.frame().app.walk() if v.resource_id == rid("event_item_holder"))
+    assert holder.selected and holder.children[0].background == (223, 223, 223)
+    bar = next(v for v in phone.window.frame().app.walk() if v.resource_id == rid("action_mode_bar"))
+    assert bar.background == PRIMARY and {v.text_color for v in bar.children} == {(255, 255, 255)}

@@ -327,6 +327,25 @@ def test_reset_boots_a_fresh_phone(controller, server, phone):
     assert controller.getStatus(empty_pb2.Empty()).booted
 
 
+def test_a_phone_served_after_a_reset_gets_none_of_the_paused_vm_s_input(controller, server, phone):
+    """What the tests' fresh served phones do (``fresh_served_phone``): the VM a test left paused, with input
+    queued, runs again, and that input never reaches the phone served next."""
+    x, y = bounds_center(phone.ui_dump(), "Settings")
+    controller.setVmState(pb.VmRunState(state=pb.VmRunState.PAUSED))
+    touch(controller, x, y, 1)
+    touch(controller, x, y, 0)
+    fresh = Phone()
+    server.reset(fresh)
+    assert server.host.phone is fresh and not phone.fs.root.exists()  # the phone before was shut down
+    assert controller.getVmState(empty_pb2.Empty()).state == pb.VmRunState.RUNNING
+    controller.setVmState(pb.VmRunState(state=pb.VmRunState.RUNNING))
+    assert fresh.activities.foreground()[0] == "com.google.android.apps.nexuslauncher"
+    touch(controller, x, y, 1)
+    touch(controller, x, y, 0)
+    assert fresh.activities.foreground()[0] == "com.android.settings"  # input goes straight to it
+    fresh.close()
+
+
 def test_reset_keeps_the_screen_and_animation_setting():
     host = PhoneHost(Phone(720, 1280, animations=True))
     with SimGrpcServer(host) as served, grpc.insecure_channel(f"127.0.0.1:{served.port}") as channel:

@@ -3,8 +3,11 @@ the app under it, and pixels that stay the same for the same state."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
+from PIL import Image
 from ui_nodes import nodes, opened, tap, views
 
 from android_gym.sim import keycodes
@@ -130,6 +133,30 @@ def test_a_translucent_activity_dumps_its_own_window_alone(translucent: str) -> 
     dumped = nodes(phone)
     assert {node.get("package") for node in dumped} == {top}
     assert not any(under in (node.get("resource-id") or "") for node in dumped)
+
+
+def test_the_internet_dialog_dims_the_quick_settings_under_it_and_draws_its_network_icons() -> None:
+    """SystemUI's Internet dialog goes over the quick settings panel, which shows dimmed around it (not a flat grey)
+    in the pixels only: the dump is the dialog's window. Its connected network shows the Wi-Fi signal and the
+    settings gear in the connected colour; a touch outside the dialog closes it."""
+    phone = Phone()
+    phone.swipe(540, 10, 540, 1500, 300)
+    panel = phone.screenshot().copy()
+    tile = next(v for v in phone.window.frame().shade.walk() if v.content_desc == "Internet,AndroidWifi").bounds
+    tap(phone, content_desc="Internet,AndroidWifi")
+    pixels = phone.screenshot()
+    x, y = tile[0] + 8, (tile[1] + tile[3]) // 2  # inside the tile, left of its icon
+    assert tuple(pixels[y, x]) == dimmed(tuple(panel[y, x])) != dimmed(tuple(panel[5, 540]))
+    assert not np.array_equal(pixels[:tile[3]], np.broadcast_to(pixels[5, 540], pixels[:tile[3]].shape))
+    dumped = nodes(phone)
+    assert not any("tile_label" in (node.get("resource-id") or "") for node in dumped)
+    icons = {v.resource_id.split("/")[-1]: v for v in phone.window.frame().shade.walk() if v.kind == "icon"}
+    assert {name: (v.hint, v.text_color) for name, v in icons.items()} == {
+        "wifi_connected_icon": ("wifi_signal", (4, 30, 73)), "wifi_settings_icon": ("settings_filled", (4, 30, 73))}
+    x1, y1, x2, y2 = icons["wifi_connected_icon"].bounds
+    assert (pixels[y1:y2, x1:x2] == (4, 30, 73)).all(axis=2).any()  # drawn in its colour
+    phone.tap(540, 2200)  # on the dim below the dialog
+    assert phone.window.shade.expanded and not phone.window.shade.internet_dialog
 
 
 def test_navigation_buttons_keep_their_descriptions() -> None:
@@ -311,3 +338,35 @@ def test_settings_search_bar_has_android_13s_sizes() -> None:
     x1, y1, x2, y2 = bar.bounds
     assert (x1, phone.window.design_width - x2, y2 - y1) == (42, 42, 136)
     assert (title.bounds[0] - x1, title.text_size) == (147, 52)
+
+
+def test_markors_editor_has_no_edittext_underline() -> None:
+    """Markor's ``HighlightingEditor`` has the window's colour for background (``document__fragment__edit.xml``), so
+    no EditText underline runs across the screen under the text: the editor's bottom rows are the window's white."""
+    phone = opened("net.gsantner.markor")
+    phone.run("mkdir -p /sdcard/Documents/Markor && echo 'Meet at noon' > /sdcard/Documents/Markor/s.md")
+    phone.key(keycodes.BACK)
+    phone.run("monkey -p net.gsantner.markor -c android.intent.category.LAUNCHER 1")
+    tap(phone, text="s.md")
+    editor = next(v for v in phone.window.frame().app.walk()
+                  if v.resource_id.endswith(":id/document__fragment__edit__highlighting_editor"))
+    x1, _, x2, y2 = editor.bounds
+    bottom = phone.screenshot()[y2 - 12:y2, x1 + 60:x2 - 60]
+    assert (bottom == 255).all()
+
+
+def test_simple_gallerys_folder_names_sit_on_a_fading_shadow_over_the_cover() -> None:
+    """``directory_item_grid_square``: ``dir_shadow_holder``'s ``gradient_background`` (#CC000000 at the bottom,
+    transparent at its top, 70 dp tall) over the cover, under the white name and count; no solid block."""
+    phone = Phone()
+    cover = io.BytesIO()
+    Image.new("RGB", (400, 400), WHITE).save(cover, "JPEG")
+    phone.fs.write_bytes("/sdcard/DCIM/a.jpg", cover.getvalue())
+    phone.run("monkey -p com.simplemobiletools.gallery.pro -c android.intent.category.LAUNCHER 1")
+    views = {v.resource_id.split("/")[-1]: v for v in phone.window.frame().app.walk() if v.resource_id}
+    x1, y1, x2, y2 = views["dir_shadow_holder"].bounds
+    assert y2 == views["dir_thumbnail"].bounds[3] and y2 - y1 == 184
+    pixels = phone.screenshot().astype(int)
+    column = pixels[y1:y2, x2 - 20, 0]  # right of the texts: white fading to #CC000000's dimming
+    assert column[0] >= 250 and abs(column[-1] - 255 * (255 - 0xCC) // 255) <= 3
+    assert (np.diff(column) <= 1).all()  # darker all the way down

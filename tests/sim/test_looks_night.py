@@ -3,6 +3,11 @@ Simple-Commons' translucent letter circles show over the dark window, not over w
 
 from __future__ import annotations
 
+import pytest
+
+from android_gym.sim.apps.commons import COLOR_PRIMARY
+from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
+from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.apps.contacts import NIGHT_COLORS as CONTACTS_NIGHT
 from android_gym.sim.apps.contacts import PRIMARY as CONTACTS_PRIMARY
 from android_gym.sim.apps.sms import _LETTER_BACKGROUNDS, _LETTER_COLORS
@@ -69,3 +74,85 @@ def test_sms_messenger_draws_its_letter_circles_over_the_dark_window() -> None:
     cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
     assert tuple(int(c) for c in phone.screenshot()[y1 + 8, cx]) == image.background
     assert tuple(int(c) for c in phone.screenshot()[cy, x1 + 8]) == image.background
+
+
+@pytest.mark.parametrize("night", [False, True])
+@pytest.mark.parametrize("package, fab_id", [("com.simplemobiletools.smsmessenger", "conversations_fab"),
+                                             ("com.simplemobiletools.calendar.pro", "calendar_fab")])
+def test_simple_apps_fabs_take_the_system_themes_primary_by_day_and_by_night(package: str, fab_id: str,
+                                                                              night: bool) -> None:
+    """On Android 13 the Simple apps follow the system theme (``isUsingSystemTheme`` defaults to ``isSPlus()``): the
+    FAB is ``you_primary_color``, ``system_accent1_400`` in both themes, not ``color_primary``'s orange, with white on
+    it (``getContrastColor``); the search bar is it at a quarter alpha over the window."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+    views = frame_views(phone)
+    button = next(view for view in views if view.resource_id == f"{package}:id/{fab_id}")
+    assert button.background == COMMONS_PRIMARY != COLOR_PRIMARY and button.text_color == WHITE
+    window = COMMONS_NIGHT[WHITE] if night else WHITE
+    holder = next(view for view in views if view.resource_id == f"{package}:id/top_toolbar_holder")
+    assert holder.background == over(COMMONS_PRIMARY, 0.25, window)
+    x1, y1, x2, y2 = button.bounds
+    assert tuple(phone.screenshot()[(y1 + y2) // 2, x1 + 30]) == COMMONS_PRIMARY  # inside the round button
+
+
+def test_simple_calendars_regular_event_type_takes_the_primary_colour_its_events_are_drawn_in() -> None:
+    """``EventsDatabase`` makes the regular event type with ``getProperPrimaryColor()``; MonthView draws an event in
+    its type's colour."""
+    phone = Phone()
+    phone.run("monkey -p com.simplemobiletools.calendar.pro -c android.intent.category.LAUNCHER 1")
+    db = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db"
+    color = int(phone.run(f"sqlite3 {db} 'SELECT color FROM event_types WHERE id = 1'").stdout)
+    assert ((color >> 16) & 255, (color >> 8) & 255, color & 255) == COMMONS_PRIMARY
+
+
+@pytest.mark.parametrize("night, bar, ink", [(False, (0xEC, 0xF3, 0xFE), (0x33, 0x33, 0x33)),
+                                             (True, (40, 48, 65), WHITE)])
+def test_simple_draws_toolbar_is_the_system_themes_top_bar(night: bool, bar: tuple, ink: tuple) -> None:
+    """``setupToolbar`` colours Simple Draw's toolbar (and the status bar) ``you_status_bar_color``:
+    ``system_accent1_50`` by day, ``system_accent2_800`` by night, its actions in the contrasting colour."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("monkey -p com.simplemobiletools.draw.pro -c android.intent.category.LAUNCHER 1")
+    frame = phone.window.frame()
+    toolbar_view = next(v for v in frame.app.walk() if v.resource_id.endswith(":id/main_toolbar"))
+    assert toolbar_view.background == bar == frame.status_bar.background
+    assert {v.text_color for v in toolbar_view.children if v.kind == "icon"} == {ink}
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_sms_messengers_thread_toolbar_is_the_window_colour_with_its_contrast_ink(night: bool) -> None:
+    """``ThreadActivity``: ``setupToolbar(threadToolbar, statusBarColor = getProperBackgroundColor())``, the toolbar
+    and the status bar in the window's colour, the title and back arrow in ``DARK_GREY`` (white by night), not a
+    brand-coloured app bar."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("am start -a android.intent.action.SENDTO -d sms:+15551234567")
+    frame = phone.window.frame()
+    bar = next(v for v in frame.app.walk() if v.resource_id.endswith(":id/thread_toolbar"))
+    window = COMMONS_NIGHT[WHITE] if night else WHITE
+    assert (bar.background or window) == frame.status_bar.background == window
+    assert {v.text_color for v in bar.walk() if v.kind in ("icon", "text")} == {WHITE if night else (51, 51, 51)}
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_sms_messengers_bubbles_are_the_primary_and_activated_grey(night: bool) -> None:
+    """``ThreadAdapter``: a sent message on item_sent_background tinted with the primary colour in its contrast
+    (white), a received one on item_received_background (activated_item_foreground over the window) in the text
+    colour."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("content insert --uri content://sms/inbox --bind address:s:5551234 --bind body:s:Lunch --bind read:i:1")
+    phone.run("content insert --uri content://sms/sent --bind address:s:5551234 --bind body:s:Noon --bind read:i:1")
+    phone.run("am start -a android.intent.action.SENDTO -d sms:5551234")
+    bodies = {v.text: v for v in phone.window.frame().app.walk() if v.resource_id.endswith(":id/thread_message_body")}
+    window = COMMONS_NIGHT[WHITE] if night else WHITE
+    grey = over((0x88, 0x88, 0x88), 0x44 / 255, window)
+    assert (bodies["Noon"].background, bodies["Noon"].text_color) == (COMMONS_PRIMARY, WHITE)
+    assert bodies["Lunch"].background == grey
+    assert bodies["Lunch"].text_color == (COMMONS_NIGHT[TEXT] if night else TEXT)

@@ -210,6 +210,27 @@ def test_favourites_can_be_renamed_and_deleted_keeping_the_rest_of_the_file(phon
     assert b"<x>kept</x>" in phone.fs.read_bytes(osmand.FAVORITES_PATH)
 
 
+def test_favourites_are_read_again_only_after_the_file_was_written(phone: Phone, monkeypatch):
+    """My places reads favorites.gpx once per write of it, by the app or anyone else (here the shell), not on
+    every redraw."""
+    parsed = []
+    monkeypatch.setattr(osmand, "parse_gpx", lambda data: parsed.append(data) or gpx.parse_gpx(data))
+    phone.fs.makedirs("/sdcard/Android/data/net.osmand/files/favorites")
+    phone.fs.write_bytes(osmand.FAVORITES_PATH, gpx.favourites_gpx([gpx.Favourite("Home", 47.1, 9.5)],
+                                                                  phone.clock.now()))
+    tap(phone, content_desc=osmand.MENU)
+    tap(phone, text=osmand.MY_PLACES)
+    for _ in range(3):
+        phone.invalidate()
+        assert texts(phone, "title") == ["Home"]
+    assert len(parsed) == 1
+    rewritten = gpx.favourites_gpx([gpx.Favourite("Gym", 47.2, 9.52)], phone.clock.now())
+    phone.fs.write_bytes("/sdcard/rewritten.gpx", rewritten)
+    assert phone.run(f"cp /sdcard/rewritten.gpx {osmand.FAVORITES_PATH}").exit_code == 0
+    phone.invalidate()
+    assert texts(phone, "title") == ["Gym"] and len(parsed) == 2
+
+
 def test_a_broken_favourites_file_never_crashes(phone: Phone):
     phone.fs.makedirs("/sdcard/Android/data/net.osmand/files/favorites")
     phone.fs.write_bytes(osmand.FAVORITES_PATH, b"<gpx><wpt lat='x'>")

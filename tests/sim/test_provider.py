@@ -111,3 +111,17 @@ def test_a_held_write_that_fails_is_undone_alone(phone):
             raise RuntimeError("the write fails after a statement")
         contacts.insert_raw_contact()
     assert _raw_contact_ids(phone) == [1, 2]  # the failed write's row and its AUTOINCREMENT step are gone
+
+
+def test_the_files_a_line_s_held_writes_change_carry_device_time(phone):
+    """The held transaction notes its files' times at its first write; what changed by its commit (the ``-wal``, the
+    ``-shm``, the folder that gained them) carries device time, what it left alone (the database) keeps its own."""
+    insert = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
+             "--bind account_type:n:"
+    path = phone.contacts.db_path
+    phone.run("pm clear com.android.providers.contacts")
+    cleared = phone.run(f"stat -c %Y {path}").stdout
+    phone.clock.set(1_600_000_000_000)
+    line = phone.run(f"{insert} && {insert} && stat -c %Y {path} {path}-wal {path}-shm $(dirname {path}) && {insert}")
+    assert line.stdout == cleared + b"1600000000\n" * 3
+    assert phone.run(f"stat -c %Y {path} $(dirname {path})").stdout == b"1600000000\n" * 2  # checkpointed at the end

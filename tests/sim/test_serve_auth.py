@@ -44,7 +44,7 @@ def adb_host_keys(adb_server_port) -> list[AdbPublicKey]:
 
 def test_the_adb_servers_own_key_gets_the_device(adb_server_port, adb_host_keys):
     assert len(adb_host_keys) == 1 and adb_host_keys[0].modulus.bit_length() == 2048
-    with SimServer(adb_port=free_emulator_port(), adb_keys=adb_host_keys) as server:
+    with SimServer(adb_keys=adb_host_keys) as server:
         assert device_state(adb_server_port, server.serial) == "device"
         assert adb(adb_server_port, "-s", server.serial, "shell", "echo", "signed") == "signed\n"
 
@@ -52,7 +52,7 @@ def test_the_adb_servers_own_key_gets_the_device(adb_server_port, adb_host_keys)
 def test_an_unknown_key_stays_unauthorized(adb_server_port, tmp_path):
     other = tmp_path / "other_adbkey"
     subprocess.run(["adb", "keygen", str(other)], check=True, capture_output=True, timeout=60)
-    with SimServer(adb_port=free_emulator_port(), adb_keys=read_keys(other.with_name("other_adbkey.pub"))) as server:
+    with SimServer(adb_keys=read_keys(other.with_name("other_adbkey.pub"))) as server:
         assert device_state(adb_server_port, server.serial) == "unauthorized"
         assert server.phone_host.phone.fs.exists("/sdcard")  # the phone itself is unharmed
 
@@ -77,8 +77,7 @@ def test_lines_that_are_not_adb_keys_are_refused(tmp_path, line):
 
 def test_the_grpc_token_is_published_found_and_required(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    with SimServer(adb_port=free_emulator_port(), grpc_port=free_port(), announce=False,
-                   grpc_token="s3cret") as server:
+    with SimServer(grpc_port=0, announce=False, grpc_token="s3cret") as server:
         (published,) = discovery_dir().glob("pid_*.ini")
         assert published.stat().st_mode & 0o777 == 0o600
         assert grpc_token(server.grpc.port) == "s3cret"

@@ -66,6 +66,9 @@ def test_send_message_with_shell_metacharacters(phone):
     assert find(phone, text="5551234", resource_id="") is not None  # the toolbar title
     send = find(phone, resource_id=rid("thread_send_message"))
     assert (send.get("text"), send.get("content-desc"), send.get("enabled")) == ("SMS", "OK", "false")
+    assert (send.get("class"), len(send)) == ("android.widget.Button", 0)  # its send icon is a drawable, no node
+    attach = find(phone, resource_id=rid("thread_add_attachment"))
+    assert (attach.get("content-desc"), attach.get("clickable")) == ("Attachment", "true")
     phone.input_text(METACHARACTERS)
     tap(phone, resource_id=rid("thread_send_message"))
     sent = phone.telephony.query("content://sms/sent")

@@ -12,9 +12,14 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from android_gym.lazy_names import lazy_names
 from android_gym.sim.framework.app import AppInfo
+from android_gym.sim.framework.intent import IntentFilter
+
+if TYPE_CHECKING:
+    from android_gym.sim.apps.installed import INSTALLABLE_APPS, INSTALLED_APPS
 
 #: The index of the apps (written by ``android_gym.sim.apps.index``).
 INDEX_FILE = Path(__file__).with_name("index.json")
@@ -35,7 +40,10 @@ def app_info(entry: dict) -> AppInfo:
     return AppInfo(**{**entry, "icon_color": tuple(entry["icon_color"]),
                       "receivers": {name: tuple(actions) for name, actions in entry["receivers"].items()},
                       "receiver_schemes": {name: tuple(schemes)
-                                           for name, schemes in entry["receiver_schemes"].items()}})
+                                           for name, schemes in entry["receiver_schemes"].items()},
+                      "intent_filters": tuple(IntentFilter(**{part: tuple(names) for part, names in found.items()})
+                                              for found in entry["intent_filters"])})
 
 
-__getattr__, __dir__ = lazy_names(__name__, {f"{__name__}.installed": ("INSTALLED_APPS", "INSTALLABLE_APPS")})
+__all__ = ["INDEX", "INDEX_FILE", "INSTALLABLE_APPS", "INSTALLED_APPS", "app_info", "indexed_apps"]
+__getattr__, __dir__ = lazy_names(__name__)

@@ -44,6 +44,7 @@ from zoneinfo import ZoneInfo
 
 from android_gym import locales
 from android_gym.sim.apps.commons import (
+    ACTIVATED_ITEM,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -56,7 +57,7 @@ from android_gym.sim.apps.commons import (
 from android_gym.sim.framework import day_picker, formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.formats import Plural
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.int32 import to_int32
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
@@ -64,10 +65,12 @@ from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_button, dialog_over
 from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.views import (
+    LAYOUT_ONLY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
     Callback,
+    Color,
     View,
     check_box,
     column,
@@ -75,7 +78,9 @@ from android_gym.sim.ui.views import (
     does_nothing,
     edit_text,
     fab,
+    group,
     image_button,
+    over,
     row,
     scroll_list,
     text_view,
@@ -181,11 +186,22 @@ SCHEMA = (
     "INSERT OR REPLACE INTO room_master_table (id,identity_hash) VALUES(42, '1d5b2fddcb258e43f2935820863057a9')",
     "PRAGMA user_version = 8",
 )
-#: Commons ``color_primary`` as a signed ARGB int (the system theme's colour would depend on the wallpaper).
-DEFAULT_PRIMARY_COLOR = 0xFFF57C00 - (1 << 32)
+#: The regular event type's colour (``EventsDatabase``: ``getProperPrimaryColor()`` when the database is made), as a
+#: signed ARGB int: what its events are drawn in.
+DEFAULT_PRIMARY_COLOR = to_int32(0xFF << 24 | PRIMARY[0] << 16 | PRIMARY[1] << 8 | PRIMARY[2])
 
 _NORMAL, _BIG, _DAY_TEXT, _MONTH_TEXT, _CELL_TEXT = 37, 42, 45, 58, 28  # 14sp, 16sp, 17sp, 22sp, 11sp at 420 dpi
-_SELECTED_BG, _CHIP_BG = (255, 224, 178), SEARCH_BACKGROUND  # the primary colour, light and lighter
+_LETTERS_HEIGHT = 2 * _NORMAL  # MonthViewWrapper's weekDaysLetterHeight: twice normal_text_size
+_CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
+#: An event's card (event_list_item.xml): section_holder_stroke, a 1 dp stroke of light_grey_stroke (#40FFFFFF)
+#: that DayEventsAdapter tints with the text colour, rounded by activity_margin; its colour bar event_color_bar_width
+#: 16 dp wide, rounded at its start (event_list_color_bar).
+_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT, 0.25), 3, 42, 42
+_START_CORNERS = (True, False, False, True)
+#: A selected card: selector_rounded's activated_item_foreground_rounded over it.
+_SELECTED_BG = ACTIVATED_ITEM
+#: Simple-Commons' dark theme; the cards' stroke the night text colour at its alpha over the night window.
+_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE])}
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number
@@ -641,11 +657,11 @@ def _image(name: str, icon: str, on_click: Callback | None = None, content_desc:
                 on_click=on_click, **props)
 
 
-def _menu_item(name: str, title: str, icon: str, on_click: Callback) -> View:
+def _menu_item(name: str, title: str, icon: str, on_click: Callback, color: Color = TEXT) -> View:
     """An action-bar menu item (``ActionMenuItemView``: a Button described by the item's title)."""
     return View(kind="icon", class_name="android.widget.Button", resource_id=_id(name), content_desc=title, hint=icon,
                 clickable=True, focusable=True, long_clickable=True, on_click=on_click, width=_ICON, height=_ICON,
-                text_color=TEXT)
+                text_color=color)
 
 
 def _line(name: str, text: str, on_click: Callback | None = None, **props) -> View:
@@ -1131,17 +1147,19 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         self.popup = "views"
 
     def _action_bar(self) -> View:
-        """The contextual action bar: close, the "selected / all" title, Share and Delete."""
+        """The contextual action bar: close, the "selected / all" title, Share and Delete, white on Commons'
+        ``AppTheme.ActionMode`` background, the system theme's ``you_contextual_status_bar_color``
+        (``system_accent1_400``; by night ``accent1_700``, drawn here in the day's colour, which the FAB keeps)."""
         close = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("action_mode_close_button"),
                      content_desc=DONE, hint="arrow_back", clickable=True, focusable=True, width=_ICON, height=_ICON,
-                     on_click=self._finish_action_mode, text_color=TEXT)
+                     on_click=self._finish_action_mode, text_color=WHITE)
         title = text_view(f"{min(len(self.selected), len(self._items))} / {len(self._items)}",
                           resource_id=_id("actionbar_title"), text_size=_MONTH_TEXT, clickable=True, focusable=True,
-                          on_click=self._title_clicked, weight=1, padding=32)
+                          on_click=self._title_clicked, weight=1, padding=32, text_color=WHITE)
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=172,
-                    background=(238, 238, 238), children=[
-                        close, title, _menu_item("cab_share", SHARE, "send", does_nothing),
-                        _menu_item("cab_delete", DELETE, "delete", self._ask_delete)])
+                    background=PRIMARY, children=[
+                        close, title, _menu_item("cab_share", SHARE, "send", does_nothing, WHITE),
+                        _menu_item("cab_delete", DELETE, "delete", self._ask_delete, WHITE)])
 
     def _fab(self) -> View:
         if not self.extended_fab:
@@ -1204,12 +1222,16 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                 day += dt.timedelta(days=1)
         # addWeekDayLetters: today's weekday in the primary colour while today is in the month shown
         current = today.weekday() if (today.year, today.month) == (month.year, month.month) else None
-        letters = row(*(_drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT_SECONDARY,
-                               weight=1, centered=True) for day in week_days(sunday_first)))
-        weeks = [row(*(self._cell(day, day.month == month.month, day == today, titles.get(day, []))
-                       for day in days[i:i + 7]), weight=1) for i in range(0, 42, 7)]
-        grid = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("month_view_wrapper"),
-                    weight=1, children=[letters, *weeks])
+        letters = group("row", LAYOUT_ONLY, *(
+            _drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT_SECONDARY, weight=1,
+                   centered=True) for day in week_days(sunday_first)), height=_LETTERS_HEIGHT)
+        cells = [self._cell(day, day.month == month.month, day == today, titles.get(day, [])) for day in days]
+        weeks = [group("row", LAYOUT_ONLY, *cells[i:i + 7], weight=1) for i in range(0, 42, 7)]
+        # MonthViewWrapper: the MonthView (month_view.xml) that paints it all, then the 42 cells it lays out itself
+        # under the letters (each its own child: the rows are no views)
+        month_view = View(resource_id=_id("month_view"), gravity="fill")
+        grid = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("month_view_wrapper"),
+                    weight=1, children=[month_view, group("column", LAYOUT_ONLY, letters, *weeks, gravity="fill")])
         return View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("month_calendar_holder"),
                     gravity="fill", children=[self._navigation(long_month_year(month, today, self.tag)), grid])
 
@@ -1298,14 +1320,20 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         if description:
             lines.append(text_view(description, resource_id=_id("event_item_description"), text_size=_NORMAL,
                                    padding=8, height=line_height(_NORMAL) + 16))
-        bar = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("event_item_color_bar"),
-                   width=12, background=PRIMARY)
+        # event_list_color_bar in the event's colour, rounded at its start, from the title's top to the last line's
+        bar = View(class_name="android.widget.ImageView", resource_id=_id("event_item_color_bar"), width=_BAR_WIDTH,
+                   gravity="fill", background=PRIMARY, corner=_CARD_CORNER, corners=_START_CORNERS)
         selected = occurrence.key in self.selected
-        return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("event_item_holder"),
-                    clickable=True, focusable=True, long_clickable=True, selected=selected, padding=16, spacing=16,
-                    background=_SELECTED_BG if selected else None, children=[bar, column(*lines, weight=1)],
+        inside = group("row", LAYOUT_ONLY, bar, column(*lines, weight=1), spacing=10,
+                       background=_SELECTED_BG if selected else WHITE, corner=_CARD_CORNER - _STROKE)
+        card = View(kind="frame", class_name="android.view.ViewGroup", resource_id=_id("event_item_holder"),
+                    clickable=True, focusable=True, long_clickable=True, selected=selected, weight=1,
+                    background=_CARD_STROKE, corner=_CARD_CORNER, padding=_STROKE, children=[inside],
                     on_click=lambda: self._item_clicked(occurrence, open_event),
                     on_long_click=lambda: self._item_long_clicked(occurrence))
+        # its activity_margin at the sides and medium_margin below (the grouping is no view: the card is the node)
+        return group("column", LAYOUT_ONLY, group("row", LAYOUT_ONLY, View(width=42), card, View(width=42)),
+                     View(height=21))
 
     def _search_holder(self) -> View:
         """``searchQueryChanged``: with two characters or more, the matching events within two years (all years
@@ -1720,12 +1748,18 @@ class SimpleCalendarPro(App):
     once, so ``MainActivity`` is the first screen."""
 
     package = PACKAGE
-    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    night_colors = _NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS), the cards' stroke
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_calendar", (245, 124, 0)
     version_name, version_code = "6.22.2", 238  # android_gym/device/apps.toml
     screens = (MainScreen, EventScreen)
+    # MainActivity's and EventActivity's filters (AndroidManifest.xml; see ``resolve``).
+    intent_filters = (*App.intent_filters,
+                      IntentFilter(("android.intent.action.VIEW",), (CATEGORY_DEFAULT,),
+                                   mime_types=("time/epoch", "vnd.android.cursor.item/event")),
+                      IntentFilter(("android.intent.action.EDIT", "android.intent.action.INSERT"), (CATEGORY_DEFAULT,),
+                                   mime_types=("vnd.android.cursor.item/event", "vnd.android.cursor.dir/event")))
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """The manifest's filters: ``MainActivity`` takes ``VIEW`` of a ``time/epoch``

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from urllib.parse import unquote, urlparse
 
 from android_gym.sim.framework.app import App, Screen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_BROWSABLE, CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.chromium import WebPage
@@ -219,6 +219,12 @@ class Chrome(App):
     label = "Chrome"
     icon, icon_color = "app_chrome", (66, 133, 244)
     screens = (MainScreen,)
+    # Main's VIEW filters (the web and local pages ``resolve`` opens).
+    intent_filters = (*App.intent_filters,
+                      IntentFilter((ACTION_VIEW,), (CATEGORY_DEFAULT, CATEGORY_BROWSABLE),
+                                   schemes=("http", "https", "file")),
+                      IntentFilter((ACTION_VIEW,), (CATEGORY_DEFAULT, CATEGORY_BROWSABLE),
+                                   mime_types=("text/html", "application/xhtml+xml")))
 
     def __init__(self, phone) -> None:
         super().__init__(phone)

@@ -13,18 +13,34 @@ from android_gym.sim.framework.app import ActivityDialog, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
-from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, WHITE, Color, View, column, row, text_view
+from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, WHITE, Color, View, column, over, row, text_view
 
-#: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same), the apps'
-#: default primary colour, which their FABs, highlights and links use (``getProperPrimaryColor``).
-PRIMARY: Color = (0xF5, 0x7C, 0x00)
-#: ``MySearchMenu``'s background: the primary colour at low alpha over the white window.
-SEARCH_BACKGROUND: Color = (253, 236, 214)
-#: The apps' colours in the dark theme. On Android 12+ they use the system theme by default (``BaseConfig``:
-#: ``isUsingSystemTheme`` defaults to ``isSPlus()``), whose ``you_background_color`` and text colours have
-#: ``values-night`` variants (Material You's dark surfaces); the search bar is the primary colour at low alpha over
-#: the dark window.
-NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, SEARCH_BACKGROUND: (65, 46, 26)}
+#: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same): the colour the
+#: apps store where they keep one (the default event type's, the brush's) and their launcher icons' orange.
+COLOR_PRIMARY: Color = (0xF5, 0x7C, 0x00)
+#: ``getProperPrimaryColor``, which their FABs, highlights and links use: on Android 12+ the apps follow the system
+#: theme by default (``BaseConfig.isUsingSystemTheme`` defaults to ``isSPlus()``), so it is ``you_primary_color``,
+#: ``system_accent1_400`` by day and by night (``values-v31``, ``values-night-v31``): tone 60 of the phone's accent
+#: palette, the Pixel's default blue the system UI draws in (``looks.MATERIAL_YOU_NIGHT``), not ``color_primary``.
+PRIMARY: Color = (0x4C, 0x8D, 0xF6)
+#: ``MySearchMenu.updateColors``: its holder filled with the primary colour at ``LOWER_ALPHA`` (0.25) over the window.
+SEARCH_BACKGROUND: Color = over(PRIMARY, 0.25)
+#: ``getColoredMaterialStatusBarColor``, a toolbar's and the status bar's colour over a screen without a scrolling
+#: list (``setupToolbar``): the system theme's ``you_status_bar_color``, ``system_accent1_50`` (tone 95); what goes on
+#: it in ``getContrastColor``'s ``DARK_GREY``.
+TOP_BAR: Color = (0xEC, 0xF3, 0xFE)
+DARK_GREY: Color = (0x33, 0x33, 0x33)
+#: ``activated_item_foreground`` (#44888888) over the window: a selected item's overlay, a received message's bubble.
+_ACTIVATED, _ACTIVATED_ALPHA = (0x88, 0x88, 0x88), 0x44 / 255
+ACTIVATED_ITEM: Color = over(_ACTIVATED, _ACTIVATED_ALPHA)
+#: The apps' colours in the dark theme: the system theme's ``you_background_color`` and text colours have
+#: ``values-night`` variants (Material You's dark surfaces); the primary colour is the same; the search bar is it at
+#: low alpha over the dark window; a top bar is ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16,
+#: Android 13's ``TONAL_SPOT`` accent2), with white on it.
+NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT,
+                                    SEARCH_BACKGROUND: over(PRIMARY, 0.25, MATERIAL_YOU_NIGHT[WHITE]),
+                                    TOP_BAR: (40, 48, 65), DARK_GREY: WHITE,
+                                    ACTIVATED_ITEM: over(_ACTIVATED, _ACTIVATED_ALPHA, MATERIAL_YOU_NIGHT[WHITE])}
 #: ``BaseSimpleActivity.onResume``: ``updateNavigationBarColor(getProperBackgroundColor())``, the navigation bar in
 #: the window's background colour (its buttons dark over it: ``SYSTEM_UI_FLAG_LIGHT_NAVIGATION_BAR``).
 NAVIGATION_BAR_COLOR: Color = WHITE

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from android_gym import locales
 from android_gym.sim.framework.app import App, Screen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.contacts import (
     AUTHORITY,
@@ -70,6 +70,9 @@ LIST_TYPES = ("vnd.android.cursor.dir/contact", "vnd.android.cursor.dir/person",
               "vnd.android.cursor.dir/group")
 #: ``ContactEditorActivity``'s ``INSERT`` filter.
 INSERT_TYPES = ("vnd.android.cursor.dir/person", "vnd.android.cursor.dir/contact", "vnd.android.cursor.dir/raw_contact")
+#: ``ContactEditorActivity``'s ``EDIT`` and ``QuickContactActivity``'s ``VIEW`` filters: one contact.
+ITEM_TYPES = ("vnd.android.cursor.item/person", "vnd.android.cursor.item/contact",
+              "vnd.android.cursor.item/raw_contact")
 CONTACTS_URI = f"content://{AUTHORITY}/contacts"
 # ContactsContract.Intents.Insert
 EXTRA_NAME, EXTRA_PHONE, EXTRA_PHONE_TYPE = "name", "phone", "phone_type"
@@ -501,6 +504,12 @@ class GoogleContacts(App):
     label = APP_LABEL
     icon, icon_color = "app_contacts", (26, 115, 232)
     screens = (PeopleScreen, ContactEditorScreen, QuickContactScreen)
+    # PeopleActivity's, ContactEditorActivity's and QuickContactActivity's filters (AOSP Contacts'
+    # AndroidManifest.xml): a contact URI is matched by the type its provider gives it.
+    intent_filters = (*App.intent_filters,
+                      IntentFilter((ACTION_VIEW,), (CATEGORY_DEFAULT,), mime_types=LIST_TYPES),
+                      IntentFilter((ACTION_INSERT,), (CATEGORY_DEFAULT,), mime_types=INSERT_TYPES),
+                      IntentFilter((ACTION_EDIT, ACTION_VIEW), (CATEGORY_DEFAULT,), mime_types=ITEM_TYPES))
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """The activity whose intent filter matches."""

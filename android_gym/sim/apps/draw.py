@@ -33,9 +33,12 @@ from PIL import Image, ImageDraw
 
 from android_gym.sim.apps import files
 from android_gym.sim.apps.commons import (
+    COLOR_PRIMARY,
+    DARK_GREY,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
+    TOP_BAR,
     Release,
     start_up_dialogs,
     valid_name,
@@ -47,7 +50,6 @@ from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over, dialog_scroll_view
 from android_gym.sim.ui.views import (
     TEXT,
-    WHITE,
     Callback,
     Color,
     View,
@@ -73,7 +75,7 @@ SAVE_AS, FILENAME, OK, CANCEL, DISCARD = "Save as", "Filename", "OK", "Cancel", 
 SAVE_BEFORE_CLOSING = "You have unsaved changes. Save before exit?"
 STROKE_WIDTH = "stroke_width_bar"
 
-BRUSH_COLOR: Color = (0xF5, 0x7C, 0x00)  # Commons color_primary
+BRUSH_COLOR: Color = COLOR_PRIMARY
 FULL_BRUSH_SIZE = 105.0  # full_brush_size 40 dp at 420 dpi
 DEFAULT_BRUSH_SIZE = 40  # Config.brushSize
 MIN_BRUSH_SIZE, MAX_BRUSH_SIZE = 5, 100  # stroke_width_bar min and max
@@ -306,7 +308,7 @@ class MainScreen(Screen):
     # ----- views ------------------------------------------------------------------------------------------------
     def build(self) -> View:
         toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("main_toolbar"), height=_BAR,
-                       background=(0xF5, 0x7C, 0x00), children=[
+                       background=TOP_BAR, children=[
                            View(weight=1), _menu_item("menu_save", SAVE, "check", self._ask_save),
                            _menu_item("clear", CLEAR, "delete", self._clear)])
         canvas = drawing_surface(self._drag, self.picture(), f"canvas:{hash((tuple(self.strokes), self.canvas_size))}",
@@ -356,7 +358,7 @@ def _menu_item(name: str, title: str, icon: str, on_click: Callback) -> View:
     """A toolbar action (``ActionMenuItemView``: a Button described by its title)."""
     return View(kind="icon", class_name="android.widget.Button", resource_id=_id(name), content_desc=title, hint=icon,
                 clickable=True, focusable=True, long_clickable=True, on_click=on_click, width=_ICON, height=_ICON,
-                text_color=WHITE)
+                text_color=DARK_GREY)
 
 
 def _image_button(name: str, content_desc: str, icon: str, on_click: Callback, selected: bool = False) -> View:

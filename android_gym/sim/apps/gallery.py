@@ -117,6 +117,7 @@ _SMALLER, _NORMAL, _BIGGER, _BIG = 31, 37, 42, 47  # Commons text sizes 12/14/16
 _BAR, _ICON = 147, 126  # actionBarSize 56 dp; normal_icon_size 48 dp
 _SHADE: Color = (48, 48, 48)  # the viewer's top and bottom gradients, drawn solid
 _THUMBNAIL = 540  # decoded thumbnails: the largest grid cell (two folder columns)
+_TMB_SHADOW = 184  # tmb_shadow_height 70 dp
 _DECODE_LIMIT = 2400  # long edge a full picture is decoded to at most (the screen's height)
 
 
@@ -331,19 +332,33 @@ def _grid(cells: list[View], columns: int, key: str, name: str, **props) -> View
     return scroll_list(*rows, key=key, resource_id=_id(name), **props)
 
 
+@lru_cache(maxsize=4)
+def _bottom_shadow(width: int) -> Image.Image:
+    """``gradient_background`` (``angle="90"``): ``gradient_grey_start`` (#CC000000) at the bottom of a ``width`` px
+    wide band ``tmb_shadow_height`` tall, fading to transparent at its top."""
+    alpha = Image.linear_gradient("L").resize((1, _TMB_SHADOW)).point(lambda value: value * 0xCC // 255)
+    shadow = Image.new("RGBA", (width, _TMB_SHADOW))
+    shadow.putalpha(alpha.resize((width, _TMB_SHADOW)))
+    return shadow
+
+
 def _directory_tile(phone: Context, directory: Directory, side: int, on_click: Callback) -> View:
-    """``directory_item_grid_square``: the cover picture, the folder's name and its media count at the bottom."""
+    """``directory_item_grid_square``: the cover picture, and at its bottom the folder's name and media count in
+    white over ``dir_shadow_holder``'s dark gradient."""
     cover = directory.media[0]
     texts = column(
         text_view(directory.name, resource_id=_id("dir_name"), text_color=WHITE, text_size=_NORMAL, padding=4),
         text_view(str(len(directory.media)), resource_id=_id("photo_cnt"), text_color=WHITE, text_size=_NORMAL,
                   padding=4),
-        resource_id=_id("dir_bottom_holder"), gravity="bottom", background=(40, 40, 40), padding=10)
+        resource_id=_id("dir_bottom_holder"), gravity="bottom", padding=10)
+    inner = side - 2  # inside the holder's 1 px padding
+    shadow = image_view(_bottom_shadow(inner), f"gallery:shadow:{inner}", resource_id=_id("dir_shadow_holder"),
+                        gravity="bottom", height=_TMB_SHADOW)
     return View(kind="frame", class_name="android.widget.RelativeLayout", resource_id=_id("dir_holder"),
                 clickable=True, focusable=True, on_click=on_click, height=side, weight=1, padding=1,
                 background=(238, 238, 238), children=[
                     image_view(thumbnail(phone, cover), cover.key, resource_id=_id("dir_thumbnail"), gravity="fill"),
-                    texts])
+                    shadow, texts])
 
 
 def _picked_directories(phone: Context, query: str) -> list[Directory]:

@@ -1,6 +1,6 @@
 """Writes the apps' index, ``index.json``: each app's ``AppInfo`` (package, label, launcher icon, receivers,
-version and where its class is), for the apps of ``installed.INSTALLED_APPS`` and ``INSTALLABLE_APPS`` in their
-order, so that a phone installs them without importing their modules.
+intent filters, version and where its class is), for the apps of ``installed.INSTALLED_APPS`` and
+``INSTALLABLE_APPS`` in their order, so that a phone installs them without importing their modules.
 
 ``python -m android_gym.sim.apps.index`` rewrites it; ``--check`` exits 1 when it is out of date.
 """

@@ -65,12 +65,8 @@ class ChooserScreen(TranslucentScreen):
     def _targets(self) -> list[tuple[App, type[Screen]]]:
         """Installed apps that resolve the shared intent (the sheet itself excepted), sorted by label."""
         packages = self.phone.packages
-        found = []
-        for name in packages.names():
-            app = packages.get(name)
-            screen = app.resolve(replace(self.intent, component="")) if app and name != PACKAGE else None
-            if app is not None and screen is not None:
-                found.append((app, screen))
+        others = [name for name in packages.names() if name != PACKAGE]
+        found = packages.handlers(replace(self.intent, component=""), others)
         return sorted(found, key=lambda target: target[0].label.lower())
 
     def _choose(self, app: App, screen: type[Screen]) -> None:
@@ -122,6 +118,7 @@ class IntentResolver(App):
     package = PACKAGE
     label = "IntentResolver"
     screens = (ChooserScreen,)
+    intent_filters = ()  # its sheet is named, never resolved (``resolve``)
     launchable = False
     #: The theme's ``navigationBarColor`` is transparent: the sheet goes on behind the navigation bar.
     navigation_bar_color = WHITE

@@ -26,7 +26,7 @@ import math
 
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, AppInfo, Screen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import ACTION_MAIN, CATEGORY_DEFAULT, CATEGORY_HOME, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
@@ -150,6 +150,9 @@ class Launcher(App):
     screens = (LauncherScreen,)
     launchable = False
     home = True
+    # Launcher3's launcher activity filter (AndroidManifest.xml): the home screen.
+    intent_filters = (IntentFilter((ACTION_MAIN,), (CATEGORY_HOME, CATEGORY_DEFAULT, "android.intent.category.MONKEY",
+                                                    "android.intent.category.LAUNCHER_APP")),)
     #: Launcher3 draws edge to edge (``styles.xml`` BaseLauncherTheme: ``navigationBarColor`` #00000000): the
     #: wallpaper shows behind the navigation bar.
     navigation_bar_color = _WALLPAPER

@@ -246,9 +246,10 @@ def overflow(on_click: Callback) -> View:
 
 def editor_field(document: Document, key: str, width: int, height: int) -> View:
     """The ``HighlightingEditor`` in its ``width`` px wide scroll view, at least ``height`` tall (``fillViewport``): a
-    tap anywhere below the text focuses it."""
+    tap anywhere below the text focuses it. It has the window's colour for background, so no EditText underline."""
     field = edit_text(document.text, "", key, document.edit, multiline=True, text_size=EDITOR_SIZE,
                       padding=_MARGIN, resource_id=res_id("document__fragment__edit__highlighting_editor"))
+    field.underline = False  # document__fragment__edit.xml: android:background="@color/background"
     field.height = max(measure_height(field, width), height)
     return View(kind="list", class_name="android.widget.ScrollView", key=key + "_scroll", children=[field],
                 resource_id=res_id("document__fragment__edit__content_editor__scrolling_parent"), scrollable=True,

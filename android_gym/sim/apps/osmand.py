@@ -108,10 +108,12 @@ def _id(name: str) -> str:
 
 
 class FavouritesFile:
-    """favorites.gpx on the phone: read on every look, rewritten on every change."""
+    """favorites.gpx on the phone: read again only when its write version moved (whoever wrote it: the app, the
+    shell, a push), rewritten on every change."""
 
     def __init__(self, phone: Context) -> None:
         self._phone = phone
+        self._points: tuple[int, tuple[Favourite, ...]] | None = None  # (the file's write version, its favourites)
 
     def _root(self) -> etree._Element | None:
         try:
@@ -119,9 +121,12 @@ class FavouritesFile:
         except OSError:
             return None
 
-    def points(self) -> list[Favourite]:
+    def points(self) -> tuple[Favourite, ...]:
         """The favourites, in file order."""
-        return [point for _, point in favourites_in(self._root())]
+        version = self._phone.fs.versions(FAVORITES_PATH)[0]  # taken before the file is read
+        if self._points is None or self._points[0] != version:
+            self._points = version, tuple(point for _, point in favourites_in(self._root()))
+        return self._points[1]
 
     def _save(self, root: etree._Element) -> None:
         self._phone.fs.makedirs(posixpath.dirname(FAVORITES_PATH))

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from android_gym.sim.framework.app import App, Screen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.systemui import GAMMA_SPACE_MAX, SHOW_BRIGHTNESS_DIALOG, brightness_position
 from android_gym.sim.system import radios
@@ -426,6 +426,8 @@ class SettingsApp(App):
     label = SETTINGS
     icon, icon_color = "app_settings", (95, 99, 104)
     screens = (SettingsHomepage, SubSettings, *ACTIONS.values())
+    # The Settings$…Activity filters of AndroidManifest.xml: each one's android.settings.* action.
+    intent_filters = (*App.intent_filters, IntentFilter(tuple(ACTIONS), (CATEGORY_DEFAULT,)))
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """``MAIN`` opens the homepage; the ``android.settings.*`` actions of ``ACTIONS`` their pages."""

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from android_gym.sim.apps.commons import (
+    ACTIVATED_ITEM,
+    DARK_GREY,
     NAVIGATION_BAR_COLOR,
     PRIMARY,
     Release,
@@ -31,7 +33,7 @@ from android_gym.sim.apps.commons import (
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_BROWSABLE, CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import NAME, ORGANIZATION, normalize_number
@@ -41,13 +43,15 @@ from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.letter_tiles import letter_tile, pick_color
 from android_gym.sim.ui.views import (
     DIVIDER,
+    LAYOUT_ONLY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
+    Callback,
     View,
-    button,
     column,
     divider,
+    does_nothing,
     edit_text,
     fab,
     image_button,
@@ -55,7 +59,6 @@ from android_gym.sim.ui.views import (
     row,
     scroll_list,
     text_view,
-    toolbar,
 )
 
 PACKAGE = "com.simplemobiletools.smsmessenger"
@@ -73,6 +76,7 @@ ADD_CONTACT_OR_NUMBER = "Add Contact or Number…"
 NO_CONVERSATIONS_FOUND = "No stored conversations have been found"
 START_CONVERSATION = "Start a conversation"
 SMS = "SMS"
+ATTACHMENT = "Attachment"  # Commons' attachment
 SENDING = "Sending…"
 DRAFT_LABEL = "Draft"
 NOT_SENT = "Not sent. Touch to retry."
@@ -82,9 +86,12 @@ SUGGESTIONS = "Suggestions"
 NO_ITEMS_FOUND = "No items found."
 TYPE_2_CHARACTERS = "Type in at least 2 characters to start the search."
 MIN_DATE_TIME_DIFF_SECS = 300  # ThreadActivity: a date header when messages are this far apart
-_RECEIVED_BG, _SENT_BG = (238, 238, 238), (255, 224, 178)
+#: item_received_background (activated_item_foreground) under the text colour; item_sent_background tinted with
+#: the primary colour under its contrast, white (ThreadAdapter).
+_RECEIVED_BG, _SENT_BG = ACTIVATED_ITEM, PRIMARY
 _BUBBLE_CORNER = 42  # the bubbles' 16 dp rounded corners
 _BIG, _NORMAL, _SMALLER = 47, 40, 34  # big/normal/smaller text sizes in px at 420 dpi
+_TOOLBAR, _TITLE = 147, 55  # actionBarSize 56 dp; Commons actionbar_text_size 21sp
 #: Commons ``getDefaultDateFormat``'s table: a SHORT date pattern (lower case, no spaces) to the date format.
 _DATE_FORMATS = {"d.M.y": "dd.MM.yyyy", "dd/mm/y": "dd/MM/yyyy", "mm/dd/y": "MM/dd/yyyy", "y-mm-dd": "yyyy-MM-dd",
                  "dmmmmy": "d MMMM yyyy", "mmmmdy": "MMMM d yyyy", "mm-dd-y": "MM-dd-yyyy", "dd-mm-y": "dd-MM-yyyy"}
@@ -454,11 +461,18 @@ class NewConversationScreen(Screen):
                                       text_size=_BIG, text_color=TEXT_SECONDARY))
         holder = View(kind="column", class_name="android.widget.RelativeLayout",
                       resource_id=_id("new_conversation_holder"), weight=1, children=children)
-        back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
         return View(kind="column", class_name="android.view.ViewGroup",
                     resource_id=_id("new_conversation_coordinator"), children=[
-                        toolbar(NEW_CONVERSATION, navigation=back, resource_id=_id("new_conversation_toolbar")),
-                        holder])
+                        _top_bar(NEW_CONVERSATION, self.finish, "new_conversation_toolbar"), holder])
+
+
+def _top_bar(title: str, back: Callback, name: str) -> View:
+    """A ``MaterialToolbar`` (``actionBarSize`` tall) as ``setupToolbar`` colours it over the window's colour (the
+    thread's ``getProperBackgroundColor``; the new conversation's while its list is at the top): the title
+    (``actionbar_text_size`` 21sp) and the back arrow in that colour's contrast (``DARK_GREY``; white by night)."""
+    return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id(name), height=_TOOLBAR, children=[
+        image_button(BACK, "arrow_back", back, text_color=DARK_GREY),
+        text_view(title, weight=1, text_color=DARK_GREY, text_size=_TITLE, padding=40)])
 
 
 class _PinnedScroll(dict):
@@ -554,22 +568,33 @@ class ThreadScreen(Screen):
         messages = telephony.messages(self.thread_id)
         if any(not m["read"] for m in messages):  # getThreadItems marks what it shows as read
             telephony.mark_thread_read(self.thread_id)
-        back = image_button(BACK, "arrow_back", self.finish, text_color=WHITE)
         addresses = self.addresses
         title = _title(addresses, self.phone.contacts.lookup_names(addresses)) or self.title
-        send = button(SMS, self._send, resource_id=_id("thread_send_message"), content_desc=OK, width=126,
-                      height=126, padding=0, text_size=_SMALLER, background=WHITE, text_color=TEXT)
-        send.enabled = send.clickable = bool(self.text)  # checkSendMessageAvailability
-        compose = _group(
-            "row", "android.view.ViewGroup",
-            edit_text(self.text, TYPE_A_MESSAGE, self.FIELD, self._set_text, resource_id=_id(self.FIELD),
-                      multiline=True, weight=1, text_size=_NORMAL),  # inputType textCapSentences|textMultiLine
-            send, resource_id=_id("message_holder"), padding=12)
+        field = edit_text(self.text, TYPE_A_MESSAGE, self.FIELD, self._set_text, resource_id=_id(self.FIELD),
+                          multiline=True, weight=1, text_size=_NORMAL)  # inputType textCapSentences|textMultiLine
+        field.underline = False  # android:background="@android:color/transparent"
+        attach = _image("thread_add_attachment", "plus", ATTACHMENT, clickable=True, focusable=True,
+                        on_click=does_nothing, text_color=over(TEXT, 0.9))
+        compose = _group("row", "android.view.ViewGroup", attach, field, self._send_button(),
+                         resource_id=_id("message_holder"), padding=12, spacing=10)
         return View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("thread_coordinator"),
                     children=[
-                        toolbar(title, navigation=back, resource_id=_id("thread_toolbar")),
+                        _top_bar(title, self.finish, "thread_toolbar"),
                         scroll_list(*self._items(messages), key=self.LIST, resource_id=_id(self.LIST), weight=1),
                         divider(), compose])
+
+    def _send_button(self) -> View:
+        """``thread_send_message``: a borderless ``MyButton``, "SMS" under its ``drawableTop`` send icon (drawn by the
+        button, no view), at alpha 0.9, or 0.4 and not clickable while there is nothing to send
+        (``checkSendMessageAvailability``)."""
+        ready = bool(self.text)
+        ink = over(TEXT, 0.9 if ready else 0.4)
+        icon = View(kind="icon", class_name=LAYOUT_ONLY, hint="send", width=63, height=63, text_color=ink,
+                    gravity="center_horizontal")
+        label = View(kind="label", hint=SMS, text_size=_SMALLER, text_color=ink, gravity="center", height=42)
+        return View(kind="column", class_name="android.widget.Button", resource_id=_id("thread_send_message"),
+                    text=SMS, content_desc=OK, enabled=ready, clickable=ready, focusable=True, on_click=self._send,
+                    width=126, height=126, padding=8, children=[icon, label])
 
     def _items(self, messages: list[dict]) -> list[View]:
         """``getThreadItems``: date headers, bubbles, sending/failed markers and the last sent message's check."""
@@ -605,7 +630,7 @@ class ThreadScreen(Screen):
         width = int(min(natural + 2, 0.8 * 1000))  # layout_constraintWidth_percent="0.8"
         text = text_view(body, resource_id=_id("thread_message_body"), text_size=_NORMAL, padding=32,
                          background=_RECEIVED_BG if received else _SENT_BG, corner=_BUBBLE_CORNER, clickable=True,
-                         long_clickable=True, focusable=True)
+                         long_clickable=True, focusable=True, text_color=TEXT if received else WHITE)
         wrapper = _group("column", "android.widget.RelativeLayout", *([text] if body else []), width=width,
                          resource_id=_id("thread_message_wrapper"))  # an empty body is GONE
         children = [wrapper, _spacer()] if received else [_spacer(), wrapper]
@@ -624,6 +649,12 @@ class SimpleSmsMessenger(App):
     icon, icon_color = "app_sms", (245, 124, 0)
     version_name, version_code = "5.19.3", 85  # android_gym/device/apps.toml
     screens = (MainScreen, NewConversationScreen, ThreadScreen)
+    # NewConversationActivity's filters (AndroidManifest.xml); it forwards sms: intents to ThreadActivity.
+    intent_filters = (*App.intent_filters,
+                      IntentFilter(("android.intent.action.SEND", "android.intent.action.SENDTO",
+                                    "android.intent.action.VIEW"), (CATEGORY_DEFAULT, CATEGORY_BROWSABLE),
+                                   schemes=("sms", "smsto", "mms", "mmsto")),
+                      IntentFilter(("android.intent.action.SEND",), (CATEGORY_DEFAULT,), mime_types=("*/*",)))
 
     def __init__(self, phone: Context) -> None:
         super().__init__(phone)

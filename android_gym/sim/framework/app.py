@@ -21,7 +21,7 @@ from typing import ClassVar, Protocol
 
 from PIL import Image
 
-from android_gym.sim.framework.intent import BroadcastResult, Intent
+from android_gym.sim.framework.intent import ACTION_MAIN, CATEGORY_LAUNCHER, BroadcastResult, Intent, IntentFilter
 from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.system.chromium import Chromium
 from android_gym.sim.system.clipboard import Clipboard
@@ -103,6 +103,10 @@ class WindowService(Protocol):
     def snapshot(self, screen: Screen) -> tuple[Color, Callable[[], Image.Image]]:
         """``screen``'s window as it would show now, without the system bars: the colour at its top (what the status
         bar takes over it) and its picture, drawn when called."""
+
+    def shade_snapshot(self, panel: View) -> tuple[str, Callable[[], Image.Image]]:
+        """The notification shade's ``panel`` as it would show on its own: a key naming its pixels and its picture,
+        drawn when called."""
 
 
 class Context(SystemServices, Protocol):
@@ -254,6 +258,8 @@ class AppInfo:
     receiver_schemes: Mapping[str, tuple[str, ...]]
     version_name: str | None
     version_code: int | None
+    #: Its activities' intent filters (``App.intent_filters``; none for an app without activities).
+    intent_filters: tuple[IntentFilter, ...] = ()
 
 
 class App:
@@ -280,6 +286,9 @@ class App:
     #: The data schemes a receiver's filters list (``<data android:scheme>``): such a filter takes intents whose data
     #: has one of them, and only those.
     receiver_schemes: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: Its activities' ``<intent-filter>``s, as its manifest declares them: those of the activities ``resolve`` can
+    #: start (an implicit intent starts the app only if one of them takes it). By default the launcher activity's.
+    intent_filters: ClassVar[tuple[IntentFilter, ...]] = (IntentFilter((ACTION_MAIN,), (CATEGORY_LAUNCHER,)),)
     #: ``versionName``/``versionCode`` of the real build this app simulates, as ``android_gym/device/apps.toml``
     #: pins them; ``None`` for system apps, whose version is the emulator image's.
     version_name: ClassVar[str | None] = None
@@ -300,7 +309,8 @@ class App:
         """The app's ``AppInfo``."""
         return AppInfo(cls.package, cls.label, f"{cls.__module__}:{cls.__qualname__}",
                        cls.launchable and bool(cls.screens), cls.home, cls.icon, cls.icon_color, cls.receivers,
-                       cls.receiver_schemes, cls.version_name, cls.version_code)
+                       cls.receiver_schemes, cls.version_name, cls.version_code,
+                       cls.intent_filters if cls.screens else ())
 
     @property
     def data_dir(self) -> str:
@@ -313,8 +323,8 @@ class App:
         return next((screen for screen in self.screens if screen.activity == name), None)
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
-        """The activity that handles an implicit ``intent``, or ``None``."""
-        if intent.action in ("", "android.intent.action.MAIN"):
+        """The activity that handles an implicit ``intent`` one of its ``intent_filters`` took, or ``None``."""
+        if intent.action in ("", ACTION_MAIN):
             return self.screens[0] if self.screens else None
         return None
 

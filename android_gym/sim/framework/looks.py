@@ -54,6 +54,7 @@ SYSTEM_NIGHT: dict[Color, Color] = {
     **MATERIAL_YOU_NIGHT,
     (241, 243, 244): (19, 19, 20),  # the shade's backdrop: surface dim
     (211, 227, 253): (8, 66, 160),  # an active tile: primary container
+    (4, 30, 73): (211, 227, 253),  # ink on it (the Internet dialog's connected network): on primary container
     (225, 227, 230): (51, 53, 55),  # an inactive tile: surface container highest
     (243, 243, 243): (0, 0, 0),  # the navigation bar: navigationBarColor of the dark theme (black)
     (66, 66, 66): (227, 227, 227),  # the navigation buttons' ink

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from android_gym.sim.framework.app import App, AppInfo, Context
+from android_gym.sim.framework.app import App, AppInfo, Context, Screen
+from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.platform import system_package
 from android_gym.sim.system.apk import ApkInfo
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
@@ -187,6 +188,19 @@ class PackageManager:
         if app is None and package in self._infos:
             app = self._start(app_class(self._infos[package]))
         return app
+
+    def handlers(self, intent: Intent, packages: Sequence[str] | None = None) -> Iterator[tuple[App, type[Screen]]]:
+        """The apps (of ``packages``, default all, in install order) that take the implicit ``intent``, each with
+        the activity it starts: only an app one of whose intent filters (its manifest's, in the index) takes the
+        intent is started to name it (``App.resolve``)."""
+        for name in self.names() if packages is None else packages:
+            info = self._infos.get(name)
+            if info is None or not any(found.takes(intent) for found in info.intent_filters):
+                continue
+            app = self.get(name)
+            screen = app.resolve(intent) if app is not None else None
+            if screen is not None:
+                yield app, screen
 
     def info(self, package: str) -> AppInfo | None:
         """What the package manager knows of an installed package without starting its app, or ``None``."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import shlex
 
 from android_gym.sim.framework.app import App, Context, Screen, TranslucentScreen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.views import PRIMARY, TEXT, View, column, row, text_view
 
@@ -79,6 +79,7 @@ class PermissionController(App):
     package = PACKAGE
     label = "Permission controller"
     screens = (GrantPermissionsScreen,)
+    intent_filters = (IntentFilter((REQUEST_PERMISSIONS,), (CATEGORY_DEFAULT,)),)  # GrantPermissionsActivity's
     launchable = False
 
     def resolve(self, intent: Intent) -> type[Screen] | None:

@@ -28,10 +28,11 @@ import numpy as np
 
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
-from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.system import radios
 from android_gym.sim.system.clock import MINUTE_MS
+from android_gym.sim.ui.dialogs import scrim_over
 from android_gym.sim.ui.layout import text_width
 from android_gym.sim.ui.views import (
     TEXT,
@@ -71,6 +72,9 @@ _TILE_CORNER, _DIALOG_CORNER = 52, 73  # qs_corner_radius 20 dp; a SystemUIDialo
 #: by 4 dp, ``colorSurfaceVariant``) with internet_dialog_network_layout_margin (16 dp) above and below, and its
 #: network rows' padding (``wifi_connected_layout``'s paddingStart 20 dp to its texts, which pad 12 px).
 _DIALOG_PADDING, _DIVIDER_WIDTH, _DIVIDER, _NETWORK_MARGIN, _NETWORK_PADDING = 63, 399, (225, 227, 225), 42, 53
+#: A network row's height (internet_dialog_wifi_network_height 72 dp), and the connected one's ink
+#: (``connected_network_primary_color``, ``textColorOnAccent``: tone 10 of the accent whose tone 90 fills the row).
+_NETWORK_HEIGHT, _CONNECTED_INK = 189, (4, 30, 73)
 
 
 def _id(name: str) -> str:
@@ -188,6 +192,25 @@ class BrightnessDialog(Screen):
 
 
 # ----- the notification shade --------------------------------------------------------------------------------
+def _connected_network() -> View:
+    """``wifi_connected_layout``: the emulator's access point, connected, on ``settingslib_switch_bar_bg_on``
+    (``colorAccentPrimary``): its signal (``InternetDialogController.getInternetWifiDrawable``: the Wi-Fi level's
+    icon, full for the emulator's access point), title and summary in ``connected_network_primary_color``, and the
+    settings gear (``ic_settings_24dp``) at its end."""
+    def icon(name: str, resource_id: str) -> View:
+        return View(kind="icon", class_name="android.widget.ImageView", hint=name, resource_id=_id(resource_id),
+                    width=63, height=63, text_color=_CONNECTED_INK)  # 24 dp
+
+    texts = column(text_view(EMULATOR_SSID, resource_id=_id("wifi_connected_title"), text_size=37,
+                             text_color=_CONNECTED_INK),
+                   text_view(CONNECTED, resource_id=_id("wifi_connected_summary"), text_size=37,
+                             text_color=_CONNECTED_INK),
+                   weight=1, gravity="center_vertical")
+    return row(icon("wifi_signal", "wifi_connected_icon"), texts, icon("settings_filled", "wifi_settings_icon"),
+               resource_id=_id("wifi_connected_layout"), height=_NETWORK_HEIGHT, padding=_NETWORK_PADDING - 12,
+               spacing=12, background=_TILE_ON, corner=_TILE_CORNER)
+
+
 def _tile(label: str, content_desc: str, secondary: str, active: bool, on_click: Callable[[], None],
           on_long_click: Callable[[], None]) -> View:
     """``QSTileViewImpl`` of a switch-like tile: node class ``Switch``, text ``On``/``Off`` (``switch_bar_on``/
@@ -277,9 +300,11 @@ class NotificationShade:
     def _internet_dialog(self) -> View:
         """``InternetDialog`` as Android 13 shows it (``internet_connectivity_dialog.xml``): a SystemUIDialog in the
         middle of the screen (Android 12's sat at the bottom over the navigation bar; 13 dropped its
-        ``Gravity.BOTTOM``), its title and subtitle (``InternetDialogController.getSubtitleText``) centred over the
-        divider, the Wi-Fi toggle, the connected network when Wi-Fi is on, and the Done button
-        (``Widget.Dialog.Button``: filled with ``colorAccentPrimary``) at the end of its button row."""
+        ``Gravity.BOTTOM``) over the quick settings panel, which it dims and shows in the pixels only (uiautomator
+        dumps the dialog's window); a touch outside it closes it. Its title and subtitle
+        (``InternetDialogController.getSubtitleText``) centred over the divider, the Wi-Fi toggle, the connected
+        network when Wi-Fi is on, and the Done button (``Widget.Dialog.Button``: filled with ``colorAccentPrimary``)
+        at the end of its button row."""
         phone = self.phone
         wifi = radios.wifi_enabled(phone)
         header = column(
@@ -296,11 +321,7 @@ class NotificationShade:
                             on_click=lambda: radios.set_wifi(phone, not wifi)),
                      resource_id=_id("turn_on_wifi_layout"), height=168, padding=_NETWORK_PADDING - 12)]
         if wifi:
-            items.append(column(text_view(EMULATOR_SSID, resource_id=_id("wifi_connected_title"), text_size=37),
-                                text_view(CONNECTED, resource_id=_id("wifi_connected_summary"), text_size=37,
-                                          text_color=TEXT_SECONDARY),
-                                resource_id=_id("wifi_connected_layout"), padding=_NETWORK_PADDING - 12,
-                                background=_TILE_ON, corner=_TILE_CORNER))
+            items.append(_connected_network())
         done = View(kind="button", class_name="android.widget.Button", text=DONE, resource_id=_id("done_button"),
                     clickable=True, focusable=True, on_click=self._dismiss_dialog, height=95, padding=42,
                     width=int(text_width(DONE, 37)) + 2 * 42, background=_TILE_ON, text_color=TEXT, text_size=37,
@@ -308,7 +329,10 @@ class NotificationShade:
         items += [View(height=21), row(View(weight=1), done, resource_id=_id("button_layout"))]
         dialog = column(*items, resource_id=_id("internet_connectivity_dialog"), background=WHITE, gravity="center",
                         padding=_DIALOG_PADDING, margin=48, corner=_DIALOG_CORNER, elevation=63)
-        return frame(dialog, background=_DIALOG_DIM)
+        key, picture = phone.window.shade_snapshot(self._panel())
+        behind = View(kind="frame", class_name="android.widget.FrameLayout", key=key, image=picture,
+                      background=_SHADE_BG)
+        return scrim_over(behind, dialog, self._dismiss_dialog)
 
     def _dismiss_dialog(self) -> None:
         self.internet_dialog = False
@@ -321,6 +345,7 @@ class SystemUI(App):
     package = PACKAGE
     label = "System UI"
     screens = (BrightnessDialog,)
+    intent_filters = (IntentFilter((SHOW_BRIGHTNESS_DIALOG,), (CATEGORY_DEFAULT,)),)  # BrightnessDialog's
     launchable = False
 
     def resolve(self, intent: Intent) -> type[Screen] | None:

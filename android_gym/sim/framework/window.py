@@ -47,7 +47,7 @@ from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.laid_out import Kept, LaidOutTrees, Shaped
 from android_gym.sim.ui.layout import layout, measure_height
-from android_gym.sim.ui.render import Renderer, dimmed, packed
+from android_gym.sim.ui.render import Renderer, dimmed, packed, signature
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -335,12 +335,32 @@ class WindowManager:
             layout(nav, 0, bottom, width, self.design_height - bottom)
         shade = self.shade.window()
         if shade is not None:
-            self.locale.translate(shade, systemui.PACKAGE)
-            scale_text(shade, looks.font_scale)
-            if looks.night:
-                recolor(shade, SYSTEM_NIGHT)
-            layout(shade, 0, 0, width, bottom)  # full screen above the navigation bar
+            self._lay_out_shade(shade, looks)
         return Frame(status, decor, keyboard, nav, shade, night_colors, kept if len(window.children) == 1 else None)
+
+    def _lay_out_shade(self, shade: View, looks: Looks) -> None:
+        """Put a window of the notification shade into the system language, ``looks``' font scale and theme, and lay
+        it out over the screen above the navigation bar."""
+        self.locale.translate(shade, systemui.PACKAGE)
+        scale_text(shade, looks.font_scale)
+        if looks.night:
+            recolor(shade, SYSTEM_NIGHT)
+        layout(shade, 0, 0, self.design_width, self.design_height - _nav_bar_height(looks))
+
+    def shade_snapshot(self, panel: View) -> tuple[str, Callable[[], Image.Image]]:
+        """The notification shade's ``panel`` as it would show now on its own: what a dialog the shade opens (the
+        Internet dialog) dims under it. A key naming its pixels (``View.key``: equal keys, equal pixels), and its
+        picture at the screen's scale, drawn when it is called."""
+        looks = self.looks
+        self._lay_out_shade(panel, looks)
+        ground = SYSTEM_NIGHT[WHITE] if looks.night else WHITE
+        palettes = {"shade": SYSTEM_NIGHT if looks.night else {}}
+
+        def picture() -> Image.Image:
+            renderer = Renderer(self.width, round(panel.bounds[3] * self.scale), self.scale)
+            return Image.fromarray(renderer.render({"shade": (panel, ground)}, palettes))
+
+        return f"shade:{hash((signature(panel), looks.night))}", picture
 
     def _content(self, screen: Screen, looks: Looks) -> View:
         """A fresh view tree of ``screen`` (its dialog windows over it, in the system language and ``looks``' font

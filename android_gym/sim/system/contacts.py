@@ -368,14 +368,17 @@ class ContactsProvider(SqliteProvider):
         values = dict(values)
         _check_columns(values, DATA_INSERT_COLUMNS, "data")
         with self._transaction() as db:
-            if db.execute("SELECT 1 FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone() is None:
+            raw = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()
+            if raw is None:
                 raise ValueError(f"Raw contact {raw_contact_id} does not exist")
             values = _handle(mimetype, values)
             values.update(raw_contact_id=raw_contact_id, mimetype_id=self._mimetype_id(db, mimetype))
             columns = list(values)
             data_id = db.execute(f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
                                  [values[c] for c in columns]).lastrowid
-            self._data_changed(db, raw_contact_id, data_id if mimetype == PHONE else None)
+            if mimetype == PHONE:  # a new row (ids are never reused): no lookup rows to replace
+                self._add_phone_lookup(db, raw_contact_id, data_id)
+            self._data_changed(db, raw_contact_id, raw[0])
         return data_id
 
     def update_data(self, data_id: int, values: dict[str, Any]) -> int:
@@ -395,7 +398,10 @@ class ContactsProvider(SqliteProvider):
             values = _handle(mimetype, values)
             db.execute(f"UPDATE data SET {', '.join(f'{c}=?' for c in values)} WHERE _id=?",
                        [*values.values(), data_id])
-            self._data_changed(db, raw_contact_id, data_id if mimetype == PHONE else None)
+            if mimetype == PHONE:
+                db.execute("DELETE FROM phone_lookup WHERE data_id=?", (data_id,))
+                self._add_phone_lookup(db, raw_contact_id, data_id)
+            self._data_changed(db, raw_contact_id)
         return 1
 
     def delete(self, uri: str, where: str | None = None) -> int:
@@ -407,7 +413,7 @@ class ContactsProvider(SqliteProvider):
                 for data_id in ids:
                     raw_contact_id = db.execute("SELECT raw_contact_id FROM data WHERE _id=?", (data_id,)).fetchone()[0]
                     db.execute("DELETE FROM data WHERE _id=?", (data_id,))
-                    self._data_changed(db, raw_contact_id, None)
+                    self._data_changed(db, raw_contact_id)
                 return len(ids)
             if table == "contacts":
                 ids = [row[0] for contact_id in ids
@@ -449,19 +455,23 @@ class ContactsProvider(SqliteProvider):
         row = db.execute("SELECT _id FROM mimetypes WHERE mimetype=?", (mimetype,)).fetchone()
         return row[0] if row else db.execute("INSERT INTO mimetypes (mimetype) VALUES (?)", (mimetype,)).lastrowid
 
-    def _data_changed(self, db: sqlite3.Connection, raw_contact_id: int, phone_data_id: int | None) -> None:
-        """After a data row changed: its ``phone_lookup`` rows, the raw contact's display name, dirty flag and
-        the aggregate's ``has_phone_number``, lookup key and update time."""
-        if phone_data_id is not None:
-            db.execute("DELETE FROM phone_lookup WHERE data_id=?", (phone_data_id,))
-            number, e164 = db.execute("SELECT data1, data4 FROM data WHERE _id=?", (phone_data_id,)).fetchone()
-            normalized = normalize_number(number or "")
-            if normalized:
-                for lookup in dict.fromkeys(n for n in (normalized, e164) if n):
-                    db.execute("INSERT INTO phone_lookup (data_id, raw_contact_id, normalized_number, min_match) "
-                               "VALUES (?, ?, ?, ?)", (phone_data_id, raw_contact_id, lookup, min_match(lookup)))
+    @staticmethod
+    def _add_phone_lookup(db: sqlite3.Connection, raw_contact_id: int, data_id: int) -> None:
+        """The ``phone_lookup`` rows of the phone data row ``data_id``: its normalized number and E.164 form."""
+        number, e164 = db.execute("SELECT data1, data4 FROM data WHERE _id=?", (data_id,)).fetchone()
+        normalized = normalize_number(number or "")
+        if normalized:
+            for lookup in dict.fromkeys(n for n in (normalized, e164) if n):
+                db.execute("INSERT INTO phone_lookup (data_id, raw_contact_id, normalized_number, min_match) "
+                           "VALUES (?, ?, ?, ?)", (data_id, raw_contact_id, lookup, min_match(lookup)))
+
+    def _data_changed(self, db: sqlite3.Connection, raw_contact_id: int, contact_id: int | None = None) -> None:
+        """After a data row of ``raw_contact_id`` (whose aggregate is ``contact_id``, looked up if not given)
+        changed: the raw contact's display name and dirty flag, the aggregate's ``has_phone_number``, lookup key and
+        update time."""
         name = self._update_display_name(db, raw_contact_id)
-        contact_id = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()[0]
+        if contact_id is None:
+            contact_id = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()[0]
         has_phone = db.execute("SELECT EXISTS (SELECT 1 FROM data d JOIN mimetypes m ON d.mimetype_id = m._id "
                                "JOIN raw_contacts r ON d.raw_contact_id = r._id WHERE r.contact_id = ? AND "
                                "m.mimetype = ? AND d.data1 IS NOT NULL AND d.data1 != '')",

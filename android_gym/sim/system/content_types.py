@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-#: ``(authority, path pattern) → type``; a path of digits is matched by ``#``.
+#: ``(authority, path pattern) → type``; a segment of digits is matched by ``#``, any segment by ``*``.
 _TYPES: dict[tuple[str, str], str] = {
     ("contacts", "people"): "vnd.android.cursor.dir/person",
     ("contacts", "people/#"): "vnd.android.cursor.item/person",
@@ -19,6 +19,8 @@ _TYPES: dict[tuple[str, str], str] = {
     ("contacts", "phones/#"): "vnd.android.cursor.item/phone",
     ("com.android.contacts", "contacts"): "vnd.android.cursor.dir/contact",
     ("com.android.contacts", "contacts/#"): "vnd.android.cursor.item/contact",
+    ("com.android.contacts", "contacts/lookup/*"): "vnd.android.cursor.item/contact",
+    ("com.android.contacts", "contacts/lookup/*/#"): "vnd.android.cursor.item/contact",
     ("com.android.contacts", "raw_contacts"): "vnd.android.cursor.dir/raw_contact",
     ("com.android.contacts", "raw_contacts/#"): "vnd.android.cursor.item/raw_contact",
     ("com.android.contacts", "data/phones"): "vnd.android.cursor.dir/phone_v2",
@@ -41,5 +43,12 @@ def provider_type(uri: str) -> str | None:
     if match is None:
         return None
     segments = [segment for segment in (match.group(2) or "").split("/") if segment]
-    pattern = "/".join("#" if segment.isdigit() else segment for segment in segments)
-    return _TYPES.get((match.group(1), pattern))
+    return next((mime_type for (authority, pattern), mime_type in _TYPES.items()
+                 if authority == match.group(1) and _path_matches(pattern, segments)), None)
+
+
+def _path_matches(pattern: str, segments: list[str]) -> bool:
+    """``UriMatcher``'s test of a path's segments against a pattern's (``#`` digits, ``*`` any segment)."""
+    parts = pattern.split("/") if pattern else []
+    return len(parts) == len(segments) and all(
+        part == segment or part == "*" or (part == "#" and segment.isdigit()) for part, segment in zip(parts, segments))

@@ -12,7 +12,7 @@ import posixpath
 import shutil
 import stat as stat_module
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -82,6 +82,11 @@ def _mtime_ns(host: Path) -> int | None:
         return os.stat(host, follow_symlinks=False).st_mtime_ns
     except OSError:
         return None
+
+
+def host_times(hosts: Sequence[Path]) -> list[int | None]:
+    """The host modification times of ``hosts`` (``None``: no such file), to hand to ``FileSystem.stamp_changed``."""
+    return [_mtime_ns(host) for host in hosts]
 
 
 class FileSystem:
@@ -187,14 +192,19 @@ class FileSystem:
     def device_writes(self, *hosts: Path) -> Iterator[None]:
         """Around a write done with host file APIs (``sqlite3``): afterwards each of ``hosts`` the write
         created or modified carries device time; the ones it left alone keep their times."""
-        before = [_mtime_ns(host) for host in hosts]
+        before = host_times(hosts)
         try:
             yield
         finally:
-            for host, mtime in zip(hosts, before):
-                after = _mtime_ns(host)
-                if after is not None and after != mtime:
-                    self._set_device_time(host)
+            self.stamp_changed(hosts, before)
+
+    def stamp_changed(self, hosts: Sequence[Path], before: Sequence[int | None]) -> None:
+        """Give device time to each of ``hosts`` whose modification time is no longer the one in ``before``
+        (``host_times`` taken before a write: the second half of ``device_writes``)."""
+        for host, mtime in zip(hosts, before):
+            after = _mtime_ns(host)
+            if after is not None and after != mtime:
+                self._set_device_time(host)
 
     def sqlite_files(self, path: str) -> tuple[Path, ...]:
         """What a write to the SQLite database at ``path`` can change on the host (for ``device_writes``): the

@@ -28,6 +28,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
+from android_gym.sim.system.fs import host_times
 from android_gym.sim.system.services import SystemServices
 from android_gym.tempdirs import OwnedDir
 
@@ -60,6 +61,8 @@ class SqliteProvider:
     def ensure_db(self) -> None:
         """Create the database with the schema if its file is missing or empty; a database whose tables were
         merely emptied is kept."""
+        if self._in_held_transaction():  # the file a transaction is open on stays until it ends
+            return
         host = self._phone.fs.host_path(self.db_path)
         try:
             info = os.stat(host)
@@ -190,14 +193,19 @@ class SqliteProvider:
         """Whether writes go into the held transaction (``holding`` in WAL mode) rather than commit each."""
         return self._wal and getattr(self._thread, "holding", False)
 
-    def settle(self) -> None:
-        """Commit the writes this thread's ``holding`` keeps in its transaction (the files they change carry device
-        time), so that anything else reading the database (another connection, a command reading its files) sees
-        them."""
+    def _in_held_transaction(self) -> bool:
+        """Whether this thread's held connection is in the transaction ``holding`` keeps for its writes (nothing but
+        the provider's own writes and reads can come between its first write and ``settle``)."""
         held = getattr(self._thread, "held", None)
-        if held is not None and held[1].in_transaction:
-            with self._phone.fs.device_writes(*self._written):
-                held[1].commit()
+        return held is not None and held[1].in_transaction
+
+    def settle(self) -> None:
+        """Commit the writes this thread's ``holding`` keeps in its transaction, so that anything else reading the
+        database (another connection, a command reading its files) sees them; the files changed since the
+        transaction began (the connection opened, the writes, the commit) then carry device time."""
+        if self._in_held_transaction():
+            self._thread.held[1].commit()
+            self._phone.fs.stamp_changed(self._written, self._thread.times)
 
     def _release(self, keep: bool = False) -> None:
         """Commit this thread's held connection, if there is one, and close it (the files its closing changes carry
@@ -273,21 +281,24 @@ class SqliteProvider:
         """A connection in a transaction committed on exit (while ``holding`` in WAL mode: a savepoint in the held
         transaction, committed by ``settle``); the files the write changed then carry device time, as the
         provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
-        with self._phone.fs.device_writes(*self._written), self._connection() as db:
-            if not self._batching():
-                with db:
-                    yield db
-                return
-            if not db.in_transaction:
-                db.execute("BEGIN")
-            db.execute("SAVEPOINT provider_write")
-            try:
+        if not self._batching():
+            with self._phone.fs.device_writes(*self._written), self._connection() as db, db:
                 yield db
-            except BaseException:
-                db.execute("ROLLBACK TO provider_write")
-                raise
-            finally:
-                db.execute("RELEASE provider_write")
+            return
+        if not self._in_held_transaction():  # the line's first write: the files' times before it, for ``settle``
+            times = host_times(self._written)
+            with self._connection() as db:
+                db.execute("BEGIN")
+            self._thread.times = times
+        db = self._thread.held[1]
+        db.execute("SAVEPOINT provider_write")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK TO provider_write")
+            raise
+        finally:
+            db.execute("RELEASE provider_write")
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:

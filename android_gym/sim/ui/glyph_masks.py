@@ -31,9 +31,11 @@ def _glyph(char: str, size: int, stroke: int) -> tuple[np.ndarray, int, int, flo
     return np.asarray(mask), left, top, face.getlength(char)
 
 
+@lru_cache(maxsize=256)
 def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple[int, int]]:
     """The coverage mask (``L``) of ``text`` on one line in Roboto at ``size`` px, outlined ``stroke`` px, and the
-    offset of its top left from the start of the pen on the baseline (Pillow's anchor ``ls``)."""
+    offset of its top left from the start of the pen on the baseline (Pillow's anchor ``ls``). Kept for the lines
+    drawn again (a picture's row labels, ``category_name: Food``): the mask is shared, to read, not to change."""
     placed, pen = [], 0.0
     for char in text:
         mask, left, top, advance = _glyph(char, size, stroke)

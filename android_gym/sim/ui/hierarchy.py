@@ -6,9 +6,10 @@ and characters that XML 1.0 forbids replaced by ``.``. A node's bounds are the p
 parent's, and so to the window's (``View.getBoundsOnScreen`` with ``clipToParent``, as
 ``AccessibilityNodeInfo.getBoundsInScreen`` gives them); a node with nothing on screen is left out, with its
 descendants (``isVisibleToUser``). Text a custom view paints on its canvas (a ``label``: Simple Calendar's
-``MonthView`` days, a collapsing toolbar's title) is no view: it is drawn but never dumped. Written by hand
-rather than with lxml because lxml cannot reproduce the `` />`` spelling and the dump is on the hot path of every
-step.
+``MonthView`` days, a collapsing toolbar's title) is no view: it is drawn but never dumped; nor is a grouping the
+toolkit lays out by where the app's own ViewGroup places its children itself, or a drawable a view draws
+(``views.LAYOUT_ONLY``): its children stand in its place. Written by hand rather than with lxml because lxml
+cannot reproduce the `` />`` spelling and the dump is on the hot path of every step.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ Node = tuple[View, int, Bounds]
 def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
     """The children of ``view`` (whose part on screen is ``bounds``) with something on screen, each with that part:
     its bounds cut to ``bounds`` (``View.getBoundsOnScreen(rect, clipToParent=true)``); painted text (``label``)
-    is no child."""
+    is no child, and a ``LAYOUT_ONLY`` grouping gives way to its own."""
     x1, y1, x2, y2 = bounds
     visible = []
     for child in view.children:
@@ -48,7 +49,10 @@ def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
         if not (x1 <= cx1 and y1 <= cy1 and cx2 <= x2 and cy2 <= y2):  # most views lie within their parent
             cx1, cy1, cx2, cy2 = child_bounds = (max(cx1, x1), max(cy1, y1), min(cx2, x2), min(cy2, y2))
         if cx2 > cx1 and cy2 > cy1:
-            visible.append((child, child_bounds))
+            if child.class_name:
+                visible.append((child, child_bounds))
+            else:  # a grouping the toolkit lays out by (``LAYOUT_ONLY``): no node, its children in its place
+                visible += visible_children(child, child_bounds)
     return visible
 
 

@@ -30,7 +30,7 @@ _GLYPHS = {
     # system navigation bar (three-button navigation: filled triangle, circle and rounded square)
     "nav_back": "play", "nav_home": "circle", "nav_recents": "square_rounded", "nav_back_ime": "chevron_down",
     # status bar and quick settings
-    "wifi": "wifi", "bt": "bluetooth", "airplane": "airplane",
+    "wifi": "wifi", "wifi_signal": "wifi_strength_4", "bt": "bluetooth", "airplane": "airplane",
     "signal": "signal_cellular_3", "battery_full": "battery", "vpn": "vpn", "hotspot": "access_point",
     "battery_low": "battery_alert", "battery_half": "battery_50", "notify_chat": "message_text",
     # content
@@ -67,6 +67,7 @@ _GLYPHS = {
     # ic_person
     "save_filled": "content_save", "edit_filled": "pencil", "delete_filled": "delete",
     "folder_filled": "folder", "file_filled": "file", "home_filled": "home", "person_filled": "account",
+    "settings_filled": "cog",  # SystemUI's ic_settings_24dp
     # Markor's drawables: ic_assignment_turned_in, ic_lightning (Material's flash_on), ic_gs_rename (a capital A
     # beside a text cursor: MDI has the A alone)
     "todo_done": "clipboard_check", "lightning": "flash", "rename": "format_text_variant",

@@ -16,6 +16,11 @@ from PIL import Image
 
 Callback = Callable[[], None]
 Color = tuple[int, int, int]
+#: The ``class_name`` of a view the real app does not have: a grouping the toolkit lays out by where a custom
+#: ViewGroup places its children itself (Simple Calendar's ``MonthViewWrapper``: a grid of day cells, each its own
+#: child), or a drawable its parent draws (a button's ``drawableTop``). The dump writes no node for it: its
+#: children stand in its place.
+LAYOUT_ONLY = ""
 
 
 def does_nothing() -> None:
@@ -86,6 +91,7 @@ class View:
     """
 
     kind: str = "view"
+    #: The node's class in the dump; ``LAYOUT_ONLY`` (empty) for a grouping that is no view of the app.
     class_name: str = "android.view.View"
     resource_id: str = ""
     text: str = ""

@@ -302,18 +302,10 @@ def argument_exception(ctx: CommandContext, command: str, message: str) -> int:
 def resolve_activity(ctx: CommandContext, intent: ShellIntent) -> tuple[App, type[Screen]] | None:
     """The activity an implicit intent starts. Data with no type gets the type its content provider gives it
     first (``runStartActivity`` asks ``getProviderMimeType``), as package manager resolution matches types."""
-    packages = ctx.phone.packages
     resolvable = intent.to_intent()
     if not intent.mime_type and intent.data.startswith("content:"):
         resolvable = replace(resolvable, mime_type=provider_type(intent.data) or "")
-    for name in [intent.package] if intent.package else packages.names():
-        app = packages.get(name)  # each app started in turn, until one takes the intent
-        if app is None:
-            continue
-        screen = app.resolve(resolvable)
-        if screen is not None:
-            return app, screen
-    return None
+    return next(ctx.phone.packages.handlers(resolvable, [intent.package] if intent.package else None), None)
 
 
 def _start(ctx: CommandContext, args: list[str]) -> int:
