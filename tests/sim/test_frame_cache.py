@@ -54,13 +54,13 @@ def test_an_unchanged_screen_is_the_same_read_only_array_and_a_change_leaves_it_
 def test_a_command_that_writes_redraws(phone: Phone) -> None:
     """A changed setting redraws the home screen; a written file redraws an app's screen (the home screen shows no
     app's data: tests/sim/test_shell.py)."""
-    first = phone.ui_dump()
+    first = phone.window.frame()
     phone.run("settings put global wifi_on 0")
-    assert phone.ui_dump() is not first
+    assert phone.window.frame() is not first
     phone.run("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
-    second, rgba = phone.ui_dump(), phone.screenshot_rgba()
+    second, rgba = phone.window.frame(), phone.screenshot_rgba()
     phone.run("echo note > /sdcard/note.txt")
-    assert phone.ui_dump() is not second and phone.screenshot_rgba() is not rgba
+    assert phone.window.frame() is not second and phone.screenshot_rgba() is not rgba
 
 
 def test_the_status_bar_clock_turns_with_the_minute(phone: Phone) -> None:

@@ -32,6 +32,7 @@ class _FreshDevice(SimDevice):
     def ui_dump(self) -> str:
         self.phone.invalidate()
         self.phone.window._navs.clear()  # and the navigation bars kept by what they show
+        self.phone.window._app_trees.clear()  # and the apps' laid-out trees kept by shape
         return super().ui_dump()
 
 

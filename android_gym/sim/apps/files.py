@@ -47,6 +47,7 @@ import datetime as dt
 import os
 import posixpath
 import re
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -311,16 +312,24 @@ def _doc(fs: FileSystem, path: str) -> Doc | None:
         info = os.stat(fs.host_path(path))
     except OSError:
         return None
-    name = posixpath.basename(path)
-    is_dir = os.path.isdir(fs.host_path(path))
+    return _doc_of(path, posixpath.basename(path), info)
+
+
+def _doc_of(path: str, name: str, info: os.stat_result) -> Doc:
+    """The document at ``path`` (named ``name``) whose file has the status ``info``."""
+    is_dir = stat.S_ISDIR(info.st_mode)
     return Doc(path, name, is_dir, 0 if is_dir else info.st_size, info.st_mtime_ns // 1_000_000,
                DIR_MIME if is_dir else mime_type(name))
+
+
+_STORAGE_PREFIX = EXTERNAL_STORAGE + "/"
 
 
 def _hidden(path: str, show_hidden: bool) -> bool:
     """Whether a listing leaves ``path`` out: the restricted ``Android/`` subtrees always, dot files unless
     hidden files are shown (``FilteringCursorWrapper.filterHiddenFiles``)."""
-    relative = posixpath.relpath(path, EXTERNAL_STORAGE)
+    relative = (path[len(_STORAGE_PREFIX):] if path.startswith(_STORAGE_PREFIX)
+                else posixpath.relpath(path, EXTERNAL_STORAGE))
     return bool(_RESTRICTED.match(relative)) or (not show_hidden and posixpath.basename(path).startswith("."))
 
 
@@ -336,16 +345,31 @@ def list_folder(fs: FileSystem, folder: str, show_hidden: bool) -> list[Doc]:
 
 def list_media(fs: FileSystem, root: Root, now_ms: int) -> list[Doc]:
     """The files a media root or Recent lists: every file of the root's media class on external storage; for
-    Recent, media files and downloads changed in the last ``RECENT_DAYS`` days."""
+    Recent, media files and downloads changed in the last ``RECENT_DAYS`` days. One ``scandir`` per directory (as
+    ``os.walk``, not into links to directories) and one ``stat`` per file."""
     found = []
-    base = fs.host_path(EXTERNAL_STORAGE)
-    for directory, dirnames, filenames in os.walk(base):
-        android_dir = posixpath.join(EXTERNAL_STORAGE, os.path.relpath(directory, base)).removesuffix("/.")
-        dirnames[:] = [name for name in dirnames if not _hidden(posixpath.join(android_dir, name), False)]
-        for name in filenames:
-            path = posixpath.join(android_dir, name)
-            doc = None if _hidden(path, False) else _doc(fs, path)
-            if doc is None:
+    pending = [(os.fspath(fs.host_path(EXTERNAL_STORAGE)), EXTERNAL_STORAGE)]
+    while pending:
+        host, directory = pending.pop()
+        try:
+            entries = list(os.scandir(host))
+        except OSError:
+            continue
+        for entry in entries:
+            path = f"{directory}/{entry.name}"
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if _hidden(path, False):
+                continue
+            if is_dir:
+                if not entry.is_symlink():
+                    pending.append((entry.path, path))
+                continue
+            try:
+                doc = _doc_of(path, entry.name, entry.stat())
+            except OSError:
                 continue
             if root.kind == "media" and media_class(doc.mime) == root.media:
                 found.append(doc)

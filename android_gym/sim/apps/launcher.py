@@ -26,7 +26,7 @@ import math
 
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, AppInfo, Screen
-from android_gym.sim.framework.intent import ACTION_MAIN, CATEGORY_DEFAULT, CATEGORY_HOME, IntentFilter
+from android_gym.sim.framework.intent import ACTION_MAIN, CATEGORY_DEFAULT, CATEGORY_HOME, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
@@ -36,6 +36,7 @@ from android_gym.sim.ui.views import (
     View,
     app_icon,
     column,
+    copied,
     does_nothing,
     frame,
     group,
@@ -66,11 +67,24 @@ class LauncherScreen(Screen):
     activity = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
     shows_app_data = False  # the installed apps, the date and the system bars: no app's data, no running task
 
+    def __init__(self, app: App, intent: Intent) -> None:
+        super().__init__(app, intent)
+        self._built: tuple[tuple, View] | None = None  # what the home screen showed last, and its views as built
+
     def build(self) -> View:
-        apps = self.phone.packages.launchable()
+        """The home screen, built again only when what it shows changed (the apps, the screen's size, the day or the
+        language): most steps that come home find it as they left it."""
+        apps = tuple(self.phone.packages.launchable())
+        width, height = self.phone.window.design_width, self.phone.window.design_height
+        date = formats.format_skeleton(self.phone.clock.now(DAY_MS), _GLANCE_DATE, formats.system_tag(self.phone))
+        shown = apps, width, height, date
+        if self._built is None or self._built[0] != shown:
+            self._built = shown, self._home(apps, width, height, date)
+        return copied(self._built[1])  # the window styles and lays out the copy it is given
+
+    def _home(self, apps: tuple[AppInfo, ...], width: int, height: int, date: str) -> View:
         docked = [app for package in _HOTSEAT for app in apps if app.package == package]
         undocked = [app for app in apps if app not in docked]
-        width, height = self.phone.window.design_width, self.phone.window.design_height
         tablet = min(width, height) * _DP_PER_PX >= _TABLET_SMALLEST_DP
         columns, margin = (_TABLET_COLUMNS, _TABLET_MARGIN) if tablet else (_COLUMNS, 0)
         cell = (width - 2 * margin) // columns
@@ -79,7 +93,6 @@ class LauncherScreen(Screen):
         cell_height = min(_CELL_HEIGHT, workspace // max(math.ceil(len(undocked) / columns), 1))
         icons = [self._shortcut(app, cell, cell_height) for app in undocked]
         grid = [row(*icons[i:i + columns], weight=1) for i in range(0, len(icons), columns)]
-        date = formats.format_skeleton(self.phone.clock.now(DAY_MS), _GLANCE_DATE, formats.system_tag(self.phone))
         glance = column(
             text_view(date, content_desc=date, resource_id=_ID + "clock", text_size=60, padding=0),
             resource_id=_ID + "search_container_workspace", padding=78, height=_GLANCE_HEIGHT,

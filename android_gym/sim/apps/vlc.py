@@ -232,14 +232,23 @@ def _padded_name(name: str, width: int) -> str:
     return name
 
 
-def _scan(phone: Context, path: str) -> list[Entry]:
-    """The visible entries of a folder (none if it is gone); hidden ones are left out, as
-    ``Settings.showHiddenFiles`` is off."""
+def _listed(phone: Context, path: str) -> list[os.DirEntry]:
+    """Every entry of a folder (none if it is gone)."""
     try:
-        found = list(os.scandir(phone.fs.host_path(path)))
+        return list(os.scandir(phone.fs.host_path(path)))
     except OSError:
         return []
+
+
+def _visible(path: str, found: list[os.DirEntry]) -> list[Entry]:
+    """The visible entries of the folder ``path`` among ``found`` (``_listed``): hidden ones are left out, as
+    ``Settings.showHiddenFiles`` is off."""
     return [Entry(posixpath.join(path, item.name), item.is_dir()) for item in found if not item.name.startswith(".")]
+
+
+def _scan(phone: Context, path: str) -> list[Entry]:
+    """The visible entries of a folder (none if it is gone)."""
+    return _visible(path, _listed(phone, path))
 
 
 def row_title(entry: Entry, sort: int = SORT_DEFAULT) -> str:
@@ -275,9 +284,12 @@ def library_videos(phone: Context) -> list[str]:
     found, pending = [], [EXTERNAL_STORAGE]
     while pending:
         folder = pending.pop()
-        if folder in _UNINDEXED or phone.fs.exists(posixpath.join(folder, ".nomedia")):
+        if folder in _UNINDEXED:
             continue
-        for entry in _scan(phone, folder):
+        found_here = _listed(phone, folder)
+        if any(item.name == ".nomedia" for item in found_here) and phone.fs.exists(posixpath.join(folder, ".nomedia")):
+            continue
+        for entry in _visible(folder, found_here):
             if entry.is_dir:
                 pending.append(entry.path)
             elif is_video(entry.name):

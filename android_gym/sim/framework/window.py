@@ -45,6 +45,7 @@ from android_gym.sim.framework.text_editor import TextEditor
 from android_gym.sim.system.clock import UNREAD
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
+from android_gym.sim.ui.laid_out import Kept, LaidOutTrees, Shaped
 from android_gym.sim.ui.layout import layout, measure_height
 from android_gym.sim.ui.render import Renderer, dimmed, packed, signature
 from android_gym.sim.ui.views import (
@@ -54,6 +55,7 @@ from android_gym.sim.ui.views import (
     View,
     button,
     column,
+    copied,
     does_nothing,
     frame,
     over,
@@ -95,6 +97,7 @@ _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
 _STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _NAV_BARS_KEPT = 8  # laid-out navigation bars kept (each a colour, the keyboard up or not, looks)
+_APP_TREES_KEPT = 16  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 T = TypeVar("T")
 
@@ -109,6 +112,7 @@ class Frame:
     nav_bar: View
     shade: View | None = None
     night_colors: Mapping[Color, Color] | None = None  # the app window's dark theme, when it shows
+    kept: Kept | None = None  # the app's kept laid-out tree, when its window holds nothing else (``dumped``)
 
     def windows(self) -> Iterator[View]:
         """Windows from top of the z-order (first to receive touches) to bottom."""
@@ -153,6 +157,7 @@ class WindowManager:
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status_bars: dict[tuple, View] = {}  # the laid-out status bars by what they show (``_status_bar``)
         self._navs: dict[tuple, View] = {}  # the laid-out navigation bars by what they show (``_build``)
+        self._app_trees = LaidOutTrees(_APP_TREES_KEPT)  # the apps' laid-out trees by shape (``_build``)
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
@@ -190,6 +195,7 @@ class WindowManager:
         self._ime = None
         self._navs = {}
         self._status_bars = {}
+        self._app_trees.clear()
         self.invalidate()
 
     @property
@@ -230,6 +236,7 @@ class WindowManager:
         self._ime = None
         self._navs = {}
         self._status_bars = {}
+        self._app_trees.clear()
         self.invalidate()
 
     def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
@@ -266,12 +273,21 @@ class WindowManager:
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         content = self._content(screen, looks)
-        # The tree as built, for a list to measure the rows the layout leaves out (a field to reveal, a position asked)
-        unlaid = _copied(content) if self._reveal_focus or screen.scroll_requests else None
-        window = frame(content, resource_id="android:id/content")
         width = self.design_width
+        # The tree as built, for a list to measure the rows the layout leaves out (a field to reveal, a position asked)
+        unlaid = copied(content) if self._reveal_focus or screen.scroll_requests else None
+        built = Shaped(content, width, content_bottom) if unlaid is None else None
+        kept = self._app_trees.get(built) if built is not None else None
+        if kept is not None:  # laid out before: the same bounds
+            content = kept.root
+        window = frame(content, resource_id="android:id/content")
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
-        layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
+        if kept is None:
+            layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
+            if built is not None:
+                kept = self._app_trees.keep(built, content)
+        else:  # as ``layout`` places the window; the content in it is laid out
+            window.bounds = (0, STATUS_BAR_HEIGHT, width, content_bottom)
         night_colors = screen.night_colors if looks.night else None
         # One pass over the laid-out views: the lists' positions kept, the focused field.
         field = None
@@ -287,7 +303,7 @@ class WindowManager:
                     view.scroll_offset = scroll.get(view.key, 0)
         if self._reveal_focus:  # it may lay out a row of its tree: a copy of it when a position is asked too
             self._reveal_focus = False
-            if self._scroll_focus_into_view(screen, content, _copied(unlaid) if screen.scroll_requests else unlaid):
+            if self._scroll_focus_into_view(screen, content, copied(unlaid) if screen.scroll_requests else unlaid):
                 return self._build()
         if screen.scroll_requests and self._scroll_to_positions(screen, content, unlaid):
             return self._build()
@@ -320,7 +336,7 @@ class WindowManager:
         shade = self.shade.window()
         if shade is not None:
             self._lay_out_shade(shade, looks)
-        return Frame(status, decor, keyboard, nav, shade, night_colors)
+        return Frame(status, decor, keyboard, nav, shade, night_colors, kept if len(window.children) == 1 else None)
 
     def _lay_out_shade(self, shade: View, looks: Looks) -> None:
         """Put a window of the notification shade into the system language, ``looks``' font scale and theme, and lay
@@ -654,9 +670,14 @@ class WindowManager:
                 f.shade, systemui.PACKAGE)
             if slide and f.shade is None:
                 window = _shifted(window, slide, self.design_width)
-            if self.scale != 1:
-                window = _scaled(window, self.scale, self.width, self.height)
-            dumped = *hierarchy.written(window, package), package
+            # a kept app tree is dumped once per package and screen (its window laid out as the first time)
+            made = f.kept.made if f.kept is not None and f.shade is None and not slide else {}
+            shown = package, self.design_height, self.scale, self.width, self.height
+            dumped = made.get(shown)
+            if dumped is None:
+                if self.scale != 1:
+                    window = _scaled(window, self.scale, self.width, self.height)
+                dumped = made[shown] = *hierarchy.written(window, package), package
             if slide:
                 return dumped
             self._dump = dumped
@@ -955,16 +976,6 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
     out[y1:y2, x1 + dx:x2] = pixels[y1:y2, x1:x2 - dx]
     out.flags.writeable = False
     return out
-
-
-def _copied(view: View) -> View:
-    """A copy of a tree, node by node (fields shared, children lists new): laying out either leaves the other as it
-    was (layout sets bounds and positions and gives containers new lists of children, never changing a list it
-    read). Copied as ``_scaled`` copies, without ``dataclasses.replace``."""
-    copy = object.__new__(View)
-    copy.__dict__.update(view.__dict__)
-    copy.children = [_copied(child) for child in view.children]
-    return copy
 
 
 def _scaled(view: View, scale: float, width: int, height: int) -> View:

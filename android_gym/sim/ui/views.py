@@ -183,6 +183,16 @@ class View:
 _FIELD_NAMES = frozenset(view_field.name for view_field in fields(View))
 
 
+def copied(view: View) -> View:
+    """A copy of a tree, node by node (fields shared, children lists new): laying out or restyling either leaves the
+    other as it was (layout sets bounds and positions and gives containers new lists of children, never changing a
+    list it read). Copied without ``dataclasses.replace``, which runs ``__init__``."""
+    copy = object.__new__(View)
+    copy.__dict__.update(view.__dict__)
+    copy.children = [copied(child) for child in view.children]
+    return copy
+
+
 def column(*children: View, **props) -> View:
     """A vertical LinearLayout."""
     return View(kind="column", class_name="android.widget.LinearLayout", children=list(children), **props)

@@ -1,0 +1,121 @@
+"""Laid-out view trees kept by their shape: a screen rebuilt as it was shown a few frames ago is not laid out or
+dumped afresh.
+
+A screen builds a fresh tree at every frame, and about half the trees a run of steps builds equal one of the last
+few (the home screen again, a list after its dialog closed, a screen after BACK from the one it opened). A tree's
+shape is everything layout, drawing and the dump read of it: every field of every view, children in order, but
+the callbacks and pictures (``BEHAVIOUR``), which count only by being set or not. Two trees of one shape laid out in
+one rectangle get the same bounds, pixels and dump; ``LaidOutTrees`` keeps the last few laid-out trees by shape and
+rectangle, and a tree of a shape it kept is answered with the kept tree, its views given the new tree's callbacks and
+pictures (a touch acts on what the new build captured).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from android_gym.sim.ui.views import View
+
+#: The fields a tree's shape counts only by being set: callbacks and pictures, new objects at every build.
+BEHAVIOUR = frozenset({"on_click", "on_long_click", "on_text", "on_submit", "on_seek", "on_fling", "on_drag", "image"})
+
+
+class Shaped:
+    """A tree as built, before layout: ``key`` its shape with what else it is kept by (hashed once; ``None`` when a
+    field holds an unhashable value: such a tree is not kept), ``views`` its views in pre-order, ``behaving`` the
+    indices of those with callbacks or pictures and those fields' names."""
+
+    __slots__ = ("key", "views", "behaving", "_hash")
+
+    def __init__(self, root: View, *context: Hashable) -> None:
+        self.views: list[View] = []
+        self.behaving: list[tuple[int, tuple[str, ...]]] = []
+        # One flat tuple, view after view in pre-order: its number of fields, their names and values (its children
+        # by their number): a tree kept holds one object for its shape, and so gives the garbage collector no work.
+        shape: list[Any] = []
+        stack = [root]
+        while stack:
+            view = stack.pop()
+            fields = view.__dict__.copy()  # a view holds only the fields it was given (or set) in its dict
+            children = fields["children"]
+            fields["children"] = len(children)
+            if not BEHAVIOUR.isdisjoint(fields):  # few views have any: no set made for the others
+                names = tuple(BEHAVIOUR.intersection(fields))
+                self.behaving.append((len(self.views), names))
+                for name in names:
+                    fields[name] = fields[name] is not None
+            self.views.append(view)
+            shape.append(len(fields))
+            shape.extend(fields)
+            shape.extend(fields.values())
+            if children:
+                stack.extend(reversed(children))
+        self.key: tuple | None = (*shape, *context)
+        try:
+            self._hash = hash(self.key)
+        except TypeError:
+            self.key, self._hash = None, 0
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Shaped) and self._hash == other._hash and self.key == other.key
+
+
+@dataclass
+class Kept:
+    """A laid-out tree: ``built``, its tree as built (its views are the laid-out ones, a list's rows the layout left
+    out among them), and ``made``, what callers made of it once laid out (a dump, by what else it depends on)."""
+
+    root: View
+    built: Shaped
+    ids: frozenset[int]  # the ids of ``built``'s views
+    made: dict[Hashable, Any] = field(default_factory=dict)
+
+
+class LaidOutTrees:
+    """The last ``size`` laid-out trees by shape and rectangle (least recently used first out)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._kept: OrderedDict[Shaped, Kept] = OrderedDict()
+        self._held: set[int] = set()  # the ids of the kept trees' views (no view is in two: ``get``)
+
+    def clear(self) -> None:
+        """Forget every tree."""
+        self._kept.clear()
+        self._held = set()
+
+    def get(self, built: Shaped) -> Kept | None:
+        """The kept tree of ``built``'s shape and rectangle, given the callbacks and pictures of ``built``'s views;
+        ``None`` when none is kept or a view of ``built`` is one of a kept tree (an app that hands out a view twice:
+        then every tree is forgotten, as laying it out would move a kept one)."""
+        if built.key is None:
+            return None
+        if not self._held.isdisjoint(map(id, built.views)):
+            self.clear()
+            return None
+        kept = self._kept.get(built)
+        if kept is None:
+            return None
+        self._kept.move_to_end(built)
+        old_views, new_views = kept.built.views, built.views
+        for index, names in built.behaving:
+            old, new = old_views[index].__dict__, new_views[index].__dict__
+            for name in names:
+                old[name] = new[name]
+        return kept
+
+    def keep(self, built: Shaped, root: View) -> Kept | None:
+        """Keep ``root``, ``built`` laid out (``None`` when it cannot be kept)."""
+        if built.key is None:
+            return None
+        kept = self._kept[built] = Kept(root, built, frozenset(map(id, built.views)))
+        self._held |= kept.ids
+        if len(self._kept) > self._size:
+            self._held -= self._kept.popitem(last=False)[1].ids
+        return kept

@@ -1,0 +1,82 @@
+"""Laid-out trees kept by shape (``sim/ui/laid_out.py``): a tree built as one kept is answered with the kept tree,
+carrying the new build's callbacks; anything the layout, the pixels or the dump read tells trees apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from android_gym.sim import keycodes
+from android_gym.sim.framework import window
+from android_gym.sim.phone import Phone
+from android_gym.sim.ui.laid_out import LaidOutTrees, Shaped
+from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.views import View, button, column, text_view
+
+_RECT = (1080, 2000)
+
+
+def _screen(pressed: list[int], number: int, label: str = "OK", **props) -> View:
+    """A screen whose button's callback holds ``number``, which the tree does not show."""
+    return column(text_view("Title", **props), button(label, lambda: pressed.append(number)))
+
+
+def _kept(trees: LaidOutTrees, root: View) -> None:
+    built = Shaped(root, *_RECT)
+    assert trees.get(built) is None
+    layout(root, 0, 0, *_RECT)
+    trees.keep(built, root)
+
+
+def test_a_tree_built_again_is_the_kept_tree_with_the_new_build_s_callbacks() -> None:
+    pressed: list[int] = []
+    trees = LaidOutTrees(4)
+    first = _screen(pressed, 1)
+    _kept(trees, first)
+    kept = trees.get(Shaped(_screen(pressed, 2), *_RECT))
+    assert kept is not None and kept.root is first
+    first.children[1].on_click()
+    assert pressed == [2]  # the callback of the tree built last
+
+
+@pytest.mark.parametrize("other", [
+    lambda pressed: _screen(pressed, 1, label="Cancel"),  # a text
+    lambda pressed: _screen(pressed, 1, text_size=50),  # a size
+    lambda pressed: column(text_view("Title"), button("OK", None)),  # a callback there or not
+    lambda pressed: column(_screen(pressed, 1)),  # the nesting
+])
+def test_trees_that_differ_in_what_is_laid_out_drawn_or_dumped_are_not_taken_for_each_other(other) -> None:
+    pressed: list[int] = []
+    trees = LaidOutTrees(4)
+    _kept(trees, _screen(pressed, 1))
+    assert trees.get(Shaped(other(pressed), *_RECT)) is None
+    assert trees.get(Shaped(_screen(pressed, 1), 1080, 1000)) is None  # another rectangle
+
+
+def test_a_view_handed_out_twice_forgets_the_kept_trees() -> None:
+    pressed: list[int] = []
+    trees = LaidOutTrees(4)
+    first = _screen(pressed, 1)
+    _kept(trees, first)
+    assert trees.get(Shaped(column(first.children[0]), *_RECT)) is None  # laying it out would move the kept one
+    assert trees.get(Shaped(_screen(pressed, 1), *_RECT)) is None
+
+
+def test_only_the_last_few_trees_are_kept() -> None:
+    pressed: list[int] = []
+    trees = LaidOutTrees(2)
+    for label in ("A", "B", "C"):
+        _kept(trees, _screen(pressed, 1, label=label))
+    assert trees.get(Shaped(_screen(pressed, 1, label="A"), *_RECT)) is None
+    assert trees.get(Shaped(_screen(pressed, 1, label="C"), *_RECT)) is not None
+
+
+def test_the_home_screen_shown_again_is_neither_laid_out_nor_dumped_again(phone: Phone, monkeypatch) -> None:
+    home, dump = phone.window.frame().app, phone.ui_dump()
+    phone.run("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+    phone.ui_dump()
+    laid_out = []
+    monkeypatch.setattr(window, "layout", lambda view, *rect: laid_out.append(view))
+    phone.key(keycodes.HOME)
+    again = phone.window.frame().app
+    assert again is not home and again.children[0].children == home.children[0].children  # the kept content
+    assert phone.ui_dump() is dump and not laid_out
