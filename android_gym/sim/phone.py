@@ -102,7 +102,7 @@ class Phone:
         self.activities = ActivityManager(self, home)
         self.shell = Shell(self)
         # The browser engine behind Chrome's page area: a context in the process's headless Chromium, on first use.
-        self.chromium = Chromium(self.logs)
+        self.chromium = Chromium(self.logs, self.fs.root)
         self._stop_chromium = weakref.finalize(self, self.chromium.close)
 
     @property

@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import re
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -130,10 +131,40 @@ def test_console_messages_go_to_logcat(phone):
 
 
 def test_the_network_is_blocked_but_loopback_and_local_pages_are_not(phone):
-    assert allowed_url("file:///x.html") and allowed_url("http://127.0.0.1:8000/") and allowed_url("about:blank")
-    assert not allowed_url("https://example.com/") and not allowed_url("http://10.0.2.2/")
+    root = Path("/tmp/phone-fs")
+    assert allowed_url("file:///tmp/phone-fs/sdcard/x.html", root) and allowed_url("file:///tmp/phone-fs", root)
+    assert allowed_url("http://127.0.0.1:8000/", root) and allowed_url("about:blank", root)
+    assert not allowed_url("https://example.com/", root) and not allowed_url("http://10.0.2.2/", root)
+    assert not allowed_url("file:///etc/hostname", root) and not allowed_url("file:///tmp/phone-fs-2/x", root)
     phone.activities.top.app.open("https://example.com/")
     assert "example.com" in phone.ui_dump() and any("ERR_" in n.get("text", "") for n in nodes(phone))
+
+
+def test_a_folder_listing_names_the_phone_path_and_its_parent_link_stays_on_the_phone(phone):
+    """Chromium lists a folder under its own path: the page, its title and pixels say the phone's path, not the
+    host folder the phone's storage lives in, and the listing's "parent directory" link at the top of the phone's
+    storage leads to a blocked page, not to the host's files."""
+    phone.run("mkdir -p /sdcard/Download/listed && echo hi > /sdcard/Download/listed/note.txt")
+    phone.run(VIEW)
+    phone.activities.top.app.open("file:///sdcard/Download/listed/")
+    host = str(phone.fs.root)
+    texts = [n.get("text", "") for n in nodes(phone)]
+    assert "Index of /storage/emulated/0/Download/listed/" in texts and "note.txt" in texts
+    assert host not in phone.ui_dump()
+    page = phone.activities.top.app.tab().page
+    assert page.state().title == "Index of /storage/emulated/0/Download/listed/"
+    page.goto(phone.fs.root.parent.as_uri() + "/")  # the parent of the phone's storage: the host's
+    assert "ERR_BLOCKED_BY_CLIENT" in page_text(page)
+    page.goto("file:///etc/hostname")
+    assert "ERR_BLOCKED_BY_CLIENT" in page_text(page)
+
+
+def page_text(page) -> str:
+    def texts(web_nodes):
+        for web_node in web_nodes:
+            yield web_node.text
+            yield from texts(web_node.children)
+    return "\n".join(texts(page.state().nodes))
 
 
 def test_back_to_a_blocked_page_shows_its_error_page(phone):
@@ -187,7 +218,7 @@ def test_the_page_fills_the_window_below_a_56_dp_toolbar_at_every_font_scale(pho
 def test_without_chromium_a_page_raises_a_clear_error(monkeypatch):
     monkeypatch.setattr(chromium, "CHROMIUM", "/nonexistent/chromium")
     with pytest.raises(ChromiumMissingError, match="apt-get install -y chromium"):
-        Chromium(LogBuffer(VirtualClock())).page(2.625)
+        Chromium(LogBuffer(VirtualClock()), Path("/nonexistent")).page(2.625)
 
 
 def test_phones_share_the_browser_but_not_their_storage(phone, monkeypatch):

@@ -12,8 +12,9 @@ and hands out raw CDP sessions), with raw CDP for what a phone needs: touch inpu
 the accessibility tree (``Accessibility.getFullAXTree``) and layout bounds and click listeners
 (``DOMSnapshot.captureSnapshot``).
 
-Isolation: headless, no GPU, a fresh browser context per phone, no network beyond loopback, ``file:``, ``data:`` and
-``about:`` (every other request is aborted, and the host resolver maps every other name to nothing). Chromium's own
+Isolation: headless, no GPU, a fresh browser context per phone, no network beyond loopback, ``data:``, ``about:``
+and ``file:`` inside the phone's own storage (every other request is aborted, and the host resolver maps every other
+name to nothing); Chromium's own pages name a file by its path on the phone, never the host's. Chromium's own
 sandbox needs unprivileged user namespaces or a setuid helper; as root it refuses to start with it, so the sandbox
 is on for other users and off (``--no-sandbox``) for root.
 
@@ -37,6 +38,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlparse
 
@@ -58,7 +60,7 @@ _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-backgro
          "--disable-features=ResamplingScrollEvents,ResamplingInputEvents"]
 T = TypeVar("T")
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
-_LOCAL_SCHEMES = {"file", "data", "about", "blob"}
+_LOCAL_SCHEMES = {"data", "about", "blob"}  # and file: inside the phone's storage
 _LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
 _SETTLE_TRIES = 5
 #: Touch events' spacing (one 60 Hz frame), and how long a dragging finger rests before it lifts: longer than
@@ -70,15 +72,27 @@ _ANIMATIONS_DONE = """() => document.getAnimations().every(a => a.playState !== 
     || a.effect.getComputedTiming().endTime === Infinity) && !(window.jQuery && jQuery(':animated').length)"""
 _ANIMATION_TIMEOUT_MS = 5000
 _NEXT_FRAME = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+# Chromium's own pages for a file (a folder's "Index of ..." listing, an error page) name its path: the phone's
+# storage is a folder of the host, so the host's part of it is taken out of the title and the page's text, which
+# then name the file as Android does (``/storage/emulated/0/...``).
+_DEVICE_PATHS = """root => { if (document.title.includes(root)) document.title = document.title.split(root).join('');
+    const texts = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode())
+        if (node.data.includes(root)) node.data = node.data.split(root).join(''); }"""
 
 
 class ChromiumMissingError(AndroidGymError):
     """Chromium or Playwright is not installed."""
 
 
-def allowed_url(url: str) -> bool:
-    """Whether the page may load ``url``: local schemes and loopback only."""
+def allowed_url(url: str, storage_root: Path) -> bool:
+    """Whether a phone's page may load ``url``: loopback, ``data:``, ``about:`` and ``blob:``, and ``file:`` only
+    inside the phone's storage (``storage_root``, the host folder of its ``/``: a folder listing's "parent
+    directory" link at the top leads out of it, to the host's files)."""
     parsed = urlparse(url)
+    if parsed.scheme == "file":
+        root = storage_root.as_uri().rstrip("/")
+        return url == root or url.startswith(root + "/")
     return parsed.scheme in _LOCAL_SCHEMES or (parsed.hostname or "") in _LOOPBACK
 
 
@@ -107,9 +121,10 @@ class _Browser:
         """Whether the browser process is up."""
         return self._browser is not None and self._browser.is_connected()
 
-    def new_context(self, scale: float):
-        """A new browser context (a phone's) at device scale factor ``scale``, network blocked; starts the browser
-        if needed. Its owner hands it back with ``close_context``."""
+    def new_context(self, scale: float, storage_root: Path):
+        """A new browser context (a phone's) at device scale factor ``scale``, network blocked and files outside
+        ``storage_root`` too (``allowed_url``); starts the browser if needed. Its owner hands it back with
+        ``close_context``."""
         if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
             raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
         if not self.running:
@@ -117,7 +132,7 @@ class _Browser:
         context = self._browser.new_context(device_scale_factor=scale, has_touch=True, is_mobile=True,
                                             viewport={"width": 412, "height": 800}, service_workers="block")
         self._users += 1
-        context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url)
+        context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url, storage_root)
                       else route.abort("blockedbyclient"))
         return context
 
@@ -244,8 +259,9 @@ class Chromium:
     to ``logs`` as Chrome on Android logs them (tag ``chromium``: ``[INFO:CONSOLE(line)] "message", source: url
     (line)``)."""
 
-    def __init__(self, logs: LogBuffer) -> None:
+    def __init__(self, logs: LogBuffer, storage_root: Path) -> None:
         self._logs = logs
+        self._storage_root = storage_root
         self._context = None
         self._pid = os.getpid()  # the process whose browser holds the context
 
@@ -263,10 +279,10 @@ class Chromium:
             context, self._context = self._context, None
             _BROWSER_THREAD.browser.close_context(context)
         if self._context is None:
-            self._context = _BROWSER_THREAD.browser.new_context(scale)
+            self._context = _BROWSER_THREAD.browser.new_context(scale, self._storage_root)
         page = self._context.new_page()
         page.on("console", self._log_console)
-        return WebPage(page, self._context.new_cdp_session(page))
+        return WebPage(page, self._context.new_cdp_session(page), self._storage_root)
 
     def _log_console(self, message) -> None:
         location = message.location or {}
@@ -307,11 +323,14 @@ def _navigate(go: Callable[[], object]) -> None:
 
 
 class WebPage:
-    """One tab: navigation, pixels and accessibility nodes at the viewport size, and touch and key input."""
+    """One tab: navigation, pixels and accessibility nodes at the viewport size, and touch and key input;
+    ``storage_root`` is the host folder of the phone's ``/``, which no page it shows names."""
 
-    def __init__(self, page, cdp) -> None:
+    def __init__(self, page, cdp, storage_root: Path) -> None:
         self._page = page
         self._cdp = cdp
+        self._storage_root = str(storage_root).rstrip("/")
+        self._storage_url = storage_root.as_uri().rstrip("/") + "/"
         self._pid = os.getpid()
         self._state: PageState | None = None
         self._pixels: Image.Image | None = None
@@ -450,4 +469,6 @@ class WebPage:
                     break
                 if "destroyed" not in str(error) and "navigat" not in str(error).lower():
                     raise
+        if self._page.url.startswith(self._storage_url):
+            self._page.evaluate(_DEVICE_PATHS, self._storage_root)
         self._state = self._pixels = None
