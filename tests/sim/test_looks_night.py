@@ -113,11 +113,7 @@ def test_simple_calendars_regular_event_type_takes_the_primary_colour_its_events
 def test_simple_draws_toolbar_is_the_system_themes_top_bar(night: bool, bar: tuple, ink: tuple) -> None:
     """``setupToolbar`` colours Simple Draw's toolbar (and the status bar) ``you_status_bar_color``:
     ``system_accent1_50`` by day, ``system_accent2_800`` by night, its actions in the contrasting colour."""
-    phone = Phone()
-    if night:
-        phone.run("cmd uimode night yes")
-    phone.run("monkey -p com.simplemobiletools.draw.pro -c android.intent.category.LAUNCHER 1")
-    frame = phone.window.frame()
+    frame = _frame_after("monkey -p com.simplemobiletools.draw.pro -c android.intent.category.LAUNCHER 1", night)
     toolbar_view = next(v for v in frame.app.walk() if v.resource_id.endswith(":id/main_toolbar"))
     assert toolbar_view.background == bar == frame.status_bar.background
     assert {v.text_color for v in toolbar_view.children if v.kind == "icon"} == {ink}
@@ -128,11 +124,7 @@ def test_sms_messengers_thread_toolbar_is_the_window_colour_with_its_contrast_in
     """``ThreadActivity``: ``setupToolbar(threadToolbar, statusBarColor = getProperBackgroundColor())``, the toolbar
     and the status bar in the window's colour, the title and back arrow in ``DARK_GREY`` (white by night), not a
     brand-coloured app bar."""
-    phone = Phone()
-    if night:
-        phone.run("cmd uimode night yes")
-    phone.run("am start -a android.intent.action.SENDTO -d sms:+15551234567")
-    frame = phone.window.frame()
+    frame = _frame_after("am start -a android.intent.action.SENDTO -d sms:+15551234567", night)
     bar = next(v for v in frame.app.walk() if v.resource_id.endswith(":id/thread_toolbar"))
     window = COMMONS_NIGHT[WHITE] if night else WHITE
     assert (bar.background or window) == frame.status_bar.background == window
@@ -156,3 +148,12 @@ def test_sms_messengers_bubbles_are_the_primary_and_activated_grey(night: bool) 
     assert (bodies["Noon"].background, bodies["Noon"].text_color) == (COMMONS_PRIMARY, WHITE)
     assert bodies["Lunch"].background == grey
     assert bodies["Lunch"].text_color == (COMMONS_NIGHT[TEXT] if night else TEXT)
+
+
+def _frame_after(command: str, night: bool):
+    """The frame a new phone shows after ``command``, by night or by day."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run(command)
+    return phone.window.frame()
