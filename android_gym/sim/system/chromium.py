@@ -463,12 +463,18 @@ class WebPage:
                 self._page.wait_for_load_state("load")
                 self._page.evaluate(_NEXT_FRAME)
                 self._page.wait_for_function(_ANIMATIONS_DONE, polling="raf", timeout=_ANIMATION_TIMEOUT_MS)
+                self._device_paths()
                 break
             except Exception as error:  # Playwright's Error: the page navigated while we waited, or an animation
                 if type(error).__name__ == "TimeoutError":  # never ends: the page is as settled as it gets
+                    self._device_paths()
                     break
                 if "destroyed" not in str(error) and "navigat" not in str(error).lower():
                     raise
+        self._state = self._pixels = None
+
+    def _device_paths(self) -> None:
+        """On a page of the phone's storage, the host's part of a path out of its title and text (``_DEVICE_PATHS``);
+        a navigation that starts meanwhile is ``_settle``'s to wait for."""
         if self._page.url.startswith(self._storage_url):
             self._page.evaluate(_DEVICE_PATHS, self._storage_root)
-        self._state = self._pixels = None
