@@ -16,7 +16,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps.files import Doc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import chromium
-from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url
+from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url, storage_url
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.logd import LogBuffer
 
@@ -131,7 +131,7 @@ def test_console_messages_go_to_logcat(phone):
 
 
 def test_the_network_is_blocked_but_loopback_and_local_pages_are_not(phone):
-    root = Path("/tmp/phone-fs")
+    root = storage_url(Path("/tmp/phone-fs"))
     assert allowed_url("file:///tmp/phone-fs/sdcard/x.html", root) and allowed_url("file:///tmp/phone-fs", root)
     assert allowed_url("http://127.0.0.1:8000/", root) and allowed_url("about:blank", root)
     assert not allowed_url("https://example.com/", root) and not allowed_url("http://10.0.2.2/", root)

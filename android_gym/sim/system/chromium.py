@@ -73,9 +73,9 @@ _ANIMATIONS_DONE = """() => document.getAnimations().every(a => a.playState !== 
 _ANIMATION_TIMEOUT_MS = 5000
 _NEXT_FRAME = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # Chromium's own pages for a file (a folder's "Index of ..." listing, an error page) name its path: the phone's
-# storage is a folder of the host, so the host's part of it is taken out of the title and the page's text, which
-# then name the file as Android does (``/storage/emulated/0/...``).
-_DEVICE_PATHS = """root => { if (document.title.includes(root)) document.title = document.title.split(root).join('');
+# storage is a folder of the host, so the host's part of it is taken out of the page's text (its <title> too), which
+# then names the file as Android does (``/storage/emulated/0/...``).
+_DEVICE_PATHS = """root => {
     const texts = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_TEXT);
     for (let node = texts.nextNode(); node; node = texts.nextNode())
         if (node.data.includes(root)) node.data = node.data.split(root).join(''); }"""
@@ -85,14 +85,19 @@ class ChromiumMissingError(AndroidGymError):
     """Chromium or Playwright is not installed."""
 
 
-def allowed_url(url: str, storage_root: Path) -> bool:
+def storage_url(storage_root: Path) -> str:
+    """The ``file:`` URL of the phone's storage (``storage_root``, the host folder of its ``/``), no slash at the
+    end."""
+    return storage_root.as_uri().rstrip("/")
+
+
+def allowed_url(url: str, root_url: str) -> bool:
     """Whether a phone's page may load ``url``: loopback, ``data:``, ``about:`` and ``blob:``, and ``file:`` only
-    inside the phone's storage (``storage_root``, the host folder of its ``/``: a folder listing's "parent
-    directory" link at the top leads out of it, to the host's files)."""
+    inside the phone's storage (``root_url``, its ``storage_url``: a folder listing's "parent directory" link at the
+    top leads out of it, to the host's files)."""
     parsed = urlparse(url)
     if parsed.scheme == "file":
-        root = storage_root.as_uri().rstrip("/")
-        return url == root or url.startswith(root + "/")
+        return url == root_url or url.startswith(root_url + "/")
     return parsed.scheme in _LOCAL_SCHEMES or (parsed.hostname or "") in _LOOPBACK
 
 
@@ -132,7 +137,8 @@ class _Browser:
         context = self._browser.new_context(device_scale_factor=scale, has_touch=True, is_mobile=True,
                                             viewport={"width": 412, "height": 800}, service_workers="block")
         self._users += 1
-        context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url, storage_root)
+        root_url = storage_url(storage_root)
+        context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url, root_url)
                       else route.abort("blockedbyclient"))
         return context
 
@@ -330,7 +336,7 @@ class WebPage:
         self._page = page
         self._cdp = cdp
         self._storage_root = str(storage_root).rstrip("/")
-        self._storage_url = storage_root.as_uri().rstrip("/") + "/"
+        self._storage_url = storage_url(storage_root) + "/"
         self._pid = os.getpid()
         self._state: PageState | None = None
         self._pixels: Image.Image | None = None
