@@ -11,8 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.files import Doc
@@ -314,9 +312,11 @@ class _PageNavigatingAfterAnEndlessAnimation:
         pass
 
     def wait_for_function(self, expression: str, polling: str, timeout: float) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
         raise PlaywrightTimeoutError(f"Timeout {timeout}ms exceeded.")
 
     def evaluate(self, expression: str, *args) -> None:
+        from playwright.sync_api import Error as PlaywrightError
         if expression == chromium._DEVICE_PATHS:
             self.device_paths_runs += 1
             if self.device_paths_runs == 1:
