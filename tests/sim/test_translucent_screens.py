@@ -13,13 +13,21 @@ SMS = "com.simplemobiletools.smsmessenger"
 NEW_MESSAGE = "content insert --uri content://sms/inbox --bind address:s:+15551234567 --bind 'body:s:Lunch at noon?'"
 
 
-def prompted() -> Phone:
-    """A phone with SMS Messenger opened and the notification permission prompt over its empty conversation list."""
+def prompted(package: str = SMS) -> Phone:
+    """A phone with ``package`` opened and the notification permission prompt over it (SMS Messenger's: over its
+    empty conversation list)."""
     phone = Phone()
-    phone.run(f"pm revoke {SMS} android.permission.POST_NOTIFICATIONS")
-    phone.run(f"monkey -p {SMS} -c android.intent.category.LAUNCHER 1")
+    phone.run(f"pm revoke {package} android.permission.POST_NOTIFICATIONS")
+    phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
     assert phone.activities.foreground()[0] == "com.google.android.permissioncontroller"
     return phone
+
+
+def above_the_dialog(phone: Phone) -> tuple[int, int]:
+    """The rows between the status bar and the prompt's dialog (its shadow left out)."""
+    frame = phone.window.frame()
+    dialog = next(view for view in views(frame) if view.resource_id.endswith(":id/grant_dialog"))
+    return frame.app.children[0].bounds[1], dialog.bounds[1] - 100
 
 
 def test_a_change_to_the_app_under_a_translucent_activity_shows_through_it() -> None:
@@ -29,13 +37,21 @@ def test_a_change_to_the_app_under_a_translucent_activity_shows_through_it() -> 
     empty = phone.screenshot().copy()
     phone.run(NEW_MESSAGE)
     pixels = phone.screenshot().astype(int)
-    dialog = next(view for view in views(phone.window.frame()) if view.resource_id.endswith(":id/grant_dialog"))
+    top, bottom = above_the_dialog(phone)
     tap(phone, text="Don’t allow")
     assert phone.activities.foreground()[0] == SMS
     listed = phone.screenshot().astype(int)
-    top, bottom = phone.window.frame().app.children[0].bounds[1], dialog.bounds[1] - 100  # above the dialog's shadow
     assert not np.array_equal(empty[top:bottom], pixels[top:bottom])
     assert np.abs(pixels[top:bottom] - listed[top:bottom] * 0.68).max() <= 2  # black at 32 % over the list
+
+
+def test_a_clock_under_a_translucent_activity_keeps_time() -> None:
+    """The Clock app's clock under the prompt turns with the minute, as the status bar's does."""
+    phone = prompted("com.google.android.deskclock")
+    top, bottom = above_the_dialog(phone)
+    before = phone.screenshot()[top:bottom].copy()
+    phone.clock.advance(60_000)
+    assert not np.array_equal(phone.screenshot()[top:bottom], before)
 
 
 def test_the_app_under_a_translucent_activity_is_drawn_again_only_when_it_changed(monkeypatch) -> None:
