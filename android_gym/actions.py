@@ -128,7 +128,7 @@ class Action:
         """A checked ``Action`` from an Action, a JSON object string, or a mapping; ``InvalidActionError`` if
         malformed (also an ``Action`` built by hand with fields of the wrong types). An Action whose fields already
         hold what the checks make of them (plain ints and strs: an agent's or the action space's) is returned as
-        it is."""
+        it is: a check hands back the very value it was given when that is already of the type it makes."""
         if isinstance(value, Action):
             given = vars(value)
             for name, field in given.items():
@@ -193,13 +193,13 @@ def _number(name: str, value: Any) -> int:
             or abs(value) > 2**31 or not math.isfinite(value)):
         raise InvalidActionError(f"{name} must be a finite number (a pixel or an element index), "
                                  f"got {short_repr(value)}")
-    return int(value)
+    return value if type(value) is int else int(value)
 
 
 def _flag(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise InvalidActionError(f"{name} must be true or false, got {short_repr(value)}")
-    return bool(value)
+    return bool(value)  # True or False themselves
 
 
 def _text(name: str, value: Any) -> str:
@@ -209,11 +209,11 @@ def _text(name: str, value: Any) -> str:
         encode_utf8(value, name)  # a lone surrogate would break every app and device protocol
     except UnencodableTextError as error:
         raise InvalidActionError(str(error)) from None
-    return str(value)
+    return value if type(value) is str else str.__str__(value)  # a plain str (a subclass's __str__ may be itself)
 
 
 #: Each field's check, by the type ``Action`` declares for it: the value ``Action.parse`` makes of a field's value
-#: (the value itself when it is already that), or ``InvalidActionError``.
+#: (the very value it was given when that is already of the type made, and only then), or ``InvalidActionError``.
 _CHECKS: dict[str, Callable[[str, Any], Any]] = {
     name: {ActionType: _action_type, int | None: _number, bool | None: _flag, str | None: _text}[hint]
     for name, hint in get_type_hints(Action).items()}

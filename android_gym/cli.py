@@ -363,6 +363,11 @@ def _port(text: str) -> int:
     return value
 
 
+def _port_or_any(text: str) -> int:
+    """A TCP port, or 0: any free one, which the server reports once it listens."""
+    return 0 if int(text) == 0 else _port(text)
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -523,7 +528,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="as the emulator's -grpc-use-token: gRPC calls need the random token published in the "
                             "emulator discovery file ($XDG_RUNTIME_DIR/avd/running/pid_<pid>.ini)")
     serve.add_argument("--size", type=_size, default=(1080, 2400), help="screen WIDTHxHEIGHT (default 1080x2400)")
-    serve.add_argument("--grpc-port", type=_port, help="also serve the emulator's gRPC services on this port (8554)")
+    serve.add_argument("--grpc-port", type=_port_or_any,
+                       help="also serve the emulator's gRPC services on this port (8554; 0: a free one, reported)")
     serve.add_argument("--animate", action="store_true",
                        help="animate screen transitions while the animation scale settings are on")
     serve.set_defaults(func=cmd_sim_serve)

@@ -21,7 +21,6 @@ import argparse
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -35,8 +34,8 @@ import gymnasium as gym
 
 import android_gym  # noqa: F401
 from android_gym.agents import load_agent
-from android_gym.device.adb import AdbDevice, server_answers
-from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
+from android_gym.device.adb import AdbDevice
+from android_gym.sim.adb_harness import private_adb_server, served_phone_process
 
 TASK = "AndroidWorld/SendSms-v0"
 T = TypeVar("T")
@@ -112,39 +111,13 @@ def median_step_ms(device: str, steps: int, pixels: bool, pids: dict[str, int], 
     return meter.figure()
 
 
-def start_phone(server_port: int, screen: str, attempts: int = 5) -> tuple[subprocess.Popen, str, str]:
-    """``android-gym sim serve`` with a ``screen``-sized phone on free ports, listed by the adb server; returns the
-    process, its serial and its gRPC address. On a shared machine another process may take the ports between the
-    check and the phone's ``bind``: the phone then exits, and is started again on others. It is up once the adb
-    server lists its serial and its own gRPC port answers (the adb server also adopts other processes' phones on
-    the emulator ports, so the serial alone does not say it is this one)."""
-    client = adbutils.AdbClient("127.0.0.1", server_port)
-    for _ in range(attempts):
-        adb_port, grpc_port = free_emulator_port(), free_port()
-        phone = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port",
-                                  str(adb_port), "--grpc-port", str(grpc_port), "--size", screen],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        serial, deadline = f"emulator-{adb_port - 1}", time.monotonic() + 60
-        while phone.poll() is None and time.monotonic() < deadline:
-            listed = any(info.serial == serial and info.state == "device" for info in client.list())
-            if listed and server_answers("127.0.0.1", grpc_port):
-                return phone, serial, f"127.0.0.1:{grpc_port}"
-            time.sleep(0.2)
-        phone.terminate()
-        phone.wait()
-    raise RuntimeError(f"no served phone came up in {attempts} attempts")
-
-
 @contextmanager
 def served_phone(server_port: int, screen: str) -> Iterator[tuple[str, str, int]]:
-    """A served ``screen``-sized phone (``start_phone``) for the duration; yields its serial, gRPC address and
-    process id."""
-    phone, serial, grpc = start_phone(server_port, screen)
-    try:
-        yield serial, grpc, phone.pid
-    finally:
-        phone.terminate()
-        phone.wait()
+    """A ``screen``-sized phone served in its own process on ports it takes itself (``served_phone_process``), for
+    the duration, once the adb server lists it; yields its serial, gRPC address and process id."""
+    with served_phone_process("--size", screen) as phone:
+        adbutils.AdbClient("127.0.0.1", server_port).wait_for(phone.serial, timeout=60)
+        yield phone.serial, f"127.0.0.1:{phone.grpc_port}", phone.process.pid
 
 
 def measure(server_port: int, screen: str, repeats: int, steps: int) -> dict[str, str]:

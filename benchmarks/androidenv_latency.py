@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,7 +25,7 @@ from android_env import loader
 from android_env.components import action_type, config_classes
 
 from android_gym.device.adb import AdbDevice
-from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
+from android_gym.sim.adb_harness import private_adb_server, served_phone_process
 from android_gym.sim.phone import Phone
 from android_gym.ui import parse_ui_dump
 
@@ -72,14 +70,10 @@ def main() -> None:
     args = parser.parse_args()
     absl_logging.set_verbosity(absl_logging.WARNING)
     with tempfile.TemporaryDirectory() as home, private_adb_server(Path(home)) as server_port:
-        adb_port, grpc_port = free_emulator_port(), free_port()
-        serial = f"emulator-{adb_port - 1}"
-        phone = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port",
-                                  str(adb_port), "--grpc-port", str(grpc_port)], stdout=subprocess.DEVNULL)
-        try:
-            adbutils.AdbClient("127.0.0.1", server_port).wait_for(serial, timeout=60)
-            device = AdbDevice(serial)
-            env = load(adb_port, grpc_port, Path(home) / "task.textproto")
+        with served_phone_process() as phone:
+            adbutils.AdbClient("127.0.0.1", server_port).wait_for(phone.serial, timeout=60)
+            device = AdbDevice(phone.serial)
+            env = load(phone.adb_port, phone.grpc_port, Path(home) / "task.textproto")
             env.reset()
             icon = center(parse_ui_dump(device.ui_dump()), "SMS Messenger", device.screen_size)
             back = back_button(device.screen_size)
@@ -91,9 +85,6 @@ def main() -> None:
                         env.step({"action_type": np.array(kind, np.int32), "touch_position": position})
                         times[kind].append(time.perf_counter() - start)
             env.close()
-        finally:
-            phone.terminate()
-            phone.wait()
     every = times[TOUCH] + times[LIFT]
     print(f"AndroidEnv.step over `sim serve` (gRPC touch + RGBA screenshot), {len(every)} steps")
     for name, values in (("TOUCH (finger down, screen unchanged)", times[TOUCH]),

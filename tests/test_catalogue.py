@@ -3,11 +3,15 @@ and Gymnasium id without importing a task's module, and a task's module is impor
 
 from __future__ import annotations
 
+import ast
+import compileall
 import json
 import pkgutil
+import shutil
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -91,8 +95,54 @@ def test_a_task_registered_under_a_catalogue_name_before_its_module_is_imported_
 @pytest.mark.parametrize("package", [wrappers, evaluation, apps], ids=lambda package: package.__name__)
 def test_a_package_of_lazy_names_offers_each_and_none_is_a_submodules_name(package):
     submodules = {module.name for module in pkgutil.iter_modules(package.__path__)}
-    lazy = dict(type_checking_imports(Path(package.__file__).read_text(), package.__name__))
-    assert set(lazy) <= set(package.__all__) <= set(dir(package))  # `import *` takes every lazy name
+    lazy = {name for name, _, _ in type_checking_imports(package.__spec__.loader.get_code(package.__name__),
+                                                         package.__name__)}
+    source = ast.parse(Path(package.__file__).read_text()).body
+    block = next(node for node in source if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    assert lazy == {alias.asname or alias.name for node in block.body for alias in node.names}  # as written
+    assert lazy <= set(package.__all__) <= set(dir(package))  # `import *` takes every lazy name
     assert not set(package.__all__) & submodules  # importing that submodule would replace the name
     for name in package.__all__:
         assert getattr(package, name) is vars(package)[name]  # imported, then kept
+
+
+LAZY_PACKAGE = {
+    "__init__.py": """
+        from typing import TYPE_CHECKING
+        from android_gym.lazy_names import lazy_names
+        if TYPE_CHECKING:
+            from lazypkg.shapes import Square
+            from .colours import RED as CRIMSON
+        __all__ = ["CRIMSON", "Square"]
+        __getattr__, __dir__ = lazy_names(__name__)
+        """,
+    "shapes.py": "class Square: pass\n",
+    "colours.py": "RED = (255, 0, 0)\n",
+}
+
+
+@pytest.mark.parametrize("layout", ["pyc files", "zip of pyc files"])
+def test_lazy_names_work_in_a_package_installed_without_its_source(tmp_path, layout):
+    """A ``.pyc``-only install (or a zipped one) has no source to read: the names come from the compiled code."""
+    package = tmp_path / "lazypkg"
+    package.mkdir()
+    for name, text in LAZY_PACKAGE.items():
+        (package / name).write_text(textwrap.dedent(text))
+    assert compileall.compile_dir(package, legacy=True, quiet=1)  # lazypkg/*.pyc beside the sources
+    for source in package.glob("*.py"):
+        source.unlink()
+    path = tmp_path
+    if layout == "zip of pyc files":
+        path = tmp_path / "lazypkg.zip"
+        with zipfile.ZipFile(path, "w") as archive:
+            for compiled in package.glob("*.pyc"):
+                archive.write(compiled, f"lazypkg/{compiled.name}")
+        shutil.rmtree(package)
+    seen = printed_json(f"""
+        import json, sys
+        sys.path.insert(0, {str(path)!r})
+        import lazypkg
+        print(json.dumps([lazypkg.__file__.endswith(".pyc"), lazypkg.CRIMSON, lazypkg.Square.__module__,
+                          "Square" in dir(lazypkg)]))
+        """)
+    assert seen == [True, [255, 0, 0], "lazypkg.shapes", True]

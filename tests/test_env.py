@@ -235,6 +235,21 @@ def test_parse_returns_a_well_formed_action_itself_and_converts_the_others():
         Action.parse(Action(ActionType.CLICK, index=2**40))
 
 
+class _Text(str):
+    """A str subclass whose ``str()`` is itself (as a rich-text or markup string's may be)."""
+
+    def __str__(self) -> str:
+        return self
+
+
+def test_parse_makes_plain_strs_of_str_subclasses():
+    """A check hands back the value it was given only when it is of the type made: a str subclass, even one whose
+    ``str()`` is itself, comes out as a plain str, by an Action or a mapping."""
+    for value in (Action(ActionType.INPUT_TEXT, text=_Text("hi")), {"action_type": "input_text", "text": _Text("hi")}):
+        parsed = Action.parse(value)
+        assert parsed.text == "hi" and type(parsed.text) is str and parsed is not value
+
+
 @pytest.mark.parametrize("fields", [
     {"index": 3}, {"x": np.int64(5), "y": 7.0}, {"index": True}, {"index": 2**40}, {"x": float("nan"), "y": 1},
     {"text": "a\ud800"}, {"text": "ok", "clear_text": np.bool_(True)}, {"text": "ok", "clear_text": 1},

@@ -1,22 +1,26 @@
-"""A private adb setup for tests and benchmarks: Debian's adb server on a free port, and free emulator ports.
+"""A private adb setup for tests and benchmarks: Debian's adb server on a free port, free emulator ports, and a
+simulated phone served in a process of its own.
 
 ``private_adb_server`` runs the real ``adb`` server with its own ``HOME`` (its key, log and the emulator console
 token stay there) and points this process at it through ``ANDROID_ADB_SERVER_PORT``, so nothing touches the
-user's adb server on 5037.
+user's adb server on 5037. ``served_phone_process`` runs ``android-gym sim serve`` on ports it takes itself.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
-from android_gym.errors import AdbServerError
+from android_gym.errors import AdbServerError, ServerError
 
 #: Odd adb ports an adb server scans for emulators (console port = adb port - 1).
 EMULATOR_ADB_PORTS = range(5555, 5586, 2)
@@ -97,3 +101,32 @@ def private_adb_server(home: Path) -> Iterator[int]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+
+
+@dataclass(frozen=True)
+class ServedPhone:
+    """A phone ``android-gym sim serve`` serves in a process of its own: its serial, adb and gRPC ports."""
+
+    process: subprocess.Popen
+    serial: str
+    adb_port: int
+    grpc_port: int
+
+
+@contextmanager
+def served_phone_process(*options: str) -> Iterator[ServedPhone]:
+    """``android-gym sim serve *options`` on the first emulator ports it can listen on and a gRPC port the system
+    picks, for the duration; yields once it listens on them all (as its first line reports), before an adb server
+    has listed it. No port is picked ahead of the server's own ``bind``, so no other process can take it between.
+    Its errors go to this process's standard error."""
+    process = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--grpc-port", "0",
+                                *options], stdout=subprocess.PIPE, text=True)
+    try:
+        report = process.stdout.readline()
+        served = re.match(r"(emulator-\d+): adb on \S+:(\d+), .*gRPC on \S+:(\d+)", report)
+        if served is None:
+            raise ServerError(f"sim serve {' '.join(options)} did not start; it printed {report!r}")
+        yield ServedPhone(process, served[1], int(served[2]), int(served[3]))
+    finally:
+        process.terminate()
+        process.wait()

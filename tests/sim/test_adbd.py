@@ -21,7 +21,8 @@ import pytest
 from lxml import etree
 from PIL import Image
 
-from android_gym.sim.adb_harness import free_emulator_port, free_port, free_port_pair
+from android_gym.device.adb import server_answers
+from android_gym.sim.adb_harness import free_emulator_port, free_port, free_port_pair, served_phone_process
 from android_gym.sim.adbd import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, Packet, wrte_payloads
 from android_gym.sim.server import SimServer
 
@@ -152,6 +153,17 @@ def test_sim_serve_takes_the_first_free_emulator_port_pair(adb_server_port):
         finally:
             server.kill()
             server.wait()
+
+
+def test_a_served_phone_process_reports_the_ports_it_took_itself():
+    """``served_phone_process`` (the benchmarks' served phone) picks no port: ``sim serve --grpc-port 0`` takes
+    an emulator pair and a gRPC port the system gives, and the ports its first line names are the ones it serves."""
+    with served_phone_process() as phone:
+        assert phone.serial == f"emulator-{phone.adb_port - 1}" and phone.grpc_port > 0
+        with socket.create_connection(("127.0.0.1", phone.adb_port - 1), timeout=30) as console:
+            assert console.recv(64).startswith(b"Android Console")
+        assert server_answers("127.0.0.1", phone.grpc_port)
+    assert phone.process.returncode is not None
 
 
 def test_two_sim_serves_started_at_once_both_come_up(tmp_path):

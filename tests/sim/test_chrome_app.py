@@ -299,3 +299,31 @@ def test_a_call_made_on_the_browser_thread_during_another_runs_after_it():
     chromium._BROWSER_THREAD.call(outer)
     chromium._BROWSER_THREAD.call(lambda: None)
     assert order == ["outer", "inner"]
+
+
+class _PageNavigatingAfterAnEndlessAnimation:
+    """A storage page whose animation outlasts the wait, and which starts navigating just as the wait gives up:
+    its first ``_DEVICE_PATHS`` finds the page's context destroyed, as Playwright reports it."""
+
+    def __init__(self, url: str) -> None:
+        self.url, self.device_paths_runs = url, 0
+
+    def wait_for_load_state(self, state: str) -> None:
+        pass
+
+    def wait_for_function(self, expression: str, polling: str, timeout: float) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+        raise PlaywrightTimeoutError(f"Timeout {timeout}ms exceeded.")
+
+    def evaluate(self, expression: str, *args) -> None:
+        from playwright.sync_api import Error as PlaywrightError
+        if expression == chromium._DEVICE_PATHS:
+            self.device_paths_runs += 1
+            if self.device_paths_runs == 1:
+                raise PlaywrightError("Execution context was destroyed, most likely because of a navigation")
+
+
+def test_a_navigation_starting_as_the_animation_wait_times_out_is_waited_for(tmp_path):
+    page = _PageNavigatingAfterAnEndlessAnimation(storage_url(tmp_path) + "/Download/")
+    chromium.WebPage(page, cdp=None, storage_root=tmp_path)._settle()
+    assert page.device_paths_runs == 2  # the navigated page settled in its turn, its paths put in

@@ -14,7 +14,6 @@ This module is the framework layer's base: apps build on it, ``system/`` and ``u
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
@@ -100,9 +99,9 @@ class WindowService(Protocol):
     def nav_bar_height(self) -> int:
         """The navigation bar's height in design pixels (it depends on the navigation mode)."""
 
-    def snapshot(self, screen: Screen) -> tuple[Color, Callable[[], Image.Image]]:
-        """``screen``'s window as it would show now, without the system bars: the colour at its top (what the status
-        bar takes over it) and its picture, drawn when called."""
+    def snapshot(self, screen: Screen) -> tuple[str, Color, Callable[[], Image.Image]]:
+        """``screen``'s window as it would show now, without the system bars: a key naming its pixels, the colour at
+        its top (what the status bar takes over it) and its picture, drawn when called."""
 
     def shade_snapshot(self, panel: View) -> tuple[str, Callable[[], Image.Image]]:
         """The notification shade's ``panel`` as it would show on its own: a key naming its pixels and its picture,
@@ -212,32 +211,25 @@ class Screen:
         return self.phone.activities.push(self.app, screen_class, intent or Intent())
 
 
-_TRANSLUCENT_SERIALS = itertools.count()
-
-
 class TranslucentScreen(Screen):
     """An activity whose window is translucent and dims what is under it (``windowIsTranslucent``,
     ``backgroundDimEnabled``: the share sheet, the permission prompt). The activity it opened over
-    (``opened_over``) shows behind its views in the pixels only, as it was when this one first showed, and the status
-    bar takes that activity's colour, dimmed; the dump holds this activity's views alone, as uiautomator dumps the
-    active window."""
+    (``opened_over``) is paused, not stopped: it shows behind this one's views in the pixels only, as it is now (a
+    change to what it shows shows through), and the status bar takes its colour, dimmed; the dump holds this
+    activity's views alone, as uiautomator dumps the active window."""
 
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self.opened_over: Screen | None = None
-        self._snapshot: tuple[Color, Callable[[], Image.Image]] | None = None
-        self._key = f"translucent:{next(_TRANSLUCENT_SERIALS)}"  # names the picture (View.key)
 
     def behind(self) -> View:
-        """The window's content frame, showing the activity it opened over (nothing when there is none), on the
-        colour at that window's top; the scrim and this activity's own views go over it."""
+        """The window's content frame, showing the activity it opened over as that one shows now (nothing when there
+        is none), on the colour at that window's top; the scrim and this activity's own views go over it. Its
+        picture is drawn again only when what it shows changed (its key)."""
         if self.opened_over is None:
             return View(kind="frame", class_name="android.widget.FrameLayout")
-        if self._snapshot is None:
-            self._snapshot = self.phone.window.snapshot(self.opened_over)
-        color, picture = self._snapshot
-        return View(kind="frame", class_name="android.widget.FrameLayout", key=self._key, image=picture,
-                    background=color)
+        key, color, picture = self.phone.window.snapshot(self.opened_over)
+        return View(kind="frame", class_name="android.widget.FrameLayout", key=key, image=picture, background=color)
 
 
 @dataclass(frozen=True)

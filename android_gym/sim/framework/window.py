@@ -383,11 +383,12 @@ class WindowManager:
                 view.scroll_offset = scroll.get(view.key, 0)
         return content
 
-    def snapshot(self, screen: Screen) -> tuple[Color, Callable[[], Image.Image]]:
-        """What ``screen``'s window shows now, on its own without the system bars and the keyboard (a
-        ``TaskSnapshot``): what a translucent activity over it (the share sheet) lets through. The colour at the
-        window's top (what the status bar takes over it, before ``_status_color``), and its picture at the screen's
-        scale, drawn when it is called."""
+    def snapshot(self, screen: Screen) -> tuple[str, Color, Callable[[], Image.Image]]:
+        """What ``screen``'s window shows now, on its own without the system bars and the keyboard: what a
+        translucent activity over it (the share sheet) lets through, the paused activity below drawing as it does.
+        A key naming its pixels (``View.key``: equal keys, equal pixels), the colour at the window's top (what the
+        status bar takes over it, before ``_status_color``), and its picture at the screen's scale, drawn when it is
+        called."""
         looks = self.looks
         content = self._content(screen, looks)
         bottom = self.design_height - _nav_bar_height(looks)
@@ -400,7 +401,8 @@ class WindowManager:
             pixels = renderer.render({"app": (content, ground)}, {"app": palette})
             return Image.fromarray(pixels[renderer.px(STATUS_BAR_HEIGHT):])
 
-        return _top_color(content, self.design_width // 2, ground)[0], picture
+        key = f"snapshot:{hash((signature(content), tuple(palette.items()), ground))}"
+        return key, _top_color(content, self.design_width // 2, ground)[0], picture
 
     def _scroll_focus_into_view(self, screen: Screen, content: View, unlaid: View) -> bool:
         """``ScrollView.scrollToChild`` as a list does it for a field that took focus, once the keyboard resized

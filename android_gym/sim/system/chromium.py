@@ -468,16 +468,22 @@ class WebPage:
             try:
                 self._page.wait_for_load_state("load")
                 self._page.evaluate(_NEXT_FRAME)
-                self._page.wait_for_function(_ANIMATIONS_DONE, polling="raf", timeout=_ANIMATION_TIMEOUT_MS)
+                self._wait_for_animations()
                 self._device_paths()
                 break
-            except Exception as error:  # Playwright's Error: the page navigated while we waited, or an animation
-                if type(error).__name__ == "TimeoutError":  # never ends: the page is as settled as it gets
-                    self._device_paths()
-                    break
+            except Exception as error:  # Playwright's Error: the page navigated while we waited
                 if "destroyed" not in str(error) and "navigat" not in str(error).lower():
                     raise
         self._state = self._pixels = None
+
+    def _wait_for_animations(self) -> None:
+        """Wait for the page's finite animations to end; one that never ends (past ``_ANIMATION_TIMEOUT_MS``) leaves
+        the page as settled as it gets."""
+        try:
+            self._page.wait_for_function(_ANIMATIONS_DONE, polling="raf", timeout=_ANIMATION_TIMEOUT_MS)
+        except Exception as error:  # Playwright's TimeoutError (Playwright is imported only when a page is shown)
+            if type(error).__name__ != "TimeoutError":
+                raise
 
     def _device_paths(self) -> None:
         """On a page of the phone's storage, the host's part of a path out of its title and text (``_DEVICE_PATHS``);

@@ -555,14 +555,10 @@ class Renderer:
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
         """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
         colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
-        time (Pillow 13, measured); both made and pasted by Pillow's core (its ``Image.new`` and ``Image.paste``
-        cost a fifth as much again in Python)."""
+        time (Pillow 13, measured)."""
         mask = ink.mask
-        width, height = mask.size
-        if width and height:
-            left, top = x + ink.left, y + ink.top
-            self._canvas.im.paste(Image.core.fill("RGB", (width, height), color),
-                                  (left, top, left + width, top + height), mask.im)
+        if mask.width and mask.height:
+            self._canvas.paste(Image.new("RGB", mask.size, color), (x + ink.left, y + ink.top), mask)
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
