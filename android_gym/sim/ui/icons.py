@@ -37,7 +37,7 @@ _GLYPHS = {
     "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
     "file": "file_outline", "photo": "image_outline", "camera": "camera_outline", "calendar": "calendar_blank_outline",
     "time": "clock_outline", "clock": "clock_outline", "alarm": "alarm", "timer": "timer_sand",
-    "stopwatch": "timer_outline", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
+    "stopwatch": "timer_outline", "globe": "earth", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
     "cast": "cast", "category": "shape_outline", "enter": "keyboard_return",
     "backspace": "backspace_outline", "shift": "apple_keyboard_shift", "space": "keyboard_space",
     "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline", "movie": "movie",
