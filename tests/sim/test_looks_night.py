@@ -120,6 +120,33 @@ def test_simple_draws_toolbar_is_the_system_themes_top_bar(night: bool, bar: tup
 
 
 @pytest.mark.parametrize("night", [False, True])
+def test_simple_draws_tools_take_the_white_canvass_contrast_colour_by_day_and_by_night(night: bool) -> None:
+    """The canvas stays white by night (``canvasBackgroundColor``), and the tools over it stay ``DARK_GREY``
+    (``setBackgroundColor``: its contrast colour), not the night's light text colour, invisible on white; the eraser
+    on is white on the primary colour at alpha 220 (``updateButtonStates``)."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("monkey -p com.simplemobiletools.draw.pro -c android.intent.category.LAUNCHER 1")
+    phone.swipe(200, 900, 900, 1000, 300)
+
+    def tool(name: str) -> View:
+        return next(v for v in phone.window.frame().app.walk() if v.resource_id.endswith(f":id/{name}"))
+
+    def inks(view: View) -> set[tuple[int, ...]]:
+        x1, y1, x2, y2 = view.bounds
+        return {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+
+    for name in ("eraser", "undo"):
+        assert tool(name).text_color == (0x33, 0x33, 0x33)
+        assert {WHITE, (0x33, 0x33, 0x33)} <= inks(tool(name))
+    phone.tap(*map(lambda a, b: (a + b) // 2, tool("eraser").bounds[:2], tool("eraser").bounds[2:]))
+    eraser = tool("eraser")
+    assert (eraser.text_color, eraser.background) == (WHITE, over(COMMONS_PRIMARY, 220 / 255))
+    assert {WHITE, eraser.background} <= inks(eraser)
+
+
+@pytest.mark.parametrize("night", [False, True])
 def test_sms_messengers_thread_toolbar_is_the_window_colour_with_its_contrast_ink(night: bool) -> None:
     """``ThreadActivity``: ``setupToolbar(threadToolbar, statusBarColor = getProperBackgroundColor())``, the toolbar
     and the status bar in the window's colour, the title and back arrow in ``DARK_GREY`` (white by night), not a

@@ -142,7 +142,8 @@ def recolor(root: View, palette: Mapping[Color, Color]) -> None:
     coloured app bar or button, kept or only shaded: its ``colorOnPrimary`` is the same in both themes); they are
     swapped on one that turns from light to dark or back (the window, a card, Material You's primary). A letter
     tile's letter keeps its colour (a drawable's pixels, not the theme's); its tile takes the palette's (a
-    translucent tile over the night background)."""
+    translucent tile over the night background). The views a frame stacks over a picture that fills it (a drawing
+    app's tools over its canvas) lie on the picture, whose pixels the theme does not change."""
     stack = [(root, True)]  # the window's background, white, turns dark
     while stack:
         view, surface_turns = stack.pop()
@@ -152,7 +153,10 @@ def recolor(root: View, palette: Mapping[Color, Color]) -> None:
         if surface_turns and view.kind != "letter":
             view.text_color = palette.get(view.text_color, view.text_color)
             view.button_tint = palette.get(view.button_tint, view.button_tint)
-        stack.extend((child, surface_turns) for child in reversed(view.children))
+        on_picture = False
+        for child in view.children:
+            stack.append((child, surface_turns and not on_picture))
+            on_picture = on_picture or (view.kind == "frame" and child.image is not None and child.gravity == "fill")
 
 
 def _is_light(color: Color) -> bool:
