@@ -45,6 +45,7 @@ from zoneinfo import ZoneInfo
 from android_gym import locales
 from android_gym.sim.apps.commons import (
     ACTIVATED_ITEM,
+    CONTEXTUAL_BAR_NIGHT,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -1149,15 +1150,17 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
     def _action_bar(self) -> View:
         """The contextual action bar: close, the "selected / all" title, Share and Delete, white on Commons'
         ``AppTheme.ActionMode`` background, the system theme's ``you_contextual_status_bar_color``
-        (``system_accent1_400``; by night ``accent1_700``, drawn here in the day's colour, which the FAB keeps)."""
+        (``system_accent1_400``, the FAB's colour; by night ``accent1_700``, where the FAB keeps the day's: so the bar
+        is given its night colour here rather than by the night palette)."""
         close = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("action_mode_close_button"),
                      content_desc=DONE, hint="arrow_back", clickable=True, focusable=True, width=_ICON, height=_ICON,
                      on_click=self._finish_action_mode, text_color=WHITE)
         title = text_view(f"{min(len(self.selected), len(self._items))} / {len(self._items)}",
                           resource_id=_id("actionbar_title"), text_size=_MONTH_TEXT, clickable=True, focusable=True,
                           on_click=self._title_clicked, weight=1, padding=32, text_color=WHITE)
+        night = self.phone.window.looks.night
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=172,
-                    background=PRIMARY, children=[
+                    background=CONTEXTUAL_BAR_NIGHT if night else PRIMARY, children=[
                         close, title, _menu_item("cab_share", SHARE, "send", does_nothing, WHITE),
                         _menu_item("cab_delete", DELETE, "delete", self._ask_delete, WHITE)])
 
