@@ -56,6 +56,7 @@ SYSTEM_NIGHT: dict[Color, Color] = {
     (211, 227, 253): (8, 66, 160),  # an active tile: primary container
     (4, 30, 73): (211, 227, 253),  # ink on it (the Internet dialog's connected network): on primary container
     (225, 227, 230): (51, 53, 55),  # an inactive tile: surface container highest
+    (225, 227, 225): (68, 71, 70),  # the Internet dialog's divider: colorSurfaceVariant (neutral-variant 90, 30)
     (243, 243, 243): (0, 0, 0),  # the navigation bar: navigationBarColor of the dark theme (black)
     (66, 66, 66): (227, 227, 227),  # the navigation buttons' ink
     (97, 97, 97): (237, 237, 237),  # the gesture handle: navigation_bar_home_handle_light_color #EBFFFFFF
