@@ -46,10 +46,12 @@ from android_gym import locales
 from android_gym.sim.apps.commons import (
     ACTIVATED_ITEM,
     CONTEXTUAL_BAR_NIGHT,
+    DAY_COLORS,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
+    TEXT_COLOR,
     Release,
     SearchMenuScreen,
     search_menu,
@@ -197,7 +199,7 @@ _CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
 #: An event's card (event_list_item.xml): section_holder_stroke, a 1 dp stroke of light_grey_stroke (#40FFFFFF)
 #: that DayEventsAdapter tints with the text colour, rounded by activity_margin; its colour bar event_color_bar_width
 #: 16 dp wide, rounded at its start (event_list_color_bar).
-_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT, 0.25), 3, 42, 42
+_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT_COLOR, 0.25), 3, 42, 42
 _START_CORNERS = (True, False, False, True)
 #: A selected card: selector_rounded's activated_item_foreground_rounded over it.
 _SELECTED_BG = ACTIVATED_ITEM
@@ -1752,6 +1754,7 @@ class SimpleCalendarPro(App):
 
     package = PACKAGE
     night_colors = _NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS), the cards' stroke
+    day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_calendar", (245, 124, 0)

@@ -35,6 +35,7 @@ from android_gym.sim.apps import files
 from android_gym.sim.apps.commons import (
     COLOR_PRIMARY,
     DARK_GREY,
+    DAY_COLORS,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -379,6 +380,7 @@ class SimpleDraw(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_draw", (245, 124, 0)

@@ -45,6 +45,7 @@ from zoneinfo import ZoneInfo
 from PIL import Image, ImageOps
 
 from android_gym.sim.apps.commons import (
+    DAY_COLORS,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -1046,6 +1047,7 @@ class SimpleGallery(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_gallery", (245, 124, 0)

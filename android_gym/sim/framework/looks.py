@@ -160,6 +160,14 @@ def recolor(root: View, palette: Mapping[Color, Color]) -> None:
             on_picture = on_picture or (view.kind == "frame" and child.image is not None and child.gravity == "fill")
 
 
+def retint(root: View, palette: Mapping[Color, Color]) -> None:
+    """Swap the text and icon colours of ``root``'s tree that ``palette`` names, on every surface: a theme that
+    draws its text in another colour than the toolkit's on the same light surfaces (Simple-Commons' system theme by
+    day)."""
+    for view in root.walk():
+        view.text_color = palette.get(view.text_color, view.text_color)
+
+
 def _is_light(color: Color) -> bool:
     """Whether dark text goes on ``color`` rather than white: its YIQ brightness at least 149 (Simple-Commons'
     ``getContrastColor``)."""
