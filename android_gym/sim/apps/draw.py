@@ -18,10 +18,10 @@ extension only (``hidePath``), then asks DocumentsUI where to create the documen
 default root, Downloads. A name whose extension does not match the MIME type gets the type's extension, and a
 taken name becomes "name (1).ext" (``FileUtils.buildUniqueFile``).
 
-Not simulated: the colour picker, eyedropper and bucket fill (their buttons are left out), Share, the overflow
-menu (open file, background colour, print, settings, about), zooming and moving the canvas, opening images sent
-to the app, the brush size preview's scaling, the brush size and colour surviving a restart, replacing an
-existing document by tapping it in the picker (files are listed disabled), and toasts.
+Not simulated: the colour picker, eyedropper and bucket fill (their buttons are drawn, and do nothing), Share, the
+overflow menu (open file, background colour, print, settings, about), zooming and moving the canvas, opening
+images sent to the app, the brush size preview's scaling, the brush size and colour surviving a restart,
+replacing an existing document by tapping it in the picker (files are listed disabled), and toasts.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from android_gym.sim.ui.views import (
     Color,
     View,
     column,
+    does_nothing,
     drawing_surface,
     edit_text,
     over,
@@ -74,6 +75,7 @@ ACTION_CREATE_DOCUMENT = "android.intent.action.CREATE_DOCUMENT"
 # values/strings.xml (the app's and Commons')
 APP_NAME, APP_LAUNCHER_NAME = "Simple Draw", "Draw"
 SAVE, CLEAR, UNDO, REDO, ERASER = "Save", "Clear", "Undo", "Redo", "Eraser"
+BUCKET_FILL, EYEDROPPER, CHANGE_COLOR = "Bucket fill", "Eyedropper", "Change color"
 SAVE_AS, FILENAME, OK, CANCEL, DISCARD = "Save as", "Filename", "OK", "Cancel", "Discard"
 SAVE_BEFORE_CLOSING = "You have unsaved changes. Save before exit?"
 STROKE_WIDTH = "stroke_width_bar"
@@ -320,7 +322,9 @@ class MainScreen(Screen):
         tools = [View(weight=1)]
         if self.undone:
             tools.append(_image_button("redo", REDO, "redo", self._redo))
-        tools.append(_image_button("eraser", ERASER, "eraser", self._toggle_eraser, selected=self.eraser))
+        tools += [_image_button("bucket_fill", BUCKET_FILL, "bucket_fill", does_nothing),
+                  _image_button("eraser", ERASER, "eraser", self._toggle_eraser, selected=self.eraser),
+                  _image_button("eye_dropper", EYEDROPPER, "eyedropper", does_nothing), _color_picker()]
         corner = column(row(*tools), row(View(weight=1), _image_button("undo", UNDO, "undo", self._undo))
                         if self.strokes else View(height=0), gravity="top")
         size = column(
@@ -363,6 +367,14 @@ def _menu_item(name: str, title: str, icon: str, on_click: Callback) -> View:
     return View(kind="icon", class_name="android.widget.Button", resource_id=_id(name), content_desc=title, hint=icon,
                 clickable=True, focusable=True, long_clickable=True, on_click=on_click, width=_ICON, height=_ICON,
                 text_color=DARK_GREY)
+
+
+def _color_picker() -> View:
+    """``color_picker``: filled with the brush colour, a rectangle (``setFillWithStroke(color, canvas colour,
+    drawRectangle = true)``: no stroke, the colours differ); the colour picker it opens is not simulated."""
+    return View(class_name="android.widget.ImageView", resource_id=_id("color_picker"), content_desc=CHANGE_COLOR,
+                clickable=True, focusable=True, on_click=does_nothing, width=_ICON, height=_ICON,
+                background=BRUSH_COLOR)
 
 
 def _image_button(name: str, content_desc: str, icon: str, on_click: Callback, selected: bool = False) -> View:

@@ -26,6 +26,7 @@ _GLYPHS = {
     "info": "information_outline", "link": "link_variant", "label": "label_outline", "dot": "circle_medium",
     "drawer": "menu", "home": "home_outline", "recents": "history", "today": "calendar_today",
     "keyboard": "keyboard_outline", "clear": "close", "eraser": "eraser", "app": "apps",
+    "bucket_fill": "format_color_fill", "eyedropper": "eyedropper",
     "action": "gesture_tap", "eye": "eye",
     # system navigation bar (three-button navigation: filled triangle, circle and rounded square)
     "nav_back": "play", "nav_home": "circle", "nav_recents": "square_rounded", "nav_back_ime": "chevron_down",
