@@ -164,8 +164,13 @@ def retint(root: View, palette: Mapping[Color, Color]) -> None:
     """Swap the text and icon colours of ``root``'s tree that ``palette`` names, on every surface: a theme that
     draws its text in another colour than the toolkit's on the same light surfaces (Simple-Commons' system theme by
     day)."""
-    for view in root.walk():
-        view.text_color = palette.get(view.text_color, view.text_color)
+    stack = [root]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        view = pop()
+        if view.text_color in palette:
+            view.text_color = palette[view.text_color]
+        extend(view.children)
 
 
 def _is_light(color: Color) -> bool:
