@@ -45,7 +45,6 @@ from zoneinfo import ZoneInfo
 from android_gym import locales
 from android_gym.sim.apps.commons import (
     ACTIVATED_ITEM,
-    CONTEXTUAL_BAR_NIGHT,
     DAY_COLORS,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
@@ -54,6 +53,7 @@ from android_gym.sim.apps.commons import (
     TEXT_COLOR,
     Release,
     SearchMenuScreen,
+    contextual_bar_color,
     search_menu,
     start_up_dialogs,
 )
@@ -1160,9 +1160,8 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         title = text_view(f"{min(len(self.selected), len(self._items))} / {len(self._items)}",
                           resource_id=_id("actionbar_title"), text_size=_MONTH_TEXT, clickable=True, focusable=True,
                           on_click=self._title_clicked, weight=1, padding=32, text_color=WHITE)
-        night = self.phone.window.looks.night
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=172,
-                    background=CONTEXTUAL_BAR_NIGHT if night else PRIMARY, children=[
+                    background=contextual_bar_color(self.phone.window.looks.night), children=[
                         close, title, _menu_item("cab_share", SHARE, "send", does_nothing, WHITE),
                         _menu_item("cab_delete", DELETE, "delete", self._ask_delete, WHITE)])
 

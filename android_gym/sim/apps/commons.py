@@ -29,9 +29,15 @@ SEARCH_BACKGROUND: Color = over(PRIMARY, 0.25)
 #: list (``setupToolbar``): the system theme's ``you_status_bar_color``, ``system_accent1_50`` (tone 95); what goes on
 #: it in ``getContrastColor``'s ``DARK_GREY``.
 TOP_BAR: Color = (0xEC, 0xF3, 0xFE)
-#: ``you_contextual_status_bar_color``, an action mode's bar: ``system_accent1_400`` (``PRIMARY``) by day (the FAB's
-#: colour then), ``system_accent1_700`` (tone 30) by night, where the FAB keeps the day's.
-CONTEXTUAL_BAR_NIGHT: Color = (0x08, 0x42, 0xA0)
+#: ``you_contextual_status_bar_color`` by night, ``system_accent1_700`` (tone 30), where ``PRIMARY`` keeps the day's.
+_CONTEXTUAL_BAR_NIGHT: Color = (0x08, 0x42, 0xA0)
+
+
+def contextual_bar_color(night: bool) -> Color:
+    """The background of an action mode's bar (``AppTheme.ActionMode``): ``you_contextual_status_bar_color``,
+    ``system_accent1_400`` (``PRIMARY``, the FABs' colour) by day and ``system_accent1_700`` by night; a screen gives
+    it its night colour itself, as the night palette keeps ``PRIMARY``. White goes on it (``getContrastColor``)."""
+    return _CONTEXTUAL_BAR_NIGHT if night else PRIMARY
 DARK_GREY: Color = (0x33, 0x33, 0x33)
 #: ``activated_item_foreground`` (#44888888) over the window: a selected item's overlay, a received message's bubble.
 _ACTIVATED, _ACTIVATED_ALPHA = (0x88, 0x88, 0x88), 0x44 / 255
