@@ -123,7 +123,7 @@ def test_simple_draws_toolbar_is_the_system_themes_top_bar(night: bool, bar: tup
 def test_simple_draws_tools_take_the_white_canvass_contrast_colour_by_day_and_by_night(night: bool) -> None:
     """The canvas stays white by night (``canvasBackgroundColor``), and the tools over it stay ``DARK_GREY``
     (``setBackgroundColor``: its contrast colour), not the night's light text colour, invisible on white; the eraser
-    on is white on the primary colour at alpha 220 (``updateButtonStates``)."""
+    on is the primary colour (``updateButtonColor``)."""
     phone = Phone()
     if night:
         phone.run("cmd uimode night yes")
@@ -137,13 +137,13 @@ def test_simple_draws_tools_take_the_white_canvass_contrast_colour_by_day_and_by
         x1, y1, x2, y2 = view.bounds
         return {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
 
-    for name in ("eraser", "undo"):
+    for name in ("eraser", "undo", "bucket_fill", "eye_dropper"):
         assert tool(name).text_color == (0x33, 0x33, 0x33)
         assert {WHITE, (0x33, 0x33, 0x33)} <= inks(tool(name))
     phone.tap(*map(lambda a, b: (a + b) // 2, tool("eraser").bounds[:2], tool("eraser").bounds[2:]))
     eraser = tool("eraser")
-    assert (eraser.text_color, eraser.background) == (WHITE, over(COMMONS_PRIMARY, 220 / 255))
-    assert {WHITE, eraser.background} <= inks(eraser)
+    assert (eraser.text_color, eraser.background) == (COMMONS_PRIMARY, None)
+    assert {WHITE, COMMONS_PRIMARY} <= inks(eraser)
 
 
 @pytest.mark.parametrize("night", [False, True])

@@ -51,7 +51,6 @@ from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, confirm_dialog, dialog_over, dialog_scroll_view
 from android_gym.sim.ui.views import (
     TEXT,
-    WHITE,
     Callback,
     Color,
     View,
@@ -59,7 +58,6 @@ from android_gym.sim.ui.views import (
     does_nothing,
     drawing_surface,
     edit_text,
-    over,
     row,
     seek_bar,
     text_view,
@@ -88,7 +86,6 @@ BACKGROUND: Color = (255, 255, 255)  # Config.canvasBackgroundColor
 JPEG_QUALITY = 70  # saveToOutputStream: PNG at 100, anything else at 70
 MIN_ERASER_WIDTH = 20.0  # MyCanvas
 
-_TOOL_ON: Color = over(PRIMARY, 220 / 255, BACKGROUND)  # updateButtonStates: ColorDrawable(primary), alpha 220
 _BAR, _ICON = 147, 126  # actionBarSize 56 dp, normal_icon_size 48 dp
 _BIGGER = 42  # bigger_text_size 16 sp
 _MIME_TYPES = {PNG: "image/png", SVG: "image/svg+xml", JPG: "image/jpg"}  # trySaveImage: "image/$mimetype"
@@ -378,13 +375,12 @@ def _color_picker() -> View:
 
 
 def _image_button(name: str, content_desc: str, icon: str, on_click: Callback, selected: bool = False) -> View:
-    """One of the canvas's ``ImageView`` tools, tinted as ``setBackgroundColor`` and ``updateButtonStates`` tint
-    them, by day and by night: the canvas colour's contrast colour (``DARK_GREY`` on the white canvas); a tool
-    that is on (the eraser) on the primary colour at alpha 220, in that colour's contrast colour (white)."""
+    """One of the canvas's ``ImageView`` tools, tinted as ``setBackgroundColor`` and ``updateButtonColor`` tint them,
+    by day and by night: the canvas colour's contrast colour (``DARK_GREY`` on the white canvas), a tool that is on
+    (the eraser) the primary colour."""
     return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name), content_desc=content_desc,
                 hint=icon, clickable=True, focusable=True, long_clickable=True, on_click=on_click, width=_ICON,
-                height=_ICON, selected=selected, text_color=WHITE if selected else DARK_GREY,
-                background=_TOOL_ON if selected else None)
+                height=_ICON, selected=selected, text_color=PRIMARY if selected else DARK_GREY)
 
 
 class SimpleDraw(App):
