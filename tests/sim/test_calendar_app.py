@@ -768,3 +768,10 @@ def test_a_selected_events_card_is_greyed_as_selector_rounded_draws_it(app_phone
     assert holder.selected and holder.children[0].background == (223, 223, 223)
     bar = next(v for v in phone.window.frame().app.walk() if v.resource_id == rid("action_mode_bar"))
     assert bar.background == PRIMARY and {v.text_color for v in bar.children} == {(255, 255, 255)}
+    phone.run("cmd uimode night yes")  # values-night-v31: system_accent1_700, the white on it kept
+    bar = next(v for v in phone.window.frame().app.walk() if v.resource_id == rid("action_mode_bar"))
+    assert bar.background == (0x08, 0x42, 0xA0) and {v.text_color for v in bar.children} == {(255, 255, 255)}
+    x1, y1, x2, y2 = bar.bounds
+    assert tuple(phone.screenshot()[y1 + 4, (x1 + x2) // 2]) == (0x08, 0x42, 0xA0)
+    fab_view = next(v for v in phone.window.frame().app.walk() if v.resource_id == rid("calendar_fab"))
+    assert fab_view.background == PRIMARY  # you_primary_color: accent1_400 by night too

@@ -70,6 +70,45 @@ def test_a_file_opens_as_a_page_with_its_pixels_and_accessibility_nodes(phone):
     assert "Bottom" not in [n.get("text") for n in nodes(phone)]  # off screen
 
 
+def logo_colours(phone: Phone) -> set[tuple[int, int, int]]:
+    """The colours of the new-tab page's logo: its pixels that are not the page's background."""
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", node(phone, **{"resource-id": LOGO})["bounds"]))
+    pixels = phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)
+    return {tuple(map(int, p)) for p in pixels} - {tuple(map(int, pixels[0]))}
+
+
+LOGO = "com.android.chrome:id/search_provider_logo"
+
+
+def test_the_home_page_is_the_new_tab_page_with_the_logo_and_a_search_box_that_focuses_the_omnibox(phone):
+    """Chrome started afresh shows its new-tab page, not a blank page: the Google logo (Google's four colours by
+    day, white by night) over the fake search box; a tap on the box focuses the URL bar with the keyboard; a page
+    opened replaces it, and the home button brings it back."""
+    phone.run("am force-stop com.android.chrome")
+    phone.run("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
+    assert not [n for n in nodes(phone) if n.get("class") == "android.webkit.WebView"]
+    box = node(phone, **{"resource-id": "com.android.chrome:id/search_box_text"})
+    assert box["text"] == "Search or type web address" and box["class"] == "android.widget.EditText"
+    assert node(phone, **{"resource-id": "com.android.chrome:id/voice_search_button"})["content-desc"] == \
+        "Start voice search"
+    colours = logo_colours(phone)
+    for google in ((66, 133, 244), (234, 67, 53), (251, 188, 5), (52, 168, 83)):
+        assert google in colours
+    phone.run("cmd uimode night yes")
+    try:
+        assert (255, 255, 255) in logo_colours(phone) and (66, 133, 244) not in logo_colours(phone)
+    finally:
+        phone.run("cmd uimode night no")
+    phone.tap(*centre(box))
+    assert node(phone, **{"resource-id": "com.android.chrome:id/url_bar"})["focused"] == "true"
+    assert phone.activities.top.keyboard_shown
+    phone.key(keycodes.BACK)
+    phone.activities.top.app.open("file:///sdcard/Download/page.html")
+    assert LOGO not in phone.ui_dump() and node(phone, **{"class": "android.webkit.WebView"})["text"] == "Test page"
+    phone.tap(*centre(node(phone, **{"content-desc": "Open the home page"})))
+    assert node(phone, **{"resource-id": LOGO})
+
+
 def open_page(phone: Phone) -> None:
     """The test page, freshly loaded and at its top (whatever an earlier test left open)."""
     phone.run("am force-stop com.android.chrome")

@@ -97,6 +97,23 @@ def test_tabs_switch_pages_and_the_choice_survives_a_restart(phone):
     assert '<int name="selected_tab" value="3" />' in phone.fs.read_bytes(PREFS_PATH).decode()
 
 
+def test_the_alarm_and_clock_tabs_show_their_fab_at_the_bottom_centre(phone):
+    """DeskClock's fab: "Cities" (a globe) on the Clock tab, "Add alarm" (a plus) on the Alarm tab, each in the
+    middle of the screen's width above the bottom navigation, drawn in the accent colour; a tap on them changes
+    nothing here (the city list and the time picker are not simulated)."""
+    width = phone.screenshot().shape[1]
+    for label, description in (("Clock", "Cities"), ("Alarm", "Add alarm")):
+        tab(phone, label)
+        fab = find(phone, resource_name=rid("fab"))
+        assert fab is not None and fab.content_description == description and fab.is_clickable
+        x, y = fab.bbox_pixels.center
+        assert abs(x - width // 2) <= 1 and y < find(phone, resource_name=rid("bottom_view")).bbox_pixels.y_min
+        assert tuple(phone.screenshot()[int(y) - 60, int(x)]) == (25, 118, 210)  # above the glyph: the fab's fill
+    before = phone.ui_dump()
+    tap(phone, resource_name=rid("fab"))
+    assert phone.ui_dump() == before
+
+
 def test_timer_keypad_digits_shift_in_from_the_right(phone):
     tab(phone, "Timer")
     assert find(phone, content_description="Start") is None  # no input: the fab is hidden

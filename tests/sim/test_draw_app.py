@@ -69,6 +69,25 @@ def test_drags_draw_strokes_with_the_brush_and_taps_draw_dots(phone):
     assert len(strokes) == 3 and strokes[2].is_dot and strokes[0].width == pytest.approx(42.0)
 
 
+def test_the_tools_sit_at_the_top_end_as_activity_main_places_them(phone):
+    """Bucket fill, eraser, eyedropper and the colour picker (a rectangle of the brush colour) in one row at the
+    canvas's top end, undo under the colour picker once there is a stroke; the tools the app does not simulate do
+    nothing (no stroke, no mode)."""
+    phone.swipe(200, 900, 800, 1000, 300)
+    names = ("bucket_fill", "eraser", "eye_dropper", "color_picker")
+    tools = [find(phone, **{"resource-id": f"{draw.PACKAGE}:id/{name}"}) for name in names]
+    assert [t.get("content-desc") for t in tools] == ["Bucket fill", "Eraser", "Eyedropper", "Change color"]
+    xs, ys = zip(*map(center, tools))
+    assert list(xs) == sorted(xs) and len(set(ys)) == 1
+    undo = center(find(phone, **{"content-desc": "Undo"}))
+    assert undo[0] == xs[-1] and undo[1] > ys[-1]
+    assert color_at(phone, int(xs[-1]), int(ys[-1])) == draw.BRUSH_COLOR
+    strokes = list(screen(phone).strokes)
+    for name in ("bucket_fill", "eye_dropper", "color_picker"):
+        tap(phone, **{"resource-id": f"{draw.PACKAGE}:id/{name}"})
+    assert screen(phone).strokes == strokes and not screen(phone).eraser
+
+
 def test_undo_redo_eraser_and_clear(phone):
     assert find(phone, content_desc="Undo") is None
     phone.swipe(200, 1000, 900, 1000, 300)

@@ -286,6 +286,12 @@ def test_selecting_thumbnails_copies_and_deletes_several_files(phone):
     phone.long_press(*center(first))
     assert find(phone, resource_id=f"{PKG}:id/actionbar_title").get("text") == "1 / 2"
     assert find(phone, resource_id=f"{PKG}:id/media_item_holder").get("selected") == "true"
+    for night, bar_color in (("yes", (0x08, 0x42, 0xA0)), ("no", (0x4C, 0x8D, 0xF6))):
+        phone.run(f"cmd uimode night {night}")  # you_contextual_status_bar_color: accent1_700 by night, 400 by day
+        bar = next(v for v in views(phone.window.frame()) if v.resource_id == f"{PKG}:id/action_mode_bar")
+        assert bar.background == bar_color and {v.text_color for v in bar.children} == {(255, 255, 255)}
+        x1, y1, x2, y2 = bar.bounds
+        assert tuple(phone.screenshot()[y1 + 4, (x1 + x2) // 2]) == bar_color
     menu(phone, "Select all")
     assert find(phone, resource_id=f"{PKG}:id/actionbar_title").get("text") == "2 / 2"
     menu(phone, "Copy to")

@@ -8,7 +8,7 @@ import io
 import numpy as np
 import pytest
 from PIL import Image
-from ui_nodes import nodes, opened, tap, views
+from ui_nodes import center, find, nodes, opened, tap, views
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
@@ -152,11 +152,41 @@ def test_the_internet_dialog_dims_the_quick_settings_under_it_and_draws_its_netw
     assert not any("tile_label" in (node.get("resource-id") or "") for node in dumped)
     icons = {v.resource_id.split("/")[-1]: v for v in phone.window.frame().shade.walk() if v.kind == "icon"}
     assert {name: (v.hint, v.text_color) for name, v in icons.items()} == {
+        "signal_icon": ("signal", TEXT),
         "wifi_connected_icon": ("wifi_signal", (4, 30, 73)), "wifi_settings_icon": ("settings_filled", (4, 30, 73))}
     x1, y1, x2, y2 = icons["wifi_connected_icon"].bounds
     assert (pixels[y1:y2, x1:x2] == (4, 30, 73)).all(axis=2).any()  # drawn in its colour
     phone.tap(540, 2200)  # on the dim below the dialog
     assert phone.window.shade.expanded and not phone.window.shade.internet_dialog
+
+
+def test_the_internet_dialog_lists_the_sims_network_with_its_mobile_data_switch() -> None:
+    """The emulator's SIM above the Wi-Fi switch (``mobile_network_layout``): T-Mobile over the network type while
+    Wi-Fi carries the data, "Connected / LTE" on the connected colour when Wi-Fi is off; its switch turns mobile data
+    off and on; in airplane mode the row is gone."""
+    phone = Phone()
+    phone.swipe(540, 10, 540, 1500, 300)
+    tap(phone, content_desc="Internet,AndroidWifi")
+
+    def text(name: str) -> str | None:
+        return next((n.get("text") for n in nodes(phone) if n.get("resource-id") == f"com.android.systemui:id/{name}"),
+                    None)
+
+    assert (text("mobile_title"), text("mobile_summary")) == ("T-Mobile", "LTE")
+    mobile, wifi = (center(find(phone, **{"resource-id": f"com.android.systemui:id/{name}"}))
+                    for name in ("mobile_network_layout", "turn_on_wifi_layout"))
+    assert mobile[1] < wifi[1]  # above the Wi-Fi switch
+    tap(phone, content_desc="Mobile data")
+    assert phone.settings.get("global", "mobile_data") == "0"
+    assert text("mobile_summary") == "Mobile data won\u2019t auto\u2011connect"
+    tap(phone, content_desc="Mobile data")
+    tap(phone, content_desc="Wi‑Fi")
+    assert phone.settings.get("global", "mobile_data") == "1" and text("mobile_summary") == "Connected / LTE"
+    row = next(v for v in phone.window.frame().shade.walk() if v.resource_id.endswith(":id/mobile_network_layout"))
+    x1, y1, x2, y2 = row.bounds
+    assert tuple(phone.screenshot()[y1 + 30, (x1 + x2) // 2]) == (211, 227, 253)  # settingslib_switch_bar_bg_on
+    phone.run("cmd connectivity airplane-mode enable")
+    assert text("mobile_title") is None
 
 
 def test_navigation_buttons_keep_their_descriptions() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from android_gym.sim.apps.commons import COLOR_PRIMARY
+from android_gym.sim.apps.commons import COLOR_PRIMARY, NIGHT_TEXT_COLOR, TEXT_COLOR
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.apps.contacts import NIGHT_COLORS as CONTACTS_NIGHT
@@ -120,6 +120,33 @@ def test_simple_draws_toolbar_is_the_system_themes_top_bar(night: bool, bar: tup
 
 
 @pytest.mark.parametrize("night", [False, True])
+def test_simple_draws_tools_take_the_white_canvass_contrast_colour_by_day_and_by_night(night: bool) -> None:
+    """The canvas stays white by night (``canvasBackgroundColor``), and the tools over it stay ``DARK_GREY``
+    (``setBackgroundColor``: its contrast colour), not the night's light text colour, invisible on white; the eraser
+    on is the primary colour (``updateButtonColor``)."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("monkey -p com.simplemobiletools.draw.pro -c android.intent.category.LAUNCHER 1")
+    phone.swipe(200, 900, 900, 1000, 300)
+
+    def tool(name: str) -> View:
+        return next(v for v in phone.window.frame().app.walk() if v.resource_id.endswith(f":id/{name}"))
+
+    def inks(view: View) -> set[tuple[int, ...]]:
+        x1, y1, x2, y2 = view.bounds
+        return {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+
+    for name in ("eraser", "undo", "bucket_fill", "eye_dropper"):
+        assert tool(name).text_color == (0x33, 0x33, 0x33)
+        assert {WHITE, (0x33, 0x33, 0x33)} <= inks(tool(name))
+    phone.tap(*map(lambda a, b: (a + b) // 2, tool("eraser").bounds[:2], tool("eraser").bounds[2:]))
+    eraser = tool("eraser")
+    assert (eraser.text_color, eraser.background) == (COMMONS_PRIMARY, None)
+    assert {WHITE, COMMONS_PRIMARY} <= inks(eraser)
+
+
+@pytest.mark.parametrize("night", [False, True])
 def test_sms_messengers_thread_toolbar_is_the_window_colour_with_its_contrast_ink(night: bool) -> None:
     """``ThreadActivity``: ``setupToolbar(threadToolbar, statusBarColor = getProperBackgroundColor())``, the toolbar
     and the status bar in the window's colour, the title and back arrow in ``DARK_GREY`` (white by night), not a
@@ -147,7 +174,24 @@ def test_sms_messengers_bubbles_are_the_primary_and_activated_grey(night: bool) 
     grey = over((0x88, 0x88, 0x88), 0x44 / 255, window)
     assert (bodies["Noon"].background, bodies["Noon"].text_color) == (COMMONS_PRIMARY, WHITE)
     assert bodies["Lunch"].background == grey
-    assert bodies["Lunch"].text_color == (COMMONS_NIGHT[TEXT] if night else TEXT)
+    assert bodies["Lunch"].text_color == (NIGHT_TEXT_COLOR if night else TEXT_COLOR)
+
+
+@pytest.mark.parametrize("night, ink", [(False, (0x04, 0x1E, 0x49)), (True, (0xFA, 0xFB, 0xFF))])
+@pytest.mark.parametrize("package", ["com.simplemobiletools.smsmessenger", "com.simplemobiletools.calendar.pro"])
+def test_simple_apps_text_is_the_system_themes_neutral_text_colour(night: bool, ink: tuple, package: str) -> None:
+    """``getProperTextColor`` with the system theme: ``you_neutral_text_color``, ``system_accent1_900`` by day and
+    ``system_accent1_10`` by night, not Material's near-black or light grey; drawn so."""
+    phone = Phone()
+    phone.telephony.deliver_sms("+12025550123", "Dinner at eight")
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+    texts = [v for v in phone.window.frame().app.walk() if v.kind in ("text", "label") and (v.text or v.hint)]
+    assert texts and TEXT not in {v.text_color for v in texts} and ink in {v.text_color for v in texts}
+    shown = next(v for v in texts if v.text_color == ink)
+    x1, y1, x2, y2 = shown.bounds
+    assert (phone.screenshot()[y1:y2, x1:x2] == ink).all(axis=2).any()
 
 
 def _frame_after(command: str, night: bool):

@@ -45,12 +45,15 @@ from zoneinfo import ZoneInfo
 from android_gym import locales
 from android_gym.sim.apps.commons import (
     ACTIVATED_ITEM,
+    DAY_COLORS,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
+    TEXT_COLOR,
     Release,
     SearchMenuScreen,
+    contextual_bar_color,
     search_menu,
     start_up_dialogs,
 )
@@ -196,7 +199,7 @@ _CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
 #: An event's card (event_list_item.xml): section_holder_stroke, a 1 dp stroke of light_grey_stroke (#40FFFFFF)
 #: that DayEventsAdapter tints with the text colour, rounded by activity_margin; its colour bar event_color_bar_width
 #: 16 dp wide, rounded at its start (event_list_color_bar).
-_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT, 0.25), 3, 42, 42
+_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT_COLOR, 0.25), 3, 42, 42
 _START_CORNERS = (True, False, False, True)
 #: A selected card: selector_rounded's activated_item_foreground_rounded over it.
 _SELECTED_BG = ACTIVATED_ITEM
@@ -1149,7 +1152,8 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
     def _action_bar(self) -> View:
         """The contextual action bar: close, the "selected / all" title, Share and Delete, white on Commons'
         ``AppTheme.ActionMode`` background, the system theme's ``you_contextual_status_bar_color``
-        (``system_accent1_400``; by night ``accent1_700``, drawn here in the day's colour, which the FAB keeps)."""
+        (``system_accent1_400``, the FAB's colour; by night ``accent1_700``, where the FAB keeps the day's: so the bar
+        is given its night colour here rather than by the night palette)."""
         close = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("action_mode_close_button"),
                      content_desc=DONE, hint="arrow_back", clickable=True, focusable=True, width=_ICON, height=_ICON,
                      on_click=self._finish_action_mode, text_color=WHITE)
@@ -1157,7 +1161,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                           resource_id=_id("actionbar_title"), text_size=_MONTH_TEXT, clickable=True, focusable=True,
                           on_click=self._title_clicked, weight=1, padding=32, text_color=WHITE)
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=172,
-                    background=PRIMARY, children=[
+                    background=contextual_bar_color(self.phone.window.looks.night), children=[
                         close, title, _menu_item("cab_share", SHARE, "send", does_nothing, WHITE),
                         _menu_item("cab_delete", DELETE, "delete", self._ask_delete, WHITE)])
 
@@ -1749,6 +1753,7 @@ class SimpleCalendarPro(App):
 
     package = PACKAGE
     night_colors = _NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS), the cards' stroke
+    day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_calendar", (245, 124, 0)

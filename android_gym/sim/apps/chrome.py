@@ -14,11 +14,14 @@ storage. Ids follow Chrome's ``toolbar`` layouts (``url_bar``, ``home_button``, 
 ``menu_button``) and labels its ``android_chrome_strings.grd`` ("Search or type web address", "Open the home
 page", "Switch or close tabs", "Customize and control Google Chrome").
 
-Not simulated: the first-run screens (AndroidWorld's setup taps through them once), the new-tab page's content
-(the home page is ``about:blank``), more than one tab and the tab switcher, the menu, search suggestions and
-omnibox search (an address without a scheme gets ``https://``, which the phone's network blocks), downloads, and
-long presses inside pages (they reach the page as taps). The page runs on Chromium's real clock, not the
-phone's virtual clock.
+The home page is the new-tab page (``chrome_new_tab``), drawn natively over the tab's ``about:blank`` (its
+stand-in for ``chrome-native://newtab/``), as Chrome draws its NTP natively rather than as a web page.
+
+Not simulated: the first-run screens (AndroidWorld's setup taps through them once), more than one tab and the tab
+switcher, the menu, search suggestions and omnibox search (an address without a scheme gets ``https://``, which
+the phone's network blocks), typing ``about:blank`` itself (it shows the new-tab page), downloads, and long presses
+inside pages (they reach the page as taps). The page runs on Chromium's real clock, not the phone's virtual
+clock.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import unquote, urlparse
 
+from android_gym.sim.apps.chrome_new_tab import PACKAGE, URL_HINT, new_tab_page
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import CATEGORY_BROWSABLE, CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
@@ -44,11 +48,9 @@ from android_gym.sim.ui.views import (
     web_view,
 )
 
-PACKAGE = "com.android.chrome"
 MAIN_ACTIVITY = "com.google.android.apps.chrome.Main"
 ACTION_VIEW = "android.intent.action.VIEW"
 HOME_URL = "about:blank"
-URL_HINT = "Search or type web address"
 HOME = "Open the home page"
 TABS = "Switch or close tabs"
 MENU = "Customize and control Google Chrome"
@@ -145,12 +147,20 @@ class MainScreen(Screen):
         if self.focus_key == _WEB_FIELD and tab.page.focused_value() is None:
             self.focus_key, self.keyboard_shown = "", False
         state = tab.page.state()
-        css = width / round(width / DEVICE_SCALE)
-        nodes = [self._node(node, css) for node in state.nodes]
-        page = web_view(state.title, nodes, self._touch, tab.page.screenshot, f"chrome-page:{id(tab)}:{state.version}",
-                        resource_id="", weight=1)
+        url = display_url(self.phone.fs.host_path("/"), state.url)
+        if url:
+            css = width / round(width / DEVICE_SCALE)
+            nodes = [self._node(node, css) for node in state.nodes]
+            page = web_view(state.title, nodes, self._touch, tab.page.screenshot,
+                            f"chrome-page:{id(tab)}:{state.version}", resource_id="", weight=1)
+        else:
+            page = new_tab_page(self.phone.window.looks.night, self._focus_omnibox, weight=1)
         return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("coordinator"),
-                    children=[self._toolbar(display_url(self.phone.fs.host_path("/"), state.url)), page])
+                    children=[self._toolbar(url), page])
+
+    def _focus_omnibox(self) -> None:
+        """The new-tab page's search box tapped: the URL bar takes the focus, empty, with the keyboard."""
+        self.focus_key, self.keyboard_shown, self.address = "url", True, ""
 
     def _toolbar(self, url: str) -> View:
         editing = self.focus_key == "url"

@@ -13,7 +13,7 @@ from android_gym.sim.framework.app import ActivityDialog, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
-from android_gym.sim.ui.views import DIVIDER, TEXT_SECONDARY, WHITE, Color, View, column, over, row, text_view
+from android_gym.sim.ui.views import DIVIDER, TEXT, TEXT_SECONDARY, WHITE, Color, View, column, over, row, text_view
 
 #: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same): the colour the
 #: apps store where they keep one (the default event type's, the brush's) and their launcher icons' orange.
@@ -29,15 +29,30 @@ SEARCH_BACKGROUND: Color = over(PRIMARY, 0.25)
 #: list (``setupToolbar``): the system theme's ``you_status_bar_color``, ``system_accent1_50`` (tone 95); what goes on
 #: it in ``getContrastColor``'s ``DARK_GREY``.
 TOP_BAR: Color = (0xEC, 0xF3, 0xFE)
+#: ``you_contextual_status_bar_color`` by night, ``system_accent1_700`` (tone 30), where ``PRIMARY`` keeps the day's.
+_CONTEXTUAL_BAR_NIGHT: Color = (0x08, 0x42, 0xA0)
+
+
+def contextual_bar_color(night: bool) -> Color:
+    """The background of an action mode's bar (``AppTheme.ActionMode``): ``you_contextual_status_bar_color``,
+    ``system_accent1_400`` (``PRIMARY``, the FABs' colour) by day and ``system_accent1_700`` by night; a screen gives
+    it its night colour itself, as the night palette keeps ``PRIMARY``. White goes on it (``getContrastColor``)."""
+    return _CONTEXTUAL_BAR_NIGHT if night else PRIMARY
 DARK_GREY: Color = (0x33, 0x33, 0x33)
 #: ``activated_item_foreground`` (#44888888) over the window: a selected item's overlay, a received message's bubble.
 _ACTIVATED, _ACTIVATED_ALPHA = (0x88, 0x88, 0x88), 0x44 / 255
 ACTIVATED_ITEM: Color = over(_ACTIVATED, _ACTIVATED_ALPHA)
+#: ``getProperTextColor`` in the system theme: ``you_neutral_text_color``, ``system_accent1_900`` (tone 10 of the
+#: phone's accent) by day and ``system_accent1_10`` (tone 99) by night, for the text and the icons the apps tint with
+#: it, not Material's near-black (and light grey by night).
+TEXT_COLOR, NIGHT_TEXT_COLOR = (0x04, 0x1E, 0x49), (0xFA, 0xFB, 0xFF)
+#: The apps' colours by day: their text colour for Material's.
+DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR}
 #: The apps' colours in the dark theme: the system theme's ``you_background_color`` and text colours have
 #: ``values-night`` variants (Material You's dark surfaces); the primary colour is the same; the search bar is it at
 #: low alpha over the dark window; a top bar is ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16,
 #: Android 13's ``TONAL_SPOT`` accent2), with white on it.
-NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT,
+NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, TEXT: NIGHT_TEXT_COLOR,
                                     SEARCH_BACKGROUND: over(PRIMARY, 0.25, MATERIAL_YOU_NIGHT[WHITE]),
                                     TOP_BAR: (40, 48, 65), DARK_GREY: WHITE,
                                     ACTIVATED_ITEM: over(_ACTIVATED, _ACTIVATED_ALPHA, MATERIAL_YOU_NIGHT[WHITE])}

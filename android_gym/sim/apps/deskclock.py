@@ -25,7 +25,8 @@ State lives where AOSP keeps it, in device-protected storage (``createDeviceProt
 
 Both ``SystemClock.elapsedRealtime`` (stopwatch and timer start times) and the wall clock are the phone's
 virtual clock here. Not simulated: the toolbar's overflow menu (settings, night mode), adding or editing
-alarms (the "Add alarm" button, expanding an alarm, its time picker), world clocks ("Cities"), timer labels,
+alarms (the "Add alarm" fab is drawn but opens no time picker; expanding an alarm), world clocks (the "Cities" fab
+is drawn but opens no city list), timer labels,
 swiping between several timers (the newest one is shown), a firing timer's "Time's up" screen and sound,
 sharing laps, notifications and the AlarmClock intents (``SET_TIMER``, ``SET_ALARM``, ``SHOW_ALARMS``).
 """
@@ -53,6 +54,7 @@ from android_gym.sim.ui.views import (
     View,
     button,
     column,
+    does_nothing,
     fab,
     row,
     switch,
@@ -73,6 +75,7 @@ START, PAUSE, LAP, RESET = "Start", "Pause", "Lap", "Reset"  # sw_*_button, time
 STOP, DELETE, ADD_TIMER, CANCEL = "Stop", "Delete", "Add Timer", "Cancel"  # timer_stop, timer_delete, ...
 ADD_MINUTE, ADD_MINUTE_DESCRIPTION, LABEL = "+ 1:00", "Add 1 Minute", "Label"
 NO_ALARMS, DEFAULT_ALARM_LABEL, TODAY, TOMORROW, EVERY_DAY = "No Alarms", "Alarm", "Today", "Tomorrow", "Every day"
+ADD_ALARM, CITIES = "Add alarm", "Cities"  # button_alarms, button_cities: the Alarm and Clock tabs' fab
 
 # Stopwatch.State ordinals; Timer.State values; AlarmInstance states.
 SW_RESET, SW_RUNNING, SW_PAUSED = 0, 1, 2
@@ -555,7 +558,7 @@ class DeskClockScreen(Screen):
             page = View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", key="alarms",
                         resource_id=_id("alarms_recycler_view"), scrollable=True, focusable=True,
                         padding=0, children=[*map(self._alarm_item, alarms), View(height=_FAB_ROW_HEIGHT)])
-        return page, (None, None, None)
+        return page, (self._fab(ADD_ALARM, "plus", does_nothing), None, None)  # AlarmClockFragment.onUpdateFab
 
     def _alarm_item(self, alarm: sqlite3.Row) -> View:
         now, tag = self.phone.clock.now(MINUTE_MS), formats.system_tag(self.phone)  # isTomorrow: hour, minute
@@ -601,7 +604,7 @@ class DeskClockScreen(Screen):
         centered = row(View(weight=1), frame, View(weight=1))
         page = View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", key="cities",
                     resource_id=_id("cities"), scrollable=True, focusable=True, children=[centered])
-        return page, (None, None, None)
+        return page, (self._fab(CITIES, "globe", does_nothing), None, None)  # ClockFragment.onUpdateFab: ic_public
 
     # Timer tab
     def _timer_page(self) -> tuple[View, tuple[View | None, View | None, View | None]]:

@@ -18,10 +18,10 @@ extension only (``hidePath``), then asks DocumentsUI where to create the documen
 default root, Downloads. A name whose extension does not match the MIME type gets the type's extension, and a
 taken name becomes "name (1).ext" (``FileUtils.buildUniqueFile``).
 
-Not simulated: the colour picker, eyedropper and bucket fill (their buttons are left out), Share, the overflow
-menu (open file, background colour, print, settings, about), zooming and moving the canvas, opening images sent
-to the app, the brush size preview's scaling, the brush size and colour surviving a restart, replacing an
-existing document by tapping it in the picker (files are listed disabled), and toasts.
+Not simulated: the colour picker, eyedropper and bucket fill (their buttons are drawn, and do nothing), Share, the
+overflow menu (open file, background colour, print, settings, about), zooming and moving the canvas, opening
+images sent to the app, the brush size preview's scaling, the brush size and colour surviving a restart,
+replacing an existing document by tapping it in the picker (files are listed disabled), and toasts.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from android_gym.sim.apps import files
 from android_gym.sim.apps.commons import (
     COLOR_PRIMARY,
     DARK_GREY,
+    DAY_COLORS,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -54,6 +55,7 @@ from android_gym.sim.ui.views import (
     Color,
     View,
     column,
+    does_nothing,
     drawing_surface,
     edit_text,
     row,
@@ -71,6 +73,7 @@ ACTION_CREATE_DOCUMENT = "android.intent.action.CREATE_DOCUMENT"
 # values/strings.xml (the app's and Commons')
 APP_NAME, APP_LAUNCHER_NAME = "Simple Draw", "Draw"
 SAVE, CLEAR, UNDO, REDO, ERASER = "Save", "Clear", "Undo", "Redo", "Eraser"
+BUCKET_FILL, EYEDROPPER, CHANGE_COLOR = "Bucket fill", "Eyedropper", "Change color"
 SAVE_AS, FILENAME, OK, CANCEL, DISCARD = "Save as", "Filename", "OK", "Cancel", "Discard"
 SAVE_BEFORE_CLOSING = "You have unsaved changes. Save before exit?"
 STROKE_WIDTH = "stroke_width_bar"
@@ -316,7 +319,9 @@ class MainScreen(Screen):
         tools = [View(weight=1)]
         if self.undone:
             tools.append(_image_button("redo", REDO, "redo", self._redo))
-        tools.append(_image_button("eraser", ERASER, "eraser", self._toggle_eraser, selected=self.eraser))
+        tools += [_image_button("bucket_fill", BUCKET_FILL, "bucket_fill", does_nothing),
+                  _image_button("eraser", ERASER, "eraser", self._toggle_eraser, selected=self.eraser),
+                  _image_button("eye_dropper", EYEDROPPER, "eyedropper", does_nothing), _color_picker()]
         corner = column(row(*tools), row(View(weight=1), _image_button("undo", UNDO, "undo", self._undo))
                         if self.strokes else View(height=0), gravity="top")
         size = column(
@@ -361,11 +366,21 @@ def _menu_item(name: str, title: str, icon: str, on_click: Callback) -> View:
                 text_color=DARK_GREY)
 
 
+def _color_picker() -> View:
+    """``color_picker``: filled with the brush colour, a rectangle (``setFillWithStroke(color, canvas colour,
+    drawRectangle = true)``: no stroke, the colours differ); the colour picker it opens is not simulated."""
+    return View(class_name="android.widget.ImageView", resource_id=_id("color_picker"), content_desc=CHANGE_COLOR,
+                clickable=True, focusable=True, on_click=does_nothing, width=_ICON, height=_ICON,
+                background=BRUSH_COLOR)
+
+
 def _image_button(name: str, content_desc: str, icon: str, on_click: Callback, selected: bool = False) -> View:
-    """One of the canvas's ``ImageView`` tools."""
+    """One of the canvas's ``ImageView`` tools, tinted as ``setBackgroundColor`` and ``updateButtonColor`` tint them,
+    by day and by night: the canvas colour's contrast colour (``DARK_GREY`` on the white canvas), a tool that is on
+    (the eraser) the primary colour."""
     return View(kind="icon", class_name="android.widget.ImageView", resource_id=_id(name), content_desc=content_desc,
                 hint=icon, clickable=True, focusable=True, long_clickable=True, on_click=on_click, width=_ICON,
-                height=_ICON, selected=selected, text_color=PRIMARY if selected else TEXT)
+                height=_ICON, selected=selected, text_color=PRIMARY if selected else DARK_GREY)
 
 
 class SimpleDraw(App):
@@ -373,6 +388,7 @@ class SimpleDraw(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_draw", (245, 124, 0)

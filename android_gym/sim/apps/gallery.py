@@ -45,11 +45,13 @@ from zoneinfo import ZoneInfo
 from PIL import Image, ImageOps
 
 from android_gym.sim.apps.commons import (
+    DAY_COLORS,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
     Release,
     SearchMenuScreen,
+    contextual_bar_color,
     default_date_format,
     search_menu,
     start_up_dialogs,
@@ -901,14 +903,15 @@ class MediaScreen(GalleryScreen):
                     on_long_click=lambda: self._long_pressed(medium), children=children)
 
     def _action_bar(self, media: tuple[Medium, ...]) -> View:
-        """The contextual action bar: close, "selected / all", Delete and the overflow."""
-        close = _icon("action_mode_close_button", DONE, "arrow_back", self.selected.clear)
+        """The contextual action bar: close, "selected / all", Delete and the overflow, white on Commons'
+        ``AppTheme.ActionMode`` background (``contextual_bar_color``), as ``MyRecyclerViewAdapter`` tints them."""
+        close = _icon("action_mode_close_button", DONE, "arrow_back", self.selected.clear, WHITE)
         title = text_view(f"{len(self.selected)} / {len(media)}", resource_id=_id("actionbar_title"), weight=1,
-                          text_size=_BIG, padding=36)
+                          text_size=_BIG, padding=36, text_color=WHITE)
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=_BAR,
-                    background=(238, 238, 238), children=[
-                        close, title, _menu_item("cab_delete", DELETE, "delete", self._delete_selected),
-                        _overflow(self._open_menu)])
+                    background=contextual_bar_color(self.phone.window.looks.night), children=[
+                        close, title, _menu_item("cab_delete", DELETE, "delete", self._delete_selected, WHITE),
+                        _overflow(self._open_menu, WHITE)])
 
     def _chosen(self) -> list[Medium]:
         return [m for m in media_in(self.phone, self.path) if m.path in self.selected]
@@ -1046,6 +1049,7 @@ class SimpleGallery(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS)
+    day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_gallery", (245, 124, 0)

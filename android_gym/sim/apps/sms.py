@@ -23,6 +23,7 @@ from urllib.parse import unquote_plus
 from android_gym.sim.apps.commons import (
     ACTIVATED_ITEM,
     DARK_GREY,
+    DAY_COLORS,
     NAVIGATION_BAR_COLOR,
     PRIMARY,
     Release,
@@ -644,6 +645,7 @@ class SimpleSmsMessenger(App):
 
     package = PACKAGE
     night_colors = NIGHT_COLORS  # Simple-Commons' system theme, its letter circles over the dark window
+    day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME
     icon, icon_color = "app_sms", (245, 124, 0)

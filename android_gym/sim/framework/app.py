@@ -174,6 +174,11 @@ class Screen:
         return self.app.night_colors
 
     @property
+    def day_colors(self) -> Mapping[Color, Color] | None:
+        """The text colours of the activity's theme by day: its app's (``App.day_colors``)."""
+        return self.app.day_colors
+
+    @property
     def navigation_bar_color(self) -> Color | None:
         """What the navigation bar shows over the activity: its app's (``App.navigation_bar_color``)."""
         return self.app.navigation_bar_color
@@ -288,6 +293,9 @@ class App:
     #: The app's ``values-night`` colours for the light ones its screens use (``framework.looks.recolor``), for an
     #: app whose default theme follows the system's dark theme; ``None`` for one that stays as it is.
     night_colors: ClassVar[Mapping[Color, Color] | None] = None
+    #: The colours the app's theme gives, by day, text and icons the toolkit draws in Material's (``TEXT``): its
+    #: own text colour (``framework.looks.retint``); ``None`` for an app whose text is Material's.
+    day_colors: ClassVar[Mapping[Color, Color] | None] = None
     #: What the navigation bar shows over the app's activities (``Window.setNavigationBarColor``), in the light theme
     #: (the dark theme's is its ``night_colors`` entry): a colour the app gives the bar or draws behind a transparent
     #: one; ``None``, the system's own bar.

@@ -56,6 +56,7 @@ SYSTEM_NIGHT: dict[Color, Color] = {
     (211, 227, 253): (8, 66, 160),  # an active tile: primary container
     (4, 30, 73): (211, 227, 253),  # ink on it (the Internet dialog's connected network): on primary container
     (225, 227, 230): (51, 53, 55),  # an inactive tile: surface container highest
+    (225, 227, 225): (68, 71, 70),  # the Internet dialog's divider: colorSurfaceVariant (neutral-variant 90, 30)
     (243, 243, 243): (0, 0, 0),  # the navigation bar: navigationBarColor of the dark theme (black)
     (66, 66, 66): (227, 227, 227),  # the navigation buttons' ink
     (97, 97, 97): (237, 237, 237),  # the gesture handle: navigation_bar_home_handle_light_color #EBFFFFFF
@@ -142,7 +143,8 @@ def recolor(root: View, palette: Mapping[Color, Color]) -> None:
     coloured app bar or button, kept or only shaded: its ``colorOnPrimary`` is the same in both themes); they are
     swapped on one that turns from light to dark or back (the window, a card, Material You's primary). A letter
     tile's letter keeps its colour (a drawable's pixels, not the theme's); its tile takes the palette's (a
-    translucent tile over the night background)."""
+    translucent tile over the night background). The views a frame stacks over a picture that fills it (a drawing
+    app's tools over its canvas) lie on the picture, whose pixels the theme does not change."""
     stack = [(root, True)]  # the window's background, white, turns dark
     while stack:
         view, surface_turns = stack.pop()
@@ -152,7 +154,23 @@ def recolor(root: View, palette: Mapping[Color, Color]) -> None:
         if surface_turns and view.kind != "letter":
             view.text_color = palette.get(view.text_color, view.text_color)
             view.button_tint = palette.get(view.button_tint, view.button_tint)
-        stack.extend((child, surface_turns) for child in reversed(view.children))
+        on_picture = False
+        for child in view.children:
+            stack.append((child, surface_turns and not on_picture))
+            on_picture = on_picture or (view.kind == "frame" and child.image is not None and child.gravity == "fill")
+
+
+def retint(root: View, palette: Mapping[Color, Color]) -> None:
+    """Swap the text and icon colours of ``root``'s tree that ``palette`` names, on every surface: a theme that
+    draws its text in another colour than the toolkit's on the same light surfaces (Simple-Commons' system theme by
+    day)."""
+    stack = [root]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        view = pop()
+        if view.text_color in palette:
+            view.text_color = palette[view.text_color]
+        extend(view.children)
 
 
 def _is_light(color: Color) -> bool:

@@ -14,8 +14,9 @@ Sources: AOSP ``frameworks/base`` ``packages/SystemUI`` (``BrightnessController`
 
 Simplified: the shade opens fully expanded in one pull (tiles, brightness slider, "No notifications"); its
 tiles are Internet and Bluetooth only; the Internet tile shows Wi-Fi (connected to the emulator's
-``AndroidWifi`` when on) and never the mobile network; the slider writes ``system screen_brightness`` (the
-display manager's float brightness is not kept separately, so the slider is re-read from that integer).
+``AndroidWifi`` when on) and never the mobile network (the Internet dialog lists the SIM's); the slider writes
+``system screen_brightness`` (the display manager's float brightness is not kept separately, so the slider is
+re-read from that integer).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from android_gym.sim.ui.views import (
     WHITE,
     View,
     column,
+    does_nothing,
     frame,
     group,
     row,
@@ -62,7 +64,10 @@ DONE = "Done"  # inline_done_button
 NO_NOTIFICATIONS = "No notifications"  # empty_shade_text
 TILE_STATES = ("Unavailable", "Off", "On")  # tile_states_internet / tile_states_bt
 EMULATOR_SSID = "AndroidWifi"  # the emulator's simulated access point
-CONNECTED = "Connected"
+EMULATOR_CARRIER, EMULATOR_NETWORK_TYPE = "T-Mobile", "LTE"  # the emulator's SIM (310260) and its data network
+CONNECTED = "Connected"  # mobile_data_connection_active
+MOBILE_DATA = "Mobile data"  # mobile_data_settings_title: the mobile toggle's content description
+MOBILE_DATA_OFF = "Mobile data won\u2019t auto\u2011connect"  # mobile_data_off_summary
 #: The shade's date: ``abbrev_wday_month_day_no_year`` ("EEE, MMM d") taken as a skeleton
 #: (``VariableDateViewController``: ``DateFormat.getInstanceForSkeleton``): "Sun, Oct 15", "So., 15. Okt.".
 DATE_SKELETON = "EEEMMMd"
@@ -75,6 +80,7 @@ _DIALOG_PADDING, _DIVIDER_WIDTH, _DIVIDER, _NETWORK_MARGIN, _NETWORK_PADDING = 6
 #: A network row's height (internet_dialog_wifi_network_height 72 dp), and the connected one's ink
 #: (``connected_network_primary_color``, ``textColorOnAccent``: tone 10 of the accent whose tone 90 fills the row).
 _NETWORK_HEIGHT, _CONNECTED_INK = 189, (4, 30, 73)
+_MOBILE_HEIGHT = 231  # InternetDialog.Network's 88 dp
 
 
 def _id(name: str) -> str:
@@ -227,6 +233,35 @@ def _tile(label: str, content_desc: str, secondary: str, active: bool, on_click:
                  height=220, padding=24, weight=1)
 
 
+def _mobile_network(phone: Context, wifi: bool) -> View:
+    """``mobile_network_layout`` for the emulator's SIM (``InternetDialog.updateMobileNetworkLayout``): the signal
+    icon (full bars), the carrier as title, ``getMobileNetworkSummary`` under it (the network type while Wi-Fi
+    carries the data, "Connected / LTE" while the mobile network does, on ``settingslib_switch_bar_bg_on`` in
+    ``connected_network_primary_color`` then, "Mobile data won't auto-connect" with data off), and the mobile data
+    switch after a thin divider (``textColorSecondary``, the connected ink while connected). The switch turns
+    ``global mobile_data`` on and off (the confirmation Android shows the first time data is turned off is not
+    simulated); a tap on the row, which opens Settings' mobile network page, does nothing here."""
+    data = radios.mobile_data_enabled(phone)
+    active = data and not wifi
+    ink = _CONNECTED_INK if active else TEXT
+    summary = (f"{CONNECTED} / {EMULATOR_NETWORK_TYPE}" if active else EMULATOR_NETWORK_TYPE) if data \
+        else MOBILE_DATA_OFF
+    texts = column(text_view(EMULATOR_CARRIER, resource_id=_id("mobile_title"), text_size=42, text_color=ink),
+                   text_view(summary, resource_id=_id("mobile_summary"), text_size=37,
+                             text_color=ink if active else TEXT_SECONDARY),
+                   weight=1, gravity="center_vertical")
+
+    signal = View(kind="icon", class_name="android.widget.ImageView", hint="signal", resource_id=_id("signal_icon"),
+                  width=63, height=63, text_color=ink)  # 24 dp
+    divider = View(resource_id=_id("mobile_toggle_divider"), width=3, height=74,  # 1 x 28 dp
+                   background=_CONNECTED_INK if active else TEXT_SECONDARY)
+    return row(signal, texts, divider, toggle(data, resource_id=_id("mobile_toggle"), content_desc=MOBILE_DATA,
+                                              on_click=lambda: radios.set_mobile_data(phone, not data)),
+               resource_id=_id("mobile_network_layout"), height=_MOBILE_HEIGHT, padding=_NETWORK_PADDING - 12,
+               spacing=12, clickable=True, focusable=True, on_click=does_nothing,
+               background=_TILE_ON if active else None, corner=_TILE_CORNER)
+
+
 class NotificationShade:
     """The notification shade window (``NotificationShadeWindowView``): quick settings over the notification
     list, and the Internet dialog the Internet tile opens over it.
@@ -315,8 +350,10 @@ class NotificationShade:
                       text_size=37, padding=0, text_color=TEXT_SECONDARY, gravity="center_horizontal"))
         divider = View(resource_id=_id("divider"), width=_DIVIDER_WIDTH, height=10, background=_DIVIDER,
                        gravity="center_horizontal")
-        items = [header, View(height=_NETWORK_MARGIN), divider, View(height=_NETWORK_MARGIN),
-                 row(text_view(WIFI, resource_id=_id("wifi_toggle_title"), text_size=42, weight=1),
+        items = [header, View(height=_NETWORK_MARGIN), divider, View(height=_NETWORK_MARGIN)]
+        if not radios.airplane_mode(phone):  # the SIM's row is gone in airplane mode
+            items.append(_mobile_network(phone, wifi))
+        items += [row(text_view(WIFI, resource_id=_id("wifi_toggle_title"), text_size=42, weight=1),
                      toggle(wifi, resource_id=_id("wifi_toggle"), content_desc=WIFI,
                             on_click=lambda: radios.set_wifi(phone, not wifi)),
                      resource_id=_id("turn_on_wifi_layout"), height=168, padding=_NETWORK_PADDING - 12)]

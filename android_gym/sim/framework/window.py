@@ -38,7 +38,7 @@ from android_gym.sim.framework import systemui
 from android_gym.sim.framework.app import Context, Screen
 from android_gym.sim.framework.display import Display
 from android_gym.sim.framework.locale import SystemLocale
-from android_gym.sim.framework.looks import KEYBOARD_NIGHT, SYSTEM_NIGHT, Looks, recolor, scale_text
+from android_gym.sim.framework.looks import KEYBOARD_NIGHT, SYSTEM_NIGHT, Looks, recolor, retint, scale_text
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.framework.power_warnings import PowerWarnings
 from android_gym.sim.framework.text_editor import TextEditor
@@ -374,6 +374,8 @@ class WindowManager:
         night_colors = screen.night_colors if looks.night else None
         if night_colors:
             recolor(content, night_colors)
+        elif not looks.night and screen.day_colors:
+            retint(content, screen.day_colors)
         focus_key, scroll = screen.focus_key, screen.scroll
         for view in content.walk():
             if view.on_text is not None:  # editable

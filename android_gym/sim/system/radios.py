@@ -3,7 +3,8 @@
 One place for every path that toggles a radio: ``svc``/``cmd`` on the shell, the Settings app's switches and the
 quick-settings tiles. Wi-Fi on is ``global wifi_on`` (``WifiSettingsStore.handleWifiToggled``: 0 off, 1 on, 2 on
 while in airplane mode), Bluetooth ``global bluetooth_on`` (``BluetoothManagerService.persistBluetoothSetting``:
-0 off, 1 on, 2 on in airplane mode), airplane mode ``global airplane_mode_on``.
+0 off, 1 on, 2 on in airplane mode), airplane mode ``global airplane_mode_on``, mobile data ``global mobile_data``
+(``TelephonyManager.setDataEnabled``'s setting for the one SIM: 0 off, 1 on).
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from android_gym.sim.system.services import SystemServices
 
 def _radio_value(phone: SystemServices, enabled: bool) -> str:
     """``1`` on, ``2`` on while airplane mode is on, ``0`` off."""
-    airplane = phone.settings.get("global", "airplane_mode_on") == "1"
-    return ("2" if airplane else "1") if enabled else "0"
+    return ("2" if airplane_mode(phone) else "1") if enabled else "0"
 
 
 def wifi_enabled(phone: SystemServices) -> bool:
@@ -36,6 +36,22 @@ def set_wifi(phone: SystemServices, enabled: bool) -> None:
 def set_bluetooth(phone: SystemServices, enabled: bool) -> None:
     """Turn Bluetooth on or off as ``BluetoothManagerService.persistBluetoothSetting`` records it."""
     phone.settings.put("global", "bluetooth_on", _radio_value(phone, enabled))
+    phone.invalidate()
+
+
+def airplane_mode(phone: SystemServices) -> bool:
+    """Whether airplane mode is on."""
+    return phone.settings.get("global", "airplane_mode_on") == "1"
+
+
+def mobile_data_enabled(phone: SystemServices) -> bool:
+    """Whether mobile data is on (``TelephonyManager.isDataEnabled``: ``mobile_data`` is not 0)."""
+    return phone.settings.get("global", "mobile_data") != "0"
+
+
+def set_mobile_data(phone: SystemServices, enabled: bool) -> None:
+    """Turn mobile data on or off (``svc data``, the Internet dialog's switch)."""
+    phone.settings.put("global", "mobile_data", "1" if enabled else "0")
     phone.invalidate()
 
 

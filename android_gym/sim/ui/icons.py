@@ -26,6 +26,7 @@ _GLYPHS = {
     "info": "information_outline", "link": "link_variant", "label": "label_outline", "dot": "circle_medium",
     "drawer": "menu", "home": "home_outline", "recents": "history", "today": "calendar_today",
     "keyboard": "keyboard_outline", "clear": "close", "eraser": "eraser", "app": "apps",
+    "bucket_fill": "format_color_fill", "eyedropper": "eyedropper",
     "action": "gesture_tap", "eye": "eye",
     # system navigation bar (three-button navigation: filled triangle, circle and rounded square)
     "nav_back": "play", "nav_home": "circle", "nav_recents": "square_rounded", "nav_back_ime": "chevron_down",
@@ -37,7 +38,7 @@ _GLYPHS = {
     "person": "account_outline", "phone": "phone_outline", "folder": "folder_outline",
     "file": "file_outline", "photo": "image_outline", "camera": "camera_outline", "calendar": "calendar_blank_outline",
     "time": "clock_outline", "clock": "clock_outline", "alarm": "alarm", "timer": "timer_sand",
-    "stopwatch": "timer_outline", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
+    "stopwatch": "timer_outline", "globe": "earth", "play": "play", "pause": "pause", "stop": "stop", "loop": "repeat",
     "cast": "cast", "category": "shape_outline", "enter": "keyboard_return",
     "backspace": "backspace_outline", "shift": "apple_keyboard_shift", "space": "keyboard_space",
     "favorite": "heart", "favorite_border": "heart_outline", "video": "movie_open_outline", "movie": "movie",

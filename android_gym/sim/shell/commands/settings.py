@@ -119,8 +119,7 @@ def svc(ctx: CommandContext, argv: list[str]) -> int:
     elif service == "bluetooth":
         radios.set_bluetooth(ctx.phone, enabled)
     else:
-        ctx.phone.settings.put("global", "mobile_data", "1" if enabled else "0")
-        ctx.phone.invalidate()
+        radios.set_mobile_data(ctx.phone, enabled)
     return 0
 
 
