@@ -45,12 +45,28 @@ def database(phone: Phone) -> Path:
     return host
 
 
-def test_a_run_uses_the_connection_kept_from_the_last(phone, db, monkeypatch):
-    opened = []
-    connect = sqlite3.connect
-    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: opened.append(args) or connect(*args, **kwargs))
+def test_a_run_uses_the_connection_kept_from_the_last(phone, db, opened):
     assert run(phone, "INSERT INTO t VALUES (2); SELECT x FROM t;") == "1\n2\n"
     assert run(phone, "DELETE FROM t; SELECT count(*) FROM t;") == "0\n"
+    assert opened == []
+
+
+@pytest.fixture(name="opened")
+def count_opens(monkeypatch) -> list[tuple]:
+    """The arguments of every ``sqlite3.connect`` from now on."""
+    opened: list[tuple] = []
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: opened.append(args) or connect(*args, **kwargs))
+    return opened
+
+
+def test_rows_another_connection_wrote_are_read_on_the_kept_connection(phone, db, opened):
+    """A provider writing the database moves its change counter: SQLite reads the file again, no new open."""
+    with sqlite3.connect(db) as other:
+        other.execute("UPDATE t SET x = 2")
+    other.close()
+    opened.clear()
+    assert run(phone, "SELECT x FROM t;") == "2\n"
     assert opened == []
 
 
@@ -86,11 +102,31 @@ def test_a_file_rewritten_in_place_with_the_same_change_counter_is_seen(phone, d
     assert run(phone, "SELECT x FROM t;") == "9\n"
 
 
+def test_another_schema_written_in_place_with_the_same_schema_cookie_is_seen(phone, db, tmp_path):
+    """Another database's bytes over the file (the same inode): its counter moved but its schema cookie did not,
+    which SQLite alone would take for the schema it knows."""
+    other_db = tmp_path / "other.db"
+    with sqlite3.connect(other_db) as other:
+        other.execute("CREATE TABLE t(x, y)")
+    for value in range(3):
+        with other:
+            other.execute("INSERT INTO t VALUES (?, 8)", (value,))
+    other.close()
+    data = other_db.read_bytes()
+    assert data[40:44] == db.read_bytes()[40:44] and data[24:28] != db.read_bytes()[24:28]
+    phone.fs.write_bytes(DB, data)
+    assert run(phone, "SELECT * FROM t WHERE x = 2;") == "2|8\n"
+
+
 def test_a_file_replaced_or_removed_is_seen(phone, db, tmp_path):
     shutil.copy(db, tmp_path / "copy.db")
     run(phone, "INSERT INTO t VALUES (2);")
-    assert phone.run(f"mv {DB} {DB}.old && cp {DB}.old {DB}.new && mv {DB}.new {DB}").exit_code == 0
-    assert run(phone, "SELECT x FROM t;") == "1\n2\n"
+    assert phone.run(f"cp {DB} {DB}.new").exit_code == 0
+    with sqlite3.connect(phone.fs.host_path(f"{DB}.new")) as other:  # a new file, its change counter moved
+        other.execute("INSERT INTO t VALUES (3)")
+    other.close()
+    assert phone.run(f"mv {DB}.new {DB}").exit_code == 0
+    assert run(phone, "SELECT x FROM t;") == "1\n2\n3\n"
     phone.fs.write_bytes("/data/local/tmp/copy.db", (tmp_path / "copy.db").read_bytes())
     assert phone.run(f"mv /data/local/tmp/copy.db {DB}").exit_code == 0
     assert run(phone, "SELECT x FROM t;") == "1\n"
