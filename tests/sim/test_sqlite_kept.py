@@ -165,3 +165,10 @@ def test_a_few_connections_are_kept_and_the_phone_closes_them(phone):
     assert [open_handles(host) for host in hosts] == [0, 0] + [1] * kept_databases.LIMIT
     phone.close()
     assert sum(open_handles(host) for host in hosts) == 0
+
+
+def test_a_database_turned_into_a_directory_cannot_be_opened(phone, db):
+    assert phone.run(f"rm {DB} && mkdir {DB}").exit_code == 0
+    result = phone.run(f"sqlite3 {DB} 'SELECT 1'")
+    assert (result.exit_code, result.stderr) == (1, f'Error: unable to open database "{DB}": unable to open database '
+                                                    'file\n'.encode())

@@ -128,11 +128,16 @@ def _header(host: Path) -> tuple[tuple[int, int], bytes] | None:
     """The device and inode of the database file at ``host`` and its header's bytes 24-43; ``None`` when there is
     no such file or it has no header (a new, empty database)."""
     try:
-        with open(host, "rb") as file:
-            info = os.fstat(file.fileno())
-            header = file.read(_HEADER.stop)[_HEADER]
+        fd = os.open(host, os.O_RDONLY)
     except OSError:
         return None
+    try:
+        info = os.fstat(fd)
+        header = os.pread(fd, _HEADER.stop - _HEADER.start, _HEADER.start)
+    except OSError:  # a directory
+        return None
+    finally:
+        os.close(fd)
     return ((info.st_dev, info.st_ino), header) if len(header) == _HEADER.stop - _HEADER.start else None
 
 
