@@ -173,10 +173,10 @@ def rows_as_text(rows: Sequence[Mapping[str, Any]], format_type: str, wrap_width
 
 def same_expense(row: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
     """AndroidWorld's addition check: name and note fuzzily (a missing text never matches), amount and category
-    exactly."""
-    return (row["name"] is not None and fuzzy_match(row["name"], wanted["name"])
-            and row["note"] is not None and fuzzy_match(row["note"], wanted["note"])
-            and row["amount"] == wanted["amount"] and row["category"] == wanted["category"])
+    exactly (compared first: they cost less)."""
+    return (row["amount"] == wanted["amount"] and row["category"] == wanted["category"]
+            and row["name"] is not None and fuzzy_match(row["name"], wanted["name"])
+            and row["note"] is not None and fuzzy_match(row["note"], wanted["note"]))
 
 
 # ----- UI steps ------------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
 (``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``, a
 command line's ``content`` writes in one transaction and a rollback-journal provider's connection kept from line to
-line (``SqliteProvider.holding``), files not read again while their write versions stay the same
+line (``SqliteProvider.holding``), the shell's ``sqlite3`` connection kept from run to run (``KeptDatabases``), files
+not read again while their write versions stay the same
 (``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads), calendar noise events made from
 their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob pattern
 (``expansion._has_magic``).
@@ -28,14 +29,16 @@ from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell import expansion
 from android_gym.sim.shell.commands import find
+from android_gym.sim.shell.kept_databases import KeptDatabases
 from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.tasks import draws
 
 #: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage; and clear
 #: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore; and draw expenses,
-#: recipes, Joplin notes and calendar events as a declarative task's noise.
-TASKS = ("TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes", "FilesDeleteFile",
+#: recipes, Joplin notes and calendar events as a declarative task's noise; and empty the texts with ``sqlite3``.
+TASKS = ("SimpleSmsSend", "SimpleSmsReply", "TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes",
+         "FilesDeleteFile",
          "TextedSongsToPlaylistQueueAndReply", "ExpenseDeleteMultiple2", "RecipeDeleteDuplicateRecipes3",
          "NotesTodoItemCount", "SimpleCalendarEventsInNextWeek")
 
@@ -54,13 +57,15 @@ def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
 
 def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry, rows are drawn from the
-    generator itself, each provider write commits, a provider's connection closes when its line ends, every
+    generator itself, each provider write commits, a provider's connection closes when its line ends, each
+    ``sqlite3`` run opens its database, every
     file counts as written at every look (so every read reads it), calendar events go through datetimes and a word
     with any bracket is globbed."""
     numbers = itertools.count()
     monkeypatch.setattr(FileSystem, "versions", lambda self, *paths: tuple(next(numbers) for _ in paths))
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
     monkeypatch.setattr(SqliteProvider, "_batching", lambda self: False)
+    monkeypatch.setattr(KeptDatabases, "take", lambda self, path: None)
     release = SqliteProvider._release
     monkeypatch.setattr(SqliteProvider, "_release", lambda self, keep=False: release(self))
     monkeypatch.setattr(local_db, "_dicts", lambda cursor: [

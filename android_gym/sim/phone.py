@@ -22,6 +22,7 @@ from android_gym.sim.framework.app import App, AppInfo
 from android_gym.sim.framework.packages import PackageManager
 from android_gym.sim.framework.window import WindowManager
 from android_gym.sim.shell import LiveOutput, Shell, ShellOutput, StdinSource
+from android_gym.sim.shell.kept_databases import KeptDatabases
 from android_gym.sim.system.battery import Battery
 from android_gym.sim.system.chromium import Chromium
 from android_gym.sim.system.clipboard import Clipboard
@@ -101,6 +102,7 @@ class Phone:
         self.props["ro.sf.lcd_density"] = str(self.window.density)  # physical: 420 at 1080 wide; wm density keeps it
         self.activities = ActivityManager(self, home)
         self.shell = Shell(self)
+        self.kept_databases = KeptDatabases(self.fs)  # the shell's sqlite3 connections kept between runs
         # The browser engine behind Chrome's page area: a context in the process's headless Chromium, on first use.
         self.chromium = Chromium(self.logs, self.fs.root)
         self._stop_chromium = weakref.finalize(self, self.chromium.close)
@@ -195,5 +197,6 @@ class Phone:
     def close(self) -> None:
         """Stop the phone's browser process and delete its storage. Idempotent."""
         self._stop_chromium()
+        self.kept_databases.close()
         self.fs.close()
         self._storage.remove()

@@ -16,6 +16,7 @@ from android_gym.sim.framework.activities import ActivityManager
 from android_gym.sim.framework.app import Context
 from android_gym.sim.framework.packages import PackageManager
 from android_gym.sim.framework.window import WindowManager
+from android_gym.sim.shell.kept_databases import KeptDatabases
 
 
 class ShellDevice(Context, Protocol):
@@ -24,6 +25,7 @@ class ShellDevice(Context, Protocol):
     packages: PackageManager
     activities: ActivityManager
     window: WindowManager
+    kept_databases: KeptDatabases
 
     def settle_providers(self) -> None:
         """Commit what the command line's ``content`` writes left in the providers' open transactions."""

@@ -6,6 +6,7 @@ expansion reuses them to find where a quoted part ends.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from android_gym.sim.shell.errors import ShellSyntaxError
@@ -14,6 +15,8 @@ _OPERATORS = ("&&", "||", ";;", ">>", "<<-", "<<", "&>", ">&", "<&", ">|", "<>",
               ">")
 _REDIRECTS = frozenset({">>", "<<-", "<<", "&>", ">&", "<&", ">|", "<>", "<", ">"})
 _WORD_END = frozenset(" \t\n;&|()<>")
+_PLAIN_RUN = re.compile(r"[^ \t\n;&|()<>\\'\"`$]*")  # characters that stand for themselves in a word
+_OPERATOR_START = frozenset(operator[0] for operator in _OPERATORS)  # the characters an operator starts with
 
 
 @dataclass
@@ -101,10 +104,11 @@ def _skip_dollar(s: str, i: int) -> int:
 def _read_word(s: str, i: int) -> tuple[str, int]:
     """The raw text (quotes kept) of the word starting at ``i``, and the index after it."""
     start, n = i, len(s)
-    while i < n:
-        c = s[i]
-        if c in _WORD_END:
+    while True:
+        i = _PLAIN_RUN.match(s, i).end()
+        if i >= n or s[i] in _WORD_END:
             break
+        c = s[i]
         if c == "\\":
             i += 2
         elif c == "'":
@@ -177,7 +181,7 @@ def _lex(s: str) -> list[Token]:
             i = n if j < 0 else j
         else:
             fd: int | None = None
-            op = next((o for o in _OPERATORS if s.startswith(o, i)), None)
+            op = next((o for o in _OPERATORS if s.startswith(o, i)), None) if c in _OPERATOR_START else None
             if op is None:
                 raw, j = _read_word(s, i)
                 if raw.isdigit() and j < n and s[j] in "<>":

@@ -43,7 +43,10 @@ class Output:
 
     def write(self, data: bytes | bytearray | memoryview | Output) -> None:
         """Append ``data``; raises ``_OutOfMemory`` past ``MAX_BYTES`` (nothing is added then)."""
-        check_size(self._size + len(data))
+        size = len(data)
+        if not size:  # most commands write nothing to one of their streams
+            return
+        check_size(self._size + size)
         for part in data._parts if isinstance(data, Output) else (data,):
             if isinstance(part, bytes) and len(part) >= SHARED_MIN_BYTES:
                 self._parts.append(part)
@@ -51,7 +54,7 @@ class Output:
                 if not self._parts or not isinstance(self._parts[-1], bytearray):
                     self._parts.append(bytearray())
                 self._parts[-1] += part
-        self._size += len(data)
+        self._size += size
 
     def getvalue(self) -> bytes:
         """All of the output in one ``bytes`` (a single large piece is returned as it is)."""

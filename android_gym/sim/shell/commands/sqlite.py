@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from android_gym.sim.shell.commands.base import CommandContext
 from android_gym.sim.shell.errors import MAX_BYTES
+from android_gym.sim.shell.kept_databases import CONNECTION_STATE, KeptDatabases
 
 VERSION = "3.32.2 2020-06-04 12:58:43 ec02243ea6ce33b090870ae55ab8aa2534b54d216d45c4aa2fdbb00e86861e8c"
 
@@ -222,36 +223,48 @@ def sqlite3_command(ctx: CommandContext, argv: list[str]) -> int:
             ctx.err(f"{argv[0]}: Error: unknown option: {arg}\nUse -help for a list of options.\n")
             return 1
     filename = positional[0] if positional else ":memory:"
+    # Standard input is read before the database opens, as the real shell reads its first line before it opens.
+    sql = [*commands_first, *(positional[1:] or [ctx.stdin.decode("utf-8", "replace")])]
+    from_stdin = not positional[1:]
     if filename == ":memory:":
-        return _session(ctx, filename, options, commands_first, positional[1:])
+        return _session(ctx, filename, options, sql, from_stdin)
+    path = ctx.path(filename)
+    # A connection is kept for the next run where that changes nothing anyone can see (``kept_databases``).
+    keeping = not options.readonly and not any(CONNECTION_STATE.search(text) for text in sql)
     # The database, its side files and their directory: what the SQL changed on the host carries device time.
-    with ctx.phone.fs.device_writes(*ctx.phone.fs.sqlite_files(ctx.path(filename))):
-        status = _session(ctx, filename, options, commands_first, positional[1:])
+    with ctx.phone.fs.device_writes(*ctx.phone.fs.sqlite_files(path)):
+        status = _session(ctx, filename, options, sql, from_stdin, (ctx.phone.kept_databases, path) if keeping
+                          else None)
     ctx.phone.data_changed()  # an app's screen may show what the SQL changed
     return status
 
 
-def _session(ctx: CommandContext, filename: str, options: _Options, commands_first: list[str],
-             sql_args: list[str]) -> int:
-    """Open ``filename`` and run the ``-cmd`` commands, then the SQL arguments or else standard input."""
+def _session(ctx: CommandContext, filename: str, options: _Options, sql: list[str], from_stdin: bool,
+             kept: tuple[KeptDatabases, str] | None = None) -> int:
+    """Open ``filename`` and run ``sql`` (the ``-cmd`` commands, then the SQL arguments or else standard input);
+    with ``kept`` (the phone's kept connections and the database's path), on the connection kept from an earlier
+    run if there is one, handed back to be kept at the end."""
+    db = kept[0].take(kept[1]) if kept else None
+    if db is None:
+        try:
+            db = _open(ctx, filename, options.readonly)
+        except sqlite3.Error as error:
+            ctx.err(f'Error: unable to open database "{filename}": {error}\n')
+            return 1
+    status = 0
     try:
-        db = _open(ctx, filename, options.readonly)
-    except sqlite3.Error as error:
-        ctx.err(f'Error: unable to open database "{filename}": {error}\n')
-        return 1
-    try:
-        for command in commands_first:
-            if _run(ctx, db, command, options, from_stdin=False):
-                return 1
-        if sql_args:
-            for sql in sql_args:
-                status = _run(ctx, db, sql, options, from_stdin=False)
-                if status:
-                    return status
-            return 0
-        return _run(ctx, db, ctx.stdin.decode("utf-8", "replace"), options, from_stdin=True)
-    finally:
+        for number, text in enumerate(sql, 1):
+            status = _run(ctx, db, text, options, from_stdin=from_stdin and number == len(sql))
+            if status:
+                break
+    except BaseException:  # the shell ending the script (its output too long): the connection goes
         db.close()
+        raise
+    if kept:
+        kept[0].keep(kept[1], db)
+    else:
+        db.close()
+    return status
 
 
 def _authorize(action: int, *_args: object) -> int:
@@ -267,7 +280,8 @@ def _open(ctx: CommandContext, filename: str, readonly: bool) -> sqlite3.Connect
         if host.is_dir():
             raise sqlite3.OperationalError("unable to open database file")
         mode = "ro" if readonly else "rwc"
-        db = sqlite3.connect(f"file:{quote(str(host))}?mode={mode}", uri=True, isolation_level=None, timeout=1.0)
+        db = sqlite3.connect(f"file:{quote(str(host))}?mode={mode}", uri=True, isolation_level=None, timeout=1.0,
+                             check_same_thread=False)  # a kept one may serve the next run in another thread
     db.set_authorizer(_authorize)
     if hasattr(db, "setlimit"):  # Python >= 3.11
         db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)

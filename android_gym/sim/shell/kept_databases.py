@@ -1,0 +1,146 @@
+"""Connections the shell's ``sqlite3`` keeps open from one command line to the next.
+
+The real command-line shell opens its database at every run, and opening one parses its whole schema: for the
+telephony provider's ``mmssms.db`` (tens of tables and triggers) that costs three times the two ``DELETE``s a reset
+runs on it. A connection kept between runs is invisible from outside only while nothing it keeps differs from a
+new one's, so one is kept only
+
+* on a database with a rollback journal, which leaves no side files behind between transactions (a ``WAL``
+  database keeps its ``-wal`` and ``-shm`` while a connection is open);
+* outside a transaction, so it holds no lock between command lines (an unfinished ``BEGIN`` is rolled back by
+  closing it, as the real shell's exit does);
+* after SQL that cannot leave or read anything of a connection's own (``CONNECTION_STATE``: pragmas, temporary
+  tables, ``changes()`` and ``last_insert_rowid()``): such SQL gets a new connection, closed after it;
+
+and it is used again only while it reads the same file as SQLite would on a new connection: while the database
+and its side files hold the bytes it left them with (their write versions, ``FileSystem.versions``, which move with
+every write, removal or rename by anyone, are the ones taken when it was kept), or, when someone wrote meanwhile
+(the provider behind the database, a push over it), while the path still names the file the connection has open
+(same device and inode), its header's change counter moved and its schema (the ``sqlite_master`` rows) is the one
+the connection knows. SQLite checks that counter (``dbFileVers``, header bytes 24-39) at the start of every
+transaction and drops its page cache when it moved, as it does for another process's write; a schema changed
+meanwhile moves the schema cookie, and SQLite then reads the schema again itself. Anything else (a file replaced,
+removed, or written with the counter it had) closes the kept connection, and the run opens a new one. At most
+``LIMIT`` are kept (the least recently used goes first); the phone closes them with itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+#: SQL that sets or reads what belongs to a connection rather than to the database file (the words as SQL names,
+#: anywhere in the text: a string that merely contains one only costs a new connection).
+CONNECTION_STATE = re.compile(r"\b(pragma|temp|temporary|changes|total_changes|last_insert_rowid)\b", re.IGNORECASE)
+LIMIT = 4
+_SIDE_FILES = ("-journal", "-wal", "-shm")
+_HEADER = slice(24, 44)  # dbFileVers (change counter, size, freelist) and the schema cookie
+_SCHEMA = "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master ORDER BY rowid"
+
+
+class _Files(Protocol):
+    def versions(self, *paths: str) -> tuple[int, ...]:
+        ...
+
+    def host_path(self, path: str) -> Path:
+        ...
+
+
+@dataclass
+class _Kept:
+    """A kept connection and what its database was when it was kept."""
+
+    connection: sqlite3.Connection
+    versions: tuple[int, ...]  # of the database and its side files
+    file: tuple[int, int]  # the database file's device and inode
+    header: bytes  # its header's bytes 24-43
+    schema: list[tuple]  # its sqlite_master rows
+
+
+class KeptDatabases:
+    """The connections kept for ``sqlite3`` runs, by the Android path of their database; ``files`` tells the write
+    versions of the phone's files."""
+
+    def __init__(self, files: _Files) -> None:
+        self._files = files
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
+        self._lock = threading.Lock()  # a served phone's shells run in threads of their own
+        self._pid = os.getpid()  # a forked child does not use its parent's connections
+
+    def take(self, path: str) -> sqlite3.Connection | None:
+        """The connection kept for the database at ``path`` if it reads that file as a new one would (it is no
+        longer kept: hand it back with ``keep``); else ``None``, and a stale one is closed."""
+        with self._lock:
+            if self._pid != os.getpid():
+                self._kept, self._pid = OrderedDict(), os.getpid()
+            kept = self._kept.pop(path, None)
+        if kept is None:
+            return None
+        if self._versions(path) == kept.versions or self._changed_by_sqlite(path, kept):
+            return kept.connection
+        kept.connection.close()
+        return None
+
+    def keep(self, path: str, connection: sqlite3.Connection) -> None:
+        """Keep ``connection`` (whose last SQL had nothing of ``CONNECTION_STATE``) for the next run on ``path``
+        when that changes nothing anyone can see; else close it. Called after the run's writes are all done."""
+        header = _header(self._files.host_path(path))
+        if connection.in_transaction or _wal(connection) or header is None:
+            connection.close()
+            return
+        kept = _Kept(connection, self._versions(path), header[0], header[1],
+                     connection.execute(_SCHEMA).fetchall())
+        with self._lock:
+            self._kept[path] = kept
+            evicted = self._kept.popitem(last=False)[1].connection if len(self._kept) > LIMIT else None
+        if evicted is not None:
+            evicted.close()
+
+    def close(self) -> None:
+        """Close every kept connection."""
+        with self._lock:
+            kept, self._kept = self._kept, OrderedDict()
+        for each in kept.values():
+            each.connection.close()
+
+    def _versions(self, path: str) -> tuple[int, ...]:
+        return self._files.versions(path, *(path + suffix for suffix in _SIDE_FILES))
+
+    def _changed_by_sqlite(self, path: str, kept: _Kept) -> bool:
+        """Whether the database at ``path``, written since ``kept`` was kept, is the same file with a moved change
+        counter (which makes SQLite drop its page cache) and the same schema."""
+        header = _header(self._files.host_path(path))
+        if header is None or header[0] != kept.file or header[1][:4] == kept.header[:4]:
+            return False
+        try:
+            return kept.connection.execute(_SCHEMA).fetchall() == kept.schema
+        except sqlite3.Error:  # not a database any more
+            return False
+
+
+def _header(host: Path) -> tuple[tuple[int, int], bytes] | None:
+    """The device and inode of the database file at ``host`` and its header's bytes 24-43; ``None`` when there is
+    no such file or it has no header (a new, empty database)."""
+    try:
+        fd = os.open(host, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        header = os.pread(fd, _HEADER.stop - _HEADER.start, _HEADER.start)
+    except OSError:  # a directory
+        return None
+    finally:
+        os.close(fd)
+    return ((info.st_dev, info.st_ino), header) if len(header) == _HEADER.stop - _HEADER.start else None
+
+
+def _wal(connection: sqlite3.Connection) -> bool:
+    """Whether the connection's database is in WAL mode (it then keeps side files while open)."""
+    return connection.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
