@@ -4,8 +4,9 @@ Simple-Commons' translucent letter circles show over the dark window, not over w
 from __future__ import annotations
 
 import pytest
+from ui_nodes import tap
 
-from android_gym.sim.apps.commons import COLOR_PRIMARY, NIGHT_TEXT_COLOR, TEXT_COLOR
+from android_gym.sim.apps.commons import COLOR_PRIMARY, DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.apps.contacts import NIGHT_COLORS as CONTACTS_NIGHT
@@ -201,3 +202,21 @@ def _frame_after(command: str, night: bool):
         phone.run("cmd uimode night yes")
     phone.run(command)
     return phone.window.frame()
+
+
+@pytest.mark.parametrize("night, surface, ink", [(False, DIALOG_BACKGROUND, TEXT_COLOR),
+                                                 (True, (40, 48, 65), NIGHT_TEXT_COLOR)])
+def test_simple_apps_dialogs_are_on_the_system_themes_dialog_surface(night: bool, surface: tuple, ink: tuple) -> None:
+    """A Simple app's dialog (Simple Draw's "Save as") is a MaterialAlertDialog on you_dialog_background_color:
+    system_accent2_50 by day, system_accent2_800 by night, its title in the theme's text colour; its borderless
+    buttons show the dialog's surface, not a white patch."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run("monkey -p com.simplemobiletools.draw.pro -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Save")
+    by_id = {view.resource_id: view for view in frame_views(phone)}
+    title, ok = by_id["com.simplemobiletools.draw.pro:id/alertTitle"], by_id["android:id/button1"]
+    pixels = phone.screenshot()
+    dialog = next(view for view in frame_views(phone) if title in view.children)
+    assert (dialog.background, title.text_color) == (surface, ink)
+    assert tuple(pixels[ok.bounds[1] + 4, ok.bounds[0] + 4]) == surface

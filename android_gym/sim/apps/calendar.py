@@ -46,6 +46,7 @@ from android_gym import locales
 from android_gym.sim.apps.commons import (
     ACTIVATED_ITEM,
     DAY_COLORS,
+    DIALOG_BACKGROUND,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -688,7 +689,7 @@ def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
                for text, checked, action in items]
     group = column(*buttons, resource_id=_id("dialog_radio_group"), padding=24)
     return View(kind="column", class_name="android.widget.ScrollView", resource_id=_id("dialog_radio_holder"),
-                width=960, background=WHITE, children=[group])
+                width=960, background=DIALOG_BACKGROUND, children=[group])
 
 
 # ----- the framework DatePickerDialog --------------------------------------------------------------------------------
@@ -1385,7 +1386,7 @@ def _delete_dialog_view(repeating: bool, rule: int, set_rule: Callable[[int], No
                                   on_click=lambda index=index: set_rule(index), text_size=_BIG, padding=36)
                              for index, (name, text) in enumerate(zip(names, DELETE_OPTIONS))),
                            resource_id=_id("delete_event_radio_view"), padding=24))
-    return alert_dialog(body, [("button2", NO, on_no), ("button1", YES, on_yes)])
+    return alert_dialog(body, [("button2", NO, on_no), ("button1", YES, on_yes)], background=DIALOG_BACKGROUND)
 
 
 class EventScreen(_CalendarScreen):
@@ -1651,14 +1652,15 @@ class EventScreen(_CalendarScreen):
             return alert_dialog([text_view(REMINDER_WARNING, resource_id=_id("reminder_warning"), text_size=47,
                                            padding=52)],
                                 [("button3", SETTINGS, does_nothing), ("button1", OK, self._warning_ok)],
-                                title=DISCLAIMER, package=PACKAGE), None
+                                title=DISCLAIMER, package=PACKAGE, background=DIALOG_BACKGROUND), None
         if self.popup == "delete":
             repeating = bool(self.event and self.event["repeat_interval"])
             return _delete_dialog_view(repeating, self.delete_rule, self._set_delete_rule, self._confirm_delete,
                                        self._close_popup), self._close_popup
         if self.popup == "save_prompt":
             body = [text_view(SAVE_BEFORE_CLOSING, resource_id=_id("message"), text_size=47, padding=52)]
-            return alert_dialog(body, [("button2", DISCARD, self.finish), ("button1", SAVE, self._prompt_save)]), \
+            return alert_dialog(body, [("button2", DISCARD, self.finish), ("button1", SAVE, self._prompt_save)],
+                                background=DIALOG_BACKGROUND), \
                 self._close_popup
         return None, None
 
@@ -1669,7 +1671,8 @@ class EventScreen(_CalendarScreen):
                            lambda bit=1 << day: self._toggle_weekday(bit))
                  for day in week_days(self.calendar.config.is_sunday_first)]
         body = [column(*boxes, resource_id=_id("dialog_vertical_linear_layout"), padding=24)]
-        return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._weekly_ok)])
+        return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._weekly_ok)],
+                            background=DIALOG_BACKGROUND)
 
     def _toolbar(self) -> View:
         back = image_button(BACK, "arrow_back", self._navigate_up, text_color=TEXT)

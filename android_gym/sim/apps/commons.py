@@ -48,13 +48,18 @@ ACTIVATED_ITEM: Color = over(_ACTIVATED, _ACTIVATED_ALPHA)
 TEXT_COLOR, NIGHT_TEXT_COLOR = (0x04, 0x1E, 0x49), (0xFA, 0xFB, 0xFF)
 #: The apps' colours by day: their text colour for Material's.
 DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR}
+#: Their dialogs' surface: ``getAlertDialogBuilder`` gives a ``MaterialAlertDialogBuilder`` in the system theme, on
+#: ``ThemeOverlay.App.MaterialAlertDialog``'s ``colorSurface``, ``you_dialog_background_color``: ``system_accent2_50``
+#: by day (tone 95 of the accent's hue at chroma 16, as ``TOP_BAR``'s night colour is its tone 20) and
+#: ``system_accent2_800`` by night (``values-v31``, ``values-night-v31``), not the window's white.
+DIALOG_BACKGROUND: Color = (237, 240, 255)
 #: The apps' colours in the dark theme: the system theme's ``you_background_color`` and text colours have
 #: ``values-night`` variants (Material You's dark surfaces); the primary colour is the same; the search bar is it at
 #: low alpha over the dark window; a top bar is ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16,
 #: Android 13's ``TONAL_SPOT`` accent2), with white on it.
 NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, TEXT: NIGHT_TEXT_COLOR,
                                     SEARCH_BACKGROUND: over(PRIMARY, 0.25, MATERIAL_YOU_NIGHT[WHITE]),
-                                    TOP_BAR: (40, 48, 65), DARK_GREY: WHITE,
+                                    TOP_BAR: (40, 48, 65), DIALOG_BACKGROUND: (40, 48, 65), DARK_GREY: WHITE,
                                     ACTIVATED_ITEM: over(_ACTIVATED, _ACTIVATED_ALPHA, MATERIAL_YOU_NIGHT[WHITE])}
 #: ``BaseSimpleActivity.onResume``: ``updateNavigationBarColor(getProperBackgroundColor())``, the navigation bar in
 #: the window's background colour (its buttons dark over it: ``SYSTEM_UI_FLAG_LIGHT_NAVIGATION_BAR``).
@@ -177,7 +182,7 @@ def app_launched(screen: Screen, prefs: SharedPreferences) -> None:
         body = column(row(View(weight=1), text, View(weight=1)),
                       row(View(weight=1), *stars, View(weight=1), resource_id=rid("rate_stars_holder"), padding=42),
                       resource_id=rid("dialog_holder"), padding=42)
-        return alert_dialog([body], [("button2", LATER, lambda: screen.dismiss(dialog))])
+        return alert_dialog([body], [("button2", LATER, lambda: screen.dismiss(dialog))], background=DIALOG_BACKGROUND)
 
     dialog = ActivityDialog(panel, cancelable=False)  # setupDialogStuff(cancelOnTouchOutside = false)
     screen.dialog_windows.append(dialog)
@@ -204,7 +209,7 @@ def check_whats_new(screen: Screen, prefs: SharedPreferences, releases: tuple[Re
                                 text_color=TEXT_SECONDARY),
                       resource_id=rid("whats_new_holder"), padding=42, spacing=21)
         return alert_dialog([body], [("button1", OK, lambda: screen.dismiss(dialog))], title=WHATS_NEW,
-                            package=screen.app.package)
+                            package=screen.app.package, background=DIALOG_BACKGROUND)
 
     dialog = ActivityDialog(panel, cancelable=False)  # setupDialogStuff(cancelOnTouchOutside = false)
     screen.dialog_windows.append(dialog)
