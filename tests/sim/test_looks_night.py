@@ -220,3 +220,17 @@ def test_simple_apps_dialogs_are_on_the_system_themes_dialog_surface(night: bool
     dialog = next(view for view in frame_views(phone) if title in view.children)
     assert (dialog.background, title.text_color) == (surface, ink)
     assert tuple(pixels[ok.bounds[1] + 4, ok.bounds[0] + 4]) == surface
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_sms_messengers_dates_and_read_snippets_are_its_text_colour_made_translucent(night: bool) -> None:
+    """item_conversation.xml draws the date at alpha 0.4 and BaseConversationsAdapter a read conversation's snippet
+    at 0.7, both in getProperTextColor: over the window by day and by night, not Material's grey."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run("content insert --uri content://sms/inbox --bind address:s:5551234 --bind body:s:Lunch --bind read:i:1")
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    by_id = {view.resource_id.rsplit("/", 1)[-1]: view for view in frame_views(phone)}
+    ink, window = (NIGHT_TEXT_COLOR, MATERIAL_YOU_NIGHT[WHITE]) if night else (TEXT_COLOR, WHITE)
+    assert by_id["conversation_date"].text_color == over(ink, 0.4, window)
+    assert by_id["conversation_body_short"].text_color == over(ink, 0.7, window)
