@@ -209,7 +209,8 @@ def _frame_after(command: str, night: bool):
 def test_simple_apps_dialogs_are_on_the_system_themes_dialog_surface(night: bool, surface: tuple, ink: tuple) -> None:
     """A Simple app's dialog (Simple Draw's "Save as") is a MaterialAlertDialog on you_dialog_background_color:
     system_accent2_50 by day, system_accent2_800 by night, its title in the theme's text colour; its borderless
-    buttons show the dialog's surface, not a white patch."""
+    buttons show the dialog's surface, not a white patch, their text in the app's primary colour (setupDialogStuff),
+    not Material's."""
     phone = Phone()
     phone.run(f"cmd uimode night {'yes' if night else 'no'}")
     phone.run("monkey -p com.simplemobiletools.draw.pro -c android.intent.category.LAUNCHER 1")
@@ -220,6 +221,7 @@ def test_simple_apps_dialogs_are_on_the_system_themes_dialog_surface(night: bool
     dialog = next(view for view in frame_views(phone) if title in view.children)
     assert (dialog.background, title.text_color) == (surface, ink)
     assert tuple(pixels[ok.bounds[1] + 4, ok.bounds[0] + 4]) == surface
+    assert ok.text_color == COMMONS_PRIMARY
 
 
 @pytest.mark.parametrize("night", [False, True])
