@@ -236,3 +236,17 @@ def test_sms_messengers_dates_and_read_snippets_are_its_text_colour_made_translu
     ink, window = (NIGHT_TEXT_COLOR, MATERIAL_YOU_NIGHT[WHITE]) if night else (TEXT_COLOR, WHITE)
     assert by_id["conversation_date"].text_color == over(ink, 0.4, window)
     assert by_id["conversation_body_short"].text_color == over(ink, 0.7, window)
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_simple_calendars_month_draws_other_months_days_and_weekday_letters_in_its_text_colour(night: bool) -> None:
+    """MonthView: the weekday letters in the text colour (today's in the primary colour), a day of another month in
+    the text colour at MEDIUM_ALPHA (0.5) over the window; not Material's grey."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run("monkey -p com.simplemobiletools.calendar.pro -c android.intent.category.LAUNCHER 1")
+    shown = frame_views(phone)
+    ink, window = (NIGHT_TEXT_COLOR, MATERIAL_YOU_NIGHT[WHITE]) if night else (TEXT_COLOR, WHITE)
+    first_24, second_24 = [view for view in shown if view.hint == "24"][:2]  # September's, then October's (2023)
+    assert (first_24.text_color, second_24.text_color) == (over(ink, 0.5, window), ink)
+    assert next(view for view in shown if view.hint == "M").text_color == ink

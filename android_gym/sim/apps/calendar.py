@@ -204,8 +204,12 @@ _CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT_COLOR, 0.25), 3, 42,
 _START_CORNERS = (True, False, False, True)
 #: A selected card: selector_rounded's activated_item_foreground_rounded over it.
 _SELECTED_BG = ACTIVATED_ITEM
-#: Simple-Commons' dark theme; the cards' stroke the night text colour at its alpha over the night window.
-_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE])}
+#: MonthView.getTextPaint: a day of another month in the text colour at MEDIUM_ALPHA (0.5) over the window.
+_OTHER_MONTH_INK = over(TEXT_COLOR, 0.5)
+#: Simple-Commons' dark theme; the cards' stroke and the other months' days the night text colour at their alpha over
+#: the night window.
+_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE]),
+                 _OTHER_MONTH_INK: over(NIGHT_COLORS[TEXT], 0.5, NIGHT_COLORS[WHITE])}
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number
@@ -1228,7 +1232,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         # addWeekDayLetters: today's weekday in the primary colour while today is in the month shown
         current = today.weekday() if (today.year, today.month) == (month.year, month.month) else None
         letters = group("row", LAYOUT_ONLY, *(
-            _drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT_SECONDARY, weight=1,
+            _drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT, weight=1,
                    centered=True) for day in week_days(sunday_first)), height=_LETTERS_HEIGHT)
         cells = [self._cell(day, day.month == month.month, day == today, titles.get(day, [])) for day in days]
         weeks = [group("row", LAYOUT_ONLY, *cells[i:i + 7], weight=1) for i in range(0, 42, 7)]
@@ -1241,7 +1245,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                     gravity="fill", children=[self._navigation(long_month_year(month, today, self.tag)), grid])
 
     def _cell(self, day: dt.date, in_month: bool, is_today: bool, titles: list[str]) -> View:
-        color = TEXT if in_month else TEXT_SECONDARY
+        color = TEXT if in_month else _OTHER_MONTH_INK
         if is_today:  # MonthView.onDraw: a primary circle (radius 0.75 × the text size) under the number in white
             radius = _DAY_TEXT * 3 // 4
             number = _drawn(str(day.day), _DAY_TEXT, WHITE, centered=True, width=2 * radius, height=2 * radius,
