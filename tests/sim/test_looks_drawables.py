@@ -19,7 +19,7 @@ from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.letter_tiles import java_hash, pick_color
 from android_gym.sim.ui.render import Renderer
-from android_gym.sim.ui.views import ALL_CORNERS, TOP_CORNERS, WHITE, View, column
+from android_gym.sim.ui.views import ALL_CORNERS, TEXT, TOP_CORNERS, WHITE, View, column
 
 MARKOR, RETRO = "net.gsantner.markor", "code.name.monkey.retromusic"
 MUSIC = "/storage/emulated/0/Music"
@@ -111,6 +111,27 @@ def test_the_share_sheet_rounds_its_top_corners_and_shows_targets_launcher_icons
     icon = next(view for view in views(frame) if view.resource_id == "android:id/icon")
     cx, cy = (icon.bounds[0] + icon.bounds[2]) // 2, (icon.bounds[1] + icon.bounds[3]) // 2
     assert tuple(pixels[cy - 50, cx]) == SimpleSmsMessenger.icon_color  # its launcher icon's circle
+
+
+def test_the_share_sheet_follows_the_dark_theme() -> None:
+    """Theme.DeviceDefault.Chooser is DayNight: by night the sheet, its text and its drag handle are the dark
+    theme's, and the targets' launcher icons keep their colours; the dump is the same by day and by night."""
+    shown, dumps = {}, {}
+    for night in ("no", "yes"):
+        phone = Phone()
+        phone.run(f"cmd uimode night {night}")
+        shared_note(phone)
+        by_id = {view.resource_id: view for view in views(phone.window.frame())}
+        sheet, icon = by_id["com.android.intentresolver:id/contentPanel"], by_id["android:id/icon"]
+        pixels = phone.screenshot()
+        cx, cy = (icon.bounds[0] + icon.bounds[2]) // 2, (icon.bounds[1] + icon.bounds[3]) // 2
+        shown[night] = (tuple(pixels[sheet.bounds[1] + 2, 540]), by_id["android:id/drag"].background,
+                        by_id["com.android.intentresolver:id/content_preview_text"].text_color,
+                        tuple(pixels[cy - 50, cx]))
+        dumps[night] = phone.ui_dump()
+    assert shown["no"] == (WHITE, (225, 227, 225), TEXT, SimpleSmsMessenger.icon_color)
+    assert shown["yes"] == ((31, 31, 31), (68, 71, 70), (227, 227, 227), SimpleSmsMessenger.icon_color)
+    assert dumps["yes"] == dumps["no"]
 
 
 @pytest.mark.parametrize("night", ["no", "yes"])

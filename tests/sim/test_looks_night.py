@@ -4,8 +4,9 @@ Simple-Commons' translucent letter circles show over the dark window, not over w
 from __future__ import annotations
 
 import pytest
+from ui_nodes import tap
 
-from android_gym.sim.apps.commons import COLOR_PRIMARY, NIGHT_TEXT_COLOR, TEXT_COLOR
+from android_gym.sim.apps.commons import COLOR_PRIMARY, DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.apps.contacts import NIGHT_COLORS as CONTACTS_NIGHT
@@ -201,3 +202,51 @@ def _frame_after(command: str, night: bool):
         phone.run("cmd uimode night yes")
     phone.run(command)
     return phone.window.frame()
+
+
+@pytest.mark.parametrize("night, surface, ink", [(False, DIALOG_BACKGROUND, TEXT_COLOR),
+                                                 (True, (40, 48, 65), NIGHT_TEXT_COLOR)])
+def test_simple_apps_dialogs_are_on_the_system_themes_dialog_surface(night: bool, surface: tuple, ink: tuple) -> None:
+    """A Simple app's dialog (Simple Draw's "Save as") is a MaterialAlertDialog on you_dialog_background_color:
+    system_accent2_50 by day, system_accent2_800 by night, its title in the theme's text colour; its borderless
+    buttons show the dialog's surface, not a white patch, their text in the app's primary colour (setupDialogStuff),
+    not Material's."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run("monkey -p com.simplemobiletools.draw.pro -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Save")
+    by_id = {view.resource_id: view for view in frame_views(phone)}
+    title, ok = by_id["com.simplemobiletools.draw.pro:id/alertTitle"], by_id["android:id/button1"]
+    pixels = phone.screenshot()
+    dialog = next(view for view in frame_views(phone) if title in view.children)
+    assert (dialog.background, title.text_color) == (surface, ink)
+    assert tuple(pixels[ok.bounds[1] + 4, ok.bounds[0] + 4]) == surface
+    assert ok.text_color == COMMONS_PRIMARY
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_sms_messengers_dates_and_read_snippets_are_its_text_colour_made_translucent(night: bool) -> None:
+    """item_conversation.xml draws the date at alpha 0.4 and BaseConversationsAdapter a read conversation's snippet
+    at 0.7, both in getProperTextColor: over the window by day and by night, not Material's grey."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run("content insert --uri content://sms/inbox --bind address:s:5551234 --bind body:s:Lunch --bind read:i:1")
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    by_id = {view.resource_id.rsplit("/", 1)[-1]: view for view in frame_views(phone)}
+    ink, window = (NIGHT_TEXT_COLOR, MATERIAL_YOU_NIGHT[WHITE]) if night else (TEXT_COLOR, WHITE)
+    assert by_id["conversation_date"].text_color == over(ink, 0.4, window)
+    assert by_id["conversation_body_short"].text_color == over(ink, 0.7, window)
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_simple_calendars_month_draws_other_months_days_and_weekday_letters_in_its_text_colour(night: bool) -> None:
+    """MonthView: the weekday letters in the text colour (today's in the primary colour), a day of another month in
+    the text colour at MEDIUM_ALPHA (0.5) over the window; not Material's grey."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run("monkey -p com.simplemobiletools.calendar.pro -c android.intent.category.LAUNCHER 1")
+    shown = frame_views(phone)
+    ink, window = (NIGHT_TEXT_COLOR, MATERIAL_YOU_NIGHT[WHITE]) if night else (TEXT_COLOR, WHITE)
+    first_24, second_24 = [view for view in shown if view.hint == "24"][:2]  # September's, then October's (2023)
+    assert (first_24.text_color, second_24.text_color) == (over(ink, 0.5, window), ink)
+    assert next(view for view in shown if view.hint == "M").text_color == ink

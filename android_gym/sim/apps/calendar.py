@@ -46,6 +46,7 @@ from android_gym import locales
 from android_gym.sim.apps.commons import (
     ACTIVATED_ITEM,
     DAY_COLORS,
+    DIALOG_BACKGROUND,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -203,8 +204,12 @@ _CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT_COLOR, 0.25), 3, 42,
 _START_CORNERS = (True, False, False, True)
 #: A selected card: selector_rounded's activated_item_foreground_rounded over it.
 _SELECTED_BG = ACTIVATED_ITEM
-#: Simple-Commons' dark theme; the cards' stroke the night text colour at its alpha over the night window.
-_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE])}
+#: MonthView.getTextPaint: a day of another month in the text colour at MEDIUM_ALPHA (0.5) over the window.
+_OTHER_MONTH_INK = over(TEXT_COLOR, 0.5)
+#: Simple-Commons' dark theme; the cards' stroke and the other months' days the night text colour at their alpha over
+#: the night window.
+_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE]),
+                 _OTHER_MONTH_INK: over(NIGHT_COLORS[TEXT], 0.5, NIGHT_COLORS[WHITE])}
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number
@@ -688,7 +693,7 @@ def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
                for text, checked, action in items]
     group = column(*buttons, resource_id=_id("dialog_radio_group"), padding=24)
     return View(kind="column", class_name="android.widget.ScrollView", resource_id=_id("dialog_radio_holder"),
-                width=960, background=WHITE, children=[group])
+                width=960, background=DIALOG_BACKGROUND, children=[group])
 
 
 # ----- the framework DatePickerDialog --------------------------------------------------------------------------------
@@ -1227,7 +1232,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
         # addWeekDayLetters: today's weekday in the primary colour while today is in the month shown
         current = today.weekday() if (today.year, today.month) == (month.year, month.month) else None
         letters = group("row", LAYOUT_ONLY, *(
-            _drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT_SECONDARY, weight=1,
+            _drawn(WEEK_DAY_LETTERS[day], _NORMAL, PRIMARY if day == current else TEXT, weight=1,
                    centered=True) for day in week_days(sunday_first)), height=_LETTERS_HEIGHT)
         cells = [self._cell(day, day.month == month.month, day == today, titles.get(day, [])) for day in days]
         weeks = [group("row", LAYOUT_ONLY, *cells[i:i + 7], weight=1) for i in range(0, 42, 7)]
@@ -1240,7 +1245,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                     gravity="fill", children=[self._navigation(long_month_year(month, today, self.tag)), grid])
 
     def _cell(self, day: dt.date, in_month: bool, is_today: bool, titles: list[str]) -> View:
-        color = TEXT if in_month else TEXT_SECONDARY
+        color = TEXT if in_month else _OTHER_MONTH_INK
         if is_today:  # MonthView.onDraw: a primary circle (radius 0.75 × the text size) under the number in white
             radius = _DAY_TEXT * 3 // 4
             number = _drawn(str(day.day), _DAY_TEXT, WHITE, centered=True, width=2 * radius, height=2 * radius,
@@ -1385,7 +1390,7 @@ def _delete_dialog_view(repeating: bool, rule: int, set_rule: Callable[[int], No
                                   on_click=lambda index=index: set_rule(index), text_size=_BIG, padding=36)
                              for index, (name, text) in enumerate(zip(names, DELETE_OPTIONS))),
                            resource_id=_id("delete_event_radio_view"), padding=24))
-    return alert_dialog(body, [("button2", NO, on_no), ("button1", YES, on_yes)])
+    return alert_dialog(body, [("button2", NO, on_no), ("button1", YES, on_yes)], background=DIALOG_BACKGROUND)
 
 
 class EventScreen(_CalendarScreen):
@@ -1651,14 +1656,15 @@ class EventScreen(_CalendarScreen):
             return alert_dialog([text_view(REMINDER_WARNING, resource_id=_id("reminder_warning"), text_size=47,
                                            padding=52)],
                                 [("button3", SETTINGS, does_nothing), ("button1", OK, self._warning_ok)],
-                                title=DISCLAIMER, package=PACKAGE), None
+                                title=DISCLAIMER, package=PACKAGE, background=DIALOG_BACKGROUND), None
         if self.popup == "delete":
             repeating = bool(self.event and self.event["repeat_interval"])
             return _delete_dialog_view(repeating, self.delete_rule, self._set_delete_rule, self._confirm_delete,
                                        self._close_popup), self._close_popup
         if self.popup == "save_prompt":
             body = [text_view(SAVE_BEFORE_CLOSING, resource_id=_id("message"), text_size=47, padding=52)]
-            return alert_dialog(body, [("button2", DISCARD, self.finish), ("button1", SAVE, self._prompt_save)]), \
+            return alert_dialog(body, [("button2", DISCARD, self.finish), ("button1", SAVE, self._prompt_save)],
+                                background=DIALOG_BACKGROUND), \
                 self._close_popup
         return None, None
 
@@ -1669,7 +1675,8 @@ class EventScreen(_CalendarScreen):
                            lambda bit=1 << day: self._toggle_weekday(bit))
                  for day in week_days(self.calendar.config.is_sunday_first)]
         body = [column(*boxes, resource_id=_id("dialog_vertical_linear_layout"), padding=24)]
-        return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._weekly_ok)])
+        return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._weekly_ok)],
+                            background=DIALOG_BACKGROUND)
 
     def _toolbar(self) -> View:
         back = image_button(BACK, "arrow_back", self._navigate_up, text_color=TEXT)

@@ -14,6 +14,7 @@ from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
 from android_gym.sim.ui.views import DIVIDER, TEXT, TEXT_SECONDARY, WHITE, Color, View, column, over, row, text_view
+from android_gym.sim.ui.views import PRIMARY as MATERIAL_PRIMARY
 
 #: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same): the colour the
 #: apps store where they keep one (the default event type's, the brush's) and their launcher icons' orange.
@@ -46,15 +47,22 @@ ACTIVATED_ITEM: Color = over(_ACTIVATED, _ACTIVATED_ALPHA)
 #: phone's accent) by day and ``system_accent1_10`` (tone 99) by night, for the text and the icons the apps tint with
 #: it, not Material's near-black (and light grey by night).
 TEXT_COLOR, NIGHT_TEXT_COLOR = (0x04, 0x1E, 0x49), (0xFA, 0xFB, 0xFF)
-#: The apps' colours by day: their text colour for Material's.
-DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR}
+#: The apps' colours by day: their text colour for Material's, and their primary colour for Material's in the
+#: toolkit's widgets, which Simple-Commons tints with it (``setupDialogStuff``'s dialog buttons, ``MyEditText``,
+#: ``MyCompatRadioButton``, ``MyAppCompatCheckbox``: ``setColors(textColor, getProperPrimaryColor(), ...)``).
+DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR, MATERIAL_PRIMARY: PRIMARY}
+#: Their dialogs' surface: ``getAlertDialogBuilder`` gives a ``MaterialAlertDialogBuilder`` in the system theme, on
+#: ``ThemeOverlay.App.MaterialAlertDialog``'s ``colorSurface``, ``you_dialog_background_color``: ``system_accent2_50``
+#: by day (tone 95 of the accent's hue at chroma 16, as ``TOP_BAR``'s night colour is its tone 20) and
+#: ``system_accent2_800`` by night (``values-v31``, ``values-night-v31``), not the window's white.
+DIALOG_BACKGROUND: Color = (237, 240, 255)
 #: The apps' colours in the dark theme: the system theme's ``you_background_color`` and text colours have
 #: ``values-night`` variants (Material You's dark surfaces); the primary colour is the same; the search bar is it at
 #: low alpha over the dark window; a top bar is ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16,
 #: Android 13's ``TONAL_SPOT`` accent2), with white on it.
-NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, TEXT: NIGHT_TEXT_COLOR,
+NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, TEXT: NIGHT_TEXT_COLOR, MATERIAL_PRIMARY: PRIMARY,
                                     SEARCH_BACKGROUND: over(PRIMARY, 0.25, MATERIAL_YOU_NIGHT[WHITE]),
-                                    TOP_BAR: (40, 48, 65), DARK_GREY: WHITE,
+                                    TOP_BAR: (40, 48, 65), DIALOG_BACKGROUND: (40, 48, 65), DARK_GREY: WHITE,
                                     ACTIVATED_ITEM: over(_ACTIVATED, _ACTIVATED_ALPHA, MATERIAL_YOU_NIGHT[WHITE])}
 #: ``BaseSimpleActivity.onResume``: ``updateNavigationBarColor(getProperBackgroundColor())``, the navigation bar in
 #: the window's background colour (its buttons dark over it: ``SYSTEM_UI_FLAG_LIGHT_NAVIGATION_BAR``).
@@ -177,7 +185,7 @@ def app_launched(screen: Screen, prefs: SharedPreferences) -> None:
         body = column(row(View(weight=1), text, View(weight=1)),
                       row(View(weight=1), *stars, View(weight=1), resource_id=rid("rate_stars_holder"), padding=42),
                       resource_id=rid("dialog_holder"), padding=42)
-        return alert_dialog([body], [("button2", LATER, lambda: screen.dismiss(dialog))])
+        return alert_dialog([body], [("button2", LATER, lambda: screen.dismiss(dialog))], background=DIALOG_BACKGROUND)
 
     dialog = ActivityDialog(panel, cancelable=False)  # setupDialogStuff(cancelOnTouchOutside = false)
     screen.dialog_windows.append(dialog)
@@ -204,7 +212,7 @@ def check_whats_new(screen: Screen, prefs: SharedPreferences, releases: tuple[Re
                                 text_color=TEXT_SECONDARY),
                       resource_id=rid("whats_new_holder"), padding=42, spacing=21)
         return alert_dialog([body], [("button1", OK, lambda: screen.dismiss(dialog))], title=WHATS_NEW,
-                            package=screen.app.package)
+                            package=screen.app.package, background=DIALOG_BACKGROUND)
 
     dialog = ActivityDialog(panel, cancelable=False)  # setupDialogStuff(cancelOnTouchOutside = false)
     screen.dialog_windows.append(dialog)

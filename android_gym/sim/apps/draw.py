@@ -36,6 +36,7 @@ from android_gym.sim.apps.commons import (
     COLOR_PRIMARY,
     DARK_GREY,
     DAY_COLORS,
+    DIALOG_BACKGROUND,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -339,7 +340,8 @@ class MainScreen(Screen):
             return dialog_over(content, self._save_dialog(), self._close_popup)
         if self.popup == "unsaved":
             return dialog_over(content, confirm_dialog(SAVE_BEFORE_CLOSING, DISCARD, self._discard, SAVE,
-                                                       self._save_from_prompt), self._close_popup)
+                                                       self._save_from_prompt,
+                                                       background=DIALOG_BACKGROUND), self._close_popup)
         return content
 
     def _save_dialog(self) -> View:
@@ -356,7 +358,7 @@ class MainScreen(Screen):
                         resource_id=_id("save_image_holder"), padding=52)
         body = [dialog_scroll_view(holder, "save_image", resource_id=_id("save_image_wrapper"))]
         return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._confirm_save)],
-                            title=SAVE_AS, package=PACKAGE)
+                            title=SAVE_AS, package=PACKAGE, background=DIALOG_BACKGROUND)
 
 
 def _menu_item(name: str, title: str, icon: str, on_click: Callback) -> View:

@@ -46,6 +46,7 @@ from PIL import Image, ImageOps
 
 from android_gym.sim.apps.commons import (
     DAY_COLORS,
+    DIALOG_BACKGROUND,
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
@@ -467,7 +468,7 @@ class PickDirectoryDialog(Dialog):
                                 padding=42, text_color=TEXT_SECONDARY)
         buttons = [("button3", OTHER_FOLDER, self._other_folder), ("button2", CANCEL, self.close),
                    ("button1", OK, self.close)]
-        return alert_dialog(body, buttons, title=SELECT_DESTINATION, package=PACKAGE)
+        return alert_dialog(body, buttons, title=SELECT_DESTINATION, package=PACKAGE, background=DIALOG_BACKGROUND)
 
 
 class FilePickerDialog(Dialog):
@@ -536,7 +537,7 @@ class FilePickerDialog(Dialog):
                          resource_id=_id("filepicker_fab"), margin=36, background=PRIMARY)
         body = [self._breadcrumbs(), frame(entries, new_folder, height=1000)]
         return alert_dialog(body, [("button2", CANCEL, self.close), ("button1", OK, self._ok)], title=SELECT_FOLDER,
-                            package=PACKAGE)
+                            package=PACKAGE, background=DIALOG_BACKGROUND)
 
 
 class CreateFolderDialog(Dialog):
@@ -569,7 +570,7 @@ class CreateFolderDialog(Dialog):
                       text_size=_BIGGER),
             padding=42)]
         return alert_dialog(body, [("button2", CANCEL, self.close), ("button1", OK, self._ok)],
-                            title=CREATE_NEW_FOLDER, package=PACKAGE)
+                            title=CREATE_NEW_FOLDER, package=PACKAGE, background=DIALOG_BACKGROUND)
 
 
 class ConflictDialog(Dialog):
@@ -596,7 +597,8 @@ class ConflictDialog(Dialog):
         body = [text_view(FILE_ALREADY_EXISTS.format(self.name), resource_id=_id("conflict_dialog_title"),
                           text_size=_BIGGER, padding=48),
                 column(*radios, resource_id=_id("conflict_dialog_radio_group"), padding=24)]
-        return alert_dialog(body, [("button2", CANCEL, self.close), ("button1", OK, self._ok)], package=PACKAGE)
+        return alert_dialog(body, [("button2", CANCEL, self.close), ("button1", OK, self._ok)], package=PACKAGE,
+                            background=DIALOG_BACKGROUND)
 
 
 class DeleteDialog(Dialog):
@@ -623,7 +625,8 @@ class DeleteDialog(Dialog):
                                          ("skip_recycle_bin", SKIP_THE_RECYCLE_BIN, "skip_the_recycle_bin_checkbox"))]
         body = [column(text_view(self.message, resource_id=_id("delete_remember_title"), text_size=_BIGGER,
                                  padding=18), *boxes, resource_id=_id("delete_remember_holder"), padding=48)]
-        return alert_dialog(body, [("button2", NO, self.close), ("button1", YES, self._yes)], package=PACKAGE)
+        return alert_dialog(body, [("button2", NO, self.close), ("button1", YES, self._yes)], package=PACKAGE,
+                            background=DIALOG_BACKGROUND)
 
 
 class RenameDialog(Dialog):
@@ -663,7 +666,7 @@ class RenameDialog(Dialog):
                                     resource_id=_id(self.EXTENSION_KEY), text_size=_NORMAL))
         body = [column(*fields, resource_id=_id("rename_item_holder"), padding=42, spacing=24)]
         return alert_dialog(body, [("button2", CANCEL, self.close), ("button1", OK, self._ok)], title=RENAME,
-                            package=PACKAGE)
+                            package=PACKAGE, background=DIALOG_BACKGROUND)
 
 
 class PropertiesDialog(Dialog):
@@ -689,7 +692,8 @@ class PropertiesDialog(Dialog):
                         resource_id=_id("property_holder"), padding=18)
                  for label, value in rows]
         return alert_dialog([column(*items, resource_id=_id("properties_holder"), padding=30)],
-                            [("button1", OK, self.close)], title=PROPERTIES, package=PACKAGE)
+                            [("button1", OK, self.close)], title=PROPERTIES, package=PACKAGE,
+                            background=DIALOG_BACKGROUND)
 
 
 

@@ -9,7 +9,10 @@ on the clipboard and closes the sheet.
 
 The sheet's top corners are rounded by ``bottomsheet_background``'s ``config_bottomDialogCornerRadius`` (framework
 ``config.xml``: ``@dimen/config_dialogCornerRadius``, 28 dp since Android 12), and ``chooser_grid.xml``'s drag handle
-(``ic_drag_handle``: 24 x 4 dp rounded 2 dp, tinted ``?colorSurfaceVariant``) sits 16 dp below its top edge.
+(``ic_drag_handle``: 24 x 4 dp rounded 2 dp, tinted ``?colorSurfaceVariant``) sits 16 dp below its top edge. The
+activity's theme, ``Theme.DeviceDefault.Chooser``, is ``Theme.DeviceDefault.DayNight``'s (``values/styles.xml``), so
+by night the sheet (``?colorBackground``), its text, the divider (``values-night/colors.xml``: ``chooser_row_divider``
+is ``list_divider_color_dark``) and the handle are the dark theme's; the targets' launcher icons keep their colours.
 
 Left out of the real sheet: the title row, direct-share targets (people and conversations) and app predictions,
 the "Nearby" and "Edit" actions, the work/personal profile tabs, pinning and the expanded drawer with its app
@@ -22,6 +25,7 @@ from dataclasses import replace
 
 from android_gym.sim.framework.app import App, Screen, TranslucentScreen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.ui.dialogs import scrim_over
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -48,6 +52,8 @@ _SHEET_CORNER = 73  # 28 dp
 #: The drag handle: 24 x 4 dp, its corners 2 dp, chooser_edge_margin_thin (16 dp) above and below it; its tint,
 #: colorSurfaceVariant, is neutral-variant 90 of the Pixel's default palette.
 _HANDLE_WIDTH, _HANDLE_HEIGHT, _HANDLE_MARGIN, _HANDLE_COLOR = 63, 10, 42, (225, 227, 225)
+#: The sheet by night: Material You's dark surfaces and text; the handle's colorSurfaceVariant is neutral-variant 30.
+NIGHT_COLORS = {**MATERIAL_YOU_NIGHT, _HANDLE_COLOR: (68, 71, 70)}
 
 
 def _id(name: str) -> str:
@@ -122,6 +128,7 @@ class IntentResolver(App):
     launchable = False
     #: The theme's ``navigationBarColor`` is transparent: the sheet goes on behind the navigation bar.
     navigation_bar_color = WHITE
+    night_colors = NIGHT_COLORS  # Theme.DeviceDefault.Chooser follows the system's dark theme (DayNight)
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """Nothing resolves to the sheet implicitly (``Intent.createChooser`` names it)."""

@@ -25,7 +25,9 @@ from android_gym.sim.apps.commons import (
     DARK_GREY,
     DAY_COLORS,
     NAVIGATION_BAR_COLOR,
+    NIGHT_TEXT_COLOR,
     PRIMARY,
+    TEXT_COLOR,
     Release,
     SearchMenuScreen,
     search_menu,
@@ -117,9 +119,16 @@ _LETTER_BACKGROUNDS = ((0xD3, 0x2F, 0x2F), (0xC2, 0x18, 0x5B), (0x19, 0x76, 0xD2
                        (0xF5, 0x7C, 0x00), (0xE6, 0x4A, 0x19))
 _LETTER_OPACITY = 0xCC / 255
 _LETTER_COLORS = tuple(over(color, _LETTER_OPACITY, WHITE) for color in _LETTER_BACKGROUNDS)
-#: The dark theme: Simple-Commons' (commons.NIGHT_COLORS), the letter circles over its dark background.
+#: Text in the app's text colour made translucent (``android:alpha``) over the window: a conversation's date
+#: (``item_conversation.xml``: 0.4), a read conversation's snippet (``BaseConversationsAdapter.setupView``: 0.7) and
+#: the empty list's placeholder (``activity_main.xml``: 0.8), by day; ``NIGHT_COLORS`` holds them by night.
+_DATE_INK, _READ_INK, _PLACEHOLDER_INK = (over(TEXT_COLOR, alpha) for alpha in (0.4, 0.7, 0.8))
+#: The dark theme: Simple-Commons' (commons.NIGHT_COLORS), the letter circles and the translucent text over its dark
+#: background.
 NIGHT_COLORS = {**COMMONS_NIGHT_COLORS, **{day: over(color, _LETTER_OPACITY, COMMONS_NIGHT_COLORS[WHITE])
-                                           for color, day in zip(_LETTER_BACKGROUNDS, _LETTER_COLORS)}}
+                                           for color, day in zip(_LETTER_BACKGROUNDS, _LETTER_COLORS)},
+                **{over(TEXT_COLOR, alpha): over(NIGHT_TEXT_COLOR, alpha, COMMONS_NIGHT_COLORS[WHITE])
+                   for alpha in (0.4, 0.7, 0.8)}}
 _AVATAR = 126  # normal_icon_size: 48 dp
 _SUGGESTION_AVATAR = 168  # bigger_avatar_size: 64 dp
 
@@ -286,7 +295,7 @@ class MainScreen(SearchMenuScreen):
         if not conversations:
             return column(
                 text_view(NO_CONVERSATIONS_FOUND, resource_id=_id("no_conversations_placeholder"),
-                          text_size=_BIG, text_color=TEXT_SECONDARY, padding=52),
+                          text_size=_BIG, text_color=_PLACEHOLDER_INK, padding=52),
                 text_view(START_CONVERSATION, resource_id=_id("no_conversations_placeholder_2"),
                           text_size=_BIG, text_color=PRIMARY, padding=42, clickable=True, focusable=True,
                           on_click=lambda: self.start(NewConversationScreen)),
@@ -305,7 +314,7 @@ class MainScreen(SearchMenuScreen):
                            padding=4, height=line_height(_BIG + 4) + 8)]
         snippet = text_view(draft if draft is not None else conversation["snippet"], padding=4,
                             resource_id=_id("conversation_body_short"), text_size=_NORMAL, bold=bold,
-                            height=line_height(_NORMAL) + 8)
+                            height=line_height(_NORMAL) + 8, text_color=TEXT if bold else _READ_INK)
         if draft is not None:
             snippet.weight = 1
             snippet = row(text_view(DRAFT_LABEL, resource_id=_id("draft_indicator"), text_size=_NORMAL,
@@ -313,7 +322,7 @@ class MainScreen(SearchMenuScreen):
         date_text = format_date_or_time(date, now, True, False, formats.system_tag(self.phone))
         lines += [snippet, text_view(date_text, padding=4,
                                      resource_id=_id("conversation_date"), text_size=_SMALLER,
-                                     text_color=TEXT_SECONDARY)]
+                                     text_color=_DATE_INK)]
         # item_conversation.xml: activity_margin (16 dp) above and below; the avatar small_margin + normal_margin
         # (4 + 12 dp) from the start, normal_margin before the texts
         holder = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("conversation_holder"),

@@ -143,12 +143,14 @@ def recolor(root: View, palette: Mapping[Color, Color]) -> None:
     coloured app bar or button, kept or only shaded: its ``colorOnPrimary`` is the same in both themes); they are
     swapped on one that turns from light to dark or back (the window, a card, Material You's primary). A letter
     tile's letter keeps its colour (a drawable's pixels, not the theme's); its tile takes the palette's (a
-    translucent tile over the night background). The views a frame stacks over a picture that fills it (a drawing
-    app's tools over its canvas) lie on the picture, whose pixels the theme does not change."""
+    translucent tile over the night background). A view that shows a picture keeps its background, the colour the
+    picture was drawn on (the activity under a translucent one, already in its own theme); the views a frame stacks
+    over a picture that fills it (a drawing app's tools over its canvas) lie on the picture, whose pixels the theme
+    does not change."""
     stack = [(root, True)]  # the window's background, white, turns dark
     while stack:
         view, surface_turns = stack.pop()
-        if view.background is not None:
+        if view.background is not None and view.image is None:
             background = palette.get(view.background, view.background)
             surface_turns, view.background = _is_light(background) != _is_light(view.background), background
         if surface_turns and view.kind != "letter":

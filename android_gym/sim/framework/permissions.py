@@ -10,7 +10,13 @@ Sources: AOSP ``packages/modules/Permission/PermissionController`` ``res/layout/
 ``permission_deny_button``; the Google build's package is ``com.google.android.permissioncontroller``, its ids keep
 ``com.android.permissioncontroller``), ``res/values/strings.xml`` (``permission_warning_template``
 "Allow %1$s to %2$s?", ``permgrouprequest_notifications`` "send you notifications", ``grant_dialog_button_allow``,
-``grant_dialog_button_deny``).
+``grant_dialog_button_deny``). Its looks, lineage-20.0 (Android 13): ``values-v31/styles.xml`` (the icon tinted
+``system_accent1_600``, ``system_accent1_300`` by night in ``values-night-v31``; buttons 56 dp tall, 2 dp above and
+below each, text 14 sp in ``system_neutral1_900``), ``drawable-v31/grant_permissions_buttons_*.xml``
+(``system_accent1_100`` in both themes, the group's outer corners 12 dp, the corners between the buttons 4 dp: square
+here, as a view rounds its corners by one radius) and ``values-night/themes.xml`` (``Theme.PermissionGrantDialog``:
+the dialog's ``?colorBackground`` is ``google_grey_800`` by night, where the activity's theme is
+``Theme.DeviceDefault.Dialog.Alert`` instead of its ``Light`` twin, so the message is the dark theme's primary text).
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ import shlex
 
 from android_gym.sim.framework.app import App, Context, Screen, TranslucentScreen
 from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.ui.dialogs import dialog_over
-from android_gym.sim.ui.views import PRIMARY, TEXT, View, column, row, text_view
+from android_gym.sim.ui.views import TEXT, TOP_CORNERS, Color, View, column, row, text_view
 
 PACKAGE = "com.google.android.permissioncontroller"
 POST_NOTIFICATIONS = "android.permission.POST_NOTIFICATIONS"
@@ -28,7 +35,14 @@ REQUEST_PERMISSIONS = "android.content.pm.action.REQUEST_PERMISSIONS"  # Package
 _EXTRA_PACKAGE = "android.intent.extra.PACKAGE_NAME"
 MESSAGE = "Allow {} to send you notifications?"
 ALLOW, DENY = "Allow", "Don\u2019t allow"
-_BUTTON_BG, _DIALOG_BG = (211, 227, 253), (240, 244, 249)  # Material You tonal button and dialog surface
+_BUTTON_BG, _DIALOG_BG = (211, 227, 253), (240, 244, 249)  # system_accent1_100; the Material You dialog surface
+_ICON_TINT: Color = (11, 87, 208)  # system_accent1_600 (tone 40 of the Pixel's default blue)
+#: The prompt by night: the dialog in ``google_grey_800`` (#3C4043) with the dark theme's text, the icon in
+#: ``system_accent1_300`` (tone 70); the buttons keep their colours.
+NIGHT_COLORS: dict[Color, Color] = {_DIALOG_BG: (0x3C, 0x40, 0x43), TEXT: MATERIAL_YOU_NIGHT[TEXT],
+                                    _ICON_TINT: (0x7C, 0xAC, 0xF8)}
+_BUTTON_HEIGHT, _BUTTON_GAP, _BUTTON_CORNER = 147, 10, 32  # 56 dp; 2 dp + 2 dp; 12 dp
+_BOTTOM_CORNERS = (False, False, True, True)
 
 
 def rid(name: str) -> str:
@@ -57,19 +71,20 @@ class GrantPermissionsScreen(TranslucentScreen):
         label = locale.string(requester.label, requester.package) if requester is not None else self.requester
         message = locale.string(MESSAGE, PACKAGE).format(label)
 
-        def button(text: str, name: str, granted: bool) -> View:
+        def button(text: str, name: str, granted: bool, corners: tuple[bool, bool, bool, bool]) -> View:
             return View(kind="button", class_name="android.widget.Button", text=text, resource_id=rid(name),
                         clickable=True, focusable=True, on_click=lambda: self._answer(granted), background=_BUTTON_BG,
-                        text_color=TEXT, corner=60, height=126, text_size=40)
+                        text_color=TEXT, corner=_BUTTON_CORNER, corners=corners, height=_BUTTON_HEIGHT, text_size=37)
 
         icon = View(kind="icon", class_name="android.widget.ImageView", hint="notifications",
-                    resource_id=rid("permission_icon"), width=76, height=76, text_color=PRIMARY)
+                    resource_id=rid("permission_icon"), width=76, height=76, text_color=_ICON_TINT)
+        buttons = column(button(ALLOW, "permission_allow_button", True, TOP_CORNERS),
+                         button(DENY, "permission_deny_button", False, _BOTTOM_CORNERS), spacing=_BUTTON_GAP)
         panel = column(row(View(weight=1), icon, View(weight=1)),
                        text_view(message, resource_id=rid("permission_message"), text_size=50, padding=32,
                                  gravity="center"),
-                       button(ALLOW, "permission_allow_button", True), button(DENY, "permission_deny_button", False),
-                       resource_id=rid("grant_dialog"), background=_DIALOG_BG, padding=60, spacing=21, corner=73,
-                       width=920)
+                       buttons, resource_id=rid("grant_dialog"), background=_DIALOG_BG, padding=60, spacing=21,
+                       corner=73, width=920)
         return dialog_over(self.behind(), panel, None)
 
 
@@ -81,6 +96,7 @@ class PermissionController(App):
     screens = (GrantPermissionsScreen,)
     intent_filters = (IntentFilter((REQUEST_PERMISSIONS,), (CATEGORY_DEFAULT,)),)  # GrantPermissionsActivity's
     launchable = False
+    night_colors = NIGHT_COLORS  # values-night/themes.xml: the prompt follows the system's dark theme
 
     def resolve(self, intent: Intent) -> type[Screen] | None:
         """``ACTION_REQUEST_PERMISSIONS`` opens the prompt."""

@@ -8,7 +8,7 @@ Ids follow AppCompat's layouts (``abc_alert_dialog_material.xml``): the buttons 
 from __future__ import annotations
 
 from android_gym.sim.ui.layout import text_width
-from android_gym.sim.ui.views import PRIMARY, WHITE, Callback, View, column, does_nothing, frame, row, text_view
+from android_gym.sim.ui.views import PRIMARY, WHITE, Callback, Color, View, column, does_nothing, frame, row, text_view
 
 #: A popup menu item: ``(title, on_click)``, or ``(title, on_click, checked)`` for a checkable one.
 MenuItem = tuple[str, Callback] | tuple[str, Callback, bool]
@@ -46,24 +46,25 @@ def dialog_scroll_view(content: View, key: str, **props) -> View:
 
 
 def dialog_button(text: str, on_click: Callback, resource_id: str, text_size: int = BUTTON_TEXT) -> View:
-    """A borderless dialog button, as wide as its text needs."""
+    """A borderless dialog button, as wide as its text needs: its text on the dialog's own surface."""
     return View(kind="button", class_name="android.widget.Button", text=text, resource_id=resource_id,
-                clickable=True, focusable=True, on_click=on_click, background=WHITE, text_color=PRIMARY,
+                clickable=True, focusable=True, on_click=on_click, text_color=PRIMARY,
                 text_size=text_size, padding=24, height=126,
                 width=max(220, int(text_width(text, text_size)) + 60))
 
 
 def alert_dialog(body: list[View], buttons: list[tuple[str, str, Callback]], title: str = "",
-                 package: str = "", text_size: int = BUTTON_TEXT) -> View:
-    """An ``AlertDialog``: an optional title (``<package>:id/alertTitle``), the body, then its buttons, given as
-    ``(android id, text, callback)``: ``button3`` (neutral) at the start, the others at the end."""
+                 package: str = "", text_size: int = BUTTON_TEXT, background: Color = WHITE) -> View:
+    """An ``AlertDialog`` on ``background`` (its theme's surface): an optional title (``<package>:id/alertTitle``),
+    the body, then its buttons, given as ``(android id, text, callback)``: ``button3`` (neutral) at the start, the
+    others at the end."""
     children = [text_view(title, resource_id=f"{package}:id/alertTitle", text_size=54, padding=52, bold=True)] \
         if title else []
     made = [(name, dialog_button(text, action, f"android:id/{name}", text_size)) for name, text, action in buttons]
     neutral = [button for name, button in made if name == "button3"]
     others = [button for name, button in made if name != "button3"]
     children += [*body, row(*neutral, View(weight=1), *others, padding=24, spacing=12)]
-    return column(*children, width=DIALOG_WIDTH, background=WHITE)
+    return column(*children, width=DIALOG_WIDTH, background=background)
 
 
 def dialog_message(message: str, text_size: int = BUTTON_TEXT) -> View:
@@ -74,11 +75,12 @@ def dialog_message(message: str, text_size: int = BUTTON_TEXT) -> View:
 
 
 def confirm_dialog(message: str, negative: str, on_negative: Callback, positive: str, on_positive: Callback,
-                   text_size: int = BUTTON_TEXT) -> View:
-    """An ``AlertDialog`` with a message (``dialog_message``) and a negative and a positive button."""
+                   text_size: int = BUTTON_TEXT, background: Color = WHITE) -> View:
+    """An ``AlertDialog`` on ``background`` with a message (``dialog_message``) and a negative and a positive
+    button."""
     body = [dialog_message(message, text_size)]
     return alert_dialog(body, [("button2", negative, on_negative), ("button1", positive, on_positive)],
-                        text_size=text_size)
+                        text_size=text_size, background=background)
 
 
 def popup_menu(content: View, items: list[MenuItem], dismiss: Callback, package: str, text_size: int = BUTTON_TEXT,
