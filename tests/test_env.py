@@ -16,7 +16,9 @@ from android_gym import Action, ActionType, actions
 from android_gym.agents import OracleAgent, RandomAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice
+from android_gym.env import _copier
 from android_gym.errors import InvalidActionError
+from android_gym.tasks import get_task
 from android_gym.tasks.oracle import OraclePolicy
 from android_gym.tasks.validators import SMS_DB, was_sent
 from android_gym.testing import check_task, play_steps, run_episode
@@ -87,6 +89,29 @@ def test_same_seed_same_initial_state(make_env):
         rows.append(state.sqlite_query(env.unwrapped.device, SMS_DB,
                                        "SELECT _id, thread_id, address, body, date, type, read FROM sms"))
     assert rows[0] == rows[1] and len(rows[0]) >= 2
+
+
+def _mutable_parts(value) -> list:
+    """The lists, dicts and sets in ``value``, itself included."""
+    parts = [value] if isinstance(value, (list, dict, set)) else []
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ():
+        parts += _mutable_parts(item)
+    return parts
+
+
+def test_info_params_copies_share_nothing_that_changes():
+    """Every task's parameters, copied as ``info["params"]`` is at each step: equal to them, in their order, and
+    sharing no list or dict with them or with another copy, also after a copy was changed."""
+    for name in android_gym.task_names(include_aliases=False):
+        params = get_task(name).generate_params(np.random.default_rng(0))
+        copy = _copier(params)
+        first, second = copy(), copy()
+        assert first == params and list(first) == list(params), name
+        held = {id(part) for part in _mutable_parts(params) + _mutable_parts(second)}
+        assert not held & {id(part) for part in _mutable_parts(first)}, name
+        for part in _mutable_parts(first):
+            part.clear()
+        assert copy() == params, name
 
 
 def test_params_can_be_pinned(make_env):

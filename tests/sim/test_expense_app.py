@@ -216,6 +216,23 @@ def test_detail_edit_updates_the_row_and_keeps_its_dates(phone):
     assert texts(phone, "snackbar_text") == ["Data Updated!"] and texts(phone, "tv_amount") == ["4.75"]
 
 
+def test_a_sheet_is_made_afresh_at_each_build(phone):
+    """The detail and delete sheets' views are new at each build: a view laid out in one tree is never handed out
+    again (which would make the window forget its kept trees), and a sheet shown again is answered from them."""
+    add(phone, "Coffee", 450)
+    open_app(phone)
+    tap(phone, resource_id=rid("tv_name"), text="Coffee")
+    screen = phone.activities.top
+    for sheet in ("detail", "delete"):
+        if sheet == "delete":
+            tap(phone, resource_id=rid("btn_delete"))
+        first, second = screen.build(), screen.build()
+        assert not {id(view) for view in first.walk()} & {id(view) for view in second.walk()}, sheet
+        shown = phone.ui_dump()
+        phone.invalidate()
+        assert phone.window.frame().kept is not None and phone.ui_dump() == shown, sheet
+
+
 def test_deleting_from_home_asks_then_reports(phone):
     add(phone, "Coffee", 450)
     add(phone, "Snacks", 300)

@@ -699,7 +699,8 @@ class MainActivity(Screen):
         super().__init__(app, intent)
         self.stack: list[_Fragment] = [HomeFragment(self)]
         self.drawer_open = False
-        self.sheet: View | None = None  # a BottomSheetDialogFragment's content
+        # A BottomSheetDialogFragment's content, made afresh at each build (a view is laid out in one tree only).
+        self.sheet: Callable[[], View] | None = None
         self.snack: tuple[str, int] | None = None
 
     @property
@@ -761,8 +762,9 @@ class MainActivity(Screen):
             self.sheet = None
             self.push(ExpenseEntryFragment(self, expense_id))
 
-        self.sheet = _detail_sheet(expense, symbol, self.phone.clock.now(), self._close_sheet,
-                                   lambda: self.confirm_delete(expense_id, on_deleted), edit)
+        shown = self.phone.clock.now()
+        self.sheet = lambda: _detail_sheet(expense, symbol, shown, self._close_sheet,
+                                           lambda: self.confirm_delete(expense_id, on_deleted), edit)
 
     def confirm_delete(self, expense_id: int, on_deleted: Callable[[], None] | None = None) -> None:
         """``DeleteConfirmFragment`` for one item; Confirm deletes it (``deleteExpenseById``)."""
@@ -779,7 +781,7 @@ class MainActivity(Screen):
             self.sheet = None
             on_confirm()
 
-        self.sheet = _delete_sheet(total, self._close_sheet, confirm)
+        self.sheet = lambda: _delete_sheet(total, self._close_sheet, confirm)
 
     def _close_sheet(self) -> None:
         self.sheet = None
@@ -808,7 +810,7 @@ class MainActivity(Screen):
                            on_click=self._close_sheet)
             sheet = View(kind="column", class_name="android.widget.FrameLayout",
                          resource_id=_id("design_bottom_sheet"), gravity="bottom", background=_SURFACE,
-                         children=[self.sheet])
+                         children=[self.sheet()])
             return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("coordinator"),
                         children=[outside, sheet])
         page = self.top.build()

@@ -54,7 +54,10 @@ class SystemLocale:
         """``value`` in the system language if it is a resource string (a literal of the phone's modules) that
         ``package`` or the framework translates, else ``value`` itself: ``Resources.getString``. A string the app
         composes (``getString(id, args)``) is made from its template read here, then formatted; user data passed
-        in as an argument comes back unchanged."""
+        in as an argument comes back unchanged. In English (no translations) it is ``value`` without a look: the
+        phone's modules are scanned for their literals only in a language that translates them."""
+        if not locales.strings(self.tag):
+            return value
         return locales.resource(self.tag, package, value) if id(value) in _literals() else value
 
 
