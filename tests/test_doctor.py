@@ -265,7 +265,7 @@ def test_a_device_adb_cannot_use_yet(adb_server_port, ask_auth, state, fix):
     emulator = StalledEmulator(ask_auth)
     try:
         emulator.wait_for_state(adbutils.AdbClient("127.0.0.1", adb_server_port), state)
-        checks = run_doctor(f"adb:{emulator.serial}", timeout=5)
+        checks = run_doctor(f"adb:{emulator.serial}", timeout=0.5)
     finally:
         emulator.close()
     assert [(c.name, c.status) for c in checks] == [("adb", "ok"), ("adb server", "ok"), ("device", "failed"),
@@ -323,7 +323,7 @@ def test_without_a_device_named_the_only_listed_one_is_checked_and_several_are_n
                 emulators.append(StalledEmulator(ask_auth=False))
                 emulators[-1].wait_for_state(client, "offline")
                 serials = [info.serial for info in client.list()]
-                check = _named(run_doctor(timeout=5))["device"]
+                check = _named(run_doctor(timeout=0.5))["device"]
                 if len(serials) == 1:
                     assert f"{emulators[0].serial} is offline" in check.detail  # the one there is
                 else:
