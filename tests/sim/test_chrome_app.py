@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from android_gym.sim import keycodes
+from android_gym.sim.apps.chrome import SEARCH_URL, omnibox_url
 from android_gym.sim.apps.files import Doc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import chromium
@@ -177,6 +178,23 @@ def test_the_network_is_blocked_but_loopback_and_local_pages_are_not(phone):
     assert not allowed_url("file:///etc/hostname", root) and not allowed_url("file:///tmp/phone-fs-2/x", root)
     phone.activities.top.app.open("https://example.com/")
     assert "example.com" in phone.ui_dump() and any("ERR_" in n.get("text", "") for n in nodes(phone))
+
+
+def test_typed_words_are_a_search_and_an_address_chromium_cannot_parse_leaves_the_page(phone):
+    """The omnibox loads what is typed there as Chrome classifies it: an address as it is (``https://`` added), a
+    sentence a Google search (which the network blocks: the error page), never an address Chromium refuses, which
+    made the step raise; an intent's unparsable address leaves the page as it was."""
+    assert omnibox_url(" example.com/a?b ") == "example.com/a?b" and omnibox_url("localhost:8000") == "localhost:8000"
+    assert omnibox_url("hello") == omnibox_url(" hello ") == SEARCH_URL + "hello"
+    phone.run("am force-stop com.android.chrome")
+    phone.run("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
+    phone.tap(*centre(node(phone, **{"resource-id": "com.android.chrome:id/search_box_text"})))
+    phone.input_text("Send a text message: Don't forget")
+    phone.key(keycodes.ENTER)
+    assert "www.google.com" in phone.ui_dump() and any("ERR_" in n.get("text", "") for n in nodes(phone))
+    url_bar = node(phone, **{"resource-id": "com.android.chrome:id/url_bar"})
+    phone.activities.top.app.open("https://a b/")
+    assert node(phone, **{"resource-id": "com.android.chrome:id/url_bar"})["text"] == url_bar["text"]
 
 
 def test_a_folder_listing_names_the_phone_path_and_its_parent_link_stays_on_the_phone(phone):

@@ -18,16 +18,17 @@ The home page is the new-tab page (``chrome_new_tab``), drawn natively over the 
 stand-in for ``chrome-native://newtab/``), as Chrome draws its NTP natively rather than as a web page.
 
 Not simulated: the first-run screens (AndroidWorld's setup taps through them once), more than one tab and the tab
-switcher, the menu, search suggestions and omnibox search (an address without a scheme gets ``https://``, which
-the phone's network blocks), typing ``about:blank`` itself (it shows the new-tab page), downloads, and long presses
-inside pages (they reach the page as taps). The page runs on Chromium's real clock, not the phone's virtual
-clock.
+switcher, the menu and search suggestions (typed text that is not an address is a search on Google, and an
+address without a scheme gets ``https://``: the phone's network blocks both), typing ``about:blank`` itself (it
+shows the new-tab page), downloads, and long presses inside pages (they reach the page as taps). The page runs on
+Chromium's real clock, not the phone's virtual clock.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from urllib.parse import unquote, urlparse
+from urllib.parse import quote_plus, unquote, urlparse
 
 from android_gym.sim.apps.chrome_new_tab import PACKAGE, URL_HINT, new_tab_page
 from android_gym.sim.framework.app import App, Screen
@@ -58,6 +59,11 @@ TOOLBAR_HEIGHT = 147  # 56 dp at 420 dpi
 _TOOLBAR_PADDING = 12
 DEVICE_SCALE = 420 / 160  # CSS px -> device px at the emulator's density
 _TOOLBAR_BG = (255, 255, 255)
+#: The default search engine's results page (Google's TemplateURL): where typed text that is not an address goes.
+SEARCH_URL = "https://www.google.com/search?q="
+#: What the omnibox takes for an address: a URL with a scheme Chrome loads, a path, or a host (a dotted name,
+#: localhost or an IPv4 address, with a port) and what follows it.
+_ADDRESS = re.compile(r"(?i)(https?:|file:|about:|data:|/|(localhost|[a-z0-9-]+(\.[a-z0-9-]+)+)(:\d+)?([/?#]|$))")
 _URL_BG = (241, 243, 244)
 _WEB_FIELD = "web-field"  # the focus key of the page's focused text field
 
@@ -132,7 +138,7 @@ class MainScreen(Screen):
         self.selection = None
 
     def _submit_address(self) -> None:
-        self.chrome.open(self.address)
+        self.chrome.open(omnibox_url(self.address))
         self.focus_key, self.keyboard_shown, self.address = "", False, ""
 
     def on_back(self) -> bool:
@@ -206,6 +212,15 @@ def _toolbar_button(content_desc: str, icon: str, on_click: Callable[[], None], 
     """A toolbar button: 48 dp wide and as tall as the toolbar holds (inside its padding)."""
     return image_button(content_desc, icon, on_click, resource_id=_id(name), text_color=TEXT, width=126,
                         height=TOOLBAR_HEIGHT - 2 * _TOOLBAR_PADDING)
+
+
+def omnibox_url(typed: str) -> str:
+    """What the omnibox loads for ``typed`` (``AutocompleteInput``'s classification, simplified): an address as it
+    is (``Chrome.open`` completes it), anything else, words or a sentence, a Google search for it."""
+    typed = typed.strip()
+    if _ADDRESS.match(typed) and not any(char.isspace() for char in typed):
+        return typed
+    return SEARCH_URL + quote_plus(typed)
 
 
 def display_url(root: object, url: str) -> str:

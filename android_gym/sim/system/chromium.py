@@ -319,12 +319,12 @@ class Chromium:
 
 def _navigate(go: Callable[[], object]) -> None:
     """Run a navigation; one that fails (a blocked address, a missing file) leaves Chromium's error page on
-    screen, as in Chrome, and one to a file Chromium downloads rather than shows (audio, an archive) leaves the
-    page as it was; neither raises."""
+    screen, as in Chrome, and one to a file Chromium downloads rather than shows (audio, an archive) or to an address
+    it cannot parse (an intent's ``https://a b``) leaves the page as it was; none raises."""
     try:
         go()
     except Exception as error:
-        if not any(part in str(error) for part in ("net::", "Navigation", "Download is starting")):
+        if not any(part in str(error) for part in ("net::", "Navigation", "Download is starting", "invalid URL")):
             raise
 
 
