@@ -389,10 +389,15 @@ class WebPage:
     # ----- output -----------------------------------------------------------------------------------------
     @_on_browser_thread
     def state(self) -> PageState:
-        """The page's accessibility nodes, URL and title, captured once per change."""
+        """The page's accessibility nodes, URL and title, captured once per change; an error page's URL is the
+        address that failed (its history entry's, which Chrome's omnibox shows), not ``chrome-error://``."""
         if self._state is None:
             self._version += 1
-            self._state = PageState(self._nodes(), self._page.url, self._page.title(), self._version)
+            url = self._page.url
+            if url.startswith("chrome-error:"):
+                history = self._cdp.send("Page.getNavigationHistory")
+                url = history["entries"][history["currentIndex"]]["url"]
+            self._state = PageState(self._nodes(), url, self._page.title(), self._version)
         return self._state
 
     @_on_browser_thread
