@@ -61,9 +61,12 @@ DEVICE_SCALE = 420 / 160  # CSS px -> device px at the emulator's density
 _TOOLBAR_BG = (255, 255, 255)
 #: The default search engine's results page (Google's TemplateURL): where typed text that is not an address goes.
 SEARCH_URL = "https://www.google.com/search?q="
+#: The schemes the tab loads as they are given (``file:`` and a path load the phone's storage instead).
+_LOADED_AS_GIVEN = ("http", "https", "about", "data")
 #: What the omnibox takes for an address: a URL with a scheme Chrome loads, a path, or a host (a dotted name,
 #: localhost or an IPv4 address, with a port) and what follows it.
-_ADDRESS = re.compile(r"(?i)(https?:|file:|about:|data:|/|(localhost|[a-z0-9-]+(\.[a-z0-9-]+)+)(:\d+)?([/?#]|$))")
+_ADDRESS = re.compile(rf"(?i)(({'|'.join((*_LOADED_AS_GIVEN, 'file'))}):|/|"
+                      r"(localhost|[a-z0-9-]+(\.[a-z0-9-]+)+)(:\d+)?([/?#]|$))")
 _URL_BG = (241, 243, 244)
 _WEB_FIELD = "web-field"  # the focus key of the page's focused text field
 
@@ -269,7 +272,7 @@ class Chrome(App):
         if address.startswith("/") or parsed.scheme == "file":
             path = normalize(unquote(parsed.path if parsed.scheme else address))
             url = self.phone.fs.host_path(path).as_uri()
-        elif parsed.scheme in ("http", "https", "about", "data"):
+        elif parsed.scheme in _LOADED_AS_GIVEN:
             url = address
         else:
             url = "https://" + address
