@@ -55,6 +55,7 @@ class PhoneHost:
             self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="phone")
         settled = threading.Event()
         call = self._workers.submit(self._settling, settled, fn, *args)
+        call.add_done_callback(lambda _: settled.set())  # returned, raised, or cancelled with the workers
         if len(self._waiting) < WORKERS - 1:
             settled.wait()
         if call.done():
@@ -62,14 +63,13 @@ class PhoneHost:
         return await asyncio.wrap_future(call)
 
     def _settling(self, settled: threading.Event, fn: Callable[..., T], *args: object) -> T:
-        """``locked(fn, *args)`` in a worker of ``run``, setting ``settled`` when it returns."""
+        """``locked(fn, *args)`` in a worker of ``run``, whose ``settled`` event ``holding_released`` sets."""
         self._call.settled = settled
         try:
             return self.locked(fn, *args)
         finally:
             self._call.settled = None
             self._waiting.discard(settled)
-            settled.set()
 
     def close(self) -> None:
         """Let the worker threads go once their calls return (the phone itself stays usable). Idempotent."""
