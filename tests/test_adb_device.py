@@ -198,6 +198,20 @@ def test_inputs_bring_the_dump_along_once_the_caller_reads_one_after_each(fresh_
         device.close()
 
 
+def test_a_dump_read_after_shell_commands_has_the_next_input_bring_it(fresh_served_phone, commands):
+    """After a reset (shell commands, then the first observation's dump), the first step is one round trip."""
+    phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
+    try:
+        device.shell("am start -n com.android.settings/.Settings")
+        device.ui_dump()
+        commands.clear()
+        device.key(4)
+        assert device.ui_dump() == phone.ui_dump()
+        assert len(commands) == 1 and commands[0].startswith("input keyevent 4 && { uiautomator dump ")
+    finally:
+        device.close()
+
+
 def test_an_unread_dump_stops_inputs_bringing_it(fresh_served_phone, commands):
     device = AdbDevice(fresh_served_phone.serial)
     try:
@@ -212,7 +226,7 @@ def test_an_unread_dump_stops_inputs_bringing_it(fresh_served_phone, commands):
         device.close()
 
 
-def test_digests_asked_after_an_input_come_with_the_next_while_nothing_ran(fresh_served_phone, commands):
+def test_digests_asked_come_with_the_next_input_and_serve_while_nothing_ran(fresh_served_phone, commands):
     device, files = AdbDevice(fresh_served_phone.serial), ["/data/local/tmp/a", "/data/local/tmp/missing"]
     try:
         device.push(b"one", files[0])
@@ -225,12 +239,13 @@ def test_digests_asked_after_an_input_come_with_the_next_while_nothing_ran(fresh
         assert device.md5sums(files[:1]) == {files[0]: hashlib.md5(b"one").hexdigest()} and len(commands) == 1
         device.push(b"two", files[0])  # a write: the digests brought are no longer current
         assert device.md5sums(files) == {files[0]: hashlib.md5(b"two").hexdigest()} and len(commands) == 2
-        device.key(4)
-        device.shell(f"echo three > {files[0]}")
+        device.shell(f"echo three > {files[0]}")  # what a reset runs: digests asked after it come too
         assert device.md5sums(files) == {files[0]: hashlib.md5(b"three\n").hexdigest()}
         commands.clear()
+        device.key(4)
         device.key(4)  # nothing was asked after the last input: nothing comes along
-        assert commands == ["input keyevent 4"]
+        assert commands == [f"input keyevent 4 && {{ md5sum {' '.join(files)} 2>/dev/null; true; }}",
+                            "input keyevent 4"]
     finally:
         device.close()
 
