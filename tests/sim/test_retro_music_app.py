@@ -23,6 +23,7 @@ from android_gym.sim.system.mp3 import (
     _read_mutagen,
     _read_plain,
     audio_frames,
+    id3_tag,
     mp3_file,
     read_mp3,
 )
@@ -86,6 +87,12 @@ def test_an_mp3_lasts_exactly_its_length_and_carries_its_tags(duration):
     assert str(tags["TIT2"]) == "Dreamer's Awake" and str(tags["TPE1"]) == "Zoë"
     info = read_mp3(data)
     assert info is not None and (info.title, info.artist, info.duration_ms) == ("Dreamer's Awake", "Zoë", duration)
+
+
+@pytest.mark.parametrize(("title", "artist"), [("Night Drive", "Olivia"), ("", ""), ("Song", ""),
+                                               ("Ünïcödé 日本語", "Zoë"), ("x" * 200, "y" * 20_000)])
+def test_the_tag_holds_the_bytes_mutagen_writes(title, artist):
+    assert id3_tag(title, artist) == _tag(TIT2(encoding=3, text=[title]), TPE1(encoding=3, text=[artist]))
 
 
 def test_the_frames_are_mpeg2_layer3_mono_24khz_8kbps_and_silent():
