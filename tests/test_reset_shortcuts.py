@@ -2,7 +2,9 @@
 frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
 (``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``, a
 command line's ``content`` writes in one transaction and a rollback-journal provider's connection kept from line to
-line (``SqliteProvider.holding``), the shell's ``sqlite3`` connection kept from run to run (``KeptDatabases``), files
+line (``SqliteProvider.holding``), a line's provider reads before it holds a connection made by the reader of the
+committed bytes (``SqliteProvider._reads_snapshot``), the MP3 files the phone writes read without mutagen
+(``mp3._read_plain``), the shell's ``sqlite3`` connection kept from run to run (``KeptDatabases``), files
 not read again while their write versions stay the same
 (``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads), calendar noise events made from
 their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob pattern
@@ -30,6 +32,7 @@ from android_gym.sim.phone import Phone
 from android_gym.sim.shell import expansion
 from android_gym.sim.shell.commands import find
 from android_gym.sim.shell.kept_databases import KeptDatabases
+from android_gym.sim.system import mp3
 from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.tasks import draws
@@ -57,7 +60,8 @@ def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
 
 def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every write redraws, rows go through ``sqlite3.Row``, ``find`` stats every entry, rows are drawn from the
-    generator itself, each provider write commits, a provider's connection closes when its line ends, each
+    generator itself, each provider write commits, a line's provider reads open a connection, MP3 files are read with
+    mutagen, a provider's connection closes when its line ends, each
     ``sqlite3`` run opens its database, every
     file counts as written at every look (so every read reads it), calendar events go through datetimes and a word
     with any bracket is globbed."""
@@ -66,6 +70,8 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
     monkeypatch.setattr(SqliteProvider, "_batching", lambda self: False)
     monkeypatch.setattr(KeptDatabases, "take", lambda self, path: None)
+    monkeypatch.setattr(SqliteProvider, "_reads_snapshot", lambda self: not getattr(self._thread, "holding", False))
+    monkeypatch.setattr(mp3, "_read_plain", lambda file: None)
     release = SqliteProvider._release
     monkeypatch.setattr(SqliteProvider, "_release", lambda self, keep=False: release(self))
     monkeypatch.setattr(local_db, "_dicts", lambda cursor: [

@@ -18,6 +18,7 @@ over the outputs drawn but not used, and keeps the half the draws left.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeAlias
@@ -81,8 +82,8 @@ class ExactDraws:
 
     def bytes(self, length: int) -> bytes:
         """What ``rng.bytes(length)`` returns."""
-        words = b"".join(self._next32().to_bytes(4, "little") for _ in range((length + 3) // 4))
-        return words[:length]
+        count = (length + 3) // 4
+        return struct.pack(f"<{count}I", *[self._next32() for _ in range(count)])[:length]
 
     def _next64(self) -> int:
         if self.used == len(self._outputs):  # blocks of 32, 64, 128, ... outputs

@@ -3,7 +3,9 @@ from outside as AndroidWorld's setup does."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+import uuid
 from contextlib import closing
 
 from ui_nodes import find, nodes, tap
@@ -56,6 +58,12 @@ def texts(phone: Phone) -> list[str]:
 def open_app(phone: Phone) -> None:
     tap(phone, text="Joplin")
     assert phone.activities.foreground() == (PACKAGE, MAIN)
+
+
+def test_ids_are_uuid4_hex_drawn_from_their_seed():
+    for seed in ("folder:Work", "note:a:b:c:0:1", "ünï"):
+        digest = hashlib.sha256(seed.encode()).digest()[:16]
+        assert new_id(seed) == uuid.UUID(bytes=digest, version=4).hex
 
 
 def test_the_database_has_schema_v46_from_install_and_after_pm_clear(phone):

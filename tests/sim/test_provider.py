@@ -100,6 +100,26 @@ def test_a_line_s_content_writes_are_committed_before_another_command_reads_the_
     assert _raw_contact_ids(phone) == [1, 2, 3]
 
 
+def test_a_line_reads_the_committed_bytes_until_it_writes_then_its_own_writes(phone):
+    """A line's ``content query`` before any write of the line goes to the reader of the committed bytes (no
+    connection, no side files); after the line's first write, it reads through the held connection, which sees the
+    write not yet settled."""
+    phone.run("pm clear com.android.providers.contacts")
+    insert = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
+             "--bind account_type:n:"
+    query = "content query --uri content://com.android.contacts/raw_contacts --projection _id"
+    phone.run(insert)
+    with phone.contacts.reading() as reader:
+        pass
+    result = phone.run(f"{query} && {insert} && {query}")
+    assert result.stdout.decode().splitlines() == ["Row: 0 _id=1", "Row: 0 _id=1", "Row: 1 _id=2"]
+    with phone.contacts.reading() as later:
+        assert later is not reader  # the line's write changed the bytes
+    with phone.contacts.holding():
+        with phone.contacts.reading() as first_read:
+            assert first_read is later and phone.contacts._thread.held is None  # no connection opened for it
+
+
 def test_a_held_write_that_fails_is_undone_alone(phone):
     """Each write in the held transaction is a savepoint: one that raises leaves the others, before and after."""
     phone.run("pm clear com.android.providers.contacts")

@@ -8,7 +8,7 @@ import io
 import sqlite3
 
 import pytest
-from mutagen.id3 import ID3, TALB, TIT2, TPE1
+from mutagen.id3 import ID3, TALB, TCON, TIT2, TPE1, Frame
 from mutagen.mp3 import MP3
 from ui_nodes import center, find, nodes, tap
 
@@ -16,7 +16,17 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps import retro_music as retro
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import media_store
-from android_gym.sim.system.mp3 import FRAME_BYTES, INFO_FRAME_BYTES, AudioInfo, audio_frames, mp3_file, read_mp3
+from android_gym.sim.system.mp3 import (
+    FRAME_BYTES,
+    INFO_FRAME_BYTES,
+    AudioInfo,
+    _read_mutagen,
+    _read_plain,
+    audio_frames,
+    id3_tag,
+    mp3_file,
+    read_mp3,
+)
 from android_gym.sim.ui.views import TEXT, over
 
 PKG = retro.PACKAGE
@@ -79,6 +89,12 @@ def test_an_mp3_lasts_exactly_its_length_and_carries_its_tags(duration):
     assert info is not None and (info.title, info.artist, info.duration_ms) == ("Dreamer's Awake", "Zoë", duration)
 
 
+@pytest.mark.parametrize(("title", "artist"), [("Night Drive", "Olivia"), ("", ""), ("Song", ""),
+                                               ("Ünïcödé 日本語", "Zoë"), ("x" * 200, "y" * 20_000)])
+def test_the_tag_holds_the_bytes_mutagen_writes(title, artist):
+    assert id3_tag(title, artist) == _tag(TIT2(encoding=3, text=[title]), TPE1(encoding=3, text=[artist]))
+
+
 def test_the_frames_are_mpeg2_layer3_mono_24khz_8kbps_and_silent():
     data = mp3_file(2_400, "t", "a")
     start = len(data) - INFO_FRAME_BYTES - 2_400 * 24 // 576 * FRAME_BYTES  # the Info frame and 100 frames end it
@@ -113,6 +129,50 @@ def test_the_scanner_reads_the_tags_of_every_id3v2_version(version):
 
 def test_what_is_not_an_mp3_reads_as_none():
     assert read_mp3(b"") is None and read_mp3(b"not audio at all" * 10) is None
+
+
+def _tag(*frames: Frame, version: int = 4, padding: int = 0) -> bytes:
+    tags, buffer = ID3(), io.BytesIO()
+    for frame in frames:
+        tags.add(frame)
+    tags.save(buffer, v2_version=version, padding=lambda info: padding)
+    return buffer.getvalue()
+
+
+_ID3V1 = b"TAG" + b"V1 Title".ljust(30, b"\0") + b"V1 Artist".ljust(30, b"\0") + bytes(65)
+
+
+@pytest.mark.parametrize("data", [
+    *(mp3_file(duration, title, artist) for duration, title, artist in [
+        (0, "t", "a"), (5, "Short", "Ann"), (24, "x" * 60, "Zoë"), (181_234, "Dreamer's Awake", "日本語の歌"),
+        (299_999, "Ünïcödé", "Mateo"), (360_000, "x" * 120, "y")]),
+    _tag(TIT2(encoding=3, text=["Song"]), TPE1(encoding=0, text=["Band"]), TALB(encoding=3, text=["Album"]))
+    + audio_frames(61_000),
+    _tag(TIT2(encoding=3, text=["Song"]), padding=40) + audio_frames(2_000),  # padding after the frames
+    _tag(TIT2(encoding=3, text=["Song"]), TPE1(encoding=3, text=["Band"])) + audio_frames(200),  # ~131 bytes long
+    _tag(TIT2(encoding=3, text=["One", "Two"])) + audio_frames(3_000),  # two values
+    _tag(TIT2(encoding=1, text=["UTF-16"])) + audio_frames(3_000),
+    _tag(TIT2(encoding=3, text=["Song"]), TCON(encoding=3, text=["Pop"])) + audio_frames(3_000),  # another frame
+    _tag(TIT2(encoding=3, text=["v2.3"]), version=3) + audio_frames(3_000),
+    mp3_file(5_000, "Song", "Band") + _ID3V1,  # an ID3v1 tag at the end, which mutagen adds what v2 lacks from
+    audio_frames(4_000),  # no tag
+    mp3_file(4_000, "Song", "Band").replace(b"Info", b"Xing"),  # a VBR header (no TOC)
+    mp3_file(4_000, "Song", "Band").replace(b"LAME3.100\x01", b"LAME3.100\x11"),  # LAME tag revision 1: ignored
+    _tag(TIT2(encoding=3, text=["Song"])) + bytes((0xFF, 0xF3, 0x14, 0xC4)) + bytes(20) * 50,  # no Info frame
+    _tag(TIT2(encoding=3, text=["Song"])) + b"not audio" * 30,
+])
+def test_the_scanner_reads_what_mutagen_reads(data):
+    """The files ``mp3_file`` writes are read with ``struct`` (``_read_plain``), any other with mutagen: both give
+    what mutagen does."""
+    assert read_mp3(data) == _read_mutagen(io.BytesIO(data))
+
+
+def test_the_files_this_module_writes_are_read_without_mutagen():
+    for duration, title, artist in [(1_000, "t", "a"), (181_234, "Dreamer's Awake", "日本語の歌"),
+                                    (300_000, "x" * 100, "y")]:
+        assert _read_plain(io.BytesIO(mp3_file(duration, title, artist))) == AudioInfo(title, artist, "", duration)
+    with_album = _tag(TIT2(encoding=3, text=["Song"]), TALB(encoding=0, text=["Album"])) + audio_frames(61_000)
+    assert _read_plain(io.BytesIO(with_album)) == AudioInfo("Song", "", "Album", 61_000)
 
 
 # ----- the MediaStore -----------------------------------------------------------------------------------------------

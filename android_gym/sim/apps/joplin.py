@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -108,7 +107,10 @@ _HEADING = re.compile(r"^\s*(#{1,6})\s+(.*)$")
 def new_id(seed: str) -> str:
     """A uuid4 as Joplin writes ids (32 hex digits, no dashes), drawn from ``seed`` so the phone stays
     deterministic."""
-    return uuid.UUID(bytes=hashlib.sha256(seed.encode()).digest()[:16], version=4).hex
+    digest = bytearray(hashlib.sha256(seed.encode()).digest()[:16])
+    digest[6] = digest[6] & 0x0F | 0x40  # version 4 (RFC 4122 §4.4), what ``uuid.UUID(version=4)`` sets
+    digest[8] = digest[8] & 0x3F | 0x80  # the RFC 4122 variant
+    return digest.hex()
 
 
 def normalized_row(note: dict[str, Any]) -> dict[str, Any]:

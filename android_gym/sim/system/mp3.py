@@ -24,9 +24,12 @@ the LAME extension with encoder delay 0 and the end padding (12 bits each). The 
 exact: the frames hold ``ceil(ms × 24 / 576)`` × 576 samples and the tag says how many of the last frame's samples
 are padding, so a reader that honours the LAME tag (``mutagen`` does) gives ``ms`` exactly.
 
-The ID3v2.4 tag in front (``TIT2`` title, ``TPE1`` artist) is written and read with ``mutagen`` (a small, pure-Python,
-well-kept tag library); the frames' durations are read back with it too, so the scanner's numbers come from a real
-MP3 parser rather than from this module's own arithmetic.
+The ID3v2.4 tag in front (``TIT2`` title, ``TPE1`` artist) holds the bytes ``mutagen`` (a small, pure-Python,
+well-kept tag library) writes for them, put together here in a few microseconds (``mutagen`` takes ~75). The scanner
+reads files laid out as this module writes them (``_read_plain``: an ID3v2.4 tag of plain text frames, then the LAME
+Info frame) with ``struct`` in a few microseconds, and gives them the numbers ``mutagen`` gives (the tests compare the
+two); any other file (other frames, flags, encodings, an ID3v1 tag at the end, no Info frame) is read with
+``mutagen``, a real MP3 parser, at ~0.25 ms a file.
 """
 
 from __future__ import annotations
@@ -35,11 +38,10 @@ import io
 import math
 import struct
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import BinaryIO
 
 from mutagen import MutagenError
-from mutagen.id3 import ID3, TIT2, TPE1
+from mutagen.id3 import ID3
 from mutagen.mp3 import MP3, HeaderNotFoundError
 
 SAMPLE_RATE = 24_000
@@ -94,15 +96,23 @@ def audio_frames(duration_ms: int) -> bytes:
     return b"".join(_audio_parts(duration_ms))
 
 
-@lru_cache(maxsize=256)
 def id3_tag(title: str, artist: str) -> bytes:
-    """The ID3v2.4 tag (UTF-8 ``TIT2`` and ``TPE1``, no padding) ``mutagen`` writes in front of the audio."""
-    buffer = io.BytesIO()
-    tags = ID3()
-    tags.add(TIT2(encoding=3, text=[title]))
-    tags.add(TPE1(encoding=3, text=[artist]))
-    tags.save(buffer, v2_version=4, padding=lambda info: 0)
-    return buffer.getvalue()
+    """The ID3v2.4 tag ``mutagen`` writes for ``TIT2`` ``title`` and ``TPE1`` artist in UTF-8 without padding (the tests
+    compare the bytes), put together here: the header (``ID3``, version 4.0, no flags, the syncsafe size of what
+    follows; ID3v2.4 §3.1), then each frame's id, syncsafe size and no flags (§4.1), and its text: encoding $03
+    (UTF-8) and the text with its NUL terminator (§4.2); an empty text has no frame, as ``mutagen`` leaves it out."""
+    frames = b"".join(_text_frame(frame_id, text) for frame_id, text in ((b"TIT2", title), (b"TPE1", artist)) if text)
+    return b"ID3\x04\0\0" + _syncsafe(len(frames)) + frames
+
+
+def _text_frame(frame_id: bytes, text: str) -> bytes:
+    data = b"\x03" + text.encode("utf-8") + b"\0"
+    return frame_id + _syncsafe(len(data)) + b"\0\0" + data
+
+
+def _syncsafe(size: int) -> bytes:
+    """``size`` in four bytes of seven bits (ID3v2.4 §6.2)."""
+    return bytes((size >> shift) & 0x7F for shift in (21, 14, 7, 0))
 
 
 def mp3_file(duration_ms: int, title: str, artist: str) -> bytes:
@@ -126,9 +136,79 @@ def _text(tags: ID3 | None, frame: str) -> str:
 
 
 def read_mp3(source: bytes | BinaryIO) -> AudioInfo | None:
-    """The tags and duration of an MP3 file (its bytes, or a seekable binary file, of which only the head is read);
-    ``None`` when it holds no MPEG audio frame."""
+    """The tags and duration of an MP3 file (its bytes, or a seekable binary file, of which only the head and the tail
+    are read); ``None`` when it holds no MPEG audio frame."""
     file = io.BytesIO(source) if isinstance(source, bytes) else source
+    plain = _read_plain(file)
+    if plain is not None:
+        return plain
+    file.seek(0)
+    return _read_mutagen(file)
+
+
+_TAG_TEXTS = {"TIT2": 0, "TPE1": 1, "TALB": 2}  # title, artist, album: AudioInfo's fields in order
+_TEXT_ENCODINGS = {0: "latin-1", 3: "utf-8"}  # ID3v2.4 §4.2's text encodings $00 and $03 (one byte a character)
+_LAME_REVISION_0_CBR = 0x01  # the LAME tag's revision (high nibble, 0) and VBR method (1: constant bitrate)
+
+
+def _read_plain(file: BinaryIO) -> AudioInfo | None:
+    """The file's ``AudioInfo`` read with ``struct`` when it is laid out as ``mp3_file`` writes it, ``None`` when it is
+    not (then ``_read_mutagen`` reads it): an ID3v2.4 tag without flags (ID3v2.4 §3.1) whose frames are ``TIT2``,
+    ``TPE1`` or ``TALB``, none twice, without flags, each under 128 bytes (a v2.4 size then reads the same as a
+    syncsafe or a plain integer, the two ``mutagen`` chooses between), one value (with or without its NUL) in
+    encoding $00 or $03, then padding; right after it the LAME Info frame this module writes (``_info_frame``:
+    frames and bytes fields, LAME 3.100, revision 0); and no ``TAG`` (ID3v1) in the last 131 bytes, where
+    ``mutagen`` looks for one. The length is ``mutagen``'s: the frames' samples less the LAME tag's encoder delay
+    and end padding, over the sampling rate, in ms."""
+    header = file.read(10)
+    if header[:6] != b"ID3\x04\0\0" or len(header) < 10 or any(byte & 0x80 for byte in header[6:]):
+        return None
+    size = header[6] << 21 | header[7] << 14 | header[8] << 7 | header[9]  # syncsafe: 7 bits a byte
+    head = file.read(size + INFO_FRAME_BYTES)
+    if len(head) < size + INFO_FRAME_BYTES:
+        return None
+    texts = ["", "", ""]
+    seen: set[str] = set()
+    offset = 0
+    while offset + 10 <= size and head[offset] != 0:  # a NUL where a frame would start: padding
+        name, frame_size, flags = struct.unpack_from(">4sLH", head, offset)
+        frame_id = name.decode("latin-1")
+        end = offset + 10 + frame_size
+        if frame_id not in _TAG_TEXTS or frame_id in seen or flags or not 1 < frame_size < 0x80 or end > size:
+            return None
+        encoding, text = head[offset + 10], head[offset + 11:end].removesuffix(b"\0")  # its terminator
+        if encoding not in _TEXT_ENCODINGS or not text or b"\0" in text:
+            return None
+        try:
+            texts[_TAG_TEXTS[frame_id]] = text.decode(_TEXT_ENCODINGS[encoding])
+        except UnicodeDecodeError:
+            return None
+        seen.add(frame_id)
+        offset = end
+    if not seen or any(head[offset:size]):
+        return None
+    frame = head[size:]
+    xing = 4 + _SIDE_INFO
+    if frame[:4] != _INFO_HEADER or frame[xing:xing + 4] != b"Info" \
+            or struct.unpack_from(">I", frame, xing + 4)[0] != _INFO_FLAGS:
+        return None
+    frames = struct.unpack_from(">I", frame, xing + 8)[0]
+    lame = xing + 16
+    if frame[lame:lame + 9] != _LAME_VERSION or frame[lame + 9] != _LAME_REVISION_0_CBR:
+        return None
+    delay_padding = int.from_bytes(frame[lame + 21:lame + 24], "big")
+    file.seek(0, io.SEEK_END)
+    if file.tell() < 10 + size + 131:
+        return None
+    file.seek(-131, io.SEEK_END)
+    if b"TAG" in file.read(131):
+        return None
+    samples = max(frames * SAMPLES_PER_FRAME - (delay_padding >> 12) - (delay_padding & 0xFFF), 0)
+    return AudioInfo(*texts, round(samples / SAMPLE_RATE * 1000))
+
+
+def _read_mutagen(file: BinaryIO) -> AudioInfo | None:
+    """The file's ``AudioInfo`` as ``mutagen`` reads it."""
     try:
         # The ID3 tag too (None when there is none), not translated to ID3v2.4 (a third of the read): title, artist
         # and album are TIT2, TPE1 and TALB in every version as mutagen loads it (an ID3v2.2 tag's TT2, TP1, TAL too).

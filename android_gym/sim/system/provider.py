@@ -10,8 +10,9 @@ it stays open after the line too, for the next, while the database is the same f
 schema, which costs more than most writes. Holding is per thread: a
 shell served over adb that waits for input lets another service's command run meanwhile, with a connection of its
 own.
-Reads outside that go to one reader of the database file's committed bytes, opened ``immutable`` and kept while the
-bytes stay the same: it takes no locks and makes no side files, so no app or pull sees a trace of it.
+Reads outside that, and a line's reads before it holds a connection, go to one reader of the database file's committed
+bytes, opened ``immutable`` and kept while the bytes stay the same: it takes no locks and makes no side files, so no
+app or pull sees a trace of it.
 """
 
 from __future__ import annotations
@@ -239,9 +240,11 @@ class SqliteProvider:
     @contextmanager
     def reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
         """A query-only connection (rows as ``rows``) to a database that exists: the reader of its committed bytes
-        (``_snapshot``) when there is one, else the held or a new connection. A read in WAL mode creates and removes
-        side files, which changes their directory: it carries device time, not the host's."""
-        reader = None if getattr(self._thread, "holding", False) else self._snapshot()
+        (``_snapshot``) when there is one and no connection is held (a line's writes are only in the held one until
+        they are settled, and a rollback-journal database's connection kept from line to line costs nothing to
+        read with), else the held or a new connection. A read in WAL mode on a connection creates and removes side
+        files, which changes their directory: it carries device time, not the host's."""
+        reader = self._snapshot() if self._reads_snapshot() else None
         if reader is not None:
             reader.row_factory = rows
             try:
@@ -258,6 +261,10 @@ class SqliteProvider:
             finally:
                 db.execute("PRAGMA query_only=OFF")
                 db.row_factory = None
+
+    def _reads_snapshot(self) -> bool:
+        """Whether ``reading`` may read the committed bytes (``_snapshot``): this thread holds no connection."""
+        return not getattr(self._thread, "holding", False) or getattr(self._thread, "held", None) is None
 
     def _snapshot(self) -> sqlite3.Connection | None:
         """A reader of the database file as its bytes are now, kept while they stay the same (``_bytes``): opened
