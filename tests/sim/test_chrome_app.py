@@ -134,6 +134,19 @@ def test_taps_typing_and_swipes_reach_the_page(phone):
     assert node(phone, text="Bottom")
 
 
+def test_taps_sent_one_right_after_another_are_single_taps(phone):
+    """However soon the next tap reaches Chromium, it is no double tap (which would select the field's word, and the
+    typing after it would replace the word): as on the phone's clock, taps are a second apart."""
+    open_page(phone)
+    field = centre(node(phone, **{"class": "android.widget.EditText", "resource-id": ""}))
+    phone.tap(*field)
+    phone.input_text("Ada")
+    phone.tap(*field)
+    phone.tap(*field)
+    phone.input_text("x")
+    assert node(phone, **{"class": "android.widget.EditText", "resource-id": ""})["text"] == "Adax"
+
+
 def test_a_drag_scrolls_the_page_by_its_length_and_leaves_it_at_rest(phone):
     """However fast the touch events reach Chromium, a drag scrolls by its length (less the touch slop) and is
     never flung on: the page is where it was left 30 frames later, and the same drag always lands it there."""

@@ -68,6 +68,10 @@ _SETTLE_TRIES = 5
 #: ``kAssumePointerStoppedTimeMs`` (40 ms, ``ui/events/gesture_detection/velocity_tracker.cc``, as Android's
 #: ``VelocityTracker``), so the gesture ends without a fling.
 _MOVE_INTERVAL_S, _REST_BEFORE_LIFT_S = 0.016, 0.1
+#: How long after a gesture's end the next one starts, at least: longer than Chromium's double-tap timeout (400 ms,
+#: ``ui/events/gesture_detection/gesture_configuration.cc``), so two taps are two single taps (the phone's taps are
+#: a second apart on its clock), however soon the next one is sent.
+_GESTURE_GAP_S = 0.5
 #: How long the page's finite animations are waited for; one that runs longer leaves the page as settled as it gets.
 _ANIMATION_TIMEOUT_MS = 5000
 # Chromium's own pages for a file (a folder's "Index of ..." listing, an error page) name its path: the phone's
@@ -455,8 +459,9 @@ class WebPage:
         points = [(x / zoom + dx, y / zoom + dy) for x, y in points]
         # Stamped one frame apart, the finger resting before it lifts: the page scrolls by the drag, never flung
         # by a speed that the moment each event was sent would make (as the phone's own lists scroll). The stamps
-        # start near Chromium's clock, after the last gesture's; only their spacing counts.
-        start = max(time.time(), self._last_touch + _MOVE_INTERVAL_S)
+        # start near Chromium's clock, ``_GESTURE_GAP_S`` after the last gesture's end or later; only their spacing
+        # counts.
+        start = max(time.time(), self._last_touch + _GESTURE_GAP_S)
         stamps = [start + index * _MOVE_INTERVAL_S for index in range(len(points))]
         for index, ((x, y), stamp) in enumerate(zip(points, stamps)):
             kind = "touchStart" if index == 0 else "touchMove"
