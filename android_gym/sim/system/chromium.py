@@ -19,9 +19,11 @@ sandbox needs unprivileged user namespaces or a setuid helper; as root it refuse
 is on for other users and off (``--no-sandbox``) for root.
 
 Time: pages run on Chromium's real clock (the phone's virtual clock does not reach them); after every input the
-bridge waits for two animation frames (a rendered frame after the event's handlers ran), never for wall time. A
-drag's touch events carry timestamps one frame apart and a rest before the finger lifts, and are not resampled to
-frame times, so how far it scrolls depends on its points alone, not on how fast they were sent (no fling).
+bridge waits for two animation frames (a rendered frame after the event's handlers ran) and the page's finite
+animations, in one ``Runtime.evaluate``, never for wall time. A drag's touch events carry timestamps one frame apart
+and a rest before the finger lifts, and are not resampled to frame times, so how far it scrolls depends on its points
+alone, not on how fast they were sent (no fling); a gesture's stamps start at least 0.5 s after the last one ended,
+so taps sent one right after another are never a double tap.
 """
 
 from __future__ import annotations
