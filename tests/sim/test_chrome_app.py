@@ -134,6 +134,19 @@ def test_taps_typing_and_swipes_reach_the_page(phone):
     assert node(phone, text="Bottom")
 
 
+def test_taps_sent_one_right_after_another_are_single_taps(phone):
+    """However soon the next tap reaches Chromium, it is no double tap (which would select the field's word, and the
+    typing after it would replace the word): as on the phone's clock, taps are a second apart."""
+    open_page(phone)
+    field = centre(node(phone, **{"class": "android.widget.EditText", "resource-id": ""}))
+    phone.tap(*field)
+    phone.input_text("Ada")
+    phone.tap(*field)
+    phone.tap(*field)
+    phone.input_text("x")
+    assert node(phone, **{"class": "android.widget.EditText", "resource-id": ""})["text"] == "Adax"
+
+
 def test_a_drag_scrolls_the_page_by_its_length_and_leaves_it_at_rest(phone):
     """However fast the touch events reach Chromium, a drag scrolls by its length (less the touch slop) and is
     never flung on: the page is where it was left 30 frames later, and the same drag always lands it there."""
@@ -360,29 +373,28 @@ def test_a_call_made_on_the_browser_thread_during_another_runs_after_it():
     assert order == ["outer", "inner"]
 
 
-class _PageNavigatingAfterAnEndlessAnimation:
-    """A storage page whose animation outlasts the wait, and which starts navigating just as the wait gives up:
-    its first ``_DEVICE_PATHS`` finds the page's context destroyed, as Playwright reports it."""
+class _PageNavigatingWhileItSettles:
+    """A page that starts navigating while the first wait for it to settle runs: Chromium drops that evaluation, as
+    Playwright's CDP session reports it."""
 
-    def __init__(self, url: str) -> None:
-        self.url, self.device_paths_runs = url, 0
+    def __init__(self) -> None:
+        self.settles = 0
 
     def wait_for_load_state(self, state: str) -> None:
         pass
 
-    def wait_for_function(self, expression: str, polling: str, timeout: float) -> None:
-        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-        raise PlaywrightTimeoutError(f"Timeout {timeout}ms exceeded.")
-
-    def evaluate(self, expression: str, *args) -> None:
+    def send(self, method: str, params: dict) -> dict:
         from playwright.sync_api import Error as PlaywrightError
-        if expression == chromium._DEVICE_PATHS:
-            self.device_paths_runs += 1
-            if self.device_paths_runs == 1:
-                raise PlaywrightError("Execution context was destroyed, most likely because of a navigation")
+        assert method == "Runtime.evaluate" and params["awaitPromise"]
+        self.settles += 1
+        if self.settles == 1:
+            raise PlaywrightError("Protocol error (Runtime.evaluate): Inspected target navigated or closed")
+        return {"result": {"type": "object", "value": ["Index of /sdcard/", None]}}
 
 
-def test_a_navigation_starting_as_the_animation_wait_times_out_is_waited_for(tmp_path):
-    page = _PageNavigatingAfterAnEndlessAnimation(storage_url(tmp_path) + "/Download/")
-    chromium.WebPage(page, cdp=None, storage_root=tmp_path)._settle()
-    assert page.device_paths_runs == 2  # the navigated page settled in its turn, its paths put in
+def test_a_navigation_starting_while_the_page_settles_is_waited_for(tmp_path):
+    page = _PageNavigatingWhileItSettles()
+    web_page = chromium.WebPage(page, cdp=page, storage_root=tmp_path)
+    web_page._settle()
+    assert page.settles == 2  # the navigated page settled in its turn
+    assert web_page._title == "Index of /sdcard/" and web_page.focused_value() is None

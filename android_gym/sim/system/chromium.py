@@ -19,9 +19,11 @@ sandbox needs unprivileged user namespaces or a setuid helper; as root it refuse
 is on for other users and off (``--no-sandbox``) for root.
 
 Time: pages run on Chromium's real clock (the phone's virtual clock does not reach them); after every input the
-bridge waits for two animation frames (a rendered frame after the event's handlers ran), never for wall time. A
-drag's touch events carry timestamps one frame apart and a rest before the finger lifts, and are not resampled to
-frame times, so how far it scrolls depends on its points alone, not on how fast they were sent (no fling).
+bridge waits for two animation frames (a rendered frame after the event's handlers ran) and the page's finite
+animations, in one ``Runtime.evaluate``, never for wall time. A drag's touch events carry timestamps one frame apart
+and a rest before the finger lifts, and are not resampled to frame times, so how far it scrolls depends on its points
+alone, not on how fast they were sent (no fling); a gesture's stamps start at least 0.5 s after the last one ended,
+so taps sent one right after another are never a double tap.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import base64
 import contextlib
 import functools
 import io
+import json
 import os
 import queue
 import shutil
@@ -67,18 +70,39 @@ _SETTLE_TRIES = 5
 #: ``kAssumePointerStoppedTimeMs`` (40 ms, ``ui/events/gesture_detection/velocity_tracker.cc``, as Android's
 #: ``VelocityTracker``), so the gesture ends without a fling.
 _MOVE_INTERVAL_S, _REST_BEFORE_LIFT_S = 0.016, 0.1
-#: Finite CSS animations and transitions and jQuery animations (MiniWoB's accordions, dialogs) have finished.
-_ANIMATIONS_DONE = """() => document.getAnimations().every(a => a.playState !== 'running'
-    || a.effect.getComputedTiming().endTime === Infinity) && !(window.jQuery && jQuery(':animated').length)"""
+#: How long after a gesture's end the next one starts, at least: longer than Chromium's double-tap timeout (400 ms,
+#: ``ui/events/gesture_detection/gesture_configuration.cc``), so two taps are two single taps (the phone's taps are
+#: a second apart on its clock), however soon the next one is sent.
+_GESTURE_GAP_S = 0.5
+#: How long the page's finite animations are waited for; one that runs longer leaves the page as settled as it gets.
 _ANIMATION_TIMEOUT_MS = 5000
-_NEXT_FRAME = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # Chromium's own pages for a file (a folder's "Index of ..." listing, an error page) name its path: the phone's
 # storage is a folder of the host, so the host's part of it is taken out of the page's text (its <title> too), which
 # then names the file as Android does (``/storage/emulated/0/...``).
-_DEVICE_PATHS = """root => {
-    const texts = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_TEXT);
-    for (let node = texts.nextNode(); node; node = texts.nextNode())
-        if (node.data.includes(root)) node.data = node.data.split(root).join(''); }"""
+#: The page settled after an input, in one round trip: two animation frames (a rendered frame after the input's
+#: handlers ran), then each frame until finite CSS animations and transitions and jQuery animations (MiniWoB's
+#: accordions, dialogs) have finished (at most ``timeout`` ms); on a page of the phone's storage (``storageUrl``) the
+#: host's folder (``root``) taken out of its text. It answers the page's title and its focused text field's
+#: ``[value, multiline, password]`` (null when none has focus).
+_SETTLE = """async (storageUrl, root, timeout) => {
+    const frame = () => new Promise(done => requestAnimationFrame(done));
+    const animating = () => document.getAnimations().some(a => a.playState === 'running'
+        && a.effect.getComputedTiming().endTime !== Infinity) || (window.jQuery && jQuery(':animated').length);
+    await frame();
+    await frame();
+    const start = performance.now();
+    while (animating() && performance.now() - start < timeout) await frame();
+    if (location.href.startsWith(storageUrl)) {
+        const texts = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_TEXT);
+        for (let node = texts.nextNode(); node; node = texts.nextNode())
+            if (node.data.includes(root)) node.data = node.data.split(root).join('');
+    }
+    const e = document.activeElement;
+    const text = e && (e.tagName === 'TEXTAREA' || (e.tagName === 'INPUT' && !['checkbox', 'radio', 'button',
+        'submit', 'reset', 'range', 'color', 'file', 'image', 'hidden'].includes(e.type)));
+    const focused = !e ? null : text ? [e.value, e.tagName === 'TEXTAREA', e.type === 'password']
+        : e.isContentEditable ? [e.innerText, true, false] : null;
+    return [document.title, focused]; }"""
 
 
 class ChromiumMissingError(AndroidGymError):
@@ -340,6 +364,8 @@ class WebPage:
         self._pid = os.getpid()
         self._state: PageState | None = None
         self._pixels: Image.Image | None = None
+        self._title = ""  # as the page settled: a new tab's blank page has no title and no focused field
+        self._focused: tuple[str, bool, bool] | None = None
         self._version = 0
         self._touch_id = 0
         self._last_touch = 0.0  # the last touch event's timestamp
@@ -397,7 +423,7 @@ class WebPage:
             if url.startswith("chrome-error:"):
                 history = self._cdp.send("Page.getNavigationHistory")
                 url = history["entries"][history["currentIndex"]]["url"]
-            self._state = PageState(self._nodes(), url, self._page.title(), self._version)
+            self._state = PageState(self._nodes(), url, self._title, self._version)
         return self._state
 
     @_on_browser_thread
@@ -411,16 +437,10 @@ class WebPage:
             self._pixels = image.convert("RGB")
         return self._pixels
 
-    @_on_browser_thread
     def focused_value(self) -> tuple[str, bool, bool] | None:
-        """``(value, multiline, password)`` of the focused text field, or ``None`` when none has focus."""
-        return self._page.evaluate(
-            """() => { const e = document.activeElement; if (!e) return null;
-                 const text = e.tagName === 'TEXTAREA' || (e.tagName === 'INPUT' && !['checkbox','radio','button',
-                   'submit','reset','range','color','file','image','hidden'].includes(e.type));
-                 if (text) return [e.value, e.tagName === 'TEXTAREA', e.type === 'password'];
-                 if (e.isContentEditable) return [e.innerText, true, false];
-                 return null; }""")
+        """``(value, multiline, password)`` of the focused text field as the page settled after its last input, or
+        ``None`` when none had focus."""
+        return self._focused
 
     def _nodes(self) -> list[WebNode]:
         tree = self._cdp.send("Accessibility.getFullAXTree")["nodes"]
@@ -441,8 +461,9 @@ class WebPage:
         points = [(x / zoom + dx, y / zoom + dy) for x, y in points]
         # Stamped one frame apart, the finger resting before it lifts: the page scrolls by the drag, never flung
         # by a speed that the moment each event was sent would make (as the phone's own lists scroll). The stamps
-        # start near Chromium's clock, after the last gesture's; only their spacing counts.
-        start = max(time.time(), self._last_touch + _MOVE_INTERVAL_S)
+        # start near Chromium's clock, ``_GESTURE_GAP_S`` after the last gesture's end or later; only their spacing
+        # counts.
+        start = max(time.time(), self._last_touch + _GESTURE_GAP_S)
         stamps = [start + index * _MOVE_INTERVAL_S for index in range(len(points))]
         for index, ((x, y), stamp) in enumerate(zip(points, stamps)):
             kind = "touchStart" if index == 0 else "touchMove"
@@ -466,32 +487,27 @@ class WebPage:
         self._settle()
 
     def _settle(self) -> None:
-        """Wait for the page to load, render a frame after the input's handlers ran and finish its animations
-        (page events, polled at each frame, never a sleep); a navigation that starts meanwhile (a link, a form, an
-        error page) is waited for in its turn."""
+        """Wait for the page to load, render a frame after the input's handlers ran and finish its animations, and
+        note its title and focused field (``_SETTLE``: page events, polled at each frame, never a sleep); a
+        navigation that starts meanwhile (a link, a form, an error page) is waited for in its turn."""
         for _ in range(_SETTLE_TRIES):
             try:
                 self._page.wait_for_load_state("load")
-                self._page.evaluate(_NEXT_FRAME)
-                self._wait_for_animations()
-                self._device_paths()
+                self._title, self._focused = self._run(f"({_SETTLE})({json.dumps(self._storage_url)}, "
+                                                       f"{json.dumps(self._storage_root)}, {_ANIMATION_TIMEOUT_MS})")
                 break
             except Exception as error:  # Playwright's Error: the page navigated while we waited
                 if "destroyed" not in str(error) and "navigat" not in str(error).lower():
                     raise
         self._state = self._pixels = None
 
-    def _wait_for_animations(self) -> None:
-        """Wait for the page's finite animations to end; one that never ends (past ``_ANIMATION_TIMEOUT_MS``) leaves
-        the page as settled as it gets."""
-        try:
-            self._page.wait_for_function(_ANIMATIONS_DONE, polling="raf", timeout=_ANIMATION_TIMEOUT_MS)
-        except Exception as error:  # Playwright's TimeoutError (Playwright is imported only when a page is shown)
-            if type(error).__name__ != "TimeoutError":
-                raise
+    def _run(self, expression: str):
+        """The value of ``expression`` in the page, a promise awaited (one CDP ``Runtime.evaluate``: Playwright's
+        ``evaluate`` makes more round trips)."""
+        answer = self._cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                     "returnByValue": True})
+        if "exceptionDetails" in answer:
+            details = answer["exceptionDetails"]
+            raise AndroidGymError(details.get("exception", {}).get("description", details["text"]))
+        return answer["result"].get("value")
 
-    def _device_paths(self) -> None:
-        """On a page of the phone's storage, the host's part of a path out of its title and text (``_DEVICE_PATHS``);
-        a navigation that starts meanwhile is ``_settle``'s to wait for."""
-        if self._page.url.startswith(self._storage_url):
-            self._page.evaluate(_DEVICE_PATHS, self._storage_root)
