@@ -14,10 +14,9 @@ Simple-Commons at the commit it pins (``71d66584bd``): ``activity_main.xml`` (``
 
 Pickers: ``EventActivity`` opens the framework ``DatePickerDialog`` (calendar mode; its ``SimpleMonthView`` days
 are virtual a11y nodes with text "15" and description "15 October 2023") and, with the system theme that API 33
-defaults to, Material 1.9's ``MaterialTimePicker`` in 24-hour clock mode (strings and ids from
-material-components-android ``timepicker``): tapping an hour moves on to the minutes (5-minute steps); the
-keyboard-mode button switches to two text fields for any minute. The clock face's numbers are laid out as a grid
-(the toolkit has no circular layout) and each number takes the tap that its angle would take on the real dial.
+defaults to, Material 1.9's ``MaterialTimePicker`` in 24-hour clock mode (``framework.time_picker``): tapping an
+hour moves on to the minutes (5-minute steps); the keyboard-mode button switches to two text fields for any
+minute.
 
 State: ``databases/events.db`` (WAL) read on every build, so rows written from outside show up at once; the app's
 ``shared_prefs/Prefs.xml`` holds the chosen view, the reminder warning flag and the last used reminders, as
@@ -62,6 +61,7 @@ from android_gym.sim.framework import day_picker, formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.formats import Plural
 from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
+from android_gym.sim.framework.time_picker import Theme, TimePicker
 from android_gym.sim.int32 import to_int32
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
@@ -155,12 +155,6 @@ MINUTES_BEFORE = ((7 * 24 * 60, Plural("weeks_before", "{} week before", "{} wee
 DAYS = Plural("days", "{} day", "{} days")
 REPEAT_EVERY = ((YEAR, Plural("years", "{} year", "{} years")), (MONTH, Plural("months", "{} month", "{} months")),
                 (WEEK, Plural("weeks", "{} week", "{} weeks")))
-# Material TimePicker (timepicker/res/values/strings.xml).
-SELECT_TIME, HOUR_LABEL, MINUTE_LABEL = "Select time", "Hour", "Minute"
-TEXT_INPUT_MODE = "Switch to text input mode for the time input."
-CLOCK_MODE = "Switch to clock mode for the time input."
-HOUR_VALUES = ("00", *(str(hour) for hour in range(1, 24)))  # TimePickerClockPresenter.HOUR_CLOCK_24_VALUES
-MINUTE_VALUES = tuple(f"{minute:02d}" for minute in range(0, 60, 5))  # MINUTE_CLOCK_VALUES, zero-leading
 
 #: Room's tables (exported schema ``8.json``), the Android metadata table and Room's identity hash.
 SCHEMA = (
@@ -217,12 +211,6 @@ _SUNDAY = 6  # Python's weekday number
 
 def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
-
-
-def _clock_number(value: str) -> str:
-    """``TimeModel.formatText``: a clock face value formatted as a number when the face is drawn (as wide as
-    ``value``), a number rather than a resource string of the app."""
-    return f"{int(value):0{len(value)}d}"
 
 
 def _android_id(name: str) -> str:
@@ -754,122 +742,6 @@ class DatePicker:
                               text_color=WHITE if chosen else TEXT, on_click=lambda day=day: self._pick(day)))
         cells += [View(weight=1, height=110) for _ in range(-len(cells) % 7)]
         return [row(*cells[i:i + 7]) for i in range(0, len(cells), 7)]
-
-
-# ----- Material's MaterialTimePicker --------------------------------------------------------------------------------
-class TimePicker:
-    """``MaterialTimePicker`` (24-hour format, clock input mode): hour and minute chips, the clock face, the
-    keyboard-mode button, Cancel and OK. ``on_set`` gets ``(hour, minute)``."""
-
-    HOUR_FIELD, MINUTE_FIELD = "timepicker_hour", "timepicker_minute"
-
-    def __init__(self, screen: Screen, hour: int, minute: int, on_set: Callable[[int, int], None],
-                 on_close: Callback) -> None:
-        self._screen = screen
-        self.hour, self.minute = hour, minute
-        self.selecting_minutes = False
-        self.text_mode = False
-        self.hour_text, self.minute_text = f"{hour:02d}", f"{minute:02d}"
-        self._on_set, self._on_close = on_set, on_close
-
-    # clock mode
-    def _pick_hour(self, hour: int) -> None:
-        """``onActionUp`` on an hour: set it and move on to the minutes."""
-        self.hour, self.selecting_minutes = hour, True
-        self.hour_text = f"{hour:02d}"
-
-    def _pick_minute(self, minute: int) -> None:
-        self.minute = minute
-        self.minute_text = f"{minute:02d}"
-
-    def _select(self, minutes: bool) -> None:
-        self.selecting_minutes = minutes
-
-    # text mode (TimePickerTextInputPresenter; MaxInputValidator 23 / 59)
-    def _toggle_mode(self) -> None:
-        self.text_mode = not self.text_mode
-        self.hour_text, self.minute_text = f"{self.hour:02d}", f"{self.minute:02d}"
-        self._screen.focus_key, self._screen.keyboard_shown = (self.HOUR_FIELD, True) if self.text_mode else ("", False)
-
-    def _set_hour_text(self, text: str) -> None:
-        if text == "" or (text.isdigit() and len(text) <= 2 and int(text) <= 23):
-            self.hour_text = text
-            self.hour = int(text or 0)
-
-    def _set_minute_text(self, text: str) -> None:
-        if text == "" or (text.isdigit() and len(text) <= 2 and int(text) <= 59):
-            self.minute_text = text
-            self.minute = int(text or 0)
-
-    def _ok(self) -> None:
-        self._on_close()
-        self._on_set(self.hour, self.minute)
-
-    def view(self) -> View:
-        """The dialog's panel."""
-        face = self._text_inputs() if self.text_mode else column(self._display(), self._clock_face())
-        mode = View(kind="icon", class_name="android.widget.Button", resource_id=_id("material_timepicker_mode_button"),
-                    content_desc=CLOCK_MODE if self.text_mode else TEXT_INPUT_MODE,
-                    hint="time" if self.text_mode else "keyboard", clickable=True,
-                    focusable=True, on_click=self._toggle_mode, width=_ICON, height=_ICON, text_color=TEXT)
-        buttons = row(mode, View(weight=1, resource_id=_id("material_timepicker_mode_cancel_space")),
-                      dialog_button(CANCEL, self._on_close, _id("material_timepicker_cancel_button")),
-                      dialog_button(OK, self._ok, _id("material_timepicker_ok_button")), padding=24, spacing=12)
-        title = text_view(SELECT_TIME, resource_id=_id("header_title"), text_size=_NORMAL, padding=42)
-        return column(title, face, buttons, width=960, background=WHITE)
-
-    def _display(self) -> View:
-        """``material_clock_display``: the hour and minute chips (the active one highlighted)."""
-        def chip(name: str, text: str, description: str, active: bool, on_click: Callback) -> View:
-            return View(kind="button", class_name="android.widget.Button", resource_id=_id(name), text=text,
-                        content_desc=description, checkable=True, checked=active, clickable=True, focusable=True,
-                        on_click=on_click, width=260, height=200, text_size=110,
-                        background=_CHIP_BG if active else (238, 238, 238), text_color=PRIMARY if active else TEXT)
-
-        return row(View(weight=1),
-                   chip("material_hour_tv", f"{self.hour:02d}", f"{self.hour} hours", not self.selecting_minutes,
-                        lambda: self._select(False)),
-                   text_view(":", text_size=110, padding=12),
-                   chip("material_minute_tv", f"{self.minute:02d}", f"{self.minute} minutes", self.selecting_minutes,
-                        lambda: self._select(True)),
-                   View(weight=1), resource_id=_id("material_clock_display"), padding=24)
-
-    def _clock_face(self) -> View:
-        """``ClockFaceView``: the 24 hours (outer ring 00–11, inner ring 12–23) or the 12 five-minute marks."""
-        if self.selecting_minutes:
-            labels = [self._number(_clock_number(text), f"{text} minutes", int(text) == self.minute,
-                                   lambda m=int(text): self._pick_minute(m)) for text in MINUTE_VALUES]
-            rows = [labels[i:i + 4] for i in range(0, 12, 4)]
-        else:
-            labels = [self._number(_clock_number(text), f"{text} hours", hour == self.hour,
-                                   lambda h=hour: self._pick_hour(h))
-                      for hour, text in enumerate(HOUR_VALUES)]
-            rows = [labels[i:i + 6] for i in range(0, 24, 6)]
-        return View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("material_clock_face"),
-                    background=(243, 243, 243), padding=24, children=[row(*cells) for cells in rows])
-
-    @staticmethod
-    def _number(text: str, description: str, selected: bool, on_click: Callback) -> View:
-        return View(kind="button", class_name="android.widget.TextView", text=text, content_desc=description,
-                    selected=selected, clickable=True, focusable=True, on_click=on_click, weight=1, height=140,
-                    text_size=_BIG, background=PRIMARY if selected else (243, 243, 243),
-                    text_color=WHITE if selected else TEXT)
-
-    def _text_inputs(self) -> View:
-        """``material_textinput_timepicker``: an hour and a minute field, each labelled below."""
-        def field(name: str, key: str, value: str, label: str, on_text: Callable[[str], None]) -> View:
-            return column(edit_text(value, "", key, on_text, resource_id=_id("material_timepicker_edit_text"),
-                                    text_size=110, height=220),
-                          text_view(label, resource_id=_id("material_label"), text_size=_NORMAL),
-                          resource_id=_id(name), width=320)
-
-        return row(View(weight=1),
-                   field("material_hour_text_input", self.HOUR_FIELD, self.hour_text, HOUR_LABEL,
-                         self._set_hour_text),
-                   text_view(":", text_size=110, padding=12),
-                   field("material_minute_text_input", self.MINUTE_FIELD, self.minute_text, MINUTE_LABEL,
-                         self._set_minute_text),
-                   View(weight=1), padding=24)
 
 
 # ----- the activities -------------------------------------------------------------------------------------------------
@@ -1495,7 +1367,7 @@ class EventScreen(_CalendarScreen):
         """``setupStartTime``/``setupEndTime`` with the system theme: a ``MaterialTimePicker``."""
         self._hide_keyboard()
         current = self.start_at if is_start else self.end_at
-        self.popup, self.picker = "time", TimePicker(self, current.hour, current.minute,
+        self.popup, self.picker = "time", TimePicker(self, PACKAGE, current.hour, current.minute, True,
                                                      lambda h, m: self._time_set(h, m, is_start), self._close_popup)
 
     def _time_set(self, hour: int, minute: int, is_start: bool) -> None:
@@ -1644,6 +1516,8 @@ class EventScreen(_CalendarScreen):
     def _popup(self) -> tuple[View | None, Callback | None]:
         """The open dialog's panel and what a touch outside it does."""
         if self.picker is not None:
+            if isinstance(self.picker, TimePicker):
+                return self.picker.view(Theme.of(self, PRIMARY)), self._close_popup
             return self.picker.view(), self._close_popup
         if self.popup == "repeat":
             options = sorted({0, DAY, WEEK, MONTH, YEAR, self.repeat_interval})

@@ -1,0 +1,109 @@
+"""Material's time picker as the Clock (a new alarm) and Simple Calendar (an event's times) show it: the numbers on
+a round dial, the hand and selector in the app's primary colour, and the Material 3 colour roles by day and by
+night."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from ui_nodes import tap
+
+from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
+from android_gym.sim.framework.time_picker import DAY, NIGHT, Theme
+from android_gym.sim.phone import Phone
+from android_gym.sim.ui.views import PRIMARY, View
+
+CLOCK, CALENDAR = "com.google.android.deskclock", "com.simplemobiletools.calendar.pro"
+
+
+def _views(phone: Phone) -> list[View]:
+    return [view for window in phone.window.frame().windows() for view in window.walk()]
+
+
+def _by_id(phone: Phone, package: str, name: str) -> View:
+    return next(view for view in _views(phone) if view.resource_id == f"{package}:id/{name}")
+
+
+def _middle(view: View) -> tuple[float, float]:
+    x1, y1, x2, y2 = view.bounds
+    return (x1 + x2) / 2, (y1 + y2) / 2
+
+
+def _clock_picker(night: bool, hours: str = "12") -> Phone:
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"settings put system time_12_24 {hours}")
+    phone.run(f"monkey -p {CLOCK} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Alarm")
+    tap(phone, content_desc="Add alarm")
+    return phone
+
+
+def test_the_dials_numbers_lie_on_a_circle_clockwise_from_the_top():
+    """ClockFaceView: 12 at the top, 3 at the right, 6 at the bottom, 9 at the left, all as far from the dial's
+    centre; on a 24-hour dial 12-23 on an inner ring (0.66 of the outer radius)."""
+    for hours, outer, inner in (("12", ["12", *map(str, range(1, 12))], []),
+                                ("24", ["00", *map(str, range(1, 12))], list(map(str, range(12, 24))))):
+        phone = _clock_picker(False, hours)
+        face = _by_id(phone, CLOCK, "material_clock_face")
+        cx, cy = _middle(face)
+        numbers = {view.text: _middle(view) for view in _views(phone)
+                   if view.class_name == "android.widget.TextView" and view.content_desc.endswith(("o'clock", "hours"))}
+        assert sorted(numbers) == sorted(outer + inner)
+        for ring, ratio in ((outer, 1.0), (inner, 0.66)):
+            for index, text in enumerate(ring):
+                x, y = numbers[text]
+                radius = math.dist((x, y), (cx, cy))
+                assert radius == pytest.approx(math.dist(numbers[outer[0]], (cx, cy)) * ratio, abs=2)
+                angle = math.atan2(x - cx, cy - y) % (2 * math.pi)
+                assert angle == pytest.approx(2 * math.pi * index / 12, abs=0.02)
+        boxes = [view.bounds for view in _views(phone) if view.class_name == "android.widget.TextView"
+                 and view.content_desc.endswith(("o'clock", "hours"))]
+        for x, y in numbers.values():  # a tap on a number's middle is that number's alone
+            assert sum(x1 <= x < x2 and y1 <= y < y2 for x1, y1, x2, y2 in boxes) == 1
+        face_left, face_top, face_right, face_bottom = face.bounds
+        assert face_right - face_left == face_bottom - face_top == 672  # material_clock_size, 256 dp
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_the_clocks_picker_draws_the_chosen_hour_under_its_selector_in_the_theme(night: bool):
+    """15:34 on a 12-hour phone: the selector (colorPrimary) round 3, its number in colorOnPrimary; the dial
+    colorSurfaceVariant, the hour chip colorPrimaryContainer, PM colorTertiaryContainer, by day and by night; the
+    pixels show them."""
+    phone = _clock_picker(night)
+    scheme, primary = (NIGHT, MATERIAL_YOU_NIGHT[PRIMARY]) if night else (DAY, PRIMARY)
+    pixels = phone.screenshot()
+    three = next(view for view in _views(phone) if view.content_desc == "3 o'clock")
+    x1, y1, x2, y2 = three.bounds
+    assert three.text_color == Theme(primary, night).on_primary
+    assert tuple(pixels[y1 + 8, (x1 + x2) // 2]) == primary  # inside the selector, above the number
+    face = _by_id(phone, CLOCK, "material_clock_face")
+    assert face.background == scheme.surface_variant
+    assert tuple(pixels[face.bounds[1] + 150, (face.bounds[0] + face.bounds[2]) // 2 - 60]) == scheme.surface_variant
+    hour = _by_id(phone, CLOCK, "material_hour_tv")
+    assert (hour.background, hour.text_color) == (scheme.primary_container, scheme.on_primary_container)
+    pm = _by_id(phone, CLOCK, "material_clock_period_pm_button")
+    assert pm.checked and pm.background == scheme.tertiary_container
+    assert tuple(pixels[pm.bounds[1] + 10, pm.bounds[0] + 20]) == scheme.tertiary_container
+
+
+def test_simple_calendars_time_picker_turns_dark_by_night():
+    """The picker follows the dark theme: its dial, chips and surface are the night roles, not light greys left
+    from the day (the dialog's surface the night surface under the primary's elevation overlay)."""
+    phone = Phone()
+    phone.run("cmd uimode night yes")
+    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
+    face = _by_id(phone, CALENDAR, "material_clock_face")
+    minute = _by_id(phone, CALENDAR, "material_minute_tv")
+    assert (face.background, minute.background) == (NIGHT.surface_variant, NIGHT.surface_variant)
+    panel = next(view for view in _views(phone) if _by_id(phone, CALENDAR, "header_title") in view.children)
+    assert panel.background == Theme(COMMONS_PRIMARY, True).dialog_surface
+    pixels = phone.screenshot()
+    x1, y1, x2, y2 = panel.bounds
+    assert np.asarray(pixels[y1:y2, x1:x2]).mean() < 90  # a dark dialog
