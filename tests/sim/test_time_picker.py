@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from ui_nodes import tap
 
+from android_gym.sim.apps.commons import DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
+from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.time_picker import DAY, NIGHT, Theme
@@ -107,3 +109,25 @@ def test_simple_calendars_time_picker_turns_dark_by_night():
     pixels = phone.screenshot()
     x1, y1, x2, y2 = panel.bounds
     assert np.asarray(pixels[y1:y2, x1:x2]).mean() < 90  # a dark dialog
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_simple_calendars_date_picker_is_on_the_dialogs_surface_in_its_text_colour(night: bool):
+    """Commons' MyDateTimePickerMaterialTheme: dialog_you_background (system_accent2_50 by day, _800 by night), not
+    the window's white, the days and weekday letters in you_neutral_text_color, the chosen day in the primary
+    colour; the pixels between the days show the surface."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/event_start_date")
+    surface, ink = (COMMONS_NIGHT[DIALOG_BACKGROUND], NIGHT_TEXT_COLOR) if night else (DIALOG_BACKGROUND, TEXT_COLOR)
+    month = next(view for view in _views(phone) if view.resource_id == "android:id/month_view")
+    days = {view.text: view for view in month.walk() if view.content_desc.endswith("October 2023")}
+    assert days["16"].background is None and days["16"].text_color == ink
+    assert days["15"].background == COMMONS_PRIMARY
+    letters = [view for view in _views(phone) if view.kind == "label" and view.hint in ("S", "M", "T", "W", "F")]
+    assert len(letters) == 7 and {view.text_color for view in letters} == {ink}
+    x1, y1, x2, y2 = days["16"].bounds
+    assert tuple(phone.screenshot()[y1 + 4, x1 + 4]) == surface

@@ -687,9 +687,12 @@ def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
 # ----- the framework DatePickerDialog --------------------------------------------------------------------------------
 class DatePicker:
     """``DatePickerDialog`` in calendar mode: header, month pages with previous/next buttons, day cells, Cancel and
-    OK. ``on_set`` gets the chosen date; ``on_close`` runs when the dialog goes away. Dates are in the locale
-    ``tag``: the header the skeleton "EMMMd", the month title "MMMMy" (``DatePickerCalendarDelegate``,
-    ``SimpleMonthView``), a day's description "d MMMM y"."""
+    OK, in Commons' ``MyDateTimePickerMaterialTheme`` (``getDatePickerDialogTheme`` with the system theme): on
+    ``dialog_you_background``, the dialogs' surface (``DIALOG_BACKGROUND``, by day and by night), its header and the
+    chosen day in ``you_primary_color``, the days and weekday letters in ``you_neutral_text_color`` (its
+    ``textColorPrimary`` and ``textColorSecondary``). ``on_set`` gets the chosen date; ``on_close`` runs when the
+    dialog goes away. Dates are in the locale ``tag``: the header the skeleton "EMMMd", the month title "MMMMy"
+    (``DatePickerCalendarDelegate``, ``SimpleMonthView``), a day's description "d MMMM y"."""
 
     def __init__(self, selected: dt.date, on_set: Callable[[dt.date], None], on_close: Callback, tag: str,
                  sunday_first: bool) -> None:
@@ -718,13 +721,13 @@ class DatePicker:
         navigation = row(day_picker.month_button(self.shown, -1, lambda: self._move(-1)),
                          _drawn(formats.format_skeleton(self.shown, "MMMMy", self.tag), _BIG, bold=True, weight=1),
                          day_picker.month_button(self.shown, 1, lambda: self._move(1)))
-        letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT_SECONDARY, weight=1,
+        letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT, weight=1,
                                centered=True) for day in week_days(self.sunday_first)), padding=12)
         month = View(kind="column", class_name="android.view.View", resource_id=_android_id("month_view"),
                      padding=12, children=self._weeks())
         buttons = row(View(weight=1), dialog_button(CANCEL, self._on_close, _android_id("button2")),
                       dialog_button(OK, self._ok, _android_id("button1")), padding=24, spacing=12)
-        return column(header, navigation, letters, month, buttons, width=960, background=WHITE)
+        return column(header, navigation, letters, month, buttons, width=960, background=DIALOG_BACKGROUND)
 
     def _weeks(self) -> list[View]:
         """``SimpleMonthView``: rows of seven days from the column of the first day (``firstDayOfWeek``: Sunday
@@ -738,7 +741,7 @@ class DatePicker:
             cells.append(View(kind="button", class_name="android.view.View", text=str(number),
                               content_desc=formats.format_pattern(day, "d MMMM y", self.tag), clickable=True,
                               focusable=True, selected=chosen, checkable=True, checked=chosen, weight=1, height=110,
-                              text_size=_BIG, background=PRIMARY if chosen else WHITE,
+                              text_size=_BIG, background=PRIMARY if chosen else None,
                               text_color=WHITE if chosen else TEXT, on_click=lambda day=day: self._pick(day)))
         cells += [View(weight=1, height=110) for _ in range(-len(cells) % 7)]
         return [row(*cells[i:i + 7]) for i in range(0, len(cells), 7)]
