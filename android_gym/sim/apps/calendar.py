@@ -50,10 +50,10 @@ from android_gym.sim.apps.commons import (
     NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
-    TEXT_COLOR,
     Release,
     SearchMenuScreen,
     contextual_bar_color,
+    faded,
     search_menu,
     start_up_dialogs,
 )
@@ -71,7 +71,6 @@ from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.views import (
     LAYOUT_ONLY,
     TEXT,
-    TEXT_SECONDARY,
     WHITE,
     Callback,
     Color,
@@ -84,7 +83,6 @@ from android_gym.sim.ui.views import (
     fab,
     group,
     image_button,
-    over,
     row,
     scroll_list,
     text_view,
@@ -194,16 +192,15 @@ _CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
 #: An event's card (event_list_item.xml): section_holder_stroke, a 1 dp stroke of light_grey_stroke (#40FFFFFF)
 #: that DayEventsAdapter tints with the text colour, rounded by activity_margin; its colour bar event_color_bar_width
 #: 16 dp wide, rounded at its start (event_list_color_bar).
-_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT_COLOR, 0.25), 3, 42, 42
+_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = faded(0.25), 3, 42, 42
 _START_CORNERS = (True, False, False, True)
 #: A selected card: selector_rounded's activated_item_foreground_rounded over it.
 _SELECTED_BG = ACTIVATED_ITEM
 #: MonthView.getTextPaint: a day of another month in the text colour at MEDIUM_ALPHA (0.5) over the window.
-_OTHER_MONTH_INK = over(TEXT_COLOR, 0.5)
-#: Simple-Commons' dark theme; the cards' stroke and the other months' days the night text colour at their alpha over
-#: the night window.
-_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE]),
-                 _OTHER_MONTH_INK: over(NIGHT_COLORS[TEXT], 0.5, NIGHT_COLORS[WHITE])}
+_OTHER_MONTH_INK = faded(0.5)
+#: The placeholders of the event list and the search (``fragment_event_list.xml``, ``activity_main.xml``:
+#: ``android:alpha="0.8"``) and an unset second reminder's "Add another reminder" (``updateReminder2Text``: 0.4).
+_PLACEHOLDER_INK, _UNSET_REMINDER_INK = faded(0.8), faded(0.4)
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number
@@ -1162,7 +1159,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
             return column(
                 text_view(NO_UPCOMING_EVENTS if self.calendar.config.display_event_types() else EVERYTHING_FILTERED_OUT,
                           resource_id=_id("calendar_empty_list_placeholder"), text_size=47,
-                          text_color=TEXT_SECONDARY, padding=42),
+                          text_color=_PLACEHOLDER_INK, padding=42),
                 text_view(CREATE_NEW_EVENT, resource_id=_id("calendar_empty_list_placeholder_2"), text_size=47,
                           text_color=PRIMARY, padding=42, clickable=True, focusable=True, on_click=self._new_event),
                 resource_id=_id("calendar_events_list_holder"), gravity="fill")
@@ -1235,10 +1232,10 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                                         key="search_results_list", resource_id=_id("search_results_list"), weight=1))
         else:
             children.append(text_view(NO_ITEMS_FOUND, resource_id=_id("search_placeholder"), text_size=47,
-                                      text_color=TEXT_SECONDARY, padding=42))
+                                      text_color=_PLACEHOLDER_INK, padding=42))
             if len(text) == 1:
                 children.append(text_view(TYPE_2_CHARACTERS, resource_id=_id("search_placeholder_2"), text_size=47,
-                                          text_color=TEXT_SECONDARY, padding=42))
+                                          text_color=_PLACEHOLDER_INK, padding=42))
         return View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("search_holder"),
                     clickable=True, focusable=True, weight=1, children=children)
 
@@ -1600,8 +1597,9 @@ class EventScreen(_CalendarScreen):
         lines = [_line("event_reminder_1", reminder_text(self.reminders[0], self.tag))]
         if self.reminders[0] != REMINDER_OFF:
             second = self.reminders[1]
-            lines.append(_line("event_reminder_2", ADD_ANOTHER_REMINDER if second == REMINDER_OFF
-                               else reminder_text(second, self.tag), text_color=TEXT_SECONDARY))
+            unset = second == REMINDER_OFF
+            lines.append(_line("event_reminder_2", ADD_ANOTHER_REMINDER if unset else reminder_text(second, self.tag),
+                               text_color=_UNSET_REMINDER_INK if unset else TEXT))
         return lines
 
     def _repetition_lines(self) -> list[View]:
@@ -1636,7 +1634,7 @@ class SimpleCalendarPro(App):
     once, so ``MainActivity`` is the first screen."""
 
     package = PACKAGE
-    night_colors = _NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS), the cards' stroke
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS), its faded text
     day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME

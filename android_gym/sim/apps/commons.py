@@ -47,20 +47,40 @@ ACTIVATED_ITEM: Color = over(_ACTIVATED, _ACTIVATED_ALPHA)
 #: phone's accent) by day and ``system_accent1_10`` (tone 99) by night, for the text and the icons the apps tint with
 #: it, not Material's near-black (and light grey by night).
 TEXT_COLOR, NIGHT_TEXT_COLOR = (0x04, 0x1E, 0x49), (0xFA, 0xFB, 0xFF)
-#: The apps' colours by day: their text colour for Material's, and their primary colour for Material's in the
-#: toolkit's widgets, which Simple-Commons tints with it (``setupDialogStuff``'s dialog buttons, ``MyEditText``,
-#: ``MyCompatRadioButton``, ``MyAppCompatCheckbox``: ``setColors(textColor, getProperPrimaryColor(), ...)``).
-DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR, MATERIAL_PRIMARY: PRIMARY}
+#: The alphas at which the apps draw text in their text colour made translucent (``android:alpha`` in a layout,
+#: ``View.setAlpha``, ``adjustAlpha``): ``LOWER_ALPHA``, 0.4, ``MEDIUM_ALPHA``, 0.6, 0.7 and 0.8.
+FADED_ALPHAS = (0.25, 0.4, 0.5, 0.6, 0.7, 0.8)
+MEDIUM_ALPHA = 0.5
+
+
+def faded(alpha: float) -> Color:
+    """``getProperTextColor`` at ``alpha`` (one of ``FADED_ALPHAS``) over the window by day; ``NIGHT_COLORS`` gives
+    its night colour, over the dark window."""
+    return over(TEXT_COLOR, alpha)
+
+
+#: The apps' colours by day: their text colour for Material's, the same at ``MEDIUM_ALPHA`` for Material's secondary
+#: grey (the apps tint their faint text with their text colour: ``MyEditText``'s hint is it at ``MEDIUM_ALPHA``), and
+#: their primary colour for Material's in the toolkit's widgets, which Simple-Commons tints with it
+#: (``setupDialogStuff``'s dialog buttons, ``MyEditText``, ``MyCompatRadioButton``, ``MyAppCompatCheckbox``:
+#: ``setColors(textColor, getProperPrimaryColor(), ...)``).
+DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR, TEXT_SECONDARY: faded(MEDIUM_ALPHA), MATERIAL_PRIMARY: PRIMARY}
 #: Their dialogs' surface: ``getAlertDialogBuilder`` gives a ``MaterialAlertDialogBuilder`` in the system theme, on
 #: ``ThemeOverlay.App.MaterialAlertDialog``'s ``colorSurface``, ``you_dialog_background_color``: ``system_accent2_50``
 #: by day (tone 95 of the accent's hue at chroma 16, as ``TOP_BAR``'s night colour is its tone 20) and
 #: ``system_accent2_800`` by night (``values-v31``, ``values-night-v31``), not the window's white.
 DIALOG_BACKGROUND: Color = (237, 240, 255)
 #: The apps' colours in the dark theme: the system theme's ``you_background_color`` and text colours have
-#: ``values-night`` variants (Material You's dark surfaces); the primary colour is the same; the search bar is it at
-#: low alpha over the dark window; a top bar is ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16,
-#: Android 13's ``TONAL_SPOT`` accent2), with white on it.
+#: ``values-night`` variants (Material You's dark surfaces: ``system_neutral1_900``, the phone's neutral 10, the same
+#: as the system's own night background), and so the faded text (over the dark window; Material's secondary grey as
+#: by day, which makes the fields' hints and the renderer's faint ink the text colour at ``MEDIUM_ALPHA`` too); the
+#: primary colour is the same; the search bar is it at low alpha over the dark window; a top bar is
+#: ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16, Android 13's ``TONAL_SPOT`` accent2), with white
+#: on it.
 NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, TEXT: NIGHT_TEXT_COLOR, MATERIAL_PRIMARY: PRIMARY,
+                                    **{faded(alpha): over(NIGHT_TEXT_COLOR, alpha, MATERIAL_YOU_NIGHT[WHITE])
+                                       for alpha in FADED_ALPHAS},
+                                    TEXT_SECONDARY: over(NIGHT_TEXT_COLOR, MEDIUM_ALPHA, MATERIAL_YOU_NIGHT[WHITE]),
                                     SEARCH_BACKGROUND: over(PRIMARY, 0.25, MATERIAL_YOU_NIGHT[WHITE]),
                                     TOP_BAR: (40, 48, 65), DIALOG_BACKGROUND: (40, 48, 65), DARK_GREY: WHITE,
                                     ACTIVATED_ITEM: over(_ACTIVATED, _ACTIVATED_ALPHA, MATERIAL_YOU_NIGHT[WHITE])}
