@@ -54,6 +54,7 @@ from android_gym.sim.apps.commons import (
     SearchMenuScreen,
     contextual_bar_color,
     faded,
+    my_edit_text,
     search_menu,
     start_up_dialogs,
 )
@@ -1569,8 +1570,9 @@ class EventScreen(_CalendarScreen):
         """``event_nested_scrollview``: one row per line of ``activity_event.xml``."""
         today = self.now.date()
         hints = {"event_title": TITLE, "event_location": LOCATION, "event_description": DESCRIPTION}
-        fields = [edit_text(self.values[name], hints[name], name, self._set_value(name), resource_id=_id(name),
-                            multiline=name == "event_description", text_size=_BIG) for name in self.FIELDS]
+        fields = [my_edit_text(edit_text(self.values[name], hints[name], name, self._set_value(name),
+                                         resource_id=_id(name), multiline=name == "event_description",
+                                         text_size=_BIG), self.focus_key == name) for name in self.FIELDS]
         all_day = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("event_all_day_holder"),
                        clickable=True, focusable=True, on_click=self._toggle_all_day, padding=24, children=[
                            # android:clickable="false" (the holder toggles it), layoutDirection rtl: box at the end

@@ -13,7 +13,19 @@ from android_gym.sim.framework.app import ActivityDialog, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
-from android_gym.sim.ui.views import DIVIDER, TEXT, TEXT_SECONDARY, WHITE, Color, View, column, over, row, text_view
+from android_gym.sim.ui.views import (
+    DIVIDER,
+    LAYOUT_ONLY,
+    TEXT,
+    TEXT_SECONDARY,
+    WHITE,
+    Color,
+    View,
+    column,
+    over,
+    row,
+    text_view,
+)
 from android_gym.sim.ui.views import PRIMARY as MATERIAL_PRIMARY
 
 #: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same): the colour the
@@ -87,6 +99,15 @@ NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, TEXT: NIGHT_TEXT_COLOR
 #: ``BaseSimpleActivity.onResume``: ``updateNavigationBarColor(getProperBackgroundColor())``, the navigation bar in
 #: the window's background colour (its buttons dark over it: ``SYSTEM_UI_FLAG_LIGHT_NAVIGATION_BAR``).
 NAVIGATION_BAR_COLOR: Color = WHITE
+
+
+def my_edit_text(field: View, focused: bool) -> View:
+    """A ``MyEditText`` (``field``, ``focused`` or not): ``setColors`` puts a colour filter of the primary colour on
+    its background, so its underline is the primary colour with or without the focus, where the toolkit draws
+    Material's grey line when it has none; the field over its line, a grouping the dump leaves out."""
+    field.underline = False
+    line = View(class_name=LAYOUT_ONLY, height=4 if focused else 2, background=PRIMARY, gravity="bottom", margin=12)
+    return View(kind="frame", class_name=LAYOUT_ONLY, children=[field, line])
 
 
 def valid_name(name: str) -> bool:

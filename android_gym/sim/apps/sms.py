@@ -445,6 +445,7 @@ class NewConversationScreen(Screen):
     def build(self) -> View:
         field = edit_text(self.address, ADD_CONTACT_OR_NUMBER, self.FIELD, self._set_address,
                           resource_id=_id(self.FIELD), weight=1, height=126, text_size=_BIG)
+        field.underline = False  # android:background="@android:color/transparent"
         entry = [field]
         if len(self.address) > 2:
             entry.append(_image("new_conversation_confirm", "check", clickable=True, focusable=True,
