@@ -30,11 +30,10 @@ from android_gym.sim.ui.dialogs import dialog_button
 from android_gym.sim.ui.views import LAYOUT_ONLY, WHITE, Callback, Color, View, column, edit_text, over, row, text_view
 
 # timepicker/res/values/strings.xml
-SELECT_TIME, ENTER_TIME = "Select time", "Enter time"  # the title in clock and in keyboard mode
-HOUR_LABEL, MINUTE_LABEL, AM, PM = "Hour", "Minute", "AM", "PM"
+SELECT_TIME, HOUR_LABEL, MINUTE_LABEL, AM, PM = "Select time", "Hour", "Minute", "AM", "PM"
 TEXT_INPUT_MODE = "Switch to text input mode for the time input."
 CLOCK_MODE = "Switch to clock mode for the time input."
-CANCEL, OK = "Cancel", "OK"  # the dialog's buttons: android:string/cancel and ok
+CANCEL, OK = "Cancel", "OK"  # mtrl_timepicker_cancel, mtrl_timepicker_confirm
 HOUR_SUFFIX, HOUR_24_SUFFIX, MINUTE_SUFFIX = "{} o'clock", "{} hours", "{} minutes"
 #: ``TimePickerClockPresenter``'s ``HOUR_CLOCK_VALUES``, ``HOUR_CLOCK_24_VALUES`` and ``MINUTE_CLOCK_VALUES``, in
 #: the dial's order from the top, clockwise.
@@ -200,8 +199,7 @@ class TimePicker:
             button.text_color = theme.primary
         bar = row(mode, View(weight=1, resource_id=self._id("material_timepicker_mode_cancel_space")), *buttons,
                   padding=30, spacing=12)
-        title = text_view(ENTER_TIME if self.text_mode else SELECT_TIME, resource_id=self._id("header_title"),
-                          text_size=_TITLE_TEXT, padding=63,
+        title = text_view(SELECT_TIME, resource_id=self._id("header_title"), text_size=_TITLE_TEXT, padding=63,
                           text_color=scheme.on_surface_variant)
         return column(title, face, bar, width=_WIDTH, background=theme.dialog_surface, corner=round(28 * _DP))
 
