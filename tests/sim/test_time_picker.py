@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from ui_nodes import tap
 
+from android_gym.device.config import DeviceConfig
+from android_gym.device.sim import SimDevice
 from android_gym.sim.apps.commons import DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
@@ -131,3 +133,17 @@ def test_simple_calendars_date_picker_is_on_the_dialogs_surface_in_its_text_colo
     assert len(letters) == 7 and {view.text_color for view in letters} == {ink}
     x1, y1, x2, y2 = days["16"].bounds
     assert tuple(phone.screenshot()[y1 + 4, x1 + 4]) == surface
+
+
+def test_the_clocks_picker_speaks_the_system_language():
+    """Material's own strings, in the language of the phone (material-components' values-fr): the title and the
+    mode button's description, in the Clock as in Simple Calendar."""
+    device = SimDevice()
+    DeviceConfig(language="fr-FR").apply(device)
+    phone = device.phone
+    phone.run(f"monkey -p {CLOCK} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Alarme")
+    tap(phone, resource_id=f"{CLOCK}:id/fab")
+    assert _by_id(phone, CLOCK, "header_title").text == "Sélectionner l'heure"
+    assert _by_id(phone, CLOCK, "material_timepicker_mode_button").content_desc == \
+        "Passer en mode saisie de texte pour la saisie de l'heure."
