@@ -92,6 +92,9 @@ def test_the_clocks_picker_draws_the_chosen_hour_under_its_selector_in_the_theme
     pm = _by_id(phone, CLOCK, "material_clock_period_pm_button")
     assert pm.checked and pm.background == scheme.tertiary_container
     assert tuple(pixels[pm.bounds[1] + 10, pm.bounds[0] + 20]) == scheme.tertiary_container
+    tap(phone, content_desc="3 o'clock")  # on to the minutes: 34, between two marks, the selector over 35
+    selected = [view for view in _views(phone) if view.selected and view.content_desc.endswith("minutes")]
+    assert [view.text for view in selected] == ["35"] and selected[0].text_color == Theme(primary, night).on_primary
 
 
 def test_simple_calendars_time_picker_turns_dark_by_night():

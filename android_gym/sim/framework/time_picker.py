@@ -253,18 +253,15 @@ class TimePicker:
         the twelve five-minute marks, the hand from the centre to the chosen value and the selector round it."""
         scheme = theme.scheme
         if self.selecting_minutes:
-            values = [(text, MINUTE_SUFFIX.format(text), 1.0, minute, lambda m=minute: self._pick_minute(m))
+            values = [(text, MINUTE_SUFFIX.format(text), 1.0, lambda m=minute: self._pick_minute(m))
                       for minute, text in zip(range(0, 60, 5), MINUTE_VALUES)]
-            chosen, turn = self.minute, self.minute / 60
-            ring = 1.0
+            turn, ring = self.minute / 60, 1.0
         else:
             texts = HOUR_VALUES_24 if self.is24 else HOUR_VALUES_12
             suffix = HOUR_24_SUFFIX if self.is24 else HOUR_SUFFIX
-            values = [(text, suffix.format(text), _INNER_RATIO if hour >= 12 else 1.0, hour,
+            values = [(text, suffix.format(text), _INNER_RATIO if hour >= 12 else 1.0,
                        lambda h=hour: self._pick_hour(h)) for hour, text in enumerate(texts)]
-            chosen = self.hour if self.is24 else self.hour % 12
-            turn = chosen % 12 / 12
-            ring = _INNER_RATIO if self.is24 and chosen >= 12 else 1.0
+            turn, ring = self.hour % 12 / 12, _INNER_RATIO if self.is24 and self.hour >= 12 else 1.0
         radius = _NUMBER_RADIUS * ring
         hand_x = _DIAL / 2 + radius * math.sin(2 * math.pi * turn)
         hand_y = _DIAL / 2 - radius * math.cos(2 * math.pi * turn)
@@ -279,15 +276,15 @@ class TimePicker:
                   _placed(View(class_name=LAYOUT_ONLY, background=theme.primary, corner=_DOT, width=2 * _DOT,
                                height=2 * _DOT),
                           _DIAL // 2 - _DOT, _DIAL // 2 - _DOT)]
-        for index, (text, description, level, value, on_click) in enumerate(values):
+        for index, (text, description, level, on_click) in enumerate(values):
             angle = 2 * math.pi * (index % 12) / 12
             x = _DIAL / 2 + _NUMBER_RADIUS * level * math.sin(angle)
             y = _DIAL / 2 - _NUMBER_RADIUS * level * math.cos(angle)
-            # ClockFaceView draws the part of a number inside the selector in colorOnPrimary: here a number whose
-            # centre the selector covers
+            # ClockFaceView.findIntersectingTextView: the number under the selector is selected and drawn in
+            # colorOnPrimary (the part of it inside the selector): here the number whose centre the selector covers
             covered = math.dist((x, y), tip) < _SELECTOR / 2
             number = View(kind="button", class_name="android.widget.TextView", text=_number(text),
-                          content_desc=description, selected=value == chosen, clickable=True, focusable=True,
+                          content_desc=description, selected=covered, clickable=True, focusable=True,
                           on_click=on_click, width=_NUMBER_BOX, height=_NUMBER_BOX, text_size=_NUMBER_TEXT,
                           text_color=theme.on_primary if covered else scheme.on_surface)
             layers.append(_placed(number, round(x) - _NUMBER_BOX // 2, round(y) - _NUMBER_BOX // 2))
