@@ -150,3 +150,19 @@ def test_the_clocks_picker_speaks_the_system_language():
     assert _by_id(phone, CLOCK, "header_title").text == "Sélectionner l'heure"
     assert _by_id(phone, CLOCK, "material_timepicker_mode_button").content_desc == \
         "Passer en mode saisie de texte pour la saisie de l'heure."
+
+
+def test_simple_calendars_picker_follows_the_phones_12_hour_format():
+    """setupStartTime: TimeFormat.CLOCK_12H when use24HourFormat is off (the system's 12-hour setting): the dial's
+    12, 1 … 11 and the AM/PM toggle; 9 PM picked on it is 21:00."""
+    phone = Phone()
+    phone.run("settings put system time_12_24 12")
+    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
+    assert _by_id(phone, CALENDAR, "material_clock_period_pm_button").checked  # 16:00
+    tap(phone, content_desc="9 o'clock")
+    tap(phone, content_desc="00 minutes")
+    tap(phone, resource_id=f"{CALENDAR}:id/material_timepicker_ok_button")
+    assert _by_id(phone, CALENDAR, "event_start_time").text == "09:00 PM"

@@ -14,9 +14,9 @@ Simple-Commons at the commit it pins (``71d66584bd``): ``activity_main.xml`` (``
 
 Pickers: ``EventActivity`` opens the framework ``DatePickerDialog`` (calendar mode; its ``SimpleMonthView`` days
 are virtual a11y nodes with text "15" and description "15 October 2023") and, with the system theme that API 33
-defaults to, Material 1.9's ``MaterialTimePicker`` in 24-hour clock mode (``framework.time_picker``): tapping an
-hour moves on to the minutes (5-minute steps); the keyboard-mode button switches to two text fields for any
-minute.
+defaults to, Material 1.9's ``MaterialTimePicker`` in clock mode and the phone's 12- or 24-hour format
+(``framework.time_picker``): tapping an hour moves on to the minutes (5-minute steps); the keyboard-mode button
+switches to two text fields for any minute.
 
 State: ``databases/events.db`` (WAL) read on every build, so rows written from outside show up at once; the app's
 ``shared_prefs/Prefs.xml`` holds the chosen view, the reminder warning flag and the last used reminders, as
@@ -1365,10 +1365,11 @@ class EventScreen(_CalendarScreen):
             self.end_at = dt.datetime.combine(day, self.end_at.time())
 
     def _pick_time(self, is_start: bool) -> None:
-        """``setupStartTime``/``setupEndTime`` with the system theme: a ``MaterialTimePicker``."""
+        """``setupStartTime``/``setupEndTime`` with the system theme: a ``MaterialTimePicker`` in the clock input mode,
+        in ``use24HourFormat``'s format."""
         self._hide_keyboard()
         current = self.start_at if is_start else self.end_at
-        self.popup, self.picker = "time", TimePicker(self, PACKAGE, current.hour, current.minute, True,
+        self.popup, self.picker = "time", TimePicker(self, PACKAGE, current.hour, current.minute, self.is24,
                                                      lambda h, m: self._time_set(h, m, is_start), self._close_popup)
 
     def _time_set(self, hour: int, minute: int, is_start: bool) -> None:
