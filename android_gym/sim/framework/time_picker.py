@@ -266,10 +266,12 @@ class TimePicker:
         hand_x = _DIAL / 2 + radius * math.sin(2 * math.pi * turn)
         hand_y = _DIAL / 2 - radius * math.cos(2 * math.pi * turn)
         tip = round(hand_x), round(hand_y)
-        hand = View(kind="image", class_name="com.google.android.material.timepicker.ClockHandView",
-                    resource_id=self._id("material_clock_hand"), image=_hand(*tip, theme.primary),
-                    key=f"clock-hand:{tip}:{theme.primary}", width=_DIAL, height=_DIAL)
-        layers = [_placed(hand, 0, 0),
+        line, left, top = _hand(*tip, theme.primary)
+        hand = View(kind="image", class_name=LAYOUT_ONLY, image=line, key=f"clock-hand:{tip}:{theme.primary}",
+                    width=line.width, height=line.height)
+        layers = [View(class_name="com.google.android.material.timepicker.ClockHandView",
+                       resource_id=self._id("material_clock_hand"), gravity="fill"),
+                  _placed(hand, left, top),
                   _placed(View(class_name=LAYOUT_ONLY, background=theme.primary, corner=_SELECTOR // 2,
                                width=_SELECTOR, height=_SELECTOR),
                           tip[0] - _SELECTOR // 2, tip[1] - _SELECTOR // 2),
@@ -333,11 +335,13 @@ def _number(value: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _hand(x: int, y: int, color: Color) -> Image.Image:
-    """``ClockHandView``'s hand: a line from the dial's centre to ``(x, y)``, on a transparent dial-sized picture,
-    drawn four times larger and shrunk (its edges smoothed)."""
-    scale = 4
-    image = Image.new("RGBA", (_DIAL * scale, _DIAL * scale), (0, 0, 0, 0))
-    ImageDraw.Draw(image).line([(_DIAL * scale // 2, _DIAL * scale // 2), (x * scale, y * scale)],
-                               fill=(*color, 255), width=_HAND * scale)
-    return image.resize((_DIAL, _DIAL), Image.LANCZOS)
+def _hand(x: int, y: int, color: Color) -> tuple[Image.Image, int, int]:
+    """``ClockHandView``'s hand, a line from the dial's centre to ``(x, y)``: a transparent picture of the box round
+    it, drawn four times larger and shrunk (its edges smoothed), and where that box starts on the dial."""
+    scale, centre, pad = 4, _DIAL // 2, _HAND
+    left, top = min(centre, x) - pad, min(centre, y) - pad
+    size = (abs(x - centre) + 2 * pad + 1) * scale, (abs(y - centre) + 2 * pad + 1) * scale
+    image = Image.new("RGBA", size, (0, 0, 0, 0))
+    ends = [((centre - left) * scale, (centre - top) * scale), ((x - left) * scale, (y - top) * scale)]
+    ImageDraw.Draw(image).line(ends, fill=(*color, 255), width=_HAND * scale)
+    return image.reduce(scale), left, top
