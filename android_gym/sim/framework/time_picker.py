@@ -23,11 +23,15 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
 from android_gym.sim.ui.dialogs import dialog_button
 from android_gym.sim.ui.views import LAYOUT_ONLY, WHITE, Callback, Color, View, column, edit_text, over, row, text_view
+
+if TYPE_CHECKING:
+    from android_gym.sim.framework.app import Screen
 
 # timepicker/res/values/strings.xml
 SELECT_TIME, HOUR_LABEL, MINUTE_LABEL, AM, PM = "Select time", "Hour", "Minute", "AM", "PM"
@@ -95,7 +99,7 @@ class Theme:
     night: bool
 
     @classmethod
-    def of(cls, screen, primary: Color) -> Theme:
+    def of(cls, screen: Screen, primary: Color) -> Theme:
         """The theme ``screen`` shows now, its app's ``primary`` colour (by day) in it."""
         night = screen.phone.window.looks.night
         palette = (screen.night_colors or {}) if night else {}
@@ -125,7 +129,7 @@ class TimePicker:
 
     HOUR_FIELD, MINUTE_FIELD = "timepicker_hour", "timepicker_minute"
 
-    def __init__(self, screen, package: str, hour: int, minute: int, is24: bool,
+    def __init__(self, screen: Screen, package: str, hour: int, minute: int, is24: bool,
                  on_set: Callable[[int, int], None], on_close: Callback) -> None:
         self._screen, self._package, self.is24 = screen, package, is24
         self.hour, self.minute = hour, minute
