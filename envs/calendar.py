@@ -32,7 +32,6 @@ from android_gym.device.config import LANGUAGES
 from android_gym.sim.apps.calendar import (
     DAY,
     DB_PATH,
-    HOUR_VALUES,
     MONTHS,
     PACKAGE,
     PREFS_PATH,
@@ -47,6 +46,7 @@ from android_gym.sim.apps.calendar import (
     weekday_bit,
 )
 from android_gym.sim.framework import formats
+from android_gym.sim.framework.time_picker import HOUR_VALUES_24
 from android_gym.tasks import register_task
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.draws import Rng, exact_draws
@@ -232,7 +232,7 @@ def set_time(field: Selector, hour: int, minute: int) -> list[OracleStep]:
     if minute % 5:
         return [tap(field), tap(TIME_MODE), _replace_nth(TIME_FIELD, 0, f"{hour:02d}"),
                 _replace_nth(TIME_FIELD, 1, f"{minute:02d}"), tap(TIME_OK)]
-    return [tap(field), tap(Selector(text=HOUR_VALUES[hour], class_suffix="TextView")),
+    return [tap(field), tap(Selector(text=HOUR_VALUES_24[hour], class_suffix="TextView")),
             tap(Selector(text=f"{minute:02d}", class_suffix="TextView")), tap(TIME_OK)]
 
 

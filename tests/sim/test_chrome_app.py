@@ -110,6 +110,23 @@ def test_the_home_page_is_the_new_tab_page_with_the_logo_and_a_search_box_that_f
     assert node(phone, **{"resource-id": LOGO})
 
 
+def test_about_blank_typed_in_the_omnibox_is_a_blank_page_and_back_returns_to_the_new_tab_page(phone):
+    """Chrome loads a typed ``about:blank`` as the empty page it is, its address in the URL bar, not the new-tab
+    page the home button shows; BACK comes back to the new-tab page."""
+    phone.run("am force-stop com.android.chrome")
+    phone.run("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
+    phone.tap(*centre(node(phone, **{"resource-id": "com.android.chrome:id/search_box_text"})))
+    phone.input_text("about:blank")
+    phone.key(keycodes.ENTER)
+    assert LOGO not in phone.ui_dump()
+    assert node(phone, **{"resource-id": "com.android.chrome:id/url_bar"})["text"] == "about:blank"
+    web = node(phone, **{"class": "android.webkit.WebView"})
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", web["bounds"]))
+    assert (np.asarray(phone.screenshot())[y1 + 20:y2, x1:x2] == 255).all()  # white below the bar's shadow
+    phone.key(keycodes.BACK)
+    assert node(phone, **{"resource-id": LOGO})
+
+
 def open_page(phone: Phone) -> None:
     """The test page, freshly loaded and at its top (whatever an earlier test left open)."""
     phone.run("am force-stop com.android.chrome")

@@ -99,8 +99,8 @@ def test_tabs_switch_pages_and_the_choice_survives_a_restart(phone):
 
 def test_the_alarm_and_clock_tabs_show_their_fab_at_the_bottom_centre(phone):
     """DeskClock's fab: "Cities" (a globe) on the Clock tab, "Add alarm" (a plus) on the Alarm tab, each in the
-    middle of the screen's width above the bottom navigation, drawn in the accent colour; a tap on them changes
-    nothing here (the city list and the time picker are not simulated)."""
+    middle of the screen's width above the bottom navigation, drawn in the accent colour; a tap on "Cities" changes
+    nothing here (the city list is not simulated)."""
     width = phone.screenshot().shape[1]
     for label, description in (("Clock", "Cities"), ("Alarm", "Add alarm")):
         tab(phone, label)
@@ -109,6 +109,7 @@ def test_the_alarm_and_clock_tabs_show_their_fab_at_the_bottom_centre(phone):
         x, y = fab.bbox_pixels.center
         assert abs(x - width // 2) <= 1 and y < find(phone, resource_name=rid("bottom_view")).bbox_pixels.y_min
         assert tuple(phone.screenshot()[int(y) - 60, int(x)]) == (25, 118, 210)  # above the glyph: the fab's fill
+    tab(phone, "Clock")
     before = phone.ui_dump()
     tap(phone, resource_name=rid("fab"))
     assert phone.ui_dump() == before
@@ -246,6 +247,56 @@ def test_alarms_come_from_alarms_db_and_the_switch_schedules_an_instance(phone):
     assert find(phone, resource_name=rid("upcoming_instance_label")).text == "Tomorrow"
     phone.run(f"sqlite3 {ALARMS_DB} 'DELETE FROM alarm_templates'")
     assert text_of(phone, "alarms_empty_view") == "No Alarms"
+
+
+def test_add_alarm_opens_the_time_picker_at_the_time_now_and_ok_adds_an_enabled_alarm(phone):
+    """AlarmClockFragment.startCreatingAlarm: MaterialTimePicker at the device time (15:34, a 24-hour phone); an hour
+    on the dial moves on to the minutes; OK adds an enabled one-time alarm with the default alarm sound and
+    schedules its next instance (asyncAddAlarm); BACK on another picker adds nothing."""
+    tab(phone, "Alarm")
+    tap(phone, content_description="Add alarm")
+    assert (text_of(phone, "header_title"), text_of(phone, "material_hour_tv"), text_of(phone, "material_minute_tv")) \
+        == ("Select time", "15", "34")
+    assert find(phone, resource_name=rid("material_clock_period_toggle")) is None  # 24-hour: no AM/PM
+    tap(phone, text="6", content_description="6 hours")
+    tap(phone, text="45", content_description="45 minutes")
+    tap(phone, resource_name=rid("material_timepicker_ok_button"))
+    assert find(phone, resource_name=rid("material_clock_face")) is None
+    assert find(phone, content_description="06:45 Alarm") is not None
+    with sqlite3.connect(phone.fs.host_path(ALARMS_DB)) as db:
+        assert db.execute("SELECT hour, minutes, daysofweek, enabled, vibrate, label, ringtone, delete_after_use "
+                          "FROM alarm_templates WHERE hour=6").fetchall() == [
+            (6, 45, 0, 1, 1, "", "content://settings/system/alarm_alert", 0)]
+        assert db.execute("SELECT year, month, day, hour, minutes, alarm_state FROM alarm_instances").fetchall() \
+            == [(2023, 9, 16, 6, 45, 0)]  # tomorrow morning
+    tap(phone, content_description="Add alarm")
+    phone.key(keycodes.BACK)
+    assert find(phone, resource_name=rid("material_clock_face")) is None
+    with sqlite3.connect(phone.fs.host_path(ALARMS_DB)) as db:
+        assert db.execute("SELECT COUNT(*) FROM alarm_templates").fetchone() == (3,)
+
+
+def test_a_12_hour_phones_picker_has_am_and_pm_and_its_keyboard_mode_takes_any_minute(phone):
+    """On a 12-hour phone the dial shows 12, 1 … 11 ("7 o'clock") and the hour chip 03 for 15:34, with PM chosen; AM
+    moves the hour to the morning; the keyboard mode's fields take 1-12 and 0-59."""
+    phone.run("settings put system time_12_24 12")
+    tab(phone, "Alarm")
+    tap(phone, content_description="Add alarm")
+    assert text_of(phone, "material_hour_tv") == "03"
+    assert find(phone, resource_name=rid("material_clock_period_pm_button")).is_checked
+    assert [element.text for element in elements(phone) if element.class_name == "android.widget.TextView"
+            and element.content_description.endswith("o'clock")] == ["12", *map(str, range(1, 12))]
+    tap(phone, text="AM")
+    tap(phone, content_description="Switch to text input mode for the time input.")
+    hour, minute = [e for e in elements(phone) if e.resource_name == rid("material_timepicker_edit_text")]
+    assert (hour.text, minute.text) == ("03", "34")
+    phone.tap(*hour.bbox_pixels.center)
+    phone.key(keycodes.DEL)
+    phone.key(keycodes.DEL)
+    phone.input_text("13")  # more than 12 is refused
+    phone.input_text("11")
+    tap(phone, resource_name=rid("material_timepicker_ok_button"))
+    assert find(phone, content_description="11:34 AM Alarm") is not None
 
 
 # ----- the tasks' checks against states near success -------------------------------------------------------------

@@ -4,6 +4,7 @@ Simple-Commons' translucent letter circles show over the dark window, not over w
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 from ui_nodes import tap
 
 from android_gym.sim.apps.commons import COLOR_PRIMARY, DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
@@ -16,7 +17,7 @@ from android_gym.sim.apps.sms import NIGHT_COLORS as SMS_NIGHT
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT, MATERIAL_YOU_NIGHT, recolor
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.letter_tiles import letter_tile
-from android_gym.sim.ui.views import PRIMARY, TEXT, WHITE, View, column, fab, over, text_view, toolbar
+from android_gym.sim.ui.views import PRIMARY, TEXT, TEXT_SECONDARY, WHITE, View, column, fab, over, text_view, toolbar
 
 
 def frame_views(phone: Phone) -> list[View]:
@@ -250,3 +251,45 @@ def test_simple_calendars_month_draws_other_months_days_and_weekday_letters_in_i
     first_24, second_24 = [view for view in shown if view.hint == "24"][:2]  # September's, then October's (2023)
     assert (first_24.text_color, second_24.text_color) == (over(ink, 0.5, window), ink)
     assert next(view for view in shown if view.hint == "M").text_color == ink
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_simple_calendars_faint_text_is_its_text_colour_made_translucent(night: bool) -> None:
+    """The event form's unset second reminder ("Add another reminder", alpha 0.4: updateReminder2Text) and its
+    fields' hints (MyEditText: the text colour at MEDIUM_ALPHA) are the theme's text colour over the window, not
+    Material's grey; the pixels show them."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run("monkey -p com.simplemobiletools.calendar.pro -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id="com.simplemobiletools.calendar.pro:id/calendar_fab")
+    tap(phone, resource_id="com.simplemobiletools.calendar.pro:id/calendar_fab")
+    text, window = (NIGHT_TEXT_COLOR, COMMONS_NIGHT[WHITE]) if night else (TEXT_COLOR, WHITE)
+    by_id = {view.resource_id: view for view in frame_views(phone)}
+    reminder = by_id["com.simplemobiletools.calendar.pro:id/event_reminder_2"]
+    assert reminder.text == "Add another reminder" and reminder.text_color == over(text, 0.4, window)
+    if night:  # the renderer's ink for a hint takes the night palette (by day it stays Material's)
+        x1, y1, x2, y2 = by_id["com.simplemobiletools.calendar.pro:id/event_location"].bounds
+        inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+        assert over(text, 0.5, window) in inks and MATERIAL_YOU_NIGHT[TEXT_SECONDARY] not in inks
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_simple_calendars_fields_are_underlined_in_the_primary_colour_with_or_without_focus(night: bool) -> None:
+    """MyEditText.setColors filters its background with the primary colour: the focused title's line and the
+    unfocused location's are both it (the focused one thicker), by day and by night; the dump shows the fields as
+    before, with no node for the lines."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run("monkey -p com.simplemobiletools.calendar.pro -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id="com.simplemobiletools.calendar.pro:id/calendar_fab")
+    tap(phone, resource_id="com.simplemobiletools.calendar.pro:id/calendar_fab")
+    by_id = {view.resource_id: view for view in frame_views(phone)}
+    pixels = phone.screenshot()
+    for name, thickness in (("event_title", 4), ("event_location", 2)):
+        x1, y1, x2, y2 = by_id[f"com.simplemobiletools.calendar.pro:id/{name}"].bounds
+        column = [tuple(pixel) for pixel in pixels[y2 - 20:y2, (x1 + x2) // 2]]
+        assert column.count(COMMONS_PRIMARY) == thickness
+    tree = etree.fromstring(phone.ui_dump().encode())
+    title, location = (tree.find(f".//node[@resource-id='com.simplemobiletools.calendar.pro:id/{name}']")
+                       for name in ("event_title", "event_location"))
+    assert title.getparent() is location.getparent() and len(title) == len(location) == 0

@@ -14,10 +14,9 @@ Simple-Commons at the commit it pins (``71d66584bd``): ``activity_main.xml`` (``
 
 Pickers: ``EventActivity`` opens the framework ``DatePickerDialog`` (calendar mode; its ``SimpleMonthView`` days
 are virtual a11y nodes with text "15" and description "15 October 2023") and, with the system theme that API 33
-defaults to, Material 1.9's ``MaterialTimePicker`` in 24-hour clock mode (strings and ids from
-material-components-android ``timepicker``): tapping an hour moves on to the minutes (5-minute steps); the
-keyboard-mode button switches to two text fields for any minute. The clock face's numbers are laid out as a grid
-(the toolkit has no circular layout) and each number takes the tap that its angle would take on the real dial.
+defaults to, Material 1.9's ``MaterialTimePicker`` in clock mode and the phone's 12- or 24-hour format
+(``framework.time_picker``): tapping an hour moves on to the minutes (5-minute steps); the keyboard-mode button
+switches to two text fields for any minute.
 
 State: ``databases/events.db`` (WAL) read on every build, so rows written from outside show up at once; the app's
 ``shared_prefs/Prefs.xml`` holds the chosen view, the reminder warning flag and the last used reminders, as
@@ -51,10 +50,11 @@ from android_gym.sim.apps.commons import (
     NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
-    TEXT_COLOR,
     Release,
     SearchMenuScreen,
     contextual_bar_color,
+    faded,
+    my_edit_text,
     search_menu,
     start_up_dialogs,
 )
@@ -62,6 +62,7 @@ from android_gym.sim.framework import day_picker, formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.formats import Plural
 from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
+from android_gym.sim.framework.time_picker import Theme, TimePicker
 from android_gym.sim.int32 import to_int32
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
@@ -71,7 +72,6 @@ from android_gym.sim.ui.layout import line_height, text_width
 from android_gym.sim.ui.views import (
     LAYOUT_ONLY,
     TEXT,
-    TEXT_SECONDARY,
     WHITE,
     Callback,
     Color,
@@ -84,7 +84,6 @@ from android_gym.sim.ui.views import (
     fab,
     group,
     image_button,
-    over,
     row,
     scroll_list,
     text_view,
@@ -155,12 +154,6 @@ MINUTES_BEFORE = ((7 * 24 * 60, Plural("weeks_before", "{} week before", "{} wee
 DAYS = Plural("days", "{} day", "{} days")
 REPEAT_EVERY = ((YEAR, Plural("years", "{} year", "{} years")), (MONTH, Plural("months", "{} month", "{} months")),
                 (WEEK, Plural("weeks", "{} week", "{} weeks")))
-# Material TimePicker (timepicker/res/values/strings.xml).
-SELECT_TIME, HOUR_LABEL, MINUTE_LABEL = "Select time", "Hour", "Minute"
-TEXT_INPUT_MODE = "Switch to text input mode for the time input."
-CLOCK_MODE = "Switch to clock mode for the time input."
-HOUR_VALUES = ("00", *(str(hour) for hour in range(1, 24)))  # TimePickerClockPresenter.HOUR_CLOCK_24_VALUES
-MINUTE_VALUES = tuple(f"{minute:02d}" for minute in range(0, 60, 5))  # MINUTE_CLOCK_VALUES, zero-leading
 
 #: Room's tables (exported schema ``8.json``), the Android metadata table and Room's identity hash.
 SCHEMA = (
@@ -200,16 +193,15 @@ _CHIP_BG = SEARCH_BACKGROUND  # the primary colour at low alpha
 #: An event's card (event_list_item.xml): section_holder_stroke, a 1 dp stroke of light_grey_stroke (#40FFFFFF)
 #: that DayEventsAdapter tints with the text colour, rounded by activity_margin; its colour bar event_color_bar_width
 #: 16 dp wide, rounded at its start (event_list_color_bar).
-_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = over(TEXT_COLOR, 0.25), 3, 42, 42
+_CARD_STROKE, _STROKE, _CARD_CORNER, _BAR_WIDTH = faded(0.25), 3, 42, 42
 _START_CORNERS = (True, False, False, True)
 #: A selected card: selector_rounded's activated_item_foreground_rounded over it.
 _SELECTED_BG = ACTIVATED_ITEM
 #: MonthView.getTextPaint: a day of another month in the text colour at MEDIUM_ALPHA (0.5) over the window.
-_OTHER_MONTH_INK = over(TEXT_COLOR, 0.5)
-#: Simple-Commons' dark theme; the cards' stroke and the other months' days the night text colour at their alpha over
-#: the night window.
-_NIGHT_COLORS = {**NIGHT_COLORS, _CARD_STROKE: over(NIGHT_COLORS[TEXT], 0.25, NIGHT_COLORS[WHITE]),
-                 _OTHER_MONTH_INK: over(NIGHT_COLORS[TEXT], 0.5, NIGHT_COLORS[WHITE])}
+_OTHER_MONTH_INK = faded(0.5)
+#: The placeholders of the event list and the search (``fragment_event_list.xml``, ``activity_main.xml``:
+#: ``android:alpha="0.8"``) and an unset second reminder's "Add another reminder" (``updateReminder2Text``: 0.4).
+_PLACEHOLDER_INK, _UNSET_REMINDER_INK = faded(0.8), faded(0.4)
 _PAGES_EACH_SIDE = 251 // 2  # MonthFragmentsHolder.PREFILLED_MONTHS, DayFragmentsHolder.PREFILLED_DAYS
 _ICON = 126
 _SUNDAY = 6  # Python's weekday number
@@ -217,12 +209,6 @@ _SUNDAY = 6  # Python's weekday number
 
 def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
-
-
-def _clock_number(value: str) -> str:
-    """``TimeModel.formatText``: a clock face value formatted as a number when the face is drawn (as wide as
-    ``value``), a number rather than a resource string of the app."""
-    return f"{int(value):0{len(value)}d}"
 
 
 def _android_id(name: str) -> str:
@@ -699,9 +685,12 @@ def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
 # ----- the framework DatePickerDialog --------------------------------------------------------------------------------
 class DatePicker:
     """``DatePickerDialog`` in calendar mode: header, month pages with previous/next buttons, day cells, Cancel and
-    OK. ``on_set`` gets the chosen date; ``on_close`` runs when the dialog goes away. Dates are in the locale
-    ``tag``: the header the skeleton "EMMMd", the month title "MMMMy" (``DatePickerCalendarDelegate``,
-    ``SimpleMonthView``), a day's description "d MMMM y"."""
+    OK, in Commons' ``MyDateTimePickerMaterialTheme`` (``getDatePickerDialogTheme`` with the system theme): on
+    ``dialog_you_background``, the dialogs' surface (``DIALOG_BACKGROUND``, by day and by night), its header and the
+    chosen day in ``you_primary_color``, the days and weekday letters in ``you_neutral_text_color`` (its
+    ``textColorPrimary`` and ``textColorSecondary``). ``on_set`` gets the chosen date; ``on_close`` runs when the
+    dialog goes away. Dates are in the locale ``tag``: the header the skeleton "EMMMd", the month title "MMMMy"
+    (``DatePickerCalendarDelegate``, ``SimpleMonthView``), a day's description "d MMMM y"."""
 
     def __init__(self, selected: dt.date, on_set: Callable[[dt.date], None], on_close: Callback, tag: str,
                  sunday_first: bool) -> None:
@@ -730,13 +719,13 @@ class DatePicker:
         navigation = row(day_picker.month_button(self.shown, -1, lambda: self._move(-1)),
                          _drawn(formats.format_skeleton(self.shown, "MMMMy", self.tag), _BIG, bold=True, weight=1),
                          day_picker.month_button(self.shown, 1, lambda: self._move(1)))
-        letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT_SECONDARY, weight=1,
+        letters = row(*(_drawn(formats.weekday_name(day, self.tag, "EEEEE"), 34, TEXT, weight=1,
                                centered=True) for day in week_days(self.sunday_first)), padding=12)
         month = View(kind="column", class_name="android.view.View", resource_id=_android_id("month_view"),
                      padding=12, children=self._weeks())
         buttons = row(View(weight=1), dialog_button(CANCEL, self._on_close, _android_id("button2")),
                       dialog_button(OK, self._ok, _android_id("button1")), padding=24, spacing=12)
-        return column(header, navigation, letters, month, buttons, width=960, background=WHITE)
+        return column(header, navigation, letters, month, buttons, width=960, background=DIALOG_BACKGROUND)
 
     def _weeks(self) -> list[View]:
         """``SimpleMonthView``: rows of seven days from the column of the first day (``firstDayOfWeek``: Sunday
@@ -750,126 +739,10 @@ class DatePicker:
             cells.append(View(kind="button", class_name="android.view.View", text=str(number),
                               content_desc=formats.format_pattern(day, "d MMMM y", self.tag), clickable=True,
                               focusable=True, selected=chosen, checkable=True, checked=chosen, weight=1, height=110,
-                              text_size=_BIG, background=PRIMARY if chosen else WHITE,
+                              text_size=_BIG, background=PRIMARY if chosen else None,
                               text_color=WHITE if chosen else TEXT, on_click=lambda day=day: self._pick(day)))
         cells += [View(weight=1, height=110) for _ in range(-len(cells) % 7)]
         return [row(*cells[i:i + 7]) for i in range(0, len(cells), 7)]
-
-
-# ----- Material's MaterialTimePicker --------------------------------------------------------------------------------
-class TimePicker:
-    """``MaterialTimePicker`` (24-hour format, clock input mode): hour and minute chips, the clock face, the
-    keyboard-mode button, Cancel and OK. ``on_set`` gets ``(hour, minute)``."""
-
-    HOUR_FIELD, MINUTE_FIELD = "timepicker_hour", "timepicker_minute"
-
-    def __init__(self, screen: Screen, hour: int, minute: int, on_set: Callable[[int, int], None],
-                 on_close: Callback) -> None:
-        self._screen = screen
-        self.hour, self.minute = hour, minute
-        self.selecting_minutes = False
-        self.text_mode = False
-        self.hour_text, self.minute_text = f"{hour:02d}", f"{minute:02d}"
-        self._on_set, self._on_close = on_set, on_close
-
-    # clock mode
-    def _pick_hour(self, hour: int) -> None:
-        """``onActionUp`` on an hour: set it and move on to the minutes."""
-        self.hour, self.selecting_minutes = hour, True
-        self.hour_text = f"{hour:02d}"
-
-    def _pick_minute(self, minute: int) -> None:
-        self.minute = minute
-        self.minute_text = f"{minute:02d}"
-
-    def _select(self, minutes: bool) -> None:
-        self.selecting_minutes = minutes
-
-    # text mode (TimePickerTextInputPresenter; MaxInputValidator 23 / 59)
-    def _toggle_mode(self) -> None:
-        self.text_mode = not self.text_mode
-        self.hour_text, self.minute_text = f"{self.hour:02d}", f"{self.minute:02d}"
-        self._screen.focus_key, self._screen.keyboard_shown = (self.HOUR_FIELD, True) if self.text_mode else ("", False)
-
-    def _set_hour_text(self, text: str) -> None:
-        if text == "" or (text.isdigit() and len(text) <= 2 and int(text) <= 23):
-            self.hour_text = text
-            self.hour = int(text or 0)
-
-    def _set_minute_text(self, text: str) -> None:
-        if text == "" or (text.isdigit() and len(text) <= 2 and int(text) <= 59):
-            self.minute_text = text
-            self.minute = int(text or 0)
-
-    def _ok(self) -> None:
-        self._on_close()
-        self._on_set(self.hour, self.minute)
-
-    def view(self) -> View:
-        """The dialog's panel."""
-        face = self._text_inputs() if self.text_mode else column(self._display(), self._clock_face())
-        mode = View(kind="icon", class_name="android.widget.Button", resource_id=_id("material_timepicker_mode_button"),
-                    content_desc=CLOCK_MODE if self.text_mode else TEXT_INPUT_MODE,
-                    hint="time" if self.text_mode else "keyboard", clickable=True,
-                    focusable=True, on_click=self._toggle_mode, width=_ICON, height=_ICON, text_color=TEXT)
-        buttons = row(mode, View(weight=1, resource_id=_id("material_timepicker_mode_cancel_space")),
-                      dialog_button(CANCEL, self._on_close, _id("material_timepicker_cancel_button")),
-                      dialog_button(OK, self._ok, _id("material_timepicker_ok_button")), padding=24, spacing=12)
-        title = text_view(SELECT_TIME, resource_id=_id("header_title"), text_size=_NORMAL, padding=42)
-        return column(title, face, buttons, width=960, background=WHITE)
-
-    def _display(self) -> View:
-        """``material_clock_display``: the hour and minute chips (the active one highlighted)."""
-        def chip(name: str, text: str, description: str, active: bool, on_click: Callback) -> View:
-            return View(kind="button", class_name="android.widget.Button", resource_id=_id(name), text=text,
-                        content_desc=description, checkable=True, checked=active, clickable=True, focusable=True,
-                        on_click=on_click, width=260, height=200, text_size=110,
-                        background=_CHIP_BG if active else (238, 238, 238), text_color=PRIMARY if active else TEXT)
-
-        return row(View(weight=1),
-                   chip("material_hour_tv", f"{self.hour:02d}", f"{self.hour} hours", not self.selecting_minutes,
-                        lambda: self._select(False)),
-                   text_view(":", text_size=110, padding=12),
-                   chip("material_minute_tv", f"{self.minute:02d}", f"{self.minute} minutes", self.selecting_minutes,
-                        lambda: self._select(True)),
-                   View(weight=1), resource_id=_id("material_clock_display"), padding=24)
-
-    def _clock_face(self) -> View:
-        """``ClockFaceView``: the 24 hours (outer ring 00–11, inner ring 12–23) or the 12 five-minute marks."""
-        if self.selecting_minutes:
-            labels = [self._number(_clock_number(text), f"{text} minutes", int(text) == self.minute,
-                                   lambda m=int(text): self._pick_minute(m)) for text in MINUTE_VALUES]
-            rows = [labels[i:i + 4] for i in range(0, 12, 4)]
-        else:
-            labels = [self._number(_clock_number(text), f"{text} hours", hour == self.hour,
-                                   lambda h=hour: self._pick_hour(h))
-                      for hour, text in enumerate(HOUR_VALUES)]
-            rows = [labels[i:i + 6] for i in range(0, 24, 6)]
-        return View(kind="column", class_name="android.view.ViewGroup", resource_id=_id("material_clock_face"),
-                    background=(243, 243, 243), padding=24, children=[row(*cells) for cells in rows])
-
-    @staticmethod
-    def _number(text: str, description: str, selected: bool, on_click: Callback) -> View:
-        return View(kind="button", class_name="android.widget.TextView", text=text, content_desc=description,
-                    selected=selected, clickable=True, focusable=True, on_click=on_click, weight=1, height=140,
-                    text_size=_BIG, background=PRIMARY if selected else (243, 243, 243),
-                    text_color=WHITE if selected else TEXT)
-
-    def _text_inputs(self) -> View:
-        """``material_textinput_timepicker``: an hour and a minute field, each labelled below."""
-        def field(name: str, key: str, value: str, label: str, on_text: Callable[[str], None]) -> View:
-            return column(edit_text(value, "", key, on_text, resource_id=_id("material_timepicker_edit_text"),
-                                    text_size=110, height=220),
-                          text_view(label, resource_id=_id("material_label"), text_size=_NORMAL),
-                          resource_id=_id(name), width=320)
-
-        return row(View(weight=1),
-                   field("material_hour_text_input", self.HOUR_FIELD, self.hour_text, HOUR_LABEL,
-                         self._set_hour_text),
-                   text_view(":", text_size=110, padding=12),
-                   field("material_minute_text_input", self.MINUTE_FIELD, self.minute_text, MINUTE_LABEL,
-                         self._set_minute_text),
-                   View(weight=1), padding=24)
 
 
 # ----- the activities -------------------------------------------------------------------------------------------------
@@ -1287,7 +1160,7 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
             return column(
                 text_view(NO_UPCOMING_EVENTS if self.calendar.config.display_event_types() else EVERYTHING_FILTERED_OUT,
                           resource_id=_id("calendar_empty_list_placeholder"), text_size=47,
-                          text_color=TEXT_SECONDARY, padding=42),
+                          text_color=_PLACEHOLDER_INK, padding=42),
                 text_view(CREATE_NEW_EVENT, resource_id=_id("calendar_empty_list_placeholder_2"), text_size=47,
                           text_color=PRIMARY, padding=42, clickable=True, focusable=True, on_click=self._new_event),
                 resource_id=_id("calendar_events_list_holder"), gravity="fill")
@@ -1360,10 +1233,10 @@ class MainScreen(SearchMenuScreen, _CalendarScreen):
                                         key="search_results_list", resource_id=_id("search_results_list"), weight=1))
         else:
             children.append(text_view(NO_ITEMS_FOUND, resource_id=_id("search_placeholder"), text_size=47,
-                                      text_color=TEXT_SECONDARY, padding=42))
+                                      text_color=_PLACEHOLDER_INK, padding=42))
             if len(text) == 1:
                 children.append(text_view(TYPE_2_CHARACTERS, resource_id=_id("search_placeholder_2"), text_size=47,
-                                          text_color=TEXT_SECONDARY, padding=42))
+                                          text_color=_PLACEHOLDER_INK, padding=42))
         return View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("search_holder"),
                     clickable=True, focusable=True, weight=1, children=children)
 
@@ -1492,10 +1365,11 @@ class EventScreen(_CalendarScreen):
             self.end_at = dt.datetime.combine(day, self.end_at.time())
 
     def _pick_time(self, is_start: bool) -> None:
-        """``setupStartTime``/``setupEndTime`` with the system theme: a ``MaterialTimePicker``."""
+        """``setupStartTime``/``setupEndTime`` with the system theme: a ``MaterialTimePicker`` in the clock input mode,
+        in ``use24HourFormat``'s format."""
         self._hide_keyboard()
         current = self.start_at if is_start else self.end_at
-        self.popup, self.picker = "time", TimePicker(self, current.hour, current.minute,
+        self.popup, self.picker = "time", TimePicker(self, PACKAGE, current.hour, current.minute, self.is24,
                                                      lambda h, m: self._time_set(h, m, is_start), self._close_popup)
 
     def _time_set(self, hour: int, minute: int, is_start: bool) -> None:
@@ -1644,6 +1518,8 @@ class EventScreen(_CalendarScreen):
     def _popup(self) -> tuple[View | None, Callback | None]:
         """The open dialog's panel and what a touch outside it does."""
         if self.picker is not None:
+            if isinstance(self.picker, TimePicker):
+                return self.picker.view(Theme.of(self, PRIMARY)), self._close_popup
             return self.picker.view(), self._close_popup
         if self.popup == "repeat":
             options = sorted({0, DAY, WEEK, MONTH, YEAR, self.repeat_interval})
@@ -1695,8 +1571,9 @@ class EventScreen(_CalendarScreen):
         """``event_nested_scrollview``: one row per line of ``activity_event.xml``."""
         today = self.now.date()
         hints = {"event_title": TITLE, "event_location": LOCATION, "event_description": DESCRIPTION}
-        fields = [edit_text(self.values[name], hints[name], name, self._set_value(name), resource_id=_id(name),
-                            multiline=name == "event_description", text_size=_BIG) for name in self.FIELDS]
+        fields = [my_edit_text(edit_text(self.values[name], hints[name], name, self._set_value(name),
+                                         resource_id=_id(name), multiline=name == "event_description",
+                                         text_size=_BIG), self.focus_key == name) for name in self.FIELDS]
         all_day = View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("event_all_day_holder"),
                        clickable=True, focusable=True, on_click=self._toggle_all_day, padding=24, children=[
                            # android:clickable="false" (the holder toggles it), layoutDirection rtl: box at the end
@@ -1723,8 +1600,9 @@ class EventScreen(_CalendarScreen):
         lines = [_line("event_reminder_1", reminder_text(self.reminders[0], self.tag))]
         if self.reminders[0] != REMINDER_OFF:
             second = self.reminders[1]
-            lines.append(_line("event_reminder_2", ADD_ANOTHER_REMINDER if second == REMINDER_OFF
-                               else reminder_text(second, self.tag), text_color=TEXT_SECONDARY))
+            unset = second == REMINDER_OFF
+            lines.append(_line("event_reminder_2", ADD_ANOTHER_REMINDER if unset else reminder_text(second, self.tag),
+                               text_color=_UNSET_REMINDER_INK if unset else TEXT))
         return lines
 
     def _repetition_lines(self) -> list[View]:
@@ -1759,7 +1637,7 @@ class SimpleCalendarPro(App):
     once, so ``MainActivity`` is the first screen."""
 
     package = PACKAGE
-    night_colors = _NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS), the cards' stroke
+    night_colors = NIGHT_COLORS  # Simple-Commons' system theme (see commons.NIGHT_COLORS), its faded text
     day_colors = DAY_COLORS  # the system theme's text colour
     navigation_bar_color = NAVIGATION_BAR_COLOR
     label = APP_LAUNCHER_NAME

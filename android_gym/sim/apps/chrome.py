@@ -19,9 +19,8 @@ stand-in for ``chrome-native://newtab/``), as Chrome draws its NTP natively rath
 
 Not simulated: the first-run screens (AndroidWorld's setup taps through them once), more than one tab and the tab
 switcher, the menu and search suggestions (typed text that is not an address is a search on Google, and an
-address without a scheme gets ``https://``: the phone's network blocks both), typing ``about:blank`` itself (it
-shows the new-tab page), downloads, and long presses inside pages (they reach the page as taps). The page runs on
-Chromium's real clock, not the phone's virtual clock.
+address without a scheme gets ``https://``: the phone's network blocks both), downloads, and long presses inside
+pages (they reach the page as taps). The page runs on Chromium's real clock, not the phone's virtual clock.
 """
 
 from __future__ import annotations
@@ -52,6 +51,10 @@ from android_gym.sim.ui.views import (
 MAIN_ACTIVITY = "com.google.android.apps.chrome.Main"
 ACTION_VIEW = "android.intent.action.VIEW"
 HOME_URL = "about:blank"
+#: What the tab loads for ``about:blank`` typed in the omnibox: the same empty document as an entry of its own (an
+#: empty fragment), which the URL bar shows as "about:blank" over a blank page, as Chrome does; the tab's plain
+#: ``about:blank`` stays the new-tab page's stand-in.
+_TYPED_BLANK = HOME_URL + "#"
 HOME = "Open the home page"
 TABS = "Switch or close tabs"
 MENU = "Customize and control Google Chrome"
@@ -221,6 +224,8 @@ def omnibox_url(typed: str) -> str:
     """What the omnibox loads for ``typed`` (``AutocompleteInput``'s classification, simplified): an address as it
     is (``Chrome.open`` completes it), anything else, words or a sentence, a Google search for it."""
     typed = typed.strip()
+    if typed.lower() == HOME_URL:
+        return _TYPED_BLANK
     if _ADDRESS.match(typed) and not any(char.isspace() for char in typed):
         return typed
     return SEARCH_URL + quote_plus(typed)
@@ -228,9 +233,11 @@ def omnibox_url(typed: str) -> str:
 
 def display_url(root: object, url: str) -> str:
     """The address the URL bar shows: a page on the phone's storage as its Android path (``file:///storage/...``),
-    ``about:blank`` as nothing."""
+    the new-tab page's ``about:blank`` as nothing, a typed one as itself."""
     if url in ("", HOME_URL):
         return ""
+    if url == _TYPED_BLANK:
+        return HOME_URL
     parsed = urlparse(url)
     prefix = str(root).rstrip("/")
     path = unquote(parsed.path)

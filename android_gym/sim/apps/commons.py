@@ -13,7 +13,19 @@ from android_gym.sim.framework.app import ActivityDialog, Screen
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
-from android_gym.sim.ui.views import DIVIDER, TEXT, TEXT_SECONDARY, WHITE, Color, View, column, over, row, text_view
+from android_gym.sim.ui.views import (
+    DIVIDER,
+    LAYOUT_ONLY,
+    TEXT,
+    TEXT_SECONDARY,
+    WHITE,
+    Color,
+    View,
+    column,
+    over,
+    row,
+    text_view,
+)
 from android_gym.sim.ui.views import PRIMARY as MATERIAL_PRIMARY
 
 #: Simple-Commons ``res/values/colors.xml``: ``color_primary`` #F57C00 (``color_accent`` is the same): the colour the
@@ -47,26 +59,55 @@ ACTIVATED_ITEM: Color = over(_ACTIVATED, _ACTIVATED_ALPHA)
 #: phone's accent) by day and ``system_accent1_10`` (tone 99) by night, for the text and the icons the apps tint with
 #: it, not Material's near-black (and light grey by night).
 TEXT_COLOR, NIGHT_TEXT_COLOR = (0x04, 0x1E, 0x49), (0xFA, 0xFB, 0xFF)
-#: The apps' colours by day: their text colour for Material's, and their primary colour for Material's in the
-#: toolkit's widgets, which Simple-Commons tints with it (``setupDialogStuff``'s dialog buttons, ``MyEditText``,
-#: ``MyCompatRadioButton``, ``MyAppCompatCheckbox``: ``setColors(textColor, getProperPrimaryColor(), ...)``).
-DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR, MATERIAL_PRIMARY: PRIMARY}
+#: The alphas at which the apps draw text in their text colour made translucent (``android:alpha`` in a layout,
+#: ``View.setAlpha``, ``adjustAlpha``): ``LOWER_ALPHA``, 0.4, ``MEDIUM_ALPHA``, 0.6, 0.7 and 0.8.
+FADED_ALPHAS = (0.25, 0.4, 0.5, 0.6, 0.7, 0.8)
+MEDIUM_ALPHA = 0.5
+
+
+def faded(alpha: float) -> Color:
+    """``getProperTextColor`` at ``alpha`` (one of ``FADED_ALPHAS``) over the window by day; ``NIGHT_COLORS`` gives
+    its night colour, over the dark window."""
+    return over(TEXT_COLOR, alpha)
+
+
+#: The apps' colours by day: their text colour for Material's, the same at ``MEDIUM_ALPHA`` for Material's secondary
+#: grey (the apps tint their faint text with their text colour: ``MyEditText``'s hint is it at ``MEDIUM_ALPHA``), and
+#: their primary colour for Material's in the toolkit's widgets, which Simple-Commons tints with it
+#: (``setupDialogStuff``'s dialog buttons, ``MyEditText``, ``MyCompatRadioButton``, ``MyAppCompatCheckbox``:
+#: ``setColors(textColor, getProperPrimaryColor(), ...)``).
+DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR, TEXT_SECONDARY: faded(MEDIUM_ALPHA), MATERIAL_PRIMARY: PRIMARY}
 #: Their dialogs' surface: ``getAlertDialogBuilder`` gives a ``MaterialAlertDialogBuilder`` in the system theme, on
 #: ``ThemeOverlay.App.MaterialAlertDialog``'s ``colorSurface``, ``you_dialog_background_color``: ``system_accent2_50``
 #: by day (tone 95 of the accent's hue at chroma 16, as ``TOP_BAR``'s night colour is its tone 20) and
 #: ``system_accent2_800`` by night (``values-v31``, ``values-night-v31``), not the window's white.
 DIALOG_BACKGROUND: Color = (237, 240, 255)
 #: The apps' colours in the dark theme: the system theme's ``you_background_color`` and text colours have
-#: ``values-night`` variants (Material You's dark surfaces); the primary colour is the same; the search bar is it at
-#: low alpha over the dark window; a top bar is ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16,
-#: Android 13's ``TONAL_SPOT`` accent2), with white on it.
+#: ``values-night`` variants (Material You's dark surfaces: ``system_neutral1_900``, the phone's neutral 10, the same
+#: as the system's own night background), and so the faded text (over the dark window; Material's secondary grey as
+#: by day, which makes the fields' hints and the renderer's faint ink the text colour at ``MEDIUM_ALPHA`` too); the
+#: primary colour is the same; the search bar is it at low alpha over the dark window; a top bar is
+#: ``system_accent2_800`` (tone 20 of the accent's hue at chroma 16, Android 13's ``TONAL_SPOT`` accent2), with white
+#: on it.
 NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, TEXT: NIGHT_TEXT_COLOR, MATERIAL_PRIMARY: PRIMARY,
+                                    **{faded(alpha): over(NIGHT_TEXT_COLOR, alpha, MATERIAL_YOU_NIGHT[WHITE])
+                                       for alpha in FADED_ALPHAS},
+                                    TEXT_SECONDARY: over(NIGHT_TEXT_COLOR, MEDIUM_ALPHA, MATERIAL_YOU_NIGHT[WHITE]),
                                     SEARCH_BACKGROUND: over(PRIMARY, 0.25, MATERIAL_YOU_NIGHT[WHITE]),
                                     TOP_BAR: (40, 48, 65), DIALOG_BACKGROUND: (40, 48, 65), DARK_GREY: WHITE,
                                     ACTIVATED_ITEM: over(_ACTIVATED, _ACTIVATED_ALPHA, MATERIAL_YOU_NIGHT[WHITE])}
 #: ``BaseSimpleActivity.onResume``: ``updateNavigationBarColor(getProperBackgroundColor())``, the navigation bar in
 #: the window's background colour (its buttons dark over it: ``SYSTEM_UI_FLAG_LIGHT_NAVIGATION_BAR``).
 NAVIGATION_BAR_COLOR: Color = WHITE
+
+
+def my_edit_text(field: View, focused: bool) -> View:
+    """A ``MyEditText`` (``field``, ``focused`` or not): ``setColors`` puts a colour filter of the primary colour on
+    its background, so its underline is the primary colour with or without the focus, where the toolkit draws
+    Material's grey line when it has none; the field over its line, a grouping the dump leaves out."""
+    field.underline = False
+    line = View(class_name=LAYOUT_ONLY, height=4 if focused else 2, background=PRIMARY, gravity="bottom", margin=12)
+    return View(kind="frame", class_name=LAYOUT_ONLY, children=[field, line])
 
 
 def valid_name(name: str) -> bool:

@@ -24,9 +24,10 @@ State lives where AOSP keeps it, in device-protected storage (``createDeviceProt
 * the timer keypad's digits: view state of the activity, gone when the activity is destroyed.
 
 Both ``SystemClock.elapsedRealtime`` (stopwatch and timer start times) and the wall clock are the phone's
-virtual clock here. Not simulated: the toolbar's overflow menu (settings, night mode), adding or editing
-alarms (the "Add alarm" fab is drawn but opens no time picker; expanding an alarm), world clocks (the "Cities" fab
-is drawn but opens no city list), timer labels,
+virtual clock here. The "Add alarm" fab opens Material's time picker (``framework.time_picker``, as Google's app
+shows it) at the time now; its OK adds an enabled one-time alarm. Not simulated: the toolbar's overflow menu
+(settings, night mode), editing alarms (expanding an alarm), world clocks (the "Cities" fab is drawn but opens no
+city list), timer labels,
 swiping between several timers (the newest one is shown), a firing timer's "Time's up" screen and sound,
 sharing laps, notifications and the AlarmClock intents (``SET_TIMER``, ``SET_ALARM``, ``SHOW_ALARMS``).
 """
@@ -37,15 +38,17 @@ import datetime as dt
 import posixpath
 import sqlite3
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass, replace
 
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
+from android_gym.sim.framework.time_picker import Theme, TimePicker
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
+from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.views import (
     DIVIDER,
     PRIMARY,
@@ -76,6 +79,8 @@ STOP, DELETE, ADD_TIMER, CANCEL = "Stop", "Delete", "Add Timer", "Cancel"  # tim
 ADD_MINUTE, ADD_MINUTE_DESCRIPTION, LABEL = "+ 1:00", "Add 1 Minute", "Label"
 NO_ALARMS, DEFAULT_ALARM_LABEL, TODAY, TOMORROW, EVERY_DAY = "No Alarms", "Alarm", "Today", "Tomorrow", "Every day"
 ADD_ALARM, CITIES = "Add alarm", "Cities"  # button_alarms, button_cities: the Alarm and Clock tabs' fab
+#: ``Settings.System.DEFAULT_ALARM_ALERT_URI``: a new alarm's ringtone (``DataModel.getDefaultAlarmRingtoneUri``).
+DEFAULT_ALARM_ALERT = "content://settings/system/alarm_alert"
 
 # Stopwatch.State ordinals; Timer.State values; AlarmInstance states.
 SW_RESET, SW_RUNNING, SW_PAUSED = 0, 1, 2
@@ -368,26 +373,48 @@ class AlarmStore:
         with closing(self._connect()) as db:
             return db.execute("SELECT * FROM alarm_templates ORDER BY hour, minutes, _id").fetchall()
 
+    def _writing(self) -> AbstractContextManager:
+        """The database's files written by the phone."""
+        host = self._phone.fs.host_path(ALARMS_DB)
+        return self._phone.fs.device_writes(host, host.with_name(host.name + "-wal"),
+                                            host.with_name(host.name + "-shm"), host.parent)
+
     def set_enabled(self, alarm: sqlite3.Row, enabled: bool, now: dt.datetime) -> None:
         """``AlarmUpdateHandler.asyncUpdateAlarm``: update the alarm, drop its instances, and for an enabled
-        alarm register the next instance in the state ``AlarmStateManager.registerInstance`` gives it."""
-        host = self._phone.fs.host_path(ALARMS_DB)
-        files = (host, host.with_name(host.name + "-wal"), host.with_name(host.name + "-shm"), host.parent)
-        with self._phone.fs.device_writes(*files), closing(self._connect()) as db, db:
+        alarm register the next instance."""
+        with self._writing(), closing(self._connect()) as db, db:
             db.execute("UPDATE alarm_templates SET enabled=? WHERE _id=?", (int(enabled), alarm["_id"]))
             db.execute("DELETE FROM alarm_instances WHERE alarm_id=?", (alarm["_id"],))
             if enabled:
-                when = next_alarm_time(alarm["hour"], alarm["minutes"], alarm["daysofweek"], now)
-                if now > when - dt.timedelta(minutes=30):
-                    state = HIGH_NOTIFICATION_STATE
-                elif now > when - dt.timedelta(hours=2):
-                    state = LOW_NOTIFICATION_STATE
-                else:
-                    state = SILENT_STATE
-                db.execute("INSERT INTO alarm_instances (year, month, day, hour, minutes, vibrate, label, ringtone, "
-                           "alarm_state, alarm_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (when.year, when.month - 1, when.day, when.hour, when.minute, alarm["vibrate"],
-                            alarm["label"], alarm["ringtone"], state, alarm["_id"]))
+                _register_instance(db, alarm["_id"], now)
+
+    def add(self, hour: int, minutes: int, now: dt.datetime) -> None:
+        """``AlarmClockFragment.onTimeSet`` then ``AlarmUpdateHandler.asyncAddAlarm``: a new ``Alarm`` at
+        ``hour:minutes``, enabled, vibrating, unlabelled, not repeating, ringing the default alarm sound, and its
+        next instance."""
+        self.ensure_db()
+        with self._writing(), closing(self._connect()) as db, db:
+            alarm_id = db.execute(
+                "INSERT INTO alarm_templates (hour, minutes, daysofweek, enabled, vibrate, label, ringtone, "
+                "delete_after_use) VALUES (?, ?, 0, 1, 1, '', ?, 0)", (hour, minutes, DEFAULT_ALARM_ALERT)).lastrowid
+            _register_instance(db, alarm_id, now)
+
+
+def _register_instance(db: sqlite3.Connection, alarm_id: int, now: dt.datetime) -> None:
+    """``Alarm.createInstanceAfter`` and ``AlarmStateManager.registerInstance``: the alarm's next instance, in the
+    state its distance from ``now`` gives it."""
+    alarm = db.execute("SELECT * FROM alarm_templates WHERE _id=?", (alarm_id,)).fetchone()
+    when = next_alarm_time(alarm["hour"], alarm["minutes"], alarm["daysofweek"], now)
+    if now > when - dt.timedelta(minutes=30):
+        state = HIGH_NOTIFICATION_STATE
+    elif now > when - dt.timedelta(hours=2):
+        state = LOW_NOTIFICATION_STATE
+    else:
+        state = SILENT_STATE
+    db.execute("INSERT INTO alarm_instances (year, month, day, hour, minutes, vibrate, label, ringtone, "
+               "alarm_state, alarm_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (when.year, when.month - 1, when.day, when.hour, when.minute, alarm["vibrate"],
+                alarm["label"], alarm["ringtone"], state, alarm_id))
 
 
 def next_alarm_time(hour: int, minutes: int, days: int, now: dt.datetime) -> dt.datetime:
@@ -484,6 +511,7 @@ class DeskClockScreen(Screen):
         super().__init__(app, intent)
         self.timer_digits = ""  # TimerSetupView.mInput, as the typed digits
         self.creating_timer = False  # TimerFragment shows the setup page although timers exist
+        self.time_picker: TimePicker | None = None  # the new alarm's, while it is open
         self.clock.model.prefs.load()  # DataModel reads the preferences as the process starts
         self.clock.alarms.ensure_db()
 
@@ -501,7 +529,17 @@ class DeskClockScreen(Screen):
                        children=[View(kind="frame", class_name="android.widget.FrameLayout", gravity="fill",
                                       resource_id=_id("fragment_container"), children=[page]),
                                  self._fab_row(*buttons)])
-        return column(content, self._bottom_navigation(tab))
+        screen = column(content, self._bottom_navigation(tab))
+        if self.time_picker is None:
+            return screen
+        return dialog_over(screen, self.time_picker.view(Theme.of(self, PRIMARY)), self._close_time_picker)
+
+    def on_back(self) -> bool:
+        """BACK cancels the time picker."""
+        if self.time_picker is None:
+            return False
+        self._close_time_picker()
+        return True
 
     # chrome
     def _bottom_navigation(self, selected: int) -> View:
@@ -558,7 +596,22 @@ class DeskClockScreen(Screen):
             page = View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", key="alarms",
                         resource_id=_id("alarms_recycler_view"), scrollable=True, focusable=True,
                         padding=0, children=[*map(self._alarm_item, alarms), View(height=_FAB_ROW_HEIGHT)])
-        return page, (self._fab(ADD_ALARM, "plus", does_nothing), None, None)  # AlarmClockFragment.onUpdateFab
+        return page, (self._fab(ADD_ALARM, "plus", self._create_alarm), None, None)  # AlarmClockFragment.onUpdateFab
+
+    def _create_alarm(self) -> None:
+        """``AlarmClockFragment.startCreatingAlarm``: the time picker, at the time now, in the phone's 12- or 24-hour
+        format; its OK adds the alarm."""
+        now = self.phone.clock.now(MINUTE_MS)
+        self.time_picker = TimePicker(self, PACKAGE, now.hour, now.minute, formats.phone_is_24_hour(self.phone),
+                                      self._add_alarm, self._close_time_picker)
+
+    def _add_alarm(self, hour: int, minute: int) -> None:
+        self.clock.alarms.add(hour, minute, self.phone.clock.now())
+
+    def _close_time_picker(self) -> None:
+        self.time_picker = None
+        if self.focus_key.startswith("timepicker_"):
+            self.focus_key, self.keyboard_shown = "", False
 
     def _alarm_item(self, alarm: sqlite3.Row) -> View:
         now, tag = self.phone.clock.now(MINUTE_MS), formats.system_tag(self.phone)  # isTomorrow: hour, minute

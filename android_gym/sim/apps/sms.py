@@ -25,11 +25,10 @@ from android_gym.sim.apps.commons import (
     DARK_GREY,
     DAY_COLORS,
     NAVIGATION_BAR_COLOR,
-    NIGHT_TEXT_COLOR,
     PRIMARY,
-    TEXT_COLOR,
     Release,
     SearchMenuScreen,
+    faded,
     search_menu,
     start_up_dialogs,
 )
@@ -121,14 +120,13 @@ _LETTER_OPACITY = 0xCC / 255
 _LETTER_COLORS = tuple(over(color, _LETTER_OPACITY, WHITE) for color in _LETTER_BACKGROUNDS)
 #: Text in the app's text colour made translucent (``android:alpha``) over the window: a conversation's date
 #: (``item_conversation.xml``: 0.4), a read conversation's snippet (``BaseConversationsAdapter.setupView``: 0.7) and
-#: the empty list's placeholder (``activity_main.xml``: 0.8), by day; ``NIGHT_COLORS`` holds them by night.
-_DATE_INK, _READ_INK, _PLACEHOLDER_INK = (over(TEXT_COLOR, alpha) for alpha in (0.4, 0.7, 0.8))
-#: The dark theme: Simple-Commons' (commons.NIGHT_COLORS), the letter circles and the translucent text over its dark
-#: background.
+#: the placeholders of the empty list and the search (``activity_main.xml``) and of a contact search that finds
+#: nobody (``activity_new_conversation.xml``: 0.8), by day; ``NIGHT_COLORS`` holds them
+#: by night.
+_DATE_INK, _READ_INK, _PLACEHOLDER_INK = (faded(alpha) for alpha in (0.4, 0.7, 0.8))
+#: The dark theme: Simple-Commons' (commons.NIGHT_COLORS), the letter circles over its dark background.
 NIGHT_COLORS = {**COMMONS_NIGHT_COLORS, **{day: over(color, _LETTER_OPACITY, COMMONS_NIGHT_COLORS[WHITE])
-                                           for color, day in zip(_LETTER_BACKGROUNDS, _LETTER_COLORS)},
-                **{over(TEXT_COLOR, alpha): over(NIGHT_TEXT_COLOR, alpha, COMMONS_NIGHT_COLORS[WHITE])
-                   for alpha in (0.4, 0.7, 0.8)}}
+                                           for color, day in zip(_LETTER_BACKGROUNDS, _LETTER_COLORS)}}
 _AVATAR = 126  # normal_icon_size: 48 dp
 _SUGGESTION_AVATAR = 168  # bigger_avatar_size: 64 dp
 
@@ -353,10 +351,10 @@ class MainScreen(SearchMenuScreen):
         children: list[View] = []
         if not results:
             children.append(text_view(NO_ITEMS_FOUND, resource_id=_id("search_placeholder"), text_size=_NORMAL,
-                                      text_color=TEXT_SECONDARY, padding=42))
+                                      text_color=_PLACEHOLDER_INK, padding=42))
             if len(text) < 2:
                 children.append(text_view(TYPE_2_CHARACTERS, resource_id=_id("search_placeholder_2"),
-                                          text_size=_NORMAL, text_color=TEXT_SECONDARY, padding=42))
+                                          text_size=_NORMAL, text_color=_PLACEHOLDER_INK, padding=42))
         else:
             children.append(scroll_list(*results, key="search_results_list",
                                         resource_id=_id("search_results_list"), weight=1))
@@ -447,6 +445,7 @@ class NewConversationScreen(Screen):
     def build(self) -> View:
         field = edit_text(self.address, ADD_CONTACT_OR_NUMBER, self.FIELD, self._set_address,
                           resource_id=_id(self.FIELD), weight=1, height=126, text_size=_BIG)
+        field.underline = False  # android:background="@android:color/transparent"
         entry = [field]
         if len(self.address) > 2:
             entry.append(_image("new_conversation_confirm", "check", clickable=True, focusable=True,
@@ -468,7 +467,7 @@ class NewConversationScreen(Screen):
                                         resource_id=_id("contacts_list"), weight=1))
         else:
             children.append(text_view(NO_CONTACTS_FOUND, resource_id=_id("no_contacts_placeholder"), padding=52,
-                                      text_size=_BIG, text_color=TEXT_SECONDARY))
+                                      text_size=_BIG, text_color=_PLACEHOLDER_INK))
         holder = View(kind="column", class_name="android.widget.RelativeLayout",
                       resource_id=_id("new_conversation_holder"), weight=1, children=children)
         return View(kind="column", class_name="android.view.ViewGroup",

@@ -1,0 +1,168 @@
+"""Material's time picker as the Clock (a new alarm) and Simple Calendar (an event's times) show it: the numbers on
+a round dial, the hand and selector in the app's primary colour, and the Material 3 colour roles by day and by
+night."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from ui_nodes import tap
+
+from android_gym.device.config import DeviceConfig
+from android_gym.device.sim import SimDevice
+from android_gym.sim.apps.commons import DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
+from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
+from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
+from android_gym.sim.framework.time_picker import DAY, NIGHT, Theme
+from android_gym.sim.phone import Phone
+from android_gym.sim.ui.views import PRIMARY, View
+
+CLOCK, CALENDAR = "com.google.android.deskclock", "com.simplemobiletools.calendar.pro"
+
+
+def _views(phone: Phone) -> list[View]:
+    return [view for window in phone.window.frame().windows() for view in window.walk()]
+
+
+def _by_id(phone: Phone, package: str, name: str) -> View:
+    return next(view for view in _views(phone) if view.resource_id == f"{package}:id/{name}")
+
+
+def _middle(view: View) -> tuple[float, float]:
+    x1, y1, x2, y2 = view.bounds
+    return (x1 + x2) / 2, (y1 + y2) / 2
+
+
+def _clock_picker(night: bool, hours: str = "12") -> Phone:
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"settings put system time_12_24 {hours}")
+    phone.run(f"monkey -p {CLOCK} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Alarm")
+    tap(phone, content_desc="Add alarm")
+    return phone
+
+
+def test_the_dials_numbers_lie_on_a_circle_clockwise_from_the_top():
+    """ClockFaceView: 12 at the top, 3 at the right, 6 at the bottom, 9 at the left, all as far from the dial's
+    centre; on a 24-hour dial 12-23 on an inner ring (0.66 of the outer radius)."""
+    for hours, outer, inner in (("12", ["12", *map(str, range(1, 12))], []),
+                                ("24", ["00", *map(str, range(1, 12))], list(map(str, range(12, 24))))):
+        phone = _clock_picker(False, hours)
+        face = _by_id(phone, CLOCK, "material_clock_face")
+        cx, cy = _middle(face)
+        numbers = {view.text: _middle(view) for view in _views(phone)
+                   if view.class_name == "android.widget.TextView" and view.content_desc.endswith(("o'clock", "hours"))}
+        assert sorted(numbers) == sorted(outer + inner)
+        for ring, ratio in ((outer, 1.0), (inner, 0.66)):
+            for index, text in enumerate(ring):
+                x, y = numbers[text]
+                radius = math.dist((x, y), (cx, cy))
+                assert radius == pytest.approx(math.dist(numbers[outer[0]], (cx, cy)) * ratio, abs=2)
+                angle = math.atan2(x - cx, cy - y) % (2 * math.pi)
+                assert angle == pytest.approx(2 * math.pi * index / 12, abs=0.02)
+        boxes = [view.bounds for view in _views(phone) if view.class_name == "android.widget.TextView"
+                 and view.content_desc.endswith(("o'clock", "hours"))]
+        for x, y in numbers.values():  # a tap on a number's middle is that number's alone
+            assert sum(x1 <= x < x2 and y1 <= y < y2 for x1, y1, x2, y2 in boxes) == 1
+        face_left, face_top, face_right, face_bottom = face.bounds
+        assert face_right - face_left == face_bottom - face_top == 672  # material_clock_size, 256 dp
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_the_clocks_picker_draws_the_chosen_hour_under_its_selector_in_the_theme(night: bool):
+    """15:34 on a 12-hour phone: the selector (colorPrimary) round 3, its number in colorOnPrimary; the dial
+    colorSurfaceVariant, the hour chip colorPrimaryContainer, PM colorTertiaryContainer, by day and by night; the
+    pixels show them."""
+    phone = _clock_picker(night)
+    scheme, primary = (NIGHT, MATERIAL_YOU_NIGHT[PRIMARY]) if night else (DAY, PRIMARY)
+    pixels = phone.screenshot()
+    three = next(view for view in _views(phone) if view.content_desc == "3 o'clock")
+    x1, y1, x2, y2 = three.bounds
+    assert three.text_color == Theme(primary, night).on_primary
+    assert tuple(pixels[y1 + 8, (x1 + x2) // 2]) == primary  # inside the selector, above the number
+    face = _by_id(phone, CLOCK, "material_clock_face")
+    assert face.background == scheme.surface_variant
+    assert tuple(pixels[face.bounds[1] + 150, (face.bounds[0] + face.bounds[2]) // 2 - 60]) == scheme.surface_variant
+    hour = _by_id(phone, CLOCK, "material_hour_tv")
+    assert (hour.background, hour.text_color) == (scheme.primary_container, scheme.on_primary_container)
+    pm = _by_id(phone, CLOCK, "material_clock_period_pm_button")
+    assert pm.checked and pm.background == scheme.tertiary_container
+    assert tuple(pixels[pm.bounds[1] + 10, pm.bounds[0] + 20]) == scheme.tertiary_container
+    tap(phone, content_desc="3 o'clock")  # on to the minutes: 34, between two marks, the selector over 35
+    selected = [view for view in _views(phone) if view.selected and view.content_desc.endswith("minutes")]
+    assert [view.text for view in selected] == ["35"] and selected[0].text_color == Theme(primary, night).on_primary
+
+
+def test_simple_calendars_time_picker_turns_dark_by_night():
+    """The picker follows the dark theme: its dial, chips and surface are the night roles, not light greys left
+    from the day (the dialog's surface the night surface under the primary's elevation overlay)."""
+    phone = Phone()
+    phone.run("cmd uimode night yes")
+    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
+    face = _by_id(phone, CALENDAR, "material_clock_face")
+    minute = _by_id(phone, CALENDAR, "material_minute_tv")
+    assert (face.background, minute.background) == (NIGHT.surface_variant, NIGHT.surface_variant)
+    panel = next(view for view in _views(phone) if _by_id(phone, CALENDAR, "header_title") in view.children)
+    assert panel.background == Theme(COMMONS_PRIMARY, True).dialog_surface
+    pixels = phone.screenshot()
+    x1, y1, x2, y2 = panel.bounds
+    assert np.asarray(pixels[y1:y2, x1:x2]).mean() < 90  # a dark dialog
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_simple_calendars_date_picker_is_on_the_dialogs_surface_in_its_text_colour(night: bool):
+    """Commons' MyDateTimePickerMaterialTheme: dialog_you_background (system_accent2_50 by day, _800 by night), not
+    the window's white, the days and weekday letters in you_neutral_text_color, the chosen day in the primary
+    colour; the pixels between the days show the surface."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/event_start_date")
+    surface, ink = (COMMONS_NIGHT[DIALOG_BACKGROUND], NIGHT_TEXT_COLOR) if night else (DIALOG_BACKGROUND, TEXT_COLOR)
+    month = next(view for view in _views(phone) if view.resource_id == "android:id/month_view")
+    days = {view.text: view for view in month.walk() if view.content_desc.endswith("October 2023")}
+    assert days["16"].background is None and days["16"].text_color == ink
+    assert days["15"].background == COMMONS_PRIMARY
+    letters = [view for view in _views(phone) if view.kind == "label" and view.hint in ("S", "M", "T", "W", "F")]
+    assert len(letters) == 7 and {view.text_color for view in letters} == {ink}
+    x1, y1, x2, y2 = days["16"].bounds
+    assert tuple(phone.screenshot()[y1 + 4, x1 + 4]) == surface
+
+
+def test_the_clocks_picker_speaks_the_system_language():
+    """Material's own strings, in the language of the phone (material-components' values-fr): the title and the
+    mode button's description, in the Clock as in Simple Calendar."""
+    device = SimDevice()
+    DeviceConfig(language="fr-FR").apply(device)
+    phone = device.phone
+    phone.run(f"monkey -p {CLOCK} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Alarme")
+    tap(phone, resource_id=f"{CLOCK}:id/fab")
+    assert _by_id(phone, CLOCK, "header_title").text == "Sélectionner l'heure"
+    assert _by_id(phone, CLOCK, "material_timepicker_mode_button").content_desc == \
+        "Passer en mode saisie de texte pour la saisie de l'heure."
+
+
+def test_simple_calendars_picker_follows_the_phones_12_hour_format():
+    """setupStartTime: TimeFormat.CLOCK_12H when use24HourFormat is off (the system's 12-hour setting): the dial's
+    12, 1 … 11 and the AM/PM toggle; 9 PM picked on it is 21:00."""
+    phone = Phone()
+    phone.run("settings put system time_12_24 12")
+    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
+    assert _by_id(phone, CALENDAR, "material_clock_period_pm_button").checked  # 16:00
+    tap(phone, content_desc="9 o'clock")
+    tap(phone, content_desc="00 minutes")
+    tap(phone, resource_id=f"{CALENDAR}:id/material_timepicker_ok_button")
+    assert _by_id(phone, CALENDAR, "event_start_time").text == "09:00 PM"
