@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 import pytest
+from representative_tasks import one_task_per_app_and_module
 
 import android_gym
 from android_gym.agents import OracleAgent
@@ -31,19 +32,8 @@ DIALECTS = (JSON, AndroidArenaDialect(), AppAgentDialect())
 FORBIDDEN_CANDIDATES = (ForbiddenApp("com.android.chrome", "Chrome"), ForbiddenApp("com.android.camera2", "Camera"))
 
 
-def _one_task_per_app_and_module() -> frozenset[str]:
-    """The first task of each app and of each catalogue module: every app's screens, and each kind of episode
-    (single-app, cross-app, long-horizon, declarative), are marked at least once."""
-    chosen: dict[str, str] = {}
-    for name in android_gym.task_names(include_aliases=False):
-        task = android_gym.get_task(name)
-        for key in (task.__module__, *task.app_packages):
-            chosen.setdefault(key, name)
-    return frozenset(chosen.values())
-
-
 #: The tasks whose stack draws Set-of-Mark on the pixels.
-MARKED = _one_task_per_app_and_module()
+MARKED = one_task_per_app_and_module()
 
 
 def unused_app(task: str) -> ForbiddenApp:
