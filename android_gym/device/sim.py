@@ -71,7 +71,7 @@ class SimDevice:
         """``(width, height)`` in pixels."""
         size = self.phone.screen_size
         if self._reads is not None:
-            self._reads.note(lambda: self.phone.screen_size, size)
+            self._reads.note(lambda: self.screen_size, size)
         return size
 
     def _check_open(self) -> None:
@@ -125,7 +125,7 @@ class SimDevice:
     def _note_versions(self, paths: tuple[str, ...]) -> tuple[int, ...]:
         versions = self.phone.fs.versions(*paths)
         if self._reads is not None:
-            self._reads.note(functools.partial(self.phone.fs.versions, *paths), versions)
+            self._reads.note(functools.partial(self.file_versions, paths), versions)
         return versions
 
     def screenshot(self) -> np.ndarray:
@@ -159,7 +159,7 @@ class SimDevice:
         self._check_open()
         focused = focused_window(self.phone)
         if self._reads is not None:
-            self._reads.note(functools.partial(focused_window, self.phone), focused)
+            self._reads.note(self.focused_activity, focused)
         return focused
 
     def tap(self, x: int, y: int) -> None:
