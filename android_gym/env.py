@@ -6,7 +6,7 @@ import functools
 import pickle
 import string
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
@@ -22,6 +22,9 @@ from android_gym.errors import AndroidGymError, ConfigError, DeviceError, Invali
 from android_gym.spaces import SharedText
 from android_gym.tasks import Task, get_task
 from android_gym.ui import UIElement, parse_ui_dump
+
+if TYPE_CHECKING:
+    from android_gym.device.sim import Reads
 
 #: Observation text is ASCII: every other character of the UI appears as an XML character reference.
 TEXT_CHARSET = string.printable
@@ -205,6 +208,7 @@ class AndroidEnv(gym.Env):
         self._last_tree = ""
         self._score = 0.0
         self._scored_at: int | None = None  # the device's ``changes`` when the score was last read from it
+        self._scored_reads: Reads | None = None  # what that check read of the phone, when the device noted it all
         self._steps = 0
         self._healthy = True
         # The final observation (its pixels, if any, read-only and as first handed out), terminated, truncated.
@@ -255,7 +259,7 @@ class AndroidEnv(gym.Env):
         observation = self._observe()
         self._steps = 0
         self._ended, self._warned_ended = None, False
-        self._scored_at = None
+        self._scored_at = self._scored_reads = None
         self._score = 0.0 if self.task.scored_at_end else self._read_score()
         return observation, self._info(None, None)
 
@@ -347,20 +351,32 @@ class AndroidEnv(gym.Env):
 
     def _evaluate(self, ending: bool) -> float:
         """The task's score now; a ``scored_at_end`` task is checked only on the episode's last step, another when
-        the episode ends (an ``answer`` is the task's to check) or something may have changed the phone since its
-        score was read (a device that counts its ``changes``, the simulated phone: an action refused before it
-        reached the phone leaves the score as it was)."""
+        the episode ends (an ``answer`` is the task's to check) or something it read may have changed since its
+        score was read: on a device that counts its ``changes`` (the simulated phone), nothing did while they stay
+        the same (an action refused before it reached the phone), nor when what the check read of the phone, noted
+        by the device (``SimDevice.noting``: file versions, the focused activity), reads the same again (a step
+        that wrote nothing the check reads)."""
         if self.task.scored_at_end:
             if not ending and self._steps < self.task_class.max_steps():
                 return self._score
             return self.task.is_successful(self.device)
-        unchanged = self._scored_at is not None and getattr(self.device, "changes", None) == self._scored_at
-        return self._score if unchanged and not ending else self._read_score()
+        if not ending and self._scored_at is not None:
+            if getattr(self.device, "changes", None) == self._scored_at:
+                return self._score
+            if self._scored_reads is not None and self._scored_reads.unchanged():
+                return self._score
+        return self._read_score()
 
     def _read_score(self) -> float:
         """``is_successful`` of the task, noting the device's ``changes`` after it (the check's own shell commands
-        included)."""
-        score = self.task.is_successful(self.device)
+        included) and, on a device that notes them, what it read."""
+        noting = getattr(self.device, "noting", None)
+        if noting is None:
+            score, self._scored_reads = self.task.is_successful(self.device), None
+        else:
+            with noting() as reads:
+                score = self.task.is_successful(self.device)
+            self._scored_reads = reads if reads.complete else None
         self._scored_at = getattr(self.device, "changes", None)
         return score
 

@@ -308,10 +308,12 @@ def test_space_samples_refuse_what_is_no_integer_of_the_space():
     assert actions.to_action(swipe, (1080, 2400)) == Action(ActionType.SWIPE, direction="down")
 
 
-def test_the_score_is_read_again_only_after_something_reached_the_phone(make_env, monkeypatch):
-    """An action refused before it reached the phone changes nothing there: the score read last still holds. Any
-    call that may change the phone (input, shell, push), and the episode's end (an answer is the task's to
-    check), has it read again."""
+def test_the_score_is_read_again_only_when_what_the_check_read_may_have_changed(make_env, monkeypatch):
+    """An action refused before it reached the phone changes nothing there: the score read last still holds. Nor is
+    it read again while what the check read of the simulated phone reads the same (``SimDevice.noting``: SendSms's
+    check reads the focused app, and in the SMS app the SMS database's versions too). A change to what it read, a
+    check that asked the phone more than it notes (a shell command), and the episode's end (an answer is the
+    task's to check) have it read again."""
     env = make_env(pixels=False)
     env.reset(seed=0)
     task, device = env.unwrapped.task, env.unwrapped.device
@@ -320,18 +322,28 @@ def test_the_score_is_read_again_only_after_something_reached_the_phone(make_env
     monkeypatch.setattr(task, "is_successful", lambda dev: reads.append(dev) or check(dev))
     *_, info = env.step(Action(ActionType.CLICK, index=400))
     assert info["invalid_action"] and reads == []
-    env.step(Action(ActionType.NAVIGATE_HOME))
-    assert len(reads) == 1
+    env.step(Action(ActionType.NAVIGATE_HOME))  # the launcher keeps the focus
     device.shell("input keyevent HOME")
     env.step(Action(ActionType.UNKNOWN))
-    assert len(reads) == 2
+    assert reads == []
+    env.step(Action(ActionType.OPEN_APP, app_name="SMS Messenger"))  # the focus moved
+    assert len(reads) == 1
+    env.step(Action(ActionType.WAIT))
+    device.push(b"x", "/sdcard/Download/x.txt")  # a file the check does not read
+    env.step(Action(ActionType.UNKNOWN))
+    assert len(reads) == 1
+    device.receive_sms("+15550100000", "hello")  # a write to the database it reads
     env.step(Action(ActionType.UNKNOWN))
     assert len(reads) == 2
-    device.push(b"x", "/sdcard/Download/x.txt")
-    env.step(Action(ActionType.OPEN_APP, app_name="no such app"))
-    assert len(reads) == 3
+    monkeypatch.setattr(task, "is_successful", lambda dev: reads.append(dev) or dev.shell("true") and check(dev))
+    env.step(Action(ActionType.WAIT))  # the check's last read was the same: not read
+    assert len(reads) == 2
+    device.receive_sms("+15550100000", "again")
+    for count in (3, 4):  # a check that asked a shell command is read again after every step that reached the phone
+        env.step(Action(ActionType.WAIT))
+        assert len(reads) == count
     env.step(Action(ActionType.ANSWER, text="42"))
-    assert len(reads) == 4
+    assert len(reads) == 5
 
 
 def test_dict_actions_from_the_space(make_env):

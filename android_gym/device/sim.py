@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import posixpath
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +24,24 @@ _BOX = tuple(field.name for field in dataclasses.fields(BoundingBox))  # the nam
 _KNOWN_DUMPS = 32
 
 
+class Reads:
+    """What was read of a phone while it was noted (``SimDevice.noting``): each read, as a function that reads it
+    again, with what it gave. ``complete`` is False once something was asked that is not noted (a shell command, a
+    screenshot, input): then nothing tells whether the phone would give the same again."""
+
+    def __init__(self) -> None:
+        self.complete = True
+        self._asked: list[tuple[Callable[[], Any], Any]] = []
+
+    def note(self, read: Callable[[], Any], value: Any) -> None:
+        """``read()`` gave ``value``."""
+        self._asked.append((read, value))
+
+    def unchanged(self) -> bool:
+        """Whether every read noted gives what it gave then (the phone would tell the same): read again in order."""
+        return self.complete and all(read() == value for read, value in self._asked)
+
+
 class SimDevice:
     """A simulated phone owned by this device object (closing the device deletes the phone)."""
 
@@ -33,11 +53,26 @@ class SimDevice:
         self.changes = 0
         self._dumped: tuple[str, list[Node], str] | None = None  # the last dump, the nodes it writes, its package
         self._known: dict[str, tuple[UIElement, ...]] = {}  # the elements of the last few dumps read (oldest first)
+        self._reads: Reads | None = None  # what is read while ``noting``
+
+    @contextmanager
+    def noting(self) -> Iterator[Reads]:
+        """Note what is read of the phone in the block (the env's short cut: a task's check that read only file
+        versions, files, the focused activity or the screen size, all the same again, would score the
+        same, and is not run again)."""
+        self._reads = reads = Reads()
+        try:
+            yield reads
+        finally:
+            self._reads = None
 
     @property
     def screen_size(self) -> tuple[int, int]:
         """``(width, height)`` in pixels."""
-        return self.phone.screen_size
+        size = self.phone.screen_size
+        if self._reads is not None:
+            self._reads.note(lambda: self.screen_size, size)
+        return size
 
     def _check_open(self) -> None:
         if self._closed:
@@ -47,6 +82,12 @@ class SimDevice:
         """Before a call that may change the phone: it must be open, and ``changes`` counts the call."""
         self._check_open()
         self.changes += 1
+        self._unnoted()
+
+    def _unnoted(self) -> None:
+        """What is asked now is not noted: what was read while ``noting`` cannot be told unchanged."""
+        if self._reads is not None:
+            self._reads.complete = False
 
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
         """Run a command line in the phone's shell (``timeout`` is moot: nothing blocks)."""
@@ -67,6 +108,8 @@ class SimDevice:
         """Read a file from the phone."""
         self._check_open()
         encode_utf8(path, "device path")
+        if self._reads is not None:
+            self._note_versions((path,))  # equal versions, equal bytes (or still no file)
         try:
             return self.phone.fs.read_bytes(path)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
@@ -77,16 +120,24 @@ class SimDevice:
         (``FileSystem.versions``): while they stay the same, the files hold the same bytes or are still missing
         (``local_db``'s short cut; no file is read)."""
         self._check_open()
-        return self.phone.fs.versions(*paths)
+        return self._note_versions(tuple(paths))
+
+    def _note_versions(self, paths: tuple[str, ...]) -> tuple[int, ...]:
+        versions = self.phone.fs.versions(*paths)
+        if self._reads is not None:
+            self._reads.note(functools.partial(self.file_versions, paths), versions)
+        return versions
 
     def screenshot(self) -> np.ndarray:
         """The screen, ``(H, W, 3)`` uint8, read-only (the same array while the screen does not change)."""
         self._check_open()
+        self._unnoted()
         return self.phone.screenshot()
 
     def ui_dump(self) -> str:
         """The uiautomator XML of the foreground window."""
         self._check_open()
+        self._unnoted()  # a look at the screen may move a transition on: not looked at again to compare
         self._dumped = self.phone.window.dumped()
         return self._dumped[0]
 
@@ -106,7 +157,10 @@ class SimDevice:
         """The package and activity of the focused window, as ``dumpsys window`` reports them (``mCurrentFocus``),
         without writing and parsing the report (``state.foreground_package``'s short cut on the simulated phone)."""
         self._check_open()
-        return focused_window(self.phone)
+        focused = focused_window(self.phone)
+        if self._reads is not None:
+            self._reads.note(self.focused_activity, focused)
+        return focused
 
     def tap(self, x: int, y: int) -> None:
         """Tap at pixel coordinates."""

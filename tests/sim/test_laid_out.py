@@ -11,6 +11,7 @@ from android_gym.sim.phone import Phone
 from android_gym.sim.ui.laid_out import LaidOutTrees, Shaped
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.views import View, button, column, text_view
+from android_gym.ui import parse_ui_dump
 
 _RECT = (1080, 2000)
 
@@ -79,4 +80,19 @@ def test_the_home_screen_shown_again_is_neither_laid_out_nor_dumped_again(phone:
     phone.key(keycodes.HOME)
     again = phone.window.frame().app
     assert again is not home and again.children[0].children == home.children[0].children  # the kept content
+    assert phone.ui_dump() is dump and not laid_out
+
+
+def test_a_tap_on_the_focused_field_finds_its_screen_kept(phone: Phone, monkeypatch) -> None:
+    """A tap on a text field reveals it (its list may scroll it into view), which measures the rows of a copy of the
+    tree as built; the screen, built again as it was, is still answered with its kept laid-out tree and dump."""
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    search = next(e for e in parse_ui_dump(phone.ui_dump()) if e.is_editable).bbox_pixels.center
+    phone.tap(*search)
+    focused, dump = phone.window.frame().app, phone.ui_dump()
+    laid_out = []
+    monkeypatch.setattr(window, "layout", lambda view, *rect: laid_out.append(view))
+    phone.tap(*search)
+    again = phone.window.frame().app
+    assert again is not focused and again.children[0].children == focused.children[0].children  # the kept content
     assert phone.ui_dump() is dump and not laid_out

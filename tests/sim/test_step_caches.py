@@ -1,8 +1,8 @@
 """What a step observes does not depend on the caches behind it: over seeded random-valid runs, an env on the
 simulated phone as it is (frames kept until they go stale, touches and commands that change nothing building
 nothing, elements read from the dumped views, database reads kept while the bytes stay, the foreground app told
-without ``dumpsys``) sees the same dumps, elements, scores and flags as one whose every look builds the frame afresh
-and parses the dump."""
+without ``dumpsys``, a task's check not run again while what it read reads the same) sees the same dumps,
+elements, scores and flags as one whose every look builds the frame afresh and parses the dump."""
 
 from __future__ import annotations
 
@@ -23,11 +23,13 @@ from android_gym.ui import parse_ui_dump
 
 
 class _FreshDevice(SimDevice):
-    """Every look at the screen builds the frame afresh; the env parses the dump (no elements from the views), and
-    the foreground app is read from ``dumpsys window``."""
+    """Every look at the screen builds the frame afresh; the env parses the dump (no elements from the views), the
+    foreground app is read from ``dumpsys window``, and the task's check runs after every step that reached the
+    phone (nothing notes what it read)."""
 
     ui_elements = None
     focused_activity = None
+    noting = None
 
     def ui_dump(self) -> str:
         self.phone.invalidate()

@@ -97,7 +97,7 @@ _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
 _STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _NAV_BARS_KEPT = 8  # laid-out navigation bars kept (each a colour, the keyboard up or not, looks)
-_APP_TREES_KEPT = 16  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
+_APP_TREES_KEPT = 32  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 T = TypeVar("T")
 
@@ -276,16 +276,15 @@ class WindowManager:
         width = self.design_width
         # The tree as built, for a list to measure the rows the layout leaves out (a field to reveal, a position asked)
         unlaid = copied(content) if self._reveal_focus or screen.scroll_requests else None
-        built = Shaped(content, width, content_bottom) if unlaid is None else None
-        kept = self._app_trees.get(built) if built is not None else None
+        built = Shaped(content, width, content_bottom)
+        kept = self._app_trees.get(built)
         if kept is not None:  # laid out before: the same bounds
             content = kept.root
         window = frame(content, resource_id="android:id/content")
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
         if kept is None:
             layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
-            if built is not None:
-                kept = self._app_trees.keep(built, content)
+            kept = self._app_trees.keep(built, content)
         else:  # as ``layout`` places the window; the content in it is laid out
             window.bounds = (0, STATUS_BAR_HEIGHT, width, content_bottom)
         night_colors = screen.night_colors if looks.night else None

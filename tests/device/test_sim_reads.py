@@ -1,0 +1,51 @@
+"""``SimDevice.noting``: what a task's check read of the simulated phone, read again to tell whether the phone
+would give the same (the env's short cut for a check after a step that changed nothing it read)."""
+
+from __future__ import annotations
+
+import pytest
+
+from android_gym.device.sim import SimDevice
+from android_gym.sim import keycodes
+
+
+@pytest.fixture
+def device():
+    made = SimDevice()
+    yield made
+    made.close()
+
+
+def test_what_was_read_reads_the_same_until_it_changes(device: SimDevice) -> None:
+    device.push(b"a", "/sdcard/a.txt")
+    with device.noting() as reads:
+        assert device.pull("/sdcard/a.txt") == b"a"
+        device.file_versions(["/sdcard/b.txt"])  # missing
+        device.focused_activity()
+        assert device.screen_size == (1080, 2400)
+    assert reads.complete and reads.unchanged()
+    device.push(b"a", "/sdcard/other.txt")  # nothing it read
+    device.key(keycodes.HOME)  # at home already
+    assert reads.unchanged()
+    for change in (lambda: device.push(b"b", "/sdcard/b.txt"), lambda: device.push(b"c", "/sdcard/a.txt"),
+                   lambda: device.shell("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1"),
+                   lambda: device.shell("wm size 720x1600")):
+        with device.noting() as reads:
+            device.pull("/sdcard/a.txt")
+            device.file_versions(["/sdcard/b.txt"])
+            device.focused_activity()
+            _ = device.screen_size
+        change()
+        assert not reads.unchanged()
+
+
+@pytest.mark.parametrize("ask", [lambda device: device.shell("true"), lambda device: device.ui_dump(),
+                                 lambda device: device.screenshot(), lambda device: device.key(keycodes.HOME)])
+def test_a_command_a_look_at_the_screen_or_input_leaves_what_was_read_unnoted(device: SimDevice, ask) -> None:
+    with device.noting() as reads:
+        device.focused_activity()
+        ask(device)
+    assert not reads.complete and not reads.unchanged()
+    with device.noting() as reads:  # noted afresh each time
+        device.focused_activity()
+    assert reads.complete and reads.unchanged()
