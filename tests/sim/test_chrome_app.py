@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps.chrome import SEARCH_URL, omnibox_url
+from android_gym.sim.apps.chrome import DEVICE_SCALE, SEARCH_URL, omnibox_url
 from android_gym.sim.apps.files import Doc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import chromium
@@ -194,6 +194,21 @@ def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeyp
     assert not np.array_equal(phone.screenshot(), before) and len(shots) == 2  # new pixels for the scrolled page
     phone.screenshot()
     assert len(shots) == 2  # an unchanged screen is not captured again
+
+
+def test_the_page_is_captured_at_device_pixels_and_drawn_unscaled(phone):
+    """Chromium captures the page at the phone's density (2.625 device px per CSS px, as sharp as a Pixel shows
+    it), the page's ``devicePixelRatio`` and viewport stay the phone's, and the frame shows the capture pixel for
+    pixel (a capture at CSS px scaled up would be blurry)."""
+    open_page(phone)
+    page = phone.activities.top.app.tab().page
+    before = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
+    shot = np.asarray(page.screenshot())
+    ratio, width, height = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
+    assert [ratio, width, height] == before and ratio == DEVICE_SCALE
+    assert abs(shot.shape[1] - width * ratio) < 1 and abs(shot.shape[0] - height * ratio) < 1
+    top = int(re.findall(r"\d+", node(phone, **{"class": "android.webkit.WebView"})["bounds"])[1])
+    assert np.array_equal(phone.screenshot()[top:top + shot.shape[0], :shot.shape[1]], shot)
 
 
 def test_console_messages_go_to_logcat(phone):
@@ -411,7 +426,7 @@ class _PageNavigatingWhileItSettles:
 
 def test_a_navigation_starting_while_the_page_settles_is_waited_for(tmp_path):
     page = _PageNavigatingWhileItSettles()
-    web_page = chromium.WebPage(page, cdp=page, storage_root=tmp_path)
+    web_page = chromium.WebPage(page, cdp=page, scale=DEVICE_SCALE, storage_root=tmp_path)
     web_page._settle()
     assert page.settles == 2  # the navigated page settled in its turn
     assert web_page._title == "Index of /sdcard/" and web_page.focused_value() is None

@@ -312,7 +312,7 @@ class Chromium:
             self._context = _BROWSER_THREAD.browser.new_context(scale, self._storage_root)
         page = self._context.new_page()
         page.on("console", self._log_console)
-        return WebPage(page, self._context.new_cdp_session(page), self._storage_root)
+        return WebPage(page, self._context.new_cdp_session(page), scale, self._storage_root)
 
     def _log_console(self, message) -> None:
         location = message.location or {}
@@ -353,12 +353,15 @@ def _navigate(go: Callable[[], object]) -> None:
 
 
 class WebPage:
-    """One tab: navigation, pixels and accessibility nodes at the viewport size, and touch and key input;
-    ``storage_root`` is the host folder of the phone's ``/``, which no page it shows names."""
+    """One tab: navigation, pixels (at device px: ``scale`` per CSS px) and accessibility nodes at the viewport
+    size, and touch and key input; ``storage_root`` is the host folder of the phone's ``/``, which no page it shows
+    names."""
 
-    def __init__(self, page, cdp, storage_root: Path) -> None:
+    def __init__(self, page, cdp, scale: float, storage_root: Path) -> None:
         self._page = page
         self._cdp = cdp
+        self._scale = scale
+        self._size: tuple[int, int] | None = None  # the viewport ``resize`` set, in CSS px
         self._storage_root = str(storage_root).rstrip("/")
         self._storage_url = storage_url(storage_root) + "/"
         self._pid = os.getpid()
@@ -401,10 +404,22 @@ class WebPage:
     @_on_browser_thread
     def resize(self, width: int, height: int) -> None:
         """Set the viewport to ``width`` x ``height`` CSS px (Android resizes the page when the keyboard shows)."""
-        size = self._page.viewport_size
-        if size is None or (size["width"], size["height"]) != (width, height):
+        if self._size != (width, height):
             self._page.set_viewport_size({"width": width, "height": height})
+            self._emulate_device(width, height)
+            self._size = (width, height)
             self._settle()
+
+    def _emulate_device(self, width: int, height: int) -> None:
+        """Repeat on our CDP session the device metrics Playwright set on its own: Chromium keeps an override per
+        session and captures a session's screenshots by that session's override, without one at the headless
+        window's scale 1 (CSS px, blurry once scaled up). The same numbers leave the page as it was
+        (``devicePixelRatio``, ``innerWidth``, ``screen``)."""
+        self._cdp.send("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "screenWidth": width, "screenHeight": height,
+            "deviceScaleFactor": self._scale, "mobile": True,
+            "screenOrientation": {"angle": 90, "type": "landscapePrimary"} if width > height
+            else {"angle": 0, "type": "portraitPrimary"}})
 
     @_on_browser_thread
     def evaluate(self, expression: str):
