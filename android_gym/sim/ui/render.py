@@ -155,6 +155,20 @@ def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int,
     return tuple(stencil(mask.crop(box), box[0], box[1]) for box in boxes if box[0] < box[2] and box[1] < box[3])
 
 
+@lru_cache(maxsize=32)
+def _shadow_tiles(width: int, height: int, radius: int, blur: int, drop: int, cover: str | None,
+                  corners: Corners, ground: Color) -> tuple[tuple[Image.Image, int, int], ...]:
+    """``_shadow_stencils`` stamped in black on ``ground``: per piece, an image of its ink's box and where it lies in
+    the mask. Copied where the canvas is ``ground`` all over, a tile makes the pixels its piece's stamp makes there,
+    without blending (a launcher icon's shadow, whatever the icon's colour, is one tile set per size)."""
+    tiles = []
+    for piece in _shadow_stencils(width, height, radius, blur, drop, cover, corners):
+        tile = Image.new("RGB", piece.mask.size, ground)
+        tile.paste(Image.new("RGB", piece.mask.size, (0, 0, 0)), (0, 0), piece.mask)  # as ``Renderer._stamp``
+        tiles.append((tile, piece.left, piece.top))
+    return tuple(tiles)
+
+
 @lru_cache(maxsize=1)
 def _scrim_table() -> list[int]:
     """What a scrim makes of each value of a channel, for the three bands of an ``RGB`` image (``Image.point``'s
@@ -228,6 +242,8 @@ class Renderer:
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._band = (0, 0)  # the canvas's rows being drawn (from, to)
+        self._canvas_ground: Color = WHITE  # the colour the canvas started in
+        self._below: list[tuple[View, Box]] = []  # the views drawn on the canvas so far, with the boxes they may paint
         self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
         self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
@@ -316,17 +332,18 @@ class Renderer:
         """The window's pixels at ``box``, drawn strip by strip: the ``painted`` views (each with the box it may paint,
         in drawing order) that reach into it, over ``background``."""
         x1, y1, x2, y2 = box
-        painting = [(view, top, bottom) for view, (left, top, right, bottom) in painted
-                    if left < x2 and right > x1 and top < y2 and bottom > y1]
-        ground, grounded = self._ground([view for view, _, _ in painting], background, box)
+        painting = [(view, reach) for view, reach in painted
+                    if reach[0] < x2 and reach[2] > x1 and reach[1] < y2 and reach[3] > y1]
+        ground, grounded = self._ground([view for view, _ in painting], background, box)
         bands = []
         for strip_top in range(y1, y2, _STRIP_ROWS):
             strip_bottom = min(strip_top + _STRIP_ROWS, y2)
             self._start_canvas((x2 - x1, strip_bottom - strip_top), ground)
             self._origin = (x1, strip_top)
-            for view, top, bottom in painting[grounded:]:
-                if top < strip_bottom and bottom > strip_top:
+            for view, reach in painting[grounded:]:
+                if reach[1] < strip_bottom and reach[3] > strip_top:
                     self._draw_view(view)
+                    self._below.append((view, reach))
             self._scratch = self._canvas  # dimming it whole may have made a new one
             bands.append((x1, strip_top, x2, strip_bottom,
                           rgb_array(self._canvas, (0, 0, x2 - x1, strip_bottom - strip_top))))
@@ -344,6 +361,28 @@ class Renderer:
         else:
             canvas.paste(ground, (0, 0, width, rows))
         self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), (0, rows)
+        self._canvas_ground, self._below = ground, []
+
+    def _plain_ground(self, box: Box) -> Color | None:
+        """The one colour the canvas shows all over ``box`` (canvas px; the part of it on the canvas), or ``None``:
+        the colour the canvas started in, unless a view drawn on it so far may paint there, which only a plain box
+        filled with one colour over all of the box may (its colour is then the box's)."""
+        ox, oy = self._origin
+        x1, y1 = max(box[0], 0) + ox, max(box[1], self._band[0]) + oy  # in screen px, as the views' boxes
+        x2, y2 = min(box[2], self._canvas.width) + ox, min(box[3], self._band[1]) + oy
+        ground = self._canvas_ground
+        for view, (left, top, right, bottom) in self._below:
+            plain = view.kind in _HOLDERS and view.image is None and not view.elevation and not view.corner
+            if plain:
+                if view.background is None:
+                    continue  # draws nothing
+                left, top, right, bottom = map(self.px, view.bounds)  # what it fills
+            if left >= x2 or right <= x1 or top >= y2 or bottom <= y1:
+                continue
+            if not plain or left > x1 or top > y1 or right < x2 or bottom < y2:
+                return None
+            ground = view.background
+        return ground
 
     def _painted_box(self, kind: str, bounds: Box, text_size: int, elevation: int) -> Box:
         """The box (screen px) a view of ``kind`` at design ``bounds`` may paint: its bounds and its ``_reach``
@@ -431,10 +470,10 @@ class Renderer:
         if view.elevation:
             filled = view.background is not None and view.kind not in ("fab", "button", "app_icon", "dock_icon")
             self._shadow(bounds, self.px(view.corner), self.px(view.elevation), "rounded" if filled else None,
-                         view.corners)
+                         view.corners, first=True)
         if view.kind == "fab":
             self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION),
-                         "ellipse" if view.background is not None else None)
+                         "ellipse" if view.background is not None else None, first=not view.elevation)
             if view.background is not None:  # no colour: Pillow would outline it in white
                 self._draw.ellipse(_box(bounds), fill=view.background)
             self._icon(view.hint, view.bounds, view.text_color)
@@ -541,16 +580,24 @@ class Renderer:
         self._stamp(color, (x1 + x2 - size) // 2, (y1 + y2 - size) // 2, _icon_stencil(name, size))
 
     def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int,
-                cover: str | None = None, corners: Corners = ALL_CORNERS) -> None:
+                cover: str | None = None, corners: Corners = ALL_CORNERS, first: bool = False) -> None:
         """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) rounded at its
         ``corners``, floating ``elevation`` px high, drawn before the shape: Material's key light, below the shape
         and blurred by half its elevation. ``cover``: the shape filled next, ``"rounded"`` (a rounded rectangle of
-        ``radius``) or ``"ellipse"``, whose inside is left out (``_shadow_stencils``)."""
+        ``radius``) or ``"ellipse"``, whose inside is left out (``_shadow_stencils``). ``first``: nothing of the
+        view is drawn yet, so where the canvas under the whole shadow is one colour (``_plain_ground``) the shadow
+        is copied from tiles of that colour (``_shadow_tiles``)."""
         x1, y1, x2, y2 = bounds
         blur = max(elevation // 2, self._length(2))
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
-        for piece in _shadow_stencils(x2 - x1, y2 - y1, radius, blur, elevation // 3, cover, corners):
-            self._stamp((0, 0, 0), left, top, piece)
+        shape = (x2 - x1, y2 - y1, radius, blur, elevation // 3, cover, corners)
+        ground = self._plain_ground((left, top, x2 + 2 * blur, y2 + 2 * blur + elevation // 3)) if first else None
+        if ground is None:
+            for piece in _shadow_stencils(*shape):
+                self._stamp((0, 0, 0), left, top, piece)
+            return
+        for tile, dx, dy in _shadow_tiles(*shape, ground):
+            self._canvas.im.paste(tile.im, (left + dx, top + dy, left + dx + tile.width, top + dy + tile.height))
 
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
         """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
@@ -572,7 +619,7 @@ class Renderer:
         top = y1 + gap if view.kind == "app_icon" else (y1 + y2) // 2 - r
         circle = self._rect(cx - r, top, cx + r, top + 2 * r)
         self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION),
-                     "ellipse" if view.background is not None else None)
+                     "ellipse" if view.background is not None else None, first=not view.elevation)
         self._draw.ellipse(_box(circle), fill=view.background)
         self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
         if view.kind == "app_icon":
