@@ -21,6 +21,7 @@ page faults than in drawing; a strip-sized one takes a fifth of the memory and s
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
@@ -314,7 +315,9 @@ class Renderer:
         frame. Rows that a band across the whole width replaces are not copied from the last frame first, so a
         changed row is written once."""
         old = self._frame
-        frame = np.empty_like(old)
+        frame = self._recycled()
+        if frame is None:
+            frame = np.empty_like(old)
         replaced = np.zeros(self.height + 1, bool)  # the rows a full-width band writes
         replaced[self.height] = True  # a guard row: the last run of kept rows ends there
         for x1, y1, x2, y2, _ in bands:
@@ -326,6 +329,19 @@ class Renderer:
         for x1, y1, x2, y2, pixels in bands:
             frame[y1:y2, x1:x2] = pixels
         frame.flags.writeable = False
+        return frame
+
+    def _recycled(self) -> np.ndarray | None:
+        """The kept frame that showing the next one pushes out (``_show``), made writable to compose the next in,
+        when nothing but the renderer holds it (no observation, view, buffer or image of it does, so no one sees it
+        change): its memory is written again instead of new memory faulted in (and zeroed by the kernel)."""
+        if len(self._kept) < _KEPT_FRAMES:
+            return None
+        frame = self._kept[0][1]
+        if sys.getrefcount(frame) > 3:  # held by the kept list's entry, ``frame`` and getrefcount's argument
+            return None
+        del self._kept[0]
+        frame.flags.writeable = True
         return frame
 
     def _drawn(self, painted: list[tuple[View, Box]], background: Color, box: Box) -> list[Band]:
