@@ -244,7 +244,9 @@ class Renderer:
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._band = (0, 0)  # the canvas's rows being drawn (from, to)
         self._canvas_ground: Color = WHITE  # the colour the canvas started in
-        self._below: list[tuple[View, Box]] = []  # the views drawn on the canvas so far, with the boxes they may paint
+        # per view drawn on the canvas so far that paints: the box it may paint (screen px), and for a plain box the
+        # one colour it fills that box with (else None)
+        self._below: list[tuple[Box, Color | None]] = []
         self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
         self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
@@ -359,7 +361,7 @@ class Renderer:
             for view, reach in painting[grounded:]:
                 if reach[1] < strip_bottom and reach[3] > strip_top:
                     self._draw_view(view)
-                    self._below.append((view, reach))
+                    self._note_below(view, reach)
             self._scratch = self._canvas  # dimming it whole may have made a new one
             bands.append((x1, strip_top, x2, strip_bottom,
                           rgb_array(self._canvas, (0, 0, x2 - x1, strip_bottom - strip_top))))
@@ -387,26 +389,34 @@ class Renderer:
         x1, y1 = max(box[0], 0) + ox, max(box[1], self._band[0]) + oy  # in screen px, as the views' boxes
         x2, y2 = min(box[2], self._canvas.width) + ox, min(box[3], self._band[1]) + oy
         ground = self._canvas_ground
-        for view, (left, top, right, bottom) in self._below:
-            plain = view.kind in _HOLDERS and view.image is None and not view.elevation and not view.corner
-            if plain:
-                if view.background is None:
-                    continue  # draws nothing
-                left, top, right, bottom = map(self.px, view.bounds)  # what it fills
+        for (left, top, right, bottom), fill in self._below:
             if left >= x2 or right <= x1 or top >= y2 or bottom <= y1:
                 continue
-            if not plain or left > x1 or top > y1 or right < x2 or bottom < y2:
+            if fill is None or left > x1 or top > y1 or right < x2 or bottom < y2:
                 return None
-            ground = view.background
+            ground = fill
         return ground
+
+    def _note_below(self, view: View, reach: Box) -> None:
+        """Note a view just drawn on the canvas for ``_plain_ground``: the box it may paint (``reach``), or for a
+        plain box (no picture, elevation or corners) the one it fills with its background; a plain box without a
+        background painted nothing."""
+        if view.kind not in _HOLDERS or view.image is not None or view.elevation or view.corner:
+            self._below.append((reach, None))
+        elif view.background is not None:
+            x1, y1, x2, y2 = view.bounds
+            self._below.append(((self.px(x1), self.px(y1), self.px(x2), self.px(y2)), view.background))
 
     def _painted_box(self, kind: str, bounds: Box, text_size: int, elevation: int) -> Box:
         """The box (screen px) a view of ``kind`` at design ``bounds`` may paint: its bounds and its ``_reach``
         (across the screen when it may overflow sideways, ``_OVERFLOWING``)."""
         across, down = self._reach(kind, text_size, elevation)
         x1, y1, x2, y2 = bounds
-        left, right = (0, self.width) if across is None else (self.px(x1) - across, self.px(x2) + across)
-        return left, self.px(y1) - down, right, self.px(y2) + down
+        scale = self.scale  # ``px`` inlined: a box per view per changed frame
+        top, bottom = round(y1 * scale) - down, round(y2 * scale) + down
+        if across is None:
+            return 0, top, self.width, bottom
+        return round(x1 * scale) - across, top, round(x2 * scale) + across, bottom
 
     def _ground(self, views: list[View], background: Color, box: tuple[int, int, int, int]) -> tuple[Color, int]:
         """The colour a canvas at ``box`` (screen px) starts in, and how many of the ``views`` drawn on it first that
@@ -620,8 +630,11 @@ class Renderer:
         colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
         time (Pillow 13, measured)."""
         mask = ink.mask
-        if mask.width and mask.height:
-            self._canvas.paste(Image.new("RGB", mask.size, color), (x + ink.left, y + ink.top), mask)
+        width, height = mask.size
+        if width and height:  # Image.new and Image.paste, at Pillow's core (their Python halves cost as much here)
+            left, top = x + ink.left, y + ink.top
+            self._canvas.im.paste(Image.core.fill("RGB", mask.size, color), (left, top, left + width, top + height),
+                                  mask.im)
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
