@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import weakref
 from collections.abc import Iterator
 
 import gymnasium as gym
@@ -261,6 +262,29 @@ def test_a_frame_drawn_over_the_last_keeps_what_did_not_change_and_leaves_the_la
     assert renderer.render(windows("before")) is before  # the frame before, kept: shown again, not drawn
     assert np.array_equal(before, shown)
     assert np.array_equal(renderer.render(windows("again")), Renderer(1080, 600).render(windows("again")))
+
+
+
+def test_the_frame_pushed_out_is_drawn_over_only_when_nothing_else_holds_it() -> None:
+    """The kept frame that a new one pushes out becomes the new one when only the renderer holds it (its memory is
+    written again); one held elsewhere (a view of it, an observation) keeps its pixels and a new frame is made."""
+    def windows(label: str) -> dict[str, tuple[View, tuple[int, int, int]]]:
+        tree = column(text_view(label), View(height=40, background=(90, 0, 0)), background=(200, 230, 255))
+        layout(tree, 0, 0, 300, 200)
+        return {"window": (tree, WHITE)}
+
+    renderer = Renderer(300, 200)
+    first = weakref.ref(renderer.render(windows("first")))
+    renderer.render(windows("second"))
+    third = renderer.render(windows("third"))
+    assert third is first() and not third.flags.writeable
+    assert np.array_equal(third, Renderer(300, 200).render(windows("third")))
+    held = renderer.render(windows("fourth"))[50:]  # a view of the fourth frame
+    shown = held.copy()
+    for label in ("fifth", "sixth", "seventh"):
+        frame = renderer.render(windows(label))
+        assert np.array_equal(frame, Renderer(300, 200).render(windows(label)))
+        assert frame is not held.base and np.array_equal(held, shown)
 
 
 def _side_by_side(view: View) -> View:

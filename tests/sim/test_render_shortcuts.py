@@ -76,6 +76,23 @@ def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, sca
     assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.1  # the shapes and their shadows are there
 
 
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("tree", [
+    lambda: _round(WHITE),  # a FAB's shadow falls on a launcher icon
+    lambda: _cards((238, 238, 238)),  # a short card's shadow reaches past its neighbours
+    lambda: frame(column(_round((30, 30, 30)), background=(90, 0, 0), margin=40), background=(0, 90, 0)),
+])
+def test_shadows_copied_as_tiles_where_the_canvas_is_one_colour_look_as_stamped(monkeypatch, scale: float,
+                                                                                 tree) -> None:
+    """A shadow over one colour (the canvas's, or a plain box's filling all of it) is copied from tiles of that
+    colour; over anything else (another view's shadow or ink, a strip's edge between colours) it is stamped."""
+    render._shadow_tiles.cache_clear()
+    tiled = _drawn(tree(), scale)
+    assert render._shadow_tiles.cache_info().misses  # tiles were used
+    monkeypatch.setattr(Renderer, "_plain_ground", lambda self, box: None)
+    assert np.array_equal(tiled, _drawn(tree(), scale))
+
+
 @pytest.mark.parametrize("tree", [
     lambda: _cards(WHITE),  # the root's colour is the window's
     lambda: _cards((238, 238, 238)),  # it is not

@@ -11,16 +11,18 @@ Text runs are rasterized once into masks and pasted afterwards, so a frame with 
 mask is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``).
 Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
 paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
-does not cover it; what a window redraws (the boxes its changed views may paint) is packed in one piece
-(``packed``) into a new NumPy frame, which takes the other pixels from the last one: a frame once handed out never
-changes. A window is drawn in strips of
-``_STRIP_ROWS`` rows on one scratch canvas kept from frame to frame (a new window-sized image per frame cost more in
-page faults than in drawing; a strip-sized one takes a fifth of the memory and stays in the CPU's cache).
+does not cover it, copied from tiles where the canvas under it is one colour (``_shadow_tiles``); what a window
+redraws (the boxes its changed views may paint) is packed in one piece (``packed``) into a new NumPy frame, which
+takes the other pixels from the last one: a frame once handed out never changes (the memory of one the renderer
+alone still holds is used again: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one
+scratch canvas kept from frame to frame (a new window-sized image per frame cost more in page faults than in
+drawing; a strip-sized one takes a fifth of the memory and stays in the CPU's cache).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
@@ -155,6 +157,20 @@ def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int,
     return tuple(stencil(mask.crop(box), box[0], box[1]) for box in boxes if box[0] < box[2] and box[1] < box[3])
 
 
+@lru_cache(maxsize=32)
+def _shadow_tiles(width: int, height: int, radius: int, blur: int, drop: int, cover: str | None,
+                  corners: Corners, ground: Color) -> tuple[tuple[Image.Image, int, int], ...]:
+    """``_shadow_stencils`` stamped in black on ``ground``: per piece, an image of its ink's box and where it lies in
+    the mask. Copied where the canvas is ``ground`` all over, a tile makes the pixels its piece's stamp makes there,
+    without blending (a launcher icon's shadow, whatever the icon's colour, is one tile set per size)."""
+    tiles = []
+    for piece in _shadow_stencils(width, height, radius, blur, drop, cover, corners):
+        tile = Image.new("RGB", piece.mask.size, ground)
+        tile.paste(Image.new("RGB", piece.mask.size, (0, 0, 0)), (0, 0), piece.mask)  # as ``Renderer._stamp``
+        tiles.append((tile, piece.left, piece.top))
+    return tuple(tiles)
+
+
 @lru_cache(maxsize=1)
 def _scrim_table() -> list[int]:
     """What a scrim makes of each value of a channel, for the three bands of an ``RGB`` image (``Image.point``'s
@@ -228,6 +244,10 @@ class Renderer:
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
         self._band = (0, 0)  # the canvas's rows being drawn (from, to)
+        self._canvas_ground: Color = WHITE  # the colour the canvas started in
+        # per view drawn on the canvas so far that paints: the box it may paint (screen px), and for a plain box the
+        # one colour it fills that box with (else None)
+        self._below: list[tuple[Box, Color | None]] = []
         self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
         self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
@@ -298,7 +318,9 @@ class Renderer:
         frame. Rows that a band across the whole width replaces are not copied from the last frame first, so a
         changed row is written once."""
         old = self._frame
-        frame = np.empty_like(old)
+        frame = self._recycled()
+        if frame is None:
+            frame = np.empty_like(old)
         replaced = np.zeros(self.height + 1, bool)  # the rows a full-width band writes
         replaced[self.height] = True  # a guard row: the last run of kept rows ends there
         for x1, y1, x2, y2, _ in bands:
@@ -312,21 +334,35 @@ class Renderer:
         frame.flags.writeable = False
         return frame
 
+    def _recycled(self) -> np.ndarray | None:
+        """The kept frame that showing the next one pushes out (``_show``), made writable to compose the next in,
+        when nothing but the renderer holds it (no observation, view, buffer or image of it does, so no one sees it
+        change): its memory is written again instead of new memory faulted in (and zeroed by the kernel)."""
+        if len(self._kept) < _KEPT_FRAMES:
+            return None
+        frame = self._kept[0][1]
+        if sys.getrefcount(frame) > 3:  # held by the kept list's entry, ``frame`` and getrefcount's argument
+            return None
+        del self._kept[0]
+        frame.flags.writeable = True
+        return frame
+
     def _drawn(self, painted: list[tuple[View, Box]], background: Color, box: Box) -> list[Band]:
         """The window's pixels at ``box``, drawn strip by strip: the ``painted`` views (each with the box it may paint,
         in drawing order) that reach into it, over ``background``."""
         x1, y1, x2, y2 = box
-        painting = [(view, top, bottom) for view, (left, top, right, bottom) in painted
-                    if left < x2 and right > x1 and top < y2 and bottom > y1]
-        ground, grounded = self._ground([view for view, _, _ in painting], background, box)
+        painting = [(view, reach) for view, reach in painted
+                    if reach[0] < x2 and reach[2] > x1 and reach[1] < y2 and reach[3] > y1]
+        ground, grounded = self._ground([view for view, _ in painting], background, box)
         bands = []
         for strip_top in range(y1, y2, _STRIP_ROWS):
             strip_bottom = min(strip_top + _STRIP_ROWS, y2)
             self._start_canvas((x2 - x1, strip_bottom - strip_top), ground)
             self._origin = (x1, strip_top)
-            for view, top, bottom in painting[grounded:]:
-                if top < strip_bottom and bottom > strip_top:
+            for view, reach in painting[grounded:]:
+                if reach[1] < strip_bottom and reach[3] > strip_top:
                     self._draw_view(view)
+                    self._note_below(view, reach)
             self._scratch = self._canvas  # dimming it whole may have made a new one
             bands.append((x1, strip_top, x2, strip_bottom,
                           rgb_array(self._canvas, (0, 0, x2 - x1, strip_bottom - strip_top))))
@@ -344,14 +380,44 @@ class Renderer:
         else:
             canvas.paste(ground, (0, 0, width, rows))
         self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), (0, rows)
+        self._canvas_ground, self._below = ground, []
+
+    def _plain_ground(self, box: Box) -> Color | None:
+        """The one colour the canvas shows all over ``box`` (canvas px; the part of it on the canvas), or ``None``:
+        the colour the canvas started in, unless a view drawn on it so far may paint there, which only a plain box
+        filled with one colour over all of the box may (its colour is then the box's)."""
+        ox, oy = self._origin
+        x1, y1 = max(box[0], 0) + ox, max(box[1], self._band[0]) + oy  # in screen px, as the views' boxes
+        x2, y2 = min(box[2], self._canvas.width) + ox, min(box[3], self._band[1]) + oy
+        ground = self._canvas_ground
+        for (left, top, right, bottom), fill in self._below:
+            if left >= x2 or right <= x1 or top >= y2 or bottom <= y1:
+                continue
+            if fill is None or left > x1 or top > y1 or right < x2 or bottom < y2:
+                return None
+            ground = fill
+        return ground
+
+    def _note_below(self, view: View, reach: Box) -> None:
+        """Note a view just drawn on the canvas for ``_plain_ground``: the box it may paint (``reach``), or for a
+        plain box (no picture, elevation or corners) the one it fills with its background; a plain box without a
+        background painted nothing."""
+        if view.kind not in _HOLDERS or view.image is not None or view.elevation or view.corner:
+            self._below.append((reach, None))
+        elif view.background is not None:
+            x1, y1, x2, y2 = view.bounds
+            self._below.append(((self.px(x1), self.px(y1), self.px(x2), self.px(y2)), view.background))
 
     def _painted_box(self, kind: str, bounds: Box, text_size: int, elevation: int) -> Box:
         """The box (screen px) a view of ``kind`` at design ``bounds`` may paint: its bounds and its ``_reach``
         (across the screen when it may overflow sideways, ``_OVERFLOWING``)."""
         across, down = self._reach(kind, text_size, elevation)
         x1, y1, x2, y2 = bounds
-        left, right = (0, self.width) if across is None else (self.px(x1) - across, self.px(x2) + across)
-        return left, self.px(y1) - down, right, self.px(y2) + down
+        scale = self.scale  # ``px`` inlined: a box per view per changed frame
+        top, bottom = round(y1 * scale) - down, round(y2 * scale) + down
+        if across is None:
+            return 0, top, self.width, bottom
+        return round(x1 * scale) - across, top, round(x2 * scale) + across, bottom
 
     def _ground(self, views: list[View], background: Color, box: tuple[int, int, int, int]) -> tuple[Color, int]:
         """The colour a canvas at ``box`` (screen px) starts in, and how many of the ``views`` drawn on it first that
@@ -431,10 +497,10 @@ class Renderer:
         if view.elevation:
             filled = view.background is not None and view.kind not in ("fab", "button", "app_icon", "dock_icon")
             self._shadow(bounds, self.px(view.corner), self.px(view.elevation), "rounded" if filled else None,
-                         view.corners)
+                         view.corners, first=True)
         if view.kind == "fab":
             self._shadow(bounds, (x2 - x1) // 2, self.px(_FAB_ELEVATION),
-                         "ellipse" if view.background is not None else None)
+                         "ellipse" if view.background is not None else None, first=not view.elevation)
             if view.background is not None:  # no colour: Pillow would outline it in white
                 self._draw.ellipse(_box(bounds), fill=view.background)
             self._icon(view.hint, view.bounds, view.text_color)
@@ -541,24 +607,35 @@ class Renderer:
         self._stamp(color, (x1 + x2 - size) // 2, (y1 + y2 - size) // 2, _icon_stencil(name, size))
 
     def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int,
-                cover: str | None = None, corners: Corners = ALL_CORNERS) -> None:
+                cover: str | None = None, corners: Corners = ALL_CORNERS, first: bool = False) -> None:
         """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) rounded at its
         ``corners``, floating ``elevation`` px high, drawn before the shape: Material's key light, below the shape
         and blurred by half its elevation. ``cover``: the shape filled next, ``"rounded"`` (a rounded rectangle of
-        ``radius``) or ``"ellipse"``, whose inside is left out (``_shadow_stencils``)."""
+        ``radius``) or ``"ellipse"``, whose inside is left out (``_shadow_stencils``). ``first``: nothing of the
+        view is drawn yet, so where the canvas under the whole shadow is one colour (``_plain_ground``) the shadow
+        is copied from tiles of that colour (``_shadow_tiles``)."""
         x1, y1, x2, y2 = bounds
         blur = max(elevation // 2, self._length(2))
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
-        for piece in _shadow_stencils(x2 - x1, y2 - y1, radius, blur, elevation // 3, cover, corners):
-            self._stamp((0, 0, 0), left, top, piece)
+        shape = (x2 - x1, y2 - y1, radius, blur, elevation // 3, cover, corners)
+        ground = self._plain_ground((left, top, x2 + 2 * blur, y2 + 2 * blur + elevation // 3)) if first else None
+        if ground is None:
+            for piece in _shadow_stencils(*shape):
+                self._stamp((0, 0, 0), left, top, piece)
+            return
+        for tile, dx, dy in _shadow_tiles(*shape, ground):
+            self._canvas.im.paste(tile.im, (left + dx, top + dy, left + dx + tile.width, top + dy + tile.height))
 
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
         """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
         colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
         time (Pillow 13, measured)."""
         mask = ink.mask
-        if mask.width and mask.height:
-            self._canvas.paste(Image.new("RGB", mask.size, color), (x + ink.left, y + ink.top), mask)
+        width, height = mask.size
+        if width and height:  # Image.new and Image.paste, at Pillow's core (their Python halves cost as much here)
+            left, top = x + ink.left, y + ink.top
+            self._canvas.im.paste(Image.core.fill("RGB", mask.size, color), (left, top, left + width, top + height),
+                                  mask.im)
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
@@ -572,7 +649,7 @@ class Renderer:
         top = y1 + gap if view.kind == "app_icon" else (y1 + y2) // 2 - r
         circle = self._rect(cx - r, top, cx + r, top + 2 * r)
         self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION),
-                     "ellipse" if view.background is not None else None)
+                     "ellipse" if view.background is not None else None, first=not view.elevation)
         self._draw.ellipse(_box(circle), fill=view.background)
         self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
         if view.kind == "app_icon":
