@@ -46,6 +46,18 @@ def _clock_picker(night: bool, hours: str = "12") -> Phone:
     return phone
 
 
+def _calendar_field(field: str, *settings: str) -> Phone:
+    """A phone after ``settings`` (shell lines) with Simple Calendar's new event open and its ``field`` tapped."""
+    phone = Phone()
+    for line in settings:
+        phone.run(line)
+    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+    tap(phone, resource_id=f"{CALENDAR}:id/{field}")
+    return phone
+
+
 def test_the_dials_numbers_lie_on_a_circle_clockwise_from_the_top():
     """ClockFaceView: 12 at the top, 3 at the right, 6 at the bottom, 9 at the left, all as far from the dial's
     centre; on a 24-hour dial 12-23 on an inner ring (0.66 of the outer radius)."""
@@ -100,12 +112,7 @@ def test_the_clocks_picker_draws_the_chosen_hour_under_its_selector_in_the_theme
 def test_simple_calendars_time_picker_turns_dark_by_night():
     """The picker follows the dark theme: its dial, chips and surface are the night roles, not light greys left
     from the day (the dialog's surface the night surface under the primary's elevation overlay)."""
-    phone = Phone()
-    phone.run("cmd uimode night yes")
-    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
-    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
-    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
-    tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
+    phone = _calendar_field("event_start_time", "cmd uimode night yes")
     face = _by_id(phone, CALENDAR, "material_clock_face")
     minute = _by_id(phone, CALENDAR, "material_minute_tv")
     assert (face.background, minute.background) == (NIGHT.surface_variant, NIGHT.surface_variant)
@@ -121,12 +128,7 @@ def test_simple_calendars_date_picker_is_on_the_dialogs_surface_in_its_text_colo
     """Commons' MyDateTimePickerMaterialTheme: dialog_you_background (system_accent2_50 by day, _800 by night), not
     the window's white, the days and weekday letters in you_neutral_text_color, the chosen day in the primary
     colour; the pixels between the days show the surface."""
-    phone = Phone()
-    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
-    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
-    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
-    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
-    tap(phone, resource_id=f"{CALENDAR}:id/event_start_date")
+    phone = _calendar_field("event_start_date", f"cmd uimode night {'yes' if night else 'no'}")
     surface, ink = (COMMONS_NIGHT[DIALOG_BACKGROUND], NIGHT_TEXT_COLOR) if night else (DIALOG_BACKGROUND, TEXT_COLOR)
     month = next(view for view in _views(phone) if view.resource_id == "android:id/month_view")
     days = {view.text: view for view in month.walk() if view.content_desc.endswith("October 2023")}
@@ -155,12 +157,7 @@ def test_the_clocks_picker_speaks_the_system_language():
 def test_simple_calendars_picker_follows_the_phones_12_hour_format():
     """setupStartTime: TimeFormat.CLOCK_12H when use24HourFormat is off (the system's 12-hour setting): the dial's
     12, 1 … 11 and the AM/PM toggle; 9 PM picked on it is 21:00."""
-    phone = Phone()
-    phone.run("settings put system time_12_24 12")
-    phone.run(f"monkey -p {CALENDAR} -c android.intent.category.LAUNCHER 1")
-    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
-    tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
-    tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
+    phone = _calendar_field("event_start_time", "settings put system time_12_24 12")
     assert _by_id(phone, CALENDAR, "material_clock_period_pm_button").checked  # 16:00
     tap(phone, content_desc="9 o'clock")
     tap(phone, content_desc="00 minutes")
