@@ -183,8 +183,8 @@ def test_a_drag_scrolls_the_page_by_its_length_and_leaves_it_at_rest(phone):
 
 def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeypatch):
     shots = []
-    capture = chromium.WebPage.screenshot
-    monkeypatch.setattr(chromium.WebPage, "screenshot", lambda page: shots.append(1) or capture(page))
+    capture = chromium.WebPage.capture
+    monkeypatch.setattr(chromium.WebPage, "capture", lambda page: shots.append(1) or capture(page))
     open_page(phone)
     phone.tap(*centre(node(phone, text="Press")))
     assert node(phone, text="Clicked!") and shots == []  # the dump alone asks Chromium for no pixels
@@ -203,7 +203,7 @@ def test_the_page_is_captured_at_device_pixels_and_drawn_unscaled(phone):
     open_page(phone)
     page = phone.activities.top.app.tab().page
     before = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
-    shot = np.asarray(page.screenshot())
+    shot = np.asarray(page.capture())
     ratio, width, height = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
     assert [ratio, width, height] == before and ratio == DEVICE_SCALE
     assert abs(shot.shape[1] - width * ratio) < 1 and abs(shot.shape[0] - height * ratio) < 1

@@ -29,9 +29,6 @@ import re
 from collections.abc import Callable
 from urllib.parse import quote_plus, unquote, urlparse
 
-import numpy as np
-from PIL import Image
-
 from android_gym.sim.apps.chrome_new_tab import PACKAGE, URL_HINT, new_tab_page
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import CATEGORY_BROWSABLE, CATEGORY_DEFAULT, Intent, IntentFilter
@@ -166,7 +163,7 @@ class MainScreen(Screen):
         if url:
             css = width / round(width / DEVICE_SCALE)
             nodes = [self._node(node, css) for node in state.nodes]
-            page = web_view(state.title, nodes, self._touch, lambda: _on_area(tab.page.screenshot(), width, height),
+            page = web_view(state.title, nodes, self._touch, lambda: tab.page.screenshot(width, height),
                             f"chrome-page:{id(tab)}:{state.version}", resource_id="", weight=1)
         else:
             page = new_tab_page(self.phone.window.looks.night, self._focus_omnibox, weight=1)
@@ -215,16 +212,6 @@ class MainScreen(Screen):
                 view.on_text = lambda new, old=value: self._type(old, new)
                 view.on_submit = lambda: self.chrome.tab().page.press("Enter")
         return view
-
-
-def _on_area(pixels: Image.Image, width: int, height: int) -> Image.Image:
-    """The page's pixels on its ``width`` x ``height`` device px area: Chromium's viewport is whole CSS px, so its
-    capture can be a pixel short (its last column and row go on, as the page does under Chrome's fractional
-    viewport) or over (cut) each way; drawn as is, never resampled."""
-    if pixels.size == (width, height):
-        return pixels
-    cut = np.asarray(pixels)[:height, :width]
-    return Image.fromarray(np.pad(cut, ((0, height - cut.shape[0]), (0, width - cut.shape[1]), (0, 0)), mode="edge"))
 
 
 def _toolbar_button(content_desc: str, icon: str, on_click: Callable[[], None], name: str) -> View:

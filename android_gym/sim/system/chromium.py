@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlparse
 
+import numpy as np
 from PIL import Image
 
 from android_gym.errors import AndroidGymError
@@ -123,6 +124,16 @@ def allowed_url(url: str, root_url: str) -> bool:
     if parsed.scheme == "file":
         return url == root_url or url.startswith(root_url + "/")
     return parsed.scheme in _LOCAL_SCHEMES or (parsed.hostname or "") in _LOOPBACK
+
+
+def on_area(pixels: Image.Image, width: int, height: int) -> Image.Image:
+    """The page's pixels on its ``width`` x ``height`` device px area: Chromium's viewport is whole CSS px, so its
+    capture can be a pixel short (its last column and row go on, as the page does under Chrome's fractional
+    viewport) or over (cut) each way; drawn as is, never resampled."""
+    if pixels.size == (width, height):
+        return pixels
+    cut = np.asarray(pixels)[:height, :width]
+    return Image.fromarray(np.pad(cut, ((0, height - cut.shape[0]), (0, width - cut.shape[1]), (0, 0)), mode="edge"))
 
 
 @dataclass
@@ -442,14 +453,19 @@ class WebPage:
         return self._state
 
     @_on_browser_thread
-    def screenshot(self) -> Image.Image:
-        """The page's pixels, captured once per change and only when something draws them (a PNG from Chromium
-        costs more than the accessibility tree: an env without pixels never asks)."""
-        if self._pixels is None:
-            shot = self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-            image = Image.open(io.BytesIO(base64.b64decode(shot["data"])))
-            image.load()
-            self._pixels = image.convert("RGB")
+    def capture(self) -> Image.Image:
+        """Chromium's capture of the page as it is now, at device px (a PNG from Chromium costs more than the
+        accessibility tree)."""
+        shot = self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+        image = Image.open(io.BytesIO(base64.b64decode(shot["data"])))
+        image.load()
+        return image.convert("RGB")
+
+    def screenshot(self, width: int, height: int) -> Image.Image:
+        """The page's pixels on its ``width`` x ``height`` device px area (``on_area``), captured once per change and
+        only when something draws them (an env without pixels never asks); only they are kept, not the capture too."""
+        if self._pixels is None or self._pixels.size != (width, height):
+            self._pixels = on_area(self.capture(), width, height)
         return self._pixels
 
     def focused_value(self) -> tuple[str, bool, bool] | None:
