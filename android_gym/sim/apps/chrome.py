@@ -31,6 +31,7 @@ from urllib.parse import quote_plus, unquote, urlparse
 
 from android_gym.sim.apps.chrome_new_tab import PACKAGE, URL_HINT, new_tab_page
 from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.display import DESIGN_DP
 from android_gym.sim.framework.intent import CATEGORY_BROWSABLE, CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
@@ -60,7 +61,7 @@ TABS = "Switch or close tabs"
 MENU = "Customize and control Google Chrome"
 TOOLBAR_HEIGHT = 147  # 56 dp at 420 dpi
 _TOOLBAR_PADDING = 12
-DEVICE_SCALE = 420 / 160  # CSS px -> device px at the emulator's density
+DEVICE_SCALE = DESIGN_DP  # CSS px -> device px at the emulator's density (a CSS px is a dp)
 _TOOLBAR_BG = (255, 255, 255)
 #: The default search engine's results page (Google's TemplateURL): where typed text that is not an address goes.
 SEARCH_URL = "https://www.google.com/search?q="

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from android_gym.sim.framework.display import dp
 from android_gym.sim.ui.layout import font
 from android_gym.sim.ui.views import (
     LAYOUT_ONLY,
@@ -36,13 +37,6 @@ _LOGO = (("G", (66, 133, 244)), ("o", (234, 67, 53)), ("o", (251, 188, 5)), ("g"
 _LOGO_FONT_SIZE = 200
 _GOOGLE_BLUE = (66, 133, 244)
 _SEARCH_BOX_BG = (241, 243, 244)  # the omnibox's and the fake box's grey
-_DP = 420 / 160
-
-
-def _dp(value: float) -> int:
-    return round(value * _DP)
-
-
 def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
 
@@ -65,18 +59,18 @@ def google_logo(night: bool) -> Image.Image:
 def new_tab_page(night: bool, focus_omnibox: Callback, **props) -> View:
     """The page under the toolbar: the logo, then the fake search box, whose tap calls ``focus_omnibox``."""
     logo = View(kind="image", class_name="android.widget.FrameLayout", image=google_logo(night),
-                key=f"chrome-google-logo:{night}", resource_id=_id("search_provider_logo"), height=_dp(72))
+                key=f"chrome-google-logo:{night}", resource_id=_id("search_provider_logo"), height=dp(72))
     g = View(kind="icon", class_name="android.widget.ImageView", hint="google", text_color=_GOOGLE_BLUE,
-             resource_id=_id("search_box_engine_icon"), width=_dp(40), height=_dp(40))
+             resource_id=_id("search_box_engine_icon"), width=dp(40), height=dp(40))
     text = View(kind="text", class_name="android.widget.EditText", text=URL_HINT, text_color=TEXT_SECONDARY,
                 resource_id=_id("search_box_text"), clickable=True, on_click=focus_omnibox, single_line=True,
-                padding=_dp(4), weight=1)
+                padding=dp(4), weight=1)
     mic = View(kind="icon", class_name="android.widget.ImageView", hint="mic", text_color=TEXT_SECONDARY,
                content_desc=VOICE_SEARCH, resource_id=_id("voice_search_button"), clickable=True, focusable=True,
-               on_click=does_nothing, width=_dp(48), height=_dp(48))
+               on_click=does_nothing, width=dp(48), height=dp(48))
     box = row(g, text, mic, resource_id=_id("search_box"),
-              background=_SEARCH_BOX_BG, corner=_dp(24), height=_dp(48), padding=_dp(8))
+              background=_SEARCH_BOX_BG, corner=dp(24), height=dp(48), padding=dp(8))
     # the logo 26 dp below the toolbar, the box 16 dp from the page's sides (the column's padding)
-    top = View(class_name=LAYOUT_ONLY, height=_dp(10))
-    return column(top, logo, box, resource_id=_id("ntp_content"), background=WHITE, padding=_dp(16),
-                  spacing=_dp(24), **props)
+    top = View(class_name=LAYOUT_ONLY, height=dp(10))
+    return column(top, logo, box, resource_id=_id("ntp_content"), background=WHITE, padding=dp(16),
+                  spacing=dp(24), **props)

@@ -42,6 +42,7 @@ from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from android_gym.sim.framework.app import App, Context, Screen
+from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
@@ -98,7 +99,6 @@ NAME_MAX, NOTE_MAX, LIST_NAME_MAX, LIST_AMOUNT_MAX = 20, 100, 20, 15  # android:
 AMOUNT_PATTERN = re.compile(r"[+-]?([0-9]{0,8}([.][0-9]{0,2})?|[.][0-9]{0,2})")
 
 # Sizes in px at 420 dpi (1 dp = 2.625 px) and the night theme's colours (colors.xml, values-night/theme.xml).
-DP = 2.625
 _SURFACE, _ON_SURFACE, _PRIMARY = (33, 33, 33), (245, 245, 245), (129, 212, 250)
 _CARD, _SECONDARY, _NEGATIVE, _CATEGORY_BG = (48, 48, 48), (189, 189, 189), (229, 115, 115), (179, 229, 252)
 _SCRIM, _CHECKED, _WARNING, _POSITIVE = (12, 12, 12), (66, 94, 110), (255, 241, 118), (129, 199, 132)
@@ -112,10 +112,6 @@ LOCK_START, LOCK_END = 1, 2
 
 def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
-
-
-def _dp(value: float) -> int:
-    return round(value * DP)
 
 
 # ----- values as the app shows them ---------------------------------------------------------------------------
@@ -292,7 +288,7 @@ def _menu_item(name: str, title: str, icon: str, enabled: bool = True,
 def _button(text: str, name: str, on_click: Callable[[], None], background: tuple[int, int, int] = _PRIMARY,
             color: tuple[int, int, int] = _SURFACE, **props) -> View:
     """A ``MaterialButton`` (all-caps text)."""
-    props.setdefault("height", _dp(48))
+    props.setdefault("height", dp(48))
     return View(kind="button", class_name="android.widget.Button", resource_id=_id(name), text=text,
                 clickable=True, focusable=True, on_click=on_click, background=background, text_color=color,
                 text_size=_BODY, padding=12, **props)
@@ -321,7 +317,7 @@ def _app_bar(name: str, toolbar: View) -> View:
 
 def _category_icon(category: int, size: int) -> View:
     """``cv_category``: the round card with the category's image (no text, no description)."""
-    icon = _image("imv_category", _CATEGORY_ICONS.get(category, "category"), size=_dp(30), text_color=_SURFACE,
+    icon = _image("imv_category", _CATEGORY_ICONS.get(category, "category"), size=dp(30), text_color=_SURFACE,
                   gravity="center")
     return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cv_category"),
                 width=size, height=size, background=_CATEGORY_BG, corner=size // 2, children=[icon])
@@ -331,7 +327,7 @@ def _expense_texts(expense: dict[str, Any], symbol: str, now: dt.datetime) -> tu
     """The name and date column, and the amount with the currency, of a list row."""
     texts = column(_text((expense["name"] or "")[:LIST_NAME_MAX], "tv_name", height=66),
                    _text(format_date(expense["modified_date"], now), "tv_date", _CAPTION, _SECONDARY),
-                   weight=1, padding=_dp(8))
+                   weight=1, padding=dp(8))
     amount = View(kind="row", class_name="android.widget.LinearLayout", resource_id=_id("linear_amount"),
                   children=[_text(format_amount(expense["amount"])[:LIST_AMOUNT_MAX], "tv_amount"),
                             _text(symbol, "tv_currency_symbol", _CAPTION, _SECONDARY)])
@@ -380,15 +376,15 @@ class HomeFragment(_Fragment):
         items = [self._totals(week, week_range), self._graph(week_range)]
         recent = self.db.query(limit=RECENT_COUNT)
         if recent:  # RecentEpoxyModel: the card is GONE without items
-            items.append(_text(RECENT, "tv_recent_lists", _TITLE, padding=_dp(16)))
+            items.append(_text(RECENT, "tv_recent_lists", _TITLE, padding=dp(16)))
             items += [self._recent_item(expense, now) for expense in recent]
             items.append(_button(MORE, "btn_more_logs", self.host.show_logs, background=_SURFACE, color=_PRIMARY))
         toolbar = _toolbar("toolbar", HOME, _nav_button("menu", self.host.open_drawer))
         return View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
                     resource_id=_id("ml_home"), background=_SURFACE, children=[
                         _app_bar("abl_home", toolbar),
-                        scroll_list(*items, key="rv_home", resource_id=_id("rv_home"), weight=1, spacing=_dp(8),
-                                    padding=_dp(8))])
+                        scroll_list(*items, key="rv_home", resource_id=_id("rv_home"), weight=1, spacing=dp(8),
+                                    padding=dp(8))])
 
     @staticmethod
     def _totals(week: list[dict[str, Any]], week_range: str) -> View:
@@ -397,29 +393,29 @@ class HomeFragment(_Fragment):
         outcome = sum(e["amount"] for e in week if e["category"] != INCOME)
 
         def total(label: str, name: str, cents: int) -> list[View]:
-            return [_text(label, f"tv_{name}", _OVERLINE, _SECONDARY, padding=_dp(4)),
+            return [_text(label, f"tv_{name}", _OVERLINE, _SECONDARY, padding=dp(4)),
                     row(_text(format_amount(cents), f"tv_{name}_value", _LARGE),
                         _text(CURRENCY_CODE, f"tv_{name}_symbol" if name == "outcome" else "tv_income_symobol",
                               _CAPTION))]
 
         return column(_text(TOTALS, "tv_expense_in_out_title", _TITLE), _text(week_range, "tv_date_range"),
                       *total(INCOME_LABEL, "income", income), *total(OUTCOME_LABEL, "outcome", outcome),
-                      padding=_dp(16), background=_CARD)
+                      padding=dp(16), background=_CARD)
 
     @staticmethod
     def _graph(week_range: str) -> View:
         """``layout_expense_graph``: title, date range and the ``SpendGraph`` (drawn empty)."""
-        graph = View(kind="view", class_name="android.view.View", resource_id=_id("expense_graph"), height=_dp(160))
+        graph = View(kind="view", class_name="android.view.View", resource_id=_id("expense_graph"), height=dp(160))
         return column(_text(EXPENSES_IN_THIS_WEEK, "tv_title", _TITLE), _text(week_range, "tv_date_range"), graph,
-                      padding=_dp(16), background=_CARD)
+                      padding=dp(16), background=_CARD)
 
     def _recent_item(self, expense: dict[str, Any], now: dt.datetime) -> View:
         """``item_expense_recent``: a tap opens the detail sheet (the currency shows as its code here)."""
         texts, amount = _expense_texts(expense, CURRENCY_CODE, now)
         return View(kind="row", class_name="android.widget.RelativeLayout", resource_id=_id("cd_expense"),
-                    height=_RECENT_HEIGHT, clickable=True, focusable=True, background=_CARD, padding=_dp(8),
+                    height=_RECENT_HEIGHT, clickable=True, focusable=True, background=_CARD, padding=dp(8),
                     on_click=lambda: self.host.show_detail(expense["expense_id"], CURRENCY_CODE, self._deleted),
-                    children=[_category_icon(expense["category"], _dp(55)), texts, amount])
+                    children=[_category_icon(expense["category"], dp(55)), texts, amount])
 
     def _deleted(self) -> None:
         """``onExpenseItemDeleted``: the snackbar."""
@@ -477,7 +473,7 @@ class ExpenseLogsFragment(_Fragment):
     def _no_data() -> View:
         """``layout_no_expense_logs`` (its description line is INVISIBLE)."""
         return View(kind="column", class_name="android.widget.RelativeLayout", resource_id=_id("layout_no_data"),
-                    padding=_dp(32), children=[_image("imv_no_expense", "info", _dp(50)),
+                    padding=dp(32), children=[_image("imv_no_expense", "info", dp(50)),
                                                _text(NO_EXPENSE_LOGS, "tv_no_expense_logs")])
 
     def _selection_toolbar(self, enabled: bool) -> View:
@@ -494,13 +490,13 @@ class ExpenseLogsFragment(_Fragment):
         expense_id = expense["expense_id"]
         state = self.states.get(expense_id)
         delete = column(_image("imv_delete_icon", "delete", on_click=lambda: self.host.confirm_delete(expense_id)),
-                        _text("Delete", "tv_undo", _CAPTION, padding=0), width=_dp(51), gravity="bottom_end",
-                        margin=_dp(8))
+                        _text("Delete", "tv_undo", _CAPTION, padding=0), width=dp(51), gravity="bottom_end",
+                        margin=dp(8))
         back = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("fl_back"),
                     background=_POSITIVE if state == LOCK_START else _NEGATIVE, height=_ROW_HEIGHT, children=[
-                        _image("imv_check", "check", text_color=_SURFACE, margin=_dp(8)), delete])
+                        _image("imv_check", "check", text_color=_SURFACE, margin=dp(8)), delete])
         texts, amount = _expense_texts(expense, CURRENCY_SYMBOL, now)
-        content = row(_category_icon(expense["category"], _CARD_ICON), texts, amount, padding=_dp(8))
+        content = row(_category_icon(expense["category"], _CARD_ICON), texts, amount, padding=dp(8))
         shown = View(kind="view", class_name="android.view.View", resource_id=_id("view_bg"), height=_ROW_HEIGHT,
                      clickable=True, focusable=True, long_clickable=True,
                      on_click=lambda: self.host.show_detail(expense_id, CURRENCY_SYMBOL),
@@ -636,7 +632,7 @@ class ExpenseEntryFragment(_Fragment):
                           text_color=_ON_SURFACE, **props)
         return View(kind="column", class_name="android.widget.LinearLayout",
                     resource_id=_id(name.replace("edt_", "edl_").replace("note", "description")),
-                    padding=_dp(8), children=[field])
+                    padding=dp(8), children=[field])
 
     def _categories(self) -> View:
         """``rv_category``: one checkable card per category, the selected one checked."""
@@ -644,20 +640,20 @@ class ExpenseEntryFragment(_Fragment):
                       checkable=True, checked=category == self.category, clickable=True, focusable=True,
                       on_click=lambda category=category: self._select(category),
                       background=_CHECKED if category == self.category else _CARD,
-                      children=[_text(CATEGORIES[category], "tv_name", padding=_dp(8))])
+                      children=[_text(CATEGORIES[category], "tv_name", padding=dp(8))])
                  for category in self.order]
         lines, line, width = [], [], 0
         for chip in chips:  # the horizontal list wraps here (see the module docstring)
             chip_width = measure_width(chip)
-            if line and width + chip_width > self.phone.window.design_width - 2 * _dp(24):
-                lines.append(row(*line, spacing=_dp(8)))
+            if line and width + chip_width > self.phone.window.design_width - 2 * dp(24):
+                lines.append(row(*line, spacing=dp(8)))
                 line, width = [], 0
             chip.width = chip_width
             line.append(chip)
-            width += chip_width + _dp(8)
-        lines.append(row(*line, spacing=_dp(8)))
+            width += chip_width + dp(8)
+        lines.append(row(*line, spacing=dp(8)))
         return View(kind="column", class_name="androidx.recyclerview.widget.RecyclerView",
-                    resource_id=_id("rv_category"), padding=_dp(16), spacing=_dp(8), children=lines)
+                    resource_id=_id("rv_category"), padding=dp(16), spacing=dp(8), children=lines)
 
     def build(self) -> View:
         update = self.expense_id is not None
@@ -675,13 +671,13 @@ class ExpenseEntryFragment(_Fragment):
         actions = [_button(label, "btn_save", self._save, weight=1)]
         if not update:  # cv_lock is GONE in update mode
             actions.append(View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cv_lock"),
-                                width=_dp(50), height=_dp(50), clickable=True, focusable=True,
+                                width=dp(50), height=dp(50), clickable=True, focusable=True,
                                 on_click=self._toggle_lock, background=_PRIMARY if self.locked else _CARD,
                                 children=[_image("imv_lock", "loop", gravity="center")]))
         form = [self._field(self.NAME_KEY, self.name, NAME, self._set_name, on_submit=self._focus(self.AMOUNT_KEY)),
                 amount, self._categories(),
-                self._field(self.NOTE_KEY, self.note, NOTE, self._set_note, multiline=True, height=_dp(100)),
-                row(*actions, padding=_dp(16), spacing=_dp(16))]
+                self._field(self.NOTE_KEY, self.note, NOTE, self._set_note, multiline=True, height=dp(100)),
+                row(*actions, padding=dp(16), spacing=dp(16))]
         return View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
                     background=_SURFACE, children=[
                         _app_bar("abl_entry", toolbar),
@@ -818,13 +814,13 @@ class MainActivity(Screen):
         children = [page]
         if isinstance(self.top, HomeFragment):
             children.append(View(kind="fab", class_name="android.widget.ImageButton", resource_id=_id("fb_main_add"),
-                                 hint="plus", clickable=True, focusable=True, width=_dp(56), height=_dp(56),
-                                 gravity="bottom_end", margin=_dp(16), background=_PRIMARY, text_color=_SURFACE,
+                                 hint="plus", clickable=True, focusable=True, width=dp(56), height=dp(56),
+                                 gravity="bottom_end", margin=dp(16), background=_PRIMARY, text_color=_SURFACE,
                                  on_click=lambda: self.push(ExpenseEntryFragment(self))))
         if self.snack is not None and self.phone.clock.before(self.snack[1]):
             children.append(View(kind="row", class_name="android.widget.FrameLayout", gravity="bottom",
                                  background=_ON_SURFACE, children=[
-                                     _text(self.snack[0], "snackbar_text", color=_SURFACE, padding=_dp(16))]))
+                                     _text(self.snack[0], "snackbar_text", color=_SURFACE, padding=dp(16))]))
         main = View(kind="frame", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
                     resource_id=_id("cl_main"), gravity="fill", children=children)
         layers = [main] + (self._drawer() if self.drawer_open else [])
@@ -839,20 +835,20 @@ class MainActivity(Screen):
                      on_click=self._close_drawer)
         close = _image("btn_close", "arrow_back", class_name="android.widget.ImageButton", on_click=self._close_drawer)
         name = column(_text(APP_NAME, "tv_app_name", _TITLE),
-                      _text(BETA, size=_CAPTION, color=_SURFACE, background=_WARNING, padding=_dp(4)),
+                      _text(BETA, size=_CAPTION, color=_SURFACE, background=_WARNING, padding=dp(4)),
                       resource_id=_id("ln_app_name"), weight=1)
-        header = column(row(View(weight=1), close), row(_image("imv_app_logo", "app_expense", _dp(60)), name),
-                        padding=_dp(16))
+        header = column(row(View(weight=1), close), row(_image("imv_app_logo", "app_expense", dp(60)), name),
+                        padding=dp(16))
         items = [View(kind="row", class_name="androidx.appcompat.widget.LinearLayoutCompat", resource_id=_id(name),
-                      clickable=True, focusable=True, checkable=True, checked=i == current, height=_dp(48),
+                      clickable=True, focusable=True, checkable=True, checked=i == current, height=dp(48),
                       background=_CHECKED if i == current else _SURFACE,
                       on_click=lambda i=i: self._select_drawer_item(i),
-                      children=[_text(title, "design_menu_item_text", padding=_dp(16))])
+                      children=[_text(title, "design_menu_item_text", padding=dp(16))])
                  for i, (name, title) in enumerate(zip(DRAWER_IDS, DRAWER_ITEMS))]
         menu = View(kind="column", class_name="androidx.recyclerview.widget.RecyclerView",
                     resource_id=_id("design_navigation_view"), children=[header, *items])
         drawer = View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("nv_main"),
-                      width=_dp(280), gravity="fill", background=_SURFACE, children=[menu])
+                      width=dp(280), gravity="fill", background=_SURFACE, children=[menu])
         return [scrim, drawer]
 
     def _close_drawer(self) -> None:
@@ -863,9 +859,9 @@ def _detail_sheet(expense: dict[str, Any], symbol: str, now: dt.datetime, close:
                   delete: Callable[[], None], edit: Callable[[], None]) -> View:
     """``expense_detail_dialog``: name, amount, date and note (hidden when empty), Delete and Edit."""
     def line(label: str, name: str, value: View) -> View:
-        return row(_text(label, name, _BODY, _SECONDARY, width=_dp(90)), value)
+        return row(_text(label, name, _BODY, _SECONDARY, width=dp(90)), value)
 
-    info = [row(_category_icon(expense["category"], _dp(55)),
+    info = [row(_category_icon(expense["category"], dp(55)),
                 _text(expense["name"] or "", "tv_name_value", _TITLE, weight=1),
                 _image("btn_delete", "delete", on_click=delete)),
             line(AMOUNT, "tv_amount", row(_text(format_amount(expense["amount"]), "tv_amount_value"),
@@ -877,9 +873,9 @@ def _detail_sheet(expense: dict[str, Any], symbol: str, now: dt.datetime, close:
         row(_text(EXPENSE_DETAIL, "tv_expense_detail", _TITLE, _SECONDARY, weight=1),
             _image("btn_close", "down", on_click=close)),
         View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("cd_info"), background=_CARD,
-             padding=_dp(8), spacing=_dp(8), children=info),
-        _button(EDIT, "btn_edit", edit, height=_dp(56)),
-        padding=_dp(16), spacing=_dp(16))
+             padding=dp(8), spacing=dp(8), children=info),
+        _button(EDIT, "btn_edit", edit, height=dp(56)),
+        padding=dp(16), spacing=dp(16))
 
 
 def _delete_sheet(total: int, close: Callable[[], None], confirm: Callable[[], None]) -> View:
@@ -888,11 +884,11 @@ def _delete_sheet(total: int, close: Callable[[], None], confirm: Callable[[], N
     return column(
         row(_text(DELETE_ITEMS, "tv_delete_item", _TITLE, weight=1), _image("imv_drop_close", "down", on_click=close)),
         View(kind="row", class_name="android.widget.FrameLayout", resource_id=_id("cv_description_bg"),
-             background=_CARD, padding=_dp(32), children=[
+             background=_CARD, padding=dp(32), children=[
                  View(weight=1), _text(items, "tv_items", bold=True),
                  _text(WILL_BE_DELETED, "tv_delete_description"), View(weight=1)]),
         _button(CONFIRM, "btn_confirm", confirm, background=_NEGATIVE, color=_ON_SURFACE),
-        padding=_dp(16), spacing=_dp(16))
+        padding=dp(16), spacing=dp(16))
 
 
 class ProExpense(App):

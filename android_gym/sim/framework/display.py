@@ -23,6 +23,13 @@ DESIGN_DENSITY = 420  # dpi of a design pixel: the Pixel 6 image's ro.sf.lcd_den
 MIN_FORCED_SIZE = 200  # DisplayContent.setForcedSize: the smallest side an override may have
 MAX_FORCED_SCALE = 2  # ... and the largest, times the physical side
 MIN_DENSITY = 72  # WindowManagerShellCommand.runDisplayDensity: "Error: density must be >= 72"
+DESIGN_DP = DESIGN_DENSITY / 160  # design pixels per dp (DisplayMetrics.density at 420 dpi: 2.625)
+
+
+
+def dp(value: float) -> int:
+    """``value`` dp (or sp at font scale 1) in design pixels, rounded."""
+    return round(value * DESIGN_DP)
 
 
 @dataclass(frozen=True)

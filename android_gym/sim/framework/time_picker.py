@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from android_gym.sim.framework.display import dp
 from android_gym.sim.ui.dialogs import dialog_button
 from android_gym.sim.ui.views import LAYOUT_ONLY, WHITE, Callback, Color, View, column, edit_text, over, row, text_view
 
@@ -45,18 +46,17 @@ HOUR_VALUES_12 = ("12", *(str(hour) for hour in range(1, 12)))
 HOUR_VALUES_24 = ("00", *(str(hour) for hour in range(1, 24)))
 MINUTE_VALUES = tuple(f"{minute:02d}" for minute in range(0, 60, 5))
 
-_DP = 2.625  # 420 dpi
-_WIDTH = round(328 * _DP)  # the dialog: 24 dp margins round the 256 dp dial, 24 dp more for the period toggle
-_DIAL = round(256 * _DP)  # material_clock_size
-_SELECTOR = round(48 * _DP)  # the selector's diameter, as big as a number's touch target
-_NUMBER_RADIUS = _DIAL // 2 - _SELECTOR // 2 - round(4 * _DP)  # material_clock_hand_padding inside the dial's edge
+_WIDTH = dp(328)  # the dialog: 24 dp margins round the 256 dp dial, 24 dp more for the period toggle
+_DIAL = dp(256)  # material_clock_size
+_SELECTOR = dp(48)  # the selector's diameter, as big as a number's touch target
+_NUMBER_RADIUS = _DIAL // 2 - _SELECTOR // 2 - dp(4)  # material_clock_hand_padding inside the dial's edge
 #: A number's view: smaller than the selector, so that on the 24-hour dial's inner ring (neighbours 34 dp apart) no
 #: number's box covers the middle of the next one.
-_NUMBER_BOX = round(40 * _DP)
+_NUMBER_BOX = dp(40)
 _INNER_RATIO = 0.66  # RadialViewGroup.LEVEL_RADIUS_RATIO: the 24-hour dial's second ring
-_HAND, _DOT = round(2 * _DP), round(4 * _DP)  # material_clock_hand_stroke_width, _center_dot_radius
-_CHIP_W, _CHIP_H, _CHIP_TEXT = round(96 * _DP), round(80 * _DP), round(57 * _DP)  # displayLarge 57 sp
-_PERIOD_W, _PERIOD_MARGIN = round(52 * _DP), round(12 * _DP)
+_HAND, _DOT = dp(2), dp(4)  # material_clock_hand_stroke_width, _center_dot_radius
+_CHIP_W, _CHIP_H, _CHIP_TEXT = dp(96), dp(80), dp(57)  # displayLarge 57 sp
+_PERIOD_W, _PERIOD_MARGIN = dp(52), dp(12)
 _NUMBER_TEXT, _TITLE_TEXT, _LABEL_TEXT = 42, 32, 32  # bodyLarge 16 sp, labelMedium 12 sp, bodySmall 12 sp
 _OUTLINE_WIDTH = 3  # mtrl_btn_stroke_size, 1 dp
 _ICON = 126
@@ -153,8 +153,12 @@ class TimePicker:
     # clock mode
     def _pick_hour(self, hour: int) -> None:
         """``onActionUp`` on an hour: set it (in the chosen period on a 12-hour dial) and move on to the minutes."""
-        self.hour = hour if self.is24 else hour % 12 + (12 if self.pm else 0)
+        self.hour = self._hour_of_day(hour)
         self.selecting_minutes, self.hour_text = True, self._hour_shown()
+
+    def _hour_of_day(self, hour: int) -> int:
+        """The hour of day of ``hour`` picked or typed: itself on a 24-hour picker, else in the chosen period."""
+        return hour if self.is24 else _in_period(hour, self.pm)
 
     def _pick_minute(self, minute: int) -> None:
         self.minute, self.minute_text = minute, f"{minute:02d}"
@@ -164,7 +168,7 @@ class TimePicker:
 
     def _set_period(self, pm: bool) -> None:
         """``TimeModel.setPeriod``: the same hour in the other half of the day."""
-        self.hour = self.hour % 12 + (12 if pm else 0)
+        self.hour = _in_period(self.hour, pm)
 
     # text mode (TimePickerTextInputPresenter; MaxInputValidator 23 or 12, and 59)
     def _toggle_mode(self) -> None:
@@ -175,8 +179,7 @@ class TimePicker:
     def _set_hour_text(self, text: str) -> None:
         if text == "" or (text.isdigit() and len(text) <= 2 and int(text) <= (23 if self.is24 else 12)):
             self.hour_text = text
-            value = int(text or 0)
-            self.hour = value if self.is24 else value % 12 + (12 if self.pm else 0)
+            self.hour = self._hour_of_day(int(text or 0))
 
     def _set_minute_text(self, text: str) -> None:
         if text == "" or (text.isdigit() and len(text) <= 2 and int(text) <= 59):
@@ -205,7 +208,7 @@ class TimePicker:
                   padding=30, spacing=12)
         title = text_view(SELECT_TIME, resource_id=self._id("header_title"), text_size=_TITLE_TEXT, padding=63,
                           text_color=scheme.on_surface_variant)
-        return column(title, face, bar, width=_WIDTH, background=theme.dialog_surface, corner=round(28 * _DP))
+        return column(title, face, bar, width=_WIDTH, background=theme.dialog_surface, corner=dp(28))
 
     def _display(self, theme: Theme) -> View:
         """``material_clock_display``: the hour and minute chips (the active one in the primary container), and the
@@ -223,14 +226,14 @@ class TimePicker:
                       lambda: self._select(False)),
                  View(kind="text", class_name="android.widget.TextView",
                       resource_id=self._id("material_clock_separator"), text=":", text_size=_CHIP_TEXT,
-                      gravity="center", width=round(24 * _DP),
+                      gravity="center", width=dp(24),
                       text_color=scheme.on_surface),
                  chip("material_minute_tv", f"{self.minute:02d}", f"{self.minute} minutes", self.selecting_minutes,
                       lambda: self._select(True))]
         if not self.is24:
             parts += [View(width=_PERIOD_MARGIN), self._period_toggle(theme)]
         return row(View(weight=1), *parts, View(weight=1), resource_id=self._id("material_clock_display"),
-                   padding=round(12 * _DP))
+                   padding=dp(12))
 
     def _period_toggle(self, theme: Theme) -> View:
         """``material_clock_period_toggle``: a vertical ``MaterialButtonToggleGroup`` of AM over PM, outlined, the
@@ -241,13 +244,13 @@ class TimePicker:
             return View(kind="text", class_name="android.widget.Button", resource_id=self._id(name), text=text,
                         checkable=True, checked=chosen, clickable=True, focusable=True, gravity="center",
                         on_click=lambda: self._set_period(text == PM), weight=1, padding=25,  # its text centred
-                        text_size=_NUMBER_TEXT, bold=True, corner=round(8 * _DP) - _OUTLINE_WIDTH, corners=corners,
+                        text_size=_NUMBER_TEXT, bold=True, corner=dp(8) - _OUTLINE_WIDTH, corners=corners,
                         background=scheme.tertiary_container if chosen else theme.dialog_surface,
                         text_color=scheme.on_tertiary_container if chosen else scheme.on_surface_variant)
 
         return View(kind="column", class_name="com.google.android.material.button.MaterialButtonToggleGroup",
                     resource_id=self._id("material_clock_period_toggle"), background=scheme.outline,
-                    padding=_OUTLINE_WIDTH, corner=round(8 * _DP), width=_PERIOD_W, height=_CHIP_H, children=[
+                    padding=_OUTLINE_WIDTH, corner=dp(8), width=_PERIOD_W, height=_CHIP_H, children=[
                         half("material_clock_period_am_button", AM, not self.pm, (True, True, False, False)),
                         View(height=_OUTLINE_WIDTH, background=scheme.outline),
                         half("material_clock_period_pm_button", PM, self.pm, (False, False, True, True))])
@@ -266,9 +269,7 @@ class TimePicker:
             values = [(text, suffix.format(text), _INNER_RATIO if hour >= 12 else 1.0,
                        lambda h=hour: self._pick_hour(h)) for hour, text in enumerate(texts)]
             turn, ring = self.hour % 12 / 12, _INNER_RATIO if self.is24 and self.hour >= 12 else 1.0
-        radius = _NUMBER_RADIUS * ring
-        hand_x = _DIAL / 2 + radius * math.sin(2 * math.pi * turn)
-        hand_y = _DIAL / 2 - radius * math.cos(2 * math.pi * turn)
+        hand_x, hand_y = _on_dial(2 * math.pi * turn, _NUMBER_RADIUS * ring)
         tip = round(hand_x), round(hand_y)
         line, left, top = _hand(*tip, theme.primary)
         hand = View(kind="image", class_name=LAYOUT_ONLY, image=line, key=f"clock-hand:{tip}:{theme.primary}",
@@ -283,9 +284,7 @@ class TimePicker:
                                height=2 * _DOT),
                           _DIAL // 2 - _DOT, _DIAL // 2 - _DOT)]
         for index, (text, description, level, on_click) in enumerate(values):
-            angle = 2 * math.pi * (index % 12) / 12
-            x = _DIAL / 2 + _NUMBER_RADIUS * level * math.sin(angle)
-            y = _DIAL / 2 - _NUMBER_RADIUS * level * math.cos(angle)
+            x, y = _on_dial(2 * math.pi * (index % 12) / 12, _NUMBER_RADIUS * level)
             # ClockFaceView.findIntersectingTextView: the number under the selector is selected and drawn in
             # colorOnPrimary (the part of it inside the selector): here the number whose centre the selector covers
             covered = math.dist((x, y), tip) < _SELECTOR / 2
@@ -297,7 +296,7 @@ class TimePicker:
         face = View(kind="frame", class_name="com.google.android.material.timepicker.ClockFaceView",
                     resource_id=self._id("material_clock_face"), width=_DIAL, height=_DIAL, corner=_DIAL // 2,
                     background=scheme.surface_variant, gravity="center", children=layers)
-        return column(View(height=round(36 * _DP)), face)
+        return column(View(height=dp(36)), face)
 
     def _text_inputs(self, theme: Theme) -> View:
         """``material_textinput_timepicker``: an hour and a minute field, each labelled below (and the AM/PM toggle
@@ -307,7 +306,7 @@ class TimePicker:
         def field(name: str, key: str, value: str, label: str, on_text: Callable[[str], None]) -> View:
             return column(edit_text(value, "", key, on_text, resource_id=self._id("material_timepicker_edit_text"),
                                     text_size=_CHIP_TEXT, height=_CHIP_H, padding=8, underline=False,
-                                    corner=round(8 * _DP),
+                                    corner=dp(8),
                                     background=scheme.surface_variant, text_color=scheme.on_surface),
                           text_view(label, resource_id=self._id("material_label"), text_size=_LABEL_TEXT,
                                     text_color=scheme.on_surface_variant),
@@ -319,8 +318,18 @@ class TimePicker:
                        self._set_minute_text)]
         if not self.is24:
             parts += [View(width=_PERIOD_MARGIN), self._period_toggle(theme)]
-        return row(View(weight=1), *parts, View(weight=1), padding=round(12 * _DP))
+        return row(View(weight=1), *parts, View(weight=1), padding=dp(12))
 
+
+def _in_period(hour: int, pm: bool) -> int:
+    """``TimeModel``: ``hour`` of a 12-hour dial (12 or 0-11) as the hour of day in the morning, or ``pm`` after
+    noon."""
+    return hour % 12 + (12 if pm else 0)
+
+
+def _on_dial(angle: float, radius: float) -> tuple[float, float]:
+    """The point ``radius`` from the dial's centre at ``angle`` (radians) clockwise from the top."""
+    return _DIAL / 2 + radius * math.sin(angle), _DIAL / 2 - radius * math.cos(angle)
 
 
 def _placed(view: View, x: int, y: int) -> View:
