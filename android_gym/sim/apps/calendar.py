@@ -62,7 +62,7 @@ from android_gym.sim.framework import day_picker, formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.formats import Plural
 from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
-from android_gym.sim.framework.time_picker import Theme, TimePicker
+from android_gym.sim.framework.time_picker import Theme, TimePicker, release_focus
 from android_gym.sim.int32 import to_int32
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
@@ -1344,8 +1344,7 @@ class EventScreen(_CalendarScreen):
     # ----- dialogs ----------------------------------------------------------------------------------------------
     def _close_popup(self) -> None:
         self.popup, self.picker = "", None
-        if self.focus_key.startswith("timepicker_"):
-            self.focus_key, self.keyboard_shown = "", False
+        release_focus(self)
 
     def _pick_date(self, is_start: bool) -> None:
         """``setupStartDate``/``setupEndDate``."""

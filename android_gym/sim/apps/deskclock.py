@@ -45,7 +45,7 @@ from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
-from android_gym.sim.framework.time_picker import Theme, TimePicker
+from android_gym.sim.framework.time_picker import Theme, TimePicker, release_focus
 from android_gym.sim.system.clock import MINUTE_MS
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import dialog_over
@@ -610,8 +610,7 @@ class DeskClockScreen(Screen):
 
     def _close_time_picker(self) -> None:
         self.time_picker = None
-        if self.focus_key.startswith("timepicker_"):
-            self.focus_key, self.keyboard_shown = "", False
+        release_focus(self)
 
     def _alarm_item(self, alarm: sqlite3.Row) -> View:
         now, tag = self.phone.clock.now(MINUTE_MS), formats.system_tag(self.phone)  # isTomorrow: hour, minute

@@ -321,6 +321,12 @@ class TimePicker:
         return row(View(weight=1), *parts, View(weight=1), padding=dp(12))
 
 
+def release_focus(screen: Screen) -> None:
+    """As a picker goes away: the keyboard's focus given back when one of its fields (keyboard mode) holds it."""
+    if screen.focus_key in (TimePicker.HOUR_FIELD, TimePicker.MINUTE_FIELD):
+        screen.focus_key, screen.keyboard_shown = "", False
+
+
 def _in_period(hour: int, pm: bool) -> int:
     """``TimeModel``: ``hour`` of a 12-hour dial (12 or 0-11) as the hour of day in the morning, or ``pm`` after
     noon."""
