@@ -163,3 +163,27 @@ def test_simple_calendars_picker_follows_the_phones_12_hour_format():
     tap(phone, content_desc="00 minutes")
     tap(phone, resource_id=f"{CALENDAR}:id/material_timepicker_ok_button")
     assert _by_id(phone, CALENDAR, "event_start_time").text == "09:00 PM"
+
+
+
+@pytest.mark.parametrize(("language", "alarm", "is24"), [("en-US", "Alarm", False), ("de-DE", "Wecker", True)])
+def test_simple_calendar_and_the_clock_agree_on_the_locales_hours_when_unset(language: str, alarm: str, is24: bool):
+    """``time_12_24`` unset: both follow ``DateFormat.is24HourFormat``, the locale's default (12-hour in en-US,
+    24-hour in de-DE): Simple Calendar's ``use24HourFormat`` defaults to it, as the Clock does; the event's time
+    and both pickers (an AM/PM toggle or not) say the same."""
+    has_toggle = []
+    for package, opener in ((CALENDAR, "calendar_fab"), (CLOCK, "fab")):
+        device = SimDevice()
+        DeviceConfig(language=language).apply(device)
+        phone = device.phone
+        phone.run("settings delete system time_12_24")
+        phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+        if package == CLOCK:
+            tap(phone, content_desc=alarm)
+        tap(phone, resource_id=f"{package}:id/{opener}")
+        if package == CALENDAR:
+            tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+            assert _by_id(phone, CALENDAR, "event_start_time").text.endswith(("AM", "PM")) is not is24
+            tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
+        has_toggle.append(any(view.resource_id.endswith("material_clock_period_pm_button") for view in _views(phone)))
+    assert has_toggle == [not is24, not is24]

@@ -773,8 +773,10 @@ class _CalendarScreen(Screen):
 
     @property
     def is24(self) -> bool:
-        """``use24HourFormat``: the system's 12/24-hour setting."""
-        return self.phone.settings.get("system", "time_12_24") != "12"
+        """Commons ``use24HourFormat`` (key ``use_24_hour_format``): by default ``DateFormat.is24HourFormat``, the
+        phone's ``time_12_24`` setting, else its locale's (12-hour in en-US, 24-hour in de-DE and fr-FR), as the
+        Clock and the status bar read it."""
+        return self.calendar.config.prefs.get("use_24_hour_format", formats.phone_is_24_hour(self.phone))
 
     def _day_range(self, first: dt.date, last: dt.date) -> tuple[int, int]:
         """``getDayStartTS(first)`` .. ``getDayEndTS(last)`` (the last minute of ``last``)."""
