@@ -331,3 +331,23 @@ def test_commons_fields_hints_and_lines_are_the_text_colour_made_translucent(nig
         x1, y1, x2, y2 = by_id[name].bounds
         column = {tuple(pixel) for pixel in pixels[y2 - 20:y2, (x1 + x2) // 2]}
         assert line in column and PRIMARY not in column and TEXT_SECONDARY not in column
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_commons_unchecked_box_is_the_text_colour_at_0_6(night: bool) -> None:
+    """MyAppCompatCheckbox.setColors: an unchecked box outlined in the text colour at 0.6 (Calendar's All-day), not
+    at MEDIUM_ALPHA like a hint nor Material's grey, by day and by night; checked, the primary colour."""
+    calendar = "com.simplemobiletools.calendar.pro"
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"monkey -p {calendar} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{calendar}:id/calendar_fab")
+    tap(phone, resource_id=f"{calendar}:id/calendar_fab")
+    outline = COMMONS_NIGHT[faded(0.6)] if night else faded(0.6)
+    for checked, ink in ((False, outline), (True, COMMONS_PRIMARY)):
+        box = next(view for view in frame_views(phone) if view.resource_id == f"{calendar}:id/event_all_day")
+        assert box.checked is checked
+        x1, y1, x2, y2 = box.bounds
+        inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x2 - 150:x2].reshape(-1, 3)}
+        assert ink in inks and (checked or COMMONS_NIGHT[faded(0.5)] not in inks and faded(0.5) not in inks)
+        tap(phone, resource_id=f"{calendar}:id/event_all_day_holder")

@@ -50,6 +50,7 @@ from android_gym.sim.apps.commons import (
     NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
+    UNCHECKED,
     Release,
     SearchMenuScreen,
     contextual_bar_color,
@@ -667,8 +668,10 @@ def _line(name: str, text: str, on_click: Callback | None = None, **props) -> Vi
 
 
 def _checkbox(text: str, checked: bool, on_click: Callback | None, **props) -> View:
-    """A ``MyAppCompatCheckbox``: ``setColors`` fills a checked box in the primary colour."""
-    return check_box(text, checked, on_click, text_size=_BIG, padding=30, button_tint=PRIMARY, **props)
+    """A ``MyAppCompatCheckbox``: ``setColors`` fills a checked box in the primary colour and outlines an unchecked
+    one in the text colour at 0.6."""
+    return check_box(text, checked, on_click, text_size=_BIG, padding=30, button_tint=PRIMARY,
+                     button_tint_off=UNCHECKED, **props)
 
 
 def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
