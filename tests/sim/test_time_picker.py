@@ -15,12 +15,12 @@ from android_gym.device.sim import SimDevice
 from android_gym.sim.apps.commons import DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
-from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
+from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT, MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.time_picker import DAY, NIGHT, Theme
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.views import PRIMARY, View
+from android_gym.sim.ui.views import PRIMARY, WHITE, View
 
-CLOCK, CALENDAR = "com.google.android.deskclock", "com.simplemobiletools.calendar.pro"
+CLOCK, CALENDAR, TASKS = "com.google.android.deskclock", "com.simplemobiletools.calendar.pro", "org.tasks"
 
 
 def _views(phone: Phone) -> list[View]:
@@ -132,12 +132,45 @@ def test_simple_calendars_date_picker_is_on_the_dialogs_surface_in_its_text_colo
     surface, ink = (COMMONS_NIGHT[DIALOG_BACKGROUND], NIGHT_TEXT_COLOR) if night else (DIALOG_BACKGROUND, TEXT_COLOR)
     month = next(view for view in _views(phone) if view.resource_id == "android:id/month_view")
     days = {view.text: view for view in month.walk() if view.content_desc.endswith("October 2023")}
-    assert days["16"].background is None and days["16"].text_color == ink
-    assert days["15"].background == COMMONS_PRIMARY
+    numbers = {view.hint: view for view in month.walk() if view.kind == "label"}
+    assert numbers["16"].text_color == ink and numbers["15"].text_color == WHITE
     letters = [view for view in _views(phone) if view.kind == "label" and view.hint in ("S", "M", "T", "W", "F")]
     assert len(letters) == 7 and {view.text_color for view in letters} == {ink}
+    pixels = phone.screenshot()
     x1, y1, x2, y2 = days["16"].bounds
-    assert tuple(phone.screenshot()[y1 + 4, x1 + 4]) == surface
+    assert tuple(pixels[y1 + 4, x1 + 4]) == surface
+    _assert_circled(pixels, days["15"].bounds, COMMONS_PRIMARY, surface)
+
+
+def _assert_circled(pixels: np.ndarray, bounds: tuple[int, int, int, int], selector: tuple, ground: tuple) -> None:
+    """SimpleMonthView's selected day: a circle of date_picker_day_selector_radius (20 dp, 52 px) centred in its
+    cell, the cell's corners and the circle's bounding square's corners left on the ``ground``."""
+    x1, y1, x2, y2 = bounds
+    cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
+    for x, y in ((cx - 48, cy), (cx + 47, cy), (cx, cy - 48), (cx, cy + 47), (cx - 30, cy - 30), (cx + 30, cy + 30)):
+        assert tuple(pixels[y, x]) == selector
+    for x, y in ((cx - 48, cy - 48), (cx + 47, cy + 47), (cx - 48, cy + 47), (x1 + 2, y1 + 2), (x2 - 3, y2 - 3)):
+        assert tuple(pixels[y, x]) == ground
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_tasks_org_calendar_circles_the_chosen_day(night: bool):
+    """Tasks.org's CalendarView is the framework's DayPickerView too: the chosen day on a circle, its number and
+    the weekday letters centred on their columns; the day's node is the whole cell, as before."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"monkey -p {TASKS} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Create new task")
+    phone.input_text("Date")
+    tap(phone, text="No due date")
+    tap(phone, content_desc="20 October 2023")
+    calendar = _by_id(phone, TASKS, "calendar_view")
+    day = next(view for view in calendar.walk() if view.content_desc == "20 October 2023")
+    assert day.text == "20" and day.selected and day.bounds[2] - day.bounds[0] > 120
+    ground = MATERIAL_COMPONENTS_NIGHT[WHITE] if night else WHITE
+    _assert_circled(phone.screenshot(), day.bounds, PRIMARY, ground)
+    friday = next(view for view in calendar.walk() if view.kind == "label" and view.hint == "F")
+    assert _middle(friday)[0] == _middle(day)[0]
 
 
 def test_the_clocks_picker_speaks_the_system_language():

@@ -739,11 +739,10 @@ class DatePicker:
         for number in range(1, days + 1):
             day = self.shown.replace(day=number)
             chosen = day == self.selected
-            cells.append(View(kind="button", class_name="android.view.View", text=str(number),
-                              content_desc=formats.format_pattern(day, "d MMMM y", self.tag), clickable=True,
-                              focusable=True, selected=chosen, checkable=True, checked=chosen, weight=1, height=110,
-                              text_size=_BIG, background=PRIMARY if chosen else None,
-                              text_color=WHITE if chosen else TEXT, on_click=lambda day=day: self._pick(day)))
+            cells.append(day_picker.day_cell(
+                number, chosen, PRIMARY, TEXT, _BIG, content_desc=formats.format_pattern(day, "d MMMM y", self.tag),
+                clickable=True, focusable=True, selected=chosen, checkable=True, checked=chosen, weight=1, height=110,
+                on_click=lambda day=day: self._pick(day)))
         cells += [View(weight=1, height=110) for _ in range(-len(cells) % 7)]
         return [row(*cells[i:i + 7]) for i in range(0, len(cells), 7)]
 

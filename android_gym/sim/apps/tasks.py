@@ -1141,8 +1141,8 @@ class MainScreen(Screen):
                      _label(formats.format_skeleton(first, "MMMMy", tag), _TEXT_16SP, TEXT, weight=1),
                      day_picker.month_button(first, 1, lambda: self._shift_month(1), height=126))
         order = formats.week_order(tag)
-        weekdays = row(*(_label(formats.weekday_name(day, tag, "EEEEE"), color=TEXT_SECONDARY, weight=1)
-                         for day in order))
+        weekdays = row(*(_label(formats.weekday_name(day, tag, "EEEEE"), color=TEXT_SECONDARY, weight=1,
+                                gravity="center") for day in order))  # drawDaysOfWeek: centred on the column
         weeks = []
         for week in calendar.Calendar(firstweekday=order[0]).monthdayscalendar(year, month):
             cells = [self._day_cell(year, month, day, picker) if day else View(weight=1, height=116) for day in week]
@@ -1155,10 +1155,9 @@ class MainScreen(Screen):
         day_ms = to_ms(when)
         chosen = day_ms == picker.day
         description = formats.format_pattern(when, "dd MMMM yyyy", self._tag())
-        return View(kind="text", class_name="android.view.View", text=str(day),
-                    content_desc=description, clickable=True, focusable=True, selected=chosen,
-                    weight=1, height=116, padding=30, text_size=_TEXT_14SP, text_color=WHITE if chosen else TEXT,
-                    background=PRIMARY if chosen else None, on_click=lambda: self._pick_day(day_ms))
+        return day_picker.day_cell(day, chosen, PRIMARY, TEXT, _TEXT_14SP, content_desc=description, clickable=True,
+                                   focusable=True, selected=chosen, weight=1, height=116,
+                                   on_click=lambda: self._pick_day(day_ms))
 
     # ----- the time picker (MaterialTimePicker in keyboard mode) -------------------------------------------
     def _open_time(self) -> None:
