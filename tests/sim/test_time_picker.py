@@ -220,3 +220,60 @@ def test_simple_calendar_and_the_clock_agree_on_the_locales_hours_when_unset(lan
             tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
         has_toggle.append(any(view.resource_id.endswith("material_clock_period_pm_button") for view in _views(phone)))
     assert has_toggle == [not is24, not is24]
+
+
+def _on_face(phone: Phone, package: str, degrees: float, radius: float) -> tuple[float, float]:
+    """The point ``radius`` design px from the dial's centre, ``degrees`` clockwise from the top."""
+    cx, cy = _middle(_by_id(phone, package, "material_clock_face"))
+    return cx + radius * math.sin(math.radians(degrees)), cy - radius * math.cos(math.radians(degrees))
+
+
+def _numbers_at(phone: Phone, x: float, y: float) -> list[View]:
+    return [view for view in _views(phone) if view.class_name == "android.widget.TextView"
+            and view.bounds[0] <= x < view.bounds[2] and view.bounds[1] <= y < view.bounds[3]]
+
+
+def test_a_tap_anywhere_on_the_dial_picks_the_value_nearest_its_angle():
+    """ClockHandView takes the touches of the whole dial: a tap between the numbers, near the centre or at the
+    dial's edge picks by its angle (the hours' nearest hour, then the minutes' nearest five), as a tap on the
+    number itself does; the dump's selected number and the hand follow (the number under the selector)."""
+    phone = _clock_picker(False)  # 15:34 on a 12-hour dial
+    x, y = _on_face(phone, CLOCK, 8 * 30 + 10, 150)  # near the centre, a third of the way from 8 to 9
+    assert _numbers_at(phone, x, y) == []
+    phone.tap(x, y)
+    assert _by_id(phone, CLOCK, "material_hour_tv").text == "08"
+    assert _by_id(phone, CLOCK, "material_clock_period_pm_button").checked  # the period kept: 20:00
+    x, y = _on_face(phone, CLOCK, 100, 320)  # between 15 and 20 minutes at the dial's rim, nearer 15
+    assert _numbers_at(phone, x, y) == []
+    phone.tap(x, y)
+    assert _by_id(phone, CLOCK, "material_minute_tv").text == "15"
+    selected = [view for view in _views(phone) if view.selected and view.content_desc.endswith("minutes")]
+    assert [view.text for view in selected] == ["15"]
+    number_x, number_y = _middle(selected[0])
+    assert tuple(phone.screenshot()[round(number_y) - 18, round(number_x)]) == PRIMARY  # the selector round it
+    phone.tap(*_middle(next(view for view in _views(phone) if view.content_desc == "45 minutes")))
+    assert _by_id(phone, CLOCK, "material_minute_tv").text == "45"
+
+
+def test_a_drag_on_the_minutes_picks_the_minute_under_the_finger():
+    """A touch that moves is no tap: onActionUp leaves the minute at the angle where it ends, not snapped to five."""
+    phone = _clock_picker(False)
+    tap(phone, content_desc="3 o'clock")
+    start, end = _on_face(phone, CLOCK, 0, 250), _on_face(phone, CLOCK, 22 * 6, 250)
+    phone.swipe(*start, *end)
+    assert _by_id(phone, CLOCK, "material_minute_tv").text == "22"
+    selected = [view.text for view in _views(phone) if view.selected and view.content_desc.endswith("minutes")]
+    assert selected == ["20"]  # the number the selector (24 dp round 22's point, 12 degrees on) overlaps
+
+
+def test_the_24_hour_dial_picks_its_ring_by_the_distance_from_the_centre():
+    """adjustLevel: a touch within the inner ring's radius and 12 dp more picks from the inner ring (13-23, 00's
+    12), farther out from the outer one (00-11), at the same angle."""
+    phone = _clock_picker(False, "24")
+    inner = 0.66 * math.dist(_middle(next(view for view in _views(phone) if view.content_desc == "3 hours")),
+                             _middle(_by_id(phone, CLOCK, "material_clock_face")))
+    phone.tap(*_on_face(phone, CLOCK, 5 * 30 - 12, inner + 25))  # 12 dp is 31 px
+    assert _by_id(phone, CLOCK, "material_hour_tv").text == "17"
+    tap(phone, resource_id=f"{CLOCK}:id/material_hour_tv")
+    phone.tap(*_on_face(phone, CLOCK, 5 * 30 - 12, inner + 40))
+    assert _by_id(phone, CLOCK, "material_hour_tv").text == "05"
