@@ -277,3 +277,33 @@ def test_the_24_hour_dial_picks_its_ring_by_the_distance_from_the_centre():
     tap(phone, resource_id=f"{CLOCK}:id/material_hour_tv")
     phone.tap(*_on_face(phone, CLOCK, 5 * 30 - 12, inner + 40))
     assert _by_id(phone, CLOCK, "material_hour_tv").text == "05"
+
+
+def _tasks_time_picker(hours: str) -> Phone:
+    """Tasks.org's new task with the date picker's "Pick time" tapped, on a ``hours``-hour phone."""
+    phone = Phone()
+    phone.run(f"settings put system time_12_24 {hours}")
+    phone.run(f"monkey -p {TASKS} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Create new task")
+    phone.input_text("Call")
+    tap(phone, text="No due date")
+    tap(phone, content_desc="20 October 2023")
+    tap(phone, resource_id=f"{TASKS}:id/pick_time_button")
+    return phone
+
+
+def test_tasks_org_picks_a_time_on_materials_dial():
+    """MyTimePickerDialog.newTimePicker: MaterialTimePicker in the clock input mode (the p_picker_mode_time
+    preference's default) at noon, in the phone's 12/24-hour format: the hour and minute picked on the dial (over the
+    dimmed date sheet) come back as the day's time plus one second, as onActivityResult adds it."""
+    phone = _tasks_time_picker("24")
+    assert _by_id(phone, TASKS, "header_title").text == "Select time"
+    assert _by_id(phone, TASKS, "material_hour_tv").text == "12"
+    assert not any(view.resource_id.endswith("period_pm_button") for view in _views(phone))
+    tap(phone, content_desc="14 hours")
+    tap(phone, content_desc="30 minutes")
+    tap(phone, resource_id=f"{TASKS}:id/material_timepicker_ok_button")
+    assert _by_id(phone, TASKS, "current_time_selection").text == "14:30"
+    assert _by_id(phone, TASKS, "calendar_view") is not None  # back on the date sheet
+    phone = _tasks_time_picker("12")
+    assert _by_id(phone, TASKS, "material_clock_period_pm_button").checked  # noon
