@@ -279,10 +279,11 @@ def test_the_24_hour_dial_picks_its_ring_by_the_distance_from_the_centre():
     assert _by_id(phone, CLOCK, "material_hour_tv").text == "05"
 
 
-def _tasks_time_picker(hours: str) -> Phone:
-    """Tasks.org's new task with the date picker's "Pick time" tapped, on a ``hours``-hour phone."""
+def _tasks_time_picker(hours: str | None) -> Phone:
+    """Tasks.org's new task with the date picker's "Pick time" tapped, on a ``hours``-hour phone (``None``: the
+    setting unset)."""
     phone = Phone()
-    phone.run(f"settings put system time_12_24 {hours}")
+    phone.run(f"settings put system time_12_24 {hours}" if hours else "settings delete system time_12_24")
     phone.run(f"monkey -p {TASKS} -c android.intent.category.LAUNCHER 1")
     tap(phone, content_desc="Create new task")
     phone.input_text("Call")
@@ -305,5 +306,6 @@ def test_tasks_org_picks_a_time_on_materials_dial():
     tap(phone, resource_id=f"{TASKS}:id/material_timepicker_ok_button")
     assert _by_id(phone, TASKS, "current_time_selection").text == "14:30"
     assert _by_id(phone, TASKS, "calendar_view") is not None  # back on the date sheet
-    phone = _tasks_time_picker("12")
-    assert _by_id(phone, TASKS, "material_clock_period_pm_button").checked  # noon
+    for hours in ("12", None):  # unset: is24HourFormat is the locale's, 12-hour in en-US, as for the Clock
+        phone = _tasks_time_picker(hours)
+        assert _by_id(phone, TASKS, "material_clock_period_pm_button").checked  # noon

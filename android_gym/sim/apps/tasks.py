@@ -599,7 +599,8 @@ class MainScreen(Screen):
         return due < start_of_day(to_ms(now), now.tzinfo or dt.timezone.utc)
 
     def _is24(self) -> bool:
-        return self.phone.settings.get("system", "time_12_24") != "12"
+        """``DateFormat.is24HourFormat``: ``time_12_24``, else the locale's (12-hour in en-US)."""
+        return formats.phone_is_24_hour(self.phone)
 
     def _tag(self) -> str:
         return formats.system_tag(self.phone)
