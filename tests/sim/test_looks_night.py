@@ -3,11 +3,14 @@ Simple-Commons' translucent letter circles show over the dark window, not over w
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from lxml import etree
+from PIL import Image
 from ui_nodes import tap
 
-from android_gym.sim.apps.commons import COLOR_PRIMARY, DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
+from android_gym.sim.apps.commons import COLOR_PRIMARY, DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR, faded
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.apps.contacts import NIGHT_COLORS as CONTACTS_NIGHT
@@ -267,10 +270,10 @@ def test_simple_calendars_faint_text_is_its_text_colour_made_translucent(night: 
     by_id = {view.resource_id: view for view in frame_views(phone)}
     reminder = by_id["com.simplemobiletools.calendar.pro:id/event_reminder_2"]
     assert reminder.text == "Add another reminder" and reminder.text_color == over(text, 0.4, window)
-    if night:  # the renderer's ink for a hint takes the night palette (by day it stays Material's)
-        x1, y1, x2, y2 = by_id["com.simplemobiletools.calendar.pro:id/event_location"].bounds
-        inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
-        assert over(text, 0.5, window) in inks and MATERIAL_YOU_NIGHT[TEXT_SECONDARY] not in inks
+    x1, y1, x2, y2 = by_id["com.simplemobiletools.calendar.pro:id/event_location"].bounds  # the hint's pixels
+    inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    assert over(text, 0.5, window) in inks
+    assert TEXT_SECONDARY not in inks and MATERIAL_YOU_NIGHT[TEXT_SECONDARY] not in inks
 
 
 @pytest.mark.parametrize("night", [False, True])
@@ -293,3 +296,58 @@ def test_simple_calendars_fields_are_underlined_in_the_primary_colour_with_or_wi
     title, location = (tree.find(f".//node[@resource-id='com.simplemobiletools.calendar.pro:id/{name}']")
                        for name in ("event_title", "event_location"))
     assert title.getparent() is location.getparent() and len(title) == len(location) == 0
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_commons_fields_hints_and_lines_are_the_text_colour_made_translucent(night: bool) -> None:
+    """SMS Messenger's address field (MyEditText: its hint the text colour at MEDIUM_ALPHA) and Gallery's rename
+    dialog (MyTextInputLayout: an unfocused field's line the text colour at MEDIUM_ALPHA, a focused one's the primary
+    colour) by day as by night: the window's theme colours, not Material's grey and blue; the pixels show them."""
+    sms, gallery = "com.simplemobiletools.smsmessenger", "com.simplemobiletools.gallery.pro"
+    window, text = (COMMONS_NIGHT[WHITE], NIGHT_TEXT_COLOR) if night else (WHITE, TEXT_COLOR)
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"monkey -p {sms} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{sms}:id/conversations_fab")
+    field = next(view for view in frame_views(phone) if view.resource_id == f"{sms}:id/new_conversation_address")
+    x1, y1, x2, y2 = field.bounds
+    inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    assert field.text == "Add Contact or Number…" and over(text, 0.5, window) in inks and TEXT_SECONDARY not in inks
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.fs.makedirs("/sdcard/DCIM")
+    picture = io.BytesIO()
+    Image.new("RGB", (300, 200), (200, 0, 0)).save(picture, format="PNG")
+    phone.fs.write_bytes("/sdcard/DCIM/red.png", picture.getvalue())
+    phone.run(f"am start -n {gallery}/.activities.MainActivity")
+    tap(phone, text="DCIM")
+    tap(phone, resource_id=f"{gallery}:id/media_item_holder")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Rename")
+    by_id = {view.resource_id.rsplit("/", 1)[-1]: view for view in frame_views(phone)}
+    pixels = phone.screenshot()
+    faint = COMMONS_NIGHT[faded(0.5)] if night else faded(0.5)  # MEDIUM_ALPHA
+    for name, line in (("rename_item_name", COMMONS_PRIMARY), ("rename_item_extension", faint)):
+        x1, y1, x2, y2 = by_id[name].bounds
+        column = {tuple(pixel) for pixel in pixels[y2 - 20:y2, (x1 + x2) // 2]}
+        assert line in column and PRIMARY not in column and TEXT_SECONDARY not in column
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_commons_unchecked_box_is_the_text_colour_at_0_6(night: bool) -> None:
+    """MyAppCompatCheckbox.setColors: an unchecked box outlined in the text colour at 0.6 (Calendar's All-day), not
+    at MEDIUM_ALPHA like a hint nor Material's grey, by day and by night; checked, the primary colour."""
+    calendar = "com.simplemobiletools.calendar.pro"
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"monkey -p {calendar} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{calendar}:id/calendar_fab")
+    tap(phone, resource_id=f"{calendar}:id/calendar_fab")
+    outline = COMMONS_NIGHT[faded(0.6)] if night else faded(0.6)
+    for checked, ink in ((False, outline), (True, COMMONS_PRIMARY)):
+        box = next(view for view in frame_views(phone) if view.resource_id == f"{calendar}:id/event_all_day")
+        assert box.checked is checked
+        x1, y1, x2, y2 = box.bounds
+        inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x2 - 150:x2].reshape(-1, 3)}
+        assert ink in inks and (checked or COMMONS_NIGHT[faded(0.5)] not in inks and faded(0.5) not in inks)
+        tap(phone, resource_id=f"{calendar}:id/event_all_day_holder")

@@ -256,7 +256,8 @@ def test_a_day_without_a_time_is_noon_with_zero_seconds_and_a_typed_time_has_one
     phone.input_text("With time")
     tap(phone, text="No due date")
     tap(phone, content_description="20 October 2023")
-    tap(phone, resource_name=rid("pick_time_button"))
+    tap(phone, resource_name=rid("pick_time_button"))  # MaterialTimePicker in its clock mode, then the keyboard's
+    tap(phone, resource_name=rid("material_timepicker_mode_button"))
     for field, value in (("hour", "14"), ("minute", "30")):  # the fields hold 12 and 00, two digits at most
         tap(phone, resource_name=rid(f"material_{field}_text_input"))
         phone.input_text("7")

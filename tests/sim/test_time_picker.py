@@ -15,12 +15,12 @@ from android_gym.device.sim import SimDevice
 from android_gym.sim.apps.commons import DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
-from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
+from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT, MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.time_picker import DAY, NIGHT, Theme
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.views import PRIMARY, View
+from android_gym.sim.ui.views import PRIMARY, WHITE, View
 
-CLOCK, CALENDAR = "com.google.android.deskclock", "com.simplemobiletools.calendar.pro"
+CLOCK, CALENDAR, TASKS = "com.google.android.deskclock", "com.simplemobiletools.calendar.pro", "org.tasks"
 
 
 def _views(phone: Phone) -> list[View]:
@@ -132,12 +132,45 @@ def test_simple_calendars_date_picker_is_on_the_dialogs_surface_in_its_text_colo
     surface, ink = (COMMONS_NIGHT[DIALOG_BACKGROUND], NIGHT_TEXT_COLOR) if night else (DIALOG_BACKGROUND, TEXT_COLOR)
     month = next(view for view in _views(phone) if view.resource_id == "android:id/month_view")
     days = {view.text: view for view in month.walk() if view.content_desc.endswith("October 2023")}
-    assert days["16"].background is None and days["16"].text_color == ink
-    assert days["15"].background == COMMONS_PRIMARY
+    numbers = {view.hint: view for view in month.walk() if view.kind == "label"}
+    assert numbers["16"].text_color == ink and numbers["15"].text_color == WHITE
     letters = [view for view in _views(phone) if view.kind == "label" and view.hint in ("S", "M", "T", "W", "F")]
     assert len(letters) == 7 and {view.text_color for view in letters} == {ink}
+    pixels = phone.screenshot()
     x1, y1, x2, y2 = days["16"].bounds
-    assert tuple(phone.screenshot()[y1 + 4, x1 + 4]) == surface
+    assert tuple(pixels[y1 + 4, x1 + 4]) == surface
+    _assert_circled(pixels, days["15"].bounds, COMMONS_PRIMARY, surface)
+
+
+def _assert_circled(pixels: np.ndarray, bounds: tuple[int, int, int, int], selector: tuple, ground: tuple) -> None:
+    """SimpleMonthView's selected day: a circle of date_picker_day_selector_radius (20 dp, 52 px) centred in its
+    cell, the cell's corners and the circle's bounding square's corners left on the ``ground``."""
+    x1, y1, x2, y2 = bounds
+    cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
+    for x, y in ((cx - 48, cy), (cx + 47, cy), (cx, cy - 48), (cx, cy + 47), (cx - 30, cy - 30), (cx + 30, cy + 30)):
+        assert tuple(pixels[y, x]) == selector
+    for x, y in ((cx - 48, cy - 48), (cx + 47, cy + 47), (cx - 48, cy + 47), (x1 + 2, y1 + 2), (x2 - 3, y2 - 3)):
+        assert tuple(pixels[y, x]) == ground
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_tasks_org_calendar_circles_the_chosen_day(night: bool):
+    """Tasks.org's CalendarView is the framework's DayPickerView too: the chosen day on a circle, its number and
+    the weekday letters centred on their columns; the day's node is the whole cell, as before."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.run(f"monkey -p {TASKS} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Create new task")
+    phone.input_text("Date")
+    tap(phone, text="No due date")
+    tap(phone, content_desc="20 October 2023")
+    calendar = _by_id(phone, TASKS, "calendar_view")
+    day = next(view for view in calendar.walk() if view.content_desc == "20 October 2023")
+    assert day.text == "20" and day.selected and day.bounds[2] - day.bounds[0] > 120
+    ground = MATERIAL_COMPONENTS_NIGHT[WHITE] if night else WHITE
+    _assert_circled(phone.screenshot(), day.bounds, PRIMARY, ground)
+    friday = next(view for view in calendar.walk() if view.kind == "label" and view.hint == "F")
+    assert _middle(friday)[0] == _middle(day)[0]
 
 
 def test_the_clocks_picker_speaks_the_system_language():
@@ -163,3 +196,116 @@ def test_simple_calendars_picker_follows_the_phones_12_hour_format():
     tap(phone, content_desc="00 minutes")
     tap(phone, resource_id=f"{CALENDAR}:id/material_timepicker_ok_button")
     assert _by_id(phone, CALENDAR, "event_start_time").text == "09:00 PM"
+
+
+
+@pytest.mark.parametrize(("language", "alarm", "is24"), [("en-US", "Alarm", False), ("de-DE", "Wecker", True)])
+def test_simple_calendar_and_the_clock_agree_on_the_locales_hours_when_unset(language: str, alarm: str, is24: bool):
+    """``time_12_24`` unset: both follow ``DateFormat.is24HourFormat``, the locale's default (12-hour in en-US,
+    24-hour in de-DE): Simple Calendar's ``use24HourFormat`` defaults to it, as the Clock does; the event's time
+    and both pickers (an AM/PM toggle or not) say the same."""
+    has_toggle = []
+    for package, opener in ((CALENDAR, "calendar_fab"), (CLOCK, "fab")):
+        device = SimDevice()
+        DeviceConfig(language=language).apply(device)
+        phone = device.phone
+        phone.run("settings delete system time_12_24")
+        phone.run(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+        if package == CLOCK:
+            tap(phone, content_desc=alarm)
+        tap(phone, resource_id=f"{package}:id/{opener}")
+        if package == CALENDAR:
+            tap(phone, resource_id=f"{CALENDAR}:id/calendar_fab")
+            assert _by_id(phone, CALENDAR, "event_start_time").text.endswith(("AM", "PM")) is not is24
+            tap(phone, resource_id=f"{CALENDAR}:id/event_start_time")
+        has_toggle.append(any(view.resource_id.endswith("material_clock_period_pm_button") for view in _views(phone)))
+    assert has_toggle == [not is24, not is24]
+
+
+def _on_face(phone: Phone, package: str, degrees: float, radius: float) -> tuple[float, float]:
+    """The point ``radius`` design px from the dial's centre, ``degrees`` clockwise from the top."""
+    cx, cy = _middle(_by_id(phone, package, "material_clock_face"))
+    return cx + radius * math.sin(math.radians(degrees)), cy - radius * math.cos(math.radians(degrees))
+
+
+def _numbers_at(phone: Phone, x: float, y: float) -> list[View]:
+    return [view for view in _views(phone) if view.class_name == "android.widget.TextView"
+            and view.bounds[0] <= x < view.bounds[2] and view.bounds[1] <= y < view.bounds[3]]
+
+
+def test_a_tap_anywhere_on_the_dial_picks_the_value_nearest_its_angle():
+    """ClockHandView takes the touches of the whole dial: a tap between the numbers, near the centre or at the
+    dial's edge picks by its angle (the hours' nearest hour, then the minutes' nearest five), as a tap on the
+    number itself does; the dump's selected number and the hand follow (the number under the selector)."""
+    phone = _clock_picker(False)  # 15:34 on a 12-hour dial
+    x, y = _on_face(phone, CLOCK, 8 * 30 + 10, 150)  # near the centre, a third of the way from 8 to 9
+    assert _numbers_at(phone, x, y) == []
+    phone.tap(x, y)
+    assert _by_id(phone, CLOCK, "material_hour_tv").text == "08"
+    assert _by_id(phone, CLOCK, "material_clock_period_pm_button").checked  # the period kept: 20:00
+    x, y = _on_face(phone, CLOCK, 100, 320)  # between 15 and 20 minutes at the dial's rim, nearer 15
+    assert _numbers_at(phone, x, y) == []
+    phone.tap(x, y)
+    assert _by_id(phone, CLOCK, "material_minute_tv").text == "15"
+    selected = [view for view in _views(phone) if view.selected and view.content_desc.endswith("minutes")]
+    assert [view.text for view in selected] == ["15"]
+    number_x, number_y = _middle(selected[0])
+    assert tuple(phone.screenshot()[round(number_y) - 18, round(number_x)]) == PRIMARY  # the selector round it
+    phone.tap(*_middle(next(view for view in _views(phone) if view.content_desc == "45 minutes")))
+    assert _by_id(phone, CLOCK, "material_minute_tv").text == "45"
+
+
+def test_a_drag_on_the_minutes_picks_the_minute_under_the_finger():
+    """A touch that moves is no tap: onActionUp leaves the minute at the angle where it ends, not snapped to five."""
+    phone = _clock_picker(False)
+    tap(phone, content_desc="3 o'clock")
+    start, end = _on_face(phone, CLOCK, 0, 250), _on_face(phone, CLOCK, 22 * 6, 250)
+    phone.swipe(*start, *end)
+    assert _by_id(phone, CLOCK, "material_minute_tv").text == "22"
+    selected = [view.text for view in _views(phone) if view.selected and view.content_desc.endswith("minutes")]
+    assert selected == ["20"]  # the number the selector (24 dp round 22's point, 12 degrees on) overlaps
+
+
+def test_the_24_hour_dial_picks_its_ring_by_the_distance_from_the_centre():
+    """adjustLevel: a touch within the inner ring's radius and 12 dp more picks from the inner ring (13-23, 00's
+    12), farther out from the outer one (00-11), at the same angle."""
+    phone = _clock_picker(False, "24")
+    inner = 0.66 * math.dist(_middle(next(view for view in _views(phone) if view.content_desc == "3 hours")),
+                             _middle(_by_id(phone, CLOCK, "material_clock_face")))
+    phone.tap(*_on_face(phone, CLOCK, 5 * 30 - 12, inner + 25))  # 12 dp is 31 px
+    assert _by_id(phone, CLOCK, "material_hour_tv").text == "17"
+    tap(phone, resource_id=f"{CLOCK}:id/material_hour_tv")
+    phone.tap(*_on_face(phone, CLOCK, 5 * 30 - 12, inner + 40))
+    assert _by_id(phone, CLOCK, "material_hour_tv").text == "05"
+
+
+def _tasks_time_picker(hours: str | None) -> Phone:
+    """Tasks.org's new task with the date picker's "Pick time" tapped, on a ``hours``-hour phone (``None``: the
+    setting unset)."""
+    phone = Phone()
+    phone.run(f"settings put system time_12_24 {hours}" if hours else "settings delete system time_12_24")
+    phone.run(f"monkey -p {TASKS} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="Create new task")
+    phone.input_text("Call")
+    tap(phone, text="No due date")
+    tap(phone, content_desc="20 October 2023")
+    tap(phone, resource_id=f"{TASKS}:id/pick_time_button")
+    return phone
+
+
+def test_tasks_org_picks_a_time_on_materials_dial():
+    """MyTimePickerDialog.newTimePicker: MaterialTimePicker in the clock input mode (the p_picker_mode_time
+    preference's default) at noon, in the phone's 12/24-hour format: the hour and minute picked on the dial (over the
+    dimmed date sheet) come back as the day's time plus one second, as onActivityResult adds it."""
+    phone = _tasks_time_picker("24")
+    assert _by_id(phone, TASKS, "header_title").text == "Select time"
+    assert _by_id(phone, TASKS, "material_hour_tv").text == "12"
+    assert not any(view.resource_id.endswith("period_pm_button") for view in _views(phone))
+    tap(phone, content_desc="14 hours")
+    tap(phone, content_desc="30 minutes")
+    tap(phone, resource_id=f"{TASKS}:id/material_timepicker_ok_button")
+    assert _by_id(phone, TASKS, "current_time_selection").text == "14:30"
+    assert _by_id(phone, TASKS, "calendar_view") is not None  # back on the date sheet
+    for hours in ("12", None):  # unset: is24HourFormat is the locale's, 12-hour in en-US, as for the Clock
+        phone = _tasks_time_picker(hours)
+        assert _by_id(phone, TASKS, "material_clock_period_pm_button").checked  # noon

@@ -50,6 +50,7 @@ from android_gym.sim.apps.commons import (
     NIGHT_COLORS,
     PRIMARY,
     SEARCH_BACKGROUND,
+    UNCHECKED,
     Release,
     SearchMenuScreen,
     contextual_bar_color,
@@ -667,8 +668,10 @@ def _line(name: str, text: str, on_click: Callback | None = None, **props) -> Vi
 
 
 def _checkbox(text: str, checked: bool, on_click: Callback | None, **props) -> View:
-    """A ``MyAppCompatCheckbox``: ``setColors`` fills a checked box in the primary colour."""
-    return check_box(text, checked, on_click, text_size=_BIG, padding=30, button_tint=PRIMARY, **props)
+    """A ``MyAppCompatCheckbox``: ``setColors`` fills a checked box in the primary colour and outlines an unchecked
+    one in the text colour at 0.6."""
+    return check_box(text, checked, on_click, text_size=_BIG, padding=30, button_tint=PRIMARY,
+                     button_tint_off=UNCHECKED, **props)
 
 
 def radio_group(items: list[tuple[str, bool, Callback]]) -> View:
@@ -736,11 +739,10 @@ class DatePicker:
         for number in range(1, days + 1):
             day = self.shown.replace(day=number)
             chosen = day == self.selected
-            cells.append(View(kind="button", class_name="android.view.View", text=str(number),
-                              content_desc=formats.format_pattern(day, "d MMMM y", self.tag), clickable=True,
-                              focusable=True, selected=chosen, checkable=True, checked=chosen, weight=1, height=110,
-                              text_size=_BIG, background=PRIMARY if chosen else None,
-                              text_color=WHITE if chosen else TEXT, on_click=lambda day=day: self._pick(day)))
+            cells.append(day_picker.day_cell(
+                number, chosen, PRIMARY, TEXT, _BIG, content_desc=formats.format_pattern(day, "d MMMM y", self.tag),
+                clickable=True, focusable=True, selected=chosen, checkable=True, checked=chosen, weight=1, height=110,
+                on_click=lambda day=day: self._pick(day)))
         cells += [View(weight=1, height=110) for _ in range(-len(cells) % 7)]
         return [row(*cells[i:i + 7]) for i in range(0, len(cells), 7)]
 
@@ -773,8 +775,10 @@ class _CalendarScreen(Screen):
 
     @property
     def is24(self) -> bool:
-        """``use24HourFormat``: the system's 12/24-hour setting."""
-        return self.phone.settings.get("system", "time_12_24") != "12"
+        """Commons ``use24HourFormat`` (key ``use_24_hour_format``): by default ``DateFormat.is24HourFormat``, the
+        phone's ``time_12_24`` setting, else its locale's (12-hour in en-US, 24-hour in de-DE and fr-FR), as the
+        Clock and the status bar read it."""
+        return self.calendar.config.prefs.get("use_24_hour_format", formats.phone_is_24_hour(self.phone))
 
     def _day_range(self, first: dt.date, last: dt.date) -> tuple[int, int]:
         """``getDayStartTS(first)`` .. ``getDayEndTS(last)`` (the last minute of ``last``)."""

@@ -71,6 +71,9 @@ def faded(alpha: float) -> Color:
     return over(TEXT_COLOR, alpha)
 
 
+#: ``MyAppCompatCheckbox.setColors``' tint of an unchecked box: the text colour at 0.6 (over the window; its night
+#: colour in ``NIGHT_COLORS``), where Material's ``?colorControlNormal`` is the secondary grey.
+UNCHECKED: Color = faded(0.6)
 #: The apps' colours by day: their text colour for Material's, the same at ``MEDIUM_ALPHA`` for Material's secondary
 #: grey (the apps tint their faint text with their text colour: ``MyEditText``'s hint is it at ``MEDIUM_ALPHA``), and
 #: their primary colour for Material's in the toolkit's widgets, which Simple-Commons tints with it

@@ -50,6 +50,7 @@ from android_gym.sim.apps.commons import (
     NAVIGATION_BAR_COLOR,
     NIGHT_COLORS,
     PRIMARY,
+    UNCHECKED,
     Release,
     SearchMenuScreen,
     contextual_bar_color,
@@ -620,7 +621,7 @@ class DeleteDialog(Dialog):
     def view(self) -> View:
         # MyAppCompatCheckbox.setColors: the box in the primary colour when checked
         boxes = [check_box(text, getattr(self, name), lambda name=name: self._toggle(name), resource_id=_id(res),
-                           text_size=_BIGGER, padding=30, button_tint=PRIMARY)
+                           text_size=_BIGGER, padding=30, button_tint=PRIMARY, button_tint_off=UNCHECKED)
                  for name, text, res in (("remember", DO_NOT_ASK_AGAIN, "delete_remember_checkbox"),
                                          ("skip_recycle_bin", SKIP_THE_RECYCLE_BIN, "skip_the_recycle_bin_checkbox"))]
         body = [column(text_view(self.message, resource_id=_id("delete_remember_title"), text_size=_BIGGER,

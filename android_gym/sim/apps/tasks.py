@@ -19,8 +19,10 @@ The list and the editor are fragments of one activity (``MainActivity``), as in 
 database on every build, so rows a task writes from outside show up at once. Not simulated: subtasks (only
 top-level tasks are listed), search, sorting and grouping options (the Sort button does nothing), multi-select,
 swipe to refresh, tags, places, custom filters, reminders' notifications, repeating tasks, the start date,
-location, tags, subtasks, reminder and file editors (their rows are shown, inert), the analog time dial (the
-time picker opens in its keyboard mode), the collapsing app bar of the editor, and the drawer's footer actions.
+location, tags, subtasks, reminder and file editors (their rows are shown, inert), the collapsing app bar of the
+editor, and the drawer's footer actions. "Pick time" opens Material's time picker (``framework.time_picker``) as
+``MyTimePickerDialog`` does, in its clock input mode; Tasks.org styles it with Material Components'
+``ThemeOverlay.MaterialComponents.TimePicker``, drawn here in the shared picker's Material 3 roles.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from android_gym.sim.framework import day_picker, formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
+from android_gym.sim.framework.time_picker import Theme, TimePicker, release_focus
 from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.prefs import SharedPreferences
@@ -90,8 +93,6 @@ DELETE_QUESTION, DISCARD_CONFIRMATION = "Delete this task?", "Are you sure you w
 KEEP_EDITING, DISCARD, OK, CANCEL = "Keep editing", "Discard", "OK", "Cancel"
 NO_DATE, NO_TIME, PICK_TIME, TOMORROW = "No date", "No time", "Pick time", "Tomorrow"
 NEXT_WEEKDAY = ("Next Mon", "Next Tue", "Next Wed", "Next Thu", "Next Fri", "Next Sat", "Next Sun")
-# Framework strings of MaterialTimePicker's keyboard mode.
-ENTER_TIME, HOUR_HINT, MINUTE_HINT = "Enter time", "Hour", "Minute"
 
 # Task.Priority; ColorProvider.priorityColor (RED_500, AMBER_500, BLUE_500, GREY_500).
 HIGH, MEDIUM, LOW, NONE = 0, 1, 2, 3
@@ -514,14 +515,14 @@ def _label(text: str, size: int = _TEXT_14SP, color=TEXT_SECONDARY, **props) -> 
 @dataclass
 class DatePicker:
     """``DateTimePicker``'s state: the chosen day (local midnight ms, 0 none), time of day (ms, 0 none), the
-    month the calendar shows (its first day), and the keyboard-mode time picker's fields while it is open."""
+    month the calendar shows (its first day), and the time picker while it is open."""
 
     initial_day: int
     initial_time: int
     day: int
     time: int
     month: dt.date
-    time_fields: dict[str, str] | None = None
+    time_picker: TimePicker | None = None
 
 
 @dataclass
@@ -598,7 +599,8 @@ class MainScreen(Screen):
         return due < start_of_day(to_ms(now), now.tzinfo or dt.timezone.utc)
 
     def _is24(self) -> bool:
-        return self.phone.settings.get("system", "time_12_24") != "12"
+        """``DateFormat.is24HourFormat``: ``time_12_24``, else the locale's (12-hour in en-US)."""
+        return formats.phone_is_24_hour(self.phone)
 
     def _tag(self) -> str:
         return formats.system_tag(self.phone)
@@ -609,8 +611,8 @@ class MainScreen(Screen):
         before discarding edits (``discardButtonClick``) or closes the editor, the drawer or the menu."""
         editor = self.editor
         if editor is not None:
-            if editor.popup == "date" and editor.picker is not None and editor.picker.time_fields is not None:
-                editor.picker.time_fields = None
+            if editor.popup == "date" and editor.picker is not None and editor.picker.time_picker is not None:
+                self._close_time()
             elif editor.popup == "date":
                 self._send_date()  # BaseDateTimePicker.onCancel sends the selection
             elif editor.popup:
@@ -927,8 +929,10 @@ class MainScreen(Screen):
             content = frame(content, check)
         if editor.popup == "date" and editor.picker is not None:
             picker = editor.picker
-            sheet = self._time_dialog(picker) if picker.time_fields is not None else self._date_sheet(picker)
-            return scrim_over(content, sheet, self._send_date if picker.time_fields is None else self._close_time)
+            sheet = scrim_over(content, self._date_sheet(picker), self._send_date)
+            if picker.time_picker is None:
+                return sheet
+            return dialog_over(sheet, picker.time_picker.view(Theme.of(self, PRIMARY)), self._close_time)
         if editor.popup == "delete":
             dialog = confirm_dialog(DELETE_QUESTION, CANCEL, self._close_editor_popup, OK, self._delete)
             return dialog_over(content, dialog, self._close_editor_popup)
@@ -1141,8 +1145,8 @@ class MainScreen(Screen):
                      _label(formats.format_skeleton(first, "MMMMy", tag), _TEXT_16SP, TEXT, weight=1),
                      day_picker.month_button(first, 1, lambda: self._shift_month(1), height=126))
         order = formats.week_order(tag)
-        weekdays = row(*(_label(formats.weekday_name(day, tag, "EEEEE"), color=TEXT_SECONDARY, weight=1)
-                         for day in order))
+        weekdays = row(*(_label(formats.weekday_name(day, tag, "EEEEE"), color=TEXT_SECONDARY, weight=1,
+                                gravity="center") for day in order))  # drawDaysOfWeek: centred on the column
         weeks = []
         for week in calendar.Calendar(firstweekday=order[0]).monthdayscalendar(year, month):
             cells = [self._day_cell(year, month, day, picker) if day else View(weight=1, height=116) for day in week]
@@ -1155,54 +1159,30 @@ class MainScreen(Screen):
         day_ms = to_ms(when)
         chosen = day_ms == picker.day
         description = formats.format_pattern(when, "dd MMMM yyyy", self._tag())
-        return View(kind="text", class_name="android.view.View", text=str(day),
-                    content_desc=description, clickable=True, focusable=True, selected=chosen,
-                    weight=1, height=116, padding=30, text_size=_TEXT_14SP, text_color=WHITE if chosen else TEXT,
-                    background=PRIMARY if chosen else None, on_click=lambda: self._pick_day(day_ms))
+        return day_picker.day_cell(day, chosen, PRIMARY, TEXT, _TEXT_14SP, content_desc=description, clickable=True,
+                                   focusable=True, selected=chosen, weight=1, height=116,
+                                   on_click=lambda: self._pick_day(day_ms))
 
-    # ----- the time picker (MaterialTimePicker in keyboard mode) -------------------------------------------
+    # ----- the time picker (MyTimePickerDialog: MaterialTimePicker) ------------------------------------------
     def _open_time(self) -> None:
-        """``pickTime``: the picker starts at the chosen time, else noon."""
+        """``pickTime``: ``newTimePicker`` at the chosen time, else noon, in the phone's 12- or 24-hour format and
+        the clock input mode (``timeInputMode``: the ``p_picker_mode_time`` preference defaults to 0)."""
         picker = self.editor.picker if self.editor is not None else None
         if picker is None:
             return
         start = picker.time - 1000 if picker.time else 12 * 3_600_000
-        picker.time_fields = {"hour": f"{start // 3_600_000:02d}", "minute": f"{start // 60_000 % 60:02d}"}
+        picker.time_picker = TimePicker(self, PACKAGE, start // 3_600_000, start // 60_000 % 60, self._is24(),
+                                        self._time_set, self._close_time)
 
     def _close_time(self) -> None:
         picker = self.editor.picker if self.editor is not None else None
         if picker is not None:
-            picker.time_fields = None
-        self.focus_key, self.keyboard_shown = "", False
+            picker.time_picker = None
+        release_focus(self)
 
-    def _set_time_field(self, name: str, text: str) -> None:
-        picker = self.editor.picker if self.editor is not None else None
-        if picker is not None and picker.time_fields is not None:
-            picker.time_fields[name] = "".join(ch for ch in text if ch.isdigit())[:2]
-
-    def _confirm_time(self) -> None:
+    def _time_set(self, hour: int, minute: int) -> None:
         """The time picker's OK: ``onActivityResult`` adds one second (``millisOfDay + 1000``)."""
-        picker = self.editor.picker if self.editor is not None else None
-        if picker is None or picker.time_fields is None:
-            return
-        hour, minute = (int(picker.time_fields[k] or 0) for k in ("hour", "minute"))
-        if hour < 24 and minute < 60:
-            self._pick_time((hour * 60 + minute) * 60_000 + 1000)
-        self._close_time()
-
-    def _time_dialog(self, picker: DatePicker) -> View:
-        fields = picker.time_fields or {}
-        hour = edit_text(fields.get("hour", ""), HOUR_HINT, "time_hour", lambda t: self._set_time_field("hour", t),
-                         resource_id=_id("material_hour_text_input"), width=300, text_size=_TEXT_24SP)
-        minute = edit_text(fields.get("minute", ""), MINUTE_HINT, "time_minute",
-                           lambda t: self._set_time_field("minute", t),
-                           resource_id=_id("material_minute_text_input"), width=300, text_size=_TEXT_24SP)
-        return column(text_view(ENTER_TIME, resource_id=_id("header_title"), text_size=_TEXT_14SP, padding=42),
-                      row(View(weight=1), hour, _label(":", _TEXT_24SP, TEXT, width=60), minute, View(weight=1)),
-                      row(View(weight=1), self._text_button("material_timepicker_cancel_button", CANCEL,
-                                                            self._close_time),
-                          self._text_button("material_timepicker_ok_button", OK, self._confirm_time), padding=12),
-                      width=900, background=WHITE, gravity="center")
+        self._pick_time((hour * 60 + minute) * 60_000 + 1000)
 
 
 class TasksApp(App):

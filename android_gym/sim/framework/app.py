@@ -178,6 +178,12 @@ class Screen:
         """The text colours of the activity's theme by day: its app's (``App.day_colors``)."""
         return self.app.day_colors
 
+    def colors(self, night: bool) -> Mapping[Color, Color] | None:
+        """The activity's theme colours for the toolkit's own, by night (``night_colors``) or by day
+        (``day_colors``): what the window recolours its views with and the renderer draws the widgets' own ink in
+        (a field's hint and underline, a check box's outline)."""
+        return self.night_colors if night else self.day_colors
+
     @property
     def navigation_bar_color(self) -> Color | None:
         """What the navigation bar shows over the activity: its app's (``App.navigation_bar_color``)."""

@@ -156,6 +156,8 @@ def recolor(root: View, palette: Mapping[Color, Color]) -> None:
         if surface_turns and view.kind != "letter":
             view.text_color = palette.get(view.text_color, view.text_color)
             view.button_tint = palette.get(view.button_tint, view.button_tint)
+            if view.button_tint_off is not None:
+                view.button_tint_off = palette.get(view.button_tint_off, view.button_tint_off)
         on_picture = False
         for child in view.children:
             stack.append((child, surface_turns and not on_picture))

@@ -12,9 +12,11 @@ the hand ``colorPrimary``, a number ``colorOnPrimary`` under the selector and ``
 title ``colorOnSurfaceVariant``. The roles take the tones of Android 13's default (Google blue) system palette,
 the ones ``looks.MATERIAL_YOU_NIGHT`` names; the dialog's surface is ``colorSurface`` with the elevation overlay of a
 6 dp dialog (``colorPrimary`` at 11 %). ``ClockFaceView`` (a ``RadialViewGroup``) places its numbers on a circle,
-the 24-hour dial's second twelve on an inner one (``LEVEL_RADIUS_RATIO`` 0.66); here each number is a clickable
-``TextView`` at its place on the dial (``TimePickerClockPresenter``: tapping an hour moves on to the minutes) and
-the hand is drawn between the centre and the chosen value.
+the 24-hour dial's second twelve on an inner one (``LEVEL_RADIUS_RATIO`` 0.66), each a ``TextView`` the dump shows
+clickable (its accessibility delegate's click is a touch on the hand at its middle); a touch anywhere on the dial
+goes to ``ClockHandView``, which picks the value by the angle where it ends (``TimePickerClockPresenter``: a tap on
+the hours picks the nearest hour and moves on to the minutes, one on the minutes the nearest five, a drag the minute
+under the finger) and is drawn between the centre and the chosen value.
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ _NUMBER_RADIUS = _DIAL // 2 - _SELECTOR // 2 - dp(4)  # material_clock_hand_padd
 _NUMBER_BOX = dp(40)
 _INNER_RATIO = 0.66  # RadialViewGroup.LEVEL_RADIUS_RATIO: the 24-hour dial's second ring
 _HAND, _DOT = dp(2), dp(4)  # material_clock_hand_stroke_width, _center_dot_radius
+#: ``ClockHandView.adjustLevel``: a touch this far past the inner ring's radius still picks from the inner ring.
+_LEVEL_BUFFER = dp(12)
+#: ``ViewConfiguration.getScaledTouchSlop`` (8 dp), which ``onTouchEvent`` compares with the squared distance moved.
+_TOUCH_SLOP = dp(8)
 _CHIP_W, _CHIP_H, _CHIP_TEXT = dp(96), dp(80), dp(57)  # displayLarge 57 sp
 _PERIOD_W, _PERIOD_MARGIN = dp(52), dp(12)
 _NUMBER_TEXT, _TITLE_TEXT, _LABEL_TEXT = 42, 32, 32  # bodyLarge 16 sp, labelMedium 12 sp, bodySmall 12 sp
@@ -151,6 +157,22 @@ class TimePicker:
         return self.hour >= 12
 
     # clock mode
+    def _touch(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        """``ClockHandView.onTouchEvent`` from ``(x1, y1)`` to ``(x2, y2)`` (dial coordinates; a tap when they are
+        equal) as the presenter takes it: the value at the angle (``getDegreesFromXY``, whole degrees clockwise from
+        the top) where it ends. An hour is the nearest (``onRotate``; on a 24-hour dial one of the inner ring when
+        the touch ends within its radius and ``_LEVEL_BUFFER``); a minute the nearest five after a tap
+        (``onActionUp`` snaps it), the nearest minute after a drag."""
+        centre = _DIAL / 2
+        degrees = (int(math.degrees(math.atan2(y2 - centre, x2 - centre))) + 90) % 360
+        if self.selecting_minutes:
+            moved = int(x2 - x1) ** 2 + int(y2 - y1) ** 2 > _TOUCH_SLOP
+            self._pick_minute((degrees + 3) // 6 % 60 if moved else (degrees + 15) // 30 * 5 % 60)
+            return
+        hour = (degrees + 15) // 30 % 12
+        inner = math.dist((x2, y2), (centre, centre)) <= round(_NUMBER_RADIUS * _INNER_RATIO) + _LEVEL_BUFFER
+        self._pick_hour(hour + 12 if self.is24 and inner else hour)
+
     def _pick_hour(self, hour: int) -> None:
         """``onActionUp`` on an hour: set it (in the chosen period on a 12-hour dial) and move on to the minutes."""
         self.hour = self._hour_of_day(hour)
@@ -257,17 +279,17 @@ class TimePicker:
 
     def _dial(self, theme: Theme) -> View:
         """``ClockFaceView`` with ``ClockHandView`` over it: the hours (a 24-hour dial's 12-23 on the inner ring) or
-        the twelve five-minute marks, the hand from the centre to the chosen value and the selector round it."""
+        the twelve five-minute marks, the hand from the centre to the chosen value and the selector round it. The hand
+        view takes every touch on the dial (``_touch``); a touch that lands on a number is passed on to it."""
         scheme = theme.scheme
         if self.selecting_minutes:
-            values = [(text, MINUTE_SUFFIX.format(text), 1.0, lambda m=minute: self._pick_minute(m))
-                      for minute, text in zip(range(0, 60, 5), MINUTE_VALUES)]
+            values = [(text, MINUTE_SUFFIX.format(text), 1.0) for text in MINUTE_VALUES]
             turn, ring = self.minute / 60, 1.0
         else:
             texts = HOUR_VALUES_24 if self.is24 else HOUR_VALUES_12
             suffix = HOUR_24_SUFFIX if self.is24 else HOUR_SUFFIX
-            values = [(text, suffix.format(text), _INNER_RATIO if hour >= 12 else 1.0,
-                       lambda h=hour: self._pick_hour(h)) for hour, text in enumerate(texts)]
+            values = [(text, suffix.format(text), _INNER_RATIO if hour >= 12 else 1.0)
+                      for hour, text in enumerate(texts)]
             turn, ring = self.hour % 12 / 12, _INNER_RATIO if self.is24 and self.hour >= 12 else 1.0
         hand_x, hand_y = _on_dial(2 * math.pi * turn, _NUMBER_RADIUS * ring)
         tip = round(hand_x), round(hand_y)
@@ -275,7 +297,7 @@ class TimePicker:
         hand = View(kind="image", class_name=LAYOUT_ONLY, image=line, key=f"clock-hand:{tip}:{theme.primary}",
                     width=line.width, height=line.height)
         layers = [View(class_name="com.google.android.material.timepicker.ClockHandView",
-                       resource_id=self._id("material_clock_hand"), gravity="fill"),
+                       resource_id=self._id("material_clock_hand"), gravity="fill", on_drag=self._touch),
                   _placed(hand, left, top),
                   _placed(View(class_name=LAYOUT_ONLY, background=theme.primary, corner=_SELECTOR // 2,
                                width=_SELECTOR, height=_SELECTOR),
@@ -283,20 +305,27 @@ class TimePicker:
                   _placed(View(class_name=LAYOUT_ONLY, background=theme.primary, corner=_DOT, width=2 * _DOT,
                                height=2 * _DOT),
                           _DIAL // 2 - _DOT, _DIAL // 2 - _DOT)]
-        for index, (text, description, level, on_click) in enumerate(values):
+        for index, (text, description, level) in enumerate(values):
             x, y = _on_dial(2 * math.pi * (index % 12) / 12, _NUMBER_RADIUS * level)
             # ClockFaceView.findIntersectingTextView: the number under the selector is selected and drawn in
             # colorOnPrimary (the part of it inside the selector): here the number whose centre the selector covers
             covered = math.dist((x, y), tip) < _SELECTOR / 2
+            left, top = round(x) - _NUMBER_BOX // 2, round(y) - _NUMBER_BOX // 2
             number = View(kind="button", class_name="android.widget.TextView", text=_number(text),
                           content_desc=description, selected=covered, clickable=True, focusable=True,
-                          on_click=on_click, width=_NUMBER_BOX, height=_NUMBER_BOX, text_size=_NUMBER_TEXT,
+                          on_drag=functools.partial(self._touch_on_number, left, top), width=_NUMBER_BOX,
+                          height=_NUMBER_BOX, text_size=_NUMBER_TEXT,
                           text_color=theme.on_primary if covered else scheme.on_surface)
-            layers.append(_placed(number, round(x) - _NUMBER_BOX // 2, round(y) - _NUMBER_BOX // 2))
+            layers.append(_placed(number, left, top))
         face = View(kind="frame", class_name="com.google.android.material.timepicker.ClockFaceView",
                     resource_id=self._id("material_clock_face"), width=_DIAL, height=_DIAL, corner=_DIAL // 2,
                     background=scheme.surface_variant, gravity="center", children=layers)
         return column(View(height=dp(36)), face)
+
+    def _touch_on_number(self, left: int, top: int, x1: float, y1: float, x2: float, y2: float) -> None:
+        """A touch on the number whose box starts at ``(left, top)`` on the dial: the number takes none (it is not
+        clickable as a view), so it reaches the hand view under it at the same point."""
+        self._touch(x1 + left, y1 + top, x2 + left, y2 + top)
 
     def _text_inputs(self, theme: Theme) -> View:
         """``material_textinput_timepicker``: an hour and a minute field, each labelled below (and the AM/PM toggle

@@ -111,7 +111,8 @@ class Frame:
     keyboard: View | None
     nav_bar: View
     shade: View | None = None
-    night_colors: Mapping[Color, Color] | None = None  # the app window's dark theme, when it shows
+    #: The app window's theme colours for the toolkit's (``Screen.colors``): its dark theme's by night, its own by day.
+    colors: Mapping[Color, Color] | None = None
     kept: Kept | None = None  # the app's kept laid-out tree, when its window holds nothing else (``dumped``)
 
     def windows(self) -> Iterator[View]:
@@ -287,7 +288,7 @@ class WindowManager:
             kept = self._app_trees.keep(built, content)
         else:  # as ``layout`` places the window; the content in it is laid out
             window.bounds = (0, STATUS_BAR_HEIGHT, width, content_bottom)
-        night_colors = screen.night_colors if looks.night else None
+        colors = screen.colors(looks.night)
         # One pass over the laid-out views: the lists' positions kept, the focused field.
         field = None
         scroll = screen.scroll
@@ -308,7 +309,7 @@ class WindowManager:
             return self._build()
         self._add_text_toolbar(screen, field, window)
         self._add_heads_up(window)
-        ground = night_colors.get(WHITE, WHITE) if night_colors else WHITE
+        ground = colors.get(WHITE, WHITE) if colors else WHITE
         status = self._status_bar(_status_color(*_top_color(content, width // 2, ground)))
         keyboard = None
         if keyboard_shown:
@@ -335,7 +336,7 @@ class WindowManager:
         shade = self.shade.window()
         if shade is not None:
             self._lay_out_shade(shade, looks)
-        return Frame(status, decor, keyboard, nav, shade, night_colors, kept if len(window.children) == 1 else None)
+        return Frame(status, decor, keyboard, nav, shade, colors, kept if len(window.children) == 1 else None)
 
     def _lay_out_shade(self, shade: View, looks: Looks) -> None:
         """Put a window of the notification shade into the system language, ``looks``' font scale and theme, and lay
@@ -370,11 +371,9 @@ class WindowManager:
         self.locale.translate(content, screen.app.package)
         content.gravity = "fill"  # the activity's root view is match_parent in its window
         scale_text(content, looks.font_scale)
-        night_colors = screen.night_colors if looks.night else None
-        if night_colors:
-            recolor(content, night_colors)
-        elif not looks.night and screen.day_colors:
-            retint(content, screen.day_colors)
+        colors = screen.colors(looks.night)
+        if colors:  # a dark theme turns the surfaces dark; a theme by day gives the toolkit's text its own colour
+            (recolor if looks.night else retint)(content, colors)
         focus_key, scroll = screen.focus_key, screen.scroll
         for view in content.walk():
             if view.on_text is not None:  # editable
@@ -394,7 +393,7 @@ class WindowManager:
         content = self._content(screen, looks)
         bottom = self.design_height - _nav_bar_height(looks)
         layout(content, 0, STATUS_BAR_HEIGHT, self.design_width, bottom - STATUS_BAR_HEIGHT)
-        palette = (screen.night_colors if looks.night else None) or {}
+        palette = screen.colors(looks.night) or {}
         ground = palette.get(WHITE, WHITE)
 
         def picture() -> Image.Image:
@@ -614,7 +613,7 @@ class WindowManager:
     def _draw(self, f: Frame, slide: int) -> tuple[np.ndarray, bool]:
         """Draw frame ``f``: its pixels (read-only: the renderer's frame, or a fresh array), and whether a running
         transition moved the app window ``slide`` design px right (then they are not the renderer's frame)."""
-        app_colors = f.night_colors or {}
+        app_colors = f.colors or {}
         windows = {"status": (f.status_bar, WHITE), "app": (f.app.children[0], app_colors.get(WHITE, WHITE)),
                    "nav": (f.nav_bar, f.nav_bar.background or _NAV_BG)}
         palettes = {"app": app_colors}

@@ -194,8 +194,8 @@ def signature(root: View) -> tuple:
     picture (what ``paints`` reads)."""
     return tuple(
         (v.kind, v.bounds, v.text_size, v.elevation, v.background, v.image is not None, v.text, v.hint,
-         v.content_desc, v.checked, v.focused, v.enabled, v.text_color, v.button_tint, v.box_at_end, v.bold, v.padding,
-         v.corner, v.corners, v.multiline, v.selection, v.progress, v.key, v.clipped_top)
+         v.content_desc, v.checked, v.focused, v.enabled, v.text_color, v.button_tint, v.button_tint_off, v.box_at_end,
+         v.bold, v.padding, v.corner, v.corners, v.multiline, v.selection, v.progress, v.key, v.clipped_top)
         for v in root.walk()
     )
 
@@ -726,15 +726,15 @@ class Renderer:
 
     def _check_box(self, view: View) -> None:
         """A CheckBox (``btn_checkbox_checked_mtrl`` / ``_unchecked_mtrl``): an 18 dp square with 2 dp rounded
-        corners centred in its 32 dp button before the label, outlined in ``?colorControlNormal`` (the secondary
-        text colour) when unchecked, filled in ``button_tint`` with the tick cut out of it when checked; at the
-        view's end when ``box_at_end``."""
+        corners centred in its 32 dp button before the label, outlined in ``button_tint_off`` (by default
+        ``?colorControlNormal``, the secondary text colour) when unchecked, filled in ``button_tint`` with the tick cut
+        out of it when checked; at the view's end when ``box_at_end``."""
         x1, y1, x2, y2 = view.bounds
         half_button = view.padding + CHECK_BUTTON_WIDTH // 2
         cx, cy = x2 - half_button if view.box_at_end else x1 + half_button, (y1 + y2) // 2
         half = ICON_SIZE // 2 + 1  # MDI's checkbox glyphs: the 18 dp box with its stroke in a 24 dp icon
         self._icon("checkbox_on" if view.checked else "checkbox_off", (cx - half, cy - half, cx + half, cy + half),
-                   view.button_tint if view.checked else self._ink(TEXT_SECONDARY))
+                   view.button_tint if view.checked else view.button_tint_off or self._ink(TEXT_SECONDARY))
         self._text_block(view, view.text_color)
 
     def _text_line(self, text: str, view: View, x: int, y: int, *, centered: bool = False,

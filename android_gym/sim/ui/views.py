@@ -84,8 +84,10 @@ class View:
     ``corner`` rounds the background's corners (px), those ``corners`` names (all four unless told:
     ``TOP_CORNERS`` for a bottom sheet); ``elevation`` (px) gives the view Material's shadow, larger
     the higher it floats (an app bar 4 dp, a dialog 24 dp). ``button_tint`` is the colour a checked CheckBox's box
-    is filled with (``android:buttonTint``: the theme's ``colorAccent``); ``box_at_end`` puts the box after its
-    label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads left to right).
+    is filled with (``android:buttonTint``: the theme's ``colorAccent``), ``button_tint_off`` the colour an unchecked
+    one is outlined in (``None``: ``?colorControlNormal``, the window's secondary text colour); ``box_at_end`` puts
+    the box after its label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads
+    left to right).
     ``underline`` draws an EditText's default background, its underline; off for a field whose layout replaces it
     (``android:background="@null"``: a search bar's or an address bar's field).
     """
@@ -145,6 +147,7 @@ class View:
     elevation: int = 0
     bold: bool = False
     button_tint: Color = PRIMARY
+    button_tint_off: Color | None = None
     box_at_end: bool = False
     underline: bool = True
     progress: float = 0.0
