@@ -301,7 +301,7 @@ def test_simple_calendars_fields_are_underlined_in_the_primary_colour_with_or_wi
 @pytest.mark.parametrize("night", [False, True])
 def test_commons_fields_hints_and_lines_are_the_text_colour_made_translucent(night: bool) -> None:
     """SMS Messenger's address field (MyEditText: its hint the text colour at MEDIUM_ALPHA) and Gallery's rename
-    dialog (MyTextInputLayout: an unfocused field's line the text colour at MEDIUM_ALPHA, a focused one's the primary
+    dialog (MyTextInputLayout: an unfocused field's outline the text colour at MEDIUM_ALPHA, a focused one's the primary
     colour) by day as by night: the window's theme colours, not Material's grey and blue; the pixels show them."""
     sms, gallery = "com.simplemobiletools.smsmessenger", "com.simplemobiletools.gallery.pro"
     window, text = (COMMONS_NIGHT[WHITE], NIGHT_TEXT_COLOR) if night else (WHITE, TEXT_COLOR)

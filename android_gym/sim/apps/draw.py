@@ -59,9 +59,9 @@ from android_gym.sim.ui.views import (
     does_nothing,
     drawing_surface,
     edit_text,
+    outlined_field,
     row,
     seek_bar,
-    text_view,
 )
 
 PACKAGE = "com.simplemobiletools.draw.pro"
@@ -346,16 +346,16 @@ class MainScreen(Screen):
 
     def _save_dialog(self) -> View:
         """``dialog_save_image`` with the folder hidden (its holder in the ScrollView ``save_image_wrapper``)."""
-        field = edit_text(self.filename, FILENAME, self.FILENAME_KEY, self._set_filename,
-                          resource_id=_id(self.FILENAME_KEY), text_size=_BIGGER + 5)
+        field = outlined_field(edit_text(self.filename, FILENAME, self.FILENAME_KEY, self._set_filename,
+                                         resource_id=_id(self.FILENAME_KEY), text_size=_BIGGER),
+                               resource_id=_id("save_image_filename_hint"))
         radios = [View(kind="text", class_name="android.widget.RadioButton", resource_id=_id(f"save_image_radio_{ext}"),
                        text=f".{ext}", checkable=True, checked=ext == self.extension, clickable=True, focusable=True,
                        on_click=lambda ext=ext: setattr(self, "extension", ext), text_size=_BIGGER, padding=26,
                        text_color=PRIMARY if ext == self.extension else TEXT)
                   for ext in (PNG, SVG, JPG)]
-        holder = column(text_view(FILENAME, text_size=32, padding=6, text_color=(117, 117, 117)), field,
-                        column(*radios, resource_id=_id("save_image_radio_group")),
-                        resource_id=_id("save_image_holder"), padding=52)
+        holder = column(field, column(*radios, resource_id=_id("save_image_radio_group")),
+                        resource_id=_id("save_image_holder"), padding=42, spacing=21)
         body = [dialog_scroll_view(holder, "save_image", resource_id=_id("save_image_wrapper"))]
         return alert_dialog(body, [("button2", CANCEL, self._close_popup), ("button1", OK, self._confirm_save)],
                             title=SAVE_AS, package=PACKAGE, background=DIALOG_BACKGROUND)

@@ -78,6 +78,7 @@ from android_gym.sim.ui.views import (
     fab,
     frame,
     image_view,
+    outlined_field,
     row,
     scroll_list,
     text_view,
@@ -564,12 +565,14 @@ class CreateFolderDialog(Dialog):
         self.on_created(path)
 
     def view(self) -> View:
-        body = [column(
-            text_view(FOLDER, text_size=_NORMAL, text_color=TEXT_SECONDARY, padding=6),
-            text_view(humanize_path(self.parent) + "/", resource_id=_id("folder_path"), text_size=_BIGGER, padding=18),
-            edit_text(self.name, TITLE, self.NAME_KEY, self._set_name, resource_id=_id(self.NAME_KEY),
-                      text_size=_BIGGER),
-            padding=42)]
+        path = humanize_path(self.parent) + "/"
+        folder = View(kind="edit", class_name="android.widget.EditText", resource_id=_id("folder_path"), text=path,
+                      value=path, hint=FOLDER, multiline=True, text_size=_BIGGER)  # style UnclickableEditText
+        name = edit_text(self.name, TITLE, self.NAME_KEY, self._set_name, resource_id=_id(self.NAME_KEY),
+                         text_size=_BIGGER)
+        body = [column(outlined_field(folder, resource_id=_id("folder_path_hint")),
+                       outlined_field(name, resource_id=_id("folder_name_hint")),
+                       resource_id=_id("dialog_holder"), padding=42, spacing=42)]
         return alert_dialog(body, [("button2", CANCEL, self.close), ("button1", OK, self._ok)],
                             title=CREATE_NEW_FOLDER, package=PACKAGE, background=DIALOG_BACKGROUND)
 
@@ -660,12 +663,15 @@ class RenameDialog(Dialog):
         self.on_renamed(target)
 
     def view(self) -> View:
-        fields = [edit_text(self.name, TITLE, self.NAME_KEY, self._set("name"), resource_id=_id(self.NAME_KEY),
-                            text_size=_NORMAL)]
+        fields = [outlined_field(edit_text(self.name, TITLE, self.NAME_KEY, self._set("name"),
+                                           resource_id=_id(self.NAME_KEY), text_size=_NORMAL),
+                                 resource_id=_id("rename_item_title_hint"))]
         if self.extension or "." in posixpath.basename(self.path)[1:]:
-            fields.append(edit_text(self.extension, EXTENSION, self.EXTENSION_KEY, self._set("extension"),
-                                    resource_id=_id(self.EXTENSION_KEY), text_size=_NORMAL))
-        body = [column(*fields, resource_id=_id("rename_item_holder"), padding=42, spacing=24)]
+            fields.append(outlined_field(edit_text(self.extension, EXTENSION, self.EXTENSION_KEY,
+                                                   self._set("extension"), resource_id=_id(self.EXTENSION_KEY),
+                                                   text_size=_NORMAL),
+                                         resource_id=_id("rename_item_extension_hint")))
+        body = [column(*fields, resource_id=_id("rename_item_holder"), padding=42, spacing=42)]
         return alert_dialog(body, [("button2", CANCEL, self.close), ("button1", OK, self._ok)], title=RENAME,
                             package=PACKAGE, background=DIALOG_BACKGROUND)
 

@@ -38,6 +38,11 @@ from android_gym.sim.ui.views import (
     ALL_CORNERS,
     CHECK_BUTTON_WIDTH,
     DIVIDER,
+    OUTLINED_CORNER,
+    OUTLINED_CUTOUT,
+    OUTLINED_LABEL_SIZE,
+    OUTLINED_STROKE,
+    OUTLINED_STROKE_FOCUSED,
     PRIMARY,
     TEXT_SECONDARY,
     WHITE,
@@ -691,7 +696,9 @@ class Renderer:
         """An EditText: underline (unless its background is replaced), selection highlight, text (or hint), and the
         caret when it has no selection."""
         x1, _, x2, y2 = view.bounds
-        if view.underline:
+        if view.outlined:
+            self._outline(view)
+        elif view.underline:
             self._draw.line(self._rect(x1 + 12, y2 - 12, x2 - 12, y2 - 12),
                             fill=self._ink(PRIMARY if view.focused else TEXT_SECONDARY),
                             width=self._length(4 if view.focused else 2))
@@ -699,11 +706,32 @@ class Renderer:
         if view.focused and start < end:
             for box in highlight_boxes(view, start, end):
                 self._fill(HIGHLIGHT, self._rect(*box))
-        self._text_block(view, self._ink(TEXT_SECONDARY) if view.text == view.hint else view.text_color)
+        if not (view.outlined and view.focused and not view.value):  # an outlined field's label floats then
+            self._text_block(view, self._ink(TEXT_SECONDARY) if view.text == view.hint else view.text_color)
         if view.focused and start == end:
             cx, cy = caret_point(view, end)
             self._draw.line(self._rect(cx + 2, cy, cx + 2, cy + line_height(view.text_size)), fill=self._ink(PRIMARY),
                             width=self._length(3))
+
+    def _outline(self, view: View) -> None:
+        """An outlined field's box (``views.outlined_field``): a rounded outline at its bounds, 1 dp in the hint's
+        colour, 2 dp in the primary colour when focused; with text or the focus, its label (the hint) 12 sp in the
+        outline's colour, centred on the top edge at the text's start, in a gap cut into the edge (the canvas under
+        the gap is kept as it was). Empty and unfocused, the label is the hint ``_text_block`` draws inside."""
+        x1, y1, _, _ = view.bounds
+        color = self._ink(PRIMARY if view.focused else TEXT_SECONDARY)
+        floating = view.focused or bool(view.value)
+        if floating:
+            label = _text_stencil(view.hint, self._length(OUTLINED_LABEL_SIZE), False)
+            left, top = self._point(x1 + view.padding, y1 - line_height(OUTLINED_LABEL_SIZE) // 2)
+            cut = self.px(OUTLINED_CUTOUT)
+            gap = (left - cut, top, left + label.width + cut, top + self._length(line_height(OUTLINED_LABEL_SIZE)))
+            under = self._canvas.crop(gap)
+        self._draw.rounded_rectangle(_box(self._local(view)), radius=self.px(OUTLINED_CORNER), outline=color,
+                                     width=self._length(OUTLINED_STROKE_FOCUSED if view.focused else OUTLINED_STROKE))
+        if floating:
+            self._canvas.paste(under, gap[:2])
+            self._stamp(color, left, top, label)
 
     def _text_block(self, view: View, color: Color) -> None:
         """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off; each line

@@ -89,7 +89,8 @@ class View:
     the box after its label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads
     left to right).
     ``underline`` draws an EditText's default background, its underline; off for a field whose layout replaces it
-    (``android:background="@null"``: a search bar's or an address bar's field).
+    (``android:background="@null"``: a search bar's or an address bar's field). ``outlined`` draws it instead as
+    Material's outlined box (``outlined_field``).
     """
 
     kind: str = "view"
@@ -150,6 +151,7 @@ class View:
     button_tint_off: Color | None = None
     box_at_end: bool = False
     underline: bool = True
+    outlined: bool = False
     progress: float = 0.0
     scroll_offset: int = 0
     #: Set by the layout on a list: the furthest it scrolls (its items' height less its own, at least 0).
@@ -262,6 +264,31 @@ def edit_text(value: str, hint: str, key: str, on_text: Callable[[str], None], *
     props.setdefault("padding", 24)
     return View(kind="edit", class_name="android.widget.EditText", text=value or hint, value=value, hint=hint, key=key,
                 on_text=on_text, clickable=True, focusable=True, focused=focused, long_clickable=True, **props)
+
+
+#: Material's outlined text field (``Widget.Material3.TextInputLayout.OutlinedBox``, the Material 3 theme's
+#: ``textInputStyle``): its label's collapsed size (``bodySmall``, 12 sp), the field's padding around its text (its
+#: ``TextInputEditText.OutlinedBox`` style: 16 dp), the outline's corner radius (``shapeAppearanceCornerExtraSmall``,
+#: 4 dp), its stroke unfocused and focused (``boxStrokeWidth`` 1 dp, ``boxStrokeWidthFocused`` 2 dp) and the gap cut
+#: into its top edge on either side of the floating label (``mtrl_textinput_box_label_cutout_padding``, 4 dp), in
+#: design px at 420 dpi; and the room the layout leaves above the field for the floating label: half its line
+#: (``layout.line_height``, 1.3 times its size).
+OUTLINED_LABEL_SIZE, OUTLINED_PADDING, OUTLINED_CORNER = 31, 42, 10
+OUTLINED_STROKE, OUTLINED_STROKE_FOCUSED, OUTLINED_CUTOUT = 3, 5, 10
+OUTLINED_LABEL_MARGIN = 20
+
+
+def outlined_field(field: View, **props) -> View:
+    """A ``TextInputLayout`` in the outlined-box style around an EditText ``field`` (``edit_text``), its hint the
+    label. The layout (a LinearLayout in the dump, ``props`` its id and margins) sets the field's frame half a
+    collapsed label's height down (``calculateLabelMarginTop``), so the label can float across the outline's top
+    edge; the outline is the field's background, drawn at its bounds (``_draw_edit``): 1 dp in the hint's colour, 2 dp
+    in the primary colour when focused. The label lies inside the box where the text goes while the field is empty
+    and unfocused, and floats in a gap cut into the top edge, 12 sp, when it has text or the focus (the primary colour
+    then). The dump shows the label as the field's hint (its text when empty), as TextInputLayout's accessibility
+    delegate reports it."""
+    field.outlined, field.underline, field.padding = True, False, OUTLINED_PADDING
+    return column(View(class_name=LAYOUT_ONLY, height=OUTLINED_LABEL_MARGIN), frame(field), **props)
 
 
 def switch(label: str, checked: bool, on_click: Callback, **props) -> View:

@@ -1,0 +1,140 @@
+"""Material's outlined text field (``views.outlined_field``, a ``TextInputLayout`` in the OutlinedBox style): its
+outline, 1 dp in the hint's colour or 2 dp in the primary colour when focused, with 4 dp corners; its label inside
+the box while the field is empty and unfocused, floating in a gap cut into the top edge otherwise; and its dump, the
+layout around the field's frame around the EditText, the label the EditText's hint. Simple Gallery's rename and
+new-folder dialogs and Simple Draw's save dialog use it (Simple-Commons' ``MyTextInputLayout``), by day and night."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pytest
+from PIL import Image
+from ui_nodes import find, nodes, tap
+
+from android_gym.sim import keycodes
+from android_gym.sim.apps import draw
+from android_gym.sim.apps.commons import NIGHT_COLORS, faded
+from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
+from android_gym.sim.phone import Phone
+from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.views import (
+    OUTLINED_LABEL_MARGIN,
+    OUTLINED_PADDING,
+    PRIMARY,
+    TEXT_SECONDARY,
+    WHITE,
+    View,
+    column,
+    edit_text,
+    outlined_field,
+)
+
+GROUND = (237, 240, 255)  # a dialog's surface under the field
+INK = (0, 128, 0)  # the field's text: no blend of it with the surface is the hint's grey
+GALLERY = "com.simplemobiletools.gallery.pro"
+
+
+def drawn(value: str, focused: bool) -> tuple[View, np.ndarray]:
+    """An outlined "Title" field holding ``value`` on a dialog's surface, laid out and drawn: the field and the
+    pixels."""
+    field = edit_text(value, "Title", "title", lambda text: None, focused=focused, text_size=37,
+                       text_color=INK)
+    root = column(outlined_field(field), padding=30, background=GROUND)
+    layout(root, 0, 0, 600, 260)
+    return field, Renderer(600, 260).render({"w": (root, WHITE)})
+
+
+def inks(pixels: np.ndarray) -> set[tuple[int, ...]]:
+    return {tuple(int(c) for c in p) for p in pixels.reshape(-1, 3)}
+
+
+@pytest.mark.parametrize("focused", [False, True])
+def test_the_outline_is_1_dp_in_the_hints_colour_and_2_dp_in_the_primary_colour_when_focused(focused: bool) -> None:
+    field, pixels = drawn("red", focused)
+    x1, y1, x2, y2 = field.bounds
+    color, stroke = (PRIMARY, 5) if focused else (TEXT_SECONDARY, 3)
+    middle = (y1 + y2) // 2
+    assert inks(pixels[middle, x1:x1 + stroke]) == {color} and tuple(pixels[middle, x1 + stroke]) == GROUND
+    assert inks(pixels[y2 - stroke:y2, x1 + 300]) == {color} and tuple(pixels[y2 - stroke - 1, x1 + 300]) == GROUND
+    assert tuple(pixels[y1, x1]) == tuple(pixels[y2 - 1, x2 - 1]) == GROUND  # 4 dp rounded corners
+
+
+def test_an_empty_unfocused_fields_label_lies_inside_the_box_and_the_top_edge_is_whole() -> None:
+    field, pixels = drawn("", False)
+    x1, y1, x2, y2 = field.bounds
+    assert field.text == "Title"  # the dump's text of an empty field: its hint
+    assert inks(pixels[y1, x1 + 20:x2 - 20]) == {TEXT_SECONDARY}  # no gap
+    assert inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1]) == {GROUND}  # nothing floats above
+    text_rows = pixels[y1 + OUTLINED_PADDING:y2 - OUTLINED_PADDING, x1 + OUTLINED_PADDING:x2 - 20]
+    assert TEXT_SECONDARY in inks(text_rows)
+
+
+@pytest.mark.parametrize("value, focused, label", [("red", False, TEXT_SECONDARY), ("red", True, PRIMARY),
+                                                   ("", True, PRIMARY)])
+def test_with_text_or_focus_the_label_floats_in_a_gap_cut_into_the_top_edge(value: str, focused: bool,
+                                                                            label: tuple[int, int, int]) -> None:
+    field, pixels = drawn(value, focused)
+    x1, y1, x2, y2 = field.bounds
+    assert tuple(pixels[y1 + 1, x1 + OUTLINED_PADDING + 5]) == GROUND  # the gap under the label
+    assert tuple(pixels[y1 + 1, x2 - 30]) == (PRIMARY if focused else TEXT_SECONDARY)  # the edge past it
+    assert label in inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 200])  # the label above the edge
+    inside = inks(pixels[y1 + OUTLINED_LABEL_MARGIN:y2 - 10, x1 + OUTLINED_PADDING + 10:x2 - 20])  # below the label
+    assert (INK in inside) is bool(value) and TEXT_SECONDARY not in inside  # no hint inside the box
+
+
+def bounds(node) -> tuple[int, ...]:
+    return tuple(map(int, re.findall(r"-?\d+", node.get("bounds"))))
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_gallerys_rename_dialog_has_outlined_fields_with_floating_labels(night: bool) -> None:
+    """dialog_rename_item: MyTextInputLayout rename_item_title_hint around rename_item_name (focused: outline and
+    label in the primary colour), rename_item_extension_hint around rename_item_extension (unfocused: the text colour
+    at MEDIUM_ALPHA, setColors); the dump keeps the layouts (LinearLayouts), their FrameLayouts and the EditTexts,
+    whose bounds are the outlines'."""
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.fs.makedirs("/sdcard/DCIM")
+    picture = io.BytesIO()
+    Image.new("RGB", (300, 200), (200, 0, 0)).save(picture, format="PNG")
+    phone.fs.write_bytes("/sdcard/DCIM/red.png", picture.getvalue())
+    phone.run(f"am start -n {GALLERY}/.activities.MainActivity")
+    tap(phone, text="DCIM")
+    tap(phone, resource_id=f"{GALLERY}:id/media_item_holder")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Rename")
+    pixels = phone.screenshot()
+    faint = NIGHT_COLORS[faded(0.5)] if night else faded(0.5)
+    fields = (("title", "name", "red", COMMONS_PRIMARY), ("extension", "extension", "png", faint))
+    for name, hint, text, color in fields:
+        holder = find(phone, resource_id=f"{GALLERY}:id/rename_item_{name}_hint")
+        assert holder is not None and holder.get("class") == "android.widget.LinearLayout"
+        (frame,) = holder
+        (field,) = frame
+        assert frame.get("class") == "android.widget.FrameLayout"
+        assert (field.get("resource-id"), field.get("class"), field.get("text")) == (
+            f"{GALLERY}:id/rename_item_{hint}", "android.widget.EditText", text)
+        x1, y1, x2, y2 = bounds(field)
+        assert bounds(holder) == bounds(frame)[:1] + (y1 - OUTLINED_LABEL_MARGIN,) + bounds(frame)[2:]
+        assert bounds(frame) == (x1, y1, x2, y2)
+        assert color in inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
+        assert inks(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {color}  # the outline's left edge
+    assert not [node for node in nodes(phone) if node.get("text") in ("Title", "Extension")]  # labels: pixels only
+
+
+def test_draws_save_dialog_field_is_outlined_its_label_the_fields_hint() -> None:
+    """dialog_save_image: MyTextInputLayout save_image_filename_hint around save_image_filename; no separate
+    "Filename" TextView; emptied, the field's text is its hint."""
+    phone = Phone()
+    phone.run(f"am start -n {draw.PACKAGE}/.activities.MainActivity")
+    tap(phone, content_desc="Save")
+    holder = find(phone, resource_id=f"{draw.PACKAGE}:id/save_image_filename_hint")
+    assert holder is not None and holder[0][0].get("resource-id") == f"{draw.PACKAGE}:id/save_image_filename"
+    assert find(phone, text="Filename") is None
+    for _ in holder[0][0].get("text"):
+        phone.key(keycodes.DEL)
+    assert find(phone, resource_id=f"{draw.PACKAGE}:id/save_image_filename").get("text") == "Filename"
