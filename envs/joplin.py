@@ -232,6 +232,7 @@ class JoplinNotes:
         existing = {found["title"]: found["id"] for found in
                     state.sqlite_query(device, DB_PATH, "SELECT id, title FROM folders ORDER BY id")}
         statements: list[tuple[str, Sequence[Any]]] = []
+        sql: dict[tuple[str, tuple[str, ...]], str] = {}  # by table and columns (every note has the same)
         for row in rows:
             title = row["folder"]
             if title not in existing:
@@ -243,8 +244,11 @@ class JoplinNotes:
             note["parent_id"] = existing[title]
             mirror = {**normalized_row(note), "body": note["body"]}  # AndroidWorld lowercases only the title
             for table, values in (("notes", note), ("notes_normalized", mirror)):
-                statements.append((f"INSERT INTO {table} ({', '.join(f'`{c}`' for c in values)}) VALUES "
-                                   f"({', '.join('?' for _ in values)})", tuple(values.values())))
+                key = (table, tuple(values))
+                if key not in sql:
+                    sql[key] = (f"INSERT INTO {table} ({', '.join(f'`{c}`' for c in values)}) VALUES "
+                                f"({', '.join('?' for _ in values)})")
+                statements.append((sql[key], tuple(values.values())))
         state.sqlite_execute_many(device, DB_PATH, statements)
 
     @staticmethod
