@@ -239,10 +239,10 @@ class _Frame:
     message: str
     duration_ms: int
 
-    def noise(self, first: int = 0, last: int | None = None) -> np.ndarray:
-        """The noise of MCU rows ``first`` to ``last`` (exclusive; default: to the bottom), as pixels."""
+    def noise(self) -> np.ndarray:
+        """The frame's noise, as pixels."""
         pixels = _noise_rows()[0]
-        return np.concatenate([pixels[source] for source in self.sources[first:last]])
+        return np.concatenate([pixels[source] for source in self.sources])
 
 
 def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], frame_s: int) -> list[_Frame]:
