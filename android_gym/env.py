@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import pickle
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
@@ -59,12 +59,24 @@ def _pinned_params(options: Any, params: Mapping[str, Any], task: str) -> Mappin
     return pinned
 
 
+#: The types of the values ``_immutable`` tells at a glance, by their type alone (most of a task's parameters).
+_ATOMS = frozenset((str, bytes, int, float, complex, bool, type(None)))
+
+
 def _immutable(value: Any) -> bool:
     """Whether nothing can change ``value`` in place: a string, a number, a bool, None, or a tuple or frozenset of
     such values."""
+    if type(value) in _ATOMS:
+        return True
     if isinstance(value, (tuple, frozenset)):
-        return all(map(_immutable, value))
-    return value is None or isinstance(value, (str, bytes, int, float, complex))
+        return _all_immutable(value)
+    return isinstance(value, (str, bytes, int, float, complex))
+
+
+def _all_immutable(values: Iterable[Any]) -> bool:
+    """``_immutable`` of every value, the atoms told by their type without a call each (a task's rows hold
+    hundreds)."""
+    return all(type(value) in _ATOMS or _immutable(value) for value in values)
 
 
 def _copier(params: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
@@ -85,7 +97,7 @@ def _fresh_copier(value: Any) -> Callable[[], Any] | None:
     if type(value) is not list and type(value) is not dict:
         return None
     items = list(value.values() if type(value) is dict else value)
-    if all(map(_immutable, items)):
+    if _all_immutable(items):
         return type(value)(value).copy  # a copy of a copy: what the caller does to ``value`` later stays out
     makers = [_fresh_copier(item) for item in items]
     if any(make is None for make in makers):

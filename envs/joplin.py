@@ -162,8 +162,10 @@ FOLDER_TITLES = tuple(NOISE_NOTES)
 
 
 @functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=256)
 def folder_id(title: str) -> str:
-    """The id a notebook made for ``title`` gets (a uuid4 hex, fixed by the title so set-ups are reproducible)."""
+    """The id a notebook made for ``title`` gets (a uuid4 hex, fixed by the title so set-ups are reproducible; kept:
+    every note row names its notebook's)."""
     return new_id(f"folder:{title}")
 
 
@@ -232,6 +234,7 @@ class JoplinNotes:
         existing = {found["title"]: found["id"] for found in
                     state.sqlite_query(device, DB_PATH, "SELECT id, title FROM folders ORDER BY id")}
         statements: list[tuple[str, Sequence[Any]]] = []
+        sql: dict[tuple[str, tuple[str, ...]], str] = {}  # by table and columns (every note has the same)
         for row in rows:
             title = row["folder"]
             if title not in existing:
@@ -243,8 +246,11 @@ class JoplinNotes:
             note["parent_id"] = existing[title]
             mirror = {**normalized_row(note), "body": note["body"]}  # AndroidWorld lowercases only the title
             for table, values in (("notes", note), ("notes_normalized", mirror)):
-                statements.append((f"INSERT INTO {table} ({', '.join(f'`{c}`' for c in values)}) VALUES "
-                                   f"({', '.join('?' for _ in values)})", tuple(values.values())))
+                key = (table, tuple(values))
+                if key not in sql:
+                    sql[key] = (f"INSERT INTO {table} ({', '.join(f'`{c}`' for c in values)}) VALUES "
+                                f"({', '.join('?' for _ in values)})")
+                statements.append((sql[key], tuple(values.values())))
         state.sqlite_execute_many(device, DB_PATH, statements)
 
     @staticmethod

@@ -189,11 +189,13 @@ def _pick(rng: Rng, options: Sequence[str]) -> str:
 def random_recipe(rng: Rng) -> Row:
     """``_generate_random_recipe``: one of AndroidWorld's 39 recipes with a random description, servings,
     preparation time, ingredients descriptor and an extra sentence of directions."""
-    title, directions = _BASE_RECIPES[int(rng.integers(len(_BASE_RECIPES)))]
-    return recipe_row(title, description=_pick(rng, _DESCRIPTIONS), servings=_pick(rng, _SERVINGS),
-                      preparation_time=_pick(rng, PREP_TIMES),
-                      directions=f"{directions} {_pick(rng, _DIRECTIONS_ADDITIONS)}",
-                      ingredients=_pick(rng, _INGREDIENT_DESCRIPTORS))
+    draw = rng.integers  # in this order: title, description, servings, preparation time, directions, ingredients
+    title, directions = _BASE_RECIPES[int(draw(len(_BASE_RECIPES)))]
+    return recipe_row(title, description=_DESCRIPTIONS[int(draw(len(_DESCRIPTIONS)))],
+                      servings=_SERVINGS[int(draw(len(_SERVINGS)))],
+                      preparation_time=PREP_TIMES[int(draw(len(PREP_TIMES)))],
+                      directions=f"{directions} {_DIRECTIONS_ADDITIONS[int(draw(len(_DIRECTIONS_ADDITIONS)))]}",
+                      ingredients=_INGREDIENT_DESCRIPTORS[int(draw(len(_INGREDIENT_DESCRIPTORS)))])
 
 
 def random_recipes(rng: np.random.Generator, n: int, replacement: bool = False,

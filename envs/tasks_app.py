@@ -143,10 +143,17 @@ def task_row(title: str, importance: int = LOW, due: dt.date | dt.datetime | Non
     their own.
     """
     created_ms = to_ms(_local(created)) if created is not None else to_ms(DEVICE_TIME - dt.timedelta(days=7))
-    row: Row = {**TASK_DEFAULTS, "title": title, "importance": int(importance), "dueDate": _due_ms(due),
-                "hideUntil": _start_ms(hide_until), "created": created_ms,
-                "modified": to_ms(_local(modified)) if modified is not None else created_ms,
-                "completed": to_ms(_local(completed)) if completed is not None else 0, "notes": notes}
+    return _row(title, int(importance), _due_ms(due), _start_ms(hide_until), created_ms,
+                to_ms(_local(modified)) if modified is not None else created_ms,
+                to_ms(_local(completed)) if completed is not None else 0, notes, remote_id)
+
+
+def _row(title: str, importance: int, due_ms: int, hide_until_ms: int, created_ms: int, modified_ms: int,
+         completed_ms: int, notes: str | None, remote_id: str | None) -> Row:
+    """``task_row`` of its columns' values (``remote_id`` drawn from the row when not given)."""
+    row: Row = {**TASK_DEFAULTS, "title": title, "importance": importance, "dueDate": due_ms,
+                "hideUntil": hide_until_ms, "created": created_ms, "modified": modified_ms, "completed": completed_ms,
+                "notes": notes}
     if not remote_id:
         seed = hashlib.sha256(repr(sorted(row.items(), key=lambda item: item[0])).encode()).hexdigest()
         remote_id = new_remote_id(seed, lambda _: False)
@@ -160,17 +167,30 @@ def _random_datetime(rng: Rng, center: dt.datetime, days: int = 14) -> dt.dateti
     return start + dt.timedelta(minutes=int(rng.integers(days * 24 * 60)))
 
 
+_DAY_S = 86400
+#: The device time in seconds: whole minutes in UTC, so ``_random_ts`` draws whole minutes and a due or start time
+#: with seconds 1 (``due_date_ms``, ``start_date_ms``) is one second past its timestamp.
+_DEVICE_TS = int(DEVICE_TIME.timestamp())
+
+
+def _random_ts(rng: Rng, center_ts: int, days: int = 14) -> int:
+    """``_random_datetime`` as a timestamp in seconds."""
+    return center_ts - days * _DAY_S // 2 + 60 * int(rng.integers(days * 24 * 60))
+
+
 def random_task_row(rng: Rng) -> Row:
     """AndroidWorld's noise task: a title (with its notes half the time), any priority, due within a week of
-    device time, started about six days before that, completed half the time (around two weeks ago)."""
+    device time, started about six days before that, completed half the time (around two weeks ago). The row
+    ``task_row`` makes of those datetimes, its times worked out in whole seconds (20 rows a reset)."""
     title = _NOISE_TITLES[int(rng.integers(len(_NOISE_TITLES)))]
     notes = NOISE_TASKS[title] if rng.integers(2) else None
     importance = int(rng.integers(4))
-    due = _random_datetime(rng, DEVICE_TIME)
-    start = _random_datetime(rng, due - dt.timedelta(days=6), days=5)
-    completed = _random_datetime(rng, DEVICE_TIME - dt.timedelta(days=14)) if rng.integers(2) else None
-    return task_row(title, importance, due, start, completed, notes, created=due - dt.timedelta(days=7),
-                    remote_id=str(int(rng.integers(100_000_000, 2**62))))
+    due = _random_ts(rng, _DEVICE_TS)
+    start = _random_ts(rng, due - 6 * _DAY_S, days=5)
+    completed = _random_ts(rng, _DEVICE_TS - 14 * _DAY_S) if rng.integers(2) else None
+    created_ms = (due - 7 * _DAY_S) * 1000
+    return _row(title, importance, (due + 1) * 1000, (start + 1) * 1000, created_ms, created_ms,
+                completed * 1000 if completed is not None else 0, notes, str(int(rng.integers(100_000_000, 2**62))))
 
 
 def reset_view_state(device: Device) -> None:

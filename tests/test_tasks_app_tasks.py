@@ -14,6 +14,7 @@ from android_gym.actions import ActionType
 from android_gym.device import state
 from android_gym.device.sim import SimDevice
 from android_gym.envs.tasks_app import (
+    NOISE_TASKS,
     TASKS_TABLE,
     TasksAddTask,
     TasksCompleteTask,
@@ -66,6 +67,32 @@ def test_noise_rows_are_seeded_and_in_androidworlds_ranges():
         assert row["hideUntil"] < row["dueDate"] and row["importance"] in range(4)
         assert row["completed"] == 0 or row["completed"] < ms(2023, 10, 15)
     assert {row["completed"] > 0 for row in rows} == {True, False}
+
+
+def _noise_row_of_datetimes(rng: np.random.Generator) -> dict:
+    """AndroidWorld's noise task drawn as ``_generate_random_task`` does, with datetimes, through ``task_row``."""
+    def minute_in(center: dt.datetime, days: int = 14) -> dt.datetime:
+        return center - dt.timedelta(days=days) / 2 + dt.timedelta(minutes=int(rng.integers(days * 24 * 60)))
+
+    title = tuple(NOISE_TASKS)[int(rng.integers(len(NOISE_TASKS)))]
+    notes = NOISE_TASKS[title] if rng.integers(2) else None
+    importance = int(rng.integers(4))
+    due = minute_in(DEVICE_NOW)
+    start = minute_in(due - dt.timedelta(days=6), days=5)
+    completed = minute_in(DEVICE_NOW - dt.timedelta(days=14)) if rng.integers(2) else None
+    return task_row(title, importance, due, start, completed, notes, created=due - dt.timedelta(days=7),
+                    remote_id=str(int(rng.integers(100_000_000, 2**62))))
+
+
+def test_noise_rows_are_task_row_of_their_datetimes():
+    """``random_task_row`` works its times out in seconds; the rows (and their column order) are those of the
+    datetimes it draws, and it leaves the generator where they would."""
+    for seed in range(60):
+        fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
+        rows = [random_task_row(fast) for _ in range(5)]
+        expected = [_noise_row_of_datetimes(slow) for _ in range(5)]
+        assert [list(row.items()) for row in rows] == [list(row.items()) for row in expected]
+        assert fast.integers(2**62) == slow.integers(2**62)
 
 
 def initialized(device: SimDevice, task_class, seed: int):

@@ -94,8 +94,7 @@ class KeptDatabases:
         if connection.in_transaction or _wal(connection) or header is None:
             connection.close()
             return
-        kept = _Kept(connection, self._versions(path), header[0], header[1],
-                     connection.execute(_SCHEMA).fetchall())
+        kept = _Kept(connection, self._versions(path), header[0], header[1], _schema(connection))
         with self._lock:
             self._kept[path] = kept
             evicted = self._kept.popitem(last=False)[1].connection if len(self._kept) > LIMIT else None
@@ -119,7 +118,7 @@ class KeptDatabases:
         if header is None or header[0] != kept.file or header[1][:4] == kept.header[:4]:
             return False
         try:
-            return kept.connection.execute(_SCHEMA).fetchall() == kept.schema
+            return _schema(kept.connection) == kept.schema
         except sqlite3.Error:  # not a database any more
             return False
 
@@ -139,6 +138,16 @@ def _header(host: Path) -> tuple[tuple[int, int], bytes] | None:
     finally:
         os.close(fd)
     return ((info.st_dev, info.st_ino), header) if len(header) == _HEADER.stop - _HEADER.start else None
+
+
+def _schema(connection: sqlite3.Connection) -> list[tuple]:
+    """The ``sqlite_master`` rows of the connection's database, its texts as bytes (only compared: not decoded by
+    the shell's text factory, a Python call per text)."""
+    decode, connection.text_factory = connection.text_factory, bytes
+    try:
+        return connection.execute(_SCHEMA).fetchall()
+    finally:
+        connection.text_factory = decode
 
 
 def _wal(connection: sqlite3.Connection) -> bool:

@@ -515,7 +515,9 @@ class ContactsProvider(SqliteProvider):
     def query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
               sort: str | None = None) -> list[dict]:
         """``ContactsProvider2.query`` / ``LegacyApiSupport.query``; ``where`` and ``sort`` are the caller's
-        SQL, run on a query-only connection."""
+        SQL, run on a query-only connection. Without them the SQL is fixed by the URI and the projection's column
+        names, and the rows are read once per change of the committed database (``cached``: a task's check asks
+        the same after every step), unless this thread's command line holds writes not yet committed."""
         authority = uri.removeprefix("content://").split("/", 1)[0]
         path = _path(uri, authority)
         args: tuple = ()
@@ -539,6 +541,12 @@ class ContactsProvider(SqliteProvider):
         columns = ", ".join(_column(c) for c in projection) if projection else "*"
         sql = f"SELECT {columns} FROM ({view})" + (f" WHERE {clause}" if clause else "") + (
             f" ORDER BY {sort}" if sort else "")
+        if where is None and sort is None and self._reads_snapshot():  # fixed SQL on the committed bytes
+            return self.cached(("query", sql, args), lambda: self._rows(sql, args))
+        return self._rows(sql, args)
+
+    def _rows(self, sql: str, args: tuple) -> list[dict]:
+        """The rows of ``sql`` as dicts."""
         with self.reading(rows=None) as db:
             cursor = db.execute(sql, args)
             names = [d[0] for d in cursor.description]

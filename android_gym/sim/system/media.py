@@ -201,13 +201,13 @@ def _text_mask(message: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
     thick, antialiased: the mask cropped to its bounding box, and the box."""
     mask, (left, top) = line_mask(message, _FONT_SIZE, stroke=1)
     (x, y), (width, height) = (50 + left, VIDEO_SIZE[1] // 2 + top), VIDEO_SIZE
-    shown = np.asarray(mask)[max(0, -y):max(0, height - y), max(0, -x):max(0, width - x)]  # inside the picture
-    rows, columns = np.flatnonzero(shown.any(axis=1)), np.flatnonzero(shown.any(axis=0))
-    if not rows.size:
+    inside = (max(0, -x), max(0, -y), min(mask.width, width - x), min(mask.height, height - y))  # in the picture
+    ink = mask.crop(inside).getbbox() if inside[0] < inside[2] and inside[1] < inside[3] else None
+    if ink is None:
         return Image.new("L", (1, 1), 0), (0, 0, 1, 1)
-    x0, y0 = max(x, 0) + int(columns[0]), max(y, 0) + int(rows[0])
-    box = (x0, y0, x0 + int(columns[-1] - columns[0]) + 1, y0 + int(rows[-1] - rows[0]) + 1)
-    return Image.fromarray(np.ascontiguousarray(shown[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1])), box
+    x0, y0 = max(x, 0) + ink[0], max(y, 0) + ink[1]
+    box = (x0, y0, x0 + ink[2] - ink[0], y0 + ink[3] - ink[1])
+    return mask.crop((inside[0] + ink[0], inside[1] + ink[1], inside[0] + ink[2], inside[1] + ink[3])), box
 
 
 @functools.cache
@@ -223,6 +223,13 @@ def _noise_rows() -> tuple[np.ndarray, JpegRows]:
     return pixels.reshape(-1, MCU_ROW, width, 3), rows
 
 
+@functools.cache
+def _noise_row_pictures() -> tuple[Image.Image, ...]:
+    """Each 16-pixel row of ``_noise_rows``' pixels as a picture of its own, made once per process: pasted into the
+    picture of the rows a message covers, which costs a fraction of gathering them in NumPy and converting that."""
+    return tuple(Image.fromarray(row) for row in _noise_rows()[0])
+
+
 @dataclass(frozen=True)
 class _Frame:
     """One frame of a message video: the noise row (of ``_noise_rows``) in each of its MCU rows, the message and
@@ -232,10 +239,10 @@ class _Frame:
     message: str
     duration_ms: int
 
-    def noise(self, first: int = 0, last: int | None = None) -> np.ndarray:
-        """The noise of MCU rows ``first`` to ``last`` (exclusive; default: to the bottom), as pixels."""
+    def noise(self) -> np.ndarray:
+        """The frame's noise, as pixels."""
         pixels = _noise_rows()[0]
-        return np.concatenate([pixels[source] for source in self.sources[first:last]])
+        return np.concatenate([pixels[source] for source in self.sources])
 
 
 def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], frame_s: int) -> list[_Frame]:
@@ -247,7 +254,7 @@ def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], 
     count = -(-display_s // frame_s)
     durations = [frame_s * 1000] * (count - 1) + [(display_s - (count - 1) * frame_s) * 1000]
     choices = _NOISE_PICTURES * rows
-    return [_Frame(tuple(int(n) for n in rng.integers(choices, size=rows)), message, duration)
+    return [_Frame(tuple(rng.integers(choices, size=rows).tolist()), message, duration)
             for message in messages for duration in durations]
 
 
@@ -286,9 +293,12 @@ def _frame_jpegs(frames: Sequence[_Frame]) -> list[bytes]:
     for frame in frames:
         _, (_, upper, _, lower) = _text_mask(frame.message)
         spans.append((upper // MCU_ROW, -(-lower // MCU_ROW)))
-    picture = Image.fromarray(np.concatenate([frame.noise(first, last) for frame, (first, last) in zip(frames, spans)]))
+    rows = _noise_row_pictures()
+    picture = Image.new("RGB", (VIDEO_SIZE[0], sum(last - first for first, last in spans) * MCU_ROW))
     at = 0  # where the frame's rows start in the picture
     for frame, (first, last) in zip(frames, spans):
+        for row in range(first, last):
+            picture.paste(rows[frame.sources[row]], (0, at + (row - first) * MCU_ROW))
         _stamp(picture, frame.message, first * MCU_ROW - at)
         at += (last - first) * MCU_ROW
     coded = iter(JpegRows.encode(picture, _JPEG_QUALITY).rows)

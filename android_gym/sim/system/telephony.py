@@ -121,6 +121,7 @@ _PHONE = re.compile(r"(\+[0-9]+[\- .]*)?(\([0-9]+\)[\- .]*)?([0-9][0-9\- .]+[0-9
 _EMAIL = re.compile(r"[a-zA-Z0-9+._%\-]{1,256}@[a-zA-Z0-9][a-zA-Z0-9\-]{0,64}(\.[a-zA-Z0-9][a-zA-Z0-9\-]{0,25})+")
 _NAME_ADDR = re.compile(r"\s*(\"[^\"]*\"|[^<>\"]+)\s*<([^<>]+)>\s*")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NON_DIGIT = re.compile(r"\D")
 
 
 def _addr_spec(address: str) -> str:
@@ -141,7 +142,7 @@ def is_phone_number(address: str) -> bool:
 def phone_numbers_equal(a: str | None, b: str | None, *_flags: Any) -> int:
     """A loose ``PhoneNumberUtils.compare``: equal when the last ``MIN_MATCH`` digits agree and one number
     is a suffix of the other; shorter numbers must be identical digit strings."""
-    da, db = re.sub(r"\D", "", a or ""), re.sub(r"\D", "", b or "")
+    da, db = _NON_DIGIT.sub("", a or ""), _NON_DIGIT.sub("", b or "")
     if not da or not db:
         return int((a or "") == (b or ""))
     if min(len(da), len(db)) < MIN_MATCH:
