@@ -313,8 +313,8 @@ class Chromium:
 
     @_on_browser_thread
     def page(self, scale: float) -> WebPage:
-        """A new tab (a ``WebPage``) at device scale factor ``scale``; opens the phone's context (and starts the
-        browser) if needed, again after the browser crashed."""
+        """A new tab (a ``WebPage``), at device scale factor ``scale`` until its first ``resize``; opens the phone's
+        context (and starts the browser) if needed, again after the browser crashed."""
         self._forget_the_parents()
         if self._context is not None and not self._context.browser.is_connected():
             context, self._context = self._context, None
@@ -323,7 +323,7 @@ class Chromium:
             self._context = _BROWSER_THREAD.browser.new_context(scale, self._storage_root)
         page = self._context.new_page()
         page.on("console", self._log_console)
-        return WebPage(page, self._context.new_cdp_session(page), scale, self._storage_root)
+        return WebPage(page, self._context.new_cdp_session(page), self._storage_root)
 
     def _log_console(self, message) -> None:
         location = message.location or {}
@@ -364,15 +364,14 @@ def _navigate(go: Callable[[], object]) -> None:
 
 
 class WebPage:
-    """One tab: navigation, pixels (at device px: ``scale`` per CSS px) and accessibility nodes at the viewport
-    size, and touch and key input; ``storage_root`` is the host folder of the phone's ``/``, which no page it shows
+    """One tab: navigation, pixels (at the device px ``resize`` set) and accessibility nodes at the viewport size,
+    and touch and key input; ``storage_root`` is the host folder of the phone's ``/``, which no page it shows
     names."""
 
-    def __init__(self, page, cdp, scale: float, storage_root: Path) -> None:
+    def __init__(self, page, cdp, storage_root: Path) -> None:
         self._page = page
         self._cdp = cdp
-        self._scale = scale
-        self._size: tuple[int, int] | None = None  # the viewport ``resize`` set, in CSS px
+        self._metrics: tuple[int, int, float] | None = None  # the viewport (CSS px) and scale ``resize`` set
         self._storage_root = str(storage_root).rstrip("/")
         self._storage_url = storage_url(storage_root) + "/"
         self._pid = os.getpid()
@@ -413,24 +412,23 @@ class WebPage:
         return True
 
     @_on_browser_thread
-    def resize(self, width: int, height: int) -> None:
-        """Set the viewport to ``width`` x ``height`` CSS px (Android resizes the page when the keyboard shows)."""
-        if self._size != (width, height):
-            self._page.set_viewport_size({"width": width, "height": height})
-            self._emulate_device(width, height)
-            self._size = (width, height)
-            self._settle()
-
-    def _emulate_device(self, width: int, height: int) -> None:
-        """Repeat on our CDP session the device metrics Playwright set on its own: Chromium keeps an override per
-        session and captures a session's screenshots by that session's override, without one at the headless
-        window's scale 1 (CSS px, blurry once scaled up). The same numbers leave the page as it was
-        (``devicePixelRatio``, ``innerWidth``, ``screen``)."""
+    def resize(self, width: int, height: int, scale: float) -> None:
+        """Show the page on a ``width`` x ``height`` CSS px viewport at ``scale`` device px per CSS px (the screen's
+        ``devicePixelRatio``): Android resizes the page when the keyboard shows, and a screen of another density
+        draws it at its own pixels."""
+        metrics = (width, height, scale)
+        if self._metrics == metrics:
+            return
+        # Set on our CDP session only: Chromium lays the page out by the override a session sent last, and captures a
+        # session's screenshots at that session's own (without one, at the headless window's scale 1: CSS px). So the
+        # page is resized once, and Playwright's override, sent once when it made the page, is replaced by ours.
         self._cdp.send("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "screenWidth": width, "screenHeight": height,
-            "deviceScaleFactor": self._scale, "mobile": True,
+            "deviceScaleFactor": scale, "mobile": True,
             "screenOrientation": {"angle": 90, "type": "landscapePrimary"} if width > height
             else {"angle": 0, "type": "portraitPrimary"}})
+        self._metrics = metrics
+        self._settle()
 
     @_on_browser_thread
     def evaluate(self, expression: str):
