@@ -128,6 +128,32 @@ def test_about_blank_typed_in_the_omnibox_is_a_blank_page_and_back_returns_to_th
     assert node(phone, **{"resource-id": LOGO})
 
 
+#: A page that notes its viewport's height as it loads and at every resize.
+SIZED = b"""<meta name="viewport" content="width=device-width"><title>Sized</title>
+<script>window.heights = [innerHeight]; addEventListener('resize', () => heights.push(innerHeight));</script>"""
+
+
+def test_the_keyboard_resizes_the_page_once_and_an_address_typed_loads_at_the_size_it_leaves(phone):
+    """The omnibox's keyboard resizes the page when it shows (Android's adjustResize), once: the typed address's page
+    loads with the keyboard gone, at its full height, and is not resized after it loaded (it was loaded under the
+    keyboard and resized when it went); nor is a page an intent opens (it was loaded at the tab's first size)."""
+    phone.fs.write_bytes("/sdcard/Download/sized.html", SIZED)
+    phone.fs.write_bytes("/sdcard/Download/typed.html", SIZED)
+    phone.run("am force-stop com.android.chrome")
+    phone.run(VIEW.replace("page.html", "sized.html"))
+    phone.ui_dump()
+    page = phone.activities.top.app.tab().page
+    full = page.evaluate("innerHeight")
+    assert page.evaluate("[...new Set(heights)]") == [full]
+    phone.tap(*centre(node(phone, **{"resource-id": "com.android.chrome:id/url_bar"})))
+    phone.ui_dump()
+    assert page.evaluate("innerHeight") < full  # above the keyboard
+    phone.input_text("/sdcard/Download/typed.html")
+    phone.key(keycodes.ENTER)
+    assert node(phone, **{"class": "android.webkit.WebView"})["text"] == "Sized"
+    assert page.evaluate("[location.pathname.endsWith('typed.html'), [...new Set(heights)]]") == [True, [full]]
+
+
 def open_page(phone: Phone) -> None:
     """The test page, freshly loaded and at its top (whatever an earlier test left open)."""
     phone.run("am force-stop com.android.chrome")

@@ -7,7 +7,7 @@ accessibility nodes are Chromium's accessibility tree exposed as Chrome on Andro
 ``android.webkit.WebView`` whose virtual children carry text, content-desc, bounds and the
 clickable/editable/checked/focused flags), and every touch on it reaches the page as CDP touch events at the same
 spot; typing goes to the page's focused field as an IME's commits. Android resizes the page when the keyboard shows,
-and so does this.
+and so does this, once: an address typed in the omnibox loads at the size the page has when the keyboard is gone.
 
 Activity ``com.google.android.apps.chrome.Main`` (AndroidWorld's ``adb_utils``) takes ``VIEW`` of ``http(s):``,
 ``file:`` and ``content:`` data and of ``text/html``; a ``file:///sdcard/...`` address is read from the phone's
@@ -95,7 +95,7 @@ class MainScreen(Screen):
         super().__init__(app, intent)
         self.address = ""  # what the URL bar holds while it is being edited
         if intent.data:
-            self.chrome.open(intent.data)
+            self._open(intent.data)
 
     @property
     def chrome(self) -> Chrome:
@@ -111,12 +111,12 @@ class MainScreen(Screen):
         bars = STATUS_BAR_HEIGHT + window.nav_bar_height + TOOLBAR_HEIGHT
         return window.design_width, window.design_height - bars - keyboard
 
-    def _fit_page(self) -> tuple[int, int]:
+    def _fit_page(self, settle: bool = True) -> tuple[int, int]:
         """Give the tab's page the page area (``WebPage.resize``): a viewport of as many whole CSS px (dp) as it
         holds, at the screen's px per dp; its size in design px."""
         width, height = self._page_size()
         scale = DESIGN_DP * self.phone.window.scale
-        self.chrome.tab().page.resize(round(width / DESIGN_DP), round(height / DESIGN_DP), scale)
+        self.chrome.tab().page.resize(round(width / DESIGN_DP), round(height / DESIGN_DP), scale, settle)
         return width, height
 
     def _screen_size(self, width: int, height: int) -> tuple[int, int]:
@@ -124,6 +124,12 @@ class MainScreen(Screen):
         below the toolbar): the size the page's pixels are captured at."""
         top, scale = STATUS_BAR_HEIGHT + TOOLBAR_HEIGHT, self.phone.window.scale
         return round(width * scale), round((top + height) * scale) - round(top * scale)
+
+    def _open(self, address: str) -> None:
+        """Load ``address`` in the tab at the size the page area has now (a page loaded at the last frame's size
+        would be resized at the next one)."""
+        self._fit_page(settle=False)
+        self.chrome.open(address)
 
     # ----- input --------------------------------------------------------------------------------------------
     def _touch(self, x1: float, y1: float, x2: float, y2: float) -> None:
@@ -159,8 +165,10 @@ class MainScreen(Screen):
         self.selection = None
 
     def _submit_address(self) -> None:
-        self.chrome.open(omnibox_url(self.address))
+        """The typed address loads with the keyboard gone: at the page's full size."""
+        address = self.address
         self.focus_key, self.keyboard_shown, self.address = "", False, ""
+        self._open(omnibox_url(address))
 
     def on_back(self) -> bool:
         """BACK goes back in the tab's history; with none left the activity finishes."""
@@ -203,7 +211,7 @@ class MainScreen(Screen):
         field.underline = False  # url_bar's android:background="@null": the location bar's pill is its background
         if not editing:
             field.on_click = lambda: setattr(self, "address", "")
-        home = _toolbar_button(HOME, "home", lambda: self.chrome.open(HOME_URL), "home_button")
+        home = _toolbar_button(HOME, "home", lambda: self._open(HOME_URL), "home_button")
         tabs = _toolbar_button(TABS, "tabs", does_nothing, "tab_switcher_button")
         menu = _toolbar_button(MENU, "more", does_nothing, "menu_button")
         bar = row(field, background=_URL_BG, corner=60, height=110, padding=8, resource_id=_id("location_bar"),

@@ -412,10 +412,11 @@ class WebPage:
         return True
 
     @_on_browser_thread
-    def resize(self, width: int, height: int, scale: float) -> None:
+    def resize(self, width: int, height: int, scale: float, settle: bool = True) -> None:
         """Show the page on a ``width`` x ``height`` CSS px viewport at ``scale`` device px per CSS px (the screen's
         ``devicePixelRatio``): Android resizes the page when the keyboard shows, and a screen of another density
-        draws it at its own pixels."""
+        draws it at its own pixels. ``settle=False`` leaves the page to the navigation that follows (it loads at this
+        size and settles), instead of waiting for it to lay itself out again first."""
         metrics = (width, height, scale)
         if self._metrics == metrics:
             return
@@ -428,7 +429,10 @@ class WebPage:
             "screenOrientation": {"angle": 90, "type": "landscapePrimary"} if width > height
             else {"angle": 0, "type": "portraitPrimary"}})
         self._metrics = metrics
-        self._settle()
+        if settle:
+            self._settle()
+        else:
+            self._state = self._pixels = None
 
     @_on_browser_thread
     def evaluate(self, expression: str):
