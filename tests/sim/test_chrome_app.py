@@ -212,6 +212,20 @@ def test_a_drag_scrolls_the_page_by_its_length_and_leaves_it_at_rest(phone):
     assert landed == [landed[0]] * 3 and drag - 16 <= landed[0] <= drag
 
 
+def test_a_settled_page_looks_the_same_later_its_tapped_checkbox_let_go_and_its_caret_steady(phone):
+    """What a capture shows does not depend on when it is taken: a tapped checkbox is no longer pressed once the tap
+    has settled (Chromium keeps it ``:active`` for 150 ms of its clock), and a focused field's caret does not blink
+    (every 500 ms)."""
+    open_page(phone)
+    page = phone.activities.top.app.tab().page
+    for target in ({"class": "android.widget.CheckBox"}, {"class": "android.widget.EditText", "resource-id": ""}):
+        phone.tap(*centre(node(phone, **target)))
+        settled = np.asarray(page.capture())
+        wait_frames(page, 40)  # 0.67 s: past the pressed state and a blink
+        assert np.array_equal(np.asarray(page.capture()), settled)
+    assert page.evaluate("getComputedStyle(document.activeElement).caretColor") != "rgba(0, 0, 0, 0)"  # shown
+
+
 def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeypatch):
     shots = []
     capture = chromium.WebPage.capture

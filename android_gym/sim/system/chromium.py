@@ -19,11 +19,12 @@ sandbox needs unprivileged user namespaces or a setuid helper; as root it refuse
 is on for other users and off (``--no-sandbox``) for root.
 
 Time: pages run on Chromium's real clock (the phone's virtual clock does not reach them); after every input the
-bridge waits for two animation frames (a rendered frame after the event's handlers ran) and the page's finite
-animations, in one ``Runtime.evaluate``, never for wall time. A drag's touch events carry timestamps one frame apart
-and a rest before the finger lifts, and are not resampled to frame times, so how far it scrolls depends on its points
-alone, not on how fast they were sent (no fling); a gesture's stamps start at least 0.5 s after the last one ended,
-so taps sent one right after another are never a double tap.
+bridge waits for two animation frames (a rendered frame after the event's handlers ran), the page's finite
+animations and a tapped element's pressed (``:active``) state, in one ``Runtime.evaluate``, never for wall time. A
+drag's touch events carry timestamps one frame apart and a rest before the finger lifts, and are not resampled to
+frame times, so how far it scrolls depends on its points alone, not on how fast they were sent (no fling); a
+gesture's stamps start at least 0.5 s after the last one ended, so taps sent one right after another are never a
+double tap.
 """
 
 from __future__ import annotations
@@ -75,24 +76,28 @@ _MOVE_INTERVAL_S, _REST_BEFORE_LIFT_S = 0.016, 0.1
 #: ``ui/events/gesture_detection/gesture_configuration.cc``), so two taps are two single taps (the phone's taps are
 #: a second apart on its clock), however soon the next one is sent.
 _GESTURE_GAP_S = 0.5
-#: How long the page's finite animations are waited for; one that runs longer leaves the page as settled as it gets.
+#: How long the page's finite animations and pressed state are waited for; longer ones leave it as settled as it gets.
 _ANIMATION_TIMEOUT_MS = 5000
 # Chromium's own pages for a file (a folder's "Index of ..." listing, an error page) name its path: the phone's
 # storage is a folder of the host, so the host's part of it is taken out of the page's text (its <title> too), which
 # then names the file as Android does (``/storage/emulated/0/...``).
 #: The page settled after an input, in one round trip: two animation frames (a rendered frame after the input's
 #: handlers ran), then each frame until finite CSS animations and transitions and jQuery animations (MiniWoB's
-#: accordions, dialogs) have finished (at most ``timeout`` ms); on a page of the phone's storage (``storageUrl``) the
-#: host's folder (``root``) taken out of its text. It answers the page's title and its focused text field's
-#: ``[value, multiline, password]`` (null when none has focus).
+#: accordions, dialogs) have finished and no element is ``:active`` (at most ``timeout`` ms); on a page of the phone's
+#: storage (``storageUrl``) the host's folder (``root``) taken out of its text. It answers the page's title and its
+#: focused text field's ``[value, multiline, password]`` (null when none has focus). A tapped element stays
+#: ``:active`` (a pressed checkbox's lighter blue) for 150 ms of Chromium's clock after the press, however soon the
+#: finger lifts (``kMinimumActiveInterval``, ``third_party/blink/renderer/core/input/event_handler.cc``): a capture
+#: taken meanwhile, or not, would depend on how fast the machine ran, so the page settles once it has let go.
 _SETTLE = """async (storageUrl, root, timeout) => {
     const frame = () => new Promise(done => requestAnimationFrame(done));
-    const animating = () => document.getAnimations().some(a => a.playState === 'running'
-        && a.effect.getComputedTiming().endTime !== Infinity) || (window.jQuery && jQuery(':animated').length);
+    const changing = () => document.getAnimations().some(a => a.playState === 'running'
+        && a.effect.getComputedTiming().endTime !== Infinity) || (window.jQuery && jQuery(':animated').length)
+        || document.querySelector(':active') !== null;
     await frame();
     await frame();
     const start = performance.now();
-    while (animating() && performance.now() - start < timeout) await frame();
+    while (changing() && performance.now() - start < timeout) await frame();
     if (location.href.startsWith(storageUrl)) {
         const texts = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_TEXT);
         for (let node = texts.nextNode(); node; node = texts.nextNode())
@@ -104,6 +109,14 @@ _SETTLE = """async (storageUrl, root, timeout) => {
     const focused = !e ? null : text ? [e.value, e.tagName === 'TEXTAREA', e.type === 'password']
         : e.isContentEditable ? [e.innerText, true, false] : null;
     return [document.title, focused]; }"""
+
+#: Run in every document a phone's pages load: the caret stays shown, not blinking. Chromium blinks a focused field's
+#: caret every 500 ms of its clock, which a capture catches on or off depending on how fast the machine ran;
+#: ``caret-animation: manual`` (CSS Basic UI 4) keeps it on, as the phone's own fields draw it. A page can see one
+#: adopted style sheet more (``document.adoptedStyleSheets``), and no name of ours.
+_STEADY_CARET = """{ const sheet = new CSSStyleSheet();
+    sheet.replaceSync('* { caret-animation: manual !important }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }"""
 
 
 class ChromiumMissingError(AndroidGymError):
@@ -171,6 +184,7 @@ class _Browser:
             self._launch()
         context = self._browser.new_context(device_scale_factor=scale, has_touch=True, is_mobile=True,
                                             viewport={"width": 412, "height": 800}, service_workers="block")
+        context.add_init_script(_STEADY_CARET)
         self._users += 1
         root_url = storage_url(storage_root)
         context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url, root_url)
