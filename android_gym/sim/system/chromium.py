@@ -471,11 +471,11 @@ class WebPage:
     @_on_browser_thread
     def capture(self) -> Image.Image:
         """Chromium's capture of the page as it is now, at device px (a PNG from Chromium costs more than the
-        accessibility tree)."""
+        accessibility tree; it is RGB, decoded once and not copied to be so)."""
         shot = self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
         image = Image.open(io.BytesIO(base64.b64decode(shot["data"])))
         image.load()
-        return image.convert("RGB")
+        return image if image.mode == "RGB" else image.convert("RGB")
 
     def screenshot(self, width: int, height: int) -> Image.Image:
         """The page's pixels on its ``width`` x ``height`` device px area (``on_area``), captured once per change and
