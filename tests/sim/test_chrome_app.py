@@ -11,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps.chrome import DEVICE_SCALE, SEARCH_URL, omnibox_url
+from android_gym.sim.apps.chrome import SEARCH_URL, omnibox_url
 from android_gym.sim.apps.files import Doc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import chromium
-from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url, storage_url
+from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url, on_area, storage_url
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.logd import LogBuffer
 
@@ -127,6 +128,32 @@ def test_about_blank_typed_in_the_omnibox_is_a_blank_page_and_back_returns_to_th
     assert node(phone, **{"resource-id": LOGO})
 
 
+#: A page that notes its viewport's height as it loads and at every resize.
+SIZED = b"""<meta name="viewport" content="width=device-width"><title>Sized</title>
+<script>window.heights = [innerHeight]; addEventListener('resize', () => heights.push(innerHeight));</script>"""
+
+
+def test_the_keyboard_resizes_the_page_once_and_an_address_typed_loads_at_the_size_it_leaves(phone):
+    """The omnibox's keyboard resizes the page when it shows (Android's adjustResize), once: the typed address's page
+    loads with the keyboard gone, at its full height, and is not resized after it loaded (it was loaded under the
+    keyboard and resized when it went); nor is a page an intent opens (it was loaded at the tab's first size)."""
+    phone.fs.write_bytes("/sdcard/Download/sized.html", SIZED)
+    phone.fs.write_bytes("/sdcard/Download/typed.html", SIZED)
+    phone.run("am force-stop com.android.chrome")
+    phone.run(VIEW.replace("page.html", "sized.html"))
+    phone.ui_dump()
+    page = phone.activities.top.app.tab().page
+    full = page.evaluate("innerHeight")
+    assert page.evaluate("[...new Set(heights)]") == [full]
+    phone.tap(*centre(node(phone, **{"resource-id": "com.android.chrome:id/url_bar"})))
+    phone.ui_dump()
+    assert page.evaluate("innerHeight") < full  # above the keyboard
+    phone.input_text("/sdcard/Download/typed.html")
+    phone.key(keycodes.ENTER)
+    assert node(phone, **{"class": "android.webkit.WebView"})["text"] == "Sized"
+    assert page.evaluate("[location.pathname.endsWith('typed.html'), [...new Set(heights)]]") == [True, [full]]
+
+
 def open_page(phone: Phone) -> None:
     """The test page, freshly loaded and at its top (whatever an earlier test left open)."""
     phone.run("am force-stop com.android.chrome")
@@ -164,6 +191,12 @@ def test_taps_sent_one_right_after_another_are_single_taps(phone):
     assert node(phone, **{"class": "android.widget.EditText", "resource-id": ""})["text"] == "Adax"
 
 
+def wait_frames(page: chromium.WebPage, count: int) -> None:
+    """Let ``count`` animation frames of Chromium's clock pass (no sleep: the page counts them)."""
+    page.evaluate(f"new Promise(done => {{ let n = {count}; const next = () => --n ? requestAnimationFrame(next) : "
+                  "done(); requestAnimationFrame(next); })")
+
+
 def test_a_drag_scrolls_the_page_by_its_length_and_leaves_it_at_rest(phone):
     """However fast the touch events reach Chromium, a drag scrolls by its length (less the touch slop) and is
     never flung on: the page is where it was left 30 frames later, and the same drag always lands it there."""
@@ -173,12 +206,24 @@ def test_a_drag_scrolls_the_page_by_its_length_and_leaves_it_at_rest(phone):
         phone.swipe(540, 2000, 540, 300, 300)
         page = phone.activities.top.app.tab().page
         landed.append(page.evaluate("scrollY"))
-        frames = "new Promise(done => { let n = 30; const next = () => --n ? requestAnimationFrame(next) : done(); " \
-                 "requestAnimationFrame(next); })"
-        page.evaluate(frames)
+        wait_frames(page, 30)
         assert page.evaluate("scrollY") == landed[-1]
     drag = 1700 / (1080 / page.evaluate("innerWidth"))  # CSS px
     assert landed == [landed[0]] * 3 and drag - 16 <= landed[0] <= drag
+
+
+def test_a_settled_page_looks_the_same_later_its_tapped_checkbox_let_go_and_its_caret_steady(phone):
+    """What a capture shows does not depend on when it is taken: a tapped checkbox is no longer pressed once the tap
+    has settled (Chromium keeps it ``:active`` for 150 ms of its clock), and a focused field's caret does not blink
+    (every 500 ms)."""
+    open_page(phone)
+    page = phone.activities.top.app.tab().page
+    for target in ({"class": "android.widget.CheckBox"}, {"class": "android.widget.EditText", "resource-id": ""}):
+        phone.tap(*centre(node(phone, **target)))
+        settled = np.asarray(page.capture())
+        wait_frames(page, 40)  # 0.67 s: past the pressed state and a blink
+        assert np.array_equal(np.asarray(page.capture()), settled)
+    assert page.evaluate("getComputedStyle(document.activeElement).caretColor") != "rgba(0, 0, 0, 0)"  # shown
 
 
 def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeypatch):
@@ -196,19 +241,38 @@ def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeyp
     assert len(shots) == 2  # an unchanged screen is not captured again
 
 
-def test_the_page_is_captured_at_device_pixels_and_drawn_unscaled(phone):
-    """Chromium captures the page at the phone's density (2.625 device px per CSS px, as sharp as a Pixel shows
-    it), the page's ``devicePixelRatio`` and viewport stay the phone's, and the frame shows the capture pixel for
-    pixel (a capture at CSS px scaled up would be blurry)."""
-    open_page(phone)
-    page = phone.activities.top.app.tab().page
-    before = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
-    shot = np.asarray(page.capture())
-    ratio, width, height = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
-    assert [ratio, width, height] == before and ratio == DEVICE_SCALE
-    assert abs(shot.shape[1] - width * ratio) < 1 and abs(shot.shape[0] - height * ratio) < 1
-    top = int(re.findall(r"\d+", node(phone, **{"class": "android.webkit.WebView"})["bounds"])[1])
-    assert np.array_equal(phone.screenshot()[top:top + shot.shape[0], :shot.shape[1]], shot)
+def bounds(n: dict[str, str]) -> tuple[int, int, int, int]:
+    """A dumped node's bounds."""
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", n["bounds"]))
+    return x1, y1, x2, y2
+
+
+@pytest.mark.parametrize("display", ["", "wm density 320", "wm size 720x1280 && wm density 320",
+                                     "wm size 540x1200 && wm density 210", "wm size 270x600 && wm density 105",
+                                     "wm size 1000x2000 && wm density 389"])
+def test_the_page_is_captured_at_the_screens_pixels_and_drawn_unscaled_where_the_dump_says(phone, display):
+    """At every density Chromium captures the page at the screen's own pixels (``devicePixelRatio`` = density / 160:
+    a CSS px is a dp, as sharp as the phone shows it), the page's ratio and viewport stay the phone's, the frame shows
+    the capture pixel for pixel (a capture scaled to the screen would be blurry), and the dump's bounds are where the
+    page draws: the web view's are the capture's area, the checkbox's its blue box (to a pixel)."""
+    assert phone.run(display or "wm density reset").exit_code == 0
+    try:
+        open_page(phone)
+        x1, y1, x2, y2 = bounds(node(phone, **{"class": "android.webkit.WebView"}))
+        page = phone.activities.top.app.tab().page
+        before = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
+        shot = np.asarray(page.capture())
+        ratio, width, height = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
+        assert [ratio, width, height] == before and ratio == pytest.approx(phone.window.density / 160, abs=0.002)
+        assert abs(shot.shape[1] - width * ratio) < 1 and abs(shot.shape[0] - height * ratio) < 1
+        frame = phone.screenshot()
+        assert np.array_equal(frame[y1:y2, x1:x2], np.asarray(on_area(Image.fromarray(shot), x2 - x1, y2 - y1)))
+        blue = np.argwhere((frame[..., 2] > 240) & (frame[..., 0] < 40) & (frame[..., 1] < 140))  # the checked box
+        cx1, cy1, cx2, cy2 = bounds(node(phone, **{"class": "android.widget.CheckBox"}))
+        (top, left), (bottom, right) = blue.min(axis=0), blue.max(axis=0) + 1
+        assert max(abs(left - cx1), abs(top - cy1), abs(right - cx2), abs(bottom - cy2)) <= 1  # bounds rounded twice
+    finally:
+        phone.run("wm size reset && wm density reset")
 
 
 def test_console_messages_go_to_logcat(phone):
@@ -426,7 +490,7 @@ class _PageNavigatingWhileItSettles:
 
 def test_a_navigation_starting_while_the_page_settles_is_waited_for(tmp_path):
     page = _PageNavigatingWhileItSettles()
-    web_page = chromium.WebPage(page, cdp=page, scale=DEVICE_SCALE, storage_root=tmp_path)
+    web_page = chromium.WebPage(page, cdp=page, storage_root=tmp_path)
     web_page._settle()
     assert page.settles == 2  # the navigated page settled in its turn
     assert web_page._title == "Index of /sdcard/" and web_page.focused_value() is None

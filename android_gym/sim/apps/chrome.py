@@ -1,12 +1,13 @@
 """Google Chrome (``com.android.chrome``, the emulator image's browser): a toolbar with the URL bar over a page
 area that is a real web page, rendered and run by the phone's headless Chromium (``system.chromium``).
 
-The page area is the page's own pixels (Chromium's screenshots at the phone's 420 dpi, 2.625 device px per CSS
-px, composited into the frame), its accessibility nodes are Chromium's accessibility tree exposed as Chrome on
-Android exposes web content (an ``android.webkit.WebView`` whose virtual children carry text, content-desc,
-bounds and the clickable/editable/checked/focused flags), and every touch on it reaches the page as CDP touch
-events at the same spot; typing goes to the page's focused field as an IME's commits. Android resizes the page
-when the keyboard shows, and so does this.
+The page area is the page's own pixels (Chromium's screenshots at the screen's own pixels, composited into the
+frame unscaled: a CSS px is a dp, so ``devicePixelRatio`` is the density / 160, 2.625 at the Pixel's 420 dpi), its
+accessibility nodes are Chromium's accessibility tree exposed as Chrome on Android exposes web content (an
+``android.webkit.WebView`` whose virtual children carry text, content-desc, bounds and the
+clickable/editable/checked/focused flags), and every touch on it reaches the page as CDP touch events at the same
+spot; typing goes to the page's focused field as an IME's commits. Android resizes the page when the keyboard shows,
+and so does this, once: an address typed in the omnibox loads at the size the page has when the keyboard is gone.
 
 Activity ``com.google.android.apps.chrome.Main`` (AndroidWorld's ``adb_utils``) takes ``VIEW`` of ``http(s):``,
 ``file:`` and ``content:`` data and of ``text/html``; a ``file:///sdcard/...`` address is read from the phone's
@@ -61,7 +62,6 @@ TABS = "Switch or close tabs"
 MENU = "Customize and control Google Chrome"
 TOOLBAR_HEIGHT = 147  # 56 dp at 420 dpi
 _TOOLBAR_PADDING = 12
-DEVICE_SCALE = DESIGN_DP  # CSS px -> device px at the emulator's density (a CSS px is a dp)
 _TOOLBAR_BG = (255, 255, 255)
 #: The default search engine's results page (Google's TemplateURL): where typed text that is not an address goes.
 SEARCH_URL = "https://www.google.com/search?q="
@@ -95,7 +95,7 @@ class MainScreen(Screen):
         super().__init__(app, intent)
         self.address = ""  # what the URL bar holds while it is being edited
         if intent.data:
-            self.chrome.open(intent.data)
+            self._open(intent.data)
 
     @property
     def chrome(self) -> Chrome:
@@ -111,12 +111,32 @@ class MainScreen(Screen):
         bars = STATUS_BAR_HEIGHT + window.nav_bar_height + TOOLBAR_HEIGHT
         return window.design_width, window.design_height - bars - keyboard
 
+    def _fit_page(self, settle: bool = True) -> tuple[int, int]:
+        """Give the tab's page the page area (``WebPage.resize``): a viewport of as many whole CSS px (dp) as it
+        holds, at the screen's px per dp; its size in design px."""
+        width, height = self._page_size()
+        scale = DESIGN_DP * self.phone.window.scale
+        self.chrome.tab().page.resize(round(width / DESIGN_DP), round(height / DESIGN_DP), scale, settle)
+        return width, height
+
+    def _screen_size(self, width: int, height: int) -> tuple[int, int]:
+        """The page area's size in screen px, as the renderer draws the web view (``width`` x ``height`` design px
+        below the toolbar): the size the page's pixels are captured at."""
+        top, scale = STATUS_BAR_HEIGHT + TOOLBAR_HEIGHT, self.phone.window.scale
+        return round(width * scale), round((top + height) * scale) - round(top * scale)
+
+    def _open(self, address: str) -> None:
+        """Load ``address`` in the tab at the size the page area has now (a page loaded at the last frame's size
+        would be resized at the next one)."""
+        self._fit_page(settle=False)
+        self.chrome.open(address)
+
     # ----- input --------------------------------------------------------------------------------------------
     def _touch(self, x1: float, y1: float, x2: float, y2: float) -> None:
         """A touch on the page area (view px): a tap or a drag through evenly spaced points, in CSS px."""
         tab = self.chrome.tab()
         width, _ = self._page_size()
-        css = width / round(width / DEVICE_SCALE)
+        css = width / round(width / DESIGN_DP)
         steps = max(1, min(20, round(max(abs(x2 - x1), abs(y2 - y1)) / 30)))
         points = [(x1 / css, y1 / css)] if (x1, y1) == (x2, y2) else [
             ((x1 + (x2 - x1) * i / steps) / css, (y1 + (y2 - y1) * i / steps) / css) for i in range(steps + 1)]
@@ -145,8 +165,10 @@ class MainScreen(Screen):
         self.selection = None
 
     def _submit_address(self) -> None:
-        self.chrome.open(omnibox_url(self.address))
+        """The typed address loads with the keyboard gone: at the page's full size."""
+        address = self.address
         self.focus_key, self.keyboard_shown, self.address = "", False, ""
+        self._open(omnibox_url(address))
 
     def on_back(self) -> bool:
         """BACK goes back in the tab's history; with none left the activity finishes."""
@@ -155,16 +177,16 @@ class MainScreen(Screen):
     # ----- views --------------------------------------------------------------------------------------------
     def build(self) -> View:
         tab = self.chrome.tab()
-        width, height = self._page_size()
-        tab.page.resize(round(width / DEVICE_SCALE), round(height / DEVICE_SCALE))
+        width, height = self._fit_page()
         if self.focus_key == _WEB_FIELD and tab.page.focused_value() is None:
             self.focus_key, self.keyboard_shown = "", False
         state = tab.page.state()
         url = display_url(self.phone.fs.host_path("/"), state.url)
         if url:
-            css = width / round(width / DEVICE_SCALE)
+            css = width / round(width / DESIGN_DP)
             nodes = [self._node(node, css) for node in state.nodes]
-            page = web_view(state.title, nodes, self._touch, lambda: tab.page.screenshot(width, height),
+            pixels = self._screen_size(width, height)
+            page = web_view(state.title, nodes, self._touch, lambda: tab.page.screenshot(*pixels),
                             f"chrome-page:{id(tab)}:{state.version}", resource_id="", weight=1)
         else:
             page = new_tab_page(self.phone.window.looks.night, self._focus_omnibox, weight=1)
@@ -189,7 +211,7 @@ class MainScreen(Screen):
         field.underline = False  # url_bar's android:background="@null": the location bar's pill is its background
         if not editing:
             field.on_click = lambda: setattr(self, "address", "")
-        home = _toolbar_button(HOME, "home", lambda: self.chrome.open(HOME_URL), "home_button")
+        home = _toolbar_button(HOME, "home", lambda: self._open(HOME_URL), "home_button")
         tabs = _toolbar_button(TABS, "tabs", does_nothing, "tab_switcher_button")
         menu = _toolbar_button(MENU, "more", does_nothing, "menu_button")
         bar = row(field, background=_URL_BG, corner=60, height=110, padding=8, resource_id=_id("location_bar"),
@@ -269,7 +291,7 @@ class Chrome(App):
     def tab(self) -> Tab:
         """The tab, its page opened (and the browser started) on first use, again after the browser crashed."""
         if self._tab is None or self._tab.page.closed:
-            self._tab = Tab(self.phone.chromium.page(DEVICE_SCALE))
+            self._tab = Tab(self.phone.chromium.page(DESIGN_DP * self.phone.window.scale))
         return self._tab
 
     def open(self, address: str) -> None:

@@ -19,11 +19,12 @@ sandbox needs unprivileged user namespaces or a setuid helper; as root it refuse
 is on for other users and off (``--no-sandbox``) for root.
 
 Time: pages run on Chromium's real clock (the phone's virtual clock does not reach them); after every input the
-bridge waits for two animation frames (a rendered frame after the event's handlers ran) and the page's finite
-animations, in one ``Runtime.evaluate``, never for wall time. A drag's touch events carry timestamps one frame apart
-and a rest before the finger lifts, and are not resampled to frame times, so how far it scrolls depends on its points
-alone, not on how fast they were sent (no fling); a gesture's stamps start at least 0.5 s after the last one ended,
-so taps sent one right after another are never a double tap.
+bridge waits for two animation frames (a rendered frame after the event's handlers ran), the page's finite
+animations and a tapped element's pressed (``:active``) state, in one ``Runtime.evaluate``, never for wall time. A
+drag's touch events carry timestamps one frame apart and a rest before the finger lifts, and are not resampled to
+frame times, so how far it scrolls depends on its points alone, not on how fast they were sent (no fling); a
+gesture's stamps start at least 0.5 s after the last one ended, so taps sent one right after another are never a
+double tap.
 """
 
 from __future__ import annotations
@@ -75,24 +76,28 @@ _MOVE_INTERVAL_S, _REST_BEFORE_LIFT_S = 0.016, 0.1
 #: ``ui/events/gesture_detection/gesture_configuration.cc``), so two taps are two single taps (the phone's taps are
 #: a second apart on its clock), however soon the next one is sent.
 _GESTURE_GAP_S = 0.5
-#: How long the page's finite animations are waited for; one that runs longer leaves the page as settled as it gets.
+#: How long the page's finite animations and pressed state are waited for; longer ones leave it as settled as it gets.
 _ANIMATION_TIMEOUT_MS = 5000
 # Chromium's own pages for a file (a folder's "Index of ..." listing, an error page) name its path: the phone's
 # storage is a folder of the host, so the host's part of it is taken out of the page's text (its <title> too), which
 # then names the file as Android does (``/storage/emulated/0/...``).
 #: The page settled after an input, in one round trip: two animation frames (a rendered frame after the input's
 #: handlers ran), then each frame until finite CSS animations and transitions and jQuery animations (MiniWoB's
-#: accordions, dialogs) have finished (at most ``timeout`` ms); on a page of the phone's storage (``storageUrl``) the
-#: host's folder (``root``) taken out of its text. It answers the page's title and its focused text field's
-#: ``[value, multiline, password]`` (null when none has focus).
+#: accordions, dialogs) have finished and no element is ``:active`` (at most ``timeout`` ms); on a page of the phone's
+#: storage (``storageUrl``) the host's folder (``root``) taken out of its text. It answers the page's title and its
+#: focused text field's ``[value, multiline, password]`` (null when none has focus). A tapped element stays
+#: ``:active`` (a pressed checkbox's lighter blue) for 150 ms of Chromium's clock after the press, however soon the
+#: finger lifts (``kMinimumActiveInterval``, ``third_party/blink/renderer/core/input/event_handler.cc``): a capture
+#: taken meanwhile, or not, would depend on how fast the machine ran, so the page settles once it has let go.
 _SETTLE = """async (storageUrl, root, timeout) => {
     const frame = () => new Promise(done => requestAnimationFrame(done));
-    const animating = () => document.getAnimations().some(a => a.playState === 'running'
-        && a.effect.getComputedTiming().endTime !== Infinity) || (window.jQuery && jQuery(':animated').length);
+    const changing = () => document.getAnimations().some(a => a.playState === 'running'
+        && a.effect.getComputedTiming().endTime !== Infinity) || (window.jQuery && jQuery(':animated').length)
+        || document.querySelector(':active') !== null;
     await frame();
     await frame();
     const start = performance.now();
-    while (animating() && performance.now() - start < timeout) await frame();
+    while (changing() && performance.now() - start < timeout) await frame();
     if (location.href.startsWith(storageUrl)) {
         const texts = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_TEXT);
         for (let node = texts.nextNode(); node; node = texts.nextNode())
@@ -104,6 +109,14 @@ _SETTLE = """async (storageUrl, root, timeout) => {
     const focused = !e ? null : text ? [e.value, e.tagName === 'TEXTAREA', e.type === 'password']
         : e.isContentEditable ? [e.innerText, true, false] : null;
     return [document.title, focused]; }"""
+
+#: Run in every document a phone's pages load: the caret stays shown, not blinking. Chromium blinks a focused field's
+#: caret every 500 ms of its clock, which a capture catches on or off depending on how fast the machine ran;
+#: ``caret-animation: manual`` (CSS Basic UI 4) keeps it on, as the phone's own fields draw it. A page can see one
+#: adopted style sheet more (``document.adoptedStyleSheets``), and no name of ours.
+_STEADY_CARET = """{ const sheet = new CSSStyleSheet();
+    sheet.replaceSync('* { caret-animation: manual !important }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }"""
 
 
 class ChromiumMissingError(AndroidGymError):
@@ -171,6 +184,7 @@ class _Browser:
             self._launch()
         context = self._browser.new_context(device_scale_factor=scale, has_touch=True, is_mobile=True,
                                             viewport={"width": 412, "height": 800}, service_workers="block")
+        context.add_init_script(_STEADY_CARET)
         self._users += 1
         root_url = storage_url(storage_root)
         context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url, root_url)
@@ -313,8 +327,8 @@ class Chromium:
 
     @_on_browser_thread
     def page(self, scale: float) -> WebPage:
-        """A new tab (a ``WebPage``) at device scale factor ``scale``; opens the phone's context (and starts the
-        browser) if needed, again after the browser crashed."""
+        """A new tab (a ``WebPage``), at device scale factor ``scale`` until its first ``resize``; opens the phone's
+        context (and starts the browser) if needed, again after the browser crashed."""
         self._forget_the_parents()
         if self._context is not None and not self._context.browser.is_connected():
             context, self._context = self._context, None
@@ -323,7 +337,7 @@ class Chromium:
             self._context = _BROWSER_THREAD.browser.new_context(scale, self._storage_root)
         page = self._context.new_page()
         page.on("console", self._log_console)
-        return WebPage(page, self._context.new_cdp_session(page), scale, self._storage_root)
+        return WebPage(page, self._context.new_cdp_session(page), self._storage_root)
 
     def _log_console(self, message) -> None:
         location = message.location or {}
@@ -364,15 +378,14 @@ def _navigate(go: Callable[[], object]) -> None:
 
 
 class WebPage:
-    """One tab: navigation, pixels (at device px: ``scale`` per CSS px) and accessibility nodes at the viewport
-    size, and touch and key input; ``storage_root`` is the host folder of the phone's ``/``, which no page it shows
+    """One tab: navigation, pixels (at the device px ``resize`` set) and accessibility nodes at the viewport size,
+    and touch and key input; ``storage_root`` is the host folder of the phone's ``/``, which no page it shows
     names."""
 
-    def __init__(self, page, cdp, scale: float, storage_root: Path) -> None:
+    def __init__(self, page, cdp, storage_root: Path) -> None:
         self._page = page
         self._cdp = cdp
-        self._scale = scale
-        self._size: tuple[int, int] | None = None  # the viewport ``resize`` set, in CSS px
+        self._metrics: tuple[int, int, float] | None = None  # the viewport (CSS px) and scale ``resize`` set
         self._storage_root = str(storage_root).rstrip("/")
         self._storage_url = storage_url(storage_root) + "/"
         self._pid = os.getpid()
@@ -413,24 +426,27 @@ class WebPage:
         return True
 
     @_on_browser_thread
-    def resize(self, width: int, height: int) -> None:
-        """Set the viewport to ``width`` x ``height`` CSS px (Android resizes the page when the keyboard shows)."""
-        if self._size != (width, height):
-            self._page.set_viewport_size({"width": width, "height": height})
-            self._emulate_device(width, height)
-            self._size = (width, height)
-            self._settle()
-
-    def _emulate_device(self, width: int, height: int) -> None:
-        """Repeat on our CDP session the device metrics Playwright set on its own: Chromium keeps an override per
-        session and captures a session's screenshots by that session's override, without one at the headless
-        window's scale 1 (CSS px, blurry once scaled up). The same numbers leave the page as it was
-        (``devicePixelRatio``, ``innerWidth``, ``screen``)."""
+    def resize(self, width: int, height: int, scale: float, settle: bool = True) -> None:
+        """Show the page on a ``width`` x ``height`` CSS px viewport at ``scale`` device px per CSS px (the screen's
+        ``devicePixelRatio``): Android resizes the page when the keyboard shows, and a screen of another density
+        draws it at its own pixels. ``settle=False`` leaves the page to the navigation that follows (it loads at this
+        size and settles), instead of waiting for it to lay itself out again first."""
+        metrics = (width, height, scale)
+        if self._metrics == metrics:
+            return
+        # Set on our CDP session only: Chromium lays the page out by the override a session sent last, and captures a
+        # session's screenshots at that session's own (without one, at the headless window's scale 1: CSS px). So the
+        # page is resized once, and Playwright's override, sent once when it made the page, is replaced by ours.
         self._cdp.send("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "screenWidth": width, "screenHeight": height,
-            "deviceScaleFactor": self._scale, "mobile": True,
+            "deviceScaleFactor": scale, "mobile": True,
             "screenOrientation": {"angle": 90, "type": "landscapePrimary"} if width > height
             else {"angle": 0, "type": "portraitPrimary"}})
+        self._metrics = metrics
+        if settle:
+            self._settle()
+        else:
+            self._state = self._pixels = None
 
     @_on_browser_thread
     def evaluate(self, expression: str):
@@ -455,11 +471,11 @@ class WebPage:
     @_on_browser_thread
     def capture(self) -> Image.Image:
         """Chromium's capture of the page as it is now, at device px (a PNG from Chromium costs more than the
-        accessibility tree)."""
+        accessibility tree; it is RGB, decoded once and not copied to be so)."""
         shot = self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
         image = Image.open(io.BytesIO(base64.b64decode(shot["data"])))
         image.load()
-        return image.convert("RGB")
+        return image if image.mode == "RGB" else image.convert("RGB")
 
     def screenshot(self, width: int, height: int) -> Image.Image:
         """The page's pixels on its ``width`` x ``height`` device px area (``on_area``), captured once per change and
