@@ -186,8 +186,9 @@ class Phone:
         """The screen, ``(H, W, 3)`` uint8, read-only (``WindowManager.screenshot``)."""
         return self.window.screenshot()
 
-    def screenshot_rgba(self) -> bytes:
-        """The screen as RGBA8888 bytes, rows from the top (what the emulator's gRPC screenshots carry)."""
+    def screenshot_rgba(self) -> memoryview:
+        """The screen as RGBA8888 bytes, rows from the top (what the emulator's gRPC screenshots carry), read-only
+        (``WindowManager.screenshot_rgba``)."""
         return self.window.screenshot_rgba()
 
     def ui_dump(self) -> str:
