@@ -653,7 +653,7 @@ class WindowManager:
         slide = self._next_slide()
         if slide or self._rgba is None:
             pixels, slid = self._draw(f, slide)
-            rgba = self._rgba_frames.widened(pixels)
+            rgba = self._rgba_frames.widened(pixels, None if slid else self._renderer)
             if slid:
                 return rgba
             self._rgba = rgba
