@@ -29,7 +29,6 @@ from pathlib import Path
 from android_gym.device.adb_services import SYNC_DATA_MAX, sync_data
 from android_gym.sim.adb_auth import AUTH_SIGNATURE, AUTH_TOKEN, TOKEN_SIZE, AdbPublicKey
 from android_gym.sim.host import PhoneHost
-from android_gym.sim.shell import ShellOutput
 
 # Packet commands (adb.h), little-endian ASCII.
 A_SYNC, A_CNXN, A_AUTH, A_OPEN = 0x434E5953, 0x4E584E43, 0x48545541, 0x4E45504F
@@ -458,7 +457,7 @@ class _InteractiveShell:
                     if words[:1] == ["exit"]:
                         status = int(words[1]) & 0xFF if len(words) > 1 and words[1].isdigit() else 0
                         return await self._finish(status)
-                    result = await self.host.run(self._run_line, text)
+                    result = await self.host.run(self.session.run, text)  # a command that writes redraws as it returns
                     await self.send(result.stdout + self._prompt())
                 elif char in (b"\x7f", b"\x08"):
                     if line:
@@ -473,12 +472,6 @@ class _InteractiveShell:
                     line += char
                     await self.send(char)
         await self._finish(status)
-
-    def _run_line(self, text: str) -> ShellOutput:
-        result = self.session.run(text)
-        if not result.read_only:
-            self.host.phone.invalidate()
-        return result
 
     def _prompt(self) -> bytes:
         return f"{self.device_name}:{self.session.cwd} # ".encode()
