@@ -21,6 +21,7 @@ import socket
 import stat
 import struct
 import threading
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,6 @@ from pathlib import Path
 from android_gym.device.adb_services import SYNC_DATA_MAX, sync_data
 from android_gym.sim.adb_auth import AUTH_SIGNATURE, AUTH_TOKEN, TOKEN_SIZE, AdbPublicKey
 from android_gym.sim.host import PhoneHost
-from android_gym.sim.shell import ShellOutput
 
 # Packet commands (adb.h), little-endian ASCII.
 A_SYNC, A_CNXN, A_AUTH, A_OPEN = 0x434E5953, 0x4E584E43, 0x48545541, 0x4E45504F
@@ -133,8 +133,10 @@ class Stream:
         self.remote_id = remote_id
         self._input = bytearray()
         self._input_changed = asyncio.Event()
-        self._acked = asyncio.Event()
-        self._acked.set()
+        self._unsent: deque[list[memoryview]] = deque()  # WRTE payloads waiting for the host's OKAY of the last
+        self._unacknowledged = False  # whether a WRTE went out that the host has not acknowledged yet
+        self._all_sent = asyncio.Event()  # set while nothing waits to be sent
+        self._all_sent.set()
         self.closed = False
         # Set (thread-safely) when the host can send no more input: CLSE, or a dropped connection.
         self.input_done = threading.Event()
@@ -148,15 +150,17 @@ class Stream:
         self._input_changed.set()
 
     def acknowledge(self) -> None:
-        """The host sent OKAY for our last WRTE."""
-        self._acked.set()
+        """The host sent OKAY for our last WRTE: the next one goes out at once."""
+        self._unacknowledged = False
+        self._send_next()
 
     def host_closed(self) -> None:
         """The host closed the stream (or the connection went away)."""
         self.closed = True
         self.input_done.set()
         self._input_changed.set()
-        self._acked.set()
+        self._unsent.clear()
+        self._all_sent.set()
         for event in list(self.hangup_events):
             event.set()
 
@@ -182,15 +186,22 @@ class Stream:
 
     # ----- device → host
     async def write(self, *pieces: Bytes) -> None:
-        """Send ``pieces`` one after the other in WRTE packets of at most the host's payload size, waiting for the
-        host's OKAY before each next one. Nothing is copied: the packets are memoryviews of ``pieces``, which must
-        not change until they are sent (bytes)."""
-        for payload in wrte_payloads(pieces, self.connection.max_payload):
-            await self._acked.wait()
-            if self.closed:
-                return
-            self._acked.clear()
-            self.connection.send_parts(A_WRTE, self.local_id, self.remote_id, payload)
+        """Send ``pieces`` one after the other in WRTE packets of at most the host's payload size, each next one
+        as the host's OKAY for the last comes in (``acknowledge`` sends it, without waking this task); returns once
+        the last has gone out. Nothing is copied: the packets are memoryviews of ``pieces``, which must not change
+        until they are sent (bytes)."""
+        self._unsent.extend(wrte_payloads(pieces, self.connection.max_payload))
+        self._all_sent.clear()
+        self._send_next()
+        await self._all_sent.wait()
+
+    def _send_next(self) -> None:
+        """Send the next WRTE waiting, unless the host has yet to acknowledge the last or has closed the stream."""
+        if self._unsent and not self._unacknowledged and not self.closed:
+            self._unacknowledged = True
+            self.connection.send_parts(A_WRTE, self.local_id, self.remote_id, self._unsent.popleft())
+        if not self._unsent:
+            self._all_sent.set()
 
     async def close(self) -> None:
         """Close from the device side (CLSE) right after the last write, in the same send when it is small: the
@@ -446,7 +457,7 @@ class _InteractiveShell:
                     if words[:1] == ["exit"]:
                         status = int(words[1]) & 0xFF if len(words) > 1 and words[1].isdigit() else 0
                         return await self._finish(status)
-                    result = await self.host.run(self._run_line, text)
+                    result = await self.host.run(self.session.run, text)  # a command that writes redraws as it returns
                     await self.send(result.stdout + self._prompt())
                 elif char in (b"\x7f", b"\x08"):
                     if line:
@@ -461,12 +472,6 @@ class _InteractiveShell:
                     line += char
                     await self.send(char)
         await self._finish(status)
-
-    def _run_line(self, text: str) -> ShellOutput:
-        result = self.session.run(text)
-        if not result.read_only:
-            self.host.phone.invalidate()
-        return result
 
     def _prompt(self) -> bytes:
         return f"{self.device_name}:{self.session.cwd} # ".encode()

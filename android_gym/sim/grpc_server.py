@@ -445,7 +445,7 @@ class _Controller(pb_grpc.EmulatorControllerServicer):
         phone = self._host.phone
         return phone.screenshot(), phone.clock.now_ms()
 
-    def _rgba(self) -> tuple[bytes, int]:
+    def _rgba(self) -> tuple[memoryview, int]:
         phone = self._host.phone
         return phone.screenshot_rgba(), phone.clock.now_ms()
 

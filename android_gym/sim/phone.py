@@ -138,17 +138,13 @@ class Phone:
     def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None,
             merged: bool = False) -> ShellOutput:
         """Run a command line in the device shell (``adb shell``'s ``/system/bin/sh -c``); ``live`` takes output as
-        it comes, ``merged`` sends standard error there too (``Shell.run``). The screen is redrawn unless the
-        command only read the device (or only wrote apps' data while the screen shows none: ``data_changed``).
-        The providers keep one connection to their database for the whole command line (see
-        ``SqliteProvider.holding``)."""
+        it comes, ``merged`` sends standard error there too (``Shell.run``). Each command that writes redraws the
+        screen as it returns (``invalidate``, or ``data_changed`` for what apps keep), so a UI dump later in the line
+        is the current one and stays so after it (an ``input … && uiautomator dump …`` line's frame serves the
+        ``screencap`` that follows). The providers keep one connection to their database for the whole command
+        line (see ``SqliteProvider.holding``)."""
         with self.contacts.holding(), self.telephony.holding():
-            result = self.shell.run(command, stdin, live, merged)
-        if result.data_only:
-            self.data_changed()
-        elif not result.read_only:
-            self.invalidate()
-        return result
+            return self.shell.run(command, stdin, live, merged)
 
     def settle_providers(self) -> None:
         """Commit what the command line has written so far through the providers that hold one transaction for it
@@ -186,8 +182,9 @@ class Phone:
         """The screen, ``(H, W, 3)`` uint8, read-only (``WindowManager.screenshot``)."""
         return self.window.screenshot()
 
-    def screenshot_rgba(self) -> bytes:
-        """The screen as RGBA8888 bytes, rows from the top (what the emulator's gRPC screenshots carry)."""
+    def screenshot_rgba(self) -> memoryview:
+        """The screen as RGBA8888 bytes, rows from the top (what the emulator's gRPC screenshots carry), read-only
+        (``WindowManager.screenshot_rgba``)."""
         return self.window.screenshot_rgba()
 
     def ui_dump(self) -> str:

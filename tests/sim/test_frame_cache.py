@@ -394,6 +394,24 @@ def test_rgba_frames_are_the_screen_and_opaque_at_every_size(size: tuple[int, in
         phone.close()
 
 
+def test_rgba_frames_follow_the_screen_change_after_change_and_one_held_stays_as_it_was(phone: Phone) -> None:
+    """Each RGBA frame is the screen widened, whether its buffer is new, rewritten only in the rows the renderer
+    changed since the frame it held (a tab's content below a toolbar), or rewritten whole (a frame shown again,
+    back): one held meanwhile (being sent) is left as it was."""
+    width, height = phone.screen_size
+    held = []
+    for number, command in enumerate(["monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1",
+                                      *(f"input tap {x} 2170" for x in (135, 675, 945, 405, 135)),
+                                      "input keyevent 4", "input keyevent 3", "input tap 540 1200"]):
+        phone.run(command)
+        rgba = phone.screenshot_rgba()
+        widened = np.frombuffer(rgba, np.uint8).reshape(height, width, 4)
+        assert np.array_equal(widened[..., :3], phone.screenshot()) and (widened[..., 3] == 255).all(), command
+        if number % 3 == 0:
+            held.append((rgba, bytes(rgba)))
+    assert all(view == shown for view, shown in held)
+
+
 @pytest.mark.parametrize(("task", "size"), [("SimpleSmsReply", (540, 1200)), ("ExpenseDeleteMultiple2", (270, 600))])
 def test_a_small_screen_looks_the_same_cached_and_uncached_and_run_after_run(task: str, size: tuple[int, int]) -> None:
     cached = _look_per_step(SimDevice(*size), task, seed=1)

@@ -47,7 +47,8 @@ from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
 from android_gym.sim.ui.laid_out import Kept, LaidOutTrees, Shaped
 from android_gym.sim.ui.layout import layout, measure_height
-from android_gym.sim.ui.render import Renderer, dimmed, packed, signature
+from android_gym.sim.ui.render import Renderer, dimmed, signature
+from android_gym.sim.ui.rgba import RgbaFrames
 from android_gym.sim.ui.views import (
     TEXT,
     WHITE,
@@ -166,7 +167,8 @@ class WindowManager:
         # The current frame's uiautomator dump, screen pixels and RGBA bytes, made on the first look at each.
         self._dump: tuple[str, list[hierarchy.Node], str] | None = None  # ``dumped``
         self._pixels: np.ndarray | None = None
-        self._rgba: bytes | None = None
+        self._rgba: memoryview | None = None
+        self._rgba_frames = RgbaFrames()
         self._shift = False
         self.locale = SystemLocale()
         self.notifications = NotificationManager(phone.clock, self.invalidate, self.locale)
@@ -643,15 +645,14 @@ class WindowManager:
             self._pixels = pixels
         return self._pixels
 
-    def screenshot_rgba(self) -> bytes:
-        """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), widened
-        by Pillow (several times faster than widening the RGB array with NumPy): Pillow keeps an RGB pixel in four
-        bytes, the fourth 255, so packing them as ``RGBX`` is the opaque RGBA."""
+    def screenshot_rgba(self) -> memoryview:
+        """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), read-only
+        and unchanged for as long as it is held (``RgbaFrames``)."""
         f = self.frame()
         slide = self._next_slide()
         if slide or self._rgba is None:
             pixels, slid = self._draw(f, slide)
-            rgba = packed(Image.fromarray(pixels), "RGBX")
+            rgba = self._rgba_frames.widened(pixels, None if slid else self._renderer)
             if slid:
                 return rgba
             self._rgba = rgba

@@ -64,8 +64,8 @@ class ShellDevice(Context, Protocol):
         """The screen, ``(H, W, 3)`` uint8."""
         ...
 
-    def screenshot_rgba(self) -> bytes:
-        """The screen as opaque RGBA8888 bytes, rows from the top."""
+    def screenshot_rgba(self) -> memoryview:
+        """The screen as opaque RGBA8888 bytes, rows from the top (read-only, unchanged while held)."""
         ...
 
     def ui_dump(self) -> str:

@@ -403,6 +403,8 @@ class _Interp(_Expander):
         finally:
             for sink in files:
                 self.phone.fs.stamp(sink.host)
+            if files:  # written files are what apps keep: redrawn as a data-only command's writes are
+                self.phone.data_changed()
 
     def _special(self, target: str) -> str | None:
         path = normalize(target, self.cwd)

@@ -22,22 +22,23 @@ SHARED_MIN_BYTES = 64 * 1024
 class Output:
     """What was written to one output stream (a command's, a pipe's, a script's), in order.
 
-    Small writes are gathered in a buffer; a large ``bytes`` write (a screenshot's frame, a file's contents) is
-    kept as it is, and so is it when one output is written to another (a command's to its shell's). Output handed
-    from ``screencap`` to the shell and on to adbd is therefore never copied: a 1080x2400 frame is 10 MB.
+    Small writes are gathered in a buffer; a large immutable write (``bytes``, or a read-only view whose owner
+    keeps it unchanged while it is held: a screenshot's frame, a file's contents) is kept as it is, and so is it
+    when one output is written to another (a command's to its shell's). Output handed from ``screencap`` to the
+    shell and on to adbd is therefore never copied: a 1080x2400 frame is 10 MB.
     """
 
     __slots__ = ("_parts", "_size")
 
     def __init__(self) -> None:
-        self._parts: list[bytes | bytearray] = []  # the bytearrays are this output's own
+        self._parts: list[bytes | bytearray | memoryview] = []  # the bytearrays are this output's own
         self._size = 0
 
     def __len__(self) -> int:
         return self._size
 
     @property
-    def parts(self) -> tuple[bytes | bytearray, ...]:
+    def parts(self) -> tuple[bytes | bytearray | memoryview, ...]:
         """The pieces that make up the output, in order (not to be changed)."""
         return tuple(self._parts)
 
@@ -48,7 +49,7 @@ class Output:
             return
         check_size(self._size + size)
         for part in data._parts if isinstance(data, Output) else (data,):
-            if isinstance(part, bytes) and len(part) >= SHARED_MIN_BYTES:
+            if _immutable(part) and len(part) >= SHARED_MIN_BYTES:
                 self._parts.append(part)
             elif part:
                 if not self._parts or not isinstance(self._parts[-1], bytearray):
@@ -63,6 +64,11 @@ class Output:
     def clear(self) -> None:
         """Forget what was written (pieces handed out before stay as they were)."""
         self._parts, self._size = [], 0
+
+
+def _immutable(data: bytes | bytearray | memoryview) -> bool:
+    """Whether ``data`` may be kept instead of copied: ``bytes``, or a read-only view of bytes."""
+    return isinstance(data, bytes) or (isinstance(data, memoryview) and data.readonly and data.itemsize == 1)
 
 
 class _Input:

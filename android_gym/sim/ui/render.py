@@ -21,9 +21,10 @@ drawing; a strip-sized one takes a fifth of the memory and stays in the CPU's ca
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
@@ -58,6 +59,9 @@ _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their backgro
 _SCALED_CACHE_BYTES = 12 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
+_CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
+#: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
+_frame_numbers = itertools.count(1)
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
 _SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
@@ -255,6 +259,10 @@ class Renderer:
         self._below: list[tuple[Box, Color | None]] = []
         self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
         self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
+        self.frame_number = 0  # the number of the frame shown (0: the blank one it starts from)
+        # per frame shown lately (oldest first): its number and the spans of rows (from, to) in which it differs
+        # from the frame before it, or None when it replaced it whole
+        self._changes: deque[tuple[int, list[tuple[int, int]] | None]] = deque(maxlen=_CHANGES_KEPT)
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
         self._scaled_bytes = 0  # what the pictures in ``_scaled`` take
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
@@ -287,7 +295,7 @@ class Renderer:
             return self._frame
         kept = next((i for i, (seen, _) in enumerate(self._kept) if seen == shown), None)
         if kept is not None:
-            self._show(self._kept.pop(kept)[1], signatures)
+            self._show(self._kept.pop(kept)[1], signatures, None)
             return self._frame
         bands: list[Band] = []  # the rectangles drawn, and their pixels
         for name, (root, background) in windows.items():
@@ -306,17 +314,36 @@ class Renderer:
             for box in boxes:
                 bands += self._drawn(painted, background, box)
         if bands:
-            self._show(self._composed(bands), signatures)
+            self._show(self._composed(bands), signatures, [(y1, y2) for _, y1, _, y2, _ in bands])
         else:  # what changed lies outside the windows: the frame shows them as they are
             self._signatures = signatures
         return self._frame
 
-    def _show(self, frame: np.ndarray, signatures: dict[str, tuple]) -> None:
-        """Show ``frame``, of windows of ``signatures``, and keep the one it replaces to show again."""
+    def _show(self, frame: np.ndarray, signatures: dict[str, tuple], rows: list[tuple[int, int]] | None) -> None:
+        """Show ``frame``, of windows of ``signatures``, which differs from the last one in ``rows`` (spans; None:
+        anywhere), and keep the one it replaces to show again."""
         if self._signatures:  # not the blank screen the renderer starts from
             self._kept.append((tuple(self._signatures.items()), self._frame))
             del self._kept[:max(len(self._kept) - _KEPT_FRAMES, 0)]
         self._frame, self._signatures = frame, signatures
+        self.frame_number = next(_frame_numbers)
+        self._changes.append((self.frame_number, rows))
+
+    def rows_changed_since(self, number: int) -> list[tuple[int, int]] | None:
+        """The spans of rows (from, to; they may overlap) in which the frame shown differs from frame ``number`` of
+        this renderer, or None when that is not known: not one of its last few frames, or a frame replaced whole
+        since (one shown again)."""
+        if number == self.frame_number:
+            return []
+        spans: list[tuple[int, int]] = []
+        found = False
+        for shown, rows in self._changes:
+            if found:
+                if rows is None:
+                    return None
+                spans += rows
+            found = found or shown == number
+        return spans if found else None
 
     def _composed(self, bands: list[Band]) -> np.ndarray:
         """A new read-only frame: the ``bands`` (``x1, y1, x2, y2, pixels``, drawn in that order) over the last

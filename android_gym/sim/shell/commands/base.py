@@ -60,7 +60,7 @@ class CommandContext:
         return self._stdin.take(size)
 
     # ----- output -----------------------------------------------------------------------------------------
-    def out(self, text: str | bytes) -> None:
+    def out(self, text: str | bytes | memoryview) -> None:
         """Write to stdout (past ``MAX_BYTES`` the shell ends the script, out of memory)."""
         self.stdout.write(text.encode() if isinstance(text, str) else text)
 
