@@ -675,7 +675,9 @@ class Renderer:
             return scaled
         image = view.image() if callable(view.image) else view.image
         assert image is not None
-        image = image.convert("RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB")
+        mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
+        if image.mode != mode:  # convert copies even to the same mode: a picture drawn as it is stays its owner's
+            image = image.convert(mode)
         scale = min(width / image.width, height / image.height)
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         # Shrunk 4 times or more (a full-size picture on a quarter-size screen), the picture is first halved with
