@@ -11,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.chrome import DEVICE_SCALE, SEARCH_URL, omnibox_url
 from android_gym.sim.apps.files import Doc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import chromium
-from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url, storage_url
+from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url, on_area, storage_url
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.logd import LogBuffer
 
@@ -209,6 +210,15 @@ def test_the_page_is_captured_at_device_pixels_and_drawn_unscaled(phone):
     assert abs(shot.shape[1] - width * ratio) < 1 and abs(shot.shape[0] - height * ratio) < 1
     top = int(re.findall(r"\d+", node(phone, **{"class": "android.webkit.WebView"})["bounds"])[1])
     assert np.array_equal(phone.screenshot()[top:top + shot.shape[0], :shot.shape[1]], shot)
+
+
+def test_a_capture_a_pixel_short_goes_on_in_its_last_column_and_row_and_one_over_is_cut():
+    capture = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)  # 3 px wide, 2 tall
+    short = np.asarray(on_area(Image.fromarray(capture), 4, 3))
+    assert np.array_equal(short, np.pad(capture, ((0, 1), (0, 1), (0, 0)), mode="edge"))
+    assert np.array_equal(np.asarray(on_area(Image.fromarray(capture), 2, 1)), capture[:1, :2])
+    assert np.array_equal(np.asarray(on_area(Image.fromarray(capture), 2, 3)),
+                          np.pad(capture[:, :2], ((0, 1), (0, 0), (0, 0)), mode="edge"))
 
 
 def test_console_messages_go_to_logcat(phone):
