@@ -19,6 +19,7 @@ went through drawn, their pictures scaled and kept).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import platform
 import re
@@ -155,9 +156,21 @@ def _rss_mb() -> float:
         return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
 
 
+def _release_freed() -> None:
+    """Give the pages of freed heap memory back to the kernel (glibc's ``malloc_trim``; nothing elsewhere)."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def mb_per_env(env_id: str, count: int, device: str = "sim", steps: int = 0) -> tuple[float, float]:
     """Resident memory each extra env costs (``count`` envs kept alive, pixels on), measured in this process: after a
-    reset, and after ``steps`` more steps of the random-valid policy in each (the last observations dropped)."""
+    reset, and after ``steps`` more steps of the random-valid policy in each (the last observations dropped).
+
+    The baseline is taken once the warm-up env's freed memory is given back: glibc keeps it resident for reuse, and
+    the envs measured would otherwise get that much for free, a share that moves with how the warm-up env happened
+    to free its memory, not with what an env costs."""
     def run(env: gym.Env, seed: int, steps: int) -> None:
         agent = load_agent("random-valid", seed)
         observation, info = env.reset(seed=seed)
@@ -171,6 +184,7 @@ def mb_per_env(env_id: str, count: int, device: str = "sim", steps: int = 0) -> 
     warm = gym.make(env_id, device=device)  # imports, fonts and caches are paid once, before measuring
     run(warm, 0, steps)
     warm.close()
+    _release_freed()
     before = _rss_mb()
     envs = [gym.make(env_id, device=device) for _ in range(count)]
     for seed, env in enumerate(envs):

@@ -275,6 +275,15 @@ def test_the_page_is_captured_at_the_screens_pixels_and_drawn_unscaled_where_the
         phone.run("wm size reset && wm density reset")
 
 
+def test_a_capture_a_pixel_short_goes_on_in_its_last_column_and_row_and_one_over_is_cut():
+    capture = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)  # 3 px wide, 2 tall
+    short = np.asarray(on_area(Image.fromarray(capture), 4, 3))
+    assert np.array_equal(short, np.pad(capture, ((0, 1), (0, 1), (0, 0)), mode="edge"))
+    assert np.array_equal(np.asarray(on_area(Image.fromarray(capture), 2, 1)), capture[:1, :2])
+    assert np.array_equal(np.asarray(on_area(Image.fromarray(capture), 2, 3)),
+                          np.pad(capture[:, :2], ((0, 1), (0, 0), (0, 0)), mode="edge"))
+
+
 def test_console_messages_go_to_logcat(phone):
     assert '"page ready", source: file://' in phone.run("logcat -d -s chromium").stdout.decode()
 

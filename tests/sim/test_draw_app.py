@@ -189,3 +189,18 @@ def test_back_with_unsaved_changes_asks_once(phone):
     phone.key(keycodes.BACK)
     tap(phone, text="Discard")
     assert phone.activities.foreground()[0] != PKG
+
+
+def test_phones_showing_the_same_drawing_share_its_pixels(phone):
+    """Phones that show the same drawing (a blank canvas: ~9 MB at 1080x2400) draw it from the same pixels."""
+    other = Phone()
+    try:
+        other.run(f"am start -n {PKG}/.activities.MainActivity")
+        shown = []
+        for device in (phone, other):
+            device.screenshot()
+            kept = device.window._renderer._scaled.items()
+            shown += [picture for key, picture in kept if key[0].startswith("canvas:")]
+        assert len(shown) == 2 and shown[0] is shown[1]
+    finally:
+        other.close()

@@ -37,3 +37,17 @@ def test_a_picture_larger_than_the_budget_is_still_kept_while_it_is_shown(monkey
     renderer = Renderer(1080, 1000)
     renderer.render({"w": (_picture_screen("big", (9, 9, 9)), WHITE)})
     assert list(renderer._scaled) == [("big", 1080, 1000)]
+
+
+def test_a_picture_drawn_at_its_own_size_is_kept_as_it_is_not_copied() -> None:
+    """A picture that fits its view unscaled (a map, a web page, a drawing: ~9 MB each at 1080x2400) is drawn from
+    and kept as its owner's object; another mode's is converted."""
+    picture = Image.new("RGB", (1080, 1000), (1, 2, 3))
+    renderer = Renderer(1080, 1000)
+    tree = column(image_view(picture, "own", height=1000))
+    layout(tree, 0, 0, 1080, 1000)
+    frame = renderer.render({"w": (tree, WHITE)})
+    assert renderer._scaled[("own", 1080, 1000)] is picture and (frame == (1, 2, 3)).all()
+    grey = column(image_view(Image.new("L", (1080, 1000), 7), "grey", height=1000))
+    layout(grey, 0, 0, 1080, 1000)
+    assert (renderer.render({"w": (grey, WHITE)}) == 7).all() and renderer._scaled[("grey", 1080, 1000)].mode == "RGB"

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -149,6 +150,13 @@ def render(strokes: list[Stroke], size: tuple[int, int], background: Color = BAC
     return image
 
 
+@lru_cache(maxsize=1)
+def canvas_picture(strokes: tuple[Stroke, ...], size: tuple[int, int]) -> Image.Image:
+    """The canvas's pixels (``render``), the last drawing's kept: phones showing the same one (a blank canvas) share
+    them rather than each keeping its own (~9 MB at 1080x2400)."""
+    return render(list(strokes), size)
+
+
 def svg_document(strokes: list[Stroke], size: tuple[int, int], background: Color = BACKGROUND) -> str:
     """``Svg.writeSvg``: the canvas size, a background ``rect`` and one ``path`` per stroke (an eraser's stroke is
     ``none``)."""
@@ -197,7 +205,6 @@ class MainScreen(Screen):
         self.popup = ""  # "", "save" or "unsaved"
         self.filename, self.extension = "", PNG
         self.default_filename = ""
-        self._image: tuple[int, Image.Image] | None = None
 
     @property
     def draw_app(self) -> SimpleDraw:
@@ -244,12 +251,6 @@ class MainScreen(Screen):
         self.undone.clear()
         self.default_filename = ""
         self._changed()
-
-    def picture(self) -> Image.Image:
-        """The canvas as drawn (cached per version)."""
-        if self._image is None or self._image[0] != self.version:
-            self._image = (self.version, render(self.strokes, self.canvas_size))
-        return self._image[1]
 
     # ----- saving ---------------------------------------------------------------------------------------------
     def _ask_save(self) -> None:
@@ -315,7 +316,8 @@ class MainScreen(Screen):
                        background=TOP_BAR, children=[
                            View(weight=1), _menu_item("menu_save", SAVE, "check", self._ask_save),
                            _menu_item("clear", CLEAR, "delete", self._clear)])
-        canvas = drawing_surface(self._drag, self.picture(), f"canvas:{hash((tuple(self.strokes), self.canvas_size))}",
+        drawing = tuple(self.strokes), self.canvas_size
+        canvas = drawing_surface(self._drag, partial(canvas_picture, *drawing), f"canvas:{hash(drawing)}",
                                  resource_id=_id("my_canvas"), gravity="fill", background=BACKGROUND)
         tools = [View(weight=1)]
         if self.undone:

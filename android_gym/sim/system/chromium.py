@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlparse
 
-import numpy as np
 from PIL import Image
 
 from android_gym.errors import AndroidGymError
@@ -145,8 +144,14 @@ def on_area(pixels: Image.Image, width: int, height: int) -> Image.Image:
     viewport) or over (cut) each way; drawn as is, never resampled."""
     if pixels.size == (width, height):
         return pixels
-    cut = np.asarray(pixels)[:height, :width]
-    return Image.fromarray(np.pad(cut, ((0, height - cut.shape[0]), (0, width - cut.shape[1]), (0, 0)), mode="edge"))
+    area = pixels.crop((0, 0, width, height))  # one new picture: what lies past the capture is filled in below
+    right, bottom = min(pixels.width, width), min(pixels.height, height)
+    if right < width:
+        area.paste(area.crop((right - 1, 0, right, bottom)).resize((width - right, bottom), Image.NEAREST), (right, 0))
+    if bottom < height:
+        area.paste(area.crop((0, bottom - 1, width, bottom)).resize((width, height - bottom), Image.NEAREST),
+                   (0, bottom))
+    return area
 
 
 @dataclass
@@ -468,14 +473,18 @@ class WebPage:
             self._state = PageState(self._nodes(), url, self._title, self._version)
         return self._state
 
-    @_on_browser_thread
     def capture(self) -> Image.Image:
         """Chromium's capture of the page as it is now, at device px (a PNG from Chromium costs more than the
-        accessibility tree; it is RGB, decoded once and not copied to be so)."""
-        shot = self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-        image = Image.open(io.BytesIO(base64.b64decode(shot["data"])))
+        accessibility tree), decoded on the calling thread: its pictures' memory, freed, serves the renderer's next
+        ones (the browser thread's malloc arena would keep it for nothing else)."""
+        image = Image.open(io.BytesIO(base64.b64decode(self._png())))
         image.load()
-        return image if image.mode == "RGB" else image.convert("RGB")
+        return image if image.mode == "RGB" else image.convert("RGB")  # convert copies even an RGB picture
+
+    @_on_browser_thread
+    def _png(self) -> str:
+        """Chromium's capture of the page as it is now: a PNG, base64-encoded."""
+        return self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"]
 
     def screenshot(self, width: int, height: int) -> Image.Image:
         """The page's pixels on its ``width`` x ``height`` device px area (``on_area``), captured once per change and

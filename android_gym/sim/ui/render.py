@@ -7,16 +7,17 @@ Text and icons are rasterized at the scaled size, so a small screen is as crisp 
 cheaper to draw than a full-size frame. A coordinate maps to
 ``round(x * scale)``, as the uiautomator dump's bounds do, so a view's pixels lie inside its dumped bounds.
 
-Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a
-mask is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``).
-Pictures (``View.image``) are scaled once per key and size and kept, so redrawing a window with a photo costs a
-paste. Shadows are blurred once per shape and size, and a filled shape's shadow is pasted only where the shape
-does not cover it, copied from tiles where the canvas under it is one colour (``_shadow_tiles``); what a window
-redraws (the boxes its changed views may paint) is packed in one piece (``packed``) into a new NumPy frame, which
-takes the other pixels from the last one: a frame once handed out never changes (the memory of one the renderer
-alone still holds is used again: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one
-scratch canvas kept from frame to frame (a new window-sized image per frame cost more in page faults than in
-drawing; a strip-sized one takes a fifth of the memory and stays in the CPU's cache).
+Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a mask
+is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``). Pictures
+(``View.image``) are scaled once per key and size and kept (one already at its drawn size kept as it is, its
+owner's, not a copy), so redrawing a window with a photo costs a paste. Shadows are blurred once per shape and size,
+and a filled shape's shadow is pasted only where the shape does not cover it, copied from tiles where the canvas
+under it is one colour (``_shadow_tiles``); what a window redraws (the boxes its changed views may paint) is packed
+in one piece (``packed``) into a new NumPy frame, which takes the other pixels from the last one: a frame once
+handed out never changes (the memory of one the renderer alone still holds is used again: ``_recycled``). A window
+is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas kept from frame to frame (a new window-sized image
+per frame cost more in page faults than in drawing; a strip-sized one takes a fifth of the memory and stays in the
+CPU's cache).
 """
 
 from __future__ import annotations
@@ -707,7 +708,9 @@ class Renderer:
             return scaled
         image = view.image() if callable(view.image) else view.image
         assert image is not None
-        image = image.convert("RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB")
+        mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
+        if image.mode != mode:  # convert copies even to the same mode: a picture drawn as it is stays its owner's
+            image = image.convert(mode)
         scale = min(width / image.width, height / image.height)
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         # Shrunk 4 times or more (a full-size picture on a quarter-size screen), the picture is first halved with
