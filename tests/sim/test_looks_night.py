@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from lxml import etree
-from ui_nodes import tap
+from ui_nodes import colours, tap
 
 from android_gym.sim.apps.commons import COLOR_PRIMARY, DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
@@ -49,7 +49,7 @@ def test_contacts_dark_theme_has_a_lighter_bar_with_its_white_title() -> None:
     title = bar.children[0]
     assert (bar.background, title.text_color) == (CONTACTS_NIGHT[CONTACTS_PRIMARY], WHITE)
     x1, y1, x2, y2 = title.bounds
-    pixels = {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    pixels = colours(phone.screenshot()[y1:y2, x1:x2])
     assert WHITE in pixels and MATERIAL_YOU_NIGHT[WHITE] not in pixels
 
 
@@ -137,7 +137,7 @@ def test_simple_draws_tools_take_the_white_canvass_contrast_colour_by_day_and_by
 
     def inks(view: View) -> set[tuple[int, ...]]:
         x1, y1, x2, y2 = view.bounds
-        return {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+        return colours(phone.screenshot()[y1:y2, x1:x2])
 
     for name in ("eraser", "undo", "bucket_fill", "eye_dropper"):
         assert tool(name).text_color == (0x33, 0x33, 0x33)
@@ -269,7 +269,7 @@ def test_simple_calendars_faint_text_is_its_text_colour_made_translucent(night: 
     assert reminder.text == "Add another reminder" and reminder.text_color == over(text, 0.4, window)
     if night:  # the renderer's ink for a hint takes the night palette (by day it stays Material's)
         x1, y1, x2, y2 = by_id["com.simplemobiletools.calendar.pro:id/event_location"].bounds
-        inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+        inks = colours(phone.screenshot()[y1:y2, x1:x2])
         assert over(text, 0.5, window) in inks and MATERIAL_YOU_NIGHT[TEXT_SECONDARY] not in inks
 
 
