@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from ui_nodes import colours
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.chrome import SEARCH_URL, omnibox_url
@@ -75,8 +76,8 @@ def test_a_file_opens_as_a_page_with_its_pixels_and_accessibility_nodes(phone):
 def logo_colours(phone: Phone) -> set[tuple[int, int, int]]:
     """The colours of the new-tab page's logo: its pixels that are not the page's background."""
     x1, y1, x2, y2 = map(int, re.findall(r"\d+", node(phone, **{"resource-id": LOGO})["bounds"]))
-    pixels = phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)
-    return {tuple(map(int, p)) for p in pixels} - {tuple(map(int, pixels[0]))}
+    pixels = phone.screenshot()[y1:y2, x1:x2]
+    return colours(pixels) - {tuple(map(int, pixels[0, 0]))}
 
 
 LOGO = "com.android.chrome:id/search_provider_logo"

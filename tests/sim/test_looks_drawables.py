@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ui_nodes import opened, tap, views
+from ui_nodes import colours, opened, tap, views
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.contacts import _LETTER_TILE_COLORS
@@ -192,7 +192,7 @@ def add_contact(phone: Phone, name: str, number: str) -> None:
 
 def tile_pixels(phone: Phone, view: View) -> set[tuple[int, ...]]:
     x1, y1, x2, y2 = view.bounds
-    return {tuple(int(c) for c in pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    return colours(phone.screenshot()[y1:y2, x1:x2])
 
 
 def test_contacts_without_a_photo_show_letter_tiles() -> None:
@@ -256,7 +256,7 @@ def test_search_and_address_fields_have_no_underline() -> None:
     screen = phone.screenshot()
     assert tuple(int(c) for c in screen[y1 + 2, x1 + 2]) == WHITE  # outside the pill's rounded corner
     fx1, _, fx2, fy2 = field.bounds
-    assert {tuple(int(c) for c in p) for p in screen[fy2 - 13:fy2 - 10, fx1 + 20:fx2 - 120].reshape(-1, 3)} == {
+    assert colours(screen[fy2 - 13:fy2 - 10, fx1 + 20:fx2 - 120]) == {
         holder.background}
     chrome = opened("com.android.chrome")
     url_bar = next(view for view in views(chrome.window.frame()) if view.resource_id.endswith(":id/url_bar"))

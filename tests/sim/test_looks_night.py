@@ -8,7 +8,7 @@ import io
 import pytest
 from lxml import etree
 from PIL import Image
-from ui_nodes import tap
+from ui_nodes import colours, tap
 
 from android_gym.sim.apps.commons import COLOR_PRIMARY, DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR, faded
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
@@ -52,7 +52,7 @@ def test_contacts_dark_theme_has_a_lighter_bar_with_its_white_title() -> None:
     title = bar.children[0]
     assert (bar.background, title.text_color) == (CONTACTS_NIGHT[CONTACTS_PRIMARY], WHITE)
     x1, y1, x2, y2 = title.bounds
-    pixels = {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    pixels = colours(phone.screenshot()[y1:y2, x1:x2])
     assert WHITE in pixels and MATERIAL_YOU_NIGHT[WHITE] not in pixels
 
 
@@ -140,7 +140,7 @@ def test_simple_draws_tools_take_the_white_canvass_contrast_colour_by_day_and_by
 
     def inks(view: View) -> set[tuple[int, ...]]:
         x1, y1, x2, y2 = view.bounds
-        return {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+        return colours(phone.screenshot()[y1:y2, x1:x2])
 
     for name in ("eraser", "undo", "bucket_fill", "eye_dropper"):
         assert tool(name).text_color == (0x33, 0x33, 0x33)
@@ -271,7 +271,7 @@ def test_simple_calendars_faint_text_is_its_text_colour_made_translucent(night: 
     reminder = by_id["com.simplemobiletools.calendar.pro:id/event_reminder_2"]
     assert reminder.text == "Add another reminder" and reminder.text_color == over(text, 0.4, window)
     x1, y1, x2, y2 = by_id["com.simplemobiletools.calendar.pro:id/event_location"].bounds  # the hint's pixels
-    inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    inks = colours(phone.screenshot()[y1:y2, x1:x2])
     assert over(text, 0.5, window) in inks
     assert TEXT_SECONDARY not in inks and MATERIAL_YOU_NIGHT[TEXT_SECONDARY] not in inks
 
@@ -311,7 +311,7 @@ def test_commons_fields_hints_and_lines_are_the_text_colour_made_translucent(nig
     tap(phone, resource_id=f"{sms}:id/conversations_fab")
     field = next(view for view in frame_views(phone) if view.resource_id == f"{sms}:id/new_conversation_address")
     x1, y1, x2, y2 = field.bounds
-    inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    inks = colours(phone.screenshot()[y1:y2, x1:x2])
     assert field.text == "Add Contact or Number…" and over(text, 0.5, window) in inks and TEXT_SECONDARY not in inks
     phone = Phone()
     phone.run(f"cmd uimode night {'yes' if night else 'no'}")
@@ -329,7 +329,7 @@ def test_commons_fields_hints_and_lines_are_the_text_colour_made_translucent(nig
     faint = COMMONS_NIGHT[faded(0.5)] if night else faded(0.5)  # MEDIUM_ALPHA
     for name, line in (("rename_item_name", COMMONS_PRIMARY), ("rename_item_extension", faint)):
         x1, y1, x2, y2 = by_id[name].bounds
-        column = {tuple(pixel) for pixel in pixels[y2 - 20:y2, (x1 + x2) // 2]}
+        column = colours(pixels[y2 - 20:y2, (x1 + x2) // 2])
         assert line in column and PRIMARY not in column and TEXT_SECONDARY not in column
 
 
@@ -348,6 +348,6 @@ def test_commons_unchecked_box_is_the_text_colour_at_0_6(night: bool) -> None:
         box = next(view for view in frame_views(phone) if view.resource_id == f"{calendar}:id/event_all_day")
         assert box.checked is checked
         x1, y1, x2, y2 = box.bounds
-        inks = {tuple(pixel) for pixel in phone.screenshot()[y1:y2, x2 - 150:x2].reshape(-1, 3)}
+        inks = colours(phone.screenshot()[y1:y2, x2 - 150:x2])
         assert ink in inks and (checked or COMMONS_NIGHT[faded(0.5)] not in inks and faded(0.5) not in inks)
         tap(phone, resource_id=f"{calendar}:id/event_all_day_holder")

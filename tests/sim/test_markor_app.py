@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ui_nodes import center, find, nodes, tap
+from ui_nodes import center, colours, find, nodes, tap
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.markor import NOTEBOOK, PACKAGE
@@ -452,16 +452,16 @@ def test_the_search_dialogs_check_boxes_draw_their_boxes_before_their_labels(pho
     tap(phone, text="Case sensitive")
     pixels = phone.screenshot()
 
-    def colours(label: str, box: bool) -> set[tuple[int, int, int]]:
+    def drawn(label: str, box: bool) -> set[tuple[int, int, int]]:
         x1, y1, x2, y2 = map(int, re.findall(r"\d+", find(phone, text=label).get("bounds")))
         x1 += 30  # the check box's padding; its 32 dp button comes first, then the label
         area = pixels[y1:y2, x1:x1 + 84] if box else pixels[y1:y2, x1 + 84:x2]
-        return {tuple(int(c) for c in pixel) for pixel in area.reshape(-1, 3)}
+        return colours(area)
 
-    checked, unchecked = colours("Case sensitive", box=True), colours("Regex search", box=True)
+    checked, unchecked = drawn("Case sensitive", box=True), drawn("Regex search", box=True)
     assert ACCENT in checked and WHITE in checked
     assert ACCENT not in unchecked and TEXT_SECONDARY in unchecked
-    assert ACCENT not in colours("Case sensitive", box=False) and TEXT in colours("Case sensitive", box=False)
+    assert ACCENT not in drawn("Case sensitive", box=False) and TEXT in drawn("Case sensitive", box=False)
     assert find(phone, text="Case sensitive").get("class") == "android.widget.CheckBox"
     assert find(phone, text="Case sensitive").get("checked") == "true"
 

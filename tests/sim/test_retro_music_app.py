@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from mutagen.id3 import ID3, TALB, TCON, TIT2, TPE1, Frame
 from mutagen.mp3 import MP3
-from ui_nodes import center, find, nodes, tap
+from ui_nodes import center, colours, find, nodes, tap
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps import retro_music as retro
@@ -254,7 +254,7 @@ def test_the_queue_dims_the_songs_played_and_the_playing_one(phone):
     assert [t.text_color for t in titles] == [half, half, TEXT]
     assert images[0].background == images[1].background != images[2].background
     screen = phone.screenshot()
-    inks = [{tuple(int(c) for c in p) for p in screen[y1:y2, x1:x2].reshape(-1, 3)}
+    inks = [colours(screen[y1:y2, x1:x2])
             for x1, y1, x2, y2 in (t.bounds for t in titles)]
     assert half in inks[0] and TEXT not in inks[0] and TEXT in inks[2]
 

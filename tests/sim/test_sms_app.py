@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import numpy as np
-from ui_nodes import find, nodes, tap
+from ui_nodes import colours, find, nodes, tap
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.sms import PACKAGE, SimpleSmsMessenger, ThreadScreen, format_date_or_time
@@ -237,7 +237,7 @@ def test_a_suggested_contact_shows_its_letter_icon(phone):
     holder = view(phone, "suggested_contact_holder").bounds
     assert (x2 - x1, y2 - y1, holder[2] - holder[0]) == (168, 168, 168)
     assert view(phone, "suggested_contact_name").bold
-    pixels = {tuple(int(c) for c in p) for p in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    pixels = colours(phone.screenshot()[y1:y2, x1:x2])
     assert {(255, 255, 255), image.background} <= pixels
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from PIL import Image
-from ui_nodes import center, find, nodes, tap
+from ui_nodes import center, colours, find, nodes, tap
 
 from android_gym.device.sim import SimDevice
 from android_gym.sim import keycodes
@@ -381,7 +381,7 @@ def test_the_controls_hide_while_playing_and_a_tap_brings_them_back(phone):
 def node_pixels(phone: Phone, **attrs: str) -> set[tuple[int, int, int]]:
     """The colours drawn inside a node's bounds."""
     x1, y1, x2, y2 = map(int, re.findall(r"\d+", find(phone, **attrs).get("bounds")))
-    return {tuple(int(c) for c in pixel) for pixel in phone.screenshot()[y1:y2, x1:x2].reshape(-1, 3)}
+    return colours(phone.screenshot()[y1:y2, x1:x2])
 
 
 def test_the_dark_theme_turns_the_library_dark_and_leaves_the_player_as_it_is(phone):

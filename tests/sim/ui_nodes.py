@@ -1,10 +1,11 @@
 """Helpers the simulator's app tests share: the phone's uiautomator dump as lxml nodes, found by attribute; a phone
-with an app opened, and a frame's views."""
+with an app opened, a frame's views, and the colours in an area of a screenshot."""
 
 from __future__ import annotations
 
 import re
 
+import numpy as np
 from lxml import etree
 
 from android_gym.sim.framework.window import Frame
@@ -50,3 +51,11 @@ def opened(package: str) -> Phone:
 def views(frame: Frame) -> list[View]:
     """Every view of the frame's windows."""
     return [view for window in frame.windows() for view in window.walk()]
+
+
+def colours(area: np.ndarray) -> set[tuple[int, int, int]]:
+    """The distinct colours of an area of a screenshot (``H×W×3`` uint8), as ``(r, g, b)`` tuples of ints; each
+    packed in one integer so that numpy finds them, not a Python loop over the pixels (a loop takes seconds on a
+    large area)."""
+    packed = np.unique(area.reshape(-1, 3).astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], np.uint32))
+    return {(int(colour) >> 16, int(colour) >> 8 & 255, int(colour) & 255) for colour in packed}
