@@ -309,8 +309,8 @@ class Renderer:
             window = x1, y1, min(x2, self.width), min(y2, self.height)  # a design edge may round 1 px past it
             boxes = (self._dirty_boxes(before[0], views, window) if before is not None and before[1:] == sig[1:]
                      else [window])
-            painted = [(view, self._painted_box(view.kind, view.bounds, view.text_size, view.elevation))
-                       for view in root.walk()] if boxes else []
+            painted = [(view, self._painted_box(*item[:4])) for view, item in zip(root.walk(), views)
+                       if paints(item)] if boxes else []  # a view that paints nothing itself is not drawn
             work += [(box, painted, background, palette) for box in boxes]
         if not work:  # what changed lies outside the windows: the frame shows them as they are
             self._signatures = signatures
