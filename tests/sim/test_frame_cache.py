@@ -19,6 +19,7 @@ from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import (
+    PRIMARY,
     TOP_CORNERS,
     WHITE,
     View,
@@ -287,6 +288,45 @@ def test_the_frame_pushed_out_is_drawn_over_only_when_nothing_else_holds_it() ->
         assert frame is not held.base and np.array_equal(held, shown)
 
 
+def test_a_frame_pushed_out_and_drawn_over_is_brought_up_to_date_where_it_was_stale() -> None:
+    """Recycled frames are copied from the current one only where they differ from it: after changes in one half of
+    the screen or the other (none across the whole width), a kept frame shown again, and frames recycled before and
+    after it, each frame is the one drawn on a blank screen."""
+    def windows(left: str, right: str) -> dict[str, tuple[View, tuple[int, int, int]]]:
+        trees = {"left": (column(text_view(left), View(height=30, background=(0, 90, 0))), (0, 0, 150, 200)),
+                 "right": (column(View(height=60), text_view(right), background=(200, 230, 255)), (150, 0, 300, 200))}
+        for tree, (x1, y1, x2, y2) in trees.values():
+            layout(tree, x1, y1, x2 - x1, y2 - y1)
+        return {name: (tree, WHITE) for name, (tree, _) in trees.items()}
+
+    renderer = Renderer(300, 200)
+    drawn = set()
+    for labels in [("a", "b"), ("c", "b"), ("c", "d"), ("c", "b"), ("e", "b"), ("e", "f"), ("g", "f"), ("e", "f"),
+                   ("e", "h"), ("i", "j")]:
+        frame = renderer.render(windows(*labels))
+        drawn.add(id(frame))
+        assert np.array_equal(frame, Renderer(300, 200).render(windows(*labels))), labels
+    assert len(drawn) == 2  # the same two arrays, each drawn over in turn
+
+
+def test_each_window_draws_its_widgets_in_its_own_theme() -> None:
+    """Windows drawn in one frame each take their own palette: a switch's thumb in the top window's accent colour,
+    the one below it in the light theme's, each as the window drawn on its own."""
+    def windows(names: tuple[str, ...]) -> dict[str, tuple[View, tuple[int, int, int]]]:
+        shown = {}
+        for top, name in enumerate(names):
+            tree = column(toggle(True, height=100))
+            layout(tree, 0, 100 * top, 300, 100)
+            shown[name] = (tree, WHITE)
+        return shown
+
+    palettes = {"night": {PRIMARY: (255, 0, 0)}}
+    both = Renderer(300, 200).render(windows(("night", "day")), palettes)
+    assert np.array_equal(both[:100], Renderer(300, 200).render(windows(("night",)), palettes)[:100])
+    assert np.array_equal(both[100:], Renderer(300, 200).render(windows(("morning", "day")))[100:])
+    assert not np.array_equal(both[:100], both[100:])
+
+
 def _side_by_side(view: View) -> View:
     """``view`` near the left of a row between boxes of other colours, a box and a label far to its right."""
     return column(View(height=150, background=(0, 90, 0)),
@@ -370,9 +410,9 @@ def test_views_changed_far_apart_are_redrawn_in_a_box_each(monkeypatch) -> None:
                       View(height=100, background=(90, 0, 0)))
 
     drawn = []
-    draw = Renderer._drawn
-    monkeypatch.setattr(Renderer, "_drawn", lambda self, painted, background, box: drawn.append(box) or draw(
-        self, painted, background, box))
+    draw = Renderer._draw_box
+    monkeypatch.setattr(Renderer, "_draw_box", lambda self, frame, painted, background, box: drawn.append(box) or draw(
+        self, frame, painted, background, box))
     incremental, whole = _drawn_after(labels("a", "b"), labels("c", "d"))
     assert np.array_equal(incremental, whole)
     assert len(drawn) == 4 and drawn[0] == drawn[3] == (0, 0, 1080, 600)  # the first frame and the one drawn whole

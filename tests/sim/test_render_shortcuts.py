@@ -1,4 +1,4 @@
-"""The renderer's shortcuts draw what the plain Pillow calls draw, pixel for pixel: the canvas packed in one piece,
+"""The renderer's shortcuts draw what the plain Pillow calls draw, pixel for pixel: the canvas packed into the frame,
 a filled shape's shadow left out where the shape covers it, the root's background not filled twice, masks cut to
 their ink and painted through an image of their colour, a scrim dimming by table."""
 
@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
-from android_gym.sim.ui.render import Renderer, rgb_array
+from android_gym.sim.ui.render import Renderer, pack_into
 from android_gym.sim.ui.views import (
     PRIMARY,
     TOP_CORNERS,
@@ -26,13 +26,22 @@ from android_gym.sim.ui.views import (
 )
 
 
-@pytest.mark.parametrize("size", [(1, 1), (7, 3), (1080, 97)])
-def test_a_canvas_packed_in_one_piece_is_its_pixels(size: tuple[int, int]) -> None:
+@pytest.mark.parametrize("size", [(1, 1), (7, 3), (1080, 97), (1, 500), (1080, 481)])
+def test_a_canvas_packed_into_a_frame_is_its_pixels(size: tuple[int, int]) -> None:
+    """In chunks of whole rows (one chunk, several, a last one shorter), into a whole array or a box of a larger one
+    whose rows lie apart; the pixels around the box are left as they were."""
     pixels = np.random.default_rng(0).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
-    assert np.array_equal(rgb_array(Image.fromarray(pixels)), pixels)
-    assert np.array_equal(rgb_array(Image.fromarray(pixels), (size[0] // 4, size[1] // 3, size[0], size[1] - 1)),
-                          pixels[size[1] // 3:size[1] - 1, size[0] // 4:])
-    assert rgb_array(Image.new("RGB", (0, 5))).shape == (5, 0, 3)
+    whole = np.zeros_like(pixels)
+    pack_into(Image.fromarray(pixels), whole)
+    assert np.array_equal(whole, pixels)
+    frame = np.full((size[1] + 4, size[0] + 6, 3), 7, np.uint8)
+    pack_into(Image.fromarray(pixels), frame[3:-1, 2:-4])
+    assert np.array_equal(frame[3:-1, 2:-4], pixels)
+    frame[3:-1, 2:-4] = 7
+    assert (frame == 7).all()
+    corner = np.zeros((size[1] // 2, size[0] // 2, 3), np.uint8)
+    pack_into(Image.fromarray(pixels), corner)  # the image's top left corner
+    assert np.array_equal(corner, pixels[:size[1] // 2, :size[0] // 2])
 
 
 def _drawn(tree: View, scale: float) -> np.ndarray:

@@ -13,11 +13,11 @@ is cut to its ink (``Stencil``) and painted through an image of its colour (``Re
 owner's, not a copy), so redrawing a window with a photo costs a paste. Shadows are blurred once per shape and size,
 and a filled shape's shadow is pasted only where the shape does not cover it, copied from tiles where the canvas
 under it is one colour (``_shadow_tiles``); what a window redraws (the boxes its changed views may paint) is packed
-in one piece (``packed``) into a new NumPy frame, which takes the other pixels from the last one: a frame once
-handed out never changes (the memory of one the renderer alone still holds is used again: ``_recycled``). A window
-is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas kept from frame to frame (a new window-sized image
-per frame cost more in page faults than in drawing; a strip-sized one takes a fifth of the memory and stays in the
-CPU's cache).
+straight into a new NumPy frame (``pack_into``), which takes the other pixels from the last one: a frame once handed
+out never changes (the memory of one the renderer alone still holds is used again, and only where it differs from
+the last one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas
+kept from frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized
+one takes a fifth of the memory and stays in the CPU's cache).
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their backgro
 # or one full-screen map; the picture just drawn is kept whatever its size.
 _SCALED_CACHE_BYTES = 12 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
+_PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
 #: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
@@ -74,7 +75,18 @@ _TRACK_HALF = 33  # half a switch track's height, centred on its view whatever t
 # toggle's track in a narrow view. A change to one of them redraws its rows across the window.
 _OVERFLOWING = frozenset({"button", "label", "letter", "switch", "toggle", "edit"})
 Box = tuple[int, int, int, int]  # a rectangle in screen px: left, top, right, bottom (end exclusive)
-Band = tuple[int, int, int, int, np.ndarray]  # a rectangle drawn and its pixels, (H, W, 3) uint8
+# A box of a window to draw: the window's views that paint (each with the box it may paint), its background, and its
+# theme's colours for the widgets' own (``Renderer._palette``)
+Work = tuple[Box, list[tuple[View, Box]], Color, Mapping[Color, Color]]
+
+
+class Kept(NamedTuple):
+    """An earlier frame kept to show again: the signatures of the windows it shows (in drawing order), its pixels,
+    and the boxes outside which it shows what the current frame shows (``stale``)."""
+
+    shown: tuple
+    frame: np.ndarray
+    stale: list[Box]
 
 
 class Stencil(NamedTuple):
@@ -248,7 +260,7 @@ class Renderer:
         self.scale = scale
         self._frame = np.empty((height, width, 3), np.uint8)  # the screen: each canvas is copied into it
         self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
-        self._frame.flags.writeable = False  # handed out as it is: a change makes a new frame (``_composed``)
+        self._frame.flags.writeable = False  # handed out as it is: a change makes a new frame (``_fresh``)
         self._scratch: Image.Image | None = None  # the canvas every strip is drawn on, kept from strip to strip
         self._canvas: Image.Image  # the canvas being drawn on (the scratch, or its dimmed copy), and its context
         self._draw: ImageDraw.ImageDraw
@@ -259,11 +271,11 @@ class Renderer:
         # one colour it fills that box with (else None)
         self._below: list[tuple[Box, Color | None]] = []
         self._signatures: dict[str, tuple] = {}  # per window, the signature of what the frame shows of it
-        self._kept: list[tuple[tuple, np.ndarray]] = []  # earlier frames (oldest first), by their windows' signatures
+        self._kept: list[Kept] = []  # earlier frames, oldest first
         self.frame_number = 0  # the number of the frame shown (0: the blank one it starts from)
         # per frame shown lately (oldest first): its number and the spans of rows (from, to) in which it differs
-        # from the frame before it, or None when it replaced it whole
-        self._changes: deque[tuple[int, list[tuple[int, int]] | None]] = deque(maxlen=_CHANGES_KEPT)
+        # from the frame before it (a kept frame shown again: where it was stale)
+        self._changes: deque[tuple[int, list[tuple[int, int]]]] = deque(maxlen=_CHANGES_KEPT)
         self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
         self._scaled_bytes = 0  # what the pictures in ``_scaled`` take
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
@@ -294,100 +306,100 @@ class Renderer:
         shown = tuple(signatures.items())  # in drawing order
         if shown == tuple(self._signatures.items()):
             return self._frame
-        kept = next((i for i, (seen, _) in enumerate(self._kept) if seen == shown), None)
+        kept = next((i for i, entry in enumerate(self._kept) if entry.shown == shown), None)
         if kept is not None:
-            self._show(self._kept.pop(kept)[1], signatures, None)
+            _, frame, stale = self._kept.pop(kept)
+            self._show(frame, signatures, stale)
             return self._frame
-        bands: list[Band] = []  # the rectangles drawn, and their pixels
+        work: list[Work] = []  # what to draw, in drawing order
         for name, (root, background) in windows.items():
             sig = signatures[name]
             views, _, palette = sig
             before = self._signatures.get(name)
             if before == sig:
                 continue
-            self._palette = palette
             x1, y1, x2, y2 = map(self.px, root.bounds)
             window = x1, y1, min(x2, self.width), min(y2, self.height)  # a design edge may round 1 px past it
             boxes = (self._dirty_boxes(before[0], views, window) if before is not None and before[1:] == sig[1:]
                      else [window])
-            painted = [(view, self._painted_box(view.kind, view.bounds, view.text_size, view.elevation))
-                       for view in root.walk()] if boxes else []
-            for box in boxes:
-                bands += self._drawn(painted, background, box)
-        if bands:
-            self._show(self._composed(bands), signatures, [(y1, y2) for _, y1, _, y2, _ in bands])
-        else:  # what changed lies outside the windows: the frame shows them as they are
+            painted = [(view, self._painted_box(*item[:4])) for view, item in zip(root.walk(), views)
+                       if paints(item)] if boxes else []  # a view that paints nothing itself is not drawn
+            work += [(box, painted, background, palette) for box in boxes]
+        if not work:  # what changed lies outside the windows: the frame shows them as they are
             self._signatures = signatures
+            return self._frame
+        drawn = [box for box, *_ in work]
+        frame = self._fresh(drawn)
+        for box, painted, background, self._palette in work:
+            self._draw_box(frame, painted, background, box)
+        frame.flags.writeable = False
+        self._show(frame, signatures, drawn)
         return self._frame
 
-    def _show(self, frame: np.ndarray, signatures: dict[str, tuple], rows: list[tuple[int, int]] | None) -> None:
-        """Show ``frame``, of windows of ``signatures``, which differs from the last one in ``rows`` (spans; None:
-        anywhere), and keep the one it replaces to show again."""
+    def _show(self, frame: np.ndarray, signatures: dict[str, tuple], changed: list[Box]) -> None:
+        """Show ``frame``, of windows of ``signatures``, which shows what the current frame does outside the
+        ``changed`` boxes, and keep the current one to show again."""
         if self._signatures:  # not the blank screen the renderer starts from
-            self._kept.append((tuple(self._signatures.items()), self._frame))
+            for entry in self._kept:  # where it differs from the current frame, or the current frame from ``frame``
+                entry.stale[:] = _merged(entry.stale + changed)
+            self._kept.append(Kept(tuple(self._signatures.items()), self._frame, list(changed)))
             del self._kept[:max(len(self._kept) - _KEPT_FRAMES, 0)]
         self._frame, self._signatures = frame, signatures
         self.frame_number = next(_frame_numbers)
-        self._changes.append((self.frame_number, rows))
+        self._changes.append((self.frame_number, [(y1, y2) for _, y1, _, y2 in changed]))
 
     def rows_changed_since(self, number: int) -> list[tuple[int, int]] | None:
         """The spans of rows (from, to; they may overlap) in which the frame shown differs from frame ``number`` of
-        this renderer, or None when that is not known: not one of its last few frames, or a frame replaced whole
-        since (one shown again)."""
+        this renderer, or None when that is not known (not one of its last few frames)."""
         if number == self.frame_number:
             return []
         spans: list[tuple[int, int]] = []
         found = False
         for shown, rows in self._changes:
             if found:
-                if rows is None:
-                    return None
                 spans += rows
             found = found or shown == number
         return spans if found else None
 
-    def _composed(self, bands: list[Band]) -> np.ndarray:
-        """A new read-only frame: the ``bands`` (``x1, y1, x2, y2, pixels``, drawn in that order) over the last
-        frame. Rows that a band across the whole width replaces are not copied from the last frame first, so a
-        changed row is written once."""
+    def _fresh(self, drawn: list[Box]) -> np.ndarray:
+        """A writable frame to draw the ``drawn`` boxes in, showing what the current frame shows outside them: the
+        kept frame that showing it pushes out (``_recycled``), copied from the current one only where the two differ,
+        or a new copy. Rows that a box across the whole width replaces are not copied, so a changed row is written
+        once."""
         old = self._frame
-        frame = self._recycled()
-        if frame is None:
-            frame = np.empty_like(old)
-        replaced = np.zeros(self.height + 1, bool)  # the rows a full-width band writes
-        replaced[self.height] = True  # a guard row: the last run of kept rows ends there
-        for x1, y1, x2, y2, _ in bands:
+        frame, stale = self._recycled() or (np.empty_like(old), [(0, 0, self.width, self.height)])
+        replaced = np.zeros(self.height, bool)  # the rows a full-width box writes
+        for x1, y1, x2, y2 in drawn:
             if x1 == 0 and x2 == self.width:
                 replaced[y1:y2] = True
-        edges = np.flatnonzero(np.diff(replaced, prepend=True)).tolist()  # where runs of kept rows start and end
-        for top, bottom in zip(edges[::2], edges[1::2]):
-            frame[top:bottom] = old[top:bottom]
-        for x1, y1, x2, y2, pixels in bands:
-            frame[y1:y2, x1:x2] = pixels
-        frame.flags.writeable = False
+        for x1, y1, x2, y2 in stale:
+            marks = np.concatenate(([True], replaced[y1:y2], [True]))
+            edges = (np.flatnonzero(np.diff(marks)) + y1).tolist()  # where runs of rows to copy start and end
+            for top, bottom in zip(edges[::2], edges[1::2]):
+                frame[top:bottom, x1:x2] = old[top:bottom, x1:x2]
         return frame
 
-    def _recycled(self) -> np.ndarray | None:
-        """The kept frame that showing the next one pushes out (``_show``), made writable to compose the next in,
-        when nothing but the renderer holds it (no observation, view, buffer or image of it does, so no one sees it
-        change): its memory is written again instead of new memory faulted in (and zeroed by the kernel)."""
+    def _recycled(self) -> tuple[np.ndarray, list[Box]] | None:
+        """The kept frame that showing the next one pushes out (``_show``), made writable to draw the next in, and
+        the boxes where it differs from the current frame, when nothing but the renderer holds it (no observation,
+        view, buffer or image of it does, so no one sees it change): its memory is written again instead of new
+        memory faulted in (and zeroed by the kernel), and only where it is stale."""
         if len(self._kept) < _KEPT_FRAMES:
             return None
-        frame = self._kept[0][1]
-        if sys.getrefcount(frame) > 3:  # held by the kept list's entry, ``frame`` and getrefcount's argument
+        frame = self._kept[0].frame
+        if sys.getrefcount(frame) > 3:  # held by the kept entry, ``frame`` and getrefcount's argument
             return None
-        del self._kept[0]
+        stale = self._kept.pop(0).stale
         frame.flags.writeable = True
-        return frame
+        return frame, stale
 
-    def _drawn(self, painted: list[tuple[View, Box]], background: Color, box: Box) -> list[Band]:
-        """The window's pixels at ``box``, drawn strip by strip: the ``painted`` views (each with the box it may paint,
-        in drawing order) that reach into it, over ``background``."""
+    def _draw_box(self, frame: np.ndarray, painted: list[tuple[View, Box]], background: Color, box: Box) -> None:
+        """Draw the window's pixels at ``box`` into ``frame``, strip by strip: the ``painted`` views (each with the box
+        it may paint, in drawing order) that reach into it, over ``background``."""
         x1, y1, x2, y2 = box
         painting = [(view, reach) for view, reach in painted
                     if reach[0] < x2 and reach[2] > x1 and reach[1] < y2 and reach[3] > y1]
         ground, grounded = self._ground([view for view, _ in painting], background, box)
-        bands = []
         for strip_top in range(y1, y2, _STRIP_ROWS):
             strip_bottom = min(strip_top + _STRIP_ROWS, y2)
             self._start_canvas((x2 - x1, strip_bottom - strip_top), ground)
@@ -397,9 +409,7 @@ class Renderer:
                     self._draw_view(view)
                     self._note_below(view, reach)
             self._scratch = self._canvas  # dimming it whole may have made a new one
-            bands.append((x1, strip_top, x2, strip_bottom,
-                          rgb_array(self._canvas, (0, 0, x2 - x1, strip_bottom - strip_top))))
-        return bands
+            pack_into(self._canvas, frame[strip_top:strip_bottom, x1:x2])
 
     def _start_canvas(self, size: tuple[int, int], ground: Color) -> None:
         """Start drawing a strip of ``size`` px (at most ``_STRIP_ROWS`` tall, at most the screen's width) on the
@@ -838,11 +848,25 @@ def packed(image: Image.Image, rawmode: str | None = None, box: Box | None = Non
     return data
 
 
-def rgb_array(image: Image.Image, box: Box | None = None) -> np.ndarray:
-    """An ``RGB`` image's pixels (in ``box``: all by default), ``(H, W, 3)`` uint8 (read-only: they share the bytes
-    Pillow packed)."""
-    left, top, right, bottom = box or (0, 0, *image.size)
-    return np.frombuffer(packed(image, box=box), np.uint8).reshape(max(bottom - top, 0), max(right - left, 0), 3)
+def pack_into(image: Image.Image, out: np.ndarray) -> None:
+    """Write an ``RGB`` image's pixels (its top left ``(H, W)`` corner) into ``out``, ``(H, W, 3)`` uint8 (rows may lie
+    apart, as in a box of a larger array), about ``_PACK_BYTES`` at a time: each chunk is copied while still in the
+    CPU's cache, and no image-sized buffer is made and copied again."""
+    rows, width, _ = out.shape
+    if not rows or not width:
+        return
+    encoder = Image._getencoder(image.mode, "raw", (image.mode,))  # what tobytes uses
+    row_bytes, done, status = 3 * width, 0, 0
+    try:
+        encoder.setimage(image.im, (0, 0, width, rows))
+        while status == 0:  # 0: more to come
+            _, status, data = encoder.encode(max(_PACK_BYTES // row_bytes, 1) * row_bytes)  # whole rows
+            chunk = len(data) // row_bytes
+            out[done:done + chunk] = np.frombuffer(data, np.uint8).reshape(chunk, width, 3)
+            done += chunk
+    finally:
+        encoder.cleanup()
+    assert status == 1 and done == rows, f"raw encoder status {status} after {done} of {rows} rows"  # 1: done
 
 
 def _merged(boxes: list[Box]) -> list[Box]:
