@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import re
+import sqlite3
+from contextlib import closing
 
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ from PIL import Image
 from ui_nodes import find, nodes, tap
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps import draw
+from android_gym.sim.apps import draw, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.phone import Phone
@@ -138,3 +140,28 @@ def test_draws_save_dialog_field_is_outlined_its_label_the_fields_hint() -> None
     for _ in holder[0][0].get("text"):
         phone.key(keycodes.DEL)
     assert find(phone, resource_id=f"{draw.PACKAGE}:id/save_image_filename").get("text") == "Filename"
+
+
+def test_opentracks_editor_fields_are_outlined_text_input_layouts() -> None:
+    """track_edit_fields.xml: three TextInputLayouts (``textInputOutlinedStyle``, the activity type's
+    ``textInputOutlinedExposedDropdownMenuStyle``) around track_edit_name, track_edit_activity_type and
+    track_edit_description; their labels float on the outlines (pixels only), no TextView above each field."""
+    phone = Phone()
+    with closing(sqlite3.connect(phone.fs.host_path(opentracks.DB_PATH))) as db, db:
+        db.execute("INSERT INTO tracks (name, category, description, starttime, stoptime) VALUES (?, ?, ?, ?, ?)",
+                   ("Evening loop", "biking", "Windy", 1_700_000_000_000, 1_700_000_600_000))
+    phone.run(f"monkey -p {opentracks.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, text="Evening loop")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Edit")
+    pixels, dump = phone.screenshot(), nodes(phone)
+    for name, text in (("name", "Evening loop"), ("activity_type", "biking"), ("description", "Windy")):
+        (field,) = [node for node in dump if node.get("resource-id") == f"{opentracks.PACKAGE}:id/track_edit_{name}"]
+        frame = field.getparent()
+        assert (frame.getparent().get("class"), frame.get("class"), field.get("text")) == (
+            "android.widget.LinearLayout", "android.widget.FrameLayout", text)
+        x1, y1, x2, y2 = bounds(field)
+        assert TEXT_SECONDARY in inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
+        assert inks(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {TEXT_SECONDARY}  # the outline's left edge
+    labels = (opentracks.NAME_HINT, opentracks.ACTIVITY_TYPE_HINT, opentracks.DESCRIPTION_HINT)
+    assert not [node for node in dump if node.get("text") in labels]
