@@ -17,7 +17,7 @@ from PIL import Image
 from ui_nodes import find, nodes, tap
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps import draw, opentracks
+from android_gym.sim.apps import draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.phone import Phone
@@ -165,3 +165,31 @@ def test_opentracks_editor_fields_are_outlined_text_input_layouts() -> None:
         assert inks(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {TEXT_SECONDARY}  # the outline's left edge
     labels = (opentracks.NAME_HINT, opentracks.ACTIVITY_TYPE_HINT, opentracks.DESCRIPTION_HINT)
     assert not [node for node in dump if node.get("text") in labels]
+
+
+def test_pro_expense_entry_fields_are_outlined_the_currency_suffix_in_the_amounts_box() -> None:
+    """frag_expense_entry.xml under the theme's textInputStyle (MaterialComponents' OutlinedBox): edl_name, edl_amount
+    and edl_description around edt_name, edt_amount and edt_note; the amount's suffix (the currency code) shows at
+    the box's end only while its label floats."""
+    phone = Phone()
+    phone.run(f"monkey -p {expense.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{expense.PACKAGE}:id/fb_main_add")
+    suffix = f"{expense.PACKAGE}:id/textinput_suffix_text"
+    pixels, dump = phone.screenshot(), nodes(phone)
+    for layout_name, name in (("edl_name", "edt_name"), ("edl_amount", "edt_amount"), ("edl_description", "edt_note")):
+        (field,) = [node for node in dump if node.get("resource-id") == f"{expense.PACKAGE}:id/{name}"]
+        frame = field.getparent()
+        assert frame.get("class") == "android.widget.FrameLayout"
+        assert frame.getparent().get("resource-id") == f"{expense.PACKAGE}:id/{layout_name}"
+        x1, y1, x2, y2 = bounds(field)
+        color = PRIMARY if name == "edt_name" else TEXT_SECONDARY  # the form opens with the name focused
+        assert color in inks(pixels[(y1 + y2) // 2, x1:x1 + 5])  # the outline's left edge
+    assert not [node for node in dump if node.get("resource-id") == suffix]  # the amount's label lies inside
+    tap(phone, resource_id=f"{expense.PACKAGE}:id/edt_amount")
+    phone.input_text("12")
+    amount = find(phone, resource_id=f"{expense.PACKAGE}:id/edt_amount")
+    currency = find(phone, resource_id=suffix)
+    assert currency is not None and currency.get("text") == expense.CURRENCY_CODE
+    assert currency.getparent().get("class") == "android.widget.FrameLayout"
+    (x1, y1, x2, y2), (sx1, sy1, sx2, sy2) = bounds(amount), bounds(currency)
+    assert sx2 == x2 and x1 < sx1 and y1 <= sy1 < sy2 <= y2  # at the end of the box, inside it

@@ -47,7 +47,17 @@ from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.layout import measure_width
-from android_gym.sim.ui.views import View, column, edit_text, row, scroll_list, text_view
+from android_gym.sim.ui.views import (
+    LAYOUT_ONLY,
+    OUTLINED_PADDING,
+    View,
+    column,
+    edit_text,
+    outlined_field,
+    row,
+    scroll_list,
+    text_view,
+)
 
 PACKAGE = "com.arduia.expense"
 ACTIVITY = f"{PACKAGE}.ui.MainActivity"
@@ -626,13 +636,20 @@ class ExpenseEntryFragment(_Fragment):
             self.db.insert(values)
             self.host.pop()
 
-    def _field(self, name: str, value: str, hint: str, on_text: Callable[[str], None], **props) -> View:
-        """A ``TextInputLayout`` around its ``TextInputEditText``."""
+    def _field(self, name: str, value: str, hint: str, on_text: Callable[[str], None], *inside: View,
+               error: str = "", **props) -> View:
+        """A ``TextInputLayout`` around its ``TextInputEditText``, outlined (the theme's ``textInputStyle``:
+        ``Widget.MaterialComponents.TextInputLayout.OutlinedBox``); ``inside`` lie in the box (a suffix), an
+        ``error`` below it."""
         field = edit_text(value, hint, name, on_text, resource_id=_id(name), text_size=_BODY,
                           text_color=_ON_SURFACE, **props)
-        return View(kind="column", class_name="android.widget.LinearLayout",
-                    resource_id=_id(name.replace("edt_", "edl_").replace("note", "description")),
-                    padding=dp(8), children=[field])
+        layout_id = _id(name.replace("edt_", "edl_").replace("note", "description"))
+        # 16 dp margins (grid_3) inside the form's 8 dp one (grid_2): 24 dp from the sides, 16 dp between fields
+        layout = outlined_field(field, *inside, resource_id=layout_id, weight=1)
+        if error:
+            layout.children.append(_text(error, "textinput_error", _CAPTION, _NEGATIVE))
+        margin = View(class_name=LAYOUT_ONLY, width=dp(16))
+        return View(kind="row", class_name=LAYOUT_ONLY, padding=dp(8), children=[margin, layout, margin])
 
     def _categories(self) -> View:
         """``rv_category``: one checkable card per category, the selected one checked."""
@@ -662,11 +679,13 @@ class ExpenseEntryFragment(_Fragment):
         toolbar = _toolbar("toolbar", UPDATE_DATA if update else EXPENSE_ENTRY,
                            _nav_button("arrow_back", self.host.pop), subtitle,
                            (_menu_item("time", TIME, "time"), _menu_item("calendar", CALENDAR, "calendar")))
-        amount = self._field(self.AMOUNT_KEY, self.amount, AMOUNT, self._set_amount,
-                             on_submit=self._focus(self.NOTE_KEY))
-        amount.children.append(_text(CURRENCY_CODE, "textinput_suffix_text", _CAPTION, _SECONDARY))
-        if self.error:
-            amount.children.append(_text(EMPTY_COST, "textinput_error", _CAPTION, _NEGATIVE))
+        # the currency suffix shows in the box's end while the label floats (updateSuffixTextVisibility)
+        suffix = _text(CURRENCY_CODE, "textinput_suffix_text", _BODY, _SECONDARY, gravity="center_vertical_end",
+                       padding=OUTLINED_PADDING)
+        suffix.width = measure_width(suffix)
+        floating = bool(self.amount) or self.host.focus_key == self.AMOUNT_KEY
+        amount = self._field(self.AMOUNT_KEY, self.amount, AMOUNT, self._set_amount, *([suffix] if floating else []),
+                             error=EMPTY_COST if self.error else "", on_submit=self._focus(self.NOTE_KEY))
         label = UPDATE if update else NEXT if self.locked else SAVE
         actions = [_button(label, "btn_save", self._save, weight=1)]
         if not update:  # cv_lock is GONE in update mode

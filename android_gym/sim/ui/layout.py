@@ -334,6 +334,7 @@ def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo:
         "fill": (x, y),
         "bottom": (x + m, y + height - child_h - m),
         "bottom_end": (x + width - child_w - m, y + height - child_h - m),
+        "center_vertical_end": (x + width - child_w - m, y + (height - child_h) // 2),
         "center": (x + (width - child_w) // 2 + (m if child.width is None else 0), y + (height - child_h) // 2),
     }
     cx, cy = positions[child.gravity]

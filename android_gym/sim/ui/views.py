@@ -278,9 +278,10 @@ OUTLINED_STROKE, OUTLINED_STROKE_FOCUSED, OUTLINED_CUTOUT = 3, 5, 10
 OUTLINED_LABEL_MARGIN = 20
 
 
-def outlined_field(field: View, **props) -> View:
+def outlined_field(field: View, *inside: View, **props) -> View:
     """A ``TextInputLayout`` in the outlined-box style around an EditText ``field`` (``edit_text``), its hint the
-    label. The layout (a LinearLayout in the dump, ``props`` its id and margins) sets the field's frame half a
+    label; ``inside`` lie over the field in its frame (a suffix text at its end). The layout (a LinearLayout in the
+    dump, ``props`` its id and margins) sets the field's frame half a
     collapsed label's height down (``calculateLabelMarginTop``), so the label can float across the outline's top
     edge; the outline is the field's background, drawn at its bounds (``_draw_edit``): 1 dp in the hint's colour, 2 dp
     in the primary colour when focused. The label lies inside the box where the text goes while the field is empty
@@ -288,7 +289,7 @@ def outlined_field(field: View, **props) -> View:
     then). The dump shows the label as the field's hint (its text when empty), as TextInputLayout's accessibility
     delegate reports it."""
     field.outlined, field.underline, field.padding = True, False, OUTLINED_PADDING
-    return column(View(class_name=LAYOUT_ONLY, height=OUTLINED_LABEL_MARGIN), frame(field), **props)
+    return column(View(class_name=LAYOUT_ONLY, height=OUTLINED_LABEL_MARGIN), frame(field, *inside), **props)
 
 
 def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
