@@ -17,13 +17,14 @@ from PIL import Image
 from ui_nodes import find, nodes, tap
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps import draw, expense, opentracks
+from android_gym.sim.apps import broccoli, draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import (
+    FIELD_ICON_WIDTH,
     OUTLINED_LABEL_MARGIN,
     OUTLINED_PADDING,
     PRIMARY,
@@ -193,3 +194,36 @@ def test_pro_expense_entry_fields_are_outlined_the_currency_suffix_in_the_amount
     assert currency.getparent().get("class") == "android.widget.FrameLayout"
     (x1, y1, x2, y2), (sx1, sy1, sx2, sy2) = bounds(amount), bounds(currency)
     assert sx2 == x2 and x1 < sx1 and y1 <= sy1 < sy2 <= y2  # at the end of the box, inside it
+
+
+def test_broccoli_form_fields_are_outlined_with_their_start_icons() -> None:
+    """activity_new_recipe.xml under the theme's textInputStyle (MaterialComponents' OutlinedBox): each field's
+    TextInputLayout holds its startIconDrawable (an ImageButton, text_input_start_icon) in the field's frame, the
+    text and hint moved in past it; the categories field has its drop-down end icon; typed text starts after the
+    icon and the focused label floats at the box's start."""
+    phone = Phone()
+    phone.run(f"monkey -p {broccoli.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="New Recipe")
+    ids = {name: f"{broccoli.PACKAGE}:id/{name}" for name in ("new_title", "new_categories", "text_input_start_icon",
+                                                             "text_input_end_icon")}
+    dump = nodes(phone)
+    (title,) = [node for node in dump if node.get("resource-id") == ids["new_title"]]
+    frame = title.getparent()
+    assert [child.get("class") for child in frame] == ["android.widget.ImageButton", "android.widget.EditText"]
+    assert frame[0].get("resource-id") == ids["text_input_start_icon"] and frame[0].get("clickable") == "false"
+    assert frame.getparent().get("class") == "android.widget.LinearLayout"
+    (categories,) = [node for node in dump if node.get("resource-id") == ids["new_categories"]]
+    assert [child.get("resource-id") for child in categories.getparent()] == [
+        ids["text_input_start_icon"], ids["text_input_end_icon"], ids["new_categories"]]
+    tap(phone, resource_id=ids["new_title"])
+    phone.input_text("Soup")
+    pixels = phone.screenshot()
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=ids["new_title"]))
+    _, _, icon_end, _ = bounds(find(phone, resource_id=ids["text_input_start_icon"]))
+    assert icon_end == x1 + FIELD_ICON_WIDTH
+    text_columns = np.flatnonzero((pixels[y1 + 10:y2 - 10, x1 + 10:x2 - 10] != WHITE).any(axis=(0, 2))) + x1 + 10
+    icon_ink = text_columns[text_columns < icon_end]
+    typed = text_columns[text_columns >= icon_end]
+    assert len(icon_ink) and len(typed) and typed.min() > icon_ink.max()  # the icon, then the text past it
+    label = np.flatnonzero((pixels[y1 - OUTLINED_LABEL_MARGIN:y1 - 3, x1:x2] == PRIMARY).all(axis=2).any(axis=0))
+    assert OUTLINED_PADDING <= label.min() < OUTLINED_PADDING + 10  # the floating label at the box's start

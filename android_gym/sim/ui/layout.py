@@ -145,8 +145,9 @@ def text_lines(view: View, width: int) -> tuple[str, ...]:
 
 
 def text_start(view: View) -> int:
-    """How far a text view's text starts from its left edge: its padding, and a CheckBox's box before it."""
-    return view.padding + (CHECK_BUTTON_WIDTH if view.kind == "check" and not view.box_at_end else 0)
+    """How far a text view's text starts from its left edge: its padding and indent, and a CheckBox's box before
+    it."""
+    return view.padding + view.indent + (CHECK_BUTTON_WIDTH if view.kind == "check" and not view.box_at_end else 0)
 
 
 def text_end(view: View) -> int:
