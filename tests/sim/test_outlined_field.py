@@ -183,7 +183,8 @@ def test_pro_expense_entry_fields_are_outlined_the_currency_suffix_in_the_amount
         assert frame.get("class") == "android.widget.FrameLayout"
         assert frame.getparent().get("resource-id") == f"{expense.PACKAGE}:id/{layout_name}"
         x1, y1, x2, y2 = bounds(field)
-        color = PRIMARY if name == "edt_name" else TEXT_SECONDARY  # the form opens with the name focused
+        # the form opens with the name focused: the app's colorPrimary
+        color = expense.ProExpense.day_colors[PRIMARY] if name == "edt_name" else TEXT_SECONDARY
         assert color in inks(pixels[(y1 + y2) // 2, x1:x1 + 5])  # the outline's left edge
     assert not [node for node in dump if node.get("resource-id") == suffix]  # the amount's label lies inside
     tap(phone, resource_id=f"{expense.PACKAGE}:id/edt_amount")
@@ -200,7 +201,7 @@ def test_broccoli_form_fields_are_outlined_with_their_start_icons() -> None:
     """activity_new_recipe.xml under the theme's textInputStyle (MaterialComponents' OutlinedBox): each field's
     TextInputLayout holds its startIconDrawable (an ImageButton, text_input_start_icon) in the field's frame, the
     text and hint moved in past it; the categories field has its drop-down end icon; typed text starts after the
-    icon and the focused label floats at the box's start."""
+    icon and the focused label floats at the box's start, in the app's colorPrimary."""
     phone = Phone()
     phone.run(f"monkey -p {broccoli.PACKAGE} -c android.intent.category.LAUNCHER 1")
     tap(phone, content_desc="New Recipe")
@@ -225,5 +226,6 @@ def test_broccoli_form_fields_are_outlined_with_their_start_icons() -> None:
     icon_ink = text_columns[text_columns < icon_end]
     typed = text_columns[text_columns >= icon_end]
     assert len(icon_ink) and len(typed) and typed.min() > icon_ink.max()  # the icon, then the text past it
-    label = np.flatnonzero((pixels[y1 - OUTLINED_LABEL_MARGIN:y1 - 3, x1:x2] == PRIMARY).all(axis=2).any(axis=0))
+    green = broccoli.Broccoli.day_colors[PRIMARY]  # colorPrimary, green_800
+    label = np.flatnonzero((pixels[y1 - OUTLINED_LABEL_MARGIN:y1 - 3, x1:x2] == green).all(axis=2).any(axis=0))
     assert OUTLINED_PADDING <= label.min() < OUTLINED_PADDING + 10  # the floating label at the box's start

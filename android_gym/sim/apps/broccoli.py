@@ -41,6 +41,7 @@ from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
     DIVIDER,
     LAYOUT_ONLY,
+    PRIMARY,
     TEXT_SECONDARY,
     WHITE,
     Callback,
@@ -616,6 +617,9 @@ class Broccoli(App):
     label = APP_NAME
     icon, icon_color = "app_recipes", (67, 160, 71)
     version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
+    #: colorPrimary (green_800) for the toolkit's: a focused field's outline, floating label and caret; the form keeps
+    #: its day theme by night here, so both ways.
+    day_colors = night_colors = {PRIMARY: _GREEN_800}
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 
     def __init__(self, phone: Context) -> None:

@@ -50,6 +50,7 @@ from android_gym.sim.ui.layout import measure_width
 from android_gym.sim.ui.views import (
     LAYOUT_ONLY,
     OUTLINED_PADDING,
+    PRIMARY,
     View,
     column,
     edit_text,
@@ -917,6 +918,9 @@ class ProExpense(App):
     label = APP_NAME
     icon, icon_color = "app_expense", (2, 136, 209)
     version_name, version_code = "1.0.0-beta05", 11  # android_gym/device/apps.toml
+    #: colorPrimary (the night theme's, as the screens are drawn both ways) for the toolkit's: a focused field's
+    #: outline, floating label and caret.
+    day_colors = night_colors = {PRIMARY: _PRIMARY}
     screens = (MainActivity,)
 
     def __init__(self, phone: Context) -> None:
