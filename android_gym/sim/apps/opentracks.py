@@ -54,6 +54,7 @@ from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import popup_menu
 from android_gym.sim.ui.views import (
     DIVIDER,
+    PRIMARY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
@@ -614,7 +615,10 @@ class OpenTracks(App):
     """``de.dennisguse.opentracks``: the launcher opens ``TrackListActivity``."""
 
     package = PACKAGE
-    night_colors = MATERIAL_COMPONENTS_NIGHT  # OpenTracks' night mode setting defaults to following the system
+    # OpenTracks' night mode setting defaults to following the system; colorPrimary (@color/opentracks) both ways
+    # for the toolkit's: a focused field's outline, floating label and caret
+    day_colors = {PRIMARY: _ORANGE}
+    night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _ORANGE}
     label = APP_NAME
     icon, icon_color = "app_opentracks", _ORANGE
     version_name, version_code = "v4.11.3", 5705  # android_gym/device/apps.toml
