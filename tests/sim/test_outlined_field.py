@@ -166,6 +166,10 @@ def test_opentracks_editor_fields_are_outlined_text_input_layouts() -> None:
         assert inks(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {TEXT_SECONDARY}  # the outline's left edge
     labels = (opentracks.NAME_HINT, opentracks.ACTIVITY_TYPE_HINT, opentracks.DESCRIPTION_HINT)
     assert not [node for node in dump if node.get("text") in labels]
+    tap(phone, resource_id=f"{opentracks.PACKAGE}:id/track_edit_description")
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{opentracks.PACKAGE}:id/track_edit_description"))
+    orange = opentracks.OpenTracks.day_colors[PRIMARY]  # colorPrimary, @color/opentracks
+    assert inks(phone.screenshot()[(y1 + y2) // 2, x1:x1 + 5]) == {orange}  # the focused outline, 2 dp
 
 
 def test_pro_expense_entry_fields_are_outlined_the_currency_suffix_in_the_amounts_box() -> None:
