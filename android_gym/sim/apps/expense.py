@@ -54,6 +54,7 @@ from android_gym.sim.ui.views import (
     View,
     column,
     edit_text,
+    frame,
     outlined_field,
     row,
     scroll_list,
@@ -330,8 +331,8 @@ def _category_icon(category: int, size: int) -> View:
     """``cv_category``: the round card with the category's image (no text, no description)."""
     icon = _image("imv_category", _CATEGORY_ICONS.get(category, "category"), size=dp(30), text_color=_SURFACE,
                   gravity="center")
-    return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cv_category"),
-                width=size, height=size, background=_CATEGORY_BG, corner=size // 2, children=[icon])
+    return frame(icon, resource_id=_id("cv_category"), width=size, height=size, background=_CATEGORY_BG,
+                 corner=size // 2)
 
 
 def _expense_texts(expense: dict[str, Any], symbol: str, now: dt.datetime) -> tuple[View, View]:
@@ -690,10 +691,9 @@ class ExpenseEntryFragment(_Fragment):
         label = UPDATE if update else NEXT if self.locked else SAVE
         actions = [_button(label, "btn_save", self._save, weight=1)]
         if not update:  # cv_lock is GONE in update mode
-            actions.append(View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cv_lock"),
-                                width=dp(50), height=dp(50), clickable=True, focusable=True,
-                                on_click=self._toggle_lock, background=_PRIMARY if self.locked else _CARD,
-                                children=[_image("imv_lock", "loop", gravity="center")]))
+            actions.append(frame(_image("imv_lock", "loop", gravity="center"), resource_id=_id("cv_lock"),
+                                 width=dp(50), height=dp(50), clickable=True, focusable=True,
+                                 on_click=self._toggle_lock, background=_PRIMARY if self.locked else _CARD))
         form = [self._field(self.NAME_KEY, self.name, NAME, self._set_name, on_submit=self._focus(self.AMOUNT_KEY)),
                 amount, self._categories(),
                 self._field(self.NOTE_KEY, self.note, NOTE, self._set_note, multiline=True, height=dp(100)),
@@ -827,8 +827,7 @@ class MainActivity(Screen):
             sheet = View(kind="column", class_name="android.widget.FrameLayout",
                          resource_id=_id("design_bottom_sheet"), gravity="bottom", background=_SURFACE,
                          children=[self.sheet()])
-            return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("coordinator"),
-                        children=[outside, sheet])
+            return frame(outside, sheet, resource_id=_id("coordinator"))
         page = self.top.build()
         page.gravity = "fill"  # the NavHostFragment's view is match_parent
         children = [page]
