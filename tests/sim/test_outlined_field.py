@@ -21,7 +21,7 @@ from android_gym.sim.apps import broccoli, draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.layout import layout, text_width
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import (
     FIELD_ICON_WIDTH,
@@ -233,3 +233,18 @@ def test_broccoli_form_fields_are_outlined_with_their_start_icons() -> None:
     green = broccoli.Broccoli.day_colors[PRIMARY]  # colorPrimary, green_800
     label = np.flatnonzero((pixels[y1 - OUTLINED_LABEL_MARGIN:y1 - 3, x1:x2] == green).all(axis=2).any(axis=0))
     assert OUTLINED_PADDING <= label.min() < OUTLINED_PADDING + 10  # the floating label at the box's start
+
+
+def test_a_long_press_on_a_field_with_a_start_icon_selects_the_word_under_the_finger() -> None:
+    """The start icon's room (``View.indent``) counts in mapping a point to the text: a long press on the "o" of
+    "Soup" in Broccoli's title, past the icon, selects the word, which typing then replaces."""
+    phone = Phone()
+    phone.run(f"monkey -p {broccoli.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="New Recipe")
+    title = f"{broccoli.PACKAGE}:id/new_title"
+    tap(phone, resource_id=title)
+    phone.input_text("Soup")
+    x1, y1, _, y2 = bounds(find(phone, resource_id=title))
+    phone.long_press(x1 + FIELD_ICON_WIDTH + text_width("S", 42) + 5, (y1 + y2) // 2)
+    phone.input_text("Stew")
+    assert find(phone, resource_id=title).get("text") == "Stew"
