@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import re
+import sqlite3
+from contextlib import closing
 
 import numpy as np
 import pytest
@@ -15,13 +17,14 @@ from PIL import Image
 from ui_nodes import find, nodes, tap
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps import draw
+from android_gym.sim.apps import broccoli, draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.layout import layout, text_width
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import (
+    FIELD_ICON_WIDTH,
     OUTLINED_LABEL_MARGIN,
     OUTLINED_PADDING,
     PRIMARY,
@@ -138,3 +141,110 @@ def test_draws_save_dialog_field_is_outlined_its_label_the_fields_hint() -> None
     for _ in holder[0][0].get("text"):
         phone.key(keycodes.DEL)
     assert find(phone, resource_id=f"{draw.PACKAGE}:id/save_image_filename").get("text") == "Filename"
+
+
+def test_opentracks_editor_fields_are_outlined_text_input_layouts() -> None:
+    """track_edit_fields.xml: three TextInputLayouts (``textInputOutlinedStyle``, the activity type's
+    ``textInputOutlinedExposedDropdownMenuStyle``) around track_edit_name, track_edit_activity_type and
+    track_edit_description; their labels float on the outlines (pixels only), no TextView above each field."""
+    phone = Phone()
+    with closing(sqlite3.connect(phone.fs.host_path(opentracks.DB_PATH))) as db, db:
+        db.execute("INSERT INTO tracks (name, category, description, starttime, stoptime) VALUES (?, ?, ?, ?, ?)",
+                   ("Evening loop", "biking", "Windy", 1_700_000_000_000, 1_700_000_600_000))
+    phone.run(f"monkey -p {opentracks.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, text="Evening loop")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Edit")
+    pixels, dump = phone.screenshot(), nodes(phone)
+    for name, text in (("name", "Evening loop"), ("activity_type", "biking"), ("description", "Windy")):
+        (field,) = [node for node in dump if node.get("resource-id") == f"{opentracks.PACKAGE}:id/track_edit_{name}"]
+        frame = field.getparent()
+        assert (frame.getparent().get("class"), frame.get("class"), field.get("text")) == (
+            "android.widget.LinearLayout", "android.widget.FrameLayout", text)
+        x1, y1, x2, y2 = bounds(field)
+        assert TEXT_SECONDARY in inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
+        assert inks(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {TEXT_SECONDARY}  # the outline's left edge
+    labels = (opentracks.NAME_HINT, opentracks.ACTIVITY_TYPE_HINT, opentracks.DESCRIPTION_HINT)
+    assert not [node for node in dump if node.get("text") in labels]
+    tap(phone, resource_id=f"{opentracks.PACKAGE}:id/track_edit_description")
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{opentracks.PACKAGE}:id/track_edit_description"))
+    orange = opentracks.OpenTracks.day_colors[PRIMARY]  # colorPrimary, @color/opentracks
+    assert inks(phone.screenshot()[(y1 + y2) // 2, x1:x1 + 5]) == {orange}  # the focused outline, 2 dp
+
+
+def test_pro_expense_entry_fields_are_outlined_the_currency_suffix_in_the_amounts_box() -> None:
+    """frag_expense_entry.xml under the theme's textInputStyle (MaterialComponents' OutlinedBox): edl_name, edl_amount
+    and edl_description around edt_name, edt_amount and edt_note; the amount's suffix (the currency code) shows at
+    the box's end only while its label floats."""
+    phone = Phone()
+    phone.run(f"monkey -p {expense.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{expense.PACKAGE}:id/fb_main_add")
+    suffix = f"{expense.PACKAGE}:id/textinput_suffix_text"
+    pixels, dump = phone.screenshot(), nodes(phone)
+    for layout_name, name in (("edl_name", "edt_name"), ("edl_amount", "edt_amount"), ("edl_description", "edt_note")):
+        (field,) = [node for node in dump if node.get("resource-id") == f"{expense.PACKAGE}:id/{name}"]
+        frame = field.getparent()
+        assert frame.get("class") == "android.widget.FrameLayout"
+        assert frame.getparent().get("resource-id") == f"{expense.PACKAGE}:id/{layout_name}"
+        x1, y1, x2, y2 = bounds(field)
+        # the form opens with the name focused: the app's colorPrimary
+        color = expense.ProExpense.day_colors[PRIMARY] if name == "edt_name" else TEXT_SECONDARY
+        assert color in inks(pixels[(y1 + y2) // 2, x1:x1 + 5])  # the outline's left edge
+    assert not [node for node in dump if node.get("resource-id") == suffix]  # the amount's label lies inside
+    tap(phone, resource_id=f"{expense.PACKAGE}:id/edt_amount")
+    phone.input_text("12")
+    amount = find(phone, resource_id=f"{expense.PACKAGE}:id/edt_amount")
+    currency = find(phone, resource_id=suffix)
+    assert currency is not None and currency.get("text") == expense.CURRENCY_CODE
+    assert currency.getparent().get("class") == "android.widget.FrameLayout"
+    (x1, y1, x2, y2), (sx1, sy1, sx2, sy2) = bounds(amount), bounds(currency)
+    assert sx2 == x2 and x1 < sx1 and y1 <= sy1 < sy2 <= y2  # at the end of the box, inside it
+
+
+def test_broccoli_form_fields_are_outlined_with_their_start_icons() -> None:
+    """activity_new_recipe.xml under the theme's textInputStyle (MaterialComponents' OutlinedBox): each field's
+    TextInputLayout holds its startIconDrawable (an ImageButton, text_input_start_icon) in the field's frame, the
+    text and hint moved in past it; the categories field has its drop-down end icon; typed text starts after the
+    icon and the focused label floats at the box's start, in the app's colorPrimary."""
+    phone = Phone()
+    phone.run(f"monkey -p {broccoli.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="New Recipe")
+    ids = {name: f"{broccoli.PACKAGE}:id/{name}" for name in ("new_title", "new_categories", "text_input_start_icon",
+                                                             "text_input_end_icon")}
+    dump = nodes(phone)
+    (title,) = [node for node in dump if node.get("resource-id") == ids["new_title"]]
+    frame = title.getparent()
+    assert [child.get("class") for child in frame] == ["android.widget.ImageButton", "android.widget.EditText"]
+    assert frame[0].get("resource-id") == ids["text_input_start_icon"] and frame[0].get("clickable") == "false"
+    assert frame.getparent().get("class") == "android.widget.LinearLayout"
+    (categories,) = [node for node in dump if node.get("resource-id") == ids["new_categories"]]
+    assert [child.get("resource-id") for child in categories.getparent()] == [
+        ids["text_input_start_icon"], ids["text_input_end_icon"], ids["new_categories"]]
+    tap(phone, resource_id=ids["new_title"])
+    phone.input_text("Soup")
+    pixels = phone.screenshot()
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=ids["new_title"]))
+    _, _, icon_end, _ = bounds(find(phone, resource_id=ids["text_input_start_icon"]))
+    assert icon_end == x1 + FIELD_ICON_WIDTH
+    text_columns = np.flatnonzero((pixels[y1 + 10:y2 - 10, x1 + 10:x2 - 10] != WHITE).any(axis=(0, 2))) + x1 + 10
+    icon_ink = text_columns[text_columns < icon_end]
+    typed = text_columns[text_columns >= icon_end]
+    assert len(icon_ink) and len(typed) and typed.min() > icon_ink.max()  # the icon, then the text past it
+    green = broccoli.Broccoli.day_colors[PRIMARY]  # colorPrimary, green_800
+    label = np.flatnonzero((pixels[y1 - OUTLINED_LABEL_MARGIN:y1 - 3, x1:x2] == green).all(axis=2).any(axis=0))
+    assert OUTLINED_PADDING <= label.min() < OUTLINED_PADDING + 10  # the floating label at the box's start
+
+
+def test_a_long_press_on_a_field_with_a_start_icon_selects_the_word_under_the_finger() -> None:
+    """The start icon's room (``View.indent``) counts in mapping a point to the text: a long press on the "o" of
+    "Soup" in Broccoli's title, past the icon, selects the word, which typing then replaces."""
+    phone = Phone()
+    phone.run(f"monkey -p {broccoli.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="New Recipe")
+    title = f"{broccoli.PACKAGE}:id/new_title"
+    tap(phone, resource_id=title)
+    phone.input_text("Soup")
+    x1, y1, _, y2 = bounds(find(phone, resource_id=title))
+    phone.long_press(x1 + FIELD_ICON_WIDTH + text_width("S", 42) + 5, (y1 + y2) // 2)
+    phone.input_text("Stew")
+    assert find(phone, resource_id=title).get("text") == "Stew"

@@ -40,6 +40,8 @@ from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, popup_menu
 from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
     DIVIDER,
+    LAYOUT_ONLY,
+    PRIMARY,
     TEXT_SECONDARY,
     WHITE,
     Callback,
@@ -49,9 +51,11 @@ from android_gym.sim.ui.views import (
     column,
     edit_text,
     fab,
+    field_icon,
     frame,
     group,
     image_button,
+    outlined_field,
     row,
     text_view,
 )
@@ -220,6 +224,23 @@ def _store(screen: Screen) -> RecipeStore:
     app = screen.app
     assert isinstance(app, Broccoli)
     return app.store
+
+
+#: Each form field's start icon (activity_new_recipe.xml's ``startIconDrawable``), by the field's resource name.
+_START_ICONS = {"new_title": "title", "new_categories": "label", "new_description": "info", "new_source": "link",
+                "new_servings": "person", "new_preparation_time": "time", "new_ingredients": "list",
+                "new_directions": "list_numbered"}
+
+
+def _text_input(field: View, *end: View) -> View:
+    """A ``TextInputLayout`` in the theme's ``textInputStyle`` (MaterialComponents' OutlinedBox) around ``field``,
+    its start icon before the text, ``end`` in the box after it; the style's 16 dp padding at the layout's start, end
+    and bottom (none at its top) is room around it."""
+    start = field_icon(field, _START_ICONS[field.resource_id.rsplit("/", 1)[1]], _id("text_input_start_icon"))
+    side, below = View(class_name=LAYOUT_ONLY, width=_TEXT_MARGIN), View(class_name=LAYOUT_ONLY, height=_TEXT_MARGIN)
+    layout = outlined_field(field, start, *end, weight=1)
+    boxed = View(kind="row", class_name=LAYOUT_ONLY, children=[side, layout, side])
+    return View(kind="column", class_name=LAYOUT_ONLY, children=[boxed, below])
 
 
 def _image(name: str, content_desc: str, **props) -> View:
@@ -551,10 +572,10 @@ class EditRecipeScreen(Screen):
     def _field(self, column: str, name: str, hint: str, multiline: bool) -> View:
         """A ``TextInputLayout`` around its ``TextInputEditText`` (an empty field reports the hint as its text)."""
         field = edit_text(self.values[column], hint, name, self._setter(column), resource_id=_id(name),
-                          multiline=multiline, text_size=_FIELD, padding=45)
+                          multiline=multiline, text_size=_FIELD)
         if not multiline:
             field.on_submit = self._focus_next(name)
-        return View(kind="column", class_name="android.widget.LinearLayout", children=[field], padding=_MARGIN)
+        return _text_input(field)
 
     def _focus_next(self, name: str) -> Callable[[], None]:
         """ENTER on a single-line field (``TextView.shouldAdvanceFocusOnEnter``, the IME's "next" action): the
@@ -567,9 +588,8 @@ class EditRecipeScreen(Screen):
     def _categories() -> View:
         """The categories field (``inputType="none"``, not focusable; its picker is not simulated)."""
         field = View(kind="edit", class_name="android.widget.EditText", resource_id=_id("new_categories"),
-                     text=CATEGORIES_LABEL, hint=CATEGORIES_LABEL, text_size=_FIELD, padding=45,
-                     text_color=TEXT_SECONDARY)
-        return View(kind="column", class_name="android.widget.LinearLayout", children=[field], padding=_MARGIN)
+                     text=CATEGORIES_LABEL, hint=CATEGORIES_LABEL, text_size=_FIELD, text_color=TEXT_SECONDARY)
+        return _text_input(field, field_icon(field, "down", _id("text_input_end_icon"), end=True))
 
     def _keep_focused_visible(self, items: list[View]) -> None:
         """Scroll the form so the focused field shows, as ``NestedScrollView`` does when focus moves, the window
@@ -579,7 +599,7 @@ class EditRecipeScreen(Screen):
         if state == self._visible_for:
             return
         self._visible_for = state
-        index = next((i for i, item in enumerate(items) if item.children[0].key == self.focus_key), None)
+        index = next((i for i, item in enumerate(items) if any(v.key == self.focus_key for v in item.walk())), None)
         if not self.focus_key or index is None:
             return
         heights = [measure_height(item, self.phone.window.design_width) for item in items]
@@ -597,6 +617,9 @@ class Broccoli(App):
     label = APP_NAME
     icon, icon_color = "app_recipes", (67, 160, 71)
     version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
+    #: colorPrimary (green_800) for the toolkit's: a focused field's outline, floating label and caret; the form keeps
+    #: its day theme by night here, so both ways.
+    day_colors = night_colors = {PRIMARY: _GREEN_800}
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 
     def __init__(self, phone: Context) -> None:

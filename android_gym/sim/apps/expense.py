@@ -47,7 +47,19 @@ from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.layout import measure_width
-from android_gym.sim.ui.views import View, column, edit_text, row, scroll_list, text_view
+from android_gym.sim.ui.views import (
+    LAYOUT_ONLY,
+    OUTLINED_PADDING,
+    PRIMARY,
+    View,
+    column,
+    edit_text,
+    frame,
+    outlined_field,
+    row,
+    scroll_list,
+    text_view,
+)
 
 PACKAGE = "com.arduia.expense"
 ACTIVITY = f"{PACKAGE}.ui.MainActivity"
@@ -319,8 +331,8 @@ def _category_icon(category: int, size: int) -> View:
     """``cv_category``: the round card with the category's image (no text, no description)."""
     icon = _image("imv_category", _CATEGORY_ICONS.get(category, "category"), size=dp(30), text_color=_SURFACE,
                   gravity="center")
-    return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cv_category"),
-                width=size, height=size, background=_CATEGORY_BG, corner=size // 2, children=[icon])
+    return frame(icon, resource_id=_id("cv_category"), width=size, height=size, background=_CATEGORY_BG,
+                 corner=size // 2)
 
 
 def _expense_texts(expense: dict[str, Any], symbol: str, now: dt.datetime) -> tuple[View, View]:
@@ -626,13 +638,20 @@ class ExpenseEntryFragment(_Fragment):
             self.db.insert(values)
             self.host.pop()
 
-    def _field(self, name: str, value: str, hint: str, on_text: Callable[[str], None], **props) -> View:
-        """A ``TextInputLayout`` around its ``TextInputEditText``."""
+    def _field(self, name: str, value: str, hint: str, on_text: Callable[[str], None], *inside: View,
+               error: str = "", **props) -> View:
+        """A ``TextInputLayout`` around its ``TextInputEditText``, outlined (the theme's ``textInputStyle``:
+        ``Widget.MaterialComponents.TextInputLayout.OutlinedBox``); ``inside`` lie in the box (a suffix), an
+        ``error`` below it."""
         field = edit_text(value, hint, name, on_text, resource_id=_id(name), text_size=_BODY,
                           text_color=_ON_SURFACE, **props)
-        return View(kind="column", class_name="android.widget.LinearLayout",
-                    resource_id=_id(name.replace("edt_", "edl_").replace("note", "description")),
-                    padding=dp(8), children=[field])
+        layout_id = _id(name.replace("edt_", "edl_").replace("note", "description"))
+        # 16 dp margins (grid_3) inside the form's 8 dp one (grid_2): 24 dp from the sides, 16 dp between fields
+        layout = outlined_field(field, *inside, resource_id=layout_id, weight=1)
+        if error:
+            layout.children.append(_text(error, "textinput_error", _CAPTION, _NEGATIVE))
+        margin = View(class_name=LAYOUT_ONLY, width=dp(16))
+        return View(kind="row", class_name=LAYOUT_ONLY, padding=dp(8), children=[margin, layout, margin])
 
     def _categories(self) -> View:
         """``rv_category``: one checkable card per category, the selected one checked."""
@@ -662,18 +681,19 @@ class ExpenseEntryFragment(_Fragment):
         toolbar = _toolbar("toolbar", UPDATE_DATA if update else EXPENSE_ENTRY,
                            _nav_button("arrow_back", self.host.pop), subtitle,
                            (_menu_item("time", TIME, "time"), _menu_item("calendar", CALENDAR, "calendar")))
-        amount = self._field(self.AMOUNT_KEY, self.amount, AMOUNT, self._set_amount,
-                             on_submit=self._focus(self.NOTE_KEY))
-        amount.children.append(_text(CURRENCY_CODE, "textinput_suffix_text", _CAPTION, _SECONDARY))
-        if self.error:
-            amount.children.append(_text(EMPTY_COST, "textinput_error", _CAPTION, _NEGATIVE))
+        # the currency suffix shows in the box's end while the label floats (updateSuffixTextVisibility)
+        suffix = _text(CURRENCY_CODE, "textinput_suffix_text", _BODY, _SECONDARY, gravity="center_vertical_end",
+                       padding=OUTLINED_PADDING)
+        suffix.width = measure_width(suffix)
+        floating = bool(self.amount) or self.host.focus_key == self.AMOUNT_KEY
+        amount = self._field(self.AMOUNT_KEY, self.amount, AMOUNT, self._set_amount, *([suffix] if floating else []),
+                             error=EMPTY_COST if self.error else "", on_submit=self._focus(self.NOTE_KEY))
         label = UPDATE if update else NEXT if self.locked else SAVE
         actions = [_button(label, "btn_save", self._save, weight=1)]
         if not update:  # cv_lock is GONE in update mode
-            actions.append(View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cv_lock"),
-                                width=dp(50), height=dp(50), clickable=True, focusable=True,
-                                on_click=self._toggle_lock, background=_PRIMARY if self.locked else _CARD,
-                                children=[_image("imv_lock", "loop", gravity="center")]))
+            actions.append(frame(_image("imv_lock", "loop", gravity="center"), resource_id=_id("cv_lock"),
+                                 width=dp(50), height=dp(50), clickable=True, focusable=True,
+                                 on_click=self._toggle_lock, background=_PRIMARY if self.locked else _CARD))
         form = [self._field(self.NAME_KEY, self.name, NAME, self._set_name, on_submit=self._focus(self.AMOUNT_KEY)),
                 amount, self._categories(),
                 self._field(self.NOTE_KEY, self.note, NOTE, self._set_note, multiline=True, height=dp(100)),
@@ -807,8 +827,7 @@ class MainActivity(Screen):
             sheet = View(kind="column", class_name="android.widget.FrameLayout",
                          resource_id=_id("design_bottom_sheet"), gravity="bottom", background=_SURFACE,
                          children=[self.sheet()])
-            return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("coordinator"),
-                        children=[outside, sheet])
+            return frame(outside, sheet, resource_id=_id("coordinator"))
         page = self.top.build()
         page.gravity = "fill"  # the NavHostFragment's view is match_parent
         children = [page]
@@ -898,6 +917,9 @@ class ProExpense(App):
     label = APP_NAME
     icon, icon_color = "app_expense", (2, 136, 209)
     version_name, version_code = "1.0.0-beta05", 11  # android_gym/device/apps.toml
+    #: colorPrimary (the night theme's, as the screens are drawn both ways) for the toolkit's: a focused field's
+    #: outline, floating label and caret.
+    day_colors = night_colors = {PRIMARY: _PRIMARY}
     screens = (MainActivity,)
 
     def __init__(self, phone: Context) -> None:

@@ -54,6 +54,7 @@ from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import popup_menu
 from android_gym.sim.ui.views import (
     DIVIDER,
+    PRIMARY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
@@ -62,7 +63,7 @@ from android_gym.sim.ui.views import (
     View,
     column,
     edit_text,
-    group,
+    outlined_field,
     row,
     scroll_list,
     text_view,
@@ -583,11 +584,11 @@ class TrackEditScreen(_TrackScreen):
         description = edit_text(fields.description, DESCRIPTION_HINT, self.DESCRIPTION,
                                 lambda text: setattr(fields, "description", text), resource_id=_id(self.DESCRIPTION),
                                 focused=self.focus_key == self.DESCRIPTION)
-        form = column(_outlined(NAME_HINT, name),
-                      row(_outlined(ACTIVITY_TYPE_HINT, kind, weight=1),
+        form = column(outlined_field(name),
+                      row(outlined_field(kind, weight=1),
                           _icon("", icon_of(fields.activity_type), _nothing, name="track_edit_activity_type_icon",
                                 color=_ORANGE)),
-                      _outlined(DESCRIPTION_HINT, description), padding=21, spacing=42)
+                      outlined_field(description), padding=21, spacing=42)
         buttons = row(_flat_button(CANCEL, "track_edit_cancel", self.finish), View(weight=1),
                       _flat_button(SAVE, "track_edit_save", self._save), height=_BAR)
         body = View(kind="list", class_name="android.widget.ScrollView", key="track_edit_fields", scrollable=True,
@@ -603,12 +604,6 @@ class TrackEditScreen(_TrackScreen):
         self.finish()
 
 
-def _outlined(label: str, field: View, **props) -> View:
-    """A ``TextInputLayout`` (outlined) around ``field``, its hint floating above it as a label."""
-    return group("column", "com.google.android.material.textfield.TextInputLayout",
-                 text_view(label, text_size=_SMALL, padding=0, text_color=TEXT_SECONDARY), field, **props)
-
-
 def _flat_button(text: str, name: str, on_click: Callback) -> View:
     """``@style/BottomButton``: a text button."""
     return View(kind="button", class_name="android.widget.Button", resource_id=_id(name), text=text.upper(),
@@ -620,7 +615,10 @@ class OpenTracks(App):
     """``de.dennisguse.opentracks``: the launcher opens ``TrackListActivity``."""
 
     package = PACKAGE
-    night_colors = MATERIAL_COMPONENTS_NIGHT  # OpenTracks' night mode setting defaults to following the system
+    # OpenTracks' night mode setting defaults to following the system; colorPrimary (@color/opentracks) both ways
+    # for the toolkit's: a focused field's outline, floating label and caret
+    day_colors = {PRIMARY: _ORANGE}
+    night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _ORANGE}
     label = APP_NAME
     icon, icon_color = "app_opentracks", _ORANGE
     version_name, version_code = "v4.11.3", 5705  # android_gym/device/apps.toml

@@ -145,8 +145,9 @@ def text_lines(view: View, width: int) -> tuple[str, ...]:
 
 
 def text_start(view: View) -> int:
-    """How far a text view's text starts from its left edge: its padding, and a CheckBox's box before it."""
-    return view.padding + (CHECK_BUTTON_WIDTH if view.kind == "check" and not view.box_at_end else 0)
+    """How far a text view's text starts from its left edge: its padding and indent, and a CheckBox's box before
+    it."""
+    return view.padding + view.indent + (CHECK_BUTTON_WIDTH if view.kind == "check" and not view.box_at_end else 0)
 
 
 def text_end(view: View) -> int:
@@ -334,6 +335,7 @@ def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo:
         "fill": (x, y),
         "bottom": (x + m, y + height - child_h - m),
         "bottom_end": (x + width - child_w - m, y + height - child_h - m),
+        "center_vertical_end": (x + width - child_w - m, y + (height - child_h) // 2),
         "center": (x + (width - child_w) // 2 + (m if child.width is None else 0), y + (height - child_h) // 2),
     }
     cx, cy = positions[child.gravity]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from android_gym.sim.ui.layout import layout, line_height, measure_width, text_width, wrap
+from android_gym.sim.ui.layout import layout, line_height, measure_width, text_end, text_start, text_width, wrap
 from android_gym.sim.ui.views import DIVIDER, TEXT, WHITE, Callback, View, text_view
 
 # AOSP core/res/res/values/strings.xml: cut, copy, paste, selectAll.
@@ -82,7 +82,7 @@ def text_lines(view: View) -> list[tuple[int, str]]:
         return [(0, view.value)]
     x1, _, x2, _ = view.bounds
     lines, offset = [], 0
-    for line in wrap(view.value, view.text_size, x2 - x1 - 2 * view.padding):
+    for line in wrap(view.value, view.text_size, x2 - x1 - text_start(view) - text_end(view)):
         if lines and view.value[offset:offset + 1] == "\n":
             offset += 1  # a paragraph break: the next line (even an empty one) starts after it
         found = view.value.find(line, offset)
@@ -104,7 +104,7 @@ def offset_at(view: View, x: float, y: float) -> tuple[int, bool]:
     row = int((y - text_top(view)) // line_height(view.text_size))
     start, line = lines[min(max(row, 0), len(lines) - 1)]
     size = view.text_size
-    local = x - view.bounds[0] - view.padding
+    local = x - view.bounds[0] - text_start(view)
     nearest = min(range(len(line) + 1), key=lambda i: abs(text_width(line[:i], size) - local))
     return start + nearest, bool(line) and 0 <= local <= text_width(line, size)
 
@@ -114,7 +114,7 @@ def caret_point(view: View, offset: int) -> tuple[int, int]:
     lines = text_lines(view)
     row = max(i for i, (start, _) in enumerate(lines) if start <= offset or i == 0)
     start, line = lines[row]
-    return (view.bounds[0] + view.padding + int(text_width(line[:offset - start], view.text_size)),
+    return (view.bounds[0] + text_start(view) + int(text_width(line[:offset - start], view.text_size)),
             text_top(view) + row * line_height(view.text_size))
 
 
@@ -125,7 +125,7 @@ def highlight_boxes(view: View, start: int, end: int) -> list[tuple[int, int, in
     for row, (first, line) in enumerate(text_lines(view)):
         a, b = max(start, first) - first, min(end, first + len(line)) - first
         if a < b:
-            x, y = view.bounds[0] + view.padding, text_top(view) + row * step
+            x, y = view.bounds[0] + text_start(view), text_top(view) + row * step
             boxes.append((x + int(text_width(line[:a], size)), y, x + int(text_width(line[:b], size)), y + step))
     return boxes
 

@@ -88,6 +88,8 @@ class View:
     one is outlined in (``None``: ``?colorControlNormal``, the window's secondary text colour); ``box_at_end`` puts
     the box after its label, at the view's end (``android:layoutDirection="rtl"`` on a CheckBox whose label reads
     left to right).
+    ``indent`` moves a field's text further in from its start than its padding (the room a ``TextInputLayout``'s
+    start icon takes: the EditText's compound padding).
     ``underline`` draws an EditText's default background, its underline; off for a field whose layout replaces it
     (``android:background="@null"``: a search bar's or an address bar's field). ``outlined`` draws it instead as
     Material's outlined box (``outlined_field``).
@@ -137,6 +139,7 @@ class View:
     exact_height: bool = False
     weight: float = 0.0
     padding: int = 0
+    indent: int = 0
     spacing: int = 0
     gravity: str = "top"
     margin: int = 0
@@ -276,19 +279,37 @@ def edit_text(value: str, hint: str, key: str, on_text: Callable[[str], None], *
 OUTLINED_LABEL_SIZE, OUTLINED_PADDING, OUTLINED_CORNER = 31, 42, 10
 OUTLINED_STROKE, OUTLINED_STROKE_FOCUSED, OUTLINED_CUTOUT = 3, 5, 10
 OUTLINED_LABEL_MARGIN = 20
+#: The room a ``TextInputLayout``'s start or end icon takes: its ImageButton's 48 dp touch target
+#: (``mtrl_min_touch_target_size``), the icon 24 dp in its middle.
+FIELD_ICON_WIDTH = 126
 
 
-def outlined_field(field: View, **props) -> View:
+def outlined_field(field: View, *inside: View, **props) -> View:
     """A ``TextInputLayout`` in the outlined-box style around an EditText ``field`` (``edit_text``), its hint the
-    label. The layout (a LinearLayout in the dump, ``props`` its id and margins) sets the field's frame half a
-    collapsed label's height down (``calculateLabelMarginTop``), so the label can float across the outline's top
-    edge; the outline is the field's background, drawn at its bounds (``_draw_edit``): 1 dp in the hint's colour, 2 dp
-    in the primary colour when focused. The label lies inside the box where the text goes while the field is empty
-    and unfocused, and floats in a gap cut into the top edge, 12 sp, when it has text or the focus (the primary colour
-    then). The dump shows the label as the field's hint (its text when empty), as TextInputLayout's accessibility
-    delegate reports it."""
+    label; ``inside`` lie in its frame with it (a suffix text at its end, ``field_icon``). The layout (a
+    LinearLayout in the dump, ``props`` its id and margins) sets the field's frame half a collapsed label's height
+    down (``calculateLabelMarginTop``), so the label can float across the outline's top edge; the outline is the
+    field's background, drawn at its bounds (``_draw_edit``): 1 dp in the hint's colour, 2 dp in the primary colour
+    when focused. The label lies inside the box where the text goes while the field is empty and unfocused, and
+    floats in a gap cut into the top edge, 12 sp, when it has text or the focus (the primary colour then). The dump
+    shows the label as the field's hint (its text when empty), as TextInputLayout's accessibility delegate reports
+    it."""
     field.outlined, field.underline, field.padding = True, False, OUTLINED_PADDING
-    return column(View(class_name=LAYOUT_ONLY, height=OUTLINED_LABEL_MARGIN), frame(field), **props)
+    return column(View(class_name=LAYOUT_ONLY, height=OUTLINED_LABEL_MARGIN), frame(*inside, field), **props)
+
+
+def field_icon(field: View, icon: str, resource_id: str, *, end: bool = False) -> View:
+    """A ``TextInputLayout``'s start icon (``startIconDrawable``; ``end``: its end icon) for ``field``, to lie in its
+    box (``outlined_field``'s ``inside``): a not clickable ImageButton at the box's start (or end), the touch target
+    wide, the icon in the hint's colour; a start icon moves the field's text and hint in past it (the EditText's
+    compound padding)."""
+    if end:
+        return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
+                    width=FIELD_ICON_WIDTH, height=FIELD_ICON_WIDTH, gravity="center_vertical_end",
+                    text_color=TEXT_SECONDARY)
+    field.indent = FIELD_ICON_WIDTH - OUTLINED_PADDING
+    return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
+                width=FIELD_ICON_WIDTH, gravity="fill", text_color=TEXT_SECONDARY)
 
 
 def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
