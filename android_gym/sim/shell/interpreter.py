@@ -120,8 +120,8 @@ def _writes_data_only(argv: list[str]) -> bool:
 
 class ShellOutput:
     """What a command line printed and how it exited; ``read_only`` when every command it ran only read the
-    device or changed only what the phone redraws on its own (so nothing is left to redraw: ``_REDRAWS_ITSELF``), ``data_only`` when the commands that wrote wrote only what
-    apps keep (``Phone.data_changed``).
+    device or changed only what the phone redraws on its own (so nothing is left to redraw: ``_REDRAWS_ITSELF``),
+    ``data_only`` when the commands that wrote wrote only what apps keep (``Phone.data_changed``).
 
     The standard output may be given in pieces, as the commands wrote it (``Output.parts``): adbd sends
     ``stdout_parts`` as they are, so a screenshot's frame is not copied into one buffer; ``stdout`` joins them
