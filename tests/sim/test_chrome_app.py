@@ -112,6 +112,23 @@ def test_the_home_page_is_the_new_tab_page_with_the_logo_and_a_search_box_that_f
     assert node(phone, **{"resource-id": LOGO})
 
 
+def test_the_new_tab_page_reads_no_page_nodes_and_a_page_opened_over_it_shows_its_own(phone, monkeypatch):
+    """The new-tab page is native: Chromium is not asked for the blank tab's accessibility tree under it, even as
+    the keyboard resizes the tab; the page opened next is read and dumped."""
+    reads = []
+    read_nodes = chromium.WebPage._nodes
+    monkeypatch.setattr(chromium.WebPage, "_nodes", lambda page: reads.append(1) or read_nodes(page))
+    phone.run("am force-stop com.android.chrome")
+    phone.run("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
+    phone.tap(*centre(node(phone, **{"resource-id": "com.android.chrome:id/search_box_text"})))
+    assert phone.activities.top.keyboard_shown and node(phone, **{"resource-id": LOGO})
+    phone.key(keycodes.BACK)
+    assert node(phone, **{"resource-id": LOGO}) and reads == []
+    phone.activities.top.app.open("file:///sdcard/Download/page.html")
+    assert node(phone, **{"class": "android.webkit.WebView"})["text"] == "Test page" and node(phone, text="Press")
+    assert reads == [1]
+
+
 def test_about_blank_typed_in_the_omnibox_is_a_blank_page_and_back_returns_to_the_new_tab_page(phone):
     """Chrome loads a typed ``about:blank`` as the empty page it is, its address in the URL bar, not the new-tab
     page the home button shows; BACK comes back to the new-tab page."""

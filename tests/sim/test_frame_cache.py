@@ -14,6 +14,7 @@ import pytest
 
 from android_gym.agents import OracleAgent, RandomValidAgent
 from android_gym.device.sim import SimDevice
+from android_gym.sim import keycodes
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
@@ -64,6 +65,20 @@ def test_a_command_that_writes_redraws(phone: Phone) -> None:
     second, rgba = phone.window.frame(), phone.screenshot_rgba()
     phone.run("echo note > /sdcard/note.txt")
     assert phone.window.frame() is not second and phone.screenshot_rgba() is not rgba
+
+
+def test_launching_the_app_in_front_again_keeps_its_frame_and_another_app_redraws(phone: Phone) -> None:
+    phone.run("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+    phone.tap(*_center(phone, "Stopwatch"))
+    shown = phone.window.frame()
+    result = phone.run("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+    assert result.exit_code == 0 and phone.window.frame() is shown  # monkey's launch of the front app: no change
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    assert phone.activities.top.app.package == "com.simplemobiletools.smsmessenger"
+    assert 'package="com.simplemobiletools.smsmessenger"' in phone.ui_dump()
+    phone.key(keycodes.HOME)
+    phone.run("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+    assert 'text="Stopwatch"' in phone.ui_dump() and phone.window.frame() is not shown  # its task back in front
 
 
 def test_the_status_bar_clock_turns_with_the_minute(phone: Phone) -> None:

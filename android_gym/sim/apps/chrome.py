@@ -180,9 +180,10 @@ class MainScreen(Screen):
         width, height = self._fit_page()
         if self.focus_key == _WEB_FIELD and tab.page.focused_value() is None:
             self.focus_key, self.keyboard_shown = "", False
-        state = tab.page.state()
-        url = display_url(self.phone.fs.host_path("/"), state.url)
-        if url:
+        # The new-tab page is drawn natively over the tab's blank page, whose accessibility nodes nobody reads
+        state = None if tab.page.url == HOME_URL else tab.page.state()
+        url = "" if state is None else display_url(self.phone.fs.host_path("/"), state.url)
+        if state is not None and url:
             css = width / round(width / DESIGN_DP)
             nodes = [self._node(node, css) for node in state.nodes]
             pixels = self._screen_size(width, height)

@@ -44,16 +44,19 @@ class ActivityManager:
 
     def launch(self, app: App, screen_class: type[Screen] | None = None, intent: Intent | None = None,
                new_task: bool = False) -> Screen:
-        """Start an activity of ``app``: resume its task when launched from the launcher, else push a new one."""
+        """Start an activity of ``app``: resume its task when launched from the launcher (the screen stays as it is
+        when that task is in front already), else push a new one."""
         intent = intent or Intent(action="android.intent.action.MAIN",
                                   categories=("android.intent.category.LAUNCHER",))
         task = self._task_of(app.package)
         if task is not None:
+            in_front = task is self._tasks[-1]
             self._tasks.remove(task)
             self._tasks.append(task)
             is_launch = screen_class is None or screen_class is app.screens[0]
             if is_launch and not new_task and "android.intent.category.LAUNCHER" in intent.categories:
-                self._changed()
+                if not in_front:  # the app in front launched again: nothing changes, nothing is redrawn
+                    self._changed()
                 return task[-1]
             if new_task:
                 task.clear()

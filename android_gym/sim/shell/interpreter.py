@@ -88,6 +88,12 @@ _DATA_ONLY_SUBCOMMANDS = {"am": frozenset({"force-stop", "broadcast"}), "pm": fr
                           "settings": frozenset({"put", "delete"})}
 
 
+#: Commands after which the shell leaves the screen as it is: the phone redraws on its own whatever they change
+#: (``monkey`` starts an activity through the activity manager, which redraws when the tasks change; launching the
+#: app already in front changes nothing).
+_REDRAWS_ITSELF = frozenset({"monkey"})
+
+
 #: Commands whose arguments tell whether they only read the device.
 _READS_ONLY_WHEN = {**input_commands.READS_ONLY, **system.READS_ONLY}
 
@@ -99,11 +105,12 @@ def _listed(argv: list[str], commands: frozenset[str], subcommands: dict[str, fr
 
 
 def _reads_only(argv: list[str]) -> bool:
-    """Whether ``argv`` is known to only read the device (unknown commands may write)."""
+    """Whether ``argv`` is known to only read the device, or to change only what the phone redraws on its own
+    (``_REDRAWS_ITSELF``): nothing is left for the shell to redraw (unknown commands may write)."""
     name = argv[0].rpartition("/")[2]
     if name in _READS_ONLY_WHEN:
         return _READS_ONLY_WHEN[name](argv)
-    return _listed(argv, _READ_ONLY, _READ_ONLY_SUBCOMMANDS)
+    return name in _REDRAWS_ITSELF or _listed(argv, _READ_ONLY, _READ_ONLY_SUBCOMMANDS)
 
 
 def _writes_data_only(argv: list[str]) -> bool:
@@ -113,8 +120,8 @@ def _writes_data_only(argv: list[str]) -> bool:
 
 class ShellOutput:
     """What a command line printed and how it exited; ``read_only`` when every command it ran only read the
-    device (so nothing on screen can have changed), ``data_only`` when the commands that wrote wrote only what
-    apps keep (``Phone.data_changed``).
+    device or changed only what the phone redraws on its own (so nothing is left to redraw: ``_REDRAWS_ITSELF``),
+    ``data_only`` when the commands that wrote wrote only what apps keep (``Phone.data_changed``).
 
     The standard output may be given in pieces, as the commands wrote it (``Output.parts``): adbd sends
     ``stdout_parts`` as they are, so a screenshot's frame is not copied into one buffer; ``stdout`` joins them

@@ -105,10 +105,12 @@ def number(phone: ShellDevice, tasks: list[list[Screen]]) -> None:
     one task at most: the others have theirs)."""
     ids = _ids(phone)
     ends = [(task[0], task[-1]) for task in tasks]
-    numbered = {(id(root), id(top)) for root, top in ids.numbered}  # alive: ids.numbered holds them
-    for task, (root, top) in zip(tasks, ends):
-        if (id(root), id(top)) not in numbered:
-            record_hash(phone, top)
+    if ends == ids.numbered:  # the same activities (screens compare by identity)
+        return
+    numbered = set(ids.numbered)  # alive while ids.numbered holds them: no other screen takes their hash
+    for task, end in zip(tasks, ends):
+        if end not in numbered:
+            record_hash(phone, end[1])
             task_id(phone, task)
     ids.numbered = ends
 
