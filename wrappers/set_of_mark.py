@@ -179,8 +179,8 @@ def _hidden(pixels: np.ndarray, rect: Sequence[int]) -> int:
     """How much screen detail (text, icons, pictures) a label at ``rect`` would hide: its edge pixels, those with
     a colour step to the next pixel right or below."""
     patch = pixels[rect[1]:rect[3], rect[0]:rect[2]]
-    if (patch == patch[0, 0]).all():
-        return 0  # one colour, the common case (a label over plain background), checked cheaply first
+    if patch.tobytes() == patch[0, 0].tobytes() * (patch.shape[0] * patch.shape[1]):
+        return 0  # one colour, the common case (a label over plain background), checked cheaply as bytes
     patch = patch.astype(np.int16)
     across, down = np.abs(patch[:, 1:] - patch[:, :-1]) > EDGE_STEP, np.abs(patch[1:] - patch[:-1]) > EDGE_STEP
     edge = np.zeros(patch.shape[:2], dtype=bool)
@@ -212,6 +212,47 @@ def _clashes(rects: np.ndarray) -> list[list[tuple[int, list[int]]]]:
     return clashes
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What ``label_boxes`` knows of a screen's labels before looking at its pixels, per element: the candidate
+    rectangles (``spots``, N x K, left/top/right/bottom, on the screen), each candidate's rank (2 when it moved
+    onto the screen off its corner, + 1 when it covers another element's box; lower is better), whether it lies
+    near another element's box (``nears``), how many edge pixels the label may hide unnoticed (``tolerated``),
+    and the earlier labels it can clash with (``_clashes``). Shared through a cache: read-only."""
+
+    spots: list[list[list[int]]]
+    ranks: list[list[int]]
+    nears: list[list[bool]]
+    tolerated: list[int]
+    clashes: list[list[tuple[int, list[int]]]]
+
+
+@lru_cache(maxsize=32)
+def _plan(boxes: tuple[tuple[int, int, int, int], ...], sizes: tuple[tuple[int, int], ...],
+          screen: tuple[int, int]) -> _Plan:
+    """The pixel-free part of ``label_boxes`` for elements at ``boxes`` with labels of ``sizes`` on a ``screen``
+    of (width, height) pixels; a screen that keeps its layout from one step to the next reuses it."""
+    box = np.array(boxes, dtype=np.int64)
+    size = np.array(sizes, dtype=np.int64)[:, None, :]  # N x 1 x (width, height)
+    corners = np.array([_candidates(b, wh) for b, wh in zip(boxes, sizes)])  # N x K x 2
+    start = np.clip(corners, 0, np.array(screen) - size)
+    rects = np.concatenate([start, start + size], axis=2)  # N x K x 4, on the screen
+    count, candidates = rects.shape[:2]
+    area = size[:, :, 0] * size[:, :, 1]  # N x 1
+    contains = (box[None, :, :2] <= box[:, None, :2]).all(axis=2) & \
+        (box[None, :, 2:] >= box[:, None, 2:]).all(axis=2)  # [i, j]: box j contains box i (i's own included)
+    inside = (rects[:, :, :2] >= box[:, None, :2]).all(axis=2) & (rects[:, :, 2:] <= box[:, None, 2:]).all(axis=2)
+    margin = size[:, :, 1:2] * np.array([-1, -1, 1, 1])
+    other = ~contains[:, None, :]
+    shared = _overlaps(rects.reshape(-1, 4), box).reshape(count, candidates, count)
+    covers_other = ((shared * 10 > area[:, :, None]) & other).any(axis=2)  # N x K
+    grown = _overlaps((rects + margin).reshape(-1, 4), box).reshape(count, candidates, count)
+    near = ~inside & ((grown > 0) & other).any(axis=2)
+    moved = (start != corners).any(axis=2)  # moved onto the screen, off its corner
+    return _Plan(spots=rects.tolist(), ranks=(moved * 2 + covers_other).tolist(), nears=near.tolist(),
+                 tolerated=(area[:, 0] // HIDDEN_TOLERANCE).tolist(), clashes=_clashes(rects))
+
+
 def label_boxes(pixels: np.ndarray, elements: Sequence[UIElement],
                 style: str = "androidworld") -> list[tuple[int, int, int, int]]:
     """The ``(left, top, right, bottom)`` pixel box (right/bottom exclusive) of each element's label, in the
@@ -235,41 +276,23 @@ def label_boxes(pixels: np.ndarray, elements: Sequence[UIElement],
         return [_clamped(element.bbox_pixels.center, size, (width, height)) for element, size in zip(elements, sizes)]
     if not elements:
         return []
-    boxes = np.array([[e.bbox_pixels.x_min, e.bbox_pixels.y_min, e.bbox_pixels.x_max, e.bbox_pixels.y_max]
-                      for e in elements], dtype=np.int64)
-    size = np.array(sizes, dtype=np.int64)[:, None, :]  # N x 1 x (width, height)
-    corners = np.array([_candidates(tuple(box), tuple(wh)) for box, wh in zip(boxes.tolist(), sizes)])  # N x K x 2
-    start = np.clip(corners, 0, np.array([width, height]) - size)
-    rects = np.concatenate([start, start + size], axis=2)  # N x K x 4, on the screen
-    count, candidates = rects.shape[:2]
-    area = size[:, :, 0] * size[:, :, 1]  # N x 1
-    contains = (boxes[None, :, :2] <= boxes[:, None, :2]).all(axis=2) & \
-        (boxes[None, :, 2:] >= boxes[:, None, 2:]).all(axis=2)  # [i, j]: box j contains box i (i's own included)
-    inside = (rects[:, :, :2] >= boxes[:, None, :2]).all(axis=2) & (rects[:, :, 2:] <= boxes[:, None, 2:]).all(axis=2)
-    margin = size[:, :, 1:2] * np.array([-1, -1, 1, 1])
-    other = ~contains[:, None, :]
-    shared = _overlaps(rects.reshape(-1, 4), boxes).reshape(count, candidates, count)
-    covers_other = ((shared * 10 > area[:, :, None]) & other).any(axis=2)  # N x K
-    grown = _overlaps((rects + margin).reshape(-1, 4), boxes).reshape(count, candidates, count)
-    near = ~inside & ((grown > 0) & other).any(axis=2)
-    moved = (start != corners).any(axis=2)  # moved onto the screen, off its corner
-    ranks, nears, spots = (moved * 2 + covers_other).tolist(), near.tolist(), rects.tolist()
-    tolerated = (area[:, 0] // HIDDEN_TOLERANCE).tolist()  # edge pixels that hide nothing to speak of
+    plan = _plan(tuple((e.bbox_pixels.x_min, e.bbox_pixels.y_min, e.bbox_pixels.x_max, e.bbox_pixels.y_max)
+                       for e in elements), tuple(sizes), (width, height))
     chosen: list[int] = []
-    for i, clashes in enumerate(_clashes(rects)):
+    for i, clashes in enumerate(plan.clashes):
         covered = 0  # bit k: candidate k covers a label already placed
         for j, bits in clashes:
             covered |= bits[chosen[j]]
-        first = [(covered >> k & 1, ranks[i][k]) for k in range(candidates)]
-        best = min(first)
-        shortlist = sorted((k for k in range(candidates) if first[k] == best), key=lambda k: (nears[i][k], k))
+        first = [(covered >> k & 1, rank) for k, rank in enumerate(plan.ranks[i])]
+        best, near = min(first), plan.nears[i]
+        shortlist = sorted((k for k, key in enumerate(first) if key == best), key=lambda k: (near[k], k))
         hidden: dict[int, int] = {}
         for k in shortlist:  # the first that hides nothing to speak of wins; else the one hiding least
-            hidden[k] = _hidden(pixels, spots[i][k])
-            if hidden[k] <= tolerated[i]:
+            hidden[k] = _hidden(pixels, plan.spots[i][k])
+            if hidden[k] <= plan.tolerated[i]:
                 break
-        chosen.append(min(hidden, key=lambda k: (hidden[k] > tolerated[i], nears[i][k], hidden[k], k)))
-    return [tuple(spots[i][k]) for i, k in enumerate(chosen)]
+        chosen.append(min(hidden, key=lambda k: (hidden[k] > plan.tolerated[i], near[k], hidden[k], k)))
+    return [tuple(plan.spots[i][k]) for i, k in enumerate(chosen)]
 
 
 def _clamped(corner: tuple[int, int], size: tuple[int, int], screen: tuple[int, int]) -> tuple[int, int, int, int]:
