@@ -186,7 +186,7 @@ def _hidden(pixels: np.ndarray, rect: Sequence[int]) -> int:
     edge = np.zeros(patch.shape[:2], dtype=bool)
     edge[:, :-1] = across[..., 0] | across[..., 1] | across[..., 2]  # the channels one by one: faster than any()
     edge[:-1] |= down[..., 0] | down[..., 1] | down[..., 2]
-    return np.count_nonzero(edge)
+    return int(np.count_nonzero(edge))
 
 
 def _overlaps(rects: np.ndarray, boxes: np.ndarray) -> np.ndarray:
