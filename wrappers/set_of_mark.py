@@ -196,16 +196,20 @@ def _overlaps(rects: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.maximum(width, 0) * np.maximum(height, 0)
 
 
+def _meet(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether rectangles ``a`` and ``b`` (left/top/right/bottom in the last axis, broadcast) share some area."""
+    return (np.minimum(a[..., 2:], b[..., 2:]) > np.maximum(a[..., :2], b[..., :2])).all(axis=-1)
+
+
 def _clashes(rects: np.ndarray) -> list[list[tuple[int, list[int]]]]:
     """For each element ``i`` of ``rects`` (N x K candidate label rectangles), the earlier elements ``j`` whose
     labels can overlap its own, each with a bit mask per candidate ``m`` of ``j``: bit ``k`` is set when ``i``'s
     candidate ``k`` overlaps ``j``'s candidate ``m``. Only pairs whose candidates' hulls meet are compared."""
     count, candidates = rects.shape[:2]
     hulls = np.concatenate([rects[:, :, :2].min(axis=1), rects[:, :, 2:].max(axis=1)], axis=1)
-    later, earlier = np.nonzero(np.tril(_overlaps(hulls, hulls) > 0, -1))
-    mine, theirs = rects[later][:, :, None, :], rects[earlier][:, None, :, :]  # P x K x 1 x 4, P x 1 x K x 4
-    meet = (np.minimum(mine[..., 2:], theirs[..., 2:]) > np.maximum(mine[..., :2], theirs[..., :2])).all(axis=3)
-    masks = (meet * (1 << np.arange(candidates))[None, :, None]).sum(axis=1)  # P x K (theirs): bits over mine
+    later, earlier = np.nonzero(_meet(hulls[:, None], hulls[None]) & np.tri(count, k=-1, dtype=bool))
+    meet = _meet(rects[later][:, :, None], rects[earlier][:, None])  # P x K (mine) x K (theirs)
+    masks = (1 << np.arange(candidates)) @ meet  # P x K (theirs): bits over mine
     clashes: list[list[tuple[int, list[int]]]] = [[] for _ in range(count)]
     for i, j, bits in zip(later.tolist(), earlier.tolist(), masks.tolist()):
         clashes[i].append((j, bits))
