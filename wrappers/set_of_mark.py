@@ -179,8 +179,8 @@ def _hidden(pixels: np.ndarray, rect: Sequence[int]) -> int:
     """How much screen detail (text, icons, pictures) a label at ``rect`` would hide: its edge pixels, those with
     a colour step to the next pixel right or below."""
     patch = pixels[rect[1]:rect[3], rect[0]:rect[2]]
-    if patch.tobytes() == patch[0, 0].tobytes() * (patch.shape[0] * patch.shape[1]):
-        return 0  # one colour, the common case (a label over plain background), checked cheaply as bytes
+    if patch.tobytes() == patch[:1, :1].tobytes() * (patch.shape[0] * patch.shape[1]):
+        return 0  # one colour (or none), the common case: a label over plain background, checked as bytes
     patch = patch.astype(np.int16)
     across, down = np.abs(patch[:, 1:] - patch[:, :-1]) > EDGE_STEP, np.abs(patch[1:] - patch[:-1]) > EDGE_STEP
     edge = np.zeros(patch.shape[:2], dtype=bool)
