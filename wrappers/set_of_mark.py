@@ -175,21 +175,86 @@ def _candidates(box: tuple[int, int, int, int], size: tuple[int, int]) -> list[t
             (right - width, bottom - height), (left, bottom - height)]
 
 
-def _hidden(pixels: np.ndarray, rect: np.ndarray) -> int:
+def _hidden(pixels: np.ndarray, rect: Sequence[int]) -> int:
     """How much screen detail (text, icons, pictures) a label at ``rect`` would hide: its edge pixels, those with
     a colour step to the next pixel right or below."""
-    patch = pixels[rect[1]:rect[3], rect[0]:rect[2]].astype(np.int16)
+    patch = pixels[rect[1]:rect[3], rect[0]:rect[2]]
+    if patch.tobytes() == patch[:1, :1].tobytes() * (patch.shape[0] * patch.shape[1]):
+        return 0  # one colour (or none), the common case: a label over plain background, checked as bytes
+    patch = patch.astype(np.int16)
+    across, down = np.abs(patch[:, 1:] - patch[:, :-1]) > EDGE_STEP, np.abs(patch[1:] - patch[:-1]) > EDGE_STEP
     edge = np.zeros(patch.shape[:2], dtype=bool)
-    edge[:, :-1] |= (np.abs(np.diff(patch, axis=1)) > EDGE_STEP).any(axis=2)
-    edge[:-1] |= (np.abs(np.diff(patch, axis=0)) > EDGE_STEP).any(axis=2)
-    return int(edge.sum())
+    edge[:, :-1] = across[..., 0] | across[..., 1] | across[..., 2]  # the channels one by one: faster than any()
+    edge[:-1] |= down[..., 0] | down[..., 1] | down[..., 2]
+    return int(np.count_nonzero(edge))
 
 
 def _overlaps(rects: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """The area each of ``rects`` (K x 4, left/top/right/bottom) shares with each of ``boxes`` (N x 4): K x N."""
     width = np.minimum(rects[:, None, 2], boxes[None, :, 2]) - np.maximum(rects[:, None, 0], boxes[None, :, 0])
     height = np.minimum(rects[:, None, 3], boxes[None, :, 3]) - np.maximum(rects[:, None, 1], boxes[None, :, 1])
-    return np.clip(width, 0, None) * np.clip(height, 0, None)
+    return np.maximum(width, 0) * np.maximum(height, 0)
+
+
+def _meet(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether rectangles ``a`` and ``b`` (left/top/right/bottom in the last axis, broadcast) share some area."""
+    return (np.minimum(a[..., 2:], b[..., 2:]) > np.maximum(a[..., :2], b[..., :2])).all(axis=-1)
+
+
+def _clashes(rects: np.ndarray) -> list[list[tuple[int, list[int]]]]:
+    """For each element ``i`` of ``rects`` (N x K candidate label rectangles), the earlier elements ``j`` whose
+    labels can overlap its own, each with a bit mask per candidate ``m`` of ``j``: bit ``k`` is set when ``i``'s
+    candidate ``k`` overlaps ``j``'s candidate ``m``. Only pairs whose candidates' hulls meet are compared."""
+    count, candidates = rects.shape[:2]
+    hulls = np.concatenate([rects[:, :, :2].min(axis=1), rects[:, :, 2:].max(axis=1)], axis=1)
+    later, earlier = np.nonzero(_meet(hulls[:, None], hulls[None]) & np.tri(count, k=-1, dtype=bool))
+    meet = _meet(rects[later][:, :, None], rects[earlier][:, None])  # P x K (mine) x K (theirs)
+    masks = (1 << np.arange(candidates)) @ meet  # P x K (theirs): bits over mine
+    clashes: list[list[tuple[int, list[int]]]] = [[] for _ in range(count)]
+    for i, j, bits in zip(later.tolist(), earlier.tolist(), masks.tolist()):
+        clashes[i].append((j, bits))
+    return clashes
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What ``label_boxes`` knows of a screen's labels before looking at its pixels, per element: the candidate
+    rectangles (``spots``, N x K, left/top/right/bottom, on the screen), each candidate's rank (2 when it moved
+    onto the screen off its corner, + 1 when it covers another element's box; lower is better), whether it lies
+    near another element's box (``nears``), how many edge pixels the label may hide unnoticed (``tolerated``),
+    and the earlier labels it can clash with (``_clashes``). Shared through a cache: read-only."""
+
+    spots: list[list[list[int]]]
+    ranks: list[list[int]]
+    nears: list[list[bool]]
+    tolerated: list[int]
+    clashes: list[list[tuple[int, list[int]]]]
+
+
+@lru_cache(maxsize=32)
+def _plan(boxes: tuple[tuple[int, int, int, int], ...], sizes: tuple[tuple[int, int], ...],
+          screen: tuple[int, int]) -> _Plan:
+    """The pixel-free part of ``label_boxes`` for elements at ``boxes`` with labels of ``sizes`` on a ``screen``
+    of (width, height) pixels; a screen that keeps its layout from one step to the next reuses it."""
+    box = np.array(boxes, dtype=np.int64)
+    size = np.array(sizes, dtype=np.int64)[:, None, :]  # N x 1 x (width, height)
+    corners = np.array([_candidates(b, wh) for b, wh in zip(boxes, sizes)])  # N x K x 2
+    start = np.clip(corners, 0, np.array(screen) - size)
+    rects = np.concatenate([start, start + size], axis=2)  # N x K x 4, on the screen
+    count, candidates = rects.shape[:2]
+    area = size[:, :, 0] * size[:, :, 1]  # N x 1
+    contains = (box[None, :, :2] <= box[:, None, :2]).all(axis=2) & \
+        (box[None, :, 2:] >= box[:, None, 2:]).all(axis=2)  # [i, j]: box j contains box i (i's own included)
+    inside = (rects[:, :, :2] >= box[:, None, :2]).all(axis=2) & (rects[:, :, 2:] <= box[:, None, 2:]).all(axis=2)
+    margin = size[:, :, 1:2] * np.array([-1, -1, 1, 1])
+    other = ~contains[:, None, :]
+    shared = _overlaps(rects.reshape(-1, 4), box).reshape(count, candidates, count)
+    covers_other = ((shared * 10 > area[:, :, None]) & other).any(axis=2)  # N x K
+    grown = _overlaps((rects + margin).reshape(-1, 4), box).reshape(count, candidates, count)
+    near = ~inside & ((grown > 0) & other).any(axis=2)
+    moved = (start != corners).any(axis=2)  # moved onto the screen, off its corner
+    return _Plan(spots=rects.tolist(), ranks=(moved * 2 + covers_other).tolist(), nears=near.tolist(),
+                 tolerated=(area[:, 0] // HIDDEN_TOLERANCE).tolist(), clashes=_clashes(rects))
 
 
 def label_boxes(pixels: np.ndarray, elements: Sequence[UIElement],
@@ -215,37 +280,23 @@ def label_boxes(pixels: np.ndarray, elements: Sequence[UIElement],
         return [_clamped(element.bbox_pixels.center, size, (width, height)) for element, size in zip(elements, sizes)]
     if not elements:
         return []
-    boxes = np.array([[e.bbox_pixels.x_min, e.bbox_pixels.y_min, e.bbox_pixels.x_max, e.bbox_pixels.y_max]
-                      for e in elements], dtype=np.int64)
-    size = np.array(sizes, dtype=np.int64)[:, None, :]  # N x 1 x (width, height)
-    corners = np.array([_candidates(tuple(box), tuple(wh)) for box, wh in zip(boxes.tolist(), sizes)])  # N x K x 2
-    start = np.clip(corners, 0, np.array([width, height]) - size)
-    rects = np.concatenate([start, start + size], axis=2)  # N x K x 4, on the screen
-    count, candidates = rects.shape[:2]
-    area = size[:, :, 0] * size[:, :, 1]  # N x 1
-    contains = (boxes[None, :, :2] <= boxes[:, None, :2]).all(axis=2) & \
-        (boxes[None, :, 2:] >= boxes[:, None, 2:]).all(axis=2)  # [i, j]: box j contains box i (i's own included)
-    inside = (rects[:, :, :2] >= boxes[:, None, :2]).all(axis=2) & (rects[:, :, 2:] <= boxes[:, None, 2:]).all(axis=2)
-    margin = size[:, :, 1:2] * np.array([-1, -1, 1, 1])
-    other = ~contains[:, None, :]
-    shared = _overlaps(rects.reshape(-1, 4), boxes).reshape(count, candidates, count)
-    covers_other = ((shared * 10 > area[:, :, None]) & other).any(axis=2)  # N x K
-    grown = _overlaps((rects + margin).reshape(-1, 4), boxes).reshape(count, candidates, count)
-    near = ~inside & ((grown > 0) & other).any(axis=2)
-    moved = (start != corners).any(axis=2)  # moved onto the screen, off its corner
-    placed = np.zeros((0, 4), dtype=np.int64)
-    for i in range(count):
-        covers_label = _overlaps(rects[i], placed).any(axis=1)
-        first = [(bool(covers_label[k]), bool(moved[i, k]), bool(covers_other[i, k])) for k in range(candidates)]
-        shortlist = sorted((k for k in range(candidates) if first[k] == min(first)), key=lambda k: (near[i, k], k))
+    plan = _plan(tuple((e.bbox_pixels.x_min, e.bbox_pixels.y_min, e.bbox_pixels.x_max, e.bbox_pixels.y_max)
+                       for e in elements), tuple(sizes), (width, height))
+    chosen: list[int] = []
+    for i, clashes in enumerate(plan.clashes):
+        covered = 0  # bit k: candidate k covers a label already placed
+        for j, bits in clashes:
+            covered |= bits[chosen[j]]
+        first = [(covered >> k & 1, rank) for k, rank in enumerate(plan.ranks[i])]
+        best, near = min(first), plan.nears[i]
+        shortlist = sorted((k for k, key in enumerate(first) if key == best), key=lambda k: (near[k], k))
         hidden: dict[int, int] = {}
         for k in shortlist:  # the first that hides nothing to speak of wins; else the one hiding least
-            hidden[k] = _hidden(pixels, rects[i, k])
-            if hidden[k] * HIDDEN_TOLERANCE <= area[i, 0]:
+            hidden[k] = _hidden(pixels, plan.spots[i][k])
+            if hidden[k] <= plan.tolerated[i]:
                 break
-        chosen = min(hidden, key=lambda k: (hidden[k] * HIDDEN_TOLERANCE > area[i, 0], near[i, k], hidden[k], k))
-        placed = np.vstack([placed, rects[i, chosen]])
-    return [tuple(int(v) for v in rect) for rect in placed]
+        chosen.append(min(hidden, key=lambda k: (hidden[k] > plan.tolerated[i], near[k], hidden[k], k)))
+    return [tuple(plan.spots[i][k]) for i, k in enumerate(chosen)]
 
 
 def _clamped(corner: tuple[int, int], size: tuple[int, int], screen: tuple[int, int]) -> tuple[int, int, int, int]:

@@ -15,7 +15,16 @@ from android_gym.agents import OracleAgent
 from android_gym.device.state import foreground_package
 from android_gym.testing import run_episode
 from android_gym.ui import BoundingBox, UIElement, parse_ui_dump
-from android_gym.wrappers.set_of_mark import STYLES, SetOfMark, SetOfMarkError, draw_marks, label_boxes, marked_elements
+from android_gym.wrappers.set_of_mark import (
+    EDGE_STEP,
+    STYLES,
+    SetOfMark,
+    SetOfMarkError,
+    _hidden,
+    draw_marks,
+    label_boxes,
+    marked_elements,
+)
 
 SCREEN = (1080, 1794)  # the fixture's device
 GREEN = (0, 255, 0)
@@ -207,6 +216,54 @@ def test_a_label_sits_outside_at_a_free_corner_else_inside_where_it_hides_least(
     neighbour = dataclasses.replace(moved(base, 200, 250, 400, 300), index=8)  # a row just above
     left, top, right, bottom = label_boxes(canvas, [neighbour, alone])[1]
     assert not (top < 300 and right > 200 and left < 400)  # not inside the row above, where it would read as its
+
+
+def edge_pixels(patch: np.ndarray) -> int:
+    """The definition, pixel by pixel: pixels of ``patch`` with a step above EDGE_STEP in some channel to the
+    next pixel right or below inside the patch."""
+    rows, columns = patch.shape[:2]
+    value = patch.astype(int)
+    return sum(any(np.abs(value[r, c] - value[r2, c2]).max() > EDGE_STEP for r2, c2 in ((r, c + 1), (r + 1, c))
+                   if r2 < rows and c2 < columns) for r in range(rows) for c in range(columns))
+
+
+def test_hidden_detail_counts_the_edge_pixels_under_a_label():
+    rng = np.random.default_rng(0)
+    screen = np.full((60, 80, 3), 200, np.uint8)
+    screen[:, 40:] = rng.integers(0, 256, (60, 40, 3))  # a photo-like right half
+    screen[5:25, 10] = (0, 0, 0)  # a 20 px vertical line
+    screen[30:50, 10:30] = (np.arange(20) // 4 * EDGE_STEP)[None, :, None]  # steps of EDGE_STEP: no edge
+    screen[52:58, 2:8] = (200, 200, 241)  # a block a step of 41 (blue only) away from the background
+    plain, line, ramp, block = (0, 0, 10, 4), (5, 5, 25, 25), (10, 30, 30, 50), (0, 50, 10, 60)
+    assert _hidden(screen, plain) == 0
+    assert _hidden(screen, line) == 40  # each row: the pixel before the line and the line itself
+    assert _hidden(screen, ramp) == 0
+    assert _hidden(screen, block) == 6 + 6 + 6 + 5  # pixels left of and above it, its right column, bottom row
+    for rect in (plain, line, ramp, block, (35, 10, 70, 40), (0, 0, 80, 60), (41, 3, 42, 4)):
+        left, top, right, bottom = rect
+        assert _hidden(screen, rect) == edge_pixels(screen[top:bottom, left:right]), rect
+
+
+def test_a_dense_grid_gets_one_label_per_element_on_the_screen_at_its_element_and_none_overlap(launcher):
+    base = next(e for e in launcher if e.is_clickable)
+    rows = [dataclasses.replace(moved(base, 40 + 170 * (i % 6), 60 + 115 * (i // 6), 190 + 170 * (i % 6),
+                                      150 + 115 * (i // 6)), index=2 * i) for i in range(60)]
+    twins = [dataclasses.replace(row, index=row.index + 1) for row in rows]
+    cells = [cell for pair in zip(rows, twins) for cell in pair]  # a row and its only child, of the same bounds
+    canvas = np.full((2400, 1080, 3), 255, np.uint8)
+    labels = label_boxes(canvas, cells)
+    for a, b in itertools.combinations(labels, 2):
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], f"labels {a} and {b} overlap"
+    for cell, (left, top, right, bottom) in zip(cells, labels, strict=True):
+        box = cell.bbox_pixels
+        assert 0 <= left and right <= 1080 and 0 <= top and bottom <= 2400
+        assert left <= box.x_max and right >= box.x_min and top <= box.y_max and bottom >= box.y_min  # touches
+    texted = canvas.copy()
+    first = labels[7]
+    texted[first[1]:first[3], first[0]:first[2]:3] = 0  # text-like strokes where the label of cell 7 went
+    moved_labels = label_boxes(texted, cells)
+    assert moved_labels[7] != first and _hidden(texted, moved_labels[7]) == 0  # the same layout, new pixels
+    assert label_boxes(canvas, cells) == labels
 
 
 @pytest.mark.parametrize("screen", ["sms", "settings"])
