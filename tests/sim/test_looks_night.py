@@ -3,12 +3,9 @@ Simple-Commons' translucent letter circles show over the dark window, not over w
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from lxml import etree
-from PIL import Image
-from ui_nodes import colours, tap
+from ui_nodes import colours, gallery_rename_dialog, tap
 
 from android_gym.sim.apps.commons import COLOR_PRIMARY, DIALOG_BACKGROUND, NIGHT_TEXT_COLOR, TEXT_COLOR, faded
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT
@@ -303,7 +300,7 @@ def test_commons_fields_hints_and_lines_are_the_text_colour_made_translucent(nig
     """SMS Messenger's address field (MyEditText: its hint the text colour at MEDIUM_ALPHA) and Gallery's rename
     dialog (MyTextInputLayout: an unfocused field's outline the text colour at MEDIUM_ALPHA, a focused one's the primary
     colour) by day as by night: the window's theme colours, not Material's grey and blue; the pixels show them."""
-    sms, gallery = "com.simplemobiletools.smsmessenger", "com.simplemobiletools.gallery.pro"
+    sms = "com.simplemobiletools.smsmessenger"
     window, text = (COMMONS_NIGHT[WHITE], NIGHT_TEXT_COLOR) if night else (WHITE, TEXT_COLOR)
     phone = Phone()
     phone.run(f"cmd uimode night {'yes' if night else 'no'}")
@@ -313,17 +310,7 @@ def test_commons_fields_hints_and_lines_are_the_text_colour_made_translucent(nig
     x1, y1, x2, y2 = field.bounds
     inks = colours(phone.screenshot()[y1:y2, x1:x2])
     assert field.text == "Add Contact or Number…" and over(text, 0.5, window) in inks and TEXT_SECONDARY not in inks
-    phone = Phone()
-    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
-    phone.fs.makedirs("/sdcard/DCIM")
-    picture = io.BytesIO()
-    Image.new("RGB", (300, 200), (200, 0, 0)).save(picture, format="PNG")
-    phone.fs.write_bytes("/sdcard/DCIM/red.png", picture.getvalue())
-    phone.run(f"am start -n {gallery}/.activities.MainActivity")
-    tap(phone, text="DCIM")
-    tap(phone, resource_id=f"{gallery}:id/media_item_holder")
-    tap(phone, content_desc="More options")
-    tap(phone, text="Rename")
+    phone = gallery_rename_dialog(night)
     by_id = {view.resource_id.rsplit("/", 1)[-1]: view for view in frame_views(phone)}
     pixels = phone.screenshot()
     faint = COMMONS_NIGHT[faded(0.5)] if night else faded(0.5)  # MEDIUM_ALPHA

@@ -6,15 +6,13 @@ new-folder dialogs and Simple Draw's save dialog use it (Simple-Commons' ``MyTex
 
 from __future__ import annotations
 
-import io
 import re
 import sqlite3
 from contextlib import closing
 
 import numpy as np
 import pytest
-from PIL import Image
-from ui_nodes import find, nodes, tap
+from ui_nodes import colours, find, gallery_rename_dialog, nodes, tap
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps import broccoli, draw, expense, opentracks
@@ -51,18 +49,14 @@ def drawn(value: str, focused: bool) -> tuple[View, np.ndarray]:
     return field, Renderer(600, 260).render({"w": (root, WHITE)})
 
 
-def inks(pixels: np.ndarray) -> set[tuple[int, ...]]:
-    return {tuple(int(c) for c in p) for p in pixels.reshape(-1, 3)}
-
-
 @pytest.mark.parametrize("focused", [False, True])
 def test_the_outline_is_1_dp_in_the_hints_colour_and_2_dp_in_the_primary_colour_when_focused(focused: bool) -> None:
     field, pixels = drawn("red", focused)
     x1, y1, x2, y2 = field.bounds
     color, stroke = (PRIMARY, 5) if focused else (TEXT_SECONDARY, 3)
     middle = (y1 + y2) // 2
-    assert inks(pixels[middle, x1:x1 + stroke]) == {color} and tuple(pixels[middle, x1 + stroke]) == GROUND
-    assert inks(pixels[y2 - stroke:y2, x1 + 300]) == {color} and tuple(pixels[y2 - stroke - 1, x1 + 300]) == GROUND
+    assert colours(pixels[middle, x1:x1 + stroke]) == {color} and tuple(pixels[middle, x1 + stroke]) == GROUND
+    assert colours(pixels[y2 - stroke:y2, x1 + 300]) == {color} and tuple(pixels[y2 - stroke - 1, x1 + 300]) == GROUND
     assert tuple(pixels[y1, x1]) == tuple(pixels[y2 - 1, x2 - 1]) == GROUND  # 4 dp rounded corners
 
 
@@ -70,10 +64,10 @@ def test_an_empty_unfocused_fields_label_lies_inside_the_box_and_the_top_edge_is
     field, pixels = drawn("", False)
     x1, y1, x2, y2 = field.bounds
     assert field.text == "Title"  # the dump's text of an empty field: its hint
-    assert inks(pixels[y1, x1 + 20:x2 - 20]) == {TEXT_SECONDARY}  # no gap
-    assert inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1]) == {GROUND}  # nothing floats above
+    assert colours(pixels[y1, x1 + 20:x2 - 20]) == {TEXT_SECONDARY}  # no gap
+    assert colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1]) == {GROUND}  # nothing floats above
     text_rows = pixels[y1 + OUTLINED_PADDING:y2 - OUTLINED_PADDING, x1 + OUTLINED_PADDING:x2 - 20]
-    assert TEXT_SECONDARY in inks(text_rows)
+    assert TEXT_SECONDARY in colours(text_rows)
 
 
 @pytest.mark.parametrize("value, focused, label", [("red", False, TEXT_SECONDARY), ("red", True, PRIMARY),
@@ -84,8 +78,8 @@ def test_with_text_or_focus_the_label_floats_in_a_gap_cut_into_the_top_edge(valu
     x1, y1, x2, y2 = field.bounds
     assert tuple(pixels[y1 + 1, x1 + OUTLINED_PADDING + 5]) == GROUND  # the gap under the label
     assert tuple(pixels[y1 + 1, x2 - 30]) == (PRIMARY if focused else TEXT_SECONDARY)  # the edge past it
-    assert label in inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 200])  # the label above the edge
-    inside = inks(pixels[y1 + OUTLINED_LABEL_MARGIN:y2 - 10, x1 + OUTLINED_PADDING + 10:x2 - 20])  # below the label
+    assert label in colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 200])  # the label above the edge
+    inside = colours(pixels[y1 + OUTLINED_LABEL_MARGIN:y2 - 10, x1 + OUTLINED_PADDING + 10:x2 - 20])  # below the label
     assert (INK in inside) is bool(value) and TEXT_SECONDARY not in inside  # no hint inside the box
 
 
@@ -99,17 +93,7 @@ def test_gallerys_rename_dialog_has_outlined_fields_with_floating_labels(night: 
     label in the primary colour), rename_item_extension_hint around rename_item_extension (unfocused: the text colour
     at MEDIUM_ALPHA, setColors); the dump keeps the layouts (LinearLayouts), their FrameLayouts and the EditTexts,
     whose bounds are the outlines'."""
-    phone = Phone()
-    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
-    phone.fs.makedirs("/sdcard/DCIM")
-    picture = io.BytesIO()
-    Image.new("RGB", (300, 200), (200, 0, 0)).save(picture, format="PNG")
-    phone.fs.write_bytes("/sdcard/DCIM/red.png", picture.getvalue())
-    phone.run(f"am start -n {GALLERY}/.activities.MainActivity")
-    tap(phone, text="DCIM")
-    tap(phone, resource_id=f"{GALLERY}:id/media_item_holder")
-    tap(phone, content_desc="More options")
-    tap(phone, text="Rename")
+    phone = gallery_rename_dialog(night)
     pixels = phone.screenshot()
     faint = NIGHT_COLORS[faded(0.5)] if night else faded(0.5)
     fields = (("title", "name", "red", COMMONS_PRIMARY), ("extension", "extension", "png", faint))
@@ -124,8 +108,8 @@ def test_gallerys_rename_dialog_has_outlined_fields_with_floating_labels(night: 
         x1, y1, x2, y2 = bounds(field)
         assert bounds(holder) == bounds(frame)[:1] + (y1 - OUTLINED_LABEL_MARGIN,) + bounds(frame)[2:]
         assert bounds(frame) == (x1, y1, x2, y2)
-        assert color in inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
-        assert inks(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {color}  # the outline's left edge
+        assert color in colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
+        assert colours(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {color}  # the outline's left edge
     assert not [node for node in nodes(phone) if node.get("text") in ("Title", "Extension")]  # labels: pixels only
 
 
@@ -162,14 +146,14 @@ def test_opentracks_editor_fields_are_outlined_text_input_layouts() -> None:
         assert (frame.getparent().get("class"), frame.get("class"), field.get("text")) == (
             "android.widget.LinearLayout", "android.widget.FrameLayout", text)
         x1, y1, x2, y2 = bounds(field)
-        assert TEXT_SECONDARY in inks(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
-        assert inks(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {TEXT_SECONDARY}  # the outline's left edge
+        assert TEXT_SECONDARY in colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
+        assert colours(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {TEXT_SECONDARY}  # the outline's left edge
     labels = (opentracks.NAME_HINT, opentracks.ACTIVITY_TYPE_HINT, opentracks.DESCRIPTION_HINT)
     assert not [node for node in dump if node.get("text") in labels]
     tap(phone, resource_id=f"{opentracks.PACKAGE}:id/track_edit_description")
     x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{opentracks.PACKAGE}:id/track_edit_description"))
     orange = opentracks.OpenTracks.day_colors[PRIMARY]  # colorPrimary, @color/opentracks
-    assert inks(phone.screenshot()[(y1 + y2) // 2, x1:x1 + 5]) == {orange}  # the focused outline, 2 dp
+    assert colours(phone.screenshot()[(y1 + y2) // 2, x1:x1 + 5]) == {orange}  # the focused outline, 2 dp
 
 
 def test_pro_expense_entry_fields_are_outlined_the_currency_suffix_in_the_amounts_box() -> None:
@@ -189,7 +173,7 @@ def test_pro_expense_entry_fields_are_outlined_the_currency_suffix_in_the_amount
         x1, y1, x2, y2 = bounds(field)
         # the form opens with the name focused: the app's colorPrimary
         color = expense.ProExpense.day_colors[PRIMARY] if name == "edt_name" else TEXT_SECONDARY
-        assert color in inks(pixels[(y1 + y2) // 2, x1:x1 + 5])  # the outline's left edge
+        assert color in colours(pixels[(y1 + y2) // 2, x1:x1 + 5])  # the outline's left edge
     assert not [node for node in dump if node.get("resource-id") == suffix]  # the amount's label lies inside
     tap(phone, resource_id=f"{expense.PACKAGE}:id/edt_amount")
     phone.input_text("12")

@@ -3,10 +3,12 @@ with an app opened, a frame's views, and the colours in an area of a screenshot.
 
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
 from lxml import etree
+from PIL import Image
 
 from android_gym.sim.framework.window import Frame
 from android_gym.sim.phone import Phone
@@ -59,3 +61,21 @@ def colours(area: np.ndarray) -> set[tuple[int, int, int]]:
     large area)."""
     packed = np.unique(area.reshape(-1, 3).astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], np.uint32))
     return {(int(colour) >> 16, int(colour) >> 8 & 255, int(colour) & 255) for colour in packed}
+
+
+def gallery_rename_dialog(night: bool) -> Phone:
+    """A phone by night or by day with Simple Gallery's rename dialog open on ``/sdcard/DCIM/red.png`` (a red
+    300x200 PNG): the title field focused, the extension field not."""
+    gallery = "com.simplemobiletools.gallery.pro"
+    phone = Phone()
+    phone.run(f"cmd uimode night {'yes' if night else 'no'}")
+    phone.fs.makedirs("/sdcard/DCIM")
+    picture = io.BytesIO()
+    Image.new("RGB", (300, 200), (200, 0, 0)).save(picture, format="PNG")
+    phone.fs.write_bytes("/sdcard/DCIM/red.png", picture.getvalue())
+    phone.run(f"am start -n {gallery}/.activities.MainActivity")
+    tap(phone, text="DCIM")
+    tap(phone, resource_id=f"{gallery}:id/media_item_holder")
+    tap(phone, content_desc="More options")
+    tap(phone, text="Rename")
+    return phone
