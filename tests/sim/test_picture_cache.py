@@ -45,3 +45,31 @@ def test_the_osmand_maps_kept_never_pass_their_budget():
         assert len(geo.render.kept) == geo._MAPS_BYTES // image_bytes(Image.new("RGB", (1080, 2156))) == 4
     finally:
         geo.render.cache_clear()
+
+
+def test_answers_of_no_picture_are_kept_up_to_maxsize():
+    @picture_cache(10**9, maxsize=3)
+    def nothing(index: int) -> None:
+        return None
+
+    for index in range(10):
+        nothing(index)
+    assert [key[0][0] for key in nothing.kept] == [7, 8, 9] and nothing.bytes == 0
+
+
+def test_the_gallery_pictures_and_video_frames_kept_never_pass_their_budgets(tmp_path):
+    from android_gym.sim.apps import gallery, vlc
+    from android_gym.sim.system.media import VIDEO_SIZE
+
+    assert gallery._decoded.budget == 32 * 2**20 and vlc._decoded.budget == 16 * 2**20
+    gallery._decoded.cache_clear()
+    try:
+        for index in range(6):  # six screen-sized photos: three fit
+            path = tmp_path / f"p{index}.png"
+            Image.new("RGB", (1080, 2400), (index, 0, 0)).save(path)
+            assert gallery._decoded(str(path), "1").getpixel((0, 0)) == (index, 0, 0)
+            assert gallery._decoded.bytes == sum(map(image_bytes, gallery._decoded.kept.values())) <= 32 * 2**20
+        assert len(gallery._decoded.kept) == 3
+    finally:
+        gallery._decoded.cache_clear()
+    assert vlc._decoded.budget // image_bytes(Image.new("RGB", VIDEO_SIZE)) == 54  # frames of the tasks' videos

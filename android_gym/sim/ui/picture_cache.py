@@ -21,11 +21,12 @@ def image_bytes(image: Image.Image | None) -> int:
 
 
 class PictureCache(Generic[P, R]):
-    """``function`` memoized: the least recently used pictures go once those kept take more than ``budget`` bytes;
-    the picture just made is kept whatever its size."""
+    """``function`` memoized: the least recently used pictures go once those kept take more than ``budget`` bytes
+    or number more than ``maxsize`` (answers of no picture take no bytes); the picture just made is kept whatever
+    its size."""
 
-    def __init__(self, function: Callable[P, R], budget: int) -> None:
-        self.function, self.budget = function, budget
+    def __init__(self, function: Callable[P, R], budget: int, maxsize: int = 256) -> None:
+        self.function, self.budget, self.maxsize = function, budget, maxsize
         self.kept: OrderedDict[Hashable, R] = OrderedDict()
         self.bytes = 0  # what the pictures in ``kept`` take
         functools.update_wrapper(self, function)
@@ -38,7 +39,7 @@ class PictureCache(Generic[P, R]):
         picture = self.function(*args, **kwargs)
         self.kept[key] = picture
         self.bytes += image_bytes(picture)
-        while self.bytes > self.budget and len(self.kept) > 1:
+        while (self.bytes > self.budget or len(self.kept) > self.maxsize) and len(self.kept) > 1:
             self.bytes -= image_bytes(self.kept.popitem(last=False)[1])
         return picture
 
@@ -48,7 +49,7 @@ class PictureCache(Generic[P, R]):
         self.bytes = 0
 
 
-def picture_cache(budget: int) -> Callable[[Callable[P, R]], PictureCache[P, R]]:
+def picture_cache(budget: int, maxsize: int = 256) -> Callable[[Callable[P, R]], PictureCache[P, R]]:
     """Decorator: memoize a function that returns a picture (or ``None``) in a ``PictureCache`` of ``budget``
-    bytes."""
-    return lambda function: PictureCache(function, budget)
+    bytes and at most ``maxsize`` entries."""
+    return lambda function: PictureCache(function, budget, maxsize)
