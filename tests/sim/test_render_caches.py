@@ -25,8 +25,8 @@ def test_scaled_pictures_are_kept_within_the_byte_budget_and_drawn_the_same_when
     first = renderer.render({"w": (_picture_screen("p0", colors[0]), WHITE)}).copy()
     for i, color in enumerate(colors[1:], 1):
         renderer.render({"w": (_picture_screen(f"p{i}", color), WHITE)})
-        assert renderer._scaled_bytes == sum(4 * p.width * p.height for p in renderer._scaled.values())
-        assert renderer._scaled_bytes <= render._SCALED_CACHE_BYTES and len(renderer._scaled) == min(i + 1, 2)
+        assert renderer._scaled.bytes == sum(4 * p.width * p.height for p in renderer._scaled.kept.values())
+        assert renderer._scaled.bytes <= render._SCALED_CACHE_BYTES and len(renderer._scaled.kept) == min(i + 1, 2)
     assert ("p0", 1080, 1000) not in renderer._scaled
     again = renderer.render({"w": (_picture_screen("p0", colors[0]), WHITE)})
     assert np.array_equal(again, first) and (first[500, 540] == colors[0]).all()
@@ -36,7 +36,7 @@ def test_a_picture_larger_than_the_budget_is_still_kept_while_it_is_shown(monkey
     monkeypatch.setattr(render, "_SCALED_CACHE_BYTES", 1000)
     renderer = Renderer(1080, 1000)
     renderer.render({"w": (_picture_screen("big", (9, 9, 9)), WHITE)})
-    assert list(renderer._scaled) == [("big", 1080, 1000)]
+    assert list(renderer._scaled.kept) == [("big", 1080, 1000)]
 
 
 def test_a_picture_drawn_at_its_own_size_is_kept_as_it_is_not_copied() -> None:

@@ -65,6 +65,7 @@ from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, dialog_over, popup_menu
+from android_gym.sim.ui.picture_cache import picture_cache
 from android_gym.sim.ui.views import (
     TEXT,
     TEXT_SECONDARY,
@@ -209,7 +210,12 @@ def directories(phone: Context) -> list[Directory]:
     return sorted(found, key=lambda d: (-d.media[0].modified_ns, d.path.lower()))
 
 
-@lru_cache(maxsize=16)
+# Full pictures kept (the viewer shows one a step): three screen-sized ones (10 MB each at 2400x1080), the one shown
+# and its neighbours a swipe back and forth returns to; 16 of them took up to 280 MB.
+_DECODED_BYTES = 32 * 2**20
+
+
+@picture_cache(_DECODED_BYTES)
 def _decoded(host: str, key: str) -> Image.Image | None:
     """The picture in the file (``key`` names its version), decoded once and at most screen-sized; ``None`` for
     what Pillow cannot read (videos, SVGs, broken files)."""

@@ -74,6 +74,7 @@ from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import popup_menu, scrim_over
+from android_gym.sim.ui.picture_cache import picture_cache
 from android_gym.sim.ui.views import (
     DIVIDER,
     TEXT,
@@ -307,7 +308,12 @@ def _track(host: str, version: Version) -> VideoTrack | None:
         return video_track(file.read())
 
 
-@lru_cache(maxsize=8)
+# Video frames kept (one is shown a step): sixteen MB, 54 frames of the tasks' 320x240 videos or two of a full-HD
+# one pushed to the phone (eight of those took 66 MB).
+_FRAMES_BYTES = 16 * 2**20
+
+
+@picture_cache(_FRAMES_BYTES)
 def _decoded(host: str, version: Version, index: int) -> Image.Image | None:
     """Sample ``index`` of the file's track, decoded."""
     track = _track(host, version)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from collections import Counter, OrderedDict, deque
+from collections import Counter, deque
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
@@ -35,6 +35,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
+from android_gym.sim.ui.picture_cache import KeptPictures
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import (
     ALL_CORNERS,
@@ -56,7 +57,8 @@ from android_gym.sim.ui.views import (
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
 _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
 # Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
-# or one full-screen map; the picture just drawn is kept whatever its size.
+# or one full-screen map; the picture just drawn is kept whatever its size. A picture drawn at its own size is kept
+# as its owner's object, so a map dropped here comes back from the maps' own cache without being drawn again.
 _SCALED_CACHE_BYTES = 12 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
@@ -276,8 +278,7 @@ class Renderer:
         # per frame shown lately (oldest first): its number and the spans of rows (from, to) in which it differs
         # from the frame before it (a kept frame shown again: where it was stale)
         self._changes: deque[tuple[int, list[tuple[int, int]]]] = deque(maxlen=_CHANGES_KEPT)
-        self._scaled: OrderedDict[tuple[str, int, int], Image.Image] = OrderedDict()
-        self._scaled_bytes = 0  # what the pictures in ``_scaled`` take
+        self._scaled: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_SCALED_CACHE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         self._reaches: dict[tuple[str, int, int], tuple[int | None, int]] = {}  # _reach per kind, text size, elevation
 
@@ -712,10 +713,8 @@ class Renderer:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
         before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``)."""
         cache_key = (view.key, width, height)
-        scaled = self._scaled.get(cache_key)
-        if scaled is not None:
-            self._scaled.move_to_end(cache_key)
-            return scaled
+        if cache_key in self._scaled:
+            return self._scaled[cache_key]
         image = view.image() if callable(view.image) else view.image
         assert image is not None
         mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
@@ -726,10 +725,7 @@ class Renderer:
         # Shrunk 4 times or more (a full-size picture on a quarter-size screen), the picture is first halved with
         # a box filter (Pillow's reducing_gap): a third of the time, and Pillow finds it indistinguishable.
         scaled = image if size == image.size else image.resize(size, Image.LANCZOS, reducing_gap=2.0)
-        self._scaled[cache_key] = scaled
-        self._scaled_bytes += _image_bytes(scaled)
-        while self._scaled_bytes > _SCALED_CACHE_BYTES and len(self._scaled) > 1:
-            self._scaled_bytes -= _image_bytes(self._scaled.popitem(last=False)[1])
+        self._scaled.put(cache_key, scaled)
         return scaled
 
     def _draw_edit(self, view: View) -> None:
@@ -879,11 +875,6 @@ def _merged(boxes: list[Box]) -> list[Box]:
             box = min(box[0], hit[0]), min(box[1], hit[1]), max(box[2], hit[2]), max(box[3], hit[3])
         merged.append(box)
     return merged
-
-
-def _image_bytes(image: Image.Image) -> int:
-    """The memory Pillow keeps an ``RGB`` or ``RGBA`` image's pixels in (4 bytes each)."""
-    return 4 * image.width * image.height
 
 
 def _box(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

@@ -1,0 +1,75 @@
+"""Pictures kept by the bytes they take rather than by their count (``functools.lru_cache`` counts entries: sixteen
+9 MB maps are 150 MB a process): a store (``KeptPictures``, the renderer's scaled pictures) and a memo for functions
+that make big pictures (``picture_cache``)."""
+
+from __future__ import annotations
+
+import functools
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, ParamSpec, TypeVar
+
+from PIL import Image
+
+P = ParamSpec("P")
+K = TypeVar("K", bound=Hashable)
+R = TypeVar("R", bound=Image.Image | None)
+
+
+def image_bytes(image: Image.Image | None) -> int:
+    """The memory Pillow keeps an image's pixels in: 4 bytes a pixel (``RGB``, ``RGBA``; an upper bound for the
+    rest)."""
+    return 0 if image is None else 4 * image.width * image.height
+
+
+class KeptPictures(Generic[K, R]):
+    """Pictures by key, the least recently used going once those kept take more than ``budget`` bytes or number
+    more than ``maxsize`` when given (no picture takes no bytes); the picture put last is kept whatever its size."""
+
+    def __init__(self, budget: int, maxsize: int | None = None) -> None:
+        self.budget, self.maxsize = budget, maxsize
+        self.kept: OrderedDict[K, R] = OrderedDict()
+        self.bytes = 0  # what the pictures in ``kept`` take
+
+    def __contains__(self, key: K) -> bool:
+        return key in self.kept
+
+    def __getitem__(self, key: K) -> R:
+        """The picture kept under ``key``, now the most recently used."""
+        self.kept.move_to_end(key)
+        return self.kept[key]
+
+    def put(self, key: K, picture: R) -> None:
+        """Keep ``picture`` under ``key`` (a key not kept yet), dropping the least recently used over the bounds."""
+        self.kept[key] = picture
+        self.bytes += image_bytes(picture)
+        while len(self.kept) > 1 and (self.bytes > self.budget or len(self.kept) > (self.maxsize or len(self.kept))):
+            self.bytes -= image_bytes(self.kept.popitem(last=False)[1])
+
+    def cache_clear(self) -> None:
+        """Forget every picture."""
+        self.kept.clear()
+        self.bytes = 0
+
+
+class PictureCache(KeptPictures[Hashable, R], Generic[P, R]):
+    """``function`` memoized in a ``KeptPictures`` store."""
+
+    def __init__(self, function: Callable[P, R], budget: int, maxsize: int = 256) -> None:
+        super().__init__(budget, maxsize)
+        self.function = function
+        functools.update_wrapper(self, function)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        key = (args, tuple(kwargs.items()))
+        if key in self.kept:
+            return self[key]
+        picture = self.function(*args, **kwargs)
+        self.put(key, picture)
+        return picture
+
+
+def picture_cache(budget: int, maxsize: int = 256) -> Callable[[Callable[P, R]], PictureCache[P, R]]:
+    """Decorator: memoize a function that returns a picture (or ``None``) in a ``PictureCache`` of ``budget``
+    bytes and at most ``maxsize`` entries."""
+    return lambda function: PictureCache(function, budget, maxsize)
