@@ -5,6 +5,7 @@ that make big pictures (``picture_cache``)."""
 from __future__ import annotations
 
 import functools
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, ParamSpec, TypeVar
@@ -53,20 +54,31 @@ class KeptPictures(Generic[K, R]):
 
 
 class PictureCache(KeptPictures[Hashable, R], Generic[P, R]):
-    """``function`` memoized in a ``KeptPictures`` store."""
+    """``function`` memoized in a ``KeptPictures`` store, safe to call from several threads as ``lru_cache`` is
+    (phones served in one process draw on their own threads): the store is locked, the function is not (two threads
+    may make the same picture at once; one is kept)."""
 
     def __init__(self, function: Callable[P, R], budget: int, maxsize: int = 256) -> None:
         super().__init__(budget, maxsize)
         self.function = function
+        self._lock = threading.Lock()
         functools.update_wrapper(self, function)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         key = (args, tuple(kwargs.items()))
-        if key in self.kept:
-            return self[key]
+        with self._lock:
+            if key in self.kept:
+                return self[key]
         picture = self.function(*args, **kwargs)
-        self.put(key, picture)
+        with self._lock:
+            if key not in self.kept:
+                self.put(key, picture)
         return picture
+
+    def cache_clear(self) -> None:
+        """Forget every picture."""
+        with self._lock:
+            super().cache_clear()
 
 
 def picture_cache(budget: int, maxsize: int = 256) -> Callable[[Callable[P, R]], PictureCache[P, R]]:
