@@ -19,11 +19,13 @@ from android_gym.sim.apps import broccoli, draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.layout import layout, text_width
+from android_gym.sim.ui.layout import layout, line_height, text_width
 from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.selection import text_top
 from android_gym.sim.ui.views import (
     FIELD_ICON_WIDTH,
     OUTLINED_LABEL_MARGIN,
+    OUTLINED_MIN_HEIGHT,
     OUTLINED_PADDING,
     PRIMARY,
     TEXT_SECONDARY,
@@ -81,6 +83,28 @@ def test_with_text_or_focus_the_label_floats_in_a_gap_cut_into_the_top_edge(valu
     assert label in colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 200])  # the label above the edge
     inside = colours(pixels[y1 + OUTLINED_LABEL_MARGIN:y2 - 10, x1 + OUTLINED_PADDING + 10:x2 - 20])  # below the label
     assert (INK in inside) is bool(value) and TEXT_SECONDARY not in inside  # no hint inside the box
+
+
+@pytest.mark.parametrize("value", ["", "red"])
+def test_a_field_is_at_least_56_dp_tall_its_text_or_label_centred_in_it(value: str) -> None:
+    """MaterialComponents' TextInputEditText: 17 dp above and below a 22 dp line make a 56 dp box (147 px); a
+    smaller line is centred in it (EditText's gravity center_vertical), the text (or the label inside) drawn there."""
+    field, pixels = drawn(value, False)
+    x1, y1, x2, y2 = field.bounds
+    line = line_height(field.text_size)
+    assert y2 - y1 == OUTLINED_MIN_HEIGHT and abs((text_top(field) - y1) - (y2 - text_top(field) - line)) <= 1
+    below_label = y1 + OUTLINED_LABEL_MARGIN + 5
+    inside = pixels[below_label:y2 - 5, x1 + OUTLINED_PADDING:x2 - OUTLINED_PADDING]
+    inked = np.flatnonzero((inside != GROUND).any(axis=(1, 2))) + below_label
+    assert text_top(field) <= inked[0] and inked[-1] < text_top(field) + line
+
+
+def test_a_field_of_fixed_height_keeps_its_text_at_the_top() -> None:
+    """Pro Expense's note (layout_height 100 dp, gravity top): the text starts one padding below the edge."""
+    field = edit_text("", "Note", "note", lambda text: None, height=263, multiline=True)
+    root = column(outlined_field(field), padding=30, background=GROUND)
+    layout(root, 0, 0, 600, 400)
+    assert field.bounds[3] - field.bounds[1] == 263 and text_top(field) == field.bounds[1] + OUTLINED_PADDING
 
 
 def bounds(node) -> tuple[int, ...]:

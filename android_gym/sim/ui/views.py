@@ -274,11 +274,12 @@ def edit_text(value: str, hint: str, key: str, on_text: Callable[[str], None], *
 #: ``TextInputEditText.OutlinedBox`` style: 16 dp), the outline's corner radius (``shapeAppearanceCornerExtraSmall``,
 #: 4 dp), its stroke unfocused and focused (``boxStrokeWidth`` 1 dp, ``boxStrokeWidthFocused`` 2 dp) and the gap cut
 #: into its top edge on either side of the floating label (``mtrl_textinput_box_label_cutout_padding``, 4 dp), in
-#: design px at 420 dpi; and the room the layout leaves above the field for the floating label: half its line
-#: (``layout.line_height``, 1.3 times its size).
+#: design px at 420 dpi; the room the layout leaves above the field for the floating label: half its line
+#: (``layout.line_height``, 1.3 times its size); and the field's least height, 56 dp (MaterialComponents'
+#: ``Base.Widget.MaterialComponents.TextInputEditText``: 17 dp above and below a 16 sp line of 22 dp).
 OUTLINED_LABEL_SIZE, OUTLINED_PADDING, OUTLINED_CORNER = 31, 42, 10
 OUTLINED_STROKE, OUTLINED_STROKE_FOCUSED, OUTLINED_CUTOUT = 3, 5, 10
-OUTLINED_LABEL_MARGIN = 20
+OUTLINED_LABEL_MARGIN, OUTLINED_MIN_HEIGHT = 20, 147
 #: The room a ``TextInputLayout``'s start or end icon takes: its ImageButton's 48 dp touch target
 #: (``mtrl_min_touch_target_size``), the icon 24 dp in its middle.
 FIELD_ICON_WIDTH = 126
@@ -288,13 +289,16 @@ def outlined_field(field: View, *inside: View, **props) -> View:
     """A ``TextInputLayout`` in the outlined-box style around an EditText ``field`` (``edit_text``), its hint the
     label; ``inside`` lie in its frame with it (a suffix text at its end, ``field_icon``). The layout (a
     LinearLayout in the dump, ``props`` its id and margins) sets the field's frame half a collapsed label's height
-    down (``calculateLabelMarginTop``), so the label can float across the outline's top edge; the outline is the
-    field's background, drawn at its bounds (``_draw_edit``): 1 dp in the hint's colour, 2 dp in the primary colour
+    down (``calculateLabelMarginTop``), so the label can float across the outline's top edge. A field that wraps its
+    text is at least 56 dp tall, its text (or the label inside) centred in it (``selection.text_top``); the outline
+    is the field's background, drawn at its bounds (``_draw_edit``): 1 dp in the hint's colour, 2 dp in the primary colour
     when focused. The label lies inside the box where the text goes while the field is empty and unfocused, and
     floats in a gap cut into the top edge, 12 sp, when it has text or the focus (the primary colour then). The dump
     shows the label as the field's hint (its text when empty), as TextInputLayout's accessibility delegate reports
     it."""
     field.outlined, field.underline, field.padding = True, False, OUTLINED_PADDING
+    if field.height is None:
+        field.min_height = max(field.min_height, OUTLINED_MIN_HEIGHT)
     return column(View(class_name=LAYOUT_ONLY, height=OUTLINED_LABEL_MARGIN), frame(*inside, field), **props)
 
 
