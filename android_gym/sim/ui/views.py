@@ -280,6 +280,11 @@ def edit_text(value: str, hint: str, key: str, on_text: Callable[[str], None], *
 OUTLINED_LABEL_SIZE, OUTLINED_PADDING, OUTLINED_CORNER = 31, 42, 10
 OUTLINED_STROKE, OUTLINED_STROKE_FOCUSED, OUTLINED_CUTOUT = 3, 5, 10
 OUTLINED_LABEL_MARGIN, OUTLINED_MIN_HEIGHT = 20, 147
+#: MaterialComponents' outlined field by day, over white: its unfocused outline ``colorOnSurface`` (black) at 38 %
+#: (``mtrl_outlined_stroke_color``) and its label, inside or floating unfocused, at 60 % (``android:textColorHint``,
+#: ``mtrl_indicator_text_color``). A theme's palette maps them (Simple-Commons tints both with its hint colour).
+FIELD_STROKE: Color = over((0, 0, 0), 0.38)
+FIELD_LABEL: Color = over((0, 0, 0), 0.6)
 #: The room a ``TextInputLayout``'s start or end icon takes: its ImageButton's 48 dp touch target
 #: (``mtrl_min_touch_target_size``), the icon 24 dp in its middle.
 FIELD_ICON_WIDTH = 126
@@ -290,12 +295,12 @@ def outlined_field(field: View, *inside: View, **props) -> View:
     label; ``inside`` lie in its frame with it (a suffix text at its end, ``field_icon``). The layout (a
     LinearLayout in the dump, ``props`` its id and margins) sets the field's frame half a collapsed label's height
     down (``calculateLabelMarginTop``), so the label can float across the outline's top edge. A field that wraps its
-    text is at least 56 dp tall, its text (or the label inside) centred in it (``selection.text_top``); the outline
-    is the field's background, drawn at its bounds (``_draw_edit``): 1 dp in the hint's colour, 2 dp in the primary colour
-    when focused. The label lies inside the box where the text goes while the field is empty and unfocused, and
-    floats in a gap cut into the top edge, 12 sp, when it has text or the focus (the primary colour then). The dump
-    shows the label as the field's hint (its text when empty), as TextInputLayout's accessibility delegate reports
-    it."""
+    text is at least 56 dp tall, its text (or the label inside) centred in it (``selection.text_top``). The outline
+    is the field's background, drawn at its bounds (``_draw_edit``): 1 dp in ``FIELD_STROKE``, 2 dp in the primary
+    colour when focused. The label (in ``FIELD_LABEL``) lies inside the box where the text goes while the field is
+    empty and unfocused, and floats in a gap cut into the top edge, 12 sp, when it has text or the focus (the primary
+    colour then). The dump shows the label as the field's hint (its text when empty), as TextInputLayout's
+    accessibility delegate reports it."""
     field.outlined, field.underline, field.padding = True, False, OUTLINED_PADDING
     if field.height is None:
         field.min_height = max(field.min_height, OUTLINED_MIN_HEIGHT)
