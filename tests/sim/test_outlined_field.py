@@ -18,6 +18,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps import broccoli, draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
+from android_gym.sim.framework.looks import scale_text
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.layout import layout, line_height, text_width
 from android_gym.sim.ui.render import Renderer
@@ -101,6 +102,28 @@ def test_a_field_is_at_least_56_dp_tall_its_text_or_label_centred_in_it(value: s
     inside = pixels[below_label:y2 - 5, x1 + OUTLINED_PADDING:x2 - OUTLINED_PADDING]
     inked = np.flatnonzero((inside != GROUND).any(axis=(1, 2))) + below_label
     assert text_top(field) <= inked[0] and inked[-1] < text_top(field) + line
+
+
+def floating_label(font_scale: float) -> tuple[int, int, int]:
+    """The focused "Title" field's layout at ``font_scale``: its top, the first and the last row of its floating
+    label's ink."""
+    field = edit_text("red", "Title", "title", lambda text: None, focused=True, text_color=INK)
+    holder = outlined_field(field)
+    root = column(holder, padding=30, background=GROUND)
+    scale_text(root, font_scale)
+    layout(root, 0, 0, 600, 300)
+    pixels = Renderer(600, 300).render({"w": (root, WHITE)})
+    x1, y1, _, _ = field.bounds
+    rows = np.flatnonzero((pixels[:y1 + 2, x1 + OUTLINED_PADDING:x1 + 200] == PRIMARY).all(axis=2).any(axis=1))
+    return holder.bounds[1], rows[0], rows[-1]
+
+
+def test_the_floating_label_grows_with_the_font_scale_and_the_room_above_the_field_with_it() -> None:
+    """The label is 12 sp (``hintTextAppearance``), so it scales as the field's text does; TextInputLayout's top
+    margin for it (``calculateLabelMarginTop``) is half its height, so it stays inside the layout's bounds."""
+    (top, first, last), (big_top, big_first, big_last) = floating_label(1.0), floating_label(1.3)
+    assert top <= first and big_top <= big_first  # inside the TextInputLayout
+    assert 1.2 < (big_last - big_first) / (last - first) < 1.4
 
 
 def test_a_field_of_fixed_height_keeps_its_text_at_the_top() -> None:

@@ -44,7 +44,6 @@ from android_gym.sim.ui.views import (
     FIELD_STROKE,
     OUTLINED_CORNER,
     OUTLINED_CUTOUT,
-    OUTLINED_LABEL_SIZE,
     OUTLINED_STROKE,
     OUTLINED_STROKE_FOCUSED,
     PRIMARY,
@@ -766,10 +765,10 @@ class Renderer:
         color = self._ink(PRIMARY if view.focused else FIELD_STROKE)
         floating = view.focused or bool(view.value)
         if floating:
-            label = _text_stencil(view.hint, self._length(OUTLINED_LABEL_SIZE), False)
-            left, top = self._point(x1 + view.padding, y1 - line_height(OUTLINED_LABEL_SIZE) // 2)
+            label = _text_stencil(view.hint, self._length(view.label_size), False)
+            left, top = self._point(x1 + view.padding, y1 - line_height(view.label_size) // 2)
             cut = self.px(OUTLINED_CUTOUT)
-            gap = (left - cut, top, left + label.width + cut, top + self._length(line_height(OUTLINED_LABEL_SIZE)))
+            gap = (left - cut, top, left + label.width + cut, top + self._length(line_height(view.label_size)))
             under = self._canvas.crop(gap)
         self._draw.rounded_rectangle(_box(self._local(view)), radius=self.px(OUTLINED_CORNER), outline=color,
                                      width=self._length(OUTLINED_STROKE_FOCUSED if view.focused else OUTLINED_STROKE))
