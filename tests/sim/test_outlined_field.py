@@ -18,12 +18,17 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps import broccoli, draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
+from android_gym.sim.framework.looks import scale_text
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.layout import layout, text_width
+from android_gym.sim.ui.layout import layout, line_height, text_width
 from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.selection import text_top
 from android_gym.sim.ui.views import (
     FIELD_ICON_WIDTH,
+    FIELD_LABEL,
+    FIELD_STROKE,
     OUTLINED_LABEL_MARGIN,
+    OUTLINED_MIN_HEIGHT,
     OUTLINED_PADDING,
     PRIMARY,
     TEXT_SECONDARY,
@@ -50,10 +55,12 @@ def drawn(value: str, focused: bool) -> tuple[View, np.ndarray]:
 
 
 @pytest.mark.parametrize("focused", [False, True])
-def test_the_outline_is_1_dp_in_the_hints_colour_and_2_dp_in_the_primary_colour_when_focused(focused: bool) -> None:
+def test_the_outline_is_1_dp_at_38_percent_black_and_2_dp_in_the_primary_colour_when_focused(focused: bool) -> None:
+    """MaterialComponents' ``mtrl_outlined_stroke_color``: colorOnSurface at 0.38 unfocused, colorPrimary focused."""
     field, pixels = drawn("red", focused)
     x1, y1, x2, y2 = field.bounds
-    color, stroke = (PRIMARY, 5) if focused else (TEXT_SECONDARY, 3)
+    assert FIELD_STROKE == (158, 158, 158)
+    color, stroke = (PRIMARY, 5) if focused else (FIELD_STROKE, 3)
     middle = (y1 + y2) // 2
     assert colours(pixels[middle, x1:x1 + stroke]) == {color} and tuple(pixels[middle, x1 + stroke]) == GROUND
     assert colours(pixels[y2 - stroke:y2, x1 + 300]) == {color} and tuple(pixels[y2 - stroke - 1, x1 + 300]) == GROUND
@@ -64,23 +71,67 @@ def test_an_empty_unfocused_fields_label_lies_inside_the_box_and_the_top_edge_is
     field, pixels = drawn("", False)
     x1, y1, x2, y2 = field.bounds
     assert field.text == "Title"  # the dump's text of an empty field: its hint
-    assert colours(pixels[y1, x1 + 20:x2 - 20]) == {TEXT_SECONDARY}  # no gap
+    assert colours(pixels[y1, x1 + 20:x2 - 20]) == {FIELD_STROKE}  # no gap
     assert colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1]) == {GROUND}  # nothing floats above
     text_rows = pixels[y1 + OUTLINED_PADDING:y2 - OUTLINED_PADDING, x1 + OUTLINED_PADDING:x2 - 20]
-    assert TEXT_SECONDARY in colours(text_rows)
+    assert FIELD_LABEL == (102, 102, 102) and FIELD_LABEL in colours(text_rows)  # mtrl_indicator_text_color: 60 %
 
 
-@pytest.mark.parametrize("value, focused, label", [("red", False, TEXT_SECONDARY), ("red", True, PRIMARY),
+@pytest.mark.parametrize("value, focused, label", [("red", False, FIELD_LABEL), ("red", True, PRIMARY),
                                                    ("", True, PRIMARY)])
 def test_with_text_or_focus_the_label_floats_in_a_gap_cut_into_the_top_edge(value: str, focused: bool,
                                                                             label: tuple[int, int, int]) -> None:
     field, pixels = drawn(value, focused)
     x1, y1, x2, y2 = field.bounds
     assert tuple(pixels[y1 + 1, x1 + OUTLINED_PADDING + 5]) == GROUND  # the gap under the label
-    assert tuple(pixels[y1 + 1, x2 - 30]) == (PRIMARY if focused else TEXT_SECONDARY)  # the edge past it
+    assert tuple(pixels[y1 + 1, x2 - 30]) == (PRIMARY if focused else FIELD_STROKE)  # the edge past it
     assert label in colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 200])  # the label above the edge
     inside = colours(pixels[y1 + OUTLINED_LABEL_MARGIN:y2 - 10, x1 + OUTLINED_PADDING + 10:x2 - 20])  # below the label
-    assert (INK in inside) is bool(value) and TEXT_SECONDARY not in inside  # no hint inside the box
+    assert (INK in inside) is bool(value) and FIELD_LABEL not in inside  # no hint inside the box
+
+
+@pytest.mark.parametrize("value", ["", "red"])
+def test_a_field_is_at_least_56_dp_tall_its_text_or_label_centred_in_it(value: str) -> None:
+    """MaterialComponents' TextInputEditText: 17 dp above and below a 22 dp line make a 56 dp box (147 px); a
+    smaller line is centred in it (EditText's gravity center_vertical), the text (or the label inside) drawn there."""
+    field, pixels = drawn(value, False)
+    x1, y1, x2, y2 = field.bounds
+    line = line_height(field.text_size)
+    assert y2 - y1 == OUTLINED_MIN_HEIGHT and abs((text_top(field) - y1) - (y2 - text_top(field) - line)) <= 1
+    below_label = y1 + OUTLINED_LABEL_MARGIN + 5
+    inside = pixels[below_label:y2 - 5, x1 + OUTLINED_PADDING:x2 - OUTLINED_PADDING]
+    inked = np.flatnonzero((inside != GROUND).any(axis=(1, 2))) + below_label
+    assert text_top(field) <= inked[0] and inked[-1] < text_top(field) + line
+
+
+def floating_label(font_scale: float) -> tuple[int, int, int]:
+    """The focused "Title" field's layout at ``font_scale``: its top, the first and the last row of its floating
+    label's ink."""
+    field = edit_text("red", "Title", "title", lambda text: None, focused=True, text_color=INK)
+    holder = outlined_field(field)
+    root = column(holder, padding=30, background=GROUND)
+    scale_text(root, font_scale)
+    layout(root, 0, 0, 600, 300)
+    pixels = Renderer(600, 300).render({"w": (root, WHITE)})
+    x1, y1, _, _ = field.bounds
+    rows = np.flatnonzero((pixels[:y1 + 2, x1 + OUTLINED_PADDING:x1 + 200] == PRIMARY).all(axis=2).any(axis=1))
+    return holder.bounds[1], rows[0], rows[-1]
+
+
+def test_the_floating_label_grows_with_the_font_scale_and_the_room_above_the_field_with_it() -> None:
+    """The label is 12 sp (``hintTextAppearance``), so it scales as the field's text does; TextInputLayout's top
+    margin for it (``calculateLabelMarginTop``) is half its height, so it stays inside the layout's bounds."""
+    (top, first, last), (big_top, big_first, big_last) = floating_label(1.0), floating_label(1.3)
+    assert top <= first and big_top <= big_first  # inside the TextInputLayout
+    assert 1.2 < (big_last - big_first) / (last - first) < 1.4
+
+
+def test_a_field_of_fixed_height_keeps_its_text_at_the_top() -> None:
+    """Pro Expense's note (layout_height 100 dp, gravity top): the text starts one padding below the edge."""
+    field = edit_text("", "Note", "note", lambda text: None, height=263, multiline=True)
+    root = column(outlined_field(field), padding=30, background=GROUND)
+    layout(root, 0, 0, 600, 400)
+    assert field.bounds[3] - field.bounds[1] == 263 and text_top(field) == field.bounds[1] + OUTLINED_PADDING
 
 
 def bounds(node) -> tuple[int, ...]:
@@ -172,7 +223,8 @@ def test_pro_expense_entry_fields_are_outlined_the_currency_suffix_in_the_amount
         assert frame.getparent().get("resource-id") == f"{expense.PACKAGE}:id/{layout_name}"
         x1, y1, x2, y2 = bounds(field)
         # the form opens with the name focused: the app's colorPrimary
-        color = expense.ProExpense.day_colors[PRIMARY] if name == "edt_name" else TEXT_SECONDARY
+        # the others MaterialComponents' colorOnSurface at 38 % over the dark surface
+        color = expense.ProExpense.day_colors[PRIMARY if name == "edt_name" else FIELD_STROKE]
         assert color in colours(pixels[(y1 + y2) // 2, x1:x1 + 5])  # the outline's left edge
     assert not [node for node in dump if node.get("resource-id") == suffix]  # the amount's label lies inside
     tap(phone, resource_id=f"{expense.PACKAGE}:id/edt_amount")

@@ -15,6 +15,8 @@ from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog
 from android_gym.sim.ui.views import (
     DIVIDER,
+    FIELD_LABEL,
+    FIELD_STROKE,
     LAYOUT_ONLY,
     TEXT,
     TEXT_SECONDARY,
@@ -78,8 +80,10 @@ UNCHECKED: Color = faded(0.6)
 #: grey (the apps tint their faint text with their text colour: ``MyEditText``'s hint is it at ``MEDIUM_ALPHA``), and
 #: their primary colour for Material's in the toolkit's widgets, which Simple-Commons tints with it
 #: (``setupDialogStuff``'s dialog buttons, ``MyEditText``, ``MyCompatRadioButton``, ``MyAppCompatCheckbox``:
-#: ``setColors(textColor, getProperPrimaryColor(), ...)``).
-DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR, TEXT_SECONDARY: faded(MEDIUM_ALPHA), MATERIAL_PRIMARY: PRIMARY}
+#: ``setColors(textColor, getProperPrimaryColor(), ...)``); ``MyTextInputLayout`` tints an outlined field's outline
+#: and label with the hint colour.
+DAY_COLORS: dict[Color, Color] = {TEXT: TEXT_COLOR, MATERIAL_PRIMARY: PRIMARY,
+                                  **dict.fromkeys((TEXT_SECONDARY, FIELD_STROKE, FIELD_LABEL), faded(MEDIUM_ALPHA))}
 #: Their dialogs' surface: ``getAlertDialogBuilder`` gives a ``MaterialAlertDialogBuilder`` in the system theme, on
 #: ``ThemeOverlay.App.MaterialAlertDialog``'s ``colorSurface``, ``you_dialog_background_color``: ``system_accent2_50``
 #: by day (tone 95 of the accent's hue at chroma 16, as ``TOP_BAR``'s night colour is its tone 20) and
@@ -95,7 +99,8 @@ DIALOG_BACKGROUND: Color = (237, 240, 255)
 NIGHT_COLORS: dict[Color, Color] = {**MATERIAL_YOU_NIGHT, TEXT: NIGHT_TEXT_COLOR, MATERIAL_PRIMARY: PRIMARY,
                                     **{faded(alpha): over(NIGHT_TEXT_COLOR, alpha, MATERIAL_YOU_NIGHT[WHITE])
                                        for alpha in FADED_ALPHAS},
-                                    TEXT_SECONDARY: over(NIGHT_TEXT_COLOR, MEDIUM_ALPHA, MATERIAL_YOU_NIGHT[WHITE]),
+                                    **dict.fromkeys((TEXT_SECONDARY, FIELD_STROKE, FIELD_LABEL),
+                                                    over(NIGHT_TEXT_COLOR, MEDIUM_ALPHA, MATERIAL_YOU_NIGHT[WHITE])),
                                     SEARCH_BACKGROUND: over(PRIMARY, 0.25, MATERIAL_YOU_NIGHT[WHITE]),
                                     TOP_BAR: (40, 48, 65), DIALOG_BACKGROUND: (40, 48, 65), DARK_GREY: WHITE,
                                     ACTIVATED_ITEM: over(_ACTIVATED, _ACTIVATED_ALPHA, MATERIAL_YOU_NIGHT[WHITE])}

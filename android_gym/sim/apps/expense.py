@@ -48,6 +48,8 @@ from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.layout import measure_width
 from android_gym.sim.ui.views import (
+    FIELD_LABEL,
+    FIELD_STROKE,
     LAYOUT_ONLY,
     OUTLINED_PADDING,
     PRIMARY,
@@ -56,6 +58,7 @@ from android_gym.sim.ui.views import (
     edit_text,
     frame,
     outlined_field,
+    over,
     row,
     scroll_list,
     text_view,
@@ -918,8 +921,10 @@ class ProExpense(App):
     icon, icon_color = "app_expense", (2, 136, 209)
     version_name, version_code = "1.0.0-beta05", 11  # android_gym/device/apps.toml
     #: colorPrimary (the night theme's, as the screens are drawn both ways) for the toolkit's: a focused field's
-    #: outline, floating label and caret.
-    day_colors = night_colors = {PRIMARY: _PRIMARY}
+    #: outline, floating label and caret; MaterialComponents' unfocused outline and label, colorOnSurface at 38 % and
+    #: 60 % over the dark surface.
+    day_colors = night_colors = {PRIMARY: _PRIMARY, FIELD_STROKE: over(_ON_SURFACE, 0.38, _SURFACE),
+                                 FIELD_LABEL: over(_ON_SURFACE, 0.6, _SURFACE)}
     screens = (MainActivity,)
 
     def __init__(self, phone: Context) -> None:

@@ -54,6 +54,8 @@ from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import popup_menu
 from android_gym.sim.ui.views import (
     DIVIDER,
+    FIELD_LABEL,
+    FIELD_STROKE,
     PRIMARY,
     TEXT,
     TEXT_SECONDARY,
@@ -616,9 +618,11 @@ class OpenTracks(App):
 
     package = PACKAGE
     # OpenTracks' night mode setting defaults to following the system; colorPrimary (@color/opentracks) both ways
-    # for the toolkit's: a focused field's outline, floating label and caret
-    day_colors = {PRIMARY: _ORANGE}
-    night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _ORANGE}
+    # for the toolkit's: a focused field's outline, floating label and caret; its fields' unfocused outline and label
+    # in the secondary text colour
+    day_colors = {PRIMARY: _ORANGE, FIELD_STROKE: TEXT_SECONDARY, FIELD_LABEL: TEXT_SECONDARY}
+    night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _ORANGE,
+                    **dict.fromkeys((FIELD_STROKE, FIELD_LABEL), MATERIAL_COMPONENTS_NIGHT[TEXT_SECONDARY])}
     label = APP_NAME
     icon, icon_color = "app_opentracks", _ORANGE
     version_name, version_code = "v4.11.3", 5705  # android_gym/device/apps.toml

@@ -113,15 +113,17 @@ _GROWS = {"text", "button", "edit", "switch", "check", "row", "column", "frame"}
 
 
 def scale_text(root: View, factor: float) -> None:
-    """Scale the text sizes of ``root``'s tree by ``factor`` (text is sized in sp; icons and dp sizes stay), and let
-    a view of fixed height that shows text grow to fit it (``min_height``): Android's list rows and buttons are
-    ``wrap_content`` with a ``minHeight``, so larger text makes them taller rather than clipped. An
-    ``exact_height`` stays."""
+    """Scale the text sizes of ``root``'s tree by ``factor`` (text and outlined fields' labels are sized in sp; icons
+    and dp sizes stay), and let a view of fixed height that shows text grow to fit it (``min_height``): Android's list
+    rows and buttons are ``wrap_content`` with a ``minHeight``, so larger text makes them taller rather than clipped.
+    An ``exact_height`` stays."""
     if factor == 1.0:
         return
     for view in root.walk():
         if view.kind in _TEXT_KINDS:
             view.text_size = max(1, round(view.text_size * factor))
+        if view.label_size:
+            view.label_size = round(view.label_size * factor)
     if factor > 1.0:
         _grow(root)
 

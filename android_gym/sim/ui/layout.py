@@ -199,8 +199,8 @@ def _natural_height(view: View, width: int, memo: Memo | None) -> int:
         lines = text_lines(view, max(width - text_start(view) - text_end(view), 1))
         return len(lines) * line_height(view.text_size) + 2 * padding
     children = view.children
-    if not children:
-        return 2 * padding
+    if not children:  # an outlined field's room for its floating label: half the label's line
+        return 2 * padding + line_height(view.label_size) // 2
     inner = max(width - 2 * padding, 1)
     if kind == "column" or kind == "list":
         total = view.spacing * (len(children) - 1) + 2 * padding

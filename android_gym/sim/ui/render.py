@@ -41,9 +41,10 @@ from android_gym.sim.ui.views import (
     ALL_CORNERS,
     CHECK_BUTTON_WIDTH,
     DIVIDER,
+    FIELD_LABEL,
+    FIELD_STROKE,
     OUTLINED_CORNER,
     OUTLINED_CUTOUT,
-    OUTLINED_LABEL_SIZE,
     OUTLINED_STROKE,
     OUTLINED_STROKE_FOCUSED,
     PRIMARY,
@@ -743,31 +744,33 @@ class Renderer:
             for box in highlight_boxes(view, start, end):
                 self._fill(HIGHLIGHT, self._rect(*box))
         if not (view.outlined and view.focused and not view.value):  # an outlined field's label floats then
-            self._text_block(view, self._ink(TEXT_SECONDARY) if view.text == view.hint else view.text_color)
+            hint = self._ink(FIELD_LABEL if view.outlined else TEXT_SECONDARY)
+            self._text_block(view, hint if view.text == view.hint else view.text_color)
         if view.focused and start == end:
             cx, cy = caret_point(view, end)
             self._draw.line(self._rect(cx + 2, cy, cx + 2, cy + line_height(view.text_size)), fill=self._ink(PRIMARY),
                             width=self._length(3))
 
     def _outline(self, view: View) -> None:
-        """An outlined field's box (``views.outlined_field``): a rounded outline at its bounds, 1 dp in the hint's
-        colour, 2 dp in the primary colour when focused; with text or the focus, its label (the hint) 12 sp in the
-        outline's colour, centred on the top edge at the text's start, in a gap cut into the edge (the canvas under
-        the gap is kept as it was). Empty and unfocused, the label is the hint ``_text_block`` draws inside."""
+        """An outlined field's box (``views.outlined_field``): a rounded outline at its bounds, 1 dp in
+        ``FIELD_STROKE``, 2 dp in the primary colour when focused; with text or the focus, its label (the hint) 12 sp
+        in ``FIELD_LABEL`` (the primary colour when focused), centred on the top edge at the text's start, in a gap
+        cut into the edge (the canvas under the gap is kept as it was). Empty and unfocused, the label is the hint
+        ``_text_block`` draws inside."""
         x1, y1, _, _ = view.bounds
-        color = self._ink(PRIMARY if view.focused else TEXT_SECONDARY)
+        color = self._ink(PRIMARY if view.focused else FIELD_STROKE)
         floating = view.focused or bool(view.value)
         if floating:
-            label = _text_stencil(view.hint, self._length(OUTLINED_LABEL_SIZE), False)
-            left, top = self._point(x1 + view.padding, y1 - line_height(OUTLINED_LABEL_SIZE) // 2)
+            label = _text_stencil(view.hint, self._length(view.label_size), False)
+            left, top = self._point(x1 + view.padding, y1 - line_height(view.label_size) // 2)
             cut = self.px(OUTLINED_CUTOUT)
-            gap = (left - cut, top, left + label.width + cut, top + self._length(line_height(OUTLINED_LABEL_SIZE)))
+            gap = (left - cut, top, left + label.width + cut, top + self._length(line_height(view.label_size)))
             under = self._canvas.crop(gap)
         self._draw.rounded_rectangle(_box(self._local(view)), radius=self.px(OUTLINED_CORNER), outline=color,
                                      width=self._length(OUTLINED_STROKE_FOCUSED if view.focused else OUTLINED_STROKE))
         if floating:
             self._canvas.paste(under, gap[:2])
-            self._stamp(color, left, top, label)
+            self._stamp(self._ink(PRIMARY if view.focused else FIELD_LABEL), left, top, label)
 
     def _text_block(self, view: View, color: Color) -> None:
         """The view's text (or one line of it), wrapped as layout measured it, less the lines scrolled off; each line

@@ -93,8 +93,16 @@ def text_lines(view: View) -> list[tuple[int, str]]:
 
 
 def text_top(view: View) -> int:
-    """Design y of the top of a laid-out text view's first line (above its bounds when it is scrolled off)."""
-    return view.bounds[1] + view.padding - view.clipped_top
+    """Design y of the top of a laid-out text view's first line (above its bounds when it is scrolled off); an
+    outlined field's lines are centred in it (an EditText's ``gravity`` is ``center_vertical``) when its least
+    height makes it taller than they need; a field of fixed height keeps them at its top (Pro Expense's note,
+    ``android:gravity="top"``)."""
+    top = view.bounds[1] + view.padding - view.clipped_top
+    if view.outlined and view.height is None:
+        _, y1, _, y2 = view.bounds
+        spare = y2 - y1 - 2 * view.padding - len(text_lines(view)) * line_height(view.text_size)
+        top += max(spare, 0) // 2
+    return top
 
 
 def offset_at(view: View, x: float, y: float) -> tuple[int, bool]:

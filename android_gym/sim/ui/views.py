@@ -155,6 +155,9 @@ class View:
     box_at_end: bool = False
     underline: bool = True
     outlined: bool = False
+    #: An outlined field's floating label's text size (sp: ``looks.scale_text`` scales it with the text), on the
+    #: field and on the room its layout leaves above it, half the label's line (0: no label).
+    label_size: int = 0
     progress: float = 0.0
     scroll_offset: int = 0
     #: Set by the layout on a list: the furthest it scrolls (its items' height less its own, at least 0).
@@ -274,11 +277,17 @@ def edit_text(value: str, hint: str, key: str, on_text: Callable[[str], None], *
 #: ``TextInputEditText.OutlinedBox`` style: 16 dp), the outline's corner radius (``shapeAppearanceCornerExtraSmall``,
 #: 4 dp), its stroke unfocused and focused (``boxStrokeWidth`` 1 dp, ``boxStrokeWidthFocused`` 2 dp) and the gap cut
 #: into its top edge on either side of the floating label (``mtrl_textinput_box_label_cutout_padding``, 4 dp), in
-#: design px at 420 dpi; and the room the layout leaves above the field for the floating label: half its line
-#: (``layout.line_height``, 1.3 times its size).
+#: design px at 420 dpi; the room the layout leaves above the field for the floating label at font scale 1: half its
+#: line (``layout.line_height``, 1.3 times its size); and the field's least height, 56 dp (MaterialComponents'
+#: ``Base.Widget.MaterialComponents.TextInputEditText``: 17 dp above and below a 16 sp line of 22 dp).
 OUTLINED_LABEL_SIZE, OUTLINED_PADDING, OUTLINED_CORNER = 31, 42, 10
 OUTLINED_STROKE, OUTLINED_STROKE_FOCUSED, OUTLINED_CUTOUT = 3, 5, 10
-OUTLINED_LABEL_MARGIN = 20
+OUTLINED_LABEL_MARGIN, OUTLINED_MIN_HEIGHT = 20, 147
+#: MaterialComponents' outlined field by day, over white: its unfocused outline ``colorOnSurface`` (black) at 38 %
+#: (``mtrl_outlined_stroke_color``) and its label, inside or floating unfocused, at 60 % (``android:textColorHint``,
+#: ``mtrl_indicator_text_color``). A theme's palette maps them (Simple-Commons tints both with its hint colour).
+FIELD_STROKE: Color = over((0, 0, 0), 0.38)
+FIELD_LABEL: Color = over((0, 0, 0), 0.6)
 #: The room a ``TextInputLayout``'s start or end icon takes: its ImageButton's 48 dp touch target
 #: (``mtrl_min_touch_target_size``), the icon 24 dp in its middle.
 FIELD_ICON_WIDTH = 126
@@ -288,14 +297,18 @@ def outlined_field(field: View, *inside: View, **props) -> View:
     """A ``TextInputLayout`` in the outlined-box style around an EditText ``field`` (``edit_text``), its hint the
     label; ``inside`` lie in its frame with it (a suffix text at its end, ``field_icon``). The layout (a
     LinearLayout in the dump, ``props`` its id and margins) sets the field's frame half a collapsed label's height
-    down (``calculateLabelMarginTop``), so the label can float across the outline's top edge; the outline is the
-    field's background, drawn at its bounds (``_draw_edit``): 1 dp in the hint's colour, 2 dp in the primary colour
-    when focused. The label lies inside the box where the text goes while the field is empty and unfocused, and
-    floats in a gap cut into the top edge, 12 sp, when it has text or the focus (the primary colour then). The dump
-    shows the label as the field's hint (its text when empty), as TextInputLayout's accessibility delegate reports
-    it."""
+    down (``calculateLabelMarginTop``), so the label can float across the outline's top edge. A field that wraps its
+    text is at least 56 dp tall, its text (or the label inside) centred in it (``selection.text_top``). The outline
+    is the field's background, drawn at its bounds (``_draw_edit``): 1 dp in ``FIELD_STROKE``, 2 dp in the primary
+    colour when focused. The label (in ``FIELD_LABEL``) lies inside the box where the text goes while the field is
+    empty and unfocused, and floats in a gap cut into the top edge, 12 sp (``label_size``, which grows with the font
+    scale, and the room above with it), when it has text or the focus (the primary colour then). The dump shows the
+    label as the field's hint (its text when empty), as TextInputLayout's accessibility delegate reports it."""
     field.outlined, field.underline, field.padding = True, False, OUTLINED_PADDING
-    return column(View(class_name=LAYOUT_ONLY, height=OUTLINED_LABEL_MARGIN), frame(*inside, field), **props)
+    field.label_size = OUTLINED_LABEL_SIZE
+    if field.height is None:
+        field.min_height = max(field.min_height, OUTLINED_MIN_HEIGHT)
+    return column(View(class_name=LAYOUT_ONLY, label_size=OUTLINED_LABEL_SIZE), frame(*inside, field), **props)
 
 
 def field_icon(field: View, icon: str, resource_id: str, *, end: bool = False) -> View:
