@@ -828,25 +828,6 @@ class Renderer:
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
 
 
-def packed(image: Image.Image, rawmode: str | None = None, box: Box | None = None) -> bytes:
-    """``image.tobytes("raw", rawmode)`` (``rawmode`` defaults to the image's mode; ``RGBX`` packs an ``RGB``
-    image as opaque RGBA), of its pixels in ``box`` (all by default), packed in one piece: ``tobytes`` packs in
-    64 KiB chunks and joins them, which costs as much again as the packing (ten times as much on a busy
-    machine)."""
-    left, top, right, bottom = box or (0, 0, *image.size)
-    rawmode = rawmode or image.mode
-    if left >= right or top >= bottom:
-        return b""
-    encoder = Image._getencoder(image.mode, "raw", (rawmode,))  # what tobytes uses, asked for everything at once
-    try:
-        encoder.setimage(image.im, (left, top, right, bottom))
-        _, status, data = encoder.encode((right - left) * (bottom - top) * len(rawmode))
-    finally:
-        encoder.cleanup()
-    assert status == 1, f"raw encoder status {status}"  # 1: done in the one call
-    return data
-
-
 def pack_into(image: Image.Image, out: np.ndarray) -> None:
     """Write an ``RGB`` image's pixels (its top left ``(H, W)`` corner) into ``out``, ``(H, W, 3)`` uint8 (rows may lie
     apart, as in a box of a larger array), about ``_PACK_BYTES`` at a time: each chunk is copied while still in the
