@@ -18,6 +18,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps import broccoli, draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
+from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.looks import scale_text
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.layout import layout, line_height, text_width
@@ -132,6 +133,23 @@ def test_a_field_of_fixed_height_keeps_its_text_at_the_top() -> None:
     root = column(outlined_field(field), padding=30, background=GROUND)
     layout(root, 0, 0, 600, 400)
     assert field.bounds[3] - field.bounds[1] == 263 and text_top(field) == field.bounds[1] + OUTLINED_PADDING
+
+
+@pytest.mark.parametrize("scale", ["1.0", "1.3"])
+def test_pro_expenses_note_stays_100_dp_tall_its_hint_at_the_top_at_any_font_scale(scale: str) -> None:
+    """frag_expense_entry.xml: edl_description is 100 dp tall (dp: the font scale leaves it), edt_note's gravity top;
+    at font scale 1.3 the hint is larger but still drawn one padding below the box's top edge."""
+    phone = Phone()
+    phone.run(f"settings put system font_scale {scale}")
+    phone.run(f"monkey -p {expense.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{expense.PACKAGE}:id/fb_main_add")
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{expense.PACKAGE}:id/edt_note"))
+    assert y2 - y1 == dp(100)
+    hint = expense.ProExpense.day_colors[FIELD_LABEL]
+    inside = phone.screenshot()[y1 + 5:y2 - 5, x1 + OUTLINED_PADDING:x2 - OUTLINED_PADDING]
+    inked = np.flatnonzero((inside == hint).all(axis=2).any(axis=1)) + y1 + 5
+    size = round(42 * float(scale))
+    assert y1 + OUTLINED_PADDING <= inked[0] and inked[-1] < y1 + OUTLINED_PADDING + line_height(size)
 
 
 def bounds(node) -> tuple[int, ...]:
