@@ -8,7 +8,8 @@ triggers, identity hash); queries are ``recipe/RecipeDAO.java`` and
 ordered by the first matching column); screens follow ``res/layout/fragment_recipes.xml``, ``recipes_list.xml``,
 ``recipe_item.xml``, ``activity_new_recipe.xml``, ``activity_recipe_details.xml``,
 ``content_recipe_details.xml``, ``ingredient_item.xml``, ``direction_item.xml``, ``menu/recipes.xml``,
-``menu/details.xml`` and ``res/values/strings.xml``; behaviour follows ``RecipeFragment``,
+``menu/details.xml``, ``res/values/strings.xml`` and ``values/themes.xml``/``values-night/themes.xml`` (by
+night MaterialComponents' dark theme, as the app follows the system's by default); behaviour follows ``RecipeFragment``,
 ``CreateAndEditRecipeActivity`` (save opens the new recipe's details; a dirty form asks before it is
 discarded), ``RecipeDetailsActivity`` (favorite toggle, edit, delete with its confirmation dialog),
 ``IngredientBuilder`` and ``DirectionBuilder``. AppCompat and Material supply the framework strings ("Navigate
