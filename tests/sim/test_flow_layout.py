@@ -12,7 +12,7 @@ from ui_nodes import nodes, tap
 from android_gym.sim.apps import expense, tasks
 from android_gym.sim.framework.looks import scale_text
 from android_gym.sim.phone import Phone
-from android_gym.sim.ui.layout import layout, line_height, measure_height, text_width
+from android_gym.sim.ui.layout import layout, line_height, measure_height, measure_width, text_width
 from android_gym.sim.ui.views import View, text_view
 
 
@@ -93,3 +93,8 @@ def test_tasks_row_chips_lie_in_a_flow_row_4_dp_apart() -> None:
     (group,) = [node for node in nodes(phone) if node.get("resource-id") == f"{tasks.PACKAGE}:id/chip_group"]
     (_, top, end, _), (start, top_after, _, _) = (bounds(chip) for chip in group)
     assert group[1].get("text") == "Default list" and start - end == 10 and top == top_after
+
+
+def test_a_flows_natural_width_is_its_children_on_one_line() -> None:
+    flow = chips("Food", "Income")
+    assert measure_width(flow) == 2 * 10 + int(text_width("Food", 42)) + 24 + 8 + int(text_width("Income", 42)) + 24

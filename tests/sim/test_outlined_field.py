@@ -320,7 +320,8 @@ def test_broccoli_follows_the_dark_theme_its_field_icons_tinted_as_the_labels(ni
     """Theme.Broccoli (Theme.MaterialComponents.DayNight, values-night/themes.xml; the theme setting follows the
     system by default): by night the window is colorSurface (#121212), the app bar the surface lifted 4 dp (its
     elevation overlay), a focused field's outline colorPrimary green_200, the others' colorOnSurface (white) at 38 %;
-    the start and end icons are tinted ``mtrl_outlined_icon_tint`` (colorOnSurface at 60 %), as the label inside."""
+    the labels (the textInputStyle's ``android:textColorHint``) are colorControlNormal, gray_600 by day and gray_400
+    by night, and so here the start and end icons."""
     phone = Phone()
     if night:
         phone.run("cmd uimode night yes")
@@ -335,7 +336,9 @@ def test_broccoli_follows_the_dark_theme_its_field_icons_tinted_as_the_labels(ni
     assert tuple(pixels[(y1 + y2) // 2, x2 + 5]) == surface  # the window beside the field
     assert colours(pixels[(y1 + y2) // 2, x2 - 2:x2]) == {over(on_surface, 0.38, surface)}  # the outline's end
     icon = colours(pixels[y1 + 10:y2 - 10, x1 + 10:x1 + FIELD_ICON_WIDTH - 10]) - {surface}
-    assert over(on_surface, 0.6, surface) in icon  # the start icon, in the label's colour
+    label = (189, 189, 189) if night else (117, 117, 117)
+    assert label in icon  # the start icon, in the label's colour
+    assert label in colours(pixels[y1 + 10:y2 - 10, x1 + FIELD_ICON_WIDTH:x1 + FIELD_ICON_WIDTH + 200])  # the label
     x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{broccoli.PACKAGE}:id/new_title"))
     focused = (165, 214, 167) if night else (46, 125, 50)  # green_200 by night, green_800 by day
     assert colours(pixels[(y1 + y2) // 2, x2 - 5:x2]) == {focused}

@@ -87,6 +87,7 @@ MARK_AS_FAVORITE, REMOVE_FROM_FAVORITES = "Mark as favorite", "Remove from favor
 NAVIGATE_UP, MORE_OPTIONS, COLLAPSE, CLEAR_QUERY = "Navigate up", "More options", "Collapse", "Clear query"
 
 _GREEN_800, _GREEN_500, _GREEN_200, _CARD = (46, 125, 50), (76, 175, 80), (165, 214, 167), (250, 250, 250)  # colors.xml
+_GRAY_600, _GRAY_400 = (117, 117, 117), (189, 189, 189)  # colors.xml: colorControlNormal by day and by night
 #: The app bars by night: the dark theme's AppBarLayout is ``Widget.MaterialComponents.AppBarLayout.Surface``
 #: (``colorSurface``, #121212), lifted 4 dp by the elevation overlay (``ElevationOverlayProvider``: colorOnSurface at
 #: 4.5 ln(4 + 1) + 2 = 9 %), where by day it is ``colorPrimary``.
@@ -635,16 +636,19 @@ class Broccoli(App):
     label = APP_NAME
     icon, icon_color = "app_recipes", (67, 160, 71)
     version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
-    #: colorPrimary (green_800) for the toolkit's: a focused field's outline, floating label and caret.
-    day_colors = {PRIMARY: _GREEN_800}
+    #: colorPrimary (green_800) for the toolkit's: a focused field's outline, floating label and caret; the fields'
+    #: labels in colorControlNormal (the textInputStyle's ``android:textColorHint``), gray_600; their start and end
+    #: icons, which MaterialComponents tints colorOnSurface at 60 %, take the labels' colour here (a palette keys
+    #: the one toolkit colour both are drawn in).
+    day_colors = {PRIMARY: _GREEN_800, FIELD_LABEL: _GRAY_600}
     #: Theme.Broccoli is on Theme.MaterialComponents.DayNight with a values-night variant, and the app's theme setting
     #: defaults to following the system (BroccoliApplication): by night Material Components' dark colours, colorPrimary
     #: and colorSecondary green_200 (a focused field, the headings, the FAB), colorSecondaryToolbar ``colorSurface``
-    #: (the recipes' category bar), the fields' outline and label colorOnSurface (white) at 38 % and 60 % over it.
+    #: (the recipes' category bar), the fields' outline colorOnSurface (white) at 38 % over it, their labels
+    #: colorControlNormal gray_400.
     night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _GREEN_200, _GREEN_800: _GREEN_200,
                     _GREEN_500: MATERIAL_COMPONENTS_NIGHT[WHITE],
-                    FIELD_STROKE: over(WHITE, 0.38, MATERIAL_COMPONENTS_NIGHT[WHITE]),
-                    FIELD_LABEL: over(WHITE, 0.6, MATERIAL_COMPONENTS_NIGHT[WHITE])}
+                    FIELD_STROKE: over(WHITE, 0.38, MATERIAL_COMPONENTS_NIGHT[WHITE]), FIELD_LABEL: _GRAY_400}
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 
     def __init__(self, phone: Context) -> None:

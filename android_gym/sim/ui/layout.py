@@ -161,8 +161,11 @@ def measure_width(view: View) -> int:
         return view.width
     if view.kind in _TEXT_KINDS:
         return int(text_width(view.text, view.text_size, view.bold)) + text_start(view) + text_end(view)
-    if view.kind in ("row", "flow"):
+    if view.kind == "row":
         return sum(measure_width(child) for child in view.children) + 2 * view.padding
+    if view.kind == "flow":  # all on one line
+        gaps = view.spacing * max(len(view.children) - 1, 0)
+        return sum(measure_width(child) for child in view.children) + gaps + 2 * view.padding
     return max((measure_width(child) for child in view.children), default=0) + 2 * view.padding
 
 
