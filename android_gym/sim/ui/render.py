@@ -28,6 +28,7 @@ import sys
 from collections import Counter, deque
 from collections.abc import Mapping
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -55,7 +56,7 @@ from android_gym.sim.ui.views import (
     View,
 )
 
-_PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
+_PLAIN_BOXES = frozenset({"view", "frame", "row", "column", "flow"})  # kinds that draw no more than their background
 _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
 # Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
 # or one full-screen map; the picture just drawn is kept whatever its size. A picture drawn at its own size is kept
@@ -213,14 +214,21 @@ def dimmed(color: Color) -> Color:
     return table[color[0]], table[color[1]], table[color[2]]
 
 
+#: The fields of a view the drawing reads besides those ``signature`` names first: here, or through the layout's and
+#: the selection's text measures (a field's outline, label and start icon's room, how a text wraps and lines up).
+_DRAWN = attrgetter("text", "hint", "content_desc", "checked", "focused", "enabled", "text_color", "button_tint",
+                    "button_tint_off", "box_at_end", "bold", "padding", "corner", "corners", "multiline", "selection",
+                    "progress", "key", "clipped_top", "outlined", "underline", "label_size", "value", "indent",
+                    "gravity", "single_line", "max_lines")
+
+
 def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels: per view, in drawing order, a tuple starting with
     its kind, bounds, text size and elevation (what ``Renderer._reach`` reads), background and whether it has a
-    picture (what ``paints`` reads)."""
+    picture (what ``paints`` reads), then the other fields drawing reads (``_DRAWN``) and whether its height is its
+    content's (an outlined field's lines are then centred in it)."""
     return tuple(
-        (v.kind, v.bounds, v.text_size, v.elevation, v.background, v.image is not None, v.text, v.hint,
-         v.content_desc, v.checked, v.focused, v.enabled, v.text_color, v.button_tint, v.button_tint_off, v.box_at_end,
-         v.bold, v.padding, v.corner, v.corners, v.multiline, v.selection, v.progress, v.key, v.clipped_top)
+        (v.kind, v.bounds, v.text_size, v.elevation, v.background, v.image is not None, _DRAWN(v), v.height is None)
         for v in root.walk()
     )
 

@@ -314,15 +314,17 @@ def outlined_field(field: View, *inside: View, **props) -> View:
 def field_icon(field: View, icon: str, resource_id: str, *, end: bool = False) -> View:
     """A ``TextInputLayout``'s start icon (``startIconDrawable``; ``end``: its end icon) for ``field``, to lie in its
     box (``outlined_field``'s ``inside``): a not clickable ImageButton at the box's start (or end), the touch target
-    wide, the icon in the hint's colour; a start icon moves the field's text and hint in past it (the EditText's
-    compound padding)."""
+    wide, the icon tinted as the label (MaterialComponents' ``startIconTint``/``endIconTint``,
+    ``mtrl_outlined_icon_tint``: ``colorOnSurface`` at 60 %, ``FIELD_LABEL``; Material 3's
+    ``m3_textfield_indicator_text_color``, ``colorOnSurfaceVariant``, as its label: a theme's palette maps both); a
+    start icon moves the field's text and hint in past it (the EditText's compound padding)."""
     if end:
         return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
                     width=FIELD_ICON_WIDTH, height=FIELD_ICON_WIDTH, gravity="center_vertical_end",
-                    text_color=TEXT_SECONDARY)
+                    text_color=FIELD_LABEL)
     field.indent = FIELD_ICON_WIDTH - OUTLINED_PADDING
     return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
-                width=FIELD_ICON_WIDTH, gravity="fill", text_color=TEXT_SECONDARY)
+                width=FIELD_ICON_WIDTH, gravity="fill", text_color=FIELD_LABEL)
 
 
 def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
