@@ -229,8 +229,9 @@ class AdbDevice:
         self._report_focus = False  # whether UI dumps also print the focused window (``known_focus``)
         self._focus_line: str | None = None  # the one printed with the last dump, while nothing ran since
         self._dump_with_inputs = False  # whether an input's command line also dumps the UI (``_input``)
-        self._shot_with_inputs = False  # whether it also takes a screenshot
+        self._shot_with_inputs = False  # whether it also takes a screenshot (and so does a dump after a shell command)
         self._brought_shot: memoryview | None = None  # the raw one the last input brought, while nothing ran since
+        self._shot_current = False  # whether one was taken or brought since anything ran that may change the screen
         self._input_ran_last = False  # whether the last thing run was an input (only reads since)
         self._digests_asked: set[str] = set()  # files whose digests were asked since the last observed input
         self._digests: tuple[frozenset[str], dict[str, str]] | None = None  # brought by the last input: of which
@@ -388,6 +389,7 @@ class AdbDevice:
         if self._grpc is not None:
             return self._grpc.screenshot()
         brought, self._brought_shot = self._brought_shot, None
+        self._shot_current = True
         if brought is not None:
             return raw_screencap_pixels(brought)
         raw = self._call(lambda: services.exec_out(self._client, self.serial, "screencap", self.timeout,
@@ -436,21 +438,25 @@ class AdbDevice:
         if self._brought_shot is not None:
             self._shot_with_inputs = False  # and so did its screenshot
         self._settled_dump = self._focus_line = self._digests = self._brought_shot = None
+        self._shot_current = False
         self._input_ran_last = False
 
     def _fresh_ui_dump(self, with_focus: bool = False) -> str:
         """``uiautomator dump`` into a file, read back: with the shell protocol in one command line (the dump's
         message on stderr, the file's XML on stdout, then the focused window's line ``with_focus``), else dumped,
-        then pulled."""
+        then pulled. Once screenshots come with inputs, one comes with a dump of a screen that may have changed
+        since the last (after the shell commands of a reset, or ``open_app``'s ``monkey``) too."""
         if not self._shell_v2:
             result = self.shell(f"uiautomator dump {UI_DUMP_PATH}")
             if not result.ok or "ERROR" in result.output:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
         digests = self._digests_to_bring() if self._input_ran_last else []  # after a gRPC touch, say
-        command = self._reads(digests, with_dump=True, with_focus=with_focus)
-        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
-        return self._take_reads(output, digests, with_dump=True, with_focus=with_focus)
+        with_shot = self._shot_with_inputs and not self._shot_current
+        command = self._reads(digests, True, with_focus, with_shot)
+        buffer = self._buffer() if with_shot else None
+        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout, buffer))
+        return self._take_reads(output, digests, True, with_focus, with_shot)
 
     def _digests_to_bring(self) -> list[str]:
         """The files whose digests were asked after the last input, to bring along with what reads after it
@@ -476,7 +482,7 @@ class AdbDevice:
         since) and the screenshot (``screenshot`` returns it then), returns the dump (``None`` without one)."""
         shot_start = raw_screencap_start(output.stdout, *self.screen_size) if with_shot else None
         if shot_start is not None:
-            self._brought_shot = output.stdout[shot_start:]
+            self._brought_shot, self._shot_current = output.stdout[shot_start:], True
         elif with_shot:  # screencap failed, or wrote what the raw path does not read: taken on its own from now on
             self._shot_with_inputs = False
         printed = bytes(output.stdout[:shot_start]).decode("utf-8", "replace")
