@@ -10,6 +10,7 @@ import adbutils
 import numpy as np
 import pytest
 
+from android_gym.actions import Action, ActionType, execute
 from android_gym.device import adb_services as services
 from android_gym.device import open_device, state
 from android_gym.device.adb import UI_DUMP_PATH, AdbDevice, raw_screencap_pixels, raw_screencap_start
@@ -26,6 +27,7 @@ from android_gym.sim.adb_harness import free_port, free_port_pair
 from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
+from android_gym.ui import parse_ui_dump
 
 
 def test_adb_specs_open_an_adb_device(fresh_served_phone):
@@ -293,6 +295,26 @@ def test_a_dump_after_shell_commands_brings_the_screenshot_too(fresh_served_phon
         assert len(commands) == 1 and commands[0].endswith("; screencap 2>/dev/null || true; }")
         assert device.ui_dump() == phone.ui_dump()  # nothing ran since the screenshot: a dump alone
         assert len(commands) == 2 and "screencap" not in commands[1]
+    finally:
+        device.close()
+
+
+def test_the_inputs_leading_to_an_actions_last_bring_nothing(fresh_served_phone, commands):
+    """Typing into an element (tap, type, ENTER) brings what the caller reads once, with the ENTER."""
+    phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
+    try:
+        device.key(4)
+        device.ui_dump()
+        device.screenshot()  # the caller reads both after each input
+        elements = parse_ui_dump(phone.ui_dump())
+        commands.clear()
+        execute(Action(ActionType.INPUT_TEXT, text="a", index=0), device, elements)
+        x, y = elements[0].bbox_pixels.center
+        assert commands[:2] == [f"input tap {x} {y}", "input text a"] and len(commands) == 3
+        assert commands[2].startswith("input keyevent 66 && { uiautomator dump ")
+        assert commands[2].endswith("; screencap 2>/dev/null || true; }")
+        assert device.ui_dump() == phone.ui_dump() and np.array_equal(device.screenshot(), phone.screenshot())
+        assert len(commands) == 3
     finally:
         device.close()
 

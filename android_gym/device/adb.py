@@ -30,7 +30,8 @@ import shutil
 import socket
 import struct
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TypeVar
 
 import adbutils
@@ -232,6 +233,7 @@ class AdbDevice:
         self._shot_with_inputs = False  # whether it also takes a screenshot (and so does a dump after a shell command)
         self._brought_shot: memoryview | None = None  # the raw one the last input brought, while nothing ran since
         self._shot_current = False  # whether one was taken or brought since anything ran that may change the screen
+        self._leading = False  # whether inputs now lead to another before anything is read (``leading_inputs``)
         self._input_ran_last = False  # whether the last thing run was an input (only reads since)
         self._digests_asked: set[str] = set()  # files whose digests were asked since the last observed input
         self._digests: tuple[frozenset[str], dict[str, str]] | None = None  # brought by the last input: of which
@@ -501,15 +503,27 @@ class AdbDevice:
         self._focus_line = focus + focus_line if with_focus else None
         return xml
 
+    @contextmanager
+    def leading_inputs(self) -> Iterator[None]:
+        """Inputs made inside lead to another input before the caller reads anything (an action's focusing tap and
+        typing before its ENTER, the first tap of a double tap): they bring nothing along (``_input``)."""
+        self._leading = True
+        try:
+            yield
+        finally:
+            self._leading = False
+
     def _input(self, *args: object, observed: bool = True) -> str | None:
         """``input args``. An input the caller will look at (``observed``) brings along in its command line what
         the caller reads after each: the UI dump, once the caller has shown it reads one after each input (and for
         as long as it does) or when the dumps are polled anyway (``stabilize``), and the digests it asked after the
         last input (``md5sums``; not with ``stabilize``, where they are asked once the screen settled). Each is one
         round trip fewer a step. So does the screenshot, once the caller takes one after each (not with
-        ``stabilize``, where the screen it shows is the one polls settle on). Returns the dump it brought."""
+        ``stabilize``, where the screen it shows is the one polls settle on). Inputs that lead to another
+        (``leading_inputs``) bring nothing, but with ``stabilize`` the first poll. Returns the dump it brought."""
         command = "input " + " ".join(str(arg) for arg in args)
         self._screen_may_change()
+        observed = observed and not (self._leading and self.stabilize is None)  # polls settle every input's screen
         digests = self._digests_to_bring() if observed else []
         with_dump = observed and (self._dump_with_inputs or self.stabilize is not None)
         with_shot = observed and self._shot_with_inputs
