@@ -321,16 +321,19 @@ def test_the_inputs_leading_to_an_actions_last_bring_nothing(fresh_served_phone,
 
 def test_a_screenshot_an_input_could_not_bring_is_taken_on_its_own(fresh_served_phone, commands):
     """One of another size than the device knows (another client resized the display) is not found at the end of
-    the input's output: it is taken again on its own."""
+    the input's output, so neither is the dump before it: both are taken again on their own."""
     phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
     other = AdbDevice(fresh_served_phone.serial)
     try:
+        device.key(4)
+        device.ui_dump()
         device.screenshot()
         other.shell("wm size 540x1200")
         device.key(4)
-        assert "screencap" in commands[-1]
+        assert commands[-1].startswith("input keyevent 4 && { uiautomator dump ") and "screencap" in commands[-1]
+        assert device.ui_dump() == phone.ui_dump()
+        assert commands[-1].startswith("{ uiautomator dump ") and "screencap" not in commands[-1]
         assert np.array_equal(device.screenshot(), phone.screenshot()) and phone.screenshot().shape == (1200, 540, 3)
-        assert commands[-1] == "input keyevent 4 && { screencap 2>/dev/null || true; }"  # exec: took it
     finally:
         device.close()
         other.close()

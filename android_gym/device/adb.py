@@ -458,7 +458,8 @@ class AdbDevice:
         command = self._reads(digests, True, with_focus, with_shot)
         buffer = self._buffer() if with_shot else None
         output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout, buffer))
-        return self._take_reads(output, digests, True, with_focus, with_shot)
+        dumped = self._take_reads(output, digests, True, with_focus, with_shot)
+        return dumped if dumped is not None else self._fresh_ui_dump(with_focus)  # without the screenshot now
 
     def _digests_to_bring(self) -> list[str]:
         """The files whose digests were asked after the last input, to bring along with what reads after it
@@ -481,13 +482,16 @@ class AdbDevice:
     def _take_reads(self, output: services.ShellOutput, digests: Sequence[str], with_dump: bool,
                     with_focus: bool, with_shot: bool = False) -> str | None:
         """What a ``_reads`` group printed: keeps the digests (``md5sums`` answers from them while nothing ran
-        since) and the screenshot (``screenshot`` returns it then), returns the dump (``None`` without one)."""
-        shot_start = raw_screencap_start(output.stdout, *self.screen_size) if with_shot else None
-        if shot_start is not None:
-            self._brought_shot, self._shot_current = output.stdout[shot_start:], True
-        elif with_shot:  # screencap failed, or wrote what the raw path does not read: taken on its own from now on
+        since) and the screenshot (``screenshot`` returns it then), returns the dump. ``None`` without one, or when
+        the screenshot is not found at the end (``screencap`` failed, or wrote what the raw path does not read):
+        then nothing is told apart from what it printed, and everything is read again on its own."""
+        end = raw_screencap_start(output.stdout, *self.screen_size) if with_shot else len(output.stdout)
+        if end is None:
             self._shot_with_inputs = False
-        printed = bytes(output.stdout[:shot_start]).decode("utf-8", "replace")
+            return None
+        if with_shot:
+            self._brought_shot, self._shot_current = output.stdout[end:], True
+        printed = bytes(output.stdout[:end]).decode("utf-8", "replace")
         digests_end = _MD5_LINES.match(printed).end() if digests else 0
         if digests:
             self._digests = frozenset(digests), {name: digest for digest, name
