@@ -283,16 +283,20 @@ def test_inputs_bring_the_screenshot_along_once_the_caller_takes_one_after_each(
 
 
 def test_a_dump_after_shell_commands_brings_the_screenshot_too(fresh_served_phone, commands, monkeypatch):
-    """After a reset's shell commands (or ``open_app``'s ``monkey``), the first observation is one round trip."""
+    """After a reset's shell commands (or ``open_app``'s ``monkey``), the first observation and score are one round
+    trip."""
     phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
     try:
-        device.screenshot()  # the caller takes screenshots
+        device.screenshot()  # the caller takes screenshots and checks a file's digest
+        assert device.md5sums(["/data/local/tmp/none"]) == {}
         device.shell("am start -n com.android.settings/.Settings")
         commands.clear()
         monkeypatch.setattr(services, "exec_out", lambda *args: pytest.fail("a screencap of its own"))
         assert device.ui_dump() == phone.ui_dump()
         assert np.array_equal(device.screenshot(), phone.screenshot())
-        assert len(commands) == 1 and commands[0].endswith("; screencap 2>/dev/null || true; }")
+        assert device.md5sums(["/data/local/tmp/none"]) == {}
+        assert len(commands) == 1 and commands[0].startswith("{ md5sum /data/local/tmp/none 2>/dev/null; ")
+        assert commands[0].endswith("; screencap 2>/dev/null || true; }")
         assert device.ui_dump() == phone.ui_dump()  # nothing ran since the screenshot: a dump alone
         assert len(commands) == 2 and "screencap" not in commands[1]
     finally:

@@ -446,14 +446,15 @@ class AdbDevice:
     def _fresh_ui_dump(self, with_focus: bool = False) -> str:
         """``uiautomator dump`` into a file, read back: with the shell protocol in one command line (the dump's
         message on stderr, the file's XML on stdout, then the focused window's line ``with_focus``), else dumped,
-        then pulled. Once screenshots come with inputs, one comes with a dump of a screen that may have changed
-        since the last (after the shell commands of a reset, or ``open_app``'s ``monkey``) too."""
+        then pulled. The digests asked since the last came along with it too, and, once screenshots come with
+        inputs, one comes with a dump of a screen that may have changed since the last (after a reset's shell
+        commands, or ``open_app``'s ``monkey``)."""
         if not self._shell_v2:
             result = self.shell(f"uiautomator dump {UI_DUMP_PATH}")
             if not result.ok or "ERROR" in result.output:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
-        digests = self._digests_to_bring() if self._input_ran_last else []  # after a gRPC touch, say
+        digests = self._digests_to_bring() if self._digests is None else []  # after a gRPC touch or a reset, say
         with_shot = self._shot_with_inputs and not self._shot_current
         command = self._reads(digests, True, with_focus, with_shot)
         buffer = self._buffer() if with_shot else None
