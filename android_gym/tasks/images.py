@@ -58,12 +58,30 @@ def receipt_image(receipt: dict[str, Any]) -> Image.Image:
     rows = receipt["transactions"]
     height = max(250, 50 * (len(rows) + 4)) * 2
     image = Image.new("RGB", (500, height), (255, 255, 255))
-    draw = ImageDraw.Draw(image)
-    draw.text((10, 100), f"{receipt['company']}\n{receipt['slogan']}", fill=(0, 0, 0), font=font(20))
+    _draw_text(image, (10, 100), f"{receipt['company']}\n{receipt['slogan']}", 20)
     for i, row in enumerate(rows):
         draw_line(image, (10, 170 + 30 * i), ", ".join(row), 16, (0, 0, 0))
-    draw.text((10, height - 40), _FOOTER, fill=(0, 0, 0), font=font(12))
+    _draw_text(image, (10, height - 40), _FOOTER, 12)
     return image
+
+
+@lru_cache(maxsize=32)
+def _text_mask(text: str, font_size: int) -> tuple[Image.Image, tuple[int, int]]:
+    """What ``ImageDraw.text`` inks for ``text`` (every line of it) drawn at (0, 0): its coverage mask and the mask's
+    offset, kept (a receipt's company and slogan come from a few, its footer is always the same)."""
+    face = font(font_size)
+    left, top, right, bottom = ImageDraw.Draw(Image.new("L", (1, 1))).multiline_textbbox((0, 0), text, font=face)
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face)
+    return mask, (left, top)
+
+
+def _draw_text(image: Image.Image, xy: tuple[int, int], text: str, font_size: int) -> None:
+    """``ImageDraw.Draw(image).text(xy, text, fill=(0, 0, 0), font=font(font_size))``, through ``_text_mask``: the
+    same pixels (``text`` pastes its ink through the mask it renders, as this pastes through the kept one)."""
+    mask, (left, top) = _text_mask(text, font_size)
+    x, y = xy[0] + left, xy[1] + top
+    image.paste((0, 0, 0), (x, y, x + mask.width, y + mask.height), mask)
 
 
 @lru_cache(maxsize=4096)
@@ -89,8 +107,17 @@ def text_image(text: str, font_size: int = 24) -> Image.Image:
     return image
 
 
+#: zlib's level for PNGs: the fastest. Pillow's default (6) makes a receipt's 500 x 900 picture 10 % smaller at about
+#: twice the CPU (13 -> 8 ms); the pixels a decoder reads are the same at any level.
+PNG_COMPRESS_LEVEL = 1
+
+
 def encode(image: Image.Image, file_name: str) -> bytes:
-    """The image as the bytes of the file ``file_name`` (PNG or JPEG, by its extension, as ``Image.save`` picks)."""
+    """The image as the bytes of the file ``file_name``: PNG (``PNG_COMPRESS_LEVEL``) or JPEG (Pillow's default
+    quality), by its extension, as ``Image.save`` picks."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG" if file_name.lower().endswith(".png") else "JPEG")
+    if file_name.lower().endswith(".png"):
+        image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    else:
+        image.save(buffer, format="JPEG")
     return buffer.getvalue()

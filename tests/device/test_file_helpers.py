@@ -7,7 +7,7 @@ import io
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from android_gym.errors import TaskSetupError
 from android_gym.sim.ui import layout
@@ -78,8 +78,17 @@ def test_receipts_are_drawn_from_their_parameters():
     assert png == images.encode(images.receipt_image(params), "receipt.png")  # same parameters, same bytes
     picture = Image.open(io.BytesIO(png))
     assert picture.format == "PNG" and picture.size == (500, 700)  # max(250, 50 × (3 + 4)) × 2
+    assert picture.mode == "RGB" and picture.tobytes() == images.receipt_image(params).tobytes()  # lossless
     pixels = np.asarray(picture.convert("L"))
     assert (pixels[170:190] < 128).any() and (pixels[:90] == 255).all()  # the first transaction is drawn, in black
     jpeg = Image.open(io.BytesIO(images.encode(images.text_image("a | b\n\nc"), "x.JPG")))
     font = layout.font(24)
     assert jpeg.format == "JPEG" and jpeg.size[1] == 10 + font.getbbox("a | b")[3] + 12 + font.getbbox("c")[3] + 10
+
+
+def test_receipt_text_drawn_through_kept_masks_is_what_pillow_draws():
+    for text, size in ((f"{images.COMPANIES[1]}\n{images.SLOGANS[2]}", 20), (images._FOOTER, 12)):
+        kept, drawn = (Image.new("RGB", (500, 160), (255, 255, 255)) for _ in range(2))
+        images._draw_text(kept, (10, 100), text, size)
+        ImageDraw.Draw(drawn).text((10, 100), text, fill=(0, 0, 0), font=layout.font(size))
+        assert kept.tobytes() == drawn.tobytes() and kept.getextrema()[0][0] == 0  # inked
