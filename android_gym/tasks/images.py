@@ -5,7 +5,8 @@ Parameters and pictures are kept apart: ``receipt_params`` draws everything rand
 in its ``params``; ``receipt_image`` and ``text_image`` render deterministically from that data, so pinned
 params pin the exact bytes pushed to the device. Text uses Pillow's bundled font (AndroidWorld's fallback when
 Arial and friends are missing), the same on every machine; single lines are put together from per-character masks
-(``glyph_masks``), the same pixels as Pillow draws them.
+(``glyph_masks``), the same pixels as Pillow draws them. Black on white, the pictures are drawn grey (``L``: Pillow
+blends each channel alike, so a third of the work) and handed out as RGB, as AndroidWorld draws them.
 """
 
 from __future__ import annotations
@@ -57,12 +58,12 @@ def receipt_image(receipt: dict[str, Any]) -> Image.Image:
     footer at the bottom."""
     rows = receipt["transactions"]
     height = max(250, 50 * (len(rows) + 4)) * 2
-    image = Image.new("RGB", (500, height), (255, 255, 255))
+    image = Image.new("L", (500, height), 255)
     _draw_text(image, (10, 100), f"{receipt['company']}\n{receipt['slogan']}", 20)
     for i, row in enumerate(rows):
-        draw_line(image, (10, 170 + 30 * i), ", ".join(row), 16, (0, 0, 0))
+        draw_line(image, (10, 170 + 30 * i), ", ".join(row), 16, 0)
     _draw_text(image, (10, height - 40), _FOOTER, 12)
-    return image
+    return image.convert("RGB")
 
 
 @lru_cache(maxsize=32)
@@ -77,11 +78,12 @@ def _text_mask(text: str, font_size: int) -> tuple[Image.Image, tuple[int, int]]
 
 
 def _draw_text(image: Image.Image, xy: tuple[int, int], text: str, font_size: int) -> None:
-    """``ImageDraw.Draw(image).text(xy, text, fill=(0, 0, 0), font=font(font_size))``, through ``_text_mask``: the
-    same pixels (``text`` pastes its ink through the mask it renders, as this pastes through the kept one)."""
+    """``ImageDraw.Draw(image).text(xy, text, fill=0, font=font(font_size))`` on a grey (``L``) picture, through
+    ``_text_mask``: the same pixels (``text`` pastes its ink through the mask it renders, as this pastes through the
+    kept one)."""
     mask, (left, top) = _text_mask(text, font_size)
     x, y = xy[0] + left, xy[1] + top
-    image.paste((0, 0, 0), (x, y, x + mask.width, y + mask.height), mask)
+    image.paste(0, (x, y, x + mask.width, y + mask.height), mask)
 
 
 @lru_cache(maxsize=4096)
@@ -98,13 +100,13 @@ def text_image(text: str, font_size: int = 24) -> Image.Image:
     boxes = [_line_box(line, font_size) for line in lines]
     heights = [box[3] if line.strip() else font_size // 2 for line, box in zip(lines, boxes)]
     width = max((box[2] for box in boxes), default=0)
-    image = Image.new("RGB", (width + 20, sum(heights) + 20), (255, 255, 255))
+    image = Image.new("L", (width + 20, sum(heights) + 20), 255)
     y = 10
     for line, line_height in zip(lines, heights):
         if line.strip():
-            draw_line(image, (10, y), line, font_size, (0, 0, 0))
+            draw_line(image, (10, y), line, font_size, 0)
         y += line_height
-    return image
+    return image.convert("RGB")
 
 
 #: zlib's level for PNGs: the fastest. Pillow's default (6) makes a receipt's 500 x 900 picture 10 % smaller at about
