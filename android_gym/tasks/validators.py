@@ -22,7 +22,6 @@ CONTACTS_PROVIDER = "com.android.providers.contacts"
 #: The legacy ``Contacts.Phones`` URI AndroidWorld lists contacts with.
 CONTACTS_PHONES_URI = "content://contacts/phones/"
 RAW_CONTACTS_URI, DATA_URI = "content://com.android.contacts/raw_contacts", "content://com.android.contacts/data"
-_NEWEST = "newest_raw_contact"  # add_contacts' shell variable
 NAME_MIMETYPE, PHONE_MIMETYPE = "vnd.android.cursor.item/name", "vnd.android.cursor.item/phone_v2"
 PHONE_TYPE_MOBILE = 2
 
@@ -118,23 +117,23 @@ def add_contacts(device: Device, contacts: Iterable[tuple[str, str]]) -> None:
     """Device-local contacts ``(name, mobile number)``, in order, written through the contacts provider with
     ``content insert`` (a raw contact each, then its structured name and its phone) in one round trip: the raw
     contacts, then the newest raw contact's id read into a shell variable (``content query | head | cut``; the
-    ids of raw contacts inserted one after another count up from the first, ``AUTOINCREMENT``), then every data
-    row with its raw contact's id worked out from it by the shell."""
+    ids of raw contacts inserted one after another count up from the first, ``AUTOINCREMENT``), then each
+    contact's data rows with its raw contact's id worked out from it by the shell."""
     contacts = list(contacts)
     if not contacts:
         return
     raw = f"content insert --uri {RAW_CONTACTS_URI} --bind account_name:n: --bind account_type:n:"
     query = state.content_query_command(RAW_CONTACTS_URI, ("_id",), sort="_id DESC")
-    newest = f"{_NEWEST}=$({query} | head -n 1 | cut -d= -f2)"
-    inserts = []
+    commands = [raw] * len(contacts) + [f"newest=$({query} | head -n 1 | cut -d= -f2)"]
     for back, (name, number) in zip(range(len(contacts) - 1, -1, -1), contacts):
+        commands.append(f"raw=$((newest - {back}))")
         for mimetype, values in ((NAME_MIMETYPE, {"data1": ("s", name)}),
                                  (PHONE_MIMETYPE, {"data1": ("s", number), "data2": ("i", str(PHONE_TYPE_MOBILE))})):
             binds = [f"mimetype:s:{mimetype}",
                      *(f"{column}:{kind}:{value}" for column, (kind, value) in values.items())]
-            inserts.append(f"content insert --uri {DATA_URI} --bind raw_contact_id:i:$(({_NEWEST} - {back})) "
-                           + " ".join(f"--bind {shlex.quote(b)}" for b in binds))
-    _checked(device, " && ".join([raw] * len(contacts) + [newest, *inserts]))
+            commands.append(f"content insert --uri {DATA_URI} --bind raw_contact_id:i:$raw "
+                            + " ".join(f"--bind {shlex.quote(b)}" for b in binds))
+    _checked(device, " && ".join(commands))
 
 
 def _checked(device: Device, command: str) -> str:
