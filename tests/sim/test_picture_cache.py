@@ -73,3 +73,21 @@ def test_the_gallery_pictures_and_video_frames_kept_never_pass_their_budgets(tmp
     finally:
         gallery._decoded.cache_clear()
     assert vlc._decoded.budget // image_bytes(Image.new("RGB", VIDEO_SIZE)) == 54  # frames of the tasks' videos
+
+
+def test_the_gallery_thumbnails_kept_never_pass_their_budget(tmp_path):
+    from android_gym.sim.apps import gallery
+
+    thumbnail = image_bytes(Image.new("RGB", (gallery._THUMBNAIL, gallery._THUMBNAIL)))
+    assert gallery._cropped.budget // thumbnail == 28  # more than a folder's screenful of cells
+    gallery._cropped.cache_clear()
+    try:
+        for index in range(32):
+            path = tmp_path / f"p{index}.png"
+            Image.new("RGB", (40, 30), (index, 0, 0)).save(path)
+            assert gallery._cropped(str(path), "1").getpixel((0, 0)) == (index, 0, 0)
+            assert gallery._cropped.bytes == sum(map(image_bytes, gallery._cropped.kept.values())) <= 32 * 2**20
+        assert len(gallery._cropped.kept) == 28
+    finally:
+        gallery._cropped.cache_clear()
+        gallery._decoded.cache_clear()
