@@ -51,3 +51,19 @@ def test_a_picture_drawn_at_its_own_size_is_kept_as_it_is_not_copied() -> None:
     grey = column(image_view(Image.new("L", (1080, 1000), 7), "grey", height=1000))
     layout(grey, 0, 0, 1080, 1000)
     assert (renderer.render({"w": (grey, WHITE)}) == 7).all() and renderer._scaled[("grey", 1080, 1000)].mode == "RGB"
+
+
+def test_a_picture_made_when_drawn_is_asked_for_once_kept_and_one_made_as_none_draws_nothing() -> None:
+    made: list[str] = []
+
+    def screen(key: str, picture: Image.Image | None) -> View:
+        tree = column(image_view(lambda: made.append(key) or picture, key, height=1000))
+        layout(tree, 0, 0, 1080, 1000)
+        return tree
+
+    renderer, red = Renderer(1080, 1000), Image.new("RGB", (540, 500), (200, 0, 0))
+    assert (renderer.render({"w": (screen("red", red), WHITE)}) == (200, 0, 0)).all()
+    assert (renderer.render({"w": (screen("none", None), WHITE)}) == WHITE).all()
+    renderer.render({"w": (screen("red", None), WHITE)})  # the scaled picture is kept: not asked for again
+    assert made[0] == "red" and set(made[1:]) == {"none"}  # no picture is kept: asked for each strip drawn
+
