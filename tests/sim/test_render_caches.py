@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 from PIL import Image
 
@@ -67,3 +69,18 @@ def test_a_picture_made_when_drawn_is_asked_for_once_kept_and_one_made_as_none_d
     renderer.render({"w": (screen("red", None), WHITE)})  # the scaled picture is kept: not asked for again
     assert made[0] == "red" and set(made[1:]) == {"none"}  # no picture is kept: asked for each strip drawn
 
+
+def test_a_shadow_keeps_its_stencils_not_the_whole_mask_they_are_cut_from(monkeypatch) -> None:
+    masks: list[weakref.ref] = []
+    whole_mask = render._shadow_mask
+
+    def noted(*args) -> Image.Image:
+        mask = whole_mask(*args)
+        masks.append(weakref.ref(mask))
+        return mask
+
+    monkeypatch.setattr(render, "_shadow_mask", noted)
+    render._shadow_stencils.cache_clear()
+    stencils = render._shadow_stencils(301, 157, 12, 9, 4, "rounded")
+    assert len(stencils) == 4 and len(masks) == 1 and masks[0]() is None
+    render._shadow_stencils.cache_clear()

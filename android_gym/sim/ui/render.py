@@ -151,10 +151,10 @@ def _icon_size(width: int, height: int) -> int:
     return max(min(side, ICON_SIZE), round(side * 0.48))
 
 
-@lru_cache(maxsize=64)
 def _shadow_mask(width: int, height: int, radius: int, blur: int, corners: Corners = ALL_CORNERS) -> Image.Image:
     """The soft shadow a ``width`` x ``height`` shape rounded at its ``corners`` (by ``radius``) casts, blurred by
-    ``blur`` px, with a margin of twice that around it."""
+    ``blur`` px, with a margin of twice that around it (not kept: ``_shadow_stencils`` keeps what it cuts from it,
+    and asks for a mask only when it makes new stencils)."""
     mask = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
     ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
                                            radius=radius, fill=_SHADOW_ALPHA, corners=corners)
