@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -84,3 +86,34 @@ def test_a_change_to_any_field_the_drawing_reads_is_redrawn(make, change: dict) 
     fresh = Renderer(600, 300).render({"w": (_changed_screen(make(), change), WHITE)})
     assert not np.array_equal(fresh, before)  # the change shows in a frame drawn afresh
     assert np.array_equal(renderer.render({"w": (_changed_screen(make(), change), WHITE)}), fresh)  # and when kept
+
+
+def test_a_picture_made_when_drawn_is_asked_for_once_kept_and_one_made_as_none_draws_nothing() -> None:
+    made: list[str] = []
+
+    def screen(key: str, picture: Image.Image | None) -> View:
+        tree = column(image_view(lambda: made.append(key) or picture, key, height=1000))
+        layout(tree, 0, 0, 1080, 1000)
+        return tree
+
+    renderer, red = Renderer(1080, 1000), Image.new("RGB", (540, 500), (200, 0, 0))
+    assert (renderer.render({"w": (screen("red", red), WHITE)}) == (200, 0, 0)).all()
+    assert (renderer.render({"w": (screen("none", None), WHITE)}) == WHITE).all()
+    renderer.render({"w": (screen("red", None), WHITE)})  # the scaled picture is kept: not asked for again
+    assert made[0] == "red" and set(made[1:]) == {"none"}  # no picture is kept: asked for each strip drawn
+
+
+def test_a_shadow_keeps_its_stencils_not_the_whole_mask_they_are_cut_from(monkeypatch) -> None:
+    masks: list[weakref.ref] = []
+    whole_mask = render._shadow_mask
+
+    def noted(*args) -> Image.Image:
+        mask = whole_mask(*args)
+        masks.append(weakref.ref(mask))
+        return mask
+
+    monkeypatch.setattr(render, "_shadow_mask", noted)
+    render._shadow_stencils.cache_clear()
+    stencils = render._shadow_stencils(301, 157, 12, 9, 4, "rounded")
+    assert len(stencils) == 4 and len(masks) == 1 and masks[0]() is None
+    render._shadow_stencils.cache_clear()

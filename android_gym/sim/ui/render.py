@@ -152,10 +152,10 @@ def _icon_size(width: int, height: int) -> int:
     return max(min(side, ICON_SIZE), round(side * 0.48))
 
 
-@lru_cache(maxsize=64)
 def _shadow_mask(width: int, height: int, radius: int, blur: int, corners: Corners = ALL_CORNERS) -> Image.Image:
     """The soft shadow a ``width`` x ``height`` shape rounded at its ``corners`` (by ``radius``) casts, blurred by
-    ``blur`` px, with a margin of twice that around it."""
+    ``blur`` px, with a margin of twice that around it (not kept: ``_shadow_stencils`` keeps what it cuts from it,
+    and asks for a mask only when it makes new stencils)."""
     mask = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
     ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
                                            radius=radius, fill=_SHADOW_ALPHA, corners=corners)
@@ -712,20 +712,24 @@ class Renderer:
         """The view's picture scaled to fit its bounds with its aspect ratio kept, centred (``fitCenter``)."""
         x1, y1, x2, y2 = self._local(view)
         scaled = self._fit(view, x2 - x1, y2 - y1)
+        if scaled is None:  # a picture made when drawn that failed to decode
+            return
         left, top = x1 + (x2 - x1 - scaled.width) // 2, y1 + (y2 - y1 - scaled.height) // 2
         if scaled.mode == "RGBA":
             self._canvas.paste(scaled, (left, top), scaled)
         else:
             self._canvas.paste(scaled, (left, top))
 
-    def _fit(self, view: View, width: int, height: int) -> Image.Image:
+    def _fit(self, view: View, width: int, height: int) -> Image.Image | None:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
-        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``)."""
+        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``); ``None``
+        when a function that makes the picture makes none."""
         cache_key = (view.key, width, height)
         if cache_key in self._scaled:
             return self._scaled[cache_key]
         image = view.image() if callable(view.image) else view.image
-        assert image is not None
+        if image is None:
+            return None
         mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
         if image.mode != mode:  # convert copies even to the same mode: a picture drawn as it is stays its owner's
             image = image.convert(mode)

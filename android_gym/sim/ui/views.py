@@ -74,8 +74,8 @@ class View:
     drawing surface: it takes every drag (and tap) that starts on it, in any direction, as ``(x1, y1, x2, y2)`` in
     the view's own coordinates. ``image`` is a picture the view shows scaled to fit (``fitCenter``); ``key`` then
     names those pixels (a path and modification time), so the renderer redraws when the picture changes; a picture
-    that costs to make (a web page's screenshot) may be given as a function that makes it, called only when the view
-    is drawn.
+    that costs to make (a web page's screenshot, a decoded photo) may be given as a function that makes it, called
+    only when the view is drawn (a function that returns ``None``, a file that fails to decode, draws nothing).
     ``clipped_top`` is set by the layout on a list item taller than its list (a long note's EditText in a
     ScrollView): its ``bounds`` are the visible part and that many px of it lie above them, scrolled off.
     ``virtual`` marks a node of an ``AccessibilityNodeProvider`` (a web page's content inside a WebView): it is
@@ -121,7 +121,7 @@ class View:
     on_seek: Callable[[float], None] | None = None
     on_fling: Callable[[str], None] | None = None
     on_drag: Callable[[float, float, float, float], None] | None = None
-    image: Image.Image | Callable[[], Image.Image] | None = None
+    image: Image.Image | Callable[[], Image.Image | None] | None = None
     key: str = ""
     multiline: bool = False
     #: ``android:singleLine``: a text shown on one line, cut with "…" when it does not fit.
@@ -368,11 +368,12 @@ def seek_bar(progress: int, max_progress: int, on_progress: Callable[[int], None
                 progress=progress / max_progress if max_progress else 0.0, **props)
 
 
-def image_view(image: Image.Image | None, key: str, **props) -> View:
+def image_view(image: Image.Image | Callable[[], Image.Image | None] | None, key: str, **props) -> View:
     """An ImageView showing ``image`` scaled to fit its bounds, keeping its aspect ratio, centred (``fitCenter``).
 
     ``key`` must change whenever the pixels do (e.g. the file's path and modification time), so the renderer
-    never compares pixels; ``None`` draws nothing (an image still loading or failing to decode).
+    never compares pixels; ``None`` draws nothing (an image still loading or failing to decode); a function that
+    makes the image is called only when the view is drawn.
     """
     return View(kind="image", class_name="android.widget.ImageView", image=image, key=key, **props)
 
