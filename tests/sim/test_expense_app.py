@@ -8,6 +8,7 @@ import sqlite3
 from contextlib import closing
 
 import numpy as np
+import pytest
 from lxml import etree
 from ui_nodes import center, find, nodes, tap
 
@@ -17,6 +18,7 @@ from android_gym.sim.apps.expense import (
     DB_PATH,
     IDENTITY_HASH,
     PACKAGE,
+    ExpenseLogsFragment,
     format_amount,
     format_date,
     parse_amount,
@@ -261,6 +263,30 @@ def test_a_long_list_scrolls_and_rows_written_from_outside_show(phone):
     add(phone, "Late Arrival", 999, when=NOW.replace(day=1, hour=7))  # older than the oldest: the filter drops it
     add(phone, "Inside", 999, when=NOW.replace(day=1, hour=9))
     assert "Inside" in texts(phone, "tv_name") and "Late Arrival" not in texts(phone, "tv_name")
+
+
+@pytest.mark.parametrize("font_scale", ["0.85", "1.0", "1.3"])
+def test_rows_off_screen_stand_in_empty_and_the_logs_show_as_with_every_row_built(phone, monkeypatch, font_scale):
+    for day in range(1, 21):
+        add(phone, f"Item {day}", 1000 + day, when=NOW.replace(day=day, hour=9))
+    assert phone.run(f"settings put system font_scale {font_scale}").exit_code == 0
+    open_logs(phone)
+
+    def every_row_built() -> str:
+        with monkeypatch.context() as patch:
+            patch.setattr(ExpenseLogsFragment, "_rows_shown", lambda self, count: range(count))
+            phone.invalidate()
+            dump = phone.ui_dump()
+        phone.invalidate()
+        return dump
+
+    assert phone.ui_dump() == every_row_built()
+    seen = set(texts(phone, "tv_name"))
+    for start, end in [(2000, 1400)] * 3 + [(2000, 200)] * 6 + [(900, 1700)] * 2:  # down a little, to the end, back
+        phone.swipe(540, start, 540, end)
+        assert phone.ui_dump() == every_row_built()
+        seen.update(texts(phone, "tv_name"))
+    assert {"Item 20", "Item 1"} <= seen  # from the top to the clamped end and back
 
 
 def test_back_and_the_drawer(phone):

@@ -46,7 +46,7 @@ from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
-from android_gym.sim.ui.layout import measure_width
+from android_gym.sim.ui.layout import measure_width, rows_shown
 from android_gym.sim.ui.views import (
     FIELD_LABEL,
     FIELD_STROKE,
@@ -119,6 +119,7 @@ _CARD, _SECONDARY, _NEGATIVE, _CATEGORY_BG = (48, 48, 48), (189, 189, 189), (229
 _SCRIM, _CHECKED, _WARNING, _POSITIVE = (12, 12, 12), (66, 94, 110), (255, 241, 118), (129, 199, 132)
 _TITLE, _BODY, _CAPTION, _OVERLINE, _LARGE = 52, 42, 32, 26, 74
 _TOOLBAR_HEIGHT, _ROW_HEIGHT, _RECENT_HEIGHT = 147, 184, 186  # actionBarSize; view_bg 70dp; 55dp + 2 × 8dp
+_LOG_SPACING = 1  # the logs' divider
 _CARD_ICON, _ICON = 131, 92  # 50dp category card; standard_icon_size 35dp
 _PREPARED_SHIFT, _SELECTED_SHIFT = 210, 121  # SwipeFrameLayout.lockEndMargin 80dp, lockStartMargin 46dp
 #: ``SwipeItemState``: a row slid right (selected) or left (opened on its delete button); idle rows are absent.
@@ -475,14 +476,25 @@ class ExpenseLogsFragment(_Fragment):
         toolbar = self._selection_toolbar(not empty_table) if self.selected else _toolbar(
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,
             (_menu_item("filter", FILTER, "filter", enabled=not empty_table),))
-        items = [self._item(expense, now) for expense in expenses]
-        body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1, spacing=1)]
+        shown = self._rows_shown(len(expenses))
+        items = [self._item(expense, now) if index in shown else View(height=_ROW_HEIGHT)
+                 for index, expense in enumerate(expenses)]
+        body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1,
+                                        spacing=_LOG_SPACING)]
         if not expenses:
             body = [self._no_data()]
         return View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
                     resource_id=_id("ml_expense"), background=_SURFACE, children=[
                         _app_bar("app_bar", toolbar),
                         View(kind="column", class_name="android.widget.FrameLayout", weight=1, children=body)])
+
+    def _rows_shown(self, count: int) -> range:
+        """The rows the list can show at its position (``rows_shown``); all of them when the font is enlarged, as a
+        row then grows with its text (``looks.scale_text``)."""
+        window = self.phone.window
+        if window.looks.font_scale > 1:
+            return range(count)
+        return rows_shown(count, _ROW_HEIGHT, _LOG_SPACING, self.host.scroll.get("rv_expense", 0), window.design_height)
 
     @staticmethod
     def _no_data() -> View:

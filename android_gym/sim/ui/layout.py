@@ -408,6 +408,18 @@ def _cut(view: View, top: int, bottom: int) -> None:
     view.children = kept
 
 
+def rows_shown(count: int, row_height: int, spacing: int, offset: int, bound: int) -> range:
+    """The rows a list of ``count`` rows ``row_height`` px tall and ``spacing`` apart can show, wholly or in part,
+    when its ``scroll_offset`` is ``offset`` and it is at most ``bound`` px tall, whatever its height (``_layout_list``
+    clamps the offset to the content's end and keeps only the rows inside the list). The other rows are neither drawn
+    nor dumped: an empty view of their height may stand in for each, as a RecyclerView binds only the items it
+    shows."""
+    pitch = row_height + spacing
+    top = max(offset, 0)
+    lowest = min(top, max(count * pitch - spacing - bound, 0))  # the least the offset can be clamped to
+    return range(lowest // pitch, min((top + bound) // pitch + 1, count))
+
+
 def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
     """Stack items, scroll by ``scroll_offset`` (clamped) and keep only the items wholly inside the list; an item
     taller than the list is kept while it shows: one without children of its own (a long text in a ScrollView)
