@@ -135,6 +135,39 @@ def test_home_shows_the_week_totals_and_the_four_newest(phone):
     assert len(texts(phone, "tv_name")) == 6 and find(phone, text="Expense Logs") is not None
 
 
+def test_home_is_built_again_when_its_expenses_or_the_day_change(phone):
+    add(phone, "Coffee", 450, when=NOW.replace(hour=8))
+    open_app(phone)
+    assert texts(phone, "tv_name") == ["Coffee"] and texts(phone, "tv_outcome_value") == ["4.5"]
+    add(phone, "Lunch", 1200, when=NOW.replace(hour=12))  # written from outside
+    assert texts(phone, "tv_name") == ["Lunch", "Coffee"] and texts(phone, "tv_outcome_value") == ["16.5"]
+    assert texts(phone, "tv_date") == ["Today 12:34 PM", "Today 8:34 AM"]
+    with closing(sqlite3.connect(phone.fs.host_path(DB_PATH))) as db, db:
+        db.execute("UPDATE expense SET amount = 200 WHERE name = 'Coffee'")
+    phone.invalidate()
+    assert texts(phone, "tv_outcome_value") == ["14"]
+    phone.clock.advance(9 * 3600 * 1000)  # past midnight: the same rows, dated yesterday
+    assert texts(phone, "tv_date") == ["Yesterday 12:34 PM", "Yesterday 8:34 AM"]
+    phone.clock.advance(7 * 24 * 3600 * 1000)  # a week on: another week, without these expenses
+    assert texts(phone, "tv_date_range") == ["OCT 22 - 29", "OCT 22 - 29"] and texts(phone, "tv_outcome_value") == ["0"]
+
+
+def test_the_category_cards_follow_the_selection(phone):
+    def checked_category() -> str:
+        [card] = [node for node in nodes(phone) if node.get("resource-id") == rid("cd_category")
+                  and node.get("checked") == "true"]
+        x1, y1, x2, y2 = map(int, re.findall(r"\d+", card.get("bounds")))
+        return next(node.get("text") for node in nodes(phone) if node.get("resource-id") == rid("tv_name")
+                    and x1 <= center(node)[0] <= x2 and y1 <= center(node)[1] <= y2)
+
+    open_app(phone)
+    tap(phone, resource_id=rid("fb_main_add"))
+    assert checked_category() == "Food"
+    for category in ("Transportation", "Income", "Food"):
+        tap(phone, resource_id=rid("tv_name"), text=category)
+        assert checked_category() == category
+
+
 def test_adding_an_expense_through_the_form(phone):
     open_app(phone)
     tap(phone, resource_id=rid("fb_main_add"))

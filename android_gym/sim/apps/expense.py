@@ -46,6 +46,7 @@ from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
+from android_gym.sim.ui.kept_tree import KeptTree
 from android_gym.sim.ui.layout import measure_width, rows_shown
 from android_gym.sim.ui.views import (
     FIELD_LABEL,
@@ -382,15 +383,26 @@ class HomeFragment(_Fragment):
 
     scroll_keys = ("rv_home",)
 
+    def __init__(self, host: MainActivity) -> None:
+        super().__init__(host)
+        self._page = KeptTree()
+
     def build(self) -> View:
+        """The page, built again only when what it shows changed: the week's and the recent expenses, and the day
+        (the week's range, "Today" and "Yesterday")."""
         now = self.phone.clock.now(DAY_MS)  # the screen shows dates: it changes when the day turns
         start = week_start(now)
         week = self.db.query("WHERE modified_date > ?", (int(start.timestamp() * 1000),))
         week_range = format_range(int(start.timestamp() * 1000),
                                   int((start + dt.timedelta(days=7, hours=23, minutes=59)).timestamp() * 1000),
                                   now.tzinfo, with_year=False).upper()
-        items = [self._totals(week, week_range), self._graph(week_range)]
         recent = self.db.query(limit=RECENT_COUNT)
+        shown = week, week_range, recent, now.date(), now.tzinfo  # format_date reads only the day of ``now``
+        return self._page.get(shown, lambda: self._built(week, week_range, recent, now))
+
+    def _built(self, week: list[dict[str, Any]], week_range: str, recent: list[dict[str, Any]],
+               now: dt.datetime) -> View:
+        items = [self._totals(week, week_range), self._graph(week_range)]
         if recent:  # RecentEpoxyModel: the card is GONE without items
             items.append(_text(RECENT, "tv_recent_lists", _TITLE, padding=dp(16)))
             items += [self._recent_item(expense, now) for expense in recent]
