@@ -8,6 +8,7 @@ import sqlite3
 from contextlib import closing
 
 import numpy as np
+import pytest
 from lxml import etree
 from ui_nodes import center, find, nodes, tap
 
@@ -17,6 +18,7 @@ from android_gym.sim.apps.expense import (
     DB_PATH,
     IDENTITY_HASH,
     PACKAGE,
+    ExpenseLogsFragment,
     format_amount,
     format_date,
     parse_amount,
@@ -131,6 +133,39 @@ def test_home_shows_the_week_totals_and_the_four_newest(phone):
     assert find(phone, text="MORE", resource_id=rid("btn_more_logs")) is not None
     tap(phone, text="MORE")
     assert len(texts(phone, "tv_name")) == 6 and find(phone, text="Expense Logs") is not None
+
+
+def test_home_is_built_again_when_its_expenses_or_the_day_change(phone):
+    add(phone, "Coffee", 450, when=NOW.replace(hour=8))
+    open_app(phone)
+    assert texts(phone, "tv_name") == ["Coffee"] and texts(phone, "tv_outcome_value") == ["4.5"]
+    add(phone, "Lunch", 1200, when=NOW.replace(hour=12))  # written from outside
+    assert texts(phone, "tv_name") == ["Lunch", "Coffee"] and texts(phone, "tv_outcome_value") == ["16.5"]
+    assert texts(phone, "tv_date") == ["Today 12:34 PM", "Today 8:34 AM"]
+    with closing(sqlite3.connect(phone.fs.host_path(DB_PATH))) as db, db:
+        db.execute("UPDATE expense SET amount = 200 WHERE name = 'Coffee'")
+    phone.invalidate()
+    assert texts(phone, "tv_outcome_value") == ["14"]
+    phone.clock.advance(9 * 3600 * 1000)  # past midnight: the same rows, dated yesterday
+    assert texts(phone, "tv_date") == ["Yesterday 12:34 PM", "Yesterday 8:34 AM"]
+    phone.clock.advance(7 * 24 * 3600 * 1000)  # a week on: another week, without these expenses
+    assert texts(phone, "tv_date_range") == ["OCT 22 - 29", "OCT 22 - 29"] and texts(phone, "tv_outcome_value") == ["0"]
+
+
+def test_the_category_cards_follow_the_selection(phone):
+    def checked_category() -> str:
+        [card] = [node for node in nodes(phone) if node.get("resource-id") == rid("cd_category")
+                  and node.get("checked") == "true"]
+        x1, y1, x2, y2 = map(int, re.findall(r"\d+", card.get("bounds")))
+        return next(node.get("text") for node in nodes(phone) if node.get("resource-id") == rid("tv_name")
+                    and x1 <= center(node)[0] <= x2 and y1 <= center(node)[1] <= y2)
+
+    open_app(phone)
+    tap(phone, resource_id=rid("fb_main_add"))
+    assert checked_category() == "Food"
+    for category in ("Transportation", "Income", "Food"):
+        tap(phone, resource_id=rid("tv_name"), text=category)
+        assert checked_category() == category
 
 
 def test_adding_an_expense_through_the_form(phone):
@@ -261,6 +296,30 @@ def test_a_long_list_scrolls_and_rows_written_from_outside_show(phone):
     add(phone, "Late Arrival", 999, when=NOW.replace(day=1, hour=7))  # older than the oldest: the filter drops it
     add(phone, "Inside", 999, when=NOW.replace(day=1, hour=9))
     assert "Inside" in texts(phone, "tv_name") and "Late Arrival" not in texts(phone, "tv_name")
+
+
+@pytest.mark.parametrize("font_scale", ["0.85", "1.0", "1.3"])
+def test_rows_off_screen_stand_in_empty_and_the_logs_show_as_with_every_row_built(phone, monkeypatch, font_scale):
+    for day in range(1, 21):
+        add(phone, f"Item {day}", 1000 + day, when=NOW.replace(day=day, hour=9))
+    assert phone.run(f"settings put system font_scale {font_scale}").exit_code == 0
+    open_logs(phone)
+
+    def every_row_built() -> str:
+        with monkeypatch.context() as patch:
+            patch.setattr(ExpenseLogsFragment, "_rows_shown", lambda self, count: range(count))
+            phone.invalidate()
+            dump = phone.ui_dump()
+        phone.invalidate()
+        return dump
+
+    assert phone.ui_dump() == every_row_built()
+    seen = set(texts(phone, "tv_name"))
+    for start, end in [(2000, 1400)] * 3 + [(2000, 200)] * 6 + [(900, 1700)] * 2:  # down a little, to the end, back
+        phone.swipe(540, start, 540, end)
+        assert phone.ui_dump() == every_row_built()
+        seen.update(texts(phone, "tv_name"))
+    assert {"Item 20", "Item 1"} <= seen  # from the top to the clamped end and back
 
 
 def test_back_and_the_drawer(phone):

@@ -46,7 +46,8 @@ from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
-from android_gym.sim.ui.layout import measure_width
+from android_gym.sim.ui.kept_tree import KeptTree
+from android_gym.sim.ui.layout import measure_width, rows_shown
 from android_gym.sim.ui.views import (
     FIELD_LABEL,
     FIELD_STROKE,
@@ -119,6 +120,7 @@ _CARD, _SECONDARY, _NEGATIVE, _CATEGORY_BG = (48, 48, 48), (189, 189, 189), (229
 _SCRIM, _CHECKED, _WARNING, _POSITIVE = (12, 12, 12), (66, 94, 110), (255, 241, 118), (129, 199, 132)
 _TITLE, _BODY, _CAPTION, _OVERLINE, _LARGE = 52, 42, 32, 26, 74
 _TOOLBAR_HEIGHT, _ROW_HEIGHT, _RECENT_HEIGHT = 147, 184, 186  # actionBarSize; view_bg 70dp; 55dp + 2 × 8dp
+_LOG_SPACING = 1  # the logs' divider
 _CARD_ICON, _ICON = 131, 92  # 50dp category card; standard_icon_size 35dp
 _PREPARED_SHIFT, _SELECTED_SHIFT = 210, 121  # SwipeFrameLayout.lockEndMargin 80dp, lockStartMargin 46dp
 #: ``SwipeItemState``: a row slid right (selected) or left (opened on its delete button); idle rows are absent.
@@ -381,15 +383,26 @@ class HomeFragment(_Fragment):
 
     scroll_keys = ("rv_home",)
 
+    def __init__(self, host: MainActivity) -> None:
+        super().__init__(host)
+        self._page = KeptTree()
+
     def build(self) -> View:
+        """The page, built again only when what it shows changed: the week's and the recent expenses, and the day
+        (the week's range, "Today" and "Yesterday")."""
         now = self.phone.clock.now(DAY_MS)  # the screen shows dates: it changes when the day turns
         start = week_start(now)
         week = self.db.query("WHERE modified_date > ?", (int(start.timestamp() * 1000),))
         week_range = format_range(int(start.timestamp() * 1000),
                                   int((start + dt.timedelta(days=7, hours=23, minutes=59)).timestamp() * 1000),
                                   now.tzinfo, with_year=False).upper()
-        items = [self._totals(week, week_range), self._graph(week_range)]
         recent = self.db.query(limit=RECENT_COUNT)
+        shown = week, week_range, recent, now.date(), now.tzinfo  # format_date reads only the day of ``now``
+        return self._page.get(shown, lambda: self._built(week, week_range, recent, now))
+
+    def _built(self, week: list[dict[str, Any]], week_range: str, recent: list[dict[str, Any]],
+               now: dt.datetime) -> View:
+        items = [self._totals(week, week_range), self._graph(week_range)]
         if recent:  # RecentEpoxyModel: the card is GONE without items
             items.append(_text(RECENT, "tv_recent_lists", _TITLE, padding=dp(16)))
             items += [self._recent_item(expense, now) for expense in recent]
@@ -475,14 +488,25 @@ class ExpenseLogsFragment(_Fragment):
         toolbar = self._selection_toolbar(not empty_table) if self.selected else _toolbar(
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,
             (_menu_item("filter", FILTER, "filter", enabled=not empty_table),))
-        items = [self._item(expense, now) for expense in expenses]
-        body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1, spacing=1)]
+        shown = self._rows_shown(len(expenses))
+        items = [self._item(expense, now) if index in shown else View(height=_ROW_HEIGHT)
+                 for index, expense in enumerate(expenses)]
+        body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1,
+                                        spacing=_LOG_SPACING)]
         if not expenses:
             body = [self._no_data()]
         return View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
                     resource_id=_id("ml_expense"), background=_SURFACE, children=[
                         _app_bar("app_bar", toolbar),
                         View(kind="column", class_name="android.widget.FrameLayout", weight=1, children=body)])
+
+    def _rows_shown(self, count: int) -> range:
+        """The rows the list can show at its position (``rows_shown``); all of them when the font is enlarged, as a
+        row then grows with its text (``looks.scale_text``)."""
+        window = self.phone.window
+        if window.looks.font_scale > 1:
+            return range(count)
+        return rows_shown(count, _ROW_HEIGHT, _LOG_SPACING, self.host.scroll.get("rv_expense", 0), window.design_height)
 
     @staticmethod
     def _no_data() -> View:

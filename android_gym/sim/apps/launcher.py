@@ -30,13 +30,13 @@ from android_gym.sim.framework.intent import ACTION_MAIN, CATEGORY_DEFAULT, CATE
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
+from android_gym.sim.ui.kept_tree import KeptTree
 from android_gym.sim.ui.views import (
     TEXT_SECONDARY,
     WHITE,
     View,
     app_icon,
     column,
-    copied,
     does_nothing,
     frame,
     group,
@@ -69,7 +69,7 @@ class LauncherScreen(Screen):
 
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
-        self._built: tuple[tuple, View] | None = None  # what the home screen showed last, and its views as built
+        self._home_tree = KeptTree()
 
     def build(self) -> View:
         """The home screen, built again only when what it shows changed (the apps, the screen's size, the day or the
@@ -77,10 +77,7 @@ class LauncherScreen(Screen):
         apps = tuple(self.phone.packages.launchable())
         width, height = self.phone.window.design_width, self.phone.window.design_height
         date = formats.format_skeleton(self.phone.clock.now(DAY_MS), _GLANCE_DATE, formats.system_tag(self.phone))
-        shown = apps, width, height, date
-        if self._built is None or self._built[0] != shown:
-            self._built = shown, self._home(apps, width, height, date)
-        return copied(self._built[1])  # the window styles and lays out the copy it is given
+        return self._home_tree.get((apps, width, height, date), lambda: self._home(apps, width, height, date))
 
     def _home(self, apps: tuple[AppInfo, ...], width: int, height: int, date: str) -> View:
         docked = [app for package in _HOTSEAT for app in apps if app.package == package]

@@ -77,13 +77,34 @@ def run_font(size: int, bold: bool, fallback: bool) -> ImageFont.FreeTypeFont:
     return fallback_font(size) if fallback else font(size, bold)
 
 
+class _Advances(dict[str, float]):
+    """The advance widths in px of the characters of one face (``run_font``'s), each measured on first use; the face
+    is not held (a fallback face maps megabytes: ``fallback_font`` keeps only the last few open)."""
+
+    def __init__(self, size: int, bold: bool, fallback: bool) -> None:
+        super().__init__()
+        self.face = size, bold, fallback
+
+    def __missing__(self, char: str) -> float:
+        advance = self[char] = run_font(*self.face).getlength(char)
+        return advance
+
+
+@lru_cache(maxsize=256)
+def _advances(size: int, bold: bool, fallback: bool) -> _Advances:
+    return _Advances(size, bold, fallback)
+
+
 @lru_cache(maxsize=16384)
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """Advance width of one line of ``text`` in px, each run measured in the font it is drawn in (measured once per
-    text, size and weight: the same labels are laid out at every frame)."""
+    """Advance width of one line of ``text`` in px, each run in the font it is drawn in (measured once per text, size
+    and weight: the same labels are laid out at every frame). Text is laid out without shaping or kerning
+    (``Layout.BASIC``; Roboto has no ``kern`` table), so a run's width is the sum of its characters' advances, each
+    measured once per face: what ``getlength`` returns for the run, at a fraction of its cost."""
     if text.isascii():
-        return font(size, bold).getlength(text)
-    return sum(run_font(size, bold, fallback).getlength(run) for run, fallback in font_runs(text))
+        return sum(map(_advances(size, bold, False).__getitem__, text), 0.0)
+    return sum((sum(map(_advances(size, bold, fallback).__getitem__, run), 0.0) for run, fallback in font_runs(text)),
+               0.0)
 
 
 def line_height(size: int) -> int:
@@ -385,6 +406,18 @@ def _cut(view: View, top: int, bottom: int) -> None:
             _cut(child, top, bottom)
             kept.append(child)
     view.children = kept
+
+
+def rows_shown(count: int, row_height: int, spacing: int, offset: int, bound: int) -> range:
+    """The rows a list of ``count`` rows ``row_height`` px tall and ``spacing`` apart can show, wholly or in part,
+    when its ``scroll_offset`` is ``offset`` and it is at most ``bound`` px tall, whatever its height (``_layout_list``
+    clamps the offset to the content's end and keeps only the rows inside the list). The other rows are neither drawn
+    nor dumped: an empty view of their height may stand in for each, as a RecyclerView binds only the items it
+    shows."""
+    pitch = row_height + spacing
+    top = max(offset, 0)
+    lowest = min(top, max(count * pitch - spacing - bound, 0))  # the least the offset can be clamped to
+    return range(lowest // pitch, min((top + bound) // pitch + 1, count))
 
 
 def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
