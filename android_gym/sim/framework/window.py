@@ -723,15 +723,10 @@ class WindowManager:
             return self._touched[2]
         window = self._window_at(x, y)
         views = []
-        stack = [window] if window is not None else []
-        pop, push = stack.pop, stack.extend
-        while stack:  # the window's views in pre-order (``View.walk``, inlined: every view is tested)
-            view = pop()
-            x1, y1, x2, y2 = view.bounds  # _contains, inlined
+        for view in window.walk() if window is not None else ():
+            x1, y1, x2, y2 = view.bounds  # _contains, inlined: every view of the window is tested
             if x1 <= x < x2 and y1 <= y < y2 and view.enabled and not view.virtual:
                 views.append(view)
-            if view.children:
-                push(reversed(view.children))
         self._touched = f, (x, y), views
         return views
 
