@@ -96,3 +96,24 @@ def test_a_tap_on_the_focused_field_finds_its_screen_kept(phone: Phone, monkeypa
     again = phone.window.frame().app
     assert again is not focused and again.children[0].children == focused.children[0].children  # the kept content
     assert phone.ui_dump() is dump and not laid_out
+
+
+def test_a_kept_tree_puts_its_lists_where_its_layout_left_them(phone: Phone, monkeypatch) -> None:
+    """A list asked to stand past its end is laid out at its end, where it then stands; the same ask again is
+    answered with the kept tree, whose lists' positions (and focused field) were found once, when it was laid out."""
+    phone.run("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
+    screen = phone.activities.top
+    key = next(view.key for view in phone.window.frame().app.walk() if view.kind == "list")
+    found = []
+    lists_and_field = window._lists_and_field
+    monkeypatch.setattr(window, "_lists_and_field", lambda content: found.append(content) or lists_and_field(content))
+    ends = []
+    for _ in range(2):
+        screen.scroll[key] = 100_000
+        phone.invalidate()
+        dump = phone.ui_dump()
+        ends.append(screen.scroll[key])
+    assert len(found) == 1 and 0 < ends[0] == ends[1] < 100_000
+    screen.scroll[key] = 0  # as first shown: that tree is kept too
+    phone.invalidate()
+    assert phone.ui_dump() != dump and len(found) == 1 and screen.scroll[key] == 0

@@ -145,3 +145,27 @@ def test_the_files_a_line_s_held_writes_change_carry_device_time(phone):
     line = phone.run(f"{insert} && {insert} && stat -c %Y {path} {path}-wal {path}-shm $(dirname {path}) && {insert}")
     assert line.stdout == cleared + b"1600000000\n" * 3
     assert phone.run(f"stat -c %Y {path} $(dirname {path})").stdout == b"1600000000\n" * 2  # checkpointed at the end
+
+
+def test_cached_reads_outlive_a_write_that_moves_only_the_header_s_counters(phone):
+    """A ``DELETE`` of a table already empty moves the file change counter (and the version-valid-for number) alone:
+    the reads ``cached`` kept still hold and are not read again; a write of a row drops them."""
+    telephony = phone.telephony
+    delete = f"sqlite3 {telephony.db_path} 'DELETE FROM sms'"
+    phone.run(delete)
+    reads = []
+
+    def count() -> int:
+        reads.append(1)
+        with telephony.reading(rows=None) as db:
+            return db.execute("SELECT COUNT(*) FROM sms").fetchone()[0]
+
+    assert (telephony.cached("count", count), telephony.cached("count", count), len(reads)) == (0, 0, 1)
+    host = phone.fs.host_path(telephony.db_path)
+    before = host.read_bytes()
+    phone.run(delete)
+    after = host.read_bytes()
+    assert after != before and after[:24] + after[28:92] + after[96:] == before[:24] + before[28:92] + before[96:]
+    assert (telephony.cached("count", count), len(reads)) == (0, 1)
+    phone.run(f"sqlite3 {telephony.db_path} \"INSERT INTO sms (address, body) VALUES ('5551234', 'hi')\"")
+    assert (telephony.cached("count", count), len(reads)) == (1, 2)

@@ -69,6 +69,13 @@ def is_24_hour(setting: str | None, tag: str) -> bool:
     ``is24HourLocale``: whether the LONG time pattern of the locale ``tag`` uses ``H``."""
     if setting is not None:
         return setting == "24"
+    return _is_24_hour_locale(tag)
+
+
+@functools.cache
+def _is_24_hour_locale(tag: str) -> bool:
+    """``DateFormat.is24HourLocale``: whether the LONG time pattern of the locale ``tag`` uses ``H`` (read once per
+    locale: the status bar's clock asks at every frame)."""
     return "H" in _locale(tag).time_formats["long"].pattern
 
 

@@ -99,6 +99,7 @@ _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_paddin
 _STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _NAV_BARS_KEPT = 8  # laid-out navigation bars kept (each a colour, the keyboard up or not, looks)
 _APP_TREES_KEPT = 32  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
+_LISTS_AND_FIELD = "lists and field"  # what ``_lists_and_field`` found in a kept tree (``Kept.made``)
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 T = TypeVar("T")
 
@@ -291,14 +292,15 @@ class WindowManager:
         else:  # as ``layout`` places the window; the content in it is laid out
             window.bounds = (0, STATUS_BAR_HEIGHT, width, content_bottom)
         colors = screen.colors(looks.night)
-        # One pass over the laid-out views: the lists' positions kept, the focused field.
-        field = None
+        # The lists' positions kept and the focused field: found once per laid-out tree (a kept one is unchanged)
+        found = kept.made.get(_LISTS_AND_FIELD) if kept is not None else None
+        if found is None:
+            found = _lists_and_field(content)
+            if kept is not None:
+                kept.made[_LISTS_AND_FIELD] = found
+        positions, field = found
         scroll = screen.scroll
-        for view in content.walk():
-            if view.kind == "list":
-                scroll[view.key] = view.scroll_offset
-            if field is None and view.focused and view.on_text is not None:  # the focused editable
-                field = view
+        scroll.update(positions)
         if unlaid is not None:
             for view in unlaid.walk():  # at the positions the layout kept, as ``_content`` would build it now
                 if view.kind == "list":
@@ -902,6 +904,18 @@ class WindowManager:
             self.type_text(keycodes.CHARS[code].upper() if keycodes.SHIFT_LEFT in meta else keycodes.CHARS[code])
         if changed:
             self.invalidate()
+
+
+def _lists_and_field(content: View) -> tuple[dict[str, int], View | None]:
+    """The positions of the laid-out tree ``content``'s lists by key, and its focused text field (if any)."""
+    positions: dict[str, int] = {}
+    field = None
+    for view in content.walk():
+        if view.kind == "list":
+            positions[view.key] = view.scroll_offset
+        if field is None and view.focused and view.on_text is not None:  # the focused editable
+            field = view
+    return positions, field
 
 
 def _luminance(color: Color) -> float:

@@ -109,9 +109,10 @@ class SqliteProvider:
 
     def cached(self, key: Hashable, read: Callable[[], T]) -> T:
         """What ``read()`` returns (a read of the database by fixed SQL with deterministic functions, named by
-        ``key``), read again only after the database changed: kept while the bytes of the database file and its
-        ``-wal`` stay the same, so any write (the provider's own, the shell's ``sqlite3``, a push, ``pm clear``)
-        drops it, and an app that redraws without writing reads nothing. The bytes are read only when a write
+        ``key``), read again only after the database changed: kept while the database file and its ``-wal`` hold
+        the same bytes, or the same but the header's counters (``_same_data``), so any write that changes data (the
+        provider's own, the shell's ``sqlite3``, a push, ``pm clear``) drops it, and an app that redraws without
+        writing reads nothing. The bytes are read only when a write
         was recorded to the files (``FileSystem.versions``). Each call returns a fresh copy."""
         self._bytes()
         if key not in self._reads:
@@ -120,13 +121,15 @@ class SqliteProvider:
 
     def _bytes(self) -> tuple[bytes | None, bytes | None]:
         """The bytes of the database file and its ``-wal`` as they are now (the same objects while they stay the
-        same), read again only when their versions moved; other bytes drop what ``cached`` kept."""
+        same), read again only when their versions moved; bytes that hold other data drop what ``cached`` kept."""
         if self._versions() != self._read_versions:
             self.ensure_db()
             versions = self._versions()  # ensure_db may have written; taken before the bytes are read
             content = self._content()
             if content != self._read_from:
-                self._reads, self._read_from = {}, content
+                if not _same_data(content, self._read_from):
+                    self._reads = {}
+                self._read_from = content
             self._read_versions = versions
         return self._read_from
 
@@ -306,6 +309,28 @@ class SqliteProvider:
             raise
         finally:
             db.execute("RELEASE provider_write")
+
+
+#: The database header's fields a write transaction moves even when it changes no page (SQLite's file format, 1.3:
+#: the file change counter at offset 24 and the version-valid-for number at 92, four bytes each).
+_COUNTERS = ((24, 28), (92, 96))
+
+
+def _same_data(content: tuple[bytes | None, bytes | None], before: tuple[bytes | None, bytes | None] | None) -> bool:
+    """Whether the database file and ``-wal`` bytes ``content`` hold the data ``before`` held: the same ``-wal`` and
+    the same file but for the header's counters (``_COUNTERS``), so every query reads the same rows (a reset's
+    ``DELETE`` of a table already empty moves only the change counter)."""
+    if before is None or content[1] != before[1]:
+        return False
+    database, old = content[0], before[0]
+    if database is None or old is None or len(database) != len(old):
+        return database == old
+    start = 0
+    for begin, end in _COUNTERS:
+        if database[start:begin] != old[start:begin]:
+            return False
+        start = end
+    return database[start:] == old[start:]
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
