@@ -26,7 +26,7 @@ import itertools
 import math
 import sys
 from collections import Counter, deque
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -56,11 +56,15 @@ from android_gym.sim.ui.views import (
 )
 
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
+# kinds that paint nothing but masks (``Renderer._stamp``: text, icons) when without background, picture or elevation
+_INKED = frozenset({"text", "label", "letter", "icon", "check"})
 _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
 # Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
 # or one full-screen map; the picture just drawn is kept whatever its size. A picture drawn at its own size is kept
 # as its owner's object, so a map dropped here comes back from the maps' own cache without being drawn again.
 _SCALED_CACHE_BYTES = 12 * 2**20
+# Tiles of masks stamped over one colour, per renderer (``Renderer._stamp``): a screen's text lines and icons
+_INK_TILE_BYTES = 8 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
@@ -94,30 +98,32 @@ class Kept(NamedTuple):
 
 class Stencil(NamedTuple):
     """A mask cut to the part of it that paints (its non-zero pixels: a zero leaves a pixel as it is), ``left`` and
-    ``top`` px into the whole mask, which is ``width`` px wide."""
+    ``top`` px into the whole mask, which is ``width`` px wide; ``key`` names what it shows (a line of text, an icon)
+    for the tiles of it kept (``Renderer._stamp``), or is ``None``."""
 
     mask: Image.Image
     left: int
     top: int
     width: int
+    key: Hashable = None
 
 
-def stencil(mask: Image.Image, left: int = 0, top: int = 0) -> Stencil:
+def stencil(mask: Image.Image, left: int = 0, top: int = 0, key: Hashable = None) -> Stencil:
     """``mask`` (lying ``left``, ``top`` px into a larger one) cut to its non-zero pixels."""
     box = mask.getbbox() or (0, 0, 0, 0)
-    return Stencil(mask.crop(box), left + box[0], top + box[1], mask.width)
+    return Stencil(mask.crop(box), left + box[0], top + box[1], mask.width, key)
 
 
 @lru_cache(maxsize=2048)
 def _text_stencil(text: str, size: int, bold: bool) -> Stencil:
     """``_text_mask`` cut to its ink."""
-    return stencil(_text_mask(text, size, bold))
+    return stencil(_text_mask(text, size, bold), key=("text", text, size, bold))
 
 
 @lru_cache(maxsize=1024)
 def _icon_stencil(name: str, size: int) -> Stencil:
     """``icon_mask`` cut to its ink."""
-    return stencil(icon_mask(name, size))
+    return stencil(icon_mask(name, size), key=("icon", name, size))
 
 
 def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
@@ -280,6 +286,8 @@ class Renderer:
         # from the frame before it (a kept frame shown again: where it was stale)
         self._changes: deque[tuple[int, list[tuple[int, int]]]] = deque(maxlen=_CHANGES_KEPT)
         self._scaled: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_SCALED_CACHE_BYTES)
+        self._inking = False  # the view being drawn paints nothing but masks (``_inks_only``)
+        self._ink_tiles: KeptPictures[tuple[Hashable, Color, Color], Image.Image] = KeptPictures(_INK_TILE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         self._reaches: dict[tuple[str, int, int], tuple[int | None, int]] = {}  # _reach per kind, text size, elevation
 
@@ -408,8 +416,10 @@ class Renderer:
             self._origin = (x1, strip_top)
             for view, reach in painting[grounded:]:
                 if reach[1] < strip_bottom and reach[3] > strip_top:
+                    self._inking = _inks_only(view)
                     self._draw_view(view)
                     self._note_below(view, reach)
+            self._inking = False
             self._scratch = self._canvas  # dimming it whole may have made a new one
             pack_into(self._canvas, frame[strip_top:strip_bottom, x1:x2])
 
@@ -446,7 +456,9 @@ class Renderer:
     def _note_below(self, view: View, reach: Box) -> None:
         """Note a view just drawn on the canvas for ``_plain_ground``: the box it may paint (``reach``), or for a
         plain box (no picture, elevation or corners) the one it fills with its background; a plain box without a
-        background painted nothing."""
+        background painted nothing, nor did a view that paints masks only outside the boxes its ``_stamp`` noted."""
+        if self._inking:
+            return
         if view.kind not in _HOLDERS or view.image is not None or view.elevation or view.corner:
             self._below.append((reach, None))
         elif view.background is not None:
@@ -674,13 +686,35 @@ class Renderer:
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
         """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
         colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
-        time (Pillow 13, measured)."""
+        time (Pillow 13, measured). For a view that paints masks only (``_inking``) its box is noted for
+        ``_plain_ground``, and a named mask (``Stencil.key``) over one colour is copied from a tile of it in ``color``
+        on that colour, kept by the renderer (``_ink_tile``): the pixels stamping makes there, without blending."""
         mask = ink.mask
         width, height = mask.size
-        if width and height:  # Image.new and Image.paste, at Pillow's core (their Python halves cost as much here)
-            left, top = x + ink.left, y + ink.top
-            self._canvas.im.paste(Image.core.fill("RGB", mask.size, color), (left, top, left + width, top + height),
-                                  mask.im)
+        if not width or not height:
+            return
+        left, top = x + ink.left, y + ink.top
+        box = (left, top, left + width, top + height)
+        if self._inking:
+            ground = self._plain_ground(box) if ink.key is not None else None
+            ox, oy = self._origin
+            self._below.append(((left + ox, top + oy, box[2] + ox, box[3] + oy), None))
+            if ground is not None:
+                self._canvas.im.paste(self._ink_tile(ink, color, ground).im, box)
+                return
+        # Image.new and Image.paste, at Pillow's core (their Python halves cost as much here)
+        self._canvas.im.paste(Image.core.fill("RGB", mask.size, color), box, mask.im)
+
+    def _ink_tile(self, ink: Stencil, color: Color, ground: Color) -> Image.Image:
+        """``ink`` stamped in ``color`` on an image of ``ground`` the size of its mask, kept (the least recently used
+        go once the tiles take more than ``_INK_TILE_BYTES``)."""
+        key = (ink.key, color, ground)
+        if key in self._ink_tiles:
+            return self._ink_tiles[key]
+        tile = Image.new("RGB", ink.mask.size, ground)
+        tile.im.paste(Image.core.fill("RGB", ink.mask.size, color), (0, 0, *ink.mask.size), ink.mask.im)
+        self._ink_tiles.put(key, tile)
+        return tile
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
@@ -813,7 +847,8 @@ class Renderer:
         ink = _text_stencil(text, self._length(view.text_size), view.bold)
         shown = ink.width if max_width is None else min(ink.width, self.px(max_width))
         if shown - ink.left < ink.mask.width:
-            ink = ink._replace(mask=ink.mask.crop((0, 0, max(shown - ink.left, 0), ink.mask.height)))
+            ink = ink._replace(mask=ink.mask.crop((0, 0, max(shown - ink.left, 0), ink.mask.height)),
+                               key=(ink.key, shown))
         x, y = self._point(x, y)
         self._stamp(color or view.text_color, x - shown // 2 if centered else x, y, ink)
 
@@ -826,6 +861,12 @@ class Renderer:
         thumb_x = right - 34 if checked else right - 93
         self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
+
+
+def _inks_only(view: View) -> bool:
+    """Whether a view paints nothing but masks (``Renderer._stamp``): text or icons without a background, picture or
+    elevation."""
+    return view.kind in _INKED and view.background is None and view.image is None and not view.elevation
 
 
 def pack_into(image: Image.Image, out: np.ndarray) -> None:
