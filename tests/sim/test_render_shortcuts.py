@@ -177,6 +177,29 @@ def test_text_and_icons_copied_from_tiles_over_one_colour_look_as_stamped(monkey
     assert (stamped.astype(int) - ground).any(axis=2).mean() > 0.05  # the text is there
 
 
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
+def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkeypatch, scale: float,
+                                                                          ground: tuple) -> None:
+    """Between views far apart, above the first and below the last (a card's shadow, a line of text reaching past
+    its view), and over a whole window of one colour."""
+    def spaced() -> View:
+        return column(View(height=300), text_view("Far down", text_size=44),
+                      View(height=120, background=(250, 250, 250), elevation=24, corner=12, margin=300),
+                      text_view("Near", text_size=44), background=ground)
+
+    packed: list[int] = []
+    pack = render.pack_into
+    monkeypatch.setattr(render, "pack_into", lambda image, out: packed.append(out.shape[0]) or pack(image, out))
+    bare = _drawn(spaced(), scale), _drawn(column(background=ground), scale)
+    bare_packed, packed[:] = sum(packed), []
+    monkeypatch.setattr(render, "_BARE_ROWS", 10**9)
+    assert np.array_equal(bare[0], _drawn(spaced(), scale))
+    assert np.array_equal(bare[1], _drawn(column(background=ground), scale))
+    assert bare_packed < sum(packed) / 2  # most rows were not drawn on the canvas
+    assert (bare[0].astype(int) - ground).any(axis=2).mean() > 0.01  # the views are there
+
+
 @pytest.mark.parametrize("scrim", [{"gravity": "fill"}, {"height": 300, "margin": 150}])  # the window, a part
 def test_a_scrim_dimming_by_table_looks_as_black_pasted_through_its_mask(monkeypatch, scrim: dict) -> None:
     def dialog() -> View:

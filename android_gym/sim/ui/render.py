@@ -66,6 +66,9 @@ _SCALED_CACHE_BYTES = 12 * 2**20
 # Tiles of masks stamped over one colour, per renderer (``Renderer._stamp``): a screen's text lines and icons
 _INK_TILE_BYTES = 8 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
+# rows that no view reaches, at least, written straight into the frame in the ground's colour rather than drawn on
+# the canvas and packed (a strip more costs about as much as drawing that many rows)
+_BARE_ROWS = 48
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
@@ -405,13 +408,19 @@ class Renderer:
 
     def _draw_box(self, frame: np.ndarray, painted: list[tuple[View, Box]], background: Color, box: Box) -> None:
         """Draw the window's pixels at ``box`` into ``frame``, strip by strip: the ``painted`` views (each with the box
-        it may paint, in drawing order) that reach into it, over ``background``."""
+        it may paint, in drawing order) that reach into it, over ``background``. Runs of at least ``_BARE_ROWS`` rows
+        that no view reaches are the ground's colour alone, written straight into the frame (``_row_runs``)."""
         x1, y1, x2, y2 = box
         painting = [(view, reach) for view, reach in painted
                     if reach[0] < x2 and reach[2] > x1 and reach[1] < y2 and reach[3] > y1]
         ground, grounded = self._ground([view for view, _ in painting], background, box)
-        for strip_top in range(y1, y2, _STRIP_ROWS):
-            strip_bottom = min(strip_top + _STRIP_ROWS, y2)
+        strips = []
+        for top, bottom, bare in _row_runs([reach for _, reach in painting[grounded:]], y1, y2):
+            if bare:
+                frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)  # row by row, as in ``__init__``
+            else:
+                strips += [(row, min(row + _STRIP_ROWS, bottom)) for row in range(top, bottom, _STRIP_ROWS)]
+        for strip_top, strip_bottom in strips:
             self._start_canvas((x2 - x1, strip_bottom - strip_top), ground)
             self._origin = (x1, strip_top)
             for view, reach in painting[grounded:]:
@@ -861,6 +870,20 @@ class Renderer:
         thumb_x = right - 34 if checked else right - 93
         self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
+
+
+def _row_runs(reaches: list[Box], top: int, bottom: int) -> list[tuple[int, int, bool]]:
+    """The rows from ``top`` to ``bottom`` in runs (from, to, bare), top down: a bare run, at least ``_BARE_ROWS``
+    long, lies clear of all the boxes ``reaches``; the others are the rows between them."""
+    runs: list[tuple[int, int, bool]] = []
+    start = row = top  # the run of rows to draw starts at ``start``; the boxes so far reach down to ``row``
+    for reach_top, reach_bottom in sorted([(reach[1], reach[3]) for reach in reaches]) + [(bottom, bottom)]:
+        clear_to = min(reach_top, bottom)
+        if clear_to - row >= _BARE_ROWS:
+            runs += [(start, row, False), (row, clear_to, True)] if start < row else [(row, clear_to, True)]
+            start = clear_to
+        row = max(row, reach_bottom)
+    return runs + [(start, bottom, False)] if start < bottom else runs
 
 
 def _inks_only(view: View) -> bool:
