@@ -8,7 +8,8 @@ cheaper to draw than a full-size frame. A coordinate maps to
 ``round(x * scale)``, as the uiautomator dump's bounds do, so a view's pixels lie inside its dumped bounds.
 
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a mask
-is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``). Pictures
+is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``), or, a line of text
+or an icon over one colour, copied from a kept tile of it on that colour (``Renderer._ink_tile``). Pictures
 (``View.image``) are scaled once per key and size and kept (one already at its drawn size kept as it is, its
 owner's, not a copy), so redrawing a window with a photo costs a paste. Shadows are blurred once per shape and size,
 and a filled shape's shadow is pasted only where the shape does not cover it, copied from tiles where the canvas
@@ -17,7 +18,8 @@ straight into a new NumPy frame (``pack_into``), which takes the other pixels fr
 out never changes (the memory of one the renderer alone still holds is used again, and only where it differs from
 the last one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas
 kept from frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized
-one takes a fifth of the memory and stays in the CPU's cache).
+one takes a fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in
+the ground's colour, not drawn (``_row_runs``).
 """
 
 from __future__ import annotations
