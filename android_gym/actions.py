@@ -13,6 +13,7 @@ import operator
 import shlex
 import string
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any, get_type_hints
@@ -341,8 +342,10 @@ def execute(action: Action, device: Device, elements: Sequence[UIElement]) -> No
     kind, size = action.action_type, device.screen_size
     if kind in (ActionType.CLICK, ActionType.DOUBLE_TAP):
         x, y = _target(action, elements, size)
-        for _ in range(2 if kind is ActionType.DOUBLE_TAP else 1):
-            device.tap(x, y)
+        if kind is ActionType.DOUBLE_TAP:
+            with _leading_inputs(device):
+                device.tap(x, y)
+        device.tap(x, y)
     elif kind is ActionType.LONG_PRESS:
         device.long_press(*_target(action, elements, size))
     elif kind is ActionType.SCROLL:
@@ -369,6 +372,13 @@ def execute(action: Action, device: Device, elements: Sequence[UIElement]) -> No
             raise InvalidActionError(f"goal_status must be one of {GOAL_STATUSES}, got {action.goal_status!r}")
     elif kind is ActionType.UNKNOWN:
         raise InvalidActionError("action_type 'unknown' does nothing")
+
+
+def _leading_inputs(device: Device) -> AbstractContextManager[object]:
+    """Where an action makes the inputs that lead to its last one: a device that brings along with an input what the
+    caller reads after it (``AdbDevice.leading_inputs``) brings nothing with these, as nothing is read before the
+    next."""
+    return getattr(device, "leading_inputs", nullcontext)()
 
 
 def _direction(action: Action) -> str:
@@ -427,10 +437,11 @@ def _input_text(action: Action, device: Device, elements: Sequence[UIElement]) -
         raise InvalidActionError("input_text needs a non-empty text")
     if len(text) > MAX_TEXT_LENGTH:
         raise InvalidActionError(f"text is {len(text)} characters long; the limit is {MAX_TEXT_LENGTH}")
-    if action.index is not None or (action.x is not None and action.y is not None):
-        device.tap(*_target(action, elements, device.screen_size))
-    if action.clear_text:
-        device.shell(f"input keycombination {keycodes.CTRL_LEFT} {keycodes.A}")
-        device.key(keycodes.DEL)
-    device.input_text(text)
+    with _leading_inputs(device):
+        if action.index is not None or (action.x is not None and action.y is not None):
+            device.tap(*_target(action, elements, device.screen_size))
+        if action.clear_text:
+            device.shell(f"input keycombination {keycodes.CTRL_LEFT} {keycodes.A}")
+            device.key(keycodes.DEL)
+        device.input_text(text)
     device.key(keycodes.ENTER)

@@ -10,9 +10,10 @@ import adbutils
 import numpy as np
 import pytest
 
+from android_gym.actions import Action, ActionType, execute
 from android_gym.device import adb_services as services
 from android_gym.device import open_device, state
-from android_gym.device.adb import UI_DUMP_PATH, AdbDevice, raw_screencap_pixels
+from android_gym.device.adb import UI_DUMP_PATH, AdbDevice, raw_screencap_pixels, raw_screencap_start
 from android_gym.device.stabilize import Stabilization
 from android_gym.errors import (
     AdbServerError,
@@ -26,6 +27,7 @@ from android_gym.sim.adb_harness import free_port, free_port_pair
 from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
+from android_gym.ui import parse_ui_dump
 
 
 def test_adb_specs_open_an_adb_device(fresh_served_phone):
@@ -126,6 +128,31 @@ def test_raw_screencap_reads_both_headers_and_declines_what_it_cannot_read():
     assert raw_screencap_pixels(b"") is None
 
 
+def test_raw_screencap_is_found_at_the_end_of_what_a_command_line_printed():
+    """After the UI dump in an input's command line: its header names the screen's size (either way round)."""
+    rows = bytes(range(24))  # 3x2 RGBA
+    for header in (struct.pack("<4I", 3, 2, 1, 1), struct.pack("<3I", 3, 2, 1), struct.pack("<4I", 2, 3, 1, 1)):
+        assert raw_screencap_start(b"<hierarchy/>" + header + rows, 3, 2) == len("<hierarchy/>")
+    assert raw_screencap_start(struct.pack("<4I", 3, 2, 3, 1) + rows[:18], 3, 2) == 0  # RGB_888
+    assert raw_screencap_start(b"<hierarchy/>" + struct.pack("<4I", 3, 2, 1, 1) + rows, 4, 2) is None
+    assert raw_screencap_start(b"<hierarchy/>" + struct.pack("<4I", 3, 2, 4, 1) + rows[:12], 3, 2) is None  # RGB_565
+    assert raw_screencap_start(b"<hierarchy/>", 3, 2) is None
+
+
+def test_shell_v2_reads_standard_output_into_any_buffer(served_phone):
+    """A command line's screenshot read straight into a buffer: one too small, exact, larger or none gives the same
+    bytes, the standard error and the exit status apart."""
+    device = AdbDevice(served_phone.serial)
+    try:
+        expected = b"a\n" + struct.pack("<4I", 1080, 2400, 1, 1) + served_phone.phone.screenshot_rgba()
+        for buffer in (None, bytearray(100), bytearray(len(expected)), bytearray(len(expected) + 5)):
+            output = services.shell_v2(device._client, served_phone.serial, "echo a; screencap; echo b >&2; exit 3",
+                                       30, buffer)
+            assert (output.stdout, output.stderr, output.exit_code) == (expected, b"b\n", 3)
+    finally:
+        device.close()
+
+
 def test_exec_out_reads_the_whole_output_into_any_buffer(served_phone):
     """``screencap`` read straight into a buffer: one too small, exact, larger or none gives the same bytes."""
     device = AdbDevice(served_phone.serial)
@@ -224,6 +251,96 @@ def test_an_unread_dump_stops_inputs_bringing_it(fresh_served_phone, commands):
         assert commands == ["input keyevent 4"]
     finally:
         device.close()
+
+
+def test_inputs_bring_the_screenshot_along_once_the_caller_takes_one_after_each(fresh_served_phone, commands,
+                                                                               monkeypatch):
+    phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
+    exec_out = services.exec_out
+    try:
+        device.key(4)
+        assert np.array_equal(device.screenshot(), phone.screenshot())  # a round trip of its own (exec:)
+        commands.clear()
+        monkeypatch.setattr(services, "exec_out", lambda *args: pytest.fail("a screencap of its own"))
+        device.tap(*_center(phone.ui_dump(), "Settings"))
+        assert commands == ["input tap 675 1396 && { screencap 2>/dev/null || true; }"]
+        assert device.ui_dump() == phone.ui_dump()  # a round trip of its own: no dump read after an input yet
+        shot = device.screenshot()
+        assert np.array_equal(shot, phone.screenshot()) and shot.shape == (2400, 1080, 3)
+        device.key(4)  # now the dump comes too, the screenshot last
+        assert commands[-1].startswith("input keyevent 4 && { uiautomator dump ")
+        assert commands[-1].endswith("; screencap 2>/dev/null || true; }")
+        assert device.ui_dump() == phone.ui_dump() and np.array_equal(device.screenshot(), phone.screenshot())
+        monkeypatch.setattr(services, "exec_out", exec_out)
+        assert np.array_equal(device.screenshot(), phone.screenshot())  # taken again: the one brought was taken
+        commands.clear()
+        device.key(4)  # brings a screenshot the caller never takes: a shell command comes first
+        device.shell("true")
+        device.key(4)
+        assert "screencap" in commands[0] and "screencap" not in commands[-1]
+    finally:
+        device.close()
+
+
+def test_a_dump_after_shell_commands_brings_the_screenshot_too(fresh_served_phone, commands, monkeypatch):
+    """After a reset's shell commands (or ``open_app``'s ``monkey``), the first observation and score are one round
+    trip."""
+    phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
+    try:
+        device.screenshot()  # the caller takes screenshots and checks a file's digest
+        assert device.md5sums(["/data/local/tmp/none"]) == {}
+        device.shell("am start -n com.android.settings/.Settings")
+        commands.clear()
+        monkeypatch.setattr(services, "exec_out", lambda *args: pytest.fail("a screencap of its own"))
+        assert device.ui_dump() == phone.ui_dump()
+        assert np.array_equal(device.screenshot(), phone.screenshot())
+        assert device.md5sums(["/data/local/tmp/none"]) == {}
+        assert len(commands) == 1 and commands[0].startswith("{ md5sum /data/local/tmp/none 2>/dev/null; ")
+        assert commands[0].endswith("; screencap 2>/dev/null || true; }")
+        assert device.ui_dump() == phone.ui_dump()  # nothing ran since the screenshot: a dump alone
+        assert len(commands) == 2 and "screencap" not in commands[1]
+    finally:
+        device.close()
+
+
+def test_the_inputs_leading_to_an_actions_last_bring_nothing(fresh_served_phone, commands):
+    """Typing into an element (tap, type, ENTER) brings what the caller reads once, with the ENTER."""
+    phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
+    try:
+        device.key(4)
+        device.ui_dump()
+        device.screenshot()  # the caller reads both after each input
+        elements = parse_ui_dump(phone.ui_dump())
+        commands.clear()
+        execute(Action(ActionType.INPUT_TEXT, text="a", index=0), device, elements)
+        x, y = elements[0].bbox_pixels.center
+        assert commands[:2] == [f"input tap {x} {y}", "input text a"] and len(commands) == 3
+        assert commands[2].startswith("input keyevent 66 && { uiautomator dump ")
+        assert commands[2].endswith("; screencap 2>/dev/null || true; }")
+        assert device.ui_dump() == phone.ui_dump() and np.array_equal(device.screenshot(), phone.screenshot())
+        assert len(commands) == 3
+    finally:
+        device.close()
+
+
+def test_a_screenshot_an_input_could_not_bring_is_taken_on_its_own(fresh_served_phone, commands):
+    """One of another size than the device knows (another client resized the display) is not found at the end of
+    the input's output, so neither is the dump before it: both are taken again on their own."""
+    phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
+    other = AdbDevice(fresh_served_phone.serial)
+    try:
+        device.key(4)
+        device.ui_dump()
+        device.screenshot()
+        other.shell("wm size 540x1200")
+        device.key(4)
+        assert commands[-1].startswith("input keyevent 4 && { uiautomator dump ") and "screencap" in commands[-1]
+        assert device.ui_dump() == phone.ui_dump()
+        assert commands[-1].startswith("{ uiautomator dump ") and "screencap" not in commands[-1]
+        assert np.array_equal(device.screenshot(), phone.screenshot()) and phone.screenshot().shape == (1200, 540, 3)
+    finally:
+        device.close()
+        other.close()
 
 
 def test_digests_asked_come_with_the_next_input_and_serve_while_nothing_ran(fresh_served_phone, commands):

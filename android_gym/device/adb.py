@@ -5,7 +5,8 @@ adbutils talks to the adb server (devices, connect, wait-for, features, root); t
 closed), else adbutils' exit-code marker. Files move with the sync protocol. Screenshots are ``screencap``'s raw
 pixels over ``exec:``, read into one buffer (``-p`` PNG for formats it does not read); the UI hierarchy is
 ``uiautomator dump`` to a file in /data/local/tmp that ``cat`` prints in the same command line (pulled after it on
-devices without shell v2), and, once the caller reads a dump after each input, in the input's own command line.
+devices without shell v2). Once the caller reads a dump, or a screenshot, after each input, the input's own command
+line prints it too: a step that looks at both is one round trip.
 Incoming SMS go through the emulator console (``sms send``), so ``receive_sms`` needs an ``emulator-N`` serial.
 
 Given the emulator's gRPC address (``grpc="localhost:8554"``), screenshots and taps and swipes go through the
@@ -29,7 +30,8 @@ import shutil
 import socket
 import struct
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TypeVar
 
 import adbutils
@@ -70,6 +72,11 @@ _FOCUS_LINE = "mCurrentFocus="
 _AND_REPORT_FOCUS = f" && {{ dumpsys window | grep {_FOCUS_LINE} >&2 || true; }}"
 #: The exit status of an ``input`` command line whose UI dump failed (``input`` itself exits 0, 1 or 255).
 _DUMP_FAILED = 99
+#: The screenshot an input's command line prints after what else it reads (last on standard output, where its
+#: header finds it: ``raw_screencap_start``). One that fails is taken again on its own, whose errors say why.
+_SCREENCAP_LAST = "screencap 2>/dev/null || true"
+#: Room for what an input's command line prints before its screenshot (digests, the UI dump) in the screen buffer.
+_READS_ROOM = 1 << 20
 _SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
 _MD5_LINE = re.compile(r"^([0-9a-f]{32})  (.+)$", re.MULTILINE)  # toybox md5sum: HASH, two spaces, the name
 _MD5_LINES = re.compile(r"(?:[0-9a-f]{32}  [^\n]*\n)*")  # md5sum's lines at the start of a longer output
@@ -177,6 +184,19 @@ def raw_screencap_pixels(data: bytes | memoryview) -> np.ndarray | None:
     return _rgb_of_rgba(memoryview(data)[header:], width, height)
 
 
+def raw_screencap_start(data: bytes | memoryview, width: int, height: int) -> int | None:
+    """Where raw ``screencap`` output of a ``width`` x ``height`` screen (either way round) that ends ``data``
+    begins: the offset at which its header names that size and a pixel format whose rows fill the rest exactly;
+    ``None`` if none does."""
+    for header in (RAW_HEADER_SIZE, 12):
+        for pixel_format, bpp in _RAW_FORMATS.items():
+            start = len(data) - header - width * height * bpp
+            if start >= 0 and struct.unpack_from("<3I", data, start) in ((width, height, pixel_format),
+                                                                          (height, width, pixel_format)):
+                return start
+    return None
+
+
 def _rgb_of_rgba(rows: memoryview, width: int, height: int) -> np.ndarray:
     """``(H, W, 3)`` uint8 (read-only) of RGBA rows: Pillow reads the rows where they are and packs their RGB in one
     pass into one new buffer (at 1080x2400 2.4 ms of CPU, against 4.8 ms for NumPy copying one channel at a time and
@@ -210,6 +230,10 @@ class AdbDevice:
         self._report_focus = False  # whether UI dumps also print the focused window (``known_focus``)
         self._focus_line: str | None = None  # the one printed with the last dump, while nothing ran since
         self._dump_with_inputs = False  # whether an input's command line also dumps the UI (``_input``)
+        self._shot_with_inputs = False  # whether it also takes a screenshot (and so does a dump after a shell command)
+        self._brought_shot: memoryview | None = None  # the raw one the last input brought, while nothing ran since
+        self._shot_current = False  # whether one was taken or brought since anything ran that may change the screen
+        self._leading = False  # whether inputs now lead to another before anything is read (``leading_inputs``)
         self._input_ran_last = False  # whether the last thing run was an input (only reads since)
         self._digests_asked: set[str] = set()  # files whose digests were asked since the last observed input
         self._digests: tuple[frozenset[str], dict[str, str]] | None = None  # brought by the last input: of which
@@ -224,8 +248,9 @@ class AdbDevice:
         self._shell_v2 = "shell_v2" in self._call(self._device.get_features).split(",")
         self._ensure_root()
         self._size: tuple[int, int] | None = self._read_screen_size()
-        # Where ``screencap`` output lands, allocated at the first screenshot and kept (not faulted in each time).
-        self._screencap_buffer = bytearray()
+        # Where ``screencap`` output lands (with what an input's command line reads before it), allocated at the first
+        # screenshot and kept (not faulted in each time).
+        self._screen_buffer = bytearray()
         self._grpc = EmulatorGrpc(grpc, timeout=timeout) if grpc else None
 
     # ----- connection management -----------------------------------------------------------------------------
@@ -320,7 +345,7 @@ class AdbDevice:
         self._screen_may_change()
         if _SETS_SIZE.search(cmd):
             self._size = None
-            self._screencap_buffer = bytearray()
+            self._screen_buffer = bytearray()
         seconds = timeout or self.timeout
         if not self._shell_v2:  # old devices: adbutils appends `; echo X4EXIT:$?` and parses it
             result = self._call(lambda: self._device.shell2(cmd, timeout=seconds, rstrip=False), idempotent=False)
@@ -365,13 +390,15 @@ class AdbDevice:
         read."""
         if self._grpc is not None:
             return self._grpc.screenshot()
-        if not self._screencap_buffer:
-            width, height = self.screen_size
-            self._screencap_buffer = bytearray(RAW_HEADER_SIZE + width * height * 4)
+        brought, self._brought_shot = self._brought_shot, None
+        self._shot_current = True
+        if brought is not None:
+            return raw_screencap_pixels(brought)
         raw = self._call(lambda: services.exec_out(self._client, self.serial, "screencap", self.timeout,
-                                                   self._screencap_buffer))
+                                                   self._buffer()))
         pixels = raw_screencap_pixels(raw)
         if pixels is not None:
+            self._shot_with_inputs = self._shell_v2 and self.stabilize is None  # not the first poll's screen
             return pixels
         png = self._call(lambda: services.exec_out(self._client, self.serial, "screencap -p", self.timeout))
         try:
@@ -379,6 +406,13 @@ class AdbDevice:
                 return np.asarray(image.convert("RGB"))
         except OSError as error:
             raise DeviceError(f"adb device {self.serial}: screencap returned no PNG ({bytes(png[:80])!r})") from error
+
+    def _buffer(self) -> bytearray:
+        """The kept buffer for a screenshot and what an input's command line prints before it."""
+        if not self._screen_buffer:
+            width, height = self.screen_size
+            self._screen_buffer = bytearray(RAW_HEADER_SIZE + width * height * 4 + _READS_ROOM)
+        return self._screen_buffer
 
     def ui_dump(self) -> str:
         """The UI dump the last input settled on or was sent with (if nothing ran since), else a fresh one; a caller
@@ -403,22 +437,30 @@ class AdbDevice:
         """Something ran that may change what is on screen: the last dump and its focus are no longer current."""
         if self._settled_dump is not None and self.stabilize is None:
             self._dump_with_inputs = False  # the dump the last input brought along went unread
-        self._settled_dump = self._focus_line = self._digests = None
+        if self._brought_shot is not None:
+            self._shot_with_inputs = False  # and so did its screenshot
+        self._settled_dump = self._focus_line = self._digests = self._brought_shot = None
+        self._shot_current = False
         self._input_ran_last = False
 
     def _fresh_ui_dump(self, with_focus: bool = False) -> str:
         """``uiautomator dump`` into a file, read back: with the shell protocol in one command line (the dump's
         message on stderr, the file's XML on stdout, then the focused window's line ``with_focus``), else dumped,
-        then pulled."""
+        then pulled. The digests asked since the last came along with it too, and, once screenshots come with
+        inputs, one comes with a dump of a screen that may have changed since the last (after a reset's shell
+        commands, or ``open_app``'s ``monkey``)."""
         if not self._shell_v2:
             result = self.shell(f"uiautomator dump {UI_DUMP_PATH}")
             if not result.ok or "ERROR" in result.output:
                 raise DeviceError(f"adb device {self.serial}: uiautomator dump failed: {result.output.strip()}")
             return self.pull(UI_DUMP_PATH).decode("utf-8", "replace")
-        digests = self._digests_to_bring() if self._input_ran_last else []  # after a gRPC touch, say
-        command = self._reads(digests, with_dump=True, with_focus=with_focus)
-        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout))
-        return self._take_reads(output, digests, with_dump=True, with_focus=with_focus)
+        digests = self._digests_to_bring() if self._digests is None else []  # after a gRPC touch or a reset, say
+        with_shot = self._shot_with_inputs and not self._shot_current
+        command = self._reads(digests, True, with_focus, with_shot)
+        buffer = self._buffer() if with_shot else None
+        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout, buffer))
+        dumped = self._take_reads(output, digests, True, with_focus, with_shot)
+        return dumped if dumped is not None else self._fresh_ui_dump(with_focus)  # without the screenshot now
 
     def _digests_to_bring(self) -> list[str]:
         """The files whose digests were asked after the last input, to bring along with what reads after it
@@ -427,20 +469,30 @@ class AdbDevice:
         return digests if self.stabilize is None else []
 
     @staticmethod
-    def _reads(digests: Sequence[str], with_dump: bool, with_focus: bool) -> str:
-        """A command group that prints the ``digests`` (``md5sum``'s lines first on standard output) and the UI
-        dump ``with_dump`` (the XML after them; its message, and the focus line ``with_focus``, on standard
-        error). A dump that failed exits with ``_DUMP_FAILED``."""
+    def _reads(digests: Sequence[str], with_dump: bool, with_focus: bool, with_shot: bool = False) -> str:
+        """A command group that prints the ``digests`` (``md5sum``'s lines first on standard output), the UI dump
+        ``with_dump`` (the XML after them; its message, and the focus line ``with_focus``, on standard error) and
+        the screen's raw pixels ``with_shot`` (last). A dump that failed exits with ``_DUMP_FAILED``."""
         reads = [_md5sum_command(digests)] if digests else []
-        reads.append(f"{_DUMP_AND_READ}{_AND_REPORT_FOCUS if with_focus else ''} || exit {_DUMP_FAILED}"
-                     if with_dump else "true")
+        if with_dump:
+            reads.append(f"{_DUMP_AND_READ}{_AND_REPORT_FOCUS if with_focus else ''} || exit {_DUMP_FAILED}")
+        if with_shot or not with_dump:
+            reads.append(_SCREENCAP_LAST if with_shot else "true")
         return f"{{ {'; '.join(reads)}; }}"
 
     def _take_reads(self, output: services.ShellOutput, digests: Sequence[str], with_dump: bool,
-                    with_focus: bool) -> str | None:
+                    with_focus: bool, with_shot: bool = False) -> str | None:
         """What a ``_reads`` group printed: keeps the digests (``md5sums`` answers from them while nothing ran
-        since) and returns the dump (``None`` without one)."""
-        printed = output.stdout.decode("utf-8", "replace")
+        since) and the screenshot (``screenshot`` returns it then), returns the dump. ``None`` without one, or when
+        the screenshot is not found at the end (``screencap`` failed, or wrote what the raw path does not read):
+        then nothing is told apart from what it printed, and everything is read again on its own."""
+        end = raw_screencap_start(output.stdout, *self.screen_size) if with_shot else len(output.stdout)
+        if end is None:
+            self._shot_with_inputs = False
+            return None
+        if with_shot:
+            self._brought_shot, self._shot_current = output.stdout[end:], True
+        printed = bytes(output.stdout[:end]).decode("utf-8", "replace")
         digests_end = _MD5_LINES.match(printed).end() if digests else 0
         if digests:
             self._digests = frozenset(digests), {name: digest for digest, name
@@ -456,31 +508,46 @@ class AdbDevice:
         self._focus_line = focus + focus_line if with_focus else None
         return xml
 
+    @contextmanager
+    def leading_inputs(self) -> Iterator[None]:
+        """Inputs made inside lead to another input before the caller reads anything (an action's focusing tap and
+        typing before its ENTER, the first tap of a double tap): they bring nothing along (``_input``)."""
+        self._leading = True
+        try:
+            yield
+        finally:
+            self._leading = False
+
     def _input(self, *args: object, observed: bool = True) -> str | None:
         """``input args``. An input the caller will look at (``observed``) brings along in its command line what
         the caller reads after each: the UI dump, once the caller has shown it reads one after each input (and for
         as long as it does) or when the dumps are polled anyway (``stabilize``), and the digests it asked after the
         last input (``md5sums``; not with ``stabilize``, where they are asked once the screen settled). Each is one
-        round trip fewer a step. Returns the dump it brought."""
+        round trip fewer a step. So does the screenshot, once the caller takes one after each (not with
+        ``stabilize``, where the screen it shows is the one polls settle on). Inputs that lead to another
+        (``leading_inputs``) bring nothing, but with ``stabilize`` the first poll. Returns the dump it brought."""
         command = "input " + " ".join(str(arg) for arg in args)
         self._screen_may_change()
+        observed = observed and not (self._leading and self.stabilize is None)  # polls settle every input's screen
         digests = self._digests_to_bring() if observed else []
         with_dump = observed and (self._dump_with_inputs or self.stabilize is not None)
-        if not (self._shell_v2 and (with_dump or digests)):
+        with_shot = observed and self._shot_with_inputs
+        if not (self._shell_v2 and (with_dump or digests or with_shot)):
             result = self.shell(command)
             if not result.ok:
                 raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {result.output.strip()}")
             self._input_ran_last = True
             return None
         with_focus = with_dump and self._report_focus and self.stabilize is None  # polls leave it out
-        command += " && " + self._reads(digests, with_dump, with_focus)
-        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout),
+        command += " && " + self._reads(digests, with_dump, with_focus, with_shot)
+        buffer = self._buffer() if with_shot else None
+        output = self._call(lambda: services.shell_v2(self._client, self.serial, command, self.timeout, buffer),
                             idempotent=False)
         if output.exit_code not in (0, _DUMP_FAILED):
-            printed = (output.stdout + output.stderr).decode("utf-8", "replace").strip()
+            printed = (bytes(output.stdout) + output.stderr).decode("utf-8", "replace").strip()
             raise DeviceError(f"adb device {self.serial}: input {args[0]} failed: {printed}")
         self._input_ran_last = True
-        return self._take_reads(output, digests, with_dump, with_focus)
+        return self._take_reads(output, digests, with_dump, with_focus, with_shot)
 
     def _settle(self, dumped: str | None = None) -> None:
         """Keep the UI dump for ``ui_dump``: with ``stabilize``, the one the screen settled on after an input

@@ -34,9 +34,9 @@ class SyncFailure(Exception):
 
 @dataclass(frozen=True)
 class ShellOutput:
-    """What a shell-v2 command wrote, and its exit code."""
+    """What a shell-v2 command wrote, and its exit code (``stdout`` a view of the caller's buffer if it gave one)."""
 
-    stdout: bytes
+    stdout: bytes | memoryview
     stderr: bytes
     exit_code: int
 
@@ -49,6 +49,16 @@ def _read_exactly(sock: socket.socket, size: int) -> bytes:
             raise ConnectionError(f"the device closed the stream after {len(data)} of {size} bytes")
         data += chunk
     return bytes(data)
+
+
+def _read_into(sock: socket.socket, view: memoryview) -> None:
+    """Fill ``view`` from the stream."""
+    size = 0
+    while size < len(view):
+        received = sock.recv_into(view[size:])
+        if not received:
+            raise ConnectionError(f"the device closed the stream after {size} of {len(view)} bytes")
+        size += received
 
 
 def _read_to_end(sock: socket.socket, buffer: bytearray) -> memoryview:
@@ -109,20 +119,30 @@ def open_service(client: adbutils.AdbClient, serial: str, service: str, timeout:
         sock.close()
 
 
-def shell_v2(client: adbutils.AdbClient, serial: str, command: str, timeout: float) -> ShellOutput:
-    """Run ``command`` with the shell protocol (``shell,v2,raw:``); standard input is closed at once."""
-    stdout, stderr = bytearray(), bytearray()
+def shell_v2(client: adbutils.AdbClient, serial: str, command: str, timeout: float,
+             buffer: bytearray | None = None) -> ShellOutput:
+    """Run ``command`` with the shell protocol (``shell,v2,raw:``); standard input is closed at once. Standard output
+    is read straight into ``buffer`` if it is given (then ``stdout`` is a view of it, valid until the buffer is used
+    again; of a larger copy if it does not fit): a screenshot in it is not gathered from packets and joined."""
+    stdout, size, stderr = bytearray() if buffer is None else buffer, 0, bytearray()
     with open_service(client, serial, f"shell,v2,raw:{command}", timeout) as sock:
         sock.sendall(struct.pack("<BI", 4, 0))  # CLOSE_STDIN: the command reads end of file, as with adb -n
         while True:
             packet_id, length = struct.unpack("<BI", _read_exactly(sock, 5))
-            payload = _read_exactly(sock, length)
             if packet_id == _ID_STDOUT:
-                stdout += payload
-            elif packet_id == _ID_STDERR:
+                if size + length > len(stdout):  # more room: the caller's buffer stays as it is
+                    stdout = stdout if stdout is not buffer else bytearray(stdout[:size])
+                    stdout += bytes(size + length - len(stdout))
+                with memoryview(stdout) as view:
+                    _read_into(sock, view[size:size + length])
+                size += length
+                continue
+            payload = _read_exactly(sock, length)
+            if packet_id == _ID_STDERR:
                 stderr += payload
             elif packet_id == _ID_EXIT:
-                return ShellOutput(bytes(stdout), bytes(stderr), payload[0] if payload else 255)
+                printed = bytes(stdout[:size]) if buffer is None else memoryview(stdout)[:size]
+                return ShellOutput(printed, bytes(stderr), payload[0] if payload else 255)
 
 
 def exec_out(client: adbutils.AdbClient, serial: str, command: str, timeout: float,

@@ -115,25 +115,25 @@ def add_contact(device: Device, name: str, number: str) -> None:
 
 def add_contacts(device: Device, contacts: Iterable[tuple[str, str]]) -> None:
     """Device-local contacts ``(name, mobile number)``, in order, written through the contacts provider with
-    ``content insert`` (a raw contact each, then its structured name and its phone) in two round trips: the
-    raw contacts and a query of their ids, then every data row."""
+    ``content insert`` (a raw contact each, then its structured name and its phone) in one round trip: the raw
+    contacts, then the newest raw contact's id read into a shell variable (``content query | head | cut``; the
+    ids of raw contacts inserted one after another count up from the first, ``AUTOINCREMENT``), then each
+    contact's data rows with its raw contact's id worked out from it by the shell."""
     contacts = list(contacts)
     if not contacts:
         return
     raw = f"content insert --uri {RAW_CONTACTS_URI} --bind account_name:n: --bind account_type:n:"
     query = state.content_query_command(RAW_CONTACTS_URI, ("_id",), sort="_id DESC")
-    output = _checked(device, " && ".join([raw] * len(contacts) + [query]))
-    newest = state.content_rows(output, query, ("_id",))[:len(contacts)]
-    if len(newest) < len(contacts):
-        raise TaskSetupError(f"{len(newest)} raw contacts were created for {len(contacts)} contacts")
-    inserts = []
-    for (name, number), row in zip(contacts, reversed(newest)):
+    commands = [raw] * len(contacts) + [f"newest=$({query} | head -n 1 | cut -d= -f2)"]
+    for back, (name, number) in zip(range(len(contacts) - 1, -1, -1), contacts):
+        commands.append(f"raw=$((newest - {back}))")
         for mimetype, values in ((NAME_MIMETYPE, {"data1": ("s", name)}),
                                  (PHONE_MIMETYPE, {"data1": ("s", number), "data2": ("i", str(PHONE_TYPE_MOBILE))})):
-            binds = [f"raw_contact_id:i:{row['_id']}", f"mimetype:s:{mimetype}",
+            binds = [f"mimetype:s:{mimetype}",
                      *(f"{column}:{kind}:{value}" for column, (kind, value) in values.items())]
-            inserts.append(f"content insert --uri {DATA_URI} " + " ".join(f"--bind {shlex.quote(b)}" for b in binds))
-    _checked(device, " && ".join(inserts))
+            commands.append(f"content insert --uri {DATA_URI} --bind raw_contact_id:i:$raw "
+                            + " ".join(f"--bind {shlex.quote(b)}" for b in binds))
+    _checked(device, " && ".join(commands))
 
 
 def _checked(device: Device, command: str) -> str:

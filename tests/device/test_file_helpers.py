@@ -7,10 +7,11 @@ import io
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from android_gym.errors import TaskSetupError
 from android_gym.sim.ui import layout
+from android_gym.sim.ui.glyph_masks import draw_line
 from android_gym.tasks import files, images, user_data
 
 NOTES = files.MARKOR_DATA
@@ -78,8 +79,29 @@ def test_receipts_are_drawn_from_their_parameters():
     assert png == images.encode(images.receipt_image(params), "receipt.png")  # same parameters, same bytes
     picture = Image.open(io.BytesIO(png))
     assert picture.format == "PNG" and picture.size == (500, 700)  # max(250, 50 × (3 + 4)) × 2
+    assert picture.mode == "RGB" and picture.tobytes() == images.receipt_image(params).tobytes()  # lossless
     pixels = np.asarray(picture.convert("L"))
     assert (pixels[170:190] < 128).any() and (pixels[:90] == 255).all()  # the first transaction is drawn, in black
     jpeg = Image.open(io.BytesIO(images.encode(images.text_image("a | b\n\nc"), "x.JPG")))
     font = layout.font(24)
     assert jpeg.format == "JPEG" and jpeg.size[1] == 10 + font.getbbox("a | b")[3] + 12 + font.getbbox("c")[3] + 10
+
+
+def test_receipt_text_drawn_grey_through_kept_masks_is_what_pillow_draws_in_rgb():
+    for text, size in ((f"{images.COMPANIES[1]}\n{images.SLOGANS[2]}", 20), (images._FOOTER, 12)):
+        kept, drawn = Image.new("L", (500, 160), 255), Image.new("RGB", (500, 160), (255, 255, 255))
+        images._draw_text(kept, (10, 100), text, size)
+        ImageDraw.Draw(drawn).text((10, 100), text, fill=(0, 0, 0), font=layout.font(size))
+        assert kept.convert("RGB").tobytes() == drawn.tobytes() and kept.getextrema()[0] == 0  # inked
+
+
+def test_text_pictures_drawn_grey_are_the_lines_drawn_in_rgb():
+    text = "Recipe: Pasta\n description: quick, gyp\n\nservings: 2 servings"
+    picture = images.text_image(text)
+    drawn = Image.new("RGB", picture.size, (255, 255, 255))
+    y = 10
+    for line in text.split("\n"):
+        if line.strip():
+            draw_line(drawn, (10, y), line, 24, (0, 0, 0))
+        y += layout.font(24).getbbox(line)[3] if line.strip() else 12
+    assert picture.mode == "RGB" and picture.tobytes() == drawn.tobytes()

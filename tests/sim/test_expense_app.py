@@ -7,6 +7,7 @@ import re
 import sqlite3
 from contextlib import closing
 
+import numpy as np
 from lxml import etree
 from ui_nodes import center, find, nodes, tap
 
@@ -20,7 +21,9 @@ from android_gym.sim.apps.expense import (
     format_date,
     parse_amount,
 )
+from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
+from android_gym.sim.ui.views import WHITE
 
 UTC = dt.timezone.utc
 NOW = dt.datetime(2023, 10, 15, 15, 34, tzinfo=UTC)
@@ -350,3 +353,18 @@ def test_dragging_left_opens_the_delete_button_and_ends_the_selection(phone):
     assert texts(phone, "tv_items") == ["item "]  # a single item, as the one-row confirmation says it
     tap(phone, text="CONFIRM")
     assert [r["name"] for r in rows(phone)] == ["Coffee"]
+
+
+def test_pro_expense_is_dark_by_day_and_by_night() -> None:
+    """MainActivity sets ``delegate.localNightMode`` from the theme preference, whose default is MODE_NIGHT_YES
+    (PreferenceFlowStorageDaoImpl.DEFAULT_THEME_MODE): the app draws its values-night theme whatever the system's; only
+    the system's bars follow the system."""
+    shots = []
+    for night in (False, True):
+        phone = Phone()
+        if night:
+            phone.run("cmd uimode night yes")
+        phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+        shots.append(phone.screenshot()[STATUS_BAR_HEIGHT:2400 - NAV_BAR_HEIGHT])
+    day, night = shots
+    assert np.array_equal(day, night) and tuple(day[600, 540]) != WHITE

@@ -91,6 +91,16 @@ def test_the_folders_with_media_show_newest_first_with_names_and_counts(phone):
     assert texts(phone, "dir_name") == ["DCIM"]
 
 
+def test_pictures_are_decoded_only_when_the_screen_is_drawn(phone):
+    gallery._decoded.cache_clear()
+    gallery._cropped.cache_clear()
+    open_viewer(phone)  # the folders, a folder's thumbnails and the viewer, read through their nodes only
+    assert not gallery._decoded.kept and not gallery._cropped.kept
+    phone.screenshot()
+    assert [key.split(":")[0] for (_, key), _ in gallery._decoded.kept] == [f"{gallery.EXTERNAL_STORAGE}/DCIM/red.png"]
+    assert not gallery._cropped.kept
+
+
 def test_files_pushed_over_adb_show_at_once(phone):
     start(phone)
     put(phone, "/sdcard/Download/new.jpg", png(GREEN), minute=20)

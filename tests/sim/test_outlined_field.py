@@ -18,6 +18,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps import broccoli, draw, expense, opentracks
 from android_gym.sim.apps.commons import NIGHT_COLORS, faded
 from android_gym.sim.apps.commons import PRIMARY as COMMONS_PRIMARY
+from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.looks import scale_text
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.layout import layout, line_height, text_width
@@ -31,12 +32,12 @@ from android_gym.sim.ui.views import (
     OUTLINED_MIN_HEIGHT,
     OUTLINED_PADDING,
     PRIMARY,
-    TEXT_SECONDARY,
     WHITE,
     View,
     column,
     edit_text,
     outlined_field,
+    over,
 )
 
 GROUND = (237, 240, 255)  # a dialog's surface under the field
@@ -134,6 +135,23 @@ def test_a_field_of_fixed_height_keeps_its_text_at_the_top() -> None:
     assert field.bounds[3] - field.bounds[1] == 263 and text_top(field) == field.bounds[1] + OUTLINED_PADDING
 
 
+@pytest.mark.parametrize("scale", ["1.0", "1.3"])
+def test_pro_expenses_note_stays_100_dp_tall_its_hint_at_the_top_at_any_font_scale(scale: str) -> None:
+    """frag_expense_entry.xml: edl_description is 100 dp tall (dp: the font scale leaves it), edt_note's gravity top;
+    at font scale 1.3 the hint is larger but still drawn one padding below the box's top edge."""
+    phone = Phone()
+    phone.run(f"settings put system font_scale {scale}")
+    phone.run(f"monkey -p {expense.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{expense.PACKAGE}:id/fb_main_add")
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{expense.PACKAGE}:id/edt_note"))
+    assert y2 - y1 == dp(100)
+    hint = expense.ProExpense.day_colors[FIELD_LABEL]
+    inside = phone.screenshot()[y1 + 5:y2 - 5, x1 + OUTLINED_PADDING:x2 - OUTLINED_PADDING]
+    inked = np.flatnonzero((inside == hint).all(axis=2).any(axis=1)) + y1 + 5
+    size = round(42 * float(scale))
+    assert y1 + OUTLINED_PADDING <= inked[0] and inked[-1] < y1 + OUTLINED_PADDING + line_height(size)
+
+
 def bounds(node) -> tuple[int, ...]:
     return tuple(map(int, re.findall(r"-?\d+", node.get("bounds"))))
 
@@ -178,11 +196,22 @@ def test_draws_save_dialog_field_is_outlined_its_label_the_fields_hint() -> None
     assert find(phone, resource_id=f"{draw.PACKAGE}:id/save_image_filename").get("text") == "Filename"
 
 
-def test_opentracks_editor_fields_are_outlined_text_input_layouts() -> None:
+#: Material 3's baseline outline (``colorOutline``) and label (``colorOnSurfaceVariant``) by day and night
+#: (material-components-android 1.11.0: neutral-variant 50 and 30, 60 and 80).
+M3_FIELD = {False: ((0x79, 0x74, 0x7E), (0x49, 0x45, 0x4F)), True: ((0x93, 0x8F, 0x99), (0xCA, 0xC4, 0xD0))}
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_opentracks_editor_fields_are_outlined_text_input_layouts(night: bool) -> None:
     """track_edit_fields.xml: three TextInputLayouts (``textInputOutlinedStyle``, the activity type's
     ``textInputOutlinedExposedDropdownMenuStyle``) around track_edit_name, track_edit_activity_type and
-    track_edit_description; their labels float on the outlines (pixels only), no TextView above each field."""
+    track_edit_description; their labels float on the outlines (pixels only), no TextView above each field. The
+    theme is Theme.Material3.DayNight (styles_theme.xml): Widget.Material3.TextInputLayout.OutlinedBox's outline in
+    ``colorOutline``, label in ``colorOnSurfaceVariant``, the baseline's by day and by night."""
     phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    outline, label = M3_FIELD[night]
     with closing(sqlite3.connect(phone.fs.host_path(opentracks.DB_PATH))) as db, db:
         db.execute("INSERT INTO tracks (name, category, description, starttime, stoptime) VALUES (?, ?, ?, ?, ?)",
                    ("Evening loop", "biking", "Windy", 1_700_000_000_000, 1_700_000_600_000))
@@ -197,8 +226,8 @@ def test_opentracks_editor_fields_are_outlined_text_input_layouts() -> None:
         assert (frame.getparent().get("class"), frame.get("class"), field.get("text")) == (
             "android.widget.LinearLayout", "android.widget.FrameLayout", text)
         x1, y1, x2, y2 = bounds(field)
-        assert TEXT_SECONDARY in colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
-        assert colours(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {TEXT_SECONDARY}  # the outline's left edge
+        assert label in colours(pixels[y1 - OUTLINED_LABEL_MARGIN:y1, x1:x1 + 300])  # the floating label
+        assert colours(pixels[(y1 + y2) // 2, x1:x1 + 3]) == {outline}  # the outline's left edge
     labels = (opentracks.NAME_HINT, opentracks.ACTIVITY_TYPE_HINT, opentracks.DESCRIPTION_HINT)
     assert not [node for node in dump if node.get("text") in labels]
     tap(phone, resource_id=f"{opentracks.PACKAGE}:id/track_edit_description")
@@ -284,3 +313,32 @@ def test_a_long_press_on_a_field_with_a_start_icon_selects_the_word_under_the_fi
     phone.long_press(x1 + FIELD_ICON_WIDTH + text_width("S", 42) + 5, (y1 + y2) // 2)
     phone.input_text("Stew")
     assert find(phone, resource_id=title).get("text") == "Stew"
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_broccoli_follows_the_dark_theme_its_field_icons_tinted_as_the_labels(night: bool) -> None:
+    """Theme.Broccoli (Theme.MaterialComponents.DayNight, values-night/themes.xml; the theme setting follows the
+    system by default): by night the window is colorSurface (#121212), the app bar the surface lifted 4 dp (its
+    elevation overlay), a focused field's outline colorPrimary green_200, the others' colorOnSurface (white) at 38 %;
+    the labels (the textInputStyle's ``android:textColorHint``) are colorControlNormal, gray_600 by day and gray_400
+    by night, and so here the start and end icons."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run(f"monkey -p {broccoli.PACKAGE} -c android.intent.category.LAUNCHER 1")
+    tap(phone, content_desc="New Recipe")
+    tap(phone, resource_id=f"{broccoli.PACKAGE}:id/new_title")
+    pixels = phone.screenshot()
+    surface, on_surface = ((18, 18, 18), WHITE) if night else (WHITE, (0, 0, 0))
+    _, bar_top, _, bar_bottom = bounds(find(phone, resource_id=f"{broccoli.PACKAGE}:id/toolbar"))
+    assert tuple(pixels[bar_bottom - 5, 540]) == ((40, 40, 40) if night else (46, 125, 50))
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{broccoli.PACKAGE}:id/new_description"))
+    assert tuple(pixels[(y1 + y2) // 2, x2 + 5]) == surface  # the window beside the field
+    assert colours(pixels[(y1 + y2) // 2, x2 - 2:x2]) == {over(on_surface, 0.38, surface)}  # the outline's end
+    icon = colours(pixels[y1 + 10:y2 - 10, x1 + 10:x1 + FIELD_ICON_WIDTH - 10]) - {surface}
+    label = (189, 189, 189) if night else (117, 117, 117)
+    assert label in icon  # the start icon, in the label's colour
+    assert label in colours(pixels[y1 + 10:y2 - 10, x1 + FIELD_ICON_WIDTH:x1 + FIELD_ICON_WIDTH + 200])  # the label
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{broccoli.PACKAGE}:id/new_title"))
+    focused = (165, 214, 167) if night else (46, 125, 50)  # green_200 by night, green_800 by day
+    assert colours(pixels[(y1 + y2) // 2, x2 - 5:x2]) == {focused}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PIL import Image
 
 from android_gym.sim.apps import osmand_map as geo
@@ -57,19 +58,32 @@ def test_answers_of_no_picture_are_kept_up_to_maxsize():
     assert [key[0][0] for key in nothing.kept] == [7, 8, 9] and nothing.bytes == 0
 
 
-def test_the_gallery_pictures_and_video_frames_kept_never_pass_their_budgets(tmp_path):
-    from android_gym.sim.apps import gallery, vlc
-    from android_gym.sim.system.media import VIDEO_SIZE
+@pytest.mark.parametrize(("made", "size", "kept"), [
+    ("_decoded", (1080, 2400), 3),  # screen-sized photos
+    ("_cropped", (40, 30), 28),  # thumbnails (540 px squares): more than a folder's screenful of cells
+])
+def test_the_gallery_pictures_and_thumbnails_kept_never_pass_their_budget(tmp_path, made, size, kept):
+    from android_gym.sim.apps import gallery
 
-    assert gallery._decoded.budget == 32 * 2**20 and vlc._decoded.budget == 16 * 2**20
+    pictures = getattr(gallery, made)
+    assert pictures.budget == 32 * 2**20
     gallery._decoded.cache_clear()
+    gallery._cropped.cache_clear()
     try:
-        for index in range(6):  # six screen-sized photos: three fit
+        for index in range(kept + 3):
             path = tmp_path / f"p{index}.png"
-            Image.new("RGB", (1080, 2400), (index, 0, 0)).save(path)
-            assert gallery._decoded(str(path), "1").getpixel((0, 0)) == (index, 0, 0)
-            assert gallery._decoded.bytes == sum(map(image_bytes, gallery._decoded.kept.values())) <= 32 * 2**20
-        assert len(gallery._decoded.kept) == 3
+            Image.new("RGB", size, (index, 0, 0)).save(path)
+            assert pictures(str(path), "1").getpixel((0, 0)) == (index, 0, 0)
+            assert pictures.bytes == sum(map(image_bytes, pictures.kept.values())) <= pictures.budget
+        assert len(pictures.kept) == kept
     finally:
         gallery._decoded.cache_clear()
+        gallery._cropped.cache_clear()
+
+
+def test_the_video_frames_kept_never_pass_their_budget():
+    from android_gym.sim.apps import vlc
+    from android_gym.sim.system.media import VIDEO_SIZE
+
+    assert vlc._decoded.budget == 16 * 2**20
     assert vlc._decoded.budget // image_bytes(Image.new("RGB", VIDEO_SIZE)) == 54  # frames of the tasks' videos

@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
+import pytest
 from PIL import Image
 
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
 from android_gym.sim.ui.render import Renderer
-from android_gym.sim.ui.views import WHITE, View, column, image_view
+from android_gym.sim.ui.views import WHITE, View, column, edit_text, image_view, outlined_field, text_view
 
 
 def _picture_screen(key: str, color: tuple[int, int, int]) -> View:
@@ -51,3 +54,66 @@ def test_a_picture_drawn_at_its_own_size_is_kept_as_it_is_not_copied() -> None:
     grey = column(image_view(Image.new("L", (1080, 1000), 7), "grey", height=1000))
     layout(grey, 0, 0, 1080, 1000)
     assert (renderer.render({"w": (grey, WHITE)}) == 7).all() and renderer._scaled[("grey", 1080, 1000)].mode == "RGB"
+
+
+def _changed_screen(view: View, change: dict) -> View:
+    """``view`` in a column, laid out, then given ``change`` (a field's or a text's)."""
+    tree = column(outlined_field(view) if view.kind == "edit" else view, padding=30)
+    layout(tree, 0, 0, 600, 300)
+    for name, value in change.items():
+        setattr(view, name, value)
+    return tree
+
+
+def _field() -> View:
+    return edit_text("red", "Title", "title", lambda text: None, text_size=37)
+
+
+def _text() -> View:
+    return text_view("a text that wraps onto a second line here", width=400)
+
+
+@pytest.mark.parametrize("make, change", [
+    (_field, {"outlined": False}), (_field, {"underline": True, "outlined": False}), (_field, {"label_size": 50}),
+    (_field, {"value": ""}), (_field, {"indent": 60}), (_field, {"height": 200}), (_text, {"max_lines": 1}),
+    (_text, {"single_line": True}), (_text, {"gravity": "center"})])
+def test_a_change_to_any_field_the_drawing_reads_is_redrawn(make, change: dict) -> None:
+    """The signature the renderer compares holds every field drawing reads: an outline taken away, a label grown, a
+    field emptied (its label back inside), a start icon's room, a text's lines cut or centred: none leaves the last
+    frame's pixels showing."""
+    renderer = Renderer(600, 300)
+    before = renderer.render({"w": (_changed_screen(make(), {}), WHITE)}).copy()
+    fresh = Renderer(600, 300).render({"w": (_changed_screen(make(), change), WHITE)})
+    assert not np.array_equal(fresh, before)  # the change shows in a frame drawn afresh
+    assert np.array_equal(renderer.render({"w": (_changed_screen(make(), change), WHITE)}), fresh)  # and when kept
+
+
+def test_a_picture_made_when_drawn_is_asked_for_once_kept_and_one_made_as_none_draws_nothing() -> None:
+    made: list[str] = []
+
+    def screen(key: str, picture: Image.Image | None) -> View:
+        tree = column(image_view(lambda: made.append(key) or picture, key, height=1000))
+        layout(tree, 0, 0, 1080, 1000)
+        return tree
+
+    renderer, red = Renderer(1080, 1000), Image.new("RGB", (540, 500), (200, 0, 0))
+    assert (renderer.render({"w": (screen("red", red), WHITE)}) == (200, 0, 0)).all()
+    assert (renderer.render({"w": (screen("none", None), WHITE)}) == WHITE).all()
+    renderer.render({"w": (screen("red", None), WHITE)})  # the scaled picture is kept: not asked for again
+    assert made[0] == "red" and set(made[1:]) == {"none"}  # no picture is kept: asked for each strip drawn
+
+
+def test_a_shadow_keeps_its_stencils_not_the_whole_mask_they_are_cut_from(monkeypatch) -> None:
+    masks: list[weakref.ref] = []
+    whole_mask = render._shadow_mask
+
+    def noted(*args) -> Image.Image:
+        mask = whole_mask(*args)
+        masks.append(weakref.ref(mask))
+        return mask
+
+    monkeypatch.setattr(render, "_shadow_mask", noted)
+    render._shadow_stencils.cache_clear()
+    stencils = render._shadow_stencils(301, 157, 12, 9, 4, "rounded")
+    assert len(stencils) == 4 and len(masks) == 1 and masks[0]() is None
+    render._shadow_stencils.cache_clear()

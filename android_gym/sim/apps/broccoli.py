@@ -8,7 +8,8 @@ triggers, identity hash); queries are ``recipe/RecipeDAO.java`` and
 ordered by the first matching column); screens follow ``res/layout/fragment_recipes.xml``, ``recipes_list.xml``,
 ``recipe_item.xml``, ``activity_new_recipe.xml``, ``activity_recipe_details.xml``,
 ``content_recipe_details.xml``, ``ingredient_item.xml``, ``direction_item.xml``, ``menu/recipes.xml``,
-``menu/details.xml`` and ``res/values/strings.xml``; behaviour follows ``RecipeFragment``,
+``menu/details.xml``, ``res/values/strings.xml`` and ``values/themes.xml``/``values-night/themes.xml`` (by
+night MaterialComponents' dark theme, as the app follows the system's by default); behaviour follows ``RecipeFragment``,
 ``CreateAndEditRecipeActivity`` (save opens the new recipe's details; a dirty form asks before it is
 discarded), ``RecipeDetailsActivity`` (favorite toggle, edit, delete with its confirmation dialog),
 ``IngredientBuilder`` and ``DirectionBuilder``. AppCompat and Material supply the framework strings ("Navigate
@@ -34,12 +35,15 @@ from typing import Any
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
 from android_gym.sim.framework.window import KEYBOARD_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import confirm_dialog, dialog_over, popup_menu
 from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
     DIVIDER,
+    FIELD_LABEL,
+    FIELD_STROKE,
     LAYOUT_ONLY,
     PRIMARY,
     TEXT_SECONDARY,
@@ -56,6 +60,7 @@ from android_gym.sim.ui.views import (
     group,
     image_button,
     outlined_field,
+    over,
     row,
     text_view,
 )
@@ -81,7 +86,12 @@ MARK_AS_FAVORITE, REMOVE_FROM_FAVORITES = "Mark as favorite", "Remove from favor
 # AppCompat / Material framework strings.
 NAVIGATE_UP, MORE_OPTIONS, COLLAPSE, CLEAR_QUERY = "Navigate up", "More options", "Collapse", "Clear query"
 
-_GREEN_800, _GREEN_500, _CARD = (46, 125, 50), (76, 175, 80), (250, 250, 250)  # colors.xml
+_GREEN_800, _GREEN_500, _GREEN_200, _CARD = (46, 125, 50), (76, 175, 80), (165, 214, 167), (250, 250, 250)  # colors.xml
+_GRAY_600, _GRAY_400 = (117, 117, 117), (189, 189, 189)  # colors.xml: colorControlNormal by day and by night
+#: The app bars by night: the dark theme's AppBarLayout is ``Widget.MaterialComponents.AppBarLayout.Surface``
+#: (``colorSurface``, #121212), lifted 4 dp by the elevation overlay (``ElevationOverlayProvider``: colorOnSurface at
+#: 4.5 ln(4 + 1) + 2 = 9 %), where by day it is ``colorPrimary``.
+_APP_BAR_NIGHT: Color = (40, 40, 40)
 _LARGE, _MEDIUM, _TITLE, _BODY, _FIELD = 58, 47, 52, 37, 42  # 22/18/20/14/16 sp at 420 dpi
 _BAR = 147  # ?attr/actionBarSize, 56 dp
 _CARD_HEIGHT, _MARGIN, _TEXT_MARGIN = 315, 21, 42  # recipe_item: 120 dp, 8 dp margins; text_margin 16 dp
@@ -263,10 +273,16 @@ def _overflow(on_click: Callback) -> View:
                 text_color=WHITE)
 
 
-def _bar(*children: View, background: Color = _GREEN_800, **props) -> View:
+def _bar(*children: View, background: Color, **props) -> View:
     """An AppCompat ``Toolbar``."""
     return View(kind="row", class_name="android.view.ViewGroup", children=list(children), height=_BAR,
                 background=background, **props)
+
+
+def _app_bar_color(screen: Screen) -> Color:
+    """The colour of the AppBarLayout a screen's toolbar lies in: ``colorPrimary`` by day, the lifted surface by
+    night (``_APP_BAR_NIGHT``)."""
+    return _APP_BAR_NIGHT if screen.phone.window.looks.night else _GREEN_800
 
 
 def _bar_title(text: str) -> View:
@@ -319,7 +335,8 @@ class RecipesScreen(Screen):
     def build(self) -> View:
         recipes = _store(self).recipes(self.query if self.search_expanded else "")
         body = self._list(recipes) if recipes else self._empty()
-        main = column(_bar(_bar_title(RECIPES), resource_id=_id("toolbar")), self._recipes_bar(), body,
+        main = column(_bar(_bar_title(RECIPES), resource_id=_id("toolbar"), background=_app_bar_color(self)),
+                      self._recipes_bar(), body,
                       gravity="fill")
         new = fab(NEW_RECIPE, "plus", lambda: self.start(EditRecipeScreen), resource_id=_id("fab_recipes"),
                   background=_GREEN_800)
@@ -419,7 +436,8 @@ class RecipeDetailsScreen(Screen):
             else _action("action_details_like", MARK_AS_FAVORITE, "favorite_border",
                           self._toggle_favorite)
         bar = _bar(image_button(NAVIGATE_UP, "arrow_back", self.finish, text_color=WHITE, width=_BAR, height=_BAR),
-                   View(weight=1), like, _overflow(lambda: self._set_popup("menu")), resource_id=_id("toolbar"))
+                   View(weight=1), like, _overflow(lambda: self._set_popup("menu")), resource_id=_id("toolbar"),
+                   background=_app_bar_color(self))
         body = View(kind="list", class_name="android.widget.ScrollView", key="scroll_view",
                     resource_id=_id("scroll_view"), children=self._items(recipe), scrollable=True, focusable=True,
                     weight=1, padding=_TEXT_MARGIN, spacing=_TEXT_MARGIN // 2)
@@ -547,10 +565,11 @@ class EditRecipeScreen(Screen):
             self.phone.activities.push(self.app, RecipeDetailsScreen, Intent(extras={RECIPE_ID: str(recipe_id)}))
 
     def build(self) -> View:
-        save = button(SAVE, self._save, resource_id=_id("button_save_recipe"), background=_GREEN_800, text_size=_BODY,
+        bar_color = _app_bar_color(self)  # the Save text button shows the bar through
+        save = button(SAVE, self._save, resource_id=_id("button_save_recipe"), background=bar_color, text_size=_BODY,
                       width=220, height=_BAR)
         bar = _bar(image_button(NAVIGATE_UP, "arrow_back", self._close, text_color=WHITE, width=_BAR, height=_BAR),
-                   _bar_title(NEW_RECIPE), save, resource_id=_id("toolbar"))
+                   _bar_title(NEW_RECIPE), save, resource_id=_id("toolbar"), background=bar_color)
         items = [self._photo(), self._field("title", "new_title", TITLE, False), self._categories(),
                  *(self._field(*field) for field in _FORM_FIELDS)]
         self._keep_focused_visible(items)
@@ -617,9 +636,19 @@ class Broccoli(App):
     label = APP_NAME
     icon, icon_color = "app_recipes", (67, 160, 71)
     version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
-    #: colorPrimary (green_800) for the toolkit's: a focused field's outline, floating label and caret; the form keeps
-    #: its day theme by night here, so both ways.
-    day_colors = night_colors = {PRIMARY: _GREEN_800}
+    #: colorPrimary (green_800) for the toolkit's: a focused field's outline, floating label and caret; the fields'
+    #: labels in colorControlNormal (the textInputStyle's ``android:textColorHint``), gray_600; their start and end
+    #: icons, which MaterialComponents tints colorOnSurface at 60 %, take the labels' colour here (a palette keys
+    #: the one toolkit colour both are drawn in).
+    day_colors = {PRIMARY: _GREEN_800, FIELD_LABEL: _GRAY_600}
+    #: Theme.Broccoli is on Theme.MaterialComponents.DayNight with a values-night variant, and the app's theme setting
+    #: defaults to following the system (BroccoliApplication): by night Material Components' dark colours, colorPrimary
+    #: and colorSecondary green_200 (a focused field, the headings, the FAB), colorSecondaryToolbar ``colorSurface``
+    #: (the recipes' category bar), the fields' outline colorOnSurface (white) at 38 % over it, their labels
+    #: colorControlNormal gray_400.
+    night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _GREEN_200, _GREEN_800: _GREEN_200,
+                    _GREEN_500: MATERIAL_COMPONENTS_NIGHT[WHITE],
+                    FIELD_STROKE: over(WHITE, 0.38, MATERIAL_COMPONENTS_NIGHT[WHITE]), FIELD_LABEL: _GRAY_400}
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 
     def __init__(self, phone: Context) -> None:

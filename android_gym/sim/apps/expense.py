@@ -657,25 +657,20 @@ class ExpenseEntryFragment(_Fragment):
         return View(kind="row", class_name=LAYOUT_ONLY, padding=dp(8), children=[margin, layout, margin])
 
     def _categories(self) -> View:
-        """``rv_category``: one checkable card per category, the selected one checked."""
+        """``rv_category``: one checkable card per category (``item_category``: 2 dp corners, its name 8 dp in from
+        its edges), the selected one checked, 4 dp of ``MarginItemDecoration`` at either side of each; 16 dp in from
+        the form's 8 dp margin at the sides. Its lines wrap (see the module docstring), measured as they are laid
+        out, so a larger font makes wider cards."""
         chips = [View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cd_category"),
                       checkable=True, checked=category == self.category, clickable=True, focusable=True,
                       on_click=lambda category=category: self._select(category),
-                      background=_CHECKED if category == self.category else _CARD,
+                      background=_CHECKED if category == self.category else _CARD, corner=dp(2),
                       children=[_text(CATEGORIES[category], "tv_name", padding=dp(8))])
                  for category in self.order]
-        lines, line, width = [], [], 0
-        for chip in chips:  # the horizontal list wraps here (see the module docstring)
-            chip_width = measure_width(chip)
-            if line and width + chip_width > self.phone.window.design_width - 2 * dp(24):
-                lines.append(row(*line, spacing=dp(8)))
-                line, width = [], 0
-            chip.width = chip_width
-            line.append(chip)
-            width += chip_width + dp(8)
-        lines.append(row(*line, spacing=dp(8)))
-        return View(kind="column", class_name="androidx.recyclerview.widget.RecyclerView",
-                    resource_id=_id("rv_category"), padding=dp(16), spacing=dp(8), children=lines)
+        chooser = View(kind="flow", class_name="androidx.recyclerview.widget.RecyclerView",
+                       resource_id=_id("rv_category"), padding=dp(16), spacing=dp(8), weight=1, children=chips)
+        margin = View(class_name=LAYOUT_ONLY, width=dp(8))
+        return View(kind="row", class_name=LAYOUT_ONLY, children=[margin, chooser, margin])
 
     def build(self) -> View:
         update = self.expense_id is not None
@@ -699,7 +694,9 @@ class ExpenseEntryFragment(_Fragment):
                                  on_click=self._toggle_lock, background=_PRIMARY if self.locked else _CARD))
         form = [self._field(self.NAME_KEY, self.name, NAME, self._set_name, on_submit=self._focus(self.AMOUNT_KEY)),
                 amount, self._categories(),
-                self._field(self.NOTE_KEY, self.note, NOTE, self._set_note, multiline=True, height=dp(100)),
+                # edl_description is 100 dp tall at any font scale, its text at the top (gravity top)
+                self._field(self.NOTE_KEY, self.note, NOTE, self._set_note, multiline=True, height=dp(100),
+                            exact_height=True),
                 row(*actions, padding=dp(16), spacing=dp(16))]
         return View(kind="column", class_name="androidx.coordinatorlayout.widget.CoordinatorLayout",
                     background=_SURFACE, children=[

@@ -39,7 +39,7 @@ import posixpath
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from zoneinfo import ZoneInfo
 
 from PIL import Image, ImageOps
@@ -229,7 +229,12 @@ def _decoded(host: str, key: str) -> Image.Image | None:
         return None
 
 
-@lru_cache(maxsize=256)
+# Thumbnails kept (540 px squares, 1.1 MB each): 28, more than a folder's screenful of cells (the renderer keeps
+# them scaled to their cells as well); made only when a cell is drawn. 256 of them took up to 300 MB.
+_THUMBNAILS_BYTES = 32 * 2**20
+
+
+@picture_cache(_THUMBNAILS_BYTES)
 def _cropped(host: str, key: str) -> Image.Image | None:
     """A square centre crop of the picture, thumbnail-sized (``MySquareImageView`` with Glide's ``centerCrop``)."""
     picture = _decoded(host, key)
@@ -241,9 +246,11 @@ def picture(phone: Context, medium: Medium) -> Image.Image | None:
     return _decoded(str(phone.fs.host_path(medium.path)), medium.key)
 
 
-def thumbnail(phone: Context, medium: Medium) -> Image.Image | None:
-    """The medium's square thumbnail."""
-    return _cropped(str(phone.fs.host_path(medium.path)), medium.key)
+def _when_drawn(made: Callable[[str, str], Image.Image | None], phone: Context,
+                medium: Medium) -> Callable[[], Image.Image | None]:
+    """``made``'s picture of the medium (``_decoded``'s or ``_cropped``'s), asked for only when the renderer draws
+    it: a step that reads no pixels decodes no file."""
+    return partial(made, str(phone.fs.host_path(medium.path)), medium.key)
 
 
 def format_size(size: int) -> str:
@@ -368,7 +375,8 @@ def _directory_tile(phone: Context, directory: Directory, side: int, on_click: C
     return View(kind="frame", class_name="android.widget.RelativeLayout", resource_id=_id("dir_holder"),
                 clickable=True, focusable=True, on_click=on_click, height=side, weight=1, padding=1,
                 background=(238, 238, 238), children=[
-                    image_view(thumbnail(phone, cover), cover.key, resource_id=_id("dir_thumbnail"), gravity="fill"),
+                    image_view(_when_drawn(_cropped, phone, cover), cover.key, resource_id=_id("dir_thumbnail"),
+                               gravity="fill"),
                     shadow, texts])
 
 
@@ -904,8 +912,8 @@ class MediaScreen(GalleryScreen):
 
     def _tile(self, medium: Medium) -> View:
         """``photo_item_grid``: the thumbnail, the check mark when selected, the name when names are shown."""
-        children = [image_view(thumbnail(self.phone, medium), medium.key, resource_id=_id("medium_thumbnail"),
-                               gravity="fill")]
+        children = [image_view(_when_drawn(_cropped, self.phone, medium), medium.key,
+                               resource_id=_id("medium_thumbnail"), gravity="fill")]
         chosen = medium.path in self.selected
         if chosen:
             children.append(_icon("medium_check", "", "check", None, color=WHITE, background=PRIMARY, width=68,
@@ -1012,7 +1020,7 @@ class ViewerScreen(GalleryScreen):
 
     def build(self) -> View:
         media, medium = self._current()
-        shown = None if medium is None else picture(self.phone, medium)
+        shown = None if medium is None else _when_drawn(_decoded, self.phone, medium)
         photo = image_view(shown, medium.key if medium else "", resource_id=_id("gestures_view"), gravity="fill",
                            clickable=True, focusable=True, on_click=self._toggle_fullscreen)
         pager = View(kind="frame", class_name="androidx.viewpager.widget.ViewPager", resource_id=_id("view_pager"),

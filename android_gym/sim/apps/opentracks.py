@@ -47,15 +47,13 @@ import numpy as np
 from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
-from android_gym.sim.framework.looks import MATERIAL_COMPONENTS_NIGHT
+from android_gym.sim.framework.looks import MATERIAL_3_DAY, MATERIAL_3_NIGHT
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import popup_menu
 from android_gym.sim.ui.views import (
     DIVIDER,
-    FIELD_LABEL,
-    FIELD_STROKE,
     PRIMARY,
     TEXT,
     TEXT_SECONDARY,
@@ -617,12 +615,12 @@ class OpenTracks(App):
     """``de.dennisguse.opentracks``: the launcher opens ``TrackListActivity``."""
 
     package = PACKAGE
-    # OpenTracks' night mode setting defaults to following the system; colorPrimary (@color/opentracks) both ways
-    # for the toolkit's: a focused field's outline, floating label and caret; its fields' unfocused outline and label
-    # in the secondary text colour
-    day_colors = {PRIMARY: _ORANGE, FIELD_STROKE: TEXT_SECONDARY, FIELD_LABEL: TEXT_SECONDARY}
-    night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _ORANGE,
-                    **dict.fromkeys((FIELD_STROKE, FIELD_LABEL), MATERIAL_COMPONENTS_NIGHT[TEXT_SECONDARY])}
+    # OpenTracksTheme (values/ and values-night/styles_theme.xml) is Theme.Material3.DayNight.NoActionBar, dynamic
+    # colours off by default (settings_ui_dynamic_colors_default), so Material 3's baseline colours; its night mode
+    # setting defaults to following the system; colorPrimary (@color/opentracks) both ways for the toolkit's: a focused
+    # field's outline, floating label and caret
+    day_colors = {**MATERIAL_3_DAY, PRIMARY: _ORANGE}
+    night_colors = {**MATERIAL_3_NIGHT, PRIMARY: _ORANGE}
     label = APP_NAME
     icon, icon_color = "app_opentracks", _ORANGE
     version_name, version_code = "v4.11.3", 5705  # android_gym/device/apps.toml

@@ -112,6 +112,7 @@ _TEXT_16SP, _TEXT_14SP, _TEXT_20SP, _TEXT_24SP = 42, 37, 53, 63  # px at 420 dpi
 _BAR = 147  # ?attr/actionBarSize, 56 dp
 _KEYLINE = 42  # keyline_first, 16 dp
 _ROW_PADDING = 42  # p_rowPadding default 16 dp
+_CHIP_SPACING = 10  # ChipGroup's mainAxisSpacing and crossAxisSpacing, 4 dp
 _DRAWER_CORNER = 32  # bottom_sheet_corners, 12 dp: CustomShapeAppearanceBottomSheetDialog's top corners
 _EDIT_ROW = 168  # a task-edit row: 20 dp padding around a 24 dp icon
 
@@ -730,7 +731,9 @@ class MainScreen(Screen):
                                                                               FILTER_RECENT):
             chips.append(self._chip(list_name))
         if chips:
-            lines.append(row(*chips, spacing=21, resource_id=_id("chip_group")))
+            # org.tasks.compose.ChipGroup: a FlowRow, 4 dp between chips and between lines
+            lines.append(View(kind="flow", class_name="android.widget.LinearLayout", resource_id=_id("chip_group"),
+                              spacing=_CHIP_SPACING, children=chips))
         box = View(kind="icon", class_name="android.widget.ImageView", resource_id=_id("completeBox"),
                    hint="task_done" if completed else "task_open", checkable=True, checked=completed, clickable=True,
                    focusable=True, width=132, height=126, text_color=PRIORITY_COLORS.get(task["importance"], TERTIARY),

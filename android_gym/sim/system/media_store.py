@@ -21,6 +21,7 @@ provider hears of it through FUSE), and readers skip rows whose file is gone.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import zlib
@@ -75,6 +76,29 @@ def _hash_id(name: str) -> int:
     return zlib.crc32(name.lower().encode())
 
 
+def _mp3s_in(host: str, path: str) -> list[tuple[str, str]]:
+    """The MP3 files under the folder ``path`` (at ``host``) in name order, as (device path, host path): symbolic
+    links followed, as ``stat`` does, and dangling ones left out."""
+    found = []
+    with os.scandir(host) as scan:
+        entries = sorted(scan, key=lambda entry: entry.name)
+    for entry in entries:
+        device = posixpath.join(path, entry.name)
+        if entry.is_dir():
+            found.extend(_mp3s_in(entry.path, device))
+        elif entry.name.lower().endswith(".mp3") and os.path.exists(entry.path):
+            found.append((device, entry.path))
+    return found
+
+
+def _relative_path(folder: str) -> str | None:
+    """``relative_path`` of a file in ``folder``: the folder relative to external storage, with a trailing slash
+    (``None`` outside it)."""
+    if folder.startswith(EXTERNAL_STORAGE + "/"):
+        return folder[len(EXTERNAL_STORAGE) + 1:] + "/"
+    return posixpath.relpath(folder, EXTERNAL_STORAGE) + "/" if folder.startswith(EXTERNAL_STORAGE) else None
+
+
 class MediaStore(SqliteProvider):
     """``external.db``; ``scan`` is ``MediaProvider.scanFile``."""
 
@@ -82,22 +106,21 @@ class MediaStore(SqliteProvider):
     schema = SCHEMA
     journal_mode = "WAL"
 
-    def _files_under(self, path: str) -> list[str]:
-        """The MP3 files at or under ``path`` (device paths), in name order."""
-        fs = self._phone.fs
-        if not fs.is_dir(path):
-            return [path] if fs.exists(path) and path.lower().endswith(".mp3") else []
-        found = []
-        for name in fs.listdir(path):
-            found.extend(self._files_under(posixpath.join(path, name)))
-        return found
+    def _files_under(self, path: str) -> list[tuple[str, str]]:
+        """The MP3 files at or under ``path`` in name order, as (device path, host path). Resolving ``path`` runs
+        the start-up actions of the folders under it (``FileSystem.before_first_use``), so its host folders are
+        walked as they are."""
+        host = self._phone.fs.host_path(path)
+        if not host.is_dir():
+            return [(path, os.fspath(host))] if host.exists() and path.lower().endswith(".mp3") else []
+        return _mp3s_in(os.fspath(host), path)
 
-    def _row(self, path: str) -> dict[str, object] | None:
-        """The ``files`` values ``ModernMediaScanner`` gives an audio file, or ``None`` if it is not one."""
-        fs = self._phone.fs
+    def _row(self, path: str, host: str) -> dict[str, object] | None:
+        """The ``files`` values ``ModernMediaScanner`` gives the audio file ``path`` (at ``host``), or ``None`` if it
+        is not one. Its size and modification time are the host file's, as ``FileSystem.device_stat`` keeps them."""
         try:
-            stat = fs.device_stat(fs.host_path(path))
-            with open(fs.host_path(path), "rb") as file:
+            stat = os.stat(host)
+            with open(host, "rb") as file:
                 info = read_mp3(file)
         except OSError:
             return None
@@ -106,7 +129,7 @@ class MediaStore(SqliteProvider):
         folder, name = posixpath.split(path)
         artist = info.artist or UNKNOWN_STRING
         album = info.album or posixpath.basename(folder)
-        relative = posixpath.relpath(folder, EXTERNAL_STORAGE) + "/" if folder.startswith(EXTERNAL_STORAGE) else None
+        relative = _relative_path(folder)
         top = (relative or "").split("/", 1)[0]
         return {"_data": path, "_size": stat.st_size, "format": 0x3009,
                 "date_added": self._phone.clock.now_ms() // 1000, "date_modified": stat.st_mtime_ns // 1_000_000_000,
@@ -124,7 +147,7 @@ class MediaStore(SqliteProvider):
         path = normalize(path, "/")
         if path.startswith("/sdcard"):
             path = EXTERNAL_STORAGE + path[len("/sdcard"):]
-        rows = [row for row in map(self._row, self._files_under(path)) if row is not None]
+        rows = [row for row in (self._row(*file) for file in self._files_under(path)) if row is not None]
         with self._transaction() as db:
             stale = [(data,) for (data,) in db.execute("SELECT _data FROM files WHERE _data = ? OR _data LIKE ?",
                                                        (path, path.rstrip("/") + "/%"))

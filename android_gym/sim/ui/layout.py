@@ -163,6 +163,9 @@ def measure_width(view: View) -> int:
         return int(text_width(view.text, view.text_size, view.bold)) + text_start(view) + text_end(view)
     if view.kind == "row":
         return sum(measure_width(child) for child in view.children) + 2 * view.padding
+    if view.kind == "flow":  # all on one line
+        gaps = view.spacing * max(len(view.children) - 1, 0)
+        return sum(measure_width(child) for child in view.children) + gaps + 2 * view.padding
     return max((measure_width(child) for child in view.children), default=0) + 2 * view.padding
 
 
@@ -221,7 +224,26 @@ def _natural_height(view: View, width: int, memo: Memo | None) -> int:
             if child_h > tallest:
                 tallest = child_h
         return tallest + 2 * padding
+    if kind == "flow":
+        lines = _flow_lines(view, inner, memo)
+        return sum(height for height, _ in lines) + view.spacing * (len(lines) - 1) + 2 * padding
     return 2 * padding
+
+
+def _flow_lines(view: View, inner: int, memo: Memo | None) -> list[tuple[int, list[tuple[View, int]]]]:
+    """A flow's children in lines ``inner`` px wide, as a ChipGroup (a ``FlowLayout``) places them: each as wide as
+    it measures (at most a line), ``spacing`` apart, a new line begun where a child does not fit on this one; each
+    line with its height, its tallest child's."""
+    lines: list[list[tuple[View, int]]] = []
+    used = 0
+    for child in view.children:
+        child_w = min(measure_width(child), inner)
+        if not lines or used + view.spacing + child_w > inner:
+            lines.append([])
+            used = -view.spacing
+        lines[-1].append((child, child_w))
+        used += view.spacing + child_w
+    return [(max(measure_height(child, child_w, memo) for child, child_w in line), line) for line in lines]
 
 
 def _row_widths(view: View, inner: int, memo: Memo | None) -> list[int]:
@@ -284,6 +306,13 @@ def _layout(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> 
     elif kind == "frame":
         for child in view.children:
             _layout_in_frame(child, px, py, inner_w, inner_h, memo)
+    elif kind == "flow":
+        for line_h, line in _flow_lines(view, inner_w, memo):
+            left = px
+            for child, child_w in line:  # top-aligned in their line
+                _layout(child, left, py, child_w, measure_height(child, child_w, memo), memo)
+                left += child_w + view.spacing
+            py += line_h + view.spacing
     elif kind == "list":
         _layout_list(view, px, py, inner_w, inner_h, memo)
     elif kind == "web":

@@ -30,6 +30,7 @@ import sys
 from collections import Counter, deque
 from collections.abc import Hashable, Mapping
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -57,7 +58,7 @@ from android_gym.sim.ui.views import (
     View,
 )
 
-_PLAIN_BOXES = frozenset({"view", "frame", "row", "column"})  # kinds that draw no more than their background
+_PLAIN_BOXES = frozenset({"view", "frame", "row", "column", "flow"})  # kinds that draw no more than their background
 # kinds that paint nothing but masks (``Renderer._stamp``: text, icons) when without background, picture or elevation
 _INKED = frozenset({"text", "label", "letter", "icon", "check"})
 _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
@@ -163,10 +164,10 @@ def _icon_size(width: int, height: int) -> int:
     return max(min(side, ICON_SIZE), round(side * 0.48))
 
 
-@lru_cache(maxsize=64)
 def _shadow_mask(width: int, height: int, radius: int, blur: int, corners: Corners = ALL_CORNERS) -> Image.Image:
     """The soft shadow a ``width`` x ``height`` shape rounded at its ``corners`` (by ``radius``) casts, blurred by
-    ``blur`` px, with a margin of twice that around it."""
+    ``blur`` px, with a margin of twice that around it (not kept: ``_shadow_stencils`` keeps what it cuts from it,
+    and asks for a mask only when it makes new stencils)."""
     mask = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
     ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
                                            radius=radius, fill=_SHADOW_ALPHA, corners=corners)
@@ -225,14 +226,21 @@ def dimmed(color: Color) -> Color:
     return table[color[0]], table[color[1]], table[color[2]]
 
 
+#: The fields of a view the drawing reads besides those ``signature`` names first: here, or through the layout's and
+#: the selection's text measures (a field's outline, label and start icon's room, how a text wraps and lines up).
+_DRAWN = attrgetter("text", "hint", "content_desc", "checked", "focused", "enabled", "text_color", "button_tint",
+                    "button_tint_off", "box_at_end", "bold", "padding", "corner", "corners", "multiline", "selection",
+                    "progress", "key", "clipped_top", "outlined", "underline", "label_size", "value", "indent",
+                    "gravity", "single_line", "max_lines")
+
+
 def signature(root: View) -> tuple:
     """Everything about a laid-out tree that affects its pixels: per view, in drawing order, a tuple starting with
     its kind, bounds, text size and elevation (what ``Renderer._reach`` reads), background and whether it has a
-    picture (what ``paints`` reads)."""
+    picture (what ``paints`` reads), then the other fields drawing reads (``_DRAWN``) and whether its height is its
+    content's (an outlined field's lines are then centred in it)."""
     return tuple(
-        (v.kind, v.bounds, v.text_size, v.elevation, v.background, v.image is not None, v.text, v.hint,
-         v.content_desc, v.checked, v.focused, v.enabled, v.text_color, v.button_tint, v.button_tint_off, v.box_at_end,
-         v.bold, v.padding, v.corner, v.corners, v.multiline, v.selection, v.progress, v.key, v.clipped_top)
+        (v.kind, v.bounds, v.text_size, v.elevation, v.background, v.image is not None, _DRAWN(v), v.height is None)
         for v in root.walk()
     )
 
@@ -750,20 +758,24 @@ class Renderer:
         """The view's picture scaled to fit its bounds with its aspect ratio kept, centred (``fitCenter``)."""
         x1, y1, x2, y2 = self._local(view)
         scaled = self._fit(view, x2 - x1, y2 - y1)
+        if scaled is None:  # a picture made when drawn that failed to decode
+            return
         left, top = x1 + (x2 - x1 - scaled.width) // 2, y1 + (y2 - y1 - scaled.height) // 2
         if scaled.mode == "RGBA":
             self._canvas.paste(scaled, (left, top), scaled)
         else:
             self._canvas.paste(scaled, (left, top))
 
-    def _fit(self, view: View, width: int, height: int) -> Image.Image:
+    def _fit(self, view: View, width: int, height: int) -> Image.Image | None:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
-        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``)."""
+        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``); ``None``
+        when a function that makes the picture makes none."""
         cache_key = (view.key, width, height)
         if cache_key in self._scaled:
             return self._scaled[cache_key]
         image = view.image() if callable(view.image) else view.image
-        assert image is not None
+        if image is None:
+            return None
         mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
         if image.mode != mode:  # convert copies even to the same mode: a picture drawn as it is stays its owner's
             image = image.convert(mode)

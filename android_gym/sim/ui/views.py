@@ -74,8 +74,8 @@ class View:
     drawing surface: it takes every drag (and tap) that starts on it, in any direction, as ``(x1, y1, x2, y2)`` in
     the view's own coordinates. ``image`` is a picture the view shows scaled to fit (``fitCenter``); ``key`` then
     names those pixels (a path and modification time), so the renderer redraws when the picture changes; a picture
-    that costs to make (a web page's screenshot) may be given as a function that makes it, called only when the view
-    is drawn.
+    that costs to make (a web page's screenshot, a decoded photo) may be given as a function that makes it, called
+    only when the view is drawn (a function that returns ``None``, a file that fails to decode, draws nothing).
     ``clipped_top`` is set by the layout on a list item taller than its list (a long note's EditText in a
     ScrollView): its ``bounds`` are the visible part and that many px of it lie above them, scrolled off.
     ``virtual`` marks a node of an ``AccessibilityNodeProvider`` (a web page's content inside a WebView): it is
@@ -121,7 +121,7 @@ class View:
     on_seek: Callable[[float], None] | None = None
     on_fling: Callable[[str], None] | None = None
     on_drag: Callable[[float, float, float, float], None] | None = None
-    image: Image.Image | Callable[[], Image.Image] | None = None
+    image: Image.Image | Callable[[], Image.Image | None] | None = None
     key: str = ""
     multiline: bool = False
     #: ``android:singleLine``: a text shown on one line, cut with "…" when it does not fit.
@@ -314,15 +314,17 @@ def outlined_field(field: View, *inside: View, **props) -> View:
 def field_icon(field: View, icon: str, resource_id: str, *, end: bool = False) -> View:
     """A ``TextInputLayout``'s start icon (``startIconDrawable``; ``end``: its end icon) for ``field``, to lie in its
     box (``outlined_field``'s ``inside``): a not clickable ImageButton at the box's start (or end), the touch target
-    wide, the icon in the hint's colour; a start icon moves the field's text and hint in past it (the EditText's
-    compound padding)."""
+    wide, the icon tinted as the label (MaterialComponents' ``startIconTint``/``endIconTint``,
+    ``mtrl_outlined_icon_tint``: ``colorOnSurface`` at 60 %, ``FIELD_LABEL``; Material 3's
+    ``m3_textfield_indicator_text_color``, ``colorOnSurfaceVariant``, as its label: a theme's palette maps both); a
+    start icon moves the field's text and hint in past it (the EditText's compound padding)."""
     if end:
         return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
                     width=FIELD_ICON_WIDTH, height=FIELD_ICON_WIDTH, gravity="center_vertical_end",
-                    text_color=TEXT_SECONDARY)
+                    text_color=FIELD_LABEL)
     field.indent = FIELD_ICON_WIDTH - OUTLINED_PADDING
     return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
-                width=FIELD_ICON_WIDTH, gravity="fill", text_color=TEXT_SECONDARY)
+                width=FIELD_ICON_WIDTH, gravity="fill", text_color=FIELD_LABEL)
 
 
 def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
@@ -366,11 +368,12 @@ def seek_bar(progress: int, max_progress: int, on_progress: Callable[[int], None
                 progress=progress / max_progress if max_progress else 0.0, **props)
 
 
-def image_view(image: Image.Image | None, key: str, **props) -> View:
+def image_view(image: Image.Image | Callable[[], Image.Image | None] | None, key: str, **props) -> View:
     """An ImageView showing ``image`` scaled to fit its bounds, keeping its aspect ratio, centred (``fitCenter``).
 
     ``key`` must change whenever the pixels do (e.g. the file's path and modification time), so the renderer
-    never compares pixels; ``None`` draws nothing (an image still loading or failing to decode).
+    never compares pixels; ``None`` draws nothing (an image still loading or failing to decode); a function that
+    makes the image is called only when the view is drawn.
     """
     return View(kind="image", class_name="android.widget.ImageView", image=image, key=key, **props)
 
