@@ -132,7 +132,8 @@ def test_masks_cut_to_their_ink_and_painted_through_an_image_look_as_pasted_whol
     shortcut = _drawn(_inked(), scale)
     for cached in (render._text_stencil, render._icon_stencil, render._shadow_stencils):
         cached.cache_clear()
-    monkeypatch.setattr(render, "stencil", lambda mask, left=0, top=0: render.Stencil(mask, left, top, mask.width))
+    monkeypatch.setattr(render, "stencil", lambda mask, left=0, top=0, key=None: render.Stencil(mask, left, top,
+                                                                                                 mask.width, key))
     monkeypatch.setattr(Renderer, "_stamp", lambda self, color, x, y, ink: self._canvas.paste(
         color, (x + ink.left, y + ink.top, x + ink.left + ink.mask.width, y + ink.top + ink.mask.height), ink.mask))
     try:
@@ -141,6 +142,62 @@ def test_masks_cut_to_their_ink_and_painted_through_an_image_look_as_pasted_whol
         for cached in (render._text_stencil, render._icon_stencil, render._shadow_stencils):
             cached.cache_clear()
     assert (shortcut.astype(int) - (230, 236, 240)).any(axis=2).mean() > 0.1
+
+
+def _lettered(ground: tuple[int, int, int]) -> View:
+    """Text and icons (stamped alone: no background of their own) over one colour, over a row's colour, cut at a
+    width, on two lines, over each other (a label across a text), and text with its own background."""
+    return column(
+        text_view("Inbox", text_size=44),
+        row(View(kind="icon", hint="nav_back", width=126, height=126, text_color=(200, 30, 30)),
+            text_view("A subject far too long for the width it has", text_size=40, width=300),
+            background=(250, 240, 230), height=140),
+        text_view("Two lines of text that wrap across the screen more than once here", text_size=48, multiline=True),
+        frame(text_view("Under", text_size=60),
+              View(kind="label", hint="Over it", text_size=60, height=90, padding=10), height=100),
+        text_view("Own background", text_size=44, background=(20, 90, 200), text_color=WHITE),
+        background=ground, padding=30, spacing=10)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
+def test_text_and_icons_copied_from_tiles_over_one_colour_look_as_stamped(monkeypatch, scale: float,
+                                                                          ground: tuple) -> None:
+    """A mask of a view that paints masks only, over one colour (the canvas's, a row's), is copied from a tile of it
+    in its colour on that colour; over another view's ink, or in a view with a background, it is stamped."""
+    tiles: list[tuple] = []
+    tile = Renderer._ink_tile
+    monkeypatch.setattr(Renderer, "_ink_tile", lambda self, ink, color, on: tiles.append(on) or tile(
+        self, ink, color, on))
+    tiled = _drawn(_lettered(ground), scale)
+    assert set(tiles) == {ground, (250, 240, 230)}  # the canvas's and the row's
+    monkeypatch.setattr(render, "_inks_only", lambda view: False)
+    stamped = _drawn(_lettered(ground), scale)
+    assert np.array_equal(tiled, stamped)
+    assert (stamped.astype(int) - ground).any(axis=2).mean() > 0.05  # the text is there
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
+def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkeypatch, scale: float,
+                                                                          ground: tuple) -> None:
+    """Between views far apart, above the first and below the last (a card's shadow, a line of text reaching past
+    its view), and over a whole window of one colour."""
+    def spaced() -> View:
+        return column(View(height=300), text_view("Far down", text_size=44),
+                      View(height=120, background=(250, 250, 250), elevation=24, corner=12, margin=300),
+                      text_view("Near", text_size=44), background=ground)
+
+    packed: list[int] = []
+    pack = render.pack_into
+    monkeypatch.setattr(render, "pack_into", lambda image, out: packed.append(out.shape[0]) or pack(image, out))
+    bare = _drawn(spaced(), scale), _drawn(column(background=ground), scale)
+    bare_packed, packed[:] = sum(packed), []
+    monkeypatch.setattr(render, "_BARE_ROWS", 10**9)
+    assert np.array_equal(bare[0], _drawn(spaced(), scale))
+    assert np.array_equal(bare[1], _drawn(column(background=ground), scale))
+    assert bare_packed < sum(packed) / 2  # most rows were not drawn on the canvas
+    assert (bare[0].astype(int) - ground).any(axis=2).mean() > 0.01  # the views are there
 
 
 @pytest.mark.parametrize("scrim", [{"gravity": "fill"}, {"height": 300, "margin": 150}])  # the window, a part

@@ -8,7 +8,8 @@ cheaper to draw than a full-size frame. A coordinate maps to
 ``round(x * scale)``, as the uiautomator dump's bounds do, so a view's pixels lie inside its dumped bounds.
 
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a mask
-is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``). Pictures
+is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``), or, a line of text
+or an icon over one colour, copied from a kept tile of it on that colour (``Renderer._ink_tile``). Pictures
 (``View.image``) are scaled once per key and size and kept (one already at its drawn size kept as it is, its
 owner's, not a copy), so redrawing a window with a photo costs a paste. Shadows are blurred once per shape and size,
 and a filled shape's shadow is pasted only where the shape does not cover it, copied from tiles where the canvas
@@ -17,7 +18,8 @@ straight into a new NumPy frame (``pack_into``), which takes the other pixels fr
 out never changes (the memory of one the renderer alone still holds is used again, and only where it differs from
 the last one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas
 kept from frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized
-one takes a fifth of the memory and stays in the CPU's cache).
+one takes a fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in
+the ground's colour, not drawn (``_row_runs``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import itertools
 import math
 import sys
 from collections import Counter, deque
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
@@ -57,12 +59,20 @@ from android_gym.sim.ui.views import (
 )
 
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column", "flow"})  # kinds that draw no more than their background
+# kinds that paint nothing but masks (``Renderer._stamp``: text, icons) when without background, picture or elevation
+_INKED = frozenset({"text", "label", "letter", "icon", "check"})
 _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
 # Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
 # or one full-screen map; the picture just drawn is kept whatever its size. A picture drawn at its own size is kept
 # as its owner's object, so a map dropped here comes back from the maps' own cache without being drawn again.
 _SCALED_CACHE_BYTES = 12 * 2**20
+# Tiles of masks stamped over one colour, per renderer (``Renderer._stamp``): a few screens' text lines and icons
+# (a random walk's look-ups: 80 % hit at 4 MB, 72 % at 2 MB, 83 % at 8 MB)
+_INK_TILE_BYTES = 4 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
+# rows that no view reaches, at least, written straight into the frame in the ground's colour rather than drawn on
+# the canvas and packed (a strip more costs about as much as drawing that many rows)
+_BARE_ROWS = 48
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
@@ -95,30 +105,32 @@ class Kept(NamedTuple):
 
 class Stencil(NamedTuple):
     """A mask cut to the part of it that paints (its non-zero pixels: a zero leaves a pixel as it is), ``left`` and
-    ``top`` px into the whole mask, which is ``width`` px wide."""
+    ``top`` px into the whole mask, which is ``width`` px wide; ``key`` names what it shows (a line of text, an icon)
+    for the tiles of it kept (``Renderer._stamp``), or is ``None``."""
 
     mask: Image.Image
     left: int
     top: int
     width: int
+    key: Hashable = None
 
 
-def stencil(mask: Image.Image, left: int = 0, top: int = 0) -> Stencil:
+def stencil(mask: Image.Image, left: int = 0, top: int = 0, key: Hashable = None) -> Stencil:
     """``mask`` (lying ``left``, ``top`` px into a larger one) cut to its non-zero pixels."""
     box = mask.getbbox() or (0, 0, 0, 0)
-    return Stencil(mask.crop(box), left + box[0], top + box[1], mask.width)
+    return Stencil(mask.crop(box), left + box[0], top + box[1], mask.width, key)
 
 
 @lru_cache(maxsize=2048)
 def _text_stencil(text: str, size: int, bold: bool) -> Stencil:
     """``_text_mask`` cut to its ink."""
-    return stencil(_text_mask(text, size, bold))
+    return stencil(_text_mask(text, size, bold), key=("text", text, size, bold))
 
 
 @lru_cache(maxsize=1024)
 def _icon_stencil(name: str, size: int) -> Stencil:
     """``icon_mask`` cut to its ink."""
-    return stencil(icon_mask(name, size))
+    return stencil(icon_mask(name, size), key=("icon", name, size))
 
 
 def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
@@ -288,6 +300,8 @@ class Renderer:
         # from the frame before it (a kept frame shown again: where it was stale)
         self._changes: deque[tuple[int, list[tuple[int, int]]]] = deque(maxlen=_CHANGES_KEPT)
         self._scaled: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_SCALED_CACHE_BYTES)
+        self._inking = False  # the view being drawn paints nothing but masks (``_inks_only``)
+        self._ink_tiles: KeptPictures[tuple[Hashable, Color, Color], Image.Image] = KeptPictures(_INK_TILE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         self._reaches: dict[tuple[str, int, int], tuple[int | None, int]] = {}  # _reach per kind, text size, elevation
 
@@ -405,19 +419,27 @@ class Renderer:
 
     def _draw_box(self, frame: np.ndarray, painted: list[tuple[View, Box]], background: Color, box: Box) -> None:
         """Draw the window's pixels at ``box`` into ``frame``, strip by strip: the ``painted`` views (each with the box
-        it may paint, in drawing order) that reach into it, over ``background``."""
+        it may paint, in drawing order) that reach into it, over ``background``. Runs of at least ``_BARE_ROWS`` rows
+        that no view reaches are the ground's colour alone, written straight into the frame (``_row_runs``)."""
         x1, y1, x2, y2 = box
         painting = [(view, reach) for view, reach in painted
                     if reach[0] < x2 and reach[2] > x1 and reach[1] < y2 and reach[3] > y1]
         ground, grounded = self._ground([view for view, _ in painting], background, box)
-        for strip_top in range(y1, y2, _STRIP_ROWS):
-            strip_bottom = min(strip_top + _STRIP_ROWS, y2)
+        strips = []
+        for top, bottom, bare in _row_runs([reach for _, reach in painting[grounded:]], y1, y2):
+            if bare:
+                frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)  # row by row, as in ``__init__``
+            else:
+                strips += [(row, min(row + _STRIP_ROWS, bottom)) for row in range(top, bottom, _STRIP_ROWS)]
+        for strip_top, strip_bottom in strips:
             self._start_canvas((x2 - x1, strip_bottom - strip_top), ground)
             self._origin = (x1, strip_top)
             for view, reach in painting[grounded:]:
                 if reach[1] < strip_bottom and reach[3] > strip_top:
+                    self._inking = _inks_only(view)
                     self._draw_view(view)
                     self._note_below(view, reach)
+            self._inking = False
             self._scratch = self._canvas  # dimming it whole may have made a new one
             pack_into(self._canvas, frame[strip_top:strip_bottom, x1:x2])
 
@@ -454,7 +476,9 @@ class Renderer:
     def _note_below(self, view: View, reach: Box) -> None:
         """Note a view just drawn on the canvas for ``_plain_ground``: the box it may paint (``reach``), or for a
         plain box (no picture, elevation or corners) the one it fills with its background; a plain box without a
-        background painted nothing."""
+        background painted nothing, nor did a view that paints masks only outside the boxes its ``_stamp`` noted."""
+        if self._inking:
+            return
         if view.kind not in _HOLDERS or view.image is not None or view.elevation or view.corner:
             self._below.append((reach, None))
         elif view.background is not None:
@@ -682,13 +706,35 @@ class Renderer:
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
         """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
         colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
-        time (Pillow 13, measured)."""
+        time (Pillow 13, measured). For a view that paints masks only (``_inking``) its box is noted for
+        ``_plain_ground``, and a named mask (``Stencil.key``) over one colour is copied from a tile of it in ``color``
+        on that colour, kept by the renderer (``_ink_tile``): the pixels stamping makes there, without blending."""
         mask = ink.mask
         width, height = mask.size
-        if width and height:  # Image.new and Image.paste, at Pillow's core (their Python halves cost as much here)
-            left, top = x + ink.left, y + ink.top
-            self._canvas.im.paste(Image.core.fill("RGB", mask.size, color), (left, top, left + width, top + height),
-                                  mask.im)
+        if not width or not height:
+            return
+        left, top = x + ink.left, y + ink.top
+        box = (left, top, left + width, top + height)
+        if self._inking:
+            ground = self._plain_ground(box) if ink.key is not None else None
+            ox, oy = self._origin
+            self._below.append(((left + ox, top + oy, box[2] + ox, box[3] + oy), None))
+            if ground is not None:
+                self._canvas.im.paste(self._ink_tile(ink, color, ground).im, box)
+                return
+        # Image.new and Image.paste, at Pillow's core (their Python halves cost as much here)
+        self._canvas.im.paste(Image.core.fill("RGB", mask.size, color), box, mask.im)
+
+    def _ink_tile(self, ink: Stencil, color: Color, ground: Color) -> Image.Image:
+        """``ink`` stamped in ``color`` on an image of ``ground`` the size of its mask, kept (the least recently used
+        go once the tiles take more than ``_INK_TILE_BYTES``)."""
+        key = (ink.key, color, ground)
+        if key in self._ink_tiles:
+            return self._ink_tiles[key]
+        tile = Image.new("RGB", ink.mask.size, ground)
+        tile.im.paste(Image.core.fill("RGB", ink.mask.size, color), (0, 0, *ink.mask.size), ink.mask.im)
+        self._ink_tiles.put(key, tile)
+        return tile
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
@@ -825,7 +871,8 @@ class Renderer:
         ink = _text_stencil(text, self._length(view.text_size), view.bold)
         shown = ink.width if max_width is None else min(ink.width, self.px(max_width))
         if shown - ink.left < ink.mask.width:
-            ink = ink._replace(mask=ink.mask.crop((0, 0, max(shown - ink.left, 0), ink.mask.height)))
+            ink = ink._replace(mask=ink.mask.crop((0, 0, max(shown - ink.left, 0), ink.mask.height)),
+                               key=(ink.key, shown))
         x, y = self._point(x, y)
         self._stamp(color or view.text_color, x - shown // 2 if centered else x, y, ink)
 
@@ -838,6 +885,26 @@ class Renderer:
         thumb_x = right - 34 if checked else right - 93
         self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
+
+
+def _row_runs(reaches: list[Box], top: int, bottom: int) -> list[tuple[int, int, bool]]:
+    """The rows from ``top`` to ``bottom`` in runs (from, to, bare), top down: a bare run, at least ``_BARE_ROWS``
+    long, lies clear of all the boxes ``reaches``; the others are the rows between them."""
+    runs: list[tuple[int, int, bool]] = []
+    start = row = top  # the run of rows to draw starts at ``start``; the boxes so far reach down to ``row``
+    for reach_top, reach_bottom in sorted([(reach[1], reach[3]) for reach in reaches]) + [(bottom, bottom)]:
+        clear_to = min(reach_top, bottom)
+        if clear_to - row >= _BARE_ROWS:
+            runs += [(start, row, False), (row, clear_to, True)] if start < row else [(row, clear_to, True)]
+            start = clear_to
+        row = max(row, reach_bottom)
+    return runs + [(start, bottom, False)] if start < bottom else runs
+
+
+def _inks_only(view: View) -> bool:
+    """Whether a view paints nothing but masks (``Renderer._stamp``): text or icons without a background, picture or
+    elevation."""
+    return view.kind in _INKED and view.background is None and view.image is None and not view.elevation
 
 
 def pack_into(image: Image.Image, out: np.ndarray) -> None:
