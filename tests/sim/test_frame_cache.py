@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import gymnasium as gym
 import numpy as np
 import pytest
+from walks import AwayFromChrome
 
 from android_gym.agents import OracleAgent, RandomValidAgent
 from android_gym.device.sim import SimDevice
@@ -191,16 +192,15 @@ def _random_valid_screens(devices: list[SimDevice], task: str, steps: int,
                           chrome: bool = False) -> Iterator[list[np.ndarray]]:
     """The pixels each device shows after each of ``steps`` steps of the seeded random-valid policy (taps, long
     presses, typing, scrolls, back and home: screens that change in part as well as whole), played on all of them
-    in step: the policy acts on the first device's screen and every env takes its action. Unless ``chrome``, the
-    policy does not see Chrome's icons, so it does not open Chrome: a page there is a real Chromium's capture, which
-    costs seconds of CPU per walk that reaches it (the walks that mean to reach it say so)."""
+    in step: the policy acts on the first device's screen and every env takes its action. It opens Chrome only if
+    ``chrome`` (``AwayFromChrome``)."""
     envs = [gym.make(f"AndroidWorld/{task}-v0", device=device) for device in devices]
-    agent = RandomValidAgent(seed=3)
+    agent = RandomValidAgent(seed=3) if chrome else AwayFromChrome(RandomValidAgent(seed=3))
     try:
         observation, info = [env.reset(seed=3) for env in envs][0]
         agent.reset(envs[0])
         for _ in range(steps):
-            action = agent.act(observation, info if chrome else _without_chrome(info))
+            action = agent.act(observation, info)
             stepped = [env.step(action) for env in envs]
             yield [seen["pixels"] for seen, *_ in stepped]
             observation, _, terminated, truncated, info = stepped[0]
@@ -212,11 +212,6 @@ def _random_valid_screens(devices: list[SimDevice], task: str, steps: int,
         for env in envs:
             env.close()
 
-
-def _without_chrome(info: dict) -> dict:
-    """``info`` without the elements that show Chrome's name (the launcher's icons of it)."""
-    return {**info, "ui_elements": [element for element in info["ui_elements"]
-                                    if "Chrome" not in (element.text, element.content_description)]}
 
 
 def _look_alike(devices: list[SimDevice], task: str, steps: int, chrome: bool = False) -> None:
