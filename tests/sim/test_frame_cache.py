@@ -213,7 +213,6 @@ def _random_valid_screens(devices: list[SimDevice], task: str, steps: int,
             env.close()
 
 
-
 def _look_alike(devices: list[SimDevice], task: str, steps: int, chrome: bool = False) -> None:
     """Every device shows the first one's pixels after each step of ``_random_valid_screens`` (compared as they
     come rather than hashed: hashing a 1080x2400 frame costs several milliseconds, comparing it a fraction of one)."""
