@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import gymnasium as gym
 import numpy as np
 import pytest
+from walks import AwayFromChrome
 
 from android_gym.agents import OracleAgent, RandomValidAgent
 from android_gym.device.sim import SimDevice
@@ -187,12 +188,14 @@ def test_cached_and_uncached_frames_are_the_same(task: str) -> None:
     assert cached == _look_per_step(SimDevice(), task, seed=1)  # and the same pixels run after run
 
 
-def _random_valid_screens(devices: list[SimDevice], task: str, steps: int) -> Iterator[list[np.ndarray]]:
+def _random_valid_screens(devices: list[SimDevice], task: str, steps: int,
+                          chrome: bool = False) -> Iterator[list[np.ndarray]]:
     """The pixels each device shows after each of ``steps`` steps of the seeded random-valid policy (taps, long
     presses, typing, scrolls, back and home: screens that change in part as well as whole), played on all of them
-    in step: the policy acts on the first device's screen and every env takes its action."""
+    in step: the policy acts on the first device's screen and every env takes its action. It opens Chrome only if
+    ``chrome`` (``AwayFromChrome``)."""
     envs = [gym.make(f"AndroidWorld/{task}-v0", device=device) for device in devices]
-    agent = RandomValidAgent(seed=3)
+    agent = RandomValidAgent(seed=3) if chrome else AwayFromChrome(RandomValidAgent(seed=3))
     try:
         observation, info = [env.reset(seed=3) for env in envs][0]
         agent.reset(envs[0])
@@ -210,20 +213,22 @@ def _random_valid_screens(devices: list[SimDevice], task: str, steps: int) -> It
             env.close()
 
 
-def _look_alike(devices: list[SimDevice], task: str, steps: int) -> None:
+def _look_alike(devices: list[SimDevice], task: str, steps: int, chrome: bool = False) -> None:
     """Every device shows the first one's pixels after each step of ``_random_valid_screens`` (compared as they
     come rather than hashed: hashing a 1080x2400 frame costs several milliseconds, comparing it a fraction of one)."""
-    for step, (first, *others) in enumerate(_random_valid_screens(devices, task, steps)):
+    for step, (first, *others) in enumerate(_random_valid_screens(devices, task, steps, chrome)):
         assert all(np.array_equal(first, other) for other in others), f"step {step}"
 
 
-# Three apps at three scales (boxes rounded to pixels at 1/2 and 1/4 too). ExpenseDeleteMultiple2's full-size
-# frames are redrawn in part in test_drawing_in_strips_looks_like_drawing_each_window_whole and
-# test_cached_and_uncached_frames_are_the_same.
-@pytest.mark.parametrize(("task", "size"), [("SendSms", (1080, 2400)), ("ExpenseDeleteMultiple2", (270, 600)),
-                                            ("MarkorCreateNote", (540, 1200))])
-def test_redrawing_only_the_changed_rows_looks_like_drawing_the_whole_screen(task: str, size: tuple[int, int]) -> None:
-    _look_alike([SimDevice(*size), _UncachedDevice(*size)], task, 300)
+# Three apps at three scales (boxes rounded to pixels at 1/2 and 1/4 too); the walk on the smallest screen goes to
+# Chrome too (its pages cost least there). ExpenseDeleteMultiple2's full-size frames are redrawn in part in
+# test_drawing_in_strips_looks_like_drawing_each_window_whole and test_cached_and_uncached_frames_are_the_same.
+@pytest.mark.parametrize(("task", "size", "chrome"), [("SendSms", (1080, 2400), False),
+                                                      ("ExpenseDeleteMultiple2", (270, 600), True),
+                                                      ("MarkorCreateNote", (540, 1200), False)])
+def test_redrawing_only_the_changed_rows_looks_like_drawing_the_whole_screen(task: str, size: tuple[int, int],
+                                                                             chrome: bool) -> None:
+    _look_alike([SimDevice(*size), _UncachedDevice(*size)], task, 300, chrome)
 
 
 class _StripsDevice(SimDevice):
