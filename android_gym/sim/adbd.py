@@ -514,8 +514,8 @@ class _SyncSession:
         await self.stream.write(struct.pack("<4sI", b"FAIL", len(data)) + data)
 
     def _stat(self, path: str, follow: bool) -> os.stat_result:
-        host_path = self.host.phone.fs.host_path(path)
-        return host_path.stat() if follow else host_path.lstat()
+        fs = self.host.phone.fs
+        return fs.device_stat(fs.host_path(path), follow_symlinks=follow)
 
     async def _try_stat(self, path: str, follow: bool) -> os.stat_result | OSError:
         try:
@@ -543,9 +543,10 @@ class _SyncSession:
         return True
 
     def _entries(self, path: str) -> list[tuple[str, os.stat_result]]:
-        directory = self.host.phone.fs.host_path(path)
+        fs = self.host.phone.fs
+        directory = fs.host_path(path)
         names = [".", "..", *sorted(os.listdir(directory))]
-        return [(name, (directory / name).lstat()) for name in names]
+        return [(name, fs.device_stat(directory / name, follow_symlinks=False)) for name in names]
 
     async def _list(self, request: bytes, path: str) -> bool:
         try:
@@ -621,9 +622,12 @@ class _SyncSession:
 
 
 def _stat_v2(record_id: bytes, info: os.stat_result) -> bytes:
-    """A ``sync_stat_v2``-layout record (owner shown as root, as adbd on an emulator reports /data)."""
+    """A ``sync_stat_v2``-layout record (owner shown as root, as adbd on an emulator reports /data); every time is
+    the modification time, which the phone keeps in device time (as its ``stat`` shows them): the host stamps
+    access and change times with its wall clock."""
+    mtime = int(info.st_mtime)
     return _STAT_V2.pack(record_id, 0, info.st_dev, info.st_ino, info.st_mode, info.st_nlink, 0, 0, info.st_size,
-                         int(info.st_atime), int(info.st_mtime), int(info.st_ctime))
+                         mtime, mtime, mtime)
 
 
 class _Connection:

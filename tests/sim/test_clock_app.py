@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pytest
@@ -361,3 +362,14 @@ def test_report_task_leaves_a_paused_stopwatch_and_checks_the_answer(device):
                           ("1:40", 0.0), ("754", 0.0)):
         task.answer = answer
         assert task.is_successful(device) == score, answer
+
+
+def test_reading_the_alarms_leaves_device_times_on_their_folder(phone):
+    """The list's read of ``alarms.db`` (WAL) makes and removes its side files; their folder carries device time
+    afterwards, never the host's (which is years after the device's 2023)."""
+    tab(phone, "Alarm")
+    phone.clock.advance(60_000)
+    tab(phone, "Clock")
+    tab(phone, "Alarm")
+    folder = phone.fs.host_path(ALARMS_DB).parent
+    assert os.stat(folder).st_mtime_ns <= phone.clock.record_ms() * 1_000_000

@@ -109,6 +109,25 @@ def test_files_pushed_over_adb_show_at_once(phone):
     assert "Pictures" not in texts(phone, "dir_name")
 
 
+def test_a_files_version_comes_from_its_writes_not_from_host_times_or_inodes(phone):
+    """Two phones given the same files list the same media (keys included: they name the views and the pictures
+    kept), whatever host time and inode their files got; a rewrite of the same size at the same device time is a
+    new version, so its old picture is not shown."""
+    twin = Phone()
+    try:
+        put(twin, "/sdcard/DCIM/red.png", png(RED), minute=3)
+        put(twin, "/sdcard/DCIM/green.png", png(GREEN), minute=2)
+        listed = gallery.media_in(phone, f"{gallery.EXTERNAL_STORAGE}/DCIM")
+        assert gallery.media_in(twin, f"{gallery.EXTERNAL_STORAGE}/DCIM") == listed
+    finally:
+        twin.close()
+    phone.run(f"chmod 600 {listed[0].path}")  # new host change time, same bytes
+    assert gallery.media_in(phone, f"{gallery.EXTERNAL_STORAGE}/DCIM") == listed
+    put(phone, listed[0].path, png(GREEN), minute=3)  # red.png now holds green: as many bytes
+    rewritten = gallery.media_in(phone, f"{gallery.EXTERNAL_STORAGE}/DCIM")
+    assert [m.size for m in rewritten] == [m.size for m in listed] and rewritten[0].key != listed[0].key
+
+
 def test_a_folder_shows_square_thumbnails_of_real_pixels_newest_first(phone):
     start(phone)
     tap(phone, text="DCIM")

@@ -368,9 +368,10 @@ class AlarmStore:
             db.commit()
 
     def alarms(self) -> list[sqlite3.Row]:
-        """``alarm_templates`` in the list's order (``hour, minutes, _id``)."""
+        """``alarm_templates`` in the list's order (``hour, minutes, _id``). A read writes too: the WAL database's
+        ``-wal`` and ``-shm`` are made and removed around it, which changes their folder."""
         self.ensure_db()
-        with closing(self._connect()) as db:
+        with self._writing(), closing(self._connect()) as db:
             return db.execute("SELECT * FROM alarm_templates ORDER BY hour, minutes, _id").fetchall()
 
     def _writing(self) -> AbstractContextManager:

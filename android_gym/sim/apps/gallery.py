@@ -20,7 +20,8 @@ Recycle Bin on (a deleted file goes to ``files/.trash`` in the app's data).
 The app finds pictures the way ``MediaFetcher`` sees them through the MediaStore: every non-hidden folder of
 external storage (``Android/data`` and ``Android/obb`` aside, folders with ``.nomedia`` skipped) that holds photo,
 video, GIF, RAW or SVG files. Every screen lists the folders on each build, so files pushed over adb show up at
-once. Pictures are decoded once per file version (host path, size, modification time) and drawn scaled down.
+once. Pictures are decoded once per file version (host path, size, modification time, write version) and drawn
+scaled down.
 
 Not simulated: the first-run permission prompts, the main screen's and a folder's toolbar actions other than
 "Toggle filename visibility" (camera, show all, sorting, filters, view types, column counts, settings, about,
@@ -135,13 +136,14 @@ def _id(name: str) -> str:
 @dataclass(frozen=True)
 class Medium:
     """A media file as the MediaStore lists it: path, name, modification time (ns) and size; ``version`` is the
-    host file's change time and inode, which differ whenever the file is rewritten even at the same device time
-    and size (a reset puts the clock back), so a stale picture is never shown."""
+    file's write version (``FileSystem.versions``), which differs whenever the file is rewritten even at the same
+    device time and size (a reset puts the clock back), so a stale picture is never shown. Not the host file's
+    change time and inode: those come from the host's wall clock and the CPU the process ran on."""
 
     path: str
     modified_ns: int
     size: int
-    version: tuple[int, int] = (0, 0)
+    version: int = 0
 
     @property
     def name(self) -> str:
@@ -151,7 +153,7 @@ class Medium:
     @property
     def key(self) -> str:
         """Names this version of the file's pixels (for the renderer and the decode cache)."""
-        return f"{self.path}:{self.modified_ns}:{self.size}:{self.version[0]}:{self.version[1]}"
+        return f"{self.path}:{self.modified_ns}:{self.size}:{self.version}"
 
 
 @dataclass(frozen=True)
@@ -188,9 +190,9 @@ def media_in(phone: Context, path: str) -> tuple[Medium, ...]:
     for entry in entries:
         if entry.is_file(follow_symlinks=False) and is_media(entry.name):
             info = entry.stat(follow_symlinks=False)
-            found.append(Medium(posixpath.join(path, entry.name), info.st_mtime_ns, info.st_size,
-                                (info.st_ctime_ns, info.st_ino)))
-    return _sorted_media(found)
+            found.append((posixpath.join(path, entry.name), info.st_mtime_ns, info.st_size))
+    versions = phone.fs.versions(*(medium_path for medium_path, _, _ in found))
+    return _sorted_media([Medium(*medium, version) for medium, version in zip(found, versions)])
 
 
 def directories(phone: Context) -> list[Directory]:
