@@ -16,9 +16,11 @@ from android_gym.sim import keycodes
 from android_gym.sim.apps.expense import (
     ACTIVITY,
     DB_PATH,
+    ExpenseDatabase,
     IDENTITY_HASH,
     PACKAGE,
     ExpenseLogsFragment,
+    HomeFragment,
     format_amount,
     format_date,
     parse_amount,
@@ -150,6 +152,24 @@ def test_home_is_built_again_when_its_expenses_or_the_day_change(phone):
     assert texts(phone, "tv_date") == ["Yesterday 12:34 PM", "Yesterday 8:34 AM"]
     phone.clock.advance(7 * 24 * 3600 * 1000)  # a week on: another week, without these expenses
     assert texts(phone, "tv_date_range") == ["OCT 22 - 29", "OCT 22 - 29"] and texts(phone, "tv_outcome_value") == ["0"]
+
+
+def test_home_is_built_and_read_again_when_the_week_turns_not_when_the_clock_moves_within_a_second(phone, monkeypatch):
+    built, reads = [], []
+    make, reading = HomeFragment._built, ExpenseDatabase.reading
+    monkeypatch.setattr(HomeFragment, "_built", lambda self, *args: built.append(1) or make(self, *args))
+    monkeypatch.setattr(ExpenseDatabase, "reading", lambda self: reads.append(1) or reading(self))
+    add(phone, "Coffee", 450, when=NOW.replace(hour=8))
+    open_app(phone)
+    assert texts(phone, "tv_name") == ["Coffee"]
+    before, read = len(built), len(reads)
+    for _ in range(3):
+        phone.clock.advance(300)  # the sub-second part of the clock moves: the page shows the same
+        phone.invalidate()
+        assert texts(phone, "tv_name") == ["Coffee"]
+    assert len(built) == before and len(reads) == read  # the week's query is the same: kept by the provider
+    phone.clock.advance(7 * 24 * 3600 * 1000)  # the week turns
+    assert texts(phone, "tv_date_range") == ["OCT 22 - 29", "OCT 22 - 29"] and len(built) == before + 1
 
 
 def test_the_category_cards_follow_the_selection(phone):

@@ -183,9 +183,10 @@ def format_range(start_ms: int, end_ms: int, tz: dt.tzinfo | None, with_year: bo
 
 
 def week_start(now: dt.datetime) -> dt.datetime:
-    """``getWeekStartTime``: the Sunday that starts this week, at midnight."""
+    """``getWeekStartTime``: the Sunday that starts this week, at midnight (to the millisecond: the week's query is
+    the same all week, read once and then kept by the provider)."""
     sunday = now - dt.timedelta(days=(now.weekday() + 1) % 7)
-    return sunday.replace(hour=0, minute=0, second=0)
+    return sunday.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _filtered(old: str, new: str, accept: Callable[[str], bool]) -> str:
