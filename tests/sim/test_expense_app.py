@@ -10,16 +10,16 @@ from contextlib import closing
 import numpy as np
 import pytest
 from lxml import etree
-from ui_nodes import center, find, nodes, tap
+from ui_nodes import center, dump_with_every_row, find, nodes, tap
 
 from android_gym.sim import keycodes
+from android_gym.sim.apps import expense
 from android_gym.sim.apps.expense import (
     ACTIVITY,
     DB_PATH,
-    ExpenseDatabase,
     IDENTITY_HASH,
     PACKAGE,
-    ExpenseLogsFragment,
+    ExpenseDatabase,
     HomeFragment,
     format_amount,
     format_date,
@@ -325,19 +325,11 @@ def test_rows_off_screen_stand_in_empty_and_the_logs_show_as_with_every_row_buil
     assert phone.run(f"settings put system font_scale {font_scale}").exit_code == 0
     open_logs(phone)
 
-    def every_row_built() -> str:
-        with monkeypatch.context() as patch:
-            patch.setattr(ExpenseLogsFragment, "_rows_shown", lambda self, count: range(count))
-            phone.invalidate()
-            dump = phone.ui_dump()
-        phone.invalidate()
-        return dump
-
-    assert phone.ui_dump() == every_row_built()
+    assert phone.ui_dump() == dump_with_every_row(phone, monkeypatch, expense)
     seen = set(texts(phone, "tv_name"))
     for start, end in [(2000, 1400)] * 3 + [(2000, 200)] * 6 + [(900, 1700)] * 2:  # down a little, to the end, back
         phone.swipe(540, start, 540, end)
-        assert phone.ui_dump() == every_row_built()
+        assert phone.ui_dump() == dump_with_every_row(phone, monkeypatch, expense)
         seen.update(texts(phone, "tv_name"))
     assert {"Item 20", "Item 1"} <= seen  # from the top to the clamped end and back
 

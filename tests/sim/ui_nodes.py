@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import re
+from types import ModuleType
 
 import numpy as np
+import pytest
 from lxml import etree
 from PIL import Image
 
@@ -79,3 +81,14 @@ def gallery_rename_dialog(night: bool) -> Phone:
     tap(phone, content_desc="More options")
     tap(phone, text="Rename")
     return phone
+
+
+def dump_with_every_row(phone: Phone, monkeypatch: pytest.MonkeyPatch, app_module: ModuleType) -> str:
+    """The dump the phone shows if ``app_module``'s lists of fixed-height rows built every row (``bound_rows``
+    making each), to compare with the dump of the rows they build; the phone draws as usual afterwards."""
+    with monkeypatch.context() as patch:
+        patch.setattr(app_module, "bound_rows", lambda make, count, *_: [make(index) for index in range(count)])
+        phone.invalidate()
+        dump = phone.ui_dump()
+    phone.invalidate()
+    return dump
