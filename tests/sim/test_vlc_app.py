@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from PIL import Image
-from ui_nodes import center, colours, dump_with_every_row, find, nodes, tap
+from ui_nodes import center, colours, find, nodes, tap, texts_shown_as_with_every_row
 
 from android_gym.device.sim import SimDevice
 from android_gym.sim import keycodes
@@ -221,12 +221,7 @@ def test_the_browser_builds_the_rows_it_shows_and_shows_as_with_every_row_built(
     assert phone.run("for i in $(seq 10 39); do touch /sdcard/Download/movie_$i.mp4; done").exit_code == 0
     assert phone.run(f"settings put system font_scale {font_scale}").exit_code == 0
     open_download(phone)
-    assert phone.ui_dump() == dump_with_every_row(phone, monkeypatch, vlc)
-    seen = set(texts(phone, "title"))
-    for start, end in [(2000, 1400)] * 3 + [(2000, 200)] * 6 + [(900, 1700)] * 2:  # down a little, to the end, back
-        phone.swipe(540, start, 540, end)
-        assert phone.ui_dump() == dump_with_every_row(phone, monkeypatch, vlc)
-        seen.update(texts(phone, "title"))
+    seen = texts_shown_as_with_every_row(phone, monkeypatch, vlc, rid("title"))
     assert {"movie_10.mp4", "movie_39.mp4"} <= seen  # from the top to the clamped end and back
 
 

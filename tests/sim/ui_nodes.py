@@ -83,12 +83,23 @@ def gallery_rename_dialog(night: bool) -> Phone:
     return phone
 
 
-def dump_with_every_row(phone: Phone, monkeypatch: pytest.MonkeyPatch, app_module: ModuleType) -> str:
-    """The dump the phone shows if ``app_module``'s lists of fixed-height rows built every row (``bound_rows``
-    making each), to compare with the dump of the rows they build; the phone draws as usual afterwards."""
-    with monkeypatch.context() as patch:
-        patch.setattr(app_module, "bound_rows", lambda make, count, *_: [make(index) for index in range(count)])
-        phone.invalidate()
+def texts_shown_as_with_every_row(phone: Phone, monkeypatch: pytest.MonkeyPatch, app_module: ModuleType,
+                                  resource_id: str) -> set[str]:
+    """Check that the screen's dump equals the dump it would show if ``app_module``'s lists of fixed-height rows
+    built every row (``bound_rows`` making each) at the top, scrolled down a little, to the end and back; the texts
+    of the nodes with ``resource_id`` seen on the way."""
+
+    def check() -> set[str]:
         dump = phone.ui_dump()
-    phone.invalidate()
-    return dump
+        with monkeypatch.context() as patch:
+            patch.setattr(app_module, "bound_rows", lambda make, count, *_: [make(index) for index in range(count)])
+            phone.invalidate()
+            assert phone.ui_dump() == dump
+        phone.invalidate()
+        return {node.get("text") for node in nodes(phone) if node.get("resource-id") == resource_id}
+
+    seen = check()
+    for start, end in [(2000, 1400)] * 3 + [(2000, 200)] * 6 + [(900, 1700)] * 2:
+        phone.swipe(540, start, 540, end)
+        seen |= check()
+    return seen
