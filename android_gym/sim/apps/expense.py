@@ -489,8 +489,9 @@ class ExpenseLogsFragment(_Fragment):
         toolbar = self._selection_toolbar(not empty_table) if self.selected else _toolbar(
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,
             (_menu_item("filter", FILTER, "filter", enabled=not empty_table),))
+        window = self.phone.window
         items = bound_rows(lambda index: self._item(expenses[index], now), len(expenses), _ROW_HEIGHT, _LOG_SPACING,
-                           self.host.scroll.get("rv_expense", 0), self.phone.window)
+                           self.host.scroll.get("rv_expense", 0), window.design_height, window.looks.font_scale)
         body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1,
                                         spacing=_LOG_SPACING)]
         if not expenses:

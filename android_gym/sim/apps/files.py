@@ -736,8 +736,9 @@ class _Browser(Screen):
                              resource_id=_id("content"), padding=120)
             items = [group("frame", "android.widget.FrameLayout", message, resource_id="android:id/empty")]
         elif self.view_mode == MODE_LIST:
+            window = self.phone.window
             items = bound_rows(lambda index: self._list_item(docs[index]), len(docs), _ITEM, 0,
-                               self.scroll.get(self.LIST_KEY, 0), self.phone.window)
+                               self.scroll.get(self.LIST_KEY, 0), window.design_height, window.looks.font_scale)
         else:
             items = self._grid_rows(docs)
         padding = _GRID_PAD if docs and self.view_mode == MODE_GRID else 0

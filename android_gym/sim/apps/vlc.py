@@ -736,8 +736,9 @@ class BrowserScreen(Screen):
                           sort_by)
         sort, desc = self.sort
         entries = list_folder(self.phone, self.folder, sort, desc)
+        window = self.phone.window
         rows = bound_rows(lambda index: self._row(entries[index], sort), len(entries), _ROW, 0,
-                          self.scroll.get("network_list", 0), self.phone.window)
+                          self.scroll.get("network_list", 0), window.design_height, window.looks.font_scale)
         body = (scroll_list(*rows, key="network_list", resource_id=_id("network_list"), weight=1) if rows else
                 text_view(NO_MEDIA, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48, weight=1))
         content = self.overlays.over(column(header, self._path_bar(), body, background=WHITE))

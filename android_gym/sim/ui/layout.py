@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import fontpkg.pil
 import noto_cjk_sans_otc
 from PIL import ImageFont
 
 from android_gym.sim.ui.views import CHECK_BUTTON_WIDTH, View
-
-if TYPE_CHECKING:
-    from android_gym.sim.framework.window import WindowManager
 
 #: The class a ScrollView (or NestedScrollView) dumps as: its items are blocks of one content view.
 SCROLL_VIEW = "android.widget.ScrollView"
@@ -425,14 +421,14 @@ def rows_shown(count: int, row_height: int, spacing: int, offset: int, bound: in
     return range(lowest // pitch, min((top + bound) // pitch + 1, count))
 
 
-def bound_rows(make: Callable[[int], View], count: int, row_height: int, spacing: int, offset: int,
-               window: WindowManager) -> list[View]:
+def bound_rows(make: Callable[[int], View], count: int, row_height: int, spacing: int, offset: int, bound: int,
+               font_scale: float) -> list[View]:
     """The items of a list of ``count`` fixed-height rows as a RecyclerView binds them: ``make(index)`` for the rows
-    it can show at ``offset`` on ``window`` (``rows_shown``), an empty view of the row's height for each other; every
-    row is made when the font is enlarged, as a row then grows with its text (``looks.scale_text``)."""
-    if window.looks.font_scale > 1:
+    it can show at ``offset``, at most ``bound`` px tall (``rows_shown``), an empty view of the row's height for each
+    other; every row is made when the font is enlarged, as a row then grows with its text (``looks.scale_text``)."""
+    if font_scale > 1:
         return [make(index) for index in range(count)]
-    shown = rows_shown(count, row_height, spacing, offset, window.design_height)
+    shown = rows_shown(count, row_height, spacing, offset, bound)
     return [make(index) if index in shown else View(height=row_height) for index in range(count)]
 
 
