@@ -10,15 +10,17 @@ from contextlib import closing
 import numpy as np
 import pytest
 from lxml import etree
-from ui_nodes import center, find, nodes, tap
+from ui_nodes import center, find, nodes, tap, texts_shown_as_with_every_row
 
 from android_gym.sim import keycodes
+from android_gym.sim.apps import expense
 from android_gym.sim.apps.expense import (
     ACTIVITY,
     DB_PATH,
     IDENTITY_HASH,
     PACKAGE,
-    ExpenseLogsFragment,
+    ExpenseDatabase,
+    HomeFragment,
     format_amount,
     format_date,
     parse_amount,
@@ -150,6 +152,24 @@ def test_home_is_built_again_when_its_expenses_or_the_day_change(phone):
     assert texts(phone, "tv_date") == ["Yesterday 12:34 PM", "Yesterday 8:34 AM"]
     phone.clock.advance(7 * 24 * 3600 * 1000)  # a week on: another week, without these expenses
     assert texts(phone, "tv_date_range") == ["OCT 22 - 29", "OCT 22 - 29"] and texts(phone, "tv_outcome_value") == ["0"]
+
+
+def test_home_is_built_and_read_again_when_the_week_turns_not_when_the_clock_moves_within_a_second(phone, monkeypatch):
+    built, reads = [], []
+    make, reading = HomeFragment._built, ExpenseDatabase.reading
+    monkeypatch.setattr(HomeFragment, "_built", lambda self, *args: built.append(1) or make(self, *args))
+    monkeypatch.setattr(ExpenseDatabase, "reading", lambda self: reads.append(1) or reading(self))
+    add(phone, "Coffee", 450, when=NOW.replace(hour=8))
+    open_app(phone)
+    assert texts(phone, "tv_name") == ["Coffee"]
+    before, read = len(built), len(reads)
+    for _ in range(3):
+        phone.clock.advance(300)  # the sub-second part of the clock moves: the page shows the same
+        phone.invalidate()
+        assert texts(phone, "tv_name") == ["Coffee"]
+    assert len(built) == before and len(reads) == read  # the week's query is the same: kept by the provider
+    phone.clock.advance(7 * 24 * 3600 * 1000)  # the week turns
+    assert texts(phone, "tv_date_range") == ["OCT 22 - 29", "OCT 22 - 29"] and len(built) == before + 1
 
 
 def test_the_category_cards_follow_the_selection(phone):
@@ -304,21 +324,7 @@ def test_rows_off_screen_stand_in_empty_and_the_logs_show_as_with_every_row_buil
         add(phone, f"Item {day}", 1000 + day, when=NOW.replace(day=day, hour=9))
     assert phone.run(f"settings put system font_scale {font_scale}").exit_code == 0
     open_logs(phone)
-
-    def every_row_built() -> str:
-        with monkeypatch.context() as patch:
-            patch.setattr(ExpenseLogsFragment, "_rows_shown", lambda self, count: range(count))
-            phone.invalidate()
-            dump = phone.ui_dump()
-        phone.invalidate()
-        return dump
-
-    assert phone.ui_dump() == every_row_built()
-    seen = set(texts(phone, "tv_name"))
-    for start, end in [(2000, 1400)] * 3 + [(2000, 200)] * 6 + [(900, 1700)] * 2:  # down a little, to the end, back
-        phone.swipe(540, start, 540, end)
-        assert phone.ui_dump() == every_row_built()
-        seen.update(texts(phone, "tv_name"))
+    seen = texts_shown_as_with_every_row(phone, monkeypatch, expense, rid("tv_name"))
     assert {"Item 20", "Item 1"} <= seen  # from the top to the clamped end and back
 
 

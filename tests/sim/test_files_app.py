@@ -8,9 +8,10 @@ import os
 import re
 
 import pytest
-from ui_nodes import center, find, nodes, tap
+from ui_nodes import center, find, nodes, tap, texts_shown_as_with_every_row
 
 from android_gym.sim import keycodes
+from android_gym.sim.apps import files
 from android_gym.sim.apps.files import (
     FILES_ACTIVITY,
     PACKAGE,
@@ -188,6 +189,18 @@ def test_list_mode_shows_time_size_and_type_and_is_saved_per_root(phone):
     assert '<int name="rootViewMode-com.android.externalstorage.documentsprimary" value="1" />' in prefs
     open_root(phone, "Downloads")  # another root keeps its own (default) mode
     assert find(phone, content_desc="List view") is not None
+
+
+@pytest.mark.parametrize("font_scale", ["0.85", "1.0", "1.3"])
+def test_list_mode_builds_the_rows_it_shows_and_shows_as_with_every_row_built(phone, monkeypatch, font_scale):
+    sh(phone, "for i in $(seq 10 39); do echo $i > /sdcard/Alarms/tone_$i.mp3; done")
+    sh(phone, f"settings put system font_scale {font_scale}")
+    open_files(phone)
+    open_root(phone, STORAGE)
+    tap(phone, text="Alarms")
+    tap(phone, content_desc="List view")
+    seen = texts_shown_as_with_every_row(phone, monkeypatch, files, "android:id/title")
+    assert {"tone_10.mp3", "tone_39.mp3"} <= seen  # from the top to the clamped end and back
 
 
 def test_breadcrumb_and_back_walk_up_the_folders_and_back_at_the_root_leaves(phone):

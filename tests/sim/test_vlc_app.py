@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from PIL import Image
-from ui_nodes import center, colours, find, nodes, tap
+from ui_nodes import center, colours, find, nodes, tap, texts_shown_as_with_every_row
 
 from android_gym.device.sim import SimDevice
 from android_gym.sim import keycodes
@@ -214,6 +214,15 @@ def open_download(phone: Phone) -> None:
     tap(phone, text=vlc.BROWSE)
     tap(phone, text=vlc.INTERNAL_MEMORY)
     tap(phone, text="Download", resource_id=rid("title"))
+
+
+@pytest.mark.parametrize("font_scale", ["0.85", "1.0", "1.3"])
+def test_the_browser_builds_the_rows_it_shows_and_shows_as_with_every_row_built(phone, monkeypatch, font_scale):
+    assert phone.run("for i in $(seq 10 39); do touch /sdcard/Download/movie_$i.mp4; done").exit_code == 0
+    assert phone.run(f"settings put system font_scale {font_scale}").exit_code == 0
+    open_download(phone)
+    seen = texts_shown_as_with_every_row(phone, monkeypatch, vlc, rid("title"))
+    assert {"movie_10.mp4", "movie_39.mp4"} <= seen  # from the top to the clamped end and back
 
 
 def play(phone: Phone) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import re
+from types import ModuleType
 
 import numpy as np
+import pytest
 from lxml import etree
 from PIL import Image
 
@@ -79,3 +81,25 @@ def gallery_rename_dialog(night: bool) -> Phone:
     tap(phone, content_desc="More options")
     tap(phone, text="Rename")
     return phone
+
+
+def texts_shown_as_with_every_row(phone: Phone, monkeypatch: pytest.MonkeyPatch, app_module: ModuleType,
+                                  resource_id: str) -> set[str]:
+    """Check that the screen's dump equals the dump it would show if ``app_module``'s lists of fixed-height rows
+    built every row (``bound_rows`` making each) at the top, scrolled down a little, to the end and back; the texts
+    of the nodes with ``resource_id`` seen on the way."""
+
+    def check() -> set[str]:
+        dump = phone.ui_dump()
+        with monkeypatch.context() as patch:
+            patch.setattr(app_module, "bound_rows", lambda make, count, *_: [make(index) for index in range(count)])
+            phone.invalidate()
+            assert phone.ui_dump() == dump
+        phone.invalidate()
+        return {node.get("text") for node in nodes(phone) if node.get("resource-id") == resource_id}
+
+    seen = check()
+    for start, end in [(2000, 1400)] * 3 + [(2000, 200)] * 6 + [(900, 1700)] * 2:
+        phone.swipe(540, start, 540, end)
+        seen |= check()
+    return seen

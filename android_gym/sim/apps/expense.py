@@ -47,7 +47,7 @@ from android_gym.sim.framework.intent import Intent
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.kept_tree import KeptTree
-from android_gym.sim.ui.layout import measure_width, rows_shown
+from android_gym.sim.ui.layout import bound_rows, measure_width
 from android_gym.sim.ui.views import (
     FIELD_LABEL,
     FIELD_STROKE,
@@ -183,9 +183,10 @@ def format_range(start_ms: int, end_ms: int, tz: dt.tzinfo | None, with_year: bo
 
 
 def week_start(now: dt.datetime) -> dt.datetime:
-    """``getWeekStartTime``: the Sunday that starts this week, at midnight."""
+    """``getWeekStartTime``: the Sunday that starts this week, at midnight (to the millisecond: the week's query is
+    the same all week, read once and then kept by the provider)."""
     sunday = now - dt.timedelta(days=(now.weekday() + 1) % 7)
-    return sunday.replace(hour=0, minute=0, second=0)
+    return sunday.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _filtered(old: str, new: str, accept: Callable[[str], bool]) -> str:
@@ -488,9 +489,9 @@ class ExpenseLogsFragment(_Fragment):
         toolbar = self._selection_toolbar(not empty_table) if self.selected else _toolbar(
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,
             (_menu_item("filter", FILTER, "filter", enabled=not empty_table),))
-        shown = self._rows_shown(len(expenses))
-        items = [self._item(expense, now) if index in shown else View(height=_ROW_HEIGHT)
-                 for index, expense in enumerate(expenses)]
+        window = self.phone.window
+        items = bound_rows(lambda index: self._item(expenses[index], now), len(expenses), _ROW_HEIGHT, _LOG_SPACING,
+                           self.host.scroll.get("rv_expense", 0), window.design_height, window.looks.font_scale)
         body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1,
                                         spacing=_LOG_SPACING)]
         if not expenses:
@@ -499,14 +500,6 @@ class ExpenseLogsFragment(_Fragment):
                     resource_id=_id("ml_expense"), background=_SURFACE, children=[
                         _app_bar("app_bar", toolbar),
                         View(kind="column", class_name="android.widget.FrameLayout", weight=1, children=body)])
-
-    def _rows_shown(self, count: int) -> range:
-        """The rows the list can show at its position (``rows_shown``); all of them when the font is enlarged, as a
-        row then grows with its text (``looks.scale_text``)."""
-        window = self.phone.window
-        if window.looks.font_scale > 1:
-            return range(count)
-        return rows_shown(count, _ROW_HEIGHT, _LOG_SPACING, self.host.scroll.get("rv_expense", 0), window.design_height)
 
     @staticmethod
     def _no_data() -> View:

@@ -60,7 +60,7 @@ from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, FileSystem
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_over, popup_menu, scrim_over
-from android_gym.sim.ui.layout import measure_width
+from android_gym.sim.ui.layout import bound_rows, measure_width
 from android_gym.sim.ui.selection import TextSelection
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -736,7 +736,9 @@ class _Browser(Screen):
                              resource_id=_id("content"), padding=120)
             items = [group("frame", "android.widget.FrameLayout", message, resource_id="android:id/empty")]
         elif self.view_mode == MODE_LIST:
-            items = [self._list_item(doc) for doc in docs]
+            window = self.phone.window
+            items = bound_rows(lambda index: self._list_item(docs[index]), len(docs), _ITEM, 0,
+                               self.scroll.get(self.LIST_KEY, 0), window.design_height, window.looks.font_scale)
         else:
             items = self._grid_rows(docs)
         padding = _GRID_PAD if docs and self.view_mode == MODE_GRID else 0

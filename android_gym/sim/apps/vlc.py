@@ -74,6 +74,7 @@ from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media import VideoTrack, video_track
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import popup_menu, scrim_over
+from android_gym.sim.ui.layout import bound_rows
 from android_gym.sim.ui.picture_cache import picture_cache
 from android_gym.sim.ui.views import (
     DIVIDER,
@@ -734,7 +735,10 @@ class BrowserScreen(Screen):
         header = _toolbar(up, text_view(_folder_title(self.folder), text_size=50, bold=True, padding=24, weight=1),
                           sort_by)
         sort, desc = self.sort
-        rows = [self._row(entry, sort) for entry in list_folder(self.phone, self.folder, sort, desc)]
+        entries = list_folder(self.phone, self.folder, sort, desc)
+        window = self.phone.window
+        rows = bound_rows(lambda index: self._row(entries[index], sort), len(entries), _ROW, 0,
+                          self.scroll.get("network_list", 0), window.design_height, window.looks.font_scale)
         body = (scroll_list(*rows, key="network_list", resource_id=_id("network_list"), weight=1) if rows else
                 text_view(NO_MEDIA, resource_id=_id("empty_text"), text_color=TEXT_SECONDARY, padding=48, weight=1))
         content = self.overlays.over(column(header, self._path_bar(), body, background=WHITE))

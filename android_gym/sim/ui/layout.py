@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -418,6 +419,17 @@ def rows_shown(count: int, row_height: int, spacing: int, offset: int, bound: in
     top = max(offset, 0)
     lowest = min(top, max(count * pitch - spacing - bound, 0))  # the least the offset can be clamped to
     return range(lowest // pitch, min((top + bound) // pitch + 1, count))
+
+
+def bound_rows(make: Callable[[int], View], count: int, row_height: int, spacing: int, offset: int, bound: int,
+               font_scale: float) -> list[View]:
+    """The items of a list of ``count`` fixed-height rows as a RecyclerView binds them: ``make(index)`` for the rows
+    it can show at ``offset``, at most ``bound`` px tall (``rows_shown``), an empty view of the row's height for each
+    other; every row is made when the font is enlarged, as a row then grows with its text (``looks.scale_text``)."""
+    if font_scale > 1:
+        return [make(index) for index in range(count)]
+    shown = rows_shown(count, row_height, spacing, offset, bound)
+    return [make(index) if index in shown else View(height=row_height) for index in range(count)]
 
 
 def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
