@@ -21,7 +21,7 @@ from android_gym.sim.phone import Phone
 from android_gym.sim.system.media import (
     VIDEO_SIZE,
     MessageVideo,
-    _text_mask,
+    _text,
     boxes,
     message_frames,
     message_video,
@@ -163,13 +163,15 @@ def test_videos_made_together_have_each_frame_encoded_in_one_go():
 @pytest.mark.parametrize("message", ["Olivia", "gjpqy", "W" * 30, "", " ", "ÄÖÜ"])
 def test_the_message_mask_is_what_the_picture_shows_of_it(message):
     """The message's mask and box: the line's mask pasted at its place in a picture of the video's size (cut at its
-    edges), then cropped to what is not black."""
+    edges), then cropped to what is not black; its ink is that size, all in the message's colour."""
     mask, (left, top) = line_mask(message, 32, stroke=1)  # media._FONT_SIZE
     picture = Image.new("L", VIDEO_SIZE, 0)
     picture.paste(mask, (50 + left, VIDEO_SIZE[1] // 2 + top))
     box = picture.getbbox() or (0, 0, 1, 1)
-    got, got_box = _text_mask(message)
-    assert got_box == box and got.mode == "L" and got.tobytes() == picture.crop(box).tobytes()
+    got = _text(message)
+    assert got.box == box and got.mask.mode == "L" and got.mask.tobytes() == picture.crop(box).tobytes()
+    assert got.ink.size == got.mask.size
+    assert got.ink.getcolors() == [(got.ink.width * got.ink.height, (255, 255, 0))]
 
 
 def test_a_frame_as_long_as_the_message_is_held_for_all_of_it():

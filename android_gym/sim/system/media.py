@@ -195,19 +195,31 @@ def mjpeg_mp4(frames: Sequence[tuple[bytes, int]], size: tuple[int, int], create
     return head + mdat + moov
 
 
+@dataclass(frozen=True)
+class _Text:
+    """Where ``_create_mpeg_with_messages`` draws a message (``_text``): its mask cropped to its ink, a picture of
+    that size all in the message's colour (pasting it through the mask is Pillow's faster blend, the same pixels
+    as pasting the colour), and the box they cover in the frame."""
+
+    mask: Image.Image
+    ink: Image.Image
+    box: tuple[int, int, int, int]
+
+
 @functools.lru_cache(maxsize=64)
-def _text_mask(message: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
+def _text(message: str) -> _Text:
     """Where ``_create_mpeg_with_messages`` draws the message, from (50, height // 2) (its baseline), two pixels
-    thick, antialiased: the mask cropped to its bounding box, and the box."""
+    thick, antialiased (see ``_Text``)."""
     mask, (left, top) = line_mask(message, _FONT_SIZE, stroke=1)
     (x, y), (width, height) = (50 + left, VIDEO_SIZE[1] // 2 + top), VIDEO_SIZE
     inside = (max(0, -x), max(0, -y), min(mask.width, width - x), min(mask.height, height - y))  # in the picture
     ink = mask.crop(inside).getbbox() if inside[0] < inside[2] and inside[1] < inside[3] else None
     if ink is None:
-        return Image.new("L", (1, 1), 0), (0, 0, 1, 1)
+        return _Text(Image.new("L", (1, 1), 0), Image.new("RGB", (1, 1), _TEXT_COLOR), (0, 0, 1, 1))
     x0, y0 = max(x, 0) + ink[0], max(y, 0) + ink[1]
-    box = (x0, y0, x0 + ink[2] - ink[0], y0 + ink[3] - ink[1])
-    return mask.crop((inside[0] + ink[0], inside[1] + ink[1], inside[0] + ink[2], inside[1] + ink[3])), box
+    cropped = mask.crop((inside[0] + ink[0], inside[1] + ink[1], inside[0] + ink[2], inside[1] + ink[3]))
+    return _Text(cropped, Image.new("RGB", cropped.size, _TEXT_COLOR),
+                 (x0, y0, x0 + ink[2] - ink[0], y0 + ink[3] - ink[1]))
 
 
 @functools.cache
@@ -247,21 +259,21 @@ class _Frame:
 
 def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], frame_s: int) -> list[_Frame]:
     """The frames of a message video (see ``message_frames``); each draws the noise row of each of its MCU rows
-    from ``np.random.default_rng(seed)``."""
+    from ``np.random.default_rng(seed)``, frame after frame (in one draw: the same numbers as one a frame)."""
     if display_s < 1 or frame_s < 1:
         raise ValueError("messages show for at least a second, frames last at least a second")
-    rng, rows = np.random.default_rng(seed), VIDEO_SIZE[1] // MCU_ROW
-    count = -(-display_s // frame_s)
+    rows, count = VIDEO_SIZE[1] // MCU_ROW, -(-display_s // frame_s)
     durations = [frame_s * 1000] * (count - 1) + [(display_s - (count - 1) * frame_s) * 1000]
-    choices = _NOISE_PICTURES * rows
-    return [_Frame(tuple(rng.integers(choices, size=rows).tolist()), message, duration)
-            for message in messages for duration in durations]
+    timed = [(message, duration) for message in messages for duration in durations]
+    sources = np.random.default_rng(seed).integers(_NOISE_PICTURES * rows, size=(len(timed), rows)).tolist()
+    return [_Frame(tuple(row), message, duration) for row, (message, duration) in zip(sources, timed)]
 
 
 def _stamp(picture: Image.Image, message: str, top: int) -> None:
     """Paste the message in yellow into ``picture``, whose first row is the frame's row ``top``."""
-    text, (left, upper, right, lower) = _text_mask(message)
-    picture.paste(_TEXT_COLOR, (left, upper - top, right, lower - top), text)
+    text = _text(message)
+    left, upper, right, lower = text.box
+    picture.paste(text.ink, (left, upper - top, right, lower - top), text.mask)
 
 
 def _stamped(noise: np.ndarray, message: str) -> Image.Image:
@@ -291,7 +303,7 @@ def _frame_jpegs(frames: Sequence[_Frame]) -> list[bytes]:
     noise = _noise_rows()[1]
     spans = []
     for frame in frames:
-        _, (_, upper, _, lower) = _text_mask(frame.message)
+        _, upper, _, lower = _text(frame.message).box
         spans.append((upper // MCU_ROW, -(-lower // MCU_ROW)))
     rows = _noise_row_pictures()
     picture = Image.new("RGB", (VIDEO_SIZE[0], sum(last - first for first, last in spans) * MCU_ROW))
