@@ -62,6 +62,7 @@ from android_gym.sim.ui.views import (
     outlined_field,
     over,
     row,
+    side_margins,
     text_view,
 )
 
@@ -247,9 +248,8 @@ def _text_input(field: View, *end: View) -> View:
     its start icon before the text, ``end`` in the box after it; the style's 16 dp padding at the layout's start, end
     and bottom (none at its top) is room around it."""
     start = field_icon(field, _START_ICONS[field.resource_id.rsplit("/", 1)[1]], _id("text_input_start_icon"))
-    side, below = View(class_name=LAYOUT_ONLY, width=_TEXT_MARGIN), View(class_name=LAYOUT_ONLY, height=_TEXT_MARGIN)
-    layout = outlined_field(field, start, *end, weight=1)
-    boxed = View(kind="row", class_name=LAYOUT_ONLY, children=[side, layout, side])
+    boxed = side_margins(outlined_field(field, start, *end, weight=1), _TEXT_MARGIN)
+    below = View(class_name=LAYOUT_ONLY, height=_TEXT_MARGIN)
     return View(kind="column", class_name=LAYOUT_ONLY, children=[boxed, below])
 
 

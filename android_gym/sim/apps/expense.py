@@ -51,7 +51,6 @@ from android_gym.sim.ui.layout import bound_rows, measure_width
 from android_gym.sim.ui.views import (
     FIELD_LABEL,
     FIELD_STROKE,
-    LAYOUT_ONLY,
     OUTLINED_PADDING,
     PRIMARY,
     View,
@@ -62,6 +61,7 @@ from android_gym.sim.ui.views import (
     over,
     row,
     scroll_list,
+    side_margins,
     text_view,
 )
 
@@ -670,8 +670,7 @@ class ExpenseEntryFragment(_Fragment):
         layout = outlined_field(field, *inside, resource_id=layout_id, weight=1)
         if error:
             layout.children.append(_text(error, "textinput_error", _CAPTION, _NEGATIVE))
-        margin = View(class_name=LAYOUT_ONLY, width=dp(16))
-        return View(kind="row", class_name=LAYOUT_ONLY, padding=dp(8), children=[margin, layout, margin])
+        return side_margins(layout, dp(16), padding=dp(8))
 
     def _categories(self) -> View:
         """``rv_category``: one checkable card per category (``item_category``: 2 dp corners, its name 8 dp in from
@@ -686,8 +685,7 @@ class ExpenseEntryFragment(_Fragment):
                  for category in self.order]
         chooser = View(kind="flow", class_name="androidx.recyclerview.widget.RecyclerView",
                        resource_id=_id("rv_category"), padding=dp(16), spacing=dp(8), weight=1, children=chips)
-        margin = View(class_name=LAYOUT_ONLY, width=dp(8))
-        return View(kind="row", class_name=LAYOUT_ONLY, children=[margin, chooser, margin])
+        return side_margins(chooser, dp(8))
 
     def build(self) -> View:
         update = self.expense_id is not None

@@ -219,6 +219,13 @@ def frame(*children: View, **props) -> View:
     return View(kind="frame", class_name="android.widget.FrameLayout", children=list(children), **props)
 
 
+def side_margins(child: View, margin: int, **props) -> View:
+    """``child`` with ``margin`` px of room at its start and end (its layout margins): a row the dump writes no node
+    for, ``child`` taking what the margins leave (give it a ``weight``)."""
+    return View(kind="row", class_name=LAYOUT_ONLY, children=[
+        View(class_name=LAYOUT_ONLY, width=margin), child, View(class_name=LAYOUT_ONLY, width=margin)], **props)
+
+
 def group(kind: str, class_name: str, *children: View, **props) -> View:
     """A ``column``/``row``/``frame``/``list`` layout reported under the widget class the real layout uses
     (a ``RelativeLayout``, a ``ScrollView``, a ``Switch``-like tile, ...)."""
