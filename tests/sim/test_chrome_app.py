@@ -447,6 +447,7 @@ def test_a_crashed_browser_is_started_again_for_the_next_page(phone):
     phone.run("am force-stop com.android.chrome")
     phone.run(VIEW)
     assert node(phone, text="Hello") and chromium._BROWSER_THREAD.call(lambda: browser.running)
+    assert phone.activities.top.app.tab().serial > tab.serial  # its pictures are never the old tab's
 
 
 def _browse_in_a_forked_child(phone: Phone) -> None:

@@ -26,6 +26,7 @@ pages (they reach the page as taps). The page runs on Chromium's real clock, not
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from urllib.parse import quote_plus, unquote, urlparse
@@ -79,11 +80,17 @@ def _id(name: str) -> str:
     return f"{PACKAGE}:id/{name}"
 
 
+#: Serial numbers of tabs opened in this process: a tab's pictures are kept under its serial, which no later tab
+#: shares (an ``id()`` can be a closed tab's, whose picture would then be shown for the new page).
+_TAB_SERIALS = itertools.count(1)
+
+
 class Tab:
-    """The one tab: its page in Chromium, and what the page's focused field held when last looked at."""
+    """The one tab: its page in Chromium, and the serial its page's pictures are kept under."""
 
     def __init__(self, page: WebPage) -> None:
         self.page = page
+        self.serial = next(_TAB_SERIALS)
 
 
 class MainScreen(Screen):
@@ -188,7 +195,7 @@ class MainScreen(Screen):
             nodes = [self._node(node, css) for node in state.nodes]
             pixels = self._screen_size(width, height)
             page = web_view(state.title, nodes, self._touch, lambda: tab.page.screenshot(*pixels),
-                            f"chrome-page:{id(tab)}:{state.version}", resource_id="", weight=1)
+                            f"chrome-page:{tab.serial}:{state.version}", resource_id="", weight=1)
         else:
             page = new_tab_page(self.phone.window.looks.night, self._focus_omnibox, weight=1)
         return View(kind="column", class_name="android.widget.FrameLayout", resource_id=_id("coordinator"),
