@@ -25,7 +25,7 @@ from android_gym.device.adb import server_answers
 from android_gym.sim.adb_harness import free_emulator_port, free_port, free_port_pair, served_phone_process
 from android_gym.sim.adbd import _STAT_V2, A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, Packet, wrte_payloads
 from android_gym.sim.server import SimServer
-from android_gym.sim.system.fs import inode_of
+from android_gym.sim.system.fs import USERDATA_DEVICE, inode_of
 
 SMS = "com.simplemobiletools.smsmessenger"
 
@@ -434,8 +434,9 @@ def test_a_sync_path_ends_at_its_first_nul_as_in_adbd(raw_host, caplog):
 
 
 def test_sync_stat_shows_device_times_and_inodes_never_the_hosts(raw_host, fresh_served_phone):
-    """``STA2``/``LST2`` records carry the phone's inode numbers and, for every time, its device time: the file is
-    read first (the host would stamp its access time) and chmodded (its change time), both with the wall clock."""
+    """``STA2``/``LST2`` records carry the phone's device and inode numbers and, for every time, its device time:
+    the file is read first (the host would stamp its access time) and chmodded (its change time), both with the
+    wall clock."""
     phone = fresh_served_phone.phone
     phone.fs.write_bytes("/sdcard/Download/f.txt", b"data")
     phone.fs.read_bytes("/sdcard/Download/f.txt")
@@ -443,6 +444,6 @@ def test_sync_stat_shows_device_times_and_inodes_never_the_hosts(raw_host, fresh
     sync = SyncStream(raw_host, 1)
     for request in (b"STA2", b"LST2"):
         reply = sync.request(sync_request(request, b"/sdcard/Download/f.txt")).data
-        *_, ino, _, _, _, _, _, atime, mtime, ctime = _STAT_V2.unpack(reply)
-        assert ino == inode_of("/storage/emulated/0/Download/f.txt")
+        *_, dev, ino, _, _, _, _, _, atime, mtime, ctime = _STAT_V2.unpack(reply)
+        assert (dev, ino) == (USERDATA_DEVICE, inode_of("/storage/emulated/0/Download/f.txt"))
         assert atime == mtime == ctime == phone.clock.record_ms() // 1000

@@ -70,6 +70,10 @@ _STAT_EXTRAS = tuple(name for name in ("st_atime", "st_mtime", "st_ctime", "st_a
 _HOST_PATHS_KEPT = 1024
 
 
+#: The device number every file shows: ``/dev/block/dm-5``, userdata on the emulator.
+USERDATA_DEVICE = 0xFD05
+
+
 def inode_of(path: str) -> int:
     """A stable inode number for an Android path: ext4's root is inode 2 and the first ordinary one is 11; the
     others are derived from the path, so listings never show the host's inode numbers and do not change
@@ -168,12 +172,12 @@ class FileSystem:
 
     def device_stat(self, host: str | Path, follow_symlinks: bool = True) -> os.stat_result:
         """``stat`` of a sandbox file as the phone shows it: the host's own facts are replaced, the inode by
-        ``inode_of`` and the mode of ``/`` by Android's ``drwxr-xr-x`` (the host directory is private, 0700).
-        Raises ``OSError`` as ``os.stat`` does."""
+        ``inode_of``, the device by ``USERDATA_DEVICE`` and the mode of ``/`` by Android's ``drwxr-xr-x`` (the
+        host directory is private, 0700). Raises ``OSError`` as ``os.stat`` does."""
         info = os.stat(host, follow_symlinks=follow_symlinks)
         path = "/" + os.fspath(host)[len(os.fspath(self.root)):].strip("/")
         mode = stat_module.S_IFDIR | 0o755 if path == "/" else info.st_mode
-        items = (mode, inode_of(path), *tuple(info)[2:])
+        items = (mode, inode_of(path), USERDATA_DEVICE, *tuple(info)[3:])
         return os.stat_result(items, {name: getattr(info, name) for name in _STAT_EXTRAS})
 
     def exists(self, path: str) -> bool:

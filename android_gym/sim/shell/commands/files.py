@@ -452,7 +452,6 @@ _STAT_DEFAULT = ("  File: %N\n  Size: %s\t Blocks: %b\t IO Blocks: %B\t %F\n"
                  "Access: (%04a/%A)\tUid: (%5u/%8U)\tGid: (%5g/%8G)\n"
                  "Access: %x\nModify: %y\nChange: %z")
 _STAT_TERSE = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %o"
-_DEVICE = 0xFD05  # /dev/block/dm-5, userdata on the emulator
 
 
 def _mount_point(path: str) -> str:
@@ -470,7 +469,7 @@ def _stat_field(ctx: CommandContext, letter: str, name: str, info: os.stat_resul
     table: dict[str, tuple[str, object]] = {
         "a": ("o", info.st_mode & 0o7777), "A": ("s", mode_string(info.st_mode)),
         "b": ("d", blocks_1k(info) * 2), "B": ("d", 512), "C": ("s", "u:object_r:media_rw_data_file:s0"),
-        "d": ("d", _DEVICE), "D": ("x", _DEVICE), "f": ("x", info.st_mode),
+        "d": ("d", info.st_dev), "D": ("x", info.st_dev), "f": ("x", info.st_mode),
         "F": ("s", "regular empty file" if st_mode.S_ISREG(info.st_mode) and not info.st_size
               else _FILE_TYPES.get(st_mode.S_IFMT(info.st_mode), "unknown")),
         "g": ("d", group_of(ctx.phone, path)[0]), "G": ("s", group_of(ctx.phone, path)[1]),
