@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import ExifTags, Image
 from ui_nodes import center, find, nodes, tap, views
 
 from android_gym.sim import keycodes
@@ -306,6 +306,21 @@ def test_properties_show_name_path_size_and_resolution(phone):
     assert values[4] == "15.10.2023, 15:37"
     tap(phone, text="OK")
     assert find(phone, text="Properties") is None
+
+
+def test_properties_read_a_big_turned_photos_resolution_from_its_header(phone, monkeypatch):
+    """A 4000x3000 photo stored turned (EXIF orientation 6, as a camera held upright writes it) shows 3000 x 4000,
+    read from the header as Commons' ``inJustDecodeBounds`` does: no picture is decoded for the dialog."""
+    exif = Image.Exif()
+    exif[ExifTags.Base.Orientation] = 6
+    buffer = io.BytesIO()
+    Image.new("RGB", (4000, 3000), RED).save(buffer, format="JPEG", exif=exif)
+    put(phone, "/sdcard/DCIM/IMG_1.jpg", buffer.getvalue(), minute=20)
+    open_viewer(phone)
+    monkeypatch.setattr(gallery, "_decoded", lambda *_: pytest.fail("the dialog decoded the picture"))
+    tap(phone, content_desc="Properties")
+    assert texts(phone, "property_value")[:4] == ["IMG_1.jpg", "/storage/emulated/0/DCIM", gallery.format_size(
+        len(buffer.getvalue())), "3000 x 4000 (12.0MP)"]
 
 
 def test_selecting_thumbnails_copies_and_deletes_several_files(phone):

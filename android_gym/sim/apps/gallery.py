@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from zoneinfo import ZoneInfo
 
-from PIL import Image, ImageOps
+from PIL import ExifTags, Image, ImageOps
 
 from android_gym.sim.apps.commons import (
     DAY_COLORS,
@@ -125,6 +125,8 @@ _BAR, _ICON = 147, 126  # actionBarSize 56 dp; normal_icon_size 48 dp
 _SHADE: Color = (48, 48, 48)  # the viewer's top and bottom gradients, drawn solid
 _THUMBNAIL = 540  # decoded thumbnails: the largest grid cell (two folder columns)
 _TMB_SHADOW = 184  # tmb_shadow_height 70 dp
+#: EXIF orientations that turn a picture a quarter (its width and height swap when shown).
+_TURNED = frozenset({5, 6, 7, 8})
 _DECODE_LIMIT = 2400  # long edge a full picture is decoded to at most (the screen's height)
 
 
@@ -702,9 +704,9 @@ class PropertiesDialog(Dialog):
     def view(self) -> View:
         medium, phone = self.medium, self.screen.phone
         rows = [(NAME, medium.name), (PATH, posixpath.dirname(medium.path)), (SIZE, format_size(medium.size))]
-        shown = picture(phone, medium)
-        if shown is not None:
-            width, height = shown.size if max(shown.size) < _DECODE_LIMIT else _file_resolution(phone, medium)
+        resolution = _file_resolution(phone, medium)
+        if resolution is not None:
+            width, height = resolution
             rows.append((RESOLUTION, f"{width} x {height} ({round(width * height / 1_000_000, 1)}MP)"))
         zone = ZoneInfo(phone.props.get("persist.sys.timezone") or "UTC")
         when = dt.datetime.fromtimestamp(medium.modified_ns / 1e9, zone)
@@ -720,10 +722,16 @@ class PropertiesDialog(Dialog):
 
 
 
-def _file_resolution(phone: Context, medium: Medium) -> tuple[int, int]:
-    """The picture's size in the file (a big one is decoded smaller)."""
-    with Image.open(phone.fs.host_path(medium.path)) as image:
-        return ImageOps.exif_transpose(image).size
+def _file_resolution(phone: Context, medium: Medium) -> tuple[int, int] | None:
+    """The picture's size as shown (turned by its EXIF orientation), read from the file's header as Commons'
+    ``getResolution`` does (``inJustDecodeBounds``: nothing decoded); ``None`` for what Pillow cannot read."""
+    try:
+        with Image.open(phone.fs.host_path(medium.path)) as image:
+            width, height = image.size
+            turned = image.getexif().get(ExifTags.Base.Orientation, 1) in _TURNED
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
+    return (height, width) if turned else (width, height)
 
 
 # ----- screens --------------------------------------------------------------------------------------------------
