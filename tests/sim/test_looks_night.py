@@ -338,3 +338,19 @@ def test_commons_unchecked_box_is_the_text_colour_at_0_6(night: bool) -> None:
         inks = colours(phone.screenshot()[y1:y2, x2 - 150:x2])
         assert ink in inks and (checked or COMMONS_NIGHT[faded(0.5)] not in inks and faded(0.5) not in inks)
         tap(phone, resource_id=f"{calendar}:id/event_all_day_holder")
+
+
+@pytest.mark.parametrize("night, background, ink", [(False, (46, 125, 50), WHITE), (True, (165, 214, 167), (0, 0, 0))])
+def test_broccolis_fab_is_the_secondary_colour_with_its_on_secondary_icon(night: bool, background: tuple,
+                                                                           ink: tuple) -> None:
+    """Broccoli's FAB is Material's: colorSecondary (green_800 by day, green_200 by night) behind its icon in
+    colorOnSecondary, which the theme sets to colorOnPrimary: white by day, MaterialComponents' dark
+    ``design_dark_default_color_on_primary`` (black) by night, not the night window's surface."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("monkey -p com.flauschcode.broccoli -c android.intent.category.LAUNCHER 1")
+    button = next(view for view in frame_views(phone) if view.resource_id == "com.flauschcode.broccoli:id/fab_recipes")
+    x, y = (button.bounds[0] + button.bounds[2]) // 2, (button.bounds[1] + button.bounds[3]) // 2
+    inside = colours(phone.screenshot()[y - 20:y + 20, x - 20:x + 20])
+    assert background in inside and ink in inside

@@ -50,6 +50,7 @@ from android_gym.sim.ui.views import (
     WHITE,
     Callback,
     Color,
+    Role,
     View,
     button,
     column,
@@ -87,7 +88,11 @@ MARK_AS_FAVORITE, REMOVE_FROM_FAVORITES = "Mark as favorite", "Remove from favor
 # AppCompat / Material framework strings.
 NAVIGATE_UP, MORE_OPTIONS, COLLAPSE, CLEAR_QUERY = "Navigate up", "More options", "Collapse", "Clear query"
 
-_GREEN_800, _GREEN_500, _GREEN_200, _CARD = (46, 125, 50), (76, 175, 80), (165, 214, 167), (250, 250, 250)  # colors.xml
+_GREEN_900, _GREEN_800, _GREEN_500, _GREEN_200 = (27, 94, 32), (46, 125, 50), (76, 175, 80), (165, 214, 167)
+_CARD = (250, 250, 250)  # cardview_light_background
+#: The FAB's icon: ``colorOnSecondary`` (``?attr/colorOnPrimary``), white by day, black by night
+#: (``design_dark_default_color_on_primary``), where the app bars' white titles stay white.
+_ON_SECONDARY = Role("colorOnSecondary", WHITE)
 _GRAY_600, _GRAY_400 = (117, 117, 117), (189, 189, 189)  # colors.xml: colorControlNormal by day and by night
 #: The app bars by night: the dark theme's AppBarLayout is ``Widget.MaterialComponents.AppBarLayout.Surface``
 #: (``colorSurface``, #121212), lifted 4 dp by the elevation overlay (``ElevationOverlayProvider``: colorOnSurface at
@@ -339,7 +344,7 @@ class RecipesScreen(Screen):
                       self._recipes_bar(), body,
                       gravity="fill")
         new = fab(NEW_RECIPE, "plus", lambda: self.start(EditRecipeScreen), resource_id=_id("fab_recipes"),
-                  background=_GREEN_800)
+                  background=_GREEN_800, text_color=_ON_SECONDARY)
         return View(kind="frame", class_name="android.view.ViewGroup", children=[main, new])
 
     def _recipes_bar(self) -> View:
@@ -637,18 +642,22 @@ class Broccoli(App):
     icon, icon_color = "app_recipes", (67, 160, 71)
     version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
     #: colorPrimary (green_800) for the toolkit's: a focused field's outline, floating label and caret; the fields'
-    #: labels in colorControlNormal (the textInputStyle's ``android:textColorHint``), gray_600; their start and end
-    #: icons, which MaterialComponents tints colorOnSurface at 60 %, take the labels' colour here (a palette keys
-    #: the one toolkit colour both are drawn in).
+    #: labels in colorControlNormal (the textInputStyle's ``android:textColorHint``), gray_600. Their start and end
+    #: icons keep MaterialComponents' tint (``FIELD_ICON``).
     day_colors = {PRIMARY: _GREEN_800, FIELD_LABEL: _GRAY_600}
     #: Theme.Broccoli is on Theme.MaterialComponents.DayNight with a values-night variant, and the app's theme setting
     #: defaults to following the system (BroccoliApplication): by night Material Components' dark colours, colorPrimary
-    #: and colorSecondary green_200 (a focused field, the headings, the FAB), colorSecondaryToolbar ``colorSurface``
-    #: (the recipes' category bar), the fields' outline colorOnSurface (white) at 38 % over it, their labels
+    #: and colorSecondary green_200 (a focused field, the headings, the FAB) with the FAB's icon
+    #: ``colorOnSecondary`` black, colorSecondaryToolbar and colorStatusBarScrim ``colorSurface`` (the recipes'
+    #: category bar, the status bar), the fields' outline colorOnSurface (white) at 38 % over it, their labels
     #: colorControlNormal gray_400.
     night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _GREEN_200, _GREEN_800: _GREEN_200,
-                    _GREEN_500: MATERIAL_COMPONENTS_NIGHT[WHITE],
+                    _GREEN_500: MATERIAL_COMPONENTS_NIGHT[WHITE], _GREEN_900: MATERIAL_COMPONENTS_NIGHT[WHITE],
+                    _ON_SECONDARY: (0, 0, 0),
                     FIELD_STROKE: over(WHITE, 0.38, MATERIAL_COMPONENTS_NIGHT[WHITE]), FIELD_LABEL: _GRAY_400}
+    #: ``android:statusBarColor`` is ``colorStatusBarScrim``: colorPrimaryVariant (green_900) by day (the details'
+    #: transparent bar shows the same colour, its collapsing toolbar's ``statusBarScrim``).
+    status_bar_color = _GREEN_900
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 
     def __init__(self, phone: Context) -> None:

@@ -35,6 +35,31 @@ PRIMARY: Color = (25, 118, 210)
 DIVIDER: Color = (224, 224, 224)
 
 
+class Role(tuple[int, int, int]):
+    """A colour a theme names, drawn as the RGB it holds but a key of its own: equal only to itself, so a theme's
+    palette (``App.day_colors``, ``night_colors``) maps it apart from any plain colour or other role of that value.
+    MaterialComponents tints an outlined field's label and its icons both ``colorOnSurface`` at 60 %, yet an app's
+    ``android:textColorHint`` changes the label alone."""
+
+    name: str
+
+    def __new__(cls, name: str, color: Color) -> Role:
+        role = super().__new__(cls, color)
+        role.name = name
+        return role
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"Role({self.name!r}, {tuple(self)})"
+
+
 def over(color: Color, opacity: float, backdrop: Color = WHITE) -> Color:
     """``color`` drawn at ``opacity`` (0-1) over ``backdrop``: a translucent colour, or a view drawn at a
     ``View.setAlpha``, as it shows."""
@@ -295,6 +320,9 @@ OUTLINED_LABEL_MARGIN, OUTLINED_MIN_HEIGHT = 20, 147
 #: ``mtrl_indicator_text_color``). A theme's palette maps them (Simple-Commons tints both with its hint colour).
 FIELD_STROKE: Color = over((0, 0, 0), 0.38)
 FIELD_LABEL: Color = over((0, 0, 0), 0.6)
+#: The tint of its start and end icons (``startIconTint``/``endIconTint``, ``mtrl_outlined_icon_tint``):
+#: ``colorOnSurface`` at 60 % too, but a role apart from the label, which an app's ``android:textColorHint`` recolours.
+FIELD_ICON: Color = Role("mtrl_outlined_icon_tint", FIELD_LABEL)
 #: The room a ``TextInputLayout``'s start or end icon takes: its ImageButton's 48 dp touch target
 #: (``mtrl_min_touch_target_size``), the icon 24 dp in its middle.
 FIELD_ICON_WIDTH = 126
@@ -321,17 +349,16 @@ def outlined_field(field: View, *inside: View, **props) -> View:
 def field_icon(field: View, icon: str, resource_id: str, *, end: bool = False) -> View:
     """A ``TextInputLayout``'s start icon (``startIconDrawable``; ``end``: its end icon) for ``field``, to lie in its
     box (``outlined_field``'s ``inside``): a not clickable ImageButton at the box's start (or end), the touch target
-    wide, the icon tinted as the label (MaterialComponents' ``startIconTint``/``endIconTint``,
-    ``mtrl_outlined_icon_tint``: ``colorOnSurface`` at 60 %, ``FIELD_LABEL``; Material 3's
-    ``m3_textfield_indicator_text_color``, ``colorOnSurfaceVariant``, as its label: a theme's palette maps both); a
-    start icon moves the field's text and hint in past it (the EditText's compound padding)."""
+    wide, the icon in ``FIELD_ICON`` (MaterialComponents' ``startIconTint``/``endIconTint``: ``colorOnSurface`` at
+    60 %; Material 3's ``m3_textfield_indicator_text_color``, ``colorOnSurfaceVariant`` as its label); a start icon
+    moves the field's text and hint in past it (the EditText's compound padding)."""
     if end:
         return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
                     width=FIELD_ICON_WIDTH, height=FIELD_ICON_WIDTH, gravity="center_vertical_end",
-                    text_color=FIELD_LABEL)
+                    text_color=FIELD_ICON)
     field.indent = FIELD_ICON_WIDTH - OUTLINED_PADDING
     return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
-                width=FIELD_ICON_WIDTH, gravity="fill", text_color=FIELD_LABEL)
+                width=FIELD_ICON_WIDTH, gravity="fill", text_color=FIELD_ICON)
 
 
 def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
