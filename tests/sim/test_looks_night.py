@@ -354,3 +354,31 @@ def test_broccolis_fab_is_the_secondary_colour_with_its_on_secondary_icon(night:
     x, y = (button.bounds[0] + button.bounds[2]) // 2, (button.bounds[1] + button.bounds[3]) // 2
     inside = colours(phone.screenshot()[y - 20:y + 20, x - 20:x + 20])
     assert background in inside and ink in inside
+
+
+@pytest.mark.parametrize("night, surface, ink, icon, system_bars", [
+    (False, (0xFE, 0xF7, 0xFF), (0x1D, 0x1B, 0x20), (0x49, 0x45, 0x4F), ((0xFE, 0xF7, 0xFF), (0xF3, 0xED, 0xF7))),
+    (True, (0x14, 0x12, 0x18), (0xE6, 0xE0, 0xE9), (0xCA, 0xC4, 0xD0), ((0, 0, 0), (0, 0, 0)))])
+def test_opentracks_list_is_on_material_3s_baseline_surfaces(night: bool, surface: tuple, ink: tuple, icon: tuple,
+                                                              system_bars: tuple) -> None:
+    """OpenTracksTheme is Theme.Material3.DayNight (dynamic colours off by default): the window and toolbar are
+    colorSurface, names colorOnSurface, the activity icons colorControlNormal (colorOnSurfaceVariant), the toolbar's
+    logo the orange arrow; the status bar colorSurfaceBright and the navigation bar colorSurfaceContainer by day,
+    ``oled_friendly`` black by night."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("sqlite3 /data/data/de.dennisguse.opentracks/databases/database.db \"INSERT INTO tracks "
+              "(name, starttime, stoptime, totaltime, totaldistance, activity_type) "
+              "VALUES ('Jogging', 1700000000000, 1700003600000, 3600000, 5000, 'running')\"")
+    phone.run("monkey -p de.dennisguse.opentracks -c android.intent.category.LAUNCHER 1")
+    frame = phone.window.frame()
+    by_id = {view.resource_id.rsplit("/", 1)[-1]: view for view in frame.app.walk() if view.resource_id}
+    pixels = phone.screenshot()
+    x1, y1, x2, y2 = by_id["track_list_toolbar"].bounds
+    assert tuple(pixels[y1 + 5, (x1 + x2) // 2]) == surface
+    assert colours(pixels[y1:y2, x1:x1 + 147]) >= {(255, 109, 0)}  # the logo
+    assert by_id["track_list_item_name"].text_color == ink
+    x1, y1, x2, y2 = by_id["track_list_item_icon"].bounds
+    assert icon in colours(pixels[y1:y2, x1:x2])
+    assert (tuple(frame.status_bar.background), tuple(frame.nav_bar.background)) == system_bars  # roles' RGB

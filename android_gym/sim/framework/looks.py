@@ -81,10 +81,12 @@ MATERIAL_COMPONENTS_NIGHT: dict[Color, Color] = {
     (158, 158, 158): (160, 160, 160), FIELD_ICON: (160, 160, 160),
 }
 #: Material 3's baseline colours (Material Components 1.11.0, ``m3_sys_color_light_*``: no dynamic colour) for an app
-#: on ``Theme.Material3.DayNight`` by day, for the roles its outlined fields draw in
-#: (``Widget.Material3.TextInputLayout.OutlinedBox``): the outline ``colorOutline`` (neutral-variant 50), the label
-#: ``colorOnSurfaceVariant`` (neutral-variant 30), as its icons. Its surfaces are drawn in the toolkit's white.
-MATERIAL_3_DAY: dict[Color, Color] = {FIELD_STROKE: (0x79, 0x74, 0x7E), FIELD_LABEL: (0x49, 0x45, 0x4F),
+#: on ``Theme.Material3.DayNight`` by day, for the toolkit's text and the roles its outlined fields draw in
+#: (``Widget.Material3.TextInputLayout.OutlinedBox``): text ``colorOnSurface`` (neutral 10), secondary text
+#: ``colorOnSurfaceVariant`` (neutral-variant 30), as a field's label and icons, the outline ``colorOutline``
+#: (neutral-variant 50). Its surface (neutral 98, #FEF7FF) is the app's to draw: a palette by day swaps text only.
+MATERIAL_3_DAY: dict[Color, Color] = {TEXT: (0x1D, 0x1B, 0x20), TEXT_SECONDARY: (0x49, 0x45, 0x4F),
+                                      FIELD_STROKE: (0x79, 0x74, 0x7E), FIELD_LABEL: (0x49, 0x45, 0x4F),
                                       FIELD_ICON: (0x49, 0x45, 0x4F)}
 #: The same by night (``m3_sys_color_dark_*``): surface neutral 6, on-surface neutral 90, on-surface-variant
 #: neutral-variant 80 (secondary text, a field's label), outline neutral-variant 60, outline-variant neutral-variant
