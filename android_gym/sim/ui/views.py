@@ -429,6 +429,18 @@ def web_view(title: str, nodes: list[View], on_drag: Callable[[float, float, flo
                 image=image, key=key, focusable=True, **props)
 
 
+#: The height of ``?android:listDivider`` (``list_divider_material``, a 1 dp nine-patch) in design px at 420 dpi.
+LIST_DIVIDER_HEIGHT = 3
+
+
+def divided(item: View, color: Color) -> View:
+    """A RecyclerView's ``item`` with the line a ``DividerItemDecoration`` draws below it in ``color`` (the theme's
+    ``listDivider``: ``list_divider_material``, ``colorForeground`` at 12 %, over the list's background), as tall as
+    the offset the decoration leaves before the next item. A decoration is no view: the dump shows ``item`` alone."""
+    return View(kind="column", class_name=LAYOUT_ONLY, children=[
+        item, View(class_name=LAYOUT_ONLY, height=LIST_DIVIDER_HEIGHT, background=color)])
+
+
 def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:
     """A RecyclerView: a vertical list that scrolls; only items inside its bounds are kept."""
     return View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", children=list(children),
