@@ -382,3 +382,21 @@ def test_opentracks_list_is_on_material_3s_baseline_surfaces(night: bool, surfac
     x1, y1, x2, y2 = by_id["track_list_item_icon"].bounds
     assert icon in colours(pixels[y1:y2, x1:x2])
     assert (tuple(frame.status_bar.background), tuple(frame.nav_bar.background)) == system_bars  # roles' RGB
+
+
+@pytest.mark.parametrize("night, card", [(False, WHITE), (True, (34, 34, 34))])
+def test_broccolis_recipe_cards_are_raised_surfaces(night: bool, card: tuple) -> None:
+    """recipe_item is a MaterialCardView: colorSurface (white by day; #121212 lifted by its 2 dp elevation's overlay
+    by night), 4 dp corners, a 2 dp shadow."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("sqlite3 /data/data/com.flauschcode.broccoli/databases/broccoli \"INSERT INTO recipes (title, "
+              "favorite) VALUES ('Soup', 0)\"")
+    phone.run("monkey -p com.flauschcode.broccoli -c android.intent.category.LAUNCHER 1")
+    view = next(view for view in frame_views(phone) if view.class_name == "androidx.cardview.widget.CardView")
+    assert (view.corner, view.elevation) == (10, 5)
+    x1, y1, x2, y2 = view.bounds
+    pixels = phone.screenshot()
+    assert tuple(pixels[y2 - 20, x2 - 20]) == card
+    assert tuple(pixels[y2 + 2, (x1 + x2) // 2]) != tuple(pixels[y2 + 15, (x1 + x2) // 2])  # its shadow below it
