@@ -4,6 +4,7 @@ the app under it, and pixels that stay the same for the same state."""
 from __future__ import annotations
 
 import io
+import pickle
 
 import numpy as np
 import pytest
@@ -409,6 +410,7 @@ def test_a_colour_role_is_drawn_as_its_rgb_but_a_palette_maps_it_on_its_own() ->
     yet a theme that recolours the label (``android:textColorHint``) leaves the icons alone, and one that names the
     icons' role recolours them alone."""
     assert tuple(FIELD_ICON) == FIELD_LABEL and FIELD_ICON != FIELD_LABEL and FIELD_LABEL != FIELD_ICON
+    assert pickle.loads(pickle.dumps(FIELD_ICON)) is FIELD_ICON  # a copy is the role itself
     icon, label = View(kind="icon", hint="title", text_color=FIELD_ICON), View(kind="text", text_color=FIELD_LABEL)
     retint(column(icon, label), {FIELD_LABEL: (117, 117, 117)})
     assert icon.text_color is FIELD_ICON and label.text_color == (117, 117, 117)

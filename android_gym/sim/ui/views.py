@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image
 
@@ -39,14 +39,22 @@ class Role(tuple[int, int, int]):
     """A colour a theme names, drawn as the RGB it holds but a key of its own: equal only to itself, so a theme's
     palette (``App.day_colors``, ``night_colors``) maps it apart from any plain colour or other role of that value.
     MaterialComponents tints an outlined field's label and its icons both ``colorOnSurface`` at 60 %, yet an app's
-    ``android:textColorHint`` changes the label alone."""
+    ``android:textColorHint`` changes the label alone. One object a name and colour, so a copy or a pickle of it is
+    it."""
 
     name: str
+    _made: ClassVar[dict[tuple[str, Color], Role]] = {}
 
     def __new__(cls, name: str, color: Color) -> Role:
-        role = super().__new__(cls, color)
-        role.name = name
+        key = (name, tuple(color))
+        role = cls._made.get(key)
+        if role is None:
+            role = cls._made[key] = super().__new__(cls, color)
+            role.name = name
         return role
+
+    def __reduce__(self) -> tuple[type[Role], tuple[str, Color]]:
+        return Role, (self.name, tuple(self))
 
     def __eq__(self, other: object) -> bool:
         return self is other
