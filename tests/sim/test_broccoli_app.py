@@ -176,6 +176,9 @@ def test_save_needs_a_title_and_a_dirty_form_asks_before_it_is_discarded(phone):
     assert find(phone, resource_id="android:id/message").get("text") == "Discard changes?"
     tap(phone, text="CANCEL")
     assert phone.activities.foreground() == (PACKAGE, EDIT)
+    # activity_new_recipe.xml's navigationIcon is ic_close_24dp; setSupportActionBar describes it "Navigate up"
+    (close,) = [view for view in phone.window.frame().app.walk() if view.content_desc == "Navigate up"]
+    assert close.hint == "close"
     tap(phone, content_desc="Navigate up")
     tap(phone, text="DISCARD")
     assert phone.activities.foreground() == (PACKAGE, MAIN) and recipes(phone) == []

@@ -433,3 +433,22 @@ def test_pro_expense_is_dark_by_day_and_by_night() -> None:
         shots.append(phone.screenshot()[STATUS_BAR_HEIGHT:2400 - NAV_BAR_HEIGHT])
     day, night = shots
     assert np.array_equal(day, night) and tuple(day[600, 540]) != WHITE
+
+
+def test_the_weekly_graph_paints_the_day_names_and_keeps_them_out_of_the_dump() -> None:
+    """``SpendGraph.drawDayNames``: SU … SA (ExpenseDayNameProvider) in ?colorPrimary along its bottom 30 dp, one
+    in the middle of each seventh of its width less 16 dp each side; painted, so not in the accessibility tree."""
+    phone = Phone()
+    open_app(phone)
+    graph = next(view for view in phone.window.frame().app.walk() if view.resource_id == f"{PACKAGE}:id/expense_graph")
+    labels = [view for view in graph.walk() if view.kind == "label"]
+    assert [view.hint for view in labels] == ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
+    x1, y1, x2, y2 = graph.bounds
+    part = (x2 - x1 - 2 * 42) / 7
+    centres = [(view.bounds[0] + view.bounds[2]) / 2 for view in labels]
+    assert centres == pytest.approx([x1 + 42 + part * (day + 0.5) for day in range(7)], abs=3)  # whole px parts
+    assert all(view.bounds[3] == y2 and view.bounds[1] == y2 - 79 for view in labels)  # 30 dp
+    pixels = phone.screenshot()
+    assert (pixels[y2 - 79:y2, x1:x2] == expense._PRIMARY).all(axis=2).any()
+    dumped = find(phone, resource_id=f"{PACKAGE}:id/expense_graph")
+    assert dumped is not None and len(dumped) == 0 and find(phone, text="SU") is None

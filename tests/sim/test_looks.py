@@ -4,20 +4,22 @@ the app under it, and pixels that stay the same for the same state."""
 from __future__ import annotations
 
 import io
+import pickle
 
 import numpy as np
 import pytest
 from PIL import Image
-from ui_nodes import center, find, nodes, opened, tap, views
+from ui_nodes import center, colours, find, nodes, opened, tap, views
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.commons import NIGHT_COLORS as COMMONS_NIGHT_COLORS
+from android_gym.sim.framework.looks import retint
 from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.icons import NAMES, icon_mask
 from android_gym.sim.ui.layout import font, font_runs, layout, text_width, wrap
 from android_gym.sim.ui.render import Renderer, _text_mask, dimmed
-from android_gym.sim.ui.views import TEXT, TOP_CORNERS, WHITE, View, column
+from android_gym.sim.ui.views import FIELD_ICON, FIELD_LABEL, TEXT, TOP_CORNERS, WHITE, View, column
 
 PACKAGES = [app.package for app in Phone().packages.launchable()]
 
@@ -372,7 +374,8 @@ def test_settings_search_bar_has_android_13s_sizes() -> None:
 
 def test_markors_editor_has_no_edittext_underline() -> None:
     """Markor's ``HighlightingEditor`` has the window's colour for background (``document__fragment__edit.xml``), so
-    no EditText underline runs across the screen under the text: the editor's bottom rows are the window's white."""
+    no EditText underline runs across the screen under the text: the editor's bottom rows are the window's
+    @color/background, #EEEEEE."""
     phone = opened("net.gsantner.markor")
     phone.run("mkdir -p /sdcard/Documents/Markor && echo 'Meet at noon' > /sdcard/Documents/Markor/s.md")
     phone.key(keycodes.BACK)
@@ -382,7 +385,7 @@ def test_markors_editor_has_no_edittext_underline() -> None:
                   if v.resource_id.endswith(":id/document__fragment__edit__highlighting_editor"))
     x1, _, x2, y2 = editor.bounds
     bottom = phone.screenshot()[y2 - 12:y2, x1 + 60:x2 - 60]
-    assert (bottom == 255).all()
+    assert (bottom == 0xEE).all()
 
 
 def test_simple_gallerys_folder_names_sit_on_a_fading_shadow_over_the_cover() -> None:
@@ -400,3 +403,19 @@ def test_simple_gallerys_folder_names_sit_on_a_fading_shadow_over_the_cover() ->
     column = pixels[y1:y2, x2 - 20, 0]  # right of the texts: white fading to #CC000000's dimming
     assert column[0] >= 250 and abs(column[-1] - 255 * (255 - 0xCC) // 255) <= 3
     assert (np.diff(column) <= 1).all()  # darker all the way down
+
+
+def test_a_colour_role_is_drawn_as_its_rgb_but_a_palette_maps_it_on_its_own() -> None:
+    """``FIELD_ICON`` holds the same RGB as ``FIELD_LABEL`` (MaterialComponents tints both colorOnSurface at 60 %),
+    yet a theme that recolours the label (``android:textColorHint``) leaves the icons alone, and one that names the
+    icons' role recolours them alone."""
+    assert tuple(FIELD_ICON) == FIELD_LABEL and FIELD_ICON != FIELD_LABEL and FIELD_LABEL != FIELD_ICON
+    assert pickle.loads(pickle.dumps(FIELD_ICON)) is FIELD_ICON  # a copy is the role itself
+    icon, label = View(kind="icon", hint="title", text_color=FIELD_ICON), View(kind="text", text_color=FIELD_LABEL)
+    retint(column(icon, label), {FIELD_LABEL: (117, 117, 117)})
+    assert icon.text_color is FIELD_ICON and label.text_color == (117, 117, 117)
+    retint(column(icon), {FIELD_ICON: (1, 2, 3)})
+    assert icon.text_color == (1, 2, 3)
+    tree = View(kind="icon", hint="title", text_color=FIELD_ICON, width=63, height=63)
+    layout(tree, 0, 0, 63, 63)
+    assert FIELD_LABEL in colours(Renderer(63, 63, 1.0).render({"app": (tree, WHITE)}))  # drawn as its RGB

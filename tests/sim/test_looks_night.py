@@ -338,3 +338,65 @@ def test_commons_unchecked_box_is_the_text_colour_at_0_6(night: bool) -> None:
         inks = colours(phone.screenshot()[y1:y2, x2 - 150:x2])
         assert ink in inks and (checked or COMMONS_NIGHT[faded(0.5)] not in inks and faded(0.5) not in inks)
         tap(phone, resource_id=f"{calendar}:id/event_all_day_holder")
+
+
+@pytest.mark.parametrize("night, background, ink", [(False, (46, 125, 50), WHITE), (True, (165, 214, 167), (0, 0, 0))])
+def test_broccolis_fab_is_the_secondary_colour_with_its_on_secondary_icon(night: bool, background: tuple,
+                                                                           ink: tuple) -> None:
+    """Broccoli's FAB is Material's: colorSecondary (green_800 by day, green_200 by night) behind its icon in
+    colorOnSecondary, which the theme sets to colorOnPrimary: white by day, MaterialComponents' dark
+    ``design_dark_default_color_on_primary`` (black) by night, not the night window's surface."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("monkey -p com.flauschcode.broccoli -c android.intent.category.LAUNCHER 1")
+    button = next(view for view in frame_views(phone) if view.resource_id == "com.flauschcode.broccoli:id/fab_recipes")
+    x, y = (button.bounds[0] + button.bounds[2]) // 2, (button.bounds[1] + button.bounds[3]) // 2
+    inside = colours(phone.screenshot()[y - 20:y + 20, x - 20:x + 20])
+    assert background in inside and ink in inside
+
+
+@pytest.mark.parametrize("night, surface, ink, icon, system_bars", [
+    (False, (0xFE, 0xF7, 0xFF), (0x1D, 0x1B, 0x20), (0x49, 0x45, 0x4F), ((0xFE, 0xF7, 0xFF), (0xF3, 0xED, 0xF7))),
+    (True, (0x14, 0x12, 0x18), (0xE6, 0xE0, 0xE9), (0xCA, 0xC4, 0xD0), ((0, 0, 0), (0, 0, 0)))])
+def test_opentracks_list_is_on_material_3s_baseline_surfaces(night: bool, surface: tuple, ink: tuple, icon: tuple,
+                                                              system_bars: tuple) -> None:
+    """OpenTracksTheme is Theme.Material3.DayNight (dynamic colours off by default): the window and toolbar are
+    colorSurface, names colorOnSurface, the activity icons colorControlNormal (colorOnSurfaceVariant), the toolbar's
+    logo the orange arrow; the status bar colorSurfaceBright and the navigation bar colorSurfaceContainer by day,
+    ``oled_friendly`` black by night."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("sqlite3 /data/data/de.dennisguse.opentracks/databases/database.db \"INSERT INTO tracks "
+              "(name, starttime, stoptime, totaltime, totaldistance, activity_type) "
+              "VALUES ('Jogging', 1700000000000, 1700003600000, 3600000, 5000, 'running')\"")
+    phone.run("monkey -p de.dennisguse.opentracks -c android.intent.category.LAUNCHER 1")
+    frame = phone.window.frame()
+    by_id = {view.resource_id.rsplit("/", 1)[-1]: view for view in frame.app.walk() if view.resource_id}
+    pixels = phone.screenshot()
+    x1, y1, x2, y2 = by_id["track_list_toolbar"].bounds
+    assert tuple(pixels[y1 + 5, (x1 + x2) // 2]) == surface
+    assert colours(pixels[y1:y2, x1:x1 + 147]) >= {(255, 109, 0)}  # the logo
+    assert by_id["track_list_item_name"].text_color == ink
+    x1, y1, x2, y2 = by_id["track_list_item_icon"].bounds
+    assert icon in colours(pixels[y1:y2, x1:x2])
+    assert (tuple(frame.status_bar.background), tuple(frame.nav_bar.background)) == system_bars  # roles' RGB
+
+
+@pytest.mark.parametrize("night, card", [(False, WHITE), (True, (34, 34, 34))])
+def test_broccolis_recipe_cards_are_raised_surfaces(night: bool, card: tuple) -> None:
+    """recipe_item is a MaterialCardView: colorSurface (white by day; #121212 lifted by its 2 dp elevation's overlay
+    by night), 4 dp corners, a 2 dp shadow."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    phone.run("sqlite3 /data/data/com.flauschcode.broccoli/databases/broccoli \"INSERT INTO recipes (title, "
+              "favorite) VALUES ('Soup', 0)\"")
+    phone.run("monkey -p com.flauschcode.broccoli -c android.intent.category.LAUNCHER 1")
+    view = next(view for view in frame_views(phone) if view.class_name == "androidx.cardview.widget.CardView")
+    assert (view.corner, view.elevation) == (10, 5)
+    x1, y1, x2, y2 = view.bounds
+    pixels = phone.screenshot()
+    assert tuple(pixels[y2 - 20, x2 - 20]) == card
+    assert tuple(pixels[y2 + 2, (x1 + x2) // 2]) != tuple(pixels[y2 + 15, (x1 + x2) // 2])  # its shadow below it

@@ -517,3 +517,25 @@ def test_search_hides_while_rows_are_selected(phone):
     assert find(phone, resource_id=rid("action_search")) is None
     tap(phone, text="a.md")
     assert find(phone, resource_id=rid("action_search")) is not None
+
+
+def test_the_file_list_is_on_the_window_colour_with_a_divider_below_each_row() -> None:
+    """AppTheme.Unified's window is @color/background (#EEEEEE) and GsFileBrowserFragment's DividerItemDecoration
+    draws the theme's listDivider (black at 12 %, 1 dp) below each row, outside the rows' bounds; titles are Body2
+    (medium)."""
+    phone = Phone()
+    write(phone, "a.md", "a")
+    write(phone, "b.md", "b")
+    phone.run(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+    rows = [node for node in nodes(phone) if node.get("resource-id") == rid("opoc_filesystem_item__root")]
+    assert len(rows) == 3  # "..", a.md, b.md
+    bounds = [tuple(map(int, re.findall(r"\d+", node.get("bounds")))) for node in rows]
+    pixels = phone.screenshot()
+    divider = (209, 209, 209)
+    for (x1, _, x2, bottom), (_, top, _, _) in zip(bounds, bounds[1:]):
+        assert top - bottom == 3 and colours(pixels[bottom:top, x1:x2]) == {divider}  # between two rows
+    x1, y1, x2, y2 = bounds[-1]
+    assert tuple(pixels[y2 - 2, x2 - 5]) == (0xEE, 0xEE, 0xEE)  # the row shows the window through
+    title = next(view for view in phone.window.frame().app.walk()
+                 if view.resource_id == rid("opoc_filesystem_item__title"))
+    assert title.bold

@@ -316,12 +316,13 @@ def test_a_long_press_on_a_field_with_a_start_icon_selects_the_word_under_the_fi
 
 
 @pytest.mark.parametrize("night", [False, True])
-def test_broccoli_follows_the_dark_theme_its_field_icons_tinted_as_the_labels(night: bool) -> None:
+def test_broccoli_follows_the_dark_theme_its_field_icons_tinted_apart_from_the_labels(night: bool) -> None:
     """Theme.Broccoli (Theme.MaterialComponents.DayNight, values-night/themes.xml; the theme setting follows the
     system by default): by night the window is colorSurface (#121212), the app bar the surface lifted 4 dp (its
-    elevation overlay), a focused field's outline colorPrimary green_200, the others' colorOnSurface (white) at 38 %;
-    the labels (the textInputStyle's ``android:textColorHint``) are colorControlNormal, gray_600 by day and gray_400
-    by night, and so here the start and end icons."""
+    elevation overlay), the status bar colorStatusBarScrim (colorPrimaryVariant green_900 by day, colorSurface by
+    night), a focused field's outline colorPrimary green_200, the others' colorOnSurface (white) at 38 %; the labels
+    (the textInputStyle's ``android:textColorHint``) are colorControlNormal, gray_600 by day and gray_400 by night,
+    while the start icons keep MaterialComponents' ``mtrl_outlined_icon_tint``, colorOnSurface at 60 %."""
     phone = Phone()
     if night:
         phone.run("cmd uimode night yes")
@@ -332,12 +333,13 @@ def test_broccoli_follows_the_dark_theme_its_field_icons_tinted_as_the_labels(ni
     surface, on_surface = ((18, 18, 18), WHITE) if night else (WHITE, (0, 0, 0))
     _, bar_top, _, bar_bottom = bounds(find(phone, resource_id=f"{broccoli.PACKAGE}:id/toolbar"))
     assert tuple(pixels[bar_bottom - 5, 540]) == ((40, 40, 40) if night else (46, 125, 50))
+    assert tuple(pixels[bar_top - 5, 540]) == ((18, 18, 18) if night else (0x1B, 0x5E, 0x20))  # the status bar
     x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{broccoli.PACKAGE}:id/new_description"))
     assert tuple(pixels[(y1 + y2) // 2, x2 + 5]) == surface  # the window beside the field
     assert colours(pixels[(y1 + y2) // 2, x2 - 2:x2]) == {over(on_surface, 0.38, surface)}  # the outline's end
     icon = colours(pixels[y1 + 10:y2 - 10, x1 + 10:x1 + FIELD_ICON_WIDTH - 10]) - {surface}
     label = (189, 189, 189) if night else (117, 117, 117)
-    assert label in icon  # the start icon, in the label's colour
+    assert over(on_surface, 0.6, surface) in icon and label not in icon  # the start icon: (160,)*3 / (102,)*3
     assert label in colours(pixels[y1 + 10:y2 - 10, x1 + FIELD_ICON_WIDTH:x1 + FIELD_ICON_WIDTH + 200])  # the label
     x1, y1, x2, y2 = bounds(find(phone, resource_id=f"{broccoli.PACKAGE}:id/new_title"))
     focused = (165, 214, 167) if night else (46, 125, 50)  # green_200 by night, green_800 by day

@@ -50,6 +50,7 @@ from android_gym.sim.ui.views import (
     WHITE,
     Callback,
     Color,
+    Role,
     View,
     button,
     column,
@@ -87,7 +88,16 @@ MARK_AS_FAVORITE, REMOVE_FROM_FAVORITES = "Mark as favorite", "Remove from favor
 # AppCompat / Material framework strings.
 NAVIGATE_UP, MORE_OPTIONS, COLLAPSE, CLEAR_QUERY = "Navigate up", "More options", "Collapse", "Clear query"
 
-_GREEN_800, _GREEN_500, _GREEN_200, _CARD = (46, 125, 50), (76, 175, 80), (165, 214, 167), (250, 250, 250)  # colors.xml
+_GREEN_900, _GREEN_800, _GREEN_500, _GREEN_200 = (27, 94, 32), (46, 125, 50), (76, 175, 80), (165, 214, 167)
+#: recipe_item's MaterialCardView (Widget.MaterialComponents.CardView): colorSurface, white by day; by night #121212
+#: lifted by its 2 dp cardElevation (the elevation overlay: colorOnSurface at 4.5 ln(2 + 1) + 2 = 7 %); its corners
+#: shapeAppearanceMediumComponent's 4 dp, its shadow 2 dp.
+_CARD = Role("colorSurface", WHITE)
+_CARD_NIGHT: Color = (34, 34, 34)
+_CARD_CORNER, _CARD_ELEVATION = 10, 5
+#: The FAB's icon: ``colorOnSecondary`` (``?attr/colorOnPrimary``), white by day, black by night
+#: (``design_dark_default_color_on_primary``), where the app bars' white titles stay white.
+_ON_SECONDARY = Role("colorOnSecondary", WHITE)
 _GRAY_600, _GRAY_400 = (117, 117, 117), (189, 189, 189)  # colors.xml: colorControlNormal by day and by night
 #: The app bars by night: the dark theme's AppBarLayout is ``Widget.MaterialComponents.AppBarLayout.Surface``
 #: (``colorSurface``, #121212), lifted 4 dp by the elevation overlay (``ElevationOverlayProvider``: colorOnSurface at
@@ -339,7 +349,7 @@ class RecipesScreen(Screen):
                       self._recipes_bar(), body,
                       gravity="fill")
         new = fab(NEW_RECIPE, "plus", lambda: self.start(EditRecipeScreen), resource_id=_id("fab_recipes"),
-                  background=_GREEN_800)
+                  background=_GREEN_800, text_color=_ON_SECONDARY)
         return View(kind="frame", class_name="android.view.ViewGroup", children=[main, new])
 
     def _recipes_bar(self) -> View:
@@ -380,7 +390,8 @@ class RecipesScreen(Screen):
             weight=1)
         photo = _image("card_image", RECIPE_PHOTO, hint="photo", width=_CARD_HEIGHT, height=_CARD_HEIGHT)
         return View(kind="row", class_name="androidx.cardview.widget.CardView", clickable=True, focusable=True,
-                    height=_CARD_HEIGHT, exact_height=True, background=_CARD,
+                    height=_CARD_HEIGHT, exact_height=True, background=_CARD, corner=_CARD_CORNER,
+                    elevation=_CARD_ELEVATION,
                     on_click=lambda: self._open(recipe["recipeId"]),
                     children=[View(kind="row", class_name="android.view.ViewGroup", children=[photo, texts],
                                         weight=1)])
@@ -568,7 +579,7 @@ class EditRecipeScreen(Screen):
         bar_color = _app_bar_color(self)  # the Save text button shows the bar through
         save = button(SAVE, self._save, resource_id=_id("button_save_recipe"), background=bar_color, text_size=_BODY,
                       width=220, height=_BAR)
-        bar = _bar(image_button(NAVIGATE_UP, "arrow_back", self._close, text_color=WHITE, width=_BAR, height=_BAR),
+        bar = _bar(image_button(NAVIGATE_UP, "close", self._close, text_color=WHITE, width=_BAR, height=_BAR),
                    _bar_title(NEW_RECIPE), save, resource_id=_id("toolbar"), background=bar_color)
         items = [self._photo(), self._field("title", "new_title", TITLE, False), self._categories(),
                  *(self._field(*field) for field in _FORM_FIELDS)]
@@ -637,18 +648,22 @@ class Broccoli(App):
     icon, icon_color = "app_recipes", (67, 160, 71)
     version_name, version_code = "1.2.6", 1020600  # android_gym/device/apps.toml
     #: colorPrimary (green_800) for the toolkit's: a focused field's outline, floating label and caret; the fields'
-    #: labels in colorControlNormal (the textInputStyle's ``android:textColorHint``), gray_600; their start and end
-    #: icons, which MaterialComponents tints colorOnSurface at 60 %, take the labels' colour here (a palette keys
-    #: the one toolkit colour both are drawn in).
+    #: labels in colorControlNormal (the textInputStyle's ``android:textColorHint``), gray_600. Their start and end
+    #: icons keep MaterialComponents' tint (``FIELD_ICON``).
     day_colors = {PRIMARY: _GREEN_800, FIELD_LABEL: _GRAY_600}
     #: Theme.Broccoli is on Theme.MaterialComponents.DayNight with a values-night variant, and the app's theme setting
     #: defaults to following the system (BroccoliApplication): by night Material Components' dark colours, colorPrimary
-    #: and colorSecondary green_200 (a focused field, the headings, the FAB), colorSecondaryToolbar ``colorSurface``
-    #: (the recipes' category bar), the fields' outline colorOnSurface (white) at 38 % over it, their labels
+    #: and colorSecondary green_200 (a focused field, the headings, the FAB) with the FAB's icon
+    #: ``colorOnSecondary`` black, colorSecondaryToolbar and colorStatusBarScrim ``colorSurface`` (the recipes'
+    #: category bar, the status bar), the fields' outline colorOnSurface (white) at 38 % over it, their labels
     #: colorControlNormal gray_400.
     night_colors = {**MATERIAL_COMPONENTS_NIGHT, PRIMARY: _GREEN_200, _GREEN_800: _GREEN_200,
-                    _GREEN_500: MATERIAL_COMPONENTS_NIGHT[WHITE],
+                    _GREEN_500: MATERIAL_COMPONENTS_NIGHT[WHITE], _GREEN_900: MATERIAL_COMPONENTS_NIGHT[WHITE],
+                    _ON_SECONDARY: (0, 0, 0), _CARD: _CARD_NIGHT,
                     FIELD_STROKE: over(WHITE, 0.38, MATERIAL_COMPONENTS_NIGHT[WHITE]), FIELD_LABEL: _GRAY_400}
+    #: ``android:statusBarColor`` is ``colorStatusBarScrim``: colorPrimaryVariant (green_900) by day (the details'
+    #: transparent bar shows the same colour, its collapsing toolbar's ``statusBarScrim``).
+    status_bar_color = _GREEN_900
     screens = (RecipesScreen, RecipeDetailsScreen, EditRecipeScreen)
 
     def __init__(self, phone: Context) -> None:

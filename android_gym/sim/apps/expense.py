@@ -28,7 +28,7 @@ is built, so rows a task writes from outside show at once.
 Not simulated: the splash screen and first-run onboarding (the app starts as AndroidWorld's setup leaves it),
 the distance a row drag needs (75dp to the right, 100dp to the left: every horizontal drag counts, as the
 agent's drags are longer), the filter dialog, the entry's date and time pickers, the statistics, backup,
-feedback, about and settings pages (their drawer items only close the drawer), the weekly graph's bars, and
+feedback, about and settings pages (their drawer items only close the drawer), the weekly graph's line, and
 scrolling the category chooser sideways (its chips wrap onto further lines instead).
 """
 
@@ -51,6 +51,7 @@ from android_gym.sim.ui.layout import bound_rows, measure_width
 from android_gym.sim.ui.views import (
     FIELD_LABEL,
     FIELD_STROKE,
+    LAYOUT_ONLY,
     OUTLINED_PADDING,
     PRIMARY,
     View,
@@ -103,6 +104,7 @@ SAVE, UPDATE, NEXT, EDIT, CONFIRM, MORE = "SAVE", "UPDATE", "NEXT", "EDIT", "CON
 NAME, AMOUNT, NOTE, DATE = "Name", "Amount", "Note", "Date"
 RECENT, TOTALS, INCOME_LABEL, OUTCOME_LABEL = "Recent", "Totals", "INCOME", "OUTCOME"
 EXPENSES_IN_THIS_WEEK, EXPENSE_DETAIL, DELETE_ITEMS = "Expenses in this Week", "Expense Detail", "Delete Items"
+DAY_NAMES = ("SU", "MO", "TU", "WE", "TH", "FR", "SA")  # day_sun … day_sat, ExpenseDayNameProvider's (1 = Sunday)
 WILL_BE_DELETED, ITEM_SUFFIX, ITEMS_SUFFIX = "will be deleted!", "item", "items"
 DELETE, FILTER, TIME, CALENDAR = "Delete", "Filter", "Time", "Calendar"
 ITEM_DELETED, DATA_UPDATED, SAVED, EMPTY_COST = "Item Deleted", "Data Updated!", "Saved!", "Cost is Empty"
@@ -433,8 +435,14 @@ class HomeFragment(_Fragment):
 
     @staticmethod
     def _graph(week_range: str) -> View:
-        """``layout_expense_graph``: title, date range and the ``SpendGraph`` (drawn empty)."""
-        graph = View(kind="view", class_name="android.view.View", resource_id=_id("expense_graph"), height=dp(160))
+        """``layout_expense_graph``: title, date range and the ``SpendGraph``, which paints the week's day names
+        (``drawDayNames``: 12 sp in ``?colorPrimary``, centred in seven equal parts of its bottom 30 dp, 16 dp in
+        from its sides; its line of the days' rates is not drawn here)."""
+        days = View(kind="row", class_name=LAYOUT_ONLY, weight=1, children=[
+            View(kind="label", hint=name, text_size=_CAPTION, text_color=_PRIMARY, gravity="center", weight=1,
+                 height=dp(30)) for name in DAY_NAMES])
+        graph = View(kind="column", class_name="android.view.View", resource_id=_id("expense_graph"), height=dp(160),
+                     children=[View(class_name=LAYOUT_ONLY, weight=1), side_margins(days, dp(16))])
         return column(_text(EXPENSES_IN_THIS_WEEK, "tv_title", _TITLE), _text(week_range, "tv_date_range"), graph,
                       padding=dp(16), background=_CARD)
 

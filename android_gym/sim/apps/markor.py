@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 from android_gym.sim.apps.markor_editor import (
     ACCENT,
+    BACKGROUND,
     BAR,
     EXTRA_PATH,
     MENU_SIZE,
@@ -92,9 +93,11 @@ from android_gym.sim.ui.views import (
     Callback,
     View,
     column,
+    divided,
     does_nothing,
     edit_text,
     fab,
+    over,
     row,
     scroll_list,
     text_view,
@@ -117,6 +120,8 @@ ENTER_FOLDER_NAME = "Enter the name of your folder"
 NAME_EXISTS = "File/folder already exists! Please use a different name"
 PRESS_BACK_AGAIN, EXIT = "Press 'Back' again to exit", "EXIT"
 EMPTY_HINT = "¯\\_(ツ)_/¯"
+#: The theme's ``listDivider`` (Theme.Material.Light's ``list_divider_material``: black at 12 %) over the window.
+_LIST_DIVIDER = over((0, 0, 0), 0.12, BACKGROUND)
 MORE_ENTRIES = ("Markor", "Rate this app", "Settings", "Help")  # xml/prefactions__more_information.xml
 #: Type spinner (arrays.xml new_file_types and new_file_types__file_extension).
 NEW_FILE_TYPES = (("Markdown", ".md"), ("Plain Text", ".txt"), ("todo.txt", ".todo.txt"), ("Wikitext", ".txt"),
@@ -262,7 +267,8 @@ def _row(entry: Entry, title: str, description: str, selected: bool, on_click: C
     icon = View(kind="icon", class_name="android.widget.ImageView", resource_id=res_id("opoc_filesystem_item__image"),
                 hint="check" if selected else "folder_filled" if entry.is_dir else "file_filled", width=_ICON,
                 height=_ICON, text_color=PRIMARY if selected else TEXT_SECONDARY)
-    texts = column(text_view(title, resource_id=res_id("opoc_filesystem_item__title"), text_size=_TITLE, padding=4),
+    texts = column(text_view(title, resource_id=res_id("opoc_filesystem_item__title"), text_size=_TITLE, padding=4,
+                             bold=True),  # TextAppearance.AppCompat.Body2: sans-serif-medium
                    text_view(description, resource_id=res_id("opoc_filesystem_item__description"),
                              text_size=_DESCRIPTION, text_color=TEXT_SECONDARY, padding=4), weight=1)
     return View(kind="row", class_name="android.widget.LinearLayout", resource_id=res_id("opoc_filesystem_item__root"),
@@ -394,7 +400,7 @@ class MainScreen(Screen):
         for entry in self.notebook.entries(self.folder):
             rows.append(_row(entry, entry.name, self._description(entry), entry.path in self.marked,
                              lambda entry=entry: self._tap(entry), lambda entry=entry: self._toggle(entry)))
-        return rows
+        return [divided(item, _LIST_DIVIDER) for item in rows]  # GsFileBrowserFragment's DividerItemDecoration
 
     # ----- toolbar -------------------------------------------------------------------------------------------
     def _toolbar(self) -> View:
@@ -689,7 +695,7 @@ class MainScreen(Screen):
                     height=_NAV, background=PRIMARY, children=items)
 
     def build(self) -> View:
-        main = column(self._toolbar(), self._page(), self._bottom_bar(), gravity="fill")
+        main = column(self._toolbar(), self._page(), self._bottom_bar(), gravity="fill", background=BACKGROUND)
         layers = [main]
         if self.tab == "nav_notebook":  # bottom|end, 16 dp from the end, 72 dp from the bottom
             button = fab(CREATE_NEW, "plus", self._open_new, resource_id=res_id("fab_add_new_item"),

@@ -53,6 +53,9 @@ MORE_OPTIONS = "More options"  # AppCompat abc_action_menu_overflow_description
 
 PRIMARY: Color = (0x1E, 0x21, 0x35)  # res/values/colors.xml at v2.10.9: primary (toolbar, bottom bar)
 ACCENT: Color = (0xF0, 0x4B, 0x4B)  # colors.xml accent (colorAccent: the FAB, dialog buttons, the checked tab)
+#: colors.xml ``background`` (light__background): AppTheme.Unified's ``android:windowBackground``, behind the file
+#: list and the editor (document__fragment__edit.xml's ``android:background``).
+BACKGROUND: Color = (0xEE, 0xEE, 0xEE)
 BAR = 147  # ?attr/actionBarSize, 56 dp at 420 dpi
 TITLE_SIZE, MENU_SIZE, EDITOR_SIZE = 52, 42, 42  # 20sp toolbar title, 16sp menu items, editor text
 _MARGIN = 42  # activity_horizontal_margin / activity_vertical_margin, 16 dp
@@ -246,14 +249,14 @@ def overflow(on_click: Callback) -> View:
 
 def editor_field(document: Document, key: str, width: int, height: int) -> View:
     """The ``HighlightingEditor`` in its ``width`` px wide scroll view, at least ``height`` tall (``fillViewport``): a
-    tap anywhere below the text focuses it. It has the window's colour for background, so no EditText underline."""
+    tap anywhere below the text focuses it. It has the window's colour (``BACKGROUND``), so no EditText underline."""
     field = edit_text(document.text, "", key, document.edit, multiline=True, text_size=EDITOR_SIZE,
                       padding=_MARGIN, resource_id=res_id("document__fragment__edit__highlighting_editor"))
     field.underline = False  # document__fragment__edit.xml: android:background="@color/background"
     field.height = max(measure_height(field, width), height)
     return View(kind="list", class_name="android.widget.ScrollView", key=key + "_scroll", children=[field],
                 resource_id=res_id("document__fragment__edit__content_editor__scrolling_parent"), scrollable=True,
-                focusable=True, weight=1)
+                focusable=True, weight=1, background=BACKGROUND)
 
 
 def viewport(screen: Screen, above: int) -> int:

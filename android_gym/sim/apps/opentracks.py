@@ -60,12 +60,15 @@ from android_gym.sim.ui.views import (
     WHITE,
     Callback,
     Color,
+    Role,
     View,
     column,
     edit_text,
     outlined_field,
+    over,
     row,
     scroll_list,
+    side_margins,
     text_view,
 )
 
@@ -176,7 +179,16 @@ SCHEMA = (  # CustomSQLiteOpenHelper.onCreate
 
 _ORANGE: Color = (255, 109, 0)  # @color/opentracks
 _RED_DARK: Color = (190, 22, 27)  # @color/red_dark, the record button
-_BAR_BG: Color = (243, 237, 247)  # Material 3 surface container of the bottom app bar
+#: Theme.Material3.DayNight's baseline colours by day (material 1.11.0 ``m3_sys_color_light_*``; the app's dynamic
+#: colours are off by default): ``colorSurface``/``colorSurfaceBright`` neutral 98, the window, its bars and the
+#: status bar; ``colorSurfaceContainer`` neutral 94, the bottom app bar and the navigation bar.
+_SURFACE: Color = (0xFE, 0xF7, 0xFF)
+_BAR_BG: Color = (243, 237, 247)
+#: ``@style/HorizontalLine``: ``stats_separator`` (#99999999), grey at 60 % over the surface.
+_SEPARATOR: Color = over((0x99, 0x99, 0x99), 0.6, _SURFACE)
+#: The system bars' colours (``android:statusBarColor``, ``android:navigationBarColor``): the surfaces above by day,
+#: ``oled_friendly`` black by night (values-night/styles_theme.xml), where the bottom app bar keeps its surface.
+_STATUS_BAR, _NAVIGATION_BAR = Role("statusBarColor", _SURFACE), Role("navigationBarColor", _BAR_BG)
 _BAR, _ICON, _ROW_PAD = 147, 126, 21  # 56 dp bars, 48 dp touch targets, 8 dp at 420 dpi
 _BODY1, _SMALL, _HEADLINE6, _LABEL, _DISPLAY = 42, 32, 53, 37, 95  # 16, 12, 20, 14 and 36 sp
 
@@ -389,8 +401,8 @@ class TrackListScreen(_OpenTracksScreen):
         units = self.opentracks.units()
         tracks = self.opentracks.db.tracks()
         toolbar = View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("track_list_toolbar"),
-                       height=_BAR, background=WHITE, children=[
-                           _icon("", "app_opentracks", color=_ORANGE, width=_BAR),
+                       height=_BAR, background=_SURFACE, children=[
+                           _icon("", "logo_opentracks", color=_ORANGE, width=_BAR),
                            text_view(APP_NAME, text_size=_HEADLINE6, padding=24, weight=1),
                            _icon(SEARCH, "search", _nothing, name="track_list_search"),
                            _icon(MARKERS, "marker", _nothing, name="track_list_markers"),
@@ -408,7 +420,7 @@ class TrackListScreen(_OpenTracksScreen):
                                clickable=True, focusable=True, long_clickable=True, on_click=_nothing,
                                width=_BAR - 21, height=_BAR - 21, margin=10, background=_RED_DARK, text_color=WHITE,
                                corner=42), View(width=32))
-        content = column(toolbar, View(height=2, background=DIVIDER), body, bar, background=WHITE)
+        content = column(toolbar, body, bar, background=_SURFACE)
         if self.menu_open:
             return popup_menu(content, [(SETTINGS, self._close_menu), (HELP, self._close_menu)], self._close_menu,
                               PACKAGE)
@@ -432,11 +444,12 @@ class TrackListScreen(_OpenTracksScreen):
         if track["description"]:
             lines.append(text_view(track["description"], resource_id=_id("track_list_item_category_description"),
                                    text_size=_SMALL, padding=0, text_color=TEXT_SECONDARY))
-        body = row(_icon(TRACK, icon, name="track_list_item_icon", color=_ORANGE, width=84, height=84),
+        body = row(_icon(TRACK, icon, name="track_list_item_icon", color=TEXT_SECONDARY, width=84, height=84),
                    column(*lines, weight=1, spacing=8), spacing=21, padding=_ROW_PAD)
         return View(kind="column", class_name="android.view.ViewGroup", clickable=True, focusable=True,
                     long_clickable=True, on_click=lambda: self.opentracks.open_track(track["_id"]),
-                    children=[body, View(height=2, background=DIVIDER)])
+                    children=[body, side_margins(View(height=3, background=_SEPARATOR, weight=1,
+                                                      resource_id=_id("marker_list_item_bottom_line")), _ROW_PAD)])
 
 
 # ----- TrackRecordedActivity --------------------------------------------------------------------------------------
@@ -456,7 +469,7 @@ class TrackRecordedScreen(_TrackScreen):
         if track is None:
             return self._gone()
         tabs = row(*(self._tab(index, title) for index, title in enumerate(TABS)),
-                   resource_id=_id("track_detail_activity_tablayout"), height=_BAR, background=WHITE)
+                   resource_id=_id("track_detail_activity_tablayout"), height=_BAR, background=_SURFACE)
         page = self._stats(track) if self.tab == 0 else View(weight=1)
         pager = View(kind="frame", class_name="androidx.viewpager.widget.ViewPager", weight=1,
                      resource_id=_id("track_detail_activity_view_pager"), children=[page])
@@ -464,7 +477,7 @@ class TrackRecordedScreen(_TrackScreen):
                           _icon(SHOW_ON_MAP, "map", _nothing, name="track_detail_menu_show_on_map"),
                           _icon(SHARE, "share", _nothing, name="track_detail_share"),
                           _icon(MORE_OPTIONS, "more", self._open_menu))
-        content = column(tabs, pager, bar, background=WHITE)
+        content = column(tabs, pager, bar, background=_SURFACE)
         if self.menu_open:
             items = [(MARKERS, self._close_menu), (EDIT, self._edit), (DELETE, self._close_menu),
                      (RESUME_TRACK, self._close_menu), (SETTINGS, self._close_menu)]
@@ -476,7 +489,7 @@ class TrackRecordedScreen(_TrackScreen):
         label = text_view(title, text_size=_LABEL, padding=0, bold=chosen,
                           text_color=_ORANGE if chosen else TEXT_SECONDARY)
         children = [row(View(weight=1), label, View(weight=1), weight=1, padding=0)]
-        children.append(View(height=8, background=_ORANGE if chosen else WHITE))
+        children.append(View(height=8, background=_ORANGE if chosen else _SURFACE))
         return View(kind="column", class_name="android.widget.LinearLayout", selected=chosen,
                     clickable=True, focusable=True, weight=1, on_click=lambda: self._select(index),
                     children=[View(height=42), *children])
@@ -501,7 +514,7 @@ class TrackRecordedScreen(_TrackScreen):
         average = distance / (total_ms // 1000) if total_ms >= 1000 else 0.0
         moving = distance / (moving_ms / 1000) if moving_ms else 0.0
         fastest = max(_float(track["maxspeed"]), moving)
-        header = row(_icon("", icon_of(localized), name="stats_activity_type_icon", color=_ORANGE),
+        header = row(_icon("", icon_of(localized), name="stats_activity_type_icon", color=TEXT_SECONDARY),
                      column(text_view(track["name"] or "", resource_id=_id("stats_name_value"),
                                       text_size=_HEADLINE6, padding=0),
                             text_view(track["description"] or "", resource_id=_id("stats_description_value"),
@@ -534,7 +547,7 @@ class TrackRecordedScreen(_TrackScreen):
 
 def _line() -> View:
     """``@style/HorizontalLine``."""
-    return View(height=3, background=DIVIDER, margin=21)
+    return View(height=3, background=_SEPARATOR, margin=21)
 
 
 def _stat(name: str, label: str, value: str, unit: str | None = None, small: bool = False) -> View:
@@ -587,14 +600,14 @@ class TrackEditScreen(_TrackScreen):
         form = column(outlined_field(name),
                       row(outlined_field(kind, weight=1),
                           _icon("", icon_of(fields.activity_type), _nothing, name="track_edit_activity_type_icon",
-                                color=_ORANGE)),
+                                color=TEXT_SECONDARY)),
                       outlined_field(description), padding=21, spacing=42)
         buttons = row(_flat_button(CANCEL, "track_edit_cancel", self.finish), View(weight=1),
                       _flat_button(SAVE, "track_edit_save", self._save), height=_BAR)
         body = View(kind="list", class_name="android.widget.ScrollView", key="track_edit_fields", scrollable=True,
                     focusable=True, weight=1, children=[form])
         return column(body, View(height=2, background=DIVIDER), buttons,
-                      _bottom_bar(_icon(NAVIGATE_UP, "arrow_back", self.finish)), background=WHITE)
+                      _bottom_bar(_icon(NAVIGATE_UP, "arrow_back", self.finish)), background=_SURFACE)
 
     def _save(self) -> None:
         """``track_edit_save``: update the track with the fields as typed, then finish."""
@@ -620,7 +633,10 @@ class OpenTracks(App):
     # setting defaults to following the system; colorPrimary (@color/opentracks) both ways for the toolkit's: a focused
     # field's outline, floating label and caret
     day_colors = {**MATERIAL_3_DAY, PRIMARY: _ORANGE}
-    night_colors = {**MATERIAL_3_NIGHT, PRIMARY: _ORANGE}
+    night_colors = {**MATERIAL_3_NIGHT, PRIMARY: _ORANGE, _SURFACE: MATERIAL_3_NIGHT[WHITE],
+                    _SEPARATOR: over((0x99, 0x99, 0x99), 0.6, MATERIAL_3_NIGHT[WHITE]),
+                    _STATUS_BAR: (0, 0, 0), _NAVIGATION_BAR: (0, 0, 0)}
+    status_bar_color, navigation_bar_color = _STATUS_BAR, _NAVIGATION_BAR
     label = APP_NAME
     icon, icon_color = "app_opentracks", _ORANGE
     version_name, version_code = "v4.11.3", 5705  # android_gym/device/apps.toml

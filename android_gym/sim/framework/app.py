@@ -189,6 +189,11 @@ class Screen:
         """What the navigation bar shows over the activity: its app's (``App.navigation_bar_color``)."""
         return self.app.navigation_bar_color
 
+    @property
+    def status_bar_color(self) -> Color | None:
+        """What the status bar shows over the activity: its app's (``App.status_bar_color``)."""
+        return self.app.status_bar_color
+
     def build(self) -> View:
         """The screen's view tree for the current state."""
         raise NotImplementedError
@@ -306,6 +311,10 @@ class App:
     #: (the dark theme's is its ``night_colors`` entry): a colour the app gives the bar or draws behind a transparent
     #: one; ``None``, the system's own bar.
     navigation_bar_color: ClassVar[Color | None] = None
+    #: The colour the app's theme gives the status bar (``android:statusBarColor``), in the light theme (the dark
+    #: theme's is its ``night_colors`` entry); ``None``: the colour at the top of its window, a brand colour a shade
+    #: darker (as most apps set ``colorPrimaryDark``).
+    status_bar_color: ClassVar[Color | None] = None
 
     def __init__(self, phone: Context) -> None:
         self.phone = phone

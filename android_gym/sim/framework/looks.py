@@ -17,6 +17,7 @@ from typing import Protocol
 
 from android_gym.sim.ui.views import (
     DIVIDER,
+    FIELD_ICON,
     FIELD_LABEL,
     FIELD_STROKE,
     PRIMARY,
@@ -72,25 +73,28 @@ SYSTEM_NIGHT: dict[Color, Color] = {
     (97, 97, 97): (237, 237, 237),  # the gesture handle: navigation_bar_home_handle_light_color #EBFFFFFF
 }
 #: Material Components' dark theme for apps on ``Theme.MaterialComponents.DayNight`` (``values-night``:
-#: ``design_dark_default_color_background``/``_surface`` #121212, text white at 87 % and 60 %, dividers white at 12 %,
-#: raised surfaces lightened by the elevation overlay), their brand colours kept.
+#: ``design_dark_default_color_background``/``_surface`` #121212, text and a field's icons white at 87 % and 60 %,
+#: dividers white at 12 %, raised surfaces lightened by the elevation overlay), their brand colours kept.
 MATERIAL_COMPONENTS_NIGHT: dict[Color, Color] = {
     WHITE: (18, 18, 18), TEXT: (224, 224, 224), TEXT_SECONDARY: (160, 160, 160), DIVIDER: (46, 46, 46),
     (243, 246, 252): (37, 37, 37), (243, 237, 247): (37, 37, 37), (250, 250, 250): (30, 30, 30),
-    (158, 158, 158): (160, 160, 160),
+    (158, 158, 158): (160, 160, 160), FIELD_ICON: (160, 160, 160),
 }
 #: Material 3's baseline colours (Material Components 1.11.0, ``m3_sys_color_light_*``: no dynamic colour) for an app
-#: on ``Theme.Material3.DayNight`` by day, for the roles its outlined fields draw in
-#: (``Widget.Material3.TextInputLayout.OutlinedBox``): the outline ``colorOutline`` (neutral-variant 50), the label
-#: ``colorOnSurfaceVariant`` (neutral-variant 30). Its surfaces are drawn in the toolkit's white.
-MATERIAL_3_DAY: dict[Color, Color] = {FIELD_STROKE: (0x79, 0x74, 0x7E), FIELD_LABEL: (0x49, 0x45, 0x4F)}
+#: on ``Theme.Material3.DayNight`` by day, for the toolkit's text and the roles its outlined fields draw in
+#: (``Widget.Material3.TextInputLayout.OutlinedBox``): text ``colorOnSurface`` (neutral 10), secondary text
+#: ``colorOnSurfaceVariant`` (neutral-variant 30), as a field's label and icons, the outline ``colorOutline``
+#: (neutral-variant 50). Its surface (neutral 98, #FEF7FF) is the app's to draw: a palette by day swaps text only.
+MATERIAL_3_DAY: dict[Color, Color] = {TEXT: (0x1D, 0x1B, 0x20), TEXT_SECONDARY: (0x49, 0x45, 0x4F),
+                                      FIELD_STROKE: (0x79, 0x74, 0x7E), FIELD_LABEL: (0x49, 0x45, 0x4F),
+                                      FIELD_ICON: (0x49, 0x45, 0x4F)}
 #: The same by night (``m3_sys_color_dark_*``): surface neutral 6, on-surface neutral 90, on-surface-variant
 #: neutral-variant 80 (secondary text, a field's label), outline neutral-variant 60, outline-variant neutral-variant
 #: 30 (dividers), surface container neutral 12 (a bottom app bar, light surface container neutral 94).
 MATERIAL_3_NIGHT: dict[Color, Color] = {
     WHITE: (0x14, 0x12, 0x18), TEXT: (0xE6, 0xE0, 0xE9), TEXT_SECONDARY: (0xCA, 0xC4, 0xD0),
     DIVIDER: (0x49, 0x45, 0x4F), (0xF3, 0xED, 0xF7): (0x21, 0x1F, 0x26),
-    FIELD_STROKE: (0x93, 0x8F, 0x99), FIELD_LABEL: (0xCA, 0xC4, 0xD0),
+    FIELD_STROKE: (0x93, 0x8F, 0x99), FIELD_LABEL: (0xCA, 0xC4, 0xD0), FIELD_ICON: (0xCA, 0xC4, 0xD0),
 }
 #: Gboard's dark theme, which it follows with the system's by default: Google's GM2 greys (``GM2_grey_900`` #202124
 #: behind, ``GM2_grey_800`` #3C4043 keys, ``GM2_grey_700`` #5F6368 function keys, ``GM2_grey_200`` #E8EAED labels).

@@ -314,7 +314,8 @@ class WindowManager:
         self._add_text_toolbar(screen, field, window)
         self._add_heads_up(window)
         ground = colors.get(WHITE, WHITE) if colors else WHITE
-        status = self._status_bar(_status_color(*_top_color(content, width // 2, ground)))
+        top, dims = _top_color(content, width // 2, ground)
+        status = self._status_bar(_status_color(top, dims, _themed(screen.status_bar_color, screen, looks)))
         keyboard = None
         if keyboard_shown:
             shown = (self._shift, looks, self.locale.tag, content_bottom, width)
@@ -552,8 +553,7 @@ class WindowManager:
             return None
         if keyboard_shown:
             return KEYBOARD_NIGHT[_KEYBOARD_BG] if looks.night else _KEYBOARD_BG
-        color, night_colors = screen.navigation_bar_color, screen.night_colors
-        return night_colors.get(color, color) if color is not None and looks.night and night_colors else color
+        return _themed(screen.navigation_bar_color, screen, looks)
 
     def _nav_bar(self, gestural: bool, background: Color, ime_shown: bool = False) -> View:
         """SystemUI's navigation bar on ``background``: Back, Home and Overview buttons, or with gestures only the home
@@ -943,15 +943,25 @@ def _top_color(view: View, x: int, color: Color, dims: int = 0) -> tuple[Color, 
     return color, dims
 
 
-def _status_color(color: Color, dims: int = 0) -> Color:
+def _status_color(color: Color, dims: int = 0, themed: Color | None = None) -> Color:
     """The colour the status bar takes over an activity whose window shows ``color`` at its top centre under
-    ``dims`` scrims (``_top_color``), as apps colour the bar like their app bar (``statusBarColor``): a saturated
-    colour a shade darker, as ``colorPrimaryDark`` is to ``colorPrimary``; then dimmed as the window is."""
-    if max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
+    ``dims`` scrims (``_top_color``): the one its theme gives (``themed``, ``App.status_bar_color``), or else as apps
+    colour the bar like their app bar (``statusBarColor``), a saturated colour a shade darker, as
+    ``colorPrimaryDark`` is to ``colorPrimary``; then dimmed as the window is."""
+    if themed is not None:
+        color = themed
+    elif max(color) - min(color) > 60:  # saturated: a brand colour, not a surface
         color = (color[0] * 17 // 20, color[1] * 17 // 20, color[2] * 17 // 20)
     for _ in range(dims):
         color = dimmed(color)
     return color
+
+
+def _themed(color: Color | None, screen: Screen, looks: Looks) -> Color | None:
+    """``color``, one of the colours ``screen``'s theme gives a system bar, as ``looks`` shows it: its
+    ``values-night`` one by night."""
+    night_colors = screen.night_colors
+    return night_colors.get(color, color) if color is not None and looks.night and night_colors else color
 
 
 def _contains(bounds: tuple[int, int, int, int], x: float, y: float) -> bool:

@@ -84,8 +84,10 @@ _GLYPHS = {
     "app_osmand": "map_marker_radius",
     # maps
     "minus": "minus", "star": "star_outline", "flag": "flag_outline", "route": "map_marker_path",
-    # OpenTracks: its logo, bars, and the activity types' icons (ActivityType's drawables)
-    "app_opentracks": "map_marker_path", "marker": "map_marker_outline", "chart_bar": "chart_bar",
+    # OpenTracks: its launcher icon, its logo (ic_logo_color_24dp: an arrow pointing up and right), bars, and the
+    # activity types' icons (ActivityType's drawables)
+    "app_opentracks": "map_marker_path", "logo_opentracks": "near_me", "marker": "map_marker_outline",
+    "chart_bar": "chart_bar",
     "gps_off": "crosshairs_off", "record": "record", "map": "map_outline", "share": "share_variant_outline",
     "activity_flight": "airplane", "activity_drive": "car", "activity_bike": "bike", "activity_boat": "ferry",
     "activity_climbing": "image_filter_hdr", "activity_skiing": "ski", "activity_mtb": "bike_fast",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image
 
@@ -33,6 +33,39 @@ TEXT: Color = (33, 33, 33)
 TEXT_SECONDARY: Color = (117, 117, 117)
 PRIMARY: Color = (25, 118, 210)
 DIVIDER: Color = (224, 224, 224)
+
+
+class Role(tuple[int, int, int]):
+    """A colour a theme names, drawn as the RGB it holds but a key of its own: equal only to itself, so a theme's
+    palette (``App.day_colors``, ``night_colors``) maps it apart from any plain colour or other role of that value.
+    MaterialComponents tints an outlined field's label and its icons both ``colorOnSurface`` at 60 %, yet an app's
+    ``android:textColorHint`` changes the label alone. One object a name and colour, so a copy or a pickle of it is
+    it."""
+
+    name: str
+    _made: ClassVar[dict[tuple[str, Color], Role]] = {}
+
+    def __new__(cls, name: str, color: Color) -> Role:
+        key = (name, tuple(color))
+        role = cls._made.get(key)
+        if role is None:
+            role = cls._made[key] = super().__new__(cls, color)
+            role.name = name
+        return role
+
+    def __reduce__(self) -> tuple[type[Role], tuple[str, Color]]:
+        return Role, (self.name, tuple(self))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"Role({self.name!r}, {tuple(self)})"
 
 
 def over(color: Color, opacity: float, backdrop: Color = WHITE) -> Color:
@@ -295,6 +328,9 @@ OUTLINED_LABEL_MARGIN, OUTLINED_MIN_HEIGHT = 20, 147
 #: ``mtrl_indicator_text_color``). A theme's palette maps them (Simple-Commons tints both with its hint colour).
 FIELD_STROKE: Color = over((0, 0, 0), 0.38)
 FIELD_LABEL: Color = over((0, 0, 0), 0.6)
+#: The tint of its start and end icons (``startIconTint``/``endIconTint``, ``mtrl_outlined_icon_tint``):
+#: ``colorOnSurface`` at 60 % too, but a role apart from the label, which an app's ``android:textColorHint`` recolours.
+FIELD_ICON: Color = Role("mtrl_outlined_icon_tint", FIELD_LABEL)
 #: The room a ``TextInputLayout``'s start or end icon takes: its ImageButton's 48 dp touch target
 #: (``mtrl_min_touch_target_size``), the icon 24 dp in its middle.
 FIELD_ICON_WIDTH = 126
@@ -321,17 +357,16 @@ def outlined_field(field: View, *inside: View, **props) -> View:
 def field_icon(field: View, icon: str, resource_id: str, *, end: bool = False) -> View:
     """A ``TextInputLayout``'s start icon (``startIconDrawable``; ``end``: its end icon) for ``field``, to lie in its
     box (``outlined_field``'s ``inside``): a not clickable ImageButton at the box's start (or end), the touch target
-    wide, the icon tinted as the label (MaterialComponents' ``startIconTint``/``endIconTint``,
-    ``mtrl_outlined_icon_tint``: ``colorOnSurface`` at 60 %, ``FIELD_LABEL``; Material 3's
-    ``m3_textfield_indicator_text_color``, ``colorOnSurfaceVariant``, as its label: a theme's palette maps both); a
-    start icon moves the field's text and hint in past it (the EditText's compound padding)."""
+    wide, the icon in ``FIELD_ICON`` (MaterialComponents' ``startIconTint``/``endIconTint``: ``colorOnSurface`` at
+    60 %; Material 3's ``m3_textfield_indicator_text_color``, ``colorOnSurfaceVariant`` as its label); a start icon
+    moves the field's text and hint in past it (the EditText's compound padding)."""
     if end:
         return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
                     width=FIELD_ICON_WIDTH, height=FIELD_ICON_WIDTH, gravity="center_vertical_end",
-                    text_color=FIELD_LABEL)
+                    text_color=FIELD_ICON)
     field.indent = FIELD_ICON_WIDTH - OUTLINED_PADDING
     return View(kind="icon", class_name="android.widget.ImageButton", resource_id=resource_id, hint=icon,
-                width=FIELD_ICON_WIDTH, gravity="fill", text_color=FIELD_LABEL)
+                width=FIELD_ICON_WIDTH, gravity="fill", text_color=FIELD_ICON)
 
 
 def switch(label: str, checked: bool, on_click: Callback, **props) -> View:
@@ -400,6 +435,18 @@ def web_view(title: str, nodes: list[View], on_drag: Callable[[float, float, flo
     coordinates (a tap as a drag that does not move)."""
     return View(kind="web", class_name="android.webkit.WebView", text=title, children=nodes, on_drag=on_drag,
                 image=image, key=key, focusable=True, **props)
+
+
+#: The height of ``?android:listDivider`` (``list_divider_material``, a 1 dp nine-patch) in design px at 420 dpi.
+LIST_DIVIDER_HEIGHT = 3
+
+
+def divided(item: View, color: Color) -> View:
+    """A RecyclerView's ``item`` with the line a ``DividerItemDecoration`` draws below it in ``color`` (the theme's
+    ``listDivider``: ``list_divider_material``, ``colorForeground`` at 12 %, over the list's background), as tall as
+    the offset the decoration leaves before the next item. A decoration is no view: the dump shows ``item`` alone."""
+    return View(kind="column", class_name=LAYOUT_ONLY, children=[
+        item, View(class_name=LAYOUT_ONLY, height=LIST_DIVIDER_HEIGHT, background=color)])
 
 
 def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:
