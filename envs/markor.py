@@ -41,12 +41,12 @@ from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps.markor import NEW_FILE_TYPES, PACKAGE
 from android_gym.tasks import Task, register_task
 from android_gym.tasks import params as gen
-from android_gym.tasks.files import FOLDER as FOLDER_ENTRY
 from android_gym.tasks.files import (
+    CLEAR_STORAGE,
     MARKOR_DATA,
-    clear_device_storage,
     clear_directory,
     create_file,
+    empty_directory_command,
     file_text,
     is_directory,
     kept,
@@ -54,6 +54,7 @@ from android_gym.tasks.files import (
     tree_snapshot,
     write_files,
 )
+from android_gym.tasks.files import FOLDER as FOLDER_ENTRY
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
@@ -243,11 +244,9 @@ class _MarkorTask(Task):
         self.before: dict[str, str] = {}
 
     def clear_state(self, device: Device) -> None:
-        """Every file of the storage gone (for the validator-based tasks), the notebook empty."""
-        if self.clears_storage:
-            clear_device_storage(device)
-        clear_directory(device, MARKOR_DATA)
-        self.run(device, f"mkdir -p {MARKOR_DATA}")
+        """Every file of the storage gone (for the validator-based tasks), the notebook empty (one round trip)."""
+        commands = [CLEAR_STORAGE] if self.clears_storage else []
+        self.run(device, " && ".join([*commands, empty_directory_command(MARKOR_DATA)]))
 
     def seed_state(self, device: Device) -> None:
         """Write the task's files, then remember the notebook as they left it."""

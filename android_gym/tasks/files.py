@@ -112,16 +112,32 @@ def write_files(device: Device, directory: str, files: Mapping[str, str]) -> Non
     _run(device, f"mkdir -p {shlex.quote(directory)} && {writes}")
 
 
+def clear_directory_command(directory: str) -> str:
+    """The shell command of ``clear_directory``, braced so that it joins other commands with ``&&`` in one line."""
+    quoted = shlex.quote(directory)
+    return f"{{ [ ! -d {quoted} ] || find {quoted} -mindepth 1 -delete; }}"
+
+
 def clear_directory(device: Device, directory: str) -> None:
     """Remove everything inside ``directory`` (hidden entries too), keeping it; nothing happens if it is missing."""
+    _run(device, clear_directory_command(directory))  # one round trip
+
+
+def empty_directory_command(directory: str) -> str:
+    """A shell command leaving ``directory`` there and empty: ``clear_directory``, then ``mkdir -p`` (the same,
+    made first: a missing folder has nothing to delete)."""
     quoted = shlex.quote(directory)
-    _run(device, f"[ ! -d {quoted} ] || find {quoted} -mindepth 1 -delete")  # one round trip
+    return f"mkdir -p {quoted} && find {quoted} -mindepth 1 -delete"
+
+
+#: AndroidWorld's ``clear_internal_storage`` as a shell command (``clear_device_storage``).
+CLEAR_STORAGE = f"find {EXTERNAL_STORAGE} -mindepth 1 -type f -delete"
 
 
 def clear_device_storage(device: Device) -> None:
     """AndroidWorld's ``clear_internal_storage``: delete every regular file under external storage, leaving the
     folders. (Its second half, deleting MediaStore download rows, has no effect on files and is left out.)"""
-    _run(device, f"find {EXTERNAL_STORAGE} -mindepth 1 -type f -delete")
+    _run(device, CLEAR_STORAGE)
 
 
 def tree_snapshot(device: Device, directory: str) -> dict[str, str]:
