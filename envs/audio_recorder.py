@@ -39,7 +39,6 @@ from android_gym.tasks.files import (
     CLEAR_STORAGE,
     clear_directory_command,
     empty_directory_command,
-    is_directory,
     list_files,
 )
 from android_gym.tasks.oracle import OracleStep, Selector, complete, open_app, replace_text, tap
@@ -68,9 +67,7 @@ def record_steps() -> list[OracleStep]:
 
 def recordings(device: Device) -> list[tuple[str, bytes]]:
     """``(name, contents)`` of every file in the records folder (none if the folder is gone)."""
-    if not is_directory(device, AUDIORECORDER_DATA):
-        return []
-    return [(found.name, device.pull(found.path)) for found in list_files(device, AUDIORECORDER_DATA)]
+    return [(found.name, device.pull(found.path)) for found in list_files(device, AUDIORECORDER_DATA, missing_ok=True)]
 
 
 class _AudioRecorderTask(Task):

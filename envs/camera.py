@@ -25,7 +25,7 @@ from android_gym.device.base import Device
 from android_gym.sim.apps.camera import MODE_DESCRIPTION, PACKAGE, PHOTO_MODE, SHUTTER, VIDEO_MODE
 from android_gym.sim.system.media import is_mp4
 from android_gym.tasks import Task, register_task
-from android_gym.tasks.files import PHOTOS_DATA, VIDEOS_DATA, clear_directory_command, is_directory, list_files
+from android_gym.tasks.files import PHOTOS_DATA, VIDEOS_DATA, clear_directory_command, list_files
 from android_gym.tasks.oracle import OracleStep, Selector, complete, drag, open_app, tap
 
 APP_NAME = "camera"  # AndroidWorld's open-app name
@@ -79,9 +79,7 @@ class _CameraTask(Task):
 
     def is_successful(self, device: Device) -> float:
         """1.0 when ``folder`` (emptied at the start) holds exactly one file and it is valid."""
-        if not is_directory(device, self.folder):
-            return 0.0
-        files = list_files(device, self.folder)
+        files = list_files(device, self.folder, missing_ok=True)
         if len(files) != 1:
             return 0.0
         return 1.0 if self.valid(device.pull(files[0].path)) else 0.0

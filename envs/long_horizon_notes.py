@@ -184,9 +184,7 @@ def recording_named(name: str) -> lh.Check:
 
 def photos_in(device: Device, folder: str, exclude: Sequence[str] = ()) -> list[str]:
     """The names of the JPEG files directly in ``folder``, but those in ``exclude`` (the ones seeded there)."""
-    if not device_files.is_directory(device, folder):
-        return []
-    return [found.name for found in device_files.list_files(device, folder)
+    return [found.name for found in device_files.list_files(device, folder, missing_ok=True)
             if found.name not in exclude and found.name.lower().endswith(".jpg")
             and camera.is_jpeg(device.pull(found.path))]
 

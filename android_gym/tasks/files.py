@@ -59,10 +59,13 @@ def _parse_full_time(date: str, time: str, zone: str) -> dt.datetime:
     return stamp + dt.timedelta(microseconds=int((fraction or "0")[:6].ljust(6, "0")))
 
 
-def list_files(device: Device, directory: str) -> list[FileInfo]:
+def list_files(device: Device, directory: str, missing_ok: bool = False) -> list[FileInfo]:
     """Regular files directly in ``directory`` with size and time, from ``ls DIR -ll -au`` as AndroidWorld's
-    ``get_file_list_with_metadata`` reads them; ``TaskSetupError`` if it is not a directory."""
+    ``get_file_list_with_metadata`` reads them; if it is not a directory, none with ``missing_ok``, else
+    ``TaskSetupError``."""
     if not is_directory(device, directory):
+        if missing_ok:
+            return []
         raise TaskSetupError(f"{directory} is not a directory on the device")
     files = []
     for line in _run(device, f"ls {shlex.quote(directory)} -ll -au").splitlines():
