@@ -102,17 +102,20 @@ def file_text(device: Device, path: str) -> str | None:
 def create_file(device: Device, directory: str, name: str, content: str) -> None:
     """AndroidWorld's ``create_file``: ``echo 'content' > directory/name`` after ``mkdir -p``, so the file holds
     the content and a newline."""
-    path = posixpath.join(directory, name)
-    _run(device, f"mkdir -p {shlex.quote(directory)} && echo {shlex.quote(content)} > {shlex.quote(path)}")
+    _run(device, write_files_command(directory, {name: content}))
+
+
+def write_files_command(directory: str, files: Mapping[str, str]) -> str:
+    """The shell line of ``create_file`` for each of the ``{name: content}`` files, in order (``mkdir -p`` once)."""
+    writes = (f"echo {shlex.quote(content)} > {shlex.quote(posixpath.join(directory, name))}"
+              for name, content in files.items())
+    return " && ".join([f"mkdir -p {shlex.quote(directory)}", *writes])
 
 
 def write_files(device: Device, directory: str, files: Mapping[str, str]) -> None:
     """``create_file`` for several ``{name: content}`` files in one shell round trip."""
-    if not files:
-        return
-    writes = " && ".join(f"echo {shlex.quote(content)} > {shlex.quote(posixpath.join(directory, name))}"
-                         for name, content in files.items())
-    _run(device, f"mkdir -p {shlex.quote(directory)} && {writes}")
+    if files:
+        _run(device, write_files_command(directory, files))
 
 
 def clear_directory_command(directory: str) -> str:
