@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import re
 import string
 from collections.abc import Callable, Mapping, Sequence
@@ -167,14 +168,21 @@ class SpecTask(SqliteRowsTask):
         today = cls.device_time.date()
         params: dict[str, Any] = {}
         wording: dict[str, str] = {}
-        for param in cls.spec.params:
-            pool = _pool(param, today)
+        for param, pool in zip(cls.spec.params, cls._pools()):
             count = max(param.count, 1)
             picks = [pool[int(i)] for i in rng.choice(len(pool), size=count, replace=False)]
             params[param.name] = picks[0] if param.count <= 1 else picks
             if param.reword_date:
                 wording[param.name] = reword_date(picks[0], today, rng)
         return {**params, "wording": wording, "noise_seed": int(rng.integers(2**31))}
+
+    @classmethod
+    @functools.cache
+    def _pools(cls) -> tuple[tuple[str, ...], ...]:
+        """Each parameter's values to draw from (``_pool``), made once per task: the spec and the device time are
+        the class's."""
+        today = cls.device_time.date()
+        return tuple(tuple(_pool(param, today)) for param in cls.spec.params)
 
     @property
     def goal(self) -> str:
