@@ -184,6 +184,12 @@ class SpecTask(SqliteRowsTask):
         today = cls.device_time.date()
         return tuple(tuple(_pool(param, today)) for param in cls.spec.params)
 
+    @classmethod
+    @functools.cache
+    def _spec_records(cls) -> tuple[dict[str, str], ...]:
+        """The spec's records as written (``_records``), read once per task."""
+        return tuple(_records(cls.spec, cls.kind))
+
     @property
     def goal(self) -> str:
         """The prompt with the parameters filled in, dates reworded where the spec says so."""
@@ -192,7 +198,7 @@ class SpecTask(SqliteRowsTask):
     def relevant_records(self) -> list[dict[str, Any]]:
         """The spec's records with the parameters filled in, typed."""
         return [self.kind.typed({name: _fill(text, self.params) for name, text in record.items()})
-                for record in _records(self.spec, self.kind)]
+                for record in self._spec_records()]
 
     def noise_rows(self) -> list[Row]:
         """Random rows, none whose record satisfies every exclusion condition (drawn from the noise seed)."""
