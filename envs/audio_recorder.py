@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -36,9 +36,9 @@ from android_gym.sim.system.media import is_mp4
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.files import (
     AUDIORECORDER_DATA,
-    clear_device_storage,
-    clear_directory,
-    is_directory,
+    CLEAR_STORAGE,
+    clear_directory_command,
+    empty_directory_command,
     list_files,
 )
 from android_gym.tasks.oracle import OracleStep, Selector, complete, open_app, replace_text, tap
@@ -67,24 +67,24 @@ def record_steps() -> list[OracleStep]:
 
 def recordings(device: Device) -> list[tuple[str, bytes]]:
     """``(name, contents)`` of every file in the records folder (none if the folder is gone)."""
-    if not is_directory(device, AUDIORECORDER_DATA):
-        return []
-    return [(found.name, device.pull(found.path)) for found in list_files(device, AUDIORECORDER_DATA)]
+    return [(found.name, device.pull(found.path)) for found in list_files(device, AUDIORECORDER_DATA, missing_ok=True)]
 
 
 class _AudioRecorderTask(Task):
     """Starts from a first run of the app with an empty records folder."""
 
     app_packages = (PACKAGE,)
+    #: Whether setup first deletes every file of the shared storage (``CreateFile.initialize_task`` does).
+    clears_storage: ClassVar[bool] = False
 
     def clear_state(self, device: Device) -> None:
         """The app's data as after AndroidWorld's setup (a first run), its permissions granted, and its records
-        folder present and empty."""
-        self.run(device, f"pm clear {shlex.quote(PACKAGE)}")
-        for permission in PERMISSIONS:
-            self.run(device, f"pm grant {shlex.quote(PACKAGE)} {shlex.quote(permission)}")
-        clear_directory(device, AUDIORECORDER_DATA)
-        self.run(device, f"mkdir -p {shlex.quote(AUDIORECORDER_DATA)}")
+        folder present and empty; first, for a ``clears_storage`` task, the device storage cleared. One round
+        trip."""
+        commands = [CLEAR_STORAGE] if self.clears_storage else []
+        commands.append(f"pm clear {shlex.quote(PACKAGE)}")
+        commands += [f"pm grant {shlex.quote(PACKAGE)} {shlex.quote(permission)}" for permission in PERMISSIONS]
+        self.run(device, " && ".join([*commands, empty_directory_command(AUDIORECORDER_DATA)]))
 
 
 @register_task
@@ -129,16 +129,12 @@ class AudioRecorderRecordAudioWithFileName(_AudioRecorderTask):
         """The file AndroidWorld looks for: the name with the app's extension appended."""
         return f"{self.params['file_name']}.{FORMAT_M4A}"
 
-    def clear_state(self, device: Device) -> None:
-        """``CreateFile.initialize_task``: the device storage cleared, then the app's first-run state."""
-        clear_device_storage(device)
-        super().clear_state(device)
+    clears_storage = True
 
     def teardown(self, device: Device) -> None:
         """Stop the app and clear the device storage and the records folder, as AndroidWorld does."""
         super().teardown(device)
-        clear_device_storage(device)
-        clear_directory(device, AUDIORECORDER_DATA)
+        self.run(device, f"{CLEAR_STORAGE} && {clear_directory_command(AUDIORECORDER_DATA)}")
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the records folder holds only ``<file_name>.m4a`` and it is a complete recording."""

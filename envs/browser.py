@@ -30,7 +30,7 @@ from android_gym.envs import browser_pages
 from android_gym.envs.files import _reveal_file, open_in_storage
 from android_gym.sim.apps import chrome
 from android_gym.tasks import Task, register_task
-from android_gym.tasks.files import clear_device_storage
+from android_gym.tasks.files import CLEAR_STORAGE
 from android_gym.tasks.oracle import OracleStep, Selector, complete, drag, expect, open_app, tap
 from android_gym.ui import UIElement
 
@@ -61,11 +61,9 @@ class _BrowserTask(Task):
         return {"browser_task_seed": int(rng.integers(0, 2**32))}
 
     def clear_state(self, device: Device) -> None:
-        """Automatic time on, storage and Chrome cleared."""
-        for key in ("auto_time", "auto_time_zone"):
-            self.run(device, f"settings put global {key} 1")
-        clear_device_storage(device)
-        self.run(device, f"pm clear {shlex.quote(chrome.PACKAGE)}")
+        """Automatic time on, storage and Chrome cleared (one round trip)."""
+        self.run(device, " && ".join([*(f"settings put global {key} 1" for key in ("auto_time", "auto_time_zone")),
+                                      CLEAR_STORAGE, f"pm clear {shlex.quote(chrome.PACKAGE)}"]))
 
     def seed_state(self, device: Device) -> None:
         """The page with the seed, as Download/task.html."""
@@ -78,12 +76,10 @@ class _BrowserTask(Task):
         return 1.0 if shows_success(device.ui_dump()) else 0.0
 
     def teardown(self, device: Device) -> None:
-        """Storage and Chrome cleared, automatic time off."""
+        """Storage and Chrome cleared, automatic time off (one round trip)."""
         super().teardown(device)
-        clear_device_storage(device)
-        self.run(device, f"pm clear {shlex.quote(chrome.PACKAGE)}")
-        for key in ("auto_time", "auto_time_zone"):
-            self.run(device, f"settings put global {key} 0")
+        self.run(device, " && ".join([CLEAR_STORAGE, f"pm clear {shlex.quote(chrome.PACKAGE)}",
+                                      *(f"settings put global {key} 0" for key in ("auto_time", "auto_time_zone"))]))
 
     @staticmethod
     def open_page() -> list[OracleStep]:

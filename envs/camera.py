@@ -25,7 +25,7 @@ from android_gym.device.base import Device
 from android_gym.sim.apps.camera import MODE_DESCRIPTION, PACKAGE, PHOTO_MODE, SHUTTER, VIDEO_MODE
 from android_gym.sim.system.media import is_mp4
 from android_gym.tasks import Task, register_task
-from android_gym.tasks.files import PHOTOS_DATA, VIDEOS_DATA, clear_directory, is_directory, list_files
+from android_gym.tasks.files import PHOTOS_DATA, VIDEOS_DATA, clear_directory_command, list_files
 from android_gym.tasks.oracle import OracleStep, Selector, complete, drag, open_app, tap
 
 APP_NAME = "camera"  # AndroidWorld's open-app name
@@ -64,9 +64,8 @@ class _CameraTask(Task):
         return {}
 
     def clear_state(self, device: Device) -> None:
-        """AndroidWorld's ``_clear_app_data``: empty both camera folders."""
-        clear_directory(device, PHOTOS_DATA)
-        clear_directory(device, VIDEOS_DATA)
+        """AndroidWorld's ``_clear_app_data``: empty both camera folders (one round trip)."""
+        self.run(device, " && ".join(clear_directory_command(folder) for folder in (PHOTOS_DATA, VIDEOS_DATA)))
 
     def teardown(self, device: Device) -> None:
         """Stop the camera and empty both folders again."""
@@ -80,9 +79,7 @@ class _CameraTask(Task):
 
     def is_successful(self, device: Device) -> float:
         """1.0 when ``folder`` (emptied at the start) holds exactly one file and it is valid."""
-        if not is_directory(device, self.folder):
-            return 0.0
-        files = list_files(device, self.folder)
+        files = list_files(device, self.folder, missing_ok=True)
         if len(files) != 1:
             return 0.0
         return 1.0 if self.valid(device.pull(files[0].path)) else 0.0

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
@@ -228,9 +227,8 @@ def clear_texts(device: Device) -> None:
 
 
 def empty_notebook(device: Device) -> None:
-    """Markor's notebook folder there and empty."""
-    device_files.clear_directory(device, device_files.MARKOR_DATA)
-    Task.run(device, f"mkdir -p {shlex.quote(device_files.MARKOR_DATA)}")
+    """Markor's notebook folder there and empty (one round trip)."""
+    Task.run(device, device_files.empty_directory_command(device_files.MARKOR_DATA))
 
 
 def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterable[Sequence[str]]) -> None:

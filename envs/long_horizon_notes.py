@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -184,9 +184,7 @@ def recording_named(name: str) -> lh.Check:
 
 def photos_in(device: Device, folder: str, exclude: Sequence[str] = ()) -> list[str]:
     """The names of the JPEG files directly in ``folder``, but those in ``exclude`` (the ones seeded there)."""
-    if not device_files.is_directory(device, folder):
-        return []
-    return [found.name for found in device_files.list_files(device, folder)
+    return [found.name for found in device_files.list_files(device, folder, missing_ok=True)
             if found.name not in exclude and found.name.lower().endswith(".jpg")
             and camera.is_jpeg(device.pull(found.path))]
 
@@ -202,6 +200,12 @@ def file_copied(path: str, data: bytes) -> lh.Check:
         folder, name = posixpath.split(path)
         return float(device_files.tree_snapshot(device, folder).get(name) == md5(data))
     return check
+
+
+def _mkdir(folders: Iterable[str]) -> list[str]:
+    """One ``mkdir -p`` of each folder (once, in order), as a list of that one command; empty for no folder."""
+    unique = list(dict.fromkeys(folders))
+    return [f"mkdir -p {' '.join(map(shlex.quote, unique))}"] if unique else []
 
 
 def md5(data: bytes) -> str:
@@ -396,13 +400,18 @@ class NotesTask(SubgoalTask):
             get_task(name)({}).clear_state(device)  # their clearing takes no parameters
 
     def seed_state(self, device: Device) -> None:
-        """Markor's notes and folders, Joplin's notes, the files, contacts, received texts and the clipboard."""
-        device_files.write_files(device, MARKOR_DATA, self.markor_notes())
-        for folder in self.markor_folders():
-            self.run(device, f"mkdir -p {shlex.quote(posixpath.join(MARKOR_DATA, folder))}")
+        """Markor's notes and folders, Joplin's notes, the files, contacts, received texts and the clipboard. The
+        notes and folders are made in one shell line, the files' folders in another before the files are pushed."""
+        notes = self.markor_notes()
+        notebook = [device_files.write_files_command(MARKOR_DATA, notes)] if notes else []
+        notebook += _mkdir(posixpath.join(MARKOR_DATA, folder) for folder in self.markor_folders())
+        if notebook:
+            self.run(device, " && ".join(notebook))
         joplin.NOTES.insert(device, self.joplin_rows())
-        for path, data in self.storage_files().items():
-            self.run(device, f"mkdir -p {shlex.quote(posixpath.dirname(path))}")
+        files = self.storage_files()
+        for command in _mkdir(map(posixpath.dirname, files)):
+            self.run(device, command)
+        for path, data in files.items():
             device.push(data, path)
         lh.seed_people(device, self.contacts().items(), self.inbox())
         clip = self.clipboard_text()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import posixpath
+import shlex
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -41,19 +42,20 @@ from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps.markor import NEW_FILE_TYPES, PACKAGE
 from android_gym.tasks import Task, register_task
 from android_gym.tasks import params as gen
-from android_gym.tasks.files import FOLDER as FOLDER_ENTRY
 from android_gym.tasks.files import (
+    CLEAR_STORAGE,
     MARKOR_DATA,
-    clear_device_storage,
     clear_directory,
-    create_file,
+    empty_directory_command,
     file_text,
     is_directory,
     kept,
     list_files,
     tree_snapshot,
     write_files,
+    write_files_command,
 )
+from android_gym.tasks.files import FOLDER as FOLDER_ENTRY
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
@@ -243,11 +245,9 @@ class _MarkorTask(Task):
         self.before: dict[str, str] = {}
 
     def clear_state(self, device: Device) -> None:
-        """Every file of the storage gone (for the validator-based tasks), the notebook empty."""
-        if self.clears_storage:
-            clear_device_storage(device)
-        clear_directory(device, MARKOR_DATA)
-        self.run(device, f"mkdir -p {MARKOR_DATA}")
+        """Every file of the storage gone (for the validator-based tasks), the notebook empty (one round trip)."""
+        commands = [CLEAR_STORAGE] if self.clears_storage else []
+        self.run(device, " && ".join([*commands, empty_directory_command(MARKOR_DATA)]))
 
     def seed_state(self, device: Device) -> None:
         """Write the task's files, then remember the notebook as they left it."""
@@ -410,9 +410,9 @@ class MarkorEditNote(_MarkorTask):
         return _EDIT_TEMPLATES[self.params["edit_type"]].format(**self.params)
 
     def write(self, device: Device) -> None:
-        """The noise, then the note."""
-        write_files(device, MARKOR_DATA, self.params["noise_files"])
-        create_file(device, MARKOR_DATA, self.params["file_name"], self.params["original_content"])
+        """The noise, then the note (one line: a note named as a noise file is written over it either way)."""
+        write_files(device, MARKOR_DATA, {**self.params["noise_files"],
+                                          self.params["file_name"]: self.params["original_content"]})
 
     def expected(self) -> str:
         """The text the note must hold (compared stripped and fuzzily)."""
@@ -460,9 +460,10 @@ class MarkorDeleteNote(_MarkorTask):
                 "noise_files": _noise(rng, file_name, exclude=(file_name,))}
 
     def write(self, device: Device) -> None:
-        """The note, then the noise (``DeleteFile.initialize_task``)."""
-        create_file(device, MARKOR_DATA, self.params["file_name"], self.params["file_content"])
-        write_files(device, MARKOR_DATA, self.params["noise_files"])
+        """The note, then the noise (``DeleteFile.initialize_task``; one line: a noise file named as the note is
+        written over it either way)."""
+        write_files(device, MARKOR_DATA, {self.params["file_name"]: self.params["file_content"],
+                                          **self.params["noise_files"]})
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the note is gone and every other note is untouched."""
@@ -505,11 +506,12 @@ class MarkorDeleteNewestNote(_MarkorTask):
         return names[int(np.argmax(self.params["minutes"]))]
 
     def write(self, device: Device) -> None:
-        """Each note, then its time (``touch -d``), relative to the task's device time."""
+        """Each note, then the notes' times (``touch -d``, one line), relative to the task's device time."""
         write_files(device, MARKOR_DATA, self.params["notes"])
-        for name, minutes in zip(self.params["notes"], self.params["minutes"]):
-            when = (self.device_time + dt.timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%S")
-            self.run(device, f"touch -d {when} {posixpath.join(MARKOR_DATA, name)}")
+        self.run(device, " && ".join(
+            f"touch -d {(self.device_time + dt.timedelta(minutes=minutes)).strftime('%Y-%m-%dT%H:%M:%S')} "
+            f"{shlex.quote(posixpath.join(MARKOR_DATA, name))}"
+            for name, minutes in zip(self.params["notes"], self.params["minutes"])))
 
     def is_successful(self, device: Device) -> float:
         """1.0 when exactly the newest note is gone and the others are untouched."""
@@ -574,9 +576,9 @@ class MarkorMoveNote(_MarkorTask):
     def write(self, device: Device) -> None:
         """The noise, the note, the destination folder (``MoveFile.initialize_task``)."""
         source = posixpath.join(MARKOR_DATA, self.params["source_folder"])
-        write_files(device, source, self.params["noise_files"])
-        create_file(device, source, self.params["file_name"], self.params["file_content"])
-        self.run(device, f"mkdir -p {posixpath.join(MARKOR_DATA, self.params['destination_folder'])}")
+        files = {**self.params["noise_files"], self.params["file_name"]: self.params["file_content"]}
+        destination = shlex.quote(posixpath.join(MARKOR_DATA, self.params["destination_folder"]))
+        self.run(device, f"{write_files_command(source, files)} && mkdir -p {destination}")  # one line
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the note left the source for the destination unchanged, and nothing else changed."""
@@ -667,9 +669,9 @@ class _RenameTask(_MarkorTask):
     complexity = 1.2
 
     def write(self, device: Device) -> None:
-        """The note, then the noise."""
-        create_file(device, MARKOR_DATA, self.params["original_name"], self.params["original_content"])
-        write_files(device, MARKOR_DATA, self.params["noise_files"])
+        """The note, then the noise (one line: a noise file named as the note is written over it either way)."""
+        write_files(device, MARKOR_DATA, {self.params["original_name"]: self.params["original_content"],
+                                          **self.params["noise_files"]})
 
     def content_ok(self, device: Device) -> bool:
         """Whether the renamed note holds what the goal asks."""

@@ -42,7 +42,7 @@ from android_gym.sim.apps.vlc_library import DB_PATH
 from android_gym.sim.system.media import MessageVideo, message_videos
 from android_gym.tasks import register_task
 from android_gym.tasks.base import Task
-from android_gym.tasks.files import clear_device_storage, clear_directory
+from android_gym.tasks.files import CLEAR_STORAGE, clear_directory_command
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -125,9 +125,8 @@ def clear_library(device: Device) -> None:
 
 
 def clear_videos(device: Device) -> None:
-    """``clear_internal_storage`` and ``VLCVideos`` emptied."""
-    clear_device_storage(device)
-    clear_directory(device, VIDEOS_PATH)
+    """``clear_internal_storage`` and ``VLCVideos`` emptied (one round trip)."""
+    Task.run(device, f"{CLEAR_STORAGE} && {clear_directory_command(VIDEOS_PATH)}")
 
 
 def video_specs(rng: np.random.Generator, names: Sequence[str]) -> list[list[Any]]:

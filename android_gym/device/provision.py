@@ -33,6 +33,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from android_gym.device.app_snapshots import (
+    DATA_DIR,
+    DE_DATA_DIR,
+    DEVICE_DIR,
+    MISSING,
+    NO_SNAPSHOT,
+    SNAPSHOT_DIR,
+    restore_command,
+    snapshot_path,
+)
 from android_gym.device.base import Device
 from android_gym.errors import ProvisionError
 from android_gym.sim.system.apk import ApkError, read_apk
@@ -47,11 +57,6 @@ if TYPE_CHECKING:
     from android_gym.device.emulator_grpc import EmulatorGrpc
 
 MANIFEST_PATH = Path(__file__).with_name("apps.toml")
-#: Where pushed APKs wait for ``pm install`` and where app data snapshots are kept (root only).
-DEVICE_DIR = "/data/local/tmp/android_gym"
-SNAPSHOT_DIR = f"{DEVICE_DIR}/app_data"
-#: Where an app keeps its data: credential-protected (``/data/data``) and device-protected storage.
-DATA_DIR, DE_DATA_DIR = "/data/data", "/data/user_de/0"
 #: F-Droid's repository, then its archive, where a build goes once newer ones replace it.
 FDROID_MIRRORS = ("https://f-droid.org/repo/", "https://f-droid.org/archive/")
 #: The ``settings global`` scales that ``adb shell settings put global <name> 0`` sets to turn animations off.
@@ -250,18 +255,14 @@ def _install(device: Device, spec: AppSpec, data: bytes, downgrade: bool) -> Non
 
 
 # ----- app data snapshots -------------------------------------------------------------------------------------
-def _snapshot_path(package: str) -> str:
-    return f"{SNAPSHOT_DIR}/{package}"
-
-
 def has_app_snapshot(device: Device, package: str) -> bool:
     """Whether a complete snapshot of the package's data is on the device."""
-    return device.shell(f"[ -f {shlex.quote(_snapshot_path(package) + '/installed')} ]").ok
+    return device.shell(f"[ -f {shlex.quote(snapshot_path(package) + '/installed')} ]").ok
 
 
 def _snapshot_stamps(device: Device, packages: Sequence[str]) -> dict[str, str]:
     """The install stamp each existing snapshot was taken from, by package (one round trip)."""
-    script = "; ".join(f"printf '%s\\t' {shlex.quote(package)}; cat {shlex.quote(_snapshot_path(package))}/installed"
+    script = "; ".join(f"printf '%s\\t' {shlex.quote(package)}; cat {shlex.quote(snapshot_path(package))}/installed"
                        " 2>/dev/null; echo" for package in packages)
     stamps = {}
     for line in device.shell(script).output.splitlines():
@@ -276,7 +277,7 @@ def _snapshot_states(device: Device, states: dict[str, PackageState]) -> None:
     written beside the old one and moved in place at the end, so an interrupted copy never counts."""
     commands = [f"mkdir -p {SNAPSHOT_DIR}", f"chmod 700 {DEVICE_DIR}"]
     for package, state in states.items():
-        target = _snapshot_path(package)
+        target = snapshot_path(package)
         new, data, de = (shlex.quote(path) for path in (f"{target}.new", f"{DATA_DIR}/{package}",
                                                         f"{DE_DATA_DIR}/{package}"))
         commands += [f"am force-stop {shlex.quote(package)}", f"rm -rf {new}", f"mkdir {new}",
@@ -300,30 +301,15 @@ def snapshot_app_data(device: Device, packages: Sequence[str]) -> None:
 
 
 def restore_app_data(device: Device, packages: Sequence[str], missing_ok: bool = False) -> None:
-    """Bring the data of ``packages`` back to their snapshots, all in one shell round trip: for each app,
-    ``am force-stop``, empty its data directories, copy the snapshot back with ``cp -a``, ``restorecon -RD``.
+    """Bring the data of ``packages`` back to their snapshots, all in one shell round trip (``restore_command``).
     A package without a snapshot is an error, or skipped with ``missing_ok`` (on a device that has no snapshots at
     all, after one test of their folder)."""
-    if not packages:
+    command = restore_command(packages, missing_ok)
+    if not command:
         return
-    script = []
-    for package in packages:
-        snapshot = shlex.quote(_snapshot_path(package))
-        data, de = shlex.quote(f"{DATA_DIR}/{package}"), shlex.quote(f"{DE_DATA_DIR}/{package}")
-        restore = " && ".join([
-            f"am force-stop {shlex.quote(package)}", f"find {data} -mindepth 1 -delete",
-            f"cp -a {snapshot}/ce/. {data}/", f"restorecon -RD {data}",
-            f"{{ [ ! -d {snapshot}/de ] || {{ find {de} -mindepth 1 -delete && cp -a {snapshot}/de/. {de}/ && "
-            f"restorecon -RD {de}; }}; }}"])
-        report = shlex.quote(f"no snapshot: {_snapshot_path(package)}")
-        missing = "true" if missing_ok else f"{{ echo {report}; exit 3; }}"
-        script.append(f"if [ -f {snapshot}/installed ]; then {restore}; else {missing}; fi")
-    command = " && ".join(script)
-    if missing_ok:
-        command = f"if [ -d {SNAPSHOT_DIR} ]; then {command}; fi"
     result = device.shell(command)
-    if result.exit_code == 3:
-        missing_path = result.output.strip().removeprefix("no snapshot: ")
+    if result.exit_code == MISSING:
+        missing_path = result.output.strip().removeprefix(NO_SNAPSHOT)
         raise ProvisionError(f"no app data snapshot at {missing_path}: run `android-gym setup-device` first")
     if not result.ok:
         raise ProvisionError(f"restoring app data failed: {result.output.strip()}")

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from android_gym.device.app_snapshots import restore_command
 from android_gym.device.base import Device
 from android_gym.errors import TaskSetupError
 from android_gym.sim import keycodes
@@ -77,8 +78,11 @@ class Task:
         self.seed_state(device)
 
     def prepare(self, device: Device) -> None:
-        """Fix the device clock at ``device_time``, stop the task's apps and go to the home screen."""
-        commands = fixed_time_commands(self.device_time)
+        """Bring the task's apps' data back to their snapshots on a device ``android-gym setup-device`` provisioned
+        (AndroidWorld's ``restore_snapshot``; nothing where there are none), fix the device clock at
+        ``device_time``, stop the task's apps and go to the home screen."""
+        commands = [restore_command(self.app_packages, missing_ok=True)] if self.app_packages else []
+        commands += fixed_time_commands(self.device_time)
         commands += [f"am force-stop {shlex.quote(package)}" for package in self.app_packages]
         self.run(device, " && ".join(commands))  # one shell round trip
         device.key(keycodes.HOME)

@@ -59,10 +59,13 @@ def _parse_full_time(date: str, time: str, zone: str) -> dt.datetime:
     return stamp + dt.timedelta(microseconds=int((fraction or "0")[:6].ljust(6, "0")))
 
 
-def list_files(device: Device, directory: str) -> list[FileInfo]:
+def list_files(device: Device, directory: str, missing_ok: bool = False) -> list[FileInfo]:
     """Regular files directly in ``directory`` with size and time, from ``ls DIR -ll -au`` as AndroidWorld's
-    ``get_file_list_with_metadata`` reads them; ``TaskSetupError`` if it is not a directory."""
+    ``get_file_list_with_metadata`` reads them; if it is not a directory, none with ``missing_ok``, else
+    ``TaskSetupError``."""
     if not is_directory(device, directory):
+        if missing_ok:
+            return []
         raise TaskSetupError(f"{directory} is not a directory on the device")
     files = []
     for line in _run(device, f"ls {shlex.quote(directory)} -ll -au").splitlines():
@@ -99,29 +102,48 @@ def file_text(device: Device, path: str) -> str | None:
 def create_file(device: Device, directory: str, name: str, content: str) -> None:
     """AndroidWorld's ``create_file``: ``echo 'content' > directory/name`` after ``mkdir -p``, so the file holds
     the content and a newline."""
-    path = posixpath.join(directory, name)
-    _run(device, f"mkdir -p {shlex.quote(directory)} && echo {shlex.quote(content)} > {shlex.quote(path)}")
+    _run(device, write_files_command(directory, {name: content}))
+
+
+def write_files_command(directory: str, files: Mapping[str, str]) -> str:
+    """The shell line of ``create_file`` for each of the ``{name: content}`` files, in order (``mkdir -p`` once)."""
+    writes = (f"echo {shlex.quote(content)} > {shlex.quote(posixpath.join(directory, name))}"
+              for name, content in files.items())
+    return " && ".join([f"mkdir -p {shlex.quote(directory)}", *writes])
 
 
 def write_files(device: Device, directory: str, files: Mapping[str, str]) -> None:
     """``create_file`` for several ``{name: content}`` files in one shell round trip."""
-    if not files:
-        return
-    writes = " && ".join(f"echo {shlex.quote(content)} > {shlex.quote(posixpath.join(directory, name))}"
-                         for name, content in files.items())
-    _run(device, f"mkdir -p {shlex.quote(directory)} && {writes}")
+    if files:
+        _run(device, write_files_command(directory, files))
+
+
+def clear_directory_command(directory: str) -> str:
+    """The shell command of ``clear_directory``, braced so that it joins other commands with ``&&`` in one line."""
+    quoted = shlex.quote(directory)
+    return f"{{ [ ! -d {quoted} ] || find {quoted} -mindepth 1 -delete; }}"
 
 
 def clear_directory(device: Device, directory: str) -> None:
     """Remove everything inside ``directory`` (hidden entries too), keeping it; nothing happens if it is missing."""
+    _run(device, clear_directory_command(directory))  # one round trip
+
+
+def empty_directory_command(directory: str) -> str:
+    """A shell command leaving ``directory`` there and empty: ``clear_directory``, then ``mkdir -p`` (the same,
+    made first: a missing folder has nothing to delete)."""
     quoted = shlex.quote(directory)
-    _run(device, f"[ ! -d {quoted} ] || find {quoted} -mindepth 1 -delete")  # one round trip
+    return f"mkdir -p {quoted} && find {quoted} -mindepth 1 -delete"
+
+
+#: AndroidWorld's ``clear_internal_storage`` as a shell command (``clear_device_storage``).
+CLEAR_STORAGE = f"find {EXTERNAL_STORAGE} -mindepth 1 -type f -delete"
 
 
 def clear_device_storage(device: Device) -> None:
     """AndroidWorld's ``clear_internal_storage``: delete every regular file under external storage, leaving the
     folders. (Its second half, deleting MediaStore download rows, has no effect on files and is left out.)"""
-    _run(device, f"find {EXTERNAL_STORAGE} -mindepth 1 -type f -delete")
+    _run(device, CLEAR_STORAGE)
 
 
 def tree_snapshot(device: Device, directory: str) -> dict[str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import re
 import string
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +25,7 @@ from google.protobuf import text_format
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.errors import SpecError
+from android_gym.sim import keycodes
 from android_gym.task_specs import task_spec_pb2 as pb
 from android_gym.tasks.draws import exact_draws
 from android_gym.tasks.oracle import OracleStep, act
@@ -166,14 +168,27 @@ class SpecTask(SqliteRowsTask):
         today = cls.device_time.date()
         params: dict[str, Any] = {}
         wording: dict[str, str] = {}
-        for param in cls.spec.params:
-            pool = _pool(param, today)
+        for param, pool in zip(cls.spec.params, cls._pools()):
             count = max(param.count, 1)
             picks = [pool[int(i)] for i in rng.choice(len(pool), size=count, replace=False)]
             params[param.name] = picks[0] if param.count <= 1 else picks
             if param.reword_date:
                 wording[param.name] = reword_date(picks[0], today, rng)
         return {**params, "wording": wording, "noise_seed": int(rng.integers(2**31))}
+
+    @classmethod
+    @functools.cache
+    def _pools(cls) -> tuple[tuple[str, ...], ...]:
+        """Each parameter's values to draw from (``_pool``), made once per task: the spec and the device time are
+        the class's."""
+        today = cls.device_time.date()
+        return tuple(tuple(_pool(param, today)) for param in cls.spec.params)
+
+    @classmethod
+    @functools.cache
+    def _spec_records(cls) -> tuple[dict[str, str], ...]:
+        """The spec's records as written (``_records``), read once per task."""
+        return tuple(_records(cls.spec, cls.kind))
 
     @property
     def goal(self) -> str:
@@ -183,7 +198,7 @@ class SpecTask(SqliteRowsTask):
     def relevant_records(self) -> list[dict[str, Any]]:
         """The spec's records with the parameters filled in, typed."""
         return [self.kind.typed({name: _fill(text, self.params) for name, text in record.items()})
-                for record in _records(self.spec, self.kind)]
+                for record in self._spec_records()]
 
     def noise_rows(self) -> list[Row]:
         """Random rows, none whose record satisfies every exclusion condition (drawn from the noise seed)."""
@@ -241,9 +256,10 @@ class SpecTask(SqliteRowsTask):
         super().clear_state(device)
 
     def teardown(self, device: Device) -> None:
-        """Empty the app's table (as AndroidWorld's IR tasks do), then stop the app."""
+        """Empty the app's table (as AndroidWorld's IR tasks do), which stops the app first (the task's only one, so
+        the base teardown's stop would find it stopped), then go home."""
         self.table.clear(device)
-        super().teardown(device)
+        device.key(keycodes.HOME)
 
     def oracle(self) -> list[OracleStep]:
         """Bring the relevant rows on screen, then answer."""

@@ -190,6 +190,13 @@ def test_a_directory_s_action_runs_once_before_it_or_a_path_inside_or_above_it_i
     fs.before_first_use("/data/data/c", None)
     fs.host_path("/data")
     assert runs == ["a", "b"]
+    fs.before_first_use("/data/user_de/0/d/sub", lambda: runs.append("d/sub"))
+    fs.before_first_use("/data/user_de/0/d", lambda: runs.append("d"))
+    fs.before_first_use("/data/user_de/0/e", lambda: runs.append("e"))
+    fs.host_path("/data/user_de/0/d")  # the directory itself, above another: both, in the order given
+    assert runs == ["a", "b", "d/sub", "d"]
+    fs.host_path("/")
+    assert runs == ["a", "b", "d/sub", "d", "e"]
 
 
 def test_the_clock_can_do_work_of_an_earlier_moment():

@@ -8,7 +8,7 @@ from contextlib import closing
 import pytest
 
 from android_gym.sim.phone import Phone
-from android_gym.sim.system.telephony import DEFAULT_SUB_ID, SMS_APP_PACKAGE, phone_numbers_equal
+from android_gym.sim.system.telephony import DEFAULT_SUB_ID, SMS_APP_PACKAGE, _digits_glob, phone_numbers_equal
 
 METACHARACTERS = "'; rm -rf /sdcard; \"$(reboot)\""
 
@@ -196,3 +196,31 @@ def test_same_actions_same_database():
     ("4155551234", "6505551234", False), ("12345", "12345", True), ("12345", "2345", False)])
 def test_loose_phone_number_compare(a, b, equal):
     assert bool(phone_numbers_equal(a, b)) is equal
+
+
+def test_the_thread_lookups_glob_lets_every_equal_number_through():
+    # Numbers in every form a sender or a canonical address takes (country codes, separators, short codes), and
+    # their digit strings cut at the front: every pair PHONE_NUMBERS_EQUAL calls equal matches the GLOB pattern.
+    bases = ["+15551234567", "555-123-4567", "(555) 123 4567", "+44 20 7946 0958", "02079460958", "12345", "2345",
+             "+1 (650) 555-0100", "6505550100", "911", "+49.30.1234567", "301234567", "1234567", "01234567"]
+    numbers = bases + [digits[cut:] for digits in ("".join(filter(str.isdigit, n)) for n in bases)
+                       for cut in range(1, 6) if len(digits) > cut]
+    with closing(sqlite3.connect(":memory:")) as db:
+        pairs = [(a, b) for a in numbers for b in numbers if phone_numbers_equal(a, b)]
+        assert len(pairs) > len(numbers)  # not only each number with itself
+        for a, b in pairs:
+            assert db.execute("SELECT ? GLOB ?", (a, _digits_glob(b))).fetchone() == (1,), (a, b)
+
+
+def test_a_text_finds_the_canonical_address_of_its_number_in_another_form_among_many(phone):
+    for index in range(300):  # the addresses earlier episodes left (an SMS task's clear keeps them), one of them ours
+        phone.telephony.deliver_sms(f"+1650555{index:04d}", "earlier")
+    with closing(raw(phone)) as db:
+        db.executescript("DELETE FROM sms; DELETE FROM threads;")
+    first = phone.telephony.deliver_sms("+1 (650) 555-0123", "first")
+    second = phone.telephony.deliver_sms("6505550123", "second")
+    with closing(raw(phone)) as db:
+        threads = [db.execute("SELECT thread_id FROM sms WHERE _id=?", (row,)).fetchone()[0] for row in (first, second)]
+        assert threads[0] == threads[1]
+        assert db.execute("SELECT address FROM canonical_addresses WHERE _id = (SELECT recipient_ids FROM threads "
+                          "WHERE _id=?)", (threads[0],)).fetchone() == ("+16505550123",)

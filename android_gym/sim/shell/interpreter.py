@@ -78,13 +78,14 @@ _READ_ONLY_SUBCOMMANDS = {"settings": frozenset({"get", "list"}), "content": fro
 #: Commands that write only what apps keep (files and databases: through the file system, ``sqlite3`` or a content
 #: provider), and the subcommands that do for other commands; and commands that redraw the screen themselves for
 #: whatever else they change (a setting, the app in front stopped; the device time, which the frame checks on its
-#: own; a broadcast's receivers: the media scan, Clipper's clipboard, the accessibility forwarder's flags). After them
-#: the shell leaves the screen to ``data_changed``, which keeps the home screen's frame.
+#: own; a broadcast's receivers: the media scan, Clipper's clipboard, the accessibility forwarder's flags; a runtime
+#: permission, which no screen of the launcher shows, and whose revoking stops the app as ``force-stop`` does). After
+#: them the shell leaves the screen to ``data_changed``, which keeps the home screen's frame.
 _DATA_ONLY = frozenset({
     "chgrp", "chmod", "chown", "content", "cp", "date", "find", "mkdir", "mv", "restorecon", "rm", "rmdir",
     "sqlite3", "tee", "touch",
 })
-_DATA_ONLY_SUBCOMMANDS = {"am": frozenset({"force-stop", "broadcast"}), "pm": frozenset({"clear"}),
+_DATA_ONLY_SUBCOMMANDS = {"am": frozenset({"force-stop", "broadcast"}), "pm": frozenset({"clear", "grant", "revoke"}),
                           "settings": frozenset({"put", "delete"})}
 
 

@@ -93,6 +93,13 @@ def host_times(hosts: Sequence[Path]) -> list[int | None]:
     return [_mtime_ns(host) for host in hosts]
 
 
+def _above(path: str) -> Iterator[str]:
+    """The directories above the normalized ``path``, up to ``/``."""
+    while path != "/":
+        path = posixpath.dirname(path)
+        yield path
+
+
 class FileSystem:
     """Android paths backed by files under ``root`` on the host; files carry device (virtual clock) times.
 
@@ -106,6 +113,7 @@ class FileSystem:
         self._clock = clock
         self._hosts: dict[tuple[str, str], Path] = {}  # host_path's answers (paths are immutable)
         self._before_use: dict[str, Callable[[], object]] = {}  # see ``before_first_use``
+        self._above_use: frozenset[str] | None = None  # the directories above those, made when first needed
         self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
@@ -143,6 +151,7 @@ class FileSystem:
         """Run ``action`` once, before ``host_path`` first resolves ``directory``, a path inside it or a directory
         above it (where a listing or a walk would reach it): what an app started on first need puts in its data
         directory is there before anything can look. ``None`` forgets the directory's action."""
+        self._above_use = None
         if action is None:
             self._before_use.pop(normalize(directory), None)
             return
@@ -150,10 +159,19 @@ class FileSystem:
         self._hosts.clear()  # a path resolved before may lead to the directory: check it again
 
     def _use(self, path: str) -> None:
-        """Run the ``before_first_use`` actions of the directories ``path`` leads to (it, one inside it or above)."""
-        for directory in [d for d in self._before_use if path == d or d.startswith(path.rstrip("/") + "/")
-                          or path.startswith(d + "/")]:
+        """Run the ``before_first_use`` actions of the directories ``path`` (normalized) leads to (it, one inside it
+        or above), in the order they were given: the directories above ``path`` are looked up, and only a path above
+        one of the directories (``/data``, a walk's start) compares with each."""
+        if self._above_use is None:
+            self._above_use = frozenset(above for directory in self._before_use for above in _above(directory))
+        if path in self._above_use:
+            inside = path.rstrip("/") + "/"
+            leads = {d for d in self._before_use if d == path or d.startswith(inside) or path.startswith(d + "/")}
+        else:
+            leads = {directory for directory in (path, *_above(path)) if directory in self._before_use}
+        for directory in [d for d in self._before_use if d in leads] if leads else ():
             action = self._before_use.pop(directory, None)
+            self._above_use = None
             if action is not None:  # an earlier action may have run it
                 action()
 

@@ -150,6 +150,15 @@ def phone_numbers_equal(a: str | None, b: str | None, *_flags: Any) -> int:
     return int(da.endswith(db) or db.endswith(da))
 
 
+def _digits_glob(number: str) -> str:
+    """A GLOB pattern every address ``phone_numbers_equal`` to ``number`` (which has digits) matches: its last
+    ``MIN_MATCH`` digits (all of them when it has fewer) in order, anything around them. SQLite tells it without a
+    call into Python, so a lookup asks ``PHONE_NUMBERS_EQUAL`` only of the few addresses that match: the canonical
+    addresses are never deleted by the SMS tasks' clear (``DELETE FROM sms; DELETE FROM threads``, as AndroidWorld),
+    so they pile up over the episodes, and a call per address made each text cost more than the one before."""
+    return "*" + "*".join(_NON_DIGIT.sub("", number)[-MIN_MATCH:]) + "*"
+
+
 class Telephony(SqliteProvider):
     """``com.android.providers.telephony``: owns ``mmssms.db`` (rollback journal, ``PHONE_NUMBERS_EQUAL``
     registered) and answers ``content://sms`` requests."""
@@ -181,9 +190,9 @@ class Telephony(SqliteProvider):
         if is_email_address(address):
             address = _addr_spec(address).lower()
         if is_phone_number(address):
-            row = db.execute("SELECT _id FROM canonical_addresses WHERE address=? OR "
-                             f"PHONE_NUMBERS_EQUAL(address, ?, 0, {MIN_MATCH}) ORDER BY _id LIMIT 1",
-                             (address, address)).fetchone()
+            row = db.execute("SELECT _id FROM canonical_addresses WHERE address=? OR (address GLOB ? AND "
+                             f"PHONE_NUMBERS_EQUAL(address, ?, 0, {MIN_MATCH})) ORDER BY _id LIMIT 1",
+                             (address, _digits_glob(address), address)).fetchone()
         else:
             row = db.execute("SELECT _id FROM canonical_addresses WHERE address=? ORDER BY _id LIMIT 1",
                              (address,)).fetchone()
