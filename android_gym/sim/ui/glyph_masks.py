@@ -48,13 +48,15 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
     x1 = max(x + mask.shape[1] for mask, x, _ in placed)
     y1 = max(y + mask.shape[0] for mask, _, y in placed)
     canvas = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    inked_to = x0  # the glyphs so far ink nothing right of this column
     for mask, x, y in placed:
         region = canvas[y - y0:y - y0 + mask.shape[0], x - x0:x - x0 + mask.shape[1]]
-        if region.any():  # overlapping the glyphs before it: screen blend
-            under = region.astype(np.int32)
+        if x < inked_to and region.any():  # over the glyphs before it: screen blend
+            under = region.astype(np.uint16)  # 255 * 255 + 127 fits
             region[...] = under + mask - (under * mask + 127) // 255
         else:
             region[...] = mask
+        inked_to = max(inked_to, x + mask.shape[1])
     return Image.fromarray(canvas, "L"), (x0, y0)
 
 
