@@ -70,6 +70,14 @@ _STAT_EXTRAS = tuple(name for name in ("st_atime", "st_mtime", "st_ctime", "st_a
 _HOST_PATHS_KEPT = 1024
 
 
+def _and_above(path: str) -> Iterator[str]:
+    """A normalised absolute path, then each directory above it up to ``/``."""
+    yield path
+    while path != "/":
+        path = posixpath.dirname(path)
+        yield path
+
+
 def inode_of(path: str) -> int:
     """A stable inode number for an Android path: ext4's root is inode 2 and the first ordinary one is 11; the
     others are derived from the path, so listings never show the host's inode numbers and do not change
@@ -102,6 +110,7 @@ class FileSystem:
         self._clock = clock
         self._hosts: dict[tuple[str, str], Path] = {}  # host_path's answers (paths are immutable)
         self._before_use: dict[str, Callable[[], object]] = {}  # see ``before_first_use``
+        self._leading: set[str] | None = None  # those directories and every one above them, made when asked
         self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
@@ -139,6 +148,7 @@ class FileSystem:
         """Run ``action`` once, before ``host_path`` first resolves ``directory``, a path inside it or a directory
         above it (where a listing or a walk would reach it): what an app started on first need puts in its data
         directory is there before anything can look. ``None`` forgets the directory's action."""
+        self._leading = None
         if action is None:
             self._before_use.pop(normalize(directory), None)
             return
@@ -147,11 +157,16 @@ class FileSystem:
 
     def _use(self, path: str) -> None:
         """Run the ``before_first_use`` actions of the directories ``path`` leads to (it, one inside it or above)."""
+        if self._leading is None:
+            self._leading = {up for directory in self._before_use for up in _and_above(directory)}
+        if path not in self._leading and not any(up in self._before_use for up in _and_above(path)):
+            return  # (most paths: found in a few set look-ups, not by comparing with every directory)
         for directory in [d for d in self._before_use if path == d or d.startswith(path.rstrip("/") + "/")
                           or path.startswith(d + "/")]:
             action = self._before_use.pop(directory, None)
             if action is not None:  # an earlier action may have run it
                 action()
+        self._leading = None
 
     def host_path(self, path: str, cwd: str = "/") -> Path:
         """Host path of an Android path (never outside ``root``: ``..`` stops at ``/``)."""
