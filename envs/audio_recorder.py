@@ -79,12 +79,11 @@ class _AudioRecorderTask(Task):
 
     def clear_state(self, device: Device) -> None:
         """The app's data as after AndroidWorld's setup (a first run), its permissions granted, and its records
-        folder present and empty."""
-        self.run(device, f"pm clear {shlex.quote(PACKAGE)}")
-        for permission in PERMISSIONS:
-            self.run(device, f"pm grant {shlex.quote(PACKAGE)} {shlex.quote(permission)}")
-        clear_directory(device, AUDIORECORDER_DATA)
-        self.run(device, f"mkdir -p {shlex.quote(AUDIORECORDER_DATA)}")
+        folder present and empty (one shell round trip)."""
+        package, folder = shlex.quote(PACKAGE), shlex.quote(AUDIORECORDER_DATA)
+        grants = [f"pm grant {package} {shlex.quote(permission)}" for permission in PERMISSIONS]
+        self.run(device, " && ".join([f"pm clear {package}", *grants, f"mkdir -p {folder}",
+                                      f"find {folder} -mindepth 1 -delete"]))
 
 
 @register_task
