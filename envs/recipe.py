@@ -188,14 +188,17 @@ def recipe_row(title: str, description: str = "", servings: str = "", preparatio
 _RECIPE_CHOICES = (_BASE_RECIPES, _DESCRIPTIONS, _SERVINGS, PREP_TIMES, _DIRECTIONS_ADDITIONS, _INGREDIENT_DESCRIPTORS)
 
 
+#: Each base recipe's directions with each added sentence.
+_DIRECTIONS = tuple(tuple(f"{directions} {addition}" for addition in _DIRECTIONS_ADDITIONS)
+                    for _, directions in _BASE_RECIPES)
+
+
 def _recipe(choices: Sequence[int]) -> Row:
     """The recipe of one draw of each of ``_RECIPE_CHOICES`` (indices into them)."""
     title, description, servings, preparation_time, addition, ingredients = choices
-    name, directions = _BASE_RECIPES[title]
-    return recipe_row(name, description=_DESCRIPTIONS[description], servings=_SERVINGS[servings],
-                      preparation_time=PREP_TIMES[preparation_time],
-                      directions=f"{directions} {_DIRECTIONS_ADDITIONS[addition]}",
-                      ingredients=_INGREDIENT_DESCRIPTORS[ingredients])
+    return recipe_row(_BASE_RECIPES[title][0], _DESCRIPTIONS[description], _SERVINGS[servings],
+                      PREP_TIMES[preparation_time], "", _INGREDIENT_DESCRIPTORS[ingredients],
+                      _DIRECTIONS[title][addition])
 
 
 def _pick(rng: Rng, options: Sequence[str]) -> str:
