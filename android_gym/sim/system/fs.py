@@ -157,9 +157,10 @@ class FileSystem:
 
     def _use(self, path: str) -> None:
         """Run the ``before_first_use`` actions of the directories ``path`` leads to (it, one inside it or above)."""
-        if self._leading is None:
-            self._leading = {up for directory in self._before_use for up in _and_above(directory)}
-        if path not in self._leading and not any(up in self._before_use for up in _and_above(path)):
+        leading = self._leading
+        if leading is None:
+            leading = self._leading = {up for directory in self._before_use for up in _and_above(directory)}
+        if path not in leading and not any(up in self._before_use for up in _and_above(path)):
             return  # (most paths: found in a few set look-ups, not by comparing with every directory)
         for directory in [d for d in self._before_use if path == d or d.startswith(path.rstrip("/") + "/")
                           or path.startswith(d + "/")]:
