@@ -50,13 +50,15 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
     canvas = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
     inked_to = x0  # the glyphs so far ink nothing right of this column
     for mask, x, y in placed:
-        region = canvas[y - y0:y - y0 + mask.shape[0], x - x0:x - x0 + mask.shape[1]]
+        height, width = mask.shape
+        region = canvas[y - y0:y - y0 + height, x - x0:x - x0 + width]
         if x < inked_to and region.any():  # over the glyphs before it: screen blend
             under = region.astype(np.uint16)  # 255 * 255 + 127 fits
             region[...] = under + mask - (under * mask + 127) // 255
         else:
             region[...] = mask
-        inked_to = max(inked_to, x + mask.shape[1])
+        if x + width > inked_to:
+            inked_to = x + width
     return Image.fromarray(canvas, "L"), (x0, y0)
 
 
