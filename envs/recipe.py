@@ -19,9 +19,10 @@ else.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,7 +31,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.sim.apps.broccoli import DB_PATH, PACKAGE, direction_items, ingredient_items
 from android_gym.tasks import register_task
-from android_gym.tasks.draws import Rng, exact_draws
+from android_gym.tasks.draws import Rng, exact_draws, integer_rows
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -182,6 +183,24 @@ def recipe_row(title: str, description: str = "", servings: str = "", preparatio
             "source": source, "ingredients": ingredients, "directions": directions, "favorite": 0, "imageName": ""}
 
 
+#: What ``_generate_random_recipe`` draws from, in its order: title, description, servings, preparation time, the
+#: sentence added to the directions, ingredients.
+_RECIPE_CHOICES = (_BASE_RECIPES, _DESCRIPTIONS, _SERVINGS, PREP_TIMES, _DIRECTIONS_ADDITIONS, _INGREDIENT_DESCRIPTORS)
+
+
+#: Each base recipe's directions with each added sentence.
+_DIRECTIONS = tuple(tuple(f"{directions} {addition}" for addition in _DIRECTIONS_ADDITIONS)
+                    for _, directions in _BASE_RECIPES)
+
+
+def _recipe(choices: Sequence[int]) -> Row:
+    """The recipe of one draw of each of ``_RECIPE_CHOICES`` (indices into them)."""
+    title, description, servings, preparation_time, addition, ingredients = choices
+    return recipe_row(_BASE_RECIPES[title][0], _DESCRIPTIONS[description], _SERVINGS[servings],
+                      PREP_TIMES[preparation_time], "", _INGREDIENT_DESCRIPTORS[ingredients],
+                      _DIRECTIONS[title][addition])
+
+
 def _pick(rng: Rng, options: Sequence[str]) -> str:
     return options[int(rng.integers(len(options)))]
 
@@ -189,28 +208,27 @@ def _pick(rng: Rng, options: Sequence[str]) -> str:
 def random_recipe(rng: Rng) -> Row:
     """``_generate_random_recipe``: one of AndroidWorld's 39 recipes with a random description, servings,
     preparation time, ingredients descriptor and an extra sentence of directions."""
-    draw = rng.integers  # in this order: title, description, servings, preparation time, directions, ingredients
-    title, directions = _BASE_RECIPES[int(draw(len(_BASE_RECIPES)))]
-    return recipe_row(title, description=_DESCRIPTIONS[int(draw(len(_DESCRIPTIONS)))],
-                      servings=_SERVINGS[int(draw(len(_SERVINGS)))],
-                      preparation_time=PREP_TIMES[int(draw(len(PREP_TIMES)))],
-                      directions=f"{directions} {_DIRECTIONS_ADDITIONS[int(draw(len(_DIRECTIONS_ADDITIONS)))]}",
-                      ingredients=_INGREDIENT_DESCRIPTORS[int(draw(len(_INGREDIENT_DESCRIPTORS)))])
+    return _recipe([int(rng.integers(len(choices))) for choices in _RECIPE_CHOICES])
 
 
-def random_recipes(rng: np.random.Generator, n: int, replacement: bool = False,
+def recipe_draws(rng: Rng) -> Iterator[Row]:
+    """``random_recipe`` again and again, its draws worked out in blocks (``draws.integer_rows``: a recipe's draws
+    are made when it is taken)."""
+    return map(_recipe, integer_rows(rng, [len(choices) for choices in _RECIPE_CHOICES]))
+
+
+def random_recipes(rng: Rng, n: int, replacement: bool = False,
                    where: Callable[[Row], bool] = lambda recipe: True) -> list[Row]:
     """``get_random_items``: ``n`` random recipes passing ``where``, no two equal unless ``replacement``."""
     found: list[Row] = []
+    if not n:
+        return found
     with exact_draws(rng) as draws:
-        for _ in range(_MAX_DRAWS):
-            if len(found) == n:
-                return found
-            candidate = random_recipe(draws)
+        for candidate in itertools.islice(recipe_draws(draws), _MAX_DRAWS):
             if where(candidate) and (replacement or candidate not in found):
                 found.append(candidate)
-    if len(found) == n:
-        return found
+                if len(found) == n:
+                    return found
     raise ValueError(f"could not draw {n} recipes in {_MAX_DRAWS} tries")
 
 
@@ -219,10 +237,11 @@ def _variants_of(rng: np.random.Generator, target: Row, rows: list[Row], count: 
     """AndroidWorld's duplicate-task filler: recipes for which ``same`` holds, other than ``target``, appended to
     ``rows`` until it has ``count`` (they may repeat each other)."""
     rows = list(rows)
-    while len(rows) < count:
-        value = random_recipes(rng, 1, replacement=True, where=same)[0]
-        if value != target:
-            rows.append(value)
+    with exact_draws(rng) as draws:
+        while len(rows) < count:
+            value = random_recipes(draws, 1, replacement=True, where=same)[0]
+            if value != target:
+                rows.append(value)
     return rows
 
 
@@ -462,8 +481,9 @@ class _DeleteRecipesTask(_RecipeTask):
         """Recipes with distinct titles: the first ``n_rows_noise`` are noise, the rest targets."""
         recipes: list[Row] = []
         with exact_draws(rng) as draws:
+            candidates = recipe_draws(draws)
             while len(recipes) < cls.n_rows + cls.n_rows_noise:
-                candidate = random_recipe(draws)
+                candidate = next(candidates)
                 if all(candidate["title"] != recipe["title"] for recipe in recipes):
                     recipes.append(candidate)
         return {"noise": recipes[:cls.n_rows_noise], "targets": recipes[cls.n_rows_noise:]}

@@ -180,7 +180,9 @@ def media_songs(device: Device) -> dict[str, dict[str, Any]]:
 
 def seed_playlists(device: Device, playlists: dict[str, Sequence[str]]) -> None:
     """Playlists named as the keys, with the songs of those titles in order: ``PlaylistEntity`` and ``SongEntity``
-    rows as the app writes them (``songEntity`` copies the MediaStore's row)."""
+    rows as the app writes them (``songEntity`` copies the MediaStore's row); none: nothing to do."""
+    if not playlists:
+        return
     songs = media_songs(device)
     last = sqlite_query(device, retro.PLAYLIST_DB, "SELECT MAX(playlist_id) AS last FROM PlaylistEntity")[0]["last"]
     statements: list[tuple[str, Sequence[Any]]] = []

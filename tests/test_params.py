@@ -81,3 +81,43 @@ def test_exact_draws_inside_exact_draws_draw_on():
             assert inner is outer
             drawn += [inner.integers(100) for _ in range(3)]
     assert drawn == expected and blocked.bit_generator.state == scalar.bit_generator.state
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("highs", [(39, 3, 5, 8, 3, 15), (7,), (2**32 - 1, 5), (3 * 2**30, 100, 2)])
+def test_integer_rows_draw_what_the_calls_draw_and_only_the_rows_taken(seed, highs):
+    """Rows taken in blocks (the last two ranges reject often: drawn call by call), some left off; a draw in between
+    is seen."""
+    scalar, blocked = np.random.default_rng(seed), np.random.default_rng(seed)
+    scalar.integers(3), blocked.integers(3)  # a 32-bit half kept from before the block
+    expected = [[int(scalar.integers(high)) for high in highs] for _ in range(70)]
+    expected.append(int(scalar.integers(1000)))
+    expected += [[int(scalar.integers(high)) for high in highs] for _ in range(40 + seed)]
+    with draws.exact_draws(blocked) as exact:
+        rows = exact.integer_rows(highs)
+        drawn: list = [next(rows) for _ in range(70)]
+        drawn.append(exact.integers(1000))
+        drawn += [next(rows) for _ in range(40 + seed)]
+    assert drawn == expected
+    assert blocked.bit_generator.state == scalar.bit_generator.state
+    assert blocked.integers(10**6, size=3).tolist() == scalar.integers(10**6, size=3).tolist()
+
+
+@pytest.mark.parametrize("taken", [0, 1, 8, 9, 10, 41])
+def test_integer_rows_left_off_after_any_row_leave_the_generator_where_the_calls_would(taken):
+    for highs in ((7,), (7, 9)):
+        scalar, blocked = np.random.default_rng(taken), np.random.default_rng(taken)
+        scalar.integers(3), blocked.integers(3)
+        expected = [[int(scalar.integers(high)) for high in highs] for _ in range(taken)]
+        with draws.exact_draws(blocked) as exact:
+            rows = exact.integer_rows(highs)
+            assert [next(rows) for _ in range(taken)] == expected
+        assert blocked.bit_generator.state == scalar.bit_generator.state
+
+
+def test_integer_rows_of_a_generator_draw_call_by_call_and_refuse_other_ranges():
+    scalar, rng = np.random.default_rng(3), np.random.default_rng(3)
+    rows = draws.integer_rows(rng, (10, 20))
+    assert [next(rows) for _ in range(5)] == [[int(scalar.integers(10)), int(scalar.integers(20))] for _ in range(5)]
+    with draws.exact_draws(np.random.default_rng(0)) as exact, pytest.raises(ValueError):
+        next(exact.integer_rows((5, 2**32)))

@@ -46,7 +46,9 @@ def sqlite_execute(device: Device, db_path: str, sql: str, params: Sequence[Any]
 
 def sqlite_execute_many(device: Device, db_path: str, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
     """``sqlite_execute`` for several ``(sql, params)`` statements in one transaction and one pull/push round
-    trip; returns the total changed row count."""
+    trip; returns the total changed row count (none to run: nothing is asked of the device)."""
+    if not statements:
+        return 0
     return local_database(device, db_path).execute_many(device, statements)
 
 

@@ -3,7 +3,9 @@
 A call of ``rng.integers(low, high)`` costs a few microseconds of argument handling for one number; a task that
 draws tens of rows makes hundreds. ``exact_draws(rng)`` gives an object whose ``integers``, ``random`` and
 ``bytes`` return, call for call, what the generator's would have (a seed keeps drawing the same parameters), and
-leaves ``rng`` exactly where those calls would have left it.
+leaves ``rng`` exactly where those calls would have left it. A task that draws hundreds of rows of small integers
+(a recipe is six, drawn again until one passes a filter) takes them from ``integer_rows``, which works them out a
+block at a time with NumPy.
 
 How NumPy draws (``numpy/random/src/distributions`` and ``pcg64.h``, the default bit generator's): the bit
 generator gives 64-bit outputs; a 32-bit output is the low half of a new one, whose high half is kept for the next
@@ -18,14 +20,17 @@ over the outputs drawn but not used, and keeps the half the draws left.
 
 from __future__ import annotations
 
+import itertools
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeAlias
 
 import numpy as np
 
 _FIRST_BLOCK = 32  # 64-bit outputs drawn at first; each further block doubles what was drawn
+# ``integer_rows``: the rows drawn call by call at first, then blocks of 32, 64, ... up to 1,024 rows.
+_CALLED_ROWS, _FIRST_ROWS, _MAX_ROWS = 8, 32, 1024
 _MASK32, _MASK64 = (1 << 32) - 1, (1 << 64) - 1
 
 
@@ -85,6 +90,54 @@ class ExactDraws:
         count = (length + 3) // 4
         return struct.pack(f"<{count}I", *[self._next32() for _ in range(count)])[:length]
 
+    def integer_rows(self, highs: Sequence[int]) -> Iterator[list[int]]:
+        """Endless rows of what ``integers(high)`` returns for each of ``highs`` (each 2 to 2**32 - 1) in turn,
+        worked out in blocks with NumPy (``_integer_block``); a row's draws are made when it is taken (``next``), so
+        rows left untaken leave the generator where the rows taken would, and a draw made in between is seen."""
+        spans = np.array(highs, dtype=np.uint64)
+        if not all(1 < high < 1 << 32 for high in highs):
+            raise ValueError(f"integer_rows({list(highs)}): each range must hold 2 to 2**32 - 1 values")
+        yield from self._called_rows(highs, _CALLED_ROWS)  # a block costs more than a few rows call by call
+        rows = _FIRST_ROWS
+        while True:
+            block = self._integer_block(spans, rows)
+            if block is None:  # some value may be drawn again
+                yield from self._called_rows(highs, rows)
+            else:
+                for row, after in zip(*block):
+                    self.used, self._has_half, self._half = after
+                    yield row
+                    if (self.used, self._has_half, self._half) != after:  # drawn from in between: anew from here
+                        break
+            rows = min(2 * rows, _MAX_ROWS)
+
+    def _called_rows(self, highs: Sequence[int], rows: int) -> Iterator[list[int]]:
+        """``rows`` rows of ``integers(high)`` for each of ``highs``, call by call."""
+        return ([self.integers(high) for high in highs] for _ in range(rows))
+
+    def _integer_block(self, spans: np.ndarray, rows: int) -> tuple[list[list[int]], list[tuple]] | None:
+        """The next ``rows`` rows of ``integers(span)`` for each of ``spans``, and the state (``used``, whether a
+        half is kept, the half the state holds) after each, without drawing them; ``None`` when Lemire's method
+        might draw some value again (its product's low 32 bits below the span: about once in 2**32 / span)."""
+        width, has_half, start = len(spans), self._has_half, self.used
+        values = rows * width
+        outputs = (values - has_half + 1) // 2  # the 64-bit outputs the rows' 32-bit values take
+        while len(self._outputs) < start + outputs:
+            self._outputs += self._bit_generator.random_raw(max(_FIRST_BLOCK, len(self._outputs))).tolist()
+        raw = np.array(self._outputs[start:start + outputs], dtype=np.uint64)
+        halves = np.empty(has_half + 2 * outputs, dtype=np.uint64)  # the 32-bit values in the order taken
+        halves[:has_half] = self._half
+        halves[has_half::2], halves[has_half + 1::2] = raw & np.uint64(_MASK32), raw >> np.uint64(32)
+        products = halves[:values].reshape(rows, width) * spans
+        if ((products & np.uint64(_MASK32)) < spans).any():
+            return None
+        taken = np.arange(1, rows + 1) * width - has_half  # after each row: 32-bit values taken from new outputs
+        used = start + (taken + 1) // 2
+        # The state holds the high half of the last output split (kept or used), the old half until one is.
+        half = np.where(taken > 0, raw[np.maximum(used - start - 1, 0)] >> np.uint64(32), self._half)
+        after = list(zip(used.tolist(), (taken % 2).astype(bool).tolist(), half.tolist()))
+        return (products >> np.uint64(32)).tolist(), after
+
     def _next64(self) -> int:
         if self.used == len(self._outputs):  # blocks of 32, 64, 128, ... outputs
             self._outputs += self._bit_generator.random_raw(max(_FIRST_BLOCK, len(self._outputs))).tolist()
@@ -118,6 +171,14 @@ class ExactDraws:
 
 #: What a row generator draws from.
 Rng: TypeAlias = "np.random.Generator | ExactDraws"
+
+
+def integer_rows(rng: Rng, highs: Sequence[int]) -> Iterator[list[int]]:
+    """Endless rows of ``rng.integers(high)`` for each of ``highs`` in turn: ``ExactDraws.integer_rows`` when ``rng``
+    is one, else call by call."""
+    if isinstance(rng, ExactDraws):
+        return rng.integer_rows(highs)
+    return ([int(rng.integers(high)) for high in highs] for _ in itertools.repeat(None))
 
 
 @contextmanager

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from android_gym.sim.ui.glyph_masks import draw_line
+from android_gym.sim.ui.glyph_masks import draw_line, line_box
 from android_gym.sim.ui.layout import font
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.user_data import pick
@@ -86,18 +86,11 @@ def _draw_text(image: Image.Image, xy: tuple[int, int], text: str, font_size: in
     image.paste(0, (x, y, x + mask.width, y + mask.height), mask)
 
 
-@lru_cache(maxsize=4096)
-def _line_box(line: str, font_size: int) -> tuple[int, int, int, int]:
-    """``font(font_size).getbbox(line)``, kept: Pillow lays the whole line out to tell, and the pictures of drawn rows
-    repeat most of their lines (``Expense: …``, ``category_name: …``) from picture to picture."""
-    return font(font_size).getbbox(line)
-
-
 def text_image(text: str, font_size: int = 24) -> Image.Image:
     """``_draw_text``: black text on white, one line per line of ``text`` (blank lines half a line high), 10 px
     margins."""
     lines = text.split("\n")
-    boxes = [_line_box(line, font_size) for line in lines]
+    boxes = [line_box(line, font_size) for line in lines]
     heights = [box[3] if line.strip() else font_size // 2 for line, box in zip(lines, boxes)]
     width = max((box[2] for box in boxes), default=0)
     image = Image.new("L", (width + 20, sum(heights) + 20), 255)

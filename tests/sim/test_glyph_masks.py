@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from android_gym.sim.ui.glyph_masks import draw_line, line_mask
+from android_gym.sim.ui.glyph_masks import draw_line, line_box, line_mask
 from android_gym.sim.ui.layout import font
 
 CHARS = string.ascii_letters + string.digits + " .,;:'\"$-!?()/&%"
@@ -47,3 +47,11 @@ def test_blank_text_has_an_empty_mask():
     picture = Image.new("RGB", (40, 40), (255, 255, 255))
     draw_line(picture, (5, 5), "", 24, (0, 0, 0))
     assert picture.getextrema() == ((255, 255),) * 3
+
+
+@pytest.mark.parametrize("size", [12, 16, 24, 32])
+def test_a_line_s_box_is_the_one_pillow_gives(size):
+    # blank characters count: a leading or trailing space widens the box, a line of them has one
+    lines = ["", " ", "   ", " - ", "'", "_", " amount: $12.50", "pan-fry for 5 min ", "jqgy WAV", "ffirvy"]
+    for line in [*lines, *random_lines(100 + size, 300)]:
+        assert line_box(line, size) == font(size).getbbox(line), repr(line)

@@ -74,6 +74,14 @@ _HOST_PATHS_KEPT = 1024
 USERDATA_DEVICE = 0xFD05
 
 
+def _and_above(path: str) -> Iterator[str]:
+    """A normalised absolute path, then each directory above it up to ``/``."""
+    yield path
+    while path != "/":
+        path = posixpath.dirname(path)
+        yield path
+
+
 def inode_of(path: str) -> int:
     """A stable inode number for an Android path: ext4's root is inode 2 and the first ordinary one is 11; the
     others are derived from the path, so listings never show the host's inode numbers and do not change
@@ -93,13 +101,6 @@ def host_times(hosts: Sequence[Path]) -> list[int | None]:
     return [_mtime_ns(host) for host in hosts]
 
 
-def _above(path: str) -> Iterator[str]:
-    """The directories above the normalized ``path``, up to ``/``."""
-    while path != "/":
-        path = posixpath.dirname(path)
-        yield path
-
-
 class FileSystem:
     """Android paths backed by files under ``root`` on the host; files carry device (virtual clock) times.
 
@@ -113,7 +114,7 @@ class FileSystem:
         self._clock = clock
         self._hosts: dict[tuple[str, str], Path] = {}  # host_path's answers (paths are immutable)
         self._before_use: dict[str, Callable[[], object]] = {}  # see ``before_first_use``
-        self._above_use: frozenset[str] | None = None  # the directories above those, made when first needed
+        self._leading: set[str] | None = None  # those directories and every one above them, made when asked
         self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
@@ -151,7 +152,7 @@ class FileSystem:
         """Run ``action`` once, before ``host_path`` first resolves ``directory``, a path inside it or a directory
         above it (where a listing or a walk would reach it): what an app started on first need puts in its data
         directory is there before anything can look. ``None`` forgets the directory's action."""
-        self._above_use = None
+        self._leading = None
         if action is None:
             self._before_use.pop(normalize(directory), None)
             return
@@ -159,21 +160,18 @@ class FileSystem:
         self._hosts.clear()  # a path resolved before may lead to the directory: check it again
 
     def _use(self, path: str) -> None:
-        """Run the ``before_first_use`` actions of the directories ``path`` (normalized) leads to (it, one inside it
-        or above), in the order they were given: the directories above ``path`` are looked up, and only a path above
-        one of the directories (``/data``, a walk's start) compares with each."""
-        if self._above_use is None:
-            self._above_use = frozenset(above for directory in self._before_use for above in _above(directory))
-        if path in self._above_use:
-            inside = path.rstrip("/") + "/"
-            leads = {d for d in self._before_use if d == path or d.startswith(inside) or path.startswith(d + "/")}
-        else:
-            leads = {directory for directory in (path, *_above(path)) if directory in self._before_use}
-        for directory in [d for d in self._before_use if d in leads] if leads else ():
+        """Run the ``before_first_use`` actions of the directories ``path`` leads to (it, one inside it or above)."""
+        leading = self._leading
+        if leading is None:
+            leading = self._leading = {up for directory in self._before_use for up in _and_above(directory)}
+        if path not in leading and not any(up in self._before_use for up in _and_above(path)):
+            return  # (most paths: found in a few set look-ups, not by comparing with every directory)
+        for directory in [d for d in self._before_use if path == d or d.startswith(path.rstrip("/") + "/")
+                          or path.startswith(d + "/")]:
             action = self._before_use.pop(directory, None)
-            self._above_use = None
             if action is not None:  # an earlier action may have run it
                 action()
+        self._leading = None
 
     def host_path(self, path: str, cwd: str = "/") -> Path:
         """Host path of an Android path (never outside ``root``: ``..`` stops at ``/``)."""
