@@ -3,6 +3,13 @@ tabs (For you, Songs, Albums, Artists, Playlists) over the MediaStore's songs, a
 add-to-playlist, new/rename/delete playlist dialogs, a playlist's songs, "Save as file", the mini player, the now
 playing screen, the playing queue, and the library's multi-selection.
 
+For you is v6.0.4's ``HomeFragment`` (``fragment_home.xml``, ``user_image_layout.xml``, ``home_content.xml``,
+``abs_playlists.xml``, ``item_suggestions.xml``, ``section_recycler_view.xml``): "Welcome," and the user name, the
+History, Last added, Most played and Shuffle buttons (``DetailListFragment``'s lists; ``openAndShuffleQueue``),
+Suggestions (``RealRepository.suggestions``) and the recent artists and albums. Material You is on by default from
+Android 12 (``PreferenceUtil.materialYou``), so the accent is the wallpaper palette's (``ThemeStore.accentColor``),
+and the theme follows the system's (``GENERAL_THEME`` "auto").
+
 Facts from github.com/RetroMusicPlayer/RetroMusicPlayer: ``db/PlaylistEntity.kt`` and ``db/SongEntity.kt`` (Room
 entities of ``playlist.db``: ``PlaylistEntity(playlist_id, playlist_name)``, ``SongEntity`` with ``song_key`` and a
 unique index on ``(playlist_creator_id, id)``; a playlist's order is ``song_key``), ``providers/
@@ -26,9 +33,11 @@ getMaxActionButtons`` allows for the screen's width (2 under 360 dp, 3 from 360,
 them the overflow when they do not all fit.
 
 Not simulated: the first-run intro and permission screens (AndroidWorld's setup passes them), album art, search,
-sort orders, the selection mode's "Share" and "Delete from device" (so on a tablet every item fits), a playlist's
-selection menu, favourites, history and the home screen's suggestions (For you lists the last added songs), opening
-an album or artist, the other song menu items (go to album, share, tag editor, details, ringtone, blacklist,
+settings and the user's profile (their buttons do nothing), sort orders, the selection mode's "Share" and "Delete
+from device" (so on a tablet every item fits), a playlist's selection menu, favourites, the history and play counts
+(their lists are empty, and For you has no top artists, top albums or favourites), the shuffle mode's button and
+setting, the list headers' shuffle buttons, Last added's cutoff (every song counts), opening an album, an artist or
+a recent section's list, the other song menu items (go to album, share, tag editor, details, ringtone, blacklist,
 delete), reordering a playlist by dragging, sound and the playback clock (the position stays at 0:00),
 toasts, and the ``room_master_table`` Room keeps in ``playlist.db``.
 """
