@@ -528,3 +528,12 @@ def test_last_added_checks_songs_and_select_all_takes_its_order(phone):
     tap(phone, resource_id=rid("action_play_next"))
     assert queue_titles(phone) == ["moments", "Night Drive", "Bright Lights"]
     assert texts(phone, "toolbar_title") == [retro.LAST_ADDED]  # the mode ended on the list
+
+
+def test_the_recent_sections_group_the_newest_songs_by_album_then_by_its_artist(phone):
+    """LastAddedRepository: recentAlbums splits the newest songs by album (here the folder, "Music"), recentArtists
+    the albums by their first (newest) song's artist."""
+    open_app(scanned(phone), "action_home")
+    assert texts(phone, "title")[:3] == [retro.RECENT_ARTISTS, "Ana", retro.RECENT_ALBUMS]
+    phone.run("input swipe 540 1800 540 800")
+    assert texts(phone, "title")[-2:] == [retro.RECENT_ALBUMS, "Music"]

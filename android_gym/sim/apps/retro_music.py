@@ -604,11 +604,16 @@ class MainScreen(Screen):
                 for left, right in buttons]
         playlists = column(grid[0], View(height=_dp(8)), grid[1], padding=_dp(16), resource_id=_id("abs_playlists"))
         sections = [self._suggestion_cards(self._suggestions())]
-        recent = self._last_added()
-        artists = list(dict.fromkeys(song.artist for song in recent))[:_RECENT]
-        albums = list(dict.fromkeys(song.album for song in recent))[:_RECENT]
-        sections += [_home_section(RECENT_ARTISTS, [_artist_item(name) for name in artists]) if artists else None,
-                     _home_section(RECENT_ALBUMS, [_album_item(name) for name in albums]) if albums else None]
+        albums: dict[int, AudioRow] = {}  # splitIntoAlbums: an album by its newest song
+        for song in self._last_added():
+            albums.setdefault(song.album_id, song)
+        artists: dict[int, AudioRow] = {}  # splitIntoArtists: the albums by their newest song's artist
+        for first in albums.values():
+            artists.setdefault(first.artist_id, first)
+        sections += [_home_section(RECENT_ARTISTS, [_artist_item(song.artist)
+                                                    for song in list(artists.values())[:_RECENT]]) if artists else None,
+                     _home_section(RECENT_ALBUMS, [_album_item(song.album)
+                                                   for song in list(albums.values())[:_RECENT]]) if albums else None]
         return View(kind="list", class_name=SCROLL_VIEW, resource_id=_id("container"), key="home", scrollable=True,
                     focusable=True, scroll_offset=self.scroll.get("home", 0), weight=1,
                     children=[welcome, playlists, *(section for section in sections if section is not None)])
