@@ -333,6 +333,11 @@ def _toolbar(title: str, *actions: View, navigation: View | None = None) -> View
                 children=children, background=WHITE, padding=8)
 
 
+def _newest_first(songs: list[AudioRow]) -> list[AudioRow]:
+    """Songs by ``DATE_ADDED`` descending: the MediaStore's ids grow as files are added."""
+    return sorted(songs, key=lambda s: -s.id)
+
+
 def _home_app_bar() -> View:
     """``TopAppBarLayout``'s simple ``MaterialToolbar``: the search icon as navigation, "Retro Music" centred in the
     accent (``HomeFragment.setupTitle``), and ``menu_main``'s Settings as an action (the other items are removed;
@@ -569,14 +574,14 @@ class MainScreen(Screen):
 
     def _last_added(self) -> list[AudioRow]:
         """``LastAddedRepository.recentSongs``: the songs, newest first."""
-        return sorted(self.retro.library(), key=lambda s: -s.id)
+        return _newest_first(self.retro.library())
 
-    def _suggestions(self) -> list[AudioRow]:
+    def _suggestions(self, library: list[AudioRow]) -> list[AudioRow]:
         """``RealRepository.suggestions``: the songs never played (no play counts are kept: all of them) shuffled,
         when there are over 9; the shuffle is drawn again on "refresh" (its count is the seed)."""
-        songs = self.retro.library()
-        if len(songs) < _SUGGESTIONS_FROM:
+        if len(library) < _SUGGESTIONS_FROM:
             return []
+        songs = list(library)
         random.Random(self.suggestion_draw).shuffle(songs)
         return songs[:_SUGGESTED]
 
@@ -603,9 +608,10 @@ class MainScreen(Screen):
         grid = [row(_home_button(*left), View(width=_dp(16)), _home_button(*right), padding=0)
                 for left, right in buttons]
         playlists = column(grid[0], View(height=_dp(8)), grid[1], padding=_dp(16), resource_id=_id("abs_playlists"))
-        sections = [self._suggestion_cards(self._suggestions())]
+        library = self.retro.library()
+        sections = [self._suggestion_cards(self._suggestions(library))]
         albums: dict[int, AudioRow] = {}  # splitIntoAlbums: an album by its newest song
-        for song in self._last_added():
+        for song in _newest_first(library):
             albums.setdefault(song.album_id, song)
         artists: dict[int, AudioRow] = {}  # splitIntoArtists: the albums by their newest song's artist
         for first in albums.values():
