@@ -125,7 +125,7 @@ _QUEUE_HANDLE, _QUEUE_ART, _QUEUE_CORNER, _PLAYED_ALPHA = 63, 105, 16, 0.5
 #: ``ActionBarPolicy.getMaxActionButtons``: (smallest width in dp, action buttons) from the widest.
 _MAX_ACTION_BUTTONS = ((600, 5), (500, 4), (360, 3))
 _DP_PER_PX = 160 / 420  # dp per design px
-_HEADLINE6, _MIX_TEXT = 53, 84  # TextViewHeadline6 20 sp, the mix's 32 sp
+_HEADLINE6, _MIX_TEXT, _TOOLBAR_TITLE = 53, 84, 58  # TextViewHeadline6 20 sp, the mix's 32 sp, M3's title 22 sp
 #: How many songs Suggestions shows (``image1``..``image8``) and how many more the library needs for it to show
 #: (``RealRepository.suggestions``: over 9 songs); how many artists and albums a recent section shows.
 _SUGGESTED, _SUGGESTIONS_FROM, _RECENT = 8, 10, 5
@@ -346,7 +346,8 @@ def _home_app_bar() -> View:
                 background=WHITE, children=[
                     View(kind="icon", class_name="android.widget.ImageButton", hint="search", clickable=True,
                          focusable=True, on_click=does_nothing, text_color=TEXT, width=126, height=126),
-                    text_view(APP_NAME, text_size=58, text_color=_ACCENT, padding=0, weight=1, gravity="center"),
+                    text_view(APP_NAME, text_size=_TOOLBAR_TITLE, text_color=_ACCENT, padding=0, weight=1,
+                              gravity="center"),
                     _icon("action_settings", SETTINGS, "settings", does_nothing)])
 
 
