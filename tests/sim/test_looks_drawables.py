@@ -67,6 +67,7 @@ def test_retro_music_song_rows_show_the_placeholder_art() -> None:
     phone.fs.write_bytes(f"{MUSIC}/song.mp3", mp3_file(200_000, "Night Drive", "Olivia"))
     phone.run(f"am broadcast -a {media_store.ACTION_SCAN_FILE} -d file://{MUSIC}")
     phone.run(f"monkey -p {RETRO} -c android.intent.category.LAUNCHER 1")
+    tap(phone, resource_id=f"{RETRO}:id/action_song")
     art = next(view for view in icons(phone) if view.resource_id.endswith(":id/image"))
     assert (art.hint, art.background, art.text_color) == ("audio", (226, 226, 226), (69, 69, 69))
     x1, y1, x2, y2 = art.bounds

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from mutagen.id3 import ID3, TALB, TCON, TIT2, TPE1, Frame
 from mutagen.mp3 import MP3
-from ui_nodes import center, colours, find, nodes, tap
+from ui_nodes import bounds, center, colours, find, nodes, tap
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps import retro_music as retro
@@ -413,3 +413,127 @@ def test_on_a_tablet_every_item_is_an_action_button_and_select_all_checks_the_li
     tap(phone, content_desc=retro.ADD_TO_QUEUE)
     assert rows(phone, retro.PLAYBACK_DB, "SELECT title FROM playing_queue") == [
         ("Bright Lights",), ("moments",), ("Night Drive",)]
+
+
+# ----- For you ------------------------------------------------------------------------------------------------------
+def many_songs(phone: Phone, count: int) -> Phone:
+    """``count`` songs, "Song 00" by "Artist 0" onwards (five artists), scanned."""
+    for i in range(count):
+        phone.fs.write_bytes(f"{MUSIC}/s{i:02d}.mp3", mp3_file(60_000, f"Song {i:02d}", f"Artist {i % 5}"))
+    return scanned(phone)
+
+
+def queue_titles(phone: Phone, table: str = "playing_queue") -> list[str]:
+    return [t for (t,) in rows(phone, retro.PLAYBACK_DB, f"SELECT title FROM {table} ORDER BY rowid")]
+
+
+def test_for_you_welcomes_the_user_over_the_four_buttons(phone):
+    """user_image_layout's "Welcome," and the user name's default, then abs_playlists' MaterialButtons, each a
+    Button node with its text; the title is centred in the accent (system_accent1_600)."""
+    open_app(scanned(phone), "action_home")
+    assert (texts(phone, "text"), texts(phone, "titleWelcome")) == (["Welcome,"], ["User Name"])
+    buttons = [(node.get("resource-id"), node.get("text")) for node in nodes(phone)
+               if node.get("class") == "android.widget.Button"]
+    assert buttons == [(rid("history"), "History"), (rid("lastAdded"), "Last added"),
+                       (rid("topPlayed"), "Most played"), (rid("actionShuffle"), "Shuffle")]
+    assert find(phone, content_desc="Settings", resource_id=rid("action_settings")) is not None
+    x1, y1, x2, y2 = bounds(find(phone, text=retro.APP_NAME))
+    assert abs((x1 + x2) // 2 - 540) <= 2
+    assert (11, 87, 208) in colours(phone.screenshot()[y1:y2, x1:x2])
+
+
+def test_by_night_the_app_follows_the_system_theme(phone):
+    """GENERAL_THEME "auto": the dark Material You surfaces, the accent system_accent1_200 and drawable-night's
+    placeholder art (a grey note on near black)."""
+    phone.run("cmd uimode night yes")
+    open_app(scanned(phone), "action_home")
+    x1, y1, x2, y2 = bounds(find(phone, text=retro.APP_NAME))
+    pixels = phone.screenshot()
+    assert (168, 199, 250) in colours(pixels[y1:y2, x1:x2]) and tuple(pixels[y1, x1]) == (31, 31, 31)
+    tap(phone, resource_id=rid("action_song"))
+    x1, y1, x2, y2 = bounds(find(phone, resource_id=rid("image")))
+    assert {(17, 17, 17), (124, 124, 124)} <= colours(phone.screenshot()[y1:y2, x1:x2])
+
+
+def test_last_added_lists_the_newest_songs_and_history_and_most_played_are_empty(phone):
+    open_app(scanned(phone), "action_home")
+    tap(phone, resource_id=rid("lastAdded"))
+    assert texts(phone, "toolbar_title") == [retro.LAST_ADDED]
+    assert texts(phone, "title") == ["moments", "Night Drive", "Bright Lights"]  # scanned by path, the last first
+    phone.key(keycodes.BACK)
+    tap(phone, resource_id=rid("history"))
+    assert (texts(phone, "toolbar_title"), texts(phone, "emptyText")) == ([retro.HISTORY], [retro.NO_SONGS])
+    phone.key(keycodes.BACK)
+    tap(phone, resource_id=rid("topPlayed"))
+    assert (texts(phone, "toolbar_title"), texts(phone, "title")) == ([retro.MOST_PLAYED], [])
+
+
+def test_shuffle_plays_every_song_shuffled_and_keeps_the_original_order(phone):
+    """openAndShuffleQueue: a random song first, the rest shuffled, playing; original_playing_queue is the library's
+    order. A second tap draws again."""
+    many_songs(phone, 6)
+    open_app(phone, "action_home")
+    tap(phone, resource_id=rid("actionShuffle"))
+    shuffled, original = queue_titles(phone), queue_titles(phone, "original_playing_queue")
+    assert original == sorted(original, key=str.lower) and len(original) == 9
+    assert sorted(shuffled) == sorted(original) and shuffled != original
+    assert texts(phone, "miniPlayerTitle")[0].startswith(f"{shuffled[0]} • ")
+    assert find(phone, content_desc="Pause", resource_id=rid("actionPlayPause")) is not None
+    tap(phone, resource_id=rid("actionShuffle"))
+    assert queue_titles(phone) != shuffled
+
+
+@pytest.mark.parametrize("count", [9, 10])
+def test_suggestions_show_eight_songs_from_ten_on(phone, count):
+    """RealRepository.suggestions: none for 9 songs or fewer; the mix card, image1..image8 in their cards."""
+    many_songs(phone, count - len(SONGS))
+    open_app(phone, "action_home")
+    shown = find(phone, resource_id=rid("suggestions")) is not None
+    assert shown == (count > 9)
+    if shown:
+        assert texts(phone, "message") == [retro.NEW_MUSIC_MIX]
+        images = [node.get("resource-id") for node in nodes(phone) if node.get("resource-id", "").startswith(
+            rid("image")) and node.get("resource-id") != rid("image")]
+        assert sorted(images) == [rid(f"image{i}") for i in range(1, 9)]
+
+
+def test_a_suggestion_plays_next_and_refresh_draws_others(phone):
+    """A tap on a suggested song plays it next, and now unless a song plays; the mix queues the eight after the
+    playing song. "refresh" shows another draw."""
+    many_songs(phone, 12)
+    open_app(phone, "action_home")
+    tap(phone, resource_id=rid("image1"))
+    (first,) = queue_titles(phone)
+    assert texts(phone, "miniPlayerTitle")[0].startswith(f"{first} • ")
+    tap(phone, resource_id=rid("image2"))
+    assert len(queue_titles(phone)) == 2 and queue_titles(phone)[0] == first
+    assert texts(phone, "miniPlayerTitle")[0].startswith(f"{first} • ")  # still the first: it plays
+    tap(phone, resource_id=rid("message"))
+    assert len(queue_titles(phone)) == 10
+    tap(phone, resource_id=rid("actionPlayPause"))  # paused: the next suggestion plays at once
+    tap(phone, resource_id=rid("refresh_button"))
+    tap(phone, resource_id=rid("image1"))
+    assert not texts(phone, "miniPlayerTitle")[0].startswith(f"{first} • ")
+
+
+def test_last_added_checks_songs_and_select_all_takes_its_order(phone):
+    """Last added's list (a SongAdapter) has the selection mode too; "Select all" checks its songs, newest first."""
+    open_app(scanned(phone), "action_home")
+    tap(phone, resource_id=rid("lastAdded"))
+    long_press_song(phone, "Night Drive")
+    bar = find(phone, resource_id=rid("action_mode_bar"))
+    phone.tap(*center(next(node for node in bar.iter("node") if node.get("content-desc") == retro.MORE_OPTIONS)))
+    tap(phone, text=retro.SELECT_ALL, resource_id=rid("title"))
+    assert texts(phone, "up") == ["3"]
+    tap(phone, resource_id=rid("action_play_next"))
+    assert queue_titles(phone) == ["moments", "Night Drive", "Bright Lights"]
+    assert texts(phone, "toolbar_title") == [retro.LAST_ADDED]  # the mode ended on the list
+
+
+def test_the_recent_sections_group_the_newest_songs_by_album_then_by_its_artist(phone):
+    """LastAddedRepository: recentAlbums splits the newest songs by album (here the folder, "Music"), recentArtists
+    the albums by their first (newest) song's artist."""
+    open_app(scanned(phone), "action_home")
+    assert texts(phone, "title")[:3] == [retro.RECENT_ARTISTS, "Ana", retro.RECENT_ALBUMS]
+    phone.run("input swipe 540 1800 540 800")
+    assert texts(phone, "title")[-2:] == [retro.RECENT_ALBUMS, "Music"]

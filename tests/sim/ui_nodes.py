@@ -32,9 +32,15 @@ def find(phone: Phone, **attrs: str) -> etree._Element | None:
     return None
 
 
+def bounds(node: etree._Element) -> tuple[int, int, int, int]:
+    """A node's bounds: left, top, right, bottom."""
+    x1, y1, x2, y2 = map(int, re.findall(r"-?\d+", node.get("bounds")))
+    return x1, y1, x2, y2
+
+
 def center(node: etree._Element) -> tuple[float, float]:
     """The middle of a node's bounds."""
-    x1, y1, x2, y2 = map(int, re.findall(r"-?\d+", node.get("bounds")))
+    x1, y1, x2, y2 = bounds(node)
     return (x1 + x2) / 2, (y1 + y2) / 2
 
 

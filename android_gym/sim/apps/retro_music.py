@@ -3,6 +3,13 @@ tabs (For you, Songs, Albums, Artists, Playlists) over the MediaStore's songs, a
 add-to-playlist, new/rename/delete playlist dialogs, a playlist's songs, "Save as file", the mini player, the now
 playing screen, the playing queue, and the library's multi-selection.
 
+For you is v6.0.4's ``HomeFragment`` (``fragment_home.xml``, ``user_image_layout.xml``, ``home_content.xml``,
+``abs_playlists.xml``, ``item_suggestions.xml``, ``section_recycler_view.xml``): "Welcome," and the user name, the
+History, Last added, Most played and Shuffle buttons (``DetailListFragment``'s lists; ``openAndShuffleQueue``),
+Suggestions (``RealRepository.suggestions``) and the recent artists and albums. Material You is on by default from
+Android 12 (``PreferenceUtil.materialYou``), so the accent is the wallpaper palette's (``ThemeStore.accentColor``),
+and the theme follows the system's (``GENERAL_THEME`` "auto").
+
 Facts from github.com/RetroMusicPlayer/RetroMusicPlayer: ``db/PlaylistEntity.kt`` and ``db/SongEntity.kt`` (Room
 entities of ``playlist.db``: ``PlaylistEntity(playlist_id, playlist_name)``, ``SongEntity`` with ``song_key`` and a
 unique index on ``(playlist_creator_id, id)``; a playlist's order is ``song_key``), ``providers/
@@ -26,9 +33,11 @@ getMaxActionButtons`` allows for the screen's width (2 under 360 dp, 3 from 360,
 them the overflow when they do not all fit.
 
 Not simulated: the first-run intro and permission screens (AndroidWorld's setup passes them), album art, search,
-sort orders, the selection mode's "Share" and "Delete from device" (so on a tablet every item fits), a playlist's
-selection menu, favourites, history and the home screen's suggestions (For you lists the last added songs), opening
-an album or artist, the other song menu items (go to album, share, tag editor, details, ringtone, blacklist,
+settings and the user's profile (their buttons do nothing), sort orders, the selection mode's "Share" and "Delete
+from device" (so on a tablet every item fits), a playlist's selection menu, favourites, the history and play counts
+(their lists are empty, and For you has no top artists, top albums or favourites), the shuffle mode's button and
+setting, the list headers' shuffle buttons, Last added's cutoff (every song counts), opening an album, an artist or
+a recent section's list, the other song menu items (go to album, share, tag editor, details, ringtone, blacklist,
 delete), reordering a playlist by dragging, sound and the playback clock (the position stays at 0:00),
 toasts, and the ``room_master_table`` Room keeps in ``playlist.db``.
 """
@@ -36,24 +45,28 @@ toasts, and the ``room_master_table`` Room keeps in ``playlist.db``.
 from __future__ import annotations
 
 import posixpath
+import random
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.system.fs import EXTERNAL_STORAGE
 from android_gym.sim.system.media_store import AudioRow, MediaStore
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.dialogs import DIALOG_WIDTH, alert_dialog, confirm_dialog, dialog_over, popup_menu
-from android_gym.sim.ui.layout import measure_height
+from android_gym.sim.ui.layout import SCROLL_VIEW, measure_height
 from android_gym.sim.ui.views import (
+    PRIMARY,
     TEXT,
     TEXT_SECONDARY,
     WHITE,
     Callback,
     View,
     column,
+    does_nothing,
     edit_text,
     over,
     row,
@@ -79,16 +92,30 @@ QUEUE, CLEAR_QUEUE, NOW_PLAYING = "Playing Queue", "Clear queue", "Now playing"
 NO_SONGS, NO_PLAYLISTS, EMPTY_PLAYLIST = "You have no songs", "You have no playlists", "Playlist is empty"
 NO_QUEUE, LAST_ADDED, MORE_OPTIONS = "No songs playing", "Last added", "More options"
 SELECT_ALL, DONE = "Select all", "Done"  # and AppCompat's abc_action_mode_done
+HISTORY, MOST_PLAYED, SHUFFLE, SETTINGS = "History", "Most played", "Shuffle", "Settings"
+WELCOME, USER_NAME = "Welcome,", "User Name"  # the user name's default (PreferenceUtil.userName)
+SUGGESTIONS, NEW_MUSIC_MIX = "Suggestions", "New Music Mix"
+RECENT_ARTISTS, RECENT_ALBUMS = "Recent artists", "Recent albums"
+#: ``DetailListFragment``'s lists the home's buttons open, with their titles.
+DETAIL_LISTS = {"history": HISTORY, "last_added": LAST_ADDED, "top_played": MOST_PLAYED}
 #: The bottom navigation (``bottom_navigation_main.xml``: ic_home, ic_audiotrack, ic_album, ic_artist, ic_queue_music,
 #: all filled).
 TABS = (("action_home", "For you", "home_filled"), ("action_song", "Songs", "audio"),
         ("action_album", "Albums", "album"), ("action_artist", "Artists", "artist"),
         ("action_playlist", "Playlists", "queue_music"))
 
-_ACCENT = (98, 0, 238)  # the default accent, "defaults to purple"
+#: ``ThemeStore.accentColor``: with Material You (``PreferenceUtil.materialYou``, on by default from Android 12) the
+#: theme's ``m3_accent_color``, ``system_accent1_600`` (``values-night-v31``: ``system_accent1_200``) of the
+#: wallpaper's palette, the Pixel's default blue (tones 40 and 80).
+_ACCENT, _NIGHT_ACCENT = (11, 87, 208), MATERIAL_YOU_NIGHT[PRIMARY]
+#: ``Widget.Material3.Button.ElevatedButton``'s surface at 1 dp: ``colorSurface`` tinted 5 % with the primary colour
+#: (Material's elevation overlay), and ``card6``'s background behind "New Music Mix" (the accent at 12 %).
+_BUTTON, _MIX = over(_ACCENT, 0.05), over(_ACCENT, 0.12)
 _BODY, _SMALL, _TITLE = 42, 36, 54
 _ROW = 168
 _CHECKED = (232, 222, 248)  # an activated (checked) row's background
+#: The bottom navigation's, the mini player's and the now playing art's backgrounds.
+_NAVIGATION, _MINI_PLAYER, _PLAYER_ART = (247, 242, 250), (250, 250, 250), (237, 231, 246)
 #: ``RetroGlideExtension``'s placeholder art (``default_audio_art``, ``default_album_art``, ``default_artist_art``: a
 #: dark grey glyph on light grey) in ``item_list``'s 45 dp image card, rounded 10 dp and 16 dp from the row's start;
 #: the title starts 16 dp after the card.
@@ -98,6 +125,15 @@ _QUEUE_HANDLE, _QUEUE_ART, _QUEUE_CORNER, _PLAYED_ALPHA = 63, 105, 16, 0.5
 #: ``ActionBarPolicy.getMaxActionButtons``: (smallest width in dp, action buttons) from the widest.
 _MAX_ACTION_BUTTONS = ((600, 5), (500, 4), (360, 3))
 _DP_PER_PX = 160 / 420  # dp per design px
+_HEADLINE6, _MIX_TEXT, _TOOLBAR_TITLE = 53, 84, 58  # TextViewHeadline6 20 sp, the mix's 32 sp, M3's title 22 sp
+#: How many songs Suggestions shows (``image1``..``image8``) and how many more the library needs for it to show
+#: (``RealRepository.suggestions``: over 9 songs); how many artists and albums a recent section shows.
+_SUGGESTED, _SUGGESTIONS_FROM, _RECENT = 8, 10, 5
+
+
+def _dp(dp: float) -> int:
+    """``dp`` in design px."""
+    return round(dp / _DP_PER_PX)
 
 PLAYLIST_SCHEMA = (  # Room's CREATE statements for the entities
     "CREATE TABLE IF NOT EXISTS `PlaylistEntity` (`playlist_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "
@@ -220,16 +256,17 @@ class PlaybackQueue(SqliteProvider):
                               "ORDER BY rowid").fetchall()
         return [AudioRow(*r) for r in rows]
 
-    def save(self, queue: Sequence[AudioRow]) -> None:
-        """``saveQueues``: both tables emptied and written again (no shuffle: the original is the same list)."""
-        values = [(s.id, s.title, s.track, s.year, s.duration, s.data, s.date_modified, s.album_id, s.album,
-                   s.artist_id, s.artist, s.composer, s.album_artist) for s in queue]
+    def save(self, queue: Sequence[AudioRow], original: Sequence[AudioRow] | None = None) -> None:
+        """``saveQueues``: both tables emptied and written again, ``original_playing_queue`` with the order before
+        a shuffle (``None``: not shuffled, the same list)."""
         with self._transaction() as db:
-            for table in ("playing_queue", "original_playing_queue"):
+            for table, songs in (("playing_queue", queue), ("original_playing_queue", original or queue)):
                 db.execute(f"DELETE FROM {table}")
                 db.executemany(f"INSERT INTO {table} (_id, title, track, year, duration, _data, date_modified, "
                                "album_id, album, artist_id, artist, composer, album_artist) "
-                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               [(s.id, s.title, s.track, s.year, s.duration, s.data, s.date_modified, s.album_id,
+                                 s.album, s.artist_id, s.artist, s.composer, s.album_artist) for s in songs])
 
 
 # ----- small views ------------------------------------------------------------------------------------------------
@@ -296,6 +333,62 @@ def _toolbar(title: str, *actions: View, navigation: View | None = None) -> View
                 children=children, background=WHITE, padding=8)
 
 
+def _newest_first(songs: list[AudioRow]) -> list[AudioRow]:
+    """Songs by ``DATE_ADDED`` descending: the MediaStore's ids grow as files are added."""
+    return sorted(songs, key=lambda s: -s.id)
+
+
+def _home_app_bar() -> View:
+    """``TopAppBarLayout``'s simple ``MaterialToolbar``: the search icon as navigation, "Retro Music" centred in the
+    accent (``HomeFragment.setupTitle``), and ``menu_main``'s Settings as an action (the other items are removed;
+    the cast button shows only with a route). Search and settings are not simulated: a tap does nothing."""
+    return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("toolbar"), height=_ROW, padding=8,
+                background=WHITE, children=[
+                    View(kind="icon", class_name="android.widget.ImageButton", hint="search", clickable=True,
+                         focusable=True, on_click=does_nothing, text_color=TEXT, width=126, height=126),
+                    text_view(APP_NAME, text_size=_TOOLBAR_TITLE, text_color=_ACCENT, padding=0, weight=1,
+                              gravity="center"),
+                    _icon("action_settings", SETTINGS, "settings", does_nothing)])
+
+
+def _home_button(name: str, title: str, glyph: str, on_click: Callback) -> View:
+    """A ``HomeActionButton`` (``Widget.Material3.Button.ElevatedButton.Icon``): the 18 dp icon in the accent, the
+    label in ``colorOnSurface`` 16 dp after it, on the raised surface, rounded 16 dp; padded 16 dp."""
+    label = View(kind="label", hint=title, text_size=_SMALL, height=_dp(20), padding=0, weight=1)
+    return View(kind="row", class_name="android.widget.Button", resource_id=_id(name), text=title, clickable=True,
+                focusable=True, on_click=on_click, weight=1, padding=_dp(16), background=_BUTTON, corner=_dp(16),
+                elevation=_dp(1), children=[
+                    View(kind="icon", class_name="", hint=glyph, text_color=_ACCENT, width=_dp(18), height=_dp(18)),
+                    View(width=_dp(16)), label])
+
+
+def _home_section(title: str, items: list[View]) -> View:
+    """``section_recycler_view``: the title and the accent arrow over a horizontal list. Opening the section's
+    full list (artists, albums) is not simulated."""
+    head = View(kind="row", class_name="android.widget.LinearLayout", resource_id=_id("clickable_area"),
+                clickable=True, focusable=True, on_click=does_nothing, children=[
+                    text_view(title, resource_id=_id("title"), text_size=_HEADLINE6, bold=True, padding=_dp(16),
+                              weight=1),
+                    _icon("arrow", "", "arrow_forward", None, color=_ACCENT, size=_dp(56))])
+    return column(head, row(*items, resource_id=_id("recyclerView")))
+
+
+def _artist_item(name: str) -> View:
+    """``item_artist``: the artist's art (the placeholder) in a 156 dp circle, the name centred under it."""
+    return column(_icon("image", "", "artist", None, color=_ART_INK, size=_dp(156), background=_ART,
+                        corner=_dp(78)),
+                  text_view(name, resource_id=_id("title"), text_size=_BODY, padding=_dp(6), gravity="center"),
+                  width=_dp(172), padding=_dp(8))
+
+
+def _album_item(name: str) -> View:
+    """``item_image``: the album's art (the placeholder) in a 156 dp card rounded 16 dp, the title under it."""
+    return column(_icon("image", "", "album", None, color=_ART_INK, size=_dp(156), background=_ART,
+                        corner=_dp(16)),
+                  text_view(name, resource_id=_id("title"), text_size=_BODY, padding=_dp(6)),
+                  width=_dp(172), padding=_dp(8))
+
+
 # ----- MainActivity -----------------------------------------------------------------------------------------------
 class MainScreen(Screen):
     """``MainActivity``: the library tabs, a playlist's songs, the now playing screen and the queue in one
@@ -314,6 +407,7 @@ class MainScreen(Screen):
         self.dialog_playlist: Playlist | None = None
         self.name = ""
         self.checked: list[AudioRow] = []  # the selection mode's songs, in the order checked
+        self.suggestion_draw = 0  # how many times Suggestions were drawn again (the seed of their shuffle)
 
     @property
     def retro(self) -> RetroMusic:
@@ -363,7 +457,8 @@ class MainScreen(Screen):
     # ----- build -----
     def build(self) -> View:
         pages: dict[str, Callable[[], View]] = {"playlist": self._playlist_page, "player": self._player_page,
-                                                "queue": self._queue_page}
+                                                "queue": self._queue_page, **{page: self._detail_page
+                                                                              for page in DETAIL_LISTS}}
         if self.page in pages:
             body = pages[self.page]()
         else:
@@ -371,7 +466,8 @@ class MainScreen(Screen):
                     "action_artist": self._artists, "action_playlist": self._playlists}
             actions = [_icon("action_new_playlist", NEW_PLAYLIST, "plus", lambda: self._ask_create([]))] \
                 if self.tab == "action_playlist" else []
-            top = self._action_mode_bar() if self.checked else _toolbar(APP_NAME, *actions)
+            top = self._action_mode_bar() if self.checked else \
+                _home_app_bar() if self.tab == "action_home" else _toolbar(APP_NAME, *actions)
             body = column(top, tabs[self.tab](), *self._mini_player(), self._navigation(), gravity="fill")
         screen = View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("mainContent"),
                       background=WHITE, children=[body])
@@ -397,7 +493,7 @@ class MainScreen(Screen):
                                   text_view(title, text_size=_SMALL - 4, padding=2, text_color=color, bold=chosen,
                                             gravity="center_horizontal")]))
         return View(kind="row", class_name="android.widget.FrameLayout", resource_id=_id("bottomNavigationView"),
-                    height=190, background=(247, 242, 250), children=items)
+                    height=190, background=_NAVIGATION, children=items)
 
     def _mini_player(self) -> list[View]:
         """``MiniPlayerFragment``: the current song; a tap opens the now playing screen."""
@@ -407,7 +503,7 @@ class MainScreen(Screen):
         playing = self.retro.playing
         return [View(kind="row", class_name="android.widget.FrameLayout", resource_id=_id("miniPlayerFragment"),
                      clickable=True, focusable=True, on_click=lambda: self._open("player"), height=150, padding=16,
-                     background=(250, 250, 250), children=[
+                     background=_MINI_PLAYER, children=[
                          text_view(f"{current.title} • {current.artist}", resource_id=_id("miniPlayerTitle"),
                                    text_size=_SMALL, weight=1, padding=20),
                          _icon("actionPlayPause", "Pause" if playing else PLAY, "pause" if playing else "play",
@@ -448,7 +544,7 @@ class MainScreen(Screen):
 
     def _select_all(self) -> None:
         """``checkAll``: every song of the tab's list, in its order."""
-        self.checked = self._home_songs() if self.tab == "action_home" else self.retro.library()
+        self.checked = self._last_added() if self.page == "last_added" else self.retro.library()
 
     def _finish_selection(self) -> None:
         """``ActionMode.finish``: nothing checked."""
@@ -477,14 +573,86 @@ class MainScreen(Screen):
         return View(kind="row", class_name="android.view.ViewGroup", resource_id=_id("action_mode_bar"), height=168,
                     children=[close, count, *buttons], background=_CHECKED, padding=8)
 
-    def _home_songs(self) -> list[AudioRow]:
-        """For you's songs: the last added (``LastAddedRepository``: newest first)."""
-        return sorted(self.retro.library(), key=lambda s: -s.id)
+    def _last_added(self) -> list[AudioRow]:
+        """``LastAddedRepository.recentSongs``: the songs, newest first."""
+        return _newest_first(self.retro.library())
+
+    def _suggestions(self, library: list[AudioRow]) -> list[AudioRow]:
+        """``RealRepository.suggestions``: the songs never played (no play counts are kept: all of them) shuffled,
+        when there are over 9; the shuffle is drawn again on "refresh" (its count is the seed)."""
+        if len(library) < _SUGGESTIONS_FROM:
+            return []
+        songs = list(library)
+        random.Random(self.suggestion_draw).shuffle(songs)
+        return songs[:_SUGGESTED]
+
+    def _refresh_suggestions(self) -> None:
+        self.suggestion_draw += 1
 
     def _home(self) -> View:
-        """For you: the last added songs."""
-        return column(text_view(LAST_ADDED, resource_id=_id("sectionTitle"), text_size=_BODY, bold=True, padding=36),
-                      self._song_rows(self._home_songs(), "home_list"), weight=1)
+        """``HomeFragment`` under its app bar: the user's welcome (``user_image_layout``), ``abs_playlists``'s four
+        buttons, Suggestions (``item_suggestions``), then ``HomeAdapter``'s sections that have items: the recent
+        artists and albums (``LastAddedRepository``: of the last added songs, 5 each); the top played and the
+        favourites need play counts and favourites this phone does not keep."""
+        welcome = row(View(width=_dp(16)),
+                      _icon("userImage", "", "account_circle", does_nothing, color=_ACCENT, size=_dp(42)),
+                      View(width=_dp(16)),
+                      column(text_view(WELCOME, resource_id=_id("text"), text_size=_SMALL,
+                                       text_color=TEXT_SECONDARY, padding=0),
+                             text_view(USER_NAME, resource_id=_id("titleWelcome"), text_size=_HEADLINE6, bold=True,
+                                       padding=0), weight=1),
+                      padding=_dp(16))
+        buttons = [(("history", HISTORY, "recents", lambda: self._open("history")),
+                    ("lastAdded", LAST_ADDED, "library_add", lambda: self._open("last_added"))),
+                   (("topPlayed", MOST_PLAYED, "trending_up", lambda: self._open("top_played")),
+                    ("actionShuffle", SHUFFLE, "shuffle", self.retro.shuffle_all))]
+        grid = [row(_home_button(*left), View(width=_dp(16)), _home_button(*right), padding=0)
+                for left, right in buttons]
+        playlists = column(grid[0], View(height=_dp(8)), grid[1], padding=_dp(16), resource_id=_id("abs_playlists"))
+        library = self.retro.library()
+        sections = [self._suggestion_cards(self._suggestions(library))]
+        albums: dict[int, AudioRow] = {}  # splitIntoAlbums: an album by its newest song
+        for song in _newest_first(library):
+            albums.setdefault(song.album_id, song)
+        artists: dict[int, AudioRow] = {}  # splitIntoArtists: the albums by their newest song's artist
+        for first in albums.values():
+            artists.setdefault(first.artist_id, first)
+        sections += [_home_section(RECENT_ARTISTS, [_artist_item(song.artist)
+                                                    for song in list(artists.values())[:_RECENT]]) if artists else None,
+                     _home_section(RECENT_ALBUMS, [_album_item(song.album)
+                                                   for song in list(albums.values())[:_RECENT]]) if albums else None]
+        return View(kind="list", class_name=SCROLL_VIEW, resource_id=_id("container"), key="home", scrollable=True,
+                    focusable=True, scroll_offset=self.scroll.get("home", 0), weight=1,
+                    children=[welcome, playlists, *(section for section in sections if section is not None)])
+
+    def _suggestion_cards(self, songs: list[AudioRow]) -> View | None:
+        """``item_suggestions``: the title and the accent "refresh", then "New Music Mix" (4 of 10 columns, square)
+        beside two small songs stacked (2 columns) and a large one (4), and five small ones (2 each) under them; a
+        tap on a song plays it next (now, unless playing), on the mix the eight songs."""
+        if not songs:
+            return None
+        unit = (self.phone.window.design_width - 2 * _dp(4)) // 10
+
+        def card(number: int, span: int, content: View) -> View:
+            """A ``MaterialCardView`` ``span`` columns square, its compat padding (4 dp) around ``content``."""
+            return View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id(f"card{number}"),
+                        width=span * unit, height=span * unit, padding=_dp(4), children=[content])
+
+        def song(index: int, span: int) -> View:
+            """``image<index + 1>``, in ``card7``..``card9`` (the first three), then ``card1``..``card5``."""
+            picked = songs[index]
+            return card(index + 7 if index < 3 else index - 2, span, _icon(
+                f"image{index + 1}", "", "audio", lambda: self.retro.play_soon([picked]), color=_ART_INK,
+                size=span * unit - 2 * _dp(4), background=_ART, corner=_dp(16)))
+        mix = card(6, 4, text_view(NEW_MUSIC_MIX, resource_id=_id("message"), text_size=_MIX_TEXT, bold=True,
+                                   text_color=_ACCENT, padding=_dp(8), background=_MIX, corner=_dp(16), weight=1,
+                                   clickable=True, focusable=True, on_click=lambda: self.retro.play_soon(songs)))
+        title = row(text_view(SUGGESTIONS, resource_id=_id("title"), text_size=_HEADLINE6, bold=True, padding=_dp(16),
+                              weight=1),
+                    _icon("refresh_button", "", "refresh", self._refresh_suggestions, color=_ACCENT, size=_dp(56)))
+        return column(title, row(mix, column(song(0, 2), song(2, 2)), song(1, 4)),
+                      row(*(song(index, 2) for index in range(3, _SUGGESTED))),
+                      padding=_dp(4), resource_id=_id("suggestions"))
 
     def _songs(self) -> View:
         return self._song_rows(self.retro.library(), "songs_list")
@@ -537,6 +705,15 @@ class MainScreen(Screen):
                            navigation=self._back_button())
         return column(toolbar, header, body, *self._mini_player(), gravity="fill")
 
+    def _detail_page(self) -> View:
+        """``DetailListFragment``: the last added songs, or the history and the most played, empty here (no
+        history or play counts are kept; the history says so, as its ``empty`` view does)."""
+        title = DETAIL_LISTS[self.page]
+        songs = self._last_added() if self.page == "last_added" else []
+        body = self._song_rows(songs, self.page) if songs or self.page == "history" else View(weight=1)
+        top = self._action_mode_bar() if self.checked else _toolbar(title, navigation=self._back_button())
+        return column(top, body, *self._mini_player(), gravity="fill")
+
     def _player_page(self) -> View:
         """The now playing screen (``PlayerFragment``): the song, its time and the controls."""
         current = self.retro.current()
@@ -549,7 +726,7 @@ class MainScreen(Screen):
                        _icon("nextButton", "Next", "chevron_right", self.retro.next), View(weight=1))
         return column(_toolbar(NOW_PLAYING, _icon("action_queue", QUEUE, "playlist", lambda: self._open("queue")),
                                navigation=self._back_button()),
-                      View(height=700, background=(237, 231, 246)),
+                      View(height=700, background=_PLAYER_ART),
                       text_view(current.title, resource_id=_id("title"), text_size=_TITLE, bold=True, padding=36),
                       text_view(current.artist, resource_id=_id("text"), text_size=_BODY, text_color=TEXT_SECONDARY,
                                 padding=36),
@@ -694,6 +871,14 @@ class RetroMusic(App):
     label = APP_NAME
     icon, icon_color = "audio", (255, 87, 34)
     version_name, version_code = "6.0.3", 10603  # android_gym/device/apps.toml
+    #: ``GENERAL_THEME`` defaults to "auto" (the system's): ``Theme.Material3.DynamicColors.DayNight``'s dark
+    #: surfaces and text, the accent ``system_accent1_200``, the raised surfaces tinted with it, and the
+    #: placeholder art of ``drawable-night`` (a grey glyph on near black).
+    night_colors = {**MATERIAL_YOU_NIGHT, _ACCENT: _NIGHT_ACCENT, _ART: (17, 17, 17), _ART_INK: (124, 124, 124),
+                    _BUTTON: over(_NIGHT_ACCENT, 0.05, MATERIAL_YOU_NIGHT[WHITE]),
+                    _MIX: over(_NIGHT_ACCENT, 0.12, MATERIAL_YOU_NIGHT[WHITE]),
+                    _CHECKED: over(_NIGHT_ACCENT, 0.24, MATERIAL_YOU_NIGHT[WHITE]),
+                    **dict.fromkeys((_NAVIGATION, _MINI_PLAYER, _PLAYER_ART), MATERIAL_YOU_NIGHT[(232, 234, 237)])}
     screens = (MainScreen,)
 
     def __init__(self, phone: Context) -> None:
@@ -702,6 +887,7 @@ class RetroMusic(App):
         self.queue_store = PlaybackQueue(phone)
         self.position = 0
         self.playing = False
+        self.shuffles = 0  # how many times Shuffle has drawn (the seed of the next draw)
 
     def on_force_stop(self) -> None:
         self.position, self.playing = 0, False
@@ -728,8 +914,9 @@ class RetroMusic(App):
         queue = self.queue()
         return queue[min(self.position, len(queue) - 1)] if queue else None
 
-    def _set_queue(self, queue: Sequence[AudioRow], position: int, play: bool | None = None) -> None:
-        self.queue_store.save(queue)
+    def _set_queue(self, queue: Sequence[AudioRow], position: int, play: bool | None = None,
+                   original: Sequence[AudioRow] | None = None) -> None:
+        self.queue_store.save(queue, original)
         self.position = max(min(position, len(queue) - 1), 0)
         if play is not None:
             self.playing = play and bool(queue)
@@ -755,6 +942,27 @@ class RetroMusic(App):
         else:
             at = self.position + 1
             self._set_queue([*queue[:at], *songs, *queue[at:]], self.position)
+
+    def shuffle_all(self) -> None:
+        """``LibraryViewModel.shuffleSongs``: ``openAndShuffleQueue(songs, startPlaying=true)``, every song with a
+        random one first, then the rest shuffled (``ShuffleHelper.makeShuffleList``), the library's order kept as
+        the original queue. The phone's random numbers are a count of shuffles, so a run is repeatable."""
+        songs = self.library()
+        if not songs:
+            return
+        picker = random.Random(self.shuffles)
+        self.shuffles += 1
+        rest = list(songs)
+        first = rest.pop(picker.randrange(len(rest)))
+        picker.shuffle(rest)
+        self._set_queue([first, *rest], 0, True, original=songs)
+
+    def play_soon(self, songs: Sequence[AudioRow]) -> None:
+        """A suggestion's tap: ``playNext`` the songs, then, unless playing, ``playNextSong`` (the first of them)."""
+        had_queue = bool(self.queue())
+        self.play_next(songs)
+        if not self.playing:
+            self.play_at(self.position + 1 if had_queue else 0)
 
     def play_at(self, position: int) -> None:
         self.position, self.playing = position, True

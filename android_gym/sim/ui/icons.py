@@ -45,6 +45,8 @@ _GLYPHS = {
     "audio": "music_note", "music": "music", "playlist": "playlist_play", "playlist_add": "playlist_plus",
     "album": "album", "artist": "account_music", "queue_music": "playlist_music", "drag": "drag_vertical",
     "library_add": "plus_box_multiple", "select_all": "select_all", "more_horiz": "dots_horizontal",
+    "trending_up": "trending_up", "shuffle": "shuffle_variant", "refresh": "refresh", "arrow_forward": "arrow_right",
+    "settings": "cog_outline", "account_circle": "account_circle_outline",
     "todo": "format_list_checks", "title": "format_title", "list_numbered": "format_list_numbered",
     "task_open": "checkbox_blank_circle_outline", "task_done": "checkbox_marked_circle_outline",
     "checkbox_off": "checkbox_blank_outline", "checkbox_on": "checkbox_marked",
