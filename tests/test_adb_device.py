@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import socket
 import struct
 
-import adbutils
 import numpy as np
 import pytest
+from stalled_emulator import StalledEmulator, wait_listed
 
 from android_gym.actions import Action, ActionType, execute
 from android_gym.device import adb_services as services
@@ -28,7 +27,7 @@ from android_gym.errors import (
 from android_gym.sim.adb_harness import free_port, free_port_pair
 from android_gym.sim.grpc_server import SimGrpcServer
 from android_gym.sim.phone import Phone
-from android_gym.sim.server import SimServer, announce_to_adb_server
+from android_gym.sim.server import SimServer
 from android_gym.ui import parse_ui_dump
 
 
@@ -72,20 +71,13 @@ def test_a_dropped_transport_is_reconnected(adb_server_port):
         phone.close()
 
 
-def listed_offline(adb_server_port: int, serial: str) -> None:
-    """Return once the adb server lists ``serial`` as offline."""
-    events = adbutils.AdbClient("127.0.0.1", adb_server_port, socket_timeout=20).track_devices()
-    next(event for event in events if event.serial == serial and event.status == "offline")
-    events.close()
-
-
 def served_once(adb_server_port: int, phone: Phone, port: int) -> str:
     """Serve ``phone`` on ``port`` to an ``AdbDevice`` at ``127.0.0.1:port``, then stop; returns the serial, which
     the adb server still lists as offline while it tries to reconnect."""
     serial = f"127.0.0.1:{port}"
     with SimServer(phone, adb_port=port, announce=False):
         AdbDevice(serial, timeout=20).close()
-    listed_offline(adb_server_port, serial)
+    wait_listed(adb_server_port, serial, "offline")
     return serial
 
 
@@ -103,15 +95,16 @@ def test_a_device_still_offline_after_a_restart_is_waited_for(adb_server_port):
 
 
 def test_a_device_that_stays_offline_is_a_clear_error(adb_server_port):
-    """An emulator still booting: its adb port takes the adb server's connection but nothing answers on it yet, so
-    the server lists it offline for as long as that lasts (an emulator that exited is dropped within a second)."""
-    port = free_port_pair()
-    with socket.create_server(("127.0.0.1", port)):
-        assert asyncio.run(announce_to_adb_server(port, adb_server_port))
-        serial = f"emulator-{port - 1}"
-        listed_offline(adb_server_port, serial)
-        with pytest.raises(DeviceOfflineError, match=rf"{serial} is offline and did not come online within 1 s"):
-            AdbDevice(serial, timeout=1)
+    """An emulator still booting: the adb server lists it offline for as long as its adbd stays silent (one that
+    exited, by contrast, is dropped within a second)."""
+    emulator = StalledEmulator(ask_auth=False)
+    try:
+        wait_listed(adb_server_port, emulator.serial, "offline")
+        with pytest.raises(DeviceOfflineError,
+                           match=rf"{emulator.serial} is offline and did not come online within 1 s"):
+            AdbDevice(emulator.serial, timeout=1)
+    finally:
+        emulator.close()
 
 
 def test_an_adb_server_that_does_not_answer_is_a_clear_error():
