@@ -60,10 +60,10 @@ class StalledEmulator:
 
 
 def wait_listed(adb_server_port: int, serial: str, state: str) -> None:
-    """Return once the adb server lists ``serial`` in ``state`` (``offline``, ``unauthorized``, ``device``), told by
-    its own device events (``host:track-devices``)."""
-    events = adbutils.AdbClient("127.0.0.1", adb_server_port, socket_timeout=20).track_devices()
-    try:
-        next(event for event in events if event.serial == serial and event.status == state)
-    finally:
-        events.close()
+    """Return once the adb server lists ``serial`` in ``state`` (``offline``, ``unauthorized``, ``device``), asking
+    it again and again: its device events (``host:track-devices``) do not tell when a network device goes offline."""
+    client = adbutils.AdbClient("127.0.0.1", adb_server_port, socket_timeout=20)
+    for _ in range(2_000):  # a round trip each (~13 ms here, 0.3 ms of this process's CPU)
+        if any(info.serial == serial and info.state == state for info in client.list()):
+            return
+    raise AssertionError(f"the adb server never listed {serial} as {state}")
