@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+import socket
 import struct
 
-import adbutils
 import numpy as np
 import pytest
+from stalled_emulator import StalledEmulator, wait_listed
 
 from android_gym.actions import Action, ActionType, execute
 from android_gym.device import adb_services as services
@@ -70,15 +71,13 @@ def test_a_dropped_transport_is_reconnected(adb_server_port):
         phone.close()
 
 
-def served_once(adb_server_port: int, phone: Phone, port: int, emulator: bool) -> str:
-    """Serve ``phone`` on ``port`` to an ``AdbDevice`` (an ``emulator-N`` or a ``host:port`` serial), then stop;
-    returns the serial, which the adb server still lists as offline."""
-    with SimServer(phone, adb_port=port, announce=emulator) as server:
-        serial = server.serial if emulator else f"127.0.0.1:{port}"
+def served_once(adb_server_port: int, phone: Phone, port: int) -> str:
+    """Serve ``phone`` on ``port`` to an ``AdbDevice`` at ``127.0.0.1:port``, then stop; returns the serial, which
+    the adb server still lists as offline while it tries to reconnect."""
+    serial = f"127.0.0.1:{port}"
+    with SimServer(phone, adb_port=port, announce=False):
         AdbDevice(serial, timeout=20).close()
-    events = adbutils.AdbClient("127.0.0.1", adb_server_port, socket_timeout=20).track_devices()
-    next(event for event in events if event.serial == serial and event.status == "offline")
-    events.close()
+    wait_listed(adb_server_port, serial, "offline")
     return serial
 
 
@@ -87,7 +86,7 @@ def test_a_device_still_offline_after_a_restart_is_waited_for(adb_server_port):
     adb server lists the old transport offline until it reconnects. Opening the device waits for that."""
     phone, port = Phone(), free_port_pair()
     try:
-        serial = served_once(adb_server_port, phone, port, emulator=False)
+        serial = served_once(adb_server_port, phone, port)
         with SimServer(phone, adb_port=port, announce=False):
             device = AdbDevice(serial, timeout=20)
             assert device.shell("echo back").output == "back\n"
@@ -96,13 +95,24 @@ def test_a_device_still_offline_after_a_restart_is_waited_for(adb_server_port):
 
 
 def test_a_device_that_stays_offline_is_a_clear_error(adb_server_port):
-    phone, port = Phone(), free_port_pair()
+    """An emulator still booting: the adb server lists it offline for as long as its adbd stays silent (one that
+    exited, by contrast, is dropped within a second)."""
+    emulator = StalledEmulator(ask_auth=False)
     try:
-        serial = served_once(adb_server_port, phone, port, emulator=True)
-        with pytest.raises(DeviceOfflineError, match=rf"{serial} is offline and did not come online within 1 s"):
-            AdbDevice(serial, timeout=1)
+        wait_listed(adb_server_port, emulator.serial, "offline")
+        with pytest.raises(DeviceOfflineError,
+                           match=rf"{emulator.serial} is offline and did not come online within 1 s"):
+            AdbDevice(emulator.serial, timeout=1)
     finally:
-        phone.close()
+        emulator.close()
+
+
+def test_an_adb_server_that_does_not_answer_is_a_clear_error():
+    """Something takes the connection on the adb server's port but says nothing back."""
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        port = silent.getsockname()[1]
+        with pytest.raises(AdbServerError, match=rf"the adb server on 127.0.0.1:{port} did not list its devices"):
+            AdbDevice("emulator-5554", server=("127.0.0.1", port), timeout=0.1)
 
 
 def test_sms_needs_an_emulator_console(adb_server_port):

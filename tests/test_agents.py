@@ -135,13 +135,15 @@ def test_scroll_records_its_drag(make_env, tmp_path):
 
 
 def test_a_recorded_episode_replays_to_the_same_screens(tmp_path, make_env):
-    """What `--record-frames` keeps is enough to replay an episode: its env id, seed and actions give the same
-    screens and UI trees, step by step."""
-    assert main(["run", "MarkorCreateNote", "--agent", "random-valid", "--seed", "2", "--record", str(tmp_path),
-                 "--record-frames"]) == 0
+    """What `--record-frames` keeps is enough to replay an episode: its env id, seed, screen size and actions give
+    the same screens and UI trees, step by step (on a half-size phone: its frames cost a quarter to draw, write
+    and read; test_run_a_user_agent_recording_frames records full-size ones)."""
+    assert main(["run", "MarkorCreateNote", "--agent", "random-valid", "--seed", "2", "--device", "sim:540x1200",
+                 "--record", str(tmp_path), "--record-frames"]) == 0
     folder = tmp_path / "episode_000"
     about = json.loads((folder / "episode.json").read_text())
-    env = make_env(about["env_id"])
+    width, height = about["screen_size"]
+    env = make_env(about["env_id"], device=f"sim:{width}x{height}")
     observation, _ = env.reset(seed=about["seed"])
     lines = [json.loads(line) for line in (folder / "trajectory.jsonl").open()]
     for step, line in enumerate([None, *lines]):

@@ -3,26 +3,21 @@ state, and a provisioned phone that passes every check."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-import socket
-import struct
-import threading
-import time
 from collections.abc import Callable, Iterator
 
 import adbutils
 import pytest
 from apk_builder import build_apk
+from stalled_emulator import StalledEmulator, wait_listed
 
 from android_gym.cli import main
 from android_gym.device.adb import AdbDevice, server_answers
 from android_gym.device.provision import ANIMATION_SETTINGS, load_manifest, setup_device
 from android_gym.device.sim import SimDevice
 from android_gym.doctor import Check, run_doctor
-from android_gym.sim.adb_harness import free_emulator_port, free_port, private_adb_server
+from android_gym.sim.adb_harness import free_port, private_adb_server
 from android_gym.sim.phone import Phone
-from android_gym.sim.server import SimServer, announce_to_adb_server
+from android_gym.sim.server import SimServer
 
 DEVICE_CHECKS = ["root", "boot", "Android version", "screen", "apps", "snapshots", "time", "animations"]
 ADB_CHECKS = ["adb", "adb server", "device"]
@@ -203,60 +198,6 @@ def test_a_device_the_server_does_not_know(adb_server_port, serial, fix):
     assert serial in checks[2].detail and fix in checks[2].fix
 
 
-_A_CNXN, _A_AUTH = 0x4E584E43, 0x48545541
-_AUTH_TOKEN, _AUTH_SIGNATURE = 1, 2  # adb.h
-
-
-class StalledEmulator:
-    """A stand-in emulator whose adbd never lets the host in: it accepts the connection and either stays silent
-    (adbd not up yet: the host lists it ``offline``) or answers every CNXN and signature with a new AUTH token
-    (the user has not accepted the debugging prompt: ``unauthorized``)."""
-
-    def __init__(self, ask_auth: bool) -> None:
-        self.port = free_emulator_port()
-        self.serial = f"emulator-{self.port - 1}"
-        self._ask_auth = ask_auth
-        self._listener = socket.create_server(("127.0.0.1", self.port))
-        self._connections: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-        asyncio.run(announce_to_adb_server(self.port, int(os.environ["ANDROID_ADB_SERVER_PORT"])))
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                connection, _ = self._listener.accept()
-            except OSError:
-                return
-            self._connections.append(connection)
-            if self._ask_auth:
-                threading.Thread(target=self._refuse, args=(connection,), daemon=True).start()
-
-    @staticmethod
-    def _refuse(connection: socket.socket) -> None:
-        with connection:
-            while len(header := connection.recv(24, socket.MSG_WAITALL)) == 24:
-                command, arg0, _, length, _, _ = struct.unpack("<6I", header)
-                if length:
-                    connection.recv(length, socket.MSG_WAITALL)
-                if command == _A_CNXN or (command == _A_AUTH and arg0 == _AUTH_SIGNATURE):
-                    token = os.urandom(20)
-                    connection.sendall(struct.pack("<6I", _A_AUTH, _AUTH_TOKEN, 0, len(token), sum(token),
-                                                   _A_AUTH ^ 0xFFFFFFFF) + token)
-
-    def wait_for_state(self, client: adbutils.AdbClient, state: str) -> None:
-        """Until the adb server lists this device in ``state`` (it connects in the background)."""
-        for _ in range(200):
-            if any(info.serial == self.serial and info.state == state for info in client.list()):
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"{self.serial} never became {state}")
-
-    def close(self) -> None:
-        self._listener.close()
-        for connection in self._connections:
-            connection.close()
-
-
 @pytest.mark.parametrize(("ask_auth", "state", "fix"), [
     (False, "offline", "`adb reconnect offline`"),
     (True, "unauthorized", "accept the 'Allow USB debugging?' prompt"),
@@ -264,7 +205,7 @@ class StalledEmulator:
 def test_a_device_adb_cannot_use_yet(adb_server_port, ask_auth, state, fix):
     emulator = StalledEmulator(ask_auth)
     try:
-        emulator.wait_for_state(adbutils.AdbClient("127.0.0.1", adb_server_port), state)
+        wait_listed(adb_server_port, emulator.serial, state)
         checks = run_doctor(f"adb:{emulator.serial}", timeout=0.5)
     finally:
         emulator.close()
@@ -321,7 +262,7 @@ def test_without_a_device_named_the_only_listed_one_is_checked_and_several_are_n
         try:
             for _ in range(2):
                 emulators.append(StalledEmulator(ask_auth=False))
-                emulators[-1].wait_for_state(client, "offline")
+                wait_listed(port, emulators[-1].serial, "offline")
                 serials = [info.serial for info in client.list()]
                 check = _named(run_doctor(timeout=0.5))["device"]
                 if len(serials) == 1:

@@ -267,7 +267,11 @@ class AdbDevice:
     def _check_state(self) -> None:
         """Fail unless the adb server lists the device; one it lists but cannot use yet (``offline`` for a while
         after the device restarted, ``authorizing``) gets ``timeout`` seconds to come online, as on a reconnect."""
-        states = {info.serial: info.state for info in self._client.list()}
+        try:
+            states = {info.serial: info.state for info in self._client.list()}
+        except _TRANSPORT_ERRORS as error:
+            raise AdbServerError(f"the adb server on {self._server[0]}:{self._server[1]} did not list its devices "
+                                 f"({error or type(error).__name__})") from error
         if self.serial not in states:
             known = ", ".join(f"{serial} ({state})" for serial, state in states.items()) or "none"
             raise DeviceNotFoundError(f"adb device {self.serial!r} not found on the adb server "
