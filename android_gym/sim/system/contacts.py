@@ -409,17 +409,22 @@ class ContactsProvider(SqliteProvider):
         values = dict(values)
         _check_columns(values, DATA_INSERT_COLUMNS, "data")
         with self._transaction() as db:
-            raw = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()
+            raw = db.execute("SELECT r.contact_id, m._id FROM raw_contacts r LEFT JOIN mimetypes m ON m.mimetype = ? "
+                             "WHERE r._id = ?", (mimetype, raw_contact_id)).fetchone()
             if raw is None:
                 raise ValueError(f"Raw contact {raw_contact_id} does not exist")
+            contact_id, mimetype_id = raw
+            if mimetype_id is None:
+                mimetype_id = db.execute("INSERT INTO mimetypes (mimetype) VALUES (?)", (mimetype,)).lastrowid
             values = _handle(mimetype, values)
-            values.update(raw_contact_id=raw_contact_id, mimetype_id=self._mimetype_id(db, mimetype))
+            values.update(raw_contact_id=raw_contact_id, mimetype_id=mimetype_id)
             columns = list(values)
-            data_id = db.execute(f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                                 [values[c] for c in columns]).lastrowid
+            [(data_id, number, e164)] = db.execute(
+                f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+                "RETURNING _id, data1, data4", [values[c] for c in columns]).fetchall()
             if mimetype == PHONE:  # a new row (ids are never reused): no lookup rows to replace
-                self._add_phone_lookup(db, raw_contact_id, data_id)
-            self._data_changed(db, raw_contact_id, raw[0])
+                self._add_phone_lookup(db, raw_contact_id, data_id, number, e164)
+            self._data_changed(db, raw_contact_id, contact_id)
         return data_id
 
     def update_data(self, data_id: int, values: dict[str, Any]) -> int:
@@ -437,11 +442,11 @@ class ContactsProvider(SqliteProvider):
                 current = db.execute(f"SELECT {', '.join(_NAME_PARTS)} FROM data WHERE _id=?", (data_id,)).fetchone()
                 values = {**dict(zip(_NAME_PARTS, current)), **values, "data1": None}
             values = _handle(mimetype, values)
-            db.execute(f"UPDATE data SET {', '.join(f'{c}=?' for c in values)} WHERE _id=?",
-                       [*values.values(), data_id])
+            [(number, e164)] = db.execute(f"UPDATE data SET {', '.join(f'{c}=?' for c in values)} WHERE _id=? "
+                                          "RETURNING data1, data4", [*values.values(), data_id]).fetchall()
             if mimetype == PHONE:
                 db.execute("DELETE FROM phone_lookup WHERE data_id=?", (data_id,))
-                self._add_phone_lookup(db, raw_contact_id, data_id)
+                self._add_phone_lookup(db, raw_contact_id, data_id, number, e164)
             self._data_changed(db, raw_contact_id)
         return 1
 
@@ -493,19 +498,15 @@ class ContactsProvider(SqliteProvider):
                           (name, kind, data_set)).lastrowid
 
     @staticmethod
-    def _mimetype_id(db: sqlite3.Connection, mimetype: str) -> int:
-        row = db.execute("SELECT _id FROM mimetypes WHERE mimetype=?", (mimetype,)).fetchone()
-        return row[0] if row else db.execute("INSERT INTO mimetypes (mimetype) VALUES (?)", (mimetype,)).lastrowid
-
-    @staticmethod
-    def _add_phone_lookup(db: sqlite3.Connection, raw_contact_id: int, data_id: int) -> None:
-        """The ``phone_lookup`` rows of the phone data row ``data_id``: its normalized number and E.164 form."""
-        number, e164 = db.execute("SELECT data1, data4 FROM data WHERE _id=?", (data_id,)).fetchone()
+    def _add_phone_lookup(db: sqlite3.Connection, raw_contact_id: int, data_id: int, number: str | None,
+                          e164: str | None) -> None:
+        """The ``phone_lookup`` rows of the phone data row ``data_id`` (``data1`` the ``number``, ``data4`` its
+        ``e164`` form as stored): its normalized number and E.164 form."""
         normalized = normalize_number(number or "")
         if normalized:
-            for lookup in dict.fromkeys(n for n in (normalized, e164) if n):
-                db.execute("INSERT INTO phone_lookup (data_id, raw_contact_id, normalized_number, min_match) "
-                           "VALUES (?, ?, ?, ?)", (data_id, raw_contact_id, lookup, min_match(lookup)))
+            db.executemany("INSERT INTO phone_lookup (data_id, raw_contact_id, normalized_number, min_match) "
+                           "VALUES (?, ?, ?, ?)", [(data_id, raw_contact_id, lookup, min_match(lookup))
+                                                   for lookup in dict.fromkeys(n for n in (normalized, e164) if n)])
 
     def _data_changed(self, db: sqlite3.Connection, raw_contact_id: int, contact_id: int | None = None) -> None:
         """After a data row of ``raw_contact_id`` (whose aggregate is ``contact_id``, looked up if not given)
