@@ -27,7 +27,6 @@ Deliberate differences, all behavioural:
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -511,9 +510,8 @@ class ContactsProvider(SqliteProvider):
     def _data_changed(self, db: sqlite3.Connection, raw_contact_id: int, contact_id: int | None = None) -> None:
         """After a data row of ``raw_contact_id`` (whose aggregate is ``contact_id``, looked up if not given)
         changed: ``_update_aggregates`` now, or, while this thread's line holds one transaction (``holding``), before
-        its next read or its commit (``before_commit``), once for all the raw contacts the line wrote rows of, with
-        the time of each one's last: no reader can tell the difference, and seeding contacts costs a few statements
-        instead of four a data row."""
+        its next read or its commit (``before_commit``), once for each raw contact the line wrote rows of, with
+        the time of its last: no reader can tell the difference, and seeding contacts costs half the statements."""
         if contact_id is None:
             contact_id = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()[0]
         changed = {raw_contact_id: (contact_id, self._phone.clock.now_ms())}
@@ -529,31 +527,25 @@ class ContactsProvider(SqliteProvider):
         """For each raw contact in ``changed`` (to its aggregate and the time it changed), in order:
         ``updateRawContactDisplayName`` (the best source among structured name, organization, phone and email; the
         sort keys and phonebook labels follow, and the raw contact is marked dirty in the same update), then its
-        aggregate's ``has_phone_number``, lookup key and update time. One statement of each kind for them all."""
-        rows: dict[int, list[tuple]] = {raw_contact_id: [] for raw_contact_id in changed}
-        for raw_contact_id, *row in db.execute(
-                "SELECT d.raw_contact_id, m.mimetype, d.data1, d.data2, d.data3, d.data4, d.data5, d.data6 FROM data d "
-                "JOIN mimetypes m ON d.mimetype_id = m._id WHERE d.raw_contact_id IN (SELECT value FROM json_each(?)) "
-                "ORDER BY d.raw_contact_id, d.is_super_primary DESC, d.is_primary DESC, d._id",
-                (json.dumps(list(rows)),)):
-            rows[raw_contact_id].append(row)
-        names = {raw_contact_id: _display_name(data) for raw_contact_id, data in rows.items()}
-        db.executemany("UPDATE raw_contacts SET display_name=?, display_name_alt=?, display_name_source=?, sort_key=?, "
+        aggregate's ``has_phone_number``, lookup key and update time."""
+        for raw_contact_id, (contact_id, time) in changed.items():
+            source, name, alt = _display_name(db.execute(
+                "SELECT m.mimetype, d.data1, d.data2, d.data3, d.data4, d.data5, d.data6 FROM data d JOIN mimetypes m "
+                "ON d.mimetype_id = m._id WHERE d.raw_contact_id=? ORDER BY d.is_super_primary DESC, "
+                "d.is_primary DESC, d._id", (raw_contact_id,)))
+            db.execute("UPDATE raw_contacts SET display_name=?, display_name_alt=?, display_name_source=?, sort_key=?, "
                        "sort_key_alt=?, phonebook_label=?, phonebook_bucket=?, phonebook_label_alt=?, "
                        "phonebook_bucket_alt=?, dirty=1 WHERE _id=?",
-                       [(name, alt, source, name, alt, *(phonebook_label(name) if name else (None, None)),
-                         *(phonebook_label(alt) if alt else (None, None)), raw_contact_id)
-                        for raw_contact_id, (source, name, alt) in names.items()])
-        # CROSS JOIN keeps SQLite's loops in this order (the contact's raw contacts, their data rows), which it would
-        # otherwise turn around to walk every phone number's row by the mimetype index.
-        has_phone = dict(db.execute(
-            "SELECT c.value, EXISTS (SELECT 1 FROM raw_contacts r CROSS JOIN data d ON d.raw_contact_id = r._id CROSS "
-            "JOIN mimetypes m ON d.mimetype_id = m._id WHERE r.contact_id = c.value AND m.mimetype = ? AND d.data1 IS "
-            "NOT NULL AND d.data1 != '') FROM json_each(?) c",
-            (PHONE, json.dumps(sorted({contact_id for contact_id, _ in changed.values()})))))
-        db.executemany("UPDATE contacts SET has_phone_number=?, lookup=?, contact_last_updated_timestamp=? WHERE _id=?",
-                       [(has_phone[contact_id], lookup_key(raw_contact_id, names[raw_contact_id][1]), time, contact_id)
-                        for raw_contact_id, (contact_id, time) in changed.items()])
+                       (name, alt, source, name, alt, *(phonebook_label(name) if name else (None, None)),
+                        *(phonebook_label(alt) if alt else (None, None)), raw_contact_id))
+            # CROSS JOIN keeps SQLite's loops in this order (the contact's raw contacts, their data rows), which it
+            # would otherwise turn around to walk every phone number's row by the mimetype index.
+            has_phone = db.execute("SELECT EXISTS (SELECT 1 FROM raw_contacts r CROSS JOIN data d ON d.raw_contact_id "
+                                   "= r._id CROSS JOIN mimetypes m ON d.mimetype_id = m._id WHERE r.contact_id = ? "
+                                   "AND m.mimetype = ? AND d.data1 IS NOT NULL AND d.data1 != '')",
+                                   (contact_id, PHONE)).fetchone()[0]
+            db.execute("UPDATE contacts SET has_phone_number=?, lookup=?, contact_last_updated_timestamp=? WHERE _id=?",
+                       (has_phone, lookup_key(raw_contact_id, name), time, contact_id))
 
     # ----- reads ------------------------------------------------------------------------------------------
     def query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
