@@ -123,7 +123,8 @@ def _read_word(s: str, i: int) -> tuple[str, int]:
             i = _skip_ansi(s, i + 2)
         else:
             i += 1
-    return s[start:min(i, n)], min(i, n)
+    end = min(i, n)  # a backslash ending the line steps past it
+    return s[start:end], end
 
 
 def _skip_ansi(s: str, i: int) -> int:
