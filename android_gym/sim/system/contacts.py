@@ -275,8 +275,8 @@ def phonebook_label(sort_key: str | None) -> tuple[str, int]:
 
 def lookup_key(raw_contact_id: int, display_name: str | None) -> str:
     """``ContactLookupKey.appendToLookupKey`` for a local raw contact without a source id."""
-    letters = "".join(char for char in (display_name or "") if char.isalnum()).upper()
-    return f"0r{raw_contact_id}-" + "".join(f"{ord(char):X}" for char in letters)
+    letters = "".join(filter(str.isalnum, display_name or "")).upper()
+    return f"0r{raw_contact_id}-" + "".join(map("{:X}".format, map(ord, letters)))
 
 
 def phone_type_label(phone_type: int | str | None, label: str | None) -> str:
@@ -629,7 +629,7 @@ def _handle(mimetype: str, values: dict[str, Any]) -> dict[str, Any]:
         elif not values.get("data1") and any(values.get(p) for p in _NAME_PARTS):
             values["data1"] = join_name(values.get("data4"), values.get("data2"), values.get("data5"),
                                         values.get("data3"), values.get("data6"), False)
-        latin = all(char.isascii() for char in str(values.get("data1") or ""))
+        latin = str(values.get("data1") or "").isascii()
         values["data10"] = FULL_NAME_STYLE_WESTERN if values.get("data1") and latin else FULL_NAME_STYLE_UNDEFINED
         values["data11"] = 0
     elif mimetype == PHONE and "data1" in values and "data4" not in values:
