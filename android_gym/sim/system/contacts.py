@@ -511,7 +511,9 @@ class ContactsProvider(SqliteProvider):
         """After a data row of ``raw_contact_id`` (whose aggregate is ``contact_id``, looked up if not given)
         changed: ``_update_aggregates`` now, or, while this thread's line holds one transaction (``holding``), before
         its next read or its commit (``before_commit``), once for each raw contact the line wrote rows of, with
-        the time of its last: no reader can tell the difference, and seeding contacts costs half the statements."""
+        the time of its last, as ContactsProvider2 leaves display names and aggregation to the end of its
+        transaction (``beforeTransactionCommit``): no reader can tell the difference, and seeding contacts costs
+        half the statements."""
         if contact_id is None:
             contact_id = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()[0]
         changed = {raw_contact_id: (contact_id, self._phone.clock.now_ms())}
