@@ -299,8 +299,8 @@ def _stripped_reversed(number: str | None) -> str | None:
 
 def _display_name(rows: Iterable[tuple]) -> tuple[int, str | None, str | None]:
     """``(display_name_source, display_name, display_name_alt)`` of a raw contact from its data rows ``(mimetype,
-    data1 … data6)``, best first: the first row of the best source among structured name, organization, phone and
-    email that has a ``data1``."""
+    data1 … data6)`` (super-primary, then primary rows first, then by id): the first row with a ``data1`` of the best
+    source among structured name, organization, phone and email."""
     best: tuple[int, str | None, str | None] = (SOURCE_UNDEFINED, None, None)
     for mimetype, data1, data2, data3, prefix, middle, suffix in rows:
         source = _NAME_SOURCES.get(mimetype, SOURCE_UNDEFINED)
@@ -512,8 +512,8 @@ class ContactsProvider(SqliteProvider):
         changed: ``_update_aggregates`` now, or, while this thread's line holds one transaction (``holding``), before
         its next read or its commit (``before_commit``), once for each raw contact the line wrote rows of, with
         the time of its last, as ContactsProvider2 leaves display names and aggregation to the end of its
-        transaction (``beforeTransactionCommit``): no reader can tell the difference, and seeding contacts costs
-        half the statements."""
+        transaction (``beforeTransactionCommit``): no reader can tell the difference, and a raw contact's name and
+        phone cost its four statements once instead of twice."""
         if contact_id is None:
             contact_id = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()[0]
         changed = {raw_contact_id: (contact_id, self._phone.clock.now_ms())}
