@@ -203,6 +203,38 @@ def test_contacts_added_together_keep_their_order_and_numbers(device):
         ("Carol Diaz", "+1 202-555-0111"), ("Alice Brown", "4155550188"), ("Bob Chen", "5550100")]
 
 
+def tables(phone: Phone) -> dict[str, list[tuple]]:
+    """Every row of every table of contacts2.db."""
+    with closing(raw(phone)) as db:
+        names = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {name: db.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall() for name in names}
+
+
+def test_a_line_leaves_the_rows_a_commit_per_write_leaves(device, phone):
+    """A command line's data writes leave the raw contacts' names and their aggregates to the line's end or its
+    next read: the tables end as when each write was committed with them."""
+    people = [("Carol Diaz", "+1 202-555-0111"), ("Alice Brown", "4155550188"), (METACHARACTERS, "5550100")]
+    for name, number in people:
+        insert_contact(phone, name, number)
+    add_contacts(device, people)
+    assert device.phone.clock.now_ms() == phone.clock.now_ms()
+    assert tables(device.phone) == tables(phone)
+    # within a line, a read or a selection sees each raw contact's name as written so far
+    raw_contact = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
+                  "--bind account_type:n:"
+
+    def name(raw_id: int, value: str) -> str:
+        return (f"content insert --uri content://com.android.contacts/data --bind raw_contact_id:i:{raw_id} "
+                f"--bind mimetype:s:vnd.android.cursor.item/name --bind data1:s:{value}")
+
+    assert shell(device.phone, f"{raw_contact} && {name(4, 'Zoe')} && content query --uri "
+                               "content://com.android.contacts/raw_contacts --projection display_name --where _id=4"
+                 ) == "Row: 0 display_name=Zoe\n"
+    assert shell(device.phone, f"{raw_contact} && {name(5, 'Ann')} && content delete --uri "
+                               "content://com.android.contacts/raw_contacts --where \"display_name = 'Ann'\"") == ""
+    assert [row[0] for row in tables(device.phone)["raw_contacts"]] == [1, 2, 3, 4]
+
+
 def test_a_command_line_holds_one_connection_and_leaves_no_wal(phone):
     insert = "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n: " \
              "--bind account_type:n:"

@@ -15,6 +15,8 @@ from android_gym.sim.shell.lexer import _skip_ansi, _skip_backquote, _skip_dolla
 from android_gym.sim.shell.parser import _NAME
 
 _PLAIN = re.compile(r"[^\\'\"$`*?\[~]*")
+_LITERAL = re.compile(r"[^\\'\"$`]+")  # a run of characters that stand for themselves in ``_pieces``
+_GLOB = re.compile(r"[*?\[]")
 #: What makes a path segment a pattern (``fnmatch``): ``*``, ``?``, or a bracket expression, a ``[`` closed by a ``]``
 #: after at least one character; any other ``[`` matches itself, so the segment names one path (``[`` of ``[ -d x ]``).
 _IFS = re.compile(r"([ \t\n]+)")
@@ -117,7 +119,7 @@ class _Expander:
         for field in fields:
             text = "".join(part for part, _ in field)
             check_size(len(text))
-            if any(not quoted and any(c in part for c in "*?[") for part, quoted in field):
+            if any(not quoted and _GLOB.search(part) for part, quoted in field):
                 result.extend(self._glob(field) or [text])
             else:
                 result.append(text)
@@ -178,8 +180,9 @@ class _Expander:
                     pieces.append((value, False, True))
                     i = j
             else:
-                literal.append(c)
-                i += 1
+                j = _LITERAL.match(raw, i).end()
+                literal.append(raw[i:j])
+                i = j
         flush()
         return pieces
 

@@ -17,6 +17,10 @@ _REDIRECTS = frozenset({">>", "<<-", "<<", "&>", ">&", "<&", ">|", "<>", "<", ">
 _WORD_END = frozenset(" \t\n;&|()<>")
 _PLAIN_RUN = re.compile(r"[^ \t\n;&|()<>\\'\"`$]*")  # characters that stand for themselves in a word
 _OPERATOR_START = frozenset(operator[0] for operator in _OPERATORS)  # the characters an operator starts with
+#: Blanks, then a word of characters that stand for themselves ending where an operator, a blank or the line does
+#: (not a redirection, which a word of digits before it would make a file descriptor): most of a line's tokens, read
+#: in one match. A comment's ``#`` does not start one.
+_BLANKS_PLAIN_WORD = re.compile(r"[ \t\r]*([^ \t\r\n;&|()<>\\'\"`$#][^ \t\n;&|()<>\\'\"`$]*)(?=[ \t\n;&|()]|\Z)")
 
 
 @dataclass
@@ -123,7 +127,8 @@ def _read_word(s: str, i: int) -> tuple[str, int]:
             i = _skip_ansi(s, i + 2)
         else:
             i += 1
-    return s[start:min(i, n)], min(i, n)
+    end = min(i, n)  # a backslash ending the line steps past it
+    return s[start:end], end
 
 
 def _skip_ansi(s: str, i: int) -> int:
@@ -167,6 +172,11 @@ def _lex(s: str) -> list[Token]:
     pending: list[_HereDoc] = []
     i, n = 0, len(s)
     while i < n:
+        plain = _BLANKS_PLAIN_WORD.match(s, i)
+        if plain:
+            tokens.append(("W", plain.group(1), None))
+            i = plain.end()
+            continue
         c = s[i]
         if c in " \t\r":
             i += 1

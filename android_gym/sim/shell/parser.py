@@ -264,16 +264,17 @@ class _Parser:
         assigns: list[str] = []
         words: list[str] = []
         redirs: list[_Redir] = []
+        tokens = self.tokens
         while True:
-            kind, text, _ = self.peek()
-            if kind in ("R", "H"):
-                redirs.append(self.redirection())
-            elif kind == "W":
-                self.advance()
+            kind, text, _ = tokens[self.pos]
+            if kind == "W":  # the most frequent token, taken without ``peek`` and ``advance``
+                self.pos += 1
                 if not words and _ASSIGNMENT.match(text):
                     assigns.append(text)
                 else:
                     words.append(text)
+            elif kind in ("R", "H"):
+                redirs.append(self.redirection())
             else:
                 break
         if not (assigns or words or redirs):

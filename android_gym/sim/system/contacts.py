@@ -200,6 +200,9 @@ _PHONE_LOOKUP_VIEW = """SELECT DISTINCT c._id AS _id, r.display_name AS display_
     FROM phone_lookup p JOIN data d ON p.data_id = d._id JOIN raw_contacts r ON d.raw_contact_id = r._id
     JOIN contacts c ON r.contact_id = c._id
     WHERE p.min_match = ? AND PHONE_NUMBERS_EQUAL(d.data1, ?, 0) AND r.deleted = 0"""
+#: The display name's sources (``DisplayNameSources``) by data kind.
+_NAME_SOURCES = {NAME: SOURCE_STRUCTURED_NAME, ORGANIZATION: SOURCE_ORGANIZATION, PHONE: SOURCE_PHONE,
+                 EMAIL: SOURCE_EMAIL}
 #: Structured-name parts: given, family, prefix, middle, suffix.
 _NAME_PARTS = ("data2", "data3", "data4", "data5", "data6")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -272,8 +275,8 @@ def phonebook_label(sort_key: str | None) -> tuple[str, int]:
 
 def lookup_key(raw_contact_id: int, display_name: str | None) -> str:
     """``ContactLookupKey.appendToLookupKey`` for a local raw contact without a source id."""
-    letters = "".join(char for char in (display_name or "") if char.isalnum()).upper()
-    return f"0r{raw_contact_id}-" + "".join(f"{ord(char):X}" for char in letters)
+    letters = "".join(filter(str.isalnum, display_name or "")).upper()
+    return f"0r{raw_contact_id}-" + "".join(map("{:X}".format, map(ord, letters)))
 
 
 def phone_type_label(phone_type: int | str | None, label: str | None) -> str:
@@ -292,6 +295,23 @@ def _phonebook(a: str, b: str) -> int:
 def _stripped_reversed(number: str | None) -> str | None:
     """``_PHONE_NUMBER_STRIPPED_REVERSED``: the dialable characters of the number, reversed."""
     return None if number is None else "".join(reversed([c for c in number if c.isdigit() or c in "*#+"]))
+
+
+def _display_name(rows: Iterable[tuple]) -> tuple[int, str | None, str | None]:
+    """``(display_name_source, display_name, display_name_alt)`` of a raw contact from its data rows ``(mimetype,
+    data1 … data6)`` (super-primary, then primary rows first, then by id): the first row with a ``data1`` of the best
+    source among structured name, organization, phone and email."""
+    best: tuple[int, str | None, str | None] = (SOURCE_UNDEFINED, None, None)
+    for mimetype, data1, data2, data3, prefix, middle, suffix in rows:
+        source = _NAME_SOURCES.get(mimetype, SOURCE_UNDEFINED)
+        if source <= best[0] or not data1:
+            continue
+        if mimetype == NAME:
+            best = (source, join_name(prefix, data2, middle, data3, suffix, False) or data1,
+                    join_name(prefix, data3, data2, middle, suffix, True) or data1)
+        else:
+            best = (source, data1, data1)
+    return best
 
 
 def _column(name: str) -> str:
@@ -325,6 +345,26 @@ class ContactsProvider(SqliteProvider):
         with super()._transaction() as db:
             yield db
         self._phone.data_changed()
+
+    @contextmanager
+    def reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
+        """The base's query-only connection, once the bookkeeping this thread's line put off is written
+        (``_data_changed``): a read sees the rows as if every write had done its own."""
+        self._write_changes()
+        with super().reading(rows) as db:
+            yield db
+
+    def _write_changes(self) -> None:
+        """The bookkeeping put off by this thread's line, written into its held transaction."""
+        if getattr(self._thread, "changed", None) and self._in_held_transaction():
+            self.before_commit(self._thread.held[1])
+
+    def before_commit(self, db: sqlite3.Connection) -> None:
+        """The bookkeeping the line's data writes put off (``_data_changed``), once per raw contact, in the order of
+        their last writes."""
+        changed, self._thread.changed = getattr(self._thread, "changed", {}), {}
+        if changed:
+            self._update_aggregates(db, changed)
 
     # ----- writes -----------------------------------------------------------------------------------------
     def insert(self, uri: str, values: dict[str, Any]) -> int:
@@ -368,17 +408,22 @@ class ContactsProvider(SqliteProvider):
         values = dict(values)
         _check_columns(values, DATA_INSERT_COLUMNS, "data")
         with self._transaction() as db:
-            raw = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()
+            raw = db.execute("SELECT r.contact_id, m._id FROM raw_contacts r LEFT JOIN mimetypes m ON m.mimetype = ? "
+                             "WHERE r._id = ?", (mimetype, raw_contact_id)).fetchone()
             if raw is None:
                 raise ValueError(f"Raw contact {raw_contact_id} does not exist")
+            contact_id, mimetype_id = raw
+            if mimetype_id is None:
+                mimetype_id = db.execute("INSERT INTO mimetypes (mimetype) VALUES (?)", (mimetype,)).lastrowid
             values = _handle(mimetype, values)
-            values.update(raw_contact_id=raw_contact_id, mimetype_id=self._mimetype_id(db, mimetype))
+            values.update(raw_contact_id=raw_contact_id, mimetype_id=mimetype_id)
             columns = list(values)
-            data_id = db.execute(f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                                 [values[c] for c in columns]).lastrowid
+            [(data_id, number, e164)] = db.execute(
+                f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+                "RETURNING _id, data1, data4", [values[c] for c in columns]).fetchall()
             if mimetype == PHONE:  # a new row (ids are never reused): no lookup rows to replace
-                self._add_phone_lookup(db, raw_contact_id, data_id)
-            self._data_changed(db, raw_contact_id, raw[0])
+                self._add_phone_lookup(db, raw_contact_id, data_id, number, e164)
+            self._data_changed(db, raw_contact_id, contact_id)
         return data_id
 
     def update_data(self, data_id: int, values: dict[str, Any]) -> int:
@@ -396,17 +441,18 @@ class ContactsProvider(SqliteProvider):
                 current = db.execute(f"SELECT {', '.join(_NAME_PARTS)} FROM data WHERE _id=?", (data_id,)).fetchone()
                 values = {**dict(zip(_NAME_PARTS, current)), **values, "data1": None}
             values = _handle(mimetype, values)
-            db.execute(f"UPDATE data SET {', '.join(f'{c}=?' for c in values)} WHERE _id=?",
-                       [*values.values(), data_id])
+            [(number, e164)] = db.execute(f"UPDATE data SET {', '.join(f'{c}=?' for c in values)} WHERE _id=? "
+                                          "RETURNING data1, data4", [*values.values(), data_id]).fetchall()
             if mimetype == PHONE:
                 db.execute("DELETE FROM phone_lookup WHERE data_id=?", (data_id,))
-                self._add_phone_lookup(db, raw_contact_id, data_id)
+                self._add_phone_lookup(db, raw_contact_id, data_id, number, e164)
             self._data_changed(db, raw_contact_id)
         return 1
 
     def delete(self, uri: str, where: str | None = None) -> int:
         """``ContactsProvider2.delete`` of ``raw_contacts[/<id>]``, ``contacts[/<id>]`` or ``data[/<id>]``:
         local raw contacts go at once (with their data and, when it was their only one, their contact)."""
+        self._write_changes()  # the caller's selection may name the display names
         with self._transaction() as db:
             table, ids = self._selected(db, uri, ("raw_contacts", "contacts", "data"), where)
             if table == "data":
@@ -451,65 +497,57 @@ class ContactsProvider(SqliteProvider):
                           (name, kind, data_set)).lastrowid
 
     @staticmethod
-    def _mimetype_id(db: sqlite3.Connection, mimetype: str) -> int:
-        row = db.execute("SELECT _id FROM mimetypes WHERE mimetype=?", (mimetype,)).fetchone()
-        return row[0] if row else db.execute("INSERT INTO mimetypes (mimetype) VALUES (?)", (mimetype,)).lastrowid
-
-    @staticmethod
-    def _add_phone_lookup(db: sqlite3.Connection, raw_contact_id: int, data_id: int) -> None:
-        """The ``phone_lookup`` rows of the phone data row ``data_id``: its normalized number and E.164 form."""
-        number, e164 = db.execute("SELECT data1, data4 FROM data WHERE _id=?", (data_id,)).fetchone()
+    def _add_phone_lookup(db: sqlite3.Connection, raw_contact_id: int, data_id: int, number: str | None,
+                          e164: str | None) -> None:
+        """The ``phone_lookup`` rows of the phone data row ``data_id`` (``data1`` the ``number``, ``data4`` its
+        ``e164`` form as stored): its normalized number and E.164 form."""
         normalized = normalize_number(number or "")
         if normalized:
-            for lookup in dict.fromkeys(n for n in (normalized, e164) if n):
-                db.execute("INSERT INTO phone_lookup (data_id, raw_contact_id, normalized_number, min_match) "
-                           "VALUES (?, ?, ?, ?)", (data_id, raw_contact_id, lookup, min_match(lookup)))
+            db.executemany("INSERT INTO phone_lookup (data_id, raw_contact_id, normalized_number, min_match) "
+                           "VALUES (?, ?, ?, ?)", [(data_id, raw_contact_id, lookup, min_match(lookup))
+                                                   for lookup in dict.fromkeys(n for n in (normalized, e164) if n)])
 
     def _data_changed(self, db: sqlite3.Connection, raw_contact_id: int, contact_id: int | None = None) -> None:
         """After a data row of ``raw_contact_id`` (whose aggregate is ``contact_id``, looked up if not given)
-        changed: the raw contact's display name and dirty flag, the aggregate's ``has_phone_number``, lookup key and
-        update time."""
-        name = self._update_display_name(db, raw_contact_id)
+        changed: ``_update_aggregates`` now, or, while this thread's line holds one transaction (``holding``), before
+        its next read or its commit (``before_commit``), once for each raw contact the line wrote rows of, with
+        the time of its last, as ContactsProvider2 leaves display names and aggregation to the end of its
+        transaction (``beforeTransactionCommit``): no reader can tell the difference, and a raw contact's name and
+        phone cost its four statements once instead of twice."""
         if contact_id is None:
             contact_id = db.execute("SELECT contact_id FROM raw_contacts WHERE _id=?", (raw_contact_id,)).fetchone()[0]
-        # CROSS JOIN keeps SQLite's loops in this order (the contact's raw contacts, their data rows), which it would
-        # otherwise turn around to walk every phone number's row by the mimetype index.
-        has_phone = db.execute("SELECT EXISTS (SELECT 1 FROM raw_contacts r CROSS JOIN data d ON d.raw_contact_id = "
-                               "r._id CROSS JOIN mimetypes m ON d.mimetype_id = m._id WHERE r.contact_id = ? AND "
-                               "m.mimetype = ? AND d.data1 IS NOT NULL AND d.data1 != '')",
-                               (contact_id, PHONE)).fetchone()[0]
-        db.execute("UPDATE contacts SET has_phone_number=?, lookup=?, contact_last_updated_timestamp=? WHERE _id=?",
-                   (has_phone, lookup_key(raw_contact_id, name), self._phone.clock.now_ms(), contact_id))
+        changed = {raw_contact_id: (contact_id, self._phone.clock.now_ms())}
+        if not self._batching():
+            self._update_aggregates(db, changed)
+            return
+        pending = self._thread.__dict__.setdefault("changed", {})
+        pending.pop(raw_contact_id, None)  # moved last: of raw contacts sharing an aggregate, the last written wins
+        pending.update(changed)
 
     @staticmethod
-    def _update_display_name(db: sqlite3.Connection, raw_contact_id: int) -> str | None:
-        """``updateRawContactDisplayName``: the best source among structured name, organization, phone and
-        email; the sort keys and phonebook labels follow, and the raw contact is marked dirty in the same update.
-        Returns the display name."""
-        rows = db.execute("SELECT m.mimetype, d.data1, d.data2, d.data3, d.data4, d.data5, d.data6 FROM data d "
-                          "JOIN mimetypes m ON d.mimetype_id = m._id WHERE d.raw_contact_id=? ORDER BY "
-                          "d.is_super_primary DESC, d.is_primary DESC, d._id", (raw_contact_id,)).fetchall()
-        best = (SOURCE_UNDEFINED, None, None)
-        sources = {NAME: SOURCE_STRUCTURED_NAME, ORGANIZATION: SOURCE_ORGANIZATION, PHONE: SOURCE_PHONE,
-                   EMAIL: SOURCE_EMAIL}
-        for mimetype, data1, data2, data3, prefix, middle, suffix in rows:
-            source = sources.get(mimetype, SOURCE_UNDEFINED)
-            if source <= best[0] or not data1:
-                continue
-            if mimetype == NAME:
-                best = (source, join_name(prefix, data2, middle, data3, suffix, False) or data1,
-                        join_name(prefix, data3, data2, middle, suffix, True) or data1)
-            else:
-                best = (source, data1, data1)
-        source, name, alt = best
-        label, bucket = phonebook_label(name)
-        label_alt, bucket_alt = phonebook_label(alt)
-        db.execute("UPDATE raw_contacts SET display_name=?, display_name_alt=?, display_name_source=?, sort_key=?, "
-                   "sort_key_alt=?, phonebook_label=?, phonebook_bucket=?, phonebook_label_alt=?, "
-                   "phonebook_bucket_alt=?, dirty=1 WHERE _id=?",
-                   (name, alt, source, name, alt, label if name else None, bucket if name else None,
-                    label_alt if alt else None, bucket_alt if alt else None, raw_contact_id))
-        return name
+    def _update_aggregates(db: sqlite3.Connection, changed: dict[int, tuple[int, int]]) -> None:
+        """For each raw contact in ``changed`` (to its aggregate and the time it changed), in order:
+        ``updateRawContactDisplayName`` (the best source among structured name, organization, phone and email; the
+        sort keys and phonebook labels follow, and the raw contact is marked dirty in the same update), then its
+        aggregate's ``has_phone_number``, lookup key and update time."""
+        for raw_contact_id, (contact_id, time) in changed.items():
+            source, name, alt = _display_name(db.execute(
+                "SELECT m.mimetype, d.data1, d.data2, d.data3, d.data4, d.data5, d.data6 FROM data d JOIN mimetypes m "
+                "ON d.mimetype_id = m._id WHERE d.raw_contact_id=? ORDER BY d.is_super_primary DESC, "
+                "d.is_primary DESC, d._id", (raw_contact_id,)))
+            db.execute("UPDATE raw_contacts SET display_name=?, display_name_alt=?, display_name_source=?, sort_key=?, "
+                       "sort_key_alt=?, phonebook_label=?, phonebook_bucket=?, phonebook_label_alt=?, "
+                       "phonebook_bucket_alt=?, dirty=1 WHERE _id=?",
+                       (name, alt, source, name, alt, *(phonebook_label(name) if name else (None, None)),
+                        *(phonebook_label(alt) if alt else (None, None)), raw_contact_id))
+            # CROSS JOIN keeps SQLite's loops in this order (the contact's raw contacts, their data rows), which it
+            # would otherwise turn around to walk every phone number's row by the mimetype index.
+            has_phone = db.execute("SELECT EXISTS (SELECT 1 FROM raw_contacts r CROSS JOIN data d ON d.raw_contact_id "
+                                   "= r._id CROSS JOIN mimetypes m ON d.mimetype_id = m._id WHERE r.contact_id = ? "
+                                   "AND m.mimetype = ? AND d.data1 IS NOT NULL AND d.data1 != '')",
+                                   (contact_id, PHONE)).fetchone()[0]
+            db.execute("UPDATE contacts SET has_phone_number=?, lookup=?, contact_last_updated_timestamp=? WHERE _id=?",
+                       (has_phone, lookup_key(raw_contact_id, name), time, contact_id))
 
     # ----- reads ------------------------------------------------------------------------------------------
     def query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
@@ -593,7 +631,7 @@ def _handle(mimetype: str, values: dict[str, Any]) -> dict[str, Any]:
         elif not values.get("data1") and any(values.get(p) for p in _NAME_PARTS):
             values["data1"] = join_name(values.get("data4"), values.get("data2"), values.get("data5"),
                                         values.get("data3"), values.get("data6"), False)
-        latin = all(char.isascii() for char in str(values.get("data1") or ""))
+        latin = str(values.get("data1") or "").isascii()
         values["data10"] = FULL_NAME_STYLE_WESTERN if values.get("data1") and latin else FULL_NAME_STYLE_UNDEFINED
         values["data11"] = 0
     elif mimetype == PHONE and "data1" in values and "data4" not in values:

@@ -208,8 +208,14 @@ class SqliteProvider:
         database (another connection, a command reading its files) sees them; the files changed since the
         transaction began (the connection opened, the writes, the commit) then carry device time."""
         if self._in_held_transaction():
-            self._thread.held[1].commit()
+            db = self._thread.held[1]
+            self.before_commit(db)
+            db.commit()
             self._phone.fs.stamp_changed(self._written, self._thread.times)
+
+    def before_commit(self, db: sqlite3.Connection) -> None:
+        """Write, on the held connection ``db`` just before ``settle`` commits it, what the provider's writes put off
+        until the line's transaction ends (default: nothing)."""
 
     def _release(self, keep: bool = False) -> None:
         """Commit this thread's held connection, if there is one, and close it (the files its closing changes carry
