@@ -25,6 +25,7 @@ from android_gym.sim.apps.expense import (
     format_date,
     parse_amount,
 )
+from android_gym.sim.apps.expense_graph import day_rates
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.views import WHITE
@@ -452,3 +453,46 @@ def test_the_weekly_graph_paints_the_day_names_and_keeps_them_out_of_the_dump() 
     assert (pixels[y2 - 79:y2, x1:x2] == expense._PRIMARY).all(axis=2).any()
     dumped = find(phone, resource_id=f"{PACKAGE}:id/expense_graph")
     assert dumped is not None and len(dumped) == 0 and find(phone, text="SU") is None
+
+
+def test_the_weekly_graph_rates_each_days_outcome_against_the_largest_days() -> None:
+    """``ExpenseRateCalculatorImpl``: per ``Calendar.DAY_OF_WEEK`` (1 = Sunday), the day's Float total over the largest
+    day's, times 100, truncated (0.29f / 1f * 100 is 28.99…: 28); no expenses, no rates; a largest total of 0 rates
+    every day 0 (NaN.toInt())."""
+    sunday, monday, saturday = (int((NOW + dt.timedelta(days=d)).timestamp() * 1000) for d in (0, 1, 6))
+    assert day_rates([(sunday, 1200), (sunday, 300), (monday, 3000), (saturday, 900)], UTC) == {1: 50, 2: 100, 7: 30}
+    assert day_rates([(sunday, 29), (monday, 100)], UTC) == {1: 28, 2: 100}
+    assert day_rates([], UTC) == {} and day_rates([(sunday, 0)], UTC) == {1: 0}
+    one_am = int(NOW.replace(hour=1).timestamp() * 1000)  # Sunday in UTC, Saturday 23:00 two hours west
+    assert day_rates([(one_am, 500)], UTC) == {1: 100}
+    assert day_rates([(one_am, 500)], dt.timezone(-dt.timedelta(hours=2))) == {7: 100}
+
+
+def test_the_weekly_graph_paints_a_point_per_day_the_line_through_them_and_the_highest_days_dashes(phone) -> None:
+    """``SpendGraph.drawPointLines``: a 2 dp (1.5 dp radius and half the 1 dp stroke) point at each day with outcome,
+    ``rate / 110`` of the line canvas (the view less its bottom 30 dp) up from its bottom, above its day name; a line
+    through them; a dashed vertical (5 px on, 10 px off) from the bottom to the highest point. Income is left out;
+    painted in ``?colorPrimary`` only (the view keeps no children in the dump), and drawn again when the week
+    changes."""
+    add(phone, "Salary", 900000, category=2, when=NOW.replace(hour=9))
+    add(phone, "Lunch", 1000, when=NOW.replace(hour=9))  # Sunday: 50 %
+    add(phone, "Rent", 2000, when=NOW + dt.timedelta(days=3))  # Wednesday: 100 %
+    open_app(phone)
+    graph = next(view for view in phone.window.frame().app.walk() if view.resource_id == rid("expense_graph"))
+    x1, y1, x2, y2 = graph.bounds
+    bottom, part = y2 - 79, (x2 - x1 - 2 * 42) / 7
+    shot = [phone.screenshot()]
+
+    def primary(x: float, y: float) -> bool:
+        return tuple(shot[0][round(y), round(x)]) == expense._PRIMARY
+
+    sunday, wednesday = x1 + 42 + part / 2, x1 + 42 + part * 3.5
+    assert primary(sunday, bottom - 0.5 / 1.1 * (bottom - y1)) and primary(wednesday, y1 + 1 / 11 * (bottom - y1))
+    assert primary((sunday + wednesday) / 2, bottom - 0.75 / 1.1 * (bottom - y1))  # the line's middle
+    dashes = [primary(wednesday, y) for y in range(y1 + 100, bottom)]
+    assert 0.25 < sum(dashes) / len(dashes) < 0.45 and not primary(sunday + part, bottom - 30)  # a third dashed
+    assert len(find(phone, resource_id=rid("expense_graph"))) == 0
+    add(phone, "Taxi", 4000, when=NOW + dt.timedelta(days=1))  # Monday, the new largest: the rest fall
+    shot[0] = phone.screenshot()
+    assert not primary(wednesday, y1 + 1 / 11 * (bottom - y1))
+    assert primary(wednesday, bottom - 0.5 / 1.1 * (bottom - y1))

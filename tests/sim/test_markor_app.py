@@ -94,6 +94,49 @@ def test_sort_by_date_and_reverse_order_are_kept_in_the_settings(phone):
     assert b"pref_key__file_browser__sort_by_type\">MTIME<" in phone.fs.read_bytes(PREFS_PATH)
 
 
+def test_the_toolbar_shows_go_to_sort_by_and_search_then_the_overflow(phone):
+    """filesystem__menu.xml: Go to, Sort by and Search always show as icons (described by their titles), Import from
+    device never does, nor MainActivity's Settings: both in the overflow. Go to's submenu lists its folders (the
+    SD cards' items hide without an SD card); Internal storage and Notebook open theirs."""
+    write(phone, "a.md", "a")
+    open_markor(phone)
+    toolbar = find(phone, resource_id=rid("toolbar"))
+    actions = [node.get("content-desc") for node in toolbar.iter("node") if node.get("clickable") == "true"]
+    assert actions == ["Go to", "Sort by", "Search", "More options"]
+    assert find(phone, resource_id=rid("action_go_to")).get("class") == "android.widget.Button"
+    tap(phone, content_desc="More options")
+    assert [n.get("text") for n in nodes(phone) if n.get("resource-id") == rid("title")] == [
+        "Import from device", "Settings"]
+    phone.key(keycodes.BACK)
+    tap(phone, content_desc="Go to")
+    assert [n.get("text") for n in nodes(phone) if n.get("resource-id") == rid("title")] == [
+        "AppData (private)", "AppData (public)", "Internal storage", "Recently viewed documents",
+        "Popular documents", "Favourites", "Notebook"]
+    tap(phone, text="Internal storage")
+    assert "Documents" in titles(phone) and find(phone, text="> 0") is not None
+    tap(phone, content_desc="Go to")
+    tap(phone, text="Notebook")
+    assert titles(phone) == ["..", "a.md"] and find(phone, text="Markor") is not None
+
+
+def test_a_rows_icon_texts_and_margins_follow_opoc_filesystem_item(phone):
+    """opoc_filesystem_item.xml: the root padded 16 dp at its sides only (itemSidePadding), its 28 dp image 16 dp
+    before the texts and centred on them, the title and description unpadded, and 8 dp below the root."""
+    write(phone, "a.md", "a")
+    open_markor(phone)
+
+    def bounds(name: str) -> list[tuple[int, ...]]:  # the ".." row's, then a.md's
+        return [tuple(map(int, re.findall(r"\d+", n.get("bounds")))) for n in nodes(phone)
+                if n.get("resource-id") == rid(name)]
+
+    (_, _, _, up_bottom), root = bounds("opoc_filesystem_item__root")
+    image, title = bounds("opoc_filesystem_item__image")[1], bounds("opoc_filesystem_item__title")[1]
+    assert image[0] - root[0] == 42 and image[2] - image[0] == image[3] - image[1] == 74  # 16 dp in, 28 dp
+    assert title[0] - image[2] == 42 and title[1] == root[1]  # 16 dp after the image, no padding
+    assert abs((image[1] + image[3]) - (root[1] + root[3])) <= 1  # centred
+    assert root[1] - up_bottom == 21 + 3  # the margin, then the divider
+
+
 def test_folders_open_and_back_goes_up_then_a_second_back_leaves(phone):
     phone.run(f"mkdir -p {NOTEBOOK}/Trips && echo x > {NOTEBOOK}/Trips/plan.md")
     open_markor(phone)
@@ -521,8 +564,8 @@ def test_search_hides_while_rows_are_selected(phone):
 
 def test_the_file_list_is_on_the_window_colour_with_a_divider_below_each_row() -> None:
     """AppTheme.Unified's window is @color/background (#EEEEEE) and GsFileBrowserFragment's DividerItemDecoration
-    draws the theme's listDivider (black at 12 %, 1 dp) below each row, outside the rows' bounds; titles are Body2
-    (medium)."""
+    draws the theme's listDivider (black at 12 %, 1 dp) below each row, after the row's 8 dp bottom margin, outside
+    the rows' bounds; titles are Body2 (medium)."""
     phone = Phone()
     write(phone, "a.md", "a")
     write(phone, "b.md", "b")
@@ -533,7 +576,8 @@ def test_the_file_list_is_on_the_window_colour_with_a_divider_below_each_row() -
     pixels = phone.screenshot()
     divider = (209, 209, 209)
     for (x1, _, x2, bottom), (_, top, _, _) in zip(bounds, bounds[1:]):
-        assert top - bottom == 3 and colours(pixels[bottom:top, x1:x2]) == {divider}  # between two rows
+        assert top - bottom == 21 + 3 and colours(pixels[top - 3:top, x1:x2]) == {divider}  # between two rows
+        assert colours(pixels[bottom:top - 3, x1:x2]) == {(0xEE, 0xEE, 0xEE)}  # the margin shows the window
     x1, y1, x2, y2 = bounds[-1]
     assert tuple(pixels[y2 - 2, x2 - 5]) == (0xEE, 0xEE, 0xEE)  # the row shows the window through
     title = next(view for view in phone.window.frame().app.walk()

@@ -11,6 +11,7 @@ from contextlib import closing
 import pytest
 
 from android_gym.envs.opentracks import activity_row, mile_rounded
+from android_gym.sim import keycodes
 from android_gym.sim.apps.opentracks import (
     DB_PATH,
     PACKAGE,
@@ -243,3 +244,29 @@ def test_track_deleted_from_outside_closes_its_screen(phone):
         connection.execute("DELETE FROM tracks")
     phone.invalidate()
     assert "Start recording your next adventure here" in texts(phone)
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_overflow_menus_are_material_3_surface_containers(night: bool) -> None:
+    """Theme.Material3.DayNight (material 1.11): the overflow menus' window is ``m3_popupmenu_background_overlay``,
+    ``?colorSurfaceContainer`` (neutral 94 by day, 12 by night: not the toolkit's white), with 8 dp of it above
+    and below the items, in the list's and the track's menus alike; the items' text is ``colorOnSurface``."""
+    phone = Phone()
+    if night:
+        phone.run("cmd uimode night yes")
+    insert(phone, RIDE)
+    launch(phone)
+    for opened in ("Settings", "Markers"):
+        tap(phone, content_description="More options")
+        pixels = phone.screenshot()
+        title = find(phone, text=opened)
+        menu = find(phone, class_name="android.widget.ListView")
+        assert title is not None and menu is not None
+        left, top = menu.bbox_pixels.x_min, menu.bbox_pixels.y_min
+        assert tuple(pixels[top - 10, left + 20]) == tuple(pixels[top + 10, left + 20]) == (
+            (0x21, 0x1F, 0x26) if night else (0xF3, 0xED, 0xF7))  # above the list (its 8 dp) and in it
+        text = {tuple(p) for p in pixels[title.bbox_pixels.y_min:title.bbox_pixels.y_max,
+                                         title.bbox_pixels.x_min:title.bbox_pixels.x_max].reshape(-1, 3)}
+        assert ((0xE6, 0xE0, 0xE9) if night else (0x1D, 0x1B, 0x20)) in text
+        phone.key(keycodes.BACK)  # the menu closes
+        tap(phone, text="Evening loop")  # the track's screen, whose menu is the next

@@ -28,7 +28,7 @@ is built, so rows a task writes from outside show at once.
 Not simulated: the splash screen and first-run onboarding (the app starts as AndroidWorld's setup leaves it),
 the distance a row drag needs (75dp to the right, 100dp to the left: every horizontal drag counts, as the
 agent's drags are longer), the filter dialog, the entry's date and time pickers, the statistics, backup,
-feedback, about and settings pages (their drawer items only close the drawer), the weekly graph's line, and
+feedback, about and settings pages (their drawer items only close the drawer), and
 scrolling the category chooser sideways (its chips wrap onto further lines instead).
 """
 
@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+from android_gym.sim.apps.expense_graph import DAY_NAME_HEIGHT, SIDE_PADDING, day_rates, spend_graph
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.intent import Intent
@@ -123,6 +124,7 @@ _SCRIM, _CHECKED, _WARNING, _POSITIVE = (12, 12, 12), (66, 94, 110), (255, 241, 
 _TITLE, _BODY, _CAPTION, _OVERLINE, _LARGE = 52, 42, 32, 26, 74
 _TOOLBAR_HEIGHT, _ROW_HEIGHT, _RECENT_HEIGHT = 147, 184, 186  # actionBarSize; view_bg 70dp; 55dp + 2 × 8dp
 _LOG_SPACING = 1  # the logs' divider
+_HOME_PADDING, _CARD_PADDING = dp(8), dp(16)  # rv_home's padding; the cards' insides
 _CARD_ICON, _ICON = 131, 92  # 50dp category card; standard_icon_size 35dp
 _PREPARED_SHIFT, _SELECTED_SHIFT = 210, 121  # SwipeFrameLayout.lockEndMargin 80dp, lockStartMargin 46dp
 #: ``SwipeItemState``: a row slid right (selected) or left (opened on its delete button); idle rows are absent.
@@ -400,12 +402,14 @@ class HomeFragment(_Fragment):
                                   int((start + dt.timedelta(days=7, hours=23, minutes=59)).timestamp() * 1000),
                                   now.tzinfo, with_year=False).upper()
         recent = self.db.query(limit=RECENT_COUNT)
-        shown = week, week_range, recent, now.date(), now.tzinfo  # format_date reads only the day of ``now``
-        return self._page.get(shown, lambda: self._built(week, week_range, recent, now))
+        width = self.phone.window.design_width
+        shown = week, week_range, recent, now.date(), now.tzinfo, width  # format_date reads only the day of ``now``
+        return self._page.get(shown, lambda: self._built(week, week_range, recent, now, width))
 
     def _built(self, week: list[dict[str, Any]], week_range: str, recent: list[dict[str, Any]],
-               now: dt.datetime) -> View:
-        items = [self._totals(week, week_range), self._graph(week_range)]
+               now: dt.datetime, width: int) -> View:
+        graph = self._graph(week, week_range, now.tzinfo, width - 2 * _HOME_PADDING)
+        items = [self._totals(week, week_range), graph]
         if recent:  # RecentEpoxyModel: the card is GONE without items
             items.append(_text(RECENT, "tv_recent_lists", _TITLE, padding=dp(16)))
             items += [self._recent_item(expense, now) for expense in recent]
@@ -415,7 +419,7 @@ class HomeFragment(_Fragment):
                     resource_id=_id("ml_home"), background=_SURFACE, children=[
                         _app_bar("abl_home", toolbar),
                         scroll_list(*items, key="rv_home", resource_id=_id("rv_home"), weight=1, spacing=dp(8),
-                                    padding=dp(8))])
+                                    padding=_HOME_PADDING)])
 
     @staticmethod
     def _totals(week: list[dict[str, Any]], week_range: str) -> View:
@@ -431,20 +435,28 @@ class HomeFragment(_Fragment):
 
         return column(_text(TOTALS, "tv_expense_in_out_title", _TITLE), _text(week_range, "tv_date_range"),
                       *total(INCOME_LABEL, "income", income), *total(OUTCOME_LABEL, "outcome", outcome),
-                      padding=dp(16), background=_CARD)
+                      padding=_CARD_PADDING, background=_CARD)
 
     @staticmethod
-    def _graph(week_range: str) -> View:
-        """``layout_expense_graph``: title, date range and the ``SpendGraph``, which paints the week's day names
+    def _graph(week: list[dict[str, Any]], week_range: str, tz: dt.tzinfo | None, width: int) -> View:
+        """``layout_expense_graph``: title and date range (16 dp in), then across the card (``width``) the
+        ``SpendGraph`` (16 dp above the card's bottom), which paints the week's day names
         (``drawDayNames``: 12 sp in ``?colorPrimary``, centred in seven equal parts of its bottom 30 dp, 16 dp in
-        from its sides; its line of the days' rates is not drawn here)."""
+        from its sides) and above them the line of the days' rates of the week's outcome (``expense_graph``), a
+        picture of the view's size, keyed by the rates and the size."""
+        rates = day_rates(((e["modified_date"], e["amount"]) for e in week if e["category"] != INCOME), tz)
         days = View(kind="row", class_name=LAYOUT_ONLY, weight=1, children=[
             View(kind="label", hint=name, text_size=_CAPTION, text_color=_PRIMARY, gravity="center", weight=1,
-                 height=dp(30)) for name in DAY_NAMES])
-        graph = View(kind="column", class_name="android.view.View", resource_id=_id("expense_graph"), height=dp(160),
-                     children=[View(class_name=LAYOUT_ONLY, weight=1), side_margins(days, dp(16))])
-        return column(_text(EXPENSES_IN_THIS_WEEK, "tv_title", _TITLE), _text(week_range, "tv_date_range"), graph,
-                      padding=dp(16), background=_CARD)
+                 height=DAY_NAME_HEIGHT) for name in DAY_NAMES])
+        height = dp(160)
+        graph = View(kind="column", class_name="android.view.View", resource_id=_id("expense_graph"), height=height,
+                     image=lambda: spend_graph(rates, width, height, _PRIMARY),
+                     key=f"spend_graph {width}x{height} {sorted(rates.items())}",
+                     children=[View(class_name=LAYOUT_ONLY, weight=1), side_margins(days, SIDE_PADDING)])
+        titles = column(_text(EXPENSES_IN_THIS_WEEK, "tv_title", _TITLE), _text(week_range, "tv_date_range"),
+                        weight=1)
+        return column(View(class_name=LAYOUT_ONLY, height=_CARD_PADDING), side_margins(titles, _CARD_PADDING), graph,
+                      View(class_name=LAYOUT_ONLY, height=_CARD_PADDING), background=_CARD)
 
     def _recent_item(self, expense: dict[str, Any], now: dt.datetime) -> View:
         """``item_expense_recent``: a tap opens the detail sheet (the currency shows as its code here)."""

@@ -8,6 +8,7 @@ Facts come from github.com/gsantner/markor at ``ab2175460`` ("Markor v2.10.9"): 
 ``thirdparty/.../WrRenameDialog.java``, ``WrConfirmDialog.java``, ``WrMarkorSingleton.java`` (delete, move, copy),
 ``res/layout/main__activity.xml``, ``opoc_filesystem_fragment.xml``, ``opoc_filesystem_item.xml``,
 ``opoc_filesystem_dialog.xml``, ``new_file_dialog.xml``, ``rename__dialog.xml``, ``res/menu/filesystem__menu.xml``,
+``main__menu.xml``, ``model/AppSettings.java`` (``getFolderToLoadByMenuId``),
 ``main__bottom_nav.xml``, ``res/values/strings.xml``, ``arrays.xml`` and ``string-not_translatable.xml``.
 
 * The notebook lists its folder on every build (files a task pushes show up at once): a ".." row to the parent,
@@ -23,14 +24,17 @@ Facts come from github.com/gsantner/markor at ``ab2175460`` ("Markor v2.10.9"): 
   (sets the extension), OK creates ``name + extension`` (so "x.md" with ".md" makes "x.md.md", as the app does)
   as an empty file (0 bytes) and opens it; an existing file is opened, never overwritten. FOLDER creates a folder
   named as typed. Typed names lose the characters the app's input filter refuses.
-* The toolbar's Search (shown while nothing is selected) searches the current folder and below for files by name
-  or content and shows the results: a tap opens one, a long press shows it in the list (``markor_search``).
+* While nothing is selected the toolbar shows Go to, Sort by and Search, and its overflow Import from device and
+  Settings. Go to's Internal storage and Notebook open their folder. Search searches the current folder and below
+  for files by name or content and shows the results: a tap opens one, a long press shows it in the list
+  (``markor_search``).
 * The bottom bar switches between the notebook, To-Do (``todo.txt``) and QuickNote (``QuickNote.md``), both
   editors on files of the notebook, and More.
 
 Deviations and gaps: the notebook folder is created when the app starts if it is missing (the real app expects
 it to exist); browsing stops at ``/storage/emulated/0``; a move or copy onto an existing name skips that item
-(the app asks); "Go to", Import, Settings, Favourite, Details, Share files, Create shortcut, the template
+(the app asks); Go to's app data folders and its recent, popular and favourite lists, Import, Settings (those
+menu items only close the menu), Favourite, Details, Share files, Create shortcut, the template
 spinner's templates (it shows "Empty file"), the intro, the rate dialog, swipe-to-refresh and toasts are not
 simulated; the More page shows its entries without opening them.
 """
@@ -88,6 +92,7 @@ from android_gym.sim.ui.dialogs import (
 )
 from android_gym.sim.ui.layout import measure_height
 from android_gym.sim.ui.views import (
+    LAYOUT_ONLY,
     TEXT_SECONDARY,
     WHITE,
     Callback,
@@ -111,6 +116,9 @@ APP_NAME, FILES, TODO, QUICKNOTE, MORE = "Markor", "Files", "To-Do", "QuickNote"
 CREATE_NEW = "Create a new file or folder"
 FOLDER, FILE, SELECTED = "Folder", "File", "Selected"
 RENAME, DELETE, MOVE, COPY, CLIPBOARD, SORT_BY = "Rename", "Delete", "Move", "Copy", "Clipboard", "Sort by"
+GO_TO, IMPORT, SETTINGS = "Go to", "Import from device", "Settings"
+APPDATA_PRIVATE, APPDATA_PUBLIC, INTERNAL_STORAGE = "AppData (private)", "AppData (public)", "Internal storage"
+RECENT, POPULAR, FAVOURITES, NOTEBOOK_ITEM = "Recently viewed documents", "Popular documents", "Favourites", "Notebook"
 CONFIRM_DELETE, DELETE_QUESTION = "Confirm Delete", "Do you really want to delete this {}?"
 NAME, MY_NOTE, TYPE, TEMPLATE, EMPTY_FILE = "Name", "my_note", "Type", "Template", "Empty file"
 FOLDER_NOTE = "- Folder is created without file extension"
@@ -139,6 +147,7 @@ DOUBLE_BACK_MS = 2000
 
 _TITLE, _DESCRIPTION, _CAPTION = 50, 39, 32  # 19sp, 15sp, caption 12sp at 420 dpi
 _ICON, _NAV = 74, 147  # 28 dp item image; bottom bar ?attr/actionBarSize
+_ITEM_SIDE, _ITEM_MARGIN = 42, 21  # an item's 16 dp side padding (and its image's end margin); its 8 dp bottom margin
 _DROPDOWN_WIDTH, _DROPDOWN_MARGIN = 800, 21  # the Type dropdown, and its 8 dp off the window's edges
 
 
@@ -262,19 +271,25 @@ class Notebook:
 
 def _row(entry: Entry, title: str, description: str, selected: bool, on_click: Callback,
          on_long_click: Callback | None) -> View:
-    """``opoc_filesystem_item``: icon, name and description; the root's description joins the three."""
+    """``opoc_filesystem_item``: icon, name and description; the root's description joins the three. The root is
+    padded 16 dp at its sides only (``itemSidePadding``), the 28 dp icon 16 dp before the texts and centred on
+    them, and 8 dp of the list below the root (its bottom margin)."""
     kind = SELECTED if selected else FOLDER if entry.is_dir else FILE
     icon = View(kind="icon", class_name="android.widget.ImageView", resource_id=res_id("opoc_filesystem_item__image"),
                 hint="check" if selected else "folder_filled" if entry.is_dir else "file_filled", width=_ICON,
                 height=_ICON, text_color=PRIMARY if selected else TEXT_SECONDARY)
-    texts = column(text_view(title, resource_id=res_id("opoc_filesystem_item__title"), text_size=_TITLE, padding=4,
+    texts = column(text_view(title, resource_id=res_id("opoc_filesystem_item__title"), text_size=_TITLE, padding=0,
                              bold=True),  # TextAppearance.AppCompat.Body2: sans-serif-medium
                    text_view(description, resource_id=res_id("opoc_filesystem_item__description"),
-                             text_size=_DESCRIPTION, text_color=TEXT_SECONDARY, padding=4), weight=1)
-    return View(kind="row", class_name="android.widget.LinearLayout", resource_id=res_id("opoc_filesystem_item__root"),
+                             text_size=_DESCRIPTION, text_color=TEXT_SECONDARY, padding=0), weight=1)
+    root = View(kind="row", class_name="android.widget.LinearLayout", resource_id=res_id("opoc_filesystem_item__root"),
                 content_desc=f"{kind} {title} {description}", clickable=True, focusable=True,
                 long_clickable=on_long_click is not None, on_click=on_click, on_long_click=on_long_click,
-                padding=16, spacing=42, children=[icon, texts])
+                children=[View(class_name=LAYOUT_ONLY, width=_ITEM_SIDE), icon,
+                          View(class_name=LAYOUT_ONLY, width=_ITEM_SIDE), texts,
+                          View(class_name=LAYOUT_ONLY, width=_ITEM_SIDE)])
+    return View(kind="column", class_name=LAYOUT_ONLY, children=[
+        root, View(class_name=LAYOUT_ONLY, height=_ITEM_MARGIN)])
 
 
 def _caption(text: str) -> View:
@@ -365,6 +380,9 @@ class MainScreen(Screen):
     def _set_popup(self, popup: str) -> None:
         self.popup = popup
 
+    def _close_popup(self) -> None:
+        self.popup = ""
+
     # ----- rows ----------------------------------------------------------------------------------------------
     def _tap(self, entry: Entry) -> None:
         """``onClick``: with a selection a tap toggles the row; otherwise a folder opens, a file opens in the
@@ -409,14 +427,30 @@ class MainScreen(Screen):
         self.marked = [path for path in self.marked if self.phone.fs.exists(path)]
         if not self.marked:
             title = APP_NAME if self.folder == NOTEBOOK else "> " + posixpath.basename(self.folder)
-            return bar(bar_title(title), action("action_sort", SORT_BY, "sort", lambda: self._set_popup("sort")),
-                       action("action_search", SEARCH, "search", self._open_search), resource_id=res_id("toolbar"))
+            return bar(bar_title(title), action("action_go_to", GO_TO, "folder_filled", lambda: self._set_popup("go")),
+                       action("action_sort", SORT_BY, "sort", lambda: self._set_popup("sort")),
+                       action("action_search", SEARCH, "search", self._open_search),
+                       overflow(lambda: self._set_popup("more")), resource_id=res_id("toolbar"))
         items = [bar_title("")]
         if len(self.marked) == 1:
             items.append(action("action_rename_selected_item", RENAME, "rename", self._open_rename))
         items += [action("action_delete_selected_items", DELETE, "delete_filled", lambda: self._set_popup("delete")),
                   overflow(lambda: self._set_popup("menu"))]
         return bar(*items, resource_id=res_id("toolbar"))
+
+    def _go_to_items(self) -> list[MenuItem]:
+        """The Go to submenu (the SD cards' items hide without an SD card): Internal storage and Notebook open
+        their folder (``getFolderToLoadByMenuId``); the app data folders and the virtual lists of recent, popular
+        and favourite files are not simulated (the menu closes)."""
+        close = self._close_popup
+        return [(APPDATA_PRIVATE, close), (APPDATA_PUBLIC, close),
+                (INTERNAL_STORAGE, lambda: self._go_to(EXTERNAL_STORAGE)), (RECENT, close), (POPULAR, close),
+                (FAVOURITES, close), (NOTEBOOK_ITEM, lambda: self._go_to(NOTEBOOK))]
+
+    def _go_to(self, folder: str) -> None:
+        """A Go to item with a folder: the menu closes and the folder shows."""
+        self._close_popup()
+        self._open_folder(folder)
 
     def _menu_items(self) -> list[MenuItem]:
         """The overflow with a selection: Move, Copy and, for one text file, Clipboard."""
@@ -718,6 +752,11 @@ class MainScreen(Screen):
             return popup_menu(content, self._menu_items(), lambda: self._set_popup(""), PACKAGE, text_size=MENU_SIZE)
         if self.popup == "sort":
             return popup_menu(content, self._sort_items(), lambda: self._set_popup(""), PACKAGE, text_size=MENU_SIZE)
+        if self.popup == "go":
+            return popup_menu(content, self._go_to_items(), lambda: self._set_popup(""), PACKAGE, text_size=MENU_SIZE)
+        if self.popup == "more":  # Import from device and MainActivity's Settings: not simulated (the menu closes)
+            close = self._close_popup
+            return popup_menu(content, [(IMPORT, close), (SETTINGS, close)], close, PACKAGE, text_size=MENU_SIZE)
         if self.popup in ("new", "type"):
             layer = dialog_over(content, self._new_dialog(), dismiss)
             if self.popup == "type":

@@ -51,7 +51,7 @@ from android_gym.sim.framework.looks import MATERIAL_3_DAY, MATERIAL_3_NIGHT
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.system.provider import SqliteProvider
-from android_gym.sim.ui.dialogs import popup_menu
+from android_gym.sim.ui.dialogs import MATERIAL_3_MENU, popup_menu
 from android_gym.sim.ui.views import (
     DIVIDER,
     PRIMARY,
@@ -423,7 +423,7 @@ class TrackListScreen(_OpenTracksScreen):
         content = column(toolbar, body, bar, background=_SURFACE)
         if self.menu_open:
             return popup_menu(content, [(SETTINGS, self._close_menu), (HELP, self._close_menu)], self._close_menu,
-                              PACKAGE)
+                              PACKAGE, look=MATERIAL_3_MENU)
         return content
 
     def _row(self, track: dict[str, Any], now: dt.datetime, units: str) -> View:
@@ -481,7 +481,7 @@ class TrackRecordedScreen(_TrackScreen):
         if self.menu_open:
             items = [(MARKERS, self._close_menu), (EDIT, self._edit), (DELETE, self._close_menu),
                      (RESUME_TRACK, self._close_menu), (SETTINGS, self._close_menu)]
-            return popup_menu(content, items, self._close_menu, PACKAGE)
+            return popup_menu(content, items, self._close_menu, PACKAGE, look=MATERIAL_3_MENU)
         return content
 
     def _tab(self, index: int, title: str) -> View:

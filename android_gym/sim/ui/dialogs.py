@@ -7,8 +7,22 @@ Ids follow AppCompat's layouts (``abc_alert_dialog_material.xml``): the buttons 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from android_gym.sim.ui.layout import text_width
-from android_gym.sim.ui.views import PRIMARY, WHITE, Callback, Color, View, column, does_nothing, frame, row, text_view
+from android_gym.sim.ui.views import (
+    LAYOUT_ONLY,
+    PRIMARY,
+    WHITE,
+    Callback,
+    Color,
+    View,
+    column,
+    does_nothing,
+    frame,
+    row,
+    text_view,
+)
 
 #: A popup menu item: ``(title, on_click)``, or ``(title, on_click, checked)`` for a checkable one.
 MenuItem = tuple[str, Callback] | tuple[str, Callback, bool]
@@ -16,6 +30,26 @@ MenuItem = tuple[str, Callback] | tuple[str, Callback, bool]
 BUTTON_TEXT = 42
 DIALOG_WIDTH = 960
 DIALOG_CORNER = 42  # 16 dp
+
+
+@dataclass(frozen=True)
+class MenuLook:
+    """A popup menu's window (its ``popupBackground`` and ``popupElevation``): colour, corner radius, elevation and
+    the background's padding above and below the rows (px)."""
+
+    background: Color = WHITE
+    corner: int = 0
+    elevation: int = 21  # AppCompat's 8 dp
+    padding: int = 0
+
+
+#: AppCompat's menus (``Widget.AppCompat.Light.PopupMenu``): the window's white, 8 dp high.
+APPCOMPAT_MENU = MenuLook()
+#: Material Components 1.11's Material 3 menus (``Widget.Material3.PopupMenu``, ``.Overflow``):
+#: ``m3_popupmenu_background_overlay``, ``?colorSurfaceContainer`` (the baseline's neutral 94 by day; an app's night
+#: palette maps it) with 4 dp corners and 8 dp above and below the rows, at ``m3_comp_menu_container_elevation``
+#: (level 2, 3 dp).
+MATERIAL_3_MENU = MenuLook(background=(0xF3, 0xED, 0xF7), corner=10, elevation=8, padding=21)
 
 
 def scrim_over(content: View, panel: View, dismiss: Callback | None, dim: bool = True) -> View:
@@ -84,11 +118,11 @@ def confirm_dialog(message: str, negative: str, on_negative: Callback, positive:
 
 
 def popup_menu(content: View, items: list[MenuItem], dismiss: Callback, package: str, text_size: int = BUTTON_TEXT,
-               width: int = 600) -> View:
-    """AppCompat's ``MenuPopupWindow`` (an overflow menu or a submenu) at the top end over ``content``; a touch
-    outside dismisses it. ``items`` are ``(title, on_click)`` or, for a checkable item, ``(title, on_click,
-    checked)``; each row is a ``ListMenuItemView`` with its title in ``<package>:id/title`` and a checkable item's
-    box in ``<package>:id/checkbox`` (AppCompat's ids, merged into the app's package)."""
+               width: int = 600, look: MenuLook = APPCOMPAT_MENU) -> View:
+    """AppCompat's ``MenuPopupWindow`` (an overflow menu or a submenu) at the top end over ``content``, in the
+    theme's ``look``; a touch outside dismisses it. ``items`` are ``(title, on_click)`` or, for a checkable item,
+    ``(title, on_click, checked)``; each row is a ``ListMenuItemView`` with its title in ``<package>:id/title`` and a
+    checkable item's box in ``<package>:id/checkbox`` (AppCompat's ids, merged into the app's package)."""
     rows = []
     for title, on_click, *state in items:
         children = [text_view(title, resource_id=f"{package}:id/title", text_size=text_size, padding=36, weight=1)]
@@ -99,6 +133,10 @@ def popup_menu(content: View, items: list[MenuItem], dismiss: Callback, package:
         rows.append(View(kind="row", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
                          on_click=on_click, padding=12, children=children))
     panel = View(kind="list", class_name="android.widget.ListView", key="popup_menu", children=rows, width=width,
-                 background=WHITE)  # wrap_content: as tall as its rows
-    return scrim_over(content, row(View(weight=1), column(panel, padding=4, elevation=21), gravity="top"), dismiss,
-                      dim=False)
+                 background=look.background, corner=look.corner)  # wrap_content: as tall as its rows
+    if look.padding:  # the window's background, padded above and below the list
+        panel = column(View(class_name=LAYOUT_ONLY, height=look.padding), panel,
+                       View(class_name=LAYOUT_ONLY, height=look.padding), width=width, background=look.background,
+                       corner=look.corner)
+    return scrim_over(content, row(View(weight=1), column(panel, padding=4, elevation=look.elevation,
+                                                          corner=look.corner), gravity="top"), dismiss, dim=False)
