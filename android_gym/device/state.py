@@ -18,6 +18,7 @@ from android_gym.sim.system.prefs import PrefValue, parse_shared_prefs, shared_p
 
 from .base import Device
 from .local_db import local_database
+from .reads import shell_read
 
 # `mCurrentFocus=Window{48b4735 u0 pkg/pkg.MainActivity}` (dumpsys window) and
 # `topResumedActivity=ActivityRecord{hash u0 pkg/.Act tN}` (dumpsys activity activities, Android 10+).
@@ -170,7 +171,7 @@ def content_query(device: Device, uri: str, projection: Sequence[str] = (), wher
     """Rows of ``content query`` as dicts of strings (``NULL`` → ``None``): ``content_rows`` of the output of
     ``content_query_command``."""
     command = content_query_command(uri, projection, where, sort)
-    return content_rows(device.shell(command).output, command, projection)
+    return content_rows(shell_read(device, command).output, command, projection)
 
 
 def content_query_command(uri: str, projection: Sequence[str] = (), where: str | None = None,
