@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from android_gym.actions import Action, ActionType
+from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.envs import calendar, contacts, markor, sms
 from android_gym.tasks import Task, get_task
@@ -234,5 +235,4 @@ def empty_notebook(device: Device) -> None:
 def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterable[Sequence[str]]) -> None:
     """The contacts ``named`` (``(name, number)``) and the texts ``received`` (``(number, body)``, oldest first)."""
     add_contacts(device, [(name, number) for name, number in named])
-    for number, body in received:
-        device.receive_sms(number, body)
+    state.receive_texts(device, received)

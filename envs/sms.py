@@ -129,8 +129,7 @@ class SimpleSmsReply(_SmsTask):
         """Incoming texts from the other numbers with the target's text among them."""
         senders = list(self.params["other_numbers"])
         senders.insert(self.params["target_position"], self.params["number"])
-        for sender, text in zip(senders, self.params["received"]):
-            device.receive_sms(sender, text)
+        state.receive_texts(device, zip(senders, self.params["received"]))
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the target's conversation and reply."""

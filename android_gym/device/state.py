@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError, TaskSetupError
@@ -85,6 +85,18 @@ def list_dir(device: Device, path: str) -> list[str]:
     if not result.ok:
         raise RemoteFileNotFoundError(f"{path}: {result.output.strip()}")
     return [line for line in result.output.splitlines() if line]
+
+
+def receive_texts(device: Device, texts: Iterable[tuple[str, str]]) -> None:
+    """Incoming texts ``(sender, text)``, oldest first: the device's ``receive_texts`` short cut (the simulated
+    phone's, an emulator's one console session) where it has one, else ``receive_sms`` of each."""
+    texts = list(texts)
+    batch = getattr(device, "receive_texts", None)
+    if batch is not None:
+        batch(texts)
+    else:
+        for sender, text in texts:
+            device.receive_sms(sender, text)
 
 
 def settings_get(device: Device, namespace: str, key: str) -> str | None:
