@@ -5,15 +5,7 @@ from __future__ import annotations
 import pytest
 
 from android_gym.device.reads import one_look, pull_read, shell_read
-from android_gym.device.sim import SimDevice
 from android_gym.errors import RemoteFileNotFoundError
-
-
-@pytest.fixture
-def device():
-    opened = SimDevice()
-    yield opened
-    opened.close()
 
 
 def test_a_look_reads_each_command_and_file_once(device):
