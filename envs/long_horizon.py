@@ -11,15 +11,15 @@
   (``part_steps``), texting a contact, reading a text, saving or seeing a contact, writing a Markor note, adding a
   calendar event. None goes back home: the people and notes tasks add ``back_to_home()`` after each part, the
   activity tasks open the next app straight from the screen that shows the value.
-* Setup: the SMS store and Markor's notebook emptied (``clear_texts``, ``empty_notebook``), contacts and received
-  texts seeded (``seed_people``).
+* Setup: the SMS store and Markor's notebook emptied (``clearing``) with the other apps' clearing commands in one
+  shell line (``run_together``), contacts and received texts seeded (``seed_people``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -222,14 +222,23 @@ def add_event(event: Mapping[str, Any]) -> list[OracleStep]:
 
 
 # ----- setup ----------------------------------------------------------------------------------------------------
-def clear_texts(device: Device) -> None:
-    """Airplane mode off and an empty SMS store (as the SMS tasks start)."""
-    get_task("SimpleSmsSend")({}).clear_state(device)  # its clearing takes no parameters
+#: The shell command that leaves Markor's notebook folder there and empty.
+EMPTY_NOTEBOOK = device_files.empty_directory_command(device_files.MARKOR_DATA)
 
 
-def empty_notebook(device: Device) -> None:
-    """Markor's notebook folder there and empty (one round trip)."""
-    Task.run(device, device_files.empty_directory_command(device_files.MARKOR_DATA))
+def clearing(packages: Collection[str], notebook: str = EMPTY_NOTEBOOK) -> list[str]:
+    """The shell commands that clear what of the SMS store (``sms.CLEAR_TEXTS``) and Markor's notebook (``notebook``)
+    a task using ``packages`` uses."""
+    return [command for package, command in ((sms.PACKAGE, sms.CLEAR_TEXTS), (markor.PACKAGE, notebook))
+            if package in packages]
+
+
+def run_together(device: Device, commands: Iterable[str]) -> None:
+    """Setup ``commands`` (shell commands, such as ``sms.CLEAR_TEXTS`` and ``EMPTY_NOTEBOOK``) in one shell line: one
+    round trip, none when there are none."""
+    line = " && ".join(commands)
+    if line:
+        Task.run(device, line)
 
 
 def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterable[Sequence[str]]) -> None:

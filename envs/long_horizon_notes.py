@@ -386,16 +386,13 @@ class NotesTask(SubgoalTask):
         return None
 
     def clear_state(self, device: Device) -> None:
-        """Shared storage emptied, no contacts, and every app the task uses cleared."""
-        device_files.clear_device_storage(device)
+        """No contacts, shared storage emptied, and every app the task uses cleared (the storage, Markor's notebook and
+        the texts in one shell line)."""
         clear_contacts(device)
         packages = set(self.app_packages)
-        if markor.PACKAGE in packages:
-            lh.empty_notebook(device)
+        lh.run_together(device, [device_files.CLEAR_STORAGE, *lh.clearing(packages)])
         if joplin.PACKAGE in packages:
             joplin.NOTES.clear(device)
-        if sms.PACKAGE in packages:
-            lh.clear_texts(device)
         for name in self.cleared_like:
             get_task(name)({}).clear_state(device)  # their clearing takes no parameters
 
