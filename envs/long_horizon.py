@@ -11,8 +11,8 @@
   (``part_steps``), texting a contact, reading a text, saving or seeing a contact, writing a Markor note, adding a
   calendar event. None goes back home: the people and notes tasks add ``back_to_home()`` after each part, the
   activity tasks open the next app straight from the screen that shows the value.
-* Setup: the SMS store and Markor's notebook emptied (``clearing``) with the other apps' clearing commands in one
-  shell line (``run_together``), contacts and received texts seeded (``seed_people``).
+* Setup: the SMS store and Markor's notebook emptied (``clearing``: commands for the contacts' clearing line,
+  ``validators.clear_contacts``), contacts and received texts seeded (``seed_people``).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from android_gym.actions import Action, ActionType
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.envs import calendar, contacts, markor, sms
-from android_gym.tasks import Task, get_task
 from android_gym.tasks import files as device_files
+from android_gym.tasks import get_task
 from android_gym.tasks import params as gen
 from android_gym.tasks.oracle import (
     OracleStep,
@@ -231,14 +231,6 @@ def clearing(packages: Collection[str], notebook: str = EMPTY_NOTEBOOK) -> list[
     a task using ``packages`` uses."""
     return [command for package, command in ((sms.PACKAGE, sms.CLEAR_TEXTS), (markor.PACKAGE, notebook))
             if package in packages]
-
-
-def run_together(device: Device, commands: Iterable[str]) -> None:
-    """Setup ``commands`` (shell commands, such as ``sms.CLEAR_TEXTS`` and ``EMPTY_NOTEBOOK``) in one shell line: one
-    round trip, none when there are none."""
-    line = " && ".join(commands)
-    if line:
-        Task.run(device, line)
 
 
 def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterable[Sequence[str]]) -> None:

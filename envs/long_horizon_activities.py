@@ -269,15 +269,14 @@ class ActivityTask(SubgoalTask):
     app_packages: ClassVar[tuple[str, ...]] = (sms.PACKAGE,)
 
     def clear_state(self, device: Device) -> None:
-        """No contacts; every app the task uses emptied (shared storage first: songs and videos live there)."""
+        """No contacts, texts or notes (one shell line); every other app the task uses emptied."""
         packages = set(self.app_packages)
-        clear_contacts(device)
+        clear_contacts(device, *lh.clearing(packages))
         if retro_app.PACKAGE in packages:
             retro.RetroPlayingQueue({}).clear_state(device)  # storage, playlists and the queue
         if vlc.vlc.PACKAGE in packages:
             vlc.clear_videos(device)
             vlc.clear_library(device)
-        lh.run_together(device, lh.clearing(packages))
         clear_tables(device, [table for table in (expense.EXPENSES, recipe.RECIPES, opentracks.TRACKS_TABLE,
                                                   calendar.EVENTS) if table.package in packages])
         if calendar.PACKAGE in packages:

@@ -388,9 +388,8 @@ class NotesTask(SubgoalTask):
     def clear_state(self, device: Device) -> None:
         """No contacts, shared storage emptied, and every app the task uses cleared (the storage, Markor's notebook and
         the texts in one shell line)."""
-        clear_contacts(device)
         packages = set(self.app_packages)
-        lh.run_together(device, [device_files.CLEAR_STORAGE, *lh.clearing(packages)])
+        clear_contacts(device, device_files.CLEAR_STORAGE, *lh.clearing(packages))
         if joplin.PACKAGE in packages:
             joplin.NOTES.clear(device)
         for name in self.cleared_like:
@@ -418,10 +417,9 @@ class NotesTask(SubgoalTask):
             self.markor_before = device_files.tree_snapshot(device, MARKOR_DATA)
 
     def teardown(self, device: Device) -> None:
-        """Stop the apps, go home, empty the shared storage and delete the contacts."""
+        """Stop the apps, go home, delete the contacts and empty the shared storage (one shell line)."""
         super().teardown(device)
-        device_files.clear_device_storage(device)
-        clear_contacts(device)
+        clear_contacts(device, device_files.CLEAR_STORAGE)
 
     def seeded_notebook(self) -> dict[str, str]:
         """Markor's notebook as seeded (``tree_snapshot``)."""

@@ -237,12 +237,11 @@ class PeopleTask(SubgoalTask):
     def clear_state(self, device: Device) -> None:
         """No contacts; every app the task uses emptied (texts, the Clock and Markor's folder in one shell line, events,
         tasks)."""
-        clear_contacts(device)
         packages = set(self.app_packages)
         commands = lh.clearing(packages, device_files.clear_directory_command(device_files.MARKOR_DATA))
         if clock.PACKAGE in packages:
             commands.append(f"pm clear {shlex.quote(clock.PACKAGE)}")
-        lh.run_together(device, commands)
+        clear_contacts(device, *commands)
         if tasks_app.PACKAGE in packages:
             tasks_app.reset_view_state(device)
         clear_tables(device, [table for table in (calendar.EVENTS, tasks_app.TASKS_TABLE) if table.package in packages])
