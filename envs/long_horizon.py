@@ -11,25 +11,26 @@
   (``part_steps``), texting a contact, reading a text, saving or seeing a contact, writing a Markor note, adding a
   calendar event. None goes back home: the people and notes tasks add ``back_to_home()`` after each part, the
   activity tasks open the next app straight from the screen that shows the value.
-* Setup: the SMS store and Markor's notebook emptied (``clear_texts``, ``empty_notebook``), contacts and received
-  texts seeded (``seed_people``).
+* Setup: the SMS store and Markor's notebook emptied (``clearing``: commands for the contacts' clearing line,
+  ``validators.clear_contacts``), contacts and received texts seeded (``seed_people``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypeVar
 
 import numpy as np
 
 from android_gym.actions import Action, ActionType
+from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.envs import calendar, contacts, markor, sms
-from android_gym.tasks import Task, get_task
 from android_gym.tasks import files as device_files
+from android_gym.tasks import get_task
 from android_gym.tasks import params as gen
 from android_gym.tasks.oracle import (
     OracleStep,
@@ -221,18 +222,18 @@ def add_event(event: Mapping[str, Any]) -> list[OracleStep]:
 
 
 # ----- setup ----------------------------------------------------------------------------------------------------
-def clear_texts(device: Device) -> None:
-    """Airplane mode off and an empty SMS store (as the SMS tasks start)."""
-    get_task("SimpleSmsSend")({}).clear_state(device)  # its clearing takes no parameters
+#: The shell command that leaves Markor's notebook folder there and empty.
+EMPTY_NOTEBOOK = device_files.empty_directory_command(device_files.MARKOR_DATA)
 
 
-def empty_notebook(device: Device) -> None:
-    """Markor's notebook folder there and empty (one round trip)."""
-    Task.run(device, device_files.empty_directory_command(device_files.MARKOR_DATA))
+def clearing(packages: Collection[str], notebook: str = EMPTY_NOTEBOOK) -> list[str]:
+    """The shell commands that clear what of the SMS store (``sms.CLEAR_TEXTS``) and Markor's notebook (``notebook``)
+    a task using ``packages`` uses."""
+    return [command for package, command in ((sms.PACKAGE, sms.CLEAR_TEXTS), (markor.PACKAGE, notebook))
+            if package in packages]
 
 
 def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterable[Sequence[str]]) -> None:
     """The contacts ``named`` (``(name, number)``) and the texts ``received`` (``(number, body)``, oldest first)."""
     add_contacts(device, [(name, number) for name, number in named])
-    for number, body in received:
-        device.receive_sms(number, body)
+    state.receive_texts(device, received)

@@ -57,7 +57,7 @@ from android_gym.tasks.oracle import (
     tap,
     type_into,
 )
-from android_gym.tasks.sqlite_rows import Row
+from android_gym.tasks.sqlite_rows import Row, clear_tables
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
     clear_contacts,
@@ -269,22 +269,16 @@ class ActivityTask(SubgoalTask):
     app_packages: ClassVar[tuple[str, ...]] = (sms.PACKAGE,)
 
     def clear_state(self, device: Device) -> None:
-        """No contacts; every app the task uses emptied (shared storage first: songs and videos live there)."""
+        """No contacts, texts or notes (one shell line); every other app the task uses emptied."""
         packages = set(self.app_packages)
-        clear_contacts(device)
+        clear_contacts(device, *lh.clearing(packages))
         if retro_app.PACKAGE in packages:
             retro.RetroPlayingQueue({}).clear_state(device)  # storage, playlists and the queue
         if vlc.vlc.PACKAGE in packages:
             vlc.clear_videos(device)
             vlc.clear_library(device)
-        if sms.PACKAGE in packages:
-            lh.clear_texts(device)
-        if markor.PACKAGE in packages:
-            lh.empty_notebook(device)
-        for package, table in ((expense.PACKAGE, expense.EXPENSES), (recipe.PACKAGE, recipe.RECIPES),
-                               (opentracks.PACKAGE, opentracks.TRACKS_TABLE), (calendar.PACKAGE, calendar.EVENTS)):
-            if package in packages:
-                table.clear(device)
+        clear_tables(device, [table for table in (expense.EXPENSES, recipe.RECIPES, opentracks.TRACKS_TABLE,
+                                                  calendar.EVENTS) if table.package in packages])
         if calendar.PACKAGE in packages:
             calendar.reset_preferences(device)
         if osmand_app.PACKAGE in packages:

@@ -386,16 +386,12 @@ class NotesTask(SubgoalTask):
         return None
 
     def clear_state(self, device: Device) -> None:
-        """Shared storage emptied, no contacts, and every app the task uses cleared."""
-        device_files.clear_device_storage(device)
-        clear_contacts(device)
+        """No contacts, shared storage emptied, and every app the task uses cleared (the storage, Markor's notebook and
+        the texts in one shell line)."""
         packages = set(self.app_packages)
-        if markor.PACKAGE in packages:
-            lh.empty_notebook(device)
+        clear_contacts(device, device_files.CLEAR_STORAGE, *lh.clearing(packages))
         if joplin.PACKAGE in packages:
             joplin.NOTES.clear(device)
-        if sms.PACKAGE in packages:
-            lh.clear_texts(device)
         for name in self.cleared_like:
             get_task(name)({}).clear_state(device)  # their clearing takes no parameters
 
@@ -421,10 +417,9 @@ class NotesTask(SubgoalTask):
             self.markor_before = device_files.tree_snapshot(device, MARKOR_DATA)
 
     def teardown(self, device: Device) -> None:
-        """Stop the apps, go home, empty the shared storage and delete the contacts."""
+        """Stop the apps, go home, delete the contacts and empty the shared storage (one shell line)."""
         super().teardown(device)
-        device_files.clear_device_storage(device)
-        clear_contacts(device)
+        clear_contacts(device, device_files.CLEAR_STORAGE)
 
     def seeded_notebook(self) -> dict[str, str]:
         """Markor's notebook as seeded (``tree_snapshot``)."""

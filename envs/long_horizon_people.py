@@ -40,7 +40,7 @@ from android_gym.tasks.oracle import (
     expect,
     tap,
 )
-from android_gym.tasks.sqlite_rows import Row
+from android_gym.tasks.sqlite_rows import Row, clear_tables
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
     clear_contacts,
@@ -235,21 +235,18 @@ class PeopleTask(SubgoalTask):
         return None
 
     def clear_state(self, device: Device) -> None:
-        """No contacts; every app the task uses emptied (texts, events, tasks, the Clock, Markor's folder)."""
-        clear_contacts(device)
+        """No contacts; every app the task uses emptied (texts, the Clock and Markor's folder in one shell line, events,
+        tasks)."""
         packages = set(self.app_packages)
-        if sms.PACKAGE in packages:
-            lh.clear_texts(device)
-        if calendar.PACKAGE in packages:
-            calendar.EVENTS.clear(device)
-            calendar.reset_preferences(device)
+        commands = lh.clearing(packages, device_files.clear_directory_command(device_files.MARKOR_DATA))
+        if clock.PACKAGE in packages:
+            commands.append(f"pm clear {shlex.quote(clock.PACKAGE)}")
+        clear_contacts(device, *commands)
         if tasks_app.PACKAGE in packages:
             tasks_app.reset_view_state(device)
-            tasks_app.TASKS_TABLE.clear(device)
-        if clock.PACKAGE in packages:
-            self.run(device, f"pm clear {shlex.quote(clock.PACKAGE)}")
-        if markor.PACKAGE in packages:
-            device_files.clear_directory(device, device_files.MARKOR_DATA)
+        clear_tables(device, [table for table in (calendar.EVENTS, tasks_app.TASKS_TABLE) if table.package in packages])
+        if calendar.PACKAGE in packages:
+            calendar.reset_preferences(device)
 
     def seed_state(self, device: Device) -> None:
         """The contacts, events, tasks, received texts, the paused stopwatch and the settings' start states."""

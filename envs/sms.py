@@ -59,6 +59,11 @@ def _conversation(title: str) -> Selector:
     return Selector(text=title, resource_id=_id("conversation_address"))
 
 
+#: The shell line that turns airplane mode off and empties the SMS store, as the SMS tasks start.
+CLEAR_TEXTS = (f"settings put global airplane_mode_on 0 && sqlite3 {shlex.quote(SMS_DB)} "
+               "'DELETE FROM sms; DELETE FROM threads;'")
+
+
 def _send_steps(number: str, message: str) -> list[OracleStep]:
     """From the conversation list: start a conversation with ``number``, type ``message``, send it."""
     return [tap(NEW_CONVERSATION), type_into(ADDRESS_FIELD, number), tap(CONFIRM_ADDRESS),
@@ -84,8 +89,7 @@ class _SmsTask(Task):
 
     def clear_state(self, device: Device) -> None:
         """Airplane mode off and an empty SMS store."""
-        self.run(device, "settings put global airplane_mode_on 0 && "
-                         f"sqlite3 {shlex.quote(SMS_DB)} 'DELETE FROM sms; DELETE FROM threads;'")
+        self.run(device, CLEAR_TEXTS)
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the expected message was sent and the SMS app is in front."""
@@ -129,8 +133,7 @@ class SimpleSmsReply(_SmsTask):
         """Incoming texts from the other numbers with the target's text among them."""
         senders = list(self.params["other_numbers"])
         senders.insert(self.params["target_position"], self.params["number"])
-        for sender, text in zip(senders, self.params["received"]):
-            device.receive_sms(sender, text)
+        state.receive_texts(device, zip(senders, self.params["received"]))
 
     def oracle(self) -> Sequence[OracleStep]:
         """Open the target's conversation and reply."""

@@ -52,7 +52,7 @@ from android_gym.errors import (
 from . import adb_services as services
 from .adb_services import ServiceNotStarted
 from .base import ShellResult, encode_utf8
-from .console import send_console_command, sms_send_command
+from .console import send_console_commands, sms_send_command
 from .emulator_grpc import EmulatorGrpc
 from .malloc import keep_frames_in_the_heap
 from .stabilize import Stabilization, wait_until_stable
@@ -614,12 +614,19 @@ class AdbDevice:
 
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming SMS through the emulator console's ``sms send`` (emulators only)."""
+        self.receive_texts([(sender, text)])
+
+    def receive_texts(self, texts: Sequence[tuple[str, str]]) -> None:
+        """Incoming SMS ``(sender, text)`` in order, each an ``sms send`` of one emulator console session (emulators
+        only): ``receive_sms`` of each, over one connection."""
         match = _EMULATOR.fullmatch(self.serial)
         if match is None:
             raise DeviceError(f"adb device {self.serial} is not an emulator-N serial, so it has no console to "
                               "deliver an incoming SMS; use the emulator's serial (adb devices)")
-        send_console_command(int(match.group(1)), sms_send_command(sender, text), host=self._server[0],
-                             timeout=self.timeout)
+        commands = [sms_send_command(sender, text) for sender, text in texts]
+        if commands:
+            self._digests = None  # the SMS database changes
+            send_console_commands(int(match.group(1)), commands, host=self._server[0], timeout=self.timeout)
 
     def close(self) -> None:
         """Forget the device (the adb server keeps its transport) and close the gRPC channel. Idempotent."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -89,7 +90,16 @@ def send_console_command(port: int, command: str, host: str = "127.0.0.1", timeo
     5554), authenticating with the token under ``home``; return the command's reply without its final ``OK``
     (lines joined by ``\\n``). Raises ``ConsoleError`` when nothing console-like listens there, the token is
     refused, or the reply is ``KO:``; ``ConsoleCommandError`` when ``command`` cannot be sent as one line."""
-    line = _line(command)
+    return send_console_commands(port, [command], host, timeout, home)[0]
+
+
+def send_console_commands(port: int, commands: Sequence[str], host: str = "127.0.0.1", timeout: float = 10.0,
+                          home: Path | None = None) -> list[str]:
+    """``send_console_command`` for each of ``commands`` in order, in one console session (one connection and
+    authentication, as a person typing them into ``telnet localhost 5554`` would); returns their replies. Every
+    command is checked before the first is sent; the first ``KO:`` reply ends the session and raises
+    ``ConsoleError``, so the commands after it are not run."""
+    lines = [_line(command) for command in commands]
     path = token_path(home)
     token = _read_token(path)
     address = f"{host}:{port}"
@@ -97,6 +107,7 @@ def send_console_command(port: int, command: str, host: str = "127.0.0.1", timeo
         sock = socket.create_connection((host, port), timeout=timeout)
     except OSError as exc:
         raise ConsoleError(f"no emulator console on {address}: is the emulator running? ({exc})") from exc
+    replies = []
     with sock, sock.makefile("rb") as stream:
         try:
             first = stream.readline().decode("utf-8", "replace").rstrip("\r\n")
@@ -115,16 +126,19 @@ def send_console_command(port: int, command: str, host: str = "127.0.0.1", timeo
                     raise ConsoleError(f"the emulator console on {address} refused the token in '{path}' "
                                        f"({' '.join(answer) or 'connection closed'}): the emulator reads "
                                        f"'{emulator_path}'; make both files hold the same token")
-            sock.sendall(line + b"\n")
-            answer = _reply(stream)
+            for command, line in zip(commands, lines):
+                sock.sendall(line + b"\n")
+                answer = _reply(stream)
+                if answer and answer[-1].startswith("KO:"):
+                    raise ConsoleError(f"the emulator console on {address} refused {command!r}: "
+                                       + "\n".join(answer))
+                replies.append("\n".join(answer[:-1] if answer and answer[-1] == "OK" else answer))
             try:
                 sock.sendall(b"quit\n")
             except OSError:
-                pass  # the command closed the session itself (quit, kill)
+                pass  # the last command closed the session itself (quit, kill)
         except TimeoutError as exc:
             raise ConsoleError(f"the emulator console on {address} did not answer within {timeout} s") from exc
         except OSError as exc:
             raise ConsoleError(f"the emulator console on {address} dropped the connection: {exc}") from exc
-    if answer and answer[-1].startswith("KO:"):
-        raise ConsoleError(f"the emulator console on {address} refused {command!r}: " + "\n".join(answer))
-    return "\n".join(answer[:-1] if answer and answer[-1] == "OK" else answer)
+    return replies

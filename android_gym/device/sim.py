@@ -190,10 +190,18 @@ class SimDevice:
 
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming text through the simulated modem (the telephony provider's write tells apps)."""
+        self.receive_texts([(sender, text)])
+
+    def receive_texts(self, texts: Sequence[tuple[str, str]]) -> None:
+        """Incoming texts ``(sender, text)`` in order, as ``receive_sms`` of each (a commit each, as each arrives
+        alone), through one held connection to the SMS database."""
         self._change()
-        encode_utf8(sender, "SMS sender")
-        encode_utf8(text, "SMS text")
-        self.phone.telephony.deliver_sms(sender, text)
+        for sender, text in texts:
+            encode_utf8(sender, "SMS sender")
+            encode_utf8(text, "SMS text")
+        with self.phone.telephony.holding():
+            for sender, text in texts:
+                self.phone.telephony.deliver_sms(sender, text)
 
     def close(self) -> None:
         """Delete the simulated phone. Idempotent."""

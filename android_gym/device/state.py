@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError, TaskSetupError
@@ -18,6 +18,7 @@ from android_gym.sim.system.prefs import PrefValue, parse_shared_prefs, shared_p
 
 from .base import Device
 from .local_db import local_database
+from .reads import shell_read
 
 # `mCurrentFocus=Window{48b4735 u0 pkg/pkg.MainActivity}` (dumpsys window) and
 # `topResumedActivity=ActivityRecord{hash u0 pkg/.Act tN}` (dumpsys activity activities, Android 10+).
@@ -86,6 +87,18 @@ def list_dir(device: Device, path: str) -> list[str]:
     if not result.ok:
         raise RemoteFileNotFoundError(f"{path}: {result.output.strip()}")
     return [line for line in result.output.splitlines() if line]
+
+
+def receive_texts(device: Device, texts: Iterable[tuple[str, str]]) -> None:
+    """Incoming texts ``(sender, text)``, oldest first: the device's ``receive_texts`` short cut (the simulated
+    phone's, an emulator's one console session) where it has one, else ``receive_sms`` of each."""
+    texts = list(texts)
+    batch = getattr(device, "receive_texts", None)
+    if batch is not None:
+        batch(texts)
+    else:
+        for sender, text in texts:
+            device.receive_sms(sender, text)
 
 
 def settings_get(device: Device, namespace: str, key: str) -> str | None:
@@ -172,7 +185,7 @@ def content_query(device: Device, uri: str, projection: Sequence[str] = (), wher
     """Rows of ``content query`` as dicts of strings (``NULL`` → ``None``): ``content_rows`` of the output of
     ``content_query_command``."""
     command = content_query_command(uri, projection, where, sort)
-    return content_rows(device.shell(command).output, command, projection)
+    return content_rows(shell_read(device, command).output, command, projection)
 
 
 def content_query_command(uri: str, projection: Sequence[str] = (), where: str | None = None,

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from android_gym.device.base import Device
+from android_gym.device.reads import pull_read, shell_read
 from android_gym.errors import RemoteFileNotFoundError, TaskSetupError
 
 EXTERNAL_STORAGE = "/storage/emulated/0"
@@ -40,8 +41,8 @@ class FileInfo:
     change_time: dt.datetime
 
 
-def _run(device: Device, command: str) -> str:
-    result = device.shell(command)
+def _run(device: Device, command: str, reads_only: bool = False) -> str:
+    result = shell_read(device, command) if reads_only else device.shell(command)
     if not result.ok:
         raise TaskSetupError(f"`{command}` failed (exit {result.exit_code}): {result.output.strip()}")
     return result.output
@@ -49,7 +50,7 @@ def _run(device: Device, command: str) -> str:
 
 def is_directory(device: Device, path: str) -> bool:
     """Whether ``path`` is a directory on the device (``[ -d … ]``)."""
-    return device.shell(f"[ -d {shlex.quote(path)} ]").ok
+    return shell_read(device, f"[ -d {shlex.quote(path)} ]").ok
 
 
 def _parse_full_time(date: str, time: str, zone: str) -> dt.datetime:
@@ -68,7 +69,7 @@ def list_files(device: Device, directory: str, missing_ok: bool = False) -> list
             return []
         raise TaskSetupError(f"{directory} is not a directory on the device")
     files = []
-    for line in _run(device, f"ls {shlex.quote(directory)} -ll -au").splitlines():
+    for line in _run(device, f"ls {shlex.quote(directory)} -ll -au", reads_only=True).splitlines():
         if not line.startswith("-"):
             continue
         parts = line.split(None, 8)
@@ -85,7 +86,7 @@ def path_exists(device: Device, directory: str, target: str) -> bool:
     the paths ``find DIR -type f -o -type d`` prints (``False`` when ``directory`` itself is missing)."""
     if not is_directory(device, directory):
         return False
-    found = _run(device, f"find {shlex.quote(directory)} -type f -o -type d").splitlines()
+    found = _run(device, f"find {shlex.quote(directory)} -type f -o -type d", reads_only=True).splitlines()
     return posixpath.join(directory, target) in found
 
 
@@ -93,7 +94,7 @@ def file_text(device: Device, path: str) -> str | None:
     """A file's text as AndroidWorld's checks read it (``cat``, carriage returns dropped, stripped); ``None`` when
     there is no such file."""
     try:
-        data = device.pull(path)
+        data = pull_read(device, path)
     except RemoteFileNotFoundError:
         return None
     return data.decode("utf-8", errors="replace").replace("\r", "").strip()
@@ -151,7 +152,8 @@ def tree_snapshot(device: Device, directory: str) -> dict[str, str]:
     equal snapshots mean nothing inside was added, removed, renamed, moved or changed."""
     quoted = shlex.quote(directory)
     output = _run(device, f"if [ -d {quoted} ]; then find {quoted} -mindepth 1 -type d; "
-                          f"find {quoted} -type f -exec md5sum {{}} +; fi")  # nothing when it is no folder
+                          f"find {quoted} -type f -exec md5sum {{}} +; fi",  # nothing when it is no folder
+                  reads_only=True)
     prefix = directory.rstrip("/") + "/"
     snapshot = {}
     for line in output.splitlines():

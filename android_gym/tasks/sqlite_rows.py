@@ -62,8 +62,7 @@ class AppTable:
 
     def clear(self, device: Device) -> None:
         """Stop the app and delete every row (as AndroidWorld's ``delete_all_rows_from_table``)."""
-        self._stop_app(device)
-        state.sqlite_execute(device, self.db_path, f'DELETE FROM "{self.table}"')
+        clear_tables(device, [self])
 
     def insert(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
         """Stop the app and insert ``rows`` (column → value; the id column may be left out) in one round trip."""
@@ -81,6 +80,15 @@ class AppTable:
 
     def _stop_app(self, device: Device) -> None:
         Task.run(device, f"am force-stop {shlex.quote(self.package)}")
+
+
+def clear_tables(device: Device, tables: Sequence[AppTable]) -> None:
+    """``clear`` of each of ``tables``: their apps stopped in one round trip, then every row of each deleted."""
+    if tables:
+        packages = dict.fromkeys(table.package for table in tables)
+        Task.run(device, " && ".join(f"am force-stop {shlex.quote(package)}" for package in packages))
+    for table in tables:
+        state.sqlite_execute(device, table.db_path, f'DELETE FROM "{table.table}"')
 
 
 def rows_added_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],

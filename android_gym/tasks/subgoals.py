@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from android_gym.device.base import Device
+from android_gym.device.reads import one_look
 from android_gym.tasks.base import Task
 
 
@@ -44,11 +45,13 @@ class SubgoalTask(Task):
         raise NotImplementedError
 
     def is_successful(self, device: Device) -> float:
-        """The mean of the sub-goals' scores; a latched sub-goal that reached 1.0 counts 1.0 from then on."""
+        """The mean of the sub-goals' scores; a latched sub-goal that reached 1.0 counts 1.0 from then on. The checks
+        share one look at the phone (``one_look``): what two of them read is read once."""
         if self._subgoals is None:
             self._subgoals = tuple(self.subgoals())
             self.subgoal_scores = [0.0] * len(self._subgoals)
-        for index, subgoal in enumerate(self._subgoals):
-            if not (self.latch and self.subgoal_scores[index] >= 1.0):
-                self.subgoal_scores[index] = min(1.0, max(0.0, float(subgoal.check(device))))
+        with one_look():
+            for index, subgoal in enumerate(self._subgoals):
+                if not (self.latch and self.subgoal_scores[index] >= 1.0):
+                    self.subgoal_scores[index] = min(1.0, max(0.0, float(subgoal.check(device))))
         return sum(self.subgoal_scores) / len(self.subgoal_scores)

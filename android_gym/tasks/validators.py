@@ -103,9 +103,10 @@ def contact_phones(device: Device) -> list[tuple[str, str]]:
     return [(row["display_name"] or "", digits(row["number"] or "")) for row in rows]
 
 
-def clear_contacts(device: Device) -> None:
-    """Delete every contact (``pm clear`` of the contacts provider, as AndroidWorld does)."""
-    _checked(device, f"pm clear {CONTACTS_PROVIDER}")
+def clear_contacts(device: Device, *then: str) -> None:
+    """Delete every contact (``pm clear`` of the contacts provider, as AndroidWorld does), then run the setup
+    commands ``then`` in the same shell line (one round trip)."""
+    _checked(device, " && ".join([f"pm clear {CONTACTS_PROVIDER}", *then]))
 
 
 def add_contact(device: Device, name: str, number: str) -> None:

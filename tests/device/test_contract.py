@@ -591,6 +591,14 @@ def test_text_that_is_not_unicode_is_refused_before_it_reaches_the_phone(backend
     assert run(device, "content query --uri content://sms/inbox") == "No result found.\n"
 
 
+def test_received_texts_arrive_in_order(backend_device):
+    device = backend_device
+    state.receive_texts(device, [("+15550123", "first"), ("+15550456", "second"), ("+15550123", "third")])
+    assert run(device, "content query --uri content://sms/inbox --projection address:body --sort '_id ASC'") == (
+        "Row: 0 address=+15550123, body=first\nRow: 1 address=+15550456, body=second\n"
+        "Row: 2 address=+15550123, body=third\n")
+
+
 def test_receive_sms_lands_in_the_inbox(backend_device):
     device = backend_device
     device.receive_sms("+15550123", "Running late, 10 min")

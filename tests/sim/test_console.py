@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from android_gym.device.console import LINE_MAX, send_console_command, sms_send_command
+from android_gym.device.console import LINE_MAX, send_console_command, send_console_commands, sms_send_command
 from android_gym.errors import ConsoleCommandError, ConsoleError
 from android_gym.sim.console import EmulatorConsole, load_auth_token
 from android_gym.sim.host import PhoneHost
@@ -310,6 +310,27 @@ def test_client_sms_round_trips_any_text(serve, phone, home):
     text = "line one\nline\ttwo \\ 'quoted' \"$(reboot)\"; é € 😀"
     assert send_console_command(server.port, sms_send_command("+15551234", text), home=home) == ""
     assert inbox(phone) == [("+15551234", text)]
+
+
+def test_client_runs_several_commands_in_one_session(serve, phone, home):
+    write_token(home, TOKEN)
+    server = serve()
+    texts = [("+15551234", "first"), ("5550000", "second\nline")]
+    assert send_console_commands(server.port, [*(sms_send_command(*text) for text in texts), "avd name"],
+                                 home=home) == ["", "", "android_gym_sim"]
+    assert inbox(phone) == texts
+
+
+def test_client_stops_a_session_at_the_first_ko(serve, phone, home):
+    write_token(home, TOKEN)
+    server = serve()
+    with pytest.raises(ConsoleError, match="refused 'bogus': KO: unknown command"):
+        send_console_commands(server.port, [sms_send_command("+15551234", "sent"), "bogus",
+                                            sms_send_command("+15551234", "never sent")], home=home)
+    assert inbox(phone) == [("+15551234", "sent")]
+    with pytest.raises(ConsoleCommandError):  # every line is checked before the first is sent
+        send_console_commands(server.port, [sms_send_command("+15551234", "not sent"), "ping\nping"], home=home)
+    assert inbox(phone) == [("+15551234", "sent")]
 
 
 def test_client_kill(serve, home, killed):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from android_gym.device.sim import SimDevice
-from android_gym.tasks.sqlite_rows import AppTable, rows_added_exactly, rows_removed_exactly
+from android_gym.tasks.sqlite_rows import AppTable, clear_tables, rows_added_exactly, rows_removed_exactly
 from android_gym.tasks.validators import one_to_one
 
 BEFORE = [{"id": 1, "name": "Rent", "amount": 100}, {"id": 2, "name": "Food", "amount": 20}]
@@ -63,3 +63,19 @@ def test_app_table_seeds_and_clears_a_device_database(device):
     assert [(row["id"], row["title"], row["body"]) for row in rows] == [(1, hostile, "b"), (2, "t2", None)]
     table.clear(device)
     assert table.rows(device) == []
+
+
+def test_clear_tables_stops_their_apps_in_one_round_trip(device, monkeypatch):
+    tables = []
+    for package, name in (("com.example.notes", "notes"), ("com.example.todo", "tasks"), ("com.example.todo", "done")):
+        path = f"/data/data/{package}/databases/app.db"
+        device.shell(f"mkdir -p /data/data/{package}/databases && sqlite3 {path} "
+                     f"'CREATE TABLE {name} (id INTEGER PRIMARY KEY, title TEXT)'")
+        tables.append(AppTable(package, path, name, "id"))
+        tables[-1].insert(device, [{"title": "kept until cleared"}])
+    commands = []
+    shell = device.shell
+    monkeypatch.setattr(device, "shell", lambda command, timeout=None: commands.append(command) or shell(command))
+    clear_tables(device, tables)
+    assert commands == ["am force-stop com.example.notes && am force-stop com.example.todo"]
+    assert [table.rows(device) for table in tables] == [[], [], []]

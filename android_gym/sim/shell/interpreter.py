@@ -68,8 +68,8 @@ for _module in (files, find, text_commands, system, settings, activity, package,
 #: command line made only of these (and no redirection into a file) leaves the phone's state as it was. ``sleep``
 #: only lets device time pass: what the screen shows of the time is redrawn by the frame's own clock check.
 _READ_ONLY = frozenset({
-    "basename", "cat", "dirname", "dumpsys", "echo", "getprop", "grep", "head", "id", "logcat", "ls", "md5sum",
-    "printf",
+    "basename", "cat", "cut", "dirname", "dumpsys", "echo", "getprop", "grep", "head", "id", "logcat", "ls",
+    "md5sum", "printf",
     "pwd", "readlink", "realpath", "sha1sum", "sha256sum", "sleep", "sort", "stat", "tail", "test", "[", "true",
     "false", "uname", "uniq", "wc", "whoami", "which",
 })
