@@ -39,7 +39,7 @@ MAX_CNXN_PAYLOAD = 4096
 FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir")
 
 _HEADER = struct.Struct("<6I")
-#: Payloads up to this size are joined to their header and sent with one ``send``; larger ones go out as they are.
+#: Payload parts up to this size are joined to their header and sent with one ``send``; larger ones go out as they are.
 _JOIN_MAX = 64 * 1024
 #: A send buffer that takes a whole WRTE of ``MAX_PAYLOAD`` at once: asyncio copies what ``send`` leaves into its
 #: own buffer and moves the rest down after each later ``send`` (a 10 MB screenshot: ~1 ms of CPU more). Set only
@@ -324,13 +324,13 @@ def _v2_packet(packet_id: int, data: bytes) -> bytes:
     return struct.pack("<BI", packet_id, len(data)) + data
 
 
-def _v2_packets(packet_id: int, data: Bytes, max_payload: int) -> list[Bytes]:
-    """``data`` as shell-protocol packets that each fit one WRTE: their headers and memoryviews of ``data``."""
-    size, view = max_payload - 5, memoryview(data)
+def _v2_packets(packet_id: int, parts: Sequence[Bytes], max_payload: int) -> list[Bytes]:
+    """The bytes of ``parts``, one after the other, as shell-protocol packets that each fill one WRTE (the last may
+    be shorter): their headers and memoryviews of ``parts``. Cut across the parts, so a screenshot's WRTEs stay
+    whole packets after the small outputs before it, each sent as its header and its rows (``send_parts``)."""
     pieces: list[Bytes] = []
-    for start in range(0, len(view), size):
-        chunk = view[start:start + size]
-        pieces += (struct.pack("<BI", packet_id, len(chunk)), chunk)
+    for payload in wrte_payloads(parts, max_payload - 5):
+        pieces += (struct.pack("<BI", packet_id, sum(len(piece) for piece in payload)), *payload)
     return pieces
 
 
@@ -355,8 +355,7 @@ class _StreamOutput:
         if not self.protocol:
             return [*stdout, stderr]
         limit = self.stream.connection.max_payload
-        return [*(packet for part in stdout for packet in _v2_packets(ID_STDOUT, part, limit)),
-                *_v2_packets(ID_STDERR, stderr, limit)]
+        return [*_v2_packets(ID_STDOUT, stdout, limit), *_v2_packets(ID_STDERR, [stderr], limit)]
 
     def write(self, stdout: bytes, stderr: bytes) -> bool:
         """Send now (the phone lock is released while the host takes it); ``False`` once the host hung up."""
@@ -644,6 +643,7 @@ class _Connection:
         self._next_id = 1
         self._tasks: set[asyncio.Task] = set()
         self._pending = bytearray()  # small packets queued in this turn of the event loop, sent together
+        self._flush_due = False  # whether a ``_flush`` is to come at the end of this turn
 
     def send(self, packet: Packet) -> None:
         """Queue a packet on the socket (never blocks; asyncio buffers)."""
@@ -652,25 +652,36 @@ class _Connection:
     def send_parts(self, command: int, arg0: int, arg1: int, parts: Sequence[Bytes]) -> None:
         """Queue a packet whose payload is ``parts`` one after the other. Small packets made in one turn of the
         event loop (an OKAY, a command's output and the CLSE after it) leave in one ``send`` at its end: each
-        ``send`` wakes the host's adb server. A large payload is handed to the socket as it is (asyncio sends what
-        the kernel takes at once and copies only the rest), after what was queued before it."""
+        ``send`` wakes the host's adb server. A packet with a large part sends what was queued before it joined to
+        its header and its small parts, and each large part as it is (asyncio sends what the kernel takes at once
+        and copies only the rest): a screenshot's WRTE of 1 MB is two sends, its headers, and its rows."""
         if self.writer.is_closing():
             return
         header = packet_header(command, arg0, arg1, parts)
         if sum(len(part) for part in parts) <= _JOIN_MAX:
-            if not self._pending:
-                asyncio.get_running_loop().call_soon(self._flush)
+            if not self._flush_due:
+                self._flush_due = True
+                asyncio.get_running_loop().call_soon(self._turn_ended)
             self._pending += header
             for part in parts:
                 self._pending += part
             return
-        self._flush()
-        self.writer.write(header)
+        self._pending += header
         for part in parts:
-            self.writer.write(part)
+            if len(part) <= _JOIN_MAX:
+                self._pending += part
+            else:
+                self._flush()
+                self.writer.write(part)
+        self._flush()
+
+    def _turn_ended(self) -> None:
+        """Send the small packets queued in this turn of the event loop."""
+        self._flush_due = False
+        self._flush()
 
     def _flush(self) -> None:
-        """Send the small packets queued so far."""
+        """Send what was queued so far."""
         if self._pending and not self.writer.is_closing():
             self.writer.write(bytes(self._pending))
         self._pending.clear()
