@@ -89,14 +89,23 @@ def packet_header(command: int, arg0: int, arg1: int, payload: Sequence[Bytes]) 
     return _HEADER.pack(command, arg0, arg1, sum(len(part) for part in payload), check, command ^ 0xFFFFFFFF)
 
 
-async def read_packet(reader: asyncio.StreamReader) -> Packet:
-    """Read one packet; raises ``ProtocolError`` on a bad magic or an oversized payload."""
-    command, arg0, arg1, length, _check, magic = _HEADER.unpack(await reader.readexactly(_HEADER.size))
+def take_packet(received: bytearray) -> Packet | None:
+    """The first packet in ``received`` once all of it has arrived, taken out of it (else ``None``); raises
+    ``ProtocolError`` on a bad magic or an oversized payload."""
+    if len(received) < _HEADER.size:
+        return None
+    command, arg0, arg1, length, _check, magic = _HEADER.unpack_from(received)
     if magic != command ^ 0xFFFFFFFF:
         raise ProtocolError(f"bad magic {magic:#x} for command {command:#x}")
     if length > MAX_PAYLOAD:
         raise ProtocolError(f"payload of {length} bytes exceeds {MAX_PAYLOAD}")
-    return Packet(command, arg0, arg1, await reader.readexactly(length) if length else b"")
+    end = _HEADER.size + length
+    if len(received) < end:
+        return None
+    with memoryview(received) as view:
+        data = bytes(view[_HEADER.size:end])
+    del received[:end]
+    return Packet(command, arg0, arg1, data)
 
 
 def wrte_payloads(pieces: Sequence[Bytes], limit: int) -> Iterator[list[memoryview]]:
@@ -229,20 +238,16 @@ class AdbDaemon:
         self.authorized_keys = None if authorized_keys is None else tuple(authorized_keys)
         self._connections: set[_Connection] = set()
 
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Serve a host connection until it closes."""
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no 40 ms stall per OKAY round trip
-                if _SEND_BUFFER_CAP >= _SEND_BUFFER:
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _SEND_BUFFER)
-        connection = _Connection(self, reader, writer)
-        self._connections.add(connection)
-        try:
-            await connection.serve()
-        finally:
-            self._connections.discard(connection)
+    def connection(self) -> asyncio.Protocol:
+        """The protocol serving one TCP connection from an adb host (``loop.create_server``'s factory)."""
+        return _Connection(self)
+
+    async def close(self) -> None:
+        """Drop every host connection and return once each has ended (its streams closed, their tasks cancelled)."""
+        connections = list(self._connections)
+        for connection in connections:
+            connection.drop()
+        await asyncio.gather(*(connection.ended.wait() for connection in connections))
 
     @property
     def connected(self) -> bool:
@@ -629,13 +634,16 @@ def _stat_v2(record_id: bytes, info: os.stat_result) -> bytes:
                          mtime, mtime, mtime)
 
 
-class _Connection:
-    """One TCP connection from an adb host: handshake, then packets dispatched to streams."""
+class _Connection(asyncio.Protocol):
+    """One TCP connection from an adb host: handshake, then packets dispatched to streams. An asyncio protocol:
+    the packets in what arrives are taken apart and dispatched at once, with no task woken for each (a screenshot's
+    stream has an OKAY for each of its ten WRTEs)."""
 
-    def __init__(self, daemon: AdbDaemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, daemon: AdbDaemon) -> None:
         self.daemon = daemon
-        self.reader = reader
-        self.writer = writer
+        self.transport: asyncio.Transport | None = None
+        self._received = bytearray()  # what arrived after the last whole packet
+        self.ended = asyncio.Event()  # set once the connection is lost
         self.max_payload = MAX_CNXN_PAYLOAD
         self.online = False
         self._token = b""
@@ -655,7 +663,7 @@ class _Connection:
         ``send`` wakes the host's adb server. A packet with a large part sends what was queued before it joined to
         its header and its small parts, and each large part as it is (asyncio sends what the kernel takes at once
         and copies only the rest): a screenshot's WRTE of 1 MB is two sends, its headers, and its rows."""
-        if self.writer.is_closing():
+        if self.transport.is_closing():
             return
         header = packet_header(command, arg0, arg1, parts)
         if sum(len(part) for part in parts) <= _JOIN_MAX:
@@ -672,7 +680,7 @@ class _Connection:
                 self._pending += part
             else:
                 self._flush()
-                self.writer.write(part)
+                self.transport.write(part)
         self._flush()
 
     def _turn_ended(self) -> None:
@@ -682,8 +690,8 @@ class _Connection:
 
     def _flush(self) -> None:
         """Send what was queued so far."""
-        if self._pending and not self.writer.is_closing():
-            self.writer.write(bytes(self._pending))
+        if self._pending and not self.transport.is_closing():
+            self.transport.write(bytes(self._pending))
         self._pending.clear()
 
     def forget(self, stream: Stream) -> None:
@@ -692,21 +700,36 @@ class _Connection:
 
     def drop(self) -> None:
         """Close the socket (the host sees the device go offline)."""
-        self.writer.close()
+        self.transport.close()
 
-    async def serve(self) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no 40 ms stall per OKAY round trip
+                if _SEND_BUFFER_CAP >= _SEND_BUFFER:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _SEND_BUFFER)
+        self.daemon._connections.add(self)
+
+    def data_received(self, data: bytes) -> None:
+        """Dispatch each whole packet that has arrived; drop the connection on one that is not the adb protocol."""
+        self._received += data
         try:
-            while True:
-                packet = await read_packet(self.reader)
+            while (packet := take_packet(self._received)) is not None:
                 self._dispatch(packet)
-        except (asyncio.IncompleteReadError, ConnectionError, ProtocolError, OSError):
-            pass
-        finally:
-            for stream in list(self.streams.values()):
-                stream.host_closed()
-            for task in list(self._tasks):
-                task.cancel()
-            self.writer.close()
+                if self.transport.is_closing():
+                    return
+        except ProtocolError:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for stream in list(self.streams.values()):
+            stream.host_closed()
+        for task in list(self._tasks):
+            task.cancel()
+        self.daemon._connections.discard(self)
+        self.ended.set()
 
     def _dispatch(self, packet: Packet) -> None:
         if packet.command == A_CNXN:
