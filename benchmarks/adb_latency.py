@@ -4,8 +4,9 @@ to the in-process phone, per screen size.
 The phone runs in its own process (``android-gym sim serve``), the adb server on a private port with a private
 HOME, so the figures are what a training script sees against an emulator-like device on this machine. Each row
 has its median wall time and the CPU time the three processes spent per call (this one, the adb server, the
-phone; from /proc, in clock ticks of 10 ms, so a row's CPU is exact to 10 ms over all its calls): on a machine
-shared with other work the wall times wander, the CPU times much less.
+phone; this one's by ``time.process_time``, the others' as the time their threads ran, in nanoseconds, from
+/proc, where a thread that ends during a call is not counted): on a machine shared with other work the wall
+times wander, the CPU times much less.
 
 Env steps take valid actions that change the screen, as an agent's do (``random-valid``: taps, long presses, typing
 and scrolls on what is on screen, back, home, opening the task's app; DESIGN.md "Measure with a policy of valid
@@ -42,9 +43,15 @@ T = TypeVar("T")
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds process ``pid`` has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The CPU seconds (user and system) the threads of process ``pid`` still running have used so far: the first
+    field of each one's /proc schedstat, in nanoseconds (where /proc/PID/stat counts clock ticks of 10 ms)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, IndexError, ValueError):  # a thread that ended just now
+            continue
+    return total / 1e9
 
 
 def adb_server_pid(port: int) -> int:
@@ -68,14 +75,21 @@ class Meter:
     cpu: dict[str, float] = field(default_factory=dict)
 
     def time(self, operation: Callable[..., T], *args: object) -> T:
-        """``operation(*args)``, measured."""
-        before = {name: cpu_seconds(pid) for name, pid in self.pids.items()}
-        start = time.perf_counter()
+        """``operation(*args)``, measured: this process's CPU by ``time.process_time`` right around it, so reading
+        the others' from /proc is not counted."""
+        before = self._others()
+        start, start_cpu = time.perf_counter(), time.process_time()
         result = operation(*args)
-        self.walls.append(time.perf_counter() - start)
-        for name, pid in self.pids.items():
-            self.cpu[name] = self.cpu.get(name, 0.0) + cpu_seconds(pid) - before[name]
+        cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
+        self.walls.append(wall)
+        spent = {name: cpu_seconds(pid) - before[name] for name, pid in self.pids.items() if name in before}
+        for name in self.pids:
+            self.cpu[name] = self.cpu.get(name, 0.0) + spent.get(name, cpu)
         return result
+
+    def _others(self) -> dict[str, float]:
+        """The CPU seconds the other processes have used so far."""
+        return {name: cpu_seconds(pid) for name, pid in self.pids.items() if pid != os.getpid()}
 
     def figure(self) -> str:
         """``wall (client + adb server + phone CPU)`` in ms per call."""

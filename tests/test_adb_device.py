@@ -348,9 +348,29 @@ def test_a_screenshot_an_input_could_not_bring_is_taken_on_its_own(fresh_served_
         assert device.ui_dump() == phone.ui_dump()
         assert commands[-1].startswith("{ uiautomator dump ") and "screencap" not in commands[-1]
         assert np.array_equal(device.screenshot(), phone.screenshot()) and phone.screenshot().shape == (1200, 540, 3)
+        commands.clear()
+        device.key(4)  # that screenshot's size had the device read the display's again: the next input brings both
+        assert device.ui_dump() == phone.ui_dump() and np.array_equal(device.screenshot(), phone.screenshot())
+        assert commands[0] == "wm size" and len(commands) == 2 and "screencap" in commands[1]
     finally:
         device.close()
         other.close()
+
+
+def test_each_screenshot_is_the_callers_own_array(fresh_served_phone):
+    """A view of the RGBA rows as they came (no copy), writable, and untouched by the screenshots after it."""
+    phone, device = fresh_served_phone.phone, AdbDevice(fresh_served_phone.serial)
+    try:
+        device.key(4)
+        first = device.screenshot()
+        kept = np.array(first)
+        device.tap(*_center(phone.ui_dump(), "Settings"))
+        second = device.screenshot()
+        assert np.array_equal(second, phone.screenshot()) and not np.array_equal(second, kept)
+        assert np.array_equal(first, kept) and first.flags.writeable and not np.shares_memory(first, second)
+        assert first.strides == (1080 * 4, 4, 1)
+    finally:
+        device.close()
 
 
 def test_digests_asked_come_with_the_next_input_and_serve_while_nothing_ran(fresh_served_phone, commands):

@@ -169,7 +169,8 @@ RAW_HEADER_SIZE = 16
 def raw_screencap_pixels(data: bytes | memoryview) -> np.ndarray | None:
     """``(H, W, 3)`` uint8 from ``screencap`` without ``-p`` (AOSP ``cmds/screencap``): little-endian u32 width,
     height and pixel format, and since Android 9 a data space, then the rows; ``None`` for a format or size this
-    does not read."""
+    does not read. No copy: a view of ``data``'s rows (of the first three bytes of each RGBA pixel: strided, not
+    C-contiguous), writable where ``data`` is, and only as lasting as ``data``."""
     if len(data) < 12:
         return None
     width, height, pixel_format = struct.unpack_from("<3I", data)
@@ -179,9 +180,7 @@ def raw_screencap_pixels(data: bytes | memoryview) -> np.ndarray | None:
     header = len(data) - width * height * bpp
     if header not in (12, RAW_HEADER_SIZE):
         return None
-    if bpp == 3:
-        return np.frombuffer(data, np.uint8, offset=header).reshape(height, width, 3).copy()
-    return _rgb_of_rgba(memoryview(data)[header:], width, height)
+    return np.frombuffer(data, np.uint8, offset=header).reshape(height, width, bpp)[:, :, :3]
 
 
 def raw_screencap_start(data: bytes | memoryview, width: int, height: int) -> int | None:
@@ -195,22 +194,6 @@ def raw_screencap_start(data: bytes | memoryview, width: int, height: int) -> in
                                                                           (height, width, pixel_format)):
                 return start
     return None
-
-
-def _rgb_of_rgba(rows: memoryview, width: int, height: int) -> np.ndarray:
-    """``(H, W, 3)`` uint8 (read-only) of RGBA rows: Pillow reads the rows where they are and packs their RGB in one
-    pass into one new buffer (at 1080x2400 2.4 ms of CPU, against 4.8 ms for NumPy copying one channel at a time and
-    3.8 ms for ``tobytes``, which packs in 64 KiB chunks and joins them)."""
-    image = Image.frombuffer("RGBA", (width, height), rows, "raw", "RGBA", 0, 1)
-    encoder = Image._getencoder("RGBA", "raw", ("RGB",))  # what ``tobytes`` uses, asked for every row at once
-    try:
-        encoder.setimage(image.im, (0, 0, width, height))
-        _, status, packed = encoder.encode(width * height * 3)
-    finally:
-        encoder.cleanup()
-    if status != 1:  # 1: all packed in the one call
-        raise DeviceError(f"packing a {width}x{height} screenshot's RGB failed (Pillow raw encoder status {status})")
-    return np.frombuffer(packed, np.uint8).reshape(height, width, 3)
 
 
 class AdbDevice:
@@ -248,9 +231,9 @@ class AdbDevice:
         self._shell_v2 = "shell_v2" in self._call(self._device.get_features).split(",")
         self._ensure_root()
         self._size: tuple[int, int] | None = self._read_screen_size()
-        # Where ``screencap`` output lands (with what an input's command line reads before it), allocated at the first
-        # screenshot and kept (not faulted in each time).
-        self._screen_buffer = bytearray()
+        # Where the next ``screencap`` output lands (with what an input's command line reads before it): a
+        # screenshot's pixels are a view of it, so each is read into a new one (``_buffer``).
+        self._screen_buffer: np.ndarray | None = None
         self._grpc = EmulatorGrpc(grpc, timeout=timeout) if grpc else None
 
     # ----- connection management -----------------------------------------------------------------------------
@@ -349,7 +332,7 @@ class AdbDevice:
         self._screen_may_change()
         if _SETS_SIZE.search(cmd):
             self._size = None
-            self._screen_buffer = bytearray()
+            self._screen_buffer = None
         seconds = timeout or self.timeout
         if not self._shell_v2:  # old devices: adbutils appends `; echo X4EXIT:$?` and parses it
             result = self._call(lambda: self._device.shell2(cmd, timeout=seconds, rstrip=False), idempotent=False)
@@ -390,20 +373,20 @@ class AdbDevice:
 
     def screenshot(self) -> np.ndarray:
         """The screen as ``(H, W, 3)`` uint8: the emulator's gRPC frame, else ``screencap``'s raw pixels (no PNG to
-        encode on the device and decode here), else ``screencap -p`` for a pixel format the raw path does not
-        read."""
+        encode on the device and decode here; the caller's own array, a strided view of the RGBA rows as they came:
+        ``raw_screencap_pixels``), else ``screencap -p`` for a pixel format the raw path does not read."""
         if self._grpc is not None:
             return self._grpc.screenshot()
         brought, self._brought_shot = self._brought_shot, None
         self._shot_current = True
         if brought is not None:
-            return raw_screencap_pixels(brought)
+            return self._handed_out(raw_screencap_pixels(brought))
         raw = self._call(lambda: services.exec_out(self._client, self.serial, "screencap", self.timeout,
                                                    self._buffer()))
         pixels = raw_screencap_pixels(raw)
         if pixels is not None:
             self._shot_with_inputs = self._shell_v2 and self.stabilize is None  # not the first poll's screen
-            return pixels
+            return self._handed_out(pixels)
         png = self._call(lambda: services.exec_out(self._client, self.serial, "screencap -p", self.timeout))
         try:
             with Image.open(io.BytesIO(png)) as image:
@@ -411,11 +394,22 @@ class AdbDevice:
         except OSError as error:
             raise DeviceError(f"adb device {self.serial}: screencap returned no PNG ({bytes(png[:80])!r})") from error
 
-    def _buffer(self) -> bytearray:
-        """The kept buffer for a screenshot and what an input's command line prints before it."""
-        if not self._screen_buffer:
+    def _handed_out(self, pixels: np.ndarray) -> np.ndarray:
+        """``pixels``, a view of the screen buffer, now the caller's: the next screenshot goes into a new buffer. A
+        screen of another size than the one known (set by another client's ``wm size``) has it read again, or every
+        input would bring a screenshot ``_take_reads`` cannot find, and each step take three round trips."""
+        self._screen_buffer = None
+        height, width, _ = pixels.shape
+        if self._size not in ((width, height), (height, width)):
+            self._size = None
+        return pixels
+
+    def _buffer(self) -> np.ndarray:
+        """The buffer for the next screenshot and what an input's command line prints before it: not filled in
+        first (``np.empty``), and from the heap (``keep_frames_in_the_heap``), so neither cleared nor faulted in."""
+        if self._screen_buffer is None:
             width, height = self.screen_size
-            self._screen_buffer = bytearray(RAW_HEADER_SIZE + width * height * 4 + _READS_ROOM)
+            self._screen_buffer = np.empty(RAW_HEADER_SIZE + width * height * 4 + _READS_ROOM, np.uint8)
         return self._screen_buffer
 
     def ui_dump(self) -> str:

@@ -17,11 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import adbutils
+import numpy as np
 
 from .base import encode_utf8
 
 SYNC_DATA_MAX = 64 * 1024
 _ID_STDOUT, _ID_STDERR, _ID_EXIT = 1, 2, 3
+#: A caller's writable buffer for output (a bytearray, or a 1-D uint8 array).
+Buffer = bytearray | np.ndarray
 
 
 class ServiceNotStarted(ConnectionError):
@@ -61,7 +64,7 @@ def _read_into(sock: socket.socket, view: memoryview) -> None:
         size += received
 
 
-def _read_to_end(sock: socket.socket, buffer: bytearray) -> memoryview:
+def _read_to_end(sock: socket.socket, buffer: Buffer) -> memoryview:
     """Everything until the device closes the stream, read straight into ``buffer`` (a larger copy of it once it is
     full, the caller's left as it is): a 10 MB screenshot is neither gathered from pieces nor joined, and a buffer
     kept for the next one is not even allocated again."""
@@ -120,7 +123,7 @@ def open_service(client: adbutils.AdbClient, serial: str, service: str, timeout:
 
 
 def shell_v2(client: adbutils.AdbClient, serial: str, command: str, timeout: float,
-             buffer: bytearray | None = None) -> ShellOutput:
+             buffer: Buffer | None = None) -> ShellOutput:
     """Run ``command`` with the shell protocol (``shell,v2,raw:``); standard input is closed at once. Standard output
     is read straight into ``buffer`` if it is given (then ``stdout`` is a view of it, valid until the buffer is used
     again; of a larger copy if it does not fit): a screenshot in it is not gathered from packets and joined."""
@@ -146,7 +149,7 @@ def shell_v2(client: adbutils.AdbClient, serial: str, command: str, timeout: flo
 
 
 def exec_out(client: adbutils.AdbClient, serial: str, command: str, timeout: float,
-             buffer: bytearray | None = None) -> memoryview:
+             buffer: Buffer | None = None) -> memoryview:
     """Raw standard output of ``command`` (``adb exec-out``: no terminal, no line-ending translation), read into
     ``buffer`` if it is given and large enough (a view of it, valid until the buffer is used again)."""
     with open_service(client, serial, f"exec:{command}", timeout) as sock:

@@ -39,7 +39,7 @@ MAX_CNXN_PAYLOAD = 4096
 FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir")
 
 _HEADER = struct.Struct("<6I")
-#: Payloads up to this size are joined to their header and sent with one ``send``; larger ones go out as they are.
+#: Payload parts up to this size are joined to their header and sent with one ``send``; larger ones go out as they are.
 _JOIN_MAX = 64 * 1024
 #: A send buffer that takes a whole WRTE of ``MAX_PAYLOAD`` at once: asyncio copies what ``send`` leaves into its
 #: own buffer and moves the rest down after each later ``send`` (a 10 MB screenshot: ~1 ms of CPU more). Set only
@@ -89,14 +89,23 @@ def packet_header(command: int, arg0: int, arg1: int, payload: Sequence[Bytes]) 
     return _HEADER.pack(command, arg0, arg1, sum(len(part) for part in payload), check, command ^ 0xFFFFFFFF)
 
 
-async def read_packet(reader: asyncio.StreamReader) -> Packet:
-    """Read one packet; raises ``ProtocolError`` on a bad magic or an oversized payload."""
-    command, arg0, arg1, length, _check, magic = _HEADER.unpack(await reader.readexactly(_HEADER.size))
+def take_packet(received: bytearray) -> Packet | None:
+    """The first packet in ``received`` once all of it has arrived, taken out of it (else ``None``); raises
+    ``ProtocolError`` on a bad magic or an oversized payload."""
+    if len(received) < _HEADER.size:
+        return None
+    command, arg0, arg1, length, _check, magic = _HEADER.unpack_from(received)
     if magic != command ^ 0xFFFFFFFF:
         raise ProtocolError(f"bad magic {magic:#x} for command {command:#x}")
     if length > MAX_PAYLOAD:
         raise ProtocolError(f"payload of {length} bytes exceeds {MAX_PAYLOAD}")
-    return Packet(command, arg0, arg1, await reader.readexactly(length) if length else b"")
+    end = _HEADER.size + length
+    if len(received) < end:
+        return None
+    with memoryview(received) as view:
+        data = bytes(view[_HEADER.size:end])
+    del received[:end]
+    return Packet(command, arg0, arg1, data)
 
 
 def wrte_payloads(pieces: Sequence[Bytes], limit: int) -> Iterator[list[memoryview]]:
@@ -229,20 +238,16 @@ class AdbDaemon:
         self.authorized_keys = None if authorized_keys is None else tuple(authorized_keys)
         self._connections: set[_Connection] = set()
 
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Serve a host connection until it closes."""
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no 40 ms stall per OKAY round trip
-                if _SEND_BUFFER_CAP >= _SEND_BUFFER:
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _SEND_BUFFER)
-        connection = _Connection(self, reader, writer)
-        self._connections.add(connection)
-        try:
-            await connection.serve()
-        finally:
-            self._connections.discard(connection)
+    def connection(self) -> asyncio.Protocol:
+        """The protocol serving one TCP connection from an adb host (``loop.create_server``'s factory)."""
+        return _Connection(self)
+
+    async def close(self) -> None:
+        """Drop every host connection and return once each has ended (its streams closed, their tasks cancelled)."""
+        connections = list(self._connections)
+        for connection in connections:
+            connection.drop()
+        await asyncio.gather(*(connection.ended.wait() for connection in connections))
 
     @property
     def connected(self) -> bool:
@@ -324,13 +329,13 @@ def _v2_packet(packet_id: int, data: bytes) -> bytes:
     return struct.pack("<BI", packet_id, len(data)) + data
 
 
-def _v2_packets(packet_id: int, data: Bytes, max_payload: int) -> list[Bytes]:
-    """``data`` as shell-protocol packets that each fit one WRTE: their headers and memoryviews of ``data``."""
-    size, view = max_payload - 5, memoryview(data)
+def _v2_packets(packet_id: int, parts: Sequence[Bytes], max_payload: int) -> list[Bytes]:
+    """The bytes of ``parts``, one after the other, as shell-protocol packets that each fill one WRTE (the last may
+    be shorter): their headers and memoryviews of ``parts``. Cut across the parts, so a screenshot's WRTEs stay
+    whole packets after the small outputs before it, each sent as its header and its rows (``send_parts``)."""
     pieces: list[Bytes] = []
-    for start in range(0, len(view), size):
-        chunk = view[start:start + size]
-        pieces += (struct.pack("<BI", packet_id, len(chunk)), chunk)
+    for payload in wrte_payloads(parts, max_payload - 5):
+        pieces += (struct.pack("<BI", packet_id, sum(len(piece) for piece in payload)), *payload)
     return pieces
 
 
@@ -355,8 +360,7 @@ class _StreamOutput:
         if not self.protocol:
             return [*stdout, stderr]
         limit = self.stream.connection.max_payload
-        return [*(packet for part in stdout for packet in _v2_packets(ID_STDOUT, part, limit)),
-                *_v2_packets(ID_STDERR, stderr, limit)]
+        return [*_v2_packets(ID_STDOUT, stdout, limit), *_v2_packets(ID_STDERR, [stderr], limit)]
 
     def write(self, stdout: bytes, stderr: bytes) -> bool:
         """Send now (the phone lock is released while the host takes it); ``False`` once the host hung up."""
@@ -630,13 +634,16 @@ def _stat_v2(record_id: bytes, info: os.stat_result) -> bytes:
                          mtime, mtime, mtime)
 
 
-class _Connection:
-    """One TCP connection from an adb host: handshake, then packets dispatched to streams."""
+class _Connection(asyncio.Protocol):
+    """One TCP connection from an adb host: handshake, then packets dispatched to streams. An asyncio protocol:
+    the packets in what arrives are taken apart and dispatched at once, with no task woken for each (a screenshot's
+    stream has an OKAY for each of its ten WRTEs)."""
 
-    def __init__(self, daemon: AdbDaemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, daemon: AdbDaemon) -> None:
         self.daemon = daemon
-        self.reader = reader
-        self.writer = writer
+        self.transport: asyncio.Transport | None = None
+        self._received = bytearray()  # what arrived after the last whole packet
+        self.ended = asyncio.Event()  # set once the connection is lost
         self.max_payload = MAX_CNXN_PAYLOAD
         self.online = False
         self._token = b""
@@ -644,6 +651,7 @@ class _Connection:
         self._next_id = 1
         self._tasks: set[asyncio.Task] = set()
         self._pending = bytearray()  # small packets queued in this turn of the event loop, sent together
+        self._flush_due = False  # whether a ``_flush`` is to come at the end of this turn
 
     def send(self, packet: Packet) -> None:
         """Queue a packet on the socket (never blocks; asyncio buffers)."""
@@ -652,27 +660,38 @@ class _Connection:
     def send_parts(self, command: int, arg0: int, arg1: int, parts: Sequence[Bytes]) -> None:
         """Queue a packet whose payload is ``parts`` one after the other. Small packets made in one turn of the
         event loop (an OKAY, a command's output and the CLSE after it) leave in one ``send`` at its end: each
-        ``send`` wakes the host's adb server. A large payload is handed to the socket as it is (asyncio sends what
-        the kernel takes at once and copies only the rest), after what was queued before it."""
-        if self.writer.is_closing():
+        ``send`` wakes the host's adb server. A packet with a large part sends what was queued before it joined to
+        its header and its small parts, and each large part as it is (asyncio sends what the kernel takes at once
+        and copies only the rest): a screenshot's WRTE of 1 MB is two sends, its headers, and its rows."""
+        if self.transport.is_closing():
             return
         header = packet_header(command, arg0, arg1, parts)
         if sum(len(part) for part in parts) <= _JOIN_MAX:
-            if not self._pending:
-                asyncio.get_running_loop().call_soon(self._flush)
+            if not self._flush_due:
+                self._flush_due = True
+                asyncio.get_running_loop().call_soon(self._turn_ended)
             self._pending += header
             for part in parts:
                 self._pending += part
             return
-        self._flush()
-        self.writer.write(header)
+        self._pending += header
         for part in parts:
-            self.writer.write(part)
+            if len(part) <= _JOIN_MAX:
+                self._pending += part
+            else:
+                self._flush()
+                self.transport.write(part)
+        self._flush()
+
+    def _turn_ended(self) -> None:
+        """Send the small packets queued in this turn of the event loop."""
+        self._flush_due = False
+        self._flush()
 
     def _flush(self) -> None:
-        """Send the small packets queued so far."""
-        if self._pending and not self.writer.is_closing():
-            self.writer.write(bytes(self._pending))
+        """Send what was queued so far."""
+        if self._pending and not self.transport.is_closing():
+            self.transport.write(bytes(self._pending))
         self._pending.clear()
 
     def forget(self, stream: Stream) -> None:
@@ -681,21 +700,36 @@ class _Connection:
 
     def drop(self) -> None:
         """Close the socket (the host sees the device go offline)."""
-        self.writer.close()
+        self.transport.close()
 
-    async def serve(self) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no 40 ms stall per OKAY round trip
+                if _SEND_BUFFER_CAP >= _SEND_BUFFER:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _SEND_BUFFER)
+        self.daemon._connections.add(self)
+
+    def data_received(self, data: bytes) -> None:
+        """Dispatch each whole packet that has arrived; drop the connection on one that is not the adb protocol."""
+        self._received += data
         try:
-            while True:
-                packet = await read_packet(self.reader)
+            while (packet := take_packet(self._received)) is not None:
                 self._dispatch(packet)
-        except (asyncio.IncompleteReadError, ConnectionError, ProtocolError, OSError):
-            pass
-        finally:
-            for stream in list(self.streams.values()):
-                stream.host_closed()
-            for task in list(self._tasks):
-                task.cancel()
-            self.writer.close()
+                if self.transport.is_closing():
+                    return
+        except ProtocolError:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for stream in list(self.streams.values()):
+            stream.host_closed()
+        for task in list(self._tasks):
+            task.cancel()
+        self.daemon._connections.discard(self)
+        self.ended.set()
 
     def _dispatch(self, packet: Packet) -> None:
         if packet.command == A_CNXN:

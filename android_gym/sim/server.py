@@ -89,7 +89,7 @@ class SimServer:
         self._stopped = asyncio.Event()
         adb_socket, console_socket = self._listening
         try:
-            adb = await asyncio.start_server(self._tracked(self.daemon.handle), sock=adb_socket)
+            adb = await self._loop.create_server(self.daemon.connection, sock=adb_socket)
             console = await asyncio.start_server(self._tracked(self.console.handle), sock=console_socket)
             async with adb, console:
                 if self.grpc is not None:
@@ -106,11 +106,13 @@ class SimServer:
                 await self._stopped.wait()
                 if announcer is not None:
                     announcer.cancel()
-                # End every client connection so its handler returns on its own (none is left to be cancelled).
+                # End every console connection so its handler returns on its own (none is left to be cancelled).
                 for writer in self._clients.values():
                     writer.close()
                 await asyncio.gather(*self._clients, return_exceptions=True)
-        finally:  # after adbd and the console stopped listening: the gRPC snapshots go too
+        finally:  # after adbd and the console stopped listening: adbd's connections go (one it took late too), and
+            # the gRPC snapshots
+            await self.daemon.close()
             for sock in self._listening:
                 sock.close()
             if self._discovery_file is not None:

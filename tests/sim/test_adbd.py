@@ -23,7 +23,19 @@ from PIL import Image
 
 from android_gym.device.adb import server_answers
 from android_gym.sim.adb_harness import free_emulator_port, free_port, free_port_pair, served_phone_process
-from android_gym.sim.adbd import _STAT_V2, A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, Packet, wrte_payloads
+from android_gym.sim.adbd import (
+    _STAT_V2,
+    A_CLSE,
+    A_CNXN,
+    A_OKAY,
+    A_OPEN,
+    A_VERSION,
+    A_WRTE,
+    Packet,
+    ProtocolError,
+    take_packet,
+    wrte_payloads,
+)
 from android_gym.sim.server import SimServer
 from android_gym.sim.system.fs import USERDATA_DEVICE, inode_of
 
@@ -366,6 +378,33 @@ def test_a_screenshot_arrives_in_whole_payloads_of_the_negotiated_size(fresh_ser
                 (expected if service.startswith("exec") else (expected, 0))
     finally:
         host.close()
+
+
+def test_shell_packets_fill_whole_wrtes_after_small_outputs(fresh_served_phone):
+    """The UI dump and the raw header before a screenshot do not shift its shell-v2 packets across the WRTEs: each
+    WRTE is one packet, so it goes out as its headers and its rows."""
+    phone = fresh_served_phone.phone
+    host = RawHost(fresh_served_phone.adb_port, max_payload=1 << 20)
+    try:
+        opened = host.open(1, "shell,v2,raw:echo small; screencap")
+        payloads = read_stream(host, 1, opened.arg0)
+        assert all(struct.unpack_from("<BI", payload) == (1, len(payload) - 5) for payload in payloads[:-1])
+        expected = b"small\n" + struct.pack("<4I", 1080, 2400, 1, 1) + phone.screenshot_rgba()
+        assert shell_v2_stdout(b"".join(payloads)) == (expected, 0)
+    finally:
+        host.close()
+
+
+def test_packets_are_taken_out_of_what_arrived_once_whole():
+    stream = Packet(A_OPEN, 1, 0, b"shell:true\0").encode() + Packet(A_OKAY, 2, 1).encode()
+    received, taken = bytearray(), []
+    for byte in stream:  # one byte at a time
+        received.append(byte)
+        while (packet := take_packet(received)) is not None:
+            taken.append(packet)
+    assert taken == [Packet(A_OPEN, 1, 0, b"shell:true\0"), Packet(A_OKAY, 2, 1)] and not received
+    with pytest.raises(ProtocolError, match="bad magic"):
+        take_packet(bytearray(struct.pack("<6I", A_OPEN, 1, 0, 0, 0, 0)))
 
 
 def test_wrte_payloads_cut_pieces_without_copying_them():
