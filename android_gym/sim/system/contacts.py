@@ -32,7 +32,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.system.telephony import phone_numbers_equal
@@ -553,7 +553,8 @@ class ContactsProvider(SqliteProvider):
     def query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
               sort: str | None = None) -> list[dict]:
         """``ContactsProvider2.query`` / ``LegacyApiSupport.query``; ``where`` and ``sort`` are the caller's
-        SQL, run on a query-only connection. Without them the SQL is fixed by the URI and the projection's column
+        SQL, run on a query-only connection, and the URI's ``limit`` parameter (a non-negative integer, else
+        ignored: ``getLimit``) caps the rows. Without them the SQL is fixed by the URI and the projection's column
         names, and the rows are read once per change of the committed database (``cached``: a task's check asks
         the same after every step), unless this thread's command line holds writes not yet committed."""
         authority = uri.removeprefix("content://").split("/", 1)[0]
@@ -577,8 +578,9 @@ class ContactsProvider(SqliteProvider):
         if where:
             clause = f"({clause}) AND ({where})" if clause else where
         columns = ", ".join(_column(c) for c in projection) if projection else "*"
+        limit = _limit(uri)
         sql = f"SELECT {columns} FROM ({view})" + (f" WHERE {clause}" if clause else "") + (
-            f" ORDER BY {sort}" if sort else "")
+            f" ORDER BY {sort}" if sort else "") + (f" LIMIT {limit}" if limit is not None else "")
         if where is None and sort is None and self._reads_snapshot():  # fixed SQL on the committed bytes
             return self.cached(("query", sql, args), lambda: self._rows(sql, args))
         return self._rows(sql, args)
@@ -613,6 +615,14 @@ def _path(uri: str, authority: str) -> list[str]:
     if not uri.startswith(prefix) or uri[len(prefix):][:1] not in ("", "/", "?"):
         raise ValueError(f"Unknown URI {uri}")
     return [segment for segment in uri[len(prefix):].split("?")[0].split("/") if segment]
+
+
+def _limit(uri: str) -> int | None:
+    """``ContactsProvider2.getLimit``: the URI's ``limit`` query parameter if it is a non-negative integer."""
+    if "?" not in uri:
+        return None
+    value = parse_qs(urlsplit(uri).query).get("limit", [None])[0]
+    return int(value) if value is not None and value.isascii() and value.isdigit() else None
 
 
 def _check_columns(values: dict[str, Any], allowed: tuple[str, ...], table: str) -> None:
