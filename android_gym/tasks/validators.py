@@ -117,15 +117,16 @@ def add_contact(device: Device, name: str, number: str) -> None:
 def add_contacts(device: Device, contacts: Iterable[tuple[str, str]]) -> None:
     """Device-local contacts ``(name, mobile number)``, in order, written through the contacts provider with
     ``content insert`` (a raw contact each, then its structured name and its phone) in one round trip: the raw
-    contacts, then the newest raw contact's id read into a shell variable (the last row of ``content query`` sorted
-    by id, cut out by the shell's ``${newest##*=}``, so the line runs nothing but ``content`` and the provider keeps
-    one transaction for it; the ids of raw contacts inserted one after another count up from the first,
-    ``AUTOINCREMENT``), then each contact's data rows with its raw contact's id worked out from it by the shell."""
+    contacts, then the newest raw contact's id read into a shell variable (the one row of ``content query`` sorted
+    by id downwards with ``?limit=1``, ContactsProvider2's row limit, cut out by the shell's ``${newest##*=}``, so
+    the line runs nothing but ``content`` and the provider keeps one transaction for it; the ids of raw contacts
+    inserted one after another count up from the first, ``AUTOINCREMENT``), then each contact's data rows with its
+    raw contact's id worked out from it by the shell."""
     contacts = list(contacts)
     if not contacts:
         return
     raw = f"content insert --uri {RAW_CONTACTS_URI} --bind account_name:n: --bind account_type:n:"
-    query = state.content_query_command(RAW_CONTACTS_URI, ("_id",), sort="_id")
+    query = state.content_query_command(f"{RAW_CONTACTS_URI}?limit=1", ("_id",), sort="_id DESC")
     commands = [raw] * len(contacts) + [f"newest=$({query})", "newest=${newest##*=}"]
     for back, (name, number) in zip(range(len(contacts) - 1, -1, -1), contacts):
         commands.append(f"raw=$((newest - {back}))")

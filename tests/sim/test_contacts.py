@@ -185,6 +185,19 @@ def test_content_insert_and_errors_over_the_shell(phone):
         phone, "content insert --uri content://com.android.contacts/data --bind mimetype:s:x")
 
 
+def test_a_query_keeps_to_the_uris_limit(phone):
+    """ContactsProvider2's ``limit`` parameter caps the rows; one that is not a non-negative integer is ignored."""
+    for name, number in (("Ann", "5550100"), ("Bob", "5550101"), ("Cy", "5550102")):
+        insert_contact(phone, name, number)
+    query = ("content query --uri 'content://com.android.contacts/raw_contacts?limit={}' --projection _id "
+             "--sort '_id DESC'")
+    assert shell(phone, query.format(1)) == "Row: 0 _id=3\n"
+    assert shell(phone, query.format(2)) == "Row: 0 _id=3\nRow: 1 _id=2\n"
+    assert shell(phone, query.format(0)) == "No result found.\n"
+    for ignored in ("-1", "x", ""):
+        assert shell(phone, query.format(ignored)).count("Row:") == 3
+
+
 def test_device_helpers_add_list_and_parse(device):
     add_contact(device, "Alice Brown", "+1 202-555-0123")
     add_contact(device, "Bob, Jr", "4155550188")

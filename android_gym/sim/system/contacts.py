@@ -11,7 +11,8 @@ normalized number, ``phone_lookup`` rows), ``ContactLookupKey`` (``0r<id>-<name>
 Deliberate differences, all behavioural:
 
 * Aggregation is one ``contacts`` row per raw contact, created with it (AOSP's aggregator may join raw
-  contacts with matching names or numbers into one contact).
+  contacts with matching names or numbers into one contact); so a contact's ``has_phone_number`` is its raw
+  contact's.
 * Only the tables that hold contacts are created (``accounts``, ``contacts``, ``raw_contacts``, ``packages``,
   ``mimetypes``, ``data``, ``phone_lookup``, ``name_lookup``); ``name_lookup`` stays empty (its keys are ICU
   collation keys), as does the search index. The name part of lookup keys spells the letters and digits of the
@@ -32,7 +33,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.system.telephony import phone_numbers_equal
@@ -529,23 +530,19 @@ class ContactsProvider(SqliteProvider):
         """For each raw contact in ``changed`` (to its aggregate and the time it changed), in order:
         ``updateRawContactDisplayName`` (the best source among structured name, organization, phone and email; the
         sort keys and phonebook labels follow, and the raw contact is marked dirty in the same update), then its
-        aggregate's ``has_phone_number``, lookup key and update time."""
+        aggregate's ``has_phone_number`` (whether a phone row has a number: the aggregate's only raw contact's rows,
+        read once for both), lookup key and update time."""
         for raw_contact_id, (contact_id, time) in changed.items():
-            source, name, alt = _display_name(db.execute(
-                "SELECT m.mimetype, d.data1, d.data2, d.data3, d.data4, d.data5, d.data6 FROM data d JOIN mimetypes m "
-                "ON d.mimetype_id = m._id WHERE d.raw_contact_id=? ORDER BY d.is_super_primary DESC, "
-                "d.is_primary DESC, d._id", (raw_contact_id,)))
+            rows = db.execute("SELECT m.mimetype, d.data1, d.data2, d.data3, d.data4, d.data5, d.data6 FROM data d "
+                              "JOIN mimetypes m ON d.mimetype_id = m._id WHERE d.raw_contact_id=? ORDER BY "
+                              "d.is_super_primary DESC, d.is_primary DESC, d._id", (raw_contact_id,)).fetchall()
+            source, name, alt = _display_name(rows)
             db.execute("UPDATE raw_contacts SET display_name=?, display_name_alt=?, display_name_source=?, sort_key=?, "
                        "sort_key_alt=?, phonebook_label=?, phonebook_bucket=?, phonebook_label_alt=?, "
                        "phonebook_bucket_alt=?, dirty=1 WHERE _id=?",
                        (name, alt, source, name, alt, *(phonebook_label(name) if name else (None, None)),
                         *(phonebook_label(alt) if alt else (None, None)), raw_contact_id))
-            # CROSS JOIN keeps SQLite's loops in this order (the contact's raw contacts, their data rows), which it
-            # would otherwise turn around to walk every phone number's row by the mimetype index.
-            has_phone = db.execute("SELECT EXISTS (SELECT 1 FROM raw_contacts r CROSS JOIN data d ON d.raw_contact_id "
-                                   "= r._id CROSS JOIN mimetypes m ON d.mimetype_id = m._id WHERE r.contact_id = ? "
-                                   "AND m.mimetype = ? AND d.data1 IS NOT NULL AND d.data1 != '')",
-                                   (contact_id, PHONE)).fetchone()[0]
+            has_phone = int(any(mimetype == PHONE and data1 not in (None, "") for mimetype, data1, *_ in rows))
             db.execute("UPDATE contacts SET has_phone_number=?, lookup=?, contact_last_updated_timestamp=? WHERE _id=?",
                        (has_phone, lookup_key(raw_contact_id, name), time, contact_id))
 
@@ -553,7 +550,8 @@ class ContactsProvider(SqliteProvider):
     def query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
               sort: str | None = None) -> list[dict]:
         """``ContactsProvider2.query`` / ``LegacyApiSupport.query``; ``where`` and ``sort`` are the caller's
-        SQL, run on a query-only connection. Without them the SQL is fixed by the URI and the projection's column
+        SQL, run on a query-only connection, and the URI's ``limit`` parameter (a non-negative integer, else
+        ignored: ``getLimit``) caps the rows. Without them the SQL is fixed by the URI and the projection's column
         names, and the rows are read once per change of the committed database (``cached``: a task's check asks
         the same after every step), unless this thread's command line holds writes not yet committed."""
         authority = uri.removeprefix("content://").split("/", 1)[0]
@@ -577,8 +575,9 @@ class ContactsProvider(SqliteProvider):
         if where:
             clause = f"({clause}) AND ({where})" if clause else where
         columns = ", ".join(_column(c) for c in projection) if projection else "*"
+        limit = _limit(uri)
         sql = f"SELECT {columns} FROM ({view})" + (f" WHERE {clause}" if clause else "") + (
-            f" ORDER BY {sort}" if sort else "")
+            f" ORDER BY {sort}" if sort else "") + (f" LIMIT {limit}" if limit is not None else "")
         if where is None and sort is None and self._reads_snapshot():  # fixed SQL on the committed bytes
             return self.cached(("query", sql, args), lambda: self._rows(sql, args))
         return self._rows(sql, args)
@@ -613,6 +612,14 @@ def _path(uri: str, authority: str) -> list[str]:
     if not uri.startswith(prefix) or uri[len(prefix):][:1] not in ("", "/", "?"):
         raise ValueError(f"Unknown URI {uri}")
     return [segment for segment in uri[len(prefix):].split("?")[0].split("/") if segment]
+
+
+def _limit(uri: str) -> int | None:
+    """``ContactsProvider2.getLimit``: the URI's ``limit`` query parameter if it is a non-negative integer."""
+    if "?" not in uri:
+        return None
+    value = parse_qs(urlsplit(uri).query).get("limit", [None])[0]
+    return int(value) if value is not None and value.isascii() and value.isdigit() else None
 
 
 def _check_columns(values: dict[str, Any], allowed: tuple[str, ...], table: str) -> None:
