@@ -39,18 +39,22 @@ class Shaped:
         stack = [root]
         while stack:
             view = stack.pop()
-            fields = view.__dict__.copy()  # a view holds only the fields it was given (or set) in its dict
+            fields = view.__dict__  # a view holds only the fields it was given (or set) in its dict
             children = fields["children"]
-            fields["children"] = len(children)
             if not BEHAVIOUR.isdisjoint(fields):  # few views have any: no set made for the others
                 names = tuple(BEHAVIOUR.intersection(fields))
                 self.behaving.append((len(self.views), names))
+                fields = fields.copy()
                 for name in names:
                     fields[name] = fields[name] is not None
-            self.views.append(view)
+            # its children by their number, put in place of the list for as long as the shape reads the values
+            # (no copy of the dict for it: setting a key it has keeps the order)
+            fields["children"] = len(children)
             shape.append(len(fields))
             shape.extend(fields)
             shape.extend(fields.values())
+            fields["children"] = children
+            self.views.append(view)
             if children:
                 stack.extend(reversed(children))
         self.key: tuple | None = (*shape, *context)
@@ -73,7 +77,7 @@ class Kept:
 
     root: View
     built: Shaped
-    ids: frozenset[int]  # the ids of ``built``'s views
+    views: frozenset[View]  # ``built``'s views (a view hashes by its identity)
     made: dict[Hashable, Any] = field(default_factory=dict)
 
 
@@ -83,7 +87,7 @@ class LaidOutTrees:
     def __init__(self, size: int) -> None:
         self._size = size
         self._kept: OrderedDict[Shaped, Kept] = OrderedDict()
-        self._held: set[int] = set()  # the ids of the kept trees' views (no view is in two: ``get``)
+        self._held: set[View] = set()  # the kept trees' views (no view is in two: ``get``)
 
     def clear(self) -> None:
         """Forget every tree."""
@@ -96,7 +100,7 @@ class LaidOutTrees:
         then every tree is forgotten, as laying it out would move a kept one)."""
         if built.key is None:
             return None
-        if not self._held.isdisjoint(map(id, built.views)):
+        if not self._held.isdisjoint(built.views):
             self.clear()
             return None
         kept = self._kept.get(built)
@@ -114,8 +118,8 @@ class LaidOutTrees:
         """Keep ``root``, ``built`` laid out (``None`` when it cannot be kept)."""
         if built.key is None:
             return None
-        kept = self._kept[built] = Kept(root, built, frozenset(map(id, built.views)))
-        self._held |= kept.ids
+        kept = self._kept[built] = Kept(root, built, frozenset(built.views))
+        self._held |= kept.views
         if len(self._kept) > self._size:
-            self._held -= self._kept.popitem(last=False)[1].ids
+            self._held -= self._kept.popitem(last=False)[1].views
         return kept
