@@ -13,12 +13,13 @@ pictures (a touch acts on what the new build captured).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from android_gym.sim.ui.views import View
 
+T = TypeVar("T")
 #: The fields a tree's shape counts only by being set: callbacks and pictures, new objects at every build.
 BEHAVIOUR = frozenset({"on_click", "on_long_click", "on_text", "on_submit", "on_seek", "on_fling", "on_drag", "image"})
 
@@ -79,6 +80,16 @@ class Kept:
     built: Shaped
     views: frozenset[View]  # ``built``'s views (a view hashes by its identity)
     made: dict[Hashable, Any] = field(default_factory=dict)
+
+
+def made_once(kept: Kept | None, key: Hashable, make: Callable[[], T]) -> T:
+    """``make()`` of a laid-out tree, made once for ``kept`` and kept with it under ``key`` (a kept tree is unchanged
+    once laid out); made every time for a tree that is not kept (``None``)."""
+    if kept is None:
+        return make()
+    if key not in kept.made:
+        kept.made[key] = make()
+    return kept.made[key]
 
 
 class LaidOutTrees:
