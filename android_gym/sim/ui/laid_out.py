@@ -33,7 +33,7 @@ class Shaped:
 
     def __init__(self, root: View, *context: Hashable) -> None:
         self.views: list[View] = []
-        self.behaving: list[tuple[int, tuple[str, ...]]] = []
+        self.behaving: list[tuple[int, frozenset[str]]] = []
         # One flat tuple, view after view in pre-order: its number of fields, their names and values (its children
         # by their number): a tree kept holds one object for its shape, and so gives the garbage collector no work.
         shape: list[Any] = []
@@ -43,7 +43,7 @@ class Shaped:
             fields = view.__dict__  # a view holds only the fields it was given (or set) in its dict
             children = fields["children"]
             if not BEHAVIOUR.isdisjoint(fields):  # few views have any: no set made for the others
-                names = tuple(BEHAVIOUR.intersection(fields))
+                names = BEHAVIOUR.intersection(fields)  # a frozenset, as BEHAVIOUR is
                 self.behaving.append((len(self.views), names))
                 fields = fields.copy()
                 for name in names:
@@ -78,7 +78,6 @@ class Kept:
 
     root: View
     built: Shaped
-    views: frozenset[View]  # ``built``'s views (a view hashes by its identity)
     made: dict[Hashable, Any] = field(default_factory=dict)
 
 
@@ -98,7 +97,7 @@ class LaidOutTrees:
     def __init__(self, size: int) -> None:
         self._size = size
         self._kept: OrderedDict[Shaped, Kept] = OrderedDict()
-        self._held: set[View] = set()  # the kept trees' views (no view is in two: ``get``)
+        self._held: set[View] = set()  # the kept trees' views (no view is in two: ``get``; a view hashes by identity)
 
     def clear(self) -> None:
         """Forget every tree."""
@@ -129,8 +128,8 @@ class LaidOutTrees:
         """Keep ``root``, ``built`` laid out (``None`` when it cannot be kept)."""
         if built.key is None:
             return None
-        kept = self._kept[built] = Kept(root, built, frozenset(built.views))
-        self._held |= kept.views
+        kept = self._kept[built] = Kept(root, built)
+        self._held.update(built.views)
         if len(self._kept) > self._size:
-            self._held -= self._kept.popitem(last=False)[1].views
+            self._held.difference_update(self._kept.popitem(last=False)[1].built.views)
         return kept
