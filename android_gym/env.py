@@ -34,8 +34,9 @@ EPISODE_ENDED = "the episode has ended: call reset()"
 
 
 def to_ascii_xml(xml: str) -> str:
-    """The same XML with every non-ASCII character written as a numeric character reference (lossless)."""
-    return xml.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    """The same XML with every non-ASCII character written as a numeric character reference (lossless); an ASCII
+    text is itself (``str.isascii`` reads a flag the string keeps: no copy)."""
+    return xml if xml.isascii() else xml.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 def _pinned_params(options: Any, params: Mapping[str, Any], task: str) -> Mapping[str, Any]:

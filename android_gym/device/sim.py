@@ -21,7 +21,7 @@ from .base import ShellResult, encode_utf8
 
 _BOX = tuple(field.name for field in dataclasses.fields(BoundingBox))  # the names ``frozen`` sets
 #: How many dumps' elements a device keeps.
-_KNOWN_DUMPS = 32
+_KNOWN_DUMPS = 64
 
 
 class Reads:

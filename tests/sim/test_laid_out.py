@@ -53,6 +53,15 @@ def test_trees_that_differ_in_what_is_laid_out_drawn_or_dumped_are_not_taken_for
     assert trees.get(Shaped(_screen(pressed, 1), 1080, 1000)) is None  # another rectangle
 
 
+def test_reading_a_tree_s_shape_leaves_its_views_as_they_were() -> None:
+    root = _screen([], 1)  # its button has a callback, its column and text do not
+    before = [(view, list(view.__dict__.items())) for view in root.walk()]
+    Shaped(root, *_RECT)
+    for view, items in before:
+        assert list(view.__dict__.items()) == items  # the same fields in the same order, each the same object
+        assert all(view.__dict__[name] is value for name, value in items)
+
+
 def test_a_view_handed_out_twice_forgets_the_kept_trees() -> None:
     pressed: list[int] = []
     trees = LaidOutTrees(4)

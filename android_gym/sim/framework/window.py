@@ -45,7 +45,7 @@ from android_gym.sim.framework.text_editor import TextEditor
 from android_gym.sim.system.clock import UNREAD
 from android_gym.sim.ui import hierarchy
 from android_gym.sim.ui.dialogs import dialog_over
-from android_gym.sim.ui.laid_out import Kept, LaidOutTrees, Shaped
+from android_gym.sim.ui.laid_out import Kept, LaidOutTrees, Shaped, made_once
 from android_gym.sim.ui.layout import layout, measure_height
 from android_gym.sim.ui.render import Renderer, dimmed, signature
 from android_gym.sim.ui.rgba import RgbaFrames
@@ -98,8 +98,9 @@ _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
 _STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _NAV_BARS_KEPT = 8  # laid-out navigation bars kept (each a colour, the keyboard up or not, looks)
-_APP_TREES_KEPT = 32  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
+_APP_TREES_KEPT = 64  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
 _LISTS_AND_FIELD = "lists and field"  # what ``_lists_and_field`` found in a kept tree (``Kept.made``)
+_TOP_COLOR = "top colour"  # what ``_top_color`` found in a kept tree over a ground (``Kept.made``)
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
 T = TypeVar("T")
 
@@ -293,12 +294,7 @@ class WindowManager:
             window.bounds = (0, STATUS_BAR_HEIGHT, width, content_bottom)
         colors = screen.colors(looks.night)
         # The lists' positions kept and the focused field: found once per laid-out tree (a kept one is unchanged)
-        found = kept.made.get(_LISTS_AND_FIELD) if kept is not None else None
-        if found is None:
-            found = _lists_and_field(content)
-            if kept is not None:
-                kept.made[_LISTS_AND_FIELD] = found
-        positions, field = found
+        positions, field = made_once(kept, _LISTS_AND_FIELD, lambda: _lists_and_field(content))
         scroll = screen.scroll
         scroll.update(positions)
         if unlaid is not None:
@@ -314,7 +310,7 @@ class WindowManager:
         self._add_text_toolbar(screen, field, window)
         self._add_heads_up(window)
         ground = colors.get(WHITE, WHITE) if colors else WHITE
-        top, dims = _top_color(content, width // 2, ground)
+        top, dims = made_once(kept, (_TOP_COLOR, ground), lambda: _top_color(content, width // 2, ground))
         status = self._status_bar(_status_color(top, dims, _themed(screen.status_bar_color, screen, looks)))
         keyboard = None
         if keyboard_shown:

@@ -13,12 +13,13 @@ pictures (a touch acts on what the new build captured).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from android_gym.sim.ui.views import View
 
+T = TypeVar("T")
 #: The fields a tree's shape counts only by being set: callbacks and pictures, new objects at every build.
 BEHAVIOUR = frozenset({"on_click", "on_long_click", "on_text", "on_submit", "on_seek", "on_fling", "on_drag", "image"})
 
@@ -32,25 +33,29 @@ class Shaped:
 
     def __init__(self, root: View, *context: Hashable) -> None:
         self.views: list[View] = []
-        self.behaving: list[tuple[int, tuple[str, ...]]] = []
+        self.behaving: list[tuple[int, frozenset[str]]] = []
         # One flat tuple, view after view in pre-order: its number of fields, their names and values (its children
         # by their number): a tree kept holds one object for its shape, and so gives the garbage collector no work.
         shape: list[Any] = []
         stack = [root]
         while stack:
             view = stack.pop()
-            fields = view.__dict__.copy()  # a view holds only the fields it was given (or set) in its dict
+            fields = view.__dict__  # a view holds only the fields it was given (or set) in its dict
             children = fields["children"]
-            fields["children"] = len(children)
             if not BEHAVIOUR.isdisjoint(fields):  # few views have any: no set made for the others
-                names = tuple(BEHAVIOUR.intersection(fields))
+                names = BEHAVIOUR.intersection(fields)  # a frozenset, as BEHAVIOUR is
                 self.behaving.append((len(self.views), names))
+                fields = fields.copy()
                 for name in names:
                     fields[name] = fields[name] is not None
-            self.views.append(view)
+            # its children by their number, put in place of the list for as long as the shape reads the values
+            # (no copy of the dict for it: setting a key it has keeps the order)
+            fields["children"] = len(children)
             shape.append(len(fields))
             shape.extend(fields)
             shape.extend(fields.values())
+            fields["children"] = children
+            self.views.append(view)
             if children:
                 stack.extend(reversed(children))
         self.key: tuple | None = (*shape, *context)
@@ -73,8 +78,17 @@ class Kept:
 
     root: View
     built: Shaped
-    ids: frozenset[int]  # the ids of ``built``'s views
     made: dict[Hashable, Any] = field(default_factory=dict)
+
+
+def made_once(kept: Kept | None, key: Hashable, make: Callable[[], T]) -> T:
+    """``make()`` of a laid-out tree, made once for ``kept`` and kept with it under ``key`` (a kept tree is unchanged
+    once laid out); made every time for a tree that is not kept (``None``)."""
+    if kept is None:
+        return make()
+    if key not in kept.made:
+        kept.made[key] = make()
+    return kept.made[key]
 
 
 class LaidOutTrees:
@@ -83,7 +97,7 @@ class LaidOutTrees:
     def __init__(self, size: int) -> None:
         self._size = size
         self._kept: OrderedDict[Shaped, Kept] = OrderedDict()
-        self._held: set[int] = set()  # the ids of the kept trees' views (no view is in two: ``get``)
+        self._held: set[View] = set()  # the kept trees' views (no view is in two: ``get``; a view hashes by identity)
 
     def clear(self) -> None:
         """Forget every tree."""
@@ -96,7 +110,7 @@ class LaidOutTrees:
         then every tree is forgotten, as laying it out would move a kept one)."""
         if built.key is None:
             return None
-        if not self._held.isdisjoint(map(id, built.views)):
+        if not self._held.isdisjoint(built.views):
             self.clear()
             return None
         kept = self._kept.get(built)
@@ -114,8 +128,8 @@ class LaidOutTrees:
         """Keep ``root``, ``built`` laid out (``None`` when it cannot be kept)."""
         if built.key is None:
             return None
-        kept = self._kept[built] = Kept(root, built, frozenset(map(id, built.views)))
-        self._held |= kept.ids
+        kept = self._kept[built] = Kept(root, built)
+        self._held.update(built.views)
         if len(self._kept) > self._size:
-            self._held -= self._kept.popitem(last=False)[1].ids
+            self._held.difference_update(self._kept.popitem(last=False)[1].built.views)
         return kept

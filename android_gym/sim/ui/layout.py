@@ -380,16 +380,22 @@ def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo:
     child_h = height if child.weight or child.gravity == "fill" else measure_height(child, child_w, memo)
     if child.gravity == "center" and child.kind == "frame":  # a dialog window (``dialogs.dialog_over``) is no taller
         child_h = min(child_h, height)  # than the room the keyboard leaves it (adjustResize): its scroll view gives way
-    m = child.margin
-    positions = {
-        "top": (x + m, y + m),
-        "fill": (x, y),
-        "bottom": (x + m, y + height - child_h - m),
-        "bottom_end": (x + width - child_w - m, y + height - child_h - m),
-        "center_vertical_end": (x + width - child_w - m, y + (height - child_h) // 2),
-        "center": (x + (width - child_w) // 2 + (m if child.width is None else 0), y + (height - child_h) // 2),
-    }
-    cx, cy = positions[child.gravity]
+    m, gravity = child.margin, child.gravity
+    # where its gravity places it (only that position worked out: most children of a frame are laid out each frame)
+    if gravity == "top":
+        cx, cy = x + m, y + m
+    elif gravity == "fill":
+        cx, cy = x, y
+    elif gravity == "bottom":
+        cx, cy = x + m, y + height - child_h - m
+    elif gravity == "bottom_end":
+        cx, cy = x + width - child_w - m, y + height - child_h - m
+    elif gravity == "center_vertical_end":
+        cx, cy = x + width - child_w - m, y + (height - child_h) // 2
+    elif gravity == "center":
+        cx, cy = x + (width - child_w) // 2 + (m if child.width is None else 0), y + (height - child_h) // 2
+    else:
+        raise KeyError(gravity)
     _layout(child, cx, cy, child_w - (2 * m if child.width is None else 0), child_h, memo)
 
 
