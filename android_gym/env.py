@@ -254,7 +254,7 @@ class AndroidEnv(gym.Env):
             self._reconnect()
         if self.task is not None:
             try:
-                self.task.teardown(self.device)
+                self.task.hand_over(self.device)  # the next episode's task is set up below
             except DeviceError:
                 self._reconnect()  # a broken device is replaced; the new one has nothing to tear down
         if config is not None:

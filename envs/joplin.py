@@ -222,8 +222,7 @@ class JoplinNotes:
     def clear(self, device: Device) -> None:
         """Stop the app and empty ``folders``, ``notes`` and ``notes_normalized`` (``clear_dbs``)."""
         self._stop(device)
-        state.sqlite_execute_many(device, DB_PATH, [(f"DELETE FROM {table}", ()) for table in
-                                                    ("folders", "notes", "notes_normalized")])
+        state.sqlite_execute_many(device, DB_PATH, _CLEAR)
 
     def insert(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
         """Stop the app; create each missing notebook; insert the notes and their ``notes_normalized`` rows."""
@@ -233,29 +232,43 @@ class JoplinNotes:
         self._stop(device)
         existing = {found["title"]: found["id"] for found in
                     state.sqlite_query(device, DB_PATH, "SELECT id, title FROM folders ORDER BY id")}
-        statements: list[tuple[str, Sequence[Any]]] = []
-        sql: dict[tuple[str, tuple[str, ...]], str] = {}  # by table and columns (every note has the same)
-        for row in rows:
-            title = row["folder"]
-            if title not in existing:
-                existing[title] = folder_id(title)
-                statements.append(("INSERT INTO folders (id, title, created_time, updated_time, user_created_time, "
-                                   "user_updated_time) VALUES (?, ?, ?, ?, ?, ?)",
-                                   (existing[title], title, *(ROW_TIME_MS,) * 4)))
-            note = {column: value for column, value in row.items() if column != "folder"}
-            note["parent_id"] = existing[title]
-            mirror = {**normalized_row(note), "body": note["body"]}  # AndroidWorld lowercases only the title
-            for table, values in (("notes", note), ("notes_normalized", mirror)):
-                key = (table, tuple(values))
-                if key not in sql:
-                    sql[key] = (f"INSERT INTO {table} ({', '.join(f'`{c}`' for c in values)}) VALUES "
-                                f"({', '.join('?' for _ in values)})")
-                statements.append((sql[key], tuple(values.values())))
-        state.sqlite_execute_many(device, DB_PATH, statements)
+        state.sqlite_execute_many(device, DB_PATH, _inserts(rows, existing))
+
+    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Stop the app, then ``clear``'s and ``insert``'s transactions (every notebook made anew) in one write."""
+        self._stop(device)
+        state.sqlite_execute_transactions(device, DB_PATH, [_CLEAR, _inserts(rows, {})])
 
     @staticmethod
     def _stop(device: Device) -> None:
         Task.run(device, f"am force-stop {shlex.quote(PACKAGE)}")
+
+
+_CLEAR = [(f"DELETE FROM {table}", ()) for table in ("folders", "notes", "notes_normalized")]
+
+
+def _inserts(rows: Iterable[Mapping[str, Any]], existing: dict[str, str]) -> list[tuple[str, Sequence[Any]]]:
+    """The statements inserting ``rows`` and their ``notes_normalized`` rows, and the notebooks missing from
+    ``existing`` (title → id; those made are added to it)."""
+    statements: list[tuple[str, Sequence[Any]]] = []
+    sql: dict[tuple[str, tuple[str, ...]], str] = {}  # by table and columns (every note has the same)
+    for row in rows:
+        title = row["folder"]
+        if title not in existing:
+            existing[title] = folder_id(title)
+            statements.append(("INSERT INTO folders (id, title, created_time, updated_time, user_created_time, "
+                               "user_updated_time) VALUES (?, ?, ?, ?, ?, ?)",
+                               (existing[title], title, *(ROW_TIME_MS,) * 4)))
+        note = {column: value for column, value in row.items() if column != "folder"}
+        note["parent_id"] = existing[title]
+        mirror = {**normalized_row(note), "body": note["body"]}  # AndroidWorld lowercases only the title
+        for table, values in (("notes", note), ("notes_normalized", mirror)):
+            key = (table, tuple(values))
+            if key not in sql:
+                sql[key] = (f"INSERT INTO {table} ({', '.join(f'`{c}`' for c in values)}) VALUES "
+                            f"({', '.join('?' for _ in values)})")
+            statements.append((sql[key], tuple(values.values())))
+    return statements
 
 
 NOTES = JoplinNotes()

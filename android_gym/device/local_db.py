@@ -27,11 +27,11 @@ database is pulled unless the ``-wal`` holds frames.
 Change-counter detection needs a rollback journal: a WAL database (header bytes 18-19 = 2) finds other writers
 through its ``-shm`` index instead. The copy is therefore kept in rollback mode (bytes 18-19 = 1, journal in
 memory) and the device's format bytes are restored in what is pushed back, with the device's counter plus one
-as any write leaves it; so what is pushed depends only on the device's bytes and the SQL. A database whose
-``-wal`` holds frames is copied with it into a temporary directory and opened there instead (checkpointed
-before a write is pushed back). Queries run with ``query_only`` on, so only writes change the copy; nothing is
-pushed when a write changed nothing (or changed no row, only the change counter); stale ``-wal``/``-shm`` files
-are removed only when the device has them.
+as any write leaves it (one per transaction, when several are pushed at once); so what is pushed depends only
+on the device's bytes and the SQL. A database whose ``-wal`` holds frames is copied with it into a temporary
+directory and opened there instead (checkpointed before a write is pushed back). Queries run with ``query_only``
+on, so only writes change the copy; nothing is pushed when a write changed nothing (or changed no row, only the
+change counter); stale ``-wal``/``-shm`` files are removed only when the device has them.
 """
 
 from __future__ import annotations
@@ -134,8 +134,15 @@ class LocalDatabase:
         ``-wal``/``-shm`` files removed first); returns the total changed row count. Nothing is pushed when the
         statements changed nothing, nor when ``INSERT``/``UPDATE``/``DELETE`` statements changed no row (a
         ``DELETE`` of an empty table, which would move the file's change counter and nothing else)."""
-        return self._use(device, lambda db: _execute_many(db, statements), write=True,
-                         rows_only=all(map(_changes_rows_only, {sql for sql, _ in statements})))
+        return self.execute_transactions(device, [statements])[0]
+
+    def execute_transactions(self, device: Device,
+                             transactions: Sequence[Sequence[tuple[str, Sequence[Any]]]]) -> list[int]:
+        """``execute_many`` of each of ``transactions`` in order, pushed back once: the device's file ends as a push
+        after each would have left it (the same pages, its change counter moved once per transaction that changed
+        it), with one pull and push instead of one per transaction. Returns each transaction's changed row
+        count."""
+        return self._use(device, lambda db: _commit_each(db, transactions), write=True)
 
     def _digests(self, device: Device) -> dict[str, str] | None:
         """MD5 digests of the database and its ``-wal`` (of those that exist) from a device that tells them without
@@ -178,10 +185,9 @@ class LocalDatabase:
         self._results = {}
         self._seen(data, versions, sideless)
 
-    def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool,
-             rows_only: bool = False) -> T:
-        """``action`` on the copy brought up to date with the device; a ``write`` is pushed back when it changed the
-        file, and one that only changes rows (``rows_only``) when it changed a row."""
+    def _use(self, device: Device, action: Callable[[sqlite3.Connection], T], write: bool) -> T:
+        """``action`` on the copy brought up to date with the device; a ``write`` (an action that commits its own
+        transactions, ``_commit_each``) is pushed back when it changed the file."""
         with self._lock:
             versions = self._versions(device)
             known = versions is not None and versions == self._device_versions  # nothing written since seen
@@ -209,24 +215,18 @@ class LocalDatabase:
             self._results = {}
             self._connection.execute("PRAGMA query_only=OFF")
             try:
-                changes = self._connection.total_changes
-                self._connection.execute("BEGIN IMMEDIATE")
                 result = action(self._connection)
-                if rows_only and self._connection.total_changes == changes:
-                    self._connection.execute("ROLLBACK")  # no row changed: only the change counter would have
-                    return result
-                self._connection.execute("COMMIT")
-            except BaseException:
-                if self._connection.in_transaction:
-                    self._connection.execute("ROLLBACK")
+            except BaseException:  # an earlier transaction may have committed: the copy is rewritten at next use
+                self._local_counter = max(self._local_counter, _counter(self._file.read_bytes()))
+                self._seen(None)
                 raise
             finally:
                 self._connection.execute("PRAGMA query_only=ON")
             local = self._file.read_bytes()
             if (_counter(local) == self._local_counter) if headed else local == data:
                 return result  # the statements changed nothing (a commit moves the counter): nothing to push
-            self._local_counter = _counter(local)
-            pushed = _with_counter(local, _counter(data) + 1, data[_FORMAT]) if headed else local
+            commits, self._local_counter = _counter(local) - self._local_counter, _counter(local)
+            pushed = _with_counter(local, _counter(data) + commits, data[_FORMAT]) if headed else local
             present = [self.db_path + suffix for suffix, side in sides.items() if side is not None]
             removed = not present or device.shell("rm -f " + " ".join(map(shlex.quote, present))).ok
             device.push(pushed, self.db_path)
@@ -242,6 +242,24 @@ def _execute_many(db: sqlite3.Connection, statements: Sequence[tuple[str, Sequen
         cursor = db.execute(sql, values[0]) if len(values) == 1 else db.executemany(sql, values)
         changed += cursor.rowcount
     return changed
+
+
+def _commit_each(db: sqlite3.Connection, transactions: Sequence[Sequence[tuple[str, Sequence[Any]]]]) -> list[int]:
+    """Each of ``transactions`` run (``_execute_many``) and committed in order; one whose ``INSERT``/``UPDATE``/
+    ``DELETE`` statements changed no row is rolled back instead (a commit would move the file's change counter and
+    nothing else). Each one's changed row count."""
+    counts = []
+    for statements in transactions:
+        changes = db.total_changes
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            counts.append(_execute_many(db, statements))
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        rows_only = all(map(_changes_rows_only, {sql for sql, _ in statements}))
+        db.execute("ROLLBACK" if rows_only and db.total_changes == changes else "COMMIT")
+    return counts
 
 
 def _changes_rows_only(sql: str) -> bool:
@@ -279,9 +297,7 @@ def _use_with_wal(device: Device, db_path: str, data: bytes, sides: dict[str, by
             if not write:
                 return action(connection)
             connection.execute("PRAGMA synchronous=OFF")
-            connection.execute("BEGIN IMMEDIATE")
             result = action(connection)
-            connection.execute("COMMIT")
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             connection.close()

@@ -53,6 +53,15 @@ def sqlite_execute_many(device: Device, db_path: str, statements: Sequence[tuple
     return local_database(device, db_path).execute_many(device, statements)
 
 
+def sqlite_execute_transactions(device: Device, db_path: str,
+                                transactions: Sequence[Sequence[tuple[str, Sequence[Any]]]]) -> list[int]:
+    """``sqlite_execute_many`` of each of ``transactions`` in order, with one pull/push round trip for all: the
+    device's database ends as after one ``sqlite_execute_many`` each. Returns each one's changed row count."""
+    if not any(transactions):
+        return [0] * len(transactions)
+    return local_database(device, db_path).execute_transactions(device, transactions)
+
+
 def read_file(device: Device, path: str) -> bytes:
     """Contents of a device file."""
     return device.pull(path)

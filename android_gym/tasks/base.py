@@ -36,8 +36,9 @@ class Task:
     Setup comes in two phases so composed tasks never clobber each other's state: ``clear_state`` wipes what
     the task's apps hold (destructive), ``seed_state`` adds the task's own data (additive). ``initialize`` runs
     ``prepare``, then both; a composite runs every part's ``clear_state`` before any part's ``seed_state``.
-    ``teardown`` may be extended (calling ``super()``). Everything goes through the ``Device`` protocol, so a
-    task runs unchanged on the simulator and a real phone.
+    ``teardown`` may be extended (calling ``super()``); ``hand_over`` is the teardown before the next episode of
+    the same task. Everything goes through the ``Device`` protocol, so a task runs unchanged on the simulator and a
+    real phone.
     """
 
     name: ClassVar[str] = ""
@@ -72,7 +73,8 @@ class Task:
         return self.template.format(**self.params)
 
     def initialize(self, device: Device) -> None:
-        """Set the task up: ``prepare``, ``clear_state``, ``seed_state``. Override the phases, not this."""
+        """Set the task up: ``prepare``, ``clear_state``, ``seed_state``. Override the phases (a task may override
+        this only to do the same in fewer writes: a composite runs the phases, not this)."""
         self.prepare(device)
         self.clear_state(device)
         self.seed_state(device)
@@ -102,6 +104,12 @@ class Task:
         if self.app_packages:
             self.run(device, " && ".join(f"am force-stop {shlex.quote(package)}" for package in self.app_packages))
         device.key(keycodes.HOME)
+
+    def hand_over(self, device: Device) -> None:
+        """``teardown`` when the next thing done to ``device`` is ``initialize`` of another episode of this task
+        (the env's reset): what that ``initialize`` clears first anyway, a task may leave for it to clear in the
+        same write as its seeding. Default: ``teardown``."""
+        self.teardown(device)
 
     def oracle(self) -> Sequence[OracleStep]:
         """The UI steps a competent user takes to solve the task (see ``android_gym.tasks.oracle``)."""

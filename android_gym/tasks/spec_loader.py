@@ -27,6 +27,7 @@ from android_gym.device.base import Device
 from android_gym.errors import SpecError
 from android_gym.sim import keycodes
 from android_gym.task_specs import task_spec_pb2 as pb
+from android_gym.tasks.base import Task
 from android_gym.tasks.draws import exact_draws
 from android_gym.tasks.oracle import OracleStep, act
 from android_gym.tasks.registry import register_task
@@ -42,7 +43,7 @@ from android_gym.tasks.spec_values import (
     reword_date,
     satisfies,
 )
-from android_gym.tasks.sqlite_rows import Row, RowTable, SqliteRowsTask
+from android_gym.tasks.sqlite_rows import ReplaceableTable, Row, SqliteRowsTask
 
 #: Field types a record kind declares: how a field's text is read and compared.
 FIELD_PARSERS: dict[str, Callable[[str], Any]] = {
@@ -70,7 +71,7 @@ class RecordKind:
     oracle steps that bring rows on screen; ``noise_count`` is the default number of noise rows; ``reset_app``
     (optional) resets what else the app keeps that changes what it shows (view preferences), before the table is
     emptied. With ``noise_sees_state``, ``random_row`` also takes the spec's typed records
-    (AndroidWorld's Joplin noise favours the notebooks they are in). ``table`` may be any ``RowTable``.
+    (AndroidWorld's Joplin noise favours the notebooks they are in). ``table`` may be any ``ReplaceableTable``.
     ``number_types`` (optional) are numeric field types of the app's own, by name: text → the number as the app
     stores it (OpenTracks keeps distances rounded to what it shows in miles); a condition's value is read the same
     way. ``detail_fields`` are fields the app's list does not show; when an expectation reads one, the oracle uses
@@ -78,7 +79,7 @@ class RecordKind:
     """
 
     state_field: str
-    table: RowTable
+    table: ReplaceableTable
     fields: Mapping[str, str]
     to_row: Callable[[Mapping[str, Any]], Row]
     from_row: Callable[[Row], dict[str, Any]]
@@ -244,6 +245,13 @@ class SpecTask(SqliteRowsTask):
         tolerance = max((e.tolerance for e in self.spec.expectations), default=0.0)
         return 1.0 if answer_matches(self.answer, items, match, tolerance) else 0.0
 
+    def initialize(self, device: Device) -> None:
+        """``prepare``, then ``clear_state`` and ``seed_state`` with one stop of the app and one write of its table
+        (``ReplaceableTable.replace``), which leaves the device as the two phases do."""
+        self.prepare(device)
+        self._reset_app(device)
+        self.kind.table.replace(device, self.initial_rows())
+
     def seed_state(self, device: Device) -> None:
         """Insert the initial rows. The table is not read back as a baseline: the answer is checked, not the
         table."""
@@ -251,15 +259,24 @@ class SpecTask(SqliteRowsTask):
 
     def clear_state(self, device: Device) -> None:
         """Reset the app's view state (if its kind says how), then empty its table."""
+        self._reset_app(device)
+        super().clear_state(device)
+
+    def _reset_app(self, device: Device) -> None:
         if self.kind.reset_app is not None:
             self.kind.reset_app(device)
-        super().clear_state(device)
 
     def teardown(self, device: Device) -> None:
         """Empty the app's table (as AndroidWorld's IR tasks do), which stops the app first (the task's only one, so
         the base teardown's stop would find it stopped), then go home."""
         self.table.clear(device)
         device.key(keycodes.HOME)
+
+    def hand_over(self, device: Device) -> None:
+        """The base teardown (stop the app, go home): the next episode's ``initialize`` empties the table in the
+        write that seeds it, and nothing reads the table before (a provisioned device's snapshot restore replaces
+        it, which the write then finds)."""
+        Task.teardown(self, device)
 
     def oracle(self) -> list[OracleStep]:
         """Bring the relevant rows on screen, then answer."""

@@ -46,6 +46,15 @@ class RowTable(Protocol):
         ...
 
 
+class ReplaceableTable(RowTable, Protocol):
+    """A ``RowTable`` that can also swap all its rows for others in one write (a declarative task's reset)."""
+
+    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
+        """``clear`` then ``insert`` of ``rows``, with one stop of the app and one write to the device that leaves
+        its database as the two would."""
+        ...
+
+
 @dataclass(frozen=True)
 class AppTable:
     """One table of an app's database: where it lives and which column identifies a row."""
@@ -66,6 +75,22 @@ class AppTable:
 
     def insert(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
         """Stop the app and insert ``rows`` (column → value; the id column may be left out) in one round trip."""
+        statements = self._inserts(rows)
+        if statements:
+            self._stop_app(device)
+            state.sqlite_execute_many(device, self.db_path, statements)
+
+    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Stop the app, then delete every row and insert ``rows``: two transactions, one write to the device."""
+        self._stop_app(device)
+        state.sqlite_execute_transactions(device, self.db_path, [[self.delete_statement()], self._inserts(rows)])
+
+    def delete_statement(self) -> tuple[str, tuple[()]]:
+        """The statement that deletes every row."""
+        return f'DELETE FROM "{self.table}"', ()
+
+    def _inserts(self, rows: Iterable[Mapping[str, Any]]) -> list[tuple[str, tuple[Any, ...]]]:
+        """An ``INSERT`` statement per row."""
         sql: dict[tuple[str, ...], str] = {}  # by the rows' columns (most rows share theirs)
         statements = []
         for row in rows:
@@ -74,9 +99,7 @@ class AppTable:
                 names = ", ".join(f'"{column}"' for column in columns)
                 sql[columns] = f'INSERT INTO "{self.table}" ({names}) VALUES ({", ".join("?" * len(columns))})'
             statements.append((sql[columns], tuple(row.values())))
-        if statements:
-            self._stop_app(device)
-            state.sqlite_execute_many(device, self.db_path, statements)
+        return statements
 
     def _stop_app(self, device: Device) -> None:
         Task.run(device, f"am force-stop {shlex.quote(self.package)}")
@@ -88,7 +111,7 @@ def clear_tables(device: Device, tables: Sequence[AppTable]) -> None:
         packages = dict.fromkeys(table.package for table in tables)
         Task.run(device, " && ".join(f"am force-stop {shlex.quote(package)}" for package in packages))
     for table in tables:
-        state.sqlite_execute(device, table.db_path, f'DELETE FROM "{table.table}"')
+        state.sqlite_execute_many(device, table.db_path, [table.delete_statement()])
 
 
 def rows_added_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],

@@ -240,6 +240,31 @@ def test_a_failed_statement_rolls_back_and_pushes_nothing(tmp_path):
     assert device.pushes == 0 and titles(device) == ["note 0", "note 1"]
 
 
+@pytest.mark.parametrize("wal", [False, True])
+def test_transactions_pushed_at_once_leave_the_bytes_a_push_of_each_leaves(tmp_path, wal):
+    one_by_one, at_once = FileDevice(), FileDevice()
+    files = database(tmp_path, "a.db", wal=wal)
+    put(one_by_one, files)
+    put(at_once, files)
+    insert = "INSERT INTO notes(title) VALUES (?)"
+    transactions = [[("DELETE FROM notes", ())], [("DELETE FROM notes", ())], [(insert, ("a",)), (insert, ("b",))]]
+    counts = [state.sqlite_execute_many(one_by_one, DB, statements) for statements in transactions]
+    assert state.sqlite_execute_transactions(at_once, DB, transactions) == counts == [2, 0, 2]
+    assert (one_by_one.pushes, at_once.pushes) == (2, 1)
+    assert at_once.files == one_by_one.files
+    assert local_db._counter(at_once.files[DB]) == local_db._counter(files[""]) + 2  # the empty DELETE moved nothing
+
+
+def test_a_failed_later_transaction_pushes_nothing_and_the_copy_still_follows_the_device(tmp_path):
+    device = FileDevice()
+    put(device, database(tmp_path, "a.db", wal=False))
+    with pytest.raises(sqlite3.OperationalError):
+        state.sqlite_execute_transactions(device, DB, [[("DELETE FROM notes", ())], [("DELETE FROM nope", ())]])
+    assert device.pushes == 0 and titles(device) == ["note 0", "note 1"]
+    state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = 1")
+    assert titles(device) == ["note 1"]
+
+
 def test_frames_in_the_wal_are_read_and_checkpointed_on_write(tmp_path):
     device = FileDevice()
     put(device, database(tmp_path, "a.db", wal=True, frames_in_wal=True))
