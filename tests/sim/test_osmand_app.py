@@ -127,6 +127,16 @@ def test_coordinates_search_gives_a_location_point(phone: Phone):
     assert row["marker_description"] == "map_marker#47.10262, 9.60831"
 
 
+def test_two_markers_added_in_one_millisecond_get_ids_of_their_own(phone: Phone):
+    """A marker's id is the time and three random digits, as ``insertLast`` makes it: two added at one instant of the
+    virtual clock (an agent's taps between which no time passes) are two markers, not a database error."""
+    database = osmand.MarkersDatabase(phone)
+    for town in ("Triesen", "Ruggell"):
+        database.add(town, 47.1, 9.5, 1_697_384_040_000)
+    ids = [row["marker_id"] for row in markers(phone)]
+    assert len(set(ids)) == 2 and all(re.fullmatch(r"1697384040000[1-9]\d\d", marker_id) for marker_id in ids)
+
+
 def test_markers_are_a_linked_list_in_the_real_schema(phone: Phone):
     for town in ("Triesen", "Ruggell"):
         open_place(phone, town, f"{town}, Liechtenstein")

@@ -36,6 +36,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import posixpath
+import random
 import re
 from dataclasses import dataclass
 
@@ -188,11 +189,17 @@ class MarkersDatabase(SqliteProvider):
             return [dict(found) for found in rows]
 
     def add(self, name: str, lat: float, lon: float, added_ms: int) -> None:
-        """``insertLast``: the marker that ended the list now points at the new one, which ends it (``tail_next``);
-        its colour is the next of the ten marker colours."""
+        """``insertLast``: the new marker's id is the time and three random digits (``currentTimeMillis`` and
+        ``nextInt(900) + 100``; drawn here from the time, again while an id is taken, so two markers added in one
+        millisecond of the virtual clock still get their own); the marker that ended the list now points at it, and
+        it ends the list (``tail_next``); its colour is the next of the ten marker colours."""
         self.ensure_db()
         with self._transaction() as db:
-            marker_id = str(added_ms)
+            digits = random.Random(added_ms)
+            taken = True
+            while taken:
+                marker_id = f"{added_ms}{digits.randrange(100, 1000)}"
+                taken = db.execute("SELECT 1 FROM map_markers WHERE marker_id = ?", (marker_id,)).fetchone()
             count = db.execute("SELECT COUNT(*) FROM map_markers WHERE marker_active = 1").fetchone()[0]
             db.execute("UPDATE map_markers SET marker_next_key = ? WHERE marker_next_key = ?", (marker_id, TAIL_NEXT))
             db.execute("INSERT INTO map_markers (marker_id, marker_lat, marker_lon, marker_description, marker_active, "
