@@ -18,6 +18,7 @@ from android_gym.sim.ui.hierarchy import Node, parsed_value
 from android_gym.ui import BoundingBox, UIElement, frozen
 
 from .base import ShellResult, encode_utf8
+from .malloc import keep_frames_in_the_heap
 
 _BOX = tuple(field.name for field in dataclasses.fields(BoundingBox))  # the names ``frozen`` sets
 #: How many dumps' elements a device keeps.
@@ -46,6 +47,7 @@ class SimDevice:
     """A simulated phone owned by this device object (closing the device deletes the phone)."""
 
     def __init__(self, width: int = 1080, height: int = 2400) -> None:
+        keep_frames_in_the_heap()  # each observation's copy of a 7.8 MB frame reuses heap memory: no fresh pages
         self.phone = Phone(width, height)
         self._closed = False
         #: How many calls that may change the phone were made (input, shell, push, an incoming text): while it stays
