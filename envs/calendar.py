@@ -452,17 +452,12 @@ class _CalendarTask(SqliteRowsTask):
 
     app_packages = (PACKAGE,)
     table = EVENTS
+    empties_at_teardown = True
 
-    def clear_state(self, device: Device) -> None:
-        """No events; the preferences a session changes back to their defaults (AndroidWorld restores the app's
-        data snapshot)."""
-        super().clear_state(device)
+    def clear_extras(self, device: Device) -> None:
+        """The preferences a session changes back to their defaults (AndroidWorld restores the app's data
+        snapshot)."""
         reset_preferences(device)
-
-    def teardown(self, device: Device) -> None:
-        """Stop the app, go home, delete every event."""
-        super().teardown(device)
-        EVENTS.clear(device)
 
 
 def _date_params(event: Row) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from android_gym.tasks import Task, register_task
 from android_gym.tasks import files as device_files
 from android_gym.tasks.images import encode, receipt_image, receipt_lines, receipt_params, text_image
 from android_gym.tasks.oracle import OracleStep, Selector, complete, expect, open_app, tap, type_into
-from android_gym.tasks.sqlite_rows import Row
+from android_gym.tasks.sqlite_rows import Row, SqliteRowsTask
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import fuzzy_match
 from android_gym.ui import UIElement
@@ -75,7 +75,7 @@ def write_note(name: str, text: str) -> list[OracleStep]:
     return [open_app(markor.APP_NAME), *markor.new_note(name), type_into(markor.EDITOR, text), *markor.leave_editor()]
 
 
-class _FromNote(Task):
+class _FromNote(SqliteRowsTask):
     """Mixin: the data is in a Markor note ``note_name`` (``write_to_markor``), written after the app's rows."""
 
     note_name: ClassVar[str]
@@ -89,18 +89,16 @@ class _FromNote(Task):
         """What the note holds."""
         raise NotImplementedError
 
-    def clear_state(self, device: Device) -> None:
-        """The base's state and an empty Markor folder."""
-        super().clear_state(device)
+    def clear_extras(self, device: Device) -> None:
+        """An empty Markor folder."""
         device_files.clear_directory(device, device_files.MARKOR_DATA)
 
-    def seed_state(self, device: Device) -> None:
-        """The base's rows, then the note."""
-        super().seed_state(device)
+    def seed_extras(self, device: Device) -> None:
+        """The note."""
         device.push(self.note_text().encode(), f"{device_files.MARKOR_DATA}/{self.note_name}")
 
 
-class _FromPictures(Task):
+class _FromPictures(SqliteRowsTask):
     """Mixin: the data is drawn into pictures in DCIM (``write_to_gallery``), after ``clear_device_storage``."""
 
     @property
@@ -112,14 +110,12 @@ class _FromPictures(Task):
         """The pictures' names and the text each shows."""
         raise NotImplementedError
 
-    def clear_state(self, device: Device) -> None:
-        """The base's state and no files in external storage."""
-        super().clear_state(device)
+    def clear_extras(self, device: Device) -> None:
+        """No files in external storage."""
         device_files.clear_device_storage(device)
 
-    def seed_state(self, device: Device) -> None:
-        """The base's rows, then the pictures (each text drawn once)."""
-        super().seed_state(device)
+    def seed_extras(self, device: Device) -> None:
+        """The pictures (each text drawn once)."""
         drawn: dict[str, bytes] = {}
         for name, text in self.pictures().items():
             if text not in drawn:

@@ -306,10 +306,9 @@ class _TasksAppTask(SqliteRowsTask):
     app_packages = (PACKAGE,)
     table = TASKS_TABLE
 
-    def clear_state(self, device: Device) -> None:
-        """Default view settings, empty ``tasks``."""
+    def clear_extras(self, device: Device) -> None:
+        """Default view settings."""
         reset_view_state(device)
-        super().clear_state(device)
 
     def initial_rows(self) -> list[Row]:
         """The rows kept in the parameters."""

@@ -8,8 +8,8 @@ committed bytes (``SqliteProvider._reads_snapshot``), the MP3 files the phone wr
 not read again while their write versions stay the same
 (``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads), calendar noise events made from
 their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob pattern
-(``expansion._has_magic``), and a declarative task's table left by ``hand_over`` for its next ``initialize`` to
-clear and seed in one push (``SpecTask``, ``LocalDatabase.execute_transactions``).
+(``expansion._has_magic``), and a table task's table left by ``hand_over`` for its next ``reset_state`` to clear
+and seed in one push (``SqliteRowsTask``, ``LocalDatabase.execute_transactions``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 
@@ -38,15 +38,17 @@ from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.tasks import draws
 from android_gym.tasks.base import Task
-from android_gym.tasks.spec_loader import SpecTask
+from android_gym.tasks.sqlite_rows import SqliteRowsTask
 
 #: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage; and clear
 #: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore; and draw expenses,
-#: recipes, Joplin notes and calendar events as a declarative task's noise; and empty the texts with ``sqlite3``.
+#: recipes, Joplin notes and calendar events as a declarative task's noise; and empty the texts with ``sqlite3``;
+#: and swap a calendar's events (emptied at teardown too) and an expense table beside a Markor note.
 TASKS = ("SimpleSmsSend", "SimpleSmsReply", "TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes",
          "FilesDeleteFile",
          "TextedSongsToPlaylistQueueAndReply", "ExpenseDeleteMultiple2", "RecipeDeleteDuplicateRecipes3",
-         "NotesTodoItemCount", "SimpleCalendarEventsInNextWeek")
+         "NotesTodoItemCount", "SimpleCalendarEventsInNextWeek", "SimpleCalendarDeleteEvents",
+         "ExpenseAddMultipleFromMarkor")
 
 
 def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
@@ -67,7 +69,7 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     mutagen, a provider's connection closes when its line ends, each
     ``sqlite3`` run opens its database, every
     file counts as written at every look (so every read reads it), calendar events go through datetimes and a word
-    with any bracket is globbed; a declarative task's teardown empties its table and its set-up runs the phases."""
+    with any bracket is globbed; a table task's reset tears down in full and its set-up runs the phases."""
     numbers = itertools.count()
     monkeypatch.setattr(FileSystem, "versions", lambda self, *paths: tuple(next(numbers) for _ in paths))
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
@@ -93,8 +95,8 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(calendar, "utc_event_row", lambda title, start_ts, minutes, description="": event_row(
         title, dt.datetime.fromtimestamp(start_ts, dt.timezone.utc), duration_mins=minutes, description=description))
     monkeypatch.setattr(expansion, "_has_magic", lambda segment: any(c in segment for c in "*?["))
-    monkeypatch.setattr(SpecTask, "hand_over", Task.hand_over)
-    monkeypatch.setattr(SpecTask, "initialize", Task.initialize)
+    monkeypatch.setattr(SqliteRowsTask, "hand_over", Task.hand_over)
+    monkeypatch.setattr(SqliteRowsTask, "reset_state", Task.reset_state)
 
 
 def _episodes(task: str) -> list[tuple[str, dict[str, tuple[bytes, int]]]]:

@@ -35,7 +35,8 @@ class Task:
     Subclasses set the class attributes and implement ``generate_params``, ``is_successful`` and ``oracle``.
     Setup comes in two phases so composed tasks never clobber each other's state: ``clear_state`` wipes what
     the task's apps hold (destructive), ``seed_state`` adds the task's own data (additive). ``initialize`` runs
-    ``prepare``, then both; a composite runs every part's ``clear_state`` before any part's ``seed_state``.
+    ``prepare``, then both (``reset_state``); a composite runs every part's ``clear_state`` before any part's
+    ``seed_state``.
     ``teardown`` may be extended (calling ``super()``); ``hand_over`` is the teardown before the next episode of
     the same task. Everything goes through the ``Device`` protocol, so a task runs unchanged on the simulator and a
     real phone.
@@ -73,11 +74,9 @@ class Task:
         return self.template.format(**self.params)
 
     def initialize(self, device: Device) -> None:
-        """Set the task up: ``prepare``, ``clear_state``, ``seed_state``. Override the phases (a task may override
-        this only to do the same in fewer writes: a composite runs the phases, not this)."""
+        """Set the task up: ``prepare``, then ``reset_state``. Override the phases, not this."""
         self.prepare(device)
-        self.clear_state(device)
-        self.seed_state(device)
+        self.reset_state(device)
 
     def prepare(self, device: Device) -> None:
         """Bring the task's apps' data back to their snapshots on a device ``android-gym setup-device`` provisioned
@@ -94,6 +93,12 @@ class Task:
 
     def seed_state(self, device: Device) -> None:
         """Write the task's initial data, adding to what is there (default: nothing)."""
+
+    def reset_state(self, device: Device) -> None:
+        """``clear_state``, then ``seed_state``; a task may override this to leave the device as the two phases do
+        in fewer writes (a composite runs its parts' phases, never this)."""
+        self.clear_state(device)
+        self.seed_state(device)
 
     def is_successful(self, device: Device) -> float:
         """Score in [0, 1] for the current device state."""

@@ -27,7 +27,6 @@ from android_gym.device.base import Device
 from android_gym.errors import SpecError
 from android_gym.sim import keycodes
 from android_gym.task_specs import task_spec_pb2 as pb
-from android_gym.tasks.base import Task
 from android_gym.tasks.draws import exact_draws
 from android_gym.tasks.oracle import OracleStep, act
 from android_gym.tasks.registry import register_task
@@ -162,6 +161,8 @@ class SpecTask(SqliteRowsTask):
     spec: ClassVar[pb.TaskSpec]
     kind: ClassVar[RecordKind]
     scored_at_end = True
+    reads_baseline = False  # the answer is checked, not the table
+    empties_at_teardown = True  # as AndroidWorld's IR tasks do
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -245,38 +246,16 @@ class SpecTask(SqliteRowsTask):
         tolerance = max((e.tolerance for e in self.spec.expectations), default=0.0)
         return 1.0 if answer_matches(self.answer, items, match, tolerance) else 0.0
 
-    def initialize(self, device: Device) -> None:
-        """``prepare``, then ``clear_state`` and ``seed_state`` with one stop of the app and one write of its table
-        (``ReplaceableTable.replace``), which leaves the device as the two phases do."""
-        self.prepare(device)
-        self._reset_app(device)
-        self.kind.table.replace(device, self.initial_rows())
-
-    def seed_state(self, device: Device) -> None:
-        """Insert the initial rows. The table is not read back as a baseline: the answer is checked, not the
-        table."""
-        self.table.insert(device, self.initial_rows())
-
-    def clear_state(self, device: Device) -> None:
-        """Reset the app's view state (if its kind says how), then empty its table."""
-        self._reset_app(device)
-        super().clear_state(device)
-
-    def _reset_app(self, device: Device) -> None:
+    def clear_extras(self, device: Device) -> None:
+        """Reset the app's view state (if its kind says how)."""
         if self.kind.reset_app is not None:
             self.kind.reset_app(device)
 
     def teardown(self, device: Device) -> None:
-        """Empty the app's table (as AndroidWorld's IR tasks do), which stops the app first (the task's only one, so
-        the base teardown's stop would find it stopped), then go home."""
+        """Empty the app's table, which stops the app first (the task's only one, so the base teardown's stop would
+        find it stopped), then go home: ``empties_at_teardown`` in one round trip fewer."""
         self.table.clear(device)
         device.key(keycodes.HOME)
-
-    def hand_over(self, device: Device) -> None:
-        """The base teardown (stop the app, go home): the next episode's ``initialize`` empties the table in the
-        write that seeds it, and nothing reads the table before (a provisioned device's snapshot restore replaces
-        it, which the write then finds)."""
-        Task.teardown(self, device)
 
     def oracle(self) -> list[OracleStep]:
         """Bring the relevant rows on screen, then answer."""

@@ -135,24 +135,61 @@ def rows_removed_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Ma
 
 
 class SqliteRowsTask(Task):
-    """A task on one app table: ``clear_state`` empties it, ``seed_state`` inserts ``initial_rows()`` and
-    remembers the table as seeded in ``self.before`` for the success check.
+    """A task on one app table: it declares the ``table`` and its ``initial_rows()``; ``clear_state`` empties the
+    table, ``seed_state`` inserts the rows and remembers the table as seeded in ``self.before`` for the success
+    check. ``reset_state`` (a reset's set-up) does both with one stop of the app and one write of the table
+    (``ReplaceableTable.replace``), and ``hand_over`` (a reset's teardown) leaves the table for it.
 
-    Subclasses set ``table`` (an ``AppTable`` or another ``RowTable``) and implement ``initial_rows`` (usually
-    rows kept in ``params``, so pinned parameters pin the whole initial state), ``is_successful`` and ``oracle``.
+    Subclasses set ``table`` (an ``AppTable`` or another ``ReplaceableTable``) and implement ``initial_rows``
+    (usually rows kept in ``params``, so pinned parameters pin the whole initial state), ``is_successful`` and
+    ``oracle``. What else they clear or write goes in ``clear_extras`` and ``seed_extras``, not in the phases.
     """
 
-    table: ClassVar[RowTable]
+    table: ClassVar[ReplaceableTable]
+    #: Whether ``teardown`` also empties the table (AndroidWorld's ``SQLiteApp.tear_down``).
+    empties_at_teardown: ClassVar[bool] = False
+    #: Whether seeding reads the table back into ``self.before`` (a check that compares rows needs it).
+    reads_baseline: ClassVar[bool] = True
 
     def initial_rows(self) -> list[Row]:
         """The rows the task starts with (targets and noise)."""
         return []
 
+    def clear_extras(self, device: Device) -> None:
+        """What the task clears besides its table, before the table is emptied (default: nothing)."""
+
+    def seed_extras(self, device: Device) -> None:
+        """What the task writes besides its rows, after them (default: nothing)."""
+
     def clear_state(self, device: Device) -> None:
-        """Empty the table."""
+        """``clear_extras``, then empty the table."""
+        self.clear_extras(device)
         self.table.clear(device)
 
     def seed_state(self, device: Device) -> None:
-        """Insert the initial rows and read the table back as the baseline."""
+        """Insert the initial rows, read the table back as the baseline, then ``seed_extras``."""
         self.table.insert(device, self.initial_rows())
-        self.before = self.table.rows(device)
+        self._seeded(device)
+
+    def reset_state(self, device: Device) -> None:
+        """``clear_state`` and ``seed_state`` with the table's clear and insert as one ``replace``."""
+        self.clear_extras(device)
+        self.table.replace(device, self.initial_rows())
+        self._seeded(device)
+
+    def _seeded(self, device: Device) -> None:
+        if self.reads_baseline:
+            self.before = self.table.rows(device)
+        self.seed_extras(device)
+
+    def teardown(self, device: Device) -> None:
+        """Stop the task's apps and go home, then empty the table if ``empties_at_teardown``."""
+        super().teardown(device)
+        if self.empties_at_teardown:
+            self.table.clear(device)
+
+    def hand_over(self, device: Device) -> None:
+        """Stop the task's apps and go home: the next episode's ``reset_state`` empties the table in the write
+        that seeds it, and nothing reads the table before (a provisioned device's snapshot restore replaces it,
+        which the write then finds)."""
+        super().teardown(device)

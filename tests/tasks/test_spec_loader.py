@@ -147,19 +147,3 @@ def test_a_name_defined_twice_fails(tmp_path):
     with pytest.raises(SpecError, match=r":2?\d: ExpenseTestTotal: defined twice"):
         load_specs([path])
 
-
-@pytest.mark.parametrize("name", ["ExpenseTotalForCategory", "NotesIsTodo"])
-def test_a_reset_swaps_the_rows_in_one_push_and_a_teardown_still_empties_the_table(name, monkeypatch):
-    env = gym.make(f"AndroidWorld/{name}-v0", pixels=False)
-    env.reset(seed=0)
-    device = env.unwrapped.device
-    pushes = []
-    push = device.push
-    monkeypatch.setattr(device, "push", lambda data, path: (pushes.append(path), push(data, path))[1])
-    env.reset(seed=1)
-    task = env.unwrapped.task
-    assert len(pushes) == 1  # the previous episode's rows deleted and the new ones inserted in one write
-    assert len(task.table.rows(device)) == len(task.initial_rows())
-    task.teardown(device)
-    assert task.table.rows(device) == []
-    env.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gymnasium as gym
 import pytest
 
 from android_gym.device.sim import SimDevice
@@ -79,3 +80,24 @@ def test_clear_tables_stops_their_apps_in_one_round_trip(device, monkeypatch):
     clear_tables(device, tables)
     assert commands == ["am force-stop com.example.notes && am force-stop com.example.todo"]
     assert [table.rows(device) for table in tables] == [[], [], []]
+
+
+@pytest.mark.parametrize("name", ["ExpenseDeleteMultiple", "JoplinCreateNote", "TasksCompleteTask",
+                                  "SimpleCalendarDeleteOneEvent", "RecipeAddMultipleRecipesFromMarkor",
+                                  "ExpenseTotalForCategory", "NotesIsTodo"])
+def test_a_reset_swaps_a_table_tasks_rows_in_one_write_and_a_teardown_still_does_its_whole_job(name, monkeypatch):
+    env = gym.make(f"AndroidWorld/{name}-v0", pixels=False)
+    env.reset(seed=0)
+    device = env.unwrapped.device
+    written = []
+    push = device.push
+    monkeypatch.setattr(device, "push", lambda data, path: (written.append(path), push(data, path))[1])
+    env.reset(seed=1)
+    task = env.unwrapped.task
+    assert len([path for path in written if "/databases/" in path]) == 1  # the old rows' delete and the new inserts
+    rows = task.table.rows(device)
+    assert len(rows) == len(task.initial_rows())
+    assert not task.reads_baseline or task.before == rows
+    task.teardown(device)
+    assert len(task.table.rows(device)) == (0 if task.empties_at_teardown else len(rows))
+    env.close()
