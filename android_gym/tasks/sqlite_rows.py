@@ -151,6 +151,15 @@ class SqliteRowsTask(Task):
     #: Whether seeding reads the table back into ``self.before`` (a check that compares rows needs it).
     reads_baseline: ClassVar[bool] = True
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A subclass's own ``clear_state`` or ``seed_state`` would be skipped by ``reset_state``: refused."""
+        super().__init_subclass__(**kwargs)
+        overridden = sorted({"clear_state", "seed_state"} & vars(cls).keys())
+        if overridden:
+            raise TypeError(f"{cls.__name__} overrides {' and '.join(overridden)}: a reset's set-up "
+                            "(reset_state) does not call them; put what it clears or writes besides its table in "
+                            "clear_extras or seed_extras")
+
     def initial_rows(self) -> list[Row]:
         """The rows the task starts with (targets and noise)."""
         return []

@@ -6,7 +6,13 @@ import gymnasium as gym
 import pytest
 
 from android_gym.device.sim import SimDevice
-from android_gym.tasks.sqlite_rows import AppTable, clear_tables, rows_added_exactly, rows_removed_exactly
+from android_gym.tasks.sqlite_rows import (
+    AppTable,
+    SqliteRowsTask,
+    clear_tables,
+    rows_added_exactly,
+    rows_removed_exactly,
+)
 from android_gym.tasks.validators import one_to_one
 
 BEFORE = [{"id": 1, "name": "Rent", "amount": 100}, {"id": 2, "name": "Food", "amount": 20}]
@@ -101,3 +107,12 @@ def test_a_reset_swaps_a_table_tasks_rows_in_one_write_and_a_teardown_still_does
     task.teardown(device)
     assert len(task.table.rows(device)) == (0 if task.empties_at_teardown else len(rows))
     env.close()
+
+
+def test_a_table_task_that_overrides_a_phase_reset_state_skips_is_refused():
+    """``reset_state`` swaps the rows without calling ``clear_state`` or ``seed_state``: a subclass overriding one
+    would lose it at every reset, so defining the class fails, naming the hooks to use."""
+    with pytest.raises(TypeError, match="seed_extras"):
+        class _Overriding(SqliteRowsTask):  # noqa: F841  (the class statement is what is refused)
+            def seed_state(self, device) -> None:
+                super().seed_state(device)
