@@ -209,6 +209,17 @@ def test_the_songs_tab_lists_the_media_store_by_title_with_artists(phone):
     assert find(phone, resource_id=rid("miniPlayerFragment")) is None
 
 
+def test_the_songs_follow_the_media_store_after_it_was_read(phone):
+    open_app(scanned(phone))
+    with sqlite3.connect(phone.fs.host_path(media_store.DB_PATH)) as connection:  # a writer other than the app
+        connection.execute("UPDATE files SET title = 'Dawn' WHERE title = 'moments'")
+    phone.invalidate()
+    assert texts(phone, "title") == ["Bright Lights", "Dawn", "Night Drive"]
+    phone.run(f"rm '{MUSIC}/Night Drive.mp3'")  # the row stays; the app lists only songs whose file exists
+    phone.invalidate()
+    assert texts(phone, "title") == ["Bright Lights", "Dawn"]
+
+
 def test_no_songs_before_a_scan(phone):
     open_app(phone)
     assert texts(phone, "emptyText") == [retro.NO_SONGS]

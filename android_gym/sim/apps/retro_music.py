@@ -49,6 +49,7 @@ import random
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
@@ -249,12 +250,14 @@ class PlaybackQueue(SqliteProvider):
     schema = QUEUE_SCHEMA
 
     def load(self) -> list[AudioRow]:
-        """``getSavedPlayingQueue``."""
-        with self.reading() as db:
-            rows = db.execute("SELECT _id, _data, title, artist, artist_id, album, album_id, duration, "
+        """``getSavedPlayingQueue`` (read again only after the database changed: ``cached``)."""
+        return [AudioRow(*row) for row in self.cached("queue", self._queue_rows)]
+
+    def _queue_rows(self) -> list[tuple[Any, ...]]:
+        with self.reading(rows=None) as db:
+            return db.execute("SELECT _id, _data, title, artist, artist_id, album, album_id, duration, "
                               "date_modified, track, year, album_artist, composer FROM playing_queue "
                               "ORDER BY rowid").fetchall()
-        return [AudioRow(*r) for r in rows]
 
     def save(self, queue: Sequence[AudioRow], original: Sequence[AudioRow] | None = None) -> None:
         """``saveQueues``: both tables emptied and written again, ``original_playing_queue`` with the order before
@@ -885,6 +888,7 @@ class RetroMusic(App):
         super().__init__(phone)
         self.playlists = PlaylistDatabase(phone)
         self.queue_store = PlaybackQueue(phone)
+        self.media_store = MediaStore(phone)  # one reader of the library, which keeps what it read (``cached``)
         self.position = 0
         self.playing = False
         self.shuffles = 0  # how many times Shuffle has drawn (the seed of the next draw)
@@ -900,7 +904,7 @@ class RetroMusic(App):
 
     def library(self) -> list[AudioRow]:
         """``SongRepository.songs()``: the MediaStore's music, by title."""
-        return sorted(MediaStore(self.phone).songs(), key=lambda song: song.title.lower())
+        return sorted(self.media_store.songs(), key=lambda song: song.title.lower())
 
     def queue(self) -> list[AudioRow]:
         """The playing queue as saved."""

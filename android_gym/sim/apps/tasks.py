@@ -32,6 +32,7 @@ import datetime as dt
 import hashlib
 import re
 import sqlite3
+import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -306,6 +307,10 @@ def list_due_text(ms: int, now: dt.datetime, is24: bool, tag: str) -> str:
     return relative_date_time(ms, now, full=False, is24=is24, tag=tag)
 
 
+#: SQLite's ``UPPER`` without ICU: ASCII letters only.
+_SQLITE_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
+
+
 def list_sort_key(task: dict[str, Any], now_ms: int) -> tuple:
     """The order of the default list (``TaskListQueryRecursive`` with ``SORT_AUTO``, completed tasks at the
     bottom, newest completion first): due time (a date alone counts as 23:59 of its day, no date as twice now)
@@ -315,7 +320,7 @@ def list_sort_key(task: dict[str, Any], now_ms: int) -> tuple:
     adjusted = now_sql * 2 if due == 0 else (due if (due // 1000) % 60 > 0 else due + 43_140_000)
     completed = task["completed"] or 0
     title = task["title"]
-    upper = None if title is None else "".join(c.upper() if c.isascii() else c for c in title)  # SQLite UPPER
+    upper = None if title is None else title.translate(_SQLITE_UPPER)
     return (completed > 0, -completed if completed > 0 else 0, adjusted + 172_799_999 * (task["importance"] or 0),
             upper is not None, upper or "", task["_id"])
 

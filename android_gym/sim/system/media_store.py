@@ -26,6 +26,7 @@ import posixpath
 import re
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, normalize
 from android_gym.sim.system.mp3 import MIME_TYPE, read_mp3
@@ -161,12 +162,17 @@ class MediaStore(SqliteProvider):
         return len(rows)
 
     def songs(self) -> list[AudioRow]:
-        """``MediaStore.Audio.Media`` rows with ``is_music`` whose file still exists, by ``_id``."""
-        with self.reading() as db:
-            rows = db.execute("SELECT _id, _data, title, artist, artist_id, album, album_id, duration, "
+        """``MediaStore.Audio.Media`` rows with ``is_music`` whose file still exists, by ``_id`` (the rows read
+        again only after the database changed: ``cached``; whether each file exists, every time)."""
+        rows = self.cached("songs", self._music_rows)
+        return [AudioRow(*row) for row in rows if self._phone.fs.exists(row[1])]
+
+    def _music_rows(self) -> list[tuple[Any, ...]]:
+        """The ``audio`` rows with ``is_music``, by ``_id``, as ``AudioRow``'s fields."""
+        with self.reading(rows=None) as db:
+            return db.execute("SELECT _id, _data, title, artist, artist_id, album, album_id, duration, "
                               "date_modified, track, year, album_artist, composer FROM audio WHERE is_music=1 "
                               "ORDER BY _id").fetchall()
-        return [AudioRow(*row) for row in rows if self._phone.fs.exists(row["_data"])]
 
     def query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
               sort: str | None = None) -> list[dict[str, object]]:

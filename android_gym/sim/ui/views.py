@@ -232,8 +232,9 @@ def copied(view: View) -> View:
     other as it was (layout sets bounds and positions and gives containers new lists of children, never changing a
     list it read). Copied without ``dataclasses.replace``, which runs ``__init__``."""
     copy = object.__new__(View)
-    copy.__dict__.update(view.__dict__)
-    copy.children = [copied(child) for child in view.children]
+    fields = view.__dict__.copy()
+    fields["children"] = [copied(child) for child in view.children] if view.children else []
+    copy.__dict__ = fields
     return copy
 
 
