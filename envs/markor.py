@@ -271,6 +271,10 @@ class _MarkorTask(Task):
         super().teardown(device)
         clear_directory(device, MARKOR_DATA)
 
+    def hand_over(self, device: Device) -> None:
+        """Stop and go home: the next episode's ``clear_state`` empties the notebook (and the storage) first."""
+        Task.teardown(self, device)
+
 
 class _CreateNoteTask(_MarkorTask):
     """``CreateFile``: a note ``file_name`` whose text fuzzily matches ``text``."""

@@ -249,6 +249,10 @@ class _VlcTask(Task):
         clear_library(device)
         super().teardown(device)
 
+    def hand_over(self, device: Device) -> None:
+        """The apps stopped: the next episode's ``clear_state`` clears the storage and the library first."""
+        Task.teardown(self, device)
+
 
 def _playlist_params(rng: np.random.Generator, taken: Sequence[str] = ()) -> dict[str, Any]:
     """``VlcCreatePlaylist.generate_random_params``: a name, 2–5 files and as many noise files (all distinct and
