@@ -192,6 +192,10 @@ class _OsmAndTask(Task):
         self.clear(device)
         super().teardown(device)
 
+    def hand_over(self, device: Device) -> None:
+        """The app stopped: the next episode's ``clear_state`` empties what the task checks first."""
+        Task.teardown(self, device)
+
 
 class _LocationTask(_OsmAndTask):
     """A task about one location: a place name or its coordinates."""
