@@ -237,6 +237,7 @@ class _MarkorTask(Task):
     and a snapshot of it is kept after setup to prove what the agent left alone."""
 
     app_packages: ClassVar[tuple[str, ...]] = (PACKAGE,)
+    setup_clears_teardown = True  # the notebook (and the storage) are emptied by clear_state
     #: Whether setup first deletes every file of the shared storage (AndroidWorld's file validators do).
     clears_storage: ClassVar[bool] = False
 
@@ -270,10 +271,6 @@ class _MarkorTask(Task):
         """Stop, go home, empty the notebook."""
         super().teardown(device)
         clear_directory(device, MARKOR_DATA)
-
-    def hand_over(self, device: Device) -> None:
-        """Stop and go home: the next episode's ``clear_state`` empties the notebook (and the storage) first."""
-        Task.teardown(self, device)
 
 
 class _CreateNoteTask(_MarkorTask):

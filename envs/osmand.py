@@ -180,6 +180,7 @@ class _OsmAndTask(Task):
     """An OsmAnd task whose state ``clear`` empties at init and again at teardown."""
 
     app_packages = (osmand.PACKAGE,)
+    setup_clears_teardown = True  # what the task checks is emptied by clear_state
 
     def clear(self, device: Device) -> None:
         """Empty what the task checks."""
@@ -191,10 +192,6 @@ class _OsmAndTask(Task):
     def teardown(self, device: Device) -> None:
         self.clear(device)
         super().teardown(device)
-
-    def hand_over(self, device: Device) -> None:
-        """The app stopped: the next episode's ``clear_state`` empties what the task checks first."""
-        Task.teardown(self, device)
 
 
 class _LocationTask(_OsmAndTask):

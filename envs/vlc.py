@@ -215,6 +215,7 @@ class _VlcTask(Task):
     time."""
 
     app_packages = (vlc.PACKAGE,)
+    setup_clears_teardown = True  # the storage, the videos folder and the library are emptied by clear_state
 
     def __init__(self, params: dict[str, Any]) -> None:
         super().__init__(params)
@@ -248,10 +249,6 @@ class _VlcTask(Task):
         clear_videos(device)
         clear_library(device)
         super().teardown(device)
-
-    def hand_over(self, device: Device) -> None:
-        """The apps stopped: the next episode's ``clear_state`` clears the storage and the library first."""
-        Task.teardown(self, device)
 
 
 def _playlist_params(rng: np.random.Generator, taken: Sequence[str] = ()) -> dict[str, Any]:
