@@ -54,7 +54,8 @@ class Task:
     #: the env checks only when the episode ends: the agent declares it done or answers, or the budget runs out.
     scored_at_end: ClassVar[bool] = False
     #: True when ``clear_state`` empties everything ``teardown`` does beyond stopping the apps and going home: a
-    #: reset's ``hand_over`` then only stops them and goes home, leaving the rest for the next ``clear_state``.
+    #: reset's ``hand_over`` then only stops them and goes home, leaving the rest for the next ``clear_state`` (what
+    #: an episode left there is emptied at the set-up's device time, not the previous episode's end).
     setup_clears_teardown: ClassVar[bool] = False
 
     def __init__(self, params: dict[str, Any]) -> None:
