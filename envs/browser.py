@@ -53,6 +53,7 @@ class _BrowserTask(Task):
     """A page pushed as task.html, solved in Chrome."""
 
     app_packages = (chrome.PACKAGE, "com.google.android.documentsui")
+    setup_clears_teardown = True  # clear_state clears the storage and Chrome (prepare turns automatic time off)
     page = ""
 
     @classmethod

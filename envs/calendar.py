@@ -17,7 +17,6 @@ view by day view).
 from __future__ import annotations
 
 import datetime as dt
-import shlex
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import groupby
@@ -29,6 +28,7 @@ import numpy as np
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
 from android_gym.device.config import LANGUAGES
+from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps.calendar import (
     DAY,
     DB_PATH,
@@ -434,12 +434,9 @@ def reset_preferences(device: Device) -> None:
     """Drop the preferences a session changes (the view, the reminder disclaimer, the last reminders) from the
     stopped app's ``Prefs.xml``; the rest stays, ``display_event_types`` above all: without it the app shows no
     events."""
-    found = device.shell(f"cat {shlex.quote(PREFS_PATH)}")
-    if not found.ok:
-        return
     try:
-        root = ElementTree.fromstring(found.output)
-    except ElementTree.ParseError:
+        root = ElementTree.fromstring(device.pull(PREFS_PATH))
+    except (RemoteFileNotFoundError, ElementTree.ParseError):
         return
     for element in [element for element in root if element.get("name") in SESSION_PREFERENCES]:
         root.remove(element)

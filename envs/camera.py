@@ -55,6 +55,7 @@ class _CameraTask(Task):
     ``folder``."""
 
     app_packages = (PACKAGE,)
+    setup_clears_teardown = True  # what teardown empties beyond stopping the apps, clear_state empties too
     complexity = 1.0
     folder: ClassVar[str] = ""
 

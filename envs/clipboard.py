@@ -56,6 +56,7 @@ class SystemCopyToClipboard(Task):
 
     name = "SystemCopyToClipboard"
     app_packages = (PACKAGE,)  # the app the oracle types and copies in: stopped before each episode
+    setup_clears_teardown = True  # what teardown empties beyond stopping the apps, clear_state empties too
     scored_at_end = True
     template = "Copy the following text to the clipboard: {clipboard_content}"
 

@@ -87,6 +87,7 @@ class SimpleDrawProCreateDrawing(Task):
 
     name = "SimpleDrawProCreateDrawing"
     app_packages = (draw.PACKAGE, files.PACKAGE)
+    setup_clears_teardown = True  # what teardown empties beyond stopping the apps, clear_state empties too
     complexity = 1.8
     template = ("Create a new drawing in Simple Draw Pro. Name it {file_name}. Save it in the Pictures folder within "
                 "the sdk_gphone_x86_64 storage area.")

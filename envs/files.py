@@ -31,6 +31,7 @@ from android_gym.device.base import Device
 from android_gym.sim.apps.files import DEVICE_NAME, MORE_OPTIONS, MOVE, MOVE_TO, OK, PACKAGE, SHOW_ROOTS
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.files import (
+    CLEAR_STORAGE,
     EXTERNAL_STORAGE,
     clear_device_storage,
     create_file,
@@ -104,9 +105,8 @@ class _FilesTask(Task):
     app_packages: ClassVar[tuple[str, ...]] = (PACKAGE,)
 
     def clear_state(self, device: Device) -> None:
-        """``clear_device_storage``, and the Files app back to its defaults."""
-        clear_device_storage(device)
-        self.run(device, f"pm clear {PACKAGE}")
+        """``clear_device_storage``, and the Files app back to its defaults (one round trip)."""
+        self.run(device, f"{CLEAR_STORAGE} && pm clear {PACKAGE}")
 
     def teardown(self, device: Device) -> None:
         """AndroidWorld's ``tear_down``: ``clear_device_storage``."""

@@ -64,6 +64,7 @@ class SaveCopyOfReceiptTaskEval(Task):
 
     name = "SaveCopyOfReceiptTaskEval"
     app_packages = (PACKAGE,)
+    setup_clears_teardown = True  # what teardown empties beyond stopping the apps, clear_state empties too
     complexity = 1.6
     template = "In Simple Gallery Pro, copy {file_name} in DCIM and save a copy with the same name in Download"
 

@@ -237,6 +237,7 @@ class _MarkorTask(Task):
     and a snapshot of it is kept after setup to prove what the agent left alone."""
 
     app_packages: ClassVar[tuple[str, ...]] = (PACKAGE,)
+    setup_clears_teardown = True  # the notebook (and the storage) are emptied by clear_state
     #: Whether setup first deletes every file of the shared storage (AndroidWorld's file validators do).
     clears_storage: ClassVar[bool] = False
 

@@ -180,6 +180,7 @@ class _OsmAndTask(Task):
     """An OsmAnd task whose state ``clear`` empties at init and again at teardown."""
 
     app_packages = (osmand.PACKAGE,)
+    setup_clears_teardown = True  # what the task checks is emptied by clear_state
 
     def clear(self, device: Device) -> None:
         """Empty what the task checks."""

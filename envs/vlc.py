@@ -215,6 +215,7 @@ class _VlcTask(Task):
     time."""
 
     app_packages = (vlc.PACKAGE,)
+    setup_clears_teardown = True  # the storage, the videos folder and the library are emptied by clear_state
 
     def __init__(self, params: dict[str, Any]) -> None:
         super().__init__(params)

@@ -9,7 +9,8 @@ not read again while their write versions stay the same
 (``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads), calendar noise events made from
 their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob pattern
 (``expansion._has_magic``), and a table task's table left by ``hand_over`` for its next ``reset_state`` to clear
-and seed in one push (``SqliteRowsTask``, ``LocalDatabase.execute_transactions``).
+and seed in one push (``SqliteRowsTask``, ``LocalDatabase.execute_transactions``), and what a task's ``teardown``
+empties left by ``hand_over`` for its next ``clear_state`` (``Task.setup_clears_teardown``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 
@@ -48,7 +49,8 @@ TASKS = ("SimpleSmsSend", "SimpleSmsReply", "TasksDueOnDate", "TextedBillToExpen
          "FilesDeleteFile",
          "TextedSongsToPlaylistQueueAndReply", "ExpenseDeleteMultiple2", "RecipeDeleteDuplicateRecipes3",
          "NotesTodoItemCount", "SimpleCalendarEventsInNextWeek", "SimpleCalendarDeleteEvents",
-         "ExpenseAddMultipleFromMarkor")
+         "ExpenseAddMultipleFromMarkor", "MarkorEditNote", "VlcDeletePlaylist", "OsmAndDeleteFavorite",
+         "CameraTakePhoto")
 
 
 def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:
@@ -95,6 +97,13 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(calendar, "utc_event_row", lambda title, start_ts, minutes, description="": event_row(
         title, dt.datetime.fromtimestamp(start_ts, dt.timezone.utc), duration_mins=minutes, description=description))
     monkeypatch.setattr(expansion, "_has_magic", lambda segment: any(c in segment for c in "*?["))
+    tasks, found = [Task], []
+    while tasks:  # every task class loaded (the fast run loaded the task's) that sets it
+        found.append(task := tasks.pop())
+        tasks += task.__subclasses__()
+    for task in found:
+        if "setup_clears_teardown" in vars(task):
+            monkeypatch.setattr(task, "setup_clears_teardown", False)
     monkeypatch.setattr(SqliteRowsTask, "hand_over", Task.hand_over)
     monkeypatch.setattr(SqliteRowsTask, "reset_state", Task.reset_state)
 

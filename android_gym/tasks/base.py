@@ -53,6 +53,10 @@ class Task:
     #: True when checking success disturbs the device (reading the clipboard brings Clipper to the front), so
     #: the env checks only when the episode ends: the agent declares it done or answers, or the budget runs out.
     scored_at_end: ClassVar[bool] = False
+    #: True when ``clear_state`` empties everything ``teardown`` does beyond stopping the apps and going home: a
+    #: reset's ``hand_over`` then only stops them and goes home, leaving the rest for the next ``clear_state`` (what
+    #: an episode left there is emptied at the set-up's device time, not the previous episode's end).
+    setup_clears_teardown: ClassVar[bool] = False
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.params = dict(params)
@@ -113,8 +117,12 @@ class Task:
     def hand_over(self, device: Device) -> None:
         """``teardown`` when the next thing done to ``device`` is ``initialize`` of another episode of this task
         (the env's reset): what that ``initialize`` clears first anyway, a task may leave for it to clear in the
-        same write as its seeding. Default: ``teardown``."""
-        self.teardown(device)
+        same write as its seeding. Default: ``teardown``, or with ``setup_clears_teardown`` the base one (stop the
+        apps, go home)."""
+        if self.setup_clears_teardown:
+            Task.teardown(self, device)
+        else:
+            self.teardown(device)
 
     def oracle(self) -> Sequence[OracleStep]:
         """The UI steps a competent user takes to solve the task (see ``android_gym.tasks.oracle``)."""

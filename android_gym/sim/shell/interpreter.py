@@ -3,9 +3,11 @@ device commands; ``Shell`` is its public face."""
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
 import re
+import stat
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -103,6 +105,21 @@ def _listed(argv: list[str], commands: frozenset[str], subcommands: dict[str, fr
     """Whether ``argv`` runs one of ``commands`` (a bare name or a path) or one of a command's ``subcommands``."""
     name = argv[0].rpartition("/")[2]
     return name in commands or (len(argv) > 1 and argv[1] in subcommands.get(name, ()))
+
+
+#: The errors of ``stat`` that ``Path.exists`` and ``Path.is_dir`` read as "no such file" (pathlib's ignored ones).
+_MISSING = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+
+
+def _mode(host: os.PathLike[str]) -> int | None:
+    """The mode of the file ``host`` leads to (symbolic links followed), ``None`` when there is none: what
+    ``is_dir`` and ``exists`` tell, from one ``stat``."""
+    try:
+        return os.stat(host).st_mode
+    except OSError as error:
+        if error.errno in _MISSING:
+            return None
+        raise
 
 
 def _reads_only(argv: list[str]) -> bool:
@@ -429,9 +446,10 @@ class _Interp(_Expander):
         host = self.phone.fs.host_path(target, self.cwd)
         self.shared.wrote = True
         try:
-            if host.is_dir():
+            mode = _mode(host)
+            if mode is not None and stat.S_ISDIR(mode):
                 raise IsADirectoryError(21, "Is a directory")
-            new = not host.exists()
+            new = mode is None
             with open(host, "ab" if append else "wb"):
                 pass
             if new:

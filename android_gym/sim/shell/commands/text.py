@@ -17,6 +17,8 @@ _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n"
 def _unescape(text: str, printf_style: bool = False) -> tuple[str, bool]:
     """Backslash escapes as mksh ``echo``/``print`` (``\\0NNN`` octal) or ``printf`` (``\\NNN``, ``\\xHH``);
     returns ``(text, stop)`` where ``stop`` means ``\\c`` ended the output."""
+    if "\\" not in text:  # most text (a task's file contents): nothing to replace, not walked character by character
+        return text, False
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
