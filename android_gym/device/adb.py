@@ -30,6 +30,7 @@ import shutil
 import socket
 import struct
 import subprocess
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
@@ -124,13 +125,19 @@ def ensure_server(host: str, port: int, timeout: float = 20.0) -> bool:
 
 
 def stop_server(port: int, timeout: float = 20.0) -> None:
-    """Stop the local adb server on ``port`` (``adb -P port kill-server``); one already gone is no error."""
+    """Stop the local adb server on ``port`` (``adb -P port kill-server``) and wait, up to ``timeout`` seconds, until
+    it no longer answers: Debian's adb 29 returns once the server has acknowledged the kill, while the server may
+    still be closing its socket. One already gone is no error."""
     adb = shutil.which("adb")
-    if adb is not None:
-        try:
-            subprocess.run([adb, "-P", str(port), "kill-server"], timeout=timeout, capture_output=True)
-        except (subprocess.SubprocessError, OSError):
-            pass
+    if adb is None:
+        return
+    deadline = time.monotonic() + timeout
+    try:
+        subprocess.run([adb, "-P", str(port), "kill-server"], timeout=timeout, capture_output=True)
+    except (subprocess.SubprocessError, OSError):
+        return
+    while server_answers("127.0.0.1", port) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def server_answers(host: str, port: int) -> bool:
