@@ -104,7 +104,6 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     for task in found:
         if "setup_clears_teardown" in vars(task):
             monkeypatch.setattr(task, "setup_clears_teardown", False)
-    monkeypatch.setattr(SqliteRowsTask, "hand_over", Task.hand_over)
     monkeypatch.setattr(SqliteRowsTask, "reset_state", Task.reset_state)
 
 

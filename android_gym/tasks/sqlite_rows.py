@@ -150,6 +150,10 @@ class SqliteRowsTask(Task):
     empties_at_teardown: ClassVar[bool] = False
     #: Whether seeding reads the table back into ``self.before`` (a check that compares rows needs it).
     reads_baseline: ClassVar[bool] = True
+    #: A reset's ``hand_over`` stops the apps and goes home: the next episode's ``reset_state`` empties the table in
+    #: the write that seeds it, and nothing reads the table before (a provisioned device's snapshot restore replaces
+    #: it, which the write then finds).
+    setup_clears_teardown = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         """A subclass's own ``clear_state`` or ``seed_state`` would be skipped by ``reset_state``: refused."""
@@ -196,9 +200,3 @@ class SqliteRowsTask(Task):
         super().teardown(device)
         if self.empties_at_teardown:
             self.table.clear(device)
-
-    def hand_over(self, device: Device) -> None:
-        """Stop the task's apps and go home: the next episode's ``reset_state`` empties the table in the write
-        that seeds it, and nothing reads the table before (a provisioned device's snapshot restore replaces it,
-        which the write then finds)."""
-        super().teardown(device)
