@@ -378,17 +378,19 @@ def _home_section(title: str, items: list[View]) -> View:
 
 def _artist_item(name: str) -> View:
     """``item_artist``: the artist's art (the placeholder) in a 156 dp circle, the name centred under it."""
-    return column(_icon("image", "", "artist", None, color=_ART_INK, size=_dp(156), background=_ART,
-                        corner=_dp(78)),
-                  text_view(name, resource_id=_id("title"), text_size=_BODY, padding=_dp(6), gravity="center"),
-                  width=_dp(172), padding=_dp(8))
+    return _recent_item(name, "artist", corner=_dp(78), gravity="center")
 
 
 def _album_item(name: str) -> View:
     """``item_image``: the album's art (the placeholder) in a 156 dp card rounded 16 dp, the title under it."""
-    return column(_icon("image", "", "album", None, color=_ART_INK, size=_dp(156), background=_ART,
-                        corner=_dp(16)),
-                  text_view(name, resource_id=_id("title"), text_size=_BODY, padding=_dp(6)),
+    return _recent_item(name, "album", corner=_dp(16))
+
+
+def _recent_item(name: str, glyph: str, corner: int, **title: Any) -> View:
+    """A recent section's item: the placeholder art (``glyph``) 156 dp square, rounded ``corner``, ``name`` under
+    it (``title``: the title's further properties)."""
+    return column(_icon("image", "", glyph, None, color=_ART_INK, size=_dp(156), background=_ART, corner=corner),
+                  text_view(name, resource_id=_id("title"), text_size=_BODY, padding=_dp(6), **title),
                   width=_dp(172), padding=_dp(8))
 
 
