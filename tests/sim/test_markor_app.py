@@ -94,6 +94,23 @@ def test_sort_by_date_and_reverse_order_are_kept_in_the_settings(phone):
     assert b"pref_key__file_browser__sort_by_type\">MTIME<" in phone.fs.read_bytes(PREFS_PATH)
 
 
+def test_sort_by_mime_type_orders_by_the_apps_type_then_the_platforms(phone):
+    """``makeSortKey``'s MIMETYPE: the type (the app's own for its extensions, Android's MimeMap for the others,
+    ``*/*`` for an unknown one) then the name; folders still first."""
+    for name in ("b.txt", "a.md", "c.png", "d.json", "e.pdf", "f.xyz"):
+        write(phone, name, "x")
+    phone.run(f"mkdir {NOTEBOOK}/zoo")
+    open_markor(phone)
+    tap(phone, content_desc="Sort by")
+    radios = [node for node in nodes(phone) if node.get("class") == "android.widget.RadioButton"]
+    assert [node.get("checked") for node in radios] == ["true", "false", "false", "false"]
+    assert all(node.get("resource-id") == rid("radio") for node in radios)
+    assert [find(phone, text=kind) is not None for kind in ("Name", "Date", "Size", "MIME type")] == [True] * 4
+    tap(phone, text="MIME type")
+    assert titles(phone) == ["..", "zoo", "f.xyz", "e.pdf", "c.png", "d.json", "a.md", "b.txt"]
+    assert b"pref_key__file_browser__sort_by_type\">MIMETYPE<" in phone.fs.read_bytes(PREFS_PATH)
+
+
 def test_the_toolbar_shows_go_to_sort_by_and_search_then_the_overflow(phone):
     """filesystem__menu.xml: Go to, Sort by and Search always show as icons (described by their titles), Import from
     device never does, nor MainActivity's Settings: both in the overflow. Go to's submenu lists its folders (the

@@ -209,6 +209,7 @@ _MIME_TYPES = {
 #: ``MimeUtils.guessExtensionFromMimeType`` for the types above.
 _EXTENSIONS = {mime: ext for ext, mime in reversed(list(_MIME_TYPES.items()))}
 DIR_MIME = "vnd.android.document/directory"
+UNKNOWN_MIME = "application/octet-stream"  # getTypeForName's type for an extension it does not know
 _OFFICE = {"application/msword": "document",
            "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "document",
            "application/vnd.ms-excel": "spreadsheet",
@@ -220,7 +221,7 @@ _OFFICE = {"application/msword": "document",
 def mime_type(name: str) -> str:
     """``FileSystemProvider.getTypeForName``: by extension, ``application/octet-stream`` when unknown."""
     ext = name.rpartition(".")[2].lower() if "." in name else ""
-    return _MIME_TYPES.get(ext, "application/octet-stream")
+    return _MIME_TYPES.get(ext, UNKNOWN_MIME)
 
 
 def type_label(mime: str) -> str:

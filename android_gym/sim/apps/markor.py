@@ -46,6 +46,7 @@ import os
 import posixpath
 import shutil
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from android_gym.sim.apps.markor_editor import (
@@ -73,6 +74,7 @@ from android_gym.sim.apps.markor_editor import (
 from android_gym.sim.apps.markor_search import (
     SEARCH,
     FileSearch,
+    mime_type,
     results_dialog,
     search_dialog,
     search_files,
@@ -135,7 +137,7 @@ MORE_ENTRIES = ("Markor", "Rate this app", "Settings", "Help")  # xml/prefaction
 NEW_FILE_TYPES = (("Markdown", ".md"), ("Plain Text", ".txt"), ("todo.txt", ".todo.txt"), ("Wikitext", ".txt"),
                   ("AsciiDoc", ".adoc"), ("CSV", ".csv"), ("None", ""))
 #: Sort by (filesystem__menu.xml) → GsFileUtils.SORT_BY_*.
-SORT_KINDS = (("Name", "NAME"), ("Date", "MTIME"), ("Size", "FILESIZE"))
+SORT_KINDS = (("Name", "NAME"), ("Date", "MTIME"), ("Size", "FILESIZE"), ("MIME type", "MIMETYPE"))
 FOLDER_FIRST, REVERSE_ORDER, DOTFILES = "Folder first", "Reverse order", ".dotfiles"
 # AppSettings / string-not_translatable.xml preference keys.
 KEY_EXTENSION, KEY_TYPE = "pref_key__new_file_dialog_lastused_extension", "pref_key__new_file_dialog_lastused_type"
@@ -167,6 +169,15 @@ class Entry:
     size: int
 
 
+#: ``GsFileUtils.makeSortKey`` by sort kind: the kind's value as text, then the lower-cased name.
+_SORT_KEYS: dict[str, Callable[[Entry], str]] = {
+    "NAME": lambda e: e.name.lower(),
+    "MTIME": lambda e: str(e.mtime_ms) + e.name.lower(),
+    "FILESIZE": lambda e: str(e.size) + e.name.lower(),
+    "MIMETYPE": lambda e: mime_type(e.name, e.is_dir).lower() + e.name.lower(),
+}
+
+
 class Notebook:
     """The files the browser shows and the file operations it runs (``WrMarkorSingleton``), on the phone's
     storage, with device times on everything they change."""
@@ -189,9 +200,7 @@ class Notebook:
                     folder, name, is_dir))):
                 continue
             entries.append(Entry(name, path, is_dir, info.st_mtime_ns // 1_000_000, info.st_size))
-        kind = str(self.settings.get(KEY_SORT, "NAME"))
-        entries.sort(key=lambda e: (str(e.mtime_ms) if kind == "MTIME" else str(e.size) if kind == "FILESIZE"
-                                    else "") + e.name.lower())
+        entries.sort(key=_SORT_KEYS.get(str(self.settings.get(KEY_SORT, "NAME")), _SORT_KEYS["NAME"]))
         if self.settings.get(KEY_REVERSE, False):
             entries.reverse()
         if self.settings.get(KEY_FOLDER_FIRST, True):
@@ -460,7 +469,7 @@ class MainScreen(Screen):
         return items
 
     def _sort_items(self) -> list[MenuItem]:
-        """The Sort by submenu: the kinds (the current one checked), then three check boxes."""
+        """The Sort by submenu: the kinds as radio buttons (the current one checked), then three check boxes."""
         settings = settings_of(self)
         current = settings.get(KEY_SORT, "NAME")
 
@@ -470,7 +479,7 @@ class MainScreen(Screen):
         def flip(key: str, default: bool) -> Callback:
             return lambda: self._sort_setting(key, not settings.get(key, default))
 
-        items: list[MenuItem] = [(label, choose(kind), kind == current) for label, kind in SORT_KINDS]
+        items: list[MenuItem] = [(label, choose(kind), kind == current, True) for label, kind in SORT_KINDS]
         for label, key, default in ((FOLDER_FIRST, KEY_FOLDER_FIRST, True), (REVERSE_ORDER, KEY_REVERSE, False),
                                     (DOTFILES, KEY_DOTFILES, True)):
             items.append((label, flip(key, default), bool(settings.get(key, default))))

@@ -15,9 +15,9 @@ FileSearchDialog.java``, ``FileSearchEngine.java``, ``FileSearchResultSelectorDi
 * The search walks the browser's current folder and every folder below it (``.git``, ``.tmp`` and names with
   "thumb" skipped, as the ignore list the settings add): a file matches when its name contains the query (or, with
   Regex search, the whole name matches it; a ``*`` not after a dot means ``.*``), ignoring case unless asked; with
-  Search in content a text file (by extension: Markdown, text, YAML, JSON, AsciiDoc; ``mimetypes`` for others)
-  matches by its lines instead, listing each matching line (the first only, if asked) — a file whose lines do not
-  match can still match by name. Folders are searched, never found. Results sort by path, ignoring case.
+  Search in content a text file (a ``text/`` ``mime_type``: Markdown, text, YAML, JSON, AsciiDoc and the platform's
+  text types) matches by its lines instead, listing each matching line (the first only, if asked) — a file whose lines
+  do not match can still match by name. Folders are searched, never found. Results sort by path, ignoring case.
 * The results ("Select") list each file by its path under the searched folder, "(n) " before it when n lines
   matched, under a filter field (when anything was found) that keeps the results
   whose path or lines contain its text; nothing found shows "¯\\_(ツ)_/¯". A tap on a file without lines closes
@@ -33,12 +33,12 @@ search just does not run).
 
 from __future__ import annotations
 
-import mimetypes
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from android_gym.sim.apps import files
 from android_gym.sim.apps.markor_editor import ACCENT, MENU_SIZE, PACKAGE, Settings
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_scroll_view
 from android_gym.sim.ui.views import (
@@ -67,8 +67,12 @@ OPTIONS = ((KEY_REGEX, REGEX_SEARCH), (KEY_CASE, CASE_SENSITIVE), (KEY_CONTENT, 
            (KEY_FIRST_ONLY, FIRST_MATCH_ONLY))
 DEFAULT_IGNORED = (r"^\.git$", r"^\.tmp$", r".*[Tt]humb.*")  # FileSearchEngine.defaultIgnoredDirs
 MAX_PREVIEW = 100  # FileSearchEngine.maxPreviewLength
-#: GsFileUtils.gatherMimeType's own text extensions (text/yaml, text/json, text/markdown, text/plain, asciidoc).
-_TEXT_EXTENSIONS = re.compile(r"ya?ml|json.*|md|markdown|mkd|mdown|mkdn|mdwn|mdx|rmd|te?xt|taskpaper|a(sciidoc)?doc")
+#: GsFileUtils.gatherMimeType's own types, by extension (without the dot), in its order.
+_OWN_TYPES = tuple((re.compile(pattern), mime) for pattern, mime in (
+    (r"ya?ml", "text/yaml"), (r"json.*", "text/json"),
+    (r"(md)|(markdown)|(mkd)|(mdown)|(mkdn)|(mdwn)|(mdx)|(rmd)", "text/markdown"),
+    (r"(te?xt)|(taskpaper)", "text/plain"), (r"webp", "image/webp"), (r"jpe?g", "image/jpeg"), (r"png", "image/png"),
+    (r"a(sciidoc)?doc", "text/asciidoc")))
 _STAR = re.compile(r"(?<![.])[*]")  # a "*" not after "." becomes ".*"
 _LINES = re.compile(r"\r\n|\r|\n")  # BufferedReader.readLine's line ends
 _LIST_ITEM = 42  # ?android:attr/textAppearanceListItem, 16sp
@@ -88,13 +92,23 @@ class FitFile:
         return (f"({len(self.lines)}) " if self.lines else "") + self.path
 
 
-def _is_text_file(name: str) -> bool:
-    """``GsFileUtils.isTextFile``: a ``text/`` mime type, from the app's own extensions, else the platform's guess
-    (``mimetypes`` standing in for ``Files.probeContentType``)."""
+def mime_type(name: str, is_dir: bool = False) -> str:
+    """``GsFileUtils.getMimeType``: ``inode/directory`` for a folder, the app's own types by extension, else the
+    platform's (``Files.probeContentType``: ``files.mime_type``, Android's ``MimeMap``), else ``*/*``. Not
+    simulated: ``URLConnection.guessContentTypeFromName`` and the ``file -b`` probe of a file no table knows."""
+    if is_dir:
+        return "inode/directory"
     extension = name.rpartition(".")[2].lower() if "." in name else ""
-    if _TEXT_EXTENSIONS.fullmatch(extension):
-        return True
-    return (mimetypes.guess_type(name)[0] or "").startswith("text/")
+    for pattern, mime in _OWN_TYPES:
+        if pattern.fullmatch(extension):
+            return mime
+    platform = files.mime_type(name)
+    return "*/*" if platform == files.UNKNOWN_MIME else platform
+
+
+def _is_text_file(name: str) -> bool:
+    """``GsFileUtils.isTextFile``: its mime type is ``text/``."""
+    return mime_type(name).startswith("text/")
 
 
 class _Matcher:

@@ -24,8 +24,9 @@ from android_gym.sim.ui.views import (
     text_view,
 )
 
-#: A popup menu item: ``(title, on_click)``, or ``(title, on_click, checked)`` for a checkable one.
-MenuItem = tuple[str, Callback] | tuple[str, Callback, bool]
+#: A popup menu item: ``(title, on_click)``, ``(title, on_click, checked)`` for a checkable one, or
+#: ``(title, on_click, checked, True)`` for one of a group that checks one item only (``checkableBehavior="single"``).
+MenuItem = tuple[str, Callback] | tuple[str, Callback, bool] | tuple[str, Callback, bool, bool]
 #: Dialog button text size in px (16sp at 420 dpi).
 BUTTON_TEXT = 42
 DIALOG_WIDTH = 960
@@ -121,15 +122,19 @@ def popup_menu(content: View, items: list[MenuItem], dismiss: Callback, package:
                width: int = 600, look: MenuLook = APPCOMPAT_MENU) -> View:
     """AppCompat's ``MenuPopupWindow`` (an overflow menu or a submenu) at the top end over ``content``, in the
     theme's ``look``; a touch outside dismisses it. ``items`` are ``(title, on_click)`` or, for a checkable item,
-    ``(title, on_click, checked)``; each row is a ``ListMenuItemView`` with its title in ``<package>:id/title`` and a
-    checkable item's box in ``<package>:id/checkbox`` (AppCompat's ids, merged into the app's package)."""
+    ``(title, on_click, checked[, exclusive])``; each row is a ``ListMenuItemView`` with its title in
+    ``<package>:id/title`` and a checkable item's ``CheckBox`` in ``<package>:id/checkbox``, or an exclusive one's
+    ``RadioButton`` in ``<package>:id/radio`` (AppCompat's ``abc_list_menu_item_checkbox``/``_radio``, their ids
+    merged into the app's package)."""
     rows = []
     for title, on_click, *state in items:
         children = [text_view(title, resource_id=f"{package}:id/title", text_size=text_size, padding=36, weight=1)]
         if state:
-            children.append(View(kind="icon", class_name="android.widget.CheckBox", checkable=True, checked=state[0],
-                                 resource_id=f"{package}:id/checkbox", hint="check" if state[0] else "", width=84,
-                                 height=84, text_color=PRIMARY))
+            checked, exclusive = state[0], len(state) > 1 and state[1]
+            widget, name = ("RadioButton", "radio") if exclusive else ("CheckBox", "checkbox")
+            children.append(View(kind="icon", class_name=f"android.widget.{widget}", checkable=True, checked=checked,
+                                 hint=f"{name}_{'on' if checked else 'off'}", width=84, height=84, text_color=PRIMARY,
+                                 resource_id=f"{package}:id/{name}"))
         rows.append(View(kind="row", class_name="android.widget.LinearLayout", clickable=True, focusable=True,
                          on_click=on_click, padding=12, children=children))
     panel = View(kind="list", class_name="android.widget.ListView", key="popup_menu", children=rows, width=width,
