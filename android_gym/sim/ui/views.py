@@ -453,7 +453,8 @@ def divided(item: View, color: Color) -> View:
 
 
 def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:
-    """A RecyclerView: a vertical list that scrolls; only items inside its bounds are kept."""
+    """A RecyclerView: a vertical list that scrolls; the items with a part inside its bounds are kept, those
+    crossing its edges cut to it (``layout._cut``)."""
     return View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", children=list(children),
                 key=key, scroll_offset=scroll_offset, scrollable=True, focusable=True, **props)
 
