@@ -4,12 +4,13 @@ left out (``isVisibleToUser``), and touched on their visible part only."""
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 import pytest
 
 from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
-from android_gym.sim.phone import Phone
 from android_gym.sim.ui.layout import layout, measure_height
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import TEXT_SECONDARY, WHITE, View, column, row, scroll_list, text_view
@@ -93,9 +94,10 @@ class ListScreen(Screen):
 
     activity = "com.example.rows.MainActivity"
 
-    def __init__(self, app, intent):
-        super().__init__(app, intent)
-        self.clicked: list[str] = []
+    @cached_property
+    def clicked(self) -> list[str]:
+        """What was tapped, in order."""
+        return []
 
     def build(self) -> View:
         header = text_view("Header", clickable=True, on_click=lambda: self.clicked.append("header"), height=HEADER)
@@ -110,28 +112,24 @@ class Rows(App):
     screens = (ListScreen,)
 
 
-def test_a_cut_row_is_dumped_with_its_visible_part_and_taken_there_not_over_its_neighbours():
-    phone = Phone()
-    try:
-        phone.packages.install(Rows)
-        screen = phone.activities.launch(phone.packages.get("com.example.rows"))
-        screen.scroll["rows"] = 110
-        phone.window.invalidate()
-        elements = parse_ui_dump(phone.ui_dump())
-        listed = next(e for e in elements if e.resource_name == "com.example.rows:id/rows").bbox_pixels
-        top = STATUS_BAR_HEIGHT + HEADER
-        assert listed.y_min == top
-        texts = [e.text for e in elements if e.text]
-        assert "Title 0" not in texts and "Subtitle 0" in texts  # the title scrolled off, the subtitle is cut
-        items = [e.bbox_pixels for e in elements if e.resource_name == "com.example.rows:id/item"]
-        first, last = items[0], items[-1]
-        assert first.y_min == top and 0 < first.y_max - top < 110
-        assert last.y_max == listed.y_max
-        assert all(listed.y_min <= e.bbox_pixels.y_min and e.bbox_pixels.y_max <= listed.y_max
-                   for e in elements[elements.index(next(e for e in elements if e.bbox_pixels == listed)) + 1:])
-        phone.tap(500, top - 20)  # on the header, where the first row would lie uncut
-        phone.tap(*first.center)
-        phone.tap(*last.center)
-        assert screen.clicked[:2] == ["header", "row 0"] and screen.clicked[2].startswith("row ")
-    finally:
-        phone.close()
+def test_a_cut_row_is_dumped_with_its_visible_part_and_taken_there_not_over_its_neighbours(phone):
+    phone.packages.install(Rows)
+    screen = phone.activities.launch(phone.packages.get("com.example.rows"))
+    screen.scroll["rows"] = 110
+    phone.window.invalidate()
+    elements = parse_ui_dump(phone.ui_dump())
+    listed = next(e for e in elements if e.resource_name == "com.example.rows:id/rows").bbox_pixels
+    top = STATUS_BAR_HEIGHT + HEADER
+    assert listed.y_min == top
+    texts = [e.text for e in elements if e.text]
+    assert "Title 0" not in texts and "Subtitle 0" in texts  # the title scrolled off, the subtitle is cut
+    items = [e.bbox_pixels for e in elements if e.resource_name == "com.example.rows:id/item"]
+    first, last = items[0], items[-1]
+    assert first.y_min == top and 0 < first.y_max - top < 110
+    assert last.y_max == listed.y_max
+    inside = elements[next(i for i, e in enumerate(elements) if e.bbox_pixels == listed) + 1:]
+    assert all(listed.y_min <= e.bbox_pixels.y_min and e.bbox_pixels.y_max <= listed.y_max for e in inside)
+    phone.tap(500, top - 20)  # on the header, where the first row would lie uncut
+    phone.tap(*first.center)
+    phone.tap(*last.center)
+    assert screen.clicked[:2] == ["header", "row 0"] and screen.clicked[2].startswith("row ")
