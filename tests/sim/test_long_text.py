@@ -22,13 +22,13 @@ def _laid_out(scroll: int):
 def test_a_tall_text_stays_in_its_list_clipped_and_scrolled():
     root = _laid_out(0)
     field = root.children[-1]
-    assert field.value == TEXT and field.clipped_top == 0  # the whole text, starting below the title
-    assert field.bounds[1] > 100 and field.bounds[3] == 900
+    assert field.value == TEXT and field.whole[1] == field.bounds[1]  # the whole text, starting below the title
+    assert field.bounds[1] > 100 and field.bounds[3] == 900 < field.whole[3]  # cut at the list's bottom
     root = _laid_out(1000)
     field = root.children[-1]
     assert [child.text for child in root.children] == [TEXT]  # the title scrolled away, the text is kept
-    assert field.bounds[1::2] == (100, 900) and field.clipped_top > 900
-    assert text_top(field) == 100 + 20 - field.clipped_top
+    assert field.bounds[1::2] == (100, 900) and field.whole[1] < 100 - 900  # scrolled more than a list's height
+    assert text_top(field) == field.whole[1] + 20
     row = (100 - text_top(field)) // line_height(field.text_size) + 1  # the first whole line on screen
     offset, on_text = offset_at(field, 40, text_top(field) + row * line_height(field.text_size) + 5)
     start = TEXT.index(f"line {row}\n")

@@ -107,14 +107,14 @@ def test_font_scale_scales_text_not_icons_and_rows_grow_to_fit():
     _launch(phone, SETTINGS)
     title = _bounds(phone, "Network & internet")
     rows = [_bounds(phone, text) for text in ("Network & internet", "Connected devices")]
-    icons = [v.bounds for v in phone.window.frame().app.walk() if v.kind == "icon"]
+    icons = [v.whole or v.bounds for v in phone.window.frame().app.walk() if v.kind == "icon"]
     _out(phone, "settings put system font_scale 1.3")
     big_title = _bounds(phone, "Network & internet")
     assert big_title[3] - big_title[1] > title[3] - title[1]  # taller text
     big_rows = [_bounds(phone, text) for text in ("Network & internet", "Connected devices")]
     assert big_rows[1][1] - big_rows[0][1] > rows[1][1] - rows[0][1]  # the rows grew apart
     sizes = {(b[2] - b[0], b[3] - b[1]) for b in icons}
-    big_icons = [v.bounds for v in phone.window.frame().app.walk() if v.kind == "icon"]
+    big_icons = [v.whole or v.bounds for v in phone.window.frame().app.walk() if v.kind == "icon"]
     assert {(b[2] - b[0], b[3] - b[1]) for b in big_icons} == sizes  # icons are sized in dp
     _out(phone, "settings put system font_scale 0.85")
     small = _bounds(phone, "Network & internet")

@@ -972,8 +972,9 @@ def _takes_touches(view: View) -> bool:
 
 
 def _local(view: View, x: float, y: float) -> tuple[float, float]:
-    """Design coordinates relative to the view's top left corner."""
-    return x - view.bounds[0], y - view.bounds[1]
+    """Design coordinates relative to the view's top left corner (above its bounds when a list cuts it)."""
+    x1, y1, _, _ = view.whole or view.bounds
+    return x - x1, y - y1
 
 
 def _seek_fraction(seek_bar: View, x: float) -> float:

@@ -400,16 +400,24 @@ def _layout_in_frame(child: View, x: int, y: int, width: int, height: int, memo:
 
 
 def _cut(view: View, top: int, bottom: int) -> None:
-    """A laid-out container cut to the rows ``top`` to ``bottom`` of the list it lies partly in: its bounds clipped;
-    its descendants wholly inside kept, containers partly inside cut in turn, the others dropped."""
+    """A laid-out view crossing the edge of the rows ``top`` to ``bottom`` a list shows, cut to them as the list
+    shows it: drawn where it lies (``whole``) but clipped to the list (ViewGroup's ``clipChildren`` and
+    ``clipToPadding``), its ``bounds`` the part inside (``View.getBoundsOnScreen`` with ``clipToParent``, what
+    uiautomator's ``AccessibilityNodeInfoHelper.getVisibleBoundsInScreen`` dumps); its descendants wholly inside
+    kept as they are, those crossing the edge cut in turn, those wholly outside dropped (``View.isVisibleToUser``
+    is false for them: ``AccessibilityNodeInfoDumper.dumpNodeRec`` skips them)."""
     x1, y1, x2, y2 = view.bounds
+    if view.whole is None:  # cut by an inner list already: it keeps where all of it lies
+        view.whole = view.bounds
     view.bounds = (x1, max(y1, top), x2, min(y2, bottom))
+    if not view.children:
+        return
     kept = []
     for child in view.children:
         child_top, child_bottom = child.bounds[1], child.bounds[3]
         if top <= child_top and child_bottom <= bottom:
             kept.append(child)
-        elif child.children and child_top < bottom and child_bottom > top:
+        elif child_top < bottom and child_bottom > top:
             _cut(child, top, bottom)
             kept.append(child)
     view.children = kept
@@ -418,9 +426,9 @@ def _cut(view: View, top: int, bottom: int) -> None:
 def rows_shown(count: int, row_height: int, spacing: int, offset: int, bound: int) -> range:
     """The rows a list of ``count`` rows ``row_height`` px tall and ``spacing`` apart can show, wholly or in part,
     when its ``scroll_offset`` is ``offset`` and it is at most ``bound`` px tall, whatever its height (``_layout_list``
-    clamps the offset to the content's end and keeps only the rows inside the list). The other rows are neither drawn
-    nor dumped: an empty view of their height may stand in for each, as a RecyclerView binds only the items it
-    shows."""
+    clamps the offset to the content's end and keeps the rows with a part inside the list). The other rows are
+    neither drawn nor dumped: an empty view of their height may stand in for each, as a RecyclerView binds only the
+    items it shows."""
     pitch = row_height + spacing
     top = max(offset, 0)
     lowest = min(top, max(count * pitch - spacing - bound, 0))  # the least the offset can be clamped to
@@ -439,30 +447,22 @@ def bound_rows(make: Callable[[int], View], count: int, row_height: int, spacing
 
 
 def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
-    """Stack items, scroll by ``scroll_offset`` (clamped) and keep only the items wholly inside the list; an item
-    taller than the list is kept while it shows: one without children of its own (a long text in a ScrollView)
-    clipped to the list (``View.clipped_top``), a container (a form in a ScrollView on a short screen) cut to it
-    (``_cut``). In a ``ScrollView`` (one laid-out content view, whose every descendant on screen is drawn and
-    dumped) a container partly inside is cut to it whatever its height: a block of a form (a grid of category
-    chips) half scrolled in shows its part."""
+    """Stack items, scroll by ``scroll_offset`` (clamped) and keep the items with a part inside the list, as a
+    RecyclerView, a ListView or a ScrollView draws every child that intersects it, clipped to it: an item wholly
+    inside as it is, one crossing the list's top or bottom edge (a row half scrolled in, a long text or a form
+    taller than the list) cut to the list (``_cut``); the items wholly outside are neither laid out, drawn nor
+    dumped."""
     heights = [measure_height(child, width, memo) for child in view.children]
     content = sum(heights) + view.spacing * max(len(heights) - 1, 0)
     view.scroll_max = max(0, content - height)
     view.scroll_offset = min(max(0, view.scroll_offset), view.scroll_max)
-    top, visible = y - view.scroll_offset, []
-    scroll_view = view.class_name == SCROLL_VIEW
+    top, bottom, visible = y - view.scroll_offset, y + height, []
     for child, child_h in zip(view.children, heights):
-        if top >= y and top + child_h <= y + height:
+        inside = y <= top and top + child_h <= bottom
+        if inside or top < bottom and top + child_h > y:
             _layout(child, x, top, width, child_h, memo)
-            visible.append(child)
-        elif child_h > height and not child.children and top < y + height and top + child_h > y:
-            _layout(child, x, top, width, child_h, memo)
-            x1, y1, x2, y2 = child.bounds
-            child.clipped_top, child.bounds = y - y1 if y1 < y else 0, (x1, max(y1, y), x2, min(y2, y + height))
-            visible.append(child)
-        elif (child_h > height or scroll_view and child.children) and top < y + height and top + child_h > y:
-            _layout(child, x, top, width, child_h, memo)
-            _cut(child, y, y + height)
+            if not inside:
+                _cut(child, y, bottom)
             visible.append(child)
         top += child_h + view.spacing
     view.children = visible

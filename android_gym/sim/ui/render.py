@@ -230,7 +230,7 @@ def dimmed(color: Color) -> Color:
 #: the selection's text measures (a field's outline, label and start icon's room, how a text wraps and lines up).
 _DRAWN = attrgetter("text", "hint", "content_desc", "checked", "focused", "enabled", "text_color", "button_tint",
                     "button_tint_off", "box_at_end", "bold", "padding", "corner", "corners", "multiline", "selection",
-                    "progress", "key", "clipped_top", "outlined", "underline", "label_size", "value", "indent",
+                    "progress", "key", "whole", "outlined", "underline", "label_size", "value", "indent",
                     "gravity", "single_line", "max_lines")
 
 
@@ -437,11 +437,33 @@ class Renderer:
             for view, reach in painting[grounded:]:
                 if reach[1] < strip_bottom and reach[3] > strip_top:
                     self._inking = _inks_only(view)
-                    self._draw_view(view)
+                    if view.whole is None:
+                        self._draw_view(view)
+                    else:
+                        self._draw_cut(view)
                     self._note_below(view, reach)
             self._inking = False
             self._scratch = self._canvas  # dimming it whole may have made a new one
             pack_into(self._canvas, frame[strip_top:strip_bottom, x1:x2])
+
+    def _draw_cut(self, view: View) -> None:
+        """Draw a view a list cuts (``View.whole``): all of it where it lies, then the canvas outside its ``bounds``
+        at the edges they were cut at put back as it was (Canvas ``clipRect`` to the list, as ViewGroup's
+        ``clipChildren`` draws a child half scrolled out)."""
+        whole = object.__new__(View)
+        whole.__dict__.update(view.__dict__)
+        whole.bounds, whole.whole = view.whole, None
+        across, down = self._reach(view.kind, view.text_size, view.elevation)
+        left, top, right, bottom = self._local(whole)
+        x1, y1, x2, y2 = self._local(view)
+        width, height = self._canvas.width, self._band[1]
+        left, right = (0, width) if across is None else (max(left - across, 0), min(right + across, width))
+        outside = [(left, max(top - down, 0), right, min(y1, height)) if y1 > top else None,
+                   (left, max(y2, 0), right, min(bottom + down, height)) if y2 < bottom else None]
+        kept = [(box, self._canvas.crop(box)) for box in outside if box and box[1] < box[3] and left < right]
+        self._draw_view(whole)
+        for box, pixels in kept:
+            self._canvas.paste(pixels, box)
 
     def _start_canvas(self, size: tuple[int, int], ground: Color) -> None:
         """Start drawing a strip of ``size`` px (at most ``_STRIP_ROWS`` tall, at most the screen's width) on the

@@ -97,9 +97,9 @@ def text_top(view: View) -> int:
     outlined field's lines are centred in it (an EditText's ``gravity`` is ``center_vertical``) when its least
     height makes it taller than they need; a field of fixed height keeps them at its top (Pro Expense's note,
     ``android:gravity="top"``)."""
-    top = view.bounds[1] + view.padding - view.clipped_top
+    _, y1, _, y2 = view.whole or view.bounds
+    top = y1 + view.padding
     if view.outlined and view.height is None:
-        _, y1, _, y2 = view.bounds
         spare = y2 - y1 - 2 * view.padding - len(text_lines(view)) * line_height(view.text_size)
         top += max(spare, 0) // 2
     return top

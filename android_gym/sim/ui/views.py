@@ -109,8 +109,10 @@ class View:
     names those pixels (a path and modification time), so the renderer redraws when the picture changes; a picture
     that costs to make (a web page's screenshot, a decoded photo) may be given as a function that makes it, called
     only when the view is drawn (a function that returns ``None``, a file that fails to decode, draws nothing).
-    ``clipped_top`` is set by the layout on a list item taller than its list (a long note's EditText in a
-    ScrollView): its ``bounds`` are the visible part and that many px of it lie above them, scrolled off.
+    ``whole`` is set by the layout on a view that lies partly inside a list (a row half scrolled in at the list's
+    top or bottom edge, a long note's EditText in a ScrollView, and their descendants crossing the edge): its
+    ``bounds`` are then the part the list shows (what the dump writes and a touch hits) and ``whole`` the bounds
+    of all of it, where it is drawn, clipped to ``bounds`` at the edges they were cut at.
     ``virtual`` marks a node of an ``AccessibilityNodeProvider`` (a web page's content inside a WebView): it is
     dumped for accessibility but drawn and touched only through its host view; a ``web`` view places its virtual
     descendants, whose ``bounds`` the app gives relative to the web view's top-left corner.
@@ -195,7 +197,7 @@ class View:
     scroll_offset: int = 0
     #: Set by the layout on a list: the furthest it scrolls (its items' height less its own, at least 0).
     scroll_max: int = 0
-    clipped_top: int = 0
+    whole: tuple[int, int, int, int] | None = None
     bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     def __init__(self, **props: Any) -> None:
@@ -451,7 +453,8 @@ def divided(item: View, color: Color) -> View:
 
 
 def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:
-    """A RecyclerView: a vertical list that scrolls; only items inside its bounds are kept."""
+    """A RecyclerView: a vertical list that scrolls; the items with a part inside its bounds are kept, those
+    crossing its edges cut to it (``layout._cut``)."""
     return View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", children=list(children),
                 key=key, scroll_offset=scroll_offset, scrollable=True, focusable=True, **props)
 
