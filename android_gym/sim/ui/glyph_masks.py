@@ -47,19 +47,58 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
     x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
     x1 = max(x + mask.shape[1] for mask, x, _ in placed)
     y1 = max(y + mask.shape[0] for mask, _, y in placed)
-    canvas = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
-    inked_to = x0  # the glyphs so far ink nothing right of this column
+    placed = [(mask, x - x0, y - y0) for mask, x, y in placed]
+    canvas = _in_two_layers(placed, (y1 - y0, x1 - x0))
+    if canvas is None:
+        canvas = _in_turn(placed, (y1 - y0, x1 - x0))
+    return Image.fromarray(canvas, "L"), (x0, y0)
+
+
+def _screen(under: np.ndarray, over: np.ndarray) -> np.ndarray:
+    """Coverage ``over`` added to ``under`` as Pillow adds overlapping glyphs: ``a + b - a * b / 255``, rounded."""
+    wide = under.astype(np.uint16)  # 255 * 255 + 127 fits
+    return (wide + over - (wide * over + 127) // 255).astype(np.uint8)
+
+
+def _in_turn(placed: list[tuple[np.ndarray, int, int]], shape: tuple[int, int]) -> np.ndarray:
+    """The glyphs (mask, left, top in the canvas) blended into a canvas of ``shape`` one after the other."""
+    canvas = np.zeros(shape, dtype=np.uint8)
+    inked_to = 0  # the glyphs so far ink nothing right of this column
     for mask, x, y in placed:
         height, width = mask.shape
-        region = canvas[y - y0:y - y0 + height, x - x0:x - x0 + width]
+        region = canvas[y:y + height, x:x + width]
         if x < inked_to and region.any():  # over the glyphs before it: screen blend
-            under = region.astype(np.uint16)  # 255 * 255 + 127 fits
-            region[...] = under + mask - (under * mask + 127) // 255
+            region[...] = _screen(region, mask)
         else:
             region[...] = mask
         if x + width > inked_to:
             inked_to = x + width
-    return Image.fromarray(canvas, "L"), (x0, y0)
+    return canvas
+
+
+def _in_two_layers(placed: list[tuple[np.ndarray, int, int]], shape: tuple[int, int]) -> np.ndarray | None:
+    """``_in_turn``'s canvas made with one blend instead of one per overlap, or ``None`` when that cannot be: each
+    glyph is copied into the first of two layers whose glyphs all end left of it, then the columns of the second
+    layer's glyphs are blended into the first. No pixel is then under more than two glyphs, and blending two
+    coverages gives the same in either order, so it is the canvas ``_in_turn`` makes; a glyph that fits neither
+    layer (three glyphs over one column) gives ``None``."""
+    canvas, over = np.zeros(shape, dtype=np.uint8), None
+    ends, start = [0, 0], 0  # where each layer's glyphs end; where the second layer's first glyph starts
+    for mask, x, y in placed:
+        height, width = mask.shape
+        if x >= ends[0]:
+            canvas[y:y + height, x:x + width] = mask
+            ends[0] = x + width  # (the glyphs before it end left of it)
+            continue
+        if x < ends[1]:
+            return None
+        if over is None:
+            over, start = np.zeros(shape, dtype=np.uint8), x
+        over[y:y + height, x:x + width] = mask
+        ends[1] = x + width
+    if over is not None:
+        canvas[:, start:ends[1]] = _screen(canvas[:, start:ends[1]], over[:, start:ends[1]])
+    return canvas
 
 
 @lru_cache(maxsize=4096)
