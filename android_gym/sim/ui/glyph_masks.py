@@ -76,28 +76,34 @@ def _in_turn(placed: list[tuple[np.ndarray, int, int]], shape: tuple[int, int]) 
     return canvas
 
 
+#: Columns between two glyphs of ``_in_two_layers``' second layer below which they are blended in one go (one blend
+#: costs about as much as blending that many more columns of a line).
+_BLEND_GAP = 32
+
+
 def _in_two_layers(placed: list[tuple[np.ndarray, int, int]], shape: tuple[int, int]) -> np.ndarray | None:
-    """``_in_turn``'s canvas made with one blend instead of one per overlap, or ``None`` when that cannot be: each
+    """``_in_turn``'s canvas made with a few blends instead of one per overlap, or ``None`` when that cannot be: each
     glyph is copied into the first of two layers whose glyphs all end left of it, then the columns of the second
-    layer's glyphs are blended into the first. No pixel is then under more than two glyphs, and blending two
-    coverages gives the same in either order, so it is the canvas ``_in_turn`` makes; a glyph that fits neither
-    layer (three glyphs over one column) gives ``None``."""
-    canvas, over = np.zeros(shape, dtype=np.uint8), None
-    ends, start = [0, 0], 0  # where each layer's glyphs end; where the second layer's first glyph starts
+    layer's glyphs (runs of them less than ``_BLEND_GAP`` apart) are blended into the first. No pixel is then under
+    more than two glyphs, and blending two coverages gives the same in either order, so it is the canvas
+    ``_in_turn`` makes; a glyph that fits neither layer (three glyphs over one column) gives ``None``."""
+    canvas, over = np.zeros(shape, dtype=np.uint8), np.zeros(shape, dtype=np.uint8)
+    inked_to, runs = 0, []  # where the first layer's glyphs end; the second layer's runs of columns [start, end)
     for mask, x, y in placed:
         height, width = mask.shape
-        if x >= ends[0]:
+        if x >= inked_to:
             canvas[y:y + height, x:x + width] = mask
-            ends[0] = x + width  # (the glyphs before it end left of it)
-            continue
-        if x < ends[1]:
+            inked_to = x + width  # (the glyphs before it end left of it)
+        elif runs and x < runs[-1][1]:
             return None
-        if over is None:
-            over, start = np.zeros(shape, dtype=np.uint8), x
-        over[y:y + height, x:x + width] = mask
-        ends[1] = x + width
-    if over is not None:
-        canvas[:, start:ends[1]] = _screen(canvas[:, start:ends[1]], over[:, start:ends[1]])
+        else:
+            over[y:y + height, x:x + width] = mask
+            if runs and x - runs[-1][1] < _BLEND_GAP:
+                runs[-1][1] = x + width
+            else:
+                runs.append([x, x + width])
+    for start, end in runs:
+        canvas[:, start:end] = _screen(canvas[:, start:end], over[:, start:end])
     return canvas
 
 
