@@ -47,10 +47,11 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
     x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
     x1 = max(x + mask.shape[1] for mask, x, _ in placed)
     y1 = max(y + mask.shape[0] for mask, _, y in placed)
-    placed = [(mask, x - x0, y - y0) for mask, x, y in placed]
-    canvas = _in_two_layers(placed, (y1 - y0, x1 - x0))
+    # Outlined glyphs overlap their neighbours' ink: they go through two layers, blended a few times instead of once
+    # per glyph. Plain ones seldom touch: they are copied in turn, looking for ink only where boxes overlap.
+    canvas = _in_two_layers(placed, (x0, y0), (y1 - y0, x1 - x0)) if stroke else None
     if canvas is None:
-        canvas = _in_turn(placed, (y1 - y0, x1 - x0))
+        canvas = _in_turn(placed, (x0, y0), (y1 - y0, x1 - x0))
     return Image.fromarray(canvas, "L"), (x0, y0)
 
 
@@ -60,13 +61,15 @@ def _screen(under: np.ndarray, over: np.ndarray) -> np.ndarray:
     return (wide + over - (wide * over + 127) // 255).astype(np.uint8)
 
 
-def _in_turn(placed: list[tuple[np.ndarray, int, int]], shape: tuple[int, int]) -> np.ndarray:
-    """The glyphs (mask, left, top in the canvas) blended into a canvas of ``shape`` one after the other."""
-    canvas = np.zeros(shape, dtype=np.uint8)
-    inked_to = 0  # the glyphs so far ink nothing right of this column
+def _in_turn(placed: list[tuple[np.ndarray, int, int]], origin: tuple[int, int],
+             shape: tuple[int, int]) -> np.ndarray:
+    """The glyphs (mask, left, top) blended one after the other into a canvas of ``shape`` whose top left is at
+    ``origin``."""
+    (x0, y0), canvas = origin, np.zeros(shape, dtype=np.uint8)
+    inked_to = x0  # the glyphs so far ink nothing right of this column
     for mask, x, y in placed:
         height, width = mask.shape
-        region = canvas[y:y + height, x:x + width]
+        region = canvas[y - y0:y - y0 + height, x - x0:x - x0 + width]
         if x < inked_to and region.any():  # over the glyphs before it: screen blend
             region[...] = _screen(region, mask)
         else:
@@ -81,29 +84,33 @@ def _in_turn(placed: list[tuple[np.ndarray, int, int]], shape: tuple[int, int]) 
 _BLEND_GAP = 32
 
 
-def _in_two_layers(placed: list[tuple[np.ndarray, int, int]], shape: tuple[int, int]) -> np.ndarray | None:
+def _in_two_layers(placed: list[tuple[np.ndarray, int, int]], origin: tuple[int, int],
+                   shape: tuple[int, int]) -> np.ndarray | None:
     """``_in_turn``'s canvas made with a few blends instead of one per overlap, or ``None`` when that cannot be: each
     glyph is copied into the first of two layers whose glyphs all end left of it, then the columns of the second
     layer's glyphs (runs of them less than ``_BLEND_GAP`` apart) are blended into the first. No pixel is then under
     more than two glyphs, and blending two coverages gives the same in either order, so it is the canvas
     ``_in_turn`` makes; a glyph that fits neither layer (three glyphs over one column) gives ``None``."""
-    canvas, over = np.zeros(shape, dtype=np.uint8), np.zeros(shape, dtype=np.uint8)
-    inked_to, runs = 0, []  # where the first layer's glyphs end; the second layer's runs of columns [start, end)
+    (x0, y0), canvas, over = origin, np.zeros(shape, dtype=np.uint8), None
+    inked_to, runs = x0, []  # where the first layer's glyphs end; the second layer's runs of columns [start, end)
     for mask, x, y in placed:
         height, width = mask.shape
         if x >= inked_to:
-            canvas[y:y + height, x:x + width] = mask
+            canvas[y - y0:y - y0 + height, x - x0:x - x0 + width] = mask
             inked_to = x + width  # (the glyphs before it end left of it)
-        elif runs and x < runs[-1][1]:
+            continue
+        if runs and x < runs[-1][1]:
             return None
+        if over is None:
+            over = np.zeros(shape, dtype=np.uint8)
+        over[y - y0:y - y0 + height, x - x0:x - x0 + width] = mask
+        if runs and x - runs[-1][1] < _BLEND_GAP:
+            runs[-1][1] = x + width
         else:
-            over[y:y + height, x:x + width] = mask
-            if runs and x - runs[-1][1] < _BLEND_GAP:
-                runs[-1][1] = x + width
-            else:
-                runs.append([x, x + width])
+            runs.append([x, x + width])
     for start, end in runs:
-        canvas[:, start:end] = _screen(canvas[:, start:end], over[:, start:end])
+        columns = slice(start - x0, end - x0)
+        canvas[:, columns] = _screen(canvas[:, columns], over[:, columns])
     return canvas
 
 
