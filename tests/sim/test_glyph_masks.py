@@ -30,12 +30,15 @@ def test_a_drawn_line_is_what_pillow_draws(size):
         assert drawn.tobytes() == expected.tobytes(), line
 
 
-@pytest.mark.parametrize("message", ["aB3dE5fG7h", "Alejandro", "jqgy WAV", "ffirvy"])
-def test_an_outlined_line_is_what_pillow_draws_with_a_stroke(message):
+# An outline of 1 px makes neighbours overlap (blended as two layers); "fjj" and "f,f" outlined 3 px put three glyphs
+# over one column (blended one after the other)
+@pytest.mark.parametrize(("message", "stroke"), [("aB3dE5fG7h", 1), ("Alejandro", 1), ("jqgy WAV", 1),
+                                                 ("ffirvy", 1), ("fjj", 3), ("f,f", 3), ("Traffic jam, fjord", 3)])
+def test_an_outlined_line_is_what_pillow_draws_with_a_stroke(message, stroke):
     expected = Image.new("L", (320, 240))
-    ImageDraw.Draw(expected).text((50, 120), message, fill=255, font=font(32), anchor="ls", stroke_width=1,
+    ImageDraw.Draw(expected).text((50, 120), message, fill=255, font=font(32), anchor="ls", stroke_width=stroke,
                                   stroke_fill=255)
-    mask, (left, top) = line_mask(message, 32, stroke=1)
+    mask, (left, top) = line_mask(message, 32, stroke=stroke)
     drawn = Image.new("L", (320, 240))
     drawn.paste(mask, (50 + left, 120 + top))
     assert drawn.tobytes() == expected.tobytes()

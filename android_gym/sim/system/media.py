@@ -58,9 +58,14 @@ _NOISE_PICTURES, _NOISE_SEED = 8, 0  # the noise pictures frames take their rows
 _UND = (0x15 << 10) | (0x0E << 5) | 0x04  # ISO 639-2 "und" packed in three 5-bit letters
 
 
+def _box_header(kind: bytes, payload_size: int) -> bytes:
+    """A box's header: 32-bit size, four-character type."""
+    return struct.pack(">I4s", 8 + payload_size, kind)
+
+
 def _box(kind: bytes, payload: bytes) -> bytes:
-    """One box: 32-bit size, four-character type, payload."""
-    return struct.pack(">I4s", 8 + len(payload), kind) + payload
+    """One box: its header, then the payload."""
+    return _box_header(kind, len(payload)) + payload
 
 
 def _ftyp() -> bytes:
@@ -189,10 +194,10 @@ def mjpeg_mp4(frames: Sequence[tuple[bytes, int]], size: tuple[int, int], create
         raise ValueError("a video needs at least one frame")
     head = _ftyp()
     durations, sizes = [duration for _, duration in frames], [len(jpeg) for jpeg, _ in frames]
-    mdat = _box(b"mdat", b"".join(jpeg for jpeg, _ in frames))
     moov = _box(b"moov", _mvhd(sum(durations), created, next_track=2)
                 + _trak(size, durations, sizes, len(head) + 8, created))
-    return head + mdat + moov
+    # One join, the frames copied once: each copy of a file this big is a new allocation, paid in page faults
+    return b"".join((head, _box_header(b"mdat", sum(sizes)), *(jpeg for jpeg, _ in frames), moov))
 
 
 @dataclass(frozen=True)
