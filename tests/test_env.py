@@ -346,6 +346,27 @@ def test_the_score_is_read_again_only_when_what_the_check_read_may_have_changed(
     assert len(reads) == 5
 
 
+
+def test_a_check_that_reads_only_settings_is_read_again_only_when_they_changed(monkeypatch):
+    """A setting read through ``state.settings_get`` is noted on the simulated phone (``SimDevice.setting``), not
+    asked of the shell: the Wi-Fi task's check is not run again while ``global wifi_on`` reads the same."""
+    env = gym.make("AndroidWorld/SystemWifiTurnOff-v0", pixels=False)
+    try:
+        env.reset(seed=0)
+        task, device = env.unwrapped.task, env.unwrapped.device
+        reads = []
+        check = task.is_successful
+        monkeypatch.setattr(task, "is_successful", lambda dev: reads.append(dev) or check(dev))
+        env.step(Action(ActionType.OPEN_APP, app_name="Settings"))
+        env.step(Action(ActionType.NAVIGATE_HOME))
+        device.shell("settings put global wifi_on 1")  # the value it has
+        assert reads == []
+        device.shell("settings put global wifi_on 0")
+        *_, reward, terminated, _, info = env.step(Action(ActionType.WAIT))
+        assert len(reads) == 1 and info["score"] == 1.0 and terminated
+    finally:
+        env.close()
+
 def test_dict_actions_from_the_space(make_env):
     env = make_env(pixels=False)
     obs, info = env.reset(seed=0)

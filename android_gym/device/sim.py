@@ -14,6 +14,7 @@ import numpy as np
 from android_gym.errors import DeviceError, RemoteFileNotFoundError
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands.dumpsys import focused_window
+from android_gym.sim.system.settings import NAMESPACES
 from android_gym.sim.ui.hierarchy import Node, parsed_value
 from android_gym.ui import BoundingBox, UIElement, frozen
 
@@ -163,6 +164,21 @@ class SimDevice:
         if self._reads is not None:
             self._reads.note(self.focused_activity, focused)
         return focused
+
+    def setting(self, namespace: str, key: str) -> str | None:
+        """What ``settings get NAMESPACE KEY`` prints, without its line end (``null`` for a missing key), read from
+        the phone's settings without running the command (``state.settings_get``'s short cut on the simulated
+        phone); ``None`` when the command would not get a value (an unknown namespace, ``--user`` for a key)."""
+        self._check_open()
+        encode_utf8(namespace, "settings namespace")
+        encode_utf8(key, "settings key")
+        if namespace.lower() not in NAMESPACES or key == "--user":
+            return None
+        value = self.phone.settings.get(namespace.lower(), key)
+        printed = "null" if value is None else value
+        if self._reads is not None:
+            self._reads.note(functools.partial(self.setting, namespace, key), printed)
+        return printed
 
     def tap(self, x: int, y: int) -> None:
         """Tap at pixel coordinates."""

@@ -111,8 +111,13 @@ def receive_texts(device: Device, texts: Iterable[tuple[str, str]]) -> None:
 
 
 def settings_get(device: Device, namespace: str, key: str) -> str | None:
-    """``settings get``; ``None`` for a missing key."""
-    value = device.shell(f"settings get {shlex.quote(namespace)} {shlex.quote(key)}").output.strip()
+    """``settings get``; ``None`` for a missing key. The simulated phone tells what the command prints without
+    running it (``SimDevice.setting``, which a task's check notes)."""
+    setting = getattr(device, "setting", None)
+    printed = setting(namespace, key) if setting is not None else None
+    if printed is None:
+        printed = device.shell(f"settings get {shlex.quote(namespace)} {shlex.quote(key)}").output
+    value = printed.strip()
     return None if value == "null" else value
 
 
