@@ -15,6 +15,7 @@ from typing import Any
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError, TaskSetupError
 from android_gym.sim.system.prefs import PrefValue, parse_shared_prefs, shared_prefs_xml
+from android_gym.ui import UIElement, parse_ui_dump
 
 from .base import Device
 from .local_db import local_database
@@ -139,6 +140,16 @@ def _focus(device: Device) -> tuple[str, str] | None:
     if match is None:
         match = _RESUMED.search(device.shell("dumpsys activity activities").output)
     return (match.group(1), match.group(2)) if match else None
+
+
+def ui_elements(device: Device) -> list[UIElement]:
+    """The elements of the device's UI dump (``parse_ui_dump``, which raises ``ValueError`` for an unreadable one); the
+    simulated phone gives them from the views it wrote the dump from, without parsing it (``SimDevice.ui_elements``,
+    the env's short cut)."""
+    xml = device.ui_dump()
+    from_views = getattr(device, "ui_elements", None)
+    elements = from_views(xml) if from_views is not None else None
+    return list(elements) if elements is not None else parse_ui_dump(xml)
 
 
 def foreground_package(device: Device) -> str | None:
