@@ -367,6 +367,28 @@ def test_a_check_that_reads_only_settings_is_read_again_only_when_they_changed(m
     finally:
         env.close()
 
+
+def test_a_check_that_reads_a_folder_tree_is_read_again_only_when_the_tree_changed(monkeypatch):
+    """Markor's check reads its notes folder with ``find`` and ``md5sum`` (``files.tree_snapshot``), which the
+    simulated phone notes by the folder's tree version (``SimDevice.tree_read``): a step that changed nothing there
+    costs no check."""
+    env = gym.make("AndroidWorld/MarkorCreateNote-v0", pixels=False)
+    try:
+        env.reset(seed=0)
+        task, device = env.unwrapped.task, env.unwrapped.device
+        reads = []
+        check = task.is_successful
+        monkeypatch.setattr(task, "is_successful", lambda dev: reads.append(dev) or check(dev))
+        env.step(Action(ActionType.OPEN_APP, app_name="Settings"))
+        device.push(b"x", "/sdcard/Download/x.txt")  # not in the notebook
+        env.step(Action(ActionType.NAVIGATE_HOME))
+        assert reads == []
+        device.push(task.params["text"].encode(), f"/sdcard/Documents/Markor/{task.params['file_name']}")
+        *_, info = env.step(Action(ActionType.WAIT))
+        assert len(reads) == 1 and info["score"] == 1.0
+    finally:
+        env.close()
+
 def test_dict_actions_from_the_space(make_env):
     env = make_env(pixels=False)
     obs, info = env.reset(seed=0)
