@@ -93,7 +93,7 @@ def edit_shared_prefs(device: Device, path: str, puts: dict[str, PrefValue | Non
 
 def list_dir(device: Device, path: str) -> list[str]:
     """Entry names of a device directory; raises ``RemoteFileNotFoundError`` if it does not exist."""
-    result = device.shell(f"ls -1 {shlex.quote(path)}")
+    result = shell_read(device, f"ls -1 {shlex.quote(path)}", tree=path)
     if not result.ok:
         raise RemoteFileNotFoundError(f"{path}: {result.output.strip()}")
     return [line for line in result.output.splitlines() if line]

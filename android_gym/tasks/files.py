@@ -71,7 +71,9 @@ def list_files(device: Device, directory: str, missing_ok: bool = False) -> list
             return []
         raise TaskSetupError(f"{directory} is not a directory on the device")
     files = []
-    for line in _run(device, f"ls {shlex.quote(directory)} -ll -au", reads_only=True).splitlines():
+    # the lines read (the files') show nothing from outside the folder's tree (``..`` is left out)
+    listing = _run(device, f"ls {shlex.quote(directory)} -ll -au", reads_only=True, tree=directory)
+    for line in listing.splitlines():
         if not line.startswith("-"):
             continue
         parts = line.split(None, 8)
