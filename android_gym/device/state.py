@@ -206,11 +206,12 @@ def _content_value(value: str) -> str | None:
 
 
 def content_query(device: Device, uri: str, projection: Sequence[str] = (), where: str | None = None,
-                  sort: str | None = None) -> list[dict[str, str | None]]:
+                  sort: str | None = None, tree: str | None = None) -> list[dict[str, str | None]]:
     """Rows of ``content query`` as dicts of strings (``NULL`` → ``None``): ``content_rows`` of the output of
-    ``content_query_command``."""
+    ``content_query_command``. ``tree``: the folder of the provider's databases, when the rows come from nothing
+    else (``reads.shell_read``)."""
     command = content_query_command(uri, projection, where, sort)
-    return content_rows(shell_read(device, command).output, command, projection)
+    return content_rows(shell_read(device, command, tree).output, command, projection)
 
 
 def content_query_command(uri: str, projection: Sequence[str] = (), where: str | None = None,

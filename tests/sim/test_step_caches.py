@@ -25,12 +25,13 @@ from android_gym.ui import parse_ui_dump
 
 class _FreshDevice(SimDevice):
     """Every look at the screen builds the frame afresh; the env parses the dump (no elements from the views), the
-    foreground app is read from ``dumpsys window``, and the task's check runs after every step that reached the
-    phone (nothing notes what it read)."""
+    foreground app is read from ``dumpsys window``, settings and folders through the shell, and the task's check runs
+    after every step that reached the phone (nothing notes what it read)."""
 
     ui_elements = None
     focused_activity = None
     setting = None
+    tree_read = None
     noting = None
 
     def ui_dump(self) -> str:
@@ -67,7 +68,8 @@ def _run(device: SimDevice, task: str, steps: int, seed: int, chrome: bool = Fal
 
 # The walk in Pro Expense goes to Chrome too (in the others it would cost most of their time).
 @pytest.mark.parametrize(("task", "chrome"), [("SendSms", False), ("ExpenseDeleteMultiple2", True),
-                                              ("MarkorCreateNote", False), ("SystemWifiTurnOffVerifyReport", False)])
+                                              ("MarkorCreateNote", False), ("SystemWifiTurnOffVerifyReport", False),
+                                              ("ContactsAddContact", False)])
 def test_cached_and_fresh_steps_see_the_same(task: str, chrome: bool) -> None:
     cached = _run(SimDevice(), task, steps=250, seed=5, chrome=chrome)
     assert len({tree for tree, *_ in cached}) > 10  # the run went through many screens
