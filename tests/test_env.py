@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import shlex
 import warnings
 
 import gymnasium as gym
@@ -347,43 +348,29 @@ def test_the_score_is_read_again_only_when_what_the_check_read_may_have_changed(
 
 
 
-def test_a_check_that_reads_only_settings_is_read_again_only_when_they_changed(monkeypatch):
-    """A setting read through ``state.settings_get`` is noted on the simulated phone (``SimDevice.setting``), not
-    asked of the shell: the Wi-Fi task's check is not run again while ``global wifi_on`` reads the same."""
-    env = gym.make("AndroidWorld/SystemWifiTurnOff-v0", pixels=False)
+
+@pytest.mark.parametrize(("task", "elsewhere", "write"), [
+    ("SystemWifiTurnOff", "settings put global wifi_on 1", lambda params: "settings put global wifi_on 0"),
+    ("MarkorCreateNote", "echo x > /sdcard/Download/x.txt",
+     lambda params: f"echo {shlex.quote(params['text'])} > /sdcard/Documents/Markor/{params['file_name']}"),
+])
+def test_a_check_of_settings_or_a_folder_is_read_again_only_when_they_changed(monkeypatch, task, elsewhere, write):
+    """A setting read through ``state.settings_get`` (``SimDevice.setting``) and a folder read with ``find`` and
+    ``md5sum`` (``files.tree_snapshot``: ``SimDevice.tree_read``, by the folder's tree version) are noted on the
+    simulated phone, not asked of the shell: the Wi-Fi task's and Markor's checks are not run again after steps (and a
+    write of the value Wi-Fi has, a file outside the notebook) that left them as they were."""
+    env = gym.make(f"AndroidWorld/{task}-v0", pixels=False)
     try:
         env.reset(seed=0)
-        task, device = env.unwrapped.task, env.unwrapped.device
+        checked, device = env.unwrapped.task, env.unwrapped.device
         reads = []
-        check = task.is_successful
-        monkeypatch.setattr(task, "is_successful", lambda dev: reads.append(dev) or check(dev))
+        check = checked.is_successful
+        monkeypatch.setattr(checked, "is_successful", lambda dev: reads.append(dev) or check(dev))
         env.step(Action(ActionType.OPEN_APP, app_name="Settings"))
-        env.step(Action(ActionType.NAVIGATE_HOME))
-        device.shell("settings put global wifi_on 1")  # the value it has
-        assert reads == []
-        device.shell("settings put global wifi_on 0")
-        *_, reward, terminated, _, info = env.step(Action(ActionType.WAIT))
-        assert len(reads) == 1 and info["score"] == 1.0 and terminated
-    finally:
-        env.close()
-
-
-def test_a_check_that_reads_a_folder_tree_is_read_again_only_when_the_tree_changed(monkeypatch):
-    """Markor's check reads its notes folder with ``find`` and ``md5sum`` (``files.tree_snapshot``), which the
-    simulated phone notes by the folder's tree version (``SimDevice.tree_read``): a step that changed nothing there
-    costs no check."""
-    env = gym.make("AndroidWorld/MarkorCreateNote-v0", pixels=False)
-    try:
-        env.reset(seed=0)
-        task, device = env.unwrapped.task, env.unwrapped.device
-        reads = []
-        check = task.is_successful
-        monkeypatch.setattr(task, "is_successful", lambda dev: reads.append(dev) or check(dev))
-        env.step(Action(ActionType.OPEN_APP, app_name="Settings"))
-        device.push(b"x", "/sdcard/Download/x.txt")  # not in the notebook
+        assert device.shell(elsewhere).exit_code == 0
         env.step(Action(ActionType.NAVIGATE_HOME))
         assert reads == []
-        device.push(task.params["text"].encode(), f"/sdcard/Documents/Markor/{task.params['file_name']}")
+        assert device.shell(write(checked.params)).exit_code == 0
         *_, info = env.step(Action(ActionType.WAIT))
         assert len(reads) == 1 and info["score"] == 1.0
     finally:
