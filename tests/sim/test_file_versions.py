@@ -229,3 +229,13 @@ def test_a_tree_version_stays_while_the_tree_is_read_and_others_are_written(devi
                  f"sqlite3 {EXPENSES} \"{INSERT}\""):
         shell(phone, line)()
     assert phone.fs.tree_version("/sdcard/Documents") == before
+
+
+def test_a_tree_forgotten_among_many_counts_as_changed_once(device):
+    phone = device.phone
+    first = phone.fs.tree_version("/sdcard/Documents")
+    assert phone.fs.tree_version("/sdcard/Documents") == first
+    for index in range(file_versions._TREES_KEPT):
+        phone.fs.tree_version(f"/sdcard/Tree{index}")
+    again = phone.fs.tree_version("/sdcard/Documents")
+    assert again != first and phone.fs.tree_version("/sdcard/Documents") == again

@@ -36,6 +36,8 @@ _MASK = _BYTES | flags.ATTRIB | flags.ONLYDIR | flags.DONT_FOLLOW
 _NEW_DIRECTORY = flags.CREATE | flags.MOVED_TO
 #: How many paths' chains of directories a tree keeps.
 _CHAINS_KEPT = 1024
+#: How many directories' tree versions are kept (each event is matched against every one).
+_TREES_KEPT = 32
 _ZEROS = itertools.repeat(0)  # the version of a path no event was seen on
 _READ_SIZE = 1 << 16
 _TREES: weakref.WeakSet[FileVersions] = weakref.WeakSet()  # every tree watched in this process
@@ -103,6 +105,8 @@ class FileVersions:
         with self._lock:
             self._read_events()
             if host not in self._trees:
+                if len(self._trees) >= _TREES_KEPT:  # the trees forgotten count as changed when asked again
+                    self._trees.clear()
                 self._events += 1
                 self._trees[host] = self._events
             return max(self._trees[host], self._version(host))
