@@ -29,7 +29,7 @@ from android_gym.sim.apps.deskclock import PACKAGE, PREFS_PATH, SW_PAUSED, UNUSE
 from android_gym.sim.system.prefs import shared_prefs_xml
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.oracle import OracleStep, Selector, act, complete, open_app, tap
-from android_gym.ui import UIElement, parse_ui_dump
+from android_gym.ui import UIElement
 
 APP_NAME = "Clock"
 FAB = Selector(resource_id=f"{PACKAGE}:id/fab", content_desc="Start")
@@ -49,7 +49,7 @@ def deskclock_elements(device: Device) -> list[UIElement]:
     match = _FOCUS.search(device.shell("dumpsys window").output)
     if match is None or "DeskClock" not in match.group(1):
         return []
-    return parse_ui_dump(device.ui_dump())
+    return state.ui_elements(device)
 
 
 class _ClockTask(Task):

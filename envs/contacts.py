@@ -17,6 +17,7 @@ import numpy as np
 
 from android_gym import locales
 from android_gym.actions import Action, ActionType
+from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.errors import DeviceError
 from android_gym.tasks import Task, register_task
@@ -32,7 +33,7 @@ from android_gym.tasks.oracle import (
     type_into,
 )
 from android_gym.tasks.validators import clear_contacts, contact_phones, digits, fuzzy_match
-from android_gym.ui import UIElement, parse_ui_dump
+from android_gym.ui import UIElement
 
 PACKAGE = "com.google.android.contacts"
 APP_NAME = "Contacts"
@@ -124,7 +125,7 @@ class ContactsNewContactDraft(_ContactsTask):
     def is_successful(self, device: Device) -> float:
         """1.0 when the screen shows the contact editor filled in with the details."""
         try:
-            elements = parse_ui_dump(device.ui_dump())
+            elements = state.ui_elements(device)
         except ValueError as error:
             raise DeviceError(f"unreadable UI dump: {error}") from error
         return 1.0 if _draft_on_screen(elements, self.params) else 0.0

@@ -23,8 +23,10 @@ from xml.etree import ElementTree
 import numpy as np
 
 from android_gym.device.base import Device
+from android_gym.device.reads import pull_read
 from android_gym.envs import calendar, clock, contacts, markor, sms, system, tasks_app
 from android_gym.envs import long_horizon as lh
+from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps.deskclock import PREFS_PATH as CLOCK_PREFS
 from android_gym.sim.apps.deskclock import TIMER_RUNNING
 from android_gym.sim.apps.tasks import LOW
@@ -135,11 +137,12 @@ def task_done(title: str) -> Callable[[Device], float]:
 
 def clock_preferences(device: Device) -> dict[str, str]:
     """The Clock's SharedPreferences (``TimerDAO`` keys and the rest) as name → value; empty when it has none."""
-    found = device.shell(f"cat {shlex.quote(CLOCK_PREFS)}")
-    if not found.ok:
+    try:
+        found = pull_read(device, CLOCK_PREFS)
+    except RemoteFileNotFoundError:
         return {}
     try:
-        root = ElementTree.fromstring(found.output)
+        root = ElementTree.fromstring(found.decode("utf-8", "replace"))
     except ElementTree.ParseError:
         return {}
     return {element.get("name", ""): element.get("value", "") for element in root}

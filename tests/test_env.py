@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import shlex
 import warnings
 
 import gymnasium as gym
@@ -345,6 +346,35 @@ def test_the_score_is_read_again_only_when_what_the_check_read_may_have_changed(
     env.step(Action(ActionType.ANSWER, text="42"))
     assert len(reads) == 5
 
+
+
+
+@pytest.mark.parametrize(("task", "elsewhere", "write"), [
+    ("SystemWifiTurnOff", "settings put global wifi_on 1", lambda params: "settings put global wifi_on 0"),
+    ("MarkorCreateNote", "echo x > /sdcard/Download/x.txt",
+     lambda params: f"echo {shlex.quote(params['text'])} > /sdcard/Documents/Markor/{params['file_name']}"),
+])
+def test_a_check_of_settings_or_a_folder_is_read_again_only_when_they_changed(monkeypatch, task, elsewhere, write):
+    """A setting read through ``state.settings_get`` (``SimDevice.setting``) and a folder read with ``find`` and
+    ``md5sum`` (``files.tree_snapshot``: ``SimDevice.tree_read``, by the folder's tree version) are noted on the
+    simulated phone, not asked of the shell: the Wi-Fi task's and Markor's checks are not run again after steps (and a
+    write of the value Wi-Fi has, a file outside the notebook) that left them as they were."""
+    env = gym.make(f"AndroidWorld/{task}-v0", pixels=False)
+    try:
+        env.reset(seed=0)
+        checked, device = env.unwrapped.task, env.unwrapped.device
+        reads = []
+        check = checked.is_successful
+        monkeypatch.setattr(checked, "is_successful", lambda dev: reads.append(dev) or check(dev))
+        env.step(Action(ActionType.OPEN_APP, app_name="Settings"))
+        assert device.shell(elsewhere).exit_code == 0
+        env.step(Action(ActionType.NAVIGATE_HOME))
+        assert reads == []
+        assert device.shell(write(checked.params)).exit_code == 0
+        *_, info = env.step(Action(ActionType.WAIT))
+        assert len(reads) == 1 and info["score"] == 1.0
+    finally:
+        env.close()
 
 def test_dict_actions_from_the_space(make_env):
     env = make_env(pixels=False)

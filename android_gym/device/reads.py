@@ -32,15 +32,15 @@ def one_look() -> Iterator[None]:
         _answers.reset(token)
 
 
-def _once(read: Callable[[str], T], argument: str) -> T:
-    """``read(argument)``, or inside a look its first answer (``read`` is a bound method of the device)."""
+def _once(read: Callable[..., T], *arguments: str) -> T:
+    """``read(*arguments)``, or inside a look its first answer (``read`` is a bound method of the device)."""
     answers = _answers.get()
     if answers is None:
-        return read(argument)
-    key = (read, argument)
+        return read(*arguments)
+    key = (read, *arguments)
     if key not in answers:
         try:
-            answers[key] = read(argument)
+            answers[key] = read(*arguments)
         except RemoteFileNotFoundError as error:
             answers[key] = error
     answer = answers[key]
@@ -49,8 +49,13 @@ def _once(read: Callable[[str], T], argument: str) -> T:
     return answer
 
 
-def shell_read(device: Device, command: str) -> ShellResult:
-    """``device.shell(command)`` for a command that only reads, asked once per ``one_look``."""
+def shell_read(device: Device, command: str, tree: str | None = None) -> ShellResult:
+    """``device.shell(command)`` for a command that only reads, asked once per ``one_look``. ``tree``: the one
+    directory tree the command reads, if so (what it prints depends on nothing else: the names, kinds and bytes
+    there), which the simulated phone notes in place of the command (``SimDevice.tree_read``)."""
+    tree_read = getattr(device, "tree_read", None) if tree is not None else None
+    if tree_read is not None:
+        return _once(tree_read, command, tree)
     return _once(device.shell, command)
 
 

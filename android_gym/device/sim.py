@@ -14,6 +14,8 @@ import numpy as np
 from android_gym.errors import DeviceError, RemoteFileNotFoundError
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands.dumpsys import focused_window
+from android_gym.sim.shell.interpreter import ShellOutput
+from android_gym.sim.system.settings import NAMESPACES
 from android_gym.sim.ui.hierarchy import Node, parsed_value
 from android_gym.ui import BoundingBox, UIElement, frozen
 
@@ -95,8 +97,19 @@ class SimDevice:
         """Run a command line in the phone's shell (``timeout`` is moot: nothing blocks)."""
         self._change()
         encode_utf8(cmd, "shell command")
-        result = self.phone.run(cmd)
-        return ShellResult((result.stdout + result.stderr).decode("utf-8", "replace"), result.exit_code)
+        return _shell_result(self.phone.run(cmd))
+
+    def tree_read(self, cmd: str, tree: str) -> ShellResult:
+        """``shell(cmd)`` for a command that writes nothing and reads nothing but the directory tree at ``tree``
+        (``reads.shell_read``): not counted in ``changes``, and noted by the tree's version
+        (``FileSystem.tree_version``), which stays the same while the command would print the same."""
+        self._check_open()
+        encode_utf8(cmd, "shell command")
+        version = self.phone.fs.tree_version(tree)
+        result = _shell_result(self.phone.run(cmd))
+        if self._reads is not None:
+            self._reads.note(functools.partial(self.phone.fs.tree_version, tree), version)
+        return result
 
     def push(self, data: bytes, path: str) -> None:
         """Write a file, creating its parent directories (adb's ``fixed_push_mkdir``)."""
@@ -164,6 +177,21 @@ class SimDevice:
             self._reads.note(self.focused_activity, focused)
         return focused
 
+    def setting(self, namespace: str, key: str) -> str | None:
+        """What ``settings get NAMESPACE KEY`` prints, without its line end (``null`` for a missing key), read from
+        the phone's settings without running the command (``state.settings_get``'s short cut on the simulated
+        phone); ``None`` when the command would not get a value (an unknown namespace, ``--user`` for a key)."""
+        self._check_open()
+        encode_utf8(namespace, "settings namespace")
+        encode_utf8(key, "settings key")
+        if namespace.lower() not in NAMESPACES or key == "--user":
+            return None
+        value = self.phone.settings.get(namespace.lower(), key)
+        printed = "null" if value is None else value
+        if self._reads is not None:
+            self._reads.note(functools.partial(self.setting, namespace, key), printed)
+        return printed
+
     def tap(self, x: int, y: int) -> None:
         """Tap at pixel coordinates."""
         self._change()
@@ -210,6 +238,11 @@ class SimDevice:
         if not self._closed:
             self._closed = True
             self.phone.close()
+
+
+def _shell_result(output: ShellOutput) -> ShellResult:
+    """A command line's output as ``Device.shell`` gives it: standard output and error as text, and the exit code."""
+    return ShellResult((output.stdout + output.stderr).decode("utf-8", "replace"), output.exit_code)
 
 
 def elements_of(nodes: list[Node], package: str) -> Iterator[UIElement]:

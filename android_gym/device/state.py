@@ -15,6 +15,7 @@ from typing import Any
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError, TaskSetupError
 from android_gym.sim.system.prefs import PrefValue, parse_shared_prefs, shared_prefs_xml
+from android_gym.ui import UIElement, parse_ui_dump
 
 from .base import Device
 from .local_db import local_database
@@ -92,7 +93,7 @@ def edit_shared_prefs(device: Device, path: str, puts: dict[str, PrefValue | Non
 
 def list_dir(device: Device, path: str) -> list[str]:
     """Entry names of a device directory; raises ``RemoteFileNotFoundError`` if it does not exist."""
-    result = device.shell(f"ls -1 {shlex.quote(path)}")
+    result = shell_read(device, f"ls -1 {shlex.quote(path)}", tree=path)
     if not result.ok:
         raise RemoteFileNotFoundError(f"{path}: {result.output.strip()}")
     return [line for line in result.output.splitlines() if line]
@@ -111,8 +112,13 @@ def receive_texts(device: Device, texts: Iterable[tuple[str, str]]) -> None:
 
 
 def settings_get(device: Device, namespace: str, key: str) -> str | None:
-    """``settings get``; ``None`` for a missing key."""
-    value = device.shell(f"settings get {shlex.quote(namespace)} {shlex.quote(key)}").output.strip()
+    """``settings get``; ``None`` for a missing key. The simulated phone tells what the command prints without
+    running it (``SimDevice.setting``, which a task's check notes)."""
+    setting = getattr(device, "setting", None)
+    printed = setting(namespace, key) if setting is not None else None
+    if printed is None:
+        printed = device.shell(f"settings get {shlex.quote(namespace)} {shlex.quote(key)}").output
+    value = printed.strip()
     return None if value == "null" else value
 
 
@@ -134,6 +140,16 @@ def _focus(device: Device) -> tuple[str, str] | None:
     if match is None:
         match = _RESUMED.search(device.shell("dumpsys activity activities").output)
     return (match.group(1), match.group(2)) if match else None
+
+
+def ui_elements(device: Device) -> list[UIElement]:
+    """The elements of the device's UI dump (``parse_ui_dump``, which raises ``ValueError`` for an unreadable one); the
+    simulated phone gives them from the views it wrote the dump from, without parsing it (``SimDevice.ui_elements``,
+    the env's short cut)."""
+    xml = device.ui_dump()
+    from_views = getattr(device, "ui_elements", None)
+    elements = from_views(xml) if from_views is not None else None
+    return list(elements) if elements is not None else parse_ui_dump(xml)
 
 
 def foreground_package(device: Device) -> str | None:
@@ -190,11 +206,12 @@ def _content_value(value: str) -> str | None:
 
 
 def content_query(device: Device, uri: str, projection: Sequence[str] = (), where: str | None = None,
-                  sort: str | None = None) -> list[dict[str, str | None]]:
+                  sort: str | None = None, tree: str | None = None) -> list[dict[str, str | None]]:
     """Rows of ``content query`` as dicts of strings (``NULL`` → ``None``): ``content_rows`` of the output of
-    ``content_query_command``."""
+    ``content_query_command``. ``tree``: the folder of the provider's databases, when the rows come from nothing
+    else (``reads.shell_read``)."""
     command = content_query_command(uri, projection, where, sort)
-    return content_rows(shell_read(device, command).output, command, projection)
+    return content_rows(shell_read(device, command, tree).output, command, projection)
 
 
 def content_query_command(uri: str, projection: Sequence[str] = (), where: str | None = None,

@@ -41,8 +41,10 @@ class FileInfo:
     change_time: dt.datetime
 
 
-def _run(device: Device, command: str, reads_only: bool = False) -> str:
-    result = shell_read(device, command) if reads_only else device.shell(command)
+def _run(device: Device, command: str, reads_only: bool = False, tree: str | None = None) -> str:
+    """The output of ``command`` (``reads_only``: a command that only reads, ``shell_read``; ``tree``: the one
+    directory tree it reads, if so); ``TaskSetupError`` when it fails."""
+    result = shell_read(device, command, tree) if reads_only else device.shell(command)
     if not result.ok:
         raise TaskSetupError(f"`{command}` failed (exit {result.exit_code}): {result.output.strip()}")
     return result.output
@@ -50,7 +52,7 @@ def _run(device: Device, command: str, reads_only: bool = False) -> str:
 
 def is_directory(device: Device, path: str) -> bool:
     """Whether ``path`` is a directory on the device (``[ -d … ]``)."""
-    return shell_read(device, f"[ -d {shlex.quote(path)} ]").ok
+    return shell_read(device, f"[ -d {shlex.quote(path)} ]", tree=path).ok
 
 
 def _parse_full_time(date: str, time: str, zone: str) -> dt.datetime:
@@ -69,7 +71,9 @@ def list_files(device: Device, directory: str, missing_ok: bool = False) -> list
             return []
         raise TaskSetupError(f"{directory} is not a directory on the device")
     files = []
-    for line in _run(device, f"ls {shlex.quote(directory)} -ll -au", reads_only=True).splitlines():
+    # the lines read (the files') show nothing from outside the folder's tree (``..`` is left out)
+    listing = _run(device, f"ls {shlex.quote(directory)} -ll -au", reads_only=True, tree=directory)
+    for line in listing.splitlines():
         if not line.startswith("-"):
             continue
         parts = line.split(None, 8)
@@ -86,7 +90,8 @@ def path_exists(device: Device, directory: str, target: str) -> bool:
     the paths ``find DIR -type f -o -type d`` prints (``False`` when ``directory`` itself is missing)."""
     if not is_directory(device, directory):
         return False
-    found = _run(device, f"find {shlex.quote(directory)} -type f -o -type d", reads_only=True).splitlines()
+    found = _run(device, f"find {shlex.quote(directory)} -type f -o -type d", reads_only=True,
+                 tree=directory).splitlines()
     return posixpath.join(directory, target) in found
 
 
@@ -153,7 +158,7 @@ def tree_snapshot(device: Device, directory: str) -> dict[str, str]:
     quoted = shlex.quote(directory)
     output = _run(device, f"if [ -d {quoted} ]; then find {quoted} -mindepth 1 -type d; "
                           f"find {quoted} -type f -exec md5sum {{}} +; fi",  # nothing when it is no folder
-                  reads_only=True)
+                  reads_only=True, tree=directory)
     prefix = directory.rstrip("/") + "/"
     snapshot = {}
     for line in output.splitlines():

@@ -19,6 +19,8 @@ SMS_TYPE_INBOX, SMS_TYPE_SENT = 1, 2
 #: AndroidWorld accepts a sent message whose date is within 5 minutes of the device time.
 SMS_TIME_WINDOW_MS = 5 * 60 * 1000
 CONTACTS_PROVIDER = "com.android.providers.contacts"
+#: Where the contacts provider keeps ``contacts2.db`` (``ContactsDatabaseHelper``), all its rows come from.
+CONTACTS_DATABASES = f"/data/data/{CONTACTS_PROVIDER}/databases"
 #: The legacy ``Contacts.Phones`` URI AndroidWorld lists contacts with.
 CONTACTS_PHONES_URI = "content://contacts/phones/"
 RAW_CONTACTS_URI, DATA_URI = "content://com.android.contacts/raw_contacts", "content://com.android.contacts/data"
@@ -99,7 +101,7 @@ def digits(number: str) -> str:
 
 def contact_phones(device: Device) -> list[tuple[str, str]]:
     """AndroidWorld's ``list_contacts``: ``(display name, digits of the number)`` for every contact phone."""
-    rows = state.content_query(device, CONTACTS_PHONES_URI, ("display_name", "number"))
+    rows = state.content_query(device, CONTACTS_PHONES_URI, ("display_name", "number"), tree=CONTACTS_DATABASES)
     return [(row["display_name"] or "", digits(row["number"] or "")) for row in rows]
 
 

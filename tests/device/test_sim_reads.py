@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from android_gym.device import state
+from android_gym.device.reads import shell_read
 from android_gym.device.sim import SimDevice
 from android_gym.sim import keycodes
 
@@ -49,3 +51,31 @@ def test_a_command_a_look_at_the_screen_or_input_leaves_what_was_read_unnoted(de
     with device.noting() as reads:  # noted afresh each time
         device.focused_activity()
     assert reads.complete and reads.unchanged()
+
+
+def test_settings_and_a_command_reading_one_folder_tree_are_noted(device: SimDevice) -> None:
+    """``SimDevice.setting`` (``state.settings_get``) and ``SimDevice.tree_read`` (``reads.shell_read`` of a command
+    that reads only a folder tree: ``find``, ``[ -d ]``, ``md5sum`` of its files) are noted, not counted as changes,
+    and print what the shell prints."""
+    device.push(b"a", "/sdcard/Notes/a.txt")
+    find = "find /sdcard/Notes -type f -exec md5sum {} +"
+    changes = device.changes
+    with device.noting() as reads:
+        assert state.settings_get(device, "global", "wifi_on") == "1"
+        assert device.tree_read(find, "/sdcard/Notes") == device.shell(find)
+    assert not reads.complete  # the shell command
+    with device.noting() as reads:
+        assert device.setting("global", "wifi_on") == "1"
+        assert shell_read(device, "[ -d /sdcard/Notes ]", tree="/sdcard/Notes").ok
+        assert "a.txt" in device.tree_read(find, "/sdcard/Notes").output
+    assert reads.complete and reads.unchanged() and device.changes == changes + 1
+    device.push(b"x", "/sdcard/Other/x.txt")
+    device.shell("settings put global wifi_on 1")  # the value it has
+    assert reads.unchanged()
+    for change in ("settings put global wifi_on 0", "touch -d 2023-10-20T10:00:00 /sdcard/Notes/a.txt",
+                   "echo b > /sdcard/Notes/b.txt", "rm -r /sdcard/Notes"):
+        with device.noting() as reads:
+            device.setting("global", "wifi_on")
+            device.tree_read(find, "/sdcard/Notes")
+        device.shell(change)
+        assert not reads.unchanged()

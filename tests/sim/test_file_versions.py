@@ -200,3 +200,42 @@ def test_a_forked_child_sees_writes_with_an_instance_of_its_own(device):
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert phone.fs.versions(NOTE) != before  # the parent sees the child's write on its own instance
+
+
+@pytest.mark.parametrize("line", [
+    "mkdir -p /sdcard/Documents/a/b && echo deep > /sdcard/Documents/a/b/new.txt",
+    "echo more >> /sdcard/Documents/note.txt",
+    "touch -d 2023-10-20T10:00:00 /sdcard/Documents/note.txt",  # its times only: no byte changes
+    "chmod 600 /sdcard/Documents/note.txt",
+    "rm /sdcard/Documents/note.txt",
+    "mv /sdcard/Documents/note.txt /sdcard/Documents/moved.txt",
+    "mv /sdcard/Documents /sdcard/Moved",
+    "rm -r /sdcard",
+])
+def test_a_tree_version_moves_with_whatever_changes_beneath_it_or_above(device, line):
+    phone = device.phone
+    phone.run("mkdir -p /sdcard/Documents/a/b")
+    before = phone.fs.tree_version("/sdcard/Documents")
+    shell(phone, line)()
+    assert phone.fs.tree_version("/sdcard/Documents") != before
+
+
+def test_a_tree_version_stays_while_the_tree_is_read_and_others_are_written(device):
+    phone = device.phone
+    phone.run("mkdir -p /sdcard/Documents/a/b && echo deep > /sdcard/Documents/a/b/new.txt")
+    before = phone.fs.tree_version("/sdcard/Documents")
+    for line in ("cat /sdcard/Documents/note.txt", "ls -laR /sdcard/Documents", "find /sdcard/Documents -type f",
+                 "stat /sdcard/Documents/a/b/new.txt", "echo other > /sdcard/Download/other.txt",
+                 f"sqlite3 {EXPENSES} \"{INSERT}\""):
+        shell(phone, line)()
+    assert phone.fs.tree_version("/sdcard/Documents") == before
+
+
+def test_a_tree_forgotten_among_many_counts_as_changed_once(device):
+    phone = device.phone
+    first = phone.fs.tree_version("/sdcard/Documents")
+    assert phone.fs.tree_version("/sdcard/Documents") == first
+    for index in range(file_versions._TREES_KEPT):
+        phone.fs.tree_version(f"/sdcard/Tree{index}")
+    again = phone.fs.tree_version("/sdcard/Documents")
+    assert again != first and phone.fs.tree_version("/sdcard/Documents") == again

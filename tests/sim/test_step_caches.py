@@ -25,11 +25,13 @@ from android_gym.ui import parse_ui_dump
 
 class _FreshDevice(SimDevice):
     """Every look at the screen builds the frame afresh; the env parses the dump (no elements from the views), the
-    foreground app is read from ``dumpsys window``, and the task's check runs after every step that reached the
-    phone (nothing notes what it read)."""
+    foreground app is read from ``dumpsys window``, settings and folders through the shell, and the task's check runs
+    after every step that reached the phone (nothing notes what it read)."""
 
     ui_elements = None
     focused_activity = None
+    setting = None
+    tree_read = None
     noting = None
 
     def ui_dump(self) -> str:
@@ -66,7 +68,8 @@ def _run(device: SimDevice, task: str, steps: int, seed: int, chrome: bool = Fal
 
 # The walk in Pro Expense goes to Chrome too (in the others it would cost most of their time).
 @pytest.mark.parametrize(("task", "chrome"), [("SendSms", False), ("ExpenseDeleteMultiple2", True),
-                                              ("MarkorCreateNote", False)])
+                                              ("MarkorCreateNote", False), ("SystemWifiTurnOffVerifyReport", False),
+                                              ("ContactsAddContact", False)])
 def test_cached_and_fresh_steps_see_the_same(task: str, chrome: bool) -> None:
     cached = _run(SimDevice(), task, steps=250, seed=5, chrome=chrome)
     assert len({tree for tree, *_ in cached}) > 10  # the run went through many screens
@@ -95,6 +98,18 @@ def test_elements_and_focus_read_from_the_views_are_the_parsed_dumps(task: str, 
     env.close()
     assert len(screens) > 10
 
+
+
+def test_a_setting_read_without_the_shell_is_what_the_command_prints() -> None:
+    device = SimDevice()
+    try:
+        state.settings_put(device, "secure", "odd key", " va'l ue; $HOME ")
+        for namespace, key in [("global", "wifi_on"), ("System", "screen_brightness"), ("secure", "odd key"),
+                               ("system", "no_such_key"), ("nowhere", "wifi_on"), ("global", "--user"), ("global", "")]:
+            assert state.settings_get(device, namespace, key) == state.settings_get(_ShellOnly(device), namespace, key)
+        assert state.settings_get(device, "secure", "odd key") == "va'l ue; $HOME"
+    finally:
+        device.close()
 
 def test_texts_the_dump_rewrites_read_back_as_parsed() -> None:
     texts = ["two\r\nlines\rand\na\ttab", "a & b < c > \"d\" 'e'", "bell\x07 and \ufffe", "naïve ☕ 日本 😀", "", " "]

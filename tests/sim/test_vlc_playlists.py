@@ -197,3 +197,34 @@ def test_the_save_sheet_counts_the_media_in_the_system_language(phone, language,
     more_of(phone, "clip_7_HD")
     tap(phone, text=add)
     assert texts(phone, "medias2") == [one] == texts(phone, "medias")
+
+
+def test_storage_is_scanned_again_only_after_it_or_the_library_changed(phone, monkeypatch):
+    scans = Counter()
+    scan = vlc.library_videos
+
+    def counted(on: Phone) -> list[str]:
+        scans["storage"] += 1
+        return scan(on)
+    monkeypatch.setattr(vlc, "library_videos", counted)
+
+    def shown() -> list[str]:
+        phone.invalidate()  # the main screen is built again
+        return texts(phone, "ml_item_title")
+    clip, titles = f"{FOLDER}/clip_7_HD.mp4", ["2023_05_01_scene_3_raw", "clip_7_HD", "moment_9_"]
+    assert shown() == titles and scans["storage"] == 1
+    assert shown() == titles and scans["storage"] == 1
+    phone.run(f"settings put system font_scale 1.0 && sqlite3 /data/data/{PKG}/other.db 'CREATE TABLE t(x)'")
+    assert shown() == titles and scans["storage"] == 1  # nothing in storage nor in the library changed
+    phone.run("echo note > /sdcard/Download/note.txt")
+    assert shown() == titles and scans["storage"] == 2
+    phone.run(f"touch -d 2023-10-20T10:00:00 {clip}")  # its times only
+    shown()
+    assert scans["storage"] == 3
+    assert query(phone, "SELECT last_modification_date FROM File WHERE mrl LIKE '%clip_7_HD.mp4'") == [
+        (int(phone.fs.device_stat(phone.fs.host_path(clip)).st_mtime),)]
+    db = sqlite3.connect(phone.fs.host_path(DB_PATH))
+    with db:
+        db.execute("DELETE FROM Media")  # the library changed from outside: found again
+    db.close()
+    assert shown() == titles and scans["storage"] == 4

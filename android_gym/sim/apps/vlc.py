@@ -37,9 +37,10 @@ empty text is ``nomedia``), ``HeaderMediaListActivity``, ``ConfirmDeleteDialog``
 ends).
 
 The player decodes its pictures from the file (``media.video_track``): the frame at the playing position, which
-moves with the device clock while playing. Files are listed, and the library rescanned, on every build, so videos
-pushed over adb show up at once. With the system's dark theme the library's screens take ``Theme.VLC.Black``'s
-colours (``NIGHT_COLORS``); the player keeps its own dark ``Theme.VLC.Player``.
+moves with the device clock while playing. Files are listed on every build, and the library rescanned whenever the
+main screen is built after storage or the library changed, so videos pushed over adb show up at once. With the
+system's dark theme the library's screens take ``Theme.VLC.Black``'s colours (``NIGHT_COLORS``); the player keeps
+its own dark ``Theme.VLC.Player``.
 
 Not simulated: the first-run screens and permission prompts (AndroidWorld's setup answers them), the media library's
 grouping of videos by name (the Video tab lists every video, by title), thumbnails, resolution badges, the Audio and
@@ -570,7 +571,8 @@ class MainScreen(Screen):
         return self.overlays.back()
 
     def build(self) -> View:
-        self.library.discover(library_videos(self.phone))
+        assert isinstance(self.app, Vlc)
+        self.app.rescan()
         pages = {"nav_video": self._videos, "nav_directories": self._browse, "nav_playlists": self._playlists}
         page = pages.get(self.tab, self._empty)()
         header = _toolbar(_icon("toolbar_icon", "", "app_vlc", None, color=_ORANGE, width=84),
@@ -983,6 +985,16 @@ class Vlc(App):
         super().__init__(phone)
         self.library = MediaLibrary(phone)
         self.settings = SharedPreferences(phone, PREFS_PATH)
+        self._rescanned: tuple[int, tuple[int, ...]] | None = None  # storage's and the library's versions then
+
+    def rescan(self) -> None:
+        """Bring the library in line with the videos in storage (``MediaLibrary.discover``), as the main screen does
+        when it shows; not again while neither storage (``FileSystem.tree_version``: files written, made, removed,
+        renamed or touched) nor the library's database changed since the last rescan, which left the two in line."""
+        storage = self.phone.fs.tree_version(EXTERNAL_STORAGE)
+        if (storage, self.library.versions()) != self._rescanned:
+            self.library.discover(library_videos(self.phone))
+            self._rescanned = storage, self.library.versions()
 
     def on_clear(self) -> None:
         """``pm clear``: an empty media library (VLC creates it again as it starts) and default settings."""

@@ -130,6 +130,11 @@ class MediaLibrary(SqliteProvider):
         with self.reading() as db:
             return list(db.execute(sql, tuple(params)))
 
+    def _media(self, sql: str, params: tuple[Any, ...]) -> list[MediaItem]:
+        """The media the fixed ``sql`` selects (``Media.*`` and the main file's ``mrl``), read again only after the
+        database changed (``cached``)."""
+        return self.cached((sql, *params), lambda: [_media_item(row) for row in self._rows(sql, params)])
+
     # ----- discovery ------------------------------------------------------------------------------------------------
     def discover(self, videos: Sequence[str]) -> None:
         """Bring the library in line with the video files found in storage (see the module)."""
@@ -229,16 +234,18 @@ class MediaLibrary(SqliteProvider):
     # ----- reading --------------------------------------------------------------------------------------------------
     def videos(self) -> list[MediaItem]:
         """The library's videos with their main file."""
-        return [_media_item(row) for row in self._rows(
+        return self._media(
             "SELECT Media.*, File.mrl FROM Media JOIN File ON File.media_id = Media.id_media AND File.type = ? "
-            "WHERE Media.type = ?", (FILE_MAIN, TYPE_VIDEO))]
+            "WHERE Media.type = ?", (FILE_MAIN, TYPE_VIDEO))
 
     def playlists(self) -> list[PlaylistItem]:
-        """The playlists by name (``PlaylistsProvider``'s default sort), with their track counts."""
-        return [PlaylistItem(row["id_playlist"], row["name"], row["tracks"]) for row in self._rows(
+        """The playlists by name (``PlaylistsProvider``'s default sort), with their track counts (read again only
+        after the database changed: ``cached``)."""
+        return self.cached("playlists", lambda: [PlaylistItem(row["id_playlist"], row["name"], row["tracks"])
+                                                 for row in self._rows(
             "SELECT Playlist.id_playlist, Playlist.name, COUNT(PlaylistMediaRelation.media_id) AS tracks "
             "FROM Playlist LEFT JOIN PlaylistMediaRelation ON PlaylistMediaRelation.playlist_id = "
-            "Playlist.id_playlist GROUP BY Playlist.id_playlist ORDER BY Playlist.name, Playlist.id_playlist")]
+            "Playlist.id_playlist GROUP BY Playlist.id_playlist ORDER BY Playlist.name, Playlist.id_playlist")])
 
     def playlist(self, playlist_id: int) -> PlaylistItem | None:
         """One playlist, ``None`` once deleted."""
@@ -246,11 +253,11 @@ class MediaLibrary(SqliteProvider):
 
     def tracks(self, playlist_id: int) -> list[MediaItem]:
         """A playlist's media in position order."""
-        return [_media_item(row) for row in self._rows(
+        return self._media(
             "SELECT Media.*, File.mrl FROM PlaylistMediaRelation JOIN Media ON Media.id_media = "
             "PlaylistMediaRelation.media_id LEFT JOIN File ON File.media_id = Media.id_media AND File.type = ? "
             "WHERE PlaylistMediaRelation.playlist_id = ? ORDER BY PlaylistMediaRelation.position",
-            (FILE_MAIN, playlist_id))]
+            (FILE_MAIN, playlist_id))
 
     # ----- playlists ------------------------------------------------------------------------------------------------
     def create_playlist(self, name: str) -> int:

@@ -8,10 +8,12 @@ tell: the phone sets them to its virtual clock, and two writes in one millisecon
 
 A path's version is the number of the latest event on it or on a directory above it (a directory removed, renamed or
 made counts for everything beneath it); so while a path's version stays the same, the file holds the same bytes (or
-is still missing). Every directory of the tree is watched; a directory made is watched as soon as its event is read
-and counts as written then, after the watch is in place, which covers whatever was written in it before. When the
-kernel's queue overflowed, every path counts as written once; where inotify is not to be had (not Linux, the
-per-user limit of instances or of watches reached), every path counts as written at every question, which is
+is still missing). A directory's tree version (``tree_version``) is also moved by every event beneath it, and by a
+change of times or mode there too (``ATTRIB``: ``touch``): while it stays the same, a walk of the tree that stats
+its files finds the same. Every directory of the tree is watched; a directory made is watched as soon as its event
+is read and counts as written then, after the watch is in place, which covers whatever was written in it before.
+When the kernel's queue overflowed, every path counts as written once; where inotify is not to be had (not Linux,
+the per-user limit of instances or of watches reached), every path counts as written at every question, which is
 always right and costs the reader a read.
 """
 
@@ -27,11 +29,15 @@ from pathlib import Path
 from inotify_simple import Event, INotify, flags, parse_events
 
 #: What changes a file's bytes or which file a path names (not ``ATTRIB``: times and modes are not bytes).
-_MASK = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_FROM | flags.MOVED_TO | flags.DELETE_SELF
-         | flags.MOVE_SELF | flags.ONLYDIR | flags.DONT_FOLLOW)
+_BYTES = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_FROM | flags.MOVED_TO | flags.DELETE_SELF
+          | flags.MOVE_SELF)
+#: What is watched: the above, and times and modes for the tree versions.
+_MASK = _BYTES | flags.ATTRIB | flags.ONLYDIR | flags.DONT_FOLLOW
 _NEW_DIRECTORY = flags.CREATE | flags.MOVED_TO
 #: How many paths' chains of directories a tree keeps.
 _CHAINS_KEPT = 1024
+#: How many directories' tree versions are kept (each event is matched against every one).
+_TREES_KEPT = 32
 _ZEROS = itertools.repeat(0)  # the version of a path no event was seen on
 _READ_SIZE = 1 << 16
 _TREES: weakref.WeakSet[FileVersions] = weakref.WeakSet()  # every tree watched in this process
@@ -53,6 +59,7 @@ class FileVersions:
         self._top = os.fspath(root)
         self._events = 0  # how many events were read: the latest one's number
         self._versions: dict[str, int] = {}  # host path -> the number of the latest event on it
+        self._trees: dict[str, int] = {}  # a directory asked about -> the number of the latest event beneath it
         self._chains: dict[str, tuple[str, ...]] = {}  # host path -> it and the directories above it, up to root
         self._directories: dict[int, str] = {}  # watch descriptor -> the directory it watches
         self._inotify: INotify | None = None
@@ -91,6 +98,19 @@ class FileVersions:
             self._read_events()
             return tuple(self._version(host) for host in hosts)
 
+    def tree_version(self, host: str) -> int:
+        """The version of the directory tree at host path ``host``: the same number while no file or directory in
+        it, nor it or a directory above it, was written, made, removed, renamed or given other times or mode. The
+        first question about a tree counts as a change (events before it were not told apart by tree)."""
+        with self._lock:
+            self._read_events()
+            if host not in self._trees:
+                if len(self._trees) >= _TREES_KEPT:  # the trees forgotten count as changed when asked again
+                    self._trees.clear()
+                self._events += 1
+                self._trees[host] = self._events
+            return max(self._trees[host], self._version(host))
+
     def _version(self, host: str) -> int:
         chain = self._chains.get(host)
         if chain is None:
@@ -99,9 +119,13 @@ class FileVersions:
             chain = self._chains[host] = _chain(host, self._top)
         return max(map(self._versions.get, chain, _ZEROS))
 
-    def _changed(self, path: str) -> None:
+    def _changed(self, path: str, attributes_only: bool = False) -> None:
         self._events += 1
-        self._versions[path] = self._events
+        if not attributes_only:
+            self._versions[path] = self._events
+        for tree in self._trees:
+            if path.startswith(tree) and path[len(tree):len(tree) + 1] in ("", "/"):
+                self._trees[tree] = self._events
 
     def _read_events(self) -> None:
         """Count every event the kernel queued since the last look (one ``poll`` when there is none)."""
@@ -128,7 +152,7 @@ class FileVersions:
             path = os.path.join(directory, event.name) if event.name else directory
             if event.mask & flags.ISDIR and event.mask & _NEW_DIRECTORY:
                 self._watch_tree(path)  # first the watches, then the count: nothing written in it goes unseen
-            self._changed(path)
+            self._changed(path, not event.mask & _BYTES)
 
     def _watch_tree(self, top: str) -> None:
         """Watch ``top`` and every directory beneath it (a directory watched already keeps its watch, now under

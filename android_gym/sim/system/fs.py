@@ -133,6 +133,12 @@ class FileSystem:
             hosts = self._version_keys[paths] = tuple(os.fspath(self.host_path(path)) for path in paths)
         return self._versions.versions(*hosts)
 
+    def tree_version(self, directory: str) -> int:
+        """The version of the directory tree at the Android path ``directory``: the same number while nothing in it
+        was written, made, removed, renamed, or given other times or mode (``FileVersions.tree_version``), so a walk
+        of it that stats its files would find the same."""
+        return self._versions.tree_version(os.fspath(self.host_path(directory)))
+
     def close(self) -> None:
         """Stop watching the files (the phone's storage is about to go)."""
         self._versions.close()

@@ -122,9 +122,9 @@ class SqliteProvider:
     def _bytes(self) -> tuple[bytes | None, bytes | None]:
         """The bytes of the database file and its ``-wal`` as they are now (the same objects while they stay the
         same), read again only when their versions moved; bytes that hold other data drop what ``cached`` kept."""
-        if self._versions() != self._read_versions:
+        if self.versions() != self._read_versions:
             self.ensure_db()
-            versions = self._versions()  # ensure_db may have written; taken before the bytes are read
+            versions = self.versions()  # ensure_db may have written; taken before the bytes are read
             content = self._content()
             if content != self._read_from:
                 if not _same_data(content, self._read_from):
@@ -133,8 +133,9 @@ class SqliteProvider:
             self._read_versions = versions
         return self._read_from
 
-    def _versions(self) -> tuple[int, ...]:
-        """The write versions of the database file and its ``-wal`` (``FileSystem.versions``)."""
+    def versions(self) -> tuple[int, ...]:
+        """The write versions of the database file and its ``-wal`` (``FileSystem.versions``): the same while they
+        hold the same bytes."""
         return self._phone.fs.versions(self.db_path, self.db_path + "-wal")
 
     def _content(self) -> tuple[bytes | None, bytes | None]:
