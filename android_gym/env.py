@@ -92,17 +92,16 @@ def _fresh_copier(value: Any) -> Callable[[], Any] | None:
     """What makes a copy of ``value`` as it is now, its lists and dicts made anew and the values nothing can change in
     place shared (a task's 50 rows are copied 10x faster than their pickle is loaded); ``None`` when it holds
     anything else (a set, an object)."""
-    if _immutable(value):
-        return lambda: value
-    if type(value) is not list and type(value) is not dict:
-        return None
-    items = list(value.values() if type(value) is dict else value)
+    kind = type(value)
+    if kind is not list and kind is not dict:
+        return (lambda: value) if _immutable(value) else None
+    items = list(value.values() if kind is dict else value)
     if _all_immutable(items):
-        return type(value)(value).copy  # a copy of a copy: what the caller does to ``value`` later stays out
+        return kind(value).copy  # a copy of a copy: what the caller does to ``value`` later stays out
     makers = [_fresh_copier(item) for item in items]
     if None in makers:
         return None
-    if type(value) is list:
+    if kind is list:
         return lambda: [make() for make in makers]
     named = list(zip(value, makers))
     return lambda: {name: make() for name, make in named}

@@ -133,15 +133,18 @@ def random_expenses(rng: np.random.Generator, count: int, exclude_names: Sequenc
     (``unique_names``: no two with the same name, as the deletion tasks draw them)."""
     rows: list[Row] = []
     names: set[str] = set()
+    drawn: set[tuple[Any, ...]] = set()  # the rows' values (every row has the same columns): a look-up, not a scan
     with exact_draws(rng) as draws:
         while len(rows) < count:
             candidate = random_expense(draws)
-            if candidate["name"] in exclude_names or candidate in rows:
+            values = tuple(candidate.values())
+            if candidate["name"] in exclude_names or values in drawn:
                 continue
             if unique_names and candidate["name"] in names:
                 continue
             rows.append(candidate)
             names.add(candidate["name"])
+            drawn.add(values)
     return rows
 
 

@@ -234,9 +234,11 @@ class JoplinNotes:
                     state.sqlite_query(device, DB_PATH, "SELECT id, title FROM folders ORDER BY id")}
         state.sqlite_execute_many(device, DB_PATH, _inserts(rows, existing))
 
-    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
-        """Stop the app, then ``clear``'s and ``insert``'s transactions (every notebook made anew) in one write."""
-        self._stop(device)
+    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]], stopped: bool = False) -> None:
+        """Stop the app (unless ``stopped``), then ``clear``'s and ``insert``'s transactions (every notebook made
+        anew) in one write."""
+        if not stopped:
+            self._stop(device)
         state.sqlite_execute_transactions(device, DB_PATH, [_CLEAR, _inserts(rows, {})])
 
     @staticmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import shlex
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -27,6 +28,16 @@ def fixed_time_commands(when: dt.datetime = DEVICE_TIME) -> list[str]:
     stamp = when.astimezone(dt.timezone.utc).strftime("%m%d%H%M%Y.%S")
     return [f"settings put {namespace} {key} {value}" for namespace, key, value in FIXED_TIME_SETTINGS] + [
         f"date {stamp}"]
+
+
+@functools.lru_cache(maxsize=1024)
+def _prepare_line(packages: tuple[str, ...], when: dt.datetime) -> str:
+    """``prepare``'s shell line for ``packages`` (restore their snapshots, fix the clock at ``when``, stop them), made
+    once per task class and kept: every reset sends the same line."""
+    commands = [restore_command(packages, missing_ok=True)] if packages else []
+    commands += fixed_time_commands(when)
+    commands += [f"am force-stop {shlex.quote(package)}" for package in packages]
+    return " && ".join(commands)
 
 
 class Task:
@@ -86,10 +97,7 @@ class Task:
         """Bring the task's apps' data back to their snapshots on a device ``android-gym setup-device`` provisioned
         (AndroidWorld's ``restore_snapshot``; nothing where there are none), fix the device clock at
         ``device_time``, stop the task's apps and go to the home screen."""
-        commands = [restore_command(self.app_packages, missing_ok=True)] if self.app_packages else []
-        commands += fixed_time_commands(self.device_time)
-        commands += [f"am force-stop {shlex.quote(package)}" for package in self.app_packages]
-        self.run(device, " && ".join(commands))  # one shell round trip
+        self.run(device, _prepare_line(self.app_packages, self.device_time))  # one shell round trip
         device.key(keycodes.HOME)
 
     def clear_state(self, device: Device) -> None:

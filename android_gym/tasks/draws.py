@@ -50,12 +50,16 @@ class ExactDraws:
         if high is None:
             low, high = 0, low
         span = high - low
-        if 1 < span < 1 << 32:  # the common case, with ``_next32`` written out
+        if 1 < span < 1 << 32:  # the common case, with ``_next32`` and ``_next64`` written out
             if self._has_half:
                 self._has_half = False
                 product = self._half * span
             else:
-                output = self._next64()
+                used = self.used
+                if used == len(self._outputs):
+                    self._draw_block()
+                output = self._outputs[used]
+                self.used = used + 1
                 self._half, self._has_half = output >> 32, True
                 product = (output & _MASK32) * span
             if product & _MASK32 < span:
@@ -123,7 +127,7 @@ class ExactDraws:
         values = rows * width
         outputs = (values - has_half + 1) // 2  # the 64-bit outputs the rows' 32-bit values take
         while len(self._outputs) < start + outputs:
-            self._outputs += self._bit_generator.random_raw(max(_FIRST_BLOCK, len(self._outputs))).tolist()
+            self._draw_block()
         raw = np.array(self._outputs[start:start + outputs], dtype=np.uint64)
         halves = np.empty(has_half + 2 * outputs, dtype=np.uint64)  # the 32-bit values in the order taken
         halves[:has_half] = self._half
@@ -138,9 +142,13 @@ class ExactDraws:
         after = list(zip(used.tolist(), (taken % 2).astype(bool).tolist(), half.tolist()))
         return (products >> np.uint64(32)).tolist(), after
 
+    def _draw_block(self) -> None:
+        """More 64-bit outputs from the bit generator: blocks of 32, 64, 128, ..."""
+        self._outputs += self._bit_generator.random_raw(max(_FIRST_BLOCK, len(self._outputs))).tolist()
+
     def _next64(self) -> int:
-        if self.used == len(self._outputs):  # blocks of 32, 64, 128, ... outputs
-            self._outputs += self._bit_generator.random_raw(max(_FIRST_BLOCK, len(self._outputs))).tolist()
+        if self.used == len(self._outputs):
+            self._draw_block()
         self.used += 1
         return self._outputs[self.used - 1]
 

@@ -126,8 +126,12 @@ _NESTING = 3
 
 
 def _satisfies_all(record: Mapping[str, Any], conditions: Sequence[tuple[str, str, Any]]) -> bool:
-    """Whether ``record`` satisfies every ``(field, operator name, value)`` condition."""
-    return all(satisfies(record[field], op, value) for field, op, value in conditions)
+    """Whether ``record`` satisfies every ``(field, operator name, value)`` condition (a loop, not ``all`` of a
+    generator: a noise row is checked against the conditions, and a task draws up to a hundred)."""
+    for field, op, value in conditions:
+        if not satisfies(record[field], op, value):
+            return False
+    return True
 
 
 def _fill(template: str, values: Mapping[str, Any]) -> str:

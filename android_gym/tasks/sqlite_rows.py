@@ -49,9 +49,10 @@ class RowTable(Protocol):
 class ReplaceableTable(RowTable, Protocol):
     """A ``RowTable`` that can also swap all its rows for others in one write (a declarative task's reset)."""
 
-    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
-        """``clear`` then ``insert`` of ``rows``, with one stop of the app and one write to the device that leaves
-        its database as the two would."""
+    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]], stopped: bool = False) -> None:
+        """``clear`` then ``insert`` of ``rows``, with one stop of the app (none if ``stopped``: the caller stopped it
+        and nothing ran on the device since) and one write to the device that leaves its database as the two
+        would."""
         ...
 
 
@@ -80,9 +81,11 @@ class AppTable:
             self._stop_app(device)
             state.sqlite_execute_many(device, self.db_path, statements)
 
-    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]]) -> None:
-        """Stop the app, then delete every row and insert ``rows``: two transactions, one write to the device."""
-        self._stop_app(device)
+    def replace(self, device: Device, rows: Iterable[Mapping[str, Any]], stopped: bool = False) -> None:
+        """Stop the app (unless ``stopped``), then delete every row and insert ``rows``: two transactions, one write
+        to the device."""
+        if not stopped:
+            self._stop_app(device)
         state.sqlite_execute_transactions(device, self.db_path, [[self.delete_statement()], self._inserts(rows)])
 
     def delete_statement(self) -> tuple[str, tuple[()]]:
@@ -185,9 +188,12 @@ class SqliteRowsTask(Task):
         self._seeded(device)
 
     def reset_state(self, device: Device) -> None:
-        """``clear_state`` and ``seed_state`` with the table's clear and insert as one ``replace``."""
+        """``clear_state`` and ``seed_state`` with the table's clear and insert as one ``replace``; it does not stop
+        the table's app again when ``prepare`` just did and nothing ran since (one of the task's apps, and no
+        ``clear_extras`` of the task's own)."""
         self.clear_extras(device)
-        self.table.replace(device, self.initial_rows())
+        stopped = self.table.package in self.app_packages and type(self).clear_extras is SqliteRowsTask.clear_extras
+        self.table.replace(device, self.initial_rows(), stopped=stopped)
         self._seeded(device)
 
     def _seeded(self, device: Device) -> None:

@@ -82,6 +82,12 @@ def test_globbing_uses_the_phone_file_system(phone):
     assert out(phone, "cd /sdcard/Download && echo ?.txt") == "a.txt b.txt\n"
 
 
+def test_a_word_without_a_pattern_is_left_as_written(phone):
+    # mksh globs only a word with a pattern; an unclosed [ is none, so an existing file does not respell the word
+    sh(phone, "touch '/sdcard/Download/a['")
+    assert out(phone, "echo /sdcard//Download/a[ [") == "/sdcard//Download/a[ [\n"
+
+
 def test_redirections(phone):
     sh(phone, "echo one > /sdcard/r.txt; echo two >> /sdcard/r.txt")
     assert phone.fs.read_bytes("/sdcard/r.txt") == b"one\ntwo\n"

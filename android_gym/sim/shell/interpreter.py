@@ -310,6 +310,8 @@ class _Interp(_Expander):
             if node.redirs:
                 return self._redirected(node.redirs, io, lambda inner: status)
             return status
+        if not node.redirs:  # most commands: no redirection to set up
+            return self.invoke(argv, io)
         return self._redirected(node.redirs, io, lambda inner: self.invoke(argv, inner))
 
     def invoke(self, argv: list[str], io: _IO) -> int:
