@@ -445,6 +445,23 @@ def test_force_stop_starts_over_in_the_notebook(phone):
     assert find(phone, text="Markor") is not None and "Deep" in titles(phone)
 
 
+def test_force_stop_in_the_editor_saves_nothing(phone):
+    """``forceStopPackageLocked`` kills the process before it removes the activities: no ``onPause``, so the
+    editor's unsaved text is lost and no caret position is kept; a HOME press would have saved both."""
+    open_markor(phone)
+    new_file(phone, "kept")
+    assert phone.activities.foreground() == (PACKAGE, EDITOR)
+    phone.input_text("typed, never saved")
+    phone.run(f"am force-stop {PACKAGE}")
+    assert read(phone, "kept.md") == b""
+    assert b"kept.md" not in phone.fs.read_bytes(PREFS_PATH)
+    open_markor(phone)
+    tap(phone, text="kept.md")
+    phone.input_text("saved")
+    phone.key(keycodes.HOME)
+    assert read(phone, "kept.md") == b"saved"
+
+
 # ----- search ------------------------------------------------------------------------------------------------------
 def search(phone: Phone, query: str) -> None:
     """The toolbar's Search, the query typed into its field, ENTER."""

@@ -115,10 +115,14 @@ class ActivityManager:
         self._changed()
 
     def force_stop(self, package: str) -> None:
-        """``am force-stop``: destroy every activity of the package."""
+        """``am force-stop``: kill the package's process, then remove its activities, which get no callbacks
+        (``forceStopPackageLocked`` kills the processes before it finishes their activities: an activity in front
+        is not paused, so it saves nothing)."""
         task = self._task_of(package)
         if task is not None and package != self.launcher.package:
             self._tasks.remove(task)
+            if self._resumed in task:
+                self._resumed = None
             if not self._tasks:
                 self.home()
         app = self._phone.packages.get(package)
