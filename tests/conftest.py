@@ -69,6 +69,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     one local Ray (~25 s of CPU to start) for the session, not one per worker."""
     on_ray = {item.path for item in items if "local_ray" in getattr(item, "fixturenames", ())}
     items.sort(key=lambda item: item.path in on_ray)  # stable: each part keeps its order
+    if not config.pluginmanager.hasplugin("xdist"):
+        return  # (its mark is unknown without it)
     for item in items:
         group = "local_ray" if item.path in on_ray else str(item.path.relative_to(config.rootpath))
         item.add_marker(pytest.mark.xdist_group(group))
