@@ -56,13 +56,24 @@ def pytest_configure(config: pytest.Config) -> None:
     gc.set_threshold(10_000, 10, 10)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The test modules that use the session's local Ray (``local_ray``) run last, in their order: Ray's processes
     (its GCS, raylet, agents and idle workers: ~4% of a core while idle) live from its first test to the session's
     end, and so no longer idle through the several minutes of tests collected after them (``tests/test_t*.py`` to
-    ``tests/wrappers/``)."""
+    ``tests/wrappers/``).
+
+    Under ``pytest -n 2 --dist loadgroup`` (README's test command) each module is a group that one worker runs
+    whole, in its order, as a serial run does: its module-scoped fixtures are made once, and a module whose tests
+    share one phone (``tests/sim/test_chrome_app.py``) sees it as they always do. The Ray modules are one group:
+    one local Ray (~25 s of CPU to start) for the session, not one per worker."""
     on_ray = {item.path for item in items if "local_ray" in getattr(item, "fixturenames", ())}
     items.sort(key=lambda item: item.path in on_ray)  # stable: each part keeps its order
+    if not config.pluginmanager.hasplugin("xdist"):
+        return  # (its mark is unknown without it)
+    for item in items:
+        group = "local_ray" if item.path in on_ray else str(item.path.relative_to(config.rootpath))
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing.util
 import re
 import tempfile
 
@@ -27,7 +28,11 @@ DEFAULT_VIEW = {"max_elements": 64, "text_slots": 96, "end_penalty": 0.1}
 
 @pytest.fixture
 def temp_dir(tmp_path, monkeypatch):
-    """The process's temporary folder (``tempfile.gettempdir()``, where SB3 puts a default log), empty."""
+    """The process's temporary folder (``tempfile.gettempdir()``, where SB3 puts a default log), empty.
+    multiprocessing's own folder (the forkserver's socket) is made first, in the real one: the process keeps it, and
+    a socket path in ``tmp_path`` can pass Unix's 107-byte limit (under ``pytest -n``'s ``popen-gw<N>`` folders it
+    does)."""
+    multiprocessing.util.get_temp_dir()
     folder = tmp_path / "tmp"
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))

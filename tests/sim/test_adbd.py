@@ -22,7 +22,7 @@ from lxml import etree
 from PIL import Image
 
 from android_gym.device.adb import server_answers
-from android_gym.sim.adb_harness import free_emulator_port, free_port, free_port_pair, served_phone_process
+from android_gym.sim.adb_harness import free_port, free_port_pair, served_phone_process
 from android_gym.sim.adbd import (
     _STAT_V2,
     A_CLSE,
@@ -48,7 +48,9 @@ def adb(port: int, *args: str, stdin: bytes | None = None) -> subprocess.Complet
 
 
 def test_the_commands_a_user_runs_against_sim_serve(adb_server_port, tmp_path):
-    adb_port = free_emulator_port()
+    # Ports outside the emulators' range: the other phones served meanwhile (another test process's) take the first
+    # free emulator pair, maybe between this check and the server's start.
+    adb_port = free_port_pair()
     serial = f"emulator-{adb_port - 1}"
     server = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--adb-port", str(adb_port)],
                               stdout=subprocess.PIPE, text=True)
