@@ -244,7 +244,8 @@ def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterab
 class SeededTask(SubgoalTask):
     """A long-horizon task whose set-up empties its apps (``clear_apps``), its app tables (``tables()``), then seeds
     the tables' rows and the rest (``seed_others``). A reset's set-up (``reset_state``) empties and seeds each table
-    in one write (``replace``), which leaves its file as the two phases do."""
+    in one write (``replace``), which leaves its file as the two phases do, and calls neither phase: a subclass
+    extends the three hooks, not ``clear_state`` or ``seed_state``."""
 
     def tables(self) -> list[tuple[ReplaceableTable, list[Row]]]:
         """The app tables the task's apps hold, each with the rows it starts with (default: none)."""
