@@ -112,13 +112,13 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.setattr(task, "setup_clears_teardown", False)
     monkeypatch.setattr(SqliteRowsTask, "reset_state", Task.reset_state)
     monkeypatch.setattr(long_horizon.SeededTask, "reset_state", Task.reset_state)
-    reading = provider._Snapshot.reading
+    copy = provider._Snapshot._copy
 
-    def reading_anew(self: provider._Snapshot, data: bytes) -> sqlite3.Connection:
+    def copy_anew(self: provider._Snapshot, data: bytes) -> sqlite3.Connection:
         self._schema = None  # no schema kept parsed: new bytes, a new connection
-        return reading(self, data)
+        return copy(self, data)
 
-    monkeypatch.setattr(provider._Snapshot, "reading", reading_anew)
+    monkeypatch.setattr(provider._Snapshot, "_copy", copy_anew)
 
 
 def _episodes(task: str) -> list[tuple[str, dict[str, tuple[bytes, int]]]]:

@@ -253,13 +253,11 @@ class SqliteProvider:
         they are settled, and a rollback-journal database's connection kept from line to line costs nothing to
         read with), else the held or a new connection. A read in WAL mode on a connection creates and removes side
         files, which changes their directory: it carries device time, not the host's."""
-        reader = self._snapshot() if self._reads_snapshot() else None
-        if reader is not None:
-            reader.row_factory = rows
-            try:
+        found = self._snapshot() if self._reads_snapshot() else None
+        if found is not None:
+            snapshot, database = found
+            with snapshot.reading(database, rows) as reader:
                 yield reader
-            finally:
-                reader.row_factory = None
             return
         self.ensure_db()
         with self._phone.fs.device_writes(*self._written), self._connection() as db:
@@ -275,16 +273,16 @@ class SqliteProvider:
         """Whether ``reading`` may read the committed bytes (``_snapshot``): this thread holds no connection."""
         return not getattr(self._thread, "holding", False) or getattr(self._thread, "held", None) is None
 
-    def _snapshot(self) -> sqlite3.Connection | None:
-        """The reader of the database file as its bytes are now (``_Snapshot``: a private copy, rewritten when they
-        change), so what a real app or a pull would see of the files is untouched. ``None`` while the file alone is
-        not the committed database: a ``-wal`` holds changes, or a ``-journal`` with content may be hot."""
+    def _snapshot(self) -> tuple[_Snapshot, bytes] | None:
+        """The reader of the committed bytes (``_Snapshot``: a private copy, so what a real app or a pull would see of
+        the files is untouched) and the database file's bytes now. ``None`` while the file alone is not the committed
+        database: a ``-wal`` holds changes, or a ``-journal`` with content may be hot."""
         database, wal = self._bytes()
         if database is None or wal is not None or _size(self._files[1]):
             return None
         if self._reader is None:
             self._reader = _Snapshot(self.on_connect)
-        return self._reader.reading(database)
+        return self._reader, database
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -317,7 +315,8 @@ class _Snapshot:
     format (the copy has no ``-wal``): the schema SQLite parsed stays parsed while the copy's ``sqlite_master`` rows
     (root pages included) stay the same, where a new connection for new bytes would parse it again, which costs more
     than most reads (a reset's first read of the contacts ten times the query). A copy whose schema differs gets a
-    new connection."""
+    new connection. One thread reads at a time (a shell served over adb runs on a thread of its own): the copy is not
+    written over under another's read."""
 
     def __init__(self, on_connect: Callable[[sqlite3.Connection], None]) -> None:
         self._on_connect = on_connect
@@ -327,9 +326,22 @@ class _Snapshot:
         self._writes = 0  # how many times the copy was written: its change counter
         self._connection: sqlite3.Connection | None = None
         self._schema: list[tuple] = []  # the ``sqlite_master`` rows the connection parsed
+        self._lock = threading.RLock()
 
-    def reading(self, data: bytes) -> sqlite3.Connection:
-        """The connection, reading a copy of ``data`` (a database file's bytes)."""
+    @contextmanager
+    def reading(self, data: bytes, rows: type | None) -> Iterator[sqlite3.Connection]:
+        """The connection (rows as ``rows``), reading a copy of ``data`` (a database file's bytes), to this thread
+        alone in the block."""
+        with self._lock:
+            connection = self._copy(data)
+            connection.row_factory = rows
+            try:
+                yield connection
+            finally:
+                connection.row_factory = None
+
+    def _copy(self, data: bytes) -> sqlite3.Connection:
+        """The connection, once the copy holds ``data``."""
         if data is not self._data or self._connection is None:
             self._writes += 1
             with open(self._file, "wb" if self._connection is None else "r+b") as handle:  # the connection keeps it
