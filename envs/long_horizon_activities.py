@@ -40,7 +40,7 @@ from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.apps.expense import LIST_NAME_MAX, format_amount
 from android_gym.sim.apps.opentracks import IMPERIAL, time_distance_text
 from android_gym.sim.apps.osmand_map import format_coordinates
-from android_gym.tasks import Subgoal, SubgoalTask, register_task
+from android_gym.tasks import Subgoal, register_task
 from android_gym.tasks import files as device_files
 from android_gym.tasks import params as gen
 from android_gym.tasks.base import DEVICE_TIME
@@ -57,7 +57,7 @@ from android_gym.tasks.oracle import (
     tap,
     type_into,
 )
-from android_gym.tasks.sqlite_rows import Row, clear_tables
+from android_gym.tasks.sqlite_rows import ReplaceableTable, Row
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
     clear_contacts,
@@ -262,13 +262,23 @@ def see_playlist(name: str, titles: Sequence[str]) -> list[OracleStep]:
 
 
 # ----- the base -------------------------------------------------------------------------------------------------
-class ActivityTask(SubgoalTask):
+class ActivityTask(lh.SeededTask):
     """A long-horizon task over the money, food, sport, maps and music apps: it starts with every app it uses
-    emptied, then seeds what its parameters hold (see ``seed_state``)."""
+    emptied, then seeds what its parameters hold (see ``tables`` and ``seed_others``)."""
 
     app_packages: ClassVar[tuple[str, ...]] = (sms.PACKAGE,)
+    setup_clears_teardown = True  # the contacts teardown deletes, clear_state deletes too
 
-    def clear_state(self, device: Device) -> None:
+    def tables(self) -> list[tuple[ReplaceableTable, list[Row]]]:
+        """``expenses``, ``recipes`` and ``events`` of the parameters and ``tracks()``, of the apps the task uses."""
+        params = self.params
+        return [(table, rows) for table, rows in ((expense.EXPENSES, params.get("expenses", [])),
+                                                  (recipe.RECIPES, params.get("recipes", [])),
+                                                  (opentracks.TRACKS_TABLE, self.tracks()),
+                                                  (calendar.EVENTS, params.get("events", [])))
+                if table.package in self.app_packages]
+
+    def clear_apps(self, device: Device) -> None:
         """No contacts, texts or notes (one shell line); every other app the task uses emptied."""
         packages = set(self.app_packages)
         clear_contacts(device, *lh.clearing(packages))
@@ -277,25 +287,18 @@ class ActivityTask(SubgoalTask):
         if vlc.vlc.PACKAGE in packages:
             vlc.clear_videos(device)
             vlc.clear_library(device)
-        clear_tables(device, [table for table in (expense.EXPENSES, recipe.RECIPES, opentracks.TRACKS_TABLE,
-                                                  calendar.EVENTS) if table.package in packages])
         if calendar.PACKAGE in packages:
             calendar.reset_preferences(device)
         if osmand_app.PACKAGE in packages:
             osmand.OsmAndMarkFavorite({}).clear(device)  # favourites and markers
             osmand.OsmAndTrack({}).clear(device)  # saved tracks
 
-    def seed_state(self, device: Device) -> None:
-        """What the parameters hold: ``people`` (the contacts), received ``texts``, Markor ``notes``, ``expenses``,
-        ``recipes``, ``events``, ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``; and
-        ``tracks()``."""
+    def seed_others(self, device: Device) -> None:
+        """What else the parameters hold: ``people`` (the contacts), received ``texts``, Markor ``notes``,
+        ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``."""
         params = self.params
         lh.seed_people(device, params.get("people", []), params.get("texts", []))
         device_files.write_files(device, device_files.MARKOR_DATA, params.get("notes", {}))
-        expense.EXPENSES.insert(device, params.get("expenses", []))
-        recipe.RECIPES.insert(device, params.get("recipes", []))
-        calendar.EVENTS.insert(device, params.get("events", []))
-        opentracks.TRACKS_TABLE.insert(device, self.tracks())
         if "favourites" in params:
             osmand.OsmAndMarkFavorite({"favourites": params["favourites"]}).seed_state(device)
         if "songs" in params:

@@ -30,7 +30,7 @@ from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps.deskclock import PREFS_PATH as CLOCK_PREFS
 from android_gym.sim.apps.deskclock import TIMER_RUNNING
 from android_gym.sim.apps.tasks import LOW
-from android_gym.tasks import Subgoal, SubgoalTask, get_task, register_task
+from android_gym.tasks import Subgoal, get_task, register_task
 from android_gym.tasks import files as device_files
 from android_gym.tasks import params as gen
 from android_gym.tasks.base import DEVICE_TIME
@@ -42,7 +42,7 @@ from android_gym.tasks.oracle import (
     expect,
     tap,
 )
-from android_gym.tasks.sqlite_rows import Row, clear_tables
+from android_gym.tasks.sqlite_rows import ReplaceableTable, Row
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
     clear_contacts,
@@ -209,11 +209,12 @@ def change_setting(task_name: str) -> list[OracleStep]:
 
 
 # ----- the base -------------------------------------------------------------------------------------------------
-class PeopleTask(SubgoalTask):
+class PeopleTask(lh.SeededTask):
     """A long-horizon task over the people-and-time apps: it starts with every app it uses empty, then seeds
     what ``contacts``, ``events``, ``todo``, ``inbox``, ``stopwatch_ms`` and ``settings_from`` give."""
 
     app_packages = (sms.PACKAGE,)
+    setup_clears_teardown = True  # the contacts and events teardown deletes, clear_state deletes too
     #: The system tasks whose start state this task sets up (``SystemWifiTurnOff`` turns Wi-Fi on first).
     settings_from: ClassVar[tuple[str, ...]] = ()
 
@@ -237,25 +238,27 @@ class PeopleTask(SubgoalTask):
         """The time the stopwatch is left paused at, if any."""
         return None
 
-    def clear_state(self, device: Device) -> None:
-        """No contacts; every app the task uses emptied (texts, the Clock and Markor's folder in one shell line, events,
-        tasks)."""
+    def tables(self) -> list[tuple[ReplaceableTable, list[Row]]]:
+        """The calendar's ``events`` and the Tasks app's ``todo``, of the apps the task uses."""
+        tables = ((calendar.EVENTS, self.events()), (tasks_app.TASKS_TABLE, self.todo()))
+        return [(table, rows) for table, rows in tables if table.package in self.app_packages]
+
+    def clear_apps(self, device: Device) -> None:
+        """No contacts; the texts, the Clock, Markor's folder and the Tasks app's view emptied in the same shell line;
+        the calendar's preferences reset."""
         packages = set(self.app_packages)
         commands = lh.clearing(packages, device_files.clear_directory_command(device_files.MARKOR_DATA))
         if clock.PACKAGE in packages:
             commands.append(f"pm clear {shlex.quote(clock.PACKAGE)}")
-        clear_contacts(device, *commands)
         if tasks_app.PACKAGE in packages:
-            tasks_app.reset_view_state(device)
-        clear_tables(device, [table for table in (calendar.EVENTS, tasks_app.TASKS_TABLE) if table.package in packages])
+            commands.append(tasks_app.RESET_VIEW_STATE)
+        clear_contacts(device, *commands)
         if calendar.PACKAGE in packages:
             calendar.reset_preferences(device)
 
-    def seed_state(self, device: Device) -> None:
-        """The contacts, events, tasks, received texts, the paused stopwatch and the settings' start states."""
+    def seed_others(self, device: Device) -> None:
+        """The contacts, received texts, the paused stopwatch and the settings' start states."""
         lh.seed_people(device, self.contacts().items(), self.inbox())
-        calendar.EVENTS.insert(device, self.events())
-        tasks_app.TASKS_TABLE.insert(device, self.todo())
         if self.stopwatch_ms() is not None:
             get_task("ClockStopWatchPausedVerifyReport")({"elapsed_ms": self.stopwatch_ms(), "lap_ms": []}
                                                          ).seed_state(device)

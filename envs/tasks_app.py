@@ -193,10 +193,14 @@ def random_task_row(rng: Rng) -> Row:
                 completed * 1000 if completed is not None else 0, notes, str(int(rng.integers(100_000_000, 2**62))))
 
 
+#: The shell line that stops the app and deletes its preferences (``reset_view_state``).
+RESET_VIEW_STATE = f"am force-stop {shlex.quote(PACKAGE)} && rm -f {shlex.quote(PREFS_PATH)}"
+
+
 def reset_view_state(device: Device) -> None:
     """Stop the app and delete its preferences: it reopens on "My Tasks" with completed and unstarted tasks shown
     (the defaults), whatever an earlier episode changed."""
-    Task.run(device, f"am force-stop {shlex.quote(PACKAGE)} && rm -f {shlex.quote(PREFS_PATH)}")
+    Task.run(device, RESET_VIEW_STATE)
 
 
 # ----- reading the list -------------------------------------------------------------------------------------------

@@ -10,7 +10,10 @@ not read again while their write versions stay the same
 their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob pattern
 (``expansion._has_magic``), and a table task's table left by ``hand_over`` for its next ``reset_state`` to clear
 and seed in one push (``SqliteRowsTask``, ``LocalDatabase.execute_transactions``), and what a task's ``teardown``
-empties left by ``hand_over`` for its next ``clear_state`` (``Task.setup_clears_teardown``).
+empties left by ``hand_over`` for its next ``clear_state`` (``Task.setup_clears_teardown``, a composite's parts'
+too), a long-horizon task's tables emptied and seeded in one write each (``long_horizon.SeededTask``), and a
+provider's reader of the committed bytes kept, with its parsed schema, while the schema stays the same
+(``provider._Snapshot``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 
@@ -28,13 +31,13 @@ import gymnasium as gym
 import pytest
 
 from android_gym.device import local_db
-from android_gym.envs import calendar
+from android_gym.envs import calendar, long_horizon
 from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell import expansion
 from android_gym.sim.shell.commands import find
 from android_gym.sim.shell.kept_databases import KeptDatabases
-from android_gym.sim.system import mp3
+from android_gym.sim.system import mp3, provider
 from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.tasks import draws
@@ -44,8 +47,10 @@ from android_gym.tasks.sqlite_rows import SqliteRowsTask
 #: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage; and clear
 #: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore; and draw expenses,
 #: recipes, Joplin notes and calendar events as a declarative task's noise; and empty the texts with ``sqlite3``;
-#: and swap a calendar's events (emptied at teardown too) and an expense table beside a Markor note.
+#: and swap a calendar's events (emptied at teardown too) and an expense table beside a Markor note; and seed
+#: contacts with a calendar and a to-do list, Joplin's notes with a notebook, and contacts checked by the score.
 TASKS = ("SimpleSmsSend", "SimpleSmsReply", "TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes",
+         "InviteThreeFriendsToEvent", "JoplinNoteToMarkorAndText", "SaveMeetingAttendeesThenText", "AddContactThenText",
          "FilesDeleteFile",
          "TextedSongsToPlaylistQueueAndReply", "ExpenseDeleteMultiple2", "RecipeDeleteDuplicateRecipes3",
          "NotesTodoItemCount", "SimpleCalendarEventsInNextWeek", "SimpleCalendarDeleteEvents",
@@ -71,7 +76,8 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     mutagen, a provider's connection closes when its line ends, each
     ``sqlite3`` run opens its database, every
     file counts as written at every look (so every read reads it), calendar events go through datetimes and a word
-    with any bracket is globbed; a table task's reset tears down in full and its set-up runs the phases."""
+    with any bracket is globbed; a table task's reset tears down in full and its set-up runs the phases, as a
+    long-horizon task's does, and a provider reads new bytes through a new connection."""
     numbers = itertools.count()
     monkeypatch.setattr(FileSystem, "versions", lambda self, *paths: tuple(next(numbers) for _ in paths))
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
@@ -105,6 +111,14 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
         if "setup_clears_teardown" in vars(task):
             monkeypatch.setattr(task, "setup_clears_teardown", False)
     monkeypatch.setattr(SqliteRowsTask, "reset_state", Task.reset_state)
+    monkeypatch.setattr(long_horizon.SeededTask, "reset_state", Task.reset_state)
+    copy = provider._Snapshot._copy
+
+    def copy_anew(self: provider._Snapshot, data: bytes) -> sqlite3.Connection:
+        self._schema = None  # no schema kept parsed: new bytes, a new connection
+        return copy(self, data)
+
+    monkeypatch.setattr(provider._Snapshot, "_copy", copy_anew)
 
 
 def _episodes(task: str) -> list[tuple[str, dict[str, tuple[bytes, int]]]]:

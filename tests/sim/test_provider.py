@@ -4,6 +4,7 @@ provider's ``onCreate`` makes on a connection to it."""
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -59,8 +60,9 @@ def _count(provider: SqliteProvider) -> int:
 
 
 def test_reads_see_every_committed_write_and_leave_no_trace(phone):
-    """Reads go to one reader of the file's bytes, kept while they stay the same: it makes no ``-wal``/``-shm`` and
-    touches no file; a write by another connection, still in its ``-wal`` or checkpointed, is read."""
+    """Reads go to one reader of a private copy of the file's bytes, copied again when they change: it makes no
+    ``-wal``/``-shm`` and touches no file; a write by another connection, still in its ``-wal`` or checkpointed, is
+    read, and the reader keeps its connection (and the schema it parsed) while the schema stays the same."""
     contacts = phone.contacts
     before, files = _count(contacts), _files(phone, contacts)
     with contacts.reading() as first:
@@ -79,7 +81,33 @@ def test_reads_see_every_committed_write_and_leave_no_trace(phone):
         other.close()  # the last connection checkpoints the -wal into the file
     assert _count(contacts) == before + 1
     with contacts.reading() as later:
-        assert later is not first  # new bytes: a new reader
+        assert later is first  # new bytes, the same schema: the same reader, reading them
+
+
+def _database(path: Path, statements: str) -> bytes:
+    """The bytes of a database file at ``path`` that ``statements`` made."""
+    made = sqlite3.connect(path)
+    made.executescript(statements)
+    made.close()
+    return path.read_bytes()
+
+
+def test_the_reader_of_a_file_replaced_by_one_of_another_schema_reads_the_new_one(phone, tmp_path):
+    """A file replaced by a database whose schema differs but whose schema cookie is the same (each made by one
+    ``CREATE``): SQLite would keep the schema it parsed, so the reader gets a new connection, which reads the new
+    tables."""
+    telephony = phone.telephony
+    host = phone.fs.host_path(telephony.db_path)
+    host.write_bytes(_database(tmp_path / "first.db", "CREATE TABLE first (a); INSERT INTO first VALUES (1);"))
+    with telephony.reading(rows=None) as db:
+        assert db.execute("SELECT * FROM first").fetchall() == [(1,)]
+    host.write_bytes(_database(tmp_path / "second.db", "CREATE TABLE second (b); INSERT INTO second VALUES (2), (3);"))
+    with telephony.reading(rows=None) as db:
+        assert db.execute("SELECT * FROM second").fetchall() == [(2,), (3,)]
+        with pytest.raises(sqlite3.OperationalError, match="no such table: first"):
+            db.execute("SELECT * FROM first")
+    host.unlink()
+    telephony.ensure_db()  # the provider's own database again
 
 
 def _raw_contact_ids(phone: Phone) -> list[int]:
@@ -109,12 +137,12 @@ def test_a_line_reads_the_committed_bytes_until_it_writes_then_its_own_writes(ph
              "--bind account_type:n:"
     query = "content query --uri content://com.android.contacts/raw_contacts --projection _id"
     phone.run(insert)
-    with phone.contacts.reading() as reader:
+    with phone.contacts.reading():
         pass
     result = phone.run(f"{query} && {insert} && {query}")
     assert result.stdout.decode().splitlines() == ["Row: 0 _id=1", "Row: 0 _id=1", "Row: 1 _id=2"]
     with phone.contacts.reading() as later:
-        assert later is not reader  # the line's write changed the bytes
+        assert later.execute("SELECT COUNT(*) FROM raw_contacts").fetchone()[0] == 2  # the line's write is read
     with phone.contacts.holding():
         with phone.contacts.reading() as first_read:
             assert first_read is later and phone.contacts._thread.held is None  # no connection opened for it

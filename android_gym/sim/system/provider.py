@@ -56,7 +56,7 @@ class SqliteProvider:
         self._reads: dict[Hashable, bytes] = {}  # what ``cached`` read, pickled, for the files' bytes below
         self._read_from: tuple[bytes | None, bytes | None] | None = None
         self._read_versions: tuple[int, ...] | None = None  # the files' versions when ``_read_from`` was read
-        self._reader: tuple[bytes, sqlite3.Connection] | None = None  # ``_snapshot``: the bytes it reads, and it
+        self._reader: _Snapshot | None = None  # ``_snapshot``'s, made at the first read
         self.ensure_db()
 
     def ensure_db(self) -> None:
@@ -254,13 +254,11 @@ class SqliteProvider:
         they are settled, and a rollback-journal database's connection kept from line to line costs nothing to
         read with), else the held or a new connection. A read in WAL mode on a connection creates and removes side
         files, which changes their directory: it carries device time, not the host's."""
-        reader = self._snapshot() if self._reads_snapshot() else None
-        if reader is not None:
-            reader.row_factory = rows
-            try:
+        found = self._snapshot() if self._reads_snapshot() else None
+        if found is not None:
+            snapshot, database = found
+            with snapshot.reading(database, rows) as reader:
                 yield reader
-            finally:
-                reader.row_factory = None
             return
         self.ensure_db()
         with self._phone.fs.device_writes(*self._written), self._connection() as db:
@@ -276,22 +274,16 @@ class SqliteProvider:
         """Whether ``reading`` may read the committed bytes (``_snapshot``): this thread holds no connection."""
         return not getattr(self._thread, "holding", False) or getattr(self._thread, "held", None) is None
 
-    def _snapshot(self) -> sqlite3.Connection | None:
-        """A reader of the database file as its bytes are now, kept while they stay the same (``_bytes``): opened
-        ``immutable`` (SQLite's URI parameter: read-only, no locks, no side files, no change detection), so what a
-        real app or a pull would see of the files is untouched and a read costs no open. ``None`` while the file
-        alone is not the committed database: a ``-wal`` holds changes, or a ``-journal`` with content may be hot."""
+    def _snapshot(self) -> tuple[_Snapshot, bytes] | None:
+        """The reader of the committed bytes (``_Snapshot``: a private copy, so what a real app or a pull would see of
+        the files is untouched) and the database file's bytes now. ``None`` while the file alone is not the committed
+        database: a ``-wal`` holds changes, or a ``-journal`` with content may be hot."""
         database, wal = self._bytes()
         if database is None or wal is not None or _size(self._files[1]):
             return None
-        if self._reader is None or self._reader[0] is not database:
-            if self._reader is not None:
-                self._reader[1].close()
-            uri = self._phone.fs.host_path(self.db_path).as_uri() + "?immutable=1"
-            reader = sqlite3.connect(uri, uri=True, check_same_thread=False)
-            self.on_connect(reader)
-            self._reader = database, reader
-        return self._reader[1]
+        if self._reader is None:
+            self._reader = _Snapshot(self.on_connect)
+        return self._reader, database
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -318,9 +310,75 @@ class SqliteProvider:
             db.execute("RELEASE provider_write")
 
 
-#: The database header's fields a write transaction moves even when it changes no page (SQLite's file format, 1.3:
-#: the file change counter at offset 24 and the version-valid-for number at 92, four bytes each).
-_COUNTERS = ((24, 28), (92, 96))
+class _Snapshot:
+    """A query-only connection to a private copy of a database file's bytes, written over in place when they change,
+    with a change counter of its own that moves each time (so SQLite drops the pages it read) and the rollback-journal
+    format (the copy has no ``-wal``): the schema SQLite parsed stays parsed while the copy's ``sqlite_master`` rows
+    (root pages included) stay the same, where a new connection for new bytes would parse it again, which costs more
+    than most reads (a reset's first read of the contacts ten times the query). A copy whose schema differs gets a
+    new connection. One thread reads at a time (a shell served over adb runs on a thread of its own): the copy is not
+    written over under another's read."""
+
+    def __init__(self, on_connect: Callable[[sqlite3.Connection], None]) -> None:
+        self._on_connect = on_connect
+        self._dir = OwnedDir("android-gym-snapshot-")  # removed with this object
+        self._file = self._dir.path / "copy.db"
+        self._data: bytes | None = None  # the bytes copied last
+        self._writes = 0  # how many times the copy was written: its change counter
+        self._connection: sqlite3.Connection | None = None
+        self._schema: list[tuple] = []  # the ``sqlite_master`` rows the connection parsed
+        self._lock = threading.RLock()
+
+    @contextmanager
+    def reading(self, data: bytes, rows: type | None) -> Iterator[sqlite3.Connection]:
+        """The connection (rows as ``rows``), reading a copy of ``data`` (a database file's bytes), to this thread
+        alone in the block."""
+        with self._lock:
+            connection = self._copy(data)
+            connection.row_factory = rows
+            try:
+                yield connection
+            finally:
+                connection.row_factory = None
+
+    def _copy(self, data: bytes) -> sqlite3.Connection:
+        """The connection, once the copy holds ``data``."""
+        if data is not self._data or self._connection is None:
+            self._writes += 1
+            with open(self._file, "wb" if self._connection is None else "r+b") as handle:  # the connection keeps it
+                handle.write(_copied(data, self._writes))
+                handle.truncate()
+            self._data = data
+            if self._connection is None or self._connection.execute(_SCHEMA).fetchall() != self._schema:
+                if self._connection is not None:
+                    self._connection.close()
+                self._connection = sqlite3.connect(f"{self._file.as_uri()}?mode=ro", uri=True, check_same_thread=False)
+                self._on_connect(self._connection)
+                self._schema = self._connection.execute(_SCHEMA).fetchall()
+        return self._connection
+
+
+#: What a connection's parsed schema is made of: every ``sqlite_master`` row (page 1, read as it is in the file).
+_SCHEMA = "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master ORDER BY rowid"
+#: The database header (SQLite's file format, 1.3): its size, the file format bytes (1: rollback journal, 2: WAL),
+#: and the fields a write transaction moves even when it changes no page, the file change counter and the
+#: version-valid-for number, four bytes each.
+_HEADER, _FORMAT, _CHANGE_COUNTER, _VALID_FOR = 100, slice(18, 20), slice(24, 28), slice(92, 96)
+_COUNTERS = (_CHANGE_COUNTER, _VALID_FOR)
+
+
+def _copied(data: bytes, counter: int) -> bytes:
+    """A database file's bytes ``data`` in the rollback-journal format, its change counter ``counter`` (and
+    version-valid-for with it, when it matched)."""
+    if len(data) < _HEADER:
+        return data
+    header = bytearray(data[:_HEADER])
+    header[_FORMAT] = b"\x01\x01"
+    number = (counter & 0xFFFFFFFF).to_bytes(4, "big")
+    if header[_VALID_FOR] == header[_CHANGE_COUNTER]:
+        header[_VALID_FOR] = number
+    header[_CHANGE_COUNTER] = number
+    return bytes(header) + data[_HEADER:]
 
 
 def _same_data(content: tuple[bytes | None, bytes | None], before: tuple[bytes | None, bytes | None] | None) -> bool:
@@ -333,10 +391,10 @@ def _same_data(content: tuple[bytes | None, bytes | None], before: tuple[bytes |
     if database is None or old is None or len(database) != len(old):
         return database == old
     start = 0
-    for begin, end in _COUNTERS:
-        if database[start:begin] != old[start:begin]:
+    for field in _COUNTERS:
+        if database[start:field.start] != old[start:field.start]:
             return False
-        start = end
+        start = field.stop
     return database[start:] == old[start:]
 
 
