@@ -352,12 +352,12 @@ def _drawn_boxes(renderer: Renderer, monkeypatch) -> list[tuple[int, int, int, i
 
 
 def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeypatch) -> None:
-    """A keyboard that comes back under other screens is not drawn again but pasted as it was drawn (a window of at
-    most a third of the screen is kept by what it shows; an app's larger window is not); every frame is the one drawn
-    on a blank screen."""
+    """A keyboard that comes back under other screens is not drawn again but pasted as it was drawn, and so are the
+    bar's colours (a window of at most a third of the screen is kept by what it shows, per window; an app's larger
+    window is not); every frame is the one drawn on a blank screen."""
     def windows(label: str, keys: bool, bar: tuple[int, int, int] = (30, 30, 90)) -> dict:
-        trees = {"bar": column(text_view("12:00"), height=40, background=bar),
-                 "app": column(text_view(label), View(height=50, background=(90, 0, 0)), height=260 if keys else 360)}
+        trees = {"bar": column(text_view("12:00"), height=20, background=bar),
+                 "app": column(text_view(label), View(height=50, background=(90, 0, 0)), height=280 if keys else 380)}
         if keys:
             trees["keys"] = column(row(button("q", lambda: None), button("w", lambda: None)), height=100,
                                    background=(220, 220, 220))
@@ -365,7 +365,7 @@ def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeyp
 
     renderer = Renderer(300, 400)
     boxes = _drawn_boxes(renderer, monkeypatch)
-    bar, keys = (0, 0, 300, 40), (0, 300, 300, 400)
+    bar, keys = (0, 0, 300, 20), (0, 300, 300, 400)
     green, blue = (0, 90, 0), (30, 30, 90)
     for label, shows_keys, color, drawn in [("a", True, blue, [bar, keys]), ("b", False, green, [bar]),
                                             ("c", False, blue, []), ("d", True, green, []), ("e", False, green, []),
@@ -374,8 +374,11 @@ def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeyp
         frame = renderer.render(windows(label, shows_keys, color))
         assert np.array_equal(frame, Renderer(300, 400).render(windows(label, shows_keys, color))), label
         assert [box for box in boxes if box in (bar, keys)] == drawn, label
-        assert any(top == 40 for _, top, _, _ in boxes), label  # the app window is drawn, whole or in part
-    assert len(renderer._windows.kept) == 3  # the two bars and the keyboard
+        assert any(top == 20 for _, top, _, _ in boxes), label  # the app window is drawn, whole or in part
+    assert {name: len(looks.kept) for name, looks in renderer._windows.items()} == {"bar": 2, "keys": 1}
+    for red in range(10):  # the bar's looks, many, push out its own (but the last three), not the keyboard's
+        renderer.render(windows("f", True, (red, 0, 0)))
+    assert {name: len(looks.kept) for name, looks in renderer._windows.items()} == {"bar": 3, "keys": 1}
 
 
 def test_a_window_the_kept_frame_shows_as_it_is_now_is_taken_from_it(monkeypatch) -> None:

@@ -77,10 +77,12 @@ _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px
 _BARE_ROWS = 48
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 # Windows drawn whole that take at most this share of a frame (the status and navigation bars, the keyboard: not an
-# app's window) are kept by what they show (``Renderer._windows``), together at most ``_KEPT_WINDOWS_SHARE`` of a
-# frame's bytes (3.9 MB at 1080x2400: the keyboard and a few bars), and pasted when shown again, not drawn. A random
-# walk shows a few bars' colours (an app's, the home screen's, a dialog's scrim) and its keyboard over and over.
-_KEPT_WINDOW_SHARE, _KEPT_WINDOWS_SHARE = 1 / 3, 1 / 2
+# app's window) are kept by what they show (``Renderer._windows``), and pasted when shown again, not drawn: per
+# window, its last looks that fit in ``_KEPT_LOOKS_SHARE`` of a frame's bytes, or its last (a bar's last three, the
+# keyboard's last: 4.8 MB at most at 1080x2400). A random walk shows a few bars' colours (an app's, the home
+# screen's, a dialog's scrim) and its keyboard over and over; a window of its own, the keyboard (5 ms to draw at full
+# size) is not pushed out by the bars (0.3 ms).
+_KEPT_WINDOW_SHARE, _KEPT_LOOKS_SHARE = 1 / 3, 1 / 6
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
 #: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
@@ -322,7 +324,7 @@ class Renderer:
         self._ink_tiles: KeptPictures[tuple[Hashable, Color, Color], Image.Image] = KeptPictures(_INK_TILE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         # the pixels of small windows drawn whole (``_KEPT_WINDOW_SHARE``) by what they show: system bars, a keyboard
-        self._windows: KeptPictures[Hashable, np.ndarray] = KeptPictures(int(_KEPT_WINDOWS_SHARE * self._frame.nbytes))
+        self._windows: dict[str, KeptPictures[Hashable, np.ndarray]] = {}  # per window's name, its looks
         self._reaches: dict[tuple[str, int, int], tuple[int | None, int]] = {}  # _reach per kind, text size, elevation
 
     def px(self, value: float) -> int:
@@ -369,11 +371,12 @@ class Renderer:
                 continue
             boxes = (self._dirty_boxes(before[0], views, window) if before is not None and before[1:] == sig[1:]
                      else [window])
-            key = ((views, background, tuple(palette.items())) if boxes == [window]
+            key = ((name, views, background, tuple(palette.items())) if boxes == [window]
                    and 3 * (window[2] - window[0]) * (window[3] - window[1]) <= _KEPT_WINDOW_SHARE * self._frame.nbytes
                    else None)
-            if key is not None and key in self._windows:
-                work.append(Work(window, [], background, palette, key, self._windows[key]))
+            looks = self._windows.get(name)
+            if key is not None and looks is not None and key in looks:
+                work.append(Work(window, [], background, palette, key, looks[key]))
                 continue
             painted = [(view, self._painted_box(*item[:4])) for view, item in zip(root.walk(), views)
                        if paints(item)] if boxes else []  # a view that paints nothing itself is not drawn
@@ -480,7 +483,8 @@ class Renderer:
         self._palette = work.palette
         self._draw_box(frame, work.painted, work.background, work.box)
         if work.key is not None:
-            self._windows.put(work.key, frame[y1:y2, x1:x2].copy())
+            looks = self._windows.setdefault(work.key[0], KeptPictures(int(_KEPT_LOOKS_SHARE * self._frame.nbytes)))
+            looks.put(work.key, frame[y1:y2, x1:x2].copy())
 
     def _draw_box(self, frame: np.ndarray, painted: list[tuple[View, Box]], background: Color, box: Box) -> None:
         """Draw the window's pixels at ``box`` into ``frame``, strip by strip: the ``painted`` views (each with the box
