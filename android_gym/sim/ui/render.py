@@ -78,11 +78,11 @@ _BARE_ROWS = 48
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 # Windows drawn whole that take at most this share of a frame (the status and navigation bars, the keyboard: not an
 # app's window) are kept by what they show (``Renderer._windows``), and pasted when shown again, not drawn: per
-# window, its last looks that fit in ``_KEPT_LOOKS_SHARE`` of a frame's bytes, or its last (a bar's last three, the
-# keyboard's last: 4.8 MB at most at 1080x2400). A random walk shows a few bars' colours (an app's, the home
+# window, its last looks that fit in ``_KEPT_LOOKS_SHARE`` of a frame's bytes, or its last (a bar's last two, the
+# keyboard's last: 4 MB at most at 1080x2400). A random walk shows a few bars' colours (an app's, the home
 # screen's, a dialog's scrim) and its keyboard over and over; a window of its own, the keyboard (5 ms to draw at full
 # size) is not pushed out by the bars (0.3 ms).
-_KEPT_WINDOW_SHARE, _KEPT_LOOKS_SHARE = 1 / 3, 1 / 6
+_KEPT_WINDOW_SHARE, _KEPT_LOOKS_SHARE = 1 / 3, 1 / 8
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
 #: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
