@@ -329,6 +329,83 @@ def test_a_frame_pushed_out_and_drawn_over_is_brought_up_to_date_where_it_was_st
     assert len(drawn) == 2  # the same two arrays, each drawn over in turn
 
 
+def _stacked(**trees: View) -> dict[str, tuple[View, tuple[int, int, int]]]:
+    """Windows 300 px wide stacked top down in the order given, each laid out at its own height (its ``height``)."""
+    top = 0
+    for tree in trees.values():
+        layout(tree, 0, top, 300, tree.height)
+        top += tree.height
+    return {name: (tree, WHITE) for name, tree in trees.items()}
+
+
+def _drawn_boxes(renderer: Renderer, monkeypatch) -> list[tuple[int, int, int, int]]:
+    """The boxes ``renderer`` draws from now on (``Renderer._draw_box``), in order."""
+    boxes: list[tuple[int, int, int, int]] = []
+    draw_box = renderer._draw_box
+
+    def noted(frame: np.ndarray, painted: list, ground: tuple[int, int, int], box: tuple[int, int, int, int]) -> None:
+        boxes.append(box)
+        draw_box(frame, painted, ground, box)
+
+    monkeypatch.setattr(renderer, "_draw_box", noted)
+    return boxes
+
+
+def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeypatch) -> None:
+    """A keyboard that comes back under other screens is not drawn again but pasted as it was drawn, and so are the
+    bar's colours (a window of at most a third of the screen is kept by what it shows, per window; an app's larger
+    window is not); every frame is the one drawn on a blank screen."""
+    def windows(label: str, keys: bool, bar: tuple[int, int, int] = (30, 30, 90)) -> dict:
+        trees = {"bar": column(text_view("12:00"), height=20, background=bar),
+                 "app": column(text_view(label), View(height=50, background=(90, 0, 0)), height=280 if keys else 380)}
+        if keys:
+            trees["keys"] = column(row(button("q", lambda: None), button("w", lambda: None)), height=100,
+                                   background=(220, 220, 220))
+        return _stacked(**trees)
+
+    renderer = Renderer(300, 400)
+    boxes = _drawn_boxes(renderer, monkeypatch)
+    bar, keys = (0, 0, 300, 20), (0, 300, 300, 400)
+    green, blue = (0, 90, 0), (30, 30, 90)
+    for label, shows_keys, color, drawn in [("a", True, blue, [bar, keys]), ("b", False, green, [bar]),
+                                            ("c", False, blue, []), ("d", True, green, []), ("e", False, green, []),
+                                            ("f", True, blue, [])]:
+        boxes.clear()
+        frame = renderer.render(windows(label, shows_keys, color))
+        assert np.array_equal(frame, Renderer(300, 400).render(windows(label, shows_keys, color))), label
+        assert [box for box in boxes if box in (bar, keys)] == drawn, label
+        assert any(top == 20 for _, top, _, _ in boxes), label  # the app window is drawn, whole or in part
+    assert {name: len(looks.kept) for name, looks in renderer._windows.items()} == {"bar": 2, "keys": 1}
+    for red in range(10):  # the bar's looks, many, push out its own (but the last two), not the keyboard's
+        renderer.render(windows("f", True, (red, 0, 0)))
+    assert {name: len(looks.kept) for name, looks in renderer._windows.items()} == {"bar": 2, "keys": 1}
+
+
+def test_a_window_the_kept_frame_shows_as_it_is_now_is_taken_from_it(monkeypatch) -> None:
+    """Back to the screen before with another status bar: the app's window is copied from the frame kept (or, when
+    that frame is the one drawn over, left as it is there), only the bar is drawn; each frame is the one drawn on a
+    blank screen, and a frame held elsewhere stays as it was."""
+    def windows(label: str, clock: str) -> dict:
+        return _stacked(bar=column(text_view(clock), height=40, background=(30, 30, 90)),
+                        app=column(text_view(label), View(height=50, background=(90, 0, 0)), height=360))
+
+    renderer = Renderer(300, 400)
+    boxes = _drawn_boxes(renderer, monkeypatch)
+    bar, held = (0, 0, 300, 40), None
+    for i, (label, clock) in enumerate([("a", "12:00"), ("b", "12:00"), ("a", "12:01"), ("b", "12:02"),
+                                        ("a", "12:03"), ("b", "12:04")]):
+        boxes.clear()
+        frame = renderer.render(windows(label, clock))
+        assert np.array_equal(frame, Renderer(300, 400).render(windows(label, clock))), (label, clock)
+        if i == 1:  # the app's text changed: drawn in part, the bar as it was
+            assert boxes and bar not in boxes
+        else:  # from the third on, the app's window is the kept frame's, the bar is drawn
+            assert boxes == ([bar, (0, 40, 300, 400)] if i == 0 else [bar]), (label, clock)
+        if i == 3:  # the frame kept next is held: not drawn over, the one after it copies from it
+            held, shown = frame, frame.copy()
+    assert held is not None and np.array_equal(held, shown)
+
+
 def test_each_window_draws_its_widgets_in_its_own_theme() -> None:
     """Windows drawn in one frame each take their own palette: a switch's thumb in the top window's accent colour,
     the one below it in the light theme's, each as the window drawn on its own."""

@@ -1,6 +1,6 @@
 """Pictures kept by the bytes they take rather than by their count (``functools.lru_cache`` counts entries: sixteen
-9 MB maps are 150 MB a process): a store (``KeptPictures``, the renderer's scaled pictures) and a memo for functions
-that make big pictures (``picture_cache``)."""
+9 MB maps are 150 MB a process): a store (``KeptPictures``, the renderer's scaled pictures and windows' pixels) and a
+memo for functions that make big pictures (``picture_cache``)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,19 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, ParamSpec, TypeVar
 
+import numpy as np
 from PIL import Image
 
 P = ParamSpec("P")
 K = TypeVar("K", bound=Hashable)
-R = TypeVar("R", bound=Image.Image | None)
+R = TypeVar("R", bound=Image.Image | np.ndarray | None)
 
 
-def image_bytes(image: Image.Image | None) -> int:
-    """The memory Pillow keeps an image's pixels in: 4 bytes a pixel (``RGB``, ``RGBA``; an upper bound for the
-    rest)."""
+def image_bytes(image: Image.Image | np.ndarray | None) -> int:
+    """The memory an image's pixels take: an array's bytes, or what Pillow keeps an image in, 4 bytes a pixel
+    (``RGB``, ``RGBA``; an upper bound for the rest)."""
+    if isinstance(image, np.ndarray):
+        return image.nbytes
     return 0 if image is None else 4 * image.width * image.height
 
 

@@ -19,7 +19,9 @@ out never changes (the memory of one the renderer alone still holds is used agai
 the last one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas
 kept from frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized
 one takes a fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in
-the ground's colour, not drawn (``_row_runs``).
+the ground's colour, not drawn (``_row_runs``). A whole window comes from an earlier frame where one shows it as it
+is now: the frame kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a small window
+(a bar, the keyboard) kept by what it shows (``Renderer._windows``).
 """
 
 from __future__ import annotations
@@ -74,6 +76,13 @@ _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px
 # the canvas and packed (a strip more costs about as much as drawing that many rows)
 _BARE_ROWS = 48
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
+# Windows drawn whole that take at most this share of a frame (the status and navigation bars, the keyboard: not an
+# app's window) are kept by what they show (``Renderer._windows``), and pasted when shown again, not drawn: per
+# window, its last looks that fit in ``_KEPT_LOOKS_SHARE`` of a frame's bytes, or its last (a bar's last two, the
+# keyboard's last: 4 MB at most at 1080x2400). A random walk shows a few bars' colours (an app's, the home
+# screen's, a dialog's scrim) and its keyboard over and over; a window of its own, the keyboard (5 ms to draw at full
+# size) is not pushed out by the bars (0.3 ms).
+_KEPT_WINDOW_SHARE, _KEPT_LOOKS_SHARE = 1 / 3, 1 / 8
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
 #: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
@@ -89,9 +98,20 @@ _TRACK_HALF = 33  # half a switch track's height, centred on its view whatever t
 # toggle's track in a narrow view. A change to one of them redraws its rows across the window.
 _OVERFLOWING = frozenset({"button", "label", "letter", "switch", "toggle", "edit"})
 Box = tuple[int, int, int, int]  # a rectangle in screen px: left, top, right, bottom (end exclusive)
-# A box of a window to draw: the window's views that paint (each with the box it may paint), its background, and its
-# theme's colours for the widgets' own (``Renderer._palette``)
-Work = tuple[Box, list[tuple[View, Box]], Color, Mapping[Color, Color]]
+
+
+class Work(NamedTuple):
+    """A box of a window to draw: the window's views that paint (each with the box it may paint), its background, and
+    its theme's colours for the widgets' own (``Renderer._palette``); for a whole window small enough to keep
+    (``Renderer._windows``), its key there, and its pixels when they are kept from an earlier frame (then pasted,
+    not drawn)."""
+
+    box: Box
+    painted: list[tuple[View, Box]]
+    background: Color
+    palette: Mapping[Color, Color]
+    key: Hashable = None
+    kept: np.ndarray | None = None
 
 
 class Kept(NamedTuple):
@@ -303,6 +323,8 @@ class Renderer:
         self._inking = False  # the view being drawn paints nothing but masks (``_inks_only``)
         self._ink_tiles: KeptPictures[tuple[Hashable, Color, Color], Image.Image] = KeptPictures(_INK_TILE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
+        # the pixels of small windows drawn whole (``_KEPT_WINDOW_SHARE``) by what they show: system bars, a keyboard
+        self._windows: dict[str, KeptPictures[Hashable, np.ndarray]] = {}  # per window's name, its looks
         self._reaches: dict[tuple[str, int, int], tuple[int | None, int]] = {}  # _reach per kind, text size, elevation
 
     def px(self, value: float) -> int:
@@ -336,29 +358,59 @@ class Renderer:
             self._show(frame, signatures, stale)
             return self._frame
         work: list[Work] = []  # what to draw, in drawing order
+        reused: list[Box] = []  # windows the last frame kept shows as they are now (``_kept_shows``)
         for name, (root, background) in windows.items():
             sig = signatures[name]
             views, _, palette = sig
             before = self._signatures.get(name)
             if before == sig:
                 continue
-            x1, y1, x2, y2 = map(self.px, root.bounds)
-            window = x1, y1, min(x2, self.width), min(y2, self.height)  # a design edge may round 1 px past it
+            window = self._window_box(sig)
+            if self._kept_shows(name, signatures):
+                reused.append(window)
+                continue
             boxes = (self._dirty_boxes(before[0], views, window) if before is not None and before[1:] == sig[1:]
                      else [window])
+            key = ((name, views, background, tuple(palette.items())) if boxes == [window]
+                   and 3 * (window[2] - window[0]) * (window[3] - window[1]) <= _KEPT_WINDOW_SHARE * self._frame.nbytes
+                   else None)
+            looks = self._windows.get(name)
+            if key is not None and looks is not None and key in looks:
+                work.append(Work(window, [], background, palette, key, looks[key]))
+                continue
             painted = [(view, self._painted_box(*item[:4])) for view, item in zip(root.walk(), views)
                        if paints(item)] if boxes else []  # a view that paints nothing itself is not drawn
-            work += [(box, painted, background, palette) for box in boxes]
-        if not work:  # what changed lies outside the windows: the frame shows them as they are
+            work += [Work(box, painted, background, palette, key) for box in boxes]
+        if not work and not reused:  # what changed lies outside the windows: the frame shows them as they are
             self._signatures = signatures
             return self._frame
-        drawn = [box for box, *_ in work]
-        frame = self._fresh(drawn)
-        for box, painted, background, self._palette in work:
-            self._draw_box(frame, painted, background, box)
+        drawn = [item.box for item in work] + reused
+        frame = self._fresh(drawn, reused)
+        for item in work:
+            self._draw_work(frame, item)
         frame.flags.writeable = False
         self._show(frame, signatures, drawn)
         return self._frame
+
+    def _window_box(self, sig: tuple) -> Box:
+        """The box (screen px) of a window of signature ``sig`` (its root's bounds, cut to the screen)."""
+        x1, y1, x2, y2 = map(self.px, sig[0][0][1])
+        return x1, y1, min(x2, self.width), min(y2, self.height)  # a design edge may round 1 px past it
+
+    def _kept_shows(self, name: str, signatures: dict[str, tuple]) -> bool:
+        """Whether the last frame kept shows window ``name`` as ``signatures`` has it, in rows of its own: across
+        the screen's width, and clear of every other window it or ``signatures`` shows (a window its box does not
+        hold alone may show what another drew over it). Its pixels there are then those drawing it would make (back
+        from a screen with another status bar: the app's window as it was), and they are taken, not drawn."""
+        if not self._kept:
+            return False
+        shown = dict(self._kept[-1].shown)
+        sig = signatures[name]
+        window = self._window_box(sig)
+        if window[0] != 0 or window[2] != self.width or shown.get(name) != sig:
+            return False
+        others = [other for names in (shown, signatures) for key, other in names.items() if key != name]
+        return all(box[1] >= window[3] or box[3] <= window[1] for box in map(self._window_box, others))
 
     def _show(self, frame: np.ndarray, signatures: dict[str, tuple], changed: list[Box]) -> None:
         """Show ``frame``, of windows of ``signatures``, which shows what the current frame does outside the
@@ -385,11 +437,12 @@ class Renderer:
             found = found or shown == number
         return spans if found else None
 
-    def _fresh(self, drawn: list[Box]) -> np.ndarray:
-        """A writable frame to draw the ``drawn`` boxes in, showing what the current frame shows outside them: the
-        kept frame that showing it pushes out (``_recycled``), copied from the current one only where the two differ,
-        or a new copy. Rows that a box across the whole width replaces are not copied, so a changed row is written
-        once."""
+    def _fresh(self, drawn: list[Box], reused: list[Box]) -> np.ndarray:
+        """A writable frame to draw the ``drawn`` boxes in, showing what the current frame shows outside them and what
+        the last frame kept shows in the ``reused`` ones (across the width; among ``drawn``): the kept frame that
+        showing it pushes out (``_recycled``), copied from the current one only where the two differ, or a new copy.
+        Rows that a box across the whole width replaces are not copied, so a changed row is written once (and a
+        reused box is not written at all when the frame is the kept one that shows it)."""
         old = self._frame
         frame, stale = self._recycled() or (np.empty_like(old), [(0, 0, self.width, self.height)])
         replaced = np.zeros(self.height, bool)  # the rows a full-width box writes
@@ -401,6 +454,9 @@ class Renderer:
             edges = (np.flatnonzero(np.diff(marks)) + y1).tolist()  # where runs of rows to copy start and end
             for top, bottom in zip(edges[::2], edges[1::2]):
                 frame[top:bottom, x1:x2] = old[top:bottom, x1:x2]
+        if self._kept:  # the frame kept last is not the one recycled
+            for _, y1, _, y2 in reused:
+                frame[y1:y2] = self._kept[-1].frame[y1:y2]
         return frame
 
     def _recycled(self) -> tuple[np.ndarray, list[Box]] | None:
@@ -416,6 +472,19 @@ class Renderer:
         stale = self._kept.pop(0).stale
         frame.flags.writeable = True
         return frame, stale
+
+    def _draw_work(self, frame: np.ndarray, work: Work) -> None:
+        """Draw ``work`` into ``frame``: paste a whole window's kept pixels, or draw its box and keep the pixels of a
+        whole window small enough (``Work.key``)."""
+        x1, y1, x2, y2 = work.box
+        if work.kept is not None:
+            frame[y1:y2, x1:x2] = work.kept
+            return
+        self._palette = work.palette
+        self._draw_box(frame, work.painted, work.background, work.box)
+        if work.key is not None:
+            looks = self._windows.setdefault(work.key[0], KeptPictures(int(_KEPT_LOOKS_SHARE * self._frame.nbytes)))
+            looks.put(work.key, frame[y1:y2, x1:x2].copy())
 
     def _draw_box(self, frame: np.ndarray, painted: list[tuple[View, Box]], background: Color, box: Box) -> None:
         """Draw the window's pixels at ``box`` into ``frame``, strip by strip: the ``painted`` views (each with the box
