@@ -62,16 +62,21 @@ class Selector:
                 and (self.resource_id is None or element.resource_name == self.resource_id)
                 and (self.class_suffix is None or element.class_name.endswith(self.class_suffix)))
 
+    def lookup(self, elements: Sequence[UIElement]) -> UIElement | None:
+        """The last (top-most) matching element on screen, ``None`` when there is none."""
+        return next((element for element in reversed(elements)
+                     if self.matches(element) and element.bbox_pixels.area > 0), None)
+
     def find(self, elements: Sequence[UIElement]) -> UIElement:
         """The last (top-most) matching element; ``OracleError`` when there is none."""
-        found = [element for element in elements if self.matches(element) and element.bbox_pixels.area > 0]
-        if not found:
+        found = self.lookup(elements)
+        if found is None:
             raise OracleError(f"no element on screen matches {self}")
-        return found[-1]
+        return found
 
     def present(self, elements: Sequence[UIElement]) -> bool:
         """Whether a matching element is on screen."""
-        return any(self.matches(element) and element.bbox_pixels.area > 0 for element in elements)
+        return self.lookup(elements) is not None
 
 
 def as_english(shown: str, choices: Sequence[str]) -> str:
@@ -158,26 +163,42 @@ def _contents(container: UIElement, elements: Sequence[UIElement]) -> tuple:
                  and box.y_min <= e.bbox_pixels.y_min and e.bbox_pixels.y_max <= box.y_max)
 
 
-def scroll_until(shown: Callable[[Sequence[UIElement]], bool], container: Selector, what: str,
+def _clear(target: UIElement, container: UIElement, direction: str) -> bool:
+    """Whether ``target`` keeps off the edge of ``container`` that rows cross coming in as it scrolls towards
+    ``direction`` (its bottom edge scrolling down): a row cut there (its bounds are the part the list shows) or
+    just touching it does not count as clear."""
+    box, edge = target.bbox_pixels, container.bbox_pixels
+    return {"down": box.y_max < edge.y_max, "up": box.y_min > edge.y_min,
+            "right": box.x_max < edge.x_max, "left": box.x_min > edge.x_min}[direction]
+
+
+def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], container: Selector, what: str,
                  direction: str = "down", max_scrolls: int = 20) -> list[OracleStep]:
-    """Scroll ``container`` towards ``direction`` until ``shown(elements)`` holds (no step once it does), then
-    check that it does: ``OracleError`` naming ``what`` if it never showed. When a scroll left the list as it was
-    (its end reached) the scrolling turns back, as a person looks the other way for what was above (a list scrolled
-    down earlier, whose wanted row now lies above)."""
+    """Scroll ``container`` towards ``direction`` until the element ``find`` picks is shown (no step once it is),
+    then check that it is on screen: ``OracleError`` naming ``what`` if it never showed.
+
+    Shown means, as a careful person sees it before tapping: what a tap on the element is for (``touch_target``:
+    its row) keeps off the container's edge the rows cross coming in (``_clear``), or the list cannot scroll that
+    way any further (the last scroll left it as it was: a last row wholly shown at the list's end touches the
+    edge too). A row half scrolled in at that edge thus costs one more scroll. When a scroll left the list as it
+    was (its end reached) before the element showed, the scrolling turns back, as a person looks the other way for
+    what was above (a list scrolled down earlier, whose wanted row now lies above)."""
     seen: dict[str, object] = {"direction": direction, "contents": None}
 
     def step(elements: Sequence[UIElement]) -> Action | None:
-        if shown(elements):
-            return None
+        found = find(elements)
         view = container.find(elements)
         contents = _contents(view, elements)
-        if contents == seen["contents"]:
+        ended = contents == seen["contents"]  # the last scroll moved nothing: the list's end that way
+        if found is not None and (ended or _clear(touch_target(found, elements), view, str(seen["direction"]))):
+            return None
+        if ended:
             seen["direction"] = _OPPOSITE[str(seen["direction"])]
         seen["contents"] = contents
         return Action(ActionType.SCROLL, index=view.index, direction=str(seen["direction"]))
 
     def check(elements: Sequence[UIElement]) -> None:
-        if not shown(elements):
+        if find(elements) is None:
             raise OracleError(f"{what} is not on screen")
 
     return [step] * max_scrolls + [check]
@@ -185,8 +206,8 @@ def scroll_until(shown: Callable[[Sequence[UIElement]], bool], container: Select
 
 def scroll_to(target: Selector, container: Selector, direction: str = "down",
               max_scrolls: int = 20) -> list[OracleStep]:
-    """``scroll_until`` an element ``target`` finds is on screen."""
-    return scroll_until(target.present, container, f"an element matching {target}", direction, max_scrolls)
+    """``scroll_until`` an element ``target`` finds is shown."""
+    return scroll_until(target.lookup, container, f"an element matching {target}", direction, max_scrolls)
 
 
 def hide_keyboard_unless(shown: Selector) -> OracleStep:
