@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from android_gym import locales
 from android_gym.actions import Action, ActionType
@@ -173,9 +174,11 @@ def _clear(target: UIElement, container: UIElement, direction: str) -> bool:
 
 
 def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], container: Selector, what: str,
-                 direction: str = "down", max_scrolls: int = 20) -> list[OracleStep]:
-    """Scroll ``container`` towards ``direction`` until the element ``find`` picks is shown (no step once it is),
-    then check that it is on screen: ``OracleError`` naming ``what`` if it never showed.
+                 direction: str | Callable[[Sequence[UIElement]], str] = "down",
+                 max_scrolls: int = 20) -> list[OracleStep]:
+    """Scroll ``container`` towards ``direction`` (or the one it picks from the first screen) until the element
+    ``find`` picks is shown (no step once it is), then check that it is on screen: ``OracleError`` naming ``what``
+    if it never showed.
 
     Shown means, as a careful person sees it before tapping: what a tap on the element is for (``touch_target``:
     its row) keeps off the container's edge the rows cross coming in (``_clear``), or the list cannot scroll that
@@ -183,19 +186,21 @@ def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], contai
     edge too). A row half scrolled in at that edge thus costs one more scroll. When a scroll left the list as it
     was (its end reached) before the element showed, the scrolling turns back, as a person looks the other way for
     what was above (a list scrolled down earlier, whose wanted row now lies above)."""
-    seen: dict[str, object] = {"direction": direction, "contents": None}
+    seen: dict[str, Any] = {"direction": direction, "contents": None}
 
     def step(elements: Sequence[UIElement]) -> Action | None:
+        if callable(seen["direction"]):
+            seen["direction"] = seen["direction"](elements)
         found = find(elements)
         view = container.find(elements)
         contents = _contents(view, elements)
         ended = contents == seen["contents"]  # the last scroll moved nothing: the list's end that way
-        if found is not None and (ended or _clear(touch_target(found, elements), view, str(seen["direction"]))):
+        if found is not None and (ended or _clear(touch_target(found, elements), view, seen["direction"])):
             return None
         if ended:
-            seen["direction"] = _OPPOSITE[str(seen["direction"])]
+            seen["direction"] = _OPPOSITE[seen["direction"]]
         seen["contents"] = contents
-        return Action(ActionType.SCROLL, index=view.index, direction=str(seen["direction"]))
+        return Action(ActionType.SCROLL, index=view.index, direction=seen["direction"])
 
     def check(elements: Sequence[UIElement]) -> None:
         if find(elements) is None:
