@@ -1,5 +1,6 @@
 """``scroll_until``/``scroll_to`` on a list of rows as uiautomator dumps it (the rows crossing its edges cut to it):
-an oracle taps a row only once it keeps off the list's edge it came in at, or once the list will not scroll on."""
+an oracle taps a row only once it keeps off the list's edge it came in at, is as tall as the rows inside, or the
+list will not scroll on."""
 
 from __future__ import annotations
 
@@ -17,20 +18,20 @@ def _node(bounds: tuple[int, int], inner: str = "", **flags: str) -> str:
 
 
 class _List:
-    """A screen with a list of ``rows`` rows ``ROW`` px tall, scrolled ``offset`` px, that a SCROLL action moves
-    by half its height (clamped to its ends), as the simulated phone's lists do."""
+    """A screen with a list of rows ``ROW`` px tall (or as ``heights`` says), scrolled ``offset`` px, that a SCROLL
+    action moves by half its height (clamped to its ends), as the simulated phone's lists do."""
 
-    def __init__(self, rows: int, offset: int = 0) -> None:
-        self.rows, self.offset = rows, offset
-        self.scrolls: list[str] = []
+    def __init__(self, rows: int, offset: int = 0, heights: dict[int, int] | None = None) -> None:
+        self.heights = [(heights or {}).get(row, ROW) for row in range(rows)]
+        self.offset = offset
 
     def elements(self) -> list[UIElement]:
-        shown = []
-        for row in range(self.rows):
-            top = LIST_TOP + row * ROW - self.offset
-            cut = (max(top, LIST_TOP), min(top + ROW, LIST_BOTTOM))
+        shown, top = [], LIST_TOP - self.offset
+        for row, height in enumerate(self.heights):
+            cut = (max(top, LIST_TOP), min(top + height, LIST_BOTTOM))
             if cut[0] < cut[1]:
                 shown.append(_node(cut, _node(cut, text=f"Row {row}"), clickable="true"))
+            top += height
         screen = _node((LIST_TOP, LIST_BOTTOM), "".join(shown), resource_id=LIST.resource_id, scrollable="true")
         return parse_ui_dump(f'<hierarchy rotation="0">{_node((0, 2400), screen)}</hierarchy>')
 
@@ -42,7 +43,7 @@ class _List:
             action = policy.act(self.elements())
             actions.append(action)
             if action.action_type == ActionType.SCROLL:
-                half, end = (LIST_BOTTOM - LIST_TOP) // 2, self.rows * ROW - (LIST_BOTTOM - LIST_TOP)
+                half, end = (LIST_BOTTOM - LIST_TOP) // 2, sum(self.heights) - (LIST_BOTTOM - LIST_TOP)
                 self.offset = max(0, min(end, self.offset + (half if action.direction == "down" else -half)))
         return actions
 
@@ -64,8 +65,14 @@ def test_a_row_wholly_shown_inside_is_tapped_at_once():
     assert [action.action_type for action in screen.play(2)] == [ActionType.CLICK]
 
 
-def test_the_last_row_at_the_list_end_is_tapped_after_the_scroll_that_changes_nothing():
+def test_the_last_row_at_the_list_end_as_tall_as_the_others_is_tapped_at_once():
     screen = _List(rows=10, offset=10 * ROW - (LIST_BOTTOM - LIST_TOP))  # scrolled to the end: row 9 touches it
+    click, = screen.play(9)
+    assert _tapped(screen, click).bbox_pixels.y_max == LIST_BOTTOM
+
+
+def test_a_last_row_unlike_the_others_is_tapped_after_the_scroll_that_changes_nothing():
+    screen = _List(rows=10, offset=9 * ROW + 400 - (LIST_BOTTOM - LIST_TOP), heights={9: 400})  # at the end
     *scrolls, click = screen.play(9)
     assert [action.direction for action in scrolls] == ["down"]  # no further scroll, no turning back
     assert _tapped(screen, click).bbox_pixels.y_max == LIST_BOTTOM
@@ -80,5 +87,5 @@ def test_a_row_cut_at_the_top_costs_one_more_scroll_when_scrolling_up():
 def test_a_row_found_only_after_turning_back_is_cleared_of_the_top_edge():
     screen = _List(rows=5, offset=500)  # at the end; row 0 lies above, wanted while scrolling down
     *scrolls, click = screen.play(0)
-    assert [action.direction for action in scrolls] == ["down", "up", "up"]
+    assert [action.direction for action in scrolls] == ["down", "up"]
     assert _tapped(screen, click).bbox_pixels.y_min == LIST_TOP and screen.offset == 0

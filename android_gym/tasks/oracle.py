@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 from typing import Any
 
 from android_gym import locales
@@ -164,13 +165,28 @@ def _contents(container: UIElement, elements: Sequence[UIElement]) -> tuple:
                  and box.y_min <= e.bbox_pixels.y_min and e.bbox_pixels.y_max <= box.y_max)
 
 
-def _clear(target: UIElement, container: UIElement, direction: str) -> bool:
-    """Whether ``target`` keeps off the edge of ``container`` that rows cross coming in as it scrolls towards
-    ``direction`` (its bottom edge scrolling down): a row cut there (its bounds are the part the list shows) or
-    just touching it does not count as clear."""
-    box, edge = target.bbox_pixels, container.bbox_pixels
-    return {"down": box.y_max < edge.y_max, "up": box.y_min > edge.y_min,
-            "right": box.x_max < edge.x_max, "left": box.x_min > edge.x_min}[direction]
+def _span(element: UIElement, direction: str) -> tuple[int, int]:
+    """Where ``element`` starts and ends along the axis a scroll towards ``direction`` moves."""
+    box = element.bbox_pixels
+    return (box.y_min, box.y_max) if direction in ("up", "down") else (box.x_min, box.x_max)
+
+
+def _looks_whole(element: UIElement, container: UIElement, direction: str, elements: Sequence[UIElement]) -> bool:
+    """Whether the row of ``element`` (what a tap on it is for, ``touch_target``), in the list ``container``
+    scrolling towards ``direction``, shows whole as far as the screen tells: it keeps off the list's edge that rows
+    cross coming in (its bottom edge scrolling down), or it touches that edge yet is as long as a row like it (the
+    same class, id and depth) lying inside, off both edges. A row cut at the edge (its bounds are the part the list
+    shows) is shorter than its like."""
+    row = touch_target(element, elements)
+    (start, end), (low, high) = _span(row, direction), _span(container, direction)
+    if end < high if direction in ("down", "right") else start > low:
+        return True
+    kind = (row.class_name, row.resource_name, row.depth)
+    likes = (_span(other, direction) for other in takewhile(lambda other: other.depth > container.depth,
+                                                             elements[container.index + 1:])
+             if (other.class_name, other.resource_name, other.depth) == kind)
+    return any(low < like_start and like_end < high and like_end - like_start == end - start
+               for like_start, like_end in likes)
 
 
 def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], container: Selector, what: str,
@@ -181,11 +197,12 @@ def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], contai
     if it never showed.
 
     Shown means, as a careful person sees it before tapping: what a tap on the element is for (``touch_target``:
-    its row) keeps off the container's edge the rows cross coming in (``_clear``), or the list cannot scroll that
-    way any further (the last scroll left it as it was: a last row wholly shown at the list's end touches the
-    edge too). A row half scrolled in at that edge thus costs one more scroll. When a scroll left the list as it
-    was (its end reached) before the element showed, the scrolling turns back, as a person looks the other way for
-    what was above (a list scrolled down earlier, whose wanted row now lies above)."""
+    its row) keeps off the container's edge the rows cross coming in, or touches it but is as long as a row like
+    it inside (``_looks_whole``: a row cut at that edge is shorter), or the list cannot scroll that way any further
+    (the last scroll left it as it was: the end of a list whose last row has no like). A row half scrolled in at
+    that edge thus costs one more scroll. When a scroll left the list as it was (its end reached) before the element
+    showed, the scrolling turns back, as a person looks the other way for what was above (a list scrolled down
+    earlier, whose wanted row now lies above)."""
     seen: dict[str, Any] = {"direction": direction, "contents": None}
 
     def step(elements: Sequence[UIElement]) -> Action | None:
@@ -195,7 +212,7 @@ def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], contai
         view = container.find(elements)
         contents = _contents(view, elements)
         ended = contents == seen["contents"]  # the last scroll moved nothing: the list's end that way
-        if found is not None and (ended or _clear(touch_target(found, elements), view, seen["direction"])):
+        if found is not None and (ended or _looks_whole(found, view, seen["direction"], elements)):
             return None
         if ended:
             seen["direction"] = _OPPOSITE[seen["direction"]]
