@@ -209,7 +209,8 @@ def _titles(elements: Sequence[UIElement]) -> list[UIElement]:
 
 
 def reveal(title: str, max_scrolls: int = 8) -> list[OracleStep]:
-    """Scroll the list (up or down, by where ``title`` sorts among the titles shown) until ``title`` shows."""
+    """Scroll the list (up or down, by where ``title`` sorts among the titles shown first) until its row shows
+    (``scroll_until``)."""
     def direction(elements: Sequence[UIElement]) -> str:
         shown = [(e.text or "").lower() for e in _titles(elements)]
         return "up" if shown and title.lower() < min(shown) else "down"
