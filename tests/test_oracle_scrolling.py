@@ -71,6 +71,12 @@ def test_the_last_row_at_the_list_end_as_tall_as_the_others_is_tapped_at_once():
     assert _tapped(screen, click).bbox_pixels.y_max == LIST_BOTTOM
 
 
+def test_the_last_row_of_a_list_just_filled_by_two_rows_is_tapped_at_once():
+    screen = _List(rows=2, heights={0: 500, 1: 500})  # the first row, at the list's top, is its like
+    click, = screen.play(1)
+    assert _tapped(screen, click).bbox_pixels.y_max == LIST_BOTTOM
+
+
 def test_a_last_row_unlike_the_others_is_tapped_after_the_scroll_that_changes_nothing():
     screen = _List(rows=10, offset=9 * ROW + 400 - (LIST_BOTTOM - LIST_TOP), heights={9: 400})  # at the end
     *scrolls, click = screen.play(9)
@@ -79,7 +85,7 @@ def test_a_last_row_unlike_the_others_is_tapped_after_the_scroll_that_changes_no
 
 
 def test_a_row_cut_at_the_top_costs_one_more_scroll_when_scrolling_up():
-    screen = _List(rows=10, offset=1000)  # row 3 shows its bottom 200 px at the list's top
+    screen = _List(rows=10, offset=1000)  # row 3 shows its bottom 200 px at the top, row 6 its top 200 px below
     policy = OraclePolicy(scroll_to(Selector(text="Row 3"), LIST, direction="up"))
     assert policy.act(screen.elements()).direction == "up"
 

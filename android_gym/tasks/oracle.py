@@ -175,18 +175,23 @@ def _looks_whole(element: UIElement, container: UIElement, direction: str, eleme
     """Whether the row of ``element`` (what a tap on it is for, ``touch_target``), in the list ``container``
     scrolling towards ``direction``, shows whole as far as the screen tells: it keeps off the list's edge that rows
     cross coming in (its bottom edge scrolling down), or it touches that edge yet is as long as a row like it (the
-    same class, id and depth) lying inside, off both edges. A row cut at the edge (its bounds are the part the list
-    shows) is shorter than its like."""
+    same class, id and depth in the list) lying off both edges, or, when none does, off that edge (a short list at
+    its start). A row cut at the edge (its bounds are the part the list shows) is shorter than its like."""
+    low, high = _span(container, direction)
+
+    def off_edge(start: int, end: int) -> bool:
+        return end < high if direction in ("down", "right") else start > low
+
     row = touch_target(element, elements)
-    (start, end), (low, high) = _span(row, direction), _span(container, direction)
-    if end < high if direction in ("down", "right") else start > low:
+    start, end = _span(row, direction)
+    if off_edge(start, end):
         return True
     kind = (row.class_name, row.resource_name, row.depth)
-    likes = (_span(other, direction) for other in takewhile(lambda other: other.depth > container.depth,
-                                                             elements[container.index + 1:])
-             if (other.class_name, other.resource_name, other.depth) == kind)
-    return any(low < like_start and like_end < high and like_end - like_start == end - start
-               for like_start, like_end in likes)
+    inside = takewhile(lambda other: other.depth > container.depth, elements[container.index + 1:])
+    likes = [span for span in (_span(other, direction) for other in inside
+                               if (other.class_name, other.resource_name, other.depth) == kind) if off_edge(*span)]
+    inner = [(like_start, like_end) for like_start, like_end in likes if low < like_start and like_end < high]
+    return any(like_end - like_start == end - start for like_start, like_end in inner or likes)
 
 
 def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], container: Selector, what: str,
