@@ -186,11 +186,11 @@ def _looks_whole(element: UIElement, container: UIElement, direction: str, eleme
     start, end = _span(row, direction)
     if off_edge(start, end):
         return True
-    kind = (row.class_name, row.resource_name, row.depth)
     inside = takewhile(lambda other: other.depth > container.depth, elements[container.index + 1:])
-    likes = [span for span in (_span(other, direction) for other in inside
-                               if (other.class_name, other.resource_name, other.depth) == kind) if off_edge(*span)]
-    inner = [(like_start, like_end) for like_start, like_end in likes if low < like_start and like_end < high]
+    spans = (_span(other, direction) for other in inside
+             if (other.class_name, other.resource_name, other.depth) == (row.class_name, row.resource_name, row.depth))
+    likes = [span for span in spans if off_edge(*span)]
+    inner = [span for span in likes if low < span[0] and span[1] < high]
     return any(like_end - like_start == end - start for like_start, like_end in inner or likes)
 
 
