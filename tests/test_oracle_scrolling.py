@@ -77,6 +77,12 @@ def test_the_last_row_of_a_list_just_filled_by_two_rows_is_tapped_at_once():
     assert _tapped(screen, click).bbox_pixels.y_max == LIST_BOTTOM
 
 
+def test_a_last_row_a_pixel_taller_than_its_like_is_tapped_at_once():
+    screen = _List(rows=3, heights={0: 333, 1: 333, 2: 334})  # bounds rounded to the screen's pixels
+    click, = screen.play(2)
+    assert _tapped(screen, click).bbox_pixels.y_max == LIST_BOTTOM
+
+
 def test_a_last_row_unlike_the_others_is_tapped_after_the_scroll_that_changes_nothing():
     screen = _List(rows=10, offset=9 * ROW + 400 - (LIST_BOTTOM - LIST_TOP), heights={9: 400})  # at the end
     *scrolls, click = screen.play(9)

@@ -176,7 +176,8 @@ def _looks_whole(element: UIElement, container: UIElement, direction: str, eleme
     scrolling towards ``direction``, shows whole as far as the screen tells: it keeps off the list's edge that rows
     cross coming in (its bottom edge scrolling down), or it touches that edge yet is as long as a row like it (the
     same class, id and depth in the list) lying off both edges, or, when none does, off that edge (a short list at
-    its start). A row cut at the edge (its bounds are the part the list shows) is shorter than its like."""
+    its start), to a pixel (bounds are rounded to the screen's pixels). A row cut at the edge (its bounds are the
+    part the list shows) is shorter than its like."""
     low, high = _span(container, direction)
 
     def off_edge(start: int, end: int) -> bool:
@@ -191,7 +192,7 @@ def _looks_whole(element: UIElement, container: UIElement, direction: str, eleme
              if (other.class_name, other.resource_name, other.depth) == (row.class_name, row.resource_name, row.depth))
     likes = [span for span in spans if off_edge(*span)]
     inner = [span for span in likes if low < span[0] and span[1] < high]
-    return any(like_end - like_start == end - start for like_start, like_end in inner or likes)
+    return any(abs(like_end - like_start - (end - start)) <= 1 for like_start, like_end in inner or likes)
 
 
 def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], container: Selector, what: str,
