@@ -362,20 +362,25 @@ def _select(keys: Sequence[ItemKey], press: bool) -> OracleStep:
     return step
 
 
+def _item_holder(elements: Sequence[UIElement], key: ItemKey) -> UIElement | None:
+    """The day-view item showing ``key``, if one is on screen."""
+    return next((holder for holder, title, time in _day_items(elements) if _key_of(title, time, [key])), None)
+
+
 def _open_item(key: ItemKey) -> OracleStep:
     """Tap the day-view item showing ``key`` (scrolling down to it first)."""
     def step(elements: Sequence[UIElement]) -> Action:
-        for holder, title, time in _day_items(elements):
-            if _key_of(title, time, [key]):
-                return Action(ActionType.CLICK, index=holder.index)
+        holder = _item_holder(elements, key)
+        if holder is not None:
+            return Action(ActionType.CLICK, index=holder.index)
         return Action(ActionType.SCROLL, index=DAY_EVENTS.find(elements).index, direction="down")
     return step
 
 
 def _scroll_to_item(key: ItemKey) -> list[OracleStep]:
-    """Scroll the day view down until the item showing ``key`` is on screen, then check that it is."""
-    return scroll_until(lambda elements: any(_key_of(title, time, [key]) for _, title, time in _day_items(elements)),
-                        DAY_EVENTS, f"the day-view item {key}", max_scrolls=10)
+    """Scroll the day view down until the item showing ``key`` is shown, then check that it is."""
+    return scroll_until(lambda elements: _item_holder(elements, key), DAY_EVENTS, f"the day-view item {key}",
+                        max_scrolls=10)
 
 
 def delete_events_steps(targets: Sequence[Mapping[str, Any]]) -> list[OracleStep]:

@@ -211,7 +211,7 @@ def _row_on_screen(elements: Sequence[UIElement], row: Mapping[str, Any]) -> UIE
 
 def _scroll_to_row(row: Mapping[str, Any]) -> list[OracleStep]:
     """Scroll Expense Logs down until ``row`` is on screen (no step once it is), then check it is."""
-    return scroll_until(lambda elements: _row_on_screen(elements, row) is not None, LOG_LIST,
+    return scroll_until(lambda elements: _row_on_screen(elements, row), LOG_LIST,
                         f"the expense {row['name']!r} ({format_amount(row['amount'])}) in Expense Logs",
                         max_scrolls=_MAX_SCROLLS)
 

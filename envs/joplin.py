@@ -289,7 +289,7 @@ def open_notebook(folder: str) -> list[OracleStep]:
 
 def scroll_to_note(title: str) -> list[OracleStep]:
     """Scroll the note list down until the note titled ``title`` shows."""
-    return scroll_until(Selector(text=title).present, LIST, f"the note {title!r}", max_scrolls=8)
+    return scroll_until(Selector(text=title).lookup, LIST, f"the note {title!r}", max_scrolls=8)
 
 
 def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:

@@ -137,7 +137,7 @@ def watch_video(name: str, messages: int) -> list[OracleStep]:
     length = messages * DISPLAY_S
     return [open_app(VLC_APP), tap(BROWSE_TAB), tap(INTERNAL_MEMORY), *scroll_to(_browser_row("Download"), FILE_LIST),
             tap(_browser_row("Download")), _sort_when_below(name), _choose_name_sort,
-            *scroll_until(lambda elements: _find_video(name, elements) is not None, FILE_LIST, f"the row of {name}"),
+            *scroll_until(lambda elements: _find_video(name, elements), FILE_LIST, f"the row of {name}"),
             _tap_video(name), *(seek_to((k * DISPLAY_S + DISPLAY_S / 2) / length) for k in range(1, messages))]
 
 

@@ -225,7 +225,7 @@ def _list_order(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def _scroll_to_row(row: Mapping[str, Any]) -> list[OracleStep]:
-    return scroll_until(lambda elements: find_row(elements, row) is not None, LIST, f"the track {row['name']!r}",
+    return scroll_until(lambda elements: find_row(elements, row), LIST, f"the track {row['name']!r}",
                         max_scrolls=30)
 
 

@@ -50,6 +50,7 @@ from android_gym.tasks.oracle import (
     long_press,
     open_app,
     replace_text,
+    scroll_until,
     tap,
     type_into,
 )
@@ -208,21 +209,14 @@ def _titles(elements: Sequence[UIElement]) -> list[UIElement]:
 
 
 def reveal(title: str, max_scrolls: int = 8) -> list[OracleStep]:
-    """Scroll the list (up or down, by where ``title`` sorts among the titles shown) until ``title`` shows."""
-    target = Selector(text=title, resource_id=_rid("title"))
-
-    def step(elements: Sequence[UIElement]) -> Action | None:
-        if target.present(elements):
-            return None
+    """Scroll the list (up or down, by where ``title`` sorts among the titles shown first) until its row shows
+    (``scroll_until``)."""
+    def direction(elements: Sequence[UIElement]) -> str:
         shown = [(e.text or "").lower() for e in _titles(elements)]
-        direction = "up" if shown and title.lower() < min(shown) else "down"
-        return Action(ActionType.SCROLL, index=SONG_LIST.find(elements).index, direction=direction)
+        return "up" if shown and title.lower() < min(shown) else "down"
 
-    def check(elements: Sequence[UIElement]) -> None:
-        if not target.present(elements):
-            raise OracleError(f"song {title!r} is not on screen")
-
-    return [step] * max_scrolls + [check]
+    return scroll_until(Selector(text=title, resource_id=_rid("title")).lookup, SONG_LIST, f"song {title!r}",
+                        direction, max_scrolls)
 
 
 def row_menu(title: str) -> OracleStep:

@@ -228,7 +228,7 @@ def _find_row(elements: Sequence[UIElement], row: Mapping[str, Any], now: dt.dat
 
 def _scroll_to_row(row: Mapping[str, Any], now: dt.datetime, max_scrolls: int) -> list[OracleStep]:
     """Scroll the list down until ``row`` is on screen, then check that it is."""
-    return scroll_until(lambda elements: _find_row(elements, row, now) is not None, Selector(resource_id=LIST_ID),
+    return scroll_until(lambda elements: _find_row(elements, row, now), Selector(resource_id=LIST_ID),
                         f"the task {row['title']!r}", max_scrolls=max_scrolls)
 
 

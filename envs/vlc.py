@@ -178,7 +178,7 @@ def add_files(plan: Sequence[tuple[str, Sequence[str], bool]], order: Sequence[s
             direction = "up" if target < position else "down"
             position = target
             row = file_row(name)
-            steps += scroll_until(lambda elements, row=row: _more_beside(row, elements) is not None,
+            steps += scroll_until(lambda elements, row=row: _more_beside(row, elements),
                                   FILE_LIST, f"the row of {name}", direction, max_scrolls=8)
             steps += [tap_more(row), tap(ADD_TO_PLAYLIST)]
             if new and index == 0:

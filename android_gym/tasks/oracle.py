@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
+from typing import Any
 
 from android_gym import locales
 from android_gym.actions import Action, ActionType
@@ -62,16 +64,21 @@ class Selector:
                 and (self.resource_id is None or element.resource_name == self.resource_id)
                 and (self.class_suffix is None or element.class_name.endswith(self.class_suffix)))
 
+    def lookup(self, elements: Sequence[UIElement]) -> UIElement | None:
+        """The last (top-most) matching element on screen, ``None`` when there is none."""
+        return next((element for element in reversed(elements)
+                     if self.matches(element) and element.bbox_pixels.area > 0), None)
+
     def find(self, elements: Sequence[UIElement]) -> UIElement:
         """The last (top-most) matching element; ``OracleError`` when there is none."""
-        found = [element for element in elements if self.matches(element) and element.bbox_pixels.area > 0]
-        if not found:
+        found = self.lookup(elements)
+        if found is None:
             raise OracleError(f"no element on screen matches {self}")
-        return found[-1]
+        return found
 
     def present(self, elements: Sequence[UIElement]) -> bool:
         """Whether a matching element is on screen."""
-        return any(self.matches(element) and element.bbox_pixels.area > 0 for element in elements)
+        return self.lookup(elements) is not None
 
 
 def as_english(shown: str, choices: Sequence[str]) -> str:
@@ -158,26 +165,68 @@ def _contents(container: UIElement, elements: Sequence[UIElement]) -> tuple:
                  and box.y_min <= e.bbox_pixels.y_min and e.bbox_pixels.y_max <= box.y_max)
 
 
-def scroll_until(shown: Callable[[Sequence[UIElement]], bool], container: Selector, what: str,
-                 direction: str = "down", max_scrolls: int = 20) -> list[OracleStep]:
-    """Scroll ``container`` towards ``direction`` until ``shown(elements)`` holds (no step once it does), then
-    check that it does: ``OracleError`` naming ``what`` if it never showed. When a scroll left the list as it was
-    (its end reached) the scrolling turns back, as a person looks the other way for what was above (a list scrolled
-    down earlier, whose wanted row now lies above)."""
-    seen: dict[str, object] = {"direction": direction, "contents": None}
+def _span(element: UIElement, direction: str) -> tuple[int, int]:
+    """Where ``element`` starts and ends along the axis a scroll towards ``direction`` moves."""
+    box = element.bbox_pixels
+    return (box.y_min, box.y_max) if direction in ("up", "down") else (box.x_min, box.x_max)
+
+
+def _looks_whole(element: UIElement, container: UIElement, direction: str, elements: Sequence[UIElement]) -> bool:
+    """Whether the row of ``element`` (what a tap on it is for, ``touch_target``), in the list ``container``
+    scrolling towards ``direction``, shows whole as far as the screen tells: it keeps off the list's edge that rows
+    cross coming in (its bottom edge scrolling down), or it touches that edge yet is as long as a row like it (the
+    same class, id and depth in the list) lying off both edges, or, when none does, off that edge (a short list at
+    its start), to a pixel (bounds are rounded to the screen's pixels). A row cut at the edge (its bounds are the
+    part the list shows) is shorter than its like."""
+    low, high = _span(container, direction)
+
+    def off_edge(start: int, end: int) -> bool:
+        return end < high if direction in ("down", "right") else start > low
+
+    row = touch_target(element, elements)
+    start, end = _span(row, direction)
+    if off_edge(start, end):
+        return True
+    inside = takewhile(lambda other: other.depth > container.depth, elements[container.index + 1:])
+    spans = (_span(other, direction) for other in inside
+             if (other.class_name, other.resource_name, other.depth) == (row.class_name, row.resource_name, row.depth))
+    likes = [span for span in spans if off_edge(*span)]
+    inner = [span for span in likes if low < span[0] and span[1] < high]
+    return any(abs(like_end - like_start - (end - start)) <= 1 for like_start, like_end in inner or likes)
+
+
+def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], container: Selector, what: str,
+                 direction: str | Callable[[Sequence[UIElement]], str] = "down",
+                 max_scrolls: int = 20) -> list[OracleStep]:
+    """Scroll ``container`` towards ``direction`` (or the one it picks from the first screen) until the element
+    ``find`` picks is shown (no step once it is), then check that it is on screen: ``OracleError`` naming ``what``
+    if it never showed.
+
+    Shown means, as a careful person sees it before tapping: what a tap on the element is for (``touch_target``:
+    its row) keeps off the container's edge the rows cross coming in, or touches it but is as long as a row like
+    it inside (``_looks_whole``: a row cut at that edge is shorter), or the list cannot scroll that way any further
+    (the last scroll left it as it was: the end of a list whose last row has no like). A row half scrolled in at
+    that edge thus costs one more scroll. When a scroll left the list as it was (its end reached) before the element
+    showed, the scrolling turns back, as a person looks the other way for what was above (a list scrolled down
+    earlier, whose wanted row now lies above)."""
+    seen: dict[str, Any] = {"direction": direction, "contents": None}
 
     def step(elements: Sequence[UIElement]) -> Action | None:
-        if shown(elements):
-            return None
+        if callable(seen["direction"]):
+            seen["direction"] = seen["direction"](elements)
+        found = find(elements)
         view = container.find(elements)
         contents = _contents(view, elements)
-        if contents == seen["contents"]:
-            seen["direction"] = _OPPOSITE[str(seen["direction"])]
+        ended = contents == seen["contents"]  # the last scroll moved nothing: the list's end that way
+        if found is not None and (ended or _looks_whole(found, view, seen["direction"], elements)):
+            return None
+        if ended:
+            seen["direction"] = _OPPOSITE[seen["direction"]]
         seen["contents"] = contents
-        return Action(ActionType.SCROLL, index=view.index, direction=str(seen["direction"]))
+        return Action(ActionType.SCROLL, index=view.index, direction=seen["direction"])
 
     def check(elements: Sequence[UIElement]) -> None:
-        if not shown(elements):
+        if find(elements) is None:
             raise OracleError(f"{what} is not on screen")
 
     return [step] * max_scrolls + [check]
@@ -185,8 +234,8 @@ def scroll_until(shown: Callable[[Sequence[UIElement]], bool], container: Select
 
 def scroll_to(target: Selector, container: Selector, direction: str = "down",
               max_scrolls: int = 20) -> list[OracleStep]:
-    """``scroll_until`` an element ``target`` finds is on screen."""
-    return scroll_until(target.present, container, f"an element matching {target}", direction, max_scrolls)
+    """``scroll_until`` an element ``target`` finds is shown."""
+    return scroll_until(target.lookup, container, f"an element matching {target}", direction, max_scrolls)
 
 
 def hide_keyboard_unless(shown: Selector) -> OracleStep:
