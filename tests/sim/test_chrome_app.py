@@ -35,10 +35,11 @@ VIEW = ("am start -a android.intent.action.VIEW -t text/html -d file:///sdcard/D
         "-n com.android.chrome/com.google.android.apps.chrome.Main")
 
 
-#: What brings the module's phone back to its start: the default display, font scale and day mode, Chrome's process
-#: stopped (its tab blank, loaded afresh by the next intent) and the home screen in front.
-START = ("wm size reset && wm density reset && settings put system font_scale 1.0 && cmd uimode night no && "
-         "am force-stop com.android.chrome && input keyevent KEYCODE_HOME")
+#: What brings the module's phone back to its start: Chrome's process stopped (its tab blank, loaded afresh by the next
+#: intent), the home screen in front, then (nothing of Chrome's left to lay out again) the default display, font scale
+#: and day mode.
+START = ("am force-stop com.android.chrome && input keyevent KEYCODE_HOME && wm size reset && wm density reset && "
+         "settings put system font_scale 1.0 && cmd uimode night no")
 
 
 @pytest.fixture(scope="module")
