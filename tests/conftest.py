@@ -64,9 +64,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ``tests/wrappers/``).
 
     Under ``pytest -n 2 --dist loadgroup`` (README's test command) each module is a group that one worker runs
-    whole, in its order, as a serial run does: its module-scoped fixtures are made once, and a module whose tests
-    share one phone (``tests/sim/test_chrome_app.py``) sees it as they always do. The Ray modules are one group:
-    one local Ray (~25 s of CPU to start) for the session, not one per worker."""
+    whole, in its order, as a serial run does: its module-scoped fixtures are made once (such as
+    ``tests/sim/test_chrome_app.py``'s phone, brought back to a fixed start before each test: its tests pass in any
+    order). The Ray modules are one group: one local Ray (~25 s of CPU to start) for the session, not one per
+    worker."""
     on_ray = {item.path for item in items if "local_ray" in getattr(item, "fixturenames", ())}
     items.sort(key=lambda item: item.path in on_ray)  # stable: each part keeps its order
     if not config.pluginmanager.hasplugin("xdist"):

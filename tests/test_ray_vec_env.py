@@ -19,8 +19,11 @@ SEND_SMS = "AndroidWorld/SendSms-v0"
 STEPS = 40  # SendSms episodes end within 10 steps: several auto-resets per env
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def ray_envs(local_ray):
+    """Two sim envs on Ray actors, new for each test: the apps an episode opens keep their screens across a reset
+    (Gallery's search left open, Retro Music's tab), so envs that ran an earlier test's episodes would no longer
+    step as new local ones do."""
     envs = RayVecEnv(SEND_SMS, devices="sim,sim", cpus_per_worker=0.5)  # 1 of local Ray's 2 CPUs
     yield envs
     envs.close()

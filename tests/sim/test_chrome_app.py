@@ -1,6 +1,7 @@
 """Chrome on the simulated phone: a real headless Chromium behind the page area (pixels, accessibility nodes,
 touch and typing), pages under /sdcard opened as file:// pages, the network blocked, console messages in logcat.
-One phone serves the module; phones share the process's browser, each in a browser context of its own."""
+One phone serves the module, brought back to a fixed start before each test (``phone``), so the tests pass in any
+order; phones share the process's browser, each in a browser context of its own."""
 
 from __future__ import annotations
 
@@ -34,13 +35,28 @@ VIEW = ("am start -a android.intent.action.VIEW -t text/html -d file:///sdcard/D
         "-n com.android.chrome/com.google.android.apps.chrome.Main")
 
 
+#: What brings the module's phone back to its start: Chrome's process stopped (its tab blank, loaded afresh by the next
+#: intent), the home screen in front, then (nothing of Chrome's left to lay out again) the default display, font scale
+#: and day mode.
+START = ("am force-stop com.android.chrome && input keyevent KEYCODE_HOME && wm size reset && wm density reset && "
+         "settings put system font_scale 1.0 && cmd uimode night no")
+
+
 @pytest.fixture(scope="module")
-def phone():
+def shared_phone():
+    """The module's one phone (a Chromium context costs a start-up), with the test page in Download."""
     phone = Phone()
     phone.fs.write_bytes("/sdcard/Download/page.html", PAGE.encode())
     yield phone
     phone.close()
     assert not phone.chromium.running
+
+
+@pytest.fixture
+def phone(shared_phone):
+    """The module's phone at its start (``START``), whatever the test before left open or set."""
+    assert shared_phone.run(START).exit_code == 0
+    return shared_phone
 
 
 def nodes(phone: Phone) -> list[dict[str, str]]:
@@ -87,7 +103,6 @@ def test_the_home_page_is_the_new_tab_page_with_the_logo_and_a_search_box_that_f
     """Chrome started afresh shows its new-tab page, not a blank page: the Google logo (Google's four colours by
     day, white by night) over the fake search box; a tap on the box focuses the URL bar with the keyboard; a page
     opened replaces it, and the home button brings it back."""
-    phone.run("am force-stop com.android.chrome")
     phone.run("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
     assert not [n for n in nodes(phone) if n.get("class") == "android.webkit.WebView"]
     box = node(phone, **{"resource-id": "com.android.chrome:id/search_box_text"})
@@ -118,7 +133,6 @@ def test_the_new_tab_page_reads_no_page_nodes_and_a_page_opened_over_it_shows_it
     reads = []
     read_nodes = chromium.WebPage._nodes
     monkeypatch.setattr(chromium.WebPage, "_nodes", lambda page: reads.append(1) or read_nodes(page))
-    phone.run("am force-stop com.android.chrome")
     phone.run("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
     phone.tap(*centre(node(phone, **{"resource-id": "com.android.chrome:id/search_box_text"})))
     assert phone.activities.top.keyboard_shown and node(phone, **{"resource-id": LOGO})
@@ -132,7 +146,6 @@ def test_the_new_tab_page_reads_no_page_nodes_and_a_page_opened_over_it_shows_it
 def test_about_blank_typed_in_the_omnibox_is_a_blank_page_and_back_returns_to_the_new_tab_page(phone):
     """Chrome loads a typed ``about:blank`` as the empty page it is, its address in the URL bar, not the new-tab
     page the home button shows; BACK comes back to the new-tab page."""
-    phone.run("am force-stop com.android.chrome")
     phone.run("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
     phone.tap(*centre(node(phone, **{"resource-id": "com.android.chrome:id/search_box_text"})))
     phone.input_text("about:blank")
@@ -157,7 +170,6 @@ def test_the_keyboard_resizes_the_page_once_and_an_address_typed_loads_at_the_si
     keyboard and resized when it went); nor is a page an intent opens (it was loaded at the tab's first size)."""
     phone.fs.write_bytes("/sdcard/Download/sized.html", SIZED)
     phone.fs.write_bytes("/sdcard/Download/typed.html", SIZED)
-    phone.run("am force-stop com.android.chrome")
     phone.run(VIEW.replace("page.html", "sized.html"))
     phone.ui_dump()
     page = phone.activities.top.app.tab().page
@@ -172,14 +184,8 @@ def test_the_keyboard_resizes_the_page_once_and_an_address_typed_loads_at_the_si
     assert page.evaluate("[location.pathname.endsWith('typed.html'), [...new Set(heights)]]") == [True, [full]]
 
 
-def open_page(phone: Phone) -> None:
-    """The test page, freshly loaded and at its top (whatever an earlier test left open)."""
-    phone.run("am force-stop com.android.chrome")
-    assert phone.run(VIEW).exit_code == 0
-
-
 def test_taps_typing_and_swipes_reach_the_page(phone):
-    open_page(phone)
+    phone.run(VIEW)
     phone.tap(*centre(node(phone, text="Press")))
     assert node(phone, text="Clicked!")
     phone.tap(*centre(node(phone, **{"class": "android.widget.EditText", "resource-id": ""})))
@@ -199,7 +205,7 @@ def test_taps_typing_and_swipes_reach_the_page(phone):
 def test_taps_sent_one_right_after_another_are_single_taps(phone):
     """However soon the next tap reaches Chromium, it is no double tap (which would select the field's word, and the
     typing after it would replace the word): as on the phone's clock, taps are a second apart."""
-    open_page(phone)
+    phone.run(VIEW)
     field = centre(node(phone, **{"class": "android.widget.EditText", "resource-id": ""}))
     phone.tap(*field)
     phone.input_text("Ada")
@@ -220,7 +226,8 @@ def test_a_drag_scrolls_the_page_by_its_length_and_leaves_it_at_rest(phone):
     never flung on: the page is where it was left 30 frames later, and the same drag always lands it there."""
     landed = []
     for _ in range(3):
-        open_page(phone)
+        phone.run("am force-stop com.android.chrome")  # the page loaded afresh, at its top
+        phone.run(VIEW)
         phone.swipe(540, 2000, 540, 300, 300)
         page = phone.activities.top.app.tab().page
         landed.append(page.evaluate("scrollY"))
@@ -234,7 +241,7 @@ def test_a_settled_page_looks_the_same_later_its_tapped_checkbox_let_go_and_its_
     """What a capture shows does not depend on when it is taken: a tapped checkbox is no longer pressed once the tap
     has settled (Chromium keeps it ``:active`` for 150 ms of its clock), and a focused field's caret does not blink
     (every 500 ms)."""
-    open_page(phone)
+    phone.run(VIEW)
     page = phone.activities.top.app.tab().page
     for target in ({"class": "android.widget.CheckBox"}, {"class": "android.widget.EditText", "resource-id": ""}):
         phone.tap(*centre(node(phone, **target)))
@@ -248,7 +255,7 @@ def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeyp
     shots = []
     capture = chromium.WebPage.capture
     monkeypatch.setattr(chromium.WebPage, "capture", lambda page: shots.append(1) or capture(page))
-    open_page(phone)
+    phone.run(VIEW)
     phone.tap(*centre(node(phone, text="Press")))
     assert node(phone, text="Clicked!") and shots == []  # the dump alone asks Chromium for no pixels
     before = phone.screenshot()
@@ -273,24 +280,22 @@ def test_the_page_is_captured_at_the_screens_pixels_and_drawn_unscaled_where_the
     a CSS px is a dp, as sharp as the phone shows it), the page's ratio and viewport stay the phone's, the frame shows
     the capture pixel for pixel (a capture scaled to the screen would be blurry), and the dump's bounds are where the
     page draws: the web view's are the capture's area, the checkbox's its blue box (to a pixel)."""
-    assert phone.run(display or "wm density reset").exit_code == 0
-    try:
-        open_page(phone)
-        x1, y1, x2, y2 = bounds(node(phone, **{"class": "android.webkit.WebView"}))
-        page = phone.activities.top.app.tab().page
-        before = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
-        shot = np.asarray(page.capture())
-        ratio, width, height = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
-        assert [ratio, width, height] == before and ratio == pytest.approx(phone.window.density / 160, abs=0.002)
-        assert abs(shot.shape[1] - width * ratio) < 1 and abs(shot.shape[0] - height * ratio) < 1
-        frame = phone.screenshot()
-        assert np.array_equal(frame[y1:y2, x1:x2], np.asarray(on_area(Image.fromarray(shot), x2 - x1, y2 - y1)))
-        blue = np.argwhere((frame[..., 2] > 240) & (frame[..., 0] < 40) & (frame[..., 1] < 140))  # the checked box
-        cx1, cy1, cx2, cy2 = bounds(node(phone, **{"class": "android.widget.CheckBox"}))
-        (top, left), (bottom, right) = blue.min(axis=0), blue.max(axis=0) + 1
-        assert max(abs(left - cx1), abs(top - cy1), abs(right - cx2), abs(bottom - cy2)) <= 1  # bounds rounded twice
-    finally:
-        phone.run("wm size reset && wm density reset")
+    if display:
+        assert phone.run(display).exit_code == 0
+    phone.run(VIEW)
+    x1, y1, x2, y2 = bounds(node(phone, **{"class": "android.webkit.WebView"}))
+    page = phone.activities.top.app.tab().page
+    before = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
+    shot = np.asarray(page.capture())
+    ratio, width, height = page.evaluate("[devicePixelRatio, innerWidth, innerHeight]")
+    assert [ratio, width, height] == before and ratio == pytest.approx(phone.window.density / 160, abs=0.002)
+    assert abs(shot.shape[1] - width * ratio) < 1 and abs(shot.shape[0] - height * ratio) < 1
+    frame = phone.screenshot()
+    assert np.array_equal(frame[y1:y2, x1:x2], np.asarray(on_area(Image.fromarray(shot), x2 - x1, y2 - y1)))
+    blue = np.argwhere((frame[..., 2] > 240) & (frame[..., 0] < 40) & (frame[..., 1] < 140))  # the checked box
+    cx1, cy1, cx2, cy2 = bounds(node(phone, **{"class": "android.widget.CheckBox"}))
+    (top, left), (bottom, right) = blue.min(axis=0), blue.max(axis=0) + 1
+    assert max(abs(left - cx1), abs(top - cy1), abs(right - cx2), abs(bottom - cy2)) <= 1  # bounds rounded twice
 
 
 def test_a_capture_a_pixel_short_goes_on_in_its_last_column_and_row_and_one_over_is_cut():
@@ -303,6 +308,7 @@ def test_a_capture_a_pixel_short_goes_on_in_its_last_column_and_row_and_one_over
 
 
 def test_console_messages_go_to_logcat(phone):
+    phone.run(VIEW)
     assert '"page ready", source: file://' in phone.run("logcat -d -s chromium").stdout.decode()
 
 
@@ -312,6 +318,7 @@ def test_the_network_is_blocked_but_loopback_and_local_pages_are_not(phone):
     assert allowed_url("http://127.0.0.1:8000/", root) and allowed_url("about:blank", root)
     assert not allowed_url("https://example.com/", root) and not allowed_url("http://10.0.2.2/", root)
     assert not allowed_url("file:///etc/hostname", root) and not allowed_url("file:///tmp/phone-fs-2/x", root)
+    phone.run(VIEW)
     phone.activities.top.app.open("https://example.com/")
     assert "example.com" in phone.ui_dump() and any("ERR_" in n.get("text", "") for n in nodes(phone))
 
@@ -323,7 +330,6 @@ def test_typed_words_are_a_search_and_an_address_chromium_cannot_parse_does_not_
     address."""
     assert omnibox_url(" example.com/a?b ") == "example.com/a?b" and omnibox_url("localhost:8000") == "localhost:8000"
     assert omnibox_url("hello") == omnibox_url(" hello ") == SEARCH_URL + "hello"
-    phone.run("am force-stop com.android.chrome")
     phone.run("monkey -p com.android.chrome -c android.intent.category.LAUNCHER 1")
     phone.tap(*centre(node(phone, **{"resource-id": "com.android.chrome:id/search_box_text"})))
     phone.input_text("Send a text message: Don't forget")
@@ -374,7 +380,6 @@ def test_back_to_a_blocked_page_shows_its_error_page(phone):
 
 
 def test_files_views_an_html_file_in_chrome(phone):
-    phone.key(keycodes.HOME)
     phone.run("am start -n com.google.android.documentsui/com.android.documentsui.files.FilesActivity")
     path = "/storage/emulated/0/Download/page.html"
     phone.activities.top.view_file(Doc(path, "page.html", False, len(PAGE), 0, "text/html"))
@@ -397,17 +402,14 @@ def test_the_page_fills_the_window_below_a_56_dp_toolbar_at_every_font_scale(pho
     and Chromium's viewport is exactly the WebView's area below it (the page shows to its last pixel)."""
     assert phone.run(f"wm size 720x1280 && wm density 320 && settings put system font_scale {font_scale}").exit_code \
         == 0
-    try:
-        phone.run(VIEW)
-        toolbar = node(phone, **{"resource-id": "com.android.chrome:id/toolbar"})
-        web = node(phone, **{"class": "android.webkit.WebView"})
-        _, top, _, bottom = map(int, re.findall(r"\d+", toolbar["bounds"]))
-        _, web_top, _, web_bottom = map(int, re.findall(r"\d+", web["bounds"]))
-        assert bottom - top == 112 and web_top == bottom
-        viewport = phone.activities.top.app.tab().page.evaluate("[innerWidth, innerHeight]")
-        assert viewport == [360, (web_bottom - web_top) // 2]
-    finally:
-        phone.run("wm size reset && wm density reset && settings put system font_scale 1.0")
+    phone.run(VIEW)
+    toolbar = node(phone, **{"resource-id": "com.android.chrome:id/toolbar"})
+    web = node(phone, **{"class": "android.webkit.WebView"})
+    _, top, _, bottom = map(int, re.findall(r"\d+", toolbar["bounds"]))
+    _, web_top, _, web_bottom = map(int, re.findall(r"\d+", web["bounds"]))
+    assert bottom - top == 112 and web_top == bottom
+    viewport = phone.activities.top.app.tab().page.evaluate("[innerWidth, innerHeight]")
+    assert viewport == [360, (web_bottom - web_top) // 2]
 
 
 def test_without_chromium_a_page_raises_a_clear_error(monkeypatch):
@@ -476,6 +478,7 @@ def test_a_forked_child_starts_its_own_browser_and_its_last_phone_stops_it(phone
 
 def test_the_phone_can_be_driven_from_another_thread(phone):
     """A served phone is called from adbd's and gRPC's threads; Playwright runs on its own thread."""
+    phone.run(VIEW)
     phone.invalidate()
     dumps: list[str] = []
     worker = threading.Thread(target=lambda: dumps.append(phone.ui_dump()))

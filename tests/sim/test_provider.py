@@ -21,8 +21,9 @@ def providers(phone: Phone) -> list[SqliteProvider]:
     return found
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def phone():
+    """A new phone for each test (~10 ms), so no test sees another's writes."""
     phone = Phone()
     yield phone
     phone.close()
