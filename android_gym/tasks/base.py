@@ -30,14 +30,21 @@ def fixed_time_commands(when: dt.datetime = DEVICE_TIME) -> list[str]:
         f"date {stamp}"]
 
 
+def _stop_commands(packages: Sequence[str]) -> list[str]:
+    """``am force-stop`` of each package."""
+    return [f"am force-stop {shlex.quote(package)}" for package in packages]
+
+
 @functools.lru_cache(maxsize=1024)
 def _prepare_line(packages: tuple[str, ...], when: dt.datetime) -> str:
-    """``prepare``'s shell line for ``packages`` (restore their snapshots, fix the clock at ``when``, stop them), made
-    once per task class and kept: every reset sends the same line."""
-    commands = [restore_command(packages, missing_ok=True)] if packages else []
-    commands += fixed_time_commands(when)
-    commands += [f"am force-stop {shlex.quote(package)}" for package in packages]
-    return " && ".join(commands)
+    """``prepare``'s shell line for ``packages``, made once per task class and kept (every reset sends the same line):
+    the base teardown (stop them, go home) while the clock still runs on from the last episode, their snapshots
+    restored, the clock fixed at ``when``, then home again (at home already: the key's time passes, as before)."""
+    home = f"input keyevent {keycodes.HOME}"
+    commands = [*_stop_commands(packages), home]
+    if packages:
+        commands.append(restore_command(packages, missing_ok=True))
+    return " && ".join([*commands, *fixed_time_commands(when), home])
 
 
 class Task:
@@ -65,8 +72,9 @@ class Task:
     #: the env checks only when the episode ends: the agent declares it done or answers, or the budget runs out.
     scored_at_end: ClassVar[bool] = False
     #: True when ``clear_state`` empties everything ``teardown`` does beyond stopping the apps and going home: a
-    #: reset's ``hand_over`` then only stops them and goes home, leaving the rest for the next ``clear_state`` (what
-    #: an episode left there is emptied at the set-up's device time, not the previous episode's end).
+    #: reset's ``hand_over`` then does nothing, leaving the stop and HOME to ``prepare`` (which does them before it
+    #: sets the clock, at the episode's end time) and the rest to the next ``clear_state`` (what an episode left there
+    #: is emptied at the set-up's device time, not the previous episode's end).
     setup_clears_teardown: ClassVar[bool] = False
 
     def __init__(self, params: dict[str, Any]) -> None:
@@ -96,9 +104,9 @@ class Task:
     def prepare(self, device: Device) -> None:
         """Bring the task's apps' data back to their snapshots on a device ``android-gym setup-device`` provisioned
         (AndroidWorld's ``restore_snapshot``; nothing where there are none), fix the device clock at
-        ``device_time``, stop the task's apps and go to the home screen."""
-        self.run(device, _prepare_line(self.app_packages, self.device_time))  # one shell round trip
-        device.key(keycodes.HOME)
+        ``device_time``, with the task's apps stopped and the home screen in front: one shell round trip, which
+        begins with the base ``teardown``, so a reset's ``hand_over`` need not stop and go home first."""
+        self.run(device, _prepare_line(self.app_packages, self.device_time))
 
     def clear_state(self, device: Device) -> None:
         """Wipe the state of the task's apps that the task depends on (default: nothing)."""
@@ -119,17 +127,15 @@ class Task:
     def teardown(self, device: Device) -> None:
         """Leave the device clean for the next task (default: stop the task's apps, go home)."""
         if self.app_packages:
-            self.run(device, " && ".join(f"am force-stop {shlex.quote(package)}" for package in self.app_packages))
+            self.run(device, " && ".join(_stop_commands(self.app_packages)))
         device.key(keycodes.HOME)
 
     def hand_over(self, device: Device) -> None:
         """``teardown`` when the next thing done to ``device`` is ``initialize`` of another episode of this task
-        (the env's reset): what that ``initialize`` clears first anyway, a task may leave for it to clear in the
-        same write as its seeding. Default: ``teardown``, or with ``setup_clears_teardown`` the base one (stop the
-        apps, go home)."""
-        if self.setup_clears_teardown:
-            Task.teardown(self, device)
-        else:
+        (the env's reset): what that ``initialize`` does first anyway, a task may leave to it. Default: ``teardown``,
+        or with ``setup_clears_teardown`` nothing (``prepare`` stops the apps and goes home before it changes the
+        clock, as the base teardown would, and ``clear_state`` empties the rest)."""
+        if not self.setup_clears_teardown:
             self.teardown(device)
 
     def oracle(self) -> Sequence[OracleStep]:

@@ -153,9 +153,9 @@ class SqliteRowsTask(Task):
     empties_at_teardown: ClassVar[bool] = False
     #: Whether seeding reads the table back into ``self.before`` (a check that compares rows needs it).
     reads_baseline: ClassVar[bool] = True
-    #: A reset's ``hand_over`` stops the apps and goes home: the next episode's ``reset_state`` empties the table in
-    #: the write that seeds it, and nothing reads the table before (a provisioned device's snapshot restore replaces
-    #: it, which the write then finds).
+    #: A reset's ``hand_over`` leaves all to the next episode's set-up: ``prepare`` stops the apps and goes home, and
+    #: ``reset_state`` empties the table in the write that seeds it; nothing reads the table before (a provisioned
+    #: device's snapshot restore replaces it, which the write then finds).
     setup_clears_teardown = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:

@@ -93,8 +93,10 @@ _DATA_ONLY_SUBCOMMANDS = {"am": frozenset({"force-stop", "broadcast"}), "pm": fr
 
 #: Commands after which the shell leaves the screen as it is: the phone redraws on its own whatever they change
 #: (``monkey`` starts an activity through the activity manager, which redraws when the tasks change; launching the
-#: app already in front changes nothing).
+#: app already in front changes nothing), and the subcommands that do for other commands (``input keyevent`` presses
+#: keys as ``Phone.key`` does, which redraws after a key that changed something: HOME at home does not).
 _REDRAWS_ITSELF = frozenset({"monkey"})
+_REDRAWS_ITSELF_SUBCOMMANDS = {"input": frozenset({"keyevent"})}
 
 
 #: Commands whose arguments tell whether they only read the device.
@@ -128,7 +130,8 @@ def _reads_only(argv: list[str]) -> bool:
     name = argv[0].rpartition("/")[2]
     if name in _READS_ONLY_WHEN:
         return _READS_ONLY_WHEN[name](argv)
-    return name in _REDRAWS_ITSELF or _listed(argv, _READ_ONLY, _READ_ONLY_SUBCOMMANDS)
+    return (_listed(argv, _REDRAWS_ITSELF, _REDRAWS_ITSELF_SUBCOMMANDS)
+            or _listed(argv, _READ_ONLY, _READ_ONLY_SUBCOMMANDS))
 
 
 def _writes_data_only(argv: list[str]) -> bool:
