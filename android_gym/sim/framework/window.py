@@ -1004,11 +1004,14 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
 
 def _scaled(view: View, scale: float, width: int, height: int) -> View:
     """A copy of a laid-out tree with bounds in screen pixels (the renderer's ``px``: a view's pixels lie inside
-    them), cut at the ``width`` x ``height`` screen's edges. Copied field by field without ``dataclasses.replace``,
-    which runs ``__init__`` and costs 15 times more: a small screen copies the tree at every new frame."""
+    them), cut at the ``width`` x ``height`` screen's edges (a cut view's ``whole`` scaled too, not cut). Copied field
+    by field without ``dataclasses.replace``, which runs ``__init__`` and costs 15 times more: a small screen copies
+    the tree at every new frame."""
     x1, y1, x2, y2 = view.bounds
     copy = object.__new__(View)
     copy.__dict__.update(view.__dict__)
     copy.bounds = (round(x1 * scale), round(y1 * scale), min(round(x2 * scale), width), min(round(y2 * scale), height))
+    if view.whole is not None:  # a view a list cuts: where all of it lies, in screen pixels too
+        copy.whole = tuple(round(edge * scale) for edge in view.whole)
     copy.children = [_scaled(child, scale, width, height) for child in view.children]
     return copy
