@@ -986,9 +986,10 @@ def _seek_fraction(seek_bar: View, x: float) -> float:
 
 def _shifted(view: View, dx: int, right: int) -> View:
     """A copy of a laid-out tree moved ``dx`` design px right, bounds cut at the screen's right edge ``right``
-    (uiautomator reports visible bounds and leaves out nodes with none)."""
+    (uiautomator reports visible bounds and leaves out nodes with none; a cut view's ``whole`` moved, not cut)."""
     x1, y1, x2, y2 = view.bounds
-    copy = view.with_bounds((min(x1 + dx, right), y1, min(x2 + dx, right), y2), view.whole)
+    whole = None if view.whole is None else (view.whole[0] + dx, view.whole[1], view.whole[2] + dx, view.whole[3])
+    copy = view.with_bounds((min(x1 + dx, right), y1, min(x2 + dx, right), y2), whole)
     copy.children = [_shifted(child, dx, right) for child in view.children]
     return copy
 
