@@ -205,7 +205,8 @@ def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], contai
     Shown means, as a careful person sees it before tapping: what a tap on the element is for (``touch_target``:
     its row) keeps off the container's edge the rows cross coming in, or touches it but is as long as a row like
     it inside (``_looks_whole``: a row cut at that edge is shorter), or the list cannot scroll that way any further
-    (the last scroll left it as it was: the end of a list whose last row has no like). A row half scrolled in at
+    (the last scroll left it as it was: the end of a list whose last row has no like); a list that cannot scroll
+    (its node is not ``scrollable``: all its rows lie inside it) is not scrolled. A row half scrolled in at
     that edge thus costs one more scroll. When a scroll left the list as it was (its end reached) before the element
     showed, the scrolling turns back, as a person looks the other way for what was above (a list scrolled down
     earlier, whose wanted row now lies above)."""
@@ -216,6 +217,8 @@ def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], contai
             seen["direction"] = seen["direction"](elements)
         found = find(elements)
         view = container.find(elements)
+        if not view.is_scrollable:  # all of it is on screen: nothing to scroll to (the check tells if it showed)
+            return None
         contents = _contents(view, elements)
         ended = contents == seen["contents"]  # the last scroll moved nothing: the list's end that way
         if found is not None and (ended or _looks_whole(found, view, seen["direction"], elements)):
