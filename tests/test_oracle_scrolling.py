@@ -69,6 +69,14 @@ def test_a_row_cut_at_the_bottom_costs_one_more_scroll():
     assert _tapped(screen, click).bbox_pixels.y_max < LIST_BOTTOM
 
 
+def test_a_row_cut_at_the_padding_of_a_padded_list_costs_one_more_scroll():
+    screen = _List(rows=10, padding=40)  # row 3 shows its top 20 px above the padding at the list's bottom
+    *scrolls, click = screen.play(3)
+    assert [action.direction for action in scrolls] == ["down"]
+    box = _tapped(screen, click).bbox_pixels
+    assert box.y_max - box.y_min == ROW
+
+
 def test_a_row_wholly_shown_inside_is_tapped_at_once():
     screen = _List(rows=10)
     assert [action.action_type for action in screen.play(2)] == [ActionType.CLICK]
