@@ -881,8 +881,8 @@ class Renderer:
 
     def _fit(self, view: View, width: int, height: int) -> Image.Image | None:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
-        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``), or drawn
-        at its own size last; ``None`` when a function that makes the picture makes none."""
+        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``), or from
+        the pictures drawn at their own size lately; ``None`` when a function that makes the picture makes none."""
         cache_key = (view.key, width, height)
         for kept in (self._scaled, self._own_size):
             if cache_key in kept:
