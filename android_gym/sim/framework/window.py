@@ -376,12 +376,16 @@ class WindowManager:
         if colors:  # a dark theme turns the surfaces dark; a theme by day gives the toolkit's text its own colour
             (recolor if looks.night else retint)(content, colors)
         focus_key, scroll = screen.focus_key, screen.scroll
-        for view in content.walk():
+        stack = [content]  # every view (in any order: each is set on its own), without a generator's cost per view
+        while stack:
+            view = stack.pop()
             if view.on_text is not None:  # editable
                 view.focused = view.key == focus_key
                 view.selection = self._editor.span(screen, view) if view.focused else None
             elif view.kind == "list":
                 view.scroll_offset = scroll.get(view.key, 0)
+            if view.children:
+                stack += view.children
         return content
 
     def snapshot(self, screen: Screen) -> tuple[str, Color, Callable[[], Image.Image]]:
@@ -719,10 +723,14 @@ class WindowManager:
             return self._touched[2]
         window = self._window_at(x, y)
         views = []
-        for view in window.walk() if window is not None else ():
+        stack = [window] if window is not None else []  # pre-order, without a generator's cost per view
+        while stack:
+            view = stack.pop()
             x1, y1, x2, y2 = view.bounds  # _contains, inlined: every view of the window is tested
             if x1 <= x < x2 and y1 <= y < y2 and view.enabled and not view.virtual:
                 views.append(view)
+            if view.children:
+                stack.extend(reversed(view.children))
         self._touched = f, (x, y), views
         return views
 
