@@ -7,6 +7,7 @@ import pytest
 
 from android_gym.sim import keycodes
 from android_gym.sim.apps.launcher import LauncherScreen
+from android_gym.sim.apps.settings import SettingsHomepage
 from android_gym.sim.framework import window
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.laid_out import LaidOutTrees, Shaped
@@ -148,3 +149,17 @@ def test_the_home_screen_shown_again_is_not_built_again(phone: Phone, monkeypatc
     phone.clock.advance(24 * 3600 * 1000)
     phone.window.frame()
     assert len(built) == 2
+
+
+def test_the_settings_homepage_is_not_built_again_after_a_page_it_opened(phone: Phone, monkeypatch) -> None:
+    """The Settings homepage tells what it shows: back from a page it opened, it is the tree it was."""
+    phone.run("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
+    homepage = phone.window.frame().app
+    built: list[object] = []
+    build = SettingsHomepage.build
+    monkeypatch.setattr(SettingsHomepage, "build", lambda screen: built.append(screen) or build(screen))
+    display = next(e for e in parse_ui_dump(phone.ui_dump()) if e.text == "Display").bbox_pixels.center
+    phone.tap(*display)
+    assert type(phone.activities.top).__name__ == "SubSettings"
+    phone.key(keycodes.BACK)
+    assert phone.window.frame().app.children[0].children == homepage.children[0].children and not built

@@ -284,7 +284,8 @@ class WindowManager:
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
         width = self.design_width
-        stamp = self._stamp(screen, looks, content_bottom)
+        shown = self._shown_value(screen)
+        stamp = None if shown is None else self._stamp(screen, shown, looks, content_bottom)
         known = self._stamped.get(stamp) if stamp is not None else None
         if known is not None:  # the screen shows what it showed: its tree then, not built again
             self._stamped.move_to_end(stamp)
@@ -307,15 +308,15 @@ class WindowManager:
             kept = self._app_trees.keep(built, content)
         else:  # as ``layout`` places the window; the content in it is laid out
             window.bounds = (0, STATUS_BAR_HEIGHT, width, content_bottom)
-        if stamp is not None and kept is not None and known is None:
-            if len(self._stamped) >= _STAMPS_KEPT:
-                self._stamped.popitem(last=False)
-            self._stamped[stamp] = kept, built
         colors = screen.colors(looks.night)
         # The lists' positions kept and the focused field: found once per laid-out tree (a kept one is unchanged)
         positions, field = made_once(kept, _LISTS_AND_FIELD, lambda: _lists_and_field(content))
         scroll = screen.scroll
         scroll.update(positions)
+        if shown is not None and known is None and kept is not None:  # kept by its lists' positions as laid out
+            if len(self._stamped) >= _STAMPS_KEPT:
+                self._stamped.popitem(last=False)
+            self._stamped[self._stamp(screen, shown, looks, content_bottom)] = kept, built
         if unlaid is not None:
             for view in unlaid.walk():  # at the positions the layout kept, as ``_content`` would build it now
                 if view.kind == "list":
@@ -382,16 +383,16 @@ class WindowManager:
 
         return f"shade:{hash((signature(panel), looks.night))}", picture
 
-    def _stamp(self, screen: Screen, looks: Looks, content_bottom: int) -> Hashable | None:
-        """Everything ``screen``'s laid-out tree is made from, when the screen tells what it shows
-        (``Screen.shown``): the screen, what it shows, the looks, the language, its focus, keyboard and list positions,
-        and the window's size; ``None`` when it does not tell, or shows a dialog window or a text selection, or the
-        window has a field to reveal or a list position to set at this frame."""
+    def _shown_value(self, screen: Screen) -> Hashable | None:
+        """What ``screen`` tells it shows (``Screen.shown``); ``None`` when it does not tell, or shows a dialog window
+        or a text selection, or the window has a field to reveal or a list position to set at this frame."""
         if screen.dialog_windows or screen.selection is not None or self._reveal_focus or screen.scroll_requests:
             return None
-        shown = screen.shown()
-        if shown is None:
-            return None
+        return screen.shown()
+
+    def _stamp(self, screen: Screen, shown: Hashable, looks: Looks, content_bottom: int) -> Hashable:
+        """Everything ``screen``'s laid-out tree is made from when it shows ``shown``: the screen, what it shows, the
+        looks, the language, its focus, keyboard and list positions, and the window's size."""
         return (screen, shown, looks, self.locale.tag, screen.focus_key, screen.keyboard_shown,
                 tuple(screen.scroll.items()), self.design_width, content_bottom)
 
