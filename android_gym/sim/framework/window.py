@@ -294,8 +294,7 @@ class WindowManager:
             content, unlaid = kept.root, None
         else:
             content = self._content(screen, looks)
-            # The tree as built, for a list to measure the rows the layout leaves out (a field to reveal, a position
-            # asked)
+            # The tree as built, for a list to measure the rows layout leaves out (a field to reveal, a position asked)
             unlaid = copied(content) if self._reveal_focus or screen.scroll_requests else None
             built = Shaped(content, width, content_bottom)
             kept = self._app_trees.get(built)
