@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 from lxml import etree
@@ -22,7 +23,7 @@ class BoundingBox:
     x_max: int
     y_max: int
 
-    @property
+    @cached_property  # worked out once per box (a box is immutable; an agent asks at every step)
     def center(self) -> tuple[int, int]:
         """The point a tap on the element uses."""
         return (self.x_min + self.x_max) // 2, (self.y_min + self.y_max) // 2
@@ -31,7 +32,7 @@ class BoundingBox:
         """Whether the pixel ``(x, y)`` lies inside (an empty box contains nothing)."""
         return self.x_min <= x < self.x_max and self.y_min <= y < self.y_max
 
-    @property
+    @cached_property
     def area(self) -> int:
         """Width × height (0 for an empty box)."""
         return max(self.x_max - self.x_min, 0) * max(self.y_max - self.y_min, 0)
@@ -60,7 +61,7 @@ class UIElement:
     is_selected: bool
     depth: int
 
-    @property
+    @cached_property  # once per element (immutable, shared by the dumps that hold it)
     def is_editable(self) -> bool:
         """Whether this is a text field (an ``EditText``, or its subclass ``AutoCompleteTextView``: search boxes)."""
         return self.class_name.endswith(("EditText", "AutoCompleteTextView"))

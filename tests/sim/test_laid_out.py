@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from android_gym.sim import keycodes
+from android_gym.sim.apps.launcher import LauncherScreen
+from android_gym.sim.apps.settings import SettingsHomepage
 from android_gym.sim.framework import window
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.laid_out import LaidOutTrees, Shaped
@@ -126,3 +128,38 @@ def test_a_kept_tree_puts_its_lists_where_its_layout_left_them(phone: Phone, mon
     screen.scroll[key] = 0  # as first shown: that tree is kept too
     phone.invalidate()
     assert phone.ui_dump() != dump and len(found) == 1 and screen.scroll[key] == 0
+
+
+def test_the_home_screen_shown_again_is_not_built_again(phone: Phone, monkeypatch) -> None:
+    """The launcher tells what it shows (``Screen.shown``): back home as it was, it is not built again, and its
+    shortcuts act; the date turning builds it again."""
+    built: list[object] = []
+    build = LauncherScreen.build
+    monkeypatch.setattr(LauncherScreen, "build", lambda screen: built.append(screen) or build(screen))
+    home = phone.window.frame().app
+    phone.run("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+    phone.window.frame()
+    phone.key(keycodes.HOME)
+    again = phone.window.frame().app
+    assert len(built) == 1 and again.children[0].children == home.children[0].children
+    contacts = next(e for e in parse_ui_dump(phone.ui_dump()) if e.text == "Contacts").bbox_pixels.center
+    phone.tap(*contacts)
+    assert phone.activities.top.app.package == "com.google.android.contacts"
+    phone.key(keycodes.HOME)
+    phone.clock.advance(24 * 3600 * 1000)
+    phone.window.frame()
+    assert len(built) == 2
+
+
+def test_the_settings_homepage_is_not_built_again_after_a_page_it_opened(phone: Phone, monkeypatch) -> None:
+    """The Settings homepage tells what it shows: back from a page it opened, it is the tree it was."""
+    phone.run("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
+    homepage = phone.window.frame().app
+    built: list[object] = []
+    build = SettingsHomepage.build
+    monkeypatch.setattr(SettingsHomepage, "build", lambda screen: built.append(screen) or build(screen))
+    display = next(e for e in parse_ui_dump(phone.ui_dump()) if e.text == "Display").bbox_pixels.center
+    phone.tap(*display)
+    assert type(phone.activities.top).__name__ == "SubSettings"
+    phone.key(keycodes.BACK)
+    assert phone.window.frame().app.children[0].children == homepage.children[0].children and not built

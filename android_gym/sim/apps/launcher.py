@@ -23,9 +23,10 @@ more home pages.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from android_gym.sim.framework import formats
-from android_gym.sim.framework.app import App, AppInfo, Screen
+from android_gym.sim.framework.app import App, Screen
 from android_gym.sim.framework.intent import ACTION_MAIN, CATEGORY_DEFAULT, CATEGORY_HOME, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
@@ -34,6 +35,7 @@ from android_gym.sim.ui.kept_tree import KeptTree
 from android_gym.sim.ui.views import (
     TEXT_SECONDARY,
     WHITE,
+    Color,
     View,
     app_icon,
     column,
@@ -61,6 +63,15 @@ _SEARCH_WIDTH, _SEARCH_HEIGHT, _SEARCH_ICON = 930, 165, 126  # the pill and its 
 _SEARCH_ICON_COLOR, _GOOGLE_BLUE = (68, 71, 70), (66, 133, 244)
 
 
+class Shortcut(NamedTuple):
+    """What the home screen shows of an app with a launcher icon."""
+
+    package: str
+    label: str
+    icon: str
+    icon_color: Color
+
+
 class LauncherScreen(Screen):
     """``com.google.android.apps.nexuslauncher.NexusLauncherActivity``."""
 
@@ -71,15 +82,21 @@ class LauncherScreen(Screen):
         super().__init__(app, intent)
         self._home_tree = KeptTree()
 
+    def shown(self) -> tuple[tuple[Shortcut, ...], int, int, str]:
+        """What the home screen shows: the apps' shortcuts, the screen's size and the date (in the system language)."""
+        apps = tuple(Shortcut(app.package, app.label, app.icon, app.icon_color)
+                     for app in self.phone.packages.launchable())
+        width, height = self.phone.window.design_width, self.phone.window.design_height
+        date = formats.format_skeleton(self.phone.clock.now(DAY_MS), _GLANCE_DATE, formats.system_tag(self.phone))
+        return apps, width, height, date
+
     def build(self) -> View:
         """The home screen, built again only when what it shows changed (the apps, the screen's size, the day or the
         language): most steps that come home find it as they left it."""
-        apps = tuple(self.phone.packages.launchable())
-        width, height = self.phone.window.design_width, self.phone.window.design_height
-        date = formats.format_skeleton(self.phone.clock.now(DAY_MS), _GLANCE_DATE, formats.system_tag(self.phone))
-        return self._home_tree.get((apps, width, height, date), lambda: self._home(apps, width, height, date))
+        shown = self.shown()
+        return self._home_tree.get(shown, lambda: self._home(*shown))
 
-    def _home(self, apps: tuple[AppInfo, ...], width: int, height: int, date: str) -> View:
+    def _home(self, apps: tuple[Shortcut, ...], width: int, height: int, date: str) -> View:
         docked = [app for package in _HOTSEAT for app in apps if app.package == package]
         undocked = [app for app in apps if app not in docked]
         tablet = min(width, height) * _DP_PER_PX >= _TABLET_SMALLEST_DP
@@ -108,7 +125,7 @@ class LauncherScreen(Screen):
             background=_WALLPAPER,
         )
 
-    def _shortcut(self, app: AppInfo, width: int, height: int, docked: bool = False) -> View:
+    def _shortcut(self, app: Shortcut, width: int, height: int, docked: bool = False) -> View:
         # Launcher3's ItemLongClickListener.onWorkspaceItemLongClick consumes a long press (a real launcher starts
         # a drag and opens the shortcut popup, which this one does not draw): nothing launches, nothing changes.
         return app_icon(app.label, app.icon, app.icon_color, lambda: self._launch(app.package),

@@ -186,10 +186,11 @@ class SettingsHomepage(Screen):
     activity = f"{PACKAGE}.Settings"
     LIST = "main_content_scrollable_container"
 
-    def _entries(self) -> list[tuple[str, str, str, str]]:
-        """(title, summary, fragment, icon) of the visible top-level entries, in ``android:order``."""
+    def shown(self) -> tuple[tuple[str, str, str, str], ...]:
+        """What the homepage shows (the rest is fixed): (title, summary, fragment, icon) of the visible top-level
+        entries, in ``android:order``."""
         model = self.phone.props.get("ro.product.model", "")
-        return [
+        return (
             (NETWORK_AND_INTERNET, "Mobile, Wi‑Fi, hotspot", NETWORK_DASHBOARD, "wifi"),
             (CONNECTED_DEVICES_TITLE, "Bluetooth, pairing", CONNECTED_DEVICES, "devices"),
             ("Apps", "Assistant, recent apps, default apps", f"{PACKAGE}.applications.AppDashboardFragment", "apps"),
@@ -212,7 +213,7 @@ class SettingsHomepage(Screen):
             ("Passwords & accounts", "", f"{PACKAGE}.accounts.AccountDashboardFragment", "accounts"),
             ("System", "Languages, gestures, time, backup", f"{PACKAGE}.system.SystemDashboardFragment", "system"),
             ("About phone", model, f"{PACKAGE}.deviceinfo.aboutphone.MyDeviceInfoFragment", "info"),
-        ]
+        )
 
     def build(self) -> View:
         # search_bar.xml: the card search_bar_margin (16 dp) from the screen's sides, its Toolbar search_bar_height
@@ -231,7 +232,7 @@ class SettingsHomepage(Screen):
                        text_view(SETTINGS, resource_id=_id("homepage_title"), text_size=84, padding=42), search,
                        resource_id=_id("app_bar"))
         rows = [_preference(title, summary, lambda f=fragment, t=title: open_page(self, f, t), icon=icon)
-                for title, summary, fragment, icon in self._entries()]
+                for title, summary, fragment, icon in self.shown()]
         return group("list", "android.widget.ScrollView", header, *rows, key=self.LIST, scrollable=True,
                      focusable=True, resource_id=_id(self.LIST))
 

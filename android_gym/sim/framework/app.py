@@ -14,7 +14,7 @@ This module is the framework layer's base: apps build on it, ``system/`` and ``u
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
@@ -197,6 +197,13 @@ class Screen:
     def build(self) -> View:
         """The screen's view tree for the current state."""
         raise NotImplementedError
+
+    def shown(self) -> Hashable | None:
+        """What the screen shows, for a screen that can tell it without building: equal values (not ``None``) build
+        equal trees, their callbacks acting alike, so the window shows the tree it laid out for the value again
+        without building (given the same focus, list positions, looks and window); ``None``, the default: build. It
+        reads what ``build`` reads, the clock in the same unit (``VirtualClock.finest_read``)."""
+        return None
 
     def scroll_to_position(self, key: str, index: int, offset: int = 0) -> None:
         """``LinearLayoutManager.scrollToPositionWithOffset``: from the next frame the list ``key`` shows its item

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from android_gym.sim.ui.views import (
@@ -122,9 +123,15 @@ class Looks:
         """The looks the settings hold. A font scale that is no positive number reads as 1.0
         (``Settings.System.getFloat`` with ``DEFAULT_FONT_SCALE``); night mode ``auto`` stays light, as an emulator
         without a location has no twilight to switch by; a missing navigation mode is 3-button."""
-        return cls(font_scale=_positive_float(settings.get("system", FONT_SCALE)),
-                   night=settings.get("secure", UI_NIGHT_MODE) == str(MODE_NIGHT_YES),
-                   gestural=settings.get("secure", NAVIGATION_MODE) == str(NAV_BAR_MODE_GESTURAL))
+        return _looks(settings.get("system", FONT_SCALE), settings.get("secure", UI_NIGHT_MODE),
+                      settings.get("secure", NAVIGATION_MODE))
+
+
+@lru_cache(maxsize=64)
+def _looks(font_scale: str | None, night_mode: str | None, navigation_mode: str | None) -> Looks:
+    """The looks of these settings' values, made once per values (the window asks at every frame)."""
+    return Looks(font_scale=_positive_float(font_scale), night=night_mode == str(MODE_NIGHT_YES),
+                 gestural=navigation_mode == str(NAV_BAR_MODE_GESTURAL))
 
 
 def _positive_float(value: str | None) -> float:

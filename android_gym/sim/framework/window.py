@@ -25,6 +25,7 @@ moves the window's surface, not its frame).
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -99,6 +100,7 @@ _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_paddin
 _STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _NAV_BARS_KEPT = 8  # laid-out navigation bars kept (each a colour, the keyboard up or not, looks)
 _APP_TREES_KEPT = 64  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
+_STAMPS_KEPT = 16  # laid-out app windows kept by what their screens tell they show (``Screen.shown``)
 _LISTS_AND_FIELD = "lists and field"  # what ``_lists_and_field`` found in a kept tree (``Kept.made``)
 _TOP_COLOR = "top colour"  # what ``_top_color`` found in a kept tree over a ground (``Kept.made``)
 _C, _V, _X = (keycodes.KEYCODES[name] for name in "CVX")
@@ -162,6 +164,8 @@ class WindowManager:
         self._status_bars: dict[tuple, View] = {}  # the laid-out status bars by what they show (``_status_bar``)
         self._navs: dict[tuple, View] = {}  # the laid-out navigation bars by what they show (``_build``)
         self._app_trees = LaidOutTrees(_APP_TREES_KEPT)  # the apps' laid-out trees by shape (``_build``)
+        # the laid-out trees of screens that tell what they show, by ``_stamp``, with the build giving their callbacks
+        self._stamped: OrderedDict[Hashable, tuple[Kept, Shaped]] = OrderedDict()
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
         self._frame_time = 0
         self._frame_time_unit = UNREAD  # the finest unit of time the frame shows
@@ -201,6 +205,7 @@ class WindowManager:
         self._navs = {}
         self._status_bars = {}
         self._app_trees.clear()
+        self._stamped.clear()
         self.invalidate()
 
     @property
@@ -242,6 +247,7 @@ class WindowManager:
         self._navs = {}
         self._status_bars = {}
         self._app_trees.clear()
+        self._stamped.clear()
         self.invalidate()
 
     def per_state(self, key: Hashable, make: Callable[[], T]) -> T:
@@ -277,14 +283,23 @@ class WindowManager:
         bottom = self.design_height - _nav_bar_height(looks)
         content_bottom = bottom - (KEYBOARD_HEIGHT if keyboard_shown else 0)
 
-        content = self._content(screen, looks)
         width = self.design_width
-        # The tree as built, for a list to measure the rows the layout leaves out (a field to reveal, a position asked)
-        unlaid = copied(content) if self._reveal_focus or screen.scroll_requests else None
-        built = Shaped(content, width, content_bottom)
-        kept = self._app_trees.get(built)
-        if kept is not None:  # laid out before: the same bounds
-            content = kept.root
+        shown = self._shown_value(screen)
+        stamp = None if shown is None else self._stamp(screen, shown, looks, content_bottom)
+        known = self._stamped.get(stamp) if stamp is not None else None
+        if known is not None:  # the screen shows what it showed: its tree then, not built again
+            self._stamped.move_to_end(stamp)
+            kept, built = known
+            kept.behave_as(built)
+            content, unlaid = kept.root, None
+        else:
+            content = self._content(screen, looks)
+            # The tree as built, for a list to measure the rows layout leaves out (a field to reveal, a position asked)
+            unlaid = copied(content) if self._reveal_focus or screen.scroll_requests else None
+            built = Shaped(content, width, content_bottom)
+            kept = self._app_trees.get(built)
+            if kept is not None:  # laid out before: the same bounds
+                content = kept.root
         window = frame(content, resource_id="android:id/content")
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
         if kept is None:
@@ -297,6 +312,10 @@ class WindowManager:
         positions, field = made_once(kept, _LISTS_AND_FIELD, lambda: _lists_and_field(content))
         scroll = screen.scroll
         scroll.update(positions)
+        if shown is not None and known is None and kept is not None:  # kept by its lists' positions as laid out
+            if len(self._stamped) >= _STAMPS_KEPT:
+                self._stamped.popitem(last=False)
+            self._stamped[self._stamp(screen, shown, looks, content_bottom)] = kept, built
         if unlaid is not None:
             for view in unlaid.walk():  # at the positions the layout kept, as ``_content`` would build it now
                 if view.kind == "list":
@@ -363,6 +382,19 @@ class WindowManager:
 
         return f"shade:{hash((signature(panel), looks.night))}", picture
 
+    def _shown_value(self, screen: Screen) -> Hashable | None:
+        """What ``screen`` tells it shows (``Screen.shown``); ``None`` when it does not tell, or shows a dialog window
+        or a text selection, or the window has a field to reveal or a list position to set at this frame."""
+        if screen.dialog_windows or screen.selection is not None or self._reveal_focus or screen.scroll_requests:
+            return None
+        return screen.shown()
+
+    def _stamp(self, screen: Screen, shown: Hashable, looks: Looks, content_bottom: int) -> Hashable:
+        """Everything ``screen``'s laid-out tree is made from when it shows ``shown``: the screen, what it shows, the
+        looks, the language, its focus, keyboard and list positions, and the window's size."""
+        return (screen, shown, looks, self.locale.tag, screen.focus_key, screen.keyboard_shown,
+                tuple(screen.scroll.items()), self.design_width, content_bottom)
+
     def _content(self, screen: Screen, looks: Looks) -> View:
         """A fresh view tree of ``screen`` (its dialog windows over it, in the system language and ``looks``' font
         scale and theme) with its focus, selection and list positions, to lay out."""
@@ -376,12 +408,16 @@ class WindowManager:
         if colors:  # a dark theme turns the surfaces dark; a theme by day gives the toolkit's text its own colour
             (recolor if looks.night else retint)(content, colors)
         focus_key, scroll = screen.focus_key, screen.scroll
-        for view in content.walk():
+        stack = [content]  # every view (in any order: each is set on its own), without a generator's cost per view
+        while stack:
+            view = stack.pop()
             if view.on_text is not None:  # editable
                 view.focused = view.key == focus_key
                 view.selection = self._editor.span(screen, view) if view.focused else None
             elif view.kind == "list":
                 view.scroll_offset = scroll.get(view.key, 0)
+            if view.children:
+                stack += view.children
         return content
 
     def snapshot(self, screen: Screen) -> tuple[str, Color, Callable[[], Image.Image]]:
@@ -719,10 +755,14 @@ class WindowManager:
             return self._touched[2]
         window = self._window_at(x, y)
         views = []
-        for view in window.walk() if window is not None else ():
+        stack = [window] if window is not None else []  # pre-order, without a generator's cost per view
+        while stack:
+            view = stack.pop()
             x1, y1, x2, y2 = view.bounds  # _contains, inlined: every view of the window is tested
             if x1 <= x < x2 and y1 <= y < y2 and view.enabled and not view.virtual:
                 views.append(view)
+            if view.children:
+                stack.extend(reversed(view.children))
         self._touched = f, (x, y), views
         return views
 

@@ -80,6 +80,15 @@ class Kept:
     built: Shaped
     made: dict[Hashable, Any] = field(default_factory=dict)
 
+    def behave_as(self, built: Shaped) -> None:
+        """Give the views the callbacks and pictures of ``built``'s, a tree of the same shape (a touch acts on what
+        that build captured)."""
+        old_views, new_views = self.built.views, built.views
+        for index, names in built.behaving:
+            old, new = old_views[index].__dict__, new_views[index].__dict__
+            for name in names:
+                old[name] = new[name]
+
 
 def made_once(kept: Kept | None, key: Hashable, make: Callable[[], T]) -> T:
     """``make()`` of a laid-out tree, made once for ``kept`` and kept with it under ``key`` (a kept tree is unchanged
@@ -117,11 +126,7 @@ class LaidOutTrees:
         if kept is None:
             return None
         self._kept.move_to_end(built)
-        old_views, new_views = kept.built.views, built.views
-        for index, names in built.behaving:
-            old, new = old_views[index].__dict__, new_views[index].__dict__
-            for name in names:
-                old[name] = new[name]
+        kept.behave_as(built)
         return kept
 
     def keep(self, built: Shaped, root: View) -> Kept | None:
