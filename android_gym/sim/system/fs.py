@@ -162,10 +162,11 @@ class FileSystem:
         return self._versions.tree_version(os.fspath(self.host_path(directory)))
 
     def keep_baseline(self) -> None:
-        """Copy the tree as it is now, the baseline ``rewind`` brings paths back to (the first call; later ones do
-        nothing)."""
+        """Copy the tree as it is now, the baseline ``rewind`` brings paths back to, and note the paths written from
+        now on (the first call; later ones do nothing)."""
         if self._baseline is None:
             self._baseline = FileBaseline(self.root, self.root.with_name(self.root.name + "-baseline"))
+            self._versions.noted()
 
     def add_to_baseline(self, paths: Sequence[str]) -> None:
         """Take the trees at ``paths`` (Android paths, those missing left out) into the baseline as they are now (an
