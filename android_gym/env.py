@@ -17,10 +17,11 @@ from android_gym import actions
 from android_gym.actions import Action
 from android_gym.device import Device, open_device
 from android_gym.device.config import ConfigDistribution, DeviceConfig, parse_device_config, pixel_scale
+from android_gym.device.state import dump_elements
 from android_gym.errors import AndroidGymError, ConfigError, DeviceError, InvalidActionError, short_repr
 from android_gym.spaces import SharedText
 from android_gym.tasks import Task, get_task
-from android_gym.ui import UIElement, parse_ui_dump
+from android_gym.ui import UIElement
 
 if TYPE_CHECKING:
     from android_gym.device.sim import Reads
@@ -105,13 +106,6 @@ def _fresh_copier(value: Any) -> Callable[[], Any] | None:
         return lambda: [make() for make in makers]
     named = list(zip(value, makers))
     return lambda: {name: make() for name, make in named}
-
-
-@functools.lru_cache(maxsize=32)
-def _read_dump(xml: str) -> tuple[tuple[UIElement, ...], str]:
-    """The elements of a uiautomator dump and the observation's ASCII text of it, made once per dump in a process:
-    screens come back (the home screen, a list after a dialog closed), and elements are immutable."""
-    return tuple(parse_ui_dump(xml)), to_ascii_xml(xml)
 
 
 @functools.lru_cache(maxsize=8)
@@ -412,17 +406,12 @@ class AndroidEnv(gym.Env):
 
     def _observe(self) -> dict[str, Any]:
         xml = self.device.ui_dump()
-        if xml != self._last_dump:  # an unchanged screen is not parsed again, nor one seen lately (_read_dump)
-            from_views = getattr(self.device, "ui_elements", None)  # the simulated phone's short cut
-            elements = from_views(xml) if from_views is not None else None
-            if elements is not None:
-                self._last_tree = to_ascii_xml(xml)
-            else:
-                try:
-                    elements, self._last_tree = _read_dump(xml)
-                except ValueError as error:
-                    raise DeviceError(f"the device returned an unreadable UI dump: {error}") from error
-            self._elements, self._last_dump = list(elements), xml
+        if xml != self._last_dump:  # an unchanged screen is not parsed again, nor one seen lately (dump_elements)
+            try:
+                elements = dump_elements(self.device, xml)
+            except ValueError as error:
+                raise DeviceError(f"the device returned an unreadable UI dump: {error}") from error
+            self._elements, self._last_tree, self._last_dump = list(elements), to_ascii_xml(xml), xml
             if elements:
                 self._shown.add(elements[0].package_name)
         observation: dict[str, Any] = {"a11y_tree": self._last_tree, "goal": self._goal}

@@ -12,8 +12,7 @@
   calendar event. None goes back home: the people and notes tasks add ``back_to_home()`` after each part, the
   activity tasks open the next app straight from the screen that shows the value.
 * Setup: the SMS store and Markor's notebook emptied (``clearing``: commands for the contacts' clearing line,
-  ``validators.clear_contacts``), contacts and received texts seeded (``seed_people``); the phases of a task whose
-  app tables a reset empties and seeds in one write each (``SeededTask``).
+  ``validators.clear_contacts``), contacts and received texts seeded (``seed_people``).
 """
 
 from __future__ import annotations
@@ -30,8 +29,8 @@ from android_gym.actions import Action, ActionType
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.envs import calendar, contacts, markor, sms
-from android_gym.tasks import SubgoalTask, get_task
 from android_gym.tasks import files as device_files
+from android_gym.tasks import get_task
 from android_gym.tasks import params as gen
 from android_gym.tasks.oracle import (
     OracleStep,
@@ -45,7 +44,6 @@ from android_gym.tasks.oracle import (
     tap,
     type_into,
 )
-from android_gym.tasks.sqlite_rows import ReplaceableTable, Row
 from android_gym.tasks.validators import (
     SMS_TYPE_SENT,
     add_contacts,
@@ -239,39 +237,3 @@ def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterab
     """The contacts ``named`` (``(name, number)``) and the texts ``received`` (``(number, body)``, oldest first)."""
     add_contacts(device, [(name, number) for name, number in named])
     state.receive_texts(device, received)
-
-
-class SeededTask(SubgoalTask):
-    """A long-horizon task whose set-up empties its apps (``clear_apps``), its app tables (``tables()``), then seeds
-    the tables' rows and the rest (``seed_others``). A reset's set-up (``reset_state``) empties and seeds each table
-    in one write (``replace``), which leaves its file as the two phases do, and calls neither phase: a subclass
-    extends the three hooks, not ``clear_state`` or ``seed_state``."""
-
-    def tables(self) -> list[tuple[ReplaceableTable, list[Row]]]:
-        """The app tables the task's apps hold, each with the rows it starts with (default: none)."""
-        return []
-
-    def clear_apps(self, device: Device) -> None:
-        """Empty what the task's apps hold besides ``tables()`` (default: nothing)."""
-
-    def seed_others(self, device: Device) -> None:
-        """Write what the task starts with besides the tables' rows (default: nothing)."""
-
-    def clear_state(self, device: Device) -> None:
-        """``clear_apps``, then every table emptied."""
-        self.clear_apps(device)
-        for table, _ in self.tables():
-            table.clear(device)
-
-    def seed_state(self, device: Device) -> None:
-        """The tables' rows, then ``seed_others``."""
-        for table, rows in self.tables():
-            table.insert(device, rows)
-        self.seed_others(device)
-
-    def reset_state(self, device: Device) -> None:
-        """``clear_apps``, each table emptied and seeded in one write, then ``seed_others``."""
-        self.clear_apps(device)
-        for table, rows in self.tables():
-            table.replace(device, rows)
-        self.seed_others(device)

@@ -40,7 +40,7 @@ from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.apps.expense import LIST_NAME_MAX, format_amount
 from android_gym.sim.apps.opentracks import IMPERIAL, time_distance_text
 from android_gym.sim.apps.osmand_map import format_coordinates
-from android_gym.tasks import Subgoal, register_task
+from android_gym.tasks import Subgoal, SubgoalTask, register_task
 from android_gym.tasks import files as device_files
 from android_gym.tasks import params as gen
 from android_gym.tasks.base import DEVICE_TIME
@@ -57,7 +57,7 @@ from android_gym.tasks.oracle import (
     tap,
     type_into,
 )
-from android_gym.tasks.sqlite_rows import ReplaceableTable, Row
+from android_gym.tasks.sqlite_rows import ReplaceableTable, Row, TablesTask
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
     clear_contacts,
@@ -262,9 +262,9 @@ def see_playlist(name: str, titles: Sequence[str]) -> list[OracleStep]:
 
 
 # ----- the base -------------------------------------------------------------------------------------------------
-class ActivityTask(lh.SeededTask):
+class ActivityTask(TablesTask, SubgoalTask):
     """A long-horizon task over the money, food, sport, maps and music apps: it starts with every app it uses
-    emptied, then seeds what its parameters hold (see ``tables`` and ``seed_others``)."""
+    emptied, then seeds what its parameters hold (see ``tables`` and ``seed_extras``)."""
 
     app_packages: ClassVar[tuple[str, ...]] = (sms.PACKAGE,)
     setup_clears_teardown = True  # the contacts teardown deletes, clear_state deletes too
@@ -278,7 +278,7 @@ class ActivityTask(lh.SeededTask):
                                                   (calendar.EVENTS, params.get("events", [])))
                 if table.package in self.app_packages]
 
-    def clear_apps(self, device: Device) -> None:
+    def clear_extras(self, device: Device) -> None:
         """No contacts, texts or notes (one shell line); every other app the task uses emptied."""
         packages = set(self.app_packages)
         clear_contacts(device, *lh.clearing(packages))
@@ -293,7 +293,7 @@ class ActivityTask(lh.SeededTask):
             osmand.OsmAndMarkFavorite({}).clear(device)  # favourites and markers
             osmand.OsmAndTrack({}).clear(device)  # saved tracks
 
-    def seed_others(self, device: Device) -> None:
+    def seed_extras(self, device: Device) -> None:
         """What else the parameters hold: ``people`` (the contacts), received ``texts``, Markor ``notes``,
         ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``."""
         params = self.params

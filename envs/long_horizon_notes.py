@@ -47,7 +47,7 @@ from android_gym.sim.apps import gallery as gallery_app
 from android_gym.sim.apps.audio_recorder import FORMAT_M4A
 from android_gym.sim.apps.joplin import ADD_BODY, ADD_NEW, ADD_TITLE, NEW_NOTE
 from android_gym.sim.system.media import is_mp4
-from android_gym.tasks import Subgoal, get_task, register_task
+from android_gym.tasks import Subgoal, SubgoalTask, get_task, register_task
 from android_gym.tasks import files as device_files
 from android_gym.tasks import params as gen
 from android_gym.tasks.images import encode
@@ -64,7 +64,7 @@ from android_gym.tasks.oracle import (
     tap,
     type_into,
 )
-from android_gym.tasks.sqlite_rows import ReplaceableTable, Row
+from android_gym.tasks.sqlite_rows import ReplaceableTable, Row, TablesTask
 from android_gym.tasks.user_data import pick, random_file_name, random_sentence, random_string
 from android_gym.tasks.validators import (
     clear_contacts,
@@ -343,7 +343,7 @@ def append_to_markor_note(name: str, *lines: str) -> list[OracleStep]:
 
 
 # ----- the base -------------------------------------------------------------------------------------------------
-class NotesTask(lh.SeededTask):
+class NotesTask(TablesTask, SubgoalTask):
     """A long-horizon task over the notes, files and media apps. It starts with the shared storage emptied (as
     AndroidWorld's file tasks do), no contacts, and every app it uses cleared, then seeds what ``markor_notes``,
     ``joplin_rows``, ``storage_files``, ``contacts``, ``inbox`` and ``clipboard_text`` give; ``markor_before``
@@ -390,14 +390,14 @@ class NotesTask(lh.SeededTask):
         """Joplin's notes (``joplin_rows``), if the task uses Joplin."""
         return [(joplin.NOTES, self.joplin_rows())] if joplin.PACKAGE in self.app_packages else []
 
-    def clear_apps(self, device: Device) -> None:
+    def clear_extras(self, device: Device) -> None:
         """No contacts, shared storage emptied, and every app the task uses but Joplin cleared (the storage, Markor's
         notebook and the texts in one shell line)."""
         clear_contacts(device, device_files.CLEAR_STORAGE, *lh.clearing(set(self.app_packages)))
         for name in self.cleared_like:
             get_task(name)({}).clear_state(device)  # their clearing takes no parameters
 
-    def seed_others(self, device: Device) -> None:
+    def seed_extras(self, device: Device) -> None:
         """Markor's notes and folders, the files, contacts, received texts and the clipboard. The notes and folders
         are made in one shell line, the files' folders in another before the files are pushed."""
         notes = self.markor_notes()

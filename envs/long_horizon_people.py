@@ -30,7 +30,7 @@ from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps.deskclock import PREFS_PATH as CLOCK_PREFS
 from android_gym.sim.apps.deskclock import TIMER_RUNNING
 from android_gym.sim.apps.tasks import LOW
-from android_gym.tasks import Subgoal, get_task, register_task
+from android_gym.tasks import Subgoal, SubgoalTask, get_task, register_task
 from android_gym.tasks import files as device_files
 from android_gym.tasks import params as gen
 from android_gym.tasks.base import DEVICE_TIME
@@ -42,7 +42,7 @@ from android_gym.tasks.oracle import (
     expect,
     tap,
 )
-from android_gym.tasks.sqlite_rows import ReplaceableTable, Row
+from android_gym.tasks.sqlite_rows import ReplaceableTable, Row, TablesTask
 from android_gym.tasks.user_data import pick
 from android_gym.tasks.validators import (
     clear_contacts,
@@ -209,7 +209,7 @@ def change_setting(task_name: str) -> list[OracleStep]:
 
 
 # ----- the base -------------------------------------------------------------------------------------------------
-class PeopleTask(lh.SeededTask):
+class PeopleTask(TablesTask, SubgoalTask):
     """A long-horizon task over the people-and-time apps: it starts with every app it uses empty, then seeds
     what ``contacts``, ``events``, ``todo``, ``inbox``, ``stopwatch_ms`` and ``settings_from`` give."""
 
@@ -243,7 +243,7 @@ class PeopleTask(lh.SeededTask):
         tables = ((calendar.EVENTS, self.events()), (tasks_app.TASKS_TABLE, self.todo()))
         return [(table, rows) for table, rows in tables if table.package in self.app_packages]
 
-    def clear_apps(self, device: Device) -> None:
+    def clear_extras(self, device: Device) -> None:
         """No contacts; the texts, the Clock, Markor's folder and the Tasks app's view emptied in the same shell line;
         the calendar's preferences reset."""
         packages = set(self.app_packages)
@@ -256,7 +256,7 @@ class PeopleTask(lh.SeededTask):
         if calendar.PACKAGE in packages:
             calendar.reset_preferences(device)
 
-    def seed_others(self, device: Device) -> None:
+    def seed_extras(self, device: Device) -> None:
         """The contacts, received texts, the paused stopwatch and the settings' start states."""
         lh.seed_people(device, self.contacts().items(), self.inbox())
         if self.stopwatch_ms() is not None:

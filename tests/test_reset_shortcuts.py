@@ -11,7 +11,7 @@ their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) ta
 (``expansion._has_magic``), and a table task's table left by ``hand_over`` for its next ``reset_state`` to clear
 and seed in one push (``SqliteRowsTask``, ``LocalDatabase.execute_transactions``), and what a task's ``teardown``
 empties left by ``hand_over`` for its next ``clear_state`` (``Task.setup_clears_teardown``, a composite's parts'
-too), a long-horizon task's tables emptied and seeded in one write each (``long_horizon.SeededTask``), and a
+too), a long-horizon task's tables emptied and seeded in one write each (``TablesTask``), and a
 provider's reader of the committed bytes kept, with its parsed schema, while the schema stays the same
 (``provider._Snapshot``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
@@ -31,7 +31,7 @@ import gymnasium as gym
 import pytest
 
 from android_gym.device import local_db
-from android_gym.envs import calendar, long_horizon
+from android_gym.envs import calendar
 from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell import expansion
@@ -42,7 +42,7 @@ from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.tasks import draws
 from android_gym.tasks.base import Task
-from android_gym.tasks.sqlite_rows import SqliteRowsTask
+from android_gym.tasks.sqlite_rows import TablesTask
 
 #: Tasks whose resets clear and seed an app table, contacts and texts, a notebook, and shared storage; and clear
 #: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore; and draw expenses,
@@ -110,8 +110,7 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     for task in found:
         if "setup_clears_teardown" in vars(task):
             monkeypatch.setattr(task, "setup_clears_teardown", False)
-    monkeypatch.setattr(SqliteRowsTask, "reset_state", Task.reset_state)
-    monkeypatch.setattr(long_horizon.SeededTask, "reset_state", Task.reset_state)
+    monkeypatch.setattr(TablesTask, "reset_state", Task.reset_state)
     copy = provider._Snapshot._copy
 
     def copy_anew(self: provider._Snapshot, data: bytes) -> sqlite3.Connection:

@@ -8,6 +8,7 @@ with ``content query``.
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Iterable, Sequence
@@ -143,13 +144,24 @@ def _focus(device: Device) -> tuple[str, str] | None:
 
 
 def ui_elements(device: Device) -> list[UIElement]:
-    """The elements of the device's UI dump (``parse_ui_dump``, which raises ``ValueError`` for an unreadable one); the
-    simulated phone gives them from the views it wrote the dump from, without parsing it (``SimDevice.ui_elements``,
-    the env's short cut)."""
-    xml = device.ui_dump()
+    """The elements of the device's UI dump (``dump_elements``)."""
+    return list(dump_elements(device, device.ui_dump()))
+
+
+def dump_elements(device: Device, xml: str) -> Sequence[UIElement]:
+    """The elements of ``xml``, the UI dump ``device`` returned last: the simulated phone gives them from the views it
+    wrote the dump from, without parsing it (``SimDevice.ui_elements``, a short cut ``Device`` documents); else
+    ``parse_ui_dump``'s, which raises ``ValueError`` for an unreadable dump."""
     from_views = getattr(device, "ui_elements", None)
     elements = from_views(xml) if from_views is not None else None
-    return list(elements) if elements is not None else parse_ui_dump(xml)
+    return elements if elements is not None else _parsed(xml)
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(xml: str) -> tuple[UIElement, ...]:
+    """``parse_ui_dump`` of ``xml``, made once per dump in a process: screens come back (the home screen, a list after
+    a dialog closed), and elements are immutable."""
+    return tuple(parse_ui_dump(xml))
 
 
 def foreground_package(device: Device) -> str | None:

@@ -1,5 +1,5 @@
-"""Tasks over one table of an app's SQLite database: seeding rows, and AndroidWorld's row-integrity checks
-(``sqlite_validators.validate_rows_addition_integrity`` / ``validate_rows_removal_integrity``).
+"""Tasks over apps' SQLite tables: seeding rows (``TablesTask``; ``SqliteRowsTask`` for one table), and AndroidWorld's
+row-integrity checks (``sqlite_validators.validate_rows_addition_integrity`` / ``validate_rows_removal_integrity``).
 
 Every check compares the table as the task left it (``before``, read after seeding) with the table now: rows
 the agent should add must appear exactly once each, rows it should delete must be gone, and every other row
@@ -137,25 +137,21 @@ def rows_removed_exactly(before: Sequence[Mapping[str, Any]], after: Sequence[Ma
     return [dict(row) for row in kept] == [dict(row) for row in sorted(after, key=lambda row: row[id_column])]
 
 
-class SqliteRowsTask(Task):
-    """A task on one app table: it declares the ``table`` and its ``initial_rows()``; ``clear_state`` empties the
-    table, ``seed_state`` inserts the rows and remembers the table as seeded in ``self.before`` for the success
-    check. ``reset_state`` (a reset's set-up) does both with one stop of the app and one write of the table
-    (``ReplaceableTable.replace``), and ``hand_over`` (a reset's teardown) leaves the table for it.
+class TablesTask(Task):
+    """A task whose set-up empties and seeds app tables: it declares ``tables()``, each with the rows it starts with;
+    ``clear_state`` runs ``clear_extras`` and empties the tables, ``seed_state`` inserts the rows and runs
+    ``seed_extras``. ``reset_state`` (a reset's set-up) does both with one write per table
+    (``ReplaceableTable.replace``), which stops the table's app only if ``prepare`` did not just stop it (it is not
+    one of the task's apps, or the task's own ``clear_extras`` ran since), and ``hand_over`` (a reset's teardown)
+    leaves the tables for it.
 
-    Subclasses set ``table`` (an ``AppTable`` or another ``ReplaceableTable``) and implement ``initial_rows``
-    (usually rows kept in ``params``, so pinned parameters pin the whole initial state), ``is_successful`` and
-    ``oracle``. What else they clear or write goes in ``clear_extras`` and ``seed_extras``, not in the phases.
+    Subclasses implement ``tables`` and put what else they clear or write in ``clear_extras`` and ``seed_extras``, not
+    in the phases.
     """
 
-    table: ClassVar[ReplaceableTable]
-    #: Whether ``teardown`` also empties the table (AndroidWorld's ``SQLiteApp.tear_down``).
-    empties_at_teardown: ClassVar[bool] = False
-    #: Whether seeding reads the table back into ``self.before`` (a check that compares rows needs it).
-    reads_baseline: ClassVar[bool] = True
     #: A reset's ``hand_over`` leaves all to the next episode's set-up: ``prepare`` stops the apps and goes home, and
-    #: ``reset_state`` empties the table in the write that seeds it; nothing reads the table before (a provisioned
-    #: device's snapshot restore replaces it, which the write then finds).
+    #: ``reset_state`` empties each table in the write that seeds it; nothing reads the tables before (a provisioned
+    #: device's snapshot restore replaces them, which the writes then find).
     setup_clears_teardown = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -164,42 +160,74 @@ class SqliteRowsTask(Task):
         overridden = sorted({"clear_state", "seed_state"} & vars(cls).keys())
         if overridden:
             raise TypeError(f"{cls.__name__} overrides {' and '.join(overridden)}: a reset's set-up "
-                            "(reset_state) does not call them; put what it clears or writes besides its table in "
+                            "(reset_state) does not call them; put what it clears or writes besides its tables in "
                             "clear_extras or seed_extras")
 
-    def initial_rows(self) -> list[Row]:
-        """The rows the task starts with (targets and noise)."""
+    def tables(self) -> list[tuple[ReplaceableTable, list[Row]]]:
+        """The app tables the task sets up, each with the rows it starts with (default: none)."""
         return []
 
     def clear_extras(self, device: Device) -> None:
-        """What the task clears besides its table, before the table is emptied (default: nothing)."""
+        """What the task clears besides its tables, before they are emptied (default: nothing)."""
 
     def seed_extras(self, device: Device) -> None:
         """What the task writes besides its rows, after them (default: nothing)."""
 
     def clear_state(self, device: Device) -> None:
-        """``clear_extras``, then empty the table."""
+        """``clear_extras``, then every table emptied."""
         self.clear_extras(device)
-        self.table.clear(device)
+        for table, _ in self.tables():
+            table.clear(device)
 
     def seed_state(self, device: Device) -> None:
-        """Insert the initial rows, read the table back as the baseline, then ``seed_extras``."""
-        self.table.insert(device, self.initial_rows())
+        """Every table's rows inserted, then ``seed_extras`` (``_seeded``)."""
+        for table, rows in self.tables():
+            table.insert(device, rows)
         self._seeded(device)
 
     def reset_state(self, device: Device) -> None:
-        """``clear_state`` and ``seed_state`` with the table's clear and insert as one ``replace``; it does not stop
-        the table's app again when ``prepare`` just did and nothing ran since (one of the task's apps, and no
+        """``clear_state`` and ``seed_state`` with each table's clear and insert as one ``replace``; it does not stop
+        a table's app again when ``prepare`` just did and nothing ran since (one of the task's apps, and no
         ``clear_extras`` of the task's own)."""
         self.clear_extras(device)
-        stopped = self.table.package in self.app_packages and type(self).clear_extras is SqliteRowsTask.clear_extras
-        self.table.replace(device, self.initial_rows(), stopped=stopped)
+        nothing_ran = type(self).clear_extras is TablesTask.clear_extras
+        for table, rows in self.tables():
+            table.replace(device, rows, stopped=nothing_ran and table.package in self.app_packages)
         self._seeded(device)
 
     def _seeded(self, device: Device) -> None:
+        """What follows the rows' write in both set-ups: ``seed_extras``."""
+        self.seed_extras(device)
+
+
+class SqliteRowsTask(TablesTask):
+    """A task on one app table (``TablesTask`` with one): it declares the ``table`` and its ``initial_rows()``, and
+    remembers the table as seeded in ``self.before`` for the success check.
+
+    Subclasses set ``table`` (an ``AppTable`` or another ``ReplaceableTable``) and implement ``initial_rows``
+    (usually rows kept in ``params``, so pinned parameters pin the whole initial state), ``is_successful`` and
+    ``oracle``.
+    """
+
+    table: ClassVar[ReplaceableTable]
+    #: Whether ``teardown`` also empties the table (AndroidWorld's ``SQLiteApp.tear_down``).
+    empties_at_teardown: ClassVar[bool] = False
+    #: Whether seeding reads the table back into ``self.before`` (a check that compares rows needs it).
+    reads_baseline: ClassVar[bool] = True
+
+    def initial_rows(self) -> list[Row]:
+        """The rows the task starts with (targets and noise)."""
+        return []
+
+    def tables(self) -> list[tuple[ReplaceableTable, list[Row]]]:
+        """``table`` with ``initial_rows()``."""
+        return [(self.table, self.initial_rows())]
+
+    def _seeded(self, device: Device) -> None:
+        """The table read back as the baseline (if ``reads_baseline``), then ``seed_extras``."""
         if self.reads_baseline:
             self.before = self.table.rows(device)
-        self.seed_extras(device)
+        super()._seeded(device)
 
     def teardown(self, device: Device) -> None:
         """Stop the task's apps and go home, then empty the table if ``empties_at_teardown``."""

@@ -119,6 +119,19 @@ def test_unknown_command_exits_127(phone):
     assert sh(phone, "/data/local/tmp/echo hi").exit_code == 127
 
 
+def test_which_type_and_command_v_say_where_a_command_is(phone):
+    """A device command by its place in ``/system/bin`` (named bare or by path), a builtin by name; a name that is
+    neither makes the status 1 (``type`` says so)."""
+    def said(command: str) -> tuple[str, int]:
+        result = sh(phone, command)
+        return result.stdout.decode(), result.exit_code
+
+    assert said("which ls /system/bin/cat reboot") == ("/system/bin/ls\n/system/bin/cat\n", 1)
+    assert said("type cd ls reboot") == ("cd is a shell builtin\nls is /system/bin/ls\nreboot not found\n", 1)
+    assert said("command -v cd /system/bin/ls reboot") == ("cd\n/system/bin/ls\n", 1)
+    assert said("command -V type sh") == ("type\n/system/bin/sh\n", 0)
+
+
 @pytest.mark.parametrize("command, message", [
     ("echo 'abc", "/system/bin/sh: no closing quote\n"),
     ('echo "abc', "/system/bin/sh: no closing quote\n"),

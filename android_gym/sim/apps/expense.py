@@ -36,9 +36,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from android_gym.sim.apps.expense_graph import DAY_NAME_HEIGHT, SIDE_PADDING, day_rates, spend_graph
@@ -221,14 +219,6 @@ class ExpenseDatabase(SqliteProvider):
     db_path = DB_PATH
     schema = SCHEMA
     journal_mode = "WAL"
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """A transaction on a database that exists; the screen redraws afterwards."""
-        self.ensure_db()
-        with self._transaction() as db:
-            yield db
-        self._phone.invalidate()
 
     def query(self, where: str = "", params: tuple[Any, ...] = (), limit: int = -1) -> list[dict[str, Any]]:
         """Expenses matching the fixed SQL ``where`` clause, newest ``modified_date`` first."""

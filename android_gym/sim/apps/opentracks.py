@@ -35,9 +35,6 @@ offset other than the device's (times are shown in the device's zone).
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
@@ -283,13 +280,6 @@ class TracksDatabase(SqliteProvider):
 
     db_path = DB_PATH
     schema = SCHEMA
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        self.ensure_db()
-        with self._transaction() as db:
-            yield db
-        self._phone.invalidate()
 
     def tracks(self) -> list[dict[str, Any]]:
         """``searchTracks(null)``: every track with its marker count, newest ``starttime`` first."""

@@ -193,8 +193,7 @@ class MarkersDatabase(SqliteProvider):
         ``nextInt(900) + 100``; drawn here from the time, again while an id is taken, so two markers added in one
         millisecond of the virtual clock still get their own); the marker that ended the list now points at it, and
         it ends the list (``tail_next``); its colour is the next of the ten marker colours."""
-        self.ensure_db()
-        with self._transaction() as db:
+        with self._write() as db:
             digits = random.Random(added_ms)
             taken = True
             while taken:
@@ -207,7 +206,6 @@ class MarkersDatabase(SqliteProvider):
                        "marker_disabled, marker_selected, marker_map_object_name) "
                        "VALUES (?, ?, ?, ?, 1, ?, 0, NULL, NULL, ?, ?, 0, 0, NULL)",
                        (marker_id, lat, lon, f"map_marker#{name}", added_ms, count % 10, TAIL_NEXT))
-        self._phone.invalidate()
 
 
 def marker_name(row: dict) -> str:

@@ -986,10 +986,12 @@ def _seek_fraction(seek_bar: View, x: float) -> float:
 
 def _shifted(view: View, dx: int, right: int) -> View:
     """A copy of a laid-out tree moved ``dx`` design px right, bounds cut at the screen's right edge ``right``
-    (uiautomator reports visible bounds and leaves out nodes with none)."""
+    (uiautomator reports visible bounds and leaves out nodes with none; a cut view's ``whole`` moved, not cut)."""
     x1, y1, x2, y2 = view.bounds
-    return replace(view, bounds=(min(x1 + dx, right), y1, min(x2 + dx, right), y2),
-                   children=[_shifted(child, dx, right) for child in view.children])
+    whole = None if view.whole is None else (view.whole[0] + dx, view.whole[1], view.whole[2] + dx, view.whole[3])
+    copy = view.with_bounds((min(x1 + dx, right), y1, min(x2 + dx, right), y2), whole)
+    copy.children = [_shifted(child, dx, right) for child in view.children]
+    return copy
 
 
 def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.ndarray:
@@ -1004,14 +1006,12 @@ def _slid(pixels: np.ndarray, bounds: tuple[int, int, int, int], dx: int) -> np.
 
 def _scaled(view: View, scale: float, width: int, height: int) -> View:
     """A copy of a laid-out tree with bounds in screen pixels (the renderer's ``px``: a view's pixels lie inside
-    them), cut at the ``width`` x ``height`` screen's edges (a cut view's ``whole`` scaled too, not cut). Copied field
-    by field without ``dataclasses.replace``, which runs ``__init__`` and costs 15 times more: a small screen copies
-    the tree at every new frame."""
+    them), cut at the ``width`` x ``height`` screen's edges (a cut view's ``whole`` scaled too, not cut): node by
+    node with ``View.with_bounds``, as a small screen copies the tree at every new frame."""
     x1, y1, x2, y2 = view.bounds
-    copy = object.__new__(View)
-    copy.__dict__.update(view.__dict__)
-    copy.bounds = (round(x1 * scale), round(y1 * scale), min(round(x2 * scale), width), min(round(y2 * scale), height))
-    if view.whole is not None:  # a view a list cuts: where all of it lies, in screen pixels too
-        copy.whole = tuple(round(edge * scale) for edge in view.whole)
+    whole = view.whole  # a view a list cuts: where all of it lies, in screen pixels too
+    copy = view.with_bounds(
+        (round(x1 * scale), round(y1 * scale), min(round(x2 * scale), width), min(round(y2 * scale), height)),
+        None if whole is None else tuple(round(edge * scale) for edge in whole))
     copy.children = [_scaled(child, scale, width, height) for child in view.children]
     return copy

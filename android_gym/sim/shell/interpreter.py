@@ -560,11 +560,15 @@ class _Interp(_Expander):
             self.vars[name] = parts[index] if index < len(parts) else ""
         return 0
 
+    def _path_of(self, name: str) -> str | None:
+        """Where the device command ``name`` lives (every one in ``/system/bin``), None if there is no such command."""
+        return f"/system/bin/{name.rpartition('/')[2]}" if self.lookup(name) is not None else None
+
     def _which(self, argv: list[str], io: _IO) -> int:
         status = 0
         for name in argv[1:]:
-            if self.lookup(name) is not None:
-                io.out.write(f"/system/bin/{name.rpartition('/')[2]}\n".encode())
+            if (path := self._path_of(name)) is not None:
+                io.out.write(f"{path}\n".encode())
             else:
                 status = 1
         return status
@@ -574,8 +578,8 @@ class _Interp(_Expander):
         for name in argv[1:]:
             if name in _BUILTINS:
                 io.out.write(f"{name} is a shell builtin\n".encode())
-            elif self.lookup(name) is not None:
-                io.out.write(f"{name} is /system/bin/{name.rpartition('/')[2]}\n".encode())
+            elif (path := self._path_of(name)) is not None:
+                io.out.write(f"{name} is {path}\n".encode())
             else:
                 io.out.write(f"{name} not found\n".encode())
                 status = 1
@@ -587,8 +591,8 @@ class _Interp(_Expander):
             for name in argv[2:]:
                 if name in _BUILTINS:
                     io.out.write(f"{name}\n".encode())
-                elif self.lookup(name) is not None:
-                    io.out.write(f"/system/bin/{name.rpartition('/')[2]}\n".encode())
+                elif (path := self._path_of(name)) is not None:
+                    io.out.write(f"{path}\n".encode())
                 else:
                     status = 1
             return status

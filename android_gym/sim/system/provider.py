@@ -309,6 +309,15 @@ class SqliteProvider:
         finally:
             db.execute("RELEASE provider_write")
 
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """An app's write from its own screens: ``_transaction`` on a database that exists (``ensure_db``: made again
+        if it was deleted), then the screen redraws."""
+        self.ensure_db()
+        with self._transaction() as db:
+            yield db
+        self._phone.invalidate()
+
 
 class _Snapshot:
     """A query-only connection to a private copy of a database file's bytes, written over in place when they change,

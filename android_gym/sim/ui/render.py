@@ -519,9 +519,7 @@ class Renderer:
         """Draw a view a list cuts (``View.whole``): all of it where it lies, then the canvas outside its ``bounds``
         at the edges they were cut at put back as it was (Canvas ``clipRect`` to the list, as ViewGroup's
         ``clipChildren`` draws a child half scrolled out)."""
-        whole = object.__new__(View)
-        whole.__dict__.update(view.__dict__)
-        whole.bounds, whole.whole = view.whole, None
+        whole = view.with_bounds(view.whole)
         across, down = self._reach(view.kind, view.text_size, view.elevation)
         left, top, right, bottom = self._local(whole)
         x1, y1, x2, y2 = self._local(view)
