@@ -173,8 +173,7 @@ class Phone:
         if baseline is None or checkpoint is None:
             return False
         changed = self.activities.stop_others(baseline.running)
-        if self.fs.rewind():
-            self.kept_databases.close()  # a kept connection must not take old bytes for the ones it left
+        if self.fs.rewind():  # a file brought back is a new one: no kept connection reads it (KeptDatabases.take)
             self.data_changed()
             changed = True
         settings, clip = checkpoint

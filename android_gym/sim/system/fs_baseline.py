@@ -14,6 +14,9 @@ import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+#: How many bytes ``_same_bytes`` compares at a time.
+_BLOCK = 1 << 16
+
 
 class FileBaseline:
     """A copy of the tree at host path ``root``, kept at ``copy``, which ``restore`` brings paths back to."""
@@ -75,7 +78,7 @@ class FileBaseline:
             return True
         if os.path.isfile(host) and not os.path.islink(host) and _same_bytes(saved, host):
             return False
-        _remove(host)
+        _remove(host)  # a new file (another inode): a connection still open on the old one can tell
         shutil.copy2(saved, host, follow_symlinks=False)
         return True
 
@@ -117,12 +120,18 @@ def _remove(host: str) -> bool:
 
 
 def _same_bytes(one: str, other: str) -> bool:
-    """Whether two files hold the same bytes (``filecmp``'s cache would take two files of one size and time for the
-    pair it compared before: the phone's clock gives the same times again)."""
+    """Whether two files hold the same bytes, read a block at a time up to the first that differs (a database's
+    first: its change counter); ``filecmp``'s cache would take two files of one size and time for the pair it
+    compared before, and the phone's clock gives the same times again."""
     if os.path.getsize(one) != os.path.getsize(other):
         return False
     with open(one, "rb") as first, open(other, "rb") as second:
-        return first.read() == second.read()
+        while True:
+            block = first.read(_BLOCK)
+            if block != second.read(_BLOCK):
+                return False
+            if not block:
+                return True
 
 
 def _walk(top: str, root: str) -> set[str]:
