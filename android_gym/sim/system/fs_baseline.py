@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -32,7 +33,7 @@ class FileBaseline:
             if not os.path.isdir(host):
                 continue
             saved = self._baseline(host)
-            _remove(saved)
+            _remove(saved, _lstat(saved))
             missing = []
             parent = os.path.dirname(host)
             while not os.path.isdir(self._baseline(parent)):
@@ -68,62 +69,84 @@ class FileBaseline:
     def _restore(self, host: str) -> bool:
         """Bring the bytes or entries of ``host`` back; whether anything was written."""
         saved = self._baseline(host)
-        if not os.path.lexists(saved):
-            return _remove(host)
-        if os.path.isdir(saved) and not os.path.islink(saved):
-            if os.path.isdir(host) and not os.path.islink(host):
+        then, now = _lstat(saved), _lstat(host)
+        if then is None:
+            return _remove(host, now)
+        if stat.S_ISDIR(then.st_mode):
+            if now is not None and stat.S_ISDIR(now.st_mode):
                 return self._restore_entries(host, saved)
-            _remove(host)
+            _remove(host, now)
             shutil.copytree(saved, host, symlinks=True)
             return True
-        if os.path.isfile(host) and not os.path.islink(host) and _same_bytes(saved, host):
+        if now is not None and stat.S_ISREG(now.st_mode) and _same_bytes(saved, host, then.st_size, now.st_size):
             return False
-        _remove(host)  # a new file (another inode): a connection still open on the old one can tell
-        shutil.copy2(saved, host, follow_symlinks=False)
+        _remove(host, now)  # a new file (another inode): a connection still open on the old one can tell
+        _copy(saved, host, then)
         return True
 
     def _restore_entries(self, host: str, saved: str) -> bool:
         """A directory the baseline has: remove the entries it lacks, copy back those missing."""
         present, kept = set(os.listdir(host)), set(os.listdir(saved))
         for name in present - kept:
-            _remove(os.path.join(host, name))
+            target = os.path.join(host, name)
+            _remove(target, _lstat(target))
         for name in kept - present:
             source, target = os.path.join(saved, name), os.path.join(host, name)
-            if os.path.isdir(source) and not os.path.islink(source):
+            info = os.lstat(source)
+            if stat.S_ISDIR(info.st_mode):
                 shutil.copytree(source, target, symlinks=True)
             else:
-                shutil.copy2(source, target, follow_symlinks=False)
+                _copy(source, target, info)
         return present != kept
 
     def _restore_stat(self, host: str) -> bool:
         """Give ``host`` its baseline times and mode, where both have it and they differ."""
-        saved = self._baseline(host)
-        try:
-            now, then = os.lstat(host), os.lstat(saved)
-        except FileNotFoundError:
+        then, now = _lstat(self._baseline(host)), _lstat(host)
+        if then is None or now is None:
             return False
-        if (now.st_mtime_ns, now.st_atime_ns, now.st_mode) == (then.st_mtime_ns, then.st_atime_ns, then.st_mode):
-            return False
-        shutil.copystat(saved, host, follow_symlinks=False)
-        return True
+        changed = False
+        if (now.st_mtime_ns, now.st_atime_ns) != (then.st_mtime_ns, then.st_atime_ns):
+            os.utime(host, ns=(then.st_atime_ns, then.st_mtime_ns), follow_symlinks=False)
+            changed = True
+        if now.st_mode != then.st_mode:
+            os.chmod(host, stat.S_IMODE(then.st_mode))
+            changed = True
+        return changed
 
 
-def _remove(host: str) -> bool:
-    """Remove a file or a directory tree; whether there was one."""
-    if os.path.isdir(host) and not os.path.islink(host):
-        shutil.rmtree(host)
-    elif os.path.lexists(host):
-        os.unlink(host)
-    else:
+def _lstat(path: str) -> os.stat_result | None:
+    """``os.lstat``, or ``None`` for a missing path."""
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _copy(source: str, target: str, info: os.stat_result) -> None:
+    """Copy the file ``source`` (whose ``lstat`` is ``info``) to ``target`` with its times and mode (the phone makes
+    no links, and its files have no extended attributes for ``copy2`` to look for)."""
+    shutil.copyfile(source, target)
+    os.chmod(target, stat.S_IMODE(info.st_mode))
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def _remove(host: str, info: os.stat_result | None) -> bool:
+    """Remove the file or directory tree at ``host``, whose ``lstat`` is ``info`` (``None``: there is none); whether
+    there was one."""
+    if info is None:
         return False
+    if stat.S_ISDIR(info.st_mode):
+        shutil.rmtree(host)
+    else:
+        os.unlink(host)
     return True
 
 
-def _same_bytes(one: str, other: str) -> bool:
-    """Whether two files hold the same bytes, read a block at a time up to the first that differs (a database's
-    first: its change counter); ``filecmp``'s cache would take two files of one size and time for the pair it
-    compared before, and the phone's clock gives the same times again."""
-    if os.path.getsize(one) != os.path.getsize(other):
+def _same_bytes(one: str, other: str, one_size: int, other_size: int) -> bool:
+    """Whether two files (of those sizes) hold the same bytes, read a block at a time up to the first that differs (a
+    database's first: its change counter); ``filecmp``'s cache would take two files of one size and time for the
+    pair it compared before, and the phone's clock gives the same times again."""
+    if one_size != other_size:
         return False
     with open(one, "rb") as first, open(other, "rb") as second:
         while True:
