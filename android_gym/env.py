@@ -240,7 +240,8 @@ class AndroidEnv(gym.Env):
         return self._device
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Tear down the previous task, draw parameters (``options["params"]`` pins them) and set up the next.
+        """Tear down the previous task, rewind what its episode changed on the device (see Starting State), draw
+        parameters (``options["params"]`` pins them) and set up the next.
 
         ``seed`` is None or a non-negative ``int`` (Gymnasium's rule); ``options`` is None or a dict whose
         ``"params"``, if given, maps some of the task's parameter names to values, and whose ``"device_config"``
