@@ -464,10 +464,11 @@ class AndroidEnv(gym.Env):
 
     def _rewind(self) -> None:
         """Undo what the last episode did to the phone, on a device that can (``rewind``: the simulated phone all of
-        it, an adb device what adb reaches), telling it the packages the episode showed."""
+        it, an adb device what adb reaches), telling it the packages the episode showed but the task's own, which
+        its ``prepare`` stops and restores anyway."""
         rewind = getattr(self.device, "rewind", None)
         if rewind is not None:
-            rewind(self._shown)
+            rewind(self._shown.difference(self.task_class.app_packages))
         self._shown = set()
 
     def _reconnect(self) -> None:
