@@ -15,8 +15,9 @@ import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-#: How many bytes ``_same_bytes`` compares at a time.
-_BLOCK = 1 << 16
+#: How many bytes ``_same_bytes`` compares first (a database's first page, which holds its change counter), then at
+#: a time.
+_FIRST_BLOCK, _BLOCK = 4096, 1 << 16
 
 
 class FileBaseline:
@@ -144,17 +145,19 @@ def _remove(host: str, info: os.stat_result | None) -> bool:
 
 def _same_bytes(one: str, other: str, one_size: int, other_size: int) -> bool:
     """Whether two files (of those sizes) hold the same bytes, read a block at a time up to the first that differs (a
-    database's first: its change counter); ``filecmp``'s cache would take two files of one size and time for the
+    database's first page: its change counter); ``filecmp``'s cache would take two files of one size and time for the
     pair it compared before, and the phone's clock gives the same times again."""
     if one_size != other_size:
         return False
     with open(one, "rb") as first, open(other, "rb") as second:
+        size = _FIRST_BLOCK
         while True:
-            block = first.read(_BLOCK)
-            if block != second.read(_BLOCK):
+            block = first.read(size)
+            if block != second.read(size):
                 return False
             if not block:
                 return True
+            size = _BLOCK
 
 
 def _walk(top: str, root: str) -> set[str]:
