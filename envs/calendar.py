@@ -62,6 +62,7 @@ from android_gym.tasks.oracle import (
     scroll_to,
     scroll_until,
     tap,
+    tap_found,
     type_into,
 )
 from android_gym.tasks.sqlite_rows import AppTable, Row, SqliteRowsTask, rows_added_exactly, rows_removed_exactly
@@ -337,29 +338,30 @@ def _key_of(title: str, time: str, keys: Iterable[ItemKey]) -> ItemKey | None:
     return next((key for key in keys if key[0] == title and time in key[1]), None)
 
 
-def _select(keys: Sequence[ItemKey], press: bool) -> OracleStep:
-    """Long-press (``press``: to start the action mode) or tap one more unselected day-view item among ``keys`` (a
-    multiset); scroll the list when none is on screen; nothing once all are selected (or, for ``press``, once the
-    action mode has started)."""
-    def step(elements: Sequence[UIElement]) -> Action | None:
+def _unselected_item(keys: Sequence[ItemKey]) -> Callable[[Sequence[UIElement]], UIElement | None]:
+    """What finds the first day-view item on screen showing one of ``keys`` (a multiset) that is not selected while
+    fewer items of its key are selected on screen than ``keys`` holds; ``None`` when none is on screen."""
+    def find(elements: Sequence[UIElement]) -> UIElement | None:
         items, wanted = _day_items(elements), Counter(keys)
-        if press and any(holder.is_selected for holder, _, _ in items):
-            return None  # the action mode has started
-        for holder, title, time in items:
-            key = _key_of(title, time, keys)
-            if holder.is_selected and key is not None:
-                wanted[key] -= 1
-        for holder, title, time in items:
-            key = _key_of(title, time, keys)
-            if not holder.is_selected and key is not None and wanted[key] > 0:
-                if press:
-                    x, y = holder.bbox_pixels.center
-                    return Action(ActionType.LONG_PRESS, x=x, y=y)
-                return Action(ActionType.CLICK, index=holder.index)
-        if sum(count for count in wanted.values() if count > 0) == 0:
-            return None
-        return Action(ActionType.SCROLL, index=DAY_EVENTS.find(elements).index, direction="down")
-    return step
+        shown = [(holder, _key_of(title, time, keys)) for holder, title, time in items]
+        wanted.subtract(key for holder, key in shown if holder.is_selected and key is not None)
+        return next((holder for holder, key in shown if not holder.is_selected and key is not None and wanted[key] > 0),
+                    None)
+    return find
+
+
+def _select(find: Callable[[Sequence[UIElement]], UIElement | None], press: bool) -> list[OracleStep]:
+    """Scroll the day view until the item ``find`` picks is shown (``scroll_until``: never one cut at the list's
+    edge), then long-press it (``press``: to start the action mode) or tap it."""
+    def step(elements: Sequence[UIElement]) -> Action:
+        holder = find(elements)
+        if holder is None:
+            raise OracleError("no day-view item to select is on screen")
+        if press:
+            x, y = holder.bbox_pixels.center
+            return Action(ActionType.LONG_PRESS, x=x, y=y)
+        return Action(ActionType.CLICK, index=holder.index)
+    return [*scroll_until(find, DAY_EVENTS, "a day-view item to select", max_scrolls=10), step]
 
 
 def _item_holder(elements: Sequence[UIElement], key: ItemKey) -> UIElement | None:
@@ -368,13 +370,8 @@ def _item_holder(elements: Sequence[UIElement], key: ItemKey) -> UIElement | Non
 
 
 def _open_item(key: ItemKey) -> OracleStep:
-    """Tap the day-view item showing ``key`` (scrolling down to it first)."""
-    def step(elements: Sequence[UIElement]) -> Action:
-        holder = _item_holder(elements, key)
-        if holder is not None:
-            return Action(ActionType.CLICK, index=holder.index)
-        return Action(ActionType.SCROLL, index=DAY_EVENTS.find(elements).index, direction="down")
-    return step
+    """Tap the day-view item showing ``key`` (``_scroll_to_item`` brought it on screen)."""
+    return tap_found(lambda elements: _item_holder(elements, key), f"the day-view item {key} is not on screen")
 
 
 def _scroll_to_item(key: ItemKey) -> list[OracleStep]:
@@ -384,10 +381,13 @@ def _scroll_to_item(key: ItemKey) -> list[OracleStep]:
 
 
 def delete_events_steps(targets: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
-    """From the home screen: open the targets' day, long-press one, tap the others, delete, confirm."""
-    keys = [item_key(row) for row in targets]
-    return [open_app(APP_NAME), *open_day(_start(targets[0]).date()), *[_select(keys, press=True)] * 3,
-            *[_select(keys, press=False)] * (len(keys) + 3), tap(CAB_DELETE), tap(DIALOG_POSITIVE), complete()]
+    """From the home screen: open the targets' day, long-press one, tap the others (each scrolled to first),
+    delete, confirm."""
+    find = _unselected_item([item_key(row) for row in targets])
+    steps = [open_app(APP_NAME), *open_day(_start(targets[0]).date())]
+    for number in range(len(targets)):
+        steps += _select(find, press=number == 0)
+    return [*steps, tap(CAB_DELETE), tap(DIALOG_POSITIVE), complete()]
 
 
 def _go_to_day(previous: dt.date | None, day: dt.date) -> list[OracleStep]:

@@ -11,7 +11,8 @@ pixels. As in AndroidWorld, teardown empties the notebook only (the videos stay 
 
 The check is ``CreateFile``'s: ``<video stem>_transcription.txt`` in the notebook whose text (``cat``, stripped)
 fuzzily matches the names joined by commas; stricter, the notebook's other files and every video in ``Download``
-must be as setup left them, so deleting, renaming or changing a video scores 0.
+must be as setup left them (their MD5 digests, worked out from the bytes the parameters render when the note is
+right), so deleting, renaming or changing a video scores 0.
 
 The oracle watches the video in VLC (Browse → Internal memory → Download → the video, which starts on the first
 name, then a tap on the seek bar in the middle of each later name's 8 s) and writes the note in Markor.
@@ -19,6 +20,8 @@ name, then a tap on the seek bar in the middle of each later name's 8 s) and wri
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import posixpath
 import shlex
 from collections.abc import Sequence
@@ -155,10 +158,6 @@ class MarkorTranscribeVideo(markor._CreateNoteTask):
         '"pineapple", then the text file should contain only the following text: "edna, pineapple".'
     )
 
-    def __init__(self, params: dict[str, Any]) -> None:
-        super().__init__(params)
-        self.videos_before: dict[str, str] = {}
-
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """2–4 distinct given names, the video's and the note's names, 5–20 noise videos (distinct names, each with
@@ -195,20 +194,24 @@ class MarkorTranscribeVideo(markor._CreateNoteTask):
         return dict(zip(videos, message_videos(list(videos.values()), self.device_time)))
 
     def seed_state(self, device: Device) -> None:
-        """The videos in ``Download`` (``write_video_file_to_device``), then snapshots of the notebook and of
-        ``Download``."""
+        """The videos in ``Download`` (``write_video_file_to_device``), then a snapshot of the notebook."""
         self.run(device, f"mkdir -p {shlex.quote(DOWNLOAD_DATA)}")
         for name, data in self.videos().items():
             device.push(data, posixpath.join(DOWNLOAD_DATA, name))
         super().seed_state(device)
-        self.videos_before = tree_snapshot(device, DOWNLOAD_DATA)
+
+    @functools.cached_property
+    def video_digests(self) -> dict[str, str]:
+        """The MD5 digest of each video the set-up wrote, by file name: of the bytes its parameters render again,
+        the bytes it pushed. Only a check that got past the note asks, so a reset hashes no video."""
+        return {name: hashlib.md5(data).hexdigest() for name, data in self.videos().items()}
 
     def is_successful(self, device: Device) -> float:
         """``CreateFile``'s check (and the notebook's other files unchanged), with every video still in
-        ``Download`` unchanged."""
+        ``Download`` as the set-up wrote it (``video_digests``)."""
         if not super().is_successful(device):
             return 0.0
-        return 1.0 if kept(self.videos_before, tree_snapshot(device, DOWNLOAD_DATA)) else 0.0
+        return 1.0 if kept(self.video_digests, tree_snapshot(device, DOWNLOAD_DATA)) else 0.0
 
     def oracle(self) -> Sequence[OracleStep]:
         """Watch the video in VLC, then write the names in a new note and save it with the toolbar's Save (one step

@@ -231,7 +231,13 @@ def _scroll_to_row(row: Mapping[str, Any]) -> list[OracleStep]:
 
 def _raise_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
     """Scroll on while the highest of ``rows`` on screen sits in the lower half of the list and the list still
-    moves: read from the top, a screenful of tracks is a lot to take in."""
+    moves: read from the top, a screenful of tracks is a lot to take in.
+
+    No ``scroll_until``: the rows are shown whole already (``_scroll_to_row`` is one), and this moves them up the
+    list until the list's end, where ``scroll_until`` would turn back and fail its check with a row still in the
+    lower half. It cuts no row: it scrolls only while the highest title lies a title's height below the middle, so a
+    scroll of half the list leaves that title a title's height below the list's top, more than the row's padding
+    above it (8 dp against a 16 sp line)."""
     seen: dict[str, tuple[str, ...]] = {}
 
     def step(elements: Sequence[UIElement]) -> Action | None:

@@ -333,7 +333,13 @@ def open_recipe(row: Mapping[str, Any], search: bool = False) -> list[OracleStep
     later lists after its look-alikes). Where the list is too long for that (the look-alikes passed without a
     card after them, none of those on screen is the one, or ``_MAX_SCROLLS`` did not get there), it searches
     for the title read on the cards and opens the look-alikes the search leaves the same way. ``OracleError``
-    when it cannot be found."""
+    when it cannot be found.
+
+    Its scrolling is no ``scroll_until``: what it looks for is the end of the run of look-alikes, a card of another
+    title after the last or the list's end, which ``scroll_until`` reads only as a reason to turn back (it stops on
+    an element found); and the look-alikes it opens are told apart only by their place counted from that end, which
+    a scroll of half the list can take off screen, so no screen after it says which card to scroll to. A look-alike
+    above the last may thus be tapped cut at the list's top, where the run is longer than the list shows."""
     title = _norm(row["title"])
     state = {"looked": 0, "searched": not search, "settled": False, "narrowed": False, "direction": "down",
              "contents": None, "passing": False, "scrolls": 0}

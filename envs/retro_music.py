@@ -282,6 +282,7 @@ class _RetroTask(Task):
 
     app_packages: ClassVar[tuple[str, ...]] = (retro.PACKAGE,)
     target_count: ClassVar[tuple[int, int]] = (2, 5)
+    setup_clears_teardown = True  # the storage and the playlists teardown empties, clear_state empties too
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -409,6 +410,7 @@ class RetroPlaylistDuration(_RetroTask):
     name = "RetroPlaylistDuration"
     complexity = 3
     target_count = (9, 11)
+    setup_clears_teardown = False  # its clear_state leaves the storage teardown empties
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:

@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 import android_gym
-from android_gym.agents import OracleAgent, RandomAgent, RandomValidAgent, load_agent
+from android_gym.actions import Action, ActionType
+from android_gym.agents import OracleAgent, RandomAgent, RandomValidAgent, load_agent, valid_actions
 from android_gym.cli import main
 from android_gym.errors import AgentSpecError
 from android_gym.metrics import from_jsonl, reasonable_operation_ratio
@@ -42,6 +43,19 @@ def test_random_valid_makes_no_invalid_action(make_env, task):
         assert result.steps == env.unwrapped.task_class.max_steps() and result.invalid_actions == []
         kinds |= {action.action_type.value for action in agent.actions}
     assert "click" in kinds and len(kinds) >= 3  # it does more than tap
+
+
+def test_random_valid_scrolls_only_lists_that_can_scroll(make_env):
+    env = make_env(android_gym.env_id("SystemWifiTurnOn"), pixels=False)
+    env.reset(seed=0)
+    settings_list = "com.android.settings:id/main_content_scrollable_container"
+    for app, scrolled in (("Files", set()), ("Settings", {settings_list})):
+        *_, info = env.step(Action(ActionType.OPEN_APP, app_name=app))
+        elements = info["ui_elements"]
+        scrolls = [(index, way) for kind, index, way in valid_actions(elements, (), env.unwrapped.device.screen_size)
+                   if kind is ActionType.SCROLL]
+        assert {elements[index].resource_name for index, _ in scrolls} == scrolled  # Files: a few folders fit
+        assert len(scrolls) == 4 * len(scrolled)
 
 
 def test_random_valid_is_seeded_per_episode(make_env):

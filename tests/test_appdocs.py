@@ -26,9 +26,14 @@ EXPENSE = "com.arduia.expense"
 MAIN = f"{EXPENSE}/{EXPENSE}.ui.MainActivity"
 
 
+#: The explorer's seed: with seed 0, since lists that cannot scroll are no scroll candidates, its 40 steps no longer
+#: reach the expense form's name field.
+SEED = 6
+
+
 @pytest.fixture(scope="module")
 def expense_docs() -> tuple[DocStore, object]:
-    return explore("expense", 40, seed=0)
+    return explore("expense", 40, seed=SEED)
 
 
 def test_exploration_documents_real_elements_of_the_app(expense_docs):
@@ -43,7 +48,7 @@ def test_exploration_documents_real_elements_of_the_app(expense_docs):
 
 
 def test_exploration_is_deterministic_for_a_seed(expense_docs):
-    again, report = explore("expense", 40, seed=0)
+    again, report = explore("expense", 40, seed=SEED)
     assert again.to_json() == expense_docs[0].to_json()
     assert report == expense_docs[1]
 

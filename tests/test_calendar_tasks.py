@@ -12,6 +12,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from oracle_taps import CutTapsNoted
 
 import android_gym
 from android_gym.actions import Action, ActionType
@@ -208,6 +209,21 @@ def test_oracle_scrolls_a_long_day_list():
     params = {key: value for key, value in _add_params(target).items() if key != "event"}
     params.update(targets=[target], noise=noise)
     _solve("SimpleCalendarDeleteOneEvent", params)
+
+
+@pytest.mark.parametrize("earlier", [8, 12])  # the first target's item cut at the bottom of the day's list
+def test_the_delete_oracle_taps_an_item_only_once_it_is_shown_whole(earlier):
+    noise = [event_row(f"Appointment for Campaign {hour}", dt.datetime(2023, 10, 20, hour), duration_mins=15,
+                       description="We will plan.") for hour in range(1, 1 + earlier)]
+    targets = [event_row(f"Meeting with Bob {n}", dt.datetime(2023, 10, 20, 16 + n), duration_mins=30,
+                         description="We will talk.") for n in range(3)]
+    params = {"year": 2023, "month": 10, "day": 20, "day_of_week": "Friday", "targets": targets, "noise": noise}
+    env, agent = _env("SimpleCalendarDeleteEvents"), CutTapsNoted()
+    try:
+        result = run_episode(env, agent, options={"params": params})
+        assert result.score == 1.0 and not result.invalid_actions and agent.cut_taps == []
+    finally:
+        env.close()
 
 
 def test_each_task_starts_from_the_apps_default_view():

@@ -1,11 +1,13 @@
 """``scroll_until``/``scroll_to`` on a list of rows as uiautomator dumps it (the rows crossing its edges cut to it):
 an oracle taps a row only once it keeps off the list's edge it came in at, is as tall as the rows inside, or the
-list will not scroll on."""
+list will not scroll on; a list that cannot scroll is not scrolled."""
 
 from __future__ import annotations
 
+import pytest
+
 from android_gym.actions import Action, ActionType
-from android_gym.tasks.oracle import OraclePolicy, Selector, scroll_to, tap
+from android_gym.tasks.oracle import OracleError, OraclePolicy, Selector, scroll_to, tap
 from android_gym.ui import UIElement, parse_ui_dump
 
 LIST_TOP, LIST_BOTTOM, ROW = 400, 1400, 300  # the list shows 1000 px; a scroll moves it half of that
@@ -19,20 +21,22 @@ def _node(bounds: tuple[int, int], inner: str = "", **flags: str) -> str:
 
 class _List:
     """A screen with a list of rows ``ROW`` px tall (or as ``heights`` says), scrolled ``offset`` px, that a SCROLL
-    action moves by half its height (clamped to its ends), as the simulated phone's lists do."""
+    action moves by half its height (clamped to its ends), as the simulated phone's lists do; with ``padding``, its
+    rows lie that far inside its edges and are cut there (``clipToPadding``)."""
 
-    def __init__(self, rows: int, offset: int = 0, heights: dict[int, int] | None = None) -> None:
+    def __init__(self, rows: int, offset: int = 0, heights: dict[int, int] | None = None, padding: int = 0) -> None:
         self.heights = [(heights or {}).get(row, ROW) for row in range(rows)]
-        self.offset = offset
+        self.offset, self.padding = offset, padding
 
     def elements(self) -> list[UIElement]:
-        shown, top = [], LIST_TOP - self.offset
+        shown, top = [], LIST_TOP + self.padding - self.offset
         for row, height in enumerate(self.heights):
-            cut = (max(top, LIST_TOP), min(top + height, LIST_BOTTOM))
+            cut = (max(top, LIST_TOP + self.padding), min(top + height, LIST_BOTTOM - self.padding))
             if cut[0] < cut[1]:
                 shown.append(_node(cut, _node(cut, text=f"Row {row}"), clickable="true"))
             top += height
-        screen = _node((LIST_TOP, LIST_BOTTOM), "".join(shown), resource_id=LIST.resource_id, scrollable="true")
+        scrollable = "true" if self.end > 0 else "false"  # as Android says it
+        screen = _node((LIST_TOP, LIST_BOTTOM), "".join(shown), resource_id=LIST.resource_id, scrollable=scrollable)
         return parse_ui_dump(f'<hierarchy rotation="0">{_node((0, 2400), screen)}</hierarchy>')
 
     def play(self, row: int) -> list[Action]:
@@ -43,9 +47,14 @@ class _List:
             action = policy.act(self.elements())
             actions.append(action)
             if action.action_type == ActionType.SCROLL:
-                half, end = (LIST_BOTTOM - LIST_TOP) // 2, sum(self.heights) - (LIST_BOTTOM - LIST_TOP)
-                self.offset = max(0, min(end, self.offset + (half if action.direction == "down" else -half)))
+                half = (LIST_BOTTOM - LIST_TOP) // 2
+                self.offset = max(0, min(self.end, self.offset + (half if action.direction == "down" else -half)))
         return actions
+
+    @property
+    def end(self) -> int:
+        """The furthest the list scrolls."""
+        return max(0, sum(self.heights) + 2 * self.padding - (LIST_BOTTOM - LIST_TOP))
 
 
 def _tapped(screen: _List, action: Action) -> UIElement:
@@ -58,6 +67,14 @@ def test_a_row_cut_at_the_bottom_costs_one_more_scroll():
     *scrolls, click = screen.play(3)
     assert [action.direction for action in scrolls] == ["down"]
     assert _tapped(screen, click).bbox_pixels.y_max < LIST_BOTTOM
+
+
+def test_a_row_cut_at_the_padding_of_a_padded_list_costs_one_more_scroll():
+    screen = _List(rows=10, padding=40)  # row 3 shows its top 20 px above the padding at the list's bottom
+    *scrolls, click = screen.play(3)
+    assert [action.direction for action in scrolls] == ["down"]
+    box = _tapped(screen, click).bbox_pixels
+    assert box.y_max - box.y_min == ROW
 
 
 def test_a_row_wholly_shown_inside_is_tapped_at_once():
@@ -101,3 +118,15 @@ def test_a_row_found_only_after_turning_back_is_cleared_of_the_top_edge():
     *scrolls, click = screen.play(0)
     assert [action.direction for action in scrolls] == ["down", "up"]
     assert _tapped(screen, click).bbox_pixels.y_min == LIST_TOP and screen.offset == 0
+
+
+def test_a_row_of_a_list_that_cannot_scroll_is_tapped_at_once_though_it_touches_the_edge():
+    screen = _List(rows=3, heights={0: 250, 1: 250, 2: 500})  # all inside; the last row, unlike, fills it to the end
+    click, = screen.play(2)
+    assert _tapped(screen, click).bbox_pixels.y_max == LIST_BOTTOM
+
+
+def test_a_list_that_cannot_scroll_is_not_scrolled_for_a_row_it_does_not_have():
+    policy = OraclePolicy(scroll_to(Selector(text="Row 7"), LIST))
+    with pytest.raises(OracleError, match="Row 7"):  # the first action asked for: no scroll, the check fails
+        policy.act(_List(rows=3).elements())

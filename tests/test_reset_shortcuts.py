@@ -48,14 +48,15 @@ from android_gym.tasks.sqlite_rows import TablesTask
 #: the contacts provider (``pm clear``), receive texts and scan songs into the MediaStore; and draw expenses,
 #: recipes, Joplin notes and calendar events as a declarative task's noise; and empty the texts with ``sqlite3``;
 #: and swap a calendar's events (emptied at teardown too) and an expense table beside a Markor note; and seed
-#: contacts with a calendar and a to-do list, Joplin's notes with a notebook, and contacts checked by the score.
+#: contacts with a calendar and a to-do list, Joplin's notes with a notebook, and contacts checked by the score; and
+#: empty Retro Music's storage and playlists in the next set-up.
 TASKS = ("SimpleSmsSend", "SimpleSmsReply", "TasksDueOnDate", "TextedBillToExpenseNoteAndReply", "MarkorMergeNotes",
          "InviteThreeFriendsToEvent", "JoplinNoteToMarkorAndText", "SaveMeetingAttendeesThenText", "AddContactThenText",
          "FilesDeleteFile",
          "TextedSongsToPlaylistQueueAndReply", "ExpenseDeleteMultiple2", "RecipeDeleteDuplicateRecipes3",
          "NotesTodoItemCount", "SimpleCalendarEventsInNextWeek", "SimpleCalendarDeleteEvents",
          "ExpenseAddMultipleFromMarkor", "MarkorEditNote", "VlcDeletePlaylist", "OsmAndDeleteFavorite",
-         "CameraTakePhoto")
+         "CameraTakePhoto", "RetroDeletePlaylist")
 
 
 def _phone_files(phone: Phone) -> dict[str, tuple[bytes, int]]:

@@ -272,7 +272,7 @@ def elements_of(nodes: list[Node], package: str) -> Iterator[UIElement]:
     for index, (view, depth, (x1, y1, x2, y2)) in enumerate(nodes):
         yield _element(index, view.text, view.content_desc, view.class_name, view.resource_id, package, x1, y1, x2, y2,
                        view.checkable, view.checked, view.clickable, view.enabled, view.focusable, view.focused,
-                       view.scrollable, view.long_clickable, view.password, view.selected, depth)
+                       view.can_scroll, view.long_clickable, view.password, view.selected, depth)
 
 
 @functools.lru_cache(maxsize=2048, typed=True)  # typed: a float bound is not taken for an int one

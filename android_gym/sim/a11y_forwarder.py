@@ -84,8 +84,11 @@ def _node(view: View, bounds: Bounds, unique_id: int, window: int, package: str,
         actions.append(ACTION_CLICK)
     if view.long_clickable:
         actions.append(ACTION_LONG_CLICK)
-    if view.scrollable:
-        actions += [ACTION_SCROLL_FORWARD, ACTION_SCROLL_BACKWARD]
+    if view.can_scroll:  # the ways a list can go from where it is (ScrollView: mScrollY < or > 0; RecyclerView)
+        if view.kind != "list" or view.scroll_offset < view.scroll_max:
+            actions.append(ACTION_SCROLL_FORWARD)
+        if view.kind != "list" or view.scroll_offset > 0:
+            actions.append(ACTION_SCROLL_BACKWARD)
     if view.editable:
         actions += [ACTION_SET_SELECTION, ACTION_SET_TEXT]
     selection = view.selection if view.editable and view.focused and view.selection else (-1, -1)
@@ -96,7 +99,7 @@ def _node(view: View, bounds: Bounds, unique_id: int, window: int, package: str,
         view_id_resource_name=view.resource_id, window_id=window, is_checkable=view.checkable,
         is_checked=view.checked, is_clickable=view.clickable, is_editable=view.editable, is_enabled=view.enabled,
         is_focusable=view.focusable, is_focused=view.focused, is_long_clickable=view.long_clickable,
-        is_password=view.password, is_scrollable=view.scrollable, is_selected=view.selected,
+        is_password=view.password, is_scrollable=view.can_scroll, is_selected=view.selected,
         is_visible_to_user=True, actions=[pb.AndroidAccessibilityAction(id=action) for action in actions],
         child_ids=child_ids, depth=depth, drawing_order=0)
 

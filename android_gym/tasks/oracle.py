@@ -173,25 +173,32 @@ def _span(element: UIElement, direction: str) -> tuple[int, int]:
 
 def _looks_whole(element: UIElement, container: UIElement, direction: str, elements: Sequence[UIElement]) -> bool:
     """Whether the row of ``element`` (what a tap on it is for, ``touch_target``), in the list ``container``
-    scrolling towards ``direction``, shows whole as far as the screen tells: it keeps off the list's edge that rows
-    cross coming in (its bottom edge scrolling down), or it touches that edge yet is as long as a row like it (the
-    same class, id and depth in the list) lying off both edges, or, when none does, off that edge (a short list at
-    its start), to a pixel (bounds are rounded to the screen's pixels). A row cut at the edge (its bounds are the
-    part the list shows) is shorter than its like."""
-    low, high = _span(container, direction)
+    scrolling towards ``direction``, shows whole as far as the screen tells. A list cuts every row crossing its edge
+    at one line, the list's edge or, in a list with padding, the padding's (``clipToPadding``), so a row with more
+    of the list beyond it towards the edge that rows cross coming in (its bottom edge scrolling down) is not cut
+    there. The row reaching as far as the list's content does is whole when it is as long as a row like it (the
+    same class, id and depth in the list) lying clear of both ends of the content, or, when none does, of that end
+    (a short list at its start), to a pixel (bounds are rounded to the screen's pixels): a cut row is shorter; with
+    no like row, when it keeps off the list's edge."""
+    inside = list(takewhile(lambda other: other.depth > container.depth, elements[container.index + 1:]))
+    spans = [_span(other, direction) for other in inside]
+    first, last = min(start for start, _ in spans), max(end for _, end in spans)
+    towards_end = direction in ("down", "right")
 
-    def off_edge(start: int, end: int) -> bool:
-        return end < high if direction in ("down", "right") else start > low
+    def clear(start: int, end: int) -> bool:
+        return end < last if towards_end else start > first
 
     row = touch_target(element, elements)
     start, end = _span(row, direction)
-    if off_edge(start, end):
+    if clear(start, end):
         return True
-    inside = takewhile(lambda other: other.depth > container.depth, elements[container.index + 1:])
-    spans = (_span(other, direction) for other in inside
-             if (other.class_name, other.resource_name, other.depth) == (row.class_name, row.resource_name, row.depth))
-    likes = [span for span in spans if off_edge(*span)]
-    inner = [span for span in likes if low < span[0] and span[1] < high]
+    likes = [_span(other, direction) for other in inside
+             if (other.class_name, other.resource_name, other.depth) == (row.class_name, row.resource_name, row.depth)]
+    likes = [span for span in likes if clear(*span)]
+    if not likes:
+        low, high = _span(container, direction)
+        return end < high if towards_end else start > low
+    inner = [span for span in likes if first < span[0] and span[1] < last]
     return any(abs(like_end - like_start - (end - start)) <= 1 for like_start, like_end in inner or likes)
 
 
@@ -203,9 +210,11 @@ def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], contai
     if it never showed.
 
     Shown means, as a careful person sees it before tapping: what a tap on the element is for (``touch_target``:
-    its row) keeps off the container's edge the rows cross coming in, or touches it but is as long as a row like
-    it inside (``_looks_whole``: a row cut at that edge is shorter), or the list cannot scroll that way any further
-    (the last scroll left it as it was: the end of a list whose last row has no like). A row half scrolled in at
+    its row) has more of the list beyond it towards the edge the rows cross coming in, or reaches as far as the
+    list's content but is as long as a row like it inside (``_looks_whole``: a row cut at the list's edge, or its
+    padding's, is shorter) or, with no like, keeps off the list's edge, or the list cannot scroll that way any
+    further (the last scroll left it as it was: the end of a list whose last row has no like); a list that cannot
+    scroll (its node is not ``scrollable``: all its rows lie inside it) is not scrolled. A row half scrolled in at
     that edge thus costs one more scroll. When a scroll left the list as it was (its end reached) before the element
     showed, the scrolling turns back, as a person looks the other way for what was above (a list scrolled down
     earlier, whose wanted row now lies above)."""
@@ -216,6 +225,8 @@ def scroll_until(find: Callable[[Sequence[UIElement]], UIElement | None], contai
             seen["direction"] = seen["direction"](elements)
         found = find(elements)
         view = container.find(elements)
+        if not view.is_scrollable:  # all of it is on screen: nothing to scroll to (the check tells if it showed)
+            return None
         contents = _contents(view, elements)
         ended = contents == seen["contents"]  # the last scroll moved nothing: the list's end that way
         if found is not None and (ended or _looks_whole(found, view, seen["direction"], elements)):

@@ -199,7 +199,7 @@ def test_phones_showing_the_same_drawing_share_its_pixels(phone):
         shown = []
         for device in (phone, other):
             device.screenshot()
-            kept = device.window._renderer._scaled.kept.items()
+            kept = device.window._renderer._own_size.kept.items()
             shown += [picture for key, picture in kept if key[0].startswith("canvas:")]
         assert len(shown) == 2 and shown[0] is shown[1]
     finally:

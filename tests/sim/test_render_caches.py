@@ -50,10 +50,25 @@ def test_a_picture_drawn_at_its_own_size_is_kept_as_it_is_not_copied() -> None:
     tree = column(image_view(picture, "own", height=1000))
     layout(tree, 0, 0, 1080, 1000)
     frame = renderer.render({"w": (tree, WHITE)})
-    assert renderer._scaled[("own", 1080, 1000)] is picture and (frame == (1, 2, 3)).all()
+    assert renderer._own_size[("own", 1080, 1000)] is picture and (frame == (1, 2, 3)).all()
     grey = column(image_view(Image.new("L", (1080, 1000), 7), "grey", height=1000))
     layout(grey, 0, 0, 1080, 1000)
-    assert (renderer.render({"w": (grey, WHITE)}) == 7).all() and renderer._scaled[("grey", 1080, 1000)].mode == "RGB"
+    assert (renderer.render({"w": (grey, WHITE)}) == 7).all() and renderer._own_size[("grey", 1080, 1000)].mode == "RGB"
+
+
+def test_a_picture_drawn_at_its_own_size_pushes_no_scaled_picture_out(monkeypatch) -> None:
+    """A full-screen map shown between two looks at a scaled picture (the camera's preview) leaves that scaled
+    picture kept, however large the map: it is not scaled again when it comes back."""
+    monkeypatch.setattr(render, "_SCALED_CACHE_BYTES", 1080 * 1000 * 4)  # one full-width picture
+    renderer = Renderer(1080, 1000)
+    preview = _picture_screen("preview", (200, 0, 0))
+    first = renderer.render({"w": (preview, WHITE)}).copy()
+    scaled = renderer._scaled[("preview", 1080, 1000)]
+    the_map = column(image_view(Image.new("RGB", (1080, 1000), (0, 90, 0)), "map", height=1000))
+    layout(the_map, 0, 0, 1080, 1000)
+    assert (renderer.render({"w": (the_map, WHITE)}) == (0, 90, 0)).all()
+    assert renderer._scaled[("preview", 1080, 1000)] is scaled and ("map", 1080, 1000) in renderer._own_size
+    assert np.array_equal(renderer.render({"w": (_picture_screen("preview", (200, 0, 0)), WHITE)}), first)
 
 
 def _changed_screen(view: View, change: dict) -> View:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
@@ -239,3 +239,25 @@ def test_rounded_rectangles_filled_in_parts_look_as_pillow_draws_them() -> None:
             continue
         renderer._rounded((x0, y0, x1, y1), radius, color, corners)
         assert renderer._canvas.tobytes() == pillow.tobytes(), ((x0, y0, x1, y1), radius, corners)
+
+
+def _blurred_whole(width: int, height: int, radius: int, blur: int, corners: tuple) -> Image.Image:
+    """A shape's shadow blurred at its full size, the long way."""
+    mask = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
+                                           radius=radius, fill=render._SHADOW_ALPHA, corners=corners)
+    return mask.filter(ImageFilter.GaussianBlur(blur))
+
+
+@pytest.mark.parametrize("corners", [(True, True, True, True), TOP_CORNERS, (False, False, False, False)])
+def test_a_long_shadow_blurred_short_and_stretched_is_the_one_blurred_whole(corners: tuple) -> None:
+    """Dialogs, drawers, sheets, bars and pills (one side far longer than the other), at sizes drawn in random walks and
+    drawn at random: the shadow made from a shorter shape with its middle line repeated is the whole shape's."""
+    sizes = [(968, 826, 42, 31), (800, 2156, 0, 21), (1080, 147, 0, 5), (608, 350, 10, 4), (1080, 10, 42, 5),
+             (3, 900, 24, 2), (2100, 40, 0, 1), (190, 190, 95, 8)]
+    rng = np.random.default_rng(1)
+    sizes += [(int(w), int(h), int(r), int(b)) for w, h, r, b in zip(
+        rng.integers(1, 1400, 12), rng.integers(1, 1400, 12), rng.integers(0, 80, 12), rng.integers(1, 40, 12))]
+    for width, height, radius, blur in sizes:
+        made = render._shadow_mask(width, height, radius, blur, corners)
+        assert made.mode == "L" and made.tobytes() == _blurred_whole(width, height, radius, blur, corners).tobytes()

@@ -168,6 +168,14 @@ def test_a_long_list_scrolls(phone):
         box = find(phone, resource_name=rid("recycler_view")).bbox_pixels
         phone.swipe(box.center[0], box.y_max - 10, box.center[0], box.y_min + 10)
     assert "Task 24" in titles(phone) and "Task 00" not in titles(phone)
+    assert find(phone, resource_name=rid("recycler_view")).is_scrollable  # at its end: it can scroll back
+
+
+def test_a_short_list_is_not_scrollable(phone):
+    insert(phone, *(task_row(f"Task {n}", 3, dt.date(2023, 10, 16)) for n in range(3)))
+    launch(phone)
+    assert titles(phone) == ["Task 0", "Task 1", "Task 2"]
+    assert not find(phone, resource_name=rid("recycler_view")).is_scrollable  # isScrollable: nothing to scroll
 
 
 def test_creating_a_task_writes_the_apps_row(phone):

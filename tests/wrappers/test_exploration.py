@@ -343,14 +343,12 @@ def test_the_per_candidate_hint_lists_every_actionable_kept_node(make_env):
 def test_a_scroll_candidate_counts_scrolls_in_every_direction(make_env):
     env = _wrap(make_env, "SimpleSmsReply", per_candidate=True)
     env.reset(seed=0)
-    observation, _, info = _step(env, Action(ActionType.OPEN_APP, app_name="sms"))
-    conversations = next(node for node in compress_ui(observation["a11y_tree"]).nodes.values()
-                         if "scroll" in node.actions)
-    for direction in ("down", "up", "down"):
-        observation, _, info = _step(env, Action(ActionType.SCROLL, index=conversations.index, direction=direction))
-    assert info["visit_counts"]["action_count"] == 2  # scroll down, the second time
-    line = next(line for line in observation["exploration_hint"].splitlines()
-                if line.startswith(f"[{conversations.id}]"))
+    observation, _, info = _step(env, Action(ActionType.OPEN_APP, app_name="settings"))  # a list longer than the screen
+    listed = next(node for node in compress_ui(observation["a11y_tree"]).nodes.values() if "scroll" in node.actions)
+    for direction in ("up", "down", "up", "up"):  # at its top: up leaves it there, down and up come back to it
+        observation, _, info = _step(env, Action(ActionType.SCROLL, index=listed.index, direction=direction))
+    assert info["visit_counts"]["action_count"] == 2  # scroll up at the top, the second time
+    line = next(line for line in observation["exploration_hint"].splitlines() if line.startswith(f"[{listed.id}]"))
     assert line.endswith(": scroll 3 times")
 
 

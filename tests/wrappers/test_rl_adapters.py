@@ -525,6 +525,18 @@ def test_drag_on_a_scrollable_slot_scrolls_it(make_env):
     assert "Network & internet" in {element.label for element in info["ui_elements"]}
 
 
+def test_a_list_that_cannot_scroll_is_no_slot_and_has_no_drag(make_env):
+    env = element_actions(make_env, task="SystemWifiTurnOn", text_slots=4)
+    env.reset(seed=0)
+    *_, info = env.step(env.layout["open_app"][env.apps.index("com.google.android.documentsui")])
+    listed = next(e for e in info["ui_elements"] if e.resource_name == "com.google.android.documentsui:id/dir_list")
+    assert not listed.is_scrollable  # a few folders: Android's node is not scrollable, nor is a slot made of it
+    assert listed not in env.rl_screen.slots and not any(slot.is_scrollable for slot in env.rl_screen.slots)
+    masked = [env.layout.locate(i)[0] for i in np.flatnonzero(info["action_mask"])]
+    dragged = {position for position, slot in enumerate(env.rl_screen.slots) if slot.is_clickable}
+    assert masked.count("drag") == 4 * len(dragged)  # only rows that follow the finger
+
+
 def test_long_press_start_presses_inside_the_top_left_corner(make_env):
     env = element_actions(make_env)
     env.reset(seed=0)

@@ -86,7 +86,7 @@ def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds, 
     x1, y1, x2, y2 = bounds
     # _flags' string depends only on the values' truth, and equal keys (1 and True) are one entry: no bool() needed
     flags = _flags(view.checkable, view.checked, view.clickable, view.enabled, view.focusable, view.focused,
-                   view.scrollable, view.long_clickable, view.password, view.selected)
+                   view.can_scroll, view.long_clickable, view.password, view.selected)
     visible = visible_children(view, bounds) if view.children else ()  # most nodes are leaves
     out.append(
         f'<node index="{index}" text="{_attr(view.text)}" resource-id="{_attr(view.resource_id)}" '

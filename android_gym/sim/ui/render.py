@@ -65,9 +65,11 @@ _PLAIN_BOXES = frozenset({"view", "frame", "row", "column", "flow"})  # kinds th
 _INKED = frozenset({"text", "label", "letter", "icon", "check"})
 _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
 # Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
-# or one full-screen map; the picture just drawn is kept whatever its size. A picture drawn at its own size is kept
-# as its owner's object, so a map dropped here comes back from the maps' own cache without being drawn again.
-_SCALED_CACHE_BYTES = 12 * 2**20
+# or the camera's preview (3.5 MB at 1080x2400, 16-27 ms to scale again); the picture just scaled is kept whatever its
+# size. Pictures drawn at their own size are kept apart, as their owners' objects, within ``_OWN_SIZE_BYTES`` or the
+# last one (a map, a web page, a drawing: ~9 MB each), so they push no scaled picture out (a map dropped comes back
+# from the maps' own cache).
+_SCALED_CACHE_BYTES, _OWN_SIZE_BYTES = 12 * 2**20, 4 * 2**20
 # Tiles of masks stamped over one colour, per renderer (``Renderer._stamp``): a few screens' text lines and icons
 # (a random walk's look-ups: 80 % hit at 4 MB, 72 % at 2 MB, 83 % at 8 MB)
 _INK_TILE_BYTES = 4 * 2**20
@@ -187,11 +189,30 @@ def _icon_size(width: int, height: int) -> int:
 def _shadow_mask(width: int, height: int, radius: int, blur: int, corners: Corners = ALL_CORNERS) -> Image.Image:
     """The soft shadow a ``width`` x ``height`` shape rounded at its ``corners`` (by ``radius``) casts, blurred by
     ``blur`` px, with a margin of twice that around it (not kept: ``_shadow_stencils`` keeps what it cuts from it,
-    and asks for a mask only when it makes new stencils)."""
-    mask = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
-    ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1, 2 * blur + height - 1),
+    and asks for a mask only when it makes new stencils). A side longer than its corners and the blur's reach at both
+    ends (a dialog, a drawer: 10-40 ms to blur at full size) is blurred at that length and its middle line repeated:
+    the blur of a line reads only the lines within ``_blur_reach``, and those in the middle are all alike."""
+    core = radius + _blur_reach(blur)  # lines from an end that its corner or the image's edge may reach
+    short = (min(width, 2 * core + 1), min(height, 2 * core + 1))
+    mask = Image.new("L", (short[0] + 4 * blur, short[1] + 4 * blur), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + short[0] - 1, 2 * blur + short[1] - 1),
                                            radius=radius, fill=_SHADOW_ALPHA, corners=corners)
-    return mask.filter(ImageFilter.GaussianBlur(blur))
+    mask = mask.filter(ImageFilter.GaussianBlur(blur))
+    if short == (width, height):
+        return mask
+    pixels = np.asarray(mask)
+    for axis, (length, made) in enumerate(((height, short[1]), (width, short[0]))):
+        if made < length:
+            repeats = np.ones(made + 4 * blur, np.intp)
+            repeats[2 * blur + core] += length - made  # the middle line, as many times more as the side is longer
+            pixels = np.repeat(pixels, repeats, axis)
+    return Image.fromarray(pixels)
+
+
+def _blur_reach(blur: int) -> int:
+    """How far (px) a pixel of Pillow's ``GaussianBlur(blur)`` may read, with room to spare: three box blurs of a
+    radius about ``blur`` (``_gaussian_blur_radius`` in Pillow's BoxBlur.c), each reading one pixel more."""
+    return 4 * blur + 8
 
 
 @lru_cache(maxsize=64)
@@ -320,6 +341,7 @@ class Renderer:
         # from the frame before it (a kept frame shown again: where it was stale)
         self._changes: deque[tuple[int, list[tuple[int, int]]]] = deque(maxlen=_CHANGES_KEPT)
         self._scaled: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_SCALED_CACHE_BYTES)
+        self._own_size: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_OWN_SIZE_BYTES)
         self._inking = False  # the view being drawn paints nothing but masks (``_inks_only``)
         self._ink_tiles: KeptPictures[tuple[Hashable, Color, Color], Image.Image] = KeptPictures(_INK_TILE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
@@ -857,11 +879,12 @@ class Renderer:
 
     def _fit(self, view: View, width: int, height: int) -> Image.Image | None:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
-        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``); ``None``
-        when a function that makes the picture makes none."""
+        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``), or from
+        the pictures drawn at their own size lately; ``None`` when a function that makes the picture makes none."""
         cache_key = (view.key, width, height)
-        if cache_key in self._scaled:
-            return self._scaled[cache_key]
+        for kept in (self._scaled, self._own_size):
+            if cache_key in kept:
+                return kept[cache_key]
         image = view.image() if callable(view.image) else view.image
         if image is None:
             return None
@@ -872,7 +895,10 @@ class Renderer:
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         # Shrunk 4 times or more (a full-size picture on a quarter-size screen), the picture is first halved with
         # a box filter (Pillow's reducing_gap): a third of the time, and Pillow finds it indistinguishable.
-        scaled = image if size == image.size else image.resize(size, Image.LANCZOS, reducing_gap=2.0)
+        if size == image.size:
+            self._own_size.put(cache_key, image)
+            return image
+        scaled = image.resize(size, Image.LANCZOS, reducing_gap=2.0)
         self._scaled.put(cache_key, scaled)
         return scaled
 

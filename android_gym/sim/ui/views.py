@@ -74,6 +74,8 @@ def over(color: Color, opacity: float, backdrop: Color = WHITE) -> Color:
     return tuple(round(c * opacity + b * (1 - opacity)) for c, b in zip(color, backdrop))
 
 
+#: A RecyclerView's class (androidx ``recyclerview``), as the dump names it.
+RECYCLER_VIEW = "androidx.recyclerview.widget.RecyclerView"
 #: The width of a CheckBox's button drawable (AppCompat's ``abc_btn_check_material``: 32 dp at 420 dpi), before its
 #: label.
 CHECK_BUTTON_WIDTH = 84
@@ -143,6 +145,8 @@ class View:
     long_clickable: bool = False
     focusable: bool = False
     focused: bool = False
+    #: A view that scrolls: a list (``kind="list"``), or a ViewPager that says whether it has pages to turn to. Its
+    #: node says so only when it can scroll (``can_scroll``).
     scrollable: bool = False
     enabled: bool = True
     selected: bool = False
@@ -214,6 +218,19 @@ class View:
     def editable(self) -> bool:
         """Whether the view takes typed text (an EditText)."""
         return self.on_text is not None
+
+    @property
+    def can_scroll(self) -> bool:
+        """``AccessibilityNodeInfo.isScrollable()`` of the laid-out view, its ``scrollable`` attribute in the dump: a
+        list only when its content is longer than it (``scroll_max``), so that it can scroll one way or the other (at
+        either end it can still scroll back). RecyclerView's ``LayoutManager.onInitializeAccessibilityNodeInfo`` sets
+        it when ``canScrollVertically(-1)`` or ``(1)``; ScrollView and NestedScrollView when ``isEnabled()`` and
+        ``getScrollRange() > 0``, AbsListView (ListView) when ``isEnabled()`` and ``canScrollUp()`` or
+        ``canScrollDown()``: a disabled list is scrollable only as a RecyclerView. Another view (a ViewPager:
+        ``canScroll()``, more than one page) says it with ``scrollable``."""
+        if self.kind != "list" or not self.scrollable:
+            return self.scrollable
+        return self.scroll_max > 0 and (self.enabled or self.class_name == RECYCLER_VIEW)
 
     def with_bounds(self, bounds: tuple[int, int, int, int],
                     whole: tuple[int, int, int, int] | None = None) -> View:
@@ -464,8 +481,8 @@ def divided(item: View, color: Color) -> View:
 def scroll_list(*children: View, key: str, scroll_offset: int = 0, **props) -> View:
     """A RecyclerView: a vertical list that scrolls; the items with a part inside its bounds are kept, those
     crossing its edges cut to it (``layout._cut``)."""
-    return View(kind="list", class_name="androidx.recyclerview.widget.RecyclerView", children=list(children),
-                key=key, scroll_offset=scroll_offset, scrollable=True, focusable=True, **props)
+    return View(kind="list", class_name=RECYCLER_VIEW, children=list(children), key=key, scroll_offset=scroll_offset,
+                scrollable=True, focusable=True, **props)
 
 
 def toolbar(title: str, *actions: View, navigation: View | None = None, **props) -> View:
