@@ -146,6 +146,16 @@ class AndroidEnv(gym.Env):
     On a device provisioned by ``android-gym setup-device``, the task's apps first get their data back from the
     snapshots taken then (AndroidWorld's reset, in the same shell round trip as the task fixes the clock), then the
     task writes its own state.
+    Whatever earlier episodes did, a reset gives the same phone: after the previous task's ``hand_over`` the device
+    rewinds what changed since the last set-up (and the databases the set-up wrote) to the baseline it kept in the
+    env's first reset (the phone as the env was made, once the task's ``prepare`` stopped its apps and fixed the
+    clock), then the task is set up. The simulated phone gets all of it back: every app process the episode started
+    is stopped (with the screens it held), every file written (app data, databases, shared storage), the settings
+    and the clip (``Phone.rewind``); so the same seed gives the same observations, rewards and infos step after
+    step. An adb device gets back what adb reaches (``AdbDevice.rewind``): the apps the episode showed are stopped
+    and their data restored from their snapshots where the device was provisioned, and the settings that changed
+    are put back; shared storage, the clip and apps without snapshots are not. Neither undoes the device
+    configuration (``device_config``), which the env applies itself.
 
     ## Episode End
     Terminated when the score reaches 1 or the agent ends the episode (``status`` / ``answer``); truncated by
@@ -212,6 +222,7 @@ class AndroidEnv(gym.Env):
         # The last dump parsed, as the device gave it and as the observation shows it.
         self._last_dump: str | None = None
         self._last_tree = ""
+        self._shown: set[str] = set()  # the packages of this episode's screens (whose apps a rewind stops)
         self._score = 0.0
         self._scored_at: int | None = None  # the device's ``changes`` when the score was last read from it
         self._scored_reads: Reads | None = None  # what that check read of the phone, when the device noted it all
@@ -229,7 +240,8 @@ class AndroidEnv(gym.Env):
         return self._device
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Tear down the previous task, draw parameters (``options["params"]`` pins them) and set up the next.
+        """Tear down the previous task, rewind what its episode changed on the device (see Starting State), draw
+        parameters (``options["params"]`` pins them) and set up the next.
 
         ``seed`` is None or a non-negative ``int`` (Gymnasium's rule); ``options`` is None or a dict whose
         ``"params"``, if given, maps some of the task's parameter names to values, and whose ``"device_config"``
@@ -248,6 +260,7 @@ class AndroidEnv(gym.Env):
         if self.task is not None:
             try:
                 self.task.hand_over(self.device)  # the next episode's task is set up below
+                self._rewind()
             except DeviceError:
                 self._reconnect()  # a broken device is replaced; the new one has nothing to tear down
         if config is not None:
@@ -257,7 +270,14 @@ class AndroidEnv(gym.Env):
             self._applied_config = config
         self._episode_config = config
         self.task = self.task_class(params)
-        self.task.initialize(self.device)
+        self.task.prepare(self.device)  # ``initialize``'s phases, with the device's baseline kept between them
+        keep_baseline = getattr(self.device, "keep_baseline", None)
+        if keep_baseline is not None:
+            keep_baseline()  # the first: the phone as it was made, the task's apps stopped, the clock fixed
+        self.task.reset_state(self.device)
+        checkpoint = getattr(self.device, "checkpoint", None)
+        if checkpoint is not None:
+            checkpoint()  # what changes from now on is the episode's, which the next reset rewinds
         # info["params"] is a fresh copy each step: what an agent does to it never reaches the task.
         self._copy_params = _copier(self.task.params)
         self._goal = to_ascii_xml(self.task.goal)
@@ -393,6 +413,8 @@ class AndroidEnv(gym.Env):
             except ValueError as error:
                 raise DeviceError(f"the device returned an unreadable UI dump: {error}") from error
             self._elements, self._last_tree, self._last_dump = list(elements), to_ascii_xml(xml), xml
+            if elements:
+                self._shown.add(elements[0].package_name)
         observation: dict[str, Any] = {"a11y_tree": self._last_tree, "goal": self._goal}
         if self._pixels:
             observation = {"pixels": self._show(self._fit(self.device.screenshot())), **observation}
@@ -439,6 +461,15 @@ class AndroidEnv(gym.Env):
 
     def _screen_size(self) -> tuple[int, int] | None:
         return self._device.screen_size if self._device is not None and self._healthy else None
+
+    def _rewind(self) -> None:
+        """Undo what the last episode did to the phone, on a device that can (``rewind``: the simulated phone all of
+        it, an adb device what adb reaches), telling it the packages the episode showed but the task's own, which
+        its ``prepare`` stops and restores anyway."""
+        rewind = getattr(self.device, "rewind", None)
+        if rewind is not None:
+            rewind(self._shown.difference(self.task_class.app_packages))
+        self._shown = set()
 
     def _reconnect(self) -> None:
         if self._device is not None and self._device is not self._device_spec:

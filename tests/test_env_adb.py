@@ -81,3 +81,24 @@ def test_text_the_device_keyboard_cannot_type_is_an_invalid_action(fresh_served_
         assert "backend_error" not in info or info["backend_error"] is None
     finally:
         env.close()
+
+
+def test_a_reset_over_adb_stops_the_apps_an_episode_showed_and_puts_its_settings_back(fresh_served_phone):
+    """What adb reaches of a rewind (``AdbDevice.rewind``): the app the episode opened is stopped, the settings it
+    changed get their values back, but for a setting a device configuration sets (the env's to apply)."""
+    env = gym.make("AndroidWorld/SystemWifiTurnOn-v0", device=f"adb:{fresh_served_phone.serial}?stabilize=off",
+                   pixels=False)
+    try:
+        env.reset(seed=0)
+        phone = fresh_served_phone.phone
+        brightness, font_scale = phone.settings.get("system", "screen_brightness"), "1.15"
+        env.step('{"action_type": "open_app", "app_name": "Contacts"}')
+        phone.settings.put("system", "screen_brightness", "7")  # as the shade's slider would
+        phone.settings.put("system", "font_scale", font_scale)
+        assert "com.google.android.contacts" in phone.activities.running()
+        env.reset(seed=0)
+        assert "com.google.android.contacts" not in phone.activities.running()
+        assert phone.settings.get("system", "screen_brightness") == brightness
+        assert phone.settings.get("system", "font_scale") == font_scale
+    finally:
+        env.close()

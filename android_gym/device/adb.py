@@ -31,7 +31,7 @@ import socket
 import struct
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -50,9 +50,11 @@ from android_gym.errors import (
     RemoteFileNotFoundError,
 )
 
+from . import adb_rewind
 from . import adb_services as services
 from .adb_services import ServiceNotStarted
 from .base import ShellResult, encode_utf8
+from .config import CONFIGURED_SETTINGS
 from .console import send_console_commands, sms_send_command
 from .emulator_grpc import EmulatorGrpc
 from .malloc import keep_frames_in_the_heap
@@ -242,6 +244,7 @@ class AdbDevice:
         # screenshot's pixels are a view of it, so each is read into a new one (``_buffer``).
         self._screen_buffer: np.ndarray | None = None
         self._grpc = EmulatorGrpc(grpc, timeout=timeout) if grpc else None
+        self._baseline: tuple[adb_rewind.Settings, str | None] | None = None  # settings and home app (``rewind``)
 
     # ----- connection management -----------------------------------------------------------------------------
     def _connect_if_network(self) -> None:
@@ -628,6 +631,27 @@ class AdbDevice:
         if commands:
             self._digests = None  # the SMS database changes
             send_console_commands(int(match.group(1)), commands, host=self._server[0], timeout=self.timeout)
+
+    def keep_baseline(self) -> None:
+        """Note the settings and the home app as they are now, the baseline ``rewind`` brings the device back to (the
+        first call, one round trip; later ones do nothing)."""
+        if self._baseline is None:
+            output = self.shell(adb_rewind.baseline_line()).output
+            self._baseline = adb_rewind.read_settings(output), adb_rewind.read_home(output)
+
+    def rewind(self, shown: Collection[str] = ()) -> None:
+        """What adb can bring back of the baseline ``keep_baseline`` noted (``adb_rewind``): stop the apps of
+        ``shown`` (the packages the episode showed) but the home app, their data back to their snapshots where the
+        device was provisioned, and the settings that changed put back (but ``CONFIGURED_SETTINGS``, the env's): one
+        round trip, two when a setting changed. Shared storage, the clip, apps without a snapshot and settings added
+        since are not brought back."""
+        if self._baseline is None:
+            return
+        settings, home = self._baseline
+        now = adb_rewind.read_settings(self.shell(adb_rewind.rewind_line(shown, home)).output)
+        restore = adb_rewind.restore_settings_line(settings, now, CONFIGURED_SETTINGS)
+        if restore:
+            self.shell(restore)
 
     def close(self) -> None:
         """Forget the device (the adb server keeps its transport) and close the gRPC channel. Idempotent."""

@@ -53,6 +53,9 @@ NAVIGATION_MODES = ("3-button", "gestures")
 NAVIGATION_OVERLAYS = {"3-button": "com.android.internal.systemui.navbar.threebutton",
                        "gestures": "com.android.internal.systemui.navbar.gestural"}
 NAVIGATION_CATEGORY = "android.theme.customization.navbar"
+#: The settings ``(namespace, key)`` a configuration sets (font scale, ``cmd uimode night``'s and the navigation
+#: overlay's): a device's rewind leaves them to the env, which configures each episode.
+CONFIGURED_SETTINGS = (("system", "font_scale"), ("secure", "ui_night_mode"), ("secure", "navigation_mode"))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import posixpath
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -20,6 +20,7 @@ from android_gym.sim.ui.hierarchy import Node, parsed_value
 from android_gym.ui import BoundingBox, UIElement, frozen
 
 from .base import ShellResult, encode_utf8
+from .config import CONFIGURED_SETTINGS
 from .malloc import keep_frames_in_the_heap
 
 _BOX = tuple(field.name for field in dataclasses.fields(BoundingBox))  # the names ``frozen`` sets
@@ -232,6 +233,27 @@ class SimDevice:
         with self.phone.telephony.holding():
             for sender, text in texts:
                 self.phone.telephony.deliver_sms(sender, text)
+
+    def keep_baseline(self) -> None:
+        """Keep the phone as it is now as the baseline ``rewind`` brings it back to (``Phone.keep_baseline``; the
+        first call, later ones do nothing): the env keeps it in its first reset, once the task's ``prepare`` has
+        stopped its apps and fixed the clock."""
+        self._check_open()
+        self.phone.keep_baseline()
+
+    def checkpoint(self) -> None:
+        """Note what changes on the phone from now on, which ``rewind`` undoes: the env's reset calls it once the task
+        is set up."""
+        self._check_open()
+        self.phone.checkpoint()
+
+    def rewind(self, shown: Collection[str] = ()) -> None:
+        """Bring back the baseline of what changed since the last ``checkpoint`` (``Phone.rewind``: processes, files,
+        settings, clip), but for the settings a device configuration sets (``CONFIGURED_SETTINGS``), which the env
+        applies itself. ``shown`` (the packages the episode showed) is not needed here: the phone knows every
+        process."""
+        self._change()
+        self.phone.rewind(CONFIGURED_SETTINGS)
 
     def close(self) -> None:
         """Delete the simulated phone. Idempotent."""

@@ -11,7 +11,8 @@ phone, so many can live in one process.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from android_gym.sim.shell import LiveOutput, Shell, ShellOutput, StdinSource
 from android_gym.sim.shell.kept_databases import KeptDatabases
 from android_gym.sim.system.battery import Battery
 from android_gym.sim.system.chromium import Chromium
-from android_gym.sim.system.clipboard import Clipboard
+from android_gym.sim.system.clipboard import Clipboard, ClipData
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.contacts import ContactsProvider
 from android_gym.sim.system.fs import FileSystem
@@ -68,6 +69,16 @@ DEFAULT_PROPS = {
 
 
 
+@dataclass(frozen=True)
+class _Baseline:
+    """What ``Phone.rewind`` brings back besides the files: the settings, the primary clip and the processes
+    running when the baseline was kept."""
+
+    settings: dict[str, dict[str, str]]
+    clip: ClipData | None
+    running: frozenset[str]
+
+
 class Phone:
     """A simulated Android 13 phone (Pixel 6 geometry by default) with ``apps`` installed in order (one of them
     the home-screen app; by default the index's ``installed`` apps); ``installable`` apps (the index's by default)
@@ -106,6 +117,8 @@ class Phone:
         # The browser engine behind Chrome's page area: a context in the process's headless Chromium, on first use.
         self.chromium = Chromium(self.logs, self.fs.root)
         self._stop_chromium = weakref.finalize(self, self.chromium.close)
+        self._baseline: _Baseline | None = None  # see ``keep_baseline``
+        self._checkpoint: tuple[dict[str, dict[str, str]], ClipData | None] | None = None  # settings and clip then
 
     @property
     def screen_size(self) -> tuple[int, int]:
@@ -134,6 +147,42 @@ class Phone:
         self.window.shade.collapse()
         self.window.set_locale(self.props.get("persist.sys.locale") or self.props["ro.product.locale"])
         self.activities.restart()
+
+    def keep_baseline(self) -> None:
+        """Keep the phone as it is now as the baseline ``rewind`` brings it back to: a copy of its files, its settings,
+        clip and running processes (the first call; later ones do nothing)."""
+        if self._baseline is None:
+            self._baseline = _Baseline(self.settings.saved(), self.clipboard.primary,
+                                       frozenset(self.activities.running()))
+            self.fs.keep_baseline()
+
+    def checkpoint(self) -> None:
+        """Note what changes from now on, which ``rewind`` undoes (what changed before stays: a task's set-up)."""
+        self._checkpoint = self.settings.saved(), self.clipboard.primary
+        self.fs.checkpoint()
+
+    def rewind(self, keep_settings: Collection[tuple[str, str]] = ()) -> bool:
+        """Bring back the baseline (``keep_baseline``) of what changed since the last ``checkpoint``: stop every
+        process the baseline did not run (their screens and what they held in memory go) and go home, bring back
+        every file written (app data, databases, shared storage; an app started since keeps what it wrote as it
+        started, ``FileSystem.add_to_baseline``), the settings that changed (but ``keep_settings``) and the clip.
+        Not brought back: installed packages and permissions, system properties, the display's and the language's
+        overrides, notifications, the log buffers and the clock (a task's set-up sets it). Whether anything
+        changed; nothing does without a baseline and a checkpoint."""
+        baseline, checkpoint = self._baseline, self._checkpoint
+        if baseline is None or checkpoint is None:
+            return False
+        changed = self.activities.stop_others(baseline.running)
+        if self.fs.rewind():  # a file brought back is a new one: no kept connection reads it (KeptDatabases.take)
+            self.data_changed()
+            changed = True
+        settings, clip = checkpoint
+        shown = self.settings.restore(settings, baseline.settings, keep_settings)  # the status bar, the looks
+        if self.clipboard.primary != clip and self.clipboard.primary != baseline.clip:
+            self.clipboard.primary, shown = baseline.clip, True  # a text field's paste menu
+        if shown:
+            self.invalidate()
+        return changed or shown
 
     def run(self, command: str, stdin: bytes | StdinSource = b"", live: LiveOutput | None = None,
             merged: bool = False) -> ShellOutput:

@@ -9,6 +9,8 @@ Part of the app framework (``sim/framework``): it creates and finishes ``Screen`
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.permissions import request_at_launch
@@ -133,6 +135,21 @@ class ActivityManager:
             self._phone.data_changed()  # an app behind died: what is in front did not change
         else:
             self._changed()
+
+    def running(self) -> set[str]:
+        """The packages whose process runs."""
+        return set(self._processes)
+
+    def stop_others(self, keep: Collection[str]) -> bool:
+        """Force-stop every running package not in ``keep`` and bring the home screen to front, with nothing above
+        it; whether anything changed."""
+        stopped = sorted(self._processes.difference(keep))
+        for package in stopped:
+            self.force_stop(package)
+        if self.at_home():
+            return bool(stopped)
+        self.home()
+        return True
 
     def restart(self) -> None:
         """The framework restarted (``setprop ctl.restart zygote``): every app process died, every task is gone,

@@ -144,6 +144,8 @@ class PackageManager:
             self._phone.fs.before_first_use(directory.format(package), None)
         with self._phone.clock.at(self._records[package].installed_ms):
             app = self._apps[package] = app_class(self._phone)
+        # What it wrote is what it writes at boot: a rewind of the phone keeps it (``FileSystem.add_to_baseline``).
+        self._phone.fs.add_to_baseline([directory.format(package) for directory in STARTUP_DIRS])
         return app
 
     def install_apk(self, info: ApkInfo, allow_downgrade: bool = False, grant_runtime: bool = False) -> App:

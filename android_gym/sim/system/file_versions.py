@@ -62,6 +62,7 @@ class FileVersions:
         self._trees: dict[str, int] = {}  # a directory asked about -> the number of the latest event beneath it
         self._chains: dict[str, tuple[str, ...]] = {}  # host path -> it and the directories above it, up to root
         self._directories: dict[int, str] = {}  # watch descriptor -> the directory it watches
+        self._noted: dict[str, bool] | None = None  # every path an event touched since ``noted`` was last called
         self._inotify: INotify | None = None
         self._lock = threading.Lock()  # events are read and counted by one thread at a time (a served phone's)
         self._ready = select.poll()  # whether the inotify instance has events: one system call
@@ -83,7 +84,7 @@ class FileVersions:
             self._ready.register(self._inotify.fileno(), select.POLLIN)
         self._directories = {}
         self._watch_tree(self._top)
-        self._changed(self._top)
+        self._changed(self._top, tree=True)
 
     def close(self) -> None:
         """Stop watching (the tree is about to be removed). Idempotent."""
@@ -111,6 +112,16 @@ class FileVersions:
                 self._trees[host] = self._events
             return max(self._trees[host], self._version(host))
 
+    def noted(self) -> dict[str, bool]:
+        """The host paths written, made, removed, renamed or given other times or mode since the last call (the first
+        call starts the noting and returns nothing), each with whether what is beneath it may have been written
+        unseen (a directory made or moved in: what was written in it before its watch was in place; ``root`` when
+        the kernel could not tell which paths)."""
+        with self._lock:
+            self._read_events()
+            noted, self._noted = self._noted or {}, {}
+            return noted
+
     def _version(self, host: str) -> int:
         chain = self._chains.get(host)
         if chain is None:
@@ -119,8 +130,10 @@ class FileVersions:
             chain = self._chains[host] = _chain(host, self._top)
         return max(map(self._versions.get, chain, _ZEROS))
 
-    def _changed(self, path: str, attributes_only: bool = False) -> None:
+    def _changed(self, path: str, attributes_only: bool = False, tree: bool = False) -> None:
         self._events += 1
+        if self._noted is not None:
+            self._noted[path] = tree or self._noted.get(path, False)
         if not attributes_only:
             self._versions[path] = self._events
         for tree in self._trees:
@@ -132,7 +145,7 @@ class FileVersions:
         if self.inherited:
             self._start()
         if self._inotify is None:
-            self._changed(self._top)
+            self._changed(self._top, tree=True)
             return
         while self._ready.poll(0):  # until the queue is empty: a read takes at most _READ_SIZE bytes of it
             self._count(parse_events(os.read(self._inotify.fileno(), _READ_SIZE)))
@@ -141,7 +154,7 @@ class FileVersions:
         for event in events:
             if event.mask & flags.Q_OVERFLOW:
                 self._watch_tree(self._top)
-                self._changed(self._top)
+                self._changed(self._top, tree=True)
                 continue
             directory = self._directories.get(event.wd)
             if directory is None:
@@ -150,9 +163,10 @@ class FileVersions:
                 del self._directories[event.wd]
                 continue
             path = os.path.join(directory, event.name) if event.name else directory
-            if event.mask & flags.ISDIR and event.mask & _NEW_DIRECTORY:
+            made = bool(event.mask & flags.ISDIR and event.mask & _NEW_DIRECTORY)
+            if made:
                 self._watch_tree(path)  # first the watches, then the count: nothing written in it goes unseen
-            self._changed(path, not event.mask & _BYTES)
+            self._changed(path, not event.mask & _BYTES, made)
 
     def _watch_tree(self, top: str) -> None:
         """Watch ``top`` and every directory beneath it (a directory watched already keeps its watch, now under

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.file_versions import FileVersions
+from android_gym.sim.system.fs_baseline import FileBaseline
 
 EXTERNAL_STORAGE = "/storage/emulated/0"
 _ALIASES = {"/sdcard": EXTERNAL_STORAGE, "/storage/self/primary": EXTERNAL_STORAGE, "/mnt/sdcard": EXTERNAL_STORAGE}
@@ -96,6 +97,25 @@ def _mtime_ns(host: Path) -> int | None:
         return None
 
 
+#: The first bytes of an SQLite database file (https://www.sqlite.org/fileformat2.html#the_database_header).
+_SQLITE_HEADER = b"SQLite format 3\0"
+#: The side files of an SQLite database, which go with it.
+_SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
+
+
+def _is_database(host: str) -> bool:
+    """Whether the host file is an SQLite database or one of its side files (or was one: it is gone)."""
+    if host.endswith(_SQLITE_SIDE_FILES):
+        return True
+    try:
+        with open(host, "rb") as file:
+            return file.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+    except IsADirectoryError:
+        return False
+    except OSError:  # removed: it may have been one
+        return True
+
+
 def host_times(hosts: Sequence[Path]) -> list[int | None]:
     """The host modification times of ``hosts`` (``None``: no such file), to hand to ``FileSystem.stamp_changed``."""
     return [_mtime_ns(host) for host in hosts]
@@ -122,6 +142,8 @@ class FileSystem:
             self.stamp(host)
         self._versions = FileVersions(self.root)
         self._version_keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # ``versions``' paths -> their host paths
+        self._baseline: FileBaseline | None = None  # see ``keep_baseline``
+        self._databases: dict[str, bool] = {}  # the databases written before the last checkpoint (``rewind``)
 
     def versions(self, *paths: str) -> tuple[int, ...]:
         """The write version of the file at each Android path: the same number while it holds the same bytes (or
@@ -138,6 +160,38 @@ class FileSystem:
         was written, made, removed, renamed, or given other times or mode (``FileVersions.tree_version``), so a walk
         of it that stats its files would find the same."""
         return self._versions.tree_version(os.fspath(self.host_path(directory)))
+
+    def keep_baseline(self) -> None:
+        """Copy the tree as it is now, the baseline ``rewind`` brings paths back to, and note the paths written from
+        now on (the first call; later ones do nothing)."""
+        if self._baseline is None:
+            self._baseline = FileBaseline(self.root, self.root.with_name(self.root.name + "-baseline"))
+            self._versions.noted()
+
+    def add_to_baseline(self, paths: Sequence[str]) -> None:
+        """Take the trees at ``paths`` (Android paths, those missing left out) into the baseline as they are now (an
+        app started since wrote them as it would have at boot); nothing before a baseline is kept."""
+        if self._baseline is not None:
+            self._baseline.add([os.fspath(self.root / normalize(path).lstrip("/")) for path in paths])
+
+    def checkpoint(self) -> None:
+        """Note the paths written from now on, which ``rewind`` brings back; of those written before, only the SQLite
+        databases are brought back too (their bytes keep their history: a table emptied and filled again numbers its
+        rows on from the last, ``sqlite_sequence``), the other files stay as they are."""
+        self._databases.update((host, tree) for host, tree in self._versions.noted().items() if _is_database(host))
+
+    def rewind(self) -> bool:
+        """Bring every path written since the last ``checkpoint`` (bytes, entries, times, modes) back to the baseline;
+        whether anything changed (nothing without a baseline). Host paths only: no app is started. The rewind's own
+        writes are not noted."""
+        if self._baseline is None:
+            return False
+        noted = self._versions.noted()
+        noted.update((host, tree or noted.get(host, False)) for host, tree in self._databases.items())
+        self._databases = {}
+        changed = self._baseline.restore(noted)
+        self._versions.noted()
+        return changed
 
     def close(self) -> None:
         """Stop watching the files (the phone's storage is about to go)."""

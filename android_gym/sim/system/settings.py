@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 NAMESPACES = ("global", "system", "secure")
 
 # Values a fresh API-33 emulator image reports (``settings list <ns>`` on a Pixel 6 AVD).
@@ -55,6 +57,32 @@ class Settings:
     def delete(self, namespace: str, key: str) -> bool:
         """Remove ``key``; whether it existed."""
         return self._values[namespace].pop(key, None) is not None
+
+    def saved(self) -> dict[str, dict[str, str]]:
+        """Every namespace's values as they are now, for ``restore``."""
+        return {namespace: dict(values) for namespace, values in self._values.items()}
+
+    def restore(self, since: dict[str, dict[str, str]], saved: dict[str, dict[str, str]],
+                keep: Collection[tuple[str, str]] = ()) -> bool:
+        """Give each key whose value is no longer the one in ``since`` (``saved`` values) the value it has in
+        ``saved`` (deleted if it has none there), but the ``(namespace, key)`` pairs of ``keep``; whether anything
+        changed."""
+        changed = False
+        for namespace, values in self._values.items():
+            before = since[namespace]
+            if values == before:
+                continue
+            for key in values.keys() ^ before.keys() | {key for key in values if values[key] != before.get(key)}:
+                if (namespace, key) in keep:
+                    continue
+                value = saved[namespace].get(key)
+                if values.get(key) != value:
+                    changed = True
+                    if value is None:
+                        del values[key]
+                    else:
+                        values[key] = value
+        return changed
 
     def items(self, namespace: str) -> list[tuple[str, str]]:
         """All ``(key, value)`` pairs of a namespace, sorted by key as ``settings list`` prints them."""
