@@ -11,12 +11,13 @@ import pytest
 from PIL import Image
 
 import android_gym
+from android_gym.actions import Action, ActionType
 from android_gym.envs.camera import SHUTTER_BUTTON, choose_mode, is_jpeg
 from android_gym.sim.apps.camera import PHOTO_MODE, VIDEO_MODE
 from android_gym.sim.system.media import is_mp4, mp4_file
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.files import PHOTOS_DATA, VIDEOS_DATA, list_files
-from android_gym.tasks.oracle import complete, open_app, tap
+from android_gym.tasks.oracle import act, complete, open_app, tap
 from android_gym.testing import play_on_device, play_steps
 
 
@@ -77,15 +78,23 @@ def test_one_video_succeeds_and_a_photo_two_videos_or_a_running_recording_do_not
 
 
 def test_the_photo_oracle_copes_with_a_camera_left_in_video_mode(reset_task):
+    """The camera keeps its mode while its process lives (a reset brings back a fresh env's camera, in photo mode)."""
+    env, info = reset_task("CameraTakePhoto")
+    info, invalid = play_steps(env, info, [open_app("camera"), *choose_mode(VIDEO_MODE),
+                                           act(Action(ActionType.NAVIGATE_HOME))])
+    assert not invalid and info["score"] == 0.0
+    info, invalid = play_steps(env, info, env.unwrapped.task.oracle())
+    assert not invalid and names(env, VIDEOS_DATA) == [] and info["score"] == 1.0
+
+
+def test_a_reset_brings_the_camera_back_in_photo_mode(reset_task):
+    """What an episode left in the camera (video mode) is rewound: the next episode's shutter takes a photo."""
     env, info = reset_task("CameraTakePhoto")
     _, invalid = play_steps(env, info, [open_app("camera"), *choose_mode(VIDEO_MODE)])
     assert not invalid
-    _, info = env.reset(seed=0)  # the camera remembers its mode across the restart
-    info, invalid = play_steps(env, info, [open_app("camera"), tap(SHUTTER_BUTTON), tap(SHUTTER_BUTTON)])
-    assert not invalid and names(env, PHOTOS_DATA) == [] and info["score"] == 0.0
     _, info = env.reset(seed=0)
-    info, invalid = play_steps(env, info, env.unwrapped.task.oracle())
-    assert not invalid and info["score"] == 1.0
+    info, invalid = play_steps(env, info, [open_app("camera"), tap(SHUTTER_BUTTON)])
+    assert not invalid and len(names(env, PHOTOS_DATA)) == 1 and names(env, VIDEOS_DATA) == []
 
 
 def test_only_real_jpegs_and_finished_mp4s_count():
