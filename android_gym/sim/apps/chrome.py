@@ -326,8 +326,10 @@ class Chrome(App):
         return super().resolve(intent)
 
     def on_clear(self) -> None:
-        """``pm clear``: the tab goes back to the home page."""
-        if self._tab is not None and not self._tab.page.closed:
+        """``pm clear``: the tab goes back to the home page (loaded again only when it shows another: Chromium takes
+        a navigation to the address it shows for a reload, which leaves the history as it is and changes nothing on
+        a blank page)."""
+        if self._tab is not None and not self._tab.page.closed and self._tab.page.url != HOME_URL:
             self._tab.page.goto(HOME_URL)
 
     def on_force_stop(self) -> None:
