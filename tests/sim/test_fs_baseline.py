@@ -81,3 +81,28 @@ def test_nothing_comes_back_without_a_baseline(fs):
     fs.write_bytes("/sdcard/Download/b.txt", b"changed")
     assert not fs.rewind()
     assert fs.read_bytes("/sdcard/Download/b.txt") == b"changed"
+
+
+def test_a_file_comes_back_in_place_and_a_kept_connection_reads_it_back(fs):
+    """A file is written back over itself (its inode kept), so a connection kept on a database (``KeptDatabases``)
+    reads the baseline's rows, SQLite seeing the header's change counter move; one in WAL mode is a new file."""
+    journal, wal = fs.host_path("/data/data/app/databases/j.db"), fs.host_path("/data/data/app/databases/w.db")
+    journal.parent.mkdir(parents=True)
+    for host, mode in ((journal, "delete"), (wal, "wal")):
+        with sqlite3.connect(host) as db:
+            db.execute(f"PRAGMA journal_mode={mode}")
+            db.execute("CREATE TABLE t (x)")
+            db.execute("INSERT INTO t VALUES (1)")
+    fs.keep_baseline()
+    fs.checkpoint()
+    kept = sqlite3.connect(journal, isolation_level=None)
+    open_wal = sqlite3.connect(wal, isolation_level=None)  # keeps -wal and -shm beside its file
+    kept.execute("INSERT INTO t VALUES (2)")
+    open_wal.execute("INSERT INTO t VALUES (2)")
+    open_wal.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the row in the file itself, its -wal kept
+    inodes = os.stat(journal).st_ino, os.stat(wal).st_ino
+    assert fs.rewind()
+    assert os.stat(journal).st_ino == inodes[0] and os.stat(wal).st_ino != inodes[1]
+    assert kept.execute("SELECT x FROM t").fetchall() == [(1,)]
+    kept.close()
+    open_wal.close()

@@ -81,6 +81,9 @@ class FileBaseline:
             return True
         if now is not None and stat.S_ISREG(now.st_mode) and _same_bytes(saved, host, then.st_size, now.st_size):
             return False
+        if now is not None and stat.S_ISREG(now.st_mode) and stat.S_ISREG(then.st_mode) and not _has_wal(host):
+            _overwrite(saved, host, then)  # the same file: a kept SQLite connection sees its change counter move
+            return True
         _remove(host, now)  # a new file (another inode): a connection still open on the old one can tell
         _copy(saved, host, then)
         return True
@@ -129,6 +132,24 @@ def _copy(source: str, target: str, info: os.stat_result) -> None:
     shutil.copyfile(source, target)
     os.chmod(target, stat.S_IMODE(info.st_mode))
     os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def _overwrite(source: str, target: str, info: os.stat_result) -> None:
+    """Write the bytes of ``source`` (whose ``lstat`` is ``info``) over the regular file ``target``, in place (its
+    inode kept, as another process's write would leave it: a connection the shell keeps on a database goes on
+    reading it, SQLite dropping its cache when the header's change counter moved, ``KeptDatabases``), with
+    ``source``'s mode and times."""
+    with open(source, "rb") as reader, open(target, "r+b") as writer:
+        shutil.copyfileobj(reader, writer)
+        writer.truncate()
+    os.chmod(target, stat.S_IMODE(info.st_mode))
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def _has_wal(host: str) -> bool:
+    """Whether ``host`` is a database in write-ahead-log mode now (its ``-wal`` or ``-shm`` beside it): one written
+    over in place could disagree with the log a connection still holds, so it is replaced by a new file instead."""
+    return os.path.lexists(host + "-wal") or os.path.lexists(host + "-shm")
 
 
 def _remove(host: str, info: os.stat_result | None) -> bool:
