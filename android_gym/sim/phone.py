@@ -173,7 +173,7 @@ class Phone:
         if baseline is None or checkpoint is None:
             return False
         changed = self.activities.stop_others(baseline.running)
-        if self.fs.rewind():  # a file brought back is a new one: no kept connection reads it (KeptDatabases.take)
+        if self.fs.rewind():  # files written back in place, or new (WAL databases): readers check their versions
             self.data_changed()
             changed = True
         settings, clip = checkpoint
