@@ -43,7 +43,7 @@ def save_phone(phone: Phone, directory: Path) -> None:
     clip = phone.clipboard.primary
     state = {
         "clock_ms": phone.clock.now_ms(),
-        "settings": {namespace: dict(phone.settings.items(namespace)) for namespace in NAMESPACES},
+        "settings": phone.settings.saved(),
         "props": phone.props,
         "locale": phone.window.locale.tag,  # the running framework's, which a later persist.sys.locale may not be
         "clipboard": None if clip is None else {"text": clip.text, "label": clip.label},

@@ -35,11 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from android_gym.sim.system.fs import SQLITE_SIDE_FILES
+
 #: SQL that sets or reads what belongs to a connection rather than to the database file (the words as SQL names,
 #: anywhere in the text: a string that merely contains one only costs a new connection).
 CONNECTION_STATE = re.compile(r"\b(pragma|temp|temporary|changes|total_changes|last_insert_rowid)\b", re.IGNORECASE)
 LIMIT = 4
-_SIDE_FILES = ("-journal", "-wal", "-shm")
 _HEADER = slice(24, 44)  # dbFileVers (change counter, size, freelist) and the schema cookie
 _SCHEMA = "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master ORDER BY rowid"
 
@@ -109,7 +110,7 @@ class KeptDatabases:
             each.connection.close()
 
     def _versions(self, path: str) -> tuple[int, ...]:
-        return self._files.versions(path, *(path + suffix for suffix in _SIDE_FILES))
+        return self._files.versions(path, *(path + suffix for suffix in SQLITE_SIDE_FILES))
 
     def _changed_by_sqlite(self, path: str, kept: _Kept) -> bool:
         """Whether the database at ``path``, written since ``kept`` was kept, is the same file with a moved change

@@ -99,13 +99,13 @@ def _mtime_ns(host: Path) -> int | None:
 
 #: The first bytes of an SQLite database file (https://www.sqlite.org/fileformat2.html#the_database_header).
 _SQLITE_HEADER = b"SQLite format 3\0"
-#: The side files of an SQLite database, which go with it.
-_SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
+#: The side files of an SQLite database, which go with it (the suffixes of their names).
+SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
 def _is_database(host: str) -> bool:
     """Whether the host file is an SQLite database or one of its side files (or was one: it is gone)."""
-    if host.endswith(_SQLITE_SIDE_FILES):
+    if host.endswith(SQLITE_SIDE_FILES):
         return True
     try:
         with open(host, "rb") as file:
@@ -290,7 +290,7 @@ class FileSystem:
         """What a write to the SQLite database at ``path`` can change on the host (for ``device_writes``): the
         database, its ``-journal``/``-wal``/``-shm`` side files and its directory, which gains and loses them."""
         host = self.host_path(path)
-        return (host, *(host.with_name(host.name + suffix) for suffix in ("-journal", "-wal", "-shm")), host.parent)
+        return (host, *(host.with_name(host.name + suffix) for suffix in SQLITE_SIDE_FILES), host.parent)
 
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         """Write (or append to) a file; the parent directory must exist, as on Android. A new file changes

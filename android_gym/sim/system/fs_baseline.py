@@ -81,11 +81,10 @@ class FileBaseline:
             return True
         if now is not None and stat.S_ISREG(now.st_mode) and _same_bytes(saved, host, then.st_size, now.st_size):
             return False
-        if now is not None and stat.S_ISREG(now.st_mode) and stat.S_ISREG(then.st_mode) and not _has_wal(host):
-            _overwrite(saved, host, then)  # the same file: a kept SQLite connection sees its change counter move
-            return True
-        _remove(host, now)  # a new file (another inode): a connection still open on the old one can tell
-        _copy(saved, host, then)
+        in_place = now is not None and stat.S_ISREG(now.st_mode) and stat.S_ISREG(then.st_mode) and not _has_wal(host)
+        if not in_place:
+            _remove(host, now)  # a new file (another inode): a connection still open on the old one can tell
+        _copy(saved, host, then, in_place)
         return True
 
     def _restore_entries(self, host: str, saved: str) -> bool:
@@ -126,22 +125,18 @@ def _lstat(path: str) -> os.stat_result | None:
         return None
 
 
-def _copy(source: str, target: str, info: os.stat_result) -> None:
+def _copy(source: str, target: str, info: os.stat_result, in_place: bool = False) -> None:
     """Copy the file ``source`` (whose ``lstat`` is ``info``) to ``target`` with its times and mode (the phone makes
-    no links, and its files have no extended attributes for ``copy2`` to look for)."""
-    shutil.copyfile(source, target)
-    os.chmod(target, stat.S_IMODE(info.st_mode))
-    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
-
-
-def _overwrite(source: str, target: str, info: os.stat_result) -> None:
-    """Write the bytes of ``source`` (whose ``lstat`` is ``info``) over the regular file ``target``, in place (its
-    inode kept, as another process's write would leave it: a connection the shell keeps on a database goes on
-    reading it, SQLite dropping its cache when the header's change counter moved, ``KeptDatabases``), with
-    ``source``'s mode and times."""
-    with open(source, "rb") as reader, open(target, "r+b") as writer:
-        shutil.copyfileobj(reader, writer)
-        writer.truncate()
+    no links, and its files have no extended attributes for ``copy2`` to look for). ``in_place``: written over the
+    regular file ``target``, its inode kept, as another process's write would leave it (a connection the shell keeps
+    on a database goes on reading it, SQLite dropping its cache when the header's change counter moved,
+    ``KeptDatabases``)."""
+    if in_place:
+        with open(source, "rb") as reader, open(target, "r+b") as writer:
+            shutil.copyfileobj(reader, writer)
+            writer.truncate()
+    else:
+        shutil.copyfile(source, target)
     os.chmod(target, stat.S_IMODE(info.st_mode))
     os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
 
