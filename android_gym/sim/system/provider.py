@@ -76,7 +76,7 @@ class SqliteProvider:
         image = self._new_image()
         with self._phone.fs.device_writes(*self._files):
             for file in self._files[:-1]:  # the database and its side files, not their directory
-                file.unlink(missing_ok=True)
+                _unlink(file)
             host.write_bytes(image)
             if not self.created_alike:
                 self._create(host)
@@ -158,12 +158,12 @@ class SqliteProvider:
         """Register the SQL functions the provider's queries use (default: none)."""
 
     @functools.cached_property
-    def _files(self) -> tuple[Path, ...]:
+    def _files(self) -> tuple[str, ...]:
         """The database, every side file it may have and their directory."""
         return self._phone.fs.sqlite_files(self.db_path)
 
     @functools.cached_property
-    def _written(self) -> tuple[Path, ...]:
+    def _written(self) -> tuple[str, ...]:
         """What the provider's connections can change on the host: the database, the side files of its journal mode
         (``-wal`` and ``-shm`` in WAL mode, which never makes a ``-journal``; else the ``-journal``) and their
         directory."""
@@ -416,7 +416,15 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def _size(path: Path) -> int:
+def _unlink(path: str) -> None:
+    """Remove a file if there is one."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _size(path: str) -> int:
     """A file's size, 0 when there is no such file."""
     try:
         return os.stat(path).st_size
