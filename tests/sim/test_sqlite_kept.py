@@ -118,6 +118,28 @@ def test_another_schema_written_in_place_with_the_same_schema_cookie_is_seen(pho
     assert run(phone, "SELECT * FROM t WHERE x = 2;") == "2|8\n"
 
 
+def test_a_schema_the_kept_connection_changed_itself_is_kept_with_it(phone, db, tmp_path, opened):
+    """The kept connection's own ``CREATE TABLE`` moves the schema cookie: it is kept with its new schema (not the
+    one it was taken with), so another database's bytes over the file with that cookie but other tables are seen."""
+    run(phone, "CREATE TABLE u(y);")
+    assert opened == []
+    cookie = int.from_bytes(db.read_bytes()[40:44], "big")
+    other_db = tmp_path / "other.db"
+    with sqlite3.connect(other_db) as other:
+        other.execute("CREATE TABLE t(x)")
+    for value in range(4):
+        with other:
+            other.execute("INSERT INTO t VALUES (?)", (value,))
+    other.execute(f"PRAGMA schema_version = {cookie}")
+    other.close()
+    data = other_db.read_bytes()
+    assert data[40:44] == db.read_bytes()[40:44] and data[24:28] != db.read_bytes()[24:28]
+    phone.fs.write_bytes(DB, data)
+    result = phone.run(f"sqlite3 {DB} 'SELECT y FROM u;'")  # the connection's parsed schema still has u
+    assert result.exit_code == 1 and result.stderr == b"Error: no such table: u\n"
+    assert run(phone, "SELECT count(*) FROM t;") == "4\n"
+
+
 def test_a_file_replaced_or_removed_is_seen(phone, db, tmp_path):
     shutil.copy(db, tmp_path / "copy.db")
     run(phone, "INSERT INTO t VALUES (2);")
