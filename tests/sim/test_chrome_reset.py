@@ -1,6 +1,7 @@
 """A reset gives a fresh env's Chrome whatever the last episode browsed: the episode's pages (their history, cookies,
 local and session storage, timers) are gone with Chrome's process, which the rewind stops, so Back from Chrome's
-new-tab page leaves Chrome, a page finds nothing stored and no old page logs anything."""
+new-tab page leaves Chrome, a page finds nothing stored and no old page logs anything: the played env's screen is
+the fresh env's."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import threading
 from collections.abc import Iterator
 
 import gymnasium as gym
+import numpy as np
 import pytest
 from ui_nodes import tap
 
@@ -85,5 +87,6 @@ def test_a_reset_after_an_episode_that_browsed_gives_a_fresh_envs_chrome(site):
         assert "cookie: local:null session:null" in phone.ui_dump()
         assert "tick" not in phone.run("logcat -d -s chromium").stdout.decode()
     assert _phone(played).ui_dump() == _phone(fresh).ui_dump()
+    assert np.array_equal(_phone(played).screenshot(), _phone(fresh).screenshot())
     fresh.close()
     played.close()

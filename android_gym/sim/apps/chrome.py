@@ -19,9 +19,10 @@ The home page is the new-tab page (``chrome_new_tab``), drawn natively over the 
 stand-in for ``chrome-native://newtab/``), as Chrome draws its NTP natively rather than as a web page.
 
 Not simulated: the first-run screens (AndroidWorld's setup taps through them once), more than one tab and the tab
-switcher, the menu and search suggestions (typed text that is not an address is a search on Google, and an
-address without a scheme gets ``https://``: the phone's network blocks both), downloads, and long presses inside
-pages (they reach the page as taps). The page runs on Chromium's real clock, not the phone's virtual clock.
+switcher, a profile and tabs kept across the process's death (``Chrome.on_force_stop``), the menu and search
+suggestions (typed text that is not an address is a search on Google, and an address without a scheme gets
+``https://``: the phone's network blocks both), downloads, and long presses inside pages (they reach the page as
+taps). The page runs on Chromium's real clock, not the phone's virtual clock.
 """
 
 from __future__ import annotations
