@@ -62,8 +62,10 @@ _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-backgro
          "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
          # Touch moves as they were sent, not resampled to the frame's time (which moment a frame began would
-         # change how far a drag scrolls).
-         "--disable-features=ResamplingScrollEvents,ResamplingInputEvents"]
+         # change how far a drag scrolls). No omnibox popup: headless Chromium's windows show none, yet each window
+         # (a context's first page opens one) loads its WebUI in a renderer process of its own, which cost more
+         # CPU than the page itself.
+         "--disable-features=ResamplingScrollEvents,ResamplingInputEvents,WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
 T = TypeVar("T")
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
 _LOCAL_SCHEMES = {"data", "about", "blob"}  # and file: inside the phone's storage
