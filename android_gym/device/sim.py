@@ -15,11 +15,10 @@ from android_gym.errors import DeviceError, RemoteFileNotFoundError
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands.dumpsys import focused_window
 from android_gym.sim.shell.interpreter import ShellOutput
-from android_gym.sim.system.settings import NAMESPACES
 from android_gym.sim.ui.hierarchy import Node, parsed_value
 from android_gym.ui import BoundingBox, UIElement, frozen
 
-from .base import ShellResult, encode_utf8
+from .base import SETTINGS_NAMESPACES, ShellResult, encode_utf8
 from .config import CONFIGURED_SETTINGS
 from .malloc import keep_frames_in_the_heap
 
@@ -185,7 +184,7 @@ class SimDevice:
         self._check_open()
         encode_utf8(namespace, "settings namespace")
         encode_utf8(key, "settings key")
-        if namespace.lower() not in NAMESPACES or key == "--user":
+        if namespace.lower() not in SETTINGS_NAMESPACES or key == "--user":
             return None
         value = self.phone.settings.get(namespace.lower(), key)
         printed = "null" if value is None else value
