@@ -81,6 +81,14 @@ class Task:
         self.params = dict(params)
         self.answer: str | None = None
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A subclass's own ``initialize`` would be skipped by the env's reset, which runs ``prepare`` and
+        ``reset_state`` itself (keeping the device's baseline between them), and by a composite: refused."""
+        super().__init_subclass__(**kwargs)
+        if "initialize" in vars(cls):
+            raise TypeError(f"{cls.__name__} overrides initialize: a reset runs prepare and reset_state itself, not "
+                            "it; put the set-up in clear_state and seed_state (or reset_state)")
+
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """Draw the task's parameters from ``rng`` (the env's ``np_random``)."""
@@ -97,7 +105,8 @@ class Task:
         return self.template.format(**self.params)
 
     def initialize(self, device: Device) -> None:
-        """Set the task up: ``prepare``, then ``reset_state``. Override the phases, not this."""
+        """Set the task up outside an env (tests, tools): ``prepare``, then ``reset_state``, as the env's reset runs
+        them. Override the phases, not this (refused)."""
         self.prepare(device)
         self.reset_state(device)
 

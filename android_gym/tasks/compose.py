@@ -135,10 +135,6 @@ def compose(*parts: str, name: str, links: Mapping[str, str] | None = None, temp
     if not parts:
         raise CompositionError("compose() needs at least one task name")
     classes = [get_task(part) for part in parts]
-    for part in classes:
-        if part.initialize is not Task.initialize:
-            raise CompositionError(f"{part.name} overrides initialize(), so its setup cannot be interleaved with "
-                                   "other parts'; move it into clear_state() and seed_state()")
     keys = _part_keys(parts)
     sample = {key: part.generate_params(np.random.default_rng(0)) for key, part in zip(keys, classes)}
     parsed_links = tuple((_param_ref(to, sample), _param_ref(source, sample))
