@@ -246,6 +246,13 @@ class SimDevice:
         self._check_open()
         self.phone.checkpoint()
 
+    @property
+    def full_rewind(self) -> bool:
+        """Whether ``rewind`` brings back everything a task's teardown changes (files, settings, the clip) and leaves
+        every app stopped with home in front (``Phone.can_rewind``): the env's reset then hands over nothing before
+        it and the task's ``prepare`` stops nothing after it."""
+        return self.phone.can_rewind
+
     def rewind(self, shown: Collection[str] = ()) -> None:
         """Bring back the baseline of what changed since the last ``checkpoint`` (``Phone.rewind``: processes, files,
         settings, clip), but for the settings a device configuration sets (``CONFIGURED_SETTINGS``), which the env

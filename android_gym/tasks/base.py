@@ -36,12 +36,13 @@ def _stop_commands(packages: Sequence[str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1024)
-def _prepare_line(packages: tuple[str, ...], when: dt.datetime) -> str:
+def _prepare_line(packages: tuple[str, ...], when: dt.datetime, stopped: bool) -> str:
     """``prepare``'s shell line for ``packages``, made once per task class and kept (every reset sends the same line):
-    the base teardown (stop them, go home) while the clock still runs on from the last episode, their snapshots
-    restored, the clock fixed at ``when``, then home again (at home already: the key's time passes, as before)."""
+    the base teardown (stop them, go home; not when ``stopped``) while the clock still runs on from the last episode,
+    their snapshots restored, the clock fixed at ``when``, then home again (at home already: the key's time passes,
+    as before)."""
     home = f"input keyevent {keycodes.HOME}"
-    commands = [*_stop_commands(packages), home]
+    commands = [] if stopped else [*_stop_commands(packages), home]
     if packages:
         commands.append(restore_command(packages, missing_ok=True))
     return " && ".join([*commands, *fixed_time_commands(when), home])
@@ -110,12 +111,14 @@ class Task:
         self.prepare(device)
         self.reset_state(device)
 
-    def prepare(self, device: Device) -> None:
+    def prepare(self, device: Device, stopped: bool = False) -> None:
         """Bring the task's apps' data back to their snapshots on a device ``android-gym setup-device`` provisioned
         (AndroidWorld's ``restore_snapshot``; nothing where there are none), fix the device clock at
         ``device_time``, with the task's apps stopped and the home screen in front: one shell round trip, which
-        begins with the base ``teardown``, so a reset's ``hand_over`` need not stop and go home first."""
-        self.run(device, _prepare_line(self.app_packages, self.device_time))
+        begins with the base ``teardown``, so a reset's ``hand_over`` need not stop and go home first; ``stopped``:
+        the apps are stopped and home is in front already (a device's full rewind did it), the line begins with the
+        snapshots."""
+        self.run(device, _prepare_line(self.app_packages, self.device_time, stopped))
 
     def clear_state(self, device: Device) -> None:
         """Wipe the state of the task's apps that the task depends on (default: nothing)."""
@@ -141,7 +144,8 @@ class Task:
 
     def hand_over(self, device: Device) -> None:
         """``teardown`` when the next thing done to ``device`` is ``initialize`` of another episode of this task
-        (the env's reset): what that ``initialize`` does first anyway, a task may leave to it. Default: ``teardown``,
+        (the env's reset, on a device whose rewind is not full: ``full_rewind``, which undoes all a teardown does):
+        what that ``initialize`` does first anyway, a task may leave to it. Default: ``teardown``,
         or with ``setup_clears_teardown`` nothing (``prepare`` stops the apps and goes home before it changes the
         clock, as the base teardown would, and ``clear_state`` empties the rest)."""
         if not self.setup_clears_teardown:
