@@ -144,8 +144,8 @@ def test_a_reset_after_an_oracle_or_an_idle_episode_gives_a_fresh_envs_phone(tas
 
 
 def test_a_reset_on_the_simulated_phone_stops_each_app_once(monkeypatch):
-    """The rewind stops every app and goes home (``SimDevice.full_rewind``): no ``hand_over`` stops the task's app
-    before it (the SMS task's teardown would), and ``prepare``'s line does not stop it again after it."""
+    """The rewind stops every app and goes home (``SimDevice.full_rewind``): the SMS task's ``hand_over``, its base
+    teardown, leaves the stop to it, and ``prepare``'s line does not stop the app again after it."""
     env = _make("SimpleSmsSend")
     _play(env, "oracle", 3, 100)
     package = env.unwrapped.task_class.app_packages[0]

@@ -13,8 +13,8 @@ and seed in one push (``SqliteRowsTask``, ``LocalDatabase.execute_transactions``
 empties left by ``hand_over`` for its next ``clear_state`` (``Task.setup_clears_teardown``, a composite's parts'
 too), a long-horizon task's tables emptied and seeded in one write each (``TablesTask``), and a
 provider's reader of the committed bytes kept, with its parsed schema, while the schema stays the same
-(``provider._Snapshot``), and no ``hand_over`` before a rewind that brings back all a teardown does and no second
-stop in ``prepare`` after it (``SimDevice.full_rewind``).
+(``provider._Snapshot``), and the base teardown's stop and HOME left by ``hand_over`` to a rewind that stops every
+app and goes home, and no second stop in ``prepare`` after it (``SimDevice.full_rewind``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 

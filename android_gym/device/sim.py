@@ -248,9 +248,9 @@ class SimDevice:
 
     @property
     def full_rewind(self) -> bool:
-        """Whether ``rewind`` brings back everything a task's teardown changes (files, settings, the clip) and leaves
-        every app stopped with home in front (``Phone.can_rewind``): the env's reset then hands over nothing before
-        it and the task's ``prepare`` stops nothing after it."""
+        """Whether ``rewind`` brings back what the episode changed and leaves every app stopped with home in front
+        (``Phone.can_rewind``): the env's reset then hands over without the base teardown's stop before it
+        (``Task.hand_over``) and the task's ``prepare`` stops nothing after it."""
         return self.phone.can_rewind
 
     def rewind(self, shown: Collection[str] = ()) -> None:

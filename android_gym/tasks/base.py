@@ -142,13 +142,14 @@ class Task:
             self.run(device, " && ".join(_stop_commands(self.app_packages)))
         device.key(keycodes.HOME)
 
-    def hand_over(self, device: Device) -> None:
+    def hand_over(self, device: Device, rewound: bool = False) -> None:
         """``teardown`` when the next thing done to ``device`` is ``initialize`` of another episode of this task
-        (the env's reset, on a device whose rewind is not full: ``full_rewind``, which undoes all a teardown does):
-        what that ``initialize`` does first anyway, a task may leave to it. Default: ``teardown``,
+        (the env's reset): what that ``initialize`` does first anyway, a task may leave to it. Default: ``teardown``,
         or with ``setup_clears_teardown`` nothing (``prepare`` stops the apps and goes home before it changes the
-        clock, as the base teardown would, and ``clear_state`` empties the rest)."""
-        if not self.setup_clears_teardown:
+        clock, as the base teardown would, and ``clear_state`` empties the rest); ``rewound``: a full rewind of the
+        device follows (``full_rewind``), which stops every app and goes home, so the base teardown, which does only
+        that, is left to it."""
+        if not (self.setup_clears_teardown or (rewound and type(self).teardown is Task.teardown)):
             self.teardown(device)
 
     def oracle(self) -> Sequence[OracleStep]:

@@ -108,11 +108,11 @@ class CompositeTask(Task):
         for task in reversed(self.tasks):
             task.teardown(device)
 
-    def hand_over(self, device: Device) -> None:
+    def hand_over(self, device: Device, rewound: bool = False) -> None:
         """Every part's ``hand_over``, last part first: the next episode's ``initialize`` runs every part's
         ``clear_state`` before any seeding, as each part's own set-up would."""
         for task in reversed(self.tasks):
-            task.hand_over(device)
+            task.hand_over(device, rewound)
 
     def oracle(self) -> Sequence[OracleStep]:
         """The parts' oracles in order, completion declared once at the end."""
