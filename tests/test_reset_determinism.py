@@ -128,7 +128,8 @@ def test_a_reset_after_random_episodes_gives_a_fresh_envs_phone(task):
     played.close()
 
 
-@pytest.mark.parametrize("task", ("SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn"))
+#: RetroPlaylistDuration: a teardown that clears what the next set-up keeps (the songs in storage).
+@pytest.mark.parametrize("task", ("SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn", "RetroPlaylistDuration"))
 @pytest.mark.parametrize("agent", ("oracle", "nothing"))
 def test_a_reset_after_an_oracle_or_an_idle_episode_gives_a_fresh_envs_phone(task, agent):
     fresh, played = _make(task), _make(task)
