@@ -1,10 +1,10 @@
 """A reset gives the same phone whatever earlier episodes did: ``reset(seed=s)`` of an env that played random episodes
 (which opened other apps, left their screens open in the background, wrote their data and toggled settings) and of
 a fresh env give the same observations, rewards and infos through a walk of the same actions, and the same phone
-(files, databases' rows, settings, clip) after the reset; an oracle's episode or one that did nothing too. The
-simulated phone rewinds at reset (``SimDevice.rewind``); without it the first of these walks parts ways within 25
-steps (the app a random tap opens shows the screen an earlier episode left it on: Contacts' new-contact editor,
-Broccoli's new recipe, the messenger's search)."""
+(files, databases' rows, settings, clip, Chrome's tab) after the reset; an oracle's episode or one that did nothing
+too. The simulated phone rewinds at reset (``SimDevice.rewind``); without it the first of these walks parts ways
+within 25 steps (the app a random tap opens shows the screen an earlier episode left it on: Contacts' new-contact
+editor, Broccoli's new recipe, the messenger's search)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ import pytest
 
 import android_gym  # noqa: F401  (registers the ids)
 from android_gym.agents import load_agent
+from android_gym.sim.apps import chrome
 from android_gym.sim.framework.activities import ActivityManager
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.settings import NAMESPACES
@@ -55,10 +56,19 @@ def _db_rows(host: Path) -> str:
             connection.close()
 
 
+def browser_state(phone: Phone) -> tuple[str, int] | None:
+    """Chrome's tab: the address its URL bar shows and how many pages its history holds; ``None`` while Chrome's
+    profile (the phone's browser context) is closed, as on a phone whose Chrome never ran."""
+    if not phone.chromium.running:
+        return None
+    page = phone.packages.get(chrome.PACKAGE).tab().page
+    return chrome.display_url(phone.fs.host_path("/"), page.url), page.evaluate("history.length")
+
+
 def phone_state(env: gym.Env) -> dict[str, Any]:
     """What the phone keeps, independent of the clock: every path of its files with its bytes or, for a database, its
     rows (every app's files: resolving ``/`` starts the apps not started yet, as a walk of the device, ``find /``,
-    would); the settings; the clip."""
+    would); the settings; the clip; Chrome's tab (``browser_state``)."""
     phone = _phone(env)
     files: dict[str, str] = {}
     for folder, _, names in os.walk(phone.fs.host_path("/")):
@@ -72,15 +82,15 @@ def phone_state(env: gym.Env) -> dict[str, Any]:
             content = _db_rows(host).encode() if data.startswith(b"SQLite format 3\0") else data
             files[path] = hashlib.sha256(content).hexdigest()
     return {"files": files, "settings": {ns: phone.settings.items(ns) for ns in NAMESPACES},
-            "clip": phone.clipboard.primary}
+            "clip": phone.clipboard.primary, "browser": browser_state(phone)}
 
 
 def differences(env: gym.Env, other: gym.Env) -> list[str]:
-    """What differs between the two envs' phones (``phone_state``): file paths, ``settings``, ``clip``."""
+    """What differs between the two envs' phones (``phone_state``): file paths, ``settings``, ``clip``, ``browser``."""
     one, two = phone_state(env), phone_state(other)
     files = [path for path in sorted(one["files"].keys() | two["files"].keys())
              if one["files"].get(path) != two["files"].get(path)]
-    return files + [part for part in ("settings", "clip") if one[part] != two[part]]
+    return files + [part for part in ("settings", "clip", "browser") if one[part] != two[part]]
 
 
 def _play(env: gym.Env, agent_name: str, seed: int, steps: int) -> None:
@@ -129,7 +139,8 @@ def test_a_reset_after_random_episodes_gives_a_fresh_envs_phone(task):
 
 
 #: RetroPlaylistDuration: a teardown that clears what the next set-up keeps (the songs in storage).
-@pytest.mark.parametrize("task", ("SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn", "RetroPlaylistDuration"))
+@pytest.mark.parametrize("task", ("SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn", "BrowserMaze",
+                                  "RetroPlaylistDuration"))
 @pytest.mark.parametrize("agent", ("oracle", "nothing"))
 def test_a_reset_after_an_oracle_or_an_idle_episode_gives_a_fresh_envs_phone(task, agent):
     fresh, played = _make(task), _make(task)

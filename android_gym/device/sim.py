@@ -23,8 +23,8 @@ from .config import CONFIGURED_SETTINGS
 from .malloc import keep_frames_in_the_heap
 
 _BOX = tuple(field.name for field in dataclasses.fields(BoundingBox))  # the names ``frozen`` sets
-#: How many dumps' elements a device keeps.
-_KNOWN_DUMPS = 64
+#: How many dumps' elements a device keeps (as many as the window keeps laid-out app trees, whose dumps come back).
+_KNOWN_DUMPS = 128
 
 
 class Reads:

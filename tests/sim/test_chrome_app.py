@@ -35,9 +35,9 @@ VIEW = ("am start -a android.intent.action.VIEW -t text/html -d file:///sdcard/D
         "-n com.android.chrome/com.google.android.apps.chrome.Main")
 
 
-#: What brings the module's phone back to its start: Chrome's process stopped (its tab blank, loaded afresh by the next
-#: intent), the home screen in front, then (nothing of Chrome's left to lay out again) the default display, font scale
-#: and day mode.
+#: What brings the module's phone back to its start: Chrome's process stopped (its tab and profile gone: the next intent
+#: opens a new tab in a fresh one), the home screen in front, then (nothing of Chrome's left to lay out again) the
+#: default display, font scale and day mode.
 START = ("am force-stop com.android.chrome && input keyevent KEYCODE_HOME && wm size reset && wm density reset && "
          "settings put system font_scale 1.0 && cmd uimode night no")
 
@@ -436,6 +436,26 @@ def test_phones_share_the_browser_but_not_their_storage(phone, monkeypatch):
     assert not other.chromium.running and phone.chromium.running
     phone.invalidate()
     assert node(phone, text="Hello")
+
+
+def test_a_stopped_chrome_closes_its_profile_but_the_phone_keeps_the_browser_until_it_closes(phone):
+    """``am force-stop``: the phone's browser context goes with Chrome's process (its next page opens a new one), while
+    the phone still holds the browser, which it lets go of when it closes."""
+    browser = chromium._BROWSER_THREAD.browser
+    users = chromium._BROWSER_THREAD.call(lambda: browser._users)
+    other = Phone()
+    try:
+        other.fs.write_bytes("/sdcard/Download/page.html", PAGE.encode())
+        other.run(VIEW)
+        page = other.activities.top.app.tab().page
+        other.run("am force-stop com.android.chrome")
+        assert page.closed and not other.chromium.running
+        assert chromium._BROWSER_THREAD.call(lambda: browser._users) == users + 1
+        other.run(VIEW)
+        assert node(other, text="Hello") and other.chromium.running
+    finally:
+        other.close()
+    assert chromium._BROWSER_THREAD.call(lambda: browser._users) == users
 
 
 def test_a_crashed_browser_is_started_again_for_the_next_page(phone):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,21 @@ def open_handles(path: Path) -> int:
         except FileNotFoundError:  # the descriptor listdir itself had open
             pass
     return targets.count(os.fspath(path))
+
+
+def another_database(tmp_path: Path, create: str, insert: str, rows: int, schema_version: int | None = None) -> bytes:
+    """The bytes of a new database made with ``create``, then ``insert`` of 0, 1, ... ``rows - 1`` in a transaction
+    each (every one moves the change counter), its schema cookie set to ``schema_version`` if given."""
+    path = tmp_path / "other.db"
+    with closing(sqlite3.connect(path)) as other:
+        with other:
+            other.execute(create)
+        for value in range(rows):
+            with other:
+                other.execute(insert, (value,))
+        if schema_version is not None:
+            other.execute(f"PRAGMA schema_version = {schema_version}")
+    return path.read_bytes()
 
 
 @pytest.fixture(name="db")
@@ -105,17 +121,24 @@ def test_a_file_rewritten_in_place_with_the_same_change_counter_is_seen(phone, d
 def test_another_schema_written_in_place_with_the_same_schema_cookie_is_seen(phone, db, tmp_path):
     """Another database's bytes over the file (the same inode): its counter moved but its schema cookie did not,
     which SQLite alone would take for the schema it knows."""
-    other_db = tmp_path / "other.db"
-    with sqlite3.connect(other_db) as other:
-        other.execute("CREATE TABLE t(x, y)")
-    for value in range(3):
-        with other:
-            other.execute("INSERT INTO t VALUES (?, 8)", (value,))
-    other.close()
-    data = other_db.read_bytes()
+    data = another_database(tmp_path, "CREATE TABLE t(x, y)", "INSERT INTO t VALUES (?, 8)", 3)
     assert data[40:44] == db.read_bytes()[40:44] and data[24:28] != db.read_bytes()[24:28]
     phone.fs.write_bytes(DB, data)
     assert run(phone, "SELECT * FROM t WHERE x = 2;") == "2|8\n"
+
+
+def test_a_schema_the_kept_connection_changed_itself_is_kept_with_it(phone, db, tmp_path, opened):
+    """The kept connection's own ``CREATE TABLE`` moves the schema cookie: it is kept with its new schema (not the
+    one it was taken with), so another database's bytes over the file with that cookie but other tables are seen."""
+    run(phone, "CREATE TABLE u(y);")
+    assert opened == []
+    cookie = int.from_bytes(db.read_bytes()[40:44], "big")
+    data = another_database(tmp_path, "CREATE TABLE t(x)", "INSERT INTO t VALUES (?)", 4, schema_version=cookie)
+    assert data[40:44] == db.read_bytes()[40:44] and data[24:28] != db.read_bytes()[24:28]
+    phone.fs.write_bytes(DB, data)
+    result = phone.run(f"sqlite3 {DB} 'SELECT y FROM u;'")  # the connection's parsed schema still has u
+    assert result.exit_code == 1 and result.stderr == b"Error: no such table: u\n"
+    assert run(phone, "SELECT count(*) FROM t;") == "4\n"
 
 
 def test_a_file_replaced_or_removed_is_seen(phone, db, tmp_path):

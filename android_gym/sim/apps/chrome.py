@@ -19,9 +19,10 @@ The home page is the new-tab page (``chrome_new_tab``), drawn natively over the 
 stand-in for ``chrome-native://newtab/``), as Chrome draws its NTP natively rather than as a web page.
 
 Not simulated: the first-run screens (AndroidWorld's setup taps through them once), more than one tab and the tab
-switcher, the menu and search suggestions (typed text that is not an address is a search on Google, and an
-address without a scheme gets ``https://``: the phone's network blocks both), downloads, and long presses inside
-pages (they reach the page as taps). The page runs on Chromium's real clock, not the phone's virtual clock.
+switcher, a profile and tabs kept across the process's death (``Chrome.on_force_stop``), the menu and search
+suggestions (typed text that is not an address is a search on Google, and an address without a scheme gets
+``https://``: the phone's network blocks both), downloads, and long presses inside pages (they reach the page as
+taps). The page runs on Chromium's real clock, not the phone's virtual clock.
 """
 
 from __future__ import annotations
@@ -297,7 +298,8 @@ class Chrome(App):
         self._tab: Tab | None = None
 
     def tab(self) -> Tab:
-        """The tab, its page opened (and the browser started) on first use, again after the browser crashed."""
+        """The tab, its page opened (and the browser started) on first use, again after Chrome's process died or the
+        browser crashed."""
         if self._tab is None or self._tab.page.closed:
             self._tab = Tab(self.phone.chromium.page(DESIGN_DP * self.phone.window.scale))
         return self._tab
@@ -325,14 +327,15 @@ class Chrome(App):
             return MainScreen
         return super().resolve(intent)
 
-    def on_clear(self) -> None:
-        """``pm clear``: the tab goes back to the home page (loaded again only when it shows another: Chromium takes
-        a navigation to the address it shows for a reload, which leaves the history as it is and changes nothing on
-        a blank page)."""
-        if self._tab is not None and not self._tab.page.closed and self._tab.page.url != HOME_URL:
-            self._tab.page.goto(HOME_URL)
-
     def on_force_stop(self) -> None:
-        """The process dies: its page is reloaded blank when Chrome starts again."""
-        self.on_clear()
+        """The process dies, and Chrome's tab and profile with it (the phone's browser context: the tab's history, the
+        pages' timers, cookies, storage and cache, ``Chromium.clear``): it starts again as on a phone that never ran it,
+        its tab opened on the new-tab page when it next shows one. ``pm clear`` stops it first, which leaves it so.
 
+        Real Chrome keeps its profile in its data folder and, started after a kill, restores its tabs and their
+        history from the state it saved there. This one keeps them in Chromium's memory, never in the phone's files:
+        what it would find again is what a rewound phone (whose files, Chrome's data among them, are put back) or
+        ``pm clear`` leaves, nothing; so a reset's stopped Chrome is a fresh env's. AndroidWorld's Chrome tasks clear
+        Chrome before and after each episode, so none counts on what it keeps."""
+        self._tab = None
+        self.phone.chromium.clear()

@@ -26,6 +26,7 @@ removed, or written with the counter it had) closes the kept connection, and the
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sqlite3
@@ -71,6 +72,7 @@ class KeptDatabases:
     def __init__(self, files: _Files) -> None:
         self._files = files
         self._kept: OrderedDict[str, _Kept] = OrderedDict()
+        self._taken: dict[str, _Kept] = {}  # the connections handed out by ``take``, as they were then
         self._lock = threading.Lock()  # a served phone's shells run in threads of their own
         self._pid = os.getpid()  # a forked child does not use its parent's connections
 
@@ -79,23 +81,35 @@ class KeptDatabases:
         longer kept: hand it back with ``keep``); else ``None``, and a stale one is closed."""
         with self._lock:
             if self._pid != os.getpid():
-                self._kept, self._pid = OrderedDict(), os.getpid()
+                self._kept, self._taken, self._pid = OrderedDict(), {}, os.getpid()
             kept = self._kept.pop(path, None)
         if kept is None:
             return None
-        if self._versions(path) == kept.versions or self._changed_by_sqlite(path, kept):
-            return kept.connection
-        kept.connection.close()
-        return None
+        taken = kept if self._versions(path) == kept.versions else self._changed_by_sqlite(path, kept)
+        if taken is None:
+            kept.connection.close()
+            return None
+        with self._lock:
+            self._taken[path] = taken
+        return kept.connection
 
     def keep(self, path: str, connection: sqlite3.Connection) -> None:
         """Keep ``connection`` (whose last SQL had nothing of ``CONNECTION_STATE``) for the next run on ``path``
         when that changes nothing anyone can see; else close it. Called after the run's writes are all done."""
         header = _header(self._files.host_path(path))
-        if connection.in_transaction or _wal(connection) or header is None:
+        with self._lock:
+            taken = self._taken.pop(path, None)
+        if taken is not None and taken.connection is not connection:
+            taken = None  # (another thread's run on the same database took the kept one)
+        # A connection taken was kept outside WAL mode and ran no pragma since (``CONNECTION_STATE``).
+        if connection.in_transaction or header is None or (taken is None and _wal(connection)):
             connection.close()
             return
-        kept = _Kept(connection, self._versions(path), header[0], header[1], _schema(connection))
+        # Its schema is the one it was taken with while the schema cookie (header bytes 40-43) is, in the same file:
+        # only its own SQL ran since, and SQL that changes the schema moves the cookie.
+        same = taken is not None and taken.file == header[0] and taken.header[16:] == header[1][16:]
+        kept = _Kept(connection, self._versions(path), header[0], header[1],
+                     taken.schema if same else _schema(connection))
         with self._lock:
             self._kept[path] = kept
             evicted = self._kept.popitem(last=False)[1].connection if len(self._kept) > LIMIT else None
@@ -105,23 +119,25 @@ class KeptDatabases:
     def close(self) -> None:
         """Close every kept connection."""
         with self._lock:
-            kept, self._kept = self._kept, OrderedDict()
+            kept, self._kept, self._taken = self._kept, OrderedDict(), {}
         for each in kept.values():
             each.connection.close()
 
     def _versions(self, path: str) -> tuple[int, ...]:
         return self._files.versions(path, *(path + suffix for suffix in SQLITE_SIDE_FILES))
 
-    def _changed_by_sqlite(self, path: str, kept: _Kept) -> bool:
-        """Whether the database at ``path``, written since ``kept`` was kept, is the same file with a moved change
-        counter (which makes SQLite drop its page cache) and the same schema."""
+    def _changed_by_sqlite(self, path: str, kept: _Kept) -> _Kept | None:
+        """``kept`` with the header the database at ``path`` has now, when, written since ``kept`` was kept, it is the
+        same file with a moved change counter (which makes SQLite drop its page cache) and the same schema; else
+        ``None``."""
         header = _header(self._files.host_path(path))
         if header is None or header[0] != kept.file or header[1][:4] == kept.header[:4]:
-            return False
+            return None
         try:
-            return _schema(kept.connection) == kept.schema
+            same = _schema(kept.connection) == kept.schema
         except sqlite3.Error:  # not a database any more
-            return False
+            return None
+        return dataclasses.replace(kept, header=header[1]) if same else None
 
 
 def _header(host: Path) -> tuple[tuple[int, int], bytes] | None:

@@ -1,12 +1,14 @@
-"""A real headless Chromium behind the phone's browser: one browser process per Python process, one browser
-context per phone, driven over DevTools.
+"""A real headless Chromium behind the phone's browser: one browser process per Python process, at most one browser
+context per phone at a time, driven over DevTools.
 
 Web pages are the one thing the simulated phone does not re-implement. Debian's ``/usr/bin/chromium`` starts the
 first time a phone shows a page (``WebPage``) and serves every phone of the process, each in its own browser
 context (CDP's ``Target.createBrowserContext``: its own cookies, storage and cache, kept in memory, as separate
-as a browser of its own); a phone's context closes with the phone, and the browser with the last phone (or with
-the last ``keep_browser`` hold, for a process that makes phones one after another). A forked child starts its
-own browser; one that crashed is started again for the next page. It is driven by Playwright's synchronous API
+as a browser of its own). A phone's context is Chrome's profile: opened with its first page, closed (its pages, their
+timers and all it kept gone) when Chrome's process dies (``Chromium.clear``) and with the phone; the browser keeps
+running for the phone's next page, and stops with the last phone (or with the last ``keep_browser`` hold, for a
+process that makes phones one after another). A forked child starts its own browser; one that crashed is started
+again for the next page. It is driven by Playwright's synchronous API
 (``launch(executable_path=...)``; a well-kept client that owns the browser process, its pipes and its shutdown,
 and hands out raw CDP sessions), with raw CDP for what a phone needs: touch input (``Input.dispatchTouchEvent``),
 the accessibility tree (``Accessibility.getFullAXTree``) and layout bounds and click listeners
@@ -60,8 +62,10 @@ _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-backgro
          "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
          # Touch moves as they were sent, not resampled to the frame's time (which moment a frame began would
-         # change how far a drag scrolls).
-         "--disable-features=ResamplingScrollEvents,ResamplingInputEvents"]
+         # change how far a drag scrolls). No omnibox popup: headless Chromium's windows show none, yet each window
+         # (a context's first page opens one) loads its WebUI in a renderer process of its own, which cost more
+         # CPU than the page itself.
+         "--disable-features=ResamplingScrollEvents,ResamplingInputEvents,WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
 T = TypeVar("T")
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
 _LOCAL_SCHEMES = {"data", "about", "blob"}  # and file: inside the phone's storage
@@ -181,8 +185,8 @@ class _Browser:
 
     def new_context(self, scale: float, storage_root: Path):
         """A new browser context (a phone's) at device scale factor ``scale``, network blocked and files outside
-        ``storage_root`` too (``allowed_url``); starts the browser if needed. Its owner hands it back with
-        ``close_context``."""
+        ``storage_root`` too (``allowed_url``); starts the browser if needed. Its owner, who holds the browser
+        (``hold``) while it may want another, hands it back with ``close_context``."""
         if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
             raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
         if not self.running:
@@ -190,20 +194,16 @@ class _Browser:
         context = self._browser.new_context(device_scale_factor=scale, has_touch=True, is_mobile=True,
                                             viewport={"width": 412, "height": 800}, service_workers="block")
         context.add_init_script(_STEADY_CARET)
-        self._users += 1
         root_url = storage_url(storage_root)
         context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url, root_url)
                       else route.abort("blockedbyclient"))
         return context
 
-    def close_context(self, context) -> None:
-        """Close a context ``new_context`` gave (one of a crashed browser closes quietly); the last user stops
-        the browser."""
-        try:
-            if context.browser.is_connected():
-                context.close()
-        finally:
-            self.release()
+    @staticmethod
+    def close_context(context) -> None:
+        """Close a context ``new_context`` gave (one of a crashed browser is gone already)."""
+        if context.browser.is_connected():
+            context.close()
 
     def hold(self) -> None:
         """One more user that keeps the browser, once started, running (it starts nothing)."""
@@ -315,14 +315,15 @@ def keep_browser() -> Iterator[None]:
 
 
 class Chromium:
-    """The phone's browser: its context in the process's Chromium, opened on first use; pages' console messages go
-    to ``logs`` as Chrome on Android logs them (tag ``chromium``: ``[INFO:CONSOLE(line)] "message", source: url
-    (line)``)."""
+    """The phone's browser: its context in the process's Chromium (Chrome's profile), opened with the first page
+    after the phone's start or Chrome's death (``clear``); pages' console messages go to ``logs`` as Chrome on
+    Android logs them (tag ``chromium``: ``[INFO:CONSOLE(line)] "message", source: url (line)``)."""
 
     def __init__(self, logs: LogBuffer, storage_root: Path) -> None:
         self._logs = logs
         self._storage_root = storage_root
         self._context = None
+        self._holding = False  # whether the phone holds the process's browser: from its first context to ``close``
         self._pid = os.getpid()  # the process whose browser holds the context
 
     @property
@@ -336,10 +337,12 @@ class Chromium:
         context (and starts the browser) if needed, again after the browser crashed."""
         self._forget_the_parents()
         if self._context is not None and not self._context.browser.is_connected():
-            context, self._context = self._context, None
-            _BROWSER_THREAD.browser.close_context(context)
+            self._clear()
         if self._context is None:
             self._context = _BROWSER_THREAD.browser.new_context(scale, self._storage_root)
+            if not self._holding:  # the browser keeps running for the phone's next context
+                _BROWSER_THREAD.browser.hold()
+                self._holding = True
         page = self._context.new_page()
         page.on("console", self._log_console)
         return WebPage(page, self._context.new_cdp_session(page), self._storage_root)
@@ -352,23 +355,39 @@ class Chromium:
                          f'[{level}:CONSOLE({line})] "{message.text}", source: {location.get("url", "")} ({line})',
                          pid=_CHROME_PID, uid=_CHROME_UID)
 
-    def close(self) -> None:
-        """Close the phone's browser context; the last phone's stops the browser (idempotent; a phone that showed
-        no page has nothing to close and never waits for the browser thread)."""
+    def clear(self) -> None:
+        """Close the phone's browser context: its pages (their timers stop, their history goes) and what it kept
+        (cookies, storage, cache). The next page opens in a new one, as the phone's first did; the browser keeps
+        running for it. Nothing to close (and no wait for the browser thread) when none is open."""
         self._forget_the_parents()
         if self._context is not None:
+            _BROWSER_THREAD.call(self._clear)
+
+    def close(self) -> None:
+        """Close the phone's browser context and let go of the browser; the last phone's stops it (idempotent; a
+        phone that showed no page has nothing to close and never waits for the browser thread)."""
+        self._forget_the_parents()
+        if self._holding:
             _BROWSER_THREAD.call(self._close)
 
     def _forget_the_parents(self) -> None:
-        """In a forked child, a context opened before the fork is the parent's (in its browser, over its pipe):
-        the child leaves it alone and opens its own when it shows a page."""
+        """In a forked child, a context opened before the fork is the parent's (in its browser, over its pipe), and
+        so is the hold: the child leaves them alone and opens its own when it shows a page."""
         if self._pid != os.getpid():
-            self._context, self._pid = None, os.getpid()
+            self._context, self._holding, self._pid = None, False, os.getpid()
 
-    def _close(self) -> None:
+    def _clear(self) -> None:
         context, self._context = self._context, None
         if context is not None:
-            _BROWSER_THREAD.browser.close_context(context)
+            _Browser.close_context(context)
+
+    def _close(self) -> None:
+        try:
+            self._clear()
+        finally:
+            if self._holding:
+                self._holding = False
+                _BROWSER_THREAD.browser.release()
 
 
 def _navigate(go: Callable[[], object]) -> None:

@@ -22,11 +22,13 @@ from __future__ import annotations
 import itertools
 import os
 import select
+import struct
+import sys
 import threading
 import weakref
 from pathlib import Path
 
-from inotify_simple import Event, INotify, flags, parse_events
+from inotify_simple import INotify, flags
 
 #: What changes a file's bytes or which file a path names (not ``ATTRIB``: times and modes are not bytes).
 _BYTES = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_FROM | flags.MOVED_TO | flags.DELETE_SELF
@@ -34,12 +36,17 @@ _BYTES = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_FROM | flags.
 #: What is watched: the above, and times and modes for the tree versions.
 _MASK = _BYTES | flags.ATTRIB | flags.ONLYDIR | flags.DONT_FOLLOW
 _NEW_DIRECTORY = flags.CREATE | flags.MOVED_TO
+# The flags each event is tested for, as plain numbers (a member of the ``IntEnum`` costs a look-up each time).
+_OVERFLOW, _IGNORED, _DIRECTORY = int(flags.Q_OVERFLOW), int(flags.IGNORED), int(flags.ISDIR)
 #: How many paths' chains of directories a tree keeps.
 _CHAINS_KEPT = 1024
 #: How many directories' tree versions are kept (each event is matched against every one).
 _TREES_KEPT = 32
 _ZEROS = itertools.repeat(0)  # the version of a path no event was seen on
 _READ_SIZE = 1 << 16
+#: ``struct inotify_event`` (inotify(7)): watch descriptor, mask, cookie and the length of the name that follows.
+_EVENT = struct.Struct("iIII")
+_NAMES = sys.getfilesystemencoding()  # how the kernel's names are decoded (``os.fsdecode``)
 _TREES: weakref.WeakSet[FileVersions] = weakref.WeakSet()  # every tree watched in this process
 
 
@@ -148,25 +155,32 @@ class FileVersions:
             self._changed(self._top, tree=True)
             return
         while self._ready.poll(0):  # until the queue is empty: a read takes at most _READ_SIZE bytes of it
-            self._count(parse_events(os.read(self._inotify.fileno(), _READ_SIZE)))
+            self._count(os.read(self._inotify.fileno(), _READ_SIZE))
 
-    def _count(self, events: list[Event]) -> None:
-        for event in events:
-            if event.mask & flags.Q_OVERFLOW:
+    def _count(self, data: bytes) -> None:
+        """Count the events in ``data`` (what a read of the inotify instance gave: whole events), read straight from
+        the bytes (inotify_simple's ``parse_events`` makes an object of each, which costs more than the counting)."""
+        position, end = 0, len(data)
+        while position < end:
+            wd, mask, _, size = _EVENT.unpack_from(data, position)
+            position += _EVENT.size + size
+            if mask & _OVERFLOW:
                 self._watch_tree(self._top)
                 self._changed(self._top, tree=True)
                 continue
-            directory = self._directories.get(event.wd)
+            directory = self._directories.get(wd)
             if directory is None:
                 continue
-            if event.mask & flags.IGNORED:  # the directory went: so did its watch
-                del self._directories[event.wd]
+            if mask & _IGNORED:  # the directory went: so did its watch
+                del self._directories[wd]
                 continue
-            path = os.path.join(directory, event.name) if event.name else directory
-            made = bool(event.mask & flags.ISDIR and event.mask & _NEW_DIRECTORY)
+            name = data[position - size:position].split(b"\0", 1)[0]  # padded with NULs
+            # (a watched directory never ends in /; the name as ``os.fsdecode`` makes it)
+            path = f"{directory}/{name.decode(_NAMES, 'surrogateescape')}" if name else directory
+            made = bool(mask & _DIRECTORY and mask & _NEW_DIRECTORY)
             if made:
                 self._watch_tree(path)  # first the watches, then the count: nothing written in it goes unseen
-            self._changed(path, not event.mask & _BYTES, made)
+            self._changed(path, not mask & _BYTES, made)
 
     def _watch_tree(self, top: str) -> None:
         """Watch ``top`` and every directory beneath it (a directory watched already keeps its watch, now under

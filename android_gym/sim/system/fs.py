@@ -90,7 +90,7 @@ def inode_of(path: str) -> int:
     return 2 if path == "/" else 11 + zlib.crc32(path.encode()) % 10_000_000
 
 
-def _mtime_ns(host: Path) -> int | None:
+def _mtime_ns(host: str | Path) -> int | None:
     try:
         return os.stat(host, follow_symlinks=False).st_mtime_ns
     except OSError:
@@ -116,7 +116,7 @@ def _is_database(host: str) -> bool:
         return True
 
 
-def host_times(hosts: Sequence[Path]) -> list[int | None]:
+def host_times(hosts: Sequence[str | Path]) -> list[int | None]:
     """The host modification times of ``hosts`` (``None``: no such file), to hand to ``FileSystem.stamp_changed``."""
     return [_mtime_ns(host) for host in hosts]
 
@@ -269,7 +269,7 @@ class FileSystem:
         return self.host_path(path).read_bytes()
 
     @contextmanager
-    def device_writes(self, *hosts: Path) -> Iterator[None]:
+    def device_writes(self, *hosts: str | Path) -> Iterator[None]:
         """Around a write done with host file APIs (``sqlite3``): afterwards each of ``hosts`` the write
         created or modified carries device time; the ones it left alone keep their times."""
         before = host_times(hosts)
@@ -278,7 +278,7 @@ class FileSystem:
         finally:
             self.stamp_changed(hosts, before)
 
-    def stamp_changed(self, hosts: Sequence[Path], before: Sequence[int | None]) -> None:
+    def stamp_changed(self, hosts: Sequence[str | Path], before: Sequence[int | None]) -> None:
         """Give device time to each of ``hosts`` whose modification time is no longer the one in ``before``
         (``host_times`` taken before a write: the second half of ``device_writes``)."""
         for host, mtime in zip(hosts, before):
@@ -286,11 +286,12 @@ class FileSystem:
             if after is not None and after != mtime:
                 self._set_device_time(host)
 
-    def sqlite_files(self, path: str) -> tuple[Path, ...]:
+    def sqlite_files(self, path: str) -> tuple[str, ...]:
         """What a write to the SQLite database at ``path`` can change on the host (for ``device_writes``): the
-        database, its ``-journal``/``-wal``/``-shm`` side files and its directory, which gains and loses them."""
-        host = self.host_path(path)
-        return (host, *(host.with_name(host.name + suffix) for suffix in SQLITE_SIDE_FILES), host.parent)
+        database, its ``-journal``/``-wal``/``-shm`` side files and its directory, which gains and loses them (host
+        paths as strings, which the system calls take as they are)."""
+        host = os.fspath(self.host_path(path))
+        return (host, *(host + suffix for suffix in SQLITE_SIDE_FILES), os.path.dirname(host))
 
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         """Write (or append to) a file; the parent directory must exist, as on Android. A new file changes

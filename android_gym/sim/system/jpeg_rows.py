@@ -12,6 +12,7 @@ standard Huffman tables (no ``optimize``), so every encoding of the same width s
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Sequence
@@ -52,7 +53,7 @@ class JpegRows:
             raise ValueError("the scan does not hold one restart interval per MCU row")
         return cls(data[:start], rows)
 
-    @property
+    @functools.cached_property
     def height_rows(self) -> int:
         """How many MCU rows the picture the headers describe has (its height in the ``SOF0`` segment)."""
         start = self.header.index(_SOF0)
@@ -61,12 +62,16 @@ class JpegRows:
     def assemble(self, rows: Sequence[bytes]) -> bytes:
         """A JPEG file with these headers and ``rows`` (coded rows of any encoding of the same width and
         settings, as many as the headers' picture has)."""
-        if len(rows) != self.height_rows:
-            raise ValueError(f"{len(rows)} rows for a picture of {self.height_rows}")
-        parts = [self.header]
-        for index, row in enumerate(rows):
-            if index:
-                parts.append(bytes((0xFF, 0xD0 + (index - 1) % 8)))
-            parts.append(row)
-        parts.append(_EOI)
+        count = len(rows)
+        if count != self.height_rows:
+            raise ValueError(f"{count} rows for a picture of {self.height_rows}")
+        parts = [self.header, *_between_rows(count), _EOI]
+        parts[1:2 * count:2] = rows
         return b"".join(parts)
+
+
+@functools.lru_cache(maxsize=8)
+def _between_rows(count: int) -> tuple[bytes, ...]:
+    """The restart markers between ``count`` rows (``RSTm``, ``m`` counting 0 to 7 and wrapping), each after an empty
+    place for its row, and the last row's place."""
+    return (*(part for m in range(count - 1) for part in (b"", bytes((0xFF, 0xD0 + m % 8)))), b"")

@@ -76,7 +76,7 @@ class SqliteProvider:
         image = self._new_image()
         with self._phone.fs.device_writes(*self._files):
             for file in self._files[:-1]:  # the database and its side files, not their directory
-                file.unlink(missing_ok=True)
+                _unlink(file)
             host.write_bytes(image)
             if not self.created_alike:
                 self._create(host)
@@ -158,12 +158,12 @@ class SqliteProvider:
         """Register the SQL functions the provider's queries use (default: none)."""
 
     @functools.cached_property
-    def _files(self) -> tuple[Path, ...]:
+    def _files(self) -> tuple[str, ...]:
         """The database, every side file it may have and their directory."""
         return self._phone.fs.sqlite_files(self.db_path)
 
     @functools.cached_property
-    def _written(self) -> tuple[Path, ...]:
+    def _written(self) -> tuple[str, ...]:
         """What the provider's connections can change on the host: the database, the side files of its journal mode
         (``-wal`` and ``-shm`` in WAL mode, which never makes a ``-journal``; else the ``-journal``) and their
         directory."""
@@ -231,13 +231,21 @@ class SqliteProvider:
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
+        """``_connected``'s connection, closed afterwards when it is a new one."""
+        db, new = self._connected()
+        try:
+            yield db
+        finally:
+            if new:
+                db.close()
+
+    def _connected(self) -> tuple[sqlite3.Connection, bool]:
         """The held connection while ``holding`` (opened on first use, or kept from an earlier line while the
-        database is the same file: same device and inode), else a new one closed afterwards. SQLite notices what
-        other connections wrote meanwhile by the file's change counter, as it does for another process's writes."""
+        database is the same file: same device and inode), else a new one, which the caller closes (the second
+        value says which). SQLite notices what other connections wrote meanwhile by the file's change counter, as
+        it does for another process's writes."""
         if not getattr(self._thread, "holding", False):
-            with closing(self.connect()) as db:
-                yield db
-            return
+            return self.connect(), True
         file = _file_id(self._phone.fs.host_path(self.db_path))
         held = getattr(self._thread, "held", None)
         if held is not None and held[0] != file:
@@ -245,7 +253,7 @@ class SqliteProvider:
             held = None
         if held is None:
             held = self._thread.held = file, self.connect()
-        yield held[1]
+        return held[1], False
 
     @contextmanager
     def reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
@@ -290,9 +298,16 @@ class SqliteProvider:
         """A connection in a transaction committed on exit (while ``holding`` in WAL mode: a savepoint in the held
         transaction, committed by ``settle``); the files the write changed then carry device time, as the
         provider's writes do on the phone (sqlite3 on the host stamps them with the wall clock)."""
-        if not self._batching():
-            with self._phone.fs.device_writes(*self._written), self._connection() as db, db:
-                yield db
+        if not self._batching():  # (``device_writes`` around ``_connection``, spelt out: a write costs less)
+            before = host_times(self._written)
+            db, new = self._connected()
+            try:
+                with db:
+                    yield db
+            finally:
+                if new:
+                    db.close()
+                self._phone.fs.stamp_changed(self._written, before)
             return
         if not self._in_held_transaction():  # the line's first write: the files' times before it, for ``settle``
             times = host_times(self._written)
@@ -416,7 +431,15 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def _size(path: Path) -> int:
+def _unlink(path: str) -> None:
+    """Remove a file if there is one."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _size(path: str) -> int:
     """A file's size, 0 when there is no such file."""
     try:
         return os.stat(path).st_size

@@ -36,6 +36,12 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
     """The coverage mask (``L``) of ``text`` on one line in Roboto at ``size`` px, outlined ``stroke`` px, and the
     offset of its top left from the start of the pen on the baseline (Pillow's anchor ``ls``). Kept for the lines
     drawn again (a picture's row labels, ``category_name: Food``): the mask is shared, to read, not to change."""
+    coverage, offset = line_coverage(text, size, stroke)
+    return Image.fromarray(coverage, "L"), offset
+
+
+def line_coverage(text: str, size: int, stroke: int = 0) -> tuple[np.ndarray, tuple[int, int]]:
+    """``line_mask``'s coverage as an array (rows, columns), made anew: for a caller that reads it in NumPy."""
     placed, pen = [], 0.0
     for char in text:
         mask, left, top, advance = _glyph(char, size, stroke)
@@ -43,7 +49,7 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
             placed.append((mask, round(pen) + left, top))
         pen += advance
     if not placed:
-        return Image.new("L", (0, 0)), (0, 0)
+        return np.zeros((0, 0), dtype=np.uint8), (0, 0)
     x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
     x1 = max(x + mask.shape[1] for mask, x, _ in placed)
     y1 = max(y + mask.shape[0] for mask, _, y in placed)
@@ -52,7 +58,7 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
     canvas = _in_two_layers(placed, (x0, y0), (y1 - y0, x1 - x0)) if stroke else None
     if canvas is None:
         canvas = _in_turn(placed, (x0, y0), (y1 - y0, x1 - x0))
-    return Image.fromarray(canvas, "L"), (x0, y0)
+    return canvas, (x0, y0)
 
 
 def _screen(under: np.ndarray, over: np.ndarray) -> np.ndarray:
