@@ -146,16 +146,17 @@ class AndroidEnv(gym.Env):
     On a device provisioned by ``android-gym setup-device``, the task's apps first get their data back from the
     snapshots taken then (AndroidWorld's reset, in the same shell round trip as the task fixes the clock), then the
     task writes its own state.
-    Whatever earlier episodes did, a reset gives the same phone: after the previous task's ``hand_over`` the device
-    rewinds what changed since the last set-up (and the databases the set-up wrote) to the baseline it kept in the
-    env's first reset (the phone as the env was made, once the task's ``prepare`` stopped its apps and fixed the
-    clock), then the task is set up. The simulated phone gets all of it back: every app process the episode started
-    is stopped (with the screens it held), every file written (app data, databases, shared storage), the settings
-    and the clip (``Phone.rewind``); so the same seed gives the same observations, rewards and infos step after
-    step. An adb device gets back what adb reaches (``AdbDevice.rewind``): the apps the episode showed are stopped
-    and their data restored from their snapshots where the device was provisioned, and the settings that changed
-    are put back; shared storage, the clip and apps without snapshots are not. Neither undoes the device
-    configuration (``device_config``), which the env applies itself.
+    Whatever earlier episodes did, a reset gives the same phone: after the previous task's ``hand_over`` (on the
+    simulated phone, whose rewind stops every app and goes home, only a teardown's own clearing) the device rewinds
+    what changed since the last set-up (and the databases the set-up wrote) to the baseline it kept in the env's
+    first reset (the phone as the env was made, once the task's ``prepare`` stopped its apps and fixed the clock),
+    then the task is set up. The simulated phone gets all of it back: every app process the episode started is
+    stopped (with the screens it held), every file written (app data, databases, shared storage), the settings and
+    the clip (``Phone.rewind``); so the same seed gives the same observations, rewards and infos step after step. An
+    adb device gets back what adb reaches (``AdbDevice.rewind``): the apps the episode showed are stopped and their
+    data restored from their snapshots where the device was provisioned, and the settings that changed are put back;
+    shared storage, the clip and apps without snapshots are not. Neither undoes the device configuration
+    (``device_config``), which the env applies itself.
 
     ## Episode End
     Terminated when the score reaches 1 or the agent ends the episode (``status`` / ``answer``); truncated by
@@ -257,10 +258,10 @@ class AndroidEnv(gym.Env):
         config = self._draw_config(options)
         if not self._healthy or self._device is None:
             self._reconnect()
+        stopped = False  # whether the device's rewind stopped every app and went home
         if self.task is not None:
             try:
-                self.task.hand_over(self.device)  # the next episode's task is set up below
-                self._rewind()
+                stopped = self._rewind()
             except DeviceError:
                 self._reconnect()  # a broken device is replaced; the new one has nothing to tear down
         if config is not None:
@@ -270,7 +271,7 @@ class AndroidEnv(gym.Env):
             self._applied_config = config
         self._episode_config = config
         self.task = self.task_class(params)
-        self.task.prepare(self.device)  # ``initialize``'s phases, with the device's baseline kept between them
+        self.task.prepare(self.device, stopped)  # ``initialize``'s phases, with the device's baseline kept between
         keep_baseline = getattr(self.device, "keep_baseline", None)
         if keep_baseline is not None:
             keep_baseline()  # the first: the phone as it was made, the task's apps stopped, the clock fixed
@@ -462,14 +463,19 @@ class AndroidEnv(gym.Env):
     def _screen_size(self) -> tuple[int, int] | None:
         return self._device.screen_size if self._device is not None and self._healthy else None
 
-    def _rewind(self) -> None:
-        """Undo what the last episode did to the phone, on a device that can (``rewind``: the simulated phone all of
-        it, an adb device what adb reaches), telling it the packages the episode showed but the task's own, which
-        its ``prepare`` stops and restores anyway."""
+    def _rewind(self) -> bool:
+        """The last task's ``hand_over`` (the next episode's is set up after), then undo what its episode did to the
+        phone, on a device that can (``rewind``: the simulated phone all of it, an adb device what adb reaches),
+        telling it the packages the episode showed but the task's own, which its ``prepare`` stops and restores
+        anyway. Whether the rewind was full (``full_rewind``: it left every app stopped, home in front, so neither
+        the hand-over nor ``prepare`` need stop them)."""
+        full = getattr(self.device, "full_rewind", False)
+        self.task.hand_over(self.device, full)
         rewind = getattr(self.device, "rewind", None)
         if rewind is not None:
             rewind(self._shown.difference(self.task_class.app_packages))
         self._shown = set()
+        return full
 
     def _reconnect(self) -> None:
         if self._device is not None and self._device is not self._device_spec:

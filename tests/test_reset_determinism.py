@@ -22,6 +22,7 @@ import pytest
 import android_gym  # noqa: F401  (registers the ids)
 from android_gym.agents import load_agent
 from android_gym.sim.apps import chrome
+from android_gym.sim.framework.activities import ActivityManager
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.settings import NAMESPACES
 
@@ -137,7 +138,9 @@ def test_a_reset_after_random_episodes_gives_a_fresh_envs_phone(task):
     played.close()
 
 
-@pytest.mark.parametrize("task", ("SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn", "BrowserMaze"))
+#: RetroPlaylistDuration: a teardown that clears what the next set-up keeps (the songs in storage).
+@pytest.mark.parametrize("task", ("SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn", "BrowserMaze",
+                                  "RetroPlaylistDuration"))
 @pytest.mark.parametrize("agent", ("oracle", "nothing"))
 def test_a_reset_after_an_oracle_or_an_idle_episode_gives_a_fresh_envs_phone(task, agent):
     fresh, played = _make(task), _make(task)
@@ -150,3 +153,19 @@ def test_a_reset_after_an_oracle_or_an_idle_episode_gives_a_fresh_envs_phone(tas
     assert differences(played, fresh) == []
     fresh.close()
     played.close()
+
+
+def test_a_reset_on_the_simulated_phone_stops_each_app_once(monkeypatch):
+    """The rewind stops every app and goes home (``SimDevice.full_rewind``): the SMS task's ``hand_over``, its base
+    teardown, leaves the stop to it, and ``prepare``'s line does not stop the app again after it."""
+    env = _make("SimpleSmsSend")
+    _play(env, "oracle", 3, 100)
+    package = env.unwrapped.task_class.app_packages[0]
+    assert package in _phone(env).activities.running()
+    stopped = []
+    force_stop = ActivityManager.force_stop
+    monkeypatch.setattr(ActivityManager, "force_stop",
+                        lambda self, name: (stopped.append(name), force_stop(self, name))[1])
+    env.reset(seed=SEED)
+    assert stopped.count(package) == 1
+    env.close()

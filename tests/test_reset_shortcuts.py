@@ -13,7 +13,8 @@ and seed in one push (``SqliteRowsTask``, ``LocalDatabase.execute_transactions``
 empties left by ``hand_over`` for its next ``clear_state`` (``Task.setup_clears_teardown``, a composite's parts'
 too), a long-horizon task's tables emptied and seeded in one write each (``TablesTask``), and a
 provider's reader of the committed bytes kept, with its parsed schema, while the schema stays the same
-(``provider._Snapshot``).
+(``provider._Snapshot``), and the base teardown's stop and HOME left by ``hand_over`` to a rewind that stops every
+app and goes home, and no second stop in ``prepare`` after it (``SimDevice.full_rewind``).
 Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
 screen are the same."""
 
@@ -31,6 +32,7 @@ import gymnasium as gym
 import pytest
 
 from android_gym.device import local_db
+from android_gym.device.sim import SimDevice
 from android_gym.envs import calendar
 from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.phone import Phone
@@ -78,7 +80,8 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     ``sqlite3`` run opens its database, every
     file counts as written at every look (so every read reads it), calendar events go through datetimes and a word
     with any bracket is globbed; a table task's reset tears down in full and its set-up runs the phases, as a
-    long-horizon task's does, and a provider reads new bytes through a new connection."""
+    long-horizon task's does, a provider reads new bytes through a new connection, and a reset hands over before the
+    rewind and stops the task's apps again after it."""
     numbers = itertools.count()
     monkeypatch.setattr(FileSystem, "versions", lambda self, *paths: tuple(next(numbers) for _ in paths))
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
@@ -112,6 +115,7 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
         if "setup_clears_teardown" in vars(task):
             monkeypatch.setattr(task, "setup_clears_teardown", False)
     monkeypatch.setattr(TablesTask, "reset_state", Task.reset_state)
+    monkeypatch.setattr(SimDevice, "full_rewind", False)
     copy = provider._Snapshot._copy
 
     def copy_anew(self: provider._Snapshot, data: bytes) -> sqlite3.Connection:

@@ -13,8 +13,8 @@ import shlex
 from collections.abc import Collection, Mapping
 
 from .app_snapshots import restore_command
+from .base import SETTINGS_NAMESPACES
 
-NAMESPACES = ("global", "system", "secure")
 #: What the baseline's and the rewind's lines print before each part of their output.
 _PART = "android-gym-part: "
 #: The packages never stopped: the system UI and the framework (the home app is asked of the device).
@@ -39,7 +39,7 @@ def rewind_line(shown: Collection[str], home: str | None) -> str:
 
 
 def _settings_list() -> str:
-    return "; ".join(f"echo {_PART}{namespace}; settings list {namespace}" for namespace in NAMESPACES)
+    return "; ".join(f"echo {_PART}{namespace}; settings list {namespace}" for namespace in SETTINGS_NAMESPACES)
 
 
 def _parts(output: str) -> dict[str, list[str]]:
@@ -57,7 +57,7 @@ def _parts(output: str) -> dict[str, list[str]]:
 def read_settings(output: str) -> Settings:
     """The settings ``settings list`` printed in a line of ``baseline_line`` or ``rewind_line``: ``key=value`` lines."""
     parts = _parts(output)
-    return {(namespace, key): value for namespace in NAMESPACES for key, equals, value in
+    return {(namespace, key): value for namespace in SETTINGS_NAMESPACES for key, equals, value in
             (line.partition("=") for line in parts.get(namespace, ())) if equals}
 
 

@@ -13,6 +13,9 @@ import numpy as np
 
 from android_gym.errors import UnencodableTextError, short_repr
 
+#: The settings provider's namespaces, its tables (``settings list NAMESPACE``; AOSP ``SettingsProvider``).
+SETTINGS_NAMESPACES = ("global", "system", "secure")
+
 
 @dataclass(frozen=True)
 class ShellResult:

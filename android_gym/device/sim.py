@@ -15,11 +15,10 @@ from android_gym.errors import DeviceError, RemoteFileNotFoundError
 from android_gym.sim.phone import Phone
 from android_gym.sim.shell.commands.dumpsys import focused_window
 from android_gym.sim.shell.interpreter import ShellOutput
-from android_gym.sim.system.settings import NAMESPACES
 from android_gym.sim.ui.hierarchy import Node, parsed_value
 from android_gym.ui import BoundingBox, UIElement, frozen
 
-from .base import ShellResult, encode_utf8
+from .base import SETTINGS_NAMESPACES, ShellResult, encode_utf8
 from .config import CONFIGURED_SETTINGS
 from .malloc import keep_frames_in_the_heap
 
@@ -185,7 +184,7 @@ class SimDevice:
         self._check_open()
         encode_utf8(namespace, "settings namespace")
         encode_utf8(key, "settings key")
-        if namespace.lower() not in NAMESPACES or key == "--user":
+        if namespace.lower() not in SETTINGS_NAMESPACES or key == "--user":
             return None
         value = self.phone.settings.get(namespace.lower(), key)
         printed = "null" if value is None else value
@@ -246,6 +245,13 @@ class SimDevice:
         is set up."""
         self._check_open()
         self.phone.checkpoint()
+
+    @property
+    def full_rewind(self) -> bool:
+        """Whether ``rewind`` brings back what the episode changed and leaves every app stopped with home in front
+        (``Phone.can_rewind``): the env's reset then hands over without the base teardown's stop before it
+        (``Task.hand_over``) and the task's ``prepare`` stops nothing after it."""
+        return self.phone.can_rewind
 
     def rewind(self, shown: Collection[str] = ()) -> None:
         """Bring back the baseline of what changed since the last ``checkpoint`` (``Phone.rewind``: processes, files,

@@ -161,6 +161,11 @@ class Phone:
         self._checkpoint = self.settings.saved(), self.clipboard.primary
         self.fs.checkpoint()
 
+    @property
+    def can_rewind(self) -> bool:
+        """Whether ``rewind`` has a baseline and a checkpoint to work from."""
+        return self._baseline is not None and self._checkpoint is not None
+
     def rewind(self, keep_settings: Collection[tuple[str, str]] = ()) -> bool:
         """Bring back the baseline (``keep_baseline``) of what changed since the last ``checkpoint``: stop every
         process the baseline did not run (their screens and what they held in memory go) and go home, bring back
@@ -170,7 +175,7 @@ class Phone:
         overrides, notifications, the log buffers and the clock (a task's set-up sets it). Whether anything
         changed; nothing does without a baseline and a checkpoint."""
         baseline, checkpoint = self._baseline, self._checkpoint
-        if baseline is None or checkpoint is None:
+        if baseline is None or checkpoint is None:  # not ``can_rewind``
             return False
         changed = self.activities.stop_others(baseline.running)
         if self.fs.rewind():  # files written back in place, or new (WAL databases): readers check their versions

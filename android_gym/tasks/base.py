@@ -36,12 +36,13 @@ def _stop_commands(packages: Sequence[str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1024)
-def _prepare_line(packages: tuple[str, ...], when: dt.datetime) -> str:
+def _prepare_line(packages: tuple[str, ...], when: dt.datetime, stopped: bool) -> str:
     """``prepare``'s shell line for ``packages``, made once per task class and kept (every reset sends the same line):
-    the base teardown (stop them, go home) while the clock still runs on from the last episode, their snapshots
-    restored, the clock fixed at ``when``, then home again (at home already: the key's time passes, as before)."""
+    the base teardown (stop them, go home; not when ``stopped``) while the clock still runs on from the last episode,
+    their snapshots restored, the clock fixed at ``when``, then home again (at home already: the key's time passes,
+    as before)."""
     home = f"input keyevent {keycodes.HOME}"
-    commands = [*_stop_commands(packages), home]
+    commands = [] if stopped else [*_stop_commands(packages), home]
     if packages:
         commands.append(restore_command(packages, missing_ok=True))
     return " && ".join([*commands, *fixed_time_commands(when), home])
@@ -81,6 +82,14 @@ class Task:
         self.params = dict(params)
         self.answer: str | None = None
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A subclass's own ``initialize`` would be skipped by the env's reset, which runs ``prepare`` and
+        ``reset_state`` itself (keeping the device's baseline between them), and by a composite: refused."""
+        super().__init_subclass__(**kwargs)
+        if "initialize" in vars(cls):
+            raise TypeError(f"{cls.__name__} overrides initialize: a reset runs prepare and reset_state itself, not "
+                            "it; put the set-up in clear_state and seed_state (or reset_state)")
+
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """Draw the task's parameters from ``rng`` (the env's ``np_random``)."""
@@ -97,16 +106,19 @@ class Task:
         return self.template.format(**self.params)
 
     def initialize(self, device: Device) -> None:
-        """Set the task up: ``prepare``, then ``reset_state``. Override the phases, not this."""
+        """Set the task up outside an env (tests, tools): ``prepare``, then ``reset_state``, as the env's reset runs
+        them. Override the phases, not this (refused)."""
         self.prepare(device)
         self.reset_state(device)
 
-    def prepare(self, device: Device) -> None:
+    def prepare(self, device: Device, stopped: bool = False) -> None:
         """Bring the task's apps' data back to their snapshots on a device ``android-gym setup-device`` provisioned
         (AndroidWorld's ``restore_snapshot``; nothing where there are none), fix the device clock at
         ``device_time``, with the task's apps stopped and the home screen in front: one shell round trip, which
-        begins with the base ``teardown``, so a reset's ``hand_over`` need not stop and go home first."""
-        self.run(device, _prepare_line(self.app_packages, self.device_time))
+        begins with the base ``teardown``, so a reset's ``hand_over`` need not stop and go home first; ``stopped``:
+        the apps are stopped and home is in front already (a device's full rewind did it), the line begins with the
+        snapshots."""
+        self.run(device, _prepare_line(self.app_packages, self.device_time, stopped))
 
     def clear_state(self, device: Device) -> None:
         """Wipe the state of the task's apps that the task depends on (default: nothing)."""
@@ -130,12 +142,14 @@ class Task:
             self.run(device, " && ".join(_stop_commands(self.app_packages)))
         device.key(keycodes.HOME)
 
-    def hand_over(self, device: Device) -> None:
+    def hand_over(self, device: Device, rewound: bool = False) -> None:
         """``teardown`` when the next thing done to ``device`` is ``initialize`` of another episode of this task
         (the env's reset): what that ``initialize`` does first anyway, a task may leave to it. Default: ``teardown``,
         or with ``setup_clears_teardown`` nothing (``prepare`` stops the apps and goes home before it changes the
-        clock, as the base teardown would, and ``clear_state`` empties the rest)."""
-        if not self.setup_clears_teardown:
+        clock, as the base teardown would, and ``clear_state`` empties the rest); ``rewound``: a full rewind of the
+        device follows (``full_rewind``), which stops every app and goes home, so the base teardown, which does only
+        that, is left to it."""
+        if not (self.setup_clears_teardown or (rewound and type(self).teardown is Task.teardown)):
             self.teardown(device)
 
     def oracle(self) -> Sequence[OracleStep]:

@@ -108,11 +108,11 @@ class CompositeTask(Task):
         for task in reversed(self.tasks):
             task.teardown(device)
 
-    def hand_over(self, device: Device) -> None:
+    def hand_over(self, device: Device, rewound: bool = False) -> None:
         """Every part's ``hand_over``, last part first: the next episode's ``initialize`` runs every part's
         ``clear_state`` before any seeding, as each part's own set-up would."""
         for task in reversed(self.tasks):
-            task.hand_over(device)
+            task.hand_over(device, rewound)
 
     def oracle(self) -> Sequence[OracleStep]:
         """The parts' oracles in order, completion declared once at the end."""
@@ -135,10 +135,6 @@ def compose(*parts: str, name: str, links: Mapping[str, str] | None = None, temp
     if not parts:
         raise CompositionError("compose() needs at least one task name")
     classes = [get_task(part) for part in parts]
-    for part in classes:
-        if part.initialize is not Task.initialize:
-            raise CompositionError(f"{part.name} overrides initialize(), so its setup cannot be interleaved with "
-                                   "other parts'; move it into clear_state() and seed_state()")
     keys = _part_keys(parts)
     sample = {key: part.generate_params(np.random.default_rng(0)) for key, part in zip(keys, classes)}
     parsed_links = tuple((_param_ref(to, sample), _param_ref(source, sample))

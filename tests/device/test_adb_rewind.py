@@ -4,6 +4,7 @@ settings they list are read back, the changed ones put back, the apps shown (but
 from __future__ import annotations
 
 from android_gym.device import adb_rewind
+from android_gym.device.base import SETTINGS_NAMESPACES
 from android_gym.sim.phone import Phone
 
 
@@ -12,7 +13,7 @@ def test_the_baseline_line_reads_the_settings_and_the_home_app(phone: Phone):
     settings = adb_rewind.read_settings(output)
     assert settings[("global", "wifi_on")] == phone.settings.get("global", "wifi_on")
     assert settings[("system", "font_scale")] == "1.0"
-    assert len(settings) == sum(len(phone.settings.items(namespace)) for namespace in adb_rewind.NAMESPACES)
+    assert len(settings) == sum(len(phone.settings.items(namespace)) for namespace in SETTINGS_NAMESPACES)
     assert adb_rewind.read_home(output) == phone.activities.launcher.package
 
 

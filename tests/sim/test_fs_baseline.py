@@ -106,3 +106,20 @@ def test_a_file_comes_back_in_place_and_a_kept_connection_reads_it_back(fs):
     assert kept.execute("SELECT x FROM t").fetchall() == [(1,)]
     kept.close()
     open_wal.close()
+
+
+def test_a_tree_added_to_the_baseline_comes_back_as_added(fs):
+    """The baseline's bytes and stats, kept once a rewind read them, are read again once a tree was added."""
+    fs.keep_baseline()
+    fs.checkpoint()
+    fs.write_bytes("/sdcard/Download/b.txt", b"episode")
+    assert fs.rewind()
+    assert fs.read_bytes("/sdcard/Download/b.txt") == b"b"
+    fs.write_bytes("/sdcard/Download/b.txt", b"added")
+    fs.write_bytes("/sdcard/Download/c.txt", b"c")
+    fs.add_to_baseline(["/sdcard/Download"])
+    fs.checkpoint()
+    fs.write_bytes("/sdcard/Download/b.txt", b"episode")
+    fs.remove_tree("/sdcard/Download/c.txt")
+    assert fs.rewind()
+    assert (fs.read_bytes("/sdcard/Download/b.txt"), fs.read_bytes("/sdcard/Download/c.txt")) == (b"added", b"c")

@@ -4,7 +4,9 @@ The tree's writers are many (the phone's code, ``sqlite3`` on the host, the apps
 bytes before they change; instead the whole tree is copied once (a fresh phone's is a few files), and the kernel's
 journal of the paths written since (``FileVersions.noted``) says which to bring back. Bringing a path back copies
 its baseline bytes, times and mode only where they differ, so a file the episode left as it was keeps its write
-version (readers keep what they read of it).
+version (readers keep what they read of it). The copy changes only when trees are added to it, so what a restore
+reads of it, a path's ``lstat`` and a file's bytes, is read once and kept until then (the files of a baseline are
+the few a fresh phone and its apps write at boot: databases of tens of kB).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-#: How many bytes ``_same_bytes`` compares first (a database's first page, which holds its change counter), then at
+#: How many bytes ``_holds`` compares first (a database's first page, which holds its change counter), then at
 #: a time.
 _FIRST_BLOCK, _BLOCK = 4096, 1 << 16
 
@@ -27,6 +29,8 @@ class FileBaseline:
         self._root, self._copy = os.fspath(root), os.fspath(copy)
         shutil.rmtree(self._copy, ignore_errors=True)
         shutil.copytree(self._root, self._copy, symlinks=True)
+        self._stats: dict[str, os.stat_result | None] = {}  # host path -> the copy's ``lstat`` of it (``_then``)
+        self._bytes: dict[str, bytes] = {}  # host path -> the copy's bytes of the file (``_data``)
 
     def add(self, hosts: Iterable[str]) -> None:
         """Take the trees at host paths ``hosts`` (those missing left out) into the baseline as they are now."""
@@ -45,6 +49,8 @@ class FileBaseline:
             shutil.copytree(host, saved, symlinks=True)
             for directory in (*missing, parent):  # their entries and times, as they are now
                 shutil.copystat(directory, self._baseline(directory))
+        self._stats.clear()
+        self._bytes.clear()
 
     def restore(self, hosts: Mapping[str, bool]) -> bool:
         """Bring each of the host paths ``hosts`` (in the tree) back to the baseline: a path it lacks removed, one it
@@ -67,24 +73,39 @@ class FileBaseline:
     def _baseline(self, host: str) -> str:
         return self._copy + host[len(self._root):]
 
+    def _then(self, host: str) -> os.stat_result | None:
+        """The copy's ``lstat`` of host path ``host`` (``None``: the baseline has no such path)."""
+        if host not in self._stats:
+            self._stats[host] = _lstat(self._baseline(host))
+        return self._stats[host]
+
+    def _data(self, host: str) -> bytes:
+        """The copy's bytes of the file at host path ``host``."""
+        data = self._bytes.get(host)
+        if data is None:
+            with open(self._baseline(host), "rb") as file:
+                data = self._bytes[host] = file.read()
+        return data
+
     def _restore(self, host: str) -> bool:
         """Bring the bytes or entries of ``host`` back; whether anything was written."""
-        saved = self._baseline(host)
-        then, now = _lstat(saved), _lstat(host)
+        then, now = self._then(host), _lstat(host)
         if then is None:
             return _remove(host, now)
         if stat.S_ISDIR(then.st_mode):
+            saved = self._baseline(host)
             if now is not None and stat.S_ISDIR(now.st_mode):
                 return self._restore_entries(host, saved)
             _remove(host, now)
             shutil.copytree(saved, host, symlinks=True)
             return True
-        if now is not None and stat.S_ISREG(now.st_mode) and _same_bytes(saved, host, then.st_size, now.st_size):
+        data = self._data(host)
+        if now is not None and stat.S_ISREG(now.st_mode) and _holds(host, now.st_size, data):
             return False
         in_place = now is not None and stat.S_ISREG(now.st_mode) and stat.S_ISREG(then.st_mode) and not _has_wal(host)
         if not in_place:
             _remove(host, now)  # a new file (another inode): a connection still open on the old one can tell
-        _copy(saved, host, then, in_place)
+        _write(host, data, then, in_place)
         return True
 
     def _restore_entries(self, host: str, saved: str) -> bool:
@@ -94,17 +115,19 @@ class FileBaseline:
             target = os.path.join(host, name)
             _remove(target, _lstat(target))
         for name in kept - present:
-            source, target = os.path.join(saved, name), os.path.join(host, name)
-            info = os.lstat(source)
+            target = os.path.join(host, name)
+            info = self._then(target)
+            assert info is not None  # listed in the copy
             if stat.S_ISDIR(info.st_mode):
-                shutil.copytree(source, target, symlinks=True)
+                shutil.copytree(os.path.join(saved, name), target, symlinks=True)
             else:
-                _copy(source, target, info)
+                _write(target, self._data(target), info)
         return present != kept
 
     def _restore_stat(self, host: str) -> bool:
         """Give ``host`` its baseline times and mode, where both have it and they differ."""
-        then, now = _lstat(self._baseline(host)), _lstat(host)
+        then = self._then(host)
+        now = None if then is None else _lstat(host)
         if then is None or now is None:
             return False
         changed = False
@@ -125,18 +148,14 @@ def _lstat(path: str) -> os.stat_result | None:
         return None
 
 
-def _copy(source: str, target: str, info: os.stat_result, in_place: bool = False) -> None:
-    """Copy the file ``source`` (whose ``lstat`` is ``info``) to ``target`` with its times and mode (the phone makes
-    no links, and its files have no extended attributes for ``copy2`` to look for). ``in_place``: written over the
-    regular file ``target``, its inode kept, as another process's write would leave it (a connection the shell keeps
-    on a database goes on reading it, SQLite dropping its cache when the header's change counter moved,
-    ``KeptDatabases``)."""
-    if in_place:
-        with open(source, "rb") as reader, open(target, "r+b") as writer:
-            shutil.copyfileobj(reader, writer)
-            writer.truncate()
-    else:
-        shutil.copyfile(source, target)
+def _write(target: str, data: bytes, info: os.stat_result, in_place: bool = False) -> None:
+    """Write ``data`` to the file ``target`` with the times and mode of ``info`` (the phone makes no links, and its
+    files have no extended attributes). ``in_place``: written over the regular file ``target``, its inode kept, as
+    another process's write would leave it (a connection the shell keeps on a database goes on reading it, SQLite
+    dropping its cache when the header's change counter moved, ``KeptDatabases``)."""
+    with open(target, "r+b" if in_place else "wb") as file:
+        file.write(data)
+        file.truncate()
     os.chmod(target, stat.S_IMODE(info.st_mode))
     os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
 
@@ -159,21 +178,19 @@ def _remove(host: str, info: os.stat_result | None) -> bool:
     return True
 
 
-def _same_bytes(one: str, other: str, one_size: int, other_size: int) -> bool:
-    """Whether two files (of those sizes) hold the same bytes, read a block at a time up to the first that differs (a
-    database's first page: its change counter); ``filecmp``'s cache would take two files of one size and time for the
-    pair it compared before, and the phone's clock gives the same times again."""
-    if one_size != other_size:
+def _holds(host: str, size: int, data: bytes) -> bool:
+    """Whether the file at ``host`` (of ``size`` bytes) holds ``data``, read a block at a time up to the first that
+    differs (a database's first page: its change counter); file times cannot tell, the phone's clock gives the same
+    times again."""
+    if size != len(data):
         return False
-    with open(one, "rb") as first, open(other, "rb") as second:
-        size = _FIRST_BLOCK
-        while True:
-            block = first.read(size)
-            if block != second.read(size):
+    with open(host, "rb") as file:
+        start, end = 0, _FIRST_BLOCK
+        while start < size:
+            if file.read(end - start) != data[start:end]:
                 return False
-            if not block:
-                return True
-            size = _BLOCK
+            start, end = end, end + _BLOCK
+        return not file.read(1)
 
 
 def _walk(top: str, root: str) -> set[str]:
