@@ -38,6 +38,7 @@ from typing import NamedTuple
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+from android_gym.sim.ui.glyph_masks import line_box, line_coverage
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
 from android_gym.sim.ui.picture_cache import KeptPictures
@@ -160,9 +161,11 @@ def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     face = font(size, bold)
     text = text.replace("\u200e", "")  # LEFT-TO-RIGHT MARK: zero-width (DeskClock's lap times carry it)
     runs, top = font_runs(text), (line_height(size) - size) // 4
-    if not any(fallback for _, fallback in runs):
-        mask = Image.new("L", (max(face.getbbox(text)[2], 1), line_height(size)), 0)
-        ImageDraw.Draw(mask).text((0, top), text, font=face, fill=255)
+    if not any(fallback for _, fallback in runs):  # Pillow's mask, from the characters' (``line_coverage``)
+        mask = Image.new("L", (max(line_box(text, size, bold)[2], 1), line_height(size)), 0)
+        coverage, (left, below) = line_coverage(text, size, bold=bold)
+        if coverage.size:  # cut at the mask's edges, as drawn there
+            mask.paste(Image.fromarray(coverage, "L"), (left, top + face.getmetrics()[0] + below))
         return mask
     # Runs in different fonts share Roboto's baseline, each starting where the one before it advanced to.
     baseline, x, placed = top + face.getmetrics()[0], 0.0, []
