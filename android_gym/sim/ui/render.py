@@ -272,10 +272,12 @@ def dimmed(color: Color) -> Color:
 
 #: The fields of a view the drawing reads besides those ``signature`` names first: here, or through the layout's and
 #: the selection's text measures (a field's outline, label and start icon's room, how a text wraps and lines up).
-_DRAWN = attrgetter("text", "hint", "content_desc", "checked", "focused", "enabled", "text_color", "button_tint",
-                    "button_tint_off", "box_at_end", "bold", "padding", "corner", "corners", "multiline", "selection",
-                    "progress", "key", "whole", "outlined", "underline", "label_size", "value", "indent",
-                    "gravity", "single_line", "max_lines")
+_DRAWN_FIELDS = ("text", "hint", "content_desc", "checked", "focused", "enabled", "text_color", "button_tint",
+                 "button_tint_off", "box_at_end", "bold", "padding", "corner", "corners", "multiline", "selection",
+                 "progress", "key", "whole", "outlined", "underline", "label_size", "value", "indent", "gravity",
+                 "single_line", "max_lines")
+_DRAWN = attrgetter(*_DRAWN_FIELDS)
+_CORNER = _DRAWN_FIELDS.index("corner")
 
 
 def signature(root: View) -> tuple:
@@ -294,6 +296,15 @@ def paints(item: tuple) -> bool:
     elevation or picture, which only holds the views drawn after it."""
     kind, _, _, elevation, background, pictured = item[:6]
     return kind not in _HOLDERS or background is not None or bool(elevation) or pictured
+
+
+def only_resized(old: tuple, new: tuple) -> bool:
+    """Whether a view (its ``signature`` items before and after) changed nothing but its bounds and is a plain box
+    that paints nothing but its background over them (no elevation, picture or rounded corners): a window's root
+    the keyboard shrinks, or that gets its rows back."""
+    kind, _, _, elevation, _, pictured, drawn, _ = new
+    return (old[:1] + old[2:] == new[:1] + new[2:] and kind in _PLAIN_BOXES and not elevation and not pictured
+            and not drawn[_CORNER])
 
 
 def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
@@ -394,8 +405,8 @@ class Renderer:
             if self._kept_shows(name, signatures):
                 reused.append(window)
                 continue
-            boxes = (self._dirty_boxes(before[0], views, window) if before is not None and before[1:] == sig[1:]
-                     else [window])
+            boxes = (self._dirty_boxes(before[0], views, window, self._window_box(before))
+                     if before is not None and before[1:] == sig[1:] else [window])
             key = ((name, views, background, tuple(palette.items())) if boxes == [window]
                    and 3 * (window[2] - window[0]) * (window[3] - window[1]) <= _KEPT_WINDOW_SHARE * self._frame.nbytes
                    else None)
@@ -627,18 +638,24 @@ class Renderer:
             grounded += 1
         return background, grounded
 
-    def _dirty_boxes(self, old: tuple, new: tuple, window: Box) -> list[Box]:
+    def _dirty_boxes(self, old: tuple, new: tuple, window: Box, was: Box) -> list[Box]:
         """The boxes (screen px, within the ``window``) that change when a window drawn from the views ``old``
-        (``signature`` items) is drawn from ``new``: every box a changed view may paint (``_painted_box``), those
-        that overlap merged; the whole window when the views' order changed or its root did (a window that grows
-        where another was: the window's background fills its root's box). Outside them only views in both are
-        drawn, in the same order, so the pixels there stay as they are (a changed view that ``paints`` nothing is
-        left out: the views in both are drawn there as before)."""
+        (``signature`` items) in the box ``was`` is drawn from ``new``: every box a changed view may paint
+        (``_painted_box``), those that overlap merged; the whole window when the views' order changed or its root
+        did, but for a root ``only_resized`` (its background fills its box as before), of which only the part of the
+        window outside ``was`` (a window that grows where another was). Outside them only views in both are drawn, in
+        the same order, so the pixels there stay as they are (a changed view that ``paints`` nothing is left out:
+        the views in both are drawn there as before)."""
         changed = changed_views(old, new)
-        if changed is None or old[0] != new[0]:  # the root changed: it grounds the window's whole box
+        if changed is None:
             return [window]
-        x1, y1, x2, y2 = window
         boxes = []
+        if old[0] != new[0]:
+            if not only_resized(old[0], new[0]):  # the root changed: it grounds the window's whole box
+                return [window]
+            changed = [item for item in changed if item is not old[0] and item is not new[0]]
+            boxes = _outside(window, was)
+        x1, y1, x2, y2 = window
         for kind, bounds, text_size, elevation, *_ in filter(paints, changed):
             left, top, right, bottom = self._painted_box(kind, bounds, text_size, elevation)
             box = max(left, x1), max(top, y1), min(right, x2), min(bottom, y2)
@@ -1044,6 +1061,17 @@ def pack_into(image: Image.Image, out: np.ndarray) -> None:
     finally:
         encoder.cleanup()
     assert status == 1 and done == rows, f"raw encoder status {status} after {done} of {rows} rows"  # 1: done
+
+
+def _outside(box: Box, inner: Box) -> list[Box]:
+    """The parts of ``box`` outside ``inner``: its rows above and below ``inner``, and left and right of it between
+    those."""
+    x1, y1, x2, y2 = box
+    left, top, right, bottom = inner
+    top, bottom = max(y1, min(top, y2)), min(y2, max(bottom, y1))  # the rows of ``box`` that ``inner`` spans
+    parts = [(x1, y1, x2, top), (x1, bottom, x2, y2),
+             (x1, top, min(left, x2), bottom), (max(right, x1), top, x2, bottom)]
+    return [part for part in parts if part[0] < part[2] and part[1] < part[3]]
 
 
 def _merged(boxes: list[Box]) -> list[Box]:
