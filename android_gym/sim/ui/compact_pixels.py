@@ -31,8 +31,11 @@ class CompactPixels(NamedTuple):
 
 def compacted(pixels: np.ndarray) -> CompactPixels:
     """``pixels``, ``(H, W, 3)`` uint8, kept as ``CompactPixels`` (copies: ``pixels`` may change afterwards)."""
+    height, width, _ = pixels.shape
     ground = pixels[0, 0].copy()
-    differs = np.concatenate(([False], (pixels != ground).any(axis=(0, 2)), [False]))
+    # compared as rows of bytes, then per column: reducing over the last two axes at once is 30x slower
+    inked = (pixels.reshape(height, 3 * width) != np.tile(ground, width)).any(axis=0).reshape(width, 3).any(axis=1)
+    differs = np.concatenate(([False], inked, [False]))
     edges = np.flatnonzero(np.diff(differs)).tolist()  # where runs of differing columns start and end
     runs = tuple((start, pixels[:, start:end].copy()) for start, end in zip(edges[::2], edges[1::2]))
     return CompactPixels(pixels.shape, ground, runs)
