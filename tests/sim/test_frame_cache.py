@@ -373,12 +373,15 @@ def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeyp
         boxes.clear()
         frame = renderer.render(windows(label, shows_keys, color))
         assert np.array_equal(frame, Renderer(300, 400).render(windows(label, shows_keys, color))), label
-        assert [box for box in boxes if box in (bar, keys)] == drawn, label
+        # (without the keyboard, its box is the app's rows it showed: drawn as the app's window grows there)
+        assert [box for box in boxes if box == bar or shows_keys and box == keys] == drawn, label
         assert any(top == 20 for _, top, _, _ in boxes), label  # the app window is drawn, whole or in part
     assert {name: len(looks.kept) for name, looks in renderer._windows.items()} == {"bar": 2, "keys": 1}
-    for red in range(10):  # the bar's looks, many, push out its own (but the last two), not the keyboard's
+    for red in range(100):  # the bar's looks, many, push out its own (kept small: many fit), not the keyboard's
         renderer.render(windows("f", True, (red, 0, 0)))
-    assert {name: len(looks.kept) for name, looks in renderer._windows.items()} == {"bar": 2, "keys": 1}
+    looks = renderer._windows
+    assert len(looks["keys"].kept) == 1 and len(looks["bar"].kept) == render._KEPT_LOOKS
+    assert looks["bar"].bytes <= looks["bar"].budget < 3 * 18_000  # less than three bars' pixels (300 x 20)
 
 
 def test_a_window_the_kept_frame_shows_as_it_is_now_is_taken_from_it(monkeypatch) -> None:
@@ -467,22 +470,29 @@ def test_a_window_redrawn_in_part_looks_as_drawn_whole(before, after) -> None:
     assert np.array_equal(incremental, whole)
 
 
-def test_a_window_that_grows_where_another_was_fills_it_with_its_background() -> None:
+@pytest.mark.parametrize("root", [None, (250, 250, 250), (200, 0, 0)])
+def test_a_window_that_grows_where_another_was_fills_it_with_its_background(monkeypatch, root) -> None:
     """A keyboard goes and the app's window grows over where it was: the app's views are the same, its root (which
-    paints nothing itself) is taller, and the rows the keyboard showed are the app's background."""
-    def windows(keyboard: bool) -> dict[str, tuple[View, tuple[int, int, int]]]:
-        app = column(text_view("Note"), View(height=100, background=(200, 230, 255)))
+    paints nothing itself, or its background) is taller, and the rows the keyboard showed are the app's background;
+    only they are drawn. A keyboard comes back: the app's window shrinks and draws nothing, the keyboard is drawn."""
+    def windows(keyboard: bool, key: str = "q") -> dict[str, tuple[View, tuple[int, int, int]]]:
+        app = column(text_view("Note"), View(height=100, background=(200, 230, 255)), background=root)
         layout(app, 0, 0, 1080, 400 if keyboard else 600)
         shown = {"app": (app, (250, 250, 250))}
         if keyboard:
-            keys = row(text_view("q"), text_view("w"), background=(90, 90, 90))
+            keys = row(text_view(key), text_view("w"), background=(90, 90, 90))
             layout(keys, 0, 400, 1080, 200)
             shown["keyboard"] = (keys, (90, 90, 90))
         return shown
 
     renderer = Renderer(1080, 600)
     renderer.render(windows(True))
-    assert np.array_equal(renderer.render(windows(False)), Renderer(1080, 600).render(windows(False)))
+    boxes = _drawn_boxes(renderer, monkeypatch)
+    for keyboard, key in ((False, ""), (True, "e")):
+        boxes.clear()
+        frame = renderer.render(windows(keyboard, key))
+        assert np.array_equal(frame, Renderer(1080, 600).render(windows(keyboard, key)))
+        assert boxes == [(0, 400, 1080, 600)], keyboard  # the app's rows the keyboard showed, or the keyboard
 
 
 def test_a_change_to_a_box_that_paints_nothing_draws_nothing() -> None:

@@ -9,7 +9,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from android_gym.sim.ui.glyph_masks import draw_line, line_box, line_mask
-from android_gym.sim.ui.layout import font
+from android_gym.sim.ui.layout import font, font_runs, line_height
+from android_gym.sim.ui.render import _text_mask
 
 CHARS = string.ascii_letters + string.digits + " .,;:'\"$-!?()/&%"
 
@@ -58,3 +59,17 @@ def test_a_line_s_box_is_the_one_pillow_gives(size):
     lines = ["", " ", "   ", " - ", "'", "_", " amount: $12.50", "pan-fry for 5 min ", "jqgy WAV", "ffirvy"]
     for line in [*lines, *random_lines(100 + size, 300)]:
         assert line_box(line, size) == font(size).getbbox(line), repr(line)
+
+
+@pytest.mark.parametrize("size", [9, 11, 21, 37, 42, 63])
+def test_the_renderer_s_lines_are_what_pillow_draws(size):
+    # Regular and Medium (bold), Latin letters beyond ASCII, a glyph reaching left of the pen ("j"), spaces at the
+    # ends, and no characters at all
+    lines = ["", " ", "jqgy WAV", " Café – 3 × 4 = 12 … ", "Ünïcödé ñ © 20°C €5 £3 • ·", "ffirvy", "  Settings"]
+    for bold in (False, True):
+        for line in [*lines, *random_lines(size + bold, 60)]:
+            assert not any(fallback for _, fallback in font_runs(line))  # all Roboto's
+            face, height = font(size, bold), line_height(size)
+            expected = Image.new("L", (max(face.getbbox(line)[2], 1), height))
+            ImageDraw.Draw(expected).text((0, (height - size) // 4), line, font=face, fill=255)
+            assert _text_mask(line, size, bold).tobytes() == expected.tobytes(), (line, bold)

@@ -1,5 +1,5 @@
-"""Lines of text put together from masks of single characters, each rendered once per process, font size and
-stroke.
+"""Lines of text put together from masks of single characters, each rendered once per process, font size, weight
+and stroke.
 
 Pillow's basic layout (``font``: no libraqm, no kerning in Roboto's legacy tables) puts each glyph at the rounded
 pen position and where glyphs overlap adds the coverage as a screen blend (``a + b - a * b / 255``, rounded), so a
@@ -19,10 +19,10 @@ from android_gym.sim.ui.layout import font
 
 
 @lru_cache(maxsize=4096)
-def _glyph(char: str, size: int, stroke: int) -> tuple[np.ndarray, int, int, float]:
-    """``char``'s mask in Roboto at ``size`` px with a ``stroke`` px outline, the offset of its top left from the
-    pen on the baseline, and the pen's advance."""
-    face = font(size)
+def _glyph(char: str, size: int, stroke: int, bold: bool = False) -> tuple[np.ndarray, int, int, float]:
+    """``char``'s mask in Roboto (Medium when ``bold``) at ``size`` px with a ``stroke`` px outline, the offset of its
+    top left from the pen on the baseline, and the pen's advance."""
+    face = font(size, bold)
     left, top, right, bottom = face.getbbox(char, stroke_width=stroke, anchor="ls")
     mask = Image.new("L", (max(right - left, 0), max(bottom - top, 0)), 0)
     if mask.width and mask.height:
@@ -40,11 +40,12 @@ def line_mask(text: str, size: int, stroke: int = 0) -> tuple[Image.Image, tuple
     return Image.fromarray(coverage, "L"), offset
 
 
-def line_coverage(text: str, size: int, stroke: int = 0) -> tuple[np.ndarray, tuple[int, int]]:
-    """``line_mask``'s coverage as an array (rows, columns), made anew: for a caller that reads it in NumPy."""
+def line_coverage(text: str, size: int, stroke: int = 0, bold: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
+    """``line_mask``'s coverage as an array (rows, columns), made anew, in Roboto Medium when ``bold``: for a caller
+    that reads it in NumPy, or keeps it itself (the renderer's text masks)."""
     placed, pen = [], 0.0
     for char in text:
-        mask, left, top, advance = _glyph(char, size, stroke)
+        mask, left, top, advance = _glyph(char, size, stroke, bold)
         if mask.size:
             placed.append((mask, round(pen) + left, top))
         pen += advance
@@ -121,22 +122,22 @@ def _in_two_layers(placed: list[tuple[np.ndarray, int, int]], origin: tuple[int,
 
 
 @lru_cache(maxsize=4096)
-def line_box(text: str, size: int) -> tuple[int, int, int, int]:
-    """``font(size).getbbox(text)`` (anchor ``la``) from the characters' boxes, blank ones such as a space's too
-    (zero high, they still count): their union, the pen placed as ``line_mask`` places it. Pillow lays the whole
-    line out to tell, at two to three times the cost; kept, as lines drawn again ask again."""
+def line_box(text: str, size: int, bold: bool = False) -> tuple[int, int, int, int]:
+    """``font(size, bold).getbbox(text)`` (anchor ``la``) from the characters' boxes, blank ones such as a space's
+    too (zero high, they still count): their union, the pen placed as ``line_coverage`` places it. Pillow lays the
+    whole line out to tell, at two to three times the cost; kept, as lines drawn again ask again."""
     if not text:
         return 0, 0, 0, 0
     lefts, tops, rights, bottoms, pen = [], [], [], [], 0.0
     for char in text:
-        mask, left, top, advance = _glyph(char, size, 0)
+        mask, left, top, advance = _glyph(char, size, 0, bold)
         x = round(pen) + left
         lefts.append(x)
         tops.append(top)
         rights.append(x + mask.shape[1])
         bottoms.append(top + mask.shape[0])
         pen += advance
-    ascent = font(size).getmetrics()[0]
+    ascent = font(size, bold).getmetrics()[0]
     return min(lefts), ascent + min(tops), max(rights), ascent + max(bottoms)
 
 

@@ -13,15 +13,17 @@ from typing import Generic, ParamSpec, TypeVar
 import numpy as np
 from PIL import Image
 
+from android_gym.sim.ui.compact_pixels import CompactPixels
+
 P = ParamSpec("P")
 K = TypeVar("K", bound=Hashable)
-R = TypeVar("R", bound=Image.Image | np.ndarray | None)
+R = TypeVar("R", bound=Image.Image | np.ndarray | CompactPixels | None)
 
 
-def image_bytes(image: Image.Image | np.ndarray | None) -> int:
-    """The memory an image's pixels take: an array's bytes, or what Pillow keeps an image in, 4 bytes a pixel
-    (``RGB``, ``RGBA``; an upper bound for the rest)."""
-    if isinstance(image, np.ndarray):
+def image_bytes(image: Image.Image | np.ndarray | CompactPixels | None) -> int:
+    """The memory an image's pixels take: an array's bytes (or ``CompactPixels``'), or what Pillow keeps an image in,
+    4 bytes a pixel (``RGB``, ``RGBA``; an upper bound for the rest)."""
+    if isinstance(image, np.ndarray | CompactPixels):
         return image.nbytes
     return 0 if image is None else 4 * image.width * image.height
 

@@ -38,6 +38,8 @@ from typing import NamedTuple
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+from android_gym.sim.ui.compact_pixels import CompactPixels, compacted
+from android_gym.sim.ui.glyph_masks import line_box, line_coverage
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
 from android_gym.sim.ui.picture_cache import KeptPictures
@@ -79,12 +81,14 @@ _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px
 _BARE_ROWS = 48
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 # Windows drawn whole that take at most this share of a frame (the status and navigation bars, the keyboard: not an
-# app's window) are kept by what they show (``Renderer._windows``), and pasted when shown again, not drawn: per
-# window, its last looks that fit in ``_KEPT_LOOKS_SHARE`` of a frame's bytes, or its last (a bar's last two, the
-# keyboard's last: 4 MB at most at 1080x2400). A random walk shows a few bars' colours (an app's, the home
-# screen's, a dialog's scrim) and its keyboard over and over; a window of its own, the keyboard (5 ms to draw at full
-# size) is not pushed out by the bars (0.3 ms).
-_KEPT_WINDOW_SHARE, _KEPT_LOOKS_SHARE = 1 / 3, 1 / 8
+# app's window) are kept by what they show (``Renderer._windows``), as ``CompactPixels`` (a bar's ground colour and
+# its columns of ink: a tenth to a fifth of its pixels' bytes), and pasted when shown again, not drawn: per window,
+# its last ``_KEPT_LOOKS`` looks that fit in ``_KEPT_LOOKS_SHARE`` of a frame's bytes, or its last (the keyboard's
+# last: 2.3 MB at 1080x2400). A random walk shows a few bars' colours (an app's, the home screen's, a dialog's scrim;
+# its clock's minutes) and its keyboard over and over (SendSms, 300 random-valid steps at 1080x2400: the status bar
+# drawn 13 times keeping 16 looks, 54 keeping 2, the navigation bar 5 and 79 times); a window of its own, the keyboard
+# (5 ms to draw at full size) is not pushed out by the bars (0.3 ms).
+_KEPT_WINDOW_SHARE, _KEPT_LOOKS_SHARE, _KEPT_LOOKS = 1 / 3, 1 / 8, 16
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
 #: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
@@ -113,7 +117,7 @@ class Work(NamedTuple):
     background: Color
     palette: Mapping[Color, Color]
     key: Hashable = None
-    kept: np.ndarray | None = None
+    kept: CompactPixels | None = None
 
 
 class Kept(NamedTuple):
@@ -160,9 +164,11 @@ def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     face = font(size, bold)
     text = text.replace("\u200e", "")  # LEFT-TO-RIGHT MARK: zero-width (DeskClock's lap times carry it)
     runs, top = font_runs(text), (line_height(size) - size) // 4
-    if not any(fallback for _, fallback in runs):
-        mask = Image.new("L", (max(face.getbbox(text)[2], 1), line_height(size)), 0)
-        ImageDraw.Draw(mask).text((0, top), text, font=face, fill=255)
+    if not any(fallback for _, fallback in runs):  # Pillow's mask, from the characters' (``line_coverage``)
+        mask = Image.new("L", (max(line_box(text, size, bold)[2], 1), line_height(size)), 0)
+        coverage, (left, below) = line_coverage(text, size, bold=bold)
+        if coverage.size:  # cut at the mask's edges, as drawn there
+            mask.paste(Image.fromarray(coverage, "L"), (left, top + face.getmetrics()[0] + below))
         return mask
     # Runs in different fonts share Roboto's baseline, each starting where the one before it advanced to.
     baseline, x, placed = top + face.getmetrics()[0], 0.0, []
@@ -269,10 +275,12 @@ def dimmed(color: Color) -> Color:
 
 #: The fields of a view the drawing reads besides those ``signature`` names first: here, or through the layout's and
 #: the selection's text measures (a field's outline, label and start icon's room, how a text wraps and lines up).
-_DRAWN = attrgetter("text", "hint", "content_desc", "checked", "focused", "enabled", "text_color", "button_tint",
-                    "button_tint_off", "box_at_end", "bold", "padding", "corner", "corners", "multiline", "selection",
-                    "progress", "key", "whole", "outlined", "underline", "label_size", "value", "indent",
-                    "gravity", "single_line", "max_lines")
+_DRAWN_FIELDS = ("text", "hint", "content_desc", "checked", "focused", "enabled", "text_color", "button_tint",
+                 "button_tint_off", "box_at_end", "bold", "padding", "corner", "corners", "multiline", "selection",
+                 "progress", "key", "whole", "outlined", "underline", "label_size", "value", "indent", "gravity",
+                 "single_line", "max_lines")
+_DRAWN = attrgetter(*_DRAWN_FIELDS)
+_CORNER = _DRAWN_FIELDS.index("corner")
 
 
 def signature(root: View) -> tuple:
@@ -291,6 +299,15 @@ def paints(item: tuple) -> bool:
     elevation or picture, which only holds the views drawn after it."""
     kind, _, _, elevation, background, pictured = item[:6]
     return kind not in _HOLDERS or background is not None or bool(elevation) or pictured
+
+
+def only_resized(old: tuple, new: tuple) -> bool:
+    """Whether a view (its ``signature`` items before and after) changed nothing but its bounds and is a plain box
+    that paints nothing but its background over them (no elevation, picture or rounded corners): a window's root
+    the keyboard shrinks, or that gets its rows back."""
+    kind, _, _, elevation, _, pictured, drawn, _ = new
+    return (old[:1] + old[2:] == new[:1] + new[2:] and kind in _PLAIN_BOXES and not elevation and not pictured
+            and not drawn[_CORNER])
 
 
 def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
@@ -346,7 +363,7 @@ class Renderer:
         self._ink_tiles: KeptPictures[tuple[Hashable, Color, Color], Image.Image] = KeptPictures(_INK_TILE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         # the pixels of small windows drawn whole (``_KEPT_WINDOW_SHARE``) by what they show: system bars, a keyboard
-        self._windows: dict[str, KeptPictures[Hashable, np.ndarray]] = {}  # per window's name, its looks
+        self._windows: dict[str, KeptPictures[Hashable, CompactPixels]] = {}  # per window's name, its looks
         self._reaches: dict[tuple[str, int, int], tuple[int | None, int]] = {}  # _reach per kind, text size, elevation
 
     def px(self, value: float) -> int:
@@ -391,8 +408,8 @@ class Renderer:
             if self._kept_shows(name, signatures):
                 reused.append(window)
                 continue
-            boxes = (self._dirty_boxes(before[0], views, window) if before is not None and before[1:] == sig[1:]
-                     else [window])
+            boxes = (self._dirty_boxes(before[0], views, window, self._window_box(before))
+                     if before is not None and before[1:] == sig[1:] else [window])
             key = ((name, views, background, tuple(palette.items())) if boxes == [window]
                    and 3 * (window[2] - window[0]) * (window[3] - window[1]) <= _KEPT_WINDOW_SHARE * self._frame.nbytes
                    else None)
@@ -500,13 +517,14 @@ class Renderer:
         whole window small enough (``Work.key``)."""
         x1, y1, x2, y2 = work.box
         if work.kept is not None:
-            frame[y1:y2, x1:x2] = work.kept
+            work.kept.paste(frame[y1:y2, x1:x2])
             return
         self._palette = work.palette
         self._draw_box(frame, work.painted, work.background, work.box)
         if work.key is not None:
-            looks = self._windows.setdefault(work.key[0], KeptPictures(int(_KEPT_LOOKS_SHARE * self._frame.nbytes)))
-            looks.put(work.key, frame[y1:y2, x1:x2].copy())
+            looks = self._windows.setdefault(work.key[0], KeptPictures(int(_KEPT_LOOKS_SHARE * self._frame.nbytes),
+                                                                       _KEPT_LOOKS))
+            looks.put(work.key, compacted(frame[y1:y2, x1:x2]))
 
     def _draw_box(self, frame: np.ndarray, painted: list[tuple[View, Box]], background: Color, box: Box) -> None:
         """Draw the window's pixels at ``box`` into ``frame``, strip by strip: the ``painted`` views (each with the box
@@ -624,18 +642,24 @@ class Renderer:
             grounded += 1
         return background, grounded
 
-    def _dirty_boxes(self, old: tuple, new: tuple, window: Box) -> list[Box]:
+    def _dirty_boxes(self, old: tuple, new: tuple, window: Box, was: Box) -> list[Box]:
         """The boxes (screen px, within the ``window``) that change when a window drawn from the views ``old``
-        (``signature`` items) is drawn from ``new``: every box a changed view may paint (``_painted_box``), those
-        that overlap merged; the whole window when the views' order changed or its root did (a window that grows
-        where another was: the window's background fills its root's box). Outside them only views in both are
-        drawn, in the same order, so the pixels there stay as they are (a changed view that ``paints`` nothing is
-        left out: the views in both are drawn there as before)."""
+        (``signature`` items) in the box ``was`` is drawn from ``new``: every box a changed view may paint
+        (``_painted_box``), those that overlap merged; the whole window when the views' order changed or its root
+        did, but for a root ``only_resized`` (its background fills its box as before), of which only the part of the
+        window outside ``was`` (a window that grows where another was). Outside them only views in both are drawn, in
+        the same order, so the pixels there stay as they are (a changed view that ``paints`` nothing is left out:
+        the views in both are drawn there as before)."""
         changed = changed_views(old, new)
-        if changed is None or old[0] != new[0]:  # the root changed: it grounds the window's whole box
+        if changed is None:
             return [window]
-        x1, y1, x2, y2 = window
         boxes = []
+        if old[0] != new[0]:
+            if not only_resized(old[0], new[0]):  # the root changed: it grounds the window's whole box
+                return [window]
+            changed = [item for item in changed if item is not old[0] and item is not new[0]]
+            boxes = _outside(window, was)
+        x1, y1, x2, y2 = window
         for kind, bounds, text_size, elevation, *_ in filter(paints, changed):
             left, top, right, bottom = self._painted_box(kind, bounds, text_size, elevation)
             box = max(left, x1), max(top, y1), min(right, x2), min(bottom, y2)
@@ -1041,6 +1065,17 @@ def pack_into(image: Image.Image, out: np.ndarray) -> None:
     finally:
         encoder.cleanup()
     assert status == 1 and done == rows, f"raw encoder status {status} after {done} of {rows} rows"  # 1: done
+
+
+def _outside(box: Box, inner: Box) -> list[Box]:
+    """The parts of ``box`` outside ``inner``: its rows above and below ``inner``, and left and right of it between
+    those."""
+    x1, y1, x2, y2 = box
+    left, top, right, bottom = inner
+    top, bottom = max(y1, min(top, y2)), min(y2, max(bottom, y1))  # the rows of ``box`` that ``inner`` spans
+    parts = [(x1, y1, x2, top), (x1, bottom, x2, y2),
+             (x1, top, min(left, x2), bottom), (max(right, x1), top, x2, bottom)]
+    return [part for part in parts if part[0] < part[2] and part[1] < part[3]]
 
 
 def _merged(boxes: list[Box]) -> list[Box]:
