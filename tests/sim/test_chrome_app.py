@@ -439,8 +439,8 @@ def test_phones_share_the_browser_but_not_their_storage(phone, monkeypatch):
 
 
 def test_a_stopped_chrome_closes_its_profile_but_the_phone_keeps_the_browser_until_it_closes(phone):
-    """``am force-stop``: the phone's browser context goes with Chrome's process (its next page opens a new one), while
-    the phone still holds the browser, which it lets go of when it closes."""
+    """``am force-stop``: the phone's browser context goes with Chrome's process (its next page opens a new one) and
+    the old page lets go of its pixels, while the phone still holds the browser, which it lets go of when it closes."""
     browser = chromium._BROWSER_THREAD.browser
     users = chromium._BROWSER_THREAD.call(lambda: browser._users)
     other = Phone()
@@ -448,8 +448,10 @@ def test_a_stopped_chrome_closes_its_profile_but_the_phone_keeps_the_browser_unt
         other.fs.write_bytes("/sdcard/Download/page.html", PAGE.encode())
         other.run(VIEW)
         page = other.activities.top.app.tab().page
+        page.screenshot(108, 200)
         other.run("am force-stop com.android.chrome")
         assert page.closed and not other.chromium.running
+        assert page._pixels is None  # views of earlier frames may hold the page: not a screen's bytes with it
         assert chromium._BROWSER_THREAD.call(lambda: browser._users) == users + 1
         other.run(VIEW)
         assert node(other, text="Hello") and other.chromium.running

@@ -512,6 +512,11 @@ class WebPage:
             self._pixels = on_area(self.capture(), width, height)
         return self._pixels
 
+    def forget(self) -> None:
+        """Let go of what was kept of the page (its state and pixels, a screen's worth of bytes) once it is closed:
+        views of earlier frames may still hold this object."""
+        self._state = self._pixels = None
+
     def focused_value(self) -> tuple[str, bool, bool] | None:
         """``(value, multiline, password)`` of the focused text field as the page settled after its last input, or
         ``None`` when none had focus."""
