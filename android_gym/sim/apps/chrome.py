@@ -337,7 +337,5 @@ class Chrome(App):
         what it would find again is what a rewound phone (whose files, Chrome's data among them, are put back) or
         ``pm clear`` leaves, nothing; so a reset's stopped Chrome is a fresh env's. AndroidWorld's Chrome tasks clear
         Chrome before and after each episode, so none counts on what it keeps."""
-        if self._tab is not None:
-            self._tab.page.forget()  # its pixels would stay with the laid-out screens that still hold the tab
         self._tab = None
         self.phone.chromium.clear()

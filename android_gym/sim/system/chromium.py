@@ -345,7 +345,9 @@ class Chromium:
                 self._holding = True
         page = self._context.new_page()
         page.on("console", self._log_console)
-        return WebPage(page, self._context.new_cdp_session(page), self._storage_root)
+        tab = WebPage(page, self._context.new_cdp_session(page), self._storage_root)
+        page.on("close", lambda _: tab.forget())  # however it closes: with its context, in its browser's crash
+        return tab
 
     def _log_console(self, message) -> None:
         location = message.location or {}
@@ -508,13 +510,14 @@ class WebPage:
     def screenshot(self, width: int, height: int) -> Image.Image:
         """The page's pixels on its ``width`` x ``height`` device px area (``on_area``), captured once per change and
         only when something draws them (an env without pixels never asks); only they are kept, not the capture too."""
-        if self._pixels is None or self._pixels.size != (width, height):
-            self._pixels = on_area(self.capture(), width, height)
-        return self._pixels
+        pixels = self._pixels  # (read once: ``forget`` runs on the browser thread when the page closes)
+        if pixels is None or pixels.size != (width, height):
+            pixels = self._pixels = on_area(self.capture(), width, height)
+        return pixels
 
     def forget(self) -> None:
-        """Let go of what was kept of the page (its state and pixels, a screen's worth of bytes) once it is closed:
-        views of earlier frames may still hold this object."""
+        """Let go of what was kept of the page (its state and pixels, a screen's worth of bytes): called when the page
+        closes (``Chromium.page``), as views of earlier frames may still hold this object."""
         self._state = self._pixels = None
 
     def focused_value(self) -> tuple[str, bool, bool] | None:
