@@ -135,8 +135,8 @@ def stem(file_name: str) -> str:
 
 # ----- device state -------------------------------------------------------------------------------------------------
 def write_songs(device: Device, songs: Sequence[tuple[str, str, int]]) -> None:
-    """``write_mp3_file_to_device`` for each ``(file name, artist, length in ms)`` into ``Music``."""
-    Task.run(device, f"mkdir -p {shlex.quote(MUSIC_DATA)}")
+    """``write_mp3_file_to_device`` for each ``(file name, artist, length in ms)`` into ``Music`` (which the first push
+    makes, as ``mkdir -p`` would)."""
     for name, artist, duration in songs:
         device.push(mp3_file(duration, stem(name), artist), posixpath.join(MUSIC_DATA, name))
 
