@@ -41,7 +41,6 @@ from android_gym.sim.apps.expense import LIST_NAME_MAX, format_amount
 from android_gym.sim.apps.opentracks import IMPERIAL, time_distance_text
 from android_gym.sim.apps.osmand_map import format_coordinates
 from android_gym.tasks import Subgoal, SubgoalTask, register_task
-from android_gym.tasks import files as device_files
 from android_gym.tasks import params as gen
 from android_gym.tasks.base import DEVICE_TIME
 from android_gym.tasks.oracle import (
@@ -298,7 +297,7 @@ class ActivityTask(TablesTask, SubgoalTask):
         ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``."""
         params = self.params
         lh.seed_people(device, params.get("people", []), params.get("texts", []))
-        device_files.write_files(device, device_files.MARKOR_DATA, params.get("notes", {}))
+        lh.write_notes(device, params.get("notes", {}))
         if "favourites" in params:
             osmand.OsmAndMarkFavorite({"favourites": params["favourites"]}).seed_state(device)
         if "songs" in params:
