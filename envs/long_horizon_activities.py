@@ -284,8 +284,7 @@ class ActivityTask(TablesTask, SubgoalTask):
         if retro_app.PACKAGE in packages:
             retro.RetroPlayingQueue({}).clear_state(device)  # storage, playlists and the queue
         if vlc.vlc.PACKAGE in packages:
-            vlc.clear_videos(device)
-            vlc.clear_library(device)
+            vlc.clear_vlc(device)
         if calendar.PACKAGE in packages:
             calendar.reset_preferences(device)
         if osmand_app.PACKAGE in packages:
