@@ -43,6 +43,7 @@ from android_gym.sim.apps.osmand_map import format_coordinates
 from android_gym.tasks import Subgoal, SubgoalTask, register_task
 from android_gym.tasks import params as gen
 from android_gym.tasks.base import DEVICE_TIME
+from android_gym.tasks.files import CLEAR_STORAGE
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
@@ -278,11 +279,14 @@ class ActivityTask(TablesTask, SubgoalTask):
                 if table.package in self.app_packages]
 
     def clear_extras(self, device: Device) -> None:
-        """No contacts, texts or notes (one shell line); every other app the task uses emptied."""
+        """No contacts, texts or notes, and for Retro Music no files in shared storage (one shell line); every other
+        app the task uses emptied."""
         packages = set(self.app_packages)
-        clear_contacts(device, *lh.clearing(packages))
+        storage = [CLEAR_STORAGE] if retro_app.PACKAGE in packages else []  # RetroPlayingQueue's clearing
+        clear_contacts(device, *storage, *lh.clearing(packages))
         if retro_app.PACKAGE in packages:
-            retro.RetroPlayingQueue({}).clear_state(device)  # storage, playlists and the queue
+            retro.clear_playlists(device)
+            retro.clear_queue(device)
         if vlc.vlc.PACKAGE in packages:
             vlc.clear_vlc(device)
         if calendar.PACKAGE in packages:

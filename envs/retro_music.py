@@ -152,6 +152,12 @@ def clear_playlists(device: Device) -> None:
     sqlite_execute_many(device, retro.PLAYLIST_DB, [("DELETE FROM PlaylistEntity", ()), ("DELETE FROM SongEntity", ())])
 
 
+def clear_queue(device: Device) -> None:
+    """The saved playing queue emptied: every row of ``playing_queue`` and ``original_playing_queue`` deleted."""
+    sqlite_execute_many(device, retro.PLAYBACK_DB, [("DELETE FROM playing_queue", ()),
+                                                    ("DELETE FROM original_playing_queue", ())])
+
+
 def playlist_rows(device: Device) -> list[dict[str, Any]]:
     """``_get_playlist_data``."""
     return sqlite_query(device, retro.PLAYLIST_DB, PLAYLIST_QUERY)
@@ -353,8 +359,7 @@ class RetroPlayingQueue(RetroCreatePlaylist):
         """As the others, and the saved queue emptied (AndroidWorld's setup leaves it; a queue left by an earlier
         episode would otherwise be extended)."""
         super().clear_state(device)
-        sqlite_execute_many(device, retro.PLAYBACK_DB, [("DELETE FROM playing_queue", ()),
-                                                        ("DELETE FROM original_playing_queue", ())])
+        clear_queue(device)
 
     def is_successful(self, device: Device) -> float:
         """``playing_queue``'s titles are exactly the targets."""
