@@ -20,7 +20,7 @@ from android_gym.sim.apps.chrome import SEARCH_URL, omnibox_url
 from android_gym.sim.apps.files import Doc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import chromium
-from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url, on_area, storage_url
+from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, blocked_urls, on_area, storage_url
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.logd import LogBuffer
 
@@ -313,14 +313,18 @@ def test_console_messages_go_to_logcat(phone):
 
 
 def test_the_network_is_blocked_but_loopback_and_local_pages_are_not(phone):
-    root = storage_url(Path("/tmp/phone-fs"))
-    assert allowed_url("file:///tmp/phone-fs/sdcard/x.html", root) and allowed_url("file:///tmp/phone-fs", root)
-    assert allowed_url("http://127.0.0.1:8000/", root) and allowed_url("about:blank", root)
-    assert not allowed_url("https://example.com/", root) and not allowed_url("http://10.0.2.2/", root)
-    assert not allowed_url("file:///etc/hostname", root) and not allowed_url("file:///tmp/phone-fs-2/x", root)
+    blocked = blocked_urls(storage_url(Path("/tmp/phone-fs")))
+    for url in ("file:///tmp/phone-fs/sdcard/x.html", "file:///tmp/phone-fs", "http://127.0.0.1:8000/",
+                "http://user@localhost/", "ws://[::1]:9/", "about:blank", "data:text/html,x"):
+        assert not blocked.match(url), url
+    for url in ("https://example.com/", "http://10.0.2.2/", "http://127.0.0.1@example.com/",
+                "http://127.0.0.1.example.com/", "file:///etc/hostname", "file:///tmp/phone-fs-2/x"):
+        assert blocked.match(url), url
     phone.run(VIEW)
     phone.activities.top.app.open("https://example.com/")
     assert "example.com" in phone.ui_dump() and any("ERR_" in n.get("text", "") for n in nodes(phone))
+    phone.activities.top.app.open("http://10.0.2.2/")  # an address, never looked up: the pattern blocks it
+    assert any("ERR_BLOCKED_BY_CLIENT" in n.get("text", "") for n in nodes(phone))
 
 
 def test_typed_words_are_a_search_and_an_address_chromium_cannot_parse_does_not_raise(phone):

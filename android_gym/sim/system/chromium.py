@@ -38,6 +38,7 @@ import io
 import json
 import os
 import queue
+import re
 import shutil
 import threading
 import time
@@ -46,7 +47,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import urlparse
 
 from PIL import Image
 
@@ -68,8 +68,10 @@ _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-backgro
          "--disable-features=ResamplingScrollEvents,ResamplingInputEvents,WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
 T = TypeVar("T")
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
-_LOCAL_SCHEMES = {"data", "about", "blob"}  # and file: inside the phone's storage
-_LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
+#: What a phone's page may load besides files inside its storage: ``data:``, ``about:`` and ``blob:``, and any
+#: scheme's address on a loopback host (after any user info, before any port).
+_LOCAL = (r"(?:data|about|blob):|[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/?#@]*@)?(?:localhost|127\.0\.0\.1|\[::1\])"
+          r"(?::\d*)?(?:[/?#]|$)")
 _SETTLE_TRIES = 5
 #: Touch events' spacing (one 60 Hz frame), and how long a dragging finger rests before it lifts: longer than
 #: ``kAssumePointerStoppedTimeMs`` (40 ms, ``ui/events/gesture_detection/velocity_tracker.cc``, as Android's
@@ -132,14 +134,13 @@ def storage_url(storage_root: Path) -> str:
     return storage_root.as_uri().rstrip("/")
 
 
-def allowed_url(url: str, root_url: str) -> bool:
-    """Whether a phone's page may load ``url``: loopback, ``data:``, ``about:`` and ``blob:``, and ``file:`` only
-    inside the phone's storage (``root_url``, its ``storage_url``: a folder listing's "parent directory" link at the
-    top leads out of it, to the host's files)."""
-    parsed = urlparse(url)
-    if parsed.scheme == "file":
-        return url == root_url or url.startswith(root_url + "/")
-    return parsed.scheme in _LOCAL_SCHEMES or (parsed.hostname or "") in _LOOPBACK
+def blocked_urls(root_url: str) -> re.Pattern[str]:
+    """The addresses a phone's page may not load: all but loopback, ``data:``, ``about:`` and ``blob:``, and
+    ``file:`` only inside the phone's storage (``root_url``, its ``storage_url``: a folder listing's "parent
+    directory" link at the top leads out of it, to the host's files). A pattern both Python and JavaScript read alike:
+    Playwright's driver matches requests against it, so only a blocked one comes to Python (to be aborted), not every
+    file a page loads."""
+    return re.compile(rf"^(?!{_LOCAL}|{re.escape(root_url)}(?:/|$))")
 
 
 def on_area(pixels: Image.Image, width: int, height: int) -> Image.Image:
@@ -185,7 +186,7 @@ class _Browser:
 
     def new_context(self, scale: float, storage_root: Path):
         """A new browser context (a phone's) at device scale factor ``scale``, network blocked and files outside
-        ``storage_root`` too (``allowed_url``); starts the browser if needed. Its owner, who holds the browser
+        ``storage_root`` too (``blocked_urls``); starts the browser if needed. Its owner, who holds the browser
         (``hold``) while it may want another, hands it back with ``close_context``."""
         if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
             raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
@@ -194,9 +195,7 @@ class _Browser:
         context = self._browser.new_context(device_scale_factor=scale, has_touch=True, is_mobile=True,
                                             viewport={"width": 412, "height": 800}, service_workers="block")
         context.add_init_script(_STEADY_CARET)
-        root_url = storage_url(storage_root)
-        context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url, root_url)
-                      else route.abort("blockedbyclient"))
+        context.route(blocked_urls(storage_url(storage_root)), lambda route: route.abort("blockedbyclient"))
         return context
 
     @staticmethod
