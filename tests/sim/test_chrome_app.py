@@ -6,6 +6,7 @@ order; phones share the process's browser, each in a browser context of its own.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import re
 import threading
 from pathlib import Path
@@ -420,6 +421,29 @@ def test_without_chromium_a_page_raises_a_clear_error(monkeypatch):
     monkeypatch.setattr(chromium, "CHROMIUM", "/nonexistent/chromium")
     with pytest.raises(ChromiumMissingError, match="apt-get install -y chromium"):
         Chromium(LogBuffer(VirtualClock()), Path("/nonexistent")).page(2.625)
+
+
+def _browser_command_line() -> list[str]:
+    """The command line of this process's Chromium (its browser process: a grandchild, under Playwright's driver)."""
+    def parent(pid: str) -> int:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    for pid in filter(str.isdigit, (path.name for path in Path("/proc").iterdir())):
+        try:
+            args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+            if "--remote-debugging-pipe" in args and parent(str(parent(pid))) == os.getpid():
+                return args
+        except (OSError, IndexError):
+            continue  # a process that ended meanwhile
+    raise AssertionError("no browser process of ours")
+
+
+def test_the_browser_keeps_off_every_feature_playwright_turns_off(phone):
+    """Chromium takes the last ``--disable-features``: ours, which names Playwright's (the first) again."""
+    phone.run(VIEW)
+    flag = "--disable-features="
+    lists = [arg.removeprefix(flag).split(",") for arg in _browser_command_line() if arg.startswith(flag)]
+    assert len(lists) == 2 and "PaintHolding" in lists[0]
+    assert set(lists[0]) <= set(lists[-1]) and "ResamplingInputEvents" in lists[-1]
 
 
 def test_phones_share_the_browser_but_not_their_storage(phone, monkeypatch):

@@ -58,14 +58,22 @@ from android_gym.sim.system.web_accessibility import WebNode, build_nodes
 CHROMIUM = "/usr/bin/chromium"
 INSTALL_HINT = ("the phone's browser needs Chromium and Playwright: apt-get install -y chromium && "
                 "pip install 'android-gym[web]'")
+#: The features Playwright's launch turns off (its ``chromiumSwitches``, as Playwright 1.65 passes them): Chromium
+#: takes the last ``--disable-features`` it is given, so ours names them again, or they would be back on (paint
+#: holding, the media router, optimization hints, HTTPS upgrades ...).
+_PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying",
+    "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion")
+#: Touch moves as they were sent, not resampled to the frame's time (which moment a frame began would change how far
+#: a drag scrolls). No omnibox popup: headless Chromium's windows show none, yet each window (a context's first page
+#: opens one) loads its WebUI in a renderer process of its own, which cost more CPU than the page itself.
+_DISABLED_FEATURES = ("ResamplingScrollEvents", "ResamplingInputEvents", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
-         # Touch moves as they were sent, not resampled to the frame's time (which moment a frame began would
-         # change how far a drag scrolls). No omnibox popup: headless Chromium's windows show none, yet each window
-         # (a context's first page opens one) loads its WebUI in a renderer process of its own, which cost more
-         # CPU than the page itself.
-         "--disable-features=ResamplingScrollEvents,ResamplingInputEvents,WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
+         "--disable-features=" + ",".join((*_PLAYWRIGHT_DISABLED_FEATURES, *_DISABLED_FEATURES))]
 T = TypeVar("T")
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
 #: What a phone's page may load besides files inside its storage: ``data:``, ``about:`` and ``blob:``, and any
