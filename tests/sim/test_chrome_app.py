@@ -253,18 +253,21 @@ def test_a_settled_page_looks_the_same_later_its_tapped_checkbox_let_go_and_its_
 
 
 def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeypatch):
-    shots = []
-    capture = chromium.WebPage.capture
-    monkeypatch.setattr(chromium.WebPage, "capture", lambda page: shots.append(1) or capture(page))
+    shots, decoded = [], []
+    png, decode = chromium.WebPage._png, chromium._decoded
+    monkeypatch.setattr(chromium.WebPage, "_png", lambda page: shots.append(1) or png(page))
+    monkeypatch.setattr(chromium, "_decoded", lambda data: decoded.append(1) or decode(data))
     phone.run(VIEW)
     phone.tap(*centre(node(phone, text="Press")))
     assert node(phone, text="Clicked!") and shots == []  # the dump alone asks Chromium for no pixels
     before = phone.screenshot()
-    assert len(shots) == 1
+    assert len(shots) == len(decoded) == 1
     phone.swipe(540, 2000, 540, 1000, 300)
-    assert not np.array_equal(phone.screenshot(), before) and len(shots) == 2  # new pixels for the scrolled page
-    phone.screenshot()
+    assert not np.array_equal(phone.screenshot(), before) and len(shots) == len(decoded) == 2  # the scrolled page
+    scrolled = phone.screenshot()
     assert len(shots) == 2  # an unchanged screen is not captured again
+    phone.tap(540, 1500)  # on the page's empty part: the page changes nothing, and Chromium's capture is the same PNG
+    assert np.array_equal(phone.screenshot(), scrolled) and len(shots) == 3 and len(decoded) == 2  # not decoded again
 
 
 def bounds(n: dict[str, str]) -> tuple[int, int, int, int]:

@@ -167,6 +167,14 @@ def on_area(pixels: Image.Image, width: int, height: int) -> Image.Image:
     return area
 
 
+def _decoded(png: str) -> Image.Image:
+    """The pixels of Chromium's base64 PNG ``png``, decoded on the calling thread: its pictures' memory, freed, serves
+    the renderer's next ones (the browser thread's malloc arena would keep it for nothing else)."""
+    image = Image.open(io.BytesIO(base64.b64decode(png)))
+    image.load()
+    return image if image.mode == "RGB" else image.convert("RGB")  # convert copies even an RGB picture
+
+
 @dataclass
 class PageState:
     """What the page shows now: its accessibility nodes, URL and title (its pixels: ``WebPage.screenshot``)."""
@@ -423,7 +431,8 @@ class WebPage:
         self._storage_url = storage_url(storage_root) + "/"
         self._pid = os.getpid()
         self._state: PageState | None = None
-        self._pixels: Image.Image | None = None
+        self._pixels: Image.Image | None = None  # the page's pixels as it is now (None: not captured since it changed)
+        self._drawn: tuple[str, Image.Image] | None = None  # the last pixels captured, with their PNG
         self._title = ""  # as the page settled: a new tab's blank page has no title and no focused field
         self._focused: tuple[str, bool, bool] | None = None
         self._version = 0
@@ -503,11 +512,8 @@ class WebPage:
 
     def capture(self) -> Image.Image:
         """Chromium's capture of the page as it is now, at device px (a PNG from Chromium costs more than the
-        accessibility tree), decoded on the calling thread: its pictures' memory, freed, serves the renderer's next
-        ones (the browser thread's malloc arena would keep it for nothing else)."""
-        image = Image.open(io.BytesIO(base64.b64decode(self._png())))
-        image.load()
-        return image if image.mode == "RGB" else image.convert("RGB")  # convert copies even an RGB picture
+        accessibility tree), decoded on the calling thread (``_decoded``)."""
+        return _decoded(self._png())
 
     @_on_browser_thread
     def _png(self) -> str:
@@ -516,16 +522,21 @@ class WebPage:
 
     def screenshot(self, width: int, height: int) -> Image.Image:
         """The page's pixels on its ``width`` x ``height`` device px area (``on_area``), captured once per change and
-        only when something draws them (an env without pixels never asks); only they are kept, not the capture too."""
+        only when something draws them (an env without pixels never asks); only they are kept, not the capture too,
+        with the PNG they came from: a capture that gives the same PNG again (an input that changed nothing on
+        screen) is not decoded again, and the same pixels are drawn."""
         pixels = self._pixels  # (read once: ``forget`` runs on the browser thread when the page closes)
         if pixels is None or pixels.size != (width, height):
-            pixels = self._pixels = on_area(self.capture(), width, height)
+            png, drawn = self._png(), self._drawn
+            if drawn is None or drawn[0] != png or drawn[1].size != (width, height):
+                drawn = self._drawn = png, on_area(_decoded(png), width, height)
+            pixels = self._pixels = drawn[1]
         return pixels
 
     def forget(self) -> None:
         """Let go of what was kept of the page (its state and pixels, a screen's worth of bytes): called when the page
         closes (``Chromium.page``), as views of earlier frames may still hold this object."""
-        self._state = self._pixels = None
+        self._state = self._pixels = self._drawn = None
 
     def focused_value(self) -> tuple[str, bool, bool] | None:
         """``(value, multiline, password)`` of the focused text field as the page settled after its last input, or
