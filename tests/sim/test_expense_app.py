@@ -173,6 +173,19 @@ def test_home_is_built_and_read_again_when_the_week_turns_not_when_the_clock_mov
     assert texts(phone, "tv_date_range") == ["OCT 22 - 29", "OCT 22 - 29"] and len(built) == before + 1
 
 
+def test_the_logs_stay_while_the_clock_moves_within_the_day_and_are_built_again_when_it_turns(phone):
+    """The logs show dates, not the time: the frame stays while the clock moves within the day (on a table with
+    rows: an empty one pins its range to now); the day turning builds them again."""
+    add(phone, "Coffee", 450, when=NOW.replace(hour=8))
+    open_logs(phone)
+    assert texts(phone, "tv_date") == ["Today 8:34 AM"]
+    shown = phone.window.frame()
+    phone.clock.advance(300)  # within the status bar's minute
+    assert phone.window.frame() is shown
+    phone.clock.advance(9 * 3600 * 1000)  # past midnight
+    assert texts(phone, "tv_date") == ["Yesterday 8:34 AM"]
+
+
 def test_the_category_cards_follow_the_selection(phone):
     def checked_category() -> str:
         [card] = [node for node in nodes(phone) if node.get("resource-id") == rid("cd_category")

@@ -12,7 +12,7 @@ from android_gym.sim.framework import window
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.laid_out import LaidOutTrees, Shaped
 from android_gym.sim.ui.layout import layout
-from android_gym.sim.ui.views import View, button, column, text_view
+from android_gym.sim.ui.views import View, button, column, copied, text_view
 from android_gym.ui import parse_ui_dump
 
 _RECT = (1080, 2000)
@@ -107,6 +107,17 @@ def test_a_tap_on_the_focused_field_finds_its_screen_kept(phone: Phone, monkeypa
     again = phone.window.frame().app
     assert again is not focused and again.children[0].children == focused.children[0].children  # the kept content
     assert phone.ui_dump() is dump and not laid_out
+
+
+def test_a_field_in_no_list_takes_focus_without_a_copy_of_its_tree(phone: Phone, monkeypatch) -> None:
+    """A list scrolls into view only a field it holds: a tap on a field in none (SMS's search bar) focuses it without
+    copying the tree as built for a list's rows to be measured in."""
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    search = next(e for e in parse_ui_dump(phone.ui_dump()) if e.is_editable).bbox_pixels.center
+    copies: list[View] = []
+    monkeypatch.setattr(window, "copied", lambda view: copies.append(view) or copied(view))
+    phone.tap(*search)
+    assert next(e for e in parse_ui_dump(phone.ui_dump()) if e.is_editable).is_focused and not copies
 
 
 def test_a_kept_tree_puts_its_lists_where_its_layout_left_them(phone: Phone, monkeypatch) -> None:

@@ -480,11 +480,11 @@ class ExpenseLogsFragment(_Fragment):
     def _range(self, low: int, high: int) -> tuple[int, int]:
         """``observeMaxAndMinDateRange``: the filter starts as the table's date range (``low``..``high``) and then
         only narrows (an empty table pins it to now)."""
-        now = self.phone.clock.now_ms()
-        if self.constraint is None:
-            self.constraint = (low, high) if low and high else (now, now)
-        elif not (low and high):
+        if not (low and high):  # read the clock only then: the logs show dates, not the time
+            now = self.phone.clock.now_ms()
             self.constraint = (now, now)
+        elif self.constraint is None:
+            self.constraint = (low, high)
         else:
             self.constraint = (max(self.constraint[0], low), min(self.constraint[1], high))
         return self.constraint
@@ -494,7 +494,7 @@ class ExpenseLogsFragment(_Fragment):
         start, end = self._range(low, high)
         expenses = self.db.query("WHERE modified_date >= ? AND modified_date <= ?", (start, end))
         empty_table = (low, high) == (0, 0)  # isEmptyExpenseCount: the menu is disabled
-        now = self.phone.clock.now()
+        now = self.phone.clock.now(DAY_MS)  # format_date and format_range read only the day and the zone
         subtitle = "" if not expenses else f"{format_range(start, end, now.tzinfo, with_year=True)} . DESC"
         toolbar = self._selection_toolbar(not empty_table) if self.selected else _toolbar(
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,

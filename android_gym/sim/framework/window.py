@@ -291,11 +291,13 @@ class WindowManager:
             self._stamped.move_to_end(stamp)
             kept, built = known
             kept.behave_as(built)
-            content, unlaid = kept.root, None
+            content, unlaid, reveal = kept.root, None, False
         else:
             content = self._content(screen, looks)
-            # The tree as built, for a list to measure the rows layout leaves out (a field to reveal, a position asked)
-            unlaid = copied(content) if self._reveal_focus or screen.scroll_requests else None
+            # The tree as built, for a list to measure the rows layout leaves out (a field to reveal, a position
+            # asked); a focused field in no list has nothing to scroll it into view
+            reveal = self._reveal_focus and _list_holds_focus(content)
+            unlaid = copied(content) if reveal or screen.scroll_requests else None
             built = Shaped(content, width, content_bottom)
             kept = self._app_trees.get(built)
             if kept is not None:  # laid out before: the same bounds
@@ -322,7 +324,8 @@ class WindowManager:
                     view.scroll_offset = scroll.get(view.key, 0)
         if self._reveal_focus:  # it may lay out a row of its tree: a copy of it when a position is asked too
             self._reveal_focus = False
-            if self._scroll_focus_into_view(screen, content, copied(unlaid) if screen.scroll_requests else unlaid):
+            if reveal and self._scroll_focus_into_view(screen, content,
+                                                       copied(unlaid) if screen.scroll_requests else unlaid):
                 return self._build()
         if screen.scroll_requests and self._scroll_to_positions(screen, content, unlaid):
             return self._build()
@@ -952,6 +955,20 @@ def _lists_and_field(content: View) -> tuple[dict[str, int], View | None]:
         if field is None and view.focused and view.on_text is not None:  # the focused editable
             field = view
     return positions, field
+
+
+def _list_holds_focus(content: View) -> bool:
+    """Whether a list of ``content`` (a tree as built) holds a focused view: a field ``_scroll_focus_into_view`` may
+    scroll to (it scrolls nothing else)."""
+    stack = [content]
+    while stack:
+        view = stack.pop()
+        if view.kind == "list":  # the lists inside it hold no focus unless it does
+            if any(inner.focused for inner in view.walk()):
+                return True
+        elif view.children:
+            stack += view.children
+    return False
 
 
 def _luminance(color: Color) -> float:
