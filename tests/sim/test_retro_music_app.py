@@ -184,6 +184,26 @@ def test_the_scan_broadcast_fills_external_db_from_the_files(phone):
                             for t, a, d in SONGS], key=lambda r: r[1])
 
 
+def test_the_scan_reads_each_file_and_gives_each_folder_its_columns(phone):
+    """Files in two folders, one of them not music, one file with no album tag and one with tags mutagen reads (an
+    ID3v2.3 tag, read from the scanned file itself): each row has its folder's columns and the file's tags."""
+    ringtones = "/storage/emulated/0/Ringtones"
+    phone.fs.makedirs(ringtones)
+    tags, buffer = ID3(), io.BytesIO()
+    for frame in (TIT2(encoding=1, text=["Old Song"]), TPE1(encoding=1, text=["Old Band"]),
+                  TALB(encoding=1, text=["Old Album"])):
+        tags.add(frame)
+    tags.save(buffer, v2_version=3, padding=lambda info: 0)
+    phone.fs.write_bytes(f"{ringtones}/old.mp3", buffer.getvalue() + audio_frames(2_000))
+    phone.fs.write_bytes(f"{ringtones}/ring.mp3", mp3_file(1_000, "Ring", "Bell"))
+    phone.run(f"am broadcast -a {media_store.ACTION_SCAN_FILE} -d file:///storage/emulated/0")
+    found = rows(phone, media_store.DB_PATH, "SELECT title, artist, album, duration, bucket_display_name, "
+                                             "relative_path, is_music FROM files ORDER BY _id")
+    assert found == [*((t, a, "Music", d, "Music", "Music/", 1) for t, a, d in sorted(SONGS, key=lambda s: s[0])),
+                     ("Old Song", "Old Band", "Old Album", 2_000, "Ringtones", "Ringtones/", 0),
+                     ("Ring", "Bell", "Ringtones", 1_000, "Ringtones", "Ringtones/", 0)]
+
+
 def test_a_rescan_drops_deleted_files_and_keeps_ids(phone):
     scanned(phone)
     before = dict(rows(phone, media_store.DB_PATH, "SELECT title, _id FROM files"))

@@ -197,10 +197,10 @@ def _read_plain(file: BinaryIO) -> AudioInfo | None:
     if frame[lame:lame + 9] != _LAME_VERSION or frame[lame + 9] != _LAME_REVISION_0_CBR:
         return None
     delay_padding = int.from_bytes(frame[lame + 21:lame + 24], "big")
-    file.seek(0, io.SEEK_END)
-    if file.tell() < 10 + size + 131:
+    end = file.seek(0, io.SEEK_END)  # the file's size
+    if end < 10 + size + 131:
         return None
-    file.seek(-131, io.SEEK_END)
+    file.seek(end - 131)
     if b"TAG" in file.read(131):
         return None
     samples = max(frames * SAMPLES_PER_FRAME - (delay_padding >> 12) - (delay_padding & 0xFFF), 0)
