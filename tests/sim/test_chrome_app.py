@@ -387,6 +387,25 @@ def test_back_to_a_blocked_page_shows_its_error_page(phone):
     assert any("ERR_" in n.get("text", "") for n in nodes(phone))
 
 
+def test_a_failed_navigation_ends_on_its_loaded_error_page_and_an_aborted_one_where_it_was(phone):
+    """Playwright raises a blocked navigation's error as soon as its request fails, before Chromium commits the error
+    page: the step ends on the error page, committed and loaded (forward or back, from a page or an error page), not
+    on the page it replaces; a navigation Chromium aborts (a scheme handed to another app) shows none, and the step
+    ends at once on the page that was there."""
+    phone.run(VIEW)
+    page = phone.activities.top.app.tab().page
+    shown = "[location.href, document.readyState, document.title]"
+    for host in ("example.com", "10.0.2.2"):
+        page.goto(f"http://{host}/")
+        assert page.evaluate(shown) == ["chrome-error://chromewebdata/", "complete", host]
+        assert page.state().title == host and "ERR_BLOCKED_BY_CLIENT" in page_text(page)
+    page.goto("mailto:someone@example.com")
+    assert page.evaluate(shown) == ["chrome-error://chromewebdata/", "complete", "10.0.2.2"]
+    phone.activities.top.app.open("file:///sdcard/Download/page.html")
+    assert page.back() and page.evaluate(shown) == ["chrome-error://chromewebdata/", "complete", "10.0.2.2"]
+    assert page.state().url == "http://10.0.2.2/" and "ERR_BLOCKED_BY_CLIENT" in page_text(page)
+
+
 def test_files_views_an_html_file_in_chrome(phone):
     phone.run("am start -n com.google.android.documentsui/com.android.documentsui.files.FilesActivity")
     path = "/storage/emulated/0/Download/page.html"

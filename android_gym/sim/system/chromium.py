@@ -81,6 +81,10 @@ _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app 
 _LOCAL = (r"(?:data|about|blob):|[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/?#@]*@)?(?:localhost|127\.0\.0\.1|\[::1\])"
           r"(?::\d*)?(?:[/?#]|$)")
 _SETTLE_TRIES = 5
+#: A failed navigation's error as Playwright raises it when Chromium shows its error page for it: every network error
+#: (``net::ERR_...``) but ``ERR_ABORTED`` (a cancelled navigation, a 204, a scheme handed to another app), which
+#: leaves the page as it was, as a download and an address Chromium cannot parse do.
+_SHOWS_ERROR_PAGE = re.compile(r"net::ERR_(?!ABORTED\b)")
 #: Touch events' spacing (one 60 Hz frame), and how long a dragging finger rests before it lifts: longer than
 #: ``kAssumePointerStoppedTimeMs`` (40 ms, ``ui/events/gesture_detection/velocity_tracker.cc``, as Android's
 #: ``VelocityTracker``), so the gesture ends without a fling.
@@ -407,17 +411,6 @@ class Chromium:
                 _BROWSER_THREAD.browser.release()
 
 
-def _navigate(go: Callable[[], object]) -> None:
-    """Run a navigation; one that fails (a blocked address, a missing file) leaves Chromium's error page on
-    screen, as in Chrome, and one to a file Chromium downloads rather than shows (audio, an archive) or to an address
-    it cannot parse (an intent's ``https://a b``) leaves the page as it was; none raises."""
-    try:
-        go()
-    except Exception as error:
-        if not any(part in str(error) for part in ("net::", "Navigation", "Download is starting", "invalid URL")):
-            raise
-
-
 class WebPage:
     """One tab: navigation, pixels (at the device px ``resize`` set) and accessibility nodes at the viewport size,
     and touch and key input; ``storage_root`` is the host folder of the phone's ``/``, which no page it shows
@@ -454,7 +447,7 @@ class WebPage:
     @_on_browser_thread
     def goto(self, url: str) -> None:
         """Load ``url`` and wait for its ``load`` event (a blocked or missing page shows Chromium's error page)."""
-        _navigate(lambda: self._page.goto(url, wait_until="load"))
+        self._navigate(lambda: self._page.goto(url, wait_until="load"))
         self._settle()
 
     @_on_browser_thread
@@ -463,9 +456,36 @@ class WebPage:
         history = self._cdp.send("Page.getNavigationHistory")
         if history["currentIndex"] <= 0:
             return False
-        _navigate(lambda: self._page.go_back(wait_until="load"))  # back to a blocked page shows its error page
+        self._navigate(lambda: self._page.go_back(wait_until="load"))  # back to a blocked page shows its error page
         self._settle()
         return True
+
+    def _navigate(self, go: Callable[[], object]) -> None:
+        """Run a navigation; one that fails (a blocked address, a missing file) leaves Chromium's error page on
+        screen, as in Chrome, and one to a file Chromium downloads rather than shows (audio, an archive) or to an
+        address it cannot parse (an intent's ``https://a b``) leaves the page as it was; none raises. Playwright
+        raises a network error as soon as the request fails, before Chromium commits its error page: that commit (the
+        main frame's navigation to ``chrome-error://``) is waited for, so the page settles on it, not on the page it
+        replaces (or on the error page before its text is in)."""
+        def error_page(frame) -> bool:
+            return frame == self._page.main_frame and frame.url.startswith("chrome-error:")
+
+        def note(frame) -> None:
+            if error_page(frame):
+                shown.append(frame)
+
+        shown: list = []  # the error page, once committed (its event may come before the navigation's error)
+        self._page.on("framenavigated", note)
+        try:
+            go()
+        except Exception as error:
+            message = str(error)
+            if not any(part in message for part in ("net::", "Navigation", "Download is starting", "invalid URL")):
+                raise
+            if _SHOWS_ERROR_PAGE.search(message) and not shown:
+                self._page.wait_for_event("framenavigated", predicate=error_page)
+        finally:
+            self._page.remove_listener("framenavigated", note)
 
     @_on_browser_thread
     def resize(self, width: int, height: int, scale: float, settle: bool = True) -> None:
