@@ -85,6 +85,9 @@ _SETTLE_TRIES = 5
 #: (``net::ERR_...``) but ``ERR_ABORTED`` (a cancelled navigation, a 204, a scheme handed to another app), which
 #: leaves the page as it was, as a download and an address Chromium cannot parse do.
 _SHOWS_ERROR_PAGE = re.compile(r"net::ERR_(?!ABORTED\b)")
+#: How long a failed navigation waits for its error page at most: a safety net (Chromium shows one within a frame or
+#: two), so that an error that shows none leaves the page as it was instead of failing the step.
+_ERROR_PAGE_TIMEOUT_MS = 10_000
 #: Touch events' spacing (one 60 Hz frame), and how long a dragging finger rests before it lifts: longer than
 #: ``kAssumePointerStoppedTimeMs`` (40 ms, ``ui/events/gesture_detection/velocity_tracker.cc``, as Android's
 #: ``VelocityTracker``), so the gesture ends without a fling.
@@ -483,7 +486,11 @@ class WebPage:
             if not any(part in message for part in ("net::", "Navigation", "Download is starting", "invalid URL")):
                 raise
             if _SHOWS_ERROR_PAGE.search(message) and not shown:
-                self._page.wait_for_event("framenavigated", predicate=error_page)
+                try:
+                    self._page.wait_for_event("framenavigated", predicate=error_page, timeout=_ERROR_PAGE_TIMEOUT_MS)
+                except Exception as waited:  # Playwright's TimeoutError: no error page came; the step goes on
+                    if type(waited).__name__ != "TimeoutError":
+                        raise
         finally:
             self._page.remove_listener("framenavigated", note)
 
