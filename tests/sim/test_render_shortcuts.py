@@ -177,6 +177,28 @@ def test_text_and_icons_copied_from_tiles_over_one_colour_look_as_stamped(monkey
     assert (stamped.astype(int) - ground).any(axis=2).mean() > 0.05  # the text is there
 
 
+def test_a_mostly_clear_picture_looks_as_pasted_whole(monkeypatch) -> None:
+    """Only the part of a picture with alpha that is not clear is blended; a clear picture draws nothing."""
+    def pictured(ground: tuple[int, int, int], clear: bool) -> View:
+        picture = Image.new("RGBA", (600, 300))
+        if not clear:
+            ImageDraw.Draw(picture).line(((40, 250), (300, 90), (520, 200)), fill=(20, 90, 200, 255), width=5)
+            ImageDraw.Draw(picture).ellipse((500, 180, 540, 220), fill=(200, 30, 30, 120))
+        return column(View(image=picture, key=f"graph{clear}", height=300), background=ground, padding=40)
+
+    def pasted_whole(self, view: View) -> None:
+        x1, y1, x2, y2 = self._local(view)
+        scaled = self._fit(view, x2 - x1, y2 - y1)
+        self._canvas.paste(scaled, (x1 + (x2 - x1 - scaled.width) // 2, y1 + (y2 - y1 - scaled.height) // 2), scaled)
+
+    for clear in (False, True):
+        cut = _drawn(pictured((240, 240, 240), clear), 1.0)
+        assert (cut == 240).all() == clear
+        with monkeypatch.context() as patched:
+            patched.setattr(Renderer, "_draw_image", pasted_whole)
+            assert np.array_equal(cut, _drawn(pictured((240, 240, 240), clear), 1.0))
+
+
 @pytest.mark.parametrize("scale", [1.0, 0.25])
 @pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
 def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkeypatch, scale: float,

@@ -896,10 +896,11 @@ class Renderer:
         if scaled is None:  # a picture made when drawn that failed to decode
             return
         left, top = x1 + (x2 - x1 - scaled.width) // 2, y1 + (y2 - y1 - scaled.height) // 2
-        if scaled.mode == "RGBA":
-            self._canvas.paste(scaled, (left, top), scaled)
-        else:
+        if scaled.mode != "RGBA":
             self._canvas.paste(scaled, (left, top))
+        elif ink := scaled.getbbox(alpha_only=True):  # a clear pixel leaves the canvas as it is: only the rest is
+            piece = scaled.crop(ink)  # blended (a graph's few lines on a clear picture: a hundredth of its pixels)
+            self._canvas.paste(piece, (left + ink[0], top + ink[1]), piece)
 
     def _fit(self, view: View, width: int, height: int) -> Image.Image | None:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
