@@ -22,6 +22,7 @@ from android_gym.sim.ui.views import (
     fab,
     frame,
     row,
+    scroll_list,
     text_view,
 )
 
@@ -175,6 +176,61 @@ def test_text_and_icons_copied_from_tiles_over_one_colour_look_as_stamped(monkey
     stamped = _drawn(_lettered(ground), scale)
     assert np.array_equal(tiled, stamped)
     assert (stamped.astype(int) - ground).any(axis=2).mean() > 0.05  # the text is there
+
+
+def _launcher(ground: tuple[int, int, int]) -> View:
+    """Launcher icons on a home screen's ground, in a list that cuts the first row's (its disc and glyph) at its top
+    edge and the last row's at its bottom, and over a plain box of another colour."""
+    def icons(count: int) -> View:
+        return row(*(app_icon(f"App {i}", "app_sms", (30 + 40 * i, 136, 229 - 30 * i), lambda: None, lambda: None,
+                              width=200, height=260) for i in range(count)), height=260)
+
+    return column(scroll_list(*(icons(4) for _ in range(4)), key="apps", scroll_offset=110, height=620),
+                  column(icons(3), background=(250, 240, 230)), background=ground, padding=20)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
+def test_launcher_icons_glyphs_and_labels_copied_from_tiles_look_as_stamped(monkeypatch, scale: float,
+                                                                            ground: tuple) -> None:
+    """A launcher icon notes what it paints as it goes (its shadow's box, the square its disc fills), so its glyph
+    is copied from a tile on the disc's colour and its label from one on the ground's; where a list cuts the icon,
+    what it noted there no longer counts."""
+    tiles: list[tuple] = []
+    tile = Renderer._ink_tile
+    monkeypatch.setattr(Renderer, "_ink_tile", lambda self, ink, color, on: tiles.append(on) or tile(
+        self, ink, color, on))
+    tiled = _drawn(_launcher(ground), scale)
+    assert {ground, (250, 240, 230), (30, 136, 229), (70, 136, 199)} <= set(tiles)  # grounds, discs
+    monkeypatch.setattr(render, "_inks_only", lambda view: False)
+    assert np.array_equal(tiled, _drawn(_launcher(ground), scale))
+
+
+@pytest.mark.parametrize("offset", [0, 110, 190])
+def test_a_colour_the_canvas_is_said_to_show_all_over_a_box_is_what_it_shows(offset: int) -> None:
+    """After a strip of launcher icons (their discs noted as filled; a list cutting the first row's at its top edge,
+    where the canvas is then put back as it was) and text, ``_plain_ground`` names a colour only where the canvas is
+    that colour all over the box."""
+    def icons(count: int) -> View:
+        return row(*(app_icon(f"App {i}", "app_sms", (30 + 40 * i, 136, 229 - 30 * i), lambda: None, lambda: None,
+                              width=200, height=260) for i in range(count)), height=260)
+
+    tree = column(View(height=100, background=(90, 0, 0)),
+                  scroll_list(icons(4), icons(4), key="apps", scroll_offset=offset, height=330),
+                  text_view("Below", text_size=40), background=WHITE)
+    layout(tree, 0, 0, 1080, 470)  # one strip: the canvas and its notes are the last strip's when drawn
+    renderer = Renderer(1080, 470)
+    renderer.render({"window": (tree, WHITE)})
+    canvas = np.asarray(renderer._canvas)[:470]
+    rng, named = np.random.default_rng(offset), 0
+    for _ in range(3000):
+        x0, y0 = int(rng.integers(0, 1060)), int(rng.integers(0, 450))
+        box = (x0, y0, x0 + int(rng.integers(1, 80)), y0 + int(rng.integers(1, 80)))
+        ground = renderer._plain_ground(box)
+        if ground is not None:
+            named += 1
+            assert (canvas[box[1]:box[3], box[0]:box[2]] == ground).all(), box
+    assert named > 100
 
 
 def test_a_mostly_clear_picture_looks_as_pasted_whole(monkeypatch) -> None:
