@@ -256,6 +256,22 @@ def test_a_mostly_clear_picture_looks_as_pasted_whole(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("tree", [lambda: _launcher(WHITE), lambda: _lettered((30, 30, 30))])
+def test_rows_of_a_strip_nothing_painted_written_in_the_grounds_colour_look_as_packed(monkeypatch, scale: float,
+                                                                                      tree) -> None:
+    """Rows between what the views drawn on a strip noted they paint (less than ``_BARE_ROWS`` apart, so drawn)."""
+    packed: list[int] = []
+    pack = render.pack_into
+    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0: packed.append(out.shape[0]) or pack(image, out,
+                                                                                                          top))
+    written = _drawn(tree(), scale)
+    written_packed, packed[:] = sum(packed), []
+    monkeypatch.setattr(render, "_INKLESS_ROWS", 10**9)
+    assert np.array_equal(written, _drawn(tree(), scale))
+    assert written_packed < sum(packed) if scale == 1.0 else written_packed <= sum(packed)  # small gaps, small screen
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
 @pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
 def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkeypatch, scale: float,
                                                                           ground: tuple) -> None:
@@ -268,10 +284,12 @@ def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkey
 
     packed: list[int] = []
     pack = render.pack_into
-    monkeypatch.setattr(render, "pack_into", lambda image, out: packed.append(out.shape[0]) or pack(image, out))
+    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0: packed.append(out.shape[0]) or pack(image, out,
+                                                                                                          top))
     bare = _drawn(spaced(), scale), _drawn(column(background=ground), scale)
     bare_packed, packed[:] = sum(packed), []
     monkeypatch.setattr(render, "_BARE_ROWS", 10**9)
+    monkeypatch.setattr(render, "_INKLESS_ROWS", 10**9)
     assert np.array_equal(bare[0], _drawn(spaced(), scale))
     assert np.array_equal(bare[1], _drawn(column(background=ground), scale))
     assert bare_packed < sum(packed) / 2  # most rows were not drawn on the canvas

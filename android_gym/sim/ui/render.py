@@ -80,6 +80,9 @@ _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px
 # rows that no view reaches, at least, written straight into the frame in the ground's colour rather than drawn on
 # the canvas and packed (a strip more costs about as much as drawing that many rows)
 _BARE_ROWS = 48
+# rows of a strip drawn that nothing drawn on it painted, at least, written into the frame in the ground's colour
+# rather than packed (a run shorter costs about as much to pack as to cut out)
+_INKLESS_ROWS = 16
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 # Windows drawn whole that take at most this share of a frame (the status and navigation bars, the keyboard: not an
 # app's window) are kept by what they show (``Renderer._windows``), as ``CompactPixels`` (a bar's ground colour and
@@ -541,7 +544,7 @@ class Renderer:
                     if reach[0] < x2 and reach[2] > x1 and reach[1] < y2 and reach[3] > y1]
         ground, grounded = self._ground([view for view, _ in painting], background, box)
         strips = []
-        for top, bottom, bare in _row_runs([reach for _, reach in painting[grounded:]], y1, y2):
+        for top, bottom, bare in _row_runs([reach for _, reach in painting[grounded:]], y1, y2, _BARE_ROWS):
             if bare:
                 frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)  # row by row, as in ``__init__``
             else:
@@ -559,7 +562,12 @@ class Renderer:
                     self._note_below(view, reach)
             self._inking = False
             self._scratch = self._canvas  # dimming it whole may have made a new one
-            pack_into(self._canvas, frame[strip_top:strip_bottom, x1:x2])
+            # rows nothing drawn may have painted (``_below``) are the ground's colour: written, not packed
+            for top, bottom, bare in _row_runs([box for box, _ in self._below], strip_top, strip_bottom, _INKLESS_ROWS):
+                if bare:
+                    frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)
+                else:
+                    pack_into(self._canvas, frame[top:bottom, x1:x2], top - strip_top)
 
     def _draw_cut(self, view: View) -> None:
         """Draw a view a list cuts (``View.whole``): all of it where it lies, then the canvas outside its ``bounds``
@@ -1044,14 +1052,14 @@ class Renderer:
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
 
 
-def _row_runs(reaches: list[Box], top: int, bottom: int) -> list[tuple[int, int, bool]]:
-    """The rows from ``top`` to ``bottom`` in runs (from, to, bare), top down: a bare run, at least ``_BARE_ROWS``
+def _row_runs(reaches: list[Box], top: int, bottom: int, least: int) -> list[tuple[int, int, bool]]:
+    """The rows from ``top`` to ``bottom`` in runs (from, to, bare), top down: a bare run, at least ``least`` rows
     long, lies clear of all the boxes ``reaches``; the others are the rows between them."""
     runs: list[tuple[int, int, bool]] = []
     start = row = top  # the run of rows to draw starts at ``start``; the boxes so far reach down to ``row``
     for reach_top, reach_bottom in sorted([(reach[1], reach[3]) for reach in reaches]) + [(bottom, bottom)]:
         clear_to = min(reach_top, bottom)
-        if clear_to - row >= _BARE_ROWS:
+        if clear_to - row >= least:
             runs += [(start, row, False), (row, clear_to, True)] if start < row else [(row, clear_to, True)]
             start = clear_to
         row = max(row, reach_bottom)
@@ -1067,17 +1075,17 @@ def _inks_only(view: View) -> bool:
     return view.kind in _LAUNCHER_ICONS or (view.kind in _INKED and view.background is None and view.image is None)
 
 
-def pack_into(image: Image.Image, out: np.ndarray) -> None:
-    """Write an ``RGB`` image's pixels (its top left ``(H, W)`` corner) into ``out``, ``(H, W, 3)`` uint8 (rows may lie
-    apart, as in a box of a larger array), about ``_PACK_BYTES`` at a time: each chunk is copied while still in the
-    CPU's cache, and no image-sized buffer is made and copied again."""
+def pack_into(image: Image.Image, out: np.ndarray, top: int = 0) -> None:
+    """Write an ``RGB`` image's pixels (the ``(H, W)`` box at its left edge from row ``top`` down) into ``out``,
+    ``(H, W, 3)`` uint8 (rows may lie apart, as in a box of a larger array), about ``_PACK_BYTES`` at a time: each
+    chunk is copied while still in the CPU's cache, and no image-sized buffer is made and copied again."""
     rows, width, _ = out.shape
     if not rows or not width:
         return
     encoder = Image._getencoder(image.mode, "raw", (image.mode,))  # what tobytes uses
     row_bytes, done, status = 3 * width, 0, 0
     try:
-        encoder.setimage(image.im, (0, 0, width, rows))
+        encoder.setimage(image.im, (0, top, width, top + rows))
         while status == 0:  # 0: more to come
             _, status, data = encoder.encode(max(_PACK_BYTES // row_bytes, 1) * row_bytes)  # whole rows
             chunk = len(data) // row_bytes
