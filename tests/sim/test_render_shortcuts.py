@@ -271,6 +271,46 @@ def test_rows_of_a_strip_nothing_painted_written_in_the_grounds_colour_look_as_p
     assert written_packed < sum(packed) if scale == 1.0 else written_packed <= sum(packed)  # small gaps, small screen
 
 
+def _lines(ground: tuple[int, int, int], shift: int, wide: bool = True) -> View:
+    """Lines of text far enough apart that a strip leaves rows between them in its ground; ``shift`` px lower, the
+    lines of one lie in the rows between another's; not ``wide``, a line across the right half only."""
+    def line(i: int) -> View:
+        left = text_view(f"Line {i} at the start", text_size=44, width=500)
+        right = text_view(f"Line {i} at the end", text_size=44, width=500)
+        return row(left, right) if wide or i % 4 else row(View(width=500), right)
+
+    return column(View(height=shift), *(line(i) for i in range(8)), spacing=40, background=ground)
+
+
+def test_rows_a_strip_left_in_its_ground_are_not_filled_again_and_look_as_filled(monkeypatch) -> None:
+    """Strips drawn one after another on the scratch canvas (windows on one ground and on another; a window's lines
+    in the rows between the last's; boxes of a window redrawn alone, narrower than the window, before the whole
+    window on another ground) look as they do on a canvas filled anew."""
+    def trees() -> list[View]:
+        dark = (30, 30, 30)
+        return [_launcher(WHITE), _lettered(WHITE), _lines(WHITE, 0), _lines(dark, 48), _lines(dark, 0),
+                _lines(dark, 0, wide=False), _lines(dark, 24), _lines(WHITE, 0), _launcher(dark)]
+
+    def shown() -> list[np.ndarray]:
+        renderer = Renderer(1080, 1300)
+        frames = []
+        for tree in trees():
+            layout(tree, 0, 0, 1080, 1300)
+            frames.append(renderer.render({"window": (tree, WHITE)}).copy())
+        return frames
+
+    kept = shown()
+    start = Renderer._start_canvas
+
+    def filled_anew(self, size, ground) -> None:
+        self._clean = (None, 0, [])
+        start(self, size, ground)
+
+    monkeypatch.setattr(Renderer, "_start_canvas", filled_anew)
+    for frame_kept, frame_filled in zip(kept, shown(), strict=True):
+        assert np.array_equal(frame_kept, frame_filled)
+
+
 @pytest.mark.parametrize("scale", [1.0, 0.25])
 @pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
 def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkeypatch, scale: float,

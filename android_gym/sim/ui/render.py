@@ -9,9 +9,11 @@ cheaper to draw than a full-size frame. A coordinate maps to
 
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a mask
 is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``), or, a line of text
-or an icon over one colour, copied from a kept tile of it on that colour (``Renderer._ink_tile``). Pictures
-(``View.image``) are scaled once per key and size and kept (one already at its drawn size kept as it is, its
-owner's, not a copy), so redrawing a window with a photo costs a paste. Shadows are blurred once per shape and size,
+or an icon over one colour, copied from a kept tile of it on that colour (``Renderer._ink_tile``): what the views
+drawn so far may paint is noted as they are drawn (``Renderer._below``; a launcher icon's glyph lies on its disc's
+colour). Pictures (``View.image``) are scaled once per key and size and kept (one already at its drawn size kept as it
+is, its owner's, not a copy), so redrawing a window with a photo costs a paste; one with alpha blends only the part
+that is not clear. Shadows are blurred once per shape and size,
 and a filled shape's shadow is pasted only where the shape does not cover it, copied from tiles where the canvas
 under it is one colour (``_shadow_tiles``); what a window redraws (the boxes its changed views may paint) is packed
 straight into a new NumPy frame (``pack_into``), which takes the other pixels from the last one: a frame once handed
@@ -19,7 +21,8 @@ out never changes (the memory of one the renderer alone still holds is used agai
 the last one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas
 kept from frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized
 one takes a fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in
-the ground's colour, not drawn (``_row_runs``). A whole window comes from an earlier frame where one shows it as it
+the ground's colour, not drawn (``_row_runs``), and so are the rows of a strip drawn that nothing drawn on it
+painted, not packed (nor filled again for the next strip on that colour). A whole window comes from an earlier frame where one shows it as it
 is now: the frame kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a small window
 (a bar, the keyboard) kept by what it shows (``Renderer._windows``).
 """
@@ -352,6 +355,9 @@ class Renderer:
         self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
         self._frame.flags.writeable = False  # handed out as it is: a change makes a new frame (``_fresh``)
         self._scratch: Image.Image | None = None  # the canvas every strip is drawn on, kept from strip to strip
+        # rows (from, to) of the scratch known to be one colour (which, and across how many columns) as the last strip
+        # left them, nothing drawn on it having painted there: not filled again for a strip on that colour
+        self._clean: tuple[Color | None, int, list[tuple[int, int]]] = (None, 0, [])
         self._canvas: Image.Image  # the canvas being drawn on (the scratch, or its dimmed copy), and its context
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
@@ -563,11 +569,13 @@ class Renderer:
             self._inking = False
             self._scratch = self._canvas  # dimming it whole may have made a new one
             # rows nothing drawn may have painted (``_below``) are the ground's colour: written, not packed
-            for top, bottom, bare in _row_runs([box for box, _ in self._below], strip_top, strip_bottom, _INKLESS_ROWS):
+            runs = _row_runs([box for box, _ in self._below], strip_top, strip_bottom, _INKLESS_ROWS)
+            for top, bottom, bare in runs:
                 if bare:
                     frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)
                 else:
                     pack_into(self._canvas, frame[top:bottom, x1:x2], top - strip_top)
+            self._clean = ground, x2 - x1, [(top - strip_top, bottom - strip_top) for top, bottom, bare in runs if bare]
 
     def _draw_cut(self, view: View) -> None:
         """Draw a view a list cuts (``View.whole``): all of it where it lies, then the canvas outside its ``bounds``
@@ -592,13 +600,19 @@ class Renderer:
         """Start drawing a strip of ``size`` px (at most ``_STRIP_ROWS`` tall, at most the screen's width) on the
         scratch canvas, filled with ``ground``: the strip is the canvas's top left corner, so a view crossing its
         edges is cut there as on a canvas of its own; the scratch is kept from strip to strip (no new image per
-        strip)."""
+        strip), and rows the last strip left in ``ground`` across the width are not filled again (``_clean``)."""
         width, rows = size
         canvas = self._scratch
         if canvas is None:
             canvas = Image.new("RGB", (self.width, _STRIP_ROWS), ground)
         else:
-            canvas.paste(ground, (0, 0, width, rows))
+            color, across, clean = self._clean
+            filled = 0  # the rows above are the ground's colour
+            for top, bottom in (clean if color == ground and across >= width else []) + [(rows, rows)]:
+                if filled < min(top, rows):
+                    canvas.im.paste(ground, (0, filled, width, min(top, rows)))
+                filled = max(filled, bottom)
+        self._clean = (None, 0, [])
         self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), (0, rows)
         self._canvas_ground, self._below = ground, []
 
