@@ -22,9 +22,9 @@ the last one is it copied: ``_recycled``). A window is drawn in strips of ``_STR
 kept from frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized
 one takes a fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in
 the ground's colour, not drawn (``_row_runs``), and so are the rows of a strip drawn that nothing drawn on it
-painted, not packed (nor filled again for the next strip on that colour). A whole window comes from an earlier frame where one shows it as it
-is now: the frame kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a small window
-(a bar, the keyboard) kept by what it shows (``Renderer._windows``).
+painted, not packed (nor filled again for the next strip on that colour). A whole window comes from an earlier
+frame where one shows it as it is now: the frame kept, in rows no other window shares (``Renderer._kept_shows``), or
+the pixels of a small window (a bar, the keyboard) kept by what it shows (``Renderer._windows``).
 """
 
 from __future__ import annotations
