@@ -22,6 +22,7 @@ from android_gym.sim.ui.views import (
     fab,
     frame,
     row,
+    scroll_list,
     text_view,
 )
 
@@ -177,6 +178,139 @@ def test_text_and_icons_copied_from_tiles_over_one_colour_look_as_stamped(monkey
     assert (stamped.astype(int) - ground).any(axis=2).mean() > 0.05  # the text is there
 
 
+def _launcher(ground: tuple[int, int, int]) -> View:
+    """Launcher icons on a home screen's ground, in a list that cuts the first row's (its disc and glyph) at its top
+    edge and the last row's at its bottom, and over a plain box of another colour."""
+    def icons(count: int) -> View:
+        return row(*(app_icon(f"App {i}", "app_sms", (30 + 40 * i, 136, 229 - 30 * i), lambda: None, lambda: None,
+                              width=200, height=260) for i in range(count)), height=260)
+
+    return column(scroll_list(*(icons(4) for _ in range(4)), key="apps", scroll_offset=110, height=620),
+                  column(icons(3), background=(250, 240, 230)), background=ground, padding=20)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
+def test_launcher_icons_glyphs_and_labels_copied_from_tiles_look_as_stamped(monkeypatch, scale: float,
+                                                                            ground: tuple) -> None:
+    """A launcher icon notes what it paints as it goes (its shadow's box, the square its disc fills), so its glyph
+    is copied from a tile on the disc's colour and its label from one on the ground's; where a list cuts the icon,
+    what it noted there no longer counts."""
+    tiles: list[tuple] = []
+    tile = Renderer._ink_tile
+    monkeypatch.setattr(Renderer, "_ink_tile", lambda self, ink, color, on: tiles.append(on) or tile(
+        self, ink, color, on))
+    tiled = _drawn(_launcher(ground), scale)
+    assert {ground, (250, 240, 230), (30, 136, 229), (70, 136, 199)} <= set(tiles)  # grounds, discs
+    monkeypatch.setattr(render, "_inks_only", lambda view: False)
+    assert np.array_equal(tiled, _drawn(_launcher(ground), scale))
+
+
+@pytest.mark.parametrize("offset", [0, 110, 190])
+def test_a_colour_the_canvas_is_said_to_show_all_over_a_box_is_what_it_shows(offset: int) -> None:
+    """After a strip of launcher icons (their discs noted as filled; a list cutting the first row's at its top edge,
+    where the canvas is then put back as it was) and text, ``_plain_ground`` names a colour only where the canvas is
+    that colour all over the box."""
+    def icons(count: int) -> View:
+        return row(*(app_icon(f"App {i}", "app_sms", (30 + 40 * i, 136, 229 - 30 * i), lambda: None, lambda: None,
+                              width=200, height=260) for i in range(count)), height=260)
+
+    tree = column(View(height=100, background=(90, 0, 0)),
+                  scroll_list(icons(4), icons(4), key="apps", scroll_offset=offset, height=330),
+                  text_view("Below", text_size=40), background=WHITE)
+    layout(tree, 0, 0, 1080, 470)  # one strip: the canvas and its notes are the last strip's when drawn
+    renderer = Renderer(1080, 470)
+    renderer.render({"window": (tree, WHITE)})
+    canvas = np.asarray(renderer._canvas)[:470]
+    rng, named = np.random.default_rng(offset), 0
+    for _ in range(3000):
+        x0, y0 = int(rng.integers(0, 1060)), int(rng.integers(0, 450))
+        box = (x0, y0, x0 + int(rng.integers(1, 80)), y0 + int(rng.integers(1, 80)))
+        ground = renderer._plain_ground(box)
+        if ground is not None:
+            named += 1
+            assert (canvas[box[1]:box[3], box[0]:box[2]] == ground).all(), box
+    assert named > 100
+
+
+def test_a_mostly_clear_picture_looks_as_pasted_whole(monkeypatch) -> None:
+    """Only the part of a picture with alpha that is not clear is blended; a clear picture draws nothing."""
+    def pictured(ground: tuple[int, int, int], clear: bool) -> View:
+        picture = Image.new("RGBA", (600, 300))
+        if not clear:
+            ImageDraw.Draw(picture).line(((40, 250), (300, 90), (520, 200)), fill=(20, 90, 200, 255), width=5)
+            ImageDraw.Draw(picture).ellipse((500, 180, 540, 220), fill=(200, 30, 30, 120))
+        return column(View(image=picture, key=f"graph{clear}", height=300), background=ground, padding=40)
+
+    def pasted_whole(self, view: View) -> None:
+        x1, y1, x2, y2 = self._local(view)
+        scaled = self._fit(view, x2 - x1, y2 - y1)
+        self._canvas.paste(scaled, (x1 + (x2 - x1 - scaled.width) // 2, y1 + (y2 - y1 - scaled.height) // 2), scaled)
+
+    for clear in (False, True):
+        cut = _drawn(pictured((240, 240, 240), clear), 1.0)
+        assert (cut == 240).all() == clear
+        with monkeypatch.context() as patched:
+            patched.setattr(Renderer, "_draw_image", pasted_whole)
+            assert np.array_equal(cut, _drawn(pictured((240, 240, 240), clear), 1.0))
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("tree", [lambda: _launcher(WHITE), lambda: _lettered((30, 30, 30))])
+def test_rows_of_a_strip_nothing_painted_written_in_the_grounds_colour_look_as_packed(monkeypatch, scale: float,
+                                                                                      tree) -> None:
+    """Rows between what the views drawn on a strip noted they paint (less than ``_BARE_ROWS`` apart, so drawn)."""
+    packed: list[int] = []
+    pack = render.pack_into
+    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0: packed.append(out.shape[0]) or pack(image, out,
+                                                                                                          top))
+    written = _drawn(tree(), scale)
+    written_packed, packed[:] = sum(packed), []
+    monkeypatch.setattr(render, "_INKLESS_ROWS", 10**9)
+    assert np.array_equal(written, _drawn(tree(), scale))
+    assert written_packed < sum(packed) if scale == 1.0 else written_packed <= sum(packed)  # small gaps, small screen
+
+
+def _lines(ground: tuple[int, int, int], shift: int, wide: bool = True) -> View:
+    """Lines of text far enough apart that a strip leaves rows between them in its ground; ``shift`` px lower, the
+    lines of one lie in the rows between another's; not ``wide``, a line across the right half only."""
+    def line(i: int) -> View:
+        left = text_view(f"Line {i} at the start", text_size=44, width=500)
+        right = text_view(f"Line {i} at the end", text_size=44, width=500)
+        return row(left, right) if wide or i % 4 else row(View(width=500), right)
+
+    return column(View(height=shift), *(line(i) for i in range(8)), spacing=40, background=ground)
+
+
+def test_rows_a_strip_left_in_its_ground_are_not_filled_again_and_look_as_filled(monkeypatch) -> None:
+    """Strips drawn one after another on the scratch canvas (windows on one ground and on another; a window's lines
+    in the rows between the last's; boxes of a window redrawn alone, narrower than the window, before the whole
+    window on another ground) look as they do on a canvas filled anew."""
+    def trees() -> list[View]:
+        dark = (30, 30, 30)
+        return [_launcher(WHITE), _lettered(WHITE), _lines(WHITE, 0), _lines(dark, 48), _lines(dark, 0),
+                _lines(dark, 0, wide=False), _lines(dark, 24), _lines(WHITE, 0), _launcher(dark)]
+
+    def shown() -> list[np.ndarray]:
+        renderer = Renderer(1080, 1300)
+        frames = []
+        for tree in trees():
+            layout(tree, 0, 0, 1080, 1300)
+            frames.append(renderer.render({"window": (tree, WHITE)}).copy())
+        return frames
+
+    kept = shown()
+    start = Renderer._start_canvas
+
+    def filled_anew(self, size, ground) -> None:
+        self._clean = (None, 0, [])
+        start(self, size, ground)
+
+    monkeypatch.setattr(Renderer, "_start_canvas", filled_anew)
+    for frame_kept, frame_filled in zip(kept, shown(), strict=True):
+        assert np.array_equal(frame_kept, frame_filled)
+
+
 @pytest.mark.parametrize("scale", [1.0, 0.25])
 @pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
 def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkeypatch, scale: float,
@@ -190,10 +324,12 @@ def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkey
 
     packed: list[int] = []
     pack = render.pack_into
-    monkeypatch.setattr(render, "pack_into", lambda image, out: packed.append(out.shape[0]) or pack(image, out))
+    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0: packed.append(out.shape[0]) or pack(image, out,
+                                                                                                          top))
     bare = _drawn(spaced(), scale), _drawn(column(background=ground), scale)
     bare_packed, packed[:] = sum(packed), []
     monkeypatch.setattr(render, "_BARE_ROWS", 10**9)
+    monkeypatch.setattr(render, "_INKLESS_ROWS", 10**9)
     assert np.array_equal(bare[0], _drawn(spaced(), scale))
     assert np.array_equal(bare[1], _drawn(column(background=ground), scale))
     assert bare_packed < sum(packed) / 2  # most rows were not drawn on the canvas

@@ -9,9 +9,11 @@ cheaper to draw than a full-size frame. A coordinate maps to
 
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a mask
 is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``), or, a line of text
-or an icon over one colour, copied from a kept tile of it on that colour (``Renderer._ink_tile``). Pictures
-(``View.image``) are scaled once per key and size and kept (one already at its drawn size kept as it is, its
-owner's, not a copy), so redrawing a window with a photo costs a paste. Shadows are blurred once per shape and size,
+or an icon over one colour, copied from a kept tile of it on that colour (``Renderer._ink_tile``): what the views
+drawn so far may paint is noted as they are drawn (``Renderer._below``; a launcher icon's glyph lies on its disc's
+colour). Pictures (``View.image``) are scaled once per key and size and kept (one already at its drawn size kept as it
+is, its owner's, not a copy), so redrawing a window with a photo costs a paste; one with alpha blends only the part
+that is not clear. Shadows are blurred once per shape and size,
 and a filled shape's shadow is pasted only where the shape does not cover it, copied from tiles where the canvas
 under it is one colour (``_shadow_tiles``); what a window redraws (the boxes its changed views may paint) is packed
 straight into a new NumPy frame (``pack_into``), which takes the other pixels from the last one: a frame once handed
@@ -19,9 +21,10 @@ out never changes (the memory of one the renderer alone still holds is used agai
 the last one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas
 kept from frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized
 one takes a fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in
-the ground's colour, not drawn (``_row_runs``). A whole window comes from an earlier frame where one shows it as it
-is now: the frame kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a small window
-(a bar, the keyboard) kept by what it shows (``Renderer._windows``).
+the ground's colour, not drawn (``_row_runs``), and so are the rows of a strip drawn that nothing drawn on it
+painted, not packed (nor filled again for the next strip on that colour). A whole window comes from an earlier
+frame where one shows it as it is now: the frame kept, in rows no other window shares (``Renderer._kept_shows``), or
+the pixels of a small window (a bar, the keyboard) kept by what it shows (``Renderer._windows``).
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from android_gym.sim.ui.views import (
 _PLAIN_BOXES = frozenset({"view", "frame", "row", "column", "flow"})  # kinds that draw no more than their background
 # kinds that paint nothing but masks (``Renderer._stamp``: text, icons) when without background, picture or elevation
 _INKED = frozenset({"text", "label", "letter", "icon", "check"})
+_LAUNCHER_ICONS = frozenset({"app_icon", "dock_icon"})  # kinds that note what they paint (``_inks_only``)
 _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
 # Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
 # or the camera's preview (3.5 MB at 1080x2400, 16-27 ms to scale again); the picture just scaled is kept whatever its
@@ -79,6 +83,9 @@ _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px
 # rows that no view reaches, at least, written straight into the frame in the ground's colour rather than drawn on
 # the canvas and packed (a strip more costs about as much as drawing that many rows)
 _BARE_ROWS = 48
+# rows of a strip drawn that nothing drawn on it painted, at least, written into the frame in the ground's colour
+# rather than packed (a run shorter costs about as much to pack as to cut out)
+_INKLESS_ROWS = 16
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 # Windows drawn whole that take at most this share of a frame (the status and navigation bars, the keyboard: not an
 # app's window) are kept by what they show (``Renderer._windows``), as ``CompactPixels`` (a bar's ground colour and
@@ -231,8 +238,7 @@ def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int,
     ellipse in its bounds, covers its inscribed rectangle. Each a pixel or two in from the edge; what is left are
     the pieces above, below, left and right of the covered part."""
     mask = _shadow_mask(width, height, radius, blur, corners)
-    inset_x, inset_y = (0, radius + 1) if cover == "rounded" else (
-        math.ceil(width / 2 * (1 - math.sqrt(0.5))) + 2, math.ceil(height / 2 * (1 - math.sqrt(0.5))) + 2)
+    inset_x, inset_y = (0, radius + 1) if cover == "rounded" else (_inscribed_inset(width), _inscribed_inset(height))
     left, right = 2 * blur + inset_x, 2 * blur + width - inset_x  # the covered part, in the mask
     top, bottom = 2 * blur - drop + inset_y, 2 * blur - drop + height - inset_y
     if cover is None or left >= right or top >= bottom:
@@ -240,6 +246,12 @@ def _shadow_stencils(width: int, height: int, radius: int, blur: int, drop: int,
     boxes = ((0, 0, mask.width, top), (0, bottom, mask.width, mask.height),
              (0, top, left, bottom), (right, top, mask.width, bottom))
     return tuple(stencil(mask.crop(box), box[0], box[1]) for box in boxes if box[0] < box[2] and box[1] < box[3])
+
+
+def _inscribed_inset(side: int) -> int:
+    """How far in from its bounds' edges (px) the rectangle lies that an ellipse ``side`` px across (or high) covers
+    whole, with a pixel or two to spare: the inscribed rectangle's."""
+    return math.ceil(side / 2 * (1 - math.sqrt(0.5))) + 2
 
 
 @lru_cache(maxsize=32)
@@ -343,6 +355,9 @@ class Renderer:
         self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
         self._frame.flags.writeable = False  # handed out as it is: a change makes a new frame (``_fresh``)
         self._scratch: Image.Image | None = None  # the canvas every strip is drawn on, kept from strip to strip
+        # rows (from, to) of the scratch known to be one colour (which, and across how many columns) as the last strip
+        # left them, nothing drawn on it having painted there: not filled again for a strip on that colour
+        self._clean: tuple[Color | None, int, list[tuple[int, int]]] = (None, 0, [])
         self._canvas: Image.Image  # the canvas being drawn on (the scratch, or its dimmed copy), and its context
         self._draw: ImageDraw.ImageDraw
         self._origin = (0, 0)  # the current canvas's top left corner in screen pixels
@@ -359,7 +374,7 @@ class Renderer:
         self._changes: deque[tuple[int, list[tuple[int, int]]]] = deque(maxlen=_CHANGES_KEPT)
         self._scaled: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_SCALED_CACHE_BYTES)
         self._own_size: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_OWN_SIZE_BYTES)
-        self._inking = False  # the view being drawn paints nothing but masks (``_inks_only``)
+        self._inking = False  # the view being drawn notes in ``_below`` what it paints as it goes (``_inks_only``)
         self._ink_tiles: KeptPictures[tuple[Hashable, Color, Color], Image.Image] = KeptPictures(_INK_TILE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
         # the pixels of small windows drawn whole (``_KEPT_WINDOW_SHARE``) by what they show: system bars, a keyboard
@@ -535,7 +550,7 @@ class Renderer:
                     if reach[0] < x2 and reach[2] > x1 and reach[1] < y2 and reach[3] > y1]
         ground, grounded = self._ground([view for view, _ in painting], background, box)
         strips = []
-        for top, bottom, bare in _row_runs([reach for _, reach in painting[grounded:]], y1, y2):
+        for top, bottom, bare in _row_runs([reach for _, reach in painting[grounded:]], y1, y2, _BARE_ROWS):
             if bare:
                 frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)  # row by row, as in ``__init__``
             else:
@@ -553,7 +568,14 @@ class Renderer:
                     self._note_below(view, reach)
             self._inking = False
             self._scratch = self._canvas  # dimming it whole may have made a new one
-            pack_into(self._canvas, frame[strip_top:strip_bottom, x1:x2])
+            # rows nothing drawn may have painted (``_below``) are the ground's colour: written, not packed
+            runs = _row_runs([box for box, _ in self._below], strip_top, strip_bottom, _INKLESS_ROWS)
+            for top, bottom, bare in runs:
+                if bare:
+                    frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)
+                else:
+                    pack_into(self._canvas, frame[top:bottom, x1:x2], top - strip_top)
+            self._clean = ground, x2 - x1, [(top - strip_top, bottom - strip_top) for top, bottom, bare in runs if bare]
 
     def _draw_cut(self, view: View) -> None:
         """Draw a view a list cuts (``View.whole``): all of it where it lies, then the canvas outside its ``bounds``
@@ -571,41 +593,52 @@ class Renderer:
         self._draw_view(whole)
         for box, pixels in kept:
             self._canvas.paste(pixels, box)
+            if self._inking:  # what it noted there (a colour it filled) no longer shows
+                self._note(box)
 
     def _start_canvas(self, size: tuple[int, int], ground: Color) -> None:
         """Start drawing a strip of ``size`` px (at most ``_STRIP_ROWS`` tall, at most the screen's width) on the
         scratch canvas, filled with ``ground``: the strip is the canvas's top left corner, so a view crossing its
         edges is cut there as on a canvas of its own; the scratch is kept from strip to strip (no new image per
-        strip)."""
+        strip), and rows the last strip left in ``ground`` across the width are not filled again (``_clean``)."""
         width, rows = size
         canvas = self._scratch
         if canvas is None:
             canvas = Image.new("RGB", (self.width, _STRIP_ROWS), ground)
         else:
-            canvas.paste(ground, (0, 0, width, rows))
+            color, across, clean = self._clean
+            filled = 0  # the rows above are the ground's colour
+            for top, bottom in (clean if color == ground and across >= width else []) + [(rows, rows)]:
+                if filled < min(top, rows):
+                    canvas.im.paste(ground, (0, filled, width, min(top, rows)))
+                filled = max(filled, bottom)
+        self._clean = (None, 0, [])
         self._canvas, self._draw, self._band = canvas, ImageDraw.Draw(canvas), (0, rows)
         self._canvas_ground, self._below = ground, []
 
     def _plain_ground(self, box: Box) -> Color | None:
         """The one colour the canvas shows all over ``box`` (canvas px; the part of it on the canvas), or ``None``:
-        the colour the canvas started in, unless a view drawn on it so far may paint there, which only a plain box
-        filled with one colour over all of the box may (its colour is then the box's)."""
+        the colour the canvas started in, unless something drawn on it so far may paint there: then the last that
+        may must be a box filled with one colour over all of the box (its colour is then the box's)."""
         ox, oy = self._origin
         x1, y1 = max(box[0], 0) + ox, max(box[1], self._band[0]) + oy  # in screen px, as the views' boxes
         x2, y2 = min(box[2], self._canvas.width) + ox, min(box[3], self._band[1]) + oy
-        ground = self._canvas_ground
-        for (left, top, right, bottom), fill in self._below:
+        for (left, top, right, bottom), fill in reversed(self._below):
             if left >= x2 or right <= x1 or top >= y2 or bottom <= y1:
                 continue
-            if fill is None or left > x1 or top > y1 or right < x2 or bottom < y2:
-                return None
-            ground = fill
-        return ground
+            return None if fill is None or left > x1 or top > y1 or right < x2 or bottom < y2 else fill
+        return self._canvas_ground
+
+    def _note(self, box: Box, fill: Color | None = None) -> None:
+        """Note for ``_plain_ground`` that the view being drawn may paint ``box`` (canvas px), or fills it with
+        ``fill``."""
+        ox, oy = self._origin
+        self._below.append(((box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy), fill))
 
     def _note_below(self, view: View, reach: Box) -> None:
         """Note a view just drawn on the canvas for ``_plain_ground``: the box it may paint (``reach``), or for a
         plain box (no picture, elevation or corners) the one it fills with its background; a plain box without a
-        background painted nothing, nor did a view that paints masks only outside the boxes its ``_stamp`` noted."""
+        background painted nothing, nor did a view that notes what it paints (``_inking``) outside what it noted."""
         if self._inking:
             return
         if view.kind not in _HOLDERS or view.image is not None or view.elevation or view.corner:
@@ -819,29 +852,31 @@ class Renderer:
         self._stamp(color, (x1 + x2 - size) // 2, (y1 + y2 - size) // 2, _icon_stencil(name, size))
 
     def _shadow(self, bounds: tuple[int, int, int, int], radius: int, elevation: int,
-                cover: str | None = None, corners: Corners = ALL_CORNERS, first: bool = False) -> None:
+                cover: str | None = None, corners: Corners = ALL_CORNERS, first: bool = False) -> Box:
         """The shadow of a shape at ``bounds`` (canvas coordinates, as ``radius`` and ``elevation``) rounded at its
         ``corners``, floating ``elevation`` px high, drawn before the shape: Material's key light, below the shape
         and blurred by half its elevation. ``cover``: the shape filled next, ``"rounded"`` (a rounded rectangle of
         ``radius``) or ``"ellipse"``, whose inside is left out (``_shadow_stencils``). ``first``: nothing of the
         view is drawn yet, so where the canvas under the whole shadow is one colour (``_plain_ground``) the shadow
-        is copied from tiles of that colour (``_shadow_tiles``)."""
+        is copied from tiles of that colour (``_shadow_tiles``). Returns the box (canvas px) the shadow may paint."""
         x1, y1, x2, y2 = bounds
         blur = max(elevation // 2, self._length(2))
         left, top = x1 - 2 * blur, y1 - 2 * blur + elevation // 3
         shape = (x2 - x1, y2 - y1, radius, blur, elevation // 3, cover, corners)
-        ground = self._plain_ground((left, top, x2 + 2 * blur, y2 + 2 * blur + elevation // 3)) if first else None
+        box = (left, top, x2 + 2 * blur, y2 + 2 * blur + elevation // 3)
+        ground = self._plain_ground(box) if first else None
         if ground is None:
             for piece in _shadow_stencils(*shape):
                 self._stamp((0, 0, 0), left, top, piece)
-            return
+            return box
         for tile, dx, dy in _shadow_tiles(*shape, ground):
             self._canvas.im.paste(tile.im, (left + dx, top + dy, left + dx + tile.width, top + dy + tile.height))
+        return box
 
     def _stamp(self, color: Color, x: int, y: int, ink: Stencil) -> None:
         """Paint ``color`` through ``ink``, its whole mask's top left at canvas point ``(x, y)``: an image of the
         colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
-        time (Pillow 13, measured). For a view that paints masks only (``_inking``) its box is noted for
+        time (Pillow 13, measured). For a view that notes what it paints (``_inking``) its box is noted for
         ``_plain_ground``, and a named mask (``Stencil.key``) over one colour is copied from a tile of it in ``color``
         on that colour, kept by the renderer (``_ink_tile``): the pixels stamping makes there, without blending."""
         mask = ink.mask
@@ -852,8 +887,7 @@ class Renderer:
         box = (left, top, left + width, top + height)
         if self._inking:
             ground = self._plain_ground(box) if ink.key is not None else None
-            ox, oy = self._origin
-            self._below.append(((left + ox, top + oy, box[2] + ox, box[3] + oy), None))
+            self._note(box)
             if ground is not None:
                 self._canvas.im.paste(self._ink_tile(ink, color, ground).im, box)
                 return
@@ -881,10 +915,15 @@ class Renderer:
         r = max(1, min(min(x2 - x1, 260) * 10 // 37, (y2 - y1 - 2 * gap - label) // 2))
         cx = (x1 + x2) // 2
         top = y1 + gap if view.kind == "app_icon" else (y1 + y2) // 2 - r
-        circle = self._rect(cx - r, top, cx + r, top + 2 * r)
-        self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION),
-                     "ellipse" if view.background is not None else None, first=not view.elevation)
+        circle = left, upper, right, lower = self._rect(cx - r, top, cx + r, top + 2 * r)
+        # noted as drawn (``_inking``): the shadow's box, then the square the disc fills (its inscribed one, a pixel or
+        # two in), so the glyph over the disc and the label below it are copied from tiles (``_stamp``)
+        self._note(self._shadow(circle, self.px(r), self.px(_LAUNCHER_ICON_ELEVATION),
+                                "ellipse" if view.background is not None else None, first=not view.elevation))
         self._draw.ellipse(_box(circle), fill=view.background)
+        if view.background is not None:
+            inset_x, inset_y = _inscribed_inset(right - left), _inscribed_inset(lower - upper)
+            self._note((left + inset_x, upper + inset_y, right - inset_x, lower - inset_y), view.background)
         self._icon(view.hint, (cx - r, top, cx + r, top + 2 * r), WHITE)
         if view.kind == "app_icon":
             self._text_line(view.text, view, cx, top + 2 * r + gap, centered=True, max_width=x2 - x1)
@@ -896,10 +935,11 @@ class Renderer:
         if scaled is None:  # a picture made when drawn that failed to decode
             return
         left, top = x1 + (x2 - x1 - scaled.width) // 2, y1 + (y2 - y1 - scaled.height) // 2
-        if scaled.mode == "RGBA":
-            self._canvas.paste(scaled, (left, top), scaled)
-        else:
+        if scaled.mode != "RGBA":
             self._canvas.paste(scaled, (left, top))
+        elif ink := scaled.getbbox(alpha_only=True):  # a clear pixel leaves the canvas as it is: only the rest is
+            piece = scaled.crop(ink)  # blended (a graph's few lines on a clear picture: a hundredth of its pixels)
+            self._canvas.paste(piece, (left + ink[0], top + ink[1]), piece)
 
     def _fit(self, view: View, width: int, height: int) -> Image.Image | None:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
@@ -1026,14 +1066,14 @@ class Renderer:
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
 
 
-def _row_runs(reaches: list[Box], top: int, bottom: int) -> list[tuple[int, int, bool]]:
-    """The rows from ``top`` to ``bottom`` in runs (from, to, bare), top down: a bare run, at least ``_BARE_ROWS``
+def _row_runs(reaches: list[Box], top: int, bottom: int, least: int) -> list[tuple[int, int, bool]]:
+    """The rows from ``top`` to ``bottom`` in runs (from, to, bare), top down: a bare run, at least ``least`` rows
     long, lies clear of all the boxes ``reaches``; the others are the rows between them."""
     runs: list[tuple[int, int, bool]] = []
     start = row = top  # the run of rows to draw starts at ``start``; the boxes so far reach down to ``row``
     for reach_top, reach_bottom in sorted([(reach[1], reach[3]) for reach in reaches]) + [(bottom, bottom)]:
         clear_to = min(reach_top, bottom)
-        if clear_to - row >= _BARE_ROWS:
+        if clear_to - row >= least:
             runs += [(start, row, False), (row, clear_to, True)] if start < row else [(row, clear_to, True)]
             start = clear_to
         row = max(row, reach_bottom)
@@ -1041,22 +1081,25 @@ def _row_runs(reaches: list[Box], top: int, bottom: int) -> list[tuple[int, int,
 
 
 def _inks_only(view: View) -> bool:
-    """Whether a view paints nothing but masks (``Renderer._stamp``): text or icons without a background, picture or
-    elevation."""
-    return view.kind in _INKED and view.background is None and view.image is None and not view.elevation
+    """Whether a view notes all it paints as it paints it (``Renderer._inking``): text or icons without a background,
+    picture or elevation, which paint nothing but masks (``Renderer._stamp``), and launcher icons without elevation
+    (``Renderer._draw_app_icon``)."""
+    if view.elevation:
+        return False
+    return view.kind in _LAUNCHER_ICONS or (view.kind in _INKED and view.background is None and view.image is None)
 
 
-def pack_into(image: Image.Image, out: np.ndarray) -> None:
-    """Write an ``RGB`` image's pixels (its top left ``(H, W)`` corner) into ``out``, ``(H, W, 3)`` uint8 (rows may lie
-    apart, as in a box of a larger array), about ``_PACK_BYTES`` at a time: each chunk is copied while still in the
-    CPU's cache, and no image-sized buffer is made and copied again."""
+def pack_into(image: Image.Image, out: np.ndarray, top: int = 0) -> None:
+    """Write an ``RGB`` image's pixels (the ``(H, W)`` box at its left edge from row ``top`` down) into ``out``,
+    ``(H, W, 3)`` uint8 (rows may lie apart, as in a box of a larger array), about ``_PACK_BYTES`` at a time: each
+    chunk is copied while still in the CPU's cache, and no image-sized buffer is made and copied again."""
     rows, width, _ = out.shape
     if not rows or not width:
         return
     encoder = Image._getencoder(image.mode, "raw", (image.mode,))  # what tobytes uses
     row_bytes, done, status = 3 * width, 0, 0
     try:
-        encoder.setimage(image.im, (0, 0, width, rows))
+        encoder.setimage(image.im, (0, top, width, top + rows))
         while status == 0:  # 0: more to come
             _, status, data = encoder.encode(max(_PACK_BYTES // row_bytes, 1) * row_bytes)  # whole rows
             chunk = len(data) // row_bytes
