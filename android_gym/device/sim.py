@@ -223,15 +223,13 @@ class SimDevice:
         self.receive_texts([(sender, text)])
 
     def receive_texts(self, texts: Sequence[tuple[str, str]]) -> None:
-        """Incoming texts ``(sender, text)`` in order, as ``receive_sms`` of each (a commit each, as each arrives
-        alone), through one held connection to the SMS database."""
+        """Incoming texts ``(sender, text)`` in order, the rows ``receive_sms`` of each would write, in one transaction
+        (``Telephony.deliver_texts``)."""
         self._change()
         for sender, text in texts:
             encode_utf8(sender, "SMS sender")
             encode_utf8(text, "SMS text")
-        with self.phone.telephony.holding():
-            for sender, text in texts:
-                self.phone.telephony.deliver_sms(sender, text)
+        self.phone.telephony.deliver_texts(texts)
 
     def keep_baseline(self) -> None:
         """Keep the phone as it is now as the baseline ``rewind`` brings it back to (``Phone.keep_baseline``; the
