@@ -38,7 +38,6 @@ from android_gym.tasks.files import (
     path_exists,
     tree_snapshot,
     write_files,
-    write_files_command,
 )
 from android_gym.tasks.oracle import OracleStep, Selector, complete, long_press, open_app, scroll_to, tap
 from android_gym.tasks.user_data import EMULATOR_DIRECTORIES, noise_file_names, pick, random_file_name, random_string
@@ -196,9 +195,10 @@ class FilesMoveFile(_FilesTask):
         return posixpath.join(EXTERNAL_STORAGE, self.params["destination_folder"])
 
     def seed_state(self, device: Device) -> None:
-        """The noise, then the file, then the destination folder (``MoveFile.initialize_task``), in one shell line."""
-        files = {**self.params["noise_files"], self.params["file_name"]: self.params["file_content"]}
-        self.run(device, f"{write_files_command(self.source, files)} && mkdir -p {shlex.quote(self.destination)}")
+        """The noise and the file (one ``write_files``), then the destination folder (``MoveFile.initialize_task``)."""
+        write_files(device, self.source, {**self.params["noise_files"],
+                                          self.params["file_name"]: self.params["file_content"]})
+        self.run(device, f"mkdir -p {shlex.quote(self.destination)}")
 
     def is_successful(self, device: Device) -> float:
         """The file left the source for the destination, unchanged, and the source holds exactly the noise."""
