@@ -146,7 +146,7 @@ class FilesDeleteFile(_FilesTask):
         return posixpath.join(EXTERNAL_STORAGE, self.params["subfolder"])
 
     def seed_state(self, device: Device) -> None:
-        """The file, then the noise (``DeleteFile.initialize_task``), in one shell line."""
+        """The file, then the noise (``DeleteFile.initialize_task``), in one ``write_files``."""
         write_files(device, self.folder, {self.params["file_name"]: self.params["file_content"],
                                           **self.params["noise_files"]})  # the noise never has the file's name
 

@@ -130,6 +130,9 @@ class SimDevice:
         (``echo_text``), device time on the files and folders that changed, as those commands leave them; a step that
         fails ends it with the shell's message and exit status 1."""
         self._change()
+        for name, content in files.items():  # what the line's text would be refused for
+            encode_utf8(posixpath.join(directory, name), "device path")
+            encode_utf8(content, "file content")
         fs = self.phone.fs
         host = fs.host_path(directory)
         try:
@@ -141,7 +144,7 @@ class SimDevice:
         try:
             for name, content in files.items():
                 path = posixpath.join(directory, name)
-                fs.write_bytes(path, encode_utf8(echo_text([content]), "file content"))
+                fs.write_bytes(path, echo_text([content]).encode())
         except OSError as error:
             return ShellResult(f"{SHELL}: can't create {path}: {strerror(error)}\n", 1)
         finally:
