@@ -20,18 +20,15 @@ import argparse
 import fnmatch
 import statistics
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import gymnasium as gym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from throughput import format_table, machine  # noqa: E402  (the sibling benchmark)
+from throughput import CLOCKS, format_table, machine  # noqa: E402  (the sibling benchmark)
 
 from android_gym.tasks.registry import env_id, task_names  # noqa: E402
-
-CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def median_reset_ms(task: str, resets: int, pixels: bool, device_config: str | None = None,

@@ -4,11 +4,14 @@ screen (``random-valid``, as DESIGN.md's targets table asks: an agent's steps mo
 
 Usage: python benchmarks/throughput.py [--task AndroidWorld/SendSms-v0] [--screens 1080x2400,540x1200]
                                        [--steps 2000] [--policy random|random-valid] [--share-pixels]
-                                       [--resets 50] [--memory-envs 8] [--memory-steps 300]
+                                       [--resets 50] [--memory-envs 8] [--memory-steps 300] [--clock wall|cpu]
 
 Steps that show Chrome (before or after them) wait on the phone's real Chromium, whose page work is not the
 simulator's; the dock has Chrome, so a random policy opens it now and then: the table gives the share of the time such
 steps took and the steps/s of the others ("outside Chrome") next to the overall figure.
+
+``--clock cpu`` times this process's CPU (``time.process_time``: all its threads, not the Chromium it talks to),
+which stays comparable on a loaded machine where wall times wander: steps per CPU second.
 
 Each figure gets a fresh env. Memory is measured in a fresh interpreter per screen (this script with
 ``--memory-only``), so what earlier measurements left in the heap does not hide what an env costs: right after a reset,
@@ -43,6 +46,8 @@ SCREEN = re.compile(r"(\d+)x(\d+)")
 COLUMNS = ("screen", "steps/s a11y only", "a11y outside Chrome", "Chrome share a11y", "steps/s pixels",
            "pixels outside Chrome", "Chrome share pixels", "reset ms a11y only", "reset ms pixels", "MB/env (pixels)",
            "MB/env steady")
+#: What a timed figure is measured on: wall time, or this process's CPU time.
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 #: The uiautomator dump's nodes name the package of the window they belong to.
 BROWSER_NODE = 'package="com.android.chrome"'
 
@@ -105,13 +110,14 @@ def start_browser(env: gym.Env) -> None:
 
 def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, device: str = "sim",
                      policy: str = "random", before_timing: Callable[[], object] | None = None,
-                     share_pixels: bool = False) -> Rate:
+                     share_pixels: bool = False, clock: str = "wall") -> Rate:
     """Env steps per second under ``policy`` (an ``android_gym.agents`` name: ``random`` samples the action space,
     ``random-valid`` taps, types and scrolls what is on screen, goes back or home or opens the task's app), resets
     included when episodes end; only ``step`` and ``reset`` are timed, not the policy, after ``start_browser``.
     Whether a step showed Chrome is read from the observations' trees (no call to the device). ``before_timing``
     is called once the env is ready, just before the timed steps (other processes' start line). ``share_pixels``
-    as the env takes it (observations hold the read-only screen itself, not a copy)."""
+    as the env takes it (observations hold the read-only screen itself, not a copy); ``clock`` a ``CLOCKS`` name."""
+    now = CLOCKS[clock]
     env = gym.make(env_id, pixels=pixels, device=device, share_pixels=share_pixels)
     agent = load_agent(policy, seed)
     start_browser(env)
@@ -124,12 +130,12 @@ def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, devic
     for _ in range(steps):
         action = agent.act(observation, info)
         shown_before = BROWSER_NODE in observation["a11y_tree"]
-        start = time.perf_counter()
+        start = now()
         observation, _, terminated, truncated, info = env.step(action)
         shown_after = BROWSER_NODE in observation["a11y_tree"]
         if terminated or truncated:
             observation, info = env.reset()
-        took = time.perf_counter() - start
+        took = now() - start
         elapsed += took
         if shown_before or shown_after:
             in_browser += took
@@ -141,14 +147,15 @@ def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, devic
     return Rate(steps / elapsed, in_browser / elapsed, outside)
 
 
-def ms_per_reset(env_id: str, resets: int, pixels: bool = False, device: str = "sim") -> float:
-    """Mean wall time of ``reset`` (teardown + task initialization + first observation)."""
+def ms_per_reset(env_id: str, resets: int, pixels: bool = False, device: str = "sim", clock: str = "wall") -> float:
+    """Mean time of ``reset`` (teardown + task initialization + first observation) on ``clock`` (``CLOCKS``)."""
+    now = CLOCKS[clock]
     env = gym.make(env_id, pixels=pixels, device=device)
     env.reset(seed=0)
-    start = time.perf_counter()
+    start = now()
     for _ in range(resets):
         env.reset()
-    elapsed = time.perf_counter() - start
+    elapsed = now() - start
     env.close()
     return 1000 * elapsed / resets
 
@@ -229,6 +236,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--memory-only", action="store_true",
                         help="print only MB per env for the first screen after a reset and in the steady state, "
                              "measured in this process")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="wall time, or this process's CPU time (steps per CPU second; steady on a loaded machine)")
     return parser.parse_args(argv)
 
 
@@ -240,20 +249,21 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, object]]:
         print(f"{after_reset:.2f} {steady:.2f}")
         return []
     print(f"machine: {machine()}")
-    print(f"task: {args.task}, seeded {args.policy} policy, one process; steps/s over {args.steps} steps a11y only and "
-          f"{max(1, args.steps // 4)} with pixels{' (shared)' if args.share_pixels else ''}, resets included; "
+    print(f"task: {args.task}, seeded {args.policy} policy, one process, {args.clock} time; steps/s over "
+          f"{args.steps} steps a11y only and {max(1, args.steps // 4)} with pixels"
+          f"{' (shared)' if args.share_pixels else ''}, resets included; "
           f"reset over {args.resets}; memory with {args.memory_envs} envs alive, after a reset and after "
           f"{args.memory_steps} random-valid steps each (steady)")
     rows = []
     for screen in args.screens:
         device = f"sim:{screen}"
-        a11y = steps_per_second(args.task, False, args.steps, device=device, policy=args.policy)
+        a11y = steps_per_second(args.task, False, args.steps, device=device, policy=args.policy, clock=args.clock)
         pixels = steps_per_second(args.task, True, max(1, args.steps // 4), device=device, policy=args.policy,
-                                  share_pixels=args.share_pixels)
+                                  share_pixels=args.share_pixels, clock=args.clock)
         figures = (a11y.steps_per_second, a11y.outside_browser, a11y.browser_share,
                    pixels.steps_per_second, pixels.outside_browser, pixels.browser_share,
-                   ms_per_reset(args.task, args.resets, pixels=False, device=device),
-                   ms_per_reset(args.task, args.resets, pixels=True, device=device),
+                   ms_per_reset(args.task, args.resets, pixels=False, device=device, clock=args.clock),
+                   ms_per_reset(args.task, args.resets, pixels=True, device=device, clock=args.clock),
                    *mb_per_env_fresh(args.task, args.memory_envs, screen, args.memory_steps))
         rows.append(dict(zip(COLUMNS, (screen, *figures))))
     formats = ("{}", "{:,.0f}", "{:,.0f}", "{:.0%}", "{:,.0f}", "{:,.0f}", "{:.0%}", "{:.2f}", "{:.2f}", "{:.1f}",

@@ -41,9 +41,9 @@ from android_gym.sim.apps.expense import LIST_NAME_MAX, format_amount
 from android_gym.sim.apps.opentracks import IMPERIAL, time_distance_text
 from android_gym.sim.apps.osmand_map import format_coordinates
 from android_gym.tasks import Subgoal, SubgoalTask, register_task
-from android_gym.tasks import files as device_files
 from android_gym.tasks import params as gen
 from android_gym.tasks.base import DEVICE_TIME
+from android_gym.tasks.files import CLEAR_STORAGE
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
@@ -279,14 +279,16 @@ class ActivityTask(TablesTask, SubgoalTask):
                 if table.package in self.app_packages]
 
     def clear_extras(self, device: Device) -> None:
-        """No contacts, texts or notes (one shell line); every other app the task uses emptied."""
+        """No contacts, texts or notes, and for Retro Music no files in shared storage (one shell line); every other
+        app the task uses emptied."""
         packages = set(self.app_packages)
-        clear_contacts(device, *lh.clearing(packages))
+        storage = [CLEAR_STORAGE] if retro_app.PACKAGE in packages else []  # RetroPlayingQueue's clearing
+        clear_contacts(device, *storage, *lh.clearing(packages))
         if retro_app.PACKAGE in packages:
-            retro.RetroPlayingQueue({}).clear_state(device)  # storage, playlists and the queue
+            retro.clear_playlists(device)
+            retro.clear_queue(device)
         if vlc.vlc.PACKAGE in packages:
-            vlc.clear_videos(device)
-            vlc.clear_library(device)
+            vlc.clear_vlc(device)
         if calendar.PACKAGE in packages:
             calendar.reset_preferences(device)
         if osmand_app.PACKAGE in packages:
@@ -298,7 +300,7 @@ class ActivityTask(TablesTask, SubgoalTask):
         ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``."""
         params = self.params
         lh.seed_people(device, params.get("people", []), params.get("texts", []))
-        device_files.write_files(device, device_files.MARKOR_DATA, params.get("notes", {}))
+        lh.write_notes(device, params.get("notes", {}))
         if "favourites" in params:
             osmand.OsmAndMarkFavorite({"favourites": params["favourites"]}).seed_state(device)
         if "songs" in params:

@@ -399,12 +399,10 @@ class NotesTask(TablesTask, SubgoalTask):
 
     def seed_extras(self, device: Device) -> None:
         """Markor's notes and folders, the files, contacts, received texts and the clipboard. The notes and folders
-        are made in one shell line, the files' folders in another before the files are pushed."""
-        notes = self.markor_notes()
-        notebook = [device_files.write_files_command(MARKOR_DATA, notes)] if notes else []
-        notebook += _mkdir(posixpath.join(MARKOR_DATA, folder) for folder in self.markor_folders())
-        if notebook:
-            self.run(device, " && ".join(notebook))
+        are pushed, the folders made in one shell line, the files' folders in another before the files are pushed."""
+        lh.write_notes(device, self.markor_notes())
+        for command in _mkdir(posixpath.join(MARKOR_DATA, folder) for folder in self.markor_folders()):
+            self.run(device, command)
         files = self.storage_files()
         for command in _mkdir(map(posixpath.dirname, files)):
             self.run(device, command)

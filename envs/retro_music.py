@@ -135,8 +135,8 @@ def stem(file_name: str) -> str:
 
 # ----- device state -------------------------------------------------------------------------------------------------
 def write_songs(device: Device, songs: Sequence[tuple[str, str, int]]) -> None:
-    """``write_mp3_file_to_device`` for each ``(file name, artist, length in ms)`` into ``Music``."""
-    Task.run(device, f"mkdir -p {shlex.quote(MUSIC_DATA)}")
+    """``write_mp3_file_to_device`` for each ``(file name, artist, length in ms)`` into ``Music`` (which the first push
+    makes, as ``mkdir -p`` would)."""
     for name, artist, duration in songs:
         device.push(mp3_file(duration, stem(name), artist), posixpath.join(MUSIC_DATA, name))
 
@@ -150,6 +150,12 @@ def scan_music(device: Device) -> None:
 def clear_playlists(device: Device) -> None:
     """``_clear_playlist_dbs``: every ``PlaylistEntity`` and ``SongEntity`` row deleted."""
     sqlite_execute_many(device, retro.PLAYLIST_DB, [("DELETE FROM PlaylistEntity", ()), ("DELETE FROM SongEntity", ())])
+
+
+def clear_queue(device: Device) -> None:
+    """The saved playing queue emptied: every row of ``playing_queue`` and ``original_playing_queue`` deleted."""
+    sqlite_execute_many(device, retro.PLAYBACK_DB, [("DELETE FROM playing_queue", ()),
+                                                    ("DELETE FROM original_playing_queue", ())])
 
 
 def playlist_rows(device: Device) -> list[dict[str, Any]]:
@@ -353,8 +359,7 @@ class RetroPlayingQueue(RetroCreatePlaylist):
         """As the others, and the saved queue emptied (AndroidWorld's setup leaves it; a queue left by an earlier
         episode would otherwise be extended)."""
         super().clear_state(device)
-        sqlite_execute_many(device, retro.PLAYBACK_DB, [("DELETE FROM playing_queue", ()),
-                                                        ("DELETE FROM original_playing_queue", ())])
+        clear_queue(device)
 
     def is_successful(self, device: Device) -> float:
         """``playing_queue``'s titles are exactly the targets."""

@@ -42,7 +42,7 @@ from android_gym.sim.apps.vlc_library import DB_PATH
 from android_gym.sim.system.media import MessageVideo, message_videos
 from android_gym.tasks import register_task
 from android_gym.tasks.base import Task
-from android_gym.tasks.files import CLEAR_STORAGE, clear_directory_command
+from android_gym.tasks.files import CLEAR_STORAGE, empty_directory_command
 from android_gym.tasks.oracle import (
     OracleError,
     OracleStep,
@@ -117,16 +117,14 @@ def holds_exactly(rows: Sequence[dict[str, Any]], name: str, files: Sequence[str
     return entries == list(enumerate(files))
 
 
-def clear_library(device: Device) -> None:
-    """``_clear_playlist_dbs``: stop VLC, delete every row of ``Playlist``, ``Media`` and ``PlaylistMediaRelation``."""
-    Task.run(device, f"am force-stop {shlex.quote(vlc.PACKAGE)}")
+def clear_vlc(device: Device) -> None:
+    """The ``_VLC`` set-up's clearing: ``clear_internal_storage``, ``VLCVideos`` left there and empty and VLC stopped in
+    one shell line, then ``_clear_playlist_dbs``: every row of ``Playlist``, ``Media`` and ``PlaylistMediaRelation``
+    deleted."""
+    Task.run(device, f"{CLEAR_STORAGE} && {empty_directory_command(VIDEOS_PATH)} "
+                     f"&& am force-stop {shlex.quote(vlc.PACKAGE)}")
     state.sqlite_execute_many(device, DB_PATH, [(f"DELETE FROM {table}", ()) for table in
                                                 ("Playlist", "Media", "PlaylistMediaRelation")])
-
-
-def clear_videos(device: Device) -> None:
-    """``clear_internal_storage`` and ``VLCVideos`` emptied (one round trip)."""
-    Task.run(device, f"{CLEAR_STORAGE} && {clear_directory_command(VIDEOS_PATH)}")
 
 
 def video_specs(rng: np.random.Generator, names: Sequence[str]) -> list[list[Any]]:
@@ -226,14 +224,12 @@ class _VlcTask(Task):
         raise NotImplementedError
 
     def clear_state(self, device: Device) -> None:
-        """Storage and ``VLCVideos`` cleared, the library's rows deleted."""
-        clear_videos(device)
-        clear_library(device)
+        """Storage and ``VLCVideos`` cleared, the library's rows deleted (``clear_vlc``)."""
+        clear_vlc(device)
 
     def seed_state(self, device: Device) -> None:
         """The videos in ``VLCVideos`` (each frame's noise from ``[frame_seed, its index]``), then the playlists;
         the playlist table as setup leaves it is kept for the check."""
-        self.run(device, f"mkdir -p {shlex.quote(VIDEOS_PATH)}")
         videos = self.videos()
         data = message_videos([MessageVideo([message], seconds, [self.params["frame_seed"], index], frame_s=seconds)
                                for index, (message, seconds) in enumerate(videos.values())], self.device_time)
@@ -246,8 +242,7 @@ class _VlcTask(Task):
 
     def teardown(self, device: Device) -> None:
         """The clearing again, then the apps stopped."""
-        clear_videos(device)
-        clear_library(device)
+        clear_vlc(device)
         super().teardown(device)
 
 

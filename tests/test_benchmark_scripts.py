@@ -60,10 +60,10 @@ def test_throughput_prints_a_row_per_screen(scripts, capsys):
         assert number(printed[1]) == pytest.approx(returned["steps/s a11y only"], abs=0.5)
 
 
-def test_throughput_under_the_valid_action_policy(scripts, capsys):
+def test_throughput_under_the_valid_action_policy_on_the_cpu_clock(scripts, capsys):
     rows = scripts["throughput"].main(["--screens", "540x1200", "--steps", "8", "--resets", "1", "--memory-envs", "1",
-                                       "--memory-steps", "3", "--policy", "random-valid"])
-    assert "seeded random-valid policy" in capsys.readouterr().out
+                                       "--memory-steps", "3", "--policy", "random-valid", "--clock", "cpu"])
+    assert "seeded random-valid policy, one process, cpu time" in capsys.readouterr().out
     assert rows[0]["steps/s a11y only"] > 0 and rows[0]["steps/s pixels"] > 0
 
 

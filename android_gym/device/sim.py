@@ -250,6 +250,17 @@ class SimDevice:
         self._change()
         self.phone.key(code)
 
+    def add_contacts(self, contacts: Sequence[tuple[str, str]]) -> None:
+        """Device-local contacts ``(name, mobile number)`` in order: the rows ``validators.add_contacts_command``'s
+        line of ``content insert`` commands leaves, written by the contacts provider's insert code in one transaction
+        (``ContactsProvider.add_contacts``) without parsing and running the line (``validators.add_contacts``' short
+        cut)."""
+        self._change()
+        for name, number in contacts:  # what the line's text would be refused for
+            encode_utf8(name, "contact name")
+            encode_utf8(number, "contact number")
+        self.phone.contacts.add_contacts(contacts)
+
     def receive_sms(self, sender: str, text: str) -> None:
         """An incoming text through the simulated modem (the telephony provider's write tells apps)."""
         self.receive_texts([(sender, text)])

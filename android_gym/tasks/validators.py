@@ -117,16 +117,27 @@ def add_contact(device: Device, name: str, number: str) -> None:
 
 
 def add_contacts(device: Device, contacts: Iterable[tuple[str, str]]) -> None:
-    """Device-local contacts ``(name, mobile number)``, in order, written through the contacts provider with
-    ``content insert`` (a raw contact each, then its structured name and its phone) in one round trip: the raw
-    contacts, then the newest raw contact's id read into a shell variable (the one row of ``content query`` sorted
-    by id downwards with ``?limit=1``, ContactsProvider2's row limit, cut out by the shell's ``${newest##*=}``, so
-    the line runs nothing but ``content`` and the provider keeps one transaction for it; the ids of raw contacts
-    inserted one after another count up from the first, ``AUTOINCREMENT``), then each contact's data rows with its
-    raw contact's id worked out from it by the shell."""
+    """Device-local contacts ``(name, mobile number)``, in order, written through the contacts provider in one round
+    trip: ``add_contacts_command``'s line, or the device's short cut where it has one (``SimDevice.add_contacts``:
+    the rows the line leaves, without parsing and running it)."""
     contacts = list(contacts)
     if not contacts:
         return
+    short_cut = getattr(device, "add_contacts", None)
+    if short_cut is not None:
+        short_cut(contacts)
+    else:
+        _checked(device, add_contacts_command(contacts))
+
+
+def add_contacts_command(contacts: Sequence[tuple[str, str]]) -> str:
+    """The shell line that adds ``contacts`` (``(name, mobile number)``, at least one) with ``content insert`` (a
+    raw contact each, then its structured name and its phone): the raw contacts, then the newest raw contact's id
+    read into a shell variable (the one row of ``content query`` sorted by id downwards with ``?limit=1``,
+    ContactsProvider2's row limit, cut out by the shell's ``${newest##*=}``, so the line runs nothing but ``content``
+    and the provider keeps one transaction for it; the ids of raw contacts inserted one after another count up from
+    the first, ``AUTOINCREMENT``), then each contact's data rows with its raw contact's id worked out from it by the
+    shell."""
     raw = f"content insert --uri {RAW_CONTACTS_URI} --bind account_name:n: --bind account_type:n:"
     query = state.content_query_command(f"{RAW_CONTACTS_URI}?limit=1", ("_id",), sort="_id DESC")
     commands = [raw] * len(contacts) + [f"newest=$({query})", "newest=${newest##*=}"]
@@ -138,7 +149,7 @@ def add_contacts(device: Device, contacts: Iterable[tuple[str, str]]) -> None:
                      *(f"{column}:{kind}:{value}" for column, (kind, value) in values.items())]
             commands.append(f"content insert --uri {DATA_URI} --bind raw_contact_id:i:$raw "
                             + " ".join(f"--bind {shlex.quote(b)}" for b in binds))
-    _checked(device, " && ".join(commands))
+    return " && ".join(commands)
 
 
 def _checked(device: Device, command: str) -> str:

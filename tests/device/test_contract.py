@@ -23,6 +23,7 @@ from PIL import Image
 from android_gym.device import state
 from android_gym.device.base import Device
 from android_gym.errors import AndroidGymError, RemoteFileNotFoundError
+from android_gym.tasks.validators import add_contacts, contact_phones
 
 # Package and launcher activity from Simple SMS Messenger's AndroidManifest.xml.
 SMS = "com.simplemobiletools.smsmessenger"
@@ -597,6 +598,16 @@ def test_received_texts_arrive_in_order(backend_device):
     assert run(device, "content query --uri content://sms/inbox --projection address:body --sort '_id ASC'") == (
         "Row: 0 address=+15550123, body=first\nRow: 1 address=+15550456, body=second\n"
         "Row: 2 address=+15550123, body=third\n")
+
+
+def test_added_contacts_read_back_in_order(backend_device):
+    """``add_contacts``: the simulated phone's short cut and a served device's line of ``content insert`` commands."""
+    device = backend_device
+    add_contacts(device, [("Carol Diaz", "+1 202-555-0111"), ("O'Brien; \"$(reboot)\"", "4155550188")])
+    assert contact_phones(device) == [("Carol Diaz", "12025550111"), ("O'Brien; \"$(reboot)\"", "4155550188")]
+    assert run(device, "content query --uri content://com.android.contacts/contacts --projection _id:lookup "
+                       "--sort '_id ASC'") == "Row: 0 _id=1, lookup=0r1-4341524F4C4449415A\n" \
+                                             "Row: 1 _id=2, lookup=0r2-4F425249454E5245424F4F54\n"
 
 
 def test_receive_sms_lands_in_the_inbox(backend_device):

@@ -6,6 +6,7 @@ order; phones share the process's browser, each in a browser context of its own.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import re
 import threading
 from pathlib import Path
@@ -20,7 +21,7 @@ from android_gym.sim.apps.chrome import SEARCH_URL, omnibox_url
 from android_gym.sim.apps.files import Doc
 from android_gym.sim.phone import Phone
 from android_gym.sim.system import chromium
-from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, allowed_url, on_area, storage_url
+from android_gym.sim.system.chromium import Chromium, ChromiumMissingError, blocked_urls, on_area, storage_url
 from android_gym.sim.system.clock import VirtualClock
 from android_gym.sim.system.logd import LogBuffer
 
@@ -252,18 +253,21 @@ def test_a_settled_page_looks_the_same_later_its_tapped_checkbox_let_go_and_its_
 
 
 def test_the_page_is_screenshotted_only_when_its_pixels_are_drawn(phone, monkeypatch):
-    shots = []
-    capture = chromium.WebPage.capture
-    monkeypatch.setattr(chromium.WebPage, "capture", lambda page: shots.append(1) or capture(page))
+    shots, decoded = [], []
+    png, decode = chromium.WebPage._png, chromium._decoded
+    monkeypatch.setattr(chromium.WebPage, "_png", lambda page: shots.append(1) or png(page))
+    monkeypatch.setattr(chromium, "_decoded", lambda data: decoded.append(1) or decode(data))
     phone.run(VIEW)
     phone.tap(*centre(node(phone, text="Press")))
     assert node(phone, text="Clicked!") and shots == []  # the dump alone asks Chromium for no pixels
     before = phone.screenshot()
-    assert len(shots) == 1
+    assert len(shots) == len(decoded) == 1
     phone.swipe(540, 2000, 540, 1000, 300)
-    assert not np.array_equal(phone.screenshot(), before) and len(shots) == 2  # new pixels for the scrolled page
-    phone.screenshot()
+    assert not np.array_equal(phone.screenshot(), before) and len(shots) == len(decoded) == 2  # the scrolled page
+    scrolled = phone.screenshot()
     assert len(shots) == 2  # an unchanged screen is not captured again
+    phone.tap(540, 1500)  # on the page's empty part: the page changes nothing, and Chromium's capture is the same PNG
+    assert np.array_equal(phone.screenshot(), scrolled) and len(shots) == 3 and len(decoded) == 2  # not decoded again
 
 
 def bounds(n: dict[str, str]) -> tuple[int, int, int, int]:
@@ -313,14 +317,18 @@ def test_console_messages_go_to_logcat(phone):
 
 
 def test_the_network_is_blocked_but_loopback_and_local_pages_are_not(phone):
-    root = storage_url(Path("/tmp/phone-fs"))
-    assert allowed_url("file:///tmp/phone-fs/sdcard/x.html", root) and allowed_url("file:///tmp/phone-fs", root)
-    assert allowed_url("http://127.0.0.1:8000/", root) and allowed_url("about:blank", root)
-    assert not allowed_url("https://example.com/", root) and not allowed_url("http://10.0.2.2/", root)
-    assert not allowed_url("file:///etc/hostname", root) and not allowed_url("file:///tmp/phone-fs-2/x", root)
+    blocked = blocked_urls(storage_url(Path("/tmp/phone-fs")))
+    for url in ("file:///tmp/phone-fs/sdcard/x.html", "file:///tmp/phone-fs", "http://127.0.0.1:8000/",
+                "http://user@localhost/", "ws://[::1]:9/", "about:blank", "data:text/html,x"):
+        assert not blocked.match(url), url
+    for url in ("https://example.com/", "http://10.0.2.2/", "http://127.0.0.1@example.com/",
+                "http://127.0.0.1.example.com/", "file:///etc/hostname", "file:///tmp/phone-fs-2/x"):
+        assert blocked.match(url), url
     phone.run(VIEW)
     phone.activities.top.app.open("https://example.com/")
     assert "example.com" in phone.ui_dump() and any("ERR_" in n.get("text", "") for n in nodes(phone))
+    phone.activities.top.app.open("http://10.0.2.2/")  # an address, never looked up: the pattern blocks it
+    assert any("ERR_BLOCKED_BY_CLIENT" in n.get("text", "") for n in nodes(phone))
 
 
 def test_typed_words_are_a_search_and_an_address_chromium_cannot_parse_does_not_raise(phone):
@@ -416,6 +424,29 @@ def test_without_chromium_a_page_raises_a_clear_error(monkeypatch):
     monkeypatch.setattr(chromium, "CHROMIUM", "/nonexistent/chromium")
     with pytest.raises(ChromiumMissingError, match="apt-get install -y chromium"):
         Chromium(LogBuffer(VirtualClock()), Path("/nonexistent")).page(2.625)
+
+
+def _browser_command_line() -> list[str]:
+    """The command line of this process's Chromium (its browser process: a grandchild, under Playwright's driver)."""
+    def parent(pid: str) -> int:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    for pid in filter(str.isdigit, (path.name for path in Path("/proc").iterdir())):
+        try:
+            args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+            if "--remote-debugging-pipe" in args and parent(str(parent(pid))) == os.getpid():
+                return args
+        except (OSError, IndexError):
+            continue  # a process that ended meanwhile
+    raise AssertionError("no browser process of ours")
+
+
+def test_the_browser_keeps_off_every_feature_playwright_turns_off(phone):
+    """Chromium takes the last ``--disable-features``: ours, which names Playwright's (the first) again."""
+    phone.run(VIEW)
+    flag = "--disable-features="
+    lists = [arg.removeprefix(flag).split(",") for arg in _browser_command_line() if arg.startswith(flag)]
+    assert len(lists) == 2 and "PaintHolding" in lists[0]
+    assert set(lists[0]) <= set(lists[-1]) and "ResamplingInputEvents" in lists[-1]
 
 
 def test_phones_share_the_browser_but_not_their_storage(phone, monkeypatch):

@@ -11,13 +11,14 @@ import pytest
 from lxml import etree
 
 from android_gym.device import state
+from android_gym.errors import UnencodableTextError
 from android_gym.sim import keycodes
 from android_gym.sim.apps.contacts import PACKAGE
 from android_gym.sim.host import PhoneHost
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.contacts import format_e164, join_name, min_match
 from android_gym.tasks import get_task
-from android_gym.tasks.validators import add_contact, add_contacts, contact_phones
+from android_gym.tasks.validators import add_contact, add_contacts, add_contacts_command, contact_phones
 
 PEOPLE = "com.android.contacts.activities.PeopleActivity"
 EDITOR = "com.android.contacts.activities.ContactEditorActivity"
@@ -229,7 +230,7 @@ def test_a_line_leaves_the_rows_a_commit_per_write_leaves(device, phone):
     people = [("Carol Diaz", "+1 202-555-0111"), ("Alice Brown", "4155550188"), (METACHARACTERS, "5550100")]
     for name, number in people:
         insert_contact(phone, name, number)
-    add_contacts(device, people)
+    assert shell(device.phone, add_contacts_command(people)) == ""
     assert device.phone.clock.now_ms() == phone.clock.now_ms()
     assert tables(device.phone) == tables(phone)
     # within a line, a read or a selection sees each raw contact's name as written so far
@@ -246,6 +247,43 @@ def test_a_line_leaves_the_rows_a_commit_per_write_leaves(device, phone):
     assert shell(device.phone, f"{raw_contact} && {name(5, 'Ann')} && content delete --uri "
                                "content://com.android.contacts/raw_contacts --where \"display_name = 'Ann'\"") == ""
     assert [row[0] for row in tables(device.phone)["raw_contacts"]] == [1, 2, 3, 4]
+
+
+def file_state(phone: Phone, path: str) -> tuple[int, int] | None:
+    """A file's device time and size, ``None`` when there is no such file."""
+    if not phone.fs.exists(path):
+        return None
+    info = phone.fs.device_stat(phone.fs.host_path(path))
+    return info.st_mtime_ns, info.st_size
+
+
+def test_the_short_cut_leaves_what_the_line_leaves(device, phone):
+    """``SimDevice.add_contacts`` (``add_contacts``' short cut) writes what ``add_contacts_command``'s line of
+    ``content insert`` commands writes: the same database file, byte for byte, with the same device times, so the
+    same rows in every table and the same answers to the provider's queries."""
+    people = [("Carol Diaz", "+1 202-555-0111"), ("Alice Brown", "4155550188"), (METACHARACTERS, "5550100"),
+              ("Ünal Çelik", "(650) 555-0199"), ("Carol Diaz", "+1 202-555-0111")]
+    insert_contact(device.phone, "Zoe Adams", "2025550100")  # ids go on from an earlier contact's
+    insert_contact(phone, "Zoe Adams", "2025550100")
+    add_contacts(device, people)
+    assert shell(phone, add_contacts_command(people)) == ""
+    assert tables(device.phone) == tables(phone)
+    database = device.phone.contacts.db_path
+    assert device.phone.fs.read_bytes(database) == phone.fs.read_bytes(database)
+    for path in device.phone.fs.sqlite_files(database):  # the side files (none: checkpointed) and the folder too
+        assert [file_state(device.phone, path)] == [file_state(phone, path)], path
+    for uri in ("content://contacts/phones", "content://com.android.contacts/contacts",
+                "content://com.android.contacts/raw_contacts", "content://com.android.contacts/data",
+                "content://com.android.contacts/phone_lookup/4155550188"):
+        assert device.phone.contacts.query(uri) == phone.contacts.query(uri), uri
+    numbers = [number for _, number in people]
+    assert device.phone.contacts.lookup_names(numbers) == phone.contacts.lookup_names(numbers)
+
+
+def test_the_short_cut_refuses_what_the_line_could_not_say(device):
+    with pytest.raises(UnencodableTextError, match="contact number"):
+        add_contacts(device, [("Alice Brown", "4155550188"), ("Bob Chen", "555\udc00")])
+    assert device.phone.contacts.query("content://com.android.contacts/raw_contacts") == []
 
 
 def test_a_command_line_holds_one_connection_and_leaves_no_wal(phone):

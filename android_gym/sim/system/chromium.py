@@ -38,6 +38,7 @@ import io
 import json
 import os
 import queue
+import re
 import shutil
 import threading
 import time
@@ -46,7 +47,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import urlparse
 
 from PIL import Image
 
@@ -58,18 +58,28 @@ from android_gym.sim.system.web_accessibility import WebNode, build_nodes
 CHROMIUM = "/usr/bin/chromium"
 INSTALL_HINT = ("the phone's browser needs Chromium and Playwright: apt-get install -y chromium && "
                 "pip install 'android-gym[web]'")
+#: The features Playwright's launch turns off (its ``chromiumSwitches``, as Playwright 1.65 passes them): Chromium
+#: takes the last ``--disable-features`` it is given, so ours names them again, or they would be back on (paint
+#: holding, the media router, optimization hints, HTTPS upgrades ...).
+_PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying",
+    "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion")
+#: Touch moves as they were sent, not resampled to the frame's time (which moment a frame began would change how far
+#: a drag scrolls). No omnibox popup: headless Chromium's windows show none, yet each window (a context's first page
+#: opens one) loads its WebUI in a renderer process of its own, which cost more CPU than the page itself.
+_DISABLED_FEATURES = ("ResamplingScrollEvents", "ResamplingInputEvents", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 _ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
-         # Touch moves as they were sent, not resampled to the frame's time (which moment a frame began would
-         # change how far a drag scrolls). No omnibox popup: headless Chromium's windows show none, yet each window
-         # (a context's first page opens one) loads its WebUI in a renderer process of its own, which cost more
-         # CPU than the page itself.
-         "--disable-features=ResamplingScrollEvents,ResamplingInputEvents,WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
+         "--disable-features=" + ",".join((*_PLAYWRIGHT_DISABLED_FEATURES, *_DISABLED_FEATURES))]
 T = TypeVar("T")
 _CHROME_PID, _CHROME_UID = 4711, 10120  # the browser process in logcat (an app uid)
-_LOCAL_SCHEMES = {"data", "about", "blob"}  # and file: inside the phone's storage
-_LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
+#: What a phone's page may load besides files inside its storage: ``data:``, ``about:`` and ``blob:``, and any
+#: scheme's address on a loopback host (after any user info, before any port).
+_LOCAL = (r"(?:data|about|blob):|[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/?#@]*@)?(?:localhost|127\.0\.0\.1|\[::1\])"
+          r"(?::\d*)?(?:[/?#]|$)")
 _SETTLE_TRIES = 5
 #: Touch events' spacing (one 60 Hz frame), and how long a dragging finger rests before it lifts: longer than
 #: ``kAssumePointerStoppedTimeMs`` (40 ms, ``ui/events/gesture_detection/velocity_tracker.cc``, as Android's
@@ -132,14 +142,13 @@ def storage_url(storage_root: Path) -> str:
     return storage_root.as_uri().rstrip("/")
 
 
-def allowed_url(url: str, root_url: str) -> bool:
-    """Whether a phone's page may load ``url``: loopback, ``data:``, ``about:`` and ``blob:``, and ``file:`` only
-    inside the phone's storage (``root_url``, its ``storage_url``: a folder listing's "parent directory" link at the
-    top leads out of it, to the host's files)."""
-    parsed = urlparse(url)
-    if parsed.scheme == "file":
-        return url == root_url or url.startswith(root_url + "/")
-    return parsed.scheme in _LOCAL_SCHEMES or (parsed.hostname or "") in _LOOPBACK
+def blocked_urls(root_url: str) -> re.Pattern[str]:
+    """The addresses a phone's page may not load: all but loopback, ``data:``, ``about:`` and ``blob:``, and
+    ``file:`` only inside the phone's storage (``root_url``, its ``storage_url``: a folder listing's "parent
+    directory" link at the top leads out of it, to the host's files). A pattern both Python and JavaScript read alike:
+    Playwright's driver matches requests against it, so only a blocked one comes to Python (to be aborted), not every
+    file a page loads."""
+    return re.compile(rf"^(?!{_LOCAL}|{re.escape(root_url)}(?:/|$))")
 
 
 def on_area(pixels: Image.Image, width: int, height: int) -> Image.Image:
@@ -156,6 +165,14 @@ def on_area(pixels: Image.Image, width: int, height: int) -> Image.Image:
         area.paste(area.crop((0, bottom - 1, width, bottom)).resize((width, height - bottom), Image.NEAREST),
                    (0, bottom))
     return area
+
+
+def _decoded(png: str) -> Image.Image:
+    """The pixels of Chromium's base64 PNG ``png``, decoded on the calling thread: its pictures' memory, freed, serves
+    the renderer's next ones (the browser thread's malloc arena would keep it for nothing else)."""
+    image = Image.open(io.BytesIO(base64.b64decode(png)))
+    image.load()
+    return image if image.mode == "RGB" else image.convert("RGB")  # convert copies even an RGB picture
 
 
 @dataclass
@@ -185,7 +202,7 @@ class _Browser:
 
     def new_context(self, scale: float, storage_root: Path):
         """A new browser context (a phone's) at device scale factor ``scale``, network blocked and files outside
-        ``storage_root`` too (``allowed_url``); starts the browser if needed. Its owner, who holds the browser
+        ``storage_root`` too (``blocked_urls``); starts the browser if needed. Its owner, who holds the browser
         (``hold``) while it may want another, hands it back with ``close_context``."""
         if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
             raise ChromiumMissingError(f"{CHROMIUM} not found: {INSTALL_HINT}")
@@ -194,9 +211,7 @@ class _Browser:
         context = self._browser.new_context(device_scale_factor=scale, has_touch=True, is_mobile=True,
                                             viewport={"width": 412, "height": 800}, service_workers="block")
         context.add_init_script(_STEADY_CARET)
-        root_url = storage_url(storage_root)
-        context.route("**/*", lambda route: route.continue_() if allowed_url(route.request.url, root_url)
-                      else route.abort("blockedbyclient"))
+        context.route(blocked_urls(storage_url(storage_root)), lambda route: route.abort("blockedbyclient"))
         return context
 
     @staticmethod
@@ -416,7 +431,8 @@ class WebPage:
         self._storage_url = storage_url(storage_root) + "/"
         self._pid = os.getpid()
         self._state: PageState | None = None
-        self._pixels: Image.Image | None = None
+        self._pixels: Image.Image | None = None  # the page's pixels as it is now (None: not captured since it changed)
+        self._drawn: tuple[str, Image.Image] | None = None  # the last pixels captured, with their PNG
         self._title = ""  # as the page settled: a new tab's blank page has no title and no focused field
         self._focused: tuple[str, bool, bool] | None = None
         self._version = 0
@@ -496,11 +512,8 @@ class WebPage:
 
     def capture(self) -> Image.Image:
         """Chromium's capture of the page as it is now, at device px (a PNG from Chromium costs more than the
-        accessibility tree), decoded on the calling thread: its pictures' memory, freed, serves the renderer's next
-        ones (the browser thread's malloc arena would keep it for nothing else)."""
-        image = Image.open(io.BytesIO(base64.b64decode(self._png())))
-        image.load()
-        return image if image.mode == "RGB" else image.convert("RGB")  # convert copies even an RGB picture
+        accessibility tree), decoded on the calling thread (``_decoded``)."""
+        return _decoded(self._png())
 
     @_on_browser_thread
     def _png(self) -> str:
@@ -509,16 +522,21 @@ class WebPage:
 
     def screenshot(self, width: int, height: int) -> Image.Image:
         """The page's pixels on its ``width`` x ``height`` device px area (``on_area``), captured once per change and
-        only when something draws them (an env without pixels never asks); only they are kept, not the capture too."""
+        only when something draws them (an env without pixels never asks); only they are kept, not the capture too,
+        with the PNG they came from: a capture that gives the same PNG again (an input that changed nothing on
+        screen) is not decoded again, and the same pixels are drawn."""
         pixels = self._pixels  # (read once: ``forget`` runs on the browser thread when the page closes)
         if pixels is None or pixels.size != (width, height):
-            pixels = self._pixels = on_area(self.capture(), width, height)
+            png, drawn = self._png(), self._drawn
+            if drawn is None or drawn[0] != png or drawn[1].size != (width, height):
+                drawn = self._drawn = png, on_area(_decoded(png), width, height)
+            pixels = self._pixels = drawn[1]
         return pixels
 
     def forget(self) -> None:
         """Let go of what was kept of the page (its state and pixels, a screen's worth of bytes): called when the page
         closes (``Chromium.page``), as views of earlier frames may still hold this object."""
-        self._state = self._pixels = None
+        self._state = self._pixels = self._drawn = None
 
     def focused_value(self) -> tuple[str, bool, bool] | None:
         """``(value, multiline, password)`` of the focused text field as the page settled after its last input, or

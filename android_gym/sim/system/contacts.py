@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -392,40 +392,61 @@ class ContactsProvider(SqliteProvider):
             raise ValueError("Must specify both or neither of ACCOUNT_NAME and ACCOUNT_TYPE")
         values.setdefault("dirty", 1)
         with self._transaction() as db:
-            values["account_id"] = self._account_id(db, *account)
-            columns = list(values)
-            raw_id = db.execute(f"INSERT INTO raw_contacts ({', '.join(columns)}) VALUES "
-                                f"({', '.join('?' * len(columns))})", [values[c] for c in columns]).lastrowid
-            contact_id = db.execute("INSERT INTO contacts (name_raw_contact_id, starred, lookup, "
-                                    "contact_last_updated_timestamp) VALUES (?, ?, ?, ?)",
-                                    (raw_id, int(values.get("starred") or 0), lookup_key(raw_id, None),
-                                     self._phone.clock.now_ms())).lastrowid
-            db.execute("UPDATE raw_contacts SET contact_id=?, aggregation_needed=0 WHERE _id=?", (contact_id, raw_id))
+            return self._insert_raw_contact(db, account, values)
+
+    def _insert_raw_contact(self, db: sqlite3.Connection, account: tuple[str | None, str | None, str | None],
+                            values: dict[str, Any]) -> int:
+        """``insert_raw_contact``'s rows, in ``db``'s transaction, of checked ``values`` in ``account`` (name, type,
+        data set); the new raw contact's ``_id``."""
+        values = {**values, "account_id": self._account_id(db, *account)}
+        columns = list(values)
+        raw_id = db.execute(f"INSERT INTO raw_contacts ({', '.join(columns)}) VALUES "
+                            f"({', '.join('?' * len(columns))})", [values[c] for c in columns]).lastrowid
+        contact_id = db.execute("INSERT INTO contacts (name_raw_contact_id, starred, lookup, "
+                                "contact_last_updated_timestamp) VALUES (?, ?, ?, ?)",
+                                (raw_id, int(values.get("starred") or 0), lookup_key(raw_id, None),
+                                 self._phone.clock.now_ms())).lastrowid
+        db.execute("UPDATE raw_contacts SET contact_id=?, aggregation_needed=0 WHERE _id=?", (contact_id, raw_id))
         return raw_id
 
     def insert_data(self, raw_contact_id: int, mimetype: str, values: dict[str, Any]) -> int:
         """A data row of ``mimetype`` (the data row handlers' work included: name components, normalized
         number and ``phone_lookup``, the raw contact's display name, ``has_phone_number``)."""
-        values = dict(values)
         _check_columns(values, DATA_INSERT_COLUMNS, "data")
         with self._transaction() as db:
-            raw = db.execute("SELECT r.contact_id, m._id FROM raw_contacts r LEFT JOIN mimetypes m ON m.mimetype = ? "
-                             "WHERE r._id = ?", (mimetype, raw_contact_id)).fetchone()
-            if raw is None:
-                raise ValueError(f"Raw contact {raw_contact_id} does not exist")
-            contact_id, mimetype_id = raw
-            if mimetype_id is None:
-                mimetype_id = db.execute("INSERT INTO mimetypes (mimetype) VALUES (?)", (mimetype,)).lastrowid
-            values = _handle(mimetype, values)
-            values.update(raw_contact_id=raw_contact_id, mimetype_id=mimetype_id)
-            columns = list(values)
-            [(data_id, number, e164)] = db.execute(
-                f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
-                "RETURNING _id, data1, data4", [values[c] for c in columns]).fetchall()
-            if mimetype == PHONE:  # a new row (ids are never reused): no lookup rows to replace
-                self._add_phone_lookup(db, raw_contact_id, data_id, number, e164)
-            self._data_changed(db, raw_contact_id, contact_id)
+            return self._insert_data(db, raw_contact_id, mimetype, values)
+
+    def _insert_data(self, db: sqlite3.Connection, raw_contact_id: int, mimetype: str, values: dict[str, Any]) -> int:
+        """``insert_data``'s rows, in ``db``'s transaction, of checked ``values``; the new row's ``_id``."""
+        raw = db.execute("SELECT r.contact_id, m._id FROM raw_contacts r LEFT JOIN mimetypes m ON m.mimetype = ? "
+                         "WHERE r._id = ?", (mimetype, raw_contact_id)).fetchone()
+        if raw is None:
+            raise ValueError(f"Raw contact {raw_contact_id} does not exist")
+        contact_id, mimetype_id = raw
+        if mimetype_id is None:
+            mimetype_id = db.execute("INSERT INTO mimetypes (mimetype) VALUES (?)", (mimetype,)).lastrowid
+        values = _handle(mimetype, values)
+        values.update(raw_contact_id=raw_contact_id, mimetype_id=mimetype_id)
+        columns = list(values)
+        [(data_id, number, e164)] = db.execute(
+            f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+            "RETURNING _id, data1, data4", [values[c] for c in columns]).fetchall()
+        if mimetype == PHONE:  # a new row (ids are never reused): no lookup rows to replace
+            self._add_phone_lookup(db, raw_contact_id, data_id, number, e164)
+        self._data_changed(db, raw_contact_id, contact_id)
         return data_id
+
+    def add_contacts(self, contacts: Sequence[tuple[str, str]]) -> list[int]:
+        """Device-local contacts ``(name, mobile number)``, in order, as ``validators.add_contacts``' line of ``content
+        insert`` commands writes them (a local raw contact each, then each one's structured name and mobile phone,
+        ``insert_raw_contact`` and ``insert_data``'s rows, ids and aggregates), in one transaction on one held
+        connection, as that line's; returns the raw contacts' ``_id``s."""
+        with self.holding(), self._transaction() as db:
+            raw_ids = [self._insert_raw_contact(db, (None, None, None), {"dirty": 1}) for _ in contacts]
+            for raw_id, (name, number) in zip(raw_ids, contacts):
+                self._insert_data(db, raw_id, NAME, {"data1": name})
+                self._insert_data(db, raw_id, PHONE, {"data1": number, "data2": TYPE_MOBILE})
+        return raw_ids
 
     def update_data(self, data_id: int, values: dict[str, Any]) -> int:
         """Change columns of one data row (``content update`` of ``data/<id>``); returns the rows changed."""

@@ -107,13 +107,16 @@ def _is_database(host: str) -> bool:
     """Whether the host file is an SQLite database or one of its side files (or was one: it is gone)."""
     if host.endswith(SQLITE_SIDE_FILES):
         return True
-    try:
-        with open(host, "rb") as file:
-            return file.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
-    except IsADirectoryError:
-        return False
+    try:  # (os.open and os.read: a third of the cost of a file object, and a checkpoint asks of every path written)
+        handle = os.open(host, os.O_RDONLY)
     except OSError:  # removed: it may have been one
         return True
+    try:
+        return os.read(handle, len(_SQLITE_HEADER)) == _SQLITE_HEADER
+    except IsADirectoryError:
+        return False
+    finally:
+        os.close(handle)
 
 
 def host_times(hosts: Sequence[str | Path]) -> list[int | None]:

@@ -120,8 +120,8 @@ class MediaStore(SqliteProvider):
         """The ``files`` values ``ModernMediaScanner`` gives the audio file ``path`` (at ``host``), or ``None`` if it
         is not one. Its size and modification time are the host file's, as ``FileSystem.device_stat`` keeps them."""
         try:
-            stat = os.stat(host)
             with open(host, "rb") as file:
+                stat = os.fstat(file.fileno())
                 info = read_mp3(file)
         except OSError:
             return None
