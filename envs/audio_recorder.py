@@ -130,6 +130,7 @@ class AudioRecorderRecordAudioWithFileName(_AudioRecorderTask):
         return f"{self.params['file_name']}.{FORMAT_M4A}"
 
     clears_storage = True
+    setup_clears_teardown = True  # the storage and the records folder teardown empties, clear_state empties too
 
     def teardown(self, device: Device) -> None:
         """Stop the app and clear the device storage and the records folder, as AndroidWorld does."""

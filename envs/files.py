@@ -34,7 +34,6 @@ from android_gym.tasks.files import (
     CLEAR_STORAGE,
     EXTERNAL_STORAGE,
     clear_device_storage,
-    create_file,
     files_in,
     path_exists,
     tree_snapshot,
@@ -103,6 +102,7 @@ class _FilesTask(Task):
     """A task on the device's shared storage through the Files app."""
 
     app_packages: ClassVar[tuple[str, ...]] = (PACKAGE,)
+    setup_clears_teardown = True  # the storage teardown empties, clear_state empties too
 
     def clear_state(self, device: Device) -> None:
         """``clear_device_storage``, and the Files app back to its defaults (one round trip)."""
@@ -146,9 +146,9 @@ class FilesDeleteFile(_FilesTask):
         return posixpath.join(EXTERNAL_STORAGE, self.params["subfolder"])
 
     def seed_state(self, device: Device) -> None:
-        """The file, then the noise (``DeleteFile.initialize_task``)."""
-        create_file(device, self.folder, self.params["file_name"], self.params["file_content"])
-        write_files(device, self.folder, self.params["noise_files"])
+        """The file, then the noise (``DeleteFile.initialize_task``), in one ``write_files``."""
+        write_files(device, self.folder, {self.params["file_name"]: self.params["file_content"],
+                                          **self.params["noise_files"]})  # the noise never has the file's name
 
     def is_successful(self, device: Device) -> float:
         """The file is gone and the folder holds exactly the noise, unchanged."""
@@ -195,9 +195,9 @@ class FilesMoveFile(_FilesTask):
         return posixpath.join(EXTERNAL_STORAGE, self.params["destination_folder"])
 
     def seed_state(self, device: Device) -> None:
-        """The noise, then the file, then the destination folder (``MoveFile.initialize_task``)."""
-        write_files(device, self.source, self.params["noise_files"])
-        create_file(device, self.source, self.params["file_name"], self.params["file_content"])
+        """The noise and the file (one ``write_files``), then the destination folder (``MoveFile.initialize_task``)."""
+        write_files(device, self.source, {**self.params["noise_files"],
+                                          self.params["file_name"]: self.params["file_content"]})
         self.run(device, f"mkdir -p {shlex.quote(self.destination)}")
 
     def is_successful(self, device: Device) -> float:

@@ -53,7 +53,6 @@ from android_gym.tasks.files import (
     list_files,
     tree_snapshot,
     write_files,
-    write_files_command,
 )
 from android_gym.tasks.files import FOLDER as FOLDER_ENTRY
 from android_gym.tasks.oracle import (
@@ -578,8 +577,8 @@ class MarkorMoveNote(_MarkorTask):
         """The noise, the note, the destination folder (``MoveFile.initialize_task``)."""
         source = posixpath.join(MARKOR_DATA, self.params["source_folder"])
         files = {**self.params["noise_files"], self.params["file_name"]: self.params["file_content"]}
-        destination = shlex.quote(posixpath.join(MARKOR_DATA, self.params["destination_folder"]))
-        self.run(device, f"{write_files_command(source, files)} && mkdir -p {destination}")  # one line
+        write_files(device, source, files)
+        self.run(device, f"mkdir -p {shlex.quote(posixpath.join(MARKOR_DATA, self.params['destination_folder']))}")
 
     def is_successful(self, device: Device) -> float:
         """1.0 when the note left the source for the destination unchanged, and nothing else changed."""

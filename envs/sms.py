@@ -59,9 +59,12 @@ def _conversation(title: str) -> Selector:
     return Selector(text=title, resource_id=_id("conversation_address"))
 
 
-#: The shell line that turns airplane mode off and empties the SMS store, as the SMS tasks start.
+#: The shell line that turns airplane mode off and empties the SMS store, as the SMS tasks start (AndroidWorld's
+#: ``DELETE FROM sms; DELETE FROM threads;``, each with ``WHERE 1``: the same rows deleted, but row by row rather than
+#: by SQLite's truncate optimisation, which rewrites a table even when it is empty, so a store already empty, as
+#: after a rewind, is not written at all).
 CLEAR_TEXTS = (f"settings put global airplane_mode_on 0 && sqlite3 {shlex.quote(SMS_DB)} "
-               "'DELETE FROM sms; DELETE FROM threads;'")
+               "'DELETE FROM sms WHERE 1; DELETE FROM threads WHERE 1;'")
 
 
 def _send_steps(number: str, message: str) -> list[OracleStep]:
@@ -168,6 +171,8 @@ class SimpleSmsReplyMostRecent(_SmsTask):
 
 class _ContactsSmsTask(_SmsTask):
     """An SMS task about contacts: at start only the task's own contacts, none left afterwards."""
+
+    setup_clears_teardown = True  # the contacts teardown deletes, clear_state deletes too
 
     def clear_state(self, device: Device) -> None:
         """Airplane mode off, an empty SMS store, no contacts."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import posixpath
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -13,7 +14,10 @@ import numpy as np
 
 from android_gym.errors import DeviceError, RemoteFileNotFoundError
 from android_gym.sim.phone import Phone
+from android_gym.sim.shell.commands.base import strerror
 from android_gym.sim.shell.commands.dumpsys import focused_window
+from android_gym.sim.shell.commands.text import echo_text
+from android_gym.sim.shell.environment import SHELL
 from android_gym.sim.shell.interpreter import ShellOutput
 from android_gym.sim.ui.hierarchy import Node, parsed_value
 from android_gym.ui import BoundingBox, UIElement, frozen
@@ -118,6 +122,34 @@ class SimDevice:
         self.phone.fs.makedirs(posixpath.dirname(path))
         self.phone.fs.write_bytes(path, data)
         self.phone.data_changed()
+
+    def write_files(self, directory: str, files: Mapping[str, str]) -> ShellResult:
+        """What the shell line ``mkdir -p DIRECTORY && echo CONTENT > DIRECTORY/NAME && …`` (``tasks.files.
+        write_files_command``, a file per ``files`` item, in order) does to the phone and gives, without running it
+        (``tasks.files.write_files``' short cut): the folder made, each file written with what ``echo`` prints
+        (``echo_text``), device time on the files and folders that changed, as those commands leave them; a step that
+        fails ends it with the shell's message and exit status 1."""
+        self._change()
+        for name, content in files.items():  # what the line's text would be refused for
+            encode_utf8(posixpath.join(directory, name), "device path")
+            encode_utf8(content, "file content")
+        fs = self.phone.fs
+        host = fs.host_path(directory)
+        try:
+            if host.exists() and not host.is_dir():
+                raise FileExistsError(17, os.strerror(17))
+            fs.makedirs(directory)
+        except OSError as error:
+            return ShellResult(f"mkdir: '{directory}': {strerror(error)}\n", 1)
+        try:
+            for name, content in files.items():
+                path = posixpath.join(directory, name)
+                fs.write_bytes(path, echo_text([content]).encode())
+        except OSError as error:
+            return ShellResult(f"{SHELL}: can't create {path}: {strerror(error)}\n", 1)
+        finally:
+            self.phone.data_changed()
+        return ShellResult("", 0)
 
     def pull(self, path: str) -> bytes:
         """Read a file from the phone."""
@@ -234,15 +266,13 @@ class SimDevice:
         self.receive_texts([(sender, text)])
 
     def receive_texts(self, texts: Sequence[tuple[str, str]]) -> None:
-        """Incoming texts ``(sender, text)`` in order, as ``receive_sms`` of each (a commit each, as each arrives
-        alone), through one held connection to the SMS database."""
+        """Incoming texts ``(sender, text)`` in order, the rows ``receive_sms`` of each would write, in one transaction
+        (``Telephony.deliver_texts``)."""
         self._change()
         for sender, text in texts:
             encode_utf8(sender, "SMS sender")
             encode_utf8(text, "SMS text")
-        with self.phone.telephony.holding():
-            for sender, text in texts:
-                self.phone.telephony.deliver_sms(sender, text)
+        self.phone.telephony.deliver_texts(texts)
 
     def keep_baseline(self) -> None:
         """Keep the phone as it is now as the baseline ``rewind`` brings it back to (``Phone.keep_baseline``; the

@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from android_gym.device.base import Device
+from android_gym.device.base import Device, ShellResult
 from android_gym.device.reads import pull_read, shell_read
 from android_gym.errors import RemoteFileNotFoundError, TaskSetupError
 
@@ -44,7 +44,11 @@ class FileInfo:
 def _run(device: Device, command: str, reads_only: bool = False, tree: str | None = None) -> str:
     """The output of ``command`` (``reads_only``: a command that only reads, ``shell_read``; ``tree``: the one
     directory tree it reads, if so); ``TaskSetupError`` when it fails."""
-    result = shell_read(device, command, tree) if reads_only else device.shell(command)
+    return _output(command, shell_read(device, command, tree) if reads_only else device.shell(command))
+
+
+def _output(command: str, result: ShellResult) -> str:
+    """The output of ``command`` as it ran (``result``); ``TaskSetupError`` when it failed."""
     if not result.ok:
         raise TaskSetupError(f"`{command}` failed (exit {result.exit_code}): {result.output.strip()}")
     return result.output
@@ -107,8 +111,8 @@ def file_text(device: Device, path: str) -> str | None:
 
 def create_file(device: Device, directory: str, name: str, content: str) -> None:
     """AndroidWorld's ``create_file``: ``echo 'content' > directory/name`` after ``mkdir -p``, so the file holds
-    the content and a newline."""
-    _run(device, write_files_command(directory, {name: content}))
+    the content and a newline (``write_files`` of one)."""
+    write_files(device, directory, {name: content})
 
 
 def write_files_command(directory: str, files: Mapping[str, str]) -> str:
@@ -119,9 +123,14 @@ def write_files_command(directory: str, files: Mapping[str, str]) -> str:
 
 
 def write_files(device: Device, directory: str, files: Mapping[str, str]) -> None:
-    """``create_file`` for several ``{name: content}`` files in one shell round trip."""
-    if files:
-        _run(device, write_files_command(directory, files))
+    """``create_file`` for several ``{name: content}`` files in one shell round trip (``write_files_command``), or
+    through the device's short cut where it has one (``SimDevice.write_files``: what the line does and gives,
+    without parsing and running it); ``TaskSetupError`` when it fails."""
+    if not files:
+        return
+    short_cut = getattr(device, "write_files", None)
+    command = write_files_command(directory, files)
+    _output(command, short_cut(directory, files) if short_cut is not None else device.shell(command))
 
 
 def clear_directory_command(directory: str) -> str:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from android_gym.device.sim import SimDevice
 from android_gym.errors import TaskSetupError
 from android_gym.sim.ui import layout
 from android_gym.sim.ui.glyph_masks import draw_line
@@ -105,3 +106,42 @@ def test_text_pictures_drawn_grey_are_the_lines_drawn_in_rgb():
             draw_line(drawn, (10, y), line, 24, (0, 0, 0))
         y += layout.font(24).getbbox(line)[3] if line.strip() else 12
     assert picture.mode == "RGB" and picture.tobytes() == drawn.tobytes()
+
+
+WRITES = [
+    ("/sdcard/Documents/Markor/New/Deeper", {"a.md": "-n", "b.md": "tab\\there \\c cut", "c.md": "",
+                                             "it's d.txt": "$HOME `id` 'q'", "a.md ": "ünï"}),
+    ("/sdcard/Documents/Markor", {"e.md": "over", "New": "a folder there"}),  # the second write fails
+    ("/sdcard/Documents/Markor/e.md", {"f.md": "in a file"}),  # mkdir -p fails
+    ("/sdcard/Documents/Markor", {"e.md": "written over", "New/Deeper/g.md": "deeper"}),
+]
+
+
+def test_the_simulated_phone_writes_files_as_the_echo_line_does():
+    """``SimDevice.write_files`` (``files.write_files``' short cut) leaves the phone's files, their bytes, modes and
+    device times, the folders' times and the result (its message on failure) as ``write_files_command``'s line."""
+    trees, results = [], []
+    for short_cut in (False, True):
+        device = SimDevice()
+        try:
+            outcome = []
+            for directory, written in WRITES:
+                device.phone.clock.advance(61_000)
+                if short_cut:
+                    outcome.append(device.write_files(directory, written))
+                else:
+                    outcome.append(device.shell(files.write_files_command(directory, written)))
+            results.append(outcome)
+            root = device.phone.fs.host_path("/sdcard/Documents")
+            trees.append(sorted((str(path.relative_to(root)), path.is_dir() or path.read_bytes(),
+                                 path.stat().st_mode, device.phone.fs.device_stat(path).st_mtime_ns)
+                                for path in [root, *root.rglob("*")]))
+        finally:
+            device.close()
+    assert trees[0] == trees[1]
+    assert results[0] == results[1]
+    assert [result.exit_code for result in results[1]] == [0, 1, 1, 0]
+    written = {name: data for name, data, *_ in trees[1]}
+    assert written["Markor/New/Deeper/a.md"] == b""  # what echo makes of it: -n is its option
+    assert written["Markor/New/Deeper/b.md"] == b"tab\there "  # mksh's echo: \t a tab, \c ends the output
+    assert written["Markor/e.md"] == b"written over\n"

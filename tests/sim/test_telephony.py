@@ -176,6 +176,44 @@ def test_the_provider_keeps_its_connection_while_the_file_is_the_same(phone):
     assert [(row["address"], row["thread_id"]) for row in tel.query("content://sms")] == [("5550003", 1)]
 
 
+def test_texts_delivered_together_leave_the_rows_of_texts_delivered_one_by_one():
+    """``deliver_texts`` writes in one transaction what the SMS app writes per text (``getThreadId``, then the insert):
+    the same messages, threads (snippet, date, count, read), canonical addresses and ids, the same senders' threads
+    (numbers ``PHONE_NUMBERS_EQUAL`` share one); only the file's change counter may differ."""
+    texts = [("5550001", "a"), ("+1 (650) 555-0123", "b"), ("5550001", "c"), ("6505550123", "d"), ("5550002", "e")]
+    dumps, counters = [], []
+    for together in (False, True):
+        device = Phone()
+        try:
+            tel, now = device.telephony, device.clock.now_ms()
+            if together:
+                ids = tel.deliver_texts(texts)
+            else:
+                ids = [tel.insert("content://sms", {"address": address, "subject": "", "body": body, "read": 0,
+                                                    "thread_id": tel.thread_id_for(address)}, creator=SMS_APP_PACKAGE)
+                       for address, body in texts]
+            assert ids == [1, 2, 3, 4, 5]
+            with closing(raw(device)) as db:
+                dumps.append(list(db.iterdump()))
+            counters.append(phone_header(device))
+        finally:
+            device.close()
+    assert dumps[0] == dumps[1]
+    assert counters[1] < counters[0]  # one commit, not two per text
+    assert f"INSERT INTO \"threads\" VALUES(2,{now},2,'2','d',0,0,0,0,0,0,1);" in dumps[1]  # b and d: one thread
+
+
+def test_a_text_that_cannot_be_delivered_undoes_the_batch(phone):
+    with pytest.raises(ValueError, match="empty address"):
+        phone.telephony.deliver_texts([("5550001", "a"), ("", "b")])
+    assert phone.telephony.query("content://sms") == []
+
+
+def phone_header(phone: Phone) -> int:
+    """The database file's change counter (SQLite file format, header offset 24)."""
+    return int.from_bytes(phone.fs.host_path(phone.telephony.db_path).read_bytes()[24:28], "big")
+
+
 def test_same_actions_same_database():
     dumps = []
     for _ in range(2):

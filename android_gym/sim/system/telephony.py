@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Sequence
 from contextlib import closing
 from typing import Any
 
@@ -181,12 +182,12 @@ class Telephony(SqliteProvider):
     def thread_id_for(self, address: str) -> int:
         """``Threads.getOrCreateThreadId`` for one recipient: canonical address, then the thread."""
         self.ensure_db()
-        if not address:
-            raise ValueError("Unable to find or allocate a thread ID: empty address")
         with self._transaction() as db:
             return self._thread_id(db, address)
 
     def _thread_id(self, db: sqlite3.Connection, address: str) -> int:
+        if not address:
+            raise ValueError("Unable to find or allocate a thread ID: empty address")
         if is_email_address(address):
             address = _addr_spec(address).lower()
         if is_phone_number(address):
@@ -224,14 +225,30 @@ class Telephony(SqliteProvider):
 
     # ----- writes -----------------------------------------------------------------------------------------
     def deliver_sms(self, address: str, body: str) -> int:
-        """An incoming text (``sms send`` on the emulator console), written as the default SMS app's
-        ``SmsReceiver`` does (Simple SMS Messenger ``insertNewSMS``): inbox, unread, unseen, now (one connection for
-        the thread and the message)."""
-        with self.holding():
-            thread_id = self.thread_id_for(address)
-            return self.insert("content://sms", {
-                "address": address, "subject": "", "body": body, "date": self._now(), "read": 0,
-                "thread_id": thread_id, "type": INBOX, "sub_id": DEFAULT_SUB_ID}, creator=SMS_APP_PACKAGE)
+        """An incoming text (``sms send`` on the emulator console): ``deliver_texts`` of one; returns its ``_id``."""
+        return self.deliver_texts([(address, body)])[0]
+
+    def deliver_texts(self, texts: Sequence[tuple[str, str]]) -> list[int]:
+        """Incoming texts ``(address, body)`` in order, each written as the default SMS app's ``SmsReceiver`` writes
+        one (Simple SMS Messenger ``insertNewSMS``: ``getThreadId``, then an inbox row, unread, unseen, now); returns
+        their ``_id``s. The rows, threads (snippet, date, message count, read) and their ids are those of one text
+        after another: the triggers run per row and a sender's thread is made where its first text comes. Unlike a
+        phone, which commits each lookup and each insert on its own, it all goes in one transaction with one thread
+        lookup per address, so the database file's change counter moves once, and apps hear of the change once
+        (content observers are told after the commit); a text that cannot be written (an empty address) undoes them
+        all. One held connection (``holding``)."""
+        self.ensure_db()
+        threads: dict[str, int] = {}
+        ids = []
+        with self.holding(), self._transaction() as db:
+            for address, body in texts:
+                if address not in threads:
+                    threads[address] = self._thread_id(db, address)
+                ids.append(self._insert_row(db, {
+                    "address": address, "subject": "", "body": body, "date": self._now(), "read": 0, "type": INBOX,
+                    "thread_id": threads[address], "sub_id": DEFAULT_SUB_ID, "creator": SMS_APP_PACKAGE}))
+        self._changed()
+        return ids
 
     def send_sms(self, address: str, body: str) -> int:
         """What the SMS app does on send (``MessagingUtils.insertSmsMessage``): an outbox row, read and
@@ -268,11 +285,16 @@ class Telephony(SqliteProvider):
                 values["thread_id"] = self._thread_id(db, str(values["address"]))
             if int(values["type"]) == DRAFT:
                 db.execute("DELETE FROM sms WHERE thread_id=? AND type=?", (values.get("thread_id"), DRAFT))
-            columns = list(values)
-            row_id = db.execute(f"INSERT INTO sms ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                                [values[c] for c in columns]).lastrowid
+            row_id = self._insert_row(db, values)
         self._changed()
         return row_id
+
+    @staticmethod
+    def _insert_row(db: sqlite3.Connection, values: dict[str, Any]) -> int:
+        """``INSERT INTO sms`` of ``values`` (column: value); the new ``_id``."""
+        columns = list(values)
+        return db.execute(f"INSERT INTO sms ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                          [values[c] for c in columns]).lastrowid
 
     def delete(self, uri: str, where: str | None = None) -> int:
         """``SmsProvider.delete`` for ``content://sms``, ``content://sms/<id>`` and

@@ -5,7 +5,7 @@ tee, seq (toybox ``toys/posix``). Files are read through the sandbox; ``-`` or n
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from android_gym.sim.shell.commands.base import CommandContext, parse_flags, strerror, unknown_option
 from android_gym.sim.shell.errors import check_size
@@ -52,7 +52,13 @@ def _unescape(text: str, printf_style: bool = False) -> tuple[str, bool]:
 
 def echo(ctx: CommandContext, argv: list[str]) -> int:
     """mksh ``echo [-neE] ARG...``: backslash escapes are interpreted unless ``-E``."""
-    args = argv[1:]
+    ctx.out(echo_text(argv[1:]))
+    return 0
+
+
+def echo_text(args: Sequence[str]) -> str:
+    """What ``echo ARGS`` prints (``echo``)."""
+    args = list(args)
     newline, escapes = True, True
     while args and re.fullmatch(r"-[neE]+", args[0]):
         for flag in args.pop(0)[1:]:
@@ -65,8 +71,7 @@ def echo(ctx: CommandContext, argv: list[str]) -> int:
         text, stop = _unescape(text)
         if stop:
             newline = False
-    ctx.out(text + ("\n" if newline else ""))
-    return 0
+    return text + ("\n" if newline else "")
 
 
 # ----- printf ----------------------------------------------------------------------------------------------
