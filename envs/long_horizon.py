@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -232,13 +231,6 @@ def clearing(packages: Collection[str], notebook: str = EMPTY_NOTEBOOK) -> list[
     a task using ``packages`` uses."""
     return [command for package, command in ((sms.PACKAGE, sms.CLEAR_TEXTS), (markor.PACKAGE, notebook))
             if package in packages]
-
-
-def write_notes(device: Device, notes: Mapping[str, str]) -> None:
-    """Markor's notes ``{file name: text}``, each pushed as a line of text (the text and a newline: what ``echo`` of
-    it writes, backslashes and all), the notebook folder made by the first push."""
-    for name, text in notes.items():
-        device.push(f"{text}\n".encode(), posixpath.join(device_files.MARKOR_DATA, name))
 
 
 def seed_people(device: Device, named: Iterable[Sequence[str]], received: Iterable[Sequence[str]]) -> None:

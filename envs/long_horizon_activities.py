@@ -43,7 +43,7 @@ from android_gym.sim.apps.osmand_map import format_coordinates
 from android_gym.tasks import Subgoal, SubgoalTask, register_task
 from android_gym.tasks import params as gen
 from android_gym.tasks.base import DEVICE_TIME
-from android_gym.tasks.files import CLEAR_STORAGE
+from android_gym.tasks.files import CLEAR_STORAGE, MARKOR_DATA, write_files
 from android_gym.tasks.oracle import (
     OracleStep,
     Selector,
@@ -300,7 +300,7 @@ class ActivityTask(TablesTask, SubgoalTask):
         ``favourites``, Retro Music ``songs`` and ``playlists``, VLC ``videos``."""
         params = self.params
         lh.seed_people(device, params.get("people", []), params.get("texts", []))
-        lh.write_notes(device, params.get("notes", {}))
+        write_files(device, MARKOR_DATA, params.get("notes", {}))
         if "favourites" in params:
             osmand.OsmAndMarkFavorite({"favourites": params["favourites"]}).seed_state(device)
         if "songs" in params:

@@ -398,9 +398,10 @@ class NotesTask(TablesTask, SubgoalTask):
             get_task(name)({}).clear_state(device)  # their clearing takes no parameters
 
     def seed_extras(self, device: Device) -> None:
-        """Markor's notes and folders, the files, contacts, received texts and the clipboard. The notes and folders
-        are pushed, the folders made in one shell line, the files' folders in another before the files are pushed."""
-        lh.write_notes(device, self.markor_notes())
+        """Markor's notes and folders, the files, contacts, received texts and the clipboard. The notes are written
+        (``write_files``), the folders made in one shell line, the files' folders in another before the files are
+        pushed."""
+        device_files.write_files(device, MARKOR_DATA, self.markor_notes())
         for command in _mkdir(posixpath.join(MARKOR_DATA, folder) for folder in self.markor_folders()):
             self.run(device, command)
         files = self.storage_files()
