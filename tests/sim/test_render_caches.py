@@ -1,5 +1,5 @@
 """The renderer's caches stay bounded and never change what is drawn: scaled pictures kept within a byte budget
-(the one just drawn whatever its size), drawn the same when they come back after being dropped."""
+(one larger than it not kept at all), drawn the same when they come back after being dropped."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import WHITE, View, column, edit_text, image_view, outlined_field, text_view
 
 
-def _picture_screen(key: str, color: tuple[int, int, int]) -> View:
-    tree = column(image_view(Image.new("RGB", (540, 500), color), key, height=1000))
+def _picture_screen(key: str, color: tuple[int, int, int], height: int = 1000) -> View:
+    tree = column(image_view(Image.new("RGB", (540, 500), color), key, height=height))
     layout(tree, 0, 0, 1080, 1000)
     return tree
 
@@ -35,11 +35,39 @@ def test_scaled_pictures_are_kept_within_the_byte_budget_and_drawn_the_same_when
     assert np.array_equal(again, first) and (first[500, 540] == colors[0]).all()
 
 
-def test_a_picture_larger_than_the_budget_is_still_kept_while_it_is_shown(monkeypatch) -> None:
-    monkeypatch.setattr(render, "_SCALED_CACHE_BYTES", 1000)
+def test_a_picture_larger_than_the_budget_is_drawn_but_not_kept(monkeypatch) -> None:
+    monkeypatch.setattr(render, "_SCALED_CACHE_BYTES", 2 * 4 * 540 * 500)  # two pictures of half the width
     renderer = Renderer(1080, 1000)
-    renderer.render({"w": (_picture_screen("big", (9, 9, 9)), WHITE)})
-    assert list(renderer._scaled.kept) == [("big", 1080, 1000)]
+    renderer.render({"w": (_picture_screen("small", (9, 9, 9), height=250), WHITE)})  # scaled to 270x250
+    frame = renderer.render({"w": (_picture_screen("big", (7, 7, 7)), WHITE)})  # to 1080x1000
+    assert (frame[500, 540] == 7).all() and list(renderer._scaled.kept) == [("small", 1080, 250)]
+    assert renderer._scaled.bytes == 4 * 270 * 250
+
+
+def test_pictures_drawn_at_their_own_size_are_kept_within_their_budget(monkeypatch) -> None:
+    """Pictures drawn unscaled stay their owners' objects, kept within ``_OWN_SIZE_SCREENS`` whatever comes: one
+    larger than that is drawn but asked of its owner again the next time it is drawn."""
+    monkeypatch.setattr(render, "_OWN_SIZE_SCREENS", 2)
+    renderer = Renderer(1080, 1000)
+    for shade in range(5):
+        tree = column(image_view(Image.new("RGB", (1080, 1000), (shade, 0, 0)), f"own{shade}", height=1000))
+        layout(tree, 0, 0, 1080, 1000)
+        assert (renderer.render({"w": (tree, WHITE)}) == (shade, 0, 0)).all()
+        assert renderer._own_size.bytes == 4 * 1080 * 1000 * min(shade + 1, 2)
+    asked = []
+
+    def big() -> Image.Image:
+        asked.append(1)
+        return Image.new("RGB", (1080, 400), (9, 9, 9))
+
+    monkeypatch.setattr(render, "_OWN_SIZE_SCREENS", 0.1)
+    renderer = Renderer(1080, 1000)
+    for shade in (9, 8, 9, 8, 9):  # the frame kept shows it again the first time, then it is drawn
+        tree = column(image_view(big, "big", height=400)) if shade == 9 else _picture_screen("other", (8, 8, 8))
+        layout(tree, 0, 0, 1080, 1000)
+        renderer.render({"w": (tree, WHITE)})
+        assert (renderer.render({"w": (tree, WHITE)})[200, 540] == shade).all()
+    assert asked and renderer._own_size.bytes == 0 and ("big", 1080, 400) not in renderer._own_size
 
 
 def test_a_picture_drawn_at_its_own_size_is_kept_as_it_is_not_copied() -> None:
