@@ -11,12 +11,15 @@ from PIL import Image
 
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.picture_cache import KeptPictures
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import WHITE, View, column, edit_text, image_view, outlined_field, text_view
 
 
 def _picture_screen(key: str, color: tuple[int, int, int], height: int = 1000) -> View:
-    tree = column(image_view(Image.new("RGB", (540, 500), color), key, height=height))
+    """A screen of a 540x500 picture made when drawn (a gallery file's: kept by the renderer), ``height`` tall."""
+    picture = Image.new("RGB", (540, 500), color)
+    tree = column(image_view(lambda: picture, key, height=height))
     layout(tree, 0, 0, 1080, 1000)
     return tree
 
@@ -97,6 +100,23 @@ def test_a_picture_drawn_at_its_own_size_pushes_no_scaled_picture_out(monkeypatc
     assert (renderer.render({"w": (the_map, WHITE)}) == (0, 90, 0)).all()
     assert renderer._scaled[("preview", 1080, 1000)] is scaled and ("map", 1080, 1000) in renderer._own_size
     assert np.array_equal(renderer.render({"w": (_picture_screen("preview", (200, 0, 0)), WHITE)}), first)
+
+
+def test_a_picture_handed_as_it_is_is_scaled_once_for_the_renderers_of_the_process(monkeypatch) -> None:
+    """The camera's preview (one picture for every phone) shown by two renderers is scaled once; another picture
+    under the same key (a file of the same path and version on another phone) is scaled for itself."""
+    monkeypatch.setattr(render, "_SHARED_SCALED", KeptPictures(render._SHARED_SCALED_BYTES))
+    preview = Image.new("RGB", (540, 500), (200, 0, 0))
+    frames = []
+    for picture in (preview, preview, Image.new("RGB", (540, 500), (0, 0, 200))):
+        tree = column(image_view(picture, "photo", height=250))  # scaled to 270x250
+        layout(tree, 0, 0, 1080, 1000)
+        renderer = Renderer(1080, 1000)
+        frames.append(renderer.render({"w": (tree, WHITE)}))
+        assert not renderer._scaled.kept
+    assert len(render._SHARED_SCALED.kept) == 2 and render._SHARED_SCALED.bytes == 2 * 4 * 270 * 250
+    assert np.array_equal(frames[0], frames[1]) and (frames[0][125, 540] == (200, 0, 0)).all()
+    assert (frames[2][125, 540] == (0, 0, 200)).all()
 
 
 def _changed_screen(view: View, change: dict) -> View:

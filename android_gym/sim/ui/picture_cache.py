@@ -28,6 +28,22 @@ def image_bytes(image: Image.Image | np.ndarray | CompactPixels | None) -> int:
     return 0 if image is None else 4 * image.width * image.height
 
 
+class Identical:
+    """An object as a key by its identity (a picture: Pillow's images compare by their pixels and do not hash), held
+    while the key is, so no other object takes its ``id``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Identical) and other.value is self.value
+
+
 class KeptPictures(Generic[K, R]):
     """Pictures by key, the least recently used going once those kept take more than ``budget`` bytes or number
     more than ``maxsize`` when given (no picture takes no bytes): the pictures kept never take more than the budget,

@@ -42,7 +42,7 @@ from android_gym.sim.ui.compact_pixels import CompactPixels, compacted
 from android_gym.sim.ui.glyph_masks import line_box, line_coverage
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
-from android_gym.sim.ui.picture_cache import KeptPictures, picture_cache
+from android_gym.sim.ui.picture_cache import Identical, KeptPictures, picture_cache
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import (
     ALL_CORNERS,
@@ -72,7 +72,10 @@ _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their backgro
 # by their owners too: the maps' cache, a web page), so they push no scaled picture out: within ``_OWN_SIZE_SCREENS``
 # screens' worth of Pillow's bytes, so the last full-screen one (a map, a web page, a drawing, or the activity under
 # the share sheet, which is drawn again when asked: ~9 MB each at 1080x2400) is kept, and never more than that.
-_SCALED_CACHE_BYTES, _OWN_SIZE_SCREENS = 12 * 2**20, 1
+# A picture handed to the view as it is, not as a function that makes it (the camera's preview, Chrome's logo, a
+# video's frame), is scaled once for all the process's renderers: kept by the picture itself with its key and size,
+# within ``_SHARED_SCALED_BYTES`` (a key alone names pixels on one phone only: a gallery file's path and version).
+_SCALED_CACHE_BYTES, _OWN_SIZE_SCREENS, _SHARED_SCALED_BYTES = 12 * 2**20, 1, 8 * 2**20
 # Tiles of masks stamped over one colour (``Renderer._stamp``), kept for the process (``_ink_tile``: the phones of a
 # process show the same apps' text): a few screens' text lines and icons (one renderer's random walk looked up
 # 80 % of them kept at 4 MB, 72 % at 2 MB, 83 % at 8 MB)
@@ -99,6 +102,8 @@ _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_chan
 _frame_numbers = itertools.count(1)
 #: The kept looks of small windows, per window name, for every renderer of the process.
 _WINDOW_LOOKS: dict[str, KeptPictures[Hashable, CompactPixels]] = {}
+#: Pictures handed as they are, scaled, for every renderer of the process: by the picture, its key and size.
+_SHARED_SCALED: KeptPictures[tuple[Identical, str, int, int], Image.Image] = KeptPictures(_SHARED_SCALED_BYTES)
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
 _SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
@@ -906,14 +911,19 @@ class Renderer:
 
     def _fit(self, view: View, width: int, height: int) -> Image.Image | None:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
-        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``), or from
-        the pictures drawn at their own size lately; ``None`` when a function that makes the picture makes none."""
+        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``; a picture
+        handed as it is, from the process's, ``_SHARED_SCALED``), or from the pictures drawn at their own size
+        lately; ``None`` when a function that makes the picture makes none."""
+        image = view.image
         cache_key = (view.key, width, height)
-        for kept in (self._scaled, self._own_size):
-            picture = kept.get(cache_key)
+        scaled_in, scaled_key = ((self._scaled, cache_key) if callable(image) else
+                                 (_SHARED_SCALED, (Identical(image), *cache_key)))
+        for kept, key in ((scaled_in, scaled_key), (self._own_size, cache_key)):
+            picture = kept.get(key)
             if picture is not None:
                 return picture
-        image = view.image() if callable(view.image) else view.image
+        if callable(image):
+            image = image()
         if image is None:
             return None
         mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
@@ -927,7 +937,7 @@ class Renderer:
             self._own_size.put(cache_key, image)
             return image
         scaled = image.resize(size, Image.LANCZOS, reducing_gap=2.0)
-        self._scaled.put(cache_key, scaled)
+        scaled_in.put(scaled_key, scaled)
         return scaled
 
     def _draw_edit(self, view: View) -> None:
