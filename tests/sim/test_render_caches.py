@@ -119,6 +119,22 @@ def test_a_picture_handed_as_it_is_is_scaled_once_for_the_renderers_of_the_proce
     assert (frames[2][125, 540] == (0, 0, 200)).all()
 
 
+def test_the_ink_tiles_kept_never_pass_their_budget(monkeypatch) -> None:
+    """Lines of text over one colour, each drawn from a tile kept for the process: however many, the tiles kept take
+    no more than the budget (and are drawn as stamping them draws)."""
+    monkeypatch.setattr(render._ink_tile, "budget", 40_000)
+    render._ink_tile.cache_clear()
+    renderer = Renderer(600, 300)
+    for index in range(60):
+        tree = column(text_view(f"Line {index} of many"), text_view(f"and {index * 7} more"), background=(9, 9, 9))
+        layout(tree, 0, 0, 600, 300)
+        frame = renderer.render({"w": (tree, WHITE)})
+        tiles = render._ink_tile
+        assert tiles.bytes == sum(4 * tile.width * tile.height for tile in tiles.kept.values()) <= tiles.budget
+        assert np.array_equal(frame, Renderer(600, 300).render({"w": (tree, WHITE)}))
+    assert tiles.kept
+
+
 def _changed_screen(view: View, change: dict) -> View:
     """``view`` in a column, laid out, then given ``change`` (a field's or a text's)."""
     tree = column(outlined_field(view) if view.kind == "edit" else view, padding=30)
