@@ -8,24 +8,33 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, ParamSpec, TypeVar
+from typing import Generic, ParamSpec, Protocol, TypeVar
 
-import numpy as np
 from PIL import Image
 
-from android_gym.sim.ui.compact_pixels import CompactPixels
+
+class Measured(Protocol):
+    """Pixels that tell the bytes they take: a NumPy array, ``CompactPixels``, the renderer's ``Stencil``."""
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the pixels take."""
+        ...
+
 
 P = ParamSpec("P")
 K = TypeVar("K", bound=Hashable)
-R = TypeVar("R", bound=Image.Image | np.ndarray | CompactPixels | None)
+R = TypeVar("R", bound=Image.Image | Measured | None)
 
 
-def image_bytes(image: Image.Image | np.ndarray | CompactPixels | None) -> int:
-    """The memory an image's pixels take: an array's bytes (or ``CompactPixels``'), or what Pillow keeps an image in,
-    4 bytes a pixel (``RGB``, ``RGBA``; an upper bound for the rest)."""
-    if isinstance(image, np.ndarray | CompactPixels):
-        return image.nbytes
-    return 0 if image is None else 4 * image.width * image.height
+def image_bytes(image: Image.Image | Measured | None) -> int:
+    """The memory an image's pixels take: what pixels that tell it say (an array's bytes), or what Pillow keeps an
+    image in, 4 bytes a pixel (``RGB``, ``RGBA``; an upper bound for the rest)."""
+    if image is None:
+        return 0
+    if isinstance(image, Image.Image):
+        return 4 * image.width * image.height
+    return image.nbytes
 
 
 class Identical:

@@ -80,6 +80,11 @@ _SCALED_CACHE_BYTES, _OWN_SIZE_SCREENS, _SHARED_SCALED_BYTES = 12 * 2**20, 1, 8 
 # process show the same apps' text): a few screens' text lines and icons (one renderer's random walk looked up
 # 80 % of them kept at 4 MB, 72 % at 2 MB, 83 % at 8 MB)
 _INK_TILE_BYTES = 8 * 2**20
+# Lines of text rasterized (``_text_stencil``, ~0.2 ms each), kept for the process by the bytes their masks take (was
+# 2,048 lines, whatever their size): 2 envs' 300 random-valid SendSms steps each drew 434 lines, 3.9 MB of masks, 8
+# envs' 1,500 steps 1,068 lines; lines shown over and over (an app's labels, the home screen's) stay among the most
+# recently used.
+_TEXT_STENCIL_BYTES = 8 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
 # rows that no view reaches, at least, written straight into the frame in the ground's colour rather than drawn on
 # the canvas and packed (a strip more costs about as much as drawing that many rows)
@@ -151,6 +156,11 @@ class Stencil(NamedTuple):
     width: int
     key: Hashable = None
 
+    @property
+    def nbytes(self) -> int:
+        """The bytes its mask takes (an ``L`` image: one a pixel)."""
+        return self.mask.width * self.mask.height
+
 
 def stencil(mask: Image.Image, left: int = 0, top: int = 0, key: Hashable = None) -> Stencil:
     """``mask`` (lying ``left``, ``top`` px into a larger one) cut to its non-zero pixels."""
@@ -158,7 +168,7 @@ def stencil(mask: Image.Image, left: int = 0, top: int = 0, key: Hashable = None
     return Stencil(mask.crop(box), left + box[0], top + box[1], mask.width, key)
 
 
-@lru_cache(maxsize=2048)
+@picture_cache(_TEXT_STENCIL_BYTES, maxsize=None)
 def _text_stencil(text: str, size: int, bold: bool) -> Stencil:
     """``_text_mask`` cut to its ink."""
     return stencil(_text_mask(text, size, bold), key=("text", text, size, bold))
