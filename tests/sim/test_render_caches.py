@@ -48,15 +48,18 @@ def test_a_picture_larger_than_the_budget_is_drawn_but_not_kept(monkeypatch) -> 
 
 
 def test_pictures_drawn_at_their_own_size_are_kept_within_their_budget(monkeypatch) -> None:
-    """Pictures drawn unscaled stay their owners' objects, kept within ``_OWN_SIZE_SCREENS`` whatever comes: one
-    larger than that is drawn but asked of its owner again the next time it is drawn."""
-    monkeypatch.setattr(render, "_OWN_SIZE_SCREENS", 2)
+    """Pictures drawn unscaled stay their owners' objects, kept within ``_OWN_SIZE_SCREENS`` whatever comes and only
+    while shown: one larger than that is drawn but asked of its owner again the next time it is drawn."""
     renderer = Renderer(1080, 1000)
-    for shade in range(5):
-        tree = column(image_view(Image.new("RGB", (1080, 1000), (shade, 0, 0)), f"own{shade}", height=1000))
+    for shade in range(5):  # two half-screen pictures a screen: one screen's worth
+        tree = column(*(image_view(Image.new("RGB", (1080, 500), (shade, half, 0)), f"own{shade}{half}", height=500)
+                        for half in range(2)))
         layout(tree, 0, 0, 1080, 1000)
-        assert (renderer.render({"w": (tree, WHITE)}) == (shade, 0, 0)).all()
-        assert renderer._own_size.bytes == 4 * 1080 * 1000 * min(shade + 1, 2)
+        assert (renderer.render({"w": (tree, WHITE)})[::500, 0] == [(shade, 0, 0), (shade, 1, 0)]).all()
+        assert renderer._own_size.bytes == 2 * 4 * 1080 * 500 == 4 * 1080 * 1000 * render._OWN_SIZE_SCREENS
+        assert [key[0] for key in renderer._own_size.kept] == [f"own{shade}0", f"own{shade}1"]  # the shown ones
+    renderer.render({"w": (_picture_screen("scaled", (8, 8, 8)), WHITE)})  # a screen without them
+    assert not renderer._own_size.kept and renderer._own_size.bytes == 0
     asked = []
 
     def big() -> Image.Image:

@@ -94,6 +94,12 @@ class KeptPictures(Generic[K, R]):
             while self.bytes > self.budget or len(self.kept) > (self.maxsize or len(self.kept)):
                 self.bytes -= image_bytes(self.kept.popitem(last=False)[1])
 
+    def keep_only(self, wanted: Callable[[K], bool]) -> None:
+        """Forget the pictures whose keys are not ``wanted``."""
+        with self._lock:
+            for key in [key for key in self.kept if not wanted(key)]:
+                self.bytes -= image_bytes(self.kept.pop(key))
+
     def cache_clear(self) -> None:
         """Forget every picture."""
         with self._lock:

@@ -71,7 +71,9 @@ _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their backgro
 # tablet screen's) is not kept. Pictures drawn at their own size are kept apart, as their owners' objects (often kept
 # by their owners too: the maps' cache, a web page), so they push no scaled picture out: within ``_OWN_SIZE_SCREENS``
 # screens' worth of Pillow's bytes, so the last full-screen one (a map, a web page, a drawing, or the activity under
-# the share sheet, which is drawn again when asked: ~9 MB each at 1080x2400) is kept, and never more than that.
+# the share sheet, which is drawn again when asked: ~9 MB each at 1080x2400) is kept, and never more than that, and
+# only while a frame shows them (the renderer would otherwise keep alive a picture its owner let go of: a map pushed
+# out of the maps' cache).
 # A picture handed to the view as it is, not as a function that makes it (the camera's preview, Chrome's logo, a
 # video's frame), is scaled once for all the process's renderers: kept by the picture itself with its key and size,
 # within ``_SHARED_SCALED_BYTES`` (a key alone names pixels on one phone only: a gallery file's path and version).
@@ -310,7 +312,7 @@ _DRAWN_FIELDS = ("text", "hint", "content_desc", "checked", "focused", "enabled"
                  "progress", "key", "whole", "outlined", "underline", "label_size", "value", "indent", "gravity",
                  "single_line", "max_lines")
 _DRAWN = attrgetter(*_DRAWN_FIELDS)
-_CORNER = _DRAWN_FIELDS.index("corner")
+_CORNER, _KEY = _DRAWN_FIELDS.index("corner"), _DRAWN_FIELDS.index("key")
 
 
 def signature(root: View) -> tuple:
@@ -492,6 +494,9 @@ class Renderer:
         self._frame, self._signatures = frame, signatures
         self.frame_number = next(_frame_numbers)
         self._changes.append((self.frame_number, [(y1, y2) for _, y1, _, y2 in changed]))
+        if self._own_size.kept:  # its owner's pictures kept while shown (an owner that dropped one makes it again)
+            shown = {item[6][_KEY] for views, _, _ in signatures.values() for item in views if item[5]}
+            self._own_size.keep_only(lambda key: key[0] in shown)
 
     def rows_changed_since(self, number: int) -> list[tuple[int, int]] | None:
         """The spans of rows (from, to; they may overlap) in which the frame shown differs from frame ``number`` of
