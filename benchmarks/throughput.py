@@ -14,9 +14,10 @@ Each figure gets a fresh env. Memory is measured in a fresh interpreter per scre
 ``--memory-only``), so what earlier measurements left in the heap does not hide what an env costs: right after a reset,
 and in the steady state, after each env took ``--memory-steps`` steps of the random-valid policy (the screens it
 went through drawn, their pictures scaled and kept). The steady state needs a few hundred steps: an env's kept screens
-and looks fill until then, and slowly after (SendSms at 1080x2400, 8 envs: 39 MB each after 40 steps, 46 after 300,
-54 after 1,500). The figure is the growth over the count, so it also holds a share of what the process keeps for all
-envs (text masks, pictures): with more envs per process, each costs less.
+fill until then, and the process's stores slowly after (SendSms at 1080x2400, 8 envs: 34 MB each after 40 steps, 33
+after 300, 36 after 1,500). The figure is the growth over the count, so it also holds a share of what the process
+keeps for all envs (text masks and tiles, bars' looks, maps, pictures handed as they are): with more envs per process,
+each costs less.
 """
 
 from __future__ import annotations
