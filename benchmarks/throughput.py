@@ -17,15 +17,17 @@ Each figure gets a fresh env. Memory is measured in a fresh interpreter per scre
 ``--memory-only``), so what earlier measurements left in the heap does not hide what an env costs: right after a reset,
 and in the steady state, after each env took ``--memory-steps`` steps of the random-valid policy (the screens it
 went through drawn, their pictures scaled and kept). The steady state needs a few hundred steps: an env's kept screens
-and looks fill until then, and slowly after (SendSms at 1080x2400, 8 envs: 39 MB each after 40 steps, 46 after 300,
-54 after 1,500). The figure is the growth over the count, so it also holds a share of what the process keeps for all
-envs (text masks, pictures): with more envs per process, each costs less.
+fill until then, and the process's stores slowly after (SendSms at 1080x2400, 8 envs: 34 MB each after 40 steps, 33
+after 300, 36 after 1,500). The figure is the growth over the count, so it also holds a share of what the process
+keeps for all envs (text masks and tiles, bars' looks, maps, pictures handed as they are): with more envs per process,
+each costs less.
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import gc
 import os
 import platform
 import re
@@ -161,7 +163,9 @@ def ms_per_reset(env_id: str, resets: int, pixels: bool = False, device: str = "
 
 
 def _rss_mb() -> float:
-    """Current resident set size of this process (Linux ``/proc``), MB."""
+    """Current resident set size of this process (Linux ``/proc``), MB, once the garbage collector ran (objects in
+    reference cycles, which a benchmark's last steps may have left, are not counted)."""
+    gc.collect()
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
 
@@ -180,7 +184,9 @@ def mb_per_env(env_id: str, count: int, device: str = "sim", steps: int = 0) -> 
 
     The baseline is taken once the warm-up env's freed memory is given back: glibc keeps it resident for reuse, and
     the envs measured would otherwise get that much for free, a share that moves with how the warm-up env happened
-    to free its memory, not with what an env costs."""
+    to free its memory, not with what an env costs. The readings after that are not trimmed: memory freed during the
+    steps that glibc keeps resident between blocks still in use counts, as the process holds it (SendSms, 300 steps:
+    under 1 MB per env)."""
     def run(env: gym.Env, seed: int, steps: int) -> None:
         agent = load_agent("random-valid", seed)
         observation, info = env.reset(seed=seed)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import gymnasium as gym
 import numpy as np
 import pytest
+from PIL import Image
 from walks import AwayFromChrome
 
 from android_gym.agents import OracleAgent, RandomValidAgent
@@ -28,12 +29,19 @@ from android_gym.sim.ui.views import (
     button,
     column,
     frame,
+    image_view,
     row,
     text_view,
     toggle,
 )
 from android_gym.testing import run_episode
 from android_gym.ui import parse_ui_dump
+
+
+@pytest.fixture(autouse=True)
+def own_window_looks(monkeypatch) -> None:
+    """Each test starts with no small window's looks kept (the process's renderers share them)."""
+    monkeypatch.setattr(render, "_WINDOW_LOOKS", {})
 
 
 def test_an_unchanged_screen_is_dumped_once(phone: Phone) -> None:
@@ -376,12 +384,37 @@ def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeyp
         # (without the keyboard, its box is the app's rows it showed: drawn as the app's window grows there)
         assert [box for box in boxes if box == bar or shows_keys and box == keys] == drawn, label
         assert any(top == 20 for _, top, _, _ in boxes), label  # the app window is drawn, whole or in part
-    assert {name: len(looks.kept) for name, looks in renderer._windows.items()} == {"bar": 2, "keys": 1}
+    assert {name: len(looks.kept) for name, looks in render._WINDOW_LOOKS.items()} == {"bar": 2, "keys": 1}
     for red in range(100):  # the bar's looks, many, push out its own (kept small: many fit), not the keyboard's
         renderer.render(windows("f", True, (red, 0, 0)))
-    looks = renderer._windows
+    looks = render._WINDOW_LOOKS
     assert len(looks["keys"].kept) == 1 and len(looks["bar"].kept) == render._KEPT_LOOKS
-    assert looks["bar"].bytes <= looks["bar"].budget < 3 * 18_000  # less than three bars' pixels (300 x 20)
+    assert looks["bar"].bytes < render._KEPT_LOOKS * 18_000 / 3  # a third of the bars' pixels (300 x 20)
+
+
+def test_small_windows_looks_are_shared_by_the_renderers_of_a_process_of_the_same_size(monkeypatch) -> None:
+    """A second phone's renderer of the same size pastes the bar and keyboard the first one drew; one of another
+    size draws its own; a window that shows a picture is not kept (its key names its pixels on one phone only)."""
+    def windows(picture: bool = False) -> dict:
+        bar = column(text_view("12:00"), height=20, background=(30, 30, 90))
+        if picture:
+            bar.children.append(image_view(Image.new("RGB", (4, 4), (9, 0, 0)), "photo", height=4))
+        return _stacked(bar=bar, app=column(text_view("a"), height=280),
+                        keys=column(row(button("q", lambda: None)), height=100, background=(220, 220, 220)))
+
+    def drawn(size: tuple, picture: bool = False) -> list[tuple[int, int, int, int]]:
+        """The boxes a new renderer of ``size`` draws, its frame checked against another's."""
+        renderer = Renderer(*size)
+        boxes = _drawn_boxes(renderer, monkeypatch)
+        assert np.array_equal(renderer.render(windows(picture)), Renderer(*size).render(windows(picture)))
+        return boxes
+
+    bar, app, keys = (0, 0, 300, 20), (0, 20, 300, 300), (0, 300, 300, 400)
+    assert drawn((300, 400)) == [bar, app, keys]
+    assert drawn((300, 400)) == [app]  # the bar and the keyboard pasted
+    assert len(drawn((600, 800, 2.0))) == 3
+    looks = len(render._WINDOW_LOOKS["bar"].kept)
+    assert drawn((300, 400), picture=True) == [bar, app] and len(render._WINDOW_LOOKS["bar"].kept) == looks
 
 
 def test_a_window_the_kept_frame_shows_as_it_is_now_is_taken_from_it(monkeypatch) -> None:

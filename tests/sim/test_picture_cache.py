@@ -27,14 +27,27 @@ def test_pictures_are_kept_until_their_bytes_pass_the_budget_then_the_least_rece
     assert made == [1, 2, 3, 2]
 
 
-def test_a_picture_bigger_than_the_budget_is_still_kept_alone():
-    @picture_cache(10)
+def test_a_picture_bigger_than_the_budget_is_not_kept():
+    @picture_cache(4 * 20 * 20)
     def blank(side: int) -> Image.Image | None:
         return None if side == 0 else Image.new("RGB", (side, side))
 
+    small = blank(20)
     big = blank(50)
-    assert blank(50) is big and len(blank.kept) == 1
-    assert blank(0) is None and blank.bytes == 0 and len(blank.kept) == 1
+    assert blank(50) is not big and blank(20) is small and list(blank.kept) == [((20,), ())]
+    assert blank(0) is None and blank.bytes == 4 * 20 * 20 and len(blank.kept) == 2
+
+
+def test_the_bytes_kept_never_pass_the_budget_whatever_comes():
+    """Pictures of every size, some larger than the whole budget, some asked again: the store's bytes are those of
+    what it keeps, never more than its budget."""
+    @picture_cache(4 * 1000)
+    def blank(width: int, height: int) -> Image.Image:
+        return Image.new("RGB", (width, height))
+
+    for index in range(200):
+        blank(1 + index * 7 % 23, 1 + index * 11 % 41)
+        assert blank.bytes == sum(map(image_bytes, blank.kept.values())) <= blank.budget
 
 
 def test_the_osmand_maps_kept_never_pass_their_budget():
@@ -43,7 +56,7 @@ def test_the_osmand_maps_kept_never_pass_their_budget():
         for step in range(8):  # eight distinct maps, as eight pans make
             geo.render(geo.Viewport(47.16, 9.4 + step / 50, 11, 1080, 2156), geo.Overlay())
             assert geo.render.bytes == sum(map(image_bytes, geo.render.kept.values())) <= geo._MAPS_BYTES
-        assert len(geo.render.kept) == geo._MAPS_BYTES // image_bytes(Image.new("RGB", (1080, 2156))) == 4
+        assert len(geo.render.kept) == geo._MAPS_BYTES // image_bytes(Image.new("RGB", (1080, 2156))) == 2
     finally:
         geo.render.cache_clear()
 

@@ -1,5 +1,5 @@
 """The renderer's caches stay bounded and never change what is drawn: scaled pictures kept within a byte budget
-(the one just drawn whatever its size), drawn the same when they come back after being dropped."""
+(one larger than it not kept at all), drawn the same when they come back after being dropped."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ from PIL import Image
 
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.picture_cache import KeptPictures
 from android_gym.sim.ui.render import Renderer
 from android_gym.sim.ui.views import WHITE, View, column, edit_text, image_view, outlined_field, text_view
 
 
-def _picture_screen(key: str, color: tuple[int, int, int]) -> View:
-    tree = column(image_view(Image.new("RGB", (540, 500), color), key, height=1000))
+def _picture_screen(key: str, color: tuple[int, int, int], height: int = 1000) -> View:
+    """A screen of a 540x500 picture made when drawn (a gallery file's: kept by the renderer), ``height`` tall."""
+    picture = Image.new("RGB", (540, 500), color)
+    tree = column(image_view(lambda: picture, key, height=height))
     layout(tree, 0, 0, 1080, 1000)
     return tree
 
@@ -35,11 +38,42 @@ def test_scaled_pictures_are_kept_within_the_byte_budget_and_drawn_the_same_when
     assert np.array_equal(again, first) and (first[500, 540] == colors[0]).all()
 
 
-def test_a_picture_larger_than_the_budget_is_still_kept_while_it_is_shown(monkeypatch) -> None:
-    monkeypatch.setattr(render, "_SCALED_CACHE_BYTES", 1000)
+def test_a_picture_larger_than_the_budget_is_drawn_but_not_kept(monkeypatch) -> None:
+    monkeypatch.setattr(render, "_SCALED_CACHE_BYTES", 2 * 4 * 540 * 500)  # two pictures of half the width
     renderer = Renderer(1080, 1000)
-    renderer.render({"w": (_picture_screen("big", (9, 9, 9)), WHITE)})
-    assert list(renderer._scaled.kept) == [("big", 1080, 1000)]
+    renderer.render({"w": (_picture_screen("small", (9, 9, 9), height=250), WHITE)})  # scaled to 270x250
+    frame = renderer.render({"w": (_picture_screen("big", (7, 7, 7)), WHITE)})  # to 1080x1000
+    assert (frame[500, 540] == 7).all() and list(renderer._scaled.kept) == [("small", 1080, 250)]
+    assert renderer._scaled.bytes == 4 * 270 * 250
+
+
+def test_pictures_drawn_at_their_own_size_are_kept_within_their_budget(monkeypatch) -> None:
+    """Pictures drawn unscaled stay their owners' objects, kept within ``_OWN_SIZE_SCREENS`` whatever comes and only
+    while shown: one larger than that is drawn but asked of its owner again the next time it is drawn."""
+    renderer = Renderer(1080, 1000)
+    for shade in range(5):  # two half-screen pictures a screen: one screen's worth
+        tree = column(*(image_view(Image.new("RGB", (1080, 500), (shade, half, 0)), f"own{shade}{half}", height=500)
+                        for half in range(2)))
+        layout(tree, 0, 0, 1080, 1000)
+        assert (renderer.render({"w": (tree, WHITE)})[::500, 0] == [(shade, 0, 0), (shade, 1, 0)]).all()
+        assert renderer._own_size.bytes == 2 * 4 * 1080 * 500 == 4 * 1080 * 1000 * render._OWN_SIZE_SCREENS
+        assert [key[0] for key in renderer._own_size.kept] == [f"own{shade}0", f"own{shade}1"]  # the shown ones
+    renderer.render({"w": (_picture_screen("scaled", (8, 8, 8)), WHITE)})  # a screen without them
+    assert not renderer._own_size.kept and renderer._own_size.bytes == 0
+    asked = []
+
+    def big() -> Image.Image:
+        asked.append(1)
+        return Image.new("RGB", (1080, 400), (9, 9, 9))
+
+    monkeypatch.setattr(render, "_OWN_SIZE_SCREENS", 0.1)
+    renderer = Renderer(1080, 1000)
+    for shade in (9, 8, 9, 8, 9):  # the frame kept shows it again the first time, then it is drawn
+        tree = column(image_view(big, "big", height=400)) if shade == 9 else _picture_screen("other", (8, 8, 8))
+        layout(tree, 0, 0, 1080, 1000)
+        renderer.render({"w": (tree, WHITE)})
+        assert (renderer.render({"w": (tree, WHITE)})[200, 540] == shade).all()
+    assert asked and renderer._own_size.bytes == 0 and ("big", 1080, 400) not in renderer._own_size
 
 
 def test_a_picture_drawn_at_its_own_size_is_kept_as_it_is_not_copied() -> None:
@@ -69,6 +103,39 @@ def test_a_picture_drawn_at_its_own_size_pushes_no_scaled_picture_out(monkeypatc
     assert (renderer.render({"w": (the_map, WHITE)}) == (0, 90, 0)).all()
     assert renderer._scaled[("preview", 1080, 1000)] is scaled and ("map", 1080, 1000) in renderer._own_size
     assert np.array_equal(renderer.render({"w": (_picture_screen("preview", (200, 0, 0)), WHITE)}), first)
+
+
+def test_a_picture_handed_as_it_is_is_scaled_once_for_the_renderers_of_the_process(monkeypatch) -> None:
+    """The camera's preview (one picture for every phone) shown by two renderers is scaled once; another picture
+    under the same key (a file of the same path and version on another phone) is scaled for itself."""
+    monkeypatch.setattr(render, "_SHARED_SCALED", KeptPictures(render._SHARED_SCALED_BYTES))
+    preview = Image.new("RGB", (540, 500), (200, 0, 0))
+    frames = []
+    for picture in (preview, preview, Image.new("RGB", (540, 500), (0, 0, 200))):
+        tree = column(image_view(picture, "photo", height=250))  # scaled to 270x250
+        layout(tree, 0, 0, 1080, 1000)
+        renderer = Renderer(1080, 1000)
+        frames.append(renderer.render({"w": (tree, WHITE)}))
+        assert not renderer._scaled.kept
+    assert len(render._SHARED_SCALED.kept) == 2 and render._SHARED_SCALED.bytes == 2 * 4 * 270 * 250
+    assert np.array_equal(frames[0], frames[1]) and (frames[0][125, 540] == (200, 0, 0)).all()
+    assert (frames[2][125, 540] == (0, 0, 200)).all()
+
+
+def test_the_ink_tiles_kept_never_pass_their_budget(monkeypatch) -> None:
+    """Lines of text over one colour, each drawn from a tile kept for the process: however many, the tiles kept take
+    no more than the budget (and are drawn as stamping them draws)."""
+    monkeypatch.setattr(render._ink_tile, "budget", 40_000)
+    render._ink_tile.cache_clear()
+    renderer = Renderer(600, 300)
+    for index in range(60):
+        tree = column(text_view(f"Line {index} of many"), text_view(f"and {index * 7} more"), background=(9, 9, 9))
+        layout(tree, 0, 0, 600, 300)
+        frame = renderer.render({"w": (tree, WHITE)})
+        tiles = render._ink_tile
+        assert tiles.bytes == sum(4 * tile.width * tile.height for tile in tiles.kept.values()) <= tiles.budget
+        assert np.array_equal(frame, Renderer(600, 300).render({"w": (tree, WHITE)}))
+    assert tiles.kept
 
 
 def _changed_screen(view: View, change: dict) -> View:

@@ -167,9 +167,9 @@ def test_text_and_icons_copied_from_tiles_over_one_colour_look_as_stamped(monkey
     """A mask of a view that paints masks only, over one colour (the canvas's, a row's), is copied from a tile of it
     in its colour on that colour; over another view's ink, or in a view with a background, it is stamped."""
     tiles: list[tuple] = []
-    tile = Renderer._ink_tile
-    monkeypatch.setattr(Renderer, "_ink_tile", lambda self, ink, color, on: tiles.append(on) or tile(
-        self, ink, color, on))
+    tile = render._ink_tile
+    tile.cache_clear()  # tiles made here, not by an earlier test
+    monkeypatch.setattr(render, "_ink_tile", lambda ink, color, on: tiles.append(on) or tile(ink, color, on))
     tiled = _drawn(_lettered(ground), scale)
     assert set(tiles) == {ground, (250, 240, 230)}  # the canvas's and the row's
     monkeypatch.setattr(render, "_inks_only", lambda view: False)

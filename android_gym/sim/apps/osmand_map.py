@@ -174,10 +174,10 @@ class Overlay:
     crosshair: bool = False
 
 
-# Maps kept: four full-screen ones (9.3 MB each at 1080x2400), the one shown, the start view every reset shows
-# again and those a pan back and forth returns to (random pans over 30 episodes: 14 maps drawn with four kept,
-# 29 with two, 8 with sixteen, which took 150 MB).
-_MAPS_BYTES = 40 * 2**20
+# Maps kept for the process: two full-screen ones (9.3 MB each at 1080x2400), the one shown and the start view every
+# reset shows again, as the phones of a process share them (random pans over 30 episodes: 14 maps drawn with four
+# kept, 29 with two, 8 with sixteen, which took 150 MB; a map takes ~24 ms to draw).
+_MAPS_BYTES = 20 * 2**20
 
 
 @picture_cache(_MAPS_BYTES)

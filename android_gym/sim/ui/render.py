@@ -9,11 +9,11 @@ cheaper to draw than a full-size frame. A coordinate maps to
 
 Text runs are rasterized once into masks and pasted afterwards, so a frame with unchanged text costs little; a mask
 is cut to its ink (``Stencil``) and painted through an image of its colour (``Renderer._stamp``), or, a line of text
-or an icon over one colour, copied from a kept tile of it on that colour (``Renderer._ink_tile``): what the views
-drawn so far may paint is noted as they are drawn (``Renderer._below``; a launcher icon's glyph lies on its disc's
-colour). Pictures (``View.image``) are scaled once per key and size and kept (one already at its drawn size kept as it
-is, its owner's, not a copy), so redrawing a window with a photo costs a paste; one with alpha blends only the part
-that is not clear. Shadows are blurred once per shape and size,
+or an icon over one colour, copied from a tile of it on that colour kept for the process (``_ink_tile``): what the
+views drawn so far may paint is noted as they are drawn (``Renderer._below``; a launcher icon's glyph lies on its
+disc's colour). Pictures (``View.image``) are scaled once per key and size and kept (one already at its drawn size kept
+as it is, its owner's, not a copy), so redrawing a window with a photo costs a paste; one with alpha blends only the
+part that is not clear. Shadows are blurred once per shape and size,
 and a filled shape's shadow is pasted only where the shape does not cover it, copied from tiles where the canvas
 under it is one colour (``_shadow_tiles``); what a window redraws (the boxes its changed views may paint) is packed
 straight into a new NumPy frame (``pack_into``), which takes the other pixels from the last one: a frame once handed
@@ -24,7 +24,7 @@ one takes a fifth of the memory and stays in the CPU's cache); rows no view reac
 the ground's colour, not drawn (``_row_runs``), and so are the rows of a strip drawn that nothing drawn on it
 painted, not packed (nor filled again for the next strip on that colour). A whole window comes from an earlier
 frame where one shows it as it is now: the frame kept, in rows no other window shares (``Renderer._kept_shows``), or
-the pixels of a small window (a bar, the keyboard) kept by what it shows (``Renderer._windows``).
+the pixels of a small window (a bar, the keyboard) kept by what it shows, for the process (``_WINDOW_LOOKS``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from android_gym.sim.ui.compact_pixels import CompactPixels, compacted
 from android_gym.sim.ui.glyph_masks import line_box, line_coverage
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
-from android_gym.sim.ui.picture_cache import KeptPictures
+from android_gym.sim.ui.picture_cache import Identical, KeptPictures, picture_cache
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
 from android_gym.sim.ui.views import (
     ALL_CORNERS,
@@ -71,14 +71,26 @@ _INKED = frozenset({"text", "label", "letter", "icon", "check"})
 _LAUNCHER_ICONS = frozenset({"app_icon", "dock_icon"})  # kinds that note what they paint (``_inks_only``)
 _HOLDERS = _PLAIN_BOXES | {"list"}  # kinds that draw no more than their background, shadow and picture
 # Scaled pictures kept per renderer, in Pillow's bytes (4 a pixel): a gallery grid's thumbnails and the open photo,
-# or the camera's preview (3.5 MB at 1080x2400, 16-27 ms to scale again); the picture just scaled is kept whatever its
-# size. Pictures drawn at their own size are kept apart, as their owners' objects, within ``_OWN_SIZE_BYTES`` or the
-# last one (a map, a web page, a drawing: ~9 MB each), so they push no scaled picture out (a map dropped comes back
-# from the maps' own cache).
-_SCALED_CACHE_BYTES, _OWN_SIZE_BYTES = 12 * 2**20, 4 * 2**20
-# Tiles of masks stamped over one colour, per renderer (``Renderer._stamp``): a few screens' text lines and icons
-# (a random walk's look-ups: 80 % hit at 4 MB, 72 % at 2 MB, 83 % at 8 MB)
-_INK_TILE_BYTES = 4 * 2**20
+# or the camera's preview (3.5 MB at 1080x2400, 16-27 ms to scale again); a picture larger than the budget (a whole
+# tablet screen's) is not kept. Pictures drawn at their own size are kept apart, as their owners' objects (often kept
+# by their owners too: the maps' cache, a web page), so they push no scaled picture out: within ``_OWN_SIZE_SCREENS``
+# screens' worth of Pillow's bytes, so the last full-screen one (a map, a web page, a drawing, or the activity under
+# the share sheet, which is drawn again when asked: ~9 MB each at 1080x2400) is kept, and never more than that, and
+# only while a frame shows them (the renderer would otherwise keep alive a picture its owner let go of: a map pushed
+# out of the maps' cache).
+# A picture handed to the view as it is, not as a function that makes it (the camera's preview, Chrome's logo, a
+# video's frame), is scaled once for all the process's renderers: kept by the picture itself with its key and size,
+# within ``_SHARED_SCALED_BYTES`` (a key alone names pixels on one phone only: a gallery file's path and version).
+_SCALED_CACHE_BYTES, _OWN_SIZE_SCREENS, _SHARED_SCALED_BYTES = 12 * 2**20, 1, 8 * 2**20
+# Tiles of masks stamped over one colour (``Renderer._stamp``), kept for the process (``_ink_tile``: the phones of a
+# process show the same apps' text): a few screens' text lines and icons (one renderer's random walk looked up
+# 80 % of them kept at 4 MB, 72 % at 2 MB, 83 % at 8 MB)
+_INK_TILE_BYTES = 8 * 2**20
+# Lines of text rasterized (``_text_stencil``, ~0.2 ms each), kept for the process by the bytes their masks take (was
+# 2,048 lines, whatever their size): 2 envs' 300 random-valid SendSms steps each drew 434 lines, 3.9 MB of masks, 8
+# envs' 1,500 steps 1,068 lines; lines shown over and over (an app's labels, the home screen's) stay among the most
+# recently used.
+_TEXT_STENCIL_BYTES = 8 * 2**20
 _STRIP_ROWS = 480  # rows drawn at a time on the scratch canvas: 2 MB at 1080 px wide, not a window-sized one
 # rows that no view reaches, at least, written straight into the frame in the ground's colour rather than drawn on
 # the canvas and packed (a strip more costs about as much as drawing that many rows)
@@ -88,18 +100,24 @@ _BARE_ROWS = 48
 _INKLESS_ROWS = 16
 _PACK_BYTES = 2**17  # packed at a time into a frame (whole rows): still in the CPU's cache when copied
 # Windows drawn whole that take at most this share of a frame (the status and navigation bars, the keyboard: not an
-# app's window) are kept by what they show (``Renderer._windows``), as ``CompactPixels`` (a bar's ground colour and
-# its columns of ink: a tenth to a fifth of its pixels' bytes), and pasted when shown again, not drawn: per window,
-# its last ``_KEPT_LOOKS`` looks that fit in ``_KEPT_LOOKS_SHARE`` of a frame's bytes, or its last (the keyboard's
-# last: 2.3 MB at 1080x2400). A random walk shows a few bars' colours (an app's, the home screen's, a dialog's scrim;
-# its clock's minutes) and its keyboard over and over (SendSms, 300 random-valid steps at 1080x2400: the status bar
-# drawn 13 times keeping 16 looks, 54 keeping 2, the navigation bar 5 and 79 times); a window of its own, the keyboard
-# (5 ms to draw at full size) is not pushed out by the bars (0.3 ms).
-_KEPT_WINDOW_SHARE, _KEPT_LOOKS_SHARE, _KEPT_LOOKS = 1 / 3, 1 / 8, 16
+# app's window) are kept by what they show and the renderer's size and scale, in a store per window name that the
+# process's renderers share (``_WINDOW_LOOKS``: its phones show the same bars and keyboard), as ``CompactPixels`` (a
+# bar's ground colour and its columns of ink: a tenth to a fifth of its pixels' bytes), and pasted when shown again,
+# not drawn: per window name, the last ``_KEPT_LOOKS`` looks within ``_KEPT_LOOKS_BYTES`` (the keyboard: 2.3 MB at
+# 1080x2400). A random walk shows a few bars' colours (an app's, the home screen's, a dialog's scrim; its clock's
+# minutes) and its keyboard over and over (SendSms, 300 random-valid steps at 1080x2400: the status bar drawn 13
+# times keeping 16 looks, 54 keeping 2, the navigation bar 5 and 79 times); a window of its own, the keyboard (5 ms
+# to draw at full size) is not pushed out by the bars (0.3 ms). A window that shows a picture is not kept: a
+# picture's key names its pixels on one phone only (a gallery file's path and version).
+_KEPT_WINDOW_SHARE, _KEPT_LOOKS_BYTES, _KEPT_LOOKS = 1 / 3, 4 * 2**20, 32
 _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 7.8 MB each at 1080x2400
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
 #: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
 _frame_numbers = itertools.count(1)
+#: The kept looks of small windows, per window name, for every renderer of the process.
+_WINDOW_LOOKS: dict[str, KeptPictures[Hashable, CompactPixels]] = {}
+#: Pictures handed as they are, scaled, for every renderer of the process: by the picture, its key and size.
+_SHARED_SCALED: KeptPictures[tuple[Identical, str, int, int], Image.Image] = KeptPictures(_SHARED_SCALED_BYTES)
 ICON_SIZE = 63  # a Material icon: 24 dp at 420 dpi
 _SHADOW_ALPHA = 70  # darkest point of an elevation shadow (of 255)
 _SCRIM_ALPHA = 82  # a dialog's or drawer's scrim: black at 32 % (Material's scrim)
@@ -116,7 +134,7 @@ Box = tuple[int, int, int, int]  # a rectangle in screen px: left, top, right, b
 class Work(NamedTuple):
     """A box of a window to draw: the window's views that paint (each with the box it may paint), its background, and
     its theme's colours for the widgets' own (``Renderer._palette``); for a whole window small enough to keep
-    (``Renderer._windows``), its key there, and its pixels when they are kept from an earlier frame (then pasted,
+    (``_WINDOW_LOOKS``), its key there, and its pixels when they are kept from an earlier frame (then pasted,
     not drawn)."""
 
     box: Box
@@ -147,6 +165,11 @@ class Stencil(NamedTuple):
     width: int
     key: Hashable = None
 
+    @property
+    def nbytes(self) -> int:
+        """The bytes its mask takes (an ``L`` image: one a pixel)."""
+        return self.mask.width * self.mask.height
+
 
 def stencil(mask: Image.Image, left: int = 0, top: int = 0, key: Hashable = None) -> Stencil:
     """``mask`` (lying ``left``, ``top`` px into a larger one) cut to its non-zero pixels."""
@@ -154,7 +177,7 @@ def stencil(mask: Image.Image, left: int = 0, top: int = 0, key: Hashable = None
     return Stencil(mask.crop(box), left + box[0], top + box[1], mask.width, key)
 
 
-@lru_cache(maxsize=2048)
+@picture_cache(_TEXT_STENCIL_BYTES, maxsize=None)
 def _text_stencil(text: str, size: int, bold: bool) -> Stencil:
     """``_text_mask`` cut to its ink."""
     return stencil(_text_mask(text, size, bold), key=("text", text, size, bold))
@@ -268,6 +291,15 @@ def _shadow_tiles(width: int, height: int, radius: int, blur: int, drop: int, co
     return tuple(tiles)
 
 
+@picture_cache(_INK_TILE_BYTES, maxsize=None, key=lambda ink, color, ground: (ink.key, color, ground))
+def _ink_tile(ink: Stencil, color: Color, ground: Color) -> Image.Image:
+    """``ink`` (a named mask: ``Stencil.key``) stamped in ``color`` on an image of ``ground`` the size of its mask,
+    kept by name and colours (the least recently used go once the tiles take more than ``_INK_TILE_BYTES``)."""
+    tile = Image.new("RGB", ink.mask.size, ground)
+    tile.im.paste(Image.core.fill("RGB", ink.mask.size, color), (0, 0, *ink.mask.size), ink.mask.im)
+    return tile
+
+
 @lru_cache(maxsize=1)
 def _scrim_table() -> list[int]:
     """What a scrim makes of each value of a channel, for the three bands of an ``RGB`` image (``Image.point``'s
@@ -292,7 +324,7 @@ _DRAWN_FIELDS = ("text", "hint", "content_desc", "checked", "focused", "enabled"
                  "progress", "key", "whole", "outlined", "underline", "label_size", "value", "indent", "gravity",
                  "single_line", "max_lines")
 _DRAWN = attrgetter(*_DRAWN_FIELDS)
-_CORNER = _DRAWN_FIELDS.index("corner")
+_CORNER, _KEY = _DRAWN_FIELDS.index("corner"), _DRAWN_FIELDS.index("key")
 
 
 def signature(root: View) -> tuple:
@@ -373,12 +405,10 @@ class Renderer:
         # from the frame before it (a kept frame shown again: where it was stale)
         self._changes: deque[tuple[int, list[tuple[int, int]]]] = deque(maxlen=_CHANGES_KEPT)
         self._scaled: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_SCALED_CACHE_BYTES)
-        self._own_size: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(_OWN_SIZE_BYTES)
+        self._own_size: KeptPictures[tuple[str, int, int], Image.Image] = KeptPictures(
+            int(_OWN_SIZE_SCREENS * 4 * width * height))
         self._inking = False  # the view being drawn notes in ``_below`` what it paints as it goes (``_inks_only``)
-        self._ink_tiles: KeptPictures[tuple[Hashable, Color, Color], Image.Image] = KeptPictures(_INK_TILE_BYTES)
         self._palette: Mapping[Color, Color] = {}  # the current window's theme colours for the widgets' own
-        # the pixels of small windows drawn whole (``_KEPT_WINDOW_SHARE``) by what they show: system bars, a keyboard
-        self._windows: dict[str, KeptPictures[Hashable, CompactPixels]] = {}  # per window's name, its looks
         self._reaches: dict[tuple[str, int, int], tuple[int | None, int]] = {}  # _reach per kind, text size, elevation
 
     def px(self, value: float) -> int:
@@ -425,12 +455,14 @@ class Renderer:
                 continue
             boxes = (self._dirty_boxes(before[0], views, window, self._window_box(before))
                      if before is not None and before[1:] == sig[1:] else [window])
-            key = ((name, views, background, tuple(palette.items())) if boxes == [window]
+            key = ((name, self.width, self.height, self.scale, views, background, tuple(palette.items()))
+                   if boxes == [window]
                    and 3 * (window[2] - window[0]) * (window[3] - window[1]) <= _KEPT_WINDOW_SHARE * self._frame.nbytes
-                   else None)
-            looks = self._windows.get(name)
-            if key is not None and looks is not None and key in looks:
-                work.append(Work(window, [], background, palette, key, looks[key]))
+                   and not any(item[5] for item in views) else None)
+            looks = _WINDOW_LOOKS.get(name)
+            kept_look = looks.get(key) if key is not None and looks is not None else None
+            if kept_look is not None:
+                work.append(Work(window, [], background, palette, key, kept_look))
                 continue
             painted = [(view, self._painted_box(*item[:4])) for view, item in zip(root.walk(), views)
                        if paints(item)] if boxes else []  # a view that paints nothing itself is not drawn
@@ -477,6 +509,9 @@ class Renderer:
         self._frame, self._signatures = frame, signatures
         self.frame_number = next(_frame_numbers)
         self._changes.append((self.frame_number, [(y1, y2) for _, y1, _, y2 in changed]))
+        if self._own_size.kept:  # its owner's pictures kept while shown (an owner that dropped one makes it again)
+            shown = {item[6][_KEY] for views, _, _ in signatures.values() for item in views if item[5]}
+            self._own_size.keep_only(lambda key: key[0] in shown)
 
     def rows_changed_since(self, number: int) -> list[tuple[int, int]] | None:
         """The spans of rows (from, to; they may overlap) in which the frame shown differs from frame ``number`` of
@@ -537,8 +572,7 @@ class Renderer:
         self._palette = work.palette
         self._draw_box(frame, work.painted, work.background, work.box)
         if work.key is not None:
-            looks = self._windows.setdefault(work.key[0], KeptPictures(int(_KEPT_LOOKS_SHARE * self._frame.nbytes),
-                                                                       _KEPT_LOOKS))
+            looks = _WINDOW_LOOKS.setdefault(work.key[0], KeptPictures(_KEPT_LOOKS_BYTES, _KEPT_LOOKS))
             looks.put(work.key, compacted(frame[y1:y2, x1:x2]))
 
     def _draw_box(self, frame: np.ndarray, painted: list[tuple[View, Box]], background: Color, box: Box) -> None:
@@ -878,7 +912,7 @@ class Renderer:
         colour pasted through the mask: the pixels Pillow's fill of a colour through a mask makes, in about half the
         time (Pillow 13, measured). For a view that notes what it paints (``_inking``) its box is noted for
         ``_plain_ground``, and a named mask (``Stencil.key``) over one colour is copied from a tile of it in ``color``
-        on that colour, kept by the renderer (``_ink_tile``): the pixels stamping makes there, without blending."""
+        on that colour, kept for the process (``_ink_tile``): the pixels stamping makes there, without blending."""
         mask = ink.mask
         width, height = mask.size
         if not width or not height:
@@ -889,21 +923,10 @@ class Renderer:
             ground = self._plain_ground(box) if ink.key is not None else None
             self._note(box)
             if ground is not None:
-                self._canvas.im.paste(self._ink_tile(ink, color, ground).im, box)
+                self._canvas.im.paste(_ink_tile(ink, color, ground).im, box)
                 return
         # Image.new and Image.paste, at Pillow's core (their Python halves cost as much here)
         self._canvas.im.paste(Image.core.fill("RGB", mask.size, color), box, mask.im)
-
-    def _ink_tile(self, ink: Stencil, color: Color, ground: Color) -> Image.Image:
-        """``ink`` stamped in ``color`` on an image of ``ground`` the size of its mask, kept (the least recently used
-        go once the tiles take more than ``_INK_TILE_BYTES``)."""
-        key = (ink.key, color, ground)
-        if key in self._ink_tiles:
-            return self._ink_tiles[key]
-        tile = Image.new("RGB", ink.mask.size, ground)
-        tile.im.paste(Image.core.fill("RGB", ink.mask.size, color), (0, 0, *ink.mask.size), ink.mask.im)
-        self._ink_tiles.put(key, tile)
-        return tile
 
     def _draw_app_icon(self, view: View) -> None:
         """A launcher shortcut: the app's round icon (its glyph in white on its brand colour) over its label; a
@@ -943,13 +966,19 @@ class Renderer:
 
     def _fit(self, view: View, width: int, height: int) -> Image.Image | None:
         """``view.image`` scaled to fit ``width`` x ``height``, from the cache when its key was scaled to that size
-        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``), or from
-        the pictures drawn at their own size lately; ``None`` when a function that makes the picture makes none."""
+        before (the least recently used entries go when the cache holds more than ``_SCALED_CACHE_BYTES``; a picture
+        handed as it is, from the process's, ``_SHARED_SCALED``), or from the pictures drawn at their own size
+        lately; ``None`` when a function that makes the picture makes none."""
+        image = view.image
         cache_key = (view.key, width, height)
-        for kept in (self._scaled, self._own_size):
-            if cache_key in kept:
-                return kept[cache_key]
-        image = view.image() if callable(view.image) else view.image
+        scaled_in, scaled_key = ((self._scaled, cache_key) if callable(image) else
+                                 (_SHARED_SCALED, (Identical(image), *cache_key)))
+        for kept, key in ((scaled_in, scaled_key), (self._own_size, cache_key)):
+            picture = kept.get(key)
+            if picture is not None:
+                return picture
+        if callable(image):
+            image = image()
         if image is None:
             return None
         mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
@@ -963,7 +992,7 @@ class Renderer:
             self._own_size.put(cache_key, image)
             return image
         scaled = image.resize(size, Image.LANCZOS, reducing_gap=2.0)
-        self._scaled.put(cache_key, scaled)
+        scaled_in.put(scaled_key, scaled)
         return scaled
 
     def _draw_edit(self, view: View) -> None:
