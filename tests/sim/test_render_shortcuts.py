@@ -197,9 +197,9 @@ def test_launcher_icons_glyphs_and_labels_copied_from_tiles_look_as_stamped(monk
     is copied from a tile on the disc's colour and its label from one on the ground's; where a list cuts the icon,
     what it noted there no longer counts."""
     tiles: list[tuple] = []
-    tile = Renderer._ink_tile
-    monkeypatch.setattr(Renderer, "_ink_tile", lambda self, ink, color, on: tiles.append(on) or tile(
-        self, ink, color, on))
+    tile = render._ink_tile
+    tile.cache_clear()  # tiles made here, not by an earlier test
+    monkeypatch.setattr(render, "_ink_tile", lambda ink, color, on: tiles.append(on) or tile(ink, color, on))
     tiled = _drawn(_launcher(ground), scale)
     assert {ground, (250, 240, 230), (30, 136, 229), (70, 136, 199)} <= set(tiles)  # grounds, discs
     monkeypatch.setattr(render, "_inks_only", lambda view: False)
