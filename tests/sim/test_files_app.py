@@ -517,6 +517,25 @@ def test_media_roots_list_their_files_from_every_folder(phone):
     assert set(titles(phone)) == {"photo.jpg", "shot.png", "wake_up.mp3", "early_bird.mp3", "notes.pdf"}
 
 
+def test_recent_stays_while_the_clock_moves_and_is_built_again_when_a_file_leaves_it(phone):
+    """Recent lists files changed in the last 45 days, with their date or time: its frame stays while the clock
+    moves within the day, and is built again when the oldest file leaves it (not at every millisecond)."""
+    open_files(phone)
+    open_root(phone, "Recent")
+    tap(phone, content_desc="List view")
+    phone.run("touch -d 2023-10-01T08:00:00 /sdcard/Alarms/early_bird.mp3")
+    listed = set(titles(phone))
+    assert "early_bird.mp3" in listed
+    shown = phone.window.frame()
+    phone.clock.advance(300)
+    assert phone.window.frame() is shown
+    leaves = mtime(phone, "/sdcard/Alarms/early_bird.mp3") + files.RECENT_DAYS * 86_400_000 + 1
+    phone.clock.set(leaves - 1)
+    assert "early_bird.mp3" in titles(phone)
+    phone.clock.set(leaves)
+    assert set(titles(phone)) == listed - {"early_bird.mp3"}
+
+
 def test_force_stop_returns_to_downloads_and_pm_clear_forgets_the_view_mode(phone):
     open_files(phone)
     tap(phone, content_desc="List view")

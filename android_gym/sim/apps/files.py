@@ -57,6 +57,7 @@ from android_gym.sim.framework import formats
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
+from android_gym.sim.system.clock import DAY_MS, VirtualClock
 from android_gym.sim.system.fs import EXTERNAL_STORAGE, FileSystem
 from android_gym.sim.system.prefs import SharedPreferences
 from android_gym.sim.ui.dialogs import alert_dialog, dialog_over, popup_menu, scrim_over
@@ -344,10 +345,11 @@ def list_folder(fs: FileSystem, folder: str, show_hidden: bool) -> list[Doc]:
     return [doc for path in paths if not _hidden(path, show_hidden) and (doc := _doc(fs, path)) is not None]
 
 
-def list_media(fs: FileSystem, root: Root, now_ms: int) -> list[Doc]:
+def list_media(fs: FileSystem, root: Root, clock: VirtualClock) -> list[Doc]:
     """The files a media root or Recent lists: every file of the root's media class on external storage; for
-    Recent, media files and downloads changed in the last ``RECENT_DAYS`` days. One ``scandir`` per directory (as
-    ``os.walk``, not into links to directories) and one ``stat`` per file."""
+    Recent, media files and downloads changed in the last ``RECENT_DAYS`` days (each listed until ``clock`` reaches
+    the moment it leaves, ``VirtualClock.before``, so the list goes out of date then, not at every millisecond). One
+    ``scandir`` per directory (as ``os.walk``, not into links to directories) and one ``stat`` per file."""
     found = []
     pending = [(os.fspath(fs.host_path(EXTERNAL_STORAGE)), EXTERNAL_STORAGE)]
     while pending:
@@ -374,8 +376,8 @@ def list_media(fs: FileSystem, root: Root, now_ms: int) -> list[Doc]:
                 continue
             if root.kind == "media" and media_class(doc.mime) == root.media:
                 found.append(doc)
-            elif root.kind == "recent" and now_ms - doc.modified_ms <= RECENT_DAYS * 86_400_000 and (
-                    media_class(doc.mime) or path.startswith(DOWNLOADS_DIR + "/")):
+            elif root.kind == "recent" and (media_class(doc.mime) or path.startswith(DOWNLOADS_DIR + "/")) and (
+                    clock.before(doc.modified_ms + RECENT_DAYS * DAY_MS + 1)):
                 found.append(doc)
     return found
 
@@ -547,7 +549,7 @@ class _Browser(Screen):
         """The current listing, sorted (read from the file system on every call)."""
         fs = self.phone.fs
         if self.root.kind in ("media", "recent"):
-            found = list_media(fs, self.root, self.phone.clock.now_ms())
+            found = list_media(fs, self.root, self.phone.clock)
         else:
             found = list_folder(fs, self.folder, self.show_hidden)
         return sort_docs(found, *self.sort_order())
@@ -762,7 +764,7 @@ class _Browser(Screen):
         return item
 
     def _metadata(self, doc: Doc) -> tuple[str, str]:
-        now = self.phone.clock.now()
+        now = self.phone.clock.now(DAY_MS)  # format_time reads only its year and day
         hour24 = formats.phone_is_24_hour(self.phone)
         return format_time(doc.modified_ms, now, hour24, formats.system_tag(self.phone)), format_size(doc.size)
 
