@@ -21,10 +21,10 @@ import pytest
 
 import android_gym  # noqa: F401  (registers the ids)
 from android_gym.agents import load_agent
+from android_gym.device.base import SETTINGS_NAMESPACES
 from android_gym.sim.apps import chrome
 from android_gym.sim.framework.activities import ActivityManager
 from android_gym.sim.phone import Phone
-from android_gym.sim.system.settings import NAMESPACES
 
 #: An SMS task, an expense table, a Markor note, Retro Music's songs, a setting, and a composite of two settings'
 #: parts and an app.
@@ -81,7 +81,7 @@ def phone_state(env: gym.Env) -> dict[str, Any]:
             data = host.read_bytes()
             content = _db_rows(host).encode() if data.startswith(b"SQLite format 3\0") else data
             files[path] = hashlib.sha256(content).hexdigest()
-    return {"files": files, "settings": {ns: phone.settings.items(ns) for ns in NAMESPACES},
+    return {"files": files, "settings": {ns: phone.settings.items(ns) for ns in SETTINGS_NAMESPACES},
             "clip": phone.clipboard.primary, "browser": browser_state(phone)}
 
 

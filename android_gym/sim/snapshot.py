@@ -23,11 +23,11 @@ import os
 import shutil
 from pathlib import Path
 
+from android_gym.device.base import SETTINGS_NAMESPACES
 from android_gym.errors import SnapshotError
 from android_gym.locales import ENGLISH as DEFAULT_LOCALE
 from android_gym.sim.phone import Phone
 from android_gym.sim.system.clipboard import ClipData
-from android_gym.sim.system.settings import NAMESPACES
 
 FILES = "files"
 STATE = "state.json"
@@ -67,7 +67,7 @@ def load_phone(phone: Phone, directory: Path) -> None:
     phone.fs.clear_dir("/")
     shutil.copytree(directory / FILES, phone.fs.root, symlinks=True, dirs_exist_ok=True)
     phone.clock.set(state["clock_ms"])
-    for namespace in NAMESPACES:
+    for namespace in SETTINGS_NAMESPACES:
         for key, _ in phone.settings.items(namespace):
             phone.settings.delete(namespace, key)
         for key, value in state["settings"][namespace].items():

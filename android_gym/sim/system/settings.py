@@ -1,11 +1,10 @@
-"""The three settings namespaces of Android's SettingsProvider (``NAMESPACES``, the device's), as strings keyed by
-name."""
+"""The three settings namespaces of Android's SettingsProvider (``SETTINGS_NAMESPACES``), as strings keyed by name."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from android_gym.device.base import SETTINGS_NAMESPACES as NAMESPACES
+from android_gym.device.base import SETTINGS_NAMESPACES
 
 # Values a fresh API-33 emulator image reports (``settings list <ns>`` on a Pixel 6 AVD).
 _DEFAULTS: dict[str, dict[str, str]] = {
@@ -42,7 +41,7 @@ class Settings:
     """``settings get|put|delete|list`` storage: missing keys read as ``None`` (printed ``null``)."""
 
     def __init__(self) -> None:
-        self._values = {namespace: dict(_DEFAULTS[namespace]) for namespace in NAMESPACES}
+        self._values = {namespace: dict(_DEFAULTS[namespace]) for namespace in SETTINGS_NAMESPACES}
 
     def get(self, namespace: str, key: str) -> str | None:
         """Value of ``key`` or ``None``."""

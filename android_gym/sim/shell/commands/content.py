@@ -13,12 +13,12 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 
+from android_gym.device.base import SETTINGS_NAMESPACES
 from android_gym.sim.shell.commands.base import CommandContext
 from android_gym.sim.system.contacts import AUTHORITY as CONTACTS_AUTHORITY
 from android_gym.sim.system.contacts import LEGACY_AUTHORITY
 from android_gym.sim.system.media_store import AUTHORITY as MEDIA_AUTHORITY
 from android_gym.sim.system.media_store import MediaStore
-from android_gym.sim.system.settings import NAMESPACES
 
 _USAGE = """usage: adb shell content [subcommand] [options]
 
@@ -43,7 +43,7 @@ def _authority(uri: str) -> str:
 
 def _settings_table(ctx: CommandContext, uri: str) -> tuple[str, str | None]:
     path = uri.removeprefix("content://settings/").strip("/").split("/")
-    if not path or path[0] not in NAMESPACES or len(path) > 2:
+    if not path or path[0] not in SETTINGS_NAMESPACES or len(path) > 2:
         raise _ProviderError("java.lang.IllegalArgumentException", f"Invalid URI: {uri}")
     return path[0], path[1] if len(path) == 2 else None
 

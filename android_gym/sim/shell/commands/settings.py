@@ -6,9 +6,9 @@ The radios are settings here (``system.radios`` records them as the system servi
 
 from __future__ import annotations
 
+from android_gym.device.base import SETTINGS_NAMESPACES
 from android_gym.sim.shell.commands.base import CommandContext
 from android_gym.sim.system import radios
-from android_gym.sim.system.settings import NAMESPACES
 
 _SETTINGS_USAGE = """Settings provider (settings) commands:
   help
@@ -49,7 +49,7 @@ def settings(ctx: CommandContext, argv: list[str]) -> int:
                 return 255
             verb = arg.lower()
         elif table is None:
-            if arg.lower() not in NAMESPACES:
+            if arg.lower() not in SETTINGS_NAMESPACES:
                 ctx.err(f"Invalid namespace '{arg}'\n")
                 return 255
             table = arg.lower()
