@@ -68,6 +68,7 @@ def _box(kind: bytes, payload: bytes) -> bytes:
     return _box_header(kind, len(payload)) + payload
 
 
+@functools.cache
 def _ftyp() -> bytes:
     return _box(b"ftyp", b"mp42" + struct.pack(">I", 0) + b"isom" + b"mp42")
 
@@ -145,14 +146,24 @@ def is_mp4(data: bytes) -> bool:
 
 
 # ----- Motion-JPEG videos -------------------------------------------------------------------------------------
-def _jpeg_sample_entry(width: int, height: int) -> bytes:
-    """``stsd``'s visual sample entry ``jpeg``: data reference 1, the frame size, 72 dpi, one frame per sample,
-    the compressor name "Photo - JPEG", 24-bit colour."""
+@functools.lru_cache(maxsize=8)
+def _stsd(width: int, height: int) -> bytes:
+    """``stsd`` with one visual sample entry ``jpeg``: data reference 1, the frame size, 72 dpi, one frame per
+    sample, the compressor name "Photo - JPEG", 24-bit colour (kept: every video of a size has the same)."""
     name = b"Photo - JPEG"
     payload = bytes(6) + struct.pack(">H", 1) + bytes(16) + struct.pack(">HHII", width, height, 0x480000, 0x480000)
     payload += bytes(4) + struct.pack(">H", 1) + (bytes([len(name)]) + name).ljust(32, b"\0")
     payload += struct.pack(">Hh", 0x18, -1)
-    return _box(b"jpeg", payload)
+    return _full_box(b"stsd", 0, struct.pack(">I", 1) + _box(b"jpeg", payload))
+
+
+@functools.cache
+def _video_handler() -> tuple[bytes, bytes]:
+    """What every video track's ``mdia`` holds but its times and tables: the ``hdlr`` box (``vide``) and the start
+    of ``minf``'s payload, ``vmhd`` and ``dinf`` (one ``dref`` entry: the data is in this file)."""
+    hdlr = _full_box(b"hdlr", 0, struct.pack(">I4s12x", 0, b"vide") + b"VideoHandler\0")
+    dinf = _box(b"dinf", _full_box(b"dref", 0, struct.pack(">I", 1) + _full_box(b"url ", 1, b"")))
+    return hdlr, _full_box(b"vmhd", 1, bytes(8)) + dinf
 
 
 def _stbl(size: tuple[int, int], durations: Sequence[int], sizes: Sequence[int], offset: int) -> bytes:
@@ -165,7 +176,7 @@ def _stbl(size: tuple[int, int], durations: Sequence[int], sizes: Sequence[int],
             runs.append([1, duration])
     stts = struct.pack(f">I{2 * len(runs)}I", len(runs), *(value for run in runs for value in run))
     return _box(b"stbl", b"".join((
-        _full_box(b"stsd", 0, struct.pack(">I", 1) + _jpeg_sample_entry(*size)),
+        _stsd(*size),
         _full_box(b"stts", 0, stts),
         _full_box(b"stsc", 0, struct.pack(">4I", 1, 1, len(sizes), 1)),
         _full_box(b"stsz", 0, struct.pack(f">II{len(sizes)}I", 0, len(sizes), *sizes)),
@@ -180,10 +191,9 @@ def _trak(size: tuple[int, int], durations: Sequence[int], sizes: Sequence[int],
     tkhd = struct.pack(">5I8x4H", seconds, seconds, 1, 0, duration, 0, 0, 0, 0)  # layer, group, volume 0
     tkhd += struct.pack(">9I", *_IDENTITY_MATRIX) + struct.pack(">II", width << 16, height << 16)
     mdhd = struct.pack(">4IHH", seconds, seconds, _TIME_SCALE, duration, _UND, 0)
-    hdlr = struct.pack(">I4s12x", 0, b"vide") + b"VideoHandler\0"
-    dinf = _box(b"dinf", _full_box(b"dref", 0, struct.pack(">I", 1) + _full_box(b"url ", 1, b"")))
-    minf = _box(b"minf", _full_box(b"vmhd", 1, bytes(8)) + dinf + _stbl(size, durations, sizes, offset))
-    mdia = _box(b"mdia", _full_box(b"mdhd", 0, mdhd) + _full_box(b"hdlr", 0, hdlr) + minf)
+    hdlr, media_information = _video_handler()
+    minf = _box(b"minf", media_information + _stbl(size, durations, sizes, offset))
+    mdia = _box(b"mdia", _full_box(b"mdhd", 0, mdhd) + hdlr + minf)
     return _box(b"trak", _full_box(b"tkhd", 3, tkhd) + mdia)
 
 
@@ -276,15 +286,16 @@ def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], 
 
 
 def _stamp(picture: Image.Image, message: str, top: int) -> None:
-    """Paste the message in yellow into ``picture``, whose first row is the frame's row ``top``."""
+    """Paste the message in yellow into ``picture`` (a picture of its own, pasted into at its core, without
+    ``Image.paste``'s checks), whose first row is the frame's row ``top``."""
     text = _text(message)
     left, upper, right, lower = text.box
-    picture.paste(text.ink, (left, upper - top, right, lower - top), text.mask)
+    picture.im.paste(text.ink.im, (left, upper - top, right, lower - top), text.mask.im)
 
 
 def _stamped(noise: np.ndarray, message: str) -> Image.Image:
     """``noise`` (a whole frame's pixels) with the message pasted in yellow."""
-    picture = Image.fromarray(noise)
+    picture = Image.fromarray(noise).copy()  # its own pixels, not the array's
     _stamp(picture, message, 0)
     return picture
 
@@ -311,12 +322,12 @@ def _frame_jpegs(frames: Sequence[_Frame]) -> list[bytes]:
     for frame in frames:
         _, upper, _, lower = _text(frame.message).box
         spans.append((upper // MCU_ROW, -(-lower // MCU_ROW)))
-    rows = _noise_row_pictures()
-    picture = Image.new("RGB", (VIDEO_SIZE[0], sum(last - first for first, last in spans) * MCU_ROW))
-    at = 0  # where the frame's rows start in the picture
+    rows, width = _noise_row_pictures(), VIDEO_SIZE[0]
+    picture = Image.new("RGB", (width, sum(last - first for first, last in spans) * MCU_ROW))
+    canvas, at = picture.im, 0  # at: where the frame's rows start in the picture
     for frame, (first, last) in zip(frames, spans):
-        for row in range(first, last):
-            picture.paste(rows[frame.sources[row]], (0, at + (row - first) * MCU_ROW))
+        for y, source in zip(range(at, at + (last - first) * MCU_ROW, MCU_ROW), frame.sources[first:last]):
+            canvas.paste(rows[source].im, (0, y, width, y + MCU_ROW))
         _stamp(picture, frame.message, first * MCU_ROW - at)
         at += (last - first) * MCU_ROW
     coded = iter(JpegRows.encode(picture, _JPEG_QUALITY).rows)
