@@ -118,7 +118,13 @@ def _syncsafe(size: int) -> bytes:
 
 def mp3_file(duration_ms: int, title: str, artist: str) -> bytes:
     """A silent MP3 of exactly ``duration_ms`` with an ID3v2.4 tag holding ``title`` and ``artist``."""
-    return b"".join((id3_tag(title, artist), *_audio_parts(duration_ms)))
+    return b"".join(mp3_parts(duration_ms, title, artist))
+
+
+def mp3_parts(duration_ms: int, title: str, artist: str) -> tuple[bytes, bytes, memoryview]:
+    """``mp3_file`` in its three parts: the tag, the Info frame and the silent frames (a view of the run kept in
+    memory, which a writer of the parts copies once, into the file)."""
+    return (id3_tag(title, artist), *_audio_parts(duration_ms))
 
 
 @dataclass(frozen=True)
