@@ -43,7 +43,7 @@ import numpy as np
 from PIL import Image
 
 from android_gym.sim.system.jpeg_rows import MCU_ROW, JpegRows
-from android_gym.sim.ui.glyph_masks import line_coverage
+from android_gym.sim.ui.glyph_masks import line_picture
 
 #: Seconds from 1904-01-01 (the ISO base media file epoch) to 1970-01-01.
 _EPOCH_1904 = (66 * 365 + 17) * 86400
@@ -225,17 +225,15 @@ class _Text:
 def _text(message: str) -> _Text:
     """Where ``_create_mpeg_with_messages`` draws the message, from (50, height // 2) (its baseline), two pixels
     thick, antialiased (see ``_Text``)."""
-    coverage, (left, top) = line_coverage(message, _FONT_SIZE, stroke=1)
-    (x, y), (width, height) = (50 + left, VIDEO_SIZE[1] // 2 + top), VIDEO_SIZE
-    inside = coverage[max(0, -y):max(0, height - y), max(0, -x):max(0, width - x)]  # in the picture
-    rows, columns = np.flatnonzero(inside.any(axis=1)), np.flatnonzero(inside.any(axis=0))
-    if not rows.size:
+    mask, (left, top) = line_picture(message, _FONT_SIZE, stroke=1)
+    (x, y), (width, height) = (50 + left, VIDEO_SIZE[1] // 2 + top), VIDEO_SIZE  # x, y: the mask's top left
+    inside = (max(0, -x), max(0, -y), min(mask.width, width - x), min(mask.height, height - y))  # in the picture
+    ink = mask.crop(inside).getbbox() if inside[0] < inside[2] and inside[1] < inside[3] else None
+    if ink is None:
         return _Text(Image.new("L", (1, 1), 0), Image.new("RGB", (1, 1), _TEXT_COLOR), (0, 0, 1, 1))
-    (top_ink, bottom_ink), (left_ink, right_ink) = (rows[0], rows[-1] + 1), (columns[0], columns[-1] + 1)
-    x0, y0 = max(x, 0) + left_ink, max(y, 0) + top_ink
-    ink = np.ascontiguousarray(inside[top_ink:bottom_ink, left_ink:right_ink])
-    return _Text(Image.fromarray(ink, "L"), Image.new("RGB", (ink.shape[1], ink.shape[0]), _TEXT_COLOR),
-                 (int(x0), int(y0), int(x0 + ink.shape[1]), int(y0 + ink.shape[0])))
+    box = (inside[0] + ink[0], inside[1] + ink[1], inside[0] + ink[2], inside[1] + ink[3])  # in the mask
+    cut = mask.crop(box)
+    return _Text(cut, Image.new("RGB", cut.size, _TEXT_COLOR), (x + box[0], y + box[1], x + box[2], y + box[3]))
 
 
 @functools.cache
