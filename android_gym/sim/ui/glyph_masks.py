@@ -43,21 +43,23 @@ def line_picture(text: str, size: int, stroke: int = 0, bold: bool = False) -> t
     or kept by its caller (the renderer's text masks). Each glyph's mask is pasted in turn as white through itself,
     which adds its coverage to the glyphs' before it as Pillow does (``a + b * (255 - a) / 255``, rounded: the
     screen blend), and copies it where they have none."""
-    placed, pen = [], 0.0
+    placed, pen = [], 0.0  # each inked glyph's core picture and box (left, top, right, bottom) from the pen
     for char in text:
         picture, left, top, advance = _glyph(char, size, stroke, bold)
-        if picture.width and picture.height:
-            placed.append((picture, round(pen) + left, top))
+        width, height = picture.size
+        if width and height:
+            x = round(pen) + left
+            placed.append((picture.im, x, top, x + width, top + height))
         pen += advance
     if not placed:
         return Image.new("L", (0, 0)), (0, 0)
-    x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
-    x1 = max(x + picture.width for picture, x, _ in placed)
-    y1 = max(y + picture.height for picture, _, y in placed)
+    _, x0, y0, x1, y1 = placed[0]
+    for _, left, top, right, bottom in placed:
+        x0, y0, x1, y1 = min(x0, left), min(y0, top), max(x1, right), max(y1, bottom)
     canvas = Image.new("L", (x1 - x0, y1 - y0))
     core = canvas.im
-    for picture, x, y in placed:
-        core.paste(255, (x - x0, y - y0, x - x0 + picture.width, y - y0 + picture.height), picture.im)
+    for mask, left, top, right, bottom in placed:
+        core.paste(255, (left - x0, top - y0, right - x0, bottom - y0), mask)
     return canvas, (x0, y0)
 
 
