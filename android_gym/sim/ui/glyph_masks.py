@@ -11,6 +11,7 @@ text costs.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -18,16 +19,17 @@ from android_gym.sim.ui.layout import font
 
 
 @lru_cache(maxsize=4096)
-def _glyph(char: str, size: int, stroke: int, bold: bool = False) -> tuple[Image.Image, int, int, float]:
-    """``char``'s mask in Roboto (Medium when ``bold``) at ``size`` px with a ``stroke`` px outline (no pixels when it
-    inks nothing), the offset of its top left from the pen on the baseline, and the pen's advance."""
+def _glyph(char: str, size: int, stroke: int, bold: bool = False) -> tuple[Any, int, int, int, int, float]:
+    """``char``'s mask in Roboto (Medium when ``bold``) at ``size`` px with a ``stroke`` px outline, as Pillow's core
+    picture (``Image.im``: what a paste takes; no pixels when it inks nothing) with its width and height, the offset of
+    its top left from the pen on the baseline, and the pen's advance."""
     face = font(size, bold)
     left, top, right, bottom = face.getbbox(char, stroke_width=stroke, anchor="ls")
     mask = Image.new("L", (max(right - left, 0), max(bottom - top, 0)), 0)
     if mask.width and mask.height:
         ImageDraw.Draw(mask).text((-left, -top), char, fill=255, font=face, anchor="ls", stroke_width=stroke,
                                   stroke_fill=255)
-    return mask, left, top, face.getlength(char)
+    return mask.im, mask.width, mask.height, left, top, face.getlength(char)
 
 
 @lru_cache(maxsize=256)
@@ -43,20 +45,18 @@ def line_picture(text: str, size: int, stroke: int = 0, bold: bool = False) -> t
     or kept by its caller (the renderer's text masks). Each glyph's mask is pasted in turn as white through itself,
     which adds its coverage to the glyphs' before it as Pillow does (``a + b * (255 - a) / 255``, rounded: the
     screen blend), and copies it where they have none."""
-    placed, pen = [], 0.0  # each inked glyph's core picture and box (left, top, right, bottom) from the pen
+    placed, pen = [], 0.0  # each inked glyph's mask and box (left, top, right, bottom) from the pen
     for char in text:
-        picture, left, top, advance = _glyph(char, size, stroke, bold)
-        width, height = picture.size
+        mask, width, height, left, top, advance = _glyph(char, size, stroke, bold)
         if width and height:
             x = round(pen) + left
-            placed.append((picture.im, x, top, x + width, top + height))
+            placed.append((mask, x, top, x + width, top + height))
         pen += advance
     if not placed:
         return Image.new("L", (0, 0)), (0, 0)
-    _, x0, y0, x1, y1 = placed[0]
-    for _, left, top, right, bottom in placed:
-        x0, y0, x1, y1 = min(x0, left), min(y0, top), max(x1, right), max(y1, bottom)
-    canvas = Image.new("L", (x1 - x0, y1 - y0))
+    _, lefts, tops, rights, bottoms = zip(*placed)
+    x0, y0 = min(lefts), min(tops)
+    canvas = Image.new("L", (max(rights) - x0, max(bottoms) - y0))
     core = canvas.im
     for mask, left, top, right, bottom in placed:
         core.paste(255, (left - x0, top - y0, right - x0, bottom - y0), mask)
@@ -72,12 +72,12 @@ def line_box(text: str, size: int, bold: bool = False) -> tuple[int, int, int, i
         return 0, 0, 0, 0
     lefts, tops, rights, bottoms, pen = [], [], [], [], 0.0
     for char in text:
-        mask, left, top, advance = _glyph(char, size, 0, bold)
+        _, width, height, left, top, advance = _glyph(char, size, 0, bold)
         x = round(pen) + left
         lefts.append(x)
         tops.append(top)
-        rights.append(x + mask.width)
-        bottoms.append(top + mask.height)
+        rights.append(x + width)
+        bottoms.append(top + height)
         pen += advance
     ascent = font(size, bold).getmetrics()[0]
     return min(lefts), ascent + min(tops), max(rights), ascent + max(bottoms)
