@@ -34,12 +34,12 @@ import numpy as np
 
 from android_gym.actions import Action, ActionType
 from android_gym.device.base import Device
-from android_gym.device.state import sqlite_execute_many, sqlite_query
+from android_gym.device.state import push_parts, sqlite_execute_many, sqlite_query
 from android_gym.envs.files import open_in_storage, select_file
 from android_gym.sim.apps import files as files_app
 from android_gym.sim.apps import retro_music as retro
 from android_gym.sim.system import media_store
-from android_gym.sim.system.mp3 import mp3_file
+from android_gym.sim.system.mp3 import mp3_parts
 from android_gym.tasks import Task, register_task
 from android_gym.tasks.files import DOWNLOAD_DATA, EXTERNAL_STORAGE, clear_device_storage, path_exists
 from android_gym.tasks.oracle import (
@@ -138,7 +138,7 @@ def write_songs(device: Device, songs: Sequence[tuple[str, str, int]]) -> None:
     """``write_mp3_file_to_device`` for each ``(file name, artist, length in ms)`` into ``Music`` (which the first push
     makes, as ``mkdir -p`` would)."""
     for name, artist, duration in songs:
-        device.push(mp3_file(duration, stem(name), artist), posixpath.join(MUSIC_DATA, name))
+        push_parts(device, mp3_parts(duration, stem(name), artist), posixpath.join(MUSIC_DATA, name))
 
 
 def scan_music(device: Device) -> None:

@@ -117,10 +117,15 @@ class SimDevice:
 
     def push(self, data: bytes, path: str) -> None:
         """Write a file, creating its parent directories (adb's ``fixed_push_mkdir``)."""
+        self.push_parts((data,), path)
+
+    def push_parts(self, parts: Sequence[bytes | memoryview], path: str) -> None:
+        """``push`` of ``parts`` joined, without joining them (``state.push_parts``' short cut: a big part, such as
+        a song's silence, is copied once, into the file)."""
         self._change()
         encode_utf8(path, "device path")
         self.phone.fs.makedirs(posixpath.dirname(path))
-        self.phone.fs.write_bytes(path, data)
+        self.phone.fs.write_parts(path, parts)
         self.phone.data_changed()
 
     def write_files(self, directory: str, files: Mapping[str, str]) -> ShellResult:

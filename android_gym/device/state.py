@@ -74,6 +74,16 @@ def write_file(device: Device, path: str, data: bytes | str) -> None:
     device.push(data.encode() if isinstance(data, str) else data, path)
 
 
+def push_parts(device: Device, parts: Sequence[bytes | memoryview], path: str) -> None:
+    """``push`` of ``parts`` joined: the device's ``push_parts`` short cut (the simulated phone's, which writes them
+    one after the other) where it has one, else one ``push`` of the joined bytes."""
+    short_cut = getattr(device, "push_parts", None)
+    if short_cut is not None:
+        short_cut(parts, path)
+    else:
+        device.push(b"".join(parts), path)
+
+
 def edit_shared_prefs(device: Device, path: str, puts: dict[str, PrefValue | None]) -> dict[str, PrefValue | None]:
     """Set (or, for ``None``, remove) keys of an app's SharedPreferences file (``shared_prefs/<name>.xml``, kept
     in ``XmlUtils.writeMapXml`` format); the other keys stay. Returns the keys' previous values (``None``: absent),

@@ -406,6 +406,19 @@ def test_push_overwrites_and_truncates(backend_device):
     assert remote_size(device, path) == 5
 
 
+def test_pushed_parts_make_the_file_their_joined_bytes_make(backend_device):
+    device, big = backend_device, PAYLOADS["2MiB-random"]
+    parts = (b"head ", memoryview(big)[:300_000], b"", b" tail")
+    state.push_parts(device, parts, "/sdcard/Music/new/parts.bin")  # the folder made, as by push
+    device.push(b"a longer first version than what follows", f"{TMP}/over.bin")
+    state.push_parts(device, (b"sh", b"ort"), f"{TMP}/over.bin")  # truncated, as by push
+    assert device.pull("/sdcard/Music/new/parts.bin") == b"head " + big[:300_000] + b" tail"
+    assert device.pull(f"{TMP}/over.bin") == b"short"
+    device.push(b"".join(parts), "/sdcard/Music/new/joined.bin")
+    times = run(device, "stat -c %Y /sdcard/Music/new/parts.bin /sdcard/Music/new/joined.bin").split()
+    assert times[0] == times[1]  # device time on both
+
+
 def test_unicode_file_names(backend_device):
     device = backend_device
     name = "héllo 世界 🚀 it's.txt"

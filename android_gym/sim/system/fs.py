@@ -12,7 +12,7 @@ import posixpath
 import shutil
 import stat as stat_module
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -299,10 +299,15 @@ class FileSystem:
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         """Write (or append to) a file; the parent directory must exist, as on Android. A new file changes
         its directory too (both get device time)."""
+        self.write_parts(path, (data,), append)
+
+    def write_parts(self, path: str, parts: Iterable[bytes | memoryview], append: bool = False) -> None:
+        """``write_bytes`` of ``parts`` joined, written one after the other without joining them (a big part is
+        copied once, into the file)."""
         host = self.host_path(path)
         new = not os.path.lexists(host)
         with open(host, "ab" if append else "wb") as handle:
-            handle.write(data)
+            handle.writelines(parts)
         self.stamp(host)
         if new:
             self.stamp(host.parent)

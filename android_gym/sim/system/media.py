@@ -43,7 +43,7 @@ import numpy as np
 from PIL import Image
 
 from android_gym.sim.system.jpeg_rows import MCU_ROW, JpegRows
-from android_gym.sim.ui.glyph_masks import line_coverage
+from android_gym.sim.ui.glyph_masks import line_picture
 
 #: Seconds from 1904-01-01 (the ISO base media file epoch) to 1970-01-01.
 _EPOCH_1904 = (66 * 365 + 17) * 86400
@@ -68,6 +68,7 @@ def _box(kind: bytes, payload: bytes) -> bytes:
     return _box_header(kind, len(payload)) + payload
 
 
+@functools.cache
 def _ftyp() -> bytes:
     return _box(b"ftyp", b"mp42" + struct.pack(">I", 0) + b"isom" + b"mp42")
 
@@ -145,14 +146,24 @@ def is_mp4(data: bytes) -> bool:
 
 
 # ----- Motion-JPEG videos -------------------------------------------------------------------------------------
-def _jpeg_sample_entry(width: int, height: int) -> bytes:
-    """``stsd``'s visual sample entry ``jpeg``: data reference 1, the frame size, 72 dpi, one frame per sample,
-    the compressor name "Photo - JPEG", 24-bit colour."""
+@functools.lru_cache(maxsize=8)
+def _stsd(width: int, height: int) -> bytes:
+    """``stsd`` with one visual sample entry ``jpeg``: data reference 1, the frame size, 72 dpi, one frame per
+    sample, the compressor name "Photo - JPEG", 24-bit colour (kept: every video of a size has the same)."""
     name = b"Photo - JPEG"
     payload = bytes(6) + struct.pack(">H", 1) + bytes(16) + struct.pack(">HHII", width, height, 0x480000, 0x480000)
     payload += bytes(4) + struct.pack(">H", 1) + (bytes([len(name)]) + name).ljust(32, b"\0")
     payload += struct.pack(">Hh", 0x18, -1)
-    return _box(b"jpeg", payload)
+    return _full_box(b"stsd", 0, struct.pack(">I", 1) + _box(b"jpeg", payload))
+
+
+@functools.cache
+def _video_handler() -> tuple[bytes, bytes]:
+    """What every video track's ``mdia`` holds but its times and tables: the ``hdlr`` box (``vide``) and the start
+    of ``minf``'s payload, ``vmhd`` and ``dinf`` (one ``dref`` entry: the data is in this file)."""
+    hdlr = _full_box(b"hdlr", 0, struct.pack(">I4s12x", 0, b"vide") + b"VideoHandler\0")
+    dinf = _box(b"dinf", _full_box(b"dref", 0, struct.pack(">I", 1) + _full_box(b"url ", 1, b"")))
+    return hdlr, _full_box(b"vmhd", 1, bytes(8)) + dinf
 
 
 def _stbl(size: tuple[int, int], durations: Sequence[int], sizes: Sequence[int], offset: int) -> bytes:
@@ -165,7 +176,7 @@ def _stbl(size: tuple[int, int], durations: Sequence[int], sizes: Sequence[int],
             runs.append([1, duration])
     stts = struct.pack(f">I{2 * len(runs)}I", len(runs), *(value for run in runs for value in run))
     return _box(b"stbl", b"".join((
-        _full_box(b"stsd", 0, struct.pack(">I", 1) + _jpeg_sample_entry(*size)),
+        _stsd(*size),
         _full_box(b"stts", 0, stts),
         _full_box(b"stsc", 0, struct.pack(">4I", 1, 1, len(sizes), 1)),
         _full_box(b"stsz", 0, struct.pack(f">II{len(sizes)}I", 0, len(sizes), *sizes)),
@@ -180,10 +191,9 @@ def _trak(size: tuple[int, int], durations: Sequence[int], sizes: Sequence[int],
     tkhd = struct.pack(">5I8x4H", seconds, seconds, 1, 0, duration, 0, 0, 0, 0)  # layer, group, volume 0
     tkhd += struct.pack(">9I", *_IDENTITY_MATRIX) + struct.pack(">II", width << 16, height << 16)
     mdhd = struct.pack(">4IHH", seconds, seconds, _TIME_SCALE, duration, _UND, 0)
-    hdlr = struct.pack(">I4s12x", 0, b"vide") + b"VideoHandler\0"
-    dinf = _box(b"dinf", _full_box(b"dref", 0, struct.pack(">I", 1) + _full_box(b"url ", 1, b"")))
-    minf = _box(b"minf", _full_box(b"vmhd", 1, bytes(8)) + dinf + _stbl(size, durations, sizes, offset))
-    mdia = _box(b"mdia", _full_box(b"mdhd", 0, mdhd) + _full_box(b"hdlr", 0, hdlr) + minf)
+    hdlr, media_information = _video_handler()
+    minf = _box(b"minf", media_information + _stbl(size, durations, sizes, offset))
+    mdia = _box(b"mdia", _full_box(b"mdhd", 0, mdhd) + hdlr + minf)
     return _box(b"trak", _full_box(b"tkhd", 3, tkhd) + mdia)
 
 
@@ -215,17 +225,15 @@ class _Text:
 def _text(message: str) -> _Text:
     """Where ``_create_mpeg_with_messages`` draws the message, from (50, height // 2) (its baseline), two pixels
     thick, antialiased (see ``_Text``)."""
-    coverage, (left, top) = line_coverage(message, _FONT_SIZE, stroke=1)
-    (x, y), (width, height) = (50 + left, VIDEO_SIZE[1] // 2 + top), VIDEO_SIZE
-    inside = coverage[max(0, -y):max(0, height - y), max(0, -x):max(0, width - x)]  # in the picture
-    rows, columns = np.flatnonzero(inside.any(axis=1)), np.flatnonzero(inside.any(axis=0))
-    if not rows.size:
+    mask, (left, top) = line_picture(message, _FONT_SIZE, stroke=1)
+    (x, y), (width, height) = (50 + left, VIDEO_SIZE[1] // 2 + top), VIDEO_SIZE  # x, y: the mask's top left
+    inside = (max(0, -x), max(0, -y), min(mask.width, width - x), min(mask.height, height - y))  # in the picture
+    ink = mask.crop(inside).getbbox() if inside[0] < inside[2] and inside[1] < inside[3] else None
+    if ink is None:
         return _Text(Image.new("L", (1, 1), 0), Image.new("RGB", (1, 1), _TEXT_COLOR), (0, 0, 1, 1))
-    (top_ink, bottom_ink), (left_ink, right_ink) = (rows[0], rows[-1] + 1), (columns[0], columns[-1] + 1)
-    x0, y0 = max(x, 0) + left_ink, max(y, 0) + top_ink
-    ink = np.ascontiguousarray(inside[top_ink:bottom_ink, left_ink:right_ink])
-    return _Text(Image.fromarray(ink, "L"), Image.new("RGB", (ink.shape[1], ink.shape[0]), _TEXT_COLOR),
-                 (int(x0), int(y0), int(x0 + ink.shape[1]), int(y0 + ink.shape[0])))
+    box = (inside[0] + ink[0], inside[1] + ink[1], inside[0] + ink[2], inside[1] + ink[3])  # in the mask
+    cut = mask.crop(box)
+    return _Text(cut, Image.new("RGB", cut.size, _TEXT_COLOR), (x + box[0], y + box[1], x + box[2], y + box[3]))
 
 
 @functools.cache
@@ -276,15 +284,16 @@ def _frames(messages: Sequence[str], display_s: int, seed: int | Sequence[int], 
 
 
 def _stamp(picture: Image.Image, message: str, top: int) -> None:
-    """Paste the message in yellow into ``picture``, whose first row is the frame's row ``top``."""
+    """Paste the message in yellow into ``picture`` (a picture of its own, pasted into at its core, without
+    ``Image.paste``'s checks), whose first row is the frame's row ``top``."""
     text = _text(message)
     left, upper, right, lower = text.box
-    picture.paste(text.ink, (left, upper - top, right, lower - top), text.mask)
+    picture.im.paste(text.ink.im, (left, upper - top, right, lower - top), text.mask.im)
 
 
 def _stamped(noise: np.ndarray, message: str) -> Image.Image:
     """``noise`` (a whole frame's pixels) with the message pasted in yellow."""
-    picture = Image.fromarray(noise)
+    picture = Image.fromarray(noise).copy()  # its own pixels, not the array's
     _stamp(picture, message, 0)
     return picture
 
@@ -311,12 +320,12 @@ def _frame_jpegs(frames: Sequence[_Frame]) -> list[bytes]:
     for frame in frames:
         _, upper, _, lower = _text(frame.message).box
         spans.append((upper // MCU_ROW, -(-lower // MCU_ROW)))
-    rows = _noise_row_pictures()
-    picture = Image.new("RGB", (VIDEO_SIZE[0], sum(last - first for first, last in spans) * MCU_ROW))
-    at = 0  # where the frame's rows start in the picture
+    rows, width = _noise_row_pictures(), VIDEO_SIZE[0]
+    picture = Image.new("RGB", (width, sum(last - first for first, last in spans) * MCU_ROW))
+    canvas, at = picture.im, 0  # at: where the frame's rows start in the picture
     for frame, (first, last) in zip(frames, spans):
-        for row in range(first, last):
-            picture.paste(rows[frame.sources[row]], (0, at + (row - first) * MCU_ROW))
+        for y, source in zip(range(at, at + (last - first) * MCU_ROW, MCU_ROW), frame.sources[first:last]):
+            canvas.paste(rows[source].im, (0, y, width, y + MCU_ROW))
         _stamp(picture, frame.message, first * MCU_ROW - at)
         at += (last - first) * MCU_ROW
     coded = iter(JpegRows.encode(picture, _JPEG_QUALITY).rows)

@@ -111,13 +111,20 @@ def _text_frame(frame_id: bytes, text: str) -> bytes:
 
 
 def _syncsafe(size: int) -> bytes:
-    """``size`` in four bytes of seven bits (ID3v2.4 §6.2)."""
-    return bytes((size >> shift) & 0x7F for shift in (21, 14, 7, 0))
+    """``size`` in four bytes of seven bits (ID3v2.4 §6.2): each byte's top bit clear, the bits above moved up."""
+    spread = (size & 0xFE00000) << 3 | (size & 0x1FC000) << 2 | (size & 0x3F80) << 1 | size & 0x7F
+    return spread.to_bytes(4, "big")
 
 
 def mp3_file(duration_ms: int, title: str, artist: str) -> bytes:
     """A silent MP3 of exactly ``duration_ms`` with an ID3v2.4 tag holding ``title`` and ``artist``."""
-    return b"".join((id3_tag(title, artist), *_audio_parts(duration_ms)))
+    return b"".join(mp3_parts(duration_ms, title, artist))
+
+
+def mp3_parts(duration_ms: int, title: str, artist: str) -> tuple[bytes, bytes, memoryview]:
+    """``mp3_file`` in its three parts: the tag, the Info frame and the silent frames (a view of the run kept in
+    memory, which a writer of the parts copies once, into the file)."""
+    return (id3_tag(title, artist), *_audio_parts(duration_ms))
 
 
 @dataclass(frozen=True)
@@ -161,7 +168,7 @@ def _read_plain(file: BinaryIO) -> AudioInfo | None:
     ``mutagen`` looks for one. The length is ``mutagen``'s: the frames' samples less the LAME tag's encoder delay
     and end padding, over the sampling rate, in ms."""
     header = file.read(10)
-    if header[:6] != b"ID3\x04\0\0" or len(header) < 10 or any(byte & 0x80 for byte in header[6:]):
+    if header[:6] != b"ID3\x04\0\0" or len(header) < 10 or int.from_bytes(header[6:], "big") & 0x80808080:
         return None
     size = header[6] << 21 | header[7] << 14 | header[8] << 7 | header[9]  # syncsafe: 7 bits a byte
     head = file.read(size + INFO_FRAME_BYTES)

@@ -42,7 +42,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from android_gym.sim.ui.compact_pixels import CompactPixels, compacted
-from android_gym.sim.ui.glyph_masks import line_box, line_coverage
+from android_gym.sim.ui.glyph_masks import line_box, line_picture
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
 from android_gym.sim.ui.picture_cache import Identical, KeptPictures, picture_cache
@@ -194,11 +194,11 @@ def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     face = font(size, bold)
     text = text.replace("\u200e", "")  # LEFT-TO-RIGHT MARK: zero-width (DeskClock's lap times carry it)
     runs, top = font_runs(text), (line_height(size) - size) // 4
-    if not any(fallback for _, fallback in runs):  # Pillow's mask, from the characters' (``line_coverage``)
+    if not any(fallback for _, fallback in runs):  # Pillow's mask, from the characters' (``line_picture``)
         mask = Image.new("L", (max(line_box(text, size, bold)[2], 1), line_height(size)), 0)
-        coverage, (left, below) = line_coverage(text, size, bold=bold)
-        if coverage.size:  # cut at the mask's edges, as drawn there
-            mask.paste(Image.fromarray(coverage, "L"), (left, top + face.getmetrics()[0] + below))
+        line, (left, below) = line_picture(text, size, bold=bold)
+        if line.width and line.height:  # cut at the mask's edges, as drawn there
+            mask.paste(line, (left, top + face.getmetrics()[0] + below))
         return mask
     # Runs in different fonts share Roboto's baseline, each starting where the one before it advanced to.
     baseline, x, placed = top + face.getmetrics()[0], 0.0, []
