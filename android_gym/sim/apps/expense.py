@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
 
 from android_gym.sim.apps.expense_graph import DAY_NAME_HEIGHT, SIDE_PADDING, day_rates, spend_graph
@@ -369,6 +369,11 @@ class _Fragment:
         """The fragment's view tree."""
         raise NotImplementedError
 
+    def shown(self) -> Hashable:
+        """What the fragment's tree is made from but the activity's focus, list positions and window (``Screen.shown``):
+        equal values, equal trees."""
+        raise NotImplementedError
+
     def on_enter(self) -> None:
         """Called when the fragment comes to the top of the back stack."""
 
@@ -382,10 +387,18 @@ class HomeFragment(_Fragment):
         super().__init__(host)
         self._page = KeptTree()
 
-    def build(self) -> View:
-        """The page, built again only when what it shows changed: the week's and the recent expenses, and the day
-        (the week's range, "Today" and "Yesterday")."""
+    def shown(self) -> Hashable:
+        """The database's data, the day (the week's range, "Today" and "Yesterday"; ``format_date`` reads only the
+        day of the time) and the window's width."""
         now = self.phone.clock.now(DAY_MS)  # the screen shows dates: it changes when the day turns
+        return self.db.data_version(), now.date(), now.tzinfo, self.phone.window.design_width
+
+    def build(self) -> View:
+        """The page, built again only when what it shows changed (``shown``): the database is queried only then."""
+        return self._page.get(self.shown(), self._built)
+
+    def _built(self) -> View:
+        now = self.phone.clock.now(DAY_MS)
         start = week_start(now)
         week = self.db.query("WHERE modified_date > ?", (int(start.timestamp() * 1000),))
         week_range = format_range(int(start.timestamp() * 1000),
@@ -393,11 +406,6 @@ class HomeFragment(_Fragment):
                                   now.tzinfo, with_year=False).upper()
         recent = self.db.query(limit=RECENT_COUNT)
         width = self.phone.window.design_width
-        shown = week, week_range, recent, now.date(), now.tzinfo, width  # format_date reads only the day of ``now``
-        return self._page.get(shown, lambda: self._built(week, week_range, recent, now, width))
-
-    def _built(self, week: list[dict[str, Any]], week_range: str, recent: list[dict[str, Any]],
-               now: dt.datetime, width: int) -> View:
         graph = self._graph(week, week_range, now.tzinfo, width - 2 * _HOME_PADDING)
         items = [self._totals(week, week_range), graph]
         if recent:  # RecentEpoxyModel: the card is GONE without items
@@ -488,6 +496,13 @@ class ExpenseLogsFragment(_Fragment):
         else:
             self.constraint = (max(self.constraint[0], low), min(self.constraint[1], high))
         return self.constraint
+
+    def shown(self) -> Hashable:
+        """The database's data, the filter's range, the rows' swipe states and the day (``format_date``,
+        ``format_range``)."""
+        now = self.phone.clock.now(DAY_MS)
+        return (self.db.data_version(), self._range(*self.db.date_range()), tuple(self.states.items()), now.date(),
+                now.tzinfo)
 
     def build(self) -> View:
         low, high = self.db.date_range()
@@ -697,6 +712,11 @@ class ExpenseEntryFragment(_Fragment):
                        resource_id=_id("rv_category"), padding=dp(16), spacing=dp(8), weight=1, children=chips)
         return side_margins(chooser, dp(8))
 
+    def shown(self) -> Hashable:
+        """The form's values, its mode (lock, error) and the entry's time in the phone's zone (the subtitle)."""
+        zone = self.phone.clock.now(DAY_MS).tzinfo
+        return self.name, self.amount, self.note, self.category, self.locked, self.error, self.entry_time, zone
+
     def build(self) -> View:
         update = self.expense_id is not None
         when = dt.datetime.fromtimestamp(self.entry_time / 1000, tz=self.phone.clock.now(DAY_MS).tzinfo)
@@ -832,6 +852,14 @@ class MainActivity(Screen):
         self.snack = (message, self.phone.clock.now_ms() + SNACK_MS)
 
     # Screen
+    def shown(self) -> Hashable:
+        """A bottom sheet alone (the function that makes it, made once per sheet shown); else the fragment in front
+        and what it shows, the drawer and the snackbar's message while it shows."""
+        if self.sheet is not None:
+            return self.sheet
+        snack = self.snack[0] if self.snack is not None and self.phone.clock.before(self.snack[1]) else None
+        return self.top, self.top.shown(), self.drawer_open, snack
+
     def on_back(self) -> bool:
         """BACK closes a sheet, then the drawer, then pops the back stack; on Home the activity finishes."""
         if self.sheet is not None:
