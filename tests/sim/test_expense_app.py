@@ -20,6 +20,7 @@ from android_gym.sim.apps.expense import (
     IDENTITY_HASH,
     PACKAGE,
     ExpenseDatabase,
+    ExpenseLogsFragment,
     HomeFragment,
     MainActivity,
     format_amount,
@@ -399,6 +400,26 @@ def title(phone: Phone) -> str:
 
 def card_bounds(phone: Phone, name: str) -> str:
     return row_of(phone, name)["cd_expense"].get("bounds")
+
+
+def test_a_swipe_makes_only_the_row_it_changes_and_the_logs_show_as_with_every_row_made(phone, monkeypatch):
+    """The logs' rows are copies of those the last build made for what they show (the expense, its swipe state, the
+    day, the width): a swipe makes its own row alone, and the logs show what rows all made afresh show."""
+    for day in range(1, 6):
+        add(phone, f"Item {day}", 100 * day, when=NOW.replace(day=day))
+    open_logs(phone)
+    made = []
+    item = ExpenseLogsFragment._item
+    monkeypatch.setattr(ExpenseLogsFragment, "_item", lambda self, expense, now: made.append(expense["name"]) or item(
+        self, expense, now))
+    drag(phone, "Item 3", 300)
+    shown = phone.ui_dump()
+    assert made == ["Item 3"] and row_of(phone, "Item 3")["fl_back"] is not None
+    monkeypatch.setattr(ExpenseLogsFragment, "_row", lambda self, expense, now, made: item(self, expense, now))
+    phone.window._stamped.clear()  # the window's laid-out trees too: built afresh
+    phone.window._app_trees.clear()
+    phone.invalidate()
+    assert phone.ui_dump() == shown
 
 
 def test_dragging_rows_right_selects_them_and_the_toolbar_counts_them(phone):

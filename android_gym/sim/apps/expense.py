@@ -55,6 +55,7 @@ from android_gym.sim.ui.views import (
     PRIMARY,
     View,
     column,
+    copied,
     edit_text,
     frame,
     outlined_field,
@@ -479,6 +480,7 @@ class ExpenseLogsFragment(_Fragment):
         super().__init__(host)
         self.constraint: tuple[int, int] | None = None
         self.states: dict[int, int] = {}  # SwipeStateHolder: expense id -> LOCK_START / LOCK_END
+        self._rows: dict[Hashable, View] = {}  # the rows the last build made, by what each shows (``_row``)
 
     @property
     def selected(self) -> list[int]:
@@ -515,8 +517,10 @@ class ExpenseLogsFragment(_Fragment):
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,
             (_menu_item("filter", FILTER, "filter", enabled=not empty_table),))
         window = self.phone.window
-        items = bound_rows(lambda index: self._item(expenses[index], now), len(expenses), _ROW_HEIGHT, _LOG_SPACING,
-                           self.host.scroll.get("rv_expense", 0), window.design_height, window.looks.font_scale)
+        made, self._rows = self._rows, {}
+        items = bound_rows(lambda index: self._row(expenses[index], now, made), len(expenses), _ROW_HEIGHT,
+                           _LOG_SPACING, self.host.scroll.get("rv_expense", 0), window.design_height,
+                           window.looks.font_scale)
         body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1,
                                         spacing=_LOG_SPACING)]
         if not expenses:
@@ -540,6 +544,18 @@ class ExpenseLogsFragment(_Fragment):
         title = f"{count:,} {ITEM_SUFFIX if count <= 1 else ITEMS_SUFFIX}"
         return _toolbar("tb_expense", title, _nav_button("arrow_back", self.clear_selection), "",
                         (_menu_item("delete", DELETE, "delete", enabled, self.ask_delete_selected),))
+
+    def _row(self, expense: dict[str, Any], now: dt.datetime, made: dict[Hashable, View]) -> View:
+        """A copy of the row of ``expense``, made by the last build (``made``) if it showed the same (the expense,
+        its swipe state, the day and the width), else made now: a swipe, a scroll or a delete makes only the rows
+        that change or come into view (as a RecyclerView rebinds only those)."""
+        shown = (*expense.values(), self.states.get(expense["expense_id"]), now.date(), now.tzinfo,
+                 self.phone.window.design_width)
+        row_view = made.get(shown)
+        if row_view is None:
+            row_view = self._item(expense, now)
+        self._rows[shown] = row_view
+        return copied(row_view)
 
     def _item(self, expense: dict[str, Any], now: dt.datetime) -> View:
         """``item_expense_log``: the back layer (check mark, delete button) under the card; the card sits right
