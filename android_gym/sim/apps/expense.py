@@ -22,8 +22,8 @@ sheets and the snackbar. Material buttons and overline/all-caps texts report upp
 A long press on a log row, or dragging it to the left, slides it open on its delete button, which asks for
 confirmation, then deletes that row. Dragging a row to the right selects it (the selection mode: the toolbar
 counts the selected rows, its back button clears them and its Delete item deletes them all, after confirmation,
-in one statement); any drag on a selected or opened row puts it back. Every screen reads ``accounting.db`` when it
-is built, so rows a task writes from outside show at once.
+in one statement); any drag on a selected or opened row puts it back. Every frame reads ``accounting.db``'s data
+version (and its rows when that moved), so rows a task writes from outside show at once.
 
 Not simulated: the splash screen and first-run onboarding (the app starts as AndroidWorld's setup leaves it),
 the distance a row drag needs (75dp to the right, 100dp to the left: every horizontal drag counts, as the
