@@ -20,7 +20,9 @@ from android_gym.sim.apps.expense import (
     IDENTITY_HASH,
     PACKAGE,
     ExpenseDatabase,
+    ExpenseLogsFragment,
     HomeFragment,
+    MainActivity,
     format_amount,
     format_date,
     parse_amount,
@@ -184,6 +186,33 @@ def test_the_logs_stay_while_the_clock_moves_within_the_day_and_are_built_again_
     assert phone.window.frame() is shown
     phone.clock.advance(9 * 3600 * 1000)  # past midnight
     assert texts(phone, "tv_date") == ["Yesterday 8:34 AM"]
+
+
+def test_a_state_shown_before_is_not_built_again_and_a_write_from_outside_is(phone, monkeypatch):
+    """The activity tells what it shows (``MainActivity.shown``: the fragment in front and its data version, form
+    values or rows' states, the sheet, the drawer, the snackbar): a state it showed comes back without a build, with
+    the same dump; rows written from outside move the data version and are built."""
+    builds = []
+    build = MainActivity.build
+    monkeypatch.setattr(MainActivity, "build", lambda self: builds.append(1) or build(self))
+    add(phone, "Coffee", 450)
+    open_app(phone)
+    home = phone.ui_dump()
+    nav = next(n for n in nodes(phone) if n.get("class") == "android.widget.ImageButton" and not n.get("resource-id"))
+    phone.tap(*center(nav))
+    assert find(phone, resource_id=rid("nv_main")) is not None
+    before = len(builds)
+    phone.key(keycodes.BACK)  # the drawer closes: Home as it was
+    assert phone.ui_dump() == home and len(builds) == before
+    add(phone, "Lunch", 1200, when=NOW - dt.timedelta(days=2))
+    assert texts(phone, "tv_name") == ["Lunch", "Coffee"] and len(builds) == before + 1
+    tap(phone, resource_id=rid("fb_main_add"))
+    form = phone.ui_dump()
+    before = len(builds)
+    tap(phone, resource_id=rid("tv_name"), text="Food")  # the card already checked: the form as it was
+    assert phone.ui_dump() == form and len(builds) == before
+    tap(phone, resource_id=rid("tv_name"), text="Income")
+    assert phone.ui_dump() != form and len(builds) == before + 1
 
 
 def test_the_category_cards_follow_the_selection(phone):
@@ -371,6 +400,26 @@ def title(phone: Phone) -> str:
 
 def card_bounds(phone: Phone, name: str) -> str:
     return row_of(phone, name)["cd_expense"].get("bounds")
+
+
+def test_a_swipe_makes_only_the_row_it_changes_and_the_logs_show_as_with_every_row_made(phone, monkeypatch):
+    """The logs' rows are copies of those the last build made for what they show (the expense, its swipe state, the
+    day, the width): a swipe makes its own row alone, and the logs show what rows all made afresh show."""
+    for day in range(1, 6):
+        add(phone, f"Item {day}", 100 * day, when=NOW.replace(day=day))
+    open_logs(phone)
+    made = []
+    item = ExpenseLogsFragment._item
+    monkeypatch.setattr(ExpenseLogsFragment, "_item", lambda self, expense, now: made.append(expense["name"]) or item(
+        self, expense, now))
+    drag(phone, "Item 3", 300)
+    shown = phone.ui_dump()
+    assert made == ["Item 3"] and row_of(phone, "Item 3")["fl_back"] is not None
+    monkeypatch.setattr(ExpenseLogsFragment, "_row", lambda self, expense, now, made: item(self, expense, now))
+    phone.window._stamped.clear()  # the window's laid-out trees too: built afresh
+    phone.window._app_trees.clear()
+    phone.invalidate()
+    assert phone.ui_dump() == shown
 
 
 def test_dragging_rows_right_selects_them_and_the_toolbar_counts_them(phone):

@@ -178,10 +178,12 @@ def test_the_files_a_line_s_held_writes_change_carry_device_time(phone):
 
 def test_cached_reads_outlive_a_write_that_moves_only_the_header_s_counters(phone):
     """A ``DELETE`` of a table already empty moves the file change counter (and the version-valid-for number) alone:
-    the reads ``cached`` kept still hold and are not read again; a write of a row drops them."""
+    the reads ``cached`` kept still hold and are not read again, and the data version stays; a write of a row drops
+    them and moves it."""
     telephony = phone.telephony
     delete = f"sqlite3 {telephony.db_path} 'DELETE FROM sms'"
     phone.run(delete)
+    version = telephony.data_version()
     reads = []
 
     def count() -> int:
@@ -195,6 +197,6 @@ def test_cached_reads_outlive_a_write_that_moves_only_the_header_s_counters(phon
     phone.run(delete)
     after = host.read_bytes()
     assert after != before and after[:24] + after[28:92] + after[96:] == before[:24] + before[28:92] + before[96:]
-    assert (telephony.cached("count", count), len(reads)) == (0, 1)
+    assert (telephony.cached("count", count), len(reads), telephony.data_version()) == (0, 1, version)
     phone.run(f"sqlite3 {telephony.db_path} \"INSERT INTO sms (address, body) VALUES ('5551234', 'hi')\"")
-    assert (telephony.cached("count", count), len(reads)) == (1, 2)
+    assert (telephony.cached("count", count), len(reads), telephony.data_version()) == (1, 2, version + 1)

@@ -38,6 +38,7 @@ class _FreshDevice(SimDevice):
         self.phone.invalidate()
         self.phone.window._navs.clear()  # and the navigation bars kept by what they show
         self.phone.window._app_trees.clear()  # and the apps' laid-out trees kept by shape
+        self.phone.window._stamped.clear()  # and those kept by what their screens tell they show
         return super().ui_dump()
 
 

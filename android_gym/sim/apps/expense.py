@@ -22,8 +22,8 @@ sheets and the snackbar. Material buttons and overline/all-caps texts report upp
 A long press on a log row, or dragging it to the left, slides it open on its delete button, which asks for
 confirmation, then deletes that row. Dragging a row to the right selects it (the selection mode: the toolbar
 counts the selected rows, its back button clears them and its Delete item deletes them all, after confirmation,
-in one statement); any drag on a selected or opened row puts it back. Every screen reads ``accounting.db`` when it
-is built, so rows a task writes from outside show at once.
+in one statement); any drag on a selected or opened row puts it back. Every frame reads ``accounting.db``'s data
+version (and its rows when that moved), so rows a task writes from outside show at once.
 
 Not simulated: the splash screen and first-run onboarding (the app starts as AndroidWorld's setup leaves it),
 the distance a row drag needs (75dp to the right, 100dp to the left: every horizontal drag counts, as the
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
 
 from android_gym.sim.apps.expense_graph import DAY_NAME_HEIGHT, SIDE_PADDING, day_rates, spend_graph
@@ -55,6 +55,7 @@ from android_gym.sim.ui.views import (
     PRIMARY,
     View,
     column,
+    copied,
     edit_text,
     frame,
     outlined_field,
@@ -369,6 +370,11 @@ class _Fragment:
         """The fragment's view tree."""
         raise NotImplementedError
 
+    def shown(self) -> Hashable:
+        """What the fragment's tree is made from but the activity's focus, list positions and window (``Screen.shown``):
+        equal values, equal trees."""
+        raise NotImplementedError
+
     def on_enter(self) -> None:
         """Called when the fragment comes to the top of the back stack."""
 
@@ -382,10 +388,18 @@ class HomeFragment(_Fragment):
         super().__init__(host)
         self._page = KeptTree()
 
-    def build(self) -> View:
-        """The page, built again only when what it shows changed: the week's and the recent expenses, and the day
-        (the week's range, "Today" and "Yesterday")."""
+    def shown(self) -> Hashable:
+        """The database's data, the day (the week's range, "Today" and "Yesterday"; ``format_date`` reads only the
+        day of the time) and the window's width."""
         now = self.phone.clock.now(DAY_MS)  # the screen shows dates: it changes when the day turns
+        return self.db.data_version(), now.date(), now.tzinfo, self.phone.window.design_width
+
+    def build(self) -> View:
+        """The page, built again only when what it shows changed (``shown``): the database is queried only then."""
+        return self._page.get(self.shown(), self._built)
+
+    def _built(self) -> View:
+        now = self.phone.clock.now(DAY_MS)
         start = week_start(now)
         week = self.db.query("WHERE modified_date > ?", (int(start.timestamp() * 1000),))
         week_range = format_range(int(start.timestamp() * 1000),
@@ -393,11 +407,6 @@ class HomeFragment(_Fragment):
                                   now.tzinfo, with_year=False).upper()
         recent = self.db.query(limit=RECENT_COUNT)
         width = self.phone.window.design_width
-        shown = week, week_range, recent, now.date(), now.tzinfo, width  # format_date reads only the day of ``now``
-        return self._page.get(shown, lambda: self._built(week, week_range, recent, now, width))
-
-    def _built(self, week: list[dict[str, Any]], week_range: str, recent: list[dict[str, Any]],
-               now: dt.datetime, width: int) -> View:
         graph = self._graph(week, week_range, now.tzinfo, width - 2 * _HOME_PADDING)
         items = [self._totals(week, week_range), graph]
         if recent:  # RecentEpoxyModel: the card is GONE without items
@@ -471,6 +480,7 @@ class ExpenseLogsFragment(_Fragment):
         super().__init__(host)
         self.constraint: tuple[int, int] | None = None
         self.states: dict[int, int] = {}  # SwipeStateHolder: expense id -> LOCK_START / LOCK_END
+        self._rows: dict[Hashable, View] = {}  # the rows the last build made, by what each shows (``_row``)
 
     @property
     def selected(self) -> list[int]:
@@ -489,6 +499,13 @@ class ExpenseLogsFragment(_Fragment):
             self.constraint = (max(self.constraint[0], low), min(self.constraint[1], high))
         return self.constraint
 
+    def shown(self) -> Hashable:
+        """The database's data, the filter's range, the rows' swipe states and the day (``format_date``,
+        ``format_range``)."""
+        now = self.phone.clock.now(DAY_MS)
+        return (self.db.data_version(), self._range(*self.db.date_range()), tuple(self.states.items()), now.date(),
+                now.tzinfo)
+
     def build(self) -> View:
         low, high = self.db.date_range()
         start, end = self._range(low, high)
@@ -500,8 +517,10 @@ class ExpenseLogsFragment(_Fragment):
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,
             (_menu_item("filter", FILTER, "filter", enabled=not empty_table),))
         window = self.phone.window
-        items = bound_rows(lambda index: self._item(expenses[index], now), len(expenses), _ROW_HEIGHT, _LOG_SPACING,
-                           self.host.scroll.get("rv_expense", 0), window.design_height, window.looks.font_scale)
+        made, self._rows = self._rows, {}
+        items = bound_rows(lambda index: self._row(expenses[index], now, made), len(expenses), _ROW_HEIGHT,
+                           _LOG_SPACING, self.host.scroll.get("rv_expense", 0), window.design_height,
+                           window.looks.font_scale)
         body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1,
                                         spacing=_LOG_SPACING)]
         if not expenses:
@@ -525,6 +544,18 @@ class ExpenseLogsFragment(_Fragment):
         title = f"{count:,} {ITEM_SUFFIX if count <= 1 else ITEMS_SUFFIX}"
         return _toolbar("tb_expense", title, _nav_button("arrow_back", self.clear_selection), "",
                         (_menu_item("delete", DELETE, "delete", enabled, self.ask_delete_selected),))
+
+    def _row(self, expense: dict[str, Any], now: dt.datetime, made: dict[Hashable, View]) -> View:
+        """A copy of the row of ``expense``, made by the last build (``made``) if it showed the same (the expense,
+        its swipe state, the day and the width), else made now: a swipe, a scroll or a delete makes only the rows
+        that change or come into view (as a RecyclerView rebinds only those)."""
+        shown = (*expense.values(), self.states.get(expense["expense_id"]), now.date(), now.tzinfo,
+                 self.phone.window.design_width)
+        row_view = made.get(shown)
+        if row_view is None:
+            row_view = self._item(expense, now)
+        self._rows[shown] = row_view
+        return copied(row_view)
 
     def _item(self, expense: dict[str, Any], now: dt.datetime) -> View:
         """``item_expense_log``: the back layer (check mark, delete button) under the card; the card sits right
@@ -697,6 +728,11 @@ class ExpenseEntryFragment(_Fragment):
                        resource_id=_id("rv_category"), padding=dp(16), spacing=dp(8), weight=1, children=chips)
         return side_margins(chooser, dp(8))
 
+    def shown(self) -> Hashable:
+        """The form's values, its mode (lock, error) and the entry's time in the phone's zone (the subtitle)."""
+        zone = self.phone.clock.now(DAY_MS).tzinfo
+        return self.name, self.amount, self.note, self.category, self.locked, self.error, self.entry_time, zone
+
     def build(self) -> View:
         update = self.expense_id is not None
         when = dt.datetime.fromtimestamp(self.entry_time / 1000, tz=self.phone.clock.now(DAY_MS).tzinfo)
@@ -832,6 +868,14 @@ class MainActivity(Screen):
         self.snack = (message, self.phone.clock.now_ms() + SNACK_MS)
 
     # Screen
+    def shown(self) -> Hashable:
+        """A bottom sheet alone (the function that makes it, made once per sheet shown); else the fragment in front
+        and what it shows, the drawer and the snackbar's message while it shows."""
+        if self.sheet is not None:
+            return self.sheet
+        snack = self.snack[0] if self.snack is not None and self.phone.clock.before(self.snack[1]) else None
+        return self.top, self.top.shown(), self.drawer_open, snack
+
     def on_back(self) -> bool:
         """BACK closes a sheet, then the drawer, then pops the back stack; on Home the activity finishes."""
         if self.sheet is not None:

@@ -56,6 +56,7 @@ class SqliteProvider:
         self._reads: dict[Hashable, bytes] = {}  # what ``cached`` read, pickled, for the files' bytes below
         self._read_from: tuple[bytes | None, bytes | None] | None = None
         self._read_versions: tuple[int, ...] | None = None  # the files' versions when ``_read_from`` was read
+        self._data_version = 0  # moves whenever ``_read_from`` holds other data (``data_version``)
         self._reader: _Snapshot | None = None  # ``_snapshot``'s, made at the first read
         self.ensure_db()
 
@@ -119,6 +120,13 @@ class SqliteProvider:
             self._reads[key] = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
         return pickle.loads(self._reads[key])
 
+    def data_version(self) -> int:
+        """A number that moves whenever the database's data changes (when what ``cached`` kept is dropped) and
+        only then: equal numbers, equal reads, and no query made to tell (a screen that shows the database tells
+        what it shows by it, ``Screen.shown``)."""
+        self._bytes()
+        return self._data_version
+
     def _bytes(self) -> tuple[bytes | None, bytes | None]:
         """The bytes of the database file and its ``-wal`` as they are now (the same objects while they stay the
         same), read again only when their versions moved; bytes that hold other data drop what ``cached`` kept."""
@@ -129,6 +137,7 @@ class SqliteProvider:
             if content != self._read_from:
                 if not _same_data(content, self._read_from):
                     self._reads = {}
+                    self._data_version += 1
                 self._read_from = content
             self._read_versions = versions
         return self._read_from

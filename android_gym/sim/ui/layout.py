@@ -194,11 +194,12 @@ def measure_width(view: View) -> int:
 @dataclass
 class Memo:
     """What one layout pass measured, by view (the view itself in the key, held while the pass lasts, so that no other
-    view can take its ``id``): heights by width, and a Row's children's widths by the Row's inner width (measured,
-    then laid out)."""
+    view can take its ``id``): heights by width, a Row's children's widths and a flow's lines by the inner width
+    (measured, then laid out)."""
 
     heights: dict[tuple[View, int], int] = field(default_factory=dict)
     widths: dict[tuple[View, int], list[int]] = field(default_factory=dict)
+    lines: dict[tuple[View, int], list[tuple[int, list[tuple[View, int]]]]] = field(default_factory=dict)
 
 
 def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
@@ -253,6 +254,17 @@ def _natural_height(view: View, width: int, memo: Memo | None) -> int:
 
 
 def _flow_lines(view: View, inner: int, memo: Memo | None) -> list[tuple[int, list[tuple[View, int]]]]:
+    """A flow's children in lines ``inner`` px wide (``_break_flow``), once per layout pass (``memo``)."""
+    if memo is None:
+        return _break_flow(view, inner, None)
+    key = view, inner
+    lines = memo.lines.get(key)
+    if lines is None:
+        lines = memo.lines[key] = _break_flow(view, inner, memo)
+    return lines
+
+
+def _break_flow(view: View, inner: int, memo: Memo | None) -> list[tuple[int, list[tuple[View, int]]]]:
     """A flow's children in lines ``inner`` px wide, as a ChipGroup (a ``FlowLayout``) places them: each as wide as
     it measures (at most a line), ``spacing`` apart, a new line begun where a child does not fit on this one; each
     line with its height, its tallest child's."""
