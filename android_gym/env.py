@@ -19,6 +19,7 @@ from android_gym.device import Device, open_device
 from android_gym.device.config import ConfigDistribution, DeviceConfig, parse_device_config, pixel_scale
 from android_gym.device.state import dump_elements
 from android_gym.errors import AndroidGymError, ConfigError, DeviceError, InvalidActionError, short_repr
+from android_gym.screen_leases import ScreenLeases
 from android_gym.spaces import SharedText
 from android_gym.tasks import Task, get_task
 from android_gym.ui import UIElement
@@ -134,7 +135,10 @@ class AndroidEnv(gym.Env):
     ## Observation Space
     ``Dict(pixels: Box(0, 255, (H, W, 3), uint8), a11y_tree: Text, goal: Text)``: the screen, the uiautomator
     XML of the foreground window (ASCII, non-ASCII characters as XML character references, so it is lossless),
-    and the goal. ``pixels=False`` leaves the pixels out.
+    and the goal. ``pixels=False`` leaves the pixels out. The pixels are read-only and never change afterwards (copy
+    them to draw on them: ``np.array(obs["pixels"])``); no two observations the caller holds share memory. They are
+    the screen's own memory, not a copy, unless the caller still holds an earlier observation of the same unchanged
+    screen: a loop that keeps only the last observation gets a changed screen without a copy (7.8 MB at 1080x2400).
 
     ## Rewards
     The increase of the task score (in [0, 1]) since the previous step; an episode that solves the task sums
@@ -170,10 +174,10 @@ class AndroidEnv(gym.Env):
     ``task``: registered task name, or a ``Task`` class (registered or not). ``device``: ``"sim"`` (default),
     ``"sim:WIDTHxHEIGHT"`` or a ``Device``.
     ``pixels``: include the screen in observations. ``render_mode``: ``None`` or ``"rgb_array"``.
-    ``share_pixels``: the observation's pixels are the simulated screen itself, read-only and the same array while
-    the screen does not change, instead of a copy per observation (7.8 MB at 1080x2400): for loops and wrappers
-    that only read them. Off by default, as Gymnasium asks an env for new observation data on every call
-    (``check_env`` fails on shared arrays, read-only or not, and ``gym.make``'s checker warns).
+    ``share_pixels``: the observation's pixels are the screen itself, the same array while the screen does not
+    change, never a copy: for loops and wrappers that only read them. Off by default, as Gymnasium asks an env for
+    new observation data on every call (``check_env`` fails on shared arrays, read-only or not, and ``gym.make``'s
+    checker warns).
     ``device_config``: the phone each episode runs on (``android_gym.device.config``): ``None`` (leave the device
     as it is), a ``DeviceConfig`` or a dict of its fields (screen, font scale, dark theme, language, navigation
     mode), or ``"train"`` / ``"heldout"`` to draw one per episode from the env's rng after the task's parameters
@@ -207,6 +211,7 @@ class AndroidEnv(gym.Env):
         self._episode_config: DeviceConfig | None = None
         self._fitted: tuple[np.ndarray, np.ndarray] | None = None  # _fit's last screen to scale, and it scaled
         self._screen: np.ndarray | None = None  # the last observation's pixels before they were handed out
+        self._leases = ScreenLeases()  # how they are handed out (unless share_pixels)
         width, height = self._device.screen_size
         observation = {
             "a11y_tree": SharedText(MAX_TREE_CHARS, min_length=0, charset=TEXT_CHARSET),
@@ -357,15 +362,11 @@ class AndroidEnv(gym.Env):
 
     def _final(self, observation: dict[str, Any]) -> dict[str, Any]:
         """``observation`` kept to repeat after the episode's end: its pixels the read-only screen they were handed
-        out from (a device's own writable array copied once), so what a caller does to them does not come back."""
+        out from."""
         if "pixels" not in observation:
             return observation
-        screen = self._screen
-        assert screen is not None
-        if screen.flags.writeable:
-            screen = screen.copy()
-            screen.flags.writeable = False
-        return {**observation, "pixels": screen}
+        assert self._screen is not None
+        return {**observation, "pixels": self._screen}
 
     def _draw_config(self, options: Any) -> DeviceConfig | None:
         """This episode's configuration: ``options["device_config"]`` or the env's, drawn from ``np_random`` when
@@ -433,19 +434,16 @@ class AndroidEnv(gym.Env):
         return pixels
 
     def _show(self, screen: np.ndarray) -> np.ndarray:
-        """The observation's pixels of ``screen`` (``_fit``'s), which is noted as the last shown (``_final``)."""
+        """The observation's pixels of ``screen`` (``_fit``'s), which is noted as the last shown (``_final``): read-only
+        from now on (a writable one is a device's fresh array, a real device's, now the env's)."""
+        screen.flags.writeable = False
         self._screen = screen
         return self._handed(screen)
 
     def _handed(self, pixels: np.ndarray) -> np.ndarray:
-        """``pixels`` as an observation hands them out: the caller's own array (a writable one is the device's fresh
-        copy, a real device's), or with ``share_pixels`` a read-only one."""
-        if not self._share_pixels:
-            return pixels if pixels.flags.writeable else pixels.copy()
-        if pixels.flags.writeable:
-            pixels = pixels.view()
-            pixels.flags.writeable = False
-        return pixels
+        """The read-only screen ``pixels`` as an observation hands them out: over the same memory unless the caller
+        holds an earlier observation of it (``ScreenLeases``), or with ``share_pixels`` the screen itself."""
+        return pixels if self._share_pixels else self._leases.handed(pixels)
 
     def _blank_observation(self) -> dict[str, Any]:
         self._elements, self._last_dump = [], None

@@ -118,7 +118,8 @@ def steps_per_second(env_id: str, pixels: bool, steps: int, seed: int = 0, devic
     included when episodes end; only ``step`` and ``reset`` are timed, not the policy, after ``start_browser``.
     Whether a step showed Chrome is read from the observations' trees (no call to the device). ``before_timing``
     is called once the env is ready, just before the timed steps (other processes' start line). ``share_pixels``
-    as the env takes it (observations hold the read-only screen itself, not a copy); ``clock`` a ``CLOCKS`` name."""
+    as the env takes it (observations hold the screen itself, the same array while it does not change); ``clock``
+    a ``CLOCKS`` name."""
     now = CLOCKS[clock]
     env = gym.make(env_id, pixels=pixels, device=device, share_pixels=share_pixels)
     agent = load_agent(policy, seed)
@@ -234,7 +235,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="random: samples of the action space (many do nothing); random-valid: actions on what "
                              "is on screen, as an agent's steps are")
     parser.add_argument("--share-pixels", action="store_true",
-                        help="observations hold the read-only screen itself, not a fresh copy (the env's share_pixels)")
+                        help="observations hold the screen itself, the same array while it does not change (the env's "
+                             "share_pixels)")
     parser.add_argument("--resets", type=int, default=50)
     parser.add_argument("--memory-envs", type=int, default=8, help="envs kept alive to measure memory per env")
     parser.add_argument("--memory-steps", type=int, default=300,

@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 
 import android_gym
 from android_gym import Action, ActionType, actions
-from android_gym.agents import OracleAgent, RandomAgent
+from android_gym.agents import OracleAgent, RandomAgent, RandomValidAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice
 from android_gym.env import _copier
@@ -456,13 +456,38 @@ def test_shared_pixels_are_read_only_and_the_same_array_while_the_screen_does_no
 
 
 @pytest.mark.parametrize("device", [SimDevice, _CopyingDevice])
-def test_pixels_are_the_callers_own_by_default(make_env, device):
+def test_pixels_are_read_only_and_share_no_memory_with_a_held_observation(make_env, device):
     env = make_env(device=device())
     observation, _ = env.reset(seed=0)
-    unchanged, *_ = env.step(Action("fly"))
+    unchanged, *_ = env.step(Action("fly"))  # the same screen while the caller holds the last observation: a copy
     assert not np.shares_memory(unchanged["pixels"], observation["pixels"])
-    unchanged["pixels"][0, 0] = 1  # the caller's to draw on
-    assert np.array_equal(env.unwrapped.device.screenshot()[1:], observation["pixels"][1:])
+    assert np.array_equal(unchanged["pixels"], observation["pixels"])
+    for pixels in (observation["pixels"], unchanged["pixels"], unchanged["pixels"][10:20]):
+        with pytest.raises(ValueError):
+            pixels[0, 0] = 1
+        with pytest.raises(ValueError):
+            pixels.flags.writeable = True
+
+
+def test_a_held_observation_never_changes_and_one_let_go_is_not_copied(make_env):
+    """A walk through changing screens that keeps every third observation: the renderer draws each new frame into
+    memory nothing holds any more, never into a kept observation's; a changed screen comes without a copy."""
+    env = make_env(disable_env_checker=True)
+    agent = RandomValidAgent(seed=3)
+    observation, info = env.reset(seed=3)
+    agent.reset(env)
+    kept, uncopied = [], 0
+    for step in range(45):
+        observation, _, terminated, truncated, info = env.step(agent.act(observation, info))
+        uncopied += np.shares_memory(observation["pixels"], env.unwrapped.device.screenshot())
+        if step % 3 == 0:
+            kept.append((observation["pixels"], observation["pixels"].tobytes()))
+        if terminated or truncated:
+            observation, info = env.reset()
+            agent.reset(env)
+    assert all(pixels.tobytes() == shown for pixels, shown in kept)
+    assert len({shown for _, shown in kept}) > 5  # the screens changed
+    assert uncopied > 20
 
 
 def test_render_rgb_array(make_env):
@@ -646,24 +671,19 @@ def test_stepping_after_termination_warns_and_does_nothing(make_env):
 @pytest.mark.filterwarnings("ignore:.*step\\(\\) was called after the episode ended")
 @pytest.mark.parametrize("share_pixels", [False, True])
 def test_the_final_pixels_repeated_after_the_end_are_as_first_shown(share_pixels: bool) -> None:
-    """Without ``share_pixels`` each repeat is a fresh writable array (what the caller drew on the final one does not
-    come back); with it, the same read-only screen, not a copy."""
+    """Without ``share_pixels`` each repeat shares no memory with the one before it, which the caller holds; with it,
+    each is the same screen, not a copy. Either is read-only."""
     env = android_gym.AndroidEnv(task="SendSms", share_pixels=share_pixels)
     try:
         env.reset(seed=0)
         final_obs, *_ = env.step({"action_type": "status", "goal_status": "complete"})
         shown = np.array(final_obs["pixels"])
-        if not share_pixels:
-            final_obs["pixels"][:100] = 7  # the caller's own array
         first, *_ = env.step(Action(ActionType.WAIT))
         second, *_ = env.step(Action(ActionType.WAIT))
         assert np.array_equal(first["pixels"], shown) and np.array_equal(second["pixels"], shown)
-        if share_pixels:
-            assert first["pixels"] is second["pixels"] and not first["pixels"].flags.writeable
-        else:
-            assert first["pixels"].flags.writeable and not np.shares_memory(first["pixels"], second["pixels"])
-            first["pixels"][:] = 0
-            assert np.array_equal(env.step(Action(ActionType.WAIT))[0]["pixels"], shown)
+        assert not first["pixels"].flags.writeable and not second["pixels"].flags.writeable
+        assert (first["pixels"] is second["pixels"]) == share_pixels
+        assert np.shares_memory(first["pixels"], second["pixels"]) == share_pixels
     finally:
         env.close()
 

@@ -90,9 +90,9 @@ def make_pixel_env(env_id: str, device: str | None = None, *, shape: tuple[int, 
                                  "SB3 would read the channels as an image axis: stack fewer frames or enlarge shape")
     if "pixels" in make_kwargs:
         raise AdapterConfigError("make_pixel_env makes the env with pixels=True: do not pass pixels=")
-    # PixelObservation scales a new image every step, so the task env may hand it the screen itself instead of a
-    # copy of it (share_pixels: 7.8 MB less to copy a step at 1080x2400); Gymnasium's checker then checks the
-    # view's own observations, which are new every call, rather than the task env's shared screen.
+    # PixelObservation scales a new image every step, so the task env may hand it the screen itself, the same
+    # array while the screen does not change (share_pixels: never a 7.8 MB copy at 1080x2400); Gymnasium's checker
+    # then checks the view's own observations, which are new every call, rather than the task env's shared screen.
     check = not make_kwargs.pop("disable_env_checker", False)
     env = gym.make(env_id, pixels=True, device=device, disable_env_checker=True,
                    **{"share_pixels": True, **make_kwargs})
