@@ -23,7 +23,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from android_gym.actions import MAX_TEXT_LENGTH
-from android_gym.wrappers.rl_records import HEADER_NAME, SENTENCE_END, by_goal, next_row_start, table_names
+from android_gym.wrappers.rl_records import (
+    HEADER_NAME,
+    SENTENCE_END,
+    by_goal,
+    next_row_start,
+    record_spans,
+    table_names,
+)
 
 #: Where a piece comes from ("composed": the sum or product of collected numbers, ``rl_screen.composed_pieces``).
 SOURCES = ("goal", "screen", "memory", "composed")
@@ -64,6 +71,8 @@ class Piece:
 
 def typeable(text: str) -> str:
     """``text`` as printable ASCII: accents dropped (NFKD), other characters removed, runs of spaces single."""
+    if text.isascii() and text.isprintable():  # most texts: nothing to fold or remove
+        return _SPACES.sub(" ", text).strip()
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     kept = "".join(char for char in folded if char.isprintable() or char == "\n")
     return _SPACES.sub(" ", kept).strip()
@@ -234,8 +243,19 @@ def text_pieces(text: str, source: str, words: bool = True, goal: str = "") -> l
     return list(_text_pieces(text, source, words, goal))
 
 
+def _text_pieces(text: str, source: str, words: bool, goal: str) -> tuple[Piece, ...]:
+    """``text_pieces``, cached by what they depend on: the goal only for a text that lists records (other texts'
+    pieces stay cached from one episode's goal to the next)."""
+    return _pieces(text, source, words, goal if goal and _lists_records(text) else "")
+
+
 @functools.lru_cache(maxsize=8192)
-def _text_pieces(text: str, source: str, words: bool, goal: str = "") -> tuple[Piece, ...]:
+def _lists_records(text: str) -> bool:
+    return bool(record_spans(html.unescape(text)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _pieces(text: str, source: str, words: bool, goal: str) -> tuple[Piece, ...]:
     text = html.unescape(text)
     size = max(len(text), 1)
     found: list[tuple[str, str, int]] = []
@@ -252,18 +272,21 @@ def _text_pieces(text: str, source: str, words: bool, goal: str = "") -> tuple[P
                                for piece, key, offset in found))
 
 
-def unique_pieces(pieces: Iterable[Piece]) -> list[Piece]:
-    """``pieces`` without empty, over-long or repeated texts (the first of each text kept); a piece that ends in
-    doubled punctuation ("never..", a template's full stop after the text's own) comes with one mark less too."""
+def unique_pieces(pieces: Iterable[Piece], limit: int | None = None) -> list[Piece]:
+    """``pieces`` without empty, over-long or repeated texts (the first of each text kept), the first ``limit`` of
+    them; a piece that ends in doubled punctuation ("never..", a template's full stop after the text's own) comes
+    with one mark less too."""
     seen: dict[str, Piece] = {}
     for piece in pieces:
-        variants = [piece]
-        if piece.text[-2:] in ("..", "!!", "??") and piece.text[-3:-2] != piece.text[-1:]:
-            variants.append(Piece(piece.text[:-1], piece.key, piece.source, piece.position))
-        for variant in variants:
-            if variant.text and len(variant.text) <= MAX_TEXT_LENGTH and variant.text not in seen:
-                seen[variant.text] = variant
-    return list(seen.values())
+        text = piece.text
+        if text and len(text) <= MAX_TEXT_LENGTH and text not in seen:
+            seen[text] = piece
+        if text[-2:] in ("..", "!!", "??") and text[-3:-2] != text[-1:] and len(text) <= MAX_TEXT_LENGTH + 1 \
+                and text[:-1] not in seen:
+            seen[text[:-1]] = Piece(text[:-1], piece.key, piece.source, piece.position)
+        if limit is not None and len(seen) >= limit:
+            break
+    return list(seen.values())[:limit]
 
 
 def screen_pieces(labels: Sequence[str], source: str = "screen", goal: str = "") -> list[Piece]:
