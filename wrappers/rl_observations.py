@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -16,7 +16,6 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
-from android_gym.ui import UIElement
 from android_gym.wrappers.rl_actions import AdapterConfigError, require_sizes, screen_size
 from android_gym.wrappers.rl_screen import RLScreen, is_slider, number_value
 from android_gym.wrappers.rl_texts import Piece, text_pieces, typeable
@@ -168,7 +167,8 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._goal_hashed = np.zeros(GOAL_BUCKETS, dtype=np.float32)
         self._goal_pieces: dict[str, float] = {}
         self._goal_words: set[str] = set()
-        self._piece_rows: dict[Piece, np.ndarray] = {}
+        self._label_rows = _Rows(self._label_row)
+        self._piece_rows = _Rows(self._piece_row)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Reset; the observation of the first screen."""
@@ -177,7 +177,8 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         goal = html.unescape(observation["goal"])
         self._goal_hashed = hashed_words(goal, GOAL_BUCKETS)  # the goal stays for the episode
         self._goal_words = set(words(goal))
-        self._goal_pieces, self._piece_rows = {}, {}
+        self._goal_pieces = {}
+        self._label_rows.clear()  # a label's columns depend on the goal
         for piece in text_pieces(goal, "goal"):
             self._goal_pieces.setdefault(piece.text.casefold(), piece.position)
         return self._observe(observation), info
@@ -191,21 +192,20 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         screen: RLScreen = self.env.get_wrapper_attr("rl_screen")
         elements = np.zeros(self.observation_space["elements"].shape, dtype=np.float32)
         element_mask = np.zeros(self.max_elements, dtype=np.int8)
-        for row, (slot, label) in enumerate(zip(screen.slots, screen.labels)):
-            elements[row] = self._element_row(slot, label, row == screen.typing_slot and not screen.focused_field)
-            element_mask[row] = 1
+        if screen.slots:
+            self._element_rows(screen, elements)
+            element_mask[:len(screen.slots)] = 1
         field_words = set()
         if screen.typing_slot is not None:
             field_words = set(words(screen.labels[screen.typing_slot]))
         focused = [slot for slot in screen.slots if slot.is_editable and slot.is_focused]
         if focused:
             field_words = set(words(focused[0].label))
-        shown = set(screen.labels)
         texts = np.zeros(self.observation_space["texts"].shape, dtype=np.float32)
         text_mask = np.zeros(self.text_slots, dtype=np.int8)
-        for row, piece in enumerate(screen.texts):
-            texts[row] = self._text_row(piece, field_words, piece.text in shown, piece.text in screen.collected)
-            text_mask[row] = 1
+        if screen.texts:
+            self._text_rows(screen, field_words, texts)
+            text_mask[:len(screen.texts)] = 1
         status = np.array([min(len(screen.collected) / 8, 1.0), screen.answers, screen.typing_slot is not None,
                            screen.focused_field], dtype=np.float32)
         result = {"elements": elements, "element_mask": element_mask, "texts": texts, "text_mask": text_mask,
@@ -214,30 +214,62 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
             result = {"pixels": self._resize(observation["pixels"]), **result}
         return result
 
-    def _element_row(self, element: UIElement, label: str, typing_target: bool) -> np.ndarray:
+    def _element_rows(self, screen: RLScreen, out: np.ndarray) -> None:
+        """Fill ``out``'s first rows with the slots' rows, a few columns at a time (a label's columns cached)."""
         width, height = self._size
-        box = element.bbox_pixels
-        corners = np.clip([box.x_min / width, box.y_min / height, box.x_max / width, box.y_max / height], 0.0, 1.0)
-        flags = [element.is_clickable, element.is_long_clickable, element.is_checkable, element.is_checked,
-                 element.is_editable, element.is_scrollable, element.is_focused, element.is_selected,
-                 element.is_enabled, element.is_password, is_slider(element), True]
+        count = len(screen.slots)
+        boxes = np.array([(box.x_min, box.y_min, box.x_max, box.y_max)
+                          for box in (slot.bbox_pixels for slot in screen.slots)], dtype=np.float64)
+        out[:count, :4] = np.clip(boxes / (width, height, width, height), 0.0, 1.0)
+        out[:count, 4:16] = [(element.is_clickable, element.is_long_clickable, element.is_checkable,
+                              element.is_checked, element.is_editable, element.is_scrollable, element.is_focused,
+                              element.is_selected, element.is_enabled, element.is_password, is_slider(element), True)
+                             for element in screen.slots]
+        if screen.typing_slot is not None and not screen.focused_field:
+            out[screen.typing_slot, 16] = 1.0
+        out[:count, 17:] = [self._label_rows[label] for label in screen.labels]
+
+    def _label_row(self, label: str) -> np.ndarray:
+        """The element columns that depend on the label alone (and the episode's goal): ``in_goal`` onwards."""
         folded = typeable(label).casefold()
         label_words = words(label)
-        in_goal = folded in self._goal_pieces
         shared = sum(word in self._goal_words for word in label_words) / len(label_words) if label_words else 0.0
-        goal = [typing_target, in_goal, shared, self._goal_pieces.get(folded, 0.0)]
-        return np.concatenate([corners, flags, goal, hashed_words(label, LABEL_BUCKETS)]).astype(np.float32)
+        return np.concatenate([[folded in self._goal_pieces, shared, self._goal_pieces.get(folded, 0.0)],
+                               hashed_words(label, LABEL_BUCKETS)])
 
-    def _text_row(self, piece: Piece, field_words: set[str], on_screen: bool, collected: bool) -> np.ndarray:
-        row = self._piece_rows.get(piece)
-        if row is None:  # the columns that depend on the piece alone, computed once per episode
-            row = np.concatenate([
-                [True, piece.source == "goal", piece.source == "screen", piece.source == "memory",
-                 number_value(piece.text) is not None, min(np.log1p(len(piece.text)) / 7.0, 1.0), piece.position,
-                 False, False, False],
-                hashed_words(piece.text, TEXT_BUCKETS), hashed_words(piece.key, KEY_BUCKETS)]).astype(np.float32)
-            self._piece_rows[piece] = row
-        row = row.copy()
-        key_words = set(words(piece.key))
-        row[7:10] = on_screen, len(field_words & key_words) / len(field_words) if field_words else 0.0, collected
-        return row
+    def _text_rows(self, screen: RLScreen, field_words: set[str], out: np.ndarray) -> None:
+        """Fill ``out``'s first rows with the texts' rows (the columns of the piece alone cached)."""
+        count = len(screen.texts)
+        rows = [self._piece_rows[piece] for piece in screen.texts]
+        out[:count] = [row for row, _ in rows]
+        shown, collected = set(screen.labels), set(screen.collected)
+        out[:count, 7] = [piece.text in shown for piece in screen.texts]
+        if field_words:
+            out[:count, 8] = [len(field_words & key_words) / len(field_words) for _, key_words in rows]
+        out[:count, 9] = [piece.text in collected for piece in screen.texts]
+
+    @staticmethod
+    def _piece_row(piece: Piece) -> tuple[np.ndarray, set[str]]:
+        """The text columns that depend on the piece alone (``on_screen``, ``fits_field``, ``collected`` left 0),
+        and the words of its key."""
+        row = np.concatenate([
+            [True, piece.source == "goal", piece.source == "screen", piece.source == "memory",
+             number_value(piece.text) is not None, min(np.log1p(len(piece.text)) / 7.0, 1.0), piece.position,
+             False, False, False],
+            hashed_words(piece.text, TEXT_BUCKETS), hashed_words(piece.key, KEY_BUCKETS)]).astype(np.float32)
+        return row, set(words(piece.key))
+
+
+class _Rows(dict):
+    """Rows ``make`` computes from their key, kept up to ``limit`` of them (then all forgotten at once)."""
+
+    def __init__(self, make: Callable[[Any], Any], limit: int = 4096) -> None:
+        super().__init__()
+        self.make, self.limit = make, limit
+
+    def __missing__(self, key: Any) -> Any:
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[key] = self.make(key)
+        return value
+
