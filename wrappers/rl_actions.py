@@ -207,6 +207,9 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._reader = ScreenReader((width, height), max_elements, text_slots, answers)
         self.rl_screen = RLScreen()
         self._mask = np.zeros(self.layout.n, dtype=bool)
+        self._always = np.zeros(self.layout.n, dtype=bool)  # the ids that do something on any screen
+        for kind in ("scroll", "swipe", "back", "home", "enter", "open_app", "complete"):
+            self._always[self.layout.span(kind)] = True
         self._year: int | None = None
 
     # ----- gymnasium ---------------------------------------------------------------------------------------
@@ -328,24 +331,26 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     # ----- internals ---------------------------------------------------------------------------------------
     def _update(self, info: dict[str, Any], collected: list[str]) -> dict[str, Any]:
-        self.rl_screen = self._reader.read(info.get("ui_elements", []), collected)
-        self._mask = self._allowed(self.rl_screen)
+        screen = self._reader.read(info.get("ui_elements", []), collected)
+        if screen is not self.rl_screen:  # else the screen is read as before: the same mask
+            self.rl_screen, self._mask = screen, self._allowed(screen)
         return {**info, "action_mask": self._mask.copy()}
 
     def _allowed(self, screen: RLScreen) -> np.ndarray:
         """The action mask of ``screen``: exactly the ids ``_decode`` turns into an ``Action`` (computed per kind,
         not id by id: this runs every step)."""
-        layout, mask = self.layout, np.zeros(self.layout.n, dtype=bool)
+        layout, mask = self.layout, self._always.copy()
         slots = len(screen.slots)
-        mask[layout.span("tap", slots)] = [can_tap(slot) for slot in screen.slots]
-        mask[layout.span("long_press", slots)] = mask[layout.span("long_press_start", slots)] = \
-            [can_long_press(slot) for slot in screen.slots]
-        mask[layout.span("drag", 4 * slots)] = np.repeat([can_drag(slot) for slot in screen.slots], 4)
-        for kind in ("scroll", "swipe", "back", "home", "enter", "open_app", "complete"):
-            mask[layout.span(kind)] = True
+        if slots:
+            taps, long_presses, drags = zip(*[(can_tap(slot), can_long_press(slot), can_drag(slot))
+                                              for slot in screen.slots])
+            mask[layout.span("tap", slots)] = taps
+            mask[layout.span("long_press", slots)] = mask[layout.span("long_press_start", slots)] = long_presses
+            mask[layout.span("drag", 4 * slots)] = np.repeat(drags, 4)
         count = len(screen.texts)
         mask[layout.span("type", count)] = mask[layout.span("replace", count)] = screen.can_type
-        mask[layout.span("collect", count)] = [_collectable(piece.text, screen) for piece in screen.texts]
+        if screen.answers or screen.computes:  # else nothing is collectable
+            mask[layout.span("collect", count)] = [_collectable(piece.text, screen) for piece in screen.texts]
         if screen.answers:
             for kind in ("answer_yes", "answer_no", "answer_number"):
                 mask[layout.span(kind)] = True

@@ -172,6 +172,7 @@ class ScreenReader:
         # the parts of the screens read lately, by their elements (the env gives the same element objects for a
         # screen that comes back); each entry holds its elements, so their ids in the key stay theirs
         self._parts: dict[tuple[int, ...], tuple[tuple[UIElement, ...], _Parts]] = {}
+        self._screen: RLScreen | None = None  # the last one read
         self._answers = self._computes = False
 
     def start(self, goal: str) -> None:
@@ -183,30 +184,19 @@ class ScreenReader:
             coarse = _in_goal_order(text_pieces(goal, "goal", words=False))
             pieces = coarse + [piece for piece in pieces if piece not in set(coarse)]
         self._goal, self._goal_text = pieces, goal
-        self._memory, self._screens, self._last, self._parts = {}, {}, _NOTHING, {}
+        self._memory, self._screens, self._last, self._parts, self._screen = {}, {}, _NOTHING, {}, None
         self._answers = asks_question(goal) if self.answers is None else self.answers
         self._computes = asks_computation(goal)
 
     def read(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
-        """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory."""
-        last = self._last
-        if last.front != LAUNCHER_PACKAGE:  # app names and the date: nothing one copies
-            # the newest screen's texts first, less those it shares with an earlier screen of the app showing most
-            # of them (the same screen again): a list one comes back to does not push back the note read in
-            # between, and another item's details bring forward that item's texts, not the labels all details show
-            texts, earlier = last.texts, self._screens.setdefault(last.front, {})
-            first = []  # a screen seen before adds nothing: it shares all its texts with itself
-            if texts not in earlier:  # each distinct screen once: the list grows with the screens, not the steps
-                like = max(earlier, key=lambda screen: len(screen & texts), default=frozenset())
-                like = like if 2 * len(like & texts) > len(texts) else frozenset()
-                earlier[texts] = None
-                first = [piece for piece in last.remembered if piece.text not in like]
-            remembered = self._memory.pop(last.front, [])
-            self._memory[last.front] = unique_pieces(first + remembered, 4 * self.text_slots) if first \
-                else remembered
-        parts = self._parts_of(elements)
-        self._last = parts
-        return self._compose(parts, collected)
+        """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory. The same
+        ``RLScreen`` object as the last one when nothing it is read from changed (the screen, the memory and the
+        collected texts)."""
+        last, changed = self._last, self._remember(self._last)
+        self._last = parts = self._parts_of(elements)
+        if changed or parts is not last or self._screen is None or self._screen.collected != list(collected):
+            self._screen = self._compose(parts, collected)
+        return self._screen
 
     def peek(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
         """The ``RLScreen`` of ``elements`` as the current screen, remembering nothing."""
@@ -233,6 +223,25 @@ class ScreenReader:
             del self._parts[next(iter(self._parts))]
         self._parts[key] = (tuple(elements), parts)
         return parts
+
+    def _remember(self, parts: _Parts) -> bool:
+        """Let the pieces of the screen read last (``parts``) join the memory; whether the memory changed."""
+        if parts.front == LAUNCHER_PACKAGE:  # app names and the date: nothing one copies
+            return False
+        # the newest screen's texts first, less those it shares with an earlier screen of the app showing most of
+        # them (the same screen again): a list one comes back to does not push back the note read in between, and
+        # another item's details bring forward that item's texts, not the labels all details show
+        texts, earlier = parts.texts, self._screens.setdefault(parts.front, {})
+        first = []  # a screen seen before adds nothing: it shares all its texts with itself
+        if texts not in earlier:  # each distinct screen once: the list grows with the screens, not the steps
+            like = max(earlier, key=lambda screen: len(screen & texts), default=frozenset())
+            like = like if 2 * len(like & texts) > len(texts) else frozenset()
+            earlier[texts] = None
+            first = [piece for piece in parts.remembered if piece.text not in like]
+        moved = next(reversed(self._memory), None) != parts.front  # the app remembered last comes last
+        remembered = self._memory.pop(parts.front, [])
+        self._memory[parts.front] = unique_pieces(first + remembered, 4 * self.text_slots) if first else remembered
+        return bool(first) or moved
 
     def _compose(self, parts: _Parts, collected: Sequence[str]) -> RLScreen:
         front = parts.front

@@ -20,7 +20,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from android_gym.actions import MAX_TEXT_LENGTH
 from android_gym.wrappers.rl_records import (
@@ -57,11 +57,10 @@ _METRES = {"mi": 1609.344, "km": 1000.0, "ft": 0.3048, "m": 1.0}
 _MAX_SCREEN_TEXT = 20000
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
     """One typeable text: ``text`` as typed, the ``key`` that introduced it ("amount_dollars" for
     "amount_dollars: $160.83", else ""), where it came from (``SOURCES``) and where it starts in its source text
-    (0..1)."""
+    (0..1). A named tuple: made by the thousand and hashed at every step, which a tuple does fastest."""
 
     text: str
     key: str
@@ -292,7 +291,8 @@ def unique_pieces(pieces: Iterable[Piece], limit: int | None = None) -> list[Pie
 def screen_pieces(labels: Sequence[str], source: str = "screen", goal: str = "") -> list[Piece]:
     """The pieces of a screen's texts (its elements' labels, in document order), coarse grains only: a screen's
     words would crowd out everything else; a text listing records gives those that match ``goal`` most first."""
-    return list(_screen_pieces(tuple(labels), source, goal))
+    labels = tuple(dict.fromkeys(label for label in labels if label and len(label) <= _MAX_SCREEN_TEXT))
+    return list(_screen_pieces(labels, source, goal if goal and any(map(_lists_records, labels)) else ""))
 
 
 def quantity_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
@@ -317,8 +317,6 @@ def _quantity_pieces(labels: tuple[str, ...], source: str) -> tuple[Piece, ...]:
 
 @functools.lru_cache(maxsize=1024)
 def _screen_pieces(labels: tuple[str, ...], source: str, goal: str) -> tuple[Piece, ...]:
-    pieces: list[Piece] = []
-    for label in dict.fromkeys(labels):
-        if label and len(label) <= _MAX_SCREEN_TEXT:
-            pieces.extend(_text_pieces(label, source, False, goal))
-    return tuple(unique_pieces(pieces))
+    """``screen_pieces`` of distinct labels short enough to read, cached by what they depend on (the goal only
+    when one of them lists records)."""
+    return tuple(unique_pieces(piece for label in labels for piece in _text_pieces(label, source, False, goal)))
