@@ -77,6 +77,11 @@ class UIElement:
         """Text, else content description."""
         return self.text or self.content_description
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> UIElement:
+        """The element itself, as for any immutable value: a deep copy of an ``info`` (stable-baselines3's
+        ``DummyVecEnv`` makes one every step) shares its ``ui_elements`` instead of rebuilding each one."""
+        return self
+
 
 def frozen(cls: type[T], fields: dict[str, Any]) -> T:
     """An instance of the frozen dataclass ``cls`` with ``fields`` (every field, by name), made without the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from pathlib import Path
 
@@ -44,6 +45,16 @@ def test_parsed_elements_are_the_ones_their_constructor_makes():
         assert vars(element.bbox_pixels) == vars(made.bbox_pixels)
         with pytest.raises(dataclasses.FrozenInstanceError):
             element.text = "changed"
+
+
+def test_a_deep_copy_of_an_info_shares_its_elements():
+    """Elements are immutable: ``copy.deepcopy`` (stable-baselines3's ``DummyVecEnv`` copies every step's infos)
+    hands back the same elements in a new list."""
+    elements = parse_ui_dump(FIXTURES[0].read_bytes())
+    info = {"ui_elements": elements, "score": 0.0}
+    copied = copy.deepcopy(info)
+    assert copied == info and copied["ui_elements"] is not elements
+    assert all(mine is theirs for mine, theirs in zip(copied["ui_elements"], elements, strict=True))
 
 
 def test_rejects_non_dumps():

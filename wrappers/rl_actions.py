@@ -95,6 +95,11 @@ class ActionLayout:
     def __getitem__(self, kind: str) -> range:
         return self.ranges[kind]
 
+    def span(self, kind: str, count: int | None = None) -> slice:
+        """The ids of ``kind`` (its first ``count``) as a slice, to index an array of all ids with."""
+        ids = self.ranges[kind]
+        return slice(ids.start, ids.stop if count is None else ids.start + min(count, len(ids)))
+
     def locate(self, action: Any) -> tuple[str, int] | None:
         """``(kind, position within the kind)`` of an action id (an int or integer array of one element), or
         ``None`` when ``action`` is not an id of this layout."""
@@ -202,6 +207,9 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._reader = ScreenReader((width, height), max_elements, text_slots, answers)
         self.rl_screen = RLScreen()
         self._mask = np.zeros(self.layout.n, dtype=bool)
+        self._always = np.zeros(self.layout.n, dtype=bool)  # the ids that do something on any screen
+        for kind in ("scroll", "swipe", "back", "home", "enter", "open_app", "complete"):
+            self._always[self.layout.span(kind)] = True
         self._year: int | None = None
 
     # ----- gymnasium ---------------------------------------------------------------------------------------
@@ -323,31 +331,34 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     # ----- internals ---------------------------------------------------------------------------------------
     def _update(self, info: dict[str, Any], collected: list[str]) -> dict[str, Any]:
-        self.rl_screen = self._reader.read(info.get("ui_elements", []), collected)
-        self._mask = self._allowed(self.rl_screen)
+        screen = self._reader.read(info.get("ui_elements", []), collected)
+        if screen is not self.rl_screen:  # else the screen is read as before: the same mask
+            self.rl_screen, self._mask = screen, self._allowed(screen)
         return {**info, "action_mask": self._mask.copy()}
 
     def _allowed(self, screen: RLScreen) -> np.ndarray:
         """The action mask of ``screen``: exactly the ids ``_decode`` turns into an ``Action`` (computed per kind,
         not id by id: this runs every step)."""
-        layout, mask = self.layout, np.zeros(self.layout.n, dtype=bool)
-        for position, slot in enumerate(screen.slots):
-            mask[layout["tap"][position]] = can_tap(slot)
-            mask[layout["long_press"][position]] = mask[layout["long_press_start"][position]] = can_long_press(slot)
-            mask[layout["drag"][4 * position:4 * position + 4]] = can_drag(slot)
-        for kind in ("scroll", "swipe", "back", "home", "enter", "open_app", "complete"):
-            mask[layout[kind]] = True
+        layout, mask = self.layout, self._always.copy()
+        slots = len(screen.slots)
+        if slots:
+            taps, long_presses, drags = zip(*[(can_tap(slot), can_long_press(slot), can_drag(slot))
+                                              for slot in screen.slots])
+            mask[layout.span("tap", slots)] = taps
+            mask[layout.span("long_press", slots)] = mask[layout.span("long_press_start", slots)] = long_presses
+            mask[layout.span("drag", 4 * slots)] = np.repeat(drags, 4)
         count = len(screen.texts)
-        mask[layout["type"][:count]] = mask[layout["replace"][:count]] = screen.can_type
-        mask[layout["collect"][:count]] = [_collectable(piece.text, screen) for piece in screen.texts]
+        mask[layout.span("type", count)] = mask[layout.span("replace", count)] = screen.can_type
+        if screen.answers or screen.computes:  # else nothing is collectable
+            mask[layout.span("collect", count)] = [_collectable(piece.text, screen) for piece in screen.texts]
         if screen.answers:
             for kind in ("answer_yes", "answer_no", "answer_number"):
-                mask[layout[kind]] = True
-            mask[layout["answer_text"][:count]] = True
-            mask[layout["answer_collected"]] = bool(screen.collected)
-            mask[layout["answer_sum"]] = bool(screen.collected) and all(
+                mask[layout.span(kind)] = True
+            mask[layout.span("answer_text", count)] = True
+            mask[layout.span("answer_collected")] = bool(screen.collected)
+            mask[layout.span("answer_sum")] = bool(screen.collected) and all(
                 number_value(text) is not None for text in screen.collected)
-            mask[layout["answer_date_time"]] = bool(screen.collected) and \
+            mask[layout.span("answer_date_time")] = bool(screen.collected) and \
                 date_time_answer(screen.collected, self._this_year()) is not None
         return mask
 

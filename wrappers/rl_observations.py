@@ -5,10 +5,11 @@ goal (``ElementFeatureObservation``, a flat ``Dict`` of ``Box``/``MultiBinary`` 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -16,7 +17,6 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
-from android_gym.ui import UIElement
 from android_gym.wrappers.rl_actions import AdapterConfigError, require_sizes, screen_size
 from android_gym.wrappers.rl_screen import RLScreen, is_slider, number_value
 from android_gym.wrappers.rl_texts import Piece, text_pieces, typeable
@@ -33,6 +33,9 @@ _FLAGS = ("clickable", "long_clickable", "checkable", "checked", "editable", "sc
 #: in the goal the label first appears (0..1); the label's words hashed (CRC-32) into ``LABEL_BUCKETS`` bits.
 ELEMENT_FEATURES = ("x_min", "y_min", "x_max", "y_max", *_FLAGS, "typing_target", "in_goal", "goal_words",
                     "goal_position", *(f"label_word_{b}" for b in range(LABEL_BUCKETS)))
+_WORD_COLUMNS = ELEMENT_FEATURES.index("label_word_0")
+#: Most rows of each kind ``ElementFeatureObservation`` keeps (labels' and typeable texts').
+_KEPT_ROWS = 4096
 #: The columns of ``texts`` (row j: the typing vocabulary's text j, ``ElementActions``' ``type``/``answer`` ids):
 #: ``present``; its source (goal, screen, memory; none for the sum or the product of collected numbers);
 #: ``number``, 1 if it is a number; ``length``, log-scaled; ``position``, where it starts in its source text;
@@ -168,7 +171,14 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._goal_hashed = np.zeros(GOAL_BUCKETS, dtype=np.float32)
         self._goal_pieces: dict[str, float] = {}
         self._goal_words: set[str] = set()
-        self._piece_rows: dict[Piece, np.ndarray] = {}
+        # a label's words, its goal columns in this episode and the columns of a piece alone, for _KEPT_ROWS of
+        # each or a screen's worth, whichever is more
+        self._label_words = _RowTable(functools.partial(hashed_words, buckets=LABEL_BUCKETS), LABEL_BUCKETS,
+                                      max(_KEPT_ROWS, self.max_elements))
+        self._label_goals: dict[str, tuple[bool, float, float]] = {}
+        self._piece_rows = _RowTable(self._piece_row, len(TEXT_FEATURES), max(_KEPT_ROWS, self.text_slots))
+        self._screen: RLScreen | None = None  # the screen of the last observation, and its features
+        self._features: dict[str, np.ndarray] = {}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Reset; the observation of the first screen."""
@@ -177,7 +187,9 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         goal = html.unescape(observation["goal"])
         self._goal_hashed = hashed_words(goal, GOAL_BUCKETS)  # the goal stays for the episode
         self._goal_words = set(words(goal))
-        self._goal_pieces, self._piece_rows = {}, {}
+        self._goal_pieces = {}
+        self._label_goals = {}
+        self._screen = None
         for piece in text_pieces(goal, "goal"):
             self._goal_pieces.setdefault(piece.text.casefold(), piece.position)
         return self._observe(observation), info
@@ -189,55 +201,114 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def _observe(self, observation: dict[str, Any]) -> dict[str, np.ndarray]:
         screen: RLScreen = self.env.get_wrapper_attr("rl_screen")
+        if screen is not self._screen:  # else the screen is read as before: the same features
+            self._screen, self._features = screen, self._features_of(screen)
+        result = {key: value.copy() for key, value in self._features.items()}
+        if self._resize is not None:
+            result = {"pixels": self._resize(observation["pixels"]), **result}
+        return result
+
+    def _features_of(self, screen: RLScreen) -> dict[str, np.ndarray]:
         elements = np.zeros(self.observation_space["elements"].shape, dtype=np.float32)
         element_mask = np.zeros(self.max_elements, dtype=np.int8)
-        for row, (slot, label) in enumerate(zip(screen.slots, screen.labels)):
-            elements[row] = self._element_row(slot, label, row == screen.typing_slot and not screen.focused_field)
-            element_mask[row] = 1
+        if screen.slots:
+            self._element_rows(screen, elements)
+            element_mask[:len(screen.slots)] = 1
         field_words = set()
         if screen.typing_slot is not None:
             field_words = set(words(screen.labels[screen.typing_slot]))
         focused = [slot for slot in screen.slots if slot.is_editable and slot.is_focused]
         if focused:
             field_words = set(words(focused[0].label))
-        shown = set(screen.labels)
         texts = np.zeros(self.observation_space["texts"].shape, dtype=np.float32)
         text_mask = np.zeros(self.text_slots, dtype=np.int8)
-        for row, piece in enumerate(screen.texts):
-            texts[row] = self._text_row(piece, field_words, piece.text in shown, piece.text in screen.collected)
-            text_mask[row] = 1
+        if screen.texts:
+            self._text_rows(screen, field_words, texts)
+            text_mask[:len(screen.texts)] = 1
         status = np.array([min(len(screen.collected) / 8, 1.0), screen.answers, screen.typing_slot is not None,
                            screen.focused_field], dtype=np.float32)
-        result = {"elements": elements, "element_mask": element_mask, "texts": texts, "text_mask": text_mask,
-                  "goal": self._goal_hashed.copy(), "status": status}
-        if self._resize is not None:
-            result = {"pixels": self._resize(observation["pixels"]), **result}
-        return result
+        return {"elements": elements, "element_mask": element_mask, "texts": texts, "text_mask": text_mask,
+                "goal": self._goal_hashed, "status": status}
 
-    def _element_row(self, element: UIElement, label: str, typing_target: bool) -> np.ndarray:
+    def _element_rows(self, screen: RLScreen, out: np.ndarray) -> None:
+        """Fill ``out``'s first rows with the slots' rows: the box, flags, typing target and the label's goal
+        columns, then the label's words (cached by label)."""
         width, height = self._size
-        box = element.bbox_pixels
-        corners = np.clip([box.x_min / width, box.y_min / height, box.x_max / width, box.y_max / height], 0.0, 1.0)
-        flags = [element.is_clickable, element.is_long_clickable, element.is_checkable, element.is_checked,
-                 element.is_editable, element.is_scrollable, element.is_focused, element.is_selected,
-                 element.is_enabled, element.is_password, is_slider(element), True]
-        folded = typeable(label).casefold()
-        label_words = words(label)
-        in_goal = folded in self._goal_pieces
-        shared = sum(word in self._goal_words for word in label_words) / len(label_words) if label_words else 0.0
-        goal = [typing_target, in_goal, shared, self._goal_pieces.get(folded, 0.0)]
-        return np.concatenate([corners, flags, goal, hashed_words(label, LABEL_BUCKETS)]).astype(np.float32)
+        count, typing = len(screen.slots), screen.typing_slot if not screen.focused_field else None
+        rows = []
+        for position, (element, label) in enumerate(zip(screen.slots, screen.labels)):
+            box = element.bbox_pixels
+            rows.append((box.x_min / width, box.y_min / height, box.x_max / width, box.y_max / height,
+                         element.is_clickable, element.is_long_clickable, element.is_checkable, element.is_checked,
+                         element.is_editable, element.is_scrollable, element.is_focused, element.is_selected,
+                         element.is_enabled, element.is_password, is_slider(element), True, position == typing,
+                         *self._in_goal(label)))
+        out[:count, :_WORD_COLUMNS] = rows
+        np.clip(out[:count, :4], 0.0, 1.0, out=out[:count, :4])  # after the cast: the same, 0 and 1 being float32s
+        out[:count, _WORD_COLUMNS:] = self._label_words.take(screen.labels)
 
-    def _text_row(self, piece: Piece, field_words: set[str], on_screen: bool, collected: bool) -> np.ndarray:
-        row = self._piece_rows.get(piece)
-        if row is None:  # the columns that depend on the piece alone, computed once per episode
-            row = np.concatenate([
-                [True, piece.source == "goal", piece.source == "screen", piece.source == "memory",
-                 number_value(piece.text) is not None, min(np.log1p(len(piece.text)) / 7.0, 1.0), piece.position,
-                 False, False, False],
-                hashed_words(piece.text, TEXT_BUCKETS), hashed_words(piece.key, KEY_BUCKETS)]).astype(np.float32)
-            self._piece_rows[piece] = row
-        row = row.copy()
-        key_words = set(words(piece.key))
-        row[7:10] = on_screen, len(field_words & key_words) / len(field_words) if field_words else 0.0, collected
-        return row
+    def _in_goal(self, label: str) -> tuple[bool, float, float]:
+        """The label's ``in_goal``, ``goal_words`` and ``goal_position`` (kept for the episode, whose goal they
+        depend on)."""
+        known = self._label_goals.get(label)
+        if known is None:
+            folded, label_words = typeable(label).casefold(), words(label)
+            shared = sum(word in self._goal_words for word in label_words) / len(label_words) if label_words else 0.0
+            known = (folded in self._goal_pieces, shared, self._goal_pieces.get(folded, 0.0))
+            if len(self._label_goals) >= _KEPT_ROWS:
+                self._label_goals.clear()
+            self._label_goals[label] = known
+        return known
+
+    def _text_rows(self, screen: RLScreen, field_words: set[str], out: np.ndarray) -> None:
+        """Fill ``out``'s first rows with the texts' rows: the columns of the piece alone, cached by piece, then
+        ``on_screen``, ``fits_field`` and ``collected``."""
+        count = len(screen.texts)
+        out[:count] = self._piece_rows.take(screen.texts)
+        shown, collected = set(screen.labels), set(screen.collected)
+        out[:count, 7] = [piece.text in shown for piece in screen.texts]
+        if field_words:
+            out[:count, 8] = [len(field_words & _key_words(piece.key)) / len(field_words) for piece in screen.texts]
+        out[:count, 9] = [piece.text in collected for piece in screen.texts]
+
+    @staticmethod
+    def _piece_row(piece: Piece) -> np.ndarray:
+        """The text columns that depend on the piece alone (``on_screen``, ``fits_field``, ``collected`` left 0)."""
+        return np.concatenate([
+            [True, piece.source == "goal", piece.source == "screen", piece.source == "memory",
+             number_value(piece.text) is not None, min(np.log1p(len(piece.text)) / 7.0, 1.0), piece.position,
+             False, False, False],
+            hashed_words(piece.text, TEXT_BUCKETS), hashed_words(piece.key, KEY_BUCKETS)]).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=1024)
+def _key_words(key: str) -> frozenset[str]:
+    return frozenset(words(key))
+
+
+class _RowTable:
+    """Rows ``make`` computes from their key, kept in one array (at most ``size`` rows, then all forgotten at once)
+    so that a screen's rows are gathered in one indexing."""
+
+    def __init__(self, make: Callable[[Any], np.ndarray], width: int, size: int) -> None:
+        self.make = make
+        self.rows = np.zeros((size, width), dtype=np.float32)
+        self.numbers: dict[Any, int] = {}  # key → its row
+
+    def clear(self) -> None:
+        """Forget every row."""
+        self.numbers.clear()
+
+    def take(self, keys: Sequence[Any]) -> np.ndarray:
+        """The rows of ``keys`` (at most ``size`` of them), computed for those not kept."""
+        numbers = self.numbers
+        if len(numbers) + len(keys) > len(self.rows):  # room for all of them: none is overwritten before it is read
+            numbers.clear()
+        taken = []
+        for key in keys:
+            number = numbers.get(key)
+            if number is None:
+                number = numbers[key] = len(numbers)
+                self.rows[number] = self.make(key)
+            taken.append(number)
+        return self.rows[taken]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 _WORD = re.compile(r"\w+")
@@ -86,7 +87,7 @@ def ranked_records(text: str, goal: str) -> list[tuple[int, int]]:
     spans = record_spans(text)
     wanted = _phrases(goal)
     held = [_phrases(text[start:end]) & wanted for start, end in spans]
-    counts = {phrase: sum(phrase in phrases for phrases in held) for phrase in wanted}
+    counts = Counter(phrase for phrases in held for phrase in phrases)
     scores = [max((len(phrase) * math.log(len(spans) / counts[phrase]) for phrase in phrases), default=0.0)
               for phrases in held]
     order = sorted(range(len(spans)), key=lambda number: -scores[number])

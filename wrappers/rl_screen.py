@@ -7,6 +7,7 @@ answered, where typing goes, and the answer being composed.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -54,8 +55,10 @@ def element_label(element: UIElement, elements: Sequence[UIElement]) -> str:
     return " ".join(labels)
 
 
+@functools.lru_cache(maxsize=8192)
 def number_value(text: str) -> float | None:
-    """The number a text shows ("$1,234.50" → 1234.5), or ``None``."""
+    """The number a text shows ("$1,234.50" → 1234.5), or ``None``. Cached: the mask asks of every text at every
+    step."""
     match = _NUMERIC.match(text.strip())
     return None if match is None else float(match.group(1).replace(",", ""))
 
@@ -130,6 +133,28 @@ class RLScreen:
         return next((position for position, piece in enumerate(self.texts) if piece.text == text), None)
 
 
+@dataclass(frozen=True)
+class _Parts:
+    """What a screen's elements alone give its ``RLScreen`` (with the episode's goal): the slots and their labels,
+    the first text field's slot, whether a field has focus, the front package, the screen's pieces (as this
+    screen's and as remembered ones, and their texts) and the quantities inside its texts."""
+
+    slots: list[UIElement]
+    labels: list[str]
+    typing_slot: int | None
+    focused: bool
+    front: str
+    here: list[Piece]
+    remembered: list[Piece]
+    texts: frozenset[str]
+    quantities: list[Piece]
+
+
+_NOTHING = _Parts([], [], None, False, "", [], [], frozenset(), [])
+#: Most screens whose parts a ``ScreenReader`` keeps.
+_KEPT_SCREENS = 64
+
+
 class ScreenReader:
     """Reads each screen into an ``RLScreen`` with ``max_elements`` slots and ``text_slots`` texts; remembers the
     pieces of the texts seen since ``start``, app by app (the newest screen first), as a person remembers what
@@ -142,8 +167,12 @@ class ScreenReader:
         self._goal: list[Piece] = []
         self._goal_text = ""
         self._memory: dict[str, list[Piece]] = {}  # package → its remembered pieces; the last updated app last
-        self._screens: dict[str, list[frozenset[str]]] = {}  # package → the texts of each screen of it seen
-        self._last: tuple[str, list[Piece]] = ("", [])
+        self._screens: dict[str, dict[frozenset[str], None]] = {}  # package → the texts of each screen of it seen
+        self._last = _NOTHING
+        # the parts of the screens read lately, by their elements (the env gives the same element objects for a
+        # screen that comes back); each entry holds its elements, so their ids in the key stay theirs
+        self._parts: dict[tuple[int, ...], tuple[tuple[UIElement, ...], _Parts]] = {}
+        self._screen: RLScreen | None = None  # the last one read
         self._answers = self._computes = False
 
     def start(self, goal: str) -> None:
@@ -155,48 +184,72 @@ class ScreenReader:
             coarse = _in_goal_order(text_pieces(goal, "goal", words=False))
             pieces = coarse + [piece for piece in pieces if piece not in set(coarse)]
         self._goal, self._goal_text = pieces, goal
-        self._memory, self._screens, self._last = {}, {}, ("", [])
+        self._memory, self._screens, self._last, self._parts, self._screen = {}, {}, _NOTHING, {}, None
         self._answers = asks_question(goal) if self.answers is None else self.answers
         self._computes = asks_computation(goal)
 
     def read(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
-        """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory."""
-        package, pieces = self._last
-        if package != LAUNCHER_PACKAGE:  # app names and the date: nothing one copies
-            # the newest screen's texts first, less those it shares with an earlier screen of the app showing most
-            # of them (the same screen again): a list one comes back to does not push back the note read in
-            # between, and another item's details bring forward that item's texts, not the labels all details show
-            texts = frozenset(piece.text for piece in pieces)
-            earlier = self._screens.setdefault(package, [])
-            like = max(earlier, key=lambda screen: len(screen & texts), default=frozenset())
-            like = like if 2 * len(like & texts) > len(texts) else frozenset()
-            if texts not in earlier:  # each distinct screen once: the list grows with the screens, not the steps
-                earlier.append(texts)
-            first = [Piece(piece.text, piece.key, "memory", piece.position) for piece in pieces
-                     if piece.text not in like]
-            self._memory[package] = unique_pieces(first + self._memory.pop(package, []))[:4 * self.text_slots]
-        screen, here = self._compose(elements, collected)
-        self._last = (_front_package(elements), here)
-        return screen
+        """The ``RLScreen`` of the new screen ``elements``; the previous screen's pieces join the memory. The same
+        ``RLScreen`` object as the last one when nothing it is read from changed (the screen, the memory and the
+        collected texts)."""
+        last, changed = self._last, self._remember(self._last)
+        self._last = parts = self._parts_of(elements)
+        if changed or parts is not last or self._screen is None or self._screen.collected != list(collected):
+            self._screen = self._compose(parts, collected)
+        return self._screen
 
     def peek(self, elements: Sequence[UIElement], collected: Sequence[str] = ()) -> RLScreen:
         """The ``RLScreen`` of ``elements`` as the current screen, remembering nothing."""
-        return self._compose(elements, collected)[0]
+        return self._compose(self._parts_of(elements), collected)
 
-    def _compose(self, elements: Sequence[UIElement], collected: Sequence[str]) -> tuple[RLScreen, list[Piece]]:
+    def _parts_of(self, elements: Sequence[UIElement]) -> _Parts:
+        """The parts of the screen ``elements``: kept ones when it is a screen read lately."""
+        key = tuple(map(id, elements))
+        kept = self._parts.get(key)
+        if kept is not None:
+            return kept[1]
         slots = action_slots(elements, self.size, self.max_elements)
         fields = [position for position, slot in enumerate(slots) if slot.is_editable]
-        focused = any(element.is_editable and element.is_focused for element in elements)
         labels = [element.label for element in elements]
         here = screen_pieces(labels, goal=self._goal_text)
-        # a question is answered with what the screen says: the quantities inside its texts count as texts too
-        quantities = quantity_pieces(labels) if self._answers else []
-        front = _front_package(elements)
+        parts = _Parts(
+            slots, [element_label(slot, elements) for slot in slots], fields[0] if fields else None,
+            any(element.is_editable and element.is_focused for element in elements), _front_package(elements),
+            here, [Piece(piece.text, piece.key, "memory", piece.position) for piece in here],
+            frozenset(piece.text for piece in here),
+            # a question is answered with what the screen says: the quantities inside its texts count as texts too
+            quantity_pieces(labels) if self._answers else [])
+        if len(self._parts) >= _KEPT_SCREENS:
+            del self._parts[next(iter(self._parts))]
+        self._parts[key] = (tuple(elements), parts)
+        return parts
+
+    def _remember(self, parts: _Parts) -> bool:
+        """Let the pieces of the screen read last (``parts``) join the memory; whether the memory changed."""
+        if parts.front == LAUNCHER_PACKAGE:  # app names and the date: nothing one copies
+            return False
+        # the newest screen's texts first, less those it shares with an earlier screen of the app showing most of
+        # them (the same screen again): a list one comes back to does not push back the note read in between, and
+        # another item's details bring forward that item's texts, not the labels all details show
+        texts, earlier = parts.texts, self._screens.setdefault(parts.front, {})
+        first = []  # a screen seen before adds nothing: it shares all its texts with itself
+        if texts not in earlier:  # each distinct screen once: the list grows with the screens, not the steps
+            like = max(earlier, key=lambda screen: len(screen & texts), default=frozenset())
+            like = like if 2 * len(like & texts) > len(texts) else frozenset()
+            earlier[texts] = None
+            first = [piece for piece in parts.remembered if piece.text not in like]
+        moved = next(reversed(self._memory), None) != parts.front  # the app remembered last comes last
+        remembered = self._memory.pop(parts.front, [])
+        self._memory[parts.front] = unique_pieces(first + remembered, 4 * self.text_slots) if first else remembered
+        return bool(first) or moved
+
+    def _compose(self, parts: _Parts, collected: Sequence[str]) -> RLScreen:
+        front = parts.front
         others = [piece for package in reversed(self._memory) if package != front for piece in self._memory[package]]
         memory = others + self._memory.get(front, [])
-        texts = unique_pieces(self._goal + here + quantities + memory)[:self.text_slots]
+        texts = unique_pieces(self._goal + parts.here + parts.quantities + memory, self.text_slots)
         # the sum and product last: collecting moves no other text's id (the last ones make room when all are taken)
         composed = [piece for piece in composed_pieces(collected) if piece.text not in {text.text for text in texts}]
         texts = texts[:self.text_slots - len(composed)] + composed
-        return RLScreen(slots, [element_label(slot, elements) for slot in slots], texts,
-                        fields[0] if fields else None, focused, list(collected), self._answers, self._computes), here
+        return RLScreen(list(parts.slots), list(parts.labels), texts, parts.typing_slot, parts.focused,
+                        list(collected), self._answers, self._computes)

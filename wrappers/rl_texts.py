@@ -20,10 +20,17 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from android_gym.actions import MAX_TEXT_LENGTH
-from android_gym.wrappers.rl_records import HEADER_NAME, SENTENCE_END, by_goal, next_row_start, table_names
+from android_gym.wrappers.rl_records import (
+    HEADER_NAME,
+    SENTENCE_END,
+    by_goal,
+    next_row_start,
+    record_spans,
+    table_names,
+)
 
 #: Where a piece comes from ("composed": the sum or product of collected numbers, ``rl_screen.composed_pieces``).
 SOURCES = ("goal", "screen", "memory", "composed")
@@ -50,11 +57,10 @@ _METRES = {"mi": 1609.344, "km": 1000.0, "ft": 0.3048, "m": 1.0}
 _MAX_SCREEN_TEXT = 20000
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
     """One typeable text: ``text`` as typed, the ``key`` that introduced it ("amount_dollars" for
     "amount_dollars: $160.83", else ""), where it came from (``SOURCES``) and where it starts in its source text
-    (0..1)."""
+    (0..1). A named tuple: made by the thousand and hashed at every step, which a tuple does fastest."""
 
     text: str
     key: str
@@ -64,6 +70,8 @@ class Piece:
 
 def typeable(text: str) -> str:
     """``text`` as printable ASCII: accents dropped (NFKD), other characters removed, runs of spaces single."""
+    if text.isascii() and text.isprintable():  # most texts: nothing to fold or remove
+        return _SPACES.sub(" ", text).strip()
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     kept = "".join(char for char in folded if char.isprintable() or char == "\n")
     return _SPACES.sub(" ", kept).strip()
@@ -234,8 +242,19 @@ def text_pieces(text: str, source: str, words: bool = True, goal: str = "") -> l
     return list(_text_pieces(text, source, words, goal))
 
 
+def _text_pieces(text: str, source: str, words: bool, goal: str) -> tuple[Piece, ...]:
+    """``text_pieces``, cached by what they depend on: the goal only for a text that lists records (other texts'
+    pieces stay cached from one episode's goal to the next)."""
+    return _pieces(text, source, words, goal if goal and _lists_records(text) else "")
+
+
 @functools.lru_cache(maxsize=8192)
-def _text_pieces(text: str, source: str, words: bool, goal: str = "") -> tuple[Piece, ...]:
+def _lists_records(text: str) -> bool:
+    return bool(record_spans(html.unescape(text)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _pieces(text: str, source: str, words: bool, goal: str) -> tuple[Piece, ...]:
     text = html.unescape(text)
     size = max(len(text), 1)
     found: list[tuple[str, str, int]] = []
@@ -252,24 +271,28 @@ def _text_pieces(text: str, source: str, words: bool, goal: str = "") -> tuple[P
                                for piece, key, offset in found))
 
 
-def unique_pieces(pieces: Iterable[Piece]) -> list[Piece]:
-    """``pieces`` without empty, over-long or repeated texts (the first of each text kept); a piece that ends in
-    doubled punctuation ("never..", a template's full stop after the text's own) comes with one mark less too."""
+def unique_pieces(pieces: Iterable[Piece], limit: int | None = None) -> list[Piece]:
+    """``pieces`` without empty, over-long or repeated texts (the first of each text kept), the first ``limit`` of
+    them; a piece that ends in doubled punctuation ("never..", a template's full stop after the text's own) comes
+    with one mark less too."""
     seen: dict[str, Piece] = {}
     for piece in pieces:
-        variants = [piece]
-        if piece.text[-2:] in ("..", "!!", "??") and piece.text[-3:-2] != piece.text[-1:]:
-            variants.append(Piece(piece.text[:-1], piece.key, piece.source, piece.position))
-        for variant in variants:
-            if variant.text and len(variant.text) <= MAX_TEXT_LENGTH and variant.text not in seen:
-                seen[variant.text] = variant
-    return list(seen.values())
+        text = piece.text
+        if text and len(text) <= MAX_TEXT_LENGTH and text not in seen:
+            seen[text] = piece
+        if text[-2:] in ("..", "!!", "??") and text[-3:-2] != text[-1:] and len(text) <= MAX_TEXT_LENGTH + 1 \
+                and text[:-1] not in seen:
+            seen[text[:-1]] = Piece(text[:-1], piece.key, piece.source, piece.position)
+        if limit is not None and len(seen) >= limit:
+            break
+    return list(seen.values())[:limit]
 
 
 def screen_pieces(labels: Sequence[str], source: str = "screen", goal: str = "") -> list[Piece]:
     """The pieces of a screen's texts (its elements' labels, in document order), coarse grains only: a screen's
     words would crowd out everything else; a text listing records gives those that match ``goal`` most first."""
-    return list(_screen_pieces(tuple(labels), source, goal))
+    labels = tuple(dict.fromkeys(label for label in labels if label and len(label) <= _MAX_SCREEN_TEXT))
+    return list(_screen_pieces(labels, source, goal if goal and any(map(_lists_records, labels)) else ""))
 
 
 def quantity_pieces(labels: Sequence[str], source: str = "screen") -> list[Piece]:
@@ -294,8 +317,6 @@ def _quantity_pieces(labels: tuple[str, ...], source: str) -> tuple[Piece, ...]:
 
 @functools.lru_cache(maxsize=1024)
 def _screen_pieces(labels: tuple[str, ...], source: str, goal: str) -> tuple[Piece, ...]:
-    pieces: list[Piece] = []
-    for label in dict.fromkeys(labels):
-        if label and len(label) <= _MAX_SCREEN_TEXT:
-            pieces.extend(_text_pieces(label, source, False, goal))
-    return tuple(unique_pieces(pieces))
+    """``screen_pieces`` of distinct labels short enough to read, cached by what they depend on (the goal only
+    when one of them lists records)."""
+    return tuple(unique_pieces(piece for label in labels for piece in _text_pieces(label, source, False, goal)))
