@@ -298,7 +298,7 @@ class _Expander:
     def _glob(self, field: list[tuple[str, bool]]) -> list[str]:
         """Pathname expansion of one field against the phone's file system (sorted; empty if no match)."""
         pattern = "".join(part if not quoted else _glob_escape(part) for part, quoted in field)
-        if not has_glob_magic(pattern):  # no pattern (the test command ``[``): the word stays as it is, nothing looked up
+        if not has_glob_magic(pattern):  # no pattern (the test command ``[``): the word stays, nothing looked up
             return []
         dirs_only = pattern.endswith("/")
         segments = [segment for segment in pattern.split("/") if segment]

@@ -267,6 +267,8 @@ class _Interp(_Expander):
                     status = self.execute(right, io)
         elif kind is _Pipeline:
             status = self._pipeline(node, io)  # type: ignore[arg-type]
+        elif not node.redirs:  # type: ignore[attr-defined]  (most compound commands: nothing to redirect)
+            status = self._compound(node, io)
         else:
             status = self._redirected(node.redirs, io, lambda inner: self._compound(node, inner))  # type: ignore
         self.status = status
