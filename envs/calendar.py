@@ -455,6 +455,7 @@ class _CalendarTask(SqliteRowsTask):
     app_packages = (PACKAGE,)
     table = EVENTS
     empties_at_teardown = True
+    extras_leave_apps_stopped = True  # ``clear_extras`` pulls and pushes the stopped app's preferences
 
     def clear_extras(self, device: Device) -> None:
         """The preferences a session changes back to their defaults (AndroidWorld restores the app's data

@@ -309,6 +309,7 @@ class _TasksAppTask(SqliteRowsTask):
 
     app_packages = (PACKAGE,)
     table = TASKS_TABLE
+    extras_leave_apps_stopped = True  # ``clear_extras`` stops the app and removes its preferences
 
     def clear_extras(self, device: Device) -> None:
         """Default view settings."""

@@ -1,22 +1,22 @@
-"""The short cuts that make a reset cheap leave the phone exactly as it would be without them: the home screen's
-frame kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
+"""The short cuts that make a reset cheap leave the phone exactly as it would be without them: the home screen's frame
+kept through writes of apps' data (``Phone.data_changed``), host-copy rows zipped with their column names
 (``local_db._dicts``), ``find`` walking without a ``stat`` per entry, rows drawn through ``draws.exact_draws``, a
-command line's ``content`` writes in one transaction and a rollback-journal provider's connection kept from line to
-line (``SqliteProvider.holding``), a line's provider reads before it holds a connection made by the reader of the
-committed bytes (``SqliteProvider._reads_snapshot``), the MP3 files the phone writes read without mutagen
-(``mp3._read_plain``), the shell's ``sqlite3`` connection kept from run to run (``KeptDatabases``), files
-not read again while their write versions stay the same
-(``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads), calendar noise events made from
-their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob pattern
-(``expansion._has_magic``), and a table task's table left by ``hand_over`` for its next ``reset_state`` to clear
-and seed in one push (``SqliteRowsTask``, ``LocalDatabase.execute_transactions``), and what a task's ``teardown``
-empties left by ``hand_over`` for its next ``clear_state`` (``Task.setup_clears_teardown``, a composite's parts'
-too), a long-horizon task's tables emptied and seeded in one write each (``TablesTask``), and a
-provider's reader of the committed bytes kept, with its parsed schema, while the schema stays the same
-(``provider._Snapshot``), and the base teardown's stop and HOME left by ``hand_over`` to a rewind that stops every
-app and goes home, and no second stop in ``prepare`` after it (``SimDevice.full_rewind``).
-Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every
-screen are the same."""
+command line's ``content`` writes in one transaction and a rollback-journal provider's connection kept from line to line
+(``SqliteProvider.holding``), a line's provider reads before it holds a connection made by the reader of the committed
+bytes (``SqliteProvider._reads_snapshot``), the MP3 files the phone writes read without mutagen (``mp3._read_plain``),
+the shell's ``sqlite3`` connection kept from run to run (``KeptDatabases``), files not read again while their write
+versions stay the same (``FileSystem.versions``: the host copies of ``local_db`` and the providers' reads), calendar
+noise events made from their timestamps (``utc_event_row``) and an unclosed ``[`` (the test command) taken as no glob
+pattern (``parser.has_glob_magic``), a simple command with nothing to expand run from the fields parsed with its tree
+(``_Simple.fields``) and its effects told once (``interpreter._literal_effects``), and a table task's table left by
+``hand_over`` for its next ``reset_state`` to clear and seed in one push (``SqliteRowsTask``,
+``LocalDatabase.execute_transactions``), and what a task's ``teardown`` empties left by ``hand_over`` for its next
+``clear_state`` (``Task.setup_clears_teardown``, a composite's parts' too), a long-horizon task's tables emptied and
+seeded in one write each (``TablesTask``), and a provider's reader of the committed bytes kept, with its parsed schema,
+while the schema stays the same (``provider._Snapshot``), and the base teardown's stop and HOME left by ``hand_over`` to
+a rewind that stops every app and goes home, and no second stop in ``prepare`` after it (``SimDevice.full_rewind``).
+Two envs run the same resets, one with the short cuts undone; every file (bytes and device times) and every screen are
+the same."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from android_gym.device.sim import SimDevice
 from android_gym.envs import calendar
 from android_gym.sim.apps.calendar import event_row
 from android_gym.sim.phone import Phone
-from android_gym.sim.shell import expansion
+from android_gym.sim.shell import expansion, interpreter, parser
 from android_gym.sim.shell.commands import find
 from android_gym.sim.shell.kept_databases import KeptDatabases
 from android_gym.sim.system import mp3, provider
@@ -78,10 +78,10 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     generator itself, each provider write commits, a line's provider reads open a connection, MP3 files are read with
     mutagen, a provider's connection closes when its line ends, each
     ``sqlite3`` run opens its database, every
-    file counts as written at every look (so every read reads it), calendar events go through datetimes and a word
-    with any bracket is globbed; a table task's reset tears down in full and its set-up runs the phases, as a
-    long-horizon task's does, a provider reads new bytes through a new connection, and a reset hands over before the
-    rewind and stops the task's apps again after it."""
+    file counts as written at every look (so every read reads it), calendar events go through datetimes, a word
+    with any bracket is globbed and every command's words are expanded; a table task's reset tears down in full
+    and its set-up runs the phases, as a long-horizon task's does, a provider reads new bytes through a new
+    connection, and a reset hands over before the rewind and stops the task's apps again after it."""
     numbers = itertools.count()
     monkeypatch.setattr(FileSystem, "versions", lambda self, *paths: tuple(next(numbers) for _ in paths))
     monkeypatch.setattr(Phone, "data_changed", Phone.invalidate)
@@ -106,7 +106,9 @@ def _without_short_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.setattr(module, "exact_draws", contextlib.nullcontext)
     monkeypatch.setattr(calendar, "utc_event_row", lambda title, start_ts, minutes, description="": event_row(
         title, dt.datetime.fromtimestamp(start_ts, dt.timezone.utc), duration_mins=minutes, description=description))
-    monkeypatch.setattr(expansion, "_has_magic", lambda segment: any(c in segment for c in "*?["))
+    monkeypatch.setattr(expansion, "has_glob_magic", lambda segment: any(c in segment for c in "*?["))
+    monkeypatch.setattr(parser, "stands_for_itself", lambda word: False)
+    monkeypatch.setattr(interpreter, "_parse", parser._parse_uncached)
     tasks, found = [Task], []
     while tasks:  # every task class loaded (the fast run loaded the task's) that sets it
         found.append(task := tasks.pop())

@@ -18,7 +18,8 @@ A device that keeps write versions of its files (``SimDevice.file_versions``: nu
 read without reading a file) is asked for those of the database and its side files first: while they are the ones
 seen when the bytes were last pulled (or pushed by us), the device still holds those bytes, so a query pulls
 nothing and a write pulls only the side files it may have to remove, none if they were missing then (as after a
-push of ours, which removes them). A device that tells file digests without
+push of ours, which removes them); side files missing then whose versions stayed are not asked for either when the
+database's own versions moved (a rewind wrote its bytes back). A device that tells file digests without
 sending the files (``AdbDevice.md5sums``: one ``md5sum`` of the database and its ``-wal``) is asked instead before a
 query: when the database still holds the bytes last seen, with no WAL frames beside it, nothing is pulled (a task's
 check after a step that wrote nothing costs one small round trip, not two pulls); when it changed, only the
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import operator
 import os
 import shlex
 import sqlite3
@@ -156,6 +158,12 @@ class LocalDatabase:
         file_versions = getattr(device, "file_versions", None)
         return None if file_versions is None else file_versions(self._versioned)
 
+    def _sides_missing(self, versions: tuple[int, ...] | None) -> bool:
+        """Whether the side files, which had none when the device's bytes were last seen (``_sideless``), have none
+        still: their ``versions`` (``_versions``) are the ones they had then."""
+        seen = self._device_versions
+        return self._sideless and versions is not None and seen is not None and versions[1:] == seen[1:]
+
     def _holds(self, digest: str | None) -> bool:
         """Whether the bytes last seen on the device have ``digest``."""
         if self._device_bytes is None:
@@ -200,8 +208,9 @@ class LocalDatabase:
             data = self._device_bytes if known else device.pull(self.db_path)
             assert data is not None  # versions are kept only with the bytes
             # A -shm without a -wal holds nothing to read (SQLite rebuilds it); it matters only as a file to remove.
-            # Side files missing when last seen, with the same versions now, are missing still: not asked for.
-            unasked = no_frames or (known and self._sideless)
+            # Side files missing when last seen, with the same versions now, are missing still: not asked for (though
+            # the database's own bytes may have moved, as a rewind writes them back).
+            unasked = no_frames or self._sides_missing(versions)
             sides = {suffix: None if unasked else _pull_optional(device, self.db_path + suffix)
                      for suffix in _SIDE_FILES if write or suffix == "-wal"}
             if sides["-wal"]:  # frames not yet checkpointed: open the files as they are
@@ -237,7 +246,7 @@ class LocalDatabase:
 def _execute_many(db: sqlite3.Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
     """Run ``statements`` in order (a run of the same SQL as one ``executemany``); the changed row count."""
     changed = 0
-    for sql, run in itertools.groupby(statements, key=lambda statement: statement[0]):
+    for sql, run in itertools.groupby(statements, key=operator.itemgetter(0)):
         values = [tuple(params) for _, params in run]
         cursor = db.execute(sql, values[0]) if len(values) == 1 else db.executemany(sql, values)
         changed += cursor.rowcount

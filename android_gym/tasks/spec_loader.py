@@ -69,8 +69,9 @@ class RecordKind:
     calling only ``integers``, ``random`` and ``bytes``: it draws from ``draws.exact_draws``); ``reveal`` gives the
     oracle steps that bring rows on screen; ``noise_count`` is the default number of noise rows; ``reset_app``
     (optional) resets what else the app keeps that changes what it shows (view preferences), before the table is
-    emptied. With ``noise_sees_state``, ``random_row`` also takes the spec's typed records
-    (AndroidWorld's Joplin noise favours the notebooks they are in). ``table`` may be any ``ReplaceableTable``.
+    emptied, in the stopped app's files only: it starts no app (``TablesTask.extras_leave_apps_stopped``). With
+    ``noise_sees_state``, ``random_row`` also takes the spec's typed records (AndroidWorld's Joplin noise favours the
+    notebooks they are in). ``table`` may be any ``ReplaceableTable``.
     ``number_types`` (optional) are numeric field types of the app's own, by name: text → the number as the app
     stores it (OpenTracks keeps distances rounded to what it shows in miles); a condition's value is read the same
     way. ``detail_fields`` are fields the app's list does not show; when an expectation reads one, the oracle uses
@@ -167,6 +168,7 @@ class SpecTask(SqliteRowsTask):
     scored_at_end = True
     reads_baseline = False  # the answer is checked, not the table
     empties_at_teardown = True  # as AndroidWorld's IR tasks do
+    extras_leave_apps_stopped = True  # ``clear_extras`` runs the kind's ``reset_app``, which starts no app
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:

@@ -153,6 +153,10 @@ class TablesTask(Task):
     #: ``reset_state`` empties each table in the write that seeds it; nothing reads the tables before (a provisioned
     #: device's snapshot restore replaces them, which the writes then find).
     setup_clears_teardown = True
+    #: True when ``clear_extras`` starts no app: it changes only the files of stopped apps (an app's preferences
+    #: pulled and pushed back, or removed after an ``am force-stop``), so the task's apps that ``prepare`` stopped are
+    #: stopped still when ``reset_state`` writes their tables, which need not stop them again.
+    extras_leave_apps_stopped: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         """A subclass's own ``clear_state`` or ``seed_state`` would be skipped by ``reset_state``: refused."""
@@ -187,10 +191,10 @@ class TablesTask(Task):
 
     def reset_state(self, device: Device) -> None:
         """``clear_state`` and ``seed_state`` with each table's clear and insert as one ``replace``; it does not stop
-        a table's app again when ``prepare`` just did and nothing ran since (one of the task's apps, and no
-        ``clear_extras`` of the task's own)."""
+        a table's app again when ``prepare`` just did and no app started since (one of the task's apps, and no
+        ``clear_extras`` of the task's own, or one that leaves them stopped: ``extras_leave_apps_stopped``)."""
         self.clear_extras(device)
-        nothing_ran = type(self).clear_extras is TablesTask.clear_extras
+        nothing_ran = self.extras_leave_apps_stopped or type(self).clear_extras is TablesTask.clear_extras
         for table, rows in self.tables():
             table.replace(device, rows, stopped=nothing_ran and table.package in self.app_packages)
         self._seeded(device)

@@ -200,6 +200,21 @@ def test_a_write_asks_for_no_side_file_known_to_be_missing_and_removes_one_that_
     assert titles(device) == ["new"]
 
 
+def test_a_write_after_the_database_alone_was_written_back_asks_for_no_side_file(tmp_path):
+    """A rewind writes the database's bytes back and leaves its side files missing: a write pulls the database only."""
+    device = VersionDevice()
+    first = database(tmp_path, "a.db", wal=False)
+    put(device, first)
+    device.written(DB)
+    state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = 1")
+    assert device.pulls == 3  # the database, its -wal and -shm: none seen yet
+    put(device, first)  # the bytes before the write, written back behind the copy's back
+    device.written(DB)
+    state.sqlite_execute(device, DB, "DELETE FROM notes WHERE id = 2")
+    assert device.pulls == 4  # the database alone: its side files' versions say they are missing still
+    assert titles(device) == ["note 0"]
+
+
 def test_a_write_that_changes_nothing_pushes_nothing(tmp_path):
     device = FileDevice()
     put(device, database(tmp_path, "a.db", wal=True))

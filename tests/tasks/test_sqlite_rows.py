@@ -110,11 +110,13 @@ def test_a_reset_swaps_a_table_tasks_rows_in_one_write_and_a_teardown_still_does
 
 
 @pytest.mark.parametrize(("name", "stops"), [("ExpenseDeleteMultiple", 1), ("JoplinCreateNote", 1),
-                                             ("SimpleCalendarDeleteOneEvent", 2), ("TasksCompleteTask", 3)])
+                                             ("SportsTrackerActivitiesOnDate", 1), ("SimpleCalendarDeleteOneEvent", 1),
+                                             ("SimpleCalendarNextEvent", 1), ("TasksCompleteTask", 2)])
 def test_a_reset_stops_a_table_tasks_app_again_only_after_a_set_up_of_its_own(name, stops, monkeypatch):
-    """``prepare`` stops the app (``hand_over`` leaves it to it); with nothing run since (no ``clear_extras``: Expense,
-    Joplin), the write follows without another stop, but after a reset of preferences (Calendar's; Tasks', which
-    stops the app itself too) the app is stopped again before it."""
+    """``prepare`` stops the app (``hand_over`` leaves it to it); with no app started since (no ``clear_extras``:
+    Expense, Joplin, a declarative task of a kind without ``reset_app``; or one that leaves the apps stopped: Calendar's
+    preferences pulled and pushed back, Tasks', which stops the app itself too) the write follows without another
+    stop."""
     env = gym.make(f"AndroidWorld/{name}-v0", pixels=False)
     env.reset(seed=0)
     device = env.unwrapped.device

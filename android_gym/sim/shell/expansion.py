@@ -12,7 +12,7 @@ from android_gym.sim.shell.device import ShellDevice
 from android_gym.sim.shell.environment import SHELL
 from android_gym.sim.shell.errors import _Fatal, check_size
 from android_gym.sim.shell.lexer import _skip_ansi, _skip_backquote, _skip_dollar, _skip_double, _skip_single
-from android_gym.sim.shell.parser import _NAME
+from android_gym.sim.shell.parser import _NAME, has_glob_magic
 
 _PLAIN = re.compile(r"[^\\'\"$`*?\[~]*")
 _LITERAL = re.compile(r"[^\\'\"$`]+")  # a run of characters that stand for themselves in ``_pieces``
@@ -50,22 +50,6 @@ def _split_fields(pieces: list[Piece]) -> list[list[tuple[str, bool]]]:
 
 def _glob_escape(text: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", text)
-
-
-def _has_magic(segment: str) -> bool:
-    """Whether ``segment`` matches other names than itself under ``fnmatch``: it holds ``*`` or ``?``, or a ``[``
-    that a ``]`` closes (an unclosed one is a literal ``[``: the test command ``[`` is no pattern)."""
-    if "*" in segment or "?" in segment:
-        return True
-    start = segment.find("[")
-    while start >= 0:
-        end = start + 1
-        end += segment.startswith("!", end)
-        end += segment.startswith("]", end)  # a ``]`` first in the set is one of its characters
-        if segment.find("]", end) >= 0:
-            return True
-        start = segment.find("[", start + 1)
-    return False
 
 
 def _join(prefix: str, name: str) -> str:
@@ -314,7 +298,7 @@ class _Expander:
     def _glob(self, field: list[tuple[str, bool]]) -> list[str]:
         """Pathname expansion of one field against the phone's file system (sorted; empty if no match)."""
         pattern = "".join(part if not quoted else _glob_escape(part) for part, quoted in field)
-        if not _has_magic(pattern):  # no pattern (the test command ``[``): the word stays as it is, nothing looked up
+        if not has_glob_magic(pattern):  # no pattern (the test command ``[``): the word stays, nothing looked up
             return []
         dirs_only = pattern.endswith("/")
         segments = [segment for segment in pattern.split("/") if segment]
@@ -322,7 +306,7 @@ class _Expander:
         for segment in segments:
             found = []
             for prefix in results:
-                if not _has_magic(segment):
+                if not has_glob_magic(segment):
                     found.append(_join(prefix, segment))
                     continue
                 try:

@@ -4,6 +4,7 @@ device commands; ``Shell`` is its public face."""
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import posixpath
 import re
@@ -11,6 +12,7 @@ import stat
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from android_gym.sim.shell.commands import (
     activity,
@@ -139,6 +141,26 @@ def _writes_data_only(argv: list[str]) -> bool:
     return _listed(argv, _DATA_ONLY, _DATA_ONLY_SUBCOMMANDS)
 
 
+class _Effects(NamedTuple):
+    """What running a device command may change, told by its arguments alone."""
+
+    writes: bool  #: it may change what the shell redraws after it (not ``_reads_only``)
+    data_only: bool  #: it writes at most what apps keep (``_writes_data_only``)
+    settles: bool  #: the line's provider writes are committed before it (all but ``content``, which joins them)
+
+
+def _effects(argv: Sequence[str]) -> _Effects:
+    """The ``_Effects`` of the device command ``argv``."""
+    args = list(argv)
+    writes = not _reads_only(args)
+    return _Effects(writes, writes and _writes_data_only(args), args[0].rpartition("/")[2] != "content")
+
+
+#: ``_effects`` of a command with nothing to expand, by its parsed fields (``_Simple.fields``): told once, as the
+#: trees are parsed once.
+_literal_effects = functools.lru_cache(maxsize=1024)(_effects)
+
+
 class ShellOutput:
     """What a command line printed and how it exited; ``read_only`` when every command it ran only read the
     device or changed only what the phone redraws on its own (so nothing is left to redraw: ``_REDRAWS_ITSELF``),
@@ -245,6 +267,8 @@ class _Interp(_Expander):
                     status = self.execute(right, io)
         elif kind is _Pipeline:
             status = self._pipeline(node, io)  # type: ignore[arg-type]
+        elif not node.redirs:  # type: ignore[attr-defined]  (most compound commands: nothing to redirect)
+            status = self._compound(node, io)
         else:
             status = self._redirected(node.redirs, io, lambda inner: self._compound(node, inner))  # type: ignore
         self.status = status
@@ -302,9 +326,13 @@ class _Interp(_Expander):
         self._tick()
         self.err = io.err
         self.subst_status = None
-        argv: list[str] = []
-        for word in node.words:
-            argv.extend(self.expand(word))
+        fields = node.fields
+        if fields is not None:  # nothing to expand (most commands a task's set-up sends)
+            argv = list(fields)
+        else:
+            argv = []
+            for word in node.words:
+                argv.extend(self.expand(word))
         if not argv:
             for assignment in node.assigns:
                 name, _, value = assignment.partition("=")
@@ -314,11 +342,12 @@ class _Interp(_Expander):
                 return self._redirected(node.redirs, io, lambda inner: status)
             return status
         if not node.redirs:  # most commands: no redirection to set up
-            return self.invoke(argv, io)
-        return self._redirected(node.redirs, io, lambda inner: self.invoke(argv, inner))
+            return self.invoke(argv, io, fields)
+        return self._redirected(node.redirs, io, lambda inner: self.invoke(argv, inner, fields))
 
-    def invoke(self, argv: list[str], io: _IO) -> int:
-        """Run one command: a shell builtin, else a device command."""
+    def invoke(self, argv: list[str], io: _IO, fields: tuple[str, ...] | None = None) -> int:
+        """Run one command: a shell builtin, else a device command; ``fields``: the parsed ``argv``, when it had
+        nothing to expand."""
         name = argv[0]
         builtin = _BUILTINS.get(name)
         if builtin is not None:
@@ -327,12 +356,11 @@ class _Interp(_Expander):
         if command is None:
             io.err.write(f"{SHELL}: {name}: inaccessible or not found\n".encode())
             return 127
-        writes = not _reads_only(argv)
-        data_only = writes and _writes_data_only(argv)
+        writes, data_only, settles = _literal_effects(fields) if fields is not None else _effects(argv)
         if writes:
             self.shared.wrote = True
             self.shared.wrote_more |= not data_only
-        if name.rpartition("/")[2] != "content":  # the line's content writes are committed before others look
+        if settles:  # the line's content writes are committed before others look
             self.phone.settle_providers()
         live = self.live if self.live is not None and self.live.owns(io) else None
         ctx = CommandContext(self.phone, io.inp, self.cwd, self.vars, self._ctx_script, self._ctx_argv,

@@ -23,6 +23,34 @@ class _Simple:
     assigns: tuple[str, ...]
     words: tuple[str, ...]
     redirs: tuple[_Redir, ...]
+    #: The command's fields when expansion leaves every word as it is (``stands_for_itself``), made once with the
+    #: tree rather than at every run; ``None`` when a word has something to expand.
+    fields: tuple[str, ...] | None = None
+
+
+_QUOTE_OR_EXPANSION = re.compile(r"[\\'\"$`]")
+
+
+def has_glob_magic(segment: str) -> bool:
+    """Whether ``segment`` matches other names than itself under ``fnmatch``: it holds ``*`` or ``?``, or a ``[``
+    that a ``]`` closes (an unclosed one is a literal ``[``: the test command ``[`` is no pattern)."""
+    if "*" in segment or "?" in segment:
+        return True
+    start = segment.find("[")
+    while start >= 0:
+        end = start + 1
+        end += segment.startswith("!", end)
+        end += segment.startswith("]", end)  # a ``]`` first in the set is one of its characters
+        if segment.find("]", end) >= 0:
+            return True
+        start = segment.find("[", start + 1)
+    return False
+
+
+def stands_for_itself(word: str) -> bool:
+    """Whether expansion leaves ``word`` as it is, one field: no quote, backslash, ``$`` or backquote, no ``~`` in
+    front and no glob pattern (``has_glob_magic``)."""
+    return not (_QUOTE_OR_EXPANSION.search(word) or word.startswith("~") or has_glob_magic(word))
 
 
 @dataclass(frozen=True)
@@ -279,7 +307,8 @@ class _Parser:
                 break
         if not (assigns or words or redirs):
             raise self.unexpected()
-        return _Simple(tuple(assigns), tuple(words), tuple(redirs))
+        literal = all(map(stands_for_itself, words))
+        return _Simple(tuple(assigns), tuple(words), tuple(redirs), tuple(words) if literal else None)
 
 
 def _parse_uncached(command: str) -> object:

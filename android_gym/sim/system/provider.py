@@ -184,8 +184,7 @@ class SqliteProvider:
         """Whether the provider's database is in WAL mode."""
         return self.journal_mode.upper() == "WAL"
 
-    @contextmanager
-    def holding(self) -> Iterator[None]:
+    def holding(self) -> _Holding:
         """Inside, the provider's reads and writes share one connection, closed on the way out, so SQLite
         checkpoints the WAL (and removes the side files) once instead of after every call. In WAL mode the writes
         share one transaction as well, each in a savepoint of its own (a write that fails is undone alone), which
@@ -193,15 +192,7 @@ class SqliteProvider:
         (seeding contacts costs a fifth to a third less). The database ends as it would with a commit per write: a WAL
         commit leaves the pages as they are and moves the file change counter only when it changes page 1 (the
         file grew or shrank), so the counter alone can differ, and only where a write grew the file."""
-        if getattr(self._thread, "holding", False):
-            yield
-            return
-        self._thread.holding = True
-        try:
-            yield
-        finally:
-            self._thread.holding = False
-            self._release(keep=True)
+        return _Holding(self)
 
     def _batching(self) -> bool:
         """Whether writes go into the held transaction (``holding`` in WAL mode) rather than commit each."""
@@ -341,6 +332,28 @@ class SqliteProvider:
         with self._transaction() as db:
             yield db
         self._phone.invalidate()
+
+
+class _Holding:
+    """The context of ``SqliteProvider.holding``: the way in makes the provider hold for this thread unless an outer
+    context does, the way out of that context releases what it held (``_release``, keeping a rollback-journal
+    connection). A class rather than a generator: every shell line enters two."""
+
+    __slots__ = ("_provider", "_outer")
+
+    def __init__(self, provider: SqliteProvider) -> None:
+        self._provider = provider
+        self._outer = False
+
+    def __enter__(self) -> None:
+        thread = self._provider._thread
+        if not getattr(thread, "holding", False):
+            thread.holding = self._outer = True
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._outer:
+            self._provider._thread.holding = False
+            self._provider._release(keep=True)
 
 
 class _Snapshot:

@@ -66,46 +66,50 @@ def parse_date(text: str, now_s: float, endian: bool = True) -> float:
     match = _UNIX_TIME.fullmatch(text)
     if match:
         return int(match.group(1)) + float("0." + (match.group(2) or "0"))
+    fields, second, fraction, offset = _date_fields(text, endian)
     today = dt.datetime.fromtimestamp(now_s, _UTC)
-    year, month, day = today.year, today.month, today.day
-    hour = minute = second = 0
-    fraction = ""
-    for pattern, fields in _date_patterns(endian):
+    values = {"Y": today.year, "m": today.month, "d": today.day, "H": 0, "M": 0, **fields}
+    try:
+        when = dt.datetime(values["Y"], values["m"], values["d"], values["H"], values["M"], min(second, 59),
+                           tzinfo=_UTC)
+    except ValueError:
+        raise ValueError(text) from None
+    if not (0 <= values["H"] <= 23 and 0 <= values["M"] <= 59 and 0 <= second <= 60):
+        raise ValueError(text)
+    return when.timestamp() - offset + float("0." + (fraction or "0"))
+
+
+@functools.lru_cache(maxsize=64)
+def _date_fields(text: str, endian: bool) -> tuple[dict[str, int], int, str, int]:
+    """What the stripped date string ``text`` (not ``@UNIXTIME``) gives, worked out once per text (a reset sets the
+    same time each time): the fields it names (``Y`` year, ``m`` month, ``d`` day, ``H`` hour, ``M`` minute; a
+    mapping not to be changed), the seconds, their fraction's digits and the zone's offset; ``ValueError`` when it
+    is no date."""
+    for pattern, names in _date_patterns(endian):
         match = pattern.fullmatch(text)
         if not match:
             continue
         groups = match.groups()
-        for field, value in zip(fields, groups):
-            if field == "Y":
-                year = int(value)
-            elif field == "y":
-                year = _year2(value)
-            elif field == "m":
-                month = int(value)
-            elif field == "b":
+        fields: dict[str, int] = {}
+        second = 0
+        for name, value in zip(names, groups):
+            if name == "y":
+                fields["Y"] = _year2(value)
+            elif name == "b":
                 if value.lower() not in _MONTHS:
                     raise ValueError(text)
-                month = _MONTHS.index(value.lower()) + 1
-            elif field == "d":
-                day = int(value)
-            elif field == "H":
-                hour = int(value)
-            elif field == "M":
-                minute = int(value)
-            elif field == "S":
+                fields["m"] = _MONTHS.index(value.lower()) + 1
+            elif name == "S":
                 second = int(value)
-        extra = [g for g in groups[len(fields):-1]]
-        if "S" in fields:
+            else:
+                fields[name] = int(value)
+        extra = [g for g in groups[len(names):-1]]
+        fraction = ""
+        if "S" in names:
             fraction = extra[0] or "" if extra else ""
         elif len(extra) >= 2 and extra[0] is not None:
             second, fraction = int(extra[0]), extra[1] or ""
-        try:
-            when = dt.datetime(year, month, day, hour, minute, min(second, 59), tzinfo=_UTC)
-        except ValueError:
-            raise ValueError(text) from None
-        if not (0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 60):
-            raise ValueError(text)
-        return when.timestamp() - _offset(groups[-1]) + float("0." + (fraction or "0"))
+        return fields, second, fraction, _offset(groups[-1])
     raise ValueError(text)
 
 
