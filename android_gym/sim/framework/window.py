@@ -752,7 +752,10 @@ class WindowManager:
 
     def _touchable_at(self, x: float, y: float) -> list[View]:
         """The enabled views (not virtual ones) of the topmost window at ``(x, y)`` (design coords) that contain the
-        point, in drawing order; found once per frame and point (a drag asks for up to eight kinds of view)."""
+        point, in drawing order; found once per frame and point (a drag asks for up to eight kinds of view). As
+        ``ViewGroup.dispatchTouchEvent`` hands a touch only to the children that contain it, the children of a view
+        that does not are not looked at: a view reaches touches only where it lies inside every view above it, where
+        the dump's bounds (cut to the parents') put it."""
         f = self.frame()
         if self._touched is not None and self._touched[0] is f and self._touched[1] == (x, y):
             return self._touched[2]
@@ -761,11 +764,12 @@ class WindowManager:
         stack = [window] if window is not None else []  # pre-order, without a generator's cost per view
         while stack:
             view = stack.pop()
-            x1, y1, x2, y2 = view.bounds  # _contains, inlined: every view of the window is tested
-            if x1 <= x < x2 and y1 <= y < y2 and view.enabled and not view.virtual:
-                views.append(view)
-            if view.children:
-                stack.extend(reversed(view.children))
+            x1, y1, x2, y2 = view.bounds  # _contains, inlined
+            if x1 <= x < x2 and y1 <= y < y2:
+                if view.enabled and not view.virtual:
+                    views.append(view)
+                if view.children:
+                    stack.extend(reversed(view.children))
         self._touched = f, (x, y), views
         return views
 
