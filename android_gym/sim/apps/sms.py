@@ -271,6 +271,13 @@ class MainScreen(SearchMenuScreen):
         self.keyboard_shown = False
         self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: title}))
 
+    def shown(self) -> tuple[str, tuple[int, ...], tuple[int, ...], dt.date]:
+        """What the list or the search shows: the search text, the texts and contacts (their databases' write
+        versions: the same while they hold the same bytes) and the day (a date shows without the time on another
+        day)."""
+        return (self.search_text, self.phone.telephony.versions(), self.phone.contacts.versions(),
+                self.phone.clock.now(DAY_MS).date())
+
     def build(self) -> View:
         telephony = self.phone.telephony
         search_bar = search_menu(PACKAGE, _image("top_toolbar_search_icon", "search", SEARCH, width=110),
@@ -395,6 +402,11 @@ class NewConversationScreen(Screen):
 
     def _set_address(self, text: str) -> None:
         self.address = text
+
+    def shown(self) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+        """What the screen shows: the typed text, and the texts and contacts it suggests and matches (their
+        databases' write versions)."""
+        return self.address, self.phone.telephony.versions(), self.phone.contacts.versions()
 
     def _confirm(self) -> None:
         number = self.address.strip()  # MyEditText.value

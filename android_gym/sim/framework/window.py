@@ -287,6 +287,8 @@ class WindowManager:
         shown = self._shown_value(screen)
         stamp = None if shown is None else self._stamp(screen, shown, looks, content_bottom)
         known = self._stamped.get(stamp) if stamp is not None else None
+        if known is not None and self._reveal_focus and not _focus_outside_lists(known[0]):
+            known = None  # a field to scroll into view: the tree as built is measured
         if known is not None:  # the screen shows what it showed: its tree then, not built again
             self._stamped.move_to_end(stamp)
             kept, built = known
@@ -387,8 +389,8 @@ class WindowManager:
 
     def _shown_value(self, screen: Screen) -> Hashable | None:
         """What ``screen`` tells it shows (``Screen.shown``); ``None`` when it does not tell, or shows a dialog window
-        or a text selection, or the window has a field to reveal or a list position to set at this frame."""
-        if screen.dialog_windows or screen.selection is not None or self._reveal_focus or screen.scroll_requests:
+        or a text selection, or the window has a list position to set at this frame."""
+        if screen.dialog_windows or screen.selection is not None or screen.scroll_requests:
             return None
         return screen.shown()
 
@@ -959,6 +961,13 @@ def _lists_and_field(content: View) -> tuple[dict[str, int], View | None]:
         if field is None and view.focused and view.on_text is not None:  # the focused editable
             field = view
     return positions, field
+
+
+def _focus_outside_lists(kept: Kept) -> bool:
+    """Whether the laid-out tree ``kept`` shows its focused field outside every list: a field taking focus there
+    scrolls nothing into view (``_scroll_focus_into_view``)."""
+    field = made_once(kept, _LISTS_AND_FIELD, lambda: _lists_and_field(kept.root))[1]
+    return field is not None and not _list_holds_focus(kept.root)
 
 
 def _list_holds_focus(content: View) -> bool:
