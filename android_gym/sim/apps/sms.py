@@ -271,11 +271,10 @@ class MainScreen(SearchMenuScreen):
         self.keyboard_shown = False
         self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: title}))
 
-    def shown(self) -> tuple[str, tuple[int, ...], tuple[int, ...], dt.date]:
-        """What the list or the search shows: the search text, the texts and contacts (their databases' write
-        versions: the same while they hold the same bytes) and the day (a date shows without the time on another
-        day)."""
-        return (self.search_text, self.phone.telephony.versions(), self.phone.contacts.versions(),
+    def shown(self) -> tuple[str, int, int, dt.date]:
+        """What the list or the search shows: the search text, the texts and contacts (their databases'
+        ``data_version``) and the day (a date shows without the time on another day)."""
+        return (self.search_text, self.phone.telephony.data_version(), self.phone.contacts.data_version(),
                 self.phone.clock.now(DAY_MS).date())
 
     def build(self) -> View:
@@ -403,10 +402,10 @@ class NewConversationScreen(Screen):
     def _set_address(self, text: str) -> None:
         self.address = text
 
-    def shown(self) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    def shown(self) -> tuple[str, int, int]:
         """What the screen shows: the typed text, and the texts and contacts it suggests and matches (their
-        databases' write versions)."""
-        return self.address, self.phone.telephony.versions(), self.phone.contacts.versions()
+        databases' ``data_version``)."""
+        return self.address, self.phone.telephony.data_version(), self.phone.contacts.data_version()
 
     def _confirm(self) -> None:
         number = self.address.strip()  # MyEditText.value
