@@ -8,7 +8,7 @@ import numpy as np
 from ui_nodes import colours, find, nodes, tap
 
 from android_gym.sim import keycodes
-from android_gym.sim.apps.sms import PACKAGE, SimpleSmsMessenger, ThreadScreen, format_date_or_time
+from android_gym.sim.apps.sms import PACKAGE, MainScreen, SimpleSmsMessenger, ThreadScreen, format_date_or_time
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.phone import Phone
 
@@ -158,6 +158,30 @@ def test_letters_are_rejected_as_short_codes(phone):
     tap(phone, resource_id=rid("new_conversation_confirm"))
     assert phone.activities.foreground() == (PACKAGE, NEW)
     assert texts(phone, "new_conversation_address") == ["Add Contact or Number…"]
+
+
+def test_the_conversation_list_shown_again_is_not_built_again(phone, monkeypatch):
+    """The list tells what it shows (``Screen.shown``: the search text, the texts' and contacts' databases, the day):
+    back from a new conversation it is the tree it was, and so after a tap on its search field that has the focus
+    already (no list to scroll it into view); a text that arrives builds it again."""
+    open_app(phone)
+    assert texts(phone, "no_conversations_placeholder")
+    built: list[object] = []
+    build = MainScreen.build
+    monkeypatch.setattr(MainScreen, "build", lambda screen: built.append(screen) or build(screen))
+    tap(phone, resource_id=rid("conversations_fab"))
+    phone.key(keycodes.BACK)  # the keyboard goes
+    phone.key(keycodes.BACK)
+    assert phone.activities.foreground() == (PACKAGE, MAIN)
+    assert texts(phone, "no_conversations_placeholder") and not built
+    tap(phone, resource_id=rid("top_toolbar_search"))  # the field takes the focus: another tree
+    tap(phone, resource_id=rid("top_toolbar_search"))
+    assert find(phone, resource_id=rid("top_toolbar_search")).get("focused") == "true" and len(built) == 1
+    phone.key(keycodes.BACK)
+    phone.key(keycodes.BACK)  # the search closes: the list as it was
+    assert texts(phone, "no_conversations_placeholder") and len(built) == 1
+    phone.telephony.deliver_sms("5550100", "Dinner at eight")
+    assert texts(phone, "conversation_body_short") == ["Dinner at eight"] and len(built) == 2
 
 
 def test_search_finds_messages(phone):

@@ -184,6 +184,31 @@ def test_navigation_bar_buttons(phone):
     assert phone.activities.foreground()[0] == "com.google.android.apps.nexuslauncher"
 
 
+class OverflowScreen(Screen):
+    """A button laid out 400 px tall in a frame 200 px tall, over a text that takes no touch."""
+
+    activity = "com.example.notes.OverflowActivity"
+    clicks: list[str] = []
+
+    def build(self) -> View:
+        inner = button("Inside", lambda: self.clicks.append("inside"), height=400)
+        return column(View(kind="frame", class_name="android.widget.FrameLayout", height=200, children=[inner]),
+                      text_view("Below", height=300))
+
+
+def test_a_view_takes_touches_only_inside_its_parent(phone):
+    """``ViewGroup.dispatchTouchEvent`` hands a touch only to the children that contain it: the button takes a tap
+    inside its frame, not one below the frame on the part of it that overflows, where the dump does not show it."""
+    open_notes(phone).start(OverflowScreen)
+    OverflowScreen.clicks = []
+    button_node = element(phone, text="Inside")
+    assert button_node.bbox_pixels.y_max == STATUS_BAR_HEIGHT + 200  # cut to its frame
+    phone.tap(540, STATUS_BAR_HEIGHT + 300)
+    assert OverflowScreen.clicks == []
+    phone.tap(*button_node.bbox_pixels.center)
+    assert OverflowScreen.clicks == ["inside"]
+
+
 def test_every_input_event_advances_the_virtual_clock(phone):
     start = phone.clock.now_ms()
     phone.tap(10, 1000)

@@ -26,7 +26,7 @@ import math
 from typing import NamedTuple
 
 from android_gym.sim.framework import formats
-from android_gym.sim.framework.app import App, Screen
+from android_gym.sim.framework.app import App, AppInfo, Screen
 from android_gym.sim.framework.intent import ACTION_MAIN, CATEGORY_DEFAULT, CATEGORY_HOME, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
@@ -81,14 +81,21 @@ class LauncherScreen(Screen):
     def __init__(self, app: App, intent: Intent) -> None:
         super().__init__(app, intent)
         self._home_tree = KeptTree()
+        self._shortcuts: tuple[tuple[AppInfo, ...], tuple[Shortcut, ...]] | None = None  # ``_apps``, of these apps
 
     def shown(self) -> tuple[tuple[Shortcut, ...], int, int, str]:
         """What the home screen shows: the apps' shortcuts, the screen's size and the date (in the system language)."""
-        apps = tuple(Shortcut(app.package, app.label, app.icon, app.icon_color)
-                     for app in self.phone.packages.launchable())
+        apps = self._apps()
         width, height = self.phone.window.design_width, self.phone.window.design_height
         date = formats.format_skeleton(self.phone.clock.now(DAY_MS), _GLANCE_DATE, formats.system_tag(self.phone))
         return apps, width, height, date
+
+    def _apps(self) -> tuple[Shortcut, ...]:
+        """The shortcuts of the apps with a launcher icon, made again only when those changed."""
+        infos = self.phone.packages.launchable()
+        if self._shortcuts is None or self._shortcuts[0] is not infos:
+            self._shortcuts = infos, tuple(Shortcut(app.package, app.label, app.icon, app.icon_color) for app in infos)
+        return self._shortcuts[1]
 
     def build(self) -> View:
         """The home screen, built again only when what it shows changed (the apps, the screen's size, the day or the

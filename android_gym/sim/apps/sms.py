@@ -271,6 +271,12 @@ class MainScreen(SearchMenuScreen):
         self.keyboard_shown = False
         self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: title}))
 
+    def shown(self) -> tuple[str, int, int, dt.date]:
+        """What the list or the search shows: the search text, the texts and contacts (their databases'
+        ``data_version``) and the day (a date shows without the time on another day)."""
+        return (self.search_text, self.phone.telephony.data_version(), self.phone.contacts.data_version(),
+                self.phone.clock.now(DAY_MS).date())
+
     def build(self) -> View:
         telephony = self.phone.telephony
         search_bar = search_menu(PACKAGE, _image("top_toolbar_search_icon", "search", SEARCH, width=110),
@@ -395,6 +401,11 @@ class NewConversationScreen(Screen):
 
     def _set_address(self, text: str) -> None:
         self.address = text
+
+    def shown(self) -> tuple[str, int, int]:
+        """What the screen shows: the typed text, and the texts and contacts it suggests and matches (their
+        databases' ``data_version``)."""
+        return self.address, self.phone.telephony.data_version(), self.phone.contacts.data_version()
 
     def _confirm(self) -> None:
         number = self.address.strip()  # MyEditText.value

@@ -115,6 +115,7 @@ class PackageManager:
         #: The simulated apps by package, so an APK of one that is not installed (any more) installs it.
         self._catalogue: dict[str, type[App] | AppInfo] = {app.package: app for app in installable}
         self._next_uid = FIRST_APPLICATION_UID
+        self._launchable: tuple[AppInfo, ...] | None = None  # ``launchable``, until a package is added or removed
 
     def install(self, app: type[App] | AppInfo) -> None:
         """Install a simulated app at its own version and create its data directory: from its class, started at
@@ -125,6 +126,7 @@ class PackageManager:
     def _add(self, app: type[App] | AppInfo, version_code: int, version_name: str) -> None:
         info = app if isinstance(app, AppInfo) else app.info()
         self._infos[info.package] = info
+        self._launchable = None
         self._records[info.package] = PackageRecord(self._next_uid, version_code, version_name,
                                                     self._phone.clock.now_ms())
         self._next_uid += 1
@@ -180,6 +182,7 @@ class PackageManager:
             return False
         self._phone.activities.force_stop(package)
         del self._apps[package], self._infos[package], self._records[package]
+        self._launchable = None
         for directory in DATA_DIRS:
             self._phone.fs.remove_tree(directory.format(package))
         return True
@@ -225,9 +228,13 @@ class PackageManager:
         """The installed packages whose app has started (``get``)."""
         return list(self._apps)
 
-    def launchable(self) -> list[AppInfo]:
-        """Apps with a launcher icon, sorted by label as the app drawer shows them."""
-        return sorted((info for info in self._infos.values() if info.launchable), key=lambda info: info.label.lower())
+    def launchable(self) -> tuple[AppInfo, ...]:
+        """Apps with a launcher icon, sorted by label as the app drawer shows them (the same tuple until a package is
+        added or removed: the home screen asks at every frame it shows)."""
+        if self._launchable is None:
+            self._launchable = tuple(sorted((info for info in self._infos.values() if info.launchable),
+                                            key=lambda info: info.label.lower()))
+        return self._launchable
 
     def revoked(self, package: str, permission: str) -> bool:
         """Whether the runtime ``permission`` of ``package`` was revoked (and not granted since)."""

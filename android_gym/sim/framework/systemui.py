@@ -21,6 +21,8 @@ re-read from that integer).
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import math
 import shlex
 from collections.abc import Callable
@@ -90,8 +92,15 @@ def _id(name: str) -> str:
 def clock_text(phone: Context) -> str:
     """SystemUI's ``Clock.getSmallTime`` (status bar and shade): ``LocaleData.timeFormat_Hm`` or ``timeFormat_hm``
     by ``DateFormat.is24HourFormat``, without the AM/PM marker (``AM_PM_STYLE_GONE``): "15:34" or "3:34"."""
-    now = phone.clock.now(MINUTE_MS)
-    return formats.format_time(now, formats.phone_is_24_hour(phone), formats.system_tag(phone), am_pm=False)
+    return _clock_text(phone.clock.units(MINUTE_MS), formats.phone_is_24_hour(phone), formats.system_tag(phone))
+
+
+@functools.lru_cache(maxsize=16)
+def _clock_text(minute: int, is24: bool, tag: str) -> str:
+    """``clock_text`` in the ``minute``-th minute since the epoch (the phone's zone is UTC), made once per minute shown:
+    the status bar asks at every frame."""
+    when = dt.datetime.fromtimestamp(minute * MINUTE_MS / 1000, tz=dt.timezone.utc)
+    return formats.format_time(when, is24, tag, am_pm=False)
 
 
 # ----- brightness (SettingsLib BrightnessUtils, BrightnessSynchronizer; Java float arithmetic) ----------------

@@ -287,6 +287,8 @@ class WindowManager:
         shown = self._shown_value(screen)
         stamp = None if shown is None else self._stamp(screen, shown, looks, content_bottom)
         known = self._stamped.get(stamp) if stamp is not None else None
+        if known is not None and self._reveal_focus and not _focus_outside_lists(known[0]):
+            known = None  # a field to scroll into view: the tree as built is measured
         if known is not None:  # the screen shows what it showed: its tree then, not built again
             self._stamped.move_to_end(stamp)
             kept, built = known
@@ -387,8 +389,8 @@ class WindowManager:
 
     def _shown_value(self, screen: Screen) -> Hashable | None:
         """What ``screen`` tells it shows (``Screen.shown``); ``None`` when it does not tell, or shows a dialog window
-        or a text selection, or the window has a field to reveal or a list position to set at this frame."""
-        if screen.dialog_windows or screen.selection is not None or self._reveal_focus or screen.scroll_requests:
+        or a text selection, or the window has a list position to set at this frame."""
+        if screen.dialog_windows or screen.selection is not None or screen.scroll_requests:
             return None
         return screen.shown()
 
@@ -752,7 +754,10 @@ class WindowManager:
 
     def _touchable_at(self, x: float, y: float) -> list[View]:
         """The enabled views (not virtual ones) of the topmost window at ``(x, y)`` (design coords) that contain the
-        point, in drawing order; found once per frame and point (a drag asks for up to eight kinds of view)."""
+        point, in drawing order; found once per frame and point (a drag asks for up to eight kinds of view). As
+        ``ViewGroup.dispatchTouchEvent`` hands a touch only to the children that contain it, the children of a view
+        that does not are not looked at: a view reaches touches only where it lies inside every view above it, where
+        the dump's bounds (cut to the parents') put it."""
         f = self.frame()
         if self._touched is not None and self._touched[0] is f and self._touched[1] == (x, y):
             return self._touched[2]
@@ -761,11 +766,12 @@ class WindowManager:
         stack = [window] if window is not None else []  # pre-order, without a generator's cost per view
         while stack:
             view = stack.pop()
-            x1, y1, x2, y2 = view.bounds  # _contains, inlined: every view of the window is tested
-            if x1 <= x < x2 and y1 <= y < y2 and view.enabled and not view.virtual:
-                views.append(view)
-            if view.children:
-                stack.extend(reversed(view.children))
+            x1, y1, x2, y2 = view.bounds  # _contains, inlined
+            if x1 <= x < x2 and y1 <= y < y2:
+                if view.enabled and not view.virtual:
+                    views.append(view)
+                if view.children:
+                    stack.extend(reversed(view.children))
         self._touched = f, (x, y), views
         return views
 
@@ -955,6 +961,13 @@ def _lists_and_field(content: View) -> tuple[dict[str, int], View | None]:
         if field is None and view.focused and view.on_text is not None:  # the focused editable
             field = view
     return positions, field
+
+
+def _focus_outside_lists(kept: Kept) -> bool:
+    """Whether the laid-out tree ``kept`` shows its focused field outside every list: a field taking focus there
+    scrolls nothing into view (``_scroll_focus_into_view``)."""
+    field = made_once(kept, _LISTS_AND_FIELD, lambda: _lists_and_field(kept.root))[1]
+    return field is not None and not _list_holds_focus(kept.root)
 
 
 def _list_holds_focus(content: View) -> bool:

@@ -57,6 +57,13 @@ class VirtualClock:
         self.finest_read = min(self.finest_read, resolution_ms)
         return dt.datetime.fromtimestamp(self._now_ms / 1000, tz=dt.timezone.utc)
 
+    def units(self, unit_ms: int) -> int:
+        """How many whole ``unit_ms`` (a minute, a day) of device time have passed since the epoch, read in that unit
+        (``finest_read``): for a caller that shows only which minute or day it is, and so makes what it shows once
+        per unit."""
+        self.finest_read = min(self.finest_read, unit_ms)
+        return self._now_ms // unit_ms
+
     def set(self, now_ms: int) -> None:
         """Set the device time (what ``date`` does as root)."""
         self._now_ms = int(now_ms)
