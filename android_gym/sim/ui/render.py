@@ -377,15 +377,19 @@ def only_resized(old: tuple, new: tuple) -> bool:
 
 def changed_views(old: tuple, new: tuple) -> list[tuple] | None:
     """The views (``signature`` items) of ``old`` and ``new`` that are not in both, or ``None`` when the views in
-    both are not drawn in the same order (a change of z-order: then everything counts as changed)."""
-    common = Counter(old) & Counter(new)
+    both are not drawn in the same order (a change of z-order: then everything counts as changed). Each item is
+    hashed once, to a number standing for it (items are long tuples: hashing them again cost more than the rest)."""
+    numbers: dict[tuple, int] = {}
+    old_numbers = [numbers.setdefault(item, len(numbers)) for item in old]
+    new_numbers = [numbers.setdefault(item, len(numbers)) for item in new]
+    common = Counter(old_numbers) & Counter(new_numbers)
     kept_old, kept_new, changed = [], [], []
-    for items, kept in ((old, kept_old), (new, kept_new)):
+    for items, numbered, kept in ((old, old_numbers, kept_old), (new, new_numbers, kept_new)):
         budget = common.copy()
-        for item in items:
-            if budget[item] > 0:
-                budget[item] -= 1
-                kept.append(item)
+        for item, number in zip(items, numbered):
+            if budget[number] > 0:
+                budget[number] -= 1
+                kept.append(number)
             else:
                 changed.append(item)
     return changed if kept_old == kept_new else None
