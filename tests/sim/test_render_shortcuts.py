@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
+from android_gym.sim.ui.picture_cache import KeptPictures
 from android_gym.sim.ui.render import Renderer, pack_into
 from android_gym.sim.ui.views import (
     PRIMARY,
@@ -82,6 +83,7 @@ def test_a_shadow_left_out_under_its_shape_looks_as_drawn_whole(monkeypatch, sca
     shortcut = _drawn(shapes(root), scale)
     monkeypatch.setattr(render, "_shadow_stencils", lambda width, height, radius, blur, drop, cover, corners: (
         render.Stencil(render._shadow_mask(width, height, radius, blur, corners), 0, 0, 0),))
+    monkeypatch.setattr(render, "_SPRITES", KeptPictures(render._SPRITE_BYTES))  # discs drawn with these shadows
     assert np.array_equal(shortcut, _drawn(shapes(root), scale))
     assert (shortcut.astype(int) - root).any(axis=2).mean() > 0.1  # the shapes and their shadows are there
 
@@ -97,10 +99,39 @@ def test_shadows_copied_as_tiles_where_the_canvas_is_one_colour_look_as_stamped(
     """A shadow over one colour (the canvas's, or a plain box's filling all of it) is copied from tiles of that
     colour; over anything else (another view's shadow or ink, a strip's edge between colours) it is stamped."""
     render._shadow_tiles.cache_clear()
+    monkeypatch.setattr(render, "_SPRITES", KeptPictures(render._SPRITE_BYTES))  # discs drawn here, not kept
     tiled = _drawn(tree(), scale)
     assert render._shadow_tiles.cache_info().misses  # tiles were used
     monkeypatch.setattr(Renderer, "_plain_ground", lambda self, box: None)
     assert np.array_equal(tiled, _drawn(tree(), scale))
+
+
+def _discs(scale: float) -> View:
+    """The same launcher icons and FABs over and over at odd offsets, over two colours (a row's, the root's), one
+    row of them across the edge between the first strip and the second."""
+    def icons(background: tuple[int, int, int] | None = None) -> View:
+        return row(View(width=37),
+                   app_icon("Phone", "phone", (30, 136, 229), lambda: None, lambda: None, width=263, height=330),
+                   app_icon("Clock", "alarm", (67, 160, 71), lambda: None, lambda: None, width=151, height=201),
+                   fab("Add", "plus", lambda: None, background=PRIMARY, text_color=WHITE),
+                   View(kind="dock_icon", hint="app_sms", background=(251, 140, 0), width=201, height=201),
+                   background=background, height=340)
+    return column(View(height=render._STRIP_ROWS / scale - 120), icons(), icons((250, 240, 230)), View(height=13),
+                  icons(), background=(238, 238, 238))
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.5, 0.25])
+def test_discs_pasted_from_sprites_look_as_drawn(monkeypatch, scale: float) -> None:
+    """A launcher icon or FAB over one colour is pasted from a sprite of it (kept within the budget: here two),
+    wherever it lies (at any pixel, across a strip's edge); what it pastes is what drawing it draws."""
+    monkeypatch.setattr(render, "_SPRITES", KeptPictures(2 * 4 * 230 * 230))
+    tree = _discs(scale)
+    size = round(1080 * scale), round((render._STRIP_ROWS / scale + 1000) * scale)
+    layout(tree, 0, 0, 1080, round(size[1] / scale))
+    pasted = Renderer(*size, scale).render({"window": (tree, WHITE)})
+    assert render._SPRITES.kept and render._SPRITES.bytes <= render._SPRITES.budget
+    monkeypatch.setattr(Renderer, "_disc", Renderer._draw_disc)
+    assert np.array_equal(pasted, Renderer(*size, scale).render({"window": (tree, WHITE)}))
 
 
 @pytest.mark.parametrize("tree", [
@@ -133,6 +164,7 @@ def test_masks_cut_to_their_ink_and_painted_through_an_image_look_as_pasted_whol
     shortcut = _drawn(_inked(), scale)
     for cached in (render._text_stencil, render._icon_stencil, render._shadow_stencils):
         cached.cache_clear()
+    monkeypatch.setattr(render, "_SPRITES", KeptPictures(render._SPRITE_BYTES))  # discs drawn with these masks
     monkeypatch.setattr(render, "stencil", lambda mask, left=0, top=0, key=None: render.Stencil(mask, left, top,
                                                                                                  mask.width, key))
     monkeypatch.setattr(Renderer, "_stamp", lambda self, color, x, y, ink: self._canvas.paste(
