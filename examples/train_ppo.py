@@ -300,6 +300,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "threads than free cores made each PPO update 18x slower on 2 cores)")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker")
     parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO entropy coefficient")
+    parser.add_argument("--batch-size", type=int, default=64, help="PPO minibatch size")
+    parser.add_argument("--n-epochs", type=int, default=10,
+                        help="PPO passes over each rollout (the update's CPU grows with epochs / batch size)")
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"),
                         help="output folder: model.zip, curve.png, curve.csv, summary.json, tb/")
     return parser.parse_args(argv)
@@ -338,8 +341,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         workers.seed(args.seed)
     else:
         workers = make_vec_env(make, n_envs=args.workers, seed=args.seed, vec_env_cls=SubprocVecEnv)
-    model = ALGORITHMS[args.algo]("MultiInputPolicy", workers, n_steps=args.n_steps, batch_size=64,
-                                  ent_coef=args.ent_coef, seed=args.seed, verbose=0, device="cpu")
+    model = ALGORITHMS[args.algo]("MultiInputPolicy", workers, n_steps=args.n_steps, batch_size=args.batch_size,
+                                  n_epochs=args.n_epochs, ent_coef=args.ent_coef, seed=args.seed, verbose=0,
+                                  device="cpu")
     model.set_logger(training_logger(args.out / "tb"))  # else SB3 makes an empty /tmp/SB3-* folder per run
     print(f"{args.algo} on {env_id}: {args.workers} workers, {args.steps:,} steps, "
           f"held-out seeds {eval_seeds[0]}..{eval_seeds[-1]}", flush=True)
@@ -383,6 +387,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                "workers": workers.num_envs, "ray": args.ray, "device_config": args.device_config,
                "test_conditions": tested,
                "view_kwargs": view_kwargs,
+               "ppo_kwargs": {"n_steps": args.n_steps, "batch_size": args.batch_size, "n_epochs": args.n_epochs,
+                              "ent_coef": args.ent_coef},
                "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_dataset": bc_dataset, "bc_accuracy": bc_accuracy,
                "held_out_seeds": [eval_seeds[0], eval_seeds[-1]], "final_held_out_success": final.eval_success,
