@@ -21,7 +21,7 @@ def scripts():
     sys.path.insert(0, str(BENCHMARKS))
     modules = {}
     try:
-        for name in ("throughput", "scaling", "learning", "resets", "fuzz"):
+        for name in ("throughput", "scaling", "learning", "resets", "fuzz", "rl_view"):
             spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
             modules[name] = importlib.util.module_from_spec(spec)
             sys.modules[name] = modules[name]
@@ -107,6 +107,16 @@ def test_resets_times_cpu_when_asked(scripts, capsys, monkeypatch):
     per_task = scripts["resets"].main(["--tasks", "SimpleSmsResend", "--resets", "1", "--clock", "cpu"])
     assert "(cpu time)" in capsys.readouterr().out
     assert per_task == {"SimpleSmsResend": 1.0}
+
+
+def test_rl_view_prints_steps_per_second_per_task(scripts, capsys, monkeypatch):
+    ticks = iter(range(1000))
+    monkeypatch.setitem(scripts["rl_view"].CLOCKS, "cpu", lambda: next(ticks) / 8)  # 0.125 s a read
+    rates = scripts["rl_view"].main(["--tasks", "SendSms,SystemWifiTurnOn", "--steps", "5", "--clock", "cpu"])
+    output = capsys.readouterr().out
+    assert rates == {"SendSms": 40.0, "SystemWifiTurnOn": 40.0}  # 5 steps between two reads
+    assert "(cpu time)" in output
+    assert table(output) == [["task", "RL steps/s"], ["SendSms", "40"], ["SystemWifiTurnOn", "40"]]
 
 
 def test_resets_refuses_a_glob_that_matches_nothing(scripts):
