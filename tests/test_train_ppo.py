@@ -67,18 +67,22 @@ def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(t
     env.close()
 
 
-def test_without_tensorboard_the_log_is_csv_and_the_view_options_reach_the_envs(train_ppo, tmp_path, temp_dir,
-                                                                                monkeypatch):
+def test_without_tensorboard_the_log_is_csv_and_the_view_and_ppo_options_reach_the_envs_and_model(
+        train_ppo, tmp_path, temp_dir, monkeypatch):
     monkeypatch.setattr(train_ppo.sb3_logger, "SummaryWriter", None)  # as SB3 sets it when tensorboard is missing
     view = {"max_elements": 16, "text_slots": 8, "end_penalty": 0.25}
     summary = train_ppo.main(["--task", "OpenAppTaskEval", "--steps", "32", "--n-steps", "16", "--workers", "1",
                               "--eval-episodes", "1", "--eval-every", "32", "--max-elements", "16", "--text-slots",
-                              "8", "--end-penalty", "0.25", "--out", str(tmp_path)])
+                              "8", "--end-penalty", "0.25", "--batch-size", "8", "--n-epochs", "2", "--in-process",
+                              "--out", str(tmp_path)])
     assert summary["view_kwargs"] == view == json.loads((tmp_path / "summary.json").read_text())["view_kwargs"]
+    assert summary["ppo_kwargs"] == {"n_steps": 16, "batch_size": 8, "n_epochs": 2, "ent_coef": 0.01}
+    assert summary["in_process"] is True
     with open(tmp_path / "tb" / "progress.csv") as handle:
         assert [int(row["time/total_timesteps"]) for row in csv.DictReader(handle)] == [16, 32]
     assert not list((tmp_path / "tb").glob("events.out.tfevents.*")) and not list(temp_dir.glob("SB3-*"))
     model = MaskablePPO.load(tmp_path / "model.zip")
+    assert (model.batch_size, model.n_epochs) == (8, 2)
     env = make_rl_env(android_gym.env_id("OpenAppTaskEval"), **view)
     assert (model.observation_space, model.action_space) == (env.observation_space, env.action_space)
     env.close()
