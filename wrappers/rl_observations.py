@@ -295,10 +295,6 @@ class _RowTable:
         self.rows = np.zeros((size, width), dtype=np.float32)
         self.numbers: dict[Any, int] = {}  # key → its row
 
-    def clear(self) -> None:
-        """Forget every row."""
-        self.numbers.clear()
-
     def take(self, keys: Sequence[Any]) -> np.ndarray:
         """The rows of ``keys`` (at most ``size`` of them), computed for those not kept."""
         numbers = self.numbers
