@@ -79,6 +79,7 @@ class _FromNote(SqliteRowsTask):
     """Mixin: the data is in a Markor note ``note_name`` (``write_to_markor``), written after the app's rows."""
 
     note_name: ClassVar[str]
+    extras_leave_apps_stopped = True  # ``clear_extras`` empties a folder with a shell command: it starts no app
 
     @property
     def goal(self) -> str:
@@ -100,6 +101,8 @@ class _FromNote(SqliteRowsTask):
 
 class _FromPictures(SqliteRowsTask):
     """Mixin: the data is drawn into pictures in DCIM (``write_to_gallery``), after ``clear_device_storage``."""
+
+    extras_leave_apps_stopped = True  # ``clear_extras`` deletes files with a shell command: it starts no app
 
     @property
     def goal(self) -> str:

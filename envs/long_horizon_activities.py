@@ -268,6 +268,9 @@ class ActivityTask(TablesTask, SubgoalTask):
 
     app_packages: ClassVar[tuple[str, ...]] = (sms.PACKAGE,)
     setup_clears_teardown = True  # the contacts teardown deletes, clear_state deletes too
+    #: ``clear_extras`` starts no app: shell commands on files, settings and providers (``pm clear`` of the contacts
+    #: provider, the texts deleted, folders emptied, VLC stopped) and pulls and pushes of stopped apps' files.
+    extras_leave_apps_stopped = True
 
     def tables(self) -> list[tuple[ReplaceableTable, list[Row]]]:
         """``expenses``, ``recipes`` and ``events`` of the parameters and ``tracks()``, of the apps the task uses."""

@@ -215,6 +215,10 @@ class PeopleTask(TablesTask, SubgoalTask):
 
     app_packages = (sms.PACKAGE,)
     setup_clears_teardown = True  # the contacts and events teardown deletes, clear_state deletes too
+    #: ``clear_extras`` starts no app: shell commands on files and providers (``pm clear`` of the contacts provider
+    #: and the Clock, the texts deleted, Markor's folder emptied, the Tasks app stopped and its preferences removed)
+    #: and a pull and push of the stopped calendar's preferences.
+    extras_leave_apps_stopped = True
     #: The system tasks whose start state this task sets up (``SystemWifiTurnOff`` turns Wi-Fi on first).
     settings_from: ClassVar[tuple[str, ...]] = ()
 

@@ -187,7 +187,8 @@ def media_songs(device: Device) -> dict[str, dict[str, Any]]:
 
 def seed_playlists(device: Device, playlists: dict[str, Sequence[str]]) -> None:
     """Playlists named as the keys, with the songs of those titles in order: ``PlaylistEntity`` and ``SongEntity``
-    rows as the app writes them (``songEntity`` copies the MediaStore's row); none: nothing to do."""
+    rows as the app writes them (``songEntity`` copies the MediaStore's row), into the database of the app
+    ``scan_music`` just stopped (a stopped app gets no broadcast: nothing starts it again); none: nothing to do."""
     if not playlists:
         return
     songs = media_songs(device)
@@ -206,7 +207,6 @@ def seed_playlists(device: Device, playlists: dict[str, Sequence[str]]) -> None:
                  s["date_modified"], s["album_id"], s["album"], s["artist_id"], s["artist"], s["composer"],
                  s["album_artist"])))
     sqlite_execute_many(device, retro.PLAYLIST_DB, statements)
-    Task.run(device, f"am force-stop {retro.PACKAGE}")
 
 
 # ----- oracle steps -------------------------------------------------------------------------------------------------
@@ -433,6 +433,14 @@ class RetroPlaylistDuration(_RetroTask):
     def clear_state(self, device: Device) -> None:
         """Only ``_clear_playlist_dbs``: AndroidWorld's setup skips the base setup (no storage clear)."""
         clear_playlists(device)
+
+    def hand_over(self, device: Device, rewound: bool = False) -> None:
+        """``teardown``; before a full rewind only its storage clearing: the rewind stops the app, goes home and
+        brings the playlists' database back to what ``clear_state`` empties again."""
+        if rewound:
+            clear_device_storage(device)
+        else:
+            self.teardown(device)
 
     def is_successful(self, device: Device) -> float:
         """Every song in a playlist is in one named exactly so, and they last 45 to 50 minutes together."""

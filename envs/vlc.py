@@ -229,16 +229,17 @@ class _VlcTask(Task):
 
     def seed_state(self, device: Device) -> None:
         """The videos in ``VLCVideos`` (each frame's noise from ``[frame_seed, its index]``), then the playlists;
-        the playlist table as setup leaves it is kept for the check."""
+        the playlist table as setup leaves it is kept for the check (without playlists: empty, as ``clear_state``
+        left it)."""
         videos = self.videos()
         data = message_videos([MessageVideo([message], seconds, [self.params["frame_seed"], index], frame_s=seconds)
                                for index, (message, seconds) in enumerate(videos.values())], self.device_time)
         for name, video in zip(videos, data):
             device.push(video, posixpath.join(VIDEOS_PATH, name))
-        created = int(self.device_time.timestamp())
+        created, playlists = int(self.device_time.timestamp()), self.params.get("playlists", [])
         state.sqlite_execute_many(device, DB_PATH, [("INSERT INTO Playlist (name, creation_date) VALUES (?, ?)",
-                                                     (name, created)) for name in self.params.get("playlists", [])])
-        self.playlists_before = playlist_table(device)
+                                                     (name, created)) for name in playlists])
+        self.playlists_before = playlist_table(device) if playlists else []
 
     def teardown(self, device: Device) -> None:
         """The clearing again, then the apps stopped."""

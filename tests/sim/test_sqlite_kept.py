@@ -118,6 +118,30 @@ def test_a_file_rewritten_in_place_with_the_same_change_counter_is_seen(phone, d
     assert run(phone, "SELECT x FROM t;") == "9\n"
 
 
+def test_its_own_bytes_written_back_over_the_file_keep_the_connection(phone, db, opened):
+    """Another connection's row, then the bytes the kept connection left written back over the file (a rewind's):
+    the counter it had and the bytes it had, so its cache is right and no new connection is opened."""
+    kept = db.read_bytes()
+    with sqlite3.connect(db) as other:
+        other.execute("INSERT INTO t VALUES (2)")
+    other.close()
+    opened.clear()
+    phone.fs.write_bytes(DB, kept)
+    assert run(phone, "SELECT x FROM t;") == "1\n"
+    assert opened == []
+
+
+def test_a_big_database_written_back_gets_a_new_connection(phone, db, opened, monkeypatch):
+    """Past ``CONTENT_BYTES`` no copy of the bytes is kept: the same bytes written back cannot be told from others
+    with the same counter, and the run opens a new connection."""
+    monkeypatch.setattr(kept_databases, "CONTENT_BYTES", 0)
+    run(phone, "INSERT INTO t VALUES (2);")  # kept again, now without its bytes
+    kept = db.read_bytes()
+    phone.fs.write_bytes(DB, kept)
+    assert run(phone, "SELECT x FROM t;") == "1\n2\n"
+    assert len(opened) == 1
+
+
 def test_another_schema_written_in_place_with_the_same_schema_cookie_is_seen(phone, db, tmp_path):
     """Another database's bytes over the file (the same inode): its counter moved but its schema cookie did not,
     which SQLite alone would take for the schema it knows."""

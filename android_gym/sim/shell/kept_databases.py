@@ -19,9 +19,12 @@ every write, removal or rename by anyone, are the ones taken when it was kept), 
 (same device and inode), its header's change counter moved and its schema (the ``sqlite_master`` rows) is the one
 the connection knows. SQLite checks that counter (``dbFileVers``, header bytes 24-39) at the start of every
 transaction and drops its page cache when it moved, as it does for another process's write; a schema changed
-meanwhile moves the schema cookie, and SQLite then reads the schema again itself. Anything else (a file replaced,
-removed, or written with the counter it had) closes the kept connection, and the run opens a new one. At most
-``LIMIT`` are kept (the least recently used goes first); the phone closes them with itself.
+meanwhile moves the schema cookie, and SQLite then reads the schema again itself. A file written with the counter it
+had is the same file to SQLite: the connection is used again only if it holds the very bytes it held when it was kept
+(a reset's rewind writes them back after a provider's rows: then a new connection would parse the schema again for
+nothing), told by a copy of them kept with the connection (``CONTENT_BYTES``). Anything else (a file replaced,
+removed, or written with other bytes and the counter it had) closes the kept connection, and the run opens a new
+one. At most ``LIMIT`` are kept (the least recently used goes first); the phone closes them with itself.
 """
 
 from __future__ import annotations
@@ -42,6 +45,9 @@ from android_gym.sim.system.fs import SQLITE_SIDE_FILES
 #: anywhere in the text: a string that merely contains one only costs a new connection).
 CONNECTION_STATE = re.compile(r"\b(pragma|temp|temporary|changes|total_changes|last_insert_rowid)\b", re.IGNORECASE)
 LIMIT = 4
+#: The largest database file whose bytes a kept connection keeps (``_Kept.content``): at most ``LIMIT`` times this
+#: much is held (the telephony provider's ``mmssms.db`` starts at 84 KiB).
+CONTENT_BYTES = 1 << 20
 _HEADER = slice(24, 44)  # dbFileVers (change counter, size, freelist) and the schema cookie
 _SCHEMA = "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master ORDER BY rowid"
 
@@ -63,6 +69,7 @@ class _Kept:
     file: tuple[int, int]  # the database file's device and inode
     header: bytes  # its header's bytes 24-43
     schema: list[tuple]  # its sqlite_master rows
+    content: bytes | None  # its bytes, if at most CONTENT_BYTES
 
 
 class KeptDatabases:
@@ -96,7 +103,7 @@ class KeptDatabases:
     def keep(self, path: str, connection: sqlite3.Connection) -> None:
         """Keep ``connection`` (whose last SQL had nothing of ``CONNECTION_STATE``) for the next run on ``path``
         when that changes nothing anyone can see; else close it. Called after the run's writes are all done."""
-        header = _header(self._files.host_path(path))
+        header = _header(self._files.host_path(path), whole=True)
         with self._lock:
             taken = self._taken.pop(path, None)
         if taken is not None and taken.connection is not connection:
@@ -109,7 +116,7 @@ class KeptDatabases:
         # only its own SQL ran since, and SQL that changes the schema moves the cookie.
         same = taken is not None and taken.file == header[0] and taken.header[16:] == header[1][16:]
         kept = _Kept(connection, self._versions(path), header[0], header[1],
-                     taken.schema if same else _schema(connection))
+                     taken.schema if same else _schema(connection), header[2])
         with self._lock:
             self._kept[path] = kept
             evicted = self._kept.popitem(last=False)[1].connection if len(self._kept) > LIMIT else None
@@ -128,11 +135,13 @@ class KeptDatabases:
 
     def _changed_by_sqlite(self, path: str, kept: _Kept) -> _Kept | None:
         """``kept`` with the header the database at ``path`` has now, when, written since ``kept`` was kept, it is the
-        same file with a moved change counter (which makes SQLite drop its page cache) and the same schema; else
-        ``None``."""
-        header = _header(self._files.host_path(path))
-        if header is None or header[0] != kept.file or header[1][:4] == kept.header[:4]:
+        same file with a moved change counter (which makes SQLite drop its page cache) and the same schema, or with
+        the counter it had and the bytes it had (SQLite's cache is right); else ``None``."""
+        header = _header(self._files.host_path(path), whole=kept.content is not None)
+        if header is None or header[0] != kept.file:
             return None
+        if header[1][:4] == kept.header[:4]:
+            return kept if header[2] is not None and header[2] == kept.content else None
         try:
             same = _schema(kept.connection) == kept.schema
         except sqlite3.Error:  # not a database any more
@@ -140,21 +149,23 @@ class KeptDatabases:
         return dataclasses.replace(kept, header=header[1]) if same else None
 
 
-def _header(host: Path) -> tuple[tuple[int, int], bytes] | None:
-    """The device and inode of the database file at ``host`` and its header's bytes 24-43; ``None`` when there is
-    no such file or it has no header (a new, empty database)."""
+def _header(host: Path, whole: bool = False) -> tuple[tuple[int, int], bytes, bytes | None] | None:
+    """The device and inode of the database file at ``host``, its header's bytes 24-43 and, if ``whole``, its bytes
+    when they are at most ``CONTENT_BYTES`` (else ``None``); ``None`` when there is no such file or it has no header
+    (a new, empty database)."""
     try:
         fd = os.open(host, os.O_RDONLY)
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        header = os.pread(fd, _HEADER.stop - _HEADER.start, _HEADER.start)
+        content = os.pread(fd, info.st_size, 0) if whole and info.st_size <= CONTENT_BYTES else None
+        header = content[_HEADER] if content is not None else os.pread(fd, _HEADER.stop - _HEADER.start, _HEADER.start)
     except OSError:  # a directory
         return None
     finally:
         os.close(fd)
-    return ((info.st_dev, info.st_ino), header) if len(header) == _HEADER.stop - _HEADER.start else None
+    return ((info.st_dev, info.st_ino), header, content) if len(header) == _HEADER.stop - _HEADER.start else None
 
 
 def _schema(connection: sqlite3.Connection) -> list[tuple]:
