@@ -1022,6 +1022,14 @@ class Renderer:
             if ground is not None:
                 self._canvas.im.paste(_ink_tile(ink, color, ground).im, box)
                 return
+        # only the part on the canvas's band is painted: the image of the colour is made no larger (a shadow's mask
+        # crosses the strips its view spans, each drawn on its own)
+        x1, y1 = max(left, 0), max(top, self._band[0])
+        x2, y2 = min(box[2], self._canvas.width), min(box[3], self._band[1])
+        if x1 >= x2 or y1 >= y2:
+            return
+        if (x1, y1, x2, y2) != box:
+            mask, box = mask.crop((x1 - left, y1 - top, x2 - left, y2 - top)), (x1, y1, x2, y2)
         # Image.new and Image.paste, at Pillow's core (their Python halves cost as much here)
         self._canvas.im.paste(Image.core.fill("RGB", mask.size, color), box, mask.im)
 
