@@ -643,6 +643,7 @@ class ExpenseEntryFragment(_Fragment):
             self.category, self.entry_time, self.created = (expense["category"], expense["modified_date"],
                                                             expense["created_date"])
         self.order = (self.category, *(c for c in CATEGORY_ORDER if c != self.category))
+        self._chooser = KeptTree()  # the category chooser, by the category selected (typing leaves it as it is)
 
     def on_enter(self) -> None:
         """The save mode focuses the name (no keyboard until the field is touched)."""
@@ -717,7 +718,10 @@ class ExpenseEntryFragment(_Fragment):
         """``rv_category``: one checkable card per category (``item_category``: 2 dp corners, its name 8 dp in from
         its edges), the selected one checked, 4 dp of ``MarginItemDecoration`` at either side of each; 16 dp in from
         the form's 8 dp margin at the sides. Its lines wrap (see the module docstring), measured as they are laid
-        out, so a larger font makes wider cards."""
+        out, so a larger font makes wider cards. Built once per category selected, a copy at each build."""
+        return self._chooser.get(self.category, self._built_categories)
+
+    def _built_categories(self) -> View:
         chips = [View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cd_category"),
                       checkable=True, checked=category == self.category, clickable=True, focusable=True,
                       on_click=lambda category=category: self._select(category),
