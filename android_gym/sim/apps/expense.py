@@ -43,6 +43,7 @@ from android_gym.sim.apps.expense_graph import DAY_NAME_HEIGHT, SIDE_PADDING, da
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.kept_tree import KeptTree
@@ -517,10 +518,11 @@ class ExpenseLogsFragment(_Fragment):
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,
             (_menu_item("filter", FILTER, "filter", enabled=not empty_table),))
         window = self.phone.window
+        # the list's room at most: the window's content under the app bar (the keyboard only takes from it)
+        room = window.design_height - STATUS_BAR_HEIGHT - window.nav_bar_height - _TOOLBAR_HEIGHT
         made, self._rows = self._rows, {}
         items = bound_rows(lambda index: self._row(expenses[index], now, made), len(expenses), _ROW_HEIGHT,
-                           _LOG_SPACING, self.host.scroll.get("rv_expense", 0), window.design_height,
-                           window.looks.font_scale)
+                           _LOG_SPACING, self.host.scroll.get("rv_expense", 0), room, window.looks.font_scale)
         body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1,
                                         spacing=_LOG_SPACING)]
         if not expenses:
