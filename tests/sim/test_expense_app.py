@@ -361,11 +361,14 @@ def test_a_long_list_scrolls_and_rows_written_from_outside_show(phone):
     assert "Inside" in texts(phone, "tv_name") and "Late Arrival" not in texts(phone, "tv_name")
 
 
-@pytest.mark.parametrize("font_scale", ["0.85", "1.0", "1.3"])
-def test_rows_off_screen_stand_in_empty_and_the_logs_show_as_with_every_row_built(phone, monkeypatch, font_scale):
+@pytest.mark.parametrize(("font_scale", "navigation_mode"), [("0.85", "0"), ("1.0", "0"), ("1.3", "0"), ("1.0", "2")])
+def test_rows_off_screen_stand_in_empty_and_the_logs_show_as_with_every_row_built(phone, monkeypatch, font_scale,
+                                                                                  navigation_mode):
+    """As with every row built, with three buttons and with gestures (the shorter navigation bar: a taller list)."""
     for day in range(1, 21):
         add(phone, f"Item {day}", 1000 + day, when=NOW.replace(day=day, hour=9))
     assert phone.run(f"settings put system font_scale {font_scale}").exit_code == 0
+    assert phone.run(f"settings put secure navigation_mode {navigation_mode}").exit_code == 0
     open_logs(phone)
     seen = texts_shown_as_with_every_row(phone, monkeypatch, expense, rid("tv_name"))
     assert {"Item 20", "Item 1"} <= seen  # from the top to the clamped end and back

@@ -95,13 +95,18 @@ def texts_shown_as_with_every_row(phone: Phone, monkeypatch: pytest.MonkeyPatch,
     built every row (``bound_rows`` making each) at the top, scrolled down a little, to the end and back; the texts
     of the nodes with ``resource_id`` seen on the way."""
 
+    def built_afresh() -> None:  # not the laid-out tree the window kept for what the screen tells it shows
+        phone.window._stamped.clear()
+        phone.window._app_trees.clear()
+        phone.invalidate()
+
     def check() -> set[str]:
         dump = phone.ui_dump()
         with monkeypatch.context() as patch:
             patch.setattr(app_module, "bound_rows", lambda make, count, *_: [make(index) for index in range(count)])
-            phone.invalidate()
+            built_afresh()
             assert phone.ui_dump() == dump
-        phone.invalidate()
+        built_afresh()
         return {node.get("text") for node in nodes(phone) if node.get("resource-id") == resource_id}
 
     seen = check()

@@ -43,6 +43,7 @@ from android_gym.sim.apps.expense_graph import DAY_NAME_HEIGHT, SIDE_PADDING, da
 from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.display import dp
 from android_gym.sim.framework.intent import Intent
+from android_gym.sim.framework.window import STATUS_BAR_HEIGHT
 from android_gym.sim.system.clock import DAY_MS
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.ui.kept_tree import KeptTree
@@ -517,10 +518,11 @@ class ExpenseLogsFragment(_Fragment):
             "tb_expense", EXPENSE_LOGS, _nav_button("menu", self.host.open_drawer), subtitle,
             (_menu_item("filter", FILTER, "filter", enabled=not empty_table),))
         window = self.phone.window
+        # the list's room at most: the window's content under the app bar (the keyboard only takes from it)
+        room = window.design_height - STATUS_BAR_HEIGHT - window.nav_bar_height - _TOOLBAR_HEIGHT
         made, self._rows = self._rows, {}
         items = bound_rows(lambda index: self._row(expenses[index], now, made), len(expenses), _ROW_HEIGHT,
-                           _LOG_SPACING, self.host.scroll.get("rv_expense", 0), window.design_height,
-                           window.looks.font_scale)
+                           _LOG_SPACING, self.host.scroll.get("rv_expense", 0), room, window.looks.font_scale)
         body: list[View] = [scroll_list(*items, key="rv_expense", resource_id=_id("rv_expense"), weight=1,
                                         spacing=_LOG_SPACING)]
         if not expenses:
@@ -643,6 +645,7 @@ class ExpenseEntryFragment(_Fragment):
             self.category, self.entry_time, self.created = (expense["category"], expense["modified_date"],
                                                             expense["created_date"])
         self.order = (self.category, *(c for c in CATEGORY_ORDER if c != self.category))
+        self._chooser = KeptTree()  # the category chooser, by the category selected (typing leaves it as it is)
 
     def on_enter(self) -> None:
         """The save mode focuses the name (no keyboard until the field is touched)."""
@@ -717,7 +720,10 @@ class ExpenseEntryFragment(_Fragment):
         """``rv_category``: one checkable card per category (``item_category``: 2 dp corners, its name 8 dp in from
         its edges), the selected one checked, 4 dp of ``MarginItemDecoration`` at either side of each; 16 dp in from
         the form's 8 dp margin at the sides. Its lines wrap (see the module docstring), measured as they are laid
-        out, so a larger font makes wider cards."""
+        out, so a larger font makes wider cards. Built once per category selected, a copy at each build."""
+        return self._chooser.get(self.category, self._built_categories)
+
+    def _built_categories(self) -> View:
         chips = [View(kind="frame", class_name="android.widget.FrameLayout", resource_id=_id("cd_category"),
                       checkable=True, checked=category == self.category, clickable=True, focusable=True,
                       on_click=lambda category=category: self._select(category),
