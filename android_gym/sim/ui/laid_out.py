@@ -81,14 +81,11 @@ class Kept:
     made: dict[Hashable, Any] = field(default_factory=dict)
     #: The tree as built whose callbacks and pictures the views hold now (``behave_as``).
     acting_as: Shaped = field(init=False)
-    #: ``built``'s own callbacks and pictures, by view index: another build's replace them in its views.
-    _own: list[tuple[int, dict[str, Any]]] = field(init=False)
+    #: ``built``'s own callbacks and pictures by view index, kept when another build's first replace them.
+    _own: list[tuple[int, dict[str, Any]]] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.acting_as = self.built
-        views = self.built.views
-        self._own = [(index, {name: views[index].__dict__[name] for name in names})
-                     for index, names in self.built.behaving]
 
     def behave_as(self, built: Shaped) -> None:
         """Give the views the callbacks and pictures of ``built``'s, a tree of the same shape (a touch acts on what
@@ -97,9 +94,12 @@ class Kept:
             return
         views = self.built.views
         if built is self.built:  # its own views: their callbacks as built, which another build's replaced since
-            for index, own in self._own:
+            for index, own in self._own or ():
                 views[index].__dict__.update(own)
         else:
+            if self._own is None:
+                self._own = [(index, {name: views[index].__dict__[name] for name in names})
+                             for index, names in self.built.behaving]
             new_views = built.views
             for index, names in built.behaving:
                 old, new = views[index].__dict__, new_views[index].__dict__
