@@ -41,6 +41,19 @@ def test_a_tree_built_again_is_the_kept_tree_with_the_new_build_s_callbacks() ->
     assert pressed == [2]  # the callback of the tree built last
 
 
+def test_the_kept_tree_shown_again_for_its_own_build_gets_that_build_s_callbacks_back() -> None:
+    pressed: list[int] = []
+    trees = LaidOutTrees(4)
+    first = _screen(pressed, 1)
+    built = Shaped(first, *_RECT)
+    layout(first, 0, 0, *_RECT)
+    kept = trees.keep(built, first)
+    assert kept is not None and trees.get(Shaped(_screen(pressed, 2), *_RECT)) is kept
+    kept.behave_as(built)  # the first build's screen in front again (the window keeps its build with its tree)
+    first.children[1].on_click()
+    assert pressed == [1]
+
+
 @pytest.mark.parametrize("other", [
     lambda pressed: _screen(pressed, 1, label="Cancel"),  # a text
     lambda pressed: _screen(pressed, 1, text_size=50),  # a size

@@ -22,6 +22,8 @@ more home pages.
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import math
 from typing import NamedTuple
 
@@ -87,8 +89,7 @@ class LauncherScreen(Screen):
         """What the home screen shows: the apps' shortcuts, the screen's size and the date (in the system language)."""
         apps = self._apps()
         width, height = self.phone.window.design_width, self.phone.window.design_height
-        date = formats.format_skeleton(self.phone.clock.now(DAY_MS), _GLANCE_DATE, formats.system_tag(self.phone))
-        return apps, width, height, date
+        return apps, width, height, _glance_date(self.phone.clock.units(DAY_MS), formats.system_tag(self.phone))
 
     def _apps(self) -> tuple[Shortcut, ...]:
         """The shortcuts of the apps with a launcher icon, made again only when those changed."""
@@ -143,6 +144,14 @@ class LauncherScreen(Screen):
         app = self.phone.packages.get(package)
         if app is not None:
             self.phone.activities.launch(app)
+
+
+@functools.lru_cache(maxsize=16)
+def _glance_date(day: int, tag: str) -> str:
+    """The glance's date on the ``day``-th day since the epoch (the phone's zone is UTC) in the language ``tag``, made
+    once per day shown: the home screen tells it at every frame."""
+    when = dt.datetime.fromtimestamp(day * DAY_MS / 1000, tz=dt.timezone.utc)
+    return formats.format_skeleton(when, _GLANCE_DATE, tag)
 
 
 def _search_bar(width: int) -> View:

@@ -271,11 +271,11 @@ class MainScreen(SearchMenuScreen):
         self.keyboard_shown = False
         self.start(ThreadScreen, Intent(extras={THREAD_ID: str(thread_id), THREAD_TITLE: title}))
 
-    def shown(self) -> tuple[str, int, int, dt.date]:
+    def shown(self) -> tuple[str, int, int, int]:
         """What the list or the search shows: the search text, the texts and contacts (their databases'
-        ``data_version``) and the day (a date shows without the time on another day)."""
+        ``data_version``) and the day (a date shows without the time on another day; the phone's zone is UTC)."""
         return (self.search_text, self.phone.telephony.data_version(), self.phone.contacts.data_version(),
-                self.phone.clock.now(DAY_MS).date())
+                self.phone.clock.units(DAY_MS))
 
     def build(self) -> View:
         telephony = self.phone.telephony

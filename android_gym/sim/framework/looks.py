@@ -118,6 +118,13 @@ class Looks:
     night: bool = False
     gestural: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.font_scale, self.night, self.gestural)))
+
+    def __hash__(self) -> int:
+        """Hashed once: the window hashes the looks with every frame (in what its laid-out trees are kept by)."""
+        return self._hash
+
     @classmethod
     def of(cls, settings: SettingsStore) -> Looks:
         """The looks the settings hold. A font scale that is no positive number reads as 1.0

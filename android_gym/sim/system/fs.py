@@ -315,12 +315,12 @@ class FileSystem:
     def makedirs(self, path: str) -> None:
         """``mkdir -p``: new directories, and the existing one the first of them was made in, get device time."""
         missing = []
-        host = self.host_path(path)
-        while not host.exists():  # up to the first that exists (the root at the latest)
+        host = os.fspath(self.host_path(path))  # (strings and os.path: apps make their folders at every start)
+        while not os.path.exists(host):  # up to the first that exists (the root at the latest)
             missing.append(host)
-            host = host.parent
+            host = os.path.dirname(host)
         if missing:
-            missing[0].mkdir(parents=True, exist_ok=True)
+            os.makedirs(missing[0], exist_ok=True)
             for directory in (*missing, host):
                 self.stamp(directory)
 

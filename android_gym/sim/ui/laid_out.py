@@ -79,15 +79,33 @@ class Kept:
     root: View
     built: Shaped
     made: dict[Hashable, Any] = field(default_factory=dict)
+    #: The tree as built whose callbacks and pictures the views hold now (``behave_as``).
+    acting_as: Shaped = field(init=False)
+    #: ``built``'s own callbacks and pictures by view index, kept when another build's first replace them.
+    _own: list[tuple[int, dict[str, Any]]] | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        self.acting_as = self.built
 
     def behave_as(self, built: Shaped) -> None:
         """Give the views the callbacks and pictures of ``built``'s, a tree of the same shape (a touch acts on what
-        that build captured)."""
-        old_views, new_views = self.built.views, built.views
-        for index, names in built.behaving:
-            old, new = old_views[index].__dict__, new_views[index].__dict__
-            for name in names:
-                old[name] = new[name]
+        that build captured); nothing to do when they hold them already (a screen shown again as it was)."""
+        if built is self.acting_as:
+            return
+        views = self.built.views
+        if built is self.built:  # its own views: their callbacks as built, which another build's replaced since
+            for index, own in self._own or ():
+                views[index].__dict__.update(own)
+        else:
+            if self._own is None:
+                self._own = [(index, {name: views[index].__dict__[name] for name in names})
+                             for index, names in self.built.behaving]
+            new_views = built.views
+            for index, names in built.behaving:
+                old, new = views[index].__dict__, new_views[index].__dict__
+                for name in names:
+                    old[name] = new[name]
+        self.acting_as = built
 
 
 def made_once(kept: Kept | None, key: Hashable, make: Callable[[], T]) -> T:
