@@ -159,13 +159,17 @@ class SimDevice:
             fs.makedirs(directory)
         except OSError as error:
             return ShellResult(f"mkdir: '{directory}': {strerror(error)}\n", 1)
+        gained: set[str] = set()  # the folders a new file went into: given device time once, after the writes
         try:
             for name, content in files.items():
                 path = posixpath.join(directory, name)
-                fs.write_bytes(path, echo_text([content]).encode())
+                if fs.write_parts(path, (echo_text([content]).encode(),), directory_time=False):
+                    gained.add(posixpath.dirname(path))
         except OSError as error:
             return ShellResult(f"{SHELL}: can't create {path}: {strerror(error)}\n", 1)
         finally:
+            for folder in gained:
+                fs.stamp(fs.host_path(folder))
             self.phone.data_changed()
         return ShellResult("", 0)
 
