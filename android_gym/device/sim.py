@@ -29,6 +29,8 @@ from .malloc import keep_frames_in_the_heap
 _BOX = tuple(field.name for field in dataclasses.fields(BoundingBox))  # the names ``frozen`` sets
 #: How many dumps' elements a device keeps.
 _KNOWN_DUMPS = 64
+#: How many tree reads' answers a device keeps (``tree_read``).
+_KNOWN_TREE_READS = 16
 
 
 class Reads:
@@ -62,6 +64,8 @@ class SimDevice:
         self._dumped: tuple[str, list[Node], str] | None = None  # the last dump, the nodes it writes, its package
         self._known: dict[str, tuple[UIElement, ...]] = {}  # the elements of the last few dumps read (oldest first)
         self._reads: Reads | None = None  # what is read while ``noting``
+        #: (command, tree) -> the tree's version when the command last ran, and what it gave (``tree_read``)
+        self._tree_reads: dict[tuple[str, str], tuple[int, ShellResult]] = {}
 
     @contextmanager
     def noting(self) -> Iterator[Reads]:
@@ -106,11 +110,20 @@ class SimDevice:
     def tree_read(self, cmd: str, tree: str) -> ShellResult:
         """``shell(cmd)`` for a command that writes nothing and reads nothing but the directory tree at ``tree``
         (``reads.shell_read``): not counted in ``changes``, and noted by the tree's version
-        (``FileSystem.tree_version``), which stays the same while the command would print the same."""
+        (``FileSystem.tree_version``), which stays the same while the command would print the same: so a command
+        asked again of a tree at the version it last ran at is answered with what it gave then, without running it
+        (a task's check right after its set-up reads the folder the set-up read last)."""
         self._check_open()
         encode_utf8(cmd, "shell command")
         version = self.phone.fs.tree_version(tree)
-        result = _shell_result(self.phone.run(cmd))
+        known = self._tree_reads.get((cmd, tree))
+        if known is not None and known[0] == version:
+            result = known[1]
+        else:
+            result = _shell_result(self.phone.run(cmd))
+            if len(self._tree_reads) >= _KNOWN_TREE_READS:
+                del self._tree_reads[next(iter(self._tree_reads))]
+            self._tree_reads[cmd, tree] = version, result
         if self._reads is not None:
             self._reads.note(functools.partial(self.phone.fs.tree_version, tree), version)
         return result
@@ -146,13 +159,17 @@ class SimDevice:
             fs.makedirs(directory)
         except OSError as error:
             return ShellResult(f"mkdir: '{directory}': {strerror(error)}\n", 1)
+        gained: set[str] = set()  # the folders a new file went into: given device time once, after the writes
         try:
             for name, content in files.items():
                 path = posixpath.join(directory, name)
-                fs.write_bytes(path, echo_text([content]).encode())
+                if fs.write_parts(path, (echo_text([content]).encode(),), directory_time=False):
+                    gained.add(posixpath.dirname(path))
         except OSError as error:
             return ShellResult(f"{SHELL}: can't create {path}: {strerror(error)}\n", 1)
         finally:
+            for folder in gained:
+                fs.stamp(fs.host_path(folder))
             self.phone.data_changed()
         return ShellResult("", 0)
 

@@ -79,3 +79,22 @@ def test_settings_and_a_command_reading_one_folder_tree_are_noted(device: SimDev
             device.tree_read(find, "/sdcard/Notes")
         device.shell(change)
         assert not reads.unchanged()
+
+
+def test_a_tree_read_asked_again_of_the_same_tree_is_answered_without_running(device: SimDevice,
+                                                                                monkeypatch) -> None:
+    """``tree_read`` runs its command again only when the tree's version moved: what it printed then is what the
+    shell would print now, and every change to the tree is seen."""
+    device.push(b"a", "/sdcard/Notes/a.txt")
+    find = "find /sdcard/Notes -type f -exec md5sum {} +"
+    ran = []
+    run = device.phone.run
+    monkeypatch.setattr(device.phone, "run", lambda command: ran.append(command) or run(command))
+    first = device.tree_read(find, "/sdcard/Notes")
+    device.push(b"x", "/sdcard/Other/x.txt")  # outside the tree
+    assert device.tree_read(find, "/sdcard/Notes") == first and ran == [find]
+    for change in ("touch -d 2023-10-20T10:00:00 /sdcard/Notes/a.txt", "echo b > /sdcard/Notes/a.txt",
+                   "echo c > /sdcard/Notes/c.txt", "rm -r /sdcard/Notes"):
+        device.shell(change)
+        ran.clear()
+        assert device.tree_read(find, "/sdcard/Notes") == device.shell(find) and ran == [find, find]

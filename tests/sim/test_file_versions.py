@@ -239,3 +239,26 @@ def test_a_tree_forgotten_among_many_counts_as_changed_once(device):
         phone.fs.tree_version(f"/sdcard/Tree{index}")
     again = phone.fs.tree_version("/sdcard/Documents")
     assert again != first and phone.fs.tree_version("/sdcard/Documents") == again
+
+
+def test_a_write_moves_the_trees_that_hold_it_and_no_other(device):
+    """Nested trees both move; a sibling whose name shares their prefix does not; a tree first asked about after
+    events in its directory were counted moves with the writes in it."""
+    phone = device.phone
+    phone.run("mkdir -p /sdcard/Documents/a /sdcard/DocumentsOld")
+    trees = ("/sdcard/Documents", "/sdcard/Documents/a", "/sdcard/DocumentsOld")
+
+    def versions() -> list[int]:
+        return [phone.fs.tree_version(tree) for tree in trees]
+
+    for line, moved in (("echo x > /sdcard/Documents/a/x.txt", [True, True, False]),
+                        ("echo y > /sdcard/DocumentsOld/y.txt", [False, False, True]),
+                        ("echo z > /sdcard/Documents/z.txt", [True, False, False]),
+                        ("touch /sdcard/Documents/a", [True, True, False])):
+        before = versions()
+        phone.run(line)
+        assert [a != b for a, b in zip(before, versions())] == moved, line
+    phone.run("mkdir /sdcard/Documents/b && echo w > /sdcard/Documents/b/w.txt")
+    before = phone.fs.tree_version("/sdcard/Documents/b")
+    phone.run("echo v > /sdcard/Documents/b/v.txt")
+    assert phone.fs.tree_version("/sdcard/Documents/b") != before

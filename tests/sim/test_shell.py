@@ -316,6 +316,20 @@ def test_find(phone):
     assert out(phone, "find /sdcard/DCIM -name b.png -exec cat {} \\;") == ""
 
 
+def test_find_delete_leaves_device_time_on_the_folders_it_emptied(phone):
+    """A folder ``-delete`` removed entries from shows device time afterwards, and to a command ``-exec`` runs in
+    the walk; a folder it left alone keeps its time."""
+    sh(phone, "mkdir -p /sdcard/T/a /sdcard/T/c /sdcard/T/d && touch /sdcard/T/a/x /sdcard/T/a/y /sdcard/T/b "
+              "/sdcard/T/d/z && touch -d 2023-01-01T00:00:00 /sdcard/T/a /sdcard/T/c /sdcard/T/d /sdcard/T")
+    phone.clock.advance(3_600_000)
+    now = phone.clock.now_ms() // 1000
+    assert out(phone, "find /sdcard/T -name x -delete -o -name y -delete -o -name b -exec stat -c %Y /sdcard/T/a "
+                      "\\;") == f"{now}\n"
+    assert out(phone, "find /sdcard/T/d -type f -delete -exec stat -c %Y /sdcard/T/d +") == f"{now}\n"
+    assert out(phone, "stat -c '%n %Y' /sdcard/T/a /sdcard/T/c /sdcard/T/d /sdcard/T") == (
+        f"/sdcard/T/a {now}\n/sdcard/T/c 1672531200\n/sdcard/T/d {now}\n/sdcard/T 1672531200\n")
+
+
 def test_stat_touch_chmod(phone):
     sh(phone, "echo 12345 > /sdcard/s.txt")
     assert out(phone, "stat -c '%n %s %F %U %G %y %Y' /sdcard/s.txt") == \

@@ -67,6 +67,7 @@ class FileVersions:
         self._events = 0  # how many events were read: the latest one's number
         self._versions: dict[str, int] = {}  # host path -> the number of the latest event on it
         self._trees: dict[str, int] = {}  # a directory asked about -> the number of the latest event beneath it
+        self._over: dict[str, tuple[str, ...]] = {}  # a directory -> the trees that hold it (``_trees_over``)
         self._chains: dict[str, tuple[str, ...]] = {}  # host path -> it and the directories above it, up to root
         self._directories: dict[int, str] = {}  # watch descriptor -> the directory it watches
         self._noted: dict[str, bool] | None = None  # every path an event touched since ``noted`` was last called
@@ -117,6 +118,7 @@ class FileVersions:
                     self._trees.clear()
                 self._events += 1
                 self._trees[host] = self._events
+                self._over = {}
             return max(self._trees[host], self._version(host))
 
     def noted(self) -> dict[str, bool]:
@@ -143,9 +145,25 @@ class FileVersions:
             self._noted[path] = tree or self._noted.get(path, False)
         if not attributes_only:
             self._versions[path] = self._events
-        for tree in self._trees:
-            if path.startswith(tree) and path[len(tree):len(tree) + 1] in ("", "/"):
-                self._trees[tree] = self._events
+        trees = self._trees
+        if trees:  # those holding ``path``: it, or a directory above it (found once per directory it is in, not by
+            # comparing every event's path with every tree: a burst of events in one folder shares them)
+            directory = path.rpartition("/")[0]
+            over = self._over.get(directory)
+            if over is None:
+                over = self._trees_over(directory)
+            for holder in over:
+                trees[holder] = self._events
+            if path in trees:
+                trees[path] = self._events
+
+    def _trees_over(self, directory: str) -> tuple[str, ...]:
+        """The trees asked about that are ``directory`` or above it (kept until a tree is first asked about)."""
+        if len(self._over) >= _CHAINS_KEPT:
+            self._over.clear()
+        over = self._over[directory] = tuple(tree for tree in self._trees
+                                             if directory == tree or directory.startswith(tree + "/"))
+        return over
 
     def _read_events(self) -> None:
         """Count every event the kernel queued since the last look (one ``poll`` when there is none)."""

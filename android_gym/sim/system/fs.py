@@ -301,16 +301,19 @@ class FileSystem:
         its directory too (both get device time)."""
         self.write_parts(path, (data,), append)
 
-    def write_parts(self, path: str, parts: Iterable[bytes | memoryview], append: bool = False) -> None:
+    def write_parts(self, path: str, parts: Iterable[bytes | memoryview], append: bool = False,
+                    directory_time: bool = True) -> bool:
         """``write_bytes`` of ``parts`` joined, written one after the other without joining them (a big part is
-        copied once, into the file)."""
+        copied once, into the file); whether the file is new. ``directory_time`` False: a new file's directory is
+        left for the caller to give device time (once after several writes in it: the clock stands still)."""
         host = self.host_path(path)
         new = not os.path.lexists(host)
         with open(host, "ab" if append else "wb") as handle:
             handle.writelines(parts)
         self.stamp(host)
-        if new:
+        if new and directory_time:
             self.stamp(host.parent)
+        return new
 
     def makedirs(self, path: str) -> None:
         """``mkdir -p``: new directories, and the existing one the first of them was made in, get device time."""

@@ -164,6 +164,9 @@ class _Finder:
         self.has_action = False
         self.reads_stat = False
         self._batches: dict[int, list[str]] = {}
+        # The folders ``-delete`` removed entries from, given device time once each (``_stamp_emptied``) rather than
+        # at every removal: the clock stands still meanwhile, and nothing looks at their times in between.
+        self._emptied: dict[str, None] = {}
 
     def evaluate(self, expr: _Expr, node: _Node) -> bool:
         if expr.kind == "not":
@@ -227,7 +230,9 @@ class _Finder:
                     os.rmdir(node.host)
                 else:
                     os.unlink(node.host)
-                ctx.stamp(os.path.dirname(node.host))  # its directory shows device time, not the host's
+                self._emptied[os.path.dirname(node.host)] = None  # it shows device time, not the host's
+                if self.reads_stat:  # a test reads times: at once
+                    self._stamp_emptied()
             except OSError as error:
                 ctx.err(f"find: '{node.path}': {strerror(error)}\n")
                 self.status = 1
@@ -246,6 +251,7 @@ class _Finder:
                 self.pending_exec[id(expr)].append(node.path)
                 self._batches[id(expr)] = command
                 return True
+            self._stamp_emptied()  # before the command looks
             return ctx.run_argv([part.replace("{}", node.path) for part in command]) == 0
         raise _FindError(f"bad arg '{name}'")
 
@@ -257,12 +263,21 @@ class _Finder:
             self.ctx.err(f"find: '{start}': {strerror(error)}\n")
             self.status = 1
             return
-        self._visit(_Node(start, host, st_mode.S_IFMT(info.st_mode), 0, info))
+        try:
+            self._visit(_Node(start, host, st_mode.S_IFMT(info.st_mode), 0, info))
+        finally:
+            self._stamp_emptied()
         for key, paths in self.pending_exec.items():
             command = self._batches[key]
             at = command.index("{}") if "{}" in command else len(command)
             self.ctx.run_argv(command[:at] + paths + command[at + 1:])
         self.pending_exec.clear()
+
+    def _stamp_emptied(self) -> None:
+        """Device time on the folders ``-delete`` removed entries from since the last call (those still there)."""
+        for directory in self._emptied:
+            self.ctx.stamp(directory)
+        self._emptied.clear()
 
     def _visit(self, node: _Node) -> None:
         if self.quit:
