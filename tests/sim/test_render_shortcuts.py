@@ -31,8 +31,7 @@ from android_gym.sim.ui.views import (
 @pytest.mark.parametrize("size", [(1, 1), (7, 3), (1080, 97), (1, 500), (1080, 481)])
 def test_a_canvas_packed_into_a_frame_is_its_pixels(size: tuple[int, int]) -> None:
     """In chunks of whole rows (one chunk, several, a last one shorter), into a whole array or a box of a larger one
-    whose rows lie apart, from its top left corner or a box of it; the pixels around the box are left as they
-    were."""
+    whose rows lie apart; the pixels around the box are left as they were."""
     pixels = np.random.default_rng(0).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
     whole = np.zeros_like(pixels)
     pack_into(Image.fromarray(pixels), whole)
@@ -45,9 +44,6 @@ def test_a_canvas_packed_into_a_frame_is_its_pixels(size: tuple[int, int]) -> No
     corner = np.zeros((size[1] // 2, size[0] // 2, 3), np.uint8)
     pack_into(Image.fromarray(pixels), corner)  # the image's top left corner
     assert np.array_equal(corner, pixels[:size[1] // 2, :size[0] // 2])
-    inner = np.zeros((size[1] - size[1] // 2, size[0] - size[0] // 3, 3), np.uint8)
-    pack_into(Image.fromarray(pixels), inner, size[1] // 2, size[0] // 3)  # a box down and in from its left edge
-    assert np.array_equal(inner, pixels[size[1] // 2:, size[0] // 3:])
 
 
 def _drawn(tree: View, scale: float) -> np.ndarray:
@@ -298,47 +294,13 @@ def test_rows_of_a_strip_nothing_painted_written_in_the_grounds_colour_look_as_p
     """Rows between what the views drawn on a strip noted they paint (less than ``_BARE_ROWS`` apart, so drawn)."""
     packed: list[int] = []
     pack = render.pack_into
-    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0, left=0: packed.append(out.shape[0])
-                        or pack(image, out, top, left))
+    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0: packed.append(out.shape[0]) or pack(image, out,
+                                                                                                          top))
     written = _drawn(tree(), scale)
     written_packed, packed[:] = sum(packed), []
     monkeypatch.setattr(render, "_INKLESS_ROWS", 10**9)
     assert np.array_equal(written, _drawn(tree(), scale))
     assert written_packed < sum(packed) if scale == 1.0 else written_packed <= sum(packed)  # small gaps, small screen
-
-
-@pytest.mark.parametrize("scale", [1.0, 0.25])
-@pytest.mark.parametrize("tree", [lambda: _lettered(WHITE), lambda: _launcher((30, 30, 30)),
-                                  lambda: _lines(WHITE, 0, wide=False)])
-def test_columns_beside_what_a_strip_painted_written_in_the_grounds_colour_look_as_packed(monkeypatch, scale: float,
-                                                                                         tree) -> None:
-    """Columns left or right of all that the views drawn on a strip noted they paint in a run of rows (text at a
-    row's start, a line across the right half only) are written in the ground's colour, not packed."""
-    packed: list[int] = []
-    pack = render.pack_into
-    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0, left=0: packed.append(out.size)
-                        or pack(image, out, top, left))
-    written = _drawn(tree(), scale)
-    written_packed, packed[:] = sum(packed), []
-    monkeypatch.setattr(Renderer, "_painted_columns", lambda self, top, bottom, width: (0, width))
-    assert np.array_equal(written, _drawn(tree(), scale))
-    assert written_packed < sum(packed)
-
-
-def test_columns_written_beside_what_a_box_narrower_than_the_screen_painted_stay_in_the_box() -> None:
-    """A changed text redrawn alone, with a button in its rows that may paint across the screen (its title may
-    overflow): its box, not the screen's width, bounds the columns packed."""
-    def tree(text: str) -> View:
-        return column(View(height=100), frame(row(text_view(text, text_size=44, width=300), text_view(
-            "Still there", text_size=44, width=400)), button("Go", lambda: None, width=200, background=PRIMARY,
-                                                             text_color=WHITE)), background=WHITE)
-
-    renderer = Renderer(1080, 700)
-    for text in ("First", "Second"):
-        shown = tree(text)
-        layout(shown, 0, 0, 1080, 700)
-        drawn = renderer.render({"window": (shown, WHITE)})
-    assert np.array_equal(drawn, _drawn(tree("Second"), 1.0))
 
 
 def _plain_boxes(ground: tuple[int, int, int]) -> View:
@@ -422,8 +384,8 @@ def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkey
 
     packed: list[int] = []
     pack = render.pack_into
-    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0, left=0: packed.append(out.shape[0])
-                        or pack(image, out, top, left))
+    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0: packed.append(out.shape[0]) or pack(image, out,
+                                                                                                          top))
     bare = _drawn(spaced(), scale), _drawn(column(background=ground), scale)
     bare_packed, packed[:] = sum(packed), []
     monkeypatch.setattr(render, "_BARE_ROWS", 10**9)

@@ -23,11 +23,10 @@ one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS``
 frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized one takes a
 fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in the ground's
 colour, not drawn (``_row_runs``), and so are the rows of a strip drawn that nothing drawn on it painted, not packed
-(nor filled again for the next strip on that colour), and the columns of the other rows left or right of all it
-painted there; a plain box filling its bounds with the colour the canvas shows there already is not drawn. A whole
-window comes from an earlier frame where one shows it as it is now: the frame kept, in rows no other window shares
-(``Renderer._kept_shows``), or the pixels of a small window (a bar, the keyboard) kept by what it shows, for the process
-(``_WINDOW_LOOKS``).
+(nor filled again for the next strip on that colour); a plain box filling its bounds with the colour the canvas shows
+there already is not drawn. A whole window comes from an earlier frame where one shows it as it is now: the frame
+kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a small window (a bar, the keyboard)
+kept by what it shows, for the process (``_WINDOW_LOOKS``).
 """
 
 from __future__ import annotations
@@ -411,7 +410,7 @@ class Renderer:
         self.width, self.height = width, height
         self.scale = scale
         self._frame = np.empty((height, width, 3), np.uint8)  # the screen: each canvas is copied into it
-        _fill_array(self._frame, WHITE)
+        self._frame[:] = np.full((width, 3), WHITE, np.uint8)  # row by row: filling with a colour is 50x slower
         self._frame.flags.writeable = False  # handed out as it is: a change makes a new frame (``_fresh``)
         self._scratch: Image.Image | None = None  # the canvas every strip is drawn on, kept from strip to strip
         # rows (from, to) of the scratch known to be one colour (which, and across how many columns) as the last strip
@@ -613,7 +612,7 @@ class Renderer:
         strips = []
         for top, bottom, bare in _row_runs([reach for _, reach in painting[grounded:]], y1, y2, _BARE_ROWS):
             if bare:
-                _fill_array(frame[top:bottom, x1:x2], ground)
+                frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)  # row by row, as in ``__init__``
             else:
                 strips += [(row, min(row + _STRIP_ROWS, bottom)) for row in range(top, bottom, _STRIP_ROWS)]
         for strip_top, strip_bottom in strips:
@@ -629,15 +628,13 @@ class Renderer:
                     self._note_below(view, reach)
             self._inking = False
             self._scratch = self._canvas  # dimming it whole may have made a new one
-            # rows nothing drawn may have painted (``_below``) are the ground's colour: written, not packed, and so
-            # are the columns of the other rows left or right of all it may have painted there
+            # rows nothing drawn may have painted (``_below``) are the ground's colour: written, not packed
             runs = _row_runs([box for box, _ in self._below], strip_top, strip_bottom, _INKLESS_ROWS)
             for top, bottom, bare in runs:
-                left, right = (0, 0) if bare else self._painted_columns(top, bottom, x2 - x1)
-                _fill_array(frame[top:bottom, x1:x1 + left], ground)
-                if left < right:
-                    pack_into(self._canvas, frame[top:bottom, x1 + left:x1 + right], top - strip_top, left)
-                _fill_array(frame[top:bottom, x1 + right:x2], ground)
+                if bare:
+                    frame[top:bottom, x1:x2] = np.full((x2 - x1, 3), ground, np.uint8)
+                else:
+                    pack_into(self._canvas, frame[top:bottom, x1:x2], top - strip_top)
             self._clean = ground, x2 - x1, [(top - strip_top, bottom - strip_top) for top, bottom, bare in runs if bare]
 
     def _draw_cut(self, view: View) -> None:
@@ -691,16 +688,6 @@ class Renderer:
                 continue
             return None if fill is None or left > x1 or top > y1 or right < x2 or bottom < y2 else fill
         return self._canvas_ground
-
-    def _painted_columns(self, top: int, bottom: int, width: int) -> tuple[int, int]:
-        """The columns (from, to; canvas px, within the strip's ``width``) that what was drawn on the canvas may have
-        painted (``_below``) in the screen's rows ``top`` to ``bottom``: none when nothing may have."""
-        ox = self._origin[0]
-        spans = [(box[0], box[2]) for box, _ in self._below if box[1] < bottom and box[3] > top]
-        if not spans:
-            return 0, 0
-        left, right = max(min(span[0] for span in spans) - ox, 0), min(max(span[1] for span in spans) - ox, width)
-        return (left, right) if left < right else (0, 0)
 
     def _fills_its_ground(self, view: View) -> bool:
         """Whether ``view`` is a plain box (no picture, elevation or corners) that fills its bounds with the one colour
@@ -1228,23 +1215,17 @@ def _inks_only(view: View) -> bool:
     return view.kind in _LAUNCHER_ICONS or (view.kind in _INKED and view.background is None and view.image is None)
 
 
-def _fill_array(out: np.ndarray, color: Color) -> None:
-    """Write ``color`` all over ``out``, ``(H, W, 3)`` uint8, row by row (filling with a colour is 50x slower)."""
-    if out.size:
-        out[:] = np.full(out.shape[1:], color, np.uint8)
-
-
-def pack_into(image: Image.Image, out: np.ndarray, top: int = 0, left: int = 0) -> None:
-    """Write an ``RGB`` image's pixels (the ``(H, W)`` box ``left`` px in from its left edge, from row ``top`` down)
-    into ``out``, ``(H, W, 3)`` uint8 (rows may lie apart, as in a box of a larger array), about ``_PACK_BYTES`` at a
-    time: each chunk is copied while still in the CPU's cache, and no image-sized buffer is made and copied again."""
+def pack_into(image: Image.Image, out: np.ndarray, top: int = 0) -> None:
+    """Write an ``RGB`` image's pixels (the ``(H, W)`` box at its left edge from row ``top`` down) into ``out``,
+    ``(H, W, 3)`` uint8 (rows may lie apart, as in a box of a larger array), about ``_PACK_BYTES`` at a time: each
+    chunk is copied while still in the CPU's cache, and no image-sized buffer is made and copied again."""
     rows, width, _ = out.shape
     if not rows or not width:
         return
     encoder = Image._getencoder(image.mode, "raw", (image.mode,))  # what tobytes uses
     row_bytes, done, status = 3 * width, 0, 0
     try:
-        encoder.setimage(image.im, (left, top, left + width, top + rows))
+        encoder.setimage(image.im, (0, top, width, top + rows))
         while status == 0:  # 0: more to come
             _, status, data = encoder.encode(max(_PACK_BYTES // row_bytes, 1) * row_bytes)  # whole rows
             chunk = len(data) // row_bytes
