@@ -303,6 +303,34 @@ def test_rows_of_a_strip_nothing_painted_written_in_the_grounds_colour_look_as_p
     assert written_packed < sum(packed) if scale == 1.0 else written_packed <= sum(packed)  # small gaps, small screen
 
 
+def _plain_boxes(ground: tuple[int, int, int]) -> View:
+    """Plain boxes in the window's colour below a bar with a shadow (so not the canvas's first boxes), some over
+    their own colour (a list's rows, a box in them), one over another colour (drawn), with text on them."""
+    other = (200, 40, 40)
+    return column(
+        View(height=80, background=(30, 30, 90), elevation=12),
+        column(row(text_view("A row", text_size=44), background=ground, height=120),
+               frame(View(height=100, background=other), View(height=50, background=ground)),
+               column(View(height=60, background=ground), text_view("Below", text_size=44), background=ground),
+               background=ground, padding=20),
+        background=ground)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+@pytest.mark.parametrize("ground", [WHITE, (30, 30, 30)])
+def test_a_plain_box_over_its_own_colour_is_not_drawn_and_looks_as_filled(monkeypatch, scale: float,
+                                                                          ground: tuple) -> None:
+    skipped: set[tuple[str, int]] = set()  # kinds and heights
+    fills = Renderer._fills_its_ground
+    monkeypatch.setattr(Renderer, "_fills_its_ground", lambda self, view: fills(self, view) and not skipped.add(
+        (view.kind, view.bounds[3] - view.bounds[1])))
+    skipping = _drawn(_plain_boxes(ground), scale)
+    assert {kind for kind, _ in skipped} == {"column", "row", "view"} and ("view", 50) not in skipped
+    monkeypatch.setattr(Renderer, "_fills_its_ground", lambda self, view: False)
+    assert np.array_equal(skipping, _drawn(_plain_boxes(ground), scale))
+    assert ((skipping.astype(int) - ground).any(axis=2).mean(axis=1) > 0).mean() > 0.1  # the bar, text, red box
+
+
 def _lines(ground: tuple[int, int, int], shift: int, wide: bool = True) -> View:
     """Lines of text far enough apart that a strip leaves rows between them in its ground; ``shift`` px lower, the
     lines of one lie in the rows between another's; not ``wide``, a line across the right half only."""

@@ -23,9 +23,10 @@ one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS``
 frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized one takes a
 fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in the ground's
 colour, not drawn (``_row_runs``), and so are the rows of a strip drawn that nothing drawn on it painted, not packed
-(nor filled again for the next strip on that colour). A whole window comes from an earlier frame where one shows it as
-it is now: the frame kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a small window (a
-bar, the keyboard) kept by what it shows, for the process (``_WINDOW_LOOKS``).
+(nor filled again for the next strip on that colour); a plain box filling its bounds with the colour the canvas shows
+there already is not drawn. A whole window comes from an earlier frame where one shows it as it is now: the frame
+kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a small window (a bar, the keyboard)
+kept by what it shows, for the process (``_WINDOW_LOOKS``).
 """
 
 from __future__ import annotations
@@ -618,7 +619,7 @@ class Renderer:
             self._start_canvas((x2 - x1, strip_bottom - strip_top), ground)
             self._origin = (x1, strip_top)
             for view, reach in painting[grounded:]:
-                if reach[1] < strip_bottom and reach[3] > strip_top:
+                if reach[1] < strip_bottom and reach[3] > strip_top and not self._fills_its_ground(view):
                     self._inking = _inks_only(view)
                     if view.whole is None:
                         self._draw_view(view)
@@ -687,6 +688,13 @@ class Renderer:
                 continue
             return None if fill is None or left > x1 or top > y1 or right < x2 or bottom < y2 else fill
         return self._canvas_ground
+
+    def _fills_its_ground(self, view: View) -> bool:
+        """Whether ``view`` is a plain box (no picture, elevation or corners) that fills its bounds with the one colour
+        the canvas shows all over them already (``_plain_ground``: a list row's white on a white screen): it paints
+        nothing new, so it is neither drawn nor noted, and the rows it spans may be written, not packed."""
+        return (view.background is not None and view.kind in _HOLDERS and view.whole is None and view.image is None
+                and not view.elevation and not view.corner and self._plain_ground(self._local(view)) == view.background)
 
     def _note(self, box: Box, fill: Color | None = None) -> None:
         """Note for ``_plain_ground`` that the view being drawn may paint ``box`` (canvas px), or fills it with
