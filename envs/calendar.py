@@ -128,16 +128,22 @@ def random_october_ts(rng: Rng, start_day: int = TODAY.day, end_day: int = 31) -
     return int(dt.datetime(TODAY.year, TODAY.month, day, hour, tzinfo=UTC).timestamp())
 
 
+#: ``generate_event``'s titles, by prefix then name (a prefix "with" someone names a person, else a subject), and
+#: its descriptions, by action then subject, each made once.
+_TITLES = tuple(tuple(f"{prefix} {name}" for name in (NAMES if "with" in prefix else SUBJECTS))
+                for prefix in TITLE_PREFIXES)
+_DESCRIPTIONS = tuple(tuple(f"We will {action} {subject}." for subject in SUBJECT_DESCRIPTIONS) for action in ACTIONS)
+_NOTES = tuple(f" {note}" for note in ADDITIONAL_NOTES)
+
+
 def random_event(rng: Rng, start_ts: int) -> Row:
     """``events_generator.generate_event``: 15–60 minutes, a generated title and description."""
-    duration = int(DURATIONS_MINS[int(rng.integers(len(DURATIONS_MINS)))])
-    prefix = TITLE_PREFIXES[int(rng.integers(len(TITLE_PREFIXES)))]
-    names = NAMES if "with" in prefix else SUBJECTS
-    title = f"{prefix} {names[int(rng.integers(len(names)))]}"
-    description = (f"We will {ACTIONS[int(rng.integers(len(ACTIONS)))]} "
-                   f"{SUBJECT_DESCRIPTIONS[int(rng.integers(len(SUBJECT_DESCRIPTIONS)))]}.")
+    duration = DURATIONS_MINS[rng.integers(len(DURATIONS_MINS))]
+    titles = _TITLES[rng.integers(len(_TITLES))]
+    title = titles[rng.integers(len(titles))]
+    description = _DESCRIPTIONS[rng.integers(len(ACTIONS))][rng.integers(len(SUBJECT_DESCRIPTIONS))]
     if rng.integers(2):
-        description += f" {ADDITIONAL_NOTES[int(rng.integers(len(ADDITIONAL_NOTES)))]}"
+        description += _NOTES[rng.integers(len(_NOTES))]
     return utc_event_row(title, start_ts, duration, description)
 
 

@@ -167,6 +167,10 @@ def activity_row(name: str, category: str, start: dt.datetime, minutes: float, m
     return row
 
 
+#: Where the noise activities' fortnight starts (a week before device time, less half the window), and its minutes.
+_NOISE_START, _NOISE_WINDOW_MINUTES = DEVICE_TIME - dt.timedelta(days=7) - dt.timedelta(days=14) / 2, 14 * 24 * 60
+
+
 def random_activity_row(rng: Rng) -> Row:
     """AndroidWorld's noise activity: one of 19 categories and one of its names, a start at a random minute of
     the fortnight before device time, 1–299 minutes, 0–20000 m (mile-rounded), 0–500 m of gain and of loss, no
@@ -174,8 +178,7 @@ def random_activity_row(rng: Rng) -> Row:
     category = CATEGORIES[int(rng.integers(len(CATEGORIES)))]
     names = NOISE_NAMES[category]
     name = names[int(rng.integers(len(names)))]
-    window = dt.timedelta(days=14)
-    start = DEVICE_TIME - dt.timedelta(days=7) - window / 2 + dt.timedelta(minutes=int(rng.integers(14 * 24 * 60)))
+    start = _NOISE_START + dt.timedelta(minutes=int(rng.integers(_NOISE_WINDOW_MINUTES)))
     minutes = int(rng.integers(1, 300))
     metres = mile_rounded(int(rng.integers(0, 20001)))
     gain, loss = int(rng.integers(0, 501)), int(rng.integers(0, 501))

@@ -20,13 +20,12 @@ from android_gym.tasks.spec_values import DEFAULT_DURATION, parse_number
 ZONE = DEVICE_TIME.tzinfo or dt.timezone.utc
 
 
-def _moment(seconds: float) -> dt.datetime | None:
-    """A timestamp in seconds as a device-local datetime; ``None`` for 0 (no date)."""
-    return dt.datetime.fromtimestamp(seconds, ZONE) if seconds else None
-
-
-def _date_time(moment: dt.datetime | None) -> tuple[dt.date | None, dt.time | None]:
-    return (moment.date(), moment.time()) if moment else (None, None)
+def _date_time(seconds: float) -> tuple[dt.date | None, dt.time | None]:
+    """A timestamp in seconds as the device-local date and time of day; ``None`` for both for 0 (no date)."""
+    if not seconds:
+        return None, None
+    moment = dt.datetime.fromtimestamp(seconds, ZONE)
+    return moment.date(), moment.time()
 
 
 #: The device's date at midnight, in seconds; the zone is a fixed offset (UTC), so a day is 86400 s.
@@ -42,22 +41,23 @@ def _random_event_row(rng: Rng) -> dict[str, Any]:
 
 
 def _event_record(row: Mapping[str, Any]) -> dict[str, Any]:
-    start_date, start_time = _date_time(_moment(row["start_ts"]))
+    start_date, start_time = _date_time(row["start_ts"])
     return {"start_date": start_date, "start_time": start_time,
             "duration": dt.timedelta(seconds=row["end_ts"] - row["start_ts"]), "title": row["title"] or None,
             "location": row["location"] or None, "description": row["description"] or None}
 
 
 def _task_record(row: Mapping[str, Any]) -> dict[str, Any]:
-    (due_date, due_time), (hide_date, hide_time), (done_date, done_time) = (
-        _date_time(_moment(row[column] / 1000)) for column in ("dueDate", "hideUntil", "completed"))
+    due_date, due_time = _date_time(row["dueDate"] / 1000)
+    hide_date, hide_time = _date_time(row["hideUntil"] / 1000)
+    done_date, done_time = _date_time(row["completed"] / 1000)
     return {"title": row["title"] or None, "importance": row["importance"], "due_date": due_date,
             "due_time": due_time, "hide_until_date": hide_date, "hide_until_time": hide_time,
             "completed_date": done_date, "completed_time": done_time, "notes": row["notes"] or None}
 
 
 def _expense_record(row: Mapping[str, Any]) -> dict[str, Any]:
-    date, time = _date_time(_moment(row["created_date"] / 1000))
+    date, time = _date_time(row["created_date"] / 1000)
     return {"name": row["name"] or None, "amount": row["amount"] / 100,
             "category": expense.CATEGORIES[row["category"] - 1], "note": row["note"] or None, "date": date,
             "time": time}
@@ -144,7 +144,7 @@ NOTES = register_record_kind(RecordKind(
 
 
 def _activity_record(row: Mapping[str, Any]) -> dict[str, Any]:
-    start_date, start_time = _date_time(_moment(row["starttime"] / 1000))
+    start_date, start_time = _date_time(row["starttime"] / 1000)
     return {"name": row["name"] or None, "description": row["description"] or None,
             "category": row["category"] or None, "start_date": start_date, "start_time": start_time,
             "duration": row["totaltime"] / 60_000, "total_distance": row["totaldistance"],

@@ -49,7 +49,7 @@ def _draw_all(rng) -> list:
                       (100_000_000, 2**62), (-2**62 - 1, 2**62), (-2**63, 2**63), (0, 7)] * 30:
         drawn.append(int(rng.integers(low, high)))
         if high == 16:
-            drawn += [rng.random(), rng.bytes(7)]
+            drawn += [rng.random(), rng.bytes(7), rng.bytes(16), rng.bytes(9)]
     return drawn
 
 

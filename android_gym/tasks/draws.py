@@ -73,16 +73,18 @@ class ExactDraws:
             return low + self._next32()
         if span == 1 << 64:
             return low + self._next64()
-        return low + (self._redraw(self._next64() * span, span, 64, _MASK64, self._next64) >> 64)
+        product = self._next64() * span
+        if product & _MASK64 < span:
+            product = self._redraw(product, span, 64, _MASK64, self._next64)
+        return low + (product >> 64)
 
     @staticmethod
     def _redraw(product: int, span: int, bits: int, mask: int, output: Callable[[], int]) -> int:
-        """Lemire's rejection: ``product`` (an output times ``span``) drawn again while its low ``bits`` fall below
-        ``2**bits % span``."""
-        if product & mask < span:
-            threshold = (mask + 1 - span) % span
-            while product & mask < threshold:
-                product = output() * span
+        """Lemire's rejection: ``product`` (an output times ``span``, its low ``bits`` below ``span``: the callers
+        test that first) drawn again while its low ``bits`` fall below ``2**bits % span``."""
+        threshold = (mask + 1 - span) % span
+        while product & mask < threshold:
+            product = output() * span
         return product
 
     def random(self) -> float:
@@ -90,9 +92,19 @@ class ExactDraws:
         return (self._next64() >> 11) * (1.0 / 9007199254740992.0)
 
     def bytes(self, length: int) -> bytes:
-        """What ``rng.bytes(length)`` returns."""
+        """What ``rng.bytes(length)`` returns: its ⌈length/4⌉ 32-bit outputs, a kept half first, then whole 64-bit
+        outputs (a little-endian output is its low half, then its high half), then a last half if one is left."""
         count = (length + 3) // 4
-        return struct.pack(f"<{count}I", *[self._next32() for _ in range(count)])[:length]
+        head = [self._next32()] if count and self._has_half else []
+        pairs, odd = divmod(count - len(head), 2)
+        while len(self._outputs) < self.used + pairs:
+            self._draw_block()
+        whole = self._outputs[self.used:self.used + pairs]
+        if whole:  # each was split and both halves used: the state keeps the last high half
+            self.used += pairs
+            self._half = whole[-1] >> 32
+        tail = [self._next32()] if odd else []
+        return struct.pack(f"<{len(head)}I{pairs}Q{odd}I", *head, *whole, *tail)[:length]
 
     def integer_rows(self, highs: Sequence[int]) -> Iterator[list[int]]:
         """Endless rows of what ``integers(high)`` returns for each of ``highs`` (each 2 to 2**32 - 1) in turn,

@@ -216,11 +216,12 @@ class SpecTask(SqliteRowsTask):
         count = self.spec.noise.count or self.kind.noise_count
         context = (self.relevant_records(),) if self.kind.noise_sees_state else ()
         rows = []
+        random_row, from_row = self.kind.random_row, self.kind.from_row
         with exact_draws(rng) as draws:
             for _ in range(count):
                 for _ in range(_NOISE_TRIES):
-                    row = self.kind.random_row(draws, *context)
-                    if not conditions or not _satisfies_all(self.kind.from_row(row), conditions):
+                    row = random_row(draws, *context)
+                    if not conditions or not _satisfies_all(from_row(row), conditions):
                         rows.append(row)
                         break
                 else:
