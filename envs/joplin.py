@@ -162,7 +162,6 @@ FOLDER_TITLES = tuple(NOISE_NOTES)
 
 
 @functools.lru_cache(maxsize=256)
-@functools.lru_cache(maxsize=256)
 def folder_id(title: str) -> str:
     """The id a notebook made for ``title`` gets (a uuid4 hex, fixed by the title so set-ups are reproducible; kept:
     every note row names its notebook's)."""
