@@ -19,7 +19,7 @@ class RLViewExtractor(BaseFeaturesExtractor):
     kept per slot (the ids of slot ``i`` act on what row ``i`` describes) and max-pooled over the slots (what the
     screen holds); the goal's hashed words through a ``Linear`` + ReLU of ``goal_width``; the status as it is.
 
-    Its output has ``(K + 1) · element_width + (T + 1) · text_width + goal_width + len(status)`` features: 1,100 for
+    Its output has ``(K + 1) · element_width + (T + 1) · text_width + goal_width + len(status)`` features: 944 for
     the view's defaults (K = 64 elements, T = 96 texts), where flattening gives 9,188.
     """
 
