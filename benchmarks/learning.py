@@ -36,7 +36,7 @@ def _multitask(train_ppo, args: argparse.Namespace) -> list[dict]:
     summary = train_ppo.main(["--task", ",".join(args.tasks), "--steps", str(steps), "--workers", str(args.workers),
                               "--out", str(args.out / "multitask"), "--eval-episodes", str(args.eval_episodes),
                               "--eval-every", str(steps), "--bc-episodes", str(args.bc_episodes),
-                              "--n-steps", str(args.n_steps)])
+                              "--n-steps", str(args.n_steps), "--policy-net", args.policy_net])
     return [{**summary, "task": task, "app": SUITE.get(task, ""), "regime": "multitask (one policy)",
              "final_held_out_success": result["greedy"], "final_held_out_success_sampled": result["sampled"]}
             for task, result in zip(args.tasks, summary["per_task"].values())]
@@ -78,6 +78,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker (train_ppo's "
                         "--n-steps): a run takes whole rollouts, so at least this many steps per worker")
+    parser.add_argument("--policy-net", choices=("mlp", "elements"), default="mlp",
+                        help="the policy's features (train_ppo's --policy-net)")
     parser.add_argument("--out", type=Path, default=Path("runs/learning"))
     return parser.parse_args(argv)
 
@@ -93,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict]:
             out = args.out / regime / task
             run = ["--task", task, "--steps", str(args.steps), "--workers", str(args.workers), "--out", str(out),
                    "--eval-episodes", str(args.eval_episodes), "--eval-every", str(args.steps),
-                   "--n-steps", str(args.n_steps)]
+                   "--n-steps", str(args.n_steps), "--policy-net", args.policy_net]
             if regime == "bc":
                 run += ["--bc-episodes", str(args.bc_episodes)]
             summary = train_ppo.main(run)

@@ -205,12 +205,14 @@ def test_learning_suite_table_and_figure(scripts, tmp_path, capsys):
     and a real PNG."""
     rows = scripts["learning"].main(["--tasks", "ClockStopWatchRunning", "SystemWifiTurnOff", "--regimes",
                                      "multitask", "--steps", "32", "--bc-episodes", "0", "--eval-episodes", "2",
-                                     "--workers", "1", "--n-steps", "64", "--out", str(tmp_path)])
+                                     "--workers", "1", "--n-steps", "64", "--policy-net", "elements",
+                                     "--out", str(tmp_path)])
     body = table(capsys.readouterr().out)[1:]
     assert [(row[0], row[2]) for row in body] == [("ClockStopWatchRunning", "multitask (one policy)"),
                                                   ("SystemWifiTurnOff", "multitask (one policy)")]
     assert [row["final_held_out_success"] for row in rows] == [number(row[3].split("/")[0]) for row in body]
     assert [row[4] for row in body] == ["64", "64"]  # 32 steps per task: one rollout of --n-steps, not of 256
+    assert [row["policy_net"] for row in rows] == ["elements", "elements"]
     assert (tmp_path / "results.md").read_text().count("\n") == 4
     assert Image.open(tmp_path / "results.png").format == "PNG"
 

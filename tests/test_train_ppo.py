@@ -16,6 +16,7 @@ from sb3_contrib import MaskablePPO
 import android_gym
 from android_gym.datasets import record_dataset
 from android_gym.wrappers import make_rl_env
+from android_gym.wrappers.rl_extractor import RLViewExtractor
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,7 @@ def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(t
     assert list((tmp_path / "tb").glob("events.out.tfevents.*")) and (tmp_path / "tb" / "progress.csv").is_file()
     assert not list(temp_dir.glob("SB3-*"))  # no stray default log folder
 
-    assert summary["view_kwargs"] == DEFAULT_VIEW
+    assert summary["view_kwargs"] == DEFAULT_VIEW and summary["policy_net"] == "mlp"
     model = MaskablePPO.load(tmp_path / "model.zip")  # runs on the RL view, as the docstring says
     env = make_rl_env(android_gym.env_id("OpenAppTaskEval"), **summary["view_kwargs"])
     observation, _ = env.reset(seed=1)
@@ -74,15 +75,17 @@ def test_without_tensorboard_the_log_is_csv_and_the_view_and_ppo_options_reach_t
     summary = train_ppo.main(["--task", "OpenAppTaskEval", "--steps", "32", "--n-steps", "16", "--workers", "1",
                               "--eval-episodes", "1", "--eval-every", "32", "--max-elements", "16", "--text-slots",
                               "8", "--end-penalty", "0.25", "--batch-size", "8", "--n-epochs", "2", "--in-process",
-                              "--out", str(tmp_path)])
+                              "--policy-net", "elements", "--out", str(tmp_path)])
     assert summary["view_kwargs"] == view == json.loads((tmp_path / "summary.json").read_text())["view_kwargs"]
     assert summary["ppo_kwargs"] == {"n_steps": 16, "batch_size": 8, "n_epochs": 2, "ent_coef": 0.01}
-    assert summary["in_process"] is True
+    assert summary["in_process"] is True and summary["policy_net"] == "elements"
     with open(tmp_path / "tb" / "progress.csv") as handle:
         assert [int(row["time/total_timesteps"]) for row in csv.DictReader(handle)] == [16, 32]
     assert not list((tmp_path / "tb").glob("events.out.tfevents.*")) and not list(temp_dir.glob("SB3-*"))
     model = MaskablePPO.load(tmp_path / "model.zip")
     assert (model.batch_size, model.n_epochs) == (8, 2)
+    assert isinstance(model.policy.features_extractor, RLViewExtractor)
+    assert summary["policy_parameters"] == sum(parameter.numel() for parameter in model.policy.parameters())
     env = make_rl_env(android_gym.env_id("OpenAppTaskEval"), **view)
     assert (model.observation_space, model.action_space) == (env.observation_space, env.action_space)
     env.close()

@@ -1,0 +1,76 @@
+"""``RLViewExtractor``: its features' size, weights shared across the slots, each slot's encoding kept where the
+slot's ids can find it, and MaskablePPO training, saving and loading with it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from sb3_contrib import MaskablePPO
+
+from android_gym.wrappers import make_rl_env
+from android_gym.wrappers.rl_extractor import RLViewExtractor
+from android_gym.wrappers.rl_observations import ELEMENT_FEATURES, STATUS_FEATURES
+
+SEND_SMS = "AndroidWorld/SimpleSmsSend-v0"
+SLOTS, TEXTS = 32, 6  # SendSms's home screen fills 21 of 32 element slots
+
+
+@pytest.fixture(scope="module")
+def view():
+    """A small RL view on SendSms and its first observation."""
+    env = make_rl_env(SEND_SMS, max_elements=SLOTS, text_slots=TEXTS)
+    observation, _ = env.reset(seed=0)
+    yield env, observation
+    env.close()
+
+
+def batch(observation: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
+    """One observation as SB3 hands it to the extractor: a batch of one, float."""
+    return {key: torch.as_tensor(value, dtype=torch.float32).unsqueeze(0) for key, value in observation.items()}
+
+
+def test_features_keep_each_slot_and_pool_them_with_weights_shared_across_slots(view):
+    env, observation = view
+    extractor = RLViewExtractor(env.observation_space, element_width=8, text_width=4, goal_width=32)
+    assert extractor.features_dim == (SLOTS + 1) * 8 + (TEXTS + 1) * 4 + 32 + len(STATUS_FEATURES)
+    with torch.no_grad():
+        features = extractor(batch(observation))
+    assert features.shape == (1, extractor.features_dim)
+    slots = int(observation["element_mask"].sum())
+    assert 1 < slots < SLOTS  # the home screen: some slots filled, the rest empty
+    encoded = features[0, :SLOTS * 8].reshape(SLOTS, 8)
+    assert not encoded[slots:].any()  # an empty slot's encoding is zero, whatever the bias
+    assert torch.equal(features[0, SLOTS * 8:(SLOTS + 1) * 8], encoded.amax(0))  # then the slots max-pooled
+
+    # the same weights read every slot: slot 1 given slot 0's row encodes as slot 0 did, in slot 1's place
+    moved = {key: value.copy() for key, value in observation.items()}
+    moved["elements"][1] = observation["elements"][0]
+    with torch.no_grad():
+        changed = extractor(batch(moved))[0, :SLOTS * 8].reshape(SLOTS, 8)
+    assert torch.equal(changed[1], encoded[0]) and torch.equal(changed[2:], encoded[2:])
+    assert not torch.equal(encoded[1], encoded[0])  # two apps' icons: their slots tell them apart
+
+    wider = make_rl_env(SEND_SMS, max_elements=2 * SLOTS, text_slots=2 * TEXTS)
+    parameters = [sum(parameter.numel() for parameter in RLViewExtractor(space).parameters())
+                  for space in (env.observation_space, wider.observation_space)]
+    wider.close()
+    assert parameters[0] == parameters[1]  # more slots, no more weights
+    assert RLViewExtractor(env.observation_space).elements[0].in_features == len(ELEMENT_FEATURES)
+
+
+def test_maskable_ppo_trains_saves_and_loads_with_it(view, tmp_path):
+    env, observation = view
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=16, batch_size=8, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"features_extractor_class": RLViewExtractor})
+    before = [parameter.detach().clone() for parameter in model.policy.features_extractor.parameters()]
+    model.learn(32)
+    after = list(model.policy.features_extractor.parameters())
+    assert any(not torch.equal(old, new) for old, new in zip(before, after))  # the update reaches the encoders
+    model.save(tmp_path / "model.zip")
+    loaded = MaskablePPO.load(tmp_path / "model.zip")
+    assert isinstance(loaded.policy.features_extractor, RLViewExtractor)
+    masks = env.get_wrapper_attr("action_masks")()
+    action, _ = loaded.predict(observation, deterministic=True, action_masks=masks)
+    assert masks[int(action)]
+    assert action == model.predict(observation, deterministic=True, action_masks=masks)[0]
