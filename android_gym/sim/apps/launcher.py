@@ -22,7 +22,6 @@ more home pages.
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import math
 from typing import NamedTuple
@@ -32,7 +31,7 @@ from android_gym.sim.framework.app import App, AppInfo, Screen
 from android_gym.sim.framework.intent import ACTION_MAIN, CATEGORY_DEFAULT, CATEGORY_HOME, Intent, IntentFilter
 from android_gym.sim.framework.looks import MATERIAL_YOU_NIGHT
 from android_gym.sim.framework.window import NAV_BAR_HEIGHT, STATUS_BAR_HEIGHT
-from android_gym.sim.system.clock import DAY_MS
+from android_gym.sim.system.clock import DAY_MS, unit_start
 from android_gym.sim.ui.kept_tree import KeptTree
 from android_gym.sim.ui.views import (
     TEXT_SECONDARY,
@@ -150,8 +149,7 @@ class LauncherScreen(Screen):
 def _glance_date(day: int, tag: str) -> str:
     """The glance's date on the ``day``-th day since the epoch (the phone's zone is UTC) in the language ``tag``, made
     once per day shown: the home screen tells it at every frame."""
-    when = dt.datetime.fromtimestamp(day * DAY_MS / 1000, tz=dt.timezone.utc)
-    return formats.format_skeleton(when, _GLANCE_DATE, tag)
+    return formats.format_skeleton(unit_start(day, DAY_MS), _GLANCE_DATE, tag)
 
 
 def _search_bar(width: int) -> View:

@@ -21,7 +21,6 @@ re-read from that integer).
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import math
 import shlex
@@ -34,7 +33,7 @@ from android_gym.sim.framework.app import App, Context, Screen
 from android_gym.sim.framework.intent import CATEGORY_DEFAULT, Intent, IntentFilter
 from android_gym.sim.framework.notifications import NotificationManager
 from android_gym.sim.system import radios
-from android_gym.sim.system.clock import MINUTE_MS
+from android_gym.sim.system.clock import MINUTE_MS, unit_start
 from android_gym.sim.ui.dialogs import scrim_over
 from android_gym.sim.ui.layout import text_width
 from android_gym.sim.ui.views import (
@@ -99,8 +98,7 @@ def clock_text(phone: Context) -> str:
 def _clock_text(minute: int, is24: bool, tag: str) -> str:
     """``clock_text`` in the ``minute``-th minute since the epoch (the phone's zone is UTC), made once per minute shown:
     the status bar asks at every frame."""
-    when = dt.datetime.fromtimestamp(minute * MINUTE_MS / 1000, tz=dt.timezone.utc)
-    return formats.format_time(when, is24, tag, am_pm=False)
+    return formats.format_time(unit_start(minute, MINUTE_MS), is24, tag, am_pm=False)
 
 
 # ----- brightness (SettingsLib BrightnessUtils, BrightnessSynchronizer; Java float arithmetic) ----------------

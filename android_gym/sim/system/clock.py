@@ -60,7 +60,7 @@ class VirtualClock:
     def units(self, unit_ms: int) -> int:
         """How many whole ``unit_ms`` (a minute, a day) of device time have passed since the epoch, read in that unit
         (``finest_read``): for a caller that shows only which minute or day it is, and so makes what it shows once
-        per unit."""
+        per unit (from ``unit_start``)."""
         self.finest_read = min(self.finest_read, unit_ms)
         return self._now_ms // unit_ms
 
@@ -82,3 +82,9 @@ class VirtualClock:
     def advance(self, ms: int) -> None:
         """Let ``ms`` milliseconds of device time pass."""
         self._now_ms += int(ms)
+
+
+def unit_start(units: int, unit_ms: int) -> dt.datetime:
+    """The device time, an aware UTC datetime as ``VirtualClock.now`` gives (the simulated phone's zone is UTC), at
+    which the ``units``-th ``unit_ms`` since the epoch began (``VirtualClock.units``)."""
+    return dt.datetime.fromtimestamp(units * unit_ms / 1000, tz=dt.timezone.utc)
