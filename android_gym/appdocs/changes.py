@@ -80,14 +80,17 @@ def changes(before: Snapshot, after: Snapshot) -> list[str]:
     found: list[str] = []
     old_texts, new_texts = _texts(before), _texts(after)
     appeared, gone = list((new_texts - old_texts).elements()), list((old_texts - new_texts).elements())
+    dialog = _dialog(after)
+    if dialog != _dialog(before):  # a dialog's window is the one dumped: the screen under it is not
+        appeared, gone = (appeared, []) if dialog else ([], gone)
     showing = f" (showing {_quote(appeared)})" if appeared else ""
     new_page = bool(appeared) and len(gone) >= max(3, sum(old_texts.values()) // 2)
     if after.activity != before.activity:
         found.append(f"opens the {screen_name(after.activity)} screen{showing}")
     elif new_page:
         found.append(f'opens the "{appeared[0]}" page (showing {_quote(appeared[1:]) or "nothing else"})')
-    if _dialog(after) != _dialog(before):
-        found.append("opens a dialog" if _dialog(after) else "closes the dialog")
+    if dialog != _dialog(before):
+        found.append("opens a dialog" if dialog else "closes the dialog")
     if after.keyboard != before.keyboard:
         found.append("shows the keyboard" if after.keyboard else "hides the keyboard")
     if new_page or after.activity != before.activity:

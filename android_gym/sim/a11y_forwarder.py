@@ -8,8 +8,10 @@ on screen as an ``AndroidAccessibilityForest`` to that host's ``android_env.A11y
 1 s deadline. ``10.0.2.2``, the emulator's alias of the host's loopback, is the host's ``127.0.0.1`` here. Each
 tree is built as ``AccessibilityTreeCreator.buildForest`` builds it: windows from the bottom of the z-order up,
 each window's nodes in breadth-first order with unique ids from 0 and their depth, children and actions, their
-bounds the part on screen (as the uiautomator dump's). Like the app, it logs under ``AndroidRLTask``, including
-the ``extra: exception [...]`` line AndroidEnv watches for when the server cannot be reached.
+bounds the part on screen (as the uiautomator dump's). A dialog, sheet or popup, a window of its own on a device,
+is the app window's content here, in place of the activity's views under it (``View.modal``). Like the app, it logs
+under ``AndroidRLTask``, including the ``extra: exception [...]`` line AndroidEnv watches for when the server cannot
+be reached.
 
 Not forwarded: accessibility events (``SendEvent``); only trees.
 """

@@ -114,9 +114,10 @@ def pager(phone: Phone) -> etree._Element:
     return node
 
 
-def fling(phone: Phone, finger: str) -> None:
-    """Drag across the middle of the pager, the finger moving ``"left"`` or ``"right"``."""
-    x1, y1, x2, y2 = map(int, re.findall(r"\d+", pager(phone).get("bounds")))
+def fling(phone: Phone, finger: str, bounds: str | None = None) -> None:
+    """Drag across the middle of the pager (where ``bounds`` put it, else where the dump does), the finger moving
+    ``"left"`` or ``"right"``."""
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", bounds or pager(phone).get("bounds")))
     start, end = (x2 - 100, x1 + 100) if finger == "left" else (x1 + 100, x2 - 100)
     phone.swipe(start, (y1 + y2) / 2, end, (y1 + y2) / 2 + 40)
 
@@ -311,11 +312,13 @@ def test_flinging_the_day_pager_shows_the_next_and_previous_days_events(app_phon
     fling(phone, "right")
     fling(phone, "right")
     assert texts(phone, "top_value") == ["October 15 (Sun)"] and texts(phone, "event_item_title") == ["Brunch"]
-    x1, y1, x2, y2 = map(int, re.findall(r"\d+", pager(phone).get("bounds")))
+    bounds = pager(phone).get("bounds")
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", bounds))
     phone.swipe((x1 + x2) / 2, y1 + 300, (x1 + x2) / 2, y2 - 100)
     assert texts(phone, "top_value") == ["October 15 (Sun)"]
     tap(phone, content_desc="Change view")  # a dialog over the pager takes the drag
-    fling(phone, "left")
+    assert find_all(phone, **{"class": PAGER}) == []  # the dialog's window is the one dumped
+    fling(phone, "left", bounds)
     phone.key(keycodes.BACK)
     assert texts(phone, "top_value") == ["October 15 (Sun)"]
 

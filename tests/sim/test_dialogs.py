@@ -66,7 +66,12 @@ def test_the_dialog_sits_centred_over_its_activity_and_an_outside_touch_dismisse
             return next(e for e in parse_ui_dump(phone.ui_dump())
                         if all(getattr(e, k) == v for k, v in wanted.items()))
 
+        assert {e.text for e in parse_ui_dump(phone.ui_dump())} >= {"Ask", "Behind"}
         phone.tap(*element(text="Ask").bbox_pixels.center)
+        # uiautomator dumps the active window, the dialog's: no view of the activity under it, no scrim
+        dumped = parse_ui_dump(phone.ui_dump())
+        assert {e.text for e in dumped if e.text} == {"Sure?", "No", "Yes"}
+        assert all(e.class_name != "android.view.View" for e in dumped)
         yes = element(resource_name="android:id/button1")
         message = element(resource_name="android:id/message").bbox_pixels
         assert abs((message.x_min + message.x_max) / 2 - 540) < 60, "centred"

@@ -926,7 +926,7 @@ class MainActivity(Screen):
         checked."""
         current = 1 if isinstance(self.top, ExpenseLogsFragment) else 0 if isinstance(self.top, HomeFragment) else -1
         scrim = View(kind="view", class_name="android.view.View", gravity="fill", background=_SCRIM, clickable=True,
-                     on_click=self._close_drawer)
+                     on_click=self._close_drawer, modal=True)
         close = _image("btn_close", "arrow_back", class_name="android.widget.ImageButton", on_click=self._close_drawer)
         name = column(_text(APP_NAME, "tv_app_name", _TITLE),
                       _text(BETA, size=_CAPTION, color=_SURFACE, background=_WARNING, padding=dp(4)),

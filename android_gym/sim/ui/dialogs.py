@@ -57,9 +57,11 @@ def scrim_over(content: View, panel: View, dismiss: Callback | None, dim: bool =
     """``content`` filling the window with ``panel`` over it, placed by the panel's own ``gravity`` (a drawer, a
     bottom sheet, a centred dialog); a touch on the scrim around the panel calls ``dismiss`` (``None``: a dialog
     not cancelable on touch outside). The scrim also takes drags, so nothing under it scrolls. It dims the
-    content (``dim``), as dialogs, drawers and sheets do; a popup menu's does not."""
+    content (``dim``), as dialogs, drawers and sheets do; a popup menu's does not. The scrim is ``modal``: the dump
+    holds the panel, not the content under it."""
     content.gravity = "fill"
-    scrim = View(kind="scrim" if dim else "view", gravity="fill", clickable=True, on_click=dismiss or does_nothing)
+    scrim = View(kind="scrim" if dim else "view", gravity="fill", clickable=True, on_click=dismiss or does_nothing,
+                 modal=True)
     return frame(content, scrim, panel)
 
 

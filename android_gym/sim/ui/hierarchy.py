@@ -39,11 +39,15 @@ Node = tuple[View, int, Bounds]
 def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
     """The children of ``view`` (whose part on screen is ``bounds``) with something on screen, each with that part:
     its bounds cut to ``bounds`` (``View.getBoundsOnScreen(rect, clipToParent=true)``); painted text (``label``)
-    is no child, and a ``LAYOUT_ONLY`` grouping gives way to its own."""
+    is no child, and a ``LAYOUT_ONLY`` grouping gives way to its own. A ``modal`` scrim hides itself and the
+    children before it (``View.modal``)."""
     x1, y1, x2, y2 = bounds
     visible = []
     for child in view.children:
         if child.kind == "label":
+            continue
+        if child.modal:  # a dialog's, sheet's, popup's or open drawer's scrim: what lies under it is not dumped
+            visible.clear()
             continue
         cx1, cy1, cx2, cy2 = child_bounds = child.bounds
         if not (x1 <= cx1 and y1 <= cy1 and cx2 <= x2 and cy2 <= y2):  # most views lie within their parent

@@ -152,6 +152,10 @@ class View:
     selected: bool = False
     password: bool = False
     virtual: bool = False
+    #: A modal scrim (``dialogs.scrim_over``): neither it nor the views its parent holds before it are in the dump or
+    #: the accessibility forest. Over a dialog, a sheet or a popup the active window uiautomator dumps is theirs, not
+    #: the activity's, and an open ``DrawerLayout`` hides its content from accessibility.
+    modal: bool = False
     children: list[View] = field(default_factory=list)
     on_click: Callback | None = None
     on_long_click: Callback | None = None
