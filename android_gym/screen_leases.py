@@ -29,25 +29,20 @@ class _Lease:
 class ScreenLeases:
     """Hands out read-only screens as observation pixels: the screen's own memory when the caller holds no earlier
     hand-out of it (a screen that changed since the last observation, or one whose last observation was let go),
-    else a copy of it (handed out as read-only). The copy of the screen shown is kept while it is shown, so a screen
-    that stays the same is copied once: the caller, holding one of the two, is handed the other in turn."""
+    else a copy of it (handed out as read-only)."""
 
     def __init__(self) -> None:
         self._leases: weakref.WeakValueDictionary[int, _Lease] = weakref.WeakValueDictionary()  # by id(screen)
-        # the screen handed out last, held so it cannot change (a frame nothing holds may be drawn into again), and
-        # the copy of it made last (None: none yet)
-        self._shown: np.ndarray | None = None
-        self._copy: np.ndarray | None = None
+
+    def held(self, screen: np.ndarray) -> bool:
+        """Whether the caller holds an array handed out over ``screen``'s memory (``handed`` would copy it)."""
+        return id(screen) in self._leases  # a live lease holds its screen, so the id is that screen's
 
     def handed(self, screen: np.ndarray) -> np.ndarray:
         """``screen`` (read-only, never to change) as an array the caller may keep: it shares no memory with an
         array handed out earlier that the caller still holds."""
-        if screen is not self._shown:
-            self._shown, self._copy = screen, None
-        if id(screen) in self._leases:  # a live lease holds its screen, so the id is that screen's
-            if self._copy is None or id(self._copy) in self._leases:
-                self._copy = screen.copy()
-                self._copy.flags.writeable = False
-            screen = self._copy
+        if self.held(screen):
+            screen = screen.copy()
+            screen.flags.writeable = False
         lease = self._leases[id(screen)] = _Lease(screen)
         return np.asarray(lease)  # read-only for good: its base is the lease, which offers the memory read-only
