@@ -419,8 +419,19 @@ class AndroidEnv(gym.Env):
                 self._shown.add(elements[0].package_name)
         observation: dict[str, Any] = {"a11y_tree": self._last_tree, "goal": self._goal}
         if self._pixels:
-            observation = {"pixels": self._show(self._fit(self.device.screenshot())), **observation}
+            observation = {"pixels": self._show(self._fit(self._screenshot())), **observation}
         return observation
+
+    def _screenshot(self) -> np.ndarray:
+        """The device's screen; one the caller holds an observation of is taken again in other memory when the
+        device can (``SimDevice.screenshot_again``: the phone's kept frame, copied only where it differs), so the
+        observation need not copy all of it (``ScreenLeases``)."""
+        screen = self.device.screenshot()
+        again = getattr(self.device, "screenshot_again", None)
+        if again is not None and not self._share_pixels and self._leases.held(screen):
+            twin = again()
+            return screen if twin is None else twin
+        return screen
 
     def _fit(self, pixels: np.ndarray) -> np.ndarray:
         """The device's screen at the observation's shape: scaled when a device configuration changed the screen

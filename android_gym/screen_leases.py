@@ -34,10 +34,14 @@ class ScreenLeases:
     def __init__(self) -> None:
         self._leases: weakref.WeakValueDictionary[int, _Lease] = weakref.WeakValueDictionary()  # by id(screen)
 
+    def held(self, screen: np.ndarray) -> bool:
+        """Whether the caller holds an array handed out over ``screen``'s memory (``handed`` would copy it)."""
+        return id(screen) in self._leases  # a live lease holds its screen, so the id is that screen's
+
     def handed(self, screen: np.ndarray) -> np.ndarray:
         """``screen`` (read-only, never to change) as an array the caller may keep: it shares no memory with an
         array handed out earlier that the caller still holds."""
-        if id(screen) in self._leases:  # a live lease holds its screen, so the id is that screen's
+        if self.held(screen):
             screen = screen.copy()
             screen.flags.writeable = False
         lease = self._leases[id(screen)] = _Lease(screen)

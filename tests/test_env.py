@@ -469,6 +469,19 @@ def test_pixels_are_read_only_and_share_no_memory_with_a_held_observation(make_e
             pixels.flags.writeable = True
 
 
+def test_a_held_screen_that_stays_the_same_is_handed_in_the_phone_s_other_frame(make_env):
+    """The caller holding the last observation of a screen that did not change is handed the simulated phone's kept
+    frame brought up to date (``SimDevice.screenshot_again``), the screen the phone gives from then on, not a copy."""
+    env = make_env()
+    observation, _ = env.reset(seed=0)
+    for _ in range(3):
+        unchanged, *_ = env.step(Action("fly"))  # an invalid action: nothing happens
+        assert np.shares_memory(unchanged["pixels"], env.unwrapped.device.screenshot())
+        assert not np.shares_memory(unchanged["pixels"], observation["pixels"])
+        assert np.array_equal(unchanged["pixels"], observation["pixels"]) and not unchanged["pixels"].flags.writeable
+        observation = unchanged
+
+
 def test_a_held_observation_never_changes_and_one_let_go_is_not_copied(make_env):
     """A walk through changing screens that keeps every third observation: the renderer draws each new frame into
     memory nothing holds any more, never into a kept observation's; a changed screen comes without a copy."""

@@ -203,6 +203,13 @@ class SimDevice:
         self._unnoted()
         return self.phone.screenshot()
 
+    def screenshot_again(self) -> np.ndarray | None:
+        """The screen ``screenshot`` gave last, read-only, again in memory nothing else holds (so a caller holding
+        that one may be handed this too), given by ``screenshot`` from now on: the phone's kept frame brought up to
+        date where it differs (``Renderer.twin``), else a copy. None when that screen is no longer shown."""
+        self._check_open()
+        return self.phone.screenshot_again()
+
     def ui_dump(self) -> str:
         """The uiautomator XML of the foreground window."""
         self._check_open()

@@ -236,6 +236,10 @@ class Phone:
         """The screen, ``(H, W, 3)`` uint8, read-only (``WindowManager.screenshot``)."""
         return self.window.screenshot()
 
+    def screenshot_again(self) -> np.ndarray | None:
+        """The screen ``screenshot`` gave last, again in other memory, or None (``WindowManager.screenshot_again``)."""
+        return self.window.screenshot_again()
+
     def screenshot_rgba(self) -> memoryview:
         """The screen as RGBA8888 bytes, rows from the top (what the emulator's gRPC screenshots carry), read-only
         (``WindowManager.screenshot_rgba``)."""

@@ -316,25 +316,58 @@ def test_the_frame_pushed_out_is_drawn_over_only_when_nothing_else_holds_it() ->
         assert frame is not held.base and np.array_equal(held, shown)
 
 
+def _halves(left: str, right: str) -> dict[str, tuple[View, tuple[int, int, int]]]:
+    """Two windows side by side on a 300x200 screen, each showing its label (none across the whole width)."""
+    trees = {"left": (column(text_view(left), View(height=30, background=(0, 90, 0))), (0, 0, 150, 200)),
+             "right": (column(View(height=60), text_view(right), background=(200, 230, 255)), (150, 0, 300, 200))}
+    for tree, (x1, y1, x2, y2) in trees.values():
+        layout(tree, x1, y1, x2 - x1, y2 - y1)
+    return {name: (tree, WHITE) for name, (tree, _) in trees.items()}
+
+
 def test_a_frame_pushed_out_and_drawn_over_is_brought_up_to_date_where_it_was_stale() -> None:
     """Recycled frames are copied from the current one only where they differ from it: after changes in one half of
     the screen or the other (none across the whole width), a kept frame shown again, and frames recycled before and
     after it, each frame is the one drawn on a blank screen."""
-    def windows(left: str, right: str) -> dict[str, tuple[View, tuple[int, int, int]]]:
-        trees = {"left": (column(text_view(left), View(height=30, background=(0, 90, 0))), (0, 0, 150, 200)),
-                 "right": (column(View(height=60), text_view(right), background=(200, 230, 255)), (150, 0, 300, 200))}
-        for tree, (x1, y1, x2, y2) in trees.values():
-            layout(tree, x1, y1, x2 - x1, y2 - y1)
-        return {name: (tree, WHITE) for name, (tree, _) in trees.items()}
-
     renderer = Renderer(300, 200)
     drawn = set()
     for labels in [("a", "b"), ("c", "b"), ("c", "d"), ("c", "b"), ("e", "b"), ("e", "f"), ("g", "f"), ("e", "f"),
                    ("e", "h"), ("i", "j")]:
-        frame = renderer.render(windows(*labels))
+        frame = renderer.render(_halves(*labels))
         drawn.add(id(frame))
-        assert np.array_equal(frame, Renderer(300, 200).render(windows(*labels))), labels
+        assert np.array_equal(frame, Renderer(300, 200).render(_halves(*labels))), labels
     assert len(drawn) == 2  # the same two arrays, each drawn over in turn
+
+
+def test_the_frame_shown_is_twinned_in_the_kept_frame_nothing_else_holds() -> None:
+    """``twin`` shows the same screen in the kept frame, brought up to date where it was stale (in a new frame when
+    none is kept, or the kept one is held elsewhere), and keeps the one it replaces: the two take turns, and what is
+    drawn next is as drawn on a blank screen. A frame no longer shown is not twinned."""
+    renderer = Renderer(300, 200)
+    first = renderer.render(_halves("a", "b"))
+    twin = renderer.twin(first)  # no kept frame yet: a new one
+    assert np.array_equal(twin, first) and not np.shares_memory(twin, first) and not twin.flags.writeable
+    renderer.render(_halves("c", "b"))
+    shown = renderer.render(_halves("c", "d"))
+    pixels = shown.copy()
+    twin = renderer.twin(shown)
+    assert not np.shares_memory(twin, shown) and not twin.flags.writeable
+    assert np.array_equal(twin, pixels) and np.array_equal(shown, pixels)
+    assert renderer.render(_halves("c", "d")) is twin and renderer.twin(shown) is None  # no longer the one shown
+    kept = weakref.ref(shown)
+    again = renderer.twin(twin)  # the kept frame, ``shown``, is held here: a new one
+    assert again is not kept() and np.array_equal(again, pixels) and not np.shares_memory(again, twin)
+    del shown, first
+    kept = weakref.ref(twin)
+    del twin
+    again = renderer.twin(again)
+    assert again is kept() and np.array_equal(again, pixels)  # taking turns, nothing stale
+    for labels in [("e", "d"), ("c", "d"), ("e", "f")]:
+        frame = renderer.render(_halves(*labels))
+        assert np.array_equal(frame, Renderer(300, 200).render(_halves(*labels))), labels
+        del again
+        again = renderer.twin(frame)
+        assert again is not None and np.array_equal(again, frame) and not np.shares_memory(again, frame)
 
 
 def _stacked(**trees: View) -> dict[str, tuple[View, tuple[int, int, int]]]:

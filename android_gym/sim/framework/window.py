@@ -684,6 +684,16 @@ class WindowManager:
             self._pixels = pixels
         return self._pixels
 
+    def screenshot_again(self) -> np.ndarray | None:
+        """The screen ``screenshot`` gave last, again in memory nothing else holds, given from now on
+        (``Renderer.twin``), or None when that screen is no longer the renderer's frame."""
+        if self._pixels is None or self._renderer is None:
+            return None
+        twin = self._renderer.twin(self._pixels)
+        if twin is not None:
+            self._pixels = twin
+        return twin
+
     def screenshot_rgba(self) -> memoryview:
         """The screen as RGBA8888 bytes, rows from the top, opaque (the emulator's gRPC ``RGBA8888`` image), read-only
         and unchanged for as long as it is held (``RgbaFrames``)."""

@@ -19,7 +19,8 @@ one colour (a launcher icon, a FAB: its shadow, circle and glyph) is pasted whol
 process (``Renderer._disc``, ``_SPRITES``); what a window redraws (the boxes its changed views may paint) is packed
 straight into a new NumPy frame (``pack_into``), which takes the other pixels from the last one: a frame once handed out
 never changes (the memory of one the renderer alone still holds is used again, and only where it differs from the last
-one is it copied: ``_recycled``). A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas kept from
+one is it copied: ``_recycled``; so is the frame shown, made again in other memory for whoever holds it: ``twin``).
+A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas kept from
 frame to frame (a new window-sized image per frame cost more in page faults than in drawing; a strip-sized one takes a
 fifth of the memory and stays in the CPU's cache); rows no view reaches are written into the frame in the ground's
 colour, not drawn (``_row_runs``), and so are the rows of a strip drawn that nothing drawn on it painted, not packed
@@ -538,6 +539,20 @@ class Renderer:
         if self._own_size.kept:  # its owner's pictures kept while shown (an owner that dropped one makes it again)
             shown = {item[6][_KEY] for views, _, _ in signatures.values() for item in views if item[5]}
             self._own_size.keep_only(lambda key: key[0] in shown)
+
+    def twin(self, frame: np.ndarray) -> np.ndarray | None:
+        """The frame shown, ``frame``, again in other memory, which is shown from now on (``frame`` kept in its
+        stead), so a caller holding ``frame`` gets the same screen without its memory: the kept frame when nothing
+        else holds it (``_recycled``), copied from ``frame`` only where the two differ, else a new copy. None when
+        ``frame`` is not the one shown."""
+        if frame is not self._frame:
+            return None
+        twin, stale = self._recycled() or (np.empty_like(frame), [(0, 0, self.width, self.height)])
+        for x1, y1, x2, y2 in stale:
+            twin[y1:y2, x1:x2] = frame[y1:y2, x1:x2]
+        twin.flags.writeable = False
+        self._show(twin, self._signatures, [])
+        return twin
 
     def rows_changed_since(self, number: int) -> list[tuple[int, int]] | None:
         """The spans of rows (from, to; they may overlap) in which the frame shown differs from frame ``number`` of
