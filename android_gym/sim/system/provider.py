@@ -12,7 +12,9 @@ shell served over adb that waits for input lets another service's command run me
 own.
 Reads outside that, and a line's reads before it holds a connection, go to one reader of the database file's committed
 bytes, opened ``immutable`` and kept while the bytes stay the same: it takes no locks and makes no side files, so no
-app or pull sees a trace of it.
+app or pull sees a trace of it. A batch of writes outside a line (``write_batch``: a task's contacts, a media scan)
+goes, in the same way, to a kept writable copy of the committed bytes, whose result is written back as the WAL commit
+and checkpoint of a connection of the provider's own would leave the file.
 """
 
 from __future__ import annotations
@@ -315,6 +317,7 @@ class SqliteProvider:
             if database is None or len(database) < _HEADER:
                 with self._transaction() as db:
                     return write(db)
+
             def batch(db: sqlite3.Connection) -> T:
                 result = write(db)
                 self.before_commit(db)
