@@ -15,6 +15,7 @@ between apps they go back to the home screen, as ``compose`` does.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import posixpath
 import shlex
@@ -122,8 +123,16 @@ def joplin_noise(rng: np.random.Generator, count: int, folder: str) -> list[Row]
 
 
 def picture(index: int, name: str) -> bytes:
-    """A small picture of one colour (the ``index``-th), encoded as ``name``'s extension says."""
-    return encode(Image.new("RGB", (64, 48), _COLOURS[index % len(_COLOURS)]), name)
+    """A small picture of one colour (the ``index``-th), encoded as ``name``'s extension says (``encode``: PNG or
+    JPEG), the same bytes for every name of its kind."""
+    return _picture(index % len(_COLOURS), name.lower().endswith(".png"))
+
+
+@functools.lru_cache(maxsize=2 * len(_COLOURS))
+def _picture(colour: int, png: bool) -> bytes:
+    """``picture`` of the colour ``_COLOURS[colour]``, encoded once per process (a reset of a task on pictures
+    pushes them and its check compares with them: a dozen encodings a reset otherwise)."""
+    return encode(Image.new("RGB", (64, 48), _COLOURS[colour]), "picture.png" if png else "picture.jpg")
 
 
 def checklist(items: Sequence[str], done: Sequence[str]) -> str:

@@ -280,6 +280,26 @@ def test_the_short_cut_leaves_what_the_line_leaves(device, phone):
     assert device.phone.contacts.lookup_names(numbers) == phone.contacts.lookup_names(numbers)
 
 
+@pytest.mark.parametrize(("count", "counter_moves"), [(2, 0), (60, 1)])
+def test_the_short_cut_on_the_new_database_leaves_what_the_line_leaves(device, phone, count, counter_moves):
+    """On the new database ``pm clear`` leaves, the short cut (its writes made on a copy of the file, written back
+    as a WAL commit leaves it: ``SqliteProvider.write_batch``) leaves the bytes and times the line leaves: a few
+    contacts change no page but their tables', so the change counter stays; sixty grow the file, page 1 with it,
+    and it moves one on."""
+    people = [(f"Person {index}", f"202555{index:04d}") for index in range(count)]
+    database = phone.contacts.db_path
+    for target in (device.phone, phone):
+        assert shell(target, "pm clear com.android.providers.contacts") == "Success\n"
+    new = phone.fs.read_bytes(database)
+    add_contacts(device, people)
+    assert shell(phone, add_contacts_command(people)) == ""
+    written = device.phone.fs.read_bytes(database)
+    assert written == phone.fs.read_bytes(database)
+    assert int.from_bytes(written[24:28], "big") == int.from_bytes(new[24:28], "big") + counter_moves
+    for path in device.phone.fs.sqlite_files(database):
+        assert [file_state(device.phone, path)] == [file_state(phone, path)], path
+
+
 def test_the_short_cut_refuses_what_the_line_could_not_say(device):
     with pytest.raises(UnencodableTextError, match="contact number"):
         add_contacts(device, [("Alice Brown", "4155550188"), ("Bob Chen", "555\udc00")])

@@ -162,6 +162,20 @@ def test_a_held_write_that_fails_is_undone_alone(phone):
     assert _raw_contact_ids(phone) == [1, 2]  # the failed write's row and its AUTOINCREMENT step are gone
 
 
+def test_a_batch_in_a_line_that_holds_a_connection_joins_its_transaction(phone):
+    """``write_batch`` where this thread holds a connection in its transaction (a line's earlier write) writes there,
+    not on the kept copy of the committed bytes (which lack the line's writes): its rows follow the line's, and the
+    line's commit carries both."""
+    phone.run("pm clear com.android.providers.contacts")
+    contacts = phone.contacts
+    with contacts.holding():
+        contacts.insert_raw_contact()
+        assert contacts.add_contacts([("Ann Lee", "5550100")]) == [2]
+        assert contacts._in_held_transaction()
+    assert _raw_contact_ids(phone) == [1, 2]
+    assert contacts.lookup_names(["5550100"]) == {"5550100": "Ann Lee"}
+
+
 def test_the_files_a_line_s_held_writes_change_carry_device_time(phone):
     """The held transaction notes its files' times at its first write; what changed by its commit (the ``-wal``, the
     ``-shm``, the folder that gained them) carries device time, what it left alone (the database) keeps its own."""

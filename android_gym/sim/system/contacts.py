@@ -439,13 +439,18 @@ class ContactsProvider(SqliteProvider):
     def add_contacts(self, contacts: Sequence[tuple[str, str]]) -> list[int]:
         """Device-local contacts ``(name, mobile number)``, in order, as ``validators.add_contacts``' line of ``content
         insert`` commands writes them (a local raw contact each, then each one's structured name and mobile phone,
-        ``insert_raw_contact`` and ``insert_data``'s rows, ids and aggregates), in one transaction on one held
-        connection, as that line's; returns the raw contacts' ``_id``s."""
-        with self.holding(), self._transaction() as db:
+        ``insert_raw_contact`` and ``insert_data``'s rows, ids and aggregates), in one transaction, as that line's
+        (``write_batch``); returns the raw contacts' ``_id``s."""
+        def insert(db: sqlite3.Connection) -> list[int]:
             raw_ids = [self._insert_raw_contact(db, (None, None, None), {"dirty": 1}) for _ in contacts]
             for raw_id, (name, number) in zip(raw_ids, contacts):
                 self._insert_data(db, raw_id, NAME, {"data1": name})
                 self._insert_data(db, raw_id, PHONE, {"data1": number, "data2": TYPE_MOBILE})
+            return raw_ids
+
+        self.ensure_db()
+        raw_ids = self.write_batch(insert)
+        self._phone.data_changed()
         return raw_ids
 
     def update_data(self, data_id: int, values: dict[str, Any]) -> int:

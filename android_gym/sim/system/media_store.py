@@ -25,6 +25,7 @@ import functools
 import os
 import posixpath
 import re
+import sqlite3
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -160,7 +161,8 @@ class MediaStore(SqliteProvider):
         if path.startswith("/sdcard"):
             path = EXTERNAL_STORAGE + path[len("/sdcard"):]
         rows = [row for row in (self._row(*file) for file in self._files_under(path)) if row is not None]
-        with self._transaction() as db:
+
+        def index(db: sqlite3.Connection) -> None:
             stale = [(data,) for (data,) in db.execute("SELECT _data FROM files WHERE _data = ? OR _data LIKE ?",
                                                        (path, path.rstrip("/") + "/%"))
                      if not self._phone.fs.exists(data)]
@@ -171,6 +173,8 @@ class MediaStore(SqliteProvider):
                 updates = ", ".join(f"{column}=excluded.{column}" for column in rows[0] if column != "date_added")
                 db.executemany(f"INSERT INTO files ({columns}) VALUES ({', '.join('?' * len(rows[0]))}) "
                                f"ON CONFLICT(_data) DO UPDATE SET {updates}", [tuple(row.values()) for row in rows])
+
+        self.write_batch(index)  # one transaction, on a kept copy where it can (a scan per reset of the music tasks)
         return len(rows)
 
     def songs(self) -> list[AudioRow]:
