@@ -792,7 +792,8 @@ class WindowManager:
     def tap(self, x: float, y: float) -> None:
         """A short touch at screen coordinates; in the app window but off the text-selection toolbar it closes the
         toolbar (touches on the keyboard or the system bars do not reach the app). A click on a view whose callback
-        is ``does_nothing`` changes nothing: the frame stays."""
+        is ``does_nothing`` changes nothing, nor one on the field that has the focus (``_has_focus``): the frame
+        stays."""
         x, y = self._to_design(x, y)
         target = self._hit(x, y, lambda v: v.clickable or v.editable or v.on_seek is not None or v.on_drag is not None)
         on_toolbar = self._text_toolbar is not None and any(v is target for v in self._text_toolbar.walk())
@@ -806,7 +807,7 @@ class WindowManager:
         if target.on_drag is not None:  # a touch that does not move: a dot on a canvas
             target.on_drag(*_local(target, x, y), *_local(target, x, y))
             self.invalidate()
-        if target.editable:
+        if target.editable and not self._has_focus(target):
             screen = self._phone.activities.top
             screen.focus_key = target.key
             screen.keyboard_shown = True
@@ -817,6 +818,14 @@ class WindowManager:
             target.on_click()
             if target.on_click is not does_nothing:
                 self.invalidate()
+
+    def _has_focus(self, field: View) -> bool:
+        """Whether ``field`` has the focus with the keyboard up and the caret at its end, outside every list: a tap
+        on it changes nothing (it is focused, the keyboard shown, the caret put at the end, and no list scrolls it into
+        view), so the frame stays."""
+        screen, kept = self._phone.activities.top, self.frame().kept
+        return (screen.focus_key == field.key and screen.keyboard_shown and screen.selection is None
+                and kept is not None and _focus_outside_lists(kept))
 
     def long_press(self, x: float, y: float) -> None:
         """A touch held for at least the long-press timeout; on a text field it starts text selection."""
