@@ -99,7 +99,9 @@ _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
 _STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _NAV_BARS_KEPT = 8  # laid-out navigation bars kept (each a colour, the keyboard up or not, looks)
-_APP_TREES_KEPT = 64  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
+_APP_TREES_KEPT = 64  # laid-out app windows kept by shape (in random walks half the trees built are one of them),
+_NEW_APP_TREES_KEPT = 8  # of which laid out once (``LaidOutTrees``: many a walk builds once, a form with a text typed)
+_GONE_APP_TREES = 256  # the shapes remembered after they went: a tree built again within 256 new ones is kept longer
 _STAMPS_KEPT = 16  # laid-out app windows kept by what their screens tell they show (``Screen.shown``)
 _LISTS_AND_FIELD = "lists and field"  # what ``_lists_and_field`` found in a kept tree (``Kept.made``)
 _TOP_COLOR = "top colour"  # what ``_top_color`` found in a kept tree over a ground (``Kept.made``)
@@ -163,7 +165,8 @@ class WindowManager:
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status_bars: dict[tuple, View] = {}  # the laid-out status bars by what they show (``_status_bar``)
         self._navs: dict[tuple, View] = {}  # the laid-out navigation bars by what they show (``_build``)
-        self._app_trees = LaidOutTrees(_APP_TREES_KEPT)  # the apps' laid-out trees by shape (``_build``)
+        # the apps' laid-out trees by shape (``_build``)
+        self._app_trees = LaidOutTrees(_APP_TREES_KEPT, _NEW_APP_TREES_KEPT, _GONE_APP_TREES)
         # the laid-out trees of screens that tell what they show, by ``_stamp``, with the build giving their callbacks
         self._stamped: OrderedDict[Hashable, tuple[Kept, Shaped]] = OrderedDict()
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
