@@ -825,10 +825,10 @@ class WindowManager:
     def _has_focus(self, field: View) -> bool:
         """Whether ``field`` has the focus with the keyboard up and the caret at its end, outside every list: a tap
         on it changes nothing (it is focused, the keyboard shown, the caret put at the end, and no list scrolls it into
-        view), so the frame stays."""
-        screen, kept = self._phone.activities.top, self.frame().kept
+        view), so the frame stays. Told from the frame the tap found it in, while nothing invalidated it."""
+        screen, shown = self._phone.activities.top, self._frame
         return (screen.focus_key == field.key and screen.keyboard_shown and screen.selection is None
-                and kept is not None and _focus_outside_lists(kept))
+                and shown is not None and shown.kept is not None and _focus_outside_lists(shown.kept))
 
     def long_press(self, x: float, y: float) -> None:
         """A touch held for at least the long-press timeout; on a text field it starts text selection."""
