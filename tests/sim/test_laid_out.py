@@ -32,7 +32,7 @@ def _kept(trees: LaidOutTrees, root: View) -> None:
 
 def test_a_tree_built_again_is_the_kept_tree_with_the_new_build_s_callbacks() -> None:
     pressed: list[int] = []
-    trees = LaidOutTrees(4)
+    trees = LaidOutTrees(4, 2, 8)
     first = _screen(pressed, 1)
     _kept(trees, first)
     kept = trees.get(Shaped(_screen(pressed, 2), *_RECT))
@@ -43,7 +43,7 @@ def test_a_tree_built_again_is_the_kept_tree_with_the_new_build_s_callbacks() ->
 
 def test_the_kept_tree_shown_again_for_its_own_build_gets_that_build_s_callbacks_back() -> None:
     pressed: list[int] = []
-    trees = LaidOutTrees(4)
+    trees = LaidOutTrees(4, 2, 8)
     first = _screen(pressed, 1)
     built = Shaped(first, *_RECT)
     layout(first, 0, 0, *_RECT)
@@ -62,7 +62,7 @@ def test_the_kept_tree_shown_again_for_its_own_build_gets_that_build_s_callbacks
 ])
 def test_trees_that_differ_in_what_is_laid_out_drawn_or_dumped_are_not_taken_for_each_other(other) -> None:
     pressed: list[int] = []
-    trees = LaidOutTrees(4)
+    trees = LaidOutTrees(4, 2, 8)
     _kept(trees, _screen(pressed, 1))
     assert trees.get(Shaped(other(pressed), *_RECT)) is None
     assert trees.get(Shaped(_screen(pressed, 1), 1080, 1000)) is None  # another rectangle
@@ -79,20 +79,39 @@ def test_reading_a_tree_s_shape_leaves_its_views_as_they_were() -> None:
 
 def test_a_view_handed_out_twice_forgets_the_kept_trees() -> None:
     pressed: list[int] = []
-    trees = LaidOutTrees(4)
+    trees = LaidOutTrees(4, 2, 8)
     first = _screen(pressed, 1)
     _kept(trees, first)
     assert trees.get(Shaped(column(first.children[0]), *_RECT)) is None  # laying it out would move the kept one
     assert trees.get(Shaped(_screen(pressed, 1), *_RECT)) is None
 
 
-def test_only_the_last_few_trees_are_kept() -> None:
-    pressed: list[int] = []
-    trees = LaidOutTrees(2)
+def _has(trees: LaidOutTrees, label: str) -> bool:
+    return trees.get(Shaped(_screen([], 1, label=label), *_RECT)) is not None
+
+
+def test_trees_laid_out_once_go_first_in_first_out() -> None:
+    trees = LaidOutTrees(3, 2, 8)
     for label in ("A", "B", "C"):
-        _kept(trees, _screen(pressed, 1, label=label))
-    assert trees.get(Shaped(_screen(pressed, 1, label="A"), *_RECT)) is None
-    assert trees.get(Shaped(_screen(pressed, 1, label="C"), *_RECT)) is not None
+        _kept(trees, _screen([], 1, label=label))
+    assert not _has(trees, "A") and _has(trees, "B") and _has(trees, "C")
+
+
+def test_a_tree_built_again_after_it_went_outlives_the_trees_laid_out_once() -> None:
+    trees = LaidOutTrees(3, 1, 8)
+    for label in ("A", "B", "A", "C", "D", "E"):  # A went when B came, and came back: it is kept with the returning
+        _kept(trees, _screen([], 1, label=label))
+    assert _has(trees, "A") and not _has(trees, "D") and _has(trees, "E")
+    for label in ("B", "C"):  # back too: with A, two trees built again fit, the least recently used goes
+        _kept(trees, _screen([], 1, label=label))
+    assert not _has(trees, "A") and _has(trees, "B") and _has(trees, "C")
+
+
+def test_only_the_last_few_shapes_that_went_are_remembered() -> None:
+    trees = LaidOutTrees(3, 1, 1)
+    for label in ("A", "B", "C", "A", "D"):  # A was forgotten when B went: back, it is new again, and goes with D
+        _kept(trees, _screen([], 1, label=label))
+    assert not _has(trees, "A") and _has(trees, "D")
 
 
 def test_the_home_screen_shown_again_is_neither_laid_out_nor_dumped_again(phone: Phone, monkeypatch) -> None:
@@ -114,9 +133,11 @@ def test_a_tap_on_the_focused_field_finds_its_screen_kept(phone: Phone, monkeypa
     search = next(e for e in parse_ui_dump(phone.ui_dump()) if e.is_editable).bbox_pixels.center
     phone.tap(*search)
     focused, dump = phone.window.frame().app, phone.ui_dump()
+    phone.key(keycodes.BACK)  # the keyboard goes down: the field has the focus, the window a new size
+    phone.ui_dump()
     laid_out = []
     monkeypatch.setattr(window, "layout", lambda view, *rect: laid_out.append(view))
-    phone.tap(*search)
+    phone.tap(*search)  # the keyboard comes up again
     again = phone.window.frame().app
     assert again is not focused and again.children[0].children == focused.children[0].children  # the kept content
     assert phone.ui_dump() is dump and not laid_out

@@ -15,6 +15,7 @@ from walks import AwayFromChrome
 from android_gym.agents import RandomValidAgent
 from android_gym.device import state
 from android_gym.device.sim import SimDevice, elements_of
+from android_gym.sim import keycodes
 from android_gym.sim.framework.window import WindowManager
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui.hierarchy import written
@@ -155,6 +156,22 @@ def test_a_touch_that_changes_nothing_builds_nothing(phone: Phone) -> None:
     assert phone.window.frame() is built
     phone.tap(*icon.bbox_pixels.center)  # a click that opens the app: built again
     assert phone.window.frame() is not built
+
+
+def test_a_tap_on_the_field_that_has_the_focus_builds_nothing(phone: Phone) -> None:
+    """Focused with the keyboard up and the caret at the end, outside any list: a tap on the field again changes
+    nothing; once the keyboard is down (BACK), a tap on it shows the keyboard again."""
+    phone.run("monkey -p com.simplemobiletools.smsmessenger -c android.intent.category.LAUNCHER 1")
+    field = next(e for e in parse_ui_dump(phone.ui_dump()) if e.class_name == "android.widget.EditText")
+    phone.tap(*field.bbox_pixels.center)
+    built, dump = phone.window.frame(), phone.ui_dump()
+    assert 'focused="true"' in dump and phone.window.frame().keyboard is not None
+    phone.tap(*field.bbox_pixels.center)
+    assert phone.window.frame() is built and phone.ui_dump() is dump == _fresh_dump(phone)
+    phone.key(keycodes.BACK)  # the keyboard goes down, the field keeps the focus
+    assert phone.window.frame().keyboard is None
+    phone.tap(*field.bbox_pixels.center)
+    assert phone.window.frame().keyboard is not None and phone.ui_dump() == dump
 
 
 def test_a_list_dragged_past_its_end_is_not_built_again(phone: Phone) -> None:

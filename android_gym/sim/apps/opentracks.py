@@ -60,6 +60,7 @@ from android_gym.sim.ui.views import (
     Role,
     View,
     column,
+    does_nothing,
     edit_text,
     outlined_field,
     over,
@@ -328,10 +329,6 @@ def _bottom_bar(*children: View) -> View:
                 background=_BAR_BG, children=list(children))
 
 
-def _nothing() -> None:
-    """A button whose action is not simulated."""
-
-
 class _OpenTracksScreen(Screen):
     """An activity of the app, with an overflow menu that BACK closes first."""
 
@@ -394,8 +391,8 @@ class TrackListScreen(_OpenTracksScreen):
                        height=_BAR, background=_SURFACE, children=[
                            _icon("", "logo_opentracks", color=_ORANGE, width=_BAR),
                            text_view(APP_NAME, text_size=_HEADLINE6, padding=24, weight=1),
-                           _icon(SEARCH, "search", _nothing, name="track_list_search"),
-                           _icon(MARKERS, "marker", _nothing, name="track_list_markers"),
+                           _icon(SEARCH, "search", does_nothing, name="track_list_search"),
+                           _icon(MARKERS, "marker", does_nothing, name="track_list_markers"),
                            _icon(MORE_OPTIONS, "more", self._open_menu)])
         if tracks:
             body = scroll_list(*(self._row(track, now, units) for track in tracks), key=self.LIST,
@@ -403,11 +400,11 @@ class TrackListScreen(_OpenTracksScreen):
         else:
             body = column(View(weight=1), text_view(EMPTY_MESSAGE, text_size=_HEADLINE6, padding=48),
                           View(weight=1), resource_id=_id("track_list_empty_view"), weight=1)
-        bar = _bottom_bar(_icon("", "chart_bar", _nothing, name="aggregated_stats_button"),
-                          _icon("", "gps_off", _nothing, name="sensor_start_button"), View(weight=1),
+        bar = _bottom_bar(_icon("", "chart_bar", does_nothing, name="aggregated_stats_button"),
+                          _icon("", "gps_off", does_nothing, name="sensor_start_button"), View(weight=1),
                           View(kind="fab", class_name="android.widget.ImageButton",
                                resource_id=_id("track_list_fab_action"), content_desc=RECORD, hint="record",
-                               clickable=True, focusable=True, long_clickable=True, on_click=_nothing,
+                               clickable=True, focusable=True, long_clickable=True, on_click=does_nothing,
                                width=_BAR - 21, height=_BAR - 21, margin=10, background=_RED_DARK, text_color=WHITE,
                                corner=42), View(width=32))
         content = column(toolbar, body, bar, background=_SURFACE)
@@ -464,8 +461,8 @@ class TrackRecordedScreen(_TrackScreen):
         pager = View(kind="frame", class_name="androidx.viewpager.widget.ViewPager", weight=1,
                      resource_id=_id("track_detail_activity_view_pager"), children=[page])
         bar = _bottom_bar(_icon(NAVIGATE_UP, "arrow_back", self.finish), View(weight=1),
-                          _icon(SHOW_ON_MAP, "map", _nothing, name="track_detail_menu_show_on_map"),
-                          _icon(SHARE, "share", _nothing, name="track_detail_share"),
+                          _icon(SHOW_ON_MAP, "map", does_nothing, name="track_detail_menu_show_on_map"),
+                          _icon(SHARE, "share", does_nothing, name="track_detail_share"),
                           _icon(MORE_OPTIONS, "more", self._open_menu))
         content = column(tabs, pager, bar, background=_SURFACE)
         if self.menu_open:
@@ -589,7 +586,7 @@ class TrackEditScreen(_TrackScreen):
                                 focused=self.focus_key == self.DESCRIPTION)
         form = column(outlined_field(name),
                       row(outlined_field(kind, weight=1),
-                          _icon("", icon_of(fields.activity_type), _nothing, name="track_edit_activity_type_icon",
+                          _icon("", icon_of(fields.activity_type), does_nothing, name="track_edit_activity_type_icon",
                                 color=TEXT_SECONDARY)),
                       outlined_field(description), padding=21, spacing=42)
         buttons = row(_flat_button(CANCEL, "track_edit_cancel", self.finish), View(weight=1),

@@ -99,7 +99,9 @@ _BACKDROP = (0, 0, 0)  # what a sliding window uncovers
 _HEADS_UP_MARGIN = 21  # notification_side_paddings / heads_up_status_bar_padding: 8 dp
 _STATUS_BARS_KEPT = 16  # laid-out status bars kept (each a colour, clock minute, icons and language)
 _NAV_BARS_KEPT = 8  # laid-out navigation bars kept (each a colour, the keyboard up or not, looks)
-_APP_TREES_KEPT = 64  # laid-out app windows kept by shape (in random walks half the trees built are one of them)
+_APP_TREES_KEPT = 64  # laid-out app windows kept by shape (in random walks half the trees built are one of them),
+_NEW_APP_TREES_KEPT = 8  # of which laid out once (``LaidOutTrees``: many a walk builds once, a form with a text typed)
+_GONE_APP_TREES = 256  # the shapes remembered after they went: a tree built again within 256 new ones is kept longer
 _STAMPS_KEPT = 16  # laid-out app windows kept by what their screens tell they show (``Screen.shown``)
 _LISTS_AND_FIELD = "lists and field"  # what ``_lists_and_field`` found in a kept tree (``Kept.made``)
 _TOP_COLOR = "top colour"  # what ``_top_color`` found in a kept tree over a ground (``Kept.made``)
@@ -163,7 +165,8 @@ class WindowManager:
         self._per_state: dict[Hashable, Any] = {}  # what ``per_state`` made since the last invalidate
         self._status_bars: dict[tuple, View] = {}  # the laid-out status bars by what they show (``_status_bar``)
         self._navs: dict[tuple, View] = {}  # the laid-out navigation bars by what they show (``_build``)
-        self._app_trees = LaidOutTrees(_APP_TREES_KEPT)  # the apps' laid-out trees by shape (``_build``)
+        # the apps' laid-out trees by shape (``_build``)
+        self._app_trees = LaidOutTrees(_APP_TREES_KEPT, _NEW_APP_TREES_KEPT, _GONE_APP_TREES)
         # the laid-out trees of screens that tell what they show, by ``_stamp``, with the build giving their callbacks
         self._stamped: OrderedDict[Hashable, tuple[Kept, Shaped]] = OrderedDict()
         self._ime: tuple[tuple, View] | None = None  # what the keyboard was built for, and its laid-out views
@@ -802,7 +805,8 @@ class WindowManager:
     def tap(self, x: float, y: float) -> None:
         """A short touch at screen coordinates; in the app window but off the text-selection toolbar it closes the
         toolbar (touches on the keyboard or the system bars do not reach the app). A click on a view whose callback
-        is ``does_nothing`` changes nothing: the frame stays."""
+        is ``does_nothing`` changes nothing, nor one on the field that has the focus (``_has_focus``): the frame
+        stays."""
         x, y = self._to_design(x, y)
         target = self._hit(x, y, lambda v: v.clickable or v.editable or v.on_seek is not None or v.on_drag is not None)
         on_toolbar = self._text_toolbar is not None and any(v is target for v in self._text_toolbar.walk())
@@ -816,7 +820,7 @@ class WindowManager:
         if target.on_drag is not None:  # a touch that does not move: a dot on a canvas
             target.on_drag(*_local(target, x, y), *_local(target, x, y))
             self.invalidate()
-        if target.editable:
+        if target.editable and not self._has_focus(target):
             screen = self._phone.activities.top
             screen.focus_key = target.key
             screen.keyboard_shown = True
@@ -827,6 +831,14 @@ class WindowManager:
             target.on_click()
             if target.on_click is not does_nothing:
                 self.invalidate()
+
+    def _has_focus(self, field: View) -> bool:
+        """Whether ``field`` has the focus with the keyboard up and the caret at its end, outside every list: a tap
+        on it changes nothing (it is focused, the keyboard shown, the caret put at the end, and no list scrolls it into
+        view), so the frame stays. Told from the frame the tap found it in, while nothing invalidated it."""
+        screen, shown = self._phone.activities.top, self._frame
+        return (screen.focus_key == field.key and screen.keyboard_shown and screen.selection is None
+                and shown is not None and shown.kept is not None and _focus_outside_lists(shown.kept))
 
     def long_press(self, x: float, y: float) -> None:
         """A touch held for at least the long-press timeout; on a text field it starts text selection."""

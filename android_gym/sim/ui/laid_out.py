@@ -119,16 +119,25 @@ def made_once(kept: Kept | None, key: Hashable, make: Callable[[], T]) -> T:
 
 
 class LaidOutTrees:
-    """The last ``size`` laid-out trees by shape and rectangle (least recently used first out)."""
+    """At most ``size`` laid-out trees by shape and rectangle, kept as a 2Q cache does (Johnson and Shasha, 1994): up to
+    ``new`` trees laid out once, first in first out, and the others trees built again after they went out (the
+    hashes of the last ``remembered`` shapes that went tell them), least recently used first out. A walk builds
+    many trees once (a form with a text typed, a new selection) between the screens it comes back to, which would
+    push those out of one LRU of the same size. A hash remembered only chooses where a tree is kept: a tree is
+    answered only for an equal shape."""
 
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._kept: OrderedDict[Shaped, Kept] = OrderedDict()
+    def __init__(self, size: int, new: int, remembered: int) -> None:
+        self._size, self._new_size, self._remembered = size, new, remembered
+        self._kept: OrderedDict[Shaped, Kept] = OrderedDict()  # trees built again (least recently used first)
+        self._new: OrderedDict[Shaped, Kept] = OrderedDict()  # trees laid out once (first in first)
+        self._gone: OrderedDict[int, None] = OrderedDict()  # the hashes of the last shapes that went out of ``_new``
         self._held: set[View] = set()  # the kept trees' views (no view is in two: ``get``; a view hashes by identity)
 
     def clear(self) -> None:
         """Forget every tree."""
         self._kept.clear()
+        self._new.clear()
+        self._gone.clear()
         self._held = set()
 
     def get(self, built: Shaped) -> Kept | None:
@@ -141,18 +150,33 @@ class LaidOutTrees:
             self.clear()
             return None
         kept = self._kept.get(built)
-        if kept is None:
-            return None
-        self._kept.move_to_end(built)
+        if kept is not None:
+            self._kept.move_to_end(built)
+        else:
+            kept = self._new.get(built)  # stays where it is: a tree is kept longer only once it went and came back
+            if kept is None:
+                return None
         kept.behave_as(built)
         return kept
 
     def keep(self, built: Shaped, root: View) -> Kept | None:
-        """Keep ``root``, ``built`` laid out (``None`` when it cannot be kept)."""
+        """Keep ``root``, ``built`` laid out (``None`` when it cannot be kept): with the trees built again when its
+        shape went out lately, else with the new ones."""
         if built.key is None:
             return None
-        kept = self._kept[built] = Kept(root, built)
+        kept = Kept(root, built)
         self._held.update(built.views)
-        if len(self._kept) > self._size:
-            self._held.difference_update(self._kept.popitem(last=False)[1].built.views)
+        if hash(built) in self._gone:  # back after it went: kept with the trees built again
+            del self._gone[hash(built)]
+            self._kept[built] = kept
+            if len(self._kept) > self._size - self._new_size:
+                self._held.difference_update(self._kept.popitem(last=False)[1].built.views)
+        else:
+            self._new[built] = kept
+            if len(self._new) > self._new_size:
+                gone, tree = self._new.popitem(last=False)
+                self._held.difference_update(tree.built.views)
+                self._gone[hash(gone)] = None
+                if len(self._gone) > self._remembered:
+                    self._gone.popitem(last=False)
         return kept
