@@ -8,8 +8,10 @@ parent's, and so to the window's (``View.getBoundsOnScreen`` with ``clipToParent
 descendants (``isVisibleToUser``). Text a custom view paints on its canvas (a ``label``: Simple Calendar's
 ``MonthView`` days, a collapsing toolbar's title) is no view: it is drawn but never dumped; nor is a grouping the
 toolkit lays out by where the app's own ViewGroup places its children itself, or a drawable a view draws
-(``views.LAYOUT_ONLY``): its children stand in its place. Written by hand rather than with lxml because lxml
-cannot reproduce the `` />`` spelling and the dump is on the hot path of every step.
+(``views.LAYOUT_ONLY``): its children stand in its place. Under a dialog, sheet or popup — a window of its own on a
+device, the active window uiautomator dumps — or an open drawer, whose DrawerLayout hides its content, only the panel
+is dumped (``View.modal``). Written by hand rather than with lxml because lxml cannot reproduce the `` />``
+spelling and the dump is on the hot path of every step.
 """
 
 from __future__ import annotations
