@@ -161,20 +161,26 @@ def _values(text: str, offset: int, sentences: bool = False) -> Iterator[tuple[s
 
 
 def _items(text: str, offset: int) -> Iterator[tuple[str, str, int]]:
-    """The comma-separated items of ``text`` (when there are several), each maybe a ``key: value`` pair."""
+    """The comma-separated items of ``text`` (when there are several), each maybe a ``key: value`` pair. An item
+    reaching back over a key that is no pair's ("Reply to +1555… with message: The train is delayed") is none:
+    what follows the key is a value, whose items ``_values`` gives; the item would take an id that comes and goes
+    with the value's commas, moving the ids of the texts after it."""
     items = list(_split(text, ", ", offset))
     for item, at in items if len(items) > 1 else []:
         pair = _KEY_VALUE.match(item)
         if pair:
             yield pair.group(2).rstrip("."), pair.group(1), at + pair.start(2)
-        else:
+        elif ": " not in item:
             yield item, "", at
             yield item.rstrip("."), "", at
 
 
 def _clause(sentence: str, offset: int, suffixes: bool) -> Iterator[tuple[str, str, int]]:
-    """A sentence, its comma items and (``suffixes``) its endings from a capitalised word on and its names."""
-    yield sentence, "", offset
+    """A sentence, its comma items and (``suffixes``) its endings from a capitalised word on and its names. A
+    sentence reaching over a key ("… with message: Happy birthday!" in "…: Happy birthday! Hope you …") is none, as
+    such an item: it comes and goes with the value's sentences (a sentence that is its whole field is the field)."""
+    if ": " not in sentence:
+        yield sentence, "", offset
     yield from _items(sentence, offset)
     words = sentence.split(" ")
     for number, word in enumerate(words[1:] if suffixes else [], start=1):

@@ -38,7 +38,7 @@ from android_gym.wrappers.rl_observations import (
     PixelObservation,
     hashed_words,
 )
-from android_gym.wrappers.rl_screen import action_slots, asks_question, composed_pieces, number_value
+from android_gym.wrappers.rl_screen import ScreenReader, action_slots, asks_question, composed_pieces, number_value
 from android_gym.wrappers.rl_texts import quantity_pieces, typeable
 
 SMALL = "sim:540x1200"
@@ -785,6 +785,19 @@ def test_in_goal_and_fits_field_point_at_the_goals_values(make_env):
     fitting = {screen.texts[row].text for row in np.flatnonzero(observation["texts"][:, fits])}
     assert message in fitting and all(message.startswith(text) for text in fitting)  # maybe without its "."
     assert observation["texts"][screen.text_index(message), fits] == observation["texts"][:, fits].max() > 0
+
+
+def test_a_values_commas_and_sentences_move_no_texts_id():
+    reader, ids = ScreenReader((1080, 2400), max_elements=64, text_slots=96), []
+    messages = ("I found your umbrella in my car.", "The train is delayed, I will take the bus.",
+                "Happy birthday! Hope you have a great day.")
+    for message in messages:
+        reader.start(f"Send a text message using Simple SMS Messenger to +18016168048 with message: {message}")
+        screen = reader.read([])
+        ids.append((screen.text_index("+18016168048"), screen.text_index(message)))
+        assert not any(piece.text.startswith("Send a text message") and piece.text.endswith(("delayed", "birthday!"))
+                       for piece in screen.texts)  # no item or sentence reaching back over the key
+    assert ids == [ids[0]] * len(messages) and None not in ids[0]
 
 
 def test_element_features_are_deterministic(make_env):
