@@ -13,7 +13,7 @@ import pytest
 from walks import AwayFromChrome
 
 from android_gym.agents import RandomValidAgent
-from android_gym.device import state
+from android_gym.device import sim, state
 from android_gym.device.sim import SimDevice, elements_of
 from android_gym.sim import keycodes
 from android_gym.sim.framework.window import WindowManager
@@ -100,6 +100,27 @@ def test_elements_and_focus_read_from_the_views_are_the_parsed_dumps(task: str, 
     env.close()
     assert len(screens) > 10
 
+
+
+def test_the_dumps_whose_elements_a_device_keeps_stay_within_their_budget(monkeypatch) -> None:
+    monkeypatch.setattr(sim, "_KNOWN_DUMP_CHARS", 30_000)  # a few screens' dumps
+    device = SimDevice(540, 1200)
+    env = gym.make("AndroidWorld/SendSms-v0", device=device, pixels=False)
+    agent = AwayFromChrome(RandomValidAgent(seed=3))
+    observation, info = env.reset(seed=3)
+    agent.reset(env)
+    dumps = set()
+    for _ in range(100):
+        observation, _, terminated, truncated, info = env.step(agent.act(observation, info))
+        xml = device.ui_dump()
+        assert list(device.ui_elements(xml)) == parse_ui_dump(xml)
+        assert sum(map(len, device._known)) == device._known_chars <= 30_000
+        dumps.add(xml)
+        if terminated or truncated:
+            observation, info = env.reset()
+            agent.reset(env)
+    env.close()
+    assert sum(map(len, dumps)) > 60_000  # the walk saw more than the budget holds
 
 
 def test_a_setting_read_without_the_shell_is_what_the_command_prints() -> None:
