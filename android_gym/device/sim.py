@@ -24,7 +24,7 @@ from android_gym.ui import BoundingBox, UIElement, frozen
 
 from .base import SETTINGS_NAMESPACES, ShellResult, encode_utf8
 from .config import CONFIGURED_SETTINGS
-from .malloc import keep_frames_in_the_heap
+from .malloc import give_back_freed, keep_frames_in_the_heap
 
 _BOX = tuple(field.name for field in dataclasses.fields(BoundingBox))  # the names ``frozen`` sets
 #: The dumps whose elements a device keeps, by the characters of their XML (their elements take about as much): ~16
@@ -317,9 +317,11 @@ class SimDevice:
 
     def checkpoint(self) -> None:
         """Note what changes on the phone from now on, which ``rewind`` undoes: the env's reset calls it once the task
-        is set up."""
+        is set up. The heap's free pages go back to the kernel then, when the process grew since they last did
+        (``give_back_freed``)."""
         self._check_open()
         self.phone.checkpoint()
+        give_back_freed()
 
     @property
     def full_rewind(self) -> bool:
