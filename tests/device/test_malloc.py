@@ -37,3 +37,22 @@ def test_the_simulated_device_copies_frames_without_new_pages():
     these thirty copies on glibc 2.36)."""
     run = subprocess.run([sys.executable, "-c", _COPIES_FAULTED], capture_output=True, text=True, check=True)
     assert int(run.stdout) < 100
+
+
+
+_GIVEN_BACK = """
+from android_gym.device import malloc
+
+first = malloc.give_back_freed()
+again = malloc.give_back_freed()
+grown = b"x" * (2 * malloc._REGROWN)  # written: resident
+print(first, again, malloc.give_back_freed())
+"""
+
+
+def test_the_heap_s_free_pages_are_given_back_once_the_process_grew():
+    """In a fresh interpreter: the first call gives the heap's free pages back, the next gives nothing until the
+    process's resident memory grew ``_REGROWN`` bytes (a reset after every step pays no trims or faults again)."""
+    run = subprocess.run([sys.executable, "-c", _GIVEN_BACK], capture_output=True, text=True, check=True)
+    on_glibc = str(platform.libc_ver()[0] == "glibc")
+    assert run.stdout.split() == [on_glibc, "False", on_glibc]

@@ -32,7 +32,7 @@ def _kept(trees: LaidOutTrees, root: View) -> None:
 
 def test_a_tree_built_again_is_the_kept_tree_with_the_new_build_s_callbacks() -> None:
     pressed: list[int] = []
-    trees = LaidOutTrees(4, 2, 8)
+    trees = LaidOutTrees(4, 2, 8, 2**20)
     first = _screen(pressed, 1)
     _kept(trees, first)
     kept = trees.get(Shaped(_screen(pressed, 2), *_RECT))
@@ -43,7 +43,7 @@ def test_a_tree_built_again_is_the_kept_tree_with_the_new_build_s_callbacks() ->
 
 def test_the_kept_tree_shown_again_for_its_own_build_gets_that_build_s_callbacks_back() -> None:
     pressed: list[int] = []
-    trees = LaidOutTrees(4, 2, 8)
+    trees = LaidOutTrees(4, 2, 8, 2**20)
     first = _screen(pressed, 1)
     built = Shaped(first, *_RECT)
     layout(first, 0, 0, *_RECT)
@@ -62,7 +62,7 @@ def test_the_kept_tree_shown_again_for_its_own_build_gets_that_build_s_callbacks
 ])
 def test_trees_that_differ_in_what_is_laid_out_drawn_or_dumped_are_not_taken_for_each_other(other) -> None:
     pressed: list[int] = []
-    trees = LaidOutTrees(4, 2, 8)
+    trees = LaidOutTrees(4, 2, 8, 2**20)
     _kept(trees, _screen(pressed, 1))
     assert trees.get(Shaped(other(pressed), *_RECT)) is None
     assert trees.get(Shaped(_screen(pressed, 1), 1080, 1000)) is None  # another rectangle
@@ -79,7 +79,7 @@ def test_reading_a_tree_s_shape_leaves_its_views_as_they_were() -> None:
 
 def test_a_view_handed_out_twice_forgets_the_kept_trees() -> None:
     pressed: list[int] = []
-    trees = LaidOutTrees(4, 2, 8)
+    trees = LaidOutTrees(4, 2, 8, 2**20)
     first = _screen(pressed, 1)
     _kept(trees, first)
     assert trees.get(Shaped(column(first.children[0]), *_RECT)) is None  # laying it out would move the kept one
@@ -91,14 +91,14 @@ def _has(trees: LaidOutTrees, label: str) -> bool:
 
 
 def test_trees_laid_out_once_go_first_in_first_out() -> None:
-    trees = LaidOutTrees(3, 2, 8)
+    trees = LaidOutTrees(3, 2, 8, 2**20)
     for label in ("A", "B", "C"):
         _kept(trees, _screen([], 1, label=label))
     assert not _has(trees, "A") and _has(trees, "B") and _has(trees, "C")
 
 
 def test_a_tree_built_again_after_it_went_outlives_the_trees_laid_out_once() -> None:
-    trees = LaidOutTrees(3, 1, 8)
+    trees = LaidOutTrees(3, 1, 8, 2**20)
     for label in ("A", "B", "A", "C", "D", "E"):  # A went when B came, and came back: it is kept with the returning
         _kept(trees, _screen([], 1, label=label))
     assert _has(trees, "A") and not _has(trees, "D") and _has(trees, "E")
@@ -108,10 +108,26 @@ def test_a_tree_built_again_after_it_went_outlives_the_trees_laid_out_once() -> 
 
 
 def test_only_the_last_few_shapes_that_went_are_remembered() -> None:
-    trees = LaidOutTrees(3, 1, 1)
+    trees = LaidOutTrees(3, 1, 1, 2**20)
     for label in ("A", "B", "C", "A", "D"):  # A was forgotten when B went: back, it is new again, and goes with D
         _kept(trees, _screen([], 1, label=label))
     assert not _has(trees, "A") and _has(trees, "D")
+
+
+def test_the_trees_kept_never_take_more_than_the_budget() -> None:
+    one = Shaped(_screen([], 1, label="A"), *_RECT).nbytes
+    trees = LaidOutTrees(8, 1, 8, 2 * one + one // 2)  # room for two trees of this shape, not three
+    for label in ("A", "B", "A", "C", "B", "D"):  # B back: A, least recently used of those built again, goes
+        _kept(trees, _screen([], 1, label=label))
+        assert trees.nbytes <= trees.budget and len(trees) <= 2
+    assert trees.nbytes == 2 * one and _has(trees, "B") and _has(trees, "D") and not _has(trees, "A")
+    assert trees.keep(Shaped(_screen([], 1, label="E"), *_RECT), _screen([], 1)) is not None  # a new one fits
+
+
+def test_a_tree_larger_than_the_budget_is_not_kept() -> None:
+    big = _screen([], 1, label="A")
+    trees = LaidOutTrees(8, 4, 8, Shaped(big, *_RECT).nbytes - 1)
+    assert trees.keep(Shaped(big, *_RECT), big) is None and len(trees) == 0 and trees.nbytes == 0
 
 
 def test_the_home_screen_shown_again_is_neither_laid_out_nor_dumped_again(phone: Phone, monkeypatch) -> None:

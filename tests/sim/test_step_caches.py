@@ -13,7 +13,7 @@ import pytest
 from walks import AwayFromChrome
 
 from android_gym.agents import RandomValidAgent
-from android_gym.device import state
+from android_gym.device import sim, state
 from android_gym.device.sim import SimDevice, elements_of
 from android_gym.sim import keycodes
 from android_gym.sim.framework.window import WindowManager
@@ -81,7 +81,9 @@ def test_cached_and_fresh_steps_see_the_same(task: str, chrome: bool) -> None:
 @pytest.mark.parametrize(("task", "size"), [("SendSms", (1080, 2400)), ("ExpenseDeleteMultiple2", (540, 1200)),
                                             ("MarkorCreateNote", (1080, 2400)), ("SimpleCalendarAddOneEvent",
                                                                                   (720, 1280))])
-def test_elements_and_focus_read_from_the_views_are_the_parsed_dumps(task: str, size: tuple[int, int]) -> None:
+def test_elements_and_focus_read_from_the_views_are_the_parsed_dumps(task: str, size: tuple[int, int],
+                                                                    monkeypatch) -> None:
+    monkeypatch.setattr(sim, "_KNOWN_DUMP_CHARS", 30_000)  # a few screens' dumps: elements kept, others made again
     device = SimDevice(*size)
     env = gym.make(f"AndroidWorld/{task}-v0", device=device, pixels=False)
     agent = AwayFromChrome(RandomValidAgent(seed=2))
@@ -93,13 +95,13 @@ def test_elements_and_focus_read_from_the_views_are_the_parsed_dumps(task: str, 
         xml = device.ui_dump()
         assert list(device.ui_elements(xml)) == parse_ui_dump(xml) == info["ui_elements"]
         assert state.foreground_activity(device) == state.foreground_activity(_ShellOnly(device))
+        assert sum(map(len, device._known)) == device._known_chars <= 30_000  # the dumps kept stay within budget
         screens.add(xml)
         if terminated or truncated:
             observation, info = env.reset()
             agent.reset(env)
     env.close()
-    assert len(screens) > 10
-
+    assert len(screens) > 10 and sum(map(len, screens)) > 60_000  # more than the budget holds
 
 
 def test_a_setting_read_without_the_shell_is_what_the_command_prints() -> None:
