@@ -544,12 +544,10 @@ class Renderer:
         """The frame shown, ``frame``, again in other memory, which is shown from now on (``frame`` kept in its
         stead), so a caller holding ``frame`` gets the same screen without its memory: the kept frame when nothing
         else holds it (``_recycled``), copied from ``frame`` only where the two differ, else a new copy. None when
-        ``frame`` is not the one shown."""
+        ``frame`` is not the one shown (``_fresh`` with nothing to draw)."""
         if frame is not self._frame:
             return None
-        twin, stale = self._recycled() or (np.empty_like(frame), [(0, 0, self.width, self.height)])
-        for x1, y1, x2, y2 in stale:
-            twin[y1:y2, x1:x2] = frame[y1:y2, x1:x2]
+        twin = self._fresh([], [])
         twin.flags.writeable = False
         self._show(twin, self._signatures, [])
         return twin
