@@ -30,13 +30,15 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from android_gym.sim.system.provider import SqliteProvider
 from android_gym.sim.system.telephony import phone_numbers_equal
+
+T = TypeVar("T")
 
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 DATABASE_VERSION = 1604
@@ -347,6 +349,13 @@ class ContactsProvider(SqliteProvider):
             yield db
         self._phone.data_changed()
 
+    def write_batch(self, write: Callable[[sqlite3.Connection], T]) -> T:
+        """The base's batch of writes on a database that exists; apps redraw afterwards (as ``_transaction``)."""
+        self.ensure_db()
+        result = super().write_batch(write)
+        self._phone.data_changed()
+        return result
+
     @contextmanager
     def reading(self, rows: type | None = sqlite3.Row) -> Iterator[sqlite3.Connection]:
         """The base's query-only connection, once the bookkeeping this thread's line put off is written
@@ -448,10 +457,7 @@ class ContactsProvider(SqliteProvider):
                 self._insert_data(db, raw_id, PHONE, {"data1": number, "data2": TYPE_MOBILE})
             return raw_ids
 
-        self.ensure_db()
-        raw_ids = self.write_batch(insert)
-        self._phone.data_changed()
-        return raw_ids
+        return self.write_batch(insert)
 
     def update_data(self, data_id: int, values: dict[str, Any]) -> int:
         """Change columns of one data row (``content update`` of ``data/<id>``); returns the rows changed."""
