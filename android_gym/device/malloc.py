@@ -1,4 +1,5 @@
-"""Memory for screen frames: keep glibc from returning every 10 MB frame buffer to the kernel."""
+"""Memory for screen frames: keep glibc from returning every 10 MB frame buffer to the kernel, and give the heap's
+free pages back at resets once the process has grown."""
 
 from __future__ import annotations
 
