@@ -74,6 +74,18 @@ def test_control_flow_and_heredoc(phone):
     assert out(phone, "cat <<'EOF'\n$HOME\nEOF") == "$HOME\n"
 
 
+@pytest.mark.parametrize(("op", "holds_for"), [
+    ("-e", "file empty run dir"), ("-r", "file empty run dir"), ("-w", "file empty run dir"), ("-f", "file empty run"),
+    ("-d", "dir"), ("-s", "file run"), ("-x", "run dir"), ("-L", ""), ("-h", ""), ("-p", ""), ("-S", ""), ("-b", ""),
+    ("-c", "")])
+def test_file_tests_read_the_phone_file_system(phone, op, holds_for):
+    """``test``'s file operators: the type, size and mode of the file (shared storage has no links)."""
+    sh(phone, "cd /sdcard/Download && echo x > file && touch empty && echo y > run && chmod 755 run && mkdir dir")
+    names = ["file", "empty", "run", "dir", "missing", "file/below"]
+    held = [name for name in names if sh(phone, f"[ {op} /sdcard/Download/{name} ]").exit_code == 0]
+    assert held == holds_for.split()
+
+
 def test_globbing_uses_the_phone_file_system(phone):
     sh(phone, "touch /sdcard/Download/a.txt /sdcard/Download/b.txt /sdcard/Download/.hidden.txt")
     assert out(phone, "echo /sdcard/Download/*.txt") == "/sdcard/Download/a.txt /sdcard/Download/b.txt\n"
