@@ -69,6 +69,19 @@ def test_declarative_tasks_draw_the_noise_rows_the_generator_draws(task, monkeyp
     assert [instance.noise_rows() for instance in made] == fast
 
 
+@pytest.mark.parametrize("k", [1, 2, 5])
+def test_sample_indices_draws_what_choice_without_replacement_draws(k):
+    """The indices and the generator's state afterwards, for pools small and large (NumPy shuffles a large pool's
+    tail instead), from a generator that keeps half of a 64-bit output or not."""
+    for seed in range(200):
+        for n in (k, 7, 50, 10_000, 10_001, 2**31):
+            ours, numpy = np.random.default_rng(seed), np.random.default_rng(seed)
+            for rng in (ours, numpy):
+                rng.integers(2**40 if seed % 2 else 5)
+            assert draws.sample_indices(ours, n, k) == [int(i) for i in numpy.choice(n, size=k, replace=False)]
+            assert ours.bit_generator.state == numpy.bit_generator.state
+
+
 def test_the_digest_sees_a_changed_value_and_not_set_order():
     params = get_task("ExpenseDeleteMultiple2").generate_params(seeding.np_random(0)[0])
     changed = {**params, "rows": [{**params["rows"][0], "amount": params["rows"][0]["amount"] + 1},

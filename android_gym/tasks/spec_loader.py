@@ -27,7 +27,7 @@ from android_gym.device.base import Device
 from android_gym.errors import SpecError
 from android_gym.sim import keycodes
 from android_gym.task_specs import task_spec_pb2 as pb
-from android_gym.tasks.draws import exact_draws
+from android_gym.tasks.draws import exact_draws, sample_indices
 from android_gym.tasks.oracle import OracleStep, act
 from android_gym.tasks.registry import register_task
 from android_gym.tasks.spec_values import (
@@ -178,7 +178,7 @@ class SpecTask(SqliteRowsTask):
         wording: dict[str, str] = {}
         for param, pool in zip(cls.spec.params, cls._pools()):
             count = max(param.count, 1)
-            picks = [pool[int(i)] for i in rng.choice(len(pool), size=count, replace=False)]
+            picks = [pool[i] for i in sample_indices(rng, len(pool), count)]
             params[param.name] = picks[0] if param.count <= 1 else picks
             if param.reword_date:
                 wording[param.name] = reword_date(picks[0], today, rng)
