@@ -69,16 +69,22 @@ def test_declarative_tasks_draw_the_noise_rows_the_generator_draws(task, monkeyp
     assert [instance.noise_rows() for instance in made] == fast
 
 
-@pytest.mark.parametrize("k", [1, 2, 5])
-def test_sample_indices_draws_what_choice_without_replacement_draws(k):
-    """The indices and the generator's state afterwards, for pools small and large (NumPy shuffles a large pool's
-    tail instead), from a generator that keeps half of a 64-bit output or not."""
-    for seed in range(200):
-        for n in (k, 7, 50, 10_000, 10_001, 2**31):
+@pytest.mark.parametrize("k", [0, 1, 2, 5, 401])
+@pytest.mark.parametrize("exact", [False, True], ids=["generator", "exact_draws"])
+def test_sample_indices_draws_what_choice_without_replacement_draws(k, exact):
+    """The indices and the generator's state afterwards, drawn from the generator or through ``exact_draws``, from
+    pools small and large (more than a fiftieth of over 10,000 values: NumPy shuffles the range's tail instead), from
+    a generator that keeps half of a 64-bit output or not."""
+    for seed in range(40):
+        for n in (k, 7, 50, 10_000, 20_000, 2**31):
+            if n < k or (n == 2**31 and k > 5):
+                continue
             ours, numpy = np.random.default_rng(seed), np.random.default_rng(seed)
             for rng in (ours, numpy):
                 rng.integers(2**40 if seed % 2 else 5)
-            assert draws.sample_indices(ours, n, k) == [int(i) for i in numpy.choice(n, size=k, replace=False)]
+            with draws.exact_draws(ours) if exact else contextlib.nullcontext(ours) as rng:
+                picked = draws.sample_indices(rng, n, k)
+            assert picked == [int(i) for i in numpy.choice(n, size=k, replace=False)]
             assert ours.bit_generator.state == numpy.bit_generator.state
 
 

@@ -176,13 +176,13 @@ class SpecTask(SqliteRowsTask):
         today = cls.device_time.date()
         params: dict[str, Any] = {}
         wording: dict[str, str] = {}
-        for param, pool in zip(cls.spec.params, cls._pools()):
-            count = max(param.count, 1)
-            picks = [pool[i] for i in sample_indices(rng, len(pool), count)]
-            params[param.name] = picks[0] if param.count <= 1 else picks
-            if param.reword_date:
-                wording[param.name] = reword_date(picks[0], today, rng)
-        return {**params, "wording": wording, "noise_seed": int(rng.integers(2**31))}
+        with exact_draws(rng) as draws:  # (a task's picks cost a tenth of ``Generator.choice``'s)
+            for param, pool in zip(cls.spec.params, cls._pools()):
+                picks = [pool[i] for i in sample_indices(draws, len(pool), max(param.count, 1))]
+                params[param.name] = picks[0] if param.count <= 1 else picks
+                if param.reword_date:
+                    wording[param.name] = reword_date(picks[0], today, draws)
+            return {**params, "wording": wording, "noise_seed": int(draws.integers(2**31))}
 
     @classmethod
     @functools.cache
