@@ -315,7 +315,7 @@ class FileSystem:
         flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else 0)
         with open(os.open(host, flags, 0o666), "ab" if append else "wb") as handle:
             handle.writelines(parts)
-            if not append:
+            if not (append or new):
                 handle.truncate()
         self.stamp(host)
         if new and directory_time:
