@@ -138,6 +138,7 @@ class FileSystem:
         self._hosts: dict[tuple[str, str], Path] = {}  # host_path's answers (paths are immutable)
         self._before_use: dict[str, Callable[[], object]] = {}  # see ``before_first_use``
         self._leading: set[str] | None = None  # those directories and every one above them, made when asked
+        self._inside: tuple[str, ...] = ()  # with them, what the paths inside those directories start with
         self.root.mkdir(parents=True, exist_ok=True)  # so every directory stamped below lies inside it
         for directory in _BOOT_DIRS:
             self.makedirs(directory)
@@ -224,11 +225,11 @@ class FileSystem:
 
     def _use(self, path: str) -> None:
         """Run the ``before_first_use`` actions of the directories ``path`` leads to (it, one inside it or above)."""
-        leading = self._leading
-        if leading is None:
-            leading = self._leading = {up for directory in self._before_use for up in _and_above(directory)}
-        if path not in leading and not any(up in self._before_use for up in _and_above(path)):
-            return  # (most paths: found in a few set look-ups, not by comparing with every directory)
+        if self._leading is None:
+            self._leading = {up for directory in self._before_use for up in _and_above(directory)}
+            self._inside = tuple(directory.rstrip("/") + "/" for directory in self._before_use)
+        if path not in self._leading and not path.startswith(self._inside):
+            return  # (most paths: told by a set look-up and a prefix test, not by comparing with every directory)
         for directory in [d for d in self._before_use if path == d or d.startswith(path.rstrip("/") + "/")
                           or path.startswith(d + "/")]:
             action = self._before_use.pop(directory, None)
