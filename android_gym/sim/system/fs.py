@@ -119,6 +119,14 @@ def _is_database(host: str) -> bool:
         os.close(handle)
 
 
+def read_host(host: str | Path) -> bytes:
+    """The bytes of the host file ``host``, read unbuffered (a buffered file asks whether it is a terminal and where it
+    stands first: two system calls more, and a third of the cost of reading a note). Raises ``OSError`` as ``open``
+    does."""
+    with open(host, "rb", buffering=0) as file:
+        return file.read()
+
+
 def host_times(hosts: Sequence[str | Path]) -> list[int | None]:
     """The host modification times of ``hosts`` (``None``: no such file), to hand to ``FileSystem.stamp_changed``."""
     return [_mtime_ns(host) for host in hosts]
@@ -269,8 +277,8 @@ class FileSystem:
         return self.host_path(path).is_dir()
 
     def read_bytes(self, path: str) -> bytes:
-        """Contents of a file; raises ``FileNotFoundError``/``IsADirectoryError`` as the host does."""
-        return self.host_path(path).read_bytes()
+        """Contents of a file (``read_host``); raises ``FileNotFoundError``/``IsADirectoryError`` as the host does."""
+        return read_host(self.host_path(path))
 
     @contextmanager
     def device_writes(self, *hosts: str | Path) -> Iterator[None]:
