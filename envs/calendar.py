@@ -444,12 +444,16 @@ def reveal_rows(rows: Sequence[Mapping[str, Any]]) -> list[OracleStep]:
 def reset_preferences(device: Device) -> None:
     """Drop the preferences a session changes (the view, the reminder disclaimer, the last reminders) from the
     stopped app's ``Prefs.xml``; the rest stays, ``display_event_types`` above all: without it the app shows no
-    events."""
+    events. A file without them is left as it is (most resets: the last set-up dropped them, and the episode's
+    changes were rewound)."""
     try:
         root = ElementTree.fromstring(device.pull(PREFS_PATH))
     except (RemoteFileNotFoundError, ElementTree.ParseError):
         return
-    for element in [element for element in root if element.get("name") in SESSION_PREFERENCES]:
+    dropped = [element for element in root if element.get("name") in SESSION_PREFERENCES]
+    if not dropped:
+        return
+    for element in dropped:
         root.remove(element)
     device.push(_XML_DECLARATION + ElementTree.tostring(root, encoding="utf-8"), PREFS_PATH)
 

@@ -25,6 +25,7 @@ from android_gym.envs.calendar import (
     event_matches,
     event_row,
     random_event,
+    reset_preferences,
     reveal_rows,
 )
 from android_gym.sim.apps.calendar import DAY, PACKAGE, WEEK
@@ -240,6 +241,19 @@ def test_each_task_starts_from_the_apps_default_view():
         assert '"view"' not in prefs and "display_event_types" in prefs  # the shown event types are kept
     finally:
         env.close()
+
+
+def test_reset_preferences_drops_a_session_s_preferences_and_leaves_a_file_without_them(device):
+    path = f"/data/data/{PACKAGE}/shared_prefs/Prefs.xml"
+    device.push(b"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n"
+                b"    <int name=\"view\" value=\"3\" />\n"
+                b"    <set name=\"display_event_types\">\n        <string>1</string>\n    </set>\n</map>\n", path)
+    reset_preferences(device)
+    kept = device.pull(path)
+    assert b'"view"' not in kept and b"display_event_types" in kept
+    versions = device.file_versions([path])
+    reset_preferences(device)  # nothing a session changed: not written again
+    assert device.file_versions([path]) == versions and device.pull(path) == kept
 
 
 def _spread_noise(rng: np.random.Generator, n: int) -> list[dict]:

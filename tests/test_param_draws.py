@@ -69,6 +69,25 @@ def test_declarative_tasks_draw_the_noise_rows_the_generator_draws(task, monkeyp
     assert [instance.noise_rows() for instance in made] == fast
 
 
+@pytest.mark.parametrize("k", [0, 1, 2, 5, 401])
+@pytest.mark.parametrize("exact", [False, True], ids=["generator", "exact_draws"])
+def test_sample_indices_draws_what_choice_without_replacement_draws(k, exact):
+    """The indices and the generator's state afterwards, drawn from the generator or through ``exact_draws``, from
+    pools small and large (more than a fiftieth of over 10,000 values: NumPy shuffles the range's tail instead), from
+    a generator that keeps half of a 64-bit output or not."""
+    for seed in range(40):
+        for n in (k, 7, 50, 10_000, 20_000, 2**31):
+            if n < k or (n == 2**31 and k > 5):
+                continue
+            ours, numpy = np.random.default_rng(seed), np.random.default_rng(seed)
+            for rng in (ours, numpy):
+                rng.integers(2**40 if seed % 2 else 5)
+            with draws.exact_draws(ours) if exact else contextlib.nullcontext(ours) as rng:
+                picked = draws.sample_indices(rng, n, k)
+            assert picked == [int(i) for i in numpy.choice(n, size=k, replace=False)]
+            assert ours.bit_generator.state == numpy.bit_generator.state
+
+
 def test_the_digest_sees_a_changed_value_and_not_set_order():
     params = get_task("ExpenseDeleteMultiple2").generate_params(seeding.np_random(0)[0])
     changed = {**params, "rows": [{**params["rows"][0], "amount": params["rows"][0]["amount"] + 1},

@@ -231,7 +231,8 @@ class LocalDatabase:
                 raise
             finally:
                 self._connection.execute("PRAGMA query_only=ON")
-            local = self._file.read_bytes()
+            with open(self._file, "rb", buffering=0) as file:  # (unbuffered: no terminal test, no seek)
+                local = file.read()
             if (_counter(local) == self._local_counter) if headed else local == data:
                 return result  # the statements changed nothing (a commit moves the counter): nothing to push
             commits, self._local_counter = _counter(local) - self._local_counter, _counter(local)

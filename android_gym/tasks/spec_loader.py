@@ -27,7 +27,7 @@ from android_gym.device.base import Device
 from android_gym.errors import SpecError
 from android_gym.sim import keycodes
 from android_gym.task_specs import task_spec_pb2 as pb
-from android_gym.tasks.draws import exact_draws
+from android_gym.tasks.draws import exact_draws, sample_indices
 from android_gym.tasks.oracle import OracleStep, act
 from android_gym.tasks.registry import register_task
 from android_gym.tasks.spec_values import (
@@ -176,13 +176,13 @@ class SpecTask(SqliteRowsTask):
         today = cls.device_time.date()
         params: dict[str, Any] = {}
         wording: dict[str, str] = {}
-        for param, pool in zip(cls.spec.params, cls._pools()):
-            count = max(param.count, 1)
-            picks = [pool[int(i)] for i in rng.choice(len(pool), size=count, replace=False)]
-            params[param.name] = picks[0] if param.count <= 1 else picks
-            if param.reword_date:
-                wording[param.name] = reword_date(picks[0], today, rng)
-        return {**params, "wording": wording, "noise_seed": int(rng.integers(2**31))}
+        with exact_draws(rng) as draws:  # (a task's picks cost a tenth of ``Generator.choice``'s)
+            for param, pool in zip(cls.spec.params, cls._pools()):
+                picks = [pool[i] for i in sample_indices(draws, len(pool), max(param.count, 1))]
+                params[param.name] = picks[0] if param.count <= 1 else picks
+                if param.reword_date:
+                    wording[param.name] = reword_date(picks[0], today, draws)
+            return {**params, "wording": wording, "noise_seed": int(draws.integers(2**31))}
 
     @classmethod
     @functools.cache

@@ -14,8 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from android_gym.tasks.draws import Rng
 from android_gym.tasks.validators import fuzzy_match, one_to_one
 
 DATE_FORMAT = "%B %d %Y"
@@ -102,7 +101,7 @@ def reworded_dates(date: dt.date, today: dt.date) -> list[str]:
     return options
 
 
-def reword_date(text: str, today: dt.date, rng: np.random.Generator) -> str:
+def reword_date(text: str, today: dt.date, rng: Rng) -> str:
     """One of ``reworded_dates`` for the date ``text``, drawn from ``rng``."""
     options = reworded_dates(parse_date(text), today)
     return options[int(rng.integers(len(options)))]

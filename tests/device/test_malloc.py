@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess
 import sys
 
+from android_gym.device import malloc
 from android_gym.device.malloc import keep_frames_in_the_heap
 
 
@@ -56,3 +58,26 @@ def test_the_heap_s_free_pages_are_given_back_once_the_process_grew():
     run = subprocess.run([sys.executable, "-c", _GIVEN_BACK], capture_output=True, text=True, check=True)
     on_glibc = str(platform.libc_ver()[0] == "glibc")
     assert run.stdout.split() == [on_glibc, "False", on_glibc]
+
+
+def _statm_resident() -> int:
+    with open("/proc/self/statm", "rb") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_resident_memory_is_the_asking_process_s_own():
+    """The kept ``/proc/self/statm`` tells this process's resident memory, and a forked child's its own once it grew
+    (an inherited descriptor would tell of the parent, which did not)."""
+    if platform.system() != "Linux":
+        assert malloc._resident() == 0
+        return
+    assert abs(malloc._resident() - _statm_resident()) < malloc._REGROWN
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        grown = b"x" * (4 * malloc._REGROWN)  # written: resident
+        os.write(write, f"{malloc._resident()} {_statm_resident()} {len(grown)}".encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    kept, fresh, _ = map(int, os.read(read, 128).split())
+    assert abs(kept - fresh) < malloc._REGROWN

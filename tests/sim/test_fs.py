@@ -47,6 +47,19 @@ def test_new_directories_files_and_their_parents_get_device_time(phone):
     assert fs.listdir("/sdcard/Download/a") == [] and mtime_ms(phone, "/sdcard/Download/a") == LATER_MS + 5000
 
 
+def test_a_file_written_again_holds_the_new_bytes_alone_with_a_new_version(phone):
+    fs, path = phone.fs, "/sdcard/Download/over.bin"
+    fs.write_parts(path, (b"a" * 10_000, b"b" * 10_000))
+    inode, version = os.stat(fs.host_path(path)).st_ino, fs.versions(path)
+    phone.clock.advance(1000)
+    assert not fs.write_parts(path, (b"short", memoryview(b" one")))  # not new: written over, cut to its length
+    assert fs.read_bytes(path) == b"short one"
+    assert os.stat(fs.host_path(path)).st_ino == inode and fs.versions(path) != version
+    assert mtime_ms(phone, path) == LATER_MS + 1000
+    fs.write_bytes(path, b"!", append=True)
+    assert fs.read_bytes(path) == b"short one!"
+
+
 @pytest.mark.parametrize("command", ["rm /sdcard/Download/d/f.txt", "rm -r /sdcard/Download/d/sub",
                                      "rmdir /sdcard/Download/d/sub", "find /sdcard/Download/d -mindepth 1 -delete"])
 def test_removals_leave_device_time_on_the_directory(phone, command):

@@ -74,6 +74,18 @@ def test_control_flow_and_heredoc(phone):
     assert out(phone, "cat <<'EOF'\n$HOME\nEOF") == "$HOME\n"
 
 
+@pytest.mark.parametrize(("op", "holds_for"), [
+    ("-e", "file empty run dir"), ("-r", "file empty run dir"), ("-w", "file empty run dir"), ("-f", "file empty run"),
+    ("-d", "dir"), ("-s", "file run"), ("-x", "run dir"), ("-L", ""), ("-h", ""), ("-p", ""), ("-S", ""), ("-b", ""),
+    ("-c", "")])
+def test_file_tests_read_the_phone_file_system(phone, op, holds_for):
+    """``test``'s file operators: the type, size and mode of the file (shared storage has no links)."""
+    sh(phone, "cd /sdcard/Download && echo x > file && touch empty && echo y > run && chmod 755 run && mkdir dir")
+    names = ["file", "empty", "run", "dir", "missing", "file/below"]
+    held = [name for name in names if sh(phone, f"[ {op} /sdcard/Download/{name} ]").exit_code == 0]
+    assert held == holds_for.split()
+
+
 def test_globbing_uses_the_phone_file_system(phone):
     sh(phone, "touch /sdcard/Download/a.txt /sdcard/Download/b.txt /sdcard/Download/.hidden.txt")
     assert out(phone, "echo /sdcard/Download/*.txt") == "/sdcard/Download/a.txt /sdcard/Download/b.txt\n"
@@ -314,6 +326,27 @@ def test_find(phone):
     result = sh(phone, "find /nope")
     assert (result.stderr, result.exit_code) == (b"find: '/nope': No such file or directory\n", 1)
     assert out(phone, "find /sdcard/DCIM -name b.png -exec cat {} \\;") == ""
+
+
+@pytest.mark.parametrize(("expression", "found"), [
+    ("-mindepth 1 -maxdepth 1 -type d", "e sub"), ("-type d,f -name '*.txt'", "a.txt sub/c.txt sub/deep/d.txt"),
+    ("! -type d", "a.txt b.png sub/c.txt sub/deep/d.txt"),
+    ("-mindepth 2 -type f -o -name a.txt", "sub/c.txt sub/deep/d.txt"),
+    ("-maxdepth 0 -true", "."), ("-type f -a -false -o -type l", ""), ("-true -type f -maxdepth 1", "a.txt b.png"),
+    ("-not -name '*.txt' -type f", "b.png"), ("\\( -type d -o -name b.png \\) -print", ". b.png e sub sub/deep"),
+    ("-type ,", ""), ("-depth -type d", "e sub/deep sub ."), ("-type f,d,l -mindepth 3", "sub/deep/d.txt")])
+def test_find_expressions(phone, expression, found):
+    """Operators, precedence, ``-type`` lists and the depth options over a small tree (paths relative to it)."""
+    sh(phone, "mkdir -p /sdcard/T/sub/deep /sdcard/T/e && cd /sdcard/T && echo a > a.txt && echo b > b.png && "
+              "echo c > sub/c.txt && echo d > sub/deep/d.txt")
+    lines = out(phone, f"find /sdcard/T {expression}").splitlines()
+    assert [line.removeprefix("/sdcard/T/") if line != "/sdcard/T" else "." for line in lines] == found.split()
+
+
+def test_find_tells_a_bad_type_as_it_tests(phone):
+    result = sh(phone, "find /sdcard/Music -type q")
+    assert (result.stdout, result.stderr, result.exit_code) == (b"", b"find: bad -type 'q'\n", 1)
+    assert sh(phone, "find /nope -type q").stderr == b"find: '/nope': No such file or directory\n"
 
 
 def test_find_delete_leaves_device_time_on_the_folders_it_emptied(phone):

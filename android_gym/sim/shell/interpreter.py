@@ -53,7 +53,7 @@ from android_gym.sim.shell.parser import (
     _Simple,
 )
 from android_gym.sim.shell.streams import _IO, LiveOutput, Output, StdinSource, _FileSink, _Input, _NullSink
-from android_gym.sim.system.fs import normalize
+from android_gym.sim.system.fs import normalize, read_host
 
 #: Simple commands one ``run`` may execute (a runaway ``while true`` ends instead of hanging the env).
 MAX_COMMANDS = 50_000
@@ -500,7 +500,7 @@ class _Interp(_Expander):
         if special is not None:
             return b""
         try:
-            return self.phone.fs.host_path(target, self.cwd).read_bytes()
+            return read_host(self.phone.fs.host_path(target, self.cwd))
         except OSError as error:
             io.err.write(f"{SHELL}: can't open {target}: {strerror(error)}\n".encode())
             return None

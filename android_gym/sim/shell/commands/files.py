@@ -30,7 +30,7 @@ from android_gym.sim.shell.commands.base import (
     unknown_option,
 )
 from android_gym.sim.shell.commands.system import parse_date
-from android_gym.sim.system.fs import EXTERNAL_STORAGE
+from android_gym.sim.system.fs import EXTERNAL_STORAGE, read_host
 
 #: Directories that are mount points or system roots on a device: ``rm -r`` empties them but keeps them.
 _KEEP = frozenset({"/", "/data", "/data/data", "/data/local/tmp", "/system", "/storage", "/storage/emulated",
@@ -186,7 +186,7 @@ def _read_input(ctx: CommandContext, name: str) -> bytes:
         return ctx.stdin
     if ctx.path(name) in ("/dev/null", "/dev/zero"):
         return b""
-    return ctx.host(name).read_bytes()
+    return read_host(ctx.host(name))
 
 
 def _each_input(ctx: CommandContext, command: str, names: list[str], use: Callable[[str, bytes], None]) -> int:

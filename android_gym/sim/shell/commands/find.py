@@ -9,9 +9,11 @@ phone's clock as "now".
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 import stat as st_mode
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from android_gym.sim.shell.commands.base import CommandContext, blocks_1k, strerror
@@ -56,6 +58,9 @@ _TESTS_PLAIN = {"-print", "-print0", "-delete", "-prune", "-true", "-false", "-e
 #: ``-type`` letters and the mode test of each.
 _KINDS = {"f": st_mode.S_ISREG, "d": st_mode.S_ISDIR, "l": st_mode.S_ISLNK, "p": st_mode.S_ISFIFO,
           "s": st_mode.S_ISSOCK, "b": st_mode.S_ISBLK, "c": st_mode.S_ISCHR}
+#: The file types (``S_IFMT`` bits) a node can have.
+_FILE_TYPES = (st_mode.S_IFREG, st_mode.S_IFDIR, st_mode.S_IFLNK, st_mode.S_IFIFO, st_mode.S_IFSOCK, st_mode.S_IFBLK,
+               st_mode.S_IFCHR)
 _ACTIONS = {"-print", "-print0", "-delete", "-exec", "-execdir", "-ok", "-okdir", "-quit"}
 #: Tests that read more of a file than its name and type.
 _READS_STAT = {"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-size", "-empty", "-executable"}
@@ -141,6 +146,21 @@ class _Parser:
         return self.args[self.pos - 1]
 
 
+@functools.cache
+def _file_types(letters: str) -> frozenset[int] | None:
+    """The file types a ``-type`` of ``letters`` (comma-separated or not) matches; ``None`` for no letters or a bad
+    one (told as the walk tests it, by ``test``)."""
+    letters = letters.replace(",", "")
+    if not letters or not all(letter in _KINDS for letter in letters):
+        return None
+    return frozenset(kind for kind in _FILE_TYPES if any(_KINDS[letter](kind) for letter in letters))
+
+
+def _is_true(expr: _Expr) -> bool:
+    """Whether ``expr`` is the test ``-true`` (as ``-mindepth`` and ``-maxdepth`` leave in the expression)."""
+    return expr.kind == "test" and expr.name == "-true"
+
+
 def _compare(value: float, spec: str, unit: float) -> bool:
     """toybox ``compare_numsign``: ``+N`` more than, ``-N`` less than, ``N`` exactly ``N`` units."""
     sign = spec[:1] if spec[:1] in "+-" else ""
@@ -154,8 +174,10 @@ def _compare(value: float, spec: str, unit: float) -> bool:
 class _Finder:
     def __init__(self, ctx: CommandContext, expr: _Expr, options: dict[str, int]) -> None:
         self.ctx = ctx
-        self.expr = expr
-        self.options = options
+        self.matches = self._compiled(expr)
+        self.max_depth = options.get("-maxdepth")
+        self.min_depth = options.get("-mindepth", 0)
+        self.depth_first = bool(options.get("-depth"))
         self.now = ctx.now_ms() / 1000
         self.pending_exec: dict[int, list[str]] = {}
         self.status = 0
@@ -168,14 +190,27 @@ class _Finder:
         # at every removal: the clock stands still meanwhile, and nothing looks at their times in between.
         self._emptied: dict[str, None] = {}
 
-    def evaluate(self, expr: _Expr, node: _Node) -> bool:
+    def _compiled(self, expr: _Expr) -> Callable[[_Node], bool]:
+        """``expr`` as a function of a node, made once for the whole walk: the operators as calls of their operands'
+        functions (a ``-true``, which ``-mindepth``/``-maxdepth`` leave, dropped from an ``-a``), a ``-type`` of
+        known letters as a set of file types, every other test as ``test`` of it."""
         if expr.kind == "not":
-            return not self.evaluate(expr.children[0], node)
-        if expr.kind == "and":
-            return self.evaluate(expr.children[0], node) and self.evaluate(expr.children[1], node)
-        if expr.kind == "or":
-            return self.evaluate(expr.children[0], node) or self.evaluate(expr.children[1], node)
-        return self.test(expr, node)
+            operand = self._compiled(expr.children[0])
+            return lambda node: not operand(node)
+        if expr.kind in ("and", "or"):
+            first, second = expr.children
+            if expr.kind == "and" and (_is_true(first) or _is_true(second)):
+                return self._compiled(second if _is_true(first) else first)
+            left, right = self._compiled(first), self._compiled(second)
+            if expr.kind == "or":
+                return lambda node: left(node) or right(node)
+            return lambda node: left(node) and right(node)
+        if _is_true(expr):
+            return lambda node: True
+        kinds = _file_types(str(expr.arg)) if expr.name == "-type" else None
+        if kinds is not None:
+            return lambda node: node.kind in kinds
+        return functools.partial(self.test, expr)
 
     def test(self, expr: _Expr, node: _Node) -> bool:
         name, arg, ctx = expr.name, expr.arg, self.ctx
@@ -282,9 +317,7 @@ class _Finder:
     def _visit(self, node: _Node) -> None:
         if self.quit:
             return
-        max_depth = self.options.get("-maxdepth")
-        min_depth = self.options.get("-mindepth", 0)
-        depth_first = bool(self.options.get("-depth"))
+        max_depth, min_depth, depth_first = self.max_depth, self.min_depth, self.depth_first
         is_dir = st_mode.S_ISDIR(node.kind)
         self.pruned = False
         if not depth_first and node.depth >= min_depth:
@@ -319,7 +352,7 @@ class _Finder:
         return _Node(path, entry.path, _entry_kind(entry), parent.depth + 1)
 
     def _match(self, node: _Node) -> None:
-        matched = self.evaluate(self.expr, node)
+        matched = self.matches(node)
         if matched and not self.has_action:
             self.ctx.out(node.path + "\n")
 

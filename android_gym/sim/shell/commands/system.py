@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import os
 import posixpath
 import re
 import shlex
+import stat
+from collections.abc import Callable
 
 from android_gym.sim.shell.commands.base import CommandContext, expand_percent, parse_flags, unknown_option
 
@@ -350,18 +353,29 @@ def dirname(ctx: CommandContext, argv: list[str]) -> int:
 
 
 # ----- test ------------------------------------------------------------------------------------------------
+#: ``test``'s file operators that read the file's ``stat`` (following links), each as a test of it; a missing file
+#: fails them all. ``-r`` and ``-w`` hold for every file (the shell runs as root).
+_STAT_TESTS: dict[str, Callable[[os.stat_result], bool]] = {
+    "-e": lambda info: True, "-r": lambda info: True, "-w": lambda info: True,
+    "-f": lambda info: stat.S_ISREG(info.st_mode), "-d": lambda info: stat.S_ISDIR(info.st_mode),
+    "-s": lambda info: stat.S_ISREG(info.st_mode) and info.st_size > 0,
+    "-x": lambda info: stat.S_ISDIR(info.st_mode) or (stat.S_ISREG(info.st_mode) and bool(info.st_mode & 0o111)),
+    "-p": lambda info: False, "-S": lambda info: False, "-b": lambda info: False, "-c": lambda info: False}
+
+
 def _test_unary(ctx: CommandContext, op: str, arg: str) -> bool:
     if op == "-n":
         return arg != ""
     if op == "-z":
         return arg == ""
-    host = ctx.host(arg)
-    checks = {"-e": host.exists, "-f": host.is_file, "-d": host.is_dir, "-L": host.is_symlink,
-              "-h": host.is_symlink, "-s": lambda: host.is_file() and host.stat().st_size > 0,
-              "-r": host.exists, "-w": host.exists, "-x": lambda: host.is_dir() or (
-                  host.is_file() and bool(host.stat().st_mode & 0o111)),
-              "-p": lambda: False, "-S": lambda: False, "-b": lambda: False, "-c": lambda: False}
-    return bool(checks[op]())
+    host = os.fspath(ctx.host(arg))
+    if op in ("-L", "-h"):
+        return os.path.islink(host)
+    try:
+        info = os.stat(host)
+    except (OSError, ValueError):  # missing, or a path no file can have
+        return False
+    return _STAT_TESTS[op](info)
 
 
 _UNARY = frozenset({"-n", "-z", "-e", "-f", "-d", "-L", "-h", "-s", "-r", "-w", "-x", "-p", "-S", "-b", "-c"})

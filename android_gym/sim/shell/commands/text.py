@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from android_gym.sim.shell.commands.base import CommandContext, parse_flags, strerror, unknown_option
 from android_gym.sim.shell.errors import check_size
+from android_gym.sim.system.fs import read_host
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
             "v": "\v", "\\": "\\"}
@@ -149,7 +150,7 @@ def _inputs(ctx: CommandContext, name: str, operands: list[str]) -> list[tuple[s
             result.append(("(standard input)" if name == "grep" else "-", ctx.stdin))
             continue
         try:
-            result.append((operand, b"" if ctx.path(operand) == "/dev/null" else ctx.host(operand).read_bytes()))
+            result.append((operand, b"" if ctx.path(operand) == "/dev/null" else read_host(ctx.host(operand))))
         except OSError as error:
             ctx.err(f"{name}: {operand}: {strerror(error)}\n")
             result.append((operand, None))
