@@ -62,13 +62,16 @@ from android_gym.agents import ModelAgent
 from android_gym.datasets import SUCCESS, datasets_root, default_dataset_id, record_dataset
 from android_gym.testing import run_episode
 from android_gym.wrappers import MultiTaskRLEnv, make_rl_env
-from android_gym.wrappers.rl_extractor import RLViewExtractor
+from android_gym.wrappers.rl_extractor import RLViewExtractor, RLViewPolicy
 
 ALGORITHMS: dict[str, type[BaseAlgorithm]] = {"maskable": MaskablePPO, "ppo": PPO}
-#: ``--policy-net``: the features extractor of ``MultiInputPolicy``. mlp: SB3's default, the view's ~9,200 numbers
-#: flattened into the first layers (1.24M parameters with the view's defaults); elements: ``RLViewExtractor``, one
-#: encoder shared by the element rows and one by the text rows (0.19M).
-POLICY_NETS: dict[str, dict[str, Any]] = {"mlp": {}, "elements": {"features_extractor_class": RLViewExtractor}}
+#: ``--policy-net``: the policy and its keyword arguments. mlp: SB3's ``MultiInputPolicy``, the view's ~9,200
+#: numbers flattened into the first layers (1.24M parameters with the view's defaults); elements: the same with
+#: ``RLViewExtractor``, one encoder shared by the element rows and one by the text rows (0.19M); pointer:
+#: ``RLViewPolicy``, that extractor and the slots' ids scored by one network shared by the slots (MaskablePPO only).
+POLICY_NETS: dict[str, tuple[str | type, dict[str, Any]]] = {
+    "mlp": ("MultiInputPolicy", {}), "elements": ("MultiInputPolicy", {"features_extractor_class": RLViewExtractor}),
+    "pointer": (RLViewPolicy, {})}
 #: Behaviour cloning's Adam step size. At 1e-3 some starts of the MLP stall with two steps' actions tied (SendSms,
 #: ContactsAddContact: training accuracy 0.83 on seed 0, 1.00 on seeds 1 and 2; at 3e-4 on all three); at 3e-3 every
 #: seed tried fits every step.
@@ -365,8 +368,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         workers = make_vec_env(make, n_envs=args.workers, seed=args.seed,
                                vec_env_cls=DummyVecEnv if args.in_process else SubprocVecEnv)
     # fused: Adam updates all the parameters in one kernel instead of a loop over them (SB3's eps kept)
-    policy_kwargs = {**POLICY_NETS[args.policy_net], "optimizer_kwargs": {"eps": 1e-5, "fused": True}}
-    model = ALGORITHMS[args.algo]("MultiInputPolicy", workers, n_steps=args.n_steps, batch_size=args.batch_size,
+    policy, net_kwargs = POLICY_NETS[args.policy_net]
+    policy_kwargs = {**net_kwargs, "optimizer_kwargs": {"eps": 1e-5, "fused": True}}
+    model = ALGORITHMS[args.algo](policy, workers, n_steps=args.n_steps, batch_size=args.batch_size,
                                   n_epochs=args.n_epochs, ent_coef=args.ent_coef, seed=args.seed, verbose=0,
                                   device="cpu", policy_kwargs=policy_kwargs)
     parameters = sum(parameter.numel() for parameter in model.policy.parameters())
