@@ -28,10 +28,11 @@ GOAL_BUCKETS = 128
 _FLAGS = ("clickable", "long_clickable", "checkable", "checked", "editable", "scrollable", "focused", "selected",
           "enabled", "password", "slider", "present")
 #: The columns of ``elements``: the box in screen fractions; the element's flags (``present`` is 1 for a filled
-#: slot); ``typing_target``, 1 for the field a ``type`` id types into; ``in_goal``, 1 when the label or one of the
-#: texts it joins (a row's title: a file's name, a conversation's number) is a piece of the goal, compared by their
-#: letters and digits alone (``match_key``), ``goal_words``, the share of the label's words the goal has,
-#: ``goal_position``, where in the goal the matching piece appears (0..1; the longest, when several match);
+#: slot); ``typing_target``, 1 for the field a ``type`` id types into; ``in_goal``, 1 when the label or the first
+#: of the texts it joins (a row's title: a file's name, a conversation's number, not its last message) is a piece
+#: of the goal, compared by their letters and digits alone (``match_key``), ``goal_words``, the share of the
+#: label's words the goal has, ``goal_position``, where in the goal the matching piece appears (0..1; the longer
+#: when both match);
 #: ``next_key``, 1 for the keypad key that types the goal's next digit (``rl_keys``); the label's words hashed
 #: (CRC-32) into ``LABEL_BUCKETS`` bits.
 ELEMENT_FEATURES = ("x_min", "y_min", "x_max", "y_max", *_FLAGS, "typing_target", "in_goal", "goal_words",
@@ -259,13 +260,14 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         out[:count, _WORD_COLUMNS:] = self._label_words.take(screen.labels)
 
     def _in_goal(self, label: str, parts: tuple[str, ...]) -> tuple[bool, float, float]:
-        """The ``in_goal``, ``goal_words`` and ``goal_position`` of a label joining ``parts`` (kept for the episode,
-        whose goal they depend on)."""
+        """The ``in_goal``, ``goal_words`` and ``goal_position`` of a label joining ``parts``, its own texts (kept
+        for the episode, whose goal they depend on). A row is named by its title, its first text: a conversation
+        whose last message is the one the goal asks to send is not the one to open."""
         known = self._label_goals.get((label, parts))
         if known is None:
             label_words = words(label)
             shared = sum(word in self._goal_words for word in label_words) / len(label_words) if label_words else 0.0
-            matches = [key for key in map(match_key, dict.fromkeys((label, *parts))) if key in self._goal_pieces]
+            matches = [key for key in map(match_key, dict.fromkeys((label, *parts[:1]))) if key in self._goal_pieces]
             longest = max(matches, key=len, default=None)
             known = (longest is not None, shared, 0.0 if longest is None else self._goal_pieces[longest])
             if len(self._label_goals) >= _KEPT_ROWS:
