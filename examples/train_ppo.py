@@ -10,7 +10,9 @@ The agent sees the RL view of ``android_gym.wrappers.make_rl_env``: one ``Discre
 (tap, long press), keys, scrolls, "type the task's text k", open each app and "complete", with the action mask
 MaskablePPO uses, and a ``Dict`` of element features and hashed goal words; ``--max-elements``, ``--text-slots`` and
 ``--end-penalty`` are its options. ``--policy-net elements`` reads that ``Dict`` with ``RLViewExtractor`` (an encoder
-shared by the element rows, one by the text rows) instead of flattening it into the first layers.
+shared by the element rows, one by the text rows) instead of flattening it into the first layers; ``--policy-net
+pointer`` (``RLViewPolicy``, MaskablePPO) also scores the ids that act on a slot with one network shared by the
+slots, so that a slot is picked for its features (the row the goal names, the key to press next) wherever it sits.
 ``--workers`` envs run in stable-baselines3's ``SubprocVecEnv``, each its own
 simulated phone (or ``--device``); ``--in-process`` steps them in the training process (``DummyVecEnv``); with
 ``--ray`` they are Ray actors instead
@@ -66,7 +68,7 @@ from android_gym.wrappers.rl_extractor import RLViewExtractor, RLViewPolicy
 
 ALGORITHMS: dict[str, type[BaseAlgorithm]] = {"maskable": MaskablePPO, "ppo": PPO}
 #: ``--policy-net``: the policy and its keyword arguments. mlp: SB3's ``MultiInputPolicy``, the view's ~9,200
-#: numbers flattened into the first layers (1.24M parameters with the view's defaults); elements: the same with
+#: numbers flattened into the first layers (1.25M parameters with the view's defaults); elements: the same with
 #: ``RLViewExtractor``, one encoder shared by the element rows and one by the text rows (0.19M); pointer:
 #: ``RLViewPolicy``, that extractor and the slots' ids scored by one network shared by the slots (MaskablePPO only).
 POLICY_NETS: dict[str, tuple[str | type, dict[str, Any]]] = {
@@ -321,8 +323,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--policy-net", choices=sorted(POLICY_NETS), default="mlp",
                         help="the policy's features: mlp flattens the view into the first layers (SB3's "
                              "MultiInputPolicy as it comes); elements encodes each element and text row with "
-                             "weights shared across the slots (RLViewExtractor): a cheaper update, but after "
-                             "cloning it learned MarkorCreateFolder less well in 4,096 steps")
+                             "weights shared across the slots (RLViewExtractor): a cheaper update; pointer also "
+                             "scores every slot's ids with one network shared by the slots (RLViewPolicy, "
+                             "--algo maskable): what the clone learns of one slot holds for all")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker")
     parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO entropy coefficient")
     parser.add_argument("--batch-size", type=int, default=64, help="PPO minibatch size")
@@ -338,6 +341,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     if (args.devices or args.ray_address) and not args.ray:
         raise android_gym.AndroidGymError("--devices and --ray-address are for Ray workers: add --ray")
+    if args.policy_net == "pointer" and args.algo != "maskable":
+        raise android_gym.AndroidGymError("--policy-net pointer is MaskablePPO's policy: use --algo maskable, or "
+                                          "--policy-net mlp or elements with --algo ppo")
     tasks = [name.strip().removeprefix(f"{android_gym.NAMESPACE}/").removesuffix("-v0")
              for name in args.task.split(",")]
     env_ids = [android_gym.env_id(android_gym.get_task(task).name) for task in tasks]

@@ -91,6 +91,12 @@ def test_without_tensorboard_the_log_is_csv_and_the_view_and_ppo_options_reach_t
     env.close()
 
 
+def test_the_pointer_policy_is_maskable_ppos(train_ppo, tmp_path):
+    with pytest.raises(android_gym.AndroidGymError, match="--algo maskable"):
+        train_ppo.main(["--task", "OpenAppTaskEval", "--algo", "ppo", "--policy-net", "pointer", "--steps", "16",
+                        "--out", str(tmp_path)])
+
+
 def test_help_shows_every_option_with_its_default(train_ppo, capsys):
     with pytest.raises(SystemExit):
         train_ppo.parse_args(["--help"])

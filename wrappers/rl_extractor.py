@@ -33,7 +33,7 @@ class RLViewExtractor(BaseFeaturesExtractor):
     cloning SendSms's demonstrations left one seed's policy unable to finish a held-out episode.
 
     Its output has ``(K + 1) · element_width + (T + 1) · text_width + goal_width + len(status)`` features: 944 for
-    the view's defaults (K = 64 elements, T = 96 texts), where flattening gives 9,188.
+    the view's defaults (K = 64 elements, T = 96 texts), where flattening gives 9,252.
     """
 
     def __init__(self, observation_space: spaces.Dict, element_width: int = 8, text_width: int = 4,
