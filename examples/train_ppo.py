@@ -78,6 +78,11 @@ POLICY_NETS: dict[str, tuple[str | type, dict[str, Any]]] = {
 #: ContactsAddContact: training accuracy 0.83 on seed 0, 1.00 on seeds 1 and 2; at 3e-4 on all three); at 3e-3 every
 #: seed tried fits every step.
 BC_LEARNING_RATE = 3e-3
+#: PPO's trust region: an update stops its epochs once the policy has moved this far (approximate KL) from the one
+#: that collected the rollout. After cloning nearly every episode succeeds, the normalized advantages are mostly
+#: noise, and without it the first update of the pointer policy moved 1.8 nats (ClockStopWatchRunning: sampling
+#: success 1.00 → 0.30 in 4,096 steps; 1.00 with it).
+TARGET_KL = 0.02
 DEMONSTRATION_SEED = 20_000  # --bc-episodes records seeds from here: neither training's streams nor held-out seeds
 
 
@@ -320,20 +325,25 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--torch-threads", type=int, default=1,
                         help="PyTorch threads for the policy (1 leaves the other cores to the env workers; more "
                              "threads than free cores made each PPO update 18x slower on 2 cores)")
-    parser.add_argument("--policy-net", choices=sorted(POLICY_NETS), default="mlp",
-                        help="the policy's features: mlp flattens the view into the first layers (SB3's "
-                             "MultiInputPolicy as it comes); elements encodes each element and text row with "
-                             "weights shared across the slots (RLViewExtractor): a cheaper update; pointer also "
-                             "scores every slot's ids with one network shared by the slots (RLViewPolicy, "
-                             "--algo maskable): what the clone learns of one slot holds for all")
+    parser.add_argument("--policy-net", choices=sorted(POLICY_NETS), default=None,
+                        help="the policy (none: pointer with --algo maskable, mlp with --algo ppo): mlp flattens the "
+                             "view into the first layers (SB3's MultiInputPolicy as it comes); elements encodes each "
+                             "element and text row with weights shared across the slots (RLViewExtractor): a "
+                             "cheaper update; pointer also scores every slot's ids with one network shared by the "
+                             "slots (RLViewPolicy, --algo maskable): what the clone learns of one slot holds for all")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker")
     parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO entropy coefficient")
+    parser.add_argument("--target-kl", type=float, default=TARGET_KL,
+                        help="stop an update's epochs once the policy is this far (approximate KL) from the one "
+                             "that collected the rollout (SB3's target_kl)")
     parser.add_argument("--batch-size", type=int, default=64, help="PPO minibatch size")
     parser.add_argument("--n-epochs", type=int, default=10,
                         help="PPO passes over each rollout (the update's CPU grows with epochs / batch size)")
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"),
                         help="output folder: model.zip, curve.png, curve.csv, summary.json, tb/")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    args.policy_net = args.policy_net or ("pointer" if args.algo == "maskable" else "mlp")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -377,7 +387,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     policy, net_kwargs = POLICY_NETS[args.policy_net]
     policy_kwargs = {**net_kwargs, "optimizer_kwargs": {"eps": 1e-5, "fused": True}}
     model = ALGORITHMS[args.algo](policy, workers, n_steps=args.n_steps, batch_size=args.batch_size,
-                                  n_epochs=args.n_epochs, ent_coef=args.ent_coef, seed=args.seed, verbose=0,
+                                  n_epochs=args.n_epochs, ent_coef=args.ent_coef, target_kl=args.target_kl,
+                                  seed=args.seed, verbose=0,
                                   device="cpu", policy_kwargs=policy_kwargs)
     parameters = sum(parameter.numel() for parameter in model.policy.parameters())
     model.set_logger(training_logger(args.out / "tb"))  # else SB3 makes an empty /tmp/SB3-* folder per run
@@ -424,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                "device_config": args.device_config, "test_conditions": tested,
                "view_kwargs": view_kwargs,
                "ppo_kwargs": {"n_steps": args.n_steps, "batch_size": args.batch_size, "n_epochs": args.n_epochs,
-                              "ent_coef": args.ent_coef},
+                              "ent_coef": args.ent_coef, "target_kl": args.target_kl},
                "policy_net": args.policy_net, "policy_parameters": parameters,
                "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_dataset": bc_dataset, "bc_accuracy": bc_accuracy,
