@@ -59,9 +59,10 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
 
+@functools.lru_cache(maxsize=8192)
 def match_key(text: str) -> str:
     """What a label and a piece of the goal are compared by: the text's letters and digits, case-folded, accents
-    dropped ("+1 872-703-5111" and "+18727035111" both give "18727035111")."""
+    dropped ("+1 872-703-5111" and "+18727035111" both give "18727035111"). Cached: a screen's labels come back."""
     return "".join(words(typeable(text)))
 
 

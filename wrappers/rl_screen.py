@@ -47,7 +47,13 @@ def element_label(element: UIElement, elements: Sequence[UIElement]) -> str:
     summary); ``elements`` is the whole ``info["ui_elements"]`` list the element comes from."""
     if element.label:
         return element.label
-    return " ".join(other.label for other in _descendants(element, elements) if other.label)
+    labels = []
+    for other in elements[element.index + 1:]:
+        if other.depth <= element.depth:
+            break
+        if other.label:
+            labels.append(other.label)
+    return " ".join(labels)
 
 
 def own_texts(element: UIElement, elements: Sequence[UIElement]) -> tuple[str, ...]:
@@ -56,20 +62,15 @@ def own_texts(element: UIElement, elements: Sequence[UIElement]) -> tuple[str, .
     if element.label:
         return (element.label,)
     texts, inside = [], None  # inside: the depth of the actionable descendant being skipped
-    for other in _descendants(element, elements):
+    for other in elements[element.index + 1:]:
+        if other.depth <= element.depth:
+            break
         if inside is not None and other.depth > inside:
             continue
         inside = other.depth if other.is_actionable else None
         if inside is None and other.label:
             texts.append(other.label)
     return tuple(texts)
-
-
-def _descendants(element: UIElement, elements: Sequence[UIElement]) -> Iterator[UIElement]:
-    for other in elements[element.index + 1:]:
-        if other.depth <= element.depth:
-            return
-        yield other
 
 
 @functools.lru_cache(maxsize=8192)
