@@ -32,9 +32,8 @@ _FLAGS = ("clickable", "long_clickable", "checkable", "checked", "editable", "sc
 #: of the texts it joins (a row's title: a file's name, a conversation's number, not its last message) is a piece
 #: of the goal, compared by their letters and digits alone (``match_key``), ``goal_words``, the share of the
 #: label's words the goal has, ``goal_position``, where in the goal the matching piece appears (0..1; the longer
-#: when both match);
-#: ``next_key``, 1 for the keypad key that types the goal's next digit (``rl_keys``); the label's words hashed
-#: (CRC-32) into ``LABEL_BUCKETS`` bits.
+#: when both match); ``next_key``, 1 for the keypad key that types the goal's next digit (``rl_keys``); the label's
+#: words hashed (CRC-32) into ``LABEL_BUCKETS`` bits.
 ELEMENT_FEATURES = ("x_min", "y_min", "x_max", "y_max", *_FLAGS, "typing_target", "in_goal", "goal_words",
                     "goal_position", "next_key", *(f"label_word_{b}" for b in range(LABEL_BUCKETS)))
 _WORD_COLUMNS = ELEMENT_FEATURES.index("label_word_0")
