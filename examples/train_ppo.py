@@ -10,7 +10,9 @@ The agent sees the RL view of ``android_gym.wrappers.make_rl_env``: one ``Discre
 (tap, long press), keys, scrolls, "type the task's text k", open each app and "complete", with the action mask
 MaskablePPO uses, and a ``Dict`` of element features and hashed goal words; ``--max-elements``, ``--text-slots`` and
 ``--end-penalty`` are its options. ``--policy-net elements`` reads that ``Dict`` with ``RLViewExtractor`` (an encoder
-shared by the element rows, one by the text rows) instead of flattening it into the first layers.
+shared by the element rows, one by the text rows) instead of flattening it into the first layers; ``--policy-net
+pointer`` (``RLViewPolicy``, MaskablePPO) also scores the ids that act on a slot with one network shared by the
+slots, so that a slot is picked for its features (the row the goal names, the key to press next) wherever it sits.
 ``--workers`` envs run in stable-baselines3's ``SubprocVecEnv``, each its own
 simulated phone (or ``--device``); ``--in-process`` steps them in the training process (``DummyVecEnv``); with
 ``--ray`` they are Ray actors instead
@@ -62,17 +64,25 @@ from android_gym.agents import ModelAgent
 from android_gym.datasets import SUCCESS, datasets_root, default_dataset_id, record_dataset
 from android_gym.testing import run_episode
 from android_gym.wrappers import MultiTaskRLEnv, make_rl_env
-from android_gym.wrappers.rl_extractor import RLViewExtractor
+from android_gym.wrappers.rl_extractor import RLViewExtractor, RLViewPolicy
 
 ALGORITHMS: dict[str, type[BaseAlgorithm]] = {"maskable": MaskablePPO, "ppo": PPO}
-#: ``--policy-net``: the features extractor of ``MultiInputPolicy``. mlp: SB3's default, the view's ~9,200 numbers
-#: flattened into the first layers (1.24M parameters with the view's defaults); elements: ``RLViewExtractor``, one
-#: encoder shared by the element rows and one by the text rows (0.19M).
-POLICY_NETS: dict[str, dict[str, Any]] = {"mlp": {}, "elements": {"features_extractor_class": RLViewExtractor}}
+#: ``--policy-net``: the policy and its keyword arguments. mlp: SB3's ``MultiInputPolicy``, the view's ~9,200
+#: numbers flattened into the first layers (1.25M parameters with the view's defaults); elements: the same with
+#: ``RLViewExtractor``, one encoder shared by the element rows and one by the text rows (0.19M); pointer:
+#: ``RLViewPolicy``, that extractor and the slots' ids scored by one network shared by the slots (MaskablePPO only).
+POLICY_NETS: dict[str, tuple[str | type, dict[str, Any]]] = {
+    "mlp": ("MultiInputPolicy", {}), "elements": ("MultiInputPolicy", {"features_extractor_class": RLViewExtractor}),
+    "pointer": (RLViewPolicy, {})}
 #: Behaviour cloning's Adam step size. At 1e-3 some starts of the MLP stall with two steps' actions tied (SendSms,
 #: ContactsAddContact: training accuracy 0.83 on seed 0, 1.00 on seeds 1 and 2; at 3e-4 on all three); at 3e-3 every
 #: seed tried fits every step.
 BC_LEARNING_RATE = 3e-3
+#: PPO's trust region: an update stops its epochs once the policy has moved this far (approximate KL) from the one
+#: that collected the rollout. After cloning nearly every episode succeeds, the normalized advantages are mostly
+#: noise, and without it the first update of the pointer policy moved 1.8 nats (ClockStopWatchRunning: sampling
+#: success 1.00 → 0.30 in 4,096 steps; 1.00 with it).
+TARGET_KL = 0.02
 DEMONSTRATION_SEED = 20_000  # --bc-episodes records seeds from here: neither training's streams nor held-out seeds
 
 
@@ -315,19 +325,25 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--torch-threads", type=int, default=1,
                         help="PyTorch threads for the policy (1 leaves the other cores to the env workers; more "
                              "threads than free cores made each PPO update 18x slower on 2 cores)")
-    parser.add_argument("--policy-net", choices=sorted(POLICY_NETS), default="mlp",
-                        help="the policy's features: mlp flattens the view into the first layers (SB3's "
-                             "MultiInputPolicy as it comes); elements encodes each element and text row with "
-                             "weights shared across the slots (RLViewExtractor): a cheaper update, but after "
-                             "cloning it learned MarkorCreateFolder less well in 4,096 steps")
+    parser.add_argument("--policy-net", choices=sorted(POLICY_NETS), default=None,
+                        help="the policy (none: pointer with --algo maskable, mlp with --algo ppo): mlp flattens the "
+                             "view into the first layers (SB3's MultiInputPolicy as it comes); elements encodes each "
+                             "element and text row with weights shared across the slots (RLViewExtractor): a "
+                             "cheaper update; pointer also scores every slot's ids with one network shared by the "
+                             "slots (RLViewPolicy, --algo maskable): what the clone learns of one slot holds for all")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker")
     parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO entropy coefficient")
+    parser.add_argument("--target-kl", type=float, default=TARGET_KL,
+                        help="stop an update's epochs once the policy is this far (approximate KL) from the one "
+                             "that collected the rollout (SB3's target_kl)")
     parser.add_argument("--batch-size", type=int, default=64, help="PPO minibatch size")
     parser.add_argument("--n-epochs", type=int, default=10,
                         help="PPO passes over each rollout (the update's CPU grows with epochs / batch size)")
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"),
                         help="output folder: model.zip, curve.png, curve.csv, summary.json, tb/")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    args.policy_net = args.policy_net or ("pointer" if args.algo == "maskable" else "mlp")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -335,6 +351,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     if (args.devices or args.ray_address) and not args.ray:
         raise android_gym.AndroidGymError("--devices and --ray-address are for Ray workers: add --ray")
+    if args.policy_net == "pointer" and args.algo != "maskable":
+        raise android_gym.AndroidGymError("--policy-net pointer is MaskablePPO's policy: use --algo maskable, or "
+                                          "--policy-net mlp or elements with --algo ppo")
     tasks = [name.strip().removeprefix(f"{android_gym.NAMESPACE}/").removesuffix("-v0")
              for name in args.task.split(",")]
     env_ids = [android_gym.env_id(android_gym.get_task(task).name) for task in tasks]
@@ -365,9 +384,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         workers = make_vec_env(make, n_envs=args.workers, seed=args.seed,
                                vec_env_cls=DummyVecEnv if args.in_process else SubprocVecEnv)
     # fused: Adam updates all the parameters in one kernel instead of a loop over them (SB3's eps kept)
-    policy_kwargs = {**POLICY_NETS[args.policy_net], "optimizer_kwargs": {"eps": 1e-5, "fused": True}}
-    model = ALGORITHMS[args.algo]("MultiInputPolicy", workers, n_steps=args.n_steps, batch_size=args.batch_size,
-                                  n_epochs=args.n_epochs, ent_coef=args.ent_coef, seed=args.seed, verbose=0,
+    policy, net_kwargs = POLICY_NETS[args.policy_net]
+    policy_kwargs = {**net_kwargs, "optimizer_kwargs": {"eps": 1e-5, "fused": True}}
+    model = ALGORITHMS[args.algo](policy, workers, n_steps=args.n_steps, batch_size=args.batch_size,
+                                  n_epochs=args.n_epochs, ent_coef=args.ent_coef, target_kl=args.target_kl,
+                                  seed=args.seed, verbose=0,
                                   device="cpu", policy_kwargs=policy_kwargs)
     parameters = sum(parameter.numel() for parameter in model.policy.parameters())
     model.set_logger(training_logger(args.out / "tb"))  # else SB3 makes an empty /tmp/SB3-* folder per run
@@ -414,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                "device_config": args.device_config, "test_conditions": tested,
                "view_kwargs": view_kwargs,
                "ppo_kwargs": {"n_steps": args.n_steps, "batch_size": args.batch_size, "n_epochs": args.n_epochs,
-                              "ent_coef": args.ent_coef},
+                              "ent_coef": args.ent_coef, "target_kl": args.target_kl},
                "policy_net": args.policy_net, "policy_parameters": parameters,
                "env_steps": model.num_timesteps,
                "wall_seconds": round(wall, 1), "bc_dataset": bc_dataset, "bc_accuracy": bc_accuracy,

@@ -16,7 +16,7 @@ from sb3_contrib import MaskablePPO
 import android_gym
 from android_gym.datasets import record_dataset
 from android_gym.wrappers import make_rl_env
-from android_gym.wrappers.rl_extractor import RLViewExtractor
+from android_gym.wrappers.rl_extractor import RLViewExtractor, RLViewPolicy
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +58,10 @@ def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(t
     assert list((tmp_path / "tb").glob("events.out.tfevents.*")) and (tmp_path / "tb" / "progress.csv").is_file()
     assert not list(temp_dir.glob("SB3-*"))  # no stray default log folder
 
-    assert summary["view_kwargs"] == DEFAULT_VIEW and summary["policy_net"] == "mlp"
+    assert summary["view_kwargs"] == DEFAULT_VIEW and summary["policy_net"] == "pointer"  # MaskablePPO's default
+    assert summary["ppo_kwargs"]["target_kl"] == train_ppo.TARGET_KL
     model = MaskablePPO.load(tmp_path / "model.zip")  # runs on the RL view, as the docstring says
+    assert isinstance(model.policy, RLViewPolicy)
     env = make_rl_env(android_gym.env_id("OpenAppTaskEval"), **summary["view_kwargs"])
     observation, _ = env.reset(seed=1)
     masks = env.get_wrapper_attr("action_masks")()
@@ -77,7 +79,8 @@ def test_without_tensorboard_the_log_is_csv_and_the_view_and_ppo_options_reach_t
                               "8", "--end-penalty", "0.25", "--batch-size", "8", "--n-epochs", "2", "--in-process",
                               "--policy-net", "elements", "--out", str(tmp_path)])
     assert summary["view_kwargs"] == view == json.loads((tmp_path / "summary.json").read_text())["view_kwargs"]
-    assert summary["ppo_kwargs"] == {"n_steps": 16, "batch_size": 8, "n_epochs": 2, "ent_coef": 0.01}
+    assert summary["ppo_kwargs"] == {"n_steps": 16, "batch_size": 8, "n_epochs": 2, "ent_coef": 0.01,
+                                     "target_kl": train_ppo.TARGET_KL}
     assert summary["in_process"] is True and summary["policy_net"] == "elements"
     with open(tmp_path / "tb" / "progress.csv") as handle:
         assert [int(row["time/total_timesteps"]) for row in csv.DictReader(handle)] == [16, 32]
@@ -89,6 +92,14 @@ def test_without_tensorboard_the_log_is_csv_and_the_view_and_ppo_options_reach_t
     env = make_rl_env(android_gym.env_id("OpenAppTaskEval"), **view)
     assert (model.observation_space, model.action_space) == (env.observation_space, env.action_space)
     env.close()
+
+
+def test_the_pointer_policy_is_maskable_ppos(train_ppo, tmp_path):
+    with pytest.raises(android_gym.AndroidGymError, match="--algo maskable"):
+        train_ppo.main(["--task", "OpenAppTaskEval", "--algo", "ppo", "--policy-net", "pointer", "--steps", "16",
+                        "--out", str(tmp_path)])
+    assert train_ppo.parse_args(["--algo", "ppo"]).policy_net == "mlp"  # PPO's default: SB3's own policy
+    assert train_ppo.parse_args([]).policy_net == "pointer"
 
 
 def test_help_shows_every_option_with_its_default(train_ppo, capsys):

@@ -81,6 +81,11 @@ def _hit(point: tuple[int, int], elements: Sequence[UIElement],
     return found
 
 
+#: The kinds of ids that act on an element slot, first in ``ElementActions``' layout, and each one's ids per slot
+#: (slot ``i``'s ids of a kind are ``start + per_slot · i + j``).
+SLOT_KINDS = (("tap", 1), ("long_press", 1), ("long_press_start", 1), ("drag", len(DIRECTIONS)))
+
+
 class ActionLayout:
     """Consecutive ranges of discrete action ids, one range per kind of action (``layout["tap"][3]``)."""
 
@@ -197,7 +202,7 @@ class ElementActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self.end_penalty = float(end_penalty)
         k, t = max_elements, text_slots
         self.layout = ActionLayout([
-            ("tap", k), ("long_press", k), ("long_press_start", k), ("drag", 4 * k), ("scroll", 4), ("swipe", 4),
+            *((kind, per_slot * k) for kind, per_slot in SLOT_KINDS), ("scroll", 4), ("swipe", 4),
             ("back", 1), ("home", 1), ("enter", 1), ("type", t), ("replace", t), ("open_app", len(apps)),
             ("answer_yes", 1), ("answer_no", 1), ("answer_number", NUMBERS), ("answer_text", t), ("collect", t),
             ("answer_collected", 1), ("answer_sum", 1), ("answer_date_time", 1), ("complete", 1)])

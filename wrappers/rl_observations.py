@@ -28,11 +28,14 @@ GOAL_BUCKETS = 128
 _FLAGS = ("clickable", "long_clickable", "checkable", "checked", "editable", "scrollable", "focused", "selected",
           "enabled", "password", "slider", "present")
 #: The columns of ``elements``: the box in screen fractions; the element's flags (``present`` is 1 for a filled
-#: slot); ``typing_target``, 1 for the field a ``type`` id types into; ``in_goal``, 1 when the label (case-folded)
-#: is a piece of the goal, ``goal_words``, the share of the label's words the goal has, ``goal_position``, where
-#: in the goal the label first appears (0..1); the label's words hashed (CRC-32) into ``LABEL_BUCKETS`` bits.
+#: slot); ``typing_target``, 1 for the field a ``type`` id types into; ``in_goal``, 1 when the label or the first
+#: of the texts it joins (a row's title: a file's name, a conversation's number, not its last message) is a piece
+#: of the goal, compared by their letters and digits alone (``match_key``), ``goal_words``, the share of the
+#: label's words the goal has, ``goal_position``, where in the goal the matching piece appears (0..1; the longer
+#: when both match); ``next_key``, 1 for the keypad key that types the goal's next digit (``rl_keys``); the label's
+#: words hashed (CRC-32) into ``LABEL_BUCKETS`` bits.
 ELEMENT_FEATURES = ("x_min", "y_min", "x_max", "y_max", *_FLAGS, "typing_target", "in_goal", "goal_words",
-                    "goal_position", *(f"label_word_{b}" for b in range(LABEL_BUCKETS)))
+                    "goal_position", "next_key", *(f"label_word_{b}" for b in range(LABEL_BUCKETS)))
 _WORD_COLUMNS = ELEMENT_FEATURES.index("label_word_0")
 #: Most rows of each kind ``ElementFeatureObservation`` keeps (labels' and typeable texts').
 _KEPT_ROWS = 4096
@@ -53,6 +56,13 @@ _WORD = re.compile(r"[^\W_]+")
 def words(text: str) -> list[str]:
     """The case-folded words of ``text`` (letters and digits; "amount_dollars" is two words)."""
     return _WORD.findall(text.casefold())
+
+
+@functools.lru_cache(maxsize=8192)
+def match_key(text: str) -> str:
+    """What a label and a piece of the goal are compared by: the text's letters and digits, case-folded, accents
+    dropped ("+1 872-703-5111" and "+18727035111" both give "18727035111"). Cached: a screen's labels come back."""
+    return "".join(words(typeable(text)))
 
 
 def hashed_words(text: str, buckets: int) -> np.ndarray:
@@ -169,13 +179,13 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self.observation_space = spaces.Dict(observation)
         self._size = screen_size(env)
         self._goal_hashed = np.zeros(GOAL_BUCKETS, dtype=np.float32)
-        self._goal_pieces: dict[str, float] = {}
+        self._goal_pieces: dict[str, float] = {}  # match_key of each goal piece → where it starts in the goal
         self._goal_words: set[str] = set()
         # a label's words, its goal columns in this episode and the columns of a piece alone, for _KEPT_ROWS of
         # each or a screen's worth, whichever is more
         self._label_words = _RowTable(functools.partial(hashed_words, buckets=LABEL_BUCKETS), LABEL_BUCKETS,
                                       max(_KEPT_ROWS, self.max_elements))
-        self._label_goals: dict[str, tuple[bool, float, float]] = {}
+        self._label_goals: dict[tuple[str, tuple[str, ...]], tuple[bool, float, float]] = {}
         self._piece_rows = _RowTable(self._piece_row, len(TEXT_FEATURES), max(_KEPT_ROWS, self.text_slots))
         self._screen: RLScreen | None = None  # the screen of the last observation, and its features
         self._features: dict[str, np.ndarray] = {}
@@ -191,7 +201,9 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._label_goals = {}
         self._screen = None
         for piece in text_pieces(goal, "goal"):
-            self._goal_pieces.setdefault(piece.text.casefold(), piece.position)
+            key = match_key(piece.text)
+            if key:
+                self._goal_pieces.setdefault(key, piece.position)
         return self._observe(observation), info
 
     def step(self, action: Any):
@@ -236,28 +248,31 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         width, height = self._size
         count, typing = len(screen.slots), screen.typing_slot if not screen.focused_field else None
         rows = []
-        for position, (element, label) in enumerate(zip(screen.slots, screen.labels)):
+        for position, (element, label, parts) in enumerate(zip(screen.slots, screen.labels, screen.parts)):
             box = element.bbox_pixels
             rows.append((box.x_min / width, box.y_min / height, box.x_max / width, box.y_max / height,
                          element.is_clickable, element.is_long_clickable, element.is_checkable, element.is_checked,
                          element.is_editable, element.is_scrollable, element.is_focused, element.is_selected,
                          element.is_enabled, element.is_password, is_slider(element), True, position == typing,
-                         *self._in_goal(label)))
+                         *self._in_goal(label, parts), label == screen.next_key))
         out[:count, :_WORD_COLUMNS] = rows
         np.clip(out[:count, :4], 0.0, 1.0, out=out[:count, :4])  # after the cast: the same, 0 and 1 being float32s
         out[:count, _WORD_COLUMNS:] = self._label_words.take(screen.labels)
 
-    def _in_goal(self, label: str) -> tuple[bool, float, float]:
-        """The label's ``in_goal``, ``goal_words`` and ``goal_position`` (kept for the episode, whose goal they
-        depend on)."""
-        known = self._label_goals.get(label)
+    def _in_goal(self, label: str, parts: tuple[str, ...]) -> tuple[bool, float, float]:
+        """The ``in_goal``, ``goal_words`` and ``goal_position`` of a label joining ``parts``, its own texts (kept
+        for the episode, whose goal they depend on). A row is named by its title, its first text: a conversation
+        whose last message is the one the goal asks to send is not the one to open."""
+        known = self._label_goals.get((label, parts))
         if known is None:
-            folded, label_words = typeable(label).casefold(), words(label)
+            label_words = words(label)
             shared = sum(word in self._goal_words for word in label_words) / len(label_words) if label_words else 0.0
-            known = (folded in self._goal_pieces, shared, self._goal_pieces.get(folded, 0.0))
+            matches = [key for key in map(match_key, dict.fromkeys((label, *parts[:1]))) if key in self._goal_pieces]
+            longest = max(matches, key=len, default=None)
+            known = (longest is not None, shared, 0.0 if longest is None else self._goal_pieces[longest])
             if len(self._label_goals) >= _KEPT_ROWS:
                 self._label_goals.clear()
-            self._label_goals[label] = known
+            self._label_goals[label, parts] = known
         return known
 
     def _text_rows(self, screen: RLScreen, field_words: set[str], out: np.ndarray) -> None:

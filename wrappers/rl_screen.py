@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from android_gym.tasks.oracle import LAUNCHER_PACKAGE
 from android_gym.ui import UIElement
+from android_gym.wrappers.rl_keys import goal_digits, next_key
 from android_gym.wrappers.rl_texts import Piece, quantity_pieces, screen_pieces, text_pieces, unique_pieces
 
 SYSTEM_UI = "com.android.systemui"
@@ -55,6 +56,23 @@ def element_label(element: UIElement, elements: Sequence[UIElement]) -> str:
     return " ".join(labels)
 
 
+def own_texts(element: UIElement, elements: Sequence[UIElement]) -> tuple[str, ...]:
+    """The texts the element shows as its own: its text or content description, else those of its descendants
+    that are not inside an actionable descendant (a row's title, summary or date; not the rows of a list)."""
+    if element.label:
+        return (element.label,)
+    texts, inside = [], None  # inside: the depth of the actionable descendant being skipped
+    for other in elements[element.index + 1:]:
+        if other.depth <= element.depth:
+            break
+        if inside is not None and other.depth > inside:
+            continue
+        inside = other.depth if other.is_actionable else None
+        if inside is None and other.label:
+            texts.append(other.label)
+    return tuple(texts)
+
+
 @functools.lru_cache(maxsize=8192)
 def number_value(text: str) -> float | None:
     """The number a text shows ("$1,234.50" → 1234.5), or ``None``. Cached: the mask asks of every text at every
@@ -66,6 +84,13 @@ def number_value(text: str) -> float | None:
 def _front_package(elements: Sequence[UIElement]) -> str:
     """The package of the window in front: that of the first element outside the system UI."""
     return next((element.package_name for element in elements if element.package_name != SYSTEM_UI), SYSTEM_UI)
+
+
+def _shown_texts(elements: Sequence[UIElement]) -> Iterator[str]:
+    """The labels of the app's elements that only show something (not actionable, not the system UI's): where a
+    keypad's digits appear as they are typed. Lazy: read only when a keypad is on screen."""
+    return (element.label for element in elements
+            if element.label and not element.is_actionable and element.package_name != SYSTEM_UI)
 
 
 def _in_goal_order(pieces: list[Piece]) -> list[Piece]:
@@ -100,21 +125,25 @@ def composed_pieces(collected: Sequence[str]) -> list[Piece]:
 
 @dataclass
 class RLScreen:
-    """One step's referents: ``slots`` (elements) and their ``labels``; ``texts``, the typing vocabulary (the
+    """One step's referents: ``slots`` (elements), their ``labels`` and the texts each shows as its own (``parts``,
+    ``own_texts``: a row's title, summary, …); ``texts``, the typing vocabulary (the
     goal's pieces in goal order, this screen's texts, remembered texts, the sum and product of collected numbers);
     ``typing_slot``, the slot a ``type`` id taps first when no field has focus (the first text field);
     ``focused_field``, whether a text field has focus (typing then goes to its caret); ``collected``, the texts
     gathered so far for an answer or a computation; ``answers``, whether answer ids are on; ``computes``, whether
-    numbers can be collected for a sum or a product to type though the goal asks no question."""
+    numbers can be collected for a sum or a product to type though the goal asks no question; ``next_key``, the
+    keypad key that types the goal's next digit (``rl_keys``), if a keypad is on screen."""
 
     slots: list[UIElement] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
+    parts: list[tuple[str, ...]] = field(default_factory=list)
     texts: list[Piece] = field(default_factory=list)
     typing_slot: int | None = None
     focused_field: bool = False
     collected: list[str] = field(default_factory=list)
     answers: bool = False
     computes: bool = False
+    next_key: str | None = None
 
     @property
     def can_type(self) -> bool:
@@ -135,12 +164,14 @@ class RLScreen:
 
 @dataclass(frozen=True)
 class _Parts:
-    """What a screen's elements alone give its ``RLScreen`` (with the episode's goal): the slots and their labels,
-    the first text field's slot, whether a field has focus, the front package, the screen's pieces (as this
-    screen's and as remembered ones, and their texts) and the quantities inside its texts."""
+    """What a screen's elements alone give its ``RLScreen`` (with the episode's goal): the slots, their labels and
+    own texts, the first text field's slot, whether a field has focus, the front package, the screen's
+    pieces (as this screen's and as remembered ones, and their texts), the quantities inside its texts and the
+    keypad key to press next."""
 
     slots: list[UIElement]
     labels: list[str]
+    parts: list[tuple[str, ...]]
     typing_slot: int | None
     focused: bool
     front: str
@@ -148,9 +179,10 @@ class _Parts:
     remembered: list[Piece]
     texts: frozenset[str]
     quantities: list[Piece]
+    next_key: str | None
 
 
-_NOTHING = _Parts([], [], None, False, "", [], [], frozenset(), [])
+_NOTHING = _Parts([], [], [], None, False, "", [], [], frozenset(), [], None)
 #: Most screens whose parts a ``ScreenReader`` keeps.
 _KEPT_SCREENS = 64
 
@@ -166,6 +198,7 @@ class ScreenReader:
         self.size, self.max_elements, self.text_slots, self.answers = size, max_elements, text_slots, answers
         self._goal: list[Piece] = []
         self._goal_text = ""
+        self._digits = ""  # what the goal asks to type on a keypad
         self._memory: dict[str, list[Piece]] = {}  # package → its remembered pieces; the last updated app last
         self._screens: dict[str, dict[frozenset[str], None]] = {}  # package → the texts of each screen of it seen
         self._last = _NOTHING
@@ -183,7 +216,7 @@ class ScreenReader:
         if len(pieces) > self.text_slots * 3 // 4:
             coarse = _in_goal_order(text_pieces(goal, "goal", words=False))
             pieces = coarse + [piece for piece in pieces if piece not in set(coarse)]
-        self._goal, self._goal_text = pieces, goal
+        self._goal, self._goal_text, self._digits = pieces, goal, goal_digits(goal)
         self._memory, self._screens, self._last, self._parts, self._screen = {}, {}, _NOTHING, {}, None
         self._answers = asks_question(goal) if self.answers is None else self.answers
         self._computes = asks_computation(goal)
@@ -212,13 +245,15 @@ class ScreenReader:
         fields = [position for position, slot in enumerate(slots) if slot.is_editable]
         labels = [element.label for element in elements]
         here = screen_pieces(labels, goal=self._goal_text)
+        slot_labels = [element_label(slot, elements) for slot in slots]
         parts = _Parts(
-            slots, [element_label(slot, elements) for slot in slots], fields[0] if fields else None,
+            slots, slot_labels, [own_texts(slot, elements) for slot in slots], fields[0] if fields else None,
             any(element.is_editable and element.is_focused for element in elements), _front_package(elements),
             here, [Piece(piece.text, piece.key, "memory", piece.position) for piece in here],
             frozenset(piece.text for piece in here),
             # a question is answered with what the screen says: the quantities inside its texts count as texts too
-            quantity_pieces(labels) if self._answers else [])
+            quantity_pieces(labels) if self._answers else [],
+            next_key(self._digits, slot_labels, _shown_texts(elements)))
         if len(self._parts) >= _KEPT_SCREENS:
             del self._parts[next(iter(self._parts))]
         self._parts[key] = (tuple(elements), parts)
@@ -251,5 +286,5 @@ class ScreenReader:
         # the sum and product last: collecting moves no other text's id (the last ones make room when all are taken)
         composed = [piece for piece in composed_pieces(collected) if piece.text not in {text.text for text in texts}]
         texts = texts[:self.text_slots - len(composed)] + composed
-        return RLScreen(list(parts.slots), list(parts.labels), texts, parts.typing_slot, parts.focused,
-                        list(collected), self._answers, self._computes)
+        return RLScreen(list(parts.slots), list(parts.labels), list(parts.parts), texts, parts.typing_slot,
+                        parts.focused, list(collected), self._answers, self._computes, parts.next_key)

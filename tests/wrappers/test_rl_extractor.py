@@ -1,5 +1,6 @@
 """``RLViewExtractor``: its features' size, weights shared across the slots, each slot's encoding kept where the
-slot's ids can find it, and MaskablePPO training, saving and loading with it."""
+slot's ids can find it, and MaskablePPO training, saving and loading with it; ``RLViewPolicy``: each slot's ids
+scored from that slot's encoding by one scorer, at the ids the view's layout gives the slot."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from android_gym.wrappers import make_rl_env
-from android_gym.wrappers.rl_extractor import RLViewExtractor
+from android_gym.wrappers.rl_extractor import RLViewExtractor, RLViewPolicy, SlotPointerHead
 from android_gym.wrappers.rl_observations import ELEMENT_FEATURES, STATUS_FEATURES
 
 SEND_SMS = "AndroidWorld/SimpleSmsSend-v0"
@@ -70,6 +71,51 @@ def test_maskable_ppo_trains_saves_and_loads_with_it(view, tmp_path):
     model.save(tmp_path / "model.zip")
     loaded = MaskablePPO.load(tmp_path / "model.zip")
     assert isinstance(loaded.policy.features_extractor, RLViewExtractor)
+    masks = env.get_wrapper_attr("action_masks")()
+    action, _ = loaded.predict(observation, deterministic=True, action_masks=masks)
+    assert masks[int(action)]
+    assert action == model.predict(observation, deterministic=True, action_masks=masks)[0]
+
+
+def slot_ids(layout, slot: int) -> list[int]:
+    """Every id that acts on ``slot`` in the view's layout."""
+    return [layout["tap"][slot], layout["long_press"][slot], layout["long_press_start"][slot],
+            *layout["drag"][4 * slot:4 * slot + 4]]
+
+
+def test_the_pointer_head_scores_each_slot_at_its_own_ids_with_one_scorer(view):
+    env, _ = view
+    layout = env.get_wrapper_attr("layout")
+    torch.manual_seed(0)
+    head = SlotPointerHead(context_dim=5, slots=SLOTS, element_width=3, actions=layout.n)
+    context, encoded = torch.randn(1, 5), torch.zeros(1, SLOTS, 3)
+    row = torch.tensor([0.5, -0.2, 0.9])
+    logits = []
+    for slot in (2, 7):  # one slot's encoding, put in slot 2, then in slot 7
+        placed = encoded.clone()
+        placed[0, slot] = row
+        with torch.no_grad():
+            logits.append(head(torch.cat([context, placed.flatten(1)], dim=1))[0])
+    with torch.no_grad():
+        empty = head(torch.cat([context, encoded.flatten(1)], dim=1))[0]
+    for slot, scored in zip((2, 7), logits):
+        changed = torch.nonzero(scored != empty).flatten().tolist()
+        assert changed == sorted(slot_ids(layout, slot))  # only that slot's seven ids move
+    assert torch.equal(logits[0][slot_ids(layout, 2)], logits[1][slot_ids(layout, 7)])  # and score the same there
+    others = slice(layout["drag"].stop, layout.n)  # keys, texts, apps, answers: from the context alone
+    assert torch.equal(logits[0][others], empty[others])
+
+
+def test_maskable_ppo_trains_saves_and_loads_the_pointer_policy(view, tmp_path):
+    env, observation = view
+    model = MaskablePPO(RLViewPolicy, env, n_steps=16, batch_size=8, n_epochs=1, seed=0, device="cpu")
+    assert isinstance(model.policy.features_extractor, RLViewExtractor)
+    before = [parameter.detach().clone() for parameter in model.policy.action_net.scorer.parameters()]
+    model.learn(32)
+    assert any(not torch.equal(old, new) for old, new in zip(before, model.policy.action_net.scorer.parameters()))
+    model.save(tmp_path / "model.zip")
+    loaded = MaskablePPO.load(tmp_path / "model.zip")
+    assert isinstance(loaded.policy, RLViewPolicy) and isinstance(loaded.policy.action_net, SlotPointerHead)
     masks = env.get_wrapper_attr("action_masks")()
     action, _ = loaded.predict(observation, deterministic=True, action_masks=masks)
     assert masks[int(action)]
