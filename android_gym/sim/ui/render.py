@@ -36,7 +36,7 @@ import itertools
 import math
 import sys
 from collections import Counter, deque
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
@@ -47,6 +47,8 @@ from PIL import Image, ImageDraw, ImageFilter
 from android_gym.sim.ui.compact_pixels import CompactPixels, compacted
 from android_gym.sim.ui.glyph_masks import line_box, line_picture
 from android_gym.sim.ui.icons import icon_mask
+from android_gym.sim.ui.laid_out import Kept as KeptTree
+from android_gym.sim.ui.laid_out import made_once
 from android_gym.sim.ui.layout import font, font_runs, line_height, run_font, text_end, text_lines, text_start
 from android_gym.sim.ui.picture_cache import Identical, KeptPictures, picture_cache
 from android_gym.sim.ui.selection import HIGHLIGHT, caret_point, highlight_boxes, text_top
@@ -347,16 +349,25 @@ _DRAWN_FIELDS = ("text", "hint", "content_desc", "checked", "focused", "enabled"
                  "single_line", "max_lines")
 _DRAWN = attrgetter(*_DRAWN_FIELDS)
 _CORNER, _KEY = _DRAWN_FIELDS.index("corner"), _DRAWN_FIELDS.index("key")
+_SIGNATURE = "signature"  # the views' part of a window's ``signature``, made once per kept tree (``Kept.made``)
 
 
-def signature(root: View) -> tuple:
+def signature(root: View, kept: KeptTree | None = None) -> tuple:
     """Everything about a laid-out tree that affects its pixels: per view, in drawing order, a tuple starting with
     its kind, bounds, text size and elevation (what ``Renderer._reach`` reads), background and whether it has a
     picture (what ``paints`` reads), then the other fields drawing reads (``_DRAWN``) and whether its height is its
-    content's (an outlined field's lines are then centred in it)."""
+    content's (an outlined field's lines are then centred in it). ``kept``: the kept laid-out tree that is the
+    root's one child, whose views' part is made once and kept with it (``made_once``: unchanged once laid out)."""
+    if kept is not None:
+        return (*_drawn_items((root,)), *made_once(kept, _SIGNATURE, lambda: _drawn_items(kept.root.walk())))
+    return _drawn_items(root.walk())
+
+
+def _drawn_items(views: Iterable[View]) -> tuple:
+    """The ``signature`` items of ``views``."""
     return tuple(
         (v.kind, v.bounds, v.text_size, v.elevation, v.background, v.image is not None, _DRAWN(v), v.height is None)
-        for v in root.walk()
+        for v in views
     )
 
 
@@ -448,25 +459,27 @@ class Renderer:
         return max(1, round(value * self.scale))
 
     def render(self, windows: dict[str, tuple[View, Color]],
-               palettes: Mapping[str, Mapping[Color, Color]] | None = None) -> np.ndarray:
+               palettes: Mapping[str, Mapping[Color, Color]] | None = None,
+               kept: Mapping[str, KeptTree] | None = None) -> np.ndarray:
         """Draw ``{name: (laid-out root, background)}``; returns the frame, ``(H, W, 3)`` uint8 and read-only: the
         same array as last time when nothing in it changed, else a new one (an array once returned never changes,
         so callers need not copy it). ``palettes`` names a window's theme colours (a dark theme's) for the light
-        ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and hint).
+        ones the widgets draw themselves (switch tracks, SeekBar tracks, a field's underline and hint). ``kept``
+        names a window whose root holds one child, a kept laid-out tree (its ``signature`` made once).
 
         A window missing from ``windows`` is forgotten, so it is drawn afresh when it comes back over whatever
         was drawn in its place meanwhile. Windows whose signatures are those of an earlier frame kept
         (``_KEPT_FRAMES``) show that frame again.
         """
-        palettes = palettes or {}
-        signatures = {name: (signature(root), background, palettes.get(name, {}))
+        palettes, kept = palettes or {}, kept or {}
+        signatures = {name: (signature(root, kept.get(name)), background, palettes.get(name, {}))
                       for name, (root, background) in windows.items()}
         shown = tuple(signatures.items())  # in drawing order
         if shown == tuple(self._signatures.items()):
             return self._frame
-        kept = next((i for i, entry in enumerate(self._kept) if entry.shown == shown), None)
-        if kept is not None:
-            _, frame, stale = self._kept.pop(kept)
+        again = next((i for i, entry in enumerate(self._kept) if entry.shown == shown), None)
+        if again is not None:
+            _, frame, stale = self._kept.pop(again)
             self._show(frame, signatures, stale)
             return self._frame
         work: list[Work] = []  # what to draw, in drawing order
