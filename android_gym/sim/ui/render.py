@@ -17,7 +17,8 @@ part that is not clear. Shadows are blurred once per shape and size, and a fille
 the shape does not cover it, copied from tiles where the canvas under it is one colour (``_shadow_tiles``); a disc over
 one colour (a launcher icon, a FAB: its shadow, circle and glyph) is pasted whole from a sprite of it kept for the
 process (``Renderer._disc``, ``_SPRITES``); what a window redraws (the boxes its changed views may paint) is packed
-straight into a new NumPy frame (``pack_into``), which takes the other pixels from the last one: a frame once handed out
+straight into a new NumPy frame from the canvas's own memory, a NumPy array (``rgb_canvas``, ``pack_into``), which
+takes the other pixels from the last one: a frame once handed out
 never changes (the memory of one the renderer alone still holds is used again, and only where it differs from the last
 one is it copied: ``_recycled``; so is the frame shown, made again in other memory for whoever holds it: ``twin``).
 A window is drawn in strips of ``_STRIP_ROWS`` rows on one scratch canvas kept from
