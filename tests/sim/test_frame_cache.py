@@ -260,6 +260,33 @@ def test_drawing_in_strips_looks_like_drawing_each_window_whole() -> None:
     _look_alike([_StripsDevice(10_000), _StripsDevice(37)], "ExpenseDeleteMultiple2", 60)
 
 
+class _SignedAfreshDevice(SimDevice):
+    """A simulated phone whose renderer works out the signature of every window from its views, none made once per
+    kept laid-out tree (``render.made_once`` makes it anew while this phone draws)."""
+
+    def screenshot(self) -> np.ndarray:
+        kept, render.made_once = render.made_once, lambda tree, key, make: make()
+        try:
+            return super().screenshot()
+        finally:
+            render.made_once = kept
+
+
+def test_signatures_made_once_per_kept_tree_look_like_signatures_worked_out_anew(monkeypatch) -> None:
+    """The app window's signature, its kept tree's views' part made once (a screen shown again is not walked),
+    draws what one worked out from the views at every step does: the same frames, redrawn in the same boxes."""
+    found = []
+    made_once = render.made_once
+
+    def counted(tree, key, make):
+        found.append(key in tree.made)
+        return made_once(tree, key, make)
+
+    monkeypatch.setattr(render, "made_once", counted)
+    _look_alike([SimDevice(), _SignedAfreshDevice()], "SendSms", 150)
+    assert sum(found) > 10 and not all(found)  # trees shown again and new ones
+
+
 def _drawn_after(before: View, after: View) -> tuple[np.ndarray, np.ndarray]:
     """``after`` drawn over ``before`` (the rows that changed), and drawn on a blank screen."""
     for tree in (before, after):

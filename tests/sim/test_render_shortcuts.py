@@ -28,22 +28,31 @@ from android_gym.sim.ui.views import (
 )
 
 
-@pytest.mark.parametrize("size", [(1, 1), (7, 3), (1080, 97), (1, 500), (1080, 481)])
+@pytest.mark.parametrize("size", [(1, 1), (2, 1), (7, 3), (1080, 97), (1, 500), (1080, 481)])
 def test_a_canvas_packed_into_a_frame_is_its_pixels(size: tuple[int, int]) -> None:
-    """In chunks of whole rows (one chunk, several, a last one shorter), into a whole array or a box of a larger one
-    whose rows lie apart; the pixels around the box are left as they were."""
-    pixels = np.random.default_rng(0).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
+    """What Pillow draws on an ``rgb_canvas`` is packed into a whole frame, into a box of a larger one whose rows lie
+    apart (the pixels around the box, the one right of its last column among them, left as they were), and at a
+    frame's bottom right corner; a box of the canvas into a box of the frame."""
+    width, height = size
+    pixels = np.random.default_rng(0).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    memory = np.zeros((height, width, 4), np.uint8)
+    render.rgb_canvas(memory).paste(Image.fromarray(pixels), (0, 0))
+    assert np.array_equal(memory[..., :3], pixels)  # drawn in the array
     whole = np.zeros_like(pixels)
-    pack_into(Image.fromarray(pixels), whole)
+    pack_into(memory, whole, (0, 0, width, height))
     assert np.array_equal(whole, pixels)
-    frame = np.full((size[1] + 4, size[0] + 6, 3), 7, np.uint8)
-    pack_into(Image.fromarray(pixels), frame[3:-1, 2:-4])
+    frame = np.full((height + 4, width + 6, 3), 7, np.uint8)
+    pack_into(memory, frame, (2, 3, width + 2, height + 3))
     assert np.array_equal(frame[3:-1, 2:-4], pixels)
     frame[3:-1, 2:-4] = 7
     assert (frame == 7).all()
-    corner = np.zeros((size[1] // 2, size[0] // 2, 3), np.uint8)
-    pack_into(Image.fromarray(pixels), corner)  # the image's top left corner
-    assert np.array_equal(corner, pixels[:size[1] // 2, :size[0] // 2])
+    pack_into(memory, frame, (6, 4, width + 6, height + 4))  # the frame's last column and row
+    assert np.array_equal(frame[4:, 6:], pixels)
+    right, bottom = width - width // 2, height - height // 2
+    corner = np.zeros((height, width, 3), np.uint8)
+    pack_into(memory[height // 2:, width // 2:], corner, (0, 0, right, bottom))
+    assert np.array_equal(corner[:bottom, :right], pixels[height // 2:, width // 2:])
+    assert not corner[bottom:].any() and not corner[:, right:].any()
 
 
 def _drawn(tree: View, scale: float) -> np.ndarray:
@@ -294,8 +303,8 @@ def test_rows_of_a_strip_nothing_painted_written_in_the_grounds_colour_look_as_p
     """Rows between what the views drawn on a strip noted they paint (less than ``_BARE_ROWS`` apart, so drawn)."""
     packed: list[int] = []
     pack = render.pack_into
-    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0: packed.append(out.shape[0]) or pack(image, out,
-                                                                                                          top))
+    monkeypatch.setattr(render, "pack_into", lambda pixels, frame, box: packed.append(box[3] - box[1]) or pack(
+        pixels, frame, box))
     written = _drawn(tree(), scale)
     written_packed, packed[:] = sum(packed), []
     monkeypatch.setattr(render, "_INKLESS_ROWS", 10**9)
@@ -384,8 +393,8 @@ def test_rows_no_view_reaches_written_in_the_grounds_colour_look_as_drawn(monkey
 
     packed: list[int] = []
     pack = render.pack_into
-    monkeypatch.setattr(render, "pack_into", lambda image, out, top=0: packed.append(out.shape[0]) or pack(image, out,
-                                                                                                          top))
+    monkeypatch.setattr(render, "pack_into", lambda pixels, frame, box: packed.append(box[3] - box[1]) or pack(
+        pixels, frame, box))
     bare = _drawn(spaced(), scale), _drawn(column(background=ground), scale)
     bare_packed, packed[:] = sum(packed), []
     monkeypatch.setattr(render, "_BARE_ROWS", 10**9)

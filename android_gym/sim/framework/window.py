@@ -674,7 +674,7 @@ class WindowManager:
         if self._renderer is None:
             self._renderer = Renderer(self.width, self.height, self.scale)
         renderer = self._renderer
-        pixels = renderer.render(windows, palettes)
+        pixels = renderer.render(windows, palettes, {"app": f.kept} if f.kept is not None and f.shade is None else {})
         if slide and f.shade is None:
             return _slid(pixels, tuple(map(renderer.px, f.app.children[0].bounds)), renderer.px(slide)), True
         return pixels, False
