@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -225,6 +226,7 @@ class PlacedItems:
     def __init__(self, size: int) -> None:
         self._size = size
         self._items: OrderedDict[Hashable, list] = OrderedDict()  # key -> [height, offsets of its views]
+        self._lock = threading.Lock()  # the phones of one process may be laid out side by side (served ones)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -232,17 +234,19 @@ class PlacedItems:
     def get(self, key: Hashable) -> list | None:
         """The kept ``[height, offsets]`` of the item of ``key`` (offsets ``None`` until it is laid out, ``False`` when
         its layout does more than place its views), or ``None``."""
-        placed = self._items.get(key)
-        if placed is not None:
-            self._items.move_to_end(key)
-        return placed
+        with self._lock:
+            placed = self._items.get(key)
+            if placed is not None:
+                self._items.move_to_end(key)
+            return placed
 
     def add(self, key: Hashable, height: int) -> list:
         """Keep the item of ``key``, measured ``height`` px tall and not laid out yet."""
-        placed = self._items[key] = [height, None]
-        if len(self._items) > self._size:
-            self._items.popitem(last=False)
-        return placed
+        with self._lock:
+            placed = self._items[key] = [height, None]
+            if len(self._items) > self._size:
+                self._items.popitem(last=False)
+            return placed
 
 
 #: The list items of the trees laid out in this process (``PlacedItems``): keys are whole shapes, so any tree's
