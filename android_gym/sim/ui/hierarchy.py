@@ -91,7 +91,7 @@ def _flags(checkable: bool, checked: bool, clickable: bool, enabled: bool, focus
                      flag("password", password), flag("selected", selected)])
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _attributes(said: Said, package: str) -> str:
     """A node's attributes from ``text`` to ``selected`` as the dump writes them (a row, a bar, a button: most nodes
     recur from dump to dump, and are written once). The flags' string depends only on the values' truth, and equal
