@@ -19,7 +19,7 @@ from android_gym.sim.shell.commands.dumpsys import focused_window
 from android_gym.sim.shell.commands.text import echo_text
 from android_gym.sim.shell.environment import SHELL
 from android_gym.sim.shell.interpreter import ShellOutput
-from android_gym.sim.ui.hierarchy import Node, parsed_value
+from android_gym.sim.ui.hierarchy import Node, Said, parsed_value
 from android_gym.ui import BoundingBox, UIElement, frozen
 
 from .base import SETTINGS_NAMESPACES, ShellResult, encode_utf8
@@ -352,19 +352,17 @@ def _shell_result(output: ShellOutput) -> ShellResult:
 
 def elements_of(nodes: list[Node], package: str) -> Iterator[UIElement]:
     """The ``UIElement`` of every node a dump of a window of ``package`` writes (``hierarchy.written``), in order."""
-    for index, (view, depth, (x1, y1, x2, y2)) in enumerate(nodes):
-        yield _element(index, view.text, view.content_desc, view.class_name, view.resource_id, package, x1, y1, x2, y2,
-                       view.checkable, view.checked, view.clickable, view.enabled, view.focusable, view.focused,
-                       view.can_scroll, view.long_clickable, view.password, view.selected, depth)
+    for index, (_, depth, (x1, y1, x2, y2), said) in enumerate(nodes):
+        yield _element(index, said, package, x1, y1, x2, y2, depth)
 
 
 @functools.lru_cache(maxsize=2048, typed=True)  # typed: a float bound is not taken for an int one
-def _element(index: int, text: str, content_desc: str, class_name: str, resource_id: str, package: str, x1: int,
-             y1: int, x2: int, y2: int, checkable: bool, checked: bool, clickable: bool, enabled: bool,
-             focusable: bool, focused: bool, scrollable: bool, long_clickable: bool, password: bool, selected: bool,
-             depth: int) -> UIElement:
-    """The element of a node with these attributes, made once while it is kept: a new screen shares most of its
-    nodes (bars, rows) with the screens before it, and an element is immutable, so dumps share it."""
+def _element(index: int, said: Said, package: str, x1: int, y1: int, x2: int, y2: int, depth: int) -> UIElement:
+    """The element of a node with these attributes (``said``: what the dump writes of its view but its index and
+    bounds), made once while it is kept: a new screen shares most of its nodes (bars, rows) with the screens before
+    it, and an element is immutable, so dumps share it."""
+    (text, resource_id, class_name, content_desc, checkable, checked, clickable, enabled, focusable, focused,
+     scrollable, long_clickable, password, selected) = said
     return frozen(UIElement, {
         "index": index, "text": parsed_value(text), "content_description": parsed_value(content_desc),
         "class_name": class_name, "resource_name": parsed_value(resource_id), "package_name": package,

@@ -135,7 +135,9 @@ def test_nodes_alike_share_their_immutable_element_and_others_do_not() -> None:
     assert all(a is b for a, b in zip(first, again)) and first[1] is not first[2]
     assert first == parse_ui_dump(written(root, "org.example")[0])
     view = text_view("x")
-    ints, floats = (list(elements_of([(view, 0, box)], "org.example")) for box in ((0, 0, 9, 9), (0.0, 0.0, 9.0, 9.0)))
+    node = written(view, "org.example")[1][0]
+    ints, floats = (list(elements_of([(view, 0, box, node[3])], "org.example"))
+                    for box in ((0, 0, 9, 9), (0.0, 0.0, 9.0, 9.0)))
     assert type(ints[0].bbox_pixels.x_max) is int and type(floats[0].bbox_pixels.x_max) is float
 
 

@@ -314,7 +314,7 @@ class WindowManager:
         window = frame(content, resource_id="android:id/content")
         decor = frame(window, bounds=(0, 0, width, self.design_height))  # the full-screen DecorView
         if kept is None:
-            layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT)
+            layout(window, 0, STATUS_BAR_HEIGHT, width, content_bottom - STATUS_BAR_HEIGHT, built)
             kept = self._app_trees.keep(built, content)
         else:  # as ``layout`` places the window; the content in it is laid out
             window.bounds = (0, STATUS_BAR_HEIGHT, width, content_bottom)

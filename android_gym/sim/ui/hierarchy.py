@@ -34,8 +34,12 @@ def _attr(value: str) -> str:
 
 
 Bounds = tuple[int, int, int, int]
-#: A node the dump writes: its view, its depth (how many nodes enclose it) and the bounds written (its part on screen).
-Node = tuple[View, int, Bounds]
+#: What the dump writes of a view but its index and bounds: its text, resource-id, class and content-desc, then the
+#: ten flags in the dump's order (checkable to selected).
+Said = tuple
+#: A node the dump writes: its view, its depth (how many nodes enclose it), the bounds written (its part on screen)
+#: and what else it writes of the view.
+Node = tuple[View, int, Bounds, Said]
 
 
 def visible_children(view: View, bounds: Bounds) -> list[tuple[View, Bounds]]:
@@ -87,18 +91,25 @@ def _flags(checkable: bool, checked: bool, clickable: bool, enabled: bool, focus
                      flag("password", password), flag("selected", selected)])
 
 
+@lru_cache(maxsize=4096)
+def _attributes(said: Said, package: str) -> str:
+    """A node's attributes from ``text`` to ``selected`` as the dump writes them (a row, a bar, a button: most nodes
+    recur from dump to dump, and are written once). The flags' string depends only on the values' truth, and equal
+    keys (1 and True) are one entry."""
+    text, resource_id, class_name, content_desc, *flags = said
+    return (f'text="{_attr(text)}" resource-id="{_attr(resource_id)}" class="{class_name}" package="{package}" '
+            f'content-desc="{_attr(content_desc)}" {_flags(*flags)}')
+
+
 def _node(view: View, index: int, package: str, out: list[str], bounds: Bounds, depth: int, nodes: list[Node]) -> None:
-    nodes.append((view, depth, bounds))
+    said = (view.text, view.resource_id, view.class_name, view.content_desc, view.checkable, view.checked,
+            view.clickable, view.enabled, view.focusable, view.focused, view.can_scroll, view.long_clickable,
+            view.password, view.selected)
+    nodes.append((view, depth, bounds, said))
     x1, y1, x2, y2 = bounds
-    # _flags' string depends only on the values' truth, and equal keys (1 and True) are one entry: no bool() needed
-    flags = _flags(view.checkable, view.checked, view.clickable, view.enabled, view.focusable, view.focused,
-                   view.can_scroll, view.long_clickable, view.password, view.selected)
     visible = visible_children(view, bounds) if view.children else ()  # most nodes are leaves
-    out.append(
-        f'<node index="{index}" text="{_attr(view.text)}" resource-id="{_attr(view.resource_id)}" '
-        f'class="{view.class_name}" package="{package}" content-desc="{_attr(view.content_desc)}" {flags} '
-        f'bounds="[{x1},{y1}][{x2},{y2}]"{">" if visible else " />"}'
-    )
+    out.append(f'<node index="{index}" {_attributes(said, package)} bounds="[{x1},{y1}][{x2},{y2}]"'
+               f'{">" if visible else " />"}')
     if visible:
         depth += 1
         for child_index, (child, clipped) in enumerate(visible):

@@ -31,13 +31,16 @@ BYTES_PER_SHAPE_ITEM = 150
 class Shaped:
     """A tree as built, before layout: ``key`` its shape with what else it is kept by (hashed once; ``None`` when a
     field holds an unhashable value: such a tree is not kept), ``views`` its views in pre-order, ``behaving`` the
-    indices of those with callbacks or pictures and those fields' names."""
+    indices of those with callbacks or pictures and those fields' names; where each view's part of ``key`` begins
+    (``subtree``)."""
 
-    __slots__ = ("key", "views", "behaving", "_hash")
+    __slots__ = ("key", "views", "behaving", "_starts", "_hash", "_index")
 
     def __init__(self, root: View, *context: Hashable) -> None:
         self.views: list[View] = []
         self.behaving: list[tuple[int, frozenset[str]]] = []
+        self._starts: list[int] = []  # by view: where its part of the shape begins
+        self._index: dict[View, int] | None = None
         # One flat tuple, view after view in pre-order: its number of fields, their names and values (its children
         # by their number): a tree kept holds one object for its shape, and so gives the garbage collector no work.
         shape: list[Any] = []
@@ -55,6 +58,7 @@ class Shaped:
             # its children by their number, put in place of the list for as long as the shape reads the values
             # (no copy of the dict for it: setting a key it has keeps the order)
             fields["children"] = len(children)
+            self._starts.append(len(shape))
             shape.append(len(fields))
             shape.extend(fields)
             shape.extend(fields.values())
@@ -62,11 +66,23 @@ class Shaped:
             self.views.append(view)
             if children:
                 stack.extend(reversed(children))
+        self._starts.append(len(shape))  # where the context begins: the end of the last view's part
         self.key: tuple | None = (*shape, *context)
         try:
             self._hash = hash(self.key)
         except TypeError:
             self.key, self._hash = None, 0
+
+    def subtree(self, view: View, size: int) -> tuple | None:
+        """The shape of the subtree of ``size`` views that ``view`` roots (a slice of ``key``: subtrees of one shape
+        are laid out alike in rectangles of one size); ``None`` when the tree has no key or ``view`` is not one of
+        ``views``."""
+        if self.key is None:
+            return None
+        if self._index is None:
+            self._index = {view: index for index, view in enumerate(self.views)}
+        index = self._index.get(view)
+        return None if index is None else self.key[self._starts[index]:self._starts[index + size]]
 
     def __hash__(self) -> int:
         return self._hash

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -10,6 +12,7 @@ import fontpkg.pil
 import noto_cjk_sans_otc
 from PIL import ImageFont
 
+from android_gym.sim.ui.laid_out import Shaped
 from android_gym.sim.ui.views import CHECK_BUTTON_WIDTH, View
 
 #: The class a ScrollView (or NestedScrollView) dumps as: its items are blocks of one content view.
@@ -200,6 +203,55 @@ class Memo:
     heights: dict[tuple[View, int], int] = field(default_factory=dict)
     widths: dict[tuple[View, int], list[int]] = field(default_factory=dict)
     lines: dict[tuple[View, int], list[tuple[int, list[tuple[View, int]]]]] = field(default_factory=dict)
+    #: The tree laid out, as built (``laid_out.Shaped``): its lists' items are looked up in ``PLACED`` by their shape.
+    shaped: Shaped | None = None
+    #: A list item's views in pre-order and its key in ``PLACED`` (``None``: no item of ``shaped``), by item and width.
+    items: dict[tuple[View, int], tuple[list[View], Hashable] | None] = field(default_factory=dict)
+
+
+#: The kinds of view whose layout sets only bounds (their children's, if they have any), as an item kept in
+#: ``PlacedItems`` has: a list sets its position and its shown children, web content its nodes' bounds and children.
+_PLACING = frozenset({"column", "row", "frame", "flow"})
+
+
+class PlacedItems:
+    """List items laid out before, by shape and width: the height an item measures and, once it has been laid out,
+    where each of its views lies from the item's top-left corner. An item of one shape at one width measures and is
+    laid out alike wherever its list stacks it, and a list's rows are mostly the same from one build of its screen to
+    the next (a field typed into, a row selected or scrolled in: the other rows are as they were), so a new tree's
+    items are mostly placed as one kept here was, not measured again. At most ``size`` items, the least recently used
+    going first; an item whose layout does more than set bounds (it holds a list or web content) is only measured
+    once, and laid out each time."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[Hashable, list] = OrderedDict()  # key -> [height, offsets of its views]
+        self._lock = threading.Lock()  # the phones of one process may be laid out side by side (served ones)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable) -> list | None:
+        """The kept ``[height, offsets]`` of the item of ``key`` (offsets ``None`` until it is laid out, ``False`` when
+        its layout does more than place its views), or ``None``."""
+        with self._lock:
+            placed = self._items.get(key)
+            if placed is not None:
+                self._items.move_to_end(key)
+            return placed
+
+    def add(self, key: Hashable, height: int) -> list:
+        """Keep the item of ``key``, measured ``height`` px tall and not laid out yet."""
+        with self._lock:
+            placed = self._items[key] = [height, None]
+            if len(self._items) > self._size:
+                self._items.popitem(last=False)
+            return placed
+
+
+#: The list items of the trees laid out in this process (``PlacedItems``): keys are whole shapes, so any tree's
+#: items may be placed as another's were.
+PLACED = PlacedItems(1024)
 
 
 def measure_height(view: View, width: int, memo: Memo | None = None) -> int:
@@ -228,11 +280,14 @@ def _natural_height(view: View, width: int, memo: Memo | None) -> int:
     if not children:  # an outlined field's room for its floating label: half the label's line
         return 2 * padding + line_height(view.label_size) // 2
     inner = max(width - 2 * padding, 1)
-    if kind == "column" or kind == "list":
+    if kind == "column":
         total = view.spacing * (len(children) - 1) + 2 * padding
         for child in children:
             total += measure_height(child, inner, memo)
         return total
+    if kind == "list":
+        return sum(_item_height(child, inner, memo) for child in children) + view.spacing * (len(children) - 1) \
+            + 2 * padding
     if kind == "row":
         tallest = 0
         for child, child_w in zip(children, _row_widths(view, inner, memo)):
@@ -312,9 +367,11 @@ def _share_row(view: View, inner: int) -> list[int]:
             for child, width in zip(children, fixed)]
 
 
-def layout(view: View, x: int, y: int, width: int, height: int) -> None:
-    """Give ``view`` the rectangle ``(x, y, width, height)`` and lay out its children inside it."""
-    _layout(view, x, y, width, height, Memo())
+def layout(view: View, x: int, y: int, width: int, height: int, shaped: Shaped | None = None) -> None:
+    """Give ``view`` the rectangle ``(x, y, width, height)`` and lay out its children inside it; the items of its
+    lists as items of their shape were before (``PLACED``) when ``shaped`` is the tree as built (``view`` or a view
+    around it)."""
+    _layout(view, x, y, width, height, Memo(shaped=shaped))
 
 
 def _layout(view: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
@@ -464,7 +521,7 @@ def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo
     inside as it is, one crossing the list's top or bottom edge (a row half scrolled in, a long text or a form
     taller than the list) cut to the list (``_cut``); the items wholly outside are neither laid out, drawn nor
     dumped."""
-    heights = [measure_height(child, width, memo) for child in view.children]
+    heights = [_item_height(child, width, memo) for child in view.children]
     content = sum(heights) + view.spacing * max(len(heights) - 1, 0)
     view.scroll_max = max(0, content - height)
     view.scroll_offset = min(max(0, view.scroll_offset), view.scroll_max)
@@ -472,9 +529,62 @@ def _layout_list(view: View, x: int, y: int, width: int, height: int, memo: Memo
     for child, child_h in zip(view.children, heights):
         inside = y <= top and top + child_h <= bottom
         if inside or top < bottom and top + child_h > y:
-            _layout(child, x, top, width, child_h, memo)
+            _lay_out_item(child, x, top, width, child_h, memo)
             if not inside:
                 _cut(child, y, bottom)
             visible.append(child)
         top += child_h + view.spacing
     view.children = visible
+
+
+def _item(item: View, width: int, memo: Memo | None) -> tuple[list[View], Hashable] | None:
+    """``item``'s views in pre-order (as built: the item is not laid out yet) and its key in ``PLACED`` at
+    ``width``, found once per layout pass; ``None`` outside a pass over a tree as built (``Memo.shaped``)."""
+    if memo is None or memo.shaped is None:
+        return None
+    known = memo.items.get((item, width), False)
+    if known is False:
+        views = list(item.walk())
+        shape = memo.shaped.subtree(item, len(views))
+        known = memo.items[item, width] = None if shape is None else (views, (shape, width))
+    return known
+
+
+def _item_height(item: View, width: int, memo: Memo | None) -> int:
+    """``measure_height`` of a list's ``item``, kept in ``PLACED`` for the next trees that hold an item of its
+    shape."""
+    known = None if item.height is not None or not item.children else _item(item, width, memo)
+    if known is None:
+        return measure_height(item, width, memo)
+    placed = PLACED.get(known[1])
+    if placed is None:
+        placed = PLACED.add(known[1], measure_height(item, width, memo))
+    return placed[0]
+
+
+def _lay_out_item(item: View, x: int, y: int, width: int, height: int, memo: Memo) -> None:
+    """``_layout`` of a list's ``item`` measured ``height`` px tall: its views placed as ``PLACED`` keeps an item of
+    its shape laid out (``False``: one whose layout does more than place its views), else laid out and kept so."""
+    known = _item(item, width, memo) if item.children else None
+    if known is None:
+        _layout(item, x, y, width, height, memo)
+        return
+    views, key = known
+    placed = PLACED.get(key) or PLACED.add(key, height)
+    offsets = placed[1]
+    if offsets:
+        for view, (x1, y1, x2, y2) in zip(views, offsets):
+            view.bounds = (x + x1, y + y1, x + x2, y + y2)
+        return
+    _layout(item, x, y, width, height, memo)
+    if offsets is None:
+        placed[1] = _offsets(views, x, y)
+
+
+def _offsets(views: list[View], x: int, y: int) -> tuple[tuple[int, int, int, int], ...] | bool:
+    """Where each of ``views``, an item's laid out at ``(x, y)``, lies from there; ``False`` when the layout did more
+    than place them (``_PLACING``)."""
+    for view in views:
+        if view.kind not in _PLACING if view.children else view.kind == "list" or view.kind == "web":
+            return False
+    return tuple((x1 - x, y1 - y, x2 - x, y2 - y) for x1, y1, x2, y2 in (view.bounds for view in views))
