@@ -78,8 +78,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per worker (train_ppo's "
                         "--n-steps): a run takes whole rollouts, so at least this many steps per worker")
-    parser.add_argument("--policy-net", choices=("mlp", "elements", "pointer"), default="pointer",
-                        help="the policy's features (train_ppo's --policy-net)")
+    parser.add_argument("--policy-net", default="pointer",
+                        help="the policy: train_ppo's --policy-net, which checks the name (mlp, elements, pointer)")
     parser.add_argument("--out", type=Path, default=Path("runs/learning"))
     return parser.parse_args(argv)
 
