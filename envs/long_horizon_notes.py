@@ -123,16 +123,17 @@ def joplin_noise(rng: np.random.Generator, count: int, folder: str) -> list[Row]
 
 
 def picture(index: int, name: str) -> bytes:
-    """A small picture of one colour (the ``index``-th), encoded as ``name``'s extension says (``encode``: PNG or
-    JPEG), the same bytes for every name of its kind."""
-    return _picture(index % len(_COLOURS), name.lower().endswith(".png"))
+    """A small picture of one colour (the ``index``-th), encoded as ``name``'s extension says (``encode``), the same
+    bytes for every name with that extension."""
+    _, dot, extension = name.lower().rpartition(".")
+    return _picture(index % len(_COLOURS), dot + extension if dot else "")
 
 
-@functools.lru_cache(maxsize=2 * len(_COLOURS))
-def _picture(colour: int, png: bool) -> bytes:
-    """``picture`` of the colour ``_COLOURS[colour]``, encoded once per process (a reset of a task on pictures
-    pushes them and its check compares with them: a dozen encodings a reset otherwise)."""
-    return encode(Image.new("RGB", (64, 48), _COLOURS[colour]), "picture.png" if png else "picture.jpg")
+@functools.lru_cache(maxsize=4 * len(_COLOURS))
+def _picture(colour: int, extension: str) -> bytes:
+    """``picture`` of the colour ``_COLOURS[colour]`` for a name ending in ``extension``, encoded once per process (a
+    reset of a task on pictures pushes them and its check compares with them: a dozen encodings a reset otherwise)."""
+    return encode(Image.new("RGB", (64, 48), _COLOURS[colour]), f"picture{extension}")
 
 
 def checklist(items: Sequence[str], done: Sequence[str]) -> str:
