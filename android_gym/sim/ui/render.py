@@ -134,7 +134,7 @@ _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_chan
 #: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
 _frame_numbers = itertools.count(1)
 #: The kept looks of windows drawn whole, per window name, for every renderer of the process.
-_WINDOW_LOOKS: dict[str, KeptPictures[Hashable, CompactPixels]] = {}
+_WINDOW_LOOKS: dict[str, KeptPictures[Hashable, CompactPixels | RowPixels]] = {}
 #: Sprites (``Renderer._sprite``) for every renderer of the process, by what they show.
 _SPRITES: KeptPictures[Hashable, Sprite] = KeptPictures(_SPRITE_BYTES)
 #: Pictures handed as they are, scaled, for every renderer of the process: by the picture, its key and size.
@@ -626,8 +626,8 @@ class Renderer:
         return frame, stale
 
     def _draw_work(self, frame: np.ndarray, work: Work) -> None:
-        """Draw ``work`` into ``frame``: paste a whole window's kept pixels, or draw its box and keep the pixels of a
-        whole window small enough (``Work.key``)."""
+        """Draw ``work`` into ``frame``: paste its box from the window's kept pixels, or draw it and keep the pixels of
+        a whole window (``Work.key``)."""
         x1, y1, x2, y2 = work.box
         if work.kept is not None:
             work.kept.paste(frame[y1:y2, x1:x2], y1 - work.origin[1], x1 - work.origin[0])
