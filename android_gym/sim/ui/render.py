@@ -121,8 +121,9 @@ _KEPT_WINDOW_SHARE, _KEPT_LOOKS_BYTES, _KEPT_LOOKS = 1 / 3, 4 * 2**20, 32
 # window name, and pasted whole or in the boxes that changed when it comes back. A random walk comes back to a look
 # it showed before in 50-70 % of the app's redraws, most of them past the frame kept (SendSms, 600 random-valid steps:
 # 144 app windows pasted at 12 MB, 112 at 8, 157 at 16; ExpenseDeleteMultiple2 62 at 8, 85 at 16; keeping the looks
-# drawn in part too pushed out more than it brought). The store is the process's: 8 envs' steady memory grew by
-# under 1 MB each (SendSms 27.9 -> 28.0 MB, ExpenseDeleteMultiple2 32.4 -> 33.2; a process of one env: 12 MB more).
+# drawn in part too pushed out more than it brought). The store is the process's: 8 envs' steady memory (300 steps
+# each) grew by under 1 MB each (SendSms 27.9 -> 28.1 MB, ExpenseDeleteMultiple2 32.4 -> 32.8), one env's alone by
+# 2.2 and 0.5 MB (27.1 -> 29.3, 36.4 -> 36.9); never more than 12 MB.
 _SCREEN_LOOKS_BYTES = 12 * 2**20
 # Discs drawn over one colour (a launcher icon's, a FAB's: the shadow, the filled circle and its glyph: six pastes and
 # an ellipse) kept for the process as sprites by what they show (``Renderer._disc``) and pasted whole: a home screen's
