@@ -22,6 +22,7 @@ from android_gym.sim.adb_harness import private_adb_server
 from android_gym.sim.phone import Phone
 from android_gym.sim.server import SimServer
 from android_gym.sim.system.chromium import keep_browser
+from android_gym.sim.ui import render
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -82,6 +83,15 @@ def one_browser() -> Iterator[None]:
     """The session's phones share one Chromium, started by the first page shown and stopped at the end."""
     with keep_browser():
         yield
+
+
+@pytest.fixture(autouse=True)
+def large_windows_drawn(monkeypatch) -> None:
+    """Each test starts with no window's look kept (the process's renderers share them), and renderers keep no
+    large window's look (``render._SCREEN_LOOKS_BYTES``): frames two renderers draw (a shortcut on and off, a phone
+    and another) are compared as drawn, not one pasted from the other's. tests/sim/test_frame_cache.py keeps them."""
+    monkeypatch.setattr(render, "_WINDOW_LOOKS", {})
+    monkeypatch.setattr(render, "_SCREEN_LOOKS_BYTES", 0)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from android_gym.sim import keycodes
 from android_gym.sim.phone import Phone
 from android_gym.sim.ui import render
 from android_gym.sim.ui.layout import layout
-from android_gym.sim.ui.render import Renderer
+from android_gym.sim.ui.render import _SCREEN_LOOKS_BYTES, Renderer
 from android_gym.sim.ui.views import (
     PRIMARY,
     TOP_CORNERS,
@@ -39,9 +39,18 @@ from android_gym.ui import parse_ui_dump
 
 
 @pytest.fixture(autouse=True)
-def own_window_looks(monkeypatch) -> None:
-    """Each test starts with no small window's looks kept (the process's renderers share them)."""
-    monkeypatch.setattr(render, "_WINDOW_LOOKS", {})
+def large_windows_kept(monkeypatch, large_windows_drawn) -> None:
+    """Each test starts with no window's looks kept (the process's renderers share them), and renderers keep large
+    windows' looks as they do outside tests."""
+    monkeypatch.setattr(render, "_SCREEN_LOOKS_BYTES", _SCREEN_LOOKS_BYTES)
+
+
+def _drawn_afresh(windows: dict, width: int = 300, height: int = 400, scale: float = 1.0,
+                  palettes: dict | None = None) -> np.ndarray:
+    """``windows`` drawn on a blank screen by a new renderer that finds no window's look kept: every window drawn."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(render, "_WINDOW_LOOKS", {})
+        return Renderer(width, height, scale).render(windows, palettes)
 
 
 def test_an_unchanged_screen_is_dumped_once(phone: Phone) -> None:
@@ -155,15 +164,19 @@ def test_a_database_s_bytes_are_read_again_only_when_its_write_versions_moved(ph
 
 class _UncachedDevice(SimDevice):
     """A simulated phone whose every look at the screen builds the frame afresh and draws it on a blank screen (a
-    new renderer: no window and no rows of the last frame are kept); the env parses its dumps (no elements read
-    from the views)."""
+    new renderer: no window and no rows of the last frame are kept, and no window's look kept by the process's
+    renderers is pasted); the env parses its dumps (no elements read from the views)."""
 
     ui_elements = None
 
     def screenshot(self) -> np.ndarray:
         self.phone.invalidate()
         self.phone.window._renderer = None
-        return super().screenshot()
+        kept, render._WINDOW_LOOKS = render._WINDOW_LOOKS, {}
+        try:
+            return super().screenshot()
+        finally:
+            render._WINDOW_LOOKS = kept
 
     def ui_dump(self) -> str:
         self.phone.invalidate()
@@ -421,8 +434,8 @@ def _drawn_boxes(renderer: Renderer, monkeypatch) -> list[tuple[int, int, int, i
 
 def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeypatch) -> None:
     """A keyboard that comes back under other screens is not drawn again but pasted as it was drawn, and so are the
-    bar's colours (a window of at most a third of the screen is kept by what it shows, per window; an app's larger
-    window is not); every frame is the one drawn on a blank screen."""
+    bar's colours (a window is kept by what it shows, per window; the bar's many looks push out only its own); every
+    frame is the one drawn on a blank screen."""
     def windows(label: str, keys: bool, bar: tuple[int, int, int] = (30, 30, 90)) -> dict:
         trees = {"bar": column(text_view("12:00"), height=20, background=bar),
                  "app": column(text_view(label), View(height=50, background=(90, 0, 0)), height=280 if keys else 380)}
@@ -440,11 +453,12 @@ def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeyp
                                             ("f", True, blue, [])]:
         boxes.clear()
         frame = renderer.render(windows(label, shows_keys, color))
-        assert np.array_equal(frame, Renderer(300, 400).render(windows(label, shows_keys, color))), label
+        assert np.array_equal(frame, _drawn_afresh(windows(label, shows_keys, color))), label
         # (without the keyboard, its box is the app's rows it showed: drawn as the app's window grows there)
         assert [box for box in boxes if box == bar or shows_keys and box == keys] == drawn, label
         assert any(top == 20 for _, top, _, _ in boxes), label  # the app window is drawn, whole or in part
-    assert {name: len(looks.kept) for name, looks in render._WINDOW_LOOKS.items()} == {"bar": 2, "keys": 1}
+    # the app's window drawn whole once, first (kept), then in part (its label, the rows the keyboard leaves)
+    assert {name: len(looks.kept) for name, looks in render._WINDOW_LOOKS.items()} == {"bar": 2, "app": 1, "keys": 1}
     for red in range(100):  # the bar's looks, many, push out its own (kept small: many fit), not the keyboard's
         renderer.render(windows("f", True, (red, 0, 0)))
     looks = render._WINDOW_LOOKS
@@ -453,8 +467,9 @@ def test_a_small_window_drawn_whole_again_is_pasted_from_its_kept_pixels(monkeyp
 
 
 def test_small_windows_looks_are_shared_by_the_renderers_of_a_process_of_the_same_size(monkeypatch) -> None:
-    """A second phone's renderer of the same size pastes the bar and keyboard the first one drew; one of another
-    size draws its own; a window that shows a picture is not kept (its key names its pixels on one phone only)."""
+    """A second phone's renderer of the same size pastes the bar, app window and keyboard the first one drew; one of
+    another size draws its own; a window that shows a picture is not kept (its key names its pixels on one phone
+    only)."""
     def windows(picture: bool = False) -> dict:
         bar = column(text_view("12:00"), height=20, background=(30, 30, 90))
         if picture:
@@ -466,15 +481,65 @@ def test_small_windows_looks_are_shared_by_the_renderers_of_a_process_of_the_sam
         """The boxes a new renderer of ``size`` draws, its frame checked against another's."""
         renderer = Renderer(*size)
         boxes = _drawn_boxes(renderer, monkeypatch)
-        assert np.array_equal(renderer.render(windows(picture)), Renderer(*size).render(windows(picture)))
+        assert np.array_equal(renderer.render(windows(picture)), _drawn_afresh(windows(picture), *size))
         return boxes
 
-    bar, app, keys = (0, 0, 300, 20), (0, 20, 300, 300), (0, 300, 300, 400)
-    assert drawn((300, 400)) == [bar, app, keys]
-    assert drawn((300, 400)) == [app]  # the bar and the keyboard pasted
+    bar, keys = (0, 0, 300, 20), (0, 300, 300, 400)
+    assert drawn((300, 400)) == [bar, (0, 20, 300, 300), keys]
+    assert drawn((300, 400)) == []  # every window pasted
     assert len(drawn((600, 800, 2.0))) == 3
     looks = len(render._WINDOW_LOOKS["bar"].kept)
-    assert drawn((300, 400), picture=True) == [bar, app] and len(render._WINDOW_LOOKS["bar"].kept) == looks
+    assert drawn((300, 400), picture=True) == [bar] and len(render._WINDOW_LOOKS["bar"].kept) == looks
+
+
+def _listed(ground: tuple[int, int, int], selected: int | None = None) -> dict:
+    """A bar over an app's window of ``ground`` listing four rows, each with a switch, ``selected``'s on."""
+    rows = [row(text_view(f"Row {i}"), View(weight=1), toggle(i == selected, height=60), height=80) for i in range(4)]
+    return _stacked(bar=column(text_view("12:00"), height=20, background=(30, 30, 90)),
+                    app=column(*rows, height=380, background=ground))
+
+
+def test_a_large_window_shown_again_is_pasted_from_its_kept_rows_whole_or_in_part(monkeypatch) -> None:
+    """An app's window drawn whole and shown again past the frame kept is pasted from its kept rows, not drawn; and
+    back to it from a look that differs from it in part (a switch turned), only the boxes that changed are pasted
+    from them; every frame is the one drawn afresh."""
+    renderer = Renderer(300, 400)
+    boxes = _drawn_boxes(renderer, monkeypatch)
+    bar, app = (0, 0, 300, 20), (0, 20, 300, 400)
+    grey, blue, green = (250, 250, 250), (200, 220, 255), (210, 255, 210)
+    for ground, selected, drawn in [(grey, None, [bar, app]), (blue, None, [app]), (green, None, [app]),
+                                    (grey, None, []),  # pasted whole (the frame kept shows the blue one)
+                                    (grey, 1, None), (grey, 2, None),  # drawn in part: the rows of the switches
+                                    (grey, None, [])]:  # the second and third rows pasted
+        boxes.clear()
+        frame = renderer.render(_listed(ground, selected))
+        assert np.array_equal(frame, _drawn_afresh(_listed(ground, selected))), (ground, selected)
+        if drawn is None:
+            assert boxes and app not in boxes, (ground, selected)
+        else:
+            assert boxes == drawn, (ground, selected)
+    looks = render._WINDOW_LOOKS["app"]
+    assert len(looks.kept) == 3 and looks.bytes < 3 * 300 * 380 * 3 * 0.8  # the rows alike kept once
+
+
+def test_a_large_window_is_pasted_only_for_the_same_views_background_theme_and_screen(monkeypatch) -> None:
+    """A window's kept look is pasted by a renderer showing the same views over the same background in the same
+    theme on a screen of the same size and density; any of them other draws it (and its frame is the one drawn
+    afresh)."""
+    grey, night = (250, 250, 250), {"app": {PRIMARY: (255, 0, 0)}}
+    Renderer(300, 400).render(_listed(grey, 1))
+    for windows, screen, palettes, drawn in [
+            (_listed(grey, 1), (300, 400, 1.0), None, False),
+            (_listed(grey, 2), (300, 400, 1.0), None, True),  # other views
+            (_listed((255, 250, 250), 1), (300, 400, 1.0), None, True),  # another background
+            (_listed(grey, 1), (300, 400, 1.0), night, True),  # another theme's widget colours (the switch's)
+            (_listed(grey, 1), (600, 800, 2.0), None, True),  # another size
+            (_listed(grey, 1), (300, 400, 1.5), None, True)]:  # another density
+        renderer = Renderer(*screen)
+        boxes = _drawn_boxes(renderer, monkeypatch)
+        frame = renderer.render(windows, palettes)
+        assert np.array_equal(frame, _drawn_afresh(windows, *screen, palettes)), (screen, palettes)
+        assert any(top == round(20 * screen[2]) for _, top, _, _ in boxes) == drawn, (screen, palettes)
 
 
 def test_a_window_the_kept_frame_shows_as_it_is_now_is_taken_from_it(monkeypatch) -> None:

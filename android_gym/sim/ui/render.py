@@ -27,8 +27,9 @@ fifth of the memory and stays in the CPU's cache); rows no view reaches are writ
 colour, not drawn (``_row_runs``), and so are the rows of a strip drawn that nothing drawn on it painted, not packed
 (nor filled again for the next strip on that colour); a plain box filling its bounds with the colour the canvas shows
 there already is not drawn. A whole window comes from an earlier frame where one shows it as it is now: the frame
-kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a small window (a bar, the keyboard)
-kept by what it shows, for the process (``_WINDOW_LOOKS``).
+kept, in rows no other window shares (``Renderer._kept_shows``), or the pixels of a window once drawn whole (a bar, the
+keyboard, an app's screen) kept by what it shows, for the process (``_WINDOW_LOOKS``), pasted whole or in the boxes
+that changed.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from typing import NamedTuple
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from android_gym.sim.ui.compact_pixels import CompactPixels, compacted
+from android_gym.sim.ui.compact_pixels import CompactPixels, RowPixels, compacted, rowed
 from android_gym.sim.ui.glyph_masks import line_box, line_picture
 from android_gym.sim.ui.icons import icon_mask
 from android_gym.sim.ui.laid_out import Kept as KeptTree
@@ -115,6 +116,15 @@ _INKLESS_ROWS = 16
 # to draw at full size) is not pushed out by the bars (0.3 ms). A window that shows a picture is not kept: a
 # picture's key names its pixels on one phone only (a gallery file's path and version).
 _KEPT_WINDOW_SHARE, _KEPT_LOOKS_BYTES, _KEPT_LOOKS = 1 / 3, 4 * 2**20, 32
+# A larger window drawn whole (an app's screen) is kept so too, as ``RowPixels`` (one row per run of equal rows: 1.0-1.5
+# MB of an app's 6.7 MB window at 1080x2400; 0.6 ms to paste, 1.2 ms to make), within ``_SCREEN_LOOKS_BYTES`` per
+# window name, and pasted whole or in the boxes that changed when it comes back. A random walk comes back to a look
+# it showed before in 50-70 % of the app's redraws, most of them past the frame kept (SendSms, 600 random-valid steps:
+# 144 app windows pasted at 12 MB, 112 at 8, 157 at 16; ExpenseDeleteMultiple2 62 at 8, 85 at 16; keeping the looks
+# drawn in part too pushed out more than it brought). The store is the process's: 8 envs' steady memory (300 steps
+# each) grew by under 1 MB each (SendSms 27.9 -> 28.1 MB, ExpenseDeleteMultiple2 32.4 -> 32.8), one env's alone by
+# 2.2 and 0.5 MB (27.1 -> 29.3, 36.4 -> 36.9); never more than 12 MB.
+_SCREEN_LOOKS_BYTES = 12 * 2**20
 # Discs drawn over one colour (a launcher icon's, a FAB's: the shadow, the filled circle and its glyph: six pastes and
 # an ellipse) kept for the process as sprites by what they show (``Renderer._disc``) and pasted whole: a home screen's
 # 24 icons take about 2.4 MB at 1080x2400 (SendSms's 300-step random-valid walk kept 27 sprites, 3.0 MB; 0.8 MB at
@@ -124,8 +134,8 @@ _KEPT_FRAMES = 1  # frames kept to show again (back from a dialog, home again): 
 _CHANGES_KEPT = 8  # frames shown whose changed rows are remembered (``rows_changed_since``)
 #: Numbers of the frames shown, unique in the process (across renderers: one made for a new screen size too).
 _frame_numbers = itertools.count(1)
-#: The kept looks of small windows, per window name, for every renderer of the process.
-_WINDOW_LOOKS: dict[str, KeptPictures[Hashable, CompactPixels]] = {}
+#: The kept looks of windows drawn whole, per window name, for every renderer of the process.
+_WINDOW_LOOKS: dict[str, KeptPictures[Hashable, CompactPixels | RowPixels]] = {}
 #: Sprites (``Renderer._sprite``) for every renderer of the process, by what they show.
 _SPRITES: KeptPictures[Hashable, Sprite] = KeptPictures(_SPRITE_BYTES)
 #: Pictures handed as they are, scaled, for every renderer of the process: by the picture, its key and size.
@@ -145,16 +155,17 @@ Box = tuple[int, int, int, int]  # a rectangle in screen px: left, top, right, b
 
 class Work(NamedTuple):
     """A box of a window to draw: the window's views that paint (each with the box it may paint), its background, and
-    its theme's colours for the widgets' own (``Renderer._palette``); for a whole window small enough to keep
-    (``_WINDOW_LOOKS``), its key there, and its pixels when they are kept from an earlier frame (then pasted,
-    not drawn)."""
+    its theme's colours for the widgets' own (``Renderer._palette``); for a whole window without pictures, its key in
+    ``_WINDOW_LOOKS`` (kept there once drawn); or, when the window's pixels are kept there from an earlier frame,
+    those pixels and the window's top left corner (screen px): the box is then pasted from them, not drawn."""
 
     box: Box
     painted: list[tuple[View, Box]]
     background: Color
     palette: Mapping[Color, Color]
     key: Hashable = None
-    kept: CompactPixels | None = None
+    kept: CompactPixels | RowPixels | None = None
+    origin: tuple[int, int] = (0, 0)
 
 
 class Kept(NamedTuple):
@@ -497,15 +508,14 @@ class Renderer:
                 continue
             boxes = (self._dirty_boxes(before[0], views, window, self._window_box(before))
                      if before is not None and before[1:] == sig[1:] else [window])
-            key = ((name, self.width, self.height, self.scale, views, background, tuple(palette.items()))
-                   if boxes == [window]
-                   and 3 * (window[2] - window[0]) * (window[3] - window[1]) <= _KEPT_WINDOW_SHARE * self._frame.nbytes
-                   and not any(item[5] for item in views) else None)
+            key = (None if any(item[5] for item in views)
+                   else (name, self.width, self.height, self.scale, views, background, tuple(palette.items())))
             looks = _WINDOW_LOOKS.get(name)
             kept_look = looks.get(key) if key is not None and looks is not None else None
             if kept_look is not None:
-                work.append(Work(window, [], background, palette, key, kept_look))
+                work += [Work(box, [], background, palette, kept=kept_look, origin=window[:2]) for box in boxes]
                 continue
+            key = key if boxes == [window] else None  # kept once drawn whole
             painted = [(view, self._painted_box(*item[:4])) for view, item in zip(root.walk(), views)
                        if paints(item)] if boxes else []  # a view that paints nothing itself is not drawn
             work += [Work(box, painted, background, palette, key) for box in boxes]
@@ -617,17 +627,16 @@ class Renderer:
         return frame, stale
 
     def _draw_work(self, frame: np.ndarray, work: Work) -> None:
-        """Draw ``work`` into ``frame``: paste a whole window's kept pixels, or draw its box and keep the pixels of a
-        whole window small enough (``Work.key``)."""
+        """Draw ``work`` into ``frame``: paste its box from the window's kept pixels, or draw it and keep the pixels of
+        a whole window (``Work.key``)."""
         x1, y1, x2, y2 = work.box
         if work.kept is not None:
-            work.kept.paste(frame[y1:y2, x1:x2])
+            work.kept.paste(frame[y1:y2, x1:x2], y1 - work.origin[1], x1 - work.origin[0])
             return
         self._palette = work.palette
         self._draw_box(frame, work.painted, work.background, work.box)
         if work.key is not None:
-            looks = _WINDOW_LOOKS.setdefault(work.key[0], KeptPictures(_KEPT_LOOKS_BYTES, _KEPT_LOOKS))
-            looks.put(work.key, compacted(frame[y1:y2, x1:x2]))
+            _keep_look(work.key, frame[y1:y2, x1:x2], self._frame.nbytes)
 
     def _draw_box(self, frame: np.ndarray, painted: list[tuple[View, Box]], background: Color, box: Box) -> None:
         """Draw the window's pixels at ``box`` into ``frame``, strip by strip: the ``painted`` views (each with the box
@@ -1227,6 +1236,17 @@ class Renderer:
         thumb_x = right - 34 if checked else right - 93
         self._draw.ellipse(_box(self._rect(thumb_x - 24, cy - 24, thumb_x + 24, cy + 24)),
                            fill=self._ink(PRIMARY if checked else _SWITCH_THUMB_OFF))
+
+
+def _keep_look(key: tuple, pixels: np.ndarray, screen_bytes: int) -> None:
+    """Keep ``pixels`` as the look of the window of ``key`` (its name first) in ``_WINDOW_LOOKS``, unless one is kept
+    already: a small window's (of at most ``_KEPT_WINDOW_SHARE`` of the ``screen_bytes``) as ``CompactPixels``, a
+    larger one's as ``RowPixels``."""
+    small = pixels.nbytes <= _KEPT_WINDOW_SHARE * screen_bytes
+    looks = _WINDOW_LOOKS.setdefault(key[0], KeptPictures(_KEPT_LOOKS_BYTES if small else _SCREEN_LOOKS_BYTES,
+                                                          _KEPT_LOOKS))
+    if key not in looks:
+        looks.put(key, (compacted if small else rowed)(pixels))
 
 
 def _row_runs(reaches: list[Box], top: int, bottom: int, least: int) -> list[tuple[int, int, bool]]:
