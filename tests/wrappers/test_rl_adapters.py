@@ -40,7 +40,6 @@ from android_gym.wrappers.rl_observations import (
     hashed,
     hashed_words,
     id_words,
-    words,
 )
 from android_gym.wrappers.rl_screen import ScreenReader, action_slots, asks_question, composed_pieces, number_value
 from android_gym.wrappers.rl_texts import quantity_pieces, typeable
@@ -729,18 +728,18 @@ def test_element_rows_describe_the_slots_the_ids_act_on(make_env, steps):
 
 
 def test_a_list_row_is_labelled_by_its_texts(make_env):
-    env = rl_stack(make_env, task="SystemWifiTurnOn")
+    env = rl_stack(make_env, task="SystemBluetoothTurnOn")
     observation, info = play_oracle(env, steps=1)  # the Settings list: clickable rows of two TextViews
     actions = env.env
-    title = next(element for element in info["ui_elements"] if element.text == "Network & internet")
+    title = next(element for element in info["ui_elements"] if element.text == "Connected devices")
     assert not title.is_actionable
     (action,) = actions.encode(Action(ActionType.CLICK, index=title.index), info["ui_elements"])
-    assert actions.describe(action) == f"tap [{action}] LinearLayout 'Network & internet Mobile, Wi\u2011Fi, hotspot'"
-    shared = [word for word in words("network & internet mobile, wi\u2011fi, hotspot")
-              if word in words(env.unwrapped.task.goal)]
-    assert shared == ["wi", "fi"]  # the goal's "Wi-Fi": the row's words that it shares with the goal, no others
+    assert actions.describe(action) == f"tap [{action}] LinearLayout 'Connected devices Bluetooth, pairing'"
     goal_words = [column(ELEMENT_FEATURES, f"goal_word_{bucket}") for bucket in range(LABEL_BUCKETS)]
-    assert np.array_equal(observation["elements"][action, goal_words], hashed(shared, LABEL_BUCKETS))
+    # the row's words that the goal ("Turn Bluetooth on.") has too, no others
+    assert np.array_equal(observation["elements"][action, goal_words], hashed(["bluetooth"], LABEL_BUCKETS))
+    network = actions.rl_screen.labels.index("Network & internet Mobile, Wi\u2011Fi, hotspot")
+    assert not observation["elements"][network, goal_words].any()
     row = actions.rl_screen.slots[action]
     assert (row.resource_name, row.class_name) == ("", "android.widget.LinearLayout")
     id_columns = [column(ELEMENT_FEATURES, f"id_word_{bucket}") for bucket in range(ID_BUCKETS)]
