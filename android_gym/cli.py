@@ -172,7 +172,7 @@ def _add_record_command(sub: argparse._SubParsersAction) -> None:
     record.add_argument("task", help="env id (AndroidWorld/SendSms-v0) or task name (SendSms)")
     record.add_argument("--episodes", type=_positive_int, default=100, help="episodes, one per seed (default 100)")
     record.add_argument("--seed", type=int, default=0, help="episode i resets with seed + i (default 0)")
-    record.add_argument("--dataset-id", help="Minari id (default androidworld/<Task>/oracle-v0, oracle-raw-v0 raw)")
+    record.add_argument("--dataset-id", help="Minari id (default androidworld/<Task>/oracle-v1, oracle-raw-v0 raw)")
     record.add_argument("--data-path", metavar="DIR", help="datasets root (default: $MINARI_DATASETS_PATH or "
                                                            "~/.minari/datasets)")
     record.add_argument("--view", choices=("rl", "raw"), default="rl",

@@ -55,7 +55,7 @@ from android_gym.agents import OracleAgent
 from android_gym.errors import AndroidGymError, UnknownTaskError
 from android_gym.tasks.oracle import OracleError
 from android_gym.wrappers import make_rl_env
-from android_gym.wrappers.rl_observations import ELEMENT_FEATURES, TEXT_FEATURES
+from android_gym.wrappers.rl_observations import ELEMENT_FEATURES, RL_VIEW_VERSION, TEXT_FEATURES
 
 VIEWS = ("rl", "raw")
 #: An episode succeeds when its final score reaches 1 (rewards, the score's increases, then sum to 1).
@@ -109,9 +109,10 @@ def datasets_root(data_path: str | os.PathLike | None) -> Iterator[Path]:
 
 
 def default_dataset_id(env_id: str, view: str = "rl") -> str:
-    """``androidworld/<Task>/oracle-v0`` (``oracle-raw-v0`` for the raw view), Minari's namespace/env/name form."""
+    """``androidworld/<Task>/oracle-v1`` (the RL view's ``RL_VIEW_VERSION``; ``oracle-raw-v0`` for the raw view),
+    Minari's namespace/env/name form."""
     task = env_id.rsplit("/", 1)[-1].removesuffix("-v0")
-    return f"androidworld/{task}/oracle{'' if view == 'rl' else '-' + view}-v0"
+    return f"androidworld/{task}/oracle-v{RL_VIEW_VERSION}" if view == "rl" else f"androidworld/{task}/oracle-{view}-v0"
 
 
 @dataclass(frozen=True)
@@ -353,7 +354,7 @@ def _check_dataset_id(dataset_id: str) -> None:
         parse_dataset_id(dataset_id)
     except (ValueError, TypeError):  # TypeError: no version (minari 0.5 does int(None))
         raise DatasetError(f"malformed dataset id {dataset_id!r}: Minari ids look like "
-                           "'namespace/name-v0', e.g. 'androidworld/SendSms/oracle-v0'") from None
+                           "'namespace/name-v0', e.g. 'androidworld/SendSms/oracle-v1'") from None
 
 
 def record_dataset(env_id: str, episodes: int, seed: int = 0, *, dataset_id: str | None = None, view: str = "rl",

@@ -8,7 +8,9 @@ MaskablePPO) on the ``train`` device configurations (``android_gym.device.config
 sizes, light and dark, English and German, both navigation modes), then its greedy success on held-out seeds
 under each test condition: ``train`` (new seeds, configurations as in training), ``heldout`` (every episode shows
 a phone, font size or language training never did), ``distractors`` (train configurations with notifications,
-dialogs and warnings arriving) and ``default`` (AndroidWorld's phone as it comes).
+dialogs and warnings arriving) and ``default`` (AndroidWorld's phone as it comes); and under each of ``heldout``'s
+new values alone on AndroidWorld's phone (``FACTORS``: the Pixel 4a, the Pixel Tablet, the largest font, French),
+which tells which of them a policy does not carry over to.
 
 Part 2: the oracle and a random agent (valid taps, ``RandomValidAgent``) on every task of the ``long_horizon``
 suite: success rate and mean partial score (the mean of the sub-goals met).
@@ -37,6 +39,8 @@ from android_gym.testing import run_episode
 TASKS = ("SendSms", "SystemWifiTurnOff", "SystemBluetoothTurnOn", "ClockStopWatchRunning", "ContactsAddContact",
          "ExpenseDeleteSingle", "MarkorCreateFolder")
 CONDITIONS = ("train", "heldout", "distractors", "default")
+#: AndroidWorld's phone with one of ``heldout``'s new values alone (train_ppo's ``TEST_CONDITIONS``).
+FACTORS = ("pixel_4a", "pixel_tablet", "largest_font", "french")
 
 
 def train_and_test(args: argparse.Namespace) -> list[dict]:
@@ -46,12 +50,12 @@ def train_and_test(args: argparse.Namespace) -> list[dict]:
     for task in args.tasks:
         done = args.out / "policies" / task / "summary.json"
         summary = json.loads(done.read_text()) if done.exists() else {}
-        if set(summary.get("test_conditions", {})) != set(CONDITIONS):
+        if set(summary.get("test_conditions", {})) != {*CONDITIONS, *FACTORS}:
             summary = train_ppo.main([
                 "--task", task, "--device-config", "train", "--steps", str(args.steps),
                 "--workers", str(args.workers), "--bc-episodes", str(args.bc_episodes),
                 "--eval-episodes", str(args.eval_episodes), "--eval-every", str(args.steps),
-                "--test-conditions", ",".join(CONDITIONS), "--out", str(args.out / "policies" / task)])
+                "--test-conditions", ",".join(CONDITIONS + FACTORS), "--out", str(args.out / "policies" / task)])
         rows.append({"task": task, **{name: result["greedy"] for name, result in summary["test_conditions"].items()},
                      "wall_seconds": summary["wall_seconds"]})
     return rows
@@ -79,6 +83,10 @@ def tables(policy_rows: Sequence[dict], suite_rows: Sequence[dict]) -> str:
     lines = ["| task | " + " | ".join(CONDITIONS) + " | wall-clock |", "|---" * (len(CONDITIONS) + 2) + "|"]
     lines += [f"| {row['task']} | " + " | ".join(f"{row[name]:.2f}" for name in CONDITIONS)
               + f" | {row['wall_seconds']:.0f} s |" for row in policy_rows]
+    if policy_rows:
+        lines += ["", "| task (default phone but) | " + " | ".join(FACTORS) + " |", "|---" * (len(FACTORS) + 1) + "|"]
+        lines += [f"| {row['task']} | " + " | ".join(f"{row[name]:.2f}" for name in FACTORS) + " |"
+                  for row in policy_rows]
     lines += ["", "| long-horizon task | apps | oracle steps | oracle success | random success | "
                   "random partial score |", "|---|---|---|---|---|---|"]
     lines += [f"| {row['task']} | {row['apps']} | {row['oracle_steps']:.0f} | {row['oracle_success']:.2f} | "

@@ -263,6 +263,11 @@ TEST_CONDITIONS: dict[str, dict[str, Any]] = {
     "train": {"device_config": "train"},  # configurations drawn as in training
     "heldout": {"device_config": "heldout"},  # each with a phone, font size or language training never showed
     "distractors": {"device_config": "train", "distractors": 0.1},  # notifications, prompts and warnings arrive
+    # AndroidWorld's phone with one held-out value alone: which of them a policy does not carry over to
+    "pixel_4a": {"device_config": {"phone": "pixel_4a"}},
+    "pixel_tablet": {"device_config": {"phone": "pixel_tablet"}},
+    "largest_font": {"device_config": {"font_scale": 1.3}},
+    "french": {"device_config": {"language": "fr-FR"}},
 }
 
 

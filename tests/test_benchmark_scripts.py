@@ -21,7 +21,7 @@ def scripts():
     sys.path.insert(0, str(BENCHMARKS))
     modules = {}
     try:
-        for name in ("throughput", "scaling", "learning", "resets", "fuzz", "rl_view"):
+        for name in ("throughput", "scaling", "learning", "resets", "fuzz", "rl_view", "generalization"):
             spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
             modules[name] = importlib.util.module_from_spec(spec)
             sys.modules[name] = modules[name]
@@ -215,6 +215,25 @@ def test_learning_suite_table_and_figure(scripts, tmp_path, capsys):
     assert [row["policy_net"] for row in rows] == ["elements", "elements"]
     assert (tmp_path / "results.md").read_text().count("\n") == 4
     assert Image.open(tmp_path / "results.png").format == "PNG"
+
+
+def test_generalization_tables_give_each_held_out_value_alone(scripts):
+    """The policies' table, then one of the held-out values alone, each a condition train_ppo tests under."""
+    generalization = scripts["generalization"]
+    from _examples import load_example
+
+    assert set(generalization.FACTORS) <= set(load_example("train_ppo").TEST_CONDITIONS)
+    conditions = (*generalization.CONDITIONS, *generalization.FACTORS)
+    rows = [{"task": task, **{name: 0.05 * number for number, name in enumerate(conditions)}, "wall_seconds": 30.0}
+            for task in ("SendSms", "MarkorCreateFolder")]
+    text = generalization.tables(rows, [])
+    first, factors = text.split("\n\n")[:2]
+    assert table(first) == [["task", *generalization.CONDITIONS, "wall-clock"],
+                            ["SendSms", "0.00", "0.05", "0.10", "0.15", "30 s"],
+                            ["MarkorCreateFolder", "0.00", "0.05", "0.10", "0.15", "30 s"]]
+    assert table(factors) == [["task (default phone but)", *generalization.FACTORS],
+                              ["SendSms", "0.20", "0.25", "0.30", "0.35"],
+                              ["MarkorCreateFolder", "0.20", "0.25", "0.30", "0.35"]]
 
 
 def test_startup_prints_the_cpu_of_a_fresh_process_per_scenario(capsys, monkeypatch):

@@ -18,7 +18,7 @@ from android_gym.tasks.oracle import Selector, act, expect
 from android_gym.wrappers import make_rl_env
 
 #: (dataset id, env id, seeds) recorded once for the module, rl view.
-RECORDED = [("androidworld/SendSms/oracle-v0", "AndroidWorld/SendSms-v0", [5, 6, 7]),
+RECORDED = [("androidworld/SendSms/oracle-v1", "AndroidWorld/SendSms-v0", [5, 6, 7]),
             ("androidworld/SystemWifiTurnOn/demo-v3", "AndroidWorld/SystemWifiTurnOn-v0", [0, 1])]
 RAW_ID = "androidworld/SystemWifiTurnOn/oracle-raw-v0"
 SMALL = "sim:270x600"
@@ -181,7 +181,7 @@ def test_failed_seeds_are_skipped_and_reported(tmp_path, capsys, monkeypatch, ho
     out = capsys.readouterr().out
     assert "recorded 2/3 episodes" in out and "skipped 1 episode(s)" in out and f"seed 1: {reason}" in out
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path))
-    dataset = minari.load_dataset("androidworld/SystemWifiTurnOn/oracle-v0")
+    dataset = minari.load_dataset("androidworld/SystemWifiTurnOn/oracle-v1")
     assert seeds_of(dataset) == [0, 2]
     assert [skip["seed"] for skip in dataset.storage.metadata["android_gym"]["skipped"]] == [1]
 
@@ -194,9 +194,9 @@ def test_failed_seeds_are_skipped_and_reported(tmp_path, capsys, monkeypatch, ho
     calls.clear()  # a failed --overwrite keeps the dataset it was to replace
     assert main(["record", "SystemWifiTurnOn", "--episodes", "1", "--seed", "1", "--overwrite",
                  "--data-path", str(tmp_path)]) == 2
-    assert seeds_of(minari.load_dataset("androidworld/SystemWifiTurnOn/oracle-v0")) == [0, 2]
+    assert seeds_of(minari.load_dataset("androidworld/SystemWifiTurnOn/oracle-v1")) == [0, 2]
     assert sorted(path.name for path in (tmp_path / "androidworld" / "SystemWifiTurnOn").iterdir()) == \
-        ["namespace_metadata.json", "oracle-v0"]  # and no backup left
+        ["namespace_metadata.json", "oracle-v1"]  # and no backup left
 
 
 def test_records_over_adb_the_same_demonstrations(fresh_served_phone, tmp_path, monkeypatch):

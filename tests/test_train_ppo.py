@@ -46,8 +46,8 @@ def test_short_run_with_recorded_demonstrations_writes_model_curve_and_summary(t
                               "--eval-episodes", "2", "--eval-every", "64", "--bc-episodes", "2", "--bc-epochs", "5",
                               "--out", str(tmp_path)])
     assert summary["env_steps"] == 128 and summary["workers"] == 2
-    assert summary["bc_dataset"] == "androidworld/OpenAppTaskEval/oracle-v0"
-    assert (tmp_path / "demos" / "androidworld" / "OpenAppTaskEval" / "oracle-v0").is_dir()
+    assert summary["bc_dataset"] == "androidworld/OpenAppTaskEval/oracle-v1"
+    assert (tmp_path / "demos" / "androidworld" / "OpenAppTaskEval" / "oracle-v1").is_dir()
     assert summary == json.loads((tmp_path / "summary.json").read_text())
     with open(tmp_path / "curve.csv") as handle:
         rows = list(csv.DictReader(handle))

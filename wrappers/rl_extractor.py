@@ -27,13 +27,15 @@ from android_gym.wrappers.rl_actions import SLOT_KINDS
 class RLViewExtractor(BaseFeaturesExtractor):
     """Features of the RL view's ``Dict``: each element row through one shared ``Linear`` + tanh of
     ``element_width`` units and each text row through another of ``text_width`` (an empty slot's encoding is zero),
-    kept per slot (the ids of slot ``i`` act on what row ``i`` describes) and max-pooled over the slots (what the
-    screen holds; empty slots count as zeros); the goal's hashed words through a ``Linear`` + tanh of
-    ``goal_width``; the status as it is. tanh, as SB3's policy layers: with ReLU (8 units a row, 4 a text),
-    cloning SendSms's demonstrations left one seed's policy unable to finish a held-out episode.
+    kept per slot (the ids of slot ``i`` act on what row ``i`` describes); the elements' encodings max-pooled and
+    averaged over the slots (what the screen holds, and how much of it; empty slots count as zeros), the texts'
+    max-pooled; the goal's hashed words through a ``Linear`` + tanh of ``goal_width``; the status as it is. tanh, as
+    SB3's policy layers: with ReLU (8 units a row, 4 a text), cloning SendSms's demonstrations left one seed's
+    policy unable to finish a held-out episode.
 
-    Its output has ``(K + 1) · element_width + (T + 1) · text_width + goal_width + len(status)`` features: 944 for
-    the view's defaults (K = 64 elements, T = 96 texts), where flattening gives 9,252.
+    Its output has ``(K + 2) · element_width + (T + 1) · text_width + goal_width + len(status)`` features: 952 for
+    the view's defaults (K = 64 elements, T = 96 texts), where flattening gives 11,300; the per-slot element
+    encodings come first (``slot_features`` of them).
     """
 
     def __init__(self, observation_space: spaces.Dict, element_width: int = 8, text_width: int = 4,
@@ -41,9 +43,10 @@ class RLViewExtractor(BaseFeaturesExtractor):
         slots, element_columns = observation_space["elements"].shape
         texts, text_columns = observation_space["texts"].shape
         status = observation_space["status"].shape[0]
-        super().__init__(observation_space, (slots + 1) * element_width + (texts + 1) * text_width + goal_width
+        super().__init__(observation_space, (slots + 2) * element_width + (texts + 1) * text_width + goal_width
                          + status)
         self.slots, self.element_width = slots, element_width
+        self.slot_features = slots * element_width
         self.elements = nn.Sequential(nn.Linear(element_columns, element_width), nn.Tanh())
         self.texts = nn.Sequential(nn.Linear(text_columns, text_width), nn.Tanh())
         self.goal = nn.Sequential(nn.Linear(observation_space["goal"].shape[0], goal_width), nn.Tanh())
@@ -52,22 +55,30 @@ class RLViewExtractor(BaseFeaturesExtractor):
         """The features of a batch of observations (SB3 has made the masks float)."""
         elements = self.elements(observations["elements"]) * observations["element_mask"].unsqueeze(-1)
         texts = self.texts(observations["texts"]) * observations["text_mask"].unsqueeze(-1)
-        return torch.cat([elements.flatten(1), elements.amax(1), texts.flatten(1), texts.amax(1),
+        return torch.cat([elements.flatten(1), elements.amax(1), elements.mean(1), texts.flatten(1), texts.amax(1),
                           self.goal(observations["goal"]), observations["status"]], dim=1)
 
 
 class _ActorSeesFeatures(MlpExtractor):
-    """SB3's ``MlpExtractor`` whose actor latent is its layers' output followed by the features it read, so that
-    the action head finds each slot's encoding there."""
+    """SB3's ``MlpExtractor`` over the features less their first ``slot_features`` (each slot's own encoding), whose
+    actor latent is its layers' output followed by all the features, so that the action head finds each slot's
+    encoding there. The actor's and the critic's layers read the slots pooled, not slot by slot: a phone that
+    shows more rows than training's (a tablet) would fill slots whose weights training never moved from their
+    random start, and a row that sits one slot lower would reach other weights."""
 
-    def __init__(self, features_dim: int, **kwargs: Any) -> None:
-        super().__init__(features_dim, **kwargs)
+    def __init__(self, features_dim: int, slot_features: int, **kwargs: Any) -> None:
+        super().__init__(features_dim - slot_features, **kwargs)
+        self.slot_features = slot_features
         self.context_dim = self.latent_dim_pi
         self.latent_dim_pi += features_dim
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
         """The actor's layers' output, then the features."""
-        return torch.cat([self.policy_net(features), features], dim=1)
+        return torch.cat([self.policy_net(features[:, self.slot_features:]), features], dim=1)
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        """The critic's layers' output (they read the features less the slots' own)."""
+        return self.value_net(features[:, self.slot_features:])
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The actor's and the critic's latents."""
@@ -112,7 +123,8 @@ class RLViewPolicy(MaskableMultiInputActorCriticPolicy):
         super().__init__(observation_space, action_space, lr_schedule, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
-        self.mlp_extractor = _ActorSeesFeatures(self.features_dim, net_arch=self.net_arch,
+        self.mlp_extractor = _ActorSeesFeatures(self.features_dim, self.features_extractor.slot_features,
+                                                net_arch=self.net_arch,
                                                 activation_fn=self.activation_fn, device=self.device)
 
     def _build(self, lr_schedule: Schedule) -> None:

@@ -22,9 +22,14 @@ from android_gym.wrappers.rl_screen import RLScreen, is_slider, number_value
 from android_gym.wrappers.rl_texts import Piece, text_pieces, typeable
 
 LABEL_BUCKETS = 32
+ID_BUCKETS = 32
 TEXT_BUCKETS = 32
 KEY_BUCKETS = 16
 GOAL_BUCKETS = 128
+#: The version of the view's columns, in the default dataset ids (``oracle-v1``): datasets and models recorded on
+#: an older version must be recorded again. 1: the label's words hashed gave way to those it shares with the goal
+#: and to its resource id's and class's words, the same in every language.
+RL_VIEW_VERSION = 1
 _FLAGS = ("clickable", "long_clickable", "checkable", "checked", "editable", "scrollable", "focused", "selected",
           "enabled", "password", "slider", "present")
 #: The columns of ``elements``: the box in screen fractions; the element's flags (``present`` is 1 for a filled
@@ -32,11 +37,15 @@ _FLAGS = ("clickable", "long_clickable", "checkable", "checked", "editable", "sc
 #: of the texts it joins (a row's title: a file's name, a conversation's number, not its last message) is a piece
 #: of the goal, compared by their letters and digits alone (``match_key``), ``goal_words``, the share of the
 #: label's words the goal has, ``goal_position``, where in the goal the matching piece appears (0..1; the longer
-#: when both match); ``next_key``, 1 for the keypad key that types the goal's next digit (``rl_keys``); the label's
-#: words hashed (CRC-32) into ``LABEL_BUCKETS`` bits.
+#: when both match); ``next_key``, 1 for the keypad key that types the goal's next digit (``rl_keys``); the
+#: label's words that the goal has too, hashed (CRC-32) into ``LABEL_BUCKETS`` bits; the words of what the element
+#: is (``id_words``: its resource id's name and its class) into ``ID_BUCKETS`` bits. No column holds the label's
+#: other words: they change with the phone's language (a French "Appareils connectés" is a German "Verbundene
+#: Geräte"), so a policy that read them would not carry over to a language it was not trained on.
 ELEMENT_FEATURES = ("x_min", "y_min", "x_max", "y_max", *_FLAGS, "typing_target", "in_goal", "goal_words",
-                    "goal_position", "next_key", *(f"label_word_{b}" for b in range(LABEL_BUCKETS)))
-_WORD_COLUMNS = ELEMENT_FEATURES.index("label_word_0")
+                    "goal_position", "next_key", *(f"goal_word_{b}" for b in range(LABEL_BUCKETS)),
+                    *(f"id_word_{b}" for b in range(ID_BUCKETS)))
+_WORD_COLUMNS, _ID_COLUMNS = ELEMENT_FEATURES.index("goal_word_0"), ELEMENT_FEATURES.index("id_word_0")
 #: Most rows of each kind ``ElementFeatureObservation`` keeps (labels' and typeable texts').
 _KEPT_ROWS = 4096
 #: The columns of ``texts`` (row j: the typing vocabulary's text j, ``ElementActions``' ``type``/``answer`` ids):
@@ -44,7 +53,8 @@ _KEPT_ROWS = 4096
 #: ``number``, 1 if it is a number; ``length``, log-scaled; ``position``, where it starts in its source text;
 #: ``on_screen``, 1 when an element shows exactly it; ``fits_field``, the share of the typing field's label words
 #: found in the text's key ("Amount" ↔ "amount_dollars"); ``collected``, 1 once collected (for an answer or a
-#: computation); its words and its key's words hashed.
+#: computation); its words and its key's words that the goal has too, hashed (the goal's own pieces: all their
+#: words): a screen's other words change with the phone's language, as a label's do.
 TEXT_FEATURES = ("present", "from_goal", "from_screen", "from_memory", "number", "length", "position", "on_screen",
                  "fits_field", "collected", *(f"text_word_{b}" for b in range(TEXT_BUCKETS)),
                  *(f"key_word_{b}" for b in range(KEY_BUCKETS)))
@@ -68,10 +78,22 @@ def match_key(text: str) -> str:
 def hashed_words(text: str, buckets: int) -> np.ndarray:
     """A float32 vector of ``buckets`` bits: bit ``crc32(word) % buckets`` is set for each of ``words(text)``;
     deterministic across processes, unlike ``hash()``."""
+    return hashed(words(text), buckets)
+
+
+def hashed(word_list: Sequence[str], buckets: int) -> np.ndarray:
+    """``hashed_words`` of words already split."""
     vector = np.zeros(buckets, dtype=np.float32)
-    for word in words(text):
+    for word in word_list:
         vector[zlib.crc32(word.encode("utf-8")) % buckets] = 1.0
     return vector
+
+
+def id_words(resource_name: str, class_name: str) -> list[str]:
+    """The words of what an element is, which no translation changes: its resource id's name and its class's
+    ("com.google.android.contacts:id/floating_action_button", "android.widget.ImageButton" → floating, action,
+    button, imagebutton)."""
+    return words(resource_name.rpartition("/")[2]) + words(class_name.rpartition(".")[2])
 
 
 def _image_shape(shape: Any) -> tuple[int, int]:
@@ -183,8 +205,10 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._goal_words: set[str] = set()
         # a label's words, its goal columns in this episode and the columns of a piece alone, for _KEPT_ROWS of
         # each or a screen's worth, whichever is more
-        self._label_words = _RowTable(functools.partial(hashed_words, buckets=LABEL_BUCKETS), LABEL_BUCKETS,
-                                      max(_KEPT_ROWS, self.max_elements))
+        size = max(_KEPT_ROWS, self.max_elements)
+        self._label_words = _RowTable(functools.partial(self._shared, buckets=LABEL_BUCKETS), LABEL_BUCKETS,
+                                      size)  # forgotten with the goal, as the pieces' rows
+        self._id_words = _RowTable(_id_row, ID_BUCKETS, size)
         self._label_goals: dict[tuple[str, tuple[str, ...]], tuple[bool, float, float]] = {}
         self._piece_rows = _RowTable(self._piece_row, len(TEXT_FEATURES), max(_KEPT_ROWS, self.text_slots))
         self._screen: RLScreen | None = None  # the screen of the last observation, and its features
@@ -199,6 +223,8 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._goal_words = set(words(goal))
         self._goal_pieces = {}
         self._label_goals = {}
+        self._label_words.clear()
+        self._piece_rows.clear()
         self._screen = None
         for piece in text_pieces(goal, "goal"):
             key = match_key(piece.text)
@@ -244,7 +270,8 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def _element_rows(self, screen: RLScreen, out: np.ndarray) -> None:
         """Fill ``out``'s first rows with the slots' rows: the box, flags, typing target and the label's goal
-        columns, then the label's words (cached by label)."""
+        columns, then the label's words the goal has (cached by label for the episode) and the id words (cached by
+        resource id and class)."""
         width, height = self._size
         count, typing = len(screen.slots), screen.typing_slot if not screen.focused_field else None
         rows = []
@@ -257,7 +284,9 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
                          *self._in_goal(label, parts), label == screen.next_key))
         out[:count, :_WORD_COLUMNS] = rows
         np.clip(out[:count, :4], 0.0, 1.0, out=out[:count, :4])  # after the cast: the same, 0 and 1 being float32s
-        out[:count, _WORD_COLUMNS:] = self._label_words.take(screen.labels)
+        out[:count, _WORD_COLUMNS:_ID_COLUMNS] = self._label_words.take(screen.labels)
+        out[:count, _ID_COLUMNS:] = self._id_words.take([(slot.resource_name, slot.class_name)
+                                                         for slot in screen.slots])
 
     def _in_goal(self, label: str, parts: tuple[str, ...]) -> tuple[bool, float, float]:
         """The ``in_goal``, ``goal_words`` and ``goal_position`` of a label joining ``parts``, its own texts (kept
@@ -286,14 +315,25 @@ class ElementFeatureObservation(gym.Wrapper, gym.utils.RecordConstructorArgs):
             out[:count, 8] = [len(field_words & _key_words(piece.key)) / len(field_words) for piece in screen.texts]
         out[:count, 9] = [piece.text in collected for piece in screen.texts]
 
-    @staticmethod
-    def _piece_row(piece: Piece) -> np.ndarray:
-        """The text columns that depend on the piece alone (``on_screen``, ``fits_field``, ``collected`` left 0)."""
+    def _piece_row(self, piece: Piece) -> np.ndarray:
+        """The text columns that depend on the piece and the goal alone (``on_screen``, ``fits_field``,
+        ``collected`` left 0)."""
         return np.concatenate([
             [True, piece.source == "goal", piece.source == "screen", piece.source == "memory",
              number_value(piece.text) is not None, min(np.log1p(len(piece.text)) / 7.0, 1.0), piece.position,
              False, False, False],
-            hashed_words(piece.text, TEXT_BUCKETS), hashed_words(piece.key, KEY_BUCKETS)]).astype(np.float32)
+            self._shared(piece.text, TEXT_BUCKETS), self._shared(piece.key, KEY_BUCKETS)]).astype(np.float32)
+
+    def _shared(self, text: str, buckets: int) -> np.ndarray:
+        """The words of ``text`` that the goal has too, hashed into ``buckets`` bits: those a policy can read in any
+        language (the goal's are English; "Bluetooth" is in "Connected devices Bluetooth, pairing" and "Appareils
+        connectés Bluetooth, association")."""
+        return hashed([word for word in words(text) if word in self._goal_words], buckets)
+
+
+def _id_row(key: tuple[str, str]) -> np.ndarray:
+    """The ``id_word`` columns of an element's ``(resource_name, class_name)``."""
+    return hashed(id_words(*key), ID_BUCKETS)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -309,6 +349,10 @@ class _RowTable:
         self.make = make
         self.rows = np.zeros((size, width), dtype=np.float32)
         self.numbers: dict[Any, int] = {}  # key → its row
+
+    def clear(self) -> None:
+        """Forget every row (what they were computed from changed)."""
+        self.numbers.clear()
 
     def take(self, keys: Sequence[Any]) -> np.ndarray:
         """The rows of ``keys`` (at most ``size`` of them), computed for those not kept."""

@@ -31,12 +31,15 @@ from android_gym.wrappers.rl_actions import (
 from android_gym.wrappers.rl_observations import (
     ELEMENT_FEATURES,
     GOAL_BUCKETS,
+    ID_BUCKETS,
     LABEL_BUCKETS,
     STATUS_FEATURES,
     TEXT_FEATURES,
     ElementFeatureObservation,
     PixelObservation,
+    hashed,
     hashed_words,
+    id_words,
 )
 from android_gym.wrappers.rl_screen import ScreenReader, action_slots, asks_question, composed_pieces, number_value
 from android_gym.wrappers.rl_texts import quantity_pieces, typeable
@@ -725,17 +728,60 @@ def test_element_rows_describe_the_slots_the_ids_act_on(make_env, steps):
 
 
 def test_a_list_row_is_labelled_by_its_texts(make_env):
-    env = rl_stack(make_env, task="SystemWifiTurnOn")
+    env = rl_stack(make_env, task="SystemBluetoothTurnOn")
     observation, info = play_oracle(env, steps=1)  # the Settings list: clickable rows of two TextViews
     actions = env.env
-    title = next(element for element in info["ui_elements"] if element.text == "Network & internet")
+    title = next(element for element in info["ui_elements"] if element.text == "Connected devices")
     assert not title.is_actionable
     (action,) = actions.encode(Action(ActionType.CLICK, index=title.index), info["ui_elements"])
-    assert actions.describe(action) == f"tap [{action}] LinearLayout 'Network & internet Mobile, Wi\u2011Fi, hotspot'"
-    words = [column(ELEMENT_FEATURES, f"label_word_{bucket}") for bucket in range(LABEL_BUCKETS)]
-    assert np.array_equal(observation["elements"][action, words],
-                          hashed_words("network & internet mobile, wi\u2011fi, hotspot", LABEL_BUCKETS))
-    assert observation["elements"][action, words].sum() >= 2
+    assert actions.describe(action) == f"tap [{action}] LinearLayout 'Connected devices Bluetooth, pairing'"
+    goal_words = [column(ELEMENT_FEATURES, f"goal_word_{bucket}") for bucket in range(LABEL_BUCKETS)]
+    # the row's words that the goal ("Turn Bluetooth on.") has too, no others
+    assert np.array_equal(observation["elements"][action, goal_words], hashed(["bluetooth"], LABEL_BUCKETS))
+    network = actions.rl_screen.labels.index("Network & internet Mobile, Wi\u2011Fi, hotspot")
+    assert not observation["elements"][network, goal_words].any()
+    row = actions.rl_screen.slots[action]
+    assert (row.resource_name, row.class_name) == ("", "android.widget.LinearLayout")
+    id_columns = [column(ELEMENT_FEATURES, f"id_word_{bucket}") for bucket in range(ID_BUCKETS)]
+    assert np.array_equal(observation["elements"][action, id_columns], hashed(["linearlayout"], ID_BUCKETS))
+
+
+def test_id_words_name_what_an_element_is():
+    assert id_words("com.google.android.contacts:id/floating_action_button", "android.widget.ImageButton") == \
+        ["floating", "action", "button", "imagebutton"]
+    assert id_words("", "android.widget.LinearLayout") == ["linearlayout"]
+
+
+def test_the_word_columns_are_the_same_in_every_language(make_env):
+    """The Bluetooth path in English, German and French: the labels differ ("Connected devices", "Verbundene
+    Geräte", "Appareils connectés"), the id words of every slot and the goal words of each slot tapped do not."""
+    goal_words, id_words_start = column(ELEMENT_FEATURES, "goal_word_0"), column(ELEMENT_FEATURES, "id_word_0")
+    paths = {}
+    for language in ("en-US", "de-DE", "fr-FR"):
+        env = ElementFeatureObservation(ElementActions(make_env(
+            "AndroidWorld/SystemBluetoothTurnOn-v0", pixels=False, device_config={"language": language}), 32, 48))
+        encode_next, (observation, info), path = env.get_wrapper_attr("encode_next"), env.reset(seed=0), []
+        agent, done = OracleAgent(), False
+        agent.reset(env)
+        while not done:
+            number, rest = encode_next(agent.act(observation, info), info["ui_elements"])
+            assert not rest
+            screen = env.get_wrapper_attr("rl_screen")
+            tapped = env.get_wrapper_attr("layout").locate(number)
+            path.append((number, screen.labels[tapped[1]] if tapped[0] == "tap" else None,
+                         observation["elements"][tapped[1], goal_words:id_words_start] if tapped[0] == "tap" else None,
+                         observation["elements"][:len(screen.slots), id_words_start:]))
+            observation, _, terminated, truncated, info = env.step(number)
+            done = terminated or truncated
+        assert info["score"] == 1.0
+        paths[language] = path
+    assert paths["fr-FR"][1][1] == "Appareils connectés Bluetooth, association"
+    assert paths["de-DE"][1][1] != paths["en-US"][1][1] != paths["fr-FR"][1][1]
+    for language in ("de-DE", "fr-FR"):
+        assert [step[0] for step in paths[language]] == [step[0] for step in paths["en-US"]]
+        for (_, _, tapped, ids), (_, _, english_tapped, english_ids) in zip(paths[language], paths["en-US"]):
+            assert np.array_equal(ids, english_ids)
+            assert (tapped is None and english_tapped is None) or np.array_equal(tapped, english_tapped)
 
 
 def test_text_rows_and_status_describe_the_vocabulary_and_typing(make_env):

@@ -34,7 +34,8 @@ def batch(observation: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
 def test_features_keep_each_slot_and_pool_them_with_weights_shared_across_slots(view):
     env, observation = view
     extractor = RLViewExtractor(env.observation_space, element_width=8, text_width=4, goal_width=32)
-    assert extractor.features_dim == (SLOTS + 1) * 8 + (TEXTS + 1) * 4 + 32 + len(STATUS_FEATURES)
+    assert extractor.features_dim == (SLOTS + 2) * 8 + (TEXTS + 1) * 4 + 32 + len(STATUS_FEATURES)
+    assert extractor.slot_features == SLOTS * 8
     with torch.no_grad():
         features = extractor(batch(observation))
     assert features.shape == (1, extractor.features_dim)
@@ -43,6 +44,7 @@ def test_features_keep_each_slot_and_pool_them_with_weights_shared_across_slots(
     encoded = features[0, :SLOTS * 8].reshape(SLOTS, 8)
     assert not encoded[slots:].any()  # an empty slot's encoding is zero, whatever the bias
     assert torch.equal(features[0, SLOTS * 8:(SLOTS + 1) * 8], encoded.amax(0))  # then the slots max-pooled
+    assert torch.allclose(features[0, (SLOTS + 1) * 8:(SLOTS + 2) * 8], encoded.sum(0) / SLOTS)  # and averaged
 
     # the same weights read every slot: slot 1 given slot 0's row encodes as slot 0 did, in slot 1's place
     moved = {key: value.copy() for key, value in observation.items()}
@@ -120,3 +122,29 @@ def test_maskable_ppo_trains_saves_and_loads_the_pointer_policy(view, tmp_path):
     action, _ = loaded.predict(observation, deterministic=True, action_masks=masks)
     assert masks[int(action)]
     assert action == model.predict(observation, deterministic=True, action_masks=masks)[0]
+
+
+def test_the_pointer_policys_context_reads_the_slots_pooled_not_slot_by_slot(view):
+    """The actor's and the critic's layers see the same screen the same wherever its rows sit: rows moved to other
+    slots (a tablet's list starting lower, a row more above) change only which ids score what."""
+    env, observation = view
+    model = MaskablePPO(RLViewPolicy, env, n_steps=16, batch_size=8, seed=0, device="cpu")
+    policy = model.policy
+    slots = int(observation["element_mask"].sum())
+    moved = {key: value.copy() for key, value in observation.items()}
+    moved["elements"] = np.roll(observation["elements"], 3, axis=0)  # every row three slots lower
+    moved["element_mask"] = np.roll(observation["element_mask"], 3)
+    assert slots + 3 <= SLOTS and not np.array_equal(moved["elements"], observation["elements"])
+    with torch.no_grad():
+        (features, moved_features) = (policy.extract_features(batch(one), policy.pi_features_extractor)
+                                      for one in (observation, moved))
+        (actor, critic), (moved_actor, moved_critic) = (policy.mlp_extractor(one)
+                                                        for one in (features, moved_features))
+        logits, moved_logits = policy.action_net(actor)[0], policy.action_net(moved_actor)[0]
+    context = policy.mlp_extractor.context_dim
+    assert torch.allclose(actor[:, :context], moved_actor[:, :context], atol=1e-6)
+    assert torch.allclose(critic, moved_critic, atol=1e-6), (critic - moved_critic).abs().max()
+    layout = env.get_wrapper_attr("layout")
+    taps = layout["tap"]
+    assert torch.allclose(logits[taps.start:taps.start + slots], moved_logits[taps.start + 3:taps.start + 3 + slots])
+    assert torch.allclose(logits[layout["drag"].stop:], moved_logits[layout["drag"].stop:])  # keys, texts, apps
