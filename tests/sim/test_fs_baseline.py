@@ -62,6 +62,20 @@ def test_a_rewind_brings_back_every_path_written_since_the_checkpoint(fs, clock)
     assert not fs.rewind()  # nothing written since: nothing to bring back
 
 
+def test_an_empty_directory_removed_comes_back_with_its_times_and_mode(fs, clock):
+    """An app's cache directory after ``pm clear`` (installd's mode 2771) is made again as it was."""
+    fs.makedirs("/data/data/org.example/cache")
+    os.chmod(fs.host_path("/data/data/org.example/cache"), 0o2771)
+    fs.keep_baseline()
+    fs.checkpoint()
+    before = tree(fs)
+    clock.advance(60_000)
+    fs.remove_tree("/data/data/org.example/cache")
+    assert tree(fs) != before
+    assert fs.rewind()
+    assert tree(fs) == before
+
+
 def test_what_the_set_up_wrote_stays_but_its_databases(fs):
     fs.keep_baseline()
     fs.write_bytes("/sdcard/Download/set_up.txt", b"the task's")

@@ -72,6 +72,29 @@ def test_an_unknown_package_installs_lists_and_has_a_data_dir_but_nothing_to_lau
     assert "Error: Activity not started, unable to resolve" in run(phone, "am start -p com.example.foo")[1]
 
 
+def test_installd_makes_the_cache_directories_with_the_data_directory_and_a_start_makes_them_again(phone):
+    """installd's ``createAppData`` makes ``cache`` and ``code_cache`` with the data directory, before the app ever
+    runs; after ``pm clear`` emptied it, the app's next start (``getCacheDir``) makes them again."""
+    path = push_apk(phone, "foo.apk", "com.example.foo", 3, "0.3")
+    assert run(phone, f"pm install -r -t {path}") == (0, "Success\n")
+    assert run(phone, "ls /data/data/com.example.foo") == (0, "cache\ncode_cache\n")
+    sms = "com.simplemobiletools.smsmessenger"
+    assert run(phone, f"ls /data/data/{sms}") == (0, "cache\ncode_cache\n")  # installed at boot, never started
+    assert run(phone, f"pm clear {sms}") == (0, "Success\n")
+    assert run(phone, f"ls /data/data/{sms}") == (0, "")
+    assert run(phone, f"monkey -p {sms} 1")[0] == 0
+    assert run(phone, f"ls /data/data/{sms}") == (0, "cache\ncode_cache\n")
+
+
+def test_an_apps_first_start_writes_no_folder_so_a_rewind_has_nothing_to_take_back(phone):
+    """The cache directories are there from install: an app that writes nothing as it starts (Simple SMS
+    Messenger) leaves the files as they were, and the phone's rewind writes nothing back."""
+    phone.keep_baseline()
+    phone.checkpoint()
+    assert run(phone, "monkey -p com.simplemobiletools.smsmessenger 1")[0] == 0
+    assert not phone.fs.rewind()
+
+
 def test_an_update_keeps_the_apps_data_and_uid_and_shows_the_new_version(phone):
     uid_before = re.search(r"userId=(\d+)", dump(phone, "org.tasks")).group(1)
     phone.fs.write_bytes("/data/data/org.tasks/kept.txt", b"still here")

@@ -30,6 +30,10 @@ from android_gym.sim.system.telephony import Telephony
 from android_gym.sim.ui.selection import TextSelection
 from android_gym.sim.ui.views import Color, View
 
+#: The directories installd makes in an app's data directory as it makes it, at install and at every boot
+#: (``InstalldNativeService::createAppData``: ``prepare_app_cache_dir`` of ``cache`` and ``code_cache``).
+CACHE_DIRS = ("cache", "code_cache")
+
 
 class ActivityService(Protocol):
     """What apps and the window manager ask of the activity manager (``framework.activities``)."""
@@ -351,10 +355,11 @@ class App:
         return None
 
     def on_process_start(self) -> None:
-        """The app's process starts (its first activity since boot or since it was stopped): as
-        ``ActivityThread.handleBindApplication`` does, its ``cache`` and ``code_cache`` directories exist from now
-        on (``getCacheDir``, ``getCodeCacheDir``). Apps that create more folders at start extend this."""
-        for name in ("cache", "code_cache"):
+        """The app's process starts (its first activity since boot or since it was stopped): its ``cache`` and
+        ``code_cache`` directories, which installd made with its data directory (``CACHE_DIRS``), are made again
+        if they went (a ``pm clear``), as ``getCacheDir`` and ``getCodeCacheDir`` do. Apps that create more folders
+        at start extend this."""
+        for name in CACHE_DIRS:
             self.phone.fs.makedirs(f"{self.data_dir}/{name}")
 
     def on_clear(self) -> None:

@@ -97,7 +97,10 @@ class FileBaseline:
             if now is not None and stat.S_ISDIR(now.st_mode):
                 return self._restore_entries(host, saved)
             _remove(host, now)
-            shutil.copytree(saved, host, symlinks=True)
+            if os.listdir(saved):
+                shutil.copytree(saved, host, symlinks=True)
+            else:  # (an app's cache directory after ``pm clear``): its times and mode come after, with the others'
+                os.mkdir(host)
             return True
         data = self._data(host)
         if now is not None and stat.S_ISREG(now.st_mode) and _holds(host, now.st_size, data):
