@@ -25,6 +25,7 @@ from android_gym.sim.framework.locale import SystemLocale
 from android_gym.sim.system.chromium import Chromium
 from android_gym.sim.system.clipboard import Clipboard
 from android_gym.sim.system.contacts import ContactsProvider
+from android_gym.sim.system.fs import FileSystem
 from android_gym.sim.system.services import SystemServices
 from android_gym.sim.system.telephony import Telephony
 from android_gym.sim.ui.selection import TextSelection
@@ -33,6 +34,13 @@ from android_gym.sim.ui.views import Color, View
 #: The directories installd makes in an app's data directory as it makes it, at install and at every boot
 #: (``InstalldNativeService::createAppData``: ``prepare_app_cache_dir`` of ``cache`` and ``code_cache``).
 CACHE_DIRS = ("cache", "code_cache")
+
+
+def make_app_data(fs: FileSystem, package: str) -> None:
+    """installd's ``createAppData``: the package's ``/data/data`` directory with its cache directories in it (those
+    already there left as they are)."""
+    for name in CACHE_DIRS:
+        fs.makedirs(f"/data/data/{package}/{name}")
 
 
 class ActivityService(Protocol):
@@ -359,8 +367,7 @@ class App:
         ``code_cache`` directories, which installd made with its data directory (``CACHE_DIRS``), are made again
         if they went (a ``pm clear``), as ``getCacheDir`` and ``getCodeCacheDir`` do. Apps that create more folders
         at start extend this."""
-        for name in CACHE_DIRS:
-            self.phone.fs.makedirs(f"{self.data_dir}/{name}")
+        make_app_data(self.phone.fs, self.package)
 
     def on_clear(self) -> None:
         """Called after ``pm clear`` deleted the app's data."""

@@ -22,7 +22,7 @@ import importlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from android_gym.sim.framework.app import CACHE_DIRS, App, AppInfo, Context, Screen
+from android_gym.sim.framework.app import App, AppInfo, Context, Screen, make_app_data
 from android_gym.sim.framework.intent import Intent
 from android_gym.sim.framework.platform import system_package
 from android_gym.sim.system.apk import ApkInfo
@@ -131,19 +131,13 @@ class PackageManager:
                                                     self._phone.clock.now_ms())
         self._next_uid += 1
         if isinstance(app, AppInfo):
-            self._make_data_dir(info.package)
+            make_app_data(self._phone.fs, info.package)  # (an app's start finds its folders there)
             for directory in STARTUP_DIRS:
                 self._phone.fs.before_first_use(directory.format(info.package),
                                                 functools.partial(self.get, info.package))
         else:
             self._start(app)
-            self._make_data_dir(info.package)
-
-    def _make_data_dir(self, package: str) -> None:
-        """installd's ``createAppData``: the package's ``/data/data`` directory with its cache directories in it
-        (an app's start finds them there: nothing for a rewind to take back)."""
-        for name in CACHE_DIRS:
-            self._phone.fs.makedirs(f"/data/data/{package}/{name}")
+            make_app_data(self._phone.fs, info.package)
 
     def _start(self, app_class: type[App]) -> App:
         """Make the package's ``App``, at its install time."""
