@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeVar
@@ -81,6 +82,15 @@ class UIElement:
         """The element itself, as for any immutable value: a deep copy of an ``info`` (stable-baselines3's
         ``DummyVecEnv`` makes one every step) shares its ``ui_elements`` instead of rebuilding each one."""
         return self
+
+
+def descendants(element: UIElement, elements: Sequence[UIElement]) -> Iterator[UIElement]:
+    """The element's descendants in ``elements``, the screen's ``UIElement`` list in document order (they follow it,
+    deeper than it)."""
+    for other in elements[element.index + 1:]:
+        if other.depth <= element.depth:
+            return
+        yield other
 
 
 def frozen(cls: type[T], fields: dict[str, Any]) -> T:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from android_gym.tasks.oracle import LAUNCHER_PACKAGE
-from android_gym.ui import UIElement
+from android_gym.ui import UIElement, descendants
 from android_gym.wrappers.rl_keys import goal_digits, next_key
 from android_gym.wrappers.rl_texts import Piece, quantity_pieces, screen_pieces, text_pieces, unique_pieces
 
@@ -47,13 +47,7 @@ def element_label(element: UIElement, elements: Sequence[UIElement]) -> str:
     summary); ``elements`` is the whole ``info["ui_elements"]`` list the element comes from."""
     if element.label:
         return element.label
-    labels = []
-    for other in elements[element.index + 1:]:
-        if other.depth <= element.depth:
-            break
-        if other.label:
-            labels.append(other.label)
-    return " ".join(labels)
+    return " ".join(other.label for other in descendants(element, elements) if other.label)
 
 
 def own_texts(element: UIElement, elements: Sequence[UIElement]) -> tuple[str, ...]:
@@ -62,9 +56,7 @@ def own_texts(element: UIElement, elements: Sequence[UIElement]) -> tuple[str, .
     if element.label:
         return (element.label,)
     texts, inside = [], None  # inside: the depth of the actionable descendant being skipped
-    for other in elements[element.index + 1:]:
-        if other.depth <= element.depth:
-            break
+    for other in descendants(element, elements):
         if inside is not None and other.depth > inside:
             continue
         inside = other.depth if other.is_actionable else None

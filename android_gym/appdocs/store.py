@@ -19,7 +19,7 @@ from typing import Any
 
 from android_gym.actions import Action, ActionType
 from android_gym.errors import AppDocsError
-from android_gym.ui import UIElement
+from android_gym.ui import UIElement, descendants
 
 FORMAT = "android_gym.appdocs/1"
 #: The entries of an element's document, by the action that was observed (AppAgent's tap, long press, text).
@@ -36,12 +36,7 @@ def inner_label(element: UIElement, elements: Sequence[UIElement] = ()) -> str:
     ``info["ui_elements"]``, in document order)."""
     if element.label or not elements:
         return element.label
-    for inner in elements[element.index + 1:]:
-        if inner.depth <= element.depth:
-            break
-        if inner.label:
-            return inner.label
-    return ""
+    return next((inner.label for inner in descendants(element, elements) if inner.label), "")
 
 
 def element_key(element: UIElement, elements: Sequence[UIElement] = ()) -> str:
