@@ -7,6 +7,7 @@ itself exposes (AOSP ``system/core/rootdir/init.rc`` symlinks).
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import shutil
@@ -49,8 +50,11 @@ _BOOT_DIRS = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize(path: str, cwd: str = "/") -> str:
-    """Absolute, normalized Android path with aliases of external storage replaced by the real path."""
+    """Absolute, normalized Android path with aliases of external storage replaced by the real path (worked out once
+    per path and directory while kept: commands name the same paths again and again, ``md5sum`` of a folder's files
+    each)."""
     path = posixpath.normpath(posixpath.join(cwd, path))
     if path.startswith("//"):
         path = path[1:]
