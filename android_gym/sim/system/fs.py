@@ -369,11 +369,12 @@ class FileSystem:
         if not host.is_dir():
             return
         removed = False
-        for child in host.iterdir():
-            if child.is_dir() and not child.is_symlink():
-                shutil.rmtree(child)
-            else:
-                child.unlink()
-            removed = True
+        with os.scandir(host) as children:  # (an entry tells its kind without a stat: the phone's storage has it)
+            for child in children:
+                if child.is_dir(follow_symlinks=False):
+                    shutil.rmtree(child.path)
+                else:
+                    os.unlink(child.path)
+                removed = True
         if removed:
             self.stamp(host)
