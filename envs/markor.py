@@ -42,6 +42,7 @@ from android_gym.errors import RemoteFileNotFoundError
 from android_gym.sim.apps.markor import NEW_FILE_TYPES, PACKAGE
 from android_gym.tasks import Task, register_task
 from android_gym.tasks import params as gen
+from android_gym.tasks.draws import exact_draws
 from android_gym.tasks.files import (
     CLEAR_STORAGE,
     MARKOR_DATA,
@@ -127,9 +128,11 @@ def _random_note(rng: np.random.Generator) -> str:
 
 
 def _noise(rng: np.random.Generator, base: str, exclude: Sequence[str], n: int = 20) -> dict[str, str]:
-    """``generate_noise_files`` from the note titles: names (none of ``exclude``) with random contents."""
-    names = noise_file_names(rng, base, NOTE_TITLES, n=n, exclude=exclude)
-    return {name: random_string(rng, CONTENT_LENGTH) for name in names}
+    """``generate_noise_files`` from the note titles: names (none of ``exclude``) with random contents (drawn in
+    blocks: up to 20 names and contents take hundreds of draws)."""
+    with exact_draws(rng) as draws:
+        names = noise_file_names(draws, base, NOTE_TITLES, n=n, exclude=exclude)
+        return {name: random_string(draws, CONTENT_LENGTH) for name in names}
 
 
 # ----- oracle pieces ------------------------------------------------------------------------------------------------

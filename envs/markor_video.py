@@ -36,6 +36,7 @@ from android_gym.envs import markor
 from android_gym.sim.apps import vlc
 from android_gym.sim.system.media import MessageVideo, message_videos
 from android_gym.tasks import register_task
+from android_gym.tasks.draws import Rng, exact_draws, sample_indices
 from android_gym.tasks.files import DOWNLOAD_DATA, kept, tree_snapshot
 from android_gym.tasks.oracle import (
     OracleStep,
@@ -75,7 +76,7 @@ SORT_MENU = Selector(class_suffix="ListView")  # the submenu's MenuPopupWindow
 SORT_BY_NAME = Selector(text=vlc.SORT_BY_NAME, resource_id=vlc_id("title"))
 
 
-def video_file_name(rng: np.random.Generator) -> str:
+def video_file_name(rng: Rng) -> str:
     """``vlc.generate_file_name``: a prefix, a number from 1 to 99 and a suffix (maybe empty) joined by "_" with
     ".mp4", then modified (``generate_modified_file_name``)."""
     name = f"{pick(rng, VIDEO_PREFIXES)}_{int(rng.integers(1, 100))}_{pick(rng, VIDEO_SUFFIXES)}.mp4"
@@ -162,26 +163,27 @@ class MarkorTranscribeVideo(markor._CreateNoteTask):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         """2–4 distinct given names, the video's and the note's names, 5–20 noise videos (distinct names, each with
         a random 10-character string shown for 20–180 s) and the seed of the frames' noise."""
-        count = int(rng.integers(2, 5))
-        messages = [str(name) for name in rng.choice(COMMON_GIVEN_NAMES, size=count, replace=False)]
-        video_name = video_file_name(rng)
-        noise_files: list[str] = []
-        for _ in range(int(rng.integers(5, 21))):
-            name = video_file_name(rng)
-            while name == video_name or name in noise_files:
-                name = video_file_name(rng)
-            noise_files.append(name)
-        low, high = NOISE_DISPLAY_S
-        return {
-            "file_name": f"{video_name.split('.')[0]}_transcription.txt",
-            "text": ",".join(messages),
-            "messages": messages,
-            "video_name": video_name,
-            "noise_files": noise_files,
-            "noise_messages": [random_string(rng, NOISE_LENGTH) for _ in noise_files],
-            "noise_display_s": [int(rng.integers(low, high + 1)) for _ in noise_files],
-            "frame_seed": int(rng.integers(2**31)),
-        }
+        with exact_draws(rng) as draws:  # (hundreds of draws; ``sample_indices`` draws as ``choice`` does)
+            count = int(draws.integers(2, 5))
+            messages = [COMMON_GIVEN_NAMES[i] for i in sample_indices(draws, len(COMMON_GIVEN_NAMES), count)]
+            video_name = video_file_name(draws)
+            noise_files: list[str] = []
+            for _ in range(int(draws.integers(5, 21))):
+                name = video_file_name(draws)
+                while name == video_name or name in noise_files:
+                    name = video_file_name(draws)
+                noise_files.append(name)
+            low, high = NOISE_DISPLAY_S
+            return {
+                "file_name": f"{video_name.split('.')[0]}_transcription.txt",
+                "text": ",".join(messages),
+                "messages": messages,
+                "video_name": video_name,
+                "noise_files": noise_files,
+                "noise_messages": [random_string(draws, NOISE_LENGTH) for _ in noise_files],
+                "noise_display_s": [int(draws.integers(low, high + 1)) for _ in noise_files],
+                "frame_seed": int(draws.integers(2**31)),
+            }
 
     def videos(self) -> dict[str, bytes]:
         """Every video's file name and bytes, rendered from the parameters: the target (one frame a second), then

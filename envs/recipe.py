@@ -186,6 +186,9 @@ def recipe_row(title: str, description: str = "", servings: str = "", preparatio
 #: What ``_generate_random_recipe`` draws from, in its order: title, description, servings, preparation time, the
 #: sentence added to the directions, ingredients.
 _RECIPE_CHOICES = (_BASE_RECIPES, _DESCRIPTIONS, _SERVINGS, PREP_TIMES, _DIRECTIONS_ADDITIONS, _INGREDIENT_DESCRIPTORS)
+_CHOICE_COUNTS = [len(choices) for choices in _RECIPE_CHOICES]
+#: The row fields ``_variants_of`` matches, each with the choice it comes from and the values of that choice.
+_CHOSEN_BY = {"title": (0, [title for title, _ in _BASE_RECIPES]), "description": (1, _DESCRIPTIONS)}
 
 
 #: Each base recipe's directions with each added sentence.
@@ -214,7 +217,7 @@ def random_recipe(rng: Rng) -> Row:
 def recipe_draws(rng: Rng) -> Iterator[Row]:
     """``random_recipe`` again and again, its draws worked out in blocks (``draws.integer_rows``: a recipe's draws
     are made when it is taken)."""
-    return map(_recipe, integer_rows(rng, [len(choices) for choices in _RECIPE_CHOICES]))
+    return map(_recipe, integer_rows(rng, _CHOICE_COUNTS))
 
 
 def random_recipes(rng: Rng, n: int, replacement: bool = False,
@@ -233,13 +236,23 @@ def random_recipes(rng: Rng, n: int, replacement: bool = False,
 
 
 def _variants_of(rng: np.random.Generator, target: Row, rows: list[Row], count: int,
-                 same: Callable[[Row], bool]) -> list[Row]:
-    """AndroidWorld's duplicate-task filler: recipes for which ``same`` holds, other than ``target``, appended to
-    ``rows`` until it has ``count`` (they may repeat each other)."""
+                 fields: Sequence[str]) -> list[Row]:
+    """AndroidWorld's duplicate-task filler: recipes with the target's ``fields`` (``title``, ``description``), other
+    than ``target``, appended to ``rows`` until it has ``count`` (they may repeat each other); each the first of up to
+    ``_MAX_DRAWS`` candidates (``random_recipes`` of one), told by the choices drawn before a row is made of them (a
+    variant of a title and a description comes once in hundreds)."""
     rows = list(rows)
+    (first, kept), *rest = [(index, {i for i, value in enumerate(values) if value == target[field]})
+                            for field in fields for index, values in (_CHOSEN_BY[field],)]
     with exact_draws(rng) as draws:
+        candidates = integer_rows(draws, _CHOICE_COUNTS)  # one run of draws: the rows a new one per variant would draw
         while len(rows) < count:
-            value = random_recipes(draws, 1, replacement=True, where=same)[0]
+            choices = next((choices for choices in itertools.islice(candidates, _MAX_DRAWS) if choices[first] in kept
+                            and all(choices[index] in values for index, values in rest)), None)
+            if choices is None:
+                raise ValueError(f"could not draw a recipe with the {' and '.join(fields)} of {target['title']!r} in "
+                                 f"{_MAX_DRAWS} tries")
+            value = _recipe(choices)
             if value != target:
                 rows.append(value)
     return rows
@@ -624,7 +637,7 @@ class RecipeDeleteDuplicateRecipes2(_DeleteDuplicateRecipesTask):
         """Seven distinct recipes, the last the target; variants of the target's title fill up to ten."""
         noise = random_recipes(rng, 7)
         target = noise.pop()
-        noise = _variants_of(rng, target, noise, 10, lambda r: r["title"] == target["title"])
+        noise = _variants_of(rng, target, noise, 10, ("title",))
         return {"noise": noise, "targets": [target, dict(target)]}
 
 
@@ -644,8 +657,7 @@ class RecipeDeleteDuplicateRecipes3(_DeleteDuplicateRecipesTask):
         noise = random_recipes(rng, 22, where=lambda r: r["title"] != avocado)
         target = noise.pop()
         noise += random_recipes(rng, 3, where=lambda r: r["title"] == avocado)
-        noise = _variants_of(rng, target, noise, 30, lambda r: (r["title"], r["description"])
-                             == (target["title"], target["description"]))
+        noise = _variants_of(rng, target, noise, 30, ("title", "description"))
         return {"noise": noise, "targets": [target, dict(target)]}
 
 

@@ -42,6 +42,7 @@ from android_gym.sim.apps.vlc_library import DB_PATH
 from android_gym.sim.system.media import MessageVideo, message_videos
 from android_gym.tasks import register_task
 from android_gym.tasks.base import Task
+from android_gym.tasks.draws import Rng, exact_draws
 from android_gym.tasks.files import CLEAR_STORAGE, empty_directory_command
 from android_gym.tasks.oracle import (
     OracleError,
@@ -89,12 +90,12 @@ PLAYLISTS_TAB = Selector(content_desc=vlc.PLAYLISTS, resource_id=vlc_id("nav_pla
 PLAYLIST_GRID = Selector(resource_id=vlc_id("playlist_list"))
 
 
-def playlist_name(rng: np.random.Generator) -> str:
+def playlist_name(rng: Rng) -> str:
     """``_generate_playlist_name``."""
     return f"{pick(rng, THEMES)} {pick(rng, QUALIFIERS)}"
 
 
-def distinct_names(rng: np.random.Generator, count: int, taken: Sequence[str] = ()) -> list[str]:
+def distinct_names(rng: Rng, count: int, taken: Sequence[str] = ()) -> list[str]:
     """``count`` video file names (``generate_file_name``), none equal to another or to ``taken``."""
     names: list[str] = []
     while len(names) < count:
@@ -127,7 +128,7 @@ def clear_vlc(device: Device) -> None:
                                                 ("Playlist", "Media", "PlaylistMediaRelation")])
 
 
-def video_specs(rng: np.random.Generator, names: Sequence[str]) -> list[list[Any]]:
+def video_specs(rng: Rng, names: Sequence[str]) -> list[list[Any]]:
     """For each file: the string it shows and for how many seconds."""
     low, high = NOISE_DISPLAY_S
     return [[random_string(rng, NOISE_LENGTH), int(rng.integers(low, high + 1))] for _ in names]
@@ -249,11 +250,12 @@ class _VlcTask(Task):
 
 def _playlist_params(rng: np.random.Generator, taken: Sequence[str] = ()) -> dict[str, Any]:
     """``VlcCreatePlaylist.generate_random_params``: a name, 2–5 files and as many noise files (all distinct and
-    none in ``taken``), with each file's string and duration."""
-    count = int(rng.integers(2, 6))
-    names = distinct_names(rng, 2 * count, taken)
-    return {"playlist_name": playlist_name(rng), "files": names[:count], "noise_files": names[count:],
-            "specs": video_specs(rng, names)}
+    none in ``taken``), with each file's string and duration (drawn in blocks: hundreds of draws)."""
+    with exact_draws(rng) as draws:
+        count = int(draws.integers(2, 6))
+        names = distinct_names(draws, 2 * count, taken)
+        return {"playlist_name": playlist_name(draws), "files": names[:count], "noise_files": names[count:],
+                "specs": video_specs(draws, names)}
 
 
 class _OnePlaylistTask(_VlcTask):

@@ -88,6 +88,21 @@ def test_sample_indices_draws_what_choice_without_replacement_draws(k, exact):
             assert ours.bit_generator.state == numpy.bit_generator.state
 
 
+@pytest.mark.parametrize("exact", [False, True], ids=["generator", "exact_draws"])
+def test_integer_list_draws_what_an_array_of_integers_draws(exact):
+    """``integer_list`` gives ``rng.integers(high, size=count)``'s values and leaves the generator where it would, from
+    a generator that keeps half of a 64-bit output or not."""
+    for seed in range(30):
+        ours, numpy = np.random.default_rng(seed), np.random.default_rng(seed)
+        for rng in (ours, numpy):
+            rng.integers(2**40 if seed % 2 else 5)
+        for high, count in ((62, 20), (7, 0), (2**31, 5), (2, 33)):
+            with draws.exact_draws(ours) if exact else contextlib.nullcontext(ours) as rng:
+                drawn = draws.integer_list(rng, high, count)
+            assert drawn == numpy.integers(high, size=count).tolist()
+            assert ours.bit_generator.state == numpy.bit_generator.state
+
+
 def test_the_digest_sees_a_changed_value_and_not_set_order():
     params = get_task("ExpenseDeleteMultiple2").generate_params(seeding.np_random(0)[0])
     changed = {**params, "rows": [{**params["rows"][0], "amount": params["rows"][0]["amount"] + 1},

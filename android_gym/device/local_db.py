@@ -78,7 +78,7 @@ def _with_counter(data: bytes, counter: int, format_bytes: bytes | None = None) 
     header[_COUNTER] = (counter & 0xFFFFFFFF).to_bytes(4, "big")
     if format_bytes is not None:
         header[_FORMAT] = format_bytes
-    return bytes(header) + data[_HEADER:]
+    return b"".join((header, memoryview(data)[_HEADER:]))  # one copy of the pages, not two
 
 
 def _counter(data: bytes) -> int:

@@ -201,6 +201,14 @@ def integer_rows(rng: Rng, highs: Sequence[int]) -> Iterator[list[int]]:
     return ([int(rng.integers(high)) for high in highs] for _ in itertools.repeat(None))
 
 
+def integer_list(rng: Rng, high: int, count: int) -> list[int]:
+    """What ``rng.integers(high, size=count).tolist()`` gives: NumPy draws an array's values one after another as it
+    draws one (``random_bounded_uint64_fill``), so an ``ExactDraws`` draws them call by call."""
+    if isinstance(rng, ExactDraws):
+        return [rng.integers(high) for _ in range(count)]
+    return rng.integers(high, size=count).tolist()
+
+
 def sample_indices(rng: Rng, n: int, k: int) -> list[int]:
     """What ``Generator.choice(n, size=k, replace=False)`` returns, as ``int``s, drawn as it draws them
     (``numpy/random/_generator.pyx``): Floyd's algorithm (for each ``j`` from ``n - k`` to ``n - 1``, ``integers(j +

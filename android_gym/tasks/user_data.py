@@ -1,5 +1,6 @@
 """AndroidWorld's fake user data for file tasks (``task_evals/utils/user_data_generation.py`` and the note titles
-of ``task_evals/single/markor.py``), and its file-name generators driven by a seeded ``numpy`` generator.
+of ``task_evals/single/markor.py``), and its file-name generators driven by a seeded ``numpy`` generator or its
+draws made in blocks (``draws.exact_draws``: the same names, for a fraction of the cost).
 
 The word lists are AndroidWorld's, kept as they are (``ADJECTIVES`` lists "fancy" twice, as there), so names are
 drawn from the same distribution.
@@ -11,7 +12,7 @@ import datetime as dt
 import string
 from collections.abc import Sequence
 
-import numpy as np
+from android_gym.tasks.draws import Rng, integer_list
 
 RANDOM_SENTENCES = (
     "Don't forget to water the plants while I'm away.",
@@ -130,22 +131,22 @@ _MODIFICATIONS = ("backup", "copy", "final", "edited")
 _FIRST_DATE, _LAST_DATE = dt.date(2023, 1, 1), dt.date(2023, 10, 14)
 
 
-def pick(rng: np.random.Generator, options: Sequence[str]) -> str:
+def pick(rng: Rng, options: Sequence[str]) -> str:
     """One of ``options``, uniformly (``random.choice``)."""
     return options[int(rng.integers(len(options)))]
 
 
-def random_string(rng: np.random.Generator, length: int) -> str:
+def random_string(rng: Rng, length: int) -> str:
     """``generate_random_string``: ASCII letters and digits."""
-    return "".join(_NAME_CHARS[i] for i in rng.integers(len(_NAME_CHARS), size=length))
+    return "".join([_NAME_CHARS[i] for i in integer_list(rng, len(_NAME_CHARS), length)])
 
 
-def random_sentence(rng: np.random.Generator) -> str:
+def random_sentence(rng: Rng) -> str:
     """One of AndroidWorld's ``RANDOM_SENTENCES``."""
     return pick(rng, RANDOM_SENTENCES)
 
 
-def modified_file_name(rng: np.random.Generator, base_name: str) -> str:
+def modified_file_name(rng: Rng, base_name: str) -> str:
     """``generate_modified_file_name``: a date (2023_01_01 … 2023_10_14), a random 4-character string or one of
     backup/copy/final/edited joined to the name before its extension, as a prefix or a suffix."""
     stem, dot, extension = base_name.rpartition(".") if "." in base_name.lstrip(".") else (base_name, "", "")
@@ -161,12 +162,12 @@ def modified_file_name(rng: np.random.Generator, base_name: str) -> str:
     return f"{name}{dot}{extension}"
 
 
-def random_file_name(rng: np.random.Generator) -> str:
+def random_file_name(rng: Rng) -> str:
     """``generate_random_file_name``: a modified ``<adjective>_<noun>`` (no extension)."""
     return modified_file_name(rng, f"{pick(rng, ADJECTIVES)}_{pick(rng, NOUNS)}")
 
 
-def noise_file_names(rng: np.random.Generator, base_name: str, variants: Sequence[str], n: int = 20,
+def noise_file_names(rng: Rng, base_name: str, variants: Sequence[str], n: int = 20,
                      exclude: Sequence[str] = ()) -> list[str]:
     """``generate_noise_files``' names: 1 to ``n`` distinct names, each a modified variant (85 %) or a modified
     ``base_name``, given a variant's extension when it has none; never one of ``exclude`` (the task's own files,

@@ -7,6 +7,7 @@ itself exposes (AOSP ``system/core/rootdir/init.rc`` symlinks).
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import shutil
@@ -49,8 +50,11 @@ _BOOT_DIRS = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize(path: str, cwd: str = "/") -> str:
-    """Absolute, normalized Android path with aliases of external storage replaced by the real path."""
+    """Absolute, normalized Android path with aliases of external storage replaced by the real path (worked out once
+    per path and directory while kept: commands name the same paths again and again, ``md5sum`` of a folder's files
+    each)."""
     path = posixpath.normpath(posixpath.join(cwd, path))
     if path.startswith("//"):
         path = path[1:]
@@ -365,11 +369,12 @@ class FileSystem:
         if not host.is_dir():
             return
         removed = False
-        for child in host.iterdir():
-            if child.is_dir() and not child.is_symlink():
-                shutil.rmtree(child)
-            else:
-                child.unlink()
-            removed = True
+        with os.scandir(host) as children:  # (an entry tells its kind without a stat: the phone's storage has it)
+            for child in children:
+                if child.is_dir(follow_symlinks=False):
+                    shutil.rmtree(child.path)
+                else:
+                    os.unlink(child.path)
+                removed = True
         if removed:
             self.stamp(host)
