@@ -41,7 +41,7 @@ def start_child() -> tuple[subprocess.Popen[str], Path]:
 def test_a_killed_phones_directory_is_removed_by_the_next_phone(tmp):
     child, storage = start_child()
     child.send_signal(signal.SIGKILL)
-    child.wait()
+    child.communicate()  # (its pipes closed)
     assert storage.is_dir() and storage.parent == tmp  # nothing ran to remove it
     phone = Phone()
     try:

@@ -119,14 +119,13 @@ def served_phone_process(*options: str) -> Iterator[ServedPhone]:
     picks, for the duration; yields once it listens on them all (as its first line reports), before an adb server
     has listed it. No port is picked ahead of the server's own ``bind``, so no other process can take it between.
     Its errors go to this process's standard error."""
-    process = subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--grpc-port", "0",
-                                *options], stdout=subprocess.PIPE, text=True)
-    try:
-        report = process.stdout.readline()
-        served = re.match(r"(emulator-\d+): adb on \S+:(\d+), .*gRPC on \S+:(\d+)", report)
-        if served is None:
-            raise ServerError(f"sim serve {' '.join(options)} did not start; it printed {report!r}")
-        yield ServedPhone(process, served[1], int(served[2]), int(served[3]))
-    finally:
-        process.terminate()
-        process.wait()
+    with subprocess.Popen([sys.executable, "-m", "android_gym.cli", "sim", "serve", "--grpc-port", "0", *options],
+                          stdout=subprocess.PIPE, text=True) as process:  # on leaving: its pipe closed, waited for
+        try:
+            report = process.stdout.readline()
+            served = re.match(r"(emulator-\d+): adb on \S+:(\d+), .*gRPC on \S+:(\d+)", report)
+            if served is None:
+                raise ServerError(f"sim serve {' '.join(options)} did not start; it printed {report!r}")
+            yield ServedPhone(process, served[1], int(served[2]), int(served[3]))
+        finally:
+            process.terminate()

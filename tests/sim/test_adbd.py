@@ -79,6 +79,7 @@ def test_the_commands_a_user_runs_against_sim_serve(adb_server_port, tmp_path):
     finally:
         server.kill()
         server.wait()
+        server.stdout.close()
 
 
 def test_exit_codes_stdin_and_stderr_through_adb(fresh_served_phone, adb_server_port, tmp_path):
@@ -168,6 +169,7 @@ def test_sim_serve_takes_the_first_free_emulator_port_pair(adb_server_port):
         finally:
             server.kill()
             server.wait()
+            server.stdout.close()
 
 
 def test_a_served_phone_process_reports_the_ports_it_took_itself():
@@ -226,6 +228,8 @@ def test_two_sim_serves_started_at_once_both_come_up(tmp_path):
         for server in servers:
             server.kill()
             server.wait()
+            server.stdout.close()
+            server.stderr.close()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
@@ -254,6 +258,7 @@ def test_sim_serve_stopped_by_a_signal_leaves_no_files(tmp_path, signum):
     finally:
         server.kill()
         server.wait()
+        server.stdout.close()
 
 
 # ----- the wire protocol, from a raw socket ------------------------------------------------------------------

@@ -123,6 +123,7 @@ def test_adb_logcat_streams_entries_as_they_are_written(fresh_served_phone, adb_
     finally:
         follower.kill()
         follower.wait()
+        follower.stdout.close()
     assert lines[0] == "--------- beginning of main\n"
     assert [line.split(": ", 1)[1] for line in lines[1:]] == ["reward: 2\n", "episode end\n"]
     # The device side of the killed client ended: the phone still answers every other client.
