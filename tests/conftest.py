@@ -139,6 +139,7 @@ def served_phone(adb_server_port) -> SimServer:
     with SimServer(grpc_port=0) as server:
         adbutils.AdbClient("127.0.0.1", adb_server_port).wait_for(server.serial, timeout=60)
         yield server
+    server.phone.close()  # the last one served (a stopped server leaves its phone usable, and open)
 
 
 @pytest.fixture
